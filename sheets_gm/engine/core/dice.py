@@ -1,0 +1,76 @@
+"""Keyed dice: every roll is a function of the match seed, the turn and a key.
+
+A roll never depends on the order in which the engine asks for it, so a match replays
+exactly from its seed, and any roll can be pinned (by a scenario test, or by a GM who
+rolled a physical die). Players check the GM with the published seed after the match:
+
+    d6 = first byte b < 252 of HMAC-SHA256(seed, "<turn>/<key>"), as b % 6 + 1
+
+>>> dice = TurnDice(b"seed", 3)
+>>> dice.d6("combat/Ann") == TurnDice(b"seed", 3).d6("combat/Ann")
+True
+>>> TurnDice(b"seed", 3, pins={"combat/Ann": 6}).d6("combat/Ann")
+6
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+
+SIDES = 6
+_LIMIT = 256 - 256 % SIDES  # 252: bytes at or above it would bias the result
+
+
+def seed_hash(seed: bytes) -> str:
+    """The SHA-256 of the seed, published at the start of a match."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def keyed_d6(seed: bytes, turn: int, key: str) -> int:
+    """The d6 for ``key`` in ``turn``: unbiased, from HMAC-SHA256 of the seed."""
+    message = f"{turn}/{key}".encode()
+    counter = 0
+    while True:
+        digest = hmac.new(seed, message, hashlib.sha256).digest()
+        for b in digest:
+            if b < _LIMIT:
+                return b % SIDES + 1
+        # All 32 bytes were >= 252 (probability about 1e-60): extend the stream.
+        counter += 1
+        message = f"{turn}/{key}#{counter}".encode()
+
+
+class PinnedDieError(ValueError):
+    """A pinned value that is not a face of the die."""
+
+
+class TurnDice:
+    """The dice of one turn: keyed rolls, some of them pinned, with a record of what was rolled."""
+
+    __slots__ = ("pins", "rolled", "seed", "turn")
+
+    def __init__(self, seed: bytes, turn: int, pins: Mapping[str, int] | None = None) -> None:
+        self.seed = seed
+        self.turn = turn
+        self.pins: dict[str, int] = dict(pins or {})
+        for key, value in self.pins.items():
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= SIDES:
+                raise PinnedDieError(f"pinned die {key!r} is {value!r}; a die shows 1 to {SIDES}")
+        self.rolled: dict[str, int] = {}
+
+    def d6(self, key: str) -> int:
+        """The roll for ``key`` this turn (the pinned value if pinned); remembered in ``rolled``."""
+        value = self.rolled.get(key)
+        if value is None:
+            value = self.pins.get(key)
+            if value is None:
+                value = keyed_d6(self.seed, self.turn, key)
+            self.rolled[key] = value
+        return value
+
+    def peek(self, key: str) -> int:
+        """The roll for ``key`` without recording it (to publish a roll ahead of its turn)."""
+        value = self.pins.get(key)
+        return keyed_d6(self.seed, self.turn, key) if value is None else value

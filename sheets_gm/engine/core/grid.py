@@ -1,0 +1,137 @@
+"""Square-grid geometry in spreadsheet coordinates (column letters, row number, A1 top-left).
+
+>>> Coord.parse("C2")
+Coord(col=2, row=1)
+>>> Coord(27, 9).label
+'AB10'
+>>> Coord.parse(" f 7 ").label
+'F7'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from enum import Enum
+from typing import NamedTuple
+
+_COORD_RE = re.compile(r"^\s*([A-Za-z]{1,3})\s*0*([1-9][0-9]{0,4})\s*$")
+
+
+class CoordError(ValueError):
+    """A text that is not a spreadsheet coordinate such as ``F7``."""
+
+
+def column_label(col: int) -> str:
+    """Spreadsheet letters of a 0-based column: 0 → A, 25 → Z, 26 → AA."""
+    letters = ""
+    n = col + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(ord("A") + rem) + letters
+    return letters
+
+
+def column_index(letters: str) -> int:
+    """0-based column of spreadsheet letters: A → 0, AA → 26."""
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + (ord(ch) - ord("A") + 1)
+    return n - 1
+
+
+class Coord(NamedTuple):
+    """A tile: 0-based column and row. Printed and parsed as ``F7``."""
+
+    col: int
+    row: int
+
+    @property
+    def label(self) -> str:
+        """The spreadsheet name of the tile, e.g. ``F7``."""
+        return f"{column_label(self.col)}{self.row + 1}"
+
+    def __str__(self) -> str:
+        return self.label
+
+    @classmethod
+    def parse(cls, text: str) -> Coord:
+        """Read ``F7``, ``f7``, `` F 7 `` or ``F07``; raise CoordError naming the text otherwise."""
+        match = _COORD_RE.match(text)
+        if not match:
+            raise CoordError(f"{text!r} is not a tile; write a column letter and a row number, like F7")
+        return cls(column_index(match.group(1)), int(match.group(2)) - 1)
+
+
+class Neighbourhood(str, Enum):
+    """How one step moves: like a chess king (8 neighbours) or a rook (4)."""
+
+    KING = "king"
+    ROOK = "rook"
+
+
+_KING_STEPS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
+_ROOK_STEPS = ((0, -1), (-1, 0), (1, 0), (0, 1))
+
+
+class Grid:
+    """A rectangular board of ``width`` × ``height`` tiles."""
+
+    __slots__ = ("height", "width")
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+
+    def contains(self, c: Coord) -> bool:
+        """Whether the tile lies on the board."""
+        return 0 <= c.col < self.width and 0 <= c.row < self.height
+
+    def tiles(self) -> Iterator[Coord]:
+        """Every tile in reading order: row by row, left to right."""
+        for row in range(self.height):
+            for col in range(self.width):
+                yield Coord(col, row)
+
+    @property
+    def last(self) -> Coord:
+        """The bottom-right tile."""
+        return Coord(self.width - 1, self.height - 1)
+
+    def neighbours(self, c: Coord, mode: Neighbourhood) -> list[Coord]:
+        """The on-board tiles one step from ``c``."""
+        steps = _KING_STEPS if mode is Neighbourhood.KING else _ROOK_STEPS
+        out = []
+        for dc, dr in steps:
+            n = Coord(c.col + dc, c.row + dr)
+            if 0 <= n.col < self.width and 0 <= n.row < self.height:
+                out.append(n)
+        return out
+
+    def within_one(self, c: Coord, mode: Neighbourhood) -> list[Coord]:
+        """The tile itself and its neighbours ("within 1 square")."""
+        return [c, *self.neighbours(c, mode)]
+
+    def distances_from(
+        self, start: Coord, mode: Neighbourhood, passable: Callable[[Coord], bool]
+    ) -> dict[Coord, int]:
+        """Shortest path lengths in steps from ``start`` to every reachable passable tile.
+
+        The start itself is always included (distance 0), passable or not.
+        """
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            d = dist[here] + 1
+            for n in self.neighbours(here, mode):
+                if n not in dist and passable(n):
+                    dist[n] = d
+                    queue.append(n)
+        return dist
+
+
+def sorted_reading_order(tiles: Iterable[Coord]) -> list[Coord]:
+    """Tiles sorted row by row, left to right (the order a sheet is read)."""
+    return sorted(tiles, key=lambda c: (c.row, c.col))

@@ -1,0 +1,137 @@
+"""Named settings (house rules): read from a mapping or from ``key=value`` text, checked.
+
+A ruleset's settings are a frozen dataclass whose fields carry defaults and a ``doc``
+in their metadata; this module turns user input into one, with messages that name the
+key and say what is accepted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class SettingError(ValueError):
+    """A setting key that does not exist or a value it cannot take."""
+
+
+def setting(default: Any, doc: str, *, minimum: int | None = None, maximum: int | None = None) -> Any:
+    """A dataclass field for a setting, with its documentation and optional integer bounds."""
+    meta = {"doc": doc, "minimum": minimum, "maximum": maximum}
+    if isinstance(default, list | dict | set):
+        raise TypeError("settings defaults must be immutable (use a tuple)")
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def describe_type(tp: Any) -> str:
+    """A person's description of what a setting accepts."""
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return " | ".join(repr(m.value) for m in tp)
+    if tp is bool:
+        return "true | false"
+    if tp is int:
+        return "a whole number"
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        (inner, *_rest) = typing.get_args(tp)
+        return f"a list of {describe_type(inner)}s, e.g. 15,45"
+    return getattr(tp, "__name__", str(tp))
+
+
+def _coerce(key: str, tp: Any, value: Any, meta: Mapping[str, Any]) -> Any:
+    accepted = describe_type(tp)
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        text = str(value).strip().lower()
+        for member in tp:
+            if member.value == text:
+                return member
+        raise SettingError(f"setting {key!r}: {value!r} is not accepted; use {accepted}")
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        raise SettingError(f"setting {key!r}: {value!r} is not accepted; use {accepted}")
+    if tp is int:
+        if isinstance(value, bool):
+            raise SettingError(f"setting {key!r}: {value!r} is not accepted; use {accepted}")
+        try:
+            number = int(str(value).strip()) if not isinstance(value, int) else value
+        except ValueError:
+            raise SettingError(f"setting {key!r}: {value!r} is not accepted; use {accepted}") from None
+        low, high = meta.get("minimum"), meta.get("maximum")
+        if (low is not None and number < low) or (high is not None and number > high):
+            raise SettingError(f"setting {key!r}: {number} is out of range; use {low} to {high}")
+        return number
+    if typing.get_origin(tp) is tuple:
+        (inner, *_rest) = typing.get_args(tp)
+        items = value if isinstance(value, list | tuple) else [
+            part for part in str(value).replace(";", ",").split(",") if part.strip()
+        ]
+        return tuple(_coerce(key, inner, item, meta) for item in items)
+    raise TypeError(f"unsupported setting type {tp!r}")  # a programming error, not user input
+
+
+def parse_settings(cls: type[T], values: Mapping[str, Any], *, where: str = "settings") -> T:
+    """Build the settings dataclass ``cls`` from user values, rejecting unknown keys and bad values."""
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    chosen: dict[str, Any] = {}
+    for key, value in values.items():
+        name = str(key).strip().replace("-", "_")
+        if name not in fields:
+            known = ", ".join(sorted(fields))
+            raise SettingError(f"{where}: unknown setting {key!r}; known settings: {known}")
+        chosen[name] = _coerce(name, hints[name], value, fields[name].metadata)
+    return cls(**chosen)
+
+
+def parse_assignments(pairs: list[str], *, where: str = "--set") -> dict[str, str]:
+    """Read ``key=value`` texts (from the command line) into a mapping."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise SettingError(f"{where} {pair!r}: write key=value, e.g. movement=rook")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def settings_table(cls: type[Any]) -> list[tuple[str, str, str, str]]:
+    """(name, default, accepted values, doc) for every setting of ``cls``, for the rules page."""
+    hints = typing.get_type_hints(cls)
+    rows = []
+    for f in dataclasses.fields(cls):
+        default = f.default
+        if isinstance(default, Enum):
+            shown = str(default.value)
+        elif isinstance(default, tuple):
+            shown = ",".join(str(v) for v in default)
+        elif isinstance(default, bool):
+            shown = str(default).lower()
+        else:
+            shown = str(default)
+        rows.append((f.name, shown, describe_type(hints[f.name]), f.metadata.get("doc", "")))
+    return rows
+
+
+def settings_to_mapping(settings: Any) -> dict[str, Any]:
+    """The settings as plain JSON-ready values (enums by value, tuples as lists)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(settings):
+        value = getattr(settings, f.name)
+        if isinstance(value, Enum):
+            value = value.value
+        elif isinstance(value, tuple):
+            value = [v.value if isinstance(v, Enum) else v for v in value]
+        out[f.name] = value
+    return out
+

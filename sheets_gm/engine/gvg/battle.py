@@ -1,0 +1,83 @@
+"""Sum-versus-sum battles: each side's rolls and named bonuses, the totals, the outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheets_gm.engine.gvg.enums import Outcome
+from sheets_gm.engine.gvg.state import Player
+
+
+@dataclass(slots=True)
+class Contribution:
+    """One player's part of a side's total: its roll (with the die's key) and named bonuses."""
+
+    player: Player
+    roll: int | None  # None: present but not rolling (buffing healer, teleporter)
+    key: str | None
+    bonuses: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """Roll plus bonuses (0 for a player who does not roll)."""
+        if self.roll is None:
+            return 0
+        return self.roll + sum(v for _, v in self.bonuses)
+
+    def describe(self) -> str:
+        """``Ann (DPS) rolls 2 + 2 (DPS) = 4``, or ``Cy (Healer) does not roll``."""
+        who = f"{self.player.name} ({self.player.role.title})"
+        if self.roll is None:
+            return f"{who} does not roll"
+        bonus_text = "".join(f" {'+' if v >= 0 else '-'} {abs(v)} ({name})" for name, v in self.bonuses)
+        return f"{who} rolls {self.roll}{bonus_text}" + (f" = {self.total}" if self.bonuses else "")
+
+
+@dataclass(slots=True)
+class Side:
+    """One side of a battle: a team's players on the tile, flat bonuses, and the total."""
+
+    team: int
+    label: str
+    contributions: list[Contribution] = field(default_factory=list)
+    flat: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """The sum of every contribution and flat bonus."""
+        return sum(c.total for c in self.contributions) + sum(v for _, v in self.flat)
+
+    @property
+    def players(self) -> list[Player]:
+        """The side's players on the tile (rolling or not)."""
+        return [c.player for c in self.contributions]
+
+    def describe(self) -> str:
+        """The side's arithmetic as a phrase."""
+        parts = [c.describe() for c in self.contributions]
+        parts += [f"{'+' if v >= 0 else '-'} {abs(v)} ({name})" for name, v in self.flat]
+        return f"{self.label}: " + ", ".join(parts) + f" — total {self.total}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Every roll with its key, every bonus by name, and the total."""
+        return {
+            "team": self.team,
+            "label": self.label,
+            "players": [
+                {"name": c.player.name, "role": c.player.role.value, "roll": c.roll, "key": c.key,
+                 "bonuses": [{"name": n, "value": v} for n, v in c.bonuses], "total": c.total}
+                for c in self.contributions
+            ],
+            "flat": [{"name": n, "value": v} for n, v in self.flat],
+            "total": self.total,
+        }
+
+
+def decide(attack: Side, defence: Side, tie: Outcome) -> Outcome:
+    """Higher total wins; an equal total gives ``tie``."""
+    if attack.total > defence.total:
+        return Outcome.ATTACKERS_WIN
+    if attack.total < defence.total:
+        return Outcome.DEFENDERS_WIN
+    return tie

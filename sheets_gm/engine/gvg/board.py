@@ -1,0 +1,146 @@
+"""The GvG map: a grid of tokens, one per tile, read from text or sheet cells.
+
+Tokens: ``.`` open, ``wall``, ``coin`` (jungle), ``boss`` (boss spawn candidate), and per
+team slot 1 or 2: ``base1``, ``stair1``, ``bulwark1``, ``fish1`` (the team's tree stands
+on its fish). An empty sheet cell reads as ``.``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sheets_gm.engine.core.grid import Coord, Grid, Neighbourhood, sorted_reading_order
+from sheets_gm.engine.gvg.enums import Terrain
+
+TEAM_TERRAINS = (Terrain.BASE, Terrain.STAIR, Terrain.BULWARK, Terrain.FISH)
+TOKENS = (".", "wall", "coin", "boss") + tuple(f"{t.value}{slot}" for t in TEAM_TERRAINS for slot in (1, 2))
+
+
+class MapError(ValueError):
+    """A map that cannot be played, with the place that is wrong."""
+
+
+def parse_token(token: str) -> tuple[Terrain, int | None]:
+    """The terrain and team index (0 or 1, None for neutral) of a map token; ValueError if unknown."""
+    text = token.strip().lower()
+    if text in ("", "."):
+        return Terrain.OPEN, None
+    for terrain in (Terrain.WALL, Terrain.COIN, Terrain.BOSS):
+        if text == terrain.value:
+            return terrain, None
+    for terrain in TEAM_TERRAINS:
+        if text.startswith(terrain.value) and text[len(terrain.value):] in ("1", "2"):
+            return terrain, int(text[-1]) - 1
+    raise ValueError(token)
+
+
+class GvgMap:
+    """An immutable GvG board with the lookups the engine needs, and cached path distances."""
+
+    def __init__(self, rows: Sequence[Sequence[str]], *, where: str = "map") -> None:
+        if not rows or not rows[0]:
+            raise MapError(f"{where}: the map is empty; write one row of tokens per line")
+        width = len(rows[0])
+        for r, row in enumerate(rows):
+            if len(row) != width:
+                raise MapError(
+                    f"{where}: row {r + 1} has {len(row)} tiles but row 1 has {width}; "
+                    "every row needs the same number of tokens"
+                )
+        self.grid = Grid(width, len(rows))
+        self.rows = [list(row) for row in rows]
+        self.terrain: dict[Coord, tuple[Terrain, int | None]] = {}
+        for r, row in enumerate(rows):
+            for c, token in enumerate(row):
+                here = Coord(c, r)
+                try:
+                    self.terrain[here] = parse_token(token)
+                except ValueError:
+                    raise MapError(
+                        f"{where}: tile {here.label} (row {r + 1}, column {c + 1}) is {token!r}; "
+                        f"use one of: {' '.join(TOKENS)}"
+                    ) from None
+        self.bases: tuple[list[Coord], list[Coord]] = (self._tiles(Terrain.BASE, 0), self._tiles(Terrain.BASE, 1))
+        self.stairs = (self._tiles(Terrain.STAIR, 0), self._tiles(Terrain.STAIR, 1))
+        self.bulwarks = (self._tiles(Terrain.BULWARK, 0), self._tiles(Terrain.BULWARK, 1))
+        fish = (self._tiles(Terrain.FISH, 0), self._tiles(Terrain.FISH, 1))
+        for team in (0, 1):
+            if len(fish[team]) > 1:
+                tiles = ", ".join(c.label for c in fish[team])
+                raise MapError(f"{where}: team {team + 1} has {len(fish[team])} fish ({tiles}); a team has one")
+        self.fish: tuple[Coord | None, Coord | None] = (
+            fish[0][0] if fish[0] else None,
+            fish[1][0] if fish[1] else None,
+        )
+        self.coin_tiles = frozenset(self._tiles(Terrain.COIN, None))
+        self.boss_tiles = sorted(self._tiles(Terrain.BOSS, None), key=lambda c: (c.col, c.row))
+        self._blocked = tuple(
+            frozenset(
+                c for c, (t, owner) in self.terrain.items()
+                if t is Terrain.WALL or (t is Terrain.BASE and owner == 1 - team)
+            )
+            for team in (0, 1)
+        )
+        self._distances: dict[tuple[int, Neighbourhood, Coord], dict[Coord, int]] = {}
+
+    @classmethod
+    def from_text(cls, text: str, *, where: str = "map") -> GvgMap:
+        """Read a map written one row per line, tokens separated by white space."""
+        rows = [line.split() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        return cls(rows, where=where)
+
+    def to_text(self) -> str:
+        """The map as text, columns aligned."""
+        width = max(len(t) for row in self.rows for t in row)
+        return "\n".join(" ".join(t.ljust(width) for t in row).rstrip() for row in self.rows) + "\n"
+
+    def _tiles(self, terrain: Terrain, team: int | None) -> list[Coord]:
+        return sorted_reading_order(c for c, (t, owner) in self.terrain.items() if t is terrain and owner == team)
+
+    def contains(self, c: Coord) -> bool:
+        """Whether the tile is on the board."""
+        return self.grid.contains(c)
+
+    def is_wall(self, c: Coord) -> bool:
+        """Whether the tile is a wall."""
+        return self.terrain[c][0] is Terrain.WALL
+
+    def enterable(self, team: int, c: Coord) -> bool:
+        """Whether a player of ``team`` may stand on or cross the tile (not a wall, not the enemy base)."""
+        return c not in self._blocked[team]
+
+    def base_owner(self, c: Coord) -> int | None:
+        """The team whose base the tile is, or None."""
+        terrain, owner = self.terrain[c]
+        return owner if terrain is Terrain.BASE else None
+
+    def distances(self, team: int, mode: Neighbourhood, start: Coord) -> dict[Coord, int]:
+        """Steps from ``start`` to every tile ``team`` can reach (cached: the map never changes)."""
+        key = (team, mode, start)
+        found = self._distances.get(key)
+        if found is None:
+            blocked = self._blocked[team]
+            found = self.grid.distances_from(start, mode, lambda c: c not in blocked)
+            self._distances[key] = found
+        return found
+
+    def respawn_tile(self, team: int) -> Coord | None:
+        """Where a knocked-down player of ``team`` comes back: its first base tile in reading order."""
+        return self.bases[team][0] if self.bases[team] else None
+
+    def start_tile(self, team: int, index: int) -> Coord | None:
+        """Where the ``index``-th player of a team starts: its base tiles in turn, in reading order."""
+        tiles = self.bases[team]
+        return tiles[index % len(tiles)] if tiles else None
+
+    def describe(self, c: Coord) -> str:
+        """A person's name for the tile's terrain, e.g. ``a wall`` or ``team 2's base``."""
+        terrain, owner = self.terrain[c]
+        names = {
+            Terrain.OPEN: "an open tile", Terrain.WALL: "a wall", Terrain.COIN: "a jungle tile",
+            Terrain.BOSS: "a boss tile", Terrain.BASE: "base", Terrain.STAIR: "stair",
+            Terrain.BULWARK: "bulwark", Terrain.FISH: "fish",
+        }
+        if owner is None:
+            return names[terrain]
+        return f"team {owner + 1}'s {names[terrain]}"

@@ -1,0 +1,189 @@
+"""Order checking, separate from resolution: for each order, accepted or not, and why.
+
+The sheet shows these verdicts to players before the deadline; resolution uses only the
+accepted orders (``CheckedOrders.accepted``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.gvg.enums import Action, Role, Skill, Status, Verdict
+from sheets_gm.engine.gvg.rules import (
+    GvgRules,
+    movement_reach,
+    next_available_turn,
+    skill_active,
+    tile_name,
+)
+from sheets_gm.engine.gvg.state import GvgState, Player, PlayerOrder, TurnOrders
+
+
+@dataclass(frozen=True, slots=True)
+class OrderCheck:
+    """The verdict on one part of one order: ``subject`` is a player or team, ``part`` what was checked."""
+
+    subject: str
+    part: str
+    verdict: Verdict
+    message: str
+
+    @property
+    def accepted(self) -> bool:
+        """Whether this part of the order stands."""
+        return self.verdict is Verdict.ACCEPTED
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedOrders:
+    """The orders that stand, and a verdict for every order given."""
+
+    accepted: TurnOrders
+    checks: list[OrderCheck] = field(default_factory=list)
+    teleports: frozenset[str] = frozenset()
+
+    def for_subject(self, subject: str) -> list[OrderCheck]:
+        """The verdicts about one player or team."""
+        return [c for c in self.checks if c.subject == subject]
+
+    @property
+    def rejected(self) -> list[OrderCheck]:
+        """Every verdict that refused an order."""
+        return [c for c in self.checks if not c.accepted]
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def check_skills(rules: GvgRules, state: GvgState, orders: TurnOrders) -> tuple[list[tuple[Skill, ...]], list[OrderCheck]]:
+    """The skills each captain may activate this turn (in the order written, while coins last)."""
+    s = rules.settings
+    accepted: list[tuple[Skill, ...]] = []
+    checks: list[OrderCheck] = []
+    for team in (0, 1):
+        team_name = state.teams[team]
+        coins = state.coins[team]
+        kept: list[Skill] = []
+        for skill in orders.skills[team]:
+            part = f"skill {skill.value}"
+            if skill in kept:
+                continue  # the same skill named twice is one activation
+            ready = next_available_turn(state, s, team, skill)
+            cost = s.cost(skill)
+            if state.finished:
+                checks.append(OrderCheck(team_name, part, Verdict.MATCH_OVER, "the match is over"))
+            elif ready > state.turn:
+                checks.append(OrderCheck(team_name, part, Verdict.ON_COOLDOWN,
+                                         f"{skill.title} is on cooldown until turn {ready}"))
+            elif cost > coins:
+                spent = state.coins[team] - coins
+                have = f"{team_name} has {_coins(coins)}" + (f" left after {_coins(spent)} of skills" if spent else "")
+                checks.append(OrderCheck(team_name, part, Verdict.NOT_ENOUGH_COINS,
+                                         f"{have}; {skill.title} costs {cost}"))
+            else:
+                coins -= cost
+                kept.append(skill)
+                checks.append(OrderCheck(team_name, part, Verdict.ACCEPTED,
+                                         f"{skill.title} will be activated for {_coins(cost)}"))
+        accepted.append(tuple(kept))
+    return accepted, checks
+
+
+def _check_destination(
+    rules: GvgRules, state: GvgState, player: Player, tile: Coord, steps: int | None, why: str
+) -> OrderCheck | None:
+    """A refusal for moving ``player`` to ``tile`` (``steps`` None: any distance), or None if legal."""
+    board = rules.board
+    part = "move" if steps is not None else "teleport"
+    if not board.contains(tile):
+        last = board.grid.last.label
+        return OrderCheck(player.name, part, Verdict.OFF_BOARD, f"{tile.label} is off the board (A1 to {last})")
+    if not board.enterable(player.team, tile):
+        return OrderCheck(player.name, part, Verdict.IMPASSABLE,
+                          f"{tile_name(rules, state, tile)} cannot be entered")
+    distances = board.distances(player.team, rules.settings.movement, player.at)
+    distance = distances.get(tile)
+    if distance is None:
+        return OrderCheck(player.name, part, Verdict.UNREACHABLE,
+                          f"no path leads from {player.at.label} to {tile.label}")
+    if steps is not None and distance > steps:
+        plural = "step" if distance == 1 else "steps"
+        return OrderCheck(player.name, part, Verdict.TOO_FAR,
+                          f"{tile.label} is {distance} {plural} away; {why}")
+    return None
+
+
+def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> CheckedOrders:
+    """Check every order of a turn against the state; never raises for bad orders."""
+    skills, checks = check_skills(rules, state, orders)
+    s = rules.settings
+    turn = state.turn
+    by_name = {p.name: p for p in state.players}
+    charges = list(state.ballista)
+    for team in (0, 1):
+        if Skill.BALLISTA in skills[team]:
+            charges[team] += s.ballista_charges
+    speed = [skill_active(state, s, t, Skill.PLAYER_SPEED, turn) or Skill.PLAYER_SPEED in skills[t] for t in (0, 1)]
+    tree_speed = [skill_active(state, s, t, Skill.TREE_SPEED, turn) or Skill.TREE_SPEED in skills[t] for t in (0, 1)]
+
+    accepted: dict[str, PlayerOrder] = {}
+    teleports: set[str] = set()
+    for name in orders.players:
+        if name not in by_name:
+            checks.append(OrderCheck(name, "player", Verdict.UNKNOWN_PLAYER, f"there is no player called {name!r}"))
+    for player in state.players:  # roster order decides who gets the last ballista charge
+        order = orders.players.get(player.name)
+        if order is None:
+            continue
+        if state.finished:
+            checks.append(OrderCheck(player.name, "order", Verdict.MATCH_OVER, "the match is over"))
+            continue
+        if player.status is Status.KNOCKED_DOWN:
+            checks.append(OrderCheck(player.name, "order", Verdict.KNOCKED_DOWN,
+                                     f"{player.name} is knocked down and skips turn {turn}"))
+            continue
+        move: Coord | None = None
+        teleport: Coord | None = None
+        if order.teleport is not None:
+            refusal = _check_destination(rules, state, player, order.teleport, None, "")
+            if refusal is None and rules.board.base_owner(player.at) != player.team:
+                refusal = OrderCheck(player.name, "teleport", Verdict.NOT_ON_BASE,
+                                     f"only a player who starts the turn on its base can teleport; "
+                                     f"{player.name} is on {player.at.label}")
+            if refusal is None and charges[player.team] <= 0:
+                refusal = OrderCheck(player.name, "teleport", Verdict.NO_CHARGE,
+                                     f"{state.teams[player.team]} has no ballista charge left")
+            if refusal is None:
+                charges[player.team] -= 1
+                teleport = order.teleport
+                teleports.add(player.name)
+                checks.append(OrderCheck(player.name, "teleport", Verdict.ACCEPTED,
+                                         f"teleport to {order.teleport.label} (no action this turn)"))
+            else:
+                checks.append(refusal)
+        if order.move is not None and teleport is None:
+            reach = movement_reach(rules, state, player, dice, speed[player.team], tree_speed[player.team])
+            refusal = _check_destination(rules, state, player, order.move, reach.steps, reach.explanation)
+            if refusal is None:
+                move = order.move
+                checks.append(OrderCheck(player.name, "move", Verdict.ACCEPTED, f"move to {order.move.label}"))
+            else:
+                checks.append(refusal)
+        action = order.action
+        if action in (Action.BUFF, Action.REVIVE) and player.role is not Role.HEALER:
+            checks.append(OrderCheck(player.name, "action", Verdict.NOT_A_HEALER,
+                                     f"only healers can {action.value}; {player.name} is a {player.role.title} "
+                                     f"and will act normally"))
+            action = Action.ACT
+        elif action is not Action.ACT:
+            note = " (no action this turn: teleporting)" if teleport is not None else ""
+            checks.append(OrderCheck(player.name, "action", Verdict.ACCEPTED, f"{action.value}{note}"))
+        accepted[player.name] = PlayerOrder(move=move, action=action, teleport=teleport)
+    return CheckedOrders(
+        accepted=TurnOrders(players=accepted, skills=(skills[0], skills[1])),
+        checks=checks,
+        teleports=frozenset(teleports),
+    )

@@ -1,0 +1,86 @@
+"""GM events between turns: archery-duel awards and logged corrections."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.gvg.enums import EventKind
+from sheets_gm.engine.gvg.rules import GvgRules, carried_tree
+from sheets_gm.engine.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState
+
+
+class GmEventError(ValueError):
+    """A GM event that cannot be applied (bad score, unknown player, HP out of range...)."""
+
+
+def apply_gm_event(rules: GvgRules, state: GvgState, event: GmEvent) -> tuple[GvgState, list[Event]]:
+    """Apply an archery duel or an adjustment; the input state is not changed."""
+    new = state.copy()
+    if isinstance(event, ArcheryDuel):
+        return new, [_duel(rules, new, event)]
+    return new, _adjust(rules, new, event)
+
+
+def _duel(rules: GvgRules, state: GvgState, duel: ArcheryDuel) -> Event:
+    if duel.winner not in (0, 1):
+        raise GmEventError(f"archery duel: the winner must be {state.teams[0]} or {state.teams[1]}")
+    if duel.winner_points != 3 or not 0 <= duel.loser_points <= 2:
+        raise GmEventError(
+            f"archery duel: score {duel.winner_points}-{duel.loser_points} is impossible; "
+            "best of 5, the winner has 3 points and the loser 0 to 2"
+        )
+    reward = rules.settings.duel_reward
+    state.coins[duel.winner] += reward
+    name = state.teams[duel.winner]
+    return Event(state.turn, EventKind.ARCHERY_DUEL,
+                 f"{name} wins the archery duel {duel.winner_points}-{duel.loser_points} and gains {reward} coins.",
+                 {"winner": name, "score": [duel.winner_points, duel.loser_points], "reward": reward})
+
+
+def _adjust(rules: GvgRules, state: GvgState, adj: Adjustment) -> list[Event]:
+    if not adj.reason.strip():
+        raise GmEventError("an adjustment needs a reason; it is written to the log")
+    if adj.coins is None and adj.hp is None and adj.position is None:
+        raise GmEventError("an adjustment must change coins, HP or a position")
+    events: list[Event] = []
+    turn = state.turn
+    if adj.coins is not None:
+        team, value = adj.coins
+        if team not in (0, 1) or value < 0:
+            raise GmEventError(f"coins must be 0 or more for {state.teams[0]} or {state.teams[1]}; got {value}")
+        before = state.coins[team]
+        state.coins[team] = value
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
+                            f"GM sets {state.teams[team]}'s coins from {before} to {value}: {adj.reason}.",
+                            {"field": "coins", "team": state.teams[team], "before": before, "after": value,
+                             "reason": adj.reason}))
+    if adj.hp is not None:
+        tile, hp = adj.hp
+        structure = state.structures.get(tile)
+        if structure is None:
+            raise GmEventError(f"there is no bulwark or fish on {tile.label}")
+        if not 0 <= hp <= structure.max_hp:
+            raise GmEventError(f"{structure.key} can have 0 to {structure.max_hp} HP; got {hp}")
+        before = structure.hp
+        structure.hp = hp
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
+                            f"GM sets {structure.key} from {before} to {hp} HP: {adj.reason}.",
+                            {"field": "hp", "structure": structure.key, "before": before, "after": hp,
+                             "reason": adj.reason}))
+    if adj.position is not None:
+        name, tile = adj.position
+        try:
+            player = state.player(name)
+        except KeyError:
+            raise GmEventError(f"there is no player called {name!r}") from None
+        if not rules.board.contains(tile) or not rules.board.enterable(player.team, tile):
+            raise GmEventError(f"{name} cannot stand on {tile.label}")
+        before_tile = player.at
+        player.at = tile
+        tree = carried_tree(state, name)
+        if tree is not None:
+            tree.at = tile
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
+                            f"GM moves {name} from {before_tile.label} to {tile.label}: {adj.reason}.",
+                            {"field": "position", "player": name, "before": before_tile.label,
+                             "after": tile.label, "reason": adj.reason}))
+    return events

@@ -1,0 +1,1 @@
+"""Rules tests as data files: scenarios (see ../shared/scenario-format.md)."""

@@ -1,0 +1,57 @@
+"""Running scenario files and folders: one line per scenario, a failure count to exit on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from sheets_gm.engine.registry import UnknownRulesetError, get_ruleset
+from sheets_gm.scenario.fields import Fields, ScenarioError
+from sheets_gm.scenario.gvg import ScenarioOutcome, load_gvg, run_gvg
+from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_file
+
+
+def scenario_files(paths: Iterable[Path]) -> Iterator[Path]:
+    """The scenario files named, folders searched for ``*.yaml`` / ``*.yml`` in name order."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml"))
+        else:
+            yield path
+
+
+def run_file(path: Path) -> ScenarioOutcome:
+    """Load and run one scenario file; a malformed file raises ScenarioError or YamlError."""
+    doc = load_yaml_file(path)
+    fields = Fields(str(path))
+    if not isinstance(doc, LinedDict):
+        raise ScenarioError(f"{path}: a scenario is a YAML mapping (name:, ruleset:, map: ...)")
+    try:
+        get_ruleset(str(doc.get("ruleset", "")))
+    except UnknownRulesetError as exc:
+        raise fields.fail(doc.line_of("ruleset"), str(exc)) from None
+    return run_gvg(load_gvg(doc, fields))
+
+
+def run_paths(paths: Iterable[Path], echo: bool = True) -> tuple[int, int]:
+    """Run every scenario under ``paths``; print a line each; return (passed, failed)."""
+    passed = failed = 0
+    for path in scenario_files(paths):
+        try:
+            outcome = run_file(path)
+        except (ScenarioError, YamlError) as exc:
+            failed += 1
+            if echo:
+                print(f"ERROR {exc}")
+            continue
+        if outcome.passed:
+            passed += 1
+            line = f"pass  {outcome.name}"
+        else:
+            failed += 1
+            line = f"FAIL  {outcome.name} ({path}): {outcome.differences[0]}"
+        if echo:
+            print(line)
+            if outcome.unused_pins:
+                print(f"      note: pinned but never rolled: {', '.join(outcome.unused_pins)}")
+    return passed, failed

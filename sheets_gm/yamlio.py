@@ -1,0 +1,69 @@
+"""Reading YAML files with the line of every key, so errors can name where they are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class YamlError(ValueError):
+    """A YAML file that cannot be read, with its path and line."""
+
+
+class LinedDict(dict[str, Any]):
+    """A mapping that remembers the line of each key (``lines``) and of itself (``line``)."""
+
+    line: int = 0
+    lines: dict[str, int]
+
+    def line_of(self, key: str) -> int:
+        """The line of ``key``, or of the mapping itself if the key is absent."""
+        return self.lines.get(key, self.line)
+
+
+class _LineLoader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LinedDict:
+    mapping = LinedDict()
+    mapping.lines = {}
+    mapping.line = node.start_mark.line + 1
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+        line = key_node.start_mark.line + 1
+        if not isinstance(key, str | int | float | bool) and key is not None:
+            raise YamlError(f"line {line}: a key must be a plain word")
+        key = str(key)
+        if key in mapping:
+            raise YamlError(f"line {line}: key {key!r} appears twice (first on line {mapping.lines[key]})")
+        mapping[key] = loader.construct_object(value_node, deep=True)  # type: ignore[no-untyped-call]
+        mapping.lines[key] = line
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)  # type: ignore[arg-type]
+
+
+def load_yaml_text(text: str, where: str) -> Any:
+    """Parse YAML text; errors name ``where`` and the line."""
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except YamlError as exc:
+        raise YamlError(f"{where}: {exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f"line {mark.line + 1}: " if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise YamlError(f"{where}: {line}not valid YAML ({problem})") from None
+
+
+def load_yaml_file(path: Path) -> Any:
+    """Read and parse a YAML file; errors name the file and the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise YamlError(f"{path}: cannot read the file ({exc})") from None
+    return load_yaml_text(text, str(path))
