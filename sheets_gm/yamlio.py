@@ -32,25 +32,25 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LinedDict
     mapping.lines = {}
     mapping.line = node.start_mark.line + 1
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+        key = loader.construct_object(key_node, deep=True)
         line = key_node.start_mark.line + 1
         if not isinstance(key, str | int | float | bool) and key is not None:
             raise YamlError(f"line {line}: a key must be a plain word")
         key = str(key)
         if key in mapping:
             raise YamlError(f"line {line}: key {key!r} appears twice (first on line {mapping.lines[key]})")
-        mapping[key] = loader.construct_object(value_node, deep=True)  # type: ignore[no-untyped-call]
+        mapping[key] = loader.construct_object(value_node, deep=True)
         mapping.lines[key] = line
     return mapping
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)  # type: ignore[arg-type]
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def load_yaml_text(text: str, where: str) -> Any:
     """Parse YAML text; errors name ``where`` and the line."""
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_LineLoader)  # a SafeLoader subclass
     except YamlError as exc:
         raise YamlError(f"{where}: {exc}") from None
     except yaml.YAMLError as exc:

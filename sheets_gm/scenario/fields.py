@@ -40,7 +40,8 @@ class Fields:
             known = list(allowed)
             for key in value:
                 if key not in known:
-                    raise self.fail(value.line_of(key), f"unknown key {key!r} in {what}; known keys: {', '.join(known)}")
+                    message = f"unknown key {key!r} in {what}; known keys: {', '.join(known)}"
+                    raise self.fail(value.line_of(key), message)
         return value
 
     def sequence(self, value: Any, line: int, what: str) -> list[Any]:

@@ -38,6 +38,9 @@ EXPECT_KEYS = ("players", "structures", "coins", "winner", "log_contains", "tree
                "ballista", "cooldowns", "turn")
 
 
+TurnEntry = tuple[list[GmEvent], TurnOrders, dict[str, int]]
+
+
 @dataclass(slots=True)
 class GvgScenario:
     """A loaded scenario, ready to run."""
@@ -45,7 +48,7 @@ class GvgScenario:
     name: str
     rules: GvgRules
     state: GvgState
-    turns: list[tuple[list[GmEvent], TurnOrders, dict[str, int]]]
+    turns: list[TurnEntry]
     expect: LinedDict
     fields: Fields
 
@@ -198,7 +201,7 @@ def _apply_trees(f: Fields, teams: tuple[str, str], trees: list[Tree | None], na
         trees[team] = Tree(team, at, carrier)
 
 
-def _turn(rules: GvgRules, state: GvgState, entry: Any, f: Fields, index: int) -> tuple[list[GmEvent], TurnOrders, dict[str, int]]:
+def _turn(rules: GvgRules, state: GvgState, entry: Any, f: Fields, index: int) -> TurnEntry:
     board = rules.board
     last = board.grid.last.label
     t = f.mapping(entry, 0, f"turn {index + 1}", ("orders", "captains", "dice", "gm"))
@@ -236,10 +239,10 @@ def _gm_event(f: Fields, state: GvgState, rules: GvgRules, entry: Any, line: int
         d = f.mapping(e["duel"], e.line_of("duel"), "duel", ("winner", "score"))
         winner = _team(f, state.teams, d.get("winner"), d.line_of("winner"))
         score = str(d.get("score", "3-0")).replace(" ", "")
-        a, _, b = score.partition("-")
-        if not (a.isdigit() and b.isdigit()):
+        won, _, lost = score.partition("-")
+        if not (won.isdigit() and lost.isdigit()):
             raise f.fail(d.line_of("score"), f"score {score!r}: write winner-loser, e.g. 3-1")
-        return ArcheryDuel(winner, int(a), int(b))
+        return ArcheryDuel(winner, int(won), int(lost))
     if "adjust" not in e:
         raise f.fail(e.line, "a GM event is {duel: ...} or {adjust: ...}")
     a = f.mapping(e["adjust"], e.line_of("adjust"), "adjust", ("reason", "coins", "hp", "position"))

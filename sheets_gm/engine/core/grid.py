@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from enum import Enum
+from enum import StrEnum
 from typing import NamedTuple
 
 _COORD_RE = re.compile(r"^\s*([A-Za-z]{1,3})\s*0*([1-9][0-9]{0,4})\s*$")
@@ -64,7 +64,7 @@ class Coord(NamedTuple):
         return cls(column_index(match.group(1)), int(match.group(2)) - 1)
 
 
-class Neighbourhood(str, Enum):
+class Neighbourhood(StrEnum):
     """How one step moves: like a chess king (8 neighbours) or a rook (4)."""
 
     KING = "king"

@@ -8,11 +8,11 @@ can treat every ruleset alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
 
-class TurnStructure(str, Enum):
+class TurnStructure(StrEnum):
     """Whether everyone's orders resolve together or one side after another."""
 
     SIMULTANEOUS = "simultaneous"

@@ -31,15 +31,18 @@ def setting(default: Any, doc: str, *, minimum: int | None = None, maximum: int 
 def describe_type(tp: Any) -> str:
     """A person's description of what a setting accepts."""
     if isinstance(tp, type) and issubclass(tp, Enum):
-        return " | ".join(repr(m.value) for m in tp)
+        return " or ".join(repr(m.value) for m in tp)
     if tp is bool:
-        return "true | false"
+        return "true or false"
     if tp is int:
         return "a whole number"
+    if tp is str:
+        return "text"
     origin = typing.get_origin(tp)
     if origin is tuple:
         (inner, *_rest) = typing.get_args(tp)
-        return f"a list of {describe_type(inner)}s, e.g. 15,45"
+        single = describe_type(inner).removeprefix("a ")
+        return f"{single}s separated by commas, e.g. 15,45"
     return getattr(tp, "__name__", str(tp))
 
 

@@ -27,7 +27,7 @@ class Contribution:
 
     def describe(self) -> str:
         """``Ann (DPS) rolls 2 + 2 (DPS) = 4``, or ``Cy (Healer) does not roll``."""
-        who = f"{self.player.name} ({self.player.role.title})"
+        who = f"{self.player.name} ({self.player.role.display})"
         if self.roll is None:
             return f"{who} does not roll"
         bonus_text = "".join(f" {'+' if v >= 0 else '-'} {abs(v)} ({name})" for name, v in self.bonuses)

@@ -13,7 +13,7 @@ from sheets_gm.engine.core.grid import Coord, Grid, Neighbourhood, sorted_readin
 from sheets_gm.engine.gvg.enums import Terrain
 
 TEAM_TERRAINS = (Terrain.BASE, Terrain.STAIR, Terrain.BULWARK, Terrain.FISH)
-TOKENS = (".", "wall", "coin", "boss") + tuple(f"{t.value}{slot}" for t in TEAM_TERRAINS for slot in (1, 2))
+TOKENS = (".", "wall", "coin", "boss", *(f"{t.value}{slot}" for t in TEAM_TERRAINS for slot in (1, 2)))
 
 
 class MapError(ValueError):

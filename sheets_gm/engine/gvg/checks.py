@@ -58,7 +58,9 @@ def _coins(n: int) -> str:
     return f"{n} coin" if n == 1 else f"{n} coins"
 
 
-def check_skills(rules: GvgRules, state: GvgState, orders: TurnOrders) -> tuple[list[tuple[Skill, ...]], list[OrderCheck]]:
+def check_skills(
+    rules: GvgRules, state: GvgState, orders: TurnOrders
+) -> tuple[list[tuple[Skill, ...]], list[OrderCheck]]:
     """The skills each captain may activate this turn (in the order written, while coins last)."""
     s = rules.settings
     accepted: list[tuple[Skill, ...]] = []
@@ -77,17 +79,17 @@ def check_skills(rules: GvgRules, state: GvgState, orders: TurnOrders) -> tuple[
                 checks.append(OrderCheck(team_name, part, Verdict.MATCH_OVER, "the match is over"))
             elif ready > state.turn:
                 checks.append(OrderCheck(team_name, part, Verdict.ON_COOLDOWN,
-                                         f"{skill.title} is on cooldown until turn {ready}"))
+                                         f"{skill.display} is on cooldown until turn {ready}"))
             elif cost > coins:
                 spent = state.coins[team] - coins
                 have = f"{team_name} has {_coins(coins)}" + (f" left after {_coins(spent)} of skills" if spent else "")
                 checks.append(OrderCheck(team_name, part, Verdict.NOT_ENOUGH_COINS,
-                                         f"{have}; {skill.title} costs {cost}"))
+                                         f"{have}; {skill.display} costs {cost}"))
             else:
                 coins -= cost
                 kept.append(skill)
                 checks.append(OrderCheck(team_name, part, Verdict.ACCEPTED,
-                                         f"{skill.title} will be activated for {_coins(cost)}"))
+                                         f"{skill.display} will be activated for {_coins(cost)}"))
         accepted.append(tuple(kept))
     return accepted, checks
 
@@ -175,7 +177,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         action = order.action
         if action in (Action.BUFF, Action.REVIVE) and player.role is not Role.HEALER:
             checks.append(OrderCheck(player.name, "action", Verdict.NOT_A_HEALER,
-                                     f"only healers can {action.value}; {player.name} is a {player.role.title} "
+                                     f"only healers can {action.value}; {player.name} is a {player.role.display} "
                                      f"and will act normally"))
             action = Action.ACT
         elif action is not Action.ACT:

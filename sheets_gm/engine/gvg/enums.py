@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Role(str, Enum):
+class Role(StrEnum):
     """A player's role for the match."""
 
     DPS = "dps"
@@ -13,12 +13,12 @@ class Role(str, Enum):
     HEALER = "healer"
 
     @property
-    def title(self) -> str:
+    def display(self) -> str:
         """How the role is written for people."""
         return {"dps": "DPS", "tank": "Tank", "healer": "Healer"}[self.value]
 
 
-class Action(str, Enum):
+class Action(StrEnum):
     """What a player does in the action phase."""
 
     ACT = "act"
@@ -27,7 +27,7 @@ class Action(str, Enum):
     PICKUP = "pickup"
 
 
-class Skill(str, Enum):
+class Skill(StrEnum):
     """A team captain's command skill."""
 
     PLAYER_SPEED = "player_speed"
@@ -39,21 +39,21 @@ class Skill(str, Enum):
     BALLISTA = "ballista"
 
     @property
-    def title(self) -> str:
+    def display(self) -> str:
         """How the skill is written for people, e.g. ``Bulwark Damage``."""
         if self is Skill.BALLISTA:
             return "Ballista Charges"
         return self.value.replace("_", " ").title()
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """Whether a player is in play."""
 
     ACTIVE = "active"
     KNOCKED_DOWN = "knocked_down"
 
 
-class Terrain(str, Enum):
+class Terrain(StrEnum):
     """What a tile of the map is, before its team slot."""
 
     OPEN = "."
@@ -66,14 +66,14 @@ class Terrain(str, Enum):
     FISH = "fish"
 
 
-class StructureKind(str, Enum):
+class StructureKind(StrEnum):
     """A structure with hit points."""
 
     BULWARK = "bulwark"
     FISH = "fish"
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     """How a battle on a tile ended."""
 
     ATTACKERS_WIN = "attackers_win"
@@ -81,7 +81,7 @@ class Outcome(str, Enum):
     STALEMATE = "stalemate"
 
 
-class EventKind(str, Enum):
+class EventKind(StrEnum):
     """The kinds of event in the GvG log."""
 
     SKILL_ACTIVATED = "skill_activated"
@@ -110,7 +110,7 @@ class EventKind(str, Enum):
     MATCH_DRAWN = "match_drawn"
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """The checker's answer for one order, shared by the sheet feedback and the tests."""
 
     ACCEPTED = "accepted"

@@ -131,7 +131,7 @@ class _Turn:
                     st.ballista[team] += self.s.ballista_charges
                     extra = f"; {st.ballista[team]} ballista charges"
                 self.log(EventKind.SKILL_ACTIVATED,
-                         f"{self.team(team)} activates {skill.title} for {cost} coin(s); "
+                         f"{self.team(team)} activates {skill.display} for {cost} coin(s); "
                          f"{st.coins[team]} left{extra}.",
                          team=self.team(team), skill=skill.value, cost=cost, coins_left=st.coins[team])
         for team in (0, 1):
@@ -312,7 +312,7 @@ class _Turn:
             attack.contributions.append(self.contribution(p, bonus))
         skill = Skill.BULWARK_DAMAGE if structure.kind is StructureKind.BULWARK else Skill.FISH_DAMAGE
         if skill in self.active[y]:
-            attack.flat.append((skill.title, s.skill_damage_bonus))
+            attack.flat.append((skill.display, s.skill_damage_bonus))
         self.carrier_bonus(attack, carrier_team)
         defence = Side(x, f"{self.team(x)}'s {structure.kind.value}")
         key = f"defense/{tile.label}"

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from sheets_gm.engine.core.grid import Neighbourhood
 from sheets_gm.engine.core.settings import setting
 from sheets_gm.engine.gvg.enums import Skill
 
 
-class OwnTreePickup(str, Enum):
+class OwnTreePickup(StrEnum):
     """What happens when a team picks up its own dropped tree."""
 
     RETURN = "return"
     FORBID = "forbid"
 
 
-class TurnLimitRule(str, Enum):
+class TurnLimitRule(StrEnum):
     """How a match that reaches the turn limit with no capture is decided."""
 
     FARTHEST_TREE = "farthest_tree"

@@ -70,7 +70,9 @@ def new_match(
         seen[name.lower()] = line
         lowered = [n.lower() for n in names]
         if entry.team.strip().lower() not in lowered:
-            raise RosterError(f"roster line {line}: {name} is on team {entry.team!r}; the teams are {names[0]} and {names[1]}")
+            raise RosterError(
+                f"roster line {line}: {name} is on team {entry.team!r}; the teams are {names[0]} and {names[1]}"
+            )
         team = lowered.index(entry.team.strip().lower())
         try:
             role = parse_choice(Role, entry.role, "role")

@@ -1,0 +1,17 @@
+"""The rules page names every GvG setting with its true default, so docs and code cannot drift."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sheets_gm.engine.core.settings import settings_table
+from sheets_gm.engine.gvg.settings import GvgSettings
+
+PAGE = Path(__file__).parent.parent / "docs" / "rules-gvg.md"
+
+
+def test_every_setting_is_documented_with_its_default() -> None:
+    text = PAGE.read_text(encoding="utf-8")
+    for name, default, _accepts, doc in settings_table(GvgSettings):
+        assert f"| `{name}` | `{default}` |" in text, f"{name} (default {default}) is missing from {PAGE.name}"
+        assert doc, f"setting {name} has no documentation"

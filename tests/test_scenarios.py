@@ -1,0 +1,21 @@
+"""Every scenario file under tests/scenarios/ is one test: the rules, as data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.scenario.runner import run_file, scenario_files
+
+SCENARIOS = sorted(scenario_files([Path(__file__).parent / "scenarios"]))
+
+
+def test_there_are_scenarios_for_every_rule() -> None:
+    assert len(SCENARIOS) >= 60
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_scenario(path: Path) -> None:
+    outcome = run_file(path)
+    assert outcome.passed, f"{outcome.name}: " + "; ".join(outcome.differences)
