@@ -33,7 +33,7 @@ def keyed_d6(seed: bytes, turn: int, key: str) -> int:
     message = f"{turn}/{key}".encode()
     counter = 0
     while True:
-        digest = hmac.new(seed, message, hashlib.sha256).digest()
+        digest = hmac.digest(seed, message, "sha256")
         for b in digest:
             if b < _LIMIT:
                 return b % SIDES + 1

@@ -50,7 +50,10 @@ class Coord(NamedTuple):
     @property
     def label(self) -> str:
         """The spreadsheet name of the tile, e.g. ``F7``."""
-        return f"{column_label(self.col)}{self.row + 1}"
+        found = _LABELS.get(self)
+        if found is None:
+            found = _LABELS[self] = f"{column_label(self.col)}{self.row + 1}"
+        return found
 
     def __str__(self) -> str:
         return self.label
@@ -62,6 +65,9 @@ class Coord(NamedTuple):
         if not match:
             raise CoordError(f"{text!r} is not a tile; write a column letter and a row number, like F7")
         return cls(column_index(match.group(1)), int(match.group(2)) - 1)
+
+
+_LABELS: dict[Coord, str] = {}  # labels are asked for on every log line: compute each once
 
 
 class Neighbourhood(StrEnum):

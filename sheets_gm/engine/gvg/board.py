@@ -82,6 +82,7 @@ class GvgMap:
             for team in (0, 1)
         )
         self._distances: dict[tuple[int, Neighbourhood, Coord], dict[Coord, int]] = {}
+        self._by_distance: dict[tuple[int, Neighbourhood, Coord], tuple[list[Coord], list[int]]] = {}
 
     @classmethod
     def from_text(cls, text: str, *, where: str = "map") -> GvgMap:
@@ -123,6 +124,24 @@ class GvgMap:
             found = self.grid.distances_from(start, mode, lambda c: c not in blocked)
             self._distances[key] = found
         return found
+
+    def within(self, team: int, mode: Neighbourhood, start: Coord, steps: int) -> list[Coord]:
+        """The tiles ``team`` can reach from ``start`` in at most ``steps`` steps, nearest first (cached)."""
+        key = (team, mode, start)
+        found = self._by_distance.get(key)
+        if found is None:
+            dist = self.distances(team, mode, start)
+            tiles = sorted(dist, key=lambda c: (dist[c], c.row, c.col))
+            upto = [0] * (max(dist.values()) + 1)  # upto[k]: how many tiles lie within k steps
+            for c in tiles:
+                upto[dist[c]] += 1
+            for k in range(1, len(upto)):
+                upto[k] += upto[k - 1]
+            found = self._by_distance[key] = (tiles, upto)
+        tiles, upto = found
+        if steps < 0:
+            return []
+        return tiles[: upto[min(steps, len(upto) - 1)]]
 
     def respawn_tile(self, team: int) -> Coord | None:
         """Where a knocked-down player of ``team`` comes back: its first base tile in reading order."""

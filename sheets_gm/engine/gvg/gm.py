@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.core.grid import Coord
 from sheets_gm.engine.gvg.enums import EventKind
 from sheets_gm.engine.gvg.rules import GvgRules, carried_tree
 from sheets_gm.engine.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState
@@ -54,18 +55,7 @@ def _adjust(rules: GvgRules, state: GvgState, adj: Adjustment) -> list[Event]:
                             {"field": "coins", "team": state.teams[team], "before": before, "after": value,
                              "reason": adj.reason}))
     if adj.hp is not None:
-        tile, hp = adj.hp
-        structure = state.structures.get(tile)
-        if structure is None:
-            raise GmEventError(f"there is no bulwark or fish on {tile.label}")
-        if not 0 <= hp <= structure.max_hp:
-            raise GmEventError(f"{structure.key} can have 0 to {structure.max_hp} HP; got {hp}")
-        before = structure.hp
-        structure.hp = hp
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
-                            f"GM sets {structure.key} from {before} to {hp} HP: {adj.reason}.",
-                            {"field": "hp", "structure": structure.key, "before": before, "after": hp,
-                             "reason": adj.reason}))
+        events.append(_adjust_hp(rules, state, adj.hp[0], adj.hp[1], adj.reason))
     if adj.position is not None:
         name, tile = adj.position
         try:
@@ -84,3 +74,25 @@ def _adjust(rules: GvgRules, state: GvgState, adj: Adjustment) -> list[Event]:
                             {"field": "position", "player": name, "before": before_tile.label,
                              "after": tile.label, "reason": adj.reason}))
     return events
+
+
+def _adjust_hp(rules: GvgRules, state: GvgState, tile: Coord, hp: int, reason: str) -> Event:
+    """Set the HP of the structure or the living boss on ``tile``; 0 destroys it (no reward)."""
+    structure = state.structures.get(tile)
+    if structure is not None:
+        name, before, top = structure.key, structure.hp, structure.max_hp
+    elif state.boss is not None and state.boss.at == tile:
+        name, before, top = f"boss@{tile.label}", state.boss.hp, rules.settings.boss_hp
+    else:
+        raise GmEventError(f"there is no bulwark, fish or boss on {tile.label}")
+    if not 0 <= hp <= top:
+        raise GmEventError(f"{name} can have 0 to {top} HP; got {hp}")
+    if structure is not None:
+        structure.hp = hp
+    elif hp == 0:
+        state.boss = None
+    else:
+        assert state.boss is not None
+        state.boss.hp = hp
+    return Event(state.turn, EventKind.GM_ADJUSTMENT, f"GM sets {name} from {before} to {hp} HP: {reason}.",
+                 {"field": "hp", "target": name, "before": before, "after": hp, "reason": reason})

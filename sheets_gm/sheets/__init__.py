@@ -1,0 +1,1 @@
+"""Spreadsheet I/O: one interface, a Google Sheets backend and a local workbook backend."""

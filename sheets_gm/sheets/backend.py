@@ -1,0 +1,61 @@
+"""The interface every spreadsheet backend implements: batched reads, batched writes, layout.
+
+One backend object stands for one spreadsheet (Google) or one workbook file (local). The
+sync reads every range it needs in ONE ``read`` call and writes a resolution in ONE
+``write`` call per spreadsheet; everything written is RAW (text never becomes a formula).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from sheets_gm.sheets.layout import Grid, WorkbookLayout
+
+
+class SheetError(Exception):
+    """A spreadsheet problem the user can fix; the message says what and how."""
+
+
+class SheetAccessError(SheetError):
+    """The spreadsheet or file cannot be opened: not shared, missing, locked, bad credentials."""
+
+
+class SheetUnavailableError(SheetError):
+    """The service kept failing (quota, 5xx, network) past the retry deadline."""
+
+
+@dataclass(frozen=True, slots=True)
+class RangeWrite:
+    """Values for one A1 range (``'Board'!A1:O23``); written RAW."""
+
+    range: str
+    values: Grid
+
+
+class SheetBackend(Protocol):
+    """One spreadsheet: read many ranges in one call, write many ranges in one call."""
+
+    @property
+    def name(self) -> str:
+        """What to call this spreadsheet in messages (title, key or file path)."""
+        ...
+
+    def read(self, ranges: Sequence[str]) -> list[Grid]:
+        """The values of each A1 range, in order: one call. Rows and cells past the data are
+        trimmed as Google trims them; values are str, int, float, bool (a formula is read as
+        its text starting with ``=``, never evaluated)."""
+        ...
+
+    def write(self, writes: Sequence[RangeWrite]) -> None:
+        """Write every range in one call, RAW (no value is parsed as a formula or a date)."""
+        ...
+
+    def apply_layout(self, layout: WorkbookLayout) -> None:
+        """Create or reshape the tabs, fixed values, formats, dropdowns and protections (one call)."""
+        ...
+
+    def export_xlsx(self) -> bytes:
+        """The whole spreadsheet as an .xlsx file."""
+        ...

@@ -1,0 +1,102 @@
+"""A workbook layout as data: tabs, header cells, colours, dropdowns, checkboxes, protections.
+
+Templates under ``templates/<ruleset>/`` describe it; a backend applies it in one call.
+Ranges are A1 ranges within a tab (``A1:E6``); tabs are named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+CellValue = str | int | float | bool | None
+Grid = list[list[CellValue]]
+
+
+@dataclass(frozen=True, slots=True)
+class Fill:
+    """A background colour (``#RRGGBB``) and optionally bold text over a range."""
+
+    range: str
+    colour: str
+    bold: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Dropdown:
+    """A list of allowed values for the cells of a range (strict: other values are refused)."""
+
+    range: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Checkbox:
+    """Cells that hold a tick box (TRUE/FALSE)."""
+
+    range: str
+
+
+@dataclass(frozen=True, slots=True)
+class Protection:
+    """A range (or the whole tab when ``range`` is None) that only ``editors`` (and the owner) may edit."""
+
+    range: str | None
+    description: str
+    editors: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TabLayout:
+    """One tab: its size, frozen header rows, fixed cell values, formats and rules."""
+
+    name: str
+    rows: int
+    cols: int
+    frozen_rows: int = 0
+    hidden: bool = False
+    values: dict[str, Grid] = field(default_factory=dict)  # A1 top-left or range → rows of values
+    fills: tuple[Fill, ...] = ()
+    dropdowns: tuple[Dropdown, ...] = ()
+    checkboxes: tuple[Checkbox, ...] = ()
+    protections: tuple[Protection, ...] = ()
+    column_widths: dict[int, int] = field(default_factory=dict)  # 0-based column → pixels
+
+
+@dataclass(frozen=True, slots=True)
+class WorkbookLayout:
+    """Every tab of one spreadsheet or workbook file, in order."""
+
+    title: str
+    tabs: tuple[TabLayout, ...]
+
+    def tab(self, name: str) -> TabLayout:
+        """The tab called ``name`` (KeyError if none)."""
+        for t in self.tabs:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+
+def quote_tab(name: str) -> str:
+    """A tab name as it stands in an A1 range: ``'Orders red'``."""
+    return "'" + name.replace("'", "''") + "'"
+
+
+def a1(tab: str, cells: str) -> str:
+    """A full A1 range: ``'Orders red'!A2:E6``."""
+    return f"{quote_tab(tab)}!{cells}"
+
+
+def split_a1(full: str) -> tuple[str, str]:
+    """The tab name and the cell part of a full A1 range (inverse of ``a1``)."""
+    if full.startswith("'"):
+        end = 1
+        while True:
+            end = full.index("'", end)
+            if full[end:end + 2] == "''":
+                end += 2
+                continue
+            break
+        return full[1:end].replace("''", "'"), full[end + 2:]
+    tab, _, cells = full.partition("!")
+    return tab, cells
