@@ -348,6 +348,11 @@ class _Turn:
                          structure=structure.key)
                 for p in defenders:
                     self.knock(p, tile, f"{structure.key} fell")
+            elif carrier_team == x:
+                # The carrier's side lost the battle: the carrier falls even though the structure stands.
+                for p in defenders:
+                    if carried_tree(self.state, p.name) is not None:
+                        self.knock(p, tile, "the tree's defence lost")
         else:
             for p in attackers:
                 self.knock(p, tile, f"{structure.key} held")
