@@ -54,7 +54,10 @@ def load_yaml_text(text: str, where: str) -> Any:
     except YamlError as exc:
         raise YamlError(f"{where}: {exc}") from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        # An unclosed quote or bracket is reported at the end of the file; its start is the context.
+        context = getattr(exc, "context_mark", None)
+        mark = context if context is not None and "end of stream" in str(getattr(exc, "problem", "")) else None
+        mark = mark or getattr(exc, "problem_mark", None)
         line = f"line {mark.line + 1}: " if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise YamlError(f"{where}: {line}not valid YAML ({problem})") from None

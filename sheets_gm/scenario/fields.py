@@ -44,6 +44,13 @@ class Fields:
                     raise self.fail(value.line_of(key), message)
         return value
 
+    def single(self, value: Any, line: int, what: str, example: str) -> tuple[str, Any]:
+        """The one key and value of a one-entry mapping such as ``{red: 3}``."""
+        entries = list(self.mapping(value, line, what).items())
+        if len(entries) != 1:
+            raise self.fail(line, f"{what} takes exactly one entry, e.g. {example}; got {len(entries)}")
+        return entries[0]
+
     def sequence(self, value: Any, line: int, what: str) -> list[Any]:
         """A list (None reads as empty)."""
         if value is None:

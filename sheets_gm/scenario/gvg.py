@@ -15,7 +15,7 @@ from sheets_gm.engine.gvg.gm import GmEventError, apply_gm_event
 from sheets_gm.engine.gvg.resolve import resolve_turn
 from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import fresh_structures, fresh_trees
+from sheets_gm.engine.gvg.setup import RosterError, check_team_names, fresh_structures, fresh_trees
 from sheets_gm.engine.gvg.state import (
     Adjustment,
     ArcheryDuel,
@@ -79,7 +79,10 @@ def load_gvg(doc: LinedDict, f: Fields) -> GvgScenario:
     teams_raw = f.sequence(doc.get("teams"), doc.line_of("teams"), "teams")
     if len(teams_raw) != 2:
         raise f.fail(doc.line_of("teams"), "teams must name 2 teams, e.g. [red, blue]")
-    teams = (f.text(teams_raw[0], doc.line_of("teams"), "team"), f.text(teams_raw[1], doc.line_of("teams"), "team"))
+    try:
+        teams = check_team_names([f.text(t, doc.line_of("teams"), "team") for t in teams_raw])
+    except RosterError as exc:
+        raise f.fail(doc.line_of("teams"), str(exc)) from None
     if "map" not in doc:
         raise f.fail(doc.line, "the scenario needs a map")
     try:
@@ -89,7 +92,7 @@ def load_gvg(doc: LinedDict, f: Fields) -> GvgScenario:
     rules = GvgRules(board, settings)
     given = f.mapping(doc.get("given"), doc.line_of("given"), "given", GIVEN_KEYS)
     state = _given_state(rules, teams, given, f)
-    turns = [_turn(rules, state, entry, f, i) for i, entry in
+    turns = [_turn(rules, state, entry, f, i, doc.line_of("turns")) for i, entry in
              enumerate(f.sequence(doc.get("turns"), doc.line_of("turns"), "turns"))]
     expect = f.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
     return GvgScenario(name, rules, state, turns, expect, f)
@@ -201,10 +204,10 @@ def _apply_trees(f: Fields, teams: tuple[str, str], trees: list[Tree | None], na
         trees[team] = Tree(team, at, carrier)
 
 
-def _turn(rules: GvgRules, state: GvgState, entry: Any, f: Fields, index: int) -> TurnEntry:
+def _turn(rules: GvgRules, state: GvgState, entry: Any, f: Fields, index: int, turns_line: int) -> TurnEntry:
     board = rules.board
     last = board.grid.last.label
-    t = f.mapping(entry, 0, f"turn {index + 1}", ("orders", "captains", "dice", "gm"))
+    t = f.mapping(entry, turns_line, f"turn {index + 1}", ("orders", "captains", "dice", "gm"))
     names = {p.name for p in state.players}
     orders: dict[str, PlayerOrder] = {}
     omap = f.mapping(t.get("orders"), t.line_of("orders"), "orders")
@@ -213,8 +216,11 @@ def _turn(rules: GvgRules, state: GvgState, entry: Any, f: Fields, index: int) -
         if who not in names:
             raise f.fail(line, f"order for unknown player {who!r}")
         o = f.mapping(value, line, f"{who}'s order", ("move", "action", "teleport"))
-        move = f.coord(o["move"], line, f"{who}'s move", board.contains, last) if o.get("move") else None
-        tele = f.coord(o["teleport"], line, f"{who}'s teleport", board.contains, last) if o.get("teleport") else None
+        move = tele = None
+        if o.get("move"):
+            move = f.coord(o["move"], o.line_of("move"), f"{who}'s move", board.contains, last)
+        if o.get("teleport"):
+            tele = f.coord(o["teleport"], o.line_of("teleport"), f"{who}'s teleport", board.contains, last)
         action = f.choice(Action, o.get("action", "act"), o.line_of("action"), "action")
         orders[who] = PlayerOrder(move=move, action=action, teleport=tele)
     skills: list[tuple[Skill, ...]] = [(), ()]
@@ -249,14 +255,14 @@ def _gm_event(f: Fields, state: GvgState, rules: GvgRules, entry: Any, line: int
     reason = f.text(a.get("reason"), a.line_of("reason"), "reason")
     coins = hp = position = None
     if "coins" in a:
-        ((team_name, value),) = f.mapping(a["coins"], a.line_of("coins"), "coins").items()
+        team_name, value = f.single(a["coins"], a.line_of("coins"), "coins", "{red: 3}")
         coins = (_team(f, state.teams, team_name, a.line_of("coins")), f.integer(value, a.line_of("coins"), "coins"))
     if "hp" in a:
-        ((key, value),) = f.mapping(a["hp"], a.line_of("hp"), "hp").items()
+        key, value = f.single(a["hp"], a.line_of("hp"), "hp", "{bulwark@D2: 1}")
         tile = f.coord(key.partition("@")[2], a.line_of("hp"), key)
         hp = (tile, f.integer(value, a.line_of("hp"), "hp"))
     if "position" in a:
-        ((who, tile_text),) = f.mapping(a["position"], a.line_of("position"), "position").items()
+        who, tile_text = f.single(a["position"], a.line_of("position"), "position", "{Ann: C3}")
         position = (who, f.coord(tile_text, a.line_of("position"), who, rules.board.contains))
     return Adjustment(reason=reason, coins=coins, hp=hp, position=position)
 

@@ -63,7 +63,8 @@ class Coord(NamedTuple):
         """Read ``F7``, ``f7``, `` F 7 `` or ``F07``; raise CoordError naming the text otherwise."""
         match = _COORD_RE.match(text)
         if not match:
-            raise CoordError(f"{text!r} is not a tile; write a column letter and a row number, like F7")
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            raise CoordError(f"{shown!r} is not a tile; write a column letter and a row number, like F7")
         return cls(column_index(match.group(1)), int(match.group(2)) - 1)
 
 

@@ -72,7 +72,13 @@ def _coerce(key: str, tp: Any, value: Any, meta: Mapping[str, Any]) -> Any:
             raise SettingError(f"setting {key!r}: {value!r} is not accepted; use {accepted}") from None
         low, high = meta.get("minimum"), meta.get("maximum")
         if (low is not None and number < low) or (high is not None and number > high):
-            raise SettingError(f"setting {key!r}: {number} is out of range; use {low} to {high}")
+            if high is None:
+                span = f"{low} or more"
+            elif low is None:
+                span = f"{high} or less"
+            else:
+                span = f"{low} to {high}"
+            raise SettingError(f"setting {key!r}: {number} is out of range; use {span}")
         return number
     if typing.get_origin(tp) is tuple:
         (inner, *_rest) = typing.get_args(tp)

@@ -123,7 +123,6 @@ class Verdict(StrEnum):
     NOT_A_HEALER = "not_a_healer"
     NOT_ON_BASE = "not_on_base"
     NO_CHARGE = "no_charge"
-    CARRIER_CANNOT_TELEPORT = "carrier_cannot_teleport"
     ON_COOLDOWN = "on_cooldown"
     NOT_ENOUGH_COINS = "not_enough_coins"
     UNKNOWN_PLAYER = "unknown_player"
