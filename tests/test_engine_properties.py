@@ -1,0 +1,123 @@
+"""Properties of whole bot matches (hypothesis): invariants every turn, determinism, termination."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.grid import Neighbourhood
+from sheets_gm.engine.gvg.board import GvgMap
+from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
+from sheets_gm.engine.gvg.enums import EventKind, Status
+from sheets_gm.engine.gvg.resolve import Resolution, resolve_turn
+from sheets_gm.engine.gvg.rules import GvgRules
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.engine.gvg.setup import RosterEntry, new_match
+from sheets_gm.engine.gvg.state import GvgState, TurnOrders
+
+BOARD = GvgMap.from_text((Path(__file__).parent.parent / "templates" / "gvg" / "map.txt").read_text())
+ROLES = ("dps", "dps", "tank", "tank", "healer")
+ROSTER = [RosterEntry(f"{team}{i}", team, ROLES[i]) for team in ("red", "blue") for i in range(5)]
+
+matches = st.fixed_dictionaries({
+    "seed": st.integers(0, 10**6),
+    "bots": st.tuples(st.sampled_from(["objective", "random"]), st.sampled_from(["objective", "random"])),
+    "movement": st.sampled_from([Neighbourhood.KING, Neighbourhood.ROOK]),
+})
+
+
+def make_bot(kind: str, seed: int) -> Bot:
+    return ObjectiveBot(seed) if kind == "objective" else RandomBot(seed)
+
+
+def start(movement: Neighbourhood = Neighbourhood.KING) -> tuple[GvgRules, GvgState]:
+    rules = GvgRules(BOARD, GvgSettings(movement=movement))
+    return rules, new_match(BOARD, ("red", "blue"), ROSTER, rules.settings)
+
+
+def check_invariants(rules: GvgRules, before: GvgState, orders: TurnOrders, res: Resolution) -> None:
+    after = res.state
+    for s in after.structures.values():
+        assert 0 <= s.hp <= s.max_hp, s
+    if after.boss is not None:
+        assert 0 < after.boss.hp <= rules.settings.boss_hp
+    assert all(c >= 0 for c in after.coins), after.coins
+    assert all(b >= 0 for b in after.ballista), after.ballista
+    carriers = [t.carrier for t in after.trees if t is not None and t.carrier is not None]
+    assert len(carriers) == len(set(carriers)), "a player carries two trees"
+    for tree in after.trees:
+        assert tree is not None
+        if tree.carrier is not None:
+            carrier = after.player(tree.carrier)
+            assert carrier.at == tree.at, "a tree is in two places"
+            assert carrier.team != tree.team
+            assert carrier.status is Status.ACTIVE
+    # Knocked-down players never act: no move, no roll, no pickup during the turn they skip.
+    down = {p.name for p in before.players if p.status is Status.KNOCKED_DOWN}
+    for name in down:
+        assert f"combat/{name}" not in res.rolls and f"move/{name}" not in res.rolls, name
+    acting = {EventKind.MOVED, EventKind.TELEPORTED, EventKind.TREE_PICKED_UP, EventKind.PICKUP_FAILED}
+    for event in res.events:
+        if event.kind in acting:
+            assert event.data.get("player") not in down, event.text
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(matches)
+def test_invariants_hold_every_turn_and_the_match_ends_by_the_turn_limit(case: dict[str, object]) -> None:
+    seed = int(case["seed"])  # type: ignore[call-overload]
+    kinds = case["bots"]
+    assert isinstance(kinds, tuple)
+    movement = case["movement"]
+    assert isinstance(movement, Neighbourhood)
+    rules, state = start(movement)
+    bots = [make_bot(kinds[0], seed), make_bot(kinds[1], seed + 1)]
+    previous = [state]
+
+    def on_turn(orders: TurnOrders, res: Resolution) -> None:
+        check_invariants(rules, previous[0], orders, res)
+        previous[0] = res.state
+
+    result = play_match(rules, state, bots, seed=str(seed).encode(), on_turn=on_turn)
+    assert result.state.finished
+    assert result.state.turn <= rules.settings.max_turns
+    assert result.turns <= rules.settings.max_turns
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**6))
+def test_same_seed_and_orders_give_the_same_state_and_log(seed: int) -> None:
+    rules, state = start()
+
+    def run() -> tuple[dict[str, object], list[str]]:
+        log: list[str] = []
+        result = play_match(rules, state, [ObjectiveBot(seed), RandomBot(seed)], seed=b"s%d" % seed,
+                            on_turn=lambda _o, res: log.extend(e.text for e in res.events))
+        return result.state.to_json(), log
+
+    first, second = run(), run()
+    assert first == second
+    assert state.turn == 1, "playing a match must not change the starting state"
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 6))
+def test_pinning_a_key_the_turn_never_asks_for_changes_nothing(seed: int, value: int) -> None:
+    rules, state = start()
+    bots = [ObjectiveBot(seed), ObjectiveBot(seed + 1)]
+    # Walk some turns in, so that battles, skills and knock-downs are possible.
+    state = play_match(rules, state, bots, seed=b"pin", max_turns=seed % 25).state
+    if state.finished:
+        return
+    dice = TurnDice(b"pin", state.turn)
+    orders = merge_orders(bots[0].orders(rules, state, 0, dice), bots[1].orders(rules, state, 1, dice))
+    plain = resolve_turn(rules, state, orders, TurnDice(b"pin", state.turn))
+    unused = ["combat/Nobody", "defense/Z99", "boss/green", "spawn/boss", "final-blow"]
+    unused += [f"combat/{p.name}" for p in state.players] + [f"defense/{s.at.label}" for s in state.structures.values()]
+    pins = {key: value for key in unused if key not in plain.rolls}
+    pinned = resolve_turn(rules, state, orders, TurnDice(b"pin", state.turn, pins))
+    assert pinned.state.to_json() == plain.state.to_json()
+    assert [e.text for e in pinned.events] == [e.text for e in plain.events]
