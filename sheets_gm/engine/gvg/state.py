@@ -207,3 +207,29 @@ class Adjustment:
 
 
 GmEvent = ArcheryDuel | Adjustment
+
+
+def orders_to_json(orders: TurnOrders) -> dict[str, Any]:
+    """A turn's orders as JSON-ready data (for history rows and replays)."""
+    return {
+        "players": {
+            name: {"move": o.move.label if o.move else None, "action": o.action.value,
+                   "teleport": o.teleport.label if o.teleport else None}
+            for name, o in orders.players.items()
+        },
+        "skills": [[s.value for s in team] for team in orders.skills],
+    }
+
+
+def orders_from_json(data: Mapping[str, Any]) -> TurnOrders:
+    """Rebuild orders saved by ``orders_to_json``."""
+    players = {
+        name: PlayerOrder(
+            move=Coord.parse(o["move"]) if o.get("move") else None,
+            action=Action(o.get("action", "act")),
+            teleport=Coord.parse(o["teleport"]) if o.get("teleport") else None,
+        )
+        for name, o in data.get("players", {}).items()
+    }
+    skills = [tuple(Skill(s) for s in team) for team in data.get("skills", [[], []])]
+    return TurnOrders(players=players, skills=(skills[0], skills[1]))

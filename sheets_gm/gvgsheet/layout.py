@@ -1,0 +1,144 @@
+"""The tabs of a GvG match, as layouts a backend can apply: headers, colours, dropdowns, protections."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sheets_gm.engine.gvg.board import GvgMap
+from sheets_gm.engine.gvg.enums import Action, Skill, Terrain
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.gvgsheet.positions import (
+    ARCHIVE_FIRST_HISTORY_ROW,
+    ENGINE_FIRST_HISTORY_ROW,
+    ENGINE_KEYS,
+    ORDERS_FIRST_ROW,
+    GvgPositions,
+    TeamSheet,
+    cells,
+)
+from sheets_gm.gvgsheet.template import SheetTemplate
+from sheets_gm.sheets.layout import Checkbox, Dropdown, Fill, Grid, Protection, TabLayout
+
+LOG_ROWS = 6000  # room for every event of a 60-turn match: values cannot be written past a tab's last row
+
+
+def _terrain_colour(template: SheetTemplate, terrain: Terrain, owner: int | None) -> str:
+    c = template.colours
+    if owner is not None:
+        return c.team1 if owner == 0 else c.team2
+    return {Terrain.WALL: c.wall, Terrain.COIN: c.coin, Terrain.BOSS: c.boss}.get(terrain, c.open)
+
+
+def board_tab(pos: GvgPositions, board: GvgMap) -> TabLayout:
+    """The board: title, status line, and the map one cell per tile, coloured by terrain."""
+    t = pos.template
+    top = t.board_first_row
+    fills = [Fill(cells(0, 1, board.grid.width - 1, 2), t.colours.header, bold=True)]
+    for tile, (terrain, owner) in board.terrain.items():
+        colour = _terrain_colour(t, terrain, owner)
+        if colour != t.colours.open:
+            fills.append(Fill(cells(tile.col, top + tile.row, tile.col, top + tile.row), colour))
+    return TabLayout(
+        name=t.tabs.board, rows=top + board.grid.height - 1, cols=max(board.grid.width, 2), frozen_rows=2,
+        values={"A1": [[t.headers.board]]}, fills=tuple(fills),
+        protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
+        column_widths=dict.fromkeys(range(board.grid.width), 110),
+    )
+
+
+def _simple_tab(name: str, header: list[str], rows: int, colour: str, description: str,
+                widths: Mapping[int, int] | None = None) -> TabLayout:
+    return TabLayout(
+        name=name, rows=rows, cols=len(header), frozen_rows=1,
+        values={"A1": [list(header)]},
+        fills=(Fill(cells(0, 1, len(header) - 1, 1), colour, bold=True),),
+        protections=(Protection(None, description),),
+        column_widths=dict(widths or {}),
+    )
+
+
+def public_tabs(pos: GvgPositions, board: GvgMap, players: int) -> list[TabLayout]:
+    """The tabs everyone may read: board, players, log, settings."""
+    t = pos.template
+    h = t.headers
+    header = t.colours.header
+    return [
+        board_tab(pos, board),
+        _simple_tab(t.tabs.players, h.players, players + 1, header, "Written by sheets-gm"),
+        _simple_tab(t.tabs.log, h.log, LOG_ROWS, header, "Written by sheets-gm", {2: 700}),
+        _simple_tab(t.tabs.settings, h.settings, len(GvgSettings.__dataclass_fields__) + 1, header,
+                    "Settings of this match: fixed at init", {3: 600}),
+    ]
+
+
+def engine_tab(pos: GvgPositions, settings: GvgSettings) -> TabLayout:
+    """The hidden, protected engine tab: key column and history rows."""
+    t = pos.template
+    rows = ENGINE_FIRST_HISTORY_ROW + settings.max_turns + 5
+    keys: Grid = [[k] for k in ENGINE_KEYS]
+    return TabLayout(
+        name=t.tabs.engine, rows=rows, cols=2, hidden=True,
+        values={"A1": [[t.headers.engine]], "A2": keys},
+        fills=(Fill("A1:B1", t.colours.engine, bold=True),),
+        protections=(Protection(None, "The match's engine: only the GM (sheets-gm) edits"),),
+    )
+
+
+def orders_tab(pos: GvgPositions, team: TeamSheet, emails: Mapping[str, str]) -> TabLayout:
+    """A team's orders: a row per player (destination, action, teleport) and the captain's area."""
+    t = pos.template
+    h = t.headers
+    width = pos.orders_width
+    first, last = ORDERS_FIRST_ROW, team.last_player_row
+    cap = team.captain_row
+    protections = [
+        Protection(cells(0, 1, width - 1, 4), "Title and headers"),
+        Protection(cells(0, first, 2, last), "Names, turn and rolls: written by sheets-gm"),
+        Protection(cells(6, first, 6, last), "Feedback: written by sheets-gm"),
+        Protection(cells(0, team.captain_header_row, width - 1, team.captain_header_row), "Captain header"),
+        Protection(cells(0, cap, 1, cap), "Captain name and turn"),
+        Protection(cells(7, cap, 7, cap), "Captain feedback: written by sheets-gm"),
+    ]
+    for i, name in enumerate(team.players):
+        row = team.player_row(i)
+        email = emails.get(name)
+        protections.append(Protection(cells(3, row, 5, row), f"Order of {name}", (email,) if email else ()))
+    captain_email = emails.get(f"captain:{team.team}")
+    protections.append(Protection(cells(2, cap, 6, cap), f"Captain of {team.team}",
+                                  (captain_email,) if captain_email else ()))
+    return TabLayout(
+        name=team.orders_tab, rows=cap + 1, cols=width, frozen_rows=4,
+        values={
+            "A1": [[h.orders_title.format(team=team.team)]],
+            "A4": [list(h.orders)],
+            f"A{first}": [[name] for name in team.players],
+            f"A{team.captain_header_row}": [list(h.captain)],
+            f"A{cap}": [[team.team]],
+        },
+        fills=(
+            Fill(cells(0, 1, width - 1, 1), t.colours.header, bold=True),
+            Fill(cells(0, 4, width - 1, 4), t.colours.header, bold=True),
+            Fill(cells(0, team.captain_header_row, width - 1, team.captain_header_row), t.colours.header, bold=True),
+            Fill(cells(0, first, 2, last), t.colours.engine),
+            Fill(cells(6, first, 6, last), t.colours.engine),
+        ),
+        dropdowns=(
+            Dropdown(cells(4, first, 4, last), tuple(a.value for a in Action)),
+            Dropdown(cells(2, cap, 5, cap), tuple(s.display for s in Skill)),
+        ),
+        checkboxes=(Checkbox(cells(6, cap, 6, cap)),),
+        protections=tuple(protections),
+        column_widths={0: 120, 6: 500, 7: 500},
+    )
+
+
+def archive_tab(pos: GvgPositions, team: TeamSheet, settings: GvgSettings) -> TabLayout:
+    """A team's archive of consumed orders: the pending area (row 2) and a row per turn."""
+    t = pos.template
+    rows = ARCHIVE_FIRST_HISTORY_ROW + settings.max_turns + 5
+    return TabLayout(
+        name=team.archive_tab, rows=rows, cols=len(t.headers.archive), frozen_rows=1,
+        values={"A1": [list(t.headers.archive)], "A4": [list(t.headers.archive)]},
+        fills=(Fill(cells(0, 1, len(t.headers.archive) - 1, 1), t.colours.header, bold=True),),
+        protections=(Protection(None, "Orders consumed by sheets-gm: only the GM edits"),),
+    )

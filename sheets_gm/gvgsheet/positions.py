@@ -1,0 +1,157 @@
+"""Where everything sits in the GvG sheets, computed from the template, the roster and the map.
+
+Only this module knows cell addresses; the layout, the reader and the writer all ask it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sheets_gm.engine.core.grid import column_label
+from sheets_gm.gvgsheet.template import SheetTemplate
+from sheets_gm.sheets.layout import a1
+
+ENGINE_KEYS = ("ruleset", "turn", "state", "seed", "seed_hash", "settings", "map", "log_rows", "deadline", "teams")
+MAX_TEAM_SIZE = 15  # order rows read on every poll are sized for this many players per team
+ENGINE_FIRST_HISTORY_ROW = 21
+ORDERS_FIRST_ROW = 5
+ARCHIVE_FIRST_HISTORY_ROW = 5
+
+
+def cells(first_col: int, first_row: int, last_col: int, last_row: int) -> str:
+    """An A1 cell range from 0-based columns and 1-based rows: ``cells(0, 1, 2, 3)`` is ``A1:C3``."""
+    return f"{column_label(first_col)}{first_row}:{column_label(last_col)}{last_row}"
+
+
+@dataclass(frozen=True, slots=True)
+class TeamSheet:
+    """The order tab and archive tab of one team: row numbers of its players and captain."""
+
+    team: str
+    players: tuple[str, ...]
+    orders_tab: str
+    archive_tab: str
+
+    @property
+    def first_row(self) -> int:
+        """The row of the team's first player."""
+        return ORDERS_FIRST_ROW
+
+    def player_row(self, index: int) -> int:
+        """The row of the team's ``index``-th player."""
+        return ORDERS_FIRST_ROW + index
+
+    @property
+    def last_player_row(self) -> int:
+        """The row of the team's last player."""
+        return ORDERS_FIRST_ROW + len(self.players) - 1
+
+    @property
+    def captain_header_row(self) -> int:
+        """The header row of the captain's area."""
+        return self.last_player_row + 2
+
+    @property
+    def captain_row(self) -> int:
+        """The captain's input row."""
+        return self.captain_header_row + 1
+
+    def orders_read_range(self, width: int) -> str:
+        """Everything of the orders tab a poll reads: title, header, player rows and captain area.
+
+        Sized for the largest roster so it can be read before the roster is known; Google
+        trims the empty rows, so a small team reads no more bytes."""
+        return a1(self.orders_tab, cells(0, 1, width - 1, ORDERS_FIRST_ROW + MAX_TEAM_SIZE + 2))
+
+    def pending_range(self) -> str:
+        """The archive's header and fixed pending area (turn, JSON) read on every poll."""
+        return a1(self.archive_tab, "A1:C2")
+
+    def history_row(self, turn: int) -> int:
+        """The archive row of a turn."""
+        return ARCHIVE_FIRST_HISTORY_ROW + turn - 1
+
+    def history_range(self, turn: int) -> str:
+        """The archive cells (turn, consumed orders) of a resolved turn."""
+        row = self.history_row(turn)
+        return a1(self.archive_tab, f"A{row}:B{row}")
+
+
+@dataclass(frozen=True, slots=True)
+class GvgPositions:
+    """Every address of a GvG match's sheets."""
+
+    template: SheetTemplate
+    teams: tuple[TeamSheet, TeamSheet]
+    map_width: int
+    map_height: int
+
+    @classmethod
+    def build(cls, template: SheetTemplate, teams: tuple[str, str], players: tuple[tuple[str, ...], tuple[str, ...]],
+              map_width: int, map_height: int) -> GvgPositions:
+        """The positions for two teams' rosters (names in roster order) on a map of the given size."""
+        sheets = tuple(
+            TeamSheet(team, players[i], template.tabs.orders.format(team=team),
+                      template.tabs.archive.format(team=team))
+            for i, team in enumerate(teams)
+        )
+        return cls(template, (sheets[0], sheets[1]), map_width, map_height)
+
+    @property
+    def tabs(self) -> SheetTemplate:
+        """The template (for tab names and headers)."""
+        return self.template
+
+    @property
+    def orders_width(self) -> int:
+        """Columns of an orders tab: the wider of the player and captain headers."""
+        return max(len(self.template.headers.orders), len(self.template.headers.captain))
+
+    # -- engine ------------------------------------------------------------------------------
+    def engine_read_range(self) -> str:
+        """The engine's header and key cells, read on every poll (fixed size)."""
+        return a1(self.template.tabs.engine, f"A1:B{1 + len(ENGINE_KEYS)}")
+
+    def engine_value_range(self) -> str:
+        """The engine's value cells (B2 down), written as one column."""
+        return a1(self.template.tabs.engine, f"B2:B{1 + len(ENGINE_KEYS)}")
+
+    def engine_history_range(self, turn: int) -> str:
+        """The engine's history row of a resolved turn."""
+        row = ENGINE_FIRST_HISTORY_ROW + turn - 1
+        return a1(self.template.tabs.engine, f"A{row}:B{row}")
+
+    def engine_history_all(self, last_turn: int) -> str:
+        """Every history row up to ``last_turn`` (for undo, export and verify; never on a poll)."""
+        last = ENGINE_FIRST_HISTORY_ROW + max(last_turn, 1) - 1
+        return a1(self.template.tabs.engine, f"A{ENGINE_FIRST_HISTORY_ROW}:B{last}")
+
+    # -- board spreadsheet -----------------------------------------------------------------------
+    def board_range(self) -> str:
+        """The drawn map."""
+        top = self.template.board_first_row
+        return a1(self.template.tabs.board, cells(0, top, self.map_width - 1, top + self.map_height - 1))
+
+    def board_status_range(self) -> str:
+        """Title and status line of the board."""
+        return a1(self.template.tabs.board, "A1:A2")
+
+    def players_range(self, count: int) -> str:
+        """The players tab rows under its header."""
+        width = len(self.template.headers.players)
+        return a1(self.template.tabs.players, cells(0, 2, width - 1, 1 + max(count, 1)))
+
+    def log_range(self, first_index: int, count: int) -> str:
+        """Log rows for events ``first_index`` .. ``first_index + count - 1`` (0-based, row 2 is event 0)."""
+        width = len(self.template.headers.log)
+        return a1(self.template.tabs.log, cells(0, 2 + first_index, width - 1, 1 + first_index + count))
+
+    def header_checks(self) -> list[tuple[str, list[str]]]:
+        """(range, expected texts) for the header cells of the board spreadsheet's tabs."""
+        h, t = self.template.headers, self.template.tabs
+        return [
+            (a1(t.board, "A1"), [h.board]),
+            (a1(t.players, cells(0, 1, len(h.players) - 1, 1)), h.players),
+            (a1(t.log, cells(0, 1, len(h.log) - 1, 1)), h.log),
+            (a1(t.settings, cells(0, 1, len(h.settings) - 1, 1)), h.settings),
+        ]

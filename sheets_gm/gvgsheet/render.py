@@ -1,0 +1,120 @@
+"""Drawing the GvG state into cell values: the board, the players, the log, the settings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.core.settings import settings_table, settings_to_mapping
+from sheets_gm.engine.gvg.enums import Role, Status, Terrain
+from sheets_gm.engine.gvg.rules import GvgRules, carried_tree
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.engine.gvg.state import GvgState, Player
+from sheets_gm.gvgsheet.template import SheetTemplate
+from sheets_gm.sheets.layout import CellValue, Grid
+
+
+def role_symbol(template: SheetTemplate, role: Role) -> str:
+    """The emoji of a role."""
+    sy = template.symbols
+    return {Role.DPS: sy.dps, Role.TANK: sy.tank, Role.HEALER: sy.healer}[role]
+
+
+def tile_text(template: SheetTemplate, rules: GvgRules, state: GvgState, tile: Coord,
+              here: list[Player]) -> str:
+    """What one board cell shows: terrain, structure and HP, boss, coin, trees, players."""
+    sy = template.symbols
+    terrain, _owner = rules.board.terrain[tile]
+    parts: list[str] = []
+    if terrain is Terrain.WALL:
+        return sy.wall
+    if terrain is Terrain.BASE:
+        parts.append(sy.base)
+    elif terrain is Terrain.STAIR:
+        parts.append(sy.stair)
+    structure = state.structures.get(tile)
+    if structure is not None and not structure.destroyed:
+        symbol = sy.bulwark if structure.kind.value == "bulwark" else sy.fish
+        parts.append(f"{symbol}{sy.heart * structure.hp}")
+    if state.boss is not None and state.boss.at == tile:
+        parts.append(f"{sy.boss}{sy.heart * state.boss.hp}")
+    if tile in state.jungle:
+        parts.append(sy.coin)
+    for tree in state.trees:
+        if tree is not None and tree.at == tile and tree.carrier is None:
+            parts.append(f"{sy.tree}{state.teams[tree.team]}")
+    for p in here:
+        mark = sy.down if p.status is Status.KNOCKED_DOWN else role_symbol(template, p.role)
+        carrying = sy.tree if carried_tree(state, p.name) is not None else ""
+        parts.append(f"{mark}{p.name}{carrying}")
+    return " ".join(parts)
+
+
+def board_grid(template: SheetTemplate, rules: GvgRules, state: GvgState) -> Grid:
+    """The whole map, one cell per tile."""
+    by_tile: dict[Coord, list[Player]] = defaultdict(list)
+    for p in state.players:
+        by_tile[p.at].append(p)
+    grid = rules.board.grid
+    return [
+        [tile_text(template, rules, state, Coord(col, row), by_tile.get(Coord(col, row), []))
+         for col in range(grid.width)]
+        for row in range(grid.height)
+    ]
+
+
+def status_line(template: SheetTemplate, state: GvgState, max_turns: int, deadline: str) -> str:
+    """The line under the board's title: turn, deadline, coins, charges, boss, result."""
+    sy = template.symbols
+    if state.finished:
+        result = "draw" if state.winner is None else f"{state.teams[state.winner]} wins"
+        head = f"Match over on turn {state.turn}: {result}"
+    else:
+        head = f"Turn {state.turn} of {max_turns}" + (f" · deadline {deadline}" if deadline else "")
+    teams = " · ".join(
+        f"{name} {sy.coin}{state.coins[i]} ballista {state.ballista[i]}" for i, name in enumerate(state.teams)
+    )
+    boss = f" · boss on {state.boss.at.label} {sy.heart * state.boss.hp}" if state.boss else ""
+    return f"{head} · {teams}{boss}"
+
+
+def move_roll(state: GvgState, dice: TurnDice, p: Player) -> CellValue:
+    """The published movement roll of a player for ``state.turn`` ('' if it does not roll)."""
+    if state.finished or p.status is not Status.ACTIVE:
+        return ""
+    if carried_tree(state, p.name) is not None:
+        return "carrier"
+    return dice.peek(f"move/{p.name}")
+
+
+def players_rows(state: GvgState, dice: TurnDice) -> Grid:
+    """The players tab: name, team, role, position, status, this turn's roll, what it carries."""
+    rows: Grid = []
+    for p in state.players:
+        tree = carried_tree(state, p.name)
+        rows.append([
+            p.name, state.teams[p.team], p.role.display, p.at.label,
+            "knocked down" if p.status is Status.KNOCKED_DOWN else "active",
+            move_roll(state, dice, p),
+            f"{state.teams[tree.team]}'s tree" if tree is not None else "",
+        ])
+    return rows
+
+
+def log_rows(events: list[Event]) -> Grid:
+    """Log rows: turn, kind, sentence."""
+    return [[e.turn, e.kind.value, e.text] for e in events]
+
+
+def settings_rows(settings: GvgSettings) -> Grid:
+    """The settings tab: every setting with its value in this match, its default and what it does."""
+    values = settings_to_mapping(settings)
+    rows: Grid = []
+    for name, default, _accepts, doc in settings_table(GvgSettings):
+        value = values[name]
+        shown = ",".join(str(v) for v in value) if isinstance(value, list) else str(value).lower() \
+            if isinstance(value, bool) else str(value)
+        rows.append([name, shown, default, doc])
+    return rows

@@ -1,0 +1,1 @@
+"""The sync: read the sheets, answer the players, resolve when due, write back in one batch each."""

@@ -1,0 +1,75 @@
+"""Creating a GvG match in its spreadsheets: layouts applied, then the starting state written."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+
+from sheets_gm.engine.core.dice import TurnDice, seed_hash
+from sheets_gm.engine.gvg.board import GvgMap
+from sheets_gm.engine.gvg.rules import GvgRules
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.engine.gvg.setup import RosterEntry, new_match
+from sheets_gm.gvgsheet.layout import archive_tab, engine_tab, orders_tab, public_tabs
+from sheets_gm.gvgsheet.positions import GvgPositions
+from sheets_gm.gvgsheet.render import board_grid, players_rows, settings_rows, status_line
+from sheets_gm.gvgsheet.template import SheetTemplate, default_template
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, a1
+from sheets_gm.sync.poll import team_turn_writes
+from sheets_gm.sync.record import EngineRecord
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+
+
+def new_seed() -> bytes:
+    """A fresh secret match seed (32 random bytes)."""
+    return secrets.token_bytes(32)
+
+
+def create_match(
+    sheets: MatchSheets,
+    roster: Sequence[RosterEntry],
+    *,
+    settings: GvgSettings,
+    map_text: str,
+    seed: bytes,
+    emails: Mapping[str, str] | None = None,
+    deadline: str = "",
+    title: str = "sheets-gm GvG match",
+    template: SheetTemplate | None = None,
+) -> EngineRecord:
+    """Lay out every spreadsheet of the match and write turn 1; returns the engine record.
+
+    Raises MapError, RosterError for bad input before anything is written."""
+    tpl = template or default_template()
+    board = GvgMap.from_text(map_text, where="map")
+    rules = GvgRules(board, settings)
+    state = new_match(board, sheets.teams, roster, settings)
+    rosters = tuple(tuple(p.name for p in state.players if p.team == t) for t in (0, 1))
+    pos = GvgPositions.build(tpl, sheets.teams, (rosters[0], rosters[1]), board.grid.width, board.grid.height)
+    record = EngineRecord(ruleset="gvg", state=state, seed=seed, seed_hash=seed_hash(seed), settings=settings,
+                          map_text=map_text, log_rows=0, deadline=deadline, teams=sheets.teams)
+
+    tabs: list[tuple[SheetBackend, TabLayout]] = []
+    tabs += [(sheets.board, t) for t in public_tabs(pos, board, len(state.players))]
+    for i, team in enumerate(pos.teams):
+        tabs.append((sheets.orders[i], orders_tab(pos, team, emails or {})))
+        tabs.append((sheets.orders[i], archive_tab(pos, team, settings)))
+    tabs.append((sheets.engine, engine_tab(pos, settings)))
+    for backend in sheets.write_order():
+        mine = tuple(t for b, t in tabs if b is backend)
+        backend.apply_layout(WorkbookLayout(title, mine))
+
+    dice = TurnDice(seed, state.turn)
+    status = status_line(tpl, state, settings.max_turns, deadline)
+    batch = WriteBatch()
+    for i, team in enumerate(pos.teams):
+        team_turn_writes(batch, sheets.orders[i], team, state, dice, status)
+    batch.put(sheets.board, pos.board_status_range(), [[tpl.headers.board], [status]])
+    batch.put(sheets.board, pos.board_range(), board_grid(tpl, rules, state))
+    batch.put(sheets.board, pos.players_range(len(state.players)), players_rows(state, dice))
+    rows = settings_rows(settings)
+    batch.put(sheets.board, a1(tpl.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
+    batch.put(sheets.engine, pos.engine_value_range(), record.values())
+    batch.run(sheets.write_order())
+    return record

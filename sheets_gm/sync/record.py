@@ -1,0 +1,98 @@
+"""The engine tab's record: everything needed to carry a match on, as cell values."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
+from sheets_gm.engine.gvg.board import GvgMap, MapError
+from sheets_gm.engine.gvg.rules import GvgRules
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.engine.gvg.state import GvgState
+from sheets_gm.gvgsheet.positions import ENGINE_KEYS
+from sheets_gm.sheets.layout import CellValue, Grid
+
+
+class RecordError(ValueError):
+    """An engine tab that cannot be read: no match yet, or edited by hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineRecord:
+    """The authoritative match: state, secret seed, settings, map, log length, deadline."""
+
+    ruleset: str
+    state: GvgState
+    seed: bytes
+    seed_hash: str
+    settings: GvgSettings
+    map_text: str
+    log_rows: int
+    deadline: str
+    teams: tuple[str, str]
+
+    @property
+    def turn(self) -> int:
+        """The turn about to be resolved (or the last one, once the match is over)."""
+        return self.state.turn
+
+    def rules(self) -> GvgRules:
+        """The match's map and settings."""
+        return GvgRules(GvgMap.from_text(self.map_text, where="engine tab map"), self.settings)
+
+    def values(self) -> Grid:
+        """The value column of the engine tab, one cell per key (B2 downwards)."""
+        cells: dict[str, CellValue] = {
+            "ruleset": self.ruleset,
+            "turn": self.state.turn,
+            "state": json.dumps(self.state.to_json(), separators=(",", ":"), ensure_ascii=False),
+            "seed": self.seed.hex(),
+            "seed_hash": self.seed_hash,
+            "settings": json.dumps(settings_to_mapping(self.settings), separators=(",", ":")),
+            "map": self.map_text,
+            "log_rows": self.log_rows,
+            "deadline": self.deadline,
+            "teams": json.dumps(list(self.teams)),
+        }
+        return [[cells[k]] for k in ENGINE_KEYS]
+
+    @staticmethod
+    def key_column() -> Grid:
+        """The key column of the engine tab (A2 downwards)."""
+        return [[k] for k in ENGINE_KEYS]
+
+
+def _text(v: CellValue) -> str:
+    return "" if v is None else str(v)
+
+
+def parse_record(rows: Grid, where: str) -> EngineRecord:
+    """Read the engine tab's key/value rows (without the header row)."""
+    values: dict[str, CellValue] = {}
+    for i, key in enumerate(ENGINE_KEYS):
+        row = rows[i] if i < len(rows) else []
+        found = _text(row[0]) if row else ""
+        if found != key:
+            raise RecordError(f"{where}: cell A{i + 2} should say {key!r} but says {found!r}; "
+                              "the engine tab was edited or the match was never created (run init)")
+        values[key] = row[1] if len(row) > 1 else None
+    try:
+        state_json: Any = json.loads(_text(values["state"]))
+        state = GvgState.from_json(state_json)
+        settings = parse_settings(GvgSettings, json.loads(_text(values["settings"])), where=f"{where} settings")
+        teams_list = json.loads(_text(values["teams"]))
+        map_text = _text(values["map"])
+        GvgMap.from_text(map_text, where=f"{where} map")
+        record = EngineRecord(
+            ruleset=_text(values["ruleset"]), state=state, seed=bytes.fromhex(_text(values["seed"])),
+            seed_hash=_text(values["seed_hash"]), settings=settings, map_text=map_text,
+            log_rows=int(_text(values["log_rows"]) or 0), deadline=_text(values["deadline"]),
+            teams=(str(teams_list[0]), str(teams_list[1])),
+        )
+    except (ValueError, KeyError, TypeError, IndexError, SettingError, MapError) as exc:
+        raise RecordError(f"{where}: the engine tab cannot be read ({exc}); restore it or run init again") from None
+    if record.state.turn != int(_text(values["turn"]) or 0):
+        raise RecordError(f"{where}: the turn cell says {values['turn']} but the state is at turn {record.state.turn}")
+    return record

@@ -1,0 +1,87 @@
+"""The spreadsheets of a match, and batching: one read and one write per distinct spreadsheet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sheets_gm.sheets.backend import RangeWrite, SheetBackend
+from sheets_gm.sheets.layout import Grid
+
+
+@dataclass(frozen=True)
+class MatchSheets:
+    """Where a match lives: the board, the engine and each team's orders (any may be the same)."""
+
+    teams: tuple[str, str]
+    board: SheetBackend
+    engine: SheetBackend
+    orders: tuple[SheetBackend, SheetBackend]
+
+    @classmethod
+    def single(cls, teams: tuple[str, str], backend: SheetBackend) -> MatchSheets:
+        """Everything in one spreadsheet or workbook."""
+        return cls(teams, backend, backend, (backend, backend))
+
+    def write_order(self) -> list[SheetBackend]:
+        """Distinct spreadsheets in the order a resolution writes them: teams, board, engine last.
+
+        A spreadsheet holding several roles is written once, at the place of its last role, so
+        the engine (the commit) is always written last."""
+        roles: list[SheetBackend] = [self.orders[0], self.orders[1], self.board, self.engine]
+        out: list[SheetBackend] = []
+        for backend in reversed(roles):
+            if not any(backend is seen for seen in out):
+                out.append(backend)
+        out.reverse()
+        return out
+
+
+@dataclass
+class ReadBatch:
+    """Ranges to read, grouped by spreadsheet; ``run`` makes one call per spreadsheet."""
+
+    asks: list[tuple[SheetBackend, str]] = field(default_factory=list)
+    results: dict[tuple[int, str], Grid] = field(default_factory=dict)
+
+    def ask(self, backend: SheetBackend, a1: str) -> None:
+        """Add a range to read from ``backend``."""
+        self.asks.append((backend, a1))
+
+    def run(self, order: Sequence[SheetBackend]) -> None:
+        """Read every asked range: one call per distinct spreadsheet."""
+        for backend in order:
+            ranges = list(dict.fromkeys(a for b, a in self.asks if b is backend))
+            if not ranges:
+                continue
+            for a1, grid in zip(ranges, backend.read(ranges), strict=True):
+                self.results[(id(backend), a1)] = grid
+
+    def get(self, backend: SheetBackend, a1: str) -> Grid:
+        """What was read for ``a1`` from ``backend``."""
+        return self.results[(id(backend), a1)]
+
+
+@dataclass
+class WriteBatch:
+    """Ranges to write, grouped by spreadsheet; ``run`` makes one call per spreadsheet with writes."""
+
+    writes: list[tuple[SheetBackend, RangeWrite]] = field(default_factory=list)
+
+    def put(self, backend: SheetBackend, a1: str, values: Grid) -> None:
+        """Add a range to write to ``backend``."""
+        self.writes.append((backend, RangeWrite(a1, values)))
+
+    def count(self) -> int:
+        """How many ranges are queued."""
+        return len(self.writes)
+
+    def run(self, order: Sequence[SheetBackend]) -> int:
+        """Write everything, one call per spreadsheet in ``order``; returns the number of calls."""
+        calls = 0
+        for backend in order:
+            mine = [w for b, w in self.writes if b is backend]
+            if mine:
+                backend.write(mine)
+                calls += 1
+        return calls

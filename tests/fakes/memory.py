@@ -1,0 +1,135 @@
+"""An in-memory spreadsheet implementing SheetBackend, for fast sync tests.
+
+It behaves like Google where the sync depends on it: reads are trimmed of trailing empty
+rows and cells, writes past a tab's size fail, values are stored RAW. It counts calls and
+can fail the Nth call (a crash or an outage at any point of a resolution).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from sheets_gm.engine.core.grid import column_index
+from sheets_gm.sheets.backend import RangeWrite, SheetError
+from sheets_gm.sheets.layout import CellValue, Grid, WorkbookLayout, split_a1
+
+_CELLS = re.compile(r"^([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?$")
+
+
+class InjectedFault(RuntimeError):
+    """The crash a test asked for."""
+
+
+def parse_cells(cells: str) -> tuple[int, int, int, int]:
+    """0-based (first row, first col, last row, last col) of ``A1`` or ``A1:C3``."""
+    m = _CELLS.match(cells)
+    if not m:
+        raise SheetError(f"bad range {cells!r}")
+    c1, r1 = column_index(m.group(1)), int(m.group(2)) - 1
+    c2, r2 = (column_index(m.group(3)), int(m.group(4)) - 1) if m.group(3) else (c1, r1)
+    return r1, c1, r2, c2
+
+
+class MemoryBackend:
+    """A spreadsheet held in memory."""
+
+    def __init__(self, name: str = "memory") -> None:
+        self._name = name
+        self.tabs: dict[str, dict[tuple[int, int], CellValue]] = {}
+        self.sizes: dict[str, tuple[int, int]] = {}
+        self.calls: list[str] = []
+        self.read_bytes = 0
+        self.fail_on_call: int | None = None  # 1-based index into ``calls`` that raises
+
+    @property
+    def name(self) -> str:
+        """The name used in messages."""
+        return self._name
+
+    def _call(self, kind: str) -> None:
+        self.calls.append(kind)
+        if self.fail_on_call is not None and len(self.calls) == self.fail_on_call:
+            raise InjectedFault(f"injected fault at call {len(self.calls)} ({kind}) of {self._name}")
+
+    def read(self, ranges: Sequence[str]) -> list[Grid]:
+        """Every range in one call, trimmed like values.batchGet."""
+        self._call("read")
+        out: list[Grid] = []
+        for full in ranges:
+            tab, cells = split_a1(full)
+            if tab not in self.tabs:
+                raise SheetError(f"Unable to parse range: {full}")
+            r1, c1, r2, c2 = parse_cells(cells)
+            data = self.tabs[tab]
+            grid: Grid = []
+            for r in range(r1, r2 + 1):
+                row = [data.get((r, c)) for c in range(c1, c2 + 1)]
+                while row and row[-1] in (None, ""):
+                    row.pop()
+                grid.append(row)
+            while grid and not grid[-1]:
+                grid.pop()
+            out.append(grid)
+        self.read_bytes += len(json.dumps(out, ensure_ascii=False).encode())
+        return out
+
+    def write(self, writes: Sequence[RangeWrite]) -> None:
+        """All ranges in one call, RAW; a range past the tab's size fails like Google."""
+        self._call("write")
+        staged: list[tuple[str, int, int, CellValue]] = []
+        for w in writes:
+            tab, cells = split_a1(w.range)
+            if tab not in self.tabs:
+                raise SheetError(f"Unable to parse range: {w.range}")
+            r1, c1, r2, c2 = parse_cells(cells)
+            rows, cols = self.sizes[tab]
+            if len(w.values) > r2 - r1 + 1 or any(len(row) > c2 - c1 + 1 for row in w.values):
+                raise SheetError(f"values do not fit {w.range}")
+            if r1 + len(w.values) > rows or c2 >= cols:
+                raise SheetError(f"Range ({w.range}) exceeds grid limits. Max rows: {rows}, max columns: {cols}")
+            for i, row in enumerate(w.values):
+                for j, value in enumerate(row):
+                    staged.append((tab, r1 + i, c1 + j, value))
+        for tab, r, c, value in staged:  # all or nothing, like one batchUpdate
+            self.tabs[tab][(r, c)] = value
+
+    def apply_layout(self, layout: WorkbookLayout) -> None:
+        """Create or resize the tabs and write their fixed values."""
+        self._call("layout")
+        for tab in layout.tabs:
+            self.tabs.setdefault(tab.name, {})
+            self.sizes[tab.name] = (tab.rows, tab.cols)
+            for anchor, grid in tab.values.items():
+                r1, c1, _r2, _c2 = parse_cells(anchor.split(":")[0])
+                for i, row in enumerate(grid):
+                    for j, value in enumerate(row):
+                        self.tabs[tab.name][(r1 + i, c1 + j)] = value
+
+    def export_xlsx(self) -> bytes:
+        """The tabs as an .xlsx file (values only)."""
+        import io
+
+        from openpyxl import Workbook
+
+        book = Workbook()
+        book.remove(book.active)
+        for name, data in self.tabs.items():
+            sheet = book.create_sheet(name)
+            for (r, c), value in data.items():
+                sheet.cell(row=r + 1, column=c + 1, value=value)
+        out = io.BytesIO()
+        book.save(out)
+        return out.getvalue()
+
+    # -- what a test or a player does --------------------------------------------------------
+    def type(self, tab: str, cell: str, value: CellValue) -> None:
+        """A person typing into a cell (no API call counted)."""
+        r, c, _r2, _c2 = parse_cells(cell)
+        self.tabs[tab][(r, c)] = value
+
+    def value(self, tab: str, cell: str) -> CellValue:
+        """What a cell holds."""
+        r, c, _r2, _c2 = parse_cells(cell)
+        return self.tabs[tab].get((r, c))
