@@ -91,20 +91,21 @@ def orders_tab(pos: GvgPositions, team: TeamSheet, emails: Mapping[str, str]) ->
     width = pos.orders_width
     first, last = ORDERS_FIRST_ROW, team.last_player_row
     cap = team.captain_row
+    cols = pos.captain
     protections = [
         Protection(cells(0, 1, width - 1, 4), "Title and headers"),
         Protection(cells(0, first, 2, last), "Names, turn and rolls: written by sheets-gm"),
         Protection(cells(6, first, 6, last), "Feedback: written by sheets-gm"),
         Protection(cells(0, team.captain_header_row, width - 1, team.captain_header_row), "Captain header"),
         Protection(cells(0, cap, 1, cap), "Captain name and turn"),
-        Protection(cells(7, cap, 7, cap), "Captain feedback: written by sheets-gm"),
+        Protection(cells(cols.feedback, cap, cols.feedback, cap), "Captain feedback: written by sheets-gm"),
     ]
     for i, name in enumerate(team.players):
         row = team.player_row(i)
         email = emails.get(name)
         protections.append(Protection(cells(3, row, 5, row), f"Order of {name}", (email,) if email else ()))
     captain_email = emails.get(f"captain:{team.team}")
-    protections.append(Protection(cells(2, cap, 6, cap), f"Captain of {team.team}",
+    protections.append(Protection(cells(cols.skills[0], cap, cols.ready, cap), f"Captain of {team.team}",
                                   (captain_email,) if captain_email else ()))
     return TabLayout(
         name=team.orders_tab, rows=cap + 1, cols=width, frozen_rows=4,
@@ -124,11 +125,11 @@ def orders_tab(pos: GvgPositions, team: TeamSheet, emails: Mapping[str, str]) ->
         ),
         dropdowns=(
             Dropdown(cells(4, first, 4, last), tuple(a.value for a in Action)),
-            Dropdown(cells(2, cap, 5, cap), tuple(s.display for s in Skill)),
+            Dropdown(cells(cols.skills[0], cap, cols.skills[-1], cap), tuple(s.display for s in Skill)),
         ),
-        checkboxes=(Checkbox(cells(6, cap, 6, cap)),),
+        checkboxes=(Checkbox(cells(cols.ready, cap, cols.ready, cap)),),
         protections=tuple(protections),
-        column_widths={0: 120, 6: 500, 7: 500},
+        column_widths={0: 120, 6: 500, cols.feedback: 500},
     )
 
 

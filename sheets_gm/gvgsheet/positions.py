@@ -78,6 +78,25 @@ class TeamSheet:
 
 
 @dataclass(frozen=True, slots=True)
+class CaptainColumns:
+    """0-based columns of the captain's row, from the template's captain header."""
+
+    skills: tuple[int, ...]
+    ready: int
+    feedback: int
+
+    @classmethod
+    def from_header(cls, header: list[str]) -> CaptainColumns:
+        """Skill columns are those headed ``Skill``; then ``Ready`` and ``Feedback``."""
+        return cls(tuple(i for i, h in enumerate(header) if h == "Skill"), header.index("Ready"),
+                   header.index("Feedback"))
+
+    def label(self, col: int, row: int) -> str:
+        """An A1 cell of the captain's row."""
+        return f"{column_label(col)}{row}"
+
+
+@dataclass(frozen=True, slots=True)
 class GvgPositions:
     """Every address of a GvG match's sheets."""
 
@@ -101,6 +120,11 @@ class GvgPositions:
     def tabs(self) -> SheetTemplate:
         """The template (for tab names and headers)."""
         return self.template
+
+    @property
+    def captain(self) -> CaptainColumns:
+        """The columns of the captain's row."""
+        return CaptainColumns.from_header(self.template.headers.captain)
 
     @property
     def orders_width(self) -> int:

@@ -64,7 +64,7 @@ def create_match(
     status = status_line(tpl, state, settings.max_turns, deadline)
     batch = WriteBatch()
     for i, team in enumerate(pos.teams):
-        team_turn_writes(batch, sheets.orders[i], team, state, dice, status)
+        team_turn_writes(batch, sheets.orders[i], team, pos.captain, state, dice, status)
     batch.put(sheets.board, pos.board_status_range(), [[tpl.headers.board], [status]])
     batch.put(sheets.board, pos.board_range(), board_grid(tpl, rules, state))
     batch.put(sheets.board, pos.players_range(len(state.players)), players_rows(state, dice))

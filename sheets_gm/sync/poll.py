@@ -19,7 +19,7 @@ from sheets_gm.engine.gvg.enums import Status
 from sheets_gm.engine.gvg.resolve import Resolution, resolve_turn
 from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.state import GvgState, orders_to_json
-from sheets_gm.gvgsheet.positions import TeamSheet
+from sheets_gm.gvgsheet.positions import CaptainColumns, TeamSheet
 from sheets_gm.gvgsheet.render import board_grid, log_rows, move_roll, players_rows, status_line
 from sheets_gm.gvgsheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import SheetBackend
@@ -168,7 +168,8 @@ def _feedback_writes(sheets: MatchSheets, snap: Snapshot, checked: CheckedOrders
         ready = snap.ready()[i]
         text = captain_feedback(team, checked, state, sheet.team, ready)
         if text != team.captain.feedback:
-            batch.put(backend, a1(sheet.orders_tab, f"H{team.captain.row}"), [[text]])
+            cols = snap.positions.captain
+            batch.put(backend, a1(sheet.orders_tab, cols.label(cols.feedback, team.captain.row)), [[text]])
             report.feedback_written += 1
         if stale:
             _archive_stale(batch, backend, sheet, state.turn, stale)
@@ -183,8 +184,8 @@ def _archive_stale(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet, t
     batch.put(backend, a1(sheet.archive_tab, f"C{sheet.history_row(turn)}"), [[_json({"turn": turn, "stale": kept})]])
 
 
-def team_turn_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet, state: GvgState, dice: TurnDice,
-                     status: str) -> None:
+def team_turn_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet, captain_cols: CaptainColumns,
+                     state: GvgState, dice: TurnDice, status: str) -> None:
     """Start a team's turn in its orders tab: each row's turn, roll and feedback; the captain's row."""
     rows: Grid = []
     feedback: Grid = []
@@ -194,10 +195,11 @@ def team_turn_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet,
         feedback.append([idle_feedback(state, name, roll)])
     batch.put(backend, a1(sheet.orders_tab, f"B{sheet.first_row}:C{sheet.last_player_row}"), rows)
     batch.put(backend, a1(sheet.orders_tab, f"G{sheet.first_row}:G{sheet.last_player_row}"), feedback)
-    cap = sheet.captain_row
+    cap, cols = sheet.captain_row, captain_cols
     batch.put(backend, a1(sheet.orders_tab, f"B{cap}"), [[state.turn]])
-    batch.put(backend, a1(sheet.orders_tab, f"G{cap}:H{cap}"),
-              [[False, captain_feedback(None, None, state, sheet.team, False)]])
+    batch.put(backend, a1(sheet.orders_tab, cols.label(cols.ready, cap)), [[False]])
+    batch.put(backend, a1(sheet.orders_tab, cols.label(cols.feedback, cap)),
+              [[captain_feedback(None, None, state, sheet.team, False)]])
     batch.put(backend, a1(sheet.orders_tab, "A2"), [[status]])
 
 
@@ -226,8 +228,10 @@ def _resolution_writes(sheets: MatchSheets, snap: Snapshot, tpl: SheetTemplate, 
             if consumed or p in stale:
                 batch.put(backend, a1(sheet.orders_tab, f"D{p.row}:F{p.row}"), [["", "", ""]])
         if team.pending is None:
-            batch.put(backend, a1(sheet.orders_tab, f"C{sheet.captain_row}:F{sheet.captain_row}"), [["", "", "", ""]])
-        team_turn_writes(batch, backend, sheet, new, next_dice, status)
+            cols = pos.captain
+            first, last = cols.label(cols.skills[0], sheet.captain_row), cols.label(cols.skills[-1], sheet.captain_row)
+            batch.put(backend, a1(sheet.orders_tab, f"{first}:{last}"), [[""] * len(cols.skills)])
+        team_turn_writes(batch, backend, sheet, pos.captain, new, next_dice, status)
     batch.put(sheets.board, pos.board_status_range(), [[tpl.headers.board], [status]])
     batch.put(sheets.board, pos.board_range(), board_grid(tpl, rules, new))
     batch.put(sheets.board, pos.players_range(len(new.players)), players_rows(new, next_dice))

@@ -9,7 +9,7 @@ from typing import Any
 from sheets_gm.engine.core.grid import column_label
 from sheets_gm.engine.gvg.state import PlayerOrder, TurnOrders
 from sheets_gm.gvgsheet.inputs import parse_captain_cells, parse_order_cells, parse_turn
-from sheets_gm.gvgsheet.positions import GvgPositions, TeamSheet
+from sheets_gm.gvgsheet.positions import CaptainColumns, GvgPositions, TeamSheet
 from sheets_gm.gvgsheet.template import SheetTemplate
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, split_a1
@@ -180,8 +180,9 @@ def _team_input(team: TeamSheet, grid: Grid, pending_grid: Grid, template: Sheet
     expect_row(grid, team.captain_header_row, h.captain, team.orders_tab)
     expect_row(grid, team.captain_row, [team.team], team.orders_tab)
     cap = team.captain_row
-    captain = CaptainRow(cap, parse_turn(cell(grid, cap, 1)), [cell(grid, cap, c) for c in range(2, 6)],
-                         cell(grid, cap, 6), _text(cell(grid, cap, 7)))
+    cols = CaptainColumns.from_header(h.captain)
+    captain = CaptainRow(cap, parse_turn(cell(grid, cap, 1)), [cell(grid, cap, c) for c in cols.skills],
+                         cell(grid, cap, cols.ready), _text(cell(grid, cap, cols.feedback)))
     expect_row(pending_grid, 1, h.archive, team.archive_tab)
     pending = None
     if parse_turn(cell(pending_grid, 2, 0)) == record.turn and not record.state.finished:

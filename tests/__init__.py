@@ -1,0 +1,1 @@
+"""The sheets-gm test suite."""
