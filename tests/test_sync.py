@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot, play_match
+from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, play_match
 from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.setup import RosterEntry, new_match
