@@ -1,0 +1,603 @@
+"""The Google Sheets backend: gspread 6 and google-auth, every call retried by ``retry.py``.
+
+Quota matters: a poll is ONE ``values.batchGet`` (no ``open_by_key`` and no metadata read:
+gspread's ``Spreadsheet`` always fetches metadata when constructed, so this module calls
+gspread's HTTP client directly), a resolution ONE ``values.batchUpdate`` (RAW), a layout one
+``spreadsheets.get`` plus one ``spreadsheets.batchUpdate``.
+
+Credentials: :func:`open_service_account` (a key file; share each spreadsheet with the
+account's ``client_email``) or :func:`open_oauth` (the GM's own Google account).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import gspread
+from google.auth import exceptions as auth_exceptions
+from gspread.exceptions import APIError
+from gspread.http_client import BackOffHTTPClient, HTTPClient
+from gspread.urls import DRIVE_FILES_API_V3_URL
+from gspread.utils import ExportFormat
+
+from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError
+from sheets_gm.sheets.layout import CellValue, Grid, Protection, TabLayout, WorkbookLayout
+from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy, describe, http_status
+
+T = TypeVar("T")
+
+#: Per-request timeout (connect, read) in seconds, set on clients that have none: gspread's
+#: default is no timeout at all, and a hung socket would outlive any retry deadline.
+DEFAULT_TIMEOUT = (10.0, 60.0)
+
+#: Google's limit on the characters of one cell; longer text is cut to it.
+MAX_CELL_CHARS = 50_000
+
+#: Roles a spreadsheet can be shared with.
+SHARE_ROLES = ("reader", "commenter", "writer")
+
+_READ_PARAMS = {
+    "valueRenderOption": "FORMULA",  # a formula comes back as its text, never evaluated
+    "majorDimension": "ROWS",
+    "dateTimeRenderOption": "FORMATTED_STRING",  # a date a player typed reads as the text they see
+}
+_METADATA_FIELDS = (
+    "properties.title,"
+    "sheets(properties(sheetId,title,index,hidden,gridProperties),"
+    "protectedRanges(protectedRangeId,description,range))"
+)
+_CELLS_RE = re.compile(r"^\$?([A-Za-z]{0,3})\$?(\d*)(?::\$?([A-Za-z]{0,3})\$?(\d*))?$")
+_COLOUR_RE = re.compile(r"^#?([0-9A-Fa-f]{6})$")
+
+
+# --------------------------------------------------------------------------- credentials
+
+
+def _read_json(path: Path, what: str, how_to_get_one: str) -> dict[str, Any]:
+    if not path.exists():
+        raise SheetAccessError(f"The {what} {path} does not exist. {how_to_get_one}")
+    if not path.is_file():
+        raise SheetAccessError(f"The {what} {path} is not a file. {how_to_get_one}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise SheetAccessError(f"The {what} {path} cannot be read: {e.strerror or e}.") from e
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise SheetAccessError(f"The {what} {path} is not a JSON file ({e}). {how_to_get_one}") from e
+    if not isinstance(data, dict):
+        raise SheetAccessError(f"The {what} {path} does not hold a JSON object. {how_to_get_one}")
+    return data
+
+
+_SA_HOWTO = (
+    "Create one in the Google Cloud console (IAM & Admin > Service accounts > your account > "
+    "Keys > Add key > JSON) and save the downloaded file there."
+)
+_OAUTH_HOWTO = (
+    "Create an OAuth client ID of type 'Desktop app' in the Google Cloud console "
+    "(APIs & Services > Credentials) and save its downloaded JSON there."
+)
+
+
+def open_service_account(path: str | Path) -> gspread.Client:
+    """A gspread client signed in as the service account whose JSON key file is ``path``.
+
+    The client uses gspread's plain HTTPClient (never BackOffHTTPClient: retries are ours).
+    A missing, unreadable or malformed key file raises SheetAccessError naming the path and
+    what is wrong.
+    """
+    p = Path(path).expanduser()
+    info = _read_json(p, "service-account key file", _SA_HOWTO)
+    kind = info.get("type")
+    if kind != "service_account":
+        hint = " (that is an OAuth client file: use it with the OAuth sign-in)" if "installed" in info else ""
+        raise SheetAccessError(
+            f'The file {p} is not a service-account key: its "type" is {kind!r}, expected "service_account"{hint}.'
+        )
+    missing = [k for k in ("client_email", "private_key", "token_uri") if not info.get(k)]
+    if missing:
+        raise SheetAccessError(f"The service-account key file {p} lacks {', '.join(missing)}. {_SA_HOWTO}")
+    try:
+        return gspread.service_account(filename=p, http_client=HTTPClient)
+    except (ValueError, TypeError, KeyError) as e:
+        raise SheetAccessError(f"The service-account key file {p} is damaged: {e}. {_SA_HOWTO}") from e
+
+
+def open_oauth(
+    credentials_path: str | Path,
+    token_path: str | Path,
+    *,
+    flow: gspread.auth.FlowCallable | None = None,
+) -> gspread.Client:
+    """A gspread client signed in as the GM's own Google account.
+
+    ``credentials_path`` is the OAuth client file (Desktop app) from the Google Cloud
+    console; ``token_path`` is where the sign-in is kept between runs. When no saved
+    sign-in exists, ``flow`` (default: a browser on a local port) asks the GM to sign in.
+    """
+    creds = Path(credentials_path).expanduser()
+    token = Path(token_path).expanduser()
+    if not token.exists():
+        client_config = _read_json(creds, "OAuth client file", _OAUTH_HOWTO)
+        if not ({"installed", "web"} & client_config.keys()):
+            raise SheetAccessError(
+                f'The OAuth client file {creds} has neither "installed" nor "web" in it: it is not an OAuth '
+                f"client ID file. {_OAUTH_HOWTO}"
+            )
+    kwargs: dict[str, Any] = {"flow": flow} if flow is not None else {}
+    try:
+        return gspread.oauth(
+            credentials_filename=creds,
+            authorized_user_filename=token,
+            http_client=HTTPClient,
+            **kwargs,
+        )
+    except (ValueError, KeyError, TypeError) as e:
+        raise SheetAccessError(
+            f"The saved Google sign-in {token} is damaged ({e}): delete it and sign in again."
+        ) from e
+    except OSError as e:
+        raise SheetAccessError(f"Cannot use the OAuth files {creds} / {token}: {e}.") from e
+
+
+def account_email(client: gspread.Client) -> str | None:
+    """The service account's e-mail address (``client_email``), or None for a user sign-in."""
+    auth = getattr(client.http_client, "auth", None)
+    email = getattr(auth, "service_account_email", None)
+    return email if isinstance(email, str) and "@" in email else None
+
+
+# --------------------------------------------------------------------------- A1 and values
+
+
+def column_index(letters: str) -> int:
+    """The 0-based index of a column: ``A`` is 0, ``Z`` 25, ``AA`` 26."""
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + (ord(ch) - ord("A") + 1)
+    return n - 1
+
+
+def grid_range(sheet_id: int, cells: str) -> dict[str, int]:
+    """A Sheets API GridRange for the cell part of an A1 range (``B3``, ``B3:D9``, ``B:D``,
+    ``3:5``, ``A2:E``; empty is the whole sheet). Indexes are 0-based and half open."""
+    out: dict[str, int] = {"sheetId": sheet_id}
+    cells = cells.strip()
+    if not cells:
+        return out
+    m = _CELLS_RE.match(cells)
+    if m is None or not (m.group(1) or m.group(2)):
+        raise ValueError(f"not an A1 range: {cells!r}")
+    c1, r1, c2, r2 = m.groups()
+    if c1:
+        out["startColumnIndex"] = column_index(c1)
+    if r1:
+        if int(r1) < 1:
+            raise ValueError(f"not an A1 range: {cells!r}")
+        out["startRowIndex"] = int(r1) - 1
+    if c2 is None and r2 is None:  # a single cell, column or row
+        if c1:
+            out["endColumnIndex"] = out["startColumnIndex"] + 1
+        if r1:
+            out["endRowIndex"] = int(r1)
+        return out
+    if c2:
+        out["endColumnIndex"] = column_index(c2) + 1
+    if r2:
+        out["endRowIndex"] = int(r2)
+    if out.get("startColumnIndex", 0) >= out.get("endColumnIndex", 1 << 30) or out.get(
+        "startRowIndex", 0
+    ) >= out.get("endRowIndex", 1 << 30):
+        raise ValueError(f"A1 range ends before it starts: {cells!r}")
+    return out
+
+
+def _raw(value: CellValue) -> CellValue:
+    """A value as sent RAW: None stays JSON null (Google leaves that cell unchanged), "" clears,
+    text longer than Google's per-cell limit is cut to it."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise SheetError(f"cannot write {value!r} to a spreadsheet cell")
+    if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
+        return value[:MAX_CELL_CHARS]
+    return value
+
+
+def _extended_value(value: str | int | float | bool) -> dict[str, Any]:
+    raw = _raw(value)
+    if raw == "":
+        return {}
+    if isinstance(raw, bool):
+        return {"boolValue": raw}
+    if isinstance(raw, int | float):
+        return {"numberValue": raw}
+    return {"stringValue": raw}  # never formulaValue: text stays text
+
+
+def _cell(value: Any) -> CellValue:
+    if isinstance(value, str | bool | int | float):
+        return value
+    return None if value is None else str(value)
+
+
+def _colour(hex_colour: str) -> dict[str, float]:
+    m = _COLOUR_RE.match(hex_colour.strip())
+    if m is None:
+        raise SheetError(f"not a #RRGGBB colour: {hex_colour!r}")
+    rgb = int(m.group(1), 16)
+    return {"red": (rgb >> 16 & 255) / 255, "green": (rgb >> 8 & 255) / 255, "blue": (rgb & 255) / 255}
+
+
+def _stable_sheet_id(title: str, taken: set[int]) -> int:
+    sid = zlib.crc32(title.encode("utf-8")) & 0x7FFFFFFF
+    while sid == 0 or sid in taken:
+        sid = (sid + 1) & 0x7FFFFFFF
+    return sid
+
+
+# --------------------------------------------------------------------------- backend
+
+
+class GoogleSheetBackend:
+    """One Google spreadsheet behind the SheetBackend interface.
+
+    ``client`` is a gspread Client (see :func:`open_service_account`, :func:`open_oauth`);
+    ``spreadsheet_key`` the key in the spreadsheet's URL (a whole URL is accepted too).
+    Every call goes through ``retry``; errors become SheetAccessError (not shared, bad
+    credentials), SheetUnavailableError (Google kept failing) or SheetError.
+    """
+
+    def __init__(
+        self,
+        client: gspread.Client,
+        spreadsheet_key: str,
+        retry: RetryPolicy = DEFAULT_RETRY,
+        *,
+        title: str | None = None,
+        account: str | None = None,
+    ) -> None:
+        key = spreadsheet_key.strip()
+        if "/" in key:
+            try:
+                key = gspread.utils.extract_id_from_url(key)
+            except gspread.exceptions.NoValidUrlKeyFound as e:
+                raise SheetAccessError(f"No spreadsheet key in the URL {spreadsheet_key!r}.") from e
+        if not key:
+            raise SheetAccessError("The spreadsheet key is empty.")
+        self.key = key
+        self.client = client
+        self.retry = retry
+        self.title = title
+        self.account = account if account is not None else account_email(client)
+        self._http = client.http_client
+        if isinstance(self._http, BackOffHTTPClient):
+            raise TypeError(
+                "give GoogleSheetBackend a gspread client with the plain HTTPClient: BackOffHTTPClient "
+                "retries on its own and, in gspread 6.2.1, never gives up"
+            )
+        if self._http.timeout is None:
+            self._http.set_timeout(DEFAULT_TIMEOUT)
+
+    @property
+    def name(self) -> str:
+        """The title if known, else ``spreadsheet <key>``."""
+        return f"spreadsheet {self.title!r}" if self.title else f"spreadsheet {self.key}"
+
+    # -- the calls -------------------------------------------------------------
+
+    def read(self, ranges: Sequence[str]) -> list[Grid]:
+        """Every range in ONE values.batchGet (formulas as text, dates as shown)."""
+        if not ranges:
+            return []
+        wanted = list(ranges)
+        payload = self._call(
+            "read",
+            lambda: self._http.values_batch_get(self.key, list(wanted), params=dict(_READ_PARAMS)),
+        )
+        value_ranges = payload.get("valueRanges", []) if isinstance(payload, dict) else []
+        if len(value_ranges) != len(wanted):
+            raise SheetError(
+                f"Google returned {len(value_ranges)} ranges for the {len(wanted)} asked from {self.name}."
+            )
+        return [[[_cell(v) for v in row] for row in vr.get("values", [])] for vr in value_ranges]
+
+    def write(self, writes: Sequence[RangeWrite]) -> None:
+        """Every range in ONE values.batchUpdate, RAW. ``None`` leaves a cell unchanged and
+        ``""`` clears it (as the Sheets API does); text is cut at :data:`MAX_CELL_CHARS`."""
+        if not writes:
+            return
+        body = {
+            "valueInputOption": "RAW",
+            "includeValuesInResponse": False,
+            "data": [
+                {"range": w.range, "majorDimension": "ROWS", "values": [[_raw(v) for v in row] for row in w.values]}
+                for w in writes
+            ],
+        }
+        self._call("write", lambda: self._http.values_batch_update(self.key, body))
+
+    def apply_layout(self, layout: WorkbookLayout) -> None:
+        """Tabs, sizes, frozen rows, fixed values, fills, dropdowns, checkboxes, column widths and
+        protections: one spreadsheets.get (to know the existing tabs) and one
+        spreadsheets.batchUpdate. Re-applying replaces this layout's protections (matched by
+        description) rather than stacking them; tabs not in the layout are left alone."""
+        layout_requests(layout, {}, self.account)  # a template error fails here, before any call
+        self._call("layout update", lambda: self._apply_layout_once(layout))
+
+    def export_xlsx(self) -> bytes:
+        """The spreadsheet as .xlsx through Drive's files.export (one call)."""
+        content = self._call("export", lambda: self._http.export(self.key, ExportFormat.EXCEL))
+        return bytes(content)
+
+    def share(
+        self,
+        emails: Sequence[str],
+        role: str = "writer",
+        *,
+        notify: bool = True,
+        message: str | None = None,
+    ) -> None:
+        """Give each address ``role`` (reader, commenter, writer) on the spreadsheet through
+        Drive's permissions.create, one call per address. ``notify`` sends Google's e-mail
+        (required by Google for addresses without a Google account)."""
+        if role not in SHARE_ROLES:
+            raise ValueError(f"role must be one of {', '.join(SHARE_ROLES)}, not {role!r}")
+        seen: list[str] = []
+        for raw in emails:
+            email = raw.strip()
+            if "@" not in email:
+                raise ValueError(f"not an e-mail address: {raw!r}")
+            if email.lower() not in (s.lower() for s in seen):
+                seen.append(email)
+        url = f"{DRIVE_FILES_API_V3_URL}/{self.key}/permissions"
+        for email in seen:
+            params: dict[str, str] = {
+                "supportsAllDrives": "true",
+                "sendNotificationEmail": "true" if notify else "false",
+            }
+            if notify and message:
+                params["emailMessage"] = message
+            body = {"type": "user", "role": role, "emailAddress": email}
+            self._post(f"sharing with {email}", url, params, body)
+
+    # -- internals -------------------------------------------------------------
+
+    def _post(self, what: str, url: str, params: dict[str, str], body: dict[str, Any]) -> None:
+        self._call(what, lambda: self._http.request("post", url, params=dict(params), json=body))
+
+    def _call(self, what: str, fn: Callable[[], T]) -> T:
+        try:
+            return self.retry.call(f"{what} of {self.name}", fn)
+        except APIError as e:
+            raise self._api_error(what, e) from e
+        except auth_exceptions.RefreshError as e:
+            raise SheetAccessError(
+                f"Google refused to sign in for the {what} of {self.name}: {e}. For a service account, "
+                "check that its key file is current (keys can be deleted or disabled); for your own "
+                "account, delete the saved sign-in (token file) and sign in again."
+            ) from e
+        except auth_exceptions.GoogleAuthError as e:
+            raise SheetAccessError(f"Google sign-in failed for the {what} of {self.name}: {e}.") from e
+
+    def _api_error(self, what: str, err: APIError) -> SheetError:
+        status = http_status(err) or err.code
+        detail = describe(err)
+        message = str(err.error.get("message", "")) if isinstance(err.error, dict) else ""
+        lowered = message.lower()
+        if status == 401:
+            return SheetAccessError(
+                f"Google rejected the credentials for the {what} of {self.name} ({detail}). Check the key "
+                "file, or delete the saved sign-in and sign in again."
+            )
+        if status == 403 and ("exportsizelimitexceeded" in lowered or "too large to be exported" in lowered):
+            return SheetError(f"{self.name} is too large for Google to export ({detail}).")
+        if status in (403, 404):
+            if "service_disabled" in lowered or "has not been used in project" in lowered or "is disabled" in lowered:
+                return SheetAccessError(
+                    f"The Google API needed for the {what} of {self.name} is not enabled in the Cloud project of "
+                    f"these credentials: enable the Google Sheets API and the Google Drive API ({detail})."
+                )
+            if "protected" in lowered:
+                who = self.account or "your Google account"
+                return SheetAccessError(
+                    f"The {what} of {self.name} touches a protected range ({detail}): add {who} to the "
+                    "protection's editors."
+                )
+            if self.account:
+                fix = f"Share the spreadsheet with {self.account} (as Editor)"
+            else:
+                fix = "Check the key and that the spreadsheet is shared with the Google account you signed in with"
+            which = self.name if self.title is None else f"{self.name} (key {self.key})"
+            return SheetAccessError(
+                f"Cannot open {which} for the {what} ({detail}): it does not exist or is not shared with "
+                f"these credentials. {fix}."
+            )
+        if status == 400:
+            return SheetError(f"Google refused the {what} of {self.name}: {message or detail}.")
+        return SheetError(f"The {what} of {self.name} failed: {detail}.")
+
+    def _apply_layout_once(self, layout: WorkbookLayout) -> None:
+        meta = self._http.fetch_sheet_metadata(
+            self.key, params={"includeGridData": "false", "fields": _METADATA_FIELDS}
+        )
+        if isinstance(meta, dict) and self.title is None:
+            self.title = meta.get("properties", {}).get("title") or None
+        requests = layout_requests(layout, meta if isinstance(meta, dict) else {}, self.account)
+        if requests:
+            self._http.batch_update(self.key, {"requests": requests})
+
+
+# --------------------------------------------------------------------------- layout → requests
+
+
+def layout_requests(
+    layout: WorkbookLayout, metadata: dict[str, Any], account: str | None = None
+) -> list[dict[str, Any]]:
+    """The spreadsheets.batchUpdate requests that bring a spreadsheet described by
+    ``metadata`` (a spreadsheets.get answer) to ``layout``. ``account`` is kept an editor of
+    every protection (so the engine can still write its ranges)."""
+    sheets = metadata.get("sheets", [])
+    existing: dict[str, dict[str, Any]] = {}
+    protected: dict[int, list[dict[str, Any]]] = {}
+    taken: set[int] = set()
+    for s in sheets:
+        known = s.get("properties", {})
+        sid = int(known.get("sheetId", 0))
+        taken.add(sid)
+        existing[str(known.get("title", "")).casefold()] = known  # Google's tab names ignore case
+        protected[sid] = list(s.get("protectedRanges", []))
+
+    reqs: list[dict[str, Any]] = []
+    title = metadata.get("properties", {}).get("title")
+    if layout.title and layout.title != title:
+        reqs.append({"updateSpreadsheetProperties": {"properties": {"title": layout.title}, "fields": "title"}})
+
+    ids: dict[str, int] = {}
+    for index, tab in enumerate(layout.tabs):
+        if tab.frozen_rows >= tab.rows:
+            raise SheetError(f"tab {tab.name!r}: {tab.frozen_rows} frozen rows leave none to scroll in {tab.rows}")
+        grid = {"rowCount": tab.rows, "columnCount": tab.cols, "frozenRowCount": tab.frozen_rows}
+        props: dict[str, Any] = {"index": index, "hidden": tab.hidden, "gridProperties": grid}
+        found = existing.get(tab.name.casefold())
+        if found is not None:
+            sid = int(found.get("sheetId", 0))
+            props["sheetId"] = sid
+            fields = "index,hidden,gridProperties.rowCount,gridProperties.columnCount,gridProperties.frozenRowCount"
+            if found.get("title") != tab.name:
+                props["title"] = tab.name
+                fields += ",title"
+            reqs.append({"updateSheetProperties": {"properties": props, "fields": fields}})
+        else:
+            sid = _stable_sheet_id(tab.name, taken)
+            taken.add(sid)
+            props.update(sheetId=sid, title=tab.name)
+            reqs.append({"addSheet": {"properties": props}})
+        ids[tab.name] = sid
+
+    for tab in layout.tabs:
+        sid = ids[tab.name]
+        mine = {p.description for p in tab.protections}
+        for pr in protected.get(sid, []):
+            if pr.get("description") in mine and "protectedRangeId" in pr:
+                reqs.append({"deleteProtectedRange": {"protectedRangeId": pr["protectedRangeId"]}})
+        reqs.extend(_tab_requests(tab, sid, account))
+    return reqs
+
+
+def _tab_requests(tab: TabLayout, sid: int, account: str | None) -> list[dict[str, Any]]:
+    def rng(cells: str) -> dict[str, int]:
+        try:
+            return grid_range(sid, cells)
+        except ValueError as e:
+            raise SheetError(f"tab {tab.name!r}: {e}") from e
+
+    reqs: list[dict[str, Any]] = []
+    for anchor, rows in tab.values.items():
+        start = rng(anchor)
+        reqs.extend(_value_requests(sid, start.get("startRowIndex", 0), start.get("startColumnIndex", 0), rows))
+    for fill in tab.fills:
+        reqs.append(
+            {
+                "repeatCell": {
+                    "range": rng(fill.range),
+                    "cell": {
+                        "userEnteredFormat": {
+                            "backgroundColorStyle": {"rgbColor": _colour(fill.colour)},
+                            "textFormat": {"bold": fill.bold},
+                        }
+                    },
+                    "fields": "userEnteredFormat.backgroundColorStyle,userEnteredFormat.textFormat.bold",
+                }
+            }
+        )
+    for dd in tab.dropdowns:
+        reqs.append(
+            {
+                "setDataValidation": {
+                    "range": rng(dd.range),
+                    "rule": {
+                        "condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in dd.values]},
+                        "strict": True,
+                        "showCustomUi": True,
+                    },
+                }
+            }
+        )
+    for cb in tab.checkboxes:
+        reqs.append(
+            {"setDataValidation": {"range": rng(cb.range), "rule": {"condition": {"type": "BOOLEAN"}, "strict": True}}}
+        )
+    for col, width in sorted(tab.column_widths.items()):
+        reqs.append(
+            {
+                "updateDimensionProperties": {
+                    "range": {"sheetId": sid, "dimension": "COLUMNS", "startIndex": col, "endIndex": col + 1},
+                    "properties": {"pixelSize": width},
+                    "fields": "pixelSize",
+                }
+            }
+        )
+    for prot in tab.protections:
+        reqs.append({"addProtectedRange": {"protectedRange": _protected_range(prot, rng, account)}})
+    return reqs
+
+
+def _value_requests(sid: int, row0: int, col0: int, rows: Grid) -> list[dict[str, Any]]:
+    """updateCells requests writing ``rows`` RAW from (row0, col0): one for the whole block, or
+    one per run of cells when some are None (None leaves a cell unchanged, "" clears it)."""
+
+    def cell(v: str | int | float | bool) -> dict[str, Any]:
+        ev = _extended_value(v)
+        return {"userEnteredValue": ev} if ev else {}
+
+    def request(r: int, c: int, block: list[list[dict[str, Any]]]) -> dict[str, Any]:
+        return {
+            "updateCells": {
+                "start": {"sheetId": sid, "rowIndex": r, "columnIndex": c},
+                "rows": [{"values": cells} for cells in block],
+                "fields": "userEnteredValue",
+            }
+        }
+
+    if all(v is not None for row in rows for v in row):
+        return [request(row0, col0, [[cell(v) for v in row if v is not None] for row in rows])]
+    out = []
+    for i, row in enumerate(rows):
+        j = 0
+        while j < len(row):
+            if row[j] is None:
+                j += 1
+                continue
+            k = j
+            run: list[dict[str, Any]] = []
+            while k < len(row) and (v := row[k]) is not None:
+                run.append(cell(v))
+                k += 1
+            out.append(request(row0 + i, col0 + j, [run]))
+            j = k
+    return out
+
+
+def _protected_range(
+    prot: Protection, rng: Callable[[str], dict[str, int]], account: str | None
+) -> dict[str, Any]:
+    editors = _unique([*prot.editors, *([account] if account else [])])
+    return {
+        "range": rng(prot.range or ""),
+        "description": prot.description,
+        "warningOnly": False,
+        "editors": {"users": editors},
+    }
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        if item.lower() not in (o.lower() for o in out):
+            out.append(item)
+    return out

@@ -1,0 +1,1 @@
+"""Fakes for tests: the Google APIs on `responses`, a clock that never sleeps."""

@@ -1,0 +1,1379 @@
+"""A stateful fake of the Google Sheets v4 and Drive v3 endpoints sheets-gm uses, on ``responses``.
+
+Every request is checked against Google's own discovery documents (``sheets.v4.json`` and
+``drive.v3.json`` bundled in google-api-python-client, a test dependency): the route, each
+query parameter (known, enum value, type, repetition) and the JSON body, converted to JSON
+Schema with ``additionalProperties: false`` so an unknown field or a misspelt enum raises
+:class:`SchemaViolation` (an AssertionError: the test fails) instead of passing silently. The
+fake's own answers are validated the same way, so it cannot drift from the real shapes.
+
+State: per spreadsheet, its tabs (sheet properties as the API spells them), cells as CellData
+(``userEnteredValue``, ``userEnteredFormat``, ``dataValidation``), protected ranges, column
+widths and Drive permissions. Reads trim trailing empty rows and cells like Google; RAW
+writes store strings as strings (``'=1+1'`` stays text).
+
+Accounting: calls, request bytes (URL + body) and response bytes per endpoint, and a log of
+every call, for tests and benchmarks. Faults: :meth:`GoogleApiFake.inject` makes the Nth
+matching call from now answer 429 (JSON or HTML body), 408, 500 or 503 (optionally with
+Retry-After) or reset the connection, before or after applying the request. A spreadsheet
+can be "not shared" (Sheets 403 PERMISSION_DENIED, Drive 404).
+
+Usage::
+
+    with GoogleApiFake() as fake:
+        fake.create_spreadsheet("KEY", tabs={"Board": (30, 20)})
+        backend = GoogleSheetBackend(fake_client(), "KEY", retry=...)
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+import functools
+import io
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import googleapiclient
+import gspread
+import jsonschema
+import openpyxl
+import requests
+import responses
+from google.oauth2.credentials import Credentials as UserCredentials
+
+DISCOVERY_DIR = Path(googleapiclient.__file__).parent / "discovery_cache" / "documents"
+
+# Endpoint names: the discovery method ids (plus the OAuth token endpoint).
+READ = "sheets.spreadsheets.values.batchGet"
+WRITE = "sheets.spreadsheets.values.batchUpdate"
+GET = "sheets.spreadsheets.get"
+BATCH_UPDATE = "sheets.spreadsheets.batchUpdate"
+EXPORT = "drive.files.export"
+SHARE = "drive.permissions.create"
+TOKEN = "oauth2.token"
+ALLOWED_LOCATIONS = "iamcredentials.allowedLocations"
+#: Endpoints of google-auth itself, left out of the API call and byte totals.
+AUTH_ENDPOINTS = frozenset({TOKEN, ALLOWED_LOCATIONS})
+
+TOKEN_URL = "https://oauth2.googleapis.com/token"
+_ALLOWED_LOCATIONS = re.compile(
+    r"^https://iamcredentials\.googleapis\.com/v1/projects/-/serviceAccounts/[^/]+/allowedLocations$"
+)
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+CellValue = str | int | float | bool | None
+
+
+class SchemaViolation(AssertionError):
+    """A request Google would reject (or a fake answer Google would never give)."""
+
+
+class UnexpectedRequest(AssertionError):
+    """A request the fake does not serve: a URL outside the fake, or a method it lacks."""
+
+
+class HttpError(Exception):
+    """An error answer from the fake: HTTP status, Google status name, message."""
+
+    def __init__(self, code: int, message: str, status: str = "INVALID_ARGUMENT", reason: str = "badRequest"):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+def discovery_to_json_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """One discovery-document schema as JSON Schema (refs point into ``#/$defs``); objects
+    without ``additionalProperties`` get ``false`` so unknown fields are errors."""
+    if "$ref" in schema:
+        return {"$ref": f"#/$defs/{schema['$ref']}"}
+    kind = schema.get("type")
+    out: dict[str, Any]
+    if kind == "object":
+        out = {"type": "object"}
+        if "properties" in schema:
+            out["properties"] = {k: discovery_to_json_schema(v) for k, v in schema["properties"].items()}
+        if "additionalProperties" in schema:
+            out["additionalProperties"] = discovery_to_json_schema(schema["additionalProperties"])
+        else:
+            out["additionalProperties"] = False
+    elif kind == "array":
+        out = {"type": "array", "items": discovery_to_json_schema(schema.get("items", {"type": "any"}))}
+    elif kind == "string":
+        if schema.get("format") in ("int64", "uint64"):
+            out = {"type": ["string", "integer"], "pattern": r"^-?[0-9]+$"}
+        else:
+            out = {"type": "string"}
+    elif kind == "integer":
+        out = {"type": "integer"}
+    elif kind == "number":
+        out = {"type": "number"}
+    elif kind == "boolean":
+        out = {"type": "boolean"}
+    elif kind in ("any", None):
+        out = {}
+    else:
+        raise ValueError(f"unknown discovery type {kind!r}")
+    if "enum" in schema:
+        out["enum"] = list(schema["enum"])
+    return out
+
+
+# Rules the discovery format cannot say but Google enforces (proto oneofs, value cells).
+_TIGHTEN: dict[str, dict[str, Any]] = {
+    "Request": {"minProperties": 1, "maxProperties": 1},  # exactly one kind of request
+    "Response": {"maxProperties": 1},
+    "ExtendedValue": {"maxProperties": 1},  # one of stringValue, numberValue, ...
+}
+_SCALAR_CELL = {"type": ["string", "number", "boolean", "null"]}
+
+
+@dataclass(frozen=True)
+class Method:
+    """One REST method of a discovery document."""
+
+    id: str
+    http_method: str
+    path: str
+    pattern: re.Pattern[str]
+    parameters: dict[str, Any]
+    request: str | None
+    response: str | None
+
+
+class Discovery:
+    """A discovery document: its routes, its parameters and its schemas as JSON Schema."""
+
+    def __init__(self, path: Path) -> None:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        self.name: str = doc["name"]
+        self.base: str = doc["rootUrl"] + doc["servicePath"]
+        self.global_parameters: dict[str, Any] = doc.get("parameters", {})
+        self.schemas: dict[str, Any] = doc["schemas"]
+        self.defs = {name: discovery_to_json_schema(s) for name, s in self.schemas.items()}
+        for name, extra in _TIGHTEN.items():
+            if name in self.defs:
+                self.defs[name].update(extra)
+        if "ValueRange" in self.defs:
+            self.defs["ValueRange"]["properties"]["values"]["items"]["items"] = _SCALAR_CELL
+        self.methods: list[Method] = []
+        self._collect(doc)
+        # Longest literal path first, so `{id}:batchUpdate` wins over `{id}`.
+        self.methods.sort(key=lambda m: -len(re.sub(r"\{[^}]+\}", "", m.path)))
+        self._validators: dict[str, jsonschema.protocols.Validator] = {}
+
+    def _collect(self, resource: Mapping[str, Any]) -> None:
+        for m in resource.get("methods", {}).values():
+            path = m.get("flatPath", m["path"])
+            regex = ""
+            for part in re.split(r"(\{[^}]+\})", path):
+                if part.startswith("{"):
+                    name = part.strip("{}+")
+                    regex += f"(?P<{name}>[^/]+)" if name == "range" else f"(?P<{name}>[^/:]+)"
+                else:
+                    regex += re.escape(part)
+            self.methods.append(
+                Method(
+                    id=m["id"],
+                    http_method=m["httpMethod"],
+                    path=path,
+                    pattern=re.compile("^" + re.escape(self.base) + regex + "$"),
+                    parameters=m.get("parameters", {}),
+                    request=m.get("request", {}).get("$ref"),
+                    response=m.get("response", {}).get("$ref"),
+                )
+            )
+        for sub in resource.get("resources", {}).values():
+            self._collect(sub)
+
+    def match(self, http_method: str, url: str) -> tuple[Method, dict[str, str]] | None:
+        """The method serving ``http_method url`` and its path parameters, if any."""
+        path = url.split("?", 1)[0]
+        for m in self.methods:
+            if m.http_method != http_method.upper():
+                continue
+            hit = m.pattern.match(path)
+            if hit:
+                return m, {k: unquote(v) for k, v in hit.groupdict().items()}
+        return None
+
+    def validator(self, schema_name: str) -> jsonschema.protocols.Validator:
+        """A JSON Schema validator for the discovery schema ``schema_name``."""
+        if schema_name not in self._validators:
+            root = {"$defs": self.defs, "$ref": f"#/$defs/{schema_name}"}
+            self._validators[schema_name] = jsonschema.Draft202012Validator(root)
+        return self._validators[schema_name]
+
+    def validate(self, schema_name: str, instance: Any, what: str, method_id: str | None = None) -> None:
+        """Raise SchemaViolation unless ``instance`` is a valid ``schema_name``.
+
+        ``method_id`` also enforces the fields the document marks required for that method."""
+        errors = sorted(self.validator(schema_name).iter_errors(instance), key=lambda e: list(e.absolute_path))
+        if errors:
+            lines = [f"{'.'.join(str(p) for p in e.absolute_path) or '<root>'}: {e.message}" for e in errors[:5]]
+            raise SchemaViolation(f"{what} is not a valid {self.name} {schema_name}:\n  " + "\n  ".join(lines))
+        if method_id and isinstance(instance, dict):
+            for prop, spec in self.schemas[schema_name].get("properties", {}).items():
+                if method_id in spec.get("annotations", {}).get("required", []) and prop not in instance:
+                    raise SchemaViolation(f"{what}: {schema_name}.{prop} is required by {method_id}")
+
+    def validate_query(self, method: Method, query: Mapping[str, list[str]], what: str) -> None:
+        """Raise SchemaViolation for an unknown, repeated, ill-typed or out-of-enum parameter."""
+        for name, values in query.items():
+            spec = method.parameters.get(name) or self.global_parameters.get(name)
+            if spec is None or spec.get("location", "query") != "query":
+                raise SchemaViolation(f"{what}: unknown query parameter {name!r} for {method.id}")
+            if len(values) > 1 and not spec.get("repeated"):
+                raise SchemaViolation(f"{what}: query parameter {name!r} given {len(values)} times")
+            for v in values:
+                if "enum" in spec and v not in spec["enum"]:
+                    raise SchemaViolation(f"{what}: {name}={v!r} is not one of {spec['enum']}")
+                if spec.get("type") == "boolean" and v.lower() not in ("true", "false"):
+                    raise SchemaViolation(f"{what}: {name}={v!r} is not a boolean")
+                if spec.get("type") == "integer" and not re.fullmatch(r"-?\d+", v):
+                    raise SchemaViolation(f"{what}: {name}={v!r} is not an integer")
+        for name, spec in method.parameters.items():
+            if spec.get("required") and spec.get("location") == "query" and name not in query:
+                raise SchemaViolation(f"{what}: required query parameter {name!r} missing for {method.id}")
+
+    def check_field_mask(self, schema_name: str, fields: str, what: str) -> list[str]:
+        """The paths of a field mask, each checked to exist in ``schema_name``."""
+        if not fields or not fields.strip():
+            raise HttpError(400, f"{what}: At least one field must be specified in 'fields'.")
+        if fields.strip() == "*":
+            return ["*"]
+        if "(" in fields:
+            raise UnexpectedRequest(f"{what}: the fake does not parse parenthesised field masks: {fields!r}")
+        paths = [p.strip() for p in fields.split(",") if p.strip()]
+        for path in paths:
+            schema: Mapping[str, Any] = self.schemas[schema_name]
+            for part in path.split("."):
+                prop = schema.get("properties", {}).get(part)
+                if prop is None:
+                    raise HttpError(400, f"{what}: Invalid field mask: {path!r} ({part!r} is not a field)")
+                schema = self.schemas[prop["$ref"]] if "$ref" in prop else prop
+        return paths
+
+
+# --------------------------------------------------------------------------- state
+
+
+def col_letters(index: int) -> str:
+    """``0`` -> ``A``, ``26`` -> ``AA``."""
+    out = ""
+    n = index + 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def _col_index(letters: str) -> int:
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - 64
+    return n - 1
+
+
+def _quote(title: str) -> str:
+    return title if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", title) else "'" + title.replace("'", "''") + "'"
+
+
+@dataclass
+class FakeSheet:
+    """One tab: SheetProperties as JSON, cells as CellData JSON, protections, column sizes."""
+
+    properties: dict[str, Any]
+    cells: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    protected_ranges: list[dict[str, Any]] = field(default_factory=list)
+    columns: dict[int, dict[str, Any]] = field(default_factory=dict)
+    rows_meta: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        """The tab's name."""
+        return str(self.properties["title"])
+
+    @property
+    def sheet_id(self) -> int:
+        """The tab's sheetId."""
+        return int(self.properties["sheetId"])
+
+    @property
+    def row_count(self) -> int:
+        """Rows in the grid."""
+        return int(self.properties["gridProperties"]["rowCount"])
+
+    @property
+    def column_count(self) -> int:
+        """Columns in the grid."""
+        return int(self.properties["gridProperties"]["columnCount"])
+
+    def value(self, row: int, col: int) -> CellValue:
+        """The value in a cell as FORMULA rendering gives it (None when empty)."""
+        ev = self.cells.get((row, col), {}).get("userEnteredValue")
+        return _render(ev, "FORMULA")
+
+    def is_formula(self, row: int, col: int) -> bool:
+        """Whether the cell holds a formula (as opposed to text that starts with '=')."""
+        return "formulaValue" in self.cells.get((row, col), {}).get("userEnteredValue", {})
+
+    def trim(self) -> None:
+        """Drop cells outside the grid (after a shrink)."""
+        rows, cols = self.row_count, self.column_count
+        self.cells = {k: v for k, v in self.cells.items() if k[0] < rows and k[1] < cols}
+
+
+@dataclass
+class FakeSpreadsheet:
+    """One spreadsheet: properties, tabs in order, Drive permissions, whether we may open it."""
+
+    key: str
+    properties: dict[str, Any]
+    sheets: list[FakeSheet]
+    permissions: list[dict[str, Any]] = field(default_factory=list)
+    shared: bool = True
+
+    def sheet(self, title: str) -> FakeSheet:
+        """The tab called ``title`` (KeyError if none)."""
+        for s in self.sheets:
+            if s.title == title:
+                return s
+        raise KeyError(title)
+
+    def by_id(self, sheet_id: int) -> FakeSheet | None:
+        """The tab with ``sheet_id``, if any."""
+        for s in self.sheets:
+            if s.sheet_id == sheet_id:
+                return s
+        return None
+
+    def renumber(self) -> None:
+        """Keep each tab's ``index`` equal to its position."""
+        for i, s in enumerate(self.sheets):
+            s.properties["index"] = i
+
+
+def _render(ev: Mapping[str, Any] | None, how: str) -> CellValue:
+    if not ev:
+        return None
+    if "formulaValue" in ev:
+        return str(ev["formulaValue"])  # the fake does not evaluate formulas
+    if "stringValue" in ev:
+        return str(ev["stringValue"])
+    if "boolValue" in ev:
+        b = bool(ev["boolValue"])
+        return ("TRUE" if b else "FALSE") if how == "FORMATTED_VALUE" else b
+    if "numberValue" in ev:
+        n = float(ev["numberValue"])
+        num: int | float = int(n) if n.is_integer() and abs(n) < 2**53 else n
+        return str(num) if how == "FORMATTED_VALUE" else num
+    return None
+
+
+def _parse_user_entered(value: str | int | float | bool) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, int | float):
+        return {"numberValue": value}
+    if value.startswith("="):
+        return {"formulaValue": value}
+    if value.startswith("'"):
+        return {"stringValue": value[1:]}
+    if value.upper() in ("TRUE", "FALSE"):
+        return {"boolValue": value.upper() == "TRUE"}
+    try:
+        return {"numberValue": float(value.replace(",", ""))} if value.strip() else {}
+    except ValueError:
+        return {"stringValue": value}
+
+
+#: Google refuses a cell of more characters than this.
+MAX_CELL_CHARS = 50_000
+
+
+def _check_cell_size(ev: Mapping[str, Any]) -> None:
+    for v in ev.values():
+        if isinstance(v, str) and len(v) > MAX_CELL_CHARS:
+            raise HttpError(
+                400, f"Your input contains more than the maximum of {MAX_CELL_CHARS} characters in a single cell."
+            )
+
+
+def _raw_value(value: str | int | float | bool) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, int | float):
+        return {"numberValue": value}
+    return {"stringValue": value} if value != "" else {}
+
+
+@dataclass
+class Rect:
+    """A resolved A1 range: tab and 0-based half-open bounds (None = to the grid's edge)."""
+
+    sheet: FakeSheet
+    r0: int
+    c0: int
+    r1: int | None
+    c1: int | None
+    anchor_only: bool  # a single cell or a whole tab: writes may spill past it
+
+    def bounded(self) -> tuple[int, int, int, int]:
+        """Bounds with the open ends closed at the grid's edge."""
+        r1 = self.sheet.row_count if self.r1 is None else self.r1
+        c1 = self.sheet.column_count if self.c1 is None else self.c1
+        return self.r0, self.c0, r1, c1
+
+    def a1(self) -> str:
+        """The normalised A1 text Google echoes back."""
+        r0, c0, r1, c1 = self.bounded()
+        start = f"{col_letters(c0)}{r0 + 1}"
+        end = f"{col_letters(c1 - 1)}{r1}"
+        return f"{_quote(self.sheet.title)}!{start}" + ("" if start == end else f":{end}")
+
+
+_A1_CELLS = re.compile(r"^\$?([A-Za-z]{1,3})?\$?(\d+)?(?::\$?([A-Za-z]{1,3})?\$?(\d+)?)?$")
+
+
+def parse_a1(ss: FakeSpreadsheet, text: str) -> Rect:
+    """Resolve an A1 range as Google does (a bare name that is a tab means the whole tab)."""
+    bad = HttpError(400, f"Unable to parse range: {text}")
+    if text.startswith("'"):
+        end = 1
+        while True:
+            end = text.find("'", end)
+            if end < 0:
+                raise bad
+            if text[end : end + 2] == "''":
+                end += 2
+                continue
+            break
+        title, rest = text[1:end].replace("''", "'"), text[end + 1 :]
+        if rest and not rest.startswith("!"):
+            raise bad
+        cells = rest[1:]
+    elif "!" in text:
+        title, _, cells = text.partition("!")
+    elif any(s.title == text for s in ss.sheets):
+        title, cells = text, ""
+    else:
+        title, cells = ss.sheets[0].title, text
+    try:
+        sheet = ss.sheet(title)
+    except KeyError:
+        raise bad from None
+    if not cells:
+        return Rect(sheet, 0, 0, None, None, anchor_only=True)
+    m = _A1_CELLS.match(cells)
+    if not m or not (m.group(1) or m.group(2)):
+        raise bad
+    c1s, r1s, c2s, r2s = m.groups()
+    single = c2s is None and r2s is None and ":" not in cells
+    if single and not (c1s and r1s):
+        raise bad
+    r0 = int(r1s) - 1 if r1s else 0
+    c0 = _col_index(c1s) if c1s else 0
+    if single:
+        rect = Rect(sheet, r0, c0, r0 + 1, c0 + 1, anchor_only=True)
+    else:
+        rect = Rect(
+            sheet,
+            r0,
+            c0,
+            int(r2s) if r2s else None,
+            _col_index(c2s) + 1 if c2s else None,
+            anchor_only=False,
+        )
+    if r0 < 0 or (rect.r1 is not None and rect.r1 <= r0) or (rect.c1 is not None and rect.c1 <= c0):
+        raise bad
+    _check_grid(rect, text)
+    return rect
+
+
+def _check_grid(rect: Rect, text: str) -> None:
+    s = rect.sheet
+    over = rect.r0 >= s.row_count or rect.c0 >= s.column_count
+    over = over or (rect.r1 is not None and rect.r1 > s.row_count) or (rect.c1 is not None and rect.c1 > s.column_count)
+    if over:
+        raise HttpError(
+            400,
+            f"Range ({text}) exceeds grid limits. Max rows: {s.row_count}, max columns: {s.column_count}",
+        )
+
+
+def _trim(rows: list[list[CellValue]]) -> list[list[Any]]:
+    out: list[list[Any]] = []
+    for row in rows:
+        cells = ["" if v is None else v for v in row]
+        while cells and cells[-1] == "":
+            cells.pop()
+        out.append(cells)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> None:
+    """Field-mask update: each path is copied from ``source``, or cleared if ``source`` lacks it."""
+    if list(paths) == ["*"]:
+        target.clear()
+        target.update(copy.deepcopy(dict(source)))
+        return
+    for path in paths:
+        keys = path.split(".")
+        src: Any = source
+        for k in keys[:-1]:
+            src = src.get(k) if isinstance(src, Mapping) else None
+        tgt = target
+        for k in keys[:-1]:
+            tgt = tgt.setdefault(k, {})
+        leaf = keys[-1]
+        if isinstance(src, Mapping) and leaf in src:
+            tgt[leaf] = copy.deepcopy(src[leaf])
+        else:
+            tgt.pop(leaf, None)
+    # drop objects the mask left empty
+    for k in [k for k, v in target.items() if v == {}]:
+        del target[k]
+
+
+# --------------------------------------------------------------------------- faults and stats
+
+
+class FaultKind(enum.Enum):
+    """What a faulty call does."""
+
+    RATE_LIMIT_JSON = "429-json"
+    RATE_LIMIT_HTML = "429-html"
+    REQUEST_TIMEOUT = "408"
+    INTERNAL = "500"
+    UNAVAILABLE = "503"
+    CONNECTION_RESET = "reset"
+
+
+#: Every kind, for parametrised tests.
+ALL_FAULTS = tuple(FaultKind)
+
+
+@dataclass
+class Fault:
+    """A fault due at the ``at``-th matching call from its injection, ``times`` times in a row
+    (None: forever). ``after_apply`` applies the request before failing (the write landed,
+    the answer was lost)."""
+
+    kind: FaultKind
+    at: int = 1
+    endpoint: str | None = None
+    times: int | None = 1
+    retry_after: float | None = None
+    after_apply: bool = False
+    seen: int = 0
+    fired: int = 0
+
+    def due(self, endpoint: str) -> bool:
+        """Count this call; whether the fault strikes it."""
+        if self.endpoint is not None and self.endpoint != endpoint:
+            return False
+        self.seen += 1
+        if self.seen < self.at or (self.times is not None and self.fired >= self.times):
+            return False
+        self.fired += 1
+        return True
+
+
+@dataclass
+class EndpointStats:
+    """Calls and bytes one endpoint saw (faulted calls included)."""
+
+    calls: int = 0
+    request_bytes: int = 0
+    response_bytes: int = 0
+    faults: int = 0
+
+
+@dataclass(frozen=True)
+class RecordedCall:
+    """One request the fake answered."""
+
+    endpoint: str
+    http_method: str
+    url: str
+    query: dict[str, list[str]]
+    body: Any
+    status: int | None  # None: the connection was reset
+
+
+_HTML_429 = (
+    "<!DOCTYPE html><html lang=en><meta charset=utf-8><title>Error 429 (Too Many Requests)!!1</title>"
+    "<p><b>429.</b> <ins>That's an error.</ins><p>We're sorry, but you have sent too many requests to us "
+    "recently. Please try again later. <ins>That's all we know.</ins></html>"
+)
+_HTML_408 = "<html><head><title>408 Request Timeout</title></head><body><h1>Request Timeout</h1></body></html>"
+
+
+# --------------------------------------------------------------------------- the fake
+
+
+class GoogleApiFake:
+    """The fake Google: start it (``with GoogleApiFake() as fake``) and every HTTP request made
+    through ``requests`` lands here; nothing reaches the network."""
+
+    def __init__(self) -> None:
+        self.sheets_api = _discovery("sheets.v4.json")
+        self.drive_api = _discovery("drive.v3.json")
+        self.spreadsheets: dict[str, FakeSpreadsheet] = {}
+        self.stats: dict[str, EndpointStats] = {}
+        self.log: list[RecordedCall] = []
+        self.faults: list[Fault] = []
+        self.violations: list[str] = []
+        self.tokens_issued = 0
+        self.reject_tokens = False  # True: the token endpoint answers invalid_grant
+        self._next_id = 1000
+        self._mock: responses.RequestsMock | None = None
+
+    # -- lifecycle -------------------------------------------------------------
+
+    def start(self) -> None:
+        """Intercept every request made through ``requests``."""
+        mock = responses.RequestsMock(assert_all_requests_are_fired=False)
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"):
+            mock.add_callback(method, re.compile(r".*"), callback=self._dispatch, content_type=None)
+        mock.start()
+        self._mock = mock
+
+    def stop(self) -> None:
+        """Stop intercepting."""
+        if self._mock is not None:
+            self._mock.stop()
+            self._mock.reset()
+            self._mock = None
+
+    def __enter__(self) -> GoogleApiFake:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- setting up state -------------------------------------------------------
+
+    def create_spreadsheet(
+        self,
+        key: str,
+        title: str = "Untitled spreadsheet",
+        tabs: Mapping[str, tuple[int, int]] | Sequence[str] = ("Sheet1",),
+        *,
+        shared: bool = True,
+    ) -> FakeSpreadsheet:
+        """A new spreadsheet; ``tabs`` maps names to (rows, cols) or lists names (1000 x 26)."""
+        sizes = dict(tabs) if isinstance(tabs, Mapping) else {t: (1000, 26) for t in tabs}
+        sheets = []
+        for i, (name, (rows, cols)) in enumerate(sizes.items()):
+            sid = 0 if i == 0 else self._new_id()
+            sheets.append(FakeSheet(self._sheet_properties(sid, name, i, rows, cols)))
+        ss = FakeSpreadsheet(
+            key=key,
+            properties={"title": title, "locale": "en_US", "autoRecalc": "ON_CHANGE", "timeZone": "Etc/GMT"},
+            sheets=sheets,
+            shared=shared,
+        )
+        self.spreadsheets[key] = ss
+        return ss
+
+    def set_shared(self, key: str, shared: bool) -> None:
+        """Share or unshare a spreadsheet with the caller (unshared: 403 on Sheets, 404 on Drive)."""
+        self.spreadsheets[key].shared = shared
+
+    def set_values(self, key: str, a1: str, rows: Sequence[Sequence[CellValue]], *, user_entered: bool = True) -> None:
+        """Type values into cells as a player would (USER_ENTERED by default: '=' makes a formula)."""
+        ss = self.spreadsheets[key]
+        rect = parse_a1(ss, a1)
+        for i, row in enumerate(rows):
+            for j, v in enumerate(row):
+                pos = (rect.r0 + i, rect.c0 + j)
+                if v is None or v == "":
+                    rect.sheet.cells.get(pos, {}).pop("userEnteredValue", None)
+                    continue
+                ev = _parse_user_entered(v) if user_entered else _raw_value(v)
+                rect.sheet.cells.setdefault(pos, {})["userEnteredValue"] = ev
+
+    def values(self, key: str, tab: str) -> list[list[Any]]:
+        """A tab's values as FORMULA rendering gives them, trimmed like Google."""
+        sheet = self.spreadsheets[key].sheet(tab)
+        if not sheet.cells:
+            return []
+        rows = max(r for r, _ in sheet.cells) + 1
+        cols = max(c for _, c in sheet.cells) + 1
+        return _trim([[sheet.value(r, c) for c in range(cols)] for r in range(rows)])
+
+    def cell(self, key: str, tab: str, a1: str) -> dict[str, Any]:
+        """A cell's CellData (userEnteredValue, userEnteredFormat, dataValidation)."""
+        rect = parse_a1(self.spreadsheets[key], f"{_quote(tab)}!{a1}")
+        return rect.sheet.cells.get((rect.r0, rect.c0), {})
+
+    # -- faults and accounting ----------------------------------------------------
+
+    def inject(
+        self,
+        kind: FaultKind,
+        *,
+        at: int = 1,
+        endpoint: str | None = None,
+        times: int | None = 1,
+        retry_after: float | None = None,
+        after_apply: bool = False,
+    ) -> Fault:
+        """Make the ``at``-th call from now (to ``endpoint``, or to any API endpoint) fail."""
+        fault = Fault(kind, at, endpoint, times, retry_after, after_apply)
+        self.faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        """Forget every pending fault."""
+        self.faults.clear()
+
+    def calls(self, endpoint: str | None = None) -> int:
+        """Calls seen by one endpoint, or by every API endpoint (google-auth's own calls excluded)."""
+        if endpoint is not None:
+            return self.stats.get(endpoint, EndpointStats()).calls
+        return sum(s.calls for name, s in self.stats.items() if name not in AUTH_ENDPOINTS)
+
+    def byte_counts(self, endpoint: str | None = None) -> tuple[int, int]:
+        """(request bytes, response bytes) for one endpoint or every API endpoint."""
+        chosen = [s for n, s in self.stats.items() if (n == endpoint if endpoint else n not in AUTH_ENDPOINTS)]
+        return sum(s.request_bytes for s in chosen), sum(s.response_bytes for s in chosen)
+
+    def reset_counters(self) -> None:
+        """Zero the statistics and the call log (state and faults stay)."""
+        self.stats.clear()
+        self.log.clear()
+
+    # -- dispatch -------------------------------------------------------------------
+
+    def _new_id(self) -> int:
+        self._next_id += 7919
+        return self._next_id
+
+    @staticmethod
+    def _sheet_properties(sid: int, title: str, index: int, rows: int, cols: int) -> dict[str, Any]:
+        return {
+            "sheetId": sid,
+            "title": title,
+            "index": index,
+            "sheetType": "GRID",
+            "gridProperties": {"rowCount": rows, "columnCount": cols},
+        }
+
+    def _dispatch(self, request: requests.PreparedRequest) -> tuple[int, dict[str, str], bytes] | Exception:
+        try:
+            return self._handle(request)
+        except AssertionError as e:
+            self.violations.append(str(e))
+            raise
+
+    def _handle(self, request: requests.PreparedRequest) -> tuple[int, dict[str, str], bytes] | Exception:
+        url = request.url or ""
+        http_method = (request.method or "GET").upper()
+        raw_body = request.body or b""
+        body_bytes = raw_body.encode("utf-8") if isinstance(raw_body, str) else bytes(raw_body)
+        if url.split("?", 1)[0] == TOKEN_URL and http_method == "POST":
+            return self._token(url, body_bytes)
+        if _ALLOWED_LOCATIONS.match(url) and http_method == "GET":
+            return self._allowed_locations(url)
+        found = None
+        api = None
+        for api in (self.sheets_api, self.drive_api):
+            found = api.match(http_method, url)
+            if found:
+                break
+        if found is None or api is None:
+            raise UnexpectedRequest(
+                f"{http_method} {url}: not a Google endpoint the fake serves (tests have no network)"
+            )
+        method, path_params = found
+        query = parse_qs(urlsplit(url).query, keep_blank_values=True)
+        body: Any = None
+        if body_bytes:
+            try:
+                body = json.loads(body_bytes)
+            except ValueError as e:
+                raise SchemaViolation(f"{method.id}: the body is not JSON: {e}") from e
+        stats = self.stats.setdefault(method.id, EndpointStats())
+        stats.calls += 1
+        stats.request_bytes += len(url.encode("utf-8")) + len(body_bytes)
+
+        what = f"{http_method} {method.id}"
+        api.validate_query(method, query, what)
+        if method.request is not None:
+            # Google reads a missing body as an empty message
+            api.validate(method.request, {} if body is None else body, f"{what} request body", method.id)
+        elif body is not None:
+            raise SchemaViolation(f"{what}: this method takes no body")
+
+        due = [f for f in self.faults if f.due(method.id)]  # every fault counts every call
+        fault = due[0] if due else None
+        if fault is not None and not fault.after_apply:
+            return self._fault(fault, method.id, stats, http_method, url, query, body)
+
+        auth = request.headers.get("Authorization", "")
+        try:
+            if not auth.startswith("Bearer ") or len(auth) <= len("Bearer "):
+                raise HttpError(401, "Request is missing required authentication credential.", "UNAUTHENTICATED")
+            status, payload, headers, content = self._serve(api, method, path_params, query, body)
+        except HttpError as e:
+            if fault is not None:  # nothing was applied: the fault answers
+                return self._fault(fault, method.id, stats, http_method, url, query, body)
+            status, headers = e.code, {"Content-Type": "application/json; charset=UTF-8"}
+            content = json.dumps(_error_payload(api, e)).encode()
+            payload = None
+        if fault is not None:
+            return self._fault(fault, method.id, stats, http_method, url, query, body)
+        if payload is not None and method.response is not None:
+            api.validate(method.response, payload, f"the fake's answer to {what}")
+        stats.response_bytes += len(content)
+        self.log.append(RecordedCall(method.id, http_method, url, query, body, status))
+        return status, headers, content
+
+    def _fault(
+        self,
+        fault: Fault,
+        endpoint: str,
+        stats: EndpointStats,
+        http_method: str,
+        url: str,
+        query: dict[str, list[str]],
+        body: Any,
+    ) -> tuple[int, dict[str, str], bytes] | Exception:
+        stats.faults += 1
+        headers: dict[str, str] = {}
+        if fault.retry_after is not None:
+            headers["Retry-After"] = f"{fault.retry_after:g}"
+        kind = fault.kind
+        if kind is FaultKind.CONNECTION_RESET:
+            self.log.append(RecordedCall(endpoint, http_method, url, query, body, None))
+            return requests.ConnectionError(
+                ConnectionResetError(104, "Connection reset by peer"), request=None
+            )
+        if kind is FaultKind.RATE_LIMIT_HTML:
+            status, ctype, content = 429, "text/html; charset=UTF-8", _HTML_429.encode()
+        elif kind is FaultKind.REQUEST_TIMEOUT:
+            status, ctype, content = 408, "text/html; charset=UTF-8", _HTML_408.encode()
+        else:
+            status, name, message = {
+                FaultKind.RATE_LIMIT_JSON: (
+                    429,
+                    "RESOURCE_EXHAUSTED",
+                    "Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute per "
+                    "user' of service 'sheets.googleapis.com' for consumer 'project_number:0'.",
+                ),
+                FaultKind.INTERNAL: (500, "INTERNAL", "Internal error encountered."),
+                FaultKind.UNAVAILABLE: (503, "UNAVAILABLE", "The service is currently unavailable."),
+            }[kind]
+            ctype = "application/json; charset=UTF-8"
+            content = json.dumps({"error": {"code": status, "message": message, "status": name}}).encode()
+        headers["Content-Type"] = ctype
+        stats.response_bytes += len(content)
+        self.log.append(RecordedCall(endpoint, http_method, url, query, body, status))
+        return status, headers, content
+
+    def _token(self, url: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
+        form = parse_qs(body.decode("utf-8"))
+        grant = form.get("grant_type", [""])[0]
+        if grant not in ("urn:ietf:params:oauth:grant-type:jwt-bearer", "refresh_token"):
+            raise UnexpectedRequest(f"token request with grant_type {grant!r}")
+        stats = self.stats.setdefault(TOKEN, EndpointStats())
+        stats.calls += 1
+        stats.request_bytes += len(url) + len(body)
+        if self.reject_tokens:
+            status = 400
+            content = json.dumps(
+                {"error": "invalid_grant", "error_description": "Token has been expired or revoked."}
+            ).encode()
+        else:
+            status = 200
+            self.tokens_issued += 1
+            content = json.dumps(
+                {"access_token": f"fake-access-token-{self.tokens_issued}", "expires_in": 3600, "token_type": "Bearer"}
+            ).encode()
+        stats.response_bytes += len(content)
+        return status, {"Content-Type": "application/json"}, content
+
+    def _allowed_locations(self, url: str) -> tuple[int, dict[str, str], bytes]:
+        # google-auth >= 2.60 looks up a service account's "Regional Access Boundary" after
+        # each token refresh; the no-op answer means "no restriction".
+        content = json.dumps({"locations": [], "encodedLocations": "0x0"}).encode()
+        stats = self.stats.setdefault(ALLOWED_LOCATIONS, EndpointStats())
+        stats.calls += 1
+        stats.request_bytes += len(url)
+        stats.response_bytes += len(content)
+        return 200, {"Content-Type": "application/json"}, content
+
+    def _spreadsheet(self, key: str, drive: bool) -> FakeSpreadsheet:
+        ss = self.spreadsheets.get(key)
+        if ss is None or (drive and not ss.shared):
+            raise HttpError(404, f"File not found: {key}." if drive else "Requested entity was not found.",
+                            "NOT_FOUND", "notFound")
+        if not ss.shared:
+            raise HttpError(403, "The caller does not have permission", "PERMISSION_DENIED", "forbidden")
+        return ss
+
+    def _serve(
+        self,
+        api: Discovery,
+        method: Method,
+        path: dict[str, str],
+        query: dict[str, list[str]],
+        body: Any,
+    ) -> tuple[int, Any, dict[str, str], bytes]:
+        json_headers = {"Content-Type": "application/json; charset=UTF-8"}
+        if method.id == READ:
+            payload = self._batch_get(self._spreadsheet(path["spreadsheetId"], False), query)
+        elif method.id == WRITE:
+            payload = self._batch_update_values(self._spreadsheet(path["spreadsheetId"], False), body)
+        elif method.id == GET:
+            payload = self._get(self._spreadsheet(path["spreadsheetId"], False), query)
+        elif method.id == BATCH_UPDATE:
+            payload = self._batch_update(self._spreadsheet(path["spreadsheetId"], False), body)
+        elif method.id == EXPORT:
+            ss = self._spreadsheet(path["fileId"], True)
+            mime = query.get("mimeType", [""])[0]
+            if mime != XLSX:
+                raise UnexpectedRequest(f"the fake exports only {XLSX}, not {mime!r}")
+            return 200, None, {"Content-Type": XLSX}, _xlsx(ss)
+        elif method.id == SHARE:
+            payload = self._share(self._spreadsheet(path["fileId"], True), body)
+        else:
+            raise UnexpectedRequest(f"{method.id} is a real Google method but the fake does not implement it")
+        return 200, payload, json_headers, json.dumps(payload).encode()
+
+    # -- Sheets: values ---------------------------------------------------------------
+
+    def _batch_get(self, ss: FakeSpreadsheet, query: dict[str, list[str]]) -> dict[str, Any]:
+        render = query.get("valueRenderOption", ["FORMATTED_VALUE"])[0]
+        major = query.get("majorDimension", ["ROWS"])[0]
+        out = []
+        for text in query.get("ranges", []):
+            rect = parse_a1(ss, text)
+            r0, c0, r1, c1 = rect.bounded()
+            grid = [
+                [_render(rect.sheet.cells.get((r, c), {}).get("userEnteredValue"), render) for c in range(c0, c1)]
+                for r in range(r0, r1)
+            ]
+            if major == "COLUMNS":
+                grid = [list(col) for col in zip(*grid, strict=False)]
+            rows = _trim(grid)
+            vr: dict[str, Any] = {"range": rect.a1(), "majorDimension": "COLUMNS" if major == "COLUMNS" else "ROWS"}
+            if rows:
+                vr["values"] = rows
+            out.append(vr)
+        return {"spreadsheetId": ss.key, "valueRanges": out}
+
+    def _batch_update_values(self, ss: FakeSpreadsheet, body: dict[str, Any]) -> dict[str, Any]:
+        option = body.get("valueInputOption")
+        if option not in ("RAW", "USER_ENTERED"):
+            raise HttpError(400, "'valueInputOption' is required but not specified")
+        work = copy.deepcopy(ss.sheets)
+        staged = FakeSpreadsheet(ss.key, ss.properties, work)
+        responses_out = []
+        touched_sheets: set[int] = set()
+        total_cells = total_rows = total_cols = 0
+        for vr in body.get("data", []):
+            rect = parse_a1(staged, vr["range"])
+            values = vr.get("values", [])
+            if vr.get("majorDimension") == "COLUMNS":
+                width = max((len(c) for c in values), default=0)
+                values = [[col[i] if i < len(col) else None for col in values] for i in range(width)]
+            rows_hit: set[int] = set()
+            cols_hit: set[int] = set()
+            cells = 0
+            for i, row in enumerate(values):
+                for j, v in enumerate(row):
+                    r, c = rect.r0 + i, rect.c0 + j
+                    if not rect.anchor_only:
+                        if rect.r1 is not None and r >= rect.r1:
+                            raise HttpError(
+                                400,
+                                f"Requested writing within range [{vr['range']}], but tried writing to row [{r + 1}]",
+                            )
+                        if rect.c1 is not None and c >= rect.c1:
+                            raise HttpError(
+                                400,
+                                f"Requested writing within range [{vr['range']}], but tried writing to column "
+                                f"[{col_letters(c)}]",
+                            )
+                    if r >= rect.sheet.row_count or c >= rect.sheet.column_count:
+                        raise HttpError(
+                            400,
+                            f"Range ({vr['range']}) exceeds grid limits. Max rows: {rect.sheet.row_count}, "
+                            f"max columns: {rect.sheet.column_count}",
+                        )
+                    if v is None:
+                        continue  # JSON null: the cell is left as it is
+                    ev = _raw_value(v) if option == "RAW" else _parse_user_entered(v)
+                    _check_cell_size(ev)
+                    cell = rect.sheet.cells.setdefault((r, c), {})
+                    if ev:
+                        cell["userEnteredValue"] = ev
+                    else:
+                        cell.pop("userEnteredValue", None)
+                        if not cell:
+                            del rect.sheet.cells[(r, c)]
+                    rows_hit.add(r)
+                    cols_hit.add(c)
+                    cells += 1
+            touched_sheets.add(rect.sheet.sheet_id)
+            total_cells += cells
+            total_rows += len(rows_hit)
+            total_cols += len(cols_hit)
+            item: dict[str, Any] = {"spreadsheetId": ss.key, "updatedRange": rect.a1()}
+            if cells:
+                item.update(updatedRows=len(rows_hit), updatedColumns=len(cols_hit), updatedCells=cells)
+            responses_out.append(item)
+        ss.sheets[:] = work
+        return {
+            "spreadsheetId": ss.key,
+            "totalUpdatedRows": total_rows,
+            "totalUpdatedColumns": total_cols,
+            "totalUpdatedCells": total_cells,
+            "totalUpdatedSheets": len(touched_sheets),
+            "responses": responses_out,
+        }
+
+    # -- Sheets: spreadsheet ----------------------------------------------------------
+
+    def _get(self, ss: FakeSpreadsheet, query: dict[str, list[str]]) -> dict[str, Any]:
+        if query.get("includeGridData", ["false"])[0].lower() == "true":
+            raise UnexpectedRequest("the fake does not serve spreadsheets.get with includeGridData=true")
+        if query.get("ranges"):
+            raise UnexpectedRequest("the fake does not serve spreadsheets.get with ranges")
+        sheets = []
+        for s in ss.sheets:
+            entry: dict[str, Any] = {"properties": copy.deepcopy(s.properties)}
+            if s.protected_ranges:
+                entry["protectedRanges"] = copy.deepcopy(s.protected_ranges)
+            sheets.append(entry)
+        return {
+            "spreadsheetId": ss.key,
+            "properties": copy.deepcopy(ss.properties),
+            "sheets": sheets,
+            "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{ss.key}/edit",
+        }
+
+    def _batch_update(self, ss: FakeSpreadsheet, body: dict[str, Any]) -> dict[str, Any]:
+        staged = copy.deepcopy(ss)  # all or nothing, like Google
+        replies = []
+        for i, req in enumerate(body.get("requests", [])):
+            (kind, args), = req.items()
+            handler = getattr(self, f"_req_{kind}", None)
+            if handler is None:
+                raise UnexpectedRequest(f"batchUpdate request kind {kind!r} is valid but the fake lacks it")
+            try:
+                reply = handler(staged, args)
+            except HttpError as e:
+                raise HttpError(e.code, f"Invalid requests[{i}].{kind}: {e.message}", e.status) from e
+            if staged.sheets and all(s.properties.get("hidden") for s in staged.sheets):
+                raise HttpError(400, f"Invalid requests[{i}].{kind}: You can't hide all the sheets in a document.")
+            replies.append(reply)
+        ss.properties, ss.sheets = staged.properties, staged.sheets
+        return {"spreadsheetId": ss.key, "replies": replies}
+
+    def _sheet_for(self, ss: FakeSpreadsheet, sheet_id: int | None) -> FakeSheet:
+        sheet = ss.by_id(int(sheet_id or 0))
+        if sheet is None:
+            raise HttpError(400, f"No grid with id: {sheet_id}")
+        return sheet
+
+    def _grid_rect(self, ss: FakeSpreadsheet, gr: Mapping[str, Any]) -> tuple[FakeSheet, int, int, int, int]:
+        sheet = self._sheet_for(ss, gr.get("sheetId"))
+        r0, c0 = int(gr.get("startRowIndex", 0)), int(gr.get("startColumnIndex", 0))
+        r1 = int(gr.get("endRowIndex", sheet.row_count))
+        c1 = int(gr.get("endColumnIndex", sheet.column_count))
+        if not (0 <= r0 <= r1 and 0 <= c0 <= c1):
+            raise HttpError(400, f"Invalid range: start after end in {dict(gr)}")
+        if r1 > sheet.row_count or c1 > sheet.column_count:
+            raise HttpError(
+                400,
+                f"Range ({sheet.title}) exceeds grid limits. Max rows: {sheet.row_count}, "
+                f"max columns: {sheet.column_count}",
+            )
+        return sheet, r0, c0, r1, c1
+
+    def _check_sheet(self, ss: FakeSpreadsheet, sheet: FakeSheet) -> None:
+        grid = sheet.properties.get("gridProperties", {})
+        rows, cols = int(grid.get("rowCount", 0)), int(grid.get("columnCount", 0))
+        if rows < 1 or cols < 1:
+            raise HttpError(400, "A sheet must have at least one row and one column.")
+        if int(grid.get("frozenRowCount", 0)) >= rows:
+            raise HttpError(400, "You can't freeze all visible rows on the sheet.")
+        if int(grid.get("frozenColumnCount", 0)) >= cols:
+            raise HttpError(400, "You can't freeze all visible columns on the sheet.")
+        titles = [s.title.lower() for s in ss.sheets]
+        if titles.count(sheet.title.lower()) > 1:
+            raise HttpError(
+                400, f'A sheet with the name "{sheet.title}" already exists. Please enter another name.'
+            )
+
+    def _req_addSheet(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        props = copy.deepcopy(args.get("properties", {}))
+        sid = props.get("sheetId")
+        if sid is None:
+            sid = self._new_id()
+        elif ss.by_id(int(sid)) is not None:
+            raise HttpError(400, f"A sheet with the id {sid} already exists.")
+        props["sheetId"] = int(sid)
+        props.setdefault("title", f"Sheet{len(ss.sheets) + 1}")
+        props.setdefault("sheetType", "GRID")
+        grid = props.setdefault("gridProperties", {})
+        grid.setdefault("rowCount", 1000)
+        grid.setdefault("columnCount", 26)
+        index = min(int(props.get("index", len(ss.sheets))), len(ss.sheets))
+        sheet = FakeSheet(props)
+        ss.sheets.insert(index, sheet)
+        ss.renumber()
+        self._check_sheet(ss, sheet)
+        return {"addSheet": {"properties": copy.deepcopy(sheet.properties)}}
+
+    def _req_deleteSheet(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        sheet = self._sheet_for(ss, args.get("sheetId"))
+        if len(ss.sheets) == 1:
+            raise HttpError(400, "You can't remove all the sheets in a document.")
+        ss.sheets.remove(sheet)
+        ss.renumber()
+        return {}
+
+    def _req_updateSheetProperties(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        props = args.get("properties", {})
+        sheet = self._sheet_for(ss, props.get("sheetId"))
+        paths = self.sheets_api.check_field_mask("SheetProperties", args.get("fields", ""), "updateSheetProperties")
+        old_index = ss.sheets.index(sheet)
+        _apply_mask(sheet.properties, props, paths)
+        sheet.properties["sheetId"] = int(props.get("sheetId", sheet.sheet_id))
+        if "index" in paths or "*" in paths:
+            new = int(props.get("index", old_index))
+            ss.sheets.pop(old_index)
+            if new > old_index:
+                new -= 1  # indexes are "before the move"
+            ss.sheets.insert(max(0, min(new, len(ss.sheets))), sheet)
+        ss.renumber()
+        sheet.properties.setdefault("sheetType", "GRID")
+        self._check_sheet(ss, sheet)
+        sheet.trim()
+        return {}
+
+    def _req_updateSpreadsheetProperties(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        paths = self.sheets_api.check_field_mask(
+            "SpreadsheetProperties", args.get("fields", ""), "updateSpreadsheetProperties"
+        )
+        _apply_mask(ss.properties, args.get("properties", {}), paths)
+        return {}
+
+    def _write_cell(self, sheet: FakeSheet, r: int, c: int, data: Mapping[str, Any], paths: Sequence[str]) -> None:
+        _check_cell_size(data.get("userEnteredValue") or {})
+        cell = sheet.cells.setdefault((r, c), {})
+        _apply_mask(cell, data, paths)
+        if not cell:
+            del sheet.cells[(r, c)]
+
+    def _req_updateCells(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "updateCells")
+        if ("start" in args) == ("range" in args):
+            raise HttpError(400, "Exactly one of 'start' or 'range' must be set")
+        if "start" in args:
+            st = args["start"]
+            sheet = self._sheet_for(ss, st.get("sheetId"))
+            r0, c0 = int(st.get("rowIndex", 0)), int(st.get("columnIndex", 0))
+            r1, c1 = sheet.row_count, sheet.column_count
+        else:
+            sheet, r0, c0, r1, c1 = self._grid_rect(ss, args["range"])
+        for i, row in enumerate(args.get("rows", [])):
+            for j, data in enumerate(row.get("values", [])):
+                r, c = r0 + i, c0 + j
+                if r >= r1 or c >= c1:
+                    raise HttpError(
+                        400,
+                        f"Range ({sheet.title}!{col_letters(c)}{r + 1}) exceeds grid limits. Max rows: "
+                        f"{sheet.row_count}, max columns: {sheet.column_count}",
+                    )
+                self._write_cell(sheet, r, c, data, paths)
+        return {}
+
+    def _req_repeatCell(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "repeatCell")
+        sheet, r0, c0, r1, c1 = self._grid_rect(ss, args.get("range", {}))
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                self._write_cell(sheet, r, c, args.get("cell", {}), paths)
+        return {}
+
+    def _req_setDataValidation(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        sheet, r0, c0, r1, c1 = self._grid_rect(ss, args.get("range", {}))
+        rule = args.get("rule")
+        if rule is not None:
+            cond = rule.get("condition", {})
+            kind, values = cond.get("type"), cond.get("values", [])
+            if kind == "ONE_OF_LIST" and not values:
+                raise HttpError(400, "Invalid ConditionValue: ONE_OF_LIST requires at least one value")
+            if kind == "BOOLEAN" and len(values) > 2:
+                raise HttpError(400, "Invalid ConditionValue: BOOLEAN takes at most two values")
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                self._write_cell(sheet, r, c, {"dataValidation": rule} if rule else {}, ["dataValidation"])
+        return {}
+
+    def _req_addProtectedRange(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        pr = copy.deepcopy(args.get("protectedRange", {}))
+        sheet, *_ = self._grid_rect(ss, pr.get("range", {}))
+        if pr.get("warningOnly") and pr.get("editors"):
+            raise HttpError(400, "Editors are not supported with warningOnly protection.")
+        taken = {p["protectedRangeId"] for s in ss.sheets for p in s.protected_ranges}
+        if pr.get("protectedRangeId") in taken:
+            raise HttpError(400, f"A protected range with id {pr['protectedRangeId']} already exists.")
+        pr.setdefault("protectedRangeId", self._new_id())
+        pr["range"].setdefault("sheetId", sheet.sheet_id)
+        pr["requestingUserCanEdit"] = True
+        sheet.protected_ranges.append(pr)
+        return {"addProtectedRange": {"protectedRange": copy.deepcopy(pr)}}
+
+    def _req_deleteProtectedRange(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        pid = args.get("protectedRangeId")
+        for s in ss.sheets:
+            for p in s.protected_ranges:
+                if p["protectedRangeId"] == pid:
+                    s.protected_ranges.remove(p)
+                    return {}
+        raise HttpError(400, f"No protected range with id: {pid}")
+
+    def _req_updateDimensionProperties(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        paths = self.sheets_api.check_field_mask(
+            "DimensionProperties", args.get("fields", ""), "updateDimensionProperties"
+        )
+        dr = args.get("range")
+        if dr is None:
+            raise UnexpectedRequest("updateDimensionProperties with dataSourceSheetRange")
+        sheet = self._sheet_for(ss, dr.get("sheetId"))
+        columns = dr.get("dimension") == "COLUMNS"
+        if dr.get("dimension") not in ("ROWS", "COLUMNS"):
+            raise HttpError(400, "dimension must be ROWS or COLUMNS")
+        limit = sheet.column_count if columns else sheet.row_count
+        start, end = int(dr.get("startIndex", 0)), int(dr.get("endIndex", limit))
+        if not 0 <= start < end <= limit:
+            raise HttpError(400, f"Invalid dimension range {start}..{end} (limit {limit})")
+        meta = sheet.columns if columns else sheet.rows_meta
+        for i in range(start, end):
+            _apply_mask(meta.setdefault(i, {}), args.get("properties", {}), paths)
+        return {}
+
+    # -- Drive ---------------------------------------------------------------------------
+
+    def _share(self, ss: FakeSpreadsheet, body: dict[str, Any]) -> dict[str, Any]:
+        kind, role = body.get("type"), body.get("role")
+        if role not in ("owner", "organizer", "fileOrganizer", "writer", "commenter", "reader"):
+            raise HttpError(400, f"The provided value for 'role' is invalid: {role!r}.", reason="invalid")
+        if kind not in ("user", "group", "domain", "anyone"):
+            raise HttpError(400, f"The provided value for 'type' is invalid: {kind!r}.", reason="invalid")
+        if kind in ("user", "group") and "@" not in str(body.get("emailAddress", "")):
+            raise HttpError(400, "The permission emailAddress field is required.", reason="required")
+        perm = {"kind": "drive#permission", "id": str(self._new_id()), "type": kind, "role": role}
+        if "emailAddress" in body:
+            perm["emailAddress"] = body["emailAddress"]
+        ss.permissions.append(perm)
+        return dict(perm)
+
+
+@functools.cache
+def _discovery(name: str) -> Discovery:
+    return Discovery(DISCOVERY_DIR / name)
+
+
+def _error_payload(api: Discovery, e: HttpError) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": e.code, "message": e.message}
+    if api.name == "drive":
+        error["errors"] = [{"message": e.message, "domain": "global", "reason": e.reason}]
+    else:
+        error["status"] = e.status
+    return {"error": error}
+
+
+def _xlsx(ss: FakeSpreadsheet) -> bytes:
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for s in ss.sheets:
+        ws = wb.create_sheet(s.title[:31])
+        for (r, c), data in sorted(s.cells.items()):
+            ev = data.get("userEnteredValue")
+            if not ev:
+                continue
+            cell = ws.cell(row=r + 1, column=c + 1)
+            cell.value = _render(ev, "FORMULA")
+            if "stringValue" in ev:
+                cell.data_type = "s"  # text that starts with '=' stays text
+        if s.properties.get("hidden"):
+            ws.sheet_state = "hidden"
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+# --------------------------------------------------------------------------- test helpers
+
+
+def fake_credentials(token: str = "fake-user-token") -> UserCredentials:
+    """User credentials that already hold a token and never expire: no refresh call."""
+    return UserCredentials(token=token)  # type: ignore[no-untyped-call]
+
+
+def fake_client() -> gspread.Client:
+    """A real gspread Client (plain HTTPClient, real AuthorizedSession) on fake credentials."""
+    return gspread.Client(auth=fake_credentials())
+
+
+def write_service_account_key(path: Path, email: str = "gm-bot@sheets-gm-test.iam.gserviceaccount.com") -> Path:
+    """A service-account key file with a freshly generated RSA key (signing works offline;
+    the token exchange is served by the fake)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    info = {
+        "type": "service_account",
+        "project_id": "sheets-gm-test",
+        "private_key_id": "0123456789abcdef",
+        "private_key": pem,
+        "client_email": email,
+        "client_id": "100000000000000000000",
+        "auth_uri": "https://accounts.google.com/o/oauth2/auth",
+        "token_uri": TOKEN_URL,
+    }
+    path.write_text(json.dumps(info), encoding="utf-8")
+    return path
+
+
+def settle_auth(client: gspread.Client) -> gspread.Client:
+    """Make google-auth's Regional Access Boundary lookup (service accounts, google-auth >= 2.60)
+    happen inside the request that refreshes the token instead of on a background thread, so
+    no thread can outlive the fake and reach the network."""
+    blocking = getattr(client.http_client.auth, "_set_blocking_regional_access_boundary_lookup", None)
+    if callable(blocking):
+        blocking()
+    return client
+
+
+def iter_bodies(fake: GoogleApiFake, endpoint: str) -> Iterator[Any]:
+    """The JSON bodies the fake received at ``endpoint``, oldest first."""
+    for call in fake.log:
+        if call.endpoint == endpoint:
+            yield call.body

@@ -1,0 +1,682 @@
+"""The Google backend through real gspread and google-auth objects, against the fake Google.
+
+Every request the backend makes is validated by the fake against Google's discovery
+documents; a violation raises inside the request and fails the test. Nothing here touches
+the network or sleeps: the retry policy runs on a fake clock.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import gspread
+import openpyxl
+import pytest
+import requests
+from google.oauth2.credentials import Credentials as UserCredentials
+
+from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
+from sheets_gm.sheets.google import (
+    MAX_CELL_CHARS,
+    GoogleSheetBackend,
+    grid_range,
+    layout_requests,
+    open_oauth,
+    open_service_account,
+)
+from sheets_gm.sheets.layout import CellValue, Checkbox, Dropdown, Fill, Protection, TabLayout, WorkbookLayout
+from sheets_gm.sheets.retry import RetryPolicy
+from tests.fakes.clock import FakeClock
+from tests.fakes.google_api import (
+    ALL_FAULTS,
+    BATCH_UPDATE,
+    EXPORT,
+    GET,
+    READ,
+    SHARE,
+    TOKEN,
+    TOKEN_URL,
+    WRITE,
+    FaultKind,
+    GoogleApiFake,
+    SchemaViolation,
+    UnexpectedRequest,
+    fake_client,
+    iter_bodies,
+    settle_auth,
+    write_service_account_key,
+)
+
+KEY = "1GvGtestSpreadsheetKey_abcdefghijklmnop"
+SA_EMAIL = "gm-bot@sheets-gm-test.iam.gserviceaccount.com"
+
+
+@pytest.fixture
+def fake() -> Iterator[GoogleApiFake]:
+    with GoogleApiFake() as f:
+        f.create_spreadsheet(KEY, "GvG test", {"Board": (30, 20), "Orders red": (20, 8)})
+        yield f
+    assert not f.violations, f.violations
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def policy(clock: FakeClock) -> RetryPolicy:
+    return RetryPolicy(deadline=60, time=clock.time, sleep=clock.sleep, random=lambda: 0.5)
+
+
+@pytest.fixture
+def backend(fake: GoogleApiFake, policy: RetryPolicy) -> GoogleSheetBackend:
+    return GoogleSheetBackend(fake_client(), KEY, retry=policy)
+
+
+@pytest.fixture(scope="module")
+def sa_key(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_service_account_key(tmp_path_factory.mktemp("sa") / "key.json", SA_EMAIL)
+
+
+# --------------------------------------------------------------------------- read and write
+
+
+def test_write_then_read_round_trip(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    backend.write(
+        [
+            RangeWrite("Board!A1:C2", [["turn", 3, True], ["phase", 2.5, False]]),
+            RangeWrite("'Orders red'!B2", [["F7", "attack"]]),
+        ]
+    )
+    grids = backend.read(["Board!A1:C2", "'Orders red'!A1:C3", "Board!D1:E5"])
+    assert grids == [
+        [["turn", 3, True], ["phase", 2.5, False]],
+        [[], ["", "F7", "attack"]],
+        [],
+    ]
+
+
+def test_raw_text_never_becomes_a_formula(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    nasty: list[CellValue] = [
+        "=1+1",
+        '=HYPERLINK("http://evil.example","x")',
+        "+SUM(A1)",
+        "-2+3",
+        "@A1",
+        "TRUE",
+        "007",
+        "1/2/2024",
+    ]
+    backend.write([RangeWrite("Board!A1:H1", [nasty])])
+    for col, text in zip("ABCDEFGH", nasty, strict=True):
+        cell = fake.cell(KEY, "Board", f"{col}1")
+        assert cell["userEnteredValue"] == {"stringValue": text}
+    assert backend.read(["Board!A1:H1"]) == [[nasty]]
+    body = next(iter_bodies(fake, WRITE))
+    assert body["valueInputOption"] == "RAW"
+
+
+def test_a_players_formula_is_read_as_its_text(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    fake.set_values(KEY, "'Orders red'!A2", [["=IMPORTXML(\"x\")", "42", "yes"]])
+    assert fake.spreadsheets[KEY].sheet("Orders red").is_formula(1, 0)
+    assert backend.read(["'Orders red'!A2:C2"]) == [[['=IMPORTXML("x")', 42, "yes"]]]
+    call = fake.log[-1]
+    assert call.query["valueRenderOption"] == ["FORMULA"]
+    assert call.query["majorDimension"] == ["ROWS"]
+
+
+def test_read_trims_like_google(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    fake.set_values(KEY, "Board!A1", [["a", "", "b", ""], ["", "", "", ""], ["", "c"], ["", ""]])
+    assert backend.read(["Board!A1:F6"]) == [[["a", "", "b"], [], ["", "c"]]]
+
+
+def test_none_leaves_a_cell_and_empty_string_clears_it(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    fake.set_values(KEY, "Board!A1", [["keep", "clear", "over"]])
+    backend.write([RangeWrite("Board!A1:C1", [[None, "", "new"]])])
+    assert fake.values(KEY, "Board") == [["keep", "", "new"]]
+
+
+def test_long_text_is_cut_to_googles_cell_limit(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    backend.write([RangeWrite("Board!A1", [["x" * (MAX_CELL_CHARS + 10)]])])
+    assert len(backend.read(["Board!A1"])[0][0][0]) == MAX_CELL_CHARS  # type: ignore[arg-type]
+
+
+def test_one_call_per_read_and_per_write(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    ranges = ["Board!A1:O23", "Board!A25:C25", "'Orders red'!A1:E6", "'Orders red'!F1:F6", "Board!T30"]
+    backend.read(ranges)
+    assert fake.calls(READ) == 1 and fake.calls() == 1
+    assert fake.log[-1].query["ranges"] == ranges
+    backend.write([RangeWrite(r, [["x"]]) for r in ranges])
+    assert fake.calls(WRITE) == 1 and fake.calls() == 2
+    assert fake.calls(GET) == 0  # never a metadata read on the poll path
+    request_bytes, response_bytes = fake.byte_counts()
+    assert request_bytes > 0 and response_bytes > 0
+
+
+def test_nothing_to_read_or_write_makes_no_call(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    assert backend.read([]) == []
+    backend.write([])
+    assert fake.calls() == 0
+
+
+def test_a_missing_tab_is_an_error_naming_the_range(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    with pytest.raises(SheetError, match="Orders blue"):
+        backend.read(["Board!A1", "'Orders blue'!A1:E6"])
+    assert fake.calls(READ) == 1  # a 400 is not retried
+
+
+def test_writing_past_the_grid_is_an_error(backend: GoogleSheetBackend) -> None:
+    with pytest.raises(SheetError, match="exceeds grid limits"):
+        backend.write([RangeWrite("Board!T30", [["x", "y"]])])
+
+
+def test_a_url_is_accepted_as_the_key(fake: GoogleApiFake, policy: RetryPolicy) -> None:
+    b = GoogleSheetBackend(fake_client(), f"https://docs.google.com/spreadsheets/d/{KEY}/edit#gid=0", retry=policy)
+    assert b.key == KEY
+    assert b.read(["Board!A1"]) == [[]]
+
+
+# --------------------------------------------------------------------------- layout
+
+LAYOUT = WorkbookLayout(
+    title="GvG - match 1",
+    tabs=(
+        TabLayout(
+            name="Board",
+            rows=25,
+            cols=16,
+            frozen_rows=1,
+            values={"A1": [["Turn", 1, None, "=not a formula"]], "B3": [["tree", True]]},
+            fills=(Fill("A1:P1", "#1F4E79", bold=True), Fill("B2:C3", "#00ff00")),
+            column_widths={0: 120, 3: 40},
+        ),
+        TabLayout(
+            name="Orders red",
+            rows=12,
+            cols=6,
+            frozen_rows=1,
+            values={"A1": [["Player", "Destination", "Action", "Ready"]]},
+            dropdowns=(Dropdown("C2:C11", ("move", "attack", "defend")),),
+            checkboxes=(Checkbox("D2:D11"),),
+            protections=(
+                Protection("A2:F2", "row 2: alice", ("alice@example.com",)),
+                Protection("A1:F1", "header"),
+            ),
+        ),
+        TabLayout(name="Engine", rows=50, cols=4, hidden=True, protections=(Protection(None, "engine state"),)),
+    ),
+)
+
+
+def test_layout_in_one_metadata_read_and_one_batch_update(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    fake.create_spreadsheet("FRESH", "Untitled spreadsheet", ["Sheet1"])
+    b = GoogleSheetBackend(backend.client, "FRESH", retry=backend.retry)
+    b.apply_layout(LAYOUT)
+    assert fake.calls(GET) == 1 and fake.calls(BATCH_UPDATE) == 1 and fake.calls() == 2
+
+    ss = fake.spreadsheets["FRESH"]
+    assert ss.properties["title"] == "GvG - match 1"
+    assert b.name == "spreadsheet 'Untitled spreadsheet'"  # the title read with the metadata
+    assert [s.title for s in ss.sheets] == ["Board", "Orders red", "Engine", "Sheet1"]
+    board, orders, engine = ss.sheet("Board"), ss.sheet("Orders red"), ss.sheet("Engine")
+    assert board.properties["gridProperties"] == {"rowCount": 25, "columnCount": 16, "frozenRowCount": 1}
+    assert engine.properties["hidden"] is True and board.properties["hidden"] is False
+
+    assert fake.cell("FRESH", "Board", "A1")["userEnteredValue"] == {"stringValue": "Turn"}
+    assert fake.cell("FRESH", "Board", "B1")["userEnteredValue"] == {"numberValue": 1}
+    assert "userEnteredValue" not in fake.cell("FRESH", "Board", "C1")
+    assert fake.cell("FRESH", "Board", "D1")["userEnteredValue"] == {"stringValue": "=not a formula"}
+    assert fake.values("FRESH", "Board")[2] == ["", "tree", True]
+
+    header = fake.cell("FRESH", "Board", "P1")["userEnteredFormat"]
+    assert header["textFormat"] == {"bold": True}
+    assert header["backgroundColorStyle"]["rgbColor"] == pytest.approx(
+        {"red": 0x1F / 255, "green": 0x4E / 255, "blue": 0x79 / 255}
+    )
+    assert fake.cell("FRESH", "Board", "C3")["userEnteredFormat"]["textFormat"] == {"bold": False}
+    assert board.columns[0] == {"pixelSize": 120} and board.columns[3] == {"pixelSize": 40}
+
+    dropdown = fake.cell("FRESH", "Orders red", "C11")["dataValidation"]
+    assert dropdown["condition"] == {
+        "type": "ONE_OF_LIST",
+        "values": [{"userEnteredValue": v} for v in ("move", "attack", "defend")],
+    }
+    assert dropdown["strict"] is True
+    assert "dataValidation" not in fake.cell("FRESH", "Orders red", "C12")
+    checkbox = fake.cell("FRESH", "Orders red", "D2")["dataValidation"]
+    assert checkbox == {"condition": {"type": "BOOLEAN"}, "strict": True}
+
+    rows = {p["description"]: p for p in orders.protected_ranges}
+    assert rows["row 2: alice"]["editors"] == {"users": ["alice@example.com"]}
+    assert rows["row 2: alice"]["range"] == {
+        "sheetId": orders.sheet_id,
+        "startRowIndex": 1,
+        "endRowIndex": 2,
+        "startColumnIndex": 0,
+        "endColumnIndex": 6,
+    }
+    assert engine.protected_ranges[0]["range"] == {"sheetId": engine.sheet_id}
+
+
+def test_layout_again_replaces_rather_than_duplicates(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    backend.apply_layout(LAYOUT)
+    ss = fake.spreadsheets[KEY]
+    ids = {s.title: s.sheet_id for s in ss.sheets}
+    backend.apply_layout(LAYOUT)
+    assert {s.title: s.sheet_id for s in ss.sheets} == ids
+    assert [s.title for s in ss.sheets] == ["Board", "Orders red", "Engine"]
+    assert len(ss.sheet("Orders red").protected_ranges) == 2
+    assert len(ss.sheet("Engine").protected_ranges) == 1
+    # the existing 30 x 20 Board was reshaped in place
+    assert ss.sheet("Board").properties["gridProperties"]["rowCount"] == 25
+    bodies = list(iter_bodies(fake, BATCH_UPDATE))
+    assert any("deleteProtectedRange" in r for r in bodies[1]["requests"])
+    assert not any("addSheet" in r for r in bodies[1]["requests"])
+
+
+def test_layout_keeps_the_service_account_an_editor_of_each_protection(fake: GoogleApiFake, sa_key: Path,
+                                                                        policy: RetryPolicy) -> None:
+    b = GoogleSheetBackend(settle_auth(open_service_account(sa_key)), KEY, retry=policy)
+    b.apply_layout(LAYOUT)
+    for s in fake.spreadsheets[KEY].sheets:
+        for p in s.protected_ranges:
+            assert SA_EMAIL in p["editors"]["users"]
+
+
+def test_layout_requests_are_valid_batch_update_bodies(fake: GoogleApiFake) -> None:
+    meta = {"properties": {"title": "x"}, "sheets": [{"properties": {"sheetId": 0, "title": "Sheet1"}}]}
+    body = {"requests": layout_requests(LAYOUT, meta, SA_EMAIL)}
+    fake.sheets_api.validate("BatchUpdateSpreadsheetRequest", body, "layout")
+
+
+def test_layout_with_none_values_skips_those_cells(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    fake.set_values(KEY, "Board!A1", [["old", "old", "old"]])
+    layout = WorkbookLayout("t", (TabLayout("Board", 25, 16, values={"A1": [["new", None, "new"]]}),))
+    backend.apply_layout(layout)
+    assert fake.values(KEY, "Board") == [["new", "old", "new"]]
+
+
+def test_layout_retry_after_a_lost_answer_does_not_duplicate_tabs(
+    backend: GoogleSheetBackend, fake: GoogleApiFake, clock: FakeClock
+) -> None:
+    fake.inject(FaultKind.CONNECTION_RESET, endpoint=BATCH_UPDATE, after_apply=True)
+    backend.apply_layout(LAYOUT)  # the first batchUpdate landed; the retry reads the tabs again
+    ss = fake.spreadsheets[KEY]
+    assert [s.title for s in ss.sheets] == ["Board", "Orders red", "Engine"]
+    assert len(ss.sheet("Orders red").protected_ranges) == 2
+    assert fake.calls(GET) == 2 and fake.calls(BATCH_UPDATE) == 2 and len(clock.sleeps) == 1
+
+
+@pytest.mark.parametrize(
+    ("cells", "expected"),
+    [
+        ("B3", {"startRowIndex": 2, "endRowIndex": 3, "startColumnIndex": 1, "endColumnIndex": 2}),
+        ("A2:E6", {"startRowIndex": 1, "endRowIndex": 6, "startColumnIndex": 0, "endColumnIndex": 5}),
+        ("B:D", {"startColumnIndex": 1, "endColumnIndex": 4}),
+        ("3:5", {"startRowIndex": 2, "endRowIndex": 5}),
+        ("A2:E", {"startRowIndex": 1, "startColumnIndex": 0, "endColumnIndex": 5}),
+        ("$AA$10", {"startRowIndex": 9, "endRowIndex": 10, "startColumnIndex": 26, "endColumnIndex": 27}),
+        ("", {}),
+    ],
+)
+def test_grid_range(cells: str, expected: dict[str, int]) -> None:
+    assert grid_range(7, cells) == {"sheetId": 7, **expected}
+
+
+@pytest.mark.parametrize("cells", ["A0", "C1:A1", "A1:B0", "1A", "A1:B2:C3", "ABCD1"])
+def test_grid_range_refuses_nonsense(cells: str) -> None:
+    with pytest.raises(ValueError):
+        grid_range(0, cells)
+
+
+# --------------------------------------------------------------------------- export and share
+
+
+def test_export_xlsx(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    backend.write([RangeWrite("Board!A1:B1", [["=1+1", 7]])])
+    data = backend.export_xlsx()
+    assert fake.calls(EXPORT) == 1
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    assert wb.sheetnames == ["Board", "Orders red"]
+    cell = wb["Board"]["A1"]
+    assert (cell.value, cell.data_type) == ("=1+1", "s")
+    assert wb["Board"]["B1"].value == 7
+
+
+def test_share(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    backend.share(["alice@example.com", " ALICE@example.com ", "bob@example.org"], "reader", notify=False)
+    perms = fake.spreadsheets[KEY].permissions
+    assert [(p["emailAddress"], p["role"], p["type"]) for p in perms] == [
+        ("alice@example.com", "reader", "user"),
+        ("bob@example.org", "reader", "user"),
+    ]
+    assert fake.calls(SHARE) == 2
+    assert fake.log[-1].query["sendNotificationEmail"] == ["false"]
+
+
+def test_share_refuses_a_bad_role_or_address_without_calling(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    with pytest.raises(ValueError, match="role"):
+        backend.share(["a@example.com"], "owner")
+    with pytest.raises(ValueError, match="e-mail"):
+        backend.share(["not-an-address"])
+    assert fake.calls() == 0
+
+
+# --------------------------------------------------------------------------- faults and retries
+
+
+def _do(backend: GoogleSheetBackend, op: str) -> None:
+    if op == "read":
+        assert backend.read(["Board!A1:B2"]) == [[]]
+    elif op == "write":
+        backend.write([RangeWrite("Board!A1", [["x"]])])
+    elif op == "layout":
+        backend.apply_layout(LAYOUT)
+    elif op == "export":
+        assert backend.export_xlsx()[:2] == b"PK"
+    elif op == "share":
+        backend.share(["alice@example.com"])
+
+
+@pytest.mark.parametrize("op", ["read", "write", "layout", "export", "share"])
+@pytest.mark.parametrize("kind", ALL_FAULTS, ids=lambda k: k.value)
+def test_every_fault_at_the_first_call_is_retried(
+    backend: GoogleSheetBackend, fake: GoogleApiFake, clock: FakeClock, kind: FaultKind, op: str
+) -> None:
+    fault = fake.inject(kind, at=1)
+    _do(backend, op)
+    assert fault.fired == 1
+    assert len(clock.sleeps) == 1 and 0 <= clock.sleeps[0] <= 1.0  # full jitter on a 1 s first step
+    assert sum(s.faults for s in fake.stats.values()) == 1
+
+
+@pytest.mark.parametrize("kind", [FaultKind.UNAVAILABLE, FaultKind.RATE_LIMIT_JSON, FaultKind.RATE_LIMIT_HTML])
+def test_retry_after_is_honoured(
+    backend: GoogleSheetBackend, fake: GoogleApiFake, clock: FakeClock, kind: FaultKind
+) -> None:
+    fake.inject(kind, retry_after=7)
+    backend.read(["Board!A1"])
+    assert clock.sleeps and clock.sleeps[0] >= 7
+
+
+def test_the_deadline_gives_a_clear_unavailable_error(
+    backend: GoogleSheetBackend, fake: GoogleApiFake, clock: FakeClock
+) -> None:
+    fake.inject(FaultKind.UNAVAILABLE, times=None)
+    start = clock.now
+    with pytest.raises(SheetUnavailableError) as info:
+        backend.read(["Board!A1"])
+    message = str(info.value)
+    attempts = fake.calls(READ)
+    assert attempts > 3
+    assert f"read of spreadsheet {KEY} failed {attempts} times" in message
+    assert "HTTP 503" in message and "deadline 60 s" in message
+    assert clock.now - start <= 60
+
+
+def test_a_retry_after_past_the_deadline_gives_up_at_once(
+    backend: GoogleSheetBackend, fake: GoogleApiFake, clock: FakeClock
+) -> None:
+    fake.inject(FaultKind.RATE_LIMIT_JSON, retry_after=600)
+    with pytest.raises(SheetUnavailableError, match="asked to wait 600 s"):
+        backend.read(["Board!A1"])
+    assert fake.calls(READ) == 1 and clock.sleeps == []
+
+
+def test_a_lost_answer_to_a_write_is_harmless(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    fake.inject(FaultKind.CONNECTION_RESET, endpoint=WRITE, after_apply=True)
+    backend.write([RangeWrite("Board!A1:B1", [["turn", 2]])])
+    assert fake.calls(WRITE) == 2
+    assert fake.values(KEY, "Board") == [["turn", 2]]
+
+
+def _session(backend: GoogleSheetBackend) -> list[object]:
+    """A miniature sync: read, write, read back."""
+    first = backend.read(["Board!A1:C3", "'Orders red'!A1:B2"])
+    backend.write([RangeWrite("Board!A1:B1", [["turn", 2]]), RangeWrite("'Orders red'!B2", [[""]])])
+    return [first, backend.read(["Board!A1:C3", "'Orders red'!A1:B2"])]
+
+
+@pytest.mark.parametrize("at", [1, 2, 3])
+@pytest.mark.parametrize("kind", ALL_FAULTS, ids=lambda k: k.value)
+@pytest.mark.parametrize("after_apply", [False, True], ids=["before", "after"])
+def test_a_fault_at_every_call_position_changes_nothing(
+    fake: GoogleApiFake, policy: RetryPolicy, kind: FaultKind, at: int, after_apply: bool
+) -> None:
+    fake.set_values(KEY, "'Orders red'!A2", [["alice", "F7"]])
+    baseline = _session(GoogleSheetBackend(fake_client(), KEY, retry=policy))
+    expected_board = fake.values(KEY, "Board")
+
+    fake.create_spreadsheet(KEY, "GvG test", {"Board": (30, 20), "Orders red": (20, 8)})
+    fake.set_values(KEY, "'Orders red'!A2", [["alice", "F7"]])
+    fake.inject(kind, at=at, after_apply=after_apply)
+    assert _session(GoogleSheetBackend(fake_client(), KEY, retry=policy)) == baseline
+    assert fake.values(KEY, "Board") == expected_board
+
+
+def test_a_bad_request_is_not_retried(backend: GoogleSheetBackend, fake: GoogleApiFake, clock: FakeClock) -> None:
+    with pytest.raises(SheetError):
+        backend.read(["Nowhere!A1"])
+    assert fake.calls(READ) == 1 and clock.sleeps == []
+
+
+# --------------------------------------------------------------------------- access and credentials
+
+
+def test_not_shared_names_the_service_account(fake: GoogleApiFake, sa_key: Path, policy: RetryPolicy) -> None:
+    fake.set_shared(KEY, False)
+    b = GoogleSheetBackend(settle_auth(open_service_account(sa_key)), KEY, retry=policy)
+    assert b.account == SA_EMAIL
+    with pytest.raises(SheetAccessError, match=f"Share the spreadsheet with {SA_EMAIL}") as info:
+        b.read(["Board!A1"])
+    assert "HTTP 403" in str(info.value)
+    assert fake.calls(TOKEN) == 1  # the JWT was exchanged with the fake, not with Google
+    assert fake.calls(READ) == 1  # a 403 is not retried
+
+
+def test_the_service_account_reads_once_shared(fake: GoogleApiFake, sa_key: Path, policy: RetryPolicy) -> None:
+    b = GoogleSheetBackend(settle_auth(open_service_account(sa_key)), KEY, retry=policy)
+    b.write([RangeWrite("Board!A1", [["hello"]])])
+    assert b.read(["Board!A1"]) == [[["hello"]]]
+
+
+def test_an_unknown_key_is_an_access_error(fake: GoogleApiFake, policy: RetryPolicy) -> None:
+    b = GoogleSheetBackend(fake_client(), "NoSuchKey", retry=policy)
+    with pytest.raises(SheetAccessError, match="HTTP 404"):
+        b.read(["Board!A1"])
+    with pytest.raises(SheetAccessError, match="signed in with"):
+        b.export_xlsx()  # Drive says 404 for a file it will not show
+
+
+def test_sharing_a_file_we_cannot_see(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    fake.set_shared(KEY, False)
+    with pytest.raises(SheetAccessError, match="not shared"):
+        backend.share(["alice@example.com"])
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("content", "complaint"),
+    [
+        (None, "does not exist"),
+        ("not json {", "is not a JSON file"),
+        ("[1, 2]", "does not hold a JSON object"),
+        (json.dumps({"installed": {"client_id": "x"}}), "is not a service-account key"),
+        (json.dumps({"type": "service_account", "client_email": "a@b"}), "lacks private_key, token_uri"),
+        (
+            json.dumps(
+                {"type": "service_account", "client_email": "a@b", "private_key": "nope", "token_uri": "https://x"}
+            ),
+            "is damaged",
+        ),
+    ],
+)
+def test_a_bad_key_file_names_the_path_and_the_problem(tmp_path: Path, content: str | None, complaint: str) -> None:
+    path = tmp_path / "sa.json"
+    if content is not None:
+        _write(path, content)
+    with pytest.raises(SheetAccessError) as info:
+        open_service_account(path)
+    assert str(path) in str(info.value) and complaint in str(info.value)
+
+
+def test_oauth_without_a_client_file(tmp_path: Path) -> None:
+    with pytest.raises(SheetAccessError, match=r"OAuth client file .*credentials\.json does not exist"):
+        open_oauth(tmp_path / "credentials.json", tmp_path / "token.json")
+    bad = _write(tmp_path / "client.json", json.dumps({"type": "service_account"}))
+    with pytest.raises(SheetAccessError, match="not an OAuth client ID file"):
+        open_oauth(bad, tmp_path / "token.json")
+
+
+def test_oauth_flow_then_saved_sign_in(tmp_path: Path, fake: GoogleApiFake, policy: RetryPolicy) -> None:
+    client_file = _write(
+        tmp_path / "client.json",
+        json.dumps({"installed": {"client_id": "cid", "client_secret": "secret", "token_uri": TOKEN_URL}}),
+    )
+    token_file = tmp_path / "gm" / "token.json"
+    flows: list[object] = []
+
+    def flow(client_config: object, scopes: object, port: int = 0) -> UserCredentials:
+        flows.append(client_config)
+        return UserCredentials(  # type: ignore[no-untyped-call]
+            token="user-token", refresh_token="refresh", client_id="cid", client_secret="secret",
+            token_uri=TOKEN_URL,
+        )
+
+    client = open_oauth(client_file, token_file, flow=flow)
+    assert len(flows) == 1 and token_file.exists()
+    GoogleSheetBackend(client, KEY, retry=policy).read(["Board!A1"])
+
+    again = open_oauth(client_file, token_file, flow=flow)  # the saved sign-in: no flow, a token refresh
+    b = GoogleSheetBackend(again, KEY, retry=policy)
+    assert b.account is None
+    b.read(["Board!A1"])
+    assert len(flows) == 1 and fake.calls(TOKEN) == 1
+
+    fake.set_shared(KEY, False)
+    with pytest.raises(SheetAccessError, match="shared with the Google account you signed in with"):
+        b.read(["Board!A1"])
+
+
+def test_a_damaged_saved_sign_in(tmp_path: Path) -> None:
+    token_file = _write(tmp_path / "token.json", json.dumps({"client_id": "x"}))
+    with pytest.raises(SheetAccessError, match="delete it and sign in again"):
+        open_oauth(tmp_path / "client.json", token_file)
+
+
+
+
+# --------------------------------------------------------------------------- the fake's own checks
+
+
+def test_the_fake_refuses_a_body_google_would_refuse(fake: GoogleApiFake) -> None:
+    http = fake_client().http_client
+    with pytest.raises(SchemaViolation, match="colour"):
+        http.batch_update(KEY, {"requests": [{"addSheet": {"properties": {"title": "X", "colour": "red"}}}]})
+    with pytest.raises(SchemaViolation, match="RAWISH"):
+        http.values_batch_update(KEY, {"valueInputOption": "RAWISH", "data": []})
+    with pytest.raises(SchemaViolation, match="valueRenderOption"):
+        http.values_batch_get(KEY, ["Board!A1"], params={"valueRenderOption": "FORMULAS"})
+    with pytest.raises(SchemaViolation, match="unknown query parameter"):
+        http.values_batch_get(KEY, ["Board!A1"], params={"valueInputOption": "RAW"})
+    with pytest.raises(SchemaViolation, match="withLink"):
+        gspread.Client(auth=http.auth).insert_permission(KEY, "a@example.com", perm_type="user", role="writer")
+    assert len(fake.violations) == 5
+    fake.violations.clear()
+
+
+@pytest.mark.parametrize(
+    ("schema", "body", "why"),
+    [
+        ("Request", {"addSheet": {}, "deleteSheet": {"sheetId": 1}}, "too many properties"),
+        ("Request", {}, "should be non-empty"),
+        ("ExtendedValue", {"stringValue": "a", "numberValue": 1}, "too many properties"),
+        ("CellData", {"userEnteredValue": {"stringValue": 3}}, "is not of type 'string'"),
+        ("ValueRange", {"values": [[{"nested": 1}]]}, "is not of type"),
+        ("BooleanCondition", {"type": "ONE_OF_LISTS"}, "is not one of"),
+        ("GridRange", {"sheetId": "0"}, "is not of type 'integer'"),
+    ],
+)
+def test_the_validator_itself(fake: GoogleApiFake, schema: str, body: object, why: str) -> None:
+    with pytest.raises(SchemaViolation, match=why):
+        fake.sheets_api.validate(schema, body, "test")
+
+
+def test_the_fake_rejects_a_bad_field_mask(fake: GoogleApiFake, backend: GoogleSheetBackend) -> None:
+    http = backend.client.http_client
+    body = {"requests": [{"updateSheetProperties": {"properties": {"sheetId": 0}, "fields": "gridProperties.rows"}}]}
+    with pytest.raises(gspread.exceptions.APIError, match="Invalid field mask"):
+        http.batch_update(KEY, body)
+
+
+def test_no_request_escapes_to_the_network(fake: GoogleApiFake) -> None:
+    with pytest.raises(UnexpectedRequest):
+        requests.get("https://example.com/", timeout=1)
+    with pytest.raises(UnexpectedRequest, match="does not implement"):
+        fake_client().http_client.values_clear(KEY, "Board!A1")
+    fake.violations.clear()
+
+
+def test_a_revoked_sign_in_is_an_access_error(fake: GoogleApiFake, policy: RetryPolicy) -> None:
+    fake.reject_tokens = True
+    creds = UserCredentials(  # type: ignore[no-untyped-call]
+        token=None, refresh_token="revoked", client_id="cid", client_secret="secret", token_uri=TOKEN_URL
+    )
+    b = GoogleSheetBackend(gspread.Client(auth=creds), KEY, retry=policy)
+    with pytest.raises(SheetAccessError, match="sign in again"):
+        b.read(["Board!A1"])
+    assert fake.calls(READ) == 0
+
+
+def test_gspreads_backoff_client_is_refused(fake: GoogleApiFake) -> None:
+    client = gspread.Client(auth=fake_client().http_client.auth, http_client=gspread.BackOffHTTPClient)
+    with pytest.raises(TypeError, match="never gives up"):
+        GoogleSheetBackend(client, KEY)
+
+
+def test_the_backend_is_a_sheet_backend(backend: GoogleSheetBackend) -> None:
+    as_protocol: SheetBackend = backend
+    assert as_protocol.name == f"spreadsheet {KEY}"
+
+
+def test_a_tab_named_in_another_case_is_renamed_not_duplicated(
+    backend: GoogleSheetBackend, fake: GoogleApiFake
+) -> None:
+    fake.create_spreadsheet(KEY, "GvG test", {"board": (30, 20)})
+    sid = fake.spreadsheets[KEY].sheets[0].sheet_id
+    backend.apply_layout(WorkbookLayout("t", (TabLayout("Board", 25, 16),)))
+    assert [(s.title, s.sheet_id) for s in fake.spreadsheets[KEY].sheets] == [("Board", sid)]
+
+
+def test_several_faults_each_count_every_call(
+    backend: GoogleSheetBackend, fake: GoogleApiFake, clock: FakeClock
+) -> None:
+    first = fake.inject(FaultKind.INTERNAL, at=1)
+    second = fake.inject(FaultKind.RATE_LIMIT_HTML, at=2)
+    backend.read(["Board!A1"])
+    assert (first.fired, second.fired) == (1, 1)
+    assert fake.calls(READ) == 3 and len(clock.sleeps) == 2
+
+
+@pytest.mark.parametrize(
+    ("tab", "complaint"),
+    [
+        (TabLayout("Board", 10, 5, fills=(Fill("A1", "green"),)), "not a #RRGGBB colour"),
+        (TabLayout("Board", 10, 5, dropdowns=(Dropdown("A1:1A", ("x",)),)), "not an A1 range"),
+        (TabLayout("Board", 3, 5, frozen_rows=3), "frozen rows"),
+    ],
+)
+def test_a_broken_layout_fails_before_any_call(
+    backend: GoogleSheetBackend, fake: GoogleApiFake, tab: TabLayout, complaint: str
+) -> None:
+    with pytest.raises(SheetError, match=complaint):
+        backend.apply_layout(WorkbookLayout("t", (tab,)))
+    assert fake.calls() == 0
