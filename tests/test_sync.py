@@ -61,7 +61,7 @@ def _template() -> Any:
 
 def test_a_whole_match_through_the_cells_equals_the_same_match_played_on_the_engine() -> None:
     sheets, _ = new()
-    bots = [ObjectiveBot(1), RandomBot(2)]
+    bots: list[Bot] = [ObjectiveBot(1), RandomBot(2)]
     turns = 0
     while True:
         type_bot_orders(sheets, bots)

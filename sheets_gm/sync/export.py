@@ -1,0 +1,178 @@
+"""Exporting a match: the workbook (.xlsx), CSV per tab (formula injection neutralised), a JSON replay.
+
+The replay holds the initial state, every turn's orders, the settings, the map and the
+seed, so anyone can recompute every roll and every state (``replay_states``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sheets_gm.engine.core.dice import TurnDice, seed_hash
+from sheets_gm.engine.core.settings import parse_settings
+from sheets_gm.engine.gvg.board import GvgMap
+from sheets_gm.engine.gvg.resolve import resolve_turn
+from sheets_gm.engine.gvg.rules import GvgRules
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.engine.gvg.state import GvgState, orders_from_json
+from sheets_gm.gvgsheet.template import SheetTemplate, default_template
+from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sync.record import EngineRecord
+from sheets_gm.sync.sheets import MatchSheets, ReadBatch
+from sheets_gm.sync.snapshot import read_snapshot
+
+REPLAY_FORMAT = "sheets-gm replay v1"
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class ReplayError(ValueError):
+    """A replay file that is malformed or does not reproduce its own states."""
+
+
+def neutralise(value: CellValue) -> str:
+    """A cell as CSV text that no spreadsheet program will run as a formula (OWASP: prefix a quote)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def to_csv(grid: Grid) -> str:
+    """A tab's values as CSV, every cell neutralised."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180; also makes the writer quote a lone \r
+    width = max((len(r) for r in grid), default=0)
+    for row in grid:
+        writer.writerow([neutralise(v) for v in row] + [""] * (width - len(row)))
+    return out.getvalue()
+
+
+def history(sheets: MatchSheets, record: EngineRecord, template: SheetTemplate) -> list[dict[str, Any]]:
+    """Every resolved turn's history entry (one read of the engine tab's history rows)."""
+    from sheets_gm.gvgsheet.positions import GvgPositions
+
+    pos = GvgPositions.build(template, record.teams, ((), ()), 0, 0)
+    last = record.turn if record.state.finished else record.turn - 1
+    if last < 1:
+        return []
+    (grid,) = sheets.engine.read([pos.engine_history_all(last)])
+    entries = []
+    for i in range(last):
+        row = grid[i] if i < len(grid) else []
+        try:
+            entry = json.loads(str(row[1]))
+        except (IndexError, json.JSONDecodeError):
+            raise SheetError(f"the engine tab's history row of turn {i + 1} is missing or unreadable") from None
+        entries.append(entry)
+    return entries
+
+
+def replay_document(record: EngineRecord, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The JSON replay: initial state, orders per turn, settings, map, seed, final state."""
+    initial = entries[0]["state_before"] if entries else record.state.to_json()
+    return {
+        "format": REPLAY_FORMAT,
+        "ruleset": record.ruleset,
+        "teams": list(record.teams),
+        "seed": record.seed.hex(),
+        "seed_hash": record.seed_hash,
+        "settings": json.loads(record.values()[5][0] or "{}"),  # type: ignore[arg-type]
+        "map": record.map_text,
+        "initial_state": initial,
+        "turns": [{"turn": e["turn"], "orders": e["orders"], "state_before": e["state_before"]} for e in entries],
+        "final_state": record.state.to_json(),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayCheck:
+    """The outcome of replaying a match: turns replayed and the first difference (None: all equal)."""
+
+    turns: int
+    rolls: int
+    difference: str | None
+
+
+def replay_states(doc: dict[str, Any]) -> ReplayCheck:
+    """Recompute every turn from the initial state, the orders and the seed; compare every state."""
+    if doc.get("format") != REPLAY_FORMAT:
+        raise ReplayError(f"not a sheets-gm replay (format {doc.get('format')!r}; expected {REPLAY_FORMAT!r})")
+    try:
+        seed = bytes.fromhex(doc["seed"])
+        settings = parse_settings(GvgSettings, doc["settings"], where="replay settings")
+        rules = GvgRules(GvgMap.from_text(doc["map"], where="replay map"), settings)
+        state = GvgState.from_json(doc["initial_state"])
+        turns = doc["turns"]
+        final = doc["final_state"]
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ReplayError(f"the replay is malformed: {exc}") from None
+    if seed_hash(seed) != doc.get("seed_hash"):
+        return ReplayCheck(0, 0, "the seed does not match the hash published at the start of the match")
+    rolls = 0
+    for entry in turns:
+        if state.to_json() != entry["state_before"]:
+            return ReplayCheck(entry["turn"] - 1, rolls, f"the state before turn {entry['turn']} differs")
+        dice = TurnDice(seed, state.turn)
+        result = resolve_turn(rules, state, orders_from_json(entry["orders"]), dice)
+        rolls += len(result.rolls)
+        state = result.state
+    if state.to_json() != final:
+        return ReplayCheck(len(turns), rolls, "the final state differs from the replayed one")
+    return ReplayCheck(len(turns), rolls, None)
+
+
+def export_match(sheets: MatchSheets, folder: Path, template: SheetTemplate | None = None) -> list[Path]:
+    """Write the match's workbooks (.xlsx), a CSV per tab and the JSON replay into ``folder``."""
+    tpl = template or default_template()
+    snap = read_snapshot(sheets, tpl)
+    record = snap.record
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    roles = {id(sheets.board): "board", id(sheets.engine): "engine"}
+    for i, team in enumerate(record.teams):
+        roles.setdefault(id(sheets.orders[i]), f"orders-{team}")
+    names = {id(b): roles[id(b)] for b in sheets.write_order()}
+    if len(names) == 1:
+        names = {k: "match" for k in names}
+    for backend in sheets.write_order():
+        path = folder / f"{names[id(backend)]}.xlsx"
+        path.write_bytes(backend.export_xlsx())
+        written.append(path)
+    batch = ReadBatch()
+    tabs = _export_tabs(sheets, tpl, snap.positions, record)
+    for backend, _tab, a1_range in tabs:
+        batch.ask(backend, a1_range)
+    batch.run(sheets.write_order())
+    for backend, tab, a1_range in tabs:
+        path = folder / f"{tab}.csv"
+        path.write_text(to_csv(batch.get(backend, a1_range)), encoding="utf-8")
+        written.append(path)
+    doc = replay_document(record, history(sheets, record, tpl))
+    path = folder / "replay.json"
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
+    written.append(path)
+    return written
+
+
+def _export_tabs(sheets: MatchSheets, tpl: SheetTemplate, pos: Any, record: EngineRecord) -> list[tuple[Any, str, str]]:
+    from sheets_gm.gvgsheet.layout import LOG_ROWS
+    from sheets_gm.gvgsheet.positions import cells
+    from sheets_gm.sheets.layout import a1
+
+    t = tpl.tabs
+    board_rows = tpl.board_first_row + pos.map_height - 1
+    out = [
+        (sheets.board, t.board, a1(t.board, cells(0, 1, pos.map_width - 1, board_rows))),
+        (sheets.board, t.players,
+         a1(t.players, cells(0, 1, len(tpl.headers.players) - 1, 1 + len(record.state.players)))),
+        (sheets.board, t.log, a1(t.log, cells(0, 1, len(tpl.headers.log) - 1, min(1 + record.log_rows, LOG_ROWS)))),
+        (sheets.board, t.settings, a1(t.settings, "A1:D60")),
+    ]
+    for i, team in enumerate(pos.teams):
+        out.append((sheets.orders[i], team.orders_tab, a1(team.orders_tab, cells(0, 1, pos.orders_width - 1,
+                                                                                team.captain_row))))
+    return out
