@@ -49,7 +49,7 @@ class PinnedDieError(ValueError):
 class TurnDice:
     """The dice of one turn: keyed rolls, some of them pinned, with a record of what was rolled."""
 
-    __slots__ = ("pins", "rolled", "seed", "turn")
+    __slots__ = ("_values", "pins", "rolled", "seed", "turn")
 
     def __init__(self, seed: bytes, turn: int, pins: Mapping[str, int] | None = None) -> None:
         self.seed = seed
@@ -59,18 +59,18 @@ class TurnDice:
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= SIDES:
                 raise PinnedDieError(f"pinned die {key!r} is {value!r}; a die shows 1 to {SIDES}")
         self.rolled: dict[str, int] = {}
+        self._values: dict[str, int] = dict(self.pins)  # every value computed so far, rolled or peeked
+
+    def peek(self, key: str) -> int:
+        """The roll for ``key`` without recording it (to publish a roll ahead of its turn)."""
+        value = self._values.get(key)
+        if value is None:
+            value = self._values[key] = keyed_d6(self.seed, self.turn, key)
+        return value
 
     def d6(self, key: str) -> int:
         """The roll for ``key`` this turn (the pinned value if pinned); remembered in ``rolled``."""
         value = self.rolled.get(key)
         if value is None:
-            value = self.pins.get(key)
-            if value is None:
-                value = keyed_d6(self.seed, self.turn, key)
-            self.rolled[key] = value
+            value = self.rolled[key] = self.peek(key)
         return value
-
-    def peek(self, key: str) -> int:
-        """The roll for ``key`` without recording it (to publish a roll ahead of its turn)."""
-        value = self.pins.get(key)
-        return keyed_d6(self.seed, self.turn, key) if value is None else value

@@ -85,11 +85,12 @@ _ROOK_STEPS = ((0, -1), (-1, 0), (1, 0), (0, 1))
 class Grid:
     """A rectangular board of ``width`` × ``height`` tiles."""
 
-    __slots__ = ("height", "width")
+    __slots__ = ("_neighbours", "height", "width")
 
     def __init__(self, width: int, height: int) -> None:
         self.width = width
         self.height = height
+        self._neighbours: dict[tuple[Coord, Neighbourhood], list[Coord]] = {}
 
     def contains(self, c: Coord) -> bool:
         """Whether the tile lies on the board."""
@@ -107,14 +108,17 @@ class Grid:
         return Coord(self.width - 1, self.height - 1)
 
     def neighbours(self, c: Coord, mode: Neighbourhood) -> list[Coord]:
-        """The on-board tiles one step from ``c``."""
-        steps = _KING_STEPS if mode is Neighbourhood.KING else _ROOK_STEPS
-        out = []
-        for dc, dr in steps:
-            n = Coord(c.col + dc, c.row + dr)
-            if 0 <= n.col < self.width and 0 <= n.row < self.height:
-                out.append(n)
-        return out
+        """The on-board tiles one step from ``c`` (cached: the board never changes; do not modify)."""
+        found = self._neighbours.get((c, mode))
+        if found is None:
+            steps = _KING_STEPS if mode is Neighbourhood.KING else _ROOK_STEPS
+            found = []
+            for dc, dr in steps:
+                n = Coord(c.col + dc, c.row + dr)
+                if 0 <= n.col < self.width and 0 <= n.row < self.height:
+                    found.append(n)
+            self._neighbours[(c, mode)] = found
+        return found
 
     def within_one(self, c: Coord, mode: Neighbourhood) -> list[Coord]:
         """The tile itself and its neighbours ("within 1 square")."""
