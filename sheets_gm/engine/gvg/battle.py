@@ -17,13 +17,10 @@ class Contribution:
     roll: int | None  # None: present but not rolling (buffing healer, teleporter)
     key: str | None
     bonuses: list[tuple[str, int]] = field(default_factory=list)
+    total: int = field(init=False)  # roll plus bonuses (0 for a player who does not roll)
 
-    @property
-    def total(self) -> int:
-        """Roll plus bonuses (0 for a player who does not roll)."""
-        if self.roll is None:
-            return 0
-        return self.roll + sum(v for _, v in self.bonuses)
+    def __post_init__(self) -> None:
+        self.total = 0 if self.roll is None else self.roll + sum(v for _, v in self.bonuses)
 
     def describe(self) -> str:
         """``Ann (DPS) rolls 2 + 2 (DPS) = 4``, or ``Cy (Healer) does not roll``."""

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord, Neighbourhood
+from sheets_gm.engine.core.grid import Coord, Neighbourhood, sorted_reading_order
 from sheets_gm.engine.gvg.board import GvgMap
 from sheets_gm.engine.gvg.enums import Action, Role, Skill, Status, StructureKind
 from sheets_gm.engine.gvg.resolve import Resolution, resolve_turn
@@ -41,6 +41,7 @@ from sheets_gm.engine.gvg.rules import (
     next_available_turn,
     skill_active,
 )
+from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.state import GvgState, Player, PlayerOrder, Structure, TurnOrders
 
 _FAR = 1 << 30  # farther than any path
@@ -107,43 +108,25 @@ def play_match(
 # -- geometry shared by the bots -------------------------------------------------------------
 
 
-class _Rings:
-    """The tiles a team can reach from one start, sorted by path distance."""
-
-    __slots__ = ("tiles", "upto")
-
-    def __init__(self, distances: dict[Coord, int]) -> None:
-        by_distance: list[list[Coord]] = []
-        for tile, d in distances.items():
-            while len(by_distance) <= d:
-                by_distance.append([])
-            by_distance[d].append(tile)
-        self.tiles: list[Coord] = []
-        self.upto: list[int] = []  # upto[d]: how many tiles lie at distance d or less
-        for ring in by_distance:
-            self.tiles.extend(ring)
-            self.upto.append(len(self.tiles))
-
-    def count(self, steps: int) -> int:
-        """How many tiles lie within ``steps`` (they are ``tiles[:count]``)."""
-        return self.upto[min(steps, len(self.upto) - 1)]
-
-    def ring(self, d: int) -> list[Coord]:
-        """The tiles exactly ``d`` steps away."""
-        if d >= len(self.upto):
-            return []
-        return self.tiles[self.upto[d - 1] if d else 0:self.upto[d]]
-
-
 class _Geometry:
-    """Per-rules caches: rings of reachable tiles, "within 1 square", distance to home."""
+    """Caches for one map and neighbourhood: distances, "within 1 square", home, best steps."""
+
+    _MAX_STEPS_CACHED = 400_000  # entries of the best-step cache before it is emptied
 
     def __init__(self, board: GvgMap, mode: Neighbourhood) -> None:
         self.board = board
         self.mode = mode
-        self._rings: dict[tuple[int, Coord], _Rings] = {}
+        self._dist: tuple[dict[Coord, dict[Coord, int]], dict[Coord, dict[Coord, int]]] = ({}, {})
         self._near: dict[Coord, list[Coord]] = {}
+        self._steps: dict[tuple[int, Coord, int, Coord | None], list[Coord]] = {}
+        self._coins: dict[tuple[int, Coord, int], list[Coord]] = {}
+        self._coin_tiles = sorted_reading_order(board.coin_tiles)
         self.home = (self._home(0), self._home(1))
+        self.structures = (self._structures(0), self._structures(1))
+
+    def _structures(self, team: int) -> tuple[Coord, ...]:
+        fish = self.board.fish[team]
+        return (*self.board.bulwarks[team], *(() if fish is None else (fish,)))
 
     def _home(self, team: int) -> dict[Coord, int]:
         out: dict[Coord, int] = {}
@@ -155,14 +138,9 @@ class _Geometry:
 
     def dist(self, team: int, start: Coord) -> dict[Coord, int]:
         """Steps from ``start`` to every tile ``team`` can reach (the engine's cached BFS)."""
-        return self.board.distances(team, self.mode, start)
-
-    def rings(self, team: int, start: Coord) -> _Rings:
-        """The tiles ``team`` can reach from ``start``, by distance."""
-        key = (team, start)
-        found = self._rings.get(key)
+        found = self._dist[team].get(start)
         if found is None:
-            found = self._rings[key] = _Rings(self.dist(team, start))
+            found = self._dist[team][start] = self.board.distances(team, self.mode, start)
         return found
 
     def near(self, tile: Coord) -> list[Coord]:
@@ -172,65 +150,84 @@ class _Geometry:
             found = self._near[tile] = self.board.grid.within_one(tile, self.mode)
         return found
 
-    def advance(
-        self, team: int, start: Coord, steps: int, goal: dict[Coord, int], rng: random.Random | None
-    ) -> Coord:
-        """A tile within ``steps`` of ``start`` that is as close as possible to the goal.
+    def coins_within(self, team: int, start: Coord, steps: int) -> list[Coord]:
+        """The map's jungle tiles within ``steps`` of ``start`` (taken or not), in reading order."""
+        key = (team, start, steps)
+        found = self._coins.get(key)
+        if found is None:
+            dist = self.dist(team, start)
+            found = self._coins[key] = [c for c in self._coin_tiles if dist.get(c, _FAR) <= steps]
+        return found
 
-        ``goal`` gives each tile's distance to the goal (to a target tile, or to home). Ties
+    def advance(
+        self, team: int, start: Coord, steps: int, target: Coord | None, rng: random.Random | None,
+        goal: dict[Coord, int] | None = None,
+    ) -> Coord:
+        """A tile within ``steps`` of ``start`` as close as possible to ``target`` (None: home).
+
+        ``goal`` may give the distances to the target (``dist(team, target)``) if known. Ties
         are broken by ``rng`` (the first candidate without one).
         """
+        if goal is None:
+            goal = self.home[team] if target is None else self.dist(team, target)
         d0 = goal.get(start)
-        if d0 is None:
+        if not d0:  # already there, or no path
             return start
-        k = min(steps, d0)
-        want = d0 - k
-        candidates = [t for t in self.rings(team, start).ring(k) if goal.get(t) == want]
-        if not candidates:  # the goal's own tile cannot be entered: take the nearest tile we can
-            rings = self.rings(team, start)
-            best = d0
-            candidates = [start]
-            for t in rings.tiles[:rings.count(steps)]:
-                d = goal.get(t, _FAR)
-                if d < best:
-                    best, candidates = d, [t]
-                elif d == best:
-                    candidates.append(t)
+        k = steps if steps < d0 else d0
+        key = (team, start, k, target)
+        candidates = self._steps.get(key)
+        if candidates is None:
+            if len(self._steps) >= self._MAX_STEPS_CACHED:
+                self._steps.clear()
+            candidates = self._steps[key] = self._best(team, start, k, goal, d0)
         if len(candidates) == 1 or rng is None:
             return candidates[0]
         return candidates[rng.randrange(len(candidates))]
 
-    def toward(self, team: int, start: Coord, steps: int, target: Coord, rng: random.Random | None) -> Coord:
-        """A tile within ``steps`` of ``start``, as close as possible to ``target``."""
-        return self.advance(team, start, steps, self.dist(team, target), rng)
+    def _best(self, team: int, start: Coord, k: int, goal: dict[Coord, int], d0: int) -> list[Coord]:
+        """The tiles ``k`` steps from ``start`` on a shortest path to the goal."""
+        within = self.board.within(team, self.mode, start, k)
+        want = d0 - k  # no tile nearer than k steps is that close to the goal
+        candidates = [t for t in within if goal.get(t) == want]
+        if candidates:
+            return candidates
+        best = d0  # the goal's own tile cannot be entered: the nearest tiles we can enter
+        candidates = [start]
+        for t in within:
+            d = goal.get(t, _FAR)
+            if d < best:
+                best, candidates = d, [t]
+            elif d == best:
+                candidates.append(t)
+        return candidates
 
 
 class _Captain:
     """The skills a captain buys this turn, checked as ``check_skills`` will check them."""
 
-    __slots__ = ("coins", "rules", "skills", "state", "team")
+    __slots__ = ("coins", "costs", "rules", "skills", "state", "team")
 
-    def __init__(self, rules: GvgRules, state: GvgState, team: int) -> None:
+    def __init__(self, rules: GvgRules, state: GvgState, team: int, costs: dict[Skill, int]) -> None:
         self.rules = rules
         self.state = state
         self.team = team
+        self.costs = costs  # settings.cost of every skill
         self.coins = state.coins[team]
         self.skills: list[Skill] = []
 
     def can_buy(self, skill: Skill, keep: int = 0) -> bool:
         """Whether ``skill`` is off cooldown and affordable, keeping ``keep`` coins in hand."""
-        s = self.rules.settings
         return (
-            skill not in self.skills
-            and s.cost(skill) + keep <= self.coins
-            and next_available_turn(self.state, s, self.team, skill) <= self.state.turn
+            self.costs[skill] + keep <= self.coins
+            and skill not in self.skills
+            and next_available_turn(self.state, self.rules.settings, self.team, skill) <= self.state.turn
         )
 
     def buy(self, skill: Skill, keep: int = 0) -> bool:
         """Buy ``skill`` if ``can_buy``; whether it was bought."""
         if not self.can_buy(skill, keep):
             return False
-        self.coins -= self.rules.settings.cost(skill)
+        self.coins -= self.costs[skill]
         self.skills.append(skill)
         return True
 
@@ -250,17 +247,26 @@ def _reach(rules: GvgRules, state: GvgState, player: Player, dice: TurnDice, spe
 _GEOMETRIES: weakref.WeakKeyDictionary[GvgMap, dict[Neighbourhood, _Geometry]] = weakref.WeakKeyDictionary()
 
 
-class _GeometryCache:
-    """The geometry of a map and neighbourhood, shared by every bot of the process.
+class _RulesCache:
+    """What a bot keeps about the rules it last played: the map's geometry, the skill costs.
 
-    The map never changes, so its rings and distances are worked out once per process (the
-    engine caches its path distances on the map the same way).
+    The geometry of a map and neighbourhood is shared by every bot of the process: the map
+    never changes, so its caches fill once (the engine caches its path distances the same way).
     """
 
-    __slots__ = ("_geometry",)
+    __slots__ = ("_costs", "_geometry", "_settings")
 
     def __init__(self) -> None:
         self._geometry: _Geometry | None = None
+        self._settings: GvgSettings | None = None
+        self._costs: dict[Skill, int] = {}
+
+    def costs(self, settings: GvgSettings) -> dict[Skill, int]:
+        """The cost of every skill under ``settings``."""
+        if settings is not self._settings:
+            self._costs = {skill: settings.cost(skill) for skill in Skill}
+            self._settings = settings
+        return self._costs
 
     def get(self, rules: GvgRules) -> _Geometry:
         geometry = self._geometry
@@ -277,19 +283,18 @@ class _GeometryCache:
 # -- the random bot --------------------------------------------------------------------------
 
 
-class RandomBot:
+class RandomBot(Bot):
     """Random but legal orders: any reachable tile, any action, now and then a skill or a teleport."""
 
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = random.Random(seed)
-        self._geometry = _GeometryCache()
+        self._cache = _RulesCache()
 
     def orders(self, rules: GvgRules, state: GvgState, team: int, dice: TurnDice) -> TeamOrders:
         """Random orders for every active player of ``team``."""
         rng = self.rng
-        g = self._geometry.get(rules)
         s = rules.settings
-        captain = _Captain(rules, state, team)
+        captain = _Captain(rules, state, team, self._cache.costs(s))
         if rng.random() < 0.25:
             options = [k for k in Skill if captain.can_buy(k)]
             if options:
@@ -297,6 +302,7 @@ class RandomBot:
         speed = captain.on(Skill.PLAYER_SPEED)
         tree_speed = captain.on(Skill.TREE_SPEED)
         charges = state.ballista[team] + (s.ballista_charges if Skill.BALLISTA in captain.skills else 0)
+        board, mode = rules.board, s.movement
         players: dict[str, PlayerOrder] = {}
         for p in state.players:
             if p.team != team or p.status is not Status.ACTIVE:
@@ -306,13 +312,13 @@ class RandomBot:
                 action = Action.BUFF if r < 0.3 else Action.REVIVE
             else:
                 action = Action.PICKUP if r > 0.85 else Action.ACT
-            rings = g.rings(team, p.at)
-            if charges > 0 and rules.board.base_owner(p.at) == team and rng.random() < 0.5:
+            if charges > 0 and board.base_owner(p.at) == team and rng.random() < 0.5:
                 charges -= 1
-                players[p.name] = PlayerOrder(action=action, teleport=rings.tiles[rng.randrange(len(rings.tiles))])
+                anywhere = board.within(team, mode, p.at, _FAR)
+                players[p.name] = PlayerOrder(action=action, teleport=anywhere[rng.randrange(len(anywhere))])
                 continue
-            steps = _reach(rules, state, p, dice, speed, tree_speed)
-            tile = rings.tiles[rng.randrange(rings.count(steps))]
+            tiles = board.within(team, mode, p.at, _reach(rules, state, p, dice, speed, tree_speed))
+            tile = tiles[rng.randrange(len(tiles))]
             players[p.name] = PlayerOrder(move=None if tile == p.at else tile, action=action)
         return TeamOrders(players, tuple(captain.skills))
 
@@ -322,58 +328,63 @@ class RandomBot:
 
 @dataclass(slots=True)
 class _Job:
-    """What one player is asked to do: go toward ``target`` (or follow ``goal``) and act."""
+    """What one player is asked to do this turn: go toward ``target`` and act there."""
 
-    target: Coord | None
-    action: Action
-    goal: dict[Coord, int] | None = None  # distances to the target (or home, for a carrier)
+    target: Coord
+    goal: dict[Coord, int]  # every tile's distance to the target
+    action: Action = Action.ACT  # the action once on the target tile (ACT on the way)
     detour: bool = False  # may pick up a jungle coin on the way
-    teleport_ok: bool = True
+    teleport: bool = True  # may ride the ballista from base to the target
 
 
-class ObjectiveBot:
+class ObjectiveBot(Bot):
     """Plays for the tree: bulwarks, then the fish, then the tree home; defends and buys skills.
 
     Every turn, from the state alone (plus its random tie-breaks):
 
     - a carrier heads home by the shortest path (with Tree Speed when the captain can pay),
       escorted by the rest of the team;
-    - up to two players defend: they chase an enemy carrying the team's tree, pick up the
-      team's dropped tree, or stand on an own structure an enemy stands on (tanks first);
+    - up to two players defend: they chase an enemy carrying the team's tree (everyone
+      when it is about to score), pick up the team's dropped tree, or stand on an own
+      structure an enemy stands on (tanks first);
     - the others attack: the enemy tree when it can be picked up, else the enemy fish once
       unlocked, else one enemy bulwark, all on the same one; jungle coins on the way;
-    - healers revive knocked-down allies within reach, else stand next to the most allies
-      (off the battle tile) and buff;
-    - the captain buys Bulwark or Fish Damage for an attack, City Protection when an own
-      structure is threatened, Ballista for players waiting on base (who then teleport
-      next to the target), Player Speed now and then when everyone is far from its target.
+    - healers revive knocked-down allies who would respawn far back, else stand next to
+      the most allies (off the battle tile) and buff;
+    - the captain buys Tree Speed for a carrier, City Protection when an own structure is
+      threatened, Ballista for players waiting on base (who then teleport next to their
+      target), Bulwark or Fish Damage for an attack, Player Speed now and then when everyone
+      is far from its target.
     """
 
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = random.Random(seed)
-        self._geometry = _GeometryCache()
+        self._cache = _RulesCache()
 
     def orders(self, rules: GvgRules, state: GvgState, team: int, dice: TurnDice) -> TeamOrders:
         """Orders for every active player of ``team``, and the captain's skills."""
-        return _ObjectivePlan(self.rng, self._geometry.get(rules), rules, state, team, dice).run()
+        cache = self._cache
+        captain = _Captain(rules, state, team, cache.costs(rules.settings))
+        return _ObjectivePlan(self.rng, cache.get(rules), captain, dice).run()
 
 
 class _ObjectivePlan:
     """One turn's thinking of an ObjectiveBot (private)."""
 
-    def __init__(
-        self, rng: random.Random, g: _Geometry, rules: GvgRules, state: GvgState, team: int, dice: TurnDice
-    ) -> None:
+    __slots__ = ("board", "captain", "dests", "dice", "down", "enemy", "foes", "g", "gaps", "jobs", "mine",
+                 "players", "rng", "rules", "s", "state", "team", "teleported")
+
+    def __init__(self, rng: random.Random, g: _Geometry, captain: _Captain, dice: TurnDice) -> None:
         self.rng = rng
         self.g = g
-        self.rules = rules
+        self.captain = captain
+        self.rules = rules = captain.rules
         self.board = rules.board
         self.s = rules.settings
-        self.state = state
-        self.team = team
+        self.state = state = captain.state
+        self.team = team = captain.team
         self.enemy = 1 - team
         self.dice = dice
-        self.captain = _Captain(rules, state, team)
         self.mine: list[Player] = []
         self.down: list[Player] = []
         self.foes: list[Player] = []
@@ -383,17 +394,16 @@ class _ObjectivePlan:
             elif p.status is Status.ACTIVE:
                 self.foes.append(p)
         self.jobs: dict[str, _Job] = {}
+        self.gaps: dict[str, int] = {}  # each player's distance to its job's target
         self.players: dict[str, PlayerOrder] = {}
-        self.dests: dict[str, Coord] = {}
+        self.dests: dict[str, Coord] = {}  # where each player of the team will stand
         self.teleported: set[str] = set()
 
-    # -- the turn --------------------------------------------------------------------------
     def run(self) -> TeamOrders:
         if not self.mine:
             return TeamOrders()
         st, team, enemy = self.state, self.team, self.enemy
-        their_tree = st.trees[enemy]
-        own_tree = st.trees[team]
+        their_tree, own_tree = st.trees[enemy], st.trees[team]
         carrier: Player | None = None
         if their_tree is not None and their_tree.carrier is not None:
             carrier = next((p for p in self.mine if p.name == their_tree.carrier), None)
@@ -404,57 +414,65 @@ class _ObjectivePlan:
         if carrier is not None and self.g.home[team].get(carrier.at, 0) > self.s.carrier_steps:
             self.captain.buy(Skill.TREE_SPEED)
         self.protect()
-
         healers = [p for p in self.mine if p.role is Role.HEALER and p is not carrier]
         free = [p for p in self.mine if p.role is not Role.HEALER and p is not carrier]
         carrier_dest: Coord | None = None
         if carrier is not None:
             steps = _reach(self.rules, st, carrier, self.dice, False, self.captain.on(Skill.TREE_SPEED))
-            carrier_dest = self.g.advance(team, carrier.at, steps, self.g.home[team], self.rng)
-            self.players[carrier.name] = PlayerOrder(move=None if carrier_dest == carrier.at else carrier_dest)
-            self.dests[carrier.name] = carrier_dest
+            carrier_dest = self.g.advance(team, carrier.at, steps, None, self.rng)
+            self.order(carrier, carrier_dest, Action.ACT)
         self.defend(free, foe_carrier, carrier)
         self.attack(free, carrier_dest)
         self.buy_movement_skills()
         self.teleports()
-        self.move_assigned()
+        self.move()
         self.heal(healers, carrier_dest)
         self.buy_damage_skills()
         return TeamOrders(self.players, tuple(self.captain.skills))
 
+    def order(self, p: Player, dest: Coord, action: Action) -> None:
+        self.players[p.name] = PlayerOrder(move=None if dest == p.at else dest, action=action)
+        self.dests[p.name] = dest
+
     # -- skills ----------------------------------------------------------------------------
     def protect(self) -> None:
-        """City Protection when an own structure at risk has enemies on it or closing in."""
+        """City Protection when an own structure near its end has enemies on it or closing in."""
         if not self.foes or not self.captain.can_buy(Skill.CITY_PROTECTION):
             return
         for structure in self.own_standing():
             if structure.kind is StructureKind.BULWARK and structure.hp > 2:
                 continue
             dist = self.g.dist(self.enemy, structure.at)
-            close = sum(1 for f in self.foes if dist.get(f.at, _FAR) <= 3)
-            on = any(f.at == structure.at for f in self.foes)
-            if on or close >= 2:
+            close = 0
+            for f in self.foes:
+                d = dist.get(f.at, _FAR)
+                close += 2 if d == 0 else d <= 3
+            if close >= 2:
                 self.captain.buy(Skill.CITY_PROTECTION)
                 return
 
     def buy_movement_skills(self) -> None:
         """Ballista for players waiting on base; Player Speed now and then when all are far."""
-        team = self.team
-        waiting = [p for p in self.mine if self.board.base_owner(p.at) == team and self.far_from_job(p, 7)]
-        if waiting and self.state.ballista[team] < len(waiting):
+        costs = self.captain.costs
+        if self.captain.coins < min(costs[Skill.BALLISTA], costs[Skill.PLAYER_SPEED]):
+            return
+        waiting = sum(1 for p in self.mine if self.board.base_owner(p.at) == self.team and self.far(p, 7))
+        if waiting and self.state.ballista[self.team] < waiting:
             self.captain.buy(Skill.BALLISTA)
-        jobs = [p for p in self.mine if p.name in self.jobs]
-        if jobs and all(self.far_from_job(p, 6) for p in jobs) and self.rng.random() < 0.4:
+        if (self.jobs and self.captain.coins >= 2
+                and all(self.far(p, 6) for p in self.mine if p.name in self.jobs) and self.rng.random() < 0.4):
             self.captain.buy(Skill.PLAYER_SPEED, keep=1)
 
     def buy_damage_skills(self) -> None:
         """Bulwark Damage / Fish Damage when a rolling player of the team attacks one this turn."""
+        costs = self.captain.costs
+        if self.captain.coins < min(costs[Skill.BULWARK_DAMAGE], costs[Skill.FISH_DAMAGE]):
+            return
         structures = self.state.structures
         for name, dest in self.dests.items():
-            if name in self.teleported:
-                continue
             structure = structures.get(dest)
-            if structure is None or structure.team == self.team or structure.destroyed:
+            if (structure is None or structure.team == self.team or structure.destroyed
+                    or name in self.teleported):
                 continue
             if structure.kind is StructureKind.BULWARK:
                 self.captain.buy(Skill.BULWARK_DAMAGE)
@@ -471,50 +489,61 @@ class _ObjectivePlan:
         return out
 
     def fish_unlocked(self) -> bool:
-        enemy = self.enemy
-        bulwarks = self.board.bulwarks[enemy]
+        """Whether the enemy fish can be attacked (one of its team's bulwarks is down)."""
+        bulwarks = self.board.bulwarks[self.enemy]
         return not bulwarks or any(self.state.structures[t].destroyed for t in bulwarks)
 
-    def assign(self, free: list[Player], tile: Coord, action: Action, count: int, tanks_first: bool) -> None:
-        """Give the job (tile, action) to the ``count`` nearest free players."""
+    def far(self, p: Player, steps: int) -> bool:
+        """Whether ``p`` has a job more than ``steps`` steps away."""
+        return self.gaps.get(p.name, 0) > steps
+
+    def give(self, p: Player, job: _Job) -> None:
+        self.jobs[p.name] = job
+        self.gaps[p.name] = job.goal.get(p.at, _FAR)
+
+    def assign(self, free: list[Player], tile: Coord, action: Action, count: int, tanks_first: bool) -> int:
+        """Give the job (tile, action) to the ``count`` nearest free players; how many got it."""
         dist = self.g.dist(self.team, tile)
+
         def cost(p: Player) -> int:
             return dist.get(p.at, _FAR) - (2 if tanks_first and p.role is Role.TANK else 0)
+
         chosen = sorted(free, key=cost)[:count]
+        job = _Job(tile, dist, action, teleport=False)
         for p in chosen:
             free.remove(p)
-            self.jobs[p.name] = _Job(tile, action, dist, teleport_ok=False)
+            self.give(p, job)
+        return len(chosen)
 
     def defend(self, free: list[Player], foe_carrier: Player | None, carrier: Player | None) -> None:
-        """Up to two defenders (everyone when the enemy carrier is about to score)."""
+        """Up to two defenders (everyone when the enemy carrier is about to score first)."""
         st, team, enemy = self.state, self.team, self.enemy
         budget = 2
-        if foe_carrier is not None:
+        if foe_carrier is not None and free:
             tree_speed = skill_active(st, self.s, enemy, Skill.TREE_SPEED, st.turn)
             steps = movement_reach(self.rules, st, foe_carrier, self.dice, False, tree_speed).steps
-            ahead = self.g.advance(enemy, foe_carrier.at, steps, self.g.home[enemy], None)
+            ahead = self.g.advance(enemy, foe_carrier.at, steps, None, None)
             if not self.board.enterable(team, ahead):
                 ahead = foe_carrier.at
             foe_home = self.g.home[enemy].get(foe_carrier.at, _FAR)
             own_home = self.g.home[team].get(carrier.at, _FAR) if carrier is not None else _FAR
             count = len(free) if foe_home <= 6 and foe_home <= own_home else 2
-            self.assign(free, ahead, Action.ACT, count, False)
-            budget -= count
+            budget -= self.assign(free, ahead, Action.ACT, count, False)
         own_tree = st.trees[team]
         if (budget > 0 and free and own_tree is not None and own_tree.carrier is None
                 and own_tree.at != self.board.fish[team]):
-            self.assign(free, own_tree.at, Action.PICKUP, 1, False)
-            budget -= 1
+            budget -= self.assign(free, own_tree.at, Action.PICKUP, 1, False)
         if budget <= 0 or not free:
             return
-        for structure in self.own_standing():
-            if budget <= 0 or not free:
-                return
-            attackers = sum(1 for f in self.foes if f.at == structure.at)
-            if attackers:
-                n = min(budget, 2 if attackers > 1 else 1)
-                self.assign(free, structure.at, Action.ACT, n, True)
-                budget -= n
+        foes: dict[Coord, int] = {}
+        for f in self.foes:
+            foes[f.at] = foes.get(f.at, 0) + 1
+        for tile in self.g.structures[team]:
+            attackers = foes.get(tile, 0)
+            if attackers and not st.structures[tile].destroyed:
+                budget -= self.assign(free, tile, Action.ACT, min(budget, attackers), True)
+                if budget <= 0 or not free:
+                    return
 
     def attack(self, free: list[Player], carrier_dest: Coord | None) -> None:
         """Everyone left goes for the objective of the moment."""
@@ -524,45 +553,39 @@ class _ObjectivePlan:
         their_tree = st.trees[enemy]
         fish_tile = board.fish[enemy]
         fish = st.structures.get(fish_tile) if fish_tile is not None else None
+        action, detour = Action.ACT, True
         target: Coord | None = None
-        action = Action.ACT
-        detour = False
         if carrier_dest is not None:
-            target = carrier_dest
+            target, detour = carrier_dest, False
         elif their_tree is not None and their_tree.carrier is None and (
             fish is None or fish.destroyed or their_tree.at != fish_tile
         ):
-            target, action = their_tree.at, Action.PICKUP
+            target, action, detour = their_tree.at, Action.PICKUP, False
         elif fish is not None and not fish.destroyed and self.fish_unlocked():
-            target, action, detour = fish.at, Action.PICKUP, True
+            target = fish.at
         else:
             bulwarks = [st.structures[t] for t in board.bulwarks[enemy] if not st.structures[t].destroyed]
             if bulwarks:
-                target, detour = self.focus(bulwarks, free).at, True
+                target = self.focus(bulwarks, free).at
         if target is None:
             return
-        goal = self.g.dist(self.team, target)
+        job = _Job(target, self.g.dist(self.team, target), action, detour)
         for p in free:
-            self.jobs[p.name] = _Job(target, action, goal, detour)
+            self.give(p, job)
         free.clear()
 
     def focus(self, bulwarks: list[Structure], attackers: list[Player]) -> Structure:
         """The bulwark the whole team attacks: near the attackers, weakest first."""
-        best: Structure | None = None
+        best = bulwarks[0]
         best_score = _FAR
         for b in bulwarks:
             dist = self.g.dist(self.team, b.at)
-            score = sum(min(dist.get(p.at, 99), 99) for p in attackers) + 4 * b.hp * len(attackers)
+            score = 4 * b.hp * len(attackers)
+            for p in attackers:
+                score += min(dist.get(p.at, 99), 99)
             if score < best_score:
                 best, best_score = b, score
-        assert best is not None
         return best
-
-    def far_from_job(self, p: Player, steps: int) -> bool:
-        job = self.jobs.get(p.name)
-        if job is None or job.goal is None:
-            return False
-        return job.goal.get(p.at, _FAR) > steps
 
     # -- movement --------------------------------------------------------------------------
     def teleports(self) -> None:
@@ -576,11 +599,8 @@ class _ObjectivePlan:
         occupied = {f.at for f in self.foes}
         structures = self.state.structures
         for p in self.mine:
-            if charges <= 0:
-                return
             job = self.jobs.get(p.name)
-            if (job is None or job.target is None or not job.teleport_ok or board.base_owner(p.at) != team
-                    or not self.far_from_job(p, 7)):
+            if job is None or not job.teleport or board.base_owner(p.at) != team or not self.far(p, 7):
                 continue
             reachable = self.g.dist(team, p.at)
             spots = [t for t in self.g.near(job.target)
@@ -588,84 +608,105 @@ class _ObjectivePlan:
                      and (t not in structures or structures[t].destroyed)]
             if not spots:
                 continue
-            spot = spots[self.rng.randrange(len(spots))]
-            charges -= 1
             self.teleported.add(p.name)
-            self.players[p.name] = PlayerOrder(teleport=spot)
-            self.dests[p.name] = spot
+            self.players[p.name] = PlayerOrder(teleport=spots[self.rng.randrange(len(spots))])
+            self.dests[p.name] = self.players[p.name].teleport or p.at
+            charges -= 1
+            if charges <= 0:
+                return
 
-    def move_assigned(self) -> None:
-        speed = self.captain.on(Skill.PLAYER_SPEED)
-        bonus = self.s.player_speed_bonus if speed else 0
-        claimed: set[Coord] = set()
+    def move(self) -> None:
+        """Every player with a job walks toward its target (a jungle coin on the way if cheap)."""
+        team, g, rng = self.team, self.g, self.rng
+        bonus = self.s.player_speed_bonus if self.captain.on(Skill.PLAYER_SPEED) else 0
+        least = 1 + bonus  # the smallest reach a roll gives
         jungle = self.state.jungle
+        peek = self.dice.peek
+        claimed: set[Coord] = set()
         for p in self.mine:
             job = self.jobs.get(p.name)
-            if job is None or p.name in self.players or job.goal is None:
+            if job is None or p.name in self.players:
                 continue
             goal = job.goal
-            d0 = goal.get(p.at)
-            if d0 is None:
+            d0 = self.gaps[p.name]
+            if d0 >= _FAR:
                 dest = p.at
-            elif d0 <= 1 + bonus:  # every roll reaches the target: no need to read the die
-                dest = self.g.advance(self.team, p.at, d0, goal, self.rng)
-            else:
-                steps = _reach(self.rules, self.state, p, self.dice, speed, False)
-                dest = self.g.advance(self.team, p.at, steps, goal, self.rng)
+            elif d0 <= least:  # every roll reaches the target: no need to read the die
+                dest = g.advance(team, p.at, d0, job.target, rng, goal)
+            else:  # never a carrier: its published roll (+ Player Speed) is its reach
+                steps = peek("move/" + p.name) + bonus
+                dest = g.advance(team, p.at, steps, job.target, rng, goal)
                 if job.detour and jungle and d0 > steps:
-                    here = self.g.dist(self.team, p.at)
                     limit = d0 - steps + 1
-                    for coin in jungle:
-                        if coin not in claimed and here.get(coin, _FAR) <= steps and goal.get(coin, _FAR) <= limit:
+                    for coin in g.coins_within(team, p.at, steps):
+                        if coin in jungle and coin not in claimed and goal.get(coin, _FAR) <= limit:
                             dest = coin
                             claimed.add(coin)
                             break
-            action = job.action
-            self.players[p.name] = PlayerOrder(move=None if dest == p.at else dest, action=action)
-            self.dests[p.name] = dest
+            self.order(p, dest, job.action if dest == job.target else Action.ACT)
 
     def heal(self, healers: list[Player], carrier_dest: Coord | None) -> None:
-        """Revive allies who would otherwise respawn far back; else buff next to the most allies."""
+        """Revive allies who would otherwise respawn far back; else buff next to the rally tile."""
         if not healers:
             return
         team, g = self.team, self.g
         speed = self.captain.on(Skill.PLAYER_SPEED)
-        home = g.home[team]
-        rollers = [d for name, d in self.dests.items() if name not in self.teleported]
-        battle = {d for d in rollers if d in self.state.structures or any(f.at == d for f in self.foes)}
+        weights: dict[Coord, int] = {}
+        for name, d in self.dests.items():
+            if name not in self.teleported:
+                weights[d] = weights.get(d, 0) + 1
+        rally = carrier_dest
+        if rally is None and weights:
+            rally = max(weights, key=weights.__getitem__)
         revive: dict[Coord, int] = {}
+        home = g.home[team]
         for p in self.down:
             if home.get(p.at, 0) >= 5:
                 for t in g.near(p.at):
                     revive[t] = revive.get(t, 0) + 1
-        buff: dict[Coord, int] = {}
-        for d in rollers:
-            for t in g.near(d):
-                buff[t] = buff.get(t, 0) + 2 - (t in battle)
         for h in healers:
             steps = _reach(self.rules, self.state, h, self.dice, speed, False)
             here = g.dist(team, h.at)
-            dest, action = self.best_spot(revive, here, steps), Action.REVIVE
+            if revive:
+                spot = self.best_spot(revive, here, steps)
+                if spot is not None:
+                    self.order(h, spot, Action.REVIVE)
+                    continue
+            if rally is None:
+                self.order(h, h.at, Action.ACT)
+                continue
+            dest = self.beside(rally, here, steps)
+            buffs = True  # next to (or on) the rally tile, where allies will stand
             if dest is None:
-                dest, action = self.best_spot(buff, here, steps), Action.BUFF
-            if dest is None:
-                job_target = carrier_dest
-                if job_target is None and rollers:
-                    job_target = rollers[0]
-                if job_target is None:
-                    their_tree = self.state.trees[self.enemy]
-                    job_target = their_tree.at if their_tree is not None else None
-                dest = h.at if job_target is None else g.toward(team, h.at, steps, job_target, self.rng)
-                action = Action.ACT
-            self.players[h.name] = PlayerOrder(move=None if dest == h.at else dest, action=action)
+                dest = g.advance(team, h.at, steps, rally, self.rng)
+                buffs = any(t in weights for t in g.near(dest))
+            self.order(h, dest, Action.BUFF if buffs else Action.ACT)
+
+    def beside(self, rally: Coord, here: dict[Coord, int], steps: int) -> Coord | None:
+        """A reachable tile next to ``rally`` (nearest first), else the rally tile if not a structure."""
+        best: list[Coord] = []
+        best_d = _FAR
+        for t in self.g.near(rally):
+            d = here.get(t, _FAR)
+            if t == rally or d > steps or d > best_d:
+                continue
+            if d < best_d:
+                best, best_d = [t], d
+            else:
+                best.append(t)
+        if best:
+            return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
+        if here.get(rally, _FAR) <= steps and rally not in self.state.structures:
+            return rally
+        return None
 
     def best_spot(self, scores: dict[Coord, int], here: dict[Coord, int], steps: int) -> Coord | None:
         """The reachable tile with the highest score (ties: the nearest, then at random)."""
         best: list[Coord] = []
         key = (0, 0)
         for tile, score in scores.items():
-            d = here.get(tile)
-            if d is None or d > steps or score <= 0:
+            d = here.get(tile, _FAR)
+            if d > steps:
                 continue
             k = (score, -d)
             if k > key:

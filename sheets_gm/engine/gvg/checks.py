@@ -183,7 +183,10 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         elif action is not Action.ACT:
             note = " (no action this turn: teleporting)" if teleport is not None else ""
             checks.append(OrderCheck(player.name, "action", Verdict.ACCEPTED, f"{action.value}{note}"))
-        accepted[player.name] = PlayerOrder(move=move, action=action, teleport=teleport)
+        if move == order.move and action is order.action and teleport == order.teleport:
+            accepted[player.name] = order  # unchanged: orders are immutable, no need for a copy
+        else:
+            accepted[player.name] = PlayerOrder(move=move, action=action, teleport=teleport)
     return CheckedOrders(
         accepted=TurnOrders(players=accepted, skills=(skills[0], skills[1])),
         checks=checks,

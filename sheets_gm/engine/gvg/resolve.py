@@ -8,6 +8,7 @@ win check. The input state is never changed.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,7 @@ from sheets_gm.engine.core.grid import Coord
 from sheets_gm.engine.gvg.battle import Contribution, Side, decide
 from sheets_gm.engine.gvg.checks import CheckedOrders, check_orders
 from sheets_gm.engine.gvg.enums import Action, EventKind, Outcome, Role, Skill, Status, StructureKind
-from sheets_gm.engine.gvg.rules import GvgRules, carried_tree, skill_active
+from sheets_gm.engine.gvg.rules import GvgRules, carried_tree
 from sheets_gm.engine.gvg.settings import OwnTreePickup, TurnLimitRule
 from sheets_gm.engine.gvg.state import Boss, GvgState, Player, Structure, TurnOrders
 
@@ -86,7 +87,7 @@ class _Turn:
         self.revived: set[str] = set()
 
     # -- helpers -----------------------------------------------------------------------------
-    def log(self, kind: EventKind, text: str, /, **data: Any) -> None:
+    def log(self, kind: EventKind, text: str | Callable[[], str], /, **data: Any) -> None:
         self.events.append(Event(self.turn, kind, text, data))
 
     def team(self, index: int) -> str:
@@ -134,8 +135,9 @@ class _Turn:
                          f"{self.team(team)} activates {skill.display} for {cost} coin(s); "
                          f"{st.coins[team]} left{extra}.",
                          team=self.team(team), skill=skill.value, cost=cost, coins_left=st.coins[team])
+        duration = self.s.skill_duration
         for team in (0, 1):
-            self.active[team] = {k for k in Skill if skill_active(st, self.s, team, k, self.turn)}
+            self.active[team] = {k for k, last in st.cooldowns[team].items() if last <= self.turn < last + duration}
 
     def scheduled_events(self) -> None:
         st = self.state
@@ -249,6 +251,10 @@ class _Turn:
 
     def resolve_tile(self, tile: Coord, people: list[Player]) -> None:
         structure = self.state.structures.get(tile)
+        st = self.state
+        if (structure is None and len(people) == 1 and tile not in st.jungle
+                and (st.boss is None or st.boss.at != tile) and self.action(people[0]) is not Action.PICKUP):
+            return  # one player alone on a plain tile: nothing can happen
         winner: int | None = None
         contested = len({p.team for p in people}) == 2
         if structure is not None and not structure.destroyed:
@@ -332,10 +338,10 @@ class _Turn:
         kind = "PvP" if defenders else "PvE"
         verdict = "the attack succeeds" if outcome is Outcome.ATTACKERS_WIN else f"the {structure.kind.value} holds"
         self.log(EventKind.BATTLE,
-                 f"Battle on {structure.key} ({kind}): {attack.describe()}; {defence.describe()}. "
-                 f"{attack.total} vs {defence.total}: {verdict}.",
+                 lambda: f"Battle on {structure.key} ({kind}): {attack.describe()}; {defence.describe()}. "
+                         f"{attack.total} vs {defence.total}: {verdict}.",
                  tile=tile.label, kind=structure.kind.value, pvp=bool(defenders),
-                 sides=[attack.to_json(), defence.to_json()], outcome=outcome.value,
+                 sides=[attack, defence], outcome=outcome.value,
                  winner=self.team(y if outcome is Outcome.ATTACKERS_WIN else x))
         if outcome is Outcome.ATTACKERS_WIN:
             structure.hp -= 1
@@ -378,9 +384,9 @@ class _Turn:
         place = f"{tile.label} {where}".strip()
         result = "stalemate, nobody falls" if winner is None else f"{self.team(winner)} wins"
         self.log(EventKind.BATTLE,
-                 f"Battle on {place}: {sides[0].describe()}; {sides[1].describe()}. "
-                 f"{sides[0].total} vs {sides[1].total}: {result}.",
-                 tile=tile.label, kind="open", pvp=True, sides=[sides[0].to_json(), sides[1].to_json()],
+                 lambda: f"Battle on {place}: {sides[0].describe()}; {sides[1].describe()}. "
+                         f"{sides[0].total} vs {sides[1].total}: {result}.",
+                 tile=tile.label, kind="open", pvp=True, sides=sides,
                  outcome=outcome.value, winner=None if winner is None else self.team(winner))
         if winner is not None:
             for p in people:
@@ -420,7 +426,7 @@ class _Turn:
             self.log(EventKind.BATTLE,
                      f"{self.team(team)} against the boss on {tile.label}: {side.describe()} vs the boss's "
                      f"{boss_roll} ({key}): {'hit' if hit else 'miss'}.",
-                     tile=tile.label, kind="boss", pvp=False, sides=[side.to_json()],
+                     tile=tile.label, kind="boss", pvp=False, sides=[side],
                      boss_roll=boss_roll, key=key, outcome="hit" if hit else "miss")
             if hit:
                 attempts.append((team, side.total, boss_roll))
