@@ -28,6 +28,48 @@ def _cmd_scenario(args: argparse.Namespace) -> int:
     return 1 if failed or not passed else 0
 
 
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from sheets_gm.demo import run_demo
+    from sheets_gm.sheets.backend import SheetError
+
+    try:
+        result = run_demo(args.out, seed=args.seed, max_turns=args.turns)
+    except SheetError as exc:
+        raise UserError(str(exc)) from None
+    print()
+    print(f"Result: {result.result}")
+    for team, path in result.tree_paths.items():
+        print(f"{team}'s tree went: {' → '.join(path)}")
+    print(f"The workbook: {result.workbook} (open it in LibreOffice or Excel)")
+    print(f"The export (CSV per tab, replay.json, .xlsx): {args.out / 'export'}")
+    print(f"Check every roll and state: sheets-gm verify {args.out / 'export' / 'replay.json'}")
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    import json
+
+    from sheets_gm.sync.export import ReplayError, replay_states
+
+    try:
+        doc = json.loads(args.replay.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"no such file: {args.replay}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UserError(f"{args.replay} is not a readable JSON replay ({exc})") from None
+    if not isinstance(doc, dict):
+        raise UserError(f"{args.replay} is not a sheets-gm replay")
+    try:
+        check = replay_states(doc)
+    except ReplayError as exc:
+        raise UserError(f"{args.replay}: {exc}") from None
+    if check.difference is not None:
+        print(f"MISMATCH after {check.turns} turns: {check.difference}")
+        return 1
+    print(f"OK: {check.turns} turns and {check.rolls} dice replayed from the seed; every state matches.")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand and its example."""
     parser = argparse.ArgumentParser(
@@ -48,6 +90,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     p.set_defaults(func=_cmd_scenario)
+
+    p = sub.add_parser(
+        "demo",
+        help="play a whole GvG match on a local workbook (no account needed)",
+        description="Two bot teams type their orders into a local workbook's cells; the real sync resolves "
+                    "every turn. Ends with the winner, the path of each tree and where the files are.",
+        epilog="example: sheets-gm demo --out demo-out --seed 7",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the workbook and the export")
+    p.add_argument("--seed", default="1", help="any text; the same seed plays the same match")
+    p.add_argument("--turns", type=int, default=60, help="the turn limit (default 60)")
+    p.set_defaults(func=_cmd_demo)
+
+    p = sub.add_parser(
+        "verify",
+        help="replay a match from its JSON export and check every roll and state",
+        description="Recompute every turn of an exported match from its seed and orders; exit 1 on any mismatch.",
+        epilog="example: sheets-gm verify demo-out/export/replay.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("replay", type=Path, metavar="REPLAY.json")
+    p.set_defaults(func=_cmd_verify)
     return parser
 
 

@@ -1,0 +1,41 @@
+"""The demo and verify commands, end to end on a local workbook."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from sheets_gm.cli import main
+
+
+def test_demo_plays_to_the_end_and_its_replay_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "demo"
+    assert main(["demo", "--out", str(out), "--turns", "8", "--seed", "t"]) == 0
+    printed = capsys.readouterr().out
+    assert "Result: Match over on turn 8" in printed
+    assert "tree went:" in printed
+    book = load_workbook(out / "demo-match.xlsx")
+    assert {"Board", "Players", "Log", "Orders red", "Orders blue"} <= set(book.sheetnames)
+    assert book["Board"]["A2"].value.startswith("Match over on turn 8")
+    replay = out / "export" / "replay.json"
+    assert main(["verify", str(replay)]) == 0
+    assert "OK: 8 turns" in capsys.readouterr().out
+    doc = json.loads(replay.read_text(encoding="utf-8"))
+    doc["turns"][3]["orders"]["players"] = {}
+    replay.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["verify", str(replay)]) == 1
+
+
+def test_verify_explains_a_missing_or_malformed_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(tmp_path / "nope.json")]) == 1
+    assert "no such file" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert main(["verify", str(bad)]) == 1
+    assert "not a readable JSON replay" in capsys.readouterr().err
+    bad.write_text('{"format": "x"}', encoding="utf-8")
+    assert main(["verify", str(bad)]) == 1
+    assert "not a sheets-gm replay" in capsys.readouterr().err
