@@ -81,8 +81,8 @@ class GvgMap:
             )
             for team in (0, 1)
         )
-        self._distances: dict[tuple[int, Neighbourhood, Coord], dict[Coord, int]] = {}
-        self._by_distance: dict[tuple[int, Neighbourhood, Coord], tuple[list[Coord], list[int]]] = {}
+        self._distances: dict[tuple[int, bool, Coord], dict[Coord, int]] = {}  # (team, king?, start)
+        self._by_distance: dict[tuple[int, bool, Coord], tuple[list[Coord], list[int]]] = {}
 
     @classmethod
     def from_text(cls, text: str, *, where: str = "map") -> GvgMap:
@@ -117,7 +117,7 @@ class GvgMap:
 
     def distances(self, team: int, mode: Neighbourhood, start: Coord) -> dict[Coord, int]:
         """Steps from ``start`` to every tile ``team`` can reach (cached: the map never changes)."""
-        key = (team, mode, start)
+        key = (team, mode is Neighbourhood.KING, start)  # an enum's hash is slow Python code
         found = self._distances.get(key)
         if found is None:
             blocked = self._blocked[team]
@@ -127,7 +127,7 @@ class GvgMap:
 
     def within(self, team: int, mode: Neighbourhood, start: Coord, steps: int) -> list[Coord]:
         """The tiles ``team`` can reach from ``start`` in at most ``steps`` steps, nearest first (cached)."""
-        key = (team, mode, start)
+        key = (team, mode is Neighbourhood.KING, start)  # an enum's hash is slow Python code
         found = self._by_distance.get(key)
         if found is None:
             dist = self.distances(team, mode, start)

@@ -27,12 +27,12 @@ import random
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord, Neighbourhood, sorted_reading_order
 from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.enums import Action, Role, Skill, Status, StructureKind
+from sheets_gm.engine.gvg.enums import Action, Role, Skill, Status, StructureKind, Terrain
 from sheets_gm.engine.gvg.resolve import Resolution, resolve_turn
 from sheets_gm.engine.gvg.rules import (
     GvgRules,
@@ -44,7 +44,24 @@ from sheets_gm.engine.gvg.rules import (
 from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.state import GvgState, Player, PlayerOrder, Structure, TurnOrders
 
+_T = TypeVar("_T")
 _FAR = 1 << 30  # farther than any path
+
+
+_ORDERS: dict[tuple[Coord | None, Action], PlayerOrder] = {}
+
+
+def _order(move: Coord | None, action: Action) -> PlayerOrder:
+    """The order (move, action): orders are immutable, so equal ones are shared, not rebuilt."""
+    found = _ORDERS.get((move, action))
+    if found is None:
+        found = _ORDERS[(move, action)] = PlayerOrder(move=move, action=action)
+    return found
+
+
+def _pick(rng: random.Random, items: Sequence[_T]) -> _T:
+    """A uniformly random item (``rng.random`` is much cheaper than ``randrange``)."""
+    return items[int(rng.random() * len(items))] if len(items) > 1 else items[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +137,10 @@ class _Geometry:
         self._near: dict[Coord, list[Coord]] = {}
         self._steps: dict[tuple[int, Coord, int, Coord | None], list[Coord]] = {}
         self._coins: dict[tuple[int, Coord, int], list[Coord]] = {}
+        self._beside: dict[tuple[int, Coord, Coord, int], list[Coord]] = {}
+        self._structure_tiles = frozenset(
+            c for c, (terrain, _) in board.terrain.items() if terrain in (Terrain.BULWARK, Terrain.FISH)
+        )
         self._coin_tiles = sorted_reading_order(board.coin_tiles)
         self.home = (self._home(0), self._home(1))
         self.structures = (self._structures(0), self._structures(1))
@@ -159,6 +180,31 @@ class _Geometry:
             found = self._coins[key] = [c for c in self._coin_tiles if dist.get(c, _FAR) <= steps]
         return found
 
+    def beside(self, team: int, rally: Coord, start: Coord, steps: int) -> list[Coord]:
+        """Where to stand next to ``rally``: the nearest tiles around it within ``steps`` of ``start``.
+
+        Else the rally tile itself if it can be reached and is no structure's tile; else nothing.
+        """
+        key = (team, rally, start, steps)
+        found = self._beside.get(key)
+        if found is None:
+            if len(self._beside) >= self._MAX_STEPS_CACHED:
+                self._beside.clear()
+            here = self.dist(team, start)
+            found, best_d = [], _FAR
+            for t in self.near(rally):
+                d = here.get(t, _FAR)
+                if t == rally or d > steps or d > best_d:
+                    continue
+                if d < best_d:
+                    found, best_d = [t], d
+                else:
+                    found.append(t)
+            if not found and here.get(rally, _FAR) <= steps and rally not in self._structure_tiles:
+                found = [rally]
+            self._beside[key] = found
+        return found
+
     def advance(
         self, team: int, start: Coord, steps: int, target: Coord | None, rng: random.Random | None,
         goal: dict[Coord, int] | None = None,
@@ -180,9 +226,7 @@ class _Geometry:
             if len(self._steps) >= self._MAX_STEPS_CACHED:
                 self._steps.clear()
             candidates = self._steps[key] = self._best(team, start, k, goal, d0)
-        if len(candidates) == 1 or rng is None:
-            return candidates[0]
-        return candidates[rng.randrange(len(candidates))]
+        return candidates[0] if rng is None else _pick(rng, candidates)
 
     def _best(self, team: int, start: Coord, k: int, goal: dict[Coord, int], d0: int) -> list[Coord]:
         """The tiles ``k`` steps from ``start`` on a shortest path to the goal."""
@@ -298,7 +342,7 @@ class RandomBot(Bot):
         if rng.random() < 0.25:
             options = [k for k in Skill if captain.can_buy(k)]
             if options:
-                captain.buy(options[rng.randrange(len(options))])
+                captain.buy(_pick(rng, options))
         speed = captain.on(Skill.PLAYER_SPEED)
         tree_speed = captain.on(Skill.TREE_SPEED)
         charges = state.ballista[team] + (s.ballista_charges if Skill.BALLISTA in captain.skills else 0)
@@ -315,11 +359,10 @@ class RandomBot(Bot):
             if charges > 0 and board.base_owner(p.at) == team and rng.random() < 0.5:
                 charges -= 1
                 anywhere = board.within(team, mode, p.at, _FAR)
-                players[p.name] = PlayerOrder(action=action, teleport=anywhere[rng.randrange(len(anywhere))])
+                players[p.name] = PlayerOrder(action=action, teleport=_pick(rng, anywhere))
                 continue
-            tiles = board.within(team, mode, p.at, _reach(rules, state, p, dice, speed, tree_speed))
-            tile = tiles[rng.randrange(len(tiles))]
-            players[p.name] = PlayerOrder(move=None if tile == p.at else tile, action=action)
+            tile = _pick(rng, board.within(team, mode, p.at, _reach(rules, state, p, dice, speed, tree_speed)))
+            players[p.name] = _order(None if tile == p.at else tile, action)
         return TeamOrders(players, tuple(captain.skills))
 
 
@@ -343,18 +386,24 @@ class ObjectiveBot(Bot):
     Every turn, from the state alone (plus its random tie-breaks):
 
     - a carrier heads home by the shortest path (with Tree Speed when the captain can pay),
-      escorted by the rest of the team;
+      escorted by the rest of the team, who aim for the carrier's next tile;
     - up to two players defend: they chase an enemy carrying the team's tree (everyone
-      when it is about to score), pick up the team's dropped tree, or stand on an own
-      structure an enemy stands on (tanks first);
+      when it would score before the team's own carrier), pick up the team's dropped tree,
+      or stand on an own structure an enemy stands on (tanks first);
     - the others attack: the enemy tree when it can be picked up, else the enemy fish once
-      unlocked, else one enemy bulwark, all on the same one; jungle coins on the way;
-    - healers revive knocked-down allies who would respawn far back, else stand next to
-      the most allies (off the battle tile) and buff;
-    - the captain buys Tree Speed for a carrier, City Protection when an own structure is
-      threatened, Ballista for players waiting on base (who then teleport next to their
-      target), Bulwark or Fish Damage for an attack, Player Speed now and then when everyone
-      is far from its target.
+      unlocked, else one enemy bulwark (nearest and weakest), all on the same one; a jungle
+      coin on the way when it costs at most one step;
+    - healers revive knocked-down allies who would otherwise respawn five or more steps
+      back, else stand next to the tile most allies go to (off a battle tile) and buff;
+    - the captain buys Tree Speed for a carrier (and keeps its price in hand when the enemy
+      tree is about to be picked up), City Protection when an own structure near its end is
+      threatened, Ballista for players waiting on base far from their target (who then
+      teleport next to it), Bulwark or Fish Damage for an attack that may fail (fewer than
+      three attackers, or enemies within reach of the structure), and Player Speed now and
+      then when everyone is far from its target.
+
+    Destinations: among the tiles within reach, those nearest the target by path (the
+    engine's distances for the team), ties broken by the bot's generator.
     """
 
     def __init__(self, seed: int | str = 0) -> None:
@@ -371,8 +420,8 @@ class ObjectiveBot(Bot):
 class _ObjectivePlan:
     """One turn's thinking of an ObjectiveBot (private)."""
 
-    __slots__ = ("board", "captain", "dests", "dice", "down", "enemy", "foes", "g", "gaps", "jobs", "mine",
-                 "players", "rng", "rules", "s", "state", "team", "teleported")
+    __slots__ = ("board", "captain", "dests", "dice", "down", "enemy", "foes", "foes_at", "g", "gaps", "jobs", "mine",
+                 "players", "reserve", "rng", "rules", "s", "state", "team", "teleported")
 
     def __init__(self, rng: random.Random, g: _Geometry, captain: _Captain, dice: TurnDice) -> None:
         self.rng = rng
@@ -388,16 +437,19 @@ class _ObjectivePlan:
         self.mine: list[Player] = []
         self.down: list[Player] = []
         self.foes: list[Player] = []
+        self.foes_at: dict[Coord, int] = {}  # how many active enemies stand on each tile
         for p in state.players:
             if p.team == team:
                 (self.mine if p.status is Status.ACTIVE else self.down).append(p)
             elif p.status is Status.ACTIVE:
                 self.foes.append(p)
+                self.foes_at[p.at] = self.foes_at.get(p.at, 0) + 1
         self.jobs: dict[str, _Job] = {}
         self.gaps: dict[str, int] = {}  # each player's distance to its job's target
         self.players: dict[str, PlayerOrder] = {}
         self.dests: dict[str, Coord] = {}  # where each player of the team will stand
         self.teleported: set[str] = set()
+        self.reserve = 0  # coins kept back for Tree Speed when the enemy tree is almost ours
 
     def run(self) -> TeamOrders:
         if not self.mine:
@@ -413,6 +465,11 @@ class _ObjectivePlan:
 
         if carrier is not None and self.g.home[team].get(carrier.at, 0) > self.s.carrier_steps:
             self.captain.buy(Skill.TREE_SPEED)
+        elif their_tree is not None and their_tree.carrier is None:
+            fish_tile = self.board.fish[enemy]
+            fish = st.structures.get(fish_tile) if fish_tile is not None else None
+            if fish is None or fish.hp <= 2 or their_tree.at != fish_tile:
+                self.reserve = self.captain.costs[Skill.TREE_SPEED]
         self.protect()
         healers = [p for p in self.mine if p.role is Role.HEALER and p is not carrier]
         free = [p for p in self.mine if p.role is not Role.HEALER and p is not carrier]
@@ -431,16 +488,21 @@ class _ObjectivePlan:
         return TeamOrders(self.players, tuple(self.captain.skills))
 
     def order(self, p: Player, dest: Coord, action: Action) -> None:
-        self.players[p.name] = PlayerOrder(move=None if dest == p.at else dest, action=action)
+        self.players[p.name] = _order(None if dest == p.at else dest, action)
         self.dests[p.name] = dest
 
     # -- skills ----------------------------------------------------------------------------
     def protect(self) -> None:
-        """City Protection when an own structure near its end has enemies on it or closing in."""
+        """City Protection when a bulwark near its end or the unlocked fish has enemies on or near it."""
         if not self.foes or not self.captain.can_buy(Skill.CITY_PROTECTION):
             return
-        for structure in self.own_standing():
+        standing = self.own_standing()
+        bulwarks = self.board.bulwarks[self.team]
+        fish_locked = bool(bulwarks) and all(not self.state.structures[t].destroyed for t in bulwarks)
+        for structure in standing:
             if structure.kind is StructureKind.BULWARK and structure.hp > 2:
+                continue
+            if structure.kind is StructureKind.FISH and fish_locked:
                 continue
             dist = self.g.dist(self.enemy, structure.at)
             close = 0
@@ -458,26 +520,37 @@ class _ObjectivePlan:
             return
         waiting = sum(1 for p in self.mine if self.board.base_owner(p.at) == self.team and self.far(p, 7))
         if waiting and self.state.ballista[self.team] < waiting:
-            self.captain.buy(Skill.BALLISTA)
+            self.captain.buy(Skill.BALLISTA, keep=self.reserve)
         if (self.jobs and self.captain.coins >= 2
                 and all(self.far(p, 6) for p in self.mine if p.name in self.jobs) and self.rng.random() < 0.4):
-            self.captain.buy(Skill.PLAYER_SPEED, keep=1)
+            self.captain.buy(Skill.PLAYER_SPEED, keep=max(1, self.reserve))
 
     def buy_damage_skills(self) -> None:
-        """Bulwark Damage / Fish Damage when a rolling player of the team attacks one this turn."""
+        """Bulwark / Fish Damage when rolling players attack one this turn and the attack may fail.
+
+        It may fail when fewer than three attack, or enemies are close enough to defend;
+        otherwise the coins are kept (for Tree Speed, City Protection, Ballista).
+        """
         costs = self.captain.costs
         if self.captain.coins < min(costs[Skill.BULWARK_DAMAGE], costs[Skill.FISH_DAMAGE]):
             return
         structures = self.state.structures
+        attackers: dict[Coord, int] = {}
         for name, dest in self.dests.items():
             structure = structures.get(dest)
-            if (structure is None or structure.team == self.team or structure.destroyed
-                    or name in self.teleported):
+            if (structure is not None and structure.team != self.team and not structure.destroyed
+                    and name not in self.teleported):
+                attackers[dest] = attackers.get(dest, 0) + 1
+        for tile, count in attackers.items():
+            structure = structures[tile]
+            if structure.kind is StructureKind.FISH and not self.fish_unlocked():
                 continue
-            if structure.kind is StructureKind.BULWARK:
-                self.captain.buy(Skill.BULWARK_DAMAGE)
-            elif self.fish_unlocked():
-                self.captain.buy(Skill.FISH_DAMAGE)
+            if count >= 3:
+                dist = self.g.dist(self.enemy, tile)
+                if all(dist.get(f.at, _FAR) > 6 for f in self.foes):
+                    continue
+            skill = Skill.BULWARK_DAMAGE if structure.kind is StructureKind.BULWARK else Skill.FISH_DAMAGE
+            self.captain.buy(skill, keep=self.reserve)
 
     # -- jobs ------------------------------------------------------------------------------
     def own_standing(self) -> list[Structure]:
@@ -535,11 +608,8 @@ class _ObjectivePlan:
             budget -= self.assign(free, own_tree.at, Action.PICKUP, 1, False)
         if budget <= 0 or not free:
             return
-        foes: dict[Coord, int] = {}
-        for f in self.foes:
-            foes[f.at] = foes.get(f.at, 0) + 1
         for tile in self.g.structures[team]:
-            attackers = foes.get(tile, 0)
+            attackers = self.foes_at.get(tile, 0)
             if attackers and not st.structures[tile].destroyed:
                 budget -= self.assign(free, tile, Action.ACT, min(budget, attackers), True)
                 if budget <= 0 or not free:
@@ -567,9 +637,15 @@ class _ObjectivePlan:
             bulwarks = [st.structures[t] for t in board.bulwarks[enemy] if not st.structures[t].destroyed]
             if bulwarks:
                 target = self.focus(bulwarks, free).at
+        teleport = True
+        if target is None:  # nothing of the enemy's to take (a map without its tree): guard our own
+            target, detour, teleport = board.fish[self.team], False, False
         if target is None:
+            for p in free:
+                self.order(p, p.at, Action.ACT)
+            free.clear()
             return
-        job = _Job(target, self.g.dist(self.team, target), action, detour)
+        job = _Job(target, self.g.dist(self.team, target), action, detour, teleport)
         for p in free:
             self.give(p, job)
         free.clear()
@@ -596,7 +672,7 @@ class _ObjectivePlan:
         )
         if charges <= 0:
             return
-        occupied = {f.at for f in self.foes}
+        occupied = self.foes_at
         structures = self.state.structures
         for p in self.mine:
             job = self.jobs.get(p.name)
@@ -608,9 +684,10 @@ class _ObjectivePlan:
                      and (t not in structures or structures[t].destroyed)]
             if not spots:
                 continue
+            spot = _pick(self.rng, spots)
             self.teleported.add(p.name)
-            self.players[p.name] = PlayerOrder(teleport=spots[self.rng.randrange(len(spots))])
-            self.dests[p.name] = self.players[p.name].teleport or p.at
+            self.players[p.name] = PlayerOrder(teleport=spot)
+            self.dests[p.name] = spot
             charges -= 1
             if charges <= 0:
                 return
@@ -650,7 +727,7 @@ class _ObjectivePlan:
         if not healers:
             return
         team, g = self.team, self.g
-        speed = self.captain.on(Skill.PLAYER_SPEED)
+        bonus = self.s.player_speed_bonus if self.captain.on(Skill.PLAYER_SPEED) else 0
         weights: dict[Coord, int] = {}
         for name, d in self.dests.items():
             if name not in self.teleported:
@@ -665,40 +742,22 @@ class _ObjectivePlan:
                 for t in g.near(p.at):
                     revive[t] = revive.get(t, 0) + 1
         for h in healers:
-            steps = _reach(self.rules, self.state, h, self.dice, speed, False)
-            here = g.dist(team, h.at)
+            steps = self.dice.peek("move/" + h.name) + bonus  # never a carrier (it is handled first)
             if revive:
-                spot = self.best_spot(revive, here, steps)
+                spot = self.best_spot(revive, g.dist(team, h.at), steps)
                 if spot is not None:
                     self.order(h, spot, Action.REVIVE)
                     continue
             if rally is None:
                 self.order(h, h.at, Action.ACT)
                 continue
-            dest = self.beside(rally, here, steps)
-            buffs = True  # next to (or on) the rally tile, where allies will stand
-            if dest is None:
+            spots = g.beside(team, rally, h.at, steps)
+            if spots:  # next to (or on) the rally tile, where allies will stand
+                dest, buffs = _pick(self.rng, spots), True
+            else:
                 dest = g.advance(team, h.at, steps, rally, self.rng)
                 buffs = any(t in weights for t in g.near(dest))
             self.order(h, dest, Action.BUFF if buffs else Action.ACT)
-
-    def beside(self, rally: Coord, here: dict[Coord, int], steps: int) -> Coord | None:
-        """A reachable tile next to ``rally`` (nearest first), else the rally tile if not a structure."""
-        best: list[Coord] = []
-        best_d = _FAR
-        for t in self.g.near(rally):
-            d = here.get(t, _FAR)
-            if t == rally or d > steps or d > best_d:
-                continue
-            if d < best_d:
-                best, best_d = [t], d
-            else:
-                best.append(t)
-        if best:
-            return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
-        if here.get(rally, _FAR) <= steps and rally not in self.state.structures:
-            return rally
-        return None
 
     def best_spot(self, scores: dict[Coord, int], here: dict[Coord, int], steps: int) -> Coord | None:
         """The reachable tile with the highest score (ties: the nearest, then at random)."""
@@ -715,4 +774,4 @@ class _ObjectivePlan:
                 best.append(tile)
         if not best:
             return None
-        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
+        return _pick(self.rng, best)

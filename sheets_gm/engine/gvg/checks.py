@@ -7,12 +7,14 @@ accepted orders (``CheckedOrders.accepted``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord
 from sheets_gm.engine.gvg.enums import Action, Role, Skill, Status, Verdict
 from sheets_gm.engine.gvg.rules import (
     GvgRules,
+    Reach,
     movement_reach,
     next_available_turn,
     skill_active,
@@ -21,8 +23,7 @@ from sheets_gm.engine.gvg.rules import (
 from sheets_gm.engine.gvg.state import GvgState, Player, PlayerOrder, TurnOrders
 
 
-@dataclass(frozen=True, slots=True)
-class OrderCheck:
+class OrderCheck(NamedTuple):
     """The verdict on one part of one order: ``subject`` is a player or team, ``part`` what was checked."""
 
     subject: str
@@ -95,11 +96,11 @@ def check_skills(
 
 
 def _check_destination(
-    rules: GvgRules, state: GvgState, player: Player, tile: Coord, steps: int | None, why: str
+    rules: GvgRules, state: GvgState, player: Player, tile: Coord, reach: Reach | None
 ) -> OrderCheck | None:
-    """A refusal for moving ``player`` to ``tile`` (``steps`` None: any distance), or None if legal."""
+    """A refusal for moving ``player`` to ``tile`` (``reach`` None: a teleport, any distance), or None if legal."""
     board = rules.board
-    part = "move" if steps is not None else "teleport"
+    part = "move" if reach is not None else "teleport"
     if not board.contains(tile):
         last = board.grid.last.label
         return OrderCheck(player.name, part, Verdict.OFF_BOARD, f"{tile.label} is off the board (A1 to {last})")
@@ -111,10 +112,10 @@ def _check_destination(
     if distance is None:
         return OrderCheck(player.name, part, Verdict.UNREACHABLE,
                           f"no path leads from {player.at.label} to {tile.label}")
-    if steps is not None and distance > steps:
+    if reach is not None and distance > reach.steps:
         plural = "step" if distance == 1 else "steps"
         return OrderCheck(player.name, part, Verdict.TOO_FAR,
-                          f"{tile.label} is {distance} {plural} away; {why}")
+                          f"{tile.label} is {distance} {plural} away; {reach.explanation}")
     return None
 
 
@@ -150,7 +151,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         move: Coord | None = None
         teleport: Coord | None = None
         if order.teleport is not None:
-            refusal = _check_destination(rules, state, player, order.teleport, None, "")
+            refusal = _check_destination(rules, state, player, order.teleport, None)
             if refusal is None and rules.board.base_owner(player.at) != player.team:
                 refusal = OrderCheck(player.name, "teleport", Verdict.NOT_ON_BASE,
                                      f"only a player who starts the turn on its base can teleport; "
@@ -168,7 +169,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
                 checks.append(refusal)
         if order.move is not None and teleport is None:
             reach = movement_reach(rules, state, player, dice, speed[player.team], tree_speed[player.team])
-            refusal = _check_destination(rules, state, player, order.move, reach.steps, reach.explanation)
+            refusal = _check_destination(rules, state, player, order.move, reach)
             if refusal is None:
                 move = order.move
                 checks.append(OrderCheck(player.name, "move", Verdict.ACCEPTED, f"move to {order.move.label}"))

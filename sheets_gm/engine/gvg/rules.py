@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord
@@ -47,12 +48,26 @@ def enemy_on_tile(state: GvgState, player: Player) -> bool:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Reach:
-    """How far a player may move this turn, and why (for the feedback sentence)."""
+class Reach(NamedTuple):
+    """How far a player may move this turn; ``explanation`` says why, for a refused move."""
 
     steps: int
-    explanation: str
+    roll: int | None  # None for a carrier, who does not roll
+    speed_bonus: int = 0
+    contested: bool = False
+    tree_speed: bool = False
+
+    @property
+    def explanation(self) -> str:
+        """``your roll is 3 + 3 (Player Speed)``, or the carrier's pace and why."""
+        if self.roll is None:
+            why = "you carry the tree" + (" with an enemy on your tile" if self.contested else "")
+            if self.tree_speed:
+                why += ", doubled by Tree Speed"
+            return f"{why}: {self.steps} steps"
+        if self.speed_bonus:
+            return f"your roll is {self.roll} + {self.speed_bonus} (Player Speed)"
+        return f"your roll is {self.roll}"
 
 
 def movement_reach(
@@ -63,15 +78,11 @@ def movement_reach(
     if carried_tree(state, player.name) is not None:
         contested = enemy_on_tile(state, player)
         steps = s.carrier_contested_steps if contested else s.carrier_steps
-        why = "you carry the tree" + (" with an enemy on your tile" if contested else "")
-        if tree_speed:
-            steps *= 2
-            why += ", doubled by Tree Speed"
-        return Reach(steps, f"{why}: {steps} steps")
+        return Reach(steps * 2 if tree_speed else steps, None, contested=contested, tree_speed=tree_speed)
     roll = dice.d6(f"move/{player.name}")
     if speed:
-        return Reach(roll + s.player_speed_bonus, f"your roll is {roll} + {s.player_speed_bonus} (Player Speed)")
-    return Reach(roll, f"your roll is {roll}")
+        return Reach(roll + s.player_speed_bonus, roll, s.player_speed_bonus)
+    return Reach(roll, roll)
 
 
 def tile_name(rules: GvgRules, state: GvgState, tile: Coord) -> str:

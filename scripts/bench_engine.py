@@ -1,0 +1,191 @@
+"""Benchmark the GvG engine: bot-versus-bot 5v5 matches on the default map, in one process.
+
+Plays the same ``--matches`` seeded matches ``--repeats`` times and prints, per repeat and
+as the median, the resolved turns per second (bots and resolution together) and matches
+per second, how the time splits between the bots and the resolution, and the peak memory.
+
+Before the timed repeats, an untimed warm-up fills the per-process caches (the map's path
+distances from every tile, then one pass over the matches for the bots' caches); its times
+are printed on their own. Wall-clock and CPU-time rates are both printed: on a busy machine
+the process may not get a whole core.
+
+    .venv/bin/python scripts/bench_engine.py                      # ObjectiveBot vs ObjectiveBot
+    .venv/bin/python scripts/bench_engine.py --bot objective --bot random --matches 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.gvg.board import GvgMap
+from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, TeamOrders, play_match
+from sheets_gm.engine.gvg.rules import GvgRules
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.engine.gvg.setup import RosterEntry, new_match
+from sheets_gm.engine.gvg.state import GvgState
+
+DEFAULT_MAP = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
+TEAMS = ("red", "blue")
+ROLES = ("dps", "dps", "tank", "tank", "healer")
+BOTS: dict[str, Callable[[str], Bot]] = {"objective": ObjectiveBot, "random": RandomBot}
+
+
+class TimedBot:
+    """A bot wrapper that adds up the time spent choosing orders."""
+
+    def __init__(self, bot: Bot, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.bot = bot
+        self.clock = clock
+        self.seconds = 0.0
+
+    def orders(self, rules: GvgRules, state: GvgState, team: int, dice: TurnDice) -> TeamOrders:
+        """The wrapped bot's orders, timed."""
+        start = self.clock()
+        out = self.bot.orders(rules, state, team, dice)
+        self.seconds += self.clock() - start
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """One pass over the matches: how much was played and how long it took."""
+
+    matches: int
+    turns: int
+    events: int
+    seconds: float  # wall clock
+    cpu_seconds: float  # this process's CPU time (what a busy machine does not take away)
+    bot_seconds: float
+    wins: tuple[int, int, int]  # team slot 1, team slot 2, draws
+
+    @property
+    def turns_per_second(self) -> float:
+        """Resolved turns per wall-clock second, bots included."""
+        return self.turns / self.seconds
+
+    @property
+    def cpu_turns_per_second(self) -> float:
+        """Resolved turns per second of CPU time, bots included."""
+        return self.turns / self.cpu_seconds
+
+    @property
+    def matches_per_second(self) -> float:
+        """Finished matches per wall-clock second."""
+        return self.matches / self.seconds
+
+
+def load_rules(map_path: Path) -> GvgRules:
+    """The default settings on the map at ``map_path``."""
+    return GvgRules(GvgMap.from_text(map_path.read_text(encoding="utf-8"), where=str(map_path)), GvgSettings())
+
+
+def starting_state(rules: GvgRules) -> GvgState:
+    """A 5v5 match: each team plays two DPS, two Tanks and a Healer."""
+    roster = [RosterEntry(f"{team}{i + 1}", team, role) for team in TEAMS for i, role in enumerate(ROLES)]
+    return new_match(rules.board, TEAMS, roster, rules.settings)
+
+
+def run(rules: GvgRules, start: GvgState, kinds: Sequence[str], matches: int, seed: str) -> RunResult:
+    """Play ``matches`` seeded matches; match ``i`` uses the match seed ``<seed>/<i>``."""
+    turns = events = 0
+    wins = [0, 0, 0]
+    bot_seconds = 0.0
+    began, cpu_began = time.perf_counter(), time.process_time()
+    for i in range(matches):
+        bots = (TimedBot(BOTS[kinds[0]](f"{seed}/{i}/1")), TimedBot(BOTS[kinds[1]](f"{seed}/{i}/2")))
+        result = play_match(rules, start, bots, f"{seed}/{i}".encode())
+        turns += result.turns
+        events += result.events
+        wins[2 if result.state.winner is None else result.state.winner] += 1
+        bot_seconds += bots[0].seconds + bots[1].seconds
+    seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu_began
+    return RunResult(matches, turns, events, seconds, cpu_seconds, bot_seconds, (wins[0], wins[1], wins[2]))
+
+
+def warm_up(rules: GvgRules) -> float:
+    """Fill the map's path-distance cache from every tile for both teams; the seconds it took."""
+    began = time.perf_counter()
+    board, mode = rules.board, rules.settings.movement
+    for tile in board.grid.tiles():
+        for team in (0, 1):
+            if board.enterable(team, tile):
+                board.distances(team, mode, tile)
+    return time.perf_counter() - began
+
+
+def peak_mib() -> float:
+    """The process's peak resident memory in MiB (ru_maxrss is KiB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of the benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=200, help="matches per repeat (default 200)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed repeats of the same matches (default 5)")
+    parser.add_argument(
+        "--bot", action="append", choices=sorted(BOTS), default=None,
+        help="the bot of team slot 1, then of slot 2 (give it twice); once: both sides (default objective)",
+    )
+    parser.add_argument("--seed", default="bench", help="seed of the matches and the bots (default 'bench')")
+    parser.add_argument("--map", type=Path, default=DEFAULT_MAP, help="map file (default templates/gvg/map.txt)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print its figures."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    kinds: list[str] = args.bot or ["objective"]
+    if len(kinds) == 1:
+        kinds = kinds * 2
+    if len(kinds) != 2:
+        parser.error("--bot is given once (both sides) or twice (slot 1, then slot 2)")
+    if args.matches < 1 or args.repeats < 1:
+        parser.error("--matches and --repeats must be at least 1")
+    rules = load_rules(args.map)
+    start = starting_state(rules)
+
+    print(f"GvG engine benchmark: {kinds[0]} ({TEAMS[0]}) vs {kinds[1]} ({TEAMS[1]}), 5v5 "
+          f"({', '.join(ROLES)}), map {args.map.name}, seed {args.seed!r}, Python {sys.version.split()[0]}")
+    cache = warm_up(rules)
+    warm = run(rules, start, kinds, args.matches, args.seed)
+    print(f"warm-up (untimed): path distances from every tile {cache:.2f} s; "
+          f"first pass {warm.seconds:.2f} s ({warm.turns_per_second:,.0f} turns/s)")
+
+    results: list[RunResult] = []
+    for r in range(args.repeats):
+        result = run(rules, start, kinds, args.matches, args.seed)
+        results.append(result)
+        share = result.bot_seconds / result.turns * 1e6
+        rest = (result.seconds - result.bot_seconds) / result.turns * 1e6
+        print(f"repeat {r + 1}: {result.turns_per_second:,.0f} turns/s, {result.matches_per_second:,.1f} matches/s "
+              f"in {result.seconds:.2f} s ({result.cpu_turns_per_second:,.0f} turns per CPU second; "
+              f"per turn: bots {share:.0f} us, resolution {rest:.0f} us)")
+
+    last = results[-1]
+    wins = last.wins
+    print(f"matches: {last.matches} per repeat (wins {TEAMS[0]} {wins[0]}, {TEAMS[1]} {wins[1]}, draws {wins[2]})")
+    print(f"resolved turns: {last.turns} per repeat ({last.turns / last.matches:.1f} per match, "
+          f"{last.events / last.turns:.1f} log events per turn)")
+    print(f"turns per second (median of {len(results)}): "
+          f"{statistics.median(r.turns_per_second for r in results):,.0f}")
+    print(f"turns per CPU second (median of {len(results)}): "
+          f"{statistics.median(r.cpu_turns_per_second for r in results):,.0f}")
+    print(f"matches per second (median of {len(results)}): "
+          f"{statistics.median(r.matches_per_second for r in results):,.1f}")
+    print(f"peak memory (ru_maxrss): {peak_mib():.1f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
