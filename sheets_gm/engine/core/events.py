@@ -14,9 +14,11 @@ from typing import Any
 
 
 def json_ready(value: Any) -> Any:
-    """``value`` with every object that has ``to_json`` (a battle side, say) turned into plain data."""
+    """``value`` with every object that has ``to_json`` (a battle side) or ``label`` (a tile) as plain data."""
     if hasattr(value, "to_json"):
         return value.to_json()
+    if hasattr(value, "label") and isinstance(value, tuple):
+        return value.label
     if isinstance(value, dict):
         return {k: json_ready(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

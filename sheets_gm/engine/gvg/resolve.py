@@ -172,12 +172,13 @@ class _Turn:
                          player=p.name, start=p.at.label, to=order.teleport.label)
                 p.at = order.teleport
             elif order.move is not None and order.move != p.at:
-                self.log(EventKind.MOVED, f"{p.name} moves from {p.at.label} to {order.move.label}.",
-                         player=p.name, start=p.at.label, to=order.move.label)
+                name, start, to = p.name, p.at, order.move
+                self.log(EventKind.MOVED, lambda: f"{name} moves from {start.label} to {to.label}.",
+                         player=p.name, start=start, to=to)
                 p.at = order.move
-            tree = carried_tree(st, p.name)
-            if tree is not None:
-                tree.at = p.at
+        for tree in st.trees:
+            if tree is not None and tree.carrier is not None:
+                tree.at = st.player(tree.carrier).at
 
     def carrier_home(self) -> bool:
         """A carrier that ends movement on its own base wins at once."""
