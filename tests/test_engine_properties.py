@@ -121,3 +121,15 @@ def test_pinning_a_key_the_turn_never_asks_for_changes_nothing(seed: int, value:
     pinned = resolve_turn(rules, state, orders, TurnDice(b"pin", state.turn, pins))
     assert pinned.state.to_json() == plain.state.to_json()
     assert [e.text for e in pinned.events] == [e.text for e in plain.events]
+
+
+def test_every_move_sentence_names_its_own_player_and_tiles() -> None:
+    rules, state = start()
+    dice = TurnDice(b"moves", state.turn)
+    orders = merge_orders(ObjectiveBot(1).orders(rules, state, 0, dice), ObjectiveBot(2).orders(rules, state, 1, dice))
+    moved = [e for e in resolve_turn(rules, state, orders, dice).events if e.kind is EventKind.MOVED]
+    assert len(moved) >= 5
+    for event in moved:
+        data = event.to_json()["data"]
+        assert event.text == f"{data['player']} moves from {data['start']} to {data['to']}."
+    assert len({e.text for e in moved}) == len(moved)

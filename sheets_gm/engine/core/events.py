@@ -12,12 +12,14 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
+from sheets_gm.engine.core.grid import Coord
+
 
 def json_ready(value: Any) -> Any:
     """``value`` with every object that has ``to_json`` (a battle side) or ``label`` (a tile) as plain data."""
     if hasattr(value, "to_json"):
         return value.to_json()
-    if hasattr(value, "label") and isinstance(value, tuple):
+    if isinstance(value, Coord):
         return value.label
     if isinstance(value, dict):
         return {k: json_ready(v) for k, v in value.items()}

@@ -69,6 +69,11 @@ def tree_distance(rules: GvgRules, state: GvgState, team: int) -> int:
     return rules.board.distances(team, rules.settings.movement, fish).get(tree.at, 0)
 
 
+def _moved_text(name: str, start: Coord, to: Coord) -> Callable[[], str]:
+    """The sentence of a move, rendered when read (a function, so each move keeps its own values)."""
+    return lambda: f"{name} moves from {start.label} to {to.label}."
+
+
 class _Turn:
     """The working copy of one turn's resolution (private: only ``resolve_turn`` drives it)."""
 
@@ -172,9 +177,8 @@ class _Turn:
                          player=p.name, start=p.at.label, to=order.teleport.label)
                 p.at = order.teleport
             elif order.move is not None and order.move != p.at:
-                name, start, to = p.name, p.at, order.move
-                self.log(EventKind.MOVED, lambda: f"{name} moves from {start.label} to {to.label}.",
-                         player=p.name, start=start, to=to)
+                self.log(EventKind.MOVED, _moved_text(p.name, p.at, order.move),
+                         player=p.name, start=p.at, to=order.move)
                 p.at = order.move
         for tree in st.trees:
             if tree is not None and tree.carrier is not None:
