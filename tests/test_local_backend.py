@@ -784,6 +784,19 @@ def test_bad_layouts_are_refused_and_nothing_is_written(tmp_path: Path, tab: Tab
     assert leftovers(tmp_path) == []
 
 
+def test_a_layout_of_hidden_tabs_only_fits_beside_a_visible_tab_the_workbook_keeps(tmp_path: Path) -> None:
+    """An engine-only workbook: its one layout tab is hidden, the file keeps a visible tab of its own."""
+    about = TabLayout("About", rows=2, cols=1, values={"A1": [["the engine of a match"]]})
+    backend = create_workbook(tmp_path / "engine.xlsx", WorkbookLayout("engine", (about,)))
+    backend.apply_layout(WorkbookLayout("match", (TabLayout("Engine", rows=5, cols=2, hidden=True),)))
+    wb = openpyxl.load_workbook(backend.path)
+    assert wb.sheetnames == ["Engine", "About"]
+    assert wb["Engine"].sheet_state == "hidden" and wb.active.title == "About"
+    empty = create_workbook(tmp_path / "empty.xlsx", WorkbookLayout("e", (TabLayout("Blank", rows=2, cols=2),)))
+    with pytest.raises(SheetError, match="hides every tab"):  # an empty tab is dropped: nothing would show
+        empty.apply_layout(WorkbookLayout("match", (TabLayout("Engine", rows=5, cols=2, hidden=True),)))
+
+
 def test_create_refuses_to_overwrite_unless_asked(applied: Path) -> None:
     original = applied.read_bytes()
     small = WorkbookLayout("small", (TabLayout("Only", rows=2, cols=2),))

@@ -12,6 +12,7 @@ from sheets_gm.gvgsheet.positions import (
     ENGINE_FIRST_HISTORY_ROW,
     ENGINE_KEYS,
     ORDERS_FIRST_ROW,
+    ORDERS_READ_LAST_ROW,
     GvgPositions,
     TeamSheet,
     cells,
@@ -108,7 +109,7 @@ def orders_tab(pos: GvgPositions, team: TeamSheet, emails: Mapping[str, str]) ->
     protections.append(Protection(cells(cols.skills[0], cap, cols.ready, cap), f"Captain of {team.team}",
                                   (captain_email,) if captain_email else ()))
     return TabLayout(
-        name=team.orders_tab, rows=cap + 1, cols=width, frozen_rows=4,
+        name=team.orders_tab, rows=max(cap + 1, ORDERS_READ_LAST_ROW), cols=width, frozen_rows=4,
         values={
             "A1": [[h.orders_title.format(team=team.team)]],
             "A4": [list(h.orders)],

@@ -16,6 +16,9 @@ MAX_TEAM_SIZE = 15  # order rows read on every poll are sized for this many play
 ENGINE_FIRST_HISTORY_ROW = 21
 ORDERS_FIRST_ROW = 5
 ARCHIVE_FIRST_HISTORY_ROW = 5
+#: The last row of an orders tab that every poll reads (a full team's captain row): the tab must reach it,
+#: or Google refuses the whole read ("exceeds grid limits").
+ORDERS_READ_LAST_ROW = ORDERS_FIRST_ROW + MAX_TEAM_SIZE + 2
 
 
 def cells(first_col: int, first_row: int, last_col: int, last_row: int) -> str:
@@ -61,7 +64,7 @@ class TeamSheet:
 
         Sized for the largest roster so it can be read before the roster is known; Google
         trims the empty rows, so a small team reads no more bytes."""
-        return a1(self.orders_tab, cells(0, 1, width - 1, ORDERS_FIRST_ROW + MAX_TEAM_SIZE + 2))
+        return a1(self.orders_tab, cells(0, 1, width - 1, ORDERS_READ_LAST_ROW))
 
     def pending_range(self) -> str:
         """The archive's header and fixed pending area (turn, JSON) read on every poll."""

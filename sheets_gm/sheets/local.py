@@ -673,7 +673,13 @@ class LocalWorkbookBackend:
             raise SheetError(f"layout {layout.title!r} names a tab twice")
         if LISTS_TAB.casefold() in {n.casefold() for n in names}:
             raise SheetError(f"{LISTS_TAB!r} is reserved for the local workbook's dropdown lists")
-        if all(t.hidden for t in layout.tabs):
+        folded = {n.casefold() for n in names}
+        others_shown = any(
+            ws.title.casefold() not in folded and ws.title != LISTS_TAB and ws.sheet_state == "visible"
+            and not _is_empty(ws)
+            for ws in wb.worksheets
+        )  # kept after the layout's tabs: a workbook holding only a hidden engine tab is fine beside them
+        if all(t.hidden for t in layout.tabs) and not others_shown:
             raise SheetError(f"layout {layout.title!r} hides every tab; at least one must be visible")
 
         for tab in layout.tabs:
@@ -708,8 +714,7 @@ class LocalWorkbookBackend:
             helper.sheet_state = "hidden"
             helper.protection.sheet = True
 
-        first_visible = next(i for i, t in enumerate(layout.tabs) if not t.hidden)
-        wb.active = first_visible
+        wb.active = next(i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible")
         for ws in wb.worksheets:
             ws.sheet_view.tabSelected = ws is wb.active
         wb.properties.title = layout.title

@@ -32,6 +32,19 @@ def _text(value: CellValue) -> str:
     return "" if value is None else str(value).strip()
 
 
+#: Characters of a player's input cell kept (after stripping spaces) when it is longer. No order
+#: is that long, and the consumed orders are archived as JSON in ONE cell that must stay within
+#: a cell's limit (32,767 in .xlsx, 50,000 in Google) to be read back after an interrupted write.
+MAX_INPUT_CHARS = 64
+
+
+def player_input(value: CellValue) -> CellValue:
+    """A player-typed cell as the sync uses and archives it: over-long text is cut."""
+    if isinstance(value, str) and len(value) > MAX_INPUT_CHARS:
+        return value.strip()[:MAX_INPUT_CHARS]
+    return value
+
+
 def expect_row(grid: Grid, row: int, expected: list[str], tab: str, first_col: int = 0) -> None:
     """Check header texts in ``row`` of a tab read from A1; raise naming the first cell that drifted."""
     for i, want in enumerate(expected):
@@ -174,15 +187,15 @@ def _team_input(team: TeamSheet, grid: Grid, pending_grid: Grid, template: Sheet
     for i, name in enumerate(team.players):
         row = team.player_row(i)
         expect_row(grid, row, [name], team.orders_tab)
-        inputs = [cell(grid, row, 3), cell(grid, row, 4), cell(grid, row, 5)]
+        inputs = [player_input(cell(grid, row, c)) for c in (3, 4, 5)]
         typed = parse_order_cells(*inputs).typed
         players.append(PlayerRow(name, row, parse_turn(cell(grid, row, 1)), inputs, _text(cell(grid, row, 6)), typed))
     expect_row(grid, team.captain_header_row, h.captain, team.orders_tab)
     expect_row(grid, team.captain_row, [team.team], team.orders_tab)
     cap = team.captain_row
     cols = CaptainColumns.from_header(h.captain)
-    captain = CaptainRow(cap, parse_turn(cell(grid, cap, 1)), [cell(grid, cap, c) for c in cols.skills],
-                         cell(grid, cap, cols.ready), _text(cell(grid, cap, cols.feedback)))
+    captain = CaptainRow(cap, parse_turn(cell(grid, cap, 1)), [player_input(cell(grid, cap, c)) for c in cols.skills],
+                         player_input(cell(grid, cap, cols.ready)), _text(cell(grid, cap, cols.feedback)))
     expect_row(pending_grid, 1, h.archive, team.archive_tab)
     pending = None
     if parse_turn(cell(pending_grid, 2, 0)) == record.turn and not record.state.finished:

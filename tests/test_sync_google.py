@@ -1,0 +1,376 @@
+"""The sync through real gspread and GoogleSheetBackend, against the fake Google (Sheets v4 + Drive).
+
+A match lives in four spreadsheets (board, engine, red orders, blue orders). Every request is
+validated by the fake against Google's discovery documents; the retry policy runs on a fake
+clock, so nothing sleeps and nothing reaches the network.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from sheets_gm.engine.gvg.board import GvgMap
+from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
+from sheets_gm.engine.gvg.rules import GvgRules
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.engine.gvg.setup import RosterEntry, new_match
+from sheets_gm.engine.gvg.state import GvgState, orders_to_json
+from sheets_gm.gvgsheet.positions import ENGINE_FIRST_HISTORY_ROW
+from sheets_gm.gvgsheet.template import default_map_text, default_template
+from sheets_gm.sheets.backend import SheetUnavailableError
+from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.retry import RetryPolicy
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.snapshot import read_snapshot
+from tests.fakes.clock import FakeClock
+from tests.fakes.google_api import GET, READ, WRITE, FakeSpreadsheet, FaultKind, GoogleApiFake, fake_client
+
+NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
+TEAMS = ("red", "blue")
+ROLES = ("dps", "dps", "tank", "tank", "healer")
+SEED = b"sync-test-seed"
+#: The four spreadsheets of a match, by role (the keys are what Google puts in the URL).
+KEYS = {
+    "board": "1BoardKey_sheetsgm_test_0000000000000000000",
+    "engine": "1EngineKey_sheetsgm_test_000000000000000000",
+    "red": "1RedOrdersKey_sheetsgm_test_000000000000000",
+    "blue": "1BlueOrdersKey_sheetsgm_test_00000000000000",
+}
+ROLE_OF = {key: role for role, key in KEYS.items()}
+_KEY_IN_URL = re.compile(r"/spreadsheets/([^/:?]+)")
+
+
+def roster(size: int) -> list[RosterEntry]:
+    return [RosterEntry(f"{team}{i}", team, ROLES[i % len(ROLES)]) for team in TEAMS for i in range(size)]
+
+
+def bots() -> list[Bot]:
+    return [ObjectiveBot(1), RandomBot(2)]
+
+
+def policy(clock: FakeClock, *, deadline: float = 60, max_attempts: int | None = None) -> RetryPolicy:
+    return RetryPolicy(deadline=deadline, max_attempts=max_attempts, time=clock.time, sleep=clock.sleep,
+                       random=lambda: 0.5)
+
+
+def open_match(retry: RetryPolicy) -> MatchSheets:
+    """The match's four spreadsheets through one real gspread client (plain HTTPClient)."""
+    client = fake_client()
+    backend = {role: GoogleSheetBackend(client, key, retry=retry, title=role) for role, key in KEYS.items()}
+    return MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]))
+
+
+def new_spreadsheets(fake: GoogleApiFake) -> None:
+    for role, key in KEYS.items():
+        fake.create_spreadsheet(key, f"GvG test · {role}", ("Sheet1",))
+
+
+def create(fake: GoogleApiFake, retry: RetryPolicy, size: int = 5, settings: GvgSettings | None = None) -> MatchSheets:
+    new_spreadsheets(fake)
+    sheets = open_match(retry)
+    create_match(sheets, roster(size), settings=settings or GvgSettings(), map_text=default_map_text(), seed=SEED)
+    return sheets
+
+
+def calls_by_spreadsheet(fake: GoogleApiFake) -> Counter[tuple[str, str]]:
+    """(endpoint, role) -> calls, from the fake's log (faulted calls included)."""
+    out: Counter[tuple[str, str]] = Counter()
+    for call in fake.log:
+        m = _KEY_IN_URL.search(call.url)
+        out[(call.endpoint, ROLE_OF[m.group(1)] if m else "?")] += 1
+    return out
+
+
+def cells(fake: GoogleApiFake) -> dict[str, dict[str, dict[tuple[int, int], Any]]]:
+    """Every cell value of every tab of every spreadsheet, as the API stores it (formula or not)."""
+    return {
+        role: {
+            sheet.title: {pos: c["userEnteredValue"] for pos, c in sheet.cells.items() if "userEnteredValue" in c}
+            for sheet in fake.spreadsheets[key].sheets
+        }
+        for role, key in KEYS.items()
+    }
+
+
+def engine_state(sheets: MatchSheets) -> GvgState:
+    return read_snapshot(sheets, default_template()).record.state
+
+
+def direct_match(size: int, settings: GvgSettings) -> tuple[GvgState, int]:
+    board = GvgMap.from_text(default_map_text())
+    rules = GvgRules(board, settings)
+    result = play_match(rules, new_match(board, TEAMS, roster(size), settings), bots(), SEED)
+    return result.state, result.turns
+
+
+@pytest.fixture
+def fake() -> Iterator[GoogleApiFake]:
+    with GoogleApiFake() as f:
+        yield f
+    assert not f.violations, f.violations
+
+
+# --------------------------------------------------------------------------- whole matches
+
+
+@pytest.mark.parametrize(("size", "max_turns"), [(5, None), (1, 15)], ids=["5v5-full", "1v1-15-turns"])
+def test_a_whole_match_through_gspread_equals_the_engine_and_costs_one_call_per_spreadsheet(
+    fake: GoogleApiFake, size: int, max_turns: int | None
+) -> None:
+    settings = GvgSettings() if max_turns is None else GvgSettings(max_turns=max_turns)
+    clock = FakeClock()
+    sheets = create(fake, policy(clock), size, settings)
+    players = bots()
+    idle_bytes: list[int] = []
+    turns = 0
+    while True:
+        fake.reset_counters()
+        idle = poll(sheets, now=NOW)
+        assert not idle.resolved
+        assert calls_by_spreadsheet(fake) == Counter({(READ, role): 1 for role in KEYS}), f"idle poll, turn {idle.turn}"
+        idle_bytes.append(fake.byte_counts(READ)[1])
+
+        type_bot_orders(sheets, players)
+        fake.reset_counters()
+        report = poll(sheets, now=NOW)
+        assert report.resolved and report.turn == turns + 1, report
+        expected = Counter({(endpoint, role): 1 for role in KEYS for endpoint in (READ, WRITE)})
+        assert calls_by_spreadsheet(fake) == expected, f"resolution of turn {report.turn}"
+        assert fake.calls(GET) == 0 and fake.calls() == 8
+        turns += 1
+        if report.finished:
+            break
+
+    state, direct_turns = direct_match(size, settings)
+    assert engine_state(sheets).to_json() == state.to_json()
+    assert turns == direct_turns
+    assert state.finished
+    if max_turns is not None:
+        assert turns == max_turns
+    assert clock.sleeps == []  # no fault, no retry
+    assert max(idle_bytes) <= idle_bytes[0] * 1.25, idle_bytes  # bytes read per poll do not grow with the turn
+    formulas = [(role, tab, pos) for role, tabs in cells(fake).items() for tab, found in tabs.items()
+                for pos, value in found.items() if "formulaValue" in value]
+    assert formulas == []
+
+
+def test_a_finished_match_is_only_read(fake: GoogleApiFake) -> None:
+    sheets = create(fake, policy(FakeClock()), 1, GvgSettings(max_turns=2))
+    assert poll(sheets, now=NOW, force=True).resolved
+    assert poll(sheets, now=NOW, force=True).finished
+    fake.reset_counters()
+    report = poll(sheets, now=NOW, force=True)
+    assert report.finished and not report.resolved
+    assert calls_by_spreadsheet(fake) == Counter({(READ, role): 1 for role in KEYS})
+
+
+# --------------------------------------------------------------------------- faults at every call of a resolution
+
+#: The calls of a resolution poll, in order: one read per spreadsheet, then one write per
+#: spreadsheet (teams first, the engine tab last: the commit).
+POSITIONS = [(READ, role) for role in ("red", "blue", "board", "engine")] + [
+    (WRITE, role) for role in ("red", "blue", "board", "engine")
+]
+#: Each fault kind, and the Retry-After it carries (503 asks for 7 s).
+FAULTS = [
+    (FaultKind.RATE_LIMIT_JSON, None),
+    (FaultKind.RATE_LIMIT_HTML, None),
+    (FaultKind.REQUEST_TIMEOUT, None),
+    (FaultKind.INTERNAL, None),
+    (FaultKind.UNAVAILABLE, 7.0),
+    (FaultKind.CONNECTION_RESET, None),
+]
+TURNS_BEFORE = 3  # resolved before the faulty resolution, so the state is not the trivial first one
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The spreadsheets just before a resolution (orders typed, captains ready) and the fault-free outcome."""
+
+    before: dict[str, FakeSpreadsheet]
+    after: dict[str, dict[str, dict[tuple[int, int], Any]]]
+
+
+@pytest.fixture(scope="module")
+def prepared() -> Prepared:
+    with GoogleApiFake() as fake:
+        sheets = create(fake, policy(FakeClock()))
+        players = bots()
+        for _ in range(TURNS_BEFORE):
+            type_bot_orders(sheets, players)
+            assert poll(sheets, now=NOW).resolved
+        typed = type_bot_orders(sheets, players)
+        before = copy.deepcopy(fake.spreadsheets)
+        fake.reset_counters()
+        report = poll(sheets, now=NOW)
+        assert report.resolved and report.turn == TURNS_BEFORE + 1
+        order = []
+        for call in fake.log:
+            m = _KEY_IN_URL.search(call.url)
+            assert m is not None
+            order.append((call.endpoint, ROLE_OF[m.group(1)]))
+        assert order == POSITIONS  # the positions the fault tests walk through
+        after = cells(fake)
+        assert not fake.violations
+        # The orders typed are the orders resolved (so "the same cells" below means "no order lost").
+        engine = fake.spreadsheets[KEYS["engine"]].sheet(default_template().tabs.engine)
+        history = json.loads(str(engine.value(ENGINE_FIRST_HISTORY_ROW + TURNS_BEFORE - 1, 1)))  # 0-based row
+        assert history["turn"] == TURNS_BEFORE + 1
+        want = orders_to_json(merge_orders(typed[0], typed[1]))
+        assert history["orders"] == want and len(want["players"]) >= 5
+    return Prepared(before, after)
+
+
+def restore(fake: GoogleApiFake, prepared: Prepared) -> None:
+    fake.spreadsheets.update(copy.deepcopy(prepared.before))
+
+
+def faulted_calls(fake: GoogleApiFake) -> list[tuple[str, str]]:
+    out = []
+    for call in fake.log:
+        if call.status != 200:
+            m = _KEY_IN_URL.search(call.url)
+            assert m is not None
+            out.append((call.endpoint, ROLE_OF[m.group(1)]))
+    return out
+
+
+def engine_turn(fake: GoogleApiFake) -> int:
+    """The engine tab's turn counter, read from the fake's storage (no API call)."""
+    value = fake.values(KEYS["engine"], default_template().tabs.engine)[2][1]  # B3: the "turn" key
+    assert isinstance(value, int)
+    return value
+
+
+def assert_resolved_once_like_the_fault_free_run(fake: GoogleApiFake, prepared: Prepared) -> None:
+    """Every cell of the four spreadsheets equals the fault-free resolution's: the same state
+    (so no order was lost), the turn counter moved once, the log and archives written once."""
+    assert cells(fake) == prepared.after, "the cells differ from the fault-free resolution"
+    assert engine_turn(fake) == TURNS_BEFORE + 2
+
+
+#: Every kind at every call; and a write whose answer is lost after Google applied it (the
+#: connection dropped on the way back), at each write.
+RETRIED = [(kind, retry_after, position, False) for kind, retry_after in FAULTS for position in range(8)] + [
+    (FaultKind.CONNECTION_RESET, None, position, True) for position in range(4, 8)
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "retry_after", "position", "after_apply"), RETRIED,
+    ids=[f"{k.value}-{'-'.join(POSITIONS[p]).split('.')[-1]}{'-answer-lost' if a else ''}" for k, _, p, a in RETRIED],
+)
+def test_a_fault_at_any_call_of_a_resolution_is_retried_and_the_turn_resolved_once(
+    fake: GoogleApiFake, prepared: Prepared, kind: FaultKind, retry_after: float | None, position: int,
+    after_apply: bool,
+) -> None:
+    """One failed attempt at any call (a write's answer lost after it landed, too): the poll
+    retries that call alone, after the server's Retry-After if it gave one, and resolves."""
+    restore(fake, prepared)
+    clock = FakeClock()
+    sheets = open_match(policy(clock))
+    fault = fake.inject(kind, at=position + 1, retry_after=retry_after, after_apply=after_apply)
+    report = poll(sheets, now=NOW)
+    assert fault.fired == 1
+    assert faulted_calls(fake) == [POSITIONS[position]]
+    assert report.resolved and report.turn == TURNS_BEFORE + 1 and report.write_calls == 4
+    expected = Counter({p: 1 for p in POSITIONS}) + Counter({POSITIONS[position]: 1})
+    assert calls_by_spreadsheet(fake) == expected  # the faulty call once more, nothing else
+    assert fake.calls(GET) == 0
+    assert len(clock.sleeps) == 1
+    if retry_after is not None:
+        assert clock.sleeps[0] >= retry_after
+    assert_resolved_once_like_the_fault_free_run(fake, prepared)
+
+
+OUTAGES = (
+    [(kind, retry_after, position, "5s-deadline", False) for kind, retry_after in FAULTS for position in range(8)]
+    + [(FaultKind.INTERNAL, None, position, "3-attempts", False) for position in range(8)]
+    + [(FaultKind.CONNECTION_RESET, None, position, "3-attempts", True) for position in range(4, 8)]
+)
+
+
+@pytest.mark.parametrize(
+    ("kind", "retry_after", "position", "limit", "after_apply"), OUTAGES,
+    ids=[f"{k.value}-{'-'.join(POSITIONS[p]).split('.')[-1]}-{lim}{'-answer-lost' if a else ''}"
+         for k, _, p, lim, a in OUTAGES],
+)
+def test_a_fault_that_outlasts_the_retries_stops_the_poll_and_the_next_poll_completes_the_turn(
+    fake: GoogleApiFake, prepared: Prepared, kind: FaultKind, retry_after: float | None, position: int, limit: str,
+    after_apply: bool,
+) -> None:
+    """Google keeps failing one call past the retry deadline (or the attempt cap): the poll stops
+    with SheetUnavailableError and calls nothing after it; once Google is back, the next poll
+    completes the turn (from the pending archive where the orders were already cleared)."""
+    restore(fake, prepared)
+    clock = FakeClock()
+    retry = policy(clock, max_attempts=3) if limit == "3-attempts" else policy(clock, deadline=5)
+    sheets = open_match(retry)
+    fake.inject(kind, at=position + 1, times=None, retry_after=retry_after, after_apply=after_apply)
+    start = clock.now
+    with pytest.raises(SheetUnavailableError, match=r"failed \d+ times? over"):
+        poll(sheets, now=NOW)
+    assert set(faulted_calls(fake)) == {POSITIONS[position]}
+    if limit == "3-attempts":
+        assert len(faulted_calls(fake)) == 3
+    elif retry_after is not None:  # the server asks for more than the deadline leaves: no second attempt
+        assert len(faulted_calls(fake)) == 1 and clock.sleeps == []
+    else:
+        assert len(faulted_calls(fake)) > 2
+    assert clock.now - start <= retry.deadline
+    seen = calls_by_spreadsheet(fake)
+    assert all(seen[p] == 0 for p in POSITIONS[position + 1:]), "a call after the failing one was made"
+    committed = after_apply and POSITIONS[position] == (WRITE, "engine")
+    assert engine_turn(fake) == TURNS_BEFORE + (2 if committed else 1)
+
+    fake.clear_faults()
+    fake.reset_counters()
+    report = poll(sheets, now=NOW)  # the outage is over
+    if committed:  # the commit landed though its answer was lost: the next sync finds the turn resolved
+        assert not report.resolved and report.write_calls == 0
+    else:
+        assert report.resolved and report.turn == TURNS_BEFORE + 1
+        assert calls_by_spreadsheet(fake) == Counter({p: 1 for p in POSITIONS})
+    assert_resolved_once_like_the_fault_free_run(fake, prepared)
+    again = poll(sheets, now=NOW)  # and a further sync does nothing
+    assert not again.resolved and again.turn == TURNS_BEFORE + 2 and again.write_calls == 0
+    assert cells(fake) == prepared.after
+
+
+@pytest.mark.parametrize("position", range(4, 8), ids=[f"{role}-write-fails" for _, role in POSITIONS[4:]])
+def test_a_huge_order_cell_does_not_break_the_completion_of_an_interrupted_resolution(
+    fake: GoogleApiFake, position: int
+) -> None:
+    """A player pastes 50,000 characters (the most a Google cell holds) into their order: the
+    consumed orders archived with it must still fit a cell and read back, so the next sync can
+    complete a resolution interrupted after the team's write."""
+    clock = FakeClock()
+    sheets = create(fake, policy(clock, max_attempts=2), 2)
+    huge = "F7 " + "🐠" * 49_997
+    fake.set_values(KEYS["red"], "'Orders red'!D5:E5", [[huge, "x" * 50_000]], user_entered=False)
+    fake.set_values(KEYS["red"], "'Orders red'!D6", [["G4"]])
+    fake.set_values(KEYS["blue"], "'Orders blue'!D5:F5", [["=A1", "🍁" * 50_000, " " * 49_990 + "f 7"]])
+    reference = copy.deepcopy(fake.spreadsheets)
+    assert poll(sheets, now=NOW, force=True).resolved
+    want = cells(fake)
+
+    fake.spreadsheets.update(reference)
+    fake.inject(FaultKind.INTERNAL, at=position + 1, times=None)
+    with pytest.raises(SheetUnavailableError):
+        poll(sheets, now=NOW, force=True)
+    fake.clear_faults()
+    report = poll(sheets, now=NOW, force=True)
+    assert report.resolved and report.turn == 1
+    assert cells(fake) == want
