@@ -130,3 +130,14 @@ def test_module_doctests_pass() -> None:
         result = doctest.testmod(module, verbose=False, report=False)
         assert result.attempted > 0, module.__name__
         assert result.failed == 0, module.__name__
+
+
+def test_turn_dice_give_exactly_the_published_formula() -> None:
+    from sheets_gm.engine.core.dice import TurnDice, keyed_d6
+
+    for seed in (b"a", b"seed" * 8, bytes(range(32))):
+        for turn in (1, 17, 60):
+            dice = TurnDice(seed, turn)
+            for i in range(300):
+                key = f"combat/player{i}"
+                assert dice.peek(key) == keyed_d6(seed, turn, key)

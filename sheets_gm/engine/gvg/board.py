@@ -82,6 +82,7 @@ class GvgMap:
             for team in (0, 1)
         )
         self._distances: dict[tuple[int, bool, Coord], dict[Coord, int]] = {}  # (team, king?, start)
+        self._reach: dict[tuple[Coord, bool], frozenset[Coord]] = {}
         self._by_distance: dict[tuple[int, bool, Coord], tuple[list[Coord], list[int]]] = {}
 
     @classmethod
@@ -142,6 +143,14 @@ class GvgMap:
         if steps < 0:
             return []
         return tiles[: upto[min(steps, len(upto) - 1)]]
+
+    def reach_of(self, tile: Coord, mode: Neighbourhood) -> frozenset[Coord]:
+        """The tiles "within 1 square" of ``tile``, itself included (cached)."""
+        key = (tile, mode is Neighbourhood.KING)
+        found = self._reach.get(key)
+        if found is None:
+            found = self._reach[key] = frozenset(self.grid.within_one(tile, mode))
+        return found
 
     def respawn_tile(self, team: int) -> Coord | None:
         """Where a knocked-down player of ``team`` comes back: its first base tile in reading order."""

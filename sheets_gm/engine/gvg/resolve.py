@@ -217,15 +217,14 @@ class _Turn:
     def action_phase(self) -> None:
         st = self.state
         mode = self.s.movement
-        grid = self.board.grid
         present: dict[Coord, list[Player]] = defaultdict(list)
         for p in st.players:
             if p.status is Status.ACTIVE:
                 present[p.at].append(p)
-        self.buff_reach: list[list[set[Coord]]] = [[], []]
+        self.buff_reach: list[list[frozenset[Coord]]] = [[], []]
         for p in st.players:
             if p.status is Status.ACTIVE and self.action(p) is Action.BUFF and self.can_act(p):
-                self.buff_reach[p.team].append(set(grid.within_one(p.at, mode)))
+                self.buff_reach[p.team].append(self.board.reach_of(p.at, mode))
         self.destroyed_bulwarks = [0, 0]
         for structure in st.structures.values():
             if structure.kind is StructureKind.BULWARK and structure.destroyed:
@@ -257,9 +256,11 @@ class _Turn:
     def resolve_tile(self, tile: Coord, people: list[Player]) -> None:
         structure = self.state.structures.get(tile)
         st = self.state
-        if (structure is None and len(people) == 1 and tile not in st.jungle
-                and (st.boss is None or st.boss.at != tile) and self.action(people[0]) is not Action.PICKUP):
-            return  # one player alone on a plain tile: nothing can happen
+        team = people[0].team
+        if ((structure is None or structure.team == team or structure.destroyed)
+                and tile not in st.jungle and (st.boss is None or st.boss.at != tile)
+                and all(p.team == team and self.action(p) is not Action.PICKUP for p in people)):
+            return  # one team alone, nothing to attack, take or pick up: nothing can happen
         winner: int | None = None
         contested = len({p.team for p in people}) == 2
         if structure is not None and not structure.destroyed:
@@ -502,7 +503,7 @@ class _Turn:
                 self.log(EventKind.REVIVED, f"{healer.name}'s revive is blocked by Healing Reduction.",
                          healer=healer.name, revived=[])
                 continue
-            reach = set(self.board.grid.within_one(healer.at, mode))
+            reach = self.board.reach_of(healer.at, mode)
             raised = [p.name for p in st.players
                       if p.team == healer.team and p.status is Status.KNOCKED_DOWN and p.at in reach
                       and p.name not in self.revived]
