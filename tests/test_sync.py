@@ -245,3 +245,11 @@ def test_anything_typed_into_player_cells_gets_a_reason_and_is_never_written_bac
     forced = poll(sheets, now=NOW, force=True)
     assert forced.resolved
     assert report.turn == 1
+
+
+def test_a_local_match_is_shared_by_the_gm_and_the_plan_says_so() -> None:
+    from sheets_gm.sync.share import share_match, sharing_plan
+
+    sheets, _ = new(1)
+    lines = share_match(sharing_plan(sheets, roster(1), {"red0": "r@example.com", "blue0": "b@example.com"}))
+    assert lines and all("share it yourself" in line for line in lines)

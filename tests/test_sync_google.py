@@ -374,3 +374,24 @@ def test_a_huge_order_cell_does_not_break_the_completion_of_an_interrupted_resol
     report = poll(sheets, now=NOW, force=True)
     assert report.resolved and report.turn == 1
     assert cells(fake) == want
+
+
+def test_init_shares_each_spreadsheet_with_the_right_people_only(fake: GoogleApiFake) -> None:
+    from sheets_gm.sync.share import share_match, sharing_plan
+
+    clock = FakeClock()
+    sheets = create(fake, policy(clock), size=2)
+    players = roster(2)
+    emails = {p.name: f"{p.name}@example.com" for p in players}
+    lines = share_match(sharing_plan(sheets, players, emails, gm=["gm@example.com"]), notify=False)
+    assert len(lines) == 5
+
+    def granted(role: str) -> dict[str, str]:
+        return {p["emailAddress"]: p["role"] for p in fake.spreadsheets[KEYS[role]].permissions}
+
+    assert granted("board") == {"gm@example.com": "writer", "red0@example.com": "reader", "red1@example.com": "reader",
+                                "blue0@example.com": "reader", "blue1@example.com": "reader"}
+    assert granted("red") == {"red0@example.com": "writer", "red1@example.com": "writer", "gm@example.com": "writer"}
+    assert granted("blue") == {"blue0@example.com": "writer", "blue1@example.com": "writer",
+                               "gm@example.com": "writer"}
+    assert granted("engine") == {"gm@example.com": "writer"}
