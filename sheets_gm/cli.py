@@ -9,6 +9,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from sheets_gm import __version__
 
@@ -70,6 +71,20 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _command(sub: Any, name: str, func: Handler, summary: str, description: str,
+             example: str) -> argparse.ArgumentParser:
+    """Declare a subcommand whose --help ends with an example."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=summary, description=description, epilog=f"example: {example}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.set_defaults(func=func)
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand and its example."""
     parser = argparse.ArgumentParser(
@@ -81,38 +96,23 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    p = sub.add_parser(
-        "scenario",
-        help="run rules scenarios (YAML files or folders)",
-        description="Run rules scenario files; print one line per scenario; exit 1 if any fails.",
-        epilog="example: sheets-gm scenario tests/scenarios/gvg/",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = _command(sub, "scenario", _cmd_scenario, "run rules scenarios (YAML files or folders)",
+                 "Run rules scenario files; print one line per scenario; exit 1 if any fails.",
+                 "sheets-gm scenario tests/scenarios/gvg/")
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    p.set_defaults(func=_cmd_scenario)
 
-    p = sub.add_parser(
-        "demo",
-        help="play a whole GvG match on a local workbook (no account needed)",
-        description="Two bot teams type their orders into a local workbook's cells; the real sync resolves "
-                    "every turn. Ends with the winner, the path of each tree and where the files are.",
-        epilog="example: sheets-gm demo --out demo-out --seed 7",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = _command(sub, "demo", _cmd_demo, "play a whole GvG match on a local workbook (no account needed)",
+                 "Two bot teams type their orders into a local workbook's cells; the real sync resolves "
+                 "every turn. Ends with the winner, the path of each tree and where the files are.",
+                 "sheets-gm demo --out demo-out --seed 7")
     p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the workbook and the export")
     p.add_argument("--seed", default="1", help="any text; the same seed plays the same match")
     p.add_argument("--turns", type=int, default=60, help="the turn limit (default 60)")
-    p.set_defaults(func=_cmd_demo)
 
-    p = sub.add_parser(
-        "verify",
-        help="replay a match from its JSON export and check every roll and state",
-        description="Recompute every turn of an exported match from its seed and orders; exit 1 on any mismatch.",
-        epilog="example: sheets-gm verify demo-out/export/replay.json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = _command(sub, "verify", _cmd_verify, "replay a match from its JSON export and check every roll and state",
+                 "Recompute every turn of an exported match from its seed and orders; exit 1 on any mismatch.",
+                 "sheets-gm verify demo-out/export/replay.json")
     p.add_argument("replay", type=Path, metavar="REPLAY.json")
-    p.set_defaults(func=_cmd_verify)
     return parser
 
 
