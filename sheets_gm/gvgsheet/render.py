@@ -72,7 +72,7 @@ def status_line(template: SheetTemplate, state: GvgState, max_turns: int, deadli
         result = "draw" if state.winner is None else f"{state.teams[state.winner]} wins"
         head = f"Match over on turn {state.turn}: {result}"
     else:
-        head = f"Turn {state.turn} of {max_turns}" + (f" · deadline {deadline}" if deadline else "")
+        head = f"Turn {state.turn} of {max_turns} · orders open" + (f" until {deadline}" if deadline else "")
     teams = " · ".join(
         f"{name} {sy.coin}{state.coins[i]} ballista {state.ballista[i]}" for i, name in enumerate(state.teams)
     )
