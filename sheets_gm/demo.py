@@ -27,7 +27,6 @@ from sheets_gm.sync.create import create_match
 from sheets_gm.sync.export import export_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.snapshot import read_snapshot
 
 DEMO_TEAMS = ("red", "blue")
 DEMO_ROSTER = (
@@ -86,7 +85,8 @@ def run_demo(folder: Path, *, seed: str = "1", console: Console | None = None,
             report = poll(sheets, now=now, template=template)
             turns += 1
             result = report.result
-            state = read_snapshot(sheets, template).record.state
+            state = report.state
+            assert state is not None
             for tree in state.trees:
                 if tree is not None:
                     path = paths[state.teams[tree.team]]

@@ -253,3 +253,19 @@ def test_a_local_match_is_shared_by_the_gm_and_the_plan_says_so() -> None:
     sheets, _ = new(1)
     lines = share_match(sharing_plan(sheets, roster(1), {"red0": "r@example.com", "blue0": "b@example.com"}))
     assert lines and all("share it yourself" in line for line in lines)
+
+
+def test_reading_the_orders_twice_gives_the_same_reasons_once() -> None:
+    sheets, backends = new(1)
+    backends[2].type("Orders red", "D5", "Z99!")
+    snap = read_snapshot(sheets, _template())
+    first = snap.orders()
+    problems = dict(snap.teams[0].problems)
+    assert snap.orders() == first and snap.teams[0].problems == problems
+    assert len(problems["red0"]) == 1
+
+
+def test_a_poll_reports_the_state_the_engine_tab_now_holds() -> None:
+    sheets, _ = new(1)
+    report = poll(sheets, now=NOW, force=True)
+    assert report.state is not None and report.state.to_json() == engine_state(sheets)

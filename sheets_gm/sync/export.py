@@ -14,15 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.core.dice import TurnDice, seed_hash
-from sheets_gm.engine.core.settings import parse_settings
+from sheets_gm.engine.core.settings import parse_settings, settings_to_mapping
 from sheets_gm.engine.gvg.board import GvgMap
 from sheets_gm.engine.gvg.resolve import resolve_turn
 from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.state import GvgState, orders_from_json
+from sheets_gm.gvgsheet.layout import LOG_ROWS
+from sheets_gm.gvgsheet.positions import GvgPositions, cells
 from sheets_gm.gvgsheet.template import SheetTemplate, default_template
-from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sheets.backend import SheetBackend, SheetError
+from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sync.record import EngineRecord
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch
 from sheets_gm.sync.snapshot import read_snapshot
@@ -53,8 +55,6 @@ def to_csv(grid: Grid) -> str:
 
 def history(sheets: MatchSheets, record: EngineRecord, template: SheetTemplate) -> list[dict[str, Any]]:
     """Every resolved turn's history entry (one read of the engine tab's history rows)."""
-    from sheets_gm.gvgsheet.positions import GvgPositions
-
     pos = GvgPositions.build(template, record.teams, ((), ()), 0, 0)
     last = record.turn if record.state.finished else record.turn - 1
     if last < 1:
@@ -80,7 +80,7 @@ def replay_document(record: EngineRecord, entries: list[dict[str, Any]]) -> dict
         "teams": list(record.teams),
         "seed": record.seed.hex(),
         "seed_hash": record.seed_hash,
-        "settings": json.loads(record.values()[5][0] or "{}"),  # type: ignore[arg-type]
+        "settings": settings_to_mapping(record.settings),
         "map": record.map_text,
         "initial_state": initial,
         "turns": [{"turn": e["turn"], "orders": e["orders"], "state_before": e["state_before"]} for e in entries],
@@ -158,14 +158,12 @@ def export_match(sheets: MatchSheets, folder: Path, template: SheetTemplate | No
     return written
 
 
-def _export_tabs(sheets: MatchSheets, tpl: SheetTemplate, pos: Any, record: EngineRecord) -> list[tuple[Any, str, str]]:
-    from sheets_gm.gvgsheet.layout import LOG_ROWS
-    from sheets_gm.gvgsheet.positions import cells
-    from sheets_gm.sheets.layout import a1
-
+def _export_tabs(sheets: MatchSheets, tpl: SheetTemplate, pos: GvgPositions,
+                 record: EngineRecord) -> list[tuple[SheetBackend, str, str]]:
+    """(spreadsheet, tab, range) of every tab exported as CSV."""
     t = tpl.tabs
     board_rows = tpl.board_first_row + pos.map_height - 1
-    out = [
+    out: list[tuple[SheetBackend, str, str]] = [
         (sheets.board, t.board, a1(t.board, cells(0, 1, pos.map_width - 1, board_rows))),
         (sheets.board, t.players,
          a1(t.players, cells(0, 1, len(tpl.headers.players) - 1, 1 + len(record.state.players)))),

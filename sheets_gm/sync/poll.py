@@ -45,6 +45,7 @@ class PollReport:
     ready: list[bool] = field(default_factory=list)
     finished: bool = False
     result: str = ""
+    state: GvgState | None = None  # the match's state after this poll
 
 
 def _json(data: Any) -> str:
@@ -108,7 +109,7 @@ def poll(sheets: MatchSheets, *, now: datetime, force: bool = False, template: S
     snap = read_snapshot(sheets, tpl)
     record = snap.record
     state = record.state
-    report = PollReport(turn=state.turn, finished=state.finished)
+    report = PollReport(turn=state.turn, finished=state.finished, state=state)
     if state.finished:
         report.result = status_line(tpl, state, record.settings.max_turns, "")
         return report
@@ -142,6 +143,7 @@ def poll(sheets: MatchSheets, *, now: datetime, force: bool = False, template: S
     _resolution_writes(sheets, snap, tpl, rules, orders_to_json(orders), resolution, new_record, batch)
     report.write_calls = batch.run(sheets.write_order())
     report.resolved = True
+    report.state = resolution.state
     report.finished = resolution.state.finished
     report.result = status_line(tpl, resolution.state, record.settings.max_turns, deadline)
     return report
@@ -165,8 +167,7 @@ def _feedback_writes(sheets: MatchSheets, snap: Snapshot, checked: CheckedOrders
             if text != p.feedback:
                 batch.put(backend, a1(sheet.orders_tab, f"G{p.row}"), [[text]])
                 report.feedback_written += 1
-        ready = snap.ready()[i]
-        text = captain_feedback(team, checked, state, sheet.team, ready)
+        text = captain_feedback(team, checked, state, sheet.team, report.ready[i])
         if text != team.captain.feedback:
             cols = snap.positions.captain
             batch.put(backend, a1(sheet.orders_tab, cols.label(cols.feedback, team.captain.row)), [[text]])

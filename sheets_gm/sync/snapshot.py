@@ -121,6 +121,7 @@ class Snapshot:
         skills: list[tuple[Any, ...]] = [(), ()]
         turn = self.record.turn
         for i, team in enumerate(self.teams):
+            team.problems = {}  # read afresh: calling this twice must not repeat a reason
             raw = team.raw(turn)
             for name, (dest, action, tele) in raw["players"].items():
                 parsed = parse_order_cells(dest, action, tele)

@@ -40,7 +40,7 @@ def fresh_structures(board: GvgMap, settings: GvgSettings) -> dict[Coord, Struct
 
 def fresh_trees(board: GvgMap) -> list[Tree | None]:
     """Each team's tree on its fish tile (None for a team without a fish on this map)."""
-    return [None if board.fish[t] is None else Tree(t, board.fish[t]) for t in (0, 1)]  # type: ignore[arg-type]
+    return [None if fish is None else Tree(team, fish) for team, fish in enumerate(board.fish)]
 
 
 def check_team_names(teams: Sequence[str]) -> tuple[str, str]:
