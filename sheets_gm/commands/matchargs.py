@@ -1,0 +1,52 @@
+"""What the match commands share: the ``-c match.toml`` option, opening the match, user errors."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sheets_gm.commands.base import UserError
+from sheets_gm.engine.core.settings import SettingError
+from sheets_gm.engine.gvg.board import MapError
+from sheets_gm.engine.gvg.gm import GmEventError
+from sheets_gm.engine.gvg.setup import RosterError
+from sheets_gm.match.config import ConfigError, MatchConfig, load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.roster import RosterFileError
+from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sync.record import RecordError
+from sheets_gm.sync.sheets import MatchSheets
+
+#: Errors whose message already says what to fix: shown as one line, exit code 1.
+USER_FIXABLE: tuple[type[Exception], ...] = (
+    ConfigError, SheetError, RecordError, RosterError, RosterFileError, SettingError, MapError, GmEventError,
+)
+
+
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    """The ``-c/--config`` option every match command takes."""
+    parser.add_argument("-c", "--config", type=Path, default=Path("match.toml"), metavar="MATCH.toml",
+                        help="the match config file (default: match.toml in this folder)")
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the errors a user can fix into UserError (one message, exit code 1)."""
+    try:
+        yield
+    except USER_FIXABLE as exc:
+        raise UserError(str(exc)) from None
+
+
+def load(args: argparse.Namespace) -> MatchConfig:
+    """The match config named by ``-c``."""
+    with user_errors():
+        return load_config(args.config)
+
+
+def open_match(config: MatchConfig) -> MatchSheets:
+    """The configured match's spreadsheets (nothing is read yet)."""
+    with user_errors():
+        return open_match_sheets(config)

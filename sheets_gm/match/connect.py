@@ -1,0 +1,54 @@
+"""Opening a configured match's spreadsheets: one backend per distinct workbook file or spreadsheet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.sheets.backend import SheetAccessError, SheetBackend
+from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy
+from sheets_gm.sync.sheets import MatchSheets
+
+if TYPE_CHECKING:
+    import gspread
+
+
+def google_client(config: MatchConfig) -> gspread.Client:
+    """A signed-in gspread client: the service account if configured, else the GM's OAuth sign-in."""
+    from sheets_gm.sheets.google import open_oauth, open_service_account
+
+    if config.service_account is not None:
+        return open_service_account(config.service_account)
+    if config.oauth_client is None:
+        raise SheetAccessError(f"{config.path}: [google] names no service_account or oauth_client file")
+    return open_oauth(config.oauth_client, config.oauth_token)
+
+
+def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy = DEFAULT_RETRY) -> MatchSheets:
+    """The board, engine and orders backends of ``config``; the same file or key opens one backend."""
+    opened: dict[str, SheetBackend] = {}
+    make: Callable[[str, str], SheetBackend]
+    if config.backend is BackendKind.LOCAL:
+        from sheets_gm.sheets.local import LocalWorkbookBackend
+
+        def make(where: str, role: str) -> SheetBackend:
+            return LocalWorkbookBackend(config.local_path(where))
+    else:
+        from sheets_gm.sheets.google import GoogleSheetBackend
+
+        client = google_client(config)
+
+        def make(where: str, role: str) -> SheetBackend:
+            return GoogleSheetBackend(client, where, retry, title=f"{config.title} · {role}")
+
+    def backend(where: str, role: str) -> SheetBackend:
+        if where not in opened:
+            opened[where] = make(where, role)
+        return opened[where]
+
+    board = backend(config.board, "board")
+    engine = backend(config.engine, "engine")
+    orders = (backend(config.orders[0], f"orders {config.teams[0]}"),
+              backend(config.orders[1], f"orders {config.teams[1]}"))
+    return MatchSheets(config.teams, board, engine, orders)

@@ -1,0 +1,107 @@
+"""The roster as the GM gives it: a CSV file or the sheet's Roster tab (name, team, role, captain, e-mail)."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sheets_gm.engine.gvg.setup import RosterEntry
+from sheets_gm.sheets.layout import CellValue
+
+ROSTER_COLUMNS = ("name", "team", "role", "captain", "email")
+_REQUIRED = ("name", "team", "role")
+_YES = {"yes", "y", "true", "1", "x", "✔", "captain"}
+_NO = {"", "no", "n", "false", "0"}
+
+
+class RosterFileError(ValueError):
+    """A roster that cannot be read: missing columns, a bad captain mark, two captains in a team."""
+
+
+@dataclass(frozen=True, slots=True)
+class RosterSeat:
+    """One line of the roster: the player, and whether they captain their team, and their e-mail."""
+
+    entry: RosterEntry
+    captain: bool
+    email: str
+
+
+def _text(value: CellValue) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def parse_roster_rows(rows: Sequence[Sequence[CellValue]], *, where: str, first_line: int = 1) -> list[RosterSeat]:
+    """Roster rows under a header row naming the columns (any order, any case); blank rows are skipped.
+
+    ``where`` names the source in messages (``roster.csv``, ``tab Roster``); ``first_line``
+    is the line or row number of the header."""
+    if not rows:
+        raise RosterFileError(f"{where} is empty; its first line names the columns: {', '.join(ROSTER_COLUMNS)}")
+    header = [_text(h).lower().replace("-", "").replace(" ", "") for h in rows[0]]
+    missing = [c for c in _REQUIRED if c not in header]
+    if missing:
+        raise RosterFileError(f"{where} line {first_line} should name the columns {', '.join(ROSTER_COLUMNS)} "
+                              f"(captain and email are optional); {', '.join(missing)} is missing")
+    col = {name: header.index(name) for name in ROSTER_COLUMNS if name in header}
+    seats: list[RosterSeat] = []
+    captains: dict[str, int] = {}
+    for offset, row in enumerate(rows[1:], start=1):
+        line = first_line + offset
+
+        def get(name: str, row: Sequence[CellValue] = row) -> str:
+            i = col.get(name)
+            return _text(row[i]) if i is not None and i < len(row) else ""
+
+        if not any(_text(v) for v in row):
+            continue
+        mark = get("captain").lower()
+        if mark not in _YES | _NO:
+            raise RosterFileError(f"{where} line {line}: captain is {get('captain')!r}; write yes or leave it empty")
+        captain = mark in _YES
+        team = get("team")
+        if captain:
+            if team.lower() in captains:
+                raise RosterFileError(f"{where} line {line}: {team} already has a captain on line "
+                                      f"{captains[team.lower()]}; a team has one captain")
+            captains[team.lower()] = line
+        email = get("email")
+        if email and ("@" not in email or " " in email):
+            raise RosterFileError(f"{where} line {line}: {email!r} is not an e-mail address")
+        seats.append(RosterSeat(RosterEntry(get("name"), team, get("role")), captain, email))
+    if not seats:
+        raise RosterFileError(f"{where} has a header but no players")
+    return seats
+
+
+def read_roster_csv(path: Path) -> list[RosterSeat]:
+    """The roster in a CSV file (comma or semicolon separated, UTF-8, header line first)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise RosterFileError(f"no roster file at {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RosterFileError(f"the roster file {path} cannot be read as UTF-8 text ({exc})") from None
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text.splitlines()[0] if text else "",
+                                                                       delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    try:
+        rows = list(csv.reader(text.splitlines(), dialect))
+    except csv.Error as exc:
+        raise RosterFileError(f"the roster file {path} is not valid CSV ({exc})") from None
+    return parse_roster_rows(rows, where=str(path))
+
+
+def roster_emails(seats: Sequence[RosterSeat]) -> dict[str, str]:
+    """E-mails by player name, plus ``captain:<team>`` for each captain (what the layout protects)."""
+    out: dict[str, str] = {}
+    for seat in seats:
+        if seat.email:
+            out[seat.entry.name] = seat.email
+            if seat.captain:
+                out[f"captain:{seat.entry.team}"] = seat.email
+    return out
