@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.enums import Action, Skill, Terrain
+from sheets_gm.engine.gvg.enums import Action, Role, Skill, Terrain
 from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.gvgsheet.positions import (
     ARCHIVE_FIRST_HISTORY_ROW,
     ENGINE_FIRST_HISTORY_ROW,
     ENGINE_KEYS,
+    MAX_TEAM_SIZE,
     ORDERS_FIRST_ROW,
     ORDERS_READ_LAST_ROW,
     GvgPositions,
@@ -21,6 +22,7 @@ from sheets_gm.gvgsheet.template import SheetTemplate
 from sheets_gm.sheets.layout import Checkbox, Dropdown, Fill, Grid, Protection, TabLayout
 
 LOG_ROWS = 6000  # room for every event of a 60-turn match: values cannot be written past a tab's last row
+ROSTER_ROWS = 2 * MAX_TEAM_SIZE  # player rows of the Roster tab
 
 
 def _terrain_colour(template: SheetTemplate, terrain: Terrain, owner: int | None) -> str:
@@ -67,7 +69,7 @@ def public_tabs(pos: GvgPositions, board: GvgMap, players: int) -> list[TabLayou
         board_tab(pos, board),
         _simple_tab(t.tabs.players, h.players, players + 1, header, "Written by sheets-gm"),
         _simple_tab(t.tabs.log, h.log, LOG_ROWS, header, "Written by sheets-gm", {2: 700}),
-        _simple_tab(t.tabs.settings, h.settings, len(GvgSettings.__dataclass_fields__) + 1, header,
+        _simple_tab(t.tabs.settings, h.settings, len(GvgSettings.__dataclass_fields__) + 2, header,
                     "Settings of this match: fixed at init", {3: 600}),
     ]
 
@@ -143,4 +145,22 @@ def archive_tab(pos: GvgPositions, team: TeamSheet, settings: GvgSettings) -> Ta
         values={"A1": [list(t.headers.archive)], "A4": [list(t.headers.archive)]},
         fills=(Fill(cells(0, 1, len(t.headers.archive) - 1, 1), t.colours.header, bold=True),),
         protections=(Protection(None, "Orders consumed by sheets-gm: only the GM edits"),),
+    )
+
+
+def roster_tab(template: SheetTemplate, teams: tuple[str, str]) -> TabLayout:
+    """The roster the GM types in the sheet before the match starts: team and role dropdowns, a captain box."""
+    h = template.headers.roster
+    last = 1 + ROSTER_ROWS
+    return TabLayout(
+        name=template.tabs.roster, rows=last, cols=len(h), frozen_rows=1,
+        values={"A1": [list(h)]},
+        fills=(Fill(cells(0, 1, len(h) - 1, 1), template.colours.header, bold=True),),
+        dropdowns=(
+            Dropdown(cells(1, 2, 1, last), teams),
+            Dropdown(cells(2, 2, 2, last), tuple(r.display for r in Role)),
+        ),
+        checkboxes=(Checkbox(cells(3, 2, 3, last)),),
+        protections=(Protection(cells(0, 1, len(h) - 1, 1), "Roster header"),),
+        column_widths={0: 160, 4: 260},
     )

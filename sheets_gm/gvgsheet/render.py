@@ -108,8 +108,10 @@ def log_rows(events: list[Event]) -> Grid:
     return [[e.turn, e.kind.value, e.text] for e in events]
 
 
-def settings_rows(settings: GvgSettings) -> Grid:
-    """The settings tab: every setting with its value in this match, its default and what it does."""
+def settings_rows(settings: GvgSettings, deadlines: str = "") -> Grid:
+    """The settings tab: every setting with its value in this match, its default and what it does.
+
+    The last row is the deadline schedule (``deadlines``, in words), which the match config sets."""
     values = settings_to_mapping(settings)
     rows: Grid = []
     for name, default, _accepts, doc in settings_table(GvgSettings):
@@ -117,4 +119,6 @@ def settings_rows(settings: GvgSettings) -> Grid:
         shown = ",".join(str(v) for v in value) if isinstance(value, list) else str(value).lower() \
             if isinstance(value, bool) else str(value)
         rows.append([name, shown, default, doc])
+    rows.append(["deadlines", deadlines or "none", "none",
+                 "When each turn's orders close (the match config's [deadlines] when the match was created)"])
     return rows

@@ -30,6 +30,7 @@ class TabNames(_Strict):
     engine: str
     orders: str
     archive: str
+    roster: str
 
 
 class Headers(_Strict):
@@ -44,6 +45,7 @@ class Headers(_Strict):
     orders: list[str]
     captain: list[str]
     archive: list[str]
+    roster: list[str]
 
 
 class Colours(_Strict):

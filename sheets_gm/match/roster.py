@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sheets_gm.engine.core.vocab import parse_choice
+from sheets_gm.engine.gvg.enums import Role
 from sheets_gm.engine.gvg.setup import RosterEntry
 from sheets_gm.sheets.layout import CellValue
 
@@ -30,12 +32,14 @@ class RosterSeat:
 
 
 def _text(value: CellValue) -> str:
-    return "" if value is None else str(value).strip()
+    return "" if value is None or value is False else str(value).strip()  # an unticked box is blank
 
 
-def parse_roster_rows(rows: Sequence[Sequence[CellValue]], *, where: str, first_line: int = 1) -> list[RosterSeat]:
+def parse_roster_rows(rows: Sequence[Sequence[CellValue]], teams: tuple[str, str], *, where: str,
+                      first_line: int = 1) -> list[RosterSeat]:
     """Roster rows under a header row naming the columns (any order, any case); blank rows are skipped.
 
+    Team names are matched without regard to case and returned as ``teams`` spells them.
     ``where`` names the source in messages (``roster.csv``, ``tab Roster``); ``first_line``
     is the line or row number of the header."""
     if not rows:
@@ -48,6 +52,8 @@ def parse_roster_rows(rows: Sequence[Sequence[CellValue]], *, where: str, first_
     col = {name: header.index(name) for name in ROSTER_COLUMNS if name in header}
     seats: list[RosterSeat] = []
     captains: dict[str, int] = {}
+    names: dict[str, int] = {}
+    by_lower = {t.lower(): t for t in teams}
     for offset, row in enumerate(rows[1:], start=1):
         line = first_line + offset
 
@@ -57,11 +63,25 @@ def parse_roster_rows(rows: Sequence[Sequence[CellValue]], *, where: str, first_
 
         if not any(_text(v) for v in row):
             continue
+        name = get("name")
+        if not name:
+            raise RosterFileError(f"{where} line {line}: the player has no name")
+        if name.lower() in names:
+            raise RosterFileError(f"{where} line {line}: {name!r} is listed twice (first on line "
+                                  f"{names[name.lower()]})")
+        names[name.lower()] = line
+        team = by_lower.get(get("team").lower(), "")
+        if not team:
+            raise RosterFileError(f"{where} line {line}: {name} is on team {get('team')!r}; the teams are "
+                                  f"{teams[0]} and {teams[1]}")
+        try:
+            role = parse_choice(Role, get("role"), "role")
+        except ValueError as exc:
+            raise RosterFileError(f"{where} line {line}: {name}: {exc}") from None
         mark = get("captain").lower()
         if mark not in _YES | _NO:
             raise RosterFileError(f"{where} line {line}: captain is {get('captain')!r}; write yes or leave it empty")
         captain = mark in _YES
-        team = get("team")
         if captain:
             if team.lower() in captains:
                 raise RosterFileError(f"{where} line {line}: {team} already has a captain on line "
@@ -70,13 +90,13 @@ def parse_roster_rows(rows: Sequence[Sequence[CellValue]], *, where: str, first_
         email = get("email")
         if email and ("@" not in email or " " in email):
             raise RosterFileError(f"{where} line {line}: {email!r} is not an e-mail address")
-        seats.append(RosterSeat(RosterEntry(get("name"), team, get("role")), captain, email))
+        seats.append(RosterSeat(RosterEntry(name, team, role.value), captain, email))
     if not seats:
         raise RosterFileError(f"{where} has a header but no players")
     return seats
 
 
-def read_roster_csv(path: Path) -> list[RosterSeat]:
+def read_roster_csv(path: Path, teams: tuple[str, str]) -> list[RosterSeat]:
     """The roster in a CSV file (comma or semicolon separated, UTF-8, header line first)."""
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -93,7 +113,7 @@ def read_roster_csv(path: Path) -> list[RosterSeat]:
         rows = list(csv.reader(text.splitlines(), dialect))
     except csv.Error as exc:
         raise RosterFileError(f"the roster file {path} is not valid CSV ({exc})") from None
-    return parse_roster_rows(rows, where=str(path))
+    return parse_roster_rows(rows, teams, where=str(path))
 
 
 def roster_emails(seats: Sequence[RosterSeat]) -> dict[str, str]:

@@ -35,10 +35,14 @@ def create_match(
     seed: bytes,
     emails: Mapping[str, str] | None = None,
     deadline: str = "",
+    schedule_text: str = "",
     title: str = "sheets-gm GvG match",
     template: SheetTemplate | None = None,
 ) -> EngineRecord:
     """Lay out every spreadsheet of the match and write turn 1; returns the engine record.
+
+    ``deadline`` is turn 1's deadline (ISO text, '' for none); ``schedule_text`` the deadline
+    schedule in words, shown in the settings tab.
 
     Raises MapError, RosterError for bad input before anything is written."""
     tpl = template or default_template()
@@ -68,7 +72,7 @@ def create_match(
     batch.put(sheets.board, pos.board_status_range(), [[tpl.headers.board], [status]])
     batch.put(sheets.board, pos.board_range(), board_grid(tpl, rules, state))
     batch.put(sheets.board, pos.players_range(len(state.players)), players_rows(state, dice))
-    rows = settings_rows(settings)
+    rows = settings_rows(settings, schedule_text)
     batch.put(sheets.board, a1(tpl.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     batch.put(sheets.engine, pos.engine_value_range(), record.values())
     batch.run(sheets.write_order())

@@ -46,6 +46,8 @@ class PollReport:
     finished: bool = False
     result: str = ""
     state: GvgState | None = None  # the match's state after this poll
+    deadline: str = ""  # when the current turn's orders close ('' for no deadline)
+    max_turns: int = 0
 
 
 def _json(data: Any) -> str:
@@ -103,13 +105,17 @@ def captain_feedback(team: TeamInput | None, checked: CheckedOrders | None, stat
 
 
 def poll(sheets: MatchSheets, *, now: datetime, force: bool = False, template: SheetTemplate | None = None,
-         next_deadline: DeadlineRule | None = None) -> PollReport:
-    """Read the match once, answer every row, resolve the turn if due, write back."""
+         next_deadline: DeadlineRule | None = None, dry_run: bool = False) -> PollReport:
+    """Read the match once, answer every row, resolve the turn if due, write back.
+
+    With ``dry_run`` nothing is written and nothing resolved: the report says what a poll
+    would do (``reason`` is why the turn is due, '' when it is not)."""
     tpl = template or default_template()
     snap = read_snapshot(sheets, tpl)
     record = snap.record
     state = record.state
-    report = PollReport(turn=state.turn, finished=state.finished, state=state)
+    report = PollReport(turn=state.turn, finished=state.finished, state=state, deadline=record.deadline,
+                        max_turns=record.settings.max_turns)
     if state.finished:
         report.result = status_line(tpl, state, record.settings.max_turns, "")
         return report
@@ -117,7 +123,9 @@ def poll(sheets: MatchSheets, *, now: datetime, force: bool = False, template: S
     dice = TurnDice(record.seed, state.turn)
     orders = snap.orders()
     checked = check_orders(rules, state, orders, dice)
-    report.rejected = [(c.subject, c.message) for c in checked.rejected]
+    report.rejected = [(f"captain of {t.sheet.team}" if name == "captain" else name, problem)
+                       for t in snap.teams for name, problems in t.problems.items() for problem in problems]
+    report.rejected += [(c.subject, c.message) for c in checked.rejected]
     report.ready = snap.ready()
     report.waiting_for = [p.name for t in snap.teams for p in t.players
                           if p.name not in t.raw(state.turn)["players"]
@@ -131,6 +139,8 @@ def poll(sheets: MatchSheets, *, now: datetime, force: bool = False, template: S
         report.reason = "every captain is ready"
     elif _deadline_passed(record.deadline, now):
         report.reason = f"the deadline {record.deadline} has passed"
+    if dry_run:
+        return report
     batch = WriteBatch()
     if not report.reason:
         _feedback_writes(sheets, snap, checked, dice, batch, report)

@@ -154,7 +154,13 @@ def read_snapshot(sheets: MatchSheets, template: SheetTemplate) -> Snapshot:
     for i, team in enumerate(probe.teams):
         batch.ask(sheets.orders[i], team.orders_read_range(width))
         batch.ask(sheets.orders[i], team.pending_range())
-    batch.run(sheets.write_order())
+    try:
+        batch.run(sheets.write_order())
+    except SheetError as exc:
+        if type(exc) is not SheetError:
+            raise  # access, availability: their message already says what to do
+        # The match's ranges are fixed: a range that cannot be read means tabs are missing.
+        raise SheetError(f"{exc}. Has the match been created? Run sheets-gm init") from None
 
     engine_grid = batch.get(sheets.engine, engine_range)
     expect_row(engine_grid, 1, [template.headers.engine], template.tabs.engine)

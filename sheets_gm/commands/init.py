@@ -1,0 +1,70 @@
+"""``sheets-gm init RULESET``: create a match's spreadsheets or workbooks, draw the seed, publish its hash."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.matchargs import add_config_option, load, user_errors
+from sheets_gm.engine.registry import RULESETS
+from sheets_gm.gvgsheet.template import TEMPLATES
+
+
+def starter_config(ruleset: str) -> Path:
+    """The commented starter config shipped for ``ruleset``."""
+    return TEMPLATES / ruleset / "match.toml"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write a starter config if there is none, then create the match it describes."""
+    from sheets_gm.match.init import init_match
+
+    ruleset = args.ruleset.strip().lower()
+    if ruleset not in RULESETS:
+        raise UserError(f"unknown ruleset {args.ruleset!r}; this build knows: {', '.join(sorted(RULESETS))}")
+    if not args.config.exists():
+        args.config.parent.mkdir(parents=True, exist_ok=True)
+        args.config.write_text(starter_config(ruleset).read_text(encoding="utf-8"), encoding="utf-8")
+        print(f"Wrote a starter config {args.config} (a local workbook; edit it for Google Sheets, teams, "
+              "deadlines and house rules).")
+    config = load(args)
+    if config.ruleset != ruleset:
+        raise UserError(f"{config.path} is a {config.ruleset} match, not {ruleset}")
+    if args.roster is not None and not args.roster.exists():
+        raise UserError(f"no roster file at {args.roster}")
+    with user_errors():
+        outcome = init_match(config, now=datetime.now(UTC), roster_file=args.roster, overwrite=args.overwrite,
+                             share=not args.no_share, notify=not args.no_email)
+    for backup in outcome.backups:
+        print(f"The old workbook is kept as {backup}")
+    if outcome.roster_tab is not None:
+        print(f"No roster yet: type the players in tab {outcome.roster_tab!r} of {outcome.where[0]} "
+              "(name, team, role, captain, e-mail), then run the same init again:")
+        print(f"  sheets-gm init {ruleset} -c {args.config}")
+        return 0
+    print(f"Match created: {outcome.players} players in {', '.join(outcome.where)}.")
+    print(f"Seed hash (publish it now; `export` reveals the seed at the end): {outcome.seed_hash}")
+    print(f"Turn 1 orders are open{' until ' + outcome.deadline if outcome.deadline else ''}.")
+    for line in outcome.shared:
+        print(f"Shared: {line}")
+    print(f"Next: schedule `sheets-gm sync -c {args.config}` (see scripts/cron.txt), or run it by hand.")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``init`` to the command line."""
+    p = command(sub, "init", run, "create a match: spreadsheets or workbooks, roster, seed",
+                "Create the match described by the config (a starter config is written if there is none): "
+                "lay out every tab, place the roster (from --roster, the config's roster file, or typed in "
+                "the sheet's Roster tab), draw the secret seed and print its hash for the players.",
+                "sheets-gm init gvg -c match.toml --roster roster.csv")
+    p.add_argument("ruleset", metavar="RULESET", help="the game: gvg")
+    add_config_option(p)
+    p.add_argument("--roster", type=Path, help="a CSV of the players: name, team, role, captain, email")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace an existing local match (its workbooks are kept aside as backups)")
+    p.add_argument("--no-share", action="store_true", help="Google: do not share the spreadsheets with the players")
+    p.add_argument("--no-email", action="store_true", help="Google: share without sending e-mails")

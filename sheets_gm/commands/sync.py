@@ -1,0 +1,164 @@
+"""``sheets-gm sync``, ``resolve`` and ``status``: poll the match, resolve a turn, say where it stands."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from datetime import UTC, datetime
+from types import FrameType
+from typing import Any
+
+from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
+from sheets_gm.match.watch import seconds_until, sync_once, watch
+from sheets_gm.sync.poll import PollReport
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def describe_wait(seconds: float) -> str:
+    """A duration for people: ``2 h 05 min``, ``4 min``, ``30 s``."""
+    seconds = max(0, int(seconds))
+    if seconds >= 3600:
+        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+    if seconds >= 60:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
+
+
+def summary(report: PollReport) -> str:
+    """One line saying what a poll did, for the terminal and cron's mail."""
+    if report.resolved:
+        return f"Turn {report.turn} resolved ({report.reason}). {report.result}"
+    if report.finished:
+        return f"Nothing to do: {report.result}"
+    waiting = f"waiting for {len(report.waiting_for)} order(s)" if report.waiting_for else "every order is in"
+    ready = sum(report.ready)
+    fed = f"; {report.feedback_written} feedback cell(s) updated" if report.feedback_written else ""
+    return f"Turn {report.turn}: {waiting}, {ready} of {len(report.ready)} captains ready{fed}."
+
+
+def run_sync(args: argparse.Namespace) -> int:
+    """One poll (for cron), or ``--watch``: poll until the match ends or Ctrl-C."""
+    config = load(args)
+    sheets = open_match(config)
+    if not args.watch:
+        with user_errors():
+            report = sync_once(config, sheets, now=_now())
+        if not (args.quiet and not report.resolved):
+            print(summary(report))
+        return 0
+    interval = args.interval or config.interval
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        print("Stopping after this poll (press Ctrl-C again to stop at once).", flush=True)
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with user_errors():
+            last = watch(
+                lambda: sync_once(config, sheets, now=_now()), stop,
+                interval=interval, max_interval=max(config.max_interval, interval),
+                on_report=lambda r, wait: print(f"{summary(r)} Next poll in {describe_wait(wait)}.", flush=True),
+                on_unavailable=lambda e, wait: print(f"Google is unavailable ({e}); trying again in "
+                                                     f"{describe_wait(wait)}.", flush=True),
+            )
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print("Stopped." if last is None or not last.finished else "The match is over; watch ends.")
+    return 0
+
+
+def run_resolve(args: argparse.Namespace) -> int:
+    """Resolve the turn now if it is due (or anyway with --force); say why not otherwise."""
+    config = load(args)
+    sheets = open_match(config)
+    with user_errors():
+        report = sync_once(config, sheets, now=_now(), force=args.force)
+    if report.finished and not report.resolved:
+        raise UserError(f"the match is over ({report.result}); nothing to resolve")
+    if not report.resolved:
+        missing = ", ".join(report.waiting_for) or "nobody"
+        raise UserError(f"turn {report.turn} is not due: not every captain is ready and the deadline has not "
+                        f"passed (no order yet from: {missing}). Use resolve --force to resolve it anyway")
+    print(summary(report))
+    return 0
+
+
+def status_lines(report: PollReport, now: datetime) -> list[str]:
+    """What ``status`` prints: turn, phase, deadline, captains, who has not submitted, what was rejected."""
+    state = report.state
+    assert state is not None
+    if report.finished:
+        return [report.result or f"The match is over on turn {state.turn}."]
+    lines = [f"Turn {report.turn} of {report.max_turns} · orders open"]
+    until = seconds_until(report.deadline, now)
+    if until is not None:
+        lines[0] += (f" until {report.deadline} (in {describe_wait(until)})" if until > 0 else
+                     f"; the deadline {report.deadline} has passed: the next sync resolves the turn")
+    else:
+        lines[0] += " (no deadline: the turn resolves when every captain is ready)"
+    for i, team in enumerate(state.teams):
+        ready = "ready ✔" if report.ready[i] else "not ready"
+        lines.append(f"{team}: {state.coins[i]} coins · captain {ready}")
+    if report.waiting_for:
+        names = ", ".join(f"{n} ({state.teams[state.player(n).team]})" for n in report.waiting_for)
+        lines.append(f"No order yet from {len(report.waiting_for)}: {names}")
+    else:
+        lines.append("Every active player has an order in.")
+    if report.rejected:
+        lines.append(f"Rejected ({len(report.rejected)}):")
+        lines += [f"  {who}: {why}" for who, why in report.rejected]
+    lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
+    return lines
+
+
+def run_status(args: argparse.Namespace) -> int:
+    """Print where the match stands; reads only, writes nothing."""
+    config = load(args)
+    sheets = open_match(config)
+    with user_errors():
+        report = sync_once(config, sheets, now=_now(), dry_run=True)
+    print("\n".join(status_lines(report, _now())))
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``sync``, ``resolve`` and ``status`` to the command line."""
+    p = command(sub, "sync", run_sync, "poll the match once (for cron), or keep polling with --watch",
+                "Read every order cell, answer each player in their feedback cell, and resolve the turn "
+                "when every captain is ready or the deadline has passed. With --watch, poll again and again, "
+                "backing off while nothing changes, until the match ends or Ctrl-C.",
+                "sheets-gm sync -c match.toml        (cron: */5 * * * *)")
+    add_config_option(p)
+    p.add_argument("--watch", action="store_true", help="keep polling until the match ends or Ctrl-C")
+    p.add_argument("--interval", type=_positive, metavar="S", help="seconds between polls (default: [sync] interval)")
+    p.add_argument("--quiet", action="store_true", help="print only when a turn is resolved (cron mails less)")
+    p = command(sub, "resolve", run_resolve, "resolve the turn now (--force: even if not every captain is ready)",
+                "Poll the match and resolve the current turn if it is due; with --force, resolve it anyway "
+                "with the orders in the cells now (missing orders: those players stay where they are).",
+                "sheets-gm resolve -c match.toml --force")
+    add_config_option(p)
+    p.add_argument("--force", action="store_true", help="resolve even if captains are not ready")
+    p = command(sub, "status", run_status, "turn, deadline, who has not submitted, what was rejected and why",
+                "Read the match and say where it stands; writes nothing.",
+                "sheets-gm status -c match.toml")
+    add_config_option(p)
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the interval must be more than 0 seconds")
+    return value

@@ -1,0 +1,159 @@
+"""Creating a configured match: workbooks or spreadsheets laid out, roster placed, seed drawn, sheets shared.
+
+The roster comes from a CSV file, or is typed by the GM in the board's Roster tab: the
+first ``init`` without a roster file lays that tab out (team and role dropdowns, a captain
+box) and stops; the next ``init`` reads it and creates the match.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from sheets_gm.engine.core.settings import parse_settings
+from sheets_gm.engine.gvg.board import GvgMap
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.gvgsheet.layout import ROSTER_ROWS, roster_tab
+from sheets_gm.gvgsheet.template import SheetTemplate, default_map_text, default_template
+from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.roster import RosterSeat, parse_roster_rows, read_roster_csv, roster_emails
+from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
+from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1
+from sheets_gm.sync.create import create_match, new_seed
+from sheets_gm.sync.record import RecordError
+from sheets_gm.sync.share import share_match, sharing_plan
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.snapshot import read_snapshot
+
+
+class MatchExistsError(SheetError):
+    """The configured sheets already hold a match; init never replaces one unasked."""
+
+
+@dataclass
+class InitOutcome:
+    """What ``init`` did: either the roster tab to fill in, or the new match and its published seed hash."""
+
+    roster_tab: str | None = None  # set when the GM must type the roster in this tab first
+    seed_hash: str = ""
+    players: int = 0
+    deadline: str = ""
+    where: list[str] = field(default_factory=list)  # each spreadsheet or file of the match
+    shared: list[str] = field(default_factory=list)  # one line per sharing grant
+    backups: list[Path] = field(default_factory=list)  # old workbooks kept aside by --overwrite
+
+
+def load_settings(config: MatchConfig) -> GvgSettings:
+    """The house rules of the config as settings (SettingError names the bad key and what is accepted)."""
+    return parse_settings(GvgSettings, config.settings, where=f"{config.path} [settings]")
+
+
+def load_map_text(config: MatchConfig) -> str:
+    """The configured map file's text (checked), or the default map."""
+    if config.map is None:
+        return default_map_text()
+    try:
+        text = config.map.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SheetAccessError(f"{config.path}: map: no file at {config.map}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SheetAccessError(f"{config.path}: map: {config.map} cannot be read as text ({exc})") from None
+    GvgMap.from_text(text, where=str(config.map))
+    return text
+
+
+def _local_files(config: MatchConfig) -> dict[Path, str]:
+    """Each distinct workbook of a local match with the first tab it gets when created."""
+    tpl = default_template().tabs
+    files: dict[Path, str] = {}
+    for where, tab in ((config.board, tpl.board), (config.orders[0], tpl.orders.format(team=config.teams[0])),
+                       (config.orders[1], tpl.orders.format(team=config.teams[1])), (config.engine, "About")):
+        files.setdefault(config.local_path(where), tab)
+    return files
+
+
+def _prepare_local(config: MatchConfig, overwrite: bool, stamp: str) -> list[Path]:
+    """Create missing workbooks; with ``overwrite``, move existing ones aside first. Returns the backups."""
+    from sheets_gm.sheets.local import create_workbook
+
+    backups: list[Path] = []
+    for path, first_tab in _local_files(config).items():
+        if path.exists() and overwrite:
+            backup = path.with_name(f"{path.stem}.before-init-{stamp}{path.suffix}")
+            shutil.move(path, backup)
+            backups.append(backup)
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            values: dict[str, Grid] = {"A1": [[f"sheets-gm · {config.title}"]]} if first_tab == "About" else {}
+            create_workbook(path, WorkbookLayout(config.title, (TabLayout(first_tab, 1, 1, values=values),)))
+    return backups
+
+
+def _refuse_existing_match(sheets: MatchSheets, tpl: SheetTemplate) -> None:
+    try:
+        snap = read_snapshot(sheets, tpl)
+    except (SheetAccessError, SheetUnavailableError):
+        raise
+    except (SheetError, RecordError):
+        return  # no match (or no readable one) yet
+    raise MatchExistsError(
+        f"{sheets.engine.name} already holds a match (turn {snap.record.turn}); init never replaces one. "
+        "Export it first, then run init --overwrite (local workbooks are kept aside as backups), "
+        "or point the config at new spreadsheets"
+    )
+
+
+def _roster_from_sheet(backend: SheetBackend, tpl: SheetTemplate,
+                       teams: tuple[str, str]) -> list[RosterSeat] | None:
+    """The roster typed in the Roster tab, or None after laying the tab out (missing or still empty)."""
+    tab = tpl.tabs.roster
+    try:
+        (rows,) = backend.read([a1(tab, f"A1:E{1 + ROSTER_ROWS}")])
+    except (SheetAccessError, SheetUnavailableError):
+        raise
+    except SheetError:
+        rows = []
+    if not any(v not in (None, "", False) for row in rows[1:] for v in row):
+        backend.apply_layout(WorkbookLayout(tab, (roster_tab(tpl, teams),)))
+        return None
+    return parse_roster_rows(rows, teams, where=f"{backend.name} tab {tab!r}")
+
+
+def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None, overwrite: bool = False,
+               share: bool = True, notify: bool = True, seed: bytes | None = None,
+               sheets: MatchSheets | None = None) -> InitOutcome:
+    """Create the configured match (see the module notes); ``sheets`` may be given to reuse open backends."""
+    tpl = default_template()
+    settings = load_settings(config)
+    map_text = load_map_text(config)
+    roster_path = roster_file or config.roster
+    seats = read_roster_csv(roster_path, config.teams) if roster_path else None
+    outcome = InitOutcome()
+    if config.backend is BackendKind.LOCAL:
+        outcome.backups = _prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"))
+    elif overwrite:
+        raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
+                               "spreadsheets (the old match stays as it is)")
+    sheets = sheets or open_match_sheets(config)
+    outcome.where = [b.name for b in sheets.write_order()]
+    _refuse_existing_match(sheets, tpl)
+    if seats is None:
+        seats = _roster_from_sheet(sheets.board, tpl, config.teams)
+        if seats is None:
+            outcome.roster_tab = tpl.tabs.roster
+            return outcome
+    entries = [s.entry for s in seats]
+    emails = roster_emails(seats)
+    deadline = config.schedule.next_deadline(now)
+    record = create_match(sheets, entries, settings=settings, map_text=map_text, seed=seed or new_seed(),
+                          emails=emails, deadline=deadline, schedule_text=config.schedule.describe(),
+                          title=config.title, template=tpl)
+    outcome.seed_hash = record.seed_hash
+    outcome.players = len(entries)
+    outcome.deadline = deadline
+    if share and config.backend is BackendKind.GOOGLE:
+        outcome.shared = share_match(sharing_plan(sheets, entries, emails, config.gm_emails), notify=notify)
+    return outcome

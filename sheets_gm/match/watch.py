@@ -1,0 +1,86 @@
+"""Syncing a configured match: one poll under the match lock, and the ``--watch`` loop with back-off."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Protocol
+
+from sheets_gm.match.config import MatchConfig
+from sheets_gm.sheets.backend import SheetUnavailableError
+from sheets_gm.sync.lock import match_lock
+from sheets_gm.sync.poll import PollReport, poll
+from sheets_gm.sync.sheets import MatchSheets
+
+
+def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
+              dry_run: bool = False) -> PollReport:
+    """One poll of the match, holding the match lock so two syncs never interleave."""
+    with match_lock(config.lock_path):
+        return poll(sheets, now=now, force=force, next_deadline=config.schedule.next_deadline, dry_run=dry_run)
+
+
+class Waiter(Protocol):
+    """What the loop waits on: ``threading.Event`` (set by Ctrl-C) or a fake in tests."""
+
+    def is_set(self) -> bool:
+        """True once the loop should stop."""
+        ...
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` seconds or until set; True if set."""
+        ...
+
+
+def seconds_until(deadline: str, now: datetime) -> float | None:
+    """Seconds from ``now`` to an ISO deadline (None when there is none or it cannot be read)."""
+    if not deadline:
+        return None
+    try:
+        moment = datetime.fromisoformat(deadline)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - now).total_seconds()
+
+
+def next_delay(report: PollReport, delay: float, *, interval: float, max_interval: float, now: datetime) -> float:
+    """How long to wait before the next poll.
+
+    Back to ``interval`` when the poll changed something (a resolution, a feedback cell);
+    otherwise twice the last wait, up to ``max_interval``; never past the turn's deadline."""
+    changed = report.resolved or report.feedback_written > 0
+    wait = interval if changed else min(delay * 2, max_interval)
+    until = seconds_until(report.deadline, now)
+    if until is not None and until >= 0:
+        wait = min(wait, max(until + 1.0, interval))
+    return wait
+
+
+def watch(step: Callable[[], PollReport], stop: Waiter, *, interval: float, max_interval: float,
+          clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+          on_report: Callable[[PollReport, float], None] = lambda report, wait: None,
+          on_unavailable: Callable[[SheetUnavailableError, float], None] = lambda error, wait: None,
+          ) -> PollReport | None:
+    """Poll until the match is over or ``stop`` is set; returns the last report.
+
+    Google being unavailable (after the retries of one poll) does not end the loop: it
+    waits, backing off, and tries again. Any other error ends it (the GM must act)."""
+    delay = interval
+    last: PollReport | None = None
+    while not stop.is_set():
+        try:
+            last = step()
+        except SheetUnavailableError as exc:
+            delay = min(delay * 2, max_interval)
+            on_unavailable(exc, delay)
+            stop.wait(delay)
+            continue
+        if last.finished:
+            on_report(last, 0.0)
+            break
+        delay = next_delay(last, delay, interval=interval, max_interval=max_interval, now=clock())
+        on_report(last, delay)
+        stop.wait(delay)
+    return last
