@@ -1,0 +1,302 @@
+"""init, sync, resolve and status end to end: a match config in a temporary folder, orders typed into cells.
+
+Local workbooks here; the same commands against the Google fake are in test_commands_google.py.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.gvgsheet.template import default_template
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.watch import sync_once
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import a1
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.snapshot import read_snapshot
+
+ROSTER = "name,team,role,captain,email\nAnn,red,dps,yes,ann@example.org\nBen,red,healer,,\n" \
+         "Cat,blue,tank,yes,\nDan,blue,dps,,\n"
+
+
+def config(tmp_path: Path, extra: str = "", sheets: str = 'board = "match.xlsx"') -> Path:
+    path = tmp_path / "match.toml"
+    path.write_text(f'ruleset = "gvg"\ntitle = "Test match"\nteams = ["red", "blue"]\n{extra}\n'
+                    f'[sheets]\nbackend = "local"\n{sheets}\n', encoding="utf-8")
+    return path
+
+
+def roster(tmp_path: Path, text: str = ROSTER) -> Path:
+    path = tmp_path / "roster.csv"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def state_turn(path: Path) -> int:
+    return read_snapshot(open_match_sheets(load_config(path)), default_template()).record.turn
+
+
+def type_orders(path: Path, ready: bool = True) -> None:
+    type_bot_orders(open_match_sheets(load_config(path)), [ObjectiveBot(1), RandomBot(2)], ready=ready)
+
+
+# --------------------------------------------------------------------------- init
+
+def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster_tab(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "match.toml"
+    code, out, _ = run(capsys, "init", "gvg", "-c", path)
+    assert code == 0
+    assert "Wrote a starter config" in out and "type the players in tab 'Roster'" in out
+    assert load_config(path).board == "match.xlsx"
+    wb = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    ws = wb["Roster"]
+    assert [c.value for c in ws[1]] == ["Name", "Team", "Role", "Captain", "Email"]
+    lists = {str(v.sqref): v.formula1 for v in ws.data_validations.dataValidation}
+    assert any(ref.startswith("B2") for ref in lists) and any(ref.startswith("C2") for ref in lists)
+
+    # Running init again with the tab still empty changes nothing and says the same.
+    code, out, _ = run(capsys, "init", "gvg", "-c", path)
+    assert code == 0 and "No roster yet" in out
+
+    # The GM types the roster in the sheet (any case; the captain box ticked), then init again.
+    wb = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    ws = wb["Roster"]
+    for r, row in enumerate([("Ann", "red", "DPS", True), ("Ben", "Red", "Healer", False),
+                             ("Cat", "blue", "Tank", True)], start=2):
+        for c, value in enumerate(row, start=1):
+            ws.cell(r, c).value = value
+    wb.save(tmp_path / "match.xlsx")
+    code, out, _ = run(capsys, "init", "gvg", "-c", path)
+    assert code == 0, out
+    assert "Match created: 3 players" in out
+    assert state_turn(path) == 1
+
+
+def test_init_with_a_roster_csv_and_private_workbooks_creates_every_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = config(tmp_path, "[deadlines]\ntimes = [\"20:00\"]\ntimezone = \"Europe/Paris\"",
+                  'board = "board.xlsx"\nengine = "gm/engine.xlsx"\norders = { red = "red.xlsx", blue = "blue.xlsx" }')
+    code, out, _ = run(capsys, "init", "gvg", "-c", path, "--roster", roster(tmp_path))
+    assert code == 0, out
+    seed_hash = out.split("Seed hash")[1].split(": ")[1].split()[0]
+    assert len(seed_hash) == 64
+    assert "Turn 1 orders are open until 20" in out
+    for name in ("board.xlsx", "gm/engine.xlsx", "red.xlsx", "blue.xlsx"):
+        assert (tmp_path / name).exists(), name
+    assert openpyxl.load_workbook(tmp_path / "gm/engine.xlsx")["Engine"].sheet_state == "hidden"
+    assert "Orders blue" not in openpyxl.load_workbook(tmp_path / "red.xlsx").sheetnames
+    settings = openpyxl.load_workbook(tmp_path / "board.xlsx")["Settings"]
+    last = [c.value for c in settings[settings.max_row]]
+    assert last[:2] == ["deadlines", "every day at 20:00 (Europe/Paris)"]
+    record = read_snapshot(open_match_sheets(load_config(path)), default_template()).record
+    assert record.seed_hash == seed_hash
+    assert record.deadline.endswith("+01:00") or record.deadline.endswith("+02:00")
+
+
+def test_init_refuses_to_replace_a_match_unless_told_and_then_keeps_a_backup(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = config(tmp_path, 'roster = "roster.csv"')
+    roster(tmp_path)
+    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+    type_orders(path)
+    assert run(capsys, "sync", "-c", path)[0] == 0
+    code, _, err = run(capsys, "init", "gvg", "-c", path)
+    assert code == 1 and "already holds a match (turn 2); init never replaces one" in err
+    assert state_turn(path) == 2
+    code, out, _ = run(capsys, "init", "gvg", "-c", path, "--overwrite")
+    assert code == 0, out
+    backups = list(tmp_path.glob("match.before-init-*.xlsx"))
+    assert len(backups) == 1 and f"kept as {backups[0]}" in out
+    assert state_turn(path) == 1
+
+
+def test_house_rules_from_the_config_are_the_matchs_settings(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = config(tmp_path, 'roster = "roster.csv"\n[settings]\nmovement = "rook"\nmax_turns = 20')
+    roster(tmp_path)
+    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+    record = read_snapshot(open_match_sheets(load_config(path)), default_template()).record
+    assert record.settings.movement == "rook" and record.settings.max_turns == 20
+
+
+# --------------------------------------------------------------------------- sync, resolve, status
+
+@pytest.fixture
+def match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    path = config(tmp_path, 'roster = "roster.csv"')
+    roster(tmp_path)
+    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+    return path
+
+
+def test_sync_answers_players_and_resolves_when_every_captain_is_ready(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sync", "-c", match)
+    assert (code, out.strip()) == (0, "Turn 1: waiting for 4 order(s), 0 of 2 captains ready.")
+    type_orders(match, ready=False)
+    code, out, _ = run(capsys, "sync", "-c", match)
+    assert code == 0 and "every order is in, 0 of 2 captains ready" in out and "feedback cell(s) updated" in out
+    assert state_turn(match) == 1
+    type_orders(match, ready=True)
+    code, out, _ = run(capsys, "sync", "-c", match, "--quiet")
+    assert code == 0 and out.startswith("Turn 1 resolved (every captain is ready). Turn 2 of 60")
+    code, out, _ = run(capsys, "sync", "-c", match, "--quiet")
+    assert (code, out) == (0, "")
+    assert state_turn(match) == 2
+
+
+def test_resolve_refuses_a_turn_that_is_not_due_and_force_resolves_it(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "resolve", "-c", match)
+    assert code == 1
+    assert "turn 1 is not due" in err and "no order yet from: Ann, Ben, Cat, Dan" in err and "--force" in err
+    assert state_turn(match) == 1
+    code, out, _ = run(capsys, "resolve", "-c", match, "--force")
+    assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
+    assert state_turn(match) == 2
+
+
+def test_status_says_where_the_match_stands_and_writes_nothing(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sheets = open_match_sheets(load_config(match))
+    team = read_snapshot(sheets, default_template()).positions.teams[0]
+    row = team.player_row(0)
+    sheets.orders[0].write([RangeWrite(a1(team.orders_tab, f"D{row}:E{row}"), [["Z99", "attack"]])])
+    before = (match.parent / "match.xlsx").read_bytes()
+    code, out, _ = run(capsys, "status", "-c", match)
+    assert code == 0
+    assert (match.parent / "match.xlsx").read_bytes() == before
+    lines = out.splitlines()
+    assert lines[0] == "Turn 1 of 60 · orders open (no deadline: the turn resolves when every captain is ready)"
+    assert "red: 0 coins · captain not ready" in lines
+    assert "No order yet from 3: Ben (red), Cat (blue), Dan (blue)" in lines
+    assert "Rejected (1):" in lines
+    assert any(line.startswith("  Ann: ") and "Z99" in line for line in lines)
+    assert lines[-1] == "Not due yet."
+
+
+def test_the_deadline_resolves_a_turn_and_the_next_one_follows_the_schedule(tmp_path: Path,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = config(tmp_path, 'roster = "roster.csv"\n[deadlines]\ntimes = ["20:00"]\ntimezone = "UTC"')
+    roster(tmp_path)
+    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+    cfg = load_config(path)
+    sheets = open_match_sheets(cfg)
+    deadline = datetime.fromisoformat(read_snapshot(sheets, default_template()).record.deadline)
+    before = sync_once(cfg, sheets, now=deadline - timedelta(minutes=1))
+    assert not before.resolved and before.deadline == deadline.isoformat(timespec="minutes")
+    after = sync_once(cfg, sheets, now=deadline + timedelta(minutes=1))
+    assert after.resolved and after.reason == f"the deadline {deadline.isoformat(timespec='minutes')} has passed"
+    assert after.result.startswith(f"Turn 2 of 60 · orders open until {(deadline + timedelta(days=1)).date()}T20:00")
+
+
+def test_a_whole_match_by_cron_syncs_reaches_its_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = config(tmp_path, 'roster = "roster.csv"\n[settings]\nmax_turns = 6')
+    roster(tmp_path)
+    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+    for _ in range(6):
+        type_orders(path)
+        assert run(capsys, "sync", "-c", path)[0] == 0
+    code, out, _ = run(capsys, "status", "-c", path)
+    assert code == 0 and out.startswith("Match over on turn")
+    code, out, _ = run(capsys, "sync", "-c", path)
+    assert code == 0 and out.startswith("Nothing to do: Match over")
+    code, _, err = run(capsys, "resolve", "-c", path, "--force")
+    assert code == 1 and "the match is over" in err
+    code, out, _ = run(capsys, "sync", "-c", path, "--watch", "--interval", "0.01")
+    assert code == 0 and out.splitlines()[-1] == "The match is over; watch ends."
+
+
+# --------------------------------------------------------------------------- user errors
+
+@pytest.mark.parametrize("command", [["sync"], ["resolve"], ["status"]])
+def test_a_missing_config_is_one_message_and_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     command: list[str]) -> None:
+    code, _, err = run(capsys, *command, "-c", tmp_path / "none" / "match.toml")
+    assert code == 1 and "Traceback" not in err
+    assert f"no config file at {tmp_path / 'none' / 'match.toml'}" in err
+
+
+def test_a_missing_roster_file_is_one_message_and_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "init", "gvg", "-c", config(tmp_path), "--roster", tmp_path / "x.csv")
+    assert code == 1 and f"no roster file at {tmp_path / 'x.csv'}" in err
+
+
+def test_sync_before_init_says_to_run_init(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = config(tmp_path)
+    import shutil
+
+    from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
+    from sheets_gm.sheets.local import create_workbook
+
+    create_workbook(tmp_path / "match.xlsx", WorkbookLayout("x", (TabLayout("Sheet1", 1, 1),)))
+    code, _, err = run(capsys, "sync", "-c", path)
+    assert code == 1 and "Has the match been created? Run sheets-gm init" in err
+    shutil.rmtree(tmp_path / ".sheets-gm", ignore_errors=True)
+
+
+@pytest.mark.parametrize(("extra", "roster_text", "message"), [
+    ('[settings]\nmovment = "rook"', ROSTER, "movment"),
+    ('[settings]\nmovement = "diagonal"', ROSTER, "movement"),
+    ("", "name,team\nAnn,red\n", "role is missing"),
+    ("", "name,team,role\nAnn,green,dps\n", "line 2: Ann is on team 'green'"),
+    ('map = "nomap.txt"', ROSTER, "no file at"),
+])
+def test_init_user_errors_exit_1_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: str,
+                                                  roster_text: str, message: str) -> None:
+    path = config(tmp_path, extra)
+    code, _, err = run(capsys, "init", "gvg", "-c", path, "--roster", roster(tmp_path, roster_text))
+    assert code == 1, err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "match.xlsx").exists() or "Engine" not in openpyxl.load_workbook(
+        tmp_path / "match.xlsx").sheetnames
+
+
+def test_init_of_an_unknown_ruleset_or_another_rulesets_config_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "init", "chess", "-c", tmp_path / "match.toml")
+    assert code == 1 and "unknown ruleset 'chess'; this build knows: gvg" in err
+    assert not (tmp_path / "match.toml").exists()
+
+
+def test_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["sync", "--interval", "-3"])
+    assert exit_.value.code == 2
+    assert "the interval must be more than 0 seconds" in capsys.readouterr().err
+
+
+def test_every_command_help_shows_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("init", "sync", "resolve", "status"):
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        out = capsys.readouterr().out
+        assert f"example: sheets-gm {name}" in out, name
+
+
+def test_the_seed_hash_printed_by_init_is_the_sha256_of_the_secret_seed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import hashlib
+
+    path = config(tmp_path, 'roster = "roster.csv"')
+    roster(tmp_path)
+    code, out, _ = run(capsys, "init", "gvg", "-c", path)
+    assert code == 0
+    record = read_snapshot(open_match_sheets(load_config(path)), default_template()).record
+    assert f"Seed hash (publish it now; `export` reveals the seed at the end): {record.seed_hash}" in out
+    assert hashlib.sha256(record.seed).hexdigest() == record.seed_hash
+    assert len(record.seed) == 32

@@ -1,0 +1,131 @@
+"""init, sync, resolve and status against the Google fake: four spreadsheets, a service account, sharing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import gspread
+import pytest
+
+import sheets_gm.sheets.google as google
+from sheets_gm.cli import main
+from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.sync.autoplay import type_bot_orders
+from tests.fakes.google_api import GoogleApiFake, settle_auth, write_service_account_key
+
+ACCOUNT = "gm-bot@sheets-gm-test.iam.gserviceaccount.com"
+KEYS = {"board": "1BoardKey_cmd_test_000000000000000000000000",
+        "engine": "1EngineKey_cmd_test_00000000000000000000000",
+        "red": "1RedKey_cmd_test_0000000000000000000000000000",
+        "blue": "1BlueKey_cmd_test_000000000000000000000000000"}
+ROSTER = ("name,team,role,captain,email\nAnn,red,dps,yes,ann@example.org\nBen,red,healer,,ben@example.org\n"
+          "Cat,blue,tank,yes,cat@example.org\nDan,blue,dps,,\n")
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
+    original = google.open_service_account
+
+    def signed_in(path: str | Path) -> gspread.Client:
+        return settle_auth(original(path))
+
+    monkeypatch.setattr(google, "open_service_account", signed_in)
+    with GoogleApiFake() as f:
+        for role, key in KEYS.items():
+            f.create_spreadsheet(key, f"cmd test · {role}")
+        yield f
+    assert not f.violations, f.violations
+
+
+@pytest.fixture
+def match_toml(tmp_path: Path) -> Path:
+    write_service_account_key(tmp_path / "sa.json", ACCOUNT)
+    (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
+    path = tmp_path / "match.toml"
+    path.write_text(
+        'ruleset = "gvg"\ntitle = "Cloud match"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+        'gm_emails = ["gm@example.org"]\n'
+        f'[sheets]\nbackend = "google"\nboard = "https://docs.google.com/spreadsheets/d/{KEYS["board"]}/edit"\n'
+        f'engine = "{KEYS["engine"]}"\norders = {{ red = "{KEYS["red"]}", blue = "{KEYS["blue"]}" }}\n'
+        '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def emails(fake: GoogleApiFake, role: str) -> dict[str, str]:
+    return {p["emailAddress"]: p["role"] for p in fake.spreadsheets[KEYS[role]].permissions}
+
+
+def test_init_lays_out_four_spreadsheets_and_shares_each_by_role(
+        fake: GoogleApiFake, match_toml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "init", "gvg", "-c", match_toml, "--no-email")
+    assert code == 0, err
+    assert "Match created: 4 players" in out and out.count("Shared: ") == 5
+    assert emails(fake, "board") == {"gm@example.org": "writer", "ann@example.org": "reader",
+                                     "ben@example.org": "reader", "cat@example.org": "reader"}
+    assert emails(fake, "red") == {"ann@example.org": "writer", "ben@example.org": "writer",
+                                   "gm@example.org": "writer"}
+    assert emails(fake, "blue") == {"cat@example.org": "writer", "gm@example.org": "writer"}
+    assert emails(fake, "engine") == {"gm@example.org": "writer"}
+    red = fake.spreadsheets[KEYS["red"]]
+    assert "Orders red" in [s.title for s in red.sheets] and "Orders blue" not in [s.title for s in red.sheets]
+    editors = {p["description"]: p.get("editors", {}).get("users", [])
+               for s in red.sheets for p in s.protected_ranges}
+    assert ACCOUNT in editors["Order of Ann"] and "ann@example.org" in editors["Order of Ann"]
+    assert "ben@example.org" not in editors["Order of Ann"]
+    assert "ann@example.org" in editors["Captain of red"]
+
+
+def test_sync_resolve_and_status_through_google(fake: GoogleApiFake, match_toml: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
+    assert not emails(fake, "board")
+    sheets = open_match_sheets(load_config(match_toml))
+    type_bot_orders(sheets, [ObjectiveBot(1), RandomBot(2)], ready=False)
+    code, out, _ = run(capsys, "status", "-c", match_toml)
+    assert code == 0 and "Every active player has an order in." in out
+    fake.reset_counters()
+    code, out, _ = run(capsys, "sync", "-c", match_toml)
+    assert code == 0 and "every order is in, 0 of 2 captains ready" in out
+    assert fake.calls("sheets.spreadsheets.values.batchGet") == 4
+    code, out, _ = run(capsys, "resolve", "-c", match_toml, "--force")
+    assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
+
+
+def test_an_unshared_spreadsheet_names_the_account_to_share_it_with(
+        fake: GoogleApiFake, match_toml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fake.set_shared(KEYS["red"], False)
+    code, _, err = run(capsys, "init", "gvg", "-c", match_toml)
+    assert code == 1 and ACCOUNT in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "does not exist"),
+    ('{"installed": {"client_id": "x"}}', "is not a service-account key"),
+    ("not json", "is not a JSON file"),
+])
+def test_bad_credentials_are_one_message_and_exit_1(fake: GoogleApiFake, match_toml: Path,
+                                                    capsys: pytest.CaptureFixture[str], content: str | None,
+                                                    message: str) -> None:
+    key = match_toml.parent / "sa.json"
+    if content is None:
+        key.unlink()
+    else:
+        key.write_text(content, encoding="utf-8")
+    for command in (["init", "gvg"], ["sync"], ["status"]):
+        code, _, err = run(capsys, *command, "-c", match_toml)
+        assert code == 1 and message in err and "Traceback" not in err, (command, err)
+
+
+def test_overwrite_is_refused_for_google(fake: GoogleApiFake, match_toml: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "init", "gvg", "-c", match_toml, "--overwrite")
+    assert code == 1 and "--overwrite works on local workbooks only" in err

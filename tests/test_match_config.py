@@ -1,0 +1,153 @@
+"""The match config file, the deadline schedule and the roster file: good input loads, bad input is named."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.match.config import BackendKind, ConfigError, load_config
+from sheets_gm.match.roster import RosterFileError, parse_roster_rows, read_roster_csv, roster_emails
+from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
+
+HEAD = 'ruleset = "gvg"\nteams = ["red", "blue"]\n'
+TEAMS = ("red", "blue")
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "match.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_full_config_loads_with_paths_relative_to_its_folder(tmp_path: Path) -> None:
+    path = write(tmp_path, HEAD + 'roster = "people.csv"\n[sheets]\nbackend = "google"\nboard = "KEY1"\n'
+                 'engine = "KEY2"\norders = { red = "KEY3" }\n[google]\nservice_account = "sa.json"\n'
+                 '[deadlines]\ntimes = ["20:00", "08:30"]\ndays = ["Friday", "mon"]\ntimezone = "Europe/Paris"\n'
+                 '[settings]\nmovement = "rook"\n[sync]\ninterval = 30\nmax_interval = 300\n')
+    config = load_config(path)
+    assert config.backend is BackendKind.GOOGLE
+    assert (config.board, config.engine, config.orders) == ("KEY1", "KEY2", ("KEY3", "KEY1"))
+    assert config.roster == tmp_path / "people.csv"
+    assert config.service_account == tmp_path / "sa.json"
+    assert config.settings == {"movement": "rook"}
+    assert config.schedule.describe() == "every Mon, Fri at 08:30, 20:00 (Europe/Paris)"
+    assert (config.interval, config.max_interval) == (30, 300)
+    assert config.lock_path.parent == tmp_path / ".sheets-gm"
+
+
+def test_the_shipped_starter_config_loads() -> None:
+    config = load_config(Path("templates/gvg/match.toml"))
+    assert config.backend is BackendKind.LOCAL and config.schedule.empty
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (HEAD + '[sheets]\nbord = "x.xlsx"\n', "unknown key [sheets] bord; the keys accepted there are backend, board"),
+    (HEAD + '[sheet]\nboard = "x.xlsx"\n', "unknown key sheet"),
+    (HEAD, "sheets is missing"),
+    ('ruleset = "chess"\nteams = ["a", "b"]\n[sheets]\nboard = "x"\n',
+     "unknown ruleset 'chess'; this build knows: gvg"),
+    ('ruleset = "gvg"\nteams = ["a"]\n[sheets]\nboard = "x"\n', "teams"),
+    ('ruleset = "gvg"\nteams = ["Red", "red"]\n[sheets]\nboard = "x"\n', "two distinct names"),
+    (HEAD + '[sheets]\nboard = "x"\norders = { green = "g" }\n', "names team 'green'; the teams are red and blue"),
+    (HEAD + '[sheets]\nbackend = "excel"\nboard = "x"\n', "[sheets] backend: input should be 'local' or 'google'"),
+    (HEAD + '[sheets]\nbackend = "google"\nboard = "x"\n', "[google] needs service_account"),
+    (HEAD + '[sheets]\nboard = "x"\n[deadlines]\ntimes = ["8pm"]\n', "'8pm' is not a time of day; write it as HH:MM"),
+    (HEAD + '[sheets]\nboard = "x"\n[deadlines]\ndays = ["someday"]\n', "'someday' is not a weekday"),
+    (HEAD + '[sheets]\nboard = "x"\n[deadlines]\ntimezone = "Mars/Base"\n', "'Mars/Base' is not a time zone"),
+    (HEAD + '[sheets]\nboard = "x"\n[sync]\ninterval = 0\n', "[sync] interval: input should be greater than 0"),
+    (HEAD + '[sheets]\nboard = "x"\n[sync]\ninterval = 90\nmax_interval = 60\n', "max_interval (60.0) is below"),
+    ('ruleset = "gvg"\nteams = [\n', "is not valid TOML"),
+])
+def test_a_bad_config_names_the_file_the_key_and_what_is_accepted(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert message in str(err.value)
+    assert str(path) in str(err.value)
+
+
+def test_a_missing_or_unreadable_config_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no config file at"):
+        load_config(tmp_path / "nope.toml")
+    with pytest.raises(ConfigError, match="is a folder"):
+        load_config(tmp_path)
+    (tmp_path / "bin.toml").write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ConfigError, match="cannot be read"):
+        load_config(tmp_path / "bin.toml")
+
+
+# --------------------------------------------------------------------------- the schedule
+
+def test_the_next_deadline_follows_the_days_times_and_zone() -> None:
+    schedule = DeadlineSchedule.parse(["20:00", "08:00"], ["mon", "wed"], "Europe/Paris")
+    monday_noon_utc = datetime(2026, 11, 23, 11, 0, tzinfo=UTC)  # 12:00 in Paris
+    assert schedule.next_deadline(monday_noon_utc) == "2026-11-23T20:00+01:00"
+    assert schedule.next_deadline(datetime(2026, 11, 23, 19, 0, tzinfo=UTC)) == "2026-11-25T08:00+01:00"
+    sunday = datetime(2026, 11, 29, 23, 30, tzinfo=UTC)  # Monday 00:30 in Paris
+    assert schedule.next_deadline(sunday) == "2026-11-30T08:00+01:00"
+
+
+def test_a_deadline_exactly_now_is_not_the_next_one() -> None:
+    schedule = DeadlineSchedule.parse(["12:00"], [], "UTC")
+    assert schedule.next_deadline(datetime(2026, 11, 22, 12, 0, tzinfo=UTC)) == "2026-11-23T12:00+00:00"
+
+
+def test_summer_time_is_respected() -> None:
+    schedule = DeadlineSchedule.parse(["20:00"], [], "Europe/Paris")
+    assert schedule.next_deadline(datetime(2026, 7, 1, 10, tzinfo=UTC)) == "2026-07-01T20:00+02:00"
+
+
+def test_an_empty_schedule_has_no_deadline() -> None:
+    schedule = DeadlineSchedule.parse([], [], "UTC")
+    assert schedule.next_deadline(datetime(2026, 1, 1, tzinfo=UTC)) == ""
+    assert "no deadline" in schedule.describe()
+
+
+@pytest.mark.parametrize("text", ["24:00", "20", "20:61", "soon", ""])
+def test_bad_times_are_refused(text: str) -> None:
+    with pytest.raises(ScheduleError, match="HH:MM"):
+        DeadlineSchedule.parse([text])
+
+
+# --------------------------------------------------------------------------- the roster
+
+def test_a_roster_csv_with_any_column_order_case_and_separator_loads(tmp_path: Path) -> None:
+    path = tmp_path / "roster.csv"
+    path.write_text("\ufeffTeam;Name;Role;Captain;E-mail\nRED;Ann;DPS;yes;ann@example.org\n;;;;\n"
+                    "blue;Ben;healer;;\nBlue;Cat;Tank;x;cat@example.org\n", encoding="utf-8")
+    seats = read_roster_csv(path, TEAMS)
+    assert [(s.entry.name, s.entry.team, s.entry.role, s.captain) for s in seats] == [
+        ("Ann", "red", "dps", True), ("Ben", "blue", "healer", False), ("Cat", "blue", "tank", True)]
+    assert roster_emails(seats) == {"Ann": "ann@example.org", "captain:red": "ann@example.org",
+                                    "Cat": "cat@example.org", "captain:blue": "cat@example.org"}
+
+
+@pytest.mark.parametrize(("rows", "message"), [
+    ([["name", "team"]], "line 1 should name the columns name, team, role, captain, email (captain and email are "
+                         "optional); role is missing"),
+    ([["name", "team", "role"]], "has a header but no players"),
+    ([["name", "team", "role"], ["", "red", "dps"]], "line 2: the player has no name"),
+    ([["name", "team", "role"], ["Ann", "red", "dps"], ["ann", "blue", "tank"]], "line 3: 'ann' is listed twice "
+                                                                                "(first on line 2)"),
+    ([["name", "team", "role"], ["Ann", "green", "dps"]], "line 2: Ann is on team 'green'; the teams are red and blue"),
+    ([["name", "team", "role"], ["Ann", "red", "mage"]], "line 2: Ann: unknown role 'mage'; use dps, tank or healer"),
+    ([["name", "team", "role", "captain"], ["Ann", "red", "dps", "maybe"]], "captain is 'maybe'; write yes"),
+    ([["name", "team", "role", "captain"], ["Ann", "red", "dps", "yes"], ["Ben", "red", "dps", "yes"]],
+     "line 3: red already has a captain on line 2"),
+    ([["name", "team", "role", "email"], ["Ann", "red", "dps", "ann at home"]], "'ann at home' is not an e-mail"),
+    ([], "is empty"),
+])
+def test_a_bad_roster_names_the_line_and_what_is_accepted(rows: list[list[str]], message: str) -> None:
+    with pytest.raises(RosterFileError) as err:
+        parse_roster_rows(rows, TEAMS, where="roster.csv")
+    assert message in str(err.value)
+
+
+def test_a_missing_or_binary_roster_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(RosterFileError, match="no roster file at"):
+        read_roster_csv(tmp_path / "nope.csv", TEAMS)
+    (tmp_path / "bin.csv").write_bytes(b"\xff\xfe\x00\x81")
+    with pytest.raises(RosterFileError, match="cannot be read as UTF-8"):
+        read_roster_csv(tmp_path / "bin.csv", TEAMS)
