@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -39,3 +42,18 @@ def test_verify_explains_a_missing_or_malformed_file(tmp_path: Path, capsys: pyt
     bad.write_text('{"format": "x"}', encoding="utf-8")
     assert main(["verify", str(bad)]) == 1
     assert "not a sheets-gm replay" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_libreoffice_opens_the_demo_workbook_and_prints_the_board_on_one_page(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "demo"
+    assert main(["demo", "--out", str(out), "--turns", "3"]) == 0
+    done = subprocess.run(["bash", "scripts/demo_pdf.sh", str(out)], capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    pdf = (out / "pdf" / "demo-match.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF")
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    # Each visible tab is one page wide: Board, Players, Settings, two orders tabs, two archives, Log.
+    assert 8 <= pages <= 12, pages

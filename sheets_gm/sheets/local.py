@@ -800,6 +800,11 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
 
     ws.freeze_panes = f"A{tab.frozen_rows + 1}" if tab.frozen_rows > 0 else None
     ws.sheet_state = "hidden" if tab.hidden else "visible"
+    # Printed or exported to PDF, a tab is one page wide (the board on one page, not cut in strips).
+    ws.page_setup.orientation = "landscape" if tab.cols > 6 else "portrait"
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
     for col, pixels in tab.column_widths.items():
         if not 0 <= col < tab.cols:
             raise SheetError(f"{where}: column {col} (0-based) is outside its {tab.cols} columns")
