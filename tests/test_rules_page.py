@@ -15,3 +15,9 @@ def test_every_setting_is_documented_with_its_default() -> None:
     for name, default, _accepts, doc in settings_table(GvgSettings):
         assert f"| `{name}` | `{default}` |" in text, f"{name} (default {default}) is missing from {PAGE.name}"
         assert doc, f"setting {name} has no documentation"
+
+
+def test_the_readme_lists_every_house_rule_with_its_default() -> None:
+    text = (PAGE.parent.parent / "README.md").read_text(encoding="utf-8")
+    for name, default, _accepts, _doc in settings_table(GvgSettings):
+        assert f"| `{name}` | `{default}` |" in text, f"{name} (default {default}) is missing from README.md"
