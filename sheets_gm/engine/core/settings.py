@@ -42,7 +42,7 @@ def describe_type(tp: Any) -> str:
     if origin is tuple:
         (inner, *_rest) = typing.get_args(tp)
         single = describe_type(inner).removeprefix("a ")
-        return f"{single}s separated by commas, e.g. 15,45"
+        return f"{single}s separated by commas"
     return getattr(tp, "__name__", str(tp))
 
 
