@@ -680,3 +680,13 @@ def test_a_broken_layout_fails_before_any_call(
     with pytest.raises(SheetError, match=complaint):
         backend.apply_layout(WorkbookLayout("t", (tab,)))
     assert fake.calls() == 0
+
+
+def test_row_heights_and_column_widths_go_as_one_request_per_run_of_equal_sizes() -> None:
+    tab = TabLayout("Board", rows=30, cols=5, column_widths={0: 110, 1: 110, 2: 110, 4: 60},
+                    row_heights={3: 44, 4: 44, 5: 44, 7: 20})
+    reqs = [r["updateDimensionProperties"] for r in layout_requests(WorkbookLayout("t", (tab,)), {})
+            if "updateDimensionProperties" in r]
+    got = [(r["range"]["dimension"], r["range"]["startIndex"], r["range"]["endIndex"], r["properties"]["pixelSize"])
+           for r in reqs]
+    assert got == [("COLUMNS", 0, 3, 110), ("COLUMNS", 4, 5, 60), ("ROWS", 3, 6, 44), ("ROWS", 7, 8, 20)]

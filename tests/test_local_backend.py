@@ -869,3 +869,15 @@ def test_a_workbook_saved_by_libreoffice_reads_the_same(applied: Path, tmp_path:
 
     after.write([RangeWrite("'Orders red'!F2", [["=ok"]]), RangeWrite("'Orders red'!E2", [[False]])])
     assert after.read(["'Orders red'!E2:F2"]) == [[[False, "=ok"]]]
+
+
+def test_row_heights_are_set_and_every_tab_prints_one_page_wide(tmp_path: Path) -> None:
+    from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
+    from sheets_gm.sheets.local import create_workbook
+
+    tab = TabLayout("Board", rows=10, cols=8, row_heights={0: 40, 3: 44})
+    create_workbook(tmp_path / "b.xlsx", WorkbookLayout("t", (tab,)))
+    ws = openpyxl.load_workbook(tmp_path / "b.xlsx")["Board"]
+    assert (ws.row_dimensions[1].height, ws.row_dimensions[4].height) == (30, 33)
+    assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToWidth == 1
+    assert ws.page_setup.fitToHeight == 0 and ws.page_setup.orientation == "landscape"

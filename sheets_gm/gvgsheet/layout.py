@@ -46,6 +46,7 @@ def board_tab(pos: GvgPositions, board: GvgMap) -> TabLayout:
         values={"A1": [[t.headers.board]]}, fills=tuple(fills),
         protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
         column_widths=dict.fromkeys(range(board.grid.width), 110),
+        row_heights=dict.fromkeys(range(top - 1, top - 1 + board.grid.height), 44),  # tiles about 5:2
     )
 
 

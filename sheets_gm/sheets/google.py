@@ -498,8 +498,8 @@ def _tab_requests(tab: TabLayout, sid: int, account: str | None) -> list[dict[st
 
     reqs: list[dict[str, Any]] = []
     for anchor, rows in tab.values.items():
-        start = rng(anchor)
-        reqs.extend(_value_requests(sid, start.get("startRowIndex", 0), start.get("startColumnIndex", 0), rows))
+        corner = rng(anchor)
+        reqs.extend(_value_requests(sid, corner.get("startRowIndex", 0), corner.get("startColumnIndex", 0), rows))
     for fill in tab.fills:
         reqs.append(
             {
@@ -532,19 +532,31 @@ def _tab_requests(tab: TabLayout, sid: int, account: str | None) -> list[dict[st
         reqs.append(
             {"setDataValidation": {"range": rng(cb.range), "rule": {"condition": {"type": "BOOLEAN"}, "strict": True}}}
         )
-    for col, width in sorted(tab.column_widths.items()):
-        reqs.append(
-            {
-                "updateDimensionProperties": {
-                    "range": {"sheetId": sid, "dimension": "COLUMNS", "startIndex": col, "endIndex": col + 1},
-                    "properties": {"pixelSize": width},
-                    "fields": "pixelSize",
+    for dimension, sizes in (("COLUMNS", tab.column_widths), ("ROWS", tab.row_heights)):
+        for start, end, pixels in _runs(sizes):
+            reqs.append(
+                {
+                    "updateDimensionProperties": {
+                        "range": {"sheetId": sid, "dimension": dimension, "startIndex": start, "endIndex": end},
+                        "properties": {"pixelSize": pixels},
+                        "fields": "pixelSize",
+                    }
                 }
-            }
-        )
+            )
     for prot in tab.protections:
         reqs.append({"addProtectedRange": {"protectedRange": _protected_range(prot, rng, account)}})
     return reqs
+
+
+def _runs(sizes: dict[int, int]) -> list[tuple[int, int, int]]:
+    """Consecutive indices of equal size as (start, end exclusive, pixels): one request per run."""
+    runs: list[tuple[int, int, int]] = []
+    for index, pixels in sorted(sizes.items()):
+        if runs and runs[-1][1] == index and runs[-1][2] == pixels:
+            runs[-1] = (runs[-1][0], index + 1, pixels)
+        else:
+            runs.append((index, index + 1, pixels))
+    return runs
 
 
 def _value_requests(sid: int, row0: int, col0: int, rows: Grid) -> list[dict[str, Any]]:

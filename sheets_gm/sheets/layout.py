@@ -60,6 +60,7 @@ class TabLayout:
     checkboxes: tuple[Checkbox, ...] = ()
     protections: tuple[Protection, ...] = ()
     column_widths: dict[int, int] = field(default_factory=dict)  # 0-based column → pixels
+    row_heights: dict[int, int] = field(default_factory=dict)  # 0-based row → pixels
 
 
 @dataclass(frozen=True, slots=True)

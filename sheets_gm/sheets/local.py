@@ -809,6 +809,10 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
         if not 0 <= col < tab.cols:
             raise SheetError(f"{where}: column {col} (0-based) is outside its {tab.cols} columns")
         ws.column_dimensions[get_column_letter(col + 1)].width = _px_to_width(pixels)
+    for row, pixels in tab.row_heights.items():
+        if not 0 <= row < tab.rows:
+            raise SheetError(f"{where}: row {row} (0-based) is outside its {tab.rows} rows")
+        ws.row_dimensions[row + 1].height = pixels * 0.75  # points
 
     # Validations: the layout owns its tabs' validations, so applying it again replaces them.
     ws.data_validations = DataValidationList()
