@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheets_gm import __version__
-from sheets_gm.commands import demo, export, scenario, verify
+from sheets_gm.commands import demo, doctor, export, scenario, verify
 from sheets_gm.commands.base import UserError
 
 #: Each subcommand module's ``register``, in the order ``--help`` lists them.
@@ -20,6 +20,7 @@ REGISTER: tuple[Callable[[Any], None], ...] = (
     export.register,
     verify.register,
     scenario.register,
+    doctor.register,
 )
 
 
