@@ -11,15 +11,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheets_gm import __version__
-from sheets_gm.commands import demo, init, scenario, sync, verify
+from sheets_gm.commands import demo, doctor, export, init, scenario, sync, verify
 from sheets_gm.commands.base import UserError
 
 #: Each subcommand module's ``register``, in the order ``--help`` lists them.
 REGISTER: tuple[Callable[[Any], None], ...] = (
     init.register,
     sync.register,
-    demo.register,
+    export.register,
     verify.register,
+    doctor.register,
+    demo.register,
     scenario.register,
 )
 

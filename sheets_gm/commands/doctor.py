@@ -1,0 +1,46 @@
+"""``sheets-gm doctor``: check everything a match needs, one line per check, with a fix for each problem."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from typing import Any
+
+from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.matchargs import add_config_option
+
+_MARKS = {"ok": "✔", "warn": "⚠", "fail": "✘"}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print every check; exit 1 if any failed (warnings pass)."""
+    from sheets_gm.match.checkup import Verdict
+    from sheets_gm.match.doctor import run_doctor
+
+    if args.matches < 1:
+        raise UserError("--matches must be 1 or more")
+    checks = run_doctor(args.config, now=datetime.now(UTC), matches=args.matches, debug=args.debug)
+    for check in checks:
+        print(f"{_MARKS[check.verdict]} {check.name}: {check.message}")
+        if check.verdict is not Verdict.OK:
+            print(f"    fix: {check.fix}")
+    failed = sum(c.verdict is Verdict.FAIL for c in checks)
+    warned = sum(c.verdict is Verdict.WARN for c in checks)
+    if failed:
+        print(f"{failed} problem{'s' if failed > 1 else ''} to fix" + (f", {warned} warning{'s' if warned > 1 else ''}"
+                                                                       if warned else "") + ".")
+        return 1
+    print("Everything checked is fine" + (f" ({warned} warning{'s' if warned > 1 else ''})." if warned else "."))
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``doctor`` to the command line."""
+    p = command(sub, "doctor", run, "check a match's config, credentials, spreadsheets, layout, deadlines and quota",
+                "Check everything a match needs and print one line per check (✔ fine, ⚠ warning, ✘ problem), "
+                "each problem with how to fix it. Only reads: it never writes to a spreadsheet. "
+                "Exit code 0 when nothing failed (warnings allowed), 1 otherwise.",
+                "sheets-gm doctor -c match.toml")
+    add_config_option(p)
+    p.add_argument("--matches", type=int, default=1, metavar="N",
+                   help="how many matches share this Google account, for the quota figure (default 1)")

@@ -1,0 +1,90 @@
+"""``sheets-gm export``: the match's workbooks, a CSV per tab and the JSON replay, with the seed revealed."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
+
+
+def _early_refusal(turn: int) -> str:
+    return (f"the match is still being played (turn {turn}), and an export reveals the seed: every die of every "
+            "turn to come is computed from it, so anyone who sees it can predict the rest of the match. Export "
+            "once the match is over, or pass --reveal-early if you are ending it now (then tell the players the "
+            "seed is public). Nothing was written.")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Export the match into --out; refuse an unfinished match without --reveal-early."""
+    from sheets_gm.engine.core.dice import seed_hash
+    from sheets_gm.gvgsheet.template import default_template
+    from sheets_gm.match.config import BackendKind
+    from sheets_gm.match.export_folder import folder_contents
+    from sheets_gm.sync.export import export_match
+    from sheets_gm.sync.snapshot import read_snapshot
+
+    config = load(args)
+    folder: Path = args.out if args.out is not None else config.folder / "export"
+    if config.backend is BackendKind.LOCAL:
+        live = {config.local_path(w).resolve().parent for w in {config.board, config.engine, *config.orders}}
+        if folder.resolve() in live:
+            raise UserError(f"{folder} holds the match's own workbooks, which the export could replace: "
+                            "export into a folder of its own (the default is export/ next to the config)")
+    sheets = open_match(config)
+    template = default_template()
+    with user_errors():
+        record = read_snapshot(sheets, template).record
+    finished = record.state.finished
+    if not finished and not args.reveal_early:
+        raise UserError(_early_refusal(record.turn))
+    before = folder_contents(folder)
+    if not before.empty and not before.holds_match(record.seed_hash) and not args.overwrite:
+        raise UserError(f"{folder} already holds {before.describe()}: nothing was written. Choose another folder "
+                        "with --out, or pass --overwrite to replace its files")
+    with user_errors():
+        written = export_match(sheets, folder, template)
+
+    if finished:
+        print(f"The match is over (turn {record.turn}): exported with its seed.")
+    else:
+        print(f"WARNING: the match is not over (turn {record.turn}) and its seed is now revealed: anyone who sees "
+              "it can predict every roll to come.")
+    print(f"Seed:      {record.seed.hex()}")
+    print(f"Seed hash: {record.seed_hash} (SHA-256 of the seed, published when the match was created)")
+    genuine = seed_hash(record.seed) == record.seed_hash
+    if not genuine:
+        print("PROBLEM: the seed in the engine tab does not match the published hash: the engine tab was edited, "
+              "and players cannot trust the rolls.")
+    if before.holds_match(record.seed_hash):
+        at = f" (it stopped at turn {before.turn})" if before.turn is not None else ""
+        print(f"Replaced the earlier export of this match in {folder}{at}.")
+    elif not before.empty:
+        print(f"Replaced {before.describe()} in {folder}.")
+    print(f"Wrote {len(written)} files:")
+    for path in written:
+        print(f"  {path}")
+    for path in before.left_over(written):
+        print(f"  (left from before, not part of this export: {path})")
+    print(f"Anyone can check every roll and state: sheets-gm verify {folder / 'replay.json'}")
+    return 0 if genuine else 1
+
+
+def register(sub: Any) -> None:
+    """Add ``export`` to the command line."""
+    p = command(sub, "export", run, "export the match (workbooks, CSV per tab, JSON replay) and reveal its seed",
+                "Write the match's workbooks (.xlsx), a CSV per tab (cells a spreadsheet would run as formulas are "
+                "neutralised) and replay.json, from which `sheets-gm verify` recomputes every roll. Prints the "
+                "seed and its hash, published when the match was created, so players can check the seed was "
+                "never changed. An unfinished match needs --reveal-early: its seed predicts every roll to come. "
+                "A folder holding another match's export is replaced only with --overwrite.",
+                "sheets-gm export -c match.toml --out final")
+    add_config_option(p)
+    p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="the folder to write (default: export/ next to the config file)")
+    p.add_argument("--reveal-early", action="store_true",
+                   help="export a match that is not over yet, revealing the seed that decides its future rolls")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the files of a folder that holds another match's export or other files")

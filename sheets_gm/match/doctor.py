@@ -1,0 +1,170 @@
+"""``sheets-gm doctor``: check a match's config, credentials, spreadsheets, layout, deadlines and quota.
+
+Every problem becomes a failed :class:`~sheets_gm.match.checkup.Check` with a fix, never an
+exception, and nothing is ever written to a spreadsheet (see ``doctor_sheets``). A check
+that depends on an earlier one (the layout on the spreadsheet being readable, say) is
+left out when that one failed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sheets_gm.engine.core.settings import SettingError, parse_settings
+from sheets_gm.engine.registry import RULESETS, UnknownRulesetError, get_ruleset
+from sheets_gm.match.checkup import Check, Checkup
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
+from sheets_gm.match.doctor_sheets import check_match
+from sheets_gm.match.quota import LIMITS_SOURCE, READS_PER_MINUTE_PER_USER, quota_use
+from sheets_gm.sheets.backend import SheetAccessError
+from sheets_gm.sheets.retry import RetryPolicy
+
+#: Doctor waits less than a sync for Google to recover: it is run by hand.
+DOCTOR_RETRY = RetryPolicy(deadline=20.0)
+
+
+class _NotSignedInError(Exception):
+    """Raised instead of opening a browser: doctor never starts the OAuth sign-in."""
+
+
+def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolicy = DOCTOR_RETRY,
+               debug: bool = False) -> list[Check]:
+    """Every check of the match configured in ``path``, in the order they are printed.
+
+    ``matches`` is how many matches share the Google account (for the quota figure);
+    ``now`` is compared with the current turn's deadline."""
+    report = Checkup(debug=debug)
+    config = report.guarded("config", lambda: check_config(path, report))
+    if config is None:
+        return report.checks
+    report.guarded("house rules", lambda: check_house_rules(config, report))
+    report.ok("deadlines", config.schedule.describe())
+    signed_in = report.guarded("credentials", lambda: check_credentials(config, report))
+    if signed_in:
+        report.guarded("spreadsheets", lambda: check_match(config, report, now=now, retry=retry))
+    report.guarded("quota", lambda: check_quota(config, report, matches))
+    return report.checks
+
+
+def check_config(path: Path, report: Checkup) -> MatchConfig | None:
+    """The config file: present, valid TOML, a known ruleset, every key known and every value accepted."""
+    if not path.exists():
+        report.fail("config", f"no config file at {path}",
+                    "create it (see docs/commands.md for an example) or name it with -c PATH/TO/match.toml")
+        return None
+    if path.is_dir():
+        report.fail("config", f"{path} is a folder", "name the match's .toml file with -c")
+        return None
+    try:
+        raw: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        report.fail("config", f"{path} is not valid TOML: {exc}",
+                    "fix the syntax at the line and column named (a missing quote, bracket or comma, say)")
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        report.fail("config", f"{path} cannot be read: {exc}", "check the file's permissions and that it is UTF-8 text")
+        return None
+    name = raw.get("ruleset")
+    if isinstance(name, str):
+        try:
+            get_ruleset(name)
+        except UnknownRulesetError as exc:
+            known = ", ".join(f'"{n}"' for n in sorted(RULESETS))
+            report.fail("ruleset", f"{path}: {exc}", f"set ruleset to one of {known}")
+            return None
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        report.fail("config", str(exc), _config_fix(str(exc), path))
+        return None
+    where = "local workbooks" if config.backend is BackendKind.LOCAL else "Google Sheets"
+    report.ok("config", f"{path} is valid: {config.title!r}, {config.teams[0]} vs {config.teams[1]}, {where}")
+    report.ok("ruleset", f"{config.ruleset} ({get_ruleset(config.ruleset).traits.title})")
+    return config
+
+
+def _config_fix(message: str, path: Path) -> str:
+    if "unknown key" in message:
+        return f"correct the key's spelling or remove it from {path}"
+    if "is missing" in message:
+        return f"add it to {path}"
+    return f"edit {path} as the message says"
+
+
+def check_house_rules(config: MatchConfig, report: Checkup) -> None:
+    """The ``[settings]`` house rules: every key known to the ruleset, every value accepted."""
+    kind = get_ruleset(config.ruleset).traits.settings_type
+    try:
+        parse_settings(kind, config.settings, where=f"{config.path} [settings]")
+    except SettingError as exc:
+        report.fail("house rules", str(exc),
+                    f"correct [settings] in {config.path} (docs/rules-{config.ruleset}.md lists every house rule)")
+        return
+    chosen = ", ".join(f"{k} = {v!r}" for k, v in config.settings.items()) or "none: the standard rules"
+    report.ok("house rules", chosen)
+
+
+def check_credentials(config: MatchConfig, report: Checkup) -> bool:
+    """Google only: the service-account key or the OAuth client file and its saved sign-in."""
+    if config.backend is BackendKind.LOCAL:
+        return True
+    from sheets_gm.sheets.google import account_email, open_oauth, open_service_account
+
+    if config.service_account is not None:
+        try:
+            client = open_service_account(config.service_account)
+        except SheetAccessError as exc:
+            report.fail("credentials", str(exc), _key_fix(config, str(exc)))
+            return False
+        report.ok("credentials", f"service account {account_email(client)} (key file {config.service_account})")
+        return True
+    assert config.oauth_client is not None  # load_config insists on one of the two
+
+    def refuse(client_config: Mapping[str, Any], scopes: Iterable[str], port: int = 0) -> Any:
+        raise _NotSignedInError
+
+    try:
+        open_oauth(config.oauth_client, config.oauth_token, flow=refuse)
+    except SheetAccessError as exc:
+        report.fail("credentials", str(exc),
+                    f"download an OAuth client ID (Desktop app) JSON and name it as oauth_client in {config.path}")
+        return False
+    except _NotSignedInError:
+        report.fail("credentials", f"nobody has signed in with the OAuth client {config.oauth_client} yet "
+                    f"(no saved sign-in at {config.oauth_token})",
+                    "run a sheets-gm command on this match at a computer with a browser (init, say) and sign in once")
+        return False
+    report.ok("credentials", f"your own Google account (OAuth client {config.oauth_client}, "
+                             f"sign-in saved in {config.oauth_token})")
+    return True
+
+
+def _key_fix(config: MatchConfig, message: str) -> str:
+    if "OAuth client file" in message:
+        return (f"that file is for signing in as yourself: in [google] of {config.path} write "
+                f"oauth_client = \"{config.service_account}\" instead of service_account, or download a "
+                "service-account key (JSON) and name it as service_account")
+    return f"put the service account's JSON key at {config.service_account}, or correct [google] service_account"
+
+
+def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
+    """Google only: the Sheets API requests a minute of ``sync --watch``, against Google's published limits."""
+    if config.backend is BackendKind.LOCAL:
+        report.ok("quota", "local workbooks use no Google quota")
+        return
+    spreadsheets = len({config.board, config.engine, *config.orders})
+    use = quota_use(spreadsheets, config.interval, matches)
+    note = f"computed from Google's published limits ({LIMITS_SOURCE}): Google does not report the quota left"
+    fix = (f"set [sync] interval to {use.fastest_safe_interval():.0f} or more in {config.path}, or run the matches "
+           "under separate service accounts")
+    if use.over_limit:
+        report.warn("quota", f"{use.describe()}; over the {READS_PER_MINUTE_PER_USER} a minute Google allows, so "
+                             f"polls will be refused (HTTP 429) and retried late; {note}", fix)
+    elif use.tight:
+        report.warn("quota", f"{use.describe()}: little room is left for your own commands; {note}", fix)
+    else:
+        report.ok("quota", f"{use.describe()}; {note}")

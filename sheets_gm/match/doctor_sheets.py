@@ -1,0 +1,249 @@
+"""The doctor's checks that read the match: each spreadsheet reachable, the layout, the record, the deadline.
+
+Everything here only reads, and through :class:`ReadOnlyBackend`, so a slip can never write:
+doctor may run while a sync is running, or while players are typing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
+from sheets_gm.engine.registry import get_ruleset
+from sheets_gm.gvgsheet.positions import GvgPositions
+from sheets_gm.gvgsheet.template import SheetTemplate, default_template
+from sheets_gm.match.checkup import Checkup
+from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
+from sheets_gm.sheets.layout import Grid, WorkbookLayout
+from sheets_gm.sheets.local import office_lock_files
+from sheets_gm.sheets.retry import RetryPolicy
+from sheets_gm.sync.record import EngineRecord, RecordError, parse_record
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.snapshot import LayoutDriftError, expect_row, read_snapshot
+
+
+class ReadOnlyBackend:
+    """A spreadsheet that can be read but never written: every write raises."""
+
+    def __init__(self, inner: SheetBackend) -> None:
+        self.inner = inner
+
+    @property
+    def name(self) -> str:
+        """The wrapped spreadsheet's name."""
+        return self.inner.name
+
+    def read(self, ranges: Sequence[str]) -> list[Grid]:
+        """Read through to the wrapped spreadsheet."""
+        return self.inner.read(ranges)
+
+    def write(self, writes: Sequence[RangeWrite]) -> None:
+        """Refused: doctor never writes."""
+        raise AssertionError("doctor must not write to a spreadsheet")
+
+    def apply_layout(self, layout: WorkbookLayout) -> None:
+        """Refused: doctor never writes."""
+        raise AssertionError("doctor must not change a spreadsheet's layout")
+
+    def export_xlsx(self) -> bytes:
+        """Refused: doctor has no use for it."""
+        raise AssertionError("doctor does not export")
+
+
+def read_only(sheets: MatchSheets) -> MatchSheets:
+    """The same match with every spreadsheet read-only (a spreadsheet holding several roles stays one)."""
+    wrapped: dict[int, ReadOnlyBackend] = {}
+
+    def wrap(backend: SheetBackend) -> SheetBackend:
+        return wrapped.setdefault(id(backend), ReadOnlyBackend(backend))
+
+    return MatchSheets(sheets.teams, wrap(sheets.board), wrap(sheets.engine),
+                       (wrap(sheets.orders[0]), wrap(sheets.orders[1])))
+
+
+def spreadsheet_roles(config: MatchConfig) -> dict[str, list[str]]:
+    """Each distinct spreadsheet (file or key) named in ``[sheets]`` and the roles it holds."""
+    roles: dict[str, list[str]] = {}
+    roles.setdefault(config.board, []).append("board")
+    roles.setdefault(config.engine, []).append("engine")
+    for team, where in zip(config.teams, config.orders, strict=True):
+        roles.setdefault(where, []).append(f"orders {team}")
+    return roles
+
+
+def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: RetryPolicy,
+                template: SheetTemplate | None = None) -> None:
+    """Reach every spreadsheet, then read the match: layout, record, config vs match, deadline."""
+    if config.backend is BackendKind.LOCAL and not _local_files_ok(config, report):
+        return
+    try:
+        sheets = read_only(open_match_sheets(config, retry=retry))
+    except SheetError as exc:
+        report.fail("spreadsheets", str(exc), f"correct [sheets] in {config.path}")
+        return
+    if not _reachable(config, sheets, report):
+        return
+    tpl = template or default_template()
+    record = _read_record(config, sheets, tpl, report)
+    if record is None:
+        return
+    if not _same_teams(config, record, report):
+        return
+    try:
+        read_snapshot(sheets, tpl)
+    except LayoutDriftError as exc:
+        report.fail("layout", str(exc), "put the cell back as it was (Edit > Undo, or the version history), or "
+                                        f"rebuild the layout with `sheets-gm init -c {config.path}`")
+        return
+    except (RecordError, SheetError) as exc:
+        report.fail("layout", str(exc), "restore the tab from the spreadsheet's version history or a backup")
+        return
+    report.ok("layout", f"every header cell is in place; turn {record.turn}" +
+              (" (the match is over)" if record.state.finished else ""))
+    _same_settings(config, record, report)
+    _deadline(config, record, report, now)
+
+
+def _local_files_ok(config: MatchConfig, report: Checkup) -> bool:
+    """Each workbook: an existing .xlsx file (False if not), not open in LibreOffice or Excel."""
+    fine = True
+    for where, roles in spreadsheet_roles(config).items():
+        path = config.local_path(where)
+        name = f"workbook ({', '.join(roles)})"
+        if path.suffix.lower() != ".xlsx":
+            report.fail(name, f"{path} is not an .xlsx workbook",
+                        "open it in LibreOffice or Excel, save it as Excel 2007-365 (.xlsx), and name that file "
+                        f"in [sheets] of {config.path}")
+            fine = False
+        elif not path.is_file():
+            report.fail(name, f"{path} does not exist" if not path.exists() else f"{path} is not a file",
+                        f"create the match with `sheets-gm init -c {config.path}`, or correct the file name in "
+                        f"[sheets] of {config.path}")
+            fine = False
+        elif locks := office_lock_files(path):
+            # Reading is still safe, so the checks after this one go on.
+            program = "LibreOffice" if locks[0].name.startswith(".~lock.") else "Excel"
+            report.fail(name, f"{path} is open in {program} (lock file {locks[0].name}): the sync will not "
+                              "write it, or it would lose the edits made there",
+                        f"save and close it in {program}; if it is open nowhere, delete {locks[0]}")
+    return fine
+
+
+def _reachable(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> bool:
+    """One small read of each distinct spreadsheet: it exists, is shared, and Google answers."""
+    backends = {"board": sheets.board, "engine": sheets.engine,
+                **{f"orders {team}": sheets.orders[i] for i, team in enumerate(config.teams)}}
+    fine = True
+    for where, roles in spreadsheet_roles(config).items():
+        backend = backends[roles[0]]
+        name = ("workbook" if config.backend is BackendKind.LOCAL else "spreadsheet") + f" ({', '.join(roles)})"
+        try:
+            backend.read(["A1"])
+        except SheetUnavailableError as exc:
+            report.fail(name, str(exc), "Google kept failing: try again in a few minutes "
+                                        "(https://www.google.com/appsstatus shows outages)")
+            fine = False
+        except SheetAccessError as exc:
+            report.fail(name, str(exc), _access_fix(config, backend, where))
+            fine = False
+        except SheetError as exc:
+            report.fail(name, str(exc), f"check {where!r} in [sheets] of {config.path}")
+            fine = False
+        else:
+            shown = config.local_path(where) if config.backend is BackendKind.LOCAL else f"key {where}"
+            report.ok(name, f"{shown} can be read")
+    return fine
+
+
+def _access_fix(config: MatchConfig, backend: SheetBackend, where: str) -> str:
+    if config.backend is BackendKind.LOCAL:
+        return "restore the file from a backup, or open it in LibreOffice or Excel and save it again as .xlsx"
+    inner = backend.inner if isinstance(backend, ReadOnlyBackend) else backend
+    account: Any = getattr(inner, "account", None)
+    who = account if isinstance(account, str) else "the Google account you signed in with"
+    return (f"open the spreadsheet, click Share and add {who} as Editor; if it still fails, check the key "
+            f"{where!r} in [sheets] of {config.path}")
+
+
+def _read_record(config: MatchConfig, sheets: MatchSheets, tpl: SheetTemplate,
+                 report: Checkup) -> EngineRecord | None:
+    """The engine tab's record, or a failed check saying that no match was created yet."""
+    init = f"create the match with `sheets-gm init -c {config.path}`"
+    probe = GvgPositions.build(tpl, config.teams, ((), ()), 0, 0)
+    engine_range = probe.engine_read_range()
+    try:
+        (grid,) = sheets.engine.read([engine_range])
+    except SheetError as exc:
+        report.fail("match", f"no match in {sheets.engine.name}: its engine tab {tpl.tabs.engine!r} cannot be read "
+                             f"({exc})", init)
+        return None
+    if not grid:
+        report.fail("match", f"no match in {sheets.engine.name} yet: its engine tab {tpl.tabs.engine!r} is empty",
+                    init)
+        return None
+    try:
+        expect_row(grid, 1, [tpl.headers.engine], tpl.tabs.engine)
+        return parse_record(grid[1:], f"{sheets.engine.name} tab {tpl.tabs.engine!r}")
+    except (RecordError, LayoutDriftError) as exc:
+        report.fail("match", str(exc), f"if no match was created there yet, {init}; if the engine tab was edited, "
+                                       "restore it from the version history or a backup")
+        return None
+
+
+def _same_teams(config: MatchConfig, record: EngineRecord, report: Checkup) -> bool:
+    if record.teams != config.teams or record.ruleset != config.ruleset:
+        report.fail("config vs match", f"the config names {config.ruleset} teams {config.teams[0]} and "
+                    f"{config.teams[1]}, but the match was created as {record.ruleset} with {record.teams[0]} and "
+                    f"{record.teams[1]}: the sync cannot find the order tabs",
+                    f"write teams = [\"{record.teams[0]}\", \"{record.teams[1]}\"] and ruleset = \"{record.ruleset}\" "
+                    f"in {config.path} (teams are fixed when the match is created)")
+        return False
+    report.ok("config vs match", f"the teams are {record.teams[0]} and {record.teams[1]}, as in the match")
+    return True
+
+
+def _same_settings(config: MatchConfig, record: EngineRecord, report: Checkup) -> None:
+    """Warn when ``[settings]`` no longer says what the match was created with (the match keeps its own)."""
+    kind = get_ruleset(config.ruleset).traits.settings_type
+    try:
+        wanted = settings_to_mapping(parse_settings(kind, config.settings))
+    except SettingError:
+        return  # already a failed "house rules" check
+    held = settings_to_mapping(record.settings)
+    changed = [f"{k} = {wanted[k]!r} in the config but {held[k]!r} in the match" for k in held if wanted[k] != held[k]]
+    if changed:
+        report.warn("house rules vs match", "; ".join(changed) + ": house rules are fixed when the match is "
+                    "created, so the match keeps its own", f"make [settings] in {config.path} say what the match "
+                    "uses (the Settings tab shows them), or create a new match to play with the new rules")
+    else:
+        report.ok("house rules vs match", "the config's house rules are the match's")
+
+
+def _deadline(config: MatchConfig, record: EngineRecord, report: Checkup, now: datetime) -> None:
+    """The current turn's deadline: warn when it passed and nobody resolved the turn."""
+    if record.state.finished:
+        report.ok("deadline", f"the match is over (turn {record.turn}): nothing is due")
+        return
+    if not record.deadline:
+        report.ok("deadline", f"turn {record.turn} has no deadline: it resolves when both captains are ready "
+                              "or when you force it")
+        return
+    try:
+        moment = datetime.fromisoformat(record.deadline)
+    except ValueError:
+        report.warn("deadline", f"turn {record.turn}'s deadline {record.deadline!r} is not a date and time",
+                    "the next resolution writes a new one; to fix it now, correct the engine tab's deadline cell")
+        return
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    if moment <= now:
+        late = now - moment
+        hours = late.total_seconds() / 3600
+        report.warn("deadline", f"turn {record.turn}'s deadline ({record.deadline}) passed {hours:.1f} h ago and the "
+                                "turn is not resolved: no sync has run since",
+                    f"run `sheets-gm sync -c {config.path}`, and check that cron (or `sync --watch`) is running")
+        return
+    report.ok("deadline", f"turn {record.turn}'s orders close at {record.deadline}")

@@ -1,0 +1,426 @@
+"""``sheets-gm doctor``: one line per check, a fix for every problem, exit 1 on any failure, never a write."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.gvgsheet.template import default_map_text
+from sheets_gm.match.checkup import Verdict
+from sheets_gm.match.doctor import run_doctor
+from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.layout import WorkbookLayout
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.sheets import MatchSheets
+from tests.fakes.google_api import (
+    BATCH_UPDATE,
+    WRITE,
+    GoogleApiFake,
+    fake_client,
+    settle_auth,
+    write_service_account_key,
+)
+from tests.matchfiles import NOW, SEED, TEAMS, local_config, local_match, roster
+
+SA_EMAIL = "doctor-bot@sheets-gm-test.iam.gserviceaccount.com"
+KEYS = {
+    "board": "1BoardKey_doctor_test_00000000000000000000",
+    "engine": "1EngineKey_doctor_test_0000000000000000000",
+    "red": "1RedOrdersKey_doctor_test_000000000000000",
+    "blue": "1BlueOrdersKey_doctor_test_00000000000000",
+}
+
+Doctor = Callable[..., tuple[int, str]]
+
+
+@pytest.fixture
+def doctor(capsys: pytest.CaptureFixture[str]) -> Doctor:
+    """Run ``sheets-gm doctor -c PATH``: (exit code, what it printed)."""
+
+    def run(config: Path, *extra: str) -> tuple[int, str]:
+        code = main(["doctor", "-c", str(config), *extra])
+        captured = capsys.readouterr()
+        assert captured.err == ""
+        return code, captured.out
+
+    return run
+
+
+def line(out: str, mark: str, name: str) -> str:
+    """The printed check called ``name`` with ``mark``, and its fix line if any."""
+    lines = out.splitlines()
+    for i, text in enumerate(lines):
+        if text.startswith(f"{mark} {name}: "):
+            fix = lines[i + 1] if i + 1 < len(lines) and lines[i + 1].startswith("    fix: ") else ""
+            return text + "\n" + fix
+    raise AssertionError(f"no {mark} {name} line in:\n{out}")
+
+
+# --------------------------------------------------------------------------- a local workbook
+
+
+def test_a_healthy_local_match_passes_every_check(tmp_path: Path, doctor: Doctor) -> None:
+    config, _ = local_match(tmp_path)
+    workbook = tmp_path / "match.xlsx"
+    before = workbook.stat().st_mtime_ns
+    files = sorted(tmp_path.iterdir())
+    code, out = doctor(config)
+    assert code == 0, out
+    assert "✘" not in out and "⚠" not in out
+    for name in ("config", "ruleset", "house rules", "deadlines", "workbook (board, engine, orders red, orders blue)",
+                 "config vs match", "layout", "deadline", "quota"):
+        assert f"✔ {name}: " in out
+    assert "local workbooks use no Google quota" in out
+    assert out.rstrip().endswith("Everything checked is fine.")
+    assert workbook.stat().st_mtime_ns == before
+    assert sorted(tmp_path.iterdir()) == files  # not even a lock file
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "says", "fix"),
+    [
+        ('ruleset = "gvg"\nteams = ["a", "b"\n', "config", "is not valid TOML", "fix the syntax"),
+        ('ruleset = "gvg"\nteams = ["a", "b"]\ncolour = "red"\n[sheets]\nboard = "m.xlsx"\n', "config",
+         "unknown key colour", "correct the key's spelling or remove it"),
+        ('ruleset = "gvg"\nteams = ["a", "b"]\n[sheets]\nbaord = "m.xlsx"\n', "config",
+         "unknown key [sheets] baord", "correct the key's spelling"),
+        ('ruleset = "chess"\nteams = ["a", "b"]\n[sheets]\nboard = "m.xlsx"\n', "ruleset",
+         "unknown ruleset 'chess'", 'set ruleset to one of "gvg"'),
+        ('ruleset = "gvg"\nteams = ["a", "b"]\n', "config", "sheets is missing", "add it to"),
+        ('ruleset = "gvg"\nteams = ["a", "b"]\n[sheets]\nboard = "m.xlsx"\n[deadlines]\ntimes = ["25:99"]\n',
+         "config", "is not a time of day", "edit"),
+        ('ruleset = "gvg"\nteams = ["a", "b"]\n[sheets]\nbackend = "google"\nboard = "k"\n', "config",
+         "needs service_account", "edit"),
+    ],
+    ids=["bad-toml", "unknown-key", "misspelt-key", "unknown-ruleset", "missing-sheets", "bad-time", "no-credentials"],
+)
+def test_a_bad_config_is_one_failed_line_with_a_fix(tmp_path: Path, doctor: Doctor, text: str, name: str, says: str,
+                                                    fix: str) -> None:
+    config = tmp_path / "match.toml"
+    config.write_text(text, encoding="utf-8")
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", name)
+    assert says in found and f"fix: {fix}" in found
+    assert out.rstrip().endswith("1 problem to fix.")
+
+
+def test_a_missing_config_says_how_to_make_one(tmp_path: Path, doctor: Doctor) -> None:
+    code, out = doctor(tmp_path / "nope.toml")
+    assert code == 1
+    assert "no config file at" in line(out, "✘", "config")
+    assert "create it" in line(out, "✘", "config")
+    code, out = doctor(tmp_path)
+    assert code == 1
+    assert "is a folder" in line(out, "✘", "config")
+
+
+@pytest.mark.parametrize(
+    ("rules", "says"),
+    [('movement = "queen"', "'queen' is not accepted; use 'king' or 'rook'"),
+     ("max_turns = 0", "out of range"),
+     ("speed = 3", "unknown setting 'speed'")],
+)
+def test_a_bad_house_rule_fails_but_the_match_is_still_checked(tmp_path: Path, doctor: Doctor, rules: str,
+                                                               says: str) -> None:
+    config, _ = local_match(tmp_path, body=f"[settings]\n{rules}\n")
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "house rules")
+    assert says in found and "fix: correct [settings]" in found and "docs/rules-gvg.md" in found
+    assert "✔ layout: " in out
+
+
+def test_house_rules_that_differ_from_the_match_are_a_warning(tmp_path: Path, doctor: Doctor) -> None:
+    config, _ = local_match(tmp_path, settings=GvgSettings(max_turns=30), body='[settings]\nmovement = "rook"\n')
+    code, out = doctor(config)
+    assert code == 0
+    found = line(out, "⚠", "house rules vs match")
+    assert "max_turns = 60 in the config but 30 in the match" in found
+    assert "movement = 'rook' in the config but 'king' in the match" in found
+    assert "fixed when the match is created" in found
+    assert "(1 warning)" in out
+
+
+def test_teams_that_differ_from_the_match_fail(tmp_path: Path, doctor: Doctor) -> None:
+    _, _ = local_match(tmp_path)
+    config = tmp_path / "match.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace('"blue"', '"green"'), encoding="utf-8")
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "config vs match")
+    assert "created as gvg with red and blue" in found and 'fix: write teams = ["red", "blue"]' in found
+
+
+def test_a_missing_workbook_says_run_init(tmp_path: Path, doctor: Doctor) -> None:
+    config = local_config(tmp_path, workbook="gone.xlsx")
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "workbook (board, engine, orders red, orders blue)")
+    assert "gone.xlsx does not exist" in found and "sheets-gm init -c" in found
+
+
+def test_a_file_that_is_not_xlsx_fails(tmp_path: Path, doctor: Doctor) -> None:
+    (tmp_path / "match.ods").write_bytes(b"")
+    code, out = doctor(local_config(tmp_path, workbook="match.ods"))
+    assert code == 1
+    assert "save it as Excel 2007-365 (.xlsx)" in line(out, "✘", "workbook (board, engine, orders red, orders blue)")
+
+
+def test_a_damaged_workbook_fails(tmp_path: Path, doctor: Doctor) -> None:
+    (tmp_path / "match.xlsx").write_bytes(b"not a zip")
+    code, out = doctor(local_config(tmp_path))
+    assert code == 1
+    found = line(out, "✘", "workbook (board, engine, orders red, orders blue)")
+    assert "is not a readable .xlsx workbook" in found and "fix: restore the file" in found
+
+
+def test_a_workbook_without_a_match_says_run_init(tmp_path: Path, doctor: Doctor) -> None:
+    openpyxl.Workbook().save(tmp_path / "match.xlsx")
+    code, out = doctor(local_config(tmp_path))
+    assert code == 1
+    found = line(out, "✘", "match")
+    assert "no match in" in found and "'Engine'" in found
+    assert "fix: create the match with `sheets-gm init -c" in found
+
+
+def test_a_workbook_open_in_libreoffice_fails_with_how_to_close_it(tmp_path: Path, doctor: Doctor) -> None:
+    config, _ = local_match(tmp_path)
+    lock = tmp_path / ".~lock.match.xlsx#"
+    lock.write_text("u,Ann,laptop,22.11.2026 12:00,file:///x;", encoding="utf-8")
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "workbook (board, engine, orders red, orders blue)")
+    assert "is open in LibreOffice (lock file .~lock.match.xlsx#)" in found
+    assert f"fix: save and close it in LibreOffice; if it is open nowhere, delete {lock}" in found
+    assert "✔ layout: " in out  # reading an open workbook is safe: the other checks still ran
+
+
+def test_a_drifted_header_names_the_tab_and_the_cell(tmp_path: Path, doctor: Doctor) -> None:
+    config, _ = local_match(tmp_path)
+    book = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    book["Orders blue"]["D4"] = "Where to?"
+    book.save(tmp_path / "match.xlsx")
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "layout")
+    assert "tab 'Orders blue' cell D4" in found and "fix: put the cell back" in found
+
+
+def test_an_edited_engine_tab_fails_without_a_crash(tmp_path: Path, doctor: Doctor) -> None:
+    config, _ = local_match(tmp_path)
+    book = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    book["Engine"]["B4"] = "{broken"
+    book.save(tmp_path / "match.xlsx")
+    code, out = doctor(config)
+    assert code == 1
+    assert "the engine tab cannot be read" in line(out, "✘", "match")
+
+
+def test_a_passed_deadline_nobody_resolved_is_a_warning(tmp_path: Path, doctor: Doctor) -> None:
+    config, _ = local_match(tmp_path, deadline="2020-01-01T20:00+00:00",
+                            body='[deadlines]\ntimes = ["20:00"]\ndays = ["mon", "thu"]\ntimezone = "Europe/Paris"\n')
+    code, out = doctor(config)
+    assert code == 0
+    assert "✔ deadlines: every Mon, Thu at 20:00 (Europe/Paris)" in out
+    found = line(out, "⚠", "deadline")
+    assert "turn 1's deadline (2020-01-01T20:00+00:00) passed" in found and "sheets-gm sync -c" in found
+
+
+def test_a_deadline_to_come_is_fine(tmp_path: Path) -> None:
+    config, _ = local_match(tmp_path, deadline="2026-11-22T20:00+00:00")
+    checks = {c.name: c for c in run_doctor(config, now=NOW)}
+    assert checks["deadline"].verdict is Verdict.OK
+    assert "orders close at 2026-11-22T20:00+00:00" in checks["deadline"].message
+
+
+def test_an_unforeseen_error_is_a_failed_check_not_a_crash(tmp_path: Path, doctor: Doctor,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    config, _ = local_match(tmp_path)
+
+    def boom(*_: Any, **__: Any) -> Any:
+        raise RuntimeError("surprise")
+
+    monkeypatch.setattr("sheets_gm.match.doctor_sheets.read_snapshot", boom)
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "spreadsheets")
+    assert "unexpected RuntimeError: surprise" in found and "--debug" in found
+    assert "✔ quota: " in out  # the checks after it still ran
+
+
+def test_doctor_refuses_to_write_through_its_read_only_sheets(tmp_path: Path) -> None:
+    from sheets_gm.match.doctor_sheets import ReadOnlyBackend
+    from sheets_gm.sheets.local import LocalWorkbookBackend
+
+    _, _ = local_match(tmp_path)
+    backend = ReadOnlyBackend(LocalWorkbookBackend(tmp_path / "match.xlsx"))
+    assert backend.read(["'Engine'!A2"]) == [[["ruleset"]]]
+    with pytest.raises(AssertionError, match="must not write"):
+        backend.write([])
+    with pytest.raises(AssertionError, match="must not change"):
+        backend.apply_layout(WorkbookLayout("x", ()))
+
+
+def test_help_ends_with_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["doctor", "--help"])
+    assert "example: sheets-gm doctor -c match.toml" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- Google (the fake)
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
+    """The fake Google, with service-account clients whose token lookups stay inside it."""
+    import sheets_gm.sheets.google as google
+
+    real = google.open_service_account
+    monkeypatch.setattr(google, "open_service_account", lambda path: settle_auth(real(path)))
+    with GoogleApiFake() as f:
+        yield f
+    assert not f.violations, f.violations
+
+
+def google_match(fake: GoogleApiFake, folder: Path, *, interval: int = 60, key: str = "key.json") -> Path:
+    """Four spreadsheets holding a match, a service-account key and the match.toml naming them."""
+    for role, sheet_key in KEYS.items():
+        fake.create_spreadsheet(sheet_key, f"Doctor test · {role}", ("Sheet1",))
+    client = fake_client()
+    backend = {role: GoogleSheetBackend(client, sheet_key, title=role) for role, sheet_key in KEYS.items()}
+    sheets = MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]))
+    create_match(sheets, roster(), settings=GvgSettings(), map_text=default_map_text(), seed=SEED)
+    write_service_account_key(folder / "key.json", SA_EMAIL)
+    config = folder / "match.toml"
+    config.write_text(
+        'ruleset = "gvg"\nteams = ["red", "blue"]\n'
+        f'[sheets]\nbackend = "google"\nboard = "{KEYS["board"]}"\nengine = "{KEYS["engine"]}"\n'
+        f'orders = {{ red = "{KEYS["red"]}", blue = "{KEYS["blue"]}" }}\n'
+        f'[google]\nservice_account = "{key}"\n[sync]\ninterval = {interval}\nmax_interval = 600\n',
+        encoding="utf-8",
+    )
+    return config
+
+
+def test_a_healthy_google_match_passes_and_reports_its_quota_headroom(fake: GoogleApiFake, tmp_path: Path,
+                                                                      doctor: Doctor) -> None:
+    config = google_match(fake, tmp_path)
+    fake.reset_counters()
+    code, out = doctor(config)
+    assert code == 0, out
+    assert f"✔ credentials: service account {SA_EMAIL}" in out
+    for role in ("board", "engine", "orders red", "orders blue"):
+        assert f"✔ spreadsheet ({role}): " in out
+    assert "✔ layout: " in out
+    quota = line(out, "✔", "quota")
+    assert "4 reads a minute of 60 allowed per user: 93% headroom" in quota
+    assert "developers.google.com/workspace/sheets/api/limits" in quota
+    assert "Google does not report the quota left" in quota
+    assert fake.calls(WRITE) == fake.calls(BATCH_UPDATE) == 0
+
+
+def test_an_unshared_spreadsheet_names_the_service_account_to_share_with(fake: GoogleApiFake, tmp_path: Path,
+                                                                         doctor: Doctor) -> None:
+    config = google_match(fake, tmp_path)
+    fake.set_shared(KEYS["red"], False)
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "spreadsheet (orders red)")
+    assert f"Share the spreadsheet with {SA_EMAIL}" in found
+    assert f"fix: open the spreadsheet, click Share and add {SA_EMAIL} as Editor" in found
+    assert "✔ spreadsheet (orders blue): " in out
+    assert "layout" not in out  # nothing is read further while a spreadsheet cannot be
+
+
+def test_a_missing_key_file_fails_with_how_to_get_one(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor) -> None:
+    config = google_match(fake, tmp_path, key="missing.json")
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "credentials")
+    assert "missing.json does not exist" in found and "fix: put the service account's JSON key at" in found
+
+
+def test_an_oauth_client_file_given_as_a_key_says_which_setting_it_belongs_to(fake: GoogleApiFake, tmp_path: Path,
+                                                                               doctor: Doctor) -> None:
+    config = google_match(fake, tmp_path, key="client.json")
+    client = {"installed": {"client_id": "x.apps.googleusercontent.com", "client_secret": "s"}}
+    (tmp_path / "client.json").write_text(json.dumps(client), encoding="utf-8")
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "credentials")
+    assert "not a service-account key" in found and "that is an OAuth client file" in found
+    assert "oauth_client = " in found
+
+
+def test_an_oauth_client_nobody_signed_in_with_fails_without_opening_a_browser(tmp_path: Path,
+                                                                                doctor: Doctor) -> None:
+    client = {"installed": {"client_id": "x.apps.googleusercontent.com", "client_secret": "s",
+                            "auth_uri": "https://accounts.google.com/o/oauth2/auth",
+                            "token_uri": "https://oauth2.googleapis.com/token"}}
+    (tmp_path / "client.json").write_text(json.dumps(client), encoding="utf-8")
+    config = tmp_path / "match.toml"
+    config.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\n[sheets]\nbackend = "google"\nboard = "k"\n'
+                      '[google]\noauth_client = "client.json"\n', encoding="utf-8")
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "credentials")
+    assert "nobody has signed in" in found and "sign in once" in found
+
+
+@pytest.mark.parametrize(("interval", "mark", "says"), [
+    (4, "⚠", "60 reads a minute of 60 allowed per user: 0% headroom"),
+    (2, "⚠", "120 reads a minute of 60 allowed per user: 0% headroom"),
+])
+def test_a_short_interval_warns_about_the_quota(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor, interval: int,
+                                                mark: str, says: str) -> None:
+    config = google_match(fake, tmp_path, interval=interval)
+    code, out = doctor(config)
+    assert code == 0
+    found = line(out, mark, "quota")
+    assert says in found and "fix: set [sync] interval to 5 or more" in found
+
+
+def test_matches_sharing_the_account_count_towards_the_quota(fake: GoogleApiFake, tmp_path: Path,
+                                                            doctor: Doctor) -> None:
+    config = google_match(fake, tmp_path)
+    code, out = doctor(config, "--matches", "3")
+    assert code == 0
+    assert "12 reads a minute of 60 allowed per user: 80% headroom (3 matches" in out
+
+
+def test_spreadsheets_without_a_match_say_run_init(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor) -> None:
+    config = google_match(fake, tmp_path)
+    fake.spreadsheets.pop(KEYS["engine"])
+    fake.create_spreadsheet(KEYS["engine"], "Doctor test · engine", ("Sheet1",))
+    fake.reset_counters()
+    code, out = doctor(config)
+    assert code == 1
+    found = line(out, "✘", "match")
+    assert "no match in" in found and "Unable to parse range" in found
+    assert "fix: create the match with `sheets-gm init -c" in found
+    assert fake.calls(WRITE) == fake.calls(BATCH_UPDATE) == 0
+
+
+def test_the_quota_figures_follow_the_published_limits() -> None:
+    from sheets_gm.match.quota import quota_use
+
+    use = quota_use(spreadsheets=4, interval=60)
+    assert (use.reads_per_minute, use.writes_per_minute, round(use.headroom, 3)) == (4, 4, 0.933)
+    assert not use.tight and not use.over_limit
+    assert quota_use(1, 1).over_limit is False and quota_use(1, 0.5).over_limit is True
+    assert quota_use(2, 30, matches=2).fastest_safe_interval() == 5
+    with pytest.raises(ValueError):
+        quota_use(0, 60)
+
+
+def test_matches_must_be_counted_from_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor", "-c", str(tmp_path / "m.toml"), "--matches", "0"]) == 1
+    assert "--matches must be 1 or more" in capsys.readouterr().err
