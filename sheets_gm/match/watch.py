@@ -9,7 +9,7 @@ from typing import Protocol
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.sheets.backend import SheetUnavailableError
 from sheets_gm.sync.lock import match_lock
-from sheets_gm.sync.poll import PollReport, poll
+from sheets_gm.sync.poll import PollReport, deadline_moment, poll
 from sheets_gm.sync.sheets import MatchSheets
 
 
@@ -34,15 +34,8 @@ class Waiter(Protocol):
 
 def seconds_until(deadline: str, now: datetime) -> float | None:
     """Seconds from ``now`` to an ISO deadline (None when there is none or it cannot be read)."""
-    if not deadline:
-        return None
-    try:
-        moment = datetime.fromisoformat(deadline)
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return (moment - now).total_seconds()
+    moment = deadline_moment(deadline)
+    return None if moment is None else (moment - now).total_seconds()
 
 
 def next_delay(report: PollReport, delay: float, *, interval: float, max_interval: float, now: datetime) -> float:

@@ -54,16 +54,20 @@ def _json(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def _deadline_passed(deadline: str, now: datetime) -> bool:
+def deadline_moment(deadline: str) -> datetime | None:
+    """The moment an ISO deadline names (UTC when it has no offset); None for '' or unreadable text."""
     if not deadline:
-        return False
+        return None
     try:
         moment = datetime.fromisoformat(deadline)
     except ValueError:
-        return False
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return now >= moment
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _deadline_passed(deadline: str, now: datetime) -> bool:
+    moment = deadline_moment(deadline)
+    return moment is not None and now >= moment
 
 
 def idle_feedback(state: GvgState, name: str, roll: CellValue) -> str:
