@@ -11,13 +11,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheets_gm import __version__
-from sheets_gm.commands import demo, scenario, verify
+from sheets_gm.commands import adjust, demo, scenario, undo, verify
 from sheets_gm.commands.base import UserError
 
 #: Each subcommand module's ``register``, in the order ``--help`` lists them.
 REGISTER: tuple[Callable[[Any], None], ...] = (
     demo.register,
     verify.register,
+    adjust.register,
+    undo.register,
     scenario.register,
 )
 
