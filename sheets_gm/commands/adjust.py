@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         report = adjust_match(sheets, events)
     for event in report.events:
         print(event.text)
-    print(f"Written to the match ({report.write_calls} write calls); turn {report.state.turn} is still open. "
+    print(f"Written to the match; turn {report.state.turn} is still open. "
           "Every GM event is kept for the replay: `sheets-gm verify` applies it again.")
     return 0
 

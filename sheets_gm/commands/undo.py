@@ -26,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{report.dropped_gm_events} GM event(s) recorded after turn {report.turn} were dropped with it.")
     if report.set_aside:
         print(f"{report.set_aside} order(s) typed since were set aside in the archive tabs (column C).")
-    print("The captains' Ready boxes are unticked: fix what you need (adjust, or the order cells), then tick them "
-          "or force the sync to resolve the turn again.")
+    print("The captains' Ready boxes are unticked: fix what you need (adjust, or the order cells), then tick them, "
+          "or run `sheets-gm resolve --force`, to resolve the turn again.")
     return 0
 
 
