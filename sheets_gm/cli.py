@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheets_gm import __version__
-from sheets_gm.commands import demo, doctor, export, init, scenario, sync, verify
+from sheets_gm.commands import adjust, demo, doctor, export, init, scenario, sync, undo, verify
 from sheets_gm.commands.base import UserError
 
 #: Each subcommand module's ``register``, in the order ``--help`` lists them.
@@ -20,6 +20,8 @@ REGISTER: tuple[Callable[[Any], None], ...] = (
     sync.register,
     export.register,
     verify.register,
+    adjust.register,
+    undo.register,
     doctor.register,
     demo.register,
     scenario.register,

@@ -16,12 +16,14 @@ from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.roster import RosterFileError
 from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sync.between import GmOpError
 from sheets_gm.sync.record import RecordError
 from sheets_gm.sync.sheets import MatchSheets
 
 #: Errors whose message already says what to fix: shown as one line, exit code 1.
 USER_FIXABLE: tuple[type[Exception], ...] = (
     ConfigError, SheetError, RecordError, RosterError, RosterFileError, SettingError, MapError, GmEventError,
+    GmOpError,
 )
 
 

@@ -1,4 +1,4 @@
-"""``sheets-gm verify``: replay a match and check every roll and state."""
+"""``sheets-gm verify``: replay a match (its JSON export, or its sheets) and check every roll and state."""
 
 from __future__ import annotations
 
@@ -8,24 +8,42 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
+
+DEFAULT_CONFIG = Path("match.toml")
+
+
+def _read_replay(path: Path) -> dict[str, Any]:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UserError(f"{path} is not a readable JSON replay ({exc})") from None
+    if not isinstance(doc, dict):
+        raise UserError(f"{path} is not a sheets-gm replay")
+    return doc
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay the JSON export; exit 1 on the first mismatch."""
-    from sheets_gm.sync.export import ReplayError, replay_states
+    """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
+    from sheets_gm.sync.export import ReplayError, match_replay, replay_states
 
-    try:
-        doc = json.loads(args.replay.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"no such file: {args.replay}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UserError(f"{args.replay} is not a readable JSON replay ({exc})") from None
-    if not isinstance(doc, dict):
-        raise UserError(f"{args.replay} is not a sheets-gm replay")
+    if args.replay is not None and args.config is not None:
+        raise UserError("give a replay file or -c MATCH.toml, not both")
+    if args.replay is not None:
+        where = str(args.replay)
+        doc = _read_replay(args.replay)
+    else:
+        args.config = args.config or DEFAULT_CONFIG
+        config = load(args)
+        where = str(config.path)
+        with user_errors():
+            doc = match_replay(open_match(config))
     try:
         check = replay_states(doc)
     except ReplayError as exc:
-        raise UserError(f"{args.replay}: {exc}") from None
+        raise UserError(f"{where}: {exc}") from None
     if check.difference is not None:
         print(f"MISMATCH after {check.turns} turns: {check.difference}")
         return 1
@@ -35,7 +53,12 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``verify`` to the command line."""
-    p = command(sub, "verify", run, "replay a match from its JSON export and check every roll and state",
-                "Recompute every turn of an exported match from its seed and orders; exit 1 on any mismatch.",
-                "sheets-gm verify demo-out/export/replay.json")
-    p.add_argument("replay", type=Path, metavar="REPLAY.json")
+    p = command(sub, "verify", run, "replay a match (its JSON export or its sheets) and check every roll and state",
+                "Recompute every turn of a match from its seed, its orders and the GM's events; exit 1 on any "
+                "mismatch. Give the replay.json of an export, or -c MATCH.toml to read the match's sheets "
+                "(the default when neither is given).",
+                "sheets-gm verify demo-out/export/replay.json\n"
+                "         sheets-gm verify -c match.toml")
+    p.add_argument("replay", type=Path, nargs="?", metavar="REPLAY.json", help="an exported replay file")
+    add_config_option(p)
+    p.set_defaults(config=None)  # so that a replay file and -c are not both taken

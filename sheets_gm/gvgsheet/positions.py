@@ -11,7 +11,8 @@ from sheets_gm.engine.core.grid import column_label
 from sheets_gm.gvgsheet.template import SheetTemplate
 from sheets_gm.sheets.layout import a1
 
-ENGINE_KEYS = ("ruleset", "turn", "state", "seed", "seed_hash", "settings", "map", "log_rows", "deadline", "teams")
+ENGINE_KEYS = ("ruleset", "turn", "state", "seed", "seed_hash", "settings", "map", "log_rows", "deadline", "teams",
+               "gm_events")
 MAX_TEAM_SIZE = 15  # order rows read on every poll are sized for this many players per team
 ENGINE_FIRST_HISTORY_ROW = 21
 ORDERS_FIRST_ROW = 5

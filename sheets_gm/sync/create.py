@@ -12,11 +12,11 @@ from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.setup import RosterEntry, new_match
 from sheets_gm.gvgsheet.layout import archive_tab, engine_tab, orders_tab, public_tabs
 from sheets_gm.gvgsheet.positions import GvgPositions
-from sheets_gm.gvgsheet.render import board_grid, players_rows, settings_rows, status_line
+from sheets_gm.gvgsheet.render import settings_rows, status_line
 from sheets_gm.gvgsheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, a1
-from sheets_gm.sync.poll import team_turn_writes
+from sheets_gm.sync.poll import board_writes, team_turn_writes
 from sheets_gm.sync.record import EngineRecord
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 
@@ -69,9 +69,7 @@ def create_match(
     batch = WriteBatch()
     for i, team in enumerate(pos.teams):
         team_turn_writes(batch, sheets.orders[i], team, pos.captain, state, dice, status)
-    batch.put(sheets.board, pos.board_status_range(), [[tpl.headers.board], [status]])
-    batch.put(sheets.board, pos.board_range(), board_grid(tpl, rules, state))
-    batch.put(sheets.board, pos.players_range(len(state.players)), players_rows(state, dice))
+    board_writes(batch, sheets.board, pos, rules, state, dice, status)
     rows = settings_rows(settings, schedule_text)
     batch.put(sheets.board, a1(tpl.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     batch.put(sheets.engine, pos.engine_value_range(), record.values())

@@ -1,7 +1,8 @@
 """Exporting a match: the workbook (.xlsx), CSV per tab (formula injection neutralised), a JSON replay.
 
-The replay holds the initial state, every turn's orders, the settings, the map and the
-seed, so anyone can recompute every roll and every state (``replay_states``).
+The replay holds the initial state, every turn's orders and the GM events before it, the
+settings, the map and the seed, so anyone can recompute every roll and every state
+(``replay_states``).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from typing import Any
 from sheets_gm.engine.core.dice import TurnDice, seed_hash
 from sheets_gm.engine.core.settings import parse_settings, settings_to_mapping
 from sheets_gm.engine.gvg.board import GvgMap
+from sheets_gm.engine.gvg.gm import GmEventError, apply_gm_event
 from sheets_gm.engine.gvg.resolve import resolve_turn
 from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.state import GvgState, orders_from_json
+from sheets_gm.engine.gvg.state import GvgState, gm_event_from_json, orders_from_json
 from sheets_gm.gvgsheet.layout import LOG_ROWS
 from sheets_gm.gvgsheet.positions import GvgPositions, cells
 from sheets_gm.gvgsheet.template import SheetTemplate, default_template
@@ -29,7 +31,9 @@ from sheets_gm.sync.record import EngineRecord
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch
 from sheets_gm.sync.snapshot import read_snapshot
 
-REPLAY_FORMAT = "sheets-gm replay v1"
+REPLAY_FORMAT = "sheets-gm replay v2"
+#: Formats ``replay_states`` reads: v1 had no GM events (a v1 reader stops at a v2 file rather than mismatch).
+REPLAY_FORMATS = ("sheets-gm replay v1", REPLAY_FORMAT)
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -56,7 +60,7 @@ def to_csv(grid: Grid) -> str:
 def history(sheets: MatchSheets, record: EngineRecord, template: SheetTemplate) -> list[dict[str, Any]]:
     """Every resolved turn's history entry (one read of the engine tab's history rows)."""
     pos = GvgPositions.build(template, record.teams, ((), ()), 0, 0)
-    last = record.turn if record.state.finished else record.turn - 1
+    last = record.last_resolved
     if last < 1:
         return []
     (grid,) = sheets.engine.read([pos.engine_history_all(last)])
@@ -72,8 +76,12 @@ def history(sheets: MatchSheets, record: EngineRecord, template: SheetTemplate) 
 
 
 def replay_document(record: EngineRecord, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The JSON replay: initial state, orders per turn, settings, map, seed, final state."""
-    initial = entries[0]["state_before"] if entries else record.state.to_json()
+    """The JSON replay: initial state, orders and GM events per turn, settings, map, seed, final state."""
+    first_gm = entries[0].get("gm_events") if entries else record.gm_events.to_json()
+    if first_gm:  # the state before the first GM event of turn 1 is the match's initial state
+        initial = first_gm["state_before"]
+    else:
+        initial = entries[0]["state_before"] if entries else record.state.to_json()
     return {
         "format": REPLAY_FORMAT,
         "ruleset": record.ruleset,
@@ -83,9 +91,15 @@ def replay_document(record: EngineRecord, entries: list[dict[str, Any]]) -> dict
         "settings": settings_to_mapping(record.settings),
         "map": record.map_text,
         "initial_state": initial,
-        "turns": [{"turn": e["turn"], "orders": e["orders"], "state_before": e["state_before"]} for e in entries],
+        "turns": [{"turn": e["turn"], "gm_events": _gm_events(e.get("gm_events")), "orders": e["orders"],
+                   "state_before": e["state_before"]} for e in entries],
+        "gm_events_after": _gm_events(record.gm_events.to_json()),
         "final_state": record.state.to_json(),
     }
+
+
+def _gm_events(pending: dict[str, Any] | None) -> list[Any]:
+    return list(pending["events"]) if pending else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +112,11 @@ class ReplayCheck:
 
 
 def replay_states(doc: dict[str, Any]) -> ReplayCheck:
-    """Recompute every turn from the initial state, the orders and the seed; compare every state."""
-    if doc.get("format") != REPLAY_FORMAT:
+    """Recompute every turn from the initial state, the GM events, the orders and the seed; compare every state.
+
+    The GM events recorded before a turn are applied before its ``state_before`` is compared;
+    those after the last turn, before the final state is."""
+    if doc.get("format") not in REPLAY_FORMATS:
         raise ReplayError(f"not a sheets-gm replay (format {doc.get('format')!r}; expected {REPLAY_FORMAT!r})")
     try:
         seed = bytes.fromhex(doc["seed"])
@@ -114,15 +131,37 @@ def replay_states(doc: dict[str, Any]) -> ReplayCheck:
         return ReplayCheck(0, 0, "the seed does not match the hash published at the start of the match")
     rolls = 0
     for entry in turns:
-        if state.to_json() != entry["state_before"]:
-            return ReplayCheck(entry["turn"] - 1, rolls, f"the state before turn {entry['turn']} differs")
+        where = f"before turn {entry['turn']}"
+        state, problem = _apply_gm_events(rules, state, entry.get("gm_events", []), where)
+        if problem is None and state.to_json() != entry["state_before"]:
+            problem = f"the state before turn {entry['turn']} differs"
+        if problem is not None:
+            return ReplayCheck(entry["turn"] - 1, rolls, problem)
         dice = TurnDice(seed, state.turn)
         result = resolve_turn(rules, state, orders_from_json(entry["orders"]), dice)
         rolls += len(result.rolls)
         state = result.state
-    if state.to_json() != final:
-        return ReplayCheck(len(turns), rolls, "the final state differs from the replayed one")
-    return ReplayCheck(len(turns), rolls, None)
+    state, problem = _apply_gm_events(rules, state, doc.get("gm_events_after", []), "after the last turn")
+    if problem is None and state.to_json() != final:
+        problem = "the final state differs from the replayed one"
+    return ReplayCheck(len(turns), rolls, problem)
+
+
+def _apply_gm_events(rules: GvgRules, state: GvgState, events: list[Any], where: str) -> tuple[GvgState, str | None]:
+    """``state`` after the recorded GM events, or the problem with the first one that cannot be applied."""
+    for i, data in enumerate(events, start=1):
+        try:
+            state, _log = apply_gm_event(rules, state, gm_event_from_json(data))
+        except (GmEventError, KeyError, ValueError, TypeError, IndexError) as exc:
+            return state, f"GM event {i} {where} cannot be applied ({exc})"
+    return state, None
+
+
+def match_replay(sheets: MatchSheets, template: SheetTemplate | None = None) -> dict[str, Any]:
+    """The JSON replay of a match, read from its sheets (the layout checked, the history rows read)."""
+    tpl = template or default_template()
+    record = read_snapshot(sheets, tpl).record
+    return replay_document(record, history(sheets, record, tpl))
 
 
 def export_match(sheets: MatchSheets, folder: Path, template: SheetTemplate | None = None) -> list[Path]:
@@ -151,7 +190,7 @@ def export_match(sheets: MatchSheets, folder: Path, template: SheetTemplate | No
         path = folder / f"{tab}.csv"
         path.write_text(to_csv(batch.get(backend, a1_range)), encoding="utf-8")
         written.append(path)
-    doc = replay_document(record, history(sheets, record, tpl))
+    doc = match_replay(sheets, tpl)
     path = folder / "replay.json"
     path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
     written.append(path)

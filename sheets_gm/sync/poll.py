@@ -19,12 +19,12 @@ from sheets_gm.engine.gvg.enums import Status
 from sheets_gm.engine.gvg.resolve import Resolution, resolve_turn
 from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.state import GvgState, orders_to_json
-from sheets_gm.gvgsheet.positions import CaptainColumns, TeamSheet
+from sheets_gm.gvgsheet.positions import CaptainColumns, GvgPositions, TeamSheet
 from sheets_gm.gvgsheet.render import board_grid, log_rows, move_roll, players_rows, status_line
 from sheets_gm.gvgsheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
-from sheets_gm.sync.record import EngineRecord
+from sheets_gm.sync.record import EngineRecord, PendingGmEvents
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.snapshot import PlayerRow, Snapshot, TeamInput, read_snapshot
 
@@ -153,7 +153,7 @@ def poll(sheets: MatchSheets, *, now: datetime, force: bool = False, template: S
     resolution = resolve_turn(rules, state, orders, dice)
     deadline = next_deadline(now) if next_deadline else ""
     new_record = replace(record, state=resolution.state, log_rows=record.log_rows + len(resolution.events),
-                         deadline=deadline)
+                         deadline=deadline, gm_events=PendingGmEvents())
     _resolution_writes(sheets, snap, tpl, rules, orders_to_json(orders), resolution, new_record, batch)
     report.write_calls = batch.run(sheets.write_order())
     report.resolved = True
@@ -199,23 +199,35 @@ def _archive_stale(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet, t
     batch.put(backend, a1(sheet.archive_tab, f"C{sheet.history_row(turn)}"), [[_json({"turn": turn, "stale": kept})]])
 
 
+def team_rolls_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet, state: GvgState, dice: TurnDice,
+                      status: str) -> None:
+    """A team's orders tab as ``state`` shows it: each row's turn and roll, and the status line."""
+    rows: Grid = [[state.turn, move_roll(state, dice, state.player(name))] for name in sheet.players]
+    batch.put(backend, a1(sheet.orders_tab, f"B{sheet.first_row}:C{sheet.last_player_row}"), rows)
+    batch.put(backend, a1(sheet.orders_tab, "A2"), [[status]])
+
+
 def team_turn_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet, captain_cols: CaptainColumns,
                      state: GvgState, dice: TurnDice, status: str) -> None:
     """Start a team's turn in its orders tab: each row's turn, roll and feedback; the captain's row."""
-    rows: Grid = []
-    feedback: Grid = []
-    for name in sheet.players:
-        roll = move_roll(state, dice, state.player(name))
-        rows.append([state.turn, roll])
-        feedback.append([idle_feedback(state, name, roll)])
-    batch.put(backend, a1(sheet.orders_tab, f"B{sheet.first_row}:C{sheet.last_player_row}"), rows)
+    team_rolls_writes(batch, backend, sheet, state, dice, status)
+    feedback: Grid = [[idle_feedback(state, name, move_roll(state, dice, state.player(name)))]
+                      for name in sheet.players]
     batch.put(backend, a1(sheet.orders_tab, f"G{sheet.first_row}:G{sheet.last_player_row}"), feedback)
     cap, cols = sheet.captain_row, captain_cols
     batch.put(backend, a1(sheet.orders_tab, f"B{cap}"), [[state.turn]])
     batch.put(backend, a1(sheet.orders_tab, cols.label(cols.ready, cap)), [[False]])
     batch.put(backend, a1(sheet.orders_tab, cols.label(cols.feedback, cap)),
               [[captain_feedback(None, None, state, sheet.team, False)]])
-    batch.put(backend, a1(sheet.orders_tab, "A2"), [[status]])
+
+
+def board_writes(batch: WriteBatch, board: SheetBackend, pos: GvgPositions, rules: GvgRules, state: GvgState,
+                 dice: TurnDice, status: str) -> None:
+    """The board spreadsheet as ``state`` shows it: title and status line, the map, the players tab."""
+    tpl = pos.template
+    batch.put(board, pos.board_status_range(), [[tpl.headers.board], [status]])
+    batch.put(board, pos.board_range(), board_grid(tpl, rules, state))
+    batch.put(board, pos.players_range(len(state.players)), players_rows(state, dice))
 
 
 def _resolution_writes(sheets: MatchSheets, snap: Snapshot, tpl: SheetTemplate, rules: GvgRules,
@@ -247,12 +259,10 @@ def _resolution_writes(sheets: MatchSheets, snap: Snapshot, tpl: SheetTemplate, 
             first, last = cols.label(cols.skills[0], sheet.captain_row), cols.label(cols.skills[-1], sheet.captain_row)
             batch.put(backend, a1(sheet.orders_tab, f"{first}:{last}"), [[""] * len(cols.skills)])
         team_turn_writes(batch, backend, sheet, pos.captain, new, next_dice, status)
-    batch.put(sheets.board, pos.board_status_range(), [[tpl.headers.board], [status]])
-    batch.put(sheets.board, pos.board_range(), board_grid(tpl, rules, new))
-    batch.put(sheets.board, pos.players_range(len(new.players)), players_rows(new, next_dice))
+    board_writes(batch, sheets.board, pos, rules, new, next_dice, status)
     if res.events:
         batch.put(sheets.board, pos.log_range(old.log_rows, len(res.events)), log_rows(res.events))
     history = {"turn": turn, "orders": orders_json, "state_before": old.state.to_json(),
-               "log_from": old.log_rows, "events": len(res.events)}
+               "log_from": old.log_rows, "events": len(res.events), "gm_events": old.gm_events.to_json()}
     batch.put(sheets.engine, pos.engine_history_range(turn), [[turn, _json(history)]])
     batch.put(sheets.engine, pos.engine_value_range(), record.values())

@@ -3,20 +3,49 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.engine.gvg.board import GvgMap, MapError
 from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.state import GvgState
+from sheets_gm.engine.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
 from sheets_gm.gvgsheet.positions import ENGINE_KEYS
 from sheets_gm.sheets.layout import CellValue, Grid
 
 
 class RecordError(ValueError):
     """An engine tab that cannot be read: no match yet, or edited by hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingGmEvents:
+    """GM events (duels, adjustments) since the last resolution, in order, and the state they started from.
+
+    A resolution moves them into its turn's history entry, so a replay can apply them again;
+    ``start`` is kept because before turn 1 no history holds the state the first event changed."""
+
+    start: GvgState | None = None
+    events: tuple[GmEvent, ...] = ()
+
+    def then(self, state: GvgState, events: Sequence[GmEvent]) -> PendingGmEvents:
+        """These ``events`` added after the pending ones; ``state`` is the state they are applied to."""
+        return PendingGmEvents(self.start if self.start is not None else state.copy(), self.events + tuple(events))
+
+    def to_json(self) -> dict[str, Any] | None:
+        """JSON-ready data (None when there is no event)."""
+        if not self.events or self.start is None:
+            return None
+        return {"state_before": self.start.to_json(), "events": [gm_event_to_json(e) for e in self.events]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> PendingGmEvents:
+        """Rebuild what ``to_json`` saved (None is no event); KeyError, ValueError or TypeError if malformed."""
+        if not data:
+            return cls()
+        return cls(GvgState.from_json(data["state_before"]), tuple(gm_event_from_json(e) for e in data["events"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +61,17 @@ class EngineRecord:
     log_rows: int
     deadline: str
     teams: tuple[str, str]
+    gm_events: PendingGmEvents = field(default_factory=PendingGmEvents)
 
     @property
     def turn(self) -> int:
         """The turn about to be resolved (or the last one, once the match is over)."""
         return self.state.turn
+
+    @property
+    def last_resolved(self) -> int:
+        """The last resolved turn (0 before the first resolution)."""
+        return self.state.turn if self.state.finished else self.state.turn - 1
 
     def rules(self) -> GvgRules:
         """The match's map and settings."""
@@ -55,6 +90,7 @@ class EngineRecord:
             "log_rows": self.log_rows,
             "deadline": self.deadline,
             "teams": json.dumps(list(self.teams)),
+            "gm_events": _json_or_empty(self.gm_events.to_json()),
         }
         return [[cells[k]] for k in ENGINE_KEYS]
 
@@ -62,6 +98,10 @@ class EngineRecord:
     def key_column() -> Grid:
         """The key column of the engine tab (A2 downwards)."""
         return [[k] for k in ENGINE_KEYS]
+
+
+def _json_or_empty(data: dict[str, Any] | None) -> str:
+    return "" if data is None else json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def _text(v: CellValue) -> str:
@@ -90,6 +130,7 @@ def parse_record(rows: Grid, where: str) -> EngineRecord:
             seed_hash=_text(values["seed_hash"]), settings=settings, map_text=map_text,
             log_rows=int(_text(values["log_rows"]) or 0), deadline=_text(values["deadline"]),
             teams=(str(teams_list[0]), str(teams_list[1])),
+            gm_events=PendingGmEvents.from_json(json.loads(_text(values["gm_events"]) or "null")),
         )
     except (ValueError, KeyError, TypeError, IndexError, SettingError, MapError) as exc:
         raise RecordError(f"{where}: the engine tab cannot be read ({exc}); restore it or run init again") from None

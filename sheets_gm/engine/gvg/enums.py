@@ -106,6 +106,7 @@ class EventKind(StrEnum):
     PICKUP_FAILED = "pickup_failed"
     ARCHERY_DUEL = "archery_duel"
     GM_ADJUSTMENT = "gm_adjustment"
+    UNDO = "undo"  # the GM took back the last resolved turn (written by the sync, never by a resolution)
     MATCH_WON = "match_won"
     MATCH_DRAWN = "match_drawn"
 

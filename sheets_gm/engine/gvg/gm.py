@@ -61,9 +61,13 @@ def _adjust(rules: GvgRules, state: GvgState, adj: Adjustment) -> list[Event]:
         try:
             player = state.player(name)
         except KeyError:
-            raise GmEventError(f"there is no player called {name!r}") from None
-        if not rules.board.contains(tile) or not rules.board.enterable(player.team, tile):
-            raise GmEventError(f"{name} cannot stand on {tile.label}")
+            names = ", ".join(p.name for p in state.players)
+            raise GmEventError(f"there is no player called {name!r}; the players are {names}") from None
+        if not rules.board.contains(tile):
+            last = rules.board.grid.last
+            raise GmEventError(f"{name} cannot stand on {tile.label}: it is off the board (A1 to {last.label})")
+        if not rules.board.enterable(player.team, tile):
+            raise GmEventError(f"{name} cannot stand on {tile.label}: it is a wall or the enemy base")
         before_tile = player.at
         player.at = tile
         tree = carried_tree(state, name)
@@ -84,7 +88,11 @@ def _adjust_hp(rules: GvgRules, state: GvgState, tile: Coord, hp: int, reason: s
     elif state.boss is not None and state.boss.at == tile:
         name, before, top = f"boss@{tile.label}", state.boss.hp, rules.settings.boss_hp
     else:
-        raise GmEventError(f"there is no bulwark, fish or boss on {tile.label}")
+        targets = [s.key for s in state.structures.values()]
+        if state.boss is not None:
+            targets.append(f"boss@{state.boss.at.label}")
+        raise GmEventError(f"there is no bulwark, fish or boss on {tile.label}; HP can be set on "
+                           f"{', '.join(targets) or 'nothing now'}")
     if not 0 <= hp <= top:
         raise GmEventError(f"{name} can have 0 to {top} HP; got {hp}")
     if structure is not None:

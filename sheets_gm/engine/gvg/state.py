@@ -233,3 +233,31 @@ def orders_from_json(data: Mapping[str, Any]) -> TurnOrders:
     }
     skills = [tuple(Skill(s) for s in team) for team in data.get("skills", [[], []])]
     return TurnOrders(players=players, skills=(skills[0], skills[1]))
+
+
+def gm_event_to_json(event: GmEvent) -> dict[str, Any]:
+    """A GM event as JSON-ready data (pending in the engine tab, then in the turn's history and the replay)."""
+    if isinstance(event, ArcheryDuel):
+        return {"kind": "archery_duel", "winner": event.winner, "winner_points": event.winner_points,
+                "loser_points": event.loser_points}
+    return {
+        "kind": "adjustment", "reason": event.reason,
+        "coins": list(event.coins) if event.coins is not None else None,
+        "hp": [event.hp[0].label, event.hp[1]] if event.hp is not None else None,
+        "position": [event.position[0], event.position[1].label] if event.position is not None else None,
+    }
+
+
+def gm_event_from_json(data: Mapping[str, Any]) -> GmEvent:
+    """Rebuild a GM event saved by ``gm_event_to_json`` (KeyError, ValueError or TypeError if malformed)."""
+    if data["kind"] == "archery_duel":
+        return ArcheryDuel(int(data["winner"]), int(data["winner_points"]), int(data["loser_points"]))
+    if data["kind"] != "adjustment":
+        raise ValueError(f"unknown GM event kind {data['kind']!r}")
+    coins, hp, position = data.get("coins"), data.get("hp"), data.get("position")
+    return Adjustment(
+        reason=str(data["reason"]),
+        coins=(int(coins[0]), int(coins[1])) if coins is not None else None,
+        hp=(Coord.parse(hp[0]), int(hp[1])) if hp is not None else None,
+        position=(str(position[0]), Coord.parse(position[1])) if position is not None else None,
+    )

@@ -1,0 +1,42 @@
+"""``sheets-gm undo``: take back the last resolved turn, logged, its orders back in their cells."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
+
+
+def run(args: argparse.Namespace) -> int:
+    """Undo the last resolved turn under the sync lock, and say what happened."""
+    from sheets_gm.sync.lock import match_lock
+    from sheets_gm.sync.undo import undo_turn
+
+    if not (args.reason or "").strip():
+        raise UserError('--reason is required, e.g. --reason "wrong orders typed"; it is written to the log')
+    config = load(args)
+    sheets = open_match(config)
+    with user_errors(), match_lock(config.lock_path):
+        report = undo_turn(sheets, args.reason)
+    print(f"Turn {report.turn} undone: the match is back to before it ({report.orders_restored} orders and the "
+          "captains' skills are back in their cells).")
+    if report.dropped_gm_events:
+        print(f"{report.dropped_gm_events} GM event(s) recorded after turn {report.turn} were dropped with it.")
+    if report.set_aside:
+        print(f"{report.set_aside} order(s) typed since were set aside in the archive tabs (column C).")
+    print("The captains' Ready boxes are unticked: fix what you need (adjust, or the order cells), then tick them, "
+          "or run `sheets-gm resolve --force`, to resolve the turn again.")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``undo`` to the command line."""
+    p = command(sub, "undo", run, "take back the last resolved turn (logged; its orders come back)",
+                "Restore the state before the last resolved turn (a finished match reopens), put that turn's orders "
+                "back in the players' and captains' cells, and log it. The log keeps every row. Run it twice to go "
+                "back two turns.",
+                'sheets-gm undo -c match.toml --reason "blue\'s captain ticked Ready too early"')
+    add_config_option(p)
+    p.add_argument("--reason", default="", metavar="TEXT", help="why (required); written to the log")
