@@ -5,6 +5,7 @@ Local workbooks here; the same commands against the Google fake are in test_comm
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -300,3 +301,25 @@ def test_the_seed_hash_printed_by_init_is_the_sha256_of_the_secret_seed(
     assert f"Seed hash (publish it now; `export` reveals the seed at the end): {record.seed_hash}" in out
     assert hashlib.sha256(record.seed).hexdigest() == record.seed_hash
     assert len(record.seed) == 32
+
+
+def test_ctrl_c_during_watch_stops_after_the_poll_under_way_and_restores_the_handlers(
+        match: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    import sheets_gm.commands.sync as sync_command
+
+    seen: dict[str, object] = {}
+
+    def fake_watch(step: object, stop: threading.Event, **kwargs: object) -> None:
+        signal.raise_signal(signal.SIGINT)  # the GM presses Ctrl-C while a poll runs
+        seen["stopped"] = stop.is_set()
+        return None
+
+    before = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(sync_command, "watch", fake_watch)
+    code, out, _ = run(capsys, "sync", "-c", match, "--watch")
+    assert code == 0 and seen == {"stopped": True}
+    assert "Stopping after this poll (press Ctrl-C again to stop at once)." in out
+    assert out.splitlines()[-1] == "Stopped."
+    assert signal.getsignal(signal.SIGINT) is before
