@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheets_gm import __version__
-from sheets_gm.commands import demo, scenario, verify
+from sheets_gm.commands import demo, scenario, simulate, verify
 from sheets_gm.commands.base import UserError
 
 #: Each subcommand module's ``register``, in the order ``--help`` lists them.
@@ -19,6 +19,7 @@ REGISTER: tuple[Callable[[Any], None], ...] = (
     demo.register,
     verify.register,
     scenario.register,
+    simulate.register,
 )
 
 
