@@ -4,6 +4,7 @@ that moves the figures the expected way, clear errors for bad options, the files
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import multiprocessing
 import sys
@@ -287,3 +288,14 @@ def test_unknown_ruleset_map_or_out_are_clear_errors(tmp_path: Path, capsys: pyt
     a_file.write_text("")
     code, _out, err = run_cli(["simulate", "gvg", "--matches", "1", "--out", str(a_file / "sub")], capsys)
     assert code == 1 and err.startswith("sheets-gm: --out: cannot create the folder")
+
+
+def test_the_benchmark_script_prints_matches_per_second(capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).resolve().parent.parent / "scripts" / "bench_simulate.py"
+    spec = importlib.util.spec_from_file_location("bench_simulate", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--matches", "4", "--repeats", "1", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "repeat 1:" in out and "matches/s" in out and "median of 1" in out

@@ -101,7 +101,7 @@ def _team_rows(figures: Sequence[VariantFigures]) -> list[_Row]:
     limit = f"turn-{limits[0]}" if len(limits) == 1 else "turn-limit"
     rows = [
         _Row("win rate (95% CI)", rate_with_interval, rate_difference, lambda t: t.wins),
-        _count_row("tree captures (wins by capture)", lambda t: t.captures),
+        _count_row("tree captures (enemy tree carried home)", lambda t: t.captures),
         _count_row(f"{limit} wins", lambda t: t.turn_limit_wins),
         _mean_row("enemy tree picked up, per match", lambda t: t.pickups),
         _mean_row("own players knocked down, per match", lambda t: t.knocked_down),
