@@ -122,9 +122,17 @@ def run(args: argparse.Namespace) -> int:
     total = plan.matches * len(plan.variants)
     columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=progress_console(), transient=True) as progress:
+    # No refresh thread (auto_refresh=False): the bar is redrawn as each chunk comes back, and
+    # the worker processes are never forked from a process with a second thread running.
+    with Progress(*columns, console=progress_console(), transient=True, auto_refresh=False) as progress:
         task = progress.add_task(f"Playing matches ({workers} workers)", total=total)
-        result = run_simulation(plan, workers, on_progress=lambda n: progress.advance(task, n))
+
+        def advance(count: int) -> None:
+            progress.advance(task, count)
+            progress.refresh()
+
+        progress.refresh()
+        result = run_simulation(plan, workers, on_progress=advance)
     figures = result.figures()
     console = table_console()
     print_tables(result, figures, console)
