@@ -236,8 +236,9 @@ def test_simulate_without_matplotlib_still_writes_the_rest(
 def test_the_progress_bar_runs_on_a_terminal_and_off_one(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code, out, _err = run_cli(["simulate", "gvg", "--matches", "2", "--workers", "1"], capsys)
-    assert code == 0 and "Matches" in out  # not a terminal under pytest
+    code, out, err = run_cli(["simulate", "gvg", "--matches", "2", "--workers", "1"], capsys)
+    assert code == 0 and "Matches" in out  # not a terminal under pytest: no bar, nothing on stderr
+    assert err == ""
     screen = StringIO()
     monkeypatch.setattr(simulate_command, "progress_console",
                         lambda: Console(file=screen, force_terminal=True, width=100))
@@ -299,3 +300,14 @@ def test_the_benchmark_script_prints_matches_per_second(capsys: pytest.CaptureFi
     assert bench.main(["--matches", "4", "--repeats", "1", "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert "repeat 1:" in out and "matches/s" in out and "median of 1" in out
+
+
+def test_a_folder_that_cannot_be_written_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("sheets_gm.simulate.report.write_json", refuse)
+    code, _out, err = run_cli(["simulate", "gvg", "--matches", "1", "--workers", "1", "--out", str(tmp_path)], capsys)
+    assert code == 1 and err.startswith(f"sheets-gm: --out: cannot write into {tmp_path}: Permission denied")

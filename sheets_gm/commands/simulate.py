@@ -124,7 +124,10 @@ def run(args: argparse.Namespace) -> int:
                TimeElapsedColumn(), TimeRemainingColumn())
     # No refresh thread (auto_refresh=False): the bar is redrawn as each chunk comes back, and
     # the worker processes are never forked from a process with a second thread running.
-    with Progress(*columns, console=progress_console(), transient=True, auto_refresh=False) as progress:
+    # Off a terminal (a pipe, a log file, CI) there is no bar at all, so standard error stays clean.
+    bar_console = progress_console()
+    with Progress(*columns, console=bar_console, transient=True, auto_refresh=False,
+                  disable=not bar_console.is_terminal) as progress:
         task = progress.add_task(f"Playing matches ({workers} workers)", total=total)
 
         def advance(count: int) -> None:
@@ -137,15 +140,18 @@ def run(args: argparse.Namespace) -> int:
     console = table_console()
     print_tables(result, figures, console)
     if out is not None:
-        write_json(out / "simulate.json", result, figures)
-        write_csv(out / "simulate.csv", summary_rows(figures))
-        write_csv(out / "matches.csv", match_rows(result))
         written = ["simulate.json", "simulate.csv", "matches.csv"]
         try:
-            write_chart(out / "simulate.png", plan, figures)
-            written.append("simulate.png")
-        except ChartUnavailableError as exc:
-            print(f"sheets-gm: no chart: {exc}", file=sys.stderr)
+            write_json(out / "simulate.json", result, figures)
+            write_csv(out / "simulate.csv", summary_rows(figures))
+            write_csv(out / "matches.csv", match_rows(result))
+            try:
+                write_chart(out / "simulate.png", plan, figures)
+                written.append("simulate.png")
+            except ChartUnavailableError as exc:
+                print(f"sheets-gm: no chart: {exc}", file=sys.stderr)
+        except OSError as exc:
+            raise UserError(f"--out: cannot write into {out}: {exc.strerror or exc}") from None
         console.print(f"Written to {out}: {', '.join(written)}")
     console.print(f"Played {result.matches_played:,} matches in {result.seconds:.1f} s with {result.workers} "
                   f"worker(s): {result.matches_per_second:,.0f} matches per second.")

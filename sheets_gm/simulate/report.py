@@ -119,17 +119,17 @@ def _spent_row(skill: Skill) -> _Row:
     return _mean_row(f"  on {skill.display}", spent)
 
 
-def _table(title: str, columns: Sequence[str], rows: list[_Row], values: Sequence[Any]) -> Table:
-    """A table with one column per value (and a Δ column when there are two)."""
+def _table(title: str, columns: Sequence[str], rows: list[_Row], values: Sequence[Any],
+           difference: bool = False) -> Table:
+    """A table with one column per value, and with ``difference`` a last column: second minus first."""
     table = Table(title=title, title_justify="left")
     table.add_column("figure")
     for column in columns:
         table.add_column(column, justify="right")
-    paired = len(values) == 2 and len(columns) == 3
     for row in rows:
         got = [row.get(v) for v in values]
         cells = [row.show(g) for g in got]
-        if paired:
+        if difference:
             cells.append(row.diff(got[0], got[1]))
         table.add_row(row.label, *cells)
     return table
@@ -142,9 +142,10 @@ def print_tables(run: SimulationRun, figures: Sequence[VariantFigures], console:
                   f"seed {plan.seed!r}, {plan.map_name}")
     console.print(f"Sides: {SIDES_NOTE}.")
     names = [f.label for f in figures]
-    if len(figures) == 2:
+    paired = len(figures) == 2
+    if paired:
         names.append("Δ house − default")
-    console.print(_table("Matches", names, _match_rows(figures), figures))
+    console.print(_table("Matches", names, _match_rows(figures), figures, paired))
     if len(figures) == 1:
         only = figures[0]
         columns = [f"{t.label}: {t.bot}" for t in only.teams]
@@ -153,7 +154,7 @@ def print_tables(run: SimulationRun, figures: Sequence[VariantFigures], console:
     for team in range(2):
         values = [f.teams[team] for f in figures]
         title = f"Team {TEAM_LABELS[team]}: {plan.bots[team]}"
-        console.print(_table(title, names, _team_rows(figures), values))
+        console.print(_table(title, names, _team_rows(figures), values, paired))
 
 
 # -- JSON ---------------------------------------------------------------------------------------
