@@ -29,12 +29,11 @@ from sheets_gm.engine.gvg.board import GvgMap
 from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, TeamOrders, play_match
 from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, new_match
+from sheets_gm.engine.gvg.setup import STANDARD_ROLES, standard_match
 from sheets_gm.engine.gvg.state import GvgState
 
 DEFAULT_MAP = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
 TEAMS = ("red", "blue")
-ROLES = ("dps", "dps", "tank", "tank", "healer")
 BOTS: dict[str, Callable[[str], Bot]] = {"objective": ObjectiveBot, "random": RandomBot}
 
 
@@ -89,8 +88,7 @@ def load_rules(map_path: Path) -> GvgRules:
 
 def starting_state(rules: GvgRules) -> GvgState:
     """A 5v5 match: each team plays two DPS, two Tanks and a Healer."""
-    roster = [RosterEntry(f"{team}{i + 1}", team, role) for team in TEAMS for i, role in enumerate(ROLES)]
-    return new_match(rules.board, TEAMS, roster, rules.settings)
+    return standard_match(rules.board, rules.settings, TEAMS)
 
 
 def run(rules: GvgRules, start: GvgState, kinds: Sequence[str], matches: int, seed: str) -> RunResult:
@@ -156,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = starting_state(rules)
 
     print(f"GvG engine benchmark: {kinds[0]} ({TEAMS[0]}) vs {kinds[1]} ({TEAMS[1]}), 5v5 "
-          f"({', '.join(ROLES)}), map {args.map.name}, seed {args.seed!r}, Python {sys.version.split()[0]}")
+          f"({', '.join(STANDARD_ROLES)}), map {args.map.name}, seed {args.seed!r}, Python {sys.version.split()[0]}")
     cache = warm_up(rules)
     warm = run(rules, start, kinds, args.matches, args.seed)
     print(f"warm-up (untimed): path distances from every tile {cache:.2f} s; "

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheets_gm import __version__
-from sheets_gm.commands import adjust, demo, doctor, export, init, scenario, sync, undo, verify
+from sheets_gm.commands import adjust, demo, doctor, export, init, scenario, simulate, sync, undo, verify
 from sheets_gm.commands.base import UserError
 
 #: Each subcommand module's ``register``, in the order ``--help`` lists them.
@@ -25,6 +25,7 @@ REGISTER: tuple[Callable[[Any], None], ...] = (
     doctor.register,
     demo.register,
     scenario.register,
+    simulate.register,
 )
 
 

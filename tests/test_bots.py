@@ -233,6 +233,23 @@ def test_objective_bots_use_the_whole_rulebook() -> None:
     assert {Action.BUFF, Action.REVIVE, Action.PICKUP} <= actions_seen
 
 
+def test_an_objective_bot_that_never_buys_skills_keeps_its_coins_and_plays_legally() -> None:
+    rules, state = start()
+    state.coins = [5, 5]  # enough for Tree Speed, City Protection, Ballista from turn 1
+    bought: list[str] = []
+
+    def watch(orders: TurnOrders, res: Resolution) -> None:
+        every_order_accepted(orders, res)
+        bought.extend(e.data["team"] for e in res.events if e.kind is EventKind.SKILL_ACTIVATED)
+
+    for i in range(3):
+        bots = [CheckedBot(ObjectiveBot(f"n{i}a", buys_skills=False)), CheckedBot(ObjectiveBot(f"n{i}b"))]
+        result = play_match(rules, state, bots, b"thrift%d" % i, on_turn=watch)
+        assert result.state.finished
+    assert "blue" in bought, "the shopping captain should buy now and then"
+    assert "red" not in bought, "the captain that never buys skills bought one"
+
+
 # -- determinism --------------------------------------------------------------------------------
 
 

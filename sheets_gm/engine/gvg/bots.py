@@ -249,20 +249,24 @@ class _Geometry:
 class _Captain:
     """The skills a captain buys this turn, checked as ``check_skills`` will check them."""
 
-    __slots__ = ("coins", "costs", "rules", "skills", "state", "team")
+    __slots__ = ("coins", "costs", "rules", "shops", "skills", "state", "team")
 
-    def __init__(self, rules: GvgRules, state: GvgState, team: int, costs: dict[Skill, int]) -> None:
+    def __init__(
+        self, rules: GvgRules, state: GvgState, team: int, costs: dict[Skill, int], shops: bool = True
+    ) -> None:
         self.rules = rules
         self.state = state
         self.team = team
         self.costs = costs  # settings.cost of every skill
+        self.shops = shops  # False: a captain who never buys a skill
         self.coins = state.coins[team]
         self.skills: list[Skill] = []
 
     def can_buy(self, skill: Skill, keep: int = 0) -> bool:
         """Whether ``skill`` is off cooldown and affordable, keeping ``keep`` coins in hand."""
         return (
-            self.costs[skill] + keep <= self.coins
+            self.shops
+            and self.costs[skill] + keep <= self.coins
             and skill not in self.skills
             and next_available_turn(self.state, self.rules.settings, self.team, skill) <= self.state.turn
         )
@@ -404,16 +408,20 @@ class ObjectiveBot(Bot):
 
     Destinations: among the tiles within reach, those nearest the target by path (the
     engine's distances for the team), ties broken by the bot's generator.
+
+    With ``buys_skills=False`` the captain never buys a command skill (the coins pile up):
+    the same play otherwise, to measure what the skills are worth.
     """
 
-    def __init__(self, seed: int | str = 0) -> None:
+    def __init__(self, seed: int | str = 0, *, buys_skills: bool = True) -> None:
         self.rng = random.Random(seed)
+        self.buys_skills = buys_skills
         self._cache = _RulesCache()
 
     def orders(self, rules: GvgRules, state: GvgState, team: int, dice: TurnDice) -> TeamOrders:
         """Orders for every active player of ``team``, and the captain's skills."""
         cache = self._cache
-        captain = _Captain(rules, state, team, cache.costs(rules.settings))
+        captain = _Captain(rules, state, team, cache.costs(rules.settings), self.buys_skills)
         return _ObjectivePlan(self.rng, cache.get(rules), captain, dice).run()
 
 

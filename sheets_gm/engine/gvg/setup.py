@@ -12,6 +12,9 @@ from sheets_gm.engine.gvg.enums import Role, StructureKind
 from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.state import GvgState, Player, Structure, Tree
 
+#: The roles of a standard GvG team, five a side: two DPS, two Tanks and a Healer.
+STANDARD_ROLES: tuple[str, ...] = ("dps", "dps", "tank", "tank", "healer")
+
 
 class RosterError(ValueError):
     """A roster that cannot start a match: duplicate or empty names, unknown teams or roles."""
@@ -92,3 +95,13 @@ def new_match(
         trees=fresh_trees(board),
         jungle=set(board.coin_tiles),
     )
+
+
+def standard_roster(teams: Sequence[str], roles: Sequence[str] = STANDARD_ROLES) -> list[RosterEntry]:
+    """Every team playing ``roles`` (by default five a side), its players named ``<team><n>`` from 1."""
+    return [RosterEntry(f"{team}{i + 1}", team, role) for team in teams for i, role in enumerate(roles)]
+
+
+def standard_match(board: GvgMap, settings: GvgSettings, teams: Sequence[str] = ("red", "blue")) -> GvgState:
+    """A 5v5 match on ``board`` before turn 1 (the bots' benchmark and simulations play these)."""
+    return new_match(board, teams, standard_roster(teams), settings)

@@ -1,0 +1,185 @@
+"""``sheets-gm simulate``: thousands of bot matches, to see what a house rule does to the game."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from sheets_gm.commands.base import UserError, command
+
+#: The most worker processes ``--workers`` accepts.
+MAX_WORKERS = 256
+
+
+def _whole(option: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, or an error naming ``option``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip().replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} takes a whole number from {low} to {high:,}; "
+                                             f"got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{option} takes a whole number from {low} to {high:,}; got {value}")
+        return value
+
+    return parse
+
+
+def _bots(text: str) -> tuple[str, str]:
+    """An argparse type: ``--bots`` as (team A's bot, team B's bot)."""
+    from sheets_gm.simulate.plan import PlanError, parse_bots
+
+    try:
+        return parse_bots(text)
+    except PlanError as exc:
+        raise argparse.ArgumentTypeError(f"--bots: {exc}") from None
+
+
+def progress_console() -> Console:
+    """Where the progress bar goes: standard error, so the tables on standard output stay clean."""
+    return Console(stderr=True)
+
+
+def table_console() -> Console:
+    """Where the tables go: standard output, wide enough for the tables when it is not a terminal."""
+    console = Console()
+    if not console.is_terminal:
+        console.width = 160
+    return console
+
+
+def _plan(args: argparse.Namespace) -> Any:
+    """The simulation plan from the command line, or a UserError naming what is wrong."""
+    from sheets_gm.engine.core.settings import SettingError, parse_assignments, parse_settings
+    from sheets_gm.engine.gvg.board import GvgMap, MapError
+    from sheets_gm.engine.gvg.settings import GvgSettings
+    from sheets_gm.engine.registry import UnknownRulesetError, get_ruleset
+    from sheets_gm.gvgsheet.template import default_map_text
+    from sheets_gm.simulate.plan import Plan, PlanError, variants_for
+
+    try:
+        ruleset = get_ruleset(args.ruleset)
+    except UnknownRulesetError as exc:
+        raise UserError(str(exc)) from None
+    if ruleset.traits.name != "gvg":
+        raise UserError(f"simulate has bots for the gvg ruleset only, not {args.ruleset!r}")
+    try:
+        changes = parse_assignments(args.set or [], where="--set")
+        house = parse_settings(GvgSettings, changes, where="--set") if changes else None
+    except SettingError as exc:
+        text = str(exc)
+        raise UserError(text if text.startswith("--set") else f"--set: {text}") from None
+    if args.map is None:
+        map_text, map_name = default_map_text(), "default map"
+    else:
+        try:
+            map_text, map_name = args.map.read_text(encoding="utf-8"), f"map {args.map}"
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"--map: cannot read {args.map}: {exc}") from None
+    try:
+        GvgMap.from_text(map_text, where=map_name)
+        return Plan(str(args.seed), args.matches, args.bots, variants_for(changes, house), map_text, map_name)
+    except (MapError, PlanError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def _out_dir(path: Path | None) -> Path | None:
+    """The output folder, created now (before any match is played) so a bad path fails fast."""
+    if path is None:
+        return None
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"--out: cannot create the folder {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the simulation, print its tables and write its files."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from sheets_gm.simulate.chart import ChartUnavailableError, write_chart
+    from sheets_gm.simulate.report import match_rows, print_tables, summary_rows, write_csv, write_json
+    from sheets_gm.simulate.runner import default_workers, run_simulation
+
+    plan = _plan(args)
+    out = _out_dir(args.out)
+    workers = args.workers or default_workers()
+    total = plan.matches * len(plan.variants)
+    columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    # No refresh thread (auto_refresh=False): the bar is redrawn as each chunk comes back, and
+    # the worker processes are never forked from a process with a second thread running.
+    # Off a terminal (a pipe, a log file, CI) there is no bar at all, so standard error stays clean.
+    bar_console = progress_console()
+    with Progress(*columns, console=bar_console, transient=True, auto_refresh=False,
+                  disable=not bar_console.is_terminal) as progress:
+        task = progress.add_task(f"Playing matches ({workers} workers)", total=total)
+
+        def advance(count: int) -> None:
+            progress.advance(task, count)
+            progress.refresh()
+
+        progress.refresh()
+        result = run_simulation(plan, workers, on_progress=advance)
+    figures = result.figures()
+    console = table_console()
+    print_tables(result, figures, console)
+    if out is not None:
+        written = ["simulate.json", "simulate.csv", "matches.csv"]
+        try:
+            write_json(out / "simulate.json", result, figures)
+            write_csv(out / "simulate.csv", summary_rows(figures))
+            write_csv(out / "matches.csv", match_rows(result))
+            try:
+                write_chart(out / "simulate.png", plan, figures)
+                written.append("simulate.png")
+            except ChartUnavailableError as exc:
+                print(f"sheets-gm: no chart: {exc}", file=sys.stderr)
+        except OSError as exc:
+            raise UserError(f"--out: cannot write into {out}: {exc.strerror or exc}") from None
+        console.print(f"Written to {out}: {', '.join(written)}")
+    console.print(f"Played {result.matches_played:,} matches in {result.seconds:.1f} s with {result.workers} "
+                  f"worker(s): {result.matches_per_second:,.0f} matches per second.")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``simulate`` to the command line."""
+    from sheets_gm.simulate.plan import BOT_HELP
+
+    bots = "; ".join(f"{name}: {text}" for name, text in BOT_HELP.items())
+    p = command(sub, "simulate", run, "play thousands of bot matches to see what a house rule does",
+                "Plays N bot-versus-bot matches (team A against team B, swapping sides every match) with the "
+                "default settings and, with --set, with the house rule too, in parallel processes. Reports per "
+                "team the win rate with its 95% Wilson interval, draws, match length, tree captures, turn-limit "
+                "decisions, coins earned and spent per skill and knock-downs, with the house rule beside the "
+                "default. The same seed gives the same figures whatever the worker count.",
+                "sheets-gm simulate gvg --matches 2000 --seed 7 --set movement=rook --out sim-out")
+    p.add_argument("ruleset", metavar="RULESET", help="the ruleset to simulate (gvg)")
+    p.add_argument("--matches", type=_whole("--matches", 1, 10_000_000), default=1000,
+                   help="matches per variant (default 1000)")
+    p.add_argument("--seed", default="1", help="any text; the same seed gives the same figures (default 1)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="a house rule setting (repeat for several); its figures are shown beside the default's")
+    p.add_argument("--bots", type=_bots, default=("objective", "objective"), metavar="A[,B]",
+                   help=f"team A's bot and team B's (one name: both teams; default objective). {bots}")
+    p.add_argument("--workers", type=_whole("--workers", 1, MAX_WORKERS), default=None,
+                   help="worker processes (default: one per CPU)")
+    p.add_argument("--map", type=Path, default=None, help="a map file (default: templates/gvg/map.txt)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="folder for simulate.json, simulate.csv, matches.csv and simulate.png")

@@ -1,0 +1,313 @@
+"""The balance simulation: same figures for any worker count, the interval formula, a house rule
+that moves the figures the expected way, clear errors for bad options, the files it writes."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import multiprocessing
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from sheets_gm import cli
+from sheets_gm.commands import simulate as simulate_command
+from sheets_gm.engine.core.grid import Neighbourhood
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.gvgsheet.template import default_map_text
+from sheets_gm.simulate.plan import Plan, PlanError, chunk_size, chunks, match_seed, parse_bots, variants_for
+from sheets_gm.simulate.report import figures_json
+from sheets_gm.simulate.runner import SimulationRun, run_simulation
+from sheets_gm.simulate.stats import newcombe_difference, wilson_interval
+from sheets_gm.simulate.worker import Ending
+
+MAP = default_map_text()
+ROOK = GvgSettings(movement=Neighbourhood.ROOK)
+
+
+def plan(matches: int, bots: tuple[str, str] = ("objective", "objective"), *, rook: bool = False,
+         seed: str = "t") -> Plan:
+    changes = {"movement": "rook"} if rook else {}
+    return Plan(seed, matches, bots, variants_for(changes, ROOK if rook else None), MAP, "default map")
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        code = cli.main(args)
+    except SystemExit as exc:  # argparse usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- the interval -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("successes", "trials", "low", "high"), [
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (50, 100, 0.4038, 0.5962),
+    # Newcombe (1998), Statistics in Medicine 17:857-872, table II, method 3 (Wilson score):
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+])
+def test_wilson_interval_matches_published_values(successes: int, trials: int, low: float, high: float) -> None:
+    got = wilson_interval(successes, trials)
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_stays_in_bounds_and_contains_the_rate() -> None:
+    for n in (1, 2, 7, 50, 1000):
+        for k in range(0, n + 1, max(1, n // 10)):
+            low, high = wilson_interval(k, n)
+            assert 0.0 <= low <= k / n <= high <= 1.0
+    assert wilson_interval(0, 5)[0] == 0.0 and wilson_interval(5, 5)[1] == 1.0
+
+
+@pytest.mark.parametrize(("successes", "trials"), [(1, 0), (-1, 10), (11, 10)])
+def test_wilson_interval_rejects_impossible_counts(successes: int, trials: int) -> None:
+    with pytest.raises(ValueError):
+        wilson_interval(successes, trials)
+
+
+def test_newcombe_difference_matches_the_published_example() -> None:
+    # Newcombe (1998), Statistics in Medicine 17:873-890, table II: 56/70 - 48/80, method 10.
+    assert newcombe_difference((48, 80), (56, 70)) == pytest.approx((0.0524, 0.3339), abs=5e-5)
+
+
+# -- the plan -----------------------------------------------------------------------------------
+
+
+def test_parse_bots_takes_one_name_for_both_teams_or_two() -> None:
+    assert parse_bots("objective") == ("objective", "objective")
+    assert parse_bots(" Objective , random ") == ("objective", "random")
+    assert parse_bots("noskills,objective") == ("noskills", "objective")
+    for bad, says in (("alien", "unknown bot 'alien'"), ("a,b,c", "one bot"), ("", "one bot"),
+                      ("objective,", "one bot")):
+        with pytest.raises(PlanError, match=says):
+            parse_bots(bad)
+
+
+def test_every_match_is_in_exactly_one_chunk_whatever_the_worker_count() -> None:
+    p = plan(1234, rook=True)
+    for workers in (1, 2, 3, 64):
+        cut = chunks(p, workers)
+        for v in (0, 1):
+            indices = [i for c in cut if c.variant == v for i in range(c.start, c.stop)]
+            assert indices == list(range(1234))
+    assert chunk_size(10_000, 2) == 100 and chunk_size(5, 2) == 1
+
+
+def test_match_seeds_depend_on_the_seed_and_index_only() -> None:
+    assert match_seed("s", 3) == match_seed("s", 3)
+    assert len({match_seed("s", 3), match_seed("s", 4), match_seed("t", 3)}) == 3
+
+
+def test_a_plan_refuses_a_count_out_of_range() -> None:
+    with pytest.raises(PlanError, match="number of matches"):
+        plan(0)
+
+
+# -- determinism --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rook_run() -> SimulationRun:
+    """120 matches per variant, default against movement=rook, played by 2 workers."""
+    return run_simulation(plan(120, rook=True, seed="rook"), workers=2)
+
+
+def test_the_same_seed_gives_the_same_figures_with_1_or_2_workers() -> None:
+    p = plan(10, ("objective", "random"), rook=True, seed="det")
+    one = run_simulation(p, workers=1)
+    two = run_simulation(p, workers=2)
+    assert one.records == two.records
+    assert figures_json(p, one.figures()) == figures_json(p, two.figures())
+    other = run_simulation(plan(10, ("objective", "random"), rook=True, seed="other"), workers=1)
+    assert other.records != one.records
+
+
+def test_spawned_workers_give_the_same_records() -> None:
+    p = plan(4, seed="spawn")
+    spawned = run_simulation(p, workers=2, mp_context=multiprocessing.get_context("spawn"))
+    assert spawned.records == run_simulation(p, workers=1).records
+
+
+def test_progress_adds_up_to_every_match() -> None:
+    seen: list[int] = []
+    run_simulation(plan(7, rook=True), workers=2, on_progress=seen.append)
+    assert sum(seen) == 14
+
+
+# -- the figures --------------------------------------------------------------------------------
+
+
+def test_records_are_consistent(rook_run: SimulationRun) -> None:
+    for variant, records in zip(rook_run.plan.variants, rook_run.records, strict=True):
+        assert [r.index for r in records] == list(range(rook_run.plan.matches))
+        for r in records:
+            assert 1 <= r.turns <= variant.settings.max_turns
+            assert r.slot_of_a == r.index % 2
+            if r.ending is Ending.TURN_LIMIT:
+                assert r.turns == variant.settings.max_turns and not any(t.captured for t in r.teams)
+            elif r.winner is not None:
+                assert r.teams[r.winner].captured and not r.teams[1 - r.winner].captured
+            else:
+                assert all(t.captured for t in r.teams)  # both carriers home in the same turn
+            for t in r.teams:
+                assert sum(t.spent) <= t.coins_earned  # no team starts with coins
+
+
+def test_rook_movement_makes_matches_longer_and_bloodier(rook_run: SimulationRun) -> None:
+    """A rook steps 4 ways, not 8: every trip takes more turns, so matches last longer and more
+    players fall on the way. The effect is large (about +7 turns, 5 standard errors and more)."""
+    default, rook = rook_run.figures()
+    d, low, _high = default.turns.difference(rook.turns)
+    assert d > 4 and low > 2, (default.turns, rook.turns)
+    for before, after in zip(default.teams, rook.teams, strict=True):
+        assert after.knocked_down > before.knocked_down * 1.3
+    # The mirror match stays fair under both rules: each team's interval holds an even share.
+    for figures in (default, rook):
+        for team in figures.teams:
+            low_win, high_win = team.wins.interval
+            assert low_win < 0.5 < high_win
+
+
+def test_the_objective_bot_beats_the_random_bot() -> None:
+    run = run_simulation(plan(16, ("objective", "random"), seed="duel"), workers=1)
+    (figures,) = run.figures()
+    objective, random_ = figures.teams
+    assert objective.wins.interval[0] > 0.75
+    assert random_.wins.count == 0
+    assert objective.captures.count >= objective.wins.count - objective.turn_limit_wins.count
+
+
+def test_a_team_that_never_buys_skills_spends_nothing() -> None:
+    run = run_simulation(plan(6, ("noskills", "objective"), seed="thrift"), workers=1)
+    (figures,) = run.figures()
+    thrifty, shopper = figures.teams
+    assert thrifty.coins_spent_total == 0 and thrifty.coins_earned > 0
+    assert shopper.coins_spent_total > 0
+    assert sum(shopper.coins_spent.values()) == pytest.approx(shopper.coins_spent_total)
+
+
+# -- the command --------------------------------------------------------------------------------
+
+
+def test_simulate_writes_the_tables_json_csv_and_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sim"
+    code, stdout, err = run_cli(["simulate", "gvg", "--matches", "6", "--seed", "7", "--workers", "2",
+                                 "--set", "movement=rook", "--bots", "objective,random", "--out", str(out)], capsys)
+    assert code == 0, err
+    assert "Team A: objective" in stdout and "house rule (movement=rook)" in stdout
+    assert "win rate (95% CI)" in stdout and "matches per second" in stdout
+    data = json.loads((out / "simulate.json").read_text())
+    assert [v["name"] for v in data["variants"]] == ["default", "house rule"]
+    assert data["variants"][1]["set"] == {"movement": "rook"}
+    assert data["simulation"]["bots"] == {"A": "objective", "B": "random"}
+    assert data["difference"]["teams"][0]["win_rate"]["low95"] <= data["difference"]["teams"][0]["win_rate"]["high95"]
+    assert data["run"]["workers"] == 2 and data["run"]["matches_played"] == 12
+    summary = list(csv.DictReader((out / "simulate.csv").open()))
+    assert [(r["variant"], r["team"]) for r in summary] == [
+        ("default", "A"), ("default", "B"), ("house rule", "A"), ("house rule", "B")]
+    assert "spent_tree_speed_per_match" in summary[0]
+    matches = list(csv.DictReader((out / "matches.csv").open()))
+    assert len(matches) == 12 and {r["winner"] for r in matches} <= {"A", "B", "draw"}
+    pytest.importorskip("matplotlib")
+    assert (out / "simulate.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_simulate_without_matplotlib_still_writes_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # makes the import fail
+    code, _out, err = run_cli(["simulate", "gvg", "--matches", "2", "--workers", "1", "--out", str(tmp_path)], capsys)
+    assert code == 0
+    assert "no chart" in err and "sheets-gm[plot]" in err
+    assert (tmp_path / "simulate.json").exists() and not (tmp_path / "simulate.png").exists()
+
+
+def test_the_progress_bar_runs_on_a_terminal_and_off_one(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run_cli(["simulate", "gvg", "--matches", "2", "--workers", "1"], capsys)
+    assert code == 0 and "Matches" in out  # not a terminal under pytest: no bar, nothing on stderr
+    assert err == ""
+    screen = StringIO()
+    monkeypatch.setattr(simulate_command, "progress_console",
+                        lambda: Console(file=screen, force_terminal=True, width=100))
+    code, out, _err = run_cli(["simulate", "gvg", "--matches", "2", "--workers", "2"], capsys)
+    assert code == 0 and "Matches" in out
+    assert "Playing matches" in screen.getvalue()
+
+
+@pytest.mark.parametrize(("setting", "says"), [
+    ("movement=queen", "setting 'movement': 'queen' is not accepted; use 'king' or 'rook'"),
+    ("moves=rook", "unknown setting 'moves'; known settings: "),
+    ("max_turns=0", "setting 'max_turns': 0 is out of range; use 1 to 999"),
+    ("max_turns=many", "setting 'max_turns': 'many' is not accepted; use a whole number"),
+    ("movement", "write key=value"),
+])
+def test_a_bad_set_is_a_clear_error(setting: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["simulate", "gvg", "--matches", "2", "--set", setting], capsys)
+    assert code == 1
+    assert err.startswith("sheets-gm: --set")
+    assert says in err
+    assert "Matches" not in out  # nothing was played
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--matches", "0"], "--matches takes a whole number from 1 to 10,000,000; got 0"),
+    (["--matches", "lots"], "--matches takes a whole number from 1 to 10,000,000; got 'lots'"),
+    (["--workers", "0"], "--workers takes a whole number from 1 to 256; got 0"),
+    (["--bots", "objective,alien"], "--bots: unknown bot 'alien'; choose from objective, random, noskills"),
+])
+def test_bad_options_are_usage_errors_that_name_themselves(
+    args: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = run_cli(["simulate", "gvg", *args], capsys)
+    assert code == 2
+    assert says in err
+
+
+def test_unknown_ruleset_map_or_out_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = run_cli(["simulate", "chess", "--matches", "1"], capsys)
+    assert code == 1 and "unknown ruleset 'chess'; this build knows: gvg" in err
+    code, _out, err = run_cli(["simulate", "gvg", "--matches", "1", "--map", str(tmp_path / "none.txt")], capsys)
+    assert code == 1 and "--map: cannot read" in err
+    bad_map = tmp_path / "bad.txt"
+    bad_map.write_text("base1 castle base2\n")
+    code, _out, err = run_cli(["simulate", "gvg", "--matches", "1", "--map", str(bad_map)], capsys)
+    assert code == 1 and "castle" in err
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    code, _out, err = run_cli(["simulate", "gvg", "--matches", "1", "--out", str(a_file / "sub")], capsys)
+    assert code == 1 and err.startswith("sheets-gm: --out: cannot create the folder")
+
+
+def test_the_benchmark_script_prints_matches_per_second(capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).resolve().parent.parent / "scripts" / "bench_simulate.py"
+    spec = importlib.util.spec_from_file_location("bench_simulate", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--matches", "4", "--repeats", "1", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "repeat 1:" in out and "matches/s" in out and "median of 1" in out
+
+
+def test_a_folder_that_cannot_be_written_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("sheets_gm.simulate.report.write_json", refuse)
+    code, _out, err = run_cli(["simulate", "gvg", "--matches", "1", "--workers", "1", "--out", str(tmp_path)], capsys)
+    assert code == 1 and err.startswith(f"sheets-gm: --out: cannot write into {tmp_path}: Permission denied")
