@@ -22,6 +22,14 @@ from sheets_gm.engine.gvg.rules import (
 )
 from sheets_gm.engine.gvg.state import GvgState, Player, PlayerOrder, TurnOrders
 
+# Python 3.11 reads a member such as ``Verdict.ACCEPTED`` off its class through EnumType's
+# ``__getattr__`` hook, about 0.1 µs each; the per-order code below reads these constants.
+_ACCEPTED = Verdict.ACCEPTED
+_ACT = Action.ACT
+_HEALER = Role.HEALER
+_HEALER_ACTIONS = frozenset({Action.BUFF, Action.REVIVE})
+_KNOCKED_DOWN = Status.KNOCKED_DOWN
+
 
 class OrderCheck(NamedTuple):
     """The verdict on one part of one order: ``subject`` is a player or team, ``part`` what was checked."""
@@ -34,7 +42,7 @@ class OrderCheck(NamedTuple):
     @property
     def accepted(self) -> bool:
         """Whether this part of the order stands."""
-        return self.verdict is Verdict.ACCEPTED
+        return self.verdict is _ACCEPTED
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +152,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         if state.finished:
             checks.append(OrderCheck(player.name, "order", Verdict.MATCH_OVER, "the match is over"))
             continue
-        if player.status is Status.KNOCKED_DOWN:
+        if player.status is _KNOCKED_DOWN:
             checks.append(OrderCheck(player.name, "order", Verdict.KNOCKED_DOWN,
                                      f"{player.name} is knocked down and skips turn {turn}"))
             continue
@@ -172,18 +180,18 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             refusal = _check_destination(rules, state, player, order.move, reach)
             if refusal is None:
                 move = order.move
-                checks.append(OrderCheck(player.name, "move", Verdict.ACCEPTED, f"move to {order.move.label}"))
+                checks.append(OrderCheck(player.name, "move", _ACCEPTED, f"move to {order.move.label}"))
             else:
                 checks.append(refusal)
         action = order.action
-        if action in (Action.BUFF, Action.REVIVE) and player.role is not Role.HEALER:
+        if action in _HEALER_ACTIONS and player.role is not _HEALER:
             checks.append(OrderCheck(player.name, "action", Verdict.NOT_A_HEALER,
                                      f"only healers can {action.value}; {player.name} is a {player.role.display} "
                                      f"and will act normally"))
             action = Action.ACT
-        elif action is not Action.ACT:
+        elif action is not _ACT:
             note = " (no action this turn: teleporting)" if teleport is not None else ""
-            checks.append(OrderCheck(player.name, "action", Verdict.ACCEPTED, f"{action.value}{note}"))
+            checks.append(OrderCheck(player.name, "action", _ACCEPTED, f"{action.value}{note}"))
         if move == order.move and action is order.action and teleport == order.teleport:
             accepted[player.name] = order  # unchanged: orders are immutable, no need for a copy
         else:

@@ -22,6 +22,18 @@ from sheets_gm.engine.gvg.rules import GvgRules, carried_tree
 from sheets_gm.engine.gvg.settings import OwnTreePickup, TurnLimitRule
 from sheets_gm.engine.gvg.state import Boss, GvgState, Player, Structure, TurnOrders
 
+# Python 3.11 reads a member such as ``Status.ACTIVE`` off its class through EnumType's
+# ``__getattr__`` hook, about 0.1 µs each; the per-player loops below read these constants.
+_ACT = Action.ACT
+_BUFF = Action.BUFF
+_REVIVE = Action.REVIVE
+_PICKUP = Action.PICKUP
+_NO_ROLL = frozenset({Action.BUFF, Action.REVIVE})  # actions taken instead of rolling
+_ACTIVE = Status.ACTIVE
+_KNOCKED_DOWN = Status.KNOCKED_DOWN
+_BULWARK = StructureKind.BULWARK
+_MOVED = EventKind.MOVED
+
 
 class MatchOverError(ValueError):
     """A turn was asked of a match that has already ended."""
@@ -100,11 +112,11 @@ class _Turn:
 
     def action(self, p: Player) -> Action:
         order = self.orders.get(p.name)
-        return order.action if order else Action.ACT
+        return order.action if order else _ACT
 
     def rolls(self, p: Player) -> bool:
         """Whether ``p`` rolls in the action phase (not buffing/reviving, not teleported)."""
-        return p.name not in self.checked.teleports and self.action(p) not in (Action.BUFF, Action.REVIVE)
+        return p.name not in self.checked.teleports and self.action(p) not in _NO_ROLL
 
     def can_act(self, p: Player) -> bool:
         return p.name not in self.checked.teleports
@@ -167,7 +179,7 @@ class _Turn:
         st = self.state
         for p in st.players:
             order = self.orders.get(p.name)
-            if order is None or p.status is not Status.ACTIVE:
+            if order is None or p.status is not _ACTIVE:
                 continue
             if order.teleport is not None:
                 st.ballista[p.team] -= 1
@@ -177,7 +189,7 @@ class _Turn:
                          player=p.name, start=p.at.label, to=order.teleport.label)
                 p.at = order.teleport
             elif order.move is not None and order.move != p.at:
-                self.log(EventKind.MOVED, _moved_text(p.name, p.at, order.move),
+                self.log(_MOVED, _moved_text(p.name, p.at, order.move),
                          player=p.name, start=p.at, to=order.move)
                 p.at = order.move
         for tree in st.trees:
@@ -219,15 +231,15 @@ class _Turn:
         mode = self.s.movement
         present: dict[Coord, list[Player]] = defaultdict(list)
         for p in st.players:
-            if p.status is Status.ACTIVE:
+            if p.status is _ACTIVE:
                 present[p.at].append(p)
         self.buff_reach: list[list[frozenset[Coord]]] = [[], []]
         for p in st.players:
-            if p.status is Status.ACTIVE and self.action(p) is Action.BUFF and self.can_act(p):
+            if p.status is _ACTIVE and self.action(p) is _BUFF and self.can_act(p):
                 self.buff_reach[p.team].append(self.board.reach_of(p.at, mode))
         self.destroyed_bulwarks = [0, 0]
         for structure in st.structures.values():
-            if structure.kind is StructureKind.BULWARK and structure.destroyed:
+            if structure.kind is _BULWARK and structure.destroyed:
                 self.destroyed_bulwarks[structure.team] += 1
         for tile in sorted(present, key=lambda c: (c.row, c.col)):
             self.resolve_tile(tile, present[tile])
@@ -259,7 +271,7 @@ class _Turn:
         team = people[0].team
         if ((structure is None or structure.team == team or structure.destroyed)
                 and tile not in st.jungle and (st.boss is None or st.boss.at != tile)
-                and all(p.team == team and self.action(p) is not Action.PICKUP for p in people)):
+                and all(p.team == team and self.action(p) is not _PICKUP for p in people)):
             return  # one team alone, nothing to attack, take or pick up: nothing can happen
         winner: int | None = None
         contested = len({p.team for p in people}) == 2
@@ -457,7 +469,7 @@ class _Turn:
     def pickups(self, tile: Coord, people: list[Player]) -> None:
         st = self.state
         pickers = [p for p in people
-                   if self.action(p) is Action.PICKUP and p.name not in self.knocked and self.can_act(p)
+                   if self.action(p) is _PICKUP and p.name not in self.knocked and self.can_act(p)
                    and carried_tree(st, p.name) is None]
         if not pickers:
             return
@@ -496,7 +508,7 @@ class _Turn:
         st = self.state
         mode = self.s.movement
         for healer in st.players:
-            if (healer.status is not Status.ACTIVE or self.action(healer) is not Action.REVIVE
+            if (healer.status is not _ACTIVE or self.action(healer) is not _REVIVE
                     or not self.can_act(healer)):
                 continue
             if self.s.healing_reduction_blocks_revive and Skill.HEALING_REDUCTION in self.active[1 - healer.team]:
@@ -505,7 +517,7 @@ class _Turn:
                 continue
             reach = self.board.reach_of(healer.at, mode)
             raised = [p.name for p in st.players
-                      if p.team == healer.team and p.status is Status.KNOCKED_DOWN and p.at in reach
+                      if p.team == healer.team and p.status is _KNOCKED_DOWN and p.at in reach
                       and p.name not in self.revived]
             self.revived.update(raised)
             if raised:
@@ -516,10 +528,10 @@ class _Turn:
     def bookkeeping(self) -> None:
         for p in self.state.players:
             if p.name in self.knocked:
-                p.status = Status.KNOCKED_DOWN
+                p.status = _KNOCKED_DOWN
                 p.down_turn = self.turn
-            elif p.status is Status.KNOCKED_DOWN:
-                p.status = Status.ACTIVE
+            elif p.status is _KNOCKED_DOWN:
+                p.status = _ACTIVE
                 p.down_turn = None
                 if p.name not in self.revived:
                     home = self.board.respawn_tile(p.team)
