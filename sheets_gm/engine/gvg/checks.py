@@ -127,6 +127,18 @@ def _check_destination(
     return None
 
 
+def _check_move(rules: GvgRules, state: GvgState, player: Player, tile: Coord, reach: Reach) -> OrderCheck:
+    """The verdict on moving ``player`` to ``tile`` with ``reach``."""
+    board = rules.board
+    distance = board.distances(player.team, rules.settings.movement, player.at).get(tile)
+    # The common case in one lookup: a tile at a known distance is on the board and reachable.
+    if distance is not None and distance <= reach.steps and board.enterable(player.team, tile):
+        return OrderCheck(player.name, "move", _ACCEPTED, f"move to {tile.label}")
+    refusal = _check_destination(rules, state, player, tile, reach)
+    assert refusal is not None  # the lookup above accepts every legal move
+    return refusal
+
+
 def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> CheckedOrders:
     """Check every order of a turn against the state; never raises for bad orders."""
     skills, checks = check_skills(rules, state, orders)
@@ -177,12 +189,10 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
                 checks.append(refusal)
         if order.move is not None and teleport is None:
             reach = movement_reach(rules, state, player, dice, speed[player.team], tree_speed[player.team])
-            refusal = _check_destination(rules, state, player, order.move, reach)
-            if refusal is None:
+            verdict = _check_move(rules, state, player, order.move, reach)
+            if verdict.verdict is _ACCEPTED:
                 move = order.move
-                checks.append(OrderCheck(player.name, "move", _ACCEPTED, f"move to {order.move.label}"))
-            else:
-                checks.append(refusal)
+            checks.append(verdict)
         action = order.action
         if action in _HEALER_ACTIONS and player.role is not _HEALER:
             checks.append(OrderCheck(player.name, "action", Verdict.NOT_A_HEALER,

@@ -32,6 +32,10 @@ _NO_ROLL = frozenset({Action.BUFF, Action.REVIVE})  # actions taken instead of r
 _ACTIVE = Status.ACTIVE
 _KNOCKED_DOWN = Status.KNOCKED_DOWN
 _BULWARK = StructureKind.BULWARK
+_FISH = StructureKind.FISH
+_DPS = Role.DPS
+_TANK = Role.TANK
+_ATTACKERS_WIN = Outcome.ATTACKERS_WIN
 _MOVED = EventKind.MOVED
 
 
@@ -230,13 +234,12 @@ class _Turn:
         st = self.state
         mode = self.s.movement
         present: dict[Coord, list[Player]] = defaultdict(list)
+        self.buff_reach: list[list[frozenset[Coord]]] = [[], []]
         for p in st.players:
             if p.status is _ACTIVE:
                 present[p.at].append(p)
-        self.buff_reach: list[list[frozenset[Coord]]] = [[], []]
-        for p in st.players:
-            if p.status is _ACTIVE and self.action(p) is _BUFF and self.can_act(p):
-                self.buff_reach[p.team].append(self.board.reach_of(p.at, mode))
+                if self.action(p) is _BUFF and self.can_act(p):
+                    self.buff_reach[p.team].append(self.board.reach_of(p.at, mode))
         self.destroyed_bulwarks = [0, 0]
         for structure in st.structures.values():
             if structure.kind is _BULWARK and structure.destroyed:
@@ -246,7 +249,10 @@ class _Turn:
         self.revives()
 
     def buffs(self, p: Player) -> list[tuple[str, int]]:
-        count = sum(1 for reach in self.buff_reach[p.team] if p.at in reach)
+        reaches = self.buff_reach[p.team]
+        if not reaches:
+            return []
+        count = sum(1 for reach in reaches if p.at in reach)
         if not count:
             return []
         if Skill.HEALING_REDUCTION in self.active[1 - p.team]:
@@ -295,7 +301,7 @@ class _Turn:
         x = structure.team
         if Skill.CITY_PROTECTION in self.active[x]:
             return f"{self.team(x)}'s City Protection"
-        if (structure.kind is StructureKind.FISH and self.board.bulwarks[x]
+        if (structure.kind is _FISH and self.board.bulwarks[x]
                 and self.destroyed_bulwarks[x] == 0):
             return "the fish is locked until one of its team's bulwarks falls"
         return None
@@ -318,7 +324,7 @@ class _Turn:
             side.flat.append(("tree", self.s.tree_bonus))
 
     def tank_bonus(self, p: Player, defending: bool) -> list[tuple[str, int]]:
-        return [("Tank", self.s.tank_bonus)] if defending and p.role is Role.TANK else []
+        return [("Tank", self.s.tank_bonus)] if defending and p.role is _TANK else []
 
     def structure_battle(self, structure: Structure, people: list[Player]) -> None:
         s, x = self.s, structure.team
@@ -328,50 +334,49 @@ class _Turn:
         if not any(self.rolls(p) for p in attackers):
             return
         y = 1 - x
+        name, where = structure.kind.value, structure.key  # e.g. "bulwark", "bulwark@E4"
         carrier_team = self.carrier_team_on(people)
         dps = [("DPS", s.dps_bonus)]
         attack = Side(y, f"{self.team(y)} attacking")
         for p in attackers:
-            bonus = (dps if p.role is Role.DPS else []) + self.tank_bonus(p, carrier_team == y)
+            bonus = (dps if p.role is _DPS else []) + self.tank_bonus(p, carrier_team == y)
             attack.contributions.append(self.contribution(p, bonus))
-        skill = Skill.BULWARK_DAMAGE if structure.kind is StructureKind.BULWARK else Skill.FISH_DAMAGE
+        skill = Skill.BULWARK_DAMAGE if structure.kind is _BULWARK else Skill.FISH_DAMAGE
         if skill in self.active[y]:
             attack.flat.append((skill.display, s.skill_damage_bonus))
         self.carrier_bonus(attack, carrier_team)
-        defence = Side(x, f"{self.team(x)}'s {structure.kind.value}")
+        defence = Side(x, f"{self.team(x)}'s {name}")
         key = f"defense/{tile.label}"
-        defence.flat.append((f"{structure.kind.value} die {key}", self.dice.d6(key)))
-        if structure.kind is StructureKind.FISH:
+        defence.flat.append((f"{name} die {key}", self.dice.d6(key)))
+        if structure.kind is _FISH:
             tier = s.fish_tier(self.destroyed_bulwarks[x])
             if tier:
                 defence.flat.append((f"fish tier, {self.destroyed_bulwarks[x]} bulwark(s) down", tier))
         for p in defenders:
             defence.contributions.append(self.contribution(p, self.tank_bonus(p, True)))
         self.carrier_bonus(defence, carrier_team)
-        if carrier_team == y:
-            tie = Outcome.ATTACKERS_WIN
-        else:
-            tie = Outcome.DEFENDERS_WIN if defenders else Outcome.ATTACKERS_WIN
+        # A carrier's attack wins ties; otherwise defenders do, and an empty structure falls on a tie.
+        tie = Outcome.DEFENDERS_WIN if defenders and carrier_team != y else _ATTACKERS_WIN
         outcome = decide(attack, defence, tie)
         kind = "PvP" if defenders else "PvE"
-        verdict = "the attack succeeds" if outcome is Outcome.ATTACKERS_WIN else f"the {structure.kind.value} holds"
+        verdict = "the attack succeeds" if outcome is _ATTACKERS_WIN else f"the {name} holds"
         self.log(EventKind.BATTLE,
-                 lambda: f"Battle on {structure.key} ({kind}): {attack.describe()}; {defence.describe()}. "
+                 lambda: f"Battle on {where} ({kind}): {attack.describe()}; {defence.describe()}. "
                          f"{attack.total} vs {defence.total}: {verdict}.",
-                 tile=tile.label, kind=structure.kind.value, pvp=bool(defenders),
+                 tile=tile.label, kind=name, pvp=bool(defenders),
                  sides=[attack, defence], outcome=outcome.value,
-                 winner=self.team(y if outcome is Outcome.ATTACKERS_WIN else x))
-        if outcome is Outcome.ATTACKERS_WIN:
+                 winner=self.team(y if outcome is _ATTACKERS_WIN else x))
+        if outcome is _ATTACKERS_WIN:
             structure.hp -= 1
             self.log(EventKind.STRUCTURE_DAMAGED,
-                     f"{self.team(x)}'s {structure.kind.value} on {tile.label} loses 1 HP ({structure.hp} left).",
-                     structure=structure.key, hp=structure.hp)
+                     f"{self.team(x)}'s {name} on {tile.label} loses 1 HP ({structure.hp} left).",
+                     structure=where, hp=structure.hp)
             if structure.destroyed:
                 self.log(EventKind.STRUCTURE_DESTROYED,
-                         f"{self.team(x)}'s {structure.kind.value} on {tile.label} is destroyed.",
-                         structure=structure.key)
+                         f"{self.team(x)}'s {name} on {tile.label} is destroyed.",
+                         structure=where)
                 for p in defenders:
-                    self.knock(p, tile, f"{structure.key} fell")
+                    self.knock(p, tile, f"{where} fell")
             elif carrier_team == x:
                 # The carrier's side lost the battle: the carrier falls even though the structure stands.
                 for p in defenders:
@@ -379,7 +384,7 @@ class _Turn:
                         self.knock(p, tile, "the tree's defence lost")
         else:
             for p in attackers:
-                self.knock(p, tile, f"{structure.key} held")
+                self.knock(p, tile, f"{where} held")
 
     def open_battle(self, tile: Coord, people: list[Player], where: str) -> int | None:
         """Fight between the two teams on a tile; returns the winning team, None on a stalemate."""
@@ -388,7 +393,7 @@ class _Turn:
         carrier_team = self.carrier_team_on(people)
         sides = [Side(team, self.team(team)) for team in (0, 1)]
         for p in people:
-            bonus = [("DPS", self.s.dps_bonus)] if p.role is Role.DPS else []
+            bonus = [("DPS", self.s.dps_bonus)] if p.role is _DPS else []
             bonus += self.tank_bonus(p, carrier_team == p.team)
             sides[p.team].contributions.append(self.contribution(p, bonus))
         for side in sides:
@@ -396,9 +401,9 @@ class _Turn:
         if carrier_team is None:
             tie = Outcome.STALEMATE
         else:
-            tie = Outcome.ATTACKERS_WIN if carrier_team == 0 else Outcome.DEFENDERS_WIN
+            tie = _ATTACKERS_WIN if carrier_team == 0 else Outcome.DEFENDERS_WIN
         outcome = decide(sides[0], sides[1], tie)
-        winner = {Outcome.ATTACKERS_WIN: 0, Outcome.DEFENDERS_WIN: 1}.get(outcome)
+        winner = {_ATTACKERS_WIN: 0, Outcome.DEFENDERS_WIN: 1}.get(outcome)
         place = f"{tile.label} {where}".strip()
         result = "stalemate, nobody falls" if winner is None else f"{self.team(winner)} wins"
         self.log(EventKind.BATTLE,
