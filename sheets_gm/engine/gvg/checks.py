@@ -20,6 +20,7 @@ from sheets_gm.engine.gvg.rules import (
     skill_active,
     tile_name,
 )
+from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.state import GvgState, Player, PlayerOrder, TurnOrders
 
 # Python 3.11 reads a member such as ``Verdict.ACCEPTED`` off its class through EnumType's
@@ -60,7 +61,7 @@ class CheckedOrders:
     @property
     def rejected(self) -> list[OrderCheck]:
         """Every verdict that refused an order."""
-        return [c for c in self.checks if not c.accepted]
+        return [c for c in self.checks if c.verdict is not _ACCEPTED]
 
 
 def _coins(n: int) -> str:
@@ -127,6 +128,11 @@ def _check_destination(
     return None
 
 
+def _in_effect(state: GvgState, settings: GvgSettings, skills: list[tuple[Skill, ...]], skill: Skill) -> list[bool]:
+    """For each team, whether ``skill`` is in effect this turn: still running, or activated now."""
+    return [skill_active(state, settings, t, skill, state.turn) or skill in skills[t] for t in (0, 1)]
+
+
 def _check_move(rules: GvgRules, state: GvgState, player: Player, tile: Coord, reach: Reach) -> OrderCheck:
     """The verdict on moving ``player`` to ``tile`` with ``reach``."""
     board = rules.board
@@ -149,8 +155,8 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     for team in (0, 1):
         if Skill.BALLISTA in skills[team]:
             charges[team] += s.ballista_charges
-    speed = [skill_active(state, s, t, Skill.PLAYER_SPEED, turn) or Skill.PLAYER_SPEED in skills[t] for t in (0, 1)]
-    tree_speed = [skill_active(state, s, t, Skill.TREE_SPEED, turn) or Skill.TREE_SPEED in skills[t] for t in (0, 1)]
+    speed = _in_effect(state, s, skills, Skill.PLAYER_SPEED)
+    tree_speed = _in_effect(state, s, skills, Skill.TREE_SPEED)
 
     accepted: dict[str, PlayerOrder] = {}
     teleports: set[str] = set()
