@@ -35,6 +35,7 @@ _BULWARK = StructureKind.BULWARK
 _FISH = StructureKind.FISH
 _DPS = Role.DPS
 _TANK = Role.TANK
+_HEALER = Role.HEALER
 _ATTACKERS_WIN = Outcome.ATTACKERS_WIN
 _MOVED = EventKind.MOVED
 
@@ -238,7 +239,7 @@ class _Turn:
         for p in st.players:
             if p.status is _ACTIVE:
                 present[p.at].append(p)
-                if self.action(p) is _BUFF and self.can_act(p):
+                if p.role is _HEALER and self.action(p) is _BUFF and self.can_act(p):  # accepted: healers only
                     self.buff_reach[p.team].append(self.board.reach_of(p.at, mode))
         self.destroyed_bulwarks = [0, 0]
         for structure in st.structures.values():
@@ -513,8 +514,8 @@ class _Turn:
         st = self.state
         mode = self.s.movement
         for healer in st.players:
-            if (healer.status is not _ACTIVE or self.action(healer) is not _REVIVE
-                    or not self.can_act(healer)):
+            if (healer.role is not _HEALER or healer.status is not _ACTIVE  # accepted revives: healers only
+                    or self.action(healer) is not _REVIVE or not self.can_act(healer)):
                 continue
             if self.s.healing_reduction_blocks_revive and Skill.HEALING_REDUCTION in self.active[1 - healer.team]:
                 self.log(EventKind.REVIVED, f"{healer.name}'s revive is blocked by Healing Reduction.",
