@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sheets_gm.engine.core.dice import TurnDice
@@ -86,9 +87,9 @@ def tree_distance(rules: GvgRules, state: GvgState, team: int) -> int:
     return rules.board.distances(team, rules.settings.movement, fish).get(tree.at, 0)
 
 
-def _moved_text(name: str, start: Coord, to: Coord) -> Callable[[], str]:
-    """The sentence of a move, rendered when read (a function, so each move keeps its own values)."""
-    return lambda: f"{name} moves from {start.label} to {to.label}."
+def _moved_text(name: str, start: Coord, to: Coord) -> str:
+    """The sentence of a move; the log renders it when read (``partial`` keeps each move's values)."""
+    return f"{name} moves from {start.label} to {to.label}."
 
 
 class _Turn:
@@ -194,7 +195,7 @@ class _Turn:
                          player=p.name, start=p.at.label, to=order.teleport.label)
                 p.at = order.teleport
             elif order.move is not None and order.move != p.at:
-                self.log(_MOVED, _moved_text(p.name, p.at, order.move),
+                self.log(_MOVED, partial(_moved_text, p.name, p.at, order.move),
                          player=p.name, start=p.at, to=order.move)
                 p.at = order.move
         for tree in st.trees:
