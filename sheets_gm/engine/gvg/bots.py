@@ -591,8 +591,10 @@ class _ObjectivePlan:
         chosen = sorted(free, key=cost)[:count]
         job = _Job(tile, dist, action, teleport=False)
         for p in chosen:
-            free.remove(p)
             self.give(p, job)
+        # By name: list.remove would compare players with the dataclass __eq__, field by field.
+        taken = {p.name for p in chosen}
+        free[:] = [p for p in free if p.name not in taken]
         return len(chosen)
 
     def defend(self, free: list[Player], foe_carrier: Player | None, carrier: Player | None) -> None:
