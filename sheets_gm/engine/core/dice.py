@@ -50,8 +50,8 @@ _BLOCK = 64  # SHA-256's block size in bytes
 def _hmac_pads(seed: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
     """SHA-256 already fed with the seed's inner and outer HMAC pads (RFC 2104), for ``_TurnMac``.
 
-    ``hmac.HMAC.copy`` is Python code; copying these two C hash states is a third cheaper,
-    and a turn rolls about ten dice. Keys longer than a block are hashed first, as ``hmac`` does:
+    ``hmac.HMAC.copy`` is Python code; copying these two C hash states halves the cost of a
+    roll, and a turn rolls about ten dice. Keys longer than a block are hashed first, as ``hmac`` does:
 
     >>> import hmac
     >>> all(_TurnMac(s, 3).digest("k") == hmac.digest(s, b"3/k", "sha256") for s in (b"", b"seed", bytes(100)))
