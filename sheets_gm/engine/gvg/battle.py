@@ -73,8 +73,9 @@ class Side:
 
 def decide(attack: Side, defence: Side, tie: Outcome) -> Outcome:
     """Higher total wins; an equal total gives ``tie``."""
-    if attack.total > defence.total:
+    attack_total, defence_total = attack.total, defence.total
+    if attack_total > defence_total:
         return Outcome.ATTACKERS_WIN
-    if attack.total < defence.total:
+    if attack_total < defence_total:
         return Outcome.DEFENDERS_WIN
     return tie

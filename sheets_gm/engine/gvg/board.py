@@ -81,9 +81,10 @@ class GvgMap:
             )
             for team in (0, 1)
         )
-        self._distances: dict[tuple[int, bool, Coord], dict[Coord, int]] = {}  # (team, king?, start)
-        self._reach: dict[tuple[Coord, bool], frozenset[Coord]] = {}
-        self._by_distance: dict[tuple[int, bool, Coord], tuple[list[Coord], list[int]]] = {}
+        self._base_owner = {c: owner for c, (t, owner) in self.terrain.items() if t is Terrain.BASE}
+        self._distances: dict[tuple[int, Neighbourhood, Coord], dict[Coord, int]] = {}  # (team, mode, start)
+        self._reach: dict[tuple[Coord, Neighbourhood], frozenset[Coord]] = {}
+        self._by_distance: dict[tuple[int, Neighbourhood, Coord], tuple[list[Coord], list[int]]] = {}
 
     @classmethod
     def from_text(cls, text: str, *, where: str = "map") -> GvgMap:
@@ -113,12 +114,11 @@ class GvgMap:
 
     def base_owner(self, c: Coord) -> int | None:
         """The team whose base the tile is, or None."""
-        terrain, owner = self.terrain[c]
-        return owner if terrain is Terrain.BASE else None
+        return self._base_owner.get(c)
 
     def distances(self, team: int, mode: Neighbourhood, start: Coord) -> dict[Coord, int]:
         """Steps from ``start`` to every tile ``team`` can reach (cached: the map never changes)."""
-        key = (team, mode is Neighbourhood.KING, start)  # an enum's hash is slow Python code
+        key = (team, mode, start)
         found = self._distances.get(key)
         if found is None:
             blocked = self._blocked[team]
@@ -128,7 +128,7 @@ class GvgMap:
 
     def within(self, team: int, mode: Neighbourhood, start: Coord, steps: int) -> list[Coord]:
         """The tiles ``team`` can reach from ``start`` in at most ``steps`` steps, nearest first (cached)."""
-        key = (team, mode is Neighbourhood.KING, start)  # an enum's hash is slow Python code
+        key = (team, mode, start)
         found = self._by_distance.get(key)
         if found is None:
             dist = self.distances(team, mode, start)
@@ -146,7 +146,7 @@ class GvgMap:
 
     def reach_of(self, tile: Coord, mode: Neighbourhood) -> frozenset[Coord]:
         """The tiles "within 1 square" of ``tile``, itself included (cached)."""
-        key = (tile, mode is Neighbourhood.KING)
+        key = (tile, mode)
         found = self._reach.get(key)
         if found is None:
             found = self._reach[key] = frozenset(self.grid.within_one(tile, mode))

@@ -47,6 +47,13 @@ from sheets_gm.engine.gvg.state import GvgState, Player, PlayerOrder, Structure,
 _T = TypeVar("_T")
 _FAR = 1 << 30  # farther than any path
 
+# Python 3.11 reads a member such as ``Status.ACTIVE`` off its class through EnumType's
+# ``__getattr__`` hook, about 0.1 µs each; the per-player code below reads these constants.
+_ACT = Action.ACT
+_ACTIVE = Status.ACTIVE
+_HEALER = Role.HEALER
+_TANK = Role.TANK
+
 
 _ORDERS: dict[tuple[Coord | None, Action], PlayerOrder] = {}
 
@@ -448,8 +455,8 @@ class _ObjectivePlan:
         self.foes_at: dict[Coord, int] = {}  # how many active enemies stand on each tile
         for p in state.players:
             if p.team == team:
-                (self.mine if p.status is Status.ACTIVE else self.down).append(p)
-            elif p.status is Status.ACTIVE:
+                (self.mine if p.status is _ACTIVE else self.down).append(p)
+            elif p.status is _ACTIVE:
                 self.foes.append(p)
                 self.foes_at[p.at] = self.foes_at.get(p.at, 0) + 1
         self.jobs: dict[str, _Job] = {}
@@ -479,8 +486,8 @@ class _ObjectivePlan:
             if fish is None or fish.hp <= 2 or their_tree.at != fish_tile:
                 self.reserve = self.captain.costs[Skill.TREE_SPEED]
         self.protect()
-        healers = [p for p in self.mine if p.role is Role.HEALER and p is not carrier]
-        free = [p for p in self.mine if p.role is not Role.HEALER and p is not carrier]
+        healers = [p for p in self.mine if p.role is _HEALER and p is not carrier]
+        free = [p for p in self.mine if p.role is not _HEALER and p is not carrier]
         carrier_dest: Coord | None = None
         if carrier is not None:
             steps = _reach(self.rules, st, carrier, self.dice, False, self.captain.on(Skill.TREE_SPEED))
@@ -587,13 +594,15 @@ class _ObjectivePlan:
         dist = self.g.dist(self.team, tile)
 
         def cost(p: Player) -> int:
-            return dist.get(p.at, _FAR) - (2 if tanks_first and p.role is Role.TANK else 0)
+            return dist.get(p.at, _FAR) - (2 if tanks_first and p.role is _TANK else 0)
 
         chosen = sorted(free, key=cost)[:count]
         job = _Job(tile, dist, action, teleport=False)
         for p in chosen:
-            free.remove(p)
             self.give(p, job)
+        # By name: list.remove would compare players with the dataclass __eq__, field by field.
+        taken = {p.name for p in chosen}
+        free[:] = [p for p in free if p.name not in taken]
         return len(chosen)
 
     def defend(self, free: list[Player], foe_carrier: Player | None, carrier: Player | None) -> None:
@@ -728,7 +737,7 @@ class _ObjectivePlan:
                             dest = coin
                             claimed.add(coin)
                             break
-            self.order(p, dest, job.action if dest == job.target else Action.ACT)
+            self.order(p, dest, job.action if dest == job.target else _ACT)
 
     def heal(self, healers: list[Player], carrier_dest: Coord | None) -> None:
         """Revive allies who would otherwise respawn far back; else buff next to the rally tile."""

@@ -20,7 +20,16 @@ from sheets_gm.engine.gvg.rules import (
     skill_active,
     tile_name,
 )
+from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.state import GvgState, Player, PlayerOrder, TurnOrders
+
+# Python 3.11 reads a member such as ``Verdict.ACCEPTED`` off its class through EnumType's
+# ``__getattr__`` hook, about 0.1 µs each; the per-order code below reads these constants.
+_ACCEPTED = Verdict.ACCEPTED
+_ACT = Action.ACT
+_HEALER = Role.HEALER
+_HEALER_ACTIONS = frozenset({Action.BUFF, Action.REVIVE})
+_KNOCKED_DOWN = Status.KNOCKED_DOWN
 
 
 class OrderCheck(NamedTuple):
@@ -34,7 +43,7 @@ class OrderCheck(NamedTuple):
     @property
     def accepted(self) -> bool:
         """Whether this part of the order stands."""
-        return self.verdict is Verdict.ACCEPTED
+        return self.verdict is _ACCEPTED
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +61,7 @@ class CheckedOrders:
     @property
     def rejected(self) -> list[OrderCheck]:
         """Every verdict that refused an order."""
-        return [c for c in self.checks if not c.accepted]
+        return [c for c in self.checks if c.verdict is not _ACCEPTED]
 
 
 def _coins(n: int) -> str:
@@ -119,6 +128,23 @@ def _check_destination(
     return None
 
 
+def _in_effect(state: GvgState, settings: GvgSettings, skills: list[tuple[Skill, ...]], skill: Skill) -> list[bool]:
+    """For each team, whether ``skill`` is in effect this turn: still running, or activated now."""
+    return [skill_active(state, settings, t, skill, state.turn) or skill in skills[t] for t in (0, 1)]
+
+
+def _check_move(rules: GvgRules, state: GvgState, player: Player, tile: Coord, reach: Reach) -> OrderCheck:
+    """The verdict on moving ``player`` to ``tile`` with ``reach``."""
+    board = rules.board
+    distance = board.distances(player.team, rules.settings.movement, player.at).get(tile)
+    # The common case in one lookup: a tile at a known distance is on the board and reachable.
+    if distance is not None and distance <= reach.steps and board.enterable(player.team, tile):
+        return OrderCheck(player.name, "move", _ACCEPTED, f"move to {tile.label}")
+    refusal = _check_destination(rules, state, player, tile, reach)
+    assert refusal is not None  # the lookup above accepts every legal move
+    return refusal
+
+
 def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> CheckedOrders:
     """Check every order of a turn against the state; never raises for bad orders."""
     skills, checks = check_skills(rules, state, orders)
@@ -129,8 +155,8 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     for team in (0, 1):
         if Skill.BALLISTA in skills[team]:
             charges[team] += s.ballista_charges
-    speed = [skill_active(state, s, t, Skill.PLAYER_SPEED, turn) or Skill.PLAYER_SPEED in skills[t] for t in (0, 1)]
-    tree_speed = [skill_active(state, s, t, Skill.TREE_SPEED, turn) or Skill.TREE_SPEED in skills[t] for t in (0, 1)]
+    speed = _in_effect(state, s, skills, Skill.PLAYER_SPEED)
+    tree_speed = _in_effect(state, s, skills, Skill.TREE_SPEED)
 
     accepted: dict[str, PlayerOrder] = {}
     teleports: set[str] = set()
@@ -144,7 +170,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         if state.finished:
             checks.append(OrderCheck(player.name, "order", Verdict.MATCH_OVER, "the match is over"))
             continue
-        if player.status is Status.KNOCKED_DOWN:
+        if player.status is _KNOCKED_DOWN:
             checks.append(OrderCheck(player.name, "order", Verdict.KNOCKED_DOWN,
                                      f"{player.name} is knocked down and skips turn {turn}"))
             continue
@@ -169,21 +195,19 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
                 checks.append(refusal)
         if order.move is not None and teleport is None:
             reach = movement_reach(rules, state, player, dice, speed[player.team], tree_speed[player.team])
-            refusal = _check_destination(rules, state, player, order.move, reach)
-            if refusal is None:
+            verdict = _check_move(rules, state, player, order.move, reach)
+            if verdict.verdict is _ACCEPTED:
                 move = order.move
-                checks.append(OrderCheck(player.name, "move", Verdict.ACCEPTED, f"move to {order.move.label}"))
-            else:
-                checks.append(refusal)
+            checks.append(verdict)
         action = order.action
-        if action in (Action.BUFF, Action.REVIVE) and player.role is not Role.HEALER:
+        if action in _HEALER_ACTIONS and player.role is not _HEALER:
             checks.append(OrderCheck(player.name, "action", Verdict.NOT_A_HEALER,
                                      f"only healers can {action.value}; {player.name} is a {player.role.display} "
                                      f"and will act normally"))
             action = Action.ACT
-        elif action is not Action.ACT:
+        elif action is not _ACT:
             note = " (no action this turn: teleporting)" if teleport is not None else ""
-            checks.append(OrderCheck(player.name, "action", Verdict.ACCEPTED, f"{action.value}{note}"))
+            checks.append(OrderCheck(player.name, "action", _ACCEPTED, f"{action.value}{note}"))
         if move == order.move and action is order.action and teleport == order.teleport:
             accepted[player.name] = order  # unchanged: orders are immutable, no need for a copy
         else:

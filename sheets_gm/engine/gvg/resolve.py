@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sheets_gm.engine.core.dice import TurnDice
@@ -21,6 +22,23 @@ from sheets_gm.engine.gvg.enums import Action, EventKind, Outcome, Role, Skill, 
 from sheets_gm.engine.gvg.rules import GvgRules, carried_tree
 from sheets_gm.engine.gvg.settings import OwnTreePickup, TurnLimitRule
 from sheets_gm.engine.gvg.state import Boss, GvgState, Player, Structure, TurnOrders
+
+# Python 3.11 reads a member such as ``Status.ACTIVE`` off its class through EnumType's
+# ``__getattr__`` hook, about 0.1 µs each; the per-player loops below read these constants.
+_ACT = Action.ACT
+_BUFF = Action.BUFF
+_REVIVE = Action.REVIVE
+_PICKUP = Action.PICKUP
+_NO_ROLL = frozenset({Action.BUFF, Action.REVIVE})  # actions taken instead of rolling
+_ACTIVE = Status.ACTIVE
+_KNOCKED_DOWN = Status.KNOCKED_DOWN
+_BULWARK = StructureKind.BULWARK
+_FISH = StructureKind.FISH
+_DPS = Role.DPS
+_TANK = Role.TANK
+_HEALER = Role.HEALER
+_ATTACKERS_WIN = Outcome.ATTACKERS_WIN
+_MOVED = EventKind.MOVED
 
 
 class MatchOverError(ValueError):
@@ -69,9 +87,9 @@ def tree_distance(rules: GvgRules, state: GvgState, team: int) -> int:
     return rules.board.distances(team, rules.settings.movement, fish).get(tree.at, 0)
 
 
-def _moved_text(name: str, start: Coord, to: Coord) -> Callable[[], str]:
-    """The sentence of a move, rendered when read (a function, so each move keeps its own values)."""
-    return lambda: f"{name} moves from {start.label} to {to.label}."
+def _moved_text(name: str, start: Coord, to: Coord) -> str:
+    """The sentence of a move; the log renders it when read (``partial`` keeps each move's values)."""
+    return f"{name} moves from {start.label} to {to.label}."
 
 
 class _Turn:
@@ -100,11 +118,11 @@ class _Turn:
 
     def action(self, p: Player) -> Action:
         order = self.orders.get(p.name)
-        return order.action if order else Action.ACT
+        return order.action if order else _ACT
 
     def rolls(self, p: Player) -> bool:
         """Whether ``p`` rolls in the action phase (not buffing/reviving, not teleported)."""
-        return p.name not in self.checked.teleports and self.action(p) not in (Action.BUFF, Action.REVIVE)
+        return p.name not in self.checked.teleports and self.action(p) not in _NO_ROLL
 
     def can_act(self, p: Player) -> bool:
         return p.name not in self.checked.teleports
@@ -167,7 +185,7 @@ class _Turn:
         st = self.state
         for p in st.players:
             order = self.orders.get(p.name)
-            if order is None or p.status is not Status.ACTIVE:
+            if order is None or p.status is not _ACTIVE:
                 continue
             if order.teleport is not None:
                 st.ballista[p.team] -= 1
@@ -177,7 +195,7 @@ class _Turn:
                          player=p.name, start=p.at.label, to=order.teleport.label)
                 p.at = order.teleport
             elif order.move is not None and order.move != p.at:
-                self.log(EventKind.MOVED, _moved_text(p.name, p.at, order.move),
+                self.log(_MOVED, partial(_moved_text, p.name, p.at, order.move),
                          player=p.name, start=p.at, to=order.move)
                 p.at = order.move
         for tree in st.trees:
@@ -218,23 +236,25 @@ class _Turn:
         st = self.state
         mode = self.s.movement
         present: dict[Coord, list[Player]] = defaultdict(list)
-        for p in st.players:
-            if p.status is Status.ACTIVE:
-                present[p.at].append(p)
         self.buff_reach: list[list[frozenset[Coord]]] = [[], []]
         for p in st.players:
-            if p.status is Status.ACTIVE and self.action(p) is Action.BUFF and self.can_act(p):
-                self.buff_reach[p.team].append(self.board.reach_of(p.at, mode))
+            if p.status is _ACTIVE:
+                present[p.at].append(p)
+                if p.role is _HEALER and self.action(p) is _BUFF and self.can_act(p):  # accepted: healers only
+                    self.buff_reach[p.team].append(self.board.reach_of(p.at, mode))
         self.destroyed_bulwarks = [0, 0]
         for structure in st.structures.values():
-            if structure.kind is StructureKind.BULWARK and structure.destroyed:
+            if structure.kind is _BULWARK and structure.destroyed:
                 self.destroyed_bulwarks[structure.team] += 1
         for tile in sorted(present, key=lambda c: (c.row, c.col)):
             self.resolve_tile(tile, present[tile])
         self.revives()
 
     def buffs(self, p: Player) -> list[tuple[str, int]]:
-        count = sum(1 for reach in self.buff_reach[p.team] if p.at in reach)
+        reaches = self.buff_reach[p.team]
+        if not reaches:
+            return []
+        count = sum(1 for reach in reaches if p.at in reach)
         if not count:
             return []
         if Skill.HEALING_REDUCTION in self.active[1 - p.team]:
@@ -259,7 +279,7 @@ class _Turn:
         team = people[0].team
         if ((structure is None or structure.team == team or structure.destroyed)
                 and tile not in st.jungle and (st.boss is None or st.boss.at != tile)
-                and all(p.team == team and self.action(p) is not Action.PICKUP for p in people)):
+                and all(p.team == team and self.action(p) is not _PICKUP for p in people)):
             return  # one team alone, nothing to attack, take or pick up: nothing can happen
         winner: int | None = None
         contested = len({p.team for p in people}) == 2
@@ -283,7 +303,7 @@ class _Turn:
         x = structure.team
         if Skill.CITY_PROTECTION in self.active[x]:
             return f"{self.team(x)}'s City Protection"
-        if (structure.kind is StructureKind.FISH and self.board.bulwarks[x]
+        if (structure.kind is _FISH and self.board.bulwarks[x]
                 and self.destroyed_bulwarks[x] == 0):
             return "the fish is locked until one of its team's bulwarks falls"
         return None
@@ -306,7 +326,7 @@ class _Turn:
             side.flat.append(("tree", self.s.tree_bonus))
 
     def tank_bonus(self, p: Player, defending: bool) -> list[tuple[str, int]]:
-        return [("Tank", self.s.tank_bonus)] if defending and p.role is Role.TANK else []
+        return [("Tank", self.s.tank_bonus)] if defending and p.role is _TANK else []
 
     def structure_battle(self, structure: Structure, people: list[Player]) -> None:
         s, x = self.s, structure.team
@@ -316,50 +336,49 @@ class _Turn:
         if not any(self.rolls(p) for p in attackers):
             return
         y = 1 - x
+        name, where = structure.kind.value, structure.key  # e.g. "bulwark", "bulwark@E4"
         carrier_team = self.carrier_team_on(people)
         dps = [("DPS", s.dps_bonus)]
         attack = Side(y, f"{self.team(y)} attacking")
         for p in attackers:
-            bonus = (dps if p.role is Role.DPS else []) + self.tank_bonus(p, carrier_team == y)
+            bonus = (dps if p.role is _DPS else []) + self.tank_bonus(p, carrier_team == y)
             attack.contributions.append(self.contribution(p, bonus))
-        skill = Skill.BULWARK_DAMAGE if structure.kind is StructureKind.BULWARK else Skill.FISH_DAMAGE
+        skill = Skill.BULWARK_DAMAGE if structure.kind is _BULWARK else Skill.FISH_DAMAGE
         if skill in self.active[y]:
             attack.flat.append((skill.display, s.skill_damage_bonus))
         self.carrier_bonus(attack, carrier_team)
-        defence = Side(x, f"{self.team(x)}'s {structure.kind.value}")
+        defence = Side(x, f"{self.team(x)}'s {name}")
         key = f"defense/{tile.label}"
-        defence.flat.append((f"{structure.kind.value} die {key}", self.dice.d6(key)))
-        if structure.kind is StructureKind.FISH:
+        defence.flat.append((f"{name} die {key}", self.dice.d6(key)))
+        if structure.kind is _FISH:
             tier = s.fish_tier(self.destroyed_bulwarks[x])
             if tier:
                 defence.flat.append((f"fish tier, {self.destroyed_bulwarks[x]} bulwark(s) down", tier))
         for p in defenders:
             defence.contributions.append(self.contribution(p, self.tank_bonus(p, True)))
         self.carrier_bonus(defence, carrier_team)
-        if carrier_team == y:
-            tie = Outcome.ATTACKERS_WIN
-        else:
-            tie = Outcome.DEFENDERS_WIN if defenders else Outcome.ATTACKERS_WIN
+        # A carrier's attack wins ties; otherwise defenders do, and an empty structure falls on a tie.
+        tie = Outcome.DEFENDERS_WIN if defenders and carrier_team != y else _ATTACKERS_WIN
         outcome = decide(attack, defence, tie)
         kind = "PvP" if defenders else "PvE"
-        verdict = "the attack succeeds" if outcome is Outcome.ATTACKERS_WIN else f"the {structure.kind.value} holds"
+        verdict = "the attack succeeds" if outcome is _ATTACKERS_WIN else f"the {name} holds"
         self.log(EventKind.BATTLE,
-                 lambda: f"Battle on {structure.key} ({kind}): {attack.describe()}; {defence.describe()}. "
+                 lambda: f"Battle on {where} ({kind}): {attack.describe()}; {defence.describe()}. "
                          f"{attack.total} vs {defence.total}: {verdict}.",
-                 tile=tile.label, kind=structure.kind.value, pvp=bool(defenders),
+                 tile=tile.label, kind=name, pvp=bool(defenders),
                  sides=[attack, defence], outcome=outcome.value,
-                 winner=self.team(y if outcome is Outcome.ATTACKERS_WIN else x))
-        if outcome is Outcome.ATTACKERS_WIN:
+                 winner=self.team(y if outcome is _ATTACKERS_WIN else x))
+        if outcome is _ATTACKERS_WIN:
             structure.hp -= 1
             self.log(EventKind.STRUCTURE_DAMAGED,
-                     f"{self.team(x)}'s {structure.kind.value} on {tile.label} loses 1 HP ({structure.hp} left).",
-                     structure=structure.key, hp=structure.hp)
+                     f"{self.team(x)}'s {name} on {tile.label} loses 1 HP ({structure.hp} left).",
+                     structure=where, hp=structure.hp)
             if structure.destroyed:
                 self.log(EventKind.STRUCTURE_DESTROYED,
-                         f"{self.team(x)}'s {structure.kind.value} on {tile.label} is destroyed.",
-                         structure=structure.key)
+                         f"{self.team(x)}'s {name} on {tile.label} is destroyed.",
+                         structure=where)
                 for p in defenders:
-                    self.knock(p, tile, f"{structure.key} fell")
+                    self.knock(p, tile, f"{where} fell")
             elif carrier_team == x:
                 # The carrier's side lost the battle: the carrier falls even though the structure stands.
                 for p in defenders:
@@ -367,7 +386,7 @@ class _Turn:
                         self.knock(p, tile, "the tree's defence lost")
         else:
             for p in attackers:
-                self.knock(p, tile, f"{structure.key} held")
+                self.knock(p, tile, f"{where} held")
 
     def open_battle(self, tile: Coord, people: list[Player], where: str) -> int | None:
         """Fight between the two teams on a tile; returns the winning team, None on a stalemate."""
@@ -376,7 +395,7 @@ class _Turn:
         carrier_team = self.carrier_team_on(people)
         sides = [Side(team, self.team(team)) for team in (0, 1)]
         for p in people:
-            bonus = [("DPS", self.s.dps_bonus)] if p.role is Role.DPS else []
+            bonus = [("DPS", self.s.dps_bonus)] if p.role is _DPS else []
             bonus += self.tank_bonus(p, carrier_team == p.team)
             sides[p.team].contributions.append(self.contribution(p, bonus))
         for side in sides:
@@ -384,9 +403,9 @@ class _Turn:
         if carrier_team is None:
             tie = Outcome.STALEMATE
         else:
-            tie = Outcome.ATTACKERS_WIN if carrier_team == 0 else Outcome.DEFENDERS_WIN
+            tie = _ATTACKERS_WIN if carrier_team == 0 else Outcome.DEFENDERS_WIN
         outcome = decide(sides[0], sides[1], tie)
-        winner = {Outcome.ATTACKERS_WIN: 0, Outcome.DEFENDERS_WIN: 1}.get(outcome)
+        winner = {_ATTACKERS_WIN: 0, Outcome.DEFENDERS_WIN: 1}.get(outcome)
         place = f"{tile.label} {where}".strip()
         result = "stalemate, nobody falls" if winner is None else f"{self.team(winner)} wins"
         self.log(EventKind.BATTLE,
@@ -457,7 +476,7 @@ class _Turn:
     def pickups(self, tile: Coord, people: list[Player]) -> None:
         st = self.state
         pickers = [p for p in people
-                   if self.action(p) is Action.PICKUP and p.name not in self.knocked and self.can_act(p)
+                   if self.action(p) is _PICKUP and p.name not in self.knocked and self.can_act(p)
                    and carried_tree(st, p.name) is None]
         if not pickers:
             return
@@ -496,8 +515,8 @@ class _Turn:
         st = self.state
         mode = self.s.movement
         for healer in st.players:
-            if (healer.status is not Status.ACTIVE or self.action(healer) is not Action.REVIVE
-                    or not self.can_act(healer)):
+            if (healer.role is not _HEALER or healer.status is not _ACTIVE  # accepted revives: healers only
+                    or self.action(healer) is not _REVIVE or not self.can_act(healer)):
                 continue
             if self.s.healing_reduction_blocks_revive and Skill.HEALING_REDUCTION in self.active[1 - healer.team]:
                 self.log(EventKind.REVIVED, f"{healer.name}'s revive is blocked by Healing Reduction.",
@@ -505,7 +524,7 @@ class _Turn:
                 continue
             reach = self.board.reach_of(healer.at, mode)
             raised = [p.name for p in st.players
-                      if p.team == healer.team and p.status is Status.KNOCKED_DOWN and p.at in reach
+                      if p.team == healer.team and p.status is _KNOCKED_DOWN and p.at in reach
                       and p.name not in self.revived]
             self.revived.update(raised)
             if raised:
@@ -516,10 +535,10 @@ class _Turn:
     def bookkeeping(self) -> None:
         for p in self.state.players:
             if p.name in self.knocked:
-                p.status = Status.KNOCKED_DOWN
+                p.status = _KNOCKED_DOWN
                 p.down_turn = self.turn
-            elif p.status is Status.KNOCKED_DOWN:
-                p.status = Status.ACTIVE
+            elif p.status is _KNOCKED_DOWN:
+                p.status = _ACTIVE
                 p.down_turn = None
                 if p.name not in self.revived:
                     home = self.board.respawn_tile(p.team)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from sheets_gm.engine.core.dice import TurnDice
@@ -43,9 +44,8 @@ def carried_tree(state: GvgState, name: str) -> Tree | None:
 
 def enemy_on_tile(state: GvgState, player: Player) -> bool:
     """Whether an active player of the other team stands on ``player``'s tile."""
-    return any(
-        p.team != player.team and p.status is Status.ACTIVE and p.at == player.at for p in state.players
-    )
+    active = Status.ACTIVE  # read once: an enum member read off its class is slow on Python 3.11
+    return any(p.at == player.at and p.team != player.team and p.status is active for p in state.players)
 
 
 class Reach(NamedTuple):
@@ -79,10 +79,13 @@ def movement_reach(
         contested = enemy_on_tile(state, player)
         steps = s.carrier_contested_steps if contested else s.carrier_steps
         return Reach(steps * 2 if tree_speed else steps, None, contested=contested, tree_speed=tree_speed)
-    roll = dice.d6(f"move/{player.name}")
-    if speed:
-        return Reach(roll + s.player_speed_bonus, roll, s.player_speed_bonus)
-    return Reach(roll, roll)
+    return _rolled_reach(dice.d6(f"move/{player.name}"), s.player_speed_bonus if speed else 0)
+
+
+@lru_cache(maxsize=256)
+def _rolled_reach(roll: int, speed_bonus: int) -> Reach:
+    """The reach of a movement roll plus a Player Speed bonus: shared, as a Reach never changes."""
+    return Reach(roll + speed_bonus, roll, speed_bonus)
 
 
 def tile_name(rules: GvgRules, state: GvgState, tile: Coord) -> str:
