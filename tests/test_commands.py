@@ -22,16 +22,15 @@ from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.snapshot import read_snapshot
+from tests.matchfiles import local_config
 
 ROSTER = "name,team,role,captain,email\nAnn,red,dps,yes,ann@example.org\nBen,red,healer,,\n" \
          "Cat,blue,tank,yes,\nDan,blue,dps,,\n"
 
 
-def config(tmp_path: Path, extra: str = "", sheets: str = 'board = "match.xlsx"') -> Path:
-    path = tmp_path / "match.toml"
-    path.write_text(f'ruleset = "gvg"\ntitle = "Test match"\nteams = ["red", "blue"]\n{extra}\n'
-                    f'[sheets]\nbackend = "local"\n{sheets}\n', encoding="utf-8")
-    return path
+def config(tmp_path: Path, extra: str = "", **where: str) -> Path:
+    """A local match.toml with ``extra`` above its tables (see tests/matchfiles.py)."""
+    return local_config(tmp_path, head=extra, **where)
 
 
 def roster(tmp_path: Path, text: str = ROSTER) -> Path:
@@ -89,8 +88,8 @@ def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster
 
 def test_init_with_a_roster_csv_and_private_workbooks_creates_every_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = config(tmp_path, "[deadlines]\ntimes = [\"20:00\"]\ntimezone = \"Europe/Paris\"",
-                  'board = "board.xlsx"\nengine = "gm/engine.xlsx"\norders = { red = "red.xlsx", blue = "blue.xlsx" }')
+    path = config(tmp_path, "[deadlines]\ntimes = [\"20:00\"]\ntimezone = \"Europe/Paris\"", workbook="board.xlsx",
+                  body='engine = "gm/engine.xlsx"\norders = { red = "red.xlsx", blue = "blue.xlsx" }')
     code, out, _ = run(capsys, "init", "gvg", "-c", path, "--roster", roster(tmp_path))
     assert code == 0, out
     seed_hash = out.split("Seed hash")[1].split(": ")[1].split()[0]
