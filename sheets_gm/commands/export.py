@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     sheets = open_match(config)
     template = default_template()
     with user_errors():
-        record = read_snapshot(sheets, template).record
+        snapshot = read_snapshot(sheets, template)
+    record = snapshot.record
     finished = record.state.finished
     if not finished and not args.reveal_early:
         raise UserError(_early_refusal(record.turn))
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{folder} already holds {before.describe()}: nothing was written. Choose another folder "
                         "with --out, or pass --overwrite to replace its files")
     with user_errors():
-        written = export_match(sheets, folder, template)
+        written = export_match(sheets, folder, template, snapshot)
 
     if finished:
         print(f"The match is over (turn {record.turn}): exported with its seed.")

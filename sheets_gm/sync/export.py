@@ -29,7 +29,7 @@ from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sync.record import EngineRecord
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch
-from sheets_gm.sync.snapshot import read_snapshot
+from sheets_gm.sync.snapshot import Snapshot, read_snapshot
 
 REPLAY_FORMAT = "sheets-gm replay v2"
 #: Formats ``replay_states`` reads: v1 had no GM events (a v1 reader stops at a v2 file rather than mismatch).
@@ -164,10 +164,13 @@ def match_replay(sheets: MatchSheets, template: SheetTemplate | None = None) -> 
     return replay_document(record, history(sheets, record, tpl))
 
 
-def export_match(sheets: MatchSheets, folder: Path, template: SheetTemplate | None = None) -> list[Path]:
-    """Write the match's workbooks (.xlsx), a CSV per tab and the JSON replay into ``folder``."""
+def export_match(sheets: MatchSheets, folder: Path, template: SheetTemplate | None = None,
+                 snapshot: Snapshot | None = None) -> list[Path]:
+    """Write the match's workbooks (.xlsx), a CSV per tab and the JSON replay into ``folder``.
+
+    ``snapshot`` is the match as the caller just read it (read here when not given)."""
     tpl = template or default_template()
-    snap = read_snapshot(sheets, tpl)
+    snap = snapshot or read_snapshot(sheets, tpl)
     record = snap.record
     folder.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
