@@ -28,7 +28,7 @@ from sheets_gm.engine.gvg.resolve import Resolution
 from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.setup import RosterEntry, new_match
-from sheets_gm.engine.gvg.state import Boss, GvgState, PlayerOrder, TurnOrders
+from sheets_gm.engine.gvg.state import Boss, GvgState, Player, PlayerOrder, TurnOrders
 
 BOARD = GvgMap.from_text((Path(__file__).parent.parent / "templates" / "gvg" / "map.txt").read_text())
 TEAMS = ("red", "blue")
@@ -306,13 +306,19 @@ def test_knocked_down_players_get_no_order() -> None:
         assert set(orders.players) == {"red3", "red4"}
 
 
-def test_a_carrier_heads_home_and_the_team_escorts_it() -> None:
+def start_carrying() -> tuple[GvgRules, GvgState, Player]:
+    """A new match where red0 stands on blue's fish carrying blue's tree."""
     rules, state = start()
     carrier = state.player("red0")
     carrier.at = BOARD.fish[1] or Coord(0, 0)
     tree = state.trees[1]
     assert tree is not None
     tree.carrier, tree.at = carrier.name, carrier.at
+    return rules, state, carrier
+
+
+def test_a_carrier_heads_home_and_the_team_escorts_it() -> None:
+    rules, state, carrier = start_carrying()
     dice = TurnDice(b"carry", 1)
     orders = ObjectiveBot(7).orders(rules, state, 0, dice)
     home = BOARD.distances(0, rules.settings.movement, BOARD.bases[0][0])
@@ -321,12 +327,7 @@ def test_a_carrier_heads_home_and_the_team_escorts_it() -> None:
 
 
 def test_a_carrier_with_coins_buys_tree_speed_and_goes_twice_as_far() -> None:
-    rules, state = start()
-    carrier = state.player("red0")
-    carrier.at = BOARD.fish[1] or Coord(0, 0)
-    tree = state.trees[1]
-    assert tree is not None
-    tree.carrier, tree.at = carrier.name, carrier.at
+    rules, state, carrier = start_carrying()
     state.coins = [2, 0]
     orders = ObjectiveBot(7).orders(rules, state, 0, TurnDice(b"carry", 1))
     assert orders.skills == (Skill.TREE_SPEED,)

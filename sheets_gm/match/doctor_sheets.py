@@ -7,7 +7,7 @@ doctor may run while a sync is running, or while players are typing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
@@ -21,6 +21,7 @@ from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend,
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
+from sheets_gm.sync.poll import deadline_moment
 from sheets_gm.sync.record import EngineRecord, RecordError, parse_record
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.snapshot import LayoutDriftError, expect_row, read_snapshot
@@ -232,13 +233,11 @@ def _deadline(config: MatchConfig, record: EngineRecord, report: Checkup, now: d
         report.ok("deadline", f"turn {record.turn} has no deadline: it resolves when both captains are ready "
                               "or when you force it")
         return
-    try:
-        moment = datetime.fromisoformat(record.deadline)
-    except ValueError:
+    moment = deadline_moment(record.deadline)
+    if moment is None:
         report.warn("deadline", f"turn {record.turn}'s deadline {record.deadline!r} is not a date and time",
                     "the next resolution writes a new one; to fix it now, correct the engine tab's deadline cell")
         return
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     if moment <= now:
         late = now - moment
         hours = late.total_seconds() / 3600
