@@ -1,40 +1,266 @@
-"""The interface every ruleset implements, and the traits it declares.
+"""The interface every ruleset implements: declared traits plus pure functions over its own types.
 
-Like OpenSpiel's ``_GAME_TYPE``, a ruleset states up front how its turns work, how many
-teams play and which settings it has, so the sync, the sheets and the conformance tests
-can treat every ruleset alike.
+A game is a ruleset: one package of engine code plus one template folder. The core (sync,
+commands, scenarios, simulations, conformance test) knows no game by name; it asks the
+ruleset, through this interface, everything it needs:
+
+- **traits**, declared up front like OpenSpiel's ``_GAME_TYPE``: how turns work, who submits
+  (teams, players or sides, and maybe a judge), what is hidden, which board, how many seats;
+- **settings**: a frozen dataclass of named house rules (``engine.core.settings``);
+- **set-up**: a new match from a roster of seats and members;
+- **windows**: the submission round now open (a phase, the seats that act), so the sync
+  knows whom to wait for; a finished match has none;
+- **check** and **resolve**: a verdict per order, in words a player understands, then the
+  new state and the events of the log;
+- **outcome**, **views** (what one seat may see; ``None`` is the public board), **GM events**
+  (logged adjustments the ruleset accepts) and **bots**;
+- codecs so states, orders and GM events travel as JSON (engine tab, history, replays).
+
+A ruleset *instance* is bound to one match's fixed part (its settings and board), the way a
+python-chess variant is a class with its own rules: ``RulesetClass.create(settings, board)``.
+States and orders are the ruleset's own plain typed data; the core treats them as opaque
+and only moves them through the functions below.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.events import Event
+
+StateT = TypeVar("StateT")
+OrdersT = TypeVar("OrdersT")
+GmEventT = TypeVar("GmEventT")
+_StateIn = TypeVar("_StateIn", contravariant=True)
+_OrdersOut = TypeVar("_OrdersOut", covariant=True)
+
+#: The seat name of a judge who enters results (the Coalition game's): a window may list it.
+JUDGE = "judge"
 
 
 class TurnStructure(StrEnum):
-    """Whether everyone's orders resolve together or one side after another."""
+    """How submissions follow each other."""
 
-    SIMULTANEOUS = "simultaneous"
-    SEQUENTIAL = "sequential"
+    SIMULTANEOUS = "simultaneous"  # every seat submits in the same window (GvG, Coalition, Champions)
+    SEQUENTIAL = "sequential"  # one seat at a time, in roster order (Wesnoth)
+    ALTERNATING = "alternating"  # two seats take turns, the other reacting (Win or Die)
+
+
+class SeatKind(StrEnum):
+    """Who submits orders: a seat is one order-writing party."""
+
+    TEAM = "team"  # several members, a captain (GvG)
+    PLAYER = "player"  # one person (Wesnoth, Champions, Win or Die)
+    SIDE = "side"  # many players, many armies (Coalition)
+
+
+class Information(StrEnum):
+    """What a seat may not see."""
+
+    PERFECT = "perfect"  # everything is public
+    PRIVATE_ORDERS = "private_orders"  # the state is public, orders are private until resolved
+    HIDDEN_STATE = "hidden_state"  # parts of the state itself are hidden (units face down, tile-mates only)
+
+
+class BoardKind(StrEnum):
+    """The board's geometry, served by ``engine.core.topology``."""
+
+    SQUARE = "square"
+    HEX = "hex"
+    PLANES = "planes"  # named-square planes (column number + row letter), some wrapping
 
 
 @dataclass(frozen=True, slots=True)
 class RulesetTraits:
     """What a ruleset declares about itself."""
 
-    name: str
-    title: str
+    name: str  # the registry name, as typed in match.toml and scenario files
+    title: str  # for people
     turn_structure: TurnStructure
-    teams: int
-    players_per_team: int
-    roles: tuple[str, ...]
-    actions: tuple[str, ...]
-    skills: tuple[str, ...]
+    seat_kind: SeatKind
+    information: Information
+    board_kind: BoardKind
+    judge: bool  # whether a human judge enters results in a window of their own
+    min_seats: int
+    max_seats: int
+    max_windows: int  # an upper bound on the windows of a match with the default settings (conformance)
     settings_type: type[Any]
 
 
-class Ruleset(Protocol):
-    """A game's rules: its traits plus pure functions over its own state and order types."""
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One roster row: a person (or a unit or army the ruleset names) belonging to a seat.
+
+    ``fields`` holds the ruleset's own roster columns by lower-case header (``role``,
+    ``captain``, ``faction``…); the ruleset checks them in ``new_match``."""
+
+    name: str
+    seat: str
+    fields: Mapping[str, str] = field(default_factory=dict)
+    email: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """The seats of a match in turn order, and their members."""
+
+    seats: tuple[str, ...]
+    members: tuple[Member, ...] = ()
+
+    def of(self, seat: str) -> tuple[Member, ...]:
+        """The members of ``seat``, in roster order."""
+        return tuple(m for m in self.members if m.seat == seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One round of submissions: what is open now, and for whom.
+
+    ``key`` identifies the window within the match and stamps what players type for it (a
+    row typed for another window is stale); ``turn`` keys the dice of what it resolves."""
+
+    key: str  # e.g. "7" (GvG turn 7), "3/equip" (Champions), "12/Ann" (Wesnoth)
+    label: str  # for people: "turn 7", "round 3 · equip and fight", "turn 12 · Ann"
+    phase: str  # the ruleset's phase name; the sheet template opens the input tables of this phase
+    seats: tuple[str, ...]  # the seats that submit (JUDGE for a judge's window)
+    turn: int  # the dice of this window's resolution are keyed by it
+    stepwise: bool = False  # rows may resolve one by one as their Go box is ticked (Wesnoth's ``step``)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The engine's answer to one part of one order, shown in the row's feedback cell."""
+
+    seat: str
+    subject: str  # the row's key: a player, unit or army name, or the seat itself for seat-wide orders
+    part: str  # which part of the order: "move", "action", "skill", "recruit"…
+    accepted: bool
+    message: str  # a sentence a player understands: "G9 is 5 steps away; your roll is 3"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished match ended: the winning seats (none is a draw) and a sentence."""
+
+    winners: tuple[str, ...]
+    text: str
+
+
+@dataclass
+class Resolution(Generic[StateT]):
+    """What resolving a window (or applying a GM event) produced."""
+
+    state: StateT
+    events: list[Event]
+
+
+@dataclass(frozen=True, slots=True)
+class GmOption:
+    """One option of ``sheets-gm adjust --<flag> VALUE``: a kind of logged GM event the ruleset accepts."""
+
+    flag: str  # "coins"
+    metavar: str  # "TEAM=N"
+    help: str
+    repeatable: bool = True
+
+
+class Bot(Protocol[_StateIn, _OrdersOut]):
+    """Plays one seat: returns that seat's orders for the open window (``merge_orders`` joins the seats')."""
+
+    def orders(self, state: _StateIn, seat: str, dice: TurnDice) -> _OrdersOut: ...
+
+
+class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
+    """A game's rules bound to one match's settings and board; every method is pure."""
 
     traits: ClassVar[RulesetTraits]
+
+    @classmethod
+    def create(cls, settings: Any, board: str) -> Ruleset[StateT, OrdersT, GmEventT]:
+        """The rules of a match: its settings (an instance of ``traits.settings_type``) and its
+        board as text (the match's, or the default one of its template folder); ValueError
+        naming the line of a board that does not parse."""
+        ...
+
+    @property
+    def settings(self) -> Any:
+        """The match's settings."""
+        ...
+
+    @property
+    def board_text(self) -> str:
+        """The board as text, as the engine record stores it."""
+        ...
+
+    # -- set-up ----------------------------------------------------------------------------
+    def new_match(self, roster: Roster, dice: TurnDice) -> StateT:
+        """The state before the first window; ValueError naming the roster line for a bad roster."""
+        ...
+
+    # -- codecs ------------------------------------------------------------------------------
+    def state_to_json(self, state: StateT) -> dict[str, Any]: ...
+    def state_from_json(self, data: Mapping[str, Any]) -> StateT: ...
+    def orders_to_json(self, orders: OrdersT) -> dict[str, Any]: ...
+    def orders_from_json(self, data: Mapping[str, Any]) -> OrdersT: ...
+    def gm_event_to_json(self, event: GmEventT) -> dict[str, Any]: ...
+    def gm_event_from_json(self, data: Mapping[str, Any]) -> GmEventT: ...
+
+    # -- play --------------------------------------------------------------------------------
+    def seats(self, state: StateT) -> tuple[str, ...]:
+        """Every seat of the match, in turn order."""
+        ...
+
+    def window(self, state: StateT) -> Window | None:
+        """The submission window open now; None once the match is over."""
+        ...
+
+    def dice(self, seed: bytes, state: StateT, pins: Mapping[str, Any] | None = None) -> TurnDice:
+        """The keyed dice of the open window's resolution."""
+        ...
+
+    def no_orders(self) -> OrdersT:
+        """The orders of a window in which nobody submitted anything."""
+        ...
+
+    def merge_orders(self, parts: Mapping[str, OrdersT]) -> OrdersT:
+        """One window's orders from each seat's part (what bots and seat sheets produce)."""
+        ...
+
+    def check(self, state: StateT, orders: OrdersT, dice: TurnDice) -> list[Verdict]:
+        """A verdict per order part; refused parts are left out by ``resolve``."""
+        ...
+
+    def resolve(self, state: StateT, orders: OrdersT, dice: TurnDice) -> Resolution[StateT]:
+        """The window resolved: the new state (the input is not changed) and the events."""
+        ...
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        """How the match ended, or None while it goes on."""
+        ...
+
+    def view(self, state: StateT, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON-ready data; ``None`` is the public board (nobody's view)."""
+        ...
+
+    # -- the GM ------------------------------------------------------------------------------
+    def gm_options(self) -> tuple[GmOption, ...]:
+        """The options of ``adjust``: the logged corrections this ruleset accepts."""
+        ...
+
+    def gm_events_from_options(self, state: StateT, values: Mapping[str, Sequence[str]],
+                               reason: str) -> list[GmEventT]:
+        """GM events from ``adjust``'s options by flag (ValueError naming the option and what it accepts)."""
+        ...
+
+    def apply_gm_event(self, state: StateT, event: GmEventT) -> Resolution[StateT]:
+        """A GM event applied (the input state is not changed), with its logged events."""
+        ...
+
+    # -- bots --------------------------------------------------------------------------------
+    def bots(self) -> Mapping[str, Callable[[int | str], Bot[StateT, OrdersT]]]:
+        """Bot factories by name (the first is the default), each taking a seed."""
+        ...

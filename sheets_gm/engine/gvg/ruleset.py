@@ -1,12 +1,61 @@
-"""The GvG ruleset as the rest of sheets-gm sees it."""
+"""The GvG ruleset as the rest of sheets-gm sees it: the core's ``Ruleset`` interface over the GvG engine."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from sheets_gm.engine.core.ruleset import RulesetTraits, TurnStructure
-from sheets_gm.engine.gvg.enums import Action, Role, Skill
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.grid import Coord, CoordError
+from sheets_gm.engine.core.ruleset import (
+    BoardKind,
+    Bot,
+    GmOption,
+    Information,
+    Outcome,
+    Resolution,
+    Roster,
+    RulesetTraits,
+    SeatKind,
+    TurnStructure,
+    Verdict,
+    Window,
+)
+from sheets_gm.engine.gvg.board import GvgMap
+from sheets_gm.engine.gvg.bots import Bot as GvgBot
+from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.engine.gvg.checks import check_orders
+from sheets_gm.engine.gvg.gm import apply_gm_event
+from sheets_gm.engine.gvg.resolve import resolve_turn
+from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.engine.gvg.setup import RosterEntry, new_match
+from sheets_gm.engine.gvg.state import (
+    Adjustment,
+    ArcheryDuel,
+    GmEvent,
+    GvgState,
+    TurnOrders,
+    gm_event_from_json,
+    gm_event_to_json,
+    orders_from_json,
+    orders_to_json,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatBot:
+    """A GvG bot (which plays a team slot) seen as a core ``Bot`` (which plays a seat by name)."""
+
+    rules: GvgRules
+    bot: GvgBot
+
+    def orders(self, state: GvgState, seat: str, dice: TurnDice) -> TurnOrders:
+        team = state.team_index(seat)
+        part = self.bot.orders(self.rules, state, team, dice)
+        skills: tuple[Any, ...] = (part.skills, ()) if team == 0 else ((), part.skills)
+        return TurnOrders(players=part.players, skills=skills)
 
 
 class GvgRuleset:
@@ -16,10 +65,191 @@ class GvgRuleset:
         name="gvg",
         title="WWM GvG guild board game",
         turn_structure=TurnStructure.SIMULTANEOUS,
-        teams=2,
-        players_per_team=5,
-        roles=tuple(r.value for r in Role),
-        actions=tuple(a.value for a in Action),
-        skills=tuple(s.value for s in Skill),
+        seat_kind=SeatKind.TEAM,
+        information=Information.PRIVATE_ORDERS,
+        board_kind=BoardKind.SQUARE,
+        judge=False,
+        min_seats=2,
+        max_seats=2,
+        max_windows=GvgSettings().max_turns,
         settings_type=GvgSettings,
     )
+
+    def __init__(self, rules: GvgRules) -> None:
+        self.rules = rules
+
+    @classmethod
+    def create(cls, settings: Any, board: str) -> GvgRuleset:
+        """The rules of a match on ``board`` (the map as text); MapError names the bad line."""
+        return cls(GvgRules(GvgMap.from_text(board), settings))
+
+    @property
+    def settings(self) -> GvgSettings:
+        """The match's house rules."""
+        return self.rules.settings
+
+    @property
+    def board_text(self) -> str:
+        """The map as text."""
+        return self.rules.board.to_text()
+
+    # -- set-up ----------------------------------------------------------------------------
+    def new_match(self, roster: Roster, dice: TurnDice) -> GvgState:
+        """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer)."""
+        entries = [RosterEntry(m.name, m.seat, m.fields.get("role", "")) for m in roster.members]
+        return new_match(self.rules.board, roster.seats, entries, self.rules.settings)
+
+    # -- codecs ------------------------------------------------------------------------------
+    def state_to_json(self, state: GvgState) -> dict[str, Any]:
+        return state.to_json()
+
+    def state_from_json(self, data: Mapping[str, Any]) -> GvgState:
+        return GvgState.from_json(data)
+
+    def orders_to_json(self, orders: TurnOrders) -> dict[str, Any]:
+        return orders_to_json(orders)
+
+    def orders_from_json(self, data: Mapping[str, Any]) -> TurnOrders:
+        return orders_from_json(data)
+
+    def gm_event_to_json(self, event: GmEvent) -> dict[str, Any]:
+        return gm_event_to_json(event)
+
+    def gm_event_from_json(self, data: Mapping[str, Any]) -> GmEvent:
+        return gm_event_from_json(data)
+
+    # -- play --------------------------------------------------------------------------------
+    def seats(self, state: GvgState) -> tuple[str, ...]:
+        """The two teams, slot 1 first."""
+        return state.teams
+
+    def window(self, state: GvgState) -> Window | None:
+        """One window a turn: both teams submit at once."""
+        if state.finished:
+            return None
+        return Window(key=str(state.turn), label=f"turn {state.turn}", phase="orders", seats=state.teams,
+                      turn=state.turn)
+
+    def dice(self, seed: bytes, state: GvgState, pins: Mapping[str, Any] | None = None) -> TurnDice:
+        """The dice of the turn about to be resolved."""
+        return TurnDice(seed, state.turn, pins)
+
+    def no_orders(self) -> TurnOrders:
+        return TurnOrders()
+
+    def merge_orders(self, parts: Mapping[str, TurnOrders]) -> TurnOrders:
+        """The players' orders of every part; each team's skills from its own slot."""
+        players: dict[str, Any] = {}
+        skills: list[tuple[Any, ...]] = [(), ()]
+        for part in parts.values():
+            players.update(part.players)
+            for slot in (0, 1):
+                if part.skills[slot]:
+                    skills[slot] = part.skills[slot]
+        return TurnOrders(players=players, skills=(skills[0], skills[1]))
+
+    def check(self, state: GvgState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
+        """A verdict per order part; a player's seat is its team, a team's skills are the team's own."""
+        checked = check_orders(self.rules, state, orders, dice)
+        team_of = {p.name: state.teams[p.team] for p in state.players}
+        return [Verdict(team_of.get(c.subject, c.subject), c.subject, c.part, c.accepted, c.message)
+                for c in checked.checks]
+
+    def resolve(self, state: GvgState, orders: TurnOrders, dice: TurnDice) -> Resolution[GvgState]:
+        res = resolve_turn(self.rules, state, orders, dice)
+        return Resolution(res.state, res.events)
+
+    def outcome(self, state: GvgState) -> Outcome | None:
+        if not state.finished:
+            return None
+        if state.winner is None:
+            return Outcome((), f"a draw on turn {state.turn}")
+        team = state.teams[state.winner]
+        return Outcome((team,), f"{team} wins")
+
+    def view(self, state: GvgState, seat: str | None) -> dict[str, Any]:
+        """Everything: GvG hides orders until they resolve, never the board."""
+        return state.to_json()
+
+    # -- the GM ------------------------------------------------------------------------------
+    def gm_options(self) -> tuple[GmOption, ...]:
+        return (
+            GmOption("coins", "TEAM=N", "set a team's coins"),
+            GmOption("hp", "TILE=N", "set the HP of the bulwark, fish or boss on a tile (0 destroys it, no reward)"),
+            GmOption("position", "PLAYER=TILE", "move a player (a carrier takes the tree along)"),
+            GmOption("duel", "TEAM=W-L", "the archery duel's winner and score (best of 5: 3-0, 3-1 or 3-2)"),
+        )
+
+    def gm_events_from_options(self, state: GvgState, values: Mapping[str, Sequence[str]],
+                               reason: str) -> list[GmEvent]:
+        """Coins, HP and positions (each needs ``reason``), then archery duels, in that order."""
+        corrections = [*values.get("coins", ()), *values.get("hp", ()), *values.get("position", ())]
+        if not corrections and not values.get("duel"):
+            raise ValueError("nothing to change: give --coins TEAM=N, --hp TILE=N, --position PLAYER=TILE "
+                             "or --duel TEAM=W-L")
+        if corrections and not reason.strip():
+            raise ValueError('--reason is required with --coins, --hp and --position, e.g. --reason "duel paid '
+                             'twice"; it is written to the log')
+        events: list[GmEvent] = []
+        for value in values.get("coins", ()):
+            team, count = _split("--coins", value, "TEAM=COINS", "red=5")
+            events.append(Adjustment(reason, coins=(_team("--coins", team, state.teams),
+                                                    _number("--coins", count, "coins"))))
+        for value in values.get("hp", ()):
+            tile, hp = _split("--hp", value, "TILE=HP", "G7=3")
+            events.append(Adjustment(reason, hp=(_tile("--hp", tile), _number("--hp", hp, "HP"))))
+        for value in values.get("position", ()):
+            name, tile = _split("--position", value, "PLAYER=TILE", "Ann=H12")
+            events.append(Adjustment(reason, position=(name, _tile("--position", tile))))
+        for value in values.get("duel", ()):
+            team, score = _split("--duel", value, "TEAM=W-L (the winner and the score)", "red=3-1")
+            won, dash, lost = score.partition("-")
+            if not dash:
+                raise ValueError(f"--duel {value!r}: the score is the winner's points, a dash and the loser's, "
+                                 "like 3-1")
+            events.append(ArcheryDuel(_team("--duel", team, state.teams), _number("--duel", won, "points"),
+                                      _number("--duel", lost, "points")))
+        return events
+
+    def apply_gm_event(self, state: GvgState, event: GmEvent) -> Resolution[GvgState]:
+        new, events = apply_gm_event(self.rules, state, event)
+        return Resolution(new, events)
+
+    # -- bots --------------------------------------------------------------------------------
+    def bots(self) -> Mapping[str, Callable[[int | str], Bot[GvgState, TurnOrders]]]:
+        """``objective`` (plays for the trees, buys skills), ``noskills`` and ``random``."""
+        rules = self.rules
+        return {
+            "objective": lambda seed: _SeatBot(rules, ObjectiveBot(seed)),
+            "noskills": lambda seed: _SeatBot(rules, ObjectiveBot(seed, buys_skills=False)),
+            "random": lambda seed: _SeatBot(rules, RandomBot(seed)),
+        }
+
+
+def _split(option: str, value: str, form: str, example: str) -> tuple[str, str]:
+    """``KEY=VALUE`` split in two, or a ValueError naming the option and the accepted form."""
+    key, sep, rest = value.partition("=")
+    if not sep or not key.strip() or not rest.strip():
+        raise ValueError(f"{option} {value!r}: write {form}, like {example}")
+    return key.strip(), rest.strip()
+
+
+def _team(option: str, name: str, teams: tuple[str, str]) -> int:
+    for i, team in enumerate(teams):
+        if team.lower() == name.lower():
+            return i
+    raise ValueError(f"{option}: there is no team {name!r}; the teams are {teams[0]} and {teams[1]}")
+
+
+def _number(option: str, text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{option}: {what} {text!r} is not a whole number") from None
+
+
+def _tile(option: str, text: str) -> Coord:
+    try:
+        return Coord.parse(text)
+    except CoordError as exc:
+        raise ValueError(f"{option}: {exc}") from None
