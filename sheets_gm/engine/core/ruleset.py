@@ -27,10 +27,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
+
+if TYPE_CHECKING:
+    from sheets_gm.scenario.codec import ScenarioCodec
 
 StateT = TypeVar("StateT")
 OrdersT = TypeVar("OrdersT")
@@ -258,6 +261,12 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
 
     def apply_gm_event(self, state: StateT, event: GmEventT) -> Resolution[StateT]:
         """A GM event applied (the input state is not changed), with its logged events."""
+        ...
+
+    # -- tests -------------------------------------------------------------------------------
+    @classmethod
+    def scenario_codec(cls) -> ScenarioCodec:
+        """The reader and runner of this ruleset's scenario files (``shared/scenario-format.md``)."""
         ...
 
     # -- bots --------------------------------------------------------------------------------

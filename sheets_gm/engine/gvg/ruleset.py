@@ -29,6 +29,7 @@ from sheets_gm.engine.gvg.checks import check_orders
 from sheets_gm.engine.gvg.gm import apply_gm_event
 from sheets_gm.engine.gvg.resolve import resolve_turn
 from sheets_gm.engine.gvg.rules import GvgRules
+from sheets_gm.engine.gvg.scenario import GvgScenarioCodec
 from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.setup import RosterEntry, new_match
 from sheets_gm.engine.gvg.state import (
@@ -214,6 +215,12 @@ class GvgRuleset:
     def apply_gm_event(self, state: GvgState, event: GmEvent) -> Resolution[GvgState]:
         new, events = apply_gm_event(self.rules, state, event)
         return Resolution(new, events)
+
+    # -- tests -------------------------------------------------------------------------------
+    @classmethod
+    def scenario_codec(cls) -> GvgScenarioCodec:
+        """GvG's scenario files."""
+        return GvgScenarioCodec()
 
     # -- bots --------------------------------------------------------------------------------
     def bots(self) -> Mapping[str, Callable[[int | str], Bot[GvgState, TurnOrders]]]:
