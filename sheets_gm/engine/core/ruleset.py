@@ -92,6 +92,7 @@ class RulesetTraits:
     max_seats: int
     max_windows: int  # an upper bound on the windows of a match with the default settings (conformance)
     settings_type: type[Any]
+    default_board: str  # the file of the default board in the template folder ``templates/<name>/``
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,8 +201,13 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         ...
 
     # -- set-up ----------------------------------------------------------------------------
-    def new_match(self, roster: Roster, dice: TurnDice) -> StateT:
-        """The state before the first window; ValueError naming the roster line for a bad roster."""
+    def sample_roster(self) -> Roster:
+        """A full roster of made-up members: what demos, simulations and the conformance test play."""
+        ...
+
+    def new_match(self, roster: Roster, seed: bytes) -> StateT:
+        """The state before the first window (set-up draws, such as spawn tiles, are keyed by ``seed``);
+        ValueError naming the roster line for a bad roster."""
         ...
 
     # -- codecs ------------------------------------------------------------------------------
@@ -247,6 +253,11 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
 
     def view(self, state: StateT, seat: str | None) -> dict[str, Any]:
         """What ``seat`` may see, as JSON-ready data; ``None`` is the public board (nobody's view)."""
+        ...
+
+    def secrets(self, state: StateT, seat: str) -> list[str]:
+        """Texts only ``seat`` may see (a hidden unit's id and hex, a bag's items): the conformance
+        test checks that no other seat's view and no public view contains any of them."""
         ...
 
     # -- the GM ------------------------------------------------------------------------------
