@@ -1,22 +1,61 @@
-"""The rulesets this build knows, by name."""
+"""The rulesets this build knows, by name: the one place a new game is registered.
+
+Each entry names the class that implements ``engine.core.ruleset.Ruleset``; it is imported
+only when asked for, so a command pays for the games it uses and no other. A ruleset's
+template folder is ``templates/<name>/`` (its sheet layout, its default board, sample data).
+"""
 
 from __future__ import annotations
 
+from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.core.ruleset import Ruleset
-from sheets_gm.engine.gvg.ruleset import GvgRuleset
 
-RULESETS: dict[str, type[Ruleset[Any, Any, Any]]] = {"gvg": GvgRuleset}
+#: name → "module:Class". Adding a game is one line here plus its package and template folder.
+RULESETS: dict[str, str] = {
+    "gvg": "sheets_gm.engine.gvg.ruleset:GvgRuleset",
+}
+
+#: The template folders, one per ruleset.
+TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+
+AnyRuleset = Ruleset[Any, Any, Any]
 
 
 class UnknownRulesetError(ValueError):
     """A ruleset name this build does not know."""
 
 
-def get_ruleset(name: str) -> type[Ruleset[Any, Any, Any]]:
-    """The ruleset called ``name`` (case-insensitive), or a message listing the known ones."""
-    found = RULESETS.get(str(name).strip().lower())
-    if found is None:
-        raise UnknownRulesetError(f"unknown ruleset {name!r}; this build knows: {', '.join(sorted(RULESETS))}")
+def ruleset_names() -> list[str]:
+    """Every registered ruleset, in name order."""
+    return sorted(RULESETS)
+
+
+def get_ruleset(name: str) -> type[AnyRuleset]:
+    """The ruleset class called ``name`` (case-insensitive), or a message listing the known ones."""
+    target = RULESETS.get(str(name).strip().lower())
+    if target is None:
+        raise UnknownRulesetError(f"unknown ruleset {name!r}; this build knows: {', '.join(ruleset_names())}")
+    module, _, cls = target.partition(":")
+    found: type[AnyRuleset] = getattr(import_module(module), cls)
     return found
+
+
+def template_dir(name: str) -> Path:
+    """The template folder of the ruleset ``name``."""
+    return TEMPLATES / get_ruleset(name).traits.name
+
+
+def default_board_text(name: str) -> str:
+    """The default board of the ruleset ``name``, as shipped in its template folder."""
+    ruleset = get_ruleset(name)
+    return (TEMPLATES / ruleset.traits.name / ruleset.traits.default_board).read_text(encoding="utf-8")
+
+
+def create_ruleset(name: str, settings: Any | None = None, board: str | None = None) -> AnyRuleset:
+    """The rules of a match of ``name``: its settings (default: the defaults) on ``board`` (default board)."""
+    ruleset = get_ruleset(name)
+    chosen = settings if settings is not None else ruleset.traits.settings_type()
+    return ruleset.create(chosen, board if board is not None else default_board_text(name))

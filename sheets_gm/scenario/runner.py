@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.core.settings import SettingError, parse_settings
 from sheets_gm.engine.registry import UnknownRulesetError, get_ruleset
 from sheets_gm.scenario.fields import Fields, ScenarioError
-from sheets_gm.scenario.gvg import ScenarioOutcome, load_gvg, run_gvg
 from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_file
+
+
+@dataclass(slots=True)
+class ScenarioOutcome:
+    """What running a scenario found."""
+
+    name: str
+    differences: list[str]
+    unused_pins: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """Whether every expectation held."""
+        return not self.differences
 
 
 def scenario_files(paths: Iterable[Path]) -> Iterator[Path]:
@@ -27,10 +44,24 @@ def run_file(path: Path) -> ScenarioOutcome:
     if not isinstance(doc, LinedDict):
         raise ScenarioError(f"{path}: a scenario is a YAML mapping (name:, ruleset:, map: ...)")
     try:
-        get_ruleset(str(doc.get("ruleset", "")))
+        ruleset = get_ruleset(str(doc.get("ruleset", "")))
     except UnknownRulesetError as exc:
         raise fields.fail(doc.line_of("ruleset"), str(exc)) from None
-    return run_gvg(load_gvg(doc, fields))
+    codec = ruleset.scenario_codec()
+    fields.mapping(doc, 1, "the scenario", codec.keys)
+    name = fields.text(doc.get("name"), doc.line_of("name"), "name")
+    try:
+        given = fields.mapping(doc.get("settings"), doc.line_of("settings"), "settings")
+        settings = parse_settings(ruleset.traits.settings_type, given)
+    except SettingError as exc:
+        raise fields.fail(doc.line_of("settings"), str(exc)) from None
+    run = codec.run(doc, fields, settings)
+    expect = fields.mapping(doc.get("expect"), doc.line_of("expect"), "expect")
+    log = "\n".join(event.text for event in run.events).lower()
+    missing = [f"log_contains: {phrase!r} is not in the log"
+               for phrase in fields.sequence(expect.get("log_contains"), expect.line_of("log_contains"), "log_contains")
+               if str(phrase).lower() not in log]
+    return ScenarioOutcome(name, run.differences + missing, run.unused_pins, run.events)
 
 
 def run_paths(paths: Iterable[Path], echo: bool = True) -> tuple[int, int]:

@@ -27,10 +27,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
+
+if TYPE_CHECKING:
+    from sheets_gm.scenario.codec import ScenarioCodec
 
 StateT = TypeVar("StateT")
 OrdersT = TypeVar("OrdersT")
@@ -89,6 +92,7 @@ class RulesetTraits:
     max_seats: int
     max_windows: int  # an upper bound on the windows of a match with the default settings (conformance)
     settings_type: type[Any]
+    default_board: str  # the file of the default board in the template folder ``templates/<name>/``
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,8 +201,13 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         ...
 
     # -- set-up ----------------------------------------------------------------------------
-    def new_match(self, roster: Roster, dice: TurnDice) -> StateT:
-        """The state before the first window; ValueError naming the roster line for a bad roster."""
+    def sample_roster(self) -> Roster:
+        """A full roster of made-up members: what demos, simulations and the conformance test play."""
+        ...
+
+    def new_match(self, roster: Roster, seed: bytes) -> StateT:
+        """The state before the first window (set-up draws, such as spawn tiles, are keyed by ``seed``);
+        ValueError naming the roster line for a bad roster."""
         ...
 
     # -- codecs ------------------------------------------------------------------------------
@@ -246,6 +255,11 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         """What ``seat`` may see, as JSON-ready data; ``None`` is the public board (nobody's view)."""
         ...
 
+    def secrets(self, state: StateT, seat: str) -> list[str]:
+        """Texts only ``seat`` may see (a hidden unit's id and hex, a bag's items): the conformance
+        test checks that no other seat's view and no public view contains any of them."""
+        ...
+
     # -- the GM ------------------------------------------------------------------------------
     def gm_options(self) -> tuple[GmOption, ...]:
         """The options of ``adjust``: the logged corrections this ruleset accepts."""
@@ -258,6 +272,12 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
 
     def apply_gm_event(self, state: StateT, event: GmEventT) -> Resolution[StateT]:
         """A GM event applied (the input state is not changed), with its logged events."""
+        ...
+
+    # -- tests -------------------------------------------------------------------------------
+    @classmethod
+    def scenario_codec(cls) -> ScenarioCodec:
+        """The reader and runner of this ruleset's scenario files (``shared/scenario-format.md``)."""
         ...
 
     # -- bots --------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from sheets_gm.engine.core.ruleset import (
     Bot,
     GmOption,
     Information,
+    Member,
     Outcome,
     Resolution,
     Roster,
@@ -29,8 +30,9 @@ from sheets_gm.engine.gvg.checks import check_orders
 from sheets_gm.engine.gvg.gm import apply_gm_event
 from sheets_gm.engine.gvg.resolve import resolve_turn
 from sheets_gm.engine.gvg.rules import GvgRules
+from sheets_gm.engine.gvg.scenario import GvgScenarioCodec
 from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, new_match
+from sheets_gm.engine.gvg.setup import RosterEntry, new_match, standard_roster
 from sheets_gm.engine.gvg.state import (
     Adjustment,
     ArcheryDuel,
@@ -73,6 +75,7 @@ class GvgRuleset:
         max_seats=2,
         max_windows=GvgSettings().max_turns,
         settings_type=GvgSettings,
+        default_board="map.txt",
     )
 
     def __init__(self, rules: GvgRules) -> None:
@@ -94,7 +97,12 @@ class GvgRuleset:
         return self.rules.board.to_text()
 
     # -- set-up ----------------------------------------------------------------------------
-    def new_match(self, roster: Roster, dice: TurnDice) -> GvgState:
+    def sample_roster(self) -> Roster:
+        """Red against blue, five a side: two DPS, two Tanks and a Healer, named red1… and blue1…."""
+        teams = ("red", "blue")
+        return Roster(teams, tuple(Member(e.name, e.team, {"role": e.role}) for e in standard_roster(teams)))
+
+    def new_match(self, roster: Roster, seed: bytes) -> GvgState:
         """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer)."""
         entries = [RosterEntry(m.name, m.seat, m.fields.get("role", "")) for m in roster.members]
         return new_match(self.rules.board, roster.seats, entries, self.rules.settings)
@@ -171,6 +179,10 @@ class GvgRuleset:
         """Everything: GvG hides orders until they resolve, never the board."""
         return state.to_json()
 
+    def secrets(self, state: GvgState, seat: str) -> list[str]:
+        """None: a team's only secret is its orders, which never enter the state."""
+        return []
+
     # -- the GM ------------------------------------------------------------------------------
     def gm_options(self) -> tuple[GmOption, ...]:
         return (
@@ -214,6 +226,12 @@ class GvgRuleset:
     def apply_gm_event(self, state: GvgState, event: GmEvent) -> Resolution[GvgState]:
         new, events = apply_gm_event(self.rules, state, event)
         return Resolution(new, events)
+
+    # -- tests -------------------------------------------------------------------------------
+    @classmethod
+    def scenario_codec(cls) -> GvgScenarioCodec:
+        """GvG's scenario files."""
+        return GvgScenarioCodec()
 
     # -- bots --------------------------------------------------------------------------------
     def bots(self) -> Mapping[str, Callable[[int | str], Bot[GvgState, TurnOrders]]]:

@@ -1,0 +1,173 @@
+"""One conformance test for every registered ruleset (the engine half), like OpenSpiel's random_sim_test.
+
+Each ruleset plays a few bot matches from its sample roster on its default board, through the
+``Ruleset`` interface only, and must show that: bots only produce accepted orders; state
+and orders JSON round-trip; the same seed gives the same match; a replay from the first
+state and each window's orders (as JSON) ends in the same state; no view shows another
+seat's secrets; and a match ends within ``traits.max_windows``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from sheets_gm.engine.core.ruleset import Ruleset, Window
+from sheets_gm.engine.registry import create_ruleset, ruleset_names
+
+AnyRuleset = Ruleset[Any, Any, Any]
+MATCH_SEEDS = (b"conformance/1", b"conformance/2", b"conformance/3")
+
+
+@dataclass
+class PlayedMatch:
+    """A bot match as the conformance test keeps it: every state, window and order, as JSON too."""
+
+    start: Any
+    states: list[Any] = field(default_factory=list)  # after each window
+    windows: list[Window] = field(default_factory=list)
+    orders_json: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    events: int = 0
+
+
+def play(rules: AnyRuleset, seed: bytes, bot: str | None = None) -> PlayedMatch:
+    """A whole match with one bot kind on every seat (default: the ruleset's first)."""
+    factories = rules.bots()
+    make = factories[bot or next(iter(factories))]
+    start = rules.new_match(rules.sample_roster(), seed)
+    bots = {seat: make(f"{seed.hex()}/{seat}") for seat in rules.seats(start)}
+    played = PlayedMatch(start)
+    state = start
+    for _ in range(rules.traits.max_windows + 1):
+        window = rules.window(state)
+        if window is None:
+            break
+        dice = rules.dice(seed, state)
+        orders = rules.merge_orders({seat: bots[seat].orders(state, seat, dice) for seat in window.seats})
+        played.refused += [f"{window.label}: {v.subject} {v.part}: {v.message}"
+                           for v in rules.check(state, orders, dice) if not v.accepted]
+        resolution = rules.resolve(state, orders, rules.dice(seed, state))
+        played.windows.append(window)
+        played.orders_json.append(rules.orders_to_json(orders))
+        played.events += len(resolution.events)
+        state = resolution.state
+        played.states.append(state)
+    return played
+
+
+def canonical(data: Any) -> str:
+    """JSON text that compares equal for equal data."""
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+@pytest.fixture(scope="module", params=ruleset_names())
+def rules(request: pytest.FixtureRequest) -> AnyRuleset:
+    """Each registered ruleset with its default settings on its default board."""
+    return create_ruleset(request.param)
+
+
+@pytest.fixture(scope="module")
+def matches(rules: AnyRuleset) -> list[PlayedMatch]:
+    """A few seeded bot matches of the ruleset (played once per module)."""
+    return [play(rules, seed) for seed in MATCH_SEEDS]
+
+
+def test_traits_are_declared(rules: AnyRuleset) -> None:
+    traits = rules.traits
+    assert 1 <= traits.min_seats <= traits.max_seats
+    assert traits.max_windows > 0
+    assert isinstance(rules.settings, traits.settings_type)
+    seats = rules.sample_roster().seats
+    assert traits.min_seats <= len(seats) <= traits.max_seats
+    assert len(set(seats)) == len(seats)
+
+
+def test_bots_only_give_accepted_orders(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
+    for match in matches:
+        assert match.refused == []
+
+
+def test_every_bot_kind_gives_accepted_orders(rules: AnyRuleset) -> None:
+    for bot in rules.bots():
+        assert play(rules, b"conformance/bots", bot).refused == [], bot
+
+
+def test_a_match_ends_within_its_cap(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
+    for match in matches:
+        last = match.states[-1]
+        assert rules.window(last) is None, f"still open after {len(match.windows)} windows"
+        assert len(match.windows) <= rules.traits.max_windows
+        outcome = rules.outcome(last)
+        assert outcome is not None and outcome.text
+        assert set(outcome.winners) <= set(rules.seats(last))
+
+
+def test_state_json_round_trips(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
+    for match in matches:
+        for state in [match.start, *match.states]:
+            data = rules.state_to_json(state)
+            assert canonical(rules.state_to_json(rules.state_from_json(json.loads(canonical(data))))) == \
+                canonical(data)
+
+
+def test_orders_json_round_trips(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
+    for match in matches:
+        for data in match.orders_json:
+            assert canonical(rules.orders_to_json(rules.orders_from_json(json.loads(canonical(data))))) == \
+                canonical(data)
+
+
+def test_the_same_seed_gives_the_same_match(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
+    again = play(rules, MATCH_SEEDS[0])
+    first = matches[0]
+    assert [canonical(o) for o in again.orders_json] == [canonical(o) for o in first.orders_json]
+    assert canonical(rules.state_to_json(again.states[-1])) == canonical(rules.state_to_json(first.states[-1]))
+
+
+def test_different_seeds_give_different_matches(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
+    finals = {canonical(rules.state_to_json(m.states[-1])) for m in matches}
+    assert len(finals) > 1
+
+
+def test_a_replay_from_json_ends_in_the_same_state(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
+    for seed, match in zip(MATCH_SEEDS, matches, strict=True):
+        state = rules.state_from_json(json.loads(canonical(rules.state_to_json(match.start))))
+        for window, data in zip(match.windows, match.orders_json, strict=True):
+            assert rules.window(state) == window
+            state = rules.resolve(state, rules.orders_from_json(data), rules.dice(seed, state)).state
+        assert canonical(rules.state_to_json(state)) == canonical(rules.state_to_json(match.states[-1]))
+
+
+def test_no_view_shows_another_seats_secrets(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
+    for match in matches:
+        for state in [match.start, *match.states]:
+            seats = rules.seats(state)
+            public = canonical(rules.view(state, None))
+            for owner in seats:
+                for secret in rules.secrets(state, owner):
+                    assert secret not in public, f"the public view shows {owner}'s {secret!r}"
+                    for seat in seats:
+                        if seat != owner:
+                            assert secret not in canonical(rules.view(state, seat)), \
+                                f"{seat}'s view shows {owner}'s {secret!r}"
+
+
+def test_a_seat_sees_its_own_secrets(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
+    state = matches[0].start
+    for seat in rules.seats(state):
+        mine = canonical(rules.view(state, seat))
+        for secret in rules.secrets(state, seat):
+            assert secret in mine
+
+
+def test_no_orders_resolve_too(rules: AnyRuleset) -> None:
+    state = rules.new_match(rules.sample_roster(), b"idle")
+    resolution = rules.resolve(state, rules.no_orders(), rules.dice(b"idle", state))
+    assert rules.check(state, rules.no_orders(), rules.dice(b"idle", state)) == []
+    assert canonical(rules.state_to_json(state)) == canonical(rules.state_to_json(
+        rules.new_match(rules.sample_roster(), b"idle")))  # the input is not changed
+    assert resolution.state is not state
