@@ -21,8 +21,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from sheets_gm.gvgsheet.template import default_map_text
-from sheets_gm.simulate.plan import Plan, describe_bots, parse_bots, variants_for
+from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.engine.registry import default_board_text
+from sheets_gm.simulate.plan import Plan, bot_help, describe_bots, parse_bots, variants_for
 from sheets_gm.simulate.runner import run_simulation
 
 BAR_SECONDS = 60.0
@@ -59,10 +60,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.matches < 1 or args.workers < 1 or args.repeats < 1:
         parser.error("--matches, --workers and --repeats must be at least 1")
     try:
-        bots = parse_bots(args.bots)
+        bots = parse_bots(args.bots, list(bot_help("gvg")))
     except ValueError as exc:
         parser.error(f"--bots: {exc}")
-    plan = Plan(args.seed, args.matches, bots, variants_for({}, None), default_map_text(), "default map")
+    plan = Plan("gvg", args.seed, args.matches, bots, variants_for(GvgSettings(), {}, None),
+                default_board_text("gvg"), "default map")
     print(f"simulate benchmark: {args.matches:,} matches, {describe_bots(bots)}, {args.workers} worker(s), "
           f"seed {args.seed!r}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     rates: list[float] = []

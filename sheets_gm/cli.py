@@ -12,7 +12,7 @@ from typing import Any
 
 from sheets_gm import __version__
 from sheets_gm.commands import adjust, demo, doctor, export, init, scenario, simulate, sync, undo, verify
-from sheets_gm.commands.base import UserError
+from sheets_gm.commands.base import UsageError, UserError
 
 #: Each subcommand module's ``register``, in the order ``--help`` lists them.
 REGISTER: tuple[Callable[[Any], None], ...] = (
@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.debug:
             raise
         print(f"sheets-gm: {exc}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(exc, UsageError) else 1
     except KeyboardInterrupt:
         print("sheets-gm: interrupted", file=sys.stderr)
         return 130

@@ -18,21 +18,31 @@ from sheets_gm import cli
 from sheets_gm.commands import simulate as simulate_command
 from sheets_gm.engine.core.grid import Neighbourhood
 from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.gvgsheet.template import default_map_text
-from sheets_gm.simulate.plan import Plan, PlanError, chunk_size, chunks, match_seed, parse_bots, variants_for
+from sheets_gm.engine.registry import default_board_text
+from sheets_gm.simulate.plan import (
+    Plan,
+    PlanError,
+    bot_of_seat,
+    chunk_size,
+    chunks,
+    match_seed,
+    parse_bots,
+    variants_for,
+)
 from sheets_gm.simulate.report import figures_json
 from sheets_gm.simulate.runner import SimulationRun, run_simulation
 from sheets_gm.simulate.stats import newcombe_difference, wilson_interval
-from sheets_gm.simulate.worker import Ending
 
-MAP = default_map_text()
+MAP = default_board_text("gvg")
 ROOK = GvgSettings(movement=Neighbourhood.ROOK)
+GVG_BOTS = ("objective", "random", "noskills")
 
 
-def plan(matches: int, bots: tuple[str, str] = ("objective", "objective"), *, rook: bool = False,
+def plan(matches: int, bots: tuple[str, ...] = ("objective", "objective"), *, rook: bool = False,
          seed: str = "t") -> Plan:
     changes = {"movement": "rook"} if rook else {}
-    return Plan(seed, matches, bots, variants_for(changes, ROOK if rook else None), MAP, "default map")
+    return Plan("gvg", seed, matches, bots, variants_for(GvgSettings(), changes, ROOK if rook else None), MAP,
+                "default map")
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -84,14 +94,20 @@ def test_newcombe_difference_matches_the_published_example() -> None:
 # -- the plan -----------------------------------------------------------------------------------
 
 
-def test_parse_bots_takes_one_name_for_both_teams_or_two() -> None:
-    assert parse_bots("objective") == ("objective", "objective")
-    assert parse_bots(" Objective , random ") == ("objective", "random")
-    assert parse_bots("noskills,objective") == ("noskills", "objective")
-    for bad, says in (("alien", "unknown bot 'alien'"), ("a,b,c", "one bot"), ("", "one bot"),
+def test_parse_bots_takes_one_name_for_both_teams_or_several() -> None:
+    assert parse_bots("objective", GVG_BOTS) == ("objective", "objective")
+    assert parse_bots(" Objective , random ", GVG_BOTS) == ("objective", "random")
+    assert parse_bots("noskills,objective", GVG_BOTS) == ("noskills", "objective")
+    assert parse_bots("objective,random,noskills", GVG_BOTS) == GVG_BOTS
+    for bad, says in (("alien", "unknown bot 'alien'"), ("a," * 9, "one bot"), ("", "one bot"),
                       ("objective,", "one bot")):
         with pytest.raises(PlanError, match=says):
-            parse_bots(bad)
+            parse_bots(bad, GVG_BOTS)
+
+
+def test_seats_are_dealt_to_the_bots_in_turn_one_further_each_match() -> None:
+    assert [[bot_of_seat(i, seat, 2) for seat in range(2)] for i in range(3)] == [[0, 1], [1, 0], [0, 1]]
+    assert [bot_of_seat(1, seat, 3) for seat in range(4)] == [1, 2, 0, 1]
 
 
 def test_every_match_is_in_exactly_one_chunk_whatever_the_worker_count() -> None:
@@ -128,7 +144,7 @@ def test_the_same_seed_gives_the_same_figures_with_1_or_2_workers() -> None:
     one = run_simulation(p, workers=1)
     two = run_simulation(p, workers=2)
     assert one.records == two.records
-    assert figures_json(p, one.figures()) == figures_json(p, two.figures())
+    assert figures_json(p, one.spec, one.figures()) == figures_json(p, two.spec, two.figures())
     other = run_simulation(plan(10, ("objective", "random"), rook=True, seed="other"), workers=1)
     assert other.records != one.records
 
@@ -148,20 +164,27 @@ def test_progress_adds_up_to_every_match() -> None:
 # -- the figures --------------------------------------------------------------------------------
 
 
+def figure(run: SimulationRun, values: tuple[float, ...], key: str) -> float:
+    """A seat's figure called ``key`` in a match record."""
+    return values[[f.key for f in run.spec.figures].index(key)]
+
+
 def test_records_are_consistent(rook_run: SimulationRun) -> None:
     for variant, records in zip(rook_run.plan.variants, rook_run.records, strict=True):
         assert [r.index for r in records] == list(range(rook_run.plan.matches))
         for r in records:
-            assert 1 <= r.turns <= variant.settings.max_turns
-            assert r.slot_of_a == r.index % 2
-            if r.ending is Ending.TURN_LIMIT:
-                assert r.turns == variant.settings.max_turns and not any(t.captured for t in r.teams)
-            elif r.winner is not None:
-                assert r.teams[r.winner].captured and not r.teams[1 - r.winner].captured
+            captured = [figure(rook_run, seat, "captures") for seat in r.figures]
+            assert 1 <= r.windows <= variant.settings.max_turns
+            assert r.bots == ((0, 1) if r.index % 2 == 0 else (1, 0))
+            if r.ending == "turn_limit":
+                assert r.windows == variant.settings.max_turns and not any(captured)
+            elif r.winners:
+                (winner,) = r.winners
+                assert captured[winner] and not captured[1 - winner]
             else:
-                assert all(t.captured for t in r.teams)  # both carriers home in the same turn
-            for t in r.teams:
-                assert sum(t.spent) <= t.coins_earned  # no team starts with coins
+                assert all(captured)  # both carriers home in the same turn
+            for seat in r.figures:
+                assert figure(rook_run, seat, "coins_spent") <= figure(rook_run, seat, "coins_earned")
 
 
 def test_rook_movement_makes_matches_longer_and_bloodier(rook_run: SimulationRun) -> None:
@@ -170,8 +193,9 @@ def test_rook_movement_makes_matches_longer_and_bloodier(rook_run: SimulationRun
     default, rook = rook_run.figures()
     d, low, _high = default.turns.difference(rook.turns)
     assert d > 4 and low > 2, (default.turns, rook.turns)
+    spec = rook_run.spec
     for before, after in zip(default.teams, rook.teams, strict=True):
-        assert after.knocked_down > before.knocked_down * 1.3
+        assert after.mean(spec, "knocked_down") > before.mean(spec, "knocked_down") * 1.3
     # The mirror match stays fair under both rules: each team's interval holds an even share.
     for figures in (default, rook):
         for team in figures.teams:
@@ -185,16 +209,19 @@ def test_the_objective_bot_beats_the_random_bot() -> None:
     objective, random_ = figures.teams
     assert objective.wins.interval[0] > 0.75
     assert random_.wins.count == 0
-    assert objective.captures.count >= objective.wins.count - objective.turn_limit_wins.count
+    captures, limit_wins = objective.share(run.spec, "captures"), objective.share(run.spec, "turn_limit_wins")
+    assert captures.count >= objective.wins.count - limit_wins.count
 
 
 def test_a_team_that_never_buys_skills_spends_nothing() -> None:
     run = run_simulation(plan(6, ("noskills", "objective"), seed="thrift"), workers=1)
     (figures,) = run.figures()
     thrifty, shopper = figures.teams
-    assert thrifty.coins_spent_total == 0 and thrifty.coins_earned > 0
-    assert shopper.coins_spent_total > 0
-    assert sum(shopper.coins_spent.values()) == pytest.approx(shopper.coins_spent_total)
+    spec = run.spec
+    assert thrifty.mean(spec, "coins_spent") == 0 and thrifty.mean(spec, "coins_earned") > 0
+    assert shopper.mean(spec, "coins_spent") > 0
+    per_skill = [shopper.mean(spec, f.key) for f in spec.figures if f.key.startswith("spent_")]
+    assert sum(per_skill) == pytest.approx(shopper.mean(spec, "coins_spent"))
 
 
 # -- the command --------------------------------------------------------------------------------
@@ -211,6 +238,7 @@ def test_simulate_writes_the_tables_json_csv_and_png(tmp_path: Path, capsys: pyt
     assert [v["name"] for v in data["variants"]] == ["default", "house rule"]
     assert data["variants"][1]["set"] == {"movement": "rook"}
     assert data["simulation"]["bots"] == {"A": "objective", "B": "random"}
+    assert data["simulation"]["ruleset"] == "gvg"
     assert data["difference"]["teams"][0]["win_rate"]["low95"] <= data["difference"]["teams"][0]["win_rate"]["high95"]
     assert data["run"]["workers"] == 2 and data["run"]["matches_played"] == 12
     summary = list(csv.DictReader((out / "simulate.csv").open()))

@@ -11,6 +11,10 @@ class UserError(Exception):
     """A problem the user can fix; printed as one message, exit code 1."""
 
 
+class UsageError(UserError):
+    """A mistyped command that only the command's own data can tell (a bot the ruleset has not); exit code 2."""
+
+
 Handler = Callable[[argparse.Namespace], int]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
-from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.base import UsageError, UserError, command
 
 #: The most worker processes ``--workers`` accepts.
 MAX_WORKERS = 256
@@ -32,14 +32,6 @@ def _whole(option: str, low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
-def _bots(text: str) -> tuple[str, str]:
-    """An argparse type: ``--bots`` as (team A's bot, team B's bot)."""
-    from sheets_gm.simulate.plan import PlanError, parse_bots
-
-    try:
-        return parse_bots(text)
-    except PlanError as exc:
-        raise argparse.ArgumentTypeError(f"--bots: {exc}") from None
 
 
 def progress_console() -> Console:
@@ -58,35 +50,41 @@ def table_console() -> Console:
 def _plan(args: argparse.Namespace) -> Any:
     """The simulation plan from the command line, or a UserError naming what is wrong."""
     from sheets_gm.engine.core.settings import SettingError, parse_assignments, parse_settings
-    from sheets_gm.engine.gvg.board import GvgMap, MapError
-    from sheets_gm.engine.gvg.settings import GvgSettings
-    from sheets_gm.engine.registry import UnknownRulesetError, get_ruleset
-    from sheets_gm.gvgsheet.template import default_map_text
-    from sheets_gm.simulate.plan import Plan, PlanError, variants_for
+    from sheets_gm.engine.registry import UnknownRulesetError, default_board_text, get_ruleset
+    from sheets_gm.simulate.plan import Plan, PlanError, bot_help, parse_bots, variants_for
 
     try:
         ruleset = get_ruleset(args.ruleset)
     except UnknownRulesetError as exc:
         raise UserError(str(exc)) from None
-    if ruleset.traits.name != "gvg":
-        raise UserError(f"simulate has bots for the gvg ruleset only, not {args.ruleset!r}")
+    name = ruleset.traits.name
+    settings_type = ruleset.traits.settings_type
+    try:
+        known = list(bot_help(name))
+        bots = parse_bots(args.bots or known[0], known)
+    except PlanError as exc:
+        raise UsageError(f"--bots: {exc}") from None
     try:
         changes = parse_assignments(args.set or [], where="--set")
-        house = parse_settings(GvgSettings, changes, where="--set") if changes else None
+        house = parse_settings(settings_type, changes, where="--set") if changes else None
     except SettingError as exc:
         text = str(exc)
         raise UserError(text if text.startswith("--set") else f"--set: {text}") from None
     if args.map is None:
-        map_text, map_name = default_map_text(), "default map"
+        map_text, map_name = default_board_text(name), "default map"
     else:
         try:
             map_text, map_name = args.map.read_text(encoding="utf-8"), f"map {args.map}"
         except (OSError, UnicodeDecodeError) as exc:
             raise UserError(f"--map: cannot read {args.map}: {exc}") from None
     try:
-        GvgMap.from_text(map_text, where=map_name)
-        return Plan(str(args.seed), args.matches, args.bots, variants_for(changes, house), map_text, map_name)
-    except (MapError, PlanError) as exc:
+        ruleset.create(settings_type(), map_text)
+    except ValueError as exc:
+        raise UserError(f"{map_name}: {exc}" if map_name not in str(exc) else str(exc)) from None
+    try:
+        return Plan(name, str(args.seed), args.matches, bots, variants_for(settings_type(), changes, house),
+                    map_text, map_name)
+    except PlanError as exc:
         raise UserError(str(exc)) from None
 
 
@@ -143,10 +141,10 @@ def run(args: argparse.Namespace) -> int:
         written = ["simulate.json", "simulate.csv", "matches.csv"]
         try:
             write_json(out / "simulate.json", result, figures)
-            write_csv(out / "simulate.csv", summary_rows(figures))
+            write_csv(out / "simulate.csv", summary_rows(result.spec, figures))
             write_csv(out / "matches.csv", match_rows(result))
             try:
-                write_chart(out / "simulate.png", plan, figures)
+                write_chart(out / "simulate.png", plan, result.spec, figures)
                 written.append("simulate.png")
             except ChartUnavailableError as exc:
                 print(f"sheets-gm: no chart: {exc}", file=sys.stderr)
@@ -160,26 +158,28 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``simulate`` to the command line."""
-    from sheets_gm.simulate.plan import BOT_HELP
+    from sheets_gm.engine.registry import ruleset_names
 
-    bots = "; ".join(f"{name}: {text}" for name, text in BOT_HELP.items())
     p = command(sub, "simulate", run, "play thousands of bot matches to see what a house rule does",
-                "Plays N bot-versus-bot matches (team A against team B, swapping sides every match) with the "
-                "default settings and, with --set, with the house rule too, in parallel processes. Reports per "
-                "team the win rate with its 95% Wilson interval, draws, match length, tree captures, turn-limit "
-                "decisions, coins earned and spent per skill and knock-downs, with the house rule beside the "
-                "default. The same seed gives the same figures whatever the worker count.",
+                "Plays N bot-versus-bot matches (bot A against bot B, the seats dealt to them in turn, one seat "
+                "further every match) with the default settings and, with --set, with the house rule too, in "
+                "parallel processes. Reports per bot the win rate with its 95% Wilson interval, draws, match "
+                "length, how matches end and the figures the ruleset counts (for GvG: tree captures, coins earned "
+                "and spent per skill, knock-downs), with the house rule beside the default. The same seed gives "
+                "the same figures whatever the worker count.",
                 "sheets-gm simulate gvg --matches 2000 --seed 7 --set movement=rook --out sim-out")
-    p.add_argument("ruleset", metavar="RULESET", help="the ruleset to simulate (gvg)")
+    p.add_argument("ruleset", metavar="RULESET", help=f"the ruleset to simulate ({', '.join(ruleset_names())})")
     p.add_argument("--matches", type=_whole("--matches", 1, 10_000_000), default=1000,
                    help="matches per variant (default 1000)")
     p.add_argument("--seed", default="1", help="any text; the same seed gives the same figures (default 1)")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a house rule setting (repeat for several); its figures are shown beside the default's")
-    p.add_argument("--bots", type=_bots, default=("objective", "objective"), metavar="A[,B]",
-                   help=f"team A's bot and team B's (one name: both teams; default objective). {bots}")
+    p.add_argument("--bots", default=None, metavar="A[,B…]",
+                   help="bot A's kind and bot B's, and more for games of more seats (one name: both; default: the "
+                        "ruleset's first kind). The kinds are the ruleset's own: an unknown name lists them")
     p.add_argument("--workers", type=_whole("--workers", 1, MAX_WORKERS), default=None,
                    help="worker processes (default: one per CPU)")
-    p.add_argument("--map", type=Path, default=None, help="a map file (default: templates/gvg/map.txt)")
+    p.add_argument("--map", type=Path, default=None,
+                   help="a board file (default: the ruleset's, in templates/RULESET/)")
     p.add_argument("--out", type=Path, default=None,
                    help="folder for simulate.json, simulate.csv, matches.csv and simulate.png")

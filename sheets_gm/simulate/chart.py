@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from sheets_gm.simulate.figures import SimulationSpec
 from sheets_gm.simulate.plan import Plan, describe_bots
 from sheets_gm.simulate.stats import Proportion, VariantFigures
 
@@ -27,7 +28,7 @@ def _bar(p: Proportion) -> tuple[float, float, float]:
     return 100 * p.rate, 100 * (p.rate - low), 100 * (high - p.rate)
 
 
-def write_chart(path: Path, plan: Plan, figures: Sequence[VariantFigures]) -> None:
+def write_chart(path: Path, plan: Plan, spec: SimulationSpec, figures: Sequence[VariantFigures]) -> None:
     """Draw the win rates (with Wilson 95% intervals) and the match lengths of every variant to ``path``."""
     try:
         from matplotlib.figure import Figure
@@ -56,9 +57,10 @@ def write_chart(path: Path, plan: Plan, figures: Sequence[VariantFigures]) -> No
     for f in figures:
         turns = sorted(f.turns_histogram)
         shares = [100 * f.turns_histogram[t] / f.matches for t in turns]
-        line = lengths.step(turns, shares, where="mid", label=f"{f.label}: mean {f.turns.mean:.1f} turns")[0]
+        label = f"{f.label}: mean {f.turns.mean:.1f} {spec.length_unit}"
+        line = lengths.step(turns, shares, where="mid", label=label)[0]
         lengths.axvline(f.turns.mean, color=line.get_color(), linewidth=0.8, linestyle="--")
-    lengths.set_xlabel("match length (resolved turns)")
+    lengths.set_xlabel(f"match length (resolved {spec.length_unit})")
     lengths.set_ylabel("share of matches (%)")
     lengths.set_title("Match length")
     lengths.legend(fontsize=8)

@@ -1,66 +1,53 @@
-"""What a simulation plays: the two bot teams, the variants, every match's seed, the chunks.
+"""What a simulation plays: the competing bots, the variants, every match's seed, the chunks.
 
-A simulation pits team A against team B (each a kind of bot) over ``matches`` matches per
-variant: the default settings, and the house rule when ``--set`` gives one. Match ``i``
-has the same seed in every variant, derived from the simulation seed and ``i`` alone
-(never from the worker that plays it), so the default and the house rule are played with
-the same dice keys and the same bot seeds: a paired comparison, where the differences
+A simulation of any ruleset pits bot A against bot B (and C… if given) over ``matches``
+matches per variant: the default settings, and the house rule when ``--set`` gives one.
+Match ``i`` has the same seed in every variant, derived from the simulation seed and ``i``
+alone (never from the worker that plays it), so the default and the house rule are played
+with the same dice keys and the same bot seeds: a paired comparison, where the differences
 come from the rule and not from luck of the draw.
 
-Team A plays team slot 1 (red, who starts on row 1) in even-numbered matches and slot 2
-in odd-numbered ones, so neither team profits from a side of the map.
+The seats of a match are dealt to the bots in turn, starting one further each match: with
+two seats, A plays the first seat in even-numbered matches and the second in odd-numbered
+ones, so no bot profits from a seat (a side of the map, playing first).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot
-from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.engine.registry import create_ruleset
 
-#: The team labels of a simulation (each team is one kind of bot).
-TEAM_LABELS = ("A", "B")
+#: The labels of the competing bots, A first (each seat of a match is played by one of them).
+TEAM_LABELS = ("A", "B", "C", "D", "E", "F", "G", "H")
 
 #: The most matches per variant a simulation accepts (a typo guard, not a limit of the engine).
 MAX_MATCHES = 10_000_000
 
 
-def _no_skills_bot(seed: str) -> Bot:
-    return ObjectiveBot(seed, buys_skills=False)
-
-
-#: The bots a simulation can field, by name.
-BOTS: dict[str, Callable[[str], Bot]] = {
-    "objective": ObjectiveBot,
-    "random": RandomBot,
-    "noskills": _no_skills_bot,
-}
-
-#: What each bot does, for ``--help`` and the docs.
-BOT_HELP: dict[str, str] = {
-    "objective": "plays for the tree and buys command skills (the engine's ObjectiveBot)",
-    "random": "random but legal orders (the engine's RandomBot)",
-    "noskills": "the objective bot with a captain who never buys a command skill",
-}
+def bot_help(ruleset: str) -> dict[str, str]:
+    """What each bot of ``ruleset`` does, by name, the default first."""
+    return {name: kind.help for name, kind in create_ruleset(ruleset).bots().items()}
 
 
 class PlanError(ValueError):
     """A simulation that cannot be planned: an unknown bot, a count out of range."""
 
 
-def parse_bots(text: str) -> tuple[str, str]:
-    """``objective,random`` → (team A's bot, team B's bot); a single name fields it on both teams."""
+def parse_bots(text: str, known: Sequence[str]) -> tuple[str, ...]:
+    """``objective,random`` → (bot A, bot B); a single name fields it as both A and B."""
     names = [part.strip().lower() for part in str(text).split(",")]
-    known = ", ".join(BOTS)
-    if len(names) not in (1, 2) or not all(names):
-        raise PlanError(f"give one bot for both teams or two separated by a comma, e.g. objective,random; "
-                        f"got {text!r} (bots: {known})")
+    listed = ", ".join(known)
+    if not 1 <= len(names) <= len(TEAM_LABELS) or not all(names):
+        raise PlanError(f"give one bot, or up to {len(TEAM_LABELS)} separated by commas, e.g. objective,random; "
+                        f"got {text!r} (bots: {listed})")
     for name in names:
-        if name not in BOTS:
-            raise PlanError(f"unknown bot {name!r}; choose from {known}")
-    return (names[0], names[-1])
+        if name not in known:
+            raise PlanError(f"unknown bot {name!r}; choose from {listed}")
+    return tuple(names) if len(names) > 1 else (names[0], names[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +56,7 @@ class Variant:
 
     name: str
     changes: tuple[tuple[str, str], ...]  # the --set pairs as given (empty for the default)
-    settings: GvgSettings
+    settings: Any  # the ruleset's settings type
 
     @property
     def label(self) -> str:
@@ -83,9 +70,10 @@ class Variant:
 class Plan:
     """Everything that decides a simulation's figures (the worker count does not)."""
 
+    ruleset: str
     seed: str
     matches: int  # per variant
-    bots: tuple[str, str]  # team A's, team B's
+    bots: tuple[str, ...]  # bot A's, bot B's, …
     variants: tuple[Variant, ...]
     map_text: str
     map_name: str
@@ -93,16 +81,19 @@ class Plan:
     def __post_init__(self) -> None:
         if not 1 <= self.matches <= MAX_MATCHES:
             raise PlanError(f"the number of matches must be 1 to {MAX_MATCHES:,}; got {self.matches}")
+        known = bot_help(self.ruleset)
         for bot in self.bots:
-            if bot not in BOTS:
-                raise PlanError(f"unknown bot {bot!r}; choose from {', '.join(BOTS)}")
+            if bot not in known:
+                raise PlanError(f"unknown bot {bot!r}; choose from {', '.join(known)}")
+        if not 2 <= len(self.bots) <= len(TEAM_LABELS):
+            raise PlanError(f"a simulation pits 2 to {len(TEAM_LABELS)} bots; got {len(self.bots)}")
         if not self.variants:
             raise PlanError("a simulation needs at least one variant")
 
 
-def variants_for(changes: Mapping[str, str], house: GvgSettings | None) -> tuple[Variant, ...]:
+def variants_for(default_settings: Any, changes: Mapping[str, str], house: Any | None) -> tuple[Variant, ...]:
     """The default variant, then the house rule's when there is one."""
-    default = Variant("default", (), GvgSettings())
+    default = Variant("default", (), default_settings)
     if house is None:
         return (default,)
     return (default, Variant("house rule", tuple(changes.items()), house))
@@ -113,14 +104,16 @@ def match_seed(seed: str, index: int) -> bytes:
     return hashlib.sha256(f"sheets-gm simulate\x00{seed}\x00{index}".encode()).digest()
 
 
-def bot_seed(match: bytes, team: int) -> str:
-    """The seed of team ``team``'s bot (0: A, 1: B) in the match whose dice seed is ``match``."""
-    return f"{match.hex()}/{TEAM_LABELS[team]}"
+def bot_seed(match: bytes, bot: int, seat: int, seats: int, bots: int) -> str:
+    """The seed of bot ``bot`` (0: A, 1: B…) on ``seat`` in the match whose dice seed is ``match``."""
+    if seats == bots:  # each bot plays one seat: the seed names the bot alone
+        return f"{match.hex()}/{TEAM_LABELS[bot]}"
+    return f"{match.hex()}/{TEAM_LABELS[bot]}/{seat}"
 
 
-def slot_of_a(index: int) -> int:
-    """The team slot (0: red, 1: blue) team A plays in match ``index``: they alternate."""
-    return index % 2
+def bot_of_seat(index: int, seat: int, bots: int) -> int:
+    """Which bot (0: A, 1: B…) plays ``seat`` in match ``index``: dealt in turn, one further each match."""
+    return (index + seat) % bots
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,4 +144,4 @@ def chunks(plan: Plan, workers: int) -> list[Chunk]:
 
 def describe_bots(bots: Sequence[str]) -> str:
     """``A: objective vs B: random``."""
-    return " vs ".join(f"{label}: {bot}" for label, bot in zip(TEAM_LABELS, bots, strict=True))
+    return " vs ".join(f"{label}: {bot}" for label, bot in zip(TEAM_LABELS, bots, strict=False))

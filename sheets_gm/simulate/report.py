@@ -18,13 +18,15 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from sheets_gm.engine.gvg.enums import Skill
+from sheets_gm.simulate.figures import FigureKind, FigureSpec, SimulationSpec
 from sheets_gm.simulate.plan import TEAM_LABELS, Plan, describe_bots
 from sheets_gm.simulate.runner import SimulationRun
-from sheets_gm.simulate.stats import Proportion, Spread, TeamFigures, VariantFigures, newcombe_difference
-from sheets_gm.simulate.worker import SKILLS, Ending
+from sheets_gm.simulate.stats import BotFigures, Proportion, Spread, VariantFigures, newcombe_difference
 
-SIDES_NOTE = "team A plays slot 1 (red) in even-numbered matches and slot 2 (blue) in odd-numbered ones"
+
+def sides_note(spec: SimulationSpec) -> str:
+    """How the seats are dealt to the bots."""
+    return spec.sides_note or ("the seats are dealt to the bots in turn, starting one seat further each match")
 
 
 # -- formatting ---------------------------------------------------------------------------------
@@ -82,41 +84,34 @@ def _count_row(label: str, get: Callable[[Any], Proportion]) -> _Row:
     return _Row(label, count_with_rate, lambda a, b: signed(100 * (b.rate - a.rate), 1, " pp"), get)
 
 
-def _match_rows(figures: Sequence[VariantFigures]) -> list[_Row]:
-    limits = sorted({f.max_turns for f in figures})
-    limit = f"turn-{limits[0]}" if len(limits) == 1 else "turn-limit"
-    return [
-        _Row("matches", lambda v: f"{v:,}", lambda a, b: "", lambda f: f.matches),
-        _Row("match length, turns: mean ± sd (range)", spread_text,
-             lambda a, b: "{} ({} to {})".format(*(signed(x, 1) for x in a.difference(b))), lambda f: f.turns),
-        _count_row("decided by a tree capture", lambda f: f.decided_by_capture),
-        _count_row(f"{limit} decisions", lambda f: f.decided_at_turn_limit),
-        _Row("draws (95% CI)", rate_with_interval, rate_difference, lambda f: f.draws),
-        _Row("slot 1 (red) wins (95% CI)", rate_with_interval, rate_difference, lambda f: f.first_slot_wins),
-    ]
-
-
-def _team_rows(figures: Sequence[VariantFigures]) -> list[_Row]:
-    limits = sorted({f.max_turns for f in figures})
-    limit = f"turn-{limits[0]}" if len(limits) == 1 else "turn-limit"
+def _match_rows(spec: SimulationSpec) -> list[_Row]:
     rows = [
-        _Row("win rate (95% CI)", rate_with_interval, rate_difference, lambda t: t.wins),
-        _count_row("tree captures (enemy tree carried home)", lambda t: t.captures),
-        _count_row(f"{limit} wins", lambda t: t.turn_limit_wins),
-        _mean_row("enemy tree picked up, per match", lambda t: t.pickups),
-        _mean_row("own players knocked down, per match", lambda t: t.knocked_down),
-        _mean_row("coins earned, per match", lambda t: t.coins_earned),
-        _mean_row("coins spent, per match", lambda t: t.coins_spent_total),
+        _Row("matches", lambda v: f"{v:,}", lambda a, b: "", lambda f: f.matches),
+        _Row(f"match length, {spec.length_unit}: mean ± sd (range)", spread_text,
+             lambda a, b: "{} ({} to {})".format(*(signed(x, 1) for x in a.difference(b))), lambda f: f.turns),
     ]
-    rows.extend(_spent_row(skill) for skill in SKILLS)
+    rows.extend(_ending_row(i, label) for i, (_key, label) in enumerate(spec.endings))
+    rows += [
+        _Row("draws (95% CI)", rate_with_interval, rate_difference, lambda f: f.draws),
+        _Row(f"{spec.first_seat} wins (95% CI)", rate_with_interval, rate_difference, lambda f: f.first_slot_wins),
+    ]
     return rows
 
 
-def _spent_row(skill: Skill) -> _Row:
-    def spent(t: TeamFigures) -> float:
-        return t.coins_spent[skill.value]
+def _ending_row(i: int, label: str) -> _Row:
+    return _count_row(label, lambda f: f.endings[i])
 
-    return _mean_row(f"  on {skill.display}", spent)
+
+def _figure_row(i: int, figure: FigureSpec) -> _Row:
+    if figure.kind is FigureKind.SHARE:
+        return _count_row(figure.label, lambda t: t.values[i])
+    return _mean_row(figure.label, lambda t: t.values[i])
+
+
+def _team_rows(spec: SimulationSpec) -> list[_Row]:
+    rows = [_Row("win rate (95% CI)", rate_with_interval, rate_difference, lambda t: t.wins)]
+    rows.extend(_figure_row(i, figure) for i, figure in enumerate(spec.figures))
+    return rows
 
 
 def _table(title: str, columns: Sequence[str], rows: list[_Row], values: Sequence[Any],
@@ -136,25 +131,35 @@ def _table(title: str, columns: Sequence[str], rows: list[_Row], values: Sequenc
 
 
 def print_tables(run: SimulationRun, figures: Sequence[VariantFigures], console: Console) -> None:
-    """The figures as tables: the matches, then the teams (beside each other, or default vs house rule)."""
-    plan = run.plan
+    """The figures as tables: the matches, then the bots (beside each other, or default vs house rule),
+    then the win rates by seat attribute where the ruleset names some."""
+    plan, spec = run.plan, run.spec
     console.print(f"[bold]{plan.matches:,} matches per variant[/], {describe_bots(plan.bots)}, "
                   f"seed {plan.seed!r}, {plan.map_name}")
-    console.print(f"Sides: {SIDES_NOTE}.")
+    console.print(f"Sides: {sides_note(spec)}.")
     names = [f.label for f in figures]
     paired = len(figures) == 2
     if paired:
         names.append("Δ house − default")
-    console.print(_table("Matches", names, _match_rows(figures), figures, paired))
+    console.print(_table("Matches", names, _match_rows(spec), figures, paired))
     if len(figures) == 1:
         only = figures[0]
         columns = [f"{t.label}: {t.bot}" for t in only.teams]
-        console.print(_table("Teams", columns, _team_rows(figures), only.teams))
-        return
-    for team in range(2):
-        values = [f.teams[team] for f in figures]
-        title = f"Team {TEAM_LABELS[team]}: {plan.bots[team]}"
-        console.print(_table(title, names, _team_rows(figures), values, paired))
+        console.print(_table("Teams", columns, _team_rows(spec), only.teams))
+    else:
+        for team in range(len(plan.bots)):
+            values = [f.teams[team] for f in figures]
+            title = f"Team {TEAM_LABELS[team]}: {plan.bots[team]}"
+            console.print(_table(title, names, _team_rows(spec), values, paired))
+    for a, attribute in enumerate(spec.attributes):
+        table = Table(title=f"Win rate by {attribute} (95% CI)", title_justify="left")
+        table.add_column(attribute)
+        for f in figures:
+            table.add_column(f.label, justify="right")
+        for value in sorted({v for f in figures for v in f.attributes[a]}):
+            table.add_row(value, *(rate_with_interval(f.attributes[a][value]) if value in f.attributes[a] else ""
+                                   for f in figures))
+        console.print(table)
 
 
 # -- JSON ---------------------------------------------------------------------------------------
@@ -165,36 +170,37 @@ def _proportion(p: Proportion) -> dict[str, Any]:
     return {"count": p.count, "total": p.total, "rate": p.rate, "low95": low, "high95": high}
 
 
-def _team_json(t: TeamFigures) -> dict[str, Any]:
-    return {
-        "team": t.label,
-        "bot": t.bot,
-        "wins": _proportion(t.wins),
-        "captures": _proportion(t.captures),
-        "turn_limit_wins": _proportion(t.turn_limit_wins),
-        "pickups_per_match": t.pickups,
-        "knocked_down_per_match": t.knocked_down,
-        "coins_earned_per_match": t.coins_earned,
-        "coins_spent_per_match": dict(t.coins_spent),
-        "coins_spent_total_per_match": t.coins_spent_total,
-    }
+def _figure_json(value: float | Proportion) -> Any:
+    return _proportion(value) if isinstance(value, Proportion) else value
 
 
-def _variant_json(f: VariantFigures) -> dict[str, Any]:
+def _json_key(figure: FigureSpec) -> str:
+    return figure.key if figure.kind is FigureKind.SHARE else f"{figure.key}_per_match"
+
+
+def _team_json(spec: SimulationSpec, t: BotFigures) -> dict[str, Any]:
+    out: dict[str, Any] = {"team": t.label, "bot": t.bot, "wins": _proportion(t.wins)}
+    for figure, value in zip(spec.figures, t.values, strict=True):
+        out[_json_key(figure)] = _figure_json(value)
+    return out
+
+
+def _variant_json(spec: SimulationSpec, f: VariantFigures) -> dict[str, Any]:
     return {
         "name": f.name,
         "label": f.label,
         "set": dict(f.changes),
-        "max_turns": f.max_turns,
         "matches": f.matches,
         "draws": _proportion(f.draws),
+        "length_unit": spec.length_unit,
         "turns": {"mean": f.turns.mean, "sd": f.turns.sd, "min": f.turns.low, "max": f.turns.high,
                   "histogram": {str(k): v for k, v in f.turns_histogram.items()}},
-        "decided_by_capture": _proportion(f.decided_by_capture),
-        "decided_at_turn_limit": _proportion(f.decided_at_turn_limit),
-        "turn_limit_draws": f.turn_limit_draws,
+        "endings": {key: dict(_proportion(p), draws=d)
+                    for (key, _label), p, d in zip(spec.endings, f.endings, f.ending_draws, strict=True)},
         "slot1_wins": _proportion(f.first_slot_wins),
-        "teams": [_team_json(t) for t in f.teams],
+        "teams": [_team_json(spec, t) for t in f.teams],
+        "win_rate_by": {attribute: {value: _proportion(p) for value, p in f.attributes[a].items()}
+                        for a, attribute in enumerate(spec.attributes)},
     }
 
 
@@ -203,48 +209,52 @@ def _difference(first: Proportion, second: Proportion) -> dict[str, float]:
     return {"difference": second.rate - first.rate, "low95": low, "high95": high}
 
 
-def _difference_json(base: VariantFigures, house: VariantFigures) -> dict[str, Any]:
+def _value_difference(first: float | Proportion, second: float | Proportion) -> float:
+    if isinstance(first, Proportion) and isinstance(second, Proportion):
+        return second.rate - first.rate
+    assert not isinstance(first, Proportion) and not isinstance(second, Proportion)
+    return second - first
+
+
+def _difference_json(spec: SimulationSpec, base: VariantFigures, house: VariantFigures) -> dict[str, Any]:
     d, low, high = base.turns.difference(house.turns)
     teams = []
     for a, b in zip(base.teams, house.teams, strict=True):
-        teams.append({
-            "team": a.label,
-            "win_rate": _difference(a.wins, b.wins),
-            "captures_rate": b.captures.rate - a.captures.rate,
-            "pickups_per_match": b.pickups - a.pickups,
-            "knocked_down_per_match": b.knocked_down - a.knocked_down,
-            "coins_earned_per_match": b.coins_earned - a.coins_earned,
-            "coins_spent_total_per_match": b.coins_spent_total - a.coins_spent_total,
-        })
+        team: dict[str, Any] = {"team": a.label, "win_rate": _difference(a.wins, b.wins)}
+        for figure, x, y in zip(spec.figures, a.values, b.values, strict=True):
+            key = f"{figure.key}_rate" if figure.kind is FigureKind.SHARE else _json_key(figure)
+            team[key] = _value_difference(x, y)
+        teams.append(team)
     return {
         "of": f"{house.label} minus {base.label}",
         "turns_mean": {"difference": d, "low95": low, "high95": high},
         "draw_rate": _difference(base.draws, house.draws),
-        "decided_at_turn_limit_rate": house.decided_at_turn_limit.rate - base.decided_at_turn_limit.rate,
+        "ending_rates": {key: h.rate - b.rate
+                         for (key, _label), b, h in zip(spec.endings, base.endings, house.endings, strict=True)},
         "teams": teams,
     }
 
 
-def figures_json(plan: Plan, figures: Sequence[VariantFigures]) -> dict[str, Any]:
+def figures_json(plan: Plan, spec: SimulationSpec, figures: Sequence[VariantFigures]) -> dict[str, Any]:
     """Everything the figures say, as JSON-ready data (the same for any worker count)."""
     return {
         "simulation": {
-            "ruleset": "gvg",
+            "ruleset": plan.ruleset,
             "seed": plan.seed,
             "matches_per_variant": plan.matches,
-            "bots": dict(zip(TEAM_LABELS, plan.bots, strict=True)),
+            "bots": dict(zip(TEAM_LABELS, plan.bots, strict=False)),
             "map": plan.map_name,
-            "sides": SIDES_NOTE,
+            "sides": sides_note(spec),
             "interval": "Wilson score 95% (differences: Newcombe hybrid score 95%; match length: normal 95%)",
         },
-        "variants": [_variant_json(f) for f in figures],
-        "difference": _difference_json(figures[0], figures[1]) if len(figures) == 2 else None,
+        "variants": [_variant_json(spec, f) for f in figures],
+        "difference": _difference_json(spec, figures[0], figures[1]) if len(figures) == 2 else None,
     }
 
 
 def run_json(run: SimulationRun, figures: Sequence[VariantFigures]) -> dict[str, Any]:
     """The figures plus how the run went (workers, seconds, matches per second)."""
-    out = figures_json(run.plan, figures)
+    out = figures_json(run.plan, run.spec, figures)
     out["run"] = {"workers": run.workers, "seconds": round(run.seconds, 3),
                   "matches_played": run.matches_played, "matches_per_second": round(run.matches_per_second, 1)}
     return out
@@ -258,8 +268,8 @@ def write_json(path: Path, run: SimulationRun, figures: Sequence[VariantFigures]
 # -- CSV ----------------------------------------------------------------------------------------
 
 
-def summary_rows(figures: Sequence[VariantFigures]) -> list[dict[str, Any]]:
-    """One row per variant and team: every figure in its own column."""
+def summary_rows(spec: SimulationSpec, figures: Sequence[VariantFigures]) -> list[dict[str, Any]]:
+    """One row per variant and bot: every figure in its own column."""
     rows = []
     for f in figures:
         for t in f.teams:
@@ -269,34 +279,31 @@ def summary_rows(figures: Sequence[VariantFigures]) -> list[dict[str, Any]]:
                 "bot": t.bot, "matches": f.matches, "wins": t.wins.count, "win_rate": t.wins.rate,
                 "win_rate_low95": low, "win_rate_high95": high, "draws": f.draws.count,
                 "turns_mean": f.turns.mean, "turns_sd": f.turns.sd, "turns_min": f.turns.low,
-                "turns_max": f.turns.high, "decided_by_capture": f.decided_by_capture.count,
-                "decided_at_turn_limit": f.decided_at_turn_limit.count, "captures": t.captures.count,
-                "turn_limit_wins": t.turn_limit_wins.count, "pickups_per_match": t.pickups,
-                "knocked_down_per_match": t.knocked_down, "coins_earned_per_match": t.coins_earned,
-                "coins_spent_per_match": t.coins_spent_total,
+                "turns_max": f.turns.high,
             }
-            for skill in SKILLS:
-                row[f"spent_{skill.value}_per_match"] = t.coins_spent[skill.value]
+            for (key, _label), p in zip(spec.endings, f.endings, strict=True):
+                row[f"ended_{key}"] = p.count
+            for figure, value in zip(spec.figures, t.values, strict=True):
+                row[_json_key(figure)] = value.count if isinstance(value, Proportion) else value
             rows.append(row)
     return rows
 
 
 def match_rows(run: SimulationRun) -> list[dict[str, Any]]:
-    """One row per match played, in variant then match order."""
+    """One row per match played, in variant then match order; a bot's figures summed over its seats."""
+    spec = run.spec
     rows = []
     for variant, records in zip(run.plan.variants, run.records, strict=True):
         for r in records:
+            winners = sorted({TEAM_LABELS[r.bots[seat]] for seat in r.winners})
             row: dict[str, Any] = {
-                "variant": variant.name, "match": r.index, "team_a_slot": r.slot_of_a + 1,
-                "winner": "draw" if r.winner is None else TEAM_LABELS[r.winner], "turns": r.turns,
-                "ending": "capture" if r.ending is Ending.CAPTURE else "turn_limit",
+                "variant": variant.name, "match": r.index, "team_a_slot": r.bots.index(0) + 1,
+                "winner": "draw" if not winners else "+".join(winners), "turns": r.windows, "ending": r.ending,
             }
-            for label, t in zip(TEAM_LABELS, r.teams, strict=True):
-                row[f"{label}_coins_earned"] = t.coins_earned
-                row[f"{label}_coins_spent"] = sum(t.spent)
-                row[f"{label}_pickups"] = t.pickups
-                row[f"{label}_knocked_down"] = t.knocked_down
-                row[f"{label}_captured"] = int(t.captured)
+            for b, label in enumerate(TEAM_LABELS[:len(run.plan.bots)]):
+                for i, figure in enumerate(spec.figures):
+                    total = sum(values[i] for seat, values in enumerate(r.figures) if r.bots[seat] == b)
+                    row[f"{label}_{figure.key}"] = int(total) if float(total).is_integer() else total
             rows.append(row)
     return rows
 

@@ -18,6 +18,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 
+from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.simulate.figures import SimulationSpec
 from sheets_gm.simulate.plan import Chunk, Plan, chunks
 from sheets_gm.simulate.stats import VariantFigures, summarize
 from sheets_gm.simulate.worker import ChunkTask, MatchRecord, ignore_interrupts, run_chunk
@@ -50,13 +52,24 @@ class SimulationRun:
         """Matches played per wall-clock second."""
         return self.matches_played / self.seconds if self.seconds > 0 else float("inf")
 
+    @property
+    def spec(self) -> SimulationSpec:
+        """What the ruleset reports (with the default variant's settings)."""
+        return simulation_spec(self.plan)
+
     def figures(self) -> tuple[VariantFigures, ...]:
         """The figures of every variant, in the plan's order."""
-        return tuple(summarize(self.plan, v, records) for v, records in enumerate(self.records))
+        spec = self.spec
+        return tuple(summarize(self.plan, spec, v, records) for v, records in enumerate(self.records))
+
+
+def simulation_spec(plan: Plan) -> SimulationSpec:
+    """What the plan's ruleset reports, with the default variant's settings."""
+    return create_ruleset(plan.ruleset, plan.variants[0].settings, plan.map_text).simulation()
 
 
 def _task(plan: Plan, chunk: Chunk) -> ChunkTask:
-    return ChunkTask(plan.map_text, plan.variants[chunk.variant].settings, plan.bots, plan.seed,
+    return ChunkTask(plan.ruleset, plan.map_text, plan.variants[chunk.variant].settings, plan.bots, plan.seed,
                      chunk.variant, chunk.start, chunk.stop)
 
 

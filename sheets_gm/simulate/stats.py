@@ -22,8 +22,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sheets_gm.simulate.figures import FigureKind, SimulationSpec
 from sheets_gm.simulate.plan import TEAM_LABELS, Plan
-from sheets_gm.simulate.worker import SKILLS, Ending, MatchRecord
+from sheets_gm.simulate.worker import MatchRecord
 
 #: The standard normal quantile for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -104,19 +105,31 @@ class Spread:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamFigures:
-    """One team's figures over one variant's matches; means are per match."""
+class BotFigures:
+    """One bot's figures over one variant's matches: its wins, and each figure per seat and match."""
 
-    label: str  # "A" or "B"
+    label: str  # "A", "B"…
     bot: str
-    wins: Proportion
-    captures: Proportion  # matches in which the team carried the enemy tree home
-    turn_limit_wins: Proportion  # matches the team won at the turn limit (farthest tree)
-    pickups: float  # enemy-tree pickups per match
-    knocked_down: float  # own players knocked down per match
-    coins_earned: float
-    coins_spent: dict[str, float]  # per skill (by its value), per match
-    coins_spent_total: float
+    wins: Proportion  # matches in which a seat it played won
+    values: tuple[float | Proportion, ...]  # in the spec's figure order: a mean, or a share (SHARE figures)
+
+    def value(self, spec: SimulationSpec, key: str) -> float | Proportion:
+        """The figure called ``key``."""
+        return self.values[[f.key for f in spec.figures].index(key)]
+
+    def mean(self, spec: SimulationSpec, key: str) -> float:
+        """The ``MEAN`` figure called ``key`` (TypeError for a share)."""
+        value = self.value(spec, key)
+        if isinstance(value, Proportion):
+            raise TypeError(f"{key} is a share, not a mean")
+        return value
+
+    def share(self, spec: SimulationSpec, key: str) -> Proportion:
+        """The ``SHARE`` figure called ``key`` (TypeError for a mean)."""
+        value = self.value(spec, key)
+        if not isinstance(value, Proportion):
+            raise TypeError(f"{key} is a mean, not a share")
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,38 +139,44 @@ class VariantFigures:
     name: str
     label: str
     changes: tuple[tuple[str, str], ...]
-    max_turns: int
     matches: int
     draws: Proportion
-    turns: Spread  # resolved turns per match
-    turns_histogram: dict[int, int]  # resolved turns → matches
-    decided_by_capture: Proportion
-    decided_at_turn_limit: Proportion
-    turn_limit_draws: int
-    first_slot_wins: Proportion  # wins of team slot 1 (red), whichever bot played it
-    teams: tuple[TeamFigures, TeamFigures]
+    turns: Spread  # resolved windows per match
+    turns_histogram: dict[int, int]  # resolved windows → matches
+    endings: tuple[Proportion, ...]  # in the spec's ending order
+    ending_draws: tuple[int, ...]  # draws per ending
+    first_slot_wins: Proportion  # wins of the first seat, whichever bot played it
+    teams: tuple[BotFigures, ...]
+    attributes: tuple[dict[str, Proportion], ...] = ()  # per spec attribute: win rate of the seats per value
 
 
-def _team(label: int, bot: str, records: Sequence[MatchRecord]) -> TeamFigures:
+def _bot(spec: SimulationSpec, bot: int, name: str, records: Sequence[MatchRecord]) -> BotFigures:
     n = len(records)
-    mine = [r.teams[label] for r in records]
-    spent = {skill.value: math.fsum(t.spent[i] for t in mine) / n for i, skill in enumerate(SKILLS)}
-    return TeamFigures(
-        label=TEAM_LABELS[label],
-        bot=bot,
-        wins=Proportion(sum(1 for r in records if r.winner == label), n),
-        captures=Proportion(sum(1 for t in mine if t.captured), n),
-        turn_limit_wins=Proportion(
-            sum(1 for r in records if r.winner == label and r.ending is Ending.TURN_LIMIT), n),
-        pickups=math.fsum(t.pickups for t in mine) / n,
-        knocked_down=math.fsum(t.knocked_down for t in mine) / n,
-        coins_earned=math.fsum(t.coins_earned for t in mine) / n,
-        coins_spent=spent,
-        coins_spent_total=math.fsum(spent.values()),
-    )
+    mine = [r.figures[seat] for r in records for seat, b in enumerate(r.bots) if b == bot]
+    values: list[float | Proportion] = []
+    for i, figure in enumerate(spec.figures):
+        if figure.kind is FigureKind.SHARE:
+            values.append(Proportion(sum(1 for f in mine if f[i]), len(mine)))
+        else:
+            values.append(math.fsum(f[i] for f in mine) / len(mine))
+    return BotFigures(TEAM_LABELS[bot], name, Proportion(sum(1 for r in records if r.won_by(bot)), n),
+                      tuple(values))
 
 
-def summarize(plan: Plan, variant: int, records: Sequence[MatchRecord]) -> VariantFigures:
+def _attributes(spec: SimulationSpec, records: Sequence[MatchRecord]) -> tuple[dict[str, Proportion], ...]:
+    out = []
+    for a in range(len(spec.attributes)):
+        seats: Counter[str] = Counter()
+        wins: Counter[str] = Counter()
+        for r in records:
+            for seat, values in enumerate(r.attributes):
+                seats[values[a]] += 1
+                wins[values[a]] += seat in r.winners
+        out.append({value: Proportion(wins[value], seats[value]) for value in sorted(seats)})
+    return tuple(out)
+
+
+def summarize(plan: Plan, spec: SimulationSpec, variant: int, records: Sequence[MatchRecord]) -> VariantFigures:
     """The figures of ``plan``'s variant ``variant`` from its records (any order: they are sorted)."""
     ordered = sorted(records, key=lambda r: r.index)
     if not ordered:
@@ -165,22 +184,20 @@ def summarize(plan: Plan, variant: int, records: Sequence[MatchRecord]) -> Varia
     if any(r.variant != variant for r in ordered):
         raise ValueError(f"records of another variant were given for variant {variant}")
     n = len(ordered)
-    spec = plan.variants[variant]
-    turns = [r.turns for r in ordered]
-    at_limit = [r for r in ordered if r.ending is Ending.TURN_LIMIT]
+    v = plan.variants[variant]
+    turns = [r.windows for r in ordered]
+    endings = [key for key, _label in spec.endings]
     return VariantFigures(
-        name=spec.name,
-        label=spec.label,
-        changes=spec.changes,
-        max_turns=spec.settings.max_turns,
+        name=v.name,
+        label=v.label,
+        changes=v.changes,
         matches=n,
-        draws=Proportion(sum(1 for r in ordered if r.winner is None), n),
+        draws=Proportion(sum(1 for r in ordered if not r.winners), n),
         turns=Spread.of(turns),
         turns_histogram=dict(sorted(Counter(turns).items())),
-        decided_by_capture=Proportion(n - len(at_limit), n),
-        decided_at_turn_limit=Proportion(len(at_limit), n),
-        turn_limit_draws=sum(1 for r in at_limit if r.winner is None),
-        first_slot_wins=Proportion(sum(1 for r in ordered if r.winner is not None
-                                       and r.winner == r.slot_of_a), n),
-        teams=(_team(0, plan.bots[0], ordered), _team(1, plan.bots[1], ordered)),
+        endings=tuple(Proportion(sum(1 for r in ordered if r.ending == key), n) for key in endings),
+        ending_draws=tuple(sum(1 for r in ordered if r.ending == key and not r.winners) for key in endings),
+        first_slot_wins=Proportion(sum(1 for r in ordered if 0 in r.winners), n),
+        teams=tuple(_bot(spec, b, name, ordered) for b, name in enumerate(plan.bots)),
+        attributes=_attributes(spec, ordered),
     )

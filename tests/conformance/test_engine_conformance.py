@@ -37,7 +37,7 @@ class PlayedMatch:
 def play(rules: AnyRuleset, seed: bytes, bot: str | None = None) -> PlayedMatch:
     """A whole match with one bot kind on every seat (default: the ruleset's first)."""
     factories = rules.bots()
-    make = factories[bot or next(iter(factories))]
+    make = factories[bot or next(iter(factories))].make
     start = rules.new_match(rules.sample_roster(), seed)
     bots = {seat: make(f"{seed.hex()}/{seat}") for seat in rules.seats(start)}
     played = PlayedMatch(start)

@@ -34,6 +34,7 @@ from sheets_gm.engine.core.events import Event
 
 if TYPE_CHECKING:
     from sheets_gm.scenario.codec import ScenarioCodec
+    from sheets_gm.simulate.figures import MatchTally, SimulationSpec
 
 StateT = TypeVar("StateT")
 OrdersT = TypeVar("OrdersT")
@@ -178,6 +179,15 @@ class Bot(Protocol[_StateIn, _OrdersOut]):
     def orders(self, state: _StateIn, seat: str, dice: TurnDice) -> _OrdersOut: ...
 
 
+@dataclass(frozen=True, slots=True)
+class BotKind:
+    """A kind of bot a ruleset offers: ``make(seed)`` gives one, ``help`` says how it plays."""
+
+    name: str
+    help: str
+    make: Callable[[str], Bot[Any, Any]]
+
+
 class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
     """A game's rules bound to one match's settings and board; every method is pure."""
 
@@ -281,6 +291,14 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         ...
 
     # -- bots --------------------------------------------------------------------------------
-    def bots(self) -> Mapping[str, Callable[[int | str], Bot[StateT, OrdersT]]]:
-        """Bot factories by name (the first is the default), each taking a seed."""
+    def bots(self) -> Mapping[str, BotKind]:
+        """The kinds of bot by name, the default first."""
+        ...
+
+    def simulation(self) -> SimulationSpec:
+        """What ``simulate`` reports for this ruleset."""
+        ...
+
+    def tally(self, start: StateT) -> MatchTally:
+        """A fresh reader of one simulated match that starts at ``start``."""
         ...

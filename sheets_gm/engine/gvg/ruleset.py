@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -10,7 +10,7 @@ from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord, CoordError
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
-    Bot,
+    BotKind,
     GmOption,
     Information,
     Member,
@@ -27,6 +27,7 @@ from sheets_gm.engine.gvg.board import GvgMap
 from sheets_gm.engine.gvg.bots import Bot as GvgBot
 from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
 from sheets_gm.engine.gvg.checks import check_orders
+from sheets_gm.engine.gvg.figures import GvgTally, simulation_spec
 from sheets_gm.engine.gvg.gm import apply_gm_event
 from sheets_gm.engine.gvg.resolve import resolve_turn
 from sheets_gm.engine.gvg.rules import GvgRules
@@ -44,6 +45,7 @@ from sheets_gm.engine.gvg.state import (
     orders_from_json,
     orders_to_json,
 )
+from sheets_gm.simulate.figures import SimulationSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +82,8 @@ class GvgRuleset:
 
     def __init__(self, rules: GvgRules) -> None:
         self.rules = rules
+        self._windows: dict[tuple[int, tuple[str, str]], Window] = {}  # simulations ask every turn
+        self._sample: Roster | None = None
 
     @classmethod
     def create(cls, settings: Any, board: str) -> GvgRuleset:
@@ -99,8 +103,11 @@ class GvgRuleset:
     # -- set-up ----------------------------------------------------------------------------
     def sample_roster(self) -> Roster:
         """Red against blue, five a side: two DPS, two Tanks and a Healer, named red1… and blue1…."""
-        teams = ("red", "blue")
-        return Roster(teams, tuple(Member(e.name, e.team, {"role": e.role}) for e in standard_roster(teams)))
+        if self._sample is None:
+            teams = ("red", "blue")
+            self._sample = Roster(teams, tuple(Member(e.name, e.team, {"role": e.role})
+                                               for e in standard_roster(teams)))
+        return self._sample
 
     def new_match(self, roster: Roster, seed: bytes) -> GvgState:
         """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer)."""
@@ -135,8 +142,12 @@ class GvgRuleset:
         """One window a turn: both teams submit at once."""
         if state.finished:
             return None
-        return Window(key=str(state.turn), label=f"turn {state.turn}", phase="orders", seats=state.teams,
-                      turn=state.turn)
+        key = (state.turn, state.teams)
+        found = self._windows.get(key)
+        if found is None:
+            found = self._windows[key] = Window(key=str(state.turn), label=f"turn {state.turn}", phase="orders",
+                                                seats=state.teams, turn=state.turn)
+        return found
 
     def dice(self, seed: bytes, state: GvgState, pins: Mapping[str, Any] | None = None) -> TurnDice:
         """The dice of the turn about to be resolved."""
@@ -148,13 +159,13 @@ class GvgRuleset:
     def merge_orders(self, parts: Mapping[str, TurnOrders]) -> TurnOrders:
         """The players' orders of every part; each team's skills from its own slot."""
         players: dict[str, Any] = {}
-        skills: list[tuple[Any, ...]] = [(), ()]
+        first: tuple[Any, ...] = ()
+        second: tuple[Any, ...] = ()
         for part in parts.values():
             players.update(part.players)
-            for slot in (0, 1):
-                if part.skills[slot]:
-                    skills[slot] = part.skills[slot]
-        return TurnOrders(players=players, skills=(skills[0], skills[1]))
+            first = part.skills[0] or first
+            second = part.skills[1] or second
+        return TurnOrders(players=players, skills=(first, second))
 
     def check(self, state: GvgState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
         """A verdict per order part; a player's seat is its team, a team's skills are the team's own."""
@@ -234,14 +245,25 @@ class GvgRuleset:
         return GvgScenarioCodec()
 
     # -- bots --------------------------------------------------------------------------------
-    def bots(self) -> Mapping[str, Callable[[int | str], Bot[GvgState, TurnOrders]]]:
-        """``objective`` (plays for the trees, buys skills), ``noskills`` and ``random``."""
+    def bots(self) -> Mapping[str, BotKind]:
+        """``objective`` (plays for the trees, buys skills), ``random`` and ``noskills``."""
         rules = self.rules
-        return {
-            "objective": lambda seed: _SeatBot(rules, ObjectiveBot(seed)),
-            "noskills": lambda seed: _SeatBot(rules, ObjectiveBot(seed, buys_skills=False)),
-            "random": lambda seed: _SeatBot(rules, RandomBot(seed)),
-        }
+        kinds = (
+            BotKind("objective", "plays for the tree and buys command skills",
+                    lambda seed: _SeatBot(rules, ObjectiveBot(seed))),
+            BotKind("random", "random but legal orders", lambda seed: _SeatBot(rules, RandomBot(seed))),
+            BotKind("noskills", "the objective bot with a captain who never buys a command skill",
+                    lambda seed: _SeatBot(rules, ObjectiveBot(seed, buys_skills=False))),
+        )
+        return {kind.name: kind for kind in kinds}
+
+    def simulation(self) -> SimulationSpec:
+        """Coins, skills, knock-downs and captures per team; captures or the turn limit end a match."""
+        return simulation_spec(self.rules.settings.max_turns)
+
+    def tally(self, start: GvgState) -> GvgTally:
+        """Counts one match's events per team."""
+        return GvgTally(start)
 
 
 def _split(option: str, value: str, form: str, example: str) -> tuple[str, str]:
