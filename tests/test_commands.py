@@ -163,10 +163,31 @@ def test_resolve_refuses_a_turn_that_is_not_due_and_force_resolves_it(
         match: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "resolve", "-c", match)
     assert code == 1
-    assert "turn 1 is not due" in err and "no order yet from: Ann, Ben, Cat, Dan" in err and "--force" in err
+    assert "turn 1 is not due" in err and "no order yet from: Ann, Ben, Cat, Dan" in err
+    assert "--force --turn 1" in err
     assert state_turn(match) == 1
-    code, out, _ = run(capsys, "resolve", "-c", match, "--force")
+    code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
     assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
+    assert state_turn(match) == 2
+
+
+def test_force_without_a_turn_names_the_open_turn_and_resolves_nothing(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "resolve", "-c", match, "--force")
+    assert code == 1 and out == ""
+    assert "turn 1 is open now" in err and f"sheets-gm resolve -c {match} --force --turn 1" in err
+    assert state_turn(match) == 1
+
+
+def test_force_never_resolves_a_turn_that_another_sync_opened_meanwhile(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The GM sees turn 1 and forces it; cron resolved turn 1 a moment before: turn 2 stays open."""
+    type_orders(match, ready=True)
+    assert run(capsys, "sync", "-c", match)[0] == 0  # cron, first
+    assert state_turn(match) == 2
+    code, out, err = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
+    assert code == 1 and out == ""
+    assert "turn 1 is not the open turn: turn 2 is; nothing was forced" in err
     assert state_turn(match) == 2
 
 
@@ -216,6 +237,8 @@ def test_a_whole_match_by_cron_syncs_reaches_its_end(tmp_path: Path, capsys: pyt
     code, out, _ = run(capsys, "sync", "-c", path)
     assert code == 0 and out.startswith("Nothing to do: Match over")
     code, _, err = run(capsys, "resolve", "-c", path, "--force")
+    assert code == 1 and "the match is over" in err
+    code, _, err = run(capsys, "resolve", "-c", path, "--force", "--turn", "6")
     assert code == 1 and "the match is over" in err
     code, out, _ = run(capsys, "sync", "-c", path, "--watch", "--interval", "0.01")
     assert code == 0 and out.splitlines()[-1] == "The match is over; watch ends."

@@ -96,7 +96,7 @@ def test_sync_resolve_and_status_through_google(fake: GoogleApiFake, match_toml:
     code, out, _ = run(capsys, "sync", "-c", match_toml)
     assert code == 0 and "every order is in, 0 of 2 captains ready" in out
     assert fake.calls("sheets.spreadsheets.values.batchGet") == 4
-    code, out, _ = run(capsys, "resolve", "-c", match_toml, "--force")
+    code, out, _ = run(capsys, "resolve", "-c", match_toml, "--force", "--turn", "1")
     assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
 
 

@@ -78,17 +78,32 @@ def run_sync(args: argparse.Namespace) -> int:
 
 
 def run_resolve(args: argparse.Namespace) -> int:
-    """Resolve the turn now if it is due (or anyway with --force); say why not otherwise."""
+    """Resolve the turn now if it is due (or anyway with --force --turn N); say why not otherwise.
+
+    A force always names its turn: cron may resolve the turn the GM looked at a moment before
+    she types the command, and forcing the next one, with nobody's orders in, would cost every
+    player a turn."""
     config = load(args)
     sheets = open_match(config)
+    if args.force and args.turn is None:
+        with user_errors():
+            seen = sync_once(config, sheets, now=_now(), dry_run=True)
+        if seen.finished:
+            raise UserError(f"the match is over ({seen.result}); nothing to resolve")
+        raise UserError(f"--force needs the turn you mean, so that it never forces a turn that another sync "
+                        f"opened meanwhile: turn {seen.turn} is open now; to resolve it anyway run "
+                        f"sheets-gm resolve -c {args.config} --force --turn {seen.turn}")
     with user_errors():
-        report = sync_once(config, sheets, now=_now(), force=args.force)
+        report = sync_once(config, sheets, now=_now(), force=args.force, turn=args.turn)
+    if report.force_refused:
+        raise UserError(f"{report.force_refused}. Look at the match again (sheets-gm status) before forcing")
     if report.finished and not report.resolved:
         raise UserError(f"the match is over ({report.result}); nothing to resolve")
     if not report.resolved:
         missing = ", ".join(report.waiting_for) or "nobody"
         raise UserError(f"turn {report.turn} is not due: not every captain is ready and the deadline has not "
-                        f"passed (no order yet from: {missing}). Use resolve --force to resolve it anyway")
+                        f"passed (no order yet from: {missing}). To resolve it anyway: "
+                        f"sheets-gm resolve -c {args.config} --force --turn {report.turn}")
     print(summary(report))
     return 0
 
@@ -142,12 +157,16 @@ def register(sub: Any) -> None:
     p.add_argument("--watch", action="store_true", help="keep polling until the match ends or Ctrl-C")
     p.add_argument("--interval", type=_positive, metavar="S", help="seconds between polls (default: [sync] interval)")
     p.add_argument("--quiet", action="store_true", help="print only when a turn is resolved (cron mails less)")
-    p = command(sub, "resolve", run_resolve, "resolve the turn now (--force: even if not every captain is ready)",
-                "Poll the match and resolve the current turn if it is due; with --force, resolve it anyway "
-                "with the orders in the cells now (missing orders: those players stay where they are).",
-                "sheets-gm resolve -c match.toml --force")
+    p = command(sub, "resolve", run_resolve,
+                "resolve the turn now (--force --turn N: even if not every captain is ready)",
+                "Poll the match and resolve the current turn if it is due; with --force --turn N, resolve turn N "
+                "anyway with the orders in the cells now (missing orders: those players stay where they are). "
+                "The turn is checked under the sync lock: if another sync resolved it meanwhile, nothing is "
+                "forced.",
+                "sheets-gm resolve -c match.toml --force --turn 7")
     add_config_option(p)
-    p.add_argument("--force", action="store_true", help="resolve even if captains are not ready")
+    p.add_argument("--force", action="store_true", help="resolve even if captains are not ready (needs --turn)")
+    p.add_argument("--turn", type=int, metavar="N", help="the turn to force: it must be the open turn")
     p = command(sub, "status", run_status, "turn, deadline, who has not submitted, what was rejected and why",
                 "Read the match and say where it stands; writes nothing.",
                 "sheets-gm status -c match.toml")

@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     if report.set_aside:
         print(f"{report.set_aside} order(s) typed since were set aside in the archive tabs (column C).")
     print("The captains' Ready boxes are unticked: fix what you need (adjust, or the order cells), then tick them, "
-          "or run `sheets-gm resolve --force`, to resolve the turn again.")
+          f"or run `sheets-gm resolve -c {args.config} --force --turn {report.turn}`, to resolve the turn again.")
     return 0
 
 

@@ -14,10 +14,12 @@ from sheets_gm.sync.sheets import MatchSheets
 
 
 def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
-              dry_run: bool = False) -> PollReport:
-    """One poll of the match, holding the match lock so two syncs never interleave."""
+              dry_run: bool = False, turn: int | None = None) -> PollReport:
+    """One poll of the match, holding the match lock so two syncs never interleave
+    (``turn``: force only that turn, see ``poll``)."""
     with match_lock(config.lock_path):
-        return poll(sheets, now=now, force=force, next_deadline=config.schedule.next_deadline, dry_run=dry_run)
+        return poll(sheets, now=now, force=force, next_deadline=config.schedule.next_deadline, dry_run=dry_run,
+                    turn=turn)
 
 
 class Waiter(Protocol):

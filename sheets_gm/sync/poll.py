@@ -48,6 +48,7 @@ class PollReport:
     state: GvgState | None = None  # the match's state after this poll
     deadline: str = ""  # when the current turn's orders close ('' for no deadline)
     max_turns: int = 0
+    force_refused: str = ""  # why a force for another turn was not applied ('' when none was refused)
 
 
 def _json(data: Any) -> str:
@@ -109,9 +110,12 @@ def captain_feedback(team: TeamInput | None, checked: CheckedOrders | None, stat
 
 
 def poll(sheets: MatchSheets, *, now: datetime, force: bool = False, template: SheetTemplate | None = None,
-         next_deadline: DeadlineRule | None = None, dry_run: bool = False) -> PollReport:
+         next_deadline: DeadlineRule | None = None, dry_run: bool = False, turn: int | None = None) -> PollReport:
     """Read the match once, answer every row, resolve the turn if due, write back.
 
+    ``force`` resolves the open turn even if it is not due; with ``turn``, only if the open
+    turn is that one (a GM forcing the turn she saw must not force the next one, which
+    another sync may have opened meanwhile: ``force_refused`` then says so).
     With ``dry_run`` nothing is written and nothing resolved: the report says what a poll
     would do (``reason`` is why the turn is due, '' when it is not)."""
     tpl = template or default_template()
@@ -120,6 +124,11 @@ def poll(sheets: MatchSheets, *, now: datetime, force: bool = False, template: S
     state = record.state
     report = PollReport(turn=state.turn, finished=state.finished, state=state, deadline=record.deadline,
                         max_turns=record.settings.max_turns)
+    if force and turn is not None and turn != state.turn:
+        force = False
+        report.force_refused = (f"turn {turn} is not the open turn: turn {state.turn} is"
+                                + (" (the match is over)" if state.finished else "")
+                                + "; nothing was forced")
     if state.finished:
         report.result = status_line(tpl, state, record.settings.max_turns, "")
         return report
