@@ -345,3 +345,21 @@ def test_ctrl_c_during_watch_stops_after_the_poll_under_way_and_restores_the_han
     assert "Stopping after this poll (press Ctrl-C again to stop at once)." in out
     assert out.splitlines()[-1] == "Stopped."
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_printed_commands_work_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After scripts/demo.sh, sheets-gm is not on the PATH: the demo prints the path it was started by."""
+    from sheets_gm.commands.base import program_name
+
+    program = tmp_path / ".venv" / "bin" / "sheets-gm"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.argv", [str(program)])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert program_name() == ".venv/bin/sheets-gm"
+    monkeypatch.setenv("PATH", f"{program.parent}:/usr/bin:/bin")
+    assert program_name() == "sheets-gm"
+    monkeypatch.setattr("sys.argv", ["/somewhere/sheets_gm/cli.py"])
+    assert program_name().endswith(" -m sheets_gm.cli")

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -27,3 +31,23 @@ def command(sub: Any, name: str, func: Handler, summary: str, description: str,
     )
     parser.set_defaults(func=func)
     return parser
+
+
+def _as_typed(path: Path) -> str:
+    """``path`` relative to the working folder when it is below it (as a person would type it)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def program_name() -> str:
+    """How to type this program again so that it works as printed: ``sheets-gm`` when that is on
+    the PATH and is this program, else the path it was started by (e.g. ``.venv/bin/sheets-gm``)."""
+    started = Path(sys.argv[0])
+    if started.name != "sheets-gm":  # python -m sheets_gm.cli, or a test runner
+        return f"{_as_typed(Path(sys.executable))} -m sheets_gm.cli"
+    found = shutil.which("sheets-gm")
+    if found is not None and started.exists() and os.path.samefile(found, started):
+        return "sheets-gm"
+    return _as_typed(started)

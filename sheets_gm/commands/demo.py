@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.base import UserError, command, program_name
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,7 +24,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{team}'s tree went: {' → '.join(path)}")
     print(f"The workbook: {result.workbook} (open it in LibreOffice or Excel)")
     print(f"The export (CSV per tab, replay.json, .xlsx): {args.out / 'export'}")
-    print(f"Check every roll and state: sheets-gm verify {args.out / 'export' / 'replay.json'}")
+    prog = program_name()
+    print(f"Check every roll and state: {prog} verify {args.out / 'export' / 'replay.json'}")
+    print(f"Start a match of your own: in an empty folder, {prog} init gvg (then see the GM's guide in README.md)")
     return 0
 
 
