@@ -6,6 +6,7 @@ Exit codes: 0 success, 1 a problem the user can fix (one clear message), 2 bad u
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -59,6 +60,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sheets-gm: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_went_away()
+
+
+def _reader_went_away() -> int:
+    """The output's reader stopped reading (``sheets-gm status | head -1``): not an error.
+
+    Standard output is pointed at /dev/null so that Python's flush at exit does not complain
+    about the closed pipe either (the recipe of the ``signal`` module's documentation)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 0
 
 
 if __name__ == "__main__":

@@ -363,3 +363,16 @@ def test_printed_commands_work_as_shown(tmp_path: Path, monkeypatch: pytest.Monk
     assert program_name() == "sheets-gm"
     monkeypatch.setattr("sys.argv", ["/somewhere/sheets_gm/cli.py"])
     assert program_name().endswith(" -m sheets_gm.cli")
+
+
+def test_output_cut_short_by_its_reader_is_not_an_error() -> None:
+    """``sheets-gm … | head -1`` must not end in a BrokenPipeError traceback."""
+    import subprocess
+    import sys
+
+    scenarios = Path(__file__).parent / "scenarios" / "gvg"
+    command = f"'{sys.executable}' -m sheets_gm.cli scenario '{scenarios}' | head -1"
+    done = subprocess.run(["bash", "-c", f"set -o pipefail; {command}"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.stdout.startswith("pass ") and done.stdout.count("\n") == 1
+    assert done.stderr == "" and done.returncode == 0
