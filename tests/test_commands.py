@@ -94,7 +94,7 @@ def test_init_with_a_roster_csv_and_private_workbooks_creates_every_file(
     assert code == 0, out
     seed_hash = out.split("Seed hash")[1].split(": ")[1].split()[0]
     assert len(seed_hash) == 64
-    assert "Turn 1 orders are open until 20" in out
+    assert "Turn 1 orders are open until " in out and ", 20:00 (Europe/Paris)." in out
     for name in ("board.xlsx", "gm/engine.xlsx", "red.xlsx", "blue.xlsx"):
         assert (tmp_path / name).exists(), name
     assert openpyxl.load_workbook(tmp_path / "gm/engine.xlsx")["Engine"].sheet_state == "hidden"
@@ -104,7 +104,7 @@ def test_init_with_a_roster_csv_and_private_workbooks_creates_every_file(
     assert last[:2] == ["deadlines", "every day at 20:00 (Europe/Paris)"]
     record = read_snapshot(open_match_sheets(load_config(path)), default_template()).record
     assert record.seed_hash == seed_hash
-    assert record.deadline.endswith("+01:00") or record.deadline.endswith("+02:00")
+    assert record.deadline.endswith(("+01:00[Europe/Paris]", "+02:00[Europe/Paris]"))
 
 
 def test_init_refuses_to_replace_a_match_unless_told_and_then_keeps_a_backup(
@@ -217,12 +217,17 @@ def test_the_deadline_resolves_a_turn_and_the_next_one_follows_the_schedule(tmp_
     assert run(capsys, "init", "gvg", "-c", path)[0] == 0
     cfg = load_config(path)
     sheets = open_match_sheets(cfg)
-    deadline = datetime.fromisoformat(read_snapshot(sheets, default_template()).record.deadline)
+    stored = read_snapshot(sheets, default_template()).record.deadline
+    assert stored.endswith("T20:00+00:00[UTC]")
+    deadline = datetime.fromisoformat(stored.removesuffix("[UTC]"))
     before = sync_once(cfg, sheets, now=deadline - timedelta(minutes=1))
-    assert not before.resolved and before.deadline == deadline.isoformat(timespec="minutes")
+    assert not before.resolved and before.deadline == stored
     after = sync_once(cfg, sheets, now=deadline + timedelta(minutes=1))
-    assert after.resolved and after.reason == f"the deadline {deadline.isoformat(timespec='minutes')} has passed"
-    assert after.result.startswith(f"Turn 2 of 60 · orders open until {(deadline + timedelta(days=1)).date()}T20:00")
+    said = f"{deadline:%a} {deadline.day} {deadline:%b}, 20:00 (UTC)"
+    assert after.resolved and after.reason == f"the deadline {said} has passed"
+    tomorrow = deadline + timedelta(days=1)
+    assert after.result.startswith(f"Turn 2 of 60 · orders open until {tomorrow:%a} {tomorrow.day} {tomorrow:%b}, "
+                                   "20:00 (UTC)")
 
 
 def test_a_whole_match_by_cron_syncs_reaches_its_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -83,20 +83,20 @@ def test_a_missing_or_unreadable_config_is_named(tmp_path: Path) -> None:
 def test_the_next_deadline_follows_the_days_times_and_zone() -> None:
     schedule = DeadlineSchedule.parse(["20:00", "08:00"], ["mon", "wed"], "Europe/Paris")
     monday_noon_utc = datetime(2026, 11, 23, 11, 0, tzinfo=UTC)  # 12:00 in Paris
-    assert schedule.next_deadline(monday_noon_utc) == "2026-11-23T20:00+01:00"
-    assert schedule.next_deadline(datetime(2026, 11, 23, 19, 0, tzinfo=UTC)) == "2026-11-25T08:00+01:00"
+    assert schedule.next_deadline(monday_noon_utc) == "2026-11-23T20:00+01:00[Europe/Paris]"
+    assert schedule.next_deadline(datetime(2026, 11, 23, 19, 0, tzinfo=UTC)) == "2026-11-25T08:00+01:00[Europe/Paris]"
     sunday = datetime(2026, 11, 29, 23, 30, tzinfo=UTC)  # Monday 00:30 in Paris
-    assert schedule.next_deadline(sunday) == "2026-11-30T08:00+01:00"
+    assert schedule.next_deadline(sunday) == "2026-11-30T08:00+01:00[Europe/Paris]"
 
 
 def test_a_deadline_exactly_now_is_not_the_next_one() -> None:
     schedule = DeadlineSchedule.parse(["12:00"], [], "UTC")
-    assert schedule.next_deadline(datetime(2026, 11, 22, 12, 0, tzinfo=UTC)) == "2026-11-23T12:00+00:00"
+    assert schedule.next_deadline(datetime(2026, 11, 22, 12, 0, tzinfo=UTC)) == "2026-11-23T12:00+00:00[UTC]"
 
 
 def test_summer_time_is_respected() -> None:
     schedule = DeadlineSchedule.parse(["20:00"], [], "Europe/Paris")
-    assert schedule.next_deadline(datetime(2026, 7, 1, 10, tzinfo=UTC)) == "2026-07-01T20:00+02:00"
+    assert schedule.next_deadline(datetime(2026, 7, 1, 10, tzinfo=UTC)) == "2026-07-01T20:00+02:00[Europe/Paris]"
 
 
 def test_an_empty_schedule_has_no_deadline() -> None:

@@ -11,6 +11,7 @@ from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 from sheets_gm.engine.registry import RULESETS
 from sheets_gm.gvgsheet.template import TEMPLATES
+from sheets_gm.sync.deadline import describe_deadline
 
 
 def starter_config(ruleset: str) -> Path:
@@ -47,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"Match created: {outcome.players} players in {', '.join(outcome.where)}.")
     print(f"Seed hash (publish it now; `export` reveals the seed at the end): {outcome.seed_hash}")
-    print(f"Turn 1 orders are open{' until ' + outcome.deadline if outcome.deadline else ''}.")
+    until = f" until {describe_deadline(outcome.deadline)}" if outcome.deadline else ""
+    print(f"Turn 1 orders are open{until}.")
     for line in outcome.shared:
         print(f"Shared: {line}")
     print(f"Next: schedule `sheets-gm sync -c {args.config}` (see scripts/cron.txt), or run it by hand.")

@@ -12,6 +12,7 @@ from typing import Any
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
 from sheets_gm.match.watch import seconds_until, sync_once, watch
+from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.poll import PollReport
 
 
@@ -117,8 +118,9 @@ def status_lines(report: PollReport, now: datetime) -> list[str]:
     lines = [f"Turn {report.turn} of {report.max_turns} · orders open"]
     until = seconds_until(report.deadline, now)
     if until is not None:
-        lines[0] += (f" until {report.deadline} (in {describe_wait(until)})" if until > 0 else
-                     f"; the deadline {report.deadline} has passed: the next sync resolves the turn")
+        when = describe_deadline(report.deadline)
+        lines[0] += (f" until {when} (in {describe_wait(until)})" if until > 0 else
+                     f"; the deadline {when} has passed: the next sync resolves the turn")
     else:
         lines[0] += " (no deadline: the turn resolves when every captain is ready)"
     for i, team in enumerate(state.teams):

@@ -14,6 +14,7 @@ from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.state import GvgState, Player
 from sheets_gm.gvgsheet.template import SheetTemplate
 from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sync.deadline import describe_deadline
 
 
 def role_symbol(template: SheetTemplate, role: Role) -> str:
@@ -72,7 +73,8 @@ def status_line(template: SheetTemplate, state: GvgState, max_turns: int, deadli
         result = "draw" if state.winner is None else f"{state.teams[state.winner]} wins"
         head = f"Match over on turn {state.turn}: {result}"
     else:
-        head = f"Turn {state.turn} of {max_turns} · orders open" + (f" until {deadline}" if deadline else "")
+        head = (f"Turn {state.turn} of {max_turns} · orders open"
+                + (f" until {describe_deadline(deadline)}" if deadline else ""))
     teams = " · ".join(
         f"{name} {sy.coin}{state.coins[i]} ballista {state.ballista[i]}" for i, name in enumerate(state.teams)
     )

@@ -21,7 +21,7 @@ from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend,
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
-from sheets_gm.sync.poll import deadline_moment
+from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.record import EngineRecord, RecordError, parse_record
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.snapshot import LayoutDriftError, expect_row, read_snapshot
@@ -241,8 +241,9 @@ def _deadline(config: MatchConfig, record: EngineRecord, report: Checkup, now: d
     if moment <= now:
         late = now - moment
         hours = late.total_seconds() / 3600
-        report.warn("deadline", f"turn {record.turn}'s deadline ({record.deadline}) passed {hours:.1f} h ago and the "
+        when = describe_deadline(record.deadline)
+        report.warn("deadline", f"turn {record.turn}'s deadline, {when}, passed {hours:.1f} h ago and the "
                                 "turn is not resolved: no sync has run since",
                     f"run `sheets-gm sync -c {config.path}`, and check that cron (or `sync --watch`) is running")
         return
-    report.ok("deadline", f"turn {record.turn}'s orders close at {record.deadline}")
+    report.ok("deadline", f"turn {record.turn}'s orders close at {describe_deadline(record.deadline)}")

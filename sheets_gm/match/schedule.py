@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from sheets_gm.sync.deadline import stamp_deadline
+
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
@@ -72,9 +74,10 @@ class DeadlineSchedule:
         raise AssertionError("a non-empty weekly schedule always has a deadline within 8 days")
 
     def next_deadline(self, now: datetime) -> str:
-        """The next deadline as ISO text with its UTC offset ('' when there is none)."""
+        """The next deadline as the engine record keeps it ('' when there is none): ISO text with
+        its UTC offset and the zone, ``2026-11-23T20:00+01:00[Europe/Paris]``."""
         moment = self.next_after(now)
-        return "" if moment is None else moment.isoformat(timespec="minutes")
+        return "" if moment is None else stamp_deadline(moment, self.zone)
 
     def describe(self) -> str:
         """The schedule in words, for the settings tab and ``status``."""

@@ -8,8 +8,9 @@ from typing import Protocol
 
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.sheets.backend import SheetUnavailableError
+from sheets_gm.sync.deadline import deadline_moment
 from sheets_gm.sync.lock import match_lock
-from sheets_gm.sync.poll import PollReport, deadline_moment, poll
+from sheets_gm.sync.poll import PollReport, poll
 from sheets_gm.sync.sheets import MatchSheets
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.core.dice import TurnDice
@@ -24,6 +24,7 @@ from sheets_gm.gvgsheet.render import board_grid, log_rows, move_roll, players_r
 from sheets_gm.gvgsheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
+from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.record import EngineRecord, PendingGmEvents
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.snapshot import PlayerRow, Snapshot, TeamInput, read_snapshot
@@ -53,17 +54,6 @@ class PollReport:
 
 def _json(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def deadline_moment(deadline: str) -> datetime | None:
-    """The moment an ISO deadline names (UTC when it has no offset); None for '' or unreadable text."""
-    if not deadline:
-        return None
-    try:
-        moment = datetime.fromisoformat(deadline)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -151,7 +141,7 @@ def poll(sheets: MatchSheets, *, now: datetime, force: bool = False, template: S
     elif all(report.ready):
         report.reason = "every captain is ready"
     elif _deadline_passed(record.deadline, now):
-        report.reason = f"the deadline {record.deadline} has passed"
+        report.reason = f"the deadline {describe_deadline(record.deadline)} has passed"
     if dry_run:
         return report
     batch = WriteBatch()

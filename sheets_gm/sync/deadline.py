@@ -1,0 +1,57 @@
+"""A turn's deadline as the engine record keeps it, and as people read it.
+
+The record keeps the moment as ISO 8601 text with its UTC offset and, in brackets, the
+match's time zone (the RFC 9557 form): ``2026-11-23T20:00+01:00[Europe/Paris]``. The offset
+fixes the moment; the zone is for people, who read ``Mon 23 Nov, 20:00 (Europe/Paris)``.
+
+>>> describe_deadline("2026-11-23T20:00+01:00[Europe/Paris]")
+'Mon 23 Nov, 20:00 (Europe/Paris)'
+>>> describe_deadline("2026-11-23T19:00+00:00")
+'Mon 23 Nov, 19:00 (UTC)'
+>>> describe_deadline("2026-11-23T20:00+05:30")
+'Mon 23 Nov, 20:00 (UTC+05:30)'
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+
+def stamp_deadline(moment: datetime, zone: str) -> str:
+    """The record's text for ``moment`` (aware, in ``zone``)."""
+    return f"{moment.isoformat(timespec='minutes')}[{zone}]"
+
+
+def _split(deadline: str) -> tuple[str, str]:
+    iso, _, rest = deadline.strip().partition("[")
+    return iso, rest.rstrip("]")
+
+
+def deadline_moment(deadline: str) -> datetime | None:
+    """The moment a deadline names (UTC when it has no offset); None for '' or unreadable text."""
+    if not deadline:
+        return None
+    try:
+        moment = datetime.fromisoformat(_split(deadline)[0])
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def describe_deadline(deadline: str) -> str:
+    """The deadline as people read it, in the match's time zone: ``Mon 23 Nov, 20:00 (Europe/Paris)``.
+
+    Text that is not a deadline is returned as it is (it was typed by hand into the engine tab)."""
+    moment = deadline_moment(deadline)
+    if moment is None:
+        return deadline
+    zone = _split(deadline)[1]
+    if not zone:
+        offset = moment.utcoffset()
+        if not offset:
+            zone = "UTC"
+        else:
+            minutes = int(offset.total_seconds() // 60)
+            sign = "+" if minutes >= 0 else "-"
+            zone = f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+    return f"{moment.strftime('%a')} {moment.day} {moment.strftime('%b')}, {moment.strftime('%H:%M')} ({zone})"
