@@ -63,8 +63,10 @@ def test_a_tampered_replay_is_caught(tmp_path: Path) -> None:
     export_match(sheets, tmp_path)
     doc = json.loads((tmp_path / "replay.json").read_text(encoding="utf-8"))
     forged = json.loads(json.dumps(doc))
-    forged["final_state"]["coins"][0] += 5
-    assert replay_states(forged).difference == "the final state differs from the replayed one"
+    recorded = forged["final_state"]["coins"][0] + 5
+    forged["final_state"]["coins"][0] = recorded
+    assert replay_states(forged).difference == (
+        f"the final state differs from the replayed one: coins[0]: recorded {recorded}, recomputed {recorded - 5}")
     other_seed = json.loads(json.dumps(doc))
     other_seed["seed"] = "00" * 32
     assert "seed does not match" in str(replay_states(other_seed).difference)

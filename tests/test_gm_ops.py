@@ -201,7 +201,9 @@ def test_a_tampered_history_fails_verify_naming_the_turn(match: Match, capsys: p
     forged["gm_events"]["events"][0]["coins"] = [0, 40]
     match.sheets.engine.write([RangeWrite(cell, [[2, json.dumps(forged)]])])
     assert match.run("verify") == 1
-    assert "MISMATCH after 1 turns: the state before turn 2 differs" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "MISMATCH after 1 turns replayed: the state before turn 2 differs: coins[0]: recorded 4, recomputed 40" \
+        in said
 
     forged = json.loads(json.dumps(entry))
     forged["gm_events"]["events"][0]["coins"] = [5, 4]

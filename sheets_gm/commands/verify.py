@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     except ReplayError as exc:
         raise UserError(f"{where}: {exc}") from None
     if check.difference is not None:
-        print(f"MISMATCH after {check.turns} turns: {check.difference}")
+        print(f"MISMATCH after {check.turns} turns replayed: {check.difference}")
         return 1
     print(f"OK: {check.turns} turns and {check.rolls} dice replayed from the seed; every state matches.")
     return 0

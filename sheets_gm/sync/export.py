@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.core.dice import TurnDice, seed_hash
+from sheets_gm.engine.core.diff import first_difference
 from sheets_gm.engine.core.settings import parse_settings, settings_to_mapping
 from sheets_gm.engine.gvg.board import GvgMap
 from sheets_gm.engine.gvg.gm import GmEventError, apply_gm_event
@@ -133,8 +134,10 @@ def replay_states(doc: dict[str, Any]) -> ReplayCheck:
     for entry in turns:
         where = f"before turn {entry['turn']}"
         state, problem = _apply_gm_events(rules, state, entry.get("gm_events", []), where)
-        if problem is None and state.to_json() != entry["state_before"]:
-            problem = f"the state before turn {entry['turn']} differs"
+        if problem is None:
+            found = first_difference(entry["state_before"], state.to_json())
+            if found is not None:
+                problem = f"the state before turn {entry['turn']} differs: {found}"
         if problem is not None:
             return ReplayCheck(entry["turn"] - 1, rolls, problem)
         dice = TurnDice(seed, state.turn)
@@ -142,8 +145,10 @@ def replay_states(doc: dict[str, Any]) -> ReplayCheck:
         rolls += len(result.rolls)
         state = result.state
     state, problem = _apply_gm_events(rules, state, doc.get("gm_events_after", []), "after the last turn")
-    if problem is None and state.to_json() != final:
-        problem = "the final state differs from the replayed one"
+    if problem is None:
+        found = first_difference(final, state.to_json())
+        if found is not None:
+            problem = f"the final state differs from the replayed one: {found}"
     return ReplayCheck(len(turns), rolls, problem)
 
 
