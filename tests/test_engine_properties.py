@@ -127,9 +127,12 @@ def test_every_move_sentence_names_its_own_player_and_tiles() -> None:
     rules, state = start()
     dice = TurnDice(b"moves", state.turn)
     orders = merge_orders(ObjectiveBot(1).orders(rules, state, 0, dice), ObjectiveBot(2).orders(rules, state, 1, dice))
-    moved = [e for e in resolve_turn(rules, state, orders, dice).events if e.kind is EventKind.MOVED]
+    resolution = resolve_turn(rules, state, orders, dice)
+    moved = [e for e in resolution.events if e.kind is EventKind.MOVED]
     assert len(moved) >= 5
     for event in moved:
         data = event.to_json()["data"]
-        assert event.text == f"{data['player']} moves from {data['start']} to {data['to']}."
+        key = f"move/{data['player']}"
+        assert event.text == (f"{data['player']} moves from {data['start']} to {data['to']} "
+                              f"(rolled {resolution.rolls[key]} [{key}]).")
     assert len({e.text for e in moved}) == len(moved)

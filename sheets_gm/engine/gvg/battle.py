@@ -23,12 +23,15 @@ class Contribution:
         self.total = 0 if self.roll is None else self.roll + sum(v for _, v in self.bonuses)
 
     def describe(self) -> str:
-        """``Ann (DPS) rolls 2 + 2 (DPS) = 4``, or ``Cy (Healer) does not roll``."""
+        """``Ann (DPS) rolls 2 [combat/Ann] + 2 (DPS) = 4``, or ``Cy (Healer) does not roll``.
+
+        The die's key is shown so that a player can recompute the roll from the revealed seed."""
         who = f"{self.player.name} ({self.player.role.display})"
         if self.roll is None:
             return f"{who} does not roll"
+        key = f" [{self.key}]" if self.key else ""
         bonus_text = "".join(f" {'+' if v >= 0 else '-'} {abs(v)} ({name})" for name, v in self.bonuses)
-        return f"{who} rolls {self.roll}{bonus_text}" + (f" = {self.total}" if self.bonuses else "")
+        return f"{who} rolls {self.roll}{key}{bonus_text}" + (f" = {self.total}" if self.bonuses else "")
 
 
 @dataclass(slots=True)

@@ -87,9 +87,10 @@ def tree_distance(rules: GvgRules, state: GvgState, team: int) -> int:
     return rules.board.distances(team, rules.settings.movement, fish).get(tree.at, 0)
 
 
-def _moved_text(name: str, start: Coord, to: Coord) -> str:
+def _moved_text(name: str, start: Coord, to: Coord, roll: int | None) -> str:
     """The sentence of a move; the log renders it when read (``partial`` keeps each move's values)."""
-    return f"{name} moves from {start.label} to {to.label}."
+    rolled = "" if roll is None else f" (rolled {roll} [move/{name}])"
+    return f"{name} moves from {start.label} to {to.label}{rolled}."
 
 
 class _Turn:
@@ -177,12 +178,13 @@ class _Turn:
                 roll = self.dice.d6("spawn/boss")
                 tile = tiles[0] if roll <= 3 else tiles[-1]
             st.boss = Boss(tile, self.s.boss_hp)
-            how = "" if roll is None else f" (spawn/boss rolled {roll})"
+            how = "" if roll is None else f" (rolled {roll} [spawn/boss])"
             self.log(EventKind.BOSS_SPAWNED, f"A boss with {self.s.boss_hp} HP appears on {tile.label}{how}.",
                      at=tile.label, hp=self.s.boss_hp, roll=roll)
 
     def movement_phase(self) -> None:
         st = self.state
+        rolled = self.dice.rolled  # a carrier moves without rolling: its move has no key
         for p in st.players:
             order = self.orders.get(p.name)
             if order is None or p.status is not _ACTIVE:
@@ -195,7 +197,7 @@ class _Turn:
                          player=p.name, start=p.at.label, to=order.teleport.label)
                 p.at = order.teleport
             elif order.move is not None and order.move != p.at:
-                self.log(_MOVED, partial(_moved_text, p.name, p.at, order.move),
+                self.log(_MOVED, partial(_moved_text, p.name, p.at, order.move, rolled.get(f"move/{p.name}")),
                          player=p.name, start=p.at, to=order.move)
                 p.at = order.move
         for tree in st.trees:
@@ -456,8 +458,12 @@ class _Turn:
             if hit:
                 attempts.append((team, side.total, boss_roll))
         if len(attempts) == 2 and attempts[0][1] == attempts[1][1]:
-            first = 0 if self.dice.d6("final-blow") <= 3 else 1
+            tie_roll = self.dice.d6("final-blow")
+            first = 0 if tie_roll <= 3 else 1
             attempts.sort(key=lambda a: a[0] != first)
+            self.log(EventKind.BATTLE, f"Equal totals against the boss: the final-blow die rolls {tie_roll} "
+                     f"[final-blow] (1-3: {self.team(0)} strikes first, 4-6: {self.team(1)}).",
+                     tile=tile.label, kind="boss-tie", roll=tie_roll, key="final-blow", first=self.team(first))
         else:
             attempts.sort(key=lambda a: -a[1])
         for team, _total, _roll in attempts:
