@@ -381,3 +381,30 @@ def test_output_cut_short_by_its_reader_is_not_an_error() -> None:
                           timeout=120, check=False)
     assert done.stdout.startswith("pass ") and done.stdout.count("\n") == 1
     assert done.stderr == "" and done.returncode == 0
+
+
+def test_players_without_an_email_can_type_their_orders_in_a_local_workbook(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """LibreOffice and Excel refuse typing into a locked cell of a protected sheet: every player's and
+    captain's input cells must be unlocked in the saved file, e-mail or not; GM cells stay locked."""
+    import openpyxl
+
+    path = config(tmp_path, 'roster = "roster.csv"')
+    roster(tmp_path)  # Ben, Cat and Dan have no e-mail
+    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+    book = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    for team, players in (("red", ("Ann", "Ben")), ("blue", ("Cat", "Dan"))):
+        ws = book[f"Orders {team}"]
+        assert ws.protection.sheet
+        rows = {ws.cell(r, 1).value: r for r in range(1, 30)}
+        for name in players:
+            r = rows[name]
+            assert [ws.cell(r, c).protection.locked for c in (4, 5, 6)] == [False, False, False], name
+            assert ws.cell(r, 7).protection.locked, f"{name}'s feedback is the GM's"
+            assert ws.cell(r, 1).protection.locked, f"{name}'s name is the GM's"
+        header = next(r for r in range(rows[players[-1]] + 1, 40) if ws.cell(r, 1).value == "Captain")
+        captain = header + 1
+        kinds = [ws.cell(header, c).value for c in range(1, 12)]
+        inputs = [c + 1 for c, k in enumerate(kinds) if k in ("Skill", "Ready")]
+        assert inputs and all(not ws.cell(captain, c).protection.locked for c in inputs)
+        assert ws.cell(captain, kinds.index("Feedback") + 1).protection.locked

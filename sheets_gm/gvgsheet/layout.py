@@ -107,10 +107,11 @@ def orders_tab(pos: GvgPositions, team: TeamSheet, emails: Mapping[str, str]) ->
     for i, name in enumerate(team.players):
         row = team.player_row(i)
         email = emails.get(name)
-        protections.append(Protection(cells(3, row, 5, row), f"Order of {name}", (email,) if email else ()))
+        protections.append(Protection(cells(3, row, 5, row), f"Order of {name}", (email,) if email else (),
+                                      player_input=True))
     captain_email = emails.get(f"captain:{team.team}")
     protections.append(Protection(cells(cols.skills[0], cap, cols.ready, cap), f"Captain of {team.team}",
-                                  (captain_email,) if captain_email else ()))
+                                  (captain_email,) if captain_email else (), player_input=True))
     return TabLayout(
         name=team.orders_tab, rows=max(cap + 1, ORDERS_READ_LAST_ROW), cols=width, frozen_rows=4,
         values={

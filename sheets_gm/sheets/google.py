@@ -544,6 +544,8 @@ def _tab_requests(tab: TabLayout, sid: int, account: str | None) -> list[dict[st
                 }
             )
     for prot in tab.protections:
+        if prot.player_input and not prot.editors:
+            continue  # nobody named: the cells stay open to the spreadsheet's editors (the team), not the GM alone
         reqs.append({"addProtectedRange": {"protectedRange": _protected_range(prot, rng, account)}})
     return reqs
 

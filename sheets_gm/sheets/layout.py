@@ -38,11 +38,16 @@ class Checkbox:
 
 @dataclass(frozen=True, slots=True)
 class Protection:
-    """A range (or the whole tab when ``range`` is None) that only ``editors`` (and the owner) may edit."""
+    """A range (or the whole tab when ``range`` is None) that only ``editors`` (and the owner) may edit.
+
+    ``player_input`` marks a player's or captain's own cells: they stay open to typing even when
+    no e-mail names the player (a local workbook unlocks them; Google leaves them to everyone
+    the spreadsheet is shared with as an editor, rather than to the GM alone)."""
 
     range: str | None
     description: str
     editors: tuple[str, ...] = ()
+    player_input: bool = False
 
 
 @dataclass(frozen=True, slots=True)

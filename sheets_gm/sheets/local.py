@@ -72,7 +72,8 @@ Layouts (``apply_layout``), mapped onto what an .xlsx can hold
 
       1. **locked** if a GM-only protection with a range covers it;
       2. else **unlocked** if the layout marks it as player input: a dropdown, a
-         checkbox, or a protection naming editors (a player's or captain's own range);
+         checkbox, or a protection naming editors or marked ``player_input`` (a player's or
+         captain's own range, with or without an e-mail);
       3. else **locked** if the whole tab has a GM-only protection (``range=None``);
       4. else **unlocked**.
 
@@ -861,7 +862,7 @@ def _apply_protection(ws: Any, tab: TabLayout, inputs: list[_Box]) -> None:
     gm_ranges: list[_Box] = []
     gm_whole_tab = False
     for p in tab.protections:
-        if p.editors:
+        if p.editors or p.player_input:
             inputs.append(_WHOLE_TAB if p.range is None else _tab_box(tab, p.range, "protection"))
         elif p.range is None:
             gm_whole_tab = True
