@@ -116,12 +116,14 @@ def _check_destination(
     if not board.enterable(player.team, tile):
         return OrderCheck(player.name, part, Verdict.IMPASSABLE,
                           f"{tile_name(rules, state, tile)} cannot be entered")
+    if reach is None:
+        return None  # the ballista goes to any tile the player may enter, walled off or not
     distances = board.distances(player.team, rules.settings.movement, player.at)
     distance = distances.get(tile)
     if distance is None:
         return OrderCheck(player.name, part, Verdict.UNREACHABLE,
                           f"no path leads from {player.at.label} to {tile.label}")
-    if reach is not None and distance > reach.steps:
+    if distance > reach.steps:
         plural = "step" if distance == 1 else "steps"
         return OrderCheck(player.name, part, Verdict.TOO_FAR,
                           f"{tile.label} is {distance} {plural} away; {reach.explanation}")

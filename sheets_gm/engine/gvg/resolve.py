@@ -269,11 +269,9 @@ class _Turn:
         key = f"combat/{p.name}"
         return Contribution(p, self.dice.d6(key), key, bonuses + self.buffs(p))
 
-    def carrier_team_on(self, people: list[Player]) -> int | None:
-        for p in people:
-            if carried_tree(self.state, p.name) is not None:
-                return p.team
-        return None
+    def carrier_teams_on(self, people: list[Player]) -> frozenset[int]:
+        """The teams with a carrier among ``people`` (both, when two carriers share the tile)."""
+        return frozenset(p.team for p in people if carried_tree(self.state, p.name) is not None)
 
     def resolve_tile(self, tile: Coord, people: list[Player]) -> None:
         structure = self.state.structures.get(tile)
@@ -289,6 +287,7 @@ class _Turn:
             reason = self.structure_closed(structure)
             if reason is None:
                 self.structure_battle(structure, people)
+                self.pickups(tile, people)  # a tree may lie on a standing structure's tile
                 return
             if contested:
                 winner = self.open_battle(tile, people, f"on {structure.key} ({reason})")
@@ -323,8 +322,8 @@ class _Turn:
             self.log(EventKind.TREE_DROPPED, f"{p.name} drops {self.team(tree.team)}'s tree on {tile.label}.",
                      player=p.name, tree=self.team(tree.team), at=tile.label)
 
-    def carrier_bonus(self, side: Side, carrier_team: int | None) -> None:
-        if carrier_team == side.team:
+    def carrier_bonus(self, side: Side, carrier_teams: frozenset[int]) -> None:
+        if side.team in carrier_teams:
             side.flat.append(("tree", self.s.tree_bonus))
 
     def tank_bonus(self, p: Player, defending: bool) -> list[tuple[str, int]]:
@@ -339,16 +338,16 @@ class _Turn:
             return
         y = 1 - x
         name, where = structure.kind.value, structure.key  # e.g. "bulwark", "bulwark@E4"
-        carrier_team = self.carrier_team_on(people)
+        carriers = self.carrier_teams_on(people)
         dps = [("DPS", s.dps_bonus)]
         attack = Side(y, f"{self.team(y)} attacking")
         for p in attackers:
-            bonus = (dps if p.role is _DPS else []) + self.tank_bonus(p, carrier_team == y)
+            bonus = (dps if p.role is _DPS else []) + self.tank_bonus(p, y in carriers)
             attack.contributions.append(self.contribution(p, bonus))
         skill = Skill.BULWARK_DAMAGE if structure.kind is _BULWARK else Skill.FISH_DAMAGE
         if skill in self.active[y]:
             attack.flat.append((skill.display, s.skill_damage_bonus))
-        self.carrier_bonus(attack, carrier_team)
+        self.carrier_bonus(attack, carriers)
         defence = Side(x, f"{self.team(x)}'s {name}")
         key = f"defense/{tile.label}"
         defence.flat.append((f"{name} die {key}", self.dice.d6(key)))
@@ -358,9 +357,11 @@ class _Turn:
                 defence.flat.append((f"fish tier, {self.destroyed_bulwarks[x]} bulwark(s) down", tier))
         for p in defenders:
             defence.contributions.append(self.contribution(p, self.tank_bonus(p, True)))
-        self.carrier_bonus(defence, carrier_team)
-        # A carrier's attack wins ties; otherwise defenders do, and an empty structure falls on a tie.
-        tie = Outcome.DEFENDERS_WIN if defenders and carrier_team != y else _ATTACKERS_WIN
+        self.carrier_bonus(defence, carriers)
+        # An attack with a carrier (and none among the defenders) wins ties; otherwise defenders do,
+        # and an empty structure falls on a tie.
+        carrier_attack = y in carriers and x not in carriers
+        tie = Outcome.DEFENDERS_WIN if defenders and not carrier_attack else _ATTACKERS_WIN
         outcome = decide(attack, defence, tie)
         kind = "PvP" if defenders else "PvE"
         verdict = "the attack succeeds" if outcome is _ATTACKERS_WIN else f"the {name} holds"
@@ -381,7 +382,7 @@ class _Turn:
                          structure=where)
                 for p in defenders:
                     self.knock(p, tile, f"{where} fell")
-            elif carrier_team == x:
+            elif x in carriers:
                 # The carrier's side lost the battle: the carrier falls even though the structure stands.
                 for p in defenders:
                     if carried_tree(self.state, p.name) is not None:
@@ -394,18 +395,17 @@ class _Turn:
         """Fight between the two teams on a tile; returns the winning team, None on a stalemate."""
         if not any(self.rolls(p) for p in people):
             return None
-        carrier_team = self.carrier_team_on(people)
+        carriers = self.carrier_teams_on(people)
         sides = [Side(team, self.team(team)) for team in (0, 1)]
         for p in people:
             bonus = [("DPS", self.s.dps_bonus)] if p.role is _DPS else []
-            bonus += self.tank_bonus(p, carrier_team == p.team)
+            bonus += self.tank_bonus(p, p.team in carriers)
             sides[p.team].contributions.append(self.contribution(p, bonus))
         for side in sides:
-            self.carrier_bonus(side, carrier_team)
-        if carrier_team is None:
-            tie = Outcome.STALEMATE
-        else:
-            tie = _ATTACKERS_WIN if carrier_team == 0 else Outcome.DEFENDERS_WIN
+            self.carrier_bonus(side, carriers)
+        # No carrier, or one on each side: a tie favours nobody; else it goes to the carrier's side.
+        one_carrier = _ATTACKERS_WIN if 0 in carriers else Outcome.DEFENDERS_WIN
+        tie = Outcome.STALEMATE if len(carriers) != 1 else one_carrier
         outcome = decide(sides[0], sides[1], tie)
         winner = {_ATTACKERS_WIN: 0, Outcome.DEFENDERS_WIN: 1}.get(outcome)
         place = f"{tile.label} {where}".strip()
