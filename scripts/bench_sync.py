@@ -125,6 +125,10 @@ class Metered:
         """Export through the wrapped backend, counted."""
         return self._metered(self.inner.export_xlsx)
 
+    def tab_names(self) -> list[str]:
+        """List the tabs through the wrapped backend, counted."""
+        return self._metered(self.inner.tab_names)
+
 
 @dataclass
 class Match:

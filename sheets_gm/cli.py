@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheets_gm import __version__
-from sheets_gm.commands import adjust, demo, doctor, export, init, scenario, simulate, sync, undo, verify
+from sheets_gm.commands import adjust, demo, doctor, export, init, repair, scenario, simulate, sync, undo, verify
 from sheets_gm.commands.base import UsageError, UserError
 
 #: Each subcommand module's ``register``, in the order ``--help`` lists them.
@@ -24,6 +24,7 @@ REGISTER: tuple[Callable[[Any], None], ...] = (
     adjust.register,
     undo.register,
     doctor.register,
+    repair.register,
     demo.register,
     scenario.register,
     simulate.register,

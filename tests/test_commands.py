@@ -115,7 +115,7 @@ def test_init_refuses_to_replace_a_match_unless_told_and_then_keeps_a_backup(
     type_orders(path)
     assert run(capsys, "sync", "-c", path)[0] == 0
     code, _, err = run(capsys, "init", "gvg", "-c", path)
-    assert code == 1 and "already holds a match (turn 2); init never replaces one" in err
+    assert code == 1 and "already holds a match (turn 2, seed hash " in err and "init never replaces one" in err
     assert state_turn(path) == 2
     code, out, _ = run(capsys, "init", "gvg", "-c", path, "--overwrite")
     assert code == 0, out
@@ -273,7 +273,7 @@ def test_sync_before_init_says_to_run_init(tmp_path: Path, capsys: pytest.Captur
 
     create_workbook(tmp_path / "match.xlsx", WorkbookLayout("x", (TabLayout("Sheet1", 1, 1),)))
     code, _, err = run(capsys, "sync", "-c", path)
-    assert code == 1 and "Has the match been created? Run sheets-gm init" in err
+    assert code == 1 and "If the match was never created, run sheets-gm init" in err and "sheets-gm repair" in err
     shutil.rmtree(tmp_path / ".sheets-gm", ignore_errors=True)
 
 

@@ -129,3 +129,22 @@ def test_overwrite_is_refused_for_google(fake: GoogleApiFake, match_toml: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "init", "gvg", "-c", match_toml, "--overwrite")
     assert code == 1 and "--overwrite works on local workbooks only" in err
+
+
+def test_repair_rebuilds_an_edited_google_layout_and_keeps_the_orders(
+        fake: GoogleApiFake, match_toml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sheets_gm.sheets.backend import RangeWrite
+
+    assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
+    sheets = open_match_sheets(load_config(match_toml))
+    type_bot_orders(sheets, [ObjectiveBot(1), RandomBot(2)], ready=False)
+    sheets.orders[0].write([RangeWrite("'Orders red'!D4", [["Where to?"]])])
+    code, _, err = run(capsys, "sync", "-c", match_toml)
+    assert code == 1 and "sheets-gm repair" in err
+    code, _, err = run(capsys, "init", "gvg", "-c", match_toml, "--no-share")
+    assert code == 1 and "already holds a match" in err
+    code, out, err = run(capsys, "repair", "-c", match_toml)
+    assert code == 0, err
+    assert "typed order(s)" in out and "Kept a copy" not in out  # Google keeps its own version history
+    code, out, _ = run(capsys, "resolve", "-c", match_toml, "--force", "--turn", "1")
+    assert code == 0 and "Turn 1 resolved" in out

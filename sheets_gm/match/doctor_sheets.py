@@ -54,6 +54,10 @@ class ReadOnlyBackend:
         """Refused: doctor has no use for it."""
         raise AssertionError("doctor does not export")
 
+    def tab_names(self) -> list[str]:
+        """Read through to the wrapped spreadsheet."""
+        return self.inner.tab_names()
+
 
 def read_only(sheets: MatchSheets) -> MatchSheets:
     """The same match with every spreadsheet read-only (a spreadsheet holding several roles stays one)."""
@@ -98,10 +102,12 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
         read_snapshot(sheets, tpl)
     except LayoutDriftError as exc:
         report.fail("layout", str(exc), "put the cell back as it was (Edit > Undo, or the version history), or "
-                                        f"rebuild the layout with `sheets-gm init -c {config.path}`")
+                                        f"run `sheets-gm repair -c {config.path}`: it rebuilds the layout and keeps "
+                                        "the match and every typed order")
         return
     except (RecordError, SheetError) as exc:
-        report.fail("layout", str(exc), "restore the tab from the spreadsheet's version history or a backup")
+        report.fail("layout", str(exc), f"run `sheets-gm repair -c {config.path}`: it rebuilds missing or renamed "
+                                        "tabs and keeps the match and every typed order")
         return
     report.ok("layout", f"every header cell is in place; turn {record.turn}" +
               (" (the match is over)" if record.state.finished else ""))

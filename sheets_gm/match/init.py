@@ -19,6 +19,7 @@ from sheets_gm.gvgsheet.layout import ROSTER_ROWS, roster_tab
 from sheets_gm.gvgsheet.template import SheetTemplate, default_map_text, default_template
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.repair import read_engine_record
 from sheets_gm.match.roster import RosterSeat, parse_roster_rows, read_roster_csv, roster_emails
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1
@@ -26,7 +27,6 @@ from sheets_gm.sync.create import create_match, new_seed
 from sheets_gm.sync.record import RecordError
 from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.snapshot import read_snapshot
 
 
 class MatchExistsError(SheetError):
@@ -92,16 +92,22 @@ def _prepare_local(config: MatchConfig, overwrite: bool, stamp: str) -> list[Pat
     return backups
 
 
-def _refuse_existing_match(sheets: MatchSheets, tpl: SheetTemplate) -> None:
+def _refuse_existing_match(sheets: MatchSheets, tpl: SheetTemplate, config: MatchConfig) -> None:
+    """MatchExistsError when the engine tab holds a match, however broken the other tabs are."""
+    repair = f"sheets-gm repair -c {config.path}"
     try:
-        snap = read_snapshot(sheets, tpl)
-    except (SheetAccessError, SheetUnavailableError):
-        raise
-    except (SheetError, RecordError):
-        return  # no match (or no readable one) yet
+        record = read_engine_record(sheets, tpl)
+    except RecordError as exc:
+        raise MatchExistsError(
+            f"{sheets.engine.name} has an engine tab that cannot be read ({exc}); init never replaces a match. "
+            "Restore the engine tab from a backup or the export, then run " + repair) from None
+    if record is None:
+        return
     raise MatchExistsError(
-        f"{sheets.engine.name} already holds a match (turn {snap.record.turn}); init never replaces one. "
-        "Export it first, then run init --overwrite (local workbooks are kept aside as backups), "
+        f"{sheets.engine.name} already holds a match (turn {record.turn}, seed hash {record.seed_hash[:12]}…); "
+        f"init never replaces one. If its layout was edited (a header moved, a tab renamed), run {repair}: "
+        "it rebuilds the layout and keeps the match and every typed order. To start a new match instead, "
+        "export this one first, then run init --overwrite (local workbooks are kept aside as backups), "
         "or point the config at new spreadsheets"
     )
 
@@ -139,7 +145,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
                                "spreadsheets (the old match stays as it is)")
     sheets = sheets or open_match_sheets(config)
     outcome.where = [b.name for b in sheets.write_order()]
-    _refuse_existing_match(sheets, tpl)
+    _refuse_existing_match(sheets, tpl, config)
     if seats is None:
         seats = _roster_from_sheet(sheets.board, tpl, config.teams)
         if seats is None:

@@ -56,6 +56,10 @@ class SheetBackend(Protocol):
         """Create or reshape the tabs, fixed values, formats, dropdowns and protections (one call)."""
         ...
 
+    def tab_names(self) -> list[str]:
+        """The names of the spreadsheet's tabs, in order (one call; never part of a poll)."""
+        ...
+
     def export_xlsx(self) -> bytes:
         """The whole spreadsheet as an .xlsx file."""
         ...

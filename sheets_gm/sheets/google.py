@@ -329,6 +329,14 @@ class GoogleSheetBackend:
         layout_requests(layout, {}, self.account)  # a template error fails here, before any call
         self._call("layout update", lambda: self._apply_layout_once(layout))
 
+    def tab_names(self) -> list[str]:
+        """The tabs' names, in order: one spreadsheets.get of the metadata."""
+        meta = self._call("tab list", lambda: self._http.fetch_sheet_metadata(
+            self.key, params={"includeGridData": "false", "fields": "sheets(properties(title,index))"}))
+        sheets = meta.get("sheets", []) if isinstance(meta, dict) else []
+        ordered = sorted(sheets, key=lambda s: int(s.get("properties", {}).get("index", 0)))
+        return [str(s.get("properties", {}).get("title", "")) for s in ordered]
+
     def export_xlsx(self) -> bytes:
         """The spreadsheet as .xlsx through Drive's files.export (one call)."""
         content = self._call("export", lambda: self._http.export(self.key, ExportFormat.EXCEL))

@@ -453,6 +453,10 @@ class LocalWorkbookBackend:
             out.append(_trim(rows))
         return out
 
+    def tab_names(self) -> list[str]:
+        """The workbook's tabs, in order (the helper tab of long dropdown lists included)."""
+        return list(self._workbook_for_read().sheetnames)
+
     def write(self, writes: Sequence[RangeWrite]) -> None:
         """Write every range RAW and save once, atomically (see the module notes)."""
         if not writes:

@@ -54,24 +54,40 @@ def create_match(
     record = EngineRecord(ruleset="gvg", state=state, seed=seed, seed_hash=seed_hash(seed), settings=settings,
                           map_text=map_text, log_rows=0, deadline=deadline, teams=sheets.teams)
 
+    apply_match_layouts(sheets, pos, rules, len(state.players), emails or {}, title)
+    batch = WriteBatch()
+    drawn_writes(batch, sheets, pos, rules, record, schedule_text)
+    batch.run(sheets.write_order())
+    return record
+
+
+def apply_match_layouts(sheets: MatchSheets, pos: GvgPositions, rules: GvgRules, players: int,
+                        emails: Mapping[str, str], title: str) -> None:
+    """Lay out every tab of the match in its spreadsheet: one layout call per spreadsheet.
+
+    Values outside the layouts' fixed cells are kept, so this also rebuilds a drifted layout
+    around a match in play (``repair``)."""
     tabs: list[tuple[SheetBackend, TabLayout]] = []
-    tabs += [(sheets.board, t) for t in public_tabs(pos, board, len(state.players))]
+    tabs += [(sheets.board, t) for t in public_tabs(pos, rules.board, players)]
     for i, team in enumerate(pos.teams):
-        tabs.append((sheets.orders[i], orders_tab(pos, team, emails or {})))
-        tabs.append((sheets.orders[i], archive_tab(pos, team, settings)))
-    tabs.append((sheets.engine, engine_tab(pos, settings)))
+        tabs.append((sheets.orders[i], orders_tab(pos, team, emails)))
+        tabs.append((sheets.orders[i], archive_tab(pos, team, rules.settings)))
+    tabs.append((sheets.engine, engine_tab(pos, rules.settings)))
     for backend in sheets.write_order():
         mine = tuple(t for b, t in tabs if b is backend)
         backend.apply_layout(WorkbookLayout(title, mine))
 
-    dice = TurnDice(seed, state.turn)
-    status = status_line(tpl, state, settings.max_turns, deadline)
-    batch = WriteBatch()
+
+def drawn_writes(batch: WriteBatch, sheets: MatchSheets, pos: GvgPositions, rules: GvgRules, record: EngineRecord,
+                 schedule_text: str) -> None:
+    """Everything sheets-gm draws for the record's current turn: the orders tabs' turn, rolls and
+    feedback (Ready unticked), the board, the players and settings tabs, the engine record."""
+    state = record.state
+    dice = TurnDice(record.seed, state.turn)
+    status = status_line(pos.template, state, rules.settings.max_turns, record.deadline)
     for i, team in enumerate(pos.teams):
         team_turn_writes(batch, sheets.orders[i], team, pos.captain, state, dice, status)
     board_writes(batch, sheets.board, pos, rules, state, dice, status)
-    rows = settings_rows(settings, schedule_text)
-    batch.put(sheets.board, a1(tpl.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
+    rows = settings_rows(rules.settings, schedule_text)
+    batch.put(sheets.board, a1(pos.template.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     batch.put(sheets.engine, pos.engine_value_range(), record.values())
-    batch.run(sheets.write_order())
-    return record

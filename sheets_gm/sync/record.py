@@ -115,8 +115,9 @@ def parse_record(rows: Grid, where: str) -> EngineRecord:
         row = rows[i] if i < len(rows) else []
         found = _text(row[0]) if row else ""
         if found != key:
-            raise RecordError(f"{where}: cell A{i + 2} should say {key!r} but says {found!r}; "
-                              "the engine tab was edited or the match was never created (run init)")
+            raise RecordError(f"{where}: cell A{i + 2} should say {key!r} but says {found!r}; the engine tab "
+                              "was edited (restore it from a backup or the export) or the match was never created "
+                              "(run init)")
         values[key] = row[1] if len(row) > 1 else None
     try:
         state_json: Any = json.loads(_text(values["state"]))
@@ -133,7 +134,8 @@ def parse_record(rows: Grid, where: str) -> EngineRecord:
             gm_events=PendingGmEvents.from_json(json.loads(_text(values["gm_events"]) or "null")),
         )
     except (ValueError, KeyError, TypeError, IndexError, SettingError, MapError) as exc:
-        raise RecordError(f"{where}: the engine tab cannot be read ({exc}); restore it or run init again") from None
+        raise RecordError(f"{where}: the engine tab cannot be read ({exc}); "
+                          "restore it from a backup or the export") from None
     if record.state.turn != int(_text(values["turn"]) or 0):
         raise RecordError(f"{where}: the turn cell says {values['turn']} but the state is at turn {record.state.turn}")
     return record

@@ -53,7 +53,8 @@ def expect_row(grid: Grid, row: int, expected: list[str], tab: str, first_col: i
             where = f"{column_label(first_col + i)}{row}"
             raise LayoutDriftError(
                 f"the layout has changed: tab {tab!r} cell {where} should say {want!r} but says {got!r}; "
-                "put it back (or rebuild the layout with init) — nothing was written"
+                "put it back, or run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the "
+                "match and every typed order — nothing was written"
             )
 
 
@@ -160,7 +161,9 @@ def read_snapshot(sheets: MatchSheets, template: SheetTemplate) -> Snapshot:
         if type(exc) is not SheetError:
             raise  # access, availability: their message already says what to do
         # The match's ranges are fixed: a range that cannot be read means tabs are missing.
-        raise SheetError(f"{exc}. Has the match been created? Run sheets-gm init") from None
+        raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
+                         "deleted, run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the "
+                         "match") from None
 
     engine_grid = batch.get(sheets.engine, engine_range)
     expect_row(engine_grid, 1, [template.headers.engine], template.tabs.engine)

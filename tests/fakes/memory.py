@@ -53,6 +53,11 @@ class MemoryBackend:
         if self.fail_on_call is not None and len(self.calls) == self.fail_on_call:
             raise InjectedFault(f"injected fault at call {len(self.calls)} ({kind}) of {self._name}")
 
+    def tab_names(self) -> list[str]:
+        """The tabs, in the order they were made."""
+        self._call("tabs")
+        return list(self.tabs)
+
     def read(self, ranges: Sequence[str]) -> list[Grid]:
         """Every range in one call, trimmed like values.batchGet."""
         self._call("read")

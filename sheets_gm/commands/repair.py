@@ -1,0 +1,41 @@
+"""``sheets-gm repair``: rebuild a match's layout around its saved state, keeping every typed order."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from typing import Any
+
+from sheets_gm.commands.base import command, program_name
+from sheets_gm.commands.matchargs import add_config_option, load, user_errors
+
+
+def run(args: argparse.Namespace) -> int:
+    """Repair the configured match under the sync lock and say what was kept."""
+    from sheets_gm.match.repair import repair_match
+    from sheets_gm.sync.lock import match_lock
+
+    config = load(args)
+    with user_errors(), match_lock(config.lock_path):
+        report = repair_match(config, now=datetime.now(UTC))
+    for backup in report.backups:
+        print(f"Kept a copy of the workbook as {backup}")
+    for note in report.notes:
+        print(f"Note: {note}.")
+    print(f"Repaired: every tab is laid out again around the match at turn {report.turn} (seed hash "
+          f"{report.seed_hash[:12]}…, unchanged); {report.orders_kept} typed order(s) and {report.captains_kept} "
+          "captain row(s) are back in their cells.")
+    print(f"Check it with {program_name()} doctor -c {args.config}, then sync as before.")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``repair`` to the command line."""
+    p = command(sub, "repair", run, "rebuild an edited layout around the match, keeping every typed order",
+                "When a header was moved, a tab renamed or deleted, or a drawn cell overwritten, the sync stops "
+                "and names the cell. repair reads the engine tab (the match itself), keeps a copy of every local "
+                "workbook, finds the orders, skills and Ready boxes players typed (by header and player name, in "
+                "a renamed tab too), lays every tab out again, redraws the board and writes the typed cells back. "
+                "The seed, the state, the history and the log are never rewritten.",
+                "sheets-gm repair -c match.toml")
+    add_config_option(p)

@@ -1,0 +1,127 @@
+"""init never destroys a match; repair rebuilds an edited layout around it and keeps every typed order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.gvgsheet.template import default_template
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.snapshot import read_snapshot
+from tests.matchfiles import local_match
+
+TPL = default_template()
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def match(tmp_path: Path) -> Path:
+    """A local match at turn 1 whose players have typed their orders (captains not ready)."""
+    config, sheets = local_match(tmp_path)
+    type_bot_orders(sheets, [ObjectiveBot(1), RandomBot(2)], ready=False)
+    return config
+
+
+def typed_orders(config: Path) -> dict[str, list[object]]:
+    """Each player's typed destination, action and teleport as the sync reads them."""
+    snap = read_snapshot(open_match_sheets(load_config(config)), TPL)
+    return {p.name: list(p.cells) for team in snap.teams for p in team.players if p.typed}
+
+
+def edit(config: Path, change: object) -> None:
+    """Change the workbook as a player in LibreOffice would (``change`` gets the openpyxl workbook)."""
+    path = config.parent / "match.xlsx"
+    book = openpyxl.load_workbook(path)
+    change(book)  # type: ignore[operator]
+    book.save(path)
+
+
+def seed_hash(config: Path) -> str:
+    return read_snapshot(open_match_sheets(load_config(config)), TPL).record.seed_hash
+
+
+def test_init_refuses_a_match_whose_layout_was_edited_and_points_to_repair(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = seed_hash(match)
+    edit(match, lambda book: book["Orders red"].__setitem__("D4", "Where to?"))
+    code, _, err = run(capsys, "sync", "-c", match)
+    assert code == 1 and "tab 'Orders red' cell D4 should say 'Destination'" in err and "sheets-gm repair" in err
+    code, _, err = run(capsys, "init", "gvg", "-c", match)
+    assert code == 1 and "already holds a match (turn 1" in err and f"sheets-gm repair -c {match}" in err
+    code, out, _ = run(capsys, "doctor", "-c", match)
+    assert "sheets-gm repair" in out
+    book = openpyxl.load_workbook(match.parent / "match.xlsx")
+    assert book["Orders red"]["D4"].value == "Where to?"  # init wrote nothing
+    assert any(v for row in book["Engine"].iter_rows(values_only=True) for v in row if v == before)
+
+
+def test_repair_restores_a_header_and_keeps_the_seed_and_every_typed_order(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before, typed = seed_hash(match), typed_orders(match)
+    assert typed
+    edit(match, lambda book: book["Orders red"].__setitem__("D4", "Where to?"))
+    code, out, err = run(capsys, "repair", "-c", match)
+    assert code == 0, err
+    assert f"{len(typed)} typed order(s)" in out and "seed hash" in out and "Kept a copy" in out
+    assert list(match.parent.glob("match.before-repair-*.xlsx"))
+    assert seed_hash(match) == before
+    assert typed_orders(match) == typed
+    code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
+    assert code == 0 and "Turn 1 resolved" in out
+
+
+def test_repair_finds_orders_in_swapped_columns(match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typed = typed_orders(match)
+
+    def swap(book: openpyxl.Workbook) -> None:
+        ws = book["Orders blue"]
+        for row in range(4, 12):
+            d, e = ws.cell(row, 4).value, ws.cell(row, 5).value
+            ws.cell(row, 4).value, ws.cell(row, 5).value = e, d
+
+    edit(match, swap)
+    assert run(capsys, "sync", "-c", match)[0] == 1
+    assert run(capsys, "repair", "-c", match)[0] == 0
+    assert typed_orders(match) == typed
+
+
+def test_repair_finds_orders_in_a_renamed_tab_and_rebuilds_a_deleted_board(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typed = typed_orders(match)
+
+    def rename_and_delete(book: openpyxl.Workbook) -> None:
+        book["Orders red"].title = "Our orders"
+        del book["Board"]
+
+    edit(match, rename_and_delete)
+    assert run(capsys, "sync", "-c", match)[0] == 1
+    code, out, err = run(capsys, "repair", "-c", match)
+    assert code == 0, err
+    assert "found in tab 'Our orders'" in out
+    assert typed_orders(match) == typed
+    book = openpyxl.load_workbook(match.parent / "match.xlsx")
+    assert {"Board", "Orders red", "Our orders"} <= set(book.sheetnames)
+    assert book["Board"]["A1"].value == TPL.headers.board
+    code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
+    assert code == 0 and "Turn 1 resolved" in out
+    assert run(capsys, "verify", "-c", match)[0] == 0
+
+
+def test_repair_without_a_match_says_to_create_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "match.toml"
+    config.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\n[sheets]\nbackend = "local"\nboard = "m.xlsx"\n',
+                      encoding="utf-8")
+    openpyxl.Workbook().save(tmp_path / "m.xlsx")
+    code, _, err = run(capsys, "repair", "-c", config)
+    assert code == 1 and "there is nothing to repair" in err and "sheets-gm init gvg" in err
