@@ -269,3 +269,33 @@ def test_a_poll_reports_the_state_the_engine_tab_now_holds() -> None:
     sheets, _ = new(1)
     report = poll(sheets, now=NOW, force=True)
     assert report.state is not None and report.state.to_json() == engine_state(sheets)
+
+
+def test_orders_typed_after_an_interrupted_resolution_are_kept_by_the_recovering_sync() -> None:
+    """The teams' files were written (turn 2 opened in their tabs), the engine commit was not: players
+    type turn 2's orders and tick Ready; the sync that completes turn 1 must keep every one of them."""
+    sheets, backends = new()
+    _board, engine, red, blue = backends
+    type_bot_orders(sheets, [ObjectiveBot(3), RandomBot(4)])
+    engine.calls.clear()
+    engine.fail_on_call = 2  # the poll's read passes, the commit fails
+    with pytest.raises(InjectedFault):
+        poll(sheets, now=NOW)
+    engine.fail_on_call = None
+    assert red.value("Orders red", "B5") == 2  # the rows already say turn 2
+    red.type("Orders red", "D5", "H9")
+    red.type("Orders red", "E5", "act")
+    blue.type("Orders blue", "D6", "C3")
+    cap = read_snapshot(sheets, _template()).teams[0].captain.row
+    red.type("Orders red", f"J{cap}", True)
+    report = poll(sheets, now=NOW)
+    assert report.resolved and report.turn == 1 and report.reason == "completing a resolution that was interrupted"
+    assert (red.value("Orders red", "D5"), red.value("Orders red", "E5")) == ("H9", "act")
+    assert blue.value("Orders blue", "D6") == "C3"
+    assert red.value("Orders red", f"J{cap}") is True
+    snap = read_snapshot(sheets, _template())
+    assert snap.record.turn == 2
+    kept = {p.name: p.cells for team in snap.teams for p in team.players if p.typed}
+    assert kept["red0"][:2] == ["H9", "act"] and kept["blue1"][0] == "C3"
+    assert snap.ready() == [True, False]
+    assert "stale" not in str(red.value("Archive red", "C6"))

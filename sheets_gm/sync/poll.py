@@ -19,6 +19,7 @@ from sheets_gm.engine.gvg.enums import Status
 from sheets_gm.engine.gvg.resolve import Resolution, resolve_turn
 from sheets_gm.engine.gvg.rules import GvgRules
 from sheets_gm.engine.gvg.state import GvgState, orders_to_json
+from sheets_gm.gvgsheet.inputs import parse_ready
 from sheets_gm.gvgsheet.positions import CaptainColumns, GvgPositions, TeamSheet
 from sheets_gm.gvgsheet.render import board_grid, log_rows, move_roll, players_rows, status_line
 from sheets_gm.gvgsheet.template import SheetTemplate, default_template
@@ -207,15 +208,17 @@ def team_rolls_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet
 
 
 def team_turn_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet, captain_cols: CaptainColumns,
-                     state: GvgState, dice: TurnDice, status: str) -> None:
-    """Start a team's turn in its orders tab: each row's turn, roll and feedback; the captain's row."""
+                     state: GvgState, dice: TurnDice, status: str, *, keep_ready: bool = False) -> None:
+    """Start a team's turn in its orders tab: each row's turn, roll and feedback; the captain's row
+    (Ready unticked, unless ``keep_ready``: the captain ticked it for this very turn already)."""
     team_rolls_writes(batch, backend, sheet, state, dice, status)
     feedback: Grid = [[idle_feedback(state, name, move_roll(state, dice, state.player(name)))]
                       for name in sheet.players]
     batch.put(backend, a1(sheet.orders_tab, f"G{sheet.first_row}:G{sheet.last_player_row}"), feedback)
     cap, cols = sheet.captain_row, captain_cols
     batch.put(backend, a1(sheet.orders_tab, f"B{cap}"), [[state.turn]])
-    batch.put(backend, a1(sheet.orders_tab, cols.label(cols.ready, cap)), [[False]])
+    if not keep_ready:
+        batch.put(backend, a1(sheet.orders_tab, cols.label(cols.ready, cap)), [[False]])
     batch.put(backend, a1(sheet.orders_tab, cols.label(cols.feedback, cap)),
               [[captain_feedback(None, None, state, sheet.team, False)]])
 
@@ -245,19 +248,25 @@ def _resolution_writes(sheets: MatchSheets, snap: Snapshot, tpl: SheetTemplate, 
         batch.put(backend, a1(sheet.archive_tab, "A2:B2"), [[turn, archived]])
         history_row = sheet.history_range(turn)
         batch.put(backend, history_row, [[turn, archived]])
-        stale = team.stale(turn)
+        recovering = team.pending is not None
+        # Completing an interrupted resolution: the rows already say the next turn, and what players
+        # typed since is for that turn. It is theirs: kept, never archived as stale nor cleared.
+        typed_since = {p.name for p in team.players if recovering and p.typed and p.for_turn == new.turn}
+        stale = [p for p in team.stale(turn) if p.name not in typed_since]
         if stale:
             _archive_stale(batch, backend, sheet, turn, stale)
         # Clear what was consumed (and stale rows); then every row moves to the next turn.
         for p in team.players:
-            consumed = p.typed and p.for_turn in (turn, None) and team.pending is None
+            consumed = p.typed and p.for_turn in (turn, None) and not recovering
             if consumed or p in stale:
                 batch.put(backend, a1(sheet.orders_tab, f"D{p.row}:F{p.row}"), [["", "", ""]])
-        if team.pending is None:
+        if not recovering:
             cols = pos.captain
             first, last = cols.label(cols.skills[0], sheet.captain_row), cols.label(cols.skills[-1], sheet.captain_row)
             batch.put(backend, a1(sheet.orders_tab, f"{first}:{last}"), [[""] * len(cols.skills)])
-        team_turn_writes(batch, backend, sheet, pos.captain, new, next_dice, status)
+        # The interrupted write unticked Ready for the next turn: a tick found now was given since.
+        keep_ready = recovering and team.captain.for_turn == new.turn and parse_ready(team.captain.ready)
+        team_turn_writes(batch, backend, sheet, pos.captain, new, next_dice, status, keep_ready=keep_ready)
     board_writes(batch, sheets.board, pos, rules, new, next_dice, status)
     if res.events:
         batch.put(sheets.board, pos.log_range(old.log_rows, len(res.events)), log_rows(res.events))
