@@ -400,7 +400,7 @@ def test_players_without_an_email_can_type_their_orders_in_a_local_workbook(
         for name in players:
             r = rows[name]
             assert [ws.cell(r, c).protection.locked for c in (4, 5, 6)] == [False, False, False], name
-            assert ws.cell(r, 7).protection.locked, f"{name}'s feedback is the GM's"
+            assert ws.cell(r, 11).protection.locked, f"{name}'s feedback is the GM's"
             assert ws.cell(r, 1).protection.locked, f"{name}'s name is the GM's"
         header = next(r for r in range(rows[players[-1]] + 1, 40) if ws.cell(r, 1).value == "Captain")
         captain = header + 1
@@ -408,3 +408,30 @@ def test_players_without_an_email_can_type_their_orders_in_a_local_workbook(
         inputs = [c + 1 for c, k in enumerate(kinds) if k in ("Skill", "Ready")]
         assert inputs and all(not ws.cell(captain, c).protection.locked for c in inputs)
         assert ws.cell(captain, kinds.index("Feedback") + 1).protection.locked
+
+
+def test_the_ready_box_shows_as_a_box_in_libreoffice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """LibreOffice shows an .xlsx FALSE as 0 unless the cell's number format says otherwise."""
+    import openpyxl
+
+    from sheets_gm.sheets.local import CHECKBOX_FORMAT
+
+    path = config(tmp_path, 'roster = "roster.csv"')
+    roster(tmp_path)
+    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+    ws = openpyxl.load_workbook(tmp_path / "match.xlsx")["Orders red"]
+    ready = [c for row in ws.iter_rows() for c in row if c.value is False]
+    assert ready and all(c.number_format == CHECKBOX_FORMAT for c in ready)
+
+
+def test_init_private_starts_a_file_per_team(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "match.toml"
+    code, out, err = run(capsys, "init", "gvg", "-c", path, "--private")
+    assert code == 0, err
+    assert "one orders workbook per team" in out
+    cfg = load_config(path)
+    assert {cfg.local_path(w).name for w in (cfg.board, cfg.engine, *cfg.orders)} == {
+        "board.xlsx", "engine.xlsx", "red-orders.xlsx", "blue-orders.xlsx"}
+    assert cfg.local_path(cfg.engine).parent.name == "gm"
+    code, _, err = run(capsys, "init", "gvg", "-c", path, "--private")
+    assert code == 1 and "--private shapes a new starter config" in err

@@ -189,7 +189,7 @@ def test_an_order_left_from_an_earlier_turn_is_archived_and_never_applied() -> N
     report = poll(sheets, now=NOW)
     assert not report.resolved
     assert red.value("Orders red", "D5") == ""
-    assert "written for turn 1" in str(red.value("Orders red", "G5"))
+    assert "written for turn 1" in str(red.value("Orders red", "K5"))
     assert "G3" in str(red.value("Archive red", "C6"))
     poll(sheets, now=NOW, force=True)
     assert read_snapshot(sheets, _template()).record.state.player("red0").at.label != "G3"
@@ -233,7 +233,7 @@ def test_anything_typed_into_player_cells_gets_a_reason_and_is_never_written_bac
         red.type("Orders red", cell, value)
     report = poll(sheets, now=NOW)
     for row in (5, 6):
-        feedback = red.value("Orders red", f"G{row}")
+        feedback = red.value("Orders red", f"K{row}")
         assert isinstance(feedback, str) and feedback.strip()
     written = [v for b in backends for tab in b.tabs.values() for v in tab.values()]
     typed = set(map(repr, values))

@@ -293,7 +293,7 @@ def feedback_cells() -> list[tuple[str, str]]:
     pos = GvgPositions.build(TEMPLATE, TEAMS, (("red0", "red1"), ("blue0", "blue1")), 0, 0)
     team = pos.teams[0]
     cols = CaptainColumns.from_header(TEMPLATE.headers.captain)
-    return [(team.orders_tab, f"G{team.player_row(i)}") for i in range(2)] + [
+    return [(team.orders_tab, team.feedback_cell(team.player_row(i))) for i in range(2)] + [
         (team.orders_tab, cols.label(cols.feedback, team.captain_row))
     ]
 

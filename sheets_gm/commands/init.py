@@ -19,6 +19,22 @@ def starter_config(ruleset: str) -> Path:
     return TEMPLATES / ruleset / "match.toml"
 
 
+def private_config(text: str) -> str:
+    """The starter config with the private layout: the GM's engine in a folder of its own, and
+    one orders workbook per team, so that neither team sees the other's orders as typed."""
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("# engine = "):
+            line = 'engine = "gm/engine.xlsx"   # the GM-only engine (state, seed, history): keep gm/ to yourself'
+        elif line.startswith("# orders = "):
+            line = ('orders = { red = "red-orders.xlsx", blue = "blue-orders.xlsx" }   '
+                    "# one file per team: share each with its team only")
+        elif line.startswith('board = "match.xlsx"'):
+            line = 'board = "board.xlsx"         # the public board: share it with everybody'
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
 def run(args: argparse.Namespace) -> int:
     """Write a starter config if there is none, then create the match it describes."""
     from sheets_gm.match.init import init_match
@@ -28,9 +44,16 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"unknown ruleset {args.ruleset!r}; this build knows: {', '.join(sorted(RULESETS))}")
     if not args.config.exists():
         args.config.parent.mkdir(parents=True, exist_ok=True)
-        args.config.write_text(starter_config(ruleset).read_text(encoding="utf-8"), encoding="utf-8")
-        print(f"Wrote a starter config {args.config} (a local workbook; edit it for Google Sheets, teams, "
-              "deadlines and house rules).")
+        text = starter_config(ruleset).read_text(encoding="utf-8")
+        args.config.write_text(private_config(text) if args.private else text, encoding="utf-8")
+        layout = ("a board, a GM-only engine and one orders workbook per team" if args.private else
+                  "one local workbook for everybody: each team sees the other's orders as they are typed; "
+                  "init --private makes a file per team")
+        print(f"Wrote a starter config {args.config} ({layout}; edit it for Google Sheets, teams, deadlines and "
+              "house rules).")
+    elif args.private:
+        raise UserError(f"--private shapes a new starter config, and {args.config} exists: set engine and orders "
+                        "under [sheets] in it yourself (see its comments)")
     config = load(args)
     if config.ruleset != ruleset:
         raise UserError(f"{config.path} is a {config.ruleset} match, not {ruleset}")
@@ -66,6 +89,8 @@ def register(sub: Any) -> None:
     p.add_argument("ruleset", metavar="RULESET", help="the game: gvg")
     add_config_option(p)
     p.add_argument("--roster", type=Path, help="a CSV of the players: name, team, role, captain, email")
+    p.add_argument("--private", action="store_true",
+                   help="with no config yet: start one with a file per team (private orders) and a GM-only engine")
     p.add_argument("--overwrite", action="store_true",
                    help="replace an existing local match (its workbooks are kept aside as backups)")
     p.add_argument("--no-share", action="store_true", help="Google: do not share the spreadsheets with the players")

@@ -75,11 +75,22 @@ def parse_skill(value: CellValue) -> Skill | None:
     raise ValueError(f"skill {shown(value)} is unknown; choose one of {names}")
 
 
+#: Tick marks a captain may type instead of ticking the box.
+TICKS = frozenset("✓✔☑✅")
+
+
 def parse_ready(value: CellValue) -> bool:
-    """A ready tick box: TRUE, or a typed yes / x / ✓ / 1."""
+    """A ready tick box: TRUE, or a typed yes / y / x / ready / 1 / ✓ (✔ ☑ ✅ too), any case.
+
+    >>> [parse_ready(v) for v in (True, "Yes", " x ", "✓", "✔ ready", 1, "no", "", None, False, 0)]
+    [True, True, True, True, True, True, False, False, False, False, False]
+    """
     if isinstance(value, bool):
         return value
-    return isinstance(value, str | int) and _word(str(value)) in ("true", "yes", "x", "1", "ready", "y")
+    if not isinstance(value, str | int):
+        return False
+    text = str(value).strip()
+    return _word(text) in ("true", "yes", "x", "1", "ready", "y") or (bool(text) and text[0] in TICKS)
 
 
 def parse_turn(value: CellValue) -> int | None:

@@ -99,7 +99,7 @@ def orders_tab(pos: GvgPositions, team: TeamSheet, emails: Mapping[str, str]) ->
     protections = [
         Protection(cells(0, 1, width - 1, 4), "Title and headers"),
         Protection(cells(0, first, 2, last), "Names, turn and rolls: written by sheets-gm"),
-        Protection(cells(6, first, 6, last), "Feedback: written by sheets-gm"),
+        Protection(cells(team.feedback_col, first, team.feedback_col, last), "Feedback: written by sheets-gm"),
         Protection(cells(0, team.captain_header_row, width - 1, team.captain_header_row), "Captain header"),
         Protection(cells(0, cap, 1, cap), "Captain name and turn"),
         Protection(cells(cols.feedback, cap, cols.feedback, cap), "Captain feedback: written by sheets-gm"),
@@ -126,7 +126,7 @@ def orders_tab(pos: GvgPositions, team: TeamSheet, emails: Mapping[str, str]) ->
             Fill(cells(0, 4, width - 1, 4), t.colours.header, bold=True),
             Fill(cells(0, team.captain_header_row, width - 1, team.captain_header_row), t.colours.header, bold=True),
             Fill(cells(0, first, 2, last), t.colours.engine),
-            Fill(cells(6, first, 6, last), t.colours.engine),
+            Fill(cells(team.feedback_col, first, team.feedback_col, last), t.colours.engine),
         ),
         dropdowns=(
             Dropdown(cells(4, first, 4, last), tuple(a.value for a in Action)),
@@ -134,7 +134,10 @@ def orders_tab(pos: GvgPositions, team: TeamSheet, emails: Mapping[str, str]) ->
         ),
         checkboxes=(Checkbox(cells(cols.ready, cap, cols.ready, cap)),),
         protections=tuple(protections),
-        column_widths={0: 120, 6: 500, cols.feedback: 500},
+        # Both feedback columns line up in the last column, wide; the inputs are wide enough for
+        # their headers ("Destination") and for a skill's name.
+        column_widths={0: 120, 1: 80, 2: 90, 3: 110, 4: 110, 5: 110, **dict.fromkeys(cols.skills, 130),
+                       cols.ready: 80, team.feedback_col: 500, cols.feedback: 500},
     )
 
 

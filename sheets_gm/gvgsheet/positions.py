@@ -35,6 +35,11 @@ class TeamSheet:
     players: tuple[str, ...]
     orders_tab: str
     archive_tab: str
+    feedback_col: int = 6  # 0-based column of the players' feedback, from the template's header
+
+    def feedback_cell(self, row: int) -> str:
+        """The A1 cell (without the tab) of a player row's feedback."""
+        return f"{column_label(self.feedback_col)}{row}"
 
     @property
     def first_row(self) -> int:
@@ -113,9 +118,10 @@ class GvgPositions:
     def build(cls, template: SheetTemplate, teams: tuple[str, str], players: tuple[tuple[str, ...], tuple[str, ...]],
               map_width: int, map_height: int) -> GvgPositions:
         """The positions for two teams' rosters (names in roster order) on a map of the given size."""
+        feedback = template.headers.orders.index("Feedback")
         sheets = tuple(
             TeamSheet(team, players[i], template.tabs.orders.format(team=team),
-                      template.tabs.archive.format(team=team))
+                      template.tabs.archive.format(team=team), feedback)
             for i, team in enumerate(teams)
         )
         return cls(template, (sheets[0], sheets[1]), map_width, map_height)

@@ -55,11 +55,12 @@ Layouts (``apply_layout``), mapped onto what an .xlsx can hold
     pixels to Excel character widths. Dropdowns are list validations that refuse other
     values: inline (``"a,b,c"``) when Excel allows it, else (a list longer than 255
     characters, or a value holding ``,`` or ``"``) a reference to a column of the hidden
-    helper tab :data:`LISTS_TAB`. Checkboxes are ``TRUE,FALSE`` list validations, and
-    their empty cells are set to ``FALSE``. A layout owns its tabs' validations: applying
-    it again replaces them rather than adding duplicates. ``rows`` and ``cols`` do not
-    shrink the sheet (an .xlsx sheet has a fixed, huge grid); they bound the cells the
-    layout may touch and the cells whose protection is set.
+    helper tab :data:`LISTS_TAB`. Checkboxes are ``TRUE,FALSE`` list validations, their
+    empty cells are set to ``FALSE``, and they show as ☐ / ☑ (:data:`CHECKBOX_FORMAT`). A
+    layout owns its tabs' validations: applying it again replaces them rather than adding
+    duplicates. ``rows`` and ``cols`` do not shrink the sheet (an .xlsx sheet has a fixed,
+    huge grid); they bound the cells the layout may touch and the cells whose protection
+    is set.
 
     Protections: an .xlsx file has no users, only "sheet protection on" plus a "locked"
     flag per cell, so a layout's :class:`~sheets_gm.sheets.layout.Protection` entries map
@@ -323,6 +324,11 @@ def _store(cell: Any, value: CellValue) -> bool:
     elif cell.quotePrefix:
         cell.quotePrefix = False
     return True
+
+
+#: How a tick box shows: LibreOffice reads an .xlsx TRUE/FALSE as 1/0 and would show "0"; this
+#: number format shows it as a box, ticked or not (Excel shows TRUE/FALSE, ignoring formats on booleans).
+CHECKBOX_FORMAT = '"☑";"☑";"☐"'
 
 
 def _px_to_width(pixels: int) -> float:
@@ -852,6 +858,7 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
         for cell in _cells(ws, tab, box):
             if cell.value is None or cell.value == "":
                 _store(cell, False)
+            cell.number_format = CHECKBOX_FORMAT
 
     _apply_protection(ws, tab, inputs)
 

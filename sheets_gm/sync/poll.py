@@ -179,7 +179,7 @@ def _feedback_writes(sheets: MatchSheets, snap: Snapshot, checked: CheckedOrders
             else:
                 text = player_feedback(team, checked, p.name, roll, state)
             if text != p.feedback:
-                batch.put(backend, a1(sheet.orders_tab, f"G{p.row}"), [[text]])
+                batch.put(backend, a1(sheet.orders_tab, sheet.feedback_cell(p.row)), [[text]])
                 report.feedback_written += 1
         text = captain_feedback(team, checked, state, sheet.team, report.ready[i])
         if text != team.captain.feedback:
@@ -214,7 +214,8 @@ def team_turn_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet,
     team_rolls_writes(batch, backend, sheet, state, dice, status)
     feedback: Grid = [[idle_feedback(state, name, move_roll(state, dice, state.player(name)))]
                       for name in sheet.players]
-    batch.put(backend, a1(sheet.orders_tab, f"G{sheet.first_row}:G{sheet.last_player_row}"), feedback)
+    first, last = sheet.feedback_cell(sheet.first_row), sheet.feedback_cell(sheet.last_player_row)
+    batch.put(backend, a1(sheet.orders_tab, f"{first}:{last}"), feedback)
     cap, cols = sheet.captain_row, captain_cols
     batch.put(backend, a1(sheet.orders_tab, f"B{cap}"), [[state.turn]])
     if not keep_ready:

@@ -199,7 +199,8 @@ def _team_input(team: TeamSheet, grid: Grid, pending_grid: Grid, template: Sheet
         expect_row(grid, row, [name], team.orders_tab)
         inputs = [player_input(cell(grid, row, c)) for c in (3, 4, 5)]
         typed = parse_order_cells(*inputs).typed
-        players.append(PlayerRow(name, row, parse_turn(cell(grid, row, 1)), inputs, _text(cell(grid, row, 6)), typed))
+        feedback = _text(cell(grid, row, team.feedback_col))
+        players.append(PlayerRow(name, row, parse_turn(cell(grid, row, 1)), inputs, feedback, typed))
     expect_row(grid, team.captain_header_row, h.captain, team.orders_tab)
     expect_row(grid, team.captain_row, [team.team], team.orders_tab)
     cap = team.captain_row
