@@ -435,3 +435,26 @@ def test_init_private_starts_a_file_per_team(tmp_path: Path, capsys: pytest.Capt
     assert cfg.local_path(cfg.engine).parent.name == "gm"
     code, _, err = run(capsys, "init", "gvg", "-c", path, "--private")
     assert code == 1 and "--private shapes a new starter config" in err
+
+
+def test_the_board_tile_is_the_cell_and_every_team_wears_its_colour(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tile G9 is cell G9; a player shows its team's mark; red's base is red, blue's blue (slot 1 is red)."""
+    import openpyxl
+
+    from sheets_gm.engine.gvg.board import GvgMap
+    from sheets_gm.engine.gvg.enums import Terrain
+    from sheets_gm.gvgsheet.template import default_map_text, default_template
+
+    path = config(tmp_path, 'roster = "roster.csv"')
+    roster(tmp_path)
+    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+    board = openpyxl.load_workbook(tmp_path / "match.xlsx")["Board"]
+    state = read_snapshot(open_match_sheets(load_config(path)), default_template()).record.state
+    symbols = default_template().symbols
+    for p in state.players:
+        assert f"{p.name}{symbols.team(p.team)}" in str(board[p.at.label].value), p.name
+    colours = {"red": "F4CCCC", "blue": "CFE2F3"}
+    for tile, (terrain, owner) in GvgMap.from_text(default_map_text()).terrain.items():
+        if terrain is Terrain.BASE and owner is not None:
+            assert str(board[tile.label].fill.start_color.rgb).endswith(colours[state.teams[owner]]), tile.label

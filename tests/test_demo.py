@@ -22,7 +22,8 @@ def test_demo_plays_to_the_end_and_its_replay_verifies(tmp_path: Path, capsys: p
     assert "tree went:" in printed
     book = load_workbook(out / "demo-match.xlsx")
     assert {"Board", "Players", "Log", "Orders red", "Orders blue"} <= set(book.sheetnames)
-    assert book["Board"]["A2"].value.startswith("Match over on turn 8")
+    assert book["Board"]["Q2"].value.startswith("Match over on turn 8")  # right of the 15-column map
+    assert book["Board"]["Q1"].value == "sheets-gm · WWM GvG board"
     replay = out / "export" / "replay.json"
     assert main(["verify", str(replay)]) == 0
     assert "OK: 8 turns" in capsys.readouterr().out
@@ -57,3 +58,9 @@ def test_libreoffice_opens_the_demo_workbook_and_prints_the_board_on_one_page(
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
     # Each visible tab is one page wide: Board, Players, Settings, two orders tabs, two archives, Log.
     assert 8 <= pages <= 12, pages
+    if shutil.which("pdftotext") is not None:
+        page = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(out / "pdf" / "demo-match.pdf"), "-"],
+                              capture_output=True, text=True, timeout=60, check=True).stdout
+        # What LibreOffice really drew on the board page: the legend, the team marks, the signs.
+        assert "tile G9 is cell G9" in page and "⌂ base" in page and "♜" in page
+        assert "▼" in page and "▲" in page

@@ -141,8 +141,8 @@ def test_adjust_coins_is_written_to_the_engine_board_log_and_orders_tabs(
     assert record.log_rows == before.log_rows + 1
     assert match.log()[-1] == [2, EventKind.GM_ADJUSTMENT.value, match.log()[-1][2]]
     assert "duel paid twice" in str(match.log()[-1][2])
-    status = str(match.cell(match.sheets.board, a1(TEMPLATE.tabs.board, "A2")))
-    assert f"red {TEMPLATE.symbols.coin}5 " in status
+    status = str(match.cell(match.sheets.board, a1(TEMPLATE.tabs.board, "Q2")))
+    assert "red: 5 coins, " in status
     for team in match.positions().teams:
         assert match.cell(match.sheets.orders[0], a1(team.orders_tab, "A2")) == status
 
@@ -253,7 +253,7 @@ def test_undo_restores_the_turn_and_its_orders_and_resolving_again_gives_the_sam
         assert match.cell(backend, a1(team.orders_tab, f"B{team.captain_row}")) == 2
         assert match.cell(backend, a1(team.orders_tab, f"J{team.captain_row}")) is False  # Ready unticked
         assert match.read(backend, team.pending_range())[1:] in ([], [[]], [["", ""]])
-    assert "Turn 2 of 60" in str(match.cell(match.sheets.board, a1(TEMPLATE.tabs.board, "A2")))
+    assert "Turn 2 of 60" in str(match.cell(match.sheets.board, a1(TEMPLATE.tabs.board, "Q2")))
 
     report = poll(match.sheets, now=NOW)  # the captains have not ticked Ready again
     assert not report.resolved and not report.rejected
@@ -307,7 +307,7 @@ def test_undo_of_a_finished_match_reopens_it(tmp_path: Path, capsys: pytest.Capt
     assert m.run("undo", "--reason", "the last turn was resolved too early") == 0
     reopened = m.record()
     assert not reopened.state.finished and reopened.turn == 2
-    assert "Turn 2 of 2 · orders open" in str(m.cell(m.sheets.board, a1(TEMPLATE.tabs.board, "A2")))
+    assert "Turn 2 of 2 · orders open" in str(m.cell(m.sheets.board, a1(TEMPLATE.tabs.board, "Q2")))
     assert m.run("verify") == 0
     assert poll(m.sheets, now=NOW, force=True).finished
     assert m.state().to_json() == final.state.to_json()

@@ -112,7 +112,7 @@ def test_repair_finds_orders_in_a_renamed_tab_and_rebuilds_a_deleted_board(
     assert typed_orders(match) == typed
     book = openpyxl.load_workbook(match.parent / "match.xlsx")
     assert {"Board", "Orders red", "Our orders"} <= set(book.sheetnames)
-    assert book["Board"]["A1"].value == TPL.headers.board
+    assert book["Board"]["Q1"].value == TPL.headers.board
     code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
     assert code == 0 and "Turn 1 resolved" in out
     assert run(capsys, "verify", "-c", match)[0] == 0

@@ -18,35 +18,46 @@ from sheets_gm.gvgsheet.positions import (
     TeamSheet,
     cells,
 )
-from sheets_gm.gvgsheet.template import SheetTemplate
+from sheets_gm.gvgsheet.render import board_legend
+from sheets_gm.gvgsheet.template import SheetTemplate, team_colour
 from sheets_gm.sheets.layout import Checkbox, Dropdown, Fill, Grid, Protection, TabLayout
 
 LOG_ROWS = 6000  # room for every event of a 60-turn match: values cannot be written past a tab's last row
 ROSTER_ROWS = 2 * MAX_TEAM_SIZE  # player rows of the Roster tab
 
 
-def _terrain_colour(template: SheetTemplate, terrain: Terrain, owner: int | None) -> str:
+def _terrain_colour(template: SheetTemplate, terrain: Terrain, owner: int | None, teams: tuple[str, str]) -> str:
     c = template.colours
     if owner is not None:
-        return c.team1 if owner == 0 else c.team2
+        return team_colour(template, owner, teams[owner])
     return {Terrain.WALL: c.wall, Terrain.COIN: c.coin, Terrain.BOSS: c.boss}.get(terrain, c.open)
 
 
 def board_tab(pos: GvgPositions, board: GvgMap) -> TabLayout:
-    """The board: title, status line, and the map one cell per tile, coloured by terrain."""
+    """The board: the map from A1, one cell per tile (tile G9 is cell G9), coloured by terrain and
+    team; right of it the title, the status line and the legend."""
     t = pos.template
     top = t.board_first_row
-    fills = [Fill(cells(0, 1, board.grid.width - 1, 2), t.colours.header, bold=True)]
+    teams = (pos.teams[0].team, pos.teams[1].team)
+    width, height = board.grid.width, board.grid.height
+    info = pos.board_info_col
+    legend = board_legend(t, teams)
+    fills = [Fill(cells(0, top, width - 1, top + height - 1), t.colours.open, wrap=True),
+             Fill(cells(info, 1, info, 3 + len(legend)), t.colours.open, wrap=True),
+             Fill(cells(info, 1, info, 2), t.colours.header, bold=True)]
     for tile, (terrain, owner) in board.terrain.items():
-        colour = _terrain_colour(t, terrain, owner)
+        colour = _terrain_colour(t, terrain, owner, teams)
         if colour != t.colours.open:
             fills.append(Fill(cells(tile.col, top + tile.row, tile.col, top + tile.row), colour))
+    for slot in (0, 1):
+        fills.append(Fill(cells(info, 5 + slot, info, 5 + slot), team_colour(t, slot, teams[slot])))
     return TabLayout(
-        name=t.tabs.board, rows=top + board.grid.height - 1, cols=max(board.grid.width, 2), frozen_rows=2,
-        values={"A1": [[t.headers.board]]}, fills=tuple(fills),
+        name=t.tabs.board, rows=max(top + height - 1, 4 + len(legend)), cols=info + 1, frozen_rows=0,
+        values={cells(info, 1, info, 1): [[t.headers.board]], cells(info, 4, info, 4): legend},
+        fills=tuple(fills),
         protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
-        column_widths=dict.fromkeys(range(board.grid.width), 110),
-        row_heights=dict.fromkeys(range(top - 1, top - 1 + board.grid.height), 44),  # tiles about 5:2
+        column_widths={**dict.fromkeys(range(width), 110), width: 20, info: 300},
+        row_heights=dict.fromkeys(range(top - 1, top - 1 + height), 56),  # three lines of text a tile
     )
 
 

@@ -166,9 +166,19 @@ class GvgPositions:
         top = self.template.board_first_row
         return a1(self.template.tabs.board, cells(0, top, self.map_width - 1, top + self.map_height - 1))
 
+    @property
+    def board_info_col(self) -> int:
+        """The 0-based column right of the map (after one empty column) with title, status and legend."""
+        return self.map_width + 1
+
     def board_status_range(self) -> str:
         """Title and status line of the board."""
-        return a1(self.template.tabs.board, "A1:A2")
+        col = self.board_info_col
+        return a1(self.template.tabs.board, cells(col, 1, col, 2))
+
+    def board_title_row(self) -> str:
+        """Row 1 of the board, which holds the title wherever the map's width puts it (read every poll)."""
+        return a1(self.template.tabs.board, "1:1")
 
     def players_range(self, count: int) -> str:
         """The players tab rows under its header."""
@@ -181,10 +191,10 @@ class GvgPositions:
         return a1(self.template.tabs.log, cells(0, 2 + first_index, width - 1, 1 + first_index + count))
 
     def header_checks(self) -> list[tuple[str, list[str]]]:
-        """(range, expected texts) for the header cells of the board spreadsheet's tabs."""
+        """(range, expected texts) for the header cells of the board spreadsheet's tabs (the board's
+        title is checked apart: see ``board_title_row``)."""
         h, t = self.template.headers, self.template.tabs
         return [
-            (a1(t.board, "A1"), [h.board]),
             (a1(t.players, cells(0, 1, len(h.players) - 1, 1)), h.players),
             (a1(t.log, cells(0, 1, len(h.log) - 1, 1)), h.log),
             (a1(t.settings, cells(0, 1, len(h.settings) - 1, 1)), h.settings),

@@ -17,8 +17,22 @@ from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sync.deadline import describe_deadline
 
 
+def board_legend(template: SheetTemplate, teams: tuple[str, str]) -> Grid:
+    """The lines right of the map that say what each colour and sign means."""
+    sy = template.symbols
+    return [
+        ["How to read the board: tile G9 is cell G9 (column letter, row number); type it as your destination."],
+        [f"{teams[0]}: players marked {sy.team1}, base and structures in {teams[0]}'s colour (base on row 1)."],
+        [f"{teams[1]}: players marked {sy.team2}, base and structures in {teams[1]}'s colour."],
+        [f"Players: {sy.dps} DPS, {sy.tank} Tank, {sy.healer} Healer, {sy.down} knocked down, "
+         f"{sy.tree} carries a tree."],
+        [f"Tiles: {sy.base}, {sy.stair}, {sy.bulwark} bulwark and {sy.fish} with their {sy.heart} HP, {sy.coin}, "
+         f"{sy.boss}, {sy.tree} a tree on the ground; dark tiles are walls."],
+    ]
+
+
 def role_symbol(template: SheetTemplate, role: Role) -> str:
-    """The emoji of a role."""
+    """The sign of a role."""
     sy = template.symbols
     return {Role.DPS: sy.dps, Role.TANK: sy.tank, Role.HEALER: sy.healer}[role]
 
@@ -45,12 +59,12 @@ def tile_text(template: SheetTemplate, rules: GvgRules, state: GvgState, tile: C
         parts.append(sy.coin)
     for tree in state.trees:
         if tree is not None and tree.at == tile and tree.carrier is None:
-            parts.append(f"{sy.tree}{state.teams[tree.team]}")
+            parts.append(f"{sy.tree} {state.teams[tree.team]}'s tree")
     for p in here:
         mark = sy.down if p.status is Status.KNOCKED_DOWN else role_symbol(template, p.role)
         carrying = sy.tree if carried_tree(state, p.name) is not None else ""
-        parts.append(f"{mark}{p.name}{carrying}")
-    return " ".join(parts)
+        parts.append(f"{mark}{p.name}{sy.team(p.team)}{carrying}")
+    return "\n".join(part for part in parts if part)
 
 
 def board_grid(template: SheetTemplate, rules: GvgRules, state: GvgState) -> Grid:
@@ -76,7 +90,9 @@ def status_line(template: SheetTemplate, state: GvgState, max_turns: int, deadli
         head = (f"Turn {state.turn} of {max_turns} · orders open"
                 + (f" until {describe_deadline(deadline)}" if deadline else ""))
     teams = " · ".join(
-        f"{name} {sy.coin}{state.coins[i]} ballista {state.ballista[i]}" for i, name in enumerate(state.teams)
+        f"{name}: {state.coins[i]} coin{'s' if state.coins[i] != 1 else ''}, "
+        f"{state.ballista[i]} ballista charge{'s' if state.ballista[i] != 1 else ''}"
+        for i, name in enumerate(state.teams)
     )
     boss = f" · boss on {state.boss.at.label} {sy.heart * state.boss.hp}" if state.boss else ""
     return f"{head} · {teams}{boss}"

@@ -78,6 +78,12 @@ class Symbols(_Strict):
     tank: str
     healer: str
     down: str
+    team1: str
+    team2: str
+
+    def team(self, slot: int) -> str:
+        """The mark after a player's name for team slot ``slot`` (0 or 1)."""
+        return self.team1 if slot == 0 else self.team2
 
 
 class SheetTemplate(_Strict):
@@ -88,6 +94,29 @@ class SheetTemplate(_Strict):
     board_first_row: int
     colours: Colours
     symbols: Symbols
+
+
+#: Light fills for teams named after a colour, so that team "red" is painted red whatever its slot.
+TEAM_COLOUR_WORDS = {
+    "red": "#F4CCCC", "blue": "#CFE2F3", "green": "#D9EAD3", "yellow": "#FFF2CC", "orange": "#FCE5CD",
+    "purple": "#D9D2E9", "violet": "#D9D2E9", "pink": "#EAD1DC", "cyan": "#D0E0E3", "teal": "#D0E0E3",
+    "white": "#FFFFFF", "black": "#B7B7B7", "grey": "#D9D9D9", "gray": "#D9D9D9", "brown": "#E6D5C3",
+    "gold": "#FFF2CC", "silver": "#EFEFEF",
+}
+
+
+def team_colour(template: SheetTemplate, slot: int, name: str) -> str:
+    """The fill of team slot ``slot`` called ``name``: its own colour when the name is one, else the slot's.
+
+    >>> tpl = default_template()
+    >>> team_colour(tpl, 0, "red"), team_colour(tpl, 0, "Blue"), team_colour(tpl, 1, "Lions")
+    ('#F4CCCC', '#CFE2F3', '#CFE2F3')
+    """
+    word = name.strip().casefold()
+    found = TEAM_COLOUR_WORDS.get(word)
+    if found is not None:
+        return found
+    return template.colours.team1 if slot == 0 else template.colours.team2
 
 
 def load_template(path: Path) -> SheetTemplate:

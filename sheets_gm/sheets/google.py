@@ -509,20 +509,16 @@ def _tab_requests(tab: TabLayout, sid: int, account: str | None) -> list[dict[st
         corner = rng(anchor)
         reqs.extend(_value_requests(sid, corner.get("startRowIndex", 0), corner.get("startColumnIndex", 0), rows))
     for fill in tab.fills:
-        reqs.append(
-            {
-                "repeatCell": {
-                    "range": rng(fill.range),
-                    "cell": {
-                        "userEnteredFormat": {
-                            "backgroundColorStyle": {"rgbColor": _colour(fill.colour)},
-                            "textFormat": {"bold": fill.bold},
-                        }
-                    },
-                    "fields": "userEnteredFormat.backgroundColorStyle,userEnteredFormat.textFormat.bold",
-                }
-            }
-        )
+        cell_format: dict[str, Any] = {
+            "backgroundColorStyle": {"rgbColor": _colour(fill.colour)},
+            "textFormat": {"bold": fill.bold},
+        }
+        fields = "userEnteredFormat.backgroundColorStyle,userEnteredFormat.textFormat.bold"
+        if fill.wrap:
+            cell_format.update(wrapStrategy="WRAP", verticalAlignment="TOP")
+            fields += ",userEnteredFormat.wrapStrategy,userEnteredFormat.verticalAlignment"
+        reqs.append({"repeatCell": {"range": rng(fill.range), "cell": {"userEnteredFormat": cell_format},
+                                    "fields": fields}})
     for dd in tab.dropdowns:
         reqs.append(
             {

@@ -14,11 +14,13 @@ Grid = list[list[CellValue]]
 
 @dataclass(frozen=True, slots=True)
 class Fill:
-    """A background colour (``#RRGGBB``) and optionally bold text over a range."""
+    """A background colour (``#RRGGBB``) and optionally bold text over a range; with ``wrap``, text
+    wraps inside the cells from their top (several players on a tile, one per line)."""
 
     range: str
     colour: str
     bold: bool = False
+    wrap: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -108,7 +108,7 @@ from typing import Any, NamedTuple
 
 import openpyxl
 from openpyxl.cell.cell import MergedCell
-from openpyxl.styles import PatternFill
+from openpyxl.styles import Alignment, PatternFill
 from openpyxl.styles import Protection as CellProtection
 from openpyxl.styles.numbers import is_datetime
 from openpyxl.utils import column_index_from_string, get_column_letter
@@ -802,12 +802,15 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
     for fill in tab.fills:
         argb = _argb(fill.colour)
         pattern = PatternFill(fill_type="solid", start_color=argb, end_color=argb)
+        wrapped = Alignment(wrap_text=True, vertical="top")
         for cell in _cells(ws, tab, _tab_box(tab, fill.range, "fill")):
             cell.fill = pattern
             if bool(cell.font.b) != fill.bold:
                 font = copy(cell.font)
                 font.b = fill.bold
                 cell.font = font
+            if fill.wrap:
+                cell.alignment = wrapped
 
     ws.freeze_panes = f"A{tab.frozen_rows + 1}" if tab.frozen_rows > 0 else None
     ws.sheet_state = "hidden" if tab.hidden else "visible"

@@ -211,7 +211,7 @@ def _export_tabs(sheets: MatchSheets, tpl: SheetTemplate, pos: GvgPositions,
     t = tpl.tabs
     board_rows = tpl.board_first_row + pos.map_height - 1
     out: list[tuple[SheetBackend, str, str]] = [
-        (sheets.board, t.board, a1(t.board, cells(0, 1, pos.map_width - 1, board_rows))),
+        (sheets.board, t.board, a1(t.board, cells(0, 1, pos.board_info_col, board_rows))),
         (sheets.board, t.players,
          a1(t.players, cells(0, 1, len(tpl.headers.players) - 1, 1 + len(record.state.players)))),
         (sheets.board, t.log, a1(t.log, cells(0, 1, len(tpl.headers.log) - 1, min(1 + record.log_rows, LOG_ROWS)))),

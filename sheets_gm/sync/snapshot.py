@@ -151,6 +151,7 @@ def read_snapshot(sheets: MatchSheets, template: SheetTemplate) -> Snapshot:
     batch.ask(sheets.engine, engine_range)
     for a1, _expected in probe.header_checks():
         batch.ask(sheets.board, a1)
+    batch.ask(sheets.board, probe.board_title_row())
     width = probe.orders_width
     for i, team in enumerate(probe.teams):
         batch.ask(sheets.orders[i], team.orders_read_range(width))
@@ -173,6 +174,12 @@ def read_snapshot(sheets: MatchSheets, template: SheetTemplate) -> Snapshot:
     for a1, expected in probe.header_checks():
         tab, _cells = split_a1(a1)
         expect_row(batch.get(sheets.board, a1), 1, expected, tab)
+    title_row = batch.get(sheets.board, probe.board_title_row())
+    if not any(_text(v) == template.headers.board for v in (title_row[0] if title_row else [])):
+        raise LayoutDriftError(
+            f"the layout has changed: tab {template.tabs.board!r} should say {template.headers.board!r} in row 1, "
+            "right of the map, but does not; put it back, or run sheets-gm repair -c MATCH.toml, which rebuilds "
+            "the layout and keeps the match and every typed order — nothing was written")
 
     state = record.state
     rosters = tuple(tuple(p.name for p in state.players if p.team == t) for t in (0, 1))

@@ -22,8 +22,18 @@ class InjectedFault(RuntimeError):
     """The crash a test asked for."""
 
 
-def parse_cells(cells: str) -> tuple[int, int, int, int]:
-    """0-based (first row, first col, last row, last col) of ``A1`` or ``A1:C3``."""
+_ROWS = re.compile(r"^(\d+):(\d+)$")
+
+
+def parse_cells(cells: str, extent: tuple[int, int] = (0, 0)) -> tuple[int, int, int, int]:
+    """0-based (first row, first col, last row, last col) of ``A1``, ``A1:C3``, whole rows ``2:5``
+    or the whole tab ``""``; ``extent`` is the tab's (rows, cols) for the last two."""
+    rows, cols = extent
+    if cells == "":
+        return 0, 0, max(rows - 1, 0), max(cols - 1, 0)
+    whole = _ROWS.match(cells)
+    if whole:
+        return int(whole.group(1)) - 1, 0, int(whole.group(2)) - 1, max(cols - 1, 0)
     m = _CELLS.match(cells)
     if not m:
         raise SheetError(f"bad range {cells!r}")
@@ -66,8 +76,9 @@ class MemoryBackend:
             tab, cells = split_a1(full)
             if tab not in self.tabs:
                 raise SheetError(f"Unable to parse range: {full}")
-            r1, c1, r2, c2 = parse_cells(cells)
             data = self.tabs[tab]
+            extent = (max((r for r, _c in data), default=-1) + 1, max((c for _r, c in data), default=-1) + 1)
+            r1, c1, r2, c2 = parse_cells(cells, extent)
             grid: Grid = []
             for r in range(r1, r2 + 1):
                 row = [data.get((r, c)) for c in range(c1, c2 + 1)]
