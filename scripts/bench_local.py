@@ -1,0 +1,114 @@
+"""Benchmark a local-workbook match as a GM runs it: start-up, an idle sync, the demo.
+
+Prints, each as the median of ``--repeats`` runs of a fresh process:
+- the wall time of an idle ``sheets-gm sync`` on a local workbook (what cron runs every few minutes);
+- the wall time of ``sheets-gm demo`` (a whole bot match through the workbook);
+- how many modules an idle local sync imports, and which heavy stacks among them (Google's
+  client, requests, tenacity, numpy) it should not need;
+- how many times the demo loads the workbook file (openpyxl's ``load_workbook``).
+
+    .venv/bin/python scripts/bench_local.py                 # 5 repeats
+    .venv/bin/python scripts/bench_local.py --repeats 3 --demo-seed 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("gspread", "google.auth", "google.oauth2", "requests", "tenacity", "numpy")
+
+#: Runs one idle sync in this process and prints what it imported (as JSON).
+_IMPORTS_PROBE = """
+import json, sys
+from sheets_gm.cli import main
+code = main(["sync", "-c", sys.argv[1], "--quiet"])
+heavy = [m for m in {heavy!r} if m in sys.modules]
+print(json.dumps({{"code": code, "modules": len(sys.modules), "heavy": heavy}}))
+"""
+
+#: Plays the demo in this process, counting the workbook loads.
+_LOADS_PROBE = """
+import json, sys
+import openpyxl
+import sheets_gm.sheets.local as local
+count = 0
+real = openpyxl.load_workbook
+def counting(*args, **kwargs):
+    global count
+    count += 1
+    return real(*args, **kwargs)
+openpyxl.load_workbook = counting
+if hasattr(local, "load_workbook"):
+    local.load_workbook = counting
+from sheets_gm.cli import main
+main(["demo", "--out", sys.argv[1], "--seed", sys.argv[2]])
+print(json.dumps({"loads": count}))
+"""
+
+
+def _python() -> str:
+    return sys.executable
+
+
+def make_match(folder: Path) -> Path:
+    """A local match (4 players, no deadline) created with ``init``; returns its config."""
+    (folder / "roster.csv").write_text("name,team,role,captain\nAnn,red,dps,yes\nBen,red,tank,\n"
+                                       "Cat,blue,dps,yes\nDan,blue,healer,\n", encoding="utf-8")
+    config = folder / "match.toml"
+    config.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+                      '[sheets]\nbackend = "local"\nboard = "match.xlsx"\n', encoding="utf-8")
+    subprocess.run([_python(), "-m", "sheets_gm.cli", "init", "gvg", "-c", str(config)], check=True,
+                   capture_output=True, cwd=folder)
+    return config
+
+
+def timed(command: Sequence[str], cwd: Path) -> float:
+    """Wall seconds of one run of ``command`` (it must succeed)."""
+    start = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True, cwd=cwd)
+    return time.perf_counter() - start
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Measure and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=5, help="runs per figure (default 5)")
+    parser.add_argument("--demo-seed", default="3", help="the demo's seed (default 3)")
+    parser.add_argument("--skip-demo", action="store_true", help="measure the idle sync only")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        config = make_match(folder)
+        sync = [_python(), "-m", "sheets_gm.cli", "sync", "-c", str(config), "--quiet"]
+        timed(sync, folder)  # warm the file cache
+        idle = [timed(sync, folder) for _ in range(args.repeats)]
+        probe = subprocess.run([_python(), "-c", _IMPORTS_PROBE.format(heavy=HEAVY), str(config)], check=True,
+                               capture_output=True, text=True, cwd=folder)
+        imports = json.loads(probe.stdout.strip().splitlines()[-1])
+        print(f"idle local sync: median {statistics.median(idle):.2f} s wall over {args.repeats} runs "
+              f"(min {min(idle):.2f}, max {max(idle):.2f})")
+        print(f"modules imported by an idle local sync: {imports['modules']}; heavy stacks among them: "
+              f"{', '.join(imports['heavy']) or 'none'}")
+        if args.skip_demo:
+            return 0
+        demo = [_python(), "-m", "sheets_gm.cli", "demo", "--out", str(folder / "demo"), "--seed", args.demo_seed]
+        runs = [timed(demo, folder) for _ in range(args.repeats)]
+        print(f"demo (seed {args.demo_seed}): median {statistics.median(runs):.2f} s wall over {args.repeats} runs "
+              f"(min {min(runs):.2f}, max {max(runs):.2f})")
+        loads = subprocess.run([_python(), "-c", _LOADS_PROBE, str(folder / "demo2"), args.demo_seed], check=True,
+                               capture_output=True, text=True, cwd=folder)
+        print(f"workbook loads in one demo: {json.loads(loads.stdout.strip().splitlines()[-1])['loads']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
