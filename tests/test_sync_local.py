@@ -365,3 +365,40 @@ def check_no_formula_written(found: dict[str, dict[str, tuple[Any, str]]],
         for ref, (value, kind) in tab_cells.items():
             if kind == "f":
                 assert allowed.get((tab, ref)) == (value, kind), f"the sync wrote a formula in {tab}!{ref}: {value!r}"
+
+
+def test_a_local_sync_does_not_import_the_google_stack_or_numpy(tmp_path: Path) -> None:
+    """cron starts a sync every few minutes: a local match must not pay for Google's client or numpy."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.matchfiles import local_match
+
+    config, _ = local_match(tmp_path)
+    probe = ("import json, sys\nfrom sheets_gm.cli import main\n"
+             "code = main(['sync', '-c', sys.argv[1], '--quiet'])\n"
+             "print(json.dumps([code, sorted(m for m in ('gspread', 'google.auth', 'requests', 'tenacity', 'numpy')"
+             " if m in sys.modules)]))")
+    done = subprocess.run([sys.executable, "-c", probe, str(config)], capture_output=True, text=True, timeout=120,
+                          check=True)
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [0, []]
+
+
+def test_a_workbook_changed_on_disk_is_read_again_not_served_from_memory(tmp_path: Path) -> None:
+    """The backend keeps the workbook it saved; a save by another program must still be seen."""
+    import openpyxl
+
+    from sheets_gm.sheets.backend import RangeWrite
+    from sheets_gm.sheets.local import LocalWorkbookBackend
+
+    path = tmp_path / "book.xlsx"
+    openpyxl.Workbook().save(path)
+    backend = LocalWorkbookBackend(path)
+    backend.write([RangeWrite("Sheet!A1", [["ours"]])])
+    assert backend.read(["Sheet!A1"]) == [[["ours"]]]
+    other = openpyxl.load_workbook(path)
+    other["Sheet"]["A2"] = "theirs"
+    other.save(path)
+    backend.write([RangeWrite("Sheet!B1", [["again"]])])
+    assert backend.read(["Sheet!A1:B2"]) == [[["ours", "again"], ["theirs"]]]

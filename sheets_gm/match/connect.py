@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend
-from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy
 from sheets_gm.sync.sheets import MatchSheets
 
 if TYPE_CHECKING:
     import gspread
+
+    from sheets_gm.sheets.retry import RetryPolicy
 
 
 def google_client(config: MatchConfig) -> gspread.Client:
@@ -25,8 +26,11 @@ def google_client(config: MatchConfig) -> gspread.Client:
     return open_oauth(config.oauth_client, config.oauth_token)
 
 
-def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy = DEFAULT_RETRY) -> MatchSheets:
-    """The board, engine and orders backends of ``config``; the same file or key opens one backend."""
+def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None) -> MatchSheets:
+    """The board, engine and orders backends of ``config``; the same file or key opens one backend.
+
+    The Google stack (gspread, google-auth, requests, tenacity) is imported only for a Google
+    match: a local sync from cron starts without it. ``retry``: default ``DEFAULT_RETRY``."""
     opened: dict[str, SheetBackend] = {}
     make: Callable[[str, str], SheetBackend]
     if config.backend is BackendKind.LOCAL:
@@ -36,11 +40,13 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy = DEFAULT_RETRY
             return LocalWorkbookBackend(config.local_path(where))
     else:
         from sheets_gm.sheets.google import GoogleSheetBackend
+        from sheets_gm.sheets.retry import DEFAULT_RETRY
 
         client = google_client(config)
+        policy = retry or DEFAULT_RETRY
 
         def make(where: str, role: str) -> SheetBackend:
-            return GoogleSheetBackend(client, where, retry, title=f"{config.title} · {role}")
+            return GoogleSheetBackend(client, where, policy, title=f"{config.title} · {role}")
 
     def backend(where: str, role: str) -> SheetBackend:
         if where not in opened:

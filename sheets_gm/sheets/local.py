@@ -106,7 +106,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import openpyxl
+from sheets_gm.sheets.xlsx import openpyxl  # first: without numpy (see that module)  # isort: skip
+
 from openpyxl.cell.cell import MergedCell
 from openpyxl.styles import Alignment, PatternFill
 from openpyxl.styles import Protection as CellProtection
@@ -591,17 +592,29 @@ class LocalWorkbookBackend:
                 )
 
     def _modify(self, change: Callable[[Any], bool]) -> None:
-        """Read-modify-write the newest file under the lock, saved once and atomically."""
+        """Read-modify-write the newest file under the lock, saved once and atomically.
+
+        The workbook read last is reused when the file has not changed since (same device, inode,
+        size and modification time): a resolving sync loads the file once, not once for the read
+        and again for the write, and a demo once in all instead of four times a turn."""
         with self.hold_lock():
             for _ in range(_ATTEMPTS):
-                wb, stamp = self._load()
+                stamp = self._stamp()
+                if self._cache is not None and self._cache[0] == stamp:
+                    wb = self._cache[1]
+                else:
+                    wb, stamp = self._load()
+                self._cache = None  # ``change`` edits it: only a saved workbook goes back in the cache
                 if not change(wb):
+                    self._cache = (stamp, wb)  # nothing changed: still the file as it is
                     return
                 self._refuse_if_open_elsewhere()
                 try:
                     self._save(wb, stamp)
                 except _FileChangedError:
                     continue
+                with contextlib.suppress(SheetAccessError):
+                    self._cache = (self._stamp(), wb)  # the workbook is now exactly the saved file
                 return
             raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
@@ -14,6 +15,12 @@ from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
 from sheets_gm.gvgsheet.positions import ENGINE_KEYS
 from sheets_gm.sheets.layout import CellValue, Grid
+
+
+@lru_cache(maxsize=8)
+def _map_of(text: str) -> GvgMap:
+    """The map of an engine record's text, parsed once per process (a GvgMap never changes)."""
+    return GvgMap.from_text(text, where="engine tab map")
 
 
 class RecordError(ValueError):
@@ -74,8 +81,8 @@ class EngineRecord:
         return self.state.turn if self.state.finished else self.state.turn - 1
 
     def rules(self) -> GvgRules:
-        """The match's map and settings."""
-        return GvgRules(GvgMap.from_text(self.map_text, where="engine tab map"), self.settings)
+        """The match's map and settings (the map is parsed once per text: its path caches are kept)."""
+        return GvgRules(_map_of(self.map_text), self.settings)
 
     def values(self) -> Grid:
         """The value column of the engine tab, one cell per key (B2 downwards)."""
