@@ -458,3 +458,45 @@ def test_the_board_tile_is_the_cell_and_every_team_wears_its_colour(
     for tile, (terrain, owner) in GvgMap.from_text(default_map_text()).terrain.items():
         if terrain is Terrain.BASE and owner is not None:
             assert str(board[tile.label].fill.start_color.rgb).endswith(colours[state.teams[owner]]), tile.label
+
+
+def test_a_workbook_left_open_is_reported_once_a_turn_naming_who_has_it(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lock = match.parent / ".~lock.match.xlsx#"
+    type_orders(match, ready=True)
+    lock.write_text(",Ann Smith,ann-laptop,22.11.2026 12:00,file:///home/ann/.config/libreoffice/4;", encoding="utf-8")
+    code, out, err = run(capsys, "sync", "-c", match, "--quiet")
+    assert code == 1 and out == ""
+    assert "open in LibreOffice by Ann Smith on ann-laptop" in err and "said once this turn" in err
+    for _ in range(2):  # cron's next polls: no mail
+        assert run(capsys, "sync", "-c", match, "--quiet") == (1, "", "")
+    assert state_turn(match) == 1
+    lock.unlink()
+    code, out, _ = run(capsys, "sync", "-c", match, "--quiet")
+    assert code == 0 and out.startswith("Turn 1 resolved")
+    type_orders(match, ready=True)
+    lock.write_text(",Ann Smith,ann-laptop,22.11.2026 12:05,file:///x;", encoding="utf-8")
+    code, _, err = run(capsys, "sync", "-c", match, "--quiet")
+    assert code == 1 and "by Ann Smith" in err  # a new turn: said again
+
+
+def test_settings_changed_after_init_are_named_on_every_sync(match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = match.read_text(encoding="utf-8")
+    match.write_text(text + '\n[settings]\nmovement = "rook"\nboss_hp = 5\n', encoding="utf-8")
+    for _ in range(2):
+        code, out, _ = run(capsys, "sync", "-c", match, "--quiet")
+        assert code == 0
+        assert "Warning: movement = 'rook' in the config but 'king' in the match" in out
+        assert "boss_hp = 5 in the config but 3 in the match" in out and "is ignored" in out
+    match.write_text(text, encoding="utf-8")
+    assert run(capsys, "sync", "-c", match, "--quiet") == (0, "", "")
+
+
+def test_init_warns_of_a_team_without_a_captain_and_uneven_teams(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = config(tmp_path, 'roster = "roster.csv"')
+    roster(tmp_path, "name,team,role,captain\nAnn,red,dps,yes\nBen,red,healer,\nEve,red,tank,\nCat,blue,tank,\n")
+    code, out, _ = run(capsys, "init", "gvg", "-c", path)
+    assert code == 0
+    assert "Warning: team blue has no captain" in out
+    assert "Warning: the teams are uneven (red 3, blue 1 players)" in out

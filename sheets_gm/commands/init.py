@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  sheets-gm init {ruleset} -c {args.config}")
         return 0
     print(f"Match created: {outcome.players} players in {', '.join(outcome.where)}.")
+    for warning in outcome.warnings:
+        print(f"Warning: {warning}.")
     print(f"Seed hash (publish it now; `export` reveals the seed at the end): {outcome.seed_hash}")
     until = f" until {describe_deadline(outcome.deadline)}" if outcome.deadline else ""
     print(f"Turn 1 orders are open{until}.")

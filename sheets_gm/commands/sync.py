@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import signal
 import threading
 from datetime import UTC, datetime
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
+from sheets_gm.engine.core.settings import SettingError
+from sheets_gm.match.config import MatchConfig, settings_drift
 from sheets_gm.match.watch import seconds_until, sync_once, watch
+from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.poll import PollReport
+from sheets_gm.sync.sheets import MatchSheets
 
 
 def _now() -> datetime:
@@ -42,13 +49,68 @@ def summary(report: PollReport) -> str:
     return f"Turn {report.turn}: {waiting}, {ready} of {len(report.ready)} captains ready{fed}."
 
 
+def settings_warning(config: MatchConfig, report: PollReport) -> str:
+    """A warning when ``[settings]`` no longer says what the match plays with ('' when it does)."""
+    if report.settings is None:
+        return ""
+    try:
+        changed = settings_drift(config, report.settings)
+    except SettingError as exc:
+        return f"Warning: {exc}; the match keeps the house rules it was created with."
+    if not changed:
+        return ""
+    return (f"Warning: {'; '.join(changed)}. House rules are fixed when a match is created: this match keeps its "
+            f"own, and the change in {config.path} is ignored. Make [settings] say what the match uses (the "
+            "Settings tab shows them), or create a new match to play with the new rules.")
+
+
+def _open_workbook_memory(config: MatchConfig) -> Path:
+    """Where a sync remembers which open-workbook message it last gave (beside the match's lock file)."""
+    return config.lock_path.with_name("open-workbook.json")
+
+
+def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: WorkbookOpenError) -> bool:
+    """Whether to print the open-workbook message now: once per turn and message, not on every poll."""
+    memory = _open_workbook_memory(config)
+    try:
+        turn = sync_once(config, sheets, now=_now(), dry_run=True).turn
+    except SheetError:
+        turn = None
+    said = {"turn": turn, "message": str(exc)}
+    try:
+        if json.loads(memory.read_text(encoding="utf-8")) == said:
+            return False
+    except (OSError, ValueError):
+        pass
+    with contextlib.suppress(OSError):
+        memory.parent.mkdir(parents=True, exist_ok=True)
+        memory.write_text(json.dumps(said), encoding="utf-8")
+    return True
+
+
+def _watch_line(config: MatchConfig, report: PollReport, wait: float) -> str:
+    """What ``sync --watch`` prints after a poll: the settings warning if any, the summary, the next poll."""
+    warning = settings_warning(config, report)
+    return (f"{warning}\n" if warning else "") + f"{summary(report)} Next poll in {describe_wait(wait)}."
+
+
 def run_sync(args: argparse.Namespace) -> int:
     """One poll (for cron), or ``--watch``: poll until the match ends or Ctrl-C."""
     config = load(args)
     sheets = open_match(config)
     if not args.watch:
         with user_errors():
-            report = sync_once(config, sheets, now=_now())
+            try:
+                report = sync_once(config, sheets, now=_now())
+            except WorkbookOpenError as exc:
+                # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn.
+                if _report_open_workbook(config, sheets, exc):
+                    raise UserError(f"{exc} (said once this turn; the next polls keep trying quietly)") from None
+                return 1
+        _open_workbook_memory(config).unlink(missing_ok=True)
+        warning = settings_warning(config, report)
+        if warning:
+            print(warning)
         if not (args.quiet and not report.resolved):
             print(summary(report))
         return 0
@@ -67,7 +129,7 @@ def run_sync(args: argparse.Namespace) -> int:
             last = watch(
                 lambda: sync_once(config, sheets, now=_now()), stop,
                 interval=interval, max_interval=max(config.max_interval, interval),
-                on_report=lambda r, wait: print(f"{summary(r)} Next poll in {describe_wait(wait)}.", flush=True),
+                on_report=lambda r, wait: print(_watch_line(config, r, wait), flush=True),
                 on_unavailable=lambda e, wait: print(f"Google is unavailable ({e}); trying again in "
                                                      f"{describe_wait(wait)}.", flush=True),
             )

@@ -237,3 +237,14 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         interval=data.sync.interval,
         max_interval=data.sync.max_interval,
     )
+
+
+def settings_drift(config: MatchConfig, held: Any) -> list[str]:
+    """Each house rule that ``[settings]`` now sets otherwise than the match holds (``held``, the
+    settings it was created with and keeps): ``movement = 'rook' in the config but 'king' in the
+    match``. SettingError when ``[settings]`` itself is wrong."""
+    from sheets_gm.engine.core.settings import parse_settings, settings_to_mapping
+
+    wanted = settings_to_mapping(parse_settings(get_ruleset(config.ruleset).traits.settings_type, config.settings))
+    have = settings_to_mapping(held)
+    return [f"{k} = {wanted[k]!r} in the config but {have[k]!r} in the match" for k in have if wanted[k] != have[k]]

@@ -10,12 +10,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
-from sheets_gm.engine.registry import get_ruleset
+from sheets_gm.engine.core.settings import SettingError
 from sheets_gm.gvgsheet.positions import GvgPositions
 from sheets_gm.gvgsheet.template import SheetTemplate, default_template
 from sheets_gm.match.checkup import Checkup
-from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
@@ -215,13 +214,10 @@ def _same_teams(config: MatchConfig, record: EngineRecord, report: Checkup) -> b
 
 def _same_settings(config: MatchConfig, record: EngineRecord, report: Checkup) -> None:
     """Warn when ``[settings]`` no longer says what the match was created with (the match keeps its own)."""
-    kind = get_ruleset(config.ruleset).traits.settings_type
     try:
-        wanted = settings_to_mapping(parse_settings(kind, config.settings))
+        changed = settings_drift(config, record.settings)
     except SettingError:
         return  # already a failed "house rules" check
-    held = settings_to_mapping(record.settings)
-    changed = [f"{k} = {wanted[k]!r} in the config but {held[k]!r} in the match" for k in held if wanted[k] != held[k]]
     if changed:
         report.warn("house rules vs match", "; ".join(changed) + ": house rules are fixed when the match is "
                     "created, so the match keeps its own", f"make [settings] in {config.path} say what the match "

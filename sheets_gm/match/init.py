@@ -20,7 +20,7 @@ from sheets_gm.gvgsheet.template import SheetTemplate, default_map_text, default
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.repair import read_engine_record
-from sheets_gm.match.roster import RosterSeat, parse_roster_rows, read_roster_csv, roster_emails
+from sheets_gm.match.roster import RosterSeat, parse_roster_rows, read_roster_csv, roster_emails, roster_warnings
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1
 from sheets_gm.sync.create import create_match, new_seed
@@ -38,6 +38,7 @@ class InitOutcome:
     """What ``init`` did: either the roster tab to fill in, or the new match and its published seed hash."""
 
     roster_tab: str | None = None  # set when the GM must type the roster in this tab first
+    warnings: list[str] = field(default_factory=list)  # a roster that makes a match but looks wrong
     seed_hash: str = ""
     players: int = 0
     deadline: str = ""
@@ -151,6 +152,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
         if seats is None:
             outcome.roster_tab = tpl.tabs.roster
             return outcome
+    outcome.warnings = roster_warnings(seats, config.teams)
     entries = [s.entry for s in seats]
     emails = roster_emails(seats)
     deadline = config.schedule.next_deadline(now)

@@ -125,3 +125,19 @@ def roster_emails(seats: Sequence[RosterSeat]) -> dict[str, str]:
             if seat.captain:
                 out[f"captain:{seat.entry.team}"] = seat.email
     return out
+
+
+def roster_warnings(seats: Sequence[RosterSeat], teams: tuple[str, str]) -> list[str]:
+    """What a GM should know about a roster that still makes a match: a team without a captain
+    (nobody can pick its skills or tick Ready), uneven teams (the rulebook plays five a side)."""
+    out: list[str] = []
+    sizes = {team: sum(1 for s in seats if s.entry.team.casefold() == team.casefold()) for team in teams}
+    for team in teams:
+        captains = [s.entry.name for s in seats if s.entry.team.casefold() == team.casefold() and s.captain]
+        if not captains:
+            out.append(f"team {team} has no captain: nobody can pick its command skills, and its Ready box is "
+                       "ticked by nobody, so its turns wait for the deadline (mark one player captain = yes)")
+    if len(set(sizes.values())) > 1:
+        shown = ", ".join(f"{team} {n}" for team, n in sizes.items())
+        out.append(f"the teams are uneven ({shown} players); the rulebook plays five a side")
+    return out

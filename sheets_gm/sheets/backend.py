@@ -22,6 +22,10 @@ class SheetAccessError(SheetError):
     """The spreadsheet or file cannot be opened: not shared, missing, locked, bad credentials."""
 
 
+class WorkbookOpenError(SheetAccessError):
+    """A local workbook is open in an office program (its lock file is there): it is not written."""
+
+
 class SheetUnavailableError(SheetError):
     """The service kept failing (quota, 5xx, network) past the retry deadline."""
 

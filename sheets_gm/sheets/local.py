@@ -115,7 +115,7 @@ from openpyxl.styles.numbers import is_datetime
 from openpyxl.utils import column_index_from_string, get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
 
-from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError
+from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError, WorkbookOpenError
 from sheets_gm.sheets.layout import CellValue, Grid, TabLayout, WorkbookLayout, quote_tab, split_a1
 
 __all__ = [
@@ -585,7 +585,7 @@ class LocalWorkbookBackend:
         for path in sorted(paths):
             for lock in office_lock_files(path):
                 program = "LibreOffice" if lock.name.startswith(".~lock.") else "Excel"
-                raise SheetAccessError(
+                raise WorkbookOpenError(
                     f"{self.path} is open in {program}{_read_lock_owner(lock)} (lock file {lock.name}): "
                     f"save your changes and close the file there, then sync again; writing now would lose "
                     f"edits. If it is not open anywhere, delete {lock}"

@@ -18,6 +18,7 @@ from sheets_gm.engine.gvg.checks import CheckedOrders, check_orders
 from sheets_gm.engine.gvg.enums import Status
 from sheets_gm.engine.gvg.resolve import Resolution, resolve_turn
 from sheets_gm.engine.gvg.rules import GvgRules
+from sheets_gm.engine.gvg.settings import GvgSettings
 from sheets_gm.engine.gvg.state import GvgState, orders_to_json
 from sheets_gm.gvgsheet.inputs import parse_ready
 from sheets_gm.gvgsheet.positions import CaptainColumns, GvgPositions, TeamSheet
@@ -51,6 +52,7 @@ class PollReport:
     deadline: str = ""  # when the current turn's orders close ('' for no deadline)
     max_turns: int = 0
     force_refused: str = ""  # why a force for another turn was not applied ('' when none was refused)
+    settings: GvgSettings | None = None  # the house rules the match was created with and keeps
 
 
 def _json(data: Any) -> str:
@@ -114,7 +116,7 @@ def poll(sheets: MatchSheets, *, now: datetime, force: bool = False, template: S
     record = snap.record
     state = record.state
     report = PollReport(turn=state.turn, finished=state.finished, state=state, deadline=record.deadline,
-                        max_turns=record.settings.max_turns)
+                        max_turns=record.settings.max_turns, settings=record.settings)
     if force and turn is not None and turn != state.turn:
         force = False
         report.force_refused = (f"turn {turn} is not the open turn: turn {state.turn} is"
