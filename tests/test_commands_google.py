@@ -148,3 +148,31 @@ def test_repair_rebuilds_an_edited_google_layout_and_keeps_the_orders(
     assert "typed order(s)" in out and "Kept a copy" not in out  # Google keeps its own version history
     code, out, _ = run(capsys, "resolve", "-c", match_toml, "--force", "--turn", "1")
     assert code == 0 and "Turn 1 resolved" in out
+
+
+def test_no_email_still_shares_with_an_address_that_has_no_google_account(
+        fake: GoogleApiFake, match_toml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fake.no_google_account.add("ben@example.org")
+    code, out, err = run(capsys, "init", "gvg", "-c", match_toml, "--no-email")
+    assert code == 0, err
+    assert "invited by e-mail all the same: ben@example.org" in out
+    assert emails(fake, "red")["ben@example.org"] == "writer"
+
+
+def test_every_protection_lets_the_gms_edit_and_the_board_has_no_empty_sheet1(
+        fake: GoogleApiFake, match_toml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
+    for key in ("board", "red", "blue", "engine"):
+        for sheet in fake.spreadsheets[KEYS[key]].sheets:
+            for protected in sheet.protected_ranges:
+                editors = protected.get("editors", {}).get("users", [])
+                assert "gm@example.org" in editors and ACCOUNT in editors, (key, protected["description"])
+    assert "Sheet1" not in [s.title for s in fake.spreadsheets[KEYS["board"]].sheets]
+
+
+def test_init_on_new_spreadsheets_makes_no_request_that_google_refuses(
+        fake: GoogleApiFake, match_toml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It asks for the tab list instead of probing tabs that do not exist yet (Google answers those with 400)."""
+    assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
+    refused = [(c.endpoint, c.status) for c in fake.log if c.status is not None and c.status >= 400]
+    assert refused == []

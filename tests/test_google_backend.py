@@ -212,16 +212,28 @@ LAYOUT = WorkbookLayout(
 )
 
 
+def test_a_new_spreadsheets_own_tab_is_kept_when_somebody_typed_in_it(
+        backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    fake.create_spreadsheet("USED", "Notes", ["Feuille 1"])
+    fake.set_values("USED", "'Feuille 1'!A1", [["my notes"]])
+    GoogleSheetBackend(backend.client, "USED", retry=backend.retry).apply_layout(LAYOUT)
+    assert [s.title for s in fake.spreadsheets["USED"].sheets] == ["Board", "Orders red", "Engine", "Feuille 1"]
+    fake.create_spreadsheet("FRENCH", "Sans titre", ["Feuille 1"])
+    GoogleSheetBackend(backend.client, "FRENCH", retry=backend.retry).apply_layout(LAYOUT)
+    assert [s.title for s in fake.spreadsheets["FRENCH"].sheets] == ["Board", "Orders red", "Engine"]
+
+
 def test_layout_in_one_metadata_read_and_one_batch_update(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
     fake.create_spreadsheet("FRESH", "Untitled spreadsheet", ["Sheet1"])
     b = GoogleSheetBackend(backend.client, "FRESH", retry=backend.retry)
     b.apply_layout(LAYOUT)
-    assert fake.calls(GET) == 1 and fake.calls(BATCH_UPDATE) == 1 and fake.calls() == 2
+    # The metadata, a look at the new spreadsheet's own empty tab, one update (which deletes that tab).
+    assert fake.calls(GET) == 1 and fake.calls(BATCH_UPDATE) == 1 and fake.calls() == 3
 
     ss = fake.spreadsheets["FRESH"]
     assert ss.properties["title"] == "GvG - match 1"
     assert b.name == "spreadsheet 'Untitled spreadsheet'"  # the title read with the metadata
-    assert [s.title for s in ss.sheets] == ["Board", "Orders red", "Engine", "Sheet1"]
+    assert [s.title for s in ss.sheets] == ["Board", "Orders red", "Engine"]
     board, orders, engine = ss.sheet("Board"), ss.sheet("Orders red"), ss.sheet("Engine")
     assert board.properties["gridProperties"] == {"rowCount": 25, "columnCount": 16, "frozenRowCount": 1}
     assert engine.properties["hidden"] is True and board.properties["hidden"] is False

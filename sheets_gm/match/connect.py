@@ -46,7 +46,8 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None) 
         policy = retry or DEFAULT_RETRY
 
         def make(where: str, role: str) -> SheetBackend:
-            return GoogleSheetBackend(client, where, policy, title=f"{config.title} · {role}")
+            return GoogleSheetBackend(client, where, policy, title=f"{config.title} · {role}",
+                                      co_editors=config.gm_emails)
 
     def backend(where: str, role: str) -> SheetBackend:
         if where not in opened:

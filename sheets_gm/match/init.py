@@ -21,7 +21,7 @@ from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.repair import read_engine_record
 from sheets_gm.match.roster import RosterSeat, parse_roster_rows, read_roster_csv, roster_emails, roster_warnings
-from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
+from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1
 from sheets_gm.sync.create import create_match, new_seed
 from sheets_gm.sync.record import RecordError
@@ -117,12 +117,9 @@ def _roster_from_sheet(backend: SheetBackend, tpl: SheetTemplate,
                        teams: tuple[str, str]) -> list[RosterSeat] | None:
     """The roster typed in the Roster tab, or None after laying the tab out (missing or still empty)."""
     tab = tpl.tabs.roster
-    try:
+    rows: Grid = []
+    if tab in backend.tab_names():  # never a read of a missing tab: Google answers it with an error
         (rows,) = backend.read([a1(tab, f"A1:E{1 + ROSTER_ROWS}")])
-    except (SheetAccessError, SheetUnavailableError):
-        raise
-    except SheetError:
-        rows = []
     if not any(v not in (None, "", False) for row in rows[1:] for v in row):
         backend.apply_layout(WorkbookLayout(tab, (roster_tab(tpl, teams),)))
         return None

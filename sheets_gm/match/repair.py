@@ -30,7 +30,7 @@ from sheets_gm.gvgsheet.template import SheetTemplate, default_template
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.roster import read_roster_csv, roster_emails
-from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
+from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, quote_tab
 from sheets_gm.sync.create import apply_match_layouts, drawn_writes
 from sheets_gm.sync.record import EngineRecord, RecordError, parse_record
@@ -93,13 +93,10 @@ def read_engine_record(sheets: MatchSheets, template: SheetTemplate | None = Non
     Only the engine tab is read, so a drifted board or orders tab never hides a match.
     RecordError when the engine tab holds something that is not a readable record."""
     tpl = template or default_template()
+    if tpl.tabs.engine not in sheets.engine.tab_names():
+        return None  # asked of the tab list: Google answers a read of a missing tab with an error
     probe = GvgPositions.build(tpl, sheets.teams, ((), ()), 0, 0)
-    try:
-        (grid,) = sheets.engine.read([probe.engine_read_range()])
-    except (SheetAccessError, SheetUnavailableError):
-        raise
-    except SheetError:
-        return None  # no engine tab
+    (grid,) = sheets.engine.read([probe.engine_read_range()])
     if not any(_typed(v) for row in grid for v in row):
         return None
     return parse_record(grid[1:], f"{sheets.engine.name} tab {tpl.tabs.engine!r}")

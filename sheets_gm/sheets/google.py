@@ -27,7 +27,7 @@ from gspread.urls import DRIVE_FILES_API_V3_URL
 from gspread.utils import ExportFormat
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError
-from sheets_gm.sheets.layout import CellValue, Grid, Protection, TabLayout, WorkbookLayout
+from sheets_gm.sheets.layout import CellValue, Grid, Protection, TabLayout, WorkbookLayout, quote_tab
 from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy, describe, http_status
 
 T = TypeVar("T")
@@ -260,6 +260,7 @@ class GoogleSheetBackend:
         *,
         title: str | None = None,
         account: str | None = None,
+        co_editors: Sequence[str] = (),
     ) -> None:
         key = spreadsheet_key.strip()
         if "/" in key:
@@ -274,6 +275,8 @@ class GoogleSheetBackend:
         self.retry = retry
         self.title = title
         self.account = account if account is not None else account_email(client)
+        # The GMs (``gm_emails``): editors of every protected range, so a co-GM can fix any cell.
+        self.co_editors = tuple(co_editors)
         self._http = client.http_client
         if isinstance(self._http, BackOffHTTPClient):
             raise TypeError(
@@ -326,7 +329,7 @@ class GoogleSheetBackend:
         protections: one spreadsheets.get (to know the existing tabs) and one
         spreadsheets.batchUpdate. Re-applying replaces this layout's protections (matched by
         description) rather than stacking them; tabs not in the layout are left alone."""
-        layout_requests(layout, {}, self.account)  # a template error fails here, before any call
+        layout_requests(layout, {}, self.account, self.co_editors)  # a template error fails here, before any call
         self._call("layout update", lambda: self._apply_layout_once(layout))
 
     def tab_names(self) -> list[str]:
@@ -349,10 +352,13 @@ class GoogleSheetBackend:
         *,
         notify: bool = True,
         message: str | None = None,
-    ) -> None:
+    ) -> list[str]:
         """Give each address ``role`` (reader, commenter, writer) on the spreadsheet through
-        Drive's permissions.create, one call per address. ``notify`` sends Google's e-mail
-        (required by Google for addresses without a Google account)."""
+        Drive's permissions.create, one call per address. ``notify`` sends Google's e-mail.
+
+        Google refuses a quiet share with an address that has no Google account (it can only
+        be invited by e-mail): such an address is shared again with the e-mail. Returns the
+        addresses that got an e-mail although ``notify`` was off."""
         if role not in SHARE_ROLES:
             raise ValueError(f"role must be one of {', '.join(SHARE_ROLES)}, not {role!r}")
         seen: list[str] = []
@@ -363,15 +369,17 @@ class GoogleSheetBackend:
             if email.lower() not in (s.lower() for s in seen):
                 seen.append(email)
         url = f"{DRIVE_FILES_API_V3_URL}/{self.key}/permissions"
+        invited: list[str] = []
         for email in seen:
-            params: dict[str, str] = {
-                "supportsAllDrives": "true",
-                "sendNotificationEmail": "true" if notify else "false",
-            }
-            if notify and message:
-                params["emailMessage"] = message
             body = {"type": "user", "role": role, "emailAddress": email}
-            self._post(f"sharing with {email}", url, params, body)
+            try:
+                self._post(f"sharing with {email}", url, _share_params(notify, message), body)
+            except SheetError as exc:
+                if notify or "notify people" not in str(exc).lower():
+                    raise
+                self._post(f"sharing with {email} (by e-mail)", url, _share_params(True, message), body)
+                invited.append(email)
+        return invited
 
     # -- internals -------------------------------------------------------------
 
@@ -435,16 +443,38 @@ class GoogleSheetBackend:
         )
         if isinstance(meta, dict) and self.title is None:
             self.title = meta.get("properties", {}).get("title") or None
-        requests = layout_requests(layout, meta if isinstance(meta, dict) else {}, self.account)
+        metadata = meta if isinstance(meta, dict) else {}
+        requests = layout_requests(layout, metadata, self.account, self.co_editors)
+        leftover = self._new_spreadsheets_empty_tab(metadata, layout)
+        if leftover is not None:
+            # A new spreadsheet's own first tab ("Sheet1", "Feuille 1"…), untouched: players would see an
+            # empty tab. Deleted last, once ours exist (a spreadsheet keeps at least one tab).
+            requests.append({"deleteSheet": {"sheetId": leftover}})
         if requests:
             self._http.batch_update(self.key, {"requests": requests})
+
+    def _new_spreadsheets_empty_tab(self, metadata: dict[str, Any], layout: WorkbookLayout) -> int | None:
+        """The sheet id of the only tab of a spreadsheet that holds none of the layout's tabs, if it is
+        empty (whatever its name: Google names it in the owner's language); None otherwise."""
+        sheets = metadata.get("sheets", [])
+        if len(sheets) != 1 or all(tab.hidden for tab in layout.tabs):
+            return None  # (a spreadsheet must keep a visible tab: the engine's own is hidden)
+        props = sheets[0].get("properties", {})
+        title = str(props.get("title", ""))
+        if title.casefold() in {tab.name.casefold() for tab in layout.tabs} or sheets[0].get("protectedRanges"):
+            return None
+        payload = self._http.values_batch_get(self.key, [quote_tab(title)], params=dict(_READ_PARAMS))
+        ranges = payload.get("valueRanges", []) if isinstance(payload, dict) else []
+        if any(vr.get("values") for vr in ranges):
+            return None  # somebody typed in it: not ours to delete
+        return int(props.get("sheetId", 0))
 
 
 # --------------------------------------------------------------------------- layout → requests
 
 
 def layout_requests(
-    layout: WorkbookLayout, metadata: dict[str, Any], account: str | None = None
+    layout: WorkbookLayout, metadata: dict[str, Any], account: str | None = None, co_editors: Sequence[str] = ()
 ) -> list[dict[str, Any]]:
     """The spreadsheets.batchUpdate requests that bring a spreadsheet described by
     ``metadata`` (a spreadsheets.get answer) to ``layout``. ``account`` is kept an editor of
@@ -493,11 +523,12 @@ def layout_requests(
         for pr in protected.get(sid, []):
             if pr.get("description") in mine and "protectedRangeId" in pr:
                 reqs.append({"deleteProtectedRange": {"protectedRangeId": pr["protectedRangeId"]}})
-        reqs.extend(_tab_requests(tab, sid, account))
+        reqs.extend(_tab_requests(tab, sid, [*([account] if account else []), *co_editors]))
     return reqs
 
 
-def _tab_requests(tab: TabLayout, sid: int, account: str | None) -> list[dict[str, Any]]:
+def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict[str, Any]]:
+    """The requests of one tab; ``keepers`` (the account and the GMs) edit every protected range."""
     def rng(cells: str) -> dict[str, int]:
         try:
             return grid_range(sid, cells)
@@ -550,7 +581,7 @@ def _tab_requests(tab: TabLayout, sid: int, account: str | None) -> list[dict[st
     for prot in tab.protections:
         if prot.player_input and not prot.editors:
             continue  # nobody named: the cells stay open to the spreadsheet's editors (the team), not the GM alone
-        reqs.append({"addProtectedRange": {"protectedRange": _protected_range(prot, rng, account)}})
+        reqs.append({"addProtectedRange": {"protectedRange": _protected_range(prot, rng, keepers)}})
     return reqs
 
 
@@ -602,15 +633,23 @@ def _value_requests(sid: int, row0: int, col0: int, rows: Grid) -> list[dict[str
 
 
 def _protected_range(
-    prot: Protection, rng: Callable[[str], dict[str, int]], account: str | None
+    prot: Protection, rng: Callable[[str], dict[str, int]], keepers: Sequence[str]
 ) -> dict[str, Any]:
-    editors = _unique([*prot.editors, *([account] if account else [])])
+    editors = _unique([*prot.editors, *keepers])
     return {
         "range": rng(prot.range or ""),
         "description": prot.description,
         "warningOnly": False,
         "editors": {"users": editors},
     }
+
+
+def _share_params(notify: bool, message: str | None) -> dict[str, str]:
+    """The query of one permissions.create: all drives, the e-mail or not, its message."""
+    params = {"supportsAllDrives": "true", "sendNotificationEmail": "true" if notify else "false"}
+    if notify and message:
+        params["emailMessage"] = message
+    return params
 
 
 def _unique(items: Iterable[str]) -> list[str]:

@@ -22,8 +22,8 @@ class Shareable(Protocol):
     """A backend that can give people access (the Google backend)."""
 
     def share(self, emails: Sequence[str], role: str = "writer", *, notify: bool = True,
-              message: str | None = None) -> None:
-        """Give each address ``role`` on the spreadsheet."""
+              message: str | None = None) -> list[str]:
+        """Give each address ``role`` on the spreadsheet; returns those e-mailed although ``notify`` was off."""
         ...
 
 
@@ -65,8 +65,12 @@ def share_match(grants: Sequence[Grant], *, notify: bool = True) -> list[str]:
     done: list[str] = []
     for grant in grants:
         if isinstance(grant.backend, Shareable):
-            grant.backend.share(list(grant.emails), grant.role, notify=notify)
-            done.append(f"{grant.backend.name}: {grant.role} for {', '.join(grant.emails)}")
+            invited = grant.backend.share(list(grant.emails), grant.role, notify=notify)
+            line = f"{grant.backend.name}: {grant.role} for {', '.join(grant.emails)}"
+            if invited:
+                line += (f" (invited by e-mail all the same: {', '.join(invited)}; Google lets an address without "
+                         "a Google account in only through its invitation e-mail)")
+            done.append(line)
         else:
             done.append(f"{grant.backend.name}: a local file — share it yourself ({', '.join(grant.emails)})")
     return done

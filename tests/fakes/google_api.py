@@ -639,6 +639,8 @@ class GoogleApiFake:
         self.violations: list[str] = []
         self.tokens_issued = 0
         self.reject_tokens = False  # True: the token endpoint answers invalid_grant
+        # Addresses with no Google account: Drive refuses to share with them quietly (no e-mail).
+        self.no_google_account: set[str] = set()
         self._next_id = 1000
         self._mock: responses.RequestsMock | None = None
 
@@ -952,7 +954,7 @@ class GoogleApiFake:
                 raise UnexpectedRequest(f"the fake exports only {XLSX}, not {mime!r}")
             return 200, None, {"Content-Type": XLSX}, _xlsx(ss)
         elif method.id == SHARE:
-            payload = self._share(self._spreadsheet(path["fileId"], True), body)
+            payload = self._share(self._spreadsheet(path["fileId"], True), body, query)
         else:
             raise UnexpectedRequest(f"{method.id} is a real Google method but the fake does not implement it")
         return 200, payload, json_headers, json.dumps(payload).encode()
@@ -1276,8 +1278,15 @@ class GoogleApiFake:
 
     # -- Drive ---------------------------------------------------------------------------
 
-    def _share(self, ss: FakeSpreadsheet, body: dict[str, Any]) -> dict[str, Any]:
+    def _share(self, ss: FakeSpreadsheet, body: dict[str, Any], query: Mapping[str, list[str]]) -> dict[str, Any]:
         kind, role = body.get("type"), body.get("role")
+        email = str(body.get("emailAddress", ""))
+        quiet = query.get("sendNotificationEmail", ["true"])[0] == "false"
+        if quiet and email.lower() in {e.lower() for e in self.no_google_account}:
+            # What Drive answers (its documented invalidSharingRequest): a non-Google address needs the e-mail.
+            raise HttpError(400, f"Bad Request. User message: \"You are trying to invite {email}. Since there is "
+                                 "no Google account associated with this email address, you must check the "
+                                 "'Notify people' box to invite this recipient.\"", reason="invalidSharingRequest")
         if role not in ("owner", "organizer", "fileOrganizer", "writer", "commenter", "reader"):
             raise HttpError(400, f"The provided value for 'role' is invalid: {role!r}.", reason="invalid")
         if kind not in ("user", "group", "domain", "anyone"):
