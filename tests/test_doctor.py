@@ -424,3 +424,16 @@ def test_the_quota_figures_follow_the_published_limits() -> None:
 def test_matches_must_be_counted_from_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["doctor", "-c", str(tmp_path / "m.toml"), "--matches", "0"]) == 1
     assert "--matches must be 1 or more" in capsys.readouterr().err
+
+
+def test_doctor_prints_the_crontab_line_with_the_matchs_own_minute(tmp_path: Path, doctor: Doctor) -> None:
+    from sheets_gm.match.cron import CRON_PERIOD, cron_offset
+
+    config, _ = local_match(tmp_path)
+    code, out = doctor(config)
+    assert code == 0
+    offset = cron_offset(config)
+    assert 0 <= offset < CRON_PERIOD
+    found = line(out, "✔", "cron")
+    assert f"{offset}-59/{CRON_PERIOD} * * * * cd " in found and "sync -c match.toml --quiet" in found
+    assert cron_offset(config) == offset  # the same file always gets the same minute

@@ -7,10 +7,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.base import UserError, command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 from sheets_gm.engine.registry import RULESETS
 from sheets_gm.gvgsheet.template import TEMPLATES
+from sheets_gm.match.cron import cron_line
 from sheets_gm.sync.deadline import describe_deadline
 
 
@@ -77,7 +78,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"Turn 1 orders are open{until}.")
     for line in outcome.shared:
         print(f"Shared: {line}")
-    print(f"Next: schedule `sheets-gm sync -c {args.config}` (see scripts/cron.txt), or run it by hand.")
+    print(f"Next: schedule the sync; this match's crontab line (crontab -e), at a minute of its own:\n"
+          f"  {cron_line(args.config)}\n"
+          f"or run `{program_name()} sync -c {args.config}` by hand (scripts/cron.txt says more).")
     return 0
 
 

@@ -216,7 +216,7 @@ def register(sub: Any) -> None:
                 "Read every order cell, answer each player in their feedback cell, and resolve the turn "
                 "when every captain is ready or the deadline has passed. With --watch, poll again and again, "
                 "backing off while nothing changes, until the match ends or Ctrl-C.",
-                "sheets-gm sync -c match.toml        (cron: */5 * * * *)")
+                "sheets-gm sync -c match.toml --quiet   (cron: the line init and doctor print)")
     add_config_option(p)
     p.add_argument("--watch", action="store_true", help="keep polling until the match ends or Ctrl-C")
     p.add_argument("--interval", type=_positive, metavar="S", help="seconds between polls (default: [sync] interval)")

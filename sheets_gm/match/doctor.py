@@ -18,6 +18,7 @@ from sheets_gm.engine.core.settings import SettingError, parse_settings
 from sheets_gm.engine.registry import RULESETS, UnknownRulesetError, get_ruleset
 from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
+from sheets_gm.match.cron import CRON_PERIOD, busiest_minute_reads, cron_line
 from sheets_gm.match.doctor_sheets import check_match
 from sheets_gm.match.quota import LIMITS_SOURCE, READS_PER_MINUTE_PER_USER, quota_use
 from sheets_gm.sheets.backend import SheetAccessError
@@ -153,10 +154,17 @@ def _key_fix(config: MatchConfig, message: str) -> str:
 
 def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
     """Google only: the Sheets API requests a minute of ``sync --watch``, against Google's published limits."""
+    cron = cron_line(config.path)
     if config.backend is BackendKind.LOCAL:
         report.ok("quota", "local workbooks use no Google quota")
+        report.ok("cron", f"this match's crontab line (every {CRON_PERIOD} minutes at its own minute): {cron}")
         return
     spreadsheets = len({config.board, config.engine, *config.orders})
+    spread = busiest_minute_reads(spreadsheets, matches)
+    together = busiest_minute_reads(spreadsheets, matches, spread=False)
+    load = (f"polled from cron, {spread} read(s) in the busiest minute of {READS_PER_MINUTE_PER_USER} allowed per "
+            f"user when the {matches} match(es) poll at their own minutes ({together} if all polled at */5)")
+    report.ok("cron", f"this match's crontab line: {cron}; {load}")
     use = quota_use(spreadsheets, config.interval, matches)
     note = f"computed from Google's published limits ({LIMITS_SOURCE}): Google does not report the quota left"
     fix = (f"set [sync] interval to {use.fastest_safe_interval():.0f} or more in {config.path}, or run the matches "
