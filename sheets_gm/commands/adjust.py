@@ -7,67 +7,33 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
-from sheets_gm.engine.core.grid import Coord, CoordError
-from sheets_gm.engine.gvg.state import Adjustment, ArcheryDuel, GmEvent
+from sheets_gm.engine.core.ruleset import GmOption
+from sheets_gm.engine.registry import get_ruleset, ruleset_names
 
 
-def _split(option: str, value: str, form: str, example: str) -> tuple[str, str]:
-    """``KEY=VALUE`` split in two, or a UserError naming the option and the accepted form."""
-    key, sep, rest = value.partition("=")
-    if not sep or not key.strip() or not rest.strip():
-        raise UserError(f"{option} {value!r}: write {form}, like {example}")
-    return key.strip(), rest.strip()
+def gm_options() -> dict[str, GmOption]:
+    """Every registered ruleset's GM options by flag (the first ruleset to name a flag describes it)."""
+    found: dict[str, GmOption] = {}
+    for name in ruleset_names():
+        for option in get_ruleset(name).gm_options():
+            found.setdefault(option.flag, option)
+    return found
 
 
-def _team(option: str, name: str, teams: tuple[str, str]) -> int:
-    for i, team in enumerate(teams):
-        if team.lower() == name.lower():
-            return i
-    raise UserError(f"{option}: there is no team {name!r}; the teams are {teams[0]} and {teams[1]}")
-
-
-def _number(option: str, text: str, what: str) -> int:
+def parse_events(args: argparse.Namespace, ruleset: str, seats: tuple[str, ...]) -> list[Any]:
+    """The GM events asked for on the command line, as the match's ruleset reads its options."""
+    kind = get_ruleset(ruleset)
+    accepted = {o.flag for o in kind.gm_options()}
+    values = {flag: list(getattr(args, flag.replace("-", "_")) or []) for flag in gm_options()}
+    foreign = [f"--{flag}" for flag, given in values.items() if given and flag not in accepted]
+    if foreign:
+        raise UserError(f"{', '.join(foreign)}: not a correction of a {ruleset} match; it accepts "
+                        f"{', '.join('--' + f for f in sorted(accepted))}")
     try:
-        return int(text)
-    except ValueError:
-        raise UserError(f"{option}: {what} {text!r} is not a whole number") from None
-
-
-def _tile(option: str, text: str) -> Coord:
-    try:
-        return Coord.parse(text)
-    except CoordError as exc:
-        raise UserError(f"{option}: {exc}") from None
-
-
-def parse_events(args: argparse.Namespace, teams: tuple[str, str]) -> list[GmEvent]:
-    """The GM events asked for on the command line, in the order coins, HP, positions, duels."""
-    reason = (args.reason or "").strip()
-    corrections = args.coins + args.hp + args.position
-    if not corrections and not args.duel:
-        raise UserError("nothing to change: give --coins TEAM=N, --hp TILE=N, --position PLAYER=TILE "
-                        "or --duel TEAM=W-L")
-    if corrections and not reason:
-        raise UserError('--reason is required with --coins, --hp and --position, e.g. --reason "duel paid twice"; '
-                        "it is written to the log")
-    events: list[GmEvent] = []
-    for value in args.coins:
-        team, count = _split("--coins", value, "TEAM=COINS", "red=5")
-        events.append(Adjustment(reason, coins=(_team("--coins", team, teams), _number("--coins", count, "coins"))))
-    for value in args.hp:
-        tile, hp = _split("--hp", value, "TILE=HP", "G7=3")
-        events.append(Adjustment(reason, hp=(_tile("--hp", tile), _number("--hp", hp, "HP"))))
-    for value in args.position:
-        name, tile = _split("--position", value, "PLAYER=TILE", "Ann=H12")
-        events.append(Adjustment(reason, position=(name, _tile("--position", tile))))
-    for value in args.duel:
-        team, score = _split("--duel", value, "TEAM=W-L (the winner and the score)", "red=3-1")
-        won, dash, lost = score.partition("-")
-        if not dash:
-            raise UserError(f"--duel {value!r}: the score is the winner's points, a dash and the loser's, like 3-1")
-        events.append(ArcheryDuel(_team("--duel", team, teams), _number("--duel", won, "points"),
-                                  _number("--duel", lost, "points")))
-    return events
+        return kind.gm_events_from_options(seats, {k: v for k, v in values.items() if k in accepted},
+                                           (args.reason or "").strip())
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.sync.lock import match_lock
 
     config = load(args)
-    events = parse_events(args, config.teams)
+    events = parse_events(args, config.ruleset, config.teams)
     sheets = open_match(config)
     with user_errors(), match_lock(config.lock_path):
         report = adjust_match(sheets, events)
@@ -98,12 +64,7 @@ def register(sub: Any) -> None:
                 '         sheets-gm adjust -c match.toml --hp G7=3 --position Ann=H12 --reason "wrong tile"\n'
                 "         sheets-gm adjust -c match.toml --duel red=3-1")
     add_config_option(p)
-    p.add_argument("--coins", action="append", default=[], metavar="TEAM=N", help="set a team's coins")
-    p.add_argument("--hp", action="append", default=[], metavar="TILE=N",
-                   help="set the HP of the bulwark, fish or boss on a tile (0 destroys it, no reward)")
-    p.add_argument("--position", action="append", default=[], metavar="PLAYER=TILE",
-                   help="move a player (a carrier takes the tree along)")
-    p.add_argument("--duel", action="append", default=[], metavar="TEAM=W-L",
-                   help="the archery duel's winner and score (best of 5: 3-0, 3-1 or 3-2)")
+    for option in gm_options().values():
+        p.add_argument(f"--{option.flag}", action="append", default=[], metavar=option.metavar, help=option.help)
     p.add_argument("--reason", default="", metavar="TEXT",
-                   help="why (required with --coins, --hp, --position); written to the log")
+                   help="why (required with every correction but a duel award); written to the log")

@@ -271,13 +271,16 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         ...
 
     # -- the GM ------------------------------------------------------------------------------
-    def gm_options(self) -> tuple[GmOption, ...]:
+    @classmethod
+    def gm_options(cls) -> tuple[GmOption, ...]:
         """The options of ``adjust``: the logged corrections this ruleset accepts."""
         ...
 
-    def gm_events_from_options(self, state: StateT, values: Mapping[str, Sequence[str]],
+    @classmethod
+    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
                                reason: str) -> list[GmEventT]:
-        """GM events from ``adjust``'s options by flag (ValueError naming the option and what it accepts)."""
+        """GM events from ``adjust``'s options by flag, for a match of ``seats`` (ValueError naming the
+        option and what it accepts). Whether an event fits the state is ``apply_gm_event``'s to say."""
         ...
 
     def apply_gm_event(self, state: StateT, event: GmEventT) -> Resolution[StateT]:

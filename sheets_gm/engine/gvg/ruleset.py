@@ -195,7 +195,8 @@ class GvgRuleset:
         return []
 
     # -- the GM ------------------------------------------------------------------------------
-    def gm_options(self) -> tuple[GmOption, ...]:
+    @classmethod
+    def gm_options(cls) -> tuple[GmOption, ...]:
         return (
             GmOption("coins", "TEAM=N", "set a team's coins"),
             GmOption("hp", "TILE=N", "set the HP of the bulwark, fish or boss on a tile (0 destroys it, no reward)"),
@@ -203,7 +204,8 @@ class GvgRuleset:
             GmOption("duel", "TEAM=W-L", "the archery duel's winner and score (best of 5: 3-0, 3-1 or 3-2)"),
         )
 
-    def gm_events_from_options(self, state: GvgState, values: Mapping[str, Sequence[str]],
+    @classmethod
+    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
                                reason: str) -> list[GmEvent]:
         """Coins, HP and positions (each needs ``reason``), then archery duels, in that order."""
         corrections = [*values.get("coins", ()), *values.get("hp", ()), *values.get("position", ())]
@@ -213,10 +215,11 @@ class GvgRuleset:
         if corrections and not reason.strip():
             raise ValueError('--reason is required with --coins, --hp and --position, e.g. --reason "duel paid '
                              'twice"; it is written to the log')
+        teams = (seats[0], seats[1])
         events: list[GmEvent] = []
         for value in values.get("coins", ()):
             team, count = _split("--coins", value, "TEAM=COINS", "red=5")
-            events.append(Adjustment(reason, coins=(_team("--coins", team, state.teams),
+            events.append(Adjustment(reason, coins=(_team("--coins", team, teams),
                                                     _number("--coins", count, "coins"))))
         for value in values.get("hp", ()):
             tile, hp = _split("--hp", value, "TILE=HP", "G7=3")
@@ -230,7 +233,7 @@ class GvgRuleset:
             if not dash:
                 raise ValueError(f"--duel {value!r}: the score is the winner's points, a dash and the loser's, "
                                  "like 3-1")
-            events.append(ArcheryDuel(_team("--duel", team, state.teams), _number("--duel", won, "points"),
+            events.append(ArcheryDuel(_team("--duel", team, teams), _number("--duel", won, "points"),
                                       _number("--duel", lost, "points")))
         return events
 
