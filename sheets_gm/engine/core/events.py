@@ -29,17 +29,22 @@ def json_ready(value: Any) -> Any:
 
 
 class Event:
-    """One line of the match log; ``text`` may be given as a function that renders it on demand."""
+    """One line of the match log; ``text`` may be given as a function that renders it on demand.
 
-    __slots__ = ("_text", "data", "kind", "turn")
+    ``audience``: the seats that may read it (a hidden unit's move, a private loot roll);
+    None, the default, is public. Only ``visible_to`` decides what a log shows."""
+
+    __slots__ = ("_text", "audience", "data", "kind", "turn")
 
     def __init__(
-        self, turn: int, kind: Enum, text: str | Callable[[], str], data: dict[str, Any] | None = None
+        self, turn: int, kind: Enum, text: str | Callable[[], str], data: dict[str, Any] | None = None,
+        audience: frozenset[str] | None = None,
     ) -> None:
         self.turn = turn
         self.kind = kind
         self._text = text
         self.data: dict[str, Any] = data if data is not None else {}
+        self.audience = audience
 
     @property
     def text(self) -> str:
@@ -49,8 +54,11 @@ class Event:
         return self._text
 
     def to_json(self) -> dict[str, Any]:
-        """The event as JSON-ready data."""
-        return {"turn": self.turn, "kind": self.kind.value, "text": self.text, "data": json_ready(self.data)}
+        """The event as JSON-ready data (``audience`` only for a private event)."""
+        out = {"turn": self.turn, "kind": self.kind.value, "text": self.text, "data": json_ready(self.data)}
+        if self.audience is not None:
+            out["audience"] = sorted(self.audience)
+        return out
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and self.to_json() == other.to_json()
@@ -60,6 +68,20 @@ class Event:
 
     def __repr__(self) -> str:
         return f"Event(turn={self.turn}, kind={self.kind.value}, text={self.text!r})"
+
+
+def visible_to(events: list[Event], seat: str | None) -> list[Event]:
+    """The events ``seat`` may read; ``seat=None`` is the public log (public events only).
+
+    >>> from enum import Enum
+    >>> class K(Enum):
+    ...     MOVE = "move"
+    >>> secret = Event(1, K.MOVE, "A hidden unit moves to C3.", audience=frozenset({"Bo"}))
+    >>> log = [Event(1, K.MOVE, "Ann moves."), secret]
+    >>> [e.text for e in visible_to(log, None)], [e.text for e in visible_to(log, "Bo")]
+    (['Ann moves.'], ['Ann moves.', 'A hidden unit moves to C3.'])
+    """
+    return [e for e in events if e.audience is None or (seat is not None and seat in e.audience)]
 
 
 def render_log(events: list[Event]) -> str:
