@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, TeamOrders, play_match
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import STANDARD_ROLES, standard_match
-from sheets_gm.engine.gvg.state import GvgState
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, TeamOrders, play_match
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import STANDARD_ROLES, standard_match
+from sheets_gm.rulesets.gvg.state import GvgState
 
 DEFAULT_MAP = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
 TEAMS = ("red", "blue")

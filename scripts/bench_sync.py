@@ -40,10 +40,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
 
-from sheets_gm.engine.gvg.bots import Bot, RandomBot  # noqa: E402
-from sheets_gm.engine.gvg.settings import GvgSettings  # noqa: E402
-from sheets_gm.engine.gvg.setup import RosterEntry  # noqa: E402
-from sheets_gm.gvgsheet.template import default_map_text  # noqa: E402
+from sheets_gm.rulesets.gvg.bots import Bot, RandomBot  # noqa: E402
+from sheets_gm.rulesets.gvg.settings import GvgSettings  # noqa: E402
+from sheets_gm.rulesets.gvg.setup import RosterEntry  # noqa: E402
+from sheets_gm.rulesets.gvg.sheet.template import default_map_text  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sheets.google import GoogleSheetBackend  # noqa: E402
 from sheets_gm.sheets.layout import Grid, WorkbookLayout  # noqa: E402

@@ -15,13 +15,13 @@ import json
 import sys
 from pathlib import Path
 
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, play_match
-from sheets_gm.engine.gvg.resolve import Resolution
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import standard_match
-from sheets_gm.engine.gvg.state import TurnOrders
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, play_match
+from sheets_gm.rulesets.gvg.resolve import Resolution
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import standard_match
+from sheets_gm.rulesets.gvg.state import TurnOrders
 
 DEFAULT_MAP = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
 

@@ -16,10 +16,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry
-from sheets_gm.gvgsheet.template import default_map_text, default_template
+from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry
+from sheets_gm.rulesets.gvg.sheet.template import default_map_text, default_template
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import create_workbook
 from sheets_gm.sync.autoplay import type_bot_orders

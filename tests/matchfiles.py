@@ -7,10 +7,10 @@ from pathlib import Path
 
 import openpyxl
 
-from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry
-from sheets_gm.gvgsheet.template import default_map_text
+from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry
+from sheets_gm.rulesets.gvg.sheet.template import default_map_text
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match

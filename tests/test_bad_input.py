@@ -15,15 +15,15 @@ import pytest
 from sheets_gm.cli import main
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.checks import CheckedOrders, OrderCheck, check_orders
-from sheets_gm.engine.gvg.enums import Action, EventKind, Role, Skill, Status, Verdict
-from sheets_gm.engine.gvg.gm import GmEventError, apply_gm_event
-from sheets_gm.engine.gvg.resolve import MatchOverError, resolve_turn
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, RosterError, new_match
-from sheets_gm.engine.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState, PlayerOrder, TurnOrders
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.checks import CheckedOrders, OrderCheck, check_orders
+from sheets_gm.rulesets.gvg.enums import Action, EventKind, Role, Skill, Status, Verdict
+from sheets_gm.rulesets.gvg.gm import GmEventError, apply_gm_event
+from sheets_gm.rulesets.gvg.resolve import MatchOverError, resolve_turn
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match
+from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState, PlayerOrder, TurnOrders
 from sheets_gm.scenario.fields import ScenarioError
 from sheets_gm.scenario.runner import run_file
 from sheets_gm.yamlio import YamlError

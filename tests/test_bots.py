@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord, Neighbourhood
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.bots import (
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.bots import (
     Bot,
     MatchResult,
     ObjectiveBot,
@@ -22,13 +22,13 @@ from sheets_gm.engine.gvg.bots import (
     merge_orders,
     play_match,
 )
-from sheets_gm.engine.gvg.checks import check_orders
-from sheets_gm.engine.gvg.enums import Action, EventKind, Skill, Status
-from sheets_gm.engine.gvg.resolve import Resolution
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, new_match
-from sheets_gm.engine.gvg.state import Boss, GvgState, Player, PlayerOrder, TurnOrders
+from sheets_gm.rulesets.gvg.checks import check_orders
+from sheets_gm.rulesets.gvg.enums import Action, EventKind, Skill, Status
+from sheets_gm.rulesets.gvg.resolve import Resolution
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
+from sheets_gm.rulesets.gvg.state import Boss, GvgState, Player, PlayerOrder, TurnOrders
 
 BOARD = GvgMap.from_text((Path(__file__).parent.parent / "templates" / "gvg" / "map.txt").read_text())
 TEAMS = ("red", "blue")

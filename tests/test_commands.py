@@ -13,11 +13,11 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
-from sheets_gm.gvgsheet.template import default_template
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.watch import sync_once
+from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.rulesets.gvg.sheet.template import default_template
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.autoplay import type_bot_orders
@@ -442,9 +442,9 @@ def test_the_board_tile_is_the_cell_and_every_team_wears_its_colour(
     """Tile G9 is cell G9; a player shows its team's mark; red's base is red, blue's blue (slot 1 is red)."""
     import openpyxl
 
-    from sheets_gm.engine.gvg.board import GvgMap
-    from sheets_gm.engine.gvg.enums import Terrain
-    from sheets_gm.gvgsheet.template import default_map_text, default_template
+    from sheets_gm.rulesets.gvg.board import GvgMap
+    from sheets_gm.rulesets.gvg.enums import Terrain
+    from sheets_gm.rulesets.gvg.sheet.template import default_map_text, default_template
 
     path = config(tmp_path, 'roster = "roster.csv"')
     roster(tmp_path)

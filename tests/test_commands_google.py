@@ -10,9 +10,9 @@ import pytest
 
 import sheets_gm.sheets.google as google
 from sheets_gm.cli import main
-from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
 from sheets_gm.sync.autoplay import type_bot_orders
 from tests.fakes.google_api import GoogleApiFake, settle_auth, write_service_account_key
 

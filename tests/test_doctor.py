@@ -11,10 +11,10 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.gvgsheet.template import default_map_text
 from sheets_gm.match.checkup import Verdict
 from sheets_gm.match.doctor import run_doctor
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.sheet.template import default_map_text
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.layout import WorkbookLayout
 from sheets_gm.sync.create import create_match

@@ -9,14 +9,14 @@ from hypothesis import strategies as st
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Neighbourhood
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
-from sheets_gm.engine.gvg.enums import EventKind, Status
-from sheets_gm.engine.gvg.resolve import Resolution, resolve_turn
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, new_match
-from sheets_gm.engine.gvg.state import GvgState, TurnOrders
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
+from sheets_gm.rulesets.gvg.enums import EventKind, Status
+from sheets_gm.rulesets.gvg.resolve import Resolution, resolve_turn
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
+from sheets_gm.rulesets.gvg.state import GvgState, TurnOrders
 
 BOARD = GvgMap.from_text((Path(__file__).parent.parent / "templates" / "gvg" / "map.txt").read_text())
 ROLES = ("dps", "dps", "tank", "tank", "healer")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.export import ReplayError, export_match, neutralise, replay_states, to_csv
 from sheets_gm.sync.poll import poll

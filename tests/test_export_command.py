@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.settings import GvgSettings
 from tests.matchfiles import SEED, local_match, play
 
 

@@ -19,15 +19,15 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
-from sheets_gm.engine.gvg.enums import EventKind, Terrain
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry
-from sheets_gm.engine.gvg.state import Adjustment, ArcheryDuel, GvgState
-from sheets_gm.gvgsheet.positions import GvgPositions
-from sheets_gm.gvgsheet.template import default_map_text, default_template
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.rulesets.gvg.enums import EventKind, Terrain
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry
+from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions
+from sheets_gm.rulesets.gvg.sheet.template import default_map_text, default_template
+from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GvgState
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sync.adjust import adjust_match

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.engine.core.grid import Coord, Neighbourhood
-from sheets_gm.engine.gvg.board import TOKENS, GvgMap, MapError, parse_token
-from sheets_gm.engine.gvg.enums import Terrain
+from sheets_gm.rulesets.gvg.board import TOKENS, GvgMap, MapError, parse_token
+from sheets_gm.rulesets.gvg.enums import Terrain
 
 MAP_PATH = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
 TEAMS = (0, 1)

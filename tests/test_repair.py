@@ -8,10 +8,10 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
-from sheets_gm.gvgsheet.template import default_template
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.rulesets.gvg.sheet.template import default_template
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.snapshot import read_snapshot
 from tests.matchfiles import local_match

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheets_gm.engine.core.settings import settings_table
-from sheets_gm.engine.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.settings import GvgSettings
 
 PAGE = Path(__file__).parent.parent / "docs" / "rules-gvg.md"
 

@@ -15,8 +15,8 @@ from sheets_gm.engine.core.settings import (
     settings_table,
     settings_to_mapping,
 )
-from sheets_gm.engine.gvg.enums import Skill
-from sheets_gm.engine.gvg.settings import GvgSettings, OwnTreePickup, TurnLimitRule
+from sheets_gm.rulesets.gvg.enums import Skill
+from sheets_gm.rulesets.gvg.settings import GvgSettings, OwnTreePickup, TurnLimitRule
 
 FIELD_NAMES = [f.name for f in dataclasses.fields(GvgSettings)]
 

@@ -10,14 +10,14 @@ import pytest
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.enums import Role, Skill, Status, StructureKind
-from sheets_gm.engine.gvg.gm import apply_gm_event
-from sheets_gm.engine.gvg.resolve import resolve_turn
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, new_match
-from sheets_gm.engine.gvg.state import Adjustment, Boss, GvgState, PlayerOrder, Tree, TurnOrders
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.enums import Role, Skill, Status, StructureKind
+from sheets_gm.rulesets.gvg.gm import apply_gm_event
+from sheets_gm.rulesets.gvg.resolve import resolve_turn
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
+from sheets_gm.rulesets.gvg.state import Adjustment, Boss, GvgState, PlayerOrder, Tree, TurnOrders
 
 MAP_PATH = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
 SEED = b"state json tests"

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, play_match
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, new_match
-from sheets_gm.gvgsheet.template import default_map_text
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, play_match
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
+from sheets_gm.rulesets.gvg.sheet.template import default_map_text
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
@@ -55,7 +55,7 @@ def engine_state(sheets: MatchSheets) -> dict[str, Any]:
 
 
 def _template() -> Any:
-    from sheets_gm.gvgsheet.template import default_template
+    from sheets_gm.rulesets.gvg.sheet.template import default_template
     return default_template()
 
 

@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, new_match
-from sheets_gm.engine.gvg.state import GvgState, orders_to_json
-from sheets_gm.gvgsheet.positions import ENGINE_FIRST_HISTORY_ROW
-from sheets_gm.gvgsheet.template import default_map_text, default_template
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
+from sheets_gm.rulesets.gvg.sheet.positions import ENGINE_FIRST_HISTORY_ROW
+from sheets_gm.rulesets.gvg.sheet.template import default_map_text, default_template
+from sheets_gm.rulesets.gvg.state import GvgState, orders_to_json
 from sheets_gm.sheets.backend import SheetUnavailableError
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.retry import RetryPolicy

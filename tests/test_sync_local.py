@@ -20,15 +20,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.bots import Bot, ObjectiveBot, RandomBot, TeamOrders, play_match
-from sheets_gm.engine.gvg.enums import Action
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, new_match
-from sheets_gm.engine.gvg.state import GvgState, PlayerOrder
-from sheets_gm.gvgsheet.positions import CaptainColumns, GvgPositions
-from sheets_gm.gvgsheet.template import default_map_text, default_template
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, TeamOrders, play_match
+from sheets_gm.rulesets.gvg.enums import Action
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
+from sheets_gm.rulesets.gvg.sheet.positions import CaptainColumns, GvgPositions
+from sheets_gm.rulesets.gvg.sheet.template import default_map_text, default_template
+from sheets_gm.rulesets.gvg.state import GvgState, PlayerOrder
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import LocalWorkbookBackend, create_workbook

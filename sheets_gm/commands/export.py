@@ -20,9 +20,9 @@ def _early_refusal(turn: int) -> str:
 def run(args: argparse.Namespace) -> int:
     """Export the match into --out; refuse an unfinished match without --reveal-early."""
     from sheets_gm.engine.core.dice import seed_hash
-    from sheets_gm.gvgsheet.template import default_template
     from sheets_gm.match.config import BackendKind
     from sheets_gm.match.export_folder import folder_contents
+    from sheets_gm.rulesets.gvg.sheet.template import default_template
     from sheets_gm.sync.export import export_match
     from sheets_gm.sync.snapshot import read_snapshot
 

@@ -9,8 +9,7 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
-from sheets_gm.engine.registry import RULESETS
-from sheets_gm.gvgsheet.template import TEMPLATES
+from sheets_gm.engine.registry import RULESETS, TEMPLATES
 from sheets_gm.match.cron import cron_line
 from sheets_gm.sync.deadline import describe_deadline
 

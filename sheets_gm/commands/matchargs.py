@@ -9,12 +9,12 @@ from pathlib import Path
 
 from sheets_gm.commands.base import UserError
 from sheets_gm.engine.core.settings import SettingError
-from sheets_gm.engine.gvg.board import MapError
-from sheets_gm.engine.gvg.gm import GmEventError
-from sheets_gm.engine.gvg.setup import RosterError
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.roster import RosterFileError
+from sheets_gm.rulesets.gvg.board import MapError
+from sheets_gm.rulesets.gvg.gm import GmEventError
+from sheets_gm.rulesets.gvg.setup import RosterError
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sync.between import GmOpError
 from sheets_gm.sync.record import RecordError

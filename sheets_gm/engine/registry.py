@@ -15,7 +15,7 @@ from sheets_gm.engine.core.ruleset import Ruleset
 
 #: name → "module:Class". Adding a game is one line here plus its package and template folder.
 RULESETS: dict[str, str] = {
-    "gvg": "sheets_gm.engine.gvg.ruleset:GvgRuleset",
+    "gvg": "sheets_gm.rulesets.gvg.ruleset:GvgRuleset",
 }
 
 #: The template folders, one per ruleset.

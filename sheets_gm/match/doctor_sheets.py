@@ -11,11 +11,11 @@ from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.core.settings import SettingError
-from sheets_gm.gvgsheet.positions import GvgPositions
-from sheets_gm.gvgsheet.template import SheetTemplate, default_template
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files

@@ -13,14 +13,14 @@ from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.engine.core.settings import parse_settings
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.gvgsheet.layout import ROSTER_ROWS, roster_tab
-from sheets_gm.gvgsheet.template import SheetTemplate, default_map_text, default_template
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.repair import read_engine_record
 from sheets_gm.match.roster import RosterSeat, parse_roster_rows, read_roster_csv, roster_emails, roster_warnings
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.sheet.layout import ROSTER_ROWS, roster_tab
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_map_text, default_template
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1
 from sheets_gm.sync.create import create_match, new_seed

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from sheets_gm.gvgsheet.positions import CaptainColumns, GvgPositions, TeamSheet
-from sheets_gm.gvgsheet.template import SheetTemplate, default_template
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.roster import read_roster_csv, roster_emails
+from sheets_gm.rulesets.gvg.sheet.positions import CaptainColumns, GvgPositions, TeamSheet
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, quote_tab
 from sheets_gm.sync.create import apply_match_layouts, drawn_writes

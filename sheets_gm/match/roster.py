@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sheets_gm.engine.core.vocab import parse_choice
-from sheets_gm.engine.gvg.enums import Role
-from sheets_gm.engine.gvg.setup import RosterEntry
+from sheets_gm.rulesets.gvg.enums import Role
+from sheets_gm.rulesets.gvg.setup import RosterEntry
 from sheets_gm.sheets.layout import CellValue
 
 ROSTER_COLUMNS = ("name", "team", "role", "captain", "email")

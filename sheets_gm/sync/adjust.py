@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.gvg.gm import apply_gm_event
-from sheets_gm.engine.gvg.state import GmEvent, GvgState
-from sheets_gm.gvgsheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.gm import apply_gm_event
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.state import GmEvent, GvgState
 from sheets_gm.sync.between import GmOpError, check_between_turns, write_between_turns
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.snapshot import read_snapshot

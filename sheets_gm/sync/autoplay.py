@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.gvg.bots import Bot, TeamOrders
-from sheets_gm.engine.gvg.state import PlayerOrder
-from sheets_gm.gvgsheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.bots import Bot, TeamOrders
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.state import PlayerOrder
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.snapshot import read_snapshot

@@ -12,8 +12,8 @@ from dataclasses import replace
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.gvg.state import GvgState
-from sheets_gm.gvgsheet.render import log_rows, status_line
+from sheets_gm.rulesets.gvg.sheet.render import log_rows, status_line
+from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.sync.poll import board_writes, team_rolls_writes, team_turn_writes
 from sheets_gm.sync.record import EngineRecord, PendingGmEvents
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch

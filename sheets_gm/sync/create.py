@@ -6,14 +6,14 @@ import secrets
 from collections.abc import Mapping, Sequence
 
 from sheets_gm.engine.core.dice import TurnDice, seed_hash
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, new_match
-from sheets_gm.gvgsheet.layout import archive_tab, engine_tab, orders_tab, public_tabs
-from sheets_gm.gvgsheet.positions import GvgPositions
-from sheets_gm.gvgsheet.render import settings_rows, status_line
-from sheets_gm.gvgsheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
+from sheets_gm.rulesets.gvg.sheet.layout import archive_tab, engine_tab, orders_tab, public_tabs
+from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions
+from sheets_gm.rulesets.gvg.sheet.render import settings_rows, status_line
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, a1
 from sheets_gm.sync.poll import board_writes, team_turn_writes

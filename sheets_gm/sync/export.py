@@ -17,15 +17,15 @@ from typing import Any
 from sheets_gm.engine.core.dice import TurnDice, seed_hash
 from sheets_gm.engine.core.diff import first_difference
 from sheets_gm.engine.core.settings import parse_settings, settings_to_mapping
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.gm import GmEventError, apply_gm_event
-from sheets_gm.engine.gvg.resolve import resolve_turn
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.state import GvgState, gm_event_from_json, orders_from_json
-from sheets_gm.gvgsheet.layout import LOG_ROWS
-from sheets_gm.gvgsheet.positions import GvgPositions, cells
-from sheets_gm.gvgsheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.gm import GmEventError, apply_gm_event
+from sheets_gm.rulesets.gvg.resolve import resolve_turn
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.sheet.layout import LOG_ROWS
+from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions, cells
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.state import GvgState, gm_event_from_json, orders_from_json
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sync.record import EngineRecord

@@ -14,16 +14,16 @@ from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.gvg.checks import CheckedOrders, check_orders
-from sheets_gm.engine.gvg.enums import Status
-from sheets_gm.engine.gvg.resolve import Resolution, resolve_turn
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.state import GvgState, orders_to_json
-from sheets_gm.gvgsheet.inputs import parse_ready
-from sheets_gm.gvgsheet.positions import CaptainColumns, GvgPositions, TeamSheet
-from sheets_gm.gvgsheet.render import board_grid, log_rows, move_roll, players_rows, status_line
-from sheets_gm.gvgsheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.checks import CheckedOrders, check_orders
+from sheets_gm.rulesets.gvg.enums import Status
+from sheets_gm.rulesets.gvg.resolve import Resolution, resolve_turn
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.sheet.inputs import parse_ready
+from sheets_gm.rulesets.gvg.sheet.positions import CaptainColumns, GvgPositions, TeamSheet
+from sheets_gm.rulesets.gvg.sheet.render import board_grid, log_rows, move_roll, players_rows, status_line
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.state import GvgState, orders_to_json
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline

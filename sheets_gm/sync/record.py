@@ -9,11 +9,11 @@ from functools import lru_cache
 from typing import Any
 
 from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
-from sheets_gm.engine.gvg.board import GvgMap, MapError
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
-from sheets_gm.gvgsheet.positions import ENGINE_KEYS
+from sheets_gm.rulesets.gvg.board import GvgMap, MapError
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.sheet.positions import ENGINE_KEYS
+from sheets_gm.rulesets.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
 from sheets_gm.sheets.layout import CellValue, Grid
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from sheets_gm.engine.gvg.setup import RosterEntry
+from sheets_gm.rulesets.gvg.setup import RosterEntry
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sync.sheets import MatchSheets
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheets_gm.engine.core.grid import column_label
-from sheets_gm.engine.gvg.state import PlayerOrder, TurnOrders
-from sheets_gm.gvgsheet.inputs import parse_captain_cells, parse_order_cells, parse_turn
-from sheets_gm.gvgsheet.positions import CaptainColumns, GvgPositions, TeamSheet
-from sheets_gm.gvgsheet.template import SheetTemplate
+from sheets_gm.rulesets.gvg.sheet.inputs import parse_captain_cells, parse_order_cells, parse_turn
+from sheets_gm.rulesets.gvg.sheet.positions import CaptainColumns, GvgPositions, TeamSheet
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate
+from sheets_gm.rulesets.gvg.state import PlayerOrder, TurnOrders
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, split_a1
 from sheets_gm.sync.record import EngineRecord, parse_record

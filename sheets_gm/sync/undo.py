@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.gvg.enums import EventKind
-from sheets_gm.engine.gvg.state import GvgState
-from sheets_gm.gvgsheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.enums import EventKind
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
+from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sync.between import GmOpError, check_between_turns, write_between_turns

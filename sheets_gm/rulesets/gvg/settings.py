@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from sheets_gm.engine.core.grid import Neighbourhood
 from sheets_gm.engine.core.settings import setting
-from sheets_gm.engine.gvg.enums import Skill
+from sheets_gm.rulesets.gvg.enums import Skill
 
 
 class OwnTreePickup(StrEnum):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.gvg.enums import Action, Role, Skill, Status, StructureKind
+from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind
 
 
 @dataclass(slots=True)

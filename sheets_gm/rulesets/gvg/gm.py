@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.gvg.enums import EventKind
-from sheets_gm.engine.gvg.rules import GvgRules, carried_tree
-from sheets_gm.engine.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState
+from sheets_gm.rulesets.gvg.enums import EventKind
+from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
+from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState
 
 
 class GmEventError(ValueError):

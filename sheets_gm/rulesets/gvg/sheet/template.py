@@ -7,9 +7,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from sheets_gm.engine.registry import TEMPLATES
 from sheets_gm.yamlio import YamlError, load_yaml_file
-
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 
 
 class TemplateError(ValueError):

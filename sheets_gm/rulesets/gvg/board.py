@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sheets_gm.engine.core.grid import Coord, Grid, Neighbourhood, sorted_reading_order
-from sheets_gm.engine.gvg.enums import Terrain
+from sheets_gm.rulesets.gvg.enums import Terrain
 
 TEAM_TERRAINS = (Terrain.BASE, Terrain.STAIR, Terrain.BULWARK, Terrain.FISH)
 TOKENS = (".", "wall", "coin", "boss", *(f"{t.value}{slot}" for t in TEAM_TERRAINS for slot in (1, 2)))

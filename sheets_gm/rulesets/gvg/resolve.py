@@ -16,12 +16,12 @@ from typing import Any
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.gvg.battle import Contribution, Side, decide
-from sheets_gm.engine.gvg.checks import CheckedOrders, check_orders
-from sheets_gm.engine.gvg.enums import Action, EventKind, Outcome, Role, Skill, Status, StructureKind
-from sheets_gm.engine.gvg.rules import GvgRules, carried_tree
-from sheets_gm.engine.gvg.settings import OwnTreePickup, TurnLimitRule
-from sheets_gm.engine.gvg.state import Boss, GvgState, Player, Structure, TurnOrders
+from sheets_gm.rulesets.gvg.battle import Contribution, Side, decide
+from sheets_gm.rulesets.gvg.checks import CheckedOrders, check_orders
+from sheets_gm.rulesets.gvg.enums import Action, EventKind, Outcome, Role, Skill, Status, StructureKind
+from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
+from sheets_gm.rulesets.gvg.settings import OwnTreePickup, TurnLimitRule
+from sheets_gm.rulesets.gvg.state import Boss, GvgState, Player, Structure, TurnOrders
 
 # Python 3.11 reads a member such as ``Status.ACTIVE`` off its class through EnumType's
 # ``__getattr__`` hook, about 0.1 µs each; the per-player loops below read these constants.

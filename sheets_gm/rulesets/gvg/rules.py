@@ -8,10 +8,10 @@ from typing import NamedTuple
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.enums import Skill, Status
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.state import GvgState, Player, Tree
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.enums import Skill, Status
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.state import GvgState, Player, Tree
 
 
 @dataclass(frozen=True, slots=True)

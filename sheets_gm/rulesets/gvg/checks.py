@@ -11,8 +11,8 @@ from typing import NamedTuple
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.gvg.enums import Action, Role, Skill, Status, Verdict
-from sheets_gm.engine.gvg.rules import (
+from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, Verdict
+from sheets_gm.rulesets.gvg.rules import (
     GvgRules,
     Reach,
     movement_reach,
@@ -20,8 +20,8 @@ from sheets_gm.engine.gvg.rules import (
     skill_active,
     tile_name,
 )
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.state import GvgState, Player, PlayerOrder, TurnOrders
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.state import GvgState, Player, PlayerOrder, TurnOrders
 
 # Python 3.11 reads a member such as ``Verdict.ACCEPTED`` off its class through EnumType's
 # ``__getattr__`` hook, about 0.1 µs each; the per-order code below reads these constants.

@@ -23,18 +23,18 @@ from sheets_gm.engine.core.ruleset import (
     Verdict,
     Window,
 )
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.bots import Bot as GvgBot
-from sheets_gm.engine.gvg.bots import ObjectiveBot, RandomBot
-from sheets_gm.engine.gvg.checks import check_orders
-from sheets_gm.engine.gvg.figures import GvgTally, simulation_spec
-from sheets_gm.engine.gvg.gm import apply_gm_event
-from sheets_gm.engine.gvg.resolve import resolve_turn
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.scenario import GvgScenarioCodec
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterEntry, new_match, standard_roster
-from sheets_gm.engine.gvg.state import (
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.bots import Bot as GvgBot
+from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.rulesets.gvg.checks import check_orders
+from sheets_gm.rulesets.gvg.figures import GvgTally, simulation_spec
+from sheets_gm.rulesets.gvg.gm import apply_gm_event
+from sheets_gm.rulesets.gvg.resolve import resolve_turn
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match, standard_roster
+from sheets_gm.rulesets.gvg.state import (
     Adjustment,
     ArcheryDuel,
     GmEvent,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.enums import Action, Role, Skill, Terrain
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.gvgsheet.positions import (
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Terrain
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.sheet.positions import (
     ARCHIVE_FIRST_HISTORY_ROW,
     ENGINE_FIRST_HISTORY_ROW,
     ENGINE_KEYS,
@@ -18,8 +18,8 @@ from sheets_gm.gvgsheet.positions import (
     TeamSheet,
     cells,
 )
-from sheets_gm.gvgsheet.render import board_legend
-from sheets_gm.gvgsheet.template import SheetTemplate, team_colour
+from sheets_gm.rulesets.gvg.sheet.render import board_legend
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, team_colour
 from sheets_gm.sheets.layout import Checkbox, Dropdown, Fill, Grid, Protection, TabLayout
 
 LOG_ROWS = 6000  # room for every event of a 60-turn match: values cannot be written past a tab's last row

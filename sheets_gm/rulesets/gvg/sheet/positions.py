@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sheets_gm.engine.core.grid import column_label
-from sheets_gm.gvgsheet.template import SheetTemplate
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate
 from sheets_gm.sheets.layout import a1
 
 ENGINE_KEYS = ("ruleset", "turn", "state", "seed", "seed_hash", "settings", "map", "log_rows", "deadline", "teams",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_gm.engine.core.ruleset import Resolution
-from sheets_gm.engine.gvg.enums import EventKind, Skill
-from sheets_gm.engine.gvg.state import GvgState
+from sheets_gm.rulesets.gvg.enums import EventKind, Skill
+from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 #: The skills in the order of their "spent on" figures.

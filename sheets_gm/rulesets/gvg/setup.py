@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from sheets_gm.engine.core.grid import Coord
 from sheets_gm.engine.core.vocab import parse_choice
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.enums import Role, StructureKind
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.state import GvgState, Player, Structure, Tree
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.enums import Role, StructureKind
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.state import GvgState, Player, Structure, Tree
 
 #: The roles of a standard GvG team, five a side: two DPS, two Tanks and a Healer.
 STANDARD_ROLES: tuple[str, ...] = ("dps", "dps", "tank", "tank", "healer")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheets_gm.engine.gvg.enums import Outcome
-from sheets_gm.engine.gvg.state import Player
+from sheets_gm.rulesets.gvg.enums import Outcome
+from sheets_gm.rulesets.gvg.state import Player
 
 
 @dataclass(slots=True)

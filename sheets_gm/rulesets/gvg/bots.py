@@ -9,9 +9,9 @@ Each bot owns a ``random.Random`` seeded at construction: given the bots' seeds 
 match seed, a match replays exactly. The generator advances with every call, so replaying a
 match needs fresh bots (or bots built with the same seeds).
 
->>> from sheets_gm.engine.gvg.board import GvgMap
->>> from sheets_gm.engine.gvg.settings import GvgSettings
->>> from sheets_gm.engine.gvg.setup import RosterEntry, new_match
+>>> from sheets_gm.rulesets.gvg.board import GvgMap
+>>> from sheets_gm.rulesets.gvg.settings import GvgSettings
+>>> from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
 >>> board = GvgMap.from_text("base1 stair1 . bulwark2 fish2 stair2 base2")
 >>> rules = GvgRules(board, GvgSettings(max_turns=30))
 >>> roster = [RosterEntry("Ann", "red", "dps"), RosterEntry("Bo", "blue", "tank")]
@@ -31,18 +31,18 @@ from typing import NamedTuple, Protocol, TypeVar
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord, Neighbourhood, sorted_reading_order
-from sheets_gm.engine.gvg.board import GvgMap
-from sheets_gm.engine.gvg.enums import Action, Role, Skill, Status, StructureKind, Terrain
-from sheets_gm.engine.gvg.resolve import Resolution, resolve_turn
-from sheets_gm.engine.gvg.rules import (
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind, Terrain
+from sheets_gm.rulesets.gvg.resolve import Resolution, resolve_turn
+from sheets_gm.rulesets.gvg.rules import (
     GvgRules,
     carried_tree,
     movement_reach,
     next_available_turn,
     skill_active,
 )
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.state import GvgState, Player, PlayerOrder, Structure, TurnOrders
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.state import GvgState, Player, PlayerOrder, Structure, TurnOrders
 
 _T = TypeVar("_T")
 _FAR = 1 << 30  # farther than any path

@@ -8,11 +8,11 @@ from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.grid import Coord
 from sheets_gm.engine.core.settings import settings_table, settings_to_mapping
-from sheets_gm.engine.gvg.enums import Role, Status, Terrain
-from sheets_gm.engine.gvg.rules import GvgRules, carried_tree
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.state import GvgState, Player
-from sheets_gm.gvgsheet.template import SheetTemplate
+from sheets_gm.rulesets.gvg.enums import Role, Status, Terrain
+from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate
+from sheets_gm.rulesets.gvg.state import GvgState, Player
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sync.deadline import describe_deadline
 

@@ -11,14 +11,14 @@ from typing import Any
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.gvg.board import GvgMap, MapError
-from sheets_gm.engine.gvg.enums import Action, Role, Skill, Status, StructureKind
-from sheets_gm.engine.gvg.gm import GmEventError, apply_gm_event
-from sheets_gm.engine.gvg.resolve import resolve_turn
-from sheets_gm.engine.gvg.rules import GvgRules
-from sheets_gm.engine.gvg.settings import GvgSettings
-from sheets_gm.engine.gvg.setup import RosterError, check_team_names, fresh_structures, fresh_trees
-from sheets_gm.engine.gvg.state import (
+from sheets_gm.rulesets.gvg.board import GvgMap, MapError
+from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind
+from sheets_gm.rulesets.gvg.gm import GmEventError, apply_gm_event
+from sheets_gm.rulesets.gvg.resolve import resolve_turn
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.setup import RosterError, check_team_names, fresh_structures, fresh_trees
+from sheets_gm.rulesets.gvg.state import (
     Adjustment,
     ArcheryDuel,
     Boss,
