@@ -1,12 +1,14 @@
 """Balance simulation: thousands of bot-versus-bot matches, summed up as figures a GM can read.
 
-``sheets-gm simulate`` plays many seeded GvG matches between the engine's bots, with the
-default settings and, when house rules are given, with them too, in parallel processes,
-and reports per team how often it wins (with a 95% interval), how long matches last, how
-they are decided, what the captains earn and spend, and how often players fall.
+``sheets-gm simulate RULESET`` plays many seeded matches of any registered ruleset between
+its bots, with the default settings and, when house rules are given, with them too, in
+parallel processes, and reports per bot how often it wins (with a 95% interval), how long
+matches last, how they end, and the figures the ruleset counts (``figures``: for GvG, what
+the captains earn and spend and how often players fall).
 
 One module per job:
 
+- ``figures``: what a ruleset tells the simulation it counts (its tally and figure specs);
 - ``plan``: what to play: the bots, the variants (default, house rule), the seed of every
   match and the chunks the workers take;
 - ``worker``: plays a chunk of matches in one process and returns small plain records;
