@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -35,19 +33,6 @@ def test_a_hex_off_the_board_or_unreadable_is_named() -> None:
 def test_neighbours_are_symmetric_and_at_distance_one(a: Hex, b: Hex) -> None:
     assert (b in BOARD.neighbours(a)) == (a in BOARD.neighbours(b)) == (BOARD.distance(a, b) == 1)
     assert BOARD.distance(a, b) == BOARD.distance(b, a)
-
-
-def test_the_distance_formula_is_the_breadth_first_step_count() -> None:
-    for start in BOARD.cells():
-        steps = {start: 0}
-        queue = deque([start])
-        while queue:
-            here = queue.popleft()
-            for n in BOARD.neighbours(here):
-                if n not in steps:
-                    steps[n] = steps[here] + 1
-                    queue.append(n)
-        assert all(BOARD.distance(start, h) == d for h, d in steps.items())
 
 
 def test_the_cheapest_route_pays_entry_costs_and_avoids_what_cannot_be_entered() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 import pytest
@@ -32,3 +33,20 @@ def test_every_board_names_its_positions_and_steps_consistently(name: str) -> No
             assert (b in board.neighbours(a)) == (board.distance(a, b) == 1)
     with pytest.raises(CoordError, match="off"):
         board.parse("99Z" if isinstance(board, Plane) else "Z99")
+
+
+@pytest.mark.parametrize("name", list(BOARDS))
+def test_the_distance_is_the_breadth_first_step_count(name: str) -> None:
+    board = BOARDS[name]
+    cells = list(board.cells())
+    for start in cells:
+        steps = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for n in board.neighbours(here):
+                if n not in steps:
+                    steps[n] = steps[here] + 1
+                    queue.append(n)
+        assert len(steps) == len(cells)
+        assert all(board.distance(start, p) == d for p, d in steps.items())
