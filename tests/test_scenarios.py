@@ -7,15 +7,16 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.scenario.runner import run_file, scenario_files
+from tests.paths import SCENARIOS
 
-SCENARIOS = sorted(scenario_files([Path(__file__).parent / "scenarios"]))
+FILES = sorted(scenario_files([SCENARIOS]))
 
 
 def test_there_are_scenarios_for_every_rule() -> None:
-    assert len(SCENARIOS) >= 60
+    assert len(FILES) >= 60
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_scenario(path: Path) -> None:
     outcome = run_file(path)
     assert outcome.passed, f"{outcome.name}: " + "; ".join(outcome.differences)

@@ -16,7 +16,7 @@ from sheets_gm.sync.export import ReplayError, export_match, neutralise, replay_
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend
-from tests.test_sync import NOW, new
+from tests.sync.test_sync import NOW, new
 
 
 @pytest.mark.parametrize("text", ["=1+1", "+A1", "-2+3", "@SUM(A1)", "\t=x", "\r=x"])

@@ -42,10 +42,10 @@ from sheets_gm.sync.undo import undo_turn
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import READ, WRITE, GoogleApiFake
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.test_sync import new as new_memory_match
-from tests.test_sync_google import KEYS, policy
-from tests.test_sync_google import calls_by_spreadsheet as google_calls
-from tests.test_sync_google import create as google_match
+from tests.sync.test_sync import new as new_memory_match
+from tests.sync.test_sync_google import KEYS, policy
+from tests.sync.test_sync_google import calls_by_spreadsheet as google_calls
+from tests.sync.test_sync_google import create as google_match
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 TEMPLATE = default_template()

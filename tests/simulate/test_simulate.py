@@ -32,6 +32,7 @@ from sheets_gm.simulate.plan import (
 from sheets_gm.simulate.report import figures_json
 from sheets_gm.simulate.runner import SimulationRun, run_simulation
 from sheets_gm.simulate.stats import newcombe_difference, wilson_interval
+from tests.paths import SCRIPTS
 
 MAP = default_board_text("gvg")
 ROOK = GvgSettings(movement=Neighbourhood.ROOK)
@@ -320,7 +321,7 @@ def test_unknown_ruleset_map_or_out_are_clear_errors(tmp_path: Path, capsys: pyt
 
 
 def test_the_benchmark_script_prints_matches_per_second(capsys: pytest.CaptureFixture[str]) -> None:
-    path = Path(__file__).resolve().parent.parent / "scripts" / "bench_simulate.py"
+    path = SCRIPTS / "bench_simulate.py"
     spec = importlib.util.spec_from_file_location("bench_simulate", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sheets_gm.engine.core.settings import settings_table
 from sheets_gm.rulesets.gvg.settings import GvgSettings
+from tests.paths import DOCS
 
-PAGE = Path(__file__).parent.parent / "docs" / "rules-gvg.md"
+PAGE = DOCS / "rules-gvg.md"
 
 
 def test_every_setting_is_documented_with_its_default() -> None:

@@ -27,8 +27,9 @@ from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgSt
 from sheets_gm.scenario.fields import ScenarioError
 from sheets_gm.scenario.runner import run_file
 from sheets_gm.yamlio import YamlError
+from tests.paths import GVG_MAP
 
-MAP_PATH = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
+MAP_PATH = GVG_MAP
 SEED = b"bad input tests"
 TEAMS = ("red", "blue")
 ROSTER = [

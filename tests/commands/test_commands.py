@@ -23,6 +23,7 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.snapshot import read_snapshot
 from tests.matchfiles import local_config
+from tests.paths import SCENARIOS
 
 ROSTER = "name,team,role,captain,email\nAnn,red,dps,yes,ann@example.org\nBen,red,healer,,\n" \
          "Cat,blue,tank,yes,\nDan,blue,dps,,\n"
@@ -375,7 +376,7 @@ def test_output_cut_short_by_its_reader_is_not_an_error() -> None:
     import subprocess
     import sys
 
-    scenarios = Path(__file__).parent / "scenarios" / "gvg"
+    scenarios = SCENARIOS / "gvg"
     command = f"'{sys.executable}' -m sheets_gm.cli scenario '{scenarios}' | head -1"
     done = subprocess.run(["bash", "-c", f"set -o pipefail; {command}"], capture_output=True, text=True,
                           timeout=120, check=False)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,8 +28,9 @@ from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
 from sheets_gm.rulesets.gvg.state import Boss, GvgState, Player, PlayerOrder, TurnOrders
+from tests.paths import GVG_MAP
 
-BOARD = GvgMap.from_text((Path(__file__).parent.parent / "templates" / "gvg" / "map.txt").read_text())
+BOARD = GvgMap.from_text(GVG_MAP.read_text())
 TEAMS = ("red", "blue")
 ROLES = ("dps", "dps", "tank", "tank", "healer")
 ROSTER = [RosterEntry(f"{team}{i}", team, role) for team in TEAMS for i, role in enumerate(ROLES)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +17,9 @@ from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
 from sheets_gm.rulesets.gvg.state import Adjustment, Boss, GvgState, PlayerOrder, Tree, TurnOrders
+from tests.paths import GVG_MAP
 
-MAP_PATH = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
+MAP_PATH = GVG_MAP
 SEED = b"state json tests"
 ROSTER = [
     RosterEntry("Ann", "red", "dps"),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +15,9 @@ from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
 from sheets_gm.rulesets.gvg.state import GvgState, TurnOrders
+from tests.paths import GVG_MAP
 
-BOARD = GvgMap.from_text((Path(__file__).parent.parent / "templates" / "gvg" / "map.txt").read_text())
+BOARD = GvgMap.from_text(GVG_MAP.read_text())
 ROLES = ("dps", "dps", "tank", "tank", "healer")
 ROSTER = [RosterEntry(f"{team}{i}", team, ROLES[i]) for team in ("red", "blue") for i in range(5)]
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from sheets_gm.engine.core.grid import Coord, Neighbourhood
 from sheets_gm.rulesets.gvg.board import TOKENS, GvgMap, MapError, parse_token
 from sheets_gm.rulesets.gvg.enums import Terrain
+from tests.paths import GVG_MAP
 
-MAP_PATH = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
+MAP_PATH = GVG_MAP
 TEAMS = (0, 1)
 
 
