@@ -8,7 +8,7 @@ from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.rulesets.gvg.bots import Bot, TeamOrders
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
 from sheets_gm.rulesets.gvg.state import PlayerOrder
-from sheets_gm.sheets.layout import CellValue, a1
+from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.snapshot import read_snapshot
 
@@ -41,11 +41,9 @@ def type_bot_orders(sheets: MatchSheets, bots: Sequence[Bot], *, ready: bool = T
             order = orders.players.get(name)
             if order is not None:
                 row = team.player_row(index)
-                batch.put(backend, a1(team.orders_tab, f"D{row}:F{row}"), [order_cells(order)])
+                batch.put(backend, team.order_cells(row), [order_cells(order)])
         skills: list[CellValue] = [s.display for s in orders.skills[: len(cols.skills)]]
         skills += [""] * (len(cols.skills) - len(skills))
-        row = team.captain_row
-        batch.put(backend, a1(team.orders_tab, f"{cols.label(cols.skills[0], row)}:{cols.label(cols.ready, row)}"),
-                  [[*skills, ready]])
+        batch.put(backend, cols.inputs_range(team), [[*skills, ready]])
     batch.run(sheets.write_order())
     return typed

@@ -23,11 +23,11 @@ from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.sheet.layout import LOG_ROWS
-from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions, cells
+from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
 from sheets_gm.rulesets.gvg.state import GvgState, gm_event_from_json, orders_from_json
 from sheets_gm.sheets.backend import SheetBackend, SheetError
-from sheets_gm.sheets.layout import CellValue, Grid, a1
+from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sync.record import EngineRecord
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch
 from sheets_gm.sync.snapshot import Snapshot, read_snapshot
@@ -208,16 +208,10 @@ def export_match(sheets: MatchSheets, folder: Path, template: SheetTemplate | No
 def _export_tabs(sheets: MatchSheets, tpl: SheetTemplate, pos: GvgPositions,
                  record: EngineRecord) -> list[tuple[SheetBackend, str, str]]:
     """(spreadsheet, tab, range) of every tab exported as CSV."""
-    t = tpl.tabs
-    board_rows = tpl.board_first_row + pos.map_height - 1
     out: list[tuple[SheetBackend, str, str]] = [
-        (sheets.board, t.board, a1(t.board, cells(0, 1, pos.board_info_col, board_rows))),
-        (sheets.board, t.players,
-         a1(t.players, cells(0, 1, len(tpl.headers.players) - 1, 1 + len(record.state.players)))),
-        (sheets.board, t.log, a1(t.log, cells(0, 1, len(tpl.headers.log) - 1, min(1 + record.log_rows, LOG_ROWS)))),
-        (sheets.board, t.settings, a1(t.settings, "A1:D60")),
+        (sheets.board, tab, cells_range)
+        for tab, cells_range in pos.export_ranges(len(record.state.players), record.log_rows, LOG_ROWS)
     ]
     for i, team in enumerate(pos.teams):
-        out.append((sheets.orders[i], team.orders_tab, a1(team.orders_tab, cells(0, 1, pos.orders_width - 1,
-                                                                                team.captain_row))))
+        out.append((sheets.orders[i], team.orders_tab, pos.orders_export_range(team)))
     return out

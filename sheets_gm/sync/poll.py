@@ -186,27 +186,27 @@ def _feedback_writes(sheets: MatchSheets, snap: Snapshot, checked: CheckedOrders
         text = captain_feedback(team, checked, state, sheet.team, report.ready[i])
         if text != team.captain.feedback:
             cols = snap.positions.captain
-            batch.put(backend, a1(sheet.orders_tab, cols.label(cols.feedback, team.captain.row)), [[text]])
+            batch.put(backend, cols.cell(sheet, cols.feedback), [[text]])
             report.feedback_written += 1
         if stale:
             _archive_stale(batch, backend, sheet, state.turn, stale)
             for p in stale:
-                batch.put(backend, a1(sheet.orders_tab, f"D{p.row}:F{p.row}"), [["", "", ""]])
+                batch.put(backend, sheet.order_cells(p.row), [["", "", ""]])
 
 
 def _archive_stale(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet, turn: int,
                    stale: list[PlayerRow]) -> None:
     """Orders written for another turn go to column C of this turn's archive row (same call as the clear)."""
     kept = {p.name: {"for_turn": p.for_turn, "cells": p.cells} for p in stale}
-    batch.put(backend, a1(sheet.archive_tab, f"C{sheet.history_row(turn)}"), [[_json({"turn": turn, "stale": kept})]])
+    batch.put(backend, sheet.set_aside_cell(turn), [[_json({"turn": turn, "stale": kept})]])
 
 
 def team_rolls_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet, state: GvgState, dice: TurnDice,
                       status: str) -> None:
     """A team's orders tab as ``state`` shows it: each row's turn and roll, and the status line."""
     rows: Grid = [[state.turn, move_roll(state, dice, state.player(name))] for name in sheet.players]
-    batch.put(backend, a1(sheet.orders_tab, f"B{sheet.first_row}:C{sheet.last_player_row}"), rows)
-    batch.put(backend, a1(sheet.orders_tab, "A2"), [[status]])
+    batch.put(backend, sheet.turn_and_roll_cells(), rows)
+    batch.put(backend, sheet.status_cell(), [[status]])
 
 
 def team_turn_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet, captain_cols: CaptainColumns,
@@ -218,11 +218,11 @@ def team_turn_writes(batch: WriteBatch, backend: SheetBackend, sheet: TeamSheet,
                       for name in sheet.players]
     first, last = sheet.feedback_cell(sheet.first_row), sheet.feedback_cell(sheet.last_player_row)
     batch.put(backend, a1(sheet.orders_tab, f"{first}:{last}"), feedback)
-    cap, cols = sheet.captain_row, captain_cols
-    batch.put(backend, a1(sheet.orders_tab, f"B{cap}"), [[state.turn]])
+    cols = captain_cols
+    batch.put(backend, sheet.captain_turn_cell(), [[state.turn]])
     if not keep_ready:
-        batch.put(backend, a1(sheet.orders_tab, cols.label(cols.ready, cap)), [[False]])
-    batch.put(backend, a1(sheet.orders_tab, cols.label(cols.feedback, cap)),
+        batch.put(backend, cols.cell(sheet, cols.ready), [[False]])
+    batch.put(backend, cols.cell(sheet, cols.feedback),
               [[captain_feedback(None, None, state, sheet.team, False)]])
 
 
@@ -248,7 +248,7 @@ def _resolution_writes(sheets: MatchSheets, snap: Snapshot, tpl: SheetTemplate, 
         sheet = team.sheet
         raw = team.raw(turn)
         archived = _json(raw)
-        batch.put(backend, a1(sheet.archive_tab, "A2:B2"), [[turn, archived]])
+        batch.put(backend, sheet.pending_cells(), [[turn, archived]])
         history_row = sheet.history_range(turn)
         batch.put(backend, history_row, [[turn, archived]])
         recovering = team.pending is not None
@@ -262,11 +262,10 @@ def _resolution_writes(sheets: MatchSheets, snap: Snapshot, tpl: SheetTemplate, 
         for p in team.players:
             consumed = p.typed and p.for_turn in (turn, None) and not recovering
             if consumed or p in stale:
-                batch.put(backend, a1(sheet.orders_tab, f"D{p.row}:F{p.row}"), [["", "", ""]])
+                batch.put(backend, sheet.order_cells(p.row), [["", "", ""]])
         if not recovering:
             cols = pos.captain
-            first, last = cols.label(cols.skills[0], sheet.captain_row), cols.label(cols.skills[-1], sheet.captain_row)
-            batch.put(backend, a1(sheet.orders_tab, f"{first}:{last}"), [[""] * len(cols.skills)])
+            batch.put(backend, cols.skills_range(sheet), [[""] * len(cols.skills)])
         # The interrupted write unticked Ready for the next turn: a tick found now was given since.
         keep_ready = recovering and team.captain.for_turn == new.turn and parse_ready(team.captain.ready)
         team_turn_writes(batch, backend, sheet, pos.captain, new, next_dice, status, keep_ready=keep_ready)

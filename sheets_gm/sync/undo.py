@@ -17,7 +17,7 @@ from sheets_gm.rulesets.gvg.enums import EventKind
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
 from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.sheets.backend import SheetBackend
-from sheets_gm.sheets.layout import CellValue, Grid, a1
+from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sync.between import GmOpError, check_between_turns, write_between_turns
 from sheets_gm.sync.record import PendingGmEvents
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
@@ -52,7 +52,7 @@ def undo_turn(sheets: MatchSheets, reason: str, template: SheetTemplate | None =
     reads.ask(sheets.engine, pos.engine_history_range(turn))
     for i, sheet in enumerate(pos.teams):
         reads.ask(sheets.orders[i], sheet.history_range(turn))
-        reads.ask(sheets.orders[i], _set_aside_cell(sheet.archive_tab, sheet.history_row(record.turn)))
+        reads.ask(sheets.orders[i], sheet.set_aside_cell(record.turn))
     reads.run(sheets.write_order())
 
     entry = _json_cell(reads.get(sheets.engine, pos.engine_history_range(turn)), turn,
@@ -73,10 +73,10 @@ def undo_turn(sheets: MatchSheets, reason: str, template: SheetTemplate | None =
         restored += len(archived.get("players", {}))
         set_aside += len(displaced)
         if displaced:
-            cell = _set_aside_cell(team.sheet.archive_tab, team.sheet.history_row(record.turn))
+            cell = team.sheet.set_aside_cell(record.turn)
             batch.put(backend, cell, [[_merged_set_aside(reads.get(backend, cell), record.turn, displaced)]])
         # The pending area names the undone turn: cleared, or the next sync would resolve it from there.
-        batch.put(backend, a1(team.sheet.archive_tab, "A2:B2"), [["", ""]])
+        batch.put(backend, team.sheet.pending_cells(), [["", ""]])
 
     dropped = len(record.gm_events.events)
     text = f"GM undoes turn {turn}: {reason.strip()}. The match is back to before turn {turn}; its orders are back"
@@ -85,11 +85,6 @@ def undo_turn(sheets: MatchSheets, reason: str, template: SheetTemplate | None =
     undo = Event(turn, EventKind.UNDO, text + ".", {"turn": turn, "reason": reason.strip(), "dropped": dropped})
     new, calls = write_between_turns(sheets, snap, state, gm_events, [undo], batch, new_turn=True)
     return UndoReport(turn, restored, set_aside, dropped, new.state, calls)
-
-
-def _set_aside_cell(archive_tab: str, row: int) -> str:
-    """Column C of an archive row: orders set aside (stale, or displaced by an undo) during that turn."""
-    return a1(archive_tab, f"C{row}")
 
 
 def _json_cell(grid: Grid, turn: int, where: str) -> dict[str, Any]:
@@ -120,15 +115,13 @@ def _restore_cells(batch: WriteBatch, backend: SheetBackend, snap: Snapshot, tea
         cells = _cells(players.get(p.name, ["", "", ""]))
         if p.typed and _cells(p.cells) != cells:
             displaced[p.name] = {"for_turn": p.for_turn, "cells": p.cells}
-        batch.put(backend, a1(sheet.orders_tab, f"D{p.row}:F{p.row}"), [cells])
+        batch.put(backend, sheet.order_cells(p.row), [cells])
     cols = snap.positions.captain
     skills = (_cells(archived.get("captain", {}).get("skills", [])) + [""] * len(cols.skills))[: len(cols.skills)]
     typed = _cells(team.captain.skills)
     if any(typed) and typed != skills:
         displaced["captain"] = {"for_turn": team.captain.for_turn, "skills": team.captain.skills}
-    row = sheet.captain_row
-    batch.put(backend, a1(sheet.orders_tab, f"{cols.label(cols.skills[0], row)}:{cols.label(cols.skills[-1], row)}"),
-              [skills])
+    batch.put(backend, cols.skills_range(sheet), [skills])
     return displaced
 
 

@@ -85,6 +85,30 @@ class TeamSheet:
         row = self.history_row(turn)
         return a1(self.archive_tab, f"A{row}:B{row}")
 
+    def pending_cells(self) -> str:
+        """The fixed pending area (turn, the consumed orders as JSON) the resolution writes first."""
+        return a1(self.archive_tab, "A2:B2")
+
+    def set_aside_cell(self, turn: int) -> str:
+        """Column C of a turn's archive row: orders set aside (stale, or displaced by an undo) in that turn."""
+        return a1(self.archive_tab, f"C{self.history_row(turn)}")
+
+    def order_cells(self, row: int) -> str:
+        """A player row's input cells: destination, action, teleport."""
+        return a1(self.orders_tab, f"D{row}:F{row}")
+
+    def turn_and_roll_cells(self) -> str:
+        """Every player row's turn stamp and published movement roll."""
+        return a1(self.orders_tab, f"B{self.first_row}:C{self.last_player_row}")
+
+    def status_cell(self) -> str:
+        """The status line under the orders tab's title."""
+        return a1(self.orders_tab, "A2")
+
+    def captain_turn_cell(self) -> str:
+        """The captain row's turn stamp."""
+        return a1(self.orders_tab, f"B{self.captain_row}")
+
 
 @dataclass(frozen=True, slots=True)
 class CaptainColumns:
@@ -103,6 +127,20 @@ class CaptainColumns:
     def label(self, col: int, row: int) -> str:
         """An A1 cell of the captain's row."""
         return f"{column_label(col)}{row}"
+
+    def cell(self, team: TeamSheet, col: int) -> str:
+        """One cell of ``team``'s captain row (its Ready box, its feedback)."""
+        return a1(team.orders_tab, self.label(col, team.captain_row))
+
+    def skills_range(self, team: TeamSheet) -> str:
+        """The skill cells of ``team``'s captain row."""
+        row = team.captain_row
+        return a1(team.orders_tab, f"{self.label(self.skills[0], row)}:{self.label(self.skills[-1], row)}")
+
+    def inputs_range(self, team: TeamSheet) -> str:
+        """The skill cells and the Ready box of ``team``'s captain row."""
+        row = team.captain_row
+        return a1(team.orders_tab, f"{self.label(self.skills[0], row)}:{self.label(self.ready, row)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +227,26 @@ class GvgPositions:
         """Log rows for events ``first_index`` .. ``first_index + count - 1`` (0-based, row 2 is event 0)."""
         width = len(self.template.headers.log)
         return a1(self.template.tabs.log, cells(0, 2 + first_index, width - 1, 1 + first_index + count))
+
+    def settings_range(self) -> str:
+        """The settings tab, header and every setting row (for the export)."""
+        return a1(self.template.tabs.settings, "A1:D60")
+
+    def export_ranges(self, players: int, log_rows: int, log_limit: int) -> list[tuple[str, str]]:
+        """(tab, range) of every tab of the board spreadsheet as the export writes it to CSV: the
+        board with its title and legend, the players, the log (at most ``log_limit`` rows), the settings."""
+        t, h = self.template.tabs, self.template.headers
+        board_rows = self.template.board_first_row + self.map_height - 1
+        return [
+            (t.board, a1(t.board, cells(0, 1, self.board_info_col, board_rows))),
+            (t.players, a1(t.players, cells(0, 1, len(h.players) - 1, 1 + players))),
+            (t.log, a1(t.log, cells(0, 1, len(h.log) - 1, min(1 + log_rows, log_limit)))),
+            (t.settings, self.settings_range()),
+        ]
+
+    def orders_export_range(self, team: TeamSheet) -> str:
+        """A team's orders tab, title to captain row, as the export writes it to CSV."""
+        return a1(team.orders_tab, cells(0, 1, self.orders_width - 1, team.captain_row))
 
     def header_checks(self) -> list[tuple[str, list[str]]]:
         """(range, expected texts) for the header cells of the board spreadsheet's tabs (the board's
