@@ -8,7 +8,7 @@ from typing import Any
 
 from sheets_gm.engine.core.grid import column_label
 from sheets_gm.rulesets.gvg.sheet.inputs import parse_captain_cells, parse_order_cells, parse_turn
-from sheets_gm.rulesets.gvg.sheet.positions import CaptainColumns, GvgPositions, TeamSheet
+from sheets_gm.rulesets.gvg.sheet.positions import ORDER_COLUMNS, TURN_COLUMN, CaptainColumns, GvgPositions, TeamSheet
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate
 from sheets_gm.rulesets.gvg.state import PlayerOrder, TurnOrders
 from sheets_gm.sheets.backend import SheetError
@@ -199,20 +199,21 @@ def _team_input(team: TeamSheet, grid: Grid, pending_grid: Grid, template: Sheet
                 record: EngineRecord) -> TeamInput:
     h = template.headers
     expect_row(grid, 1, [h.orders_title.format(team=team.team)], team.orders_tab)
-    expect_row(grid, 4, h.orders, team.orders_tab)
+    expect_row(grid, team.header_row, h.orders, team.orders_tab)
     players = []
     for i, name in enumerate(team.players):
         row = team.player_row(i)
         expect_row(grid, row, [name], team.orders_tab)
-        inputs = [player_input(cell(grid, row, c)) for c in (3, 4, 5)]
+        inputs = [player_input(cell(grid, row, c)) for c in ORDER_COLUMNS]
         typed = parse_order_cells(*inputs).typed
         feedback = _text(cell(grid, row, team.feedback_col))
-        players.append(PlayerRow(name, row, parse_turn(cell(grid, row, 1)), inputs, feedback, typed))
+        players.append(PlayerRow(name, row, parse_turn(cell(grid, row, TURN_COLUMN)), inputs, feedback, typed))
     expect_row(grid, team.captain_header_row, h.captain, team.orders_tab)
     expect_row(grid, team.captain_row, [team.team], team.orders_tab)
     cap = team.captain_row
     cols = CaptainColumns.from_header(h.captain)
-    captain = CaptainRow(cap, parse_turn(cell(grid, cap, 1)), [player_input(cell(grid, cap, c)) for c in cols.skills],
+    captain = CaptainRow(cap, parse_turn(cell(grid, cap, TURN_COLUMN)),
+                         [player_input(cell(grid, cap, c)) for c in cols.skills],
                          player_input(cell(grid, cap, cols.ready)), _text(cell(grid, cap, cols.feedback)))
     expect_row(pending_grid, 1, h.archive, team.archive_tab)
     pending = None

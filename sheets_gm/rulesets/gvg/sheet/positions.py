@@ -16,6 +16,9 @@ ENGINE_KEYS = ("ruleset", "turn", "state", "seed", "seed_hash", "settings", "map
 MAX_TEAM_SIZE = 15  # order rows read on every poll are sized for this many players per team
 ENGINE_FIRST_HISTORY_ROW = 21
 ORDERS_FIRST_ROW = 5
+#: 0-based columns of a player row: its turn stamp, and its inputs (destination, action, teleport).
+TURN_COLUMN = 1
+ORDER_COLUMNS = (3, 4, 5)
 ARCHIVE_FIRST_HISTORY_ROW = 5
 #: The last row of an orders tab that every poll reads (a full team's captain row): the tab must reach it,
 #: or Google refuses the whole read ("exceeds grid limits").
@@ -93,9 +96,14 @@ class TeamSheet:
         """Column C of a turn's archive row: orders set aside (stale, or displaced by an undo) in that turn."""
         return a1(self.archive_tab, f"C{self.history_row(turn)}")
 
+    @property
+    def header_row(self) -> int:
+        """The row of the players' column headers."""
+        return ORDERS_FIRST_ROW - 1
+
     def order_cells(self, row: int) -> str:
         """A player row's input cells: destination, action, teleport."""
-        return a1(self.orders_tab, f"D{row}:F{row}")
+        return a1(self.orders_tab, cells(ORDER_COLUMNS[0], row, ORDER_COLUMNS[-1], row))
 
     def turn_and_roll_cells(self) -> str:
         """Every player row's turn stamp and published movement roll."""
