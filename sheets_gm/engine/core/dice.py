@@ -1,31 +1,39 @@
-"""Keyed dice: every roll is a function of the match seed, the turn and a key.
+"""Keyed dice and keyed draws: every roll is a function of the match seed, the turn and a key.
 
 A roll never depends on the order in which the engine asks for it, so a match replays
 exactly from its seed, and any roll can be pinned (by a scenario test, or by a GM who
-rolled a physical die). Players check the GM with the published seed after the match:
+rolled a physical die). Players check the GM with the published seed after the match.
 
-    d6 = first byte b < 252 of HMAC-SHA256(seed, "<turn>/<key>"), as b % 6 + 1
+Which game uses what: GvG, Wesnoth and Win or Die roll d6 only; the Coalition game rolls
+d6 (weather) and d100 (kills, escapes, squads) and draws routes, raiders, bump squares and
+pairings; Champions rolls d4 to d20 and draws spawn tiles, loot and pairings.
+
+**The formula.** Let ``stream(key)`` be the 32 bytes of HMAC-SHA256(seed, "<turn>/<key>"),
+followed if ever needed by those of "<turn>/<key>#1", "<turn>/<key>#2", …
+
+- a d6 is the first byte ``b < 252`` of the stream, as ``b % 6 + 1``;
+- a die of ``sides`` faces (2 to 10,000), up to 256 sides: the first byte
+  ``b < 256 - 256 % sides``, as ``b % sides + 1`` (a d6 is the case sides = 6); above 256
+  sides: the stream read as two-byte big-endian numbers ``n``, the first ``n < 65536 - 65536
+  % sides``, as ``n % sides + 1`` (each block of 32 bytes gives 16 numbers);
+- a draw among named candidates orders them by HMAC-SHA256(seed, "<turn>/<key>/<candidate>"),
+  smallest first (the 32 bytes compared as one big-endian number), so the order does not
+  depend on how the caller lists them; a pick is the first of that order.
 
 >>> dice = TurnDice(b"seed", 3)
 >>> dice.d6("combat/Ann") == TurnDice(b"seed", 3).d6("combat/Ann")
 True
 >>> TurnDice(b"seed", 3, pins={"combat/Ann": 6}).d6("combat/Ann")
 6
-
-Dice of other sizes (d4, d20, d100…) use the same stream: the first byte ``b`` below
-``256 - 256 % sides`` gives ``b % sides + 1`` (for more than 256 sides, two-byte big-endian
-chunks below ``65536 - 65536 % sides``); a d6 is exactly the formula above.
-
 >>> dice = TurnDice(b"seed", 3, die_sides=None)
 >>> dice.roll("combat/Ann", 6) == dice.d6("combat/Ann")
 True
 >>> 1 <= dice.roll("heal/Ann.healer/1", 20) <= 20
 True
 
-A draw is a keyed random order of named candidates (a pairing, a route, a raid): each
-candidate's place is decided by HMAC-SHA256(seed, "<turn>/<key>/<candidate>"), so the order
-does not depend on how the caller lists them. A draw pinned as a list puts those candidates
-first, in that order, and the rest after in the caller's (canonical) order.
+A draw pinned as a list puts those candidates first, in that order, and the rest after in
+the caller's order, which the caller makes the canonical one (names alphabetical, squares
+and hexes in reading order, routes by their squares in reading order):
 
 >>> TurnDice(b"s", 1).draw("pair/B2", ["Ann", "Bo", "Cy"]) == TurnDice(b"s", 1).draw("pair/B2", ["Cy", "Bo", "Ann"])
 True
@@ -100,55 +108,74 @@ class _TurnMac:
         return outer.digest()
 
 
+
 class PinnedDieError(ValueError):
-    """A pinned value that is not a face of the die, or a pinned draw that is not one."""
+    """A pinned value that is not a face of its die, or a pinned draw that is not one of its candidates."""
 
 
-def _face(byte_stream: bytes, sides: int) -> int | None:
-    """The first unbiased face of a ``sides``-sided die in ``byte_stream`` (None if every chunk is too high)."""
+MAX_SIDES = 10_000
+
+
+def _face(stream: bytes, sides: int) -> int | None:
+    """The first unbiased face of a ``sides``-sided die in ``stream`` (None if every byte or chunk is too high)."""
     if sides <= 256:
         limit = 256 - 256 % sides
-        for b in byte_stream:
+        for b in stream:
             if b < limit:
                 return b % sides + 1
         return None
     limit = 65536 - 65536 % sides
-    for i in range(0, len(byte_stream) - 1, 2):
-        chunk = byte_stream[i] << 8 | byte_stream[i + 1]
+    for i in range(0, len(stream) - 1, 2):
+        chunk = stream[i] << 8 | stream[i + 1]
         if chunk < limit:
             return chunk % sides + 1
     return None
 
 
+def _names(values: Sequence[str]) -> str:
+    return ", ".join(map(str, values)) or "(none)"
+
+
 class TurnDice:
-    """The dice of one turn: keyed rolls, some of them pinned, with a record of what was rolled."""
+    """The dice of one turn: keyed rolls and draws, some of them pinned, with a record of what was rolled
+    (``rolled``: key → value) and drawn (``drawn``: key → order), for the log."""
 
-    __slots__ = ("_mac", "_values", "drawn", "pins", "rolled", "seed", "turn")
+    __slots__ = ("_mac", "_sides", "_values", "drawn", "pins", "rolled", "seed", "turn")
 
-    def __init__(self, seed: bytes, turn: int, pins: Mapping[str, int | Sequence[str]] | None = None, *,
+    def __init__(self, seed: bytes, turn: int, pins: Mapping[str, int | list[str]] | None = None, *,
                  die_sides: int | None = SIDES) -> None:
-        """``pins`` fix rolls (an int) and draws (a list of candidates). With ``die_sides`` every
-        int pin is checked now against a die of that size (GvG's d6); None checks each when rolled."""
+        """``pins`` fix rolls (a whole number) and draws (a list of candidates). With ``die_sides`` every
+        whole-number pin is checked now against a die of that size (GvG's d6, whose scenarios reject a
+        pinned 7 when they load); None checks each against its die when it is rolled."""
         self.seed = seed
         self.turn = turn
-        self.pins: dict[str, int | Sequence[str]] = dict(pins or {})
-        for key, value in self.pins.items():
+        self.pins: dict[str, int | list[str]] = {}
+        for key, value in (pins or {}).items():
             if isinstance(value, list | tuple):
-                continue  # a pinned draw: checked against its candidates when drawn
-            if not isinstance(value, int) or isinstance(value, bool) or (
-                    die_sides is not None and not 1 <= value <= die_sides):
-                shown = f"1 to {die_sides}" if die_sides is not None else "a whole number"
-                raise PinnedDieError(f"pinned die {key!r} is {value!r}; a die shows {shown}")
+                self.pins[key] = [str(v) for v in value]
+                continue
+            if not isinstance(value, int) or isinstance(value, bool):
+                accepted = (f"a d{die_sides} shows 1 to {die_sides}" if die_sides is not None else
+                            "pin a die as a whole number or a draw as a list of candidates")
+                raise PinnedDieError(f"pinned die {key!r} is {value!r}; {accepted}")
+            if die_sides is not None and not 1 <= value <= die_sides:
+                raise PinnedDieError(f"pinned die {key!r} is {value}; a d{die_sides} shows 1 to {die_sides}")
+            self.pins[key] = value
         self.rolled: dict[str, int] = {}
         self.drawn: dict[str, list[str]] = {}
-        # every d6 value computed so far, rolled or peeked (pinned ones first)
-        self._values: dict[str, int] = {k: v for k, v in self.pins.items() if isinstance(v, int)}
+        # every d6 value computed so far, rolled or peeked (the pins that are faces of a d6 first)
+        self._values: dict[str, int] = {k: v for k, v in self.pins.items() if isinstance(v, int) and 1 <= v <= SIDES}
+        self._sides: dict[str, int] = {}  # the keys rolled with a die other than a d6, and its sides
         self._mac = _TurnMac(seed, turn)
 
-    def peek(self, key: str) -> int:
-        """The roll for ``key`` without recording it (to publish a roll ahead of its turn)."""
+    def peek(self, key: str, sides: int = SIDES) -> int:
+        """The roll for ``key`` on a ``sides``-sided die without recording it (to publish a roll ahead)."""
+        if sides != SIDES:
+            return self._other_die(key, sides)
         value = self._values.get(key)
         if value is None:
+            if self.pins and key in self.pins:  # a pin that is no face of a d6, or a draw's
+                self._other_die(key, SIDES)  # raises, naming the key
             for b in self._mac.digest(key):  # the same first byte below 252 as keyed_d6
                 if b < _LIMIT:
                     value = b % SIDES + 1
@@ -159,54 +186,79 @@ class TurnDice:
         return value
 
     def d6(self, key: str) -> int:
-        """The roll for ``key`` this turn (the pinned value if pinned); remembered in ``rolled``."""
+        """The d6 for ``key`` this turn (the pinned value if pinned); remembered in ``rolled``."""
         value = self.rolled.get(key)
         if value is None:
             value = self.rolled[key] = self.peek(key)
-            if not 1 <= value <= SIDES:
-                raise PinnedDieError(f"pinned die {key!r} is {value}; a d6 shows 1 to {SIDES}")
+        elif self._sides and key in self._sides:
+            raise self._rolled_as_another_die(key, SIDES)
         return value
 
     def roll(self, key: str, sides: int) -> int:
         """A ``sides``-sided die for ``key`` (2 to 10,000 sides; the pinned value if pinned), remembered
-        in ``rolled``. A d6 is exactly ``d6``."""
+        in ``rolled``. A d6 is exactly ``d6``: the same value, the same record."""
         if sides == SIDES:
             return self.d6(key)
-        if not 2 <= sides <= 10_000:
-            raise ValueError(f"a die has 2 to 10,000 sides, not {sides}")
         value = self.rolled.get(key)
         if value is not None:
+            if self._sides.get(key) != sides:
+                raise self._rolled_as_another_die(key, sides)
             return value
-        pinned = self.pins.get(key)
-        if pinned is not None:
-            if not isinstance(pinned, int) or not 1 <= pinned <= sides:
-                raise PinnedDieError(f"pinned die {key!r} is {pinned!r}; a d{sides} shows 1 to {sides}")
-            value = pinned
-        else:
-            value = _face(self._mac.digest(key), sides)
-            counter = 0
-            while value is None:  # every chunk too high (vanishingly rare): extend the stream
-                counter += 1
-                value = _face(self._mac.digest(f"{key}#{counter}"), sides)
-        self.rolled[key] = value
+        value = self.rolled[key] = self._other_die(key, sides)
+        self._sides[key] = sides
         return value
 
+    def _other_die(self, key: str, sides: int) -> int:
+        """The value of a die other than a d6: pinned (and checked against its faces) or from the formula."""
+        if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
+            raise ValueError(f"a die has 2 to {MAX_SIDES:,} sides, not {sides!r} (rolling {key!r})")
+        pinned = self.pins.get(key)
+        if pinned is not None:
+            if isinstance(pinned, list):
+                raise self._draw_pinned_as_die(key, pinned, sides)
+            if not 1 <= pinned <= sides:
+                raise PinnedDieError(f"pinned die {key!r} is {pinned}; a d{sides} shows 1 to {sides}")
+            return pinned
+        value = _face(self._mac.digest(key), sides)
+        counter = 0
+        while value is None:  # every byte or chunk too high (vanishingly rare): extend the stream
+            counter += 1
+            value = _face(self._mac.digest(f"{key}#{counter}"), sides)
+        return value
+
+    @staticmethod
+    def _draw_pinned_as_die(key: str, pinned: list[str], sides: int) -> PinnedDieError:
+        return PinnedDieError(f"pinned die {key!r} is a list ({_names(pinned)}), which pins a "
+                              f"draw; {key!r} is a d{sides}: pin it as a whole number 1 to {sides}")
+
+    def _rolled_as_another_die(self, key: str, sides: int) -> ValueError:
+        return ValueError(f"die {key!r} was rolled as a d{self._sides.get(key, SIDES)} this turn, not a "
+                          f"d{sides}: give each die a key of its own")
+
     def draw(self, key: str, candidates: Sequence[str]) -> list[str]:
-        """A keyed random order of the distinct ``candidates`` (given in their canonical order), or the
-        pinned order; remembered in ``drawn``."""
-        names = list(dict.fromkeys(candidates))
+        """A keyed random order of the distinct ``candidates``, or the pinned order; remembered in ``drawn``.
+
+        The candidates are given in their canonical order (names alphabetical, squares in reading
+        order…): an unpinned draw does not depend on it, a pinned one lists the rest in it."""
+        names = list(candidates)
+        if len(set(names)) != len(names):
+            twice = next(n for n in names if names.count(n) > 1)
+            raise ValueError(f"draw {key!r}: {twice!r} is listed twice among the candidates {_names(names)}")
         pinned = self.pins.get(key)
         if pinned is None:
             order = sorted(names, key=lambda name: self._mac.digest(f"{key}/{name}"))
         elif isinstance(pinned, int):
-            raise PinnedDieError(f"{key!r} is a draw among {', '.join(names)}; pin it as a list, not {pinned}")
+            raise PinnedDieError(f"pinned draw {key!r} is {pinned}, which pins a die; {key!r} is a draw among "
+                                 f"{_names(names)}: pin it as a list of them")
         else:
-            first = [str(p) for p in pinned]
-            unknown = [p for p in first if p not in names]
-            if unknown or len(set(first)) != len(first):
-                raise PinnedDieError(f"pinned draw {key!r}: {', '.join(unknown) or 'a repeated name'} is not one of "
-                                     f"the candidates {', '.join(names)}")
-            order = first + [n for n in names if n not in first]
+            unknown = [p for p in pinned if p not in names]
+            if unknown:
+                raise PinnedDieError(f"pinned draw {key!r}: {unknown[0]!r} is not a candidate; the candidates "
+                                     f"are {_names(names)}")
+            if len(set(pinned)) != len(pinned):
+                twice = next(p for p in pinned if pinned.count(p) > 1)
+                raise PinnedDieError(f"pinned draw {key!r} names {twice!r} twice")
+            order = pinned + [n for n in names if n not in pinned]
         self.drawn[key] = order
         return order
 
@@ -214,5 +266,9 @@ class TurnDice:
         """The first of ``draw(key, candidates)``: one candidate picked at random (or as pinned)."""
         order = self.draw(key, candidates)
         if not order:
-            raise ValueError(f"nothing to pick from for {key!r}")
+            raise ValueError(f"nothing to pick from for {key!r}: no candidates")
         return order[0]
+
+    def unused_pins(self) -> list[str]:
+        """The pinned keys this turn neither rolled nor drew (a scenario runner may note them)."""
+        return [k for k in self.pins if k not in self.rolled and k not in self.drawn]

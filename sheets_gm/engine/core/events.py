@@ -8,7 +8,7 @@ simulation of thousands of matches does not pay for text nobody reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
 
@@ -31,8 +31,10 @@ def json_ready(value: Any) -> Any:
 class Event:
     """One line of the match log; ``text`` may be given as a function that renders it on demand.
 
-    ``audience``: the seats that may read it (a hidden unit's move, a private loot roll);
-    None, the default, is public. Only ``visible_to`` decides what a log shows."""
+    ``audience``: the seats that may read it (Win or Die's hidden unit moving, a Champions
+    fight seen only by the players on its tile, a Coalition side's private order results);
+    None, the default, is public, and every GvG event is. An empty audience is for the GM
+    alone. Only ``visible_to`` decides what a log shows."""
 
     __slots__ = ("_text", "audience", "data", "kind", "turn")
 
@@ -44,6 +46,10 @@ class Event:
         self.kind = kind
         self._text = text
         self.data: dict[str, Any] = data if data is not None else {}
+        if audience is not None:
+            if isinstance(audience, str):  # "Bo" would let the seat "B" read it: a seat is matched whole
+                raise TypeError(f"an event's audience is a set of seats, not the text {audience!r}")
+            audience = frozenset(audience)
         self.audience = audience
 
     @property
@@ -70,7 +76,7 @@ class Event:
         return f"Event(turn={self.turn}, kind={self.kind.value}, text={self.text!r})"
 
 
-def visible_to(events: list[Event], seat: str | None) -> list[Event]:
+def visible_to(events: Iterable[Event], seat: str | None) -> list[Event]:
     """The events ``seat`` may read; ``seat=None`` is the public log (public events only).
 
     >>> from enum import Enum

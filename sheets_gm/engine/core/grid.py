@@ -1,5 +1,10 @@
 """Square-grid geometry in spreadsheet coordinates (column letters, row number, A1 top-left).
 
+GvG plays on a ``Grid`` directly (its engine asks for neighbours and breadth-first distances
+around walls, cached for speed); ``SquareBoard`` is the same grid with its step behind the
+``topology.Topology`` interface, for Champions and any ruleset that wants the shared route
+finding. Hex boards (``hexgrid``) name their hexes with the same ``Coord``.
+
 >>> Coord.parse("C2")
 Coord(col=2, row=1)
 >>> Coord(27, 9).label
@@ -13,6 +18,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -146,3 +152,53 @@ class Grid:
 def sorted_reading_order(tiles: Iterable[Coord]) -> list[Coord]:
     """Tiles sorted row by row, left to right (the order a sheet is read)."""
     return sorted(tiles, key=lambda c: (c.row, c.col))
+
+
+@dataclass(frozen=True, slots=True)
+class SquareBoard:
+    """A square grid with its step, behind the ``Topology`` interface: like a chess king (8 neighbours) or a
+    rook (4).
+
+    >>> board = SquareBoard(Grid(4, 3), Neighbourhood.KING)
+    >>> [board.label(c) for c in board.neighbours(board.parse("b2"))]
+    ['A1', 'B1', 'C1', 'A2', 'C2', 'A3', 'B3', 'C3']
+    >>> board.distance(board.parse("A1"), board.parse("D3"))
+    3
+    """
+
+    grid: Grid
+    mode: Neighbourhood
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Columns and rows."""
+        return self.grid.width, self.grid.height
+
+    def contains(self, c: Coord) -> bool:
+        """Whether the tile is on the board."""
+        return self.grid.contains(c)
+
+    def cells(self) -> Iterator[Coord]:
+        """Every tile in reading order."""
+        return self.grid.tiles()
+
+    def label(self, c: Coord) -> str:
+        """The tile's name, such as ``F7``."""
+        return c.label
+
+    def parse(self, text: str) -> Coord:
+        """A tile such as ``F7``; CoordError names the text, or the board's extent when it is off it."""
+        tile = Coord.parse(text)
+        if not self.contains(tile):
+            raise CoordError(f"{text!r} is off the board: columns A–{column_label(self.grid.width - 1)}, rows "
+                             f"1–{self.grid.height} (A1 to {self.grid.last.label})")
+        return tile
+
+    def neighbours(self, c: Coord) -> list[Coord]:
+        """The tiles one step away, in reading order (king: NW, N, NE, W, E, SW, S, SE; rook: N, W, E, S)."""
+        return self.grid.neighbours(c, self.mode)
+
+    def distance(self, a: Coord, b: Coord) -> int:
+        """Steps on an open board: the larger difference (king) or their sum (rook)."""
+        dc, dr = abs(a.col - b.col), abs(a.row - b.row)
+        return max(dc, dr) if self.mode is Neighbourhood.KING else dc + dr

@@ -1,8 +1,11 @@
 """Named-square planes, for the Coalition–Phyrexia ruleset.
 
 A plane is a grid of W columns and H rows whose squares are named column number then row
-letter (``3A``: column 3, row A), the way the forum game wrote them. Steps are orthogonal;
-on a wrapping plane (Mirrodin) a step may cross an edge to the opposite edge.
+letter (``3A``: column 3, row A), the way the forum game wrote them. Steps are orthogonal,
+listed in the order N, E, S, W; on a wrapping plane (Mirrodin) a step may cross any edge to
+the opposite one (left and right, top and bottom), and distances count the shorter way
+round. Each plane is its own ``topology.Topology``; the ruleset says which plane a square is
+on (``Mirrodin 3A``) and links planes through portals.
 
 >>> mirrodin = Plane("Mirrodin", 18, 8, wrap=True)
 >>> mirrodin.parse("1a").label, mirrodin.distance(mirrodin.parse("1A"), mirrodin.parse("18A"))
@@ -55,6 +58,15 @@ class Plane:
     def __post_init__(self) -> None:
         if not 1 <= self.height <= 26 or self.width < 1:
             raise ValueError(f"plane {self.name}: {self.width} x {self.height} squares; rows run A to Z")
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Columns and rows."""
+        return self.width, self.height
+
+    def label(self, s: Square) -> str:
+        """The square's name, such as ``3A`` (without the plane's)."""
+        return s.label
 
     def contains(self, s: Square) -> bool:
         """Whether the square is on the plane."""

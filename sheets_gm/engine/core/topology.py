@@ -1,82 +1,188 @@
-"""One interface for every board: square grids (GvG, Champions), hex grids (Wesnoth, Win or
-Die) and named-square planes (Coalition–Phyrexia).
+"""One interface for every board, and the route finding all of them share.
 
-A ruleset's board is a ``Topology`` of its own positions: it says which positions exist (in
-reading order), reads and names them for people, and knows the steps between them. Routes
-with terrain costs and line of sight are the hex grid's (``hexgrid.HexGrid.cheapest``,
-``sees``); a square board's distances around walls are GvG's ``grid.Grid.distances_from``.
+Which game uses which board:
 
->>> from sheets_gm.engine.core.grid import Neighbourhood
->>> board = SquareBoard(Grid(4, 3), Neighbourhood.KING)
->>> [c.label for c in board.neighbours(board.parse("B2"))]
-['A1', 'B1', 'C1', 'A2', 'C2', 'A3', 'B3', 'C3']
->>> board.distance(board.parse("A1"), board.parse("D3"))
-3
+- square grids, ``grid.SquareBoard`` (tiles ``A1``, king or rook steps): GvG (which calls
+  ``grid.Grid`` directly, for speed) and Champions (a 4×4 board shrinking to 3×3 and 2×2);
+- hex grids in Wesnoth's layout, ``hexgrid.HexGrid`` (hexes ``A1``, six neighbours, line of
+  sight): Wesnoth and Win or Die;
+- named-square planes, ``planes.Plane`` (squares ``3A``, orthogonal steps, Mirrodin wrapping
+  at its edges): the Coalition–Phyrexia game, one ``Plane`` per plane.
+
+A board is a ``Topology`` of its own positions: it lists them in reading order (row by row,
+then column), reads and names them for people, and knows the steps between them. Route
+finding is written once, here, over any topology: ``cheapest_paths`` (every reachable
+position's cost), ``path_to`` (one cheapest route, ties broken by the board's neighbour
+order) and ``cheapest_routes`` (every cheapest route, for a ruleset that draws one).
+
+>>> from sheets_gm.engine.core.grid import Grid, Neighbourhood, SquareBoard
+>>> board = SquareBoard(Grid(4, 3), Neighbourhood.ROOK)
+>>> [board.label(p) for p in path_to(board, board.parse("A1"), board.parse("C2"), lambda p: 1)]
+['B1', 'C1', 'C2']
+>>> cheapest_paths(board, board.parse("A1"), lambda p: None if board.label(p) == "B1" else 1)[board.parse("C1")]
+4
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+import heapq
+import math
+from collections.abc import Callable, Hashable, Iterator
 from typing import Protocol, TypeVar
 
-from sheets_gm.engine.core.grid import Coord, CoordError, Grid, Neighbourhood, column_label
+P = TypeVar("P", bound=Hashable)
 
-P = TypeVar("P")
+#: What entering a position costs: a positive number, or None (or infinity) where it cannot be entered.
+EntryCost = Callable[[P], float | None]
 
 
 class Topology(Protocol[P]):
-    """A board's positions and the steps between them."""
+    """A board's positions and the steps between them.
+
+    Steps are symmetric (``b`` is a neighbour of ``a`` exactly when ``a`` is one of ``b``), and
+    ``distance`` counts the steps of the shortest walk on the open board."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The board's columns and rows."""
+        ...
+
+    def cells(self) -> Iterator[P]:
+        """Every position, in reading order: row by row, then column."""
+        ...
 
     def contains(self, p: P) -> bool:
         """Whether ``p`` is on the board."""
         ...
 
-    def cells(self) -> Iterator[P]:
-        """Every position, in reading order."""
-        ...
-
-    def parse(self, text: str) -> P:
-        """A position from its name, leniently (case, spaces); CoordError naming the text and the board."""
-        ...
-
     def neighbours(self, p: P) -> list[P]:
-        """The positions one step away, in the board's fixed order."""
+        """The positions one step away, in the board's fixed (documented) order."""
         ...
 
     def distance(self, a: P, b: P) -> int:
         """Steps between two positions on an open board."""
         ...
 
+    def label(self, p: P) -> str:
+        """The name people write for ``p``, such as ``F7`` or ``3A``."""
+        ...
 
-@dataclass(frozen=True, slots=True)
-class SquareBoard:
-    """A square grid with its step: like a chess king (8 neighbours) or a rook (4)."""
+    def parse(self, text: str) -> P:
+        """A position from its name, leniently (case, spaces); CoordError naming the text and the accepted form."""
+        ...
 
-    grid: Grid
-    mode: Neighbourhood
 
-    def contains(self, c: Coord) -> bool:
-        """Whether the tile is on the board."""
-        return self.grid.contains(c)
+def _step_cost(board: Topology[P], cost: EntryCost[P], p: P) -> float | None:
+    """``cost(p)`` checked: None where ``p`` cannot be entered; an error naming ``p`` if not positive."""
+    c = cost(p)
+    if c is None or c == math.inf:
+        return None
+    if not c > 0:  # also NaN; a free step would let a route walk in circles
+        raise ValueError(f"entering {board.label(p)} costs {c}; an entry cost is positive, or None where "
+                         f"it cannot be entered")
+    return c
 
-    def cells(self) -> Iterator[Coord]:
-        """Every tile in reading order."""
-        return self.grid.tiles()
 
-    def parse(self, text: str) -> Coord:
-        """A tile such as ``F7``; CoordError names the text, or the board's extent when it is off it."""
-        tile = Coord.parse(text)
-        if not self.contains(tile):
-            raise CoordError(f"{text!r} is off the board: columns A–{column_label(self.grid.width - 1)}, rows "
-                             f"1–{self.grid.height} (A1 to {self.grid.last.label})")
-        return tile
+def cheapest_paths(board: Topology[P], start: P, cost: EntryCost[P], budget: float | None = None) -> dict[P, float]:
+    """Dijkstra from ``start``: what the cheapest route to every reachable position costs (``start`` 0).
 
-    def neighbours(self, c: Coord) -> list[Coord]:
-        """The tiles one step away, in reading order."""
-        return self.grid.neighbours(c, self.mode)
+    A route pays ``cost(p)`` for every position it enters (not the one it starts on); None or
+    infinity means ``p`` cannot be entered. With ``budget``, positions costing more are left out."""
+    best: dict[P, float] = {start: 0}
+    queue: list[tuple[float, int, P]] = [(0, 0, start)]
+    pushed = 0  # a tie-break for the heap, so positions themselves are never compared
+    while queue:
+        spent, _, here = heapq.heappop(queue)
+        if spent > best[here]:
+            continue
+        for n in board.neighbours(here):
+            step = _step_cost(board, cost, n)
+            if step is None:
+                continue
+            total = spent + step
+            if (budget is None or total <= budget) and (n not in best or total < best[n]):
+                best[n] = total
+                pushed += 1
+                heapq.heappush(queue, (total, pushed, n))
+    return best
 
-    def distance(self, a: Coord, b: Coord) -> int:
-        """Steps on an open board: the larger difference (king) or their sum (rook)."""
-        dc, dr = abs(a.col - b.col), abs(a.row - b.row)
-        return max(dc, dr) if self.mode is Neighbourhood.KING else dc + dr
+
+def _costs_to(board: Topology[P], goal: P, cost: EntryCost[P]) -> dict[P, float]:
+    """What the cheapest route from each position to ``goal`` costs (steps are symmetric, so the search
+    runs back from the goal: stepping back out of ``p`` undoes an entry that cost ``cost(p)``)."""
+    best: dict[P, float] = {goal: 0}
+    queue: list[tuple[float, int, P]] = [(0, 0, goal)]
+    pushed = 0
+    while queue:
+        spent, _, here = heapq.heappop(queue)
+        if spent > best[here]:
+            continue
+        step = _step_cost(board, cost, here)
+        if step is None:
+            continue
+        total = spent + step
+        for n in board.neighbours(here):
+            if n not in best or total < best[n]:
+                best[n] = total
+                pushed += 1
+                heapq.heappush(queue, (total, pushed, n))
+    return best
+
+
+def _tight(board: Topology[P], cost: EntryCost[P], to_goal: dict[P, float], here: P) -> Iterator[P]:
+    """The neighbours of ``here``, in the board's order, whose entry keeps the route cheapest."""
+    left = to_goal[here]
+    for n in board.neighbours(here):
+        rest = to_goal.get(n)
+        if rest is None or rest >= left:
+            continue
+        step = _step_cost(board, cost, n)
+        if step is not None and math.isclose(step + rest, left, rel_tol=1e-12, abs_tol=1e-12):
+            yield n
+
+
+def path_to(board: Topology[P], start: P, goal: P, cost: EntryCost[P]) -> list[P] | None:
+    """The cheapest route from ``start`` to ``goal``: the positions entered, goal included (``[]`` when
+    ``start`` is the goal), or None if no route reaches it.
+
+    Among routes of equal cost, the one taken is found by comparing them step by step from the
+    start and taking the earlier neighbour in the board's order (Wesnoth's rule: N, NE, SE, S,
+    SW, NW on a hex board)."""
+    to_goal = _costs_to(board, goal, cost)
+    if start not in to_goal:
+        return None
+    path: list[P] = []
+    here = start
+    while here != goal:
+        here = next(_tight(board, cost, to_goal, here))
+        path.append(here)
+    return path
+
+
+def cheapest_routes(board: Topology[P], start: P, goal: P, cost: EntryCost[P], limit: int = 1000) -> list[list[P]]:
+    """Every cheapest route from ``start`` to ``goal`` (positions entered, goal included), in the canonical
+    order of a draw among them: by their positions in reading order. ``[]`` if none reaches the goal;
+    ValueError past ``limit`` routes (their number grows fast with the distance).
+
+    >>> from sheets_gm.engine.core.planes import Plane
+    >>> plane = Plane("Dominaria", 24, 9)
+    >>> routes = cheapest_routes(plane, plane.parse("2B"), plane.parse("3C"), lambda p: 1)
+    >>> [" ".join(map(plane.label, r)) for r in routes]
+    ['3B 3C', '2C 3C']
+    """
+    to_goal = _costs_to(board, goal, cost)
+    if start not in to_goal:
+        return []
+    routes: list[list[P]] = []
+    stack: list[list[P]] = [[]]
+    while stack:
+        route = stack.pop()
+        here = route[-1] if route else start
+        if here == goal:
+            if len(routes) == limit:
+                raise ValueError(f"more than {limit} cheapest routes from {board.label(start)} to {board.label(goal)}")
+            routes.append(route)
+            continue
+        stack.extend([*route, n] for n in _tight(board, cost, to_goal, here))
+    place = {p: i for i, p in enumerate(board.cells())}
+    return sorted(routes, key=lambda r: [place.get(p, len(place)) for p in r])
