@@ -65,8 +65,8 @@ def read_only(sheets: MatchSheets) -> MatchSheets:
     def wrap(backend: SheetBackend) -> SheetBackend:
         return wrapped.setdefault(id(backend), ReadOnlyBackend(backend))
 
-    return MatchSheets(sheets.teams, wrap(sheets.board), wrap(sheets.engine),
-                       (wrap(sheets.orders[0]), wrap(sheets.orders[1])))
+    return MatchSheets(sheets.seats, wrap(sheets.board), wrap(sheets.engine), tuple(wrap(o) for o in sheets.orders),
+                       None if sheets.judge is None else wrap(sheets.judge))
 
 
 def spreadsheet_roles(config: MatchConfig) -> dict[str, list[str]]:

@@ -28,7 +28,7 @@ from pathlib import Path
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.roster import read_roster_csv, roster_emails
-from sheets_gm.rulesets.gvg.sheet.positions import CaptainColumns, GvgPositions, TeamSheet
+from sheets_gm.rulesets.gvg.sheet.positions import CaptainColumns, GvgPositions, TeamSheet, team_pair
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, quote_tab
@@ -95,7 +95,7 @@ def read_engine_record(sheets: MatchSheets, template: SheetTemplate | None = Non
     tpl = template or default_template()
     if tpl.tabs.engine not in sheets.engine.tab_names():
         return None  # asked of the tab list: Google answers a read of a missing tab with an error
-    probe = GvgPositions.build(tpl, sheets.teams, ((), ()), 0, 0)
+    probe = GvgPositions.build(tpl, team_pair(sheets.seats), ((), ()), 0, 0)
     (grid,) = sheets.engine.read([probe.engine_read_range()])
     if not any(_typed(v) for row in grid for v in row):
         return None
@@ -207,8 +207,8 @@ def repair_match(config: MatchConfig, *, now: datetime, sheets: MatchSheets | No
     if record is None:
         raise NoMatchError(f"{sheets.engine.name} holds no match (no engine tab): there is nothing to repair; "
                            f"create the match with sheets-gm init {config.ruleset} -c {config.path}")
-    if record.teams != sheets.teams:
-        raise NoMatchError(f"the match config names teams {sheets.teams} but the engine tab holds {record.teams}: "
+    if record.teams != team_pair(sheets.seats):
+        raise NoMatchError(f"the match config names teams {sheets.seats} but the engine tab holds {record.teams}: "
                            f"fix teams in {config.path}")
     report = RepairReport(record.turn, record.seed_hash)
     if config.backend is BackendKind.LOCAL:
@@ -216,7 +216,7 @@ def repair_match(config: MatchConfig, *, now: datetime, sheets: MatchSheets | No
     state = record.state
     rosters = tuple(tuple(p.name for p in state.players if p.team == t) for t in (0, 1))
     rules = record.rules()
-    pos = GvgPositions.build(tpl, sheets.teams, (rosters[0], rosters[1]), rules.board.grid.width,
+    pos = GvgPositions.build(tpl, team_pair(sheets.seats), (rosters[0], rosters[1]), rules.board.grid.width,
                              rules.board.grid.height)
     layout_tabs = {tpl.tabs.board, tpl.tabs.players, tpl.tabs.log, tpl.tabs.settings, tpl.tabs.engine,
                    tpl.tabs.roster, *(t.orders_tab for t in pos.teams), *(t.archive_tab for t in pos.teams)}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sheets_gm.engine.core.grid import column_label
+
 CellValue = str | int | float | bool | None
 Grid = list[list[CellValue]]
 
@@ -108,3 +110,13 @@ def split_a1(full: str) -> tuple[str, str]:
         return full[1:end].replace("''", "'"), full[end + 2:]
     tab, _, cells = full.partition("!")
     return tab, cells
+
+
+def cells(first_col: int, first_row: int, last_col: int, last_row: int) -> str:
+    """An A1 cell range from 0-based columns and 1-based rows: ``cells(0, 1, 2, 3)`` is ``A1:C3``."""
+    return f"{column_label(first_col)}{first_row}:{column_label(last_col)}{last_row}"
+
+
+def cell_at(col: int, row: int) -> str:
+    """One cell's A1 name from a 0-based column and a 1-based row: ``cell_at(2, 7)`` is ``C7``."""
+    return f"{column_label(col)}{row}"

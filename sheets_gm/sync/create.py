@@ -11,7 +11,7 @@ from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
 from sheets_gm.rulesets.gvg.sheet.layout import archive_tab, engine_tab, orders_tab, public_tabs
-from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions
+from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions, team_pair
 from sheets_gm.rulesets.gvg.sheet.render import settings_rows, status_line
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import SheetBackend
@@ -48,11 +48,12 @@ def create_match(
     tpl = template or default_template()
     board = GvgMap.from_text(map_text, where="map")
     rules = GvgRules(board, settings)
-    state = new_match(board, sheets.teams, roster, settings)
+    teams = team_pair(sheets.seats)
+    state = new_match(board, teams, roster, settings)
     rosters = tuple(tuple(p.name for p in state.players if p.team == t) for t in (0, 1))
-    pos = GvgPositions.build(tpl, sheets.teams, (rosters[0], rosters[1]), board.grid.width, board.grid.height)
+    pos = GvgPositions.build(tpl, teams, (rosters[0], rosters[1]), board.grid.width, board.grid.height)
     record = EngineRecord(ruleset="gvg", state=state, seed=seed, seed_hash=seed_hash(seed), settings=settings,
-                          map_text=map_text, log_rows=0, deadline=deadline, teams=sheets.teams)
+                          map_text=map_text, log_rows=0, deadline=deadline, teams=teams)
 
     apply_match_layouts(sheets, pos, rules, len(state.players), emails or {}, title)
     batch = WriteBatch()

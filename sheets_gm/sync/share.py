@@ -42,10 +42,10 @@ def sharing_plan(sheets: MatchSheets, roster: Sequence[RosterEntry], emails: Map
 
     A spreadsheet holding several roles gets the widest of them (one spreadsheet for
     everything gives every player write access: use separate spreadsheets for privacy)."""
-    by_team = {team: [emails[p.name] for p in roster if p.team == team and p.name in emails] for team in sheets.teams}
-    everyone = [e for team in sheets.teams for e in by_team[team]]
+    by_team = {team: [emails[p.name] for p in roster if p.team == team and p.name in emails] for team in sheets.seats}
+    everyone = [e for team in sheets.seats for e in by_team[team]]
     wanted: list[tuple[SheetBackend, str, list[str]]] = [(sheets.board, "reader", everyone)]
-    for i, team in enumerate(sheets.teams):
+    for i, team in enumerate(sheets.seats):
         wanted.append((sheets.orders[i], "writer", by_team[team]))
     grants: list[Grant] = []
     for backend in sheets.write_order():

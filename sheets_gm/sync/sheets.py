@@ -11,24 +11,37 @@ from sheets_gm.sheets.layout import Grid
 
 @dataclass(frozen=True)
 class MatchSheets:
-    """Where a match lives: the board, the engine and each team's orders (any may be the same)."""
+    """Where a match lives: the board, the engine, each seat's orders and, for a game with a judge,
+    the judge's tab (any of them may be the same spreadsheet). ``orders[i]`` is ``seats[i]``'s."""
 
-    teams: tuple[str, str]
+    seats: tuple[str, ...]
     board: SheetBackend
     engine: SheetBackend
-    orders: tuple[SheetBackend, SheetBackend]
+    orders: tuple[SheetBackend, ...]
+    judge: SheetBackend | None = None
 
     @classmethod
-    def single(cls, teams: tuple[str, str], backend: SheetBackend) -> MatchSheets:
+    def single(cls, seats: tuple[str, ...], backend: SheetBackend) -> MatchSheets:
         """Everything in one spreadsheet or workbook."""
-        return cls(teams, backend, backend, (backend, backend))
+        return cls(seats, backend, backend, tuple(backend for _ in seats), backend)
+
+    def of(self, seat: str) -> SheetBackend:
+        """The spreadsheet of ``seat``'s orders (KeyError naming the seat if it has none)."""
+        if seat not in self.seats:
+            raise KeyError(f"no orders spreadsheet for {seat!r}; the match's seats are {', '.join(self.seats)}")
+        return self.orders[self.seats.index(seat)]
+
+    def judge_sheet(self) -> SheetBackend:
+        """The judge's spreadsheet: its own if configured, else the engine's (the GM's)."""
+        return self.judge if self.judge is not None else self.engine
 
     def write_order(self) -> list[SheetBackend]:
-        """Distinct spreadsheets in the order a resolution writes them: teams, board, engine last.
+        """Distinct spreadsheets in the order a resolution writes them: seats, judge, board, engine last.
 
         A spreadsheet holding several roles is written once, at the place of its last role, so
         the engine (the commit) is always written last."""
-        roles: list[SheetBackend] = [self.orders[0], self.orders[1], self.board, self.engine]
+        roles: list[SheetBackend] = [*self.orders, *([self.judge] if self.judge is not None else []),
+                                     self.board, self.engine]
         out: list[SheetBackend] = []
         for backend in reversed(roles):
             if not any(backend is seen for seen in out):

@@ -8,7 +8,14 @@ from typing import Any
 
 from sheets_gm.engine.core.grid import column_label
 from sheets_gm.rulesets.gvg.sheet.inputs import parse_captain_cells, parse_order_cells, parse_turn
-from sheets_gm.rulesets.gvg.sheet.positions import ORDER_COLUMNS, TURN_COLUMN, CaptainColumns, GvgPositions, TeamSheet
+from sheets_gm.rulesets.gvg.sheet.positions import (
+    ORDER_COLUMNS,
+    TURN_COLUMN,
+    CaptainColumns,
+    GvgPositions,
+    TeamSheet,
+    team_pair,
+)
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate
 from sheets_gm.rulesets.gvg.state import PlayerOrder, TurnOrders
 from sheets_gm.sheets.backend import SheetError
@@ -145,7 +152,7 @@ class Snapshot:
 
 def read_snapshot(sheets: MatchSheets, template: SheetTemplate) -> Snapshot:
     """One batched read per spreadsheet, the layout checked, the orders parsed."""
-    probe = GvgPositions.build(template, sheets.teams, ((), ()), 0, 0)
+    probe = GvgPositions.build(template, team_pair(sheets.seats), ((), ()), 0, 0)
     batch = ReadBatch()
     engine_range = probe.engine_read_range()
     batch.ask(sheets.engine, engine_range)
@@ -169,8 +176,8 @@ def read_snapshot(sheets: MatchSheets, template: SheetTemplate) -> Snapshot:
     engine_grid = batch.get(sheets.engine, engine_range)
     expect_row(engine_grid, 1, [template.headers.engine], template.tabs.engine)
     record = parse_record(engine_grid[1:], f"tab {template.tabs.engine!r}")
-    if record.teams != sheets.teams:
-        raise LayoutDriftError(f"the match config names teams {sheets.teams} but the engine tab holds {record.teams}")
+    if record.teams != team_pair(sheets.seats):
+        raise LayoutDriftError(f"the match config names teams {sheets.seats} but the engine tab holds {record.teams}")
     for a1, expected in probe.header_checks():
         tab, _cells = split_a1(a1)
         expect_row(batch.get(sheets.board, a1), 1, expected, tab)
@@ -184,7 +191,7 @@ def read_snapshot(sheets: MatchSheets, template: SheetTemplate) -> Snapshot:
     state = record.state
     rosters = tuple(tuple(p.name for p in state.players if p.team == t) for t in (0, 1))
     rules = record.rules()
-    positions = GvgPositions.build(template, sheets.teams, (rosters[0], rosters[1]),
+    positions = GvgPositions.build(template, team_pair(sheets.seats), (rosters[0], rosters[1]),
                                    rules.board.grid.width, rules.board.grid.height)
     inputs: list[TeamInput] = []
     grids: list[Grid] = []

@@ -10,6 +10,15 @@ from dataclasses import dataclass
 from sheets_gm.engine.core.grid import column_label
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate
 from sheets_gm.sheets.layout import a1
+from sheets_gm.sheets.layout import cells as cells
+
+
+def team_pair(seats: tuple[str, ...]) -> tuple[str, str]:
+    """A GvG match's two teams from its seats (ValueError when there are not two)."""
+    if len(seats) != 2:
+        raise ValueError(f"a GvG match has two teams, not {len(seats)}: {', '.join(seats) or '(none)'}")
+    return seats[0], seats[1]
+
 
 ENGINE_KEYS = ("ruleset", "turn", "state", "seed", "seed_hash", "settings", "map", "log_rows", "deadline", "teams",
                "gm_events")
@@ -23,11 +32,6 @@ ARCHIVE_FIRST_HISTORY_ROW = 5
 #: The last row of an orders tab that every poll reads (a full team's captain row): the tab must reach it,
 #: or Google refuses the whole read ("exceeds grid limits").
 ORDERS_READ_LAST_ROW = ORDERS_FIRST_ROW + MAX_TEAM_SIZE + 2
-
-
-def cells(first_col: int, first_row: int, last_col: int, last_row: int) -> str:
-    """An A1 cell range from 0-based columns and 1-based rows: ``cells(0, 1, 2, 3)`` is ``A1:C3``."""
-    return f"{column_label(first_col)}{first_row}:{column_label(last_col)}{last_row}"
 
 
 @dataclass(frozen=True, slots=True)

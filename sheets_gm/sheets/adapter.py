@@ -1,0 +1,103 @@
+"""What a ruleset's sheet adapter says that its ``sheet.yaml`` cannot: which rows a seat's tables
+hold, what sheets-gm shows in them, how typed cells become orders, and how the board is drawn.
+
+The generic sync (``sync.window_poll``) places the tables, reads them, checks the headers,
+writes feedback, archives and clears what a resolution consumed, and commits; it asks the
+adapter only the questions below. An adapter is pure: it reads states and typed rows and
+returns data, never touching a spreadsheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.ruleset import Outcome, Window
+from sheets_gm.sheets.layout import CellValue, Fill, Grid
+from sheets_gm.sheets.spec import InputTable, SheetSpec
+from sheets_gm.sheets.tables import TypedRow
+
+OrdersT = TypeVar("OrdersT")
+_StateIn = TypeVar("_StateIn", contravariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInput(Generic[OrdersT]):
+    """One seat's typed rows read as orders for the open window.
+
+    ``problems`` are the cells that could not be read, per row subject, each a sentence naming
+    the column and what would be accepted (the engine's checks come after, as verdicts).
+    ``consumed`` are the subjects whose rows the orders use: a resolution archives and clears
+    them. ``ready`` says the seat's orders are in; ``go`` (a stepwise window's Go box) asks for
+    the ticked rows to be resolved now, without waiting for the other rows."""
+
+    orders: OrdersT
+    problems: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    consumed: frozenset[str] = frozenset()
+    ready: bool = False
+    go: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDrawing:
+    """The public board as cells from A1: values (rewritten after every resolution) and the formats
+    laid out when the match is created (terrain colours, cell sizes), plus a legend for its right."""
+
+    values: Grid
+    fills: tuple[Fill, ...] = ()
+    column_widths: Mapping[int, int] = field(default_factory=dict)
+    row_heights: Mapping[int, int] = field(default_factory=dict)
+    legend: Grid = field(default_factory=list)
+
+    @property
+    def width(self) -> int:
+        """Columns the board uses (at least one)."""
+        return max([len(r) for r in self.values] + [1])
+
+    @property
+    def height(self) -> int:
+        """Rows the board uses (at least one)."""
+        return max(len(self.values), 1)
+
+
+class SheetAdapter(Protocol[_StateIn, OrdersT]):
+    """A ruleset's sheet: its layout as data (``spec``) and the code data cannot replace."""
+
+    @property
+    def spec(self) -> SheetSpec:
+        """The layout read from ``templates/<name>/sheet.yaml``."""
+        ...
+
+    def rows(self, state: _StateIn, seat: str, table: InputTable) -> list[str]:
+        """The subjects of ``seat``'s rows in ``table`` now, in order (at most ``table.max_rows``):
+        its living units, its armies, its champions; ``[seat]`` for a seat table."""
+        ...
+
+    def shown(self, state: _StateIn, seat: str, table: InputTable, subject: str,
+              dice: TurnDice) -> Mapping[str, CellValue]:
+        """The values of the row's ``shown`` columns by key (hit points, a move roll)."""
+        ...
+
+    def read_orders(self, state: _StateIn, window: Window, seat: str,
+                    rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[OrdersT]:
+        """The seat's orders for ``window`` from its typed rows (by table name; only rows typed for this
+        window, and only the tables open in its phase)."""
+        ...
+
+    def board(self, state: _StateIn) -> BoardDrawing:
+        """The public board: nobody's view of the state."""
+        ...
+
+    def status(self, state: _StateIn, window: Window | None, outcome: Outcome | None) -> str:
+        """One line: where the match stands (round, whose turn, scores), for every tab's status row."""
+        ...
+
+    def panel(self, state: _StateIn, seat: str) -> Grid:
+        """What ``seat`` may see beyond the public board, as rows of cells for its View tab (its hidden
+        units, its bag, its tile-mates); ``[]`` when there is nothing private."""
+        ...
+
+
+AnySheetAdapter = SheetAdapter[Any, Any]

@@ -1,0 +1,219 @@
+"""A ruleset's sheet layout as data: ``templates/<name>/sheet.yaml``, read and checked with pydantic.
+
+What data can say lives here, for any game: the tab names, the header texts the sync checks,
+the colours, and the **input tables** players (or a judge) type into, one table per kind of
+row (a row per unit, per army, per champion, or one per seat) with its columns, their kinds
+and vocabularies, and the windows (phases) in which it is open. Everything else about the
+sheet (where each cell is, header checks, dropdowns, protections, clearing) is derived from
+it by ``sheets.tables``; only what data cannot say (drawing a board, parsing a forum line into
+an order) is code, in the ruleset's sheet adapter.
+
+A minimal file::
+
+    tabs: {board: Board, log: Log, settings: Settings, engine: Engine,
+           orders: "Orders {seat}", archive: "Archive {seat}", view: "View {seat}", judge: Judge}
+    headers: {board: "sheets-gm · My game board"}
+    inputs:
+      - name: units
+        rows: units            # the adapter lists a seat's rows of this kind
+        max_rows: 20
+        columns:
+          - {key: unit, header: Unit, kind: subject}
+          - {key: window, header: For, kind: window}
+          - {key: to, header: Destination, kind: text}
+          - {key: action, header: Action, kind: choice, values: [move, hold]}
+          - {key: feedback, header: Feedback, kind: feedback}
+      - name: seat
+        rows: seat             # one row: the seat itself
+        columns:
+          - {key: seat, header: Player, kind: subject}
+          - {key: window, header: For, kind: window}
+          - {key: ready, header: Ready, kind: ready}
+          - {key: feedback, header: Feedback, kind: feedback}
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from sheets_gm.yamlio import YamlError, load_yaml_file
+
+
+class SheetSpecError(ValueError):
+    """A sheet layout file that is missing or malformed: the message names the file and the field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ColumnKind(StrEnum):
+    """What a column of an input table holds, and so who writes it and how it is checked."""
+
+    SUBJECT = "subject"  # the row's name (unit, army, champion, seat): written by sheets-gm
+    WINDOW = "window"  # which window the row is for: written by sheets-gm when the window opens
+    SHOWN = "shown"  # information sheets-gm writes for the row (a roll, hit points): read-only
+    TEXT = "text"  # free text the player types (a destination, a route, a forum order line)
+    CHOICE = "choice"  # one of ``values``, offered as a dropdown
+    NUMBER = "number"  # a whole number
+    TICK = "tick"  # a tick box that is part of the order (Wesnoth's Go box)
+    READY = "ready"  # a tick box saying the seat's orders for the window are in
+    FEEDBACK = "feedback"  # what the engine says of the row: written by sheets-gm
+
+    @property
+    def typed(self) -> bool:
+        """Whether players type into this column."""
+        return self in (ColumnKind.TEXT, ColumnKind.CHOICE, ColumnKind.NUMBER, ColumnKind.TICK, ColumnKind.READY)
+
+
+#: The row kind of a table with one row: the seat itself (its Ready box, seat-wide orders).
+SEAT_ROWS = "seat"
+
+
+class Column(_Strict):
+    """One column of an input table."""
+
+    key: str = Field(pattern=r"^[a-z][a-z0-9_]*$")  # what the adapter calls it
+    header: str  # what the sheet shows (and the sync checks)
+    kind: ColumnKind
+    values: tuple[str, ...] = ()  # a choice column's vocabulary
+    width: int = 0  # pixels; 0 lets the kind decide
+
+    @model_validator(mode="after")
+    def _vocabulary(self) -> Column:
+        if self.kind is ColumnKind.CHOICE and not self.values:
+            raise ValueError(f"column {self.key!r} is a choice: give its values")
+        if self.kind is not ColumnKind.CHOICE and self.values:
+            raise ValueError(f"column {self.key!r} is {self.kind.value}: only a choice column has values")
+        return self
+
+
+class InputTable(_Strict):
+    """A table of rows to type into, in a seat's orders tab (or the judge's tab)."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    title: str = ""  # shown above the header row
+    rows: str  # the kind of row: ``seat`` (one row, the seat), or a name the adapter lists rows for
+    max_rows: int = Field(default=1, ge=1, le=200)  # rows laid out (and read on every poll)
+    judge: bool = False  # in the judge's tab instead of each seat's orders tab
+    phases: tuple[str, ...] = ()  # the window phases it is open in; empty: every phase
+    columns: tuple[Column, ...]
+
+    @model_validator(mode="after")
+    def _shape(self) -> InputTable:
+        kinds = [c.kind for c in self.columns]
+        keys = [c.key for c in self.columns]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"table {self.name!r}: a column key is used twice")
+        for kind in (ColumnKind.SUBJECT, ColumnKind.WINDOW, ColumnKind.FEEDBACK):
+            if kinds.count(kind) != 1:
+                raise ValueError(f"table {self.name!r}: give exactly one {kind.value} column")
+        if kinds[0] is not ColumnKind.SUBJECT:
+            raise ValueError(f"table {self.name!r}: the first column is the subject")
+        if self.rows == SEAT_ROWS and self.max_rows != 1:
+            raise ValueError(f"table {self.name!r}: a seat table has one row")
+        return self
+
+    def column(self, key: str) -> Column:
+        """The column called ``key`` (KeyError naming the table if none)."""
+        for c in self.columns:
+            if c.key == key:
+                return c
+        raise KeyError(f"table {self.name!r} has no column {key!r}")
+
+    def index(self, key: str) -> int:
+        """The 0-based position of column ``key``."""
+        return [c.key for c in self.columns].index(self.column(key).key)
+
+    def of_kind(self, kind: ColumnKind) -> list[Column]:
+        """The columns of one kind, in order."""
+        return [c for c in self.columns if c.kind is kind]
+
+    def open_in(self, phase: str) -> bool:
+        """Whether rows of this table are typed for a window of ``phase``."""
+        return not self.phases or phase in self.phases
+
+
+class TabNames(_Strict):
+    """The tabs' names; ``{seat}`` stands for a seat's name."""
+
+    board: str = "Board"
+    log: str = "Log"
+    settings: str = "Settings"
+    engine: str = "Engine"
+    orders: str = "Orders {seat}"
+    archive: str = "Archive {seat}"
+    view: str = "View {seat}"  # what the seat may see: its private panel and log, in its own spreadsheet
+    judge: str = "Judge"
+
+
+class Headers(_Strict):
+    """The fixed texts the sync checks, so a layout edited by hand is noticed before anything is written."""
+
+    board: str  # the board tab's title, right of the board
+    engine: str = "sheets-gm engine v1 · do not edit"
+    orders_title: str = "sheets-gm · orders of {seat}"
+    judge_title: str = "sheets-gm · the judge's entries"
+    view_title: str = "sheets-gm · what {seat} sees"
+    log: tuple[str, ...] = ("Turn", "Kind", "What happened")
+    settings: tuple[str, ...] = ("Setting", "Value", "Default", "What it changes")
+    archive: tuple[str, ...] = ("Window", "Orders consumed (JSON)", "Stale orders set aside (JSON)")
+
+
+class Colours(_Strict):
+    """Background colours (``#RRGGBB``) of what sheets-gm writes; a ruleset's board colours are its own."""
+
+    header: str = "#D9D9D9"
+    input: str = "#FFFFFF"
+    engine: str = "#EFEFEF"
+    seats: tuple[str, ...] = ("#F4CCCC", "#CFE2F3", "#D9EAD3", "#FFF2CC", "#D9D2E9", "#FCE5CD", "#D0E0E3",
+                              "#EAD1DC")  # one per seat in roster order, round again past the last
+    extra: dict[str, str] = Field(default_factory=dict)  # the ruleset's own: terrain, villages…
+
+
+class SheetSpec(_Strict):
+    """Everything about a ruleset's sheets that is data."""
+
+    tabs: TabNames = TabNames()
+    headers: Headers
+    colours: Colours = Colours()
+    symbols: dict[str, str] = Field(default_factory=dict)  # the ruleset's board signs, by name
+    inputs: tuple[InputTable, ...]
+
+    @model_validator(mode="after")
+    def _tables(self) -> SheetSpec:
+        names = [t.name for t in self.inputs]
+        if len(set(names)) != len(names):
+            raise ValueError("two input tables have the same name")
+        if not any(t.rows == SEAT_ROWS and not t.judge for t in self.inputs):
+            raise ValueError("give a seat table (rows: seat) with its Ready box, so a seat can say its orders are in")
+        return self
+
+    def tables(self, *, judge: bool) -> tuple[InputTable, ...]:
+        """The input tables of the seats' orders tabs (``judge=False``) or of the judge's tab."""
+        return tuple(t for t in self.inputs if t.judge == judge)
+
+
+def load_sheet_spec(path: Path) -> SheetSpec:
+    """Read a sheet layout file; errors name the file, the field and, where known, the line."""
+    try:
+        data = load_yaml_file(path)
+        return SheetSpec.model_validate(data)
+    except YamlError as exc:
+        raise SheetSpecError(str(exc)) from None
+    except OSError as exc:
+        raise SheetSpecError(f"{path}: cannot be read ({exc.strerror})") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the file"
+        raise SheetSpecError(f"{path}: {where}: {first['msg']}") from None
+
+
+@cache
+def cached_sheet_spec(path: Path) -> SheetSpec:
+    """``load_sheet_spec`` read once per process (the shipped templates never change while running)."""
+    return load_sheet_spec(path)

@@ -1,0 +1,259 @@
+"""Input tables placed on a tab: every address, header check, dropdown, protection and clearing
+derived from a ruleset's ``sheet.yaml``, for any game.
+
+An orders tab (a seat's, or the judge's) reads from the top: the title (row 1), the status
+line (row 2), then each input table in the order of the file: its title row, its header row
+and ``max_rows`` rows, then a blank row. The whole tab is read in ONE range on every poll.
+
+>>> from sheets_gm.sheets.spec import Column, ColumnKind, InputTable
+>>> table = InputTable(name="seat", rows="seat", columns=(
+...     Column(key="seat", header="Player", kind=ColumnKind.SUBJECT),
+...     Column(key="window", header="For", kind=ColumnKind.WINDOW),
+...     Column(key="ready", header="Ready", kind=ColumnKind.READY),
+...     Column(key="feedback", header="Feedback", kind=ColumnKind.FEEDBACK)))
+>>> tab = InputTab.place("Orders Ann", "sheets-gm · orders of Ann", (table,))
+>>> tab.read_range(), tab.tables[0].header_row, tab.tables[0].first_row
+("'Orders Ann'!A1:D6", 4, 5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from sheets_gm.sheets.layout import (
+    CellValue,
+    Checkbox,
+    Dropdown,
+    Fill,
+    Grid,
+    Protection,
+    TabLayout,
+    a1,
+    cell_at,
+    cells,
+)
+from sheets_gm.sheets.spec import Colours, ColumnKind, InputTable
+
+TITLE_ROW = 1
+STATUS_ROW = 2
+FIRST_TABLE_ROW = 3  # a table's title row; its header follows
+
+#: Characters of a typed cell kept (after stripping spaces) when it is longer: the consumed rows
+#: are archived as JSON in one cell, which must stay within a cell's limit to be read back.
+MAX_TYPED_CHARS = 200
+
+
+def text_of(value: CellValue) -> str:
+    """A cell as stripped text ('' for an empty cell)."""
+    return "" if value is None else str(value).strip()
+
+
+def ticked(value: CellValue) -> bool:
+    """Whether a tick-box cell is ticked (TRUE, or a typed yes/x/1 in a sheet without the box)."""
+    if isinstance(value, bool):
+        return value
+    return text_of(value).casefold() in ("true", "yes", "y", "x", "1", "✓", "✔")
+
+
+def _typed(value: CellValue) -> CellValue:
+    if isinstance(value, str):
+        value = value.strip()
+        return value[:MAX_TYPED_CHARS]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class TypedRow:
+    """One row of an input table as a poll read it.
+
+    ``values`` holds the typed columns by key (text stripped, ticks as read); ``window`` is the
+    window the row was stamped for; ``typed`` says whether anything was typed or ticked."""
+
+    table: str
+    subject: str
+    row: int
+    window: str
+    values: Mapping[str, CellValue]
+    feedback: str
+
+    @property
+    def typed(self) -> bool:
+        """Whether the player typed or ticked anything in the row."""
+        return any(v not in (None, "", False) for v in self.values.values())
+
+    def text(self, key: str) -> str:
+        """The typed text of column ``key`` ('' if empty)."""
+        return text_of(self.values.get(key))
+
+    def ticked(self, key: str) -> bool:
+        """Whether the tick box of column ``key`` is ticked."""
+        return ticked(self.values.get(key))
+
+    def to_json(self) -> dict[str, object]:
+        """What the archive keeps of the row: its subject, window and typed values."""
+        return {"table": self.table, "subject": self.subject, "window": self.window, "values": dict(self.values)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object], row: int = 0) -> TypedRow:
+        """A row the archive kept (an interrupted resolution's); KeyError or TypeError if malformed."""
+        values = data["values"]
+        if not isinstance(values, dict):
+            raise TypeError("values is not a mapping")
+        return cls(str(data["table"]), str(data["subject"]), row, str(data["window"]), values, "")
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTable:
+    """One input table on its tab: its rows and columns."""
+
+    spec: InputTable
+    title_row: int
+    header_row: int
+
+    @property
+    def first_row(self) -> int:
+        """The sheet row of the table's first data row."""
+        return self.header_row + 1
+
+    @property
+    def last_row(self) -> int:
+        """The sheet row of the table's last data row."""
+        return self.header_row + self.spec.max_rows
+
+    @property
+    def width(self) -> int:
+        """Its number of columns."""
+        return len(self.spec.columns)
+
+    def rows_range(self) -> str:
+        """Every data row's cells, as a range within the tab."""
+        return cells(0, self.first_row, self.width - 1, self.last_row)
+
+    def column_cells(self, key: str) -> str:
+        """One column's data cells, as a range within the tab."""
+        col = self.spec.index(key)
+        return cells(col, self.first_row, col, self.last_row)
+
+    def cell(self, index: int, key: str) -> str:
+        """The cell of column ``key`` in the table's ``index``-th row (0-based)."""
+        return cell_at(self.spec.index(key), self.first_row + index)
+
+    def read(self, grid: Grid) -> list[TypedRow]:
+        """The table's rows with a subject, from a grid read from A1 of the tab."""
+        out: list[TypedRow] = []
+        window_col = self.spec.index(self.spec.of_kind(ColumnKind.WINDOW)[0].key)
+        feedback_col = self.spec.index(self.spec.of_kind(ColumnKind.FEEDBACK)[0].key)
+        for row in range(self.first_row, self.last_row + 1):
+            line = grid[row - 1] if row - 1 < len(grid) else []
+
+            def at(col: int, line: list[CellValue] = line) -> CellValue:
+                return line[col] if col < len(line) else None
+
+            subject = text_of(at(0))
+            if not subject:
+                continue
+            values = {c.key: _typed(at(i)) for i, c in enumerate(self.spec.columns) if c.kind.typed}
+            out.append(TypedRow(self.spec.name, subject, row, text_of(at(window_col)), values,
+                                text_of(at(feedback_col))))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class InputTab:
+    """A tab of input tables (a seat's orders tab, or the judge's tab)."""
+
+    name: str
+    title: str
+    tables: tuple[PlacedTable, ...]
+
+    @classmethod
+    def place(cls, name: str, title: str, tables: Sequence[InputTable]) -> InputTab:
+        """The tables stacked from row 3: each a title row, a header row, its rows and a blank row."""
+        placed: list[PlacedTable] = []
+        row = FIRST_TABLE_ROW
+        for spec in tables:
+            placed.append(PlacedTable(spec, row, row + 1))
+            row += 2 + spec.max_rows + 1
+        return cls(name, title, tuple(placed))
+
+    @property
+    def width(self) -> int:
+        """The columns of its widest table (at least one)."""
+        return max([t.width for t in self.tables] + [1])
+
+    @property
+    def last_row(self) -> int:
+        """The last row any table uses."""
+        return max([t.last_row for t in self.tables] + [STATUS_ROW])
+
+    def table(self, name: str) -> PlacedTable:
+        """The placed table called ``name`` (KeyError naming the tab if none)."""
+        for t in self.tables:
+            if t.spec.name == name:
+                return t
+        raise KeyError(f"tab {self.name!r} has no table {name!r}")
+
+    def read_range(self) -> str:
+        """The one range a poll reads: the whole tab, title to last row."""
+        return a1(self.name, cells(0, TITLE_ROW, self.width - 1, self.last_row))
+
+    def status_cell(self) -> str:
+        """The status line's cell, as a full range."""
+        return a1(self.name, cell_at(0, STATUS_ROW))
+
+    def header_checks(self) -> list[tuple[int, int, str]]:
+        """(row, 0-based column, text) of every fixed text the sync checks before writing anything."""
+        checks = [(TITLE_ROW, 0, self.title)]
+        for t in self.tables:
+            checks += [(t.header_row, i, c.header) for i, c in enumerate(t.spec.columns)]
+        return checks
+
+    def drift(self, grid: Grid) -> str:
+        """'' when every fixed text is in place, else a sentence naming the first cell that changed."""
+        for row, col, want in self.header_checks():
+            line = grid[row - 1] if row - 1 < len(grid) else []
+            got = text_of(line[col] if col < len(line) else None)
+            if got != want:
+                return (f"tab {self.name!r} cell {cell_at(col, row)} should say {want!r} but says {got!r}")
+        return ""
+
+    def layout(self, colours: Colours, editors: Sequence[str]) -> TabLayout:
+        """The tab as a layout: titles and headers, colours, dropdowns, tick boxes, and protections that
+        leave only the typed cells open (to ``editors``, or to anyone who may edit the spreadsheet)."""
+        width = self.width
+        values: dict[str, Grid] = {"A1": [[self.title]]}
+        fills = [Fill(cells(0, TITLE_ROW, width - 1, TITLE_ROW), colours.header, bold=True),
+                 Fill(cells(0, STATUS_ROW, width - 1, STATUS_ROW), colours.engine, wrap=True)]
+        dropdowns: list[Dropdown] = []
+        checkboxes: list[Checkbox] = []
+        protections = [Protection(cells(0, TITLE_ROW, width - 1, STATUS_ROW), "Title and status: written by sheets-gm")]
+        widths: dict[int, int] = {}
+        for t in self.tables:
+            spec = t.spec
+            values[cell_at(0, t.title_row)] = [[spec.title or spec.name.replace("_", " ").capitalize()]]
+            values[cell_at(0, t.header_row)] = [[c.header for c in spec.columns]]
+            fills.append(Fill(cells(0, t.header_row, t.width - 1, t.header_row), colours.header, bold=True))
+            protections.append(Protection(cells(0, t.title_row, width - 1, t.header_row), f"{spec.name}: headers"))
+            for i, c in enumerate(spec.columns):
+                col_cells = cells(i, t.first_row, i, t.last_row)
+                widths[i] = max(widths.get(i, 0), c.width or _default_width(c.kind))
+                if c.kind.typed:
+                    protections.append(Protection(col_cells, f"{spec.name}: {c.header}", tuple(editors),
+                                                  player_input=True))
+                else:
+                    fills.append(Fill(col_cells, colours.engine, wrap=c.kind is ColumnKind.FEEDBACK))
+                    protections.append(Protection(col_cells, f"{spec.name}: {c.header}, written by sheets-gm"))
+                if c.kind is ColumnKind.CHOICE:
+                    dropdowns.append(Dropdown(col_cells, c.values))
+                if c.kind in (ColumnKind.TICK, ColumnKind.READY):
+                    checkboxes.append(Checkbox(col_cells))
+        return TabLayout(name=self.name, rows=self.last_row + 1, cols=width, frozen_rows=STATUS_ROW,
+                         values=values, fills=tuple(fills), dropdowns=tuple(dropdowns),
+                         checkboxes=tuple(checkboxes), protections=tuple(protections), column_widths=widths)
+
+
+def _default_width(kind: ColumnKind) -> int:
+    return {ColumnKind.SUBJECT: 140, ColumnKind.WINDOW: 90, ColumnKind.SHOWN: 110, ColumnKind.TEXT: 150,
+            ColumnKind.CHOICE: 120, ColumnKind.NUMBER: 80, ColumnKind.TICK: 60, ColumnKind.READY: 80,
+            ColumnKind.FEEDBACK: 480}[kind]
