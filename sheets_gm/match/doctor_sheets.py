@@ -16,14 +16,21 @@ from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
-from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
+from sheets_gm.sheets.backend import (
+    LayoutDriftError,
+    RangeWrite,
+    SheetAccessError,
+    SheetBackend,
+    SheetError,
+    SheetUnavailableError,
+)
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.record import EngineRecord, RecordError, parse_record
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.snapshot import LayoutDriftError, expect_row, read_snapshot
+from sheets_gm.sync.snapshot import expect_row, read_snapshot
 
 
 class ReadOnlyBackend:
