@@ -23,6 +23,7 @@ from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
+    BotKind,
     Information,
     Member,
     Outcome,
@@ -210,11 +211,27 @@ class RaceRuleset:
 
     def secrets(self, state: RaceState, seat: str) -> list[str]:
         """A seat's stamina is its own."""
-        return [f"stamina {r}={s}" for r, s in state.stamina.items() if state.owner[r] == seat]
+        return [_stamina_text(r, s) for r, s in state.stamina.items() if state.owner[r] == seat]
+
+    def bots(self) -> Mapping[str, BotKind]:
+        """One kind: run while there is stamina, else walk."""
+        return {"steady": BotKind("steady", "runs while it has stamina, then walks", lambda seed: SteadyBot())}
 
     def sheet(self) -> RaceSheet:
         """The race's sheet adapter."""
         return RaceSheet(self)
+
+
+def _stamina_text(runner: str, stamina: int) -> str:
+    return f"{runner} stamina {stamina}"
+
+
+class SteadyBot:
+    """Runs every runner with stamina left; walks the others."""
+
+    def orders(self, state: RaceState, seat: str, dice: TurnDice) -> RaceOrders:
+        """This seat's paces."""
+        return RaceOrders({r: "run" if state.stamina[r] else "walk" for r, s in state.owner.items() if s == seat})
 
 
 @dataclass(frozen=True)
@@ -255,6 +272,11 @@ class RaceSheet:
         ready = any(r.ticked("ready") for r in rows.get("seat", []))
         return SeatInput(RaceOrders(pace), problems, frozenset(pace) | {seat}, ready=ready)
 
+    def typed_cells(self, state: RaceState, window: Window, seat: str,
+                    orders: RaceOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+        """Each runner's pace in its row."""
+        return {"runners": {r: {"pace": p} for r, p in orders.pace.items() if state.owner.get(r) == seat}}
+
     def board(self, state: RaceState) -> BoardDrawing:
         """One cell per square; the runners on it, one per line."""
         cells: list[CellValue] = ["\n".join(r for r in sorted(state.at) if state.at[r] == i)
@@ -268,7 +290,8 @@ class RaceSheet:
     def panel(self, state: RaceState, seat: str) -> Grid:
         """The seat's runners with their stamina."""
         header: list[CellValue] = ["Runner", "At", "Stamina"]
-        return [header] + [[r, state.at[r], state.stamina[r]] for r in sorted(state.owner) if state.owner[r] == seat]
+        return [header] + [[r, state.at[r], _stamina_text(r, state.stamina[r])] for r in sorted(state.owner)
+                           if state.owner[r] == seat]
 
 
 #: The race as the core types it (the test game leaves out what only commands and simulations use).

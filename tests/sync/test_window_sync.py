@@ -137,7 +137,7 @@ def test_private_events_reach_only_their_seat(registered_race: type[RaceRuleset]
     assert any("no stamina left" in t for t in private)
     assert not any("no stamina" in t for t in public)
     assert not any("no stamina" in str(v) for v in bo.tabs["View Bo"].values())
-    assert ann.value("View Ann", "C5") == 0 and "Stamina" in str(ann.value("View Ann", "C4"))
+    assert ann.value("View Ann", "C5") == "Ann-1 stamina 0" and "Stamina" in str(ann.value("View Ann", "C4"))
 
 
 def test_a_row_typed_for_another_window_is_set_aside(registered_race: type[RaceRuleset]) -> None:
