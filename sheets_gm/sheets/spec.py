@@ -205,8 +205,6 @@ def load_sheet_spec(path: Path) -> SheetSpec:
         return SheetSpec.model_validate(data)
     except YamlError as exc:
         raise SheetSpecError(str(exc)) from None
-    except OSError as exc:
-        raise SheetSpecError(f"{path}: cannot be read ({exc.strerror})") from None
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "the file"
