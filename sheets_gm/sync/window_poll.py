@@ -57,6 +57,9 @@ class WindowReport:
     result: str = ""  # the status line after the poll
     state: Any = None
     force_refused: str = ""
+    window_key: str = ""  # the key of the window the poll found open (what resolve --force --window names)
+    deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
+    settings: Any = None  # the house rules the match was created with and keeps
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -110,7 +113,8 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     ruleset = record.ruleset
     window = ruleset.window(record.state)
     report = WindowReport(window="" if window is None else window.label, state=record.state,
-                          result=status_line(read.adapter, record))
+                          result=status_line(read.adapter, record), window_key="" if window is None else window.key,
+                          deadline=record.deadline, settings=ruleset.settings)
     if force and window_key is not None and (window is None or window_key != window.key):
         force = False
         report.force_refused = (f"window {window_key!r} is not the open one: "
@@ -254,6 +258,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     batch.put(sheets.engine, history_range(engine_tab, number), [[number, compact_json(history)]])
     batch.put(sheets.engine, engine_values_range(engine_tab), new_record.values())
     report.resolved = True
+    report.deadline = deadline
     report.state = new_state
     report.finished = new_window is None
     report.result = status

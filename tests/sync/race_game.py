@@ -24,6 +24,7 @@ from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
     BotKind,
+    GmOption,
     Information,
     Member,
     Outcome,
@@ -116,10 +117,10 @@ class RaceRuleset:
         return Roster(("Ann", "Bo"), tuple(Member(f"{s}-{i}", s) for s in ("Ann", "Bo") for i in (1, 2)))
 
     def new_match(self, roster: Roster, seed: bytes) -> RaceState:
-        """Every runner on square 0 with full stamina."""
-        names = [m.name for m in roster.members]
-        return RaceState(1, {m.name: m.seat for m in roster.members}, dict.fromkeys(names, 0),
-                         dict.fromkeys(names, STAMINA), roster.seats)
+        """Every runner on square 0 with full stamina; a seat the roster gives no runner runs one, "<seat>-1"."""
+        owner = {m.name: m.seat for m in roster.members}
+        owner |= {f"{seat}-1": seat for seat in roster.seats if not roster.of(seat)}
+        return RaceState(1, owner, dict.fromkeys(owner, 0), dict.fromkeys(owner, STAMINA), roster.seats)
 
     def state_to_json(self, state: RaceState) -> dict[str, Any]:
         """The state as JSON."""
@@ -212,6 +213,41 @@ class RaceRuleset:
     def secrets(self, state: RaceState, seat: str) -> list[str]:
         """A seat's stamina is its own."""
         return [_stamina_text(r, s) for r, s in state.stamina.items() if state.owner[r] == seat]
+
+    @classmethod
+    def gm_options(cls) -> tuple[GmOption, ...]:
+        """One correction: a runner's stamina."""
+        return (GmOption("stamina", "RUNNER=N", "set a runner's stamina (0 to 2)"),)
+
+    @classmethod
+    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
+                               reason: str) -> list[dict[str, Any]]:
+        """``--stamina Ann-1=2`` as events."""
+        out = []
+        for text in values.get("stamina", ()):
+            runner, sep, number = text.partition("=")
+            if not sep or not number.strip().isdigit() or int(number) > STAMINA:
+                raise ValueError(f"--stamina {text!r}: write RUNNER=N with N from 0 to {STAMINA}, e.g. Ann-1=2")
+            out.append({"runner": runner.strip(), "stamina": int(number), "reason": reason})
+        return out
+
+    def apply_gm_event(self, state: RaceState, event: dict[str, Any]) -> Resolution[RaceState]:
+        """A runner's stamina set by the GM."""
+        if event["runner"] not in state.owner:
+            raise ValueError(f"no runner {event['runner']!r}; the runners are {', '.join(sorted(state.owner))}")
+        stamina = {**state.stamina, event["runner"]: event["stamina"]}
+        text = f"The GM sets {event['runner']}'s stamina to {event['stamina']} ({event['reason']})."
+        seat = state.owner[event["runner"]]
+        return Resolution(replace(state, stamina=stamina),
+                          [Event(state.turn, RaceEvent.TIRED, text, audience=frozenset({seat}))])
+
+    def gm_event_to_json(self, event: dict[str, Any]) -> dict[str, Any]:
+        """A GM event is JSON already."""
+        return dict(event)
+
+    def gm_event_from_json(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A GM event from JSON."""
+        return dict(data)
 
     def bots(self) -> Mapping[str, BotKind]:
         """One kind: run while there is stamina, else walk."""

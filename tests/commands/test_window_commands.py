@@ -1,0 +1,98 @@
+"""init, sync, status and resolve for a ruleset on the generic sync (the test game "race"), end to end
+through the command line, with local workbooks: one for the board, one per seat, the GM's engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from tests.sync.race_game import RACE, SteadyBot, registered_race
+
+__all__ = ["registered_race"]
+
+CONFIG = """ruleset = "race"
+title = "Race night"
+seats = ["Ann", "Bo"]
+
+[sheets]
+backend = "local"
+board = "board.xlsx"
+engine = "gm/engine.xlsx"
+orders = { Ann = "ann.xlsx", Bo = "bo.xlsx" }
+
+[settings]
+max_turns = 3
+"""
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def new_match(tmp_path: Path, capsys: pytest.CaptureFixture[str], roster: str | None = None) -> Path:
+    path = tmp_path / "match.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    args: list[str | Path] = ["init", "race", "-c", path]
+    if roster is not None:
+        (tmp_path / "roster.csv").write_text(roster, encoding="utf-8")
+        args += ["--roster", tmp_path / "roster.csv"]
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert "Seed hash" in out and "The first orders are open." in out
+    return path
+
+
+def bots_type(path: Path) -> None:
+    type_bot_orders(open_match_sheets(load_config(path)), RACE, {"Ann": SteadyBot(), "Bo": SteadyBot()})
+
+
+def test_init_sync_and_status_run_a_race_to_its_end(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    registered_race: object) -> None:
+    roster = "name,player,email\nAnn-1,Ann,ann@example.org\nBo-1,bo,\nBo-2,Bo,\n"
+    path = new_match(tmp_path, capsys, roster)
+    assert {p.name for p in tmp_path.glob("*.xlsx")} == {"board.xlsx", "ann.xlsx", "bo.xlsx"}
+    code, out, _ = run(capsys, "status", "-c", path)
+    assert code == 0 and "Turn 1 (window 1) · orders open" in out and "Not ready: Ann, Bo" in out
+    code, out, _ = run(capsys, "sync", "-c", path)
+    assert "Turn 1: waiting for Ann, Bo" in out
+    for turn in (1, 2, 3):  # max_turns = 3: the race ends by turn 3 at the latest
+        bots_type(path)
+        code, out, _ = run(capsys, "sync", "-c", path)
+        assert code == 0 and f"Turn {turn} resolved (every seat is ready)" in out
+        if "Race over" in out:
+            break
+    code, out, _ = run(capsys, "sync", "-c", path)
+    assert "Nothing to do: Race over" in out
+
+
+def test_resolve_needs_the_window_to_force_and_refuses_another(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              registered_race: object) -> None:
+    path = new_match(tmp_path, capsys)
+    code, _, err = run(capsys, "resolve", "-c", path)
+    assert code == 1 and "window 1 is not due" in err and "--force --window 1" in err
+    code, _, err = run(capsys, "resolve", "-c", path, "--force")
+    assert code == 1 and "--force needs the window you mean" in err
+    code, _, err = run(capsys, "resolve", "-c", path, "--force", "--window", "2")
+    assert code == 1 and "window '2' is not the open one" in err
+    code, out, _ = run(capsys, "resolve", "-c", path, "--force", "--window", "1")
+    assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
+
+
+def test_init_refuses_a_bad_roster_and_an_existing_match(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         registered_race: object) -> None:
+    path = tmp_path / "match.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "roster.csv").write_text("name,player\nAnn-1,Cy\n", encoding="utf-8")
+    code, _, err = run(capsys, "init", "race", "-c", path, "--roster", tmp_path / "roster.csv")
+    assert code == 1 and "line 2: Ann-1 is in 'Cy'; the seats are Ann, Bo" in err
+    assert not list(tmp_path.glob("*.xlsx"))  # nothing written
+    new_match(tmp_path, capsys)
+    code, _, err = run(capsys, "init", "race", "-c", path)
+    assert code == 1 and "already holds a race match" in err
