@@ -55,20 +55,20 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
     for subject in subjects:
         shown = adapter.shown(state, seat, spec, subject, dice) if spec.of_kind(ColumnKind.SHOWN) else {}
         keep = (kept or {}).get(subject)
-        line: list[CellValue] = []
-        for c in spec.columns:
+        line: list[CellValue] = [""] * placed.width
+        for col, c in placed.columns():
             if c.kind is ColumnKind.SUBJECT:
-                line.append(subject)
+                line[col] = subject
             elif c.kind is ColumnKind.WINDOW:
-                line.append(stamp)
+                line[col] = stamp
             elif c.kind is ColumnKind.SHOWN:
-                line.append(shown.get(c.key, ""))
+                line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line.append(keep.feedback if keep is not None else idle_feedback(window, seat, spec, outcome_text))
+                line[col] = keep.feedback if keep is not None else idle_feedback(window, seat, spec, outcome_text)
             elif keep is not None:
-                line.append(keep.values.get(c.key, ""))
+                line[col] = keep.values.get(c.key, "")
             else:
-                line.append(False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else "")
+                line[col] = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
         grid.append(line)
     blank: list[CellValue] = [""] * placed.width
     grid += [list(blank) for _ in range(spec.max_rows - len(subjects))]

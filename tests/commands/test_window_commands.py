@@ -96,3 +96,16 @@ def test_init_refuses_a_bad_roster_and_an_existing_match(tmp_path: Path, capsys:
     new_match(tmp_path, capsys)
     code, _, err = run(capsys, "init", "race", "-c", path)
     assert code == 1 and "already holds a race match" in err
+
+
+def test_demo_plays_a_race_on_a_workbook_per_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  registered_race: object) -> None:
+    code, out, err = run(capsys, "demo", "race", "--out", tmp_path / "demo")
+    assert code == 0, err
+    assert "Result after" in out and "Race over" in out
+    assert (tmp_path / "demo" / "orders-Ann.xlsx").exists() and (tmp_path / "demo" / "gm" / "engine.xlsx").exists()
+
+
+def test_demo_names_the_rulesets_it_knows(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "demo", "chess")
+    assert code == 1 and "unknown ruleset 'chess'; this build knows: gvg" in err
