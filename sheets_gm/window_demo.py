@@ -43,7 +43,7 @@ def _workbook(path: Path, first_tab: str) -> SheetBackend:
     path.parent.mkdir(parents=True, exist_ok=True)
     for stale in (path, *path.parent.glob(f".{path.name}*")):
         stale.unlink(missing_ok=True)
-    about = [["The engine of a sheets-gm match: do not edit."]]
+    about: Grid = [["The engine of a sheets-gm match: do not edit."]]
     values: dict[str, Grid] = {"A1": about} if first_tab == "About" else {}
     return create_workbook(path, WorkbookLayout("sheets-gm demo", (TabLayout(first_tab, rows=1, cols=1,
                                                                               values=values),)), overwrite=True)

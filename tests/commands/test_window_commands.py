@@ -109,3 +109,38 @@ def test_demo_plays_a_race_on_a_workbook_per_seat(tmp_path: Path, capsys: pytest
 def test_demo_names_the_rulesets_it_knows(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "demo", "chess")
     assert code == 1 and "unknown ruleset 'chess'; this build knows: gvg" in err
+
+
+def test_export_and_verify_replay_every_window_of_a_race(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        registered_race: object) -> None:
+    path = new_match(tmp_path, capsys)
+    code, _, err = run(capsys, "export", "-c", path)
+    assert code == 1 and "the match is still being played (0 windows resolved)" in err
+    for _ in range(3):
+        bots_type(path)
+        run(capsys, "sync", "-c", path)
+    code, out, _ = run(capsys, "verify", "-c", path)
+    assert code == 0 and "OK: " in out and "windows and" in out
+    code, out, err = run(capsys, "export", "-c", path)
+    assert code == 0, err
+    assert "The match is over" in out and (tmp_path / "export" / "Board.csv").exists()
+    assert (tmp_path / "export" / "orders-Ann.xlsx").exists() and not (tmp_path / "export" / "Engine.csv").exists()
+    code, out, _ = run(capsys, "verify", tmp_path / "export" / "replay.json")
+    assert code == 0 and "every state matches" in out
+
+
+def test_verify_finds_an_order_changed_after_the_fact(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      registered_race: object) -> None:
+    import json
+
+    path = new_match(tmp_path, capsys)
+    for _ in range(2):
+        bots_type(path)
+        run(capsys, "sync", "-c", path)
+    run(capsys, "export", "-c", path, "--reveal-early")
+    replay = tmp_path / "export" / "replay.json"
+    doc = json.loads(replay.read_text(encoding="utf-8"))
+    doc["resolutions"][0]["orders"]["pace"] = {"Ann-1": "walk"}  # as if Ann had walked
+    replay.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, _ = run(capsys, "verify", replay)
+    assert code == 1 and "MISMATCH after 1 windows replayed" in out
