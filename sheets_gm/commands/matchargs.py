@@ -22,12 +22,13 @@ from sheets_gm.sync.between import GmOpError
 from sheets_gm.sync.match_record import MatchRecordError
 from sheets_gm.sync.record import RecordError
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_between import BetweenWindowsError
 from sheets_gm.sync.window_create import SeatsMismatchError
 
 #: Errors whose message already says what to fix: shown as one line, exit code 1.
 USER_FIXABLE: tuple[type[Exception], ...] = (
     ConfigError, SheetError, RecordError, RosterError, RosterFileError, SettingError, MapError, GmEventError,
-    GmOpError, MatchRecordError, SeatRosterError, SheetSpecError, SeatsMismatchError,
+    GmOpError, MatchRecordError, SeatRosterError, SheetSpecError, SeatsMismatchError, BetweenWindowsError,
 )
 
 

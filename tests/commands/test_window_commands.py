@@ -144,3 +144,44 @@ def test_verify_finds_an_order_changed_after_the_fact(tmp_path: Path, capsys: py
     replay.write_text(json.dumps(doc), encoding="utf-8")
     code, out, _ = run(capsys, "verify", replay)
     assert code == 1 and "MISMATCH after 1 windows replayed" in out
+
+
+def _view_cells(tmp_path: Path, seat: str) -> list[str]:
+    import openpyxl
+
+    book = openpyxl.load_workbook(tmp_path / f"{seat.lower()}.xlsx")
+    return [str(c.value) for row in book[f"View {seat}"].iter_rows() for c in row if c.value is not None]
+
+
+def test_adjust_then_undo_keep_the_replay_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                registered_race: object) -> None:
+    path = new_match(tmp_path, capsys)
+    code, out, err = run(capsys, "adjust", "-c", path, "--stamina", "Ann-1=0", "--reason", "fell at the start")
+    assert code == 0, err
+    assert "The GM sets Ann-1's stamina to 0 (fell at the start)." in out
+    assert "Ann-1 stamina 0" in _view_cells(tmp_path, "Ann")
+    assert not any("Ann-1" in c for c in _view_cells(tmp_path, "Bo"))  # Ann's runner: private to her
+    code, _, err = run(capsys, "adjust", "-c", path, "--stamina", "Cy-1=1", "--reason", "x")
+    assert code == 1 and "no runner 'Cy-1'" in err and "nothing was written" in err
+    bots_type(path)
+    code, out, _ = run(capsys, "sync", "-c", path)
+    assert "Turn 1 resolved" in out
+    code, out, _ = run(capsys, "verify", "-c", path)
+    assert code == 0 and "OK: 1 windows" in out
+    bots_type(path)  # typed for turn 2, then the GM takes turn 1 back
+    code, out, err = run(capsys, "undo", "-c", path, "--reason", "Bo's orders were typed by Ann")
+    assert code == 0, err
+    assert "GM undoes turn 1 (window 1)" in out and "set aside" in out
+    code, out, _ = run(capsys, "status", "-c", path)
+    assert "Turn 1 (window 1)" in out and "Not ready: Ann, Bo" in out
+    code, out, _ = run(capsys, "resolve", "-c", path, "--force", "--window", "1")
+    assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
+    code, out, _ = run(capsys, "verify", "-c", path)
+    assert code == 0 and "OK: 1 windows" in out, out
+
+
+def test_undo_with_nothing_resolved_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             registered_race: object) -> None:
+    path = new_match(tmp_path, capsys)
+    code, _, err = run(capsys, "undo", "-c", path, "--reason", "oops")
+    assert code == 1 and "nothing to undo" in err
