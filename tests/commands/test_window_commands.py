@@ -185,3 +185,18 @@ def test_undo_with_nothing_resolved_says_so(tmp_path: Path, capsys: pytest.Captu
     path = new_match(tmp_path, capsys)
     code, _, err = run(capsys, "undo", "-c", path, "--reason", "oops")
     assert code == 1 and "nothing to undo" in err
+
+
+def test_doctor_reads_a_race_as_a_poll_does(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            registered_race: object) -> None:
+    path = new_match(tmp_path, capsys)
+    code, out, _ = run(capsys, "doctor", "-c", path)
+    assert code == 0, out
+    assert "Ann vs Bo" in out and "workbook (orders Ann)" in out and "turn 1 (window 1) is open" in out
+    import openpyxl
+
+    book = openpyxl.load_workbook(tmp_path / "ann.xlsx")
+    book["Orders Ann"]["D4"] = "Speed"
+    book.save(tmp_path / "ann.xlsx")
+    code, out, _ = run(capsys, "doctor", "-c", path)
+    assert code == 1 and "should say 'Pace' but says 'Speed'" in out
