@@ -213,20 +213,24 @@ def run_resolve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _deadline_phrase(deadline: str, now: datetime, what: str, who: str) -> str:
+    """How the open orders close: ``until Mon 23 Nov, 20:00 (in 2 h 05 min)``, past, or no deadline."""
+    until = seconds_until(deadline, now)
+    if until is None:
+        return f" (no deadline: {what} resolves when {who} is ready)"
+    when = describe_deadline(deadline)
+    return (f" until {when} (in {describe_wait(until)})" if until > 0 else
+            f"; the deadline {when} has passed: the next sync resolves {what}")
+
+
 def status_lines(report: PollReport, now: datetime) -> list[str]:
     """What ``status`` prints: turn, phase, deadline, captains, who has not submitted, what was rejected."""
     state = report.state
     assert state is not None
     if report.finished:
         return [report.result or f"The match is over on turn {state.turn}."]
-    lines = [f"Turn {report.turn} of {report.max_turns} · orders open"]
-    until = seconds_until(report.deadline, now)
-    if until is not None:
-        when = describe_deadline(report.deadline)
-        lines[0] += (f" until {when} (in {describe_wait(until)})" if until > 0 else
-                     f"; the deadline {when} has passed: the next sync resolves the turn")
-    else:
-        lines[0] += " (no deadline: the turn resolves when every captain is ready)"
+    lines = [f"Turn {report.turn} of {report.max_turns} · orders open"
+             + _deadline_phrase(report.deadline, now, "the turn", "every captain")]
     for i, team in enumerate(state.teams):
         ready = "ready ✔" if report.ready[i] else "not ready"
         lines.append(f"{team}: {state.coins[i]} coins · captain {ready}")
@@ -246,14 +250,8 @@ def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
     """What ``status`` prints for a match on the generic sync: window, deadline, who is not ready, rejections."""
     if report.finished:
         return [report.result]
-    lines = [f"{report.window[:1].upper()}{report.window[1:]} (window {report.window_key}) · orders open"]
-    until = seconds_until(report.deadline, now)
-    if until is not None:
-        when = describe_deadline(report.deadline)
-        lines[0] += (f" until {when} (in {describe_wait(until)})" if until > 0 else
-                     f"; the deadline {when} has passed: the next sync resolves it")
-    else:
-        lines[0] += " (no deadline: it resolves when every seat is ready)"
+    lines = [f"{report.window[:1].upper()}{report.window[1:]} (window {report.window_key}) · orders open"
+             + _deadline_phrase(report.deadline, now, "it", "every seat")]
     lines.append(report.result)
     lines.append(f"Not ready: {', '.join(report.waiting_for)}" if report.waiting_for else "Every seat is ready.")
     if report.rejected:

@@ -47,25 +47,19 @@ def run(args: argparse.Namespace) -> int:
                 doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
             else:
                 doc = match_replay(open_match(config))
-    if doc.get("format") == WINDOW_REPLAY_FORMAT:
-        try:
-            found = replay_window_states(doc)
-        except WindowReplayError as exc:
-            raise UserError(f"{where}: {exc}") from None
-        if found.difference is not None:
-            print(f"MISMATCH after {found.resolutions} windows replayed: {found.difference}")
-            return 1
-        print(f"OK: {found.resolutions} windows and {found.rolls} dice and draws replayed from the seed; "
-              "every state matches.")
-        return 0
     try:
-        check = replay_states(doc)
-    except ReplayError as exc:
+        if doc.get("format") == WINDOW_REPLAY_FORMAT:
+            found = replay_window_states(doc)
+            done, rolls, difference = f"{found.resolutions} windows", f"{found.rolls} dice and draws", found.difference
+        else:
+            check = replay_states(doc)
+            done, rolls, difference = f"{check.turns} turns", f"{check.rolls} dice", check.difference
+    except (ReplayError, WindowReplayError) as exc:
         raise UserError(f"{where}: {exc}") from None
-    if check.difference is not None:
-        print(f"MISMATCH after {check.turns} turns replayed: {check.difference}")
+    if difference is not None:
+        print(f"MISMATCH after {done} replayed: {difference}")
         return 1
-    print(f"OK: {check.turns} turns and {check.rolls} dice replayed from the seed; every state matches.")
+    print(f"OK: {done} and {rolls} replayed from the seed; every state matches.")
     return 0
 
 

@@ -38,9 +38,9 @@ from enum import StrEnum
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sheets_gm.yamlio import YamlError, load_yaml_file
+from sheets_gm.yamlio import YamlError, load_yaml_model
 
 
 class SheetSpecError(ValueError):
@@ -201,14 +201,9 @@ class SheetSpec(_Strict):
 def load_sheet_spec(path: Path) -> SheetSpec:
     """Read a sheet layout file; errors name the file, the field and, where known, the line."""
     try:
-        data = load_yaml_file(path)
-        return SheetSpec.model_validate(data)
+        return load_yaml_model(path, SheetSpec)
     except YamlError as exc:
         raise SheetSpecError(str(exc)) from None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "the file"
-        raise SheetSpecError(f"{path}: {where}: {first['msg']}") from None
 
 
 @cache

@@ -77,3 +77,10 @@ def test_tables_stack_on_the_tab_with_a_title_and_header_each(tmp_path: Path) ->
                                                  ("", False), (None, False), ("no", False)])
 def test_a_tick_box_reads_as_ticked_when_a_sheet_without_boxes_says_yes(value: object, expected: bool) -> None:
     assert ticked(value) is expected  # type: ignore[arg-type]
+
+
+def test_a_bad_value_is_named_with_its_line(tmp_path: Path) -> None:
+    text = GOOD.replace("max_rows: 3", "max_rows: 0")
+    line = text.splitlines().index("    max_rows: 0") + 1
+    with pytest.raises(SheetSpecError, match=rf"line {line}: inputs\.0\.max_rows: Input should be greater"):
+        load_sheet_spec(write(tmp_path, text))
