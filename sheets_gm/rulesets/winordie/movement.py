@@ -124,3 +124,28 @@ def plan_move(board: WodMap, settings: WodSettings, state: WodState, unit: Unit,
         if h in zoc:
             return Route(tuple(route[: i + 1]), f"an enemy next to {h.label} (zone of control)")
     return Route(tuple(route))
+
+
+def reachable(board: WodMap, settings: WodSettings, state: WodState, unit: Unit) -> dict[Hex, int]:
+    """The hexes ``unit`` could end a move on (free, open) within its speed, with their distances (the zone
+    of control may still stop it earlier; ``plan_move`` says where)."""
+    assert unit.at is not None
+    flying = state.card_of(unit).flying
+    occupied = {u.at for u in state.units if u.at is not None and u is not unit}
+    first_move = unit.moves == 0
+    speed = state.speed(unit)
+    best = {unit.at: 0}
+    queue = deque([unit.at])
+    while queue:
+        here = queue.popleft()
+        if best[here] >= speed:
+            continue
+        for n in board.neighbours(here):
+            if n in best:
+                continue
+            if not flying and (board.terrain[n].obstacle or n in occupied
+                               or (first_move and board.highland(n) and not board.highland(here))):
+                continue
+            best[n] = best[here] + 1
+            queue.append(n)
+    return {h: d for h, d in best.items() if h != unit.at and h not in occupied and not board.terrain[h].obstacle}

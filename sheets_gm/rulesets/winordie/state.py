@@ -23,6 +23,11 @@ HEALTH_BONUS = 2  # Health
 SPEED_BONUS = 2  # Movement
 
 
+def reading_order(unit: Unit) -> tuple[int, int]:
+    """A sort key putting units in the reading order of their hexes (undeployed ones first)."""
+    return (unit.at.row, unit.at.col) if unit.at is not None else (-1, -1)
+
+
 @dataclass(slots=True)
 class Unit:
     """A unit of a legion: its card, owner, hex (None before deployment), damage and turn bookkeeping."""

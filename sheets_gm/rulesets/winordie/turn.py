@@ -546,7 +546,8 @@ def _call(rules: WodRules, state: WodState, caller: Unit, action: Action, at: He
     events.append(Event(state.turn, EventKind.CALLED,
                         f"{public_name(state, caller)} calls for allies: {new_id} ({card_name}) joins on {at.label} "
                         f"for {cost} crystals; {state.acting}'s morale rises to {legion.morale}.",
-                        {"unit": new_id, "card": card_name, "at": at.label, "cost": cost, "morale": legion.morale}))
+                        {"player": state.acting, "unit": new_id, "card": card_name, "at": at.label, "cost": cost,
+                         "morale": legion.morale}))
     if legion.morale > s.morale_cap:
         kill(state, unit, events, f"morale above {s.morale_cap}")
         return f"{new_id} ({card_name}) is called but dies at once: morale would exceed {s.morale_cap}."
@@ -567,3 +568,14 @@ def _ability(state: WodState, unit: Unit, action: Action, events: list[Event]) -
                         f"{unit.id} ({unit.card}) uses {ability.name}{aim}; the GM applies its effect.",
                         {"unit": unit.id, "ability": ability.name, "type": ability.type.value, "aim": action.aim}))
     return f"{unit.id} uses {ability.name}; the GM applies its effect."
+
+
+def try_action(rules: WodRules, state: WodState, action: Action, dice: TurnDice, events: list[Event]) -> str | None:
+    """Check and resolve one row on ``state`` in place, without reactions (bots plan with it); the
+    refusal, or None once resolved."""
+    checked = _check(rules, state, action)
+    if isinstance(checked, _Refusal):
+        return str(checked)
+    _execute(rules, state, action, checked, dice, events)
+    check_defeat(rules, state, events)
+    return None
