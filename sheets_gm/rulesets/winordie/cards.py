@@ -281,7 +281,7 @@ def parse_enhancements(text: object, where: str) -> tuple[Enhancement, ...]:
     out = []
     for item in items:
         try:
-            out.append(parse_choice(Enhancement, str(item).replace("_", "-"), "enhancement"))
+            out.append(parse_choice(Enhancement, item, "enhancement"))
         except VocabularyError:
             names = ", ".join(e.display for e in Enhancement)
             raise CardTableError(f"{where}: unknown enhancement {item!r}; use {names}") from None

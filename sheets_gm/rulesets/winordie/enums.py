@@ -51,14 +51,14 @@ class Enhancement(StrEnum):
     TOUGHNESS = "toughness"  # Tough 1: one less damage from each attack or counter-attack
     MORALE = "morale"  # the unit gives 3 more morale
     ATTACK = "attack"  # +2 power
-    COUNTER_ATTACK = "counter-attack"  # +4 counter-power
+    COUNTER_ATTACK = "counter_attack"  # +4 counter-power
     HEALTH = "health"  # +2 health
     MOVEMENT = "movement"  # +2 speed
 
     @property
     def display(self) -> str:
         """The name people write: ``Counter-attack``."""
-        return self.value.capitalize()
+        return self.value.replace("_", "-").capitalize()
 
 
 class Mode(StrEnum):

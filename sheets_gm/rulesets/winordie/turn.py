@@ -128,7 +128,7 @@ def start_of_turn(rules: WodRules, state: WodState, events: list[Event]) -> None
                     and rules.board.terrain[u.at] is Terrain.MINE), key=lambda h: (h.row, h.col))
     state.started = True
     events.append(Event(state.turn, EventKind.TURN_STARTED,
-                        f"Turn {state.turn}: {seat} recovers her command tokens ({legion.tokens}).",
+                        f"{seat}'s turn begins: she recovers her command tokens ({legion.tokens}).",
                         {"player": seat, "tokens": legion.tokens}))
     if mines and s.mine_income:
         gain = s.mine_income * len(mines)
