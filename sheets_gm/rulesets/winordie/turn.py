@@ -201,10 +201,12 @@ def _deploy(rules: WodRules, state: WodState, orders: WodOrders, result: TurnRes
     result.events.append(Event(state.turn, EventKind.DEPLOYED,
                                "Your tokens: " + "; ".join(identity(u) for u in state.units if u.owner == seat) + ".",
                                {"player": seat}, audience=frozenset({seat})))
-    if seat == state.second:
+    if seat == state.second:  # each player gets her command tokens; the first player's first turn has fewer
         state.phase = Phase.ACTIONS
         state.turn = 1
         state.started = False
+        for legion in state.legions.values():
+            legion.tokens = rules.settings.tokens
 
 
 def _placement_problem(rules: WodRules, state: WodState, seat: str, p: Placement, waiting: dict[str, Unit],
