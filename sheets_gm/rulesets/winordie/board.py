@@ -37,6 +37,9 @@ class WodMap:
         self.bases = bases  # hex -> 0 or 1, the roster slot whose baseline it is
         self._blocks = frozenset(h for h, t in terrain.items() if t.blindage)
         self._sight: dict[tuple[Hex, Hex], bool] = {}
+        # the board is small and asked the same questions all match long: answer each once
+        self._neighbours = {h: grid.neighbours(h) for h in grid.cells()}
+        self._distance: dict[tuple[Hex, Hex], int] = {}
 
     @classmethod
     def from_text(cls, text: str, *, where: str = "map") -> WodMap:
@@ -104,11 +107,14 @@ class WodMap:
 
     def neighbours(self, h: Hex) -> list[Hex]:
         """The adjacent hexes, in the order N, NE, SE, S, SW, NW."""
-        return self.grid.neighbours(h)
+        return self._neighbours[h]
 
     def distance(self, a: Hex, b: Hex) -> int:
         """Steps between two hexes."""
-        return self.grid.distance(a, b)
+        found = self._distance.get((a, b))
+        if found is None:
+            found = self._distance[(a, b)] = self.grid.distance(a, b)
+        return found
 
     def describe(self, h: Hex) -> str:
         """The terrain of a hex in words, with its baseline."""

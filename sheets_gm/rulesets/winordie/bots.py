@@ -152,6 +152,20 @@ class WodBot:
         if not called:
             out += self._calls(state, seat)
         out += self._advances(state, seat, mine, enemies)
+        return out + self._abilities(state, mine, enemies)
+
+    def _abilities(self, state: WodState, mine: list[Unit], enemies: list[Unit]) -> list[Action]:
+        """Action abilities of units with an enemy within their range + 2 (the GM applies them)."""
+        board = self.rules.board
+        out = []
+        for u in mine:
+            assert u.at is not None
+            card = state.card_of(u)
+            near = [e for e in enemies if e.at is not None and board.distance(u.at, e.at) <= card.range + 2]
+            for a in card.abilities:
+                if near and a.type is AbilityType.ACTION and a.name not in u.used:
+                    assert near[0].at is not None
+                    out.append(Action(ActionKind.ABILITY, u.id, a.name, aim=near[0].at.label))
         return out
 
     def _calls(self, state: WodState, seat: str) -> list[Action]:
