@@ -54,8 +54,8 @@ def test_the_deploying_player_alone_reads_which_unit_each_token_is() -> None:
     _state, events, _orders = step(r, state, seed=b"deploy")
     private = [e for e in events if e.kind is EventKind.DEPLOYED and e.audience is not None]
     assert len(private) == 1
-    (seat,) = private[0].audience or ()
-    assert seat == state.first
+    assert private[0].audience == frozenset({state.first})
+    seat = state.first
     assert private[0] not in visible_to(events, None)
     assert private[0] not in visible_to(events, state.other(seat))
 
