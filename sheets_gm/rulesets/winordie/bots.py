@@ -67,7 +67,7 @@ class WodBot:
             return WodOrders()
         if state.acting != seat:
             return WodOrders(reactions={seat: self._reactions(state, seat)})
-        return WodOrders(actions=self._actions(state, seat, dice))
+        return WodOrders(actions={seat: self._actions(state, seat, dice)})
 
     # -- deployment and reactions ----------------------------------------------------------
     def _deploy(self, state: WodState, seat: str) -> tuple[Placement, ...]:

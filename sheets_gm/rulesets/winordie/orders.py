@@ -87,11 +87,12 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class WodOrders:
-    """One window's orders: the acting player's actions and whether her turn ends after them, every
-    player's standing reactions and deployment, and who surrenders."""
+    """One window's orders, by the seat that wrote them: actions (only the acting player's resolve),
+    the seats that hold their turn open after their rows (step mode: more rows to come), standing
+    reactions, deployments, and who surrenders."""
 
-    actions: tuple[Action, ...] = ()
-    end_turn: bool = True
+    actions: Mapping[str, tuple[Action, ...]] = field(default_factory=dict)
+    hold: tuple[str, ...] = ()
     reactions: Mapping[str, tuple[Reaction, ...]] = field(default_factory=dict)
     deploy: Mapping[str, tuple[Placement, ...]] = field(default_factory=dict)
     surrender: tuple[str, ...] = ()
@@ -100,7 +101,8 @@ class WodOrders:
 def orders_to_json(orders: WodOrders) -> dict[str, Any]:
     """Orders as JSON-ready data (history rows, replays)."""
     return {
-        "actions": [a.to_json() for a in orders.actions], "end_turn": orders.end_turn,
+        "actions": {s: [a.to_json() for a in rows] for s, rows in sorted(orders.actions.items())},
+        "hold": list(orders.hold),
         "reactions": {s: [r.to_json() for r in rs] for s, rs in sorted(orders.reactions.items())},
         "deploy": {s: [p.to_json() for p in ps] for s, ps in sorted(orders.deploy.items())},
         "surrender": list(orders.surrender),
@@ -110,8 +112,8 @@ def orders_to_json(orders: WodOrders) -> dict[str, Any]:
 def orders_from_json(data: Mapping[str, Any]) -> WodOrders:
     """Rebuild orders saved by ``orders_to_json``."""
     return WodOrders(
-        actions=tuple(Action.from_json(a) for a in data.get("actions", ())),
-        end_turn=bool(data.get("end_turn", True)),
+        actions={str(s): tuple(Action.from_json(a) for a in rows) for s, rows in data.get("actions", {}).items()},
+        hold=tuple(str(s) for s in data.get("hold", ())),
         reactions={str(s): tuple(Reaction.from_json(r) for r in rs) for s, rs in data.get("reactions", {}).items()},
         deploy={str(s): tuple(Placement(str(p["unit"]), str(p["at"])) for p in ps)
                 for s, ps in data.get("deploy", {}).items()},
@@ -120,18 +122,20 @@ def orders_from_json(data: Mapping[str, Any]) -> WodOrders:
 
 
 def merge_orders(parts: Mapping[str, WodOrders]) -> WodOrders:
-    """One window's orders from each seat's part: the actions of the parts that have any (the acting
-    player's), each seat's reactions and deployment, every surrender; the turn ends unless a part
-    with actions says it does not."""
-    actions: list[Action] = []
-    end = True
+    """One window's orders from each seat's part (keyed by the seat that wrote it): what a part says
+    for its own seat is kept, whatever it says for another seat is dropped."""
+    actions: dict[str, tuple[Action, ...]] = {}
+    hold: list[str] = []
     reactions: dict[str, tuple[Reaction, ...]] = {}
     deploy: dict[str, tuple[Placement, ...]] = {}
     surrender: list[str] = []
-    for part in parts.values():
-        actions += part.actions
-        end = end and part.end_turn
-        reactions.update(part.reactions)
-        deploy.update(part.deploy)
-        surrender += [s for s in part.surrender if s not in surrender]
-    return WodOrders(tuple(actions), end, reactions, deploy, tuple(surrender))
+    for seat, part in parts.items():
+        if seat in part.actions:
+            actions[seat] = part.actions[seat]
+        if seat in part.reactions:
+            reactions[seat] = part.reactions[seat]
+        if seat in part.deploy:
+            deploy[seat] = part.deploy[seat]
+        hold += [seat] if seat in part.hold else []
+        surrender += [seat] if seat in part.surrender else []
+    return WodOrders(actions, tuple(hold), reactions, deploy, tuple(surrender))

@@ -87,7 +87,7 @@ class WodScenarioCodec:
             dice = TurnDice(SCENARIO_SEED, state.dice_turn(), turn.pins)
             rows = turn.actions
             for _ in range(len(rows) + 10):
-                result = resolve_window(rules, state, WodOrders(rows, True, turn.reactions), dice)
+                result = resolve_window(rules, state, WodOrders({turn.player: rows}, (), turn.reactions), dice)
                 state = result.state
                 events += result.events
                 refused |= {v.subject for v in result.verdicts if not v.accepted}

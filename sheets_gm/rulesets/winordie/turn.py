@@ -76,7 +76,12 @@ def resolve_window(rules: WodRules, state: WodState, orders: WodOrders, dice: Tu
     reactor = new.other(new.acting)
     standing = _standing(rules, new, reactor, orders.reactions.get(reactor, ()), result.verdicts)
     game = new.game
-    for row, action in enumerate(orders.actions, start=1):
+    for seat, rows in orders.actions.items():
+        if seat != new.acting and rows:
+            result.verdicts += [Verdict(seat, a.unit or seat, a.kind.value, False,
+                                        f"Row {n}: it is {new.acting}'s turn; your rows resolve in your own turn")
+                                for n, a in enumerate(rows, start=1)]
+    for row, action in enumerate(orders.actions.get(new.acting, ()), start=1):
         subject = action.unit or new.acting
         if new.phase is not Phase.ACTIONS or new.game != game:
             result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
@@ -106,7 +111,7 @@ def resolve_window(rules: WodRules, state: WodState, orders: WodOrders, dice: Tu
         message = _execute(rules, new, action, checked, dice, result.events)
         result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True, f"Row {row}: {message}"))
         check_defeat(rules, new, result.events)
-    if orders.end_turn and not result.stopped and new.phase is Phase.ACTIONS and new.game == game:
+    if new.acting not in orders.hold and not result.stopped and new.phase is Phase.ACTIONS and new.game == game:
         end_of_turn(rules, new, result.events)
     return result
 

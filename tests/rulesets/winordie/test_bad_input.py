@@ -119,10 +119,6 @@ def test_an_unknown_line_up_or_card_names_the_roster_row() -> None:
                                            *BO)), b"s")
 
 
-def _acting_orders(r: object, *actions: Action) -> WodOrders:
-    return WodOrders(actions=actions)
-
-
 def test_refused_rows_name_the_row_and_what_is_accepted_and_change_nothing() -> None:
     r = rules()
     state = deployed(r)
@@ -130,7 +126,7 @@ def test_refused_rows_name_the_row_and_what_is_accepted_and_change_nothing() -> 
     mine = [u for u in state.units if u.owner == seat]
     unit = mine[0]
     enemy = next(u for u in state.units if u.owner != seat)
-    orders = WodOrders(actions=(
+    orders = WodOrders(actions={seat: (
         Action(ActionKind.MOVE, unit.id, "Z99"),
         Action(ActionKind.ATTACK, unit.id, "nobody"),
         Action(ActionKind.ATTACK, unit.id, enemy.at.label if enemy.at else ""),
@@ -138,7 +134,7 @@ def test_refused_rows_name_the_row_and_what_is_accepted_and_change_nothing() -> 
         Action(ActionKind.ABILITY, unit.id, "Dance"),
         Action(ActionKind.COUNCIL, "", "Iron Wall"),
         Action(ActionKind.CALL, unit.id, "Lancer"),
-    ), end_turn=False)
+    )}, hold=(seat,))
     before = canonical(r.state_to_json(state))
     verdicts = [v for v in r.check(state, orders, r.dice(b"x", state)) if v.seat == seat]
     assert [v.accepted for v in verdicts] == [False] * 7

@@ -63,8 +63,8 @@ def test_reveal_heal_move_and_done() -> None:
     seat = state.acting
     archer = next(u for u in state.units if u.owner == seat and state.card_of(u).abilities
                   and state.card_of(u).abilities[0].type.value == "action")
-    orders = WodOrders(actions=(Action(ActionKind.ABILITY, archer.id, state.card_of(archer).abilities[0].name),),
-                       end_turn=False)
+    orders = WodOrders(actions={seat: (Action(ActionKind.ABILITY, archer.id,
+                                              state.card_of(archer).abilities[0].name),)}, hold=(seat,))
     state = r.resolve(state, orders, r.dice(b"x", state)).state
     assert [p.source for p in state.pending] == [archer.id]
     token = next(u for u in state.units if u.owner != seat and u.hidden)

@@ -56,8 +56,8 @@ def test_a_stopped_row_waits_and_the_turn_does_not_end() -> None:
     from sheets_gm.rulesets.winordie.orders import Reaction
 
     mover = next(u for u in state.units if u.owner == seat)
-    orders = WodOrders(actions=(Action(ActionKind.ABILITY, mover.id, "nothing"),
-                                Action(ActionKind.MOVE, mover.id, "E4")),
+    orders = WodOrders(actions={seat: (Action(ActionKind.ABILITY, mover.id, "nothing"),
+                                       Action(ActionKind.MOVE, mover.id, "E4"))},
                        reactions={other: (Reaction(guard.id, ability, Trigger.ANY),)})
     verdicts = r.check(state, orders, r.dice(b"x", state))
     mine = [v for v in verdicts if v.seat == seat]
@@ -96,3 +96,19 @@ def test_every_bot_deploys_and_plays_accepted_rows() -> None:
             dice = r.dice(b"bots-" + bot.encode(), before)
             orders = r.merge_orders({s: r.bots()[bot].make(f"{s}").orders(before, s, dice) for s in window.seats})
             assert all(v.accepted for v in r.check(before, orders, dice)), bot
+
+
+def test_rows_written_by_the_player_who_is_not_acting_never_resolve() -> None:
+    r = rules()
+    state = deployed(r)
+    other = state.other(state.acting)
+    theirs = next(u for u in state.units if u.owner == other)
+    parts = {other: WodOrders(actions={other: (Action(ActionKind.MOVE, theirs.id, "E4"),),
+                                       state.acting: (Action(ActionKind.MOVE, theirs.id, "E4"),)})}
+    orders = r.merge_orders(parts)
+    assert state.acting not in orders.actions
+    verdicts = r.check(state, orders, r.dice(b"x", state))
+    assert [v.accepted for v in verdicts] == [False]
+    assert verdicts[0].message == f"Row 1: it is {state.acting}'s turn; your rows resolve in your own turn"
+    after = r.resolve(state, orders, r.dice(b"x", state)).state
+    assert after.unit(theirs.id).at == theirs.at  # type: ignore[union-attr]
