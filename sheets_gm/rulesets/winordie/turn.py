@@ -291,13 +291,21 @@ def _fire_reaction(rules: WodRules, state: WodState, action: Action, standing: l
         unit.tokens += 1
         unit.used.add(ability.name)
         reveal(state, unit, events, f"it reacts with {ability.name}")
-        _pend(state, seat, unit.id, ability.name, ability.text, action.describe(), events)
+        _pend(state, seat, unit.id, ability.name, ability.text, _public_row(state, action), events)
         events.append(Event(state.turn, EventKind.REACTION,
                             f"{seat} reacts before {state.acting}'s {action.kind.value}: {unit.id} ({unit.card}) "
                             f"uses {ability.name}; the GM applies it before the action goes on.",
                             {"player": seat, "unit": unit.id, "ability": ability.name}))
         return f"{seat}'s {unit.id} ({ability.name})"
     return ""
+
+
+def _public_row(state: WodState, action: Action) -> str:
+    """The row in words as the opponent may read it: a hidden acting unit is named by its token."""
+    actor = state.unit(action.unit) if action.unit else None
+    if actor is None or not actor.hidden:
+        return action.describe()
+    return f"{public_name(state, actor)} {action.kind.value} {action.target}".strip()
 
 
 def _pend(state: WodState, seat: str, source: str, name: str, text: str, target: str, events: list[Event]) -> None:

@@ -22,6 +22,14 @@ def _token(u: Unit) -> dict[str, Any]:
     return {"token": u.token, "owner": u.owner, "at": u.at.label if u.at else None, "tokens": u.tokens}
 
 
+def _status(state: WodState, seat: str) -> dict[str, Any]:
+    legion = state.legions[seat]
+    return {"name": seat, "morale": legion.morale, "fatigue": legion.fatigue, "crystals": legion.crystals,
+            "tokens": legion.tokens, "wins": legion.wins, "council": list(legion.council),
+            "undeployed": sum(1 for u in state.units if u.owner == seat and u.at is None),
+            "barrack_size": len(legion.barrack)}
+
+
 def public_view(state: WodState) -> dict[str, Any]:
     """The public board and status line."""
     board = []
@@ -30,11 +38,7 @@ def public_view(state: WodState) -> dict[str, Any]:
     return {
         "game": state.game, "turn": state.turn, "phase": state.phase.value,
         "acting": state.acting if not state.finished else None, "first": state.first,
-        "players": [{"name": s, "morale": lg.morale, "fatigue": lg.fatigue, "crystals": lg.crystals,
-                     "tokens": lg.tokens, "wins": lg.wins, "council": list(lg.council),
-                     "undeployed": sum(1 for u in state.units if u.owner == s and u.at is None),
-                     "barrack_size": len(lg.barrack)}
-                    for s in state.seats if (lg := state.legions[s]) is not None],
+        "players": [_status(state, seat) for seat in state.seats],
         "board": board,
         "dead": [{"id": u.id, "owner": u.owner, "card": u.card} for u in state.dead],
         "pending": [p.to_json() for p in state.pending],

@@ -26,6 +26,16 @@ def test_no_view_shows_an_enemy_hidden_unit_s_id_or_card_row() -> None:
         assert all(u.id in mine for u in state.units if u.owner == seat)
 
 
+def test_no_view_in_a_whole_match_shows_an_enemy_hidden_unit() -> None:
+    r = rules()
+    for seed, bot in ((b"a", "cautious"), (b"b", "random"), (b"c", "advance")):
+        for _before, _events, state in play(r, seed, bot):
+            for seat in state.seats:
+                hidden = {u.id for u in state.units if u.owner == state.other(seat) and u.hidden}
+                assert not _names(canonical(r.view(state, seat)), hidden), (seed, state.turn)
+                assert not _names(canonical(r.view(state, None)), hidden), (seed, state.turn)
+
+
 def test_the_public_board_shows_hidden_units_as_tokens_with_their_hex() -> None:
     r = rules()
     state = deployed(r)
