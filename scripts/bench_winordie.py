@@ -32,12 +32,14 @@ class Pass:
     turns: int  # player-turns resolved (windows of the actions phase that ended a turn)
     seconds: float
     cpu_seconds: float
+    bot_seconds: float
 
 
 def run(bot: str, settings: WodSettings, matches: int, seed: str) -> Pass:
     """Play ``matches`` matches; match ``i`` uses the seed ``<seed>/<i>``."""
     rules = create_ruleset("winordie", settings)
     windows = turns = 0
+    bot_seconds = 0.0
     began, cpu = time.perf_counter(), time.process_time()
     for i in range(matches):
         match_seed = f"{seed}/{i}".encode()
@@ -45,12 +47,14 @@ def run(bot: str, settings: WodSettings, matches: int, seed: str) -> Pass:
         bots = {s: rules.bots()[bot].make(f"{seed}/{i}/{s}") for s in rules.seats(state)}
         while (window := rules.window(state)) is not None:
             dice = rules.dice(match_seed, state)
+            asked = time.perf_counter()
             orders = rules.merge_orders({s: bots[s].orders(state, s, dice) for s in window.seats})
+            bot_seconds += time.perf_counter() - asked
             before = (state.game, state.turn)
             state = rules.resolve(state, orders, dice).state
             windows += 1
             turns += window.phase == "actions" and (state.game, state.turn) != before
-    return Pass(matches, windows, turns, time.perf_counter() - began, time.process_time() - cpu)
+    return Pass(matches, windows, turns, time.perf_counter() - began, time.process_time() - cpu, bot_seconds)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -75,7 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         passes.append(p)
         print(f"repeat {n + 1}: {p.turns / p.seconds:,.0f} turns/s, {p.windows / p.seconds:,.0f} windows/s, "
               f"{p.matches / p.seconds:,.1f} matches/s in {p.seconds:.2f} s "
-              f"({p.turns / p.cpu_seconds:,.0f} turns per CPU second)")
+              f"({p.turns / p.cpu_seconds:,.0f} turns per CPU second; per window: bots "
+              f"{p.bot_seconds / p.windows * 1e6:,.0f} us, resolution {(p.seconds - p.bot_seconds) / p.windows * 1e6:,.0f} us)")
     last = passes[-1]
     print(f"resolved player-turns: {last.turns} per repeat ({last.turns / last.matches:.1f} per match, "
           f"{last.windows / last.matches:.1f} windows per match)")

@@ -36,6 +36,8 @@ class WodMap:
         self.terrain = terrain
         self.bases = bases  # hex -> 0 or 1, the roster slot whose baseline it is
         self._blocks = frozenset(h for h, t in terrain.items() if t.blindage)
+        self.obstacles = frozenset(h for h, t in terrain.items() if t.obstacle)
+        self.highlands = frozenset(h for h, t in terrain.items() if t is Terrain.HIGHLAND)
         self._sight: dict[tuple[Hex, Hex], bool] = {}
         # the board is small and asked the same questions all match long: answer each once
         self._neighbours = {h: grid.neighbours(h) for h in grid.cells()}
@@ -135,7 +137,7 @@ class WodMap:
 
     def highland(self, h: Hex) -> bool:
         """Whether the hex is highland."""
-        return self.terrain[h] is Terrain.HIGHLAND
+        return h in self.highlands
 
     # -- sight -----------------------------------------------------------------------------
     def clear_line(self, a: Hex, b: Hex) -> bool:

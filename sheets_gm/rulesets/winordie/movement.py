@@ -101,12 +101,15 @@ def plan_move(board: WodMap, settings: WodSettings, state: WodState, unit: Unit,
     occupied = {u.at for u in state.units if u.at is not None and u is not unit}
     first_move = unit.moves == 0
 
+    blocked = occupied | board.obstacles
+    highlands = board.highlands
+
     def step(a: Hex, b: Hex) -> bool:
         if flying:
             return True
-        if board.terrain[b].obstacle or b in occupied:
+        if b in blocked:
             return False
-        return not (first_move and board.highland(b) and not board.highland(a))
+        return not (first_move and b in highlands and a not in highlands)
 
     zoc = zoc_hexes(board, settings, state, unit)
     if zoc:
@@ -132,6 +135,8 @@ def reachable(board: WodMap, settings: WodSettings, state: WodState, unit: Unit)
     assert unit.at is not None
     flying = state.card_of(unit).flying
     occupied = {u.at for u in state.units if u.at is not None and u is not unit}
+    blocked = occupied | board.obstacles
+    highlands = board.highlands
     first_move = unit.moves == 0
     speed = state.speed(unit)
     best = {unit.at: 0}
@@ -143,9 +148,8 @@ def reachable(board: WodMap, settings: WodSettings, state: WodState, unit: Unit)
         for n in board.neighbours(here):
             if n in best:
                 continue
-            if not flying and (board.terrain[n].obstacle or n in occupied
-                               or (first_move and board.highland(n) and not board.highland(here))):
+            if not flying and (n in blocked or (first_move and n in highlands and here not in highlands)):
                 continue
             best[n] = best[here] + 1
             queue.append(n)
-    return {h: d for h, d in best.items() if h != unit.at and h not in occupied and not board.terrain[h].obstacle}
+    return {h: d for h, d in best.items() if h != unit.at and h not in blocked}
