@@ -80,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"repeat {n + 1}: {p.turns / p.seconds:,.0f} turns/s, {p.windows / p.seconds:,.0f} windows/s, "
               f"{p.matches / p.seconds:,.1f} matches/s in {p.seconds:.2f} s "
               f"({p.turns / p.cpu_seconds:,.0f} turns per CPU second; per window: bots "
-              f"{p.bot_seconds / p.windows * 1e6:,.0f} us, resolution {(p.seconds - p.bot_seconds) / p.windows * 1e6:,.0f} us)")
+              f"{p.bot_seconds / p.windows * 1e6:,.0f} us, "
+              f"resolution {(p.seconds - p.bot_seconds) / p.windows * 1e6:,.0f} us)")
     last = passes[-1]
     print(f"resolved player-turns: {last.turns} per repeat ({last.turns / last.matches:.1f} per match, "
           f"{last.windows / last.matches:.1f} windows per match)")
