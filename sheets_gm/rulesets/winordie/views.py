@@ -22,6 +22,11 @@ def _token(u: Unit) -> dict[str, Any]:
     return {"token": u.token, "owner": u.owner, "at": u.at.label if u.at else None, "tokens": u.tokens}
 
 
+def _cards(state: WodState, names: set[str]) -> list[dict[str, Any]]:
+    """The cards named, as the sheet shows them (stats and abilities)."""
+    return [state.cards[name].to_json() for name in sorted(names)]
+
+
 def _status(state: WodState, seat: str) -> dict[str, Any]:
     legion = state.legions[seat]
     return {"name": seat, "morale": legion.morale, "fatigue": legion.fatigue, "crystals": legion.crystals,
@@ -41,6 +46,7 @@ def public_view(state: WodState) -> dict[str, Any]:
         "players": [_status(state, seat) for seat in state.seats],
         "board": board,
         "dead": [{"id": u.id, "owner": u.owner, "card": u.card} for u in state.dead],
+        "cards": _cards(state, {u.card for u in state.units + state.dead if not u.hidden}),
         "pending": [p.to_json() for p in state.pending],
         "games": [{"winner": w, "ending": how.value} for w, how in state.games],
         "winner": state.winner,
@@ -62,6 +68,8 @@ def seat_view(state: WodState, seat: str) -> dict[str, Any]:
         mine.append(entry)
     view["mine"] = mine
     view["barrack"] = sorted(state.legions[seat].barrack)
+    view["cards"] = _cards(state, {u.card for u in state.units + state.dead if not u.hidden or u.owner == seat}
+                           | set(state.legions[seat].barrack))
     return view
 
 
