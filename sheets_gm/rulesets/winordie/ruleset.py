@@ -33,7 +33,7 @@ from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.setup import new_match
 from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.rulesets.winordie.turn import resolve_window
+from sheets_gm.rulesets.winordie.turn import resolve_window, start_of_turn
 from sheets_gm.rulesets.winordie.views import public_view, seat_view, secrets
 from sheets_gm.simulate.figures import SimulationSpec
 
@@ -159,7 +159,12 @@ class WodRuleset:
         return Outcome((state.winner,), f"{state.winner} wins{score} ({how})")
 
     def view(self, state: WodState, seat: str | None) -> dict[str, Any]:
-        """The public board (``None``) or a player's sheet: never the other player's hidden units."""
+        """The public board (``None``) or a player's sheet: never the other player's hidden units. Between
+        two turns it shows the acting player's start of turn done (her tokens recovered, mine income),
+        as she plays from it."""
+        if state.phase is Phase.ACTIONS and not state.started:
+            state = state.copy()
+            start_of_turn(self.rules, state, [])
         return public_view(state) if seat is None else seat_view(state, seat)
 
     def secrets(self, state: WodState, seat: str) -> list[str]:

@@ -112,3 +112,13 @@ def test_rows_written_by_the_player_who_is_not_acting_never_resolve() -> None:
     assert verdicts[0].message == f"Row 1: it is {state.acting}'s turn; your rows resolve in your own turn"
     after = r.resolve(state, orders, r.dice(b"x", state)).state
     assert after.unit(theirs.id).at == theirs.at  # type: ignore[union-attr]
+
+
+def test_views_show_the_acting_player_s_start_of_turn_done() -> None:
+    r = rules()
+    state = deployed(r)
+    assert not state.started and state.legions[state.acting].tokens == 7
+    for seat in (None, *state.seats):
+        status = {p["name"]: p for p in r.view(state, seat)["players"]}
+        assert status[state.acting]["tokens"] == 5  # the first player's first turn
+        assert status[state.other(state.acting)]["tokens"] == 7
