@@ -122,3 +122,21 @@ def test_views_show_the_acting_player_s_start_of_turn_done() -> None:
         status = {p["name"]: p for p in r.view(state, seat)["players"]}
         assert status[state.acting]["tokens"] == 5  # the first player's first turn
         assert status[state.other(state.acting)]["tokens"] == 7
+
+
+def test_states_and_orders_of_an_advanced_match_survive_json() -> None:
+    import json
+
+    r = rules(WodSettings(mode=Mode.ADVANCED))
+    state = r.new_match(r.sample_roster(), b"json")
+    seen_pending = False
+    while (window := r.window(state)) is not None:
+        dice = r.dice(b"json", state)
+        orders = r.merge_orders({s: r.bots()["random"].make(s).orders(state, s, dice) for s in window.seats})
+        assert r.orders_to_json(r.orders_from_json(json.loads(json.dumps(r.orders_to_json(orders))))) == \
+            r.orders_to_json(orders)
+        state = r.resolve(state, orders, dice).state
+        seen_pending = seen_pending or bool(state.pending)
+        data = json.loads(json.dumps(r.state_to_json(state)))
+        assert r.state_to_json(r.state_from_json(data)) == data
+    assert seen_pending and len(state.games) >= 2
