@@ -135,7 +135,7 @@ class _Battle:
     def support_for(self, r: int, actions: Mapping[str, Action]) -> dict[str, Bonus]:
         """What each supporter adds to its partner's attack or heal this round, by the partner's id."""
         out: dict[str, Bonus] = {}
-        if self.settings.support is SupportRule.OFF:
+        if self.settings.support is SupportRule.NONE:
             return out
         for s in self.fighters:
             if actions[s.id].kind is not ActionKind.SUPPORT:
@@ -202,7 +202,7 @@ class _Battle:
         attack_items = f.slotted((ItemType.PHYSICAL, ItemType.MAGICAL))
         if any(item.type in AFFINITY[f.cls] for _, item in attack_items):
             pct += s.affinity_pct
-        evade = s.evade if target.id in evading and s.evade is not EvadeRule.OFF else None
+        evade = s.evade if target.id in evading and s.evade is not EvadeRule.NONE else None
         rolls = AttackRolls(base, sides, tuple(items), support, defence, pct,
                             is_critical(base, sides, s.critical is CriticalRule.ALL_DICE), evade)
         lines, damage = attack_lines(rolls)

@@ -111,7 +111,7 @@ class SupportRule(StrEnum):
     """What a Support action does."""
 
     DICE = "dice"  # the partner's action adds the supporter's support item dice, or the support die
-    OFF = "off"  # Support does nothing
+    NONE = "none"  # Support does nothing
 
 
 class EvadeRule(StrEnum):
@@ -119,7 +119,7 @@ class EvadeRule(StrEnum):
 
     HALF = "half"  # each deals half, rounded down
     ALL = "all"  # each deals nothing
-    OFF = "off"  # Evade does nothing
+    NONE = "none"  # Evade does nothing (not "off": YAML would read it as false)
 
 
 class EventKind(StrEnum):

@@ -84,6 +84,7 @@ class ChampionsScenarioCodec:
         unused: list[str] = []
         for r in rounds:
             used: set[str] = set()
+            number = state.round
             for orders in (r.move, r.fight):
                 if state.finished:
                     break
@@ -96,7 +97,7 @@ class ChampionsScenarioCodec:
                 used |= set(dice.rolled) | set(dice.drawn)
                 state = result.state
                 events += result.events
-            unused += [f"round {state.round} {k}" for k in r.pins if k not in used]
+            unused += [f"round {number} {k}" for k in r.pins if k not in used]
         return ScenarioRun(events, _compare(f, expect, state, refused), unused)
 
 

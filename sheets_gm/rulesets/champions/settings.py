@@ -24,12 +24,12 @@ class ChampionsSettings:
     support: SupportRule = setting(
         SupportRule.DICE,
         "Support: 'dice' adds the supporter's support item dice (or the support die) to the partner's action of "
-        "the same round; 'off' makes Support do nothing.")
+        "the same round; 'none' makes Support do nothing.")
     support_die: int = setting(4, "The die a supporter without a support item adds (never multiplied).",
                                minimum=2, maximum=100)
     evade: EvadeRule = setting(
         EvadeRule.HALF,
-        "Evade: 'half' halves each attack on the evader that round (rounded down), 'all' stops them, 'off' "
+        "Evade: 'half' halves each attack on the evader that round (rounded down), 'all' stops them, 'none' "
         "does nothing.")
     heal_die: int = setting(20, "The die of a Heal, before the Healer's item dice.", minimum=2, maximum=100)
     strength_pct: int = setting(25, "Percent added to the multiplier when the attacker is strong against the "
