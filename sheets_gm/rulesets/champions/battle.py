@@ -61,16 +61,12 @@ class Fighter:
     actions: tuple[Action, ...]
     damage: int = 0
     healing: int = 0
+    id: str = ""  # ``Ann.gladiator``, for dice keys
+    name: str = ""  # ``Ann's Gladiator``, for the report
 
-    @property
-    def id(self) -> str:
-        """``Ann.gladiator``."""
-        return champion_id(self.player, self.cls)
-
-    @property
-    def name(self) -> str:
-        """``Ann's Gladiator``."""
-        return champion_name(self.player, self.cls)
+    def __post_init__(self) -> None:
+        self.id = champion_id(self.player, self.cls)
+        self.name = champion_name(self.player, self.cls)
 
     @property
     def end(self) -> int:

@@ -13,7 +13,7 @@ from sheets_gm.engine.core.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.champions.board import board
 from sheets_gm.rulesets.champions.enums import CLASSES, ActionKind, ChampClass, LootChoice, Phase
 from sheets_gm.rulesets.champions.equipment import equip_problem
-from sheets_gm.rulesets.champions.orders import SET_LENGTH, Action, Orders, PlayerOrders
+from sheets_gm.rulesets.champions.orders import SET_LENGTH, Action, Orders, PlayerOrders, parse_class
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import ChampionsState, Player, champion_id
 
@@ -141,7 +141,7 @@ def _move(state: ChampionsState, player: Player, text: str, verdicts: list[Verdi
 
 # -- window 2 --------------------------------------------------------------------------------
 def _class(text: str) -> ChampClass:
-    return parse_choice(ChampClass, text, "champion")
+    return parse_class(text)
 
 
 def _equip_fight(rules: ChampionsRules, state: ChampionsState, player: Player, part: PlayerOrders,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from sheets_gm.engine.core.vocab import VocabularyError, choices, parse_choice
@@ -85,8 +86,12 @@ class LootTable:
         return self.items.get(name)
 
     def names_of_tier(self, tier: Tier) -> list[str]:
-        """The items of ``tier``, in name order (a draw's canonical order)."""
-        return sorted(n for n, item in self.items.items() if item.tier is tier)
+        """The items of ``tier``, in name order (a draw's canonical order; do not modify)."""
+        return self._by_tier[tier]
+
+    @cached_property
+    def _by_tier(self) -> dict[Tier, list[str]]:
+        return {tier: sorted(n for n, item in self.items.items() if item.tier is tier) for tier in Tier}
 
     def value(self, name: str) -> float:
         """How good an item is on average (its die's mean plus its bonus), for bots and ties."""

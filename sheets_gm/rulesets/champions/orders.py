@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from sheets_gm.engine.core.vocab import VocabularyError, choices, parse_choice
@@ -37,6 +38,10 @@ class Action:
     def parse(cls, text: str) -> Action:
         """``attack mage rogue``, ``attack``, ``heal partner``, ``heal``, ``support``, ``evade``; a
         VocabularyError names the word and what is accepted."""
+        return _parse_action(str(text))
+
+    @classmethod
+    def _parse(cls, text: str) -> Action:
         words = str(text).replace(",", " ").replace("[", " ").replace("]", " ").split()
         if not words:
             raise VocabularyError(f"an empty action; use {choices(ActionKind)}")
@@ -67,6 +72,21 @@ class Action:
         if self.kind is ActionKind.HEAL and self.target is not None:
             return f"heal {self.target.value}"
         return self.kind.value
+
+
+@lru_cache(maxsize=1024)
+def _parse_action(text: str) -> Action:
+    """``Action.parse``, remembered: sets repeat the same few texts every round (errors are not cached)."""
+    return Action._parse(text)
+
+
+def parse_class(text: str) -> ChampClass:
+    """A champion class as typed (``Gladiator``, `` mage ``); VocabularyError naming the word otherwise."""
+    found = _CLASS_WORDS.get(str(text).strip().lower())
+    return found if found is not None else parse_choice(ChampClass, text, "champion")
+
+
+_CLASS_WORDS = {c.value: c for c in ChampClass}
 
 
 @dataclass(frozen=True, slots=True)
