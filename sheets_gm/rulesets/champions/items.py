@@ -166,6 +166,8 @@ def _item(entry: Any, where: str) -> Item:
         dice = Dice.parse(str(entry.get("dice", "")))
         weight = None
         if kind is ItemType.DEFENSIVE:
+            if entry.get("weight") is None:
+                raise ValueError(f"{name} is defensive: give its weight, {choices(Weight)}")
             weight = parse_choice(Weight, entry.get("weight"), f"weight of {name}")
         elif entry.get("weight") is not None:
             raise ValueError(f"{name} is {kind.value}: only defensive items have a weight")
