@@ -16,7 +16,7 @@ from sheets_gm.rulesets.champions.state import MAX_HEALTH, Adjustment, Champions
 
 GM_OPTIONS = (
     GmOption("health", "PLAYER.CLASS=N", "set a champion's health (0 kills it; at most its starting health)"),
-    GmOption("position", "PLAYER=TILE", "put a player on a tile of the current grid"),
+    GmOption("move", "PLAYER=TILE", "put a Champions player on a tile of the current grid"),
     GmOption("give", "PLAYER=ITEM", "put an item of the loot table in a player's bag"),
 )
 
@@ -35,7 +35,7 @@ def _split(option: str, value: str, form: str, example: str) -> tuple[str, str]:
 def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[Adjustment]:
     """The adjustments of ``adjust``'s options; ValueError naming the option and what it accepts."""
     if not any(values.get(o.flag) for o in GM_OPTIONS):
-        raise ValueError("nothing to change: give --health PLAYER.CLASS=N, --position PLAYER=TILE or --give "
+        raise ValueError("nothing to change: give --health PLAYER.CLASS=N, --move PLAYER=TILE or --give "
                          "PLAYER=ITEM")
     if not reason.strip():
         raise ValueError('--reason is required, e.g. --reason "healed twice"; it is written to the log')
@@ -50,8 +50,8 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
         except ValueError:
             raise ValueError(f"--health {value!r}: {number!r} is not a whole number") from None
         out.append(Adjustment(reason, health=(player, cls, hp)))
-    for value in values.get("position", ()):
-        out.append(Adjustment(reason, position=_split("--position", value, "PLAYER=TILE", "Ann=B2")))
+    for value in values.get("move", ()):
+        out.append(Adjustment(reason, position=_split("--move", value, "PLAYER=TILE", "Ann=B2")))
     for value in values.get("give", ()):
         out.append(Adjustment(reason, give=_split("--give", value, "PLAYER=ITEM", "Ann=Iron Sword")))
     return out

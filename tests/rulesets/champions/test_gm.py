@@ -11,7 +11,7 @@ from tests.rulesets.champions.conftest import at, state_of
 
 
 def test_options_become_adjustments_that_apply_and_round_trip(rules: ChampionsRuleset) -> None:
-    events = rules.gm_events_from_options(("Ann", "Bo"), {"health": ["Ann.mage=40"], "position": ["Bo=A1"],
+    events = rules.gm_events_from_options(("Ann", "Bo"), {"health": ["Ann.mage=40"], "move": ["Bo=A1"],
                                                           "give": ["Ann=Iron Sword"]}, "a typo")
     state = state_of(Player("Ann", at("A1")), Player("Bo", at("B2")))
     for event in events:
