@@ -148,7 +148,9 @@ def _given(rules: ChampionsRules, given: LinedDict, f: Fields) -> ChampionsState
                                                       f"{name}'s {cls.value} equipment")
         bag = _item_names(f, rules.table, p.get("bag"), p.line_of("bag"), f"{name}'s bag")
         out = not any(h > 0 for h in health)
-        players.append(Player(name, None if out else at, tuple(health), tuple(equipment), bag, rnd - 1 if out else 0))
+        # a player given with four dead champions went out before this round (round 1 at the earliest: 0 is "in")
+        players.append(Player(name, None if out else at, tuple(health), tuple(equipment), bag,
+                              max(1, rnd - 1) if out else 0))
     pools: dict[str, tuple[str, ...]] = {t.label: () for t in grid.cells()}
     pmap = f.mapping(given.get("pools"), given.line_of("pools"), "given.pools")
     for key, items in pmap.items():

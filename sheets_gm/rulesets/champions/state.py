@@ -43,8 +43,8 @@ class Player:
 
     @property
     def out(self) -> bool:
-        """Whether all four champions are dead and she has left the board."""
-        return self.out_round > 0
+        """Whether all four champions are dead and she has left the board (a player with no tile is out too)."""
+        return self.out_round > 0 or self.at is None
 
     def hp(self, cls: ChampClass) -> int:
         """The health of her champion of ``cls`` (0: dead)."""
