@@ -42,6 +42,8 @@ from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import MAX_HEALTH, ChampionsState, Player
 
 _TIER_VALUE = {Tier.COMMON: 1.0, Tier.UNCOMMON: 2.0, Tier.RARE: 3.5, Tier.LEGENDARY: 6.0}
+#: How much a bot shuns a tile a rival stands on (or may move to), against a loot value of about 2 an item.
+_CAUTION = 10.0
 #: How many items of each type a player wants to hold before looting anything else.
 _WANT = {ItemType.PHYSICAL: 3, ItemType.MAGICAL: 3, ItemType.DEFENSIVE: 4, ItemType.SUPPORT: 1}
 
@@ -73,18 +75,17 @@ class ChampionsBot:
             to = rng.choice(options)
             words = [rng.choice(list(LootChoice)).value for _ in range(rng.randint(0, count))]
             return PlayerOrders(move="stay" if to == me.at else to.label, loot=tuple(words))
-        crowd = {t: 0 for t in options}
-        for p in state.alive():
-            if p.name != me.name and p.at in crowd:
-                crowd[p.at] += 1
+        rivals = [p.at for p in state.alive() if p.name != me.name and p.at is not None]
         weak = sum(me.health) < 0.5 * sum(MAX_HEALTH.values())
+        caution = _CAUTION * (1.5 if weak else 1.0)
 
         def score(tile: Coord) -> float:
             pool = state.pools.get(tile.label, ())
             weights = self.rules.table.tier_weights[tile_class(state.size, tile)]
             quality = sum(_TIER_VALUE[t] * w for t, w in weights.items()) / max(1, sum(weights.values()))
-            rivals = crowd[tile] * (6.0 if weak else 1.5)
-            return quality * min(len(pool), 6) - rivals + rng.random() * 0.5
+            # a rival on the tile fights her for sure; one next to it may move in
+            danger = sum(1.0 if r == tile else 0.8 if grid.distance(r, tile) == 1 else 0.0 for r in rivals)
+            return quality * min(len(pool), 6) - caution * danger + rng.random()
 
         to = max(options, key=score)
         pool = state.pools.get(to.label, ())
@@ -178,6 +179,9 @@ class ChampionsBot:
         return sorted(sorted(living, key=lambda c: (-value(c), CLASS_INDEX[c]))[:2], key=CLASS_INDEX.__getitem__)
 
     def _set(self, me: Player, c: ChampClass, pair: list[ChampClass], foes: list[ChampClass]) -> tuple[str, ...]:
+        """Attack where it is strong, dodge where it is weak: a champion strong against a likely foe attacks
+        every round; one a likely foe is strong against evades; the others attack and evade in turn. A Healer
+        heals a hurt pair member first."""
         prefs = sorted(DEFAULT_PREFS, key=lambda t: (0 if t in STRONG[c] else 2 if c in STRONG[t] else 1,
                                                     DEFAULT_PREFS.index(t)))
         attack = "attack " + " ".join(t.value for t in prefs)
@@ -185,8 +189,12 @@ class ChampionsBot:
             partner = next((x for x in pair if x is not c), None)
             hurt = [x for x in (c, partner) if x is not None and me.hp(x) < 0.7 * MAX_HEALTH[x]]
             if hurt:
-                return ("heal", attack, "heal", attack)
-        return (attack,) * SET_LENGTH
+                return ("heal", "evade", "heal", "evade")
+        if any(f in STRONG[c] for f in foes):
+            return (attack,) * SET_LENGTH
+        if any(c in STRONG[f] for f in foes):
+            return ("evade",) * SET_LENGTH
+        return ("evade", attack, "evade", attack)
 
     @staticmethod
     def _random_action(c: ChampClass, rng: random.Random) -> str:
