@@ -15,7 +15,7 @@ BAG = ("Iron Sword", "Oak Staff", "Banner", "Plate Armour", "Leather Armour", "S
 def orders_of(rules: ChampionsRuleset, kind: str, player: Player, *others: Player) -> Orders:
     state = state_of(player, *others, phase=Phase.FIGHT)
     bot = rules.bots()[kind].make("test")
-    orders = bot.orders(state, player.name, rules.dice(b"bots", state))
+    orders: Orders = bot.orders(state, player.name, rules.dice(b"bots", state))
     assert all(v.accepted for v in rules.check(state, orders, rules.dice(b"bots", state))), kind
     return orders
 
