@@ -1,9 +1,12 @@
 """Bots: legal, sensible orders for one player.
 
-Every bot moves toward better loot (the tile class's tier weights times the items left, fewer
-rivals better), loots the item types it lacks, fields champions that are strong against what its
-tile-mates have left, and picks sets that exploit strengths (targets it is strong against first,
-a Healer healing a hurt partner). They differ in how they equip, which ``simulate`` compares:
+The scripted bots move toward better loot (the tile class's tier weights times the items left),
+shunning tiles a rival stands on or next to; loot the item types they lack; field the pair that
+is strongest against what their tile-mates have left; and pick sets that exploit strengths: a
+champion strong against a likely foe attacks every round (the classes it is strong against
+first), one a likely foe is strong against evades, the others attack and evade in turn, and a
+Healer heals a hurt pair member between evades. They differ in how they equip, which
+``simulate`` compares:
 
 - ``affinity``: every item on the champion that multiplies it (physical on the Gladiator and the
   Rogue, magical on the Mage and the Healer, support on the Rogue and the Healer), armour to the

@@ -5,6 +5,7 @@ refused equip leaves that champion as it was, a refused field or set falls back 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from sheets_gm.engine.core.grid import Coord, CoordError
@@ -144,6 +145,26 @@ def _class(text: str) -> ChampClass:
     return parse_class(text)
 
 
+def _champion_rows(name: str, rows: tuple[tuple[str, tuple[str, ...]], ...], part: str, what: str,
+                   verdicts: list[Verdict]) -> Iterator[tuple[ChampClass, str, tuple[str, ...]]]:
+    """Each row's champion, its subject (``Ann.rogue``) and its words; a row naming no champion, or one
+    named before, gets its refusal here and is skipped."""
+    seen: set[ChampClass] = set()
+    for word, values in rows:
+        try:
+            cls = _class(word)
+        except VocabularyError as exc:
+            verdicts.append(Verdict(name, name, part, False, f"{exc}; this row was not used"))
+            continue
+        subject = champion_id(name, cls)
+        if cls in seen:
+            verdicts.append(Verdict(name, subject, part, False,
+                                    f"the {cls.display}'s {what} is given twice; the first row counts"))
+            continue
+        seen.add(cls)
+        yield cls, subject, values
+
+
 def _equip_fight(rules: ChampionsRules, state: ChampionsState, player: Player, part: PlayerOrders,
                  verdicts: list[Verdict]) -> EquipFight:
     out = EquipFight()
@@ -158,17 +179,7 @@ def _equip(rules: ChampionsRules, player: Player, rows: tuple[tuple[str, tuple[s
     """Whole equipment per champion; items come from the bag or from champions re-equipped in the same order."""
     name = player.name
     wanted: dict[ChampClass, tuple[str, ...]] = {}
-    for word, items in rows:
-        try:
-            cls = _class(word)
-        except VocabularyError as exc:
-            verdicts.append(Verdict(name, name, "equip", False, f"{exc}; this row was not used"))
-            continue
-        subject = champion_id(name, cls)
-        if cls in wanted:
-            verdicts.append(Verdict(name, subject, "equip", False,
-                                    f"the {cls.display}'s equipment is given twice; the first row counts"))
-            continue
+    for cls, subject, items in _champion_rows(name, rows, "equip", "equipment", verdicts):
         missing = [i for i in items if rules.table.get(i) is None]
         if missing:
             verdicts.append(Verdict(name, subject, "equip", False, _not_in_bag(player, cls, missing[0])))
@@ -264,18 +275,8 @@ def _sets(player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
           verdicts: list[Verdict]) -> dict[ChampClass, tuple[Action, ...]]:
     name = player.name
     sets: dict[ChampClass, tuple[Action, ...]] = {}
-    for word, actions in rows:
-        try:
-            cls = _class(word)
-        except VocabularyError as exc:
-            verdicts.append(Verdict(name, name, "set", False, f"{exc}; this set was not used"))
-            continue
-        subject = champion_id(name, cls)
+    for cls, subject, actions in _champion_rows(name, rows, "set", "set", verdicts):
         default = default_action(cls)
-        if cls in sets:
-            verdicts.append(Verdict(name, subject, "set", False, f"the {cls.display}'s set is given twice; the first "
-                                                                 "counts"))
-            continue
         if player.hp(cls) <= 0:
             verdicts.append(Verdict(name, subject, "set", False,
                                     f"{name}'s {cls.display} is dead and fights no more; give sets for "
