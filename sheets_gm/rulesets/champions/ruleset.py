@@ -171,6 +171,12 @@ class ChampionsRuleset:
     def apply_gm_event(self, state: ChampionsState, event: Adjustment) -> Resolution[ChampionsState]:
         return apply_adjustment(self.rules, state, event)
 
+    # -- the sheet ---------------------------------------------------------------------------
+    def sheet(self) -> None:
+        """None: Champions' sheet adapter (public board, a private sheet per player, battle reports) is not
+        written yet; the engine runs through scenarios, simulations and the conformance test."""
+        return None
+
     # -- tests -------------------------------------------------------------------------------
     @classmethod
     def scenario_codec(cls) -> ChampionsScenarioCodec:
