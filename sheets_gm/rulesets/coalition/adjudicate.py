@@ -99,7 +99,7 @@ def adjudicate(board: Board, settings: CoalitionSettings, state: CoalitionState,
     t = _Turn(board, settings, dice, armies, {n: a.at for n, a in armies.items()},
               {n: ResultCode.HELD for n in armies}, {}, {b.at: b for b in state.battles})
     turn = state.turn
-    for name, (seat, refusal) in read.refused.items():
+    for name, (_seat, refusal) in read.refused.items():
         t.code[name] = ResultCode.VOID
         t.note[name] = refusal.message
     movers: dict[str, Move] = {}
@@ -161,7 +161,8 @@ def _with_route(t: _Turn, move: Move, turn: int) -> Move:
 
 
 def _raids(t: _Turn, movers: dict[str, Move], turn: int) -> None:
-    """Raids first: at most ``max_raids_per_side`` per side (drawn), never intercepted; the raided army's move is void."""
+    """Raids first: at most ``max_raids_per_side`` per side (drawn), never intercepted; the raided army's move
+    is void."""
     working: list[Move] = []
     for side in PLAYER_SIDES:
         raids = sorted(n for n, m in movers.items() if m.word is OrderWord.RAID and m.side is side)
@@ -205,7 +206,8 @@ def _intercepts(t: _Turn, movers: dict[str, Move], ordered: Mapping[str, str | N
         for p in (m.route or ())[:-1]:
             through[p].append(name)
         struct = t.board.structure_at.get(m.end)
-        if struct is not None and struct.kind is StructureKind.PORTAL and m.word is not OrderWord.GARRISON:
+        passing = struct is not None and struct.kind is StructureKind.PORTAL and struct.to
+        if struct is not None and passing and m.word is not OrderWord.GARRISON:
             portal_passers[m.end].append(name)
             portal_passers[struct.to or ""].append(name)
     fighting = {n for b in t.battles.values() for n in b.armies}
@@ -277,7 +279,8 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
 
     def passes_portal(m: Move) -> bool:
         struct = board.structure_at.get(m.end)
-        return struct is not None and struct.kind is StructureKind.PORTAL and m.word is not OrderWord.GARRISON
+        return struct is not None and struct.kind is StructureKind.PORTAL and struct.to is not None \
+            and m.word is not OrderWord.GARRISON
 
     def blocked(m: Move) -> str | None:
         if m.end in t.battles:
@@ -363,7 +366,7 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
             for n in names:
                 by_side[t.armies[n].side].append(n)
             entering: list[str] = []
-            for side, group in by_side.items():
+            for group in by_side.values():
                 first = _closest(t, going, place, group)
                 entering.append(first)
                 for n in group:
@@ -402,7 +405,7 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
             joining = sorted(attackers + defenders[1:])
             order = t.dice.draw(f"jointcap/{place}", joining)
             first_attacker = next(n for n in order if n in attackers)
-            kept = [first_attacker] + [n for n in order if n != first_attacker][:cap - 2]
+            kept = [first_attacker, *[n for n in order if n != first_attacker][:cap - 2]]
             for n in joining:
                 if n not in kept:
                     partial.add(n)

@@ -30,7 +30,7 @@ from sheets_gm.engine.core.planes import Plane, Square
 from sheets_gm.engine.core.topology import cheapest_routes
 from sheets_gm.rulesets.coalition.enums import TERRAIN_BY_LETTER, Colour, Side, StructureKind, Terrain
 from sheets_gm.scenario.fields import Fields
-from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_text
+from sheets_gm.yamlio import YamlError, load_yaml_text
 
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
 #: The home plane of each player side; every other plane is neutral.
@@ -272,6 +272,11 @@ def board_from_planes(value: Any, line: int, f: Fields, text: str) -> Board:
             raise f.fail(sline, f"structure name {structure.name!r} is used twice")
         names.add(structure.name.lower())
         if structure.to is not None:
+            plane_name = structure.to.strip().rpartition(" ")[0]
+            if plane_name and board.plane_named(plane_name) is None:
+                # a scenario may draw one plane only: its portals lead nowhere on this map (armies stay on them)
+                structures.append(Structure(structure.name, structure.kind, structure.at, None, None))
+                continue
             try:
                 to = board.parse(structure.to)
             except PlaceError as exc:
@@ -281,10 +286,4 @@ def board_from_planes(value: Any, line: int, f: Fields, text: str) -> Board:
                                     "to another plane")
             structure = Structure(structure.name, structure.kind, structure.at, None, to)
         structures.append(structure)
-    portals = {s.at: s for s in structures if s.kind is StructureKind.PORTAL}
-    for s in portals.values():
-        other = portals.get(s.to or "")
-        if other is None or other.to != s.at:
-            line = next(sl for st, sl in pending if st.at == s.at)
-            raise f.fail(line, f"portal {s.name} leads to {s.to}, which must be a portal leading back to {s.at}")
     return Board(planes, terrain, structures, text)

@@ -41,8 +41,9 @@ class CoalitionBot:
     def orders(self, state: CoalitionState, seat: str, dice: TurnDice) -> CoalitionOrders:
         """The seat's part of the open window."""
         if seat == JUDGE:
-            return CoalitionOrders(results=stand_in_results(self.settings, state, dice)) if state.phase is Phase.RESULTS \
-                else CoalitionOrders()
+            if state.phase is not Phase.RESULTS:
+                return CoalitionOrders()
+            return CoalitionOrders(results=stand_in_results(self.settings, state, dice))
         if state.phase is not Phase.ORDERS or seat not in (Side.COALITION.value, Side.PHYREXIA.value):
             return CoalitionOrders()
         return CoalitionOrders(orders={seat: side_orders(self.board, self.settings, state, Side(seat),

@@ -55,7 +55,8 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
                 notes.append(f"{a.name} heals to full in {struct.name}")
                 events.append(Event(turn, EventKind.HEALED, notes[-1], {"army": a.name, "structure": struct.name}))
         owner = struct.owner()
-        if owner is not None and owner is not a.side and count >= settings.destroy_turns and struct.name not in destroyed:
+        hostile = owner is not None and owner is not a.side
+        if hostile and count >= settings.destroy_turns and struct.name not in destroyed:
             destroyed.append(struct.name)
             vp[a.side.value] += settings.destroy_vp
             notes.append(f"{a.name} destroys {struct.name}: {a.side.display} +{settings.destroy_vp} victory points")
@@ -64,7 +65,7 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
     for name in [n for n, a in armies.items() if board.structure_at.get(a.at) and
                  board.structure_at[a.at].name in destroyed]:
         counters.pop(name, None)
-    control, dominates = _control(board, settings, state, armies)
+    control, dominates = _control(board, settings, fought, armies)
     for plane, side in sorted(dominates.items()):
         gain = _domination_vp(settings, plane, Side(side))
         if gain:
@@ -96,7 +97,7 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
         text = "the round ends in a draw" if winner == "draw" else f"{Side(winner).display} wins the round"
         events.append(Event(turn, EventKind.VICTORY, f"{text} ({ending})", {"winner": winner, "ending": ending}))
         return new.with_(phase=Phase.OVER, winner=winner, ending=ending,
-                         notes=new.notes + (f"{text} ({ending})",)), events
+                         notes=(*new.notes, f"{text} ({ending})")), events
     return new.with_(phase=Phase.ORDERS, turn=turn + 1), events
 
 
@@ -108,10 +109,10 @@ def _domination_vp(settings: CoalitionSettings, plane: str, side: Side) -> int:
     return settings.mirrodin_domination_vp
 
 
-def _control(board: Board, settings: CoalitionSettings, state: CoalitionState,
+def _control(board: Board, settings: CoalitionSettings, engaged: set[str],
              armies: dict[str, Army]) -> tuple[dict[str, str], dict[str, str]]:
-    """Who controls each terrain feature, and which side dominates each plane (more than half its features)."""
-    engaged = state.in_battle()
+    """Who controls each terrain feature, and which side dominates each plane (more than half its features).
+    ``engaged``: the armies in a battle this turn (or still in one), which control no feature from afar."""
     by_plane: dict[str, list[Army]] = defaultdict(list)
     at: dict[str, set[Side]] = defaultdict(set)
     for a in armies.values():
@@ -155,8 +156,9 @@ def _controller(board: Board, settings: CoalitionSettings, place: str, occupying
 def victory(board: Board, settings: CoalitionSettings, state: CoalitionState) -> tuple[str, str] | None:
     """The round's winner (a side or ``draw``) and how, or None while it goes on."""
     alive_top = {a.side.value for a in state.armies if a.rank in TOP_RANKS}
-    decisive: dict[str, str] = {}
-    for side in PLAYER_SIDES:
+    decisive: dict[str, str] = {}  # side -> how
+    for player in PLAYER_SIDES:
+        side = player
         enemy_kind = StructureKind.STRONGHOLD if side is Side.COALITION else StructureKind.BASE
         enemy_structures = [s for s in board.structures if s.kind is enemy_kind]
         if enemy_structures and all(s.name in state.destroyed for s in enemy_structures):
@@ -165,8 +167,7 @@ def victory(board: Board, settings: CoalitionSettings, state: CoalitionState) ->
         if other.value in state.top_ranks_at_start and other.value not in alive_top:
             decisive.setdefault(side.value, "kills")
     if len(decisive) == 1:
-        side, how = next(iter(decisive.items()))
-        return side, how
+        return next(iter(decisive.items()))
     c, p = state.vp.get("coalition", 0), state.vp.get("phyrexia", 0)
     if len(decisive) == 2:
         return ("draw" if c == p else "coalition" if c > p else "phyrexia"), "structures"

@@ -87,7 +87,8 @@ def parse_forum_line(text: str) -> tuple[str, ArmyOrder]:
                              "separated by >, the start first")
     if plane:
         squares = [f"{plane} {s}" for s in squares]
-    word, target, units, bump = "", "", (), ""
+    word, target, bump = "", "", ""
+    units: tuple[int, ...] = ()
     if tail.strip():
         bump_match = _BUMP.search(tail)
         if bump_match and re.search(r"\bbump\b", tail, re.IGNORECASE):
@@ -290,7 +291,8 @@ def _word_conditions(board: Board, settings: CoalitionSettings, state: Coalition
             return (f"{name}: {target.name} has {target.total} units; a raid needs a target under "
                     f"{settings.raid_target_max}")
         if end in board.structure_at and board.structure_at[end].name not in state.destroyed:
-            return f"{name}: {board.short(end)} is a structure ({board.structure_at[end].name}); no raid into a structure"
+            return (f"{name}: {board.short(end)} is a structure ({board.structure_at[end].name}); no raid into a "
+                    "structure")
     if word is OrderWord.TRANSFER and target is not None:
         if board.distance(army.at, target.at) != 1:
             return f"{name}: {target.name} is not next to it (orthogonally); a transfer is between neighbours"

@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
-from sheets_gm.rulesets.coalition.forum import battle_title
 from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, KillOutcome, Phase, Side
+from sheets_gm.rulesets.coalition.forum import battle_title
 from sheets_gm.rulesets.coalition.placement import place_around
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import Army, Battle, BattleReport, BattleResult, CoalitionState, Units

@@ -115,7 +115,7 @@ def army_from_fields(board: Board, name: str, side_text: str, fields: Mapping[st
         side = Side(str(side_text).strip().lower())
     except ValueError:
         raise ValueError(f"side {side_text!r}: use coalition, phyrexia or mercenary") from None
-    rank_text = str(fields.get("rank", "")).strip()
+    rank_text = str(fields.get("rank", "1" if side is Side.MERCENARY else "")).strip()
     if not rank_text.isdigit():
         raise ValueError(f"rank {rank_text!r}: a whole number, 1 (Lieutenant / Centurion) to 6 (General / "
                          "Chief Praetor)")
@@ -136,7 +136,8 @@ def army_from_fields(board: Board, name: str, side_text: str, fields: Mapping[st
         try:
             primary = Colour(str(fields["primary"]).strip().lower())
         except ValueError:
-            raise ValueError(f"primary: {fields['primary']!r} is not a colour (white, blue, black, red, green)") from None
+            raise ValueError(f"primary: {fields['primary']!r} is not a colour (white, blue, black, red, "
+                             "green)") from None
         if primary in factions:
             factions.remove(primary)
         factions.insert(0, primary)
