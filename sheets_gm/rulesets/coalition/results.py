@@ -154,7 +154,8 @@ def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionSta
         if c.winner.value in vp and points:
             vp[c.winner.value] += points
             lines.append(f"{c.winner.display} +{points} victory points")
-        events.append(Event(turn, EventKind.RESULT, f"{title}: {' and '.join(winners)} win(s)",
+        lazy = f" ({r.stratless} stratless)" if r.stratless else ""
+        events.append(Event(turn, EventKind.RESULT, f"{title}: {' and '.join(winners)} win(s){lazy}",
                             {"at": b.at, "winner": c.winner.value, "armies": winners, "vp": points}))
         if r.kill and c.killer and c.victim:
             killed = _kill(settings, b, r, c.killer, c.victim, armies, dice, lines, events, turn)
