@@ -26,7 +26,7 @@ from sheets_gm.rulesets.coalition.enums import (
     StructureKind,
 )
 from sheets_gm.rulesets.coalition.forum import announcement
-from sheets_gm.rulesets.coalition.orders import Move, Refusal, forum_line, read_order
+from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move, Refusal, forum_line, read_order
 from sheets_gm.rulesets.coalition.placement import place_around
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import (
@@ -54,10 +54,10 @@ def read_orders(board: Board, settings: CoalitionSettings, state: CoalitionState
                 orders: CoalitionOrders) -> ReadOrders:
     """Each player side's orders checked (orders of other seats are not read here)."""
     out = ReadOrders()
-    in_battle = state.in_battle()
+    index = ArmyIndex(state)
     for seat in (s.value for s in PLAYER_SIDES):
         for army_name, order in sorted(orders.orders.get(seat, {}).items()):
-            read = read_order(board, settings, state, seat, army_name, order, in_battle)
+            read = read_order(board, settings, state, index, seat, army_name, order)
             name = read.army
             if name in out.moves or name in out.refused:
                 read = Refusal(name, f"{name} has another order this turn; an army gets one order")
@@ -132,7 +132,7 @@ def adjudicate(board: Board, settings: CoalitionSettings, state: CoalitionState,
         armies=new_armies, battles=tuple(sorted(t.battles.values(), key=lambda b: board.order[b.at])),
         announced=announced, movement=reports, turn_start={a.name: a.at for a in state.armies},
         fought=tuple(fought), heal_requests=heal, phase=Phase.RESULTS, outcomes=())
-    if not new.battles:
+    if not any(b.announced for b in new.battles):
         from sheets_gm.rulesets.coalition.endturn import end_turn  # the end of turn runs now: no judge window
         new, more = end_turn(board, settings, new)
         t.events.extend(more)
@@ -430,12 +430,13 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
         taken.add(spot)
         t.code[name] = ResultCode.PARTIAL
     # portals: placed around the linked portal as a bumped army is
+    occupied = _occupants(t, exclude=set(passers))
     for name in passers:
         struct = board.structure_at[going[name].end]
-        occupied = _occupants(t, exclude=name)
         spot, enemy = place_around(board, t.dice, f"portal/{name}", t.armies[name].side, struct.to or "",
                                    occupied, set(t.battles))
         t.at[name] = spot
+        occupied[spot].append((name, t.armies[name].side))
         text = f"{name} passes the portal {struct.name} to {spot}"
         if enemy is not None:
             t.battles[spot] = Battle(BattleType.INTERCEPTS, spot, (enemy, name), announced=False)
@@ -443,10 +444,10 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
         t.events.append(Event(turn, EventKind.PORTAL, text, {"army": name, "portal": struct.name, "at": spot}))
 
 
-def _occupants(t: _Turn, exclude: str = "") -> dict[str, list[tuple[str, Side]]]:
+def _occupants(t: _Turn, exclude: set[str]) -> dict[str, list[tuple[str, Side]]]:
     out: dict[str, list[tuple[str, Side]]] = defaultdict(list)
     for name, place in t.at.items():
-        if name != exclude:
+        if name not in exclude:
             out[place].append((name, t.armies[name].side))
     return out
 

@@ -21,7 +21,7 @@ from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import OrderWord, Phase, Side, StructureKind, enemy_of
-from sheets_gm.rulesets.coalition.orders import Move, read_order
+from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move, read_order
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import Army, ArmyOrder, BattleResult, CoalitionOrders, CoalitionState
 
@@ -69,8 +69,9 @@ def _reach(board: Board, start: str, steps: int) -> dict[str, int]:
 def side_orders(board: Board, settings: CoalitionSettings, state: CoalitionState, side: Side, rng: random.Random,
                 aggression: float) -> dict[str, ArmyOrder]:
     """One side's orders for the turn (every one accepted by ``read_order``)."""
-    in_battle = state.in_battle()
-    battles = {b.at for b in state.battles}
+    index = ArmyIndex(state)
+    in_battle = index.fighting
+    battles = set(index.battles)
     where: dict[str, Army] = {a.at: a for a in state.armies}
     enemy = enemy_of(side)
     goals_by_plane: dict[str, list[str]] = {}
@@ -122,7 +123,7 @@ def side_orders(board: Board, settings: CoalitionSettings, state: CoalitionState
         if order is None:
             claimed.add(army.at)
             continue
-        read = read_order(board, settings, state, side.value, army.name, order, in_battle)
+        read = read_order(board, settings, state, index, side.value, army.name, order)
         if isinstance(read, Move):
             out[army.name] = order
             claimed.add(read.end)
@@ -138,6 +139,8 @@ def stand_in_results(settings: CoalitionSettings, state: CoalitionState, dice: T
     armies = state.by_name()
     out: dict[str, BattleResult] = {}
     for b in state.battles:
+        if not b.announced:
+            continue  # made by a bump: fought next turn
         fighting = [armies[n] for n in b.armies if n in armies]
         sides = sorted({a.side for a in fighting}, key=lambda s: s.value)
         if len(sides) < 2:

@@ -6,7 +6,7 @@ from sheets_gm.engine.core.ruleset import JUDGE, Verdict
 from sheets_gm.rulesets.coalition.adjudicate import read_orders
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import OrderWord, Phase
-from sheets_gm.rulesets.coalition.orders import Move
+from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move
 from sheets_gm.rulesets.coalition.results import CheckedResult, check_result
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState
@@ -46,8 +46,9 @@ def check_orders(board: Board, settings: CoalitionSettings, state: CoalitionStat
             verdicts.append(Verdict(JUDGE, JUDGE, "result", False,
                                     f"results are entered in the results window, after the turn {state.turn} deadline"))
     elif state.phase is Phase.RESULTS:
+        index = ArmyIndex(state)
         for where, result in orders.results.items():
-            checked = check_result(board, settings, state, where, result)
+            checked = check_result(board, settings, state, where, result, index)
             if isinstance(checked, CheckedResult):
                 winner = checked.winner.value if checked.winner else "none (siege)"
                 verdicts.append(Verdict(JUDGE, where, "result", True, f"{checked.battle.at}: winner {winner}"))

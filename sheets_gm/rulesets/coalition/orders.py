@@ -126,16 +126,30 @@ def forum_line(army: str, order: ArmyOrder, board: Board, start: str) -> str:
     return f"{army}: {plane}; {route}{tail}"
 
 
-def find_army(state: CoalitionState, name: str) -> Army | None:
-    """The army called ``name``, exactly or ignoring case and surrounding spaces."""
-    exact = state.army(name)
-    if exact is not None:
-        return exact
-    wanted = name.strip().lower()
-    for a in state.armies:
-        if a.name.lower() == wanted:
-            return a
-    return None
+class ArmyIndex:
+    """One state's armies and battles looked up by name and square (built once per window: reading
+    every order stays linear in the number of armies)."""
+
+    __slots__ = ("_by_side", "battles", "by_lower", "by_name", "fighting")
+
+    def __init__(self, state: CoalitionState) -> None:
+        self.by_name = {a.name: a for a in state.armies}
+        self.by_lower = {a.name.strip().lower(): a for a in state.armies}
+        self.battles = {b.at: b for b in state.battles}
+        self.fighting = {n for b in state.battles for n in b.armies}
+        self._by_side: dict[str, list[Army]] | None = None
+
+    def find(self, name: str) -> Army | None:
+        """The army called ``name``, exactly or ignoring case and surrounding spaces."""
+        return self.by_name.get(name) or self.by_lower.get(name.strip().lower())
+
+    def of_side(self, seat: str) -> list[Army]:
+        """The armies of a side (for a refusal's list of what would be accepted)."""
+        if self._by_side is None:
+            self._by_side = {}
+            for a in self.by_name.values():
+                self._by_side.setdefault(a.side.value, []).append(a)
+        return self._by_side.get(seat, [])
 
 
 def _names(armies: list[Army], limit: int = 6) -> str:
@@ -144,9 +158,11 @@ def _names(armies: list[Army], limit: int = 6) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "") if names else "(none)"
 
 
-def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState, seat: str, army_name: str,
-               order: ArmyOrder, in_battle: set[str]) -> Move | Refusal:
-    """The order of ``army_name`` written by ``seat`` checked against ``state``: a Move, or why not."""
+def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState, index: ArmyIndex, seat: str,
+               army_name: str, order: ArmyOrder) -> Move | Refusal:
+    """The order of ``army_name`` written by ``seat`` checked against ``state`` (``index``: its armies by
+    name): a Move, or why not."""
+    in_battle = index.fighting
     given = order
     if order.line.strip():
         try:
@@ -158,16 +174,16 @@ def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState,
         army_name = army_name or line_name
         order = ArmyOrder(order.start, order.via, order.to, order.word, order.target, order.units,
                           order.bump or given.bump)
-    army = find_army(state, army_name)
-    mine = [a for a in state.armies if a.side.value == seat]
+    army = index.find(army_name)
     if army is None:
-        return Refusal(army_name, f"there is no army {army_name!r}; {seat}'s armies are {_names(mine)}")
+        return Refusal(army_name, f"there is no army {army_name!r}; {seat}'s armies are "
+                                  f"{_names(index.of_side(seat))}")
     name = army.name
     if army.side is Side.MERCENARY:
         return Refusal(name, f"{name} is a mercenary army: the engine moves it, nobody orders it")
     if army.side.value != seat:
         return Refusal(name, f"{name} is an army of {army.side.display}, not of {seat}; {seat}'s armies are "
-                             f"{_names(mine)}")
+                             f"{_names(index.of_side(seat))}")
     try:
         word = OrderWord(order.word.strip().lower() or "none")
     except ValueError:
@@ -184,7 +200,7 @@ def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState,
                              "the start square is where the army stands")
     moves = end != start or bool(via)
     if name in in_battle and (moves or word is not OrderWord.NONE):
-        battle = next(b for b in state.battles if name in b.armies)
+        battle = next(b for b in index.battles.values() if name in b.armies)
         return Refusal(name, f"{name} is in the battle at {_where(board, battle.at, plane)}: an army in battle "
                              "takes no order until it ends")
     if word in STAYING_WORDS and moves:
@@ -213,7 +229,7 @@ def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState,
         if steps > settings.max_steps:
             return Refusal(name, f"{name}: {board.short(start)} to {board.short(end)} is {steps} steps; an army "
                                  f"moves at most {settings.max_steps}")
-        if state.battle_at(end) is not None:
+        if end in index.battles:
             return Refusal(name, f"{name}: {_where(board, end, plane)} holds a battle; no army may end its move "
                                  "there (choose another square)")
     target_army: Army | None = None
@@ -221,7 +237,7 @@ def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState,
         if word not in TARGETED_WORDS and word is not OrderWord.INTERCEPT:
             return Refusal(name, f"{name}: {word.value} takes no target army; engage, replace, raid, support, "
                                  "transfer and intercept do")
-        target_army = find_army(state, order.target)
+        target_army = index.find(order.target)
         if target_army is None:
             return Refusal(name, f"{name}: there is no army {order.target.strip()!r} to {word.value}")
     elif word in TARGETED_WORDS:

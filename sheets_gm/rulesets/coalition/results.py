@@ -13,6 +13,7 @@ from sheets_gm.engine.core.events import Event
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, KillOutcome, Phase, Side
 from sheets_gm.rulesets.coalition.forum import battle_title
+from sheets_gm.rulesets.coalition.orders import ArmyIndex
 from sheets_gm.rulesets.coalition.placement import place_around
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import Army, Battle, BattleReport, BattleResult, CoalitionState, Units
@@ -37,17 +38,21 @@ def kill_vp(settings: CoalitionSettings, rank: int) -> int:
 
 
 def check_result(board: Board, settings: CoalitionSettings, state: CoalitionState, where: str,
-                 result: BattleResult) -> CheckedResult | str:
-    """The result entered for the battle at ``where``, or why it is refused (naming the row's square)."""
+                 result: BattleResult, index: ArmyIndex | None = None) -> CheckedResult | str:
+    """The result entered for the battle at ``where``, or why it is refused (naming the row's square).
+    ``index``: the state's armies by name, built once for all the results of a window."""
+    index = index or ArmyIndex(state)
     try:
         place = board.parse(where)
     except PlaceError as exc:
         return f"result {where!r}: {exc}"
-    battle = state.battle_at(place)
+    battle = index.battles.get(place)
     if battle is None:
-        open_ = ", ".join(b.at for b in state.battles) or "none"
+        open_ = ", ".join(b.at for b in state.battles if b.announced) or "none"
         return f"result {place}: there is no open battle there; the open battles are at {open_}"
-    armies = state.by_name()
+    if not battle.announced:
+        return f"result {place}: this battle ({battle_title(battle)}) is announced next turn; enter its result then"
+    armies = index.by_name
     sides = {n: armies[n].side for n in battle.armies if n in armies}
     present = {s for s in sides.values()}
     for name, losses in result.losses.items():
@@ -258,3 +263,28 @@ def _with_units(a: Army, units: tuple[int, ...]) -> Army:
 
 def _lose_squad(a: Army, squad: int) -> Army:
     return _with_units(a, (*a.units[:3], max(0, a.units[3] - squad)))
+
+
+def resolve_results(board: Board, settings: CoalitionSettings, state: CoalitionState,
+                    results: Mapping[str, BattleResult], dice: TurnDice,
+                    ) -> tuple[CoalitionState, list[Event], list[str]]:
+    """The results window: each result checked (the refused ones listed, with why), the others applied,
+    then the end of the turn. A battle without an accepted result stays open."""
+    from sheets_gm.rulesets.coalition.endturn import end_turn  # the end of turn follows the results
+
+    index = ArmyIndex(state)
+    checked: list[CheckedResult] = []
+    refused: list[str] = []
+    seen: set[str] = set()
+    for where, result in results.items():
+        c = check_result(board, settings, state, where, result, index)
+        if isinstance(c, str):
+            refused.append(c)
+        elif c.battle.at in seen:
+            refused.append(f"result {where}: a second result for the battle at {c.battle.at}; one result a battle")
+        else:
+            checked.append(c)
+            seen.add(c.battle.at)
+    new, events = apply_results(board, settings, state, checked, dice)
+    ended, more = end_turn(board, settings, new)
+    return ended, events + more, refused

@@ -33,10 +33,9 @@ from sheets_gm.rulesets.coalition.adjudicate import adjudicate
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, load_board
 from sheets_gm.rulesets.coalition.bots import CoalitionBot
 from sheets_gm.rulesets.coalition.checks import check_orders
-from sheets_gm.rulesets.coalition.endturn import end_turn
 from sheets_gm.rulesets.coalition.enums import EventKind, Phase, Side
 from sheets_gm.rulesets.coalition.figures import CoalitionTally, simulation_spec
-from sheets_gm.rulesets.coalition.results import CheckedResult, apply_results, check_result
+from sheets_gm.rulesets.coalition.results import resolve_results
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.setup import SEATS, new_match, roster_from_yaml
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, Adjustment, CoalitionOrders, CoalitionState
@@ -156,20 +155,10 @@ class CoalitionRuleset:
         return Resolution(replace(state), [])
 
     def _results(self, state: CoalitionState, orders: CoalitionOrders, dice: TurnDice) -> Resolution[CoalitionState]:
-        events: list[Event] = []
-        checked: list[CheckedResult] = []
-        seen: set[str] = set()
-        for where, result in orders.results.items():
-            c = check_result(self.board, self._settings, state, where, result)
-            if isinstance(c, CheckedResult) and c.battle.at not in seen:
-                checked.append(c)
-                seen.add(c.battle.at)
-            elif isinstance(c, str):
-                events.append(Event(state.turn, EventKind.RESULT, f"refused: {c}", {"refused": where},
-                                    audience=frozenset({JUDGE})))
-        new, more = apply_results(self.board, self._settings, state, checked, dice)
-        ended, last = end_turn(self.board, self._settings, new)
-        return Resolution(ended, events + more + last)
+        new, events, refused = resolve_results(self.board, self._settings, state, orders.results, dice)
+        notes = [Event(state.turn, EventKind.RESULT, f"refused: {why}", {"refused": why}, audience=frozenset({JUDGE}))
+                 for why in refused]
+        return Resolution(new, notes + events)
 
     def outcome(self, state: CoalitionState) -> Outcome | None:
         if not state.finished:

@@ -12,9 +12,8 @@ from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.registry import default_board_text
 from sheets_gm.rulesets.coalition.adjudicate import adjudicate
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, board_from_planes, load_board
-from sheets_gm.rulesets.coalition.endturn import end_turn
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode, Side
-from sheets_gm.rulesets.coalition.results import CheckedResult, apply_results, check_result
+from sheets_gm.rulesets.coalition.results import resolve_results
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.setup import army_from_fields
 from sheets_gm.rulesets.coalition.state import (
@@ -96,17 +95,10 @@ class CoalitionScenarioCodec:
 
 def _results(board: Board, settings: CoalitionSettings, state: CoalitionState, results: Mapping[str, BattleResult],
              dice: TurnDice, fields: Fields | None = None, line: int = 0) -> tuple[CoalitionState, list[Event]]:
-    checked = []
-    for where, result in results.items():
-        c = check_result(board, settings, state, where, result)
-        if isinstance(c, str):
-            if fields is not None:
-                raise fields.fail(line, f"the judge's result is refused: {c}")
-            continue
-        checked.append(c)
-    new, events = apply_results(board, settings, state, [c for c in checked if isinstance(c, CheckedResult)], dice)
-    ended, more = end_turn(board, settings, new)
-    return ended, events + more
+    new, events, refused = resolve_results(board, settings, state, results, dice)
+    if refused and fields is not None:
+        raise fields.fail(line, f"the judge's result is refused: {refused[0]}")
+    return new, events
 
 
 def _board(doc: LinedDict, f: Fields) -> Board:
