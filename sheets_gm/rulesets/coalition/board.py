@@ -80,6 +80,7 @@ class Board:
         self.terrain = terrain
         self._neighbours: dict[str, tuple[str, ...]] = {}
         self._rings: dict[tuple[str, int], list[str]] = {}
+        self._routes: dict[tuple[str, str], list[tuple[str, ...]]] = {}  # the board never changes: routes keep
 
     # -- reading places --------------------------------------------------------------------
     def places(self) -> Iterator[str]:
@@ -152,12 +153,15 @@ class Board:
     def routes(self, start: str, end: str) -> list[tuple[str, ...]]:
         """Every shortest route from ``start`` to ``end`` (places entered, end included), in the
         canonical order of a draw (by their squares in reading order)."""
+        found = self._routes.get((start, end))
+        if found is not None:
+            return found
         plane, a = self._square[start]
         pb, b = self._square[end]
-        if plane is not pb:
-            return []
-        return [tuple(f"{plane.name} {s.label}" for s in route)
-                for route in cheapest_routes(plane, a, b, lambda _s: 1)]
+        found = [] if plane is not pb else [tuple(f"{plane.name} {s.label}" for s in route)
+                                            for route in cheapest_routes(plane, a, b, lambda _s: 1)]
+        self._routes[(start, end)] = found
+        return found
 
     def ring(self, place: str, radius: int) -> list[str]:
         """The places exactly ``radius`` king steps away (diagonals count as one), in reading order."""
