@@ -198,12 +198,13 @@ def cheapest_routes(board: Topology[P], start: P, goal: P, cost: EntryCost[P], l
 
 def _reading_order(board: Topology[P]) -> dict[P, int]:
     """Each position's place in the board's reading order (kept for boards that can be dict keys)."""
+    key: Any = board  # lru_cache wants a hashable key; an unhashable board raises TypeError
     try:
-        return _cached_reading_order(board)
+        return _cached_reading_order(key)
     except TypeError:  # an unhashable board: computed each time
         return {p: i for i, p in enumerate(board.cells())}
 
 
 @lru_cache(maxsize=16)
-def _cached_reading_order(board: Topology[Any]) -> dict[Any, int]:
+def _cached_reading_order(board: Any) -> dict[Any, int]:  # Any: lru_cache needs a hashable board
     return {p: i for i, p in enumerate(board.cells())}
