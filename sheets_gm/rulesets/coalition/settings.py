@@ -45,7 +45,7 @@ class CoalitionSettings:
     mercenary_turns: int = setting(2, "turns a mercenary may fail to retake its structure before it disbands",
                                    minimum=1)
     victory_vp: int = setting(500, "victory points that win the round", minimum=1)
-    max_turns: int = setting(40, "the round ends after this turn: more victory points wins, equal is a draw",
-                             minimum=1)
+    max_turns: int = setting(100, "the engine's limit (the rulebook's round has none): after this turn more "
+                                  "victory points wins, equal is a draw", minimum=1)
     weather_table: tuple[str, ...] = setting(DEFAULT_WEATHER, "the weather table: one die with a face per "
                                                               "entry, rolled for each battle announced")
