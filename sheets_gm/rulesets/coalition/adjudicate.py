@@ -160,6 +160,18 @@ def _with_route(t: _Turn, move: Move, turn: int) -> Move:
     return Move(move.army, move.side, move.word, move.start, move.end, chosen, move.target, move.units, move.bump)
 
 
+#: Orders that end on the square itself even when it is a portal: they stay, or act on the army there.
+_STAYING_ON_PORTAL = frozenset({OrderWord.GARRISON, OrderWord.ENGAGE, OrderWord.SUPPORT, OrderWord.REPLACE,
+                                OrderWord.RAID})
+
+
+def passes_portal(board: Board, move: Move) -> bool:
+    """Whether a move ends on a portal and goes through it (not to garrison it or act on an army there)."""
+    struct = board.structure_at.get(move.end)
+    return struct is not None and struct.kind is StructureKind.PORTAL and struct.to is not None \
+        and move.word not in _STAYING_ON_PORTAL
+
+
 def _raids(t: _Turn, movers: dict[str, Move], turn: int) -> None:
     """Raids first: at most ``max_raids_per_side`` per side (drawn), never intercepted; the raided army's move
     is void."""
@@ -205,11 +217,9 @@ def _intercepts(t: _Turn, movers: dict[str, Move], ordered: Mapping[str, str | N
     for name, m in movers.items():
         for p in (m.route or ())[:-1]:
             through[p].append(name)
-        struct = t.board.structure_at.get(m.end)
-        passing = struct is not None and struct.kind is StructureKind.PORTAL and struct.to
-        if struct is not None and passing and m.word is not OrderWord.GARRISON:
+        if passes_portal(t.board, m):
             portal_passers[m.end].append(name)
-            portal_passers[struct.to or ""].append(name)
+            portal_passers[t.board.structure_at[m.end].to or ""].append(name)
     fighting = {n for b in t.battles.values() for n in b.armies}
     interceptors: list[tuple[str, str | None, bool]] = []  # (army, named target, garrison)
     for name in sorted(t.armies):
@@ -277,15 +287,10 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
         into[m.end].append(name)
     bounced: set[str] = set()
 
-    def passes_portal(m: Move) -> bool:
-        struct = board.structure_at.get(m.end)
-        return struct is not None and struct.kind is StructureKind.PORTAL and struct.to is not None \
-            and m.word is not OrderWord.GARRISON
-
     def blocked(m: Move) -> str | None:
         if m.end in t.battles:
             return f"{board.short(m.end)} holds a battle"
-        if passes_portal(m):
+        if passes_portal(board, m):
             struct = board.structure_at[m.end]
             if m.end in t.battles or (struct.to or "") in t.battles:
                 return "the portal is closed by its garrison's battle"
@@ -329,7 +334,7 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
         t.code[name] = ResultCode.BOUNCED
     going = {n: m for n, m in movers.items() if n not in bounced}
     partial: set[str] = set()
-    passers = sorted(n for n, m in going.items() if passes_portal(m))
+    passers = sorted(n for n, m in going.items() if passes_portal(board, m))
     arrivals: dict[str, list[str]] = defaultdict(list)
     for name, m in going.items():
         if name not in passers:
