@@ -305,31 +305,27 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
             return f"{o} stays in {board.short(m.end)}"
         return f"{o} holds {board.short(m.end)} (no engage)"
 
-    work = sorted(movers)
-    while work:
-        name = work.pop()
-        if name in bounced:
-            continue
-        why = blocked(movers[name])
-        if why is not None:
-            bounced.add(name)
-            t.note[name] = why
-            work.extend(into.get(movers[name].start, ()))
+    def settle(work: list[str]) -> None:
+        """Bounce every move blocked by an army that stays; a bounce re-examines the moves into its square."""
+        while work:
+            name = work.pop()
+            if name in bounced:
+                continue
+            why = blocked(movers[name])
+            if why is not None:
+                bounced.add(name)
+                t.note[name] = why
+                work.extend(into.get(movers[name].start, ()))
+
+    settle(sorted(movers))
     # a supporter does not move when the ally it supports moves
+    again: list[str] = []
     for name, m in movers.items():
         if m.word is OrderWord.SUPPORT and name not in bounced and m.target in moving and m.target not in bounced:
             bounced.add(name)
             t.note[name] = f"{m.target} moves away"
-            work.extend(into.get(m.start, ()))
-    while work:
-        name = work.pop()
-        if name in bounced:
-            continue
-        why = blocked(movers[name])
-        if why is not None:
-            bounced.add(name)
-            t.note[name] = why
-            work.extend(into.get(movers[name].start, ()))
+            again.extend(into.get(m.start, ()))
+    settle(again)
     for name in bounced:
         t.code[name] = ResultCode.BOUNCED
     going = {n: m for n, m in movers.items() if n not in bounced}

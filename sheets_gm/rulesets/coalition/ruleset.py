@@ -28,6 +28,7 @@ from sheets_gm.engine.core.ruleset import (
     TurnStructure,
     Verdict,
     Window,
+    split_option,
 )
 from sheets_gm.rulesets.coalition.adjudicate import adjudicate
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, load_board
@@ -197,15 +198,15 @@ class CoalitionRuleset:
             raise ValueError('--reason is required, e.g. --reason "judge ruling on the raid"; it is written to the log')
         events: list[Adjustment] = []
         for value in values.get("vp", ()):
-            side, points = _split("--vp", value, "SIDE=N", "coalition=120")
+            side, points = split_option("--vp", value, "SIDE=N", "coalition=120")
             if side.lower() not in ORDER_SEATS or not points.lstrip("-").isdigit():
                 raise ValueError(f"--vp {value!r}: the side is coalition or phyrexia, the points a whole number")
             events.append(Adjustment(reason, vp=(side.lower(), int(points))))
         for value in values.get("position", ()):
-            army, place = _split("--position", value, "ARMY=PLACE", "Frank=Dominaria 3A")
+            army, place = split_option("--position", value, "ARMY=PLACE", "Frank=Dominaria 3A")
             events.append(Adjustment(reason, position=(army, place)))
         for value in values.get("units", ()):
-            army, units = _split("--units", value, "ARMY=N1/N2/N3/N4", "Frank=5000/2500/1500/1000")
+            army, units = split_option("--units", value, "ARMY=N1/N2/N3/N4", "Frank=5000/2500/1500/1000")
             parts = units.split("/")
             if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
                 raise ValueError(f"--units {value!r}: four whole numbers separated by /, like 5000/2500/1500/1000")
@@ -271,10 +272,3 @@ class CoalitionRuleset:
     def tally(self, start: CoalitionState) -> CoalitionTally:
         """Counts one match's events per side."""
         return CoalitionTally(start)
-
-
-def _split(option: str, value: str, form: str, example: str) -> tuple[str, str]:
-    key, sep, rest = value.partition("=")
-    if not sep or not key.strip() or not rest.strip():
-        raise ValueError(f"{option} {value!r}: write {form}, like {example}")
-    return key.strip(), rest.strip()
