@@ -12,6 +12,7 @@ from sheets_gm.rulesets.coalition.board import HOME_PLANES, Board
 from sheets_gm.rulesets.coalition.enums import PLAYER_SIDES, EventKind, Phase, Side, StructureKind
 from sheets_gm.rulesets.coalition.orders import can_heal_in
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
+from sheets_gm.rulesets.coalition.setup import slots_of
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, TOP_RANKS, Army, CoalitionState
 
 #: How a round can end.
@@ -38,6 +39,7 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
     vp = dict(state.vp)
     counters: dict[str, int] = {}
     armies: dict[str, Army] = {a.name: a for a in state.armies}
+    changed: list[str] = []
     for a in state.armies:
         struct = board.structure_at.get(a.at)
         if struct is None or struct.name in destroyed or struct.kind not in _COUNTED or a.side is Side.MERCENARY:
@@ -48,7 +50,13 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
         counters[a.name] = count = state.counters.get(a.name, 0) + 1
         events.append(Event(turn, EventKind.COUNTER, f"{a.name} counts turn {count} in {struct.name}",
                             {"army": a.name, "structure": struct.name, "count": count}))
-        if can_heal_in(a, struct.kind, struct.colour):
+        if can_heal_in(a, struct.kind, struct.colour) and a.name in state.changes and count >= settings.change_turns:
+            new_creatures = state.changes[a.name]
+            armies[a.name] = replace(a, creatures=new_creatures, units=slots_of(a.rank, new_creatures))
+            changed.append(a.name)
+            notes.append(f"{a.name} changes its army in {struct.name}")
+            events.append(Event(turn, EventKind.CHANGED, notes[-1], {"army": a.name, "structure": struct.name}))
+        elif can_heal_in(a, struct.kind, struct.colour):
             need = heal_turns(settings, a, struct.colour, a.name in state.heal_requests)
             if count >= need and a.units != SLOT_CAPACITY:
                 armies[a.name] = replace(a, units=SLOT_CAPACITY)
@@ -90,7 +98,8 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
     new = state.with_(armies=tuple(armies[a.name] for a in state.armies if a.name in armies), counters=counters,
                       destroyed=tuple(destroyed), vp=vp, control=control, dominates=dominates,
                       mercenary_turns=mercenary_turns, notes=tuple(notes), turn_start={}, fought=(),
-                      heal_requests=())
+                      heal_requests=(), changes={n: c for n, c in state.changes.items()
+                                                 if n not in changed and n in armies})
     won = victory(board, settings, new)
     if won is not None:
         winner, ending = won

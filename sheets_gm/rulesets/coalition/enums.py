@@ -155,6 +155,7 @@ class EventKind(StrEnum):
     SIEGE = "siege"
     COUNTER = "counter"
     HEALED = "healed"
+    CHANGED = "changed"
     DESTROYED = "destroyed"
     CONTROL = "control"
     DOMINATION = "domination"

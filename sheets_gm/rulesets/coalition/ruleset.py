@@ -34,11 +34,18 @@ from sheets_gm.rulesets.coalition.adjudicate import adjudicate
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, load_board
 from sheets_gm.rulesets.coalition.bots import CoalitionBot
 from sheets_gm.rulesets.coalition.checks import check_orders
-from sheets_gm.rulesets.coalition.enums import EventKind, Phase, Side
+from sheets_gm.rulesets.coalition.enums import EventKind, Phase, Side, StructureKind
 from sheets_gm.rulesets.coalition.figures import CoalitionTally, simulation_spec
 from sheets_gm.rulesets.coalition.results import resolve_results
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
-from sheets_gm.rulesets.coalition.setup import SEATS, new_match, roster_from_yaml
+from sheets_gm.rulesets.coalition.setup import (
+    SEATS,
+    army_problems,
+    new_match,
+    parse_creatures,
+    roster_from_yaml,
+    slots_of,
+)
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, Adjustment, CoalitionOrders, CoalitionState
 from sheets_gm.simulate.figures import SimulationSpec
 
@@ -186,14 +193,17 @@ class CoalitionRuleset:
             GmOption("vp", "SIDE=N", "set a side's victory points"),
             GmOption("position", "ARMY=PLACE", "move an army (a place such as 'Dominaria 3A')"),
             GmOption("units", "ARMY=N1/N2/N3/N4", "set an army's units per slot"),
+            GmOption("change", "ARMY=CREATURES", "the judge's army change, applied once the army has counted "
+                                                 "change_turns where it heals: '5000 Elves (green 2/2); ...'"),
         )
 
     @classmethod
     def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
                                reason: str) -> list[Adjustment]:
         """Victory points, positions and units, each with ``reason``."""
-        if not any(values.get(k) for k in ("vp", "position", "units")):
-            raise ValueError("nothing to change: give --vp SIDE=N, --position ARMY=PLACE or --units ARMY=N1/N2/N3/N4")
+        if not any(values.get(k) for k in ("vp", "position", "units", "change")):
+            raise ValueError("nothing to change: give --vp SIDE=N, --position ARMY=PLACE, --units ARMY=N1/N2/N3/N4 "
+                             "or --change ARMY=CREATURES")
         if not reason.strip():
             raise ValueError('--reason is required, e.g. --reason "judge ruling on the raid"; it is written to the log')
         events: list[Adjustment] = []
@@ -212,6 +222,9 @@ class CoalitionRuleset:
                 raise ValueError(f"--units {value!r}: four whole numbers separated by /, like 5000/2500/1500/1000")
             n = [int(p) for p in parts]
             events.append(Adjustment(reason, units=(army, (n[0], n[1], n[2], n[3]))))
+        for value in values.get("change", ()):
+            events.append(Adjustment(reason, change=split_option("--change", value, "ARMY=CREATURES",
+                                                                 "Frank=5000 Elves (green 1/1)")))
         return events
 
     def apply_gm_event(self, state: CoalitionState, event: Adjustment) -> Resolution[CoalitionState]:
@@ -241,8 +254,27 @@ class CoalitionRuleset:
                 updated = replace(army, units=units)
                 texts.append(f"{army.name}'s units set to {'/'.join(map(str, units))}")
             new = new.with_(armies=tuple(updated if a.name == army.name else a for a in new.armies))
+        if event.change is not None:
+            new, said = self._change(new, *event.change)
+            texts.append(said)
         text = f"GM adjustment ({event.reason}): " + "; ".join(texts)
         return Resolution(new, [Event(state.turn, EventKind.ADJUSTED, text, event.to_json())])
+
+    def _change(self, state: CoalitionState, name: str, creatures_text: str) -> tuple[CoalitionState, str]:
+        """An army change recorded: checked against the army table and the destroyed bases' colours."""
+        army = state.army(name)
+        if army is None:
+            raise ValueError(f"--change: there is no army {name!r}")
+        creatures = tuple(parse_creatures(creatures_text))
+        if not creatures:
+            raise ValueError(f"--change {name}: list the new creatures, like 5000 Elves (green 2/2); 2500 ...")
+        lost = frozenset(s.colour for s in self.board.structures
+                         if s.kind is StructureKind.BASE and s.name in state.destroyed and s.colour is not None)
+        problems = army_problems(replace(army, creatures=creatures, units=slots_of(army.rank, creatures)), lost)
+        if problems:
+            raise ValueError(f"--change {name}: " + "; ".join(problems))
+        return (state.with_(changes={**state.changes, army.name: creatures}),
+                f"{army.name}'s army change recorded (after {self._settings.change_turns} turns where it heals)")
 
     # -- tests -------------------------------------------------------------------------------
     @classmethod

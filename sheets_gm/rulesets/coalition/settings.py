@@ -35,6 +35,8 @@ class CoalitionSettings:
                                          "when it asks (order word heal)", minimum=1)
     coalition_heal_turns: int = setting(2, "turns any other faction member counts in a base before it heals",
                                         minimum=1)
+    change_turns: int = setting(2, "turns an army counts where it heals before the judge's army change applies",
+                                minimum=1)
     home_domination_vp: int = setting(5, "victory points a turn for dominating the side's home plane", minimum=0)
     enemy_domination_vp: int = setting(15, "victory points a turn for dominating the enemy's home plane",
                                        minimum=0)

@@ -11,7 +11,7 @@ mercenary. The shipped sample is ``templates/coalition/armies.yaml``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sheets_gm.engine.core.ruleset import JUDGE, Member, Roster
@@ -66,8 +66,9 @@ def parse_creatures(text: str) -> list[Creature]:
     return out
 
 
-def army_problems(army: Army) -> list[str]:
-    """What breaks the rulebook's army table: slot sizes, creature sizes per slot, unique creatures, colours."""
+def army_problems(army: Army, lost_colours: frozenset[Colour] = frozenset()) -> list[str]:
+    """What breaks the rulebook's army table: slot sizes, creature sizes per slot, unique creatures, colours;
+    with ``lost_colours`` (the colours of destroyed bases), creatures of those colours alone too."""
     problems = []
     if not 1 <= army.rank <= 6:
         return [f"rank {army.rank}: ranks run from 1 (Lieutenant / Centurion) to 6 (General / Chief Praetor)"]
@@ -87,6 +88,9 @@ def army_problems(army: Army) -> list[str]:
                 and not c.phyrexian:
             problems.append(f"{c.name} is {'/'.join(x.value for x in c.colours)}: Phyrexia uses no white or green "
                             "creature without the Phyrexian watermark")
+        if army.side is Side.COALITION and c.colours and set(c.colours) <= lost_colours:
+            problems.append(f"{c.name} is {'/'.join(x.value for x in c.colours)}: that base is destroyed, so its "
+                            "colour's creatures are no longer available (a multicolour one with another colour is)")
         if army.side is Side.COALITION and c.colours and not set(c.colours) & set(army.factions):
             problems.append(f"{c.name} is {'/'.join(x.value for x in c.colours)}: the army's factions are "
                             f"{', '.join(f.value for f in army.factions)} (artifacts fit any army)")
@@ -100,7 +104,8 @@ def army_problems(army: Army) -> list[str]:
     return problems
 
 
-def _slots_from_creatures(rank: int, creatures: list[Creature]) -> tuple[int, int, int, int]:
+def slots_of(rank: int, creatures: Sequence[Creature]) -> tuple[int, int, int, int]:
+    """Units per slot: each creature counted in the slot its size gives at this rank."""
     units = [0, 0, 0, 0]
     for c in creatures:
         slot = c.size - rank
@@ -148,11 +153,11 @@ def army_from_fields(board: Board, name: str, side_text: str, fields: Mapping[st
         if len(parts) != 4 or not all(p.isdigit() for p in parts):
             raise ValueError(f"units {units_text!r}: four whole numbers, slot 1 to slot 4, like 5000/2500/1500/1000")
         units = (int(parts[0]), int(parts[1]), int(parts[2]), int(parts[3]))
-        if creatures and units != _slots_from_creatures(rank, creatures):
+        if creatures and units != slots_of(rank, creatures):
             raise ValueError(f"units {units_text} do not match the creatures "
-                             f"({'/'.join(map(str, _slots_from_creatures(rank, creatures)))}); give one or the other")
+                             f"({'/'.join(map(str, slots_of(rank, creatures)))}); give one or the other")
     elif creatures:
-        units = _slots_from_creatures(rank, creatures)
+        units = slots_of(rank, creatures)
     else:
         units = SLOT_CAPACITY
     guards = str(fields.get("guards", "") or "").strip() or None

@@ -213,6 +213,7 @@ class CoalitionState:
     turn_start: Mapping[str, str] = field(default_factory=dict)  # army -> place at the turn's start
     fought: tuple[str, ...] = ()  # armies in a battle this turn
     heal_requests: tuple[str, ...] = ()  # armies that asked to heal this turn
+    changes: Mapping[str, tuple[Creature, ...]] = field(default_factory=dict)  # army changes the judge entered
     top_ranks_at_start: tuple[str, ...] = ()  # sides that began with an army of the top three ranks
     winner: str | None = None  # a side, or "draw"
     ending: str | None = None  # how the round ended: structures, kills, vp, turn_limit
@@ -258,6 +259,7 @@ class CoalitionState:
             "movement": [m.to_json() for m in self.movement], "outcomes": [o.to_json() for o in self.outcomes],
             "notes": list(self.notes), "turn_start": dict(sorted(self.turn_start.items())),
             "fought": list(self.fought), "heal_requests": list(self.heal_requests),
+            "changes": {n: [c.to_json() for c in cs] for n, cs in sorted(self.changes.items())},
             "top_ranks_at_start": list(self.top_ranks_at_start), "winner": self.winner, "ending": self.ending,
         }
 
@@ -275,6 +277,7 @@ class CoalitionState:
             outcomes=tuple(BattleReport.from_json(o) for o in data.get("outcomes", ())),
             notes=tuple(data.get("notes", ())), turn_start=dict(data.get("turn_start", {})),
             fought=tuple(data.get("fought", ())), heal_requests=tuple(data.get("heal_requests", ())),
+            changes={n: tuple(Creature.from_json(c) for c in cs) for n, cs in data.get("changes", {}).items()},
             top_ranks_at_start=tuple(data.get("top_ranks_at_start", ())), winner=data.get("winner"),
             ending=data.get("ending"),
         )
@@ -368,21 +371,25 @@ class CoalitionOrders:
 
 @dataclass(frozen=True, slots=True)
 class Adjustment:
-    """A logged GM correction: victory points, an army's position or units."""
+    """A logged GM correction: victory points, an army's position or units; or an army change the
+    judge enters (new creatures, applied once the army has counted its turns where it heals)."""
 
     reason: str
     vp: tuple[str, int] | None = None
     position: tuple[str, str] | None = None
     units: tuple[str, Units] | None = None
+    change: tuple[str, str] | None = None  # (army, creatures as text)
 
     def to_json(self) -> dict[str, Any]:
         return {"reason": self.reason, "vp": list(self.vp) if self.vp else None,
                 "position": list(self.position) if self.position else None,
-                "units": [self.units[0], list(self.units[1])] if self.units else None}
+                "units": [self.units[0], list(self.units[1])] if self.units else None,
+                "change": list(self.change) if self.change else None}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Adjustment:
-        vp, pos, units = data.get("vp"), data.get("position"), data.get("units")
+        vp, pos, units, change = data.get("vp"), data.get("position"), data.get("units"), data.get("change")
         u = units[1] if units else None
         return Adjustment(data.get("reason", ""), (vp[0], vp[1]) if vp else None, (pos[0], pos[1]) if pos else None,
-                          (units[0], (u[0], u[1], u[2], u[3])) if units and u else None)
+                          (units[0], (u[0], u[1], u[2], u[3])) if units and u else None,
+                          (change[0], change[1]) if change else None)
