@@ -319,7 +319,8 @@ def _word_conditions(board: Board, settings: CoalitionSettings, state: Coalition
                 return f"{name}: {who.name} stands in a structure; no transfer there"
         if target.name in in_battle:
             return f"{name}: {target.name} is in battle; a transfer needs both armies out of battle"
-        if len(order.units) != 4 or any(u < 0 for u in order.units):
+        if len(order.units) != 4 or not all(isinstance(u, int) and not isinstance(u, bool) and u >= 0
+                                            for u in order.units):
             return f"{name}: a transfer names the units sent per slot, four whole numbers like 100/0/0/0"
         for slot, (sent, have) in enumerate(zip(order.units, army.units, strict=True), start=1):
             if sent > have:

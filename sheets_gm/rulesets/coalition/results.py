@@ -58,13 +58,15 @@ def check_result(board: Board, settings: CoalitionSettings, state: CoalitionStat
     for name, losses in result.losses.items():
         if name not in sides:
             return f"result {place}: {name} is not in this battle; its armies are {', '.join(battle.armies)}"
-        if len(losses) != 4 or any(not isinstance(x, int) or x < 0 for x in losses):
+        if len(losses) != 4 or any(not _whole(x) or x < 0 for x in losses):
             return f"result {place}: {name}'s losses are four whole numbers, one per slot, like 100/0/0/0"
         for slot, (lost, have) in enumerate(zip(losses, armies[name].units, strict=True), start=1):
             if lost > have:
                 return f"result {place}: {name} loses {lost} in slot {slot}; it has {have} there"
-    if result.vp is not None and result.vp < 0:
-        return f"result {place}: victory points are 0 or more"
+    if result.vp is not None and (not _whole(result.vp) or result.vp < 0):
+        return f"result {place}: victory points are a whole number, 0 or more"
+    if not _whole(result.kill_bonus) or not _whole(result.escape_bonus):
+        return f"result {place}: the kill and escape bonuses are whole numbers (added to a d100)"
     if result.siege:
         if result.winner or result.kill or result.stratless:
             return f"result {place}: a siege has no winner, kill or stratless side; leave them empty"
@@ -105,6 +107,10 @@ def check_result(board: Board, settings: CoalitionSettings, state: CoalitionStat
         if victim is None:
             return f"result {place}: there is no losing army to kill"
     return CheckedResult(battle, result, winner, killer, victim)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _side_of(text: str, sides: Mapping[str, Side]) -> Side | None:

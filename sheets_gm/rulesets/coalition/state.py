@@ -310,9 +310,10 @@ class ArmyOrder:
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> ArmyOrder:
-        return ArmyOrder(data.get("start", ""), tuple(data.get("via", ())), data.get("to", ""), data.get("word", ""),
-                         data.get("target", ""), tuple(data.get("units", ())), data.get("bump", ""),
-                         data.get("line", ""))
+        def text(key: str) -> str:
+            return str(data.get(key) or "")
+        return ArmyOrder(text("start"), tuple(str(v) for v in data.get("via") or ()), text("to"), text("word"),
+                         text("target"), tuple(data.get("units") or ()), text("bump"), text("line"))
 
 
 @dataclass(frozen=True, slots=True)
