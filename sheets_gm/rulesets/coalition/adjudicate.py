@@ -25,7 +25,7 @@ from sheets_gm.rulesets.coalition.enums import (
     Side,
     StructureKind,
 )
-from sheets_gm.rulesets.coalition.forum import announcement
+from sheets_gm.rulesets.coalition.forum import announcement, dice_event
 from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move, Refusal, forum_line, read_order
 from sheets_gm.rulesets.coalition.placement import place_around
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
@@ -127,6 +127,9 @@ def adjudicate(board: Board, settings: CoalitionSettings, state: CoalitionState,
                 (f" ({r.note})" if r.note else "")
             t.events.append(Event(turn, EventKind.ORDER, text, {"army": r.army, "code": r.code.value,
                                                                  "start": r.start, "end": r.end}))
+    logged = dice_event(turn, dice)
+    if logged is not None:
+        t.events.append(logged)
     heal = tuple(sorted(n for n, m in read.moves.items() if m.word is OrderWord.HEAL))
     new = state.with_(
         armies=new_armies, battles=tuple(sorted(t.battles.values(), key=lambda b: board.order[b.at])),

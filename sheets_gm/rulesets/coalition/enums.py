@@ -162,3 +162,4 @@ class EventKind(StrEnum):
     DISBANDED = "disbanded"
     VICTORY = "victory"
     ADJUSTED = "adjusted"
+    DICE = "dice"  # every die rolled and every draw made by a resolution, with its key

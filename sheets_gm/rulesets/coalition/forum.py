@@ -4,8 +4,10 @@ Battle Results, ready to paste (the judge's sheet and the turn report tab show t
 
 from __future__ import annotations
 
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.events import Event
 from sheets_gm.rulesets.coalition.board import Board
-from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode
+from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, Phase, ResultCode
 from sheets_gm.rulesets.coalition.state import Battle, CoalitionState
 
 _PLURAL = {"attacks": "attack", "raids": "raid", "intercepts": "intercept", "besieges": "besiege"}
@@ -75,3 +77,15 @@ def battle_results(state: CoalitionState) -> str:
         out += ["", "End of turn"] + [f"- {n}" for n in state.notes]
     out += ["", f"Victory points: Coalition {state.vp.get('coalition', 0)}, Phyrexia {state.vp.get('phyrexia', 0)}"]
     return "\n".join(out)
+
+
+def dice_event(turn: int, dice: TurnDice) -> Event | None:
+    """One log line with every die rolled and every draw made (key, value or order), or None if none was."""
+    if not dice.rolled and not dice.drawn:
+        return None
+    rolled, drawn = dict(dice.rolled), {k: list(v) for k, v in dice.drawn.items()}
+
+    def text() -> str:
+        parts = [f"{k} = {v}" for k, v in rolled.items()] + [f"{k}: {', '.join(v)}" for k, v in drawn.items()]
+        return "Dice and draws: " + "; ".join(parts)
+    return Event(turn, EventKind.DICE, text, {"rolled": rolled, "drawn": drawn})

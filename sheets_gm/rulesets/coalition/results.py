@@ -12,7 +12,7 @@ from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, KillOutcome, Phase, Side
-from sheets_gm.rulesets.coalition.forum import battle_title
+from sheets_gm.rulesets.coalition.forum import battle_title, dice_event
 from sheets_gm.rulesets.coalition.orders import ArmyIndex
 from sheets_gm.rulesets.coalition.placement import place_around
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
@@ -292,5 +292,6 @@ def resolve_results(board: Board, settings: CoalitionSettings, state: CoalitionS
             checked.append(c)
             seen.add(c.battle.at)
     new, events = apply_results(board, settings, state, checked, dice)
+    logged = dice_event(state.turn, dice)
     ended, more = end_turn(board, settings, new)
-    return ended, events + more, refused
+    return ended, events + ([logged] if logged else []) + more, refused

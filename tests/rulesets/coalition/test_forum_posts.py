@@ -42,3 +42,13 @@ def test_the_stand_in_judge_says_it_is_one() -> None:
     res = rules.resolve(after, CoalitionOrders(results=results), dice())
     assert any("stand-in judge" in e.text and "not a ruling" in e.text for e in res.events)
     assert "automatic stand-in judge" in battle_results(res.state)
+
+
+def test_the_log_names_every_die_and_draw_with_its_key() -> None:
+    b = board()
+    s = state(army("Ann", "coalition", "2B", rank=2), army("Bo", "phyrexia", "3C", rank=3))
+    after, events = adjudicate(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
+        to="3C", word="engage", target="Bo")}}), dice({"route/Ann": ["2C 3C"], "weather/Dominaria 3C": 2}))
+    logged = [e for e in events if e.kind.value == "dice"]
+    assert len(logged) == 1
+    assert logged[0].text == "Dice and draws: weather/Dominaria 3C = 2; route/Ann: 2C 3C, 3B 3C"
