@@ -276,6 +276,12 @@ class CoalitionRuleset:
         return (state.with_(changes={**state.changes, army.name: creatures}),
                 f"{army.name}'s army change recorded (after {self._settings.change_turns} turns where it heals)")
 
+    # -- the sheet ---------------------------------------------------------------------------
+    def sheet(self) -> None:
+        """None: the Coalition's sheet adapter is not written yet (its needs are in the issue 12 report);
+        the engine runs through ``scenario`` and ``simulate`` meanwhile."""
+        return None
+
     # -- tests -------------------------------------------------------------------------------
     @classmethod
     def scenario_codec(cls) -> Any:
