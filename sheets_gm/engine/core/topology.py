@@ -28,7 +28,8 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Hashable, Iterator
-from typing import Protocol, TypeVar
+from functools import lru_cache
+from typing import Any, Protocol, TypeVar
 
 P = TypeVar("P", bound=Hashable)
 
@@ -107,9 +108,12 @@ def cheapest_paths(board: Topology[P], start: P, cost: EntryCost[P], budget: flo
     return best
 
 
-def _costs_to(board: Topology[P], goal: P, cost: EntryCost[P]) -> dict[P, float]:
+def _costs_to(board: Topology[P], goal: P, cost: EntryCost[P], start: P) -> dict[P, float]:
     """What the cheapest route from each position to ``goal`` costs (steps are symmetric, so the search
-    runs back from the goal: stepping back out of ``p`` undoes an entry that cost ``cost(p)``)."""
+    runs back from the goal: stepping back out of ``p`` undoes an entry that cost ``cost(p)``).
+
+    The search stops once ``start`` is settled: every position cheaper than the start is final by
+    then, and only those lie on a cheapest route from it, so a short route on a big board stays cheap."""
     best: dict[P, float] = {goal: 0}
     queue: list[tuple[float, int, P]] = [(0, 0, goal)]
     pushed = 0
@@ -117,6 +121,8 @@ def _costs_to(board: Topology[P], goal: P, cost: EntryCost[P]) -> dict[P, float]
         spent, _, here = heapq.heappop(queue)
         if spent > best[here]:
             continue
+        if here == start:
+            break
         step = _step_cost(board, cost, here)
         if step is None:
             continue
@@ -148,7 +154,7 @@ def path_to(board: Topology[P], start: P, goal: P, cost: EntryCost[P]) -> list[P
     Among routes of equal cost, the one taken is found by comparing them step by step from the
     start and taking the earlier neighbour in the board's order (Wesnoth's rule: N, NE, SE, S,
     SW, NW on a hex board)."""
-    to_goal = _costs_to(board, goal, cost)
+    to_goal = _costs_to(board, goal, cost, start)
     if start not in to_goal:
         return None
     path: list[P] = []
@@ -170,7 +176,7 @@ def cheapest_routes(board: Topology[P], start: P, goal: P, cost: EntryCost[P], l
     >>> [" ".join(map(plane.label, r)) for r in routes]
     ['3B 3C', '2C 3C']
     """
-    to_goal = _costs_to(board, goal, cost)
+    to_goal = _costs_to(board, goal, cost, start)
     if start not in to_goal:
         return []
     routes: list[list[P]] = []
@@ -184,5 +190,21 @@ def cheapest_routes(board: Topology[P], start: P, goal: P, cost: EntryCost[P], l
             routes.append(route)
             continue
         stack.extend([*route, n] for n in _tight(board, cost, to_goal, here))
-    place = {p: i for i, p in enumerate(board.cells())}
+    if len(routes) < 2:
+        return routes
+    place = _reading_order(board)
     return sorted(routes, key=lambda r: [place.get(p, len(place)) for p in r])
+
+
+def _reading_order(board: Topology[P]) -> dict[P, int]:
+    """Each position's place in the board's reading order (kept for boards that can be dict keys)."""
+    key: Any = board  # lru_cache wants a hashable key; an unhashable board raises TypeError
+    try:
+        return _cached_reading_order(key)
+    except TypeError:  # an unhashable board: computed each time
+        return {p: i for i, p in enumerate(board.cells())}
+
+
+@lru_cache(maxsize=16)
+def _cached_reading_order(board: Any) -> dict[Any, int]:  # Any: lru_cache needs a hashable board
+    return {p: i for i, p in enumerate(board.cells())}
