@@ -16,6 +16,7 @@ from sheets_gm.engine.core.ruleset import Ruleset
 #: name → "module:Class". Adding a game is one line here plus its package and template folder.
 RULESETS: dict[str, str] = {
     "gvg": "sheets_gm.rulesets.gvg.ruleset:GvgRuleset",
+    "wesnoth": "sheets_gm.rulesets.wesnoth.ruleset:WesnothRuleset",
 }
 
 #: The template folders, one per ruleset.

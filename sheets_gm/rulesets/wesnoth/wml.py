@@ -164,8 +164,8 @@ class Preprocessor:
                     continue
                 if line_start:
                     if word in _CONDITIONALS:
-                        branches.append(word == "#ifdef" and rest in self.macros
-                                        or word == "#ifndef" and rest not in self.macros)
+                        branches.append((word == "#ifdef" and rest in self.macros)
+                                        or (word == "#ifndef" and rest not in self.macros))
                         i = j if all(branches) else self._skip(text, j, branches, where)
                         continue
                     if word == "#else":
