@@ -18,9 +18,9 @@ from functools import cached_property
 from pathlib import Path
 
 from sheets_gm.engine.core.hexgrid import Hex, HexGrid
+from sheets_gm.rulesets.wesnoth.tables import TEMPLATE_DIR
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[3] / "templates" / "wesnoth"
 CODE_TABLE = TEMPLATE_DIR / "terrain_codes.csv"
 
 _PLAIN_TOKENS = {".": Terrain.PLAIN, "plain": Terrain.PLAIN, "forest": Terrain.FOREST, "harsh": Terrain.HARSH,

@@ -3,8 +3,9 @@
 Run it on a Wesnoth data folder (the game's ``data/`` parent, laid out as in its repository)
 to refresh the shipped tables or to make tables for another era or add-on::
 
-    python -m sheets_gm.rulesets.wesnoth.importer WML_DIR [OUT_DIR]
-    python scripts/wesnoth_import_units.py WML_DIR [OUT_DIR]
+    python -m sheets_gm.rulesets.wesnoth.importer units WML_DIR [OUT_DIR]
+    python -m sheets_gm.rulesets.wesnoth.importer maps MAP_FILE... [--out DIR]
+    python scripts/wesnoth_import.py …  (the same)
 
 It reads the macro files, the ``[movetype]`` definitions of ``data/core/units.cfg``, every
 unit file under ``data/core/units/`` and the faction files of the era, then keeps the
@@ -23,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sheets_gm.rulesets.wesnoth.board import MapError, WesnothBoard
+from sheets_gm.rulesets.wesnoth.tables import TEMPLATE_DIR
 from sheets_gm.rulesets.wesnoth.terrain import BOARD_TERRAINS, WESNOTH_KEY
 from sheets_gm.rulesets.wesnoth.wml import Node, Preprocessor, WmlError, parse
 
@@ -203,26 +206,65 @@ def convert(root: Path, era: Sequence[tuple[str, str]] = DEFAULT_ERA) -> ImportR
     return ImportResult(units.getvalue(), table.getvalue(), len(membership), tuple(sorted(data.pre.unknown)))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``WML_DIR [OUT_DIR]``: write ``units.csv`` and ``factions.csv`` (default: the shipped template folder)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help") or len(args) > 2:
-        print("usage: python -m sheets_gm.rulesets.wesnoth.importer WML_DIR [OUT_DIR]\n"
-              "WML_DIR holds data/core/units, data/core/macros and data/multiplayer/factions")
-        return 0 if args and args[0] in ("-h", "--help") else 2
-    from sheets_gm.rulesets.wesnoth.tables import TEMPLATE_DIR
+def convert_maps(paths: Sequence[Path], out: Path) -> list[Path]:
+    """Each Wesnoth ``.map`` file converted to the project's token grid as ``out/<name>.txt``; MapError naming the
+    file and line of a code the code table does not know."""
+    written = []
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise MapError(f"{path}: cannot be read ({exc.strerror})") from None
+        board = WesnothBoard.from_wesnoth_map(text, str(path))
+        target = out / f"{path.stem}.txt"
+        target.write_text(board.to_text(), encoding="utf-8")
+        written.append(target)
+    return written
 
-    out = Path(args[1]) if len(args) > 1 else TEMPLATE_DIR
+
+USAGE = """usage:
+  python -m sheets_gm.rulesets.wesnoth.importer units WML_DIR [OUT_DIR]
+      units.csv and factions.csv from Wesnoth's data (WML_DIR holds data/core/units, data/core/macros and
+      data/multiplayer/factions); OUT_DIR defaults to templates/wesnoth
+  python -m sheets_gm.rulesets.wesnoth.importer maps MAP_FILE... [--out DIR]
+      each Wesnoth .map file as a board (DIR defaults to templates/wesnoth/maps)"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The converter's command line (see ``USAGE``); 0 on success, 1 on bad data, 2 on bad usage."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0 if args else 2
+    mode, rest = args[0], args[1:]
     try:
-        result = convert(Path(args[0]))
-    except WmlError as exc:
+        if mode == "units" and 1 <= len(rest) <= 2:
+            out = Path(rest[1]) if len(rest) > 1 else TEMPLATE_DIR
+            result = convert(Path(rest[0]))
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "units.csv").write_text(result.units_csv, encoding="utf-8")
+            (out / "factions.csv").write_text(result.factions_csv, encoding="utf-8")
+            print(f"wrote {result.unit_count} units to {out / 'units.csv'} and the factions to "
+                  f"{out / 'factions.csv'}")
+            return 0
+        if mode == "maps" and rest:
+            out = TEMPLATE_DIR / "maps"
+            if "--out" in rest:
+                at = rest.index("--out")
+                if at + 1 >= len(rest):
+                    print("--out needs a folder", file=sys.stderr)
+                    return 2
+                out = Path(rest[at + 1])
+                rest = rest[:at] + rest[at + 2:]
+            out.mkdir(parents=True, exist_ok=True)
+            for target in convert_maps([Path(r) for r in rest], out):
+                print(f"wrote {target}")
+            return 0
+    except (WmlError, MapError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "units.csv").write_text(result.units_csv, encoding="utf-8")
-    (out / "factions.csv").write_text(result.factions_csv, encoding="utf-8")
-    print(f"wrote {result.unit_count} units to {out / 'units.csv'} and the factions to {out / 'factions.csv'}")
-    return 0
+    print(USAGE, file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":
