@@ -149,7 +149,6 @@ class SkirmisherBot:
     def plan(self, state: WesnothState, unit: Unit, rng: random.Random, stay: bool = False) -> UnitOrder | None:
         rules = self.rules
         utype = rules.utype(unit)
-        board = rules.board
         keep_owner = rules.keep_owner(state, unit.at)
         if keep_owner is not None and rules.enemies(state, keep_owner, unit.owner):
             return UnitOrder(unit.id, conquest=True)

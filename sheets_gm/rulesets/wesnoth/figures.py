@@ -31,7 +31,7 @@ def simulation_spec(max_rounds: int) -> SimulationSpec:
             FigureSpec("gold_earned", "gold earned (villages, income, kills), per match"),
             FigureSpec("advancements", "advancements bought, per match"),
         ),
-        attributes=("faction",),
+        attributes=("faction", "matchup"),
         sides_note="players take the roster's slots in order; factions as the sample roster deals them",
         first_seat="player 1 (the first to act)",
     )
@@ -42,7 +42,9 @@ class WesnothTally:
 
     def __init__(self, state: WesnothState) -> None:
         self.names = [p.name for p in state.players]
-        self.factions = tuple((p.faction,) for p in state.players)
+        self.factions = tuple((p.faction, f"{p.faction} vs " + " & ".join(q.faction for q in state.players
+                                                                          if q.team != p.team))
+                              for p in state.players)
         self.index = {name: i for i, name in enumerate(self.names)}
         n = len(self.names)
         self.counts: dict[str, list[float]] = {key: [0.0] * n for key in (
@@ -84,10 +86,7 @@ class WesnothTally:
 
     def finish(self, state: WesnothState) -> MatchSummary:
         """Each player's figures, in the order of ``simulation_spec``."""
-        if state.winner is None:
-            ending = ROUND_LIMIT
-        else:
-            ending = CONQUEST if self.conquered else LEADER_KILLED
+        ending = ROUND_LIMIT if state.winner is None else CONQUEST if self.conquered else LEADER_KILLED
         keys = ("killed_leader", "villages", "kills", "losses", "recruits", "mercenaries", "gold_earned",
                 "advancements")
         seats = tuple(tuple(self.counts[k][i] for k in keys) for i in range(len(self.names)))

@@ -111,8 +111,9 @@ class TurnResolver:
         if unit.id in self.acted:
             self.verdict(unit, unit.id, "order", False, f"{unit.id} has already acted this turn (one action a unit)")
             return
-        actions = [name for name, given in (("move or attack", bool(row.move or row.attack or row.weapon)), ("rest", row.rest),
-                                            ("recruit", bool(row.recruit)), ("conquest", row.conquest)) if given]
+        wanted = (("move or attack", bool(row.move or row.attack or row.weapon)), ("rest", row.rest),
+                  ("recruit", bool(row.recruit)), ("conquest", row.conquest))
+        actions = [name for name, given in wanted if given]
         if len(actions) != 1:
             message = ("no action: give a move and/or an attack, rest, recruit or conquest" if not actions else
                        f"one action a unit, got {' and '.join(actions)}: keep one")

@@ -77,5 +77,5 @@ def test_the_code_table_is_data_checked_by_line(tmp_path: Path) -> None:
     assert ("Wwf", ".") in load_code_table()
     bad = tmp_path / "codes.csv"
     bad.write_text("code,becomes,note\nGg,meadow,x\n", encoding="utf-8")
-    with pytest.raises(MapError, match="codes.csv line 2: becomes is one of"):
+    with pytest.raises(MapError, match=r"codes\.csv line 2: becomes is one of"):
         load_code_table(bad)

@@ -58,8 +58,8 @@ def test_a_step_keeps_the_turn_and_end_turn_passes_it() -> None:
     assert after.acting_player.name == "Ann" and after.unit("Ann-R1") is not None
     again = r.resolve(after, TurnOrders("Ann", (UnitOrder("Ann-L", rest=True),), end_turn=False),
                       r.dice(SEED, after))
-    assert [v for v in r.check(after, TurnOrders("Ann", (UnitOrder("Ann-L", rest=True),)), r.dice(SEED, after))
-            if not v.accepted][0].message.endswith("already acted this turn (one action a unit)")
+    assert next(v for v in r.check(after, TurnOrders("Ann", (UnitOrder("Ann-L", rest=True),)), r.dice(SEED, after))
+            if not v.accepted).message.endswith("already acted this turn (one action a unit)")
     assert again.state.unit("Ann-L") == after.unit("Ann-L")
     ended = r.resolve(after, r.no_orders(), r.dice(SEED, after)).state
     assert ended.acting_player.name == "Bo" and ended.turn == 2
