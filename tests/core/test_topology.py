@@ -180,3 +180,16 @@ def test_the_coalitions_route_draw_lists_every_shortest_route_in_reading_order()
     assert [" ".join(map(mirrodin.label, r)) for r in routes] == ["1A 2A 2B", "1A 1B 2B", "18B 1B 2B"]
     with pytest.raises(ValueError, match="more than 2 cheapest routes from 18A to 2B"):
         cheapest_routes(mirrodin, mirrodin.parse("18A"), mirrodin.parse("2B"), lambda s: 1, limit=2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(costed_boards(), st.sampled_from([0, 0.5, 1, 2, 3, 5]))
+def test_path_to_within_a_budget_is_the_cheapest_route_if_it_fits(
+        case: tuple[Topology[Any], Any, Any, dict[Any, float | None]], budget: float) -> None:
+    board, start, goal, costs = case
+    unbounded = path_to(board, start, goal, costs.__getitem__)
+    bounded = path_to(board, start, goal, costs.__getitem__, budget)
+    if unbounded is not None and _route_cost(unbounded, costs.__getitem__) <= budget:
+        assert bounded == unbounded
+    else:
+        assert bounded is None
