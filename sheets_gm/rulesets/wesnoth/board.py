@@ -209,8 +209,15 @@ class WesnothBoard:
 
     def castle_of(self, slot: int) -> tuple[Hex, ...]:
         """The castle hexes of a slot other than its keep, in reading order."""
-        return tuple(h for h in self.grid.cells()
-                     if self.cell(h).feature is Feature.CASTLE and self.cell(h).slot == slot)
+        return self._castles.get(slot, ())
+
+    @cached_property
+    def _castles(self) -> dict[int, tuple[Hex, ...]]:
+        out: dict[int, list[Hex]] = {}
+        for h in self.grid.cells():
+            if self.cell(h).feature is Feature.CASTLE:
+                out.setdefault(self.cell(h).slot, []).append(h)
+        return {slot: tuple(hexes) for slot, hexes in out.items()}
 
     @property
     def players(self) -> int:

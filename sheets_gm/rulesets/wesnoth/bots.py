@@ -11,7 +11,6 @@ next, as a player does in ``step`` mode, and never send a row the engine would r
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -232,41 +231,38 @@ class SkirmisherBot:
         goals = wanted or [e.at for e in enemies if e.leader] or [e.at for e in enemies]
         if not goals:
             return None
-        far = self._distances(unit, tuple(sorted(goals, key=lambda h: (h.row, h.col))))
-        here = far.get(unit.at, 1e9)
-        options = [h for h in hexes if h != unit.at and far.get(h, 1e9) < here]
+        fields = [_goal_field(rules, unit.type, goal) for goal in goals]
+
+        def far(h: Hex) -> float:
+            return min((f.get(h, 1e9) for f in fields), default=1e9)
+
+        here = far(unit.at)
+        options = [h for h in hexes if h != unit.at and far(h) < here]
         if not options:
             return None
-        best = min(options, key=lambda h: (far.get(h, 1e9) - 0.3 * rules.defence(unit, h) + rng.random() * 0.01,
+        best = min(options, key=lambda h: (far(h) - 0.3 * rules.defence(unit, h) + rng.random() * 0.01,
                                            h.row, h.col))
         return UnitOrder(unit.id, move=best.label)
 
-    def _distances(self, unit: Unit, goals: tuple[Hex, ...]) -> dict[Hex, float]:
-        """Move cost from each hex to the nearest goal for this unit's type (terrain only)."""
-        return _goal_distances(self.rules, unit.type, goals)
+
+#: (board id, move costs, goal) → (the board, kept so its id is not reused while cached, the field)
+_FIELDS: dict[tuple[int, tuple[int, ...], Hex], tuple[object, dict[Hex, float]]] = {}
 
 
-_CACHE: dict[tuple[int, str, tuple[Hex, ...]], dict[Hex, float]] = {}
-
-
-def _goal_distances(rules: WesnothRules, type_name: str, goals: tuple[Hex, ...]) -> dict[Hex, float]:
-    key = (id(rules), type_name, goals)
-    found = _CACHE.get(key)
-    if found is not None:
-        return found
+def _goal_field(rules: WesnothRules, type_name: str, goal: Hex) -> dict[Hex, float]:
+    """Move cost from every hex to ``goal`` for units that move like ``type_name`` (terrain only), made once
+    per board, goal and way of moving: cost is paid on entry, so searching out from the goal is the walk
+    back, which is close enough for a bot's sense of direction."""
     utype = rules.tables.units[type_name]
     board = rules.board
-    best: dict[Hex, float] = {}
-    cost: Callable[[Hex], float | None] = lambda h: utype.move_cost(board.terrain(h))  # noqa: E731
-    for goal in goals:
-        # costs are paid on entry, so from the goal outwards this is the cost of walking back (close enough)
-        for h, c in cheapest_paths(board.grid, goal, cost).items():
-            if c < best.get(h, 1e18):
-                best[h] = c
-    if len(_CACHE) > 4096:
-        _CACHE.clear()
-    _CACHE[key] = best
-    return best
+    costs = tuple(utype.move_costs.values())
+    key = (id(board), costs, goal)
+    found = _FIELDS.get(key)
+    if found is None:
+        if len(_FIELDS) > 20000:
+            _FIELDS.clear()
+        found = _FIELDS[key] = (board, cheapest_paths(board.grid, goal, lambda h: utype.move_cost(board.terrain(h))))
+    return found[1]
 
 
 class RandomBot:

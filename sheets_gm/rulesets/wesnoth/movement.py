@@ -86,13 +86,14 @@ def entry_cost(rules: WesnothRules, state: WesnothState, mover: Unit, around: Su
     return cost
 
 
-def _route(rules: WesnothRules, start: Hex, stops: list[Hex], cost: Callable[[Hex], float | None]
-           ) -> tuple[list[Hex], float] | None:
+def _route(rules: WesnothRules, start: Hex, stops: list[Hex], cost: Callable[[Hex], float | None],
+           budget: float | None = None) -> tuple[list[Hex], float] | None:
+    """The cheapest route through ``stops`` in order (each leg within ``budget``, if given), and its cost."""
     path: list[Hex] = []
     total = 0.0
     here = start
     for goal in stops:
-        leg = path_to(rules.board.grid, here, goal, cost)
+        leg = path_to(rules.board.grid, here, goal, cost, budget)
         if leg is None:
             return None
         total += sum(cost(h) or 0 for h in leg)
@@ -120,10 +121,14 @@ def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, 
         raise MoveRefused(f"{dest.label} is held by {whose} unit ({there.id}); a unit cannot end its move on an "
                           f"occupied hex")
     goals = [*via, dest]
-    free = _route(rules, mover.at, goals, entry_cost(rules, state, mover, around, True, dest))
+    # a route within the unit's moves has every leg within them too: the searches stay inside its reach
+    free = _route(rules, mover.at, goals, entry_cost(rules, state, mover, around, True, dest), utype.moves)
     if free is not None and free[1] <= utype.moves:
         return MovePlan(tuple(free[0]), int(free[1]))
-    any_route = _route(rules, mover.at, goals, entry_cost(rules, state, mover, around, False))
+    anyhow = entry_cost(rules, state, mover, around, False)
+    any_route = _route(rules, mover.at, goals, anyhow, utype.moves)
+    if any_route is None or any_route[1] > utype.moves:
+        any_route = _route(rules, mover.at, goals, anyhow)  # for the message: how far it really is
     if any_route is None:
         raise MoveRefused(f"no route takes {name} to {dest.label}" + (" through the waypoints" if via else "")
                           + ": impassable terrain or enemy units are in the way")
