@@ -76,48 +76,66 @@ def _worth(level: int) -> float:
     return 8.0 * (1 + level)
 
 
-class SkirmisherBot:
-    """Recruits, takes villages, attacks where the exchange is good, retreats to heal."""
+class _TurnBeingWritten:
+    """A turn's rows so far and the state they leave, each row tried on the engine before it is kept."""
+
+    def __init__(self, rules: WesnothRules, state: WesnothState, dice: TurnDice) -> None:
+        self.rules = rules
+        self.current = state
+        self.dice = dice
+        self.rows: list[UnitOrder] = []
+
+    def play(self, row: UnitOrder | None) -> bool:
+        """Keep ``row`` if the engine accepts all of it (else without its advance and reroll); whether kept."""
+        if row is None:
+            return False
+        after = try_row(self.rules, self.current, self.dice, row)
+        if after is None and (row.advance or row.reroll_below):
+            row = UnitOrder(row.unit, row.move, row.via, row.attack, row.weapon)
+            after = try_row(self.rules, self.current, self.dice, row)
+        if after is None:
+            return False
+        self.rows.append(row)
+        self.current = after
+        return True
+
+
+class _RowBot:
+    """A bot that writes its seat's turn row by row (``write``), then ends it."""
 
     def __init__(self, rules: WesnothRules, seed: str) -> None:
         self.rules = rules
         self.seed = seed
 
     def orders(self, state: WesnothState, seat: str, dice: TurnDice) -> TurnOrders:
-        """The seat's rows for its turn, then End turn."""
-        rules = self.rules
+        """The seat's rows for its turn, then End turn (nothing when it is not the seat's turn)."""
         if state.finished or state.acting_player.name != seat:
             return TurnOrders(seat, (), True)
-        rng = random.Random(f"{self.seed}/{state.turn}")
-        rows: list[UnitOrder] = []
-        current = state
+        turn = _TurnBeingWritten(self.rules, state, dice)
+        self.write(turn, seat, random.Random(f"{self.seed}/{state.turn}"))
+        return TurnOrders(seat, tuple(turn.rows), True)
 
-        def play(row: UnitOrder | None) -> None:
-            nonlocal current
-            if row is None:
-                return
-            after = try_row(rules, current, dice, row)
-            if after is None and (row.advance or row.reroll_below):
-                row = UnitOrder(row.unit, row.move, row.via, row.attack, row.weapon)
-                after = try_row(rules, current, dice, row)
-            if after is not None:
-                rows.append(row)
-                current = after
+    def write(self, turn: _TurnBeingWritten, seat: str, rng: random.Random) -> None:
+        """Play the seat's rows on ``turn``."""
+        raise NotImplementedError
 
+
+class SkirmisherBot(_RowBot):
+    """Recruits, takes villages, attacks where the exchange is good, retreats to heal."""
+
+    def write(self, turn: _TurnBeingWritten, seat: str, rng: random.Random) -> None:
+        state = turn.current
         mine = [u for u in state.units if u.owner == seat and not u.fresh]
         leader = next((u for u in mine if u.leader), None)
         others = sorted((u for u in mine if not u.leader), key=lambda u: (-self._engaged(state, u), u.id))
         for unit in others:
-            if current.finished:
-                break
-            live = current.unit(unit.id)
-            if live is not None:
-                play(self.plan(current, live, rng))
-        if leader is not None and not current.finished:
-            live = current.unit(leader.id)
-            if live is not None:
-                play(self.recruit(current, live, rng) or self.plan(current, live, rng, stay=True))
-        return TurnOrders(seat, tuple(rows), True)
+            live = turn.current.unit(unit.id)
+            if live is not None and not turn.current.finished:
+                turn.play(self.plan(turn.current, live, rng))
+        if leader is not None and not turn.current.finished:
+            live = turn.current.unit(leader.id)
+            if live is not None and not turn.play(self.recruit(turn.current, live, rng)):
+                turn.play(self.plan(turn.current, live, rng, stay=True))
 
     def _engaged(self, state: WesnothState, unit: Unit) -> int:
         near = set(self.rules.board.grid.neighbours(unit.at))
@@ -265,21 +283,13 @@ def _goal_field(rules: WesnothRules, type_name: str, goal: Hex) -> dict[Hex, flo
     return found[1]
 
 
-class RandomBot:
+class RandomBot(_RowBot):
     """Random but legal rows: each unit tries a random move, attack, rest or (the leader) recruit."""
 
-    def __init__(self, rules: WesnothRules, seed: str) -> None:
-        self.rules = rules
-        self.seed = seed
-
-    def orders(self, state: WesnothState, seat: str, dice: TurnDice) -> TurnOrders:
+    def write(self, turn: _TurnBeingWritten, seat: str, rng: random.Random) -> None:
         rules = self.rules
-        if state.finished or state.acting_player.name != seat:
-            return TurnOrders(seat, (), True)
-        rng = random.Random(f"{self.seed}/{state.turn}")
-        rows: list[UnitOrder] = []
-        current = state
-        for unit in [u for u in state.units if u.owner == seat and not u.fresh]:
+        for unit in [u for u in turn.current.units if u.owner == seat and not u.fresh]:
+            current = turn.current
             live = current.unit(unit.id)
             if live is None or current.finished:
                 continue
@@ -298,9 +308,5 @@ class RandomBot:
                     options.append(UnitOrder(unit.id, attack=e.id))
             rng.shuffle(options)
             for row in options:
-                after = try_row(rules, current, dice, row)
-                if after is not None:
-                    rows.append(row)
-                    current = after
+                if turn.play(row):
                     break
-        return TurnOrders(seat, tuple(rows), True)
