@@ -166,3 +166,17 @@ def _scenario(tmp_path: Path, body: str) -> Path:
 def test_a_malformed_scenario_names_the_line(tmp_path: Path, body: str, message: str) -> None:
     with pytest.raises(ScenarioError, match=message):
         run_file(_scenario(tmp_path, body))
+
+
+def test_the_sample_roster_file_starts_a_match() -> None:
+    import csv
+
+    from tests.paths import WESNOTH_TEMPLATES
+
+    with (WESNOTH_TEMPLATES / "roster.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    roster = Roster(tuple(r["seat"] for r in rows),
+                    tuple(Member(r["name"], r["seat"], {k: v for k, v in r.items() if k not in ("name", "seat")})
+                          for r in rows))
+    state = create_ruleset("wesnoth").new_match(roster, SEED)
+    assert [(p.name, p.team, p.faction) for p in state.players] == [("Ann", 1, "Loyalists"), ("Bo", 2, "Undead")]
