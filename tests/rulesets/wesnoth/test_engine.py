@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.scenario.fields import ScenarioError
 from sheets_gm.scenario.runner import run_file
+from tests.paths import WESNOTH_TEMPLATES
 
 BOARD = """\
 .       .       .       .       .       .
@@ -169,10 +171,6 @@ def test_a_malformed_scenario_names_the_line(tmp_path: Path, body: str, message:
 
 
 def test_the_sample_roster_file_starts_a_match() -> None:
-    import csv
-
-    from tests.paths import WESNOTH_TEMPLATES
-
     with (WESNOTH_TEMPLATES / "roster.csv").open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     roster = Roster(tuple(r["seat"] for r in rows),
