@@ -188,6 +188,12 @@ class SkirmisherBot(_RowBot):
         tod = state.time_of_day
         by_hex = {e.at: e for e in enemies}
         best: tuple[float, UnitOrder] | None = None
+        # buy the advancement a final blow offers while a recruit's gold stays in hand
+        player = state.player(unit.owner)
+        settings = rules.settings
+        level = rules.utype(unit).level
+        can_pay = player is not None and player.gold >= settings.advance_cost * level + settings.faction_cost
+        advance = "true" if can_pay and rules.utype(unit).advances_to else ""
         for h in hexes:
             targets = [by_hex[n] for n in board.grid.neighbours(h) if n in by_hex]
             if not targets:
@@ -205,7 +211,8 @@ class SkirmisherBot(_RowBot):
                 score += 0.5 * rules.defence(placed, h)
                 if best is None or score > best[0]:
                     move = "" if h == unit.at else h.label
-                    best = (score, UnitOrder(unit.id, move=move, attack=target.id, weapon=self._name(unit, weapon)))
+                    best = (score, UnitOrder(unit.id, move=move, attack=target.id, weapon=self._name(unit, weapon),
+                                             advance=advance))
         if best is not None and best[0] > 2.5:
             return best[1]
         return None

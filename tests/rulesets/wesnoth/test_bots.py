@@ -83,3 +83,9 @@ def test_a_good_exchange_is_taken_and_a_bad_one_is_not() -> None:
     strong = _state([Unit("S1", "Spearman", "Ann", Hex.parse("D1")),
                      Unit("Z1", "Skeleton", "Bo", Hex.parse("F2"))], gold=0)
     assert getattr(_rows(strong).get("S1"), "attack", "") != "Z1"
+
+
+def test_a_final_blow_buys_the_advancement_when_the_gold_allows() -> None:
+    near_death = [Unit("S1", "Spearman", "Ann", Hex.parse("D2")), Unit("Z1", "Skeleton", "Bo", Hex.parse("E2"), wounds=33)]
+    assert _rows(_state(near_death, gold=20))["S1"].advance == "true"  # type: ignore[attr-defined]
+    assert _rows(_state(near_death, gold=5))["S1"].advance == ""  # type: ignore[attr-defined]
