@@ -86,6 +86,7 @@ def test_a_good_exchange_is_taken_and_a_bad_one_is_not() -> None:
 
 
 def test_a_final_blow_buys_the_advancement_when_the_gold_allows() -> None:
-    near_death = [Unit("S1", "Spearman", "Ann", Hex.parse("D2")), Unit("Z1", "Skeleton", "Bo", Hex.parse("E2"), wounds=33)]
+    near_death = [Unit("S1", "Spearman", "Ann", Hex.parse("D2")),
+                  Unit("Z1", "Skeleton", "Bo", Hex.parse("E2"), wounds=33)]
     assert _rows(_state(near_death, gold=20))["S1"].advance == "true"  # type: ignore[attr-defined]
     assert _rows(_state(near_death, gold=5))["S1"].advance == ""  # type: ignore[attr-defined]
