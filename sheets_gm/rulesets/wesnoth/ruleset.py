@@ -185,6 +185,11 @@ class WesnothRuleset:
         new, events = apply_adjustment(self.rules, state, event)
         return Resolution(new, events)
 
+    # -- the sheet ---------------------------------------------------------------------------
+    def sheet(self) -> None:
+        """No sheet adapter yet: the engine half comes first (the sheet half is the lead's, issue 10's adapter)."""
+        return None
+
     # -- tests -------------------------------------------------------------------------------
     @classmethod
     def scenario_codec(cls) -> Any:
