@@ -16,6 +16,12 @@ from tests.paths import WESNOTH_SHARED, WESNOTH_TEMPLATES
 WML = WESNOTH_SHARED / "wml"
 
 
+def test_the_shared_wesnoth_data_is_found() -> None:
+    assert (WESNOTH_SHARED / "units.json").is_file(), (
+        f"no Wesnoth reference data at {WESNOTH_SHARED}: the tests look for shared/wesnoth beside the clone or "
+        "above it; set SHEETS_GM_SHARED to the shared folder")
+
+
 @pytest.fixture(scope="module")
 def converted() -> tuple[str, str]:
     result = convert(WML)
