@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.rulesets.wesnoth.pawns import PAWN_COLUMNS, pawn_rows
 from sheets_gm.rulesets.wesnoth.tables import Alignment, Kind, TableError, default_tables, load_tables
 from sheets_gm.rulesets.wesnoth.terrain import Terrain, d6_defence
 from tests.paths import WESNOTH_TEMPLATES
@@ -66,3 +67,10 @@ def test_bad_table_cells_name_the_line(tmp_path: Path, file: str, old: str, new:
     _edit(folder / file, old, new)
     with pytest.raises(TableError, match=message):
         load_tables(folder)
+
+
+def test_pawn_rows_follow_the_order_given_once_each() -> None:
+    rows = pawn_rows(default_tables(), ["Heavy Infantryman", "Mage", "Heavy Infantryman", "Nobody"])
+    assert [r[0] for r in rows] == ["Heavy Infantryman", "Mage"]
+    heavy = dict(zip(PAWN_COLUMNS, rows[0], strict=True))
+    assert heavy["move mountain"] == "-" and heavy["takes blade"] == "50%" and heavy["alignment"] == "lawful"
