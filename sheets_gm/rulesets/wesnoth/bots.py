@@ -143,6 +143,7 @@ class SkirmisherBot(_RowBot):
 
     # -- recruiting ---------------------------------------------------------------------------
     def recruit(self, state: WesnothState, leader: Unit, rng: random.Random) -> UnitOrder | None:
+        """As many of its faction's recruits (chosen at random) as gold and free castle hexes allow."""
         rules = self.rules
         player = state.player(leader.owner)
         if player is None:
@@ -164,6 +165,8 @@ class SkirmisherBot(_RowBot):
 
     # -- one unit -----------------------------------------------------------------------------
     def plan(self, state: WesnothState, unit: Unit, rng: random.Random, stay: bool = False) -> UnitOrder | None:
+        """One unit's row: conquest from an enemy keep, retreat when badly hurt, a good attack, else advance
+        (``stay``: the leader, which attacks only from where it stands and otherwise rests)."""
         rules = self.rules
         utype = rules.utype(unit)
         keep_owner = rules.keep_owner(state, unit.at)
@@ -183,6 +186,7 @@ class SkirmisherBot(_RowBot):
 
     def best_attack(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit]
                     ) -> UnitOrder | None:
+        """The reachable hex and adjacent enemy with the best expected exchange, if it is good enough."""
         rules = self.rules
         board = rules.board
         tod = state.time_of_day
@@ -223,6 +227,7 @@ class SkirmisherBot(_RowBot):
 
     def retreat(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit]
                 ) -> UnitOrder | None:
+        """Rest on a safe village; else move to a village out of enemy reach, rest where safe, or step away."""
         rules = self.rules
         board = rules.board
         near_enemy = {n for e in enemies for n in board.grid.neighbours(e.at)}
@@ -243,6 +248,8 @@ class SkirmisherBot(_RowBot):
 
     def advance(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit],
                 rng: random.Random) -> UnitOrder | None:
+        """Take a village the team does not own within reach; else close in on the nearest such village or enemy
+        leader, preferring hexes of good defence."""
         rules = self.rules
         board = rules.board
         team = rules.team_of(state, unit.owner)

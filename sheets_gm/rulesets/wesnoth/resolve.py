@@ -48,6 +48,7 @@ class TurnResolver:
     # -- the working state --------------------------------------------------------------------
     @property
     def tod(self) -> str:
+        """The time of day now."""
         return self.tod_override or time_of_day(self.round)
 
     def state(self) -> WesnothState:
@@ -57,29 +58,35 @@ class TurnResolver:
                             villages, tuple(self.acted), self.tod_override, self.finished, self.winner)
 
     def player(self, name: str) -> tuple[int, Player]:
+        """The index and record of the player called ``name``."""
         for i, p in enumerate(self.players):
             if p.name == name:
                 return i, p
         raise KeyError(name)
 
     def gold(self, name: str, change: int) -> int:
+        """Add ``change`` to a player's gold; her gold after it."""
         i, p = self.player(name)
         self.players[i] = replace(p, gold=p.gold + change)
         return p.gold + change
 
     def team(self, name: str) -> int:
+        """A player's team number."""
         return self.player(name)[1].team
 
     def event(self, kind: EventKind, text: str, **data: object) -> None:
+        """Log an event of this turn."""
         self.events.append(Event(self.turn, kind, text, dict(data)))
 
     def verdict(self, unit: Unit | None, subject: str, part: str, accepted: bool, message: str) -> None:
+        """Record a verdict for the unit's owner (the acting player for an unknown unit); a refusal is logged too."""
         seat = unit.owner if unit is not None else self.players[self.acting].name
         self.verdicts.append(Verdict(seat, subject, part, accepted, message))
         if not accepted:
             self.event(EventKind.REFUSED, f"{subject} {part}: {message}", unit=subject, part=part)
 
     def hex(self, text: str) -> Hex:
+        """The hex a player wrote, or CoordError saying what is accepted."""
         return self.rules.board.grid.parse(text)
 
     # -- rows ---------------------------------------------------------------------------------
@@ -129,6 +136,7 @@ class TurnResolver:
             self.move_and_attack(unit, row)
 
     def move_and_attack(self, unit: Unit, row: UnitOrder) -> None:
+        """A move (with its stops and village), then the attack after it, if any."""
         if row.weapon and not row.attack:
             self.verdict(unit, unit.id, "weapon", False, "a weapon without a target: name the unit to attack")
             return
@@ -177,6 +185,7 @@ class TurnResolver:
 
     # -- combat -------------------------------------------------------------------------------
     def attack(self, unit: Unit, row: UnitOrder) -> None:
+        """Check the target and weapon of a row's attack, then fight the exchange."""
         rules = self.rules
         target = self.units.get(row.attack)
         if target is None:
@@ -209,6 +218,7 @@ class TurnResolver:
         self.exchange(unit, weapon, target, row.reroll_below, row.advance)
 
     def swings(self, key: str, count: int, score: int) -> tuple[int, list[str]]:
+        """Roll ``count`` keyed swings needing ``score``: the hits and each die as the log shows it."""
         rolls = []
         hits = 0
         for n in range(1, count + 1):
@@ -252,6 +262,7 @@ class TurnResolver:
         return wounds, after >= hp
 
     def exchange(self, attacker: Unit, weapon: Attack, defender: Unit, reroll_below: int, advance: str) -> None:
+        """The attack, then the counter of the same kind if the defender lives."""
         _, killed = self.strike(attacker, weapon, defender, f"swing/{attacker.id}", reroll_below)
         if killed:
             self.kill(self.units[attacker.id], self.units[defender.id], advance)
@@ -267,6 +278,7 @@ class TurnResolver:
             self.kill(self.units[defender.id], self.units[attacker.id], self.units[defender.id].advance)
 
     def kill(self, killer: Unit, dead: Unit, advance: str) -> None:
+        """Remove the dead unit, pay the kill gold, advance the killer if asked, and see if the game is over."""
         level = self.rules.utype(dead).level
         gold = self.rules.settings.kill_gold * level
         del self.units[dead.id]
@@ -279,6 +291,7 @@ class TurnResolver:
         self.check_end()
 
     def advance(self, unit: Unit, choice: str) -> None:
+        """Advance a unit that dealt a final blow to the class chosen, if its player can pay."""
         utype = self.rules.utype(unit)
         if not utype.advances_to:
             self.verdict(unit, unit.id, "advance", False, f"{unit.type} has no advancement")
@@ -305,6 +318,7 @@ class TurnResolver:
 
     # -- other actions --------------------------------------------------------------------------
     def rest(self, unit: Unit) -> None:
+        """Roll ``rest/<unit>`` and remove wounds (more in a village)."""
         roll = self.dice.d6(f"rest/{unit.id}")
         village = self.rules.board.cell(unit.at).feature is Feature.VILLAGE
         healed = (2 if roll == 6 else 1) if village else (1 if roll >= 5 else 0)
@@ -318,6 +332,7 @@ class TurnResolver:
                    f"({unit.wounds - healed} left)", unit=unit.id, roll=roll, healed=healed)
 
     def recruit(self, leader: Unit, row: UnitOrder) -> None:
+        """Recruit the row's entries in order while gold and castle hexes last, each refused alone if it cannot be."""
         rules = self.rules
         settings = rules.settings
         if not leader.leader:
@@ -386,6 +401,7 @@ class TurnResolver:
             self.acted.append(leader.id)
 
     def conquest(self, unit: Unit) -> None:
+        """Remove the player whose keep the unit stands on, with her units and villages."""
         rules = self.rules
         owner = rules.keep_owner(self.state(), unit.at)
         if owner is None or self.team(owner) == self.team(unit.owner):
@@ -443,6 +459,7 @@ class TurnResolver:
         self.check_end()
 
     def new_round(self) -> None:
+        """The next round: the round limit, the time of day, and the dawn and dusk income."""
         settings = self.rules.settings
         if self.round >= settings.max_rounds:
             self.finished = True
