@@ -5,13 +5,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.engine.registry import default_board_text
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 
-RULES = create_ruleset("wesnoth")
-assert isinstance(RULES, WesnothRuleset)
+RULES = WesnothRuleset.create(WesnothSettings(), default_board_text("wesnoth"))
 
 words = st.sampled_from(["", "A1", "N5", "n 6", "Z99", "AA1", "??", "Ann-L", "Bo-L", "Ann-R1", "spear", "bow/fire",
                          "Spearman", "Skeleton", "Orcish Grunt", "Lich", "true", "yes", "0", "-3", " "])
