@@ -86,11 +86,19 @@ class TurnOrders:
     player: str = ""
     rows: tuple[UnitOrder, ...] = ()
     end_turn: bool = True
+    #: her standing advancement choices (unit id, "" | "true" | a class), from her units tab: what a unit
+    #: of hers becomes when it deals a final blow in a counter-attack during another player's turn
+    advance_choices: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "rows": [r.to_json() for r in self.rows], "end_turn": self.end_turn}
+        out: dict[str, Any] = {"player": self.player, "rows": [r.to_json() for r in self.rows],
+                               "end_turn": self.end_turn}
+        if self.advance_choices:
+            out["advance_choices"] = [list(pair) for pair in self.advance_choices]
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TurnOrders:
         return cls(str(data.get("player", "")), tuple(UnitOrder.from_json(r) for r in data.get("rows", ())),
-                   bool(data.get("end_turn", True)))
+                   bool(data.get("end_turn", True)),
+                   tuple((str(u), str(c)) for u, c in data.get("advance_choices", ())))

@@ -91,11 +91,34 @@ class TurnResolver:
 
     # -- rows ---------------------------------------------------------------------------------
     def run(self, orders: TurnOrders) -> None:
-        """Resolve the rows in order, then end the turn if the orders say so."""
+        """Record her standing advancement choices, resolve the rows in order, then end the turn if the orders
+        say so."""
+        for uid, choice in orders.advance_choices:
+            self.standing_choice(uid, choice)
         for row in orders.rows:
             self.row(row)
         if orders.end_turn and not self.finished:
             self.end_turn()
+
+    def standing_choice(self, uid: str, choice: str) -> None:
+        """Set what a unit of the acting player becomes if it kills in a counter-attack ("" for nothing)."""
+        acting = self.players[self.acting].name
+        unit = self.units.get(uid)
+        if unit is None or unit.owner != acting:
+            self.verdict(unit, uid, "advance choice", False, f"{acting} has no unit {uid!r}")
+            return
+        text = choice.strip()
+        targets = self.rules.utype(unit).advances_to
+        if text.lower() in TRUE_WORDS:
+            text = "true"
+        elif text:
+            text = next((a for a in targets if a.lower() == text.lower()), "")
+            if not text:
+                self.verdict(unit, uid, "advance choice", False, f"{unit.type} advances to "
+                             f"{' or '.join(targets) or 'nothing'}, not {choice!r}")
+                return
+        if text != unit.advance:
+            self.units[uid] = replace(unit, advance=text)
 
     def row(self, row: UnitOrder) -> None:
         """One order row."""

@@ -145,7 +145,8 @@ class WesnothRuleset:
         """The acting player's part (only she submits in her window)."""
         rows = tuple(r for part in parts.values() for r in part.rows)
         player = next((p.player for p in parts.values() if p.player), "")
-        return TurnOrders(player, rows, all(p.end_turn for p in parts.values()) if parts else True)
+        choices = tuple(c for part in parts.values() for c in part.advance_choices)
+        return TurnOrders(player, rows, all(p.end_turn for p in parts.values()) if parts else True, choices)
 
     def check(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
         """A verdict per part of every row, each row checked on the board as the rows before it leave it."""

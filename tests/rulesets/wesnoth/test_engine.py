@@ -178,3 +178,17 @@ def test_the_sample_roster_file_starts_a_match() -> None:
                           for r in rows))
     state = create_ruleset("wesnoth").new_match(roster, SEED)
     assert [(p.name, p.team, p.faction) for p in state.players] == [("Ann", 1, "Loyalists"), ("Bo", 2, "Undead")]
+
+
+def test_standing_advance_choices_are_set_on_her_turn_and_checked() -> None:
+    r = rules()
+    state = start(r)
+    orders = TurnOrders("Ann", (), False, (("Ann-L", "General"), ("Bo-L", "Lich"), ("Ann-L", "Wizard")))
+    verdicts = [v for v in r.check(state, orders, r.dice(SEED, state)) if not v.accepted]
+    assert [(v.subject, v.part) for v in verdicts] == [("Bo-L", "advance choice"), ("Ann-L", "advance choice")]
+    assert "Lieutenant advances to General, not 'Wizard'" in verdicts[1].message
+    after = r.resolve(state, orders, r.dice(SEED, state)).state
+    assert after.unit("Ann-L") is not None and after.unit("Ann-L").advance == "General"  # type: ignore[union-attr]
+    assert TurnOrders.from_json(json.loads(json.dumps(orders.to_json()))) == orders
+    cleared = r.resolve(after, TurnOrders("Ann", (), False, (("Ann-L", ""),)), r.dice(SEED, after)).state
+    assert cleared.unit("Ann-L").advance == ""  # type: ignore[union-attr]
