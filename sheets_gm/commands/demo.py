@@ -41,6 +41,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     if on_window_sync(ruleset):
         return run_window(args, ruleset)
+    if not getattr(get_ruleset(ruleset), "legacy_sheets", False):
+        raise UserError(f"the {ruleset} ruleset has no sheets yet (its sheet adapter is not written): watch its "
+                        f"bots play with `sheets-gm simulate {ruleset}`, or run its rules with "
+                        f"`sheets-gm scenario tests/scenarios/{ruleset}/`")
 
     try:
         result = run_demo(args.out, seed=args.seed, max_turns=args.turns)

@@ -13,6 +13,7 @@ from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.roster import RosterFileError
 from sheets_gm.match.seat_roster import SeatRosterError
+from sheets_gm.match.window_match import require_sheets
 from sheets_gm.rulesets.gvg.board import MapError
 from sheets_gm.rulesets.gvg.gm import GmEventError
 from sheets_gm.rulesets.gvg.setup import RosterError
@@ -50,7 +51,9 @@ def user_errors() -> Iterator[None]:
 def load(args: argparse.Namespace) -> MatchConfig:
     """The match config named by ``-c``."""
     with user_errors():
-        return load_config(args.config)
+        config = load_config(args.config)
+        require_sheets(config.ruleset, str(config.path))
+        return config
 
 
 def open_match(config: MatchConfig) -> MatchSheets:

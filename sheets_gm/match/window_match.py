@@ -13,7 +13,7 @@ from pathlib import Path
 from sheets_gm.engine.core.ruleset import JUDGE, Roster
 from sheets_gm.engine.core.settings import parse_settings
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
-from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init import InitOutcome, MatchExistsError, prepare_local
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
@@ -29,8 +29,20 @@ from sheets_gm.sync.window_poll import WindowReport, poll
 
 @cache
 def on_window_sync(ruleset: str) -> bool:
-    """Whether matches of ``ruleset`` run on the generic sync (its ruleset has a sheet adapter)."""
+    """Whether matches of ``ruleset`` run on the generic sync (its ruleset has a sheet adapter); False for
+    a ruleset whose sheets its own sync modules still drive (``legacy_sheets``: GvG, until it moves over)."""
     return create_ruleset(ruleset).sheet() is not None
+
+
+def require_sheets(ruleset: str, where: str) -> None:
+    """ConfigError when ``ruleset`` cannot run through spreadsheets yet (no sheet adapter), naming what runs."""
+    cls = get_ruleset(ruleset)
+    if on_window_sync(ruleset) or getattr(cls, "legacy_sheets", False):
+        return
+    name = cls.traits.name
+    raise ConfigError(f"{where}: the {cls.traits.title} ruleset has no sheets yet (its sheet adapter is not "
+                      f"written): its rules run in `sheets-gm scenario tests/scenarios/{name}/` and "
+                      f"`sheets-gm simulate {name}`, not in a match")
 
 
 def window_sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,

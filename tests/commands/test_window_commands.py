@@ -201,3 +201,15 @@ def test_doctor_reads_a_race_as_a_poll_does(tmp_path: Path, capsys: pytest.Captu
     book.save(tmp_path / "ann.xlsx")
     code, out, _ = run(capsys, "doctor", "-c", path)
     assert code == 1 and "should say 'Pace' but says 'Speed'" in out
+
+
+def test_a_ruleset_without_sheets_says_what_runs_instead(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          registered_race: object) -> None:
+    monkeypatch.setattr("tests.sync.race_game.RaceRuleset.sheet", lambda self: None)
+    path = tmp_path / "match.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    code, _, err = run(capsys, "sync", "-c", path)
+    assert code == 1 and "has no sheets yet" in err and "sheets-gm simulate race" in err
+    code, _, err = run(capsys, "demo", "race", "--out", tmp_path / "demo")
+    assert code == 1 and "has no sheets yet" in err and not (tmp_path / "demo").exists()

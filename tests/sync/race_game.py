@@ -345,6 +345,10 @@ def as_ruleset(rules: RaceRuleset) -> AnyRuleset:
 @pytest.fixture
 def registered_race(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[RaceRuleset]]:
     """The race registered as a ruleset for one test."""
+    from sheets_gm.match.window_match import on_window_sync
+
     monkeypatch.setitem(registry.RULESETS, "race", "tests.sync.race_game:RaceRuleset")
     monkeypatch.setitem(registry.TEMPLATE_FOLDERS, "race", TEMPLATE)
+    on_window_sync.cache_clear()  # what the test's race can do is decided afresh (a test may take its sheet away)
     yield RaceRuleset
+    on_window_sync.cache_clear()

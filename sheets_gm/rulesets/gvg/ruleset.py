@@ -80,6 +80,9 @@ class GvgRuleset:
         settings_type=GvgSettings,
         default_board="map.txt",
     )
+    #: GvG's sheets are driven by its own sync modules (``sync.poll`` and its siblings) until it moves
+    #: onto the generic sync; the commands take that path for it.
+    legacy_sheets: ClassVar[bool] = True
 
     def __init__(self, rules: GvgRules) -> None:
         self.rules = rules
