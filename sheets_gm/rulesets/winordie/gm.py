@@ -1,0 +1,169 @@
+"""The GM's logged adjustments: how abilities' and tactics' effects are applied, since card texts are free.
+
+``sheets-gm adjust`` offers, for a Win or Die match: ``--damage UNIT=N``, ``--heal UNIT=N``,
+``--move UNIT=HEX``, ``--reveal UNIT``, ``--morale PLAYER=N`` (or ``+N`` / ``-N``),
+``--fatigue PLAYER=…``, ``--crystals PLAYER=…`` and ``--done N`` (a pending effect settled),
+each with a reason written to the log. Damage that kills, and morale or fatigue that cross,
+end the game as in play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.core.ruleset import GmOption
+from sheets_gm.rulesets.winordie.enums import EventKind, GmKind, Phase
+from sheets_gm.rulesets.winordie.rules import WodRules, check_defeat, kill, public_name, reveal
+from sheets_gm.rulesets.winordie.state import WodState
+
+
+class GmEventError(ValueError):
+    """A GM adjustment that does not fit the state (unknown unit, hex taken, negative crystals…)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """One GM adjustment: ``kind`` on ``target`` (a unit, a player or a pending effect's number) with
+    ``value`` (an amount, or a hex for a move); ``relative`` amounts are added, others set."""
+
+    kind: GmKind
+    target: str
+    value: str = ""
+    reason: str = ""
+    relative: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The adjustment as JSON-ready data."""
+        return {"kind": self.kind.value, "target": self.target, "value": self.value, "reason": self.reason,
+                "relative": self.relative}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Adjustment:
+        """Rebuild an adjustment saved by ``to_json`` (KeyError or ValueError if malformed)."""
+        return cls(GmKind(data["kind"]), str(data["target"]), str(data.get("value", "")), str(data.get("reason", "")),
+                   bool(data.get("relative", False)))
+
+
+OPTIONS = (
+    GmOption("damage", "UNIT=N", "deal N damage to a unit (an ability's or tactic's effect); it dies at its health"),
+    GmOption("heal", "UNIT=N", "heal N damage of a unit"),
+    GmOption("move", "UNIT=HEX", "move a unit to a free hex"),
+    GmOption("reveal", "UNIT", "turn a face-down unit face up (its id or its token's name)"),
+    GmOption("morale", "PLAYER=N", "set a legion's morale, or change it with +N / -N"),
+    GmOption("fatigue", "PLAYER=N", "set a legion's fatigue, or change it with +N / -N"),
+    GmOption("crystals", "PLAYER=N", "set a player's crystals, or change them with +N / -N"),
+    GmOption("done", "N", "mark the pending effect number N as applied (it leaves the GM's list)"),
+)
+
+
+def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[Adjustment]:
+    """Adjustments from ``adjust``'s options, in the order of ``OPTIONS``; ValueError naming the option."""
+    out: list[Adjustment] = []
+    if not any(values.get(o.flag) for o in OPTIONS):
+        raise ValueError("nothing to change: give " + ", ".join(f"--{o.flag} {o.metavar}" for o in OPTIONS))
+    if not reason.strip():
+        raise ValueError('--reason is required, e.g. --reason "Fire Volley of A3 hits B2"; it is written to the log')
+    for option in OPTIONS:
+        kind = GmKind(option.flag)
+        for text in values.get(option.flag, ()):
+            if kind in (GmKind.REVEAL, GmKind.DONE):
+                if not text.strip():
+                    raise ValueError(f"--{option.flag}: write {option.metavar}")
+                if kind is GmKind.DONE and not text.strip().isdigit():
+                    raise ValueError(f"--done {text!r}: give the number of a pending effect, like 3")
+                out.append(Adjustment(kind, text.strip(), reason=reason))
+                continue
+            key, sep, value = text.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                example = {GmKind.DAMAGE: "A3=2", GmKind.HEAL: "A3=2", GmKind.MOVE: "A3=C4"}.get(kind, f"{seats[0]}=+1")
+                raise ValueError(f"--{option.flag} {text!r}: write {option.metavar}, like {example}")
+            value = value.strip()
+            relative = value[0] in "+-"
+            if kind is not GmKind.MOVE:
+                number = value[1:] if relative else value
+                if not number.isdigit():
+                    raise ValueError(f"--{option.flag} {text!r}: {value!r} is not a whole number")
+                if kind in (GmKind.MORALE, GmKind.FATIGUE, GmKind.CRYSTALS) and key.strip() not in seats:
+                    raise ValueError(f"--{option.flag}: there is no player {key.strip()!r}; the players are "
+                                     f"{' and '.join(seats)}")
+                if kind in (GmKind.DAMAGE, GmKind.HEAL) and relative:
+                    raise ValueError(f"--{option.flag} {text!r}: give the amount without a sign")
+            out.append(Adjustment(kind, key.strip(), value, reason, relative))
+    return out
+
+
+def apply_adjustment(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[WodState, list[Event]]:
+    """The adjustment applied to a copy of ``state``, with its logged event; GmEventError if it does not fit."""
+    if not adj.reason.strip():
+        raise GmEventError("an adjustment needs a reason; it is written to the log")
+    new = state.copy()
+    events: list[Event] = []
+    turn = new.turn
+    why = f": {adj.reason}"
+    if adj.kind is GmKind.DONE:
+        found = next((p for p in new.pending if str(p.id) == adj.target), None)
+        if found is None:
+            raise GmEventError(f"there is no pending effect {adj.target}; pending: "
+                               f"{', '.join(str(p.id) for p in new.pending) or 'none'}")
+        new.pending.remove(found)
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM applies {found.name} of {found.source}{why}.",
+                            {"field": "done", "pending": found.id, "reason": adj.reason}))
+        return new, events
+    if adj.kind in (GmKind.MORALE, GmKind.FATIGUE, GmKind.CRYSTALS):
+        legion = new.legions.get(adj.target)
+        if legion is None:
+            raise GmEventError(f"there is no player {adj.target!r}; the players are {' and '.join(new.seats)}")
+        field = adj.kind.value
+        before = getattr(legion, field)
+        after = before + int(adj.value) if adj.relative else int(adj.value)
+        if after < 0 and adj.kind is not GmKind.MORALE:
+            raise GmEventError(f"{adj.target}'s {field} would be {after}; it cannot go below 0")
+        setattr(legion, field, after)
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
+                            f"GM sets {adj.target}'s {field} from {before} to {after}{why}.",
+                            {"field": field, "player": adj.target, "before": before, "after": after,
+                             "reason": adj.reason}))
+        check_defeat(rules, new, events)
+        return new, events
+    unit = new.unit(adj.target) or next((u for u in new.units if u.token.lower() == adj.target.strip().lower()),
+                                        None)
+    if unit is None or unit.at is None:
+        raise GmEventError(f"there is no unit {adj.target!r} on the board; name it by its id or its token's name")
+    if new.phase is not Phase.ACTIONS:
+        raise GmEventError("units are adjusted during play, not while deploying or after the match")
+    name = public_name(new, unit)
+    if adj.kind is GmKind.REVEAL:
+        if not unit.hidden:
+            raise GmEventError(f"{unit.id} is exposed already")
+        reveal(new, unit, events, f"the GM{why}")
+        return new, events
+    if adj.kind is GmKind.MOVE:
+        if not rules.board.is_hex(adj.value):
+            raise GmEventError(f"{adj.value!r} is not a hex of the map")
+        to = rules.board.parse(adj.value)
+        if rules.board.terrain[to].obstacle or (new.unit_at(to) not in (None, unit)):
+            raise GmEventError(f"{to.label} is {'a mountain' if rules.board.terrain[to].obstacle else 'occupied'}")
+        before_hex = unit.at
+        unit.at = to
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
+                            f"GM moves {name} from {before_hex.label} to {to.label}{why}.",
+                            {"field": "move", "unit": name, "before": before_hex.label, "after": to.label,
+                             "reason": adj.reason}))
+        return new, events
+    amount = int(adj.value)
+    if adj.kind is GmKind.HEAL:
+        healed = min(amount, unit.damage)
+        unit.damage -= healed
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM heals {name} by {healed}{why}.",
+                            {"field": "heal", "unit": name, "amount": healed, "reason": adj.reason}))
+        return new, events
+    unit.damage += amount
+    events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM deals {amount} damage to {name}{why}.",
+                        {"field": "damage", "unit": name, "amount": amount, "reason": adj.reason}))
+    if unit.damage >= new.health(unit):
+        kill(new, unit, events, adj.reason)
+        check_defeat(rules, new, events)
+    return new, events

@@ -1,0 +1,203 @@
+"""Win or Die as the rest of sheets-gm sees it: the core's ``Ruleset`` interface over this package."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.ruleset import (
+    BoardKind,
+    BotKind,
+    GmOption,
+    Information,
+    Member,
+    Outcome,
+    Resolution,
+    Roster,
+    RulesetTraits,
+    SeatKind,
+    TurnStructure,
+    Verdict,
+    Window,
+)
+from sheets_gm.rulesets.winordie.board import WodMap
+from sheets_gm.rulesets.winordie.bots import bot_kinds
+from sheets_gm.rulesets.winordie.cards import shipped_tables
+from sheets_gm.rulesets.winordie.enums import Ending, Phase, ResolveMode
+from sheets_gm.rulesets.winordie.figures import WodTally, simulation_spec
+from sheets_gm.rulesets.winordie.gm import OPTIONS, Adjustment, apply_adjustment, events_from_options
+from sheets_gm.rulesets.winordie.orders import WodOrders, merge_orders, orders_from_json, orders_to_json
+from sheets_gm.rulesets.winordie.rules import WodRules
+from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
+from sheets_gm.rulesets.winordie.settings import WodSettings
+from sheets_gm.rulesets.winordie.setup import new_match
+from sheets_gm.rulesets.winordie.state import WodState
+from sheets_gm.rulesets.winordie.turn import resolve_window, start_of_turn
+from sheets_gm.rulesets.winordie.views import public_view, seat_view, secrets
+from sheets_gm.simulate.figures import SimulationSpec
+
+#: The most windows of one game with the default settings: two deployments, then at most 15 turns (the
+#: first player's fatigue reaches 8 at the end of her 8th turn), each reopened at most 7 times by reactions.
+GAME_WINDOWS = 2 + 15 * 8
+
+
+class WodRuleset:
+    """Win or Die: two players, hidden units on a hex board, command tokens and reactions."""
+
+    traits: ClassVar[RulesetTraits] = RulesetTraits(
+        name="winordie",
+        title="Win or Die",
+        turn_structure=TurnStructure.ALTERNATING,
+        seat_kind=SeatKind.PLAYER,
+        information=Information.HIDDEN_STATE,
+        board_kind=BoardKind.HEX,
+        judge=False,
+        min_seats=2,
+        max_seats=2,
+        max_windows=GAME_WINDOWS * WodSettings().best_of,
+        settings_type=WodSettings,
+        default_board="map-basic.txt",
+    )
+
+    def __init__(self, rules: WodRules) -> None:
+        self.rules = rules
+        self._sample: Roster | None = None
+
+    @classmethod
+    def create(cls, settings: Any, board: str) -> WodRuleset:
+        """The rules of a match on ``board`` (the map as text) with the shipped cards tables."""
+        return cls(WodRules(WodMap.from_text(board), settings, shipped_tables()))
+
+    @property
+    def settings(self) -> WodSettings:
+        """The match's house rules."""
+        return self.rules.settings
+
+    @property
+    def board_text(self) -> str:
+        """The map as text."""
+        return self.rules.board.to_text()
+
+    # -- set-up ----------------------------------------------------------------------------
+    def sample_roster(self) -> Roster:
+        """Ann with the line-up Ironclad Defense against Bo with Firepower Suppression (the first game's)."""
+        if self._sample is None:
+            self._sample = Roster(("Ann", "Bo"), (Member("Ann", "Ann", {"lineup": "Ironclad Defense"}),
+                                                  Member("Bo", "Bo", {"lineup": "Firepower Suppression"})))
+        return self._sample
+
+    def new_match(self, roster: Roster, seed: bytes) -> WodState:
+        """Legions and barracks from the roster, the first player by dice; deployment comes next."""
+        return new_match(self.rules, roster, seed)
+
+    # -- codecs ------------------------------------------------------------------------------
+    def state_to_json(self, state: WodState) -> dict[str, Any]:
+        return state.to_json()
+
+    def state_from_json(self, data: Mapping[str, Any]) -> WodState:
+        return WodState.from_json(data)
+
+    def orders_to_json(self, orders: WodOrders) -> dict[str, Any]:
+        return orders_to_json(orders)
+
+    def orders_from_json(self, data: Mapping[str, Any]) -> WodOrders:
+        return orders_from_json(data)
+
+    def gm_event_to_json(self, event: Adjustment) -> dict[str, Any]:
+        return event.to_json()
+
+    def gm_event_from_json(self, data: Mapping[str, Any]) -> Adjustment:
+        return Adjustment.from_json(data)
+
+    # -- play --------------------------------------------------------------------------------
+    def seats(self, state: WodState) -> tuple[str, ...]:
+        """The two players, in roster order."""
+        return state.seats
+
+    def window(self, state: WodState) -> Window | None:
+        """A deployment window per player (the first player first), then one per player-turn: the acting
+        player writes her actions, the other her standing reactions."""
+        if state.finished:
+            return None
+        prefix = "" if state.game == 1 else f"g{state.game}/"
+        game = "" if state.game == 1 else f"game {state.game} · "
+        seat = state.acting
+        if state.phase is Phase.DEPLOY:
+            return Window(key=f"{prefix}deploy/{seat}", label=f"{game}deployment · {seat}", phase="deploy",
+                          seats=(seat,), turn=state.dice_turn())
+        return Window(key=f"{prefix}{state.turn}", label=f"{game}turn {state.turn} · {seat}", phase="actions",
+                      seats=(seat, state.other(seat)), turn=state.dice_turn(),
+                      stepwise=self.settings.resolve is ResolveMode.STEP)
+
+    def dice(self, seed: bytes, state: WodState, pins: Mapping[str, Any] | None = None) -> TurnDice:
+        """The d6 of the open window (keyed by game and turn)."""
+        return TurnDice(seed, state.dice_turn(), pins)
+
+    def no_orders(self) -> WodOrders:
+        """Nothing written: a deployment waits, an acting player ends her turn."""
+        return WodOrders()
+
+    def merge_orders(self, parts: Mapping[str, WodOrders]) -> WodOrders:
+        return merge_orders(parts)
+
+    def check(self, state: WodState, orders: WodOrders, dice: TurnDice) -> list[Verdict]:
+        """A verdict per row, reaction and placement, as resolving them in order would give."""
+        return resolve_window(self.rules, state, orders, dice).verdicts
+
+    def resolve(self, state: WodState, orders: WodOrders, dice: TurnDice) -> Resolution[WodState]:
+        result = resolve_window(self.rules, state, orders, dice)
+        return Resolution(result.state, result.events)
+
+    def outcome(self, state: WodState) -> Outcome | None:
+        if not state.finished or state.winner is None:
+            return None
+        how = {Ending.MORALE: "glorious victory", Ending.FATIGUE: "battle triumph",
+               Ending.SURRENDER: "surrender"}[state.games[-1][1]]
+        loser = state.other(state.winner)
+        score = f" {state.legions[state.winner].wins}-{state.legions[loser].wins}" if len(state.games) > 1 else ""
+        return Outcome((state.winner,), f"{state.winner} wins{score} ({how})")
+
+    def view(self, state: WodState, seat: str | None) -> dict[str, Any]:
+        """The public board (``None``) or a player's sheet: never the other player's hidden units. Between
+        two turns it shows the acting player's start of turn done (her tokens recovered, mine income),
+        as she plays from it."""
+        if state.phase is Phase.ACTIONS and not state.started:
+            state = state.copy()
+            start_of_turn(self.rules, state, [])
+        return public_view(state) if seat is None else seat_view(state, seat)
+
+    def secrets(self, state: WodState, seat: str) -> list[str]:
+        """Which unit each of the player's face-down tokens is."""
+        return secrets(state, seat)
+
+    # -- the GM ------------------------------------------------------------------------------
+    @classmethod
+    def gm_options(cls) -> tuple[GmOption, ...]:
+        return OPTIONS
+
+    @classmethod
+    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
+                               reason: str) -> list[Adjustment]:
+        return events_from_options(seats, values, reason)
+
+    def apply_gm_event(self, state: WodState, event: Adjustment) -> Resolution[WodState]:
+        new, events = apply_adjustment(self.rules, state, event)
+        return Resolution(new, events)
+
+    # -- tests -------------------------------------------------------------------------------
+    @classmethod
+    def scenario_codec(cls) -> WodScenarioCodec:
+        """Win or Die's scenario files."""
+        return WodScenarioCodec()
+
+    # -- bots --------------------------------------------------------------------------------
+    def bots(self) -> Mapping[str, BotKind]:
+        """``advance`` (default), ``cautious`` and ``random``."""
+        return bot_kinds(self.rules)
+
+    def simulation(self) -> SimulationSpec:
+        return simulation_spec()
+
+    def tally(self, start: WodState) -> WodTally:
+        return WodTally(start)
