@@ -63,8 +63,8 @@ class CoalitionRuleset:
         information=Information.PRIVATE_ORDERS,
         board_kind=BoardKind.PLANES,
         judge=True,
-        min_seats=3,
-        max_seats=3,
+        min_seats=2,
+        max_seats=2,
         max_windows=2 * CoalitionSettings().max_turns,
         settings_type=CoalitionSettings,
         default_board="map.yaml",
@@ -124,7 +124,7 @@ class CoalitionRuleset:
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: CoalitionState) -> tuple[str, ...]:
-        """The Coalition, Phyrexia and the judge."""
+        """The Coalition and Phyrexia (the judge, who enters results, is no seat: see ``traits.judge``)."""
         return SEATS
 
     def window(self, state: CoalitionState) -> Window | None:
