@@ -46,6 +46,7 @@ from sheets_gm.rulesets.coalition.setup import (
     roster_from_yaml,
     slots_of,
 )
+from sheets_gm.rulesets.coalition.sheet import CoalitionSheet
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, Adjustment, CoalitionOrders, CoalitionState
 from sheets_gm.simulate.figures import SimulationSpec
 
@@ -275,6 +276,10 @@ class CoalitionRuleset:
             raise ValueError(f"--change {name}: " + "; ".join(problems))
         return (state.with_(changes={**state.changes, army.name: creatures}),
                 f"{army.name}'s army change recorded (after {self._settings.change_turns} turns where it heals)")
+
+    def sheet(self) -> CoalitionSheet:
+        """The sheet adapter: armies' orders rows per side, the judge's result rows, the map of three planes."""
+        return CoalitionSheet(self.board)
 
     # -- tests -------------------------------------------------------------------------------
     @classmethod
