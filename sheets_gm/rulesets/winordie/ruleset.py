@@ -185,6 +185,12 @@ class WodRuleset:
         new, events = apply_adjustment(self.rules, state, event)
         return Resolution(new, events)
 
+    # -- the sheet ---------------------------------------------------------------------------
+    def sheet(self) -> None:
+        """None until Win or Die's sheet adapter lands (issue 14 item 3): its engine runs in scenarios and
+        simulations, not yet through spreadsheets."""
+        return None
+
     # -- tests -------------------------------------------------------------------------------
     @classmethod
     def scenario_codec(cls) -> WodScenarioCodec:
