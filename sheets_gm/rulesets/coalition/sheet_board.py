@@ -27,15 +27,16 @@ SQUARE_WIDTH = 112
 SQUARE_HEIGHT = 64
 
 
-def square_text(view: SquareView, symbols: Mapping[str, str]) -> str:
-    """What a square's cell says, a line each: the battle, the structure, then every army on it.
+def square_text(view: SquareView, symbols: Mapping[str, str], ranks: Mapping[str, int]) -> str:
+    """What a square's cell says, a line each: the battle, the structure, then every army on it with its
+    rank (1 to 6, by army name in ``ranks``) and units.
 
     >>> from sheets_gm.rulesets.coalition.boardview import ArmyMark
     >>> from sheets_gm.rulesets.coalition.enums import BattleType, Side
     >>> v = SquareView("3C", Terrain.FOREST, "Wrath", StructureKind.BASE, None, False, "",
     ...                (ArmyMark("Frank", Side.COALITION, "Captain", 9000),), BattleType.ATTACKS)
-    >>> square_text(v, {"battle": "!", "base": "B", "coalition": "C"})
-    '! battle (attacks)\\nB Wrath\\nC Frank (Captain · 9000)'
+    >>> square_text(v, {"battle": "!", "base": "B", "coalition": "C"}, {"Frank": 4})
+    '! battle (attacks)\\nB Wrath\\nC Frank (4 · 9000)'
     """
     lines: list[str] = []
     if view.battle is not None:
@@ -52,7 +53,8 @@ def square_text(view: SquareView, symbols: Mapping[str, str]) -> str:
                 extra = f" · {view.controlled_by}"
             lines.append(f"{symbols.get(kind, kind)} {view.structure}{extra}")
     for mark in view.armies:
-        lines.append(f"{symbols.get(mark.side.value, mark.side.value)} {mark.name} ({mark.rank} · {mark.units})")
+        rank = ranks.get(mark.name, mark.rank)
+        lines.append(f"{symbols.get(mark.side.value, mark.side.value)} {mark.name} ({rank} · {mark.units})")
     return "\n".join(lines)
 
 
@@ -92,13 +94,14 @@ class BoardDrawer:
     def values(self, state: CoalitionState) -> Grid:
         """Every cell of the drawing for ``state``."""
         grid: Grid = []
+        ranks = {a.name: a.rank for a in state.armies}
         for plane in self.board.planes.values():
             wrap = " (wraps east–west)" if plane.wrap else ""
-            head: list[CellValue] = [f"{plane.name}{wrap}", *range(1, plane.width + 1)]
+            head: list[CellValue] = [f"{plane.name}{wrap}", *(str(c) for c in range(1, plane.width + 1))]
             grid.append(head)
             for letter, row in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", plane_rows(self.board, state, plane.name),
                                    strict=False):
-                grid.append([letter, *(square_text(v, self.symbols) for v in row)])
+                grid.append([letter, *(square_text(v, self.symbols, ranks) for v in row)])
             grid.append([])
         grid.append(["Forum posts of the turn, ready to paste (select the lines of a post, copy, paste on the "
                      "forum)"])
@@ -134,7 +137,7 @@ class BoardDrawer:
         s = self.symbols
         lines: Grid = [
             ["How to read the map"],
-            [f"{s.get('coalition', '')} Coalition army (rank · units)"],
+            [f"{s.get('coalition', '')} Coalition army (rank 1–6 · units)"],
             [f"{s.get('phyrexia', '')} Phyrexian army (rank · units)"],
             [f"{s.get('mercenary', '')} mercenary band (rank · units)"],
             [f"{s.get('battle', '')} open battle on the square (its kind)"],
@@ -152,7 +155,7 @@ class BoardDrawer:
     def legend_fills(self) -> list[Fill]:
         """The terrain lines of the legend in their colours (the legend starts on row 4, right of the board)."""
         col = self.width + 1
-        first = 4 + 12  # the legend's 13th line is the first terrain
+        first = 4 + [r[0] for r in self.legend()].index(Terrain.PLAINS.value)  # the first terrain's line
         return [Fill(cells(col, first + i, col, first + i), self.colours.get(t.value, "#FFFFFF"))
                 for i, t in enumerate(Terrain)]
 
