@@ -101,7 +101,10 @@ class CoalitionRuleset:
         return self._sample
 
     def new_match(self, roster: Roster, seed: bytes) -> CoalitionState:
-        """Every army where the roster places it; ValueError naming the roster row of a bad army."""
+        """Every army where the roster places it; ValueError naming the roster row of a bad army. A roster of
+        seats alone (``init`` without a roster file) places the sample armies of ``templates/coalition/armies.yaml``."""
+        if not roster.members:
+            roster = Roster(roster.seats, self.sample_roster().members)
         return new_match(self.board, roster, seed)
 
     # -- codecs ------------------------------------------------------------------------------

@@ -7,9 +7,10 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Mapping
+from pathlib import Path
 
-from sheets_gm.engine.core.ruleset import GM, JUDGE, Window
-from sheets_gm.engine.registry import default_board_text, get_ruleset
+from sheets_gm.engine.core.ruleset import GM, JUDGE, Roster, Window
+from sheets_gm.engine.registry import TEMPLATES, default_board_text, get_ruleset
 from sheets_gm.rulesets.coalition.bots import side_orders, stand_in_results
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, Side, Terrain
 from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
@@ -278,3 +279,18 @@ def test_a_bad_cell_is_answered_in_its_row_and_a_good_one_by_the_engine() -> Non
     assert feedback.startswith("✘ Order 'attack' is not an order") and first in feedback
     other = str(backend.read([a1(tab.name, table.cell(1, "feedback"))])[0][0][0])
     assert other.startswith("✘ ") and second in other and "99Z" in other
+
+
+def test_the_starter_config_creates_a_match_of_the_sample_armies(tmp_path: Path) -> None:
+    from sheets_gm.match.config import load_config
+    from sheets_gm.match.window_match import init_window_match
+
+    config_path = tmp_path / "match.toml"
+    config_path.write_text((TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    config = load_config(config_path)
+    assert config.seats == ("coalition", "phyrexia") and config.judge is not None
+    init_window_match(config, now=dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC), seed=b"starter")
+    assert {p.name for p in tmp_path.rglob("*.xlsx")} == {"board.xlsx", "engine.xlsx", "judge.xlsx",
+                                                         "coalition-orders.xlsx", "phyrexia-orders.xlsx"}
+    start = full_game().new_match(Roster(("coalition", "phyrexia")), b"s")
+    assert {a.side for a in start.armies} == {Side.COALITION, Side.PHYREXIA, Side.MERCENARY}
