@@ -247,7 +247,8 @@ def test_a_sides_panel_lists_its_own_armies_and_the_judges_the_battles() -> None
     assert "Ann" in names and "Cy" in names and "Bo" not in names and "Di" not in names
     judge = SHEET.panel(s, JUDGE)
     cells = [str(c) for r in judge for c in r]
-    assert judge[0] == ["Battles to judge, turn 3"] and "Ann attacks Bo" in cells and "Bo (3)" in cells
+    assert judge[0] == ["Battles to judge, turn 3"] and "Ann attacks Bo · plains · Fog" in cells
+    assert "Bo: Dominaria 3C · Thane (3) · units 5000/2500/1500/1000 (10000)" in cells
     assert "Ann attacks Bo, Dominaria 3C, plains (Fog)" in cells  # the announcement, ready to paste
     assert SHEET.panel(s, GM)[:len(judge)] == judge and SHEET.panel(s, "nobody") == []
 
