@@ -280,6 +280,7 @@ class CoalitionRuleset:
         return (state.with_(changes={**state.changes, army.name: creatures}),
                 f"{army.name}'s army change recorded (after {self._settings.change_turns} turns where it heals)")
 
+    # -- the sheet ---------------------------------------------------------------------------
     def sheet(self) -> CoalitionSheet:
         """The sheet adapter: armies' orders rows per side, the judge's result rows, the map of three planes."""
         return CoalitionSheet(self.board)

@@ -47,7 +47,7 @@ def test_the_stand_in_judge_says_it_is_one() -> None:
 def test_the_log_names_every_die_and_draw_with_its_key() -> None:
     b = board()
     s = state(army("Ann", "coalition", "2B", rank=2), army("Bo", "phyrexia", "3C", rank=3))
-    after, events = adjudicate(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
+    _, events = adjudicate(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
         to="3C", word="engage", target="Bo")}}), dice({"route/Ann": ["2C 3C"], "weather/Dominaria 3C": 2}))
     logged = [e for e in events if e.kind.value == "dice"]
     assert len(logged) == 1
