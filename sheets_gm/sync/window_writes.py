@@ -38,6 +38,11 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
     return f"Waiting for your orders for {window.label}."
 
 
+def kept_sentence(window: Window) -> str:
+    """What a typed row says when the engine has nothing to say of it (a standing row, a row kept for later)."""
+    return f"Kept for {window.label}."
+
+
 def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool) -> str:
     """What a seat row says of its Ready box."""
     box = table.of_kind(ColumnKind.READY)[0].header
@@ -65,7 +70,8 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = keep.feedback if keep is not None else idle_feedback(window, seat, spec, outcome_text)
+                line[col] = (kept_sentence(window) if keep is not None and window is not None else
+                             idle_feedback(window, seat, spec, outcome_text))
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:

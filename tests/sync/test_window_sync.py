@@ -224,3 +224,25 @@ def test_a_match_in_one_spreadsheet_plays_to_its_end_like_the_pure_engine(regist
     final = poll(sheets, RACE, now=NOW)
     assert final.finished and record_of(match).state == state  # type: ignore[attr-defined]
     assert "Race over" in str(match.value("Orders Ann", "A2"))
+
+
+def test_a_standing_row_stays_from_window_to_window(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, _engine, ann, bo) = new_race()
+    notes = tabs().orders("Ann").table("notes")
+    ann.type("Orders Ann", notes.cell(0, "note"), "sprint at the end")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    assert poll(sheets, RACE, now=NOW).resolved
+    assert ann.value("Orders Ann", notes.cell(0, "note")) == "sprint at the end"
+    assert ann.value("Orders Ann", notes.cell(0, "window")) == "2"
+    assert poll(sheets, RACE, now=NOW).feedback_written == 0  # not stale, nothing to say again
+    assert ann.value("Archive Ann", "C2") in (None, "")
+
+
+def test_a_window_may_wait_for_some_seats_only(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, _engine, ann, bo) = new_race(settings=RaceSettings(first_decides=True))
+    type_pace(bo, "Bo", 0, "run")  # Bo may still give orders; the window does not wait for him
+    assert poll(sheets, RACE, now=NOW).waiting_for == ["Ann"]
+    tick_ready(ann, "Ann")
+    report = poll(sheets, RACE, now=NOW)
+    assert report.resolved and report.reason == "Ann is ready"
