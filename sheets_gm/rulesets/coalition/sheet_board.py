@@ -117,7 +117,7 @@ class BoardDrawer:
         top = 1  # 1-based sheet row of the plane's name row
         for plane in self.board.planes.values():
             out.append(Fill(cells(0, top, plane.width, top), label, bold=True))
-            out.append(Fill(cells(0, top + 1, 0, top + plane.height), label, bold=True))
+            out.append(Fill(cells(0, top + 1, 0, top + plane.height), label, bold=True, wrap=True))  # letter on top
             for r in range(plane.height):
                 row = top + 1 + r
                 runs = _runs([self._terrain(plane.name, c, r) for c in range(plane.width)])
