@@ -235,9 +235,14 @@ def test_the_board_keeps_its_size_and_carries_the_turns_posts() -> None:
     assert (drawn.width, drawn.height) == (first.width, first.height)
     text = [str(r[0]) for r in drawn.values]
     assert "Battle Announcements, turn 1" in text and "Movement Results, turn 1" in text
+    assert after.phase is Phase.RESULTS  # battles were announced: the judge's window is open
     assert not any(t.startswith("Battle Results") for t in text)  # the judge has not entered them yet
     posts = text.index(next(t for t in text if t.startswith("Forum posts")))
     assert len(text) - posts - 1 == POST_ROWS
+    judged = rules.resolve(after, CoalitionOrders(results=stand_in_results(rules.settings, after, rules.dice(
+        b"posts", after))), rules.dice(b"posts", after)).state
+    text = [str(r[0]) for r in sheet.board(judged).values]
+    assert len(text) == first.height and "Battle Results, turn 1" in text and "Movement Results, turn 1" in text
 
 
 def test_a_sides_panel_lists_its_own_armies_and_the_judges_the_battles() -> None:
