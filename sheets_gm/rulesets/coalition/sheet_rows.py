@@ -179,6 +179,7 @@ def read_judge_rows(state: CoalitionState, results: Sequence[TypedRow], losses: 
     out = ReadRows()
     battle_of = {name: b.at for b in state.battles for name in b.armies}
     found: dict[str, BattleResult] = {}
+    used: set[str] = set()  # armies whose losses rows were read
     for row in results:
         try:
             result = _result_row(row)
@@ -187,7 +188,6 @@ def read_judge_rows(state: CoalitionState, results: Sequence[TypedRow], losses: 
             continue
         if result is not None:
             found[row.subject] = result
-            out.consumed.add(row.subject)
     for row in losses:
         where = battle_of.get(row.subject)
         try:
@@ -205,8 +205,9 @@ def read_judge_rows(state: CoalitionState, results: Sequence[TypedRow], losses: 
             base.winner, {**base.losses, **({row.subject: lost} if lost is not None else {})}, base.vp, base.siege,
             base.kill, base.kill_bonus, base.escape_bonus, base.failed_kill + ((row.subject,) if tried else ()),
             base.stratless, base.stand_in)
-        out.consumed.add(row.subject)
+        used.add(row.subject)
     out.results = {where: r for where, r in found.items() if where not in out.problems}
+    out.consumed = set(out.results) | {name for name in used if battle_of[name] in out.results}
     return out
 
 

@@ -175,7 +175,7 @@ def test_unreadable_result_cells_are_named_and_keep_the_battle_unread() -> None:
     read = read_judge({"Dominaria 3C": {"winner": "Ann", "vp": "lots"}, "Dominaria 6E": {"winner": "Cy",
                                                                                           "kill": "maimed"}},
                       {"Cy": {"slot2": "ten"}})
-    assert read.orders.results == {}
+    assert read.orders.results == {} and read.consumed == {JUDGE}
     assert read.problems["Dominaria 3C"] == ("VP 'lots' is not a whole number: leave it empty for the setting, or "
                                              "write 0 or more; this battle's result is not read until then",)
     assert read.problems["Dominaria 6E"][0].startswith("Kill 'maimed' is not one of killed, escaped, squad_lost")
