@@ -181,6 +181,9 @@ def test_unreadable_result_cells_are_named_and_keep_the_battle_unread() -> None:
     assert read.problems["Dominaria 6E"][0].startswith("Kill 'maimed' is not one of killed, escaped, squad_lost")
     assert read.problems["Cy"] == ("Lost in slot 2 'ten' is not a whole number: write the units lost in that slot, "
                                    "0 or more (empty is 0)",)
+    held = read_judge({"Dominaria 6E": {"winner": "Cy"}}, {"Cy": {"slot2": "ten"}, "Di": {"slot1": 5}})
+    assert held.orders.results == {} and held.consumed == {JUDGE}  # a bad loss row holds its whole battle
+    assert held.problems["Dominaria 6E"] == ("Cy's losses cannot be read yet (see its row)",)
 
 
 def test_losses_over_the_slot_or_without_a_winner_are_the_engines_to_refuse() -> None:
