@@ -186,6 +186,17 @@ def test_unreadable_result_cells_are_named_and_keep_the_battle_unread() -> None:
     assert held.problems["Dominaria 6E"] == ("Cy's losses cannot be read yet (see its row)",)
 
 
+def test_an_accepted_result_says_in_its_row_what_will_be_applied() -> None:
+    rules = CoalitionRuleset.create(SETTINGS, MAP)
+    s = battle_state()
+    read = read_judge({"Dominaria 3C": {"winner": "Ann", "kill": "roll"}, "Dominaria 6E": {"siege": True}},
+                      {"Ann": {"slot1": 100}, "Bo": {"slot1": 900, "slot2": 10, "failed_kill": True}}, s)
+    verdicts = {v.subject: v.message for v in rules.check(s, read.orders, dice())}
+    assert verdicts["Dominaria 3C"] == ("Dominaria 3C: Ann (coalition) wins, +5 VP · Ann loses 100/0/0/0; Bo loses "
+                                        "900/10/0/0 · kill by Ann on Bo: roll · Bo tried a kill and loses its squad")
+    assert verdicts["Dominaria 6E"] == "Dominaria 6E: the battle goes on as a siege · no losses entered"
+
+
 def test_losses_over_the_slot_or_without_a_winner_are_the_engines_to_refuse() -> None:
     rules = CoalitionRuleset.create(SETTINGS, MAP)
     s = battle_state()
