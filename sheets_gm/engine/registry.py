@@ -18,6 +18,7 @@ RULESETS: dict[str, str] = {
     "champions": "sheets_gm.rulesets.champions.ruleset:ChampionsRuleset",
     "coalition": "sheets_gm.rulesets.coalition.ruleset:CoalitionRuleset",
     "gvg": "sheets_gm.rulesets.gvg.ruleset:GvgRuleset",
+    "wesnoth": "sheets_gm.rulesets.wesnoth.ruleset:WesnothRuleset",
     "winordie": "sheets_gm.rulesets.winordie.ruleset:WodRuleset",
 }
 

@@ -202,3 +202,16 @@ def test_a_short_route_on_a_big_board_searches_only_around_it() -> None:
         dx, dy = abs(a.col - b.col), abs(a.row - b.row)
         assert len(routes) == math.comb(dx + dy, dx)  # every monotone staircase, none lost by stopping early
         assert all(len(r) == dx + dy and r[-1] == b for r in routes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(costed_boards(), st.sampled_from([0, 0.5, 1, 2, 3, 5]))
+def test_path_to_within_a_budget_is_the_cheapest_route_if_it_fits(
+        case: tuple[Topology[Any], Any, Any, dict[Any, float | None]], budget: float) -> None:
+    board, start, goal, costs = case
+    unbounded = path_to(board, start, goal, costs.__getitem__)
+    bounded = path_to(board, start, goal, costs.__getitem__, budget)
+    if unbounded is not None and _route_cost(unbounded, costs.__getitem__) <= budget:
+        assert bounded == unbounded
+    else:
+        assert bounded is None

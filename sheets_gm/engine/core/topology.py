@@ -108,9 +108,11 @@ def cheapest_paths(board: Topology[P], start: P, cost: EntryCost[P], budget: flo
     return best
 
 
-def _costs_to(board: Topology[P], goal: P, cost: EntryCost[P], start: P) -> dict[P, float]:
+def _costs_to(board: Topology[P], goal: P, cost: EntryCost[P], start: P,
+              budget: float | None = None) -> dict[P, float]:
     """What the cheapest route from each position to ``goal`` costs (steps are symmetric, so the search
-    runs back from the goal: stepping back out of ``p`` undoes an entry that cost ``cost(p)``).
+    runs back from the goal: stepping back out of ``p`` undoes an entry that cost ``cost(p)``); with
+    ``budget``, positions farther than it are left out.
 
     The search stops once ``start`` is settled: every position cheaper than the start is final by
     then, and only those lie on a cheapest route from it, so a short route on a big board stays cheap."""
@@ -127,6 +129,8 @@ def _costs_to(board: Topology[P], goal: P, cost: EntryCost[P], start: P) -> dict
         if step is None:
             continue
         total = spent + step
+        if budget is not None and total > budget:
+            continue
         for n in board.neighbours(here):
             if n not in best or total < best[n]:
                 best[n] = total
@@ -147,14 +151,16 @@ def _tight(board: Topology[P], cost: EntryCost[P], to_goal: dict[P, float], here
             yield n
 
 
-def path_to(board: Topology[P], start: P, goal: P, cost: EntryCost[P]) -> list[P] | None:
+def path_to(board: Topology[P], start: P, goal: P, cost: EntryCost[P], budget: float | None = None
+            ) -> list[P] | None:
     """The cheapest route from ``start`` to ``goal``: the positions entered, goal included (``[]`` when
-    ``start`` is the goal), or None if no route reaches it.
+    ``start`` is the goal), or None if no route reaches it (with ``budget``: none costing at most it;
+    the search then stays within the budget around the goal, which is what makes a unit's move cheap).
 
     Among routes of equal cost, the one taken is found by comparing them step by step from the
     start and taking the earlier neighbour in the board's order (Wesnoth's rule: N, NE, SE, S,
     SW, NW on a hex board)."""
-    to_goal = _costs_to(board, goal, cost, start)
+    to_goal = _costs_to(board, goal, cost, start, budget)
     if start not in to_goal:
         return None
     path: list[P] = []
