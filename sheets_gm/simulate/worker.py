@@ -12,7 +12,7 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import Ruleset
+from sheets_gm.engine.core.ruleset import JUDGE, Ruleset
 from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.simulate.plan import bot_of_seat, bot_seed, match_seed
 
@@ -59,6 +59,8 @@ def play_one(rules: Ruleset[Any, Any, Any], bots: tuple[str, ...], seed: str, va
     dealt = tuple(bot_of_seat(index, s, len(bots)) for s in range(len(seats)))
     players = {seat: kinds[bots[b]].make(bot_seed(dice_seed, b, s, len(seats), len(bots)))
                for s, (seat, b) in enumerate(zip(seats, dealt, strict=True))}
+    if rules.traits.judge:  # a judge's window lists JUDGE, which is no seat: the first bot kind plays it
+        players[JUDGE] = kinds[bots[0]].make(f"{bot_seed(dice_seed, 0, 0, len(seats), len(bots))}/{JUDGE}")
     tally = rules.tally(state)
     windows = 0
     cap = rules.traits.max_windows

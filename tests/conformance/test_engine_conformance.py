@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.core.ruleset import Ruleset, Window
+from sheets_gm.engine.core.ruleset import JUDGE, Ruleset, Window
 from sheets_gm.engine.registry import create_ruleset, ruleset_names
 
 AnyRuleset = Ruleset[Any, Any, Any]
@@ -39,7 +39,8 @@ def play(rules: AnyRuleset, seed: bytes, bot: str | None = None) -> PlayedMatch:
     factories = rules.bots()
     make = factories[bot or next(iter(factories))].make
     start = rules.new_match(rules.sample_roster(), seed)
-    bots = {seat: make(f"{seed.hex()}/{seat}") for seat in rules.seats(start)}
+    judge = (JUDGE,) if rules.traits.judge else ()  # a judge's window lists JUDGE, which is no seat
+    bots = {seat: make(f"{seed.hex()}/{seat}") for seat in (*rules.seats(start), *judge)}
     played = PlayedMatch(start)
     state = start
     for _ in range(rules.traits.max_windows + 1):

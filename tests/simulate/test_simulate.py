@@ -340,3 +340,14 @@ def test_a_folder_that_cannot_be_written_is_a_clear_error(
     monkeypatch.setattr("sheets_gm.simulate.report.write_json", refuse)
     code, _out, err = run_cli(["simulate", "gvg", "--matches", "1", "--workers", "1", "--out", str(tmp_path)], capsys)
     assert code == 1 and err.startswith(f"sheets-gm: --out: cannot write into {tmp_path}: Permission denied")
+
+
+def test_a_game_with_a_judge_plays_its_judge_windows() -> None:
+    """The judge is no seat (``traits.judge``): a results window lists JUDGE, and the worker gives it a bot."""
+    from sheets_gm.engine.registry import create_ruleset
+    from sheets_gm.simulate.worker import play_one
+
+    rules = create_ruleset("coalition")
+    assert "judge" not in rules.seats(rules.new_match(rules.sample_roster(), b"s"))
+    record = play_one(rules, ("commander",), "judge-seat", 0, 0)
+    assert record.windows > 2 and record.ending

@@ -28,6 +28,28 @@ def describe(board: Board, move: Move) -> str:
     return f"{move.army} moves {board.short(move.start)} > {route}{word}"
 
 
+def describe_result(settings: CoalitionSettings, checked: CheckedResult) -> str:
+    """What an accepted result will apply, in a sentence for the battle row's feedback: the winner, the
+    losses, the points, the kill and who tried one."""
+    b, r = checked.battle, checked.result
+    if checked.winner is None:
+        parts = [f"{b.at}: the battle goes on as a siege"]
+    else:
+        side = checked.winner.value
+        who = f"{r.winner} ({side})" if r.winner in b.armies else side
+        vp = settings.battle_win_vp if r.vp is None else r.vp
+        parts = [f"{b.at}: {who} wins, +{vp} VP"]
+        if r.stratless:
+            parts.append(f"{r.stratless} stratless")
+    lost = [f"{name} loses {'/'.join(map(str, units))}" for name, units in r.losses.items() if any(units)]
+    parts.append("; ".join(lost) if lost else "no losses entered")
+    if r.kill and checked.killer and checked.victim:
+        parts.append(f"kill by {checked.killer} on {checked.victim}: {r.kill}")
+    if r.failed_kill:
+        parts.append("; ".join(f"{n} tried a kill and loses its squad" for n in r.failed_kill))
+    return " · ".join(parts)
+
+
 def check_orders(board: Board, settings: CoalitionSettings, state: CoalitionState,
                  orders: CoalitionOrders) -> list[Verdict]:
     """A verdict per army order (orders window) or per battle result (results window)."""
@@ -50,8 +72,7 @@ def check_orders(board: Board, settings: CoalitionSettings, state: CoalitionStat
         for where, result in orders.results.items():
             checked = check_result(board, settings, state, where, result, index)
             if isinstance(checked, CheckedResult):
-                winner = checked.winner.value if checked.winner else "none (siege)"
-                verdicts.append(Verdict(JUDGE, where, "result", True, f"{checked.battle.at}: winner {winner}"))
+                verdicts.append(Verdict(JUDGE, where, "result", True, describe_result(settings, checked)))
             else:
                 verdicts.append(Verdict(JUDGE, where, "result", False, checked))
         if any(orders.orders.values()):

@@ -30,8 +30,8 @@ def simulation_spec(max_turns: int) -> SimulationSpec:
             FigureSpec("vp", "victory points at the end"),
             FigureSpec("won_by_vp", "wins on victory points", FigureKind.SHARE),
         ),
-        sides_note="bots are dealt to the seats coalition, phyrexia and judge in turn; the judge's seat is "
-                   "played by the automatic stand-in judge whatever the bot, and counts nothing",
+        sides_note="bots are dealt to the seats coalition and phyrexia in turn; the judge's results are "
+                   "entered by the automatic stand-in judge whatever the bot",
         first_seat="the Coalition",
     )
 

@@ -46,6 +46,7 @@ from sheets_gm.rulesets.coalition.setup import (
     roster_from_yaml,
     slots_of,
 )
+from sheets_gm.rulesets.coalition.sheet import CoalitionSheet
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, Adjustment, CoalitionOrders, CoalitionState
 from sheets_gm.simulate.figures import SimulationSpec
 
@@ -63,8 +64,8 @@ class CoalitionRuleset:
         information=Information.PRIVATE_ORDERS,
         board_kind=BoardKind.PLANES,
         judge=True,
-        min_seats=3,
-        max_seats=3,
+        min_seats=2,
+        max_seats=2,
         max_windows=2 * CoalitionSettings().max_turns,
         settings_type=CoalitionSettings,
         default_board="map.yaml",
@@ -100,7 +101,10 @@ class CoalitionRuleset:
         return self._sample
 
     def new_match(self, roster: Roster, seed: bytes) -> CoalitionState:
-        """Every army where the roster places it; ValueError naming the roster row of a bad army."""
+        """Every army where the roster places it; ValueError naming the roster row of a bad army. A roster of
+        seats alone (``init`` without a roster file) places the sample armies of ``templates/coalition/armies.yaml``."""
+        if not roster.members:
+            roster = Roster(roster.seats, self.sample_roster().members)
         return new_match(self.board, roster, seed)
 
     # -- codecs ------------------------------------------------------------------------------
@@ -124,7 +128,7 @@ class CoalitionRuleset:
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: CoalitionState) -> tuple[str, ...]:
-        """The Coalition, Phyrexia and the judge."""
+        """The Coalition and Phyrexia (the judge, who enters results, is no seat: see ``traits.judge``)."""
         return SEATS
 
     def window(self, state: CoalitionState) -> Window | None:
@@ -277,10 +281,9 @@ class CoalitionRuleset:
                 f"{army.name}'s army change recorded (after {self._settings.change_turns} turns where it heals)")
 
     # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> None:
-        """None: the Coalition's sheet adapter is not written yet (its needs are in the issue 12 report);
-        the engine runs through ``scenario`` and ``simulate`` meanwhile."""
-        return None
+    def sheet(self) -> CoalitionSheet:
+        """The sheet adapter: armies' orders rows per side, the judge's result rows, the map of three planes."""
+        return CoalitionSheet(self.board)
 
     # -- tests -------------------------------------------------------------------------------
     @classmethod

@@ -14,13 +14,14 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import JUDGE, Member, Roster
+from sheets_gm.engine.core.ruleset import Member, Roster
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import PLAYER_SIDES, Colour, Phase, Side
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, TOP_RANKS, Army, CoalitionState, Creature, rank_name
 from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_text
 
-SEATS = (Side.COALITION.value, Side.PHYREXIA.value, JUDGE)
+#: The seats: the two sides. The judge is no seat: ``traits.judge`` gives it its own window and tab.
+SEATS = (Side.COALITION.value, Side.PHYREXIA.value)
 _CREATURE = re.compile(r"^\s*(\d+)\s*[x×]?\s+(.+?)\s*\(([^)]*)\)\s*$")
 _PT = re.compile(r"^(\d+)/(\d+)$")
 _COLOURLESS = {"colourless", "colorless", "artifact", "eldrazi"}

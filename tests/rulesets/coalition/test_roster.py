@@ -52,7 +52,7 @@ def test_phyrexia_uses_no_white_or_green_without_the_watermark() -> None:
 
 
 def test_a_bad_roster_row_is_named() -> None:
-    roster = Roster(("coalition", "phyrexia", "judge"), (
+    roster = Roster(("coalition", "phyrexia"), (
         Member("Ann", "coalition", fields()), Member("Bo", "phyrexia", {"rank": "x", "at": "Dominaria 1A"})))
     with pytest.raises(RosterError, match=r"roster row 2 \(Bo\): rank 'x'"):
         new_match(board(), roster, b"s")

@@ -1,0 +1,132 @@
+"""The Coalition–Phyrexia game's sheet adapter for the generic sync.
+
+Its layout is ``templates/coalition/sheet.yaml``: each side's orders tab has a row per army
+(its orders window) and a Ready box; the judge's tab has a row per battle announced, a row per
+army in those battles (losses) and a Ready box (the results window). The rows are read by
+``sheet_rows``, the board drawn by ``sheet_board``, the View tabs filled by ``sheet_panels``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.ruleset import JUDGE, Outcome, Window
+from sheets_gm.rulesets.coalition.board import Board
+from sheets_gm.rulesets.coalition.enums import Phase
+from sheets_gm.rulesets.coalition.forum import battle_title
+from sheets_gm.rulesets.coalition.sheet_board import BoardDrawer
+from sheets_gm.rulesets.coalition.sheet_panels import panel, slots_text
+from sheets_gm.rulesets.coalition.sheet_rows import (
+    army_cells,
+    judge_cells,
+    read_judge_rows,
+    read_side_rows,
+)
+from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState, rank_name
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.tables import TypedRow
+
+_PHASE_WORDS = {Phase.ORDERS: "orders", Phase.RESULTS: "battle results"}
+
+
+@dataclass(frozen=True)
+class CoalitionSheet:
+    """The Coalition's sheet: armies' orders rows per side, the judge's result rows, the map of three planes."""
+
+    plane_map: Board  # the match's planes, terrain and structures
+
+    @property
+    def spec(self) -> SheetSpec:
+        """The layout of ``templates/coalition/sheet.yaml``."""
+        return ruleset_sheet_spec("coalition")
+
+    @cached_property
+    def drawer(self) -> BoardDrawer:
+        """Draws the planes with the layout's colours and signs."""
+        return BoardDrawer(self.plane_map, self.spec.colours.extra, self.spec.symbols)
+
+    # -- rows --------------------------------------------------------------------------------
+    def rows(self, state: CoalitionState, seat: str, table: InputTable) -> list[str]:
+        """A side's armies (highest rank first), the battles announced, the armies in them, or the seat."""
+        if table.rows == SEAT_ROWS:
+            return [seat]
+        if table.rows == "armies":
+            mine = [a for a in state.armies if a.side.value == seat]
+            return [a.name for a in sorted(mine, key=lambda a: (-a.rank, a.name))][:table.max_rows]
+        announced = [b for b in state.battles if b.announced]
+        if table.rows == "battles":
+            return [b.at for b in announced][:table.max_rows]
+        if table.rows == "fighters":
+            return [n for b in announced for n in b.armies if state.army(n) is not None][:table.max_rows]
+        return []
+
+    def shown(self, state: CoalitionState, seat: str, table: InputTable, subject: str,
+              dice: TurnDice) -> Mapping[str, CellValue]:
+        """An army's square, rank and slots; a battle's announcement; an army's battle and slots."""
+        if table.rows == "armies":
+            army = state.army(subject)
+            if army is None:
+                return {}
+            battle = next((b for b in state.battles if subject in b.armies), None)
+            at = f"{army.at} (in battle)" if battle else army.at
+            return {"at": at, "strength": f"{rank_name(army.side, army.rank)} ({army.rank}) · {army.total} "
+                                          f"({slots_text(army)})"}
+        if table.rows == "battles":
+            b = state.battle_at(subject)
+            if b is None:
+                return {}
+            return {"fight": f"{battle_title(b)} · {self.plane_map.terrain_of(b.at).value} · {b.weather}"}
+        if table.rows == "fighters":
+            army = state.army(subject)
+            b = next((b for b in state.battles if subject in b.armies), None)
+            if army is None or b is None:
+                return {}
+            return {"battle": f"{b.at} ({army.side.value}) · {slots_text(army)}"}
+        return {}
+
+    # -- reading -----------------------------------------------------------------------------
+    def read_orders(self, state: CoalitionState, window: Window, seat: str,
+                    rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[CoalitionOrders]:
+        """A side's army rows as its orders, or the judge's rows as results; the Ready box."""
+        if seat == JUDGE:
+            read = read_judge_rows(state, rows.get("results", ()), rows.get("losses", ()))
+            orders = CoalitionOrders(results=read.results)
+            ready = any(r.ticked("ready") for r in rows.get("judge", ()))
+        else:
+            read = read_side_rows(self.plane_map, state, rows.get("armies", ()))
+            orders = CoalitionOrders(orders={seat: read.orders} if read.orders else {})
+            ready = any(r.ticked("ready") for r in rows.get("side", ()))
+        problems = {k: tuple(v) for k, v in read.problems.items()}
+        return SeatInput(orders, problems, frozenset(read.consumed | {seat}), ready=ready)
+
+    def typed_cells(self, state: CoalitionState, window: Window, seat: str,
+                    orders: CoalitionOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+        """The cells a side or the judge would type for ``orders``."""
+        if seat == JUDGE:
+            return judge_cells(orders.results)
+        return {"armies": {army: army_cells(o) for army, o in orders.orders.get(seat, {}).items()}}
+
+    # -- drawing -----------------------------------------------------------------------------
+    def board(self, state: CoalitionState) -> BoardDrawing:
+        """The three planes and the turn's forum posts (see ``sheet_board``)."""
+        return self.drawer.drawing(state)
+
+    def status(self, state: CoalitionState, window: Window | None, outcome: Outcome | None) -> str:
+        """The turn and window, the victory points, the open battles; or the result."""
+        score = f"Coalition {state.vp.get('coalition', 0)} VP, Phyrexia {state.vp.get('phyrexia', 0)} VP"
+        if outcome is not None:
+            return f"Round over after turn {state.turn}: {outcome.text} · {score}"
+        open_ = sum(1 for b in state.battles if b.announced)
+        battles = f" · {open_} battle{'s' if open_ != 1 else ''} to judge" if state.phase is Phase.RESULTS else ""
+        who = "the judge enters the results" if state.phase is Phase.RESULTS else "both sides write orders"
+        return f"Turn {state.turn} · {_PHASE_WORDS.get(state.phase, state.phase.value)}: {who}{battles} · {score}"
+
+    def panel(self, state: CoalitionState, seat: str) -> Grid:
+        """A side's armies, or the battles to judge and the announcements (judge and GM)."""
+        return panel(state, self.plane_map, seat)
+

@@ -1,0 +1,94 @@
+"""What each View tab of the Coalition game shows beyond the public board.
+
+The state is public (only orders are private, and they never enter it), so a side's panel is
+a working list of its own armies (slots, colour bonus, turns counted in a structure); the
+judge's (and the GM's) is the battles to judge with every army's slots, then the Battle
+Announcements post to paste; the GM's adds the army changes waiting to apply.
+"""
+
+from __future__ import annotations
+
+from sheets_gm.engine.core.ruleset import GM, JUDGE
+from sheets_gm.rulesets.coalition.board import Board
+from sheets_gm.rulesets.coalition.enums import Side
+from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_title
+from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_name
+from sheets_gm.sheets.layout import Grid
+
+#: Rows a View tab's panel holds (the sync's ``VIEW_PANEL_ROWS``): a longer panel ends with a line saying so.
+PANEL_ROWS = 40
+
+
+def slots_text(army: Army) -> str:
+    """``5000/2500/1500/1000``."""
+    return "/".join(map(str, army.units))
+
+
+def _cut(rows: Grid) -> Grid:
+    if len(rows) <= PANEL_ROWS:
+        return rows
+    return [*rows[:PANEL_ROWS - 1], [f"… {len(rows) - PANEL_ROWS + 1} more rows: see the Board and the Log tabs"]]
+
+
+def _army_text(a: Army) -> str:
+    """An army's square, rank, slots and colour bonus in one phrase."""
+    bonus = " · colour bonus +1" if a.colour_bonus else ""
+    return f"{a.at} · {rank_name(a.side, a.rank)} ({a.rank}) · units {slots_text(a)} ({a.total}){bonus}"
+
+
+def side_panel(state: CoalitionState, side: Side) -> Grid:
+    """A side's armies (square, rank, slots, colour bonus, turns counted in a structure, battle), then the score.
+    The View tab's first column is the army, the third (its wide one) the rest."""
+    fighting = {name: b.at for b in state.battles for name in b.armies}
+    rows: Grid = [[f"{side.display}'s armies, turn {state.turn}"],
+                  ["Army", "Rank", "Square · rank · units per slot 1/2/3/4 (total) · what it is doing"]]
+    for a in sorted((a for a in state.armies if a.side is side), key=lambda a: (-a.rank, a.name)):
+        notes = []
+        if a.name in fighting:
+            notes.append(f"in the battle at {fighting[a.name]}")
+        if state.counters.get(a.name):
+            notes.append(f"{state.counters[a.name]} turn(s) counted in its structure")
+        if a.name in state.heal_requests:
+            notes.append("asked to heal")
+        rows.append([a.name, a.rank, " · ".join([_army_text(a), *notes])])
+    rows.append([])
+    rows.append(["Victory points", "", f"Coalition {state.vp.get('coalition', 0)}, "
+                                       f"Phyrexia {state.vp.get('phyrexia', 0)}"])
+    return _cut(rows)
+
+
+def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False) -> Grid:
+    """The battles to judge, each with its armies (side, rank, slots, colour bonus), then the announcements post."""
+    armies = state.by_name()
+    waiting = [b for b in state.battles if b.announced]
+    rows: Grid = [[f"Battles to judge, turn {state.turn}" if waiting else "No battle to judge now"]]
+    if waiting:
+        rows.append(["Square", "Side", "The battle, then each army: square, rank, units per slot 1/2/3/4 (total)"])
+    for b in waiting:
+        rows.append([b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather}"])
+        rows += [["", a.side.value, f"{a.name}: {_army_text(a)}"] for a in (armies.get(n) for n in b.armies)
+                 if a is not None]
+    later = [b for b in state.battles if not b.announced]
+    if later:
+        rows.append(["Next turn", "", "Announced at the next deadline (made by a bump): "
+                                      + ", ".join(f"{battle_title(b)}, {b.at}" for b in later)])
+    rows.append([])
+    rows.append(["To paste on the forum:"])
+    rows += [[line] for line in battle_announcements(state, board).split("\n")]
+    if gm and state.changes:
+        rows.append([])
+        rows.append(["Army changes waiting (applied once the army has counted its turns where it heals):"])
+        rows += [[name, "", "; ".join(f"{c.count} {c.name}" for c in creatures)]
+                 for name, creatures in sorted(state.changes.items())]
+    return _cut(rows)
+
+
+def panel(state: CoalitionState, board: Board, seat: str) -> Grid:
+    """The View tab of ``seat``: a side's armies, or the judge's (and the GM's) battles."""
+    if seat in (JUDGE, GM):
+        return judge_panel(state, board, gm=seat == GM)
+    try:
+        side = Side(seat)
+    except ValueError:
+        return []
+    return side_panel(state, side)

@@ -1,0 +1,228 @@
+"""The Coalition's typed rows read as orders, and orders written back as typed cells (its exact inverse).
+
+A side's row per army holds the order in columns (route, end square, order word, target,
+transfer units, joint engage bump) or the forum line in one cell; the judge's rows hold a
+battle's result (a row per battle) and each army's losses (a row per army in a battle). A
+cell that cannot be read is a sentence naming the column and what would be accepted, and its
+row gives no order; everything else (squares, names, conditions) is the engine's to check, in
+the feedback of the same row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from sheets_gm.engine.core.vocab import choices
+from sheets_gm.rulesets.coalition.board import Board, PlaceError
+from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
+from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionState
+from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.tables import TypedRow, text_of
+
+SLOT_KEYS = ("slot1", "slot2", "slot3", "slot4")
+ORDER_KEYS = ("route", "to", "order", "target", "units", "bump")
+Cells = dict[str, dict[str, CellValue]]
+
+
+class CellError(ValueError):
+    """A cell that cannot be read: the message names the column and what would be accepted."""
+
+
+def whole_number(value: CellValue, column: str, accepted: str) -> int | None:
+    """A typed whole number (None for an empty cell); CellError naming ``column`` otherwise.
+
+    >>> whole_number(" 12 ", "VP", "0 or more"), whole_number(3.0, "VP", ""), whole_number("", "VP", "")
+    (12, 3, None)
+    """
+    if value is None or text_of(value) == "":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    text = text_of(value)
+    if text.lstrip("-").isdigit():
+        return int(text)
+    raise CellError(f"{column} {text!r} is not a whole number: {accepted}")
+
+
+def _slots(text: str, column: str) -> tuple[int, ...]:
+    parts = [p.strip() for p in text.strip("() ").split("/")]
+    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+        raise CellError(f"{column} {text!r}: four whole numbers, slot 1 to slot 4, like 100/0/0/0")
+    return tuple(int(p) for p in parts)
+
+
+@dataclass
+class ReadRows:
+    """What a seat's rows say: orders or results, the unreadable cells by row, the rows used."""
+
+    orders: dict[str, ArmyOrder] = field(default_factory=dict)
+    results: dict[str, BattleResult] = field(default_factory=dict)
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    consumed: set[str] = field(default_factory=set)
+
+
+def _route(board: Board, at: str, text: str) -> tuple[str, tuple[str, ...]]:
+    """(start, squares on the way) of a Route cell: squares separated by > (or commas); a first square that
+    is where the army stands is its start."""
+    squares = [s.strip() for s in text.replace(",", ">").split(">")]
+    if any(not s for s in squares):
+        raise CellError(f"Route {text!r} has an empty step: write the squares on the way separated by >, "
+                        "like 3B > 3C (the end square goes in End square)")
+    try:
+        if at and board.parse(squares[0], at.split(" ")[0]) == at:
+            return squares[0], tuple(squares[1:])
+    except PlaceError:
+        pass  # a square off the plane: the engine's refusal names it
+    return "", tuple(squares)
+
+
+def _same(board: Board, at: str, a: str, b: str) -> bool:
+    plane = at.split(" ")[0]
+    try:
+        return board.parse(a, plane) == board.parse(b, plane)
+    except PlaceError:
+        return False
+
+
+def read_army_row(board: Board, state: CoalitionState, row: TypedRow) -> ArmyOrder | None:
+    """One army's order from its row (None for an empty row); CellError naming the column it cannot read."""
+    texts = {k: row.text(k) for k in (*ORDER_KEYS, "line")}
+    if not any(texts.values()):
+        return None
+    if texts["line"]:
+        filled = [k for k in ORDER_KEYS if texts[k]]
+        if filled:
+            raise CellError("the forum line and the order columns are both filled: write the order once, in "
+                            f"the columns or as the forum line (clear {', '.join(filled)} or the line)")
+        return ArmyOrder(line=texts["line"])
+    word = texts["order"].lower()
+    if word and word not in {w.value for w in OrderWord}:
+        raise CellError(f"Order {texts['order']!r} is not an order: write one of {choices(OrderWord)}")
+    army = state.army(row.subject)
+    start, via = _route(board, army.at if army else "", texts["route"]) if texts["route"] else ("", ())
+    to = texts["to"]
+    if via and not to:  # the whole route in Route: its last square is the end
+        via, to = via[:-1], via[-1]
+    elif via and army is not None and _same(board, army.at, via[-1], to):  # the end written twice
+        via = via[:-1]
+    units: tuple[int, ...] = ()
+    if texts["units"]:
+        if word != OrderWord.TRANSFER.value:
+            raise CellError(f"Transfer units {texts['units']!r} are for a transfer: choose the order transfer, or "
+                            "clear the cell")
+        units = _slots(texts["units"], "Transfer units")
+    return ArmyOrder(start=start, via=via, to=to, word=word, target=texts["target"], units=units,
+                     bump=texts["bump"])
+
+
+def army_cells(order: ArmyOrder) -> dict[str, CellValue]:
+    """The cells a player would type for ``order`` (``read_army_row`` reads them back as the same order)."""
+    if order.line:
+        return {"line": order.line}
+    route = " > ".join([*([order.start] if order.start else []), *order.via])
+    values: dict[str, CellValue] = {"route": route, "to": order.to, "order": order.word, "target": order.target,
+                                    "units": "/".join(map(str, order.units)) if order.units else "",
+                                    "bump": order.bump}
+    return {k: v for k, v in values.items() if v}
+
+
+def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]) -> ReadRows:
+    """A side's army rows as orders by army."""
+    out = ReadRows()
+    for row in rows:
+        try:
+            order = read_army_row(board, state, row)
+        except CellError as exc:
+            out.problems.setdefault(row.subject, []).append(f"{exc}; {row.subject} holds until it is mended")
+            continue
+        if order is not None:
+            out.orders[row.subject] = order
+            out.consumed.add(row.subject)
+    return out
+
+
+def _choice(row: TypedRow, key: str, column: str, values: Sequence[str]) -> str:
+    text = row.text(key).lower()
+    if text and text not in values:
+        raise CellError(f"{column} {row.text(key)!r} is not one of {', '.join(values)}")
+    return text
+
+
+def _result_row(row: TypedRow) -> BattleResult | None:
+    """A battle's row as a result without losses (None for an empty row)."""
+    if not row.typed and not any(text_of(row.values.get(k)) for k in ("vp", "kill_bonus", "escape_bonus")):
+        return None
+    vp = whole_number(row.values.get("vp"), "VP", "leave it empty for the setting, or write 0 or more")
+    kill = _choice(row, "kill", "Kill", [k.value for k in KillOutcome])
+    bonus = whole_number(row.values.get("kill_bonus"), "Kill bonus", "a whole number added to the d100") or 0
+    escape = whole_number(row.values.get("escape_bonus"), "Escape bonus", "a whole number added to the d100") or 0
+    stratless = _choice(row, "stratless", "Stratless side", [s.value for s in Side])
+    return BattleResult(winner=row.text("winner"), vp=vp, siege=row.ticked("siege"), kill=kill, kill_bonus=bonus,
+                        escape_bonus=escape, stratless=stratless, stand_in=row.ticked("stand_in"))
+
+
+def _loss_row(row: TypedRow) -> tuple[int, ...] | None:
+    """An army's losses per slot (None when no slot is filled; an empty slot is 0)."""
+    cells = [row.values.get(k) for k in SLOT_KEYS]
+    if all(c is None or text_of(c) == "" for c in cells):
+        return None
+    accepted = "write the units lost in that slot, 0 or more (empty is 0)"
+    return tuple(whole_number(c, f"Lost in slot {i}", accepted) or 0 for i, c in enumerate(cells, start=1))
+
+
+def read_judge_rows(state: CoalitionState, results: Sequence[TypedRow], losses: Sequence[TypedRow]) -> ReadRows:
+    """The judge's rows as results by battle square: a battle row's result with the losses of its armies' rows
+    (losses alone make a result too, which the engine refuses until it names a winner or a siege)."""
+    out = ReadRows()
+    battle_of = {name: b.at for b in state.battles for name in b.armies}
+    found: dict[str, BattleResult] = {}
+    used: set[str] = set()  # armies whose losses rows were read
+    for row in results:
+        try:
+            result = _result_row(row)
+        except CellError as exc:
+            out.problems.setdefault(row.subject, []).append(f"{exc}; this battle's result is not read until then")
+            continue
+        if result is not None:
+            found[row.subject] = result
+    for row in losses:
+        where = battle_of.get(row.subject)
+        try:
+            lost = _loss_row(row)
+        except CellError as exc:
+            out.problems.setdefault(row.subject, []).append(str(exc))
+            if where:
+                out.problems.setdefault(where, []).append(f"{row.subject}'s losses cannot be read yet (see its row)")
+            continue
+        tried = row.ticked("failed_kill")
+        if where is None or (lost is None and not tried):
+            continue
+        base = found.get(where, BattleResult())
+        found[where] = BattleResult(
+            base.winner, {**base.losses, **({row.subject: lost} if lost is not None else {})}, base.vp, base.siege,
+            base.kill, base.kill_bonus, base.escape_bonus, base.failed_kill + ((row.subject,) if tried else ()),
+            base.stratless, base.stand_in)
+        used.add(row.subject)
+    out.results = {where: r for where, r in found.items() if where not in out.problems}
+    out.consumed = set(out.results) | {name for name in used if battle_of[name] in out.results}
+    return out
+
+
+def judge_cells(results: Mapping[str, BattleResult]) -> dict[str, Cells]:
+    """The cells the judge would type for ``results`` (``read_judge_rows`` reads them back as the same)."""
+    battles: Cells = {}
+    losses: Cells = {}
+    for where, r in results.items():
+        values: dict[str, CellValue] = {"winner": r.winner, "siege": r.siege or "", "vp": "" if r.vp is None else r.vp,
+                                        "kill": r.kill, "kill_bonus": r.kill_bonus or "",
+                                        "escape_bonus": r.escape_bonus or "", "stratless": r.stratless,
+                                        "stand_in": r.stand_in or ""}
+        battles[where] = {k: v for k, v in values.items() if v != ""}
+        for army, lost in r.losses.items():
+            losses.setdefault(army, {}).update(dict(zip(SLOT_KEYS, lost, strict=True)))
+        for army in r.failed_kill:
+            losses.setdefault(army, {})["failed_kill"] = True
+    return {"results": battles, "losses": losses}

@@ -1,0 +1,316 @@
+"""The Coalition's sheet: typed rows read as orders and results (good and bad cells), typed cells as
+their exact inverse for the bots' orders and the stand-in judge's results, the board of three planes
+with the forum posts under it, the View panels, and a refused cell answered in its row by the real sync."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Mapping
+from pathlib import Path
+
+from sheets_gm.engine.core.ruleset import GM, JUDGE, Roster, Window
+from sheets_gm.engine.registry import TEMPLATES, default_board_text, get_ruleset
+from sheets_gm.rulesets.coalition.bots import side_orders, stand_in_results
+from sheets_gm.rulesets.coalition.enums import BattleType, Phase, Side, Terrain
+from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
+from sheets_gm.rulesets.coalition.settings import CoalitionSettings
+from sheets_gm.rulesets.coalition.sheet import CoalitionSheet
+from sheets_gm.rulesets.coalition.sheet_board import POST_ROWS
+from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders, CoalitionState
+from sheets_gm.sheets.adapter import SeatInput
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import CellValue, a1
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import poll
+from tests.fakes.memory import MemoryBackend
+from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, board, dice, state
+
+SHEET = CoalitionSheet(board())
+ORDERS = Window("3", "turn 3 · orders", "orders", ("coalition", "phyrexia"), 3)
+RESULTS = Window("3/results", "turn 3 · battle results", "results", (JUDGE,), 3)
+
+
+def rows(table: str, window: Window, by_subject: Mapping[str, Mapping[str, CellValue]]) -> list[TypedRow]:
+    """Rows as a poll reads them, typed for ``window``."""
+    return [TypedRow(table, subject, 5 + i, window.key, dict(values), "")
+            for i, (subject, values) in enumerate(by_subject.items())]
+
+
+def full_game() -> CoalitionRuleset:
+    """The Coalition on its default map of three planes."""
+    return CoalitionRuleset.create(CoalitionSettings(), default_board_text("coalition"))
+
+
+def side_state() -> CoalitionState:
+    return state(army("Ann", "coalition", "2C", rank=2), army("Bo", "phyrexia", "4C", rank=3),
+                 army("Cy", "coalition", "7F"), army("Di", "coalition", "5C", rank=2))
+
+
+def read_side(by_subject: Mapping[str, Mapping[str, CellValue]],
+              s: CoalitionState | None = None) -> SeatInput[CoalitionOrders]:
+    return SHEET.read_orders(s or side_state(), ORDERS, "coalition", {
+        "armies": rows("armies", ORDERS, by_subject),
+        "side": rows("side", ORDERS, {"coalition": {"ready": True}})})
+
+
+# -- a side's rows -------------------------------------------------------------------------
+def test_an_order_in_the_columns_and_one_as_the_forum_line() -> None:
+    read = read_side({"Ann": {"route": "3C", "to": "4C", "order": "Engage", "target": "Bo"},
+                      "Cy": {"line": "Cy: Dominaria; 7F > 7E"}, "Di": {}})
+    assert read.orders.orders == {"coalition": {
+        "Ann": ArmyOrder(via=("3C",), to="4C", word="engage", target="Bo"),
+        "Cy": ArmyOrder(line="Cy: Dominaria; 7F > 7E")}}
+    assert read.ready and not read.problems
+    assert read.consumed == {"Ann", "Cy", "coalition"}  # Di typed nothing: its row stays as it is
+
+
+def test_a_route_written_whole_is_read_as_start_way_and_end() -> None:
+    whole = read_side({"Ann": {"route": "2C > 3C > 4C", "order": "engage", "target": "Bo"}}).orders
+    assert whole.orders["coalition"]["Ann"] == ArmyOrder(start="2C", via=("3C",), to="4C", word="engage",
+                                                         target="Bo")
+    twice = read_side({"Ann": {"route": "3C > 4C", "to": "4C"}}).orders
+    assert twice.orders["coalition"]["Ann"] == ArmyOrder(via=("3C",), to="4C")
+
+
+def test_unreadable_cells_name_the_column_and_what_is_accepted_and_give_no_order() -> None:
+    read = read_side({"Ann": {"to": "4C", "order": "attack", "target": "Bo"},
+                      "Cy": {"to": "7E", "line": "Cy: 7F > 7E"},
+                      "Di": {"order": "transfer", "target": "Ann", "units": "100/0"}})
+    assert read.orders.orders == {}
+    assert read.problems["Ann"] == ("Order 'attack' is not an order: write one of engage, replace, intercept, raid, "
+                                    "support, transfer, garrison, heal or none; Ann holds until it is mended",)
+    assert "both filled" in read.problems["Cy"][0] and "clear to or the line" in read.problems["Cy"][0]
+    assert "Transfer units '100/0': four whole numbers, slot 1 to slot 4, like 100/0/0/0" in read.problems["Di"][0]
+    assert "empty step" in read_side({"Ann": {"route": "3C >> 4C", "to": "5C"}}).problems["Ann"][0]
+    assert "are for a transfer" in read_side({"Ann": {"to": "3C", "units": "1/0/0/0"}}).problems["Ann"][0]
+
+
+def test_the_engine_says_what_a_readable_order_will_do_or_why_not() -> None:
+    rules = CoalitionRuleset.create(SETTINGS, MAP)
+    s = side_state()
+    read = read_side({"Ann": {"route": "3C", "to": "4C", "order": "engage", "target": "Bo"},
+                      "Cy": {"route": "7E > 6D", "to": "6C"}}, s)
+    verdicts = {v.subject: v for v in rules.check(s, read.orders, dice())}
+    assert verdicts["Ann"].accepted and "engages Bo" in verdicts["Ann"].message
+    assert not verdicts["Cy"].accepted and "diagonal" in verdicts["Cy"].message
+
+
+def test_a_bots_orders_typed_are_read_back_as_the_same_orders() -> None:
+    rules = full_game()
+    s = rules.new_match(rules.sample_roster(), b"typed")
+    sheet = rules.sheet()
+    for turn in range(3):
+        for side in (Side.COALITION, Side.PHYREXIA):
+            orders = CoalitionOrders({side.value: side_orders(rules.board, rules.settings, s, side,
+                                                              random.Random(turn), 1.0)})
+            window = rules.window(s)
+            assert window is not None
+            cells = sheet.typed_cells(s, window, side.value, orders)
+            assert set(cells) == {"armies"} and set(cells["armies"]) <= set(
+                sheet.rows(s, side.value, sheet.spec.inputs[0]))
+            read = sheet.read_orders(s, window, side.value, {"armies": rows("armies", window, cells["armies"])})
+            assert read.orders == orders and not read.problems
+        s = rules.resolve(s, CoalitionOrders({side.value: side_orders(
+            rules.board, rules.settings, s, side, random.Random(turn), 1.0) for side in Side
+            if side is not Side.MERCENARY}), rules.dice(b"typed", s)).state
+        if s.phase is Phase.RESULTS:
+            s = rules.resolve(s, CoalitionOrders(results=stand_in_results(rules.settings, s,
+                                                                            rules.dice(b"typed", s))),
+                              rules.dice(b"typed", s)).state
+
+
+def test_an_order_with_every_field_round_trips() -> None:
+    s = side_state()
+    order = ArmyOrder(start="2C", via=("3C",), to="4C", word="transfer", target="Bo", units=(1, 2, 3, 4),
+                      bump="5C")
+    cells = SHEET.typed_cells(s, ORDERS, "coalition", CoalitionOrders({"coalition": {"Ann": order}}))
+    assert cells == {"armies": {"Ann": {"route": "2C > 3C", "to": "4C", "order": "transfer", "target": "Bo",
+                                        "units": "1/2/3/4", "bump": "5C"}}}
+    assert read_side(cells["armies"], s).orders.orders["coalition"]["Ann"] == order
+
+
+# -- the judge's rows ----------------------------------------------------------------------
+def battle_state() -> CoalitionState:
+    battles = (Battle(BattleType.ATTACKS, "Dominaria 3C", ("Ann", "Bo"), "Fog"),
+               Battle(BattleType.VS, "Dominaria 6E", ("Cy", "Di"), "Clear"))
+    return state(army("Ann", "coalition", "3C", rank=2), army("Bo", "phyrexia", "3C", rank=3),
+                 army("Cy", "coalition", "6E"), army("Di", "phyrexia", "6E"), battles=battles,
+                 phase=Phase.RESULTS).with_(announced=battles)
+
+
+def read_judge(results: Mapping[str, Mapping[str, CellValue]], losses: Mapping[str, Mapping[str, CellValue]],
+               s: CoalitionState | None = None) -> SeatInput[CoalitionOrders]:
+    return SHEET.read_orders(s or battle_state(), RESULTS, JUDGE, {
+        "results": rows("results", RESULTS, results), "losses": rows("losses", RESULTS, losses),
+        "judge": rows("judge", RESULTS, {JUDGE: {"ready": True}})})
+
+
+def test_the_judges_rows_are_a_row_per_battle_and_a_row_per_army_in_one() -> None:
+    s = battle_state()
+    by_table = {t.name: SHEET.rows(s, JUDGE, t) for t in SHEET.spec.tables(judge=True)}
+    assert by_table == {"results": ["Dominaria 3C", "Dominaria 6E"], "losses": ["Ann", "Bo", "Cy", "Di"],
+                        "judge": [JUDGE]}
+    results = SHEET.spec.tables(judge=True)[0]
+    assert SHEET.shown(s, JUDGE, results, "Dominaria 3C", dice()) == {"fight": "Ann attacks Bo · plains · Fog"}
+
+
+def test_a_result_with_its_losses_kill_and_vp() -> None:
+    read = read_judge({"Dominaria 3C": {"winner": "Ann", "vp": 7, "kill": "roll", "kill_bonus": "10"},
+                       "Dominaria 6E": {"siege": True}},
+                      {"Ann": {"slot1": 100, "slot4": ""}, "Bo": {"slot1": 900, "slot2": 0, "failed_kill": True},
+                       "Cy": {}, "Di": {}})
+    assert not read.problems and read.ready
+    assert read.orders.results == {
+        "Dominaria 3C": BattleResult("Ann", {"Ann": (100, 0, 0, 0), "Bo": (900, 0, 0, 0)}, vp=7, kill="roll",
+                                     kill_bonus=10, failed_kill=("Bo",)),
+        "Dominaria 6E": BattleResult(siege=True)}
+    assert read.consumed == {"Dominaria 3C", "Dominaria 6E", "Ann", "Bo", JUDGE}
+
+
+def test_unreadable_result_cells_are_named_and_keep_the_battle_unread() -> None:
+    read = read_judge({"Dominaria 3C": {"winner": "Ann", "vp": "lots"}, "Dominaria 6E": {"winner": "Cy",
+                                                                                          "kill": "maimed"}},
+                      {"Cy": {"slot2": "ten"}})
+    assert read.orders.results == {} and read.consumed == {JUDGE}
+    assert read.problems["Dominaria 3C"] == ("VP 'lots' is not a whole number: leave it empty for the setting, or "
+                                             "write 0 or more; this battle's result is not read until then",)
+    assert read.problems["Dominaria 6E"][0].startswith("Kill 'maimed' is not one of killed, escaped, squad_lost")
+    assert read.problems["Cy"] == ("Lost in slot 2 'ten' is not a whole number: write the units lost in that slot, "
+                                   "0 or more (empty is 0)",)
+    held = read_judge({"Dominaria 6E": {"winner": "Cy"}}, {"Cy": {"slot2": "ten"}, "Di": {"slot1": 5}})
+    assert held.orders.results == {} and held.consumed == {JUDGE}  # a bad loss row holds its whole battle
+    assert held.problems["Dominaria 6E"] == ("Cy's losses cannot be read yet (see its row)",)
+
+
+def test_an_accepted_result_says_in_its_row_what_will_be_applied() -> None:
+    rules = CoalitionRuleset.create(SETTINGS, MAP)
+    s = battle_state()
+    read = read_judge({"Dominaria 3C": {"winner": "Ann", "kill": "roll"}, "Dominaria 6E": {"siege": True}},
+                      {"Ann": {"slot1": 100}, "Bo": {"slot1": 900, "slot2": 10, "failed_kill": True}}, s)
+    verdicts = {v.subject: v.message for v in rules.check(s, read.orders, dice())}
+    assert verdicts["Dominaria 3C"] == ("Dominaria 3C: Ann (coalition) wins, +5 VP · Ann loses 100/0/0/0; Bo loses "
+                                        "900/10/0/0 · kill by Ann on Bo: roll · Bo tried a kill and loses its squad")
+    assert verdicts["Dominaria 6E"] == "Dominaria 6E: the battle goes on as a siege · no losses entered"
+
+
+def test_losses_over_the_slot_or_without_a_winner_are_the_engines_to_refuse() -> None:
+    rules = CoalitionRuleset.create(SETTINGS, MAP)
+    s = battle_state()
+    read = read_judge({"Dominaria 3C": {"winner": "Ann"}}, {"Bo": {"slot1": 9000}, "Cy": {"slot1": 5}}, s)
+    verdicts = {v.subject: v for v in rules.check(s, read.orders, dice())}
+    assert "Bo loses 9000 in slot 1; it has 5000 there" in verdicts["Dominaria 3C"].message
+    assert not verdicts["Dominaria 6E"].accepted and "name the winner" in verdicts["Dominaria 6E"].message
+
+
+def test_the_stand_in_judges_results_typed_are_read_back_as_the_same() -> None:
+    s = battle_state()
+    results = stand_in_results(SETTINGS, s, dice())
+    results["Dominaria 6E"] = BattleResult(siege=True, vp=0, stratless="", stand_in=True)
+    cells = SHEET.typed_cells(s, RESULTS, JUDGE, CoalitionOrders(results=results))
+    read = read_judge(cells["results"], cells["losses"], s)
+    assert read.orders.results == results and not read.problems
+
+
+# -- the board and the panels --------------------------------------------------------------
+def test_the_board_draws_each_plane_with_its_squares_armies_and_battles() -> None:
+    rules = full_game()
+    sheet = rules.sheet()
+    s = rules.new_match(rules.sample_roster(), b"board")
+    drawing = sheet.board(s)
+    values = drawing.values
+    assert [r[0] for r in values if r and str(r[0]).split(" ")[0] in rules.board.planes] == [
+        "Dominaria", "Phyrexia", "Mirrodin (wraps east–west)"]
+    assert values[0][1:4] == ["1", "2", "3"] and values[1][0] == "A"
+    wrath = values[3][4]  # Dominaria 4C: the Coalition's white base, Urza's Vanguard on it
+    assert wrath == "⌂ Wrath (white)\n◆ Urza's Vanguard (6 · 10000)"
+    assert values[values.index(next(r for r in values if str(r[0]).startswith("Forum posts"))) + 1][0] == \
+        "No posts yet: the first ones come at the turn 1 orders deadline."
+    fills = {f.range: f.colour for f in drawing.fills}
+    assert fills["A1:Y1"] == "#EFEFEF"  # the plane's name row
+    colours = sheet.spec.colours.extra
+    assert any(r.startswith("B2:") for r in fills) and colours[Terrain.SWAMP.value] in fills.values()
+    battle = s.with_(battles=(Battle(BattleType.ATTACKS, "Dominaria 4C", ("Urza's Vanguard",)),))
+    assert str(sheet.board(battle).values[3][4]).startswith("⚔ battle (attacks)\n⌂ Wrath")
+
+
+def test_the_board_keeps_its_size_and_carries_the_turns_posts() -> None:
+    rules = full_game()
+    sheet = rules.sheet()
+    s = rules.new_match(rules.sample_roster(), b"posts")
+    first = sheet.board(s)
+    orders = CoalitionOrders({side.value: side_orders(rules.board, rules.settings, s, side, random.Random(1), 1.0)
+                              for side in (Side.COALITION, Side.PHYREXIA)})
+    after = rules.resolve(s, orders, rules.dice(b"posts", s)).state
+    drawn = sheet.board(after)
+    assert (drawn.width, drawn.height) == (first.width, first.height)
+    text = [str(r[0]) for r in drawn.values]
+    assert "Battle Announcements, turn 1" in text and "Movement Results, turn 1" in text
+    assert after.phase is Phase.RESULTS  # battles were announced: the judge's window is open
+    assert not any(t.startswith("Battle Results") for t in text)  # the judge has not entered them yet
+    posts = text.index(next(t for t in text if t.startswith("Forum posts")))
+    assert len(text) - posts - 1 == POST_ROWS
+    judged = rules.resolve(after, CoalitionOrders(results=stand_in_results(rules.settings, after, rules.dice(
+        b"posts", after))), rules.dice(b"posts", after)).state
+    text = [str(r[0]) for r in sheet.board(judged).values]
+    assert len(text) == first.height and "Battle Results, turn 1" in text and "Movement Results, turn 1" in text
+
+
+def test_a_sides_panel_lists_its_own_armies_and_the_judges_the_battles() -> None:
+    s = battle_state().with_(changes={})
+    mine = SHEET.panel(s, "coalition")
+    names = [str(r[0]) for r in mine if r]
+    assert "Ann" in names and "Cy" in names and "Bo" not in names and "Di" not in names
+    judge = SHEET.panel(s, JUDGE)
+    cells = [str(c) for r in judge for c in r]
+    assert judge[0] == ["Battles to judge, turn 3"] and "Ann attacks Bo · plains · Fog" in cells
+    assert "Bo: Dominaria 3C · Thane (3) · units 5000/2500/1500/1000 (10000)" in cells
+    assert "Ann attacks Bo, Dominaria 3C, plains (Fog)" in cells  # the announcement, ready to paste
+    assert SHEET.panel(s, GM)[:len(judge)] == judge and SHEET.panel(s, "nobody") == []
+
+
+def test_the_status_line() -> None:
+    assert SHEET.status(side_state(), ORDERS, None) == ("Turn 3 · orders: both sides write orders · Coalition 0 VP, "
+                                                        "Phyrexia 0 VP")
+    assert "2 battles to judge" in SHEET.status(battle_state(), RESULTS, None)
+
+
+# -- through the real sync -----------------------------------------------------------------
+def test_a_bad_cell_is_answered_in_its_row_and_a_good_one_by_the_engine() -> None:
+    rules = full_game()
+    roster = rules.sample_roster()
+    board_, engine, judge = MemoryBackend("board"), MemoryBackend("engine"), MemoryBackend("judge")
+    sides = {seat: MemoryBackend(seat) for seat in roster.seats}
+    sheets = MatchSheets(roster.seats, board_, engine, tuple(sides.values()), judge)
+    create_window_match(sheets, rules, roster, seed=b"sync")
+    tab = MatchTabs(rules.sheet().spec, roster.seats, True).orders("coalition")
+    table = tab.table("armies")
+    subjects = rules.sheet().rows(rules.new_match(roster, b"sync"), "coalition", table.spec)
+    first, second = subjects[0], subjects[1]
+    backend = sides["coalition"]
+    backend.write([RangeWrite(a1(tab.name, table.cell(0, "order")), [["attack"]]),
+                   RangeWrite(a1(tab.name, table.cell(1, "to")), [["Dominaria 99Z"]])])
+    report = poll(sheets, get_ruleset("coalition"), now=dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC))
+    assert not report.resolved
+    feedback = str(backend.read([a1(tab.name, table.cell(0, "feedback"))])[0][0][0])
+    assert feedback.startswith("✘ Order 'attack' is not an order") and first in feedback
+    other = str(backend.read([a1(tab.name, table.cell(1, "feedback"))])[0][0][0])
+    assert other.startswith("✘ ") and second in other and "99Z" in other
+
+
+def test_the_starter_config_creates_a_match_of_the_sample_armies(tmp_path: Path) -> None:
+    from sheets_gm.match.config import load_config
+    from sheets_gm.match.window_match import init_window_match
+
+    config_path = tmp_path / "match.toml"
+    config_path.write_text((TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    config = load_config(config_path)
+    assert config.seats == ("coalition", "phyrexia") and config.judge is not None
+    init_window_match(config, now=dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC), seed=b"starter")
+    assert {p.name for p in tmp_path.rglob("*.xlsx")} == {"board.xlsx", "engine.xlsx", "judge.xlsx",
+                                                         "coalition-orders.xlsx", "phyrexia-orders.xlsx"}
+    start = full_game().new_match(Roster(("coalition", "phyrexia")), b"s")
+    assert {a.side for a in start.armies} == {Side.COALITION, Side.PHYREXIA, Side.MERCENARY}
