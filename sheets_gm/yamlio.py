@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
+from pydantic import BaseModel, ValidationError
 
 
 class YamlError(ValueError):
@@ -70,3 +71,27 @@ def load_yaml_file(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise YamlError(f"{path}: cannot read the file ({exc})") from None
     return load_yaml_text(text, str(path))
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def load_yaml_model(path: Path, model: type[ModelT]) -> ModelT:
+    """Read a YAML file into a pydantic model; YamlError naming the file, the field and, where known, the line."""
+    data = load_yaml_file(path)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the file"
+        line = ""
+        node: Any = data
+        for part in first["loc"]:
+            if isinstance(node, LinedDict) and isinstance(part, str) and part in node:
+                line = f"line {node.line_of(part)}: "
+                node = node[part]
+            elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+                node = node[part]
+            else:
+                break
+        raise YamlError(f"{path}: {line}{where}: {first['msg']}") from None

@@ -1,4 +1,4 @@
-"""``sheets-gm demo``: a whole GvG match on a local workbook, no account needed."""
+"""``sheets-gm demo [RULESET]``: a whole bot match on local workbooks, no account needed (GvG by default)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,38 @@ from typing import Any
 from sheets_gm.commands.base import UserError, command, program_name
 
 
+def run_window(args: argparse.Namespace, ruleset: str) -> int:
+    """The demo of a ruleset on the generic sync: its files, its result."""
+    from sheets_gm.sheets.backend import SheetError
+    from sheets_gm.window_demo import run_window_demo
+
+    try:
+        result = run_window_demo(ruleset, args.out, seed=args.seed)
+    except SheetError as exc:
+        raise UserError(str(exc)) from None
+    print()
+    print(f"Result after {result.windows} windows: {result.result}")
+    for role, path in result.files.items():
+        print(f"  {role}: {path}")
+    print("Open the board and each seat's workbook in LibreOffice or Excel: a seat's workbook holds its orders "
+          "and what only it may see.")
+    print(f"Start a match of your own: in an empty folder, {program_name()} init {ruleset}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the demo match and say where its files are."""
     from sheets_gm.demo import run_demo
+    from sheets_gm.engine.registry import UnknownRulesetError, get_ruleset
+    from sheets_gm.match.window_match import on_window_sync
     from sheets_gm.sheets.backend import SheetError
+
+    try:
+        ruleset = get_ruleset(args.ruleset).traits.name
+    except UnknownRulesetError as exc:
+        raise UserError(str(exc)) from None
+    if on_window_sync(ruleset):
+        return run_window(args, ruleset)
 
     try:
         result = run_demo(args.out, seed=args.seed, max_turns=args.turns)
@@ -32,10 +60,11 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``demo`` to the command line."""
-    p = command(sub, "demo", run, "play a whole GvG match on a local workbook (no account needed)",
-                "Two bot teams type their orders into a local workbook's cells; the real sync resolves "
-                "every turn. Ends with the winner, the path of each tree and where the files are.",
+    p = command(sub, "demo", run, "play a whole bot match on local workbooks (no account needed)",
+                "Bots type their orders into local workbooks' cells as players would; the real sync resolves "
+                "every turn. Ends with the result and where the files are. GvG unless RULESET names another game.",
                 "sheets-gm demo --out demo-out --seed 7")
+    p.add_argument("ruleset", nargs="?", default="gvg", metavar="RULESET", help="the game (default: gvg)")
     p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the workbook and the export")
     p.add_argument("--seed", default="1", help="any text; the same seed plays the same match")
     p.add_argument("--turns", type=int, default=60, help="the turn limit (default 60)")

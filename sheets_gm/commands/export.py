@@ -10,8 +10,8 @@ from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
 
 
-def _early_refusal(turn: int) -> str:
-    return (f"the match is still being played (turn {turn}), and an export reveals the seed: every die of every "
+def _early_refusal(where: str) -> str:
+    return (f"the match is still being played ({where}), and an export reveals the seed: every die of every "
             "turn to come is computed from it, so anyone who sees it can predict the rest of the match. Export "
             "once the match is over, or pass --reveal-early if you are ending it now (then tell the players the "
             "seed is public). Nothing was written.")
@@ -20,46 +20,60 @@ def _early_refusal(turn: int) -> str:
 def run(args: argparse.Namespace) -> int:
     """Export the match into --out; refuse an unfinished match without --reveal-early."""
     from sheets_gm.engine.core.dice import seed_hash
+    from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.match.config import BackendKind
     from sheets_gm.match.export_folder import folder_contents
+    from sheets_gm.match.window_match import on_window_sync
     from sheets_gm.rulesets.gvg.sheet.template import default_template
     from sheets_gm.sync.export import export_match
     from sheets_gm.sync.snapshot import read_snapshot
+    from sheets_gm.sync.window_export import export_window_match
+    from sheets_gm.sync.window_read import read_match
 
     config = load(args)
     folder: Path = args.out if args.out is not None else config.folder / "export"
     if config.backend is BackendKind.LOCAL:
-        live = {config.local_path(w).resolve().parent for w in {config.board, config.engine, *config.orders}}
+        live = {config.local_path(w).resolve().parent
+                for w in {config.board, config.engine, *config.orders, *([config.judge] if config.judge else [])}}
         if folder.resolve() in live:
             raise UserError(f"{folder} holds the match's own workbooks, which the export could replace: "
                             "export into a folder of its own (the default is export/ next to the config)")
     sheets = open_match(config)
-    template = default_template()
+    windowed = on_window_sync(config.ruleset)
     with user_errors():
-        snapshot = read_snapshot(sheets, template)
-    record = snapshot.record
-    finished = record.state.finished
+        if windowed:
+            found = read_match(sheets, get_ruleset(config.ruleset)).record
+            finished, where = found.window_key() == "", f"{found.resolved} windows resolved"
+            seed, published = found.seed, found.seed_hash
+        else:
+            snapshot = read_snapshot(sheets, default_template())
+            record = snapshot.record
+            finished, where = record.state.finished, f"turn {record.turn}"
+            seed, published = record.seed, record.seed_hash
     if not finished and not args.reveal_early:
-        raise UserError(_early_refusal(record.turn))
+        raise UserError(_early_refusal(where))
     before = folder_contents(folder)
-    if not before.empty and not before.holds_match(record.seed_hash) and not args.overwrite:
+    if not before.empty and not before.holds_match(published) and not args.overwrite:
         raise UserError(f"{folder} already holds {before.describe()}: nothing was written. Choose another folder "
                         "with --out, or pass --overwrite to replace its files")
     with user_errors():
-        written = export_match(sheets, folder, template, snapshot)
+        if windowed:
+            _record, written = export_window_match(sheets, get_ruleset(config.ruleset), folder)
+        else:
+            written = export_match(sheets, folder, default_template(), snapshot)
 
     if finished:
-        print(f"The match is over (turn {record.turn}): exported with its seed.")
+        print(f"The match is over ({where}): exported with its seed.")
     else:
-        print(f"WARNING: the match is not over (turn {record.turn}) and its seed is now revealed: anyone who sees "
+        print(f"WARNING: the match is not over ({where}) and its seed is now revealed: anyone who sees "
               "it can predict every roll to come.")
-    print(f"Seed:      {record.seed.hex()}")
-    print(f"Seed hash: {record.seed_hash} (SHA-256 of the seed, published when the match was created)")
-    genuine = seed_hash(record.seed) == record.seed_hash
+    print(f"Seed:      {seed.hex()}")
+    print(f"Seed hash: {published} (SHA-256 of the seed, published when the match was created)")
+    genuine = seed_hash(seed) == published
     if not genuine:
         print("PROBLEM: the seed in the engine tab does not match the published hash: the engine tab was edited, "
               "and players cannot trust the rolls.")
-    if before.holds_match(record.seed_hash):
+    if before.holds_match(published):
         at = f" (it stopped at turn {before.turn})" if before.turn is not None else ""
         print(f"Replaced the earlier export of this match in {folder}{at}.")
     elif not before.empty:

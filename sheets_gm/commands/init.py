@@ -38,6 +38,7 @@ def private_config(text: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Write a starter config if there is none, then create the match it describes."""
     from sheets_gm.match.init import init_match
+    from sheets_gm.match.window_match import init_window_match, on_window_sync
 
     ruleset = args.ruleset.strip().lower()
     if ruleset not in RULESETS:
@@ -60,8 +61,12 @@ def run(args: argparse.Namespace) -> int:
     if args.roster is not None and not args.roster.exists():
         raise UserError(f"no roster file at {args.roster}")
     with user_errors():
-        outcome = init_match(config, now=datetime.now(UTC), roster_file=args.roster, overwrite=args.overwrite,
-                             share=not args.no_share, notify=not args.no_email)
+        if on_window_sync(ruleset):
+            outcome = init_window_match(config, now=datetime.now(UTC), roster_file=args.roster,
+                                        overwrite=args.overwrite)
+        else:
+            outcome = init_match(config, now=datetime.now(UTC), roster_file=args.roster, overwrite=args.overwrite,
+                                 share=not args.no_share, notify=not args.no_email)
     for backup in outcome.backups:
         print(f"The old workbook is kept as {backup}")
     if outcome.roster_tab is not None:
@@ -74,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"Warning: {warning}.")
     print(f"Seed hash (publish it now; `export` reveals the seed at the end): {outcome.seed_hash}")
     until = f" until {describe_deadline(outcome.deadline)}" if outcome.deadline else ""
-    print(f"Turn 1 orders are open{until}.")
+    print(f"Turn 1 orders are open{until}." if not on_window_sync(ruleset) else f"The first orders are open{until}.")
     for line in outcome.shared:
         print(f"Shared: {line}")
     print(f"Next: schedule the sync; this match's crontab line (crontab -e), at a minute of its own:\n"

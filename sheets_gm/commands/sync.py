@@ -17,10 +17,12 @@ from sheets_gm.commands.matchargs import add_config_option, load, open_match, us
 from sheets_gm.engine.core.settings import SettingError
 from sheets_gm.match.config import MatchConfig, settings_drift
 from sheets_gm.match.watch import seconds_until, sync_once, watch
+from sheets_gm.match.window_match import on_window_sync, window_sync_once
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.poll import PollReport
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_poll import WindowReport
 
 
 def _now() -> datetime:
@@ -49,7 +51,23 @@ def summary(report: PollReport) -> str:
     return f"Turn {report.turn}: {waiting}, {ready} of {len(report.ready)} captains ready{fed}."
 
 
-def settings_warning(config: MatchConfig, report: PollReport) -> str:
+def window_summary(report: WindowReport) -> str:
+    """One line saying what a poll of a match on the generic sync did."""
+    if report.resolved:
+        return f"{report.window[:1].upper()}{report.window[1:]} resolved ({report.reason}). {report.result}"
+    if report.finished:
+        return f"Nothing to do: {report.result}"
+    waiting = (f"waiting for {', '.join(report.waiting_for)}" if report.waiting_for else "every seat is ready")
+    fed = f"; {report.feedback_written} feedback cell(s) updated" if report.feedback_written else ""
+    return f"{report.window[:1].upper()}{report.window[1:]}: {waiting}{fed}."
+
+
+def describe_report(report: PollReport | WindowReport) -> str:
+    """One line for either sync's report."""
+    return window_summary(report) if isinstance(report, WindowReport) else summary(report)
+
+
+def settings_warning(config: MatchConfig, report: PollReport | WindowReport) -> str:
     """A warning when ``[settings]`` no longer says what the match plays with ('' when it does)."""
     if report.settings is None:
         return ""
@@ -69,11 +87,26 @@ def _open_workbook_memory(config: MatchConfig) -> Path:
     return config.lock_path.with_name("open-workbook.json")
 
 
+def poll_match(config: MatchConfig, sheets: MatchSheets, *, dry_run: bool = False, force: bool = False,
+               turn: int | None = None, window: str | None = None) -> PollReport | WindowReport:
+    """One poll through the sync the match's ruleset runs on (``turn`` for GvG, ``window`` otherwise)."""
+    if on_window_sync(config.ruleset):
+        if turn is not None and window is None:
+            window = str(turn)
+        return window_sync_once(config, sheets, now=_now(), force=force, dry_run=dry_run, window=window)
+    return sync_once(config, sheets, now=_now(), force=force, dry_run=dry_run, turn=turn)
+
+
+def _open_key(report: PollReport | WindowReport) -> str:
+    """The open turn or window, as ``resolve --force`` names it."""
+    return report.window_key if isinstance(report, WindowReport) else str(report.turn)
+
+
 def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: WorkbookOpenError) -> bool:
     """Whether to print the open-workbook message now: once per turn and message, not on every poll."""
     memory = _open_workbook_memory(config)
     try:
-        turn = sync_once(config, sheets, now=_now(), dry_run=True).turn
+        turn: str | None = _open_key(poll_match(config, sheets, dry_run=True))
     except SheetError:
         turn = None
     said = {"turn": turn, "message": str(exc)}
@@ -88,10 +121,10 @@ def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: Workboo
     return True
 
 
-def _watch_line(config: MatchConfig, report: PollReport, wait: float) -> str:
+def _watch_line(config: MatchConfig, report: PollReport | WindowReport, wait: float) -> str:
     """What ``sync --watch`` prints after a poll: the settings warning if any, the summary, the next poll."""
     warning = settings_warning(config, report)
-    return (f"{warning}\n" if warning else "") + f"{summary(report)} Next poll in {describe_wait(wait)}."
+    return (f"{warning}\n" if warning else "") + f"{describe_report(report)} Next poll in {describe_wait(wait)}."
 
 
 def run_sync(args: argparse.Namespace) -> int:
@@ -101,7 +134,7 @@ def run_sync(args: argparse.Namespace) -> int:
     if not args.watch:
         with user_errors():
             try:
-                report = sync_once(config, sheets, now=_now())
+                report = poll_match(config, sheets)
             except WorkbookOpenError as exc:
                 # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn.
                 if _report_open_workbook(config, sheets, exc):
@@ -112,7 +145,7 @@ def run_sync(args: argparse.Namespace) -> int:
         if warning:
             print(warning)
         if not (args.quiet and not report.resolved):
-            print(summary(report))
+            print(describe_report(report))
         return 0
     interval = args.interval or config.interval
     stop = threading.Event()
@@ -127,7 +160,7 @@ def run_sync(args: argparse.Namespace) -> int:
     try:
         with user_errors():
             last = watch(
-                lambda: sync_once(config, sheets, now=_now()), stop,
+                lambda: poll_match(config, sheets), stop,
                 interval=interval, max_interval=max(config.max_interval, interval),
                 on_report=lambda r, wait: print(_watch_line(config, r, wait), flush=True),
                 on_unavailable=lambda e, wait: print(f"Google is unavailable ({e}); trying again in "
@@ -143,32 +176,51 @@ def run_sync(args: argparse.Namespace) -> int:
 def run_resolve(args: argparse.Namespace) -> int:
     """Resolve the turn now if it is due (or anyway with --force --turn N); say why not otherwise.
 
-    A force always names its turn: cron may resolve the turn the GM looked at a moment before
-    she types the command, and forcing the next one, with nobody's orders in, would cost every
-    player a turn."""
+    A force always names its turn (or window): cron may resolve the turn the GM looked at a moment
+    before she types the command, and forcing the next one, with nobody's orders in, would cost
+    every player a turn."""
     config = load(args)
     sheets = open_match(config)
-    if args.force and args.turn is None:
+    named = args.window if args.window is not None else (None if args.turn is None else str(args.turn))
+    what = "window" if on_window_sync(config.ruleset) else "turn"
+    option = "--window" if what == "window" else "--turn"
+    if args.window is not None and what == "turn":
+        raise UserError(f"a {config.ruleset} match names its turns: use --turn N, not --window")
+    if args.force and named is None:
         with user_errors():
-            seen = sync_once(config, sheets, now=_now(), dry_run=True)
+            seen = poll_match(config, sheets, dry_run=True)
         if seen.finished:
             raise UserError(f"the match is over ({seen.result}); nothing to resolve")
-        raise UserError(f"--force needs the turn you mean, so that it never forces a turn that another sync "
-                        f"opened meanwhile: turn {seen.turn} is open now; to resolve it anyway run "
-                        f"sheets-gm resolve -c {args.config} --force --turn {seen.turn}")
+        key = _open_key(seen)
+        raise UserError(f"--force needs the {what} you mean, so that it never forces a {what} that another sync "
+                        f"opened meanwhile: {what} {key} is open now; to resolve it anyway run "
+                        f"sheets-gm resolve -c {args.config} --force {option} {key}")
     with user_errors():
-        report = sync_once(config, sheets, now=_now(), force=args.force, turn=args.turn)
+        report = poll_match(config, sheets, force=args.force, turn=args.turn, window=args.window)
     if report.force_refused:
         raise UserError(f"{report.force_refused}. Look at the match again (sheets-gm status) before forcing")
     if report.finished and not report.resolved:
         raise UserError(f"the match is over ({report.result}); nothing to resolve")
     if not report.resolved:
         missing = ", ".join(report.waiting_for) or "nobody"
-        raise UserError(f"turn {report.turn} is not due: not every captain is ready and the deadline has not "
-                        f"passed (no order yet from: {missing}). To resolve it anyway: "
-                        f"sheets-gm resolve -c {args.config} --force --turn {report.turn}")
-    print(summary(report))
+        key = _open_key(report)
+        who = "every seat" if what == "window" else "every captain"
+        waiting = "not ready" if what == "window" else "no order yet from"
+        raise UserError(f"{what} {key} is not due: not {who} is ready and the deadline has not "
+                        f"passed ({waiting}: {missing}). To resolve it anyway: "
+                        f"sheets-gm resolve -c {args.config} --force {option} {key}")
+    print(describe_report(report))
     return 0
+
+
+def _deadline_phrase(deadline: str, now: datetime, what: str, who: str) -> str:
+    """How the open orders close: ``until Mon 23 Nov, 20:00 (in 2 h 05 min)``, past, or no deadline."""
+    until = seconds_until(deadline, now)
+    if until is None:
+        return f" (no deadline: {what} resolves when {who} is ready)"
+    when = describe_deadline(deadline)
+    return (f" until {when} (in {describe_wait(until)})" if until > 0 else
+            f"; the deadline {when} has passed: the next sync resolves {what}")
 
 
 def status_lines(report: PollReport, now: datetime) -> list[str]:
@@ -177,14 +229,8 @@ def status_lines(report: PollReport, now: datetime) -> list[str]:
     assert state is not None
     if report.finished:
         return [report.result or f"The match is over on turn {state.turn}."]
-    lines = [f"Turn {report.turn} of {report.max_turns} · orders open"]
-    until = seconds_until(report.deadline, now)
-    if until is not None:
-        when = describe_deadline(report.deadline)
-        lines[0] += (f" until {when} (in {describe_wait(until)})" if until > 0 else
-                     f"; the deadline {when} has passed: the next sync resolves the turn")
-    else:
-        lines[0] += " (no deadline: the turn resolves when every captain is ready)"
+    lines = [f"Turn {report.turn} of {report.max_turns} · orders open"
+             + _deadline_phrase(report.deadline, now, "the turn", "every captain")]
     for i, team in enumerate(state.teams):
         ready = "ready ✔" if report.ready[i] else "not ready"
         lines.append(f"{team}: {state.coins[i]} coins · captain {ready}")
@@ -200,13 +246,29 @@ def status_lines(report: PollReport, now: datetime) -> list[str]:
     return lines
 
 
+def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
+    """What ``status`` prints for a match on the generic sync: window, deadline, who is not ready, rejections."""
+    if report.finished:
+        return [report.result]
+    lines = [f"{report.window[:1].upper()}{report.window[1:]} (window {report.window_key}) · orders open"
+             + _deadline_phrase(report.deadline, now, "it", "every seat")]
+    lines.append(report.result)
+    lines.append(f"Not ready: {', '.join(report.waiting_for)}" if report.waiting_for else "Every seat is ready.")
+    if report.rejected:
+        lines.append(f"Rejected ({len(report.rejected)}):")
+        lines += [f"  {who}: {why}" for who, why in report.rejected]
+    lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
+    return lines
+
+
 def run_status(args: argparse.Namespace) -> int:
     """Print where the match stands; reads only, writes nothing."""
     config = load(args)
     sheets = open_match(config)
     with user_errors():
-        report = sync_once(config, sheets, now=_now(), dry_run=True)
-    print("\n".join(status_lines(report, _now())))
+        report = poll_match(config, sheets, dry_run=True)
+    lines = window_status_lines(report, _now()) if isinstance(report, WindowReport) else status_lines(report, _now())
+    print("\n".join(lines))
     return 0
 
 
@@ -231,6 +293,8 @@ def register(sub: Any) -> None:
     add_config_option(p)
     p.add_argument("--force", action="store_true", help="resolve even if captains are not ready (needs --turn)")
     p.add_argument("--turn", type=int, metavar="N", help="the turn to force: it must be the open turn")
+    p.add_argument("--window", metavar="KEY",
+                   help="for a game on windows (status names the key, e.g. 3/equip): the window to force")
     p = command(sub, "status", run_status, "turn, deadline, who has not submitted, what was rejected and why",
                 "Read the match and say where it stands; writes nothing.",
                 "sheets-gm status -c match.toml")

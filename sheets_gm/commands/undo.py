@@ -11,13 +11,25 @@ from sheets_gm.commands.matchargs import add_config_option, load, open_match, us
 
 def run(args: argparse.Namespace) -> int:
     """Undo the last resolved turn under the sync lock, and say what happened."""
+    from sheets_gm.engine.registry import get_ruleset
+    from sheets_gm.match.window_match import on_window_sync
     from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.undo import undo_turn
+    from sheets_gm.sync.window_between import undo_window
 
     if not (args.reason or "").strip():
         raise UserError('--reason is required, e.g. --reason "wrong orders typed"; it is written to the log')
     config = load(args)
     sheets = open_match(config)
+    if on_window_sync(config.ruleset):
+        with user_errors(), match_lock(config.lock_path):
+            back = undo_window(sheets, get_ruleset(config.ruleset), args.reason)
+        print(back.events[0].text)
+        if back.set_aside:
+            print(f"{back.set_aside} row(s) typed since were set aside in the archive tabs (column C).")
+        print("Fix what you need (adjust, or the rows), then tick Ready again, or force the window with "
+              f"`sheets-gm resolve -c {args.config} --force --window KEY` (status names the key).")
+        return 0
     with user_errors(), match_lock(config.lock_path):
         report = undo_turn(sheets, args.reason)
     print(f"Turn {report.turn} undone: the match is back to before it ({report.orders_restored} orders and the "

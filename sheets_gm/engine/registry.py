@@ -22,6 +22,9 @@ RULESETS: dict[str, str] = {
 #: The template folders, one per ruleset.
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 
+#: Template folders outside ``TEMPLATES``, by ruleset name (a test's own small game registers one).
+TEMPLATE_FOLDERS: dict[str, Path] = {}
+
 AnyRuleset = Ruleset[Any, Any, Any]
 
 
@@ -46,13 +49,13 @@ def get_ruleset(name: str) -> type[AnyRuleset]:
 
 def template_dir(name: str) -> Path:
     """The template folder of the ruleset ``name``."""
-    return TEMPLATES / get_ruleset(name).traits.name
+    key = get_ruleset(name).traits.name
+    return TEMPLATE_FOLDERS.get(key, TEMPLATES / key)
 
 
 def default_board_text(name: str) -> str:
     """The default board of the ruleset ``name``, as shipped in its template folder."""
-    ruleset = get_ruleset(name)
-    return (TEMPLATES / ruleset.traits.name / ruleset.traits.default_board).read_text(encoding="utf-8")
+    return (template_dir(name) / get_ruleset(name).traits.default_board).read_text(encoding="utf-8")
 
 
 def create_ruleset(name: str, settings: Any | None = None, board: str | None = None) -> AnyRuleset:

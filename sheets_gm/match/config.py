@@ -5,14 +5,15 @@ file are relative to the file's own folder. Example::
 
     ruleset = "gvg"
     title = "Friday GvG"
-    teams = ["red", "blue"]
+    teams = ["red", "blue"]        # the seats, in turn order (``seats = [...]`` says the same)
     roster = "roster.csv"          # optional: else type the roster in the sheet's Roster tab
 
     [sheets]
     backend = "local"              # or "google"
     board = "match.xlsx"           # a workbook file, or a Google spreadsheet key or URL
     # engine = "engine.xlsx"       # optional: the GM-only engine (default: the board's)
-    # orders = { red = "red.xlsx", blue = "blue.xlsx" }   # optional: private team orders
+    # orders = { red = "red.xlsx", blue = "blue.xlsx" }   # optional: private orders per seat
+    # judge = "judge.xlsx"         # optional, for a game with a judge (default: the engine's)
 
     [deadlines]
     times = ["20:00"]
@@ -59,6 +60,7 @@ class SheetsSection(_Strict):
     board: str = Field(min_length=1)
     engine: str | None = None
     orders: dict[str, str] = Field(default_factory=dict)
+    judge: str | None = None
 
 
 class GoogleSection(_Strict):
@@ -87,7 +89,8 @@ class SyncSection(_Strict):
 class _ConfigFile(_Strict):
     ruleset: str
     title: str = "sheets-gm match"
-    teams: list[str] = Field(min_length=2, max_length=2)
+    teams: list[str] | None = None
+    seats: list[str] | None = None
     roster: str | None = None
     map: str | None = None
     gm_emails: list[str] = Field(default_factory=list)
@@ -105,11 +108,12 @@ class MatchConfig:
     path: Path
     ruleset: str
     title: str
-    teams: tuple[str, str]
+    seats: tuple[str, ...]
     backend: BackendKind
     board: str
     engine: str
-    orders: tuple[str, str]
+    orders: tuple[str, ...]  # the spreadsheet of each seat's orders, in the order of ``seats``
+    judge: str | None
     roster: Path | None
     map: Path | None
     gm_emails: tuple[str, ...]
@@ -120,6 +124,13 @@ class MatchConfig:
     settings: dict[str, Any]
     interval: float
     max_interval: float
+
+    @property
+    def teams(self) -> tuple[str, str]:
+        """The two seats of a two-team game (GvG's sheets are laid out for two)."""
+        if len(self.seats) != 2:
+            raise ConfigError(f"{self.path}: a {self.ruleset} match has two teams, not {len(self.seats)}")
+        return self.seats[0], self.seats[1]
 
     @property
     def folder(self) -> Path:
@@ -196,15 +207,14 @@ def load_config(path: Path) -> MatchConfig:
 def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
     folder = path.parent
     try:
-        get_ruleset(data.ruleset)
+        traits = get_ruleset(data.ruleset).traits
     except UnknownRulesetError as exc:
         raise ConfigError(f"{path}: ruleset: {exc}") from None
-    teams = (data.teams[0].strip(), data.teams[1].strip())
-    if not all(teams) or teams[0].lower() == teams[1].lower():
-        raise ConfigError(f"{path}: teams must be two distinct names; got {data.teams}")
-    unknown = [t for t in data.sheets.orders if t not in teams]
+    seats = _seats(path, data, traits.seat_kind.value, traits.min_seats, traits.max_seats)
+    unknown = [t for t in data.sheets.orders if t not in seats]
     if unknown:
-        raise ConfigError(f"{path}: [sheets] orders names team {unknown[0]!r}; the teams are {teams[0]} and {teams[1]}")
+        raise ConfigError(f"{path}: [sheets] orders names {unknown[0]!r}, which is not a seat; the seats are "
+                          f"{', '.join(seats)}")
     try:
         schedule = DeadlineSchedule.parse(data.deadlines.times, data.deadlines.days, data.deadlines.timezone)
     except ScheduleError as exc:
@@ -221,11 +231,12 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         path=path,
         ruleset=data.ruleset.strip().lower(),
         title=data.title,
-        teams=teams,
+        seats=seats,
         backend=data.sheets.backend,
         board=board,
         engine=(data.sheets.engine or board).strip(),
-        orders=(data.sheets.orders.get(teams[0], board).strip(), data.sheets.orders.get(teams[1], board).strip()),
+        orders=tuple(data.sheets.orders.get(seat, board).strip() for seat in seats),
+        judge=data.sheets.judge.strip() if data.sheets.judge else None,
         roster=_optional_path(folder, data.roster),
         map=_optional_path(folder, data.map),
         gm_emails=tuple(data.gm_emails),
@@ -237,6 +248,23 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         interval=data.sync.interval,
         max_interval=data.sync.max_interval,
     )
+
+
+def _seats(path: Path, data: _ConfigFile, kind: str, least: int, most: int) -> tuple[str, ...]:
+    """The seats the config names (``teams`` or ``seats``), checked against the ruleset's seat counts."""
+    if data.teams is not None and data.seats is not None:
+        raise ConfigError(f"{path}: give teams or seats, not both (they name the same thing)")
+    key, names = ("teams", data.teams) if data.teams is not None else ("seats", data.seats)
+    if names is None:
+        raise ConfigError(f"{path}: seats: missing; name the {kind}s in turn order, e.g. seats = [\"Ann\", \"Bo\"]")
+    seats = tuple(str(n).strip() for n in names)
+    if not least <= len(seats) <= most:
+        count = f"{least}" if least == most else f"{least} to {most}"
+        raise ConfigError(f"{path}: {key}: a {data.ruleset} match has {count} {kind}s, not {len(seats)}")
+    folded = [s.casefold() for s in seats]
+    if not all(seats) or len(set(folded)) != len(folded):
+        raise ConfigError(f"{path}: {key} must be distinct names; got {list(names)}")
+    return seats
 
 
 def settings_drift(config: MatchConfig, held: Any) -> list[str]:

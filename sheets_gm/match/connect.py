@@ -56,6 +56,6 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None) 
 
     board = backend(config.board, "board")
     engine = backend(config.engine, "engine")
-    orders = (backend(config.orders[0], f"orders {config.teams[0]}"),
-              backend(config.orders[1], f"orders {config.teams[1]}"))
-    return MatchSheets(config.teams, board, engine, orders)
+    orders = tuple(backend(where, f"orders {seat}") for seat, where in zip(config.seats, config.orders, strict=True))
+    judge = backend(config.judge, "judge") if config.judge else None
+    return MatchSheets(config.seats, board, engine, orders, judge)

@@ -83,7 +83,7 @@ def check_config(path: Path, report: Checkup) -> MatchConfig | None:
         report.fail("config", str(exc), _config_fix(str(exc), path))
         return None
     where = "local workbooks" if config.backend is BackendKind.LOCAL else "Google Sheets"
-    report.ok("config", f"{path} is valid: {config.title!r}, {config.teams[0]} vs {config.teams[1]}, {where}")
+    report.ok("config", f"{path} is valid: {config.title!r}, {' vs '.join(config.seats)}, {where}")
     report.ok("ruleset", f"{config.ruleset} ({get_ruleset(config.ruleset).traits.title})")
     return config
 
@@ -159,7 +159,7 @@ def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
         report.ok("quota", "local workbooks use no Google quota")
         report.ok("cron", f"this match's crontab line (every {CRON_PERIOD} minutes at its own minute): {cron}")
         return
-    spreadsheets = len({config.board, config.engine, *config.orders})
+    spreadsheets = len({config.board, config.engine, *config.orders, *([config.judge] if config.judge else [])})
     spread = busiest_minute_reads(spreadsheets, matches)
     together = busiest_minute_reads(spreadsheets, matches, spread=False)
     load = (f"polled from cron, {spread} read(s) in the busiest minute of {READS_PER_MINUTE_PER_USER} allowed per "

@@ -11,19 +11,30 @@ from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.core.settings import SettingError
+from sheets_gm.engine.registry import get_ruleset
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.window_match import on_window_sync
 from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
-from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
+from sheets_gm.sheets.backend import (
+    LayoutDriftError,
+    RangeWrite,
+    SheetAccessError,
+    SheetBackend,
+    SheetError,
+    SheetUnavailableError,
+)
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.match_record import MatchRecordError
 from sheets_gm.sync.record import EngineRecord, RecordError, parse_record
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.snapshot import LayoutDriftError, expect_row, read_snapshot
+from sheets_gm.sync.snapshot import expect_row, read_snapshot
+from sheets_gm.sync.window_read import read_match
 
 
 class ReadOnlyBackend:
@@ -74,8 +85,10 @@ def spreadsheet_roles(config: MatchConfig) -> dict[str, list[str]]:
     roles: dict[str, list[str]] = {}
     roles.setdefault(config.board, []).append("board")
     roles.setdefault(config.engine, []).append("engine")
-    for team, where in zip(config.teams, config.orders, strict=True):
-        roles.setdefault(where, []).append(f"orders {team}")
+    for seat, where in zip(config.seats, config.orders, strict=True):
+        roles.setdefault(where, []).append(f"orders {seat}")
+    if config.judge:
+        roles.setdefault(config.judge, []).append("judge")
     return roles
 
 
@@ -90,6 +103,9 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
         report.fail("spreadsheets", str(exc), f"correct [sheets] in {config.path}")
         return
     if not _reachable(config, sheets, report):
+        return
+    if on_window_sync(config.ruleset):
+        _check_window_match(config, sheets, report, now)
         return
     tpl = template or default_template()
     record = _read_record(config, sheets, tpl, report)
@@ -112,6 +128,30 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
               (" (the match is over)" if record.state.finished else ""))
     _same_settings(config, record, report)
     _deadline(config, record, report, now)
+
+
+def _check_window_match(config: MatchConfig, sheets: MatchSheets, report: Checkup, now: datetime) -> None:
+    """A match on the generic sync: its record and layout read as a poll reads them, its deadline."""
+    try:
+        read = read_match(sheets, get_ruleset(config.ruleset))
+    except LayoutDriftError as exc:
+        report.fail("layout", str(exc), "put the cell back as it was (Edit > Undo, or the version history)")
+        return
+    except (MatchRecordError, SheetError) as exc:
+        report.fail("match", str(exc), f"if no match was created there yet, run `sheets-gm init {config.ruleset} "
+                                       f"-c {config.path}`; if a tab was renamed, give it its name back")
+        return
+    record = read.record
+    window = record.ruleset.window(record.state)
+    report.ok("layout", "every header cell is in place; " +
+              (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
+    if window is not None and record.deadline:
+        moment = deadline_moment(record.deadline)
+        if moment is not None and moment <= now:
+            report.warn("deadline", f"{window.label}'s deadline {describe_deadline(record.deadline)} has passed",
+                        f"run `sheets-gm sync -c {config.path}` (or check that cron runs it)")
+        else:
+            report.ok("deadline", f"{window.label}'s orders close {describe_deadline(record.deadline)}")
 
 
 def _local_files_ok(config: MatchConfig, report: Checkup) -> bool:
@@ -142,7 +182,8 @@ def _local_files_ok(config: MatchConfig, report: Checkup) -> bool:
 def _reachable(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> bool:
     """One small read of each distinct spreadsheet: it exists, is shared, and Google answers."""
     backends = {"board": sheets.board, "engine": sheets.engine,
-                **{f"orders {team}": sheets.orders[i] for i, team in enumerate(config.teams)}}
+                **{f"orders {seat}": sheets.orders[i] for i, seat in enumerate(config.seats)},
+                **({"judge": sheets.judge} if sheets.judge is not None else {})}
     fine = True
     for where, roles in spreadsheet_roles(config).items():
         backend = backends[roles[0]]

@@ -76,12 +76,13 @@ def _local_files(config: MatchConfig) -> dict[Path, str]:
     return files
 
 
-def _prepare_local(config: MatchConfig, overwrite: bool, stamp: str) -> list[Path]:
-    """Create missing workbooks; with ``overwrite``, move existing ones aside first. Returns the backups."""
+def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[Path, str]) -> list[Path]:
+    """Create the missing workbooks of ``files`` (each with its first tab); with ``overwrite``, move existing
+    ones aside first. Returns the backups."""
     from sheets_gm.sheets.local import create_workbook
 
     backups: list[Path] = []
-    for path, first_tab in _local_files(config).items():
+    for path, first_tab in files.items():
         if path.exists() and overwrite:
             backup = path.with_name(f"{path.stem}.before-init-{stamp}{path.suffix}")
             shutil.move(path, backup)
@@ -137,7 +138,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     seats = read_roster_csv(roster_path, config.teams) if roster_path else None
     outcome = InitOutcome()
     if config.backend is BackendKind.LOCAL:
-        outcome.backups = _prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"))
+        outcome.backups = prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"), _local_files(config))
     elif overwrite:
         raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
                                "spreadsheets (the old match stays as it is)")

@@ -82,7 +82,7 @@ class DeadlineSchedule:
     def describe(self) -> str:
         """The schedule in words, for the settings tab and ``status``."""
         if self.empty:
-            return "no deadline: a turn resolves when every captain is ready, or when the GM resolves it"
+            return "no deadline: a turn resolves when everyone who plays it is ready, or when the GM resolves it"
         times = ", ".join(t.strftime("%H:%M") for t in self.times)
         days = "every day" if len(self.days) == 7 else "every " + ", ".join(WEEKDAYS[d].title() for d in self.days)
         return f"{days} at {times} ({self.zone})"

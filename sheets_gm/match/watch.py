@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.sheets.backend import SheetUnavailableError
@@ -21,6 +21,22 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
     with match_lock(config.lock_path):
         return poll(sheets, now=now, force=force, next_deadline=config.schedule.next_deadline, dry_run=dry_run,
                     turn=turn)
+
+
+class Polled(Protocol):
+    """What the watch loop needs of a poll's report (the GvG sync's or the generic sync's)."""
+
+    @property
+    def resolved(self) -> bool: ...
+    @property
+    def feedback_written(self) -> int: ...
+    @property
+    def deadline(self) -> str: ...
+    @property
+    def finished(self) -> bool: ...
+
+
+R = TypeVar("R", bound=Polled)
 
 
 class Waiter(Protocol):
@@ -41,7 +57,7 @@ def seconds_until(deadline: str, now: datetime) -> float | None:
     return None if moment is None else (moment - now).total_seconds()
 
 
-def next_delay(report: PollReport, delay: float, *, interval: float, max_interval: float, now: datetime) -> float:
+def next_delay(report: Polled, delay: float, *, interval: float, max_interval: float, now: datetime) -> float:
     """How long to wait before the next poll.
 
     Back to ``interval`` when the poll changed something (a resolution, a feedback cell);
@@ -54,17 +70,17 @@ def next_delay(report: PollReport, delay: float, *, interval: float, max_interva
     return wait
 
 
-def watch(step: Callable[[], PollReport], stop: Waiter, *, interval: float, max_interval: float,
+def watch(step: Callable[[], R], stop: Waiter, *, interval: float, max_interval: float,
           clock: Callable[[], datetime] = lambda: datetime.now(UTC),
-          on_report: Callable[[PollReport, float], None] = lambda report, wait: None,
+          on_report: Callable[[R, float], None] = lambda report, wait: None,
           on_unavailable: Callable[[SheetUnavailableError, float], None] = lambda error, wait: None,
-          ) -> PollReport | None:
+          ) -> R | None:
     """Poll until the match is over or ``stop`` is set; returns the last report.
 
     Google being unavailable (after the retries of one poll) does not end the loop: it
     waits, backing off, and tries again. Any other error ends it (the GM must act)."""
     delay = interval
-    last: PollReport | None = None
+    last: R | None = None
     while not stop.is_set():
         try:
             last = step()

@@ -86,6 +86,13 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         window, and only the tables open in its phase)."""
         ...
 
+    def typed_cells(self, state: _StateIn, window: Window, seat: str,
+                    orders: OrdersT) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+        """What a player would type for ``orders`` (``seat``'s part): values by table, row subject and column
+        key, such that ``read_orders`` reads them back as the same orders (bots, demos, the conformance test).
+        The Ready box is the sync's to tick, not part of this."""
+        ...
+
     def board(self, state: _StateIn) -> BoardDrawing:
         """The public board: nobody's view of the state."""
         ...

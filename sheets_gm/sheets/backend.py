@@ -18,6 +18,10 @@ class SheetError(Exception):
     """A spreadsheet problem the user can fix; the message says what and how."""
 
 
+class LayoutDriftError(SheetError):
+    """A header cell no longer says what the template wrote: the layout was edited by hand."""
+
+
 class SheetAccessError(SheetError):
     """The spreadsheet or file cannot be opened: not shared, missing, locked, bad credentials."""
 

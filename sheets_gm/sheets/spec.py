@@ -38,9 +38,9 @@ from enum import StrEnum
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sheets_gm.yamlio import YamlError, load_yaml_file
+from sheets_gm.yamlio import YamlError, load_yaml_model
 
 
 class SheetSpecError(ValueError):
@@ -201,19 +201,19 @@ class SheetSpec(_Strict):
 def load_sheet_spec(path: Path) -> SheetSpec:
     """Read a sheet layout file; errors name the file, the field and, where known, the line."""
     try:
-        data = load_yaml_file(path)
-        return SheetSpec.model_validate(data)
+        return load_yaml_model(path, SheetSpec)
     except YamlError as exc:
         raise SheetSpecError(str(exc)) from None
-    except OSError as exc:
-        raise SheetSpecError(f"{path}: cannot be read ({exc.strerror})") from None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "the file"
-        raise SheetSpecError(f"{path}: {where}: {first['msg']}") from None
 
 
 @cache
 def cached_sheet_spec(path: Path) -> SheetSpec:
     """``load_sheet_spec`` read once per process (the shipped templates never change while running)."""
     return load_sheet_spec(path)
+
+
+def ruleset_sheet_spec(name: str) -> SheetSpec:
+    """The sheet layout shipped for the ruleset ``name``: ``templates/<name>/sheet.yaml``."""
+    from sheets_gm.engine.registry import template_dir
+
+    return cached_sheet_spec(template_dir(name) / "sheet.yaml")

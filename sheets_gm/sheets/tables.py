@@ -3,7 +3,10 @@ derived from a ruleset's ``sheet.yaml``, for any game.
 
 An orders tab (a seat's, or the judge's) reads from the top: the title (row 1), the status
 line (row 2), then each input table in the order of the file: its title row, its header row
-and ``max_rows`` rows, then a blank row. The whole tab is read in ONE range on every poll.
+and ``max_rows`` rows, then a blank row. Every table's columns run from A in the order of the
+file, except its feedback, which stands in the tab's last column for every table, so that the
+feedback columns line up, wide, and no input column is stretched by another table's feedback.
+The whole tab is read in ONE range on every poll.
 
 >>> from sheets_gm.sheets.spec import Column, ColumnKind, InputTable
 >>> table = InputTable(name="seat", rows="seat", columns=(
@@ -12,8 +15,8 @@ and ``max_rows`` rows, then a blank row. The whole tab is read in ONE range on e
 ...     Column(key="ready", header="Ready", kind=ColumnKind.READY),
 ...     Column(key="feedback", header="Feedback", kind=ColumnKind.FEEDBACK)))
 >>> tab = InputTab.place("Orders Ann", "sheets-gm · orders of Ann", (table,))
->>> tab.read_range(), tab.tables[0].header_row, tab.tables[0].first_row
-("'Orders Ann'!A1:D6", 4, 5)
+>>> tab.read_range(), tab.tables[0].header_row, tab.tables[0].first_row, tab.tables[0].cell(0, "feedback")
+("'Orders Ann'!A1:D5", 4, 5, 'D5')
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from sheets_gm.sheets.layout import (
     cell_at,
     cells,
 )
-from sheets_gm.sheets.spec import Colours, ColumnKind, InputTable
+from sheets_gm.sheets.spec import Colours, Column, ColumnKind, InputTable
 
 TITLE_ROW = 1
 STATUS_ROW = 2
@@ -110,6 +113,7 @@ class PlacedTable:
     spec: InputTable
     title_row: int
     header_row: int
+    feedback_col: int  # the tab's last column, where every table's feedback stands
 
     @property
     def first_row(self) -> int:
@@ -123,8 +127,17 @@ class PlacedTable:
 
     @property
     def width(self) -> int:
-        """Its number of columns."""
-        return len(self.spec.columns)
+        """The tab columns its rows span: to the feedback column."""
+        return self.feedback_col + 1
+
+    def col(self, key: str) -> int:
+        """The 0-based tab column of column ``key``."""
+        column = self.spec.column(key)
+        return self.feedback_col if column.kind is ColumnKind.FEEDBACK else self.spec.index(key)
+
+    def columns(self) -> list[tuple[int, Column]]:
+        """Each column of the table with its tab column."""
+        return [(self.col(c.key), c) for c in self.spec.columns]
 
     def rows_range(self) -> str:
         """Every data row's cells, as a range within the tab."""
@@ -132,18 +145,18 @@ class PlacedTable:
 
     def column_cells(self, key: str) -> str:
         """One column's data cells, as a range within the tab."""
-        col = self.spec.index(key)
+        col = self.col(key)
         return cells(col, self.first_row, col, self.last_row)
 
     def cell(self, index: int, key: str) -> str:
         """The cell of column ``key`` in the table's ``index``-th row (0-based)."""
-        return cell_at(self.spec.index(key), self.first_row + index)
+        return cell_at(self.col(key), self.first_row + index)
 
     def read(self, grid: Grid) -> list[TypedRow]:
         """The table's rows with a subject, from a grid read from A1 of the tab."""
         out: list[TypedRow] = []
-        window_col = self.spec.index(self.spec.of_kind(ColumnKind.WINDOW)[0].key)
-        feedback_col = self.spec.index(self.spec.of_kind(ColumnKind.FEEDBACK)[0].key)
+        window_col = self.col(self.spec.of_kind(ColumnKind.WINDOW)[0].key)
+        feedback_col = self.feedback_col
         for row in range(self.first_row, self.last_row + 1):
             line = grid[row - 1] if row - 1 < len(grid) else []
 
@@ -153,7 +166,7 @@ class PlacedTable:
             subject = text_of(at(0))
             if not subject:
                 continue
-            values = {c.key: _typed(at(i)) for i, c in enumerate(self.spec.columns) if c.kind.typed}
+            values = {c.key: _typed(at(i)) for i, c in self.columns() if c.kind.typed}
             out.append(TypedRow(self.spec.name, subject, row, text_of(at(window_col)), values,
                                 text_of(at(feedback_col))))
         return out
@@ -172,15 +185,16 @@ class InputTab:
         """The tables stacked from row 3: each a title row, a header row, its rows and a blank row."""
         placed: list[PlacedTable] = []
         row = FIRST_TABLE_ROW
+        feedback_col = max([len(t.columns) - 1 for t in tables] + [1])
         for spec in tables:
-            placed.append(PlacedTable(spec, row, row + 1))
+            placed.append(PlacedTable(spec, row, row + 1, feedback_col))
             row += 2 + spec.max_rows + 1
         return cls(name, title, tuple(placed))
 
     @property
     def width(self) -> int:
-        """The columns of its widest table (at least one)."""
-        return max([t.width for t in self.tables] + [1])
+        """The tab's columns: to the feedback column (at least two)."""
+        return max([t.width for t in self.tables] + [2])
 
     @property
     def last_row(self) -> int:
@@ -206,7 +220,7 @@ class InputTab:
         """(row, 0-based column, text) of every fixed text the sync checks before writing anything."""
         checks = [(TITLE_ROW, 0, self.title)]
         for t in self.tables:
-            checks += [(t.header_row, i, c.header) for i, c in enumerate(t.spec.columns)]
+            checks += [(t.header_row, i, c.header) for i, c in t.columns()]
         return checks
 
     def drift(self, grid: Grid) -> str:
@@ -232,10 +246,13 @@ class InputTab:
         for t in self.tables:
             spec = t.spec
             values[cell_at(0, t.title_row)] = [[spec.title or spec.name.replace("_", " ").capitalize()]]
-            values[cell_at(0, t.header_row)] = [[c.header for c in spec.columns]]
+            header: list[CellValue] = [""] * t.width
+            for i, c in t.columns():
+                header[i] = c.header
+            values[cell_at(0, t.header_row)] = [header]
             fills.append(Fill(cells(0, t.header_row, t.width - 1, t.header_row), colours.header, bold=True))
             protections.append(Protection(cells(0, t.title_row, width - 1, t.header_row), f"{spec.name}: headers"))
-            for i, c in enumerate(spec.columns):
+            for i, c in t.columns():
                 col_cells = cells(i, t.first_row, i, t.last_row)
                 widths[i] = max(widths.get(i, 0), c.width or _default_width(c.kind))
                 if c.kind.typed:

@@ -6,16 +6,17 @@ import secrets
 from collections.abc import Mapping, Sequence
 
 from sheets_gm.engine.core.dice import TurnDice, seed_hash
+from sheets_gm.engine.core.settings import settings_rows
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
 from sheets_gm.rulesets.gvg.sheet.layout import archive_tab, engine_tab, orders_tab, public_tabs
 from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions, team_pair
-from sheets_gm.rulesets.gvg.sheet.render import settings_rows, status_line
+from sheets_gm.rulesets.gvg.sheet.render import status_line
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import SheetBackend
-from sheets_gm.sheets.layout import TabLayout, WorkbookLayout, a1
+from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1
 from sheets_gm.sync.poll import board_writes, team_turn_writes
 from sheets_gm.sync.record import EngineRecord
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
@@ -89,6 +90,6 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, pos: GvgPositions, rule
     for i, team in enumerate(pos.teams):
         team_turn_writes(batch, sheets.orders[i], team, pos.captain, state, dice, status)
     board_writes(batch, sheets.board, pos, rules, state, dice, status)
-    rows = settings_rows(rules.settings, schedule_text)
+    rows: Grid = [list(r) for r in settings_rows(rules.settings, schedule_text)]
     batch.put(sheets.board, a1(pos.template.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     batch.put(sheets.engine, pos.engine_value_range(), record.values())

@@ -18,14 +18,10 @@ from sheets_gm.rulesets.gvg.sheet.positions import (
 )
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate
 from sheets_gm.rulesets.gvg.state import PlayerOrder, TurnOrders
-from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.backend import LayoutDriftError, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, split_a1
 from sheets_gm.sync.record import EngineRecord, parse_record
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch
-
-
-class LayoutDriftError(SheetError):
-    """A header cell no longer says what the template wrote: the layout was edited."""
 
 
 def cell(grid: Grid, row: int, col: int) -> CellValue:

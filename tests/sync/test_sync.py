@@ -17,13 +17,14 @@ from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
 from sheets_gm.rulesets.gvg.sheet.template import default_map_text
+from sheets_gm.sheets.backend import LayoutDriftError
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.poll import PollReport, poll
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.snapshot import LayoutDriftError, read_snapshot
+from sheets_gm.sync.snapshot import read_snapshot
 from tests.fakes.memory import InjectedFault, MemoryBackend
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)

@@ -34,6 +34,7 @@ from sheets_gm.engine.core.events import Event
 
 if TYPE_CHECKING:
     from sheets_gm.scenario.codec import ScenarioCodec
+    from sheets_gm.sheets.adapter import SheetAdapter
     from sheets_gm.simulate.figures import MatchTally, SimulationSpec
 
 StateT = TypeVar("StateT")
@@ -285,6 +286,12 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
 
     def apply_gm_event(self, state: StateT, event: GmEventT) -> Resolution[StateT]:
         """A GM event applied (the input state is not changed), with its logged events."""
+        ...
+
+    # -- the sheet ---------------------------------------------------------------------------
+    def sheet(self) -> SheetAdapter[StateT, OrdersT] | None:
+        """The sheet adapter the generic sync drives (``sheets.adapter``): what the ruleset's
+        ``templates/<name>/sheet.yaml`` cannot say. None for a ruleset whose sheets are not yet on it."""
         ...
 
     # -- tests -------------------------------------------------------------------------------

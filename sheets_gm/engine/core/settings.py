@@ -144,3 +144,18 @@ def settings_to_mapping(settings: Any) -> dict[str, Any]:
         out[f.name] = value
     return out
 
+
+def settings_rows(settings: Any, deadlines: str = "") -> list[list[str]]:
+    """The settings tab: every setting with its value in this match, its default and what it does.
+
+    The last row is the deadline schedule (``deadlines``, in words), which the match config sets."""
+    values = settings_to_mapping(settings)
+    rows: list[list[str]] = []
+    for name, default, _accepts, doc in settings_table(type(settings)):
+        value = values[name]
+        shown = ",".join(str(v) for v in value) if isinstance(value, list) else str(value).lower() \
+            if isinstance(value, bool) else str(value)
+        rows.append([name, shown, default, doc])
+    rows.append(["deadlines", deadlines or "none", "none",
+                 "When each turn's orders close (the match config's [deadlines] when the match was created)"])
+    return rows

@@ -241,6 +241,12 @@ class GvgRuleset:
         new, events = apply_gm_event(self.rules, state, event)
         return Resolution(new, events)
 
+    # -- the sheet ---------------------------------------------------------------------------
+    def sheet(self) -> None:
+        """None: GvG's sheets are still driven by its own sync modules (``sync.poll``, ``sync.snapshot``),
+        which keep the layout of the matches already in play; it moves onto the generic sync next."""
+        return None
+
     # -- tests -------------------------------------------------------------------------------
     @classmethod
     def scenario_codec(cls) -> GvgScenarioCodec:

@@ -7,10 +7,8 @@ from collections import defaultdict
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.core.settings import settings_table, settings_to_mapping
 from sheets_gm.rulesets.gvg.enums import Role, Status, Terrain
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
-from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate
 from sheets_gm.rulesets.gvg.state import GvgState, Player
 from sheets_gm.sheets.layout import CellValue, Grid
@@ -126,17 +124,3 @@ def log_rows(events: list[Event]) -> Grid:
     return [[e.turn, e.kind.value, e.text] for e in events]
 
 
-def settings_rows(settings: GvgSettings, deadlines: str = "") -> Grid:
-    """The settings tab: every setting with its value in this match, its default and what it does.
-
-    The last row is the deadline schedule (``deadlines``, in words), which the match config sets."""
-    values = settings_to_mapping(settings)
-    rows: Grid = []
-    for name, default, _accepts, doc in settings_table(GvgSettings):
-        value = values[name]
-        shown = ",".join(str(v) for v in value) if isinstance(value, list) else str(value).lower() \
-            if isinstance(value, bool) else str(value)
-        rows.append([name, shown, default, doc])
-    rows.append(["deadlines", deadlines or "none", "none",
-                 "When each turn's orders close (the match config's [deadlines] when the match was created)"])
-    return rows

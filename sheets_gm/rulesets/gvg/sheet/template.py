@@ -5,10 +5,10 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from sheets_gm.engine.registry import TEMPLATES
-from sheets_gm.yamlio import YamlError, load_yaml_file
+from sheets_gm.yamlio import YamlError, load_yaml_model
 
 
 class TemplateError(ValueError):
@@ -121,14 +121,9 @@ def team_colour(template: SheetTemplate, slot: int, name: str) -> str:
 def load_template(path: Path) -> SheetTemplate:
     """Read a sheet template file; errors name the file and the field."""
     try:
-        data = load_yaml_file(path)
-        return SheetTemplate.model_validate(data)
+        return load_yaml_model(path, SheetTemplate)
     except YamlError as exc:
         raise TemplateError(str(exc)) from None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise TemplateError(f"{path}: {where}: {first['msg']}") from None
 
 
 @cache

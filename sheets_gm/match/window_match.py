@@ -1,0 +1,128 @@
+"""A configured match of a ruleset on the generic sync: create it, and poll it under the match lock.
+
+A ruleset whose ``sheet()`` gives an adapter runs here; the commands ask ``on_window_sync``
+which way a match goes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+
+from sheets_gm.engine.core.ruleset import JUDGE, Roster
+from sheets_gm.engine.core.settings import parse_settings
+from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
+from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.init import InitOutcome, MatchExistsError, prepare_local
+from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
+from sheets_gm.sheets.backend import SheetAccessError
+from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sync.create import new_seed
+from sheets_gm.sync.lock import match_lock
+from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import WindowReport, poll
+
+
+@cache
+def on_window_sync(ruleset: str) -> bool:
+    """Whether matches of ``ruleset`` run on the generic sync (its ruleset has a sheet adapter)."""
+    return create_ruleset(ruleset).sheet() is not None
+
+
+def window_sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
+                     dry_run: bool = False, window: str | None = None) -> WindowReport:
+    """One poll of the match under the match lock (``window``: force only that window, see ``poll``)."""
+    with match_lock(config.lock_path):
+        return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
+                    next_deadline=config.schedule.next_deadline, dry_run=dry_run)
+
+
+def configured_ruleset(config: MatchConfig) -> AnyRuleset:
+    """The rules the config describes: its house rules on its board (or the ruleset's default board)."""
+    cls = get_ruleset(config.ruleset)
+    settings = parse_settings(cls.traits.settings_type, config.settings, where=f"{config.path} [settings]")
+    if config.map is None:
+        board = default_board_text(config.ruleset)
+    else:
+        try:
+            board = config.map.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SheetAccessError(f"{config.path}: map: no file at {config.map}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SheetAccessError(f"{config.path}: map: {config.map} cannot be read as text ({exc})") from None
+    try:
+        return cls.create(settings, board)
+    except ValueError as exc:
+        where = config.map if config.map is not None else f"the default {config.ruleset} board"
+        raise SeatRosterError(f"{config.path}: map: {where}: {exc}") from None
+
+
+def _local_files(config: MatchConfig) -> dict[Path, str]:
+    """Each distinct workbook of a local match with the first tab it gets when created."""
+    spec = ruleset_sheet_spec(config.ruleset)
+    files: dict[Path, str] = {config.local_path(config.board): spec.tabs.board}
+    for seat, where in zip(config.seats, config.orders, strict=True):
+        files.setdefault(config.local_path(where), spec.tabs.orders.format(seat=seat))
+    if config.judge:
+        files.setdefault(config.local_path(config.judge), spec.tabs.judge)
+    files.setdefault(config.local_path(config.engine), "About")
+    return files
+
+
+def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
+    """MatchExistsError when the engine tab holds a match (readable or not)."""
+    tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+    if tab not in sheets.engine.tab_names():
+        return
+    (grid,) = sheets.engine.read([engine_read_range(tab)])
+    if not any(v not in (None, "") for row in grid[1:] for v in row[1:2]):
+        return
+    try:
+        record = parse_match_record(grid[1:], f"tab {tab!r}")
+    except MatchRecordError as exc:
+        raise MatchExistsError(f"{sheets.engine.name} has an engine tab that cannot be read ({exc}); init never "
+                               "replaces a match. Restore the engine tab from a backup or the export") from None
+    raise MatchExistsError(f"{sheets.engine.name} already holds a {record.name} match ({record.resolved} windows "
+                           f"resolved, seed hash {record.seed_hash[:12]}…); init never replaces one. To start a new "
+                           "match, run init --overwrite (local workbooks are kept aside as backups) or point the "
+                           "config at new spreadsheets")
+
+
+def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None,
+                      overwrite: bool = False, seed: bytes | None = None,
+                      sheets: MatchSheets | None = None) -> InitOutcome:
+    """Create the configured match: roster from the file (or the seats alone), every tab laid out, the first
+    window drawn. Bad input (roster, board, settings) is refused before anything is written."""
+    ruleset = configured_ruleset(config)
+    roster_path = roster_file or config.roster
+    roster = read_seat_roster(roster_path, config.seats) if roster_path else None
+    if roster is None:
+        roster = Roster(config.seats)
+    try:
+        ruleset.new_match(roster, b"check the roster before anything is written")
+    except ValueError as exc:
+        where = roster_path if roster_path else f"the seats of {config.path} (no roster file)"
+        raise SeatRosterError(f"roster {where}: {exc}") from None
+    outcome = InitOutcome()
+    if config.backend is BackendKind.LOCAL:
+        outcome.backups = prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"), _local_files(config))
+    elif overwrite:
+        raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
+                               "spreadsheets (the old match stays as it is)")
+    sheets = sheets or open_match_sheets(config)
+    outcome.where = [b.name for b in sheets.write_order()]
+    _refuse_existing_match(sheets, config)
+    deadline = config.schedule.next_deadline(now)
+    emails = dict(seat_emails(roster))
+    if config.gm_emails:
+        emails[JUDGE] = tuple(config.gm_emails)
+    record = create_window_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails, deadline=deadline,
+                                 schedule_text=config.schedule.describe(), title=config.title)
+    outcome.seed_hash = record.seed_hash
+    outcome.players = len(roster.members) or len(roster.seats)
+    outcome.deadline = deadline
+    return outcome

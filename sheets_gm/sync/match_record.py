@@ -1,0 +1,150 @@
+"""The engine tab of a match of any ruleset: everything needed to carry it on, as cell values.
+
+The tab holds a key column and a value column (row 2 downwards), then one history row per
+resolution from row ``HISTORY_FIRST_ROW``: the window resolved, its orders as JSON, the state
+before, where its log lines start, and the GM events applied before it, so ``undo``, ``verify``
+and ``export`` can replay any match from its first state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
+from sheets_gm.engine.registry import AnyRuleset, UnknownRulesetError, get_ruleset
+from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
+
+#: The keys of the engine tab, in their rows (A2 downwards).
+MATCH_KEYS = ("ruleset", "window", "state", "seed", "seed_hash", "settings", "board", "log_rows", "deadline",
+              "seats", "gm_events", "resolved", "seat_logs")
+HISTORY_FIRST_ROW = 21
+HISTORY_MARGIN = 10  # history rows laid out past the ruleset's declared cap
+
+
+class MatchRecordError(ValueError):
+    """An engine tab that cannot be read: no match yet, or edited by hand."""
+
+
+def compact_json(data: Any) -> str:
+    """JSON in one cell: no spaces, non-ASCII kept."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """The authoritative match: its rules, state, secret seed, and the sync's counters.
+
+    ``gm_events`` are the GM events (as JSON) applied since the last resolution, with the state
+    they started from; ``seat_logs`` counts the lines of each seat's private log."""
+
+    ruleset: AnyRuleset
+    state: Any
+    seed: bytes
+    seed_hash: str
+    seats: tuple[str, ...]
+    log_rows: int = 0
+    deadline: str = ""
+    resolved: int = 0
+    gm_events: dict[str, Any] | None = None
+    seat_logs: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The ruleset's registry name."""
+        return self.ruleset.traits.name
+
+    def window_key(self) -> str:
+        """The open window's key ('' once the match is over)."""
+        window = self.ruleset.window(self.state)
+        return "" if window is None else window.key
+
+    def values(self) -> Grid:
+        """The value column of the engine tab, one cell per key (B2 downwards)."""
+        r = self.ruleset
+        found: dict[str, CellValue] = {
+            "ruleset": self.name,
+            "window": self.window_key(),
+            "state": compact_json(r.state_to_json(self.state)),
+            "seed": self.seed.hex(),
+            "seed_hash": self.seed_hash,
+            "settings": compact_json(settings_to_mapping(r.settings)),
+            "board": r.board_text,
+            "log_rows": self.log_rows,
+            "deadline": self.deadline,
+            "seats": compact_json(list(self.seats)),
+            "gm_events": "" if self.gm_events is None else compact_json(self.gm_events),
+            "resolved": self.resolved,
+            "seat_logs": compact_json(dict(self.seat_logs)),
+        }
+        return [[found[k]] for k in MATCH_KEYS]
+
+
+def key_column() -> Grid:
+    """The key column of the engine tab (A2 downwards)."""
+    return [[k] for k in MATCH_KEYS]
+
+
+def engine_values_range(tab: str) -> str:
+    """The value column's range."""
+    return a1(tab, cells(1, 2, 1, 1 + len(MATCH_KEYS)))
+
+
+def engine_read_range(tab: str) -> str:
+    """What a poll reads of the engine tab: the header and the key/value rows."""
+    return a1(tab, cells(0, 1, 1, 1 + len(MATCH_KEYS)))
+
+
+def history_range(tab: str, resolution: int) -> str:
+    """The history row of the ``resolution``-th resolution (1-based)."""
+    row = HISTORY_FIRST_ROW + resolution - 1
+    return a1(tab, cells(0, row, 1, row))
+
+
+def history_rows(tab: str, count: int) -> str:
+    """The first ``count`` history rows (for undo, verify and export)."""
+    return a1(tab, cells(0, HISTORY_FIRST_ROW, 1, HISTORY_FIRST_ROW + max(count, 1) - 1))
+
+
+def _text(value: CellValue) -> str:
+    return "" if value is None else str(value)
+
+
+def parse_match_record(rows: Grid, where: str) -> MatchRecord:
+    """Read the engine tab's key/value rows (without the header row); MatchRecordError naming the cell."""
+    values: dict[str, CellValue] = {}
+    for i, key in enumerate(MATCH_KEYS):
+        row = rows[i] if i < len(rows) else []
+        found = _text(row[0]).strip() if row else ""
+        if found != key:
+            raise MatchRecordError(
+                f"{where}: cell A{i + 2} should say {key!r} but says {found!r}; the engine tab was edited (restore "
+                "it from a backup or the export) or the match was never created (run init)")
+        values[key] = row[1] if len(row) > 1 else None
+    try:
+        ruleset_class = get_ruleset(_text(values["ruleset"]))
+        settings = parse_settings(ruleset_class.traits.settings_type, json.loads(_text(values["settings"])),
+                                  where=f"{where} settings")
+        ruleset = ruleset_class.create(settings, _text(values["board"]))
+        state = ruleset.state_from_json(json.loads(_text(values["state"])))
+        seats = tuple(str(s) for s in json.loads(_text(values["seats"])))
+        gm_text = _text(values["gm_events"])
+        record = MatchRecord(
+            ruleset=ruleset, state=state, seed=bytes.fromhex(_text(values["seed"])),
+            seed_hash=_text(values["seed_hash"]), seats=seats,
+            log_rows=int(_text(values["log_rows"]) or 0), deadline=_text(values["deadline"]),
+            resolved=int(_text(values["resolved"]) or 0),
+            gm_events=json.loads(gm_text) if gm_text else None,
+            seat_logs={str(k): int(v) for k, v in json.loads(_text(values["seat_logs"]) or "{}").items()},
+        )
+    except UnknownRulesetError as exc:
+        raise MatchRecordError(f"{where}: {exc}") from None
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, SettingError) as exc:
+        raise MatchRecordError(f"{where}: the engine tab cannot be read ({exc}); restore it from a backup or "
+                               "the export") from None
+    if record.window_key() != _text(values["window"]):
+        raise MatchRecordError(f"{where}: the window cell says {_text(values['window'])!r} but the state is in "
+                               f"window {record.window_key()!r}; restore the engine tab from a backup")
+    return record

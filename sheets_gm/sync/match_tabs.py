@@ -1,0 +1,98 @@
+"""Where every tab of a match of any ruleset is, derived from its sheet layout and its seats.
+
+- the board spreadsheet: Board (the adapter's drawing from A1, the title, status line and
+  legend to its right), Log (public events only), Settings;
+- each seat's spreadsheet: Orders <seat> (its input tables), Archive <seat> (what each
+  resolution consumed), View <seat> (what only that seat may see, and its private log);
+- the judge's spreadsheet (a ruleset with a judge): Judge (the judge's input tables) and its archive;
+- the engine spreadsheet: Engine (hidden; the record and one history row per resolution).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sheets_gm.engine.core.ruleset import JUDGE
+from sheets_gm.sheets.layout import a1, cell_at, cells
+from sheets_gm.sheets.spec import SheetSpec
+from sheets_gm.sheets.tables import InputTab
+
+ARCHIVE_PENDING_ROW = 2
+ARCHIVE_FIRST_HISTORY_ROW = 5
+VIEW_PANEL_ROW = 4
+VIEW_PANEL_ROWS = 40
+VIEW_COLS = 8
+VIEW_LOG_HEADER_ROW = VIEW_PANEL_ROW + VIEW_PANEL_ROWS + 1
+LOG_ROWS = 20_000  # the public log's rows: values cannot be written past a tab's last row
+SEAT_LOG_ROWS = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTabs:
+    """The tabs of one match: names and placed input tables, from the layout and the seats."""
+
+    spec: SheetSpec
+    seats: tuple[str, ...]
+    judge: bool
+
+    def orders(self, seat: str) -> InputTab:
+        """The input tab of ``seat`` (the judge's tab for ``JUDGE``)."""
+        if seat == JUDGE:
+            return InputTab.place(self.spec.tabs.judge, self.spec.headers.judge_title, self.spec.tables(judge=True))
+        return InputTab.place(self.spec.tabs.orders.format(seat=seat), self.spec.headers.orders_title.format(seat=seat),
+                              self.spec.tables(judge=False))
+
+    def input_seats(self) -> tuple[str, ...]:
+        """Every seat with an input tab: the seats, then the judge if the game has one."""
+        return self.seats + ((JUDGE,) if self.judge else ())
+
+    def archive(self, seat: str) -> str:
+        """The archive tab's name of ``seat`` (or of the judge)."""
+        return self.spec.tabs.archive.format(seat=seat)
+
+    def archive_pending_range(self, seat: str) -> str:
+        """The archive's pending row: what the resolution under way consumed."""
+        return a1(self.archive(seat), cells(0, ARCHIVE_PENDING_ROW, 2, ARCHIVE_PENDING_ROW))
+
+    def archive_history_range(self, seat: str, resolution: int) -> str:
+        """The archive row of the ``resolution``-th resolution."""
+        row = ARCHIVE_FIRST_HISTORY_ROW + resolution - 1
+        return a1(self.archive(seat), cells(0, row, 2, row))
+
+    def view(self, seat: str) -> str:
+        """The View tab's name of ``seat``."""
+        return self.spec.tabs.view.format(seat=seat)
+
+    def view_status_range(self, seat: str) -> str:
+        """The View tab's title and status cells."""
+        return a1(self.view(seat), "A1:A2")
+
+    def view_panel_range(self, seat: str) -> str:
+        """The View tab's panel, rewritten whole after each resolution."""
+        return a1(self.view(seat), cells(0, VIEW_PANEL_ROW, VIEW_COLS - 1, VIEW_PANEL_ROW + VIEW_PANEL_ROWS - 1))
+
+    def view_log_range(self, seat: str, first: int, count: int) -> str:
+        """Private log lines ``first`` (0-based) onwards of ``seat``'s View tab."""
+        row = VIEW_LOG_HEADER_ROW + 1 + first
+        return a1(self.view(seat), cells(0, row, 2, row + count - 1))
+
+    def log_range(self, first: int, count: int) -> str:
+        """Public log lines ``first`` (0-based) onwards."""
+        return a1(self.spec.tabs.log, cells(0, 2 + first, 2, 1 + first + count))
+
+    def board_title_row(self) -> str:
+        """The board tab's first row: its title stands right of the board, wherever that ends."""
+        return a1(self.spec.tabs.board, "1:1")
+
+    def board_values_range(self, width: int, height: int) -> str:
+        """The board's cells from A1."""
+        return a1(self.spec.tabs.board, cells(0, 1, width - 1, height))
+
+    def board_info_range(self, width: int) -> str:
+        """The title and status cells, one column right of the board and a gap."""
+        col = width + 1
+        return a1(self.spec.tabs.board, cells(col, 1, col, 2))
+
+    def board_info_cell(self, width: int, row: int) -> str:
+        """A cell of the information column right of the board."""
+        return cell_at(width + 1, row)

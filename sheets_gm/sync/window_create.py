@@ -1,0 +1,139 @@
+"""Creating a match of any ruleset in its spreadsheets: every tab laid out, then the first window drawn."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from sheets_gm.engine.core.dice import seed_hash
+from sheets_gm.engine.core.ruleset import JUDGE, Roster
+from sheets_gm.engine.core.settings import settings_rows
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
+from sheets_gm.sheets.spec import SheetSpec
+from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, HISTORY_MARGIN, MatchRecord, engine_values_range, key_column
+from sheets_gm.sync.match_tabs import (
+    ARCHIVE_FIRST_HISTORY_ROW,
+    LOG_ROWS,
+    SEAT_LOG_ROWS,
+    VIEW_COLS,
+    VIEW_LOG_HEADER_ROW,
+    MatchTabs,
+)
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.window_read import adapter_of, seat_backend
+from sheets_gm.sync.window_writes import drawn_writes
+
+
+class SeatsMismatchError(ValueError):
+    """The match config's seats are not the roster's."""
+
+
+def _simple_tab(name: str, header: Sequence[str], rows: int, spec: SheetSpec, description: str,
+                widths: Mapping[int, int] | None = None) -> TabLayout:
+    return TabLayout(name=name, rows=rows, cols=len(header), frozen_rows=1, values={"A1": [list(header)]},
+                     fills=(Fill(cells(0, 1, len(header) - 1, 1), spec.colours.header, bold=True),),
+                     protections=(Protection(None, description),), column_widths=dict(widths or {}))
+
+
+def board_tab(tabs: MatchTabs, adapter: AnySheetAdapter, state: object) -> TabLayout:
+    """The public board: the adapter's drawing from A1; right of it the title, status line and legend."""
+    spec = tabs.spec
+    drawing = adapter.board(state)
+    info = drawing.width + 1
+    legend = drawing.legend
+    fills = [*drawing.fills, Fill(cells(info, 1, info, 2), spec.colours.header, bold=True, wrap=True)]
+    values: dict[str, Grid] = {cells(info, 1, info, 1): [[spec.headers.board]]}
+    if legend:
+        values[cells(info, 4, info, 4)] = [list(r[:1]) for r in legend]
+    return TabLayout(name=spec.tabs.board, rows=max(drawing.height, 4 + len(legend)), cols=info + 1,
+                     values=values, fills=tuple(fills),
+                     protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
+                     column_widths={**drawing.column_widths, drawing.width: 20, info: 320},
+                     row_heights=dict(drawing.row_heights))
+
+
+def _archive_tab(tabs: MatchTabs, seat: str, windows: int) -> TabLayout:
+    header = tabs.spec.headers.archive
+    layout = _simple_tab(tabs.archive(seat), header, ARCHIVE_FIRST_HISTORY_ROW + windows + HISTORY_MARGIN,
+                         tabs.spec, "Orders consumed by sheets-gm: only the GM edits")
+    return replace(layout, values={"A1": [list(header)], f"A{ARCHIVE_FIRST_HISTORY_ROW - 1}": [list(header)]})
+
+
+def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
+    spec = tabs.spec
+    return TabLayout(
+        name=tabs.view(seat), rows=VIEW_LOG_HEADER_ROW + SEAT_LOG_ROWS, cols=VIEW_COLS, frozen_rows=2,
+        values={"A1": [[spec.headers.view_title.format(seat=seat)]],
+                f"A{VIEW_LOG_HEADER_ROW}": [list(spec.headers.log)]},
+        fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
+               Fill(cells(0, VIEW_LOG_HEADER_ROW, 2, VIEW_LOG_HEADER_ROW), spec.colours.header, bold=True)),
+        protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
+        column_widths={0: 160, 2: 600})
+
+
+def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, adapter: AnySheetAdapter,
+                  state: object, emails: Mapping[str, Sequence[str]]) -> list[tuple[SheetBackend, TabLayout]]:
+    """Every tab of the match with the spreadsheet it belongs in. ``emails``: the editors of each seat's
+    typed cells (a seat's members; ``JUDGE`` for the judge); none leaves them to the spreadsheet's editors."""
+    spec = tabs.spec
+    windows = ruleset.traits.max_windows
+    out: list[tuple[SheetBackend, TabLayout]] = [
+        (sheets.board, board_tab(tabs, adapter, state)),
+        (sheets.board, _simple_tab(spec.tabs.log, spec.headers.log, LOG_ROWS, spec, "Written by sheets-gm",
+                                   {2: 700})),
+        (sheets.board, _simple_tab(spec.tabs.settings, spec.headers.settings,
+                                   len(ruleset.traits.settings_type.__dataclass_fields__) + 2, spec,
+                                   "Settings of this match: fixed at init", {3: 600})),
+    ]
+    for seat in tabs.input_seats():
+        backend = seat_backend(sheets, tabs, seat)
+        out.append((backend, tabs.orders(seat).layout(spec.colours, tuple(emails.get(seat, ())))))
+        out.append((backend, _archive_tab(tabs, seat, windows)))
+        if seat != JUDGE:
+            out.append((backend, _view_tab(tabs, seat)))
+    out.append((sheets.engine, TabLayout(
+        name=spec.tabs.engine, rows=HISTORY_FIRST_ROW + windows + HISTORY_MARGIN, cols=2, hidden=True,
+        values={"A1": [[spec.headers.engine]], "A2": key_column()},
+        fills=(Fill("A1:B1", spec.colours.engine, bold=True),),
+        protections=(Protection(None, "The match's engine: only the GM (sheets-gm) edits"),))))
+    return out
+
+
+def apply_layouts(sheets: MatchSheets, layouts: Sequence[tuple[SheetBackend, TabLayout]], title: str) -> None:
+    """One layout call per spreadsheet, in the write order."""
+    for backend in sheets.write_order():
+        mine = tuple(t for b, t in layouts if b is backend)
+        if mine:
+            backend.apply_layout(WorkbookLayout(title, mine))
+
+
+def create_window_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, seed: bytes,
+                        emails: Mapping[str, Sequence[str]] | None = None, deadline: str = "",
+                        schedule_text: str = "", title: str = "") -> MatchRecord:
+    """Lay out every spreadsheet of a new match and draw its first window; returns the engine record.
+
+    The roster is checked by the ruleset before anything is written (ValueError naming the line);
+    the config's seats must be the roster's, in its order (SeatsMismatchError)."""
+    adapter = adapter_of(ruleset)
+    state = ruleset.new_match(roster, seed)
+    seats = ruleset.seats(state)
+    if seats != sheets.seats:
+        raise SeatsMismatchError(f"the match config names seats {', '.join(sheets.seats) or '(none)'} but the roster "
+                                 f"makes {', '.join(seats)}: make [sheets] list one orders spreadsheet per seat, "
+                                 "in the roster's order")
+    record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
+                         deadline=deadline)
+    tabs = MatchTabs(adapter.spec, seats, ruleset.traits.judge)
+    apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}),
+                  title or f"sheets-gm · {ruleset.traits.title}")
+    batch = WriteBatch()
+    sheets_of = {seat: seat_backend(sheets, tabs, seat) for seat in tabs.input_seats()}
+    drawn_writes(batch, sheets_of, sheets.board, tabs, record, adapter, ruleset.dice(seed, state))
+    rows: Grid = [list(r) for r in settings_rows(ruleset.settings, schedule_text)]
+    batch.put(sheets.board, a1(adapter.spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
+    batch.put(sheets.engine, engine_values_range(adapter.spec.tabs.engine), record.values())
+    batch.run(sheets.write_order())
+    return record

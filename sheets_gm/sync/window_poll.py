@@ -1,0 +1,265 @@
+"""One sync poll of a match of any ruleset: answer every row, and resolve the open window when due.
+
+The window is due when every seat that acts in it has ticked its Ready box, when a stepwise
+window's Go box asks for the ticked rows now, when its deadline has passed, or when the GM
+forces it. Reads: one call per spreadsheet. An idle poll writes only the feedback that
+changed (and sets aside rows typed for another window). A resolution writes one batch per
+spreadsheet in this order: the seats' (archive the consumed rows in the pending row, redraw
+every table for the next window), the judge's, the board's (board, status, public log), then
+the engine's last: its record is the commit. A resolution cut before the commit is completed
+by the next poll from the pending rows, keeping whatever was typed for the next window since.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.ruleset import JUDGE, Verdict, Window
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import a1
+from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.match_record import compact_json, engine_values_range, history_range
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.window_writes import (
+    board_writes,
+    idle_feedback,
+    public_log_writes,
+    ready_sentence,
+    seat_tables_writes,
+    status_line,
+    view_writes,
+)
+
+DeadlineRule = Callable[[datetime], str]
+
+
+@dataclass
+class WindowReport:
+    """What a poll did, for the command line and the tests."""
+
+    window: str  # the label of the window the poll found open ('' once the match is over)
+    resolved: bool = False
+    reason: str = ""
+    write_calls: int = 0
+    feedback_written: int = 0
+    rejected: list[tuple[str, str]] = field(default_factory=list)  # (row, why)
+    waiting_for: list[str] = field(default_factory=list)  # acting seats not ready
+    finished: bool = False
+    result: str = ""  # the status line after the poll
+    state: Any = None
+    force_refused: str = ""
+    window_key: str = ""  # the key of the window the poll found open (what resolve --force --window names)
+    deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
+    settings: Any = None  # the house rules the match was created with and keeps
+
+
+def _deadline_passed(deadline: str, now: datetime) -> bool:
+    moment = deadline_moment(deadline)
+    return moment is not None and now >= moment
+
+
+def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
+                 verdicts: list[Verdict], ready: bool) -> str:
+    """The feedback sentence of one typed row: its unreadable cells, then the engine's verdicts (and for
+    a seat row, its Ready box)."""
+    parts = [f"✘ {p}" for p in problems.get(row.subject, [])]
+    parts += [("✔ " if v.accepted else "✘ ") + v.message for v in verdicts]
+    if table.of_kind(ColumnKind.READY):
+        parts.append(ready_sentence(window, seat, table, ready))
+    if not parts:
+        parts.append(f"Read for {window.label}: nothing to check.")
+    return " · ".join(parts)
+
+
+@dataclass
+class _Answer:
+    """One poll's reading of the open window: each acting seat's input, merged orders and verdicts."""
+
+    inputs: dict[str, SeatInput[Any]]
+    orders: Any
+    verdicts: list[Verdict]
+
+
+def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
+    ruleset = read.record.ruleset
+    state = read.record.state
+    inputs: dict[str, SeatInput[Any]] = {}
+    for seat in window.seats:
+        seat_read = read.seats.get(seat)
+        rows = seat_read.for_window(window) if seat_read is not None else {}
+        inputs[seat] = read.adapter.read_orders(state, window, seat, rows)
+    orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
+    return _Answer(inputs, orders, ruleset.check(state, orders, dice))
+
+
+def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
+         window_key: str | None = None, next_deadline: DeadlineRule | None = None,
+         dry_run: bool = False) -> WindowReport:
+    """Read the match once, answer every row, resolve the open window if due, write back.
+
+    ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
+    open window is that one (the GM must not force a window another sync opened meanwhile)."""
+    read = read_match(sheets, ruleset_class)
+    record = read.record
+    ruleset = record.ruleset
+    window = ruleset.window(record.state)
+    report = WindowReport(window="" if window is None else window.label, state=record.state,
+                          result=status_line(read.adapter, record), window_key="" if window is None else window.key,
+                          deadline=record.deadline, settings=ruleset.settings)
+    if force and window_key is not None and (window is None or window_key != window.key):
+        force = False
+        report.force_refused = (f"window {window_key!r} is not the open one: "
+                                + (f"{window.key!r} ({window.label}) is" if window else "the match is over")
+                                + "; nothing was forced")
+    if window is None:
+        report.finished = True
+        return report
+    dice = ruleset.dice(record.seed, record.state)
+    answer = _answer(read, window, dice)
+    report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
+                       for subject, problems in i.problems.items() for p in problems]
+    report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
+    report.waiting_for = [s for s, i in answer.inputs.items() if not i.ready]
+    pending = any(s.pending is not None for s in read.seats.values())
+    if pending:
+        report.reason = "completing a resolution that was interrupted"
+    elif force:
+        report.reason = "forced by the GM"
+    elif not report.waiting_for:
+        report.reason = "every seat is ready" if len(window.seats) > 1 else f"{window.seats[0]} is ready"
+    elif window.stepwise and any(i.go for i in answer.inputs.values()):
+        report.reason = "a Go box is ticked"
+    elif _deadline_passed(record.deadline, now):
+        report.reason = f"the deadline {describe_deadline(record.deadline)} has passed"
+    if dry_run:
+        return report
+    batch = WriteBatch()
+    if not report.reason:
+        _feedback_writes(sheets, read, window, answer, batch, report)
+        report.write_calls = batch.run(sheets.write_order())
+        return report
+    _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report)
+    report.write_calls = batch.run(sheets.write_order())
+    return report
+
+
+def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answer: _Answer, batch: WriteBatch,
+                     report: WindowReport) -> None:
+    """Feedback cells whose text changed; rows typed for another window set aside and cleared."""
+    outcome_text = ""
+    for seat, seat_read in read.seats.items():
+        backend = seat_backend(sheets, read.tabs, seat)
+        seat_input = answer.inputs.get(seat)
+        verdicts = [v for v in answer.verdicts if v.seat == seat]
+        subjects = {r.subject for r in seat_read.rows}
+        stale = seat_read.stale(window.key)
+        for row in seat_read.rows:
+            placed = seat_read.tab.table(row.table)
+            spec = placed.spec
+            if row in stale:
+                text = (f"✘ This was written for {row.window or 'a window that is not open'}; {window.label} is "
+                        "being played: write it again." if seat in window.seats and spec.open_in(window.phase) else
+                        f"✘ Nothing is written here now ({window.label} is for {', '.join(window.seats)}): "
+                        "it was set aside.")
+            elif seat_input is not None and spec.open_in(window.phase) and (
+                    row.typed or spec.rows == SEAT_ROWS or _has_verdict(row, verdicts)):
+                mine = [v for v in verdicts if v.subject == row.subject]
+                if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
+                    mine += [v for v in verdicts if v.subject not in subjects]
+                text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready)
+            else:
+                text = idle_feedback(window, seat, spec, outcome_text)
+            if text != row.feedback:
+                index = row.row - placed.first_row
+                batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
+                          [[text]])
+                report.feedback_written += 1
+        if stale:
+            _set_aside(batch, backend, read, seat, window, stale)
+
+
+def _has_verdict(row: TypedRow, verdicts: list[Verdict]) -> bool:
+    return any(v.subject == row.subject for v in verdicts)
+
+
+def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
+               stale: list[TypedRow]) -> None:
+    """Rows typed for another window: kept in the archive's pending row, column C, then cleared."""
+    tabs = read.tabs
+    batch.put(backend, a1(tabs.archive(seat), "C2"),
+              [[compact_json({"window": window.key, "stale": [r.to_json() for r in stale]})]])
+    tab = read.seats[seat].tab
+    for row in stale:
+        placed = tab.table(row.table)
+        for c in placed.spec.columns:
+            if c.kind.typed:
+                empty: bool | str = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
+                batch.put(backend, a1(tab.name, placed.cell(row.row - placed.first_row, c.key)), [[empty]])
+
+
+def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
+             next_deadline: DeadlineRule | None, batch: WriteBatch, report: WindowReport) -> None:
+    record = read.record
+    ruleset = record.ruleset
+    adapter: AnySheetAdapter = read.adapter
+    resolution = ruleset.resolve(record.state, answer.orders, dice)
+    new_state = resolution.state
+    new_window = ruleset.window(new_state)
+    same_window = new_window is not None and new_window.key == window.key
+    deadline = record.deadline if same_window else (next_deadline(now) if next_deadline and new_window else "")
+    number = record.resolved + 1
+    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events)
+    seat_logs = dict(record.seat_logs)
+    new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
+                         log_rows=record.log_rows + public, seat_logs=seat_logs)
+    status = status_line(adapter, new_record)
+    outcome = ruleset.outcome(new_state)
+    next_dice = ruleset.dice(record.seed, new_state)
+    for seat, seat_read in read.seats.items():
+        backend = seat_backend(sheets, read.tabs, seat)
+        seat_input = answer.inputs.get(seat)
+        consumed_subjects = seat_input.consumed if seat_input is not None else frozenset()
+        consumed = [r.to_json() for rows in seat_read.for_window(window).values() for r in rows
+                    if r.subject in consumed_subjects and (r.typed or seat_read.pending is not None)]
+        archived = compact_json({"resolution": number, "window": window.key, "rows": consumed})
+        stale = seat_read.stale(window.key) if seat_read.pending is None else []
+        stale_text = compact_json({"window": window.key, "stale": [r.to_json() for r in stale]}) if stale else ""
+        batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, stale_text]])
+        batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, stale_text]])
+        # Rows typed for the window that opens now stay as typed: the rows of a stepwise window that
+        # were not consumed, and, when completing a cut resolution, what players typed since.
+        kept: dict[str, dict[str, TypedRow]] = {}
+        if new_window is not None:
+            for row in seat_read.rows:
+                if row.window == new_window.key and row.typed and not (same_window and row.subject in consumed_subjects
+                                                                          and seat_read.pending is None):
+                    kept.setdefault(row.table, {})[row.subject] = row
+        seat_tables_writes(batch, backend, seat_read.tab, adapter, new_state, new_window, seat, next_dice, status,
+                           outcome.text if outcome else "", kept)
+        if seat != JUDGE:
+            added = view_writes(batch, backend, read.tabs, adapter, new_state, seat, status,
+                                seat_logs.get(seat, 0), resolution.events)
+            seat_logs[seat] = seat_logs.get(seat, 0) + added
+    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)
+    history = {"resolution": number, "window": window.key, "orders": ruleset.orders_to_json(answer.orders),
+               "state_before": ruleset.state_to_json(record.state), "log_from": record.log_rows,
+               "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
+               "gm_events": record.gm_events}
+    engine_tab = read.tabs.spec.tabs.engine
+    batch.put(sheets.engine, history_range(engine_tab, number), [[number, compact_json(history)]])
+    batch.put(sheets.engine, engine_values_range(engine_tab), new_record.values())
+    report.resolved = True
+    report.deadline = deadline
+    report.state = new_state
+    report.finished = new_window is None
+    report.result = status
+

@@ -1,0 +1,144 @@
+"""One poll's reading of a match of any ruleset: one read per spreadsheet, the layout checked.
+
+What is read: the engine tab's record, the board's title row, and for every seat (and the
+judge) its whole input tab and its archive's pending row. Nothing is written here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sheets_gm.engine.core.ruleset import Window
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.backend import LayoutDriftError, SheetBackend, SheetError
+from sheets_gm.sheets.layout import Grid
+from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
+from sheets_gm.sync.match_record import MatchRecord, engine_read_range, parse_match_record
+from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.sheets import MatchSheets, ReadBatch
+
+REPAIR_HINT = ("put it back, or run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the match "
+               "and every typed order — nothing was written")
+
+
+def adapter_of(ruleset: AnyRuleset) -> AnySheetAdapter:
+    """The ruleset's sheet adapter, or a message saying this ruleset has no generic sheet yet."""
+    adapter = ruleset.sheet()
+    if adapter is None:
+        raise SheetError(f"the {ruleset.traits.title} ruleset has no sheet adapter for the generic sync")
+    return adapter
+
+
+def seat_backend(sheets: MatchSheets, tabs: MatchTabs, seat: str) -> SheetBackend:
+    """The spreadsheet holding ``seat``'s input tab (the judge's for the judge)."""
+    return sheets.of(seat) if seat in tabs.seats else sheets.judge_sheet()
+
+
+@dataclass(frozen=True)
+class SeatRead:
+    """One seat's input tab as read: its rows, and what an interrupted resolution had consumed."""
+
+    seat: str
+    tab: InputTab
+    rows: tuple[TypedRow, ...]
+    pending: Mapping[str, Any] | None  # {"resolution": n, "window": key, "rows": [...]} when a resolution was cut
+
+    def for_window(self, window: Window) -> dict[str, list[TypedRow]]:
+        """The rows typed for ``window`` (or, when recovering, the rows it had consumed), by table name,
+        only for the tables open in the window's phase."""
+        if self.pending is not None:
+            rows = [TypedRow.from_json(r) for r in self.pending["rows"]]
+        else:
+            rows = [r for r in self.rows if r.window == window.key]
+        out: dict[str, list[TypedRow]] = {}
+        for placed in self.tab.tables:
+            if placed.spec.open_in(window.phase):
+                out[placed.spec.name] = [r for r in rows if r.table == placed.spec.name]
+        return out
+
+    def stale(self, window_key: str) -> list[TypedRow]:
+        """Rows holding something typed for another window."""
+        return [r for r in self.rows if r.typed and r.window != window_key]
+
+
+@dataclass(frozen=True)
+class MatchRead:
+    """Everything one poll read, parsed."""
+
+    record: MatchRecord
+    tabs: MatchTabs
+    adapter: AnySheetAdapter
+    seats: Mapping[str, SeatRead]
+
+
+def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
+    """One batched read per spreadsheet; the layout and the engine record checked."""
+    spec = ruleset_sheet_spec(ruleset_class.traits.name)
+    tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
+    engine_range = engine_read_range(spec.tabs.engine)
+    batch = ReadBatch()
+    batch.ask(sheets.engine, engine_range)
+    batch.ask(sheets.board, tabs.board_title_row())
+    for seat in tabs.input_seats():
+        backend = seat_backend(sheets, tabs, seat)
+        batch.ask(backend, tabs.orders(seat).read_range())
+        batch.ask(backend, tabs.archive_pending_range(seat))
+    try:
+        batch.run(sheets.write_order())
+    except SheetError as exc:
+        if type(exc) is not SheetError:
+            raise
+        raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
+                         "deleted, run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the "
+                         "match") from None
+    engine_grid = batch.get(sheets.engine, engine_range)
+    header = text_of(engine_grid[0][0]) if engine_grid and engine_grid[0] else ""
+    if header != spec.headers.engine:
+        raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.engine!r} cell A1 should say "
+                               f"{spec.headers.engine!r} but says {header!r}; {REPAIR_HINT}")
+    record = parse_match_record(engine_grid[1:], f"tab {spec.tabs.engine!r}")
+    if record.name != ruleset_class.traits.name:
+        raise LayoutDriftError(f"the match config says ruleset {ruleset_class.traits.name!r} but the engine tab "
+                               f"holds a {record.name!r} match")
+    if record.seats != sheets.seats:
+        raise LayoutDriftError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
+                               f"{', '.join(record.seats)}")
+    adapter = adapter_of(record.ruleset)
+    title_row = batch.get(sheets.board, tabs.board_title_row())
+    if not any(text_of(v) == spec.headers.board for v in (title_row[0] if title_row else [])):
+        raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.board!r} should say {spec.headers.board!r} "
+                               f"in row 1, right of the board, but does not; {REPAIR_HINT}")
+    seats: dict[str, SeatRead] = {}
+    for seat in tabs.input_seats():
+        backend = seat_backend(sheets, tabs, seat)
+        tab = tabs.orders(seat)
+        grid = batch.get(backend, tab.read_range())
+        drift = tab.drift(grid)
+        if drift:
+            raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")
+        rows = tuple(r for placed in tab.tables for r in placed.read(grid))
+        pending = _pending(batch.get(backend, tabs.archive_pending_range(seat)), record, tabs.archive(seat))
+        seats[seat] = SeatRead(seat, tab, rows, pending)
+    return MatchRead(record, tabs, adapter, seats)
+
+
+def _pending(grid: Grid, record: MatchRecord, tab: str) -> dict[str, Any] | None:
+    """The consumed rows of the resolution under way, when the last one was cut before its commit."""
+    line = grid[0] if grid else []
+    text = text_of(line[1]) if len(line) > 1 else ""
+    if not text:
+        return None
+    try:
+        found = json.loads(text)
+    except json.JSONDecodeError:
+        raise LayoutDriftError(f"tab {tab!r} cell B2 holds unreadable orders; restore it from the history row "
+                               "of the same window") from None
+    if isinstance(found, dict) and found.get("resolution") == record.resolved + 1 \
+            and found.get("window") == record.window_key() and isinstance(found.get("rows"), list):
+        return found
+    return None

@@ -1,0 +1,160 @@
+"""What the generic sync draws for a state: each seat's tables for the open window, the board,
+the status lines, each seat's View tab, and the logs. Used by ``init`` and by every resolution."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.events import Event, visible_to
+from sheets_gm.engine.core.ruleset import JUDGE, Window
+from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import CellValue, Grid, a1
+from sheets_gm.sheets.spec import ColumnKind, InputTable
+from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
+from sheets_gm.sync.deadline import describe_deadline
+from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.match_tabs import VIEW_COLS, VIEW_PANEL_ROWS, MatchTabs
+from sheets_gm.sync.sheets import WriteBatch
+
+
+def acts(window: Window | None, seat: str, table: InputTable) -> bool:
+    """Whether ``seat`` types into ``table`` in ``window``."""
+    return window is not None and seat in window.seats and table.open_in(window.phase)
+
+
+def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_text: str) -> str:
+    """A row's feedback while nothing is typed in it."""
+    if window is None:
+        return f"The match is over: {outcome_text}" if outcome_text else "The match is over."
+    if not acts(window, seat, table):
+        who = ", ".join(window.seats)
+        return f"Nothing to write now: {window.label} is for {who}."
+    if table.of_kind(ColumnKind.READY):
+        return ready_sentence(window, seat, table, False)
+    return f"Waiting for your orders for {window.label}."
+
+
+def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool) -> str:
+    """What a seat row says of its Ready box."""
+    box = table.of_kind(ColumnKind.READY)[0].header
+    return (f"{box} for {window.label}." if ready else
+            f"Tick {box} when {seat}'s orders for {window.label} are in.")
+
+
+def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, placed: PlacedTable,
+               dice: TurnDice, outcome_text: str, kept: Mapping[str, TypedRow] | None = None) -> Grid:
+    """A table's rows as ``state`` and ``window`` show them: subjects, stamps, shown values, idle feedback,
+    and empty typed cells, except for rows in ``kept`` (typed for this very window: left as typed)."""
+    spec = placed.spec
+    subjects = adapter.rows(state, seat, spec)[:spec.max_rows]
+    stamp = window.key if window is not None and acts(window, seat, spec) else ""
+    grid: Grid = []
+    for subject in subjects:
+        shown = adapter.shown(state, seat, spec, subject, dice) if spec.of_kind(ColumnKind.SHOWN) else {}
+        keep = (kept or {}).get(subject)
+        line: list[CellValue] = [""] * placed.width
+        for col, c in placed.columns():
+            if c.kind is ColumnKind.SUBJECT:
+                line[col] = subject
+            elif c.kind is ColumnKind.WINDOW:
+                line[col] = stamp
+            elif c.kind is ColumnKind.SHOWN:
+                line[col] = shown.get(c.key, "")
+            elif c.kind is ColumnKind.FEEDBACK:
+                line[col] = keep.feedback if keep is not None else idle_feedback(window, seat, spec, outcome_text)
+            elif keep is not None:
+                line[col] = keep.values.get(c.key, "")
+            else:
+                line[col] = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
+        grid.append(line)
+    blank: list[CellValue] = [""] * placed.width
+    grid += [list(blank) for _ in range(spec.max_rows - len(subjects))]
+    return grid
+
+
+def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, adapter: AnySheetAdapter,
+                       state: Any, window: Window | None, seat: str, dice: TurnDice, status: str,
+                       outcome_text: str, kept: Mapping[str, Mapping[str, TypedRow]] | None = None) -> None:
+    """Rewrite a seat's input tab for ``state``: its status line and every table whole."""
+    batch.put(backend, tab.status_cell(), [[status]])
+    for placed in tab.tables:
+        grid = table_grid(adapter, state, window, seat, placed, dice, outcome_text,
+                          (kept or {}).get(placed.spec.name))
+        batch.put(backend, a1(tab.name, placed.rows_range()), grid)
+
+
+def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
+                 status: str) -> None:
+    """The public board as ``state`` shows it, with its title and status line."""
+    drawing = adapter.board(state)
+    values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
+    batch.put(board, tabs.board_values_range(drawing.width, drawing.height), values)
+    batch.put(board, tabs.board_info_range(drawing.width), [[tabs.spec.headers.board], [status]])
+
+
+def log_lines(events: Iterable[Event]) -> Grid:
+    """Events as log rows: turn, kind, sentence."""
+    return [[e.turn, e.kind.value, e.text] for e in events]
+
+
+def public_log_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, first: int,
+                      events: Sequence[Event]) -> int:
+    """The public events appended to the Log tab from line ``first``; returns how many."""
+    public = visible_to(events, None)
+    if public:
+        batch.put(board, tabs.log_range(first, len(public)), log_lines(public))
+    return len(public)
+
+
+def private_events(events: Sequence[Event], seat: str) -> list[Event]:
+    """The events only some seats may read that ``seat`` may (its View tab's log)."""
+    return [e for e in visible_to(events, seat) if e.audience is not None]
+
+
+def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
+                seat: str, status: str, log_from: int, events: Sequence[Event]) -> int:
+    """A seat's View tab: title, status, its private panel (rewritten whole) and its private log lines;
+    returns how many log lines were added."""
+    title = tabs.spec.headers.view_title.format(seat=seat)
+    batch.put(backend, tabs.view_status_range(seat), [[title], [status]])
+    panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS]))
+             for r in adapter.panel(state, seat)[:VIEW_PANEL_ROWS]]
+    panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
+    batch.put(backend, tabs.view_panel_range(seat), panel)
+    mine = private_events(events, seat)
+    if mine:
+        batch.put(backend, tabs.view_log_range(seat, log_from, len(mine)), log_lines(mine))
+    return len(mine)
+
+
+def drawn_writes(batch: WriteBatch, sheets_of: Mapping[str, SheetBackend], board: SheetBackend, tabs: MatchTabs,
+                 record: MatchRecord, adapter: AnySheetAdapter, dice: TurnDice,
+                 kept: Mapping[str, Mapping[str, Mapping[str, TypedRow]]] | None = None) -> None:
+    """Everything drawn for the record's state: each seat's (and the judge's) tables and View tab, the board."""
+    ruleset = record.ruleset
+    state = record.state
+    window = ruleset.window(state)
+    outcome = ruleset.outcome(state)
+    status = status_line(adapter, record)
+    outcome_text = outcome.text if outcome is not None else ""
+    for seat in tabs.input_seats():
+        backend = sheets_of[seat]
+        seat_tables_writes(batch, backend, tabs.orders(seat), adapter, state, window, seat, dice, status,
+                           outcome_text, (kept or {}).get(seat))
+        if seat != JUDGE:
+            view_writes(batch, backend, tabs, adapter, state, seat, status, 0, [])
+    board_writes(batch, board, tabs, adapter, state, status)
+
+
+def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
+    """The adapter's status line for the record's state, with the open window's deadline if it has one."""
+    state = record.state
+    window = record.ruleset.window(state)
+    deadline_text = record.deadline
+    line = adapter.status(state, window, record.ruleset.outcome(state))
+    if window is not None and deadline_text:
+        line += f" · orders close {describe_deadline(deadline_text)}"
+    return line

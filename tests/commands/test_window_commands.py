@@ -1,0 +1,202 @@
+"""init, sync, status and resolve for a ruleset on the generic sync (the test game "race"), end to end
+through the command line, with local workbooks: one for the board, one per seat, the GM's engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from tests.sync.race_game import RACE, SteadyBot, registered_race
+
+__all__ = ["registered_race"]
+
+CONFIG = """ruleset = "race"
+title = "Race night"
+seats = ["Ann", "Bo"]
+
+[sheets]
+backend = "local"
+board = "board.xlsx"
+engine = "gm/engine.xlsx"
+orders = { Ann = "ann.xlsx", Bo = "bo.xlsx" }
+
+[settings]
+max_turns = 3
+"""
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def new_match(tmp_path: Path, capsys: pytest.CaptureFixture[str], roster: str | None = None) -> Path:
+    path = tmp_path / "match.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    args: list[str | Path] = ["init", "race", "-c", path]
+    if roster is not None:
+        (tmp_path / "roster.csv").write_text(roster, encoding="utf-8")
+        args += ["--roster", tmp_path / "roster.csv"]
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert "Seed hash" in out and "The first orders are open." in out
+    return path
+
+
+def bots_type(path: Path) -> None:
+    type_bot_orders(open_match_sheets(load_config(path)), RACE, {"Ann": SteadyBot(), "Bo": SteadyBot()})
+
+
+def test_init_sync_and_status_run_a_race_to_its_end(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    registered_race: object) -> None:
+    roster = "name,player,email\nAnn-1,Ann,ann@example.org\nBo-1,bo,\nBo-2,Bo,\n"
+    path = new_match(tmp_path, capsys, roster)
+    assert {p.name for p in tmp_path.glob("*.xlsx")} == {"board.xlsx", "ann.xlsx", "bo.xlsx"}
+    code, out, _ = run(capsys, "status", "-c", path)
+    assert code == 0 and "Turn 1 (window 1) · orders open" in out and "Not ready: Ann, Bo" in out
+    code, out, _ = run(capsys, "sync", "-c", path)
+    assert "Turn 1: waiting for Ann, Bo" in out
+    for turn in (1, 2, 3):  # max_turns = 3: the race ends by turn 3 at the latest
+        bots_type(path)
+        code, out, _ = run(capsys, "sync", "-c", path)
+        assert code == 0 and f"Turn {turn} resolved (every seat is ready)" in out
+        if "Race over" in out:
+            break
+    code, out, _ = run(capsys, "sync", "-c", path)
+    assert "Nothing to do: Race over" in out
+
+
+def test_resolve_needs_the_window_to_force_and_refuses_another(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              registered_race: object) -> None:
+    path = new_match(tmp_path, capsys)
+    code, _, err = run(capsys, "resolve", "-c", path)
+    assert code == 1 and "window 1 is not due" in err and "--force --window 1" in err
+    code, _, err = run(capsys, "resolve", "-c", path, "--force")
+    assert code == 1 and "--force needs the window you mean" in err
+    code, _, err = run(capsys, "resolve", "-c", path, "--force", "--window", "2")
+    assert code == 1 and "window '2' is not the open one" in err
+    code, out, _ = run(capsys, "resolve", "-c", path, "--force", "--window", "1")
+    assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
+
+
+def test_init_refuses_a_bad_roster_and_an_existing_match(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         registered_race: object) -> None:
+    path = tmp_path / "match.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "roster.csv").write_text("name,player\nAnn-1,Cy\n", encoding="utf-8")
+    code, _, err = run(capsys, "init", "race", "-c", path, "--roster", tmp_path / "roster.csv")
+    assert code == 1 and "line 2: Ann-1 is in 'Cy'; the seats are Ann, Bo" in err
+    assert not list(tmp_path.glob("*.xlsx"))  # nothing written
+    new_match(tmp_path, capsys)
+    code, _, err = run(capsys, "init", "race", "-c", path)
+    assert code == 1 and "already holds a race match" in err
+
+
+def test_demo_plays_a_race_on_a_workbook_per_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  registered_race: object) -> None:
+    code, out, err = run(capsys, "demo", "race", "--out", tmp_path / "demo")
+    assert code == 0, err
+    assert "Result after" in out and "Race over" in out
+    assert (tmp_path / "demo" / "orders-Ann.xlsx").exists() and (tmp_path / "demo" / "gm" / "engine.xlsx").exists()
+
+
+def test_demo_names_the_rulesets_it_knows(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "demo", "chess")
+    assert code == 1 and "unknown ruleset 'chess'; this build knows: gvg" in err
+
+
+def test_export_and_verify_replay_every_window_of_a_race(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        registered_race: object) -> None:
+    path = new_match(tmp_path, capsys)
+    code, _, err = run(capsys, "export", "-c", path)
+    assert code == 1 and "the match is still being played (0 windows resolved)" in err
+    for _ in range(3):
+        bots_type(path)
+        run(capsys, "sync", "-c", path)
+    code, out, _ = run(capsys, "verify", "-c", path)
+    assert code == 0 and "OK: " in out and "windows and" in out
+    code, out, err = run(capsys, "export", "-c", path)
+    assert code == 0, err
+    assert "The match is over" in out and (tmp_path / "export" / "Board.csv").exists()
+    assert (tmp_path / "export" / "orders-Ann.xlsx").exists() and not (tmp_path / "export" / "Engine.csv").exists()
+    code, out, _ = run(capsys, "verify", tmp_path / "export" / "replay.json")
+    assert code == 0 and "every state matches" in out
+
+
+def test_verify_finds_an_order_changed_after_the_fact(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      registered_race: object) -> None:
+    import json
+
+    path = new_match(tmp_path, capsys)
+    for _ in range(2):
+        bots_type(path)
+        run(capsys, "sync", "-c", path)
+    run(capsys, "export", "-c", path, "--reveal-early")
+    replay = tmp_path / "export" / "replay.json"
+    doc = json.loads(replay.read_text(encoding="utf-8"))
+    doc["resolutions"][0]["orders"]["pace"] = {"Ann-1": "walk"}  # as if Ann had walked
+    replay.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, _ = run(capsys, "verify", replay)
+    assert code == 1 and "MISMATCH after 1 windows replayed" in out
+
+
+def _view_cells(tmp_path: Path, seat: str) -> list[str]:
+    import openpyxl
+
+    book = openpyxl.load_workbook(tmp_path / f"{seat.lower()}.xlsx")
+    return [str(c.value) for row in book[f"View {seat}"].iter_rows() for c in row if c.value is not None]
+
+
+def test_adjust_then_undo_keep_the_replay_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                registered_race: object) -> None:
+    path = new_match(tmp_path, capsys)
+    code, out, err = run(capsys, "adjust", "-c", path, "--stamina", "Ann-1=0", "--reason", "fell at the start")
+    assert code == 0, err
+    assert "The GM sets Ann-1's stamina to 0 (fell at the start)." in out
+    assert "Ann-1 stamina 0" in _view_cells(tmp_path, "Ann")
+    assert not any("Ann-1" in c for c in _view_cells(tmp_path, "Bo"))  # Ann's runner: private to her
+    code, _, err = run(capsys, "adjust", "-c", path, "--stamina", "Cy-1=1", "--reason", "x")
+    assert code == 1 and "no runner 'Cy-1'" in err and "nothing was written" in err
+    bots_type(path)
+    code, out, _ = run(capsys, "sync", "-c", path)
+    assert "Turn 1 resolved" in out
+    code, out, _ = run(capsys, "verify", "-c", path)
+    assert code == 0 and "OK: 1 windows" in out
+    bots_type(path)  # typed for turn 2, then the GM takes turn 1 back
+    code, out, err = run(capsys, "undo", "-c", path, "--reason", "Bo's orders were typed by Ann")
+    assert code == 0, err
+    assert "GM undoes turn 1 (window 1)" in out and "set aside" in out
+    code, out, _ = run(capsys, "status", "-c", path)
+    assert "Turn 1 (window 1)" in out and "Not ready: Ann, Bo" in out
+    code, out, _ = run(capsys, "resolve", "-c", path, "--force", "--window", "1")
+    assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
+    code, out, _ = run(capsys, "verify", "-c", path)
+    assert code == 0 and "OK: 1 windows" in out, out
+
+
+def test_undo_with_nothing_resolved_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             registered_race: object) -> None:
+    path = new_match(tmp_path, capsys)
+    code, _, err = run(capsys, "undo", "-c", path, "--reason", "oops")
+    assert code == 1 and "nothing to undo" in err
+
+
+def test_doctor_reads_a_race_as_a_poll_does(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            registered_race: object) -> None:
+    path = new_match(tmp_path, capsys)
+    code, out, _ = run(capsys, "doctor", "-c", path)
+    assert code == 0, out
+    assert "Ann vs Bo" in out and "workbook (orders Ann)" in out and "turn 1 (window 1) is open" in out
+    import openpyxl
+
+    book = openpyxl.load_workbook(tmp_path / "ann.xlsx")
+    book["Orders Ann"]["D4"] = "Speed"
+    book.save(tmp_path / "ann.xlsx")
+    code, out, _ = run(capsys, "doctor", "-c", path)
+    assert code == 1 and "should say 'Pace' but says 'Speed'" in out

@@ -1,0 +1,86 @@
+"""A ruleset's sheet layout as data (``sheet.yaml``): what it accepts, and what it says when it refuses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.sheets.spec import ColumnKind, SheetSpecError, load_sheet_spec
+from sheets_gm.sheets.tables import InputTab, ticked
+from tests.sync.race_game import TEMPLATE
+
+GOOD = (TEMPLATE / "sheet.yaml").read_text(encoding="utf-8")
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "sheet.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_test_games_layout_reads_with_defaults_for_what_it_leaves_out(tmp_path: Path) -> None:
+    spec = load_sheet_spec(write(tmp_path, GOOD))
+    assert spec.tabs.orders == "Orders {seat}" and spec.headers.engine.startswith("sheets-gm engine")
+    runners = spec.inputs[0]
+    assert [c.kind for c in runners.columns][:3] == [ColumnKind.SUBJECT, ColumnKind.WINDOW, ColumnKind.SHOWN]
+    assert runners.column("pace").values == ("run", "walk")
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ("kind: choice, values: [run, walk]", "kind: text, values: [run, walk]"),
+    ("{key: pace, header: Pace", "{key: Pace!, header: Pace"),
+    ("max_rows: 3", "max_rows: 0"),
+    ("rows: seat\n", "rows: seat\n    max_rows: 2\n"),
+    ("      - {key: feedback, header: Feedback, kind: feedback}\n  - name: seat",
+     "  - name: seat"),
+    ("title: Your turn", "title: Your turn\n    colour: red"),
+])
+def test_a_malformed_layout_is_refused_naming_the_file_and_the_field(tmp_path: Path, change: str,
+                                                                     message: str) -> None:
+    assert change in GOOD
+    path = write(tmp_path, GOOD.replace(change, message, 1))
+    with pytest.raises(SheetSpecError) as caught:
+        load_sheet_spec(path)
+    assert str(path) in str(caught.value) and "inputs" in str(caught.value)
+
+
+def test_a_layout_without_a_seat_table_is_refused(tmp_path: Path) -> None:
+    text = GOOD[: GOOD.index("  - name: seat")]
+    with pytest.raises(SheetSpecError, match="give a seat table"):
+        load_sheet_spec(write(tmp_path, text))
+
+
+def test_a_missing_or_unreadable_file_is_a_message(tmp_path: Path) -> None:
+    with pytest.raises(SheetSpecError, match=r"none\.yaml: cannot read the file"):
+        load_sheet_spec(tmp_path / "none.yaml")
+    with pytest.raises(SheetSpecError, match="line"):
+        load_sheet_spec(write(tmp_path, "inputs: [\n"))
+
+
+def test_tables_stack_on_the_tab_with_a_title_and_header_each(tmp_path: Path) -> None:
+    spec = load_sheet_spec(write(tmp_path, GOOD))
+    tab = InputTab.place("Orders Ann", "title", spec.inputs)
+    runners, seat = tab.tables
+    assert (runners.title_row, runners.header_row, runners.first_row, runners.last_row) == (3, 4, 5, 7)
+    assert (seat.title_row, seat.header_row, seat.first_row) == (9, 10, 11)
+    assert tab.read_range() == "'Orders Ann'!A1:E11"
+    layout = tab.layout(spec.colours, ("ann@example.org",))
+    assert [d.range for d in layout.dropdowns] == ["D5:D7"]
+    assert [c.range for c in layout.checkboxes] == ["C11:C11"]
+    open_cells = [p.range for p in layout.protections if p.player_input]
+    assert open_cells == ["D5:D7", "C11:C11"]
+    assert all(p.editors == ("ann@example.org",) for p in layout.protections if p.player_input)
+
+
+@pytest.mark.parametrize(("value", "expected"), [(True, True), (False, False), ("TRUE", True), ("x", True),
+                                                 ("", False), (None, False), ("no", False)])
+def test_a_tick_box_reads_as_ticked_when_a_sheet_without_boxes_says_yes(value: object, expected: bool) -> None:
+    assert ticked(value) is expected  # type: ignore[arg-type]
+
+
+def test_a_bad_value_is_named_with_its_line(tmp_path: Path) -> None:
+    text = GOOD.replace("max_rows: 3", "max_rows: 0")
+    line = text.splitlines().index("    max_rows: 0") + 1
+    with pytest.raises(SheetSpecError, match=rf"line {line}: inputs\.0\.max_rows: Input should be greater"):
+        load_sheet_spec(write(tmp_path, text))

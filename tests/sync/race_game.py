@@ -1,0 +1,347 @@
+"""A tiny game for testing the generic sync, as OpenSpiel tests its core on tiny games.
+
+"race": each seat has runners on a track of N squares. Every turn, all seats at once choose
+each runner's pace: ``run`` rolls a d6 and costs a point of stamina (with none left, the runner
+moves 1), ``walk`` moves 2 and gives a point back. Stamina is private to the runner's seat (its
+view, its private log); positions are public. The first runner at the end wins for its seat; a
+tie shares the win. Registered only by the tests that use it (``registered_race``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from pathlib import Path
+from typing import Any, ClassVar, cast
+
+import pytest
+
+from sheets_gm.engine import registry
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.core.ruleset import (
+    BoardKind,
+    BotKind,
+    GmOption,
+    Information,
+    Member,
+    Outcome,
+    Resolution,
+    Roster,
+    RulesetTraits,
+    SeatKind,
+    TurnStructure,
+    Verdict,
+    Window,
+)
+from sheets_gm.engine.core.settings import setting
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.layout import CellValue, Fill, Grid
+from sheets_gm.sheets.spec import InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.tables import TypedRow
+
+TEMPLATE = Path(__file__).resolve().parent / "race_template"
+STAMINA = 2
+
+
+class RaceEvent(Enum):
+    """What the race log says."""
+
+    MOVE = "move"
+    TIRED = "tired"
+    FINISH = "finish"
+
+
+@dataclass(frozen=True)
+class RaceSettings:
+    """The race's house rules."""
+
+    max_turns: int = setting(20, "Turns before the race stops (the runner furthest ahead wins)", minimum=1)
+
+
+@dataclass(frozen=True)
+class RaceState:
+    """Where every runner is, whose it is, and its stamina."""
+
+    turn: int
+    owner: Mapping[str, str]  # runner → seat
+    at: Mapping[str, int]
+    stamina: Mapping[str, int]
+    seats: tuple[str, ...]
+    winners: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class RaceOrders:
+    """A pace per runner (``run`` or ``walk``)."""
+
+    pace: Mapping[str, str] = field(default_factory=dict)
+
+
+class RaceRuleset:
+    """The race as a ``Ruleset``."""
+
+    traits: ClassVar[RulesetTraits] = RulesetTraits(
+        name="race", title="Race (test game)", turn_structure=TurnStructure.SIMULTANEOUS, seat_kind=SeatKind.PLAYER,
+        information=Information.PRIVATE_ORDERS, board_kind=BoardKind.SQUARE, judge=False, min_seats=2, max_seats=4,
+        max_windows=20, settings_type=RaceSettings, default_board="track.txt")
+
+    def __init__(self, settings: RaceSettings, board: str) -> None:
+        found = re.fullmatch(r"\s*track\s+(\d+)\s*", board)
+        if found is None:
+            raise ValueError(f"line 1: write 'track N', not {board.strip()!r}")
+        self._settings = settings
+        self._board = board
+        self.length = int(found.group(1))
+
+    @classmethod
+    def create(cls, settings: Any, board: str) -> RaceRuleset:
+        """The race on ``board`` (``track N``)."""
+        return cls(settings, board)
+
+    @property
+    def settings(self) -> RaceSettings:
+        """The house rules."""
+        return self._settings
+
+    @property
+    def board_text(self) -> str:
+        """The board as text."""
+        return self._board
+
+    def sample_roster(self) -> Roster:
+        """Two players with two runners each."""
+        return Roster(("Ann", "Bo"), tuple(Member(f"{s}-{i}", s) for s in ("Ann", "Bo") for i in (1, 2)))
+
+    def new_match(self, roster: Roster, seed: bytes) -> RaceState:
+        """Every runner on square 0 with full stamina; a seat the roster gives no runner runs one, "<seat>-1"."""
+        owner = {m.name: m.seat for m in roster.members}
+        owner |= {f"{seat}-1": seat for seat in roster.seats if not roster.of(seat)}
+        return RaceState(1, owner, dict.fromkeys(owner, 0), dict.fromkeys(owner, STAMINA), roster.seats)
+
+    def state_to_json(self, state: RaceState) -> dict[str, Any]:
+        """The state as JSON."""
+        return {"turn": state.turn, "owner": dict(state.owner), "at": dict(state.at), "stamina": dict(state.stamina),
+                "seats": list(state.seats), "winners": None if state.winners is None else list(state.winners)}
+
+    def state_from_json(self, data: Mapping[str, Any]) -> RaceState:
+        """A state from JSON."""
+        return RaceState(int(data["turn"]), dict(data["owner"]), dict(data["at"]), dict(data["stamina"]),
+                         tuple(data["seats"]), None if data["winners"] is None else tuple(data["winners"]))
+
+    def orders_to_json(self, orders: RaceOrders) -> dict[str, Any]:
+        """Orders as JSON."""
+        return {"pace": dict(orders.pace)}
+
+    def orders_from_json(self, data: Mapping[str, Any]) -> RaceOrders:
+        """Orders from JSON."""
+        return RaceOrders(dict(data["pace"]))
+
+    def seats(self, state: RaceState) -> tuple[str, ...]:
+        """The seats in roster order."""
+        return state.seats
+
+    def window(self, state: RaceState) -> Window | None:
+        """One window a turn for every seat."""
+        if state.winners is not None:
+            return None
+        return Window(str(state.turn), f"turn {state.turn}", "race", state.seats, state.turn)
+
+    def dice(self, seed: bytes, state: RaceState, pins: Mapping[str, Any] | None = None) -> TurnDice:
+        """The turn's dice."""
+        return TurnDice(seed, state.turn, pins, die_sides=None)
+
+    def no_orders(self) -> RaceOrders:
+        """Nobody ordered anything."""
+        return RaceOrders()
+
+    def merge_orders(self, parts: Mapping[str, RaceOrders]) -> RaceOrders:
+        """Every seat's paces together."""
+        return RaceOrders({r: p for part in parts.values() for r, p in part.pace.items()})
+
+    def check(self, state: RaceState, orders: RaceOrders, dice: TurnDice) -> list[Verdict]:
+        """A verdict per runner ordered."""
+        out = []
+        for runner, pace in orders.pace.items():
+            seat = state.owner.get(runner, "?")
+            if runner not in state.owner:
+                out.append(Verdict(seat, runner, "pace", False, f"{runner} is not a runner"))
+            elif pace == "run" and state.stamina[runner] == 0:
+                out.append(Verdict(seat, runner, "pace", True, f"{runner} is tired: running moves 1"))
+            else:
+                out.append(Verdict(seat, runner, "pace", True, f"{runner} will {pace}"))
+        return out
+
+    def resolve(self, state: RaceState, orders: RaceOrders, dice: TurnDice) -> Resolution[RaceState]:
+        """Every runner moves; a runner without orders walks."""
+        at, stamina = dict(state.at), dict(state.stamina)
+        events: list[Event] = []
+        for runner in sorted(state.owner):
+            pace = orders.pace.get(runner, "walk")
+            if pace == "run":
+                step = dice.roll(f"run/{runner}", 6) if stamina[runner] else 1
+                stamina[runner] = max(0, stamina[runner] - 1)
+            else:
+                step = 2
+                stamina[runner] = min(STAMINA, stamina[runner] + 1)
+            at[runner] = min(self.length, at[runner] + step)
+            events.append(Event(state.turn, RaceEvent.MOVE, f"{runner} moves to {at[runner]}."))
+            if stamina[runner] == 0:
+                events.append(Event(state.turn, RaceEvent.TIRED, f"{runner} has no stamina left.",
+                                    audience=frozenset({state.owner[runner]})))
+        best = max(at.values())
+        winners = None
+        if best >= self.length or state.turn >= self.settings.max_turns:
+            winners = tuple(dict.fromkeys(state.owner[r] for r in sorted(at) if at[r] == best))
+            events.append(Event(state.turn, RaceEvent.FINISH, f"{' and '.join(winners)} win the race."))
+        return Resolution(replace(state, turn=state.turn + 1, at=at, stamina=stamina, winners=winners), events)
+
+    def outcome(self, state: RaceState) -> Outcome | None:
+        """The winners once the race is over."""
+        if state.winners is None:
+            return None
+        return Outcome(state.winners, f"{' and '.join(state.winners)} won")
+
+    def view(self, state: RaceState, seat: str | None) -> dict[str, Any]:
+        """Positions for all; stamina only of the seat's own runners."""
+        return {"at": dict(state.at),
+                "stamina": {r: s for r, s in state.stamina.items() if seat is not None and state.owner[r] == seat}}
+
+    def secrets(self, state: RaceState, seat: str) -> list[str]:
+        """A seat's stamina is its own."""
+        return [_stamina_text(r, s) for r, s in state.stamina.items() if state.owner[r] == seat]
+
+    @classmethod
+    def gm_options(cls) -> tuple[GmOption, ...]:
+        """One correction: a runner's stamina."""
+        return (GmOption("stamina", "RUNNER=N", "set a runner's stamina (0 to 2)"),)
+
+    @classmethod
+    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
+                               reason: str) -> list[dict[str, Any]]:
+        """``--stamina Ann-1=2`` as events."""
+        out = []
+        for text in values.get("stamina", ()):
+            runner, sep, number = text.partition("=")
+            if not sep or not number.strip().isdigit() or int(number) > STAMINA:
+                raise ValueError(f"--stamina {text!r}: write RUNNER=N with N from 0 to {STAMINA}, e.g. Ann-1=2")
+            out.append({"runner": runner.strip(), "stamina": int(number), "reason": reason})
+        return out
+
+    def apply_gm_event(self, state: RaceState, event: dict[str, Any]) -> Resolution[RaceState]:
+        """A runner's stamina set by the GM."""
+        if event["runner"] not in state.owner:
+            raise ValueError(f"no runner {event['runner']!r}; the runners are {', '.join(sorted(state.owner))}")
+        stamina = {**state.stamina, event["runner"]: event["stamina"]}
+        text = f"The GM sets {event['runner']}'s stamina to {event['stamina']} ({event['reason']})."
+        seat = state.owner[event["runner"]]
+        return Resolution(replace(state, stamina=stamina),
+                          [Event(state.turn, RaceEvent.TIRED, text, audience=frozenset({seat}))])
+
+    def gm_event_to_json(self, event: dict[str, Any]) -> dict[str, Any]:
+        """A GM event is JSON already."""
+        return dict(event)
+
+    def gm_event_from_json(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A GM event from JSON."""
+        return dict(data)
+
+    def bots(self) -> Mapping[str, BotKind]:
+        """One kind: run while there is stamina, else walk."""
+        return {"steady": BotKind("steady", "runs while it has stamina, then walks", lambda seed: SteadyBot())}
+
+    def sheet(self) -> RaceSheet:
+        """The race's sheet adapter."""
+        return RaceSheet(self)
+
+
+def _stamina_text(runner: str, stamina: int) -> str:
+    return f"{runner} stamina {stamina}"
+
+
+class SteadyBot:
+    """Runs every runner with stamina left; walks the others."""
+
+    def orders(self, state: RaceState, seat: str, dice: TurnDice) -> RaceOrders:
+        """This seat's paces."""
+        return RaceOrders({r: "run" if state.stamina[r] else "walk" for r, s in state.owner.items() if s == seat})
+
+
+@dataclass(frozen=True)
+class RaceSheet:
+    """The race's sheet: runners' rows, the track drawn in one row."""
+
+    rules: RaceRuleset
+
+    @property
+    def spec(self) -> SheetSpec:
+        """The layout file of ``race_template``."""
+        return ruleset_sheet_spec("race")
+
+    def rows(self, state: RaceState, seat: str, table: InputTable) -> list[str]:
+        """A seat's runners, or the seat itself."""
+        if table.rows == "seat":
+            return [seat]
+        return sorted(r for r, s in state.owner.items() if s == seat)
+
+    def shown(self, state: RaceState, seat: str, table: InputTable, subject: str,
+              dice: TurnDice) -> Mapping[str, CellValue]:
+        """A runner's square."""
+        return {"at": state.at.get(subject, "")}
+
+    def read_orders(self, state: RaceState, window: Window, seat: str,
+                    rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[RaceOrders]:
+        """Paces from the runner rows; the Ready box from the seat row."""
+        pace: dict[str, str] = {}
+        problems: dict[str, list[str]] = {}
+        for row in rows.get("runners", []):
+            text = row.text("pace").lower()
+            if not text:
+                continue
+            if text in ("run", "walk"):
+                pace[row.subject] = text
+            else:
+                problems[row.subject] = [f"Pace {text!r} is not a pace: write run or walk"]
+        ready = any(r.ticked("ready") for r in rows.get("seat", []))
+        return SeatInput(RaceOrders(pace), problems, frozenset(pace) | {seat}, ready=ready)
+
+    def typed_cells(self, state: RaceState, window: Window, seat: str,
+                    orders: RaceOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+        """Each runner's pace in its row."""
+        return {"runners": {r: {"pace": p} for r, p in orders.pace.items() if state.owner.get(r) == seat}}
+
+    def board(self, state: RaceState) -> BoardDrawing:
+        """One cell per square; the runners on it, one per line."""
+        cells: list[CellValue] = ["\n".join(r for r in sorted(state.at) if state.at[r] == i)
+                                  for i in range(self.rules.length + 1)]
+        return BoardDrawing([cells], (Fill("A1:A1", "#D9EAD3"),), legend=[["Runners by square, start at A"]])
+
+    def status(self, state: RaceState, window: Window | None, outcome: Outcome | None) -> str:
+        """The turn, or the winners."""
+        return f"Race over: {outcome.text}." if outcome else f"Turn {state.turn}."
+
+    def panel(self, state: RaceState, seat: str) -> Grid:
+        """The seat's runners with their stamina."""
+        header: list[CellValue] = ["Runner", "At", "Stamina"]
+        return [header] + [[r, state.at[r], _stamina_text(r, state.stamina[r])] for r in sorted(state.owner)
+                           if state.owner[r] == seat]
+
+
+#: The race as the core types it (the test game leaves out what only commands and simulations use).
+RACE = cast(type[AnyRuleset], RaceRuleset)
+
+
+def as_ruleset(rules: RaceRuleset) -> AnyRuleset:
+    """A race as the core types a ruleset."""
+    return cast(AnyRuleset, rules)
+
+
+@pytest.fixture
+def registered_race(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[RaceRuleset]]:
+    """The race registered as a ruleset for one test."""
+    monkeypatch.setitem(registry.RULESETS, "race", "tests.sync.race_game:RaceRuleset")
+    monkeypatch.setitem(registry.TEMPLATE_FOLDERS, "race", TEMPLATE)
+    yield RaceRuleset

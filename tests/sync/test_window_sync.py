@@ -1,0 +1,224 @@
+"""The generic sync (``sync.window_*``) on the test game "race": any ruleset with a sheet adapter.
+
+Players type in the memory spreadsheet as they would in Google Sheets; each poll must make one
+read per spreadsheet, answer every row, resolve when every seat is ready, and keep private
+what the ruleset says is private.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from sheets_gm.sheets.backend import LayoutDriftError
+from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sync.match_record import engine_read_range, parse_match_record
+from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW, MatchTabs
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_create import SeatsMismatchError, create_window_match
+from sheets_gm.sync.window_poll import poll
+from tests.fakes.memory import InjectedFault, MemoryBackend
+from tests.sync.race_game import RACE, RaceOrders, RaceRuleset, RaceSettings, as_ruleset, registered_race
+
+__all__ = ["registered_race"]  # the fixture, used by name
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+SEED = b"race-seed"
+SEATS = ("Ann", "Bo")
+
+
+def new_race(separate: bool = True, settings: RaceSettings | None = None) -> tuple[MatchSheets, list[MemoryBackend]]:
+    rules = RaceRuleset(settings or RaceSettings(), "track 8")
+    if separate:
+        backends = [MemoryBackend(n) for n in ("board", "engine", "Ann", "Bo")]
+        sheets = MatchSheets(SEATS, backends[0], backends[1], (backends[2], backends[3]))
+    else:
+        backends = [MemoryBackend("match")]
+        sheets = MatchSheets.single(SEATS, backends[0])
+    create_window_match(sheets, as_ruleset(rules), rules.sample_roster(), seed=SEED)
+    return sheets, backends
+
+
+def tabs() -> MatchTabs:
+    return MatchTabs(RaceRuleset(RaceSettings(), "track 8").sheet().spec, SEATS, False)
+
+
+def type_pace(backend: MemoryBackend, seat: str, index: int, pace: CellValue) -> None:
+    placed = tabs().orders(seat).table("runners")
+    backend.type(f"Orders {seat}", placed.cell(index, "pace"), pace)
+
+
+def tick_ready(backend: MemoryBackend, seat: str, value: CellValue = True) -> None:
+    placed = tabs().orders(seat).table("seat")
+    backend.type(f"Orders {seat}", placed.cell(0, "ready"), value)
+
+
+def feedback(backend: MemoryBackend, seat: str, table: str, index: int) -> str:
+    placed = tabs().orders(seat).table(table)
+    return str(backend.value(f"Orders {seat}", placed.cell(index, "feedback")))
+
+
+def record_of(backend: MemoryBackend) -> object:
+    grid = backend.read([engine_read_range("Engine")])[0]
+    return parse_match_record(grid[1:], "engine")
+
+
+def test_a_new_match_draws_each_seat_its_rows_and_the_board(registered_race: type[RaceRuleset]) -> None:
+    _sheets, (board, engine, ann, bo) = new_race()
+    runners = tabs().orders("Ann").table("runners")
+    assert ann.value("Orders Ann", runners.cell(0, "runner")) == "Ann-1"
+    assert ann.value("Orders Ann", runners.cell(1, "runner")) == "Ann-2"
+    assert ann.value("Orders Ann", runners.cell(0, "window")) == "1"
+    assert "Waiting for your orders for turn 1" in feedback(ann, "Ann", "runners", 0)
+    assert "Orders Bo" not in ann.tabs and "Orders Ann" not in bo.tabs  # each seat's own spreadsheet
+    assert board.value("Board", "A1") == "Ann-1\nAnn-2\nBo-1\nBo-2"
+    assert "race track" in str(board.value("Board", "K1"))  # right of the 9 squares and a gap
+    assert engine.value("Engine", "B2") == "race"
+
+
+def test_an_idle_poll_reads_once_per_spreadsheet_and_writes_nothing(registered_race: type[RaceRuleset]) -> None:
+    sheets, backends = new_race()
+    poll(sheets, RACE, now=NOW)  # the first poll may settle feedback
+    for b in backends:
+        b.calls.clear()
+    report = poll(sheets, RACE, now=NOW)
+    assert [b.calls for b in backends] == [["read"]] * 4
+    assert not report.resolved and report.waiting_for == ["Ann", "Bo"]
+
+
+def test_feedback_names_the_row_and_what_is_accepted(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    type_pace(ann, "Ann", 0, "sprint")
+    type_pace(ann, "Ann", 1, "walk")
+    report = poll(sheets, RACE, now=NOW)
+    assert "Pace 'sprint' is not a pace: write run or walk" in feedback(ann, "Ann", "runners", 0)
+    assert "✔ Ann-2 will walk" in feedback(ann, "Ann", "runners", 1)
+    assert ("Ann · Ann-1", "Pace 'sprint' is not a pace: write run or walk") in report.rejected
+    assert "Tick Ready" in feedback(ann, "Ann", "seat", 0)
+
+
+def test_the_window_resolves_when_every_seat_is_ready(registered_race: type[RaceRuleset]) -> None:
+    sheets, (board, engine, ann, bo) = new_race()
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    assert not poll(sheets, RACE, now=NOW).resolved
+    tick_ready(bo, "Bo")
+    for b in (board, engine, ann, bo):
+        b.calls.clear()
+    report = poll(sheets, RACE, now=NOW)
+    assert report.resolved and report.reason == "every seat is ready"
+    assert [b.calls for b in (board, engine, ann, bo)] == [["read", "write"]] * 4
+    # Ann-1 ran (a d6 keyed by the seed), everyone else walked 2
+    expected = RaceRuleset(RaceSettings(), "track 8")
+    start = expected.new_match(expected.sample_roster(), SEED)
+    after = expected.resolve(start, RaceOrders({"Ann-1": "run"}), expected.dice(SEED, start)).state
+    assert record_of(engine).state == after  # type: ignore[attr-defined]
+    runners = tabs().orders("Ann").table("runners")
+    assert ann.value("Orders Ann", runners.cell(0, "pace")) == ""  # consumed and cleared
+    assert ann.value("Orders Ann", runners.cell(0, "window")) == "2"
+    assert ann.value("Orders Ann", runners.cell(0, "at")) == after.at["Ann-1"]
+    assert ann.value("Orders Ann", tabs().orders("Ann").table("seat").cell(0, "ready")) is False
+    archived = json.loads(str(ann.value("Archive Ann", "B5")))
+    assert archived["rows"][0]["values"]["pace"] == "run"
+
+
+def test_private_events_reach_only_their_seat(registered_race: type[RaceRuleset]) -> None:
+    sheets, (board, _engine, ann, bo) = new_race()
+    for turn in range(2):  # Ann's runners run until they are out of stamina
+        type_pace(ann, "Ann", 0, "run")
+        type_pace(ann, "Ann", 1, "run")
+        tick_ready(ann, "Ann")
+        tick_ready(bo, "Bo")
+        assert poll(sheets, RACE, now=NOW).resolved, turn
+    public = [str(v) for (r, c), v in board.tabs["Log"].items() if c == 2 and r > 0]
+    private = [str(v) for (r, c), v in ann.tabs["View Ann"].items() if c == 2 and r >= VIEW_LOG_HEADER_ROW]
+    assert any("no stamina left" in t for t in private)
+    assert not any("no stamina" in t for t in public)
+    assert not any("no stamina" in str(v) for v in bo.tabs["View Bo"].values())
+    assert ann.value("View Ann", "C5") == "Ann-1 stamina 0" and "Stamina" in str(ann.value("View Ann", "C4"))
+
+
+def test_a_row_typed_for_another_window_is_set_aside(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    runners = tabs().orders("Ann").table("runners")
+    ann.type("Orders Ann", runners.cell(0, "window"), "7")  # a copy of an old row pasted back
+    type_pace(ann, "Ann", 0, "run")
+    poll(sheets, RACE, now=NOW)
+    assert ann.value("Orders Ann", runners.cell(0, "pace")) == ""
+    assert "written for 7" in feedback(ann, "Ann", "runners", 0)
+    assert json.loads(str(ann.value("Archive Ann", "C2")))["stale"][0]["values"]["pace"] == "run"
+
+
+def test_the_deadline_and_the_gm_resolve_without_every_seat(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, engine, _ann, _bo) = new_race()
+    refused = poll(sheets, RACE, now=NOW, force=True, window_key="2")
+    assert not refused.resolved and "window '2' is not the open one" in refused.force_refused
+    forced = poll(sheets, RACE, now=NOW, force=True, window_key="1")
+    assert forced.resolved and forced.reason == "forced by the GM"
+    engine.type("Engine", "B10", "2026-11-22T11:00+00:00")  # the deadline cell
+    late = poll(sheets, RACE, now=NOW)
+    assert late.resolved and "deadline" in late.reason
+
+
+@pytest.mark.parametrize("fault", range(1, 4))
+def test_a_resolution_cut_before_its_commit_is_completed_by_the_next_poll(
+        registered_race: type[RaceRuleset], fault: int) -> None:
+    sheets, (board, engine, ann, bo) = new_race()
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    writers = [ann, bo, board]  # written before the engine, in this order
+    writers[fault - 1].fail_on_call = len(writers[fault - 1].calls) + 2  # its read passes, its write fails
+    with pytest.raises(InjectedFault):
+        poll(sheets, RACE, now=NOW)
+    writers[fault - 1].fail_on_call = None
+    # Bo types meanwhile: for turn 1 if his spreadsheet was not written yet (his order counts), else for turn 2
+    type_pace(bo, "Bo", 0, "run")
+    report = poll(sheets, RACE, now=NOW)
+    assert report.resolved and (report.reason == "completing a resolution that was interrupted") == (fault > 1)
+    record = record_of(engine)
+    assert record.resolved == 1  # type: ignore[attr-defined]
+    expected = RaceRuleset(RaceSettings(), "track 8")
+    start = expected.new_match(expected.sample_roster(), SEED)
+    first_orders = RaceOrders({"Ann-1": "run"} if fault > 2 else {"Ann-1": "run", "Bo-1": "run"})
+    assert record.state == expected.resolve(  # type: ignore[attr-defined]
+        start, first_orders, expected.dice(SEED, start)).state
+    kept = bo.value("Orders Bo", tabs().orders("Bo").table("runners").cell(0, "pace"))
+    assert kept == ("run" if fault > 2 else "")  # typed for turn 2: still there for turn 2
+
+
+def test_an_edited_header_stops_the_sync_before_anything_is_written(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    runners = tabs().orders("Ann").table("runners")
+    ann.type("Orders Ann", f"D{runners.header_row}", "Speed")
+    with pytest.raises(LayoutDriftError, match=r"Orders Ann.*should say 'Pace' but says 'Speed'"):
+        poll(sheets, RACE, now=NOW)
+
+
+def test_the_config_must_name_the_rosters_seats(registered_race: type[RaceRuleset]) -> None:
+    rules = RaceRuleset(RaceSettings(), "track 8")
+    sheets = MatchSheets.single(("Bo", "Ann"), MemoryBackend())
+    with pytest.raises(SeatsMismatchError, match="roster's order"):
+        create_window_match(sheets, as_ruleset(rules), rules.sample_roster(), seed=SEED)
+
+
+def test_a_match_in_one_spreadsheet_plays_to_its_end_like_the_pure_engine(registered_race: type[RaceRuleset]) -> None:
+    sheets, (match,) = new_race(separate=False, settings=RaceSettings(max_turns=6))
+    rules = RaceRuleset(RaceSettings(max_turns=6), "track 8")
+    state = rules.new_match(rules.sample_roster(), SEED)
+    for turn in range(1, 20):
+        if rules.window(state) is None:
+            break
+        paces = {"Ann-1": "run", "Bo-2": "run"} if turn % 2 else {"Ann-2": "run"}
+        for runner, pace in paces.items():
+            seat, index = runner.split("-")
+            type_pace(match, seat, int(index) - 1, pace)
+        for seat in SEATS:
+            tick_ready(match, seat)
+        assert poll(sheets, RACE, now=NOW).resolved
+        state = rules.resolve(state, RaceOrders(paces), rules.dice(SEED, state)).state
+    final = poll(sheets, RACE, now=NOW)
+    assert final.finished and record_of(match).state == state  # type: ignore[attr-defined]
+    assert "Race over" in str(match.value("Orders Ann", "A2"))
