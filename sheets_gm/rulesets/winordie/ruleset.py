@@ -32,6 +32,7 @@ from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.setup import new_match
+from sheets_gm.rulesets.winordie.sheet import WodSheet
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.rulesets.winordie.turn import resolve_window, start_of_turn
 from sheets_gm.rulesets.winordie.views import public_view, seat_view, secrets
@@ -184,6 +185,11 @@ class WodRuleset:
     def apply_gm_event(self, state: WodState, event: Adjustment) -> Resolution[WodState]:
         new, events = apply_adjustment(self.rules, state, event)
         return Resolution(new, events)
+
+    # -- the sheet ---------------------------------------------------------------------------
+    def sheet(self) -> WodSheet:
+        """The sheet adapter the generic sync drives (``sheet.py``)."""
+        return WodSheet(self)
 
     # -- tests -------------------------------------------------------------------------------
     @classmethod

@@ -1,0 +1,197 @@
+"""What the Win or Die sheets show, drawn from the engine's views so nothing hidden can slip in:
+the public board (from the public view: terrain, exposed units with their damage, face-down
+tokens, the effects waiting for the GM, the fallen), the status line with each legion's morale
+and fatigue tracks, and a player's own panel (from her view: her units hidden or not, her
+barrack, command tokens, crystals and her cards' abilities).
+
+The board draws each hex as two cells of one column, Wesnoth's layout: even columns (B, D…)
+one row lower. The hex's name and terrain stand in its upper cell, its unit in the lower.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.rulesets.winordie.board import WodMap
+from sheets_gm.rulesets.winordie.enums import Terrain
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
+from sheets_gm.sheets.spec import SheetSpec
+
+PENDING_LINES = 12  # effects listed under the map; more are counted on the last line
+HEX_WIDTH = 130
+ROW_HEIGHT = 36
+View = Mapping[str, Any]
+
+
+def hex_rows(h: Hex) -> tuple[int, int]:
+    """The 0-based board rows of a hex's upper and lower cells."""
+    top = 2 * h.row + (h.col & 1)
+    return top, top + 1
+
+
+def _terrain_key(board: WodMap, h: Hex) -> str:
+    slot = board.bases.get(h)
+    if slot is not None:
+        return f"base{slot + 1}"
+    terrain = board.terrain[h]
+    return "plain" if terrain is Terrain.PLAIN else terrain.value
+
+
+def _seat_sign(spec: SheetSpec, seats: Sequence[str], owner: str) -> str:
+    return spec.symbols.get(f"seat{seats.index(owner) + 1}", "") if owner in seats else ""
+
+
+def _unit_text(spec: SheetSpec, seats: Sequence[str], entry: Mapping[str, Any]) -> str:
+    """A unit's lower cell: owner sign and name, then card and damage, then its command tokens."""
+    sign = _seat_sign(spec, seats, str(entry["owner"]))
+    tokens = spec.symbols.get("token", "●") * int(entry["tokens"])
+    if "token" in entry:  # face down: the public view gives only the token
+        lines = [f"{sign} {entry['token']}", "face down"]
+    else:
+        lines = [f"{sign} {entry['id']} {entry['card']}", f"{entry['damage']}/{entry['health']} damage"]
+    if tokens:
+        lines[1] += f" {tokens}"
+    return "\n".join(lines)
+
+
+def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
+    """The public board from the public view: the map, then the GM's pending effects and the fallen."""
+    width, height = board.grid.width, board.grid.height
+    map_rows = 2 * height + 1
+    values: Grid = [[""] * width for _ in range(map_rows)]
+    fills: list[Fill] = []
+    seats = [p["name"] for p in view["players"]]
+    colours = spec.colours.extra
+    for h in board.cells():
+        top, bottom = hex_rows(h)
+        key = _terrain_key(board, h)
+        sign = spec.symbols.get(key, "")
+        values[top][h.col] = f"{h.label} {sign}".strip()
+        fills.append(Fill(cells(h.col, top + 1, h.col, bottom + 1), colours.get(key, "#FFFFFF"), wrap=True))
+    for entry in view["board"]:
+        at = board.parse(str(entry["at"]))
+        values[hex_rows(at)[1]][at.col] = _unit_text(spec, seats, entry)
+    values.append([""] * width)
+    pending = list(view["pending"])
+    head = len(values)
+    values.append(_line(f"For the GM · effects to apply ({len(pending)}): sheets-gm adjust -c MATCH.toml … "
+                        "--reason …, then --done N", width))
+    fills.append(Fill(cells(0, head + 1, width - 1, head + 1), colours.get("pending", "#FFFFFF"), bold=True))
+    lines = [_pending_line(p) for p in pending]
+    if len(lines) > PENDING_LINES:
+        lines = [*lines[:PENDING_LINES - 1], f"… and {len(pending) - PENDING_LINES + 1} more: sheets-gm status"]
+    lines += [""] * (PENDING_LINES - len(lines))
+    values += [_line(line, width) for line in lines]
+    dead = ", ".join(f"{d['id']} ({d['card']})" for d in view["dead"])
+    values.append(_line(f"Fallen: {dead or 'none yet'}", width))
+    return BoardDrawing(values, tuple(fills), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
+                        row_heights=dict.fromkeys(range(map_rows), ROW_HEIGHT),
+                        legend=_legend(spec, board, seats))
+
+
+def _line(text: str, width: int) -> list[CellValue]:
+    """A board row holding one text in its first cell (it runs on over the empty cells to its right)."""
+    return [text, *[""] * (width - 1)]
+
+
+def _pending_line(p: Mapping[str, Any]) -> str:
+    target = f" → {p['target']}" if p["target"] else ""
+    return f"#{p['id']} · turn {p['turn']} · {p['player']}: {p['source']} {p['name']}{target}: {p['text']}"
+
+
+def _legend(spec: SheetSpec, board: WodMap, seats: Sequence[str]) -> Grid:
+    last = Hex(board.grid.width - 1, board.grid.height - 1)
+    signs = spec.symbols
+    out: Grid = [
+        [f"Hexes A1 to {last.label}: each is two cells of a column (even columns sit half a hex lower); "
+         "its name and terrain above, its unit below."],
+        [f"{_seat_sign(spec, seats, seats[0])} {seats[0]}'s units (baseline 1) · "
+         f"{_seat_sign(spec, seats, seats[1])} {seats[1]}'s units (baseline 2)"],
+        ["A face-down token shows only whose it is; an exposed unit shows its id, card and damage/health."],
+        [f"{signs.get('token', '●')} a command token on the unit this turn (at most 3)."],
+        [" · ".join(signs[k] for k in ("mine", "forest", "mountain", "highland") if signs.get(k))],
+        ["A legion loses when its morale falls to its fatigue or below, or its fatigue reaches the limit."],
+    ]
+    return out
+
+
+def tracks(view: View, fatigue_limit: int, best_of: int) -> str:
+    """Each legion's morale and fatigue tracks, crystals and command tokens (and wins in a best of N)."""
+    parts = []
+    for p in view["players"]:
+        wins = f", {p['wins']} won" if best_of > 1 else ""
+        parts.append(f"{p['name']}: morale {p['morale']} · fatigue {p['fatigue']}/{fatigue_limit} · "
+                     f"{p['crystals']} crystals · {p['tokens']} tokens{wins}")
+    return " | ".join(parts)
+
+
+def own_panel(view: View, seat: str, fatigue_limit: int) -> Grid:
+    """A player's View panel from her view: her tracks, her units, her barrack and her cards' abilities."""
+    me = next(p for p in view["players"] if p["name"] == seat)
+    cards = {c["name"]: c for c in view["cards"]}
+    council = ", ".join(me["council"]) or "none"
+    out: Grid = [
+        ["Your legion", f"morale {me['morale']}", f"fatigue {me['fatigue']}/{fatigue_limit}",
+         f"{me['crystals']} crystals", f"{me['tokens']} command tokens", f"council: {council}"],
+        [],
+        ["Your unit", "Card", "Hex", "Face", "Damage", "Tokens", "Used", "Stats"],
+    ]
+    for u in view["mine"]:
+        out.append([u["id"], u["card"], u["at"] or "not deployed", face(u), f"{u['damage']}/{u['health']}",
+                    u["tokens"], ", ".join(u["used"] + u["ultimates"]), stats(u, cards.get(u["card"], {}))])
+    out += [[], ["Barrack", "Cost", "Stats"]]
+    barrack: dict[str, int] = {}
+    for name in view["barrack"]:
+        barrack[name] = barrack.get(name, 0) + 1
+    for name, count in barrack.items():
+        card = cards.get(name, {})
+        out.append([f"{name} ×{count}", card.get("cost", ""), stats({}, card)])
+    if not barrack:
+        out.append(["(empty)"])
+    out += [[], ["Card", "Ability", "Type", "What it does"]]
+    own = sorted({u["card"] for u in view["mine"]} | set(barrack))
+    for name in own:
+        for a in cards.get(name, {}).get("abilities", []):
+            out.append([name, a["name"], a["type"], a["text"]])
+    return out
+
+
+def face(unit: Mapping[str, Any]) -> str:
+    """How a unit of hers stands: face down as which token, exposed, or not deployed yet."""
+    if unit["at"] is None:
+        return "not deployed"
+    return f"face down: {unit['token']}" if unit["hidden"] else "exposed"
+
+
+def stats(unit: Mapping[str, Any], card: Mapping[str, Any]) -> str:
+    """A card's numbers (with the unit's enhancements, when a unit is given) in one line."""
+    if not card:
+        return ""
+    speed = unit.get("speed", card["speed"])
+    power = unit.get("power", card["power"])
+    counter = unit.get("counter", card["counter"])
+    text = (f"speed {speed} · power {power} hits {card['hit']}+ · counter {counter} hits {card['counter_hit']}+ · "
+            f"health {unit.get('health', card['health'])} · range {card['range']}")
+    if card.get("flying"):
+        text += " · flying"
+    if unit.get("enhancements"):
+        text += " · " + ", ".join(unit["enhancements"])
+    return text
+
+
+def unit_entry(view: View, uid: str) -> Mapping[str, Any] | None:
+    """One of her units in her view, by id."""
+    return next((u for u in view["mine"] if u["id"] == uid), None)
+
+
+def unit_cells(view: View, uid: str) -> Mapping[str, CellValue]:
+    """The shown cells of her unit's row in the units table."""
+    u = unit_entry(view, uid)
+    if u is None:
+        return {}
+    cards = {c["name"]: c for c in view["cards"]}
+    return {"card": u["card"], "at": u["at"] or "—", "face": face(u), "damage": f"{u['damage']}/{u['health']}",
+            "stats": stats(u, cards.get(u["card"], {}))}
