@@ -124,8 +124,12 @@ def tracks(view: View, fatigue_limit: int, best_of: int) -> str:
     for p in view["players"]:
         wins = f", {p['wins']} won" if best_of > 1 else ""
         parts.append(f"{p['name']}: morale {p['morale']} · fatigue {p['fatigue']}/{fatigue_limit} · "
-                     f"{p['crystals']} crystals · {p['tokens']} tokens{wins}")
+                     f"{_count(p['crystals'], 'crystal')} · {_count(p['tokens'], 'command token')}{wins}")
     return " | ".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def own_panel(view: View, seat: str, fatigue_limit: int) -> Grid:
@@ -135,7 +139,7 @@ def own_panel(view: View, seat: str, fatigue_limit: int) -> Grid:
     council = ", ".join(me["council"]) or "none"
     out: Grid = [
         ["Your legion", f"morale {me['morale']}", f"fatigue {me['fatigue']}/{fatigue_limit}",
-         f"{me['crystals']} crystals", f"{me['tokens']} command tokens", f"council: {council}"],
+         _count(me["crystals"], "crystal"), _count(me["tokens"], "command token"), f"council: {council}"],
         [],
         ["Your unit", "Card", "Hex", "Face", "Damage", "Tokens", "Used", "Stats"],
     ]
