@@ -19,6 +19,7 @@ from sheets_gm.rulesets.winordie.ruleset import WodRuleset
 from sheets_gm.rulesets.winordie.sheet import WodSheet
 from sheets_gm.rulesets.winordie.sheet_draw import PENDING_LINES
 from sheets_gm.rulesets.winordie.state import Pending, WodState
+from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -43,7 +44,7 @@ def _rows(table: str, typed: Mapping[str, Mapping[str, CellValue]], window: Wind
 
 
 def _read(r: WodRuleset, state: WodState, player: str, /,
-          **tables: Mapping[str, Mapping[str, CellValue]]) -> Any:
+          **tables: Mapping[str, Mapping[str, CellValue]]) -> SeatInput[WodOrders]:
     window = r.window(state)
     assert window is not None
     return _sheet(r).read_orders(state, window, player, {t: _rows(t, v, window) for t, v in tables.items()})
