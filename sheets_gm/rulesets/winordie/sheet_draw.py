@@ -5,7 +5,9 @@ and fatigue tracks, and a player's own panel (from her view: her units hidden or
 barrack, command tokens, crystals and her cards' abilities).
 
 The board draws each hex as two cells of one column, Wesnoth's layout: even columns (B, D…)
-one row lower. The hex's name and terrain stand in its upper cell, its unit in the lower.
+one row lower. The hex's name and terrain stand in its upper cell, its unit in the lower. The
+map starts on the third row, under the column letters, whose row is tall enough for the status
+line that stands to its right.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sheets_gm.engine.core.grid import column_label
 from sheets_gm.engine.core.hexgrid import Hex
 from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.enums import Terrain
@@ -21,14 +24,16 @@ from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 from sheets_gm.sheets.spec import SheetSpec
 
 PENDING_LINES = 12  # effects listed under the map; more are counted on the last line
-HEX_WIDTH = 130
+MAP_TOP = 2  # board rows above the map: a free row, then the column letters
+STATUS_HEIGHT = 84  # the column letters' row, beside the status line: room for its five lines
+HEX_WIDTH = 150
 ROW_HEIGHT = 36
 View = Mapping[str, Any]
 
 
 def hex_rows(h: Hex) -> tuple[int, int]:
     """The 0-based board rows of a hex's upper and lower cells."""
-    top = 2 * h.row + (h.col & 1)
+    top = MAP_TOP + 2 * h.row + (h.col & 1)
     return top, top + 1
 
 
@@ -60,8 +65,9 @@ def _unit_text(spec: SheetSpec, seats: Sequence[str], entry: Mapping[str, Any]) 
 def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
     """The public board from the public view: the map, then the GM's pending effects and the fallen."""
     width, height = board.grid.width, board.grid.height
-    map_rows = 2 * height + 1
+    map_rows = MAP_TOP + 2 * height + 1
     values: Grid = [[""] * width for _ in range(map_rows)]
+    values[MAP_TOP - 1] = [column_label(c) for c in range(width)]
     fills: list[Fill] = []
     seats = [p["name"] for p in view["players"]]
     colours = spec.colours.extra
@@ -75,6 +81,8 @@ def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
         at = board.parse(str(entry["at"]))
         values[hex_rows(at)[1]][at.col] = _unit_text(spec, seats, entry)
     values.append([""] * width)
+    dead = ", ".join(f"{d['id']} ({d['card']})" for d in view["dead"])
+    values.append(_line(f"Fallen: {dead or 'none yet'}", width))
     pending = list(view["pending"])
     head = len(values)
     values.append(_line(f"For the GM · effects to apply ({len(pending)}): sheets-gm adjust -c MATCH.toml … "
@@ -85,10 +93,8 @@ def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
         lines = [*lines[:PENDING_LINES - 1], f"… and {len(pending) - PENDING_LINES + 1} more: sheets-gm status"]
     lines += [""] * (PENDING_LINES - len(lines))
     values += [_line(line, width) for line in lines]
-    dead = ", ".join(f"{d['id']} ({d['card']})" for d in view["dead"])
-    values.append(_line(f"Fallen: {dead or 'none yet'}", width))
     return BoardDrawing(values, tuple(fills), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
-                        row_heights=dict.fromkeys(range(map_rows), ROW_HEIGHT),
+                        row_heights={MAP_TOP - 1: STATUS_HEIGHT, **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
                         legend=_legend(spec, board, seats))
 
 
