@@ -149,6 +149,7 @@ class TabNames(_Strict):
     archive: str = "Archive {seat}"
     view: str = "View {seat}"  # what the seat may see: its private panel and log, in its own spreadsheet
     judge: str = "Judge"
+    gm: str = "GM"  # the GM's own panel and the full private log, in the engine spreadsheet
 
 
 class Headers(_Strict):
@@ -159,6 +160,7 @@ class Headers(_Strict):
     orders_title: str = "sheets-gm · orders of {seat}"
     judge_title: str = "sheets-gm · the judge's entries"
     view_title: str = "sheets-gm · what {seat} sees"
+    gm_title: str = "sheets-gm · for the GM only"
     log: tuple[str, ...] = ("Turn", "Kind", "What happened")
     settings: tuple[str, ...] = ("Setting", "Value", "Default", "What it changes")
     archive: tuple[str, ...] = ("Window", "Orders consumed (JSON)", "Stale orders set aside (JSON)")

@@ -5,14 +5,15 @@
 - each seat's spreadsheet: Orders <seat> (its input tables), Archive <seat> (what each
   resolution consumed), View <seat> (what only that seat may see, and its private log);
 - the judge's spreadsheet (a ruleset with a judge): Judge (the judge's input tables) and its archive;
-- the engine spreadsheet: Engine (hidden; the record and one history row per resolution).
+- the engine spreadsheet: Engine (hidden; the record and one history row per resolution) and
+  GM (the adapter's panel for the GM, such as effects to apply by hand, and every private event).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.ruleset import JUDGE
+from sheets_gm.engine.core.ruleset import GM, JUDGE
 from sheets_gm.sheets.layout import a1, cell_at, cells
 from sheets_gm.sheets.spec import SheetSpec
 from sheets_gm.sheets.tables import InputTab
@@ -60,8 +61,16 @@ class MatchTabs:
         return a1(self.archive(seat), cells(0, row, 2, row))
 
     def view(self, seat: str) -> str:
-        """The View tab's name of ``seat``."""
-        return self.spec.tabs.view.format(seat=seat)
+        """The View tab's name of ``seat`` (the GM's tab for ``GM``)."""
+        return self.spec.tabs.gm if seat == GM else self.spec.tabs.view.format(seat=seat)
+
+    def view_title(self, seat: str) -> str:
+        """The title of ``seat``'s View tab."""
+        return self.spec.headers.gm_title if seat == GM else self.spec.headers.view_title.format(seat=seat)
+
+    def view_seats(self) -> tuple[str, ...]:
+        """Every View tab's owner: the seats, the judge if the game has one, and the GM."""
+        return (*self.input_seats(), GM)
 
     def view_status_range(self, seat: str) -> str:
         """The View tab's title and status cells."""

@@ -14,7 +14,6 @@ from enum import Enum
 from typing import Any
 
 from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.ruleset import JUDGE
 from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable
@@ -22,7 +21,13 @@ from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_values_range, history_range
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
-from sheets_gm.sync.window_writes import board_writes, public_log_writes, seat_tables_writes, status_line, view_writes
+from sheets_gm.sync.window_writes import (
+    board_writes,
+    public_log_writes,
+    seat_tables_writes,
+    status_line,
+    views_writes,
+)
 
 
 class SyncEvent(Enum):
@@ -63,7 +68,6 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     outcome = ruleset.outcome(state)
     status = status_line(read.adapter, record)
     dice = ruleset.dice(record.seed, state)
-    seat_logs = dict(record.seat_logs)
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         kept: dict[str, dict[str, TypedRow]] = {}
@@ -72,9 +76,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                 kept.setdefault(row.table, {})[row.subject] = row
         seat_tables_writes(batch, backend, seat_read.tab, read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", kept)
-        if seat != JUDGE:
-            seat_logs[seat] = seat_logs.get(seat, 0) + view_writes(
-                batch, backend, read.tabs, read.adapter, state, seat, status, seat_logs.get(seat, 0), events)
+    seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events)
     board_writes(batch, sheets.board, read.tabs, read.adapter, state, status)
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events)
     return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)

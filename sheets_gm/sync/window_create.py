@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from sheets_gm.engine.core.dice import seed_hash
-from sheets_gm.engine.core.ruleset import JUDGE, Roster
+from sheets_gm.engine.core.ruleset import GM, Roster
 from sheets_gm.engine.core.settings import settings_rows
 from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter
@@ -66,7 +66,7 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
     spec = tabs.spec
     return TabLayout(
         name=tabs.view(seat), rows=VIEW_LOG_HEADER_ROW + SEAT_LOG_ROWS, cols=VIEW_COLS, frozen_rows=2,
-        values={"A1": [[spec.headers.view_title.format(seat=seat)]],
+        values={"A1": [[tabs.view_title(seat)]],
                 f"A{VIEW_LOG_HEADER_ROW}": [list(spec.headers.log)]},
         fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
                Fill(cells(0, VIEW_LOG_HEADER_ROW, 2, VIEW_LOG_HEADER_ROW), spec.colours.header, bold=True)),
@@ -92,8 +92,8 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
         backend = seat_backend(sheets, tabs, seat)
         out.append((backend, tabs.orders(seat).layout(spec.colours, tuple(emails.get(seat, ())))))
         out.append((backend, _archive_tab(tabs, seat, windows)))
-        if seat != JUDGE:
-            out.append((backend, _view_tab(tabs, seat)))
+        out.append((backend, _view_tab(tabs, seat)))
+    out.append((sheets.engine, _view_tab(tabs, GM)))
     out.append((sheets.engine, TabLayout(
         name=spec.tabs.engine, rows=HISTORY_FIRST_ROW + windows + HISTORY_MARGIN, cols=2, hidden=True,
         values={"A1": [[spec.headers.engine]], "A2": key_column()},
@@ -130,8 +130,7 @@ def create_window_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster
     apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}),
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()
-    sheets_of = {seat: seat_backend(sheets, tabs, seat) for seat in tabs.input_seats()}
-    drawn_writes(batch, sheets_of, sheets.board, tabs, record, adapter, ruleset.dice(seed, state))
+    drawn_writes(batch, sheets, tabs, record, adapter, ruleset.dice(seed, state))
     rows: Grid = [list(r) for r in settings_rows(ruleset.settings, schedule_text)]
     batch.put(sheets.board, a1(adapter.spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     batch.put(sheets.engine, engine_values_range(adapter.spec.tabs.engine), record.values())

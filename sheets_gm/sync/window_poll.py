@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.ruleset import JUDGE, Verdict, Window
+from sheets_gm.engine.core.ruleset import Verdict, Window
 from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.backend import SheetBackend
@@ -36,7 +36,7 @@ from sheets_gm.sync.window_writes import (
     ready_sentence,
     seat_tables_writes,
     status_line,
-    view_writes,
+    views_writes,
 )
 
 DeadlineRule = Callable[[datetime], str]
@@ -218,9 +218,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     deadline = record.deadline if same_window else (next_deadline(now) if next_deadline and new_window else "")
     number = record.resolved + 1
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events)
-    seat_logs = dict(record.seat_logs)
     new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
-                         log_rows=record.log_rows + public, seat_logs=seat_logs)
+                         log_rows=record.log_rows + public)
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = ruleset.dice(record.seed, new_state)
@@ -245,10 +244,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                     kept.setdefault(row.table, {})[row.subject] = row
         seat_tables_writes(batch, backend, seat_read.tab, adapter, new_state, new_window, seat, next_dice, status,
                            outcome.text if outcome else "", kept)
-        if seat != JUDGE:
-            added = view_writes(batch, backend, read.tabs, adapter, new_state, seat, status,
-                                seat_logs.get(seat, 0), resolution.events)
-            seat_logs[seat] = seat_logs.get(seat, 0) + added
+    new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
+                                                            record.seat_logs, resolution.events))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_to_json(answer.orders),
                "state_before": ruleset.state_to_json(record.state), "log_from": record.log_rows,

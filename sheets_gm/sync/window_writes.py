@@ -8,7 +8,7 @@ from typing import Any
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event, visible_to
-from sheets_gm.engine.core.ruleset import JUDGE, Window
+from sheets_gm.engine.core.ruleset import GM, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
@@ -17,7 +17,8 @@ from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import VIEW_COLS, VIEW_PANEL_ROWS, MatchTabs
-from sheets_gm.sync.sheets import WriteBatch
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.window_read import seat_backend
 
 
 def acts(window: Window | None, seat: str, table: InputTable) -> bool:
@@ -110,7 +111,9 @@ def public_log_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, f
 
 
 def private_events(events: Sequence[Event], seat: str) -> list[Event]:
-    """The events only some seats may read that ``seat`` may (its View tab's log)."""
+    """The events only some seats may read that ``seat`` may (its View tab's log); the GM reads them all."""
+    if seat == GM:
+        return [e for e in events if e.audience is not None]
     return [e for e in visible_to(events, seat) if e.audience is not None]
 
 
@@ -118,8 +121,7 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
                 seat: str, status: str, log_from: int, events: Sequence[Event]) -> int:
     """A seat's View tab: title, status, its private panel (rewritten whole) and its private log lines;
     returns how many log lines were added."""
-    title = tabs.spec.headers.view_title.format(seat=seat)
-    batch.put(backend, tabs.view_status_range(seat), [[title], [status]])
+    batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
     panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS]))
              for r in adapter.panel(state, seat)[:VIEW_PANEL_ROWS]]
     panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
@@ -130,9 +132,20 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     return len(mine)
 
 
-def drawn_writes(batch: WriteBatch, sheets_of: Mapping[str, SheetBackend], board: SheetBackend, tabs: MatchTabs,
-                 record: MatchRecord, adapter: AnySheetAdapter, dice: TurnDice,
-                 kept: Mapping[str, Mapping[str, Mapping[str, TypedRow]]] | None = None) -> None:
+def views_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
+                 status: str, seat_logs: Mapping[str, int], events: Sequence[Event]) -> dict[str, int]:
+    """Every View tab (each seat's, the judge's, the GM's) for ``state``, ``events`` added to the private logs;
+    returns each log's new length."""
+    counts = dict(seat_logs)
+    for seat in tabs.view_seats():
+        backend = sheets.engine if seat == GM else seat_backend(sheets, tabs, seat)
+        counts[seat] = counts.get(seat, 0) + view_writes(batch, backend, tabs, adapter, state, seat, status,
+                                                         counts.get(seat, 0), events)
+    return counts
+
+
+def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord,
+                 adapter: AnySheetAdapter, dice: TurnDice) -> None:
     """Everything drawn for the record's state: each seat's (and the judge's) tables and View tab, the board."""
     ruleset = record.ruleset
     state = record.state
@@ -141,12 +154,10 @@ def drawn_writes(batch: WriteBatch, sheets_of: Mapping[str, SheetBackend], board
     status = status_line(adapter, record)
     outcome_text = outcome.text if outcome is not None else ""
     for seat in tabs.input_seats():
-        backend = sheets_of[seat]
-        seat_tables_writes(batch, backend, tabs.orders(seat), adapter, state, window, seat, dice, status,
-                           outcome_text, (kept or {}).get(seat))
-        if seat != JUDGE:
-            view_writes(batch, backend, tabs, adapter, state, seat, status, 0, [])
-    board_writes(batch, board, tabs, adapter, state, status)
+        seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, state, window, seat,
+                           dice, status, outcome_text)
+    views_writes(batch, sheets, tabs, adapter, state, status, {}, [])
+    board_writes(batch, sheets.board, tabs, adapter, state, status)
 
 
 def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:

@@ -22,6 +22,7 @@ from sheets_gm.engine import registry
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.ruleset import (
+    GM,
     BoardKind,
     BotKind,
     GmOption,
@@ -324,10 +325,10 @@ class RaceSheet:
         return f"Race over: {outcome.text}." if outcome else f"Turn {state.turn}."
 
     def panel(self, state: RaceState, seat: str) -> Grid:
-        """The seat's runners with their stamina."""
+        """The seat's runners with their stamina (every runner's for the GM)."""
         header: list[CellValue] = ["Runner", "At", "Stamina"]
         return [header] + [[r, state.at[r], _stamina_text(r, state.stamina[r])] for r in sorted(state.owner)
-                           if state.owner[r] == seat]
+                           if state.owner[r] == seat or seat == GM]
 
 
 #: The race as the core types it (the test game leaves out what only commands and simulations use).

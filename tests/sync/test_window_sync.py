@@ -124,7 +124,7 @@ def test_the_window_resolves_when_every_seat_is_ready(registered_race: type[Race
     assert archived["rows"][0]["values"]["pace"] == "run"
 
 
-def test_private_events_reach_only_their_seat(registered_race: type[RaceRuleset]) -> None:
+def test_private_events_reach_only_their_seat_and_the_gm(registered_race: type[RaceRuleset]) -> None:
     sheets, (board, _engine, ann, bo) = new_race()
     for turn in range(2):  # Ann's runners run until they are out of stamina
         type_pace(ann, "Ann", 0, "run")
@@ -138,6 +138,8 @@ def test_private_events_reach_only_their_seat(registered_race: type[RaceRuleset]
     assert not any("no stamina" in t for t in public)
     assert not any("no stamina" in str(v) for v in bo.tabs["View Bo"].values())
     assert ann.value("View Ann", "C5") == "Ann-1 stamina 0" and "Stamina" in str(ann.value("View Ann", "C4"))
+    gm = [str(v) for v in _engine.tabs["GM"].values()]  # the GM's tab, in the GM's engine spreadsheet
+    assert "Ann-1 stamina 0" in gm and "Bo-1 stamina 2" in gm and any("no stamina left" in t for t in gm)
 
 
 def test_a_row_typed_for_another_window_is_set_aside(registered_race: type[RaceRuleset]) -> None:

@@ -46,6 +46,10 @@ _OrdersOut = TypeVar("_OrdersOut", covariant=True)
 #: The seat name of a judge who enters results (the Coalition game's): a window may list it.
 JUDGE = "judge"
 
+#: The name a sheet adapter's ``panel`` is asked for to fill the GM's own tab (in the GM's engine
+#: spreadsheet): what the GM must do by hand, such as card effects to apply. Never a seat.
+GM = "gm"
+
 
 class TurnStructure(StrEnum):
     """How submissions follow each other."""

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.ruleset import Outcome, Window
+from sheets_gm.engine.core.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.winordie.enums import Mode, Phase
 from sheets_gm.rulesets.winordie.orders import WodOrders
-from sheets_gm.rulesets.winordie.sheet_draw import draw_board, own_panel, tracks, unit_cells
+from sheets_gm.rulesets.winordie.sheet_draw import draw_board, gm_panel, own_panel, tracks, unit_cells
 from sheets_gm.rulesets.winordie.sheet_read import (
     ACTIONS,
     REACTIONS,
@@ -97,5 +97,9 @@ class WodSheet:
         return f"{game}Turn {state.turn}: {state.acting}'s turn. {line}"
 
     def panel(self, state: WodState, seat: str) -> Grid:
-        """Her legion's tracks, her units hidden or not, her barrack and her cards' abilities."""
+        """A player's: her legion's tracks, her units hidden or not, her barrack and her cards' abilities.
+        The GM's: the effects to apply, then every unit."""
+        if seat == GM:
+            return gm_panel(self.ruleset.view(state, None)["pending"],
+                            [self.ruleset.view(state, s) for s in state.seats])
         return own_panel(self.ruleset.view(state, seat), seat, self._fatigue_limit)

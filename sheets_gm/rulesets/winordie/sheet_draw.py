@@ -23,7 +23,7 @@ from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 from sheets_gm.sheets.spec import SheetSpec
 
-PENDING_LINES = 12  # effects listed under the map; more are counted on the last line
+PENDING_LINES = 14  # effects listed in the GM's tab; more are counted on the last line
 MAP_TOP = 2  # board rows above the map: a free row, then the column letters
 STATUS_HEIGHT = 84  # the column letters' row, beside the status line: room for its five lines
 HEX_WIDTH = 150
@@ -63,7 +63,7 @@ def _unit_text(spec: SheetSpec, seats: Sequence[str], entry: Mapping[str, Any]) 
 
 
 def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
-    """The public board from the public view: the map, then the GM's pending effects and the fallen."""
+    """The public board from the public view: the map, then the fallen and the effects the GM is to apply."""
     width, height = board.grid.width, board.grid.height
     map_rows = MAP_TOP + 2 * height + 1
     values: Grid = [[""] * width for _ in range(map_rows)]
@@ -83,16 +83,9 @@ def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
     values.append([""] * width)
     dead = ", ".join(f"{d['id']} ({d['card']})" for d in view["dead"])
     values.append(_line(f"Fallen: {dead or 'none yet'}", width))
-    pending = list(view["pending"])
-    head = len(values)
-    values.append(_line(f"For the GM · effects to apply ({len(pending)}): sheets-gm adjust -c MATCH.toml … "
-                        "--reason …, then --done N", width))
-    fills.append(Fill(cells(0, head + 1, width - 1, head + 1), colours.get("pending", "#FFFFFF"), bold=True))
-    lines = [_pending_line(p) for p in pending]
-    if len(lines) > PENDING_LINES:
-        lines = [*lines[:PENDING_LINES - 1], f"… and {len(pending) - PENDING_LINES + 1} more: sheets-gm status"]
-    lines += [""] * (PENDING_LINES - len(lines))
-    values += [_line(line, width) for line in lines]
+    waiting = ", ".join(f"#{p['id']} {p['name']} ({p['source']})" for p in view["pending"])
+    values.append(_line(f"Waiting for the GM: {waiting or 'nothing'}", width))
+    fills.append(Fill(cells(0, len(values), width - 1, len(values)), colours.get("pending", "#FFFFFF")))
     return BoardDrawing(values, tuple(fills), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
                         row_heights={MAP_TOP - 1: STATUS_HEIGHT, **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
                         legend=_legend(spec, board, seats))
@@ -101,11 +94,6 @@ def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
 def _line(text: str, width: int) -> list[CellValue]:
     """A board row holding one text in its first cell (it runs on over the empty cells to its right)."""
     return [text, *[""] * (width - 1)]
-
-
-def _pending_line(p: Mapping[str, Any]) -> str:
-    target = f" → {p['target']}" if p["target"] else ""
-    return f"#{p['id']} · turn {p['turn']} · {p['player']}: {p['source']} {p['name']}{target}: {p['text']}"
 
 
 def _legend(spec: SheetSpec, board: WodMap, seats: Sequence[str]) -> Grid:
@@ -166,6 +154,25 @@ def own_panel(view: View, seat: str, fatigue_limit: int) -> Grid:
     for name in own:
         for a in cards.get(name, {}).get("abilities", []):
             out.append([name, a["name"], a["type"], a["text"]])
+    return out
+
+
+def gm_panel(pending: Sequence[Mapping[str, Any]], views: Sequence[View]) -> Grid:
+    """The GM's tab: the ability and tactic effects to apply (with the command that settles each), then
+    every unit, hidden or not, from each player's own view."""
+    out: Grid = [[f"Effects to apply ({len(pending)}): sheets-gm adjust -c match.toml --damage … --reason …, "
+                  "then --done N"],
+                 ["#", "Turn", "Player", "Source", "Ability or tactic", "Aimed at", "What it does"]]
+    lines: Grid = [[p["id"], p["turn"], p["player"], p["source"], p["name"], p["target"], p["text"]]
+                   for p in pending]
+    if len(lines) > PENDING_LINES:
+        lines = [*lines[:PENDING_LINES - 1], [f"… and {len(pending) - PENDING_LINES + 1} more"]]
+    out += lines or [["(none)"]]
+    out += [[], ["Every unit", "Player", "Card", "Hex", "Face", "Damage", "Tokens", "Used"]]
+    for view in views:
+        for u in view["mine"]:
+            out.append([u["id"], u["owner"], u["card"], u["at"] or "not deployed", face(u),
+                        f"{u['damage']}/{u['health']}", u["tokens"], ", ".join(u["used"] + u["ultimates"])])
     return out
 
 

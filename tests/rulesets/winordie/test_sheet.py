@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.core.ruleset import Window
+from sheets_gm.engine.core.ruleset import GM, Window
 from sheets_gm.rulesets.winordie.enums import ActionKind, GmKind, Side, Trigger
 from sheets_gm.rulesets.winordie.gm import Adjustment
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
@@ -252,7 +252,7 @@ def test_bot_orders_typed_into_the_sheet_read_back_as_the_same_orders(bot: str) 
 
 
 # -- what is drawn -------------------------------------------------------------------------
-def test_the_board_shows_tokens_exposed_units_terrain_and_the_gm_s_pending_effects() -> None:
+def test_the_board_shows_tokens_exposed_units_terrain_and_what_waits_for_the_gm() -> None:
     r = rules()
     state = _started(r)
     sheet = _sheet(r)
@@ -262,19 +262,39 @@ def test_the_board_shows_tokens_exposed_units_terrain_and_the_gm_s_pending_effec
     assert hidden and not _names(text, hidden)
     assert all(u.token in text for u in state.units)
     assert "A1 ⌂ base 1" in text and "◆ mine" in text and "♣ forest" in text
-    assert "For the GM · effects to apply (0)" in text
+    assert "Waiting for the GM: nothing" in text and "Fallen: none yet" in text
+    shown = _with_pending(state, 2)
+    unit = next(u for u in shown.units if not u.hidden)
+    drawn = sheet.board(shown)
+    assert drawn.height == empty.height and drawn.width == empty.width  # values rewrite the same cells
+    cells = [str(v) for row in drawn.values for v in row]
+    assert any(c.startswith((f"▼ {unit.id} {unit.card}", f"▲ {unit.id} {unit.card}")) for c in cells)
+    assert any(f"2/{shown.health(unit)} damage ●●" in c for c in cells)
+    assert f"Waiting for the GM: #1 Fire Volley ({unit.id}), #2 Fire Volley ({unit.id})" in cells
+
+
+def _with_pending(state: WodState, count: int) -> WodState:
+    """A copy with a unit of the player waiting for her turn exposed, damaged, with two tokens on it, and
+    ``count`` of its Fire Volleys waiting for the GM."""
     shown = state.copy()
     unit = next(u for u in shown.units if u.owner != shown.acting)  # tokens stay on it through her turn
     unit.hidden, unit.damage, unit.tokens = False, 2, 2
     shown.pending = [Pending(n, 3, unit.owner, unit.id, "Fire Volley", "Deal 1 damage.", "B4")
-                     for n in range(1, PENDING_LINES + 3)]
-    drawn = sheet.board(shown)
-    assert drawn.height == empty.height and drawn.width == empty.width  # values rewrite the same cells
-    cells = [str(v) for row in drawn.values for v in row]
-    assert any(c.startswith(f"▼ {unit.id} {unit.card}") or c.startswith(f"▲ {unit.id} {unit.card}") for c in cells)
-    assert any(f"2/{shown.health(unit)} damage ●●" in c for c in cells)
-    assert f"#1 · turn 3 · {unit.owner}: {unit.id} Fire Volley → B4: Deal 1 damage." in cells
-    assert "… and 3 more: sheets-gm status" in cells
+                     for n in range(1, count + 1)]
+    return shown
+
+
+def test_the_gm_s_tab_lists_the_effects_to_apply_and_every_unit() -> None:
+    r = rules()
+    state = _with_pending(_started(r), PENDING_LINES + 3)
+    panel = _sheet(r).panel(state, GM)
+    unit = next(u for u in state.units if not u.hidden)
+    assert panel[0][0].startswith(f"Effects to apply ({PENDING_LINES + 3}): sheets-gm adjust")  # type: ignore[union-attr]
+    assert panel[2] == [1, 3, unit.owner, unit.id, "Fire Volley", "B4", "Deal 1 damage."]
+    assert panel[1 + PENDING_LINES] == ["… and 4 more"]
+    listed = {row[0] for row in panel[PENDING_LINES + 4:]}
+    assert listed == {u.id for u in state.units}  # hidden ones too: the GM sees everything
+    assert any(row[4:5] == [f"face down: {u.token}"] for row in panel for u in state.units if u.hidden)
 
 
 def test_the_status_line_carries_both_morale_and_fatigue_tracks() -> None:
