@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
+from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.backend import LayoutDriftError
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sync.match_record import engine_read_range, parse_match_record
@@ -20,7 +23,7 @@ from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_create import SeatsMismatchError, create_window_match
 from sheets_gm.sync.window_poll import poll
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.sync.race_game import RACE, RaceOrders, RaceRuleset, RaceSettings, as_ruleset, registered_race
+from tests.sync.race_game import RACE, RaceOrders, RaceRuleset, RaceSettings, RaceSheet, as_ruleset, registered_race
 
 __all__ = ["registered_race"]  # the fixture, used by name
 
@@ -86,6 +89,28 @@ def test_an_idle_poll_reads_once_per_spreadsheet_and_writes_nothing(registered_r
     report = poll(sheets, RACE, now=NOW)
     assert [b.calls for b in backends] == [["read"]] * 4
     assert not report.resolved and report.waiting_for == ["Ann", "Bo"]
+
+
+def test_a_seat_ready_with_nothing_typed_is_drawn_ready_and_idle_polls_write_nothing(
+        registered_race: type[RaceRuleset], monkeypatch: pytest.MonkeyPatch) -> None:
+    read = RaceSheet.read_orders
+
+    def bo_always_ready(self: RaceSheet, state: Any, window: Any, seat: str, rows: Any) -> SeatInput[RaceOrders]:
+        found = read(self, state, window, seat, rows)
+        return replace(found, ready=True) if seat == "Bo" else found  # Bo only keeps standing orders
+
+    monkeypatch.setattr(RaceSheet, "read_orders", bo_always_ready)
+    sheets, backends = new_race()
+    _board, _engine, ann, bo = backends
+    assert feedback(bo, "Bo", "seat", 0) == "Ready for turn 1."
+    tick_ready(ann, "Ann")
+    assert poll(sheets, RACE, now=NOW).resolved
+    assert feedback(bo, "Bo", "seat", 0) == "Ready for turn 2."
+    for b in backends:
+        b.calls.clear()
+    report = poll(sheets, RACE, now=NOW)
+    assert [b.calls for b in backends] == [["read"]] * 4  # nothing to settle: Bo's row already says ready
+    assert report.waiting_for == ["Ann"]
 
 
 def test_feedback_names_the_row_and_what_is_accepted(registered_race: type[RaceRuleset]) -> None:
