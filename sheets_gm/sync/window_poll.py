@@ -68,15 +68,16 @@ def _deadline_passed(deadline: str, now: datetime) -> bool:
 
 
 def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
-                 verdicts: list[Verdict], ready: bool) -> str:
+                 verdicts: list[Verdict], ready: bool, preview: bool = True) -> str:
     """The feedback sentence of one typed row: its unreadable cells, then the engine's verdicts (and for
-    a seat row, its Ready box)."""
+    a seat row, its Ready box). Without ``preview`` the verdicts wait for the resolution."""
     parts = [f"✘ {p}" for p in problems.get(row.subject, [])]
     parts += [("✔ " if v.accepted else "✘ ") + v.message for v in verdicts]
     if table.of_kind(ColumnKind.READY):
         parts.append(ready_sentence(window, seat, table, ready))
     if not parts:
-        parts.append(f"Read for {window.label}: nothing to check.")
+        parts.append(f"Read for {window.label}: nothing to check." if preview else
+                     f"Read for {window.label}: the engine judges it when it resolves (see the logs).")
     return " · ".join(parts)
 
 
@@ -159,7 +160,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         seat_input = answer.inputs.get(seat)
-        verdicts = [v for v in answer.verdicts if v.seat == seat]
+        preview = read.tabs.spec.preview  # else the verdicts wait for the resolution (hidden things, dice)
+        verdicts = [v for v in answer.verdicts if v.seat == seat] if preview else []
         subjects = {r.subject for r in seat_read.rows}
         stale = seat_read.stale(window.key)
         for row in seat_read.rows:
@@ -175,7 +177,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 mine = [v for v in verdicts if v.subject == row.subject]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
-                text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready)
+                text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready, preview)
             else:
                 text = idle_feedback(window, seat, spec, outcome_text)
             if text != row.feedback:

@@ -124,6 +124,19 @@ def test_feedback_names_the_row_and_what_is_accepted(registered_race: type[RaceR
     assert "Tick Ready" in feedback(ann, "Ann", "seat", 0)
 
 
+def test_without_preview_a_typed_row_shows_no_verdict_until_it_resolves(
+        registered_race: type[RaceRuleset], monkeypatch: pytest.MonkeyPatch) -> None:
+    quiet = tabs().spec.model_copy(update={"preview": False})  # as a hidden-information game's sheet.yaml says
+    monkeypatch.setattr("sheets_gm.sync.window_read.ruleset_sheet_spec", lambda name: quiet)
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    type_pace(ann, "Ann", 0, "run")
+    type_pace(ann, "Ann", 1, "sprint")
+    assert not poll(sheets, RACE, now=NOW).resolved
+    assert feedback(ann, "Ann", "runners", 0) == ("Read for turn 1: the engine judges it when it resolves "
+                                                  "(see the logs).")
+    assert feedback(ann, "Ann", "runners", 1) == "✘ Pace 'sprint' is not a pace: write run or walk"  # unreadable: said
+
+
 def test_the_window_resolves_when_every_seat_is_ready(registered_race: type[RaceRuleset]) -> None:
     sheets, (board, engine, ann, bo) = new_race()
     type_pace(ann, "Ann", 0, "run")
