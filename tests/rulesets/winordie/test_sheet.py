@@ -357,3 +357,5 @@ def test_feedback_before_a_row_resolves_never_shows_a_hidden_target_or_the_dice(
     assert not _names(_cells(seats[seat]), {u.id for u in state.units if u.owner != seat})
     seat_feedback = str(seats[seat].value(f"Orders {seat}", tabs.orders(seat).table("seat").cell(0, "feedback")))
     assert "damage" not in seat_feedback and "Tick Ready" in seat_feedback
+    row_feedback = seats[seat].value(f"Orders {seat}", actions.cell(0, "feedback"))
+    assert row_feedback == f"Read for turn 1 · {seat}: the engine judges it when it resolves (see the logs)."
