@@ -15,6 +15,7 @@ from sheets_gm.engine.core.ruleset import Ruleset
 
 #: name → "module:Class". Adding a game is one line here plus its package and template folder.
 RULESETS: dict[str, str] = {
+    "champions": "sheets_gm.rulesets.champions.ruleset:ChampionsRuleset",
     "gvg": "sheets_gm.rulesets.gvg.ruleset:GvgRuleset",
     "winordie": "sheets_gm.rulesets.winordie.ruleset:WodRuleset",
 }

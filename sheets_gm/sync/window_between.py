@@ -70,9 +70,10 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     dice = ruleset.dice(record.seed, state)
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
+        standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
         kept: dict[str, dict[str, TypedRow]] = {}
         for row in kept_rows.get(seat, []):
-            if window is not None and row.window == window.key and row.typed:
+            if window is not None and row.typed and (row.window == window.key or row.table in standing):
                 kept.setdefault(row.table, {})[row.subject] = row
         seat_tables_writes(batch, backend, seat_read.tab, read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", kept)
@@ -164,8 +165,11 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         archived = _json_row(reads.get(backend, tabs.archive_history_range(seat, number)),
                              f"tab {tabs.archive(seat)!r}, the row of resolution {number}")
         consumed = [TypedRow.from_json(r) for r in archived.get("rows", [])]
-        restored[seat] = [_unready(seat_read.tab.table(r.table).spec, r) for r in consumed]
-        typed_since = [r for r in seat_read.rows if r.typed]
+        standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
+        returned = {(r.table, r.subject) for r in consumed}
+        still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]
+        restored[seat] = [_unready(seat_read.tab.table(r.table).spec, r) for r in consumed] + still
+        typed_since = [r for r in seat_read.rows if r.typed and r.table not in standing]
         set_aside += len(typed_since)
         stale = compact_json({"window": window_key, "stale": [r.to_json() for r in typed_since]}) if typed_since else ""
         # The pending row names the undone resolution: emptied, or the next sync would take it as cut short.

@@ -32,6 +32,7 @@ from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.window_writes import (
     board_writes,
     idle_feedback,
+    kept_sentence,
     public_log_writes,
     ready_sentence,
     seat_tables_writes,
@@ -68,16 +69,15 @@ def _deadline_passed(deadline: str, now: datetime) -> bool:
 
 
 def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
-                 verdicts: list[Verdict], ready: bool, preview: bool = True) -> str:
+                 verdicts: list[Verdict], ready: bool) -> str:
     """The feedback sentence of one typed row: its unreadable cells, then the engine's verdicts (and for
-    a seat row, its Ready box). Without ``preview`` the verdicts wait for the resolution."""
+    a seat row, its Ready box)."""
     parts = [f"✘ {p}" for p in problems.get(row.subject, [])]
     parts += [("✔ " if v.accepted else "✘ ") + v.message for v in verdicts]
     if table.of_kind(ColumnKind.READY):
         parts.append(ready_sentence(window, seat, table, ready))
     if not parts:
-        parts.append(f"Read for {window.label}: nothing to check." if preview else
-                     f"Read for {window.label}: the engine judges it when it resolves (see the logs).")
+        parts.append(kept_sentence(window))
     return " · ".join(parts)
 
 
@@ -129,14 +129,14 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
-    report.waiting_for = [s for s, i in answer.inputs.items() if not i.ready]
+    report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
     pending = any(s.pending is not None for s in read.seats.values())
     if pending:
         report.reason = "completing a resolution that was interrupted"
     elif force:
         report.reason = "forced by the GM"
     elif not report.waiting_for:
-        report.reason = "every seat is ready" if len(window.seats) > 1 else f"{window.seats[0]} is ready"
+        report.reason = "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
     elif window.stepwise and any(i.go for i in answer.inputs.values()):
         report.reason = "a Go box is ticked"
     elif _deadline_passed(record.deadline, now):
@@ -177,7 +177,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 mine = [v for v in verdicts if v.subject == row.subject]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
-                text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready, preview)
+                text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready)
             else:
                 text = idle_feedback(window, seat, spec, outcome_text)
             if text != row.feedback:
@@ -236,14 +236,12 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         stale_text = compact_json({"window": window.key, "stale": [r.to_json() for r in stale]}) if stale else ""
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, stale_text]])
         batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, stale_text]])
-        # Rows typed for the window that opens now stay as typed: the rows of a stepwise window that
-        # were not consumed, and, when completing a cut resolution, what players typed since.
+        # Rows typed for the window that opens now stay as typed: the rows of a stepwise window that were not
+        # consumed, what players typed since when completing a cut resolution, and standing rows not consumed.
         kept: dict[str, dict[str, TypedRow]] = {}
         if new_window is not None:
-            for row in seat_read.rows:
-                if row.window == new_window.key and row.typed and not (same_window and row.subject in consumed_subjects
-                                                                          and seat_read.pending is None):
-                    kept.setdefault(row.table, {})[row.subject] = row
+            cleared = consumed_subjects if same_window and seat_read.pending is None else frozenset()
+            kept = seat_read.carried(new_window.key, cleared, consumed_subjects)
         seat_tables_writes(batch, backend, seat_read.tab, adapter, new_state, new_window, seat, next_dice, status,
                            outcome.text if outcome else "", kept)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,

@@ -51,10 +51,11 @@ class SeatRead:
     def for_window(self, window: Window) -> dict[str, list[TypedRow]]:
         """The rows typed for ``window`` (or, when recovering, the rows it had consumed), by table name,
         only for the tables open in the window's phase."""
+        standing = {p.spec.name for p in self.tab.tables if p.spec.standing}
         if self.pending is not None:
             rows = [TypedRow.from_json(r) for r in self.pending["rows"]]
         else:
-            rows = [r for r in self.rows if r.window == window.key]
+            rows = [r for r in self.rows if r.window == window.key or (r.table in standing and r.typed)]
         out: dict[str, list[TypedRow]] = {}
         for placed in self.tab.tables:
             if placed.spec.open_in(window.phase):
@@ -62,8 +63,24 @@ class SeatRead:
         return out
 
     def stale(self, window_key: str) -> list[TypedRow]:
-        """Rows holding something typed for another window."""
-        return [r for r in self.rows if r.typed and r.window != window_key]
+        """Rows holding something typed for another window (a standing table's rows never go stale)."""
+        standing = {p.spec.name for p in self.tab.tables if p.spec.standing}
+        return [r for r in self.rows if r.typed and r.window != window_key and r.table not in standing]
+
+    def carried(self, window_key: str, cleared: frozenset[str], consumed: frozenset[str]) -> dict[str, dict[str,
+                                                                                                         TypedRow]]:
+        """The typed rows that stay when the tables are drawn for window ``window_key``, by table and subject:
+        rows typed for that window but those ``cleared``, and a standing table's rows not ``consumed``."""
+        standing = {p.spec.name for p in self.tab.tables if p.spec.standing}
+        kept: dict[str, dict[str, TypedRow]] = {}
+        for row in self.rows:
+            if row.table in standing:
+                stays = row.subject not in consumed
+            else:
+                stays = row.window == window_key and row.subject not in cleared
+            if row.typed and stays:
+                kept.setdefault(row.table, {})[row.subject] = row
+        return kept
 
 
 @dataclass(frozen=True)

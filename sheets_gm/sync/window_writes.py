@@ -8,7 +8,7 @@ from typing import Any
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event, visible_to
-from sheets_gm.engine.core.ruleset import GM, JUDGE, Window
+from sheets_gm.engine.core.ruleset import GM, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
@@ -26,26 +26,21 @@ def acts(window: Window | None, seat: str, table: InputTable) -> bool:
     return window is not None and seat in window.seats and table.open_in(window.phase)
 
 
-def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_text: str, ready: bool = False) -> str:
-    """A row's feedback while nothing is typed in it (``ready``: the seat is ready with nothing typed)."""
+def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_text: str) -> str:
+    """A row's feedback while nothing is typed in it."""
     if window is None:
         return f"The match is over: {outcome_text}" if outcome_text else "The match is over."
     if not acts(window, seat, table):
         who = ", ".join(window.seats)
         return f"Nothing to write now: {window.label} is for {who}."
     if table.of_kind(ColumnKind.READY):
-        return ready_sentence(window, seat, table, ready)
+        return ready_sentence(window, seat, table, False)
     return f"Waiting for your orders for {window.label}."
 
 
-def ready_untyped(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, table: InputTable) -> bool:
-    """Whether ``seat`` is ready in ``window`` with nothing typed (a seat that only keeps standing orders, such
-    as Win or Die's reacting player), so that its seat row is drawn as the next idle poll will answer it."""
-    if window is None or not acts(window, seat, table) or not table.of_kind(ColumnKind.READY):
-        return False
-    empty: dict[str, list[TypedRow]] = {t.name: [] for t in adapter.spec.tables(judge=seat == JUDGE)
-                                        if t.open_in(window.phase)}
-    return adapter.read_orders(state, window, seat, empty).ready
+def kept_sentence(window: Window) -> str:
+    """What a typed row says when the engine has nothing to say of it (a standing row, a row kept for later)."""
+    return f"Kept for {window.label}."
 
 
 def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool) -> str:
@@ -62,7 +57,6 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
     spec = placed.spec
     subjects = adapter.rows(state, seat, spec)[:spec.max_rows]
     stamp = window.key if window is not None and acts(window, seat, spec) else ""
-    ready = ready_untyped(adapter, state, window, seat, spec)
     grid: Grid = []
     for subject in subjects:
         shown = adapter.shown(state, seat, spec, subject, dice) if spec.of_kind(ColumnKind.SHOWN) else {}
@@ -76,8 +70,8 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = (keep.feedback if keep is not None else
-                             idle_feedback(window, seat, spec, outcome_text, ready))
+                line[col] = (kept_sentence(window) if keep is not None and window is not None else
+                             idle_feedback(window, seat, spec, outcome_text))
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.engine.registry import ruleset_names
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
@@ -108,7 +109,7 @@ def test_demo_plays_a_race_on_a_workbook_per_seat(tmp_path: Path, capsys: pytest
 
 def test_demo_names_the_rulesets_it_knows(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "demo", "chess")
-    assert code == 1 and "unknown ruleset 'chess'; this build knows: gvg" in err
+    assert code == 1 and f"unknown ruleset 'chess'; this build knows: {', '.join(ruleset_names())}" in err
 
 
 def test_export_and_verify_replay_every_window_of_a_race(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -61,15 +61,16 @@ def test_a_missing_or_unreadable_file_is_a_message(tmp_path: Path) -> None:
 def test_tables_stack_on_the_tab_with_a_title_and_header_each(tmp_path: Path) -> None:
     spec = load_sheet_spec(write(tmp_path, GOOD))
     tab = InputTab.place("Orders Ann", "title", spec.inputs)
-    runners, seat = tab.tables
+    runners, notes, seat = tab.tables
     assert (runners.title_row, runners.header_row, runners.first_row, runners.last_row) == (3, 4, 5, 7)
-    assert (seat.title_row, seat.header_row, seat.first_row) == (9, 10, 11)
-    assert tab.read_range() == "'Orders Ann'!A1:E11"
+    assert (notes.title_row, notes.first_row, seat.title_row, seat.header_row, seat.first_row) == (9, 11, 15, 16, 17)
+    assert seat.cell(0, "feedback") == "E17" and notes.cell(0, "feedback") == "E11"  # feedback lines up in E
+    assert tab.read_range() == "'Orders Ann'!A1:E17"
     layout = tab.layout(spec.colours, ("ann@example.org",))
     assert [d.range for d in layout.dropdowns] == ["D5:D7"]
-    assert [c.range for c in layout.checkboxes] == ["C11:C11"]
+    assert [c.range for c in layout.checkboxes] == ["C17:C17"]
     open_cells = [p.range for p in layout.protections if p.player_input]
-    assert open_cells == ["D5:D7", "C11:C11"]
+    assert open_cells == ["D5:D7", "C11:C13", "C17:C17"]
     assert all(p.editors == ("ann@example.org",) for p in layout.protections if p.player_input)
 
 

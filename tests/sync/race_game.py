@@ -61,6 +61,7 @@ class RaceSettings:
     """The race's house rules."""
 
     max_turns: int = setting(20, "Turns before the race stops (the runner furthest ahead wins)", minimum=1)
+    first_decides: bool = setting(False, "Only the first seat's Ready is awaited (a window that does not wait for all)")
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,8 @@ class RaceRuleset:
         """One window a turn for every seat."""
         if state.winners is not None:
             return None
-        return Window(str(state.turn), f"turn {state.turn}", "race", state.seats, state.turn)
+        waits = state.seats[:1] if self.settings.first_decides else None
+        return Window(str(state.turn), f"turn {state.turn}", "race", state.seats, state.turn, waits_for=waits)
 
     def dice(self, seed: bytes, state: RaceState, pins: Mapping[str, Any] | None = None) -> TurnDice:
         """The turn's dice."""

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import replace
-from typing import Any
 
 import pytest
 
-from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.backend import LayoutDriftError
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sync.match_record import engine_read_range, parse_match_record
@@ -23,7 +20,7 @@ from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_create import SeatsMismatchError, create_window_match
 from sheets_gm.sync.window_poll import poll
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.sync.race_game import RACE, RaceOrders, RaceRuleset, RaceSettings, RaceSheet, as_ruleset, registered_race
+from tests.sync.race_game import RACE, RaceOrders, RaceRuleset, RaceSettings, as_ruleset, registered_race
 
 __all__ = ["registered_race"]  # the fixture, used by name
 
@@ -91,28 +88,6 @@ def test_an_idle_poll_reads_once_per_spreadsheet_and_writes_nothing(registered_r
     assert not report.resolved and report.waiting_for == ["Ann", "Bo"]
 
 
-def test_a_seat_ready_with_nothing_typed_is_drawn_ready_and_idle_polls_write_nothing(
-        registered_race: type[RaceRuleset], monkeypatch: pytest.MonkeyPatch) -> None:
-    read = RaceSheet.read_orders
-
-    def bo_always_ready(self: RaceSheet, state: Any, window: Any, seat: str, rows: Any) -> SeatInput[RaceOrders]:
-        found = read(self, state, window, seat, rows)
-        return replace(found, ready=True) if seat == "Bo" else found  # Bo only keeps standing orders
-
-    monkeypatch.setattr(RaceSheet, "read_orders", bo_always_ready)
-    sheets, backends = new_race()
-    _board, _engine, ann, bo = backends
-    assert feedback(bo, "Bo", "seat", 0) == "Ready for turn 1."
-    tick_ready(ann, "Ann")
-    assert poll(sheets, RACE, now=NOW).resolved
-    assert feedback(bo, "Bo", "seat", 0) == "Ready for turn 2."
-    for b in backends:
-        b.calls.clear()
-    report = poll(sheets, RACE, now=NOW)
-    assert [b.calls for b in backends] == [["read"]] * 4  # nothing to settle: Bo's row already says ready
-    assert report.waiting_for == ["Ann"]
-
-
 def test_feedback_names_the_row_and_what_is_accepted(registered_race: type[RaceRuleset]) -> None:
     sheets, (_board, _engine, ann, _bo) = new_race()
     type_pace(ann, "Ann", 0, "sprint")
@@ -132,8 +107,7 @@ def test_without_preview_a_typed_row_shows_no_verdict_until_it_resolves(
     type_pace(ann, "Ann", 0, "run")
     type_pace(ann, "Ann", 1, "sprint")
     assert not poll(sheets, RACE, now=NOW).resolved
-    assert feedback(ann, "Ann", "runners", 0) == ("Read for turn 1: the engine judges it when it resolves "
-                                                  "(see the logs).")
+    assert feedback(ann, "Ann", "runners", 0) == "Kept for turn 1."  # not "✔ Ann-1 will run": that waits
     assert feedback(ann, "Ann", "runners", 1) == "✘ Pace 'sprint' is not a pace: write run or walk"  # unreadable: said
 
 
@@ -262,3 +236,25 @@ def test_a_match_in_one_spreadsheet_plays_to_its_end_like_the_pure_engine(regist
     final = poll(sheets, RACE, now=NOW)
     assert final.finished and record_of(match).state == state  # type: ignore[attr-defined]
     assert "Race over" in str(match.value("Orders Ann", "A2"))
+
+
+def test_a_standing_row_stays_from_window_to_window(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, _engine, ann, bo) = new_race()
+    notes = tabs().orders("Ann").table("notes")
+    ann.type("Orders Ann", notes.cell(0, "note"), "sprint at the end")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    assert poll(sheets, RACE, now=NOW).resolved
+    assert ann.value("Orders Ann", notes.cell(0, "note")) == "sprint at the end"
+    assert ann.value("Orders Ann", notes.cell(0, "window")) == "2"
+    assert poll(sheets, RACE, now=NOW).feedback_written == 0  # not stale, nothing to say again
+    assert ann.value("Archive Ann", "C2") in (None, "")
+
+
+def test_a_window_may_wait_for_some_seats_only(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, _engine, ann, bo) = new_race(settings=RaceSettings(first_decides=True))
+    type_pace(bo, "Bo", 0, "run")  # Bo may still give orders; the window does not wait for him
+    assert poll(sheets, RACE, now=NOW).waiting_for == ["Ann"]
+    tick_ready(ann, "Ann")
+    report = poll(sheets, RACE, now=NOW)
+    assert report.resolved and report.reason == "Ann is ready"

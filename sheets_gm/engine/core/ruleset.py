@@ -139,6 +139,12 @@ class Window:
     seats: tuple[str, ...]  # the seats that submit (JUDGE for a judge's window)
     turn: int  # the dice of this window's resolution are keyed by it
     stepwise: bool = False  # rows may resolve one by one as their Go box is ticked (Wesnoth's ``step``)
+    waits_for: tuple[str, ...] | None = None  # the seats whose Ready is awaited; None: every seat that acts
+
+    @property
+    def awaited(self) -> tuple[str, ...]:
+        """The seats the window waits for (Win or Die's acting player, not her opponent setting reactions)."""
+        return self.seats if self.waits_for is None else self.waits_for
 
 
 @dataclass(frozen=True, slots=True)

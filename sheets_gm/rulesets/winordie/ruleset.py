@@ -118,7 +118,7 @@ class WodRuleset:
 
     def window(self, state: WodState) -> Window | None:
         """A deployment window per player (the first player first), then one per player-turn: the acting
-        player writes her actions, the other her standing reactions."""
+        player writes her actions, the other her standing reactions (the turn waits for the acting player only)."""
         if state.finished:
             return None
         prefix = "" if state.game == 1 else f"g{state.game}/"
@@ -129,7 +129,7 @@ class WodRuleset:
                           seats=(seat,), turn=state.dice_turn())
         return Window(key=f"{prefix}{state.turn}", label=f"{game}turn {state.turn} · {seat}", phase="actions",
                       seats=(seat, state.other(seat)), turn=state.dice_turn(),
-                      stepwise=self.settings.resolve is ResolveMode.STEP)
+                      stepwise=self.settings.resolve is ResolveMode.STEP, waits_for=(seat,))
 
     def dice(self, seed: bytes, state: WodState, pins: Mapping[str, Any] | None = None) -> TurnDice:
         """The d6 of the open window (keyed by game and turn)."""

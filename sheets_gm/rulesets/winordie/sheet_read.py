@@ -2,7 +2,8 @@
 
 The orders tab has four tables (``templates/winordie/sheet.yaml``): her units (the hex each
 is deployed on, in a deployment window), her actions (one a row, ``Row 1`` down, read in
-order), her standing reactions and her seat row (Go, Ready, Surrender).
+order), her standing reactions (a standing table: they stay from turn to turn, read in her
+opponent's turns, never consumed) and her seat row (Go, Ready, Surrender).
 
 A cell is checked only against what the player may know: her own units and cards, the map,
 the public board (exposed units' ids, face-down tokens' names) and the tactics. So a reply
@@ -101,12 +102,10 @@ def read_seat(rules: WodRules, state: WodState, window: Window, seat: str,
                                              "typed now are cleared when it does)")
         reactions = _reactions(state, seat, rows.get(REACTIONS, []), reading)
         orders = WodOrders(reactions={seat: reactions} if reactions else {}, surrender=surrender)
-        # Standing reactions never hold up the acting player's turn: the reacting seat is always ready.
-        return SeatInput(orders, reading.problems, frozenset(reading.consumed), ready=True, go=bool(surrender))
-    for row in rows.get(REACTIONS, []):
-        if row.typed:
-            reading.problem(row.subject, "reactions stand in your opponent's turn: write them when hers opens "
-                                         "(rows typed now are cleared when it does)")
+        # The turn does not wait for her (the window awaits the acting player only): her Ready changes nothing.
+        return SeatInput(orders, reading.problems, frozenset(reading.consumed), ready=ticked_ready,
+                         go=bool(surrender))
+    # Her own standing reactions stay in their (standing) table for the opponent's next turn, unread now.
     actions = _actions(rules, state, seat, rows.get(ACTIONS, []), reading)
     hold = (seat,) if go and not ticked_ready else ()
     orders = WodOrders(actions={seat: actions} if actions else {}, hold=hold, surrender=surrender)
@@ -279,11 +278,13 @@ def _public_target(rules: WodRules, state: WodState, text: str) -> bool:
 
 # -- reactions -----------------------------------------------------------------------------
 def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _Reading) -> tuple[Reaction, ...]:
-    """The readable reaction rows, in order; an unreadable one is left out (and left in the sheet)."""
+    """The readable reaction rows, in order; an unreadable one is left out (and left in the sheet), and so is
+    the reaction of a unit of hers that has fallen since she wrote it (nothing to mend: it just cannot fire)."""
     out: list[Reaction] = []
     mine = {u.id.lower(): u for u in state.units if u.owner == seat and u.at is not None}
+    fallen = {u.id.lower() for u in state.dead if u.owner == seat}
     for row in sorted(rows, key=lambda r: _row_number(r.subject)):
-        if not row.typed:
+        if not row.typed or row.text("unit").lower() in fallen:
             continue
         before = len(reading.problems.get(row.subject, []))
         unit_text = row.text("unit")
@@ -328,8 +329,9 @@ def _within(value: CellValue) -> int | None:
 
 
 # -- typing orders -------------------------------------------------------------------------
-def typed_cells(window: Window, seat: str, orders: WodOrders) -> Cells:
-    """What ``seat`` would type for its part of ``orders`` (read back by ``read_seat`` as the same orders)."""
+def typed_cells(window: Window, seat: str, orders: WodOrders, reaction_rows: int) -> Cells:
+    """What ``seat`` would type for its part of ``orders`` (read back by ``read_seat`` as the same orders); a list
+    of standing reactions replaces the one typed (``reaction_rows``: the rows of the reactions table)."""
     out: Cells = {}
     if window.phase == Phase.DEPLOY.value:
         placements = orders.deploy.get(seat, ())
@@ -338,9 +340,11 @@ def typed_cells(window: Window, seat: str, orders: WodOrders) -> Cells:
     actions = orders.actions.get(seat, ())
     if actions:
         out[ACTIONS] = {action_row(n): _action_cells(a) for n, a in enumerate(actions, start=1)}
-    reactions = orders.reactions.get(seat, ())
-    if reactions:
+    if seat in orders.reactions:  # her whole list of standing reactions: the rows below it are emptied
+        reactions = orders.reactions[seat]
         out[REACTIONS] = {reaction_row(n): _reaction_cells(r) for n, r in enumerate(reactions, start=1)}
+        out[REACTIONS].update({reaction_row(n): dict.fromkeys(_REACTION_KEYS, "")
+                               for n in range(len(reactions) + 1, reaction_rows + 1)})
     seat_cells: dict[str, CellValue] = {}
     if seat in orders.hold:
         seat_cells["go"] = True
@@ -362,6 +366,9 @@ def _action_cells(a: Action) -> dict[str, CellValue]:
     if a.aim:
         cells["aim"] = a.aim
     return cells
+
+
+_REACTION_KEYS = ("unit", "ability", "when", "within")
 
 
 def _reaction_cells(r: Reaction) -> dict[str, CellValue]:

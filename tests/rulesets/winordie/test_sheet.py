@@ -14,6 +14,7 @@ import pytest
 from sheets_gm.engine.core.ruleset import GM, Window
 from sheets_gm.rulesets.winordie.enums import ActionKind, GmKind, Side, Trigger
 from sheets_gm.rulesets.winordie.gm import Adjustment
+from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
 from sheets_gm.rulesets.winordie.ruleset import WodRuleset
 from sheets_gm.rulesets.winordie.sheet import WodSheet
@@ -187,7 +188,7 @@ def test_a_call_then_orders_for_the_called_unit_in_the_same_list() -> None:
 
 
 # -- reactions and the other seat ----------------------------------------------------------
-def test_the_reacting_player_is_always_ready_and_her_reactions_are_read() -> None:
+def test_the_turn_waits_for_the_acting_player_only_and_the_reactions_are_read() -> None:
     r = rules()
     state = _started(r)
     seat = state.other(state.acting)
@@ -201,7 +202,8 @@ def test_the_reacting_player_is_always_ready_and_her_reactions_are_read() -> Non
         "Reaction 2": {"unit": reactor.id, "ability": ability, "when": "near", "within": 2.0},
         "Reaction 3": {"unit": plain.id, "ability": "Parry", "when": "soon", "within": "far"},
     }, actions={"Row 1": {"unit": reactor.id, "action": "move", "target": "C3"}})
-    assert got.ready and not got.go
+    window = r.window(state)
+    assert window is not None and window.awaited == (state.acting,) and not got.go
     assert got.orders.reactions[seat] == (Reaction(reactor.id, ability.lower()),
                                           Reaction(reactor.id, ability, Trigger.NEAR, 2))
     bad = " ".join(got.problems["Reaction 3"])
@@ -210,6 +212,19 @@ def test_the_reacting_player_is_always_ready_and_her_reactions_are_read() -> Non
     assert "Within 'far' is not a number of hexes" in bad
     assert f"it is {state.acting}'s turn: write your actions when yours opens" in got.problems["Row 1"][0]
     assert not got.orders.actions
+
+
+def test_a_standing_reaction_of_a_fallen_unit_is_left_out_without_a_problem() -> None:
+    r = rules()
+    state = _started(r).copy()
+    seat = state.other(state.acting)
+    fallen = next(u for u in state.units if u.owner == seat)
+    state.units.remove(fallen)
+    state.dead.append(fallen)
+    got = _read(r, state, seat, reactions={"Reaction 1": {"unit": fallen.id, "ability": "Parry"},
+                                           "Reaction 2": {"unit": "Nobody-1", "ability": "Parry"}})
+    assert "Reaction 1" not in got.problems and not got.orders.reactions
+    assert "Unit 'Nobody-1' is not one of your units on the board" in got.problems["Reaction 2"][0]
 
 
 def test_surrender_is_read_in_the_battle_and_refused_while_deploying() -> None:
@@ -358,4 +373,43 @@ def test_feedback_before_a_row_resolves_never_shows_a_hidden_target_or_the_dice(
     seat_feedback = str(seats[seat].value(f"Orders {seat}", tabs.orders(seat).table("seat").cell(0, "feedback")))
     assert "damage" not in seat_feedback and "Tick Ready" in seat_feedback
     row_feedback = seats[seat].value(f"Orders {seat}", actions.cell(0, "feedback"))
-    assert row_feedback == f"Read for turn 1 · {seat}: the engine judges it when it resolves (see the logs)."
+    assert row_feedback == f"Kept for turn 1 · {seat}."
+
+
+def test_standing_reactions_stay_typed_from_turn_to_turn_and_fire_in_a_later_one() -> None:
+    r = rules()
+    roster = r.sample_roster()
+    board, engine = MemoryBackend("board"), MemoryBackend("engine")
+    seats = {s: MemoryBackend(s) for s in roster.seats}
+    sheets = MatchSheets(roster.seats, board, engine, tuple(seats[s] for s in roster.seats))
+    create_window_match(sheets, r, roster, seed=SEED)
+    tabs = MatchTabs(_sheet(r).spec, roster.seats, False)
+    bots = {s: r.bots()["advance"].make(f"stand/{s}") for s in roster.seats}
+    for _ in range(2):
+        type_bot_orders(sheets, type(r), bots)
+        state = poll(sheets, type(r), now=NOW).state
+    assert isinstance(state, WodState)
+    acting, reactor = state.acting, state.other(state.acting)
+    unit = next(u for u in state.units if u.owner == reactor
+                and any(a.type.value == "reaction" for a in state.card_of(u).abilities))
+    ability = next(a.name for a in state.card_of(unit).abilities if a.type.value == "reaction")
+    reactions = tabs.orders(reactor).table("reactions")
+    for key, value in {"unit": unit.id, "ability": ability, "when": "any"}.items():
+        seats[reactor].type(f"Orders {reactor}", reactions.cell(0, key), value)
+
+    def end_turn(seat: str) -> None:
+        seats[seat].type(f"Orders {seat}", tabs.orders(seat).table("seat").cell(0, "ready"), True)
+        assert poll(sheets, type(r), now=NOW).resolved
+
+    end_turn(acting)  # turn 1: nothing done, the reaction had nothing to fire before
+    end_turn(reactor)  # turn 2: hers
+    assert seats[reactor].value(f"Orders {reactor}", reactions.cell(0, "unit")) == unit.id  # still standing
+    mover = next(u for u in state.units if u.owner == acting)
+    actions = tabs.orders(acting).table("actions")
+    to = min(reachable(r.rules.board, r.settings, state, mover), key=lambda h: (h.row, h.col))
+    for key, value in {"unit": mover.id, "action": "move", "target": to.label}.items():
+        seats[acting].type(f"Orders {acting}", actions.cell(0, key), value)
+    end_turn(acting)  # turn 3: her reaction fires before the first row
+    log = _cells(board)
+    assert f"{reactor} reacts before {acting}'s move: {unit.id} ({unit.card}) uses {ability}" in log
+    assert seats[reactor].value(f"Orders {reactor}", reactions.cell(0, "unit")) == unit.id

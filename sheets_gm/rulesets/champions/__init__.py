@@ -1,0 +1,1 @@
+"""Champions: a loot battle royale for up to sixteen players (rulebook + rulings/champions.md)."""

@@ -1,0 +1,327 @@
+"""Reading a window's orders: a verdict per part (naming the row and what would be accepted), and the
+accepted parts, typed, for the resolution. A refused part changes nothing: a refused move stays, a
+refused equip leaves that champion as it was, a refused field or set falls back to the default."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from sheets_gm.engine.core.grid import Coord, CoordError
+from sheets_gm.engine.core.ruleset import Verdict
+from sheets_gm.engine.core.vocab import VocabularyError, parse_choice
+from sheets_gm.rulesets.champions.board import board
+from sheets_gm.rulesets.champions.enums import CLASSES, ActionKind, ChampClass, LootChoice, Phase
+from sheets_gm.rulesets.champions.equipment import equip_problem
+from sheets_gm.rulesets.champions.orders import SET_LENGTH, Action, Orders, PlayerOrders, parse_class
+from sheets_gm.rulesets.champions.rules import ChampionsRules
+from sheets_gm.rulesets.champions.state import ChampionsState, Player, champion_id
+
+STAY_WORDS = ("", "stay", "-")
+
+
+@dataclass(frozen=True, slots=True)
+class MoveLoot:
+    """A player's accepted window-1 orders: where she goes (None: stays) and what she loots."""
+
+    move: Coord | None = None
+    loot: tuple[LootChoice, ...] = ()
+
+
+@dataclass(slots=True)
+class EquipFight:
+    """A player's accepted window-2 orders: new equipment per champion, her pairs (None: the default), her sets."""
+
+    equip: dict[ChampClass, tuple[str, ...]] = field(default_factory=dict)
+    groups: tuple[tuple[ChampClass, ...], ...] | None = None  # the champions to field, per battle
+    sets: dict[ChampClass, tuple[Action, ...]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Checked:
+    """Every verdict of a window, and the accepted orders by player."""
+
+    verdicts: list[Verdict] = field(default_factory=list)
+    moves: dict[str, MoveLoot] = field(default_factory=dict)
+    fights: dict[str, EquipFight] = field(default_factory=dict)
+
+
+def default_action(cls: ChampClass) -> Action:
+    """A champion's default action: Heal (the lower-health pair member) for a Healer, else the default attack."""
+    return Action(ActionKind.HEAL) if cls is ChampClass.HEALER else Action.parse("attack")
+
+
+def check_orders(rules: ChampionsRules, state: ChampionsState, orders: Orders) -> Checked:
+    """The verdicts and accepted orders of the open window (nothing for a finished match)."""
+    out = Checked()
+    if state.finished:
+        return out
+    for name, part in orders.players.items():
+        player = state.player(name)
+        if player is None:
+            known = ", ".join(p.name for p in state.alive())
+            out.verdicts.append(Verdict(name, name, "orders", False,
+                                        f"there is no player {name!r} in this match; the players still in: {known}"))
+            continue
+        if part.is_empty():
+            continue
+        if player.out:
+            out.verdicts.append(Verdict(name, name, "orders", False,
+                                        f"{name} is out (all four champions are dead) and gives no orders"))
+            continue
+        if state.phase is Phase.MOVE:
+            _wrong_window(out, name, part, ("equip", "field", "sets"), state)
+            out.moves[name] = _move_loot(rules, state, player, part, out.verdicts)
+        else:
+            _wrong_window(out, name, part, ("move", "loot"), state)
+            out.fights[name] = _equip_fight(rules, state, player, part, out.verdicts)
+    return out
+
+
+def _wrong_window(out: Checked, name: str, part: PlayerOrders, parts: tuple[str, ...], state: ChampionsState) -> None:
+    for what in parts:
+        if getattr(part, what):
+            out.verdicts.append(Verdict(name, name, what, False,
+                                        f"{what} is not an order of the {state.phase.display} window of round "
+                                        f"{state.round}; it was not used"))
+
+
+# -- window 1 --------------------------------------------------------------------------------
+def _move_loot(rules: ChampionsRules, state: ChampionsState, player: Player, part: PlayerOrders,
+               verdicts: list[Verdict]) -> MoveLoot:
+    name = player.name
+    move = _move(state, player, part.move, verdicts)
+    loot: list[LootChoice] = []
+    limit = rules.settings.loot_actions
+    for n, word in enumerate(part.loot, start=1):
+        what = f"loot {n}"
+        try:
+            choice = parse_choice(LootChoice, word, f"looting action {n}")
+        except VocabularyError as exc:
+            verdicts.append(Verdict(name, name, what, False, f"{exc}; this action was not used"))
+            continue
+        if len(loot) >= limit:
+            verdicts.append(Verdict(name, name, what, False,
+                                    f"looting action {n} ({choice.value}) is one too many: {limit} looting "
+                                    f"actions a round; it was not used"))
+            continue
+        loot.append(choice)
+        verdicts.append(Verdict(name, name, what, True, f"looting action {n}: {choice.value}"))
+    return MoveLoot(move, tuple(loot))
+
+
+def _move(state: ChampionsState, player: Player, text: str, verdicts: list[Verdict]) -> Coord | None:
+    name = player.name
+    if text.strip().lower() in STAY_WORDS:
+        if text.strip():
+            verdicts.append(Verdict(name, name, "move", True, f"stays on {player.at}"))
+        return None
+    grid = board(state.size)
+    here = player.at
+    assert here is not None
+    nearby = ", ".join(grid.label(t) for t in grid.neighbours(here))
+    accepted = f"move to a tile next to {here} ({nearby}) or stay"
+    try:
+        tile = grid.parse(text)
+    except CoordError as exc:
+        verdicts.append(Verdict(name, name, "move", False, f"{exc}; {accepted}. {name} stays on {here}"))
+        return None
+    steps = grid.distance(here, tile)
+    if steps > 1:
+        verdicts.append(Verdict(name, name, "move", False,
+                                f"{tile} is {steps} tiles from {here}; {accepted}. {name} stays on {here} "
+                                "and loots there"))
+        return None
+    if steps == 0:
+        verdicts.append(Verdict(name, name, "move", True, f"stays on {here}"))
+        return None
+    verdicts.append(Verdict(name, name, "move", True, f"moves from {here} to {tile}"))
+    return tile
+
+
+# -- window 2 --------------------------------------------------------------------------------
+def _class(text: str) -> ChampClass:
+    return parse_class(text)
+
+
+def _champion_rows(name: str, rows: tuple[tuple[str, tuple[str, ...]], ...], part: str, what: str,
+                   verdicts: list[Verdict]) -> Iterator[tuple[ChampClass, str, tuple[str, ...]]]:
+    """Each row's champion, its subject (``Ann.rogue``) and its words; a row naming no champion, or one
+    named before, gets its refusal here and is skipped."""
+    seen: set[ChampClass] = set()
+    for word, values in rows:
+        try:
+            cls = _class(word)
+        except VocabularyError as exc:
+            verdicts.append(Verdict(name, name, part, False, f"{exc}; this row was not used"))
+            continue
+        subject = champion_id(name, cls)
+        if cls in seen:
+            verdicts.append(Verdict(name, subject, part, False,
+                                    f"the {cls.display}'s {what} is given twice; the first row counts"))
+            continue
+        seen.add(cls)
+        yield cls, subject, values
+
+
+def _equip_fight(rules: ChampionsRules, state: ChampionsState, player: Player, part: PlayerOrders,
+                 verdicts: list[Verdict]) -> EquipFight:
+    out = EquipFight()
+    out.equip = _equip(rules, player, part.equip, verdicts)
+    out.groups = _field(state, player, part.field, verdicts)
+    out.sets = _sets(player, part.sets, verdicts)
+    return out
+
+
+def _equip(rules: ChampionsRules, player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
+           verdicts: list[Verdict]) -> dict[ChampClass, tuple[str, ...]]:
+    """Whole equipment per champion; items come from the bag or from champions re-equipped in the same order."""
+    name = player.name
+    wanted: dict[ChampClass, tuple[str, ...]] = {}
+    for cls, subject, items in _champion_rows(name, rows, "equip", "equipment", verdicts):
+        missing = [i for i in items if rules.table.get(i) is None]
+        if missing:
+            verdicts.append(Verdict(name, subject, "equip", False, _not_in_bag(player, cls, missing[0])))
+            continue
+        known = [item for i in items if (item := rules.table.get(i)) is not None]
+        problem = equip_problem(cls, known)
+        if problem is not None:
+            verdicts.append(Verdict(name, subject, "equip", False,
+                                    f"{problem}. The {cls.display} keeps {_listing(player.items_of(cls))}"))
+            continue
+        wanted[cls] = tuple(items)
+    # items must be in the bag or on a champion re-equipped now; a champion refused keeps what it has,
+    # so its items are not free for the others: repeat until no more is refused
+    while True:
+        free = Counter(player.bag)
+        for cls in wanted:
+            free.update(player.items_of(cls))
+        short: ChampClass | None = None
+        for cls in CLASSES:
+            if cls not in wanted:
+                continue
+            need = Counter(wanted[cls])
+            lacking = [i for i in need if need[i] > free[i]]
+            if lacking:
+                short = cls
+                verdicts.append(Verdict(name, champion_id(name, cls), "equip", False,
+                                        _not_in_bag(player, cls, lacking[0])))
+                break
+            free.subtract(need)
+        if short is None:
+            break
+        del wanted[short]
+    for cls, items in wanted.items():
+        verdicts.append(Verdict(name, champion_id(name, cls), "equip", True,
+                                f"the {cls.display} carries {_listing(items)}"))
+    return wanted
+
+
+def _listing(items: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(items) if items else "nothing"
+
+
+def _not_in_bag(player: Player, cls: ChampClass, item: str) -> str:
+    return (f"{item} is not in {player.name}'s bag nor on a champion she re-equips; the bag holds "
+            f"{_listing(player.bag)}. The {cls.display} keeps {_listing(player.items_of(cls))}")
+
+
+def _field(state: ChampionsState, player: Player, pairs: tuple[tuple[str, ...], ...],
+           verdicts: list[Verdict]) -> tuple[tuple[ChampClass, ...], ...] | None:
+    if not pairs:
+        return None
+    name = player.name
+    living = player.living()
+    accepted = (f"name one or two living champions for one battle, or two such groups for two battles; "
+                f"{name}'s living champions: {', '.join(c.display for c in living)}")
+
+    def refuse(why: str) -> None:
+        verdicts.append(Verdict(name, name, "field", False, f"{why}; {accepted}. The default pairs fight"))
+
+    if len(pairs) > 2:
+        refuse(f"{len(pairs)} groups given: a player fights at most two battles a round")
+        return None
+    chosen: list[tuple[ChampClass, ...]] = []
+    seen: set[ChampClass] = set()
+    for pair in pairs:
+        if not 1 <= len(pair) <= 2:
+            refuse(f"a group of {len(pair)}: each battle takes one or two champions a side")
+            return None
+        group: list[ChampClass] = []
+        for word in pair:
+            try:
+                cls = _class(word)
+            except VocabularyError as exc:
+                refuse(str(exc))
+                return None
+            if cls in seen:
+                refuse(f"the {cls.display} is named twice: each champion fights at most once a round")
+                return None
+            if player.hp(cls) <= 0:
+                refuse(f"{name}'s {cls.display} is dead")
+                return None
+            seen.add(cls)
+            group.append(cls)
+        chosen.append(tuple(group))
+    text = " and ".join(" + ".join(c.display for c in g) for g in chosen)
+    mates = [p for p in state.on_tile(player.at) if p.name != name] if player.at else []
+    note = "" if mates else f" (nobody shares {player.at}: no battle this round)"
+    verdicts.append(Verdict(name, name, "field", True, f"fields {text}{note}"))
+    return tuple(chosen)
+
+
+def _sets(player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
+          verdicts: list[Verdict]) -> dict[ChampClass, tuple[Action, ...]]:
+    name = player.name
+    sets: dict[ChampClass, tuple[Action, ...]] = {}
+    for cls, subject, actions in _champion_rows(name, rows, "set", "set", verdicts):
+        default = default_action(cls)
+        if player.hp(cls) <= 0:
+            verdicts.append(Verdict(name, subject, "set", False,
+                                    f"{name}'s {cls.display} is dead and fights no more; give sets for "
+                                    f"{', '.join(c.display for c in player.living()) or 'no one'}"))
+            continue
+        if len(actions) != SET_LENGTH:
+            verdicts.append(Verdict(name, subject, "set", False,
+                                    f"a set is {SET_LENGTH} actions, one per battle round; the {cls.display}'s set "
+                                    f"lists {len(actions)}. The default set is used: {SET_LENGTH} × {default.text}"))
+            continue
+        chosen: list[Action] = []
+        problems: list[str] = []
+        for n, text in enumerate(actions, start=1):
+            try:
+                action = Action.parse(text)
+            except VocabularyError as exc:
+                problems.append(f"action {n}: {exc}")
+                chosen.append(default)
+                continue
+            if action.kind is ActionKind.HEAL and cls is not ChampClass.HEALER:
+                problems.append(f"action {n} ({text}): only the Healer heals; a {cls.display} may "
+                                f"{_may(cls)}")
+                chosen.append(default)
+                continue
+            if action.kind is ActionKind.SUPPORT and cls is ChampClass.GLADIATOR:
+                problems.append(f"action {n} ({text}): the Gladiator cannot support; it may {_may(cls)}")
+                chosen.append(default)
+                continue
+            chosen.append(action)
+        sets[cls] = tuple(chosen)
+        shown = "; ".join(a.text for a in chosen)
+        if problems:
+            verdicts.append(Verdict(name, subject, "set", False,
+                                    f"{'; '.join(problems)}. Replaced by {default.text}: {shown}"))
+        else:
+            verdicts.append(Verdict(name, subject, "set", True, f"the {cls.display} will {shown}"))
+    return sets
+
+
+def _may(cls: ChampClass) -> str:
+    kinds = [ActionKind.ATTACK]
+    if cls is ChampClass.HEALER:
+        kinds.append(ActionKind.HEAL)
+    if cls is not ChampClass.GLADIATOR:
+        kinds.append(ActionKind.SUPPORT)
+    kinds.append(ActionKind.EVADE)
+    return ", ".join(k.value for k in kinds[:-1]) + " or " + kinds[-1].value
+

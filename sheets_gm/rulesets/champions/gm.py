@@ -1,0 +1,118 @@
+"""Logged GM corrections: set a champion's health, put a player on a tile, put an item in a bag."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.core.grid import CoordError
+from sheets_gm.engine.core.ruleset import GmOption, Resolution
+from sheets_gm.engine.core.vocab import VocabularyError, parse_choice
+from sheets_gm.rulesets.champions.board import board
+from sheets_gm.rulesets.champions.enums import CLASS_INDEX, ChampClass, EventKind
+from sheets_gm.rulesets.champions.resolve import window_turn
+from sheets_gm.rulesets.champions.rules import ChampionsRules
+from sheets_gm.rulesets.champions.state import MAX_HEALTH, Adjustment, ChampionsState, Player, champion_name
+
+GM_OPTIONS = (
+    GmOption("health", "PLAYER.CLASS=N", "set a champion's health (0 kills it; at most its starting health)"),
+    GmOption("move", "PLAYER=TILE", "put a Champions player on a tile of the current grid"),
+    GmOption("give", "PLAYER=ITEM", "put an item of the loot table in a player's bag"),
+)
+
+
+class GmEventError(ValueError):
+    """A GM event that does not fit the match: an unknown player, item or tile, a health out of range."""
+
+
+def _split(option: str, value: str, form: str, example: str) -> tuple[str, str]:
+    key, sep, rest = value.partition("=")
+    if not sep or not key.strip() or not rest.strip():
+        raise ValueError(f"{option} {value!r}: write {form}, like {example}")
+    return key.strip(), rest.strip()
+
+
+def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[Adjustment]:
+    """The adjustments of ``adjust``'s options; ValueError naming the option and what it accepts."""
+    if not any(values.get(o.flag) for o in GM_OPTIONS):
+        raise ValueError("nothing to change: give --health PLAYER.CLASS=N, --move PLAYER=TILE or --give "
+                         "PLAYER=ITEM")
+    if not reason.strip():
+        raise ValueError('--reason is required, e.g. --reason "healed twice"; it is written to the log')
+    out: list[Adjustment] = []
+    for value in values.get("health", ()):
+        who, number = _split("--health", value, "PLAYER.CLASS=N", "Ann.mage=40")
+        player, dot, cls = who.rpartition(".")
+        if not dot:
+            raise ValueError(f"--health {value!r}: name the champion as PLAYER.CLASS, like Ann.mage=40")
+        try:
+            hp = int(number)
+        except ValueError:
+            raise ValueError(f"--health {value!r}: {number!r} is not a whole number") from None
+        out.append(Adjustment(reason, health=(player, cls, hp)))
+    for value in values.get("move", ()):
+        out.append(Adjustment(reason, position=_split("--move", value, "PLAYER=TILE", "Ann=B2")))
+    for value in values.get("give", ()):
+        out.append(Adjustment(reason, give=_split("--give", value, "PLAYER=ITEM", "Ann=Iron Sword")))
+    return out
+
+
+def apply_adjustment(rules: ChampionsRules, state: ChampionsState, adj: Adjustment) -> Resolution[ChampionsState]:
+    """The adjustment applied (the input is not changed), with its logged event; GmEventError if it does not fit."""
+    if not adj.reason.strip():
+        raise GmEventError("an adjustment needs a reason; it is written to the log")
+    turn = window_turn(state)
+    players = list(state.players)
+    names = {p.name: i for i, p in enumerate(players)}
+
+    def find(name: str) -> tuple[int, Player]:
+        if name not in names:
+            raise GmEventError(f"there is no player {name!r}; the players: {', '.join(names)}")
+        i = names[name]
+        return i, players[i]
+
+    events: list[Event] = []
+    if adj.health is not None:
+        name, word, hp = adj.health
+        i, p = find(name)
+        try:
+            cls = parse_choice(ChampClass, word, "champion")
+        except VocabularyError as exc:
+            raise GmEventError(str(exc)) from None
+        if not 0 <= hp <= MAX_HEALTH[cls]:
+            raise GmEventError(f"a {cls.display}'s health is 0 to {MAX_HEALTH[cls]}; got {hp}")
+        if p.out:
+            raise GmEventError(f"{name} is out; her champions cannot be changed")
+        health = list(p.health)
+        before = health[CLASS_INDEX[cls]]
+        health[CLASS_INDEX[cls]] = hp
+        players[i] = Player(p.name, p.at, tuple(health), p.equipment, p.bag, p.out_round)
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT,
+                            f"GM sets {champion_name(name, cls)}'s health from {before} to {hp}: {adj.reason}.",
+                            {"field": "health", "player": name, "class": cls.value, "before": before, "after": hp,
+                             "reason": adj.reason}, audience=frozenset({name})))
+    if adj.position is not None:
+        name, text = adj.position
+        i, p = find(name)
+        try:
+            tile = board(state.size).parse(text)
+        except CoordError as exc:
+            raise GmEventError(str(exc)) from None
+        if p.out:
+            raise GmEventError(f"{name} is out and has no tile")
+        players[i] = Player(p.name, tile, p.health, p.equipment, p.bag, p.out_round)
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM moves {name} from {p.at} to {tile}: {adj.reason}.",
+                            {"field": "position", "player": name, "before": p.at, "after": tile,
+                             "reason": adj.reason}))
+    if adj.give is not None:
+        name, item = adj.give
+        i, p = find(name)
+        if rules.table.get(item) is None:
+            raise GmEventError(f"there is no item {item!r} in the loot table")
+        players[i] = Player(p.name, p.at, p.health, p.equipment, (*p.bag, item), p.out_round)
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM puts {item} in {name}'s bag: {adj.reason}.",
+                            {"field": "bag", "player": name, "item": item, "reason": adj.reason},
+                            audience=frozenset({name})))
+    if not events:
+        raise GmEventError("an adjustment must change a health, a position or a bag")
+    return Resolution(state.with_players(players), events)

@@ -1,0 +1,205 @@
+"""Champions as the rest of sheets-gm sees it: the core's ``Ruleset`` interface over the Champions engine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.ruleset import (
+    BoardKind,
+    BotKind,
+    GmOption,
+    Information,
+    Outcome,
+    Resolution,
+    Roster,
+    RulesetTraits,
+    SeatKind,
+    TurnStructure,
+    Verdict,
+    Window,
+)
+from sheets_gm.rulesets.champions.bots import ChampionsBot
+from sheets_gm.rulesets.champions.checks import check_orders
+from sheets_gm.rulesets.champions.enums import Phase
+from sheets_gm.rulesets.champions.figures import ChampionsTally, simulation_spec
+from sheets_gm.rulesets.champions.gm import GM_OPTIONS, apply_adjustment, events_from_options
+from sheets_gm.rulesets.champions.items import LootTable, loot_table_from_text
+from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
+from sheets_gm.rulesets.champions.resolve import resolve_window, window_turn
+from sheets_gm.rulesets.champions.rules import ChampionsRules
+from sheets_gm.rulesets.champions.scenario import ChampionsScenarioCodec
+from sheets_gm.rulesets.champions.settings import ChampionsSettings
+from sheets_gm.rulesets.champions.setup import new_match, sample_roster
+from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
+from sheets_gm.rulesets.champions.views import player_view, public_view, secrets
+from sheets_gm.simulate.figures import SimulationSpec
+
+
+class ChampionsRuleset:
+    """Champions: up to sixteen players loot a shrinking grid and fight 2v2 battles of four-action sets."""
+
+    traits: ClassVar[RulesetTraits] = RulesetTraits(
+        name="champions",
+        title="Champions loot battle royale",
+        turn_structure=TurnStructure.SIMULTANEOUS,
+        seat_kind=SeatKind.PLAYER,
+        information=Information.HIDDEN_STATE,
+        board_kind=BoardKind.SQUARE,
+        judge=False,
+        min_seats=2,
+        max_seats=16,
+        max_windows=2 * ChampionsSettings().max_rounds,
+        settings_type=ChampionsSettings,
+        default_board="loot.yaml",
+    )
+
+    def __init__(self, rules: ChampionsRules) -> None:
+        self.rules = rules
+
+    @classmethod
+    def create(cls, settings: Any, board: str) -> ChampionsRuleset:
+        """The rules of a match whose "board" is its loot file (items and tier weights per tile class);
+        LootTableError names the bad line."""
+        return cls(ChampionsRules(loot_table_from_text(board), settings))
+
+    @classmethod
+    def with_table(cls, table: LootTable, settings: ChampionsSettings) -> ChampionsRuleset:
+        """The rules of a match with a loot table already read (scenarios)."""
+        return cls(ChampionsRules(table, settings))
+
+    @property
+    def settings(self) -> ChampionsSettings:
+        """The match's house rules."""
+        return self.rules.settings
+
+    @property
+    def board_text(self) -> str:
+        """The loot file as text."""
+        return self.rules.table.to_text()
+
+    # -- set-up ----------------------------------------------------------------------------
+    def sample_roster(self) -> Roster:
+        """Sixteen players, Ann to Pia."""
+        return sample_roster()
+
+    def new_match(self, roster: Roster, seed: bytes) -> ChampionsState:
+        """Each seat a player on a tile of her own (the roster's ``spawn`` column, or drawn)."""
+        return new_match(self.rules, roster, seed)
+
+    # -- codecs ------------------------------------------------------------------------------
+    def state_to_json(self, state: ChampionsState) -> dict[str, Any]:
+        return state.to_json()
+
+    def state_from_json(self, data: Mapping[str, Any]) -> ChampionsState:
+        return ChampionsState.from_json(data)
+
+    def orders_to_json(self, orders: Orders) -> dict[str, Any]:
+        return orders.to_json()
+
+    def orders_from_json(self, data: Mapping[str, Any]) -> Orders:
+        return Orders.from_json(data)
+
+    def gm_event_to_json(self, event: Adjustment) -> dict[str, Any]:
+        return event.to_json()
+
+    def gm_event_from_json(self, data: Mapping[str, Any]) -> Adjustment:
+        return Adjustment.from_json(data)
+
+    # -- play --------------------------------------------------------------------------------
+    def seats(self, state: ChampionsState) -> tuple[str, ...]:
+        """Every player, in roster order."""
+        return tuple(p.name for p in state.players)
+
+    def window(self, state: ChampionsState) -> Window | None:
+        """Two windows a round, for the players still in: move and loot, then equip and fight."""
+        if state.finished:
+            return None
+        phase = state.phase
+        key = f"{state.round}/{'move' if phase is Phase.MOVE else 'fight'}"
+        return Window(key=key, label=f"round {state.round} · {phase.display}", phase=phase.value,
+                      seats=tuple(p.name for p in state.alive()), turn=window_turn(state))
+
+    def dice(self, seed: bytes, state: ChampionsState, pins: Mapping[str, Any] | None = None) -> TurnDice:
+        """The dice of the open window: d4 to d20, every pin checked against the die that uses it."""
+        return TurnDice(seed, window_turn(state), pins, die_sides=None)
+
+    def no_orders(self) -> Orders:
+        return Orders()
+
+    def merge_orders(self, parts: Mapping[str, Orders]) -> Orders:
+        """Every player's orders from every part."""
+        players: dict[str, PlayerOrders] = {}
+        for part in parts.values():
+            players.update(part.players)
+        return Orders(players)
+
+    def check(self, state: ChampionsState, orders: Orders, dice: TurnDice) -> list[Verdict]:
+        """A verdict per order part, naming the row and what would be accepted."""
+        return check_orders(self.rules, state, orders).verdicts
+
+    def resolve(self, state: ChampionsState, orders: Orders, dice: TurnDice) -> Resolution[ChampionsState]:
+        return resolve_window(self.rules, state, orders, dice)
+
+    def outcome(self, state: ChampionsState) -> Outcome | None:
+        if not state.finished:
+            return None
+        winners = state.winners
+        if len(winners) == 1:
+            return Outcome(winners, f"{winners[0]} wins in round {state.round}")
+        return Outcome(winners, f"{' and '.join(winners)} share the win in round {state.round}")
+
+    def view(self, state: ChampionsState, seat: str | None) -> dict[str, Any]:
+        """The public board (``None``), or a player's own sheet: hers, her tile-mates' living champions."""
+        return public_view(state) if seat is None else player_view(self.rules, state, seat)
+
+    def secrets(self, state: ChampionsState, seat: str) -> list[str]:
+        """Her bag and equipment; her health while no one shares her tile."""
+        return secrets(state, seat)
+
+    # -- the GM ------------------------------------------------------------------------------
+    @classmethod
+    def gm_options(cls) -> tuple[GmOption, ...]:
+        return GM_OPTIONS
+
+    @classmethod
+    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
+                               reason: str) -> list[Adjustment]:
+        return events_from_options(seats, values, reason)
+
+    def apply_gm_event(self, state: ChampionsState, event: Adjustment) -> Resolution[ChampionsState]:
+        return apply_adjustment(self.rules, state, event)
+
+    # -- the sheet ---------------------------------------------------------------------------
+    def sheet(self) -> None:
+        """None: Champions' sheet adapter (public board, a private sheet per player, battle reports) is not
+        written yet; the engine runs through scenarios, simulations and the conformance test."""
+        return None
+
+    # -- tests -------------------------------------------------------------------------------
+    @classmethod
+    def scenario_codec(cls) -> ChampionsScenarioCodec:
+        """Champions' scenario files."""
+        return ChampionsScenarioCodec()
+
+    # -- bots --------------------------------------------------------------------------------
+    def bots(self) -> Mapping[str, BotKind]:
+        """``affinity`` (the default), ``stack`` and ``random``: how they equip differs (see ``bots``)."""
+        rules = self.rules
+        kinds = (
+            BotKind("affinity", "moves toward loot, equips items by affinity, picks sets that exploit strengths",
+                    lambda seed: ChampionsBot(rules, seed, "affinity")),
+            BotKind("stack", "as affinity, but stacks the best items on its two healthiest champions",
+                    lambda seed: ChampionsBot(rules, seed, "stack")),
+            BotKind("random", "random but legal orders", lambda seed: ChampionsBot(rules, seed, "random")),
+        )
+        return {kind.name: kind for kind in kinds}
+
+    def simulation(self) -> SimulationSpec:
+        """Survival, loot and battles per player; win rates by spawn tile class and by equipment."""
+        return simulation_spec(self.rules.settings.max_rounds)
+
+    def tally(self, start: ChampionsState) -> ChampionsTally:
+        """Counts one match's events per player."""
+        return ChampionsTally(self.rules.table, start)

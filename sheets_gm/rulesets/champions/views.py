@@ -1,0 +1,86 @@
+"""What each seat may see: the public board, a player's own sheet, and the texts only she may read.
+
+Positions and who is out are public. A player sees her own champions, bag and equipment, the
+reports of the battles she fought, and, for the players on her tile, their living champions
+and their health; nothing of the others (rulings: "What each player sees")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheets_gm.rulesets.champions.board import tile_class
+from sheets_gm.rulesets.champions.enums import CLASSES
+from sheets_gm.rulesets.champions.rules import ChampionsRules
+from sheets_gm.rulesets.champions.state import ChampionsState, Player
+
+
+def public_view(state: ChampionsState) -> dict[str, Any]:
+    """The public board: the grid at its size, who stands where, who is out, the winners."""
+    return {
+        "round": state.round, "phase": state.phase.value, "size": state.size,
+        "positions": {p.name: p.at.label for p in state.players if p.at is not None and not p.out},
+        "out": {p.name: p.out_round for p in state.players if p.out},
+        "finished": state.finished, "winners": list(state.winners),
+    }
+
+
+def health_line(p: Player) -> str:
+    """``Ann's living champions: Gladiator 100, Rogue 85``: what her tile-mates read of her."""
+    living = ", ".join(f"{c.display} {p.hp(c)}" for c in p.living())
+    return f"{p.name}'s living champions: {living or 'none'}"
+
+
+def bag_line(p: Player) -> str:
+    """``Ann's bag: Iron Sword, Chainmail``."""
+    return f"{p.name}'s bag: {', '.join(p.bag) or 'empty'}"
+
+
+def equipment_lines(p: Player) -> list[str]:
+    """``Ann's Gladiator carries Iron Sword, Plate Armour``, one per champion."""
+    return [f"{p.name}'s {c.display} carries {', '.join(p.items_of(c)) or 'nothing'}" for c in CLASSES]
+
+
+def tile_mates(state: ChampionsState, p: Player) -> list[Player]:
+    """The other players still in on her tile."""
+    if p.at is None or p.out:
+        return []
+    return [q for q in state.on_tile(p.at) if q.name != p.name]
+
+
+def player_view(rules: ChampionsRules, state: ChampionsState, seat: str) -> dict[str, Any]:
+    """What ``seat`` may see: the public board and her private sheet."""
+    view = public_view(state)
+    p = state.player(seat)
+    if p is None:
+        return view
+    table = rules.table
+    view["me"] = {
+        "name": p.name, "at": p.at.label if p.at else None,
+        "tile_class": tile_class(state.size, p.at).value if p.at else None,
+        "champions": {c.value: {"health": p.hp(c), "items": [_item(table, i) for i in p.items_of(c)]}
+                      for c in CLASSES},
+        "bag": [_item(table, i) for i in p.bag],
+        "lines": [health_line(p), bag_line(p), *equipment_lines(p)],
+        "pool_left": len(state.pools.get(p.at.label, ())) if p.at else 0,
+    }
+    view["tile_mates"] = [{"name": q.name, "living": {c.value: q.hp(c) for c in q.living()},
+                           "line": health_line(q)} for q in tile_mates(state, p)]
+    view["reports"] = [r.text for r in state.reports if seat in r.players]
+    return view
+
+
+def _item(table: Any, name: str) -> str:
+    item = table.get(name)
+    return item.describe() if item is not None else name
+
+
+def secrets(state: ChampionsState, seat: str) -> list[str]:
+    """What no other seat may read: her bag and equipment, always; her champions' health while no one
+    shares her tile."""
+    p = state.player(seat)
+    if p is None:
+        return []
+    out = [bag_line(p), *equipment_lines(p)]
+    if not p.out and not tile_mates(state, p):
+        out.append(health_line(p))
+    return out

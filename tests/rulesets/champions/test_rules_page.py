@@ -1,0 +1,16 @@
+"""The rules page names every Champions setting with its true default, so docs and code cannot drift."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.core.settings import settings_table
+from sheets_gm.rulesets.champions.settings import ChampionsSettings
+from tests.paths import DOCS
+
+PAGE = DOCS / "rules-champions.md"
+
+
+def test_every_setting_is_documented_with_its_default() -> None:
+    text = PAGE.read_text(encoding="utf-8")
+    for name, default, _accepts, doc in settings_table(ChampionsSettings):
+        assert f"| `{name}` | `{default}` |" in text, f"{name} (default {default}) is missing from {PAGE.name}"
+        assert doc, f"setting {name} has no documentation"
