@@ -107,7 +107,7 @@ def read_seat(rules: WodRules, state: WodState, window: Window, seat: str,
                          go=bool(surrender))
     # Her own standing reactions stay in their (standing) table for the opponent's next turn, unread now.
     actions = _actions(rules, state, seat, rows.get(ACTIONS, []), reading)
-    hold = (seat,) if go and not ticked_ready else ()
+    hold = (seat,) if go and not ticked_ready and window.stepwise else ()  # batch mode: Go means nothing
     orders = WodOrders(actions={seat: actions} if actions else {}, hold=hold, surrender=surrender)
     return SeatInput(orders, reading.problems, frozenset(reading.consumed),
                      ready=ticked_ready and not reading.problems, go=go or bool(surrender))

@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from sheets_gm.engine.core.ruleset import GM, Window
-from sheets_gm.rulesets.winordie.enums import ActionKind, GmKind, Side, Trigger
+from sheets_gm.rulesets.winordie.enums import ActionKind, GmKind, ResolveMode, Side, Trigger
 from sheets_gm.rulesets.winordie.gm import Adjustment
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
 from sheets_gm.rulesets.winordie.ruleset import WodRuleset
+from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.sheet import WodSheet
 from sheets_gm.rulesets.winordie.sheet_draw import PENDING_LINES
 from sheets_gm.rulesets.winordie.state import Pending, WodState
@@ -107,6 +108,9 @@ def test_action_rows_read_in_order_with_go_holding_the_turn_open() -> None:
     ready = _read(r, state, seat, actions={"Row 1": {"unit": mine[0].id, "action": "move", "target": "E4"}},
                   seat={seat: {"ready": True, "go": True}})
     assert ready.ready and ready.orders.hold == ()
+    batch = rules(WodSettings(resolve=ResolveMode.BATCH))
+    late = _read(batch, _started(batch), seat, seat={seat: {"go": True}})
+    assert late.orders.hold == ()  # with resolve = batch, Go holds nothing open: only Ready resolves
 
 
 def test_every_unreadable_action_cell_is_named_with_what_is_accepted() -> None:
