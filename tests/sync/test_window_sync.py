@@ -253,8 +253,10 @@ def test_a_standing_row_stays_from_window_to_window(registered_race: type[RaceRu
 
 def test_a_window_may_wait_for_some_seats_only(registered_race: type[RaceRuleset]) -> None:
     sheets, (_board, _engine, ann, bo) = new_race(settings=RaceSettings(first_decides=True))
+    assert feedback(bo, "Bo", "seat", 0) == "Turn 1 waits for Ann only: Bo need not tick Ready."
     type_pace(bo, "Bo", 0, "run")  # Bo may still give orders; the window does not wait for him
     assert poll(sheets, RACE, now=NOW).waiting_for == ["Ann"]
+    assert feedback(bo, "Bo", "seat", 0) == "Turn 1 waits for Ann only: Bo need not tick Ready."
     tick_ready(ann, "Ann")
     report = poll(sheets, RACE, now=NOW)
     assert report.resolved and report.reason == "Ann is ready"
