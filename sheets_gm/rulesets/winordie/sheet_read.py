@@ -320,8 +320,10 @@ def _within(value: CellValue) -> int | None:
         return 1
     if isinstance(value, bool):
         return None
-    if isinstance(value, int | float):
-        return int(value) if value == int(value) and value >= 0 else None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, float):  # a sheet may give 2.0 for 2; NaN and infinity are no number of hexes
+        return int(value) if value.is_integer() and value >= 0 else None
     text = str(value).strip()
     if text.endswith(".0"):
         text = text[:-2]

@@ -218,6 +218,16 @@ def test_the_turn_waits_for_the_acting_player_only_and_the_reactions_are_read() 
     assert not got.orders.actions
 
 
+@pytest.mark.parametrize("within", [float("nan"), float("inf"), -1, 2.5, True, "two"])
+def test_a_within_that_is_no_whole_number_of_hexes_is_named(within: CellValue) -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.other(state.acting)
+    unit = next(u for u in state.units if u.owner == seat)
+    got = _read(r, state, seat, reactions={"Reaction 1": {"unit": unit.id, "ability": "x", "within": within}})
+    assert any(p.startswith("Within ") and "is not a number of hexes" in p for p in got.problems["Reaction 1"])
+
+
 def test_a_standing_reaction_of_a_fallen_unit_is_left_out_without_a_problem() -> None:
     r = rules()
     state = _started(r).copy()
