@@ -16,7 +16,9 @@ from sheets_gm.engine.core.ruleset import Ruleset
 #: name → "module:Class". Adding a game is one line here plus its package and template folder.
 RULESETS: dict[str, str] = {
     "champions": "sheets_gm.rulesets.champions.ruleset:ChampionsRuleset",
+    "coalition": "sheets_gm.rulesets.coalition.ruleset:CoalitionRuleset",
     "gvg": "sheets_gm.rulesets.gvg.ruleset:GvgRuleset",
+    "wesnoth": "sheets_gm.rulesets.wesnoth.ruleset:WesnothRuleset",
     "winordie": "sheets_gm.rulesets.winordie.ruleset:WodRuleset",
 }
 

@@ -11,6 +11,7 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.engine.registry import ruleset_names
 from sheets_gm.match.checkup import Verdict
 from sheets_gm.match.doctor import run_doctor
 from sheets_gm.rulesets.gvg.settings import GvgSettings
@@ -92,7 +93,7 @@ def test_a_healthy_local_match_passes_every_check(tmp_path: Path, doctor: Doctor
         ('ruleset = "gvg"\nteams = ["a", "b"]\n[sheets]\nbaord = "m.xlsx"\n', "config",
          "unknown key [sheets] baord", "correct the key's spelling"),
         ('ruleset = "chess"\nteams = ["a", "b"]\n[sheets]\nboard = "m.xlsx"\n', "ruleset",
-         "unknown ruleset 'chess'", 'set ruleset to one of '),
+         "unknown ruleset 'chess'", "set ruleset to one of " + ", ".join(f'"{n}"' for n in ruleset_names())),
         ('ruleset = "gvg"\nteams = ["a", "b"]\n', "config", "sheets is missing", "add it to"),
         ('ruleset = "gvg"\nteams = ["a", "b"]\n[sheets]\nboard = "m.xlsx"\n[deadlines]\ntimes = ["25:99"]\n',
          "config", "is not a time of day", "edit"),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.engine.registry import ruleset_names
 from sheets_gm.match.config import BackendKind, ConfigError, load_config
 from sheets_gm.match.roster import RosterFileError, parse_roster_rows, read_roster_csv, roster_emails
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
@@ -47,7 +48,7 @@ def test_the_shipped_starter_config_loads() -> None:
     (HEAD + '[sheet]\nboard = "x.xlsx"\n', "unknown key sheet"),
     (HEAD, "sheets is missing"),
     ('ruleset = "chess"\nteams = ["a", "b"]\n[sheets]\nboard = "x"\n',
-     "unknown ruleset 'chess'; this build knows: "),
+     f"unknown ruleset 'chess'; this build knows: {', '.join(ruleset_names())}"),
     ('ruleset = "gvg"\nteams = ["a"]\n[sheets]\nboard = "x"\n', "teams"),
     ('ruleset = "gvg"\nteams = ["Red", "red"]\n[sheets]\nboard = "x"\n', "teams must be distinct names"),
     ('ruleset = "gvg"\nteams = ["a", "b", "c"]\n[sheets]\nboard = "x"\n', "a gvg match has 2 teams, not 3"),

@@ -12,6 +12,7 @@ from sheets_gm.engine.core.settings import (
     SettingError,
     parse_assignments,
     parse_settings,
+    setting,
     settings_table,
     settings_to_mapping,
 )
@@ -225,3 +226,17 @@ def test_settings_are_frozen() -> None:
     s = GvgSettings()
     with pytest.raises(dataclasses.FrozenInstanceError):
         s.max_turns = 3  # type: ignore[misc]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Texts:
+    table: tuple[str, ...] = setting(("Clear", "Fog"), "a table of texts")
+
+
+def test_text_tuple_settings_from_text_or_list() -> None:
+    # the Coalition's weather table is a tuple of texts: it crashed with "unsupported setting type str"
+    parsed = parse_settings(_Texts, {"table": "Sunny, Acid rain ,Ash storm"})
+    assert parsed.table == ("Sunny", "Acid rain", "Ash storm")
+    assert parse_settings(_Texts, {"table": ["Sun", "Rain"]}).table == ("Sun", "Rain")
+    with pytest.raises(SettingError, match="setting 'table'"):
+        parse_settings(_Texts, {"table": [""]})

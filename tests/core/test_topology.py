@@ -180,3 +180,38 @@ def test_the_coalitions_route_draw_lists_every_shortest_route_in_reading_order()
     assert [" ".join(map(mirrodin.label, r)) for r in routes] == ["1A 2A 2B", "1A 1B 2B", "18B 1B 2B"]
     with pytest.raises(ValueError, match="more than 2 cheapest routes from 18A to 2B"):
         cheapest_routes(mirrodin, mirrodin.parse("18A"), mirrodin.parse("2B"), lambda s: 1, limit=2)
+
+
+def test_a_short_route_on_a_big_board_searches_only_around_it() -> None:
+    # The Coalition draws a route of at most three steps for each army every turn: the search must not
+    # cover the whole plane (it did, 13 ms a route on the default map), nor may stopping early change routes.
+    plane = Plane("Dominaria", 200, 26)
+    entered: list[object] = []
+
+    def cost(square: object) -> int:
+        entered.append(square)
+        return 1
+
+    routes = cheapest_routes(plane, plane.parse("100M"), plane.parse("101N"), cost)
+    assert [" ".join(map(plane.label, r)) for r in routes] == ["101M 101N", "100N 101N"]
+    assert len(entered) < 100
+    small = Plane("Dominaria", 7, 7)
+    for goal in ("1A", "7G", "4D", "2F"):
+        a, b = small.parse("3C"), small.parse(goal)
+        routes = cheapest_routes(small, a, b, lambda s: 1)
+        dx, dy = abs(a.col - b.col), abs(a.row - b.row)
+        assert len(routes) == math.comb(dx + dy, dx)  # every monotone staircase, none lost by stopping early
+        assert all(len(r) == dx + dy and r[-1] == b for r in routes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(costed_boards(), st.sampled_from([0, 0.5, 1, 2, 3, 5]))
+def test_path_to_within_a_budget_is_the_cheapest_route_if_it_fits(
+        case: tuple[Topology[Any], Any, Any, dict[Any, float | None]], budget: float) -> None:
+    board, start, goal, costs = case
+    unbounded = path_to(board, start, goal, costs.__getitem__)
+    bounded = path_to(board, start, goal, costs.__getitem__, budget)
+    if unbounded is not None and _route_cost(unbounded, costs.__getitem__) <= budget:
+        assert bounded == unbounded
+    else:
+        assert bounded is None

@@ -184,6 +184,18 @@ class GmOption:
     repeatable: bool = True
 
 
+def split_option(option: str, value: str, form: str, example: str) -> tuple[str, str]:
+    """An ``adjust`` option's ``KEY=VALUE`` split in two, or a ValueError naming the option and the accepted form.
+
+    >>> split_option("--coins", "red=5", "TEAM=COINS", "red=5")
+    ('red', '5')
+    """
+    key, sep, rest = value.partition("=")
+    if not sep or not key.strip() or not rest.strip():
+        raise ValueError(f"{option} {value!r}: write {form}, like {example}")
+    return key.strip(), rest.strip()
+
+
 class Bot(Protocol[_StateIn, _OrdersOut]):
     """Plays one seat: returns that seat's orders for the open window (``merge_orders`` joins the seats')."""
 

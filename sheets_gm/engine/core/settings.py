@@ -80,6 +80,11 @@ def _coerce(key: str, tp: Any, value: Any, meta: Mapping[str, Any]) -> Any:
                 span = f"{low} to {high}"
             raise SettingError(f"setting {key!r}: {number} is out of range; use {span}")
         return number
+    if tp is str:
+        text = str(value).strip()
+        if not text or isinstance(value, list | dict):
+            raise SettingError(f"setting {key!r}: {value!r} is not accepted; use {accepted} (not empty)")
+        return text
     if typing.get_origin(tp) is tuple:
         (inner, *_rest) = typing.get_args(tp)
         items = value if isinstance(value, list | tuple) else [

@@ -28,7 +28,8 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Hashable, Iterator
-from typing import Protocol, TypeVar
+from functools import lru_cache
+from typing import Any, Protocol, TypeVar
 
 P = TypeVar("P", bound=Hashable)
 
@@ -107,9 +108,14 @@ def cheapest_paths(board: Topology[P], start: P, cost: EntryCost[P], budget: flo
     return best
 
 
-def _costs_to(board: Topology[P], goal: P, cost: EntryCost[P]) -> dict[P, float]:
+def _costs_to(board: Topology[P], goal: P, cost: EntryCost[P], start: P,
+              budget: float | None = None) -> dict[P, float]:
     """What the cheapest route from each position to ``goal`` costs (steps are symmetric, so the search
-    runs back from the goal: stepping back out of ``p`` undoes an entry that cost ``cost(p)``)."""
+    runs back from the goal: stepping back out of ``p`` undoes an entry that cost ``cost(p)``); with
+    ``budget``, positions farther than it are left out.
+
+    The search stops once ``start`` is settled: every position cheaper than the start is final by
+    then, and only those lie on a cheapest route from it, so a short route on a big board stays cheap."""
     best: dict[P, float] = {goal: 0}
     queue: list[tuple[float, int, P]] = [(0, 0, goal)]
     pushed = 0
@@ -117,10 +123,14 @@ def _costs_to(board: Topology[P], goal: P, cost: EntryCost[P]) -> dict[P, float]
         spent, _, here = heapq.heappop(queue)
         if spent > best[here]:
             continue
+        if here == start:
+            break
         step = _step_cost(board, cost, here)
         if step is None:
             continue
         total = spent + step
+        if budget is not None and total > budget:
+            continue
         for n in board.neighbours(here):
             if n not in best or total < best[n]:
                 best[n] = total
@@ -141,14 +151,16 @@ def _tight(board: Topology[P], cost: EntryCost[P], to_goal: dict[P, float], here
             yield n
 
 
-def path_to(board: Topology[P], start: P, goal: P, cost: EntryCost[P]) -> list[P] | None:
+def path_to(board: Topology[P], start: P, goal: P, cost: EntryCost[P], budget: float | None = None
+            ) -> list[P] | None:
     """The cheapest route from ``start`` to ``goal``: the positions entered, goal included (``[]`` when
-    ``start`` is the goal), or None if no route reaches it.
+    ``start`` is the goal), or None if no route reaches it (with ``budget``: none costing at most it;
+    the search then stays within the budget around the goal, which is what makes a unit's move cheap).
 
     Among routes of equal cost, the one taken is found by comparing them step by step from the
     start and taking the earlier neighbour in the board's order (Wesnoth's rule: N, NE, SE, S,
     SW, NW on a hex board)."""
-    to_goal = _costs_to(board, goal, cost)
+    to_goal = _costs_to(board, goal, cost, start, budget)
     if start not in to_goal:
         return None
     path: list[P] = []
@@ -170,7 +182,7 @@ def cheapest_routes(board: Topology[P], start: P, goal: P, cost: EntryCost[P], l
     >>> [" ".join(map(plane.label, r)) for r in routes]
     ['3B 3C', '2C 3C']
     """
-    to_goal = _costs_to(board, goal, cost)
+    to_goal = _costs_to(board, goal, cost, start)
     if start not in to_goal:
         return []
     routes: list[list[P]] = []
@@ -184,5 +196,21 @@ def cheapest_routes(board: Topology[P], start: P, goal: P, cost: EntryCost[P], l
             routes.append(route)
             continue
         stack.extend([*route, n] for n in _tight(board, cost, to_goal, here))
-    place = {p: i for i, p in enumerate(board.cells())}
+    if len(routes) < 2:
+        return routes
+    place = _reading_order(board)
     return sorted(routes, key=lambda r: [place.get(p, len(place)) for p in r])
+
+
+def _reading_order(board: Topology[P]) -> dict[P, int]:
+    """Each position's place in the board's reading order (kept for boards that can be dict keys)."""
+    key: Any = board  # lru_cache wants a hashable key; an unhashable board raises TypeError
+    try:
+        return _cached_reading_order(key)
+    except TypeError:  # an unhashable board: computed each time
+        return {p: i for i, p in enumerate(board.cells())}
+
+
+@lru_cache(maxsize=16)
+def _cached_reading_order(board: Any) -> dict[Any, int]:  # Any: lru_cache needs a hashable board
+    return {p: i for i, p in enumerate(board.cells())}

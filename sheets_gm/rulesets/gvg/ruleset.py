@@ -22,6 +22,7 @@ from sheets_gm.engine.core.ruleset import (
     TurnStructure,
     Verdict,
     Window,
+    split_option,
 )
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import Bot as GvgBot
@@ -218,17 +219,17 @@ class GvgRuleset:
         teams = (seats[0], seats[1])
         events: list[GmEvent] = []
         for value in values.get("coins", ()):
-            team, count = _split("--coins", value, "TEAM=COINS", "red=5")
+            team, count = split_option("--coins", value, "TEAM=COINS", "red=5")
             events.append(Adjustment(reason, coins=(_team("--coins", team, teams),
                                                     _number("--coins", count, "coins"))))
         for value in values.get("hp", ()):
-            tile, hp = _split("--hp", value, "TILE=HP", "G7=3")
+            tile, hp = split_option("--hp", value, "TILE=HP", "G7=3")
             events.append(Adjustment(reason, hp=(_tile("--hp", tile), _number("--hp", hp, "HP"))))
         for value in values.get("position", ()):
-            name, tile = _split("--position", value, "PLAYER=TILE", "Ann=H12")
+            name, tile = split_option("--position", value, "PLAYER=TILE", "Ann=H12")
             events.append(Adjustment(reason, position=(name, _tile("--position", tile))))
         for value in values.get("duel", ()):
-            team, score = _split("--duel", value, "TEAM=W-L (the winner and the score)", "red=3-1")
+            team, score = split_option("--duel", value, "TEAM=W-L (the winner and the score)", "red=3-1")
             won, dash, lost = score.partition("-")
             if not dash:
                 raise ValueError(f"--duel {value!r}: the score is the winner's points, a dash and the loser's, "
@@ -274,13 +275,6 @@ class GvgRuleset:
         """Counts one match's events per team."""
         return GvgTally(start)
 
-
-def _split(option: str, value: str, form: str, example: str) -> tuple[str, str]:
-    """``KEY=VALUE`` split in two, or a ValueError naming the option and the accepted form."""
-    key, sep, rest = value.partition("=")
-    if not sep or not key.strip() or not rest.strip():
-        raise ValueError(f"{option} {value!r}: write {form}, like {example}")
-    return key.strip(), rest.strip()
 
 
 def _team(option: str, name: str, teams: tuple[str, str]) -> int:

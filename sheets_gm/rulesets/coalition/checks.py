@@ -1,0 +1,60 @@
+"""The verdict of every order and every judge's result, before the deadline: what it will do, or why not."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.core.ruleset import JUDGE, Verdict
+from sheets_gm.rulesets.coalition.adjudicate import read_orders
+from sheets_gm.rulesets.coalition.board import Board
+from sheets_gm.rulesets.coalition.enums import OrderWord, Phase
+from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move
+from sheets_gm.rulesets.coalition.results import CheckedResult, check_result
+from sheets_gm.rulesets.coalition.settings import CoalitionSettings
+from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState
+
+
+def describe(board: Board, move: Move) -> str:
+    """What an accepted order will do, in a sentence for the row's feedback cell."""
+    if not move.moves:
+        doing = {OrderWord.INTERCEPT: f"holds and intercepts {move.target or 'the first enemy passing'}",
+                 OrderWord.TRANSFER: f"holds and transfers {'/'.join(map(str, move.units or ()))} to {move.target}",
+                 OrderWord.HEAL: "holds and asks to heal",
+                 OrderWord.GARRISON: "holds its portal as a garrison"}.get(move.word, "holds")
+        return f"{move.army} {doing} at {board.short(move.start)}"
+    route = " > ".join(board.short(p) for p in move.route) if move.route else \
+        f"{board.short(move.end)} (route drawn among the shortest)"
+    word = "" if move.word is OrderWord.NONE else f" and {move.word.value}s" + (f" {move.target}" if move.target
+                                                                                  else "")
+    word = word.replace("garrisons", "garrisons the portal").replace("supports", "supports")
+    return f"{move.army} moves {board.short(move.start)} > {route}{word}"
+
+
+def check_orders(board: Board, settings: CoalitionSettings, state: CoalitionState,
+                 orders: CoalitionOrders) -> list[Verdict]:
+    """A verdict per army order (orders window) or per battle result (results window)."""
+    verdicts: list[Verdict] = []
+    if state.phase is Phase.ORDERS:
+        read = read_orders(board, settings, state, orders)
+        for name, move in read.moves.items():
+            verdicts.append(Verdict(move.side.value, name, "order", True, describe(board, move)))
+        for name, (seat, refusal) in read.refused.items():
+            verdicts.append(Verdict(seat, name, "order", False, refusal.message))
+        for seat in orders.orders:
+            if seat not in ("coalition", "phyrexia") and orders.orders[seat]:
+                verdicts.append(Verdict(seat, seat, "order", False,
+                                        f"{seat} writes no movement orders; the sides coalition and phyrexia do"))
+        if orders.results:
+            verdicts.append(Verdict(JUDGE, JUDGE, "result", False,
+                                    f"results are entered in the results window, after the turn {state.turn} deadline"))
+    elif state.phase is Phase.RESULTS:
+        index = ArmyIndex(state)
+        for where, result in orders.results.items():
+            checked = check_result(board, settings, state, where, result, index)
+            if isinstance(checked, CheckedResult):
+                winner = checked.winner.value if checked.winner else "none (siege)"
+                verdicts.append(Verdict(JUDGE, where, "result", True, f"{checked.battle.at}: winner {winner}"))
+            else:
+                verdicts.append(Verdict(JUDGE, where, "result", False, checked))
+        if any(orders.orders.values()):
+            verdicts.append(Verdict(JUDGE, JUDGE, "order", False,
+                                    f"turn {state.turn}'s orders deadline has passed: orders are not read now"))
+    return verdicts

@@ -1,0 +1,326 @@
+"""Bots for the Wesnoth board game: they write one row at a time and see each row's result before the
+next, as a player does in ``step`` mode, and never send a row the engine would refuse.
+
+- ``skirmisher`` (the default): the leader recruits while gold and castle hexes last; a badly
+  wounded unit retreats to a village (or rests); a unit attacks where the expected exchange is
+  good for it (damage and kill chances dealt against those taken in the counter); the others
+  take villages their team does not own, then march on the nearest enemy.
+- ``random``: random but legal rows.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.core.topology import cheapest_paths
+from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damage, hit_score
+from sheets_gm.rulesets.wesnoth.movement import reachable
+from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
+from sheets_gm.rulesets.wesnoth.resolve import TurnResolver
+from sheets_gm.rulesets.wesnoth.rules import WesnothRules
+from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
+from sheets_gm.rulesets.wesnoth.tables import Attack
+from sheets_gm.rulesets.wesnoth.terrain import Feature
+
+
+def try_row(rules: WesnothRules, state: WesnothState, dice: TurnDice, row: UnitOrder) -> WesnothState | None:
+    """The state after ``row`` if the engine accepts every part of it, else None."""
+    work = TurnResolver(rules, state, dice)
+    work.row(row)
+    if not work.verdicts or not all(v.accepted for v in work.verdicts):
+        return None
+    return work.state()
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """What an attack is expected to bring: damage each way and the chances of a kill each way."""
+
+    dealt: float
+    taken: float
+    kill: float
+    die: float
+
+
+def exchange(rules: WesnothRules, attacker: Unit, weapon: Attack, defender: Unit, tod: str) -> Exchange:
+    """The expected result of ``attacker`` striking ``defender`` with ``weapon`` and the counter after it."""
+    hp_def = rules.utype(defender).hitpoints - defender.wounds
+    hp_att = rules.utype(attacker).hitpoints - attacker.wounds
+    chances = _hit_chances(weapon.swings, hit_score(rules, weapon, defender))
+    counter = best_attack(rules, defender, attacker, tod, weapon.kind.value)
+    if counter is not None:
+        back = _hit_chances(counter.swings, hit_score(rules, counter, attacker))
+        back_damage = [damage(rules, defender, counter, attacker, k, tod) for k in range(len(back))]
+        counter_mean = sum(p * d for p, d in zip(back, back_damage, strict=True))
+        counter_kill = sum(p for p, d in zip(back, back_damage, strict=True) if d >= hp_att)
+    else:
+        counter_mean = counter_kill = 0.0
+    dealt = taken = kill = die = 0.0
+    for k, p in enumerate(chances):
+        wounds = damage(rules, attacker, weapon, defender, k, tod)
+        dealt += p * min(wounds, hp_def)
+        if wounds >= hp_def:
+            kill += p
+        else:
+            taken += p * min(counter_mean, hp_att)
+            die += p * counter_kill
+    return Exchange(dealt, taken, kill, die)
+
+
+@cache
+def _worth(level: int) -> float:
+    return 8.0 * (1 + level)
+
+
+class _TurnBeingWritten:
+    """A turn's rows so far and the state they leave, each row tried on the engine before it is kept."""
+
+    def __init__(self, rules: WesnothRules, state: WesnothState, dice: TurnDice) -> None:
+        self.rules = rules
+        self.current = state
+        self.dice = dice
+        self.rows: list[UnitOrder] = []
+
+    def play(self, row: UnitOrder | None) -> bool:
+        """Keep ``row`` if the engine accepts all of it (else without its advance and reroll); whether kept."""
+        if row is None:
+            return False
+        after = try_row(self.rules, self.current, self.dice, row)
+        if after is None and (row.advance or row.reroll_below):
+            row = UnitOrder(row.unit, row.move, row.via, row.attack, row.weapon)
+            after = try_row(self.rules, self.current, self.dice, row)
+        if after is None:
+            return False
+        self.rows.append(row)
+        self.current = after
+        return True
+
+
+class _RowBot:
+    """A bot that writes its seat's turn row by row (``write``), then ends it."""
+
+    def __init__(self, rules: WesnothRules, seed: str) -> None:
+        self.rules = rules
+        self.seed = seed
+
+    def orders(self, state: WesnothState, seat: str, dice: TurnDice) -> TurnOrders:
+        """The seat's rows for its turn, then End turn (nothing when it is not the seat's turn)."""
+        if state.finished or state.acting_player.name != seat:
+            return TurnOrders(seat, (), True)
+        turn = _TurnBeingWritten(self.rules, state, dice)
+        self.write(turn, seat, random.Random(f"{self.seed}/{state.turn}"))
+        return TurnOrders(seat, tuple(turn.rows), True)
+
+    def write(self, turn: _TurnBeingWritten, seat: str, rng: random.Random) -> None:
+        """Play the seat's rows on ``turn``."""
+        raise NotImplementedError
+
+
+class SkirmisherBot(_RowBot):
+    """Recruits, takes villages, attacks where the exchange is good, retreats to heal."""
+
+    def write(self, turn: _TurnBeingWritten, seat: str, rng: random.Random) -> None:
+        state = turn.current
+        mine = [u for u in state.units if u.owner == seat and not u.fresh]
+        leader = next((u for u in mine if u.leader), None)
+        others = sorted((u for u in mine if not u.leader), key=lambda u: (-self._engaged(state, u), u.id))
+        for unit in others:
+            live = turn.current.unit(unit.id)
+            if live is not None and not turn.current.finished:
+                turn.play(self.plan(turn.current, live, rng))
+        if leader is not None and not turn.current.finished:
+            live = turn.current.unit(leader.id)
+            if live is not None and not turn.play(self.recruit(turn.current, live, rng)):
+                turn.play(self.plan(turn.current, live, rng, stay=True))
+
+    def _engaged(self, state: WesnothState, unit: Unit) -> int:
+        near = set(self.rules.board.grid.neighbours(unit.at))
+        return sum(1 for u in state.units if u.at in near and self.rules.enemies(state, u.owner, unit.owner))
+
+    # -- recruiting ---------------------------------------------------------------------------
+    def recruit(self, state: WesnothState, leader: Unit, rng: random.Random) -> UnitOrder | None:
+        """As many of its faction's recruits (chosen at random) as gold and free castle hexes allow."""
+        rules = self.rules
+        player = state.player(leader.owner)
+        if player is None:
+            return None
+        settings = rules.settings
+        if settings.leader_on_keep and leader.at != rules.board.keeps.get(player.slot):
+            return None
+        faction = rules.tables.factions[player.faction]
+        taken = {u.at for u in state.units}
+        free = [h for h in rules.board.castle_of(player.slot) if h not in taken]
+        gold = player.gold
+        entries: list[RecruitEntry] = []
+        for _ in free:
+            if gold < settings.faction_cost:
+                break
+            entries.append(RecruitEntry(rng.choice(faction.recruits)))
+            gold -= settings.faction_cost
+        return UnitOrder(leader.id, recruit=tuple(entries)) if entries else None
+
+    # -- one unit -----------------------------------------------------------------------------
+    def plan(self, state: WesnothState, unit: Unit, rng: random.Random, stay: bool = False) -> UnitOrder | None:
+        """One unit's row: conquest from an enemy keep, retreat when badly hurt, a good attack, else advance
+        (``stay``: the leader, which attacks only from where it stands and otherwise rests)."""
+        rules = self.rules
+        utype = rules.utype(unit)
+        keep_owner = rules.keep_owner(state, unit.at)
+        if keep_owner is not None and rules.enemies(state, keep_owner, unit.owner):
+            return UnitOrder(unit.id, conquest=True)
+        hexes = {unit.at: 0.0} if stay else reachable(rules, state, unit)
+        enemies = [u for u in state.units if rules.enemies(state, u.owner, unit.owner)]
+        hurt = unit.wounds * 2 >= utype.hitpoints
+        if hurt:
+            return self.retreat(state, unit, hexes, enemies)
+        attack = self.best_attack(state, unit, hexes, enemies)
+        if attack is not None:
+            return attack
+        if stay:
+            return UnitOrder(unit.id, rest=True) if unit.wounds else None
+        return self.advance(state, unit, hexes, enemies, rng)
+
+    def best_attack(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit]
+                    ) -> UnitOrder | None:
+        """The reachable hex and adjacent enemy with the best expected exchange, if it is good enough."""
+        rules = self.rules
+        board = rules.board
+        tod = state.time_of_day
+        by_hex = {e.at: e for e in enemies}
+        best: tuple[float, UnitOrder] | None = None
+        # buy the advancement a final blow offers while a recruit's gold stays in hand
+        player = state.player(unit.owner)
+        settings = rules.settings
+        level = rules.utype(unit).level
+        can_pay = player is not None and player.gold >= settings.advance_cost * level + settings.faction_cost
+        advance = "true" if can_pay and rules.utype(unit).advances_to else ""
+        for h in hexes:
+            targets = [by_hex[n] for n in board.grid.neighbours(h) if n in by_hex]
+            if not targets:
+                continue
+            placed = Unit(unit.id, unit.type, unit.owner, h, unit.wounds, unit.leader)
+            for target in targets:
+                weapon = best_attack(rules, placed, target, tod)
+                if weapon is None:
+                    continue
+                x = exchange(rules, placed, weapon, target, tod)
+                t_level = rules.utype(target).level
+                s_level = rules.utype(unit).level
+                score = (x.dealt - 0.8 * x.taken + x.kill * (_worth(t_level) + (40 if target.leader else 0))
+                         - x.die * (_worth(s_level) + (60 if unit.leader else 0)))
+                score += 0.5 * rules.defence(placed, h)
+                if best is None or score > best[0]:
+                    move = "" if h == unit.at else h.label
+                    best = (score, UnitOrder(unit.id, move=move, attack=target.id, weapon=self._name(unit, weapon),
+                                             advance=advance))
+        if best is not None and best[0] > 2.5:
+            return best[1]
+        return None
+
+    def _name(self, unit: Unit, weapon: Attack) -> str:
+        twins = [a for a in self.rules.utype(unit).attacks if a.name == weapon.name]
+        return weapon.name if len(twins) == 1 else f"{weapon.name}/{weapon.damage_type}"
+
+    def retreat(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit]
+                ) -> UnitOrder | None:
+        """Rest on a safe village; else move to a village out of enemy reach, rest where safe, or step away."""
+        rules = self.rules
+        board = rules.board
+        near_enemy = {n for e in enemies for n in board.grid.neighbours(e.at)}
+        on_village = board.cell(unit.at).feature is Feature.VILLAGE
+        if on_village and unit.at not in near_enemy:
+            return UnitOrder(unit.id, rest=True)
+        villages = [h for h in hexes if board.cell(h).feature is Feature.VILLAGE and h not in near_enemy
+                    and h != unit.at]
+        if villages:
+            target = min(villages, key=lambda h: (hexes[h], h.row, h.col))
+            return UnitOrder(unit.id, move=target.label)
+        if unit.at not in near_enemy:
+            return UnitOrder(unit.id, rest=True)
+        safe = [h for h in hexes if h not in near_enemy and h != unit.at]
+        if safe:
+            return UnitOrder(unit.id, move=min(safe, key=lambda h: (-rules.defence(unit, h), h.row, h.col)).label)
+        return None
+
+    def advance(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit],
+                rng: random.Random) -> UnitOrder | None:
+        """Take a village the team does not own within reach; else close in on the nearest such village or enemy
+        leader, preferring hexes of good defence."""
+        rules = self.rules
+        board = rules.board
+        team = rules.team_of(state, unit.owner)
+        claimed = {h for h, o in state.villages if rules.team_of(state, o) == team}
+        wanted = [v for v in board.villages if v not in claimed]
+        near_enemy = {n for e in enemies for n in board.grid.neighbours(e.at)}
+        open_villages = [h for h in hexes if h in wanted and h != unit.at]
+        if open_villages:
+            target = min(open_villages, key=lambda h: (h in near_enemy, hexes[h], h.row, h.col))
+            return UnitOrder(unit.id, move=target.label)
+        goals = wanted or [e.at for e in enemies if e.leader] or [e.at for e in enemies]
+        if not goals:
+            return None
+        fields = [_goal_field(rules, unit.type, goal) for goal in goals]
+
+        def far(h: Hex) -> float:
+            return min((f.get(h, 1e9) for f in fields), default=1e9)
+
+        here = far(unit.at)
+        options = [h for h in hexes if h != unit.at and far(h) < here]
+        if not options:
+            return None
+        best = min(options, key=lambda h: (far(h) - 0.3 * rules.defence(unit, h) + rng.random() * 0.01,
+                                           h.row, h.col))
+        return UnitOrder(unit.id, move=best.label)
+
+
+#: (board id, move costs, goal) → (the board, kept so its id is not reused while cached, the field)
+_FIELDS: dict[tuple[int, tuple[int, ...], Hex], tuple[object, dict[Hex, float]]] = {}
+
+
+def _goal_field(rules: WesnothRules, type_name: str, goal: Hex) -> dict[Hex, float]:
+    """Move cost from every hex to ``goal`` for units that move like ``type_name`` (terrain only), made once
+    per board, goal and way of moving: cost is paid on entry, so searching out from the goal is the walk
+    back, which is close enough for a bot's sense of direction."""
+    utype = rules.tables.units[type_name]
+    board = rules.board
+    costs = tuple(utype.move_costs.values())
+    key = (id(board), costs, goal)
+    found = _FIELDS.get(key)
+    if found is None:
+        if len(_FIELDS) > 20000:
+            _FIELDS.clear()
+        found = _FIELDS[key] = (board, cheapest_paths(board.grid, goal, lambda h: utype.move_cost(board.terrain(h))))
+    return found[1]
+
+
+class RandomBot(_RowBot):
+    """Random but legal rows: each unit tries a random move, attack, rest or (the leader) recruit."""
+
+    def write(self, turn: _TurnBeingWritten, seat: str, rng: random.Random) -> None:
+        rules = self.rules
+        for unit in [u for u in turn.current.units if u.owner == seat and not u.fresh]:
+            current = turn.current
+            live = current.unit(unit.id)
+            if live is None or current.finished:
+                continue
+            options: list[UnitOrder] = [UnitOrder(unit.id, rest=True)]
+            if live.leader:
+                player = current.player(seat)
+                faction = rules.tables.factions[player.faction] if player else None
+                if faction:
+                    options.append(UnitOrder(unit.id, recruit=(RecruitEntry(rng.choice(faction.recruits)),)))
+            hexes = sorted(reachable(rules, current, live), key=lambda h: (h.row, h.col))
+            for h in rng.sample(hexes, min(4, len(hexes))):
+                if h != live.at:
+                    options.append(UnitOrder(unit.id, move=h.label))
+            for e in current.units:
+                if e.at in rules.board.grid.neighbours(live.at) and rules.enemies(current, e.owner, seat):
+                    options.append(UnitOrder(unit.id, attack=e.id))
+            rng.shuffle(options)
+            for row in options:
+                if turn.play(row):
+                    break

@@ -1,0 +1,93 @@
+"""What ``simulate wesnoth`` counts per player: wins by way of ending, villages taken, kills, recruits,
+gold earned, and each seat's faction so win rates can be broken down faction against faction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheets_gm.engine.core.ruleset import Resolution
+from sheets_gm.rulesets.wesnoth.events import EventKind
+from sheets_gm.rulesets.wesnoth.state import WesnothState
+from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
+
+LEADER_KILLED = "leader_killed"
+CONQUEST = "conquest"
+ROUND_LIMIT = "round_limit"
+
+
+def simulation_spec(max_rounds: int) -> SimulationSpec:
+    """Wesnoth's figures; a match ends by a leader's death, a conquest or the round limit (a draw)."""
+    return SimulationSpec(
+        length_unit="player turns",
+        endings=((LEADER_KILLED, "decided by a leader's death"), (CONQUEST, "decided by a conquest"),
+                 (ROUND_LIMIT, f"drawn at the round-{max_rounds} limit")),
+        figures=(
+            FigureSpec("killed_leader", "killed the enemy leader", FigureKind.SHARE),
+            FigureSpec("villages", "villages taken, per match"),
+            FigureSpec("kills", "enemy units killed, per match"),
+            FigureSpec("losses", "own units lost, per match"),
+            FigureSpec("recruits", "units recruited, per match"),
+            FigureSpec("mercenaries", "  of them mercenaries"),
+            FigureSpec("gold_earned", "gold earned (villages, income, kills), per match"),
+            FigureSpec("advancements", "advancements bought, per match"),
+        ),
+        attributes=("faction", "matchup"),
+        sides_note="players take the roster's slots in order; factions as the sample roster deals them",
+        first_seat="player 1 (the first to act)",
+    )
+
+
+class WesnothTally:
+    """Reads each resolution's events into per-player counters."""
+
+    def __init__(self, state: WesnothState) -> None:
+        self.names = [p.name for p in state.players]
+        self.factions = tuple((p.faction, f"{p.faction} vs " + " & ".join(q.faction for q in state.players
+                                                                          if q.team != p.team))
+                              for p in state.players)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        n = len(self.names)
+        self.counts: dict[str, list[float]] = {key: [0.0] * n for key in (
+            "killed_leader", "villages", "kills", "losses", "recruits", "mercenaries", "gold_earned",
+            "advancements")}
+        self.conquered = False
+
+    def window(self, resolution: Resolution[Any]) -> None:
+        """Count one resolution's events."""
+        c = self.counts
+        for event in resolution.events:
+            kind, data = event.kind, event.data
+            if kind is EventKind.VILLAGE:
+                i = self.index[data["player"]]
+                c["villages"][i] += 1
+                c["gold_earned"][i] += 1
+            elif kind is EventKind.KILLED:
+                killer, loser = self.index[data["player"]], self.index[data["owner"]]
+                c["kills"][killer] += 1
+                c["losses"][loser] += 1
+                c["gold_earned"][killer] += data["gold"]
+                if data["leader"]:
+                    c["killed_leader"][killer] = 1
+            elif kind is EventKind.RECRUITED:
+                i = self.index[data["player"]]
+                c["recruits"][i] += 1
+                c["mercenaries"][i] += bool(data["mercenary"])
+            elif kind is EventKind.INCOME:
+                c["gold_earned"][self.index[data["player"]]] += data["gold"]
+            elif kind is EventKind.ADVANCED:
+                pass  # counted from the unit's owner below, which the event does not name
+            elif kind is EventKind.CONQUERED:
+                self.conquered = True
+        for event in resolution.events:
+            if event.kind is EventKind.ADVANCED:
+                owner = next((u.owner for u in resolution.state.units if u.id == event.data["unit"]), None)
+                if owner in self.index:
+                    c["advancements"][self.index[owner]] += 1
+
+    def finish(self, state: WesnothState) -> MatchSummary:
+        """Each player's figures, in the order of ``simulation_spec``."""
+        ending = ROUND_LIMIT if state.winner is None else CONQUEST if self.conquered else LEADER_KILLED
+        keys = ("killed_leader", "villages", "kills", "losses", "recruits", "mercenaries", "gold_earned",
+                "advancements")
+        seats = tuple(tuple(self.counts[k][i] for k in keys) for i in range(len(self.names)))
+        return MatchSummary(ending, seats, self.factions)

@@ -1,0 +1,217 @@
+"""The Wesnoth board game as the rest of sheets-gm sees it: the core's ``Ruleset`` interface."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.ruleset import (
+    BoardKind,
+    BotKind,
+    GmOption,
+    Information,
+    Member,
+    Outcome,
+    Resolution,
+    Roster,
+    RulesetTraits,
+    SeatKind,
+    TurnStructure,
+    Verdict,
+    Window,
+)
+from sheets_gm.rulesets.wesnoth.board import WesnothBoard
+from sheets_gm.rulesets.wesnoth.bots import RandomBot, SkirmisherBot
+from sheets_gm.rulesets.wesnoth.figures import WesnothTally, simulation_spec
+from sheets_gm.rulesets.wesnoth.gm import GM_OPTIONS, Adjustment, apply_adjustment, events_from_options
+from sheets_gm.rulesets.wesnoth.orders import TurnOrders
+from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
+from sheets_gm.rulesets.wesnoth.rules import WesnothRules
+from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
+from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, new_match
+from sheets_gm.rulesets.wesnoth.state import WesnothState
+from sheets_gm.simulate.figures import SimulationSpec
+
+#: A roster faction that the match's seed deals (simulations play every pairing this way).
+RANDOM_FACTION = "random"
+MAX_PLAYERS = 4
+
+
+class WesnothRuleset:
+    """The Wesnoth board game: players in turn order on a hex map, recruit, take villages, kill the leaders."""
+
+    traits: ClassVar[RulesetTraits] = RulesetTraits(
+        name="wesnoth",
+        title="Wesnoth board game",
+        turn_structure=TurnStructure.SEQUENTIAL,
+        seat_kind=SeatKind.PLAYER,
+        information=Information.PERFECT,
+        board_kind=BoardKind.HEX,
+        judge=False,
+        min_seats=2,
+        max_seats=MAX_PLAYERS,
+        max_windows=WesnothSettings().max_rounds * MAX_PLAYERS,
+        settings_type=WesnothSettings,
+        default_board="maps/2p_Hamlets.txt",
+    )
+
+    def __init__(self, rules: WesnothRules, board_text: str) -> None:
+        self.rules = rules
+        self._board_text = board_text
+
+    @classmethod
+    def create(cls, settings: Any, board: str) -> WesnothRuleset:
+        """The rules of a match on ``board`` (a token grid or a Wesnoth ``.map`` text); MapError names the line."""
+        parsed = WesnothBoard.from_text(board)
+        return cls(WesnothRules(parsed, settings), parsed.to_text())
+
+    @property
+    def settings(self) -> WesnothSettings:
+        """The match's house rules."""
+        return self.rules.settings
+
+    @property
+    def board_text(self) -> str:
+        """The board as its token grid."""
+        return self._board_text
+
+    # -- set-up ----------------------------------------------------------------------------
+    def sample_roster(self) -> Roster:
+        """Ann (team 1) against Bo (team 2), then Cy and Di on a map with more keeps; factions dealt by the seed."""
+        names = ("Ann", "Bo", "Cy", "Di")[:max(2, min(self.rules.board.players, MAX_PLAYERS))]
+        members = tuple(Member(n, n, {"team": str(i + 1), "faction": RANDOM_FACTION}) for i, n in enumerate(names))
+        return Roster(names, members)
+
+    def new_match(self, roster: Roster, seed: bytes) -> WesnothState:
+        """Each seat one player (its first member's ``team``, ``faction`` and optional ``leader`` columns)."""
+        entries = []
+        draw = TurnDice(seed, 0)
+        factions = list(self.rules.tables.factions)
+        for i, seat in enumerate(roster.seats, 1):
+            members = roster.of(seat)
+            fields = members[0].fields if members else {}
+            faction = fields.get("faction", "").strip()
+            if not faction or faction.lower() == RANDOM_FACTION:
+                faction = draw.pick(f"faction/{seat}", factions)
+            entries.append(Entry(seat, fields.get("team", "") or str(i), faction, fields.get("leader", "")))
+        try:
+            return new_match(self.rules, entries)
+        except RosterError as exc:
+            raise ValueError(str(exc)) from None
+
+    # -- codecs ------------------------------------------------------------------------------
+    def state_to_json(self, state: WesnothState) -> dict[str, Any]:
+        return state.to_json()
+
+    def state_from_json(self, data: Mapping[str, Any]) -> WesnothState:
+        return WesnothState.from_json(data)
+
+    def orders_to_json(self, orders: TurnOrders) -> dict[str, Any]:
+        return orders.to_json()
+
+    def orders_from_json(self, data: Mapping[str, Any]) -> TurnOrders:
+        return TurnOrders.from_json(data)
+
+    def gm_event_to_json(self, event: Adjustment) -> dict[str, Any]:
+        return event.to_json()
+
+    def gm_event_from_json(self, data: Mapping[str, Any]) -> Adjustment:
+        return Adjustment.from_json(data)
+
+    # -- play --------------------------------------------------------------------------------
+    def seats(self, state: WesnothState) -> tuple[str, ...]:
+        """The players in turn order."""
+        return tuple(p.name for p in state.players)
+
+    def window(self, state: WesnothState) -> Window | None:
+        """The acting player's turn (stepwise under ``resolve: step``)."""
+        if state.finished:
+            return None
+        player = state.acting_player.name
+        return Window(key=f"{state.turn}/{player}", label=f"round {state.round} · {state.time_of_day} · {player}",
+                      phase="orders", seats=(player,), turn=state.turn,
+                      stepwise=self.settings.resolve is ResolveMode.STEP)
+
+    def dice(self, seed: bytes, state: WesnothState, pins: Mapping[str, Any] | None = None) -> TurnDice:
+        """The d6 of the player turn about to be resolved."""
+        return TurnDice(seed, state.turn, pins)
+
+    def no_orders(self) -> TurnOrders:
+        """No rows, and the turn ends (what the deadline does)."""
+        return TurnOrders()
+
+    def merge_orders(self, parts: Mapping[str, TurnOrders]) -> TurnOrders:
+        """The acting player's part (only she submits in her window)."""
+        rows = tuple(r for part in parts.values() for r in part.rows)
+        player = next((p.player for p in parts.values() if p.player), "")
+        choices = tuple(c for part in parts.values() for c in part.advance_choices)
+        return TurnOrders(player, rows, all(p.end_turn for p in parts.values()) if parts else True, choices)
+
+    def check(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
+        """A verdict per part of every row, each row checked on the board as the rows before it leave it."""
+        return resolve_turn(self.rules, state, orders, dice)[2]
+
+    def resolve(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> Resolution[WesnothState]:
+        new, events, _ = resolve_turn(self.rules, state, orders, dice)
+        return Resolution(new, events)
+
+    def outcome(self, state: WesnothState) -> Outcome | None:
+        if not state.finished:
+            return None
+        if state.winner is None:
+            return Outcome((), f"a draw in round {state.round}")
+        winners = tuple(p.name for p in state.players if p.team == state.winner)
+        return Outcome(winners, f"team {state.winner} ({', '.join(winners)}) wins in round {state.round}")
+
+    def view(self, state: WesnothState, seat: str | None) -> dict[str, Any]:
+        """Everything: the board game hides nothing but the orders not yet resolved."""
+        return state.to_json()
+
+    def secrets(self, state: WesnothState, seat: str) -> list[str]:
+        """None."""
+        return []
+
+    # -- the GM ------------------------------------------------------------------------------
+    @classmethod
+    def gm_options(cls) -> tuple[GmOption, ...]:
+        return GM_OPTIONS
+
+    @classmethod
+    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
+                               reason: str) -> list[Adjustment]:
+        return events_from_options(values, reason)
+
+    def apply_gm_event(self, state: WesnothState, event: Adjustment) -> Resolution[WesnothState]:
+        new, events = apply_adjustment(self.rules, state, event)
+        return Resolution(new, events)
+
+    # -- the sheet ---------------------------------------------------------------------------
+    def sheet(self) -> None:
+        """No sheet adapter yet: the engine half comes first (the sheet half is the lead's, issue 10's adapter)."""
+        return None
+
+    # -- tests -------------------------------------------------------------------------------
+    @classmethod
+    def scenario_codec(cls) -> Any:
+        """The Wesnoth scenario files."""
+        from sheets_gm.rulesets.wesnoth.scenario import WesnothScenarioCodec
+
+        return WesnothScenarioCodec()
+
+    # -- bots --------------------------------------------------------------------------------
+    def bots(self) -> Mapping[str, BotKind]:
+        """``skirmisher`` (the default) and ``random``."""
+        rules = self.rules
+        kinds = (
+            BotKind("skirmisher", "recruits, takes villages, attacks where the expected exchange is good, "
+                    "retreats to heal", lambda seed: SkirmisherBot(rules, seed)),
+            BotKind("random", "random but legal rows", lambda seed: RandomBot(rules, seed)),
+        )
+        return {kind.name: kind for kind in kinds}
+
+    def simulation(self) -> SimulationSpec:
+        return simulation_spec(self.settings.max_rounds)
+
+    def tally(self, start: WesnothState) -> WesnothTally:
+        return WesnothTally(start)

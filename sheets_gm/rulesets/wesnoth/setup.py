@@ -1,0 +1,69 @@
+"""A new match from a roster: each player's team, faction and leader on her keep, 15 gold each."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sheets_gm.rulesets.wesnoth.rules import WesnothRules
+from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState
+
+
+class RosterError(ValueError):
+    """A roster that cannot start a match: the message names the row and what is accepted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One roster row as the engine needs it (``leader``: a type, or empty for the faction's first)."""
+
+    name: str
+    team: str
+    faction: str
+    leader: str = ""
+
+
+def leader_id(player: str) -> str:
+    """The id of a player's leader."""
+    return f"{player}-L"
+
+
+def check_entries(rules: WesnothRules, entries: Sequence[Entry]) -> list[tuple[Entry, int, str, str]]:
+    """Each row with its team number, faction and leader type; RosterError naming the row otherwise."""
+    board = rules.board
+    if not 2 <= len(entries) <= board.players:
+        raise RosterError(f"roster: {len(entries)} players; this map has keeps for 2 to {board.players}")
+    out = []
+    teams: dict[str, int] = {}
+    seen: set[str] = set()
+    for i, e in enumerate(entries, 1):
+        if not e.name.strip() or e.name in seen:
+            raise RosterError(f"roster row {i}: the player needs a name of her own, got {e.name!r}")
+        seen.add(e.name)
+        faction = rules.tables.faction(e.faction)
+        if faction is None:
+            raise RosterError(f"roster row {i} ({e.name}): unknown faction {e.faction!r}; the factions are "
+                              f"{', '.join(rules.tables.factions)}")
+        leader = faction.leaders[0]
+        if e.leader.strip():
+            found = rules.tables.unit(e.leader)
+            if found is None or found.name not in faction.leaders:
+                raise RosterError(f"roster row {i} ({e.name}): {e.leader!r} is not a {faction.name} leader; choose "
+                                  f"one of {', '.join(faction.leaders)}")
+            leader = found.name
+        team_key = e.team.strip() or str(i)
+        team = teams.setdefault(team_key, int(team_key) if team_key.isdigit() else len(teams) + 1)
+        out.append((e, team, faction.name, leader))
+    if len({t for _, t, _, _ in out}) < 2:
+        raise RosterError("roster: every player is on one team; a match needs at least two teams")
+    return out
+
+
+def new_match(rules: WesnothRules, entries: Sequence[Entry]) -> WesnothState:
+    """Round 1, dawn, the first player to act; each player on slot = her roster row, leader on her keep."""
+    players = []
+    units = []
+    for slot, (entry, team, faction, leader) in enumerate(check_entries(rules, entries), 1):
+        players.append(Player(entry.name, team, faction, slot, rules.settings.start_gold))
+        units.append(Unit(leader_id(entry.name), leader, entry.name, rules.board.keeps[slot], leader=True))
+    return WesnothState(round=1, turn=1, acting=0, players=tuple(players), units=tuple(units))

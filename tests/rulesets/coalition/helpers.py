@@ -1,0 +1,41 @@
+"""A small Coalition match for unit tests: one plane, a few armies, the default settings."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.rulesets.coalition.board import Board, load_board
+from sheets_gm.rulesets.coalition.enums import Phase, Side
+from sheets_gm.rulesets.coalition.settings import CoalitionSettings
+from sheets_gm.rulesets.coalition.state import Army, Battle, CoalitionState
+
+MAP = """planes:
+  Dominaria:
+    size: 8x6
+    terrain: plains
+    squares:
+      2B: {structure: base, name: Wrath, colour: white}
+      6E: {structure: stronghold, name: Blobble}
+      4D: {structure: feature, name: Old Tower}
+"""
+SETTINGS = CoalitionSettings()
+
+
+def board() -> Board:
+    """The test plane."""
+    return load_board(MAP, "test map")
+
+
+def army(name: str, side: str, at: str, rank: int = 1, units: tuple[int, int, int, int] = (5000, 2500, 1500, 1000),
+         **kw: object) -> Army:
+    """An army on the test plane."""
+    return Army(name, Side(side), rank, f"Dominaria {at}", units, **kw)  # type: ignore[arg-type]
+
+
+def state(*armies: Army, battles: tuple[Battle, ...] = (), phase: Phase = Phase.ORDERS) -> CoalitionState:
+    """A state at turn 3 with these armies."""
+    return CoalitionState(turn=3, phase=phase, armies=armies, battles=battles)
+
+
+def dice(pins: dict[str, object] | None = None) -> TurnDice:
+    """The dice of turn 3."""
+    return TurnDice(b"unit", 3, pins, die_sides=None)  # type: ignore[arg-type]

@@ -1,0 +1,54 @@
+"""The forum's posts are pure functions of the state, ready to paste."""
+
+from __future__ import annotations
+
+from sheets_gm.rulesets.coalition.adjudicate import adjudicate
+from sheets_gm.rulesets.coalition.bots import stand_in_results
+from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_results, movement_results
+from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
+from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionOrders
+from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, board, dice, state
+
+
+def test_a_turn_reads_as_the_forums_three_posts() -> None:
+    b = board()
+    s = state(army("Ann", "coalition", "2C", rank=2), army("Bo", "phyrexia", "4C", rank=3),
+              army("Cy", "coalition", "7F"))
+    orders = CoalitionOrders({"coalition": {"Ann": ArmyOrder(via=("3C",), to="4C", word="engage", target="Bo"),
+                                            "Cy": ArmyOrder(to="9F")}})
+    after, _ = adjudicate(b, SETTINGS, s, orders, dice({"weather/Dominaria 4C": 3}))
+    assert battle_announcements(after, b) == ("Battle Announcements, turn 3\n\n"
+                                              "Ann attacks Bo, Dominaria 4C, plains (Fog)")
+    post = movement_results(after)
+    assert "Ann: Dominaria; 2C > 3C > 4C - engage Bo [moved -> Dominaria 4C]" in post
+    assert "Cy: Dominaria; 7F > 9F [void]" in post and "off Dominaria" in post
+    rules = CoalitionRuleset.create(SETTINGS, MAP)
+    done = rules.resolve(after, CoalitionOrders(results={"Dominaria 4C": BattleResult(
+        winner="Ann", losses={"Bo": (1000, 0, 0, 0)})}), dice({"bump/Bo": ["Dominaria 5C"]})).state
+    text = battle_results(done)
+    assert text.startswith("Battle Results, turn 3\n\nAnn attacks Bo, Dominaria 4C: Ann wins")
+    assert "- Bo loses 1000/0/0/0" in text and "- Coalition +5 victory points" in text
+    assert "- Bo is bumped to Dominaria 5C" in text and text.endswith("Victory points: Coalition 5, Phyrexia 0")
+
+
+def test_the_stand_in_judge_says_it_is_one() -> None:
+    b = board()
+    s = state(army("Ann", "coalition", "2C", rank=2), army("Bo", "phyrexia", "3C", rank=3))
+    after, _ = adjudicate(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
+        to="3C", word="engage", target="Bo")}}), dice())
+    results = stand_in_results(SETTINGS, after, dice())
+    assert set(results) == {"Dominaria 3C"} and results["Dominaria 3C"].stand_in
+    rules = CoalitionRuleset.create(SETTINGS, MAP)
+    res = rules.resolve(after, CoalitionOrders(results=results), dice())
+    assert any("stand-in judge" in e.text and "not a ruling" in e.text for e in res.events)
+    assert "automatic stand-in judge" in battle_results(res.state)
+
+
+def test_the_log_names_every_die_and_draw_with_its_key() -> None:
+    b = board()
+    s = state(army("Ann", "coalition", "2B", rank=2), army("Bo", "phyrexia", "3C", rank=3))
+    _, events = adjudicate(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
+        to="3C", word="engage", target="Bo")}}), dice({"route/Ann": ["2C 3C"], "weather/Dominaria 3C": 2}))
+    logged = [e for e in events if e.kind.value == "dice"]
+    assert len(logged) == 1
+    assert logged[0].text == "Dice and draws: weather/Dominaria 3C = 2; route/Ann: 2C 3C, 3B 3C"

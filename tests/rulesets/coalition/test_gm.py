@@ -1,0 +1,59 @@
+"""The GM's logged corrections, and the judge's army changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from sheets_gm.rulesets.coalition.enums import Colour
+from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
+from sheets_gm.rulesets.coalition.state import CoalitionOrders
+from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, dice, state
+
+RULES = CoalitionRuleset.create(SETTINGS, MAP)
+CHANGE = "5000 Soldiers (white 2/2); 2500 Knights (white 3/3); 1500 Angels (white 4/4); 1000 Golems (colourless 5/5)"
+
+
+def test_corrections_are_applied_and_logged_with_their_reason() -> None:
+    s = state(army("Ann", "coalition", "3C", rank=2), army("Bo", "phyrexia", "5E"))
+    events = RULES.gm_events_from_options(RULES.seats(s), {"vp": ["phyrexia=40"], "position": ["Ann=Dominaria 4C"],
+                                                           "units": ["Bo=1/2/3/4"]}, "judge ruling")
+    for event in events:
+        assert RULES.gm_event_from_json(RULES.gm_event_to_json(event)) == event
+        res = RULES.apply_gm_event(s, event)
+        s = res.state
+        assert "judge ruling" in res.events[0].text
+    assert s.vp["phyrexia"] == 40 and s.by_name()["Ann"].at == "Dominaria 4C"
+    assert s.by_name()["Bo"].units == (1, 2, 3, 4)
+
+
+@pytest.mark.parametrize(("values", "reason", "message"), [
+    ({}, "x", "nothing to change"),
+    ({"vp": ["phyrexia=40"]}, "", "--reason is required"),
+    ({"vp": ["red=4"]}, "x", "the side is coalition or phyrexia"),
+    ({"units": ["Bo=1/2/3"]}, "x", "four whole numbers"),
+    ({"position": ["Bo"]}, "x", "write ARMY=PLACE"),
+])
+def test_bad_options_say_what_would_be_accepted(values: dict[str, list[str]], reason: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        RULES.gm_events_from_options(("coalition", "phyrexia", "judge"), values, reason)
+
+
+def test_an_army_change_applies_after_two_turns_where_the_army_heals() -> None:
+    s = state(army("Ann", "coalition", "2B", rank=2, factions=(Colour.WHITE,), units=(10, 0, 0, 0)),
+              army("Bo", "phyrexia", "8F"))
+    (event,) = RULES.gm_events_from_options(RULES.seats(s), {"change": [f"Ann={CHANGE}"]}, "player request")
+    s = RULES.apply_gm_event(s, event).state
+    assert "Ann" in s.changes
+    s = RULES.resolve(s, CoalitionOrders(), dice()).state  # counts turn 1: no change yet
+    assert s.by_name()["Ann"].units == (10, 0, 0, 0)
+    s = RULES.resolve(s, CoalitionOrders(), dice()).state  # counts turn 2: the change applies
+    ann = s.by_name()["Ann"]
+    assert ann.units == (5000, 2500, 1500, 1000) and ann.creatures[0].name == "Soldiers" and not s.changes
+
+
+def test_an_army_change_refuses_a_destroyed_bases_colour() -> None:
+    s = state(army("Ann", "coalition", "3C", rank=2, factions=(Colour.WHITE,)),
+              army("Bo", "phyrexia", "8F")).with_(destroyed=("Wrath",))
+    (event,) = RULES.gm_events_from_options(RULES.seats(s), {"change": [f"Ann={CHANGE}"]}, "player request")
+    with pytest.raises(ValueError, match="Soldiers is white: that base is destroyed"):
+        RULES.apply_gm_event(s, event)
