@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -357,73 +358,83 @@ def _cells(backend: MemoryBackend) -> str:
     return "\n".join(str(v) for tab in backend.tabs.values() for v in tab.values() if v not in (None, ""))
 
 
-def test_feedback_before_a_row_resolves_never_shows_a_hidden_target_or_the_dice() -> None:
-    r = rules()
+@dataclass
+class _SheetMatch:
+    """A sample match in memory spreadsheets (board, engine, one per player), both deployments played by bots."""
+
+    rules: WodRuleset
+    sheets: MatchSheets
+    board: MemoryBackend
+    seats: dict[str, MemoryBackend]
+    tabs: MatchTabs
+    state: WodState
+
+    def type(self, seat: str, table: str, index: int, cells: Mapping[str, CellValue]) -> None:
+        """Type ``cells`` (by column key) into row ``index`` of one of ``seat``'s tables."""
+        placed = self.tabs.orders(seat).table(table)
+        for key, value in cells.items():
+            self.seats[seat].type(f"Orders {seat}", placed.cell(index, key), value)
+
+    def value(self, seat: str, table: str, index: int, key: str) -> CellValue:
+        """What a cell of one of ``seat``'s tables holds."""
+        return self.seats[seat].value(f"Orders {seat}", self.tabs.orders(seat).table(table).cell(index, key))
+
+
+def _deployed_in_sheets(r: WodRuleset) -> _SheetMatch:
     roster = r.sample_roster()
     board, engine = MemoryBackend("board"), MemoryBackend("engine")
     seats = {s: MemoryBackend(s) for s in roster.seats}
     sheets = MatchSheets(roster.seats, board, engine, tuple(seats[s] for s in roster.seats))
     create_window_match(sheets, r, roster, seed=SEED)
-    tabs = MatchTabs(_sheet(r).spec, roster.seats, False)
-    bots = {s: r.bots()["advance"].make(f"leak/{s}") for s in roster.seats}
+    bots = {s: r.bots()["advance"].make(f"sheets/{s}") for s in roster.seats}
     for _ in range(2):  # both deployments, typed into the sheets
         type_bot_orders(sheets, type(r), bots)
-        report = poll(sheets, type(r), now=NOW)
-    state = report.state
+        state = poll(sheets, type(r), now=NOW).state
     assert isinstance(state, WodState)
+    return _SheetMatch(r, sheets, board, seats, MatchTabs(_sheet(r).spec, roster.seats, False), state)
+
+
+def test_feedback_before_a_row_resolves_never_shows_a_hidden_target_or_the_dice() -> None:
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
     seat = state.acting
     unit = next(u for u in state.units if u.owner == seat)
     enemy = next(u for u in state.units if u.owner != seat)
     assert enemy.hidden and enemy.at is not None
     beside = next(h for h in r.rules.board.neighbours(enemy.at)
                   if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
-    adjust_window_match(sheets, type(r), [Adjustment(GmKind.MOVE, unit.id, beside.label, "set the test up")])
-    actions = tabs.orders(seat).table("actions")
-    for key, value in {"unit": unit.id, "action": "attack", "target": enemy.token}.items():
-        seats[seat].type(f"Orders {seat}", actions.cell(0, key), value)
-    report = poll(sheets, type(r), now=NOW)  # not ready: an idle poll writes feedback only
+    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, unit.id, beside.label, "set the test up")])
+    match.type(seat, "actions", 0, {"unit": unit.id, "action": "attack", "target": enemy.token})
+    report = poll(match.sheets, type(r), now=NOW)  # not ready: an idle poll writes feedback only
     assert not report.resolved and report.feedback_written
-    assert not _names(_cells(seats[seat]), {u.id for u in state.units if u.owner != seat})
-    seat_feedback = str(seats[seat].value(f"Orders {seat}", tabs.orders(seat).table("seat").cell(0, "feedback")))
+    assert not _names(_cells(match.seats[seat]), {u.id for u in state.units if u.owner != seat})
+    seat_feedback = str(match.value(seat, "seat", 0, "feedback"))
     assert "damage" not in seat_feedback and "Tick Ready" in seat_feedback
-    row_feedback = seats[seat].value(f"Orders {seat}", actions.cell(0, "feedback"))
-    assert row_feedback == f"Kept for turn 1 · {seat}."
+    assert match.value(seat, "actions", 0, "feedback") == f"Kept for turn 1 · {seat}."
 
 
 def test_standing_reactions_stay_typed_from_turn_to_turn_and_fire_in_a_later_one() -> None:
     r = rules()
-    roster = r.sample_roster()
-    board, engine = MemoryBackend("board"), MemoryBackend("engine")
-    seats = {s: MemoryBackend(s) for s in roster.seats}
-    sheets = MatchSheets(roster.seats, board, engine, tuple(seats[s] for s in roster.seats))
-    create_window_match(sheets, r, roster, seed=SEED)
-    tabs = MatchTabs(_sheet(r).spec, roster.seats, False)
-    bots = {s: r.bots()["advance"].make(f"stand/{s}") for s in roster.seats}
-    for _ in range(2):
-        type_bot_orders(sheets, type(r), bots)
-        state = poll(sheets, type(r), now=NOW).state
-    assert isinstance(state, WodState)
+    match = _deployed_in_sheets(r)
+    state = match.state
     acting, reactor = state.acting, state.other(state.acting)
     unit = next(u for u in state.units if u.owner == reactor
                 and any(a.type.value == "reaction" for a in state.card_of(u).abilities))
     ability = next(a.name for a in state.card_of(unit).abilities if a.type.value == "reaction")
-    reactions = tabs.orders(reactor).table("reactions")
-    for key, value in {"unit": unit.id, "ability": ability, "when": "any"}.items():
-        seats[reactor].type(f"Orders {reactor}", reactions.cell(0, key), value)
+    match.type(reactor, "reactions", 0, {"unit": unit.id, "ability": ability, "when": "any"})
 
     def end_turn(seat: str) -> None:
-        seats[seat].type(f"Orders {seat}", tabs.orders(seat).table("seat").cell(0, "ready"), True)
-        assert poll(sheets, type(r), now=NOW).resolved
+        match.type(seat, "seat", 0, {"ready": True})
+        assert poll(match.sheets, type(r), now=NOW).resolved
 
     end_turn(acting)  # turn 1: nothing done, the reaction had nothing to fire before
     end_turn(reactor)  # turn 2: hers
-    assert seats[reactor].value(f"Orders {reactor}", reactions.cell(0, "unit")) == unit.id  # still standing
+    assert match.value(reactor, "reactions", 0, "unit") == unit.id  # still standing
     mover = next(u for u in state.units if u.owner == acting)
-    actions = tabs.orders(acting).table("actions")
     to = min(reachable(r.rules.board, r.settings, state, mover), key=lambda h: (h.row, h.col))
-    for key, value in {"unit": mover.id, "action": "move", "target": to.label}.items():
-        seats[acting].type(f"Orders {acting}", actions.cell(0, key), value)
+    match.type(acting, "actions", 0, {"unit": mover.id, "action": "move", "target": to.label})
     end_turn(acting)  # turn 3: her reaction fires before the first row
-    log = _cells(board)
+    log = _cells(match.board)
     assert f"{reactor} reacts before {acting}'s move: {unit.id} ({unit.card}) uses {ability}" in log
-    assert seats[reactor].value(f"Orders {reactor}", reactions.cell(0, "unit")) == unit.id
+    assert match.value(reactor, "reactions", 0, "unit") == unit.id
