@@ -26,16 +26,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes (the meters of bench_sync are next to this script)
 
-from bench_sync import GROWTH_ALLOWED, NOW, Match, Metered, Usage, calls_text  # noqa: E402  (run from scripts/)
+from bench_sync import GROWTH_ALLOWED, NOW, Match, Usage, calls_text, metered_spreadsheets  # noqa: E402  (run from scripts/)
 
 from sheets_gm.engine.registry import create_ruleset, get_ruleset  # noqa: E402
-from sheets_gm.sheets.google import GoogleSheetBackend  # noqa: E402
-from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
 from sheets_gm.sync.window_autoplay import type_bot_orders  # noqa: E402
 from sheets_gm.sync.window_create import create_window_match  # noqa: E402
 from sheets_gm.sync.window_poll import poll  # noqa: E402
-from tests.fakes.google_api import GoogleApiFake, fake_client  # noqa: E402
+from tests.fakes.google_api import GoogleApiFake  # noqa: E402
 
 RULESET = "winordie"
 ROLES = ("board", "engine", "Ann", "Bo")
@@ -45,13 +43,7 @@ def new_match(fake: GoogleApiFake, seed: bytes) -> Match:
     """The sample Win or Die match in four new fake spreadsheets, a meter on each."""
     rules = create_ruleset(RULESET)
     roster = rules.sample_roster()
-    retry = RetryPolicy(deadline=5, sleep=lambda _s: None)  # the fake never fails here
-    client = fake_client()
-    meters: dict[str, Metered] = {}
-    for role in ROLES:
-        key = f"1{role.capitalize()}WodBenchKey_" + "x" * 20
-        fake.create_spreadsheet(key, f"bench {role}", ("Sheet1",))
-        meters[role] = Metered(GoogleSheetBackend(client, key, retry=retry, title=role), fake)
+    meters = metered_spreadsheets(fake, ROLES, "WodBenchKey")
     sheets = MatchSheets(roster.seats, meters["board"], meters["engine"], tuple(meters[s] for s in roster.seats))
     create_window_match(sheets, rules, roster, seed=seed)
     return Match(fake, sheets, meters)
