@@ -132,14 +132,14 @@ def own_panel(view: View, seat: str, fatigue_limit: int) -> Grid:
     cards = {c["name"]: c for c in view["cards"]}
     council = ", ".join(me["council"]) or "none"
     out: Grid = [
-        ["Your legion", f"morale {me['morale']}", f"fatigue {me['fatigue']}/{fatigue_limit}",
-         _count(me["crystals"], "crystal"), _count(me["tokens"], "command token"), f"council: {council}"],
+        ["Your legion", f"morale {me['morale']}", f"fatigue {me['fatigue']}/{fatigue_limit} · "
+         f"{_count(me['crystals'], 'crystal')} · {_count(me['tokens'], 'command token')} · council: {council}"],
         [],
-        ["Your unit", "Card", "Hex", "Face", "Damage", "Tokens", "Used", "Stats"],
+        ["Your unit", "Card", "Stats", "Hex", "Face", "Damage", "Tokens", "Used"],
     ]
-    for u in view["mine"]:
-        out.append([u["id"], u["card"], u["at"] or "not deployed", face(u), f"{u['damage']}/{u['health']}",
-                    u["tokens"], ", ".join(u["used"] + u["ultimates"]), stats(u, cards.get(u["card"], {}))])
+    for u in view["mine"]:  # the long texts stand in column C, the View tab's wide one
+        out.append([u["id"], u["card"], stats(u, cards.get(u["card"], {})), u["at"] or "not deployed", face(u),
+                    f"{u['damage']}/{u['health']}", u["tokens"], ", ".join(u["used"] + u["ultimates"])])
     out += [[], ["Barrack", "Cost", "Stats"]]
     barrack: dict[str, int] = {}
     for name in view["barrack"]:
@@ -149,11 +149,11 @@ def own_panel(view: View, seat: str, fatigue_limit: int) -> Grid:
         out.append([f"{name} ×{count}", card.get("cost", ""), stats({}, card)])
     if not barrack:
         out.append(["(empty)"])
-    out += [[], ["Card", "Ability", "Type", "What it does"]]
+    out += [[], ["Card", "Ability", "What it does", "Type"]]
     own = sorted({u["card"] for u in view["mine"]} | set(barrack))
     for name in own:
         for a in cards.get(name, {}).get("abilities", []):
-            out.append([name, a["name"], a["type"], a["text"]])
+            out.append([name, a["name"], a["text"], a["type"]])
     return out
 
 
@@ -162,16 +162,16 @@ def gm_panel(pending: Sequence[Mapping[str, Any]], views: Sequence[View]) -> Gri
     every unit, hidden or not, from each player's own view."""
     out: Grid = [[f"Effects to apply ({len(pending)}): sheets-gm adjust -c match.toml --damage … --reason …, "
                   "then --done N"],
-                 ["#", "Turn", "Player", "Source", "Ability or tactic", "Aimed at", "What it does"]]
-    lines: Grid = [[p["id"], p["turn"], p["player"], p["source"], p["name"], p["target"], p["text"]]
-                   for p in pending]
+                 ["#", "Source", "What it does", "Ability or tactic", "Aimed at", "Player", "Turn"]]
+    lines: Grid = [[p["id"], p["source"], p["text"], p["name"], p["target"], p["player"], p["turn"]]
+                   for p in pending]  # the text in column C, the tab's wide one
     if len(lines) > PENDING_LINES:
         lines = [*lines[:PENDING_LINES - 1], [f"… and {len(pending) - PENDING_LINES + 1} more"]]
     out += lines or [["(none)"]]
-    out += [[], ["Every unit", "Player", "Card", "Hex", "Face", "Damage", "Tokens", "Used"]]
+    out += [[], ["Every unit", "Player", "Card · face", "Hex", "Damage", "Tokens", "Used"]]
     for view in views:
         for u in view["mine"]:
-            out.append([u["id"], u["owner"], u["card"], u["at"] or "not deployed", face(u),
+            out.append([u["id"], u["owner"], f"{u['card']} · {face(u)}", u["at"] or "not deployed",
                         f"{u['damage']}/{u['health']}", u["tokens"], ", ".join(u["used"] + u["ultimates"])])
     return out
 

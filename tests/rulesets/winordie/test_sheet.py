@@ -320,11 +320,11 @@ def test_the_gm_s_tab_lists_the_effects_to_apply_and_every_unit() -> None:
     panel = _sheet(r).panel(state, GM)
     unit = next(u for u in state.units if not u.hidden)
     assert panel[0][0].startswith(f"Effects to apply ({PENDING_LINES + 3}): sheets-gm adjust")  # type: ignore[union-attr]
-    assert panel[2] == [1, 3, unit.owner, unit.id, "Fire Volley", "B4", "Deal 1 damage."]
+    assert panel[2] == [1, unit.id, "Deal 1 damage.", "Fire Volley", "B4", unit.owner, 3]
     assert panel[1 + PENDING_LINES] == ["… and 4 more"]
     listed = {row[0] for row in panel[PENDING_LINES + 4:]}
     assert listed == {u.id for u in state.units}  # hidden ones too: the GM sees everything
-    assert any(row[4:5] == [f"face down: {u.token}"] for row in panel for u in state.units if u.hidden)
+    assert any(row[2:3] == [f"{u.card} · face down: {u.token}"] for row in panel for u in state.units if u.hidden)
 
 
 def test_the_status_line_carries_both_morale_and_fatigue_tracks() -> None:
@@ -349,7 +349,8 @@ def test_a_panel_shows_her_units_hidden_or_not_and_nothing_of_the_other_s() -> N
         assert all(u.id in text and f"face down: {u.token}" in text for u in mine)
         theirs = {u.id for u in state.units if u.owner != seat}
         assert not _names(text, theirs)
-        assert panel[0][:3] == ["Your legion", f"morale {state.legions[seat].morale}", "fatigue 0/8"]
+        assert panel[0][:2] == ["Your legion", f"morale {state.legions[seat].morale}"]
+        assert str(panel[0][2]).startswith("fatigue 0/8 · ") and "command tokens · council: none" in str(panel[0][2])
         assert any(row and row[0] == "Barrack" for row in panel)
 
 
