@@ -154,15 +154,21 @@ class Match:
             raise AssertionError(f"{unattributed} API calls were made outside the four spreadsheets' backends")
 
 
-def new_match(fake: GoogleApiFake, per_team: int) -> Match:
-    """Create a match of ``per_team`` players a side in four new spreadsheets."""
+def metered_spreadsheets(fake: GoogleApiFake, roles: Sequence[str], tag: str) -> dict[str, Metered]:
+    """A new fake spreadsheet per role, each behind a real ``GoogleSheetBackend`` with a meter."""
     retry = RetryPolicy(deadline=5, sleep=lambda _s: None)  # the fake never fails here
     client = fake_client()
     meters: dict[str, Metered] = {}
-    for role in ROLES:
-        key = f"1{role.capitalize()}BenchKey_{per_team}_" + "x" * 20
+    for role in roles:
+        key = f"1{role.capitalize()}{tag}_" + "x" * 20
         fake.create_spreadsheet(key, f"bench {role}", ("Sheet1",))
         meters[role] = Metered(GoogleSheetBackend(client, key, retry=retry, title=role), fake)
+    return meters
+
+
+def new_match(fake: GoogleApiFake, per_team: int) -> Match:
+    """Create a match of ``per_team`` players a side in four new spreadsheets."""
+    meters = metered_spreadsheets(fake, ROLES, f"BenchKey_{per_team}")
     sheets = MatchSheets(TEAMS, meters["board"], meters["engine"], (meters["red"], meters["blue"]))
     roster = [RosterEntry(f"{team}{i}", team, PLAYER_ROLES[i % len(PLAYER_ROLES)])
               for team in TEAMS for i in range(per_team)]

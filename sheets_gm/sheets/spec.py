@@ -185,6 +185,10 @@ class SheetSpec(_Strict):
     headers: Headers
     colours: Colours = Colours()
     symbols: dict[str, str] = Field(default_factory=dict)  # the ruleset's board signs, by name
+    # Whether idle polls show the engine's verdicts on typed rows before they resolve. A game whose verdicts
+    # are worked out with the window's dice and hidden things (Win or Die: an attack on a face-down token)
+    # says false: the rows then show only what the adapter could not read, and the logs tell what happened.
+    preview: bool = True
     inputs: tuple[InputTable, ...]
 
     @model_validator(mode="after")

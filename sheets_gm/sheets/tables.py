@@ -238,7 +238,8 @@ class InputTab:
         width = self.width
         values: dict[str, Grid] = {"A1": [[self.title]]}
         fills = [Fill(cells(0, TITLE_ROW, width - 1, TITLE_ROW), colours.header, bold=True),
-                 Fill(cells(0, STATUS_ROW, width - 1, STATUS_ROW), colours.engine, wrap=True)]
+                 # the status line runs on over the empty cells to its right instead of wrapping in column A
+                 Fill(cells(0, STATUS_ROW, width - 1, STATUS_ROW), colours.engine)]
         dropdowns: list[Dropdown] = []
         checkboxes: list[Checkbox] = []
         protections = [Protection(cells(0, TITLE_ROW, width - 1, STATUS_ROW), "Title and status: written by sheets-gm")]

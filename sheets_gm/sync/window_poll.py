@@ -160,7 +160,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         seat_input = answer.inputs.get(seat)
-        verdicts = [v for v in answer.verdicts if v.seat == seat]
+        preview = read.tabs.spec.preview  # else the verdicts wait for the resolution (hidden things, dice)
+        verdicts = [v for v in answer.verdicts if v.seat == seat] if preview else []
         subjects = {r.subject for r in seat_read.rows}
         stale = seat_read.stale(window.key)
         for row in seat_read.rows:

@@ -44,8 +44,11 @@ def kept_sentence(window: Window) -> str:
 
 
 def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool) -> str:
-    """What a seat row says of its Ready box."""
+    """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it)."""
     box = table.of_kind(ColumnKind.READY)[0].header
+    if seat not in window.awaited:
+        label = window.label[:1].upper() + window.label[1:]
+        return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
     return (f"{box} for {window.label}." if ready else
             f"Tick {box} when {seat}'s orders for {window.label} are in.")
 

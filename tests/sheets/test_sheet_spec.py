@@ -74,6 +74,13 @@ def test_tables_stack_on_the_tab_with_a_title_and_header_each(tmp_path: Path) ->
     assert all(p.editors == ("ann@example.org",) for p in layout.protections if p.player_input)
 
 
+def test_the_status_line_runs_on_to_the_right_rather_than_wrapping_in_column_a(tmp_path: Path) -> None:
+    spec = load_sheet_spec(write(tmp_path, GOOD))
+    layout = InputTab.place("Orders Ann", "title", spec.inputs).layout(spec.colours, ())
+    status = [f for f in layout.fills if f.range == "A2:E2"]
+    assert status and not any(f.wrap for f in status)  # wrapped in a narrow column A, a long status was cut off
+
+
 @pytest.mark.parametrize(("value", "expected"), [(True, True), (False, False), ("TRUE", True), ("x", True),
                                                  ("", False), (None, False), ("no", False)])
 def test_a_tick_box_reads_as_ticked_when_a_sheet_without_boxes_says_yes(value: object, expected: bool) -> None:

@@ -99,6 +99,18 @@ def test_feedback_names_the_row_and_what_is_accepted(registered_race: type[RaceR
     assert "Tick Ready" in feedback(ann, "Ann", "seat", 0)
 
 
+def test_without_preview_a_typed_row_shows_no_verdict_until_it_resolves(
+        registered_race: type[RaceRuleset], monkeypatch: pytest.MonkeyPatch) -> None:
+    quiet = tabs().spec.model_copy(update={"preview": False})  # as a hidden-information game's sheet.yaml says
+    monkeypatch.setattr("sheets_gm.sync.window_read.ruleset_sheet_spec", lambda name: quiet)
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    type_pace(ann, "Ann", 0, "run")
+    type_pace(ann, "Ann", 1, "sprint")
+    assert not poll(sheets, RACE, now=NOW).resolved
+    assert feedback(ann, "Ann", "runners", 0) == "Kept for turn 1."  # not "✔ Ann-1 will run": that waits
+    assert feedback(ann, "Ann", "runners", 1) == "✘ Pace 'sprint' is not a pace: write run or walk"  # unreadable: said
+
+
 def test_the_window_resolves_when_every_seat_is_ready(registered_race: type[RaceRuleset]) -> None:
     sheets, (board, engine, ann, bo) = new_race()
     type_pace(ann, "Ann", 0, "run")
@@ -241,8 +253,10 @@ def test_a_standing_row_stays_from_window_to_window(registered_race: type[RaceRu
 
 def test_a_window_may_wait_for_some_seats_only(registered_race: type[RaceRuleset]) -> None:
     sheets, (_board, _engine, ann, bo) = new_race(settings=RaceSettings(first_decides=True))
+    assert feedback(bo, "Bo", "seat", 0) == "Turn 1 waits for Ann only: Bo need not tick Ready."
     type_pace(bo, "Bo", 0, "run")  # Bo may still give orders; the window does not wait for him
     assert poll(sheets, RACE, now=NOW).waiting_for == ["Ann"]
+    assert feedback(bo, "Bo", "seat", 0) == "Turn 1 waits for Ann only: Bo need not tick Ready."
     tick_ready(ann, "Ann")
     report = poll(sheets, RACE, now=NOW)
     assert report.resolved and report.reason == "Ann is ready"

@@ -32,6 +32,7 @@ from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.setup import new_match
+from sheets_gm.rulesets.winordie.sheet import WodSheet
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.rulesets.winordie.turn import resolve_window, start_of_turn
 from sheets_gm.rulesets.winordie.views import public_view, seat_view, secrets
@@ -117,7 +118,7 @@ class WodRuleset:
 
     def window(self, state: WodState) -> Window | None:
         """A deployment window per player (the first player first), then one per player-turn: the acting
-        player writes her actions, the other her standing reactions."""
+        player writes her actions, the other her standing reactions (the turn waits for the acting player only)."""
         if state.finished:
             return None
         prefix = "" if state.game == 1 else f"g{state.game}/"
@@ -128,7 +129,7 @@ class WodRuleset:
                           seats=(seat,), turn=state.dice_turn())
         return Window(key=f"{prefix}{state.turn}", label=f"{game}turn {state.turn} · {seat}", phase="actions",
                       seats=(seat, state.other(seat)), turn=state.dice_turn(),
-                      stepwise=self.settings.resolve is ResolveMode.STEP)
+                      stepwise=self.settings.resolve is ResolveMode.STEP, waits_for=(seat,))
 
     def dice(self, seed: bytes, state: WodState, pins: Mapping[str, Any] | None = None) -> TurnDice:
         """The d6 of the open window (keyed by game and turn)."""
@@ -186,10 +187,9 @@ class WodRuleset:
         return Resolution(new, events)
 
     # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> None:
-        """None until Win or Die's sheet adapter lands (issue 14 item 3): its engine runs in scenarios and
-        simulations, not yet through spreadsheets."""
-        return None
+    def sheet(self) -> WodSheet:
+        """The sheet adapter the generic sync drives (``sheet.py``)."""
+        return WodSheet(self)
 
     # -- tests -------------------------------------------------------------------------------
     @classmethod

@@ -1,0 +1,105 @@
+"""The Win or Die sheet adapter: the generic sync's questions answered for this game.
+
+Layout: ``templates/winordie/sheet.yaml``. Reading rows and typing orders: ``sheet_read``.
+What is drawn (board, panel, status, shown cells): ``sheet_draw``, always from the engine's
+views, so the board is nobody's view and a panel is only its player's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.ruleset import GM, Outcome, Window
+from sheets_gm.rulesets.winordie.enums import Mode, Phase
+from sheets_gm.rulesets.winordie.orders import WodOrders
+from sheets_gm.rulesets.winordie.sheet_draw import draw_board, gm_panel, own_panel, tracks, unit_cells
+from sheets_gm.rulesets.winordie.sheet_read import (
+    ACTIONS,
+    REACTIONS,
+    SEAT,
+    UNITS,
+    action_row,
+    reaction_row,
+    read_seat,
+    typed_cells,
+)
+from sheets_gm.rulesets.winordie.state import WodState
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sheets.spec import InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.tables import TypedRow
+
+if TYPE_CHECKING:
+    from sheets_gm.rulesets.winordie.ruleset import WodRuleset
+
+
+@dataclass(frozen=True)
+class WodSheet:
+    """Win or Die's sheet: a player's units, numbered action and reaction rows, the hex board."""
+
+    ruleset: WodRuleset
+
+    @property
+    def spec(self) -> SheetSpec:
+        """``templates/winordie/sheet.yaml``."""
+        return ruleset_sheet_spec("winordie")
+
+    @property
+    def _fatigue_limit(self) -> int:
+        return self.ruleset.settings.fatigue_limit
+
+    def rows(self, state: WodState, seat: str, table: InputTable) -> list[str]:
+        """Her living units (deployed or not), numbered action or reaction rows, or her seat."""
+        if table.rows == SEAT:
+            return [seat]
+        if table.rows == UNITS:
+            return [u.id for u in state.units if u.owner == seat][:table.max_rows]
+        if table.rows == ACTIONS:
+            return [action_row(n) for n in range(1, table.max_rows + 1)]
+        if table.rows == REACTIONS:
+            return [reaction_row(n) for n in range(1, table.max_rows + 1)]
+        return []
+
+    def shown(self, state: WodState, seat: str, table: InputTable, subject: str,
+              dice: TurnDice) -> Mapping[str, CellValue]:
+        """A unit row's card, hex, face, damage and stats (from her own view)."""
+        if table.rows != UNITS:
+            return {}
+        return unit_cells(self.ruleset.view(state, seat), subject)
+
+    def read_orders(self, state: WodState, window: Window, seat: str,
+                    rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[WodOrders]:
+        """Her deployment, actions or standing reactions (``sheet_read``)."""
+        return read_seat(self.ruleset.rules, state, window, seat, rows)
+
+    def typed_cells(self, state: WodState, window: Window, seat: str,
+                    orders: WodOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+        """What she would type for ``orders`` (``sheet_read.typed_cells``)."""
+        return typed_cells(window, seat, orders, next(t.max_rows for t in self.spec.inputs if t.rows == REACTIONS))
+
+    def board(self, state: WodState) -> BoardDrawing:
+        """The hex map from the public view, the GM's pending effects under it and the fallen."""
+        return draw_board(self.spec, self.ruleset.rules.board, self.ruleset.view(state, None))
+
+    def status(self, state: WodState, window: Window | None, outcome: Outcome | None) -> str:
+        """Where the match stands, then each legion's morale and fatigue tracks."""
+        view = self.ruleset.view(state, None)
+        best_of = self.ruleset.settings.best_of if self.ruleset.settings.mode is Mode.ADVANCED else 1
+        line = tracks(view, self._fatigue_limit, best_of)
+        if outcome is not None or window is None:
+            return f"Match over: {outcome.text if outcome else 'no winner'}. {line}"
+        game = f"Game {state.game} · " if best_of > 1 else ""
+        if state.phase is Phase.DEPLOY:
+            return f"{game}Deployment: {state.acting} places her face-down tokens. {line}"
+        return f"{game}Turn {state.turn}: {state.acting}'s turn. {line}"
+
+    def panel(self, state: WodState, seat: str) -> Grid:
+        """A player's: her legion's tracks, her units hidden or not, her barrack and her cards' abilities.
+        The GM's: the effects to apply, then every unit."""
+        if seat == GM:
+            return gm_panel(self.ruleset.view(state, None)["pending"],
+                            [self.ruleset.view(state, s) for s in state.seats])
+        return own_panel(self.ruleset.view(state, seat), seat, self._fatigue_limit)

@@ -1,0 +1,380 @@
+"""Reading a Win or Die player's typed rows as orders, and typing orders as rows (its exact inverse).
+
+The orders tab has four tables (``templates/winordie/sheet.yaml``): her units (the hex each
+is deployed on, in a deployment window), her actions (one a row, ``Row 1`` down, read in
+order), her standing reactions (a standing table: they stay from turn to turn, read in her
+opponent's turns, never consumed) and her seat row (Go, Ready, Surrender).
+
+A cell is checked only against what the player may know: her own units and cards, the map,
+the public board (exposed units' ids, face-down tokens' names) and the tactics. So a reply
+never tells her whether a guessed id is a hidden enemy unit. Whether an action is legal
+(range, sight, tokens…) is the engine's to say when the row resolves.
+
+Actions are read from ``Row 1`` down to the first empty row or the first row that cannot be
+read: that row and the rows below wait, with a sentence saying why, and the engine's row
+numbers stay the sheet's. Ready ends the turn only when every typed row reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TypeVar
+
+from sheets_gm.engine.core.ruleset import Window
+from sheets_gm.engine.core.vocab import VocabularyError, choices, parse_choice
+from sheets_gm.rulesets.winordie.cards import CardTableError, parse_enhancements
+from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhancement, Phase, Side, Trigger
+from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders
+from sheets_gm.rulesets.winordie.rules import WodRules
+from sheets_gm.rulesets.winordie.state import WodState
+from sheets_gm.sheets.adapter import SeatInput
+from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.tables import TypedRow
+
+UNITS, ACTIONS, REACTIONS, SEAT = "units", "actions", "reactions", "seat"
+SURRENDER = "surrender"
+Cells = dict[str, dict[str, dict[str, CellValue]]]
+E = TypeVar("E", bound=Enum)
+
+
+def action_row(n: int) -> str:
+    """The subject of the n-th action row (from 1), as the engine's feedback numbers it: ``Row 3``."""
+    return f"Row {n}"
+
+
+def reaction_row(n: int) -> str:
+    """The subject of the n-th reaction row (from 1): ``Reaction 2``."""
+    return f"Reaction {n}"
+
+
+def _row_number(subject: str) -> int:
+    """The number of an action or reaction row's subject (0 for anything else)."""
+    tail = subject.rsplit(" ", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+def _choice(enum: type[E], text: str) -> E | None:
+    """The member of ``enum`` typed as ``text``, or None (empty or not one of its values)."""
+    if not text:
+        return None
+    try:
+        return parse_choice(enum, text, "value")
+    except VocabularyError:
+        return None
+
+
+def _listing(names: Sequence[str]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+@dataclass
+class _Reading:
+    """What one seat's rows say so far."""
+
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    consumed: set[str] = field(default_factory=set)
+
+    def problem(self, subject: str, text: str) -> None:
+        self.problems.setdefault(subject, []).append(text)
+
+
+def read_seat(rules: WodRules, state: WodState, window: Window, seat: str,
+              rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[WodOrders]:
+    """``seat``'s part of the orders of ``window`` from its rows typed for it (see the module notes)."""
+    reading = _Reading()
+    seat_rows = [r for r in rows.get(SEAT, []) if r.subject == seat]
+    go = any(r.ticked("go") for r in seat_rows)
+    ticked_ready = any(r.ticked("ready") for r in seat_rows)
+    surrender = _surrender(state, seat, seat_rows, reading)
+    reading.consumed.add(seat)
+    if window.phase == Phase.DEPLOY.value:
+        placements = _placements(rules, state, seat, rows.get(UNITS, []), reading, ticked_ready)
+        orders = WodOrders(deploy={seat: placements} if placements else {}, surrender=surrender)
+        return SeatInput(orders, reading.problems, frozenset(reading.consumed),
+                         ready=ticked_ready and not reading.problems)
+    acting = window.seats[0]
+    if seat != acting:
+        for row in rows.get(ACTIONS, []):
+            if row.typed:
+                reading.problem(row.subject, f"it is {acting}'s turn: write your actions when yours opens (rows "
+                                             "typed now are cleared when it does)")
+        reactions = _reactions(state, seat, rows.get(REACTIONS, []), reading)
+        orders = WodOrders(reactions={seat: reactions} if reactions else {}, surrender=surrender)
+        # The turn does not wait for her (the window awaits the acting player only): her Ready changes nothing.
+        return SeatInput(orders, reading.problems, frozenset(reading.consumed), ready=ticked_ready,
+                         go=bool(surrender))
+    # Her own standing reactions stay in their (standing) table for the opponent's next turn, unread now.
+    actions = _actions(rules, state, seat, rows.get(ACTIONS, []), reading)
+    hold = (seat,) if go and not ticked_ready and window.stepwise else ()  # batch mode: Go means nothing
+    orders = WodOrders(actions={seat: actions} if actions else {}, hold=hold, surrender=surrender)
+    return SeatInput(orders, reading.problems, frozenset(reading.consumed),
+                     ready=ticked_ready and not reading.problems, go=go or bool(surrender))
+
+
+def _surrender(state: WodState, seat: str, seat_rows: Sequence[TypedRow], reading: _Reading) -> tuple[str, ...]:
+    for row in seat_rows:
+        text = row.text(SURRENDER)
+        if not text:
+            continue
+        if text.lower() != SURRENDER:
+            reading.problem(seat, f"Surrender {text!r}: choose surrender, or leave it empty")
+        elif state.phase is not Phase.ACTIONS:
+            reading.problem(seat, "Surrender: a game is surrendered once its battle has begun, not while deploying")
+        else:
+            return (seat,)
+    return ()
+
+
+# -- deployment ----------------------------------------------------------------------------
+def _placements(rules: WodRules, state: WodState, seat: str, rows: Sequence[TypedRow], reading: _Reading,
+                ready: bool) -> tuple[Placement, ...]:
+    """A hex per undeployed unit: on the map, a plain in or next to her baseline, each hex once (all of
+    them by the time she is ready)."""
+    board = rules.board
+    allowed = board.deploy_hexes(state.legions[seat].slot)
+    allowed_text = _listing([h.label for h in allowed])
+    waiting = [u.id for u in state.units if u.owner == seat and u.at is None]
+    chosen: dict[str, str] = {}  # hex label → unit
+    out: list[Placement] = []
+    for row in rows:
+        text = row.text("deploy")
+        if not text:
+            continue
+        if row.subject not in waiting:
+            reading.problem(row.subject, f"Deploy on {text!r}: {row.subject} is not waiting to be deployed")
+            continue
+        if not board.is_hex(text):
+            reading.problem(row.subject, f"Deploy on {text!r} is not a hex of the map: write one of {allowed_text}")
+            continue
+        at = board.parse(text)
+        if at not in allowed:
+            reading.problem(row.subject, f"Deploy on {at.label} is {board.describe(at)}: deploy on a plain in or "
+                                         f"next to your baseline, one of {allowed_text}")
+            continue
+        if at.label in chosen:
+            reading.problem(row.subject, f"Deploy on {at.label}: {chosen[at.label]} is deployed there already; "
+                                         "one unit a hex")
+            continue
+        chosen[at.label] = row.subject
+        out.append(Placement(row.subject, text))
+        reading.consumed.add(row.subject)
+    missing = [uid for uid in waiting if uid not in {p.unit for p in out}
+               and uid not in reading.problems]
+    if missing and (out or ready):
+        reading.problem(seat, f"every unit is deployed at once: write a hex for {_listing(missing)} too")
+    return tuple(out)
+
+
+# -- actions -------------------------------------------------------------------------------
+def _actions(rules: WodRules, state: WodState, seat: str, rows: Sequence[TypedRow],
+             reading: _Reading) -> tuple[Action, ...]:
+    """The rows from Row 1 down to the first empty or unreadable one."""
+    out: list[Action] = []
+    stop = ""
+    called: dict[str, str] = {}  # ids of units called by earlier rows → their card
+    for row in sorted(rows, key=lambda r: _row_number(r.subject)):
+        if not row.typed:
+            if not stop:
+                stop = f"{row.subject} above is empty: write the rows one after another from Row 1"
+            continue
+        if stop:
+            reading.problem(row.subject, f"waiting: {stop}")
+            continue
+        action = _action(rules, state, seat, row, called, reading)
+        if action is None:
+            stop = f"{row.subject} above cannot be read yet"
+            continue
+        out.append(action)
+        reading.consumed.add(row.subject)
+    return tuple(out)
+
+
+def _action(rules: WodRules, state: WodState, seat: str, row: TypedRow, called: dict[str, str],
+            reading: _Reading) -> Action | None:
+    """One action row, or None with its problems noted."""
+    problems: list[str] = []
+    kind_text = row.text("action")
+    kind = _choice(ActionKind, kind_text)
+    if kind is None:
+        problems.append(f"Action {kind_text!r} is not an action: choose {choices(ActionKind)}" if kind_text else
+                        f"Action is empty: choose {choices(ActionKind)}")
+    unit = ""
+    if kind is not ActionKind.COUNCIL:
+        unit_text = row.text("unit")
+        mine = {u.id.lower(): u.id for u in state.units if u.owner == seat and u.at is not None}
+        unit = mine.get(unit_text.lower(), "") or next((c for c in called if c.lower() == unit_text.lower()), "")
+        if not unit:
+            what = f"Unit {unit_text!r} is not one of your units on the board" if unit_text else "Unit is empty"
+            problems.append(f"{what}: write one of {_listing(sorted(mine.values()))}")
+    target = row.text("target")
+    side: Side | None = None
+    enhancements: tuple[Enhancement, ...] = ()
+    if kind is not None:
+        problems += _target_problems(rules, state, seat, kind, unit if unit not in called else "", target)
+    if kind is ActionKind.CALL:
+        side_text = row.text("side")
+        side = _choice(Side, side_text)
+        if side is None:
+            problems.append(f"Side {side_text!r} is not a side: choose left or right of the caller" if side_text else
+                            "Side is empty: choose left or right of the caller, where the called unit joins")
+        try:
+            enhancements = parse_enhancements(row.text("enhancements"), "Enhancements")
+        except CardTableError as exc:
+            problems.append(str(exc))
+    for text in problems:
+        reading.problem(row.subject, text)
+    if problems or kind is None:
+        return None
+    new_id = row.text("new_id") if kind is ActionKind.CALL else ""
+    if kind is ActionKind.CALL:
+        called[new_id or f"{seat}-C{state.legions[seat].calls + len(called) + 1}"] = target
+    aim = row.text("aim") if kind is ActionKind.ABILITY else ""
+    return Action(kind, unit, target, side, new_id, enhancements, aim)
+
+
+def _target_problems(rules: WodRules, state: WodState, seat: str, kind: ActionKind, unit: str,
+                     target: str) -> list[str]:
+    """What is wrong with a row's Target for its kind of action (``unit``: her acting unit on the board, if known)."""
+    if not target:
+        return [f"Target is empty: {_TARGET_HELP[kind]}"]
+    if kind is ActionKind.MOVE and not rules.board.is_hex(target):
+        return [f"Target {target!r} is not a hex of the map: {_TARGET_HELP[kind]}"]
+    if kind is ActionKind.ATTACK and not _public_target(rules, state, target):
+        return [f"Target {target!r} names no hex, exposed unit or face-down token: {_TARGET_HELP[kind]}"]
+    if kind is ActionKind.ABILITY and unit:
+        owner = state.unit(unit)
+        assert owner is not None
+        card = state.card_of(owner)
+        if card.ability(target) is None:
+            usable = [a.name for a in card.abilities if a.type in (AbilityType.ACTION, AbilityType.ULTIMATE)]
+            return [f"Target {target!r}: {unit} ({card.name}) has no such ability; write one it can activate: "
+                    f"{_listing(usable)}"]
+    if kind is ActionKind.COUNCIL and not any(t.lower() == target.lower() for t in state.tactics):
+        return [f"Target {target!r} is not a tactic: write one of {_listing(sorted(state.tactics))}"]
+    barrack = state.legions[seat].barrack
+    if kind is ActionKind.CALL and not any(c.lower() == target.lower() for c in barrack):
+        return [f"Target {target!r} is not a card in your barrack: write one of {_listing(sorted(set(barrack)))}"]
+    return []
+
+
+_TARGET_HELP = {
+    ActionKind.MOVE: "write the destination hex, like C4",
+    ActionKind.ATTACK: "write the target's hex (C4), an exposed unit's id or a face-down token's name (Bo token 2)",
+    ActionKind.CALL: "write the card to call from your barrack",
+    ActionKind.ABILITY: "write the name of the unit's action or ultimate ability",
+    ActionKind.COUNCIL: "write the tactic the War Council activates",
+}
+
+
+def _public_target(rules: WodRules, state: WodState, text: str) -> bool:
+    """Whether ``text`` names something anyone may name: a hex, an exposed unit's id, a face-down token."""
+    wanted = text.lower()
+    return rules.board.is_hex(text) or any(
+        u.at is not None and ((not u.hidden and u.id.lower() == wanted) or (u.hidden and u.token.lower() == wanted))
+        for u in state.units)
+
+
+# -- reactions -----------------------------------------------------------------------------
+def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _Reading) -> tuple[Reaction, ...]:
+    """The readable reaction rows, in order; an unreadable one is left out (and left in the sheet), and so is
+    the reaction of a unit of hers that has fallen since she wrote it (nothing to mend: it just cannot fire)."""
+    out: list[Reaction] = []
+    mine = {u.id.lower(): u for u in state.units if u.owner == seat and u.at is not None}
+    fallen = {u.id.lower() for u in state.dead if u.owner == seat}
+    for row in sorted(rows, key=lambda r: _row_number(r.subject)):
+        if not row.typed or row.text("unit").lower() in fallen:
+            continue
+        before = len(reading.problems.get(row.subject, []))
+        unit_text = row.text("unit")
+        unit = mine.get(unit_text.lower())
+        if unit is None:
+            what = f"Unit {unit_text!r} is not one of your units on the board" if unit_text else "Unit is empty"
+            reading.problem(row.subject, f"{what}: write one of {_listing(sorted(u.id for u in mine.values()))}")
+        ability = row.text("ability")
+        if unit is not None:
+            card = state.card_of(unit)
+            found = card.ability(ability) if ability else None
+            if found is None or found.type is not AbilityType.REACTION:
+                own = [a.name for a in card.abilities if a.type is AbilityType.REACTION]
+                reading.problem(row.subject, f"Ability {ability!r}: {unit.id} ({card.name}) has no such reaction; its "
+                                             f"reactions: {_listing(own)}")
+        when_text = row.text("when")
+        when = _choice(Trigger, when_text) if when_text else Trigger.ATTACKED
+        if when is None:
+            reading.problem(row.subject, f"When {when_text!r}: choose {choices(Trigger)} (empty is attacked)")
+        within = _within(row.values.get("within"))
+        if within is None:
+            reading.problem(row.subject, f"Within {row.text('within')!r} is not a number of hexes: write 0 or more "
+                                         "(empty is 1)")
+        if len(reading.problems.get(row.subject, [])) > before or unit is None or when is None or within is None:
+            continue
+        out.append(Reaction(unit.id, ability, when, within))
+    return tuple(out)
+
+
+def _within(value: CellValue) -> int | None:
+    """A typed number of hexes (empty is 1), or None if it is not a whole number from 0."""
+    if value is None or value == "":
+        return 1
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, float):  # a sheet may give 2.0 for 2; NaN and infinity are no number of hexes
+        return int(value) if value.is_integer() and value >= 0 else None
+    text = str(value).strip()
+    if text.endswith(".0"):
+        text = text[:-2]
+    return int(text) if text.isdigit() else None
+
+
+# -- typing orders -------------------------------------------------------------------------
+def typed_cells(window: Window, seat: str, orders: WodOrders, reaction_rows: int) -> Cells:
+    """What ``seat`` would type for its part of ``orders`` (read back by ``read_seat`` as the same orders); a list
+    of standing reactions replaces the one typed (``reaction_rows``: the rows of the reactions table)."""
+    out: Cells = {}
+    if window.phase == Phase.DEPLOY.value:
+        placements = orders.deploy.get(seat, ())
+        if placements:
+            out[UNITS] = {p.unit: {"deploy": p.at} for p in placements}
+    actions = orders.actions.get(seat, ())
+    if actions:
+        out[ACTIONS] = {action_row(n): _action_cells(a) for n, a in enumerate(actions, start=1)}
+    if seat in orders.reactions:  # her whole list of standing reactions: the rows below it are emptied
+        reactions = orders.reactions[seat]
+        out[REACTIONS] = {reaction_row(n): _reaction_cells(r) for n, r in enumerate(reactions, start=1)}
+        out[REACTIONS].update({reaction_row(n): dict.fromkeys(_REACTION_KEYS, "")
+                               for n in range(len(reactions) + 1, reaction_rows + 1)})
+    seat_cells: dict[str, CellValue] = {}
+    if seat in orders.hold:
+        seat_cells["go"] = True
+    if seat in orders.surrender:
+        seat_cells[SURRENDER] = SURRENDER
+    if seat_cells:
+        out[SEAT] = {seat: seat_cells}
+    return out
+
+
+def _action_cells(a: Action) -> dict[str, CellValue]:
+    cells: dict[str, CellValue] = {"unit": a.unit, "action": a.kind.value, "target": a.target}
+    if a.side is not None:
+        cells["side"] = a.side.value
+    if a.id:
+        cells["new_id"] = a.id
+    if a.enhancements:
+        cells["enhancements"] = ", ".join(e.value for e in a.enhancements)
+    if a.aim:
+        cells["aim"] = a.aim
+    return cells
+
+
+_REACTION_KEYS = ("unit", "ability", "when", "within")
+
+
+def _reaction_cells(r: Reaction) -> dict[str, CellValue]:
+    cells: dict[str, CellValue] = {"unit": r.unit, "ability": r.ability, "when": r.when.value}
+    if r.within != 1:
+        cells["within"] = r.within
+    return cells

@@ -1,0 +1,441 @@
+"""The Win or Die sheet: typed rows read as orders (and every unreadable cell named), bot orders typed
+and read back, the hex board, the status line and each player's private panel; and, through the real
+sync, that nothing typed or previewed shows a player the other's hidden units."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from sheets_gm.engine.core.ruleset import GM, Window
+from sheets_gm.rulesets.winordie.enums import ActionKind, GmKind, ResolveMode, Side, Trigger
+from sheets_gm.rulesets.winordie.gm import Adjustment
+from sheets_gm.rulesets.winordie.movement import reachable
+from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
+from sheets_gm.rulesets.winordie.ruleset import WodRuleset
+from sheets_gm.rulesets.winordie.settings import WodSettings
+from sheets_gm.rulesets.winordie.sheet import WodSheet
+from sheets_gm.rulesets.winordie.sheet_draw import PENDING_LINES
+from sheets_gm.rulesets.winordie.state import Pending, WodState
+from sheets_gm.sheets.adapter import SeatInput
+from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_between import adjust_window_match
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import poll
+from tests.fakes.memory import MemoryBackend
+from tests.rulesets.winordie.helpers import SEED, deployed, rules, step
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+
+
+def _sheet(r: WodRuleset) -> WodSheet:
+    return r.sheet()
+
+
+def _rows(table: str, typed: Mapping[str, Mapping[str, CellValue]], window: Window) -> list[TypedRow]:
+    return [TypedRow(table, subject, n, window.key, dict(values), "")
+            for n, (subject, values) in enumerate(typed.items(), start=1)]
+
+
+def _read(r: WodRuleset, state: WodState, player: str, /,
+          **tables: Mapping[str, Mapping[str, CellValue]]) -> SeatInput[WodOrders]:
+    window = r.window(state)
+    assert window is not None
+    return _sheet(r).read_orders(state, window, player, {t: _rows(t, v, window) for t, v in tables.items()})
+
+
+def _started(r: WodRuleset) -> WodState:
+    """A deployed match, the first player's turn open."""
+    return deployed(r)
+
+
+def _names(text: str, ids: set[str]) -> set[str]:
+    return {i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)}
+
+
+# -- deployment ----------------------------------------------------------------------------
+def test_a_deployment_reads_a_hex_per_unit_and_names_each_bad_cell() -> None:
+    r = rules()
+    state = r.new_match(r.sample_roster(), SEED)
+    seat = state.acting
+    units = [u.id for u in state.units if u.owner == seat]
+    hexes = [h.label for h in r.rules.board.deploy_hexes(state.legions[seat].slot)]
+    good = _read(r, state, seat, units={u: {"deploy": h} for u, h in zip(units, hexes, strict=False)},
+                 seat={seat: {"ready": True}})
+    assert good.ready and not good.problems
+    assert [p.unit for p in good.orders.deploy[seat]] == units
+    assert good.consumed == {seat, *units}
+
+    far = next(h.label for h in r.rules.board.cells() if h.label not in hexes)
+    bad = _read(r, state, seat, units={units[0]: {"deploy": "Z99"}, units[1]: {"deploy": far},
+                                      units[2]: {"deploy": hexes[0]}, units[3]: {"deploy": hexes[0]}},
+                seat={seat: {"ready": True}})
+    assert not bad.ready
+    assert "Deploy on 'Z99' is not a hex of the map: write one of " + hexes[0] in bad.problems[units[0]][0]
+    assert f"Deploy on {far} is" in bad.problems[units[1]][0] and "next to your baseline" in bad.problems[units[1]][0]
+    assert f"{units[2]} is deployed there already" in bad.problems[units[3]][0]
+    assert "every unit is deployed at once" in bad.problems[seat][0] and units[4] in bad.problems[seat][0]
+    assert units[0] not in bad.consumed  # left in the sheet to be mended
+
+
+# -- actions -------------------------------------------------------------------------------
+def test_action_rows_read_in_order_with_go_holding_the_turn_open() -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    mine = [u for u in state.units if u.owner == seat]
+    enemy = next(u for u in state.units if u.owner != seat)
+    assert enemy.hidden and enemy.at is not None
+    got = _read(r, state, seat, actions={
+        "Row 1": {"unit": mine[0].id.upper(), "action": "Move", "target": "e4"},
+        "Row 2": {"unit": mine[1].id, "action": "attack", "target": enemy.token},
+        "Row 3": {"unit": mine[2].id, "action": "attack", "target": enemy.at.label, "side": "left"},
+    }, seat={seat: {"go": True}})
+    assert not got.problems and got.go and not got.ready
+    assert got.orders.hold == (seat,)
+    assert got.orders.actions[seat] == (Action(ActionKind.MOVE, mine[0].id, "e4"),
+                                        Action(ActionKind.ATTACK, mine[1].id, enemy.token),
+                                        Action(ActionKind.ATTACK, mine[2].id, enemy.at.label))
+    assert got.consumed == {seat, "Row 1", "Row 2", "Row 3"}
+    ready = _read(r, state, seat, actions={"Row 1": {"unit": mine[0].id, "action": "move", "target": "E4"}},
+                  seat={seat: {"ready": True, "go": True}})
+    assert ready.ready and ready.orders.hold == ()
+    batch = rules(WodSettings(resolve=ResolveMode.BATCH))
+    late = _read(batch, _started(batch), seat, seat={seat: {"go": True}})
+    assert late.orders.hold == ()  # with resolve = batch, Go holds nothing open: only Ready resolves
+
+
+def test_every_unreadable_action_cell_is_named_with_what_is_accepted() -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    unit = next(u for u in state.units if u.owner == seat)
+    cases: dict[str, tuple[dict[str, CellValue], str]] = {
+        "no action": ({"unit": unit.id, "target": "C3"},
+                      "Action is empty: choose move, attack, call, ability or council"),
+        "bad action": ({"unit": unit.id, "action": "fly", "target": "C3"}, "Action 'fly' is not an action"),
+        "no unit": ({"action": "move", "target": "C3"}, f"Unit is empty: write one of {unit.id}"),
+        "enemy unit": ({"unit": "Zed-1", "action": "move", "target": "C3"},
+                       "Unit 'Zed-1' is not one of your units on the board: write one of"),
+        "no hex": ({"unit": unit.id, "action": "move", "target": "Q77"},
+                   "Target 'Q77' is not a hex of the map: write the destination hex, like C4"),
+        "no target": ({"unit": unit.id, "action": "attack"}, "Target is empty: write the target's hex (C4)"),
+        "no ability": ({"unit": unit.id, "action": "ability", "target": "Dance"},
+                       f"Target 'Dance': {unit.id} ({unit.card}) has no such ability; write one it can activate:"),
+        "no card": ({"unit": unit.id, "action": "call", "target": "Dragon", "side": "left"},
+                    "Target 'Dragon' is not a card in your barrack: write one of"),
+        "no side": ({"unit": unit.id, "action": "call", "target": state.legions[seat].barrack[0]},
+                    "Side is empty: choose left or right of the caller"),
+        "bad enhancement": ({"unit": unit.id, "action": "call", "target": state.legions[seat].barrack[0],
+                             "side": "right", "enhancements": "wings"}, "Enhancements: unknown enhancement 'wings'"),
+        "no tactic": ({"action": "council", "target": "Nap"}, "Target 'Nap' is not a tactic: write one of"),
+    }
+    for name, (cells, message) in cases.items():
+        got = _read(r, state, seat, actions={"Row 1": cells, "Row 2": {"unit": unit.id, "action": "move",
+                                                                         "target": "C3"}},
+                    seat={seat: {"ready": True}})
+        assert message in " ".join(got.problems.get("Row 1", [])), (name, got.problems)
+        assert "waiting: Row 1 above cannot be read yet" in got.problems["Row 2"][0], name
+        assert not got.ready and seat not in got.orders.actions, name  # Ready waits until every row reads
+        assert got.consumed == {seat}, name
+
+
+def test_an_empty_row_stops_the_list_so_row_numbers_stay_the_engine_s() -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    unit = next(u for u in state.units if u.owner == seat)
+    got = _read(r, state, seat, actions={"Row 1": {"unit": unit.id, "action": "move", "target": "C3"}, "Row 2": {},
+                                         "Row 3": {"unit": unit.id, "action": "move", "target": "C4"}})
+    assert len(got.orders.actions[seat]) == 1
+    assert got.problems["Row 3"] == ["waiting: Row 2 above is empty: write the rows one after another from Row 1"]
+
+
+def test_an_attack_target_answers_alike_for_a_hidden_enemy_id_and_a_made_up_one() -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    unit = next(u for u in state.units if u.owner == seat)
+    hidden = next(u for u in state.units if u.owner != seat and u.hidden)
+
+    def problem(target: str) -> str:
+        got = _read(r, state, seat, actions={"Row 1": {"unit": unit.id, "action": "attack", "target": target}})
+        return got.problems["Row 1"][0].replace(target, "X")
+
+    assert problem(hidden.id) == problem("Nobody-9")
+    assert "names no hex, exposed unit or face-down token" in problem(hidden.id)
+
+
+def test_a_call_then_orders_for_the_called_unit_in_the_same_list() -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    unit = next(u for u in state.units if u.owner == seat)
+    card = state.legions[seat].barrack[0]
+    got = _read(r, state, seat, actions={
+        "Row 1": {"unit": unit.id, "action": "call", "target": card, "side": "right", "new_id": "Scout",
+                  "enhancements": "health, movement", "aim": "ignored for a call"},
+        "Row 2": {"unit": "scout", "action": "move", "target": "C3"}})
+    assert not got.problems
+    call, move = got.orders.actions[seat]
+    assert (call.side, call.id, [e.value for e in call.enhancements], call.aim) == (Side.RIGHT, "Scout",
+                                                                                      ["health", "movement"], "")
+    assert move.unit == "Scout"
+
+
+# -- reactions and the other seat ----------------------------------------------------------
+def test_the_turn_waits_for_the_acting_player_only_and_the_reactions_are_read() -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.other(state.acting)
+    reactor = next(u for u in state.units if u.owner == seat
+                   and any(a.type.value == "reaction" for a in state.card_of(u).abilities))
+    ability = next(a.name for a in state.card_of(reactor).abilities if a.type.value == "reaction")
+    plain = next(u for u in state.units if u.owner == seat
+                 and not any(a.type.value == "reaction" for a in state.card_of(u).abilities))
+    got = _read(r, state, seat, reactions={
+        "Reaction 1": {"unit": reactor.id, "ability": ability.lower()},
+        "Reaction 2": {"unit": reactor.id, "ability": ability, "when": "near", "within": 2.0},
+        "Reaction 3": {"unit": plain.id, "ability": "Parry", "when": "soon", "within": "far"},
+    }, actions={"Row 1": {"unit": reactor.id, "action": "move", "target": "C3"}})
+    window = r.window(state)
+    assert window is not None and window.awaited == (state.acting,) and not got.go
+    assert got.orders.reactions[seat] == (Reaction(reactor.id, ability.lower()),
+                                          Reaction(reactor.id, ability, Trigger.NEAR, 2))
+    bad = " ".join(got.problems["Reaction 3"])
+    assert f"{plain.id} ({plain.card}) has no such reaction; its reactions: none" in bad
+    assert "When 'soon': choose attacked, near or any" in bad
+    assert "Within 'far' is not a number of hexes" in bad
+    assert f"it is {state.acting}'s turn: write your actions when yours opens" in got.problems["Row 1"][0]
+    assert not got.orders.actions
+
+
+@pytest.mark.parametrize("within", [float("nan"), float("inf"), -1, 2.5, True, "two"])
+def test_a_within_that_is_no_whole_number_of_hexes_is_named(within: CellValue) -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.other(state.acting)
+    unit = next(u for u in state.units if u.owner == seat)
+    got = _read(r, state, seat, reactions={"Reaction 1": {"unit": unit.id, "ability": "x", "within": within}})
+    assert any(p.startswith("Within ") and "is not a number of hexes" in p for p in got.problems["Reaction 1"])
+
+
+def test_a_standing_reaction_of_a_fallen_unit_is_left_out_without_a_problem() -> None:
+    r = rules()
+    state = _started(r).copy()
+    seat = state.other(state.acting)
+    fallen = next(u for u in state.units if u.owner == seat)
+    state.units.remove(fallen)
+    state.dead.append(fallen)
+    got = _read(r, state, seat, reactions={"Reaction 1": {"unit": fallen.id, "ability": "Parry"},
+                                           "Reaction 2": {"unit": "Nobody-1", "ability": "Parry"}})
+    assert "Reaction 1" not in got.problems and not got.orders.reactions
+    assert "Unit 'Nobody-1' is not one of your units on the board" in got.problems["Reaction 2"][0]
+
+
+def test_surrender_is_read_in_the_battle_and_refused_while_deploying() -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.other(state.acting)
+    got = _read(r, state, seat, seat={seat: {"surrender": "Surrender"}})
+    assert got.orders.surrender == (seat,) and got.go
+    early = r.new_match(r.sample_roster(), SEED)
+    refused = _read(r, early, early.acting, seat={early.acting: {"surrender": "surrender"}})
+    assert refused.orders.surrender == ()
+    assert "not while deploying" in refused.problems[early.acting][0]
+
+
+# -- typing orders -------------------------------------------------------------------------
+def _normal(orders: WodOrders) -> dict[str, Any]:
+    return {k: {s: v for s, v in part.items() if v} if isinstance(part, dict) else part
+            for k, part in orders_to_json(orders).items()}
+
+
+@pytest.mark.parametrize("bot", ["advance", "cautious", "random"])
+def test_bot_orders_typed_into_the_sheet_read_back_as_the_same_orders(bot: str) -> None:
+    r = rules()
+    sheet = _sheet(r)
+    state = r.new_match(r.sample_roster(), SEED)
+    windows = 0
+    while (window := r.window(state)) is not None and windows < 60:
+        dice = r.dice(SEED, state)
+        for seat in window.seats:
+            orders = r.bots()[bot].make(f"{bot}/{seat}").orders(state, seat, dice)
+            typed = sheet.typed_cells(state, window, seat, orders)
+            seat_cells = {seat: {**typed.get("seat", {}).get(seat, {}), "ready": seat not in orders.hold}}
+            tables = {t: _rows(t, rows, window) for t, rows in {**typed, "seat": seat_cells}.items()}
+            read = sheet.read_orders(state, window, seat, tables)
+            assert not read.problems, (window.label, read.problems)
+            assert _normal(read.orders) == _normal(r.merge_orders({seat: orders})), window.label
+        state, _events, _orders = step(r, state, bot)
+        windows += 1
+    assert windows > 5
+
+
+# -- what is drawn -------------------------------------------------------------------------
+def test_the_board_shows_tokens_exposed_units_terrain_and_what_waits_for_the_gm() -> None:
+    r = rules()
+    state = _started(r)
+    sheet = _sheet(r)
+    empty = sheet.board(state)
+    text = "\n".join(str(v) for row in empty.values for v in row)
+    hidden = {u.id for u in state.units if u.hidden}
+    assert hidden and not _names(text, hidden)
+    assert all(u.token in text for u in state.units)
+    assert "A1 ⌂ base 1" in text and "◆ mine" in text and "♣ forest" in text
+    assert "Waiting for the GM: nothing" in text and "Fallen: none yet" in text
+    shown = _with_pending(state, 2)
+    unit = next(u for u in shown.units if not u.hidden)
+    drawn = sheet.board(shown)
+    assert drawn.height == empty.height and drawn.width == empty.width  # values rewrite the same cells
+    cells = [str(v) for row in drawn.values for v in row]
+    assert any(c.startswith((f"▼ {unit.id} {unit.card}", f"▲ {unit.id} {unit.card}")) for c in cells)
+    assert any(f"2/{shown.health(unit)} damage ●●" in c for c in cells)
+    assert f"Waiting for the GM: #1 Fire Volley ({unit.id}), #2 Fire Volley ({unit.id})" in cells
+
+
+def _with_pending(state: WodState, count: int) -> WodState:
+    """A copy with a unit of the player waiting for her turn exposed, damaged, with two tokens on it, and
+    ``count`` of its Fire Volleys waiting for the GM."""
+    shown = state.copy()
+    unit = next(u for u in shown.units if u.owner != shown.acting)  # tokens stay on it through her turn
+    unit.hidden, unit.damage, unit.tokens = False, 2, 2
+    shown.pending = [Pending(n, 3, unit.owner, unit.id, "Fire Volley", "Deal 1 damage.", "B4")
+                     for n in range(1, count + 1)]
+    return shown
+
+
+def test_the_gm_s_tab_lists_the_effects_to_apply_and_every_unit() -> None:
+    r = rules()
+    state = _with_pending(_started(r), PENDING_LINES + 3)
+    panel = _sheet(r).panel(state, GM)
+    unit = next(u for u in state.units if not u.hidden)
+    assert panel[0][0].startswith(f"Effects to apply ({PENDING_LINES + 3}): sheets-gm adjust")  # type: ignore[union-attr]
+    assert panel[2] == [1, unit.id, "Deal 1 damage.", "Fire Volley", "B4", unit.owner, 3]
+    assert panel[1 + PENDING_LINES] == ["… and 4 more"]
+    listed = {row[0] for row in panel[PENDING_LINES + 4:]}
+    assert listed == {u.id for u in state.units}  # hidden ones too: the GM sees everything
+    assert any(row[2:3] == [f"{u.card} · face down: {u.token}"] for row in panel for u in state.units if u.hidden)
+
+
+def test_the_status_line_carries_both_morale_and_fatigue_tracks() -> None:
+    r = rules()
+    state = _started(r)
+    line = _sheet(r).status(state, r.window(state), None)
+    for seat in state.seats:
+        legion = state.legions[seat]
+        assert f"{seat}: morale {legion.morale} · fatigue {legion.fatigue}/8" in line
+    assert line.startswith(f"Turn 1: {state.acting}'s turn.")
+    acting = next(part for part in line.split(" | ") if f"{state.acting}: morale" in part)
+    assert acting.endswith("5 command tokens")  # her first turn's tokens, as she plays from them
+
+
+def test_a_panel_shows_her_units_hidden_or_not_and_nothing_of_the_other_s() -> None:
+    r = rules()
+    state = _started(r)
+    for seat in state.seats:
+        panel = _sheet(r).panel(state, seat)
+        text = "\n".join(str(v) for row in panel for v in row)
+        mine = [u for u in state.units if u.owner == seat]
+        assert all(u.id in text and f"face down: {u.token}" in text for u in mine)
+        theirs = {u.id for u in state.units if u.owner != seat}
+        assert not _names(text, theirs)
+        assert panel[0][:2] == ["Your legion", f"morale {state.legions[seat].morale}"]
+        assert str(panel[0][2]).startswith("fatigue 0/8 · ") and "command tokens · council: none" in str(panel[0][2])
+        assert any(row and row[0] == "Barrack" for row in panel)
+
+
+# -- through the sync ----------------------------------------------------------------------
+def _cells(backend: MemoryBackend) -> str:
+    return "\n".join(str(v) for tab in backend.tabs.values() for v in tab.values() if v not in (None, ""))
+
+
+@dataclass
+class _SheetMatch:
+    """A sample match in memory spreadsheets (board, engine, one per player), both deployments played by bots."""
+
+    rules: WodRuleset
+    sheets: MatchSheets
+    board: MemoryBackend
+    seats: dict[str, MemoryBackend]
+    tabs: MatchTabs
+    state: WodState
+
+    def type(self, seat: str, table: str, index: int, cells: Mapping[str, CellValue]) -> None:
+        """Type ``cells`` (by column key) into row ``index`` of one of ``seat``'s tables."""
+        placed = self.tabs.orders(seat).table(table)
+        for key, value in cells.items():
+            self.seats[seat].type(f"Orders {seat}", placed.cell(index, key), value)
+
+    def value(self, seat: str, table: str, index: int, key: str) -> CellValue:
+        """What a cell of one of ``seat``'s tables holds."""
+        return self.seats[seat].value(f"Orders {seat}", self.tabs.orders(seat).table(table).cell(index, key))
+
+
+def _deployed_in_sheets(r: WodRuleset) -> _SheetMatch:
+    roster = r.sample_roster()
+    board, engine = MemoryBackend("board"), MemoryBackend("engine")
+    seats = {s: MemoryBackend(s) for s in roster.seats}
+    sheets = MatchSheets(roster.seats, board, engine, tuple(seats[s] for s in roster.seats))
+    create_window_match(sheets, r, roster, seed=SEED)
+    bots = {s: r.bots()["advance"].make(f"sheets/{s}") for s in roster.seats}
+    for _ in range(2):  # both deployments, typed into the sheets
+        type_bot_orders(sheets, type(r), bots)
+        state = poll(sheets, type(r), now=NOW).state
+    assert isinstance(state, WodState)
+    return _SheetMatch(r, sheets, board, seats, MatchTabs(_sheet(r).spec, roster.seats, False), state)
+
+
+def test_feedback_before_a_row_resolves_never_shows_a_hidden_target_or_the_dice() -> None:
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    seat = state.acting
+    unit = next(u for u in state.units if u.owner == seat)
+    enemy = next(u for u in state.units if u.owner != seat)
+    assert enemy.hidden and enemy.at is not None
+    beside = next(h for h in r.rules.board.neighbours(enemy.at)
+                  if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
+    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, unit.id, beside.label, "set the test up")])
+    match.type(seat, "actions", 0, {"unit": unit.id, "action": "attack", "target": enemy.token})
+    report = poll(match.sheets, type(r), now=NOW)  # not ready: an idle poll writes feedback only
+    assert not report.resolved and report.feedback_written
+    assert not _names(_cells(match.seats[seat]), {u.id for u in state.units if u.owner != seat})
+    seat_feedback = str(match.value(seat, "seat", 0, "feedback"))
+    assert "damage" not in seat_feedback and "Tick Ready" in seat_feedback
+    assert match.value(seat, "actions", 0, "feedback") == f"Kept for turn 1 · {seat}."
+
+
+def test_standing_reactions_stay_typed_from_turn_to_turn_and_fire_in_a_later_one() -> None:
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    acting, reactor = state.acting, state.other(state.acting)
+    unit = next(u for u in state.units if u.owner == reactor
+                and any(a.type.value == "reaction" for a in state.card_of(u).abilities))
+    ability = next(a.name for a in state.card_of(unit).abilities if a.type.value == "reaction")
+    match.type(reactor, "reactions", 0, {"unit": unit.id, "ability": ability, "when": "any"})
+
+    def end_turn(seat: str) -> None:
+        match.type(seat, "seat", 0, {"ready": True})
+        assert poll(match.sheets, type(r), now=NOW).resolved
+
+    end_turn(acting)  # turn 1: nothing done, the reaction had nothing to fire before
+    end_turn(reactor)  # turn 2: hers
+    assert match.value(reactor, "reactions", 0, "unit") == unit.id  # still standing
+    mover = next(u for u in state.units if u.owner == acting)
+    to = min(reachable(r.rules.board, r.settings, state, mover), key=lambda h: (h.row, h.col))
+    match.type(acting, "actions", 0, {"unit": mover.id, "action": "move", "target": to.label})
+    end_turn(acting)  # turn 3: her reaction fires before the first row
+    log = _cells(match.board)
+    assert f"{reactor} reacts before {acting}'s move: {unit.id} ({unit.card}) uses {ability}" in log
+    assert match.value(reactor, "reactions", 0, "unit") == unit.id
