@@ -50,8 +50,9 @@ def _workbook(path: Path, first_tab: str) -> SheetBackend:
 
 
 def run_window_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Console | None = None,
-                    bot: str | None = None) -> WindowDemoResult:
-    """Play a whole bot match of ``ruleset_name`` in ``folder`` with the ruleset's sample roster."""
+                    bot: str | None = None, max_windows: int | None = None) -> WindowDemoResult:
+    """Play a bot match of ``ruleset_name`` in ``folder`` with the ruleset's sample roster: to its end, or
+    ``max_windows`` windows."""
     out = console or Console()
     rules = create_ruleset(ruleset_name)
     roster = rules.sample_roster()
@@ -75,7 +76,7 @@ def run_window_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console
     now = datetime.now(UTC)
     windows = 0
     result = ""
-    for _ in range(rules.traits.max_windows + 1):
+    for _ in range(rules.traits.max_windows + 1 if max_windows is None else max_windows):
         type_bot_orders(sheets, cls, bots)
         report = poll(sheets, cls, now=now, force=True)
         result = report.result

@@ -15,7 +15,7 @@ def run_window(args: argparse.Namespace, ruleset: str) -> int:
     from sheets_gm.window_demo import run_window_demo
 
     try:
-        result = run_window_demo(ruleset, args.out, seed=args.seed)
+        result = run_window_demo(ruleset, args.out, seed=args.seed, max_windows=args.turns)
     except SheetError as exc:
         raise UserError(str(exc)) from None
     print()
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
                         f"`sheets-gm scenario tests/scenarios/{ruleset}/`")
 
     try:
-        result = run_demo(args.out, seed=args.seed, max_turns=args.turns)
+        result = run_demo(args.out, seed=args.seed, max_turns=args.turns or 60)
     except SheetError as exc:
         raise UserError(str(exc)) from None
     print()
@@ -71,4 +71,5 @@ def register(sub: Any) -> None:
     p.add_argument("ruleset", nargs="?", default="gvg", metavar="RULESET", help="the game (default: gvg)")
     p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the workbook and the export")
     p.add_argument("--seed", default="1", help="any text; the same seed plays the same match")
-    p.add_argument("--turns", type=int, default=60, help="the turn limit (default 60)")
+    p.add_argument("--turns", type=int, default=None, metavar="N",
+                   help="stop after N turns (GvG: the match's turn limit, default 60; other games: N windows)")

@@ -46,12 +46,17 @@ def run(args: argparse.Namespace) -> int:
     if not args.config.exists():
         args.config.parent.mkdir(parents=True, exist_ok=True)
         text = starter_config(ruleset).read_text(encoding="utf-8")
-        args.config.write_text(private_config(text) if args.private else text, encoding="utf-8")
-        layout = ("a board, a GM-only engine and one orders workbook per team" if args.private else
-                  "one local workbook for everybody: each team sees the other's orders as they are typed; "
-                  "init --private makes a file per team")
-        print(f"Wrote a starter config {args.config} ({layout}; edit it for Google Sheets, teams, deadlines and "
-              "house rules).")
+        if on_window_sync(ruleset):
+            args.config.write_text(text, encoding="utf-8")
+            print(f"Wrote a starter config {args.config} (its comments say where the board, each seat's orders and "
+                  "the GM's engine live; edit it for Google Sheets, seats, deadlines and house rules).")
+        else:
+            args.config.write_text(private_config(text) if args.private else text, encoding="utf-8")
+            layout = ("a board, a GM-only engine and one orders workbook per team" if args.private else
+                      "one local workbook for everybody: each team sees the other's orders as they are typed; "
+                      "init --private makes a file per team")
+            print(f"Wrote a starter config {args.config} ({layout}; edit it for Google Sheets, teams, deadlines "
+                  "and house rules).")
     elif args.private:
         raise UserError(f"--private shapes a new starter config, and {args.config} exists: set engine and orders "
                         "under [sheets] in it yourself (see its comments)")

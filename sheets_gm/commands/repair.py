@@ -12,10 +12,27 @@ from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 
 def run(args: argparse.Namespace) -> int:
     """Repair the configured match under the sync lock and say what was kept."""
-    from sheets_gm.match.repair import repair_match
+    from sheets_gm.engine.registry import get_ruleset
+    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.match.repair import backup_workbooks, repair_match
+    from sheets_gm.match.window_match import on_window_sync
     from sheets_gm.sync.lock import match_lock
+    from sheets_gm.sync.window_repair import repair_window_match
 
     config = load(args)
+    if on_window_sync(config.ruleset):
+        with user_errors(), match_lock(config.lock_path):
+            backups = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
+            fixed = repair_window_match(open_match_sheets(config), get_ruleset(config.ruleset))
+        for backup in backups:
+            print(f"Kept a copy of the workbook as {backup}")
+        for note in fixed.notes:
+            print(f"Note: {note}.")
+        print(f"Repaired: every tab is laid out again around the match ({fixed.record.resolved} windows resolved, "
+              f"seed hash {fixed.record.seed_hash[:12]}…, unchanged); {fixed.rows_kept} typed row(s) are back in "
+              "their cells.")
+        print(f"Check it with {program_name()} doctor -c {args.config}, then sync as before.")
+        return 0
     with user_errors(), match_lock(config.lock_path):
         report = repair_match(config, now=datetime.now(UTC))
     for backup in report.backups:

@@ -180,11 +180,13 @@ def _find_orders(backend: SheetBackend, team: TeamSheet, template: SheetTemplate
     return TeamSalvage(), notes
 
 
-def _backup(config: MatchConfig, stamp: str) -> list[Path]:
-    """A copy of every local workbook of the match, beside it."""
+def backup_workbooks(config: MatchConfig, stamp: str) -> list[Path]:
+    """A copy of every local workbook of the match, beside it (none for Google)."""
+    if config.backend is not BackendKind.LOCAL:
+        return []
     backups: list[Path] = []
     seen: set[Path] = set()
-    for where in (config.board, config.engine, *config.orders):
+    for where in (config.board, config.engine, *config.orders, *([config.judge] if config.judge else [])):
         path = config.local_path(where)
         if path in seen or not path.exists():
             continue
@@ -212,7 +214,7 @@ def repair_match(config: MatchConfig, *, now: datetime, sheets: MatchSheets | No
                            f"fix teams in {config.path}")
     report = RepairReport(record.turn, record.seed_hash)
     if config.backend is BackendKind.LOCAL:
-        report.backups = _backup(config, now.strftime("%Y%m%d-%H%M%S"))
+        report.backups = backup_workbooks(config, now.strftime("%Y%m%d-%H%M%S"))
     state = record.state
     rosters = tuple(tuple(p.name for p in state.players if p.team == t) for t in (0, 1))
     rules = record.rules()

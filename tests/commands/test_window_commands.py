@@ -213,3 +213,32 @@ def test_a_ruleset_without_sheets_says_what_runs_instead(tmp_path: Path, capsys:
     assert code == 1 and "has no sheets yet" in err and "sheets-gm simulate race" in err
     code, _, err = run(capsys, "demo", "race", "--out", tmp_path / "demo")
     assert code == 1 and "has no sheets yet" in err and not (tmp_path / "demo").exists()
+
+
+def test_repair_lays_the_tabs_out_again_and_keeps_what_was_typed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                 registered_race: object) -> None:
+    import openpyxl
+
+    path = new_match(tmp_path, capsys)
+    book = openpyxl.load_workbook(tmp_path / "ann.xlsx")
+    book["Orders Ann"]["D4"] = "Speed"  # a header typed over
+    book["Orders Ann"]["D5"] = "run"  # Ann's order for turn 1
+    del book["Archive Ann"]  # a tab deleted
+    book.save(tmp_path / "ann.xlsx")
+    code, _, err = run(capsys, "sync", "-c", path)
+    assert code == 1 and "there is no tab named 'Archive Ann'" in err and "sheets-gm repair" in err
+    code, out, err = run(capsys, "repair", "-c", path)
+    assert code == 0, err
+    assert "1 typed row(s) are back" in out and "Kept a copy of the workbook" in out
+    book = openpyxl.load_workbook(tmp_path / "ann.xlsx")
+    assert book["Orders Ann"]["D4"].value == "Pace" and book["Orders Ann"]["D5"].value == "run"
+    assert "Archive Ann" in book.sheetnames
+    code, out, _ = run(capsys, "sync", "-c", path)
+    assert code == 0 and "Turn 1: waiting for Ann, Bo" in out
+
+
+def test_demo_turns_stops_a_match_early(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        registered_race: object) -> None:
+    code, out, err = run(capsys, "demo", "race", "--out", tmp_path / "demo", "--turns", "1")
+    assert code == 0, err
+    assert "Result after 1 windows: Turn 2." in out

@@ -1,0 +1,98 @@
+"""Repairing a match on the generic sync: every tab laid out again around the engine record, the typed
+rows kept.
+
+The record (state, seed, history, counters) is read from the engine tab alone and never rewritten;
+the layouts are applied again (a renamed or deleted tab comes back, a header edited by hand is put
+back); each seat's typed rows are read where the layout puts them, by the row's subject (a row whose
+subject cell was overwritten is not guessed at), then everything is drawn again with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.layout import Grid
+from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sheets.tables import PlacedTable, TypedRow
+from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.window_create import apply_layouts, match_layouts
+from sheets_gm.sync.window_read import adapter_of, seat_backend
+from sheets_gm.sync.window_writes import (
+    board_writes,
+    seat_tables_writes,
+    status_line,
+    views_writes,
+)
+
+
+@dataclass
+class WindowRepairReport:
+    """What a repair kept."""
+
+    record: MatchRecord
+    rows_kept: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def _engine_record(sheets: MatchSheets, tabs: MatchTabs) -> MatchRecord:
+    tab = tabs.spec.tabs.engine
+    if tab not in sheets.engine.tab_names():
+        raise SheetError(f"{sheets.engine.name} has no tab {tab!r}: repair needs the engine record (the match "
+                         "itself); restore it from a backup or an export")
+    (grid,) = sheets.engine.read([engine_read_range(tab)])
+    try:
+        return parse_match_record(grid[1:], f"tab {tab!r}")
+    except MatchRecordError as exc:
+        raise SheetError(f"{exc}. repair needs the engine record: restore the engine tab from a backup") from None
+
+
+def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> WindowRepairReport:
+    """Lay every tab of the match out again and draw it from its record, keeping the rows typed for the open
+    window (and standing rows). The record is not written."""
+    spec = ruleset_sheet_spec(ruleset_class.traits.name)
+    tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
+    record = _engine_record(sheets, tabs)
+    if record.seats != sheets.seats:
+        raise SheetError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
+                         f"{', '.join(record.seats)}: fix the config")
+    report = WindowRepairReport(record)
+    kept: dict[str, dict[str, dict[str, TypedRow]]] = {}
+    window = record.ruleset.window(record.state)
+    for seat in tabs.input_seats():
+        backend = seat_backend(sheets, tabs, seat)
+        tab = tabs.orders(seat)
+        if tab.name not in backend.tab_names():
+            report.notes.append(f"tab {tab.name!r} was missing in {backend.name}: laid out again, with nothing typed")
+            continue
+        (grid,) = backend.read([tab.read_range()])
+        kept[seat] = _typed_rows(grid, tab.tables, window.key if window else "", report)
+    adapter = adapter_of(record.ruleset)
+    apply_layouts(sheets, match_layouts(sheets, tabs, record.ruleset, adapter, record.state, {}),
+                  f"sheets-gm · {record.ruleset.traits.title}")
+    batch = WriteBatch()
+    status = status_line(adapter, record)
+    outcome = record.ruleset.outcome(record.state)
+    dice = record.ruleset.dice(record.seed, record.state)
+    for seat in tabs.input_seats():
+        seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, record.state, window,
+                           seat, dice, status, outcome.text if outcome else "", kept.get(seat))
+    views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
+    board_writes(batch, sheets.board, tabs, adapter, record.state, status)
+    batch.run(sheets.write_order())
+    return report
+
+
+def _typed_rows(grid: Grid, tables: tuple[PlacedTable, ...], window_key: str,
+                report: WindowRepairReport) -> dict[str, dict[str, TypedRow]]:
+    """The rows typed for the open window (or in a standing table), by table and subject."""
+    out: dict[str, dict[str, TypedRow]] = {}
+    for placed in tables:
+        for row in placed.read(grid):
+            if row.typed and (row.window == window_key or placed.spec.standing):
+                out.setdefault(row.table, {})[row.subject] = row
+                report.rows_kept += 1
+    return out
