@@ -30,8 +30,10 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
     """A row's feedback while nothing is typed in it."""
     if window is None:
         return f"The match is over: {outcome_text}" if outcome_text else "The match is over."
+    if seat in window.seats and not table.open_in(window.phase):
+        return f"Not open now: {window.label} is being played; this table opens in another window."
     if not acts(window, seat, table):
-        who = ", ".join(window.seats)
+        who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
         return f"Nothing to write now: {window.label} is for {who}."
     if table.of_kind(ColumnKind.READY):
         return ready_sentence(window, seat, table, False)

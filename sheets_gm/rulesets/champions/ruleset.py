@@ -32,6 +32,7 @@ from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.scenario import ChampionsScenarioCodec
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.setup import new_match, sample_roster
+from sheets_gm.rulesets.champions.sheet import ChampionsSheet
 from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
 from sheets_gm.rulesets.champions.views import player_view, public_view, secrets
 from sheets_gm.simulate.figures import SimulationSpec
@@ -172,10 +173,9 @@ class ChampionsRuleset:
         return apply_adjustment(self.rules, state, event)
 
     # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> None:
-        """None: Champions' sheet adapter (public board, a private sheet per player, battle reports) is not
-        written yet; the engine runs through scenarios, simulations and the conformance test."""
-        return None
+    def sheet(self) -> ChampionsSheet:
+        """The sheets: a public board, each player's orders tab for both windows, her View tab."""
+        return ChampionsSheet(self.rules)
 
     # -- tests -------------------------------------------------------------------------------
     @classmethod

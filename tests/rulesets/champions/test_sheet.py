@@ -1,0 +1,78 @@
+"""Champions' sheet adapter: rows read as the engine's orders, bots' orders typed back exactly, and what
+each tab shows (the board no health, a player's View only her own bag and her tile-mates' health)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.rulesets.champions.orders import PlayerOrders
+from sheets_gm.rulesets.champions.sheet import ChampionsSheet
+from sheets_gm.rulesets.champions.views import bag_line, health_line
+from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sheets.tables import TypedRow
+
+SEED = b"champions-sheet"
+
+
+def _rows(cells: Any, window_key: str, phase: str) -> dict[str, list[TypedRow]]:
+    out: dict[str, list[TypedRow]] = {}
+    for table in ruleset_sheet_spec("champions").inputs:
+        if table.open_in(phase):
+            out[table.name] = [TypedRow(table.name, subject, 0, window_key, values, "")
+                               for subject, values in cells.get(table.name, {}).items()]
+    return out
+
+
+def test_the_bots_orders_typed_into_the_rows_read_back_the_same_for_six_windows() -> None:
+    rules = create_ruleset("champions")
+    sheet = rules.sheet()
+    assert isinstance(sheet, ChampionsSheet)
+    state = rules.new_match(rules.sample_roster(), SEED)
+    bots = {s: rules.bots()["affinity"].make(f"t/{s}") for s in rules.sample_roster().seats}
+    for _ in range(6):
+        window = rules.window(state)
+        assert window is not None
+        dice = rules.dice(SEED, state)
+        parts = {}
+        for seat in window.seats:
+            orders = bots[seat].orders(state, seat, dice)
+            typed = sheet.typed_cells(state, window, seat, orders)
+            back = sheet.read_orders(state, window, seat, _rows(typed, window.key, window.phase))
+            assert back.orders.players.get(seat, PlayerOrders()) == orders.players.get(seat, PlayerOrders()), seat
+            parts[seat] = orders
+        state = rules.resolve(state, rules.merge_orders(parts), dice).state
+
+
+def test_none_takes_everything_off_and_ready_comes_from_the_seat_rows() -> None:
+    rules = create_ruleset("champions")
+    sheet = rules.sheet()
+    assert isinstance(sheet, ChampionsSheet)
+    state = rules.new_match(rules.sample_roster(), SEED)
+    window = rules.window(state)
+    assert window is not None
+    read = sheet.read_orders(state, window, "Ann", {"move_loot": [
+        TypedRow("move_loot", "Ann", 5, window.key, {"move": "B2", "loot1": "any", "loot2": "", "ready": True}, "")]})
+    assert read.ready and read.orders.players["Ann"] == PlayerOrders(move="B2", loot=("any",))
+    fight = sheet.read_orders(state, window, "Ann", {
+        "equip": [TypedRow("equip", "Ann.mage", 9, window.key, {"item1": "None"}, "")],
+        "fight": [TypedRow("fight", "Ann", 20, window.key, {"battle1": "mage, healer", "ready": False}, "")]})
+    assert not fight.ready
+    assert fight.orders.players["Ann"] == PlayerOrders(equip=(("mage", ()),), field=(("mage", "healer"),))
+    assert fight.consumed == {"Ann.mage", "Ann"}
+
+
+def test_the_board_shows_no_health_and_a_view_no_one_elses_bag() -> None:
+    rules = create_ruleset("champions")
+    sheet = rules.sheet()
+    assert isinstance(sheet, ChampionsSheet)
+    state = rules.new_match(rules.sample_roster(), SEED)
+    board = "\n".join(str(v) for row in sheet.board(state).values for v in row)
+    assert all(p.name in board for p in state.players) and "100" not in board
+    ann = state.player("Ann")
+    assert ann is not None
+    bo_view = "\n".join(str(v) for row in sheet.panel(state, "Bo") for v in row)
+    assert bag_line(ann) not in bo_view
+    mates = {q.name for q in state.on_tile(ann.at)} if ann.at else set()
+    assert (health_line(ann) in bo_view) == ("Bo" in mates)
+    assert health_line(ann) in "\n".join(str(v) for row in sheet.panel(state, "Ann") for v in row)
