@@ -79,7 +79,11 @@ def run(args: argparse.Namespace) -> int:
               "(name, team, role, captain, e-mail), then run the same init again:")
         print(f"  sheets-gm init {ruleset} -c {args.config}")
         return 0
-    print(f"Match created: {outcome.players} players in {', '.join(outcome.where)}.")
+    if on_window_sync(ruleset):
+        print(f"Match created: {', '.join(config.seats)} ({outcome.players} roster lines) in "
+              f"{', '.join(outcome.where)}.")
+    else:
+        print(f"Match created: {outcome.players} players in {', '.join(outcome.where)}.")
     for warning in outcome.warnings:
         print(f"Warning: {warning}.")
     print(f"Seed hash (publish it now; `export` reveals the seed at the end): {outcome.seed_hash}")

@@ -135,6 +135,6 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
     record = create_window_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails, deadline=deadline,
                                  schedule_text=config.schedule.describe(), title=config.title)
     outcome.seed_hash = record.seed_hash
-    outcome.players = len(roster.members) or len(roster.seats)
+    outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.deadline = deadline
     return outcome

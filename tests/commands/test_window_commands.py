@@ -47,6 +47,7 @@ def new_match(tmp_path: Path, capsys: pytest.CaptureFixture[str], roster: str | 
     code, out, err = run(capsys, *args)
     assert code == 0, err
     assert "Seed hash" in out and "The first orders are open." in out
+    assert "Match created: Ann, Bo (" in out
     return path
 
 
