@@ -884,6 +884,24 @@ def _box_ref(box: _Box, tab: TabLayout) -> str:
     return f"{get_column_letter(min_col)}{min_row}:{get_column_letter(max_col)}{max_row}"
 
 
+def _protection_candidates(ws: Any, tab: TabLayout, inputs: list[_Box], gm_whole_tab: bool) -> Iterator[Any]:
+    """The cells whose lock may need setting. A cell is locked unless told otherwise, so in a tab locked
+    whole only the cells that exist and the input cells can differ: a 20,000-row log is not made of
+    60,000 styled empty cells that every later save writes again."""
+    if not gm_whole_tab:
+        yield from _cells(ws, tab, _WHOLE_TAB)
+        return
+    seen: set[tuple[int, int]] = set()
+    for cell in list(ws._cells.values()):
+        if not isinstance(cell, MergedCell):
+            seen.add((cell.row, cell.column))
+            yield cell
+    for box in inputs:
+        for cell in _cells(ws, tab, box):
+            if (cell.row, cell.column) not in seen:
+                yield cell
+
+
 def _apply_protection(ws: Any, tab: TabLayout, inputs: list[_Box]) -> None:
     """Sheet protection and per-cell locks for one tab (the mapping is in the module notes)."""
     gm_ranges: list[_Box] = []
@@ -900,7 +918,7 @@ def _apply_protection(ws: Any, tab: TabLayout, inputs: list[_Box]) -> None:
         return
     locked = CellProtection(locked=True, hidden=False)
     unlocked = CellProtection(locked=False, hidden=False)
-    for cell in _cells(ws, tab, _WHOLE_TAB):
+    for cell in _protection_candidates(ws, tab, inputs, gm_whole_tab):
         row, col = cell.row, cell.column
         if any(b.contains(row, col) for b in gm_ranges):
             lock = True
