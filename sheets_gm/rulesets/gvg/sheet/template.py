@@ -129,7 +129,7 @@ def load_template(path: Path) -> SheetTemplate:
 @cache
 def default_template() -> SheetTemplate:
     """The template shipped in ``templates/gvg/sheet.yaml``."""
-    return load_template(TEMPLATES / "gvg" / "sheet.yaml")
+    return load_template(TEMPLATES / "gvg" / "sheet-legacy.yaml")
 
 
 def default_map_text() -> str:
