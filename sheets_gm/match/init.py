@@ -161,5 +161,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     outcome.players = len(entries)
     outcome.deadline = deadline
     if share and config.backend is BackendKind.GOOGLE:
-        outcome.shared = share_match(sharing_plan(sheets, entries, emails, config.gm_emails), notify=notify)
+        by_team = {team: tuple(emails[e.name] for e in entries if e.team == team and e.name in emails)
+                   for team in sheets.seats}
+        outcome.shared = share_match(sharing_plan(sheets, by_team, config.gm_emails), notify=notify)
     return outcome
