@@ -151,6 +151,7 @@ class TabNames(_Strict):
     view: str = "View {seat}"  # what the seat may see: its private panel and log, in its own spreadsheet
     judge: str = "Judge"
     gm: str = "GM"  # the GM's own panel and the full private log, in the engine spreadsheet
+    roster: str = "Roster"  # the roster the GM types when there is no roster file, in the engine spreadsheet
 
 
 class Headers(_Strict):
