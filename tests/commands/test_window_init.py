@@ -176,7 +176,7 @@ def race_needs_runners(monkeypatch: pytest.MonkeyPatch, registered_race: object)
     monkeypatch.setattr(RaceRuleset, "new_match", needs_runners)
 
 
-def type_rows(book_path: Path, rows: list[tuple[str, ...]]) -> None:
+def type_rows(book_path: Path, rows: list[tuple[str | None, ...]]) -> None:
     book = openpyxl.load_workbook(book_path)
     sheet = book["Roster"]
     for r, row in enumerate(rows, start=2):
@@ -235,7 +235,7 @@ def test_win_or_die_lays_out_its_own_roster_columns(tmp_path: Path, capsys: pyte
 def test_private_gives_every_seat_its_orders_file_and_the_gm_the_engine(ruleset: str) -> None:
     text = starter_config(ruleset).read_text(encoding="utf-8")
     data = tomllib.loads(private_config(text))
-    seats = data.get("seats") or data.get("teams")
+    seats = data.get("seats") or data["teams"]
     sheets = data["sheets"]
     assert sheets["engine"].startswith("gm/")
     assert set(sheets["orders"]) == set(seats)
