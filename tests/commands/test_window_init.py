@@ -265,3 +265,15 @@ def test_init_of_a_ruleset_without_sheets_says_what_runs_instead(
     code, _, err = run(capsys, "init", "race", "-c", tmp_path / "match.toml")
     assert code == 1 and "has no sheets yet" in err and "Traceback" not in err
     assert not (tmp_path / "match.toml").exists()
+
+
+def test_doctor_warns_when_the_config_changes_a_house_rule_of_a_game_on_windows(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], registered_race: object) -> None:
+    path = tmp_path / "match.toml"
+    path.write_text(LOCAL + "[settings]\nmax_turns = 3\n", encoding="utf-8")
+    assert run(capsys, "init", "race", "-c", path)[0] == 0
+    code, out, _ = run(capsys, "doctor", "-c", path)
+    assert code == 0 and "the config's house rules are the match's" in out
+    path.write_text(LOCAL + "[settings]\nmax_turns = 5\n", encoding="utf-8")
+    code, out, _ = run(capsys, "doctor", "-c", path)
+    assert "max_turns = 5 in the config but 3 in the match" in out
