@@ -108,6 +108,24 @@ def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
                            "point the config at new spreadsheets")
 
 
+def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, ...]]:
+    """Who may type in each seat's cells (its members' e-mails) and in the judge's (the config's GMs)."""
+    emails = seat_emails(roster)
+    if config.gm_emails:
+        emails[JUDGE] = tuple(config.gm_emails)
+    return emails
+
+
+def repair_editor_emails(config: MatchConfig, sheets: MatchSheets) -> dict[str, tuple[str, ...]]:
+    """The editors ``repair`` lays the typed cells out for: from the config's roster file, else the Roster tab,
+    else none but the GMs (a roster given to init with ``--roster`` alone is not known here)."""
+    if config.roster is not None:
+        roster: Roster | None = read_seat_roster(config.roster, config.seats)
+    else:
+        roster = read_roster_tab(sheets.engine, ruleset_sheet_spec(config.ruleset), config.seats)
+    return editor_emails(config, roster or Roster(config.seats))
+
+
 def _check_roster(ruleset: AnyRuleset, roster: Roster, where: object) -> None:
     """SeatRosterError naming ``where`` when the ruleset refuses the roster (nothing is written before)."""
     try:
@@ -166,9 +184,7 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
         else:
             roster = Roster(config.seats)
     deadline = config.schedule.next_deadline(now)
-    emails = dict(seat_emails(roster))
-    if config.gm_emails:
-        emails[JUDGE] = tuple(config.gm_emails)
+    emails = editor_emails(config, roster)
     record = create_window_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails, deadline=deadline,
                                  schedule_text=config.schedule.describe(), title=config.title)
     outcome.seed_hash = record.seed_hash

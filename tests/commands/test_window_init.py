@@ -277,3 +277,21 @@ def test_doctor_warns_when_the_config_changes_a_house_rule_of_a_game_on_windows(
     path.write_text(LOCAL + "[settings]\nmax_turns = 5\n", encoding="utf-8")
     code, out, _ = run(capsys, "doctor", "-c", path)
     assert "max_turns = 5 in the config but 3 in the match" in out
+
+
+def seat_editors(fake: GoogleApiFake, role: str) -> set[str]:
+    """Everyone a protected range of that spreadsheet lets edit, beyond the account and the GMs."""
+    return {u for s in fake.spreadsheets[KEYS[role]].sheets for p in s.protected_ranges
+            for u in p.get("editors", {}).get("users", [])} - {ACCOUNT, "gm@example.org"}
+
+
+def test_repair_keeps_each_seats_typed_cells_to_its_members(
+        fake: GoogleApiFake, google_race: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "init", "race", "-c", google_race, "--no-share")[0] == 0
+    assert seat_editors(fake, "Ann") == {"ann@example.org", "al@example.org"}
+    assert {fake.spreadsheets[k].properties["title"] for k in KEYS.values()} == {"Cloud race"}
+    code, _, err = run(capsys, "repair", "-c", google_race)
+    assert code == 0, err
+    assert seat_editors(fake, "Ann") == {"ann@example.org", "al@example.org"}
+    assert seat_editors(fake, "Bo") == {"bo@example.org"}
+    assert {fake.spreadsheets[k].properties["title"] for k in KEYS.values()} == {"Cloud race"}  # the GM's title
