@@ -8,18 +8,16 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
-import gspread
 import openpyxl
 import pytest
 
-import sheets_gm.sheets.google as google
-from sheets_gm.cli import main
 from sheets_gm.commands.init import private_config, starter_config
 from sheets_gm.engine.core.ruleset import JUDGE, Roster
 from sheets_gm.engine.registry import RULESETS
 from sheets_gm.sync.share import sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
-from tests.fakes.google_api import GoogleApiFake, settle_auth, write_service_account_key
+from tests.commands.test_window_commands import run
+from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
 from tests.fakes.memory import MemoryBackend
 from tests.sync.race_game import RaceRuleset, registered_race
 
@@ -44,27 +42,12 @@ orders = { Ann = "ann.xlsx", Bo = "bo.xlsx" }
 """
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 # --------------------------------------------------------------------------- sharing on Google
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
-    original = google.open_service_account
-
-    def signed_in(path: str | Path) -> gspread.Client:
-        return settle_auth(original(path))
-
-    monkeypatch.setattr(google, "open_service_account", signed_in)
-    with GoogleApiFake() as f:
-        for role, key in KEYS.items():
-            f.create_spreadsheet(key, f"race test · {role}")
+    with signed_in_fake(monkeypatch, {key: f"race test · {role}" for role, key in KEYS.items()}) as f:
         yield f
-    assert not f.violations, f.violations
 
 
 @pytest.fixture
