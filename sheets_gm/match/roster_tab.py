@@ -56,7 +56,7 @@ def roster_tab_layout(spec: SheetSpec, columns: tuple[str, ...], seats: tuple[st
         fills=(Fill(cells(0, 1, len(columns) - 1, 1), spec.colours.header, bold=True),),
         dropdowns=(Dropdown(cells(1, 2, 1, last), seats),),
         protections=(Protection(cells(0, 1, len(columns) - 1, 1), "Roster header: sheets-gm reads the columns by it"),),
-        column_widths={0: 160, 2: 240})
+        column_widths={0: 160, 1: 120, 2: 240, **{i: 180 for i in range(3, len(columns))}})
 
 
 def read_roster_tab(backend: SheetBackend, spec: SheetSpec, seats: tuple[str, ...]) -> Roster | None:
