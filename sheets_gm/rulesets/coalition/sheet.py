@@ -112,6 +112,10 @@ class CoalitionSheet:
         return {"armies": {army: army_cells(o) for army, o in orders.orders.get(seat, {}).items()}}
 
     # -- drawing -----------------------------------------------------------------------------
+    def drawings(self, state: CoalitionState) -> Sequence[BoardDrawing]:
+        """The board, the one public tab."""
+        return (self.board(state),)
+
     def board(self, state: CoalitionState) -> BoardDrawing:
         """The three planes and the turn's forum posts (see ``sheet_board``)."""
         return self.drawer.drawing(state)
