@@ -10,7 +10,7 @@ import pytest
 
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sheets.google import layout_requests
+from sheets_gm.sheets.google import GoogleSheetBackend, layout_requests
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import create_workbook
 from sheets_gm.sheets.spec import TabNames
@@ -18,7 +18,10 @@ from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_create import create_window_match
 from sheets_gm.sync.window_poll import poll
 from sheets_gm.sync.window_repair import repair_window_match
+from tests.fakes.clock import FakeClock
+from tests.fakes.google_api import GoogleApiFake, fake_client
 from tests.sync.race_game import RACE, STANDINGS_TAB, RaceRuleset, RaceSettings, as_ruleset, registered_race
+from tests.sync.test_sync_google import policy
 from tests.sync.test_window_sync import NOW, SEATS, SEED, new_race, tabs, tick_ready, type_pace
 
 __all__ = ["registered_race"]  # the fixture, used by name
@@ -109,3 +112,13 @@ def test_google_deletes_a_retired_tab_last_and_only_if_present() -> None:
 def test_a_retired_tab_cannot_be_a_tab_of_the_layout() -> None:
     with pytest.raises(ValueError, match="retired tab 'Log' is also a tab of this layout"):
         TabNames(retired=("Log",))
+
+
+def test_google_deletes_a_retired_tab_through_the_api() -> None:
+    key = "1BoardKey_sheetsgm_retired_000000000000000"
+    with GoogleApiFake() as fake:
+        fake.create_spreadsheet(key, "board", ("Board", "Log"))
+        backend = GoogleSheetBackend(fake_client(), key, retry=policy(FakeClock()), title="board")
+        log = TabLayout("Log", rows=2, cols=2)
+        backend.apply_layout(WorkbookLayout("t", (TabLayout("Dominaria", rows=2, cols=2), log), retired=("Board",)))
+        assert backend.tab_names() == ["Dominaria", "Log"]
