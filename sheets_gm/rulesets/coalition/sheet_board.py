@@ -19,9 +19,10 @@ from sheets_gm.rulesets.coalition.state import CoalitionState
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 
-LABEL_WIDTH = 90
-SQUARE_WIDTH = 112
-SQUARE_HEIGHT = 64
+LABEL_WIDTH = 110
+NAME_HEIGHT = 36  # the name row: "Mirrodin (wraps east–west)" on two lines
+SQUARE_WIDTH = 140
+SQUARE_HEIGHT = 96
 def square_text(view: SquareView, symbols: Mapping[str, str], ranks: Mapping[str, int]) -> str:
     """What a square's cell says, a line each: the battle, the structure (a base's colour, a feature's
     controlling side, where a portal leads), then every army on it with its rank (1 to 6, by army name
@@ -78,7 +79,7 @@ class PlaneDrawer:
     def fills(self, plane: Plane) -> list[Fill]:
         """Terrain colours per square (runs of one terrain in a row share a fill) and the labels."""
         label = self.colours.get("label", "#EFEFEF")
-        out = [Fill(cells(0, 1, plane.width, 1), label, bold=True),
+        out = [Fill(cells(0, 1, plane.width, 1), label, bold=True, wrap=True),
                Fill(cells(0, 2, 0, 1 + plane.height), label, bold=True, wrap=True)]
         for r in range(plane.height):
             for first, last, terrain in _runs([self._terrain(plane.name, c, r) for c in range(plane.width)]):
@@ -119,7 +120,7 @@ class PlaneDrawer:
     def drawing(self, state: CoalitionState, plane: Plane) -> BoardDrawing:
         """``plane``'s tab for ``state``, named after the plane."""
         widths = {0: LABEL_WIDTH} | {c: SQUARE_WIDTH for c in range(1, plane.width + 1)}
-        heights = {1 + r: SQUARE_HEIGHT for r in range(plane.height)}
+        heights = {0: NAME_HEIGHT} | {1 + r: SQUARE_HEIGHT for r in range(plane.height)}
         return BoardDrawing(self.values(state, plane), tuple(self.fills(plane) + self.legend_fills(plane)), widths,
                             heights, self.legend(), tab=plane.name)
 

@@ -23,7 +23,7 @@ from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 
 #: Lines a post may take (its column's rows under the heading).
 REPORT_ROWS = 250
-POST_WIDTH = 470
+POST_WIDTH = 600
 POSTS = ("Movement Results", "Battle Results", "Battle Announcements")
 
 
