@@ -3,7 +3,10 @@
 The columns are ``name`` and ``seat`` (or the ruleset's word for a seat: ``team``, ``player``,
 ``side``), an optional ``email``, and any columns of the ruleset's own (``faction``, ``role``,
 ``region``…), which reach it by their lower-case header as ``Member.fields``; the ruleset
-checks them when the match is created. Without a roster file, the roster is the seats alone
+checks them when the match is created. When several columns are called by a seat's word, the
+ruleset's own word is the seat (Coalition's ``side``; its ``player`` column is the army's
+player). A row may name one of the ruleset's roster groups instead of a seat (Coalition's
+``mercenary`` bands, which no seat plays). Without a roster file, the roster is the seats alone
 and the ruleset gives each seat what its rules start it with.
 """
 
@@ -21,8 +24,11 @@ class SeatRosterError(ValueError):
     """A roster file that cannot be read; the message names the file, the line and what is accepted."""
 
 
-def read_seat_roster(path: Path, seats: tuple[str, ...]) -> Roster:
-    """The roster in ``path`` for a match of ``seats`` (matched without regard to case)."""
+def read_seat_roster(path: Path, seats: tuple[str, ...], *, seat_word: str = "",
+                     groups: tuple[str, ...] = ()) -> Roster:
+    """The roster in ``path`` for a match of ``seats`` (matched without regard to case). ``seat_word`` is the
+    ruleset's word for a seat (its column is the seat's, whatever other seat words head columns); a row may
+    name one of ``groups`` (members of no seat) instead of a seat."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as f:
             rows = list(csv.reader(f))
@@ -34,13 +40,14 @@ def read_seat_roster(path: Path, seats: tuple[str, ...]) -> Roster:
         raise SeatRosterError(f"{path} is empty; its first line names the columns: name, seat, email and the "
                               "ruleset's own")
     header = [h.strip().lower() for h in rows[0]]
-    seat_col = next((header.index(w) for w in SEAT_WORDS if w in header), None)
+    words = (seat_word, *SEAT_WORDS) if seat_word else SEAT_WORDS
+    seat_col = next((header.index(w) for w in words if w in header), None)
     if "name" not in header or seat_col is None:
         raise SeatRosterError(f"{path} line 1 should name the columns name and seat (or team, player, side), then "
                               f"email and the ruleset's own; it names {', '.join(header) or 'nothing'}")
     name_col = header.index("name")
     email_col = header.index("email") if "email" in header else None
-    by_fold = {s.casefold(): s for s in seats}
+    by_fold = {s.casefold(): s for s in (*seats, *groups)}
     members: list[Member] = []
     seen: dict[str, int] = {}
     for line, row in enumerate(rows[1:], start=2):
@@ -52,8 +59,9 @@ def read_seat_roster(path: Path, seats: tuple[str, ...]) -> Roster:
             raise SeatRosterError(f"{path} line {line}: the name is empty")
         seat = by_fold.get(seat_text.casefold())
         if seat is None:
+            also = f"; a row may also say {' or '.join(groups)} (no seat's)" if groups else ""
             raise SeatRosterError(f"{path} line {line}: {name} is in {seat_text or 'no seat'!r}; the seats are "
-                                  f"{', '.join(seats)} (as in the match config)")
+                                  f"{', '.join(seats)} (as in the match config){also}")
         if name.casefold() in seen:
             raise SeatRosterError(f"{path} line {line}: {name} is already on line {seen[name.casefold()]}")
         seen[name.casefold()] = line

@@ -111,7 +111,9 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
     window drawn. Bad input (roster, board, settings) is refused before anything is written."""
     ruleset = configured_ruleset(config)
     roster_path = roster_file or config.roster
-    roster = read_seat_roster(roster_path, config.seats) if roster_path else None
+    traits = ruleset.traits
+    roster = (read_seat_roster(roster_path, config.seats, seat_word=traits.seat_kind.value,
+                               groups=traits.roster_groups) if roster_path else None)
     if roster is None:
         roster = Roster(config.seats)
     try:

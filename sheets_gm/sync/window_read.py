@@ -111,8 +111,8 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         if type(exc) is not SheetError:
             raise
         raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
-                         "deleted, run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the "
-                         "match") from None
+                         "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
+                         "repair -c MATCH.toml, which rebuilds the layout and keeps the match") from None
     engine_grid = batch.get(sheets.engine, engine_range)
     header = text_of(engine_grid[0][0]) if engine_grid and engine_grid[0] else ""
     if header != spec.headers.engine:

@@ -100,11 +100,11 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
 
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
                  status: str) -> None:
-    """The public board as ``state`` shows it, with its title and status line."""
-    drawing = adapter.board(state)
-    values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
-    batch.put(board, tabs.board_values_range(drawing.width, drawing.height), values)
-    batch.put(board, tabs.board_info_range(drawing.width), [[tabs.spec.headers.board], [status]])
+    """Every public tab the adapter draws as ``state`` shows it, each with the title and status line."""
+    for tab, drawing in tabs.drawn(adapter.drawings(state)):
+        values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
+        batch.put(board, tabs.board_values_range(tab, drawing.width, drawing.height), values)
+        batch.put(board, tabs.board_info_range(tab, drawing.width), [[tabs.spec.headers.board], [status]])
 
 
 def log_lines(events: Iterable[Event]) -> Grid:

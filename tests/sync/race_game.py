@@ -46,6 +46,7 @@ from sheets_gm.sheets.tables import TypedRow
 
 TEMPLATE = Path(__file__).resolve().parent / "race_template"
 STAMINA = 2
+STANDINGS_TAB = "Standings"
 
 
 class RaceEvent(Enum):
@@ -315,6 +316,17 @@ class RaceSheet:
                     orders: RaceOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
         """Each runner's pace in its row."""
         return {"runners": {r: {"pace": p} for r, p in orders.pace.items() if state.owner.get(r) == seat}}
+
+    def drawings(self, state: RaceState) -> Sequence[BoardDrawing]:
+        """The track (the board tab) and a second public tab, the standings: a game may draw several."""
+        return (self.board(state), self.standings(state))
+
+    def standings(self, state: RaceState) -> BoardDrawing:
+        """The runners, the one furthest on first."""
+        order = sorted(state.at, key=lambda r: (-state.at[r], r))
+        rows: Grid = [["Runner", "Square"]]
+        rows += [[r, state.at[r]] for r in order]
+        return BoardDrawing(rows, (Fill("A1:B1", "#D9D9D9", bold=True),), {0: 120}, tab=STANDINGS_TAB)
 
     def board(self, state: RaceState) -> BoardDrawing:
         """One cell per square; the runners on it, one per line."""

@@ -99,6 +99,9 @@ class RulesetTraits:
     max_windows: int  # an upper bound on the windows of a match with the default settings (conformance)
     settings_type: type[Any]
     default_board: str  # the file of the default board in the template folder ``templates/<name>/``
+    # Roster groups that are no seat: a roster row may name one instead of a seat (Coalition's mercenary
+    # bands, which nobody plays: the engine moves them).
+    roster_groups: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,6 +80,10 @@ class WodSheet:
         """What she would type for ``orders`` (``sheet_read.typed_cells``)."""
         return typed_cells(window, seat, orders, next(t.max_rows for t in self.spec.inputs if t.rows == REACTIONS))
 
+    def drawings(self, state: WodState) -> Sequence[BoardDrawing]:
+        """The board, the one public tab."""
+        return (self.board(state),)
+
     def board(self, state: WodState) -> BoardDrawing:
         """The hex map from the public view, the GM's pending effects under it and the fallen."""
         return draw_board(self.spec, self.ruleset.rules.board, self.ruleset.view(state, None))
