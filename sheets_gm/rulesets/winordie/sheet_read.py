@@ -269,10 +269,11 @@ _TARGET_HELP = {
 
 
 def _public_target(rules: WodRules, state: WodState, text: str) -> bool:
-    """Whether ``text`` names something anyone may name: a hex, an exposed unit's id, a face-down token."""
+    """Whether ``text`` names something anyone may name: a hex, an exposed unit's id, a face-down token (its
+    name stays the unit's once revealed: the reveal is public)."""
     wanted = text.lower()
     return rules.board.is_hex(text) or any(
-        u.at is not None and ((not u.hidden and u.id.lower() == wanted) or (u.hidden and u.token.lower() == wanted))
+        u.at is not None and ((not u.hidden and u.id.lower() == wanted) or (bool(u.token) and u.token.lower() == wanted))
         for u in state.units)
 
 

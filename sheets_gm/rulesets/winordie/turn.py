@@ -323,13 +323,14 @@ Checked = Route | Unit | str | tuple[Hex, str] | None
 
 
 def _target_unit(rules: WodRules, state: WodState, text: str) -> Unit | None:
-    """The unit a row names: by id, by face-down token name, or by its hex."""
+    """The unit a row names: by id, by its face-down token's name (still its name once revealed, so a row
+    may name again a token an earlier row of the turn revealed), or by its hex."""
     found = state.unit(text)
     if found is not None and found.at is not None:
         return found
     wanted = text.strip().lower()
     for u in state.units:
-        if u.hidden and u.token and u.token.lower() == wanted:
+        if u.token and u.at is not None and u.token.lower() == wanted:
             return u
     if rules.board.is_hex(text):
         return state.unit_at(rules.board.parse(text))

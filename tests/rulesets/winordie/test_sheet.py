@@ -439,3 +439,36 @@ def test_standing_reactions_stay_typed_from_turn_to_turn_and_fire_in_a_later_one
     log = _cells(match.board)
     assert f"{reactor} reacts before {acting}'s move: {unit.id} ({unit.card}) uses {ability}" in log
     assert match.value(reactor, "reactions", 0, "unit") == unit.id
+
+
+def test_a_token_revealed_by_a_row_is_named_again_by_later_rows_and_after_the_go() -> None:
+    """Issue 14: naming a face-down token that an earlier row of the turn revealed is what a player does."""
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    seat = state.acting
+    attacker = next(u for u in state.units if u.owner == seat and u.card == "Shieldbearer")
+    enemy = next(u for u in state.units if u.owner != seat and u.card == "Tusk Warlord")  # 8 health: lives on
+    assert enemy.hidden and enemy.at is not None
+    beside = next(h for h in r.rules.board.neighbours(enemy.at)
+                  if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
+    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, attacker.id, beside.label, "set the test up")])
+    attack = {"unit": attacker.id, "action": "attack", "target": enemy.token}
+    match.type(seat, "actions", 0, attack)
+    match.type(seat, "actions", 1, {**attack, "target": enemy.token.upper()})
+    match.type(seat, "seat", 0, {"go": True})
+    report = poll(match.sheets, type(r), now=NOW)
+    assert report.resolved and not report.rejected
+    assert "refused" not in _cells(match.seats[seat])
+    assert _cells(match.board).count(f"{attacker.id} attacks {enemy.id}") == 2
+    # After the Go the token is face up, and still its name: another unit of hers attacks it by that name.
+    second = next(u for u in state.units if u.owner == seat and u.card == "Sol Commander")
+    free = next(h for h in r.rules.board.neighbours(enemy.at) if h != beside and state.unit_at(h) is None
+                and not r.rules.board.terrain[h].obstacle)
+    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, second.id, free.label, "set the test up")])
+    match.type(seat, "actions", 0, {**attack, "unit": second.id})
+    match.type(seat, "seat", 0, {"ready": True})
+    assert poll(match.sheets, type(r), now=NOW, dry_run=True).rejected == []
+    report = poll(match.sheets, type(r), now=NOW)
+    assert report.resolved and not report.rejected
+    assert f"{second.id} attacks {enemy.id}" in _cells(match.board)
