@@ -26,7 +26,7 @@ from sheets_gm.engine.core.ruleset import Window
 from sheets_gm.engine.core.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.rulesets.winordie.cards import CardTableError, parse_enhancements
 from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhancement, Phase, Side, Trigger
-from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders
+from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders, action_row
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.sheets.adapter import SeatInput
@@ -37,11 +37,6 @@ UNITS, ACTIONS, REACTIONS, SEAT = "units", "actions", "reactions", "seat"
 SURRENDER = "surrender"
 Cells = dict[str, dict[str, dict[str, CellValue]]]
 E = TypeVar("E", bound=Enum)
-
-
-def action_row(n: int) -> str:
-    """The subject of the n-th action row (from 1), as the engine's feedback numbers it: ``Row 3``."""
-    return f"Row {n}"
 
 
 def reaction_row(n: int) -> str:
@@ -273,7 +268,7 @@ def _public_target(rules: WodRules, state: WodState, text: str) -> bool:
     name stays the unit's once revealed: the reveal is public)."""
     wanted = text.lower()
     return rules.board.is_hex(text) or any(
-        u.at is not None and ((not u.hidden and u.id.lower() == wanted) or (bool(u.token) and u.token.lower() == wanted))
+        u.at is not None and ((not u.hidden and u.id.lower() == wanted) or u.token.lower() == wanted)
         for u in state.units)
 
 

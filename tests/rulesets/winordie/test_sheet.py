@@ -472,3 +472,53 @@ def test_a_token_revealed_by_a_row_is_named_again_by_later_rows_and_after_the_go
     report = poll(match.sheets, type(r), now=NOW)
     assert report.resolved and not report.rejected
     assert f"{second.id} attacks {enemy.id}" in _cells(match.board)
+
+
+def test_rows_a_reaction_stops_stay_on_her_sheet_moved_up_saying_why_and_resolve_at_the_next_go() -> None:
+    """Issue 14: the rows from the one a reaction interrupted were cleared unresolved; she had to type them again."""
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    acting, reactor = state.acting, state.other(state.acting)
+    drummer = next(u for u in state.units if u.owner == reactor and u.card == "War Drummer")
+    ability = next(a.name for a in state.card_of(drummer).abilities if a.type.value == "reaction")
+    attacker = next(u for u in state.units if u.owner == acting and u.card == "Shieldbearer")
+    archer = next(u for u in state.units if u.owner == acting and u.card == "Sun Archer")
+    assert drummer.at is not None and archer.at is not None
+    beside = next(h for h in r.rules.board.neighbours(drummer.at)
+                  if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
+    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, attacker.id, beside.label, "set the test up")])
+    match.type(reactor, "reactions", 0, {"unit": drummer.id, "ability": ability, "when": "attacked"})
+    step_to = min(reachable(r.rules.board, r.settings, state, archer), key=lambda h: (h.row, h.col))
+    other, other_to = next((u, h) for u in state.units if u.owner == acting and u not in (archer, attacker)
+                           for h in sorted(reachable(r.rules.board, r.settings, state, u), key=lambda h: (h.row, h.col))
+                           if r.rules.board.distance(h, step_to) > 1)
+    rows = [{"unit": archer.id, "action": "move", "target": step_to.label},
+            {"unit": attacker.id, "action": "attack", "target": drummer.token},
+            {"unit": other.id, "action": "move", "target": other_to.label}]
+    for n, cells in enumerate(rows):
+        match.type(acting, "actions", n, cells)
+    match.type(acting, "seat", 0, {"go": True})
+    assert poll(match.sheets, type(r), now=NOW).resolved
+    log = _cells(match.board)
+    assert f"{reactor} reacts before {acting}'s attack: {drummer.id} ({drummer.card}) uses {ability}" in log
+    assert f"moves from {archer.at.label} to {step_to.label}" in log and f"attacks {drummer.id}" not in log
+    typed = [{k: match.value(acting, "actions", n, k) for k in ("unit", "action", "target")} for n in range(3)]
+    assert typed == [rows[1], rows[2], {"unit": "", "action": "", "target": ""}]  # Row 1 used, the rest moved up
+    who = f"{reactor}'s {drummer.id} ({ability}) reacted before"
+    again = "once the GM has applied its effect, tick Go or Ready again."
+    assert match.value(acting, "actions", 0, "feedback") == f"Not resolved, kept for turn 1 · {acting}: {who} this " \
+                                                             f"row; {again}"
+    assert match.value(acting, "actions", 1, "feedback") == f"Not resolved, kept for turn 1 · {acting}: {who} a row " \
+                                                             f"above; {again}"
+    assert match.value(acting, "seat", 0, "go") is False
+    idle = poll(match.sheets, type(r), now=NOW)  # read again as they stand: nothing waits, the reason stays
+    assert not idle.resolved and idle.rejected == [] and f"{who} this row" in str(match.value(acting, "actions", 0,
+                                                                                              "feedback"))
+    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.DONE, "1", "", "the drum is heard")])
+    assert f"{who} this row" in str(match.value(acting, "actions", 0, "feedback"))
+    match.type(acting, "seat", 0, {"go": True})
+    assert poll(match.sheets, type(r), now=NOW).resolved
+    log = _cells(match.board)
+    assert f"{attacker.id} attacks {drummer.id}" in log and f"to {other_to.label}" in log
+    assert all(match.value(acting, "actions", n, "unit") == "" for n in range(3))
