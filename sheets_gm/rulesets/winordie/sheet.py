@@ -77,7 +77,8 @@ class WodSheet:
     def typed_cells(self, state: WodState, window: Window, seat: str,
                     orders: WodOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
         """What she would type for ``orders`` (``sheet_read.typed_cells``)."""
-        return typed_cells(window, seat, orders, next(t.max_rows for t in self.spec.inputs if t.rows == REACTIONS))
+        rows = {t.rows: t.max_rows for t in self.spec.inputs}
+        return typed_cells(window, seat, orders, rows[ACTIONS], rows[REACTIONS])
 
     def board(self, state: WodState) -> BoardDrawing:
         """The hex map from the public view, the GM's pending effects under it and the fallen."""

@@ -327,17 +327,20 @@ def _within(value: CellValue) -> int | None:
 
 
 # -- typing orders -------------------------------------------------------------------------
-def typed_cells(window: Window, seat: str, orders: WodOrders, reaction_rows: int) -> Cells:
-    """What ``seat`` would type for its part of ``orders`` (read back by ``read_seat`` as the same orders); a list
-    of standing reactions replaces the one typed (``reaction_rows``: the rows of the reactions table)."""
+def typed_cells(window: Window, seat: str, orders: WodOrders, action_rows: int, reaction_rows: int) -> Cells:
+    """What ``seat`` would type for its part of ``orders`` (read back by ``read_seat`` as the same orders). In her
+    turn her list of actions replaces the rows typed (rows a reaction stopped are still there), and a list of
+    standing reactions replaces the one typed (``action_rows``, ``reaction_rows``: the rows of those tables)."""
     out: Cells = {}
     if window.phase == Phase.DEPLOY.value:
         placements = orders.deploy.get(seat, ())
         if placements:
             out[UNITS] = {p.unit: {"deploy": p.at} for p in placements}
     actions = orders.actions.get(seat, ())
-    if actions:
+    if window.phase == Phase.ACTIONS.value and seat == window.seats[0]:
         out[ACTIONS] = {action_row(n): _action_cells(a) for n, a in enumerate(actions, start=1)}
+        out[ACTIONS].update({action_row(n): dict.fromkeys(_ACTION_KEYS, "")
+                             for n in range(len(actions) + 1, action_rows + 1)})
     if seat in orders.reactions:  # her whole list of standing reactions: the rows below it are emptied
         reactions = orders.reactions[seat]
         out[REACTIONS] = {reaction_row(n): _reaction_cells(r) for n, r in enumerate(reactions, start=1)}
@@ -351,6 +354,9 @@ def typed_cells(window: Window, seat: str, orders: WodOrders, reaction_rows: int
     if seat_cells:
         out[SEAT] = {seat: seat_cells}
     return out
+
+
+_ACTION_KEYS = ("unit", "action", "target", "side", "new_id", "enhancements", "aim")
 
 
 def _action_cells(a: Action) -> dict[str, CellValue]:

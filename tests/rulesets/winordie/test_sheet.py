@@ -474,9 +474,24 @@ def test_a_token_revealed_by_a_row_is_named_again_by_later_rows_and_after_the_go
     assert f"{second.id} attacks {enemy.id}" in _cells(match.board)
 
 
-def test_rows_a_reaction_stops_stay_on_her_sheet_moved_up_saying_why_and_resolve_at_the_next_go() -> None:
-    """Issue 14: the rows from the one a reaction interrupted were cleared unresolved; she had to type them again."""
-    r = rules()
+@dataclass
+class _Interrupted:
+    """Three action rows typed and Go ticked; the opponent's War Drummer stands ready to react to an attack."""
+
+    match: _SheetMatch
+    acting: str
+    reactor: str
+    drummer: Any
+    ability: str
+    attacker: Any
+    archer: Any
+    step_to: Any
+    other_to: Any
+    rows: list[dict[str, str]]
+
+
+def _interrupted(r: WodRuleset) -> _Interrupted:
+    """Row 1 moves an archer, Row 2 attacks the drummer by its token (its reaction fires first), Row 3 moves."""
     match = _deployed_in_sheets(r)
     state = match.state
     acting, reactor = state.acting, state.other(state.acting)
@@ -499,6 +514,16 @@ def test_rows_a_reaction_stops_stay_on_her_sheet_moved_up_saying_why_and_resolve
     for n, cells in enumerate(rows):
         match.type(acting, "actions", n, cells)
     match.type(acting, "seat", 0, {"go": True})
+    return _Interrupted(match, acting, reactor, drummer, ability, attacker, archer, step_to, other_to, rows)
+
+
+def test_rows_a_reaction_stops_stay_on_her_sheet_moved_up_saying_why_and_resolve_at_the_next_go() -> None:
+    """Issue 14: the rows from the one a reaction interrupted were cleared unresolved; she had to type them again."""
+    r = rules()
+    it = _interrupted(r)
+    match, acting, reactor, drummer, ability, attacker = (it.match, it.acting, it.reactor, it.drummer, it.ability,
+                                                          it.attacker)
+    archer, step_to, other_to, rows = it.archer, it.step_to, it.other_to, it.rows
     assert poll(match.sheets, type(r), now=NOW).resolved
     log = _cells(match.board)
     assert f"{reactor} reacts before {acting}'s attack: {drummer.id} ({drummer.card}) uses {ability}" in log
@@ -522,3 +547,19 @@ def test_rows_a_reaction_stops_stay_on_her_sheet_moved_up_saying_why_and_resolve
     log = _cells(match.board)
     assert f"{attacker.id} attacks {drummer.id}" in log and f"to {other_to.label}" in log
     assert all(match.value(acting, "actions", n, "unit") == "" for n in range(3))
+
+
+def test_a_bot_typing_its_list_after_a_reaction_replaces_the_rows_kept() -> None:
+    r = rules()
+    it = _interrupted(r)
+    assert poll(it.match.sheets, type(r), now=NOW).resolved
+
+    class OneMove:
+        """Decides one move, fewer rows than the two kept."""
+
+        def orders(self, state: WodState, seat: str, dice: Any) -> WodOrders:
+            return WodOrders(actions={seat: (Action(ActionKind.MOVE, it.archer.id, it.archer.at.label),)})
+
+    type_bot_orders(it.match.sheets, type(r), {it.acting: OneMove()}, ready=False)
+    assert [it.match.value(it.acting, "actions", n, k) for n in range(2) for k in ("unit", "target")] == [
+        it.archer.id, it.archer.at.label, "", ""]
