@@ -147,7 +147,8 @@ class WodRuleset:
         return resolve_window(self.rules, state, orders, dice).verdicts
 
     def resolve(self, state: WodState, orders: WodOrders, dice: TurnDice) -> Resolution[WodState]:
-        """The window resolved; the acting player's rows a reaction stopped are ``unused`` (they wait on her sheet)."""
+        """The window resolved; the acting player's rows refused or stopped by a reaction are ``unused`` (they wait on
+        her sheet while her turn stays open)."""
         result = resolve_window(self.rules, state, orders, dice)
         return Resolution(result.state, result.events, {state.acting: result.unused} if result.unused else {})
 

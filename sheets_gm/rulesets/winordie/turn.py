@@ -50,8 +50,8 @@ COUNCIL = "War Council"
 class TurnResult:
     """What resolving a window did: the new state, the log, a verdict per row, how many rows of the
     acting player were used up (resolved or refused) before a reaction stopped them, which reaction
-    (``Bo's Bo-3 (Parry)``), and the rows it stopped (by row subject, each with why: they stay on her
-    sheet for the next sync)."""
+    (``Bo's Bo-3 (Parry)``), and the rows refused or stopped (by row subject, each with why: while her
+    turn stays open they stay on her sheet for the next sync)."""
 
     state: WodState
     events: list[Event] = field(default_factory=list)
@@ -109,6 +109,7 @@ def resolve_window(rules: WodRules, state: WodState, orders: WodOrders, dice: Tu
                                            f"({action.describe()}): {checked}"))
             result.events.append(Event(new.turn, EventKind.REFUSED, f"Row {row} refused: {checked}",
                                        {"row": row}, audience=frozenset({new.acting})))
+            result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
             continue
         fired = _fire_reaction(rules, new, action, standing, result.events)
         if fired:
@@ -130,7 +131,7 @@ def resolve_window(rules: WodRules, state: WodState, orders: WodOrders, dice: Tu
 def _again(rules: WodRules) -> str:
     """What a row a reaction stopped waits for, and what its player does next."""
     boxes = "Go or Ready" if rules.settings.resolve is ResolveMode.STEP else "Ready"
-    return f"; once the GM has applied its effect, tick {boxes} again"
+    return f"; once the GM has applied it, tick {boxes} again"
 
 
 # -- the turn's frame ----------------------------------------------------------------------

@@ -531,7 +531,7 @@ def test_rows_a_reaction_stops_stay_on_her_sheet_moved_up_saying_why_and_resolve
     typed = [{k: match.value(acting, "actions", n, k) for k in ("unit", "action", "target")} for n in range(3)]
     assert typed == [rows[1], rows[2], {"unit": "", "action": "", "target": ""}]  # Row 1 used, the rest moved up
     who = f"{reactor}'s {drummer.id} ({ability}) reacted before"
-    again = "once the GM has applied its effect, tick Go or Ready again."
+    again = "once the GM has applied it, tick Go or Ready again."
     assert match.value(acting, "actions", 0, "feedback") == f"Not resolved, kept for turn 1 · {acting}: {who} this " \
                                                              f"row; {again}"
     assert match.value(acting, "actions", 1, "feedback") == f"Not resolved, kept for turn 1 · {acting}: {who} a row " \
@@ -563,3 +563,20 @@ def test_a_bot_typing_its_list_after_a_reaction_replaces_the_rows_kept() -> None
     type_bot_orders(it.match.sheets, type(r), {it.acting: OneMove()}, ready=False)
     assert [it.match.value(it.acting, "actions", n, k) for n in range(2) for k in ("unit", "target")] == [
         it.archer.id, it.archer.at.label, "", ""]
+
+
+def test_a_row_refused_at_a_go_stays_on_her_sheet_saying_why() -> None:
+    """The rules promise a refused row's feedback says why; a Go cleared it, the reason only in her log."""
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    seat = state.acting
+    mover = next(u for u in state.units if u.owner == seat and u.card == "Sun Archer")
+    to = min(reachable(r.rules.board, r.settings, state, mover), key=lambda h: (h.row, h.col))
+    match.type(seat, "actions", 0, {"unit": mover.id, "action": "move", "target": "I8"})  # beyond its speed
+    match.type(seat, "actions", 1, {"unit": mover.id, "action": "move", "target": to.label})
+    match.type(seat, "seat", 0, {"go": True})
+    assert poll(match.sheets, type(r), now=NOW).resolved
+    assert [match.value(seat, "actions", n, "target") for n in range(2)] == ["I8", ""]  # moved up; the move done
+    said = str(match.value(seat, "actions", 0, "feedback"))
+    assert said.startswith(f"Not resolved, kept for turn 1 · {seat}: refused: I8 is ") and "speed is 2" in said
