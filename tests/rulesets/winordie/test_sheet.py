@@ -21,7 +21,7 @@ from sheets_gm.rulesets.winordie.ruleset import WodRuleset
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.sheet import WodSheet
 from sheets_gm.rulesets.winordie.sheet_draw import PENDING_LINES
-from sheets_gm.rulesets.winordie.state import Pending, WodState
+from sheets_gm.rulesets.winordie.state import Pending, Unit, WodState
 from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import TypedRow
@@ -56,6 +56,11 @@ def _read(r: WodRuleset, state: WodState, player: str, /,
 def _started(r: WodRuleset) -> WodState:
     """A deployed match, the first player's turn open."""
     return deployed(r)
+
+
+def _first(state: WodState, owner: str, card: str) -> Unit:
+    """``owner``'s first unit of ``card``."""
+    return next(u for u in state.units if u.owner == owner and u.card == card)
 
 
 def _names(text: str, ids: set[str]) -> set[str]:
@@ -447,8 +452,8 @@ def test_a_token_revealed_by_a_row_is_named_again_by_later_rows_and_after_the_go
     match = _deployed_in_sheets(r)
     state = match.state
     seat = state.acting
-    attacker = next(u for u in state.units if u.owner == seat and u.card == "Shieldbearer")
-    enemy = next(u for u in state.units if u.owner != seat and u.card == "Tusk Warlord")  # 8 health: lives on
+    attacker = _first(state, seat, "Shieldbearer")
+    enemy = _first(state, state.other(seat), "Tusk Warlord")  # 8 health: lives on
     assert enemy.hidden and enemy.at is not None
     beside = next(h for h in r.rules.board.neighbours(enemy.at)
                   if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
@@ -462,7 +467,7 @@ def test_a_token_revealed_by_a_row_is_named_again_by_later_rows_and_after_the_go
     assert "refused" not in _cells(match.seats[seat])
     assert _cells(match.board).count(f"{attacker.id} attacks {enemy.id}") == 2
     # After the Go the token is face up, and still its name: another unit of hers attacks it by that name.
-    second = next(u for u in state.units if u.owner == seat and u.card == "Sol Commander")
+    second = _first(state, seat, "Sol Commander")
     free = next(h for h in r.rules.board.neighbours(enemy.at) if h != beside and state.unit_at(h) is None
                 and not r.rules.board.terrain[h].obstacle)
     adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, second.id, free.label, "set the test up")])
@@ -495,10 +500,10 @@ def _interrupted(r: WodRuleset) -> _Interrupted:
     match = _deployed_in_sheets(r)
     state = match.state
     acting, reactor = state.acting, state.other(state.acting)
-    drummer = next(u for u in state.units if u.owner == reactor and u.card == "War Drummer")
+    drummer = _first(state, reactor, "War Drummer")
     ability = next(a.name for a in state.card_of(drummer).abilities if a.type.value == "reaction")
-    attacker = next(u for u in state.units if u.owner == acting and u.card == "Shieldbearer")
-    archer = next(u for u in state.units if u.owner == acting and u.card == "Sun Archer")
+    attacker = _first(state, acting, "Shieldbearer")
+    archer = _first(state, acting, "Sun Archer")
     assert drummer.at is not None and archer.at is not None
     beside = next(h for h in r.rules.board.neighbours(drummer.at)
                   if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
@@ -567,11 +572,10 @@ def test_a_bot_typing_its_list_after_a_reaction_replaces_the_rows_kept() -> None
 
 def test_a_row_refused_at_a_go_stays_on_her_sheet_saying_why() -> None:
     """The rules promise a refused row's feedback says why; a Go cleared it, the reason only in her log."""
-    r = rules()
-    match = _deployed_in_sheets(r)
-    state = match.state
+    match = _deployed_in_sheets(rules())
+    r, state = match.rules, match.state
     seat = state.acting
-    mover = next(u for u in state.units if u.owner == seat and u.card == "Sun Archer")
+    mover = _first(state, seat, "Sun Archer")
     to = min(reachable(r.rules.board, r.settings, state, mover), key=lambda h: (h.row, h.col))
     match.type(seat, "actions", 0, {"unit": mover.id, "action": "move", "target": "I8"})  # beyond its speed
     match.type(seat, "actions", 1, {"unit": mover.id, "action": "move", "target": to.label})
