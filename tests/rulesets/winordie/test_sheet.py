@@ -584,3 +584,23 @@ def test_a_row_refused_at_a_go_stays_on_her_sheet_saying_why() -> None:
     assert [match.value(seat, "actions", n, "target") for n in range(2)] == ["I8", ""]  # moved up; the move done
     said = str(match.value(seat, "actions", 0, "feedback"))
     assert said.startswith(f"Not resolved, kept for turn 1 · {seat}: refused: I8 is ") and "speed is 2" in said
+
+
+@pytest.mark.parametrize("resolve", list(ResolveMode))
+def test_the_rows_a_reaction_stops_are_named_unused_with_what_to_tick(resolve: ResolveMode) -> None:
+    r = rules(WodSettings(resolve=resolve))
+    state = _started(r)
+    acting, reactor = state.acting, state.other(state.acting)
+    drummer = _first(state, reactor, "War Drummer")
+    mover = _first(state, acting, "Sun Archer")
+    to = min(reachable(r.rules.board, r.settings, state, mover), key=lambda h: (h.row, h.col))
+    orders = WodOrders(actions={acting: (Action(ActionKind.MOVE, mover.id, to.label),) * 2},
+                       reactions={reactor: (Reaction(drummer.id, "Drum of Dread", Trigger.ANY),)})
+    resolution = r.resolve(state, orders, r.dice(SEED, state))
+    boxes = "Go or Ready" if resolve is ResolveMode.STEP else "Ready"
+    assert resolution.unused == {acting: {
+        "Row 1": f"{reactor}'s {drummer.id} (Drum of Dread) reacted before this row; once the GM has applied it, "
+                 f"tick {boxes} again",
+        "Row 2": f"{reactor}'s {drummer.id} (Drum of Dread) reacted before a row above; once the GM has applied it, "
+                 f"tick {boxes} again"}}
+    assert r.window(resolution.state) == r.window(state)  # her turn stays open
