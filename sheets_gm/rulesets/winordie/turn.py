@@ -379,6 +379,9 @@ def _check(rules: WodRules, state: WodState, action: Action) -> Checked:
         return _Refusal(route) if isinstance(route, str) else route
     if action.kind is ActionKind.ATTACK:
         target = _target_unit(rules, state, action.target)
+        if target is None and rules.board.is_hex(action.target):
+            return _Refusal(f"no unit stands on {rules.board.parse(action.target).label}; attack a hex with an "
+                            "enemy unit on it")
         if target is None:
             return _Refusal(f"no unit answers to {action.target!r}; name a target by its hex (C3), an exposed "
                             "unit's id or a face-down token's name (Bo token 2)")

@@ -604,3 +604,15 @@ def test_the_rows_a_reaction_stops_are_named_unused_with_what_to_tick(resolve: R
         "Row 2": f"{reactor}'s {drummer.id} (Drum of Dread) reacted before a row above; once the GM has applied it, "
                  f"tick {boxes} again"}}
     assert r.window(resolution.state) == r.window(state)  # her turn stays open
+
+
+def test_an_attack_on_an_empty_hex_says_no_unit_stands_there() -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    unit = _first(state, seat, "Sun Archer")
+    empty = next(h for h in r.rules.board.cells() if state.unit_at(h) is None)
+    orders = WodOrders(actions={seat: (Action(ActionKind.ATTACK, unit.id, empty.label.lower()),)})
+    verdict = r.check(state, orders, r.dice(SEED, state))[0]
+    assert not verdict.accepted and verdict.message.endswith(
+        f"no unit stands on {empty.label}; attack a hex with an enemy unit on it")
