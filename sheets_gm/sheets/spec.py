@@ -101,6 +101,7 @@ class InputTable(_Strict):
     max_rows: int = Field(default=1, ge=1, le=200)  # rows laid out (and read on every poll)
     judge: bool = False  # in the judge's tab instead of each seat's orders tab
     standing: bool = False  # rows stay as typed from window to window until an order consumes them (reactions)
+    ordered: bool = False  # one list read from its first row down: rows a resolution keeps move up to the top
     phases: tuple[str, ...] = ()  # the window phases it is open in; empty: every phase
     columns: tuple[Column, ...]
 

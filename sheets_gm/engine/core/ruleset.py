@@ -171,10 +171,16 @@ class Outcome:
 
 @dataclass
 class Resolution(Generic[StateT]):
-    """What resolving a window (or applying a GM event) produced."""
+    """What resolving a window (or applying a GM event) produced.
+
+    ``unused`` names, per seat, the rows (by subject) whose orders were read but not carried out, each
+    with why: Win or Die's rows from the one a reaction interrupted. While the window stays open the sync
+    keeps them typed, that sentence in their feedback, instead of clearing them. Most rulesets use every
+    order they read and leave it empty."""
 
     state: StateT
     events: list[Event]
+    unused: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
