@@ -34,7 +34,7 @@ from sheets_gm.sync.match_record import MatchRecordError
 from sheets_gm.sync.record import EngineRecord, RecordError, parse_record
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.snapshot import expect_row, read_snapshot
-from sheets_gm.sync.window_read import read_match
+from sheets_gm.sync.window_read import MatchRead, read_match
 
 
 class ReadOnlyBackend:
@@ -139,7 +139,10 @@ def _check_window_match(config: MatchConfig, sheets: MatchSheets, report: Checku
         return
     except (MatchRecordError, SheetError) as exc:
         report.fail("match", str(exc), f"if no match was created there yet, run `sheets-gm init {config.ruleset} "
-                                       f"-c {config.path}`; if a tab was renamed, give it its name back")
+                                       f"-c {config.path}`; if a tab was renamed or deleted, or the match was "
+                                       f"created by an earlier version, run `sheets-gm repair -c {config.path}`")
+        return
+    if not _drawn_tabs_ok(config, sheets, read, report):
         return
     record = read.record
     window = record.ruleset.window(record.state)
@@ -153,6 +156,24 @@ def _check_window_match(config: MatchConfig, sheets: MatchSheets, report: Checku
                         f"run `sheets-gm sync -c {config.path}` (or check that cron runs it)")
         else:
             report.ok("deadline", f"{window.label}'s orders close {describe_deadline(record.deadline)}")
+
+
+def _drawn_tabs_ok(config: MatchConfig, sheets: MatchSheets, read: MatchRead, report: Checkup) -> bool:
+    """Every public tab the adapter draws is in the board spreadsheet (a poll reads only the first's title), and
+    no tab of an earlier layout is left; False when one is missing."""
+    drawn = [name for name, _ in read.tabs.drawn(read.adapter.drawings(read.record.state))]
+    present = sheets.board.tab_names()
+    missing = [name for name in drawn if name not in present]
+    repair = f"run `sheets-gm repair -c {config.path}`: it lays the tabs out again and keeps the match"
+    if missing:
+        report.fail("layout", f"{sheets.board.name} has no tab {', '.join(map(repr, missing))} (the drawn tabs are "
+                              f"{', '.join(drawn)}): the next resolution cannot draw it", repair)
+        return False
+    old = [name for name in read.tabs.spec.tabs.retired if name in present]
+    if old:
+        report.warn("layout", f"{sheets.board.name} still has tab {', '.join(map(repr, old))} of an earlier layout, "
+                              "no longer drawn", repair)
+    return True
 
 
 def _local_files_ok(config: MatchConfig, report: Checkup) -> bool:

@@ -10,9 +10,9 @@ roster (``Ruleset.sample_roster``), the one place a ruleset shows what a member 
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.ruleset import Roster
+from sheets_gm.engine.core.ruleset import Roster, RulesetTraits
 from sheets_gm.engine.registry import AnyRuleset
-from sheets_gm.match.seat_roster import SEAT_WORDS, parse_seat_roster
+from sheets_gm.match.seat_roster import parse_seat_roster
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Dropdown, Fill, Protection, TabLayout, WorkbookLayout, a1, cells
 from sheets_gm.sheets.spec import SheetSpec
@@ -25,16 +25,12 @@ ROSTER_COLS = 26
 
 
 def roster_columns(ruleset: AnyRuleset) -> tuple[str, ...]:
-    """The Roster tab's header: name, the seat word, email and the sample roster's own fields in order.
-
-    The seat column is headed ``seat`` when one of the ruleset's own columns is itself a seat
-    word (Wesnoth's ``team`` is an alliance, not a seat), so the reader cannot mistake them."""
-    own = [k for k in dict.fromkeys(k for m in ruleset.sample_roster().members for k in m.fields)
-           if k not in ("name", "email")]
+    """The Roster tab's header: name, the ruleset's seat word, email and the sample roster's own fields in order
+    (the reader takes the ruleset's seat word for the seat even where another seat word heads a column:
+    Wesnoth's ``team`` is an alliance)."""
     word = ruleset.traits.seat_kind.value
-    if any(k in SEAT_WORDS for k in own):
-        word = "seat"
-    return ("name", word, "email", *(k for k in own if k != word))
+    own = dict.fromkeys(k for m in ruleset.sample_roster().members for k in m.fields)
+    return ("name", word, "email", *(k for k in own if k not in ("name", word, "email")))
 
 
 def roster_example(ruleset: AnyRuleset, columns: tuple[str, ...]) -> str:
@@ -48,7 +44,8 @@ def roster_example(ruleset: AnyRuleset, columns: tuple[str, ...]) -> str:
 
 
 def roster_tab_layout(spec: SheetSpec, columns: tuple[str, ...], seats: tuple[str, ...]) -> TabLayout:
-    """The tab to type the roster in: the header row (protected), a dropdown of the seats."""
+    """The tab to type the roster in: the header row (protected), a dropdown of ``seats`` (and the ruleset's
+    roster groups, such as the Coalition's mercenary bands)."""
     last = 1 + ROSTER_ROWS
     return TabLayout(
         name=spec.tabs.roster, rows=last, cols=len(columns), frozen_rows=1,
@@ -59,7 +56,8 @@ def roster_tab_layout(spec: SheetSpec, columns: tuple[str, ...], seats: tuple[st
         column_widths={0: 160, 1: 120, 2: 240, **{i: 180 for i in range(3, len(columns))}})
 
 
-def read_roster_tab(backend: SheetBackend, spec: SheetSpec, seats: tuple[str, ...]) -> Roster | None:
+def read_roster_tab(backend: SheetBackend, spec: SheetSpec, traits: RulesetTraits,
+                    seats: tuple[str, ...]) -> Roster | None:
     """The roster typed in the Roster tab of ``backend``, or None when the tab is missing or has no member
     row yet. SeatRosterError names the row of a bad one. Columns the GM added (up to Z) are read too."""
     tab = spec.tabs.roster
@@ -68,7 +66,8 @@ def read_roster_tab(backend: SheetBackend, spec: SheetSpec, seats: tuple[str, ..
     (rows,) = backend.read([a1(tab, cells(0, 1, ROSTER_COLS - 1, 1 + ROSTER_ROWS))])
     if not any(text_of(v) for row in rows[1:] for v in row):
         return None
-    return parse_seat_roster(rows, seats, where=f"{backend.name} tab {tab!r}", line_word="row")
+    return parse_seat_roster(rows, seats, where=f"{backend.name} tab {tab!r}", line_word="row",
+                             seat_word=traits.seat_kind.value, groups=traits.roster_groups)
 
 
 def lay_out_roster_tab(backend: SheetBackend, spec: SheetSpec, columns: tuple[str, ...], seats: tuple[str, ...],

@@ -4,7 +4,10 @@ Roster tab the GM types in (``roster_tab``).
 The columns are ``name`` and ``seat`` (or the ruleset's word for a seat: ``team``, ``player``,
 ``side``), an optional ``email``, and any columns of the ruleset's own (``faction``, ``role``,
 ``region``…), which reach it by their lower-case header as ``Member.fields``; the ruleset
-checks them when the match is created. Without a roster, the roster is the seats alone and
+checks them when the match is created. When several columns are called by a seat's word, the
+ruleset's own word is the seat (Coalition's ``side``; its ``player`` column is the army's
+player). A row may name one of the ruleset's roster groups instead of a seat (Coalition's
+``mercenary`` bands, which no seat plays). Without a roster, the roster is the seats alone and
 the ruleset gives each seat what its rules start it with (or refuses, when it needs members).
 """
 
@@ -25,8 +28,10 @@ class SeatRosterError(ValueError):
     """A roster that cannot be read; the message names the file or tab, the line and what is accepted."""
 
 
-def read_seat_roster(path: Path, seats: tuple[str, ...]) -> Roster:
-    """The roster in the CSV file ``path`` for a match of ``seats`` (matched without regard to case)."""
+def read_seat_roster(path: Path, seats: tuple[str, ...], *, seat_word: str = "",
+                     groups: tuple[str, ...] = ()) -> Roster:
+    """The roster in the CSV file ``path`` for a match of ``seats`` (matched without regard to case); see
+    ``parse_seat_roster`` for ``seat_word`` and ``groups``."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as f:
             rows = list(csv.reader(f))
@@ -34,26 +39,29 @@ def read_seat_roster(path: Path, seats: tuple[str, ...]) -> Roster:
         raise SeatRosterError(f"no roster file at {path}") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise SeatRosterError(f"{path} cannot be read as a CSV file ({exc})") from None
-    return parse_seat_roster(rows, seats, where=str(path))
+    return parse_seat_roster(rows, seats, where=str(path), seat_word=seat_word, groups=groups)
 
 
 def parse_seat_roster(rows: Sequence[Sequence[CellValue]], seats: tuple[str, ...], *, where: str,
-                      line_word: str = "line") -> Roster:
+                      line_word: str = "line", seat_word: str = "", groups: tuple[str, ...] = ()) -> Roster:
     """The roster in ``rows``: a header row naming the columns, then a row per member (blank rows skipped).
 
     ``where`` names the source in messages (``roster.csv``, ``board.xlsx tab 'Roster'``) and
-    ``line_word`` what its lines are called there (``line`` in a file, ``row`` in a tab)."""
+    ``line_word`` what its lines are called there (``line`` in a file, ``row`` in a tab).
+    ``seat_word`` is the ruleset's word for a seat (its column is the seat's, whatever other seat
+    words head columns); a row may name one of ``groups`` (members of no seat) instead of a seat."""
     if not rows:
         raise SeatRosterError(f"{where} is empty; its first {line_word} names the columns: name, seat, email and "
                               "the ruleset's own")
     header = [text_of(h).lower() for h in rows[0]]
-    seat_col = next((header.index(w) for w in SEAT_WORDS if w in header), None)
+    words = (seat_word, *SEAT_WORDS) if seat_word else SEAT_WORDS
+    seat_col = next((header.index(w) for w in words if w in header), None)
     if "name" not in header or seat_col is None:
         raise SeatRosterError(f"{where} {line_word} 1 should name the columns name and seat (or team, player, "
                               f"side), then email and the ruleset's own; it names {', '.join(header) or 'nothing'}")
     name_col = header.index("name")
     email_col = header.index("email") if "email" in header else None
-    by_fold = {s.casefold(): s for s in seats}
+    by_fold = {s.casefold(): s for s in (*seats, *groups)}
     members: list[Member] = []
     seen: dict[str, int] = {}
     for line, row in enumerate(rows[1:], start=2):
@@ -66,8 +74,9 @@ def parse_seat_roster(rows: Sequence[Sequence[CellValue]], seats: tuple[str, ...
             raise SeatRosterError(f"{at}: the name is empty")
         seat = by_fold.get(seat_text.casefold())
         if seat is None:
+            also = f"; a row may also say {' or '.join(groups)} (no seat's)" if groups else ""
             raise SeatRosterError(f"{at}: {name} is in {seat_text or 'no seat'!r}; the seats are "
-                                  f"{', '.join(seats)} (as in the match config)")
+                                  f"{', '.join(seats)} (as in the match config){also}")
         if name.casefold() in seen:
             raise SeatRosterError(f"{at}: {name} is already on {line_word} {seen[name.casefold()]}")
         seen[name.casefold()] = line

@@ -10,7 +10,7 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 
-from sheets_gm.engine.core.ruleset import JUDGE, Roster
+from sheets_gm.engine.core.ruleset import JUDGE, Roster, RulesetTraits
 from sheets_gm.engine.core.settings import parse_settings
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
@@ -119,11 +119,17 @@ def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, .
 def repair_editor_emails(config: MatchConfig, sheets: MatchSheets) -> dict[str, tuple[str, ...]]:
     """The editors ``repair`` lays the typed cells out for: from the config's roster file, else the Roster tab,
     else none but the GMs (a roster given to init with ``--roster`` alone is not known here)."""
+    traits = get_ruleset(config.ruleset).traits
     if config.roster is not None:
-        roster: Roster | None = read_seat_roster(config.roster, config.seats)
+        roster: Roster | None = roster_file_of(traits, config.roster, config.seats)
     else:
-        roster = read_roster_tab(sheets.engine, ruleset_sheet_spec(config.ruleset), config.seats)
+        roster = read_roster_tab(sheets.engine, ruleset_sheet_spec(config.ruleset), traits, config.seats)
     return editor_emails(config, roster or Roster(config.seats))
+
+
+def roster_file_of(traits: RulesetTraits, path: Path, seats: tuple[str, ...]) -> Roster:
+    """The roster CSV ``path`` read for the ruleset of ``traits`` (its seat word, its roster groups)."""
+    return read_seat_roster(path, seats, seat_word=traits.seat_kind.value, groups=traits.roster_groups)
 
 
 def _check_roster(ruleset: AnyRuleset, roster: Roster, where: object) -> None:
@@ -154,7 +160,7 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
     ruleset = configured_ruleset(config)
     spec = ruleset_sheet_spec(config.ruleset)
     roster_path = roster_file or config.roster
-    roster = read_seat_roster(roster_path, config.seats) if roster_path else None
+    roster = roster_file_of(ruleset.traits, roster_path, config.seats) if roster_path else None
     refusal = ""
     if roster is not None:
         _check_roster(ruleset, roster, roster_path)
@@ -170,12 +176,13 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
     outcome.where = [b.name for b in sheets.write_order()]
     _refuse_existing_match(sheets, config)
     if roster is None:
-        roster = read_roster_tab(sheets.engine, spec, config.seats)
+        roster = read_roster_tab(sheets.engine, spec, ruleset.traits, config.seats)
         if roster is not None:
             _check_roster(ruleset, roster, f"{sheets.engine.name} tab {spec.tabs.roster!r}")
         elif refusal:
             columns = roster_columns(ruleset)
-            lay_out_roster_tab(sheets.engine, spec, columns, config.seats, config.title)
+            lay_out_roster_tab(sheets.engine, spec, columns, (*config.seats, *ruleset.traits.roster_groups),
+                               config.title)
             outcome.roster_tab, outcome.roster_where, outcome.roster_columns = (spec.tabs.roster, sheets.engine.name,
                                                                                 columns)
             outcome.roster_example = roster_example(ruleset, columns)

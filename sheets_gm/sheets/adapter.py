@@ -42,14 +42,19 @@ class SeatInput(Generic[OrdersT]):
 
 @dataclass(frozen=True, slots=True)
 class BoardDrawing:
-    """The public board as cells from A1: values (rewritten after every resolution) and the formats
-    laid out when the match is created (terrain colours, cell sizes), plus a legend for its right."""
+    """One public tab as cells from A1: values (rewritten after every resolution) and the formats
+    laid out when the match is created (terrain colours, cell sizes), plus a legend for its right.
+
+    ``tab`` names the tab it is drawn in: empty for the layout's board tab (``tabs.board``, whose title
+    the sync checks on every poll); a game drawing several public tabs names the others (Coalition: a
+    tab per plane, named after it). The names depend on the match alone, never on its state."""
 
     values: Grid
     fills: tuple[Fill, ...] = ()
     column_widths: Mapping[int, int] = field(default_factory=dict)
     row_heights: Mapping[int, int] = field(default_factory=dict)
     legend: Grid = field(default_factory=list)
+    tab: str = ""
 
     @property
     def width(self) -> int:
@@ -93,8 +98,9 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         The Ready box is the sync's to tick, not part of this."""
         ...
 
-    def board(self, state: _StateIn) -> BoardDrawing:
-        """The public board: nobody's view of the state."""
+    def drawings(self, state: _StateIn) -> Sequence[BoardDrawing]:
+        """The public tabs, in the order they stand in the board spreadsheet: nobody's view of the state.
+        Exactly one is drawn in the layout's board tab (``tab`` empty); most games draw only that one."""
         ...
 
     def status(self, state: _StateIn, window: Window | None, outcome: Outcome | None) -> str:

@@ -524,6 +524,11 @@ def layout_requests(
             if pr.get("description") in mine and "protectedRangeId" in pr:
                 reqs.append({"deleteProtectedRange": {"protectedRangeId": pr["protectedRangeId"]}})
         reqs.extend(_tab_requests(tab, sid, [*([account] if account else []), *co_editors]))
+    names = {tab.name.casefold() for tab in layout.tabs}
+    for name in layout.retired:  # last: the layout's own tabs exist by then (a spreadsheet keeps one tab)
+        gone = existing.get(name.casefold())
+        if gone is not None and name.casefold() not in names:
+            reqs.append({"deleteSheet": {"sheetId": int(gone.get("sheetId", 0))}})
     return reqs
 
 

@@ -74,10 +74,12 @@ class TabLayout:
 
 @dataclass(frozen=True, slots=True)
 class WorkbookLayout:
-    """Every tab of one spreadsheet or workbook file, in order."""
+    """Every tab of one spreadsheet or workbook file, in order; ``retired`` names tabs an earlier layout had
+    that are deleted if present (other tabs not in the layout are left alone)."""
 
     title: str
     tabs: tuple[TabLayout, ...]
+    retired: tuple[str, ...] = ()
 
     def tab(self, name: str) -> TabLayout:
         """The tab called ``name`` (KeyError if none)."""

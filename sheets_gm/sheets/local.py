@@ -720,8 +720,9 @@ class LocalWorkbookBackend:
         old_lists = _worksheet(wb, LISTS_TAB)
         if old_lists is not None:
             wb.remove(old_lists)
+        retired = {n.casefold() for n in layout.retired}
         for ws in list(wb.worksheets):
-            if ws.title not in names and _is_empty(ws):
+            if ws.title not in names and (_is_empty(ws) or ws.title.casefold() in retired):
                 wb.remove(ws)
         for index, tab_name in enumerate(names):
             ws = wb[tab_name]

@@ -101,6 +101,7 @@ class InputTable(_Strict):
     max_rows: int = Field(default=1, ge=1, le=200)  # rows laid out (and read on every poll)
     judge: bool = False  # in the judge's tab instead of each seat's orders tab
     standing: bool = False  # rows stay as typed from window to window until an order consumes them (reactions)
+    ordered: bool = False  # one list read from its first row down: rows a resolution keeps move up to the top
     phases: tuple[str, ...] = ()  # the window phases it is open in; empty: every phase
     columns: tuple[Column, ...]
 
@@ -142,7 +143,7 @@ class InputTable(_Strict):
 class TabNames(_Strict):
     """The tabs' names; ``{seat}`` stands for a seat's name."""
 
-    board: str = "Board"
+    board: str = "Board"  # the public tab carrying the title the sync checks (a game may draw more: see BoardDrawing)
     log: str = "Log"
     settings: str = "Settings"
     engine: str = "Engine"
@@ -152,6 +153,17 @@ class TabNames(_Strict):
     judge: str = "Judge"
     gm: str = "GM"  # the GM's own panel and the full private log, in the engine spreadsheet
     roster: str = "Roster"  # the roster the GM types when there is no roster file, in the engine spreadsheet
+    # Public tabs an earlier layout of the game drew and this one does not (Coalition's one Board tab before
+    # its tab per plane): repair deletes them from the board spreadsheet. They held nothing typed.
+    retired: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _retired(self) -> TabNames:
+        kept = {self.board, self.log, self.settings, self.engine, self.judge, self.gm, self.roster}
+        clash = [name for name in self.retired if name in kept]
+        if clash:
+            raise ValueError(f"retired tab {clash[0]!r} is also a tab of this layout: a retired tab is deleted")
+        return self
 
 
 class Headers(_Strict):

@@ -1,7 +1,8 @@
 """Where every tab of a match of any ruleset is, derived from its sheet layout and its seats.
 
 - the board spreadsheet: Board (the adapter's drawing from A1, the title, status line and
-  legend to its right), Log (public events only), Settings;
+  legend to its right) and any other public tab the adapter draws (a tab per plane), Log
+  (public events only), Settings;
 - each seat's spreadsheet: Orders <seat> (its input tables), Archive <seat> (what each
   resolution consumed), View <seat> (what only that seat may see, and its private log);
 - the judge's spreadsheet (a ruleset with a judge): Judge (the judge's input tables) and its archive;
@@ -11,10 +12,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheets_gm.engine.core.ruleset import GM, JUDGE
-from sheets_gm.sheets.layout import a1, cell_at, cells
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.layout import a1, cells
 from sheets_gm.sheets.spec import SheetSpec
 from sheets_gm.sheets.tables import InputTab
 
@@ -93,15 +97,26 @@ class MatchTabs:
         """The board tab's first row: its title stands right of the board, wherever that ends."""
         return a1(self.spec.tabs.board, "1:1")
 
-    def board_values_range(self, width: int, height: int) -> str:
-        """The board's cells from A1."""
-        return a1(self.spec.tabs.board, cells(0, 1, width - 1, height))
+    def drawn(self, drawings: Sequence[BoardDrawing]) -> list[tuple[str, BoardDrawing]]:
+        """Each public drawing with the name of its tab, in order (SheetError naming the fault unless exactly
+        one is drawn in the board tab and no tab is named twice)."""
+        named = [(d.tab or self.spec.tabs.board, d) for d in drawings]
+        names = [n for n, _ in named]
+        if names.count(self.spec.tabs.board) != 1:
+            raise SheetError(f"the sheet adapter must draw the board tab {self.spec.tabs.board!r} exactly once, "
+                             f"not {names.count(self.spec.tabs.board)} times (its drawn tabs: {', '.join(names)})")
+        fixed = {self.spec.tabs.log, self.spec.tabs.settings, *self.spec.tabs.retired}
+        for i, name in enumerate(names):
+            if name in names[:i] or name in fixed:
+                raise SheetError(f"the sheet adapter draws a tab {name!r} that is already a tab of the board "
+                                 f"spreadsheet (its drawn tabs: {', '.join(names)})")
+        return named
 
-    def board_info_range(self, width: int) -> str:
-        """The title and status cells, one column right of the board and a gap."""
+    def board_values_range(self, tab: str, width: int, height: int) -> str:
+        """A drawn tab's cells from A1."""
+        return a1(tab, cells(0, 1, width - 1, height))
+
+    def board_info_range(self, tab: str, width: int) -> str:
+        """A drawn tab's title and status cells, one column right of the drawing and a gap."""
         col = width + 1
-        return a1(self.spec.tabs.board, cells(col, 1, col, 2))
-
-    def board_info_cell(self, width: int, row: int) -> str:
-        """A cell of the information column right of the board."""
-        return cell_at(width + 1, row)
+        return a1(tab, cells(col, 1, col, 2))

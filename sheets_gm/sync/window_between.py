@@ -59,9 +59,10 @@ def _check_not_interrupted(read: MatchRead) -> None:
 
 
 def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: Sequence[Event], batch: WriteBatch,
-            kept_rows: dict[str, list[TypedRow]]) -> MatchRecord:
+            kept_rows: dict[str, list[TypedRow]], notes: bool = False) -> MatchRecord:
     """Queue the whole match drawn at ``record``'s state, ``events`` logged; returns the record with its
-    log counters moved on (the caller queues its engine values last)."""
+    log counters moved on (the caller queues its engine values last). With ``notes``, the rows the last
+    resolution kept unused still say why."""
     ruleset = record.ruleset
     state = record.state
     window = ruleset.window(state)
@@ -72,11 +73,14 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
         backend = seat_backend(sheets, read.tabs, seat)
         standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
         kept: dict[str, dict[str, TypedRow]] = {}
+        why: dict[str, dict[str, str]] = {}
         for row in kept_rows.get(seat, []):
             if window is not None and row.typed and (row.window == window.key or row.table in standing):
                 kept.setdefault(row.table, {})[row.subject] = row
+                if notes and seat_read.note(row):
+                    why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
         seat_tables_writes(batch, backend, seat_read.tab, read.adapter, state, window, seat, dice, status,
-                           outcome.text if outcome else "", kept)
+                           outcome.text if outcome else "", kept, why)
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events)
     board_writes(batch, sheets.board, read.tabs, read.adapter, state, status)
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events)
@@ -107,7 +111,7 @@ def adjust_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     pending = {**pending, "events": [*pending["events"], *(ruleset.gm_event_to_json(e) for e in gm_events)]}
     batch = WriteBatch()
     rows = {seat: list(s.rows) for seat, s in read.seats.items()}
-    new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows)
+    new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, notes=True)
     batch.put(sheets.engine, engine_values_range(read.tabs.spec.tabs.engine), new.values())
     return BetweenReport(log, state, batch.run(sheets.write_order()))
 

@@ -9,7 +9,7 @@ from sheets_gm.engine.core.dice import seed_hash
 from sheets_gm.engine.core.ruleset import GM, Roster
 from sheets_gm.engine.core.settings import settings_rows
 from sheets_gm.engine.registry import AnyRuleset
-from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
 from sheets_gm.sheets.spec import SheetSpec
@@ -38,17 +38,16 @@ def _simple_tab(name: str, header: Sequence[str], rows: int, spec: SheetSpec, de
                      protections=(Protection(None, description),), column_widths=dict(widths or {}))
 
 
-def board_tab(tabs: MatchTabs, adapter: AnySheetAdapter, state: object) -> TabLayout:
-    """The public board: the adapter's drawing from A1; right of it the title, status line and legend."""
+def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
+    """A public tab: the adapter's drawing from A1; right of it the title, status line and legend."""
     spec = tabs.spec
-    drawing = adapter.board(state)
     info = drawing.width + 1
     legend = drawing.legend
     fills = [*drawing.fills, Fill(cells(info, 1, info, 2), spec.colours.header, bold=True, wrap=True)]
     values: dict[str, Grid] = {cells(info, 1, info, 1): [[spec.headers.board]]}
     if legend:
         values[cells(info, 4, info, 4)] = [list(r[:1]) for r in legend]
-    return TabLayout(name=spec.tabs.board, rows=max(drawing.height, 4 + len(legend)), cols=info + 1,
+    return TabLayout(name=name, rows=max(drawing.height, 4 + len(legend)), cols=info + 1,
                      values=values, fills=tuple(fills),
                      protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
                      column_widths={**drawing.column_widths, drawing.width: 20, info: 320},
@@ -81,7 +80,7 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
     spec = tabs.spec
     windows = ruleset.traits.max_windows
     out: list[tuple[SheetBackend, TabLayout]] = [
-        (sheets.board, board_tab(tabs, adapter, state)),
+        *((sheets.board, drawn_tab(tabs, name, drawing)) for name, drawing in tabs.drawn(adapter.drawings(state))),
         (sheets.board, _simple_tab(spec.tabs.log, spec.headers.log, LOG_ROWS, spec, "Written by sheets-gm",
                                    {2: 700})),
         (sheets.board, _simple_tab(spec.tabs.settings, spec.headers.settings,
@@ -102,12 +101,14 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
     return out
 
 
-def apply_layouts(sheets: MatchSheets, layouts: Sequence[tuple[SheetBackend, TabLayout]], title: str) -> None:
-    """One layout call per spreadsheet, in the write order."""
+def apply_layouts(sheets: MatchSheets, layouts: Sequence[tuple[SheetBackend, TabLayout]], title: str,
+                  retired: Sequence[str] = ()) -> None:
+    """One layout call per spreadsheet, in the write order; the ``retired`` tabs deleted from the board's."""
     for backend in sheets.write_order():
         mine = tuple(t for b, t in layouts if b is backend)
         if mine:
-            backend.apply_layout(WorkbookLayout(title, mine))
+            gone = tuple(retired) if backend is sheets.board else ()
+            backend.apply_layout(WorkbookLayout(title, mine, gone))
 
 
 def create_window_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, seed: bytes,

@@ -69,16 +69,22 @@ def _deadline_passed(deadline: str, now: datetime) -> bool:
 
 
 def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
-                 verdicts: list[Verdict], ready: bool) -> str:
-    """The feedback sentence of one typed row: its unreadable cells, then the engine's verdicts (and for
-    a seat row, its Ready box)."""
-    parts = [f"✘ {p}" for p in problems.get(row.subject, [])]
+                 verdicts: list[Verdict], ready: bool, note: str = "") -> str:
+    """The feedback sentence of one typed row: why a resolution left it unused (``note``), its unreadable cells,
+    then the engine's verdicts (and for a seat row, its Ready box); with none of them, that it is kept."""
+    parts = [note] if note else []
+    parts += [f"✘ {p}" for p in problems.get(row.subject, [])]
     parts += [("✔ " if v.accepted else "✘ ") + v.message for v in verdicts]
     if table.of_kind(ColumnKind.READY):
         parts.append(ready_sentence(window, seat, table, ready))
     if not parts:
         parts.append(kept_sentence(window))
     return " · ".join(parts)
+
+
+def unused_sentence(window: Window, why: str) -> str:
+    """The feedback of a row a resolution read but did not carry out, kept for the window still open."""
+    return f"Not resolved, kept for {window.label}: {why}."
 
 
 @dataclass
@@ -177,7 +183,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 mine = [v for v in verdicts if v.subject == row.subject]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
-                text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready)
+                text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
+                                    seat_read.note(row))
             else:
                 text = idle_feedback(window, seat, spec, outcome_text)
             if text != row.feedback:
@@ -229,21 +236,36 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         backend = seat_backend(sheets, read.tabs, seat)
         seat_input = answer.inputs.get(seat)
         consumed_subjects = seat_input.consumed if seat_input is not None else frozenset()
+        # Every row read is archived (a cut resolution is completed, and an undo puts rows back, from the
+        # archive); the rows it did not use stay typed while its window stays open.
         consumed = [r.to_json() for rows in seat_read.for_window(window).values() for r in rows
                     if r.subject in consumed_subjects and (r.typed or seat_read.pending is not None)]
-        archived = compact_json({"resolution": number, "window": window.key, "rows": consumed})
+        unused = resolution.unused.get(seat, {}) if same_window else {}
+        used = consumed_subjects - frozenset(unused)
+        # Rows typed for the window that opens now stay as typed: the rows of a stepwise window that were not
+        # consumed or not used, what players typed since when completing a cut resolution, and standing rows
+        # not used.
+        kept: dict[str, dict[str, TypedRow]] = {}
+        notes: dict[str, dict[str, str]] = {}
+        if new_window is not None:
+            cleared = used if same_window and seat_read.pending is None else frozenset()
+            kept = seat_read.carried(new_window.key, cleared, used)
+            for table, rows in kept.items():
+                for subject, row in rows.items():
+                    note = (seat_read.note(row) if seat_read.pending is not None else
+                            unused_sentence(new_window, unused[row.subject]) if row.subject in unused else "")
+                    if note:
+                        notes.setdefault(table, {})[subject] = note
+        held = [{"table": t, "subject": s, "values": dict(kept[t][s].values), "note": n}
+                for t, by_subject in notes.items() for s, n in by_subject.items()]
+        archived = compact_json({"resolution": number, "window": window.key, "rows": consumed,
+                                 **({"kept": held} if held else {})})
         stale = seat_read.stale(window.key) if seat_read.pending is None else []
         stale_text = compact_json({"window": window.key, "stale": [r.to_json() for r in stale]}) if stale else ""
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, stale_text]])
         batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, stale_text]])
-        # Rows typed for the window that opens now stay as typed: the rows of a stepwise window that were not
-        # consumed, what players typed since when completing a cut resolution, and standing rows not consumed.
-        kept: dict[str, dict[str, TypedRow]] = {}
-        if new_window is not None:
-            cleared = consumed_subjects if same_window and seat_read.pending is None else frozenset()
-            kept = seat_read.carried(new_window.key, cleared, consumed_subjects)
         seat_tables_writes(batch, backend, seat_read.tab, adapter, new_state, new_window, seat, next_dice, status,
-                           outcome.text if outcome else "", kept)
+                           outcome.text if outcome else "", kept, notes)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)

@@ -47,6 +47,16 @@ class SeatRead:
     tab: InputTab
     rows: tuple[TypedRow, ...]
     pending: Mapping[str, Any] | None  # {"resolution": n, "window": key, "rows": [...]} when a resolution was cut
+    kept: tuple[Mapping[str, Any], ...] = ()  # the rows the last resolution kept unused for the open window, and why
+
+    def note(self, row: TypedRow) -> str:
+        """Why ``row`` is still typed, if the last resolution kept it unused and it still holds what it held
+        then ('' otherwise)."""
+        for k in self.kept:
+            if (k.get("table"), k.get("subject")) == (row.table, row.subject) \
+                    and _cells_text(k.get("values")) == _cells_text(row.values):
+                return str(k.get("note", ""))
+        return ""
 
     def for_window(self, window: Window) -> dict[str, list[TypedRow]]:
         """The rows typed for ``window`` (or, when recovering, the rows it had consumed), by table name,
@@ -69,8 +79,9 @@ class SeatRead:
 
     def carried(self, window_key: str, cleared: frozenset[str], consumed: frozenset[str]) -> dict[str, dict[str,
                                                                                                          TypedRow]]:
-        """The typed rows that stay when the tables are drawn for window ``window_key``, by table and subject:
-        rows typed for that window but those ``cleared``, and a standing table's rows not ``consumed``."""
+        """The typed rows that stay when the tables are drawn for window ``window_key``, by table and the subject
+        of the row they are drawn in: rows typed for that window but those ``cleared``, and a standing table's
+        rows not ``consumed``. In an ordered table they move up together, the first to the table's first row."""
         standing = {p.spec.name for p in self.tab.tables if p.spec.standing}
         kept: dict[str, dict[str, TypedRow]] = {}
         for row in self.rows:
@@ -80,6 +91,12 @@ class SeatRead:
                 stays = row.window == window_key and row.subject not in cleared
             if row.typed and stays:
                 kept.setdefault(row.table, {})[row.subject] = row
+        for placed in self.tab.tables:
+            if placed.spec.ordered and kept.get(placed.spec.name):
+                subjects = [r.subject for r in sorted(self.rows, key=lambda r: r.row) if r.table == placed.spec.name]
+                rows = kept[placed.spec.name]
+                first = min(subjects.index(s) for s in rows)
+                kept[placed.spec.name] = {subjects[subjects.index(s) - first]: row for s, row in rows.items()}
         return kept
 
 
@@ -111,8 +128,8 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         if type(exc) is not SheetError:
             raise
         raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
-                         "deleted, run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the "
-                         "match") from None
+                         "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
+                         "repair -c MATCH.toml, which rebuilds the layout and keeps the match") from None
     engine_grid = batch.get(sheets.engine, engine_range)
     header = text_of(engine_grid[0][0]) if engine_grid and engine_grid[0] else ""
     if header != spec.headers.engine:
@@ -139,13 +156,13 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         if drift:
             raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")
         rows = tuple(r for placed in tab.tables for r in placed.read(grid))
-        pending = _pending(batch.get(backend, tabs.archive_pending_range(seat)), record, tabs.archive(seat))
-        seats[seat] = SeatRead(seat, tab, rows, pending)
+        archived = _archived(batch.get(backend, tabs.archive_pending_range(seat)), tabs.archive(seat))
+        seats[seat] = SeatRead(seat, tab, rows, _pending(archived, record), _kept(archived, record))
     return MatchRead(record, tabs, adapter, seats)
 
 
-def _pending(grid: Grid, record: MatchRecord, tab: str) -> dict[str, Any] | None:
-    """The consumed rows of the resolution under way, when the last one was cut before its commit."""
+def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
+    """The archive's pending row: what the last resolution (committed or cut) consumed."""
     line = grid[0] if grid else []
     text = text_of(line[1]) if len(line) > 1 else ""
     if not text:
@@ -155,7 +172,27 @@ def _pending(grid: Grid, record: MatchRecord, tab: str) -> dict[str, Any] | None
     except json.JSONDecodeError:
         raise LayoutDriftError(f"tab {tab!r} cell B2 holds unreadable orders; restore it from the history row "
                                "of the same window") from None
-    if isinstance(found, dict) and found.get("resolution") == record.resolved + 1 \
+    return found if isinstance(found, dict) else None
+
+
+def _pending(found: dict[str, Any] | None, record: MatchRecord) -> dict[str, Any] | None:
+    """The consumed rows of the resolution under way, when the last one was cut before its commit."""
+    if found is not None and found.get("resolution") == record.resolved + 1 \
             and found.get("window") == record.window_key() and isinstance(found.get("rows"), list):
         return found
     return None
+
+
+def _kept(found: dict[str, Any] | None, record: MatchRecord) -> tuple[Mapping[str, Any], ...]:
+    """The rows the last resolution (or the one under way) kept unused, while its window is still open."""
+    if found is None or found.get("resolution") not in (record.resolved, record.resolved + 1) \
+            or found.get("window") != record.window_key() or not isinstance(found.get("kept"), list):
+        return ()
+    return tuple(k for k in found["kept"] if isinstance(k, dict))
+
+
+def _cells_text(values: object) -> dict[str, str]:
+    """A row's typed cells as text, the empty ones left out (to compare a row with what was archived of it)."""
+    if not isinstance(values, Mapping):
+        return {}
+    return {str(k): text_of(v) for k, v in values.items() if v not in (None, "", False)}

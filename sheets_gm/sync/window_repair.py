@@ -3,8 +3,9 @@ rows kept.
 
 The record (state, seed, history, counters) is read from the engine tab alone and never rewritten;
 the layouts are applied again (a renamed or deleted tab comes back, a header edited by hand is put
-back); each seat's typed rows are read where the layout puts them, by the row's subject (a row whose
-subject cell was overwritten is not guessed at), then everything is drawn again with them.
+back, a public tab an earlier layout drew and this one does not is deleted); each seat's typed rows
+are read where the layout puts them, by the row's subject (a row whose subject cell was overwritten
+is not guessed at), then everything is drawn again with them.
 """
 
 from __future__ import annotations
@@ -74,8 +75,13 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         (grid,) = backend.read([tab.read_range()])
         kept[seat] = _typed_rows(grid, tab.tables, window.key if window else "", report)
     adapter = adapter_of(record.ruleset)
+    present = sheets.board.tab_names()
+    for name in spec.tabs.retired:
+        if name in present:
+            report.notes.append(f"tab {name!r} of an earlier layout was deleted from {sheets.board.name}: "
+                                "what it showed is drawn in the new tabs")
     apply_layouts(sheets, match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}),
-                  title or f"sheets-gm · {record.ruleset.traits.title}")
+                  title or f"sheets-gm · {record.ruleset.traits.title}", spec.tabs.retired)
     batch = WriteBatch()
     status = status_line(adapter, record)
     outcome = record.ruleset.outcome(record.state)

@@ -56,9 +56,11 @@ def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool) ->
 
 
 def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, placed: PlacedTable,
-               dice: TurnDice, outcome_text: str, kept: Mapping[str, TypedRow] | None = None) -> Grid:
+               dice: TurnDice, outcome_text: str, kept: Mapping[str, TypedRow] | None = None,
+               notes: Mapping[str, str] | None = None) -> Grid:
     """A table's rows as ``state`` and ``window`` show them: subjects, stamps, shown values, idle feedback,
-    and empty typed cells, except for rows in ``kept`` (typed for this very window: left as typed)."""
+    and empty typed cells, except for rows in ``kept`` (typed for this very window: left as typed, their
+    feedback the row's sentence in ``notes`` if it has one)."""
     spec = placed.spec
     subjects = adapter.rows(state, seat, spec)[:spec.max_rows]
     stamp = window.key if window is not None and acts(window, seat, spec) else ""
@@ -75,7 +77,8 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = (kept_sentence(window) if keep is not None and window is not None else
+                line[col] = ((notes or {}).get(subject) or kept_sentence(window)
+                             if keep is not None and window is not None else
                              idle_feedback(window, seat, spec, outcome_text))
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
@@ -89,22 +92,24 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
 
 def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, adapter: AnySheetAdapter,
                        state: Any, window: Window | None, seat: str, dice: TurnDice, status: str,
-                       outcome_text: str, kept: Mapping[str, Mapping[str, TypedRow]] | None = None) -> None:
-    """Rewrite a seat's input tab for ``state``: its status line and every table whole."""
+                       outcome_text: str, kept: Mapping[str, Mapping[str, TypedRow]] | None = None,
+                       notes: Mapping[str, Mapping[str, str]] | None = None) -> None:
+    """Rewrite a seat's input tab for ``state``: its status line and every table whole (``kept`` and ``notes``
+    by table: see ``table_grid``)."""
     batch.put(backend, tab.status_cell(), [[status]])
     for placed in tab.tables:
         grid = table_grid(adapter, state, window, seat, placed, dice, outcome_text,
-                          (kept or {}).get(placed.spec.name))
+                          (kept or {}).get(placed.spec.name), (notes or {}).get(placed.spec.name))
         batch.put(backend, a1(tab.name, placed.rows_range()), grid)
 
 
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
                  status: str) -> None:
-    """The public board as ``state`` shows it, with its title and status line."""
-    drawing = adapter.board(state)
-    values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
-    batch.put(board, tabs.board_values_range(drawing.width, drawing.height), values)
-    batch.put(board, tabs.board_info_range(drawing.width), [[tabs.spec.headers.board], [status]])
+    """Every public tab the adapter draws as ``state`` shows it, each with the title and status line."""
+    for tab, drawing in tabs.drawn(adapter.drawings(state)):
+        values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
+        batch.put(board, tabs.board_values_range(tab, drawing.width, drawing.height), values)
+        batch.put(board, tabs.board_info_range(tab, drawing.width), [[tabs.spec.headers.board], [status]])
 
 
 def log_lines(events: Iterable[Event]) -> Grid:

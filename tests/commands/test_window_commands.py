@@ -204,6 +204,21 @@ def test_doctor_reads_a_race_as_a_poll_does(tmp_path: Path, capsys: pytest.Captu
     assert code == 1 and "should say 'Pace' but says 'Speed'" in out
 
 
+def test_doctor_names_a_drawn_tab_that_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  registered_race: object) -> None:
+    import openpyxl
+
+    path = new_match(tmp_path, capsys)
+    book = openpyxl.load_workbook(tmp_path / "board.xlsx")
+    del book["Standings"]  # the race's second drawn tab: a poll never reads it, doctor looks for it
+    book.save(tmp_path / "board.xlsx")
+    code, out, _ = run(capsys, "doctor", "-c", path)
+    assert code == 1 and "has no tab 'Standings' (the drawn tabs are Board, Standings)" in out
+    assert "sheets-gm repair" in out
+    assert run(capsys, "repair", "-c", path)[0] == 0
+    assert run(capsys, "doctor", "-c", path)[0] == 0
+
+
 def test_a_ruleset_without_sheets_says_what_runs_instead(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch,
                                                           registered_race: object) -> None:

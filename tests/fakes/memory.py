@@ -51,6 +51,7 @@ class MemoryBackend:
         self.sizes: dict[str, tuple[int, int]] = {}
         self.calls: list[str] = []
         self.read_bytes = 0
+        self.ranges_read: list[str] = []  # every range asked for, in order
         self.fail_on_call: int | None = None  # 1-based index into ``calls`` that raises
 
     @property
@@ -72,6 +73,7 @@ class MemoryBackend:
         """Every range in one call, trimmed like values.batchGet."""
         self._call("read")
         out: list[Grid] = []
+        self.ranges_read += ranges
         for full in ranges:
             tab, cells = split_a1(full)
             if tab not in self.tabs:
@@ -112,8 +114,12 @@ class MemoryBackend:
             self.tabs[tab][(r, c)] = value
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
-        """Create or resize the tabs and write their fixed values."""
+        """Create or resize the tabs and write their fixed values; delete the retired ones."""
         self._call("layout")
+        for name in layout.retired:
+            if name not in {t.name for t in layout.tabs}:
+                self.tabs.pop(name, None)
+                self.sizes.pop(name, None)
         for tab in layout.tabs:
             self.tabs.setdefault(tab.name, {})
             self.sizes[tab.name] = (tab.rows, tab.cols)

@@ -46,6 +46,7 @@ from sheets_gm.sheets.tables import TypedRow
 
 TEMPLATE = Path(__file__).resolve().parent / "race_template"
 STAMINA = 2
+STANDINGS_TAB = "Standings"
 
 
 class RaceEvent(Enum):
@@ -62,6 +63,8 @@ class RaceSettings:
 
     max_turns: int = setting(20, "Turns before the race stops (the runner furthest ahead wins)", minimum=1)
     first_decides: bool = setting(False, "Only the first seat's Ready is awaited (a window that does not wait for all)")
+    whistle: bool = setting(False, "A whistle stops each turn's first resolution after the first runner ordered (by "
+                                   "name): the other paces are unused and the turn stays open (Win or Die's reactions)")
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ class RaceState:
     stamina: Mapping[str, int]
     seats: tuple[str, ...]
     winners: tuple[str, ...] | None = None
+    whistled: bool = False  # the whistle has blown this turn
 
 
 @dataclass(frozen=True)
@@ -127,12 +131,14 @@ class RaceRuleset:
     def state_to_json(self, state: RaceState) -> dict[str, Any]:
         """The state as JSON."""
         return {"turn": state.turn, "owner": dict(state.owner), "at": dict(state.at), "stamina": dict(state.stamina),
-                "seats": list(state.seats), "winners": None if state.winners is None else list(state.winners)}
+                "seats": list(state.seats), "winners": None if state.winners is None else list(state.winners),
+                "whistled": state.whistled}
 
     def state_from_json(self, data: Mapping[str, Any]) -> RaceState:
         """A state from JSON."""
         return RaceState(int(data["turn"]), dict(data["owner"]), dict(data["at"]), dict(data["stamina"]),
-                         tuple(data["seats"]), None if data["winners"] is None else tuple(data["winners"]))
+                         tuple(data["seats"]), None if data["winners"] is None else tuple(data["winners"]),
+                         bool(data.get("whistled", False)))
 
     def orders_to_json(self, orders: RaceOrders) -> dict[str, Any]:
         """Orders as JSON."""
@@ -179,28 +185,41 @@ class RaceRuleset:
         return out
 
     def resolve(self, state: RaceState, orders: RaceOrders, dice: TurnDice) -> Resolution[RaceState]:
-        """Every runner moves; a runner without orders walks."""
+        """Every runner moves; a runner without orders walks. With the whistle, a turn's first resolution moves
+        only the first runner ordered; the other paces are unused and the turn stays open."""
         at, stamina = dict(state.at), dict(state.stamina)
         events: list[Event] = []
+        ordered = sorted(r for r in orders.pace if r in state.owner)
+        if self.settings.whistle and not state.whistled and ordered:
+            self._run(state, ordered[0], orders.pace[ordered[0]], at, stamina, dice, events)
+            unused: dict[str, dict[str, str]] = {}
+            for runner in ordered[1:]:
+                unused.setdefault(state.owner[runner], {})[runner] = f"the whistle blew after {ordered[0]} moved"
+            return Resolution(replace(state, at=at, stamina=stamina, whistled=True), events, unused)
         for runner in sorted(state.owner):
-            pace = orders.pace.get(runner, "walk")
-            if pace == "run":
-                step = dice.roll(f"run/{runner}", 6) if stamina[runner] else 1
-                stamina[runner] = max(0, stamina[runner] - 1)
-            else:
-                step = 2
-                stamina[runner] = min(STAMINA, stamina[runner] + 1)
-            at[runner] = min(self.length, at[runner] + step)
-            events.append(Event(state.turn, RaceEvent.MOVE, f"{runner} moves to {at[runner]}."))
-            if stamina[runner] == 0:
-                events.append(Event(state.turn, RaceEvent.TIRED, f"{runner} has no stamina left.",
-                                    audience=frozenset({state.owner[runner]})))
+            self._run(state, runner, orders.pace.get(runner, "walk"), at, stamina, dice, events)
         best = max(at.values())
         winners = None
         if best >= self.length or state.turn >= self.settings.max_turns:
             winners = tuple(dict.fromkeys(state.owner[r] for r in sorted(at) if at[r] == best))
             events.append(Event(state.turn, RaceEvent.FINISH, f"{' and '.join(winners)} win the race."))
-        return Resolution(replace(state, turn=state.turn + 1, at=at, stamina=stamina, winners=winners), events)
+        return Resolution(replace(state, turn=state.turn + 1, at=at, stamina=stamina, winners=winners,
+                                  whistled=False), events)
+
+    def _run(self, state: RaceState, runner: str, pace: str, at: dict[str, int], stamina: dict[str, int],
+             dice: TurnDice, events: list[Event]) -> None:
+        """One runner moves at its pace."""
+        if pace == "run":
+            step = dice.roll(f"run/{runner}", 6) if stamina[runner] else 1
+            stamina[runner] = max(0, stamina[runner] - 1)
+        else:
+            step = 2
+            stamina[runner] = min(STAMINA, stamina[runner] + 1)
+        at[runner] = min(self.length, at[runner] + step)
+        events.append(Event(state.turn, RaceEvent.MOVE, f"{runner} moves to {at[runner]}."))
+        if stamina[runner] == 0:
+            events.append(Event(state.turn, RaceEvent.TIRED, f"{runner} has no stamina left.",
+                                audience=frozenset({state.owner[runner]})))
 
     def outcome(self, state: RaceState) -> Outcome | None:
         """The winners once the race is over."""
@@ -315,6 +334,17 @@ class RaceSheet:
                     orders: RaceOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
         """Each runner's pace in its row."""
         return {"runners": {r: {"pace": p} for r, p in orders.pace.items() if state.owner.get(r) == seat}}
+
+    def drawings(self, state: RaceState) -> Sequence[BoardDrawing]:
+        """The track (the board tab) and a second public tab, the standings: a game may draw several."""
+        return (self.board(state), self.standings(state))
+
+    def standings(self, state: RaceState) -> BoardDrawing:
+        """The runners, the one furthest on first."""
+        order = sorted(state.at, key=lambda r: (-state.at[r], r))
+        rows: Grid = [["Runner", "Square"]]
+        rows += [[r, state.at[r]] for r in order]
+        return BoardDrawing(rows, (Fill("A1:B1", "#D9D9D9", bold=True),), {0: 120}, tab=STANDINGS_TAB)
 
     def board(self, state: RaceState) -> BoardDrawing:
         """One cell per square; the runners on it, one per line."""

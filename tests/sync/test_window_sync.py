@@ -17,6 +17,7 @@ from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sync.match_record import engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_between import adjust_window_match, undo_window
 from sheets_gm.sync.window_create import SeatsMismatchError, create_window_match
 from sheets_gm.sync.window_poll import poll
 from tests.fakes.memory import InjectedFault, MemoryBackend
@@ -260,3 +261,80 @@ def test_a_window_may_wait_for_some_seats_only(registered_race: type[RaceRuleset
     tick_ready(ann, "Ann")
     report = poll(sheets, RACE, now=NOW)
     assert report.resolved and report.reason == "Ann is ready"
+
+
+def _whistled_turn() -> tuple[MatchSheets, list[MemoryBackend]]:
+    """A race with the whistle: Ann orders both runners, Bo one, both ready; the whistle stops the resolution
+    after Ann-1, so Ann-2's and Bo-1's rows are read but not used."""
+    sheets, backends = new_race(settings=RaceSettings(whistle=True))
+    _board, _engine, ann, bo = backends
+    type_pace(ann, "Ann", 0, "run")
+    type_pace(ann, "Ann", 1, "walk")
+    type_pace(bo, "Bo", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    return sheets, backends
+
+
+def test_rows_a_resolution_did_not_use_stay_typed_and_say_why(registered_race: type[RaceRuleset]) -> None:
+    """Issue 14: a resolution that leaves its window open keeps the rows it says it did not use (Win or Die's
+    rows after a reaction), with its reason, and archives every row it read."""
+    sheets, (_board, engine, ann, bo) = _whistled_turn()
+    report = poll(sheets, RACE, now=NOW)
+    assert report.resolved and report.window_key == "1"
+    state = record_of(engine).state  # type: ignore[attr-defined]
+    assert state.turn == 1 and state.at["Ann-1"] > 0 and state.at["Ann-2"] == 0 and state.whistled
+    runners = tabs().orders("Ann").table("runners")
+    assert ann.value("Orders Ann", runners.cell(0, "pace")) == ""  # used: cleared
+    assert ann.value("Orders Ann", runners.cell(1, "pace")) == "walk"  # unused: still typed
+    assert ann.value("Orders Ann", runners.cell(1, "window")) == "1"
+    said = "Not resolved, kept for turn 1: the whistle blew after Ann-1 moved."
+    assert feedback(ann, "Ann", "runners", 1) == said and feedback(bo, "Bo", "runners", 0) == said
+    assert bo.value("Orders Bo", tabs().orders("Bo").table("runners").cell(0, "pace")) == "run"
+    assert ann.value("Orders Ann", tabs().orders("Ann").table("seat").cell(0, "ready")) is False
+    archived = json.loads(str(ann.value("Archive Ann", "B2")))
+    assert {r["subject"] for r in archived["rows"]} == {"Ann-1", "Ann-2", "Ann"}  # all it read: undo, recovery
+    assert archived["kept"] == [{"table": "runners", "subject": "Ann-2", "values": {"pace": "walk"}, "note": said}]
+    poll(sheets, RACE, now=NOW)  # the next polls keep saying why, before the engine's verdict
+    assert feedback(ann, "Ann", "runners", 1) == f"{said} · ✔ Ann-2 will walk"
+    assert poll(sheets, RACE, now=NOW).feedback_written == 0
+    type_pace(ann, "Ann", 1, "run")  # changed since: an ordinary row now
+    poll(sheets, RACE, now=NOW)
+    assert feedback(ann, "Ann", "runners", 1) == "✔ Ann-2 will run"
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    assert poll(sheets, RACE, now=NOW).resolved
+    state = record_of(engine).state  # type: ignore[attr-defined]
+    assert state.turn == 2 and state.at["Ann-2"] > 0 and not state.whistled
+    assert ann.value("Orders Ann", runners.cell(1, "pace")) == "" and "Kept" not in feedback(ann, "Ann", "runners", 1)
+
+
+def test_rows_not_used_keep_their_reason_when_a_cut_resolution_is_completed(
+        registered_race: type[RaceRuleset]) -> None:
+    sheets, (board, engine, ann, bo) = _whistled_turn()
+    board.fail_on_call = len(board.calls) + 2  # the seats are written, the board's write fails: no commit
+    with pytest.raises(InjectedFault):
+        poll(sheets, RACE, now=NOW)
+    board.fail_on_call = None
+    report = poll(sheets, RACE, now=NOW)
+    assert report.resolved and report.reason == "completing a resolution that was interrupted"
+    assert record_of(engine).resolved == 1  # type: ignore[attr-defined]
+    assert ann.value("Orders Ann", tabs().orders("Ann").table("runners").cell(1, "pace")) == "walk"
+    assert feedback(ann, "Ann", "runners", 1) == "Not resolved, kept for turn 1: the whistle blew after Ann-1 moved."
+    assert feedback(bo, "Bo", "runners", 0).startswith("Not resolved, kept for turn 1")
+
+
+def test_an_adjustment_keeps_saying_why_and_an_undo_puts_back_every_row_read(
+        registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, engine, ann, _bo) = _whistled_turn()
+    assert poll(sheets, RACE, now=NOW).resolved
+    runners = tabs().orders("Ann").table("runners")
+    said = "Not resolved, kept for turn 1: the whistle blew after Ann-1 moved."
+    adjust_window_match(sheets, RACE, [{"runner": "Bo-2", "stamina": 0, "reason": "a cramp"}])
+    assert feedback(ann, "Ann", "runners", 1) == said
+    undone = undo_window(sheets, RACE, "the whistle was a mistake")
+    assert undone.restored == 5 and undone.set_aside == 2  # Ann's 2 rows and Ready, Bo's row and Ready; 2 kept
+    assert [ann.value("Orders Ann", runners.cell(i, "pace")) for i in (0, 1)] == ["run", "walk"]
+    assert json.loads(str(ann.value("Archive Ann", "C2")))["stale"][0]["values"] == {"pace": "walk"}
+    assert feedback(ann, "Ann", "runners", 1) != said
+    assert record_of(engine).resolved == 0  # type: ignore[attr-defined]

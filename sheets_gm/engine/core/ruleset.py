@@ -99,6 +99,9 @@ class RulesetTraits:
     max_windows: int  # an upper bound on the windows of a match with the default settings (conformance)
     settings_type: type[Any]
     default_board: str  # the file of the default board in the template folder ``templates/<name>/``
+    # Roster groups that are no seat: a roster row may name one instead of a seat (Coalition's mercenary
+    # bands, which nobody plays: the engine moves them).
+    roster_groups: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,10 +171,16 @@ class Outcome:
 
 @dataclass
 class Resolution(Generic[StateT]):
-    """What resolving a window (or applying a GM event) produced."""
+    """What resolving a window (or applying a GM event) produced.
+
+    ``unused`` names, per seat, the rows (by subject) whose orders were read but not carried out, each
+    with why: Win or Die's rows from the one a reaction interrupted. While the window stays open the sync
+    keeps them typed, that sentence in their feedback, instead of clearing them. Most rulesets use every
+    order they read and leave it empty."""
 
     state: StateT
     events: list[Event]
+    unused: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

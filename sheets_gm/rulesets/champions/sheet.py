@@ -116,6 +116,10 @@ class ChampionsSheet:
                                                                     strict=False)}}
         return out
 
+    def drawings(self, state: ChampionsState) -> Sequence[BoardDrawing]:
+        """The board, the one public tab."""
+        return (self.board(state),)
+
     def board(self, state: ChampionsState) -> BoardDrawing:
         """The grid at its size with the players on their tiles (no health: that is for tile-mates)."""
         size = state.size

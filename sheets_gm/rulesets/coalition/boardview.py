@@ -35,6 +35,7 @@ class SquareView:
     controlled_by: str = ""  # a feature's controlling side
     armies: tuple[ArmyMark, ...] = ()
     battle: BattleType | None = None
+    leads_to: str = ""  # a portal's linked place
 
 
 def plane_rows(board: Board, state: CoalitionState, plane: str) -> list[list[SquareView]]:
@@ -54,5 +55,6 @@ def plane_rows(board: Board, state: CoalitionState, plane: str) -> list[list[Squ
         rows[square.row].append(SquareView(
             square.label, board.terrain_of(place), s.name if s else "", s.kind if s else None,
             s.colour if s else None, bool(s and s.name in state.destroyed),
-            state.control.get(s.name, "") if s else "", tuple(marks.get(place, ())), battles.get(place)))
+            state.control.get(s.name, "") if s else "", tuple(marks.get(place, ())), battles.get(place),
+            (s.to or "") if s else ""))
     return rows

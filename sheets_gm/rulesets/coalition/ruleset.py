@@ -69,6 +69,7 @@ class CoalitionRuleset:
         max_windows=2 * CoalitionSettings().max_turns,
         settings_type=CoalitionSettings,
         default_board="map.yaml",
+        roster_groups=(Side.MERCENARY.value,),
     )
 
     def __init__(self, board: Board, settings: CoalitionSettings) -> None:

@@ -1,6 +1,6 @@
 """Armies from a roster: each row read and checked against the rulebook's army table.
 
-A roster row (a ``Member`` whose seat is the side, or ``mercenary``) carries the army's
+A roster row (a ``Member`` whose seat is the side, or ``mercenary``: a roster group, no seat) carries the army's
 columns as text: ``rank`` (1–6), ``at`` (``Dominaria 3A``), ``factions`` and ``primary``
 (Coalition), ``units`` (``5000/2500/1500/1000``) or ``creatures``
 (``5000 Llanowar Elves (green 1/1); 2500 Grizzly Bears (green 2/2)``, with ``phyrexian``
@@ -16,7 +16,7 @@ from typing import Any
 
 from sheets_gm.engine.core.ruleset import Member, Roster
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
-from sheets_gm.rulesets.coalition.enums import PLAYER_SIDES, Colour, Phase, Side
+from sheets_gm.rulesets.coalition.enums import PLAYER_SIDES, Colour, Phase, Side, StructureKind
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, TOP_RANKS, Army, CoalitionState, Creature, rank_name
 from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_text
 
@@ -164,8 +164,13 @@ def army_from_fields(board: Board, name: str, side_text: str, fields: Mapping[st
     guards = str(fields.get("guards", "") or "").strip() or None
     if side is Side.MERCENARY:
         if guards is None or guards.lower() not in board.by_name:
-            raise ValueError(f"guards {guards!r}: a mercenary guards a structure of the map, named as on the map")
+            example = next((f" (like {s.name})" for s in board.structures if s.kind is StructureKind.FEATURE), "")
+            raise ValueError(f"guards {guards or ''!r}: a mercenary band guards a structure of the map, named as on "
+                             f"the map{example}")
         guards = board.by_name[guards.lower()].name
+    elif guards is not None:
+        raise ValueError(f"guards {guards!r}: only a mercenary band (side mercenary) guards a structure; leave it "
+                         f"empty for a {side.value} army")
     army = Army(name, side, rank, at, units, tuple(factions), primary, str(fields.get("player", "") or ""),
                 str(fields.get("legend", "") or ""), tuple(creatures), guards)
     problems = army_problems(army)

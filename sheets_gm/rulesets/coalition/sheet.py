@@ -3,7 +3,8 @@
 Its layout is ``templates/coalition/sheet.yaml``: each side's orders tab has a row per army
 (its orders window) and a Ready box; the judge's tab has a row per battle announced, a row per
 army in those battles (losses) and a Ready box (the results window). The rows are read by
-``sheet_rows``, the board drawn by ``sheet_board``, the View tabs filled by ``sheet_panels``.
+``sheet_rows``; a public tab per plane is drawn by ``sheet_board`` and the Turn report tab (the
+forum's posts) by ``sheet_report``; the View tabs are filled by ``sheet_panels``.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from sheets_gm.engine.core.ruleset import JUDGE, Outcome, Window
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import battle_title
-from sheets_gm.rulesets.coalition.sheet_board import BoardDrawer
+from sheets_gm.rulesets.coalition.sheet_board import PlaneDrawer
 from sheets_gm.rulesets.coalition.sheet_panels import panel, slots_text
+from sheets_gm.rulesets.coalition.sheet_report import report_drawing
 from sheets_gm.rulesets.coalition.sheet_rows import (
     army_cells,
     judge_cells,
@@ -36,7 +38,8 @@ _PHASE_WORDS = {Phase.ORDERS: "orders", Phase.RESULTS: "battle results"}
 
 @dataclass(frozen=True)
 class CoalitionSheet:
-    """The Coalition's sheet: armies' orders rows per side, the judge's result rows, the map of three planes."""
+    """The Coalition's sheet: armies' orders rows per side, the judge's result rows, a tab per plane, the
+    turn report."""
 
     plane_map: Board  # the match's planes, terrain and structures
 
@@ -46,9 +49,9 @@ class CoalitionSheet:
         return ruleset_sheet_spec("coalition")
 
     @cached_property
-    def drawer(self) -> BoardDrawer:
+    def drawer(self) -> PlaneDrawer:
         """Draws the planes with the layout's colours and signs."""
-        return BoardDrawer(self.plane_map, self.spec.colours.extra, self.spec.symbols)
+        return PlaneDrawer(self.plane_map, self.spec.colours.extra, self.spec.symbols, self.spec.tabs.board)
 
     # -- rows --------------------------------------------------------------------------------
     def rows(self, state: CoalitionState, seat: str, table: InputTable) -> list[str]:
@@ -112,9 +115,10 @@ class CoalitionSheet:
         return {"armies": {army: army_cells(o) for army, o in orders.orders.get(seat, {}).items()}}
 
     # -- drawing -----------------------------------------------------------------------------
-    def board(self, state: CoalitionState) -> BoardDrawing:
-        """The three planes and the turn's forum posts (see ``sheet_board``)."""
-        return self.drawer.drawing(state)
+    def drawings(self, state: CoalitionState) -> Sequence[BoardDrawing]:
+        """A tab per plane, named after it (``sheet_board``), then the Turn report tab with the forum's posts
+        (``sheet_report``; the layout's board tab)."""
+        return (*self.drawer.drawings(state), report_drawing(state, self.plane_map, self.spec.colours.extra))
 
     def status(self, state: CoalitionState, window: Window | None, outcome: Outcome | None) -> str:
         """The turn and window, the victory points, the open battles; or the result."""

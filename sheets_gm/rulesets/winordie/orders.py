@@ -10,6 +10,12 @@ from typing import Any
 from sheets_gm.rulesets.winordie.enums import ActionKind, Enhancement, Side, Trigger
 
 
+def action_row(n: int) -> str:
+    """The n-th action (from 1) of the acting player's list as her sheet's row and the engine's feedback name
+    it: ``Row 3``."""
+    return f"Row {n}"
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One row of the acting player's actions.

@@ -147,8 +147,10 @@ class WodRuleset:
         return resolve_window(self.rules, state, orders, dice).verdicts
 
     def resolve(self, state: WodState, orders: WodOrders, dice: TurnDice) -> Resolution[WodState]:
+        """The window resolved; the acting player's rows refused or stopped by a reaction are ``unused`` (they wait on
+        her sheet while her turn stays open)."""
         result = resolve_window(self.rules, state, orders, dice)
-        return Resolution(result.state, result.events)
+        return Resolution(result.state, result.events, {state.acting: result.unused} if result.unused else {})
 
     def outcome(self, state: WodState) -> Outcome | None:
         if not state.finished or state.winner is None:

@@ -14,14 +14,13 @@ from typing import TYPE_CHECKING
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.winordie.enums import Mode, Phase
-from sheets_gm.rulesets.winordie.orders import WodOrders
+from sheets_gm.rulesets.winordie.orders import WodOrders, action_row
 from sheets_gm.rulesets.winordie.sheet_draw import draw_board, gm_panel, own_panel, tracks, unit_cells
 from sheets_gm.rulesets.winordie.sheet_read import (
     ACTIONS,
     REACTIONS,
     SEAT,
     UNITS,
-    action_row,
     reaction_row,
     read_seat,
     typed_cells,
@@ -78,7 +77,12 @@ class WodSheet:
     def typed_cells(self, state: WodState, window: Window, seat: str,
                     orders: WodOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
         """What she would type for ``orders`` (``sheet_read.typed_cells``)."""
-        return typed_cells(window, seat, orders, next(t.max_rows for t in self.spec.inputs if t.rows == REACTIONS))
+        rows = {t.rows: t.max_rows for t in self.spec.inputs}
+        return typed_cells(window, seat, orders, rows[ACTIONS], rows[REACTIONS])
+
+    def drawings(self, state: WodState) -> Sequence[BoardDrawing]:
+        """The board, the one public tab."""
+        return (self.board(state),)
 
     def board(self, state: WodState) -> BoardDrawing:
         """The hex map from the public view, the GM's pending effects under it and the fallen."""

@@ -26,7 +26,7 @@ from sheets_gm.engine.core.ruleset import Window
 from sheets_gm.engine.core.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.rulesets.winordie.cards import CardTableError, parse_enhancements
 from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhancement, Phase, Side, Trigger
-from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders
+from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders, action_row
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.sheets.adapter import SeatInput
@@ -37,11 +37,6 @@ UNITS, ACTIONS, REACTIONS, SEAT = "units", "actions", "reactions", "seat"
 SURRENDER = "surrender"
 Cells = dict[str, dict[str, dict[str, CellValue]]]
 E = TypeVar("E", bound=Enum)
-
-
-def action_row(n: int) -> str:
-    """The subject of the n-th action row (from 1), as the engine's feedback numbers it: ``Row 3``."""
-    return f"Row {n}"
 
 
 def reaction_row(n: int) -> str:
@@ -269,10 +264,11 @@ _TARGET_HELP = {
 
 
 def _public_target(rules: WodRules, state: WodState, text: str) -> bool:
-    """Whether ``text`` names something anyone may name: a hex, an exposed unit's id, a face-down token."""
+    """Whether ``text`` names something anyone may name: a hex, an exposed unit's id, a face-down token (its
+    name stays the unit's once revealed: the reveal is public)."""
     wanted = text.lower()
     return rules.board.is_hex(text) or any(
-        u.at is not None and ((not u.hidden and u.id.lower() == wanted) or (u.hidden and u.token.lower() == wanted))
+        u.at is not None and ((not u.hidden and u.id.lower() == wanted) or u.token.lower() == wanted)
         for u in state.units)
 
 
@@ -331,17 +327,20 @@ def _within(value: CellValue) -> int | None:
 
 
 # -- typing orders -------------------------------------------------------------------------
-def typed_cells(window: Window, seat: str, orders: WodOrders, reaction_rows: int) -> Cells:
-    """What ``seat`` would type for its part of ``orders`` (read back by ``read_seat`` as the same orders); a list
-    of standing reactions replaces the one typed (``reaction_rows``: the rows of the reactions table)."""
+def typed_cells(window: Window, seat: str, orders: WodOrders, action_rows: int, reaction_rows: int) -> Cells:
+    """What ``seat`` would type for its part of ``orders`` (read back by ``read_seat`` as the same orders). In her
+    turn her list of actions replaces the rows typed (rows a reaction stopped are still there), and a list of
+    standing reactions replaces the one typed (``action_rows``, ``reaction_rows``: the rows of those tables)."""
     out: Cells = {}
     if window.phase == Phase.DEPLOY.value:
         placements = orders.deploy.get(seat, ())
         if placements:
             out[UNITS] = {p.unit: {"deploy": p.at} for p in placements}
     actions = orders.actions.get(seat, ())
-    if actions:
+    if window.phase == Phase.ACTIONS.value and seat == window.seats[0]:
         out[ACTIONS] = {action_row(n): _action_cells(a) for n, a in enumerate(actions, start=1)}
+        out[ACTIONS].update({action_row(n): dict.fromkeys(_ACTION_KEYS, "")
+                             for n in range(len(actions) + 1, action_rows + 1)})
     if seat in orders.reactions:  # her whole list of standing reactions: the rows below it are emptied
         reactions = orders.reactions[seat]
         out[REACTIONS] = {reaction_row(n): _reaction_cells(r) for n, r in enumerate(reactions, start=1)}
@@ -355,6 +354,9 @@ def typed_cells(window: Window, seat: str, orders: WodOrders, reaction_rows: int
     if seat_cells:
         out[SEAT] = {seat: seat_cells}
     return out
+
+
+_ACTION_KEYS = ("unit", "action", "target", "side", "new_id", "enhancements", "aim")
 
 
 def _action_cells(a: Action) -> dict[str, CellValue]:

@@ -25,12 +25,13 @@ from sheets_gm.rulesets.winordie.enums import (
     EventKind,
     Mode,
     Phase,
+    ResolveMode,
     Side,
     Terrain,
     Trigger,
 )
 from sheets_gm.rulesets.winordie.movement import Route, plan_move
-from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders
+from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders, action_row
 from sheets_gm.rulesets.winordie.rules import (
     WodRules,
     check_defeat,
@@ -47,14 +48,22 @@ COUNCIL = "War Council"
 
 @dataclass(slots=True)
 class TurnResult:
-    """What resolving a window did: the new state, the log, a verdict per row, and how many rows of the
-    acting player were used up (resolved or refused) before a reaction stopped them."""
+    """What resolving a window did: the new state, the log, a verdict per row, how many rows of the
+    acting player were used up (resolved or refused) before a reaction stopped them, which reaction
+    (``Bo's Bo-3 (Parry)``), and the rows refused or stopped (by row subject, each with why: while her
+    turn stays open they stay on her sheet for the next sync)."""
 
     state: WodState
     events: list[Event] = field(default_factory=list)
     verdicts: list[Verdict] = field(default_factory=list)
     done: int = 0
-    stopped: bool = False
+    stopped_by: str = ""
+    unused: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether a reaction stopped the acting player's rows."""
+        return bool(self.stopped_by)
 
 
 def resolve_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> TurnResult:
@@ -91,6 +100,7 @@ def resolve_window(rules: WodRules, state: WodState, orders: WodOrders, dice: Tu
             result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
                                            f"Row {row}: waiting for the reaction above; it resolves at the next "
                                            "sync."))
+            result.unused[action_row(row)] = f"{result.stopped_by} reacted before a row above{_again(rules)}"
             continue
         checked = _check(rules, new, action)
         if isinstance(checked, _Refusal):
@@ -99,10 +109,12 @@ def resolve_window(rules: WodRules, state: WodState, orders: WodOrders, dice: Tu
                                            f"({action.describe()}): {checked}"))
             result.events.append(Event(new.turn, EventKind.REFUSED, f"Row {row} refused: {checked}",
                                        {"row": row}, audience=frozenset({new.acting})))
+            result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
             continue
         fired = _fire_reaction(rules, new, action, standing, result.events)
         if fired:
-            result.stopped = True
+            result.stopped_by = fired
+            result.unused[action_row(row)] = f"{fired} reacted before this row{_again(rules)}"
             result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
                                            f"Row {row}: waiting: {fired} reacts first; the GM applies the "
                                            "reaction's effect and this row resolves at the next sync."))
@@ -114,6 +126,12 @@ def resolve_window(rules: WodRules, state: WodState, orders: WodOrders, dice: Tu
     if new.acting not in orders.hold and not result.stopped and new.phase is Phase.ACTIONS and new.game == game:
         end_of_turn(rules, new, result.events)
     return result
+
+
+def _again(rules: WodRules) -> str:
+    """What a row a reaction stopped waits for, and what its player does next."""
+    boxes = "Go or Ready" if rules.settings.resolve is ResolveMode.STEP else "Ready"
+    return f"; once the GM has applied it, tick {boxes} again"
 
 
 # -- the turn's frame ----------------------------------------------------------------------
@@ -323,13 +341,14 @@ Checked = Route | Unit | str | tuple[Hex, str] | None
 
 
 def _target_unit(rules: WodRules, state: WodState, text: str) -> Unit | None:
-    """The unit a row names: by id, by face-down token name, or by its hex."""
+    """The unit a row names: by id, by its face-down token's name (still its name once revealed, so a row
+    may name again a token an earlier row of the turn revealed), or by its hex."""
     found = state.unit(text)
     if found is not None and found.at is not None:
         return found
     wanted = text.strip().lower()
     for u in state.units:
-        if u.hidden and u.token and u.token.lower() == wanted:
+        if u.token and u.at is not None and u.token.lower() == wanted:
             return u
     if rules.board.is_hex(text):
         return state.unit_at(rules.board.parse(text))
@@ -360,6 +379,9 @@ def _check(rules: WodRules, state: WodState, action: Action) -> Checked:
         return _Refusal(route) if isinstance(route, str) else route
     if action.kind is ActionKind.ATTACK:
         target = _target_unit(rules, state, action.target)
+        if target is None and rules.board.is_hex(action.target):
+            return _Refusal(f"no unit stands on {rules.board.parse(action.target).label}; attack a hex with an "
+                            "enemy unit on it")
         if target is None:
             return _Refusal(f"no unit answers to {action.target!r}; name a target by its hex (C3), an exposed "
                             "unit's id or a face-down token's name (Bo token 2)")

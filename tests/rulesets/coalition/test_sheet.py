@@ -1,11 +1,12 @@
 """The Coalition's sheet: typed rows read as orders and results (good and bad cells), typed cells as
-their exact inverse for the bots' orders and the stand-in judge's results, the board of three planes
-with the forum posts under it, the View panels, and a refused cell answered in its row by the real sync."""
+their exact inverse for the bots' orders and the stand-in judge's results, a tab per plane and the
+Turn report tab with the forum's posts, the View panels, and a refused cell answered in its row by the real sync."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -16,9 +17,10 @@ from sheets_gm.rulesets.coalition.enums import BattleType, Phase, Side, Terrain
 from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.sheet import CoalitionSheet
-from sheets_gm.rulesets.coalition.sheet_board import POST_ROWS
+from sheets_gm.rulesets.coalition.sheet_report import REPORT_ROWS
+from sheets_gm.rulesets.coalition.sheet_report import _cut as report_cut
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders, CoalitionState
-from sheets_gm.sheets.adapter import SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.tables import TypedRow
@@ -216,47 +218,66 @@ def test_the_stand_in_judges_results_typed_are_read_back_as_the_same() -> None:
 
 
 # -- the board and the panels --------------------------------------------------------------
-def test_the_board_draws_each_plane_with_its_squares_armies_and_battles() -> None:
+def test_each_plane_has_its_tab_with_its_squares_armies_and_battles() -> None:
     rules = full_game()
     sheet = rules.sheet()
     s = rules.new_match(rules.sample_roster(), b"board")
-    drawing = sheet.board(s)
-    values = drawing.values
-    assert [r[0] for r in values if r and str(r[0]).split(" ")[0] in rules.board.planes] == [
-        "Dominaria", "Phyrexia", "Mirrodin (wraps east–west)"]
-    assert values[0][1:4] == ["1", "2", "3"] and values[1][0] == "A"
+    drawings = sheet.drawings(s)
+    assert [d.tab for d in drawings] == ["Dominaria", "Phyrexia", "Mirrodin", ""]  # "": the board tab, Turn report
+    assert sheet.spec.tabs.board == "Turn report" and sheet.spec.tabs.retired == ("Board",)
+    dominaria, phyrexia, mirrodin = drawings[:3]
+    values = dominaria.values
+    assert values[0][:4] == ["Dominaria", "1", "2", "3"] and values[1][0] == "A" and values[9][0] == "I"
+    assert mirrodin.values[0][0] == "Mirrodin (wraps east–west)" and phyrexia.values[0][0] == "Phyrexia"
+    assert len(values) == 1 + rules.board.planes["Dominaria"].height  # the plane alone: no posts under it
     wrath = values[3][4]  # Dominaria 4C: the Coalition's white base, Urza's Vanguard on it
     assert wrath == "⌂ Wrath (white)\n◆ Urza's Vanguard (6 · 10000)"
-    assert values[values.index(next(r for r in values if str(r[0]).startswith("Forum posts"))) + 1][0] == \
-        "No posts yet: the first ones come at the turn 1 orders deadline."
-    fills = {f.range: f.colour for f in drawing.fills}
+    portal = next(str(c) for r in values for c in r if str(c).startswith("◎"))
+    assert " → Phyrexia " in portal or " → Mirrodin " in portal  # where it leads, now that it is another tab
+    fills = {f.range: f.colour for f in dominaria.fills}
     assert fills["A1:Y1"] == "#EFEFEF"  # the plane's name row
     colours = sheet.spec.colours.extra
     assert any(r.startswith("B2:") for r in fills) and colours[Terrain.SWAMP.value] in fills.values()
+    assert dominaria.row_heights[1] == dominaria.row_heights[9] > dominaria.row_heights[0]  # squares, name row
+    assert "Turn report" in str(dominaria.legend[-1][0])
     battle = s.with_(battles=(Battle(BattleType.ATTACKS, "Dominaria 4C", ("Urza's Vanguard",)),))
-    assert str(sheet.board(battle).values[3][4]).startswith("⚔ battle (attacks)\n⌂ Wrath")
+    assert str(sheet.drawings(battle)[0].values[3][4]).startswith("⚔ battle (attacks)\n⌂ Wrath")
 
 
-def test_the_board_keeps_its_size_and_carries_the_turns_posts() -> None:
+def _column(drawing: BoardDrawing, col: int) -> list[str]:
+    return [str(r[col]) for r in drawing.values[1:] if str(r[col])]
+
+
+def test_the_turn_report_has_a_column_per_post_and_keeps_its_size() -> None:
     rules = full_game()
     sheet = rules.sheet()
     s = rules.new_match(rules.sample_roster(), b"posts")
-    first = sheet.board(s)
+    first = sheet.drawings(s)[-1]
+    assert str(first.values[0][0]).startswith("Movement Results: select the lines under this cell")
+    assert _column(first, 0) == ["Nothing yet: the first posts come at the turn 1 orders deadline."]
     orders = CoalitionOrders({side.value: side_orders(rules.board, rules.settings, s, side, random.Random(1), 1.0)
                               for side in (Side.COALITION, Side.PHYREXIA)})
     after = rules.resolve(s, orders, rules.dice(b"posts", s)).state
-    drawn = sheet.board(after)
-    assert (drawn.width, drawn.height) == (first.width, first.height)
-    text = [str(r[0]) for r in drawn.values]
-    assert "Battle Announcements, turn 1" in text and "Movement Results, turn 1" in text
     assert after.phase is Phase.RESULTS  # battles were announced: the judge's window is open
-    assert not any(t.startswith("Battle Results") for t in text)  # the judge has not entered them yet
-    posts = text.index(next(t for t in text if t.startswith("Forum posts")))
-    assert len(text) - posts - 1 == POST_ROWS
+    drawn = sheet.drawings(after)[-1]
+    assert (drawn.width, drawn.height) == (first.width, first.height) == (3, 1 + REPORT_ROWS)
+    moves, results, announced = (_column(drawn, c) for c in range(3))
+    assert moves[0] == "Movement Results, turn 1" and any(re.search(r" \[[a-z]+( -> .*)?\]", m) for m in moves)
+    assert results == ["Battle Results, turn 1", "They come when the judge's results are in."]
+    assert announced[0] == "Battle Announcements, turn 1" and len(announced) > 1
     judged = rules.resolve(after, CoalitionOrders(results=stand_in_results(rules.settings, after, rules.dice(
         b"posts", after))), rules.dice(b"posts", after)).state
-    text = [str(r[0]) for r in sheet.board(judged).values]
-    assert len(text) == first.height and "Battle Results, turn 1" in text and "Movement Results, turn 1" in text
+    done = sheet.drawings(judged)[-1]
+    moves, results, _ = (_column(done, c) for c in range(3))
+    assert done.height == first.height and moves[0] == "Movement Results, turn 1"
+    assert results[0] == "Battle Results, turn 1" and results[-1].startswith("Victory points: Coalition")
+    assert any(" wins" in line or " win" in line for line in results)
+
+
+def test_a_post_longer_than_its_column_is_cut_with_a_line_saying_so() -> None:
+    lines = [f"line {i}" for i in range(REPORT_ROWS + 5)]
+    cut = report_cut(lines, REPORT_ROWS)
+    assert len(cut) == REPORT_ROWS and cut[-1] == "… 6 more lines: the Log tab has every event of the turn."
 
 
 def test_a_sides_panel_lists_its_own_armies_and_the_judges_the_battles() -> None:

@@ -21,7 +21,7 @@ from sheets_gm.rulesets.winordie.ruleset import WodRuleset
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.sheet import WodSheet
 from sheets_gm.rulesets.winordie.sheet_draw import PENDING_LINES
-from sheets_gm.rulesets.winordie.state import Pending, WodState
+from sheets_gm.rulesets.winordie.state import Pending, Unit, WodState
 from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import TypedRow
@@ -56,6 +56,11 @@ def _read(r: WodRuleset, state: WodState, player: str, /,
 def _started(r: WodRuleset) -> WodState:
     """A deployed match, the first player's turn open."""
     return deployed(r)
+
+
+def _first(state: WodState, owner: str, card: str) -> Unit:
+    """``owner``'s first unit of ``card``."""
+    return next(u for u in state.units if u.owner == owner and u.card == card)
 
 
 def _names(text: str, ids: set[str]) -> set[str]:
@@ -439,3 +444,175 @@ def test_standing_reactions_stay_typed_from_turn_to_turn_and_fire_in_a_later_one
     log = _cells(match.board)
     assert f"{reactor} reacts before {acting}'s move: {unit.id} ({unit.card}) uses {ability}" in log
     assert match.value(reactor, "reactions", 0, "unit") == unit.id
+
+
+def test_a_token_revealed_by_a_row_is_named_again_by_later_rows_and_after_the_go() -> None:
+    """Issue 14: naming a face-down token that an earlier row of the turn revealed is what a player does."""
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    seat = state.acting
+    attacker = _first(state, seat, "Shieldbearer")
+    enemy = _first(state, state.other(seat), "Tusk Warlord")  # 8 health: lives on
+    assert enemy.hidden and enemy.at is not None
+    beside = next(h for h in r.rules.board.neighbours(enemy.at)
+                  if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
+    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, attacker.id, beside.label, "set the test up")])
+    attack = {"unit": attacker.id, "action": "attack", "target": enemy.token}
+    match.type(seat, "actions", 0, attack)
+    match.type(seat, "actions", 1, {**attack, "target": enemy.token.upper()})
+    match.type(seat, "seat", 0, {"go": True})
+    report = poll(match.sheets, type(r), now=NOW)
+    assert report.resolved and not report.rejected
+    assert "refused" not in _cells(match.seats[seat])
+    assert _cells(match.board).count(f"{attacker.id} attacks {enemy.id}") == 2
+    # After the Go the token is face up, and still its name: another unit of hers attacks it by that name.
+    second = _first(state, seat, "Sol Commander")
+    free = next(h for h in r.rules.board.neighbours(enemy.at) if h != beside and state.unit_at(h) is None
+                and not r.rules.board.terrain[h].obstacle)
+    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, second.id, free.label, "set the test up")])
+    match.type(seat, "actions", 0, {**attack, "unit": second.id})
+    match.type(seat, "seat", 0, {"ready": True})
+    assert poll(match.sheets, type(r), now=NOW, dry_run=True).rejected == []
+    report = poll(match.sheets, type(r), now=NOW)
+    assert report.resolved and not report.rejected
+    assert f"{second.id} attacks {enemy.id}" in _cells(match.board)
+
+
+@dataclass
+class _Interrupted:
+    """Three action rows typed and Go ticked; the opponent's War Drummer stands ready to react to an attack."""
+
+    match: _SheetMatch
+    acting: str
+    reactor: str
+    drummer: Any
+    ability: str
+    attacker: Any
+    archer: Any
+    step_to: Any
+    other_to: Any
+    rows: list[dict[str, str]]
+
+
+def _interrupted(r: WodRuleset) -> _Interrupted:
+    """Row 1 moves an archer, Row 2 attacks the drummer by its token (its reaction fires first), Row 3 moves."""
+    match = _deployed_in_sheets(r)
+    state = match.state
+    acting, reactor = state.acting, state.other(state.acting)
+    drummer = _first(state, reactor, "War Drummer")
+    ability = next(a.name for a in state.card_of(drummer).abilities if a.type.value == "reaction")
+    attacker = _first(state, acting, "Shieldbearer")
+    archer = _first(state, acting, "Sun Archer")
+    assert drummer.at is not None and archer.at is not None
+    beside = next(h for h in r.rules.board.neighbours(drummer.at)
+                  if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
+    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, attacker.id, beside.label, "set the test up")])
+    match.type(reactor, "reactions", 0, {"unit": drummer.id, "ability": ability, "when": "attacked"})
+    step_to = min(reachable(r.rules.board, r.settings, state, archer), key=lambda h: (h.row, h.col))
+    other, other_to = next((u, h) for u in state.units if u.owner == acting and u not in (archer, attacker)
+                           for h in sorted(reachable(r.rules.board, r.settings, state, u), key=lambda h: (h.row, h.col))
+                           if r.rules.board.distance(h, step_to) > 1)
+    rows = [{"unit": archer.id, "action": "move", "target": step_to.label},
+            {"unit": attacker.id, "action": "attack", "target": drummer.token},
+            {"unit": other.id, "action": "move", "target": other_to.label}]
+    for n, cells in enumerate(rows):
+        match.type(acting, "actions", n, cells)
+    match.type(acting, "seat", 0, {"go": True})
+    return _Interrupted(match, acting, reactor, drummer, ability, attacker, archer, step_to, other_to, rows)
+
+
+def test_rows_a_reaction_stops_stay_on_her_sheet_moved_up_saying_why_and_resolve_at_the_next_go() -> None:
+    """Issue 14: the rows from the one a reaction interrupted were cleared unresolved; she had to type them again."""
+    r = rules()
+    it = _interrupted(r)
+    match, acting, reactor, drummer, ability, attacker = (it.match, it.acting, it.reactor, it.drummer, it.ability,
+                                                          it.attacker)
+    archer, step_to, other_to, rows = it.archer, it.step_to, it.other_to, it.rows
+    assert poll(match.sheets, type(r), now=NOW).resolved
+    log = _cells(match.board)
+    assert f"{reactor} reacts before {acting}'s attack: {drummer.id} ({drummer.card}) uses {ability}" in log
+    assert f"moves from {archer.at.label} to {step_to.label}" in log and f"attacks {drummer.id}" not in log
+    typed = [{k: match.value(acting, "actions", n, k) for k in ("unit", "action", "target")} for n in range(3)]
+    assert typed == [rows[1], rows[2], {"unit": "", "action": "", "target": ""}]  # Row 1 used, the rest moved up
+    who = f"{reactor}'s {drummer.id} ({ability}) reacted before"
+    again = "once the GM has applied it, tick Go or Ready again."
+    assert match.value(acting, "actions", 0, "feedback") == f"Not resolved, kept for turn 1 · {acting}: {who} this " \
+                                                             f"row; {again}"
+    assert match.value(acting, "actions", 1, "feedback") == f"Not resolved, kept for turn 1 · {acting}: {who} a row " \
+                                                             f"above; {again}"
+    assert match.value(acting, "seat", 0, "go") is False
+    idle = poll(match.sheets, type(r), now=NOW)  # read again as they stand: nothing waits, the reason stays
+    assert not idle.resolved and idle.rejected == [] and f"{who} this row" in str(match.value(acting, "actions", 0,
+                                                                                              "feedback"))
+    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.DONE, "1", "", "the drum is heard")])
+    assert f"{who} this row" in str(match.value(acting, "actions", 0, "feedback"))
+    match.type(acting, "seat", 0, {"go": True})
+    assert poll(match.sheets, type(r), now=NOW).resolved
+    log = _cells(match.board)
+    assert f"{attacker.id} attacks {drummer.id}" in log and f"to {other_to.label}" in log
+    assert all(match.value(acting, "actions", n, "unit") == "" for n in range(3))
+
+
+def test_a_bot_typing_its_list_after_a_reaction_replaces_the_rows_kept() -> None:
+    r = rules()
+    it = _interrupted(r)
+    assert poll(it.match.sheets, type(r), now=NOW).resolved
+
+    class OneMove:
+        """Decides one move, fewer rows than the two kept."""
+
+        def orders(self, state: WodState, seat: str, dice: Any) -> WodOrders:
+            return WodOrders(actions={seat: (Action(ActionKind.MOVE, it.archer.id, it.archer.at.label),)})
+
+    type_bot_orders(it.match.sheets, type(r), {it.acting: OneMove()}, ready=False)
+    assert [it.match.value(it.acting, "actions", n, k) for n in range(2) for k in ("unit", "target")] == [
+        it.archer.id, it.archer.at.label, "", ""]
+
+
+def test_a_row_refused_at_a_go_stays_on_her_sheet_saying_why() -> None:
+    """The rules promise a refused row's feedback says why; a Go cleared it, the reason only in her log."""
+    match = _deployed_in_sheets(rules())
+    r, state = match.rules, match.state
+    seat = state.acting
+    mover = _first(state, seat, "Sun Archer")
+    to = min(reachable(r.rules.board, r.settings, state, mover), key=lambda h: (h.row, h.col))
+    match.type(seat, "actions", 0, {"unit": mover.id, "action": "move", "target": "I8"})  # beyond its speed
+    match.type(seat, "actions", 1, {"unit": mover.id, "action": "move", "target": to.label})
+    match.type(seat, "seat", 0, {"go": True})
+    assert poll(match.sheets, type(r), now=NOW).resolved
+    assert [match.value(seat, "actions", n, "target") for n in range(2)] == ["I8", ""]  # moved up; the move done
+    said = str(match.value(seat, "actions", 0, "feedback"))
+    assert said.startswith(f"Not resolved, kept for turn 1 · {seat}: refused: I8 is ") and "speed is 2" in said
+
+
+@pytest.mark.parametrize("resolve", list(ResolveMode))
+def test_the_rows_a_reaction_stops_are_named_unused_with_what_to_tick(resolve: ResolveMode) -> None:
+    r = rules(WodSettings(resolve=resolve))
+    state = _started(r)
+    acting, reactor = state.acting, state.other(state.acting)
+    drummer = _first(state, reactor, "War Drummer")
+    mover = _first(state, acting, "Sun Archer")
+    to = min(reachable(r.rules.board, r.settings, state, mover), key=lambda h: (h.row, h.col))
+    orders = WodOrders(actions={acting: (Action(ActionKind.MOVE, mover.id, to.label),) * 2},
+                       reactions={reactor: (Reaction(drummer.id, "Drum of Dread", Trigger.ANY),)})
+    resolution = r.resolve(state, orders, r.dice(SEED, state))
+    boxes = "Go or Ready" if resolve is ResolveMode.STEP else "Ready"
+    assert resolution.unused == {acting: {
+        "Row 1": f"{reactor}'s {drummer.id} (Drum of Dread) reacted before this row; once the GM has applied it, "
+                 f"tick {boxes} again",
+        "Row 2": f"{reactor}'s {drummer.id} (Drum of Dread) reacted before a row above; once the GM has applied it, "
+                 f"tick {boxes} again"}}
+    assert r.window(resolution.state) == r.window(state)  # her turn stays open
+
+
+def test_an_attack_on_an_empty_hex_says_no_unit_stands_there() -> None:
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    unit = _first(state, seat, "Sun Archer")
+    empty = next(h for h in r.rules.board.cells() if state.unit_at(h) is None)
+    orders = WodOrders(actions={seat: (Action(ActionKind.ATTACK, unit.id, empty.label.lower()),)})
+    verdict = r.check(state, orders, r.dice(SEED, state))[0]
+    assert not verdict.accepted and verdict.message.endswith(
+        f"no unit stands on {empty.label}; attack a hex with an enemy unit on it")

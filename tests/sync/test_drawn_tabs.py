@@ -1,0 +1,124 @@
+"""A game drawing more than one public tab (the test race draws its track and its standings): each tab laid
+out once, every drawn tab rewritten in the resolution's one write, the idle poll reading only the board
+tab's title, repair bringing back a drawn tab and deleting a tab an earlier layout drew."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.google import GoogleSheetBackend, layout_requests
+from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
+from sheets_gm.sheets.local import create_workbook
+from sheets_gm.sheets.spec import TabNames
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.window_repair import repair_window_match
+from tests.fakes.clock import FakeClock
+from tests.fakes.google_api import GoogleApiFake, fake_client
+from tests.sync.race_game import RACE, STANDINGS_TAB, RaceRuleset, RaceSettings, as_ruleset, registered_race
+from tests.sync.test_sync_google import policy
+from tests.sync.test_window_sync import NOW, SEATS, SEED, new_race, tabs, tick_ready, type_pace
+
+__all__ = ["registered_race"]  # the fixture, used by name
+
+
+def test_each_drawn_tab_is_laid_out_in_order_with_the_title_and_status(registered_race: type[RaceRuleset]) -> None:
+    _sheets, (board, _engine, _ann, _bo) = new_race()
+    assert list(board.tabs)[:2] == ["Board", STANDINGS_TAB]  # the drawings' order, before Log and Settings
+    assert board.value(STANDINGS_TAB, "A1") == "Runner" and board.value(STANDINGS_TAB, "A2") == "Ann-1"
+    assert "race track" in str(board.value(STANDINGS_TAB, "D1"))  # right of the 2 columns and a gap
+    assert board.value(STANDINGS_TAB, "D2") == "Turn 1."
+
+
+def test_the_idle_poll_reads_the_board_tabs_title_only(registered_race: type[RaceRuleset]) -> None:
+    sheets, backends = new_race()
+    board = backends[0]
+    poll(sheets, RACE, now=NOW)
+    for b in backends:
+        b.calls.clear()
+    board.ranges_read.clear()
+    poll(sheets, RACE, now=NOW)
+    assert [b.calls for b in backends] == [["read"]] * 4
+    assert board.ranges_read == ["'Board'!1:1"]  # never the standings: the poll does not need them
+
+
+def test_a_resolution_rewrites_every_drawn_tab_in_its_one_write(registered_race: type[RaceRuleset]) -> None:
+    sheets, (board, _engine, ann, bo) = new_race()
+    type_pace(ann, "Ann", 0, "walk")
+    type_pace(bo, "Bo", 0, "walk")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    board.calls.clear()
+    assert poll(sheets, RACE, now=NOW).resolved
+    assert board.calls == ["read", "write"]
+    assert board.value(STANDINGS_TAB, "A2") in ("Ann-1", "Bo-1") and board.value(STANDINGS_TAB, "B2") == 2
+    assert board.value(STANDINGS_TAB, "D2") == board.value("Board", "K2") == "Turn 2."
+
+
+def test_an_adapter_must_draw_the_board_tab_once_and_no_tab_twice(registered_race: type[RaceRuleset]) -> None:
+    one = BoardDrawing([["x"]])
+    with pytest.raises(SheetError, match="must draw the board tab 'Board' exactly once, not 0 times"):
+        tabs().drawn([BoardDrawing([["x"]], tab="Standings")])
+    with pytest.raises(SheetError, match="draws a tab 'Standings' that is already a tab"):
+        tabs().drawn([one, BoardDrawing([["x"]], tab="Standings"), BoardDrawing([["y"]], tab="Standings")])
+    with pytest.raises(SheetError, match="draws a tab 'Log'"):
+        tabs().drawn([one, BoardDrawing([["x"]], tab="Log")])
+
+
+def test_repair_brings_back_a_drawn_tab_and_deletes_a_retired_one(registered_race: type[RaceRuleset],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    sheets, (board, _engine, _ann, _bo) = new_race()
+    del board.tabs[STANDINGS_TAB]
+    board.tabs["Old track"] = {(0, 0): "drawn by an earlier version"}
+    board.sizes["Old track"] = (1, 1)
+    spec = tabs().spec
+    retiring = spec.model_copy(update={"tabs": spec.tabs.model_copy(update={"retired": ("Old track",)})})
+    monkeypatch.setattr("sheets_gm.sync.window_repair.ruleset_sheet_spec", lambda name: retiring)
+    report = repair_window_match(sheets, RACE)
+    assert STANDINGS_TAB in board.tabs and board.value(STANDINGS_TAB, "A1") == "Runner"
+    assert "Old track" not in board.tabs
+    assert report.notes == ["tab 'Old track' of an earlier layout was deleted from board: what it showed is drawn "
+                            "in the new tabs"]
+
+
+def test_a_local_workbook_deletes_a_retired_tab_and_keeps_other_tabs(tmp_path: Path,
+                                                                     registered_race: type[RaceRuleset]) -> None:
+    path = tmp_path / "match.xlsx"
+    backend = create_workbook(path, WorkbookLayout("t", (TabLayout("Board", rows=1, cols=1),)))
+    rules = RaceRuleset(RaceSettings(), "track 8")
+    sheets = MatchSheets.single(SEATS, backend)
+    create_window_match(sheets, as_ruleset(rules), rules.sample_roster(), seed=SEED)
+    keep = TabLayout("Notes", rows=2, cols=2, values={"A1": [["the GM's own notes"]]})
+    backend.apply_layout(WorkbookLayout("t", (keep,)))
+    backend.apply_layout(WorkbookLayout("t", (keep,), retired=(STANDINGS_TAB, "Notes", "Absent")))
+    names = backend.tab_names()
+    assert STANDINGS_TAB not in names and "Notes" in names and "Board" in names  # only the retired tab goes
+
+
+def test_google_deletes_a_retired_tab_last_and_only_if_present() -> None:
+    metadata = {"sheets": [{"properties": {"sheetId": 7, "title": "Board", "index": 0}}]}
+    plane = TabLayout("Dominaria", rows=2, cols=2)
+    reqs = layout_requests(WorkbookLayout("t", (plane,), retired=("Board", "Absent")), metadata)
+    assert reqs[-1] == {"deleteSheet": {"sheetId": 7}}
+    assert sum("deleteSheet" in r for r in reqs) == 1
+    assert not any("deleteSheet" in r for r in layout_requests(WorkbookLayout("t", (plane,)), metadata))
+
+
+def test_a_retired_tab_cannot_be_a_tab_of_the_layout() -> None:
+    with pytest.raises(ValueError, match="retired tab 'Log' is also a tab of this layout"):
+        TabNames(retired=("Log",))
+
+
+def test_google_deletes_a_retired_tab_through_the_api() -> None:
+    key = "1BoardKey_sheetsgm_retired_000000000000000"
+    with GoogleApiFake() as fake:
+        fake.create_spreadsheet(key, "board", ("Board", "Log"))
+        backend = GoogleSheetBackend(fake_client(), key, retry=policy(FakeClock()), title="board")
+        log = TabLayout("Log", rows=2, cols=2)
+        backend.apply_layout(WorkbookLayout("t", (TabLayout("Dominaria", rows=2, cols=2), log), retired=("Board",)))
+        assert backend.tab_names() == ["Dominaria", "Log"]
