@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import json
+import re
+import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sheets_gm.commands.base import UserError, command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
-from sheets_gm.engine.registry import RULESETS, TEMPLATES
+from sheets_gm.engine.registry import RULESETS, TEMPLATES, get_ruleset
 from sheets_gm.match.cron import cron_line
+from sheets_gm.match.init_common import InitOutcome
 from sheets_gm.sync.deadline import describe_deadline
 
 
@@ -19,20 +23,59 @@ def starter_config(ruleset: str) -> Path:
     return TEMPLATES / ruleset / "match.toml"
 
 
+def _toml_key(name: str) -> str:
+    """``name`` as a TOML key: bare when it can be, quoted otherwise."""
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
+
+
+def _file_stem(name: str) -> str:
+    """``name`` as part of a file name (letters, digits, ``-`` and ``_`` kept; anything else becomes ``_``)."""
+    return re.sub(r"[^\w-]", "_", name) or "seat"
+
+
 def private_config(text: str) -> str:
-    """The starter config with the private layout: the GM's engine in a folder of its own, and
-    one orders workbook per team, so that neither team sees the other's orders as typed."""
-    lines = []
+    """The starter config with the private layout, for any ruleset: the GM's engine in a folder of its own
+    and one orders workbook per seat (the starter's ``seats`` or ``teams``), so that no seat sees another's
+    orders as typed. ``engine`` and ``orders`` lines commented out under ``[sheets]`` are replaced (or added
+    after ``board`` when absent); a starter that already sets them keeps them."""
+    data = tomllib.loads(text)
+    seats = [str(s) for s in data.get("seats") or data.get("teams") or []]
+    word = "team" if "teams" in data else "seat"
+    pairs = ", ".join(f'{_toml_key(s)} = "{_file_stem(s)}-orders.xlsx"' for s in seats)
+    wanted = {"engine": 'engine = "gm/engine.xlsx"   # the GM-only engine (state, seed, history): keep gm/ to yourself',
+              "orders": f"orders = {{ {pairs} }}   # one file per {word}: share each with its {word} only"}
+    for key in data.get("sheets", {}):
+        wanted.pop(key, None)
+    lines: list[str] = []
+    section = ""
+    board_at = len(text.splitlines())
     for line in text.splitlines():
-        if line.startswith("# engine = "):
-            line = 'engine = "gm/engine.xlsx"   # the GM-only engine (state, seed, history): keep gm/ to yourself'
-        elif line.startswith("# orders = "):
-            line = ('orders = { red = "red-orders.xlsx", blue = "blue-orders.xlsx" }   '
-                    "# one file per team: share each with its team only")
-        elif line.startswith('board = "match.xlsx"'):
-            line = 'board = "board.xlsx"         # the public board: share it with everybody'
+        if line.startswith("["):
+            section = line.split("]")[0].strip("[ ")
+        elif section == "sheets" and line.startswith("#"):
+            key = line.lstrip("# ").split("=")[0].strip()
+            line = wanted.pop(key, line)
+        elif section == "sheets" and line.startswith("board ="):
+            if line.startswith('board = "match.xlsx"'):
+                line = 'board = "board.xlsx"         # the public board: share it with everybody'
+            board_at = len(lines) + 1
         lines.append(line)
+    lines[board_at:board_at] = wanted.values()
     return "\n".join(lines) + "\n"
+
+
+def _starter_text(ruleset: str, private: bool) -> str:
+    """The starter config to write for ``ruleset`` (UserError when its ruleset has no sheets or no starter)."""
+    from sheets_gm.match.window_match import require_sheets
+
+    with user_errors():
+        require_sheets(ruleset, f"init {ruleset}")
+    path = starter_config(ruleset)
+    if not path.exists():
+        raise UserError(f"the {ruleset} ruleset ships no starter config ({path}): write the match config yourself "
+                        "(docs/sync.md shows one) and pass it with -c")
+    text = path.read_text(encoding="utf-8")
+    return private_config(text) if private else text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,19 +87,15 @@ def run(args: argparse.Namespace) -> int:
     if ruleset not in RULESETS:
         raise UserError(f"unknown ruleset {args.ruleset!r}; this build knows: {', '.join(sorted(RULESETS))}")
     if not args.config.exists():
+        text = _starter_text(ruleset, args.private)
         args.config.parent.mkdir(parents=True, exist_ok=True)
-        text = starter_config(ruleset).read_text(encoding="utf-8")
-        if on_window_sync(ruleset):
-            args.config.write_text(text, encoding="utf-8")
-            print(f"Wrote a starter config {args.config} (its comments say where the board, each seat's orders and "
-                  "the GM's engine live; edit it for Google Sheets, seats, deadlines and house rules).")
-        else:
-            args.config.write_text(private_config(text) if args.private else text, encoding="utf-8")
-            layout = ("a board, a GM-only engine and one orders workbook per team" if args.private else
-                      "one local workbook for everybody: each team sees the other's orders as they are typed; "
-                      "init --private makes a file per team")
-            print(f"Wrote a starter config {args.config} ({layout}; edit it for Google Sheets, teams, deadlines "
-                  "and house rules).")
+        args.config.write_text(text, encoding="utf-8")
+        word = get_ruleset(ruleset).traits.seat_kind.value
+        layout = (f"a board, a GM-only engine and one orders workbook per {word}" if args.private else
+                  f"its comments say where the board, each {word}'s orders and the GM's engine live; "
+                  f"init --private makes a file per {word}")
+        print(f"Wrote a starter config {args.config} ({layout}; edit it for Google Sheets, {word}s, deadlines "
+              "and house rules).")
     elif args.private:
         raise UserError(f"--private shapes a new starter config, and {args.config} exists: set engine and orders "
                         "under [sheets] in it yourself (see its comments)")
@@ -65,21 +104,20 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{config.path} is a {config.ruleset} match, not {ruleset}")
     if args.roster is not None and not args.roster.exists():
         raise UserError(f"no roster file at {args.roster}")
+    windows = on_window_sync(ruleset)
     with user_errors():
-        if on_window_sync(ruleset):
+        if windows:
             outcome = init_window_match(config, now=datetime.now(UTC), roster_file=args.roster,
-                                        overwrite=args.overwrite)
+                                        overwrite=args.overwrite, share=not args.no_share, notify=not args.no_email)
         else:
             outcome = init_match(config, now=datetime.now(UTC), roster_file=args.roster, overwrite=args.overwrite,
                                  share=not args.no_share, notify=not args.no_email)
     for backup in outcome.backups:
         print(f"The old workbook is kept as {backup}")
     if outcome.roster_tab is not None:
-        print(f"No roster yet: type the players in tab {outcome.roster_tab!r} of {outcome.where[0]} "
-              "(name, team, role, captain, e-mail), then run the same init again:")
-        print(f"  sheets-gm init {ruleset} -c {args.config}")
+        _print_roster_tab(outcome, ruleset, args.config)
         return 0
-    if on_window_sync(ruleset):
+    if windows:
         print(f"Match created: {', '.join(config.seats)} ({outcome.players} roster lines) in "
               f"{', '.join(outcome.where)}.")
     else:
@@ -88,13 +126,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"Warning: {warning}.")
     print(f"Seed hash (publish it now; `export` reveals the seed at the end): {outcome.seed_hash}")
     until = f" until {describe_deadline(outcome.deadline)}" if outcome.deadline else ""
-    print(f"Turn 1 orders are open{until}." if not on_window_sync(ruleset) else f"The first orders are open{until}.")
+    print(f"The first orders are open{until}." if windows else f"Turn 1 orders are open{until}.")
     for line in outcome.shared:
-        print(f"Shared: {line}")
+        print(line)
     print(f"Next: schedule the sync; this match's crontab line (crontab -e), at a minute of its own:\n"
           f"  {cron_line(args.config)}\n"
           f"or run `{program_name()} sync -c {args.config}` by hand (scripts/cron.txt says more).")
     return 0
+
+
+def _print_roster_tab(outcome: InitOutcome, ruleset: str, config: Path) -> None:
+    """What to type in the Roster tab laid out by this init, and the command to run next."""
+    for warning in outcome.warnings:
+        print(f"Note: {warning}.")
+    where = outcome.roster_where
+    if outcome.roster_columns:  # the generic Roster tab
+        what = "roster"
+        columns = f"a row per member under its header: {', '.join(outcome.roster_columns)}"
+        if outcome.roster_example:
+            columns += f"; e.g. {outcome.roster_example}"
+    else:  # GvG's own (legacy) Roster tab
+        what, columns = "players", "name, team, role, captain, e-mail"
+    print(f"No roster yet: type the {what} in tab {outcome.roster_tab!r} of {where} ({columns}), then run the same "
+          "init again:")
+    print(f"  {program_name()} init {ruleset} -c {config}")
 
 
 def register(sub: Any) -> None:
@@ -103,13 +158,15 @@ def register(sub: Any) -> None:
                 "Create the match described by the config (a starter config is written if there is none): "
                 "lay out every tab, place the roster (from --roster, the config's roster file, or typed in "
                 "the sheet's Roster tab), draw the secret seed and print its hash for the players.",
-                "sheets-gm init gvg -c match.toml --roster roster.csv")
-    p.add_argument("ruleset", metavar="RULESET", help="the game: gvg")
+                "sheets-gm init coalition -c match.toml --roster armies.csv")
+    p.add_argument("ruleset", metavar="RULESET", help=f"the game: {', '.join(sorted(RULESETS))}")
     add_config_option(p)
-    p.add_argument("--roster", type=Path, help="a CSV of the players: name, team, role, captain, email")
+    p.add_argument("--roster", type=Path, help="a CSV of the roster: name, the seat (team, player or side), email "
+                   "and the game's own columns (its rules page names them)")
     p.add_argument("--private", action="store_true",
-                   help="with no config yet: start one with a file per team (private orders) and a GM-only engine")
+                   help="with no config yet: start one with a file per seat (private orders) and a GM-only engine")
     p.add_argument("--overwrite", action="store_true",
                    help="replace an existing local match (its workbooks are kept aside as backups)")
-    p.add_argument("--no-share", action="store_true", help="Google: do not share the spreadsheets with the players")
+    p.add_argument("--no-share", action="store_true",
+                   help="do not share the spreadsheets with the players and GMs (Google), nor list who gets which file")
     p.add_argument("--no-email", action="store_true", help="Google: share without sending e-mails")

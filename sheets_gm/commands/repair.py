@@ -15,7 +15,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.match.repair import backup_workbooks, repair_match
-    from sheets_gm.match.window_match import on_window_sync
+    from sheets_gm.match.window_match import on_window_sync, repair_editor_emails
     from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.window_repair import repair_window_match
 
@@ -23,7 +23,9 @@ def run(args: argparse.Namespace) -> int:
     if on_window_sync(config.ruleset):
         with user_errors(), match_lock(config.lock_path):
             backups = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
-            fixed = repair_window_match(open_match_sheets(config), get_ruleset(config.ruleset))
+            sheets = open_match_sheets(config)
+            fixed = repair_window_match(sheets, get_ruleset(config.ruleset),
+                                        emails=repair_editor_emails(config, sheets), title=config.title)
         for backup in backups:
             print(f"Kept a copy of the workbook as {backup}")
         for note in fixed.notes:

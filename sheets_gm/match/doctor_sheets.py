@@ -126,7 +126,7 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
         return
     report.ok("layout", f"every header cell is in place; turn {record.turn}" +
               (" (the match is over)" if record.state.finished else ""))
-    _same_settings(config, record, report)
+    _same_settings(config, record.settings, report)
     _deadline(config, record, report, now)
 
 
@@ -148,6 +148,7 @@ def _check_window_match(config: MatchConfig, sheets: MatchSheets, report: Checku
     window = record.ruleset.window(record.state)
     report.ok("layout", "every header cell is in place; " +
               (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
+    _same_settings(config, record.ruleset.settings, report)
     if window is not None and record.deadline:
         moment = deadline_moment(record.deadline)
         if moment is not None and moment <= now:
@@ -274,10 +275,11 @@ def _same_teams(config: MatchConfig, record: EngineRecord, report: Checkup) -> b
     return True
 
 
-def _same_settings(config: MatchConfig, record: EngineRecord, report: Checkup) -> None:
-    """Warn when ``[settings]`` no longer says what the match was created with (the match keeps its own)."""
+def _same_settings(config: MatchConfig, held: Any, report: Checkup) -> None:
+    """Warn when ``[settings]`` no longer says what the match was created with (``held``: the match keeps
+    its own)."""
     try:
-        changed = settings_drift(config, record.settings)
+        changed = settings_drift(config, held)
     except SettingError:
         return  # already a failed "house rules" check
     if changed:

@@ -7,44 +7,25 @@ box) and stops; the next ``init`` reads it and creates the match.
 
 from __future__ import annotations
 
-import shutil
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.engine.core.settings import parse_settings
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
 from sheets_gm.match.repair import read_engine_record
 from sheets_gm.match.roster import RosterSeat, parse_roster_rows, read_roster_csv, roster_emails, roster_warnings
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.sheet.layout import ROSTER_ROWS, roster_tab
 from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_map_text, default_template
-from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
-from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1
+from sheets_gm.sheets.backend import SheetAccessError, SheetBackend
+from sheets_gm.sheets.layout import Grid, WorkbookLayout, a1
 from sheets_gm.sync.create import create_match, new_seed
 from sheets_gm.sync.record import RecordError
 from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
-
-
-class MatchExistsError(SheetError):
-    """The configured sheets already hold a match; init never replaces one unasked."""
-
-
-@dataclass
-class InitOutcome:
-    """What ``init`` did: either the roster tab to fill in, or the new match and its published seed hash."""
-
-    roster_tab: str | None = None  # set when the GM must type the roster in this tab first
-    warnings: list[str] = field(default_factory=list)  # a roster that makes a match but looks wrong
-    seed_hash: str = ""
-    players: int = 0
-    deadline: str = ""
-    where: list[str] = field(default_factory=list)  # each spreadsheet or file of the match
-    shared: list[str] = field(default_factory=list)  # one line per sharing grant
-    backups: list[Path] = field(default_factory=list)  # old workbooks kept aside by --overwrite
 
 
 def load_settings(config: MatchConfig) -> GvgSettings:
@@ -74,24 +55,6 @@ def _local_files(config: MatchConfig) -> dict[Path, str]:
                        (config.orders[1], tpl.orders.format(team=config.teams[1])), (config.engine, "About")):
         files.setdefault(config.local_path(where), tab)
     return files
-
-
-def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[Path, str]) -> list[Path]:
-    """Create the missing workbooks of ``files`` (each with its first tab); with ``overwrite``, move existing
-    ones aside first. Returns the backups."""
-    from sheets_gm.sheets.local import create_workbook
-
-    backups: list[Path] = []
-    for path, first_tab in files.items():
-        if path.exists() and overwrite:
-            backup = path.with_name(f"{path.stem}.before-init-{stamp}{path.suffix}")
-            shutil.move(path, backup)
-            backups.append(backup)
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            values: dict[str, Grid] = {"A1": [[f"sheets-gm · {config.title}"]]} if first_tab == "About" else {}
-            create_workbook(path, WorkbookLayout(config.title, (TabLayout(first_tab, 1, 1, values=values),)))
-    return backups
 
 
 def _refuse_existing_match(sheets: MatchSheets, tpl: SheetTemplate, config: MatchConfig) -> None:
@@ -148,7 +111,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     if seats is None:
         seats = _roster_from_sheet(sheets.board, tpl, config.teams)
         if seats is None:
-            outcome.roster_tab = tpl.tabs.roster
+            outcome.roster_tab, outcome.roster_where = tpl.tabs.roster, sheets.board.name
             return outcome
     outcome.warnings = roster_warnings(seats, config.teams)
     entries = [s.entry for s in seats]
@@ -161,5 +124,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     outcome.players = len(entries)
     outcome.deadline = deadline
     if share and config.backend is BackendKind.GOOGLE:
-        outcome.shared = share_match(sharing_plan(sheets, entries, emails, config.gm_emails), notify=notify)
+        by_team = {team: tuple(emails[e.name] for e in entries if e.team == team and e.name in emails)
+                   for team in sheets.seats}
+        outcome.shared = share_match(sharing_plan(sheets, by_team, config.gm_emails), notify=notify)
     return outcome

@@ -1,4 +1,5 @@
-"""A roster of seats and members for any ruleset: a CSV file with a header row.
+"""A roster of seats and members for any ruleset: rows under a header row, from a CSV file or the
+Roster tab the GM types in (``roster_tab``).
 
 The columns are ``name`` and ``seat`` (or the ruleset's word for a seat: ``team``, ``player``,
 ``side``), an optional ``email``, and any columns of the ruleset's own (``faction``, ``role``,
@@ -6,29 +7,31 @@ The columns are ``name`` and ``seat`` (or the ruleset's word for a seat: ``team`
 checks them when the match is created. When several columns are called by a seat's word, the
 ruleset's own word is the seat (Coalition's ``side``; its ``player`` column is the army's
 player). A row may name one of the ruleset's roster groups instead of a seat (Coalition's
-``mercenary`` bands, which no seat plays). Without a roster file, the roster is the seats alone
-and the ruleset gives each seat what its rules start it with.
+``mercenary`` bands, which no seat plays). Without a roster, the roster is the seats alone and
+the ruleset gives each seat what its rules start it with (or refuses, when it needs members).
 """
 
 from __future__ import annotations
 
 import csv
+from collections.abc import Sequence
 from pathlib import Path
 
 from sheets_gm.engine.core.ruleset import Member, Roster
+from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.tables import text_of
 
 SEAT_WORDS = ("seat", "team", "player", "side")
 
 
 class SeatRosterError(ValueError):
-    """A roster file that cannot be read; the message names the file, the line and what is accepted."""
+    """A roster that cannot be read; the message names the file or tab, the line and what is accepted."""
 
 
 def read_seat_roster(path: Path, seats: tuple[str, ...], *, seat_word: str = "",
                      groups: tuple[str, ...] = ()) -> Roster:
-    """The roster in ``path`` for a match of ``seats`` (matched without regard to case). ``seat_word`` is the
-    ruleset's word for a seat (its column is the seat's, whatever other seat words head columns); a row may
-    name one of ``groups`` (members of no seat) instead of a seat."""
+    """The roster in the CSV file ``path`` for a match of ``seats`` (matched without regard to case); see
+    ``parse_seat_roster`` for ``seat_word`` and ``groups``."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as f:
             rows = list(csv.reader(f))
@@ -36,43 +39,59 @@ def read_seat_roster(path: Path, seats: tuple[str, ...], *, seat_word: str = "",
         raise SeatRosterError(f"no roster file at {path}") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise SeatRosterError(f"{path} cannot be read as a CSV file ({exc})") from None
+    return parse_seat_roster(rows, seats, where=str(path), seat_word=seat_word, groups=groups)
+
+
+def parse_seat_roster(rows: Sequence[Sequence[CellValue]], seats: tuple[str, ...], *, where: str,
+                      line_word: str = "line", seat_word: str = "", groups: tuple[str, ...] = ()) -> Roster:
+    """The roster in ``rows``: a header row naming the columns, then a row per member (blank rows skipped).
+
+    ``where`` names the source in messages (``roster.csv``, ``board.xlsx tab 'Roster'``) and
+    ``line_word`` what its lines are called there (``line`` in a file, ``row`` in a tab).
+    ``seat_word`` is the ruleset's word for a seat (its column is the seat's, whatever other seat
+    words head columns); a row may name one of ``groups`` (members of no seat) instead of a seat."""
     if not rows:
-        raise SeatRosterError(f"{path} is empty; its first line names the columns: name, seat, email and the "
-                              "ruleset's own")
-    header = [h.strip().lower() for h in rows[0]]
+        raise SeatRosterError(f"{where} is empty; its first {line_word} names the columns: name, seat, email and "
+                              "the ruleset's own")
+    header = [text_of(h).lower() for h in rows[0]]
     words = (seat_word, *SEAT_WORDS) if seat_word else SEAT_WORDS
     seat_col = next((header.index(w) for w in words if w in header), None)
     if "name" not in header or seat_col is None:
-        raise SeatRosterError(f"{path} line 1 should name the columns name and seat (or team, player, side), then "
-                              f"email and the ruleset's own; it names {', '.join(header) or 'nothing'}")
+        raise SeatRosterError(f"{where} {line_word} 1 should name the columns name and seat (or team, player, "
+                              f"side), then email and the ruleset's own; it names {', '.join(header) or 'nothing'}")
     name_col = header.index("name")
     email_col = header.index("email") if "email" in header else None
     by_fold = {s.casefold(): s for s in (*seats, *groups)}
     members: list[Member] = []
     seen: dict[str, int] = {}
     for line, row in enumerate(rows[1:], start=2):
-        cells = [c.strip() for c in row] + [""] * (len(header) - len(row))
+        cells = [text_of(c) for c in row] + [""] * (len(header) - len(row))
         if not any(cells):
             continue
+        at = f"{where} {line_word} {line}"
         name, seat_text = cells[name_col], cells[seat_col]
         if not name:
-            raise SeatRosterError(f"{path} line {line}: the name is empty")
+            raise SeatRosterError(f"{at}: the name is empty")
         seat = by_fold.get(seat_text.casefold())
         if seat is None:
             also = f"; a row may also say {' or '.join(groups)} (no seat's)" if groups else ""
-            raise SeatRosterError(f"{path} line {line}: {name} is in {seat_text or 'no seat'!r}; the seats are "
+            raise SeatRosterError(f"{at}: {name} is in {seat_text or 'no seat'!r}; the seats are "
                                   f"{', '.join(seats)} (as in the match config){also}")
         if name.casefold() in seen:
-            raise SeatRosterError(f"{path} line {line}: {name} is already on line {seen[name.casefold()]}")
+            raise SeatRosterError(f"{at}: {name} is already on {line_word} {seen[name.casefold()]}")
         seen[name.casefold()] = line
+        email = cells[email_col] if email_col is not None else ""
+        if email and ("@" not in email or " " in email):
+            raise SeatRosterError(f"{at}: {email!r} is not an e-mail address (write one such as ann@example.org, "
+                                  "or leave the cell empty)")
         fields = {h: cells[i] for i, h in enumerate(header) if h and i not in (name_col, seat_col, email_col)}
-        members.append(Member(name, seat, fields, cells[email_col] if email_col is not None else ""))
+        members.append(Member(name, seat, fields, email))
     return Roster(seats, tuple(members))
 
 
 def seat_emails(roster: Roster) -> dict[str, tuple[str, ...]]:
-    """The e-mail addresses of each seat's members (who may type in its cells)."""
+    """The e-mail addresses of each seat's members (who may type in its cells), each once."""
     out: dict[str, tuple[str, ...]] = {}
     for seat in roster.seats:
-        out[seat] = tuple(m.email for m in roster.of(seat) if m.email)
+        out[seat] = tuple(dict.fromkeys(m.email for m in roster.of(seat) if m.email))
     return out

@@ -10,18 +10,20 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 
-from sheets_gm.engine.core.ruleset import JUDGE, Roster
+from sheets_gm.engine.core.ruleset import JUDGE, Roster, RulesetTraits
 from sheets_gm.engine.core.settings import parse_settings
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.init import InitOutcome, MatchExistsError, prepare_local
+from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
+from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.create import new_seed
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_create import create_window_match
 from sheets_gm.sync.window_poll import WindowReport, poll
@@ -99,28 +101,71 @@ def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
         raise MatchExistsError(f"{sheets.engine.name} has an engine tab that cannot be read ({exc}); init never "
                                "replaces a match. Restore the engine tab from a backup or the export") from None
     raise MatchExistsError(f"{sheets.engine.name} already holds a {record.name} match ({record.resolved} windows "
-                           f"resolved, seed hash {record.seed_hash[:12]}…); init never replaces one. To start a new "
-                           "match, run init --overwrite (local workbooks are kept aside as backups) or point the "
-                           "config at new spreadsheets")
+                           f"resolved, seed hash {record.seed_hash[:12]}…); init never replaces one. If its layout was "
+                           f"edited (a header moved, a tab renamed), run sheets-gm repair -c {config.path}: it lays "
+                           "every tab out again and keeps the match and what was typed. To start a new match, export "
+                           "this one first, then run init --overwrite (local workbooks are kept aside as backups) or "
+                           "point the config at new spreadsheets")
 
 
-def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None,
-                      overwrite: bool = False, seed: bytes | None = None,
-                      sheets: MatchSheets | None = None) -> InitOutcome:
-    """Create the configured match: roster from the file (or the seats alone), every tab laid out, the first
-    window drawn. Bad input (roster, board, settings) is refused before anything is written."""
-    ruleset = configured_ruleset(config)
-    roster_path = roster_file or config.roster
-    traits = ruleset.traits
-    roster = (read_seat_roster(roster_path, config.seats, seat_word=traits.seat_kind.value,
-                               groups=traits.roster_groups) if roster_path else None)
-    if roster is None:
-        roster = Roster(config.seats)
+def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, ...]]:
+    """Who may type in each seat's cells (its members' e-mails) and in the judge's (the config's GMs)."""
+    emails = seat_emails(roster)
+    if config.gm_emails:
+        emails[JUDGE] = tuple(config.gm_emails)
+    return emails
+
+
+def repair_editor_emails(config: MatchConfig, sheets: MatchSheets) -> dict[str, tuple[str, ...]]:
+    """The editors ``repair`` lays the typed cells out for: from the config's roster file, else the Roster tab,
+    else none but the GMs (a roster given to init with ``--roster`` alone is not known here)."""
+    traits = get_ruleset(config.ruleset).traits
+    if config.roster is not None:
+        roster: Roster | None = roster_file_of(traits, config.roster, config.seats)
+    else:
+        roster = read_roster_tab(sheets.engine, ruleset_sheet_spec(config.ruleset), traits, config.seats)
+    return editor_emails(config, roster or Roster(config.seats))
+
+
+def roster_file_of(traits: RulesetTraits, path: Path, seats: tuple[str, ...]) -> Roster:
+    """The roster CSV ``path`` read for the ruleset of ``traits`` (its seat word, its roster groups)."""
+    return read_seat_roster(path, seats, seat_word=traits.seat_kind.value, groups=traits.roster_groups)
+
+
+def _check_roster(ruleset: AnyRuleset, roster: Roster, where: object) -> None:
+    """SeatRosterError naming ``where`` when the ruleset refuses the roster (nothing is written before)."""
     try:
         ruleset.new_match(roster, b"check the roster before anything is written")
     except ValueError as exc:
-        where = roster_path if roster_path else f"the seats of {config.path} (no roster file)"
         raise SeatRosterError(f"roster {where}: {exc}") from None
+
+
+def _seats_alone_refused(ruleset: AnyRuleset, seats: tuple[str, ...]) -> str:
+    """Why the ruleset cannot start a match from the seats alone (it needs members), or '' if it can."""
+    try:
+        ruleset.new_match(Roster(seats), b"check the roster before anything is written")
+    except ValueError as exc:
+        return str(exc)
+    return ""
+
+
+def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None,
+                      overwrite: bool = False, share: bool = True, notify: bool = True, seed: bytes | None = None,
+                      sheets: MatchSheets | None = None) -> InitOutcome:
+    """Create the configured match: roster from the file, else from the Roster tab, else the seats alone;
+    every tab laid out, the first window drawn, the spreadsheets shared (``share``; ``notify``: with
+    Google's e-mails). A ruleset that needs members and has no roster yet gets the Roster tab laid out
+    (``InitOutcome.roster_tab``) and nothing else. Bad input (a roster file, the board, the settings) is
+    refused before anything is written."""
+    ruleset = configured_ruleset(config)
+    spec = ruleset_sheet_spec(config.ruleset)
+    roster_path = roster_file or config.roster
+    roster = roster_file_of(ruleset.traits, roster_path, config.seats) if roster_path else None
+    refusal = ""
+    if roster is not None:
+        _check_roster(ruleset, roster, roster_path)
+    else:
+        refusal = _seats_alone_refused(ruleset, config.seats)
     outcome = InitOutcome()
     if config.backend is BackendKind.LOCAL:
         outcome.backups = prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"), _local_files(config))
@@ -130,13 +175,28 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
     sheets = sheets or open_match_sheets(config)
     outcome.where = [b.name for b in sheets.write_order()]
     _refuse_existing_match(sheets, config)
+    if roster is None:
+        roster = read_roster_tab(sheets.engine, spec, ruleset.traits, config.seats)
+        if roster is not None:
+            _check_roster(ruleset, roster, f"{sheets.engine.name} tab {spec.tabs.roster!r}")
+        elif refusal:
+            columns = roster_columns(ruleset)
+            lay_out_roster_tab(sheets.engine, spec, columns, (*config.seats, *ruleset.traits.roster_groups),
+                               config.title)
+            outcome.roster_tab, outcome.roster_where, outcome.roster_columns = (spec.tabs.roster, sheets.engine.name,
+                                                                                columns)
+            outcome.roster_example = roster_example(ruleset, columns)
+            outcome.warnings = [f"the {ruleset.traits.title} rules cannot start from the seats alone ({refusal})"]
+            return outcome
+        else:
+            roster = Roster(config.seats)
     deadline = config.schedule.next_deadline(now)
-    emails = dict(seat_emails(roster))
-    if config.gm_emails:
-        emails[JUDGE] = tuple(config.gm_emails)
+    emails = editor_emails(config, roster)
     record = create_window_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails, deadline=deadline,
                                  schedule_text=config.schedule.describe(), title=config.title)
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.deadline = deadline
+    if share:
+        outcome.shared = share_match(sharing_plan(sheets, emails, config.gm_emails), notify=notify)
     return outcome

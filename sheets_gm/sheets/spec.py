@@ -152,13 +152,14 @@ class TabNames(_Strict):
     view: str = "View {seat}"  # what the seat may see: its private panel and log, in its own spreadsheet
     judge: str = "Judge"
     gm: str = "GM"  # the GM's own panel and the full private log, in the engine spreadsheet
+    roster: str = "Roster"  # the roster the GM types when there is no roster file, in the engine spreadsheet
     # Public tabs an earlier layout of the game drew and this one does not (Coalition's one Board tab before
     # its tab per plane): repair deletes them from the board spreadsheet. They held nothing typed.
     retired: tuple[str, ...] = ()
 
     @model_validator(mode="after")
     def _retired(self) -> TabNames:
-        kept = {self.board, self.log, self.settings, self.engine, self.judge, self.gm}
+        kept = {self.board, self.log, self.settings, self.engine, self.judge, self.gm, self.roster}
         clash = [name for name in self.retired if name in kept]
         if clash:
             raise ValueError(f"retired tab {clash[0]!r} is also a tab of this layout: a retired tab is deleted")

@@ -1,9 +1,10 @@
 """Sharing a match's spreadsheets: who may read or edit which (Google only).
 
-The board is readable by every player; a team's orders spreadsheet is editable by that
-team's players; the engine spreadsheet is the GM's alone. Each player's own order row is
-protected for that player by the layout (``create_match(emails=...)``). Local workbooks
-are files: the GM shares them however they like, so there is nothing to do here.
+The board is readable by every member of the roster; a seat's orders spreadsheet is editable by
+that seat's members; the judge's spreadsheet by the judge (the GMs of the config); the engine
+spreadsheet is the GMs' alone, and the GMs edit every spreadsheet. A seat's typed cells are
+protected for its members by the layout (the ``emails`` given when the match is created).
+Local workbooks are files: the GM shares them, and the plan says with whom.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from sheets_gm.rulesets.gvg.setup import RosterEntry
+from sheets_gm.engine.core.ruleset import JUDGE
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -36,17 +37,19 @@ class Grant:
     emails: tuple[str, ...]
 
 
-def sharing_plan(sheets: MatchSheets, roster: Sequence[RosterEntry], emails: Mapping[str, str],
-                 gm: Sequence[str] = ()) -> list[Grant]:
-    """The grants for a match: board readers, each team's order writers, the GM as writer everywhere.
+def sharing_plan(sheets: MatchSheets, emails: Mapping[str, Sequence[str]], gm: Sequence[str] = ()) -> list[Grant]:
+    """The grants for a match: board readers, each seat's order writers, the judge's writers, the GMs as
+    writers everywhere. ``emails``: the addresses of each seat's members by seat (``seat_emails``), and
+    of the judge under ``JUDGE``.
 
     A spreadsheet holding several roles gets the widest of them (one spreadsheet for
-    everything gives every player write access: use separate spreadsheets for privacy)."""
-    by_team = {team: [emails[p.name] for p in roster if p.team == team and p.name in emails] for team in sheets.seats}
-    everyone = [e for team in sheets.seats for e in by_team[team]]
-    wanted: list[tuple[SheetBackend, str, list[str]]] = [(sheets.board, "reader", everyone)]
-    for i, team in enumerate(sheets.seats):
-        wanted.append((sheets.orders[i], "writer", by_team[team]))
+    everything gives every member write access: use separate spreadsheets for privacy)."""
+    everyone = [e for seat in sheets.seats for e in emails.get(seat, ())]
+    wanted: list[tuple[SheetBackend, str, Sequence[str]]] = [(sheets.board, "reader", everyone)]
+    for seat, backend in zip(sheets.seats, sheets.orders, strict=True):
+        wanted.append((backend, "writer", emails.get(seat, ())))
+    if sheets.judge is not None:
+        wanted.append((sheets.judge, "writer", emails.get(JUDGE, ())))
     grants: list[Grant] = []
     for backend in sheets.write_order():
         readers = [e for b, role, es in wanted if b is backend and role == "reader" for e in es]
@@ -61,16 +64,18 @@ def sharing_plan(sheets: MatchSheets, roster: Sequence[RosterEntry], emails: Map
 
 
 def share_match(grants: Sequence[Grant], *, notify: bool = True) -> list[str]:
-    """Carry out the grants on every backend that can share; returns one line per grant for the GM."""
+    """Carry out the grants on every backend that can share; returns one line per grant for the GM
+    (what was shared on Google; for a local file, with whom to share it)."""
     done: list[str] = []
     for grant in grants:
         if isinstance(grant.backend, Shareable):
             invited = grant.backend.share(list(grant.emails), grant.role, notify=notify)
-            line = f"{grant.backend.name}: {grant.role} for {', '.join(grant.emails)}"
+            line = f"Shared: {grant.backend.name}: {grant.role} for {', '.join(grant.emails)}"
             if invited:
                 line += (f" (invited by e-mail all the same: {', '.join(invited)}; Google lets an address without "
                          "a Google account in only through its invitation e-mail)")
             done.append(line)
         else:
-            done.append(f"{grant.backend.name}: a local file — share it yourself ({', '.join(grant.emails)})")
+            done.append(f"Share it yourself: {grant.backend.name} is a local file; {grant.role} for "
+                        f"{', '.join(grant.emails)}")
     return done

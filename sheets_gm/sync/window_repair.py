@@ -10,6 +10,7 @@ is not guessed at), then everything is drawn again with them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sheets_gm.engine.registry import AnyRuleset
@@ -51,9 +52,11 @@ def _engine_record(sheets: MatchSheets, tabs: MatchTabs) -> MatchRecord:
         raise SheetError(f"{exc}. repair needs the engine record: restore the engine tab from a backup") from None
 
 
-def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> WindowRepairReport:
+def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
+                        emails: Mapping[str, Sequence[str]] | None = None, title: str = "") -> WindowRepairReport:
     """Lay every tab of the match out again and draw it from its record, keeping the rows typed for the open
-    window (and standing rows). The record is not written."""
+    window (and standing rows). The record is not written. ``emails`` and ``title`` are what init gave
+    ``create_window_match``: the editors of each seat's typed cells, the spreadsheets' title."""
     spec = ruleset_sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     record = _engine_record(sheets, tabs)
@@ -77,8 +80,8 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) ->
         if name in present:
             report.notes.append(f"tab {name!r} of an earlier layout was deleted from {sheets.board.name}: "
                                 "what it showed is drawn in the new tabs")
-    apply_layouts(sheets, match_layouts(sheets, tabs, record.ruleset, adapter, record.state, {}),
-                  f"sheets-gm · {record.ruleset.traits.title}", spec.tabs.retired)
+    apply_layouts(sheets, match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}),
+                  title or f"sheets-gm · {record.ruleset.traits.title}", spec.tabs.retired)
     batch = WriteBatch()
     status = status_line(adapter, record)
     outcome = record.ruleset.outcome(record.state)

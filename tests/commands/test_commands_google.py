@@ -5,16 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import gspread
 import pytest
 
-import sheets_gm.sheets.google as google
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
 from sheets_gm.sync.autoplay import type_bot_orders
-from tests.fakes.google_api import GoogleApiFake, settle_auth, write_service_account_key
+from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
 
 ACCOUNT = "gm-bot@sheets-gm-test.iam.gserviceaccount.com"
 KEYS = {"board": "1BoardKey_cmd_test_000000000000000000000000",
@@ -27,17 +25,8 @@ ROSTER = ("name,team,role,captain,email\nAnn,red,dps,yes,ann@example.org\nBen,re
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
-    original = google.open_service_account
-
-    def signed_in(path: str | Path) -> gspread.Client:
-        return settle_auth(original(path))
-
-    monkeypatch.setattr(google, "open_service_account", signed_in)
-    with GoogleApiFake() as f:
-        for role, key in KEYS.items():
-            f.create_spreadsheet(key, f"cmd test · {role}")
+    with signed_in_fake(monkeypatch, {key: f"cmd test · {role}" for role, key in KEYS.items()}) as f:
         yield f
-    assert not f.violations, f.violations
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ Usage::
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import enum
 import functools
@@ -36,7 +37,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import googleapiclient
@@ -46,6 +47,9 @@ import openpyxl
 import requests
 import responses
 from google.oauth2.credentials import Credentials as UserCredentials
+
+if TYPE_CHECKING:
+    import pytest
 
 DISCOVERY_DIR = Path(googleapiclient.__file__).parent / "discovery_cache" / "documents"
 
@@ -1379,6 +1383,21 @@ def settle_auth(client: gspread.Client) -> gspread.Client:
     if callable(blocking):
         blocking()
     return client
+
+
+@contextlib.contextmanager
+def signed_in_fake(monkeypatch: pytest.MonkeyPatch, spreadsheets: Mapping[str, str]) -> Iterator[GoogleApiFake]:
+    """The fake holding an empty spreadsheet per key (titled as ``spreadsheets`` says), every service-account
+    sign-in of sheets-gm settled (``settle_auth``); on leaving, no request may have broken the API's schema."""
+    import sheets_gm.sheets.google as google
+
+    original = google.open_service_account
+    monkeypatch.setattr(google, "open_service_account", lambda path: settle_auth(original(path)))
+    with GoogleApiFake() as fake:
+        for key, title in spreadsheets.items():
+            fake.create_spreadsheet(key, title)
+        yield fake
+    assert not fake.violations, fake.violations
 
 
 def iter_bodies(fake: GoogleApiFake, endpoint: str) -> Iterator[Any]:

@@ -252,8 +252,8 @@ def test_a_local_match_is_shared_by_the_gm_and_the_plan_says_so() -> None:
     from sheets_gm.sync.share import share_match, sharing_plan
 
     sheets, _ = new(1)
-    lines = share_match(sharing_plan(sheets, roster(1), {"red0": "r@example.com", "blue0": "b@example.com"}))
-    assert lines and all("share it yourself" in line for line in lines)
+    lines = share_match(sharing_plan(sheets, {"red": ("r@example.com",), "blue": ("b@example.com",)}))
+    assert lines and all(line.startswith("Share it yourself: ") for line in lines)
 
 
 def test_reading_the_orders_twice_gives_the_same_reasons_once() -> None:

@@ -382,8 +382,8 @@ def test_init_shares_each_spreadsheet_with_the_right_people_only(fake: GoogleApi
     clock = FakeClock()
     sheets = create(fake, policy(clock), size=2)
     players = roster(2)
-    emails = {p.name: f"{p.name}@example.com" for p in players}
-    lines = share_match(sharing_plan(sheets, players, emails, gm=["gm@example.com"]), notify=False)
+    emails = {team: tuple(f"{p.name}@example.com" for p in players if p.team == team) for team in sheets.seats}
+    lines = share_match(sharing_plan(sheets, emails, gm=["gm@example.com"]), notify=False)
     assert len(lines) == 5
 
     def granted(role: str) -> dict[str, str]:

@@ -1,0 +1,51 @@
+"""What every ``init`` shares, whatever the ruleset: its outcome, the refusal to replace a match, and the
+local workbooks created (or kept aside with ``--overwrite``) before anything is laid out."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sheets_gm.match.config import MatchConfig
+from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
+
+
+class MatchExistsError(SheetError):
+    """The configured sheets already hold a match; init never replaces one unasked."""
+
+
+@dataclass
+class InitOutcome:
+    """What ``init`` did: either the roster tab to fill in, or the new match and its published seed hash."""
+
+    roster_tab: str | None = None  # set when the GM must type the roster in this tab first
+    roster_where: str = ""  # the spreadsheet or file of that tab
+    roster_columns: tuple[str, ...] = ()  # its columns, as laid out
+    roster_example: str = ""  # a row as the ruleset's sample roster fills it, for the GM to copy
+    warnings: list[str] = field(default_factory=list)  # a roster that makes a match but looks wrong
+    seed_hash: str = ""
+    players: int = 0
+    deadline: str = ""
+    where: list[str] = field(default_factory=list)  # each spreadsheet or file of the match
+    shared: list[str] = field(default_factory=list)  # one line per sharing grant
+    backups: list[Path] = field(default_factory=list)  # old workbooks kept aside by --overwrite
+
+
+def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[Path, str]) -> list[Path]:
+    """Create the missing workbooks of ``files`` (each with its first tab); with ``overwrite``, move existing
+    ones aside first. Returns the backups."""
+    from sheets_gm.sheets.local import create_workbook
+
+    backups: list[Path] = []
+    for path, first_tab in files.items():
+        if path.exists() and overwrite:
+            backup = path.with_name(f"{path.stem}.before-init-{stamp}{path.suffix}")
+            shutil.move(path, backup)
+            backups.append(backup)
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            values: dict[str, Grid] = {"A1": [[f"sheets-gm · {config.title}"]]} if first_tab == "About" else {}
+            create_workbook(path, WorkbookLayout(config.title, (TabLayout(first_tab, 1, 1, values=values),)))
+    return backups
