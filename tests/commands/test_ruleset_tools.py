@@ -36,6 +36,7 @@ def helped(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 def test_a_ruleset_package_with_a_commands_module_has_tools_and_one_without_has_none(toolgame: str) -> None:
     assert registry.tools_module(toolgame) == "tests.commands.toolgame.commands"
+    assert registry.tools_module("wesnoth") == "sheets_gm.rulesets.wesnoth.commands"
     assert registry.tools_module("gvg") is None
     assert registry.tools_module("no-such-game") is None
 
@@ -55,7 +56,7 @@ def test_help_lists_the_group_and_the_group_lists_its_tools_with_an_example_each
         toolgame: str, capsys: pytest.CaptureFixture[str]) -> None:
     top = helped(capsys)
     assert "toolgame" in top and "sheets-gm toolgame --help lists them" in top
-    assert "the gvg ruleset's own tools" not in top
+    assert "the wesnoth ruleset's own tools" in top and "the gvg ruleset's own tools" not in top
     group = helped(capsys, "toolgame")
     assert "shout" in group and "print a word in capitals" in group and "refuse" in group
     assert "sheets-gm toolgame shout hello" in group and "sheets-gm toolgame refuse this" in group
@@ -78,3 +79,9 @@ def test_help_and_other_commands_do_not_import_the_tools_of_any_ruleset() -> Non
              "print(sorted(m for m in sys.modules if m.endswith('.commands') and '.rulesets.' in m))\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_wesnoth_group_lists_its_import_tools_with_an_example_each(capsys: pytest.CaptureFixture[str]) -> None:
+    group = helped(capsys, "wesnoth")
+    assert "import-units" in group and "import-map" in group
+    assert "sheets-gm wesnoth import-units ~/wesnoth" in group and "sheets-gm wesnoth import-map " in group
