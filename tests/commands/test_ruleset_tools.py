@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +86,13 @@ def test_the_wesnoth_group_lists_its_import_tools_with_an_example_each(capsys: p
     group = helped(capsys, "wesnoth")
     assert "import-units" in group and "import-map" in group
     assert "sheets-gm wesnoth import-units ~/wesnoth" in group and "sheets-gm wesnoth import-map " in group
+
+
+def test_the_installed_program_runs_a_wesnoth_tool(tmp_path: Path) -> None:
+    from tests.paths import WESNOTH_SHARED
+
+    program = Path(sys.executable).with_name("sheets-gm")
+    done = subprocess.run([str(program), "wesnoth", "import-map", str(WESNOTH_SHARED / "maps" / "2p_Hamlets.map"),
+                           "--out", str(tmp_path / "hamlets.txt")], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "2 players, 14 villages" in done.stdout and (tmp_path / "hamlets.txt").is_file()
