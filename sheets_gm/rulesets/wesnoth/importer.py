@@ -89,6 +89,14 @@ def _names(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip() and v.strip() != "null"]
 
 
+def _text(path: Path) -> str:
+    """A WML file's text; WmlError naming it when it cannot be read as UTF-8 text (the encoding WML files use)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WmlError(f"{path}: cannot be read as UTF-8 text ({exc})") from None
+
+
 def _walk(node: Node, tag: str) -> Iterator[Node]:
     """Every tag named ``tag`` at any depth below ``node`` (not inside one of its own kind), in order."""
     for child in node.children:
@@ -117,7 +125,7 @@ class WmlData:
             raise WmlError(f"{folder}: no such folder; give the folder that holds data/core/units")
         for path in sorted(folder.rglob("*.cfg")):
             rel = path.relative_to(root).as_posix()
-            tree = parse(self.pre.expand_file(path.read_text(encoding="utf-8"), rel), rel)
+            tree = parse(self.pre.expand_file(_text(path), rel), rel)
             for ut in tree.all("unit_type"):
                 self.unit_types[ut.attrs.get("id", "")] = (rel, ut)
         #: Each era's id → the file that defines it, that file's text and the era's line (expanded again, with
@@ -146,10 +154,7 @@ class WmlData:
             raise WmlError(f"{addon}: no .cfg file in it or below; give the folder of a Wesnoth era or add-on")
         texts = []
         for path in files:
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise WmlError(f"{path}: cannot be read as text ({exc})") from None
+            text = _text(path)
             self.pre.define_from(text, str(path))
             texts.append((str(path), text))
         before = (len(self.unit_types), len(self.eras))

@@ -232,6 +232,15 @@ def test_a_bad_add_on_is_one_message_naming_the_file_and_line(
     assert "nothing was written" in err and not (tmp_path / "out").exists()
 
 
+def test_a_file_that_is_not_text_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    addon = write(tmp_path / "Odd_Era", {"factions/order.cfg": ORDER})
+    (addon / "units" / "squire.cfg").parent.mkdir()
+    (addon / "units" / "squire.cfg").write_bytes(b"[unit_type]\n    id=Squire\xff\n[/unit_type]\n")
+    code, _, err = run(capsys, "wesnoth", "import-units", addon, "--core", WML, "--out", tmp_path / "out")
+    assert code == 1 and "units/squire.cfg: cannot be read as UTF-8 text" in err
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_folder_that_is_not_there_or_a_core_that_is_not_wesnoth(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "wesnoth", "import-units", tmp_path / "nowhere")
