@@ -1,4 +1,5 @@
-"""The ``sheets-gm`` command: one subcommand per job a GM does (each in ``sheets_gm.commands``).
+"""The ``sheets-gm`` command: one subcommand per job a GM does (each in ``sheets_gm.commands``),
+and a group ``sheets-gm <ruleset> TOOL`` for each ruleset whose package has its own tools.
 
 Exit codes: 0 success, 1 a problem the user can fix (one clear message), 2 bad usage.
 """
@@ -9,11 +10,13 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib import import_module
 from typing import Any
 
 from sheets_gm import __version__
 from sheets_gm.commands import adjust, demo, doctor, export, init, repair, scenario, simulate, sync, undo, verify
 from sheets_gm.commands.base import UsageError, UserError
+from sheets_gm.engine.registry import ruleset_names, tools_module
 
 #: Each subcommand module's ``register``, in the order ``--help`` lists them.
 REGISTER: tuple[Callable[[Any], None], ...] = (
@@ -31,8 +34,11 @@ REGISTER: tuple[Callable[[Any], None], ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand and its example."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand and its example, and a group per ruleset with tools.
+
+    A group's tools module is imported only when ``argv`` names that group: elsewhere the group
+    is listed by name, so other commands start no slower for it."""
     parser = argparse.ArgumentParser(
         prog="sheets-gm",
         description="A game-master companion that runs turn-based games through a spreadsheet.",
@@ -43,12 +49,38 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for register in REGISTER:
         register(sub)
+    chosen = _command_word(sys.argv[1:] if argv is None else argv)
+    for name in ruleset_names():
+        module = tools_module(name)
+        if module is not None and name not in sub.choices:
+            _add_tools_group(sub, name, module if name == chosen else None)
     return parser
+
+
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (no global option takes a value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def _add_tools_group(sub: Any, name: str, module: str | None) -> None:
+    """``sheets-gm <name> TOOL``: the ruleset's own tools, from ``module``'s ``register(sub)`` (None: listed only)."""
+    summary = f"the {name} ruleset's own tools (sheets-gm {name} --help lists them)"
+    group: argparse.ArgumentParser = sub.add_parser(
+        name, help=summary, description=f"Tools of the {name} ruleset.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    tools = group.add_subparsers(dest="tool", metavar="TOOL")
+    tools.required = True
+    if module is None:
+        return
+    register: Callable[[Any], None] = import_module(module).register
+    register(tools)
+    examples = [parser.epilog.removeprefix("example: ") for parser in tools.choices.values() if parser.epilog]
+    group.epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) if examples else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
     try:

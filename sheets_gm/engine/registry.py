@@ -8,6 +8,8 @@ template folder is ``templates/<name>/`` (its sheet layout, its default board, s
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.machinery import PathFinder
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,33 @@ def get_ruleset(name: str) -> type[AnyRuleset]:
     module, _, cls = target.partition(":")
     found: type[AnyRuleset] = getattr(import_module(module), cls)
     return found
+
+
+#: The module a ruleset package may hold with its own command-line tools (``sheets-gm <name> ...``).
+TOOLS_MODULE = "commands"
+
+
+def tools_module(name: str) -> str | None:
+    """The module of the ruleset ``name``'s own tools (``<its package>.commands``, with a
+    ``register(sub)`` like a built-in subcommand's), or None when its package has none.
+
+    Found on disk, without importing the ruleset's package: ``sheets-gm --help`` and a sync
+    pay nothing for the tools of games they do not run."""
+    target = RULESETS.get(str(name).strip().lower())
+    if target is None:
+        return None
+    package = target.partition(":")[0].rpartition(".")[0]
+    parent = package.rpartition(".")[0]
+    try:
+        parent_spec = find_spec(parent) if parent else None
+    except ModuleNotFoundError:
+        return None
+    where = parent_spec.submodule_search_locations if parent_spec is not None else None
+    package_spec = PathFinder.find_spec(package, list(where)) if where else None
+    places = package_spec.submodule_search_locations if package_spec is not None else None
+    if not places or PathFinder.find_spec(f"{package}.{TOOLS_MODULE}", list(places)) is None:
+        return None
+    return f"{package}.{TOOLS_MODULE}"
 
 
 def template_dir(name: str) -> Path:

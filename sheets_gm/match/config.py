@@ -273,6 +273,7 @@ def settings_drift(config: MatchConfig, held: Any) -> list[str]:
     match``. SettingError when ``[settings]`` itself is wrong."""
     from sheets_gm.engine.core.settings import parse_settings, settings_to_mapping
 
-    wanted = settings_to_mapping(parse_settings(get_ruleset(config.ruleset).traits.settings_type, config.settings))
+    wanted = settings_to_mapping(parse_settings(get_ruleset(config.ruleset).traits.settings_type, config.settings,
+                                                folder=config.folder))
     have = settings_to_mapping(held)
     return [f"{k} = {wanted[k]!r} in the config but {have[k]!r} in the match" for k in have if wanted[k] != have[k]]

@@ -100,7 +100,7 @@ def check_house_rules(config: MatchConfig, report: Checkup) -> None:
     """The ``[settings]`` house rules: every key known to the ruleset, every value accepted."""
     kind = get_ruleset(config.ruleset).traits.settings_type
     try:
-        parse_settings(kind, config.settings, where=f"{config.path} [settings]")
+        parse_settings(kind, config.settings, where=f"{config.path} [settings]", folder=config.folder)
     except SettingError as exc:
         report.fail("house rules", str(exc),
                     f"correct [settings] in {config.path} (docs/rules-{config.ruleset}.md lists every house rule)")

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from sheets_gm.engine.core.ruleset import JUDGE, Roster, RulesetTraits
-from sheets_gm.engine.core.settings import parse_settings
+from sheets_gm.engine.core.settings import SettingError, parse_settings
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
@@ -58,7 +58,8 @@ def window_sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime,
 def configured_ruleset(config: MatchConfig) -> AnyRuleset:
     """The rules the config describes: its house rules on its board (or the ruleset's default board)."""
     cls = get_ruleset(config.ruleset)
-    settings = parse_settings(cls.traits.settings_type, config.settings, where=f"{config.path} [settings]")
+    settings = parse_settings(cls.traits.settings_type, config.settings, where=f"{config.path} [settings]",
+                              folder=config.folder)
     if config.map is None:
         board = default_board_text(config.ruleset)
     else:
@@ -70,6 +71,8 @@ def configured_ruleset(config: MatchConfig) -> AnyRuleset:
             raise SheetAccessError(f"{config.path}: map: {config.map} cannot be read as text ({exc})") from None
     try:
         return cls.create(settings, board)
+    except SettingError as exc:  # a file a setting names (e.g. a unit table) that does not read
+        raise SettingError(f"{config.path} [settings]: {exc}") from None
     except ValueError as exc:
         where = config.map if config.map is not None else f"the default {config.ruleset} board"
         raise SeatRosterError(f"{config.path}: map: {where}: {exc}") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
@@ -240,3 +241,21 @@ def test_text_tuple_settings_from_text_or_list() -> None:
     assert parse_settings(_Texts, {"table": ["Sun", "Rain"]}).table == ("Sun", "Rain")
     with pytest.raises(SettingError, match="setting 'table'"):
         parse_settings(_Texts, {"table": [""]})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _WithAFile:
+    table: str = setting("", "A file of the GM's.", path=True)
+
+
+def test_a_path_setting_is_resolved_against_the_folder_given(tmp_path: Path) -> None:
+    assert parse_settings(_WithAFile, {"table": "mine/t.csv"}, folder=tmp_path).table == str(tmp_path / "mine/t.csv")
+    assert parse_settings(_WithAFile, {"table": "/abs/t.csv"}, folder=tmp_path).table == "/abs/t.csv"
+    assert parse_settings(_WithAFile, {"table": "rel.csv"}).table == "rel.csv"
+    # what a match record holds reads back the same, and 'none' or nothing names no file
+    held = settings_to_mapping(parse_settings(_WithAFile, {"table": "t.csv"}, folder=tmp_path))
+    assert parse_settings(_WithAFile, held, folder=Path("/elsewhere")).table == str(tmp_path / "t.csv")
+    assert parse_settings(_WithAFile, {"table": "none"}).table == parse_settings(_WithAFile, {"table": ""}).table == ""
+    assert settings_table(_WithAFile)[0][1:3] == ("none", "a path (relative to the match config)")
+    with pytest.raises(SettingError, match="use the path of a file or folder"):
+        parse_settings(_WithAFile, {"table": 3})

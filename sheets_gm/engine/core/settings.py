@@ -11,18 +11,27 @@ import dataclasses
 import typing
 from collections.abc import Mapping
 from enum import Enum
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+#: How a path setting that names nothing is shown, and may be written.
+NO_PATH = "none"
 
 
 class SettingError(ValueError):
     """A setting key that does not exist or a value it cannot take."""
 
 
-def setting(default: Any, doc: str, *, minimum: int | None = None, maximum: int | None = None) -> Any:
-    """A dataclass field for a setting, with its documentation and optional integer bounds."""
-    meta = {"doc": doc, "minimum": minimum, "maximum": maximum}
+def setting(default: Any, doc: str, *, minimum: int | None = None, maximum: int | None = None,
+            path: bool = False) -> Any:
+    """A dataclass field for a setting, with its documentation and optional integer bounds.
+
+    ``path``: the setting names a file or folder (a ``str``, empty for none), which ``parse_settings``
+    resolves against the folder it is given (a match config's own), so the match holds where it is."""
+    meta = {"doc": doc, "minimum": minimum, "maximum": maximum, "path": path}
     if isinstance(default, list | dict | set):
         raise TypeError("settings defaults must be immutable (use a tuple)")
     return dataclasses.field(default=default, metadata=meta)
@@ -46,8 +55,16 @@ def describe_type(tp: Any) -> str:
     return getattr(tp, "__name__", str(tp))
 
 
-def _coerce(key: str, tp: Any, value: Any, meta: Mapping[str, Any]) -> Any:
+def _coerce(key: str, tp: Any, value: Any, meta: Mapping[str, Any], folder: Path | None = None) -> Any:
     accepted = describe_type(tp)
+    if meta.get("path") and tp is str:
+        if isinstance(value, list | dict | bool | int | float):
+            raise SettingError(f"setting {key!r}: {value!r} is not accepted; use the path of a file or folder")
+        text = str(value).strip()
+        if not text or text.lower() == NO_PATH:
+            return ""
+        where = Path(text).expanduser()
+        return str(folder / where if folder is not None and not where.is_absolute() else where)
     if isinstance(tp, type) and issubclass(tp, Enum):
         text = str(value).strip().lower()
         for member in tp:
@@ -94,8 +111,10 @@ def _coerce(key: str, tp: Any, value: Any, meta: Mapping[str, Any]) -> Any:
     raise TypeError(f"unsupported setting type {tp!r}")  # a programming error, not user input
 
 
-def parse_settings(cls: type[T], values: Mapping[str, Any], *, where: str = "settings") -> T:
-    """Build the settings dataclass ``cls`` from user values, rejecting unknown keys and bad values."""
+def parse_settings(cls: type[T], values: Mapping[str, Any], *, where: str = "settings",
+                   folder: Path | None = None) -> T:
+    """Build the settings dataclass ``cls`` from user values, rejecting unknown keys and bad values; a relative
+    path setting is resolved against ``folder`` (when given)."""
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     chosen: dict[str, Any] = {}
@@ -104,7 +123,7 @@ def parse_settings(cls: type[T], values: Mapping[str, Any], *, where: str = "set
         if name not in fields:
             known = ", ".join(sorted(fields))
             raise SettingError(f"{where}: unknown setting {key!r}; known settings: {known}")
-        chosen[name] = _coerce(name, hints[name], value, fields[name].metadata)
+        chosen[name] = _coerce(name, hints[name], value, fields[name].metadata, folder)
     return cls(**chosen)
 
 
@@ -131,9 +150,12 @@ def settings_table(cls: type[Any]) -> list[tuple[str, str, str, str]]:
             shown = ",".join(str(v) for v in default)
         elif isinstance(default, bool):
             shown = str(default).lower()
+        elif f.metadata.get("path") and not default:
+            shown = NO_PATH
         else:
             shown = str(default)
-        rows.append((f.name, shown, describe_type(hints[f.name]), f.metadata.get("doc", "")))
+        accepts = "a path (relative to the match config)" if f.metadata.get("path") else describe_type(hints[f.name])
+        rows.append((f.name, shown, accepts, f.metadata.get("doc", "")))
     return rows
 
 

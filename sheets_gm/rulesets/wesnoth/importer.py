@@ -1,33 +1,29 @@
 """Wesnoth's unit data converted into the project's own tables, ``units.csv`` and ``factions.csv``.
 
-Run it on a Wesnoth data folder (the game's ``data/`` parent, laid out as in its repository)
-to refresh the shipped tables or to make tables for another era or add-on::
-
-    python -m sheets_gm.rulesets.wesnoth.importer units WML_DIR [OUT_DIR]
-    python -m sheets_gm.rulesets.wesnoth.importer maps MAP_FILE... [--out DIR]
-    python scripts/wesnoth_import.py …  (the same)
+``sheets-gm wesnoth import-units`` runs it (see ``commands.py``) on Wesnoth's data folder (the
+game's ``data/`` parent, laid out as in its repository), for any of its eras, or on an era's
+or add-on's folder read on top of the game's data.
 
 It reads the macro files, the ``[movetype]`` definitions of ``data/core/units.cfg``, every
-unit file under ``data/core/units/`` and the faction files of the era, then keeps the
-factions' recruits and leaders and what they advance to, up to level 3. Each unit becomes
-one row with what its board-game pawn shows: level, hit points, moves, attacks (kind,
-damage type, damage and swings), and per board terrain the move cost and Wesnoth's chance
-to be hit (the d6 score is worked out from it when the table is read), and resistances.
+unit file under ``data/core/units/``, then every ``.cfg`` file of the add-on (its own macros,
+movetypes, units, factions and eras), then takes the era's factions (an ``[era]`` includes them
+as files or macros) and keeps their recruits and leaders and what they advance to, up to
+level 3. Each unit becomes one row with what its board-game pawn shows: level, hit points,
+moves, attacks (kind, damage type, damage and swings), and per board terrain the move cost and
+Wesnoth's chance to be hit (the d6 score is worked out from it when the table is read), and
+resistances.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import sys
-from collections.abc import Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from sheets_gm.rulesets.wesnoth.board import MapError, WesnothBoard
-from sheets_gm.rulesets.wesnoth.tables import TEMPLATE_DIR
 from sheets_gm.rulesets.wesnoth.terrain import BOARD_TERRAINS, WESNOTH_KEY
-from sheets_gm.rulesets.wesnoth.wml import Node, Preprocessor, WmlError, parse
+from sheets_gm.rulesets.wesnoth.wml import Macro, Node, Preprocessor, WmlError, parse
 
 MACRO_FILES = (
     "data/core/macros/movetypes.cfg",
@@ -40,15 +36,9 @@ MACRO_FILES = (
 )
 UNITS_CFG = "data/core/units.cfg"
 UNIT_FOLDER = "data/core/units"
-#: The Default era's factions and their files, in the order the era lists them.
-DEFAULT_ERA = (
-    ("Loyalists", "data/multiplayer/factions/loyalists-default.cfg"),
-    ("Rebels", "data/multiplayer/factions/rebels-default.cfg"),
-    ("Northerners", "data/multiplayer/factions/northerners-default.cfg"),
-    ("Undead", "data/multiplayer/factions/undead-default.cfg"),
-    ("Knalgan Alliance", "data/multiplayer/factions/knalgans-default.cfg"),
-    ("Drakes", "data/multiplayer/factions/drakes-default.cfg"),
-)
+#: Where the game's eras are defined, and the one a match of the rulebook plays.
+ERAS_CFG = "data/multiplayer/eras.cfg"
+DEFAULT_ERA = "era_default"
 #: The rulebook's alignment per faction; a faction it does not name is neutral.
 RULEBOOK_ALIGNMENT = {"Loyalists": "lawful", "Drakes": "lawful", "Knalgan Alliance": "neutral",
                       "Rebels": "neutral", "Northerners": "chaotic", "Undead": "chaotic"}
@@ -65,15 +55,30 @@ FACTION_COLUMNS = ("faction", "alignment", "leaders", "recruits")
 
 @dataclass(frozen=True, slots=True)
 class ImportResult:
-    """The two tables as CSV text, and the macros the units called that were not read (for the report)."""
+    """The two tables as CSV text, with what a GM is told: the factions, the macros the units called that were
+    not read, and the files the era includes that are not there."""
 
     units_csv: str
     factions_csv: str
     unit_count: int
+    factions: tuple[str, ...]
     unknown_macros: tuple[str, ...]
+    missing_includes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """A faction as an era lists it (a ``[multiplayer_side]``): its name, leaders and recruits, and where it is."""
+
+    name: str
+    leaders: tuple[str, ...]
+    recruits: tuple[str, ...]
+    where: str
 
 
 def _int(value: str | None, where: str, what: str) -> int:
+    if value is None:
+        raise WmlError(f"{where}: no {what}; the importer needs it as a whole number")
     try:
         return int(str(value).strip())
     except ValueError:
@@ -84,11 +89,29 @@ def _names(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip() and v.strip() != "null"]
 
 
-class WmlData:
-    """Macros, movetypes and unit types read from a Wesnoth data folder."""
+def _text(path: Path) -> str:
+    """A WML file's text; WmlError naming it when it cannot be read as UTF-8 text (the encoding WML files use)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WmlError(f"{path}: cannot be read as UTF-8 text ({exc})") from None
 
-    def __init__(self, root: Path) -> None:
+
+def _walk(node: Node, tag: str) -> Iterator[Node]:
+    """Every tag named ``tag`` at any depth below ``node`` (not inside one of its own kind), in order."""
+    for child in node.children:
+        if child.tag == tag:
+            yield child
+        else:
+            yield from _walk(child, tag)
+
+
+class WmlData:
+    """Macros, movetypes, unit types, factions and eras read from Wesnoth's data folder and an add-on's."""
+
+    def __init__(self, root: Path, addon: Path | None = None) -> None:
         self.root = root
+        self.addon = addon
         self.pre = Preprocessor()
         for rel in MACRO_FILES:
             self.pre.define_from(self._read(rel), rel)
@@ -102,9 +125,19 @@ class WmlData:
             raise WmlError(f"{folder}: no such folder; give the folder that holds data/core/units")
         for path in sorted(folder.rglob("*.cfg")):
             rel = path.relative_to(root).as_posix()
-            tree = parse(self.pre.expand_file(path.read_text(encoding="utf-8"), rel), rel)
+            tree = parse(self.pre.expand_file(_text(path), rel), rel)
             for ut in tree.all("unit_type"):
                 self.unit_types[ut.attrs.get("id", "")] = (rel, ut)
+        #: Each era's id → the file that defines it, that file's text and the era's line (expanded again, with
+        #: inclusions, when the era is chosen).
+        self.eras: dict[str, tuple[str, str, int]] = {}
+        self.addon_sides: list[Side] = []
+        self.pre.macros["MULTIPLAYER"] = Macro("MULTIPLAYER", (), {}, "")  # eras and add-ons are read as in a game
+        eras = root / ERAS_CFG
+        if eras.is_file():
+            self._scan(self._read(ERAS_CFG), ERAS_CFG)
+        if addon is not None:
+            self._read_addon(addon)
 
     def _read(self, rel: str) -> str:
         path = self.root / rel
@@ -114,21 +147,105 @@ class WmlData:
             raise WmlError(f"{path}: cannot be read ({exc.strerror}); the importer needs {rel} under the "
                            f"folder given") from None
 
-    def faction(self, rel: str) -> tuple[list[str], list[str]]:
-        """The leaders and recruits of a faction file."""
-        side = parse(self.pre.expand_file(self._read(rel), rel), rel).first("multiplayer_side")
-        if side is None:
-            raise WmlError(f"{rel}: no [multiplayer_side] tag")
-        return _names(side.attrs.get("leader")), _names(side.attrs.get("recruit"))
+    def _read_addon(self, addon: Path) -> None:
+        """Every ``.cfg`` file of the add-on: its macros first (any file may use them), then its tags."""
+        files = sorted(addon.rglob("*.cfg"))
+        if not files:
+            raise WmlError(f"{addon}: no .cfg file in it or below; give the folder of a Wesnoth era or add-on")
+        texts = []
+        for path in files:
+            text = _text(path)
+            self.pre.define_from(text, str(path))
+            texts.append((str(path), text))
+        before = (len(self.unit_types), len(self.eras))
+        for where, text in texts:
+            self._scan(text, where)
+        if (len(self.unit_types), len(self.eras)) == before and not self.addon_sides:
+            raise WmlError(f"{addon}: no [unit_type], [multiplayer_side] or [era] in its {len(files)} .cfg files; "
+                           "give the folder of a Wesnoth era or add-on (its units, factions or eras)")
+
+    def _scan(self, text: str, where: str) -> None:
+        """Learn the movetypes, unit types, factions and eras of one file (its inclusions are not followed:
+        every file is read on its own)."""
+        tree = parse(self.pre.expand_file(text, where), where)
+        for mt in _walk(tree, "movetype"):
+            self.movetypes[mt.attrs.get("name", "")] = mt
+        for ut in _walk(tree, "unit_type"):
+            self.unit_types[ut.attrs.get("id", "")] = (where, ut)
+        for era in _walk(tree, "era"):
+            self.eras.setdefault(era.attrs.get("id", ""), (where, text, era.line))
+        if where != ERAS_CFG:
+            known = {s.name for s in self.addon_sides}
+            self.addon_sides += [s for s in _sides(tree, where) if s.name not in known]
+
+    def era_sides(self, era_id: str) -> tuple[list[Side], tuple[str, ...]]:
+        """The factions of the era ``era_id`` and the inclusions of its file that are not there."""
+        found = self.eras.get(era_id)
+        if found is None:
+            places = " and ".join(str(p) for p in (self.root / ERAS_CFG, self.addon) if p is not None)
+            raise WmlError(f"no [era] with id={era_id} in {places}; the eras there: "
+                           f"{', '.join(sorted(self.eras)) or 'none'}")
+        where, text, line = found
+        self.pre.includes = self._included
+        self.pre.missing_includes.clear()
+        try:
+            tree = parse(self.pre.expand_file(_only_era(text, line), where), where)
+        finally:
+            self.pre.includes = None
+        era = next(e for e in _walk(tree, "era") if e.attrs.get("id", "") == era_id)
+        sides = _sides(era, where)
+        if not sides:
+            raise WmlError(f"{where}:{era.line}: the era {era_id} has no faction (a [multiplayer_side] with "
+                           "recruit=) that the importer could read"
+                           + (f"; these files it includes are not there: {', '.join(sorted(self.pre.missing_includes))}"
+                              if self.pre.missing_includes else ""))
+        return sides, tuple(sorted(self.pre.missing_includes))
+
+    def _included(self, name: str, where: str) -> list[tuple[str, str]] | None:
+        """The files of the inclusion ``{name}``: ``~add-ons/NAME/…`` beside the add-on, ``./…`` beside the
+        including file, anything else under the game's ``data/``; a folder is its ``_main.cfg`` or every
+        ``.cfg`` file in it."""
+        if name.startswith("~add-ons/"):
+            bases = [self.addon.parent / name.removeprefix("~add-ons/")] if self.addon is not None else []
+        elif name.startswith("~"):
+            bases = []
+        elif name.startswith("./"):
+            here = Path(where).parent / name.removeprefix("./")
+            bases = [here, self.root / here]
+        else:
+            bases = [self.root / "data" / name]
+        target = next((b for b in bases if b.exists()), None)
+        if target is None:
+            return None
+        if target.is_dir():
+            main = target / "_main.cfg"
+            files = [main] if main.is_file() else sorted(target.rglob("*.cfg"))
+        else:
+            files = [target]
+        out = []
+        for path in files:
+            try:
+                out.append((path.read_text(encoding="utf-8"), self._shown(path)))
+            except (OSError, UnicodeDecodeError) as exc:
+                raise WmlError(f"{where}: {{{name}}} includes {path}, which cannot be read ({exc})") from None
+        return out
+
+    def _shown(self, path: Path) -> str:
+        """How an error names a file: relative to the game's folder for its files, as found for others."""
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
 
     def row(self, uid: str, factions: list[str], known: set[str]) -> dict[str, str]:
         """The table row of one unit type."""
         rel, ut = self.unit_types[uid]
-        where = f"{rel}:{ut.line}"
-        mt_name = ut.attrs.get("movement_type", "")
-        movetype = self.movetypes.get(mt_name)
+        where = f"{rel}:{ut.line}: [unit_type] {uid}"
+        mt_name = ut.attrs.get("movement_type")
+        movetype = self.movetypes.get(mt_name or "")
         if movetype is None:
-            raise WmlError(f"{where}: unknown movement_type {mt_name!r}")
+            said = "no movement_type" if mt_name is None else f"unknown movement_type {mt_name!r}"
+            raise WmlError(f"{where}: {said}; the movetypes read: {', '.join(sorted(self.movetypes))}")
         tables: dict[str, dict[str, str]] = {}
         for tag in ("movement_costs", "defense", "resistance"):
             merged: dict[str, str] = {}
@@ -170,27 +287,66 @@ class WmlData:
         return ":".join(parts)
 
 
-def convert(root: Path, era: Sequence[tuple[str, str]] = DEFAULT_ERA) -> ImportResult:
-    """The unit and faction tables of ``era`` from the Wesnoth data under ``root``; WmlError naming the file
+def _only_era(text: str, line: int) -> str:
+    """The text of a file with every ``[era]`` but the one starting on ``line`` blanked out (line numbers kept),
+    so that only that era's inclusions are read."""
+    out = []
+    other = False
+    for number, row in enumerate(text.split("\n"), 1):
+        tag = row.strip()
+        if tag.startswith("[era]") and number != line:
+            other = True
+        out.append("" if other else row)
+        if tag.startswith("[/era]"):
+            other = False
+    return "\n".join(out)
+
+
+def _sides(node: Node, where: str) -> list[Side]:
+    """The factions below ``node``: each ``[multiplayer_side]`` with recruits (not the Random side)."""
+    out = []
+    for side in _walk(node, "multiplayer_side"):
+        recruits = tuple(_names(side.attrs.get("recruit")))
+        if side.attrs.get("random_faction") == "yes" or not recruits:
+            continue
+        name = side.attrs.get("id") or side.attrs.get("name", "")
+        leaders = tuple(_names(side.attrs.get("leader")))
+        if not leaders:
+            raise WmlError(f"{where}:{side.line}: faction {name} has no leader=; the importer needs the unit types "
+                           "its leader may be, separated by commas")
+        out.append(Side(name, leaders, recruits, f"{where}:{side.line}"))
+    return out
+
+
+def convert(root: Path, *, addon: Path | None = None, era: str | None = None) -> ImportResult:
+    """The unit and faction tables of an era from the Wesnoth data under ``root`` and the add-on folder ``addon``
+    (default: the Default era without an add-on, every faction of the add-on with one); WmlError naming the file
     and line of anything that does not parse or is missing."""
-    data = WmlData(root)
-    factions: list[tuple[str, list[str], list[str]]] = []
+    data = WmlData(root, addon)
+    missing: tuple[str, ...] = ()
+    if era is not None or addon is None:
+        sides, missing = data.era_sides(era or DEFAULT_ERA)
+    else:
+        sides = data.addon_sides
+        if not sides:
+            raise WmlError(f"{addon}: no faction (a [multiplayer_side] with recruit=) in its .cfg files, and a match "
+                           f"needs factions; give --era with the id of an era that uses its units (the eras read: "
+                           f"{', '.join(sorted(data.eras)) or 'none'})")
     membership: dict[str, list[str]] = {}
-    for name, rel in era:
-        leaders, recruits = data.faction(rel)
-        factions.append((name, leaders, recruits))
-        todo = [*recruits, *leaders]
+    for side in sides:
+        todo = [*side.recruits, *side.leaders]
         while todo:
             uid = todo.pop(0)
             if uid not in data.unit_types:
-                raise WmlError(f"{rel}: faction {name} names the unit {uid!r}, which no file under "
-                               f"{UNIT_FOLDER} defines")
+                raise WmlError(f"{side.where}: faction {side.name} names the unit {uid!r}, which no [unit_type] "
+                               f"read defines (those under {root / UNIT_FOLDER}"
+                               + (f" and {addon})" if addon is not None else ")"))
             owners = membership.setdefault(uid, [])
-            if name in owners:
+            if side.name in owners:
                 continue
-            owners.append(name)
-            ut = data.unit_types[uid][1]
-            if _int(ut.attrs.get("level"), f"{data.unit_types[uid][0]}:{ut.line}", "level") < MAX_LEVEL:
+            owners.append(side.name)
+            where, ut = data.unit_types[uid]
+            if _int(ut.attrs.get("level"), f"{where}:{ut.line}: [unit_type] {uid}", "level") < MAX_LEVEL:
                 todo += [a for a in _names(ut.attrs.get("advances_to")) if a in data.unit_types]
     known = set(membership)
     units = io.StringIO()
@@ -201,71 +357,8 @@ def convert(root: Path, era: Sequence[tuple[str, str]] = DEFAULT_ERA) -> ImportR
     table = io.StringIO()
     fwriter = csv.writer(table, lineterminator="\n")
     fwriter.writerow(FACTION_COLUMNS)
-    for name, leaders, recruits in factions:
-        fwriter.writerow([name, RULEBOOK_ALIGNMENT.get(name, "neutral"), ", ".join(leaders), ", ".join(recruits)])
-    return ImportResult(units.getvalue(), table.getvalue(), len(membership), tuple(sorted(data.pre.unknown)))
-
-
-def convert_maps(paths: Sequence[Path], out: Path) -> list[Path]:
-    """Each Wesnoth ``.map`` file converted to the project's token grid as ``out/<name>.txt``; MapError naming the
-    file and line of a code the code table does not know."""
-    written = []
-    for path in paths:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise MapError(f"{path}: cannot be read ({exc.strerror})") from None
-        board = WesnothBoard.from_wesnoth_map(text, str(path))
-        target = out / f"{path.stem}.txt"
-        target.write_text(board.to_text(), encoding="utf-8")
-        written.append(target)
-    return written
-
-
-USAGE = """usage:
-  python -m sheets_gm.rulesets.wesnoth.importer units WML_DIR [OUT_DIR]
-      units.csv and factions.csv from Wesnoth's data (WML_DIR holds data/core/units, data/core/macros and
-      data/multiplayer/factions); OUT_DIR defaults to templates/wesnoth
-  python -m sheets_gm.rulesets.wesnoth.importer maps MAP_FILE... [--out DIR]
-      each Wesnoth .map file as a board (DIR defaults to templates/wesnoth/maps)"""
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """The converter's command line (see ``USAGE``); 0 on success, 1 on bad data, 2 on bad usage."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help"):
-        print(USAGE)
-        return 0 if args else 2
-    mode, rest = args[0], args[1:]
-    try:
-        if mode == "units" and 1 <= len(rest) <= 2:
-            out = Path(rest[1]) if len(rest) > 1 else TEMPLATE_DIR
-            result = convert(Path(rest[0]))
-            out.mkdir(parents=True, exist_ok=True)
-            (out / "units.csv").write_text(result.units_csv, encoding="utf-8")
-            (out / "factions.csv").write_text(result.factions_csv, encoding="utf-8")
-            print(f"wrote {result.unit_count} units to {out / 'units.csv'} and the factions to "
-                  f"{out / 'factions.csv'}")
-            return 0
-        if mode == "maps" and rest:
-            out = TEMPLATE_DIR / "maps"
-            if "--out" in rest:
-                at = rest.index("--out")
-                if at + 1 >= len(rest):
-                    print("--out needs a folder", file=sys.stderr)
-                    return 2
-                out = Path(rest[at + 1])
-                rest = rest[:at] + rest[at + 2:]
-            out.mkdir(parents=True, exist_ok=True)
-            for target in convert_maps([Path(r) for r in rest], out):
-                print(f"wrote {target}")
-            return 0
-    except (WmlError, MapError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    print(USAGE, file=sys.stderr)
-    return 2
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    for side in sides:
+        fwriter.writerow([side.name, RULEBOOK_ALIGNMENT.get(side.name, "neutral"), ", ".join(side.leaders),
+                          ", ".join(side.recruits)])
+    return ImportResult(units.getvalue(), table.getvalue(), len(membership), tuple(s.name for s in sides),
+                        tuple(sorted(data.pre.unknown)), missing)

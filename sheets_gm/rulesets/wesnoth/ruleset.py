@@ -21,6 +21,7 @@ from sheets_gm.engine.core.ruleset import (
     Verdict,
     Window,
 )
+from sheets_gm.engine.core.settings import SettingError
 from sheets_gm.rulesets.wesnoth.board import WesnothBoard
 from sheets_gm.rulesets.wesnoth.bots import RandomBot, SkirmisherBot
 from sheets_gm.rulesets.wesnoth.figures import WesnothTally, simulation_spec
@@ -31,6 +32,7 @@ from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
 from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, new_match
 from sheets_gm.rulesets.wesnoth.state import WesnothState
+from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
 from sheets_gm.simulate.figures import SimulationSpec
 
 #: A roster faction that the match's seed deals (simulations play every pairing this way).
@@ -62,9 +64,14 @@ class WesnothRuleset:
 
     @classmethod
     def create(cls, settings: Any, board: str) -> WesnothRuleset:
-        """The rules of a match on ``board`` (a token grid or a Wesnoth ``.map`` text); MapError names the line."""
+        """The rules of a match on ``board`` (a token grid or a Wesnoth ``.map`` text) with the unit tables the
+        ``units`` setting names; MapError names the board's line, SettingError the table's file and line."""
+        try:
+            tables = tables_at(settings.units)
+        except TableError as exc:
+            raise SettingError(f"setting 'units': {exc}") from None
         parsed = WesnothBoard.from_text(board)
-        return cls(WesnothRules(parsed, settings), parsed.to_text())
+        return cls(WesnothRules(parsed, settings, tables), parsed.to_text())
 
     @property
     def settings(self) -> WesnothSettings:

@@ -21,6 +21,7 @@ from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
 from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, check_entries, leader_id
 from sheets_gm.rulesets.wesnoth.state import TIMES_OF_DAY, Player, Unit, WesnothState
+from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
 from sheets_gm.scenario.codec import ScenarioRun
 from sheets_gm.scenario.fields import Fields
 from sheets_gm.yamlio import LinedDict
@@ -85,7 +86,10 @@ def _load(doc: LinedDict, f: Fields, settings: WesnothSettings) -> tuple[Wesnoth
         board = WesnothBoard.from_text(str(doc["map"]), where=f"map (line {doc.line_of('map')})")
     except MapError as exc:
         raise f.fail(doc.line_of("map"), str(exc)) from None
-    rules = WesnothRules(board, settings)
+    try:
+        rules = WesnothRules(board, settings, tables_at(settings.units))
+    except TableError as exc:
+        raise f.fail(doc.line, f"setting 'units': {exc}") from None
     entries = []
     for item in f.sequence(doc.get("players"), doc.line_of("players"), "players"):
         p = f.mapping(item, doc.line_of("players"), "a player", ("name", "team", "faction", "leader"))

@@ -45,3 +45,6 @@ class WesnothSettings:
                              minimum=0)
     max_rounds: int = setting(60, "The last round; a match still going after it is a draw.", minimum=1,
                               maximum=999)
+    units: str = setting(
+        "", "The folder of the unit and faction tables (units.csv, factions.csv) that `sheets-gm wesnoth import-units` "
+        "wrote for another era or add-on; 'none': the shipped Default era.", path=True)

@@ -261,3 +261,9 @@ def load_tables(folder: Path = TEMPLATE_DIR) -> UnitTables:
 def default_tables() -> UnitTables:
     """The shipped tables (read once)."""
     return load_tables()
+
+
+@cache
+def tables_at(folder: str) -> UnitTables:
+    """The tables of ``folder`` (the ``units`` setting; empty: the shipped ones), read once per process."""
+    return load_tables(Path(folder)) if folder else default_tables()

@@ -4,8 +4,10 @@ Two stages, as in the game: a preprocessor (``#define`` macros with positional a
 ``#arg`` optional arguments, ``{MACRO args}`` calls, ``#ifdef``/``#ifndef``/``#else``/
 ``#endif``, ``#undef``, comments) and a parser of the result (``[tag]``, ``[/tag]``,
 ``[+tag]``, ``key=value`` with quoted, translatable and ``+``-joined values, ``a,b=1,2``).
-A call to a macro the reader was not given (sounds, animations, file inclusions) expands to
-nothing: none of those carry the numbers the board game uses.
+A call to a macro the reader was not given (sounds, animations) expands to nothing: none of
+those carry the numbers the board game uses. A file inclusion (``{multiplayer/factions/x.cfg}``,
+``{~add-ons/Era/factions}``) expands to the files an ``Includes`` function finds (an era's
+factions are included that way), and to nothing without one.
 
 Line numbers survive expansion: the text a macro call produces has its line breaks turned
 into a separator the parser reads as one but does not count, and the call's own line breaks
@@ -21,6 +23,7 @@ follow it, so an error names the line of the file it is in.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 #: Stands for a line break that came out of a macro body: a line break to the parser, not a file line.
@@ -32,6 +35,11 @@ _CONDITIONALS = ("#ifdef", "#ifndef", "#ifhave", "#ifnhave", "#ifver", "#ifnver"
 
 class WmlError(ValueError):
     """A WML file that does not parse: the message names the file and the line."""
+
+
+#: Finds the files of an inclusion ``{path}`` called from the file ``where``: each file's text and
+#: name, in order, or None when nothing is there.
+Includes = Callable[[str, str], list[tuple[str, str]] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,9 +118,11 @@ def _line_end(text: str, i: int) -> int:
 class Preprocessor:
     """Macros read from files, and their expansion in other files."""
 
-    def __init__(self) -> None:
+    def __init__(self, includes: Includes | None = None) -> None:
         self.macros: dict[str, Macro] = {}
         self.unknown: set[str] = set()
+        self.includes = includes
+        self.missing_includes: set[str] = set()  # inclusions that ``includes`` found nothing for
 
     def define_from(self, text: str, where: str) -> None:
         """Learn the ``#define``s of a macro file (its other text is dropped)."""
@@ -271,6 +281,8 @@ class Preprocessor:
         if macro is None:
             if "/" not in name and not name.endswith(".cfg"):
                 self.unknown.add(name)
+            elif self.includes is not None and not rest:
+                return self._include(name, where, depth)
             return ""
         positional: list[str] = []
         named: dict[str, str] = {}
@@ -290,6 +302,18 @@ class Preprocessor:
             else:
                 values[p] = self._expand(self._strip(default, where)[0], values, where, depth + 1)
         return self._expand(macro.body, values, where, depth + 1)
+
+    def _include(self, name: str, where: str, depth: int) -> str:
+        assert self.includes is not None
+        found = self.includes(name, where)
+        if not found:
+            self.missing_includes.add(name)
+            return ""
+        out = []
+        for text, file in found:
+            kept, _undefs = self._strip(text, file)
+            out.append(self._expand(kept, {}, file, depth + 1))
+        return "\n".join(out)
 
 
 def _closing_brace(text: str, i: int, where: str) -> int:

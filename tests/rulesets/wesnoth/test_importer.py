@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.rulesets.wesnoth.importer import convert, main
+from sheets_gm.rulesets.wesnoth.importer import convert
 from sheets_gm.rulesets.wesnoth.tables import load_tables
 from sheets_gm.rulesets.wesnoth.terrain import WESNOTH_KEY, Terrain
 from sheets_gm.rulesets.wesnoth.wml import Preprocessor, WmlError, parse
@@ -62,15 +62,13 @@ def test_the_factions_agree_with_factions_json() -> None:
         assert list(faction.recruits) == ref["recruit"]
 
 
-def test_the_command_writes_both_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["units", str(WML), str(tmp_path)]) == 0
-    assert "155 units" in capsys.readouterr().out
-    assert load_tables(tmp_path).units["Spearman"].hitpoints == 36
+def test_the_default_era_is_read_from_its_era_definition() -> None:
+    assert convert(WML, era="era_default").units_csv == convert(WML).units_csv
 
 
-def test_a_missing_folder_is_an_error_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["units", str(tmp_path / "nowhere")]) == 1
-    assert "cannot be read" in capsys.readouterr().err
+def test_a_missing_folder_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    with pytest.raises(WmlError, match="cannot be read"):
+        convert(tmp_path / "nowhere")
 
 
 def test_a_broken_unit_file_names_its_line(tmp_path: Path) -> None:
