@@ -34,6 +34,7 @@ from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
 from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match, standard_roster
 from sheets_gm.rulesets.gvg.state import (
     Adjustment,
@@ -246,10 +247,9 @@ class GvgRuleset:
         return Resolution(new, events)
 
     # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> None:
-        """None: GvG's sheets are still driven by its own sync modules (``sync.poll``, ``sync.snapshot``),
-        which keep the layout of the matches already in play; it moves onto the generic sync next."""
-        return None
+    def sheet(self) -> GvgSheet:
+        """GvG's sheets: a team's orders tab (a row per player, the captain's row) and the board."""
+        return GvgSheet(self.rules)
 
     # -- tests -------------------------------------------------------------------------------
     @classmethod
