@@ -28,8 +28,7 @@ def _read_replay(path: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.engine.registry import get_ruleset
-    from sheets_gm.match.window_match import on_window_sync
-    from sheets_gm.sync.export import ReplayError, match_replay, replay_states
+    from sheets_gm.sync.export import ReplayError, replay_states
     from sheets_gm.sync.window_export import window_match_replay
     from sheets_gm.sync.window_replay import WINDOW_REPLAY_FORMAT, WindowReplayError, replay_window_states
 
@@ -43,10 +42,7 @@ def run(args: argparse.Namespace) -> int:
         config = load(args)
         where = str(config.path)
         with user_errors():
-            if on_window_sync(config.ruleset):
-                doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
-            else:
-                doc = match_replay(open_match(config))
+            doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
     try:
         if doc.get("format") == WINDOW_REPLAY_FORMAT:
             found = replay_window_states(doc)

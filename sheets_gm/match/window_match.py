@@ -31,15 +31,14 @@ from sheets_gm.sync.window_poll import WindowReport, poll
 
 @cache
 def on_window_sync(ruleset: str) -> bool:
-    """Whether matches of ``ruleset`` run on the generic sync (its ruleset has a sheet adapter); False for
-    a ruleset whose sheets its own sync modules still drive (``legacy_sheets``: GvG, until it moves over)."""
+    """Whether matches of ``ruleset`` can run through spreadsheets (its ruleset has a sheet adapter)."""
     return create_ruleset(ruleset).sheet() is not None
 
 
 def require_sheets(ruleset: str, where: str) -> None:
     """ConfigError when ``ruleset`` cannot run through spreadsheets yet (no sheet adapter), naming what runs."""
     cls = get_ruleset(ruleset)
-    if on_window_sync(ruleset) or getattr(cls, "legacy_sheets", False):
+    if on_window_sync(ruleset):
         return
     name = cls.traits.name
     raise ConfigError(f"{where}: the {cls.traits.title} ruleset has no sheets yet (its sheet adapter is not "

@@ -34,8 +34,8 @@ from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match, standard_roster
+from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.state import (
     Adjustment,
     ArcheryDuel,
@@ -81,9 +81,6 @@ class GvgRuleset:
         settings_type=GvgSettings,
         default_board="map.txt",
     )
-    #: GvG's sheets are driven by its own sync modules (``sync.poll`` and its siblings) until it moves
-    #: onto the generic sync; the commands take that path for it.
-    legacy_sheets: ClassVar[bool] = True
 
     def __init__(self, rules: GvgRules) -> None:
         self.rules = rules

@@ -127,7 +127,7 @@ class GvgSheet:
         grid = self.rules.board.grid
         values = map_grid(look, self.rules, state)
         listing = players_rows(state)
-        values += [[]] + listing
+        values += [[], *listing]
         top = grid.height + 2  # the players' header row (1-based)
         fills = [*map_fills(look, self.rules, state.teams),
                  Fill(cells(0, top, len(listing[0]) - 1, top), self.spec.colours.header, bold=True)]

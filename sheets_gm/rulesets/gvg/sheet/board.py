@@ -1,5 +1,6 @@
 """Drawing GvG's board tab: the map from A1 (tile G9 is cell G9), each team in its colour, the players
-with their role, team and tree, then the players' list below the map; the move rolls, which need the match's dice, are in the orders tabs."""
+with their role, team and tree, then the players' list below the map. The move rolls, which need the
+match's dice, are in the orders tabs."""
 
 from __future__ import annotations
 
