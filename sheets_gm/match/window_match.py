@@ -10,6 +10,7 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 
+from sheets_gm.engine.core.dice import new_seed
 from sheets_gm.engine.core.ruleset import JUDGE, Roster, RulesetTraits
 from sheets_gm.engine.core.settings import SettingError, parse_settings
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
@@ -20,7 +21,6 @@ from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, rost
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.spec import ruleset_sheet_spec
-from sheets_gm.sync.create import new_seed
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.share import share_match, sharing_plan
