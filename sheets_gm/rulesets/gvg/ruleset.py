@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord, CoordError
 from sheets_gm.engine.core.ruleset import (
@@ -121,23 +122,9 @@ class GvgRuleset:
         return new_match(self.rules.board, roster.seats, entries, self.rules.settings)
 
     # -- codecs ------------------------------------------------------------------------------
-    def state_to_json(self, state: GvgState) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> GvgState:
-        return GvgState.from_json(data)
-
-    def orders_to_json(self, orders: TurnOrders) -> dict[str, Any]:
-        return orders_to_json(orders)
-
-    def orders_from_json(self, data: Mapping[str, Any]) -> TurnOrders:
-        return orders_from_json(data)
-
-    def gm_event_to_json(self, event: GmEvent) -> dict[str, Any]:
-        return gm_event_to_json(event)
-
-    def gm_event_from_json(self, data: Mapping[str, Any]) -> GmEvent:
-        return gm_event_from_json(data)
+    state_codec = Codec.of(GvgState)
+    orders_codec = Codec(orders_to_json, orders_from_json)
+    gm_event_codec = Codec(gm_event_to_json, gm_event_from_json)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: GvgState) -> tuple[str, ...]:
