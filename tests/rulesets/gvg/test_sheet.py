@@ -3,6 +3,7 @@ orders typed back exactly, the move rolls shown before the turn, and the board d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -27,7 +28,7 @@ def _rules() -> tuple[GvgRuleset, GvgSheet, GvgState]:
     return rules, sheet, rules.new_match(rules.sample_roster(), SEED)
 
 
-def _rows(cells: dict[str, dict[str, dict[str, Any]]], key: str) -> dict[str, list[TypedRow]]:
+def _rows(cells: Mapping[str, Mapping[str, Mapping[str, Any]]], key: str) -> dict[str, list[TypedRow]]:
     return {table.name: [TypedRow(table.name, subject, 0, key, values, "")
                          for subject, values in cells.get(table.name, {}).items()]
             for table in ruleset_sheet_spec("gvg").inputs}
@@ -44,7 +45,7 @@ def test_the_bots_orders_typed_into_the_rows_read_back_the_same_for_twenty_turns
         parts = {}
         for seat in window.seats:
             orders = bots[seat].orders(state, seat, dice)
-            read = sheet.read_orders(state, window, seat, _rows(dict(sheet.typed_cells(state, window, seat, orders)),
+            read = sheet.read_orders(state, window, seat, _rows(sheet.typed_cells(state, window, seat, orders),
                                                                 window.key))
             assert read.problems == {}
             assert read.orders == orders
