@@ -70,12 +70,12 @@ def test_the_wait_never_runs_past_the_turns_deadline() -> None:
 
 def test_the_loop_ends_when_the_match_is_over_without_waiting() -> None:
     stop = FakeStop()
-    seen: list[tuple[int, float]] = []
+    seen: list[tuple[str, float]] = []
     over = WindowReport(window="turn 31", resolved=True, finished=True)
     last = watch(scripted([idle(), over], stop), stop, interval=5, max_interval=50,
-                 clock=lambda: NOW, on_report=lambda r, wait: seen.append((r.turn, wait)))
+                 clock=lambda: NOW, on_report=lambda r, wait: seen.append((r.window, wait)))
     assert last is over
-    assert seen == [(3, 10), (31, 0.0)]
+    assert seen == [("turn 3", 10), ("turn 31", 0.0)]
     assert stop.waits == [10]
 
 
