@@ -46,7 +46,8 @@ def local_config(folder: Path, body: str = "", *, workbook: str = "match.xlsx", 
 def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: str = "",
                 body: str = "", size: int = 3) -> tuple[Path, MatchSheets]:
     """A new match in ``folder/match.xlsx`` (every tab in one workbook) and its ``folder/match.toml``, whose
-    ``[settings]`` say the house rules the match was created with."""
+    ``[settings]`` say the house rules the match was created with (unless ``body`` has a ``[settings]`` of its
+    own: a config that no longer says the match's rules)."""
     folder.mkdir(parents=True, exist_ok=True)
     workbook = folder / "match.xlsx"
     openpyxl.Workbook().save(workbook)
@@ -56,7 +57,9 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
                         title="Test match")
     changed = {k: v for k, v in settings_to_mapping(chosen).items() if settings_to_mapping(GvgSettings())[k] != v}
     table = "".join(f"{k} = {json.dumps(v)}\n" for k, v in changed.items())
-    return local_config(folder, body + (f"\n[settings]\n{table}" if table else "")), sheets
+    if table and "[settings]" not in body:  # a body with its own [settings] says what the config says
+        body += f"\n[settings]\n{table}"
+    return local_config(folder, body), sheets
 
 
 def bots(seed: int = 1) -> dict[str, Any]:

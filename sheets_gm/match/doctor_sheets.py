@@ -26,8 +26,9 @@ from sheets_gm.sheets.backend import (
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
+from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.match_record import MatchRecordError
+from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_read import MatchRead, read_match
 
@@ -99,6 +100,9 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
         return
     if not _reachable(config, sheets, report):
         return
+    record = _engine_record(config, sheets, report)
+    if record is None or not _same_seats(config, record, report):
+        return
     try:
         read = read_match(sheets, get_ruleset(config.ruleset))
     except LayoutDriftError as exc:
@@ -107,38 +111,61 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
                                         "the match and every typed row")
         return
     except (MatchRecordError, SheetError) as exc:
-        report.fail("match", str(exc), f"if no match was created there yet, run `sheets-gm init {config.ruleset} "
-                                       f"-c {config.path}`; if a tab was renamed or deleted, or the match was "
-                                       f"created by an earlier version, run `sheets-gm repair -c {config.path}`")
+        report.fail("layout", str(exc), f"run `sheets-gm repair -c {config.path}`: it lays every tab out again "
+                                        "and keeps the match and every typed row")
         return
-    if not _same_seats(config, read, report) or not _drawn_tabs_ok(config, sheets, read, report):
+    if not _drawn_tabs_ok(config, sheets, read, report):
         return
     record = read.record
     window = record.ruleset.window(record.state)
     report.ok("layout", "every header cell is in place; " +
               (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
     _same_settings(config, record.ruleset.settings, report)
-    _deadline(config, read, report, now)
+    _deadline(config, record, report, now)
 
 
-def _same_seats(config: MatchConfig, read: MatchRead, report: Checkup) -> bool:
-    """The config names the match's seats, in its order (False, with the fix, when it does not)."""
-    held = read.record.seats
-    if tuple(config.seats) != tuple(held):
-        word = read.record.ruleset.traits.seat_kind.value
+def _engine_record(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> MatchRecord | None:
+    """The engine tab's record, or a failed check saying that no match was created yet (or that the engine tab
+    was edited)."""
+    tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+    init = f"create the match with `sheets-gm init {config.ruleset} -c {config.path}`"
+    if tab not in sheets.engine.tab_names():
+        report.fail("match", f"no match in {sheets.engine.name} yet: it has no engine tab {tab!r}", init)
+        return None
+    try:
+        (grid,) = sheets.engine.read([engine_read_range(tab)])
+    except SheetError as exc:
+        report.fail("match", f"no match in {sheets.engine.name}: its engine tab {tab!r} cannot be read ({exc})", init)
+        return None
+    if not grid:
+        report.fail("match", f"no match in {sheets.engine.name} yet: its engine tab {tab!r} is empty", init)
+        return None
+    try:
+        return parse_match_record(grid[1:], f"{sheets.engine.name} tab {tab!r}")
+    except MatchRecordError as exc:
+        report.fail("match", f"the engine tab cannot be read: {exc}", f"if no match was created there yet, {init}; "
+                             "if the engine tab was edited, restore it from the version history or a backup")
+        return None
+
+
+def _same_seats(config: MatchConfig, record: MatchRecord, report: Checkup) -> bool:
+    """The config names the match's ruleset and seats, in its order (False, with the fix, when it does not)."""
+    held = record.seats
+    word = record.ruleset.traits.seat_kind.value
+    if record.name != config.ruleset or tuple(config.seats) != tuple(held):
         listed = ", ".join(f'"{s}"' for s in held)
-        report.fail("config vs match", f"the config names {word}s {', '.join(config.seats)}, but the match was "
-                                       f"created with {', '.join(held)}: the sync cannot find their orders",
-                    f"write {word}s = [{listed}] in {config.path} ({word}s are fixed when the match is created)")
+        report.fail("config vs match", f"the config names a {config.ruleset} match of {word}s "
+                                       f"{', '.join(config.seats)}, but the match was created as {record.name} with "
+                                       f"{', '.join(held)}: the sync cannot find their orders",
+                    f'write {word}s = [{listed}] and ruleset = "{record.name}" in {config.path} ({word}s are fixed '
+                    "when the match is created)")
         return False
-    report.ok("config vs match", f"the {read.record.ruleset.traits.seat_kind.value}s are {', '.join(held)}, as in "
-                                 "the match")
+    report.ok("config vs match", f"the {word}s are {', '.join(held)}, as in the match")
     return True
 
 
-def _deadline(config: MatchConfig, read: MatchRead, report: Checkup, now: datetime) -> None:
+def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: datetime) -> None:
     """The open window's deadline: warn when it passed and nobody resolved the window."""
-    record = read.record
     window = record.ruleset.window(record.state)
     if window is None:
         report.ok("deadline", "the match is over: nothing is due")
@@ -157,7 +184,7 @@ def _deadline(config: MatchConfig, read: MatchRead, report: Checkup, now: dateti
                                 f"{hours:.1f} h ago and the window is not resolved: no sync has run since",
                     f"run `sheets-gm sync -c {config.path}`, and check that cron (or `sync --watch`) is running")
     else:
-        report.ok("deadline", f"{window.label}'s orders close {describe_deadline(record.deadline)}")
+        report.ok("deadline", f"{window.label}'s orders close at {describe_deadline(record.deadline)}")
 
 
 def _drawn_tabs_ok(config: MatchConfig, sheets: MatchSheets, read: MatchRead, report: Checkup) -> bool:
