@@ -169,7 +169,8 @@ def test_a_poll_reports_the_state_the_engine_tab_now_holds() -> None:
     sheets, _ = new(1)
     report = sync(sheets, force=True)
     assert report.state is not None
-    assert GVG.state_codec.to_json(report.state) == GVG.state_codec.to_json(read_match(sheets, GVG).record.state)
+    codec = create_ruleset("gvg").state_codec
+    assert codec.to_json(report.state) == codec.to_json(read_match(sheets, GVG).record.state)
 
 
 def test_orders_typed_after_an_interrupted_resolution_are_kept_by_the_recovering_sync() -> None:
