@@ -34,7 +34,7 @@ from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match, standard_roster
+from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match, standard_roster
 from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.state import (
     Adjustment,
@@ -112,7 +112,11 @@ class GvgRuleset:
         return self._sample
 
     def new_match(self, roster: Roster, seed: bytes) -> GvgState:
-        """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer)."""
+        """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer). A GvG match
+        needs its players: the teams alone are refused (``init`` then lays out the Roster tab)."""
+        if not roster.members:
+            raise RosterError("GvG needs its players: a roster row each, with the player's name, team and role "
+                              "(dps, tank or healer)")
         entries = [RosterEntry(m.name, m.seat, m.fields.get("role", "")) for m in roster.members]
         return new_match(self.rules.board, roster.seats, entries, self.rules.settings)
 
