@@ -182,6 +182,24 @@ def test_sync_answers_players_and_resolves_when_every_captain_is_ready(
     assert state_turn(match) == 2
 
 
+def test_force_names_the_turn_and_never_resolves_one_that_another_sync_opened_meanwhile(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """GvG's windows are its turns: ``--turn N`` names the turn to force. The GM sees turn 1 and forces it;
+    if cron resolved turn 1 a moment before, turn 2 stays open."""
+    code, _, err = run(capsys, "resolve", "-c", match)
+    assert code == 1 and "window 1 (turn 1) is not due" in err and "(not ready: red, blue)" in err
+    assert f"sheets-gm resolve -c {match} --force --window 1" in err
+    code, out, err = run(capsys, "resolve", "-c", match, "--force")
+    assert code == 1 and out == "" and "window 1 (turn 1) is open now" in err
+    assert state_turn(match) == 1
+    code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
+    assert code == 0 and out.startswith("Turn 1 resolved (forced by the GM). Turn 2 of 60")
+    code, out, err = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")  # the GM's second try
+    assert code == 1 and out == ""
+    assert "window '1' is not the open one: '2' (turn 2) is; nothing was forced" in err
+    assert state_turn(match) == 2
+
+
 def test_status_says_where_the_match_stands_and_writes_nothing(
         match: Path, capsys: pytest.CaptureFixture[str]) -> None:
     workbook = match.parent / "match.xlsx"
