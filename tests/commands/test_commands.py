@@ -294,7 +294,8 @@ def test_sync_before_init_says_to_run_init(tmp_path: Path, capsys: pytest.Captur
     ("", "name,team\nAnn,red\n", "Ann: unknown role ''; use dps, tank or healer"),
     ("", "name,team,role\nAnn,red,mage\n", "Ann: unknown role 'mage'; use dps, tank or healer"),
     ("", "name,team,role\nAnn,green,dps\n", "line 2: Ann is in 'green'; the seats are red, blue"),
-    ("", "name;team;role\nAnn;red;dps\n", "line 1 should name the columns name and seat (or team"),
+    ("", "name,team,role\nAnn,red,dps\nBen,red,mage\n", "roster.csv: roster line 3: Ben: unknown role 'mage'"),
+    ("", "name,role\nAnn,dps\n", "line 1 should name the columns name and seat (or team"),
     ('map = "nomap.txt"', ROSTER, "no file at"),
 ])
 def test_init_user_errors_exit_1_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: str,

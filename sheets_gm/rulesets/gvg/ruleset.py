@@ -118,7 +118,8 @@ class GvgRuleset:
             raise RosterError("GvG needs its players: a roster row each, with the player's name, team and role "
                               "(dps, tank or healer)")
         entries = [RosterEntry(m.name, m.seat, m.fields.get("role", "")) for m in roster.members]
-        return new_match(self.rules.board, roster.seats, entries, self.rules.settings)
+        # A roster's members come from the rows under its header: the first is on line 2.
+        return new_match(self.rules.board, roster.seats, entries, self.rules.settings, first_line=2)
 
     # -- codecs ------------------------------------------------------------------------------
     def state_to_json(self, state: GvgState) -> dict[str, Any]:
