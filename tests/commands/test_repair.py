@@ -83,7 +83,6 @@ def test_repair_restores_a_header_and_keeps_the_seed_and_every_typed_order(
     assert code == 0 and "Turn 1 resolved" in out
 
 
-@pytest.mark.xfail(strict=True, reason="generic repair reads typed rows by position, not by header")
 def test_repair_finds_orders_in_swapped_columns(match: Path, capsys: pytest.CaptureFixture[str]) -> None:
     typed = typed_orders(match)
 
@@ -99,7 +98,6 @@ def test_repair_finds_orders_in_swapped_columns(match: Path, capsys: pytest.Capt
     assert typed_orders(match) == typed
 
 
-@pytest.mark.xfail(strict=True, reason="generic repair does not look for a renamed orders tab")
 def test_repair_finds_orders_in_a_renamed_tab_and_rebuilds_a_deleted_board(
         match: Path, capsys: pytest.CaptureFixture[str]) -> None:
     typed = typed_orders(match)
@@ -112,7 +110,7 @@ def test_repair_finds_orders_in_a_renamed_tab_and_rebuilds_a_deleted_board(
     assert run(capsys, "sync", "-c", match)[0] == 1
     code, out, err = run(capsys, "repair", "-c", match)
     assert code == 0, err
-    assert "found in tab 'Our orders'" in out
+    assert "its typed rows were found in tab 'Our orders'" in out
     assert typed_orders(match) == typed
     book = openpyxl.load_workbook(match.parent / "match.xlsx")
     assert {"Board", "Orders red", "Our orders"} <= set(book.sheetnames)
@@ -122,11 +120,12 @@ def test_repair_finds_orders_in_a_renamed_tab_and_rebuilds_a_deleted_board(
     assert run(capsys, "verify", "-c", match)[0] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="generic repair says to restore the engine tab, not to run init")
 def test_repair_without_a_match_says_to_create_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "match.toml"
     config.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\n[sheets]\nbackend = "local"\nboard = "m.xlsx"\n',
                       encoding="utf-8")
     openpyxl.Workbook().save(tmp_path / "m.xlsx")
     code, _, err = run(capsys, "repair", "-c", config)
-    assert code == 1 and "there is nothing to repair" in err and "sheets-gm init gvg" in err
+    assert code == 1 and "m.xlsx has no tab 'Engine'" in err
+    assert "there is nothing to repair: create one with sheets-gm init gvg" in err
+    assert "restore the tab from a backup or an export" in err
