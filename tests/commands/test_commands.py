@@ -21,7 +21,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.window_match import window_sync_once
 from sheets_gm.sync.match_record import MatchRecord
-from tests.matchfiles import local_config, record_of
+from tests.matchfiles import local_config, record_of, rules_of
 from tests.matchfiles import type_orders as bots_type
 from tests.paths import SCENARIOS
 
@@ -147,7 +147,7 @@ def test_house_rules_from_the_config_are_the_matchs_settings(tmp_path: Path,
     path = config(tmp_path, 'roster = "roster.csv"\n[settings]\nmovement = "rook"\nmax_turns = 20')
     roster(tmp_path)
     assert run(capsys, "init", "gvg", "-c", path)[0] == 0
-    settings = record(path).ruleset.rules.settings
+    settings = rules_of(record(path)).settings
     assert settings.movement == "rook" and settings.max_turns == 20
     code, out, _ = run(capsys, "status", "-c", path)
     assert code == 0 and "Turn 1 of 20" in out
@@ -470,7 +470,7 @@ def test_the_board_tile_is_the_cell_and_every_team_wears_its_colour(
         assert f"{p.name}{look.team_mark(p.team)}" in str(board[p.at.label].value), p.name
     colours = {"red": "F4CCCC", "blue": "CFE2F3"}
     bases = 0
-    for tile, (terrain, owner) in stored.ruleset.rules.board.terrain.items():
+    for tile, (terrain, owner) in rules_of(stored).board.terrain.items():
         if terrain is Terrain.BASE and owner is not None:
             assert str(board[tile.label].fill.start_color.rgb).endswith(colours[stored.state.teams[owner]]), tile.label
             bases += 1

@@ -34,7 +34,7 @@ from sheets_gm.sync.window_replay import replay_window_states
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import READ, WRITE, GoogleApiFake, fake_client
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.matchfiles import GVG, SEED, local_match, record_of, roster, sync, type_orders
+from tests.matchfiles import GVG, SEED, local_match, record_of, roster, rules_of, sync, type_orders
 
 STATUS = "Q2"  # the board's status line, right of the 15-column map
 
@@ -90,7 +90,7 @@ def make_match(tmp_path: Path, max_turns: int = 60) -> Match:
 
 def open_tile(m: Match, team: int, avoid: set[Coord]) -> Coord:
     """An open tile a player of ``team`` may stand on."""
-    board = m.record().ruleset.rules.board
+    board = rules_of(m.record()).board
     return next(c for c, (t, _o) in sorted(board.terrain.items())
                 if t is Terrain.OPEN and board.enterable(team, c) and c not in avoid)
 
@@ -141,7 +141,7 @@ def test_adjust_hp_position_and_a_duel_at_once(match: Match, capsys: pytest.Capt
     new = match.state()
     assert new.structures[structure.at].hp == 1
     assert new.player("red0").at == tile
-    assert new.coins[1] == coins + match.record().ruleset.rules.settings.duel_reward
+    assert new.coins[1] == coins + rules_of(match.record()).settings.duel_reward
     kinds = [row[1] for row in match.log()]
     assert kinds == [EventKind.GM_ADJUSTMENT.value] * 2 + [EventKind.ARCHERY_DUEL.value]
     board = match.book()["Board"]
