@@ -55,14 +55,13 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``adjust`` to the command line."""
-    p = command(sub, "adjust", run, "correct coins, HP or a position, or record an archery duel (logged)",
-                "Change the match between two turns: set a team's coins, the HP of a structure or of the boss on a "
-                "tile, move a player, or award an archery duel. Every change is written to the log and kept in the "
-                "engine tab, so a replay (`sheets-gm verify`) applies it again. Options may be repeated; all "
-                "changes are applied together or none is.",
+    p = command(sub, "adjust", run, "apply a GM event between two windows: a correction or a result (logged)",
+                "Change the match between two windows with an event its ruleset accepts (the options below; each "
+                "game takes its own, and its rules page says which). Every change is written to the log and kept "
+                "in the engine tab, so a replay (`sheets-gm verify`) applies it again. Options may be repeated; "
+                "all changes are applied together or none is.",
                 'sheets-gm adjust -c match.toml --coins red=5 --reason "duel paid twice"\n'
-                '         sheets-gm adjust -c match.toml --hp G7=3 --position Ann=H12 --reason "wrong tile"\n'
-                "         sheets-gm adjust -c match.toml --duel red=3-1")
+                '         sheets-gm adjust -c match.toml --gold Ann=12 --reason "miscounted income"')
     add_config_option(p)
     for option in gm_options().values():
         p.add_argument(f"--{option.flag}", action="append", default=[], metavar=option.metavar, help=option.help)

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from sheets_gm.engine.core.dice import new_seed
-from sheets_gm.engine.core.ruleset import JUDGE, Roster, RulesetTraits
+from sheets_gm.engine.core.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.core.settings import SettingError, parse_settings
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
@@ -151,6 +151,25 @@ def _seats_alone_refused(ruleset: AnyRuleset, seats: tuple[str, ...]) -> str:
     return ""
 
 
+def uneven_teams(traits: RulesetTraits, roster: Roster) -> list[str]:
+    """A warning when a game of teams starts with teams of different sizes (allowed, but seldom meant).
+
+    >>> from types import SimpleNamespace
+    >>> from sheets_gm.engine.core.ruleset import Member
+    >>> roster = Roster(("red", "blue"), (Member("Ann", "red"), Member("Bo", "red"), Member("Cy", "blue")))
+    >>> uneven_teams(SimpleNamespace(seat_kind=SeatKind.TEAM), roster)
+    ['the teams are uneven: red 2, blue 1']
+    >>> uneven_teams(SimpleNamespace(seat_kind=SeatKind.PLAYER), roster)
+    []
+    """
+    if traits.seat_kind is not SeatKind.TEAM or not roster.members:
+        return []
+    sizes = {seat: sum(1 for m in roster.members if m.seat == seat) for seat in roster.seats}
+    if len(set(sizes.values())) <= 1:
+        return []
+    return ["the teams are uneven: " + ", ".join(f"{seat} {n}" for seat, n in sizes.items())]
+
+
 def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None,
                       overwrite: bool = False, share: bool = True, notify: bool = True, seed: bytes | None = None,
                       sheets: MatchSheets | None = None) -> InitOutcome:
@@ -198,6 +217,7 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
                                  schedule_text=config.schedule.describe(), title=config.title)
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
+    outcome.warnings += uneven_teams(ruleset.traits, roster)
     outcome.deadline = deadline
     if share:
         outcome.shared = share_match(sharing_plan(sheets, emails, config.gm_emails), notify=notify)

@@ -47,8 +47,9 @@ def window_match_replay(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) ->
 
 
 def _visible_tabs(data: bytes) -> list[tuple[str, Grid]]:
-    """Each visible tab of an .xlsx file with its values."""
-    book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+    """Each visible tab of an .xlsx file with what its cells hold: a formula someone typed stays its text (the
+    CSV then neutralises it), never an empty cell, as a computed value that no program stored would be."""
+    book = openpyxl.load_workbook(io.BytesIO(data))
     out: list[tuple[str, Grid]] = []
     for sheet in book.worksheets:
         if sheet.sheet_state != "visible":

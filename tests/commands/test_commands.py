@@ -73,7 +73,7 @@ def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster
     code, out, _ = run(capsys, "init", "gvg", "-c", path)
     assert code == 0
     assert "Wrote a starter config" in out and f"type the roster in tab 'Roster' of {tmp_path / 'match.xlsx'}" in out
-    assert "GvG needs its players" in out and "Seed hash" not in out
+    assert "a GvG match needs its players: a roster line per player" in out and "Seed hash" not in out
     assert load_config(path).board == "match.xlsx"
     wb = openpyxl.load_workbook(tmp_path / "match.xlsx")
     assert "Engine" not in wb.sheetnames
@@ -510,3 +510,15 @@ def test_settings_changed_after_init_are_named_on_every_sync(match: Path, capsys
         assert "boss_hp = 5 in the config but 3 in the match" in out and "is ignored" in out
     match.write_text(text, encoding="utf-8")
     assert run(capsys, "sync", "-c", match, "--quiet") == (0, "", "")
+
+
+def test_init_warns_of_uneven_teams(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The captain is whoever may edit the team's orders (no roster column says it); uneven teams are named."""
+    path = config(tmp_path, 'roster = "roster.csv"')
+    roster(tmp_path, "name,team,role\nAnn,red,dps\nBen,red,healer\nEve,red,tank\nCat,blue,tank\n")
+    code, out, _ = run(capsys, "init", "gvg", "-c", path)
+    assert code == 0
+    assert "Warning: the teams are uneven: red 3, blue 1." in out
+    roster(tmp_path, ROSTER)
+    code, out, _ = run(capsys, "init", "gvg", "-c", path, "--overwrite")
+    assert code == 0 and "the teams are uneven" not in out

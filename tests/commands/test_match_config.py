@@ -143,7 +143,7 @@ def test_a_roster_csv_with_any_column_order_case_and_separator_loads(tmp_path: P
     ([["name", "team"], ["Ann", "red"]], "roster line 2: Ann: unknown role ''; use dps, tank or healer"),
     ([["name", "role"], ["Ann", "dps"]], "roster.csv line 1 should name the columns name and seat (or team, player, "
                                          "side), then email and the ruleset's own; it names name, role"),
-    ([["name", "team", "role"]], "GvG needs its players: a roster row each"),
+    ([["name", "team", "role"]], "a GvG match needs its players: a roster line per player with name, team and role"),
     ([["name", "team", "role"], ["", "red", "dps"]], "roster.csv line 2: the name is empty"),
     ([["name", "team", "role"], ["Ann", "red", "dps"], ["ann", "blue", "tank"]],
      "roster.csv line 3: ann is already on line 2"),

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord, CoordError
 from sheets_gm.engine.core.ruleset import (
@@ -112,33 +113,19 @@ class GvgRuleset:
         return self._sample
 
     def new_match(self, roster: Roster, seed: bytes) -> GvgState:
-        """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer). A GvG match
-        needs its players: the teams alone are refused (``init`` then lays out the Roster tab)."""
+        """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer); a roster
+        without players is refused (ValueError), so that ``init`` asks for one."""
         if not roster.members:
-            raise RosterError("GvG needs its players: a roster row each, with the player's name, team and role "
+            raise RosterError("a GvG match needs its players: a roster line per player with name, team and role "
                               "(dps, tank or healer)")
         entries = [RosterEntry(m.name, m.seat, m.fields.get("role", "")) for m in roster.members]
         # A roster's members come from the rows under its header: the first is on line 2.
         return new_match(self.rules.board, roster.seats, entries, self.rules.settings, first_line=2)
 
     # -- codecs ------------------------------------------------------------------------------
-    def state_to_json(self, state: GvgState) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> GvgState:
-        return GvgState.from_json(data)
-
-    def orders_to_json(self, orders: TurnOrders) -> dict[str, Any]:
-        return orders_to_json(orders)
-
-    def orders_from_json(self, data: Mapping[str, Any]) -> TurnOrders:
-        return orders_from_json(data)
-
-    def gm_event_to_json(self, event: GmEvent) -> dict[str, Any]:
-        return gm_event_to_json(event)
-
-    def gm_event_from_json(self, data: Mapping[str, Any]) -> GmEvent:
-        return gm_event_from_json(data)
+    state_codec = Codec.of(GvgState)
+    orders_codec = Codec(orders_to_json, orders_from_json)
+    gm_event_codec = Codec(gm_event_to_json, gm_event_from_json)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: GvgState) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
@@ -108,23 +109,9 @@ class WesnothRuleset:
             raise ValueError(str(exc)) from None
 
     # -- codecs ------------------------------------------------------------------------------
-    def state_to_json(self, state: WesnothState) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> WesnothState:
-        return WesnothState.from_json(data)
-
-    def orders_to_json(self, orders: TurnOrders) -> dict[str, Any]:
-        return orders.to_json()
-
-    def orders_from_json(self, data: Mapping[str, Any]) -> TurnOrders:
-        return TurnOrders.from_json(data)
-
-    def gm_event_to_json(self, event: Adjustment) -> dict[str, Any]:
-        return event.to_json()
-
-    def gm_event_from_json(self, data: Mapping[str, Any]) -> Adjustment:
-        return Adjustment.from_json(data)
+    state_codec = Codec.of(WesnothState)
+    orders_codec = Codec.of(TurnOrders)
+    gm_event_codec = Codec.of(Adjustment)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: WesnothState) -> tuple[str, ...]:
