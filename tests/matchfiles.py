@@ -13,6 +13,8 @@ import openpyxl
 from sheets_gm.engine.core.ruleset import Member, Roster
 from sheets_gm.engine.core.settings import settings_to_mapping
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.match_record import MatchRecord
@@ -76,6 +78,12 @@ def type_orders(sheets: MatchSheets, *, ready: bool = True, seed: int = 1) -> di
 def record_of(sheets: MatchSheets) -> MatchRecord:
     """The match as the engine tab holds it."""
     return read_match(sheets, GVG).record
+
+
+def rules_of(record: MatchRecord) -> GvgRules:
+    """The GvG rules the match plays by (its board and house rules)."""
+    assert isinstance(record.ruleset, GvgRuleset)
+    return record.ruleset.rules
 
 
 def sync(sheets: MatchSheets, *, force: bool = False, now: datetime = NOW) -> WindowReport:

@@ -119,7 +119,8 @@ class GvgRuleset:
             raise RosterError("a GvG match needs its players: a roster line per player with name, team and role "
                               "(dps, tank or healer)")
         entries = [RosterEntry(m.name, m.seat, m.fields.get("role", "")) for m in roster.members]
-        return new_match(self.rules.board, roster.seats, entries, self.rules.settings)
+        # A roster's members come from the rows under its header: the first is on line 2.
+        return new_match(self.rules.board, roster.seats, entries, self.rules.settings, first_line=2)
 
     # -- codecs ------------------------------------------------------------------------------
     state_codec = Codec.of(GvgState)
