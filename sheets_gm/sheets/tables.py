@@ -285,6 +285,11 @@ class InputTab:
                     dropdowns.append(Dropdown(col_cells, c.values))
                 if c.kind in (ColumnKind.TICK, ColumnKind.READY):
                     checkboxes.append(Checkbox(col_cells))
+            gap = 1 + max(i for i, c in t.columns() if c.kind is not ColumnKind.FEEDBACK)  # right of its own columns
+            if gap < t.feedback_col:  # a narrower table than the tab's widest: nobody types there
+                unused = cells(gap, t.first_row, t.feedback_col - 1, t.last_row)
+                fills.append(Fill(unused, colours.engine))
+                protections.append(Protection(unused, f"{spec.name}: no column here"))
         return TabLayout(name=self.name, rows=self.last_row + 1, cols=width, frozen_rows=STATUS_ROW,
                          values=values, fills=tuple(fills), dropdowns=tuple(dropdowns),
                          checkboxes=tuple(checkboxes), protections=tuple(protections), column_widths=widths)
