@@ -89,7 +89,8 @@ class BoardDrawer:
         hp = self.rules.utype(unit).hitpoints
         leader = f" {self.spec.symbols.get('leader', '')}" if unit.leader else ""
         wounds = f" −{unit.wounds}" if unit.wounds else ""
-        return f"{seat_sign(self.spec, state, unit.owner)} {unit.id}{leader}{wounds}\n{unit.type} {hp - unit.wounds}/{hp}"
+        sign = seat_sign(self.spec, state, unit.owner)
+        return f"{sign} {unit.id}{leader}{wounds}\n{unit.type} {hp - unit.wounds}/{hp}"
 
     def board(self, state: WesnothState) -> BoardDrawing:
         """The map with its villages' owners and its units, a free row and the column letters above it."""
