@@ -3,7 +3,7 @@
 The board draws each hex as two cells of one column, in Wesnoth's layout: even columns (B, D…)
 one row lower than their neighbours. A hex's upper cell holds its name and terrain sign (and a
 village's owner, a castle's player); its lower cell its unit: the owner's sign, its id (♛ for a
-leader) and its wounds, then its type and hit points left. Both cells are filled with the hex's
+leader), its hit points left of its total and its wounds, then its type. Both cells are filled with the hex's
 terrain colour, a castle with its player's seat colour. Formats are laid out once, when the match
 is created (the generic sync rewrites only the values): a unit's owner is its sign, which the
 legend names.
@@ -31,11 +31,11 @@ from sheets_gm.sheets.spec import SheetSpec
 MAP_TOP = 2  # board rows above the map: a free row, then the column letters (beside the status line)
 STATUS_HEIGHT = 60  # the column letters' row, beside the title and status line
 HEX_WIDTH = 118
-ROW_HEIGHT = 30
+ROW_HEIGHT = 36
 UNITS_TAB = "Units"
 #: What the Units tab shows of a terrain in its header.
 TERRAIN_HEADERS = {"plain": "plain", "forest": "forest", "harsh": "harsh (hills)", "mountain": "mountain",
-                   "water": "water", "city": "city (village, castle)"}
+                   "water": "water", "city": "city (village, castle, keep)"}
 
 
 def hex_rows(h: Hex) -> tuple[int, int]:
@@ -90,7 +90,7 @@ class BoardDrawer:
         leader = f" {self.spec.symbols.get('leader', '')}" if unit.leader else ""
         wounds = f" −{unit.wounds}" if unit.wounds else ""
         sign = seat_sign(self.spec, state, unit.owner)
-        return f"{sign} {unit.id}{leader}{wounds}\n{unit.type} {hp - unit.wounds}/{hp}"
+        return f"{sign} {unit.id}{leader} {hp - unit.wounds}/{hp}{wounds}\n{unit.type}"
 
     def board(self, state: WesnothState) -> BoardDrawing:
         """The map with its villages' owners and its units, a free row and the column letters above it."""
@@ -137,8 +137,8 @@ class BoardDrawer:
             [f"Hexes A1 to {last.label}: each is two cells of a column, even columns (B, D…) half a hex lower; "
              "the hex's name and terrain above, its unit below."],
             [f"Units: {players}."],
-            [f"A unit: its owner's sign, its id ({signs.get('leader', '')} the leader) and −wounds; then its type and "
-             "hit points left of its total."],
+            [f"A unit: its owner's sign, its id ({signs.get('leader', '')} the leader), its hit points left of its "
+             "total and −N for N wounds; then its type."],
             [f"{terrains} · plain unmarked · {signs.get('village', '')} a village and its owner · "
              f"{signs.get('castle', '')} a castle and {signs.get('keep', '')} a keep, with its player."],
             ["Each unit type's moves, attacks, defence and move cost per terrain and resistances: the Units tab."],
@@ -182,13 +182,14 @@ class BoardDrawer:
     def units_tab(self, state: WesnothState) -> BoardDrawing:
         """Every unit type in play, a row each, as its pawn shows it."""
         header: list[CellValue] = ["Type", "Level", "HP", "Moves", "Alignment", "Advances to", "Attacks",
-                                   *(f"{TERRAIN_HEADERS[t]}: hit on · move" for t in BOARD_TERRAINS),
+                                   *(TERRAIN_HEADERS[t] for t in BOARD_TERRAINS),
                                    *(f"{d} %" for d in DAMAGE_TYPES)]
         width = len(header)
         values: Grid = [
-            _line("Every unit type in play, as its pawn shows it. Hit on: the d6 score an attacker needs to hit it "
-                  "there (a magical attack hits on 3+ anywhere); move: the moves it pays to enter (— it cannot). "
-                  "Resistances: the percent of each damage type it takes.", width),
+            _line("Every unit type in play, as its pawn shows it. Each terrain: the d6 score an attacker needs to hit it "
+                  "there (a magical attack hits on 3+ anywhere) · the moves it pays to enter (— it cannot). "
+                  "Resistances: the percent of each damage type it takes. Attacks: name damage-swings kind type.",
+                  width),
             header,
         ]
         colours = self.spec.colours.extra
@@ -198,8 +199,8 @@ class BoardDrawer:
             row = len(values)
             fills.append(Fill(cells(0, row, width - 1, row), colours.get("units_section", "#FCE5CD"), bold=True))
             values += [self._pawn(self.rules.tables.units[n]) for n in names]
-        widths = {0: 150, 1: 45, 2: 40, 3: 50, 4: 70, 5: 170, 6: 330}
-        widths.update(dict.fromkeys(range(7, 7 + len(BOARD_TERRAINS)), 90))
+        widths = {0: 150, 1: 45, 2: 40, 3: 50, 4: 75, 5: 200, 6: 400}
+        widths.update(dict.fromkeys(range(7, 7 + len(BOARD_TERRAINS)), 80))
         widths.update(dict.fromkeys(range(7 + len(BOARD_TERRAINS), width), 55))
         return BoardDrawing(values, tuple(fills), column_widths=widths, row_heights={1: 48}, tab=UNITS_TAB)
 
