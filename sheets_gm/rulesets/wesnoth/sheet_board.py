@@ -186,8 +186,8 @@ class BoardDrawer:
                                    *(f"{d} %" for d in DAMAGE_TYPES)]
         width = len(header)
         values: Grid = [
-            _line("Every unit type in play, as its pawn shows it. Each terrain: the d6 score an attacker needs to hit it "
-                  "there (a magical attack hits on 3+ anywhere) · the moves it pays to enter (— it cannot). "
+            _line("Every unit type in play, as its pawn shows it. Each terrain: the d6 score an attacker needs to hit "
+                  "it there (a magical attack hits on 3+ anywhere) · the moves it pays to enter (— it cannot). "
                   "Resistances: the percent of each damage type it takes. Attacks: name damage-swings kind type.",
                   width),
             header,

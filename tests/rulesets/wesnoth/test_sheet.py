@@ -21,7 +21,7 @@ from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
 from sheets_gm.rulesets.wesnoth.sheet_board import MAP_TOP, UNITS_TAB, hex_rows
-from sheets_gm.rulesets.wesnoth.sheet_read import RECRUIT, SEAT, STANDING, UNITS, standing_row
+from sheets_gm.rulesets.wesnoth.sheet_read import SEAT, STANDING, UNITS, standing_row
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.layout import CellValue
