@@ -30,6 +30,7 @@ from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_create import create_window_match
 from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.window_read import read_match
 from tests.fakes.memory import MemoryBackend
 from tests.paths import WESNOTH_TEMPLATES
 
@@ -189,8 +190,6 @@ def test_bad_cells_through_the_sync_are_answered_in_their_row_and_change_nothing
     before = poll(sheets, cls, now=NOW)
     state_before = r.state_to_json(before.state)
     tab = "Orders Ann"
-    from sheets_gm.sync.window_read import read_match
-
     placed = read_match(sheets, cls).seats["Ann"].tab
     units, seat = placed.table(UNITS), placed.table(SEAT)
     seats["Ann"].type(tab, units.cell(0, "action"), "move")
