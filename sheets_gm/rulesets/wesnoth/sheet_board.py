@@ -131,8 +131,8 @@ class BoardDrawer:
         signs = self.spec.symbols
         players = " · ".join(f"{seat_sign(self.spec, state, p.name)} {p.name} (team {p.team}, {p.faction})"
                              for p in state.players)
-        terrains = " · ".join(f"{signs[k]} {k}" for k in ("forest", "harsh", "mountain", "water", "impassable")
-                              if signs.get(k))
+        terrains = " · ".join(f"{signs[k]} {'(harsh)' if k == 'harsh' else k}"
+                              for k in ("forest", "harsh", "mountain", "water", "impassable") if signs.get(k))
         return [
             [f"Hexes A1 to {last.label}: each is two cells of a column, even columns (B, D…) half a hex lower; "
              "the hex's name and terrain above, its unit below."],
@@ -140,7 +140,7 @@ class BoardDrawer:
             [f"A unit: its owner's sign, its id ({signs.get('leader', '')} the leader), its hit points left of its "
              "total and −N for N wounds; then its type."],
             [f"{terrains} · plain unmarked · {signs.get('village', '')} a village and its owner · "
-             f"{signs.get('castle', '')} a castle and {signs.get('keep', '')} a keep, with its player."],
+             f"{signs.get('castle', '')} a castle hex and {signs.get('keep', '')} its keep, with its player's name."],
             ["Each unit type's moves, attacks, defence and move cost per terrain and resistances: the Units tab."],
         ]
 
