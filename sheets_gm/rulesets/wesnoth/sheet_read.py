@@ -132,7 +132,10 @@ def read_seat(rules: WesnothRules, state: WesnothState, window: Window, seat: st
     consumed = {seat, *(s for r in chosen for s in r.subjects)}
     if not step:  # the turn ends: every typed row goes to the archive, read or not
         consumed |= {r.subject for r in unit_rows} | {r.subject for r in typed_recruits}
-    blocking = {s: p for s, p in reading.problems.items() if not s.endswith(STANDING_SUFFIX)}
+    blocking = [s for s in reading.problems if not s.endswith(STANDING_SUFFIX)]
+    if ready and blocking:
+        reading.problem(seat, f"End turn waits for {_listing(blocking)}: mend or empty the cells marked ✘ (or the "
+                              "deadline resolves the rows that read)")
     return SeatInput(orders, reading.problems, frozenset(consumed), ready=ready and not blocking, go=step)
 
 
@@ -229,7 +232,9 @@ def _action(rules: WesnothRules, unit: Unit, row: TypedRow, entries: tuple[Recru
             reading.problem(unit.id, "Action recruit: write the types to recruit in the recruit table (a type a row)")
             return None
         if not entries:
-            return None  # the recruit rows say what is wrong with them
+            reading.problem(unit.id, "Action recruit: a recruit row below cannot be read; mend or empty it (the "
+                                     "leader recruits every row in its one action)")
+            return None
     return action
 
 
@@ -293,7 +298,8 @@ def _advance(rules: WesnothRules, unit: Unit, text: str, column: str, subject: s
 # -- the leader's recruits -----------------------------------------------------------------------
 def _recruits(rules: WesnothRules, state: WesnothState, seat: str, leader: Unit | None,
               rows: Sequence[TypedRow], reading: _Reading) -> tuple[RecruitEntry, ...] | None:
-    """The typed recruit rows as entries (None when none is typed; only the rows that read)."""
+    """The typed recruit rows as entries (None when none is typed; none at all while one of them cannot be read:
+    the recruits are the leader's one action, which must not be spent on part of them)."""
     if not rows:
         return None
     if leader is None:
@@ -323,7 +329,7 @@ def _recruits(rules: WesnothRules, state: WesnothState, seat: str, leader: Unit 
                                          f"{seat}-R<n>")
         if len(reading.problems.get(row.subject, [])) == before and utype is not None:
             out.append(RecruitEntry(utype.name, at, name))
-    return tuple(out)
+    return tuple(out) if len(out) == len(rows) else ()
 
 
 # -- standing choices ----------------------------------------------------------------------------

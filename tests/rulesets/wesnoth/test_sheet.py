@@ -156,9 +156,10 @@ def test_a_bad_cell_is_named_with_what_is_accepted_and_gives_no_order(cells: dic
     text = " ".join(got.problems[leader])
     assert column in text and accepted in text, text
     assert got.orders.rows == () and not got.ready  # End turn waits for the row to be mended
+    assert "End turn waits for Ann-L" in got.problems["Ann"][0]
 
 
-def test_a_recruit_of_an_unknown_type_or_a_taken_name_is_named_and_the_others_are_recruited() -> None:
+def test_a_recruit_of_an_unknown_type_or_a_taken_name_is_named_and_the_leader_waits_for_it() -> None:
     r = made()
     state = start(r)
     faction = state.player("Ann").faction  # type: ignore[union-attr]
@@ -169,7 +170,11 @@ def test_a_recruit_of_an_unknown_type_or_a_taken_name_is_named_and_the_others_ar
     assert "Type 'Dragon Rider' is not a unit type of this match" in got.problems["Recruit 1"][0]
     assert "Hex:" in got.problems["Recruit 2"][0]
     assert "Name 'Bo' is taken" in got.problems["Recruit 3"][0]
-    assert got.orders.rows == (UnitOrder("Ann-L", recruit=(RecruitEntry(first),)),)
+    assert "a recruit row below cannot be read" in got.problems["Ann-L"][0] and got.orders.rows == ()
+    mended = read(r, state, units={"Ann-L": {"action": "recruit"}},
+                  recruit={"Recruit 1": {"type": first.lower(), "hex": "q5"}, "Recruit 2": {"type": first}})
+    assert mended.orders.rows == (UnitOrder("Ann-L", recruit=(RecruitEntry(first, "Q5"), RecruitEntry(first))),)
+    assert not mended.problems
 
 
 def test_recruits_typed_under_a_leader_that_does_something_else_are_named() -> None:
