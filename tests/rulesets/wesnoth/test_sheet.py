@@ -323,3 +323,19 @@ def test_the_status_line_names_the_round_time_of_day_the_player_to_act_and_who_i
     assert line.startswith("Round 1 · dawn · Ann's turn, Bo next · Ann: 15 gold, 0 villages | Bo: 15 gold")
     panel = sheet(r).panel(state, "Bo")
     assert panel[0][:2] == ["Your gold", 15] and any(row and row[0] == "Bo-L (leader)" for row in panel)
+
+
+@pytest.mark.parametrize("mode", ["step", "batch"])
+def test_a_bot_match_through_the_sync_is_the_engine_match_in_both_modes(mode: str) -> None:
+    r = made(resolve=mode)
+    sheets, cls = _match(r)
+    bots = {s: r.bots()["skirmisher"].make(s) for s in r.sample_roster().seats}
+    state = start(r)
+    for _ in range(8):
+        window = open_window(r, state)
+        typed = type_bot_orders(sheets, cls, bots)
+        report = poll(sheets, cls, now=NOW)
+        assert report.resolved, window.label
+        state = r.resolve(state, typed[window.seats[0]], r.dice(SEED, state)).state
+        assert r.state_to_json(report.state) == r.state_to_json(state), window.label
+    assert state.round == 5
