@@ -46,6 +46,7 @@ STANDING_SUFFIX = ", defending"
 Cells = dict[str, dict[str, dict[str, CellValue]]]
 _ORDER_KEYS = ("order", "action", "to", "via", "target", "weapon", "reroll", "advance", "go")
 _SPLIT = re.compile(r"[\s,;]+")
+_ROW_NAME = re.compile(r"^recruit\s*\d+$", re.IGNORECASE)
 
 
 class Action(StrEnum):
@@ -327,6 +328,9 @@ def _recruits(rules: WesnothRules, state: WesnothState, seat: str, leader: Unit 
         if name and (state.unit(name) is not None or state.player(name) is not None):
             reading.problem(row.subject, f"Name {name!r} is taken: give another, or leave it empty for "
                                          f"{seat}-R<n>")
+        elif name and (_ROW_NAME.match(name) or name.endswith(STANDING_SUFFIX)):
+            reading.problem(row.subject, f"Name {name!r} is the name of a row of this tab: give another, or leave "
+                                         f"it empty for {seat}-R<n>")
         if len(reading.problems.get(row.subject, [])) == before and utype is not None:
             out.append(RecruitEntry(utype.name, at, name))
     return tuple(out) if len(out) == len(rows) else ()

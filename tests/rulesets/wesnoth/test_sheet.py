@@ -182,6 +182,9 @@ def test_recruits_typed_under_a_leader_that_does_something_else_are_named() -> N
     state = start(r)
     got = read(r, state, units={"Ann-L": {"action": "rest"}}, recruit={"Recruit 1": {"type": "Spearman"}})
     assert "Ann-L's row does not recruit" in got.problems["Recruit 1"][0]
+    clash = read(r, state, units={"Ann-L": {"action": "recruit"}},
+                 recruit={"Recruit 1": {"type": "Spearman", "name": "recruit 2"}})
+    assert "is the name of a row of this tab" in clash.problems["Recruit 1"][0]
 
 
 def test_bad_cells_through_the_sync_are_answered_in_their_row_and_change_nothing() -> None:
