@@ -70,9 +70,9 @@ def read(r: WesnothRuleset, state: WesnothState, **tables: Mapping[str, Mapping[
     return sheet(r).read_orders(state, window, window.seats[0], rows_of(tables, window))
 
 
-def bot_turns(r: WesnothRuleset, turns: int) -> list[tuple[WesnothState, TurnOrders]]:
-    """The skirmisher bots' orders for the first player turns, each with the state it is written for."""
-    bots = {seat: r.bots()["skirmisher"].make(seat) for seat in r.sample_roster().seats}
+def bot_turns(r: WesnothRuleset, turns: int, kind: str = "skirmisher") -> list[tuple[WesnothState, TurnOrders]]:
+    """The bots' orders for the first player turns, each with the state it is written for."""
+    bots = {seat: r.bots()[kind].make(seat) for seat in r.sample_roster().seats}
     state = start(r)
     out = []
     for _ in range(turns):
@@ -87,10 +87,10 @@ def bot_turns(r: WesnothRuleset, turns: int) -> list[tuple[WesnothState, TurnOrd
 
 
 # -- typing orders and reading them back ---------------------------------------------------------
-@pytest.mark.parametrize("mode", ["step", "batch"])
-def test_the_bots_orders_type_back_exactly_over_several_rounds(mode: str) -> None:
+@pytest.mark.parametrize(("mode", "kind"), [("step", "skirmisher"), ("batch", "skirmisher"), ("step", "random")])
+def test_the_bots_orders_type_back_exactly_over_several_rounds(mode: str, kind: str) -> None:
     r = made(resolve=mode)
-    turns = bot_turns(r, 16)
+    turns = bot_turns(r, 16, kind)
     assert len(turns) == 16 and turns[-1][0].round >= 8
     kinds = set()
     for state, orders in turns:
@@ -101,7 +101,7 @@ def test_the_bots_orders_type_back_exactly_over_several_rounds(mode: str) -> Non
         assert not back.go
         kinds |= {("recruit" if o.recruit else "rest" if o.rest else "attack" if o.attack else "move")
                   for o in orders.rows}
-    assert kinds == {"recruit", "rest", "attack", "move"}
+    assert kinds == ({"recruit", "rest", "attack", "move"} if kind == "skirmisher" else {"recruit", "rest", "move"})
 
 
 def test_a_step_types_its_go_boxes_and_reads_back_as_a_step_that_keeps_the_turn() -> None:
