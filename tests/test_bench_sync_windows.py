@@ -10,7 +10,7 @@ import pytest
 from tests.paths import SCRIPTS
 
 
-@pytest.mark.parametrize("ruleset", ["winordie", "coalition", "champions"])
+@pytest.mark.parametrize("ruleset", ["winordie", "coalition", "champions", "wesnoth"])
 def test_the_sync_bars_hold(ruleset: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(SCRIPTS))  # it shares bench_sync's meters, next to it
     spec = importlib.util.spec_from_file_location("bench_sync_windows", SCRIPTS / "bench_sync_windows.py")
