@@ -196,7 +196,7 @@ def test_bad_cells_through_the_sync_are_answered_in_their_row_and_change_nothing
     create_window_match(sheets, r, roster, seed=SEED)
     cls = get_ruleset("wesnoth")
     before = poll(sheets, cls, now=NOW)
-    state_before = r.state_to_json(before.state)
+    state_before = r.state_codec.to_json(before.state)
     tab = "Orders Ann"
     placed = read_match(sheets, cls).seats["Ann"].tab
     units, seat = placed.table(UNITS), placed.table(SEAT)
@@ -208,7 +208,7 @@ def test_bad_cells_through_the_sync_are_answered_in_their_row_and_change_nothing
     assert any("Destination" in why and "A1 to" in why for _, why in report.rejected)
     feedback = str(seats["Ann"].value(tab, units.cell(0, "feedback")))
     assert "Destination" in feedback and "off the board" in feedback
-    assert r.state_to_json(report.state) == state_before
+    assert r.state_codec.to_json(report.state) == state_before
     assert str(seats["Ann"].value(tab, units.cell(0, "to"))) == "ZZ99"  # her typing is kept
 
 
@@ -340,5 +340,5 @@ def test_a_bot_match_through_the_sync_is_the_engine_match_in_both_modes(mode: st
         report = poll(sheets, cls, now=NOW)
         assert report.resolved, window.label
         state = r.resolve(state, typed[window.seats[0]], r.dice(SEED, state)).state
-        assert r.state_to_json(report.state) == r.state_to_json(state), window.label
+        assert r.state_codec.to_json(report.state) == r.state_codec.to_json(state), window.label
     assert state.round == 5
