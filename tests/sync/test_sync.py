@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.backend import LayoutDriftError
+from sheets_gm.sheets.layout import CellValue, cell_at
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
@@ -115,6 +116,23 @@ def test_two_syncs_at_once_resolve_the_turn_exactly_once(tmp_path: Path) -> None
     assert read_match(sheets, GVG).record.resolved == 1
 
 
+@pytest.mark.parametrize(("table", "key", "header"), [("players", "destination", "Destination"),
+                                                      ("players", "player", "Player"),
+                                                      ("captain", "ready", "Ready")])
+def test_an_edited_header_of_a_teams_orders_stops_the_sync_naming_tab_and_cell_and_writes_nothing(
+        table: str, key: str, header: str) -> None:
+    sheets, backends = new(2)
+    placed = read_match(sheets, GVG).tabs.orders("red").table(table)
+    where = cell_at(placed.col(key), placed.header_row)
+    backends["red"].type("Orders red", where, "Where to")
+    for b in backends.values():
+        b.calls.clear()
+    with pytest.raises(LayoutDriftError, match=rf"tab 'Orders red' cell {where} should say '{header}' but says "
+                                               r"'Where to'.*sheets-gm repair.*nothing was written"):
+        sync(sheets, force=True)
+    assert {role: b.calls for role, b in backends.items()} == {role: ["read"] for role in ROLES}
+
+
 cell_values = st.one_of(
     st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=60), st.sampled_from(["=1+1", "=HYPERLINK(\"http://x\",\"y\")", "+A1", "@foo", "-2",
@@ -138,6 +156,7 @@ def test_anything_typed_into_player_cells_gets_a_reason_and_is_never_written_bac
     for where, value in zip(cells, values, strict=True):
         red.type("Orders red", where, value)
     report = sync(sheets)
+    assert not report.resolved  # a typed Ready does not resolve alone: blue is not ready
     for subject in ("red0", "red1", "red"):
         table = "captain" if subject == "red" else "players"
         feedback = red.value("Orders red", cell(read, "red", table, subject, "feedback"))
@@ -147,10 +166,9 @@ def test_anything_typed_into_player_cells_gets_a_reason_and_is_never_written_bac
     for value in written:
         if isinstance(value, str) and value.startswith("=") and repr(value) not in typed:
             raise AssertionError(f"a formula was written: {value[:60]}")
-    if not report.resolved:  # a typed Ready does not resolve alone: blue is not ready
-        for where, value in zip(cells, values, strict=True):
-            assert red.value("Orders red", where) == value, "a player's cell was overwritten before resolution"
-    assert sync(sheets, force=True).resolved or report.resolved
+    for where, value in zip(cells, values, strict=True):
+        assert red.value("Orders red", where) == value, "a player's cell was overwritten before resolution"
+    assert sync(sheets, force=True).resolved
 
 
 def test_reading_the_orders_twice_gives_the_same_reasons_once() -> None:
@@ -198,7 +216,11 @@ def test_orders_typed_after_an_interrupted_resolution_are_kept_by_the_recovering
     typed = {r.subject: r for seat in after.seats.values() for r in seat.rows if r.typed}
     assert typed["red0"].text("destination") == "H9" and typed["red0"].text("action") == "act"
     assert typed["blue1"].text("destination") == "C3"
-    assert typed["red"].ticked("ready") and not typed.get("blue", typed["red0"]).ticked("ready")
+    assert typed["red"].ticked("ready") and "blue" not in typed  # blue's captain typed nothing
+    idle = sync(sheets)  # the orders are turn 2's: kept, not set aside as stale, and red stays ready
+    assert not idle.resolved and idle.window_key == "2" and idle.waiting_for == ["blue"]
+    assert (red.value("Orders red", cell(read, "red", "players", "red0", "destination")),
+            blue.value("Orders blue", cell(read, "blue", "players", "blue1", "destination"))) == ("H9", "C3")
 
 
 def engine_write_call(sheets: MatchSheets, backends: dict[str, MemoryBackend]) -> int:
