@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +115,18 @@ def test_two_syncs_at_once_resolve_the_turn_exactly_once(tmp_path: Path) -> None
         t.join()
     assert sorted(r.resolved for r in reports) == [False, True]
     assert read_match(sheets, GVG).record.resolved == 1
+
+
+def test_the_deadline_set_at_a_resolution_or_the_gm_resolves_without_ready_teams() -> None:
+    sheets, _ = new()
+    assert not sync(sheets).resolved
+    deadline = (NOW + timedelta(hours=1)).isoformat()
+    forced = poll(sheets, GVG, now=NOW, force=True, next_deadline=lambda _now: deadline)
+    assert forced.resolved and forced.reason == "forced by the GM" and forced.deadline == deadline
+    early = sync(sheets)
+    assert not early.resolved and early.window_key == "2" and early.waiting_for == ["red", "blue"]
+    late = poll(sheets, GVG, now=NOW + timedelta(hours=2))
+    assert late.resolved and late.window_key == "2" and "deadline" in late.reason
 
 
 @pytest.mark.parametrize(("table", "key", "header"), [("players", "destination", "Destination"),
