@@ -1,9 +1,12 @@
 """GvG on the one sync, in in-memory spreadsheets: a resolved turn is not resolved again, a crash at any call of a
-resolution is completed with the same result, two syncs resolve once, anything typed into a player's cells gets
-a reason and is never written back as a formula, and orders typed while a resolution was cut are kept.
+resolution is completed with the same result, two syncs resolve once, the deadline a resolution sets (or the GM)
+resolves without ready teams, a player's row left from an earlier turn is archived and never applied, an edited
+header of a team's orders stops the sync with nothing written, anything typed into a player's cells gets a reason
+and is never written back as a formula, and orders typed while a resolution was cut are kept.
 
-What every game shares (feedback, Ready, deadlines, stale rows, drift) is tested with the small race game in
-``test_window_sync.py``; the sheet conformance test plays a GvG match through the cells against the engine."""
+What every game shares (feedback, Ready, deadlines, stale rows, drift) is also tested with the small race game in
+``test_window_sync.py``; the sheet conformance test plays a GvG match through the cells against the engine, and
+``test_sync_google.py`` counts the calls and bytes of every poll of a whole GvG match."""
 
 from __future__ import annotations
 
@@ -127,6 +130,29 @@ def test_the_deadline_set_at_a_resolution_or_the_gm_resolves_without_ready_teams
     assert not early.resolved and early.window_key == "2" and early.waiting_for == ["red", "blue"]
     late = poll(sheets, GVG, now=NOW + timedelta(hours=2))
     assert late.resolved and late.window_key == "2" and "deadline" in late.reason
+
+
+def test_a_players_row_left_from_an_earlier_turn_is_archived_and_never_applied() -> None:
+    sheets, backends = new()
+    assert sync(sheets, force=True).resolved  # turn 1, with no orders
+    type_bot_orders(sheets, GVG, bots(5), ready=False)
+    read = read_match(sheets, GVG)
+    red0 = {key: cell(read, "red", "players", "red0", key) for key in ("window", "destination", "action", "teleport")}
+    typed = {key: backends["red"].value("Orders red", where) for key, where in red0.items()}
+    assert typed["window"] == "2" and typed["destination"], typed  # the bot gave red0 somewhere to go
+    without = copy.deepcopy(backends)  # the same match where red0 typed nothing
+    for key in ("destination", "action", "teleport"):
+        without["red"].type("Orders red", red0[key], "")
+    backends["red"].type("Orders red", red0["window"], "1")  # the row claims turn 1 (a restored or pasted copy)
+    report = sync(sheets)
+    assert not report.resolved
+    assert backends["red"].value("Orders red", red0["destination"]) == ""
+    assert "written for 1" in str(backends["red"].value("Orders red", cell(read, "red", "players", "red0", "feedback")))
+    assert typed["destination"] in str(backends["red"].value("Archive red", "C2"))
+    assert sync(sheets, force=True).resolved and sync(four_sheets(without), force=True).resolved
+    codec = create_ruleset("gvg").state_codec
+    assert codec.to_json(read_match(sheets, GVG).record.state) == \
+        codec.to_json(read_match(four_sheets(without), GVG).record.state)
 
 
 @pytest.mark.parametrize(("table", "key", "header"), [("players", "destination", "Destination"),
