@@ -29,9 +29,9 @@ from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_create import create_window_match
 from sheets_gm.sync.window_poll import WindowReport, poll
-from sheets_gm.sync.window_read import MatchRead, read_match
+from sheets_gm.sync.window_read import read_match
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.matchfiles import NOW, SEED, TEAMS, bots, roster
+from tests.matchfiles import NOW, SEED, TEAMS, bots, order_cell, roster, sync
 
 GVG = get_ruleset("gvg")
 ROLES = ("board", "engine", *TEAMS)
@@ -49,17 +49,6 @@ def new(size: int = 5, **kw: Any) -> tuple[MatchSheets, dict[str, MemoryBackend]
     for b in backends.values():
         b.calls.clear()
     return sheets, backends
-
-
-def sync(sheets: MatchSheets, *, force: bool = False) -> WindowReport:
-    return poll(sheets, GVG, now=NOW, force=force)
-
-
-def cell(read: MatchRead, team: str, table: str, subject: str, key: str) -> str:
-    """The A1 cell of ``subject``'s row in ``team``'s table ``table``, column ``key`` (rows stand in the order
-    the adapter lists them)."""
-    placed = read.tabs.orders(team).table(table)
-    return placed.cell(read.adapter.rows(read.record.state, team, placed.spec).index(subject), key)
 
 
 def test_a_second_sync_of_a_resolved_turn_does_nothing() -> None:
@@ -128,7 +117,7 @@ def test_the_deadline_set_at_a_resolution_or_the_gm_resolves_without_ready_teams
     assert forced.resolved and forced.reason == "forced by the GM" and forced.deadline == deadline
     early = sync(sheets)
     assert not early.resolved and early.window_key == "2" and early.waiting_for == ["red", "blue"]
-    late = poll(sheets, GVG, now=NOW + timedelta(hours=2))
+    late = sync(sheets, now=NOW + timedelta(hours=2))
     assert late.resolved and late.window_key == "2" and "deadline" in late.reason
 
 
@@ -137,8 +126,9 @@ def test_a_players_row_left_from_an_earlier_turn_is_archived_and_never_applied()
     assert sync(sheets, force=True).resolved  # turn 1, with no orders
     type_bot_orders(sheets, GVG, bots(5), ready=False)
     read = read_match(sheets, GVG)
-    red0 = {key: cell(read, "red", "players", "red0", key) for key in ("window", "destination", "action", "teleport")}
-    typed = {key: backends["red"].value("Orders red", where) for key, where in red0.items()}
+    red0 = {key: order_cell(read, "red", "players", "red0", key)
+            for key in ("window", "destination", "action", "teleport", "feedback")}
+    typed = {key: backends["red"].value("Orders red", red0[key]) for key in ("window", "destination")}
     assert typed["window"] == "2" and typed["destination"], typed  # the bot gave red0 somewhere to go
     without = copy.deepcopy(backends)  # the same match where red0 typed nothing
     for key in ("destination", "action", "teleport"):
@@ -147,7 +137,7 @@ def test_a_players_row_left_from_an_earlier_turn_is_archived_and_never_applied()
     report = sync(sheets)
     assert not report.resolved
     assert backends["red"].value("Orders red", red0["destination"]) == ""
-    assert "written for 1" in str(backends["red"].value("Orders red", cell(read, "red", "players", "red0", "feedback")))
+    assert "written for 1" in str(backends["red"].value("Orders red", red0["feedback"]))
     assert str(typed["destination"]) in str(backends["red"].value("Archive red", "C2"))
     assert sync(sheets, force=True).resolved and sync(four_sheets(without), force=True).resolved
     codec = create_ruleset("gvg").state_codec
@@ -191,14 +181,14 @@ def test_anything_typed_into_player_cells_gets_a_reason_and_is_never_written_bac
     sheets, backends = new(2)
     red = backends["red"]
     read = read_match(sheets, GVG)
-    cells = [cell(read, "red", table, subject, key) for table, subject, key in TYPED]
+    cells = [order_cell(read, "red", table, subject, key) for table, subject, key in TYPED]
     for where, value in zip(cells, values, strict=True):
         red.type("Orders red", where, value)
     report = sync(sheets)
     assert not report.resolved  # a typed Ready does not resolve alone: blue is not ready
     for subject in ("red0", "red1", "red"):
         table = "captain" if subject == "red" else "players"
-        feedback = red.value("Orders red", cell(read, "red", table, subject, "feedback"))
+        feedback = red.value("Orders red", order_cell(read, "red", table, subject, "feedback"))
         assert isinstance(feedback, str) and feedback.strip(), (subject, feedback)
     written = [v for b in backends.values() for tab in b.tabs.values() for v in tab.values()]
     typed = set(map(repr, values))
@@ -213,7 +203,7 @@ def test_anything_typed_into_player_cells_gets_a_reason_and_is_never_written_bac
 def test_reading_the_orders_twice_gives_the_same_reasons_once() -> None:
     sheets, backends = new(1)
     read = read_match(sheets, GVG)
-    backends["red"].type("Orders red", cell(read, "red", "players", "red0", "destination"), "Z99!")
+    backends["red"].type("Orders red", order_cell(read, "red", "players", "red0", "destination"), "Z99!")
     report = sync(sheets)
     again = sync(sheets)
     assert report.rejected == again.rejected
@@ -242,11 +232,11 @@ def test_orders_typed_after_an_interrupted_resolution_are_kept_by_the_recovering
         sync(sheets)
     engine.fail_on_call = None
     read = read_match(sheets, GVG)
-    assert red.value("Orders red", cell(read, "red", "players", "red0", "window")) == "2"
-    red.type("Orders red", cell(read, "red", "players", "red0", "destination"), "H9")
-    red.type("Orders red", cell(read, "red", "players", "red0", "action"), "act")
-    blue.type("Orders blue", cell(read, "blue", "players", "blue1", "destination"), "C3")
-    red.type("Orders red", cell(read, "red", "captain", "red", "ready"), True)
+    assert red.value("Orders red", order_cell(read, "red", "players", "red0", "window")) == "2"
+    red.type("Orders red", order_cell(read, "red", "players", "red0", "destination"), "H9")
+    red.type("Orders red", order_cell(read, "red", "players", "red0", "action"), "act")
+    blue.type("Orders blue", order_cell(read, "blue", "players", "blue1", "destination"), "C3")
+    red.type("Orders red", order_cell(read, "red", "captain", "red", "ready"), True)
     report = sync(sheets)
     assert report.resolved and report.reason == "completing a resolution that was interrupted"
     assert report.window_key == "1"  # the window it completed
@@ -258,8 +248,8 @@ def test_orders_typed_after_an_interrupted_resolution_are_kept_by_the_recovering
     assert typed["red"].ticked("ready") and "blue" not in typed  # blue's captain typed nothing
     idle = sync(sheets)  # the orders are turn 2's: kept, not set aside as stale, and red stays ready
     assert not idle.resolved and idle.window_key == "2" and idle.waiting_for == ["blue"]
-    assert (red.value("Orders red", cell(read, "red", "players", "red0", "destination")),
-            blue.value("Orders blue", cell(read, "blue", "players", "blue1", "destination"))) == ("H9", "C3")
+    assert (red.value("Orders red", order_cell(read, "red", "players", "red0", "destination")),
+            blue.value("Orders blue", order_cell(read, "blue", "players", "blue1", "destination"))) == ("H9", "C3")
 
 
 def engine_write_call(sheets: MatchSheets, backends: dict[str, MemoryBackend]) -> int:
