@@ -10,7 +10,7 @@ import pytest
 from tests.paths import SCRIPTS
 
 
-@pytest.mark.parametrize("ruleset", ["gvg", "winordie", "coalition", "champions"])
+@pytest.mark.parametrize("ruleset", ["gvg", "winordie", "coalition", "champions", "wesnoth"])
 def test_the_sync_bars_hold(ruleset: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(SCRIPTS))  # its fake Google is in tests.fakes
     spec = importlib.util.spec_from_file_location("bench_sync", SCRIPTS / "bench_sync.py")

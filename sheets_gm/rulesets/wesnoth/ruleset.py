@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
@@ -35,6 +35,9 @@ from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, new_match
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
 from sheets_gm.simulate.figures import SimulationSpec
+
+if TYPE_CHECKING:
+    from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
 
 #: A roster faction that the match's seed deals (simulations play every pairing this way).
 RANDOM_FACTION = "random"
@@ -181,9 +184,12 @@ class WesnothRuleset:
         return Resolution(new, events)
 
     # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> None:
-        """No sheet adapter yet: the engine half comes first (the sheet half is the lead's, issue 10's adapter)."""
-        return None
+    def sheet(self) -> WesnothSheet:
+        """The sheets: a row per unit with its Go box, the leader's recruits, End turn; the hex board and the
+        Units tab."""
+        from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
+
+        return WesnothSheet(self)
 
     # -- tests -------------------------------------------------------------------------------
     @classmethod
