@@ -16,13 +16,14 @@ from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_create import create_window_match
 from sheets_gm.sync.window_poll import WindowReport, poll
-from sheets_gm.sync.window_read import read_match
+from sheets_gm.sync.window_read import MatchRead, read_match
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 TEAMS = ("red", "blue")
@@ -78,6 +79,36 @@ def type_orders(sheets: MatchSheets, *, ready: bool = True, seed: int = 1) -> di
 def record_of(sheets: MatchSheets) -> MatchRecord:
     """The match as the engine tab holds it."""
     return read_match(sheets, GVG).record
+
+
+def state_of(sheets: MatchSheets) -> GvgState:
+    """The match's state as the engine tab holds it."""
+    state = record_of(sheets).state
+    assert isinstance(state, GvgState)
+    return state
+
+
+def engine_match(size: int, settings: GvgSettings) -> tuple[GvgState, int]:
+    """The same match on the pure engine, played to its end: ``roster(size)``, ``SEED`` and ``bots()``; its final
+    state and the turns it took."""
+    rules = create_ruleset("gvg", settings)
+    assert isinstance(rules, GvgRuleset)
+    state = rules.new_match(roster(size), SEED)
+    players = bots()
+    turns = 0
+    while (window := rules.window(state)) is not None:
+        dice = rules.dice(SEED, state)
+        state = rules.resolve(state, rules.merge_orders({s: players[s].orders(state, s, dice) for s in window.seats}),
+                              dice).state
+        turns += 1
+    return state, turns
+
+
+def order_cell(read: MatchRead, team: str, table: str, subject: str, key: str) -> str:
+    """The A1 cell (in ``team``'s orders tab) of ``subject``'s row in table ``table``, column ``key``: a player's
+    row in ``players``, the team's own row in ``captain``."""
+    placed = read.tabs.orders(team).table(table)
+    return placed.cell(read.adapter.rows(read.record.state, team, placed.spec).index(subject), key)
 
 
 def rules_of(record: MatchRecord) -> GvgRules:

@@ -1,14 +1,18 @@
 """GvG on the one sync, in in-memory spreadsheets: a resolved turn is not resolved again, a crash at any call of a
-resolution is completed with the same result, two syncs resolve once, anything typed into a player's cells gets
-a reason and is never written back as a formula, and orders typed while a resolution was cut are kept.
+resolution is completed with the same result, two syncs resolve once, the deadline a resolution sets (or the GM)
+resolves without ready teams, a player's row left from an earlier turn is archived and never applied, an edited
+header of a team's orders stops the sync with nothing written, anything typed into a player's cells gets a reason
+and is never written back as a formula, and orders typed while a resolution was cut are kept.
 
-What every game shares (feedback, Ready, deadlines, stale rows, drift) is tested with the small race game in
-``test_window_sync.py``; the sheet conformance test plays a GvG match through the cells against the engine."""
+What every game shares (feedback, Ready, deadlines, stale rows, drift) is also tested with the small race game in
+``test_window_sync.py``; the sheet conformance test plays a GvG match through the cells against the engine, and
+``test_sync_google.py`` counts the calls and bytes of every poll of a whole GvG match."""
 
 from __future__ import annotations
 
 import copy
 import threading
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +22,16 @@ from hypothesis import strategies as st
 
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.backend import LayoutDriftError
+from sheets_gm.sheets.layout import CellValue, cell_at
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_create import create_window_match
 from sheets_gm.sync.window_poll import WindowReport, poll
-from sheets_gm.sync.window_read import MatchRead, read_match
+from sheets_gm.sync.window_read import read_match
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.matchfiles import NOW, SEED, TEAMS, bots, roster
+from tests.matchfiles import NOW, SEED, TEAMS, bots, order_cell, roster, sync
 
 GVG = get_ruleset("gvg")
 ROLES = ("board", "engine", *TEAMS)
@@ -44,17 +49,6 @@ def new(size: int = 5, **kw: Any) -> tuple[MatchSheets, dict[str, MemoryBackend]
     for b in backends.values():
         b.calls.clear()
     return sheets, backends
-
-
-def sync(sheets: MatchSheets, *, force: bool = False) -> WindowReport:
-    return poll(sheets, GVG, now=NOW, force=force)
-
-
-def cell(read: MatchRead, team: str, table: str, subject: str, key: str) -> str:
-    """The A1 cell of ``subject``'s row in ``team``'s table ``table``, column ``key`` (rows stand in the order
-    the adapter lists them)."""
-    placed = read.tabs.orders(team).table(table)
-    return placed.cell(read.adapter.rows(read.record.state, team, placed.spec).index(subject), key)
 
 
 def test_a_second_sync_of_a_resolved_turn_does_nothing() -> None:
@@ -115,6 +109,59 @@ def test_two_syncs_at_once_resolve_the_turn_exactly_once(tmp_path: Path) -> None
     assert read_match(sheets, GVG).record.resolved == 1
 
 
+def test_the_deadline_set_at_a_resolution_or_the_gm_resolves_without_ready_teams() -> None:
+    sheets, _ = new()
+    assert not sync(sheets).resolved
+    deadline = (NOW + timedelta(hours=1)).isoformat()
+    forced = poll(sheets, GVG, now=NOW, force=True, next_deadline=lambda _now: deadline)
+    assert forced.resolved and forced.reason == "forced by the GM" and forced.deadline == deadline
+    early = sync(sheets)
+    assert not early.resolved and early.window_key == "2" and early.waiting_for == ["red", "blue"]
+    late = sync(sheets, now=NOW + timedelta(hours=2))
+    assert late.resolved and late.window_key == "2" and "deadline" in late.reason
+
+
+def test_a_players_row_left_from_an_earlier_turn_is_archived_and_never_applied() -> None:
+    sheets, backends = new()
+    assert sync(sheets, force=True).resolved  # turn 1, with no orders
+    type_bot_orders(sheets, GVG, bots(5), ready=False)
+    read = read_match(sheets, GVG)
+    red0 = {key: order_cell(read, "red", "players", "red0", key)
+            for key in ("window", "destination", "action", "teleport", "feedback")}
+    typed = {key: backends["red"].value("Orders red", red0[key]) for key in ("window", "destination")}
+    assert typed["window"] == "2" and typed["destination"], typed  # the bot gave red0 somewhere to go
+    without = copy.deepcopy(backends)  # the same match where red0 typed nothing
+    for key in ("destination", "action", "teleport"):
+        without["red"].type("Orders red", red0[key], "")
+    backends["red"].type("Orders red", red0["window"], "1")  # the row claims turn 1 (a restored or pasted copy)
+    report = sync(sheets)
+    assert not report.resolved
+    assert backends["red"].value("Orders red", red0["destination"]) == ""
+    assert "written for 1" in str(backends["red"].value("Orders red", red0["feedback"]))
+    assert str(typed["destination"]) in str(backends["red"].value("Archive red", "C2"))
+    assert sync(sheets, force=True).resolved and sync(four_sheets(without), force=True).resolved
+    codec = create_ruleset("gvg").state_codec
+    assert codec.to_json(read_match(sheets, GVG).record.state) == \
+        codec.to_json(read_match(four_sheets(without), GVG).record.state)
+
+
+@pytest.mark.parametrize(("table", "key", "header"), [("players", "destination", "Destination"),
+                                                      ("players", "player", "Player"),
+                                                      ("captain", "ready", "Ready")])
+def test_an_edited_header_of_a_teams_orders_stops_the_sync_naming_tab_and_cell_and_writes_nothing(
+        table: str, key: str, header: str) -> None:
+    sheets, backends = new(2)
+    placed = read_match(sheets, GVG).tabs.orders("red").table(table)
+    where = cell_at(placed.col(key), placed.header_row)
+    backends["red"].type("Orders red", where, "Where to")
+    for b in backends.values():
+        b.calls.clear()
+    with pytest.raises(LayoutDriftError, match=rf"tab 'Orders red' cell {where} should say '{header}' but says "
+                                               r"'Where to'.*sheets-gm repair.*nothing was written"):
+        sync(sheets, force=True)
+    assert {role: b.calls for role, b in backends.items()} == {role: ["read"] for role in ROLES}
+
+
 cell_values = st.one_of(
     st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=60), st.sampled_from(["=1+1", "=HYPERLINK(\"http://x\",\"y\")", "+A1", "@foo", "-2",
@@ -134,29 +181,29 @@ def test_anything_typed_into_player_cells_gets_a_reason_and_is_never_written_bac
     sheets, backends = new(2)
     red = backends["red"]
     read = read_match(sheets, GVG)
-    cells = [cell(read, "red", table, subject, key) for table, subject, key in TYPED]
+    cells = [order_cell(read, "red", table, subject, key) for table, subject, key in TYPED]
     for where, value in zip(cells, values, strict=True):
         red.type("Orders red", where, value)
     report = sync(sheets)
+    assert not report.resolved  # a typed Ready does not resolve alone: blue is not ready
     for subject in ("red0", "red1", "red"):
         table = "captain" if subject == "red" else "players"
-        feedback = red.value("Orders red", cell(read, "red", table, subject, "feedback"))
+        feedback = red.value("Orders red", order_cell(read, "red", table, subject, "feedback"))
         assert isinstance(feedback, str) and feedback.strip(), (subject, feedback)
     written = [v for b in backends.values() for tab in b.tabs.values() for v in tab.values()]
     typed = set(map(repr, values))
     for value in written:
         if isinstance(value, str) and value.startswith("=") and repr(value) not in typed:
             raise AssertionError(f"a formula was written: {value[:60]}")
-    if not report.resolved:  # a typed Ready does not resolve alone: blue is not ready
-        for where, value in zip(cells, values, strict=True):
-            assert red.value("Orders red", where) == value, "a player's cell was overwritten before resolution"
-    assert sync(sheets, force=True).resolved or report.resolved
+    for where, value in zip(cells, values, strict=True):
+        assert red.value("Orders red", where) == value, "a player's cell was overwritten before resolution"
+    assert sync(sheets, force=True).resolved
 
 
 def test_reading_the_orders_twice_gives_the_same_reasons_once() -> None:
     sheets, backends = new(1)
     read = read_match(sheets, GVG)
-    backends["red"].type("Orders red", cell(read, "red", "players", "red0", "destination"), "Z99!")
+    backends["red"].type("Orders red", order_cell(read, "red", "players", "red0", "destination"), "Z99!")
     report = sync(sheets)
     again = sync(sheets)
     assert report.rejected == again.rejected
@@ -185,11 +232,11 @@ def test_orders_typed_after_an_interrupted_resolution_are_kept_by_the_recovering
         sync(sheets)
     engine.fail_on_call = None
     read = read_match(sheets, GVG)
-    assert red.value("Orders red", cell(read, "red", "players", "red0", "window")) == "2"
-    red.type("Orders red", cell(read, "red", "players", "red0", "destination"), "H9")
-    red.type("Orders red", cell(read, "red", "players", "red0", "action"), "act")
-    blue.type("Orders blue", cell(read, "blue", "players", "blue1", "destination"), "C3")
-    red.type("Orders red", cell(read, "red", "captain", "red", "ready"), True)
+    assert red.value("Orders red", order_cell(read, "red", "players", "red0", "window")) == "2"
+    red.type("Orders red", order_cell(read, "red", "players", "red0", "destination"), "H9")
+    red.type("Orders red", order_cell(read, "red", "players", "red0", "action"), "act")
+    blue.type("Orders blue", order_cell(read, "blue", "players", "blue1", "destination"), "C3")
+    red.type("Orders red", order_cell(read, "red", "captain", "red", "ready"), True)
     report = sync(sheets)
     assert report.resolved and report.reason == "completing a resolution that was interrupted"
     assert report.window_key == "1"  # the window it completed
@@ -198,7 +245,11 @@ def test_orders_typed_after_an_interrupted_resolution_are_kept_by_the_recovering
     typed = {r.subject: r for seat in after.seats.values() for r in seat.rows if r.typed}
     assert typed["red0"].text("destination") == "H9" and typed["red0"].text("action") == "act"
     assert typed["blue1"].text("destination") == "C3"
-    assert typed["red"].ticked("ready") and not typed.get("blue", typed["red0"]).ticked("ready")
+    assert typed["red"].ticked("ready") and "blue" not in typed  # blue's captain typed nothing
+    idle = sync(sheets)  # the orders are turn 2's: kept, not set aside as stale, and red stays ready
+    assert not idle.resolved and idle.window_key == "2" and idle.waiting_for == ["blue"]
+    assert (red.value("Orders red", order_cell(read, "red", "players", "red0", "destination")),
+            blue.value("Orders blue", order_cell(read, "blue", "players", "blue1", "destination"))) == ("H9", "C3")
 
 
 def engine_write_call(sheets: MatchSheets, backends: dict[str, MemoryBackend]) -> int:

@@ -12,15 +12,12 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
-from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.sheets.backend import SheetUnavailableError
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.retry import RetryPolicy
@@ -29,15 +26,12 @@ from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, parse_match_record
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import WindowReport, poll
-from sheets_gm.sync.window_read import read_match
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GET, READ, WRITE, FakeSpreadsheet, FaultKind, GoogleApiFake, fake_client
-from tests.matchfiles import SEED, TEAMS, bots, roster
+from tests.matchfiles import SEED, TEAMS, bots, engine_match, roster, state_of, sync
 
 GVG = get_ruleset("gvg")
 ENGINE_TAB = ruleset_sheet_spec("gvg").tabs.engine
-NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 #: The four spreadsheets of a match, by role (the keys are what Google puts in the URL).
 KEYS = {
     "board": "1BoardKey_sheetsgm_test_0000000000000000000",
@@ -73,10 +67,6 @@ def create(fake: GoogleApiFake, retry: RetryPolicy, size: int = 5, settings: Gvg
     return sheets
 
 
-def sync(sheets: MatchSheets, *, force: bool = False) -> WindowReport:
-    return poll(sheets, GVG, now=NOW, force=force)
-
-
 def calls_by_spreadsheet(fake: GoogleApiFake) -> Counter[tuple[str, str]]:
     """(endpoint, role) -> calls, from the fake's log (faulted calls included)."""
     out: Counter[tuple[str, str]] = Counter()
@@ -95,27 +85,6 @@ def cells(fake: GoogleApiFake) -> dict[str, dict[str, dict[tuple[int, int], Any]
         }
         for role, key in KEYS.items()
     }
-
-
-def engine_state(sheets: MatchSheets) -> GvgState:
-    state = read_match(sheets, GVG).record.state
-    assert isinstance(state, GvgState)
-    return state
-
-
-def direct_match(size: int, settings: GvgSettings) -> tuple[GvgState, int]:
-    """The same match on the pure engine: the same roster, seed and bots."""
-    rules = create_ruleset("gvg", settings)
-    assert isinstance(rules, GvgRuleset)
-    state = rules.new_match(roster(size), SEED)
-    players = bots()
-    turns = 0
-    while (window := rules.window(state)) is not None:
-        dice = rules.dice(SEED, state)
-        state = rules.resolve(state, rules.merge_orders({s: players[s].orders(state, s, dice) for s in window.seats}),
-                              dice).state
-        turns += 1
-    return state, turns
 
 
 @pytest.fixture
@@ -156,8 +125,8 @@ def test_a_whole_match_through_gspread_equals_the_engine_and_costs_one_call_per_
         if report.finished:
             break
 
-    state, direct_turns = direct_match(size, settings)
-    assert engine_state(sheets).to_json() == state.to_json()
+    state, direct_turns = engine_match(size, settings)
+    assert state_of(sheets).to_json() == state.to_json()
     assert turns == direct_turns
     assert state.finished
     if max_turns is not None:

@@ -20,9 +20,8 @@ from hypothesis import strategies as st
 
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.enums import Action
-from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.state import GvgState, PlayerOrder, TurnOrders
+from sheets_gm.rulesets.gvg.state import PlayerOrder, TurnOrders
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import LocalWorkbookBackend, create_workbook
@@ -30,13 +29,11 @@ from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import WindowReport, poll
 from sheets_gm.sync.window_read import MatchRead, read_match
-from tests.matchfiles import SEED, TEAMS, bots, roster
+from tests.matchfiles import SEED, TEAMS, bots, engine_match, order_cell, roster, state_of, sync
 
 GVG = get_ruleset("gvg")
 SPEC = ruleset_sheet_spec("gvg")
-NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 ROLE_FILES = ("board", "engine", "red", "blue")
 SKILLS = tuple(f"skill{i}" for i in range(1, 8))
 #: Cells are compared as (value, openpyxl data type).
@@ -81,12 +78,6 @@ def team_file(sheets: MatchSheets, team: int) -> Path:
     return backend.path
 
 
-def cell(read: MatchRead, team: str, table: str, subject: str, key: str) -> str:
-    """The A1 cell of ``subject``'s row in ``team``'s table ``table``, column ``key``."""
-    placed = read.tabs.orders(team).table(table)
-    return placed.cell(read.adapter.rows(read.record.state, team, placed.spec).index(subject), key)
-
-
 def as_typed(order: PlayerOrder) -> dict[str, Any]:
     """What a person types for ``order``: sloppy case and spacing, words rather than keys."""
     dest = order.move.label if order.move else None
@@ -109,10 +100,10 @@ def type_in_files(sheets: MatchSheets, players: Mapping[str, Any]) -> dict[str, 
         ws = wb[read.tabs.orders(team).name]
         for name, order in decided[team].players.items():
             for key, value in as_typed(order).items():
-                ws[cell(read, team, "players", name, key)] = value
+                ws[order_cell(read, team, "players", name, key)] = value
         for key, skill in zip(SKILLS, decided[team].skills[i], strict=False):
-            ws[cell(read, team, "captain", team, key)] = skill.display
-        ws[cell(read, team, "captain", team, "ready")] = True
+            ws[order_cell(read, team, "captain", team, key)] = skill.display
+        ws[order_cell(read, team, "captain", team, "ready")] = True
     for path, wb in books.items():
         wb.save(path)
     return decided
@@ -131,33 +122,8 @@ def all_cells(folder: Path) -> Cells:
     return {p.name: workbook_cells(p) for p in sorted(folder.glob("*.xlsx"))}
 
 
-def engine_state(sheets: MatchSheets) -> GvgState:
-    state = read_match(sheets, GVG).record.state
-    assert isinstance(state, GvgState)
-    return state
-
-
-def direct_match(size: int, match_settings: GvgSettings) -> tuple[GvgState, int]:
-    """The same match on the pure engine: the same roster, seed and bots."""
-    rules = create_ruleset("gvg", match_settings)
-    assert isinstance(rules, GvgRuleset)
-    state = rules.new_match(roster(size), SEED)
-    players = bots()
-    turns = 0
-    while (window := rules.window(state)) is not None:
-        dice = rules.dice(SEED, state)
-        orders = rules.merge_orders({seat: players[seat].orders(state, seat, dice) for seat in window.seats})
-        state = rules.resolve(state, orders, dice).state
-        turns += 1
-    return state, turns
-
-
 def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
-
-
-def sync(sheets: MatchSheets, *, force: bool = False) -> WindowReport:
-    return poll(sheets, GVG, now=NOW, force=force)
 
 
 # --------------------------------------------------------------------------- whole matches
@@ -188,8 +154,8 @@ def test_a_whole_match_in_workbooks_edited_by_players_equals_the_engine(tmp_path
         turns += 1
         if report.finished:
             break
-    state, direct_turns = direct_match(5, match_settings)
-    assert engine_state(sheets).to_json() == state.to_json()  # typed by people or by the bots: the same match
+    state, direct_turns = engine_match(5, match_settings)
+    assert state_of(sheets).to_json() == state.to_json()  # typed by people or by the bots: the same match
     assert turns == direct_turns == 12 and state.finished
     assert leftovers(tmp_path) == []
     formulas = [(book, tab, ref) for book, tabs in all_cells(tmp_path).items() for tab, found in tabs.items()
@@ -261,7 +227,7 @@ def test_a_crash_during_a_save_leaves_the_workbook_intact_and_the_next_poll_comp
     assert failing.read_bytes() == original, "the workbook whose save failed was changed"
     openpyxl.load_workbook(failing)  # and it still opens
     assert leftovers(tmp_path) == []
-    assert engine_state(sheets).turn == TURNS_BEFORE + 1
+    assert state_of(sheets).turn == TURNS_BEFORE + 1
 
     report = sync(sheets)
     assert report.resolved and report.window_key == str(TURNS_BEFORE + 1)
@@ -292,15 +258,15 @@ def _placed(fuzz_base: bytes) -> MatchRead:
 def player_cells(read: MatchRead) -> list[tuple[str, str]]:
     """(tab, cell) of every cell a red player or captain may type into, in a 2v2 match."""
     tab = read.tabs.orders("red").name
-    cells = [(tab, cell(read, "red", "players", name, key)) for name in ("red0", "red1")
+    cells = [(tab, order_cell(read, "red", "players", name, key)) for name in ("red0", "red1")
              for key in ("destination", "action", "teleport")]
-    return cells + [(tab, cell(read, "red", "captain", "red", key)) for key in (*SKILLS, "ready")]
+    return cells + [(tab, order_cell(read, "red", "captain", "red", key)) for key in (*SKILLS, "ready")]
 
 
 def feedback_cells(read: MatchRead) -> list[tuple[str, str]]:
     tab = read.tabs.orders("red").name
-    return [(tab, cell(read, "red", "players", name, "feedback")) for name in ("red0", "red1")] + [
-        (tab, cell(read, "red", "captain", "red", "feedback"))]
+    return [(tab, order_cell(read, "red", "players", name, "feedback")) for name in ("red0", "red1")] + [
+        (tab, order_cell(read, "red", "captain", "red", "feedback"))]
 
 
 PLAYER_CELLS = 2 * 3 + len(SKILLS) + 1
