@@ -208,6 +208,9 @@ def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
              + _deadline_phrase(report.deadline, now, "it", "every seat")]
     lines.append(report.result)
     lines.append(f"Not ready: {', '.join(report.waiting_for)}" if report.waiting_for else "Every seat is ready.")
+    if report.untyped:
+        lines.append("Nothing typed yet in: " + "; ".join(f"{seat}: {', '.join(rows)}"
+                                                          for seat, rows in report.untyped.items()))
     if report.rejected:
         lines.append(f"Rejected ({len(report.rejected)}):")
         lines += [f"  {who}: {why}" for who, why in report.rejected]

@@ -61,6 +61,7 @@ class WindowReport:
     window_key: str = ""  # the key of the window the poll found open (what resolve --force --window names)
     deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
     settings: Any = None  # the house rules the match was created with and keeps
+    untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -136,6 +137,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
+    report.untyped = _untyped_rows(read, window)
     pending = any(s.pending is not None for s in read.seats.values())
     if pending:
         report.reason = "completing a resolution that was interrupted"
@@ -157,6 +159,24 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report)
     report.write_calls = batch.run(sheets.write_order())
     return report
+
+
+def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
+    """Per seat acting in ``window``, the subjects of its rows (units, players, armies; not its seat row, nor a
+    standing table's) with nothing typed for the window: whose orders the GM may want to chase."""
+    out: dict[str, list[str]] = {}
+    for seat in window.seats:
+        seat_read = read.seats.get(seat)
+        if seat_read is None:
+            continue
+        open_tables = {p.spec.name for p in seat_read.tab.tables
+                       if p.spec.open_in(window.phase) and p.spec.rows != SEAT_ROWS and not p.spec.standing}
+        typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key}
+        missing = [r.subject for r in seat_read.rows
+                   if r.table in open_tables and r.subject and r.subject not in typed]
+        if missing:
+            out[seat] = list(dict.fromkeys(missing))
+    return out
 
 
 def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answer: _Answer, batch: WriteBatch,
