@@ -28,8 +28,6 @@ def _read_replay(path: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.engine.registry import get_ruleset
-    from sheets_gm.match.window_match import on_window_sync
-    from sheets_gm.sync.export import ReplayError, match_replay, replay_states
     from sheets_gm.sync.window_export import window_match_replay
     from sheets_gm.sync.window_replay import WINDOW_REPLAY_FORMAT, WindowReplayError, replay_window_states
 
@@ -43,19 +41,15 @@ def run(args: argparse.Namespace) -> int:
         config = load(args)
         where = str(config.path)
         with user_errors():
-            if on_window_sync(config.ruleset):
-                doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
-            else:
-                doc = match_replay(open_match(config))
+            doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
+    if doc.get("format") != WINDOW_REPLAY_FORMAT:
+        raise UserError(f"{where}: not a replay this version reads (its format is {doc.get('format')!r}, this "
+                        f"version writes {WINDOW_REPLAY_FORMAT!r}): verify it with the version that exported it")
     try:
-        if doc.get("format") == WINDOW_REPLAY_FORMAT:
-            found = replay_window_states(doc)
-            done, rolls, difference = f"{found.resolutions} windows", f"{found.rolls} dice and draws", found.difference
-        else:
-            check = replay_states(doc)
-            done, rolls, difference = f"{check.turns} turns", f"{check.rolls} dice", check.difference
-    except (ReplayError, WindowReplayError) as exc:
+        found = replay_window_states(doc)
+    except WindowReplayError as exc:
         raise UserError(f"{where}: {exc}") from None
+    done, rolls, difference = f"{found.resolutions} windows", f"{found.rolls} dice and draws", found.difference
     if difference is not None:
         print(f"MISMATCH after {done} replayed: {difference}")
         return 1

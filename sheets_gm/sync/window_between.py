@@ -184,6 +184,10 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                                   "history was edited — nothing was written")
     text = (f"GM undoes {reopened.label} (window {window_key}): {reason.strip()}. The match is back to before it; "
             "its orders are back in their rows, Ready unticked")
+    dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
+    if dropped:
+        text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "
+                 "again what still holds)")
     undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
     back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"))
     new = _redraw(sheets, read, back, [undo], batch, restored)
