@@ -15,7 +15,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import Outcome, Window
-from sheets_gm.sheets.layout import CellValue, Fill, Grid
+from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
@@ -45,6 +45,9 @@ class BoardDrawing:
     """One public tab as cells from A1: values (rewritten after every resolution) and the formats
     laid out when the match is created (terrain colours, cell sizes), plus a legend for its right.
 
+    ``conditional_fills`` colour the cells whose value starts with a sign (a unit's owner), whatever
+    later resolutions write there: laid out with the tab too, so they cost no call per resolution.
+
     ``tab`` names the tab it is drawn in: empty for the layout's board tab (``tabs.board``, whose title
     the sync checks on every poll); a game drawing several public tabs names the others (Coalition: a
     tab per plane, named after it). The names depend on the match alone, never on its state."""
@@ -55,6 +58,7 @@ class BoardDrawing:
     row_heights: Mapping[int, int] = field(default_factory=dict)
     legend: Grid = field(default_factory=list)
     tab: str = ""
+    conditional_fills: tuple[ConditionalFill, ...] = ()
 
     @property
     def width(self) -> int:

@@ -61,7 +61,8 @@ class SheetBackend(Protocol):
         ...
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
-        """Create or reshape the tabs, fixed values, formats, dropdowns and protections (one call)."""
+        """Create or reshape the tabs, fixed values, formats (conditional ones too), dropdowns and protections
+        (one call); applying a layout again replaces its tabs' conditional formats and validations."""
         ...
 
     def tab_names(self) -> list[str]:

@@ -27,7 +27,15 @@ from gspread.urls import DRIVE_FILES_API_V3_URL
 from gspread.utils import ExportFormat
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError
-from sheets_gm.sheets.layout import CellValue, Grid, Protection, TabLayout, WorkbookLayout, quote_tab
+from sheets_gm.sheets.layout import (
+    CellValue,
+    ConditionalFill,
+    Grid,
+    Protection,
+    TabLayout,
+    WorkbookLayout,
+    quote_tab,
+)
 from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy, describe, http_status
 
 T = TypeVar("T")
@@ -50,7 +58,7 @@ _READ_PARAMS = {
 _METADATA_FIELDS = (
     "properties.title,"
     "sheets(properties(sheetId,title,index,hidden,gridProperties),"
-    "protectedRanges(protectedRangeId,description,range))"
+    "protectedRanges(protectedRangeId,description,range),conditionalFormats(ranges))"
 )
 _CELLS_RE = re.compile(r"^\$?([A-Za-z]{0,3})\$?(\d*)(?::\$?([A-Za-z]{0,3})\$?(\d*))?$")
 _COLOUR_RE = re.compile(r"^#?([0-9A-Fa-f]{6})$")
@@ -325,10 +333,11 @@ class GoogleSheetBackend:
         self._call("write", lambda: self._http.values_batch_update(self.key, body))
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
-        """Tabs, sizes, frozen rows, fixed values, fills, dropdowns, checkboxes, column widths and
-        protections: one spreadsheets.get (to know the existing tabs) and one
+        """Tabs, sizes, frozen rows, fixed values, fills, conditional fills, dropdowns, checkboxes, column
+        widths and protections: one spreadsheets.get (to know the existing tabs) and one
         spreadsheets.batchUpdate. Re-applying replaces this layout's protections (matched by
-        description) rather than stacking them; tabs not in the layout are left alone."""
+        description) and its tabs' conditional formats rather than stacking them; tabs not in the
+        layout are left alone."""
         layout_requests(layout, {}, self.account, self.co_editors)  # a template error fails here, before any call
         self._call("layout update", lambda: self._apply_layout_once(layout))
 
@@ -482,6 +491,7 @@ def layout_requests(
     sheets = metadata.get("sheets", [])
     existing: dict[str, dict[str, Any]] = {}
     protected: dict[int, list[dict[str, Any]]] = {}
+    conditional: dict[int, int] = {}  # each tab's count of conditional format rules
     taken: set[int] = set()
     for s in sheets:
         known = s.get("properties", {})
@@ -489,6 +499,7 @@ def layout_requests(
         taken.add(sid)
         existing[str(known.get("title", "")).casefold()] = known  # Google's tab names ignore case
         protected[sid] = list(s.get("protectedRanges", []))
+        conditional[sid] = len(s.get("conditionalFormats", []))
 
     reqs: list[dict[str, Any]] = []
     title = metadata.get("properties", {}).get("title")
@@ -523,6 +534,9 @@ def layout_requests(
         for pr in protected.get(sid, []):
             if pr.get("description") in mine and "protectedRangeId" in pr:
                 reqs.append({"deleteProtectedRange": {"protectedRangeId": pr["protectedRangeId"]}})
+        # The layout owns its tabs' conditional formats: the old ones go, last first (indexes shift down).
+        reqs.extend({"deleteConditionalFormatRule": {"sheetId": sid, "index": i}}
+                    for i in reversed(range(conditional.get(sid, 0))))
         reqs.extend(_tab_requests(tab, sid, [*([account] if account else []), *co_editors]))
     names = {tab.name.casefold() for tab in layout.tabs}
     for name in layout.retired:  # last: the layout's own tabs exist by then (a spreadsheet keeps one tab)
@@ -555,6 +569,8 @@ def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict
             fields += ",userEnteredFormat.wrapStrategy,userEnteredFormat.verticalAlignment"
         reqs.append({"repeatCell": {"range": rng(fill.range), "cell": {"userEnteredFormat": cell_format},
                                     "fields": fields}})
+    for index, conditional in enumerate(tab.conditional_fills):
+        reqs.append({"addConditionalFormatRule": {"index": index, "rule": _conditional_rule(tab, conditional, rng)}})
     for dd in tab.dropdowns:
         reqs.append(
             {
@@ -588,6 +604,25 @@ def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict
             continue  # nobody named: the cells stay open to the spreadsheet's editors (the team), not the GM alone
         reqs.append({"addProtectedRange": {"protectedRange": _protected_range(prot, rng, keepers)}})
     return reqs
+
+
+def _conditional_rule(tab: TabLayout, conditional: ConditionalFill,
+                      rng: Callable[[str], dict[str, int]]) -> dict[str, Any]:
+    """A ConditionalFormatRule: the cells of the range whose text starts with the prefix get the colour."""
+    try:
+        colour = _colour(conditional.colour)
+    except SheetError as e:
+        raise SheetError(f"tab {tab.name!r}: conditional fill {conditional.range!r}: {e}") from e
+    cell_format: dict[str, Any] = {"backgroundColorStyle": {"rgbColor": colour}}
+    if conditional.bold:
+        cell_format["textFormat"] = {"bold": True}
+    return {
+        "ranges": [rng(conditional.range)],
+        "booleanRule": {
+            "condition": {"type": "TEXT_STARTS_WITH", "values": [{"userEnteredValue": conditional.prefix}]},
+            "format": cell_format,
+        },
+    }
 
 
 def _runs(sizes: dict[int, int]) -> list[tuple[int, int, int]]:

@@ -26,6 +26,24 @@ class Fill:
 
 
 @dataclass(frozen=True, slots=True)
+class ConditionalFill:
+    """A background colour (``#RRGGBB``) and optionally bold text over the cells of a range whose value
+    starts with ``prefix``, whatever values later writes put there: a conditional format laid out once
+    with its tab (a unit's owner sign → the owner's colour), so it costs no call when the values change."""
+
+    range: str
+    prefix: str
+    colour: str
+    bold: bool = False
+
+    def __post_init__(self) -> None:
+        # Google reads a condition value as if typed in a cell: "=…", "+…" would be formulas, "'…" lose its quote.
+        if not self.prefix or self.prefix[0] in "=+'":
+            raise ValueError(f"conditional fill over {self.range}: the prefix {self.prefix!r} must be a text that "
+                             "neither is empty nor starts with =, + or '")
+
+
+@dataclass(frozen=True, slots=True)
 class Dropdown:
     """A list of allowed values for the cells of a range (strict: other values are refused)."""
 
@@ -56,7 +74,10 @@ class Protection:
 
 @dataclass(frozen=True, slots=True)
 class TabLayout:
-    """One tab: its size, frozen header rows, fixed cell values, formats and rules."""
+    """One tab: its size, frozen header rows, fixed cell values, formats (fixed and conditional) and rules.
+
+    Applying a layout again replaces its tabs' conditional formats, dropdowns and checkboxes rather than
+    adding to them."""
 
     name: str
     rows: int
@@ -65,6 +86,7 @@ class TabLayout:
     hidden: bool = False
     values: dict[str, Grid] = field(default_factory=dict)  # A1 top-left or range → rows of values
     fills: tuple[Fill, ...] = ()
+    conditional_fills: tuple[ConditionalFill, ...] = ()  # the tab's conditional formats: it owns them all
     dropdowns: tuple[Dropdown, ...] = ()
     checkboxes: tuple[Checkbox, ...] = ()
     protections: tuple[Protection, ...] = ()

@@ -51,6 +51,8 @@ Layouts (``apply_layout``), mapped onto what an .xlsx can hold
     Tabs are created or reshaped in the layout's order (tabs outside the layout are kept
     after them, except empty ones such as a new workbook's ``Sheet``); fixed values are
     written RAW; fills are solid ``PatternFill`` colours with bold set as the layout says;
+    conditional fills are "begins with" conditional formats (a solid fill, bold if asked) and
+    the layout owns its tabs' conditional formats: applying it again replaces them;
     ``frozen_rows`` freeze panes; hidden tabs are hidden; column widths are converted from
     pixels to Excel character widths. Dropdowns are list validations that refuse other
     values: inline (``"a,b,c"``) when Excel allows it, else (a list longer than 255
@@ -109,14 +111,25 @@ from typing import Any, NamedTuple
 from sheets_gm.sheets.xlsx import openpyxl  # first: without numpy (see that module)  # isort: skip
 
 from openpyxl.cell.cell import MergedCell
-from openpyxl.styles import Alignment, PatternFill
+from openpyxl.formatting.formatting import ConditionalFormattingList
+from openpyxl.formatting.rule import Rule
+from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.styles import Protection as CellProtection
+from openpyxl.styles.differential import DifferentialStyle
 from openpyxl.styles.numbers import is_datetime
 from openpyxl.utils import column_index_from_string, get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError, WorkbookOpenError
-from sheets_gm.sheets.layout import CellValue, Grid, TabLayout, WorkbookLayout, quote_tab, split_a1
+from sheets_gm.sheets.layout import (
+    CellValue,
+    ConditionalFill,
+    Grid,
+    TabLayout,
+    WorkbookLayout,
+    quote_tab,
+    split_a1,
+)
 
 __all__ = [
     "LISTS_TAB",
@@ -825,6 +838,11 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
                 cell.font = font
             if fill.wrap:
                 cell.alignment = wrapped
+    # The layout owns its tabs' conditional formats, so applying it again replaces them.
+    ws.conditional_formatting = ConditionalFormattingList()
+    for conditional in tab.conditional_fills:
+        box = _tab_box(tab, conditional.range, "conditional fill")
+        ws.conditional_formatting.add(_box_ref(box, tab), _begins_with_rule(conditional, box, where))
 
     ws.freeze_panes = f"A{tab.frozen_rows + 1}" if tab.frozen_rows > 0 else None
     ws.sheet_state = "hidden" if tab.hidden else "visible"
@@ -878,6 +896,20 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
             cell.number_format = CHECKBOX_FORMAT
 
     _apply_protection(ws, tab, inputs)
+
+
+def _begins_with_rule(conditional: ConditionalFill, box: _Box, where: str) -> Rule:
+    """Excel's "begins with" rule, written as Excel writes it (the formula is what Excel and LibreOffice test)."""
+    try:
+        argb = _argb(conditional.colour)
+    except SheetError as e:
+        raise SheetError(f"{where}: conditional fill {conditional.range!r}: {e}") from e
+    text = '"' + conditional.prefix.replace('"', '""') + '"'
+    first = f"{get_column_letter(box.min_col)}{box.min_row}"  # relative: Excel shifts it to each cell
+    style = DifferentialStyle(fill=PatternFill(fill_type="solid", start_color=argb, end_color=argb),
+                              font=Font(b=True) if conditional.bold else None)
+    return Rule(type="beginsWith", operator="beginsWith", text=conditional.prefix,
+                formula=[f"LEFT({first},LEN({text}))={text}"], dxf=style)
 
 
 def _box_ref(box: _Box, tab: TabLayout) -> str:

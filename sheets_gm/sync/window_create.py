@@ -48,7 +48,7 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
     if legend:
         values[cells(info, 4, info, 4)] = [list(r[:1]) for r in legend]
     return TabLayout(name=name, rows=max(drawing.height, 4 + len(legend)), cols=info + 1,
-                     values=values, fills=tuple(fills),
+                     values=values, fills=tuple(fills), conditional_fills=drawing.conditional_fills,
                      protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
                      column_widths={**drawing.column_widths, drawing.width: 20, info: 320},
                      row_heights=dict(drawing.row_heights))

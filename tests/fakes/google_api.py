@@ -8,7 +8,8 @@ Schema with ``additionalProperties: false`` so an unknown field or a misspelt en
 fake's own answers are validated the same way, so it cannot drift from the real shapes.
 
 State: per spreadsheet, its tabs (sheet properties as the API spells them), cells as CellData
-(``userEnteredValue``, ``userEnteredFormat``, ``dataValidation``), protected ranges, column
+(``userEnteredValue``, ``userEnteredFormat``, ``dataValidation``), protected ranges, conditional
+format rules (in order; served by spreadsheets.get when its ``fields`` ask for them), column
 widths and Drive permissions. Reads trim trailing empty rows and cells like Google; RAW
 writes store strings as strings (``'=1+1'`` stays text).
 
@@ -140,6 +141,10 @@ _TIGHTEN: dict[str, dict[str, Any]] = {
     "ExtendedValue": {"maxProperties": 1},  # one of stringValue, numberValue, ...
 }
 _SCALAR_CELL = {"type": ["string", "number", "boolean", "null"]}
+# What a conditional format may set (BooleanRule.format: "bold, italic, strikethrough, foreground color and,
+# background color"), as CellFormat and TextFormat fields.
+_CONDITIONAL_CELL_FORMAT = frozenset({"backgroundColor", "backgroundColorStyle", "textFormat"})
+_CONDITIONAL_TEXT_FORMAT = frozenset({"bold", "italic", "strikethrough", "foregroundColor", "foregroundColorStyle"})
 
 
 @dataclass(frozen=True)
@@ -300,6 +305,7 @@ class FakeSheet:
     properties: dict[str, Any]
     cells: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     protected_ranges: list[dict[str, Any]] = field(default_factory=list)
+    conditional_formats: list[dict[str, Any]] = field(default_factory=list)  # ConditionalFormatRule JSON, in order
     columns: dict[int, dict[str, Any]] = field(default_factory=dict)
     rows_meta: dict[int, dict[str, Any]] = field(default_factory=dict)
 
@@ -1063,11 +1069,14 @@ class GoogleApiFake:
             raise UnexpectedRequest("the fake does not serve spreadsheets.get with includeGridData=true")
         if query.get("ranges"):
             raise UnexpectedRequest("the fake does not serve spreadsheets.get with ranges")
+        fields = query.get("fields", [""])[0]
         sheets = []
         for s in ss.sheets:
             entry: dict[str, Any] = {"properties": copy.deepcopy(s.properties)}
             if s.protected_ranges:
                 entry["protectedRanges"] = copy.deepcopy(s.protected_ranges)
+            if s.conditional_formats and (not fields or "conditionalFormats" in fields):
+                entry["conditionalFormats"] = copy.deepcopy(s.conditional_formats)
             sheets.append(entry)
         return {
             "spreadsheetId": ss.key,
@@ -1259,6 +1268,60 @@ class GoogleApiFake:
                     s.protected_ranges.remove(p)
                     return {}
         raise HttpError(400, f"No protected range with id: {pid}")
+
+    def _req_addConditionalFormatRule(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        rule = copy.deepcopy(args.get("rule"))
+        if not rule:
+            raise HttpError(400, "rule is required")
+        ranges = rule.get("ranges", [])
+        if not ranges:
+            raise HttpError(400, "A conditional format rule must have at least one range.")
+        sheets = {self._grid_rect(ss, gr)[0].sheet_id for gr in ranges}
+        if len(sheets) > 1:
+            raise HttpError(400, "All ranges of a conditional format rule must be on the same sheet.")
+        if ("booleanRule" in rule) == ("gradientRule" in rule):
+            raise HttpError(400, "A conditional format rule must have exactly one of booleanRule or gradientRule.")
+        if "gradientRule" in rule:
+            raise UnexpectedRequest("the fake does not check gradient conditional format rules")
+        self._check_conditional(rule["booleanRule"])
+        sheet = self._sheet_for(ss, sheets.pop())
+        index = int(args.get("index", 0))
+        if not 0 <= index <= len(sheet.conditional_formats):
+            raise HttpError(400, f"Invalid index {index}: the sheet {sheet.title!r} has "
+                                 f"{len(sheet.conditional_formats)} conditional format rules.")
+        for gr in rule["ranges"]:
+            gr["sheetId"] = sheet.sheet_id
+        sheet.conditional_formats.insert(index, rule)
+        return {}
+
+    def _check_conditional(self, boolean_rule: Mapping[str, Any]) -> None:
+        """Google's checks of a BooleanRule of conditional formatting: a condition type conditional
+        formatting supports (as the discovery document describes each type), with as many values as that
+        type requires, and a format made only of what conditional formatting may set."""
+        cond = boolean_rule.get("condition", {})
+        kind, values = cond.get("type", "CONDITION_TYPE_UNSPECIFIED"), cond.get("values", [])
+        spec = self.sheets_api.schemas["BooleanCondition"]["properties"]["type"]
+        described = dict(zip(spec["enum"], spec["enumDescriptions"], strict=True)).get(kind, "")
+        if "conditional formatting" not in described:
+            raise HttpError(400, f"Invalid ConditionType {kind} for conditional formatting.")
+        wanted = {"Requires a single ConditionValue": 1, "Requires exactly two": 2, "Requires no": 0}
+        for phrase, count in wanted.items():
+            if phrase in described and len(values) != count:
+                raise HttpError(400, f"Invalid ConditionValue: {kind} requires {count} values, not {len(values)}.")
+        if any(not str(v.get("userEnteredValue", "")) and "relativeDate" not in v for v in values):
+            raise HttpError(400, f"Invalid ConditionValue: {kind} needs a value that is not empty.")
+        fmt = boolean_rule.get("format", {})
+        text = fmt.get("textFormat", {})
+        if set(fmt) - _CONDITIONAL_CELL_FORMAT or set(text) - _CONDITIONAL_TEXT_FORMAT:
+            raise HttpError(400, "Conditional formatting can only apply bold, italic, strikethrough, foreground "
+                                 "color and background color.")
+
+    def _req_deleteConditionalFormatRule(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        sheet = self._sheet_for(ss, args.get("sheetId"))
+        index = int(args.get("index", 0))
+        if not 0 <= index < len(sheet.conditional_formats):
+            raise HttpError(400, f"No conditional format on sheet {sheet.sheet_id} at index {index}.")
+        return {"deleteConditionalFormatRule": {"rule": sheet.conditional_formats.pop(index)}}
 
     def _req_updateDimensionProperties(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
         paths = self.sheets_api.check_field_mask(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,7 +28,16 @@ from sheets_gm.sheets.google import (
     open_oauth,
     open_service_account,
 )
-from sheets_gm.sheets.layout import CellValue, Checkbox, Dropdown, Fill, Protection, TabLayout, WorkbookLayout
+from sheets_gm.sheets.layout import (
+    CellValue,
+    Checkbox,
+    ConditionalFill,
+    Dropdown,
+    Fill,
+    Protection,
+    TabLayout,
+    WorkbookLayout,
+)
 from sheets_gm.sheets.retry import RetryPolicy
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import (
@@ -192,6 +202,8 @@ LAYOUT = WorkbookLayout(
             frozen_rows=1,
             values={"A1": [["Turn", 1, None, "=not a formula"]], "B3": [["tree", True]]},
             fills=(Fill("A1:P1", "#1F4E79", bold=True), Fill("B2:C3", "#00ff00")),
+            conditional_fills=(ConditionalFill("A3:P25", "●", "#F4CCCC", bold=True),
+                               ConditionalFill("A3:P25", "■", "#CFE2F3")),
             column_widths={0: 120, 3: 40},
         ),
         TabLayout(
@@ -251,6 +263,19 @@ def test_layout_in_one_metadata_read_and_one_batch_update(backend: GoogleSheetBa
     )
     assert fake.cell("FRESH", "Board", "C3")["userEnteredFormat"]["textFormat"] == {"bold": False}
     assert board.columns[0] == {"pixelSize": 120} and board.columns[3] == {"pixelSize": 40}
+    units = {"sheetId": board.sheet_id, "startRowIndex": 2, "endRowIndex": 25, "startColumnIndex": 0,
+             "endColumnIndex": 16}
+    assert board.conditional_formats == [
+        {"ranges": [units], "booleanRule": {
+            "condition": {"type": "TEXT_STARTS_WITH", "values": [{"userEnteredValue": "●"}]},
+            "format": {"backgroundColorStyle": {"rgbColor": pytest.approx(
+                {"red": 0xF4 / 255, "green": 0xCC / 255, "blue": 0xCC / 255})}, "textFormat": {"bold": True}}}},
+        {"ranges": [units], "booleanRule": {
+            "condition": {"type": "TEXT_STARTS_WITH", "values": [{"userEnteredValue": "■"}]},
+            "format": {"backgroundColorStyle": {"rgbColor": pytest.approx(
+                {"red": 0xCF / 255, "green": 0xE2 / 255, "blue": 0xF3 / 255})}}}},
+    ]
+    assert orders.conditional_formats == [] and engine.conditional_formats == []
 
     dropdown = fake.cell("FRESH", "Orders red", "C11")["dataValidation"]
     assert dropdown["condition"] == {
@@ -283,10 +308,15 @@ def test_layout_again_replaces_rather_than_duplicates(backend: GoogleSheetBacken
     assert [s.title for s in ss.sheets] == ["Board", "Orders red", "Engine"]
     assert len(ss.sheet("Orders red").protected_ranges) == 2
     assert len(ss.sheet("Engine").protected_ranges) == 1
+    assert [r["booleanRule"]["condition"]["values"] for r in ss.sheet("Board").conditional_formats] == [
+        [{"userEnteredValue": "●"}], [{"userEnteredValue": "■"}]]
     # the existing 30 x 20 Board was reshaped in place
     assert ss.sheet("Board").properties["gridProperties"]["rowCount"] == 25
     bodies = list(iter_bodies(fake, BATCH_UPDATE))
     assert any("deleteProtectedRange" in r for r in bodies[1]["requests"])
+    board = ss.sheet("Board").sheet_id
+    assert [r["deleteConditionalFormatRule"] for r in bodies[1]["requests"] if "deleteConditionalFormatRule" in r] == [
+        {"sheetId": board, "index": 1}, {"sheetId": board, "index": 0}]  # last first: the indexes shift down
     assert not any("addSheet" in r for r in bodies[1]["requests"])
 
 
@@ -320,7 +350,22 @@ def test_layout_retry_after_a_lost_answer_does_not_duplicate_tabs(
     ss = fake.spreadsheets[KEY]
     assert [s.title for s in ss.sheets] == ["Board", "Orders red", "Engine"]
     assert len(ss.sheet("Orders red").protected_ranges) == 2
+    assert len(ss.sheet("Board").conditional_formats) == 2
     assert fake.calls(GET) == 2 and fake.calls(BATCH_UPDATE) == 2 and len(clock.sleeps) == 1
+
+
+def test_a_layout_owns_its_tabs_conditional_formats(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    """A rule somebody added by hand on a layout's tab goes when the layout is applied again; other tabs keep theirs."""
+    fake.create_spreadsheet(KEY, "GvG test", {"Board": (30, 20), "Notes": (10, 5)})
+    http = backend.client.http_client
+    for tab in ("Board", "Notes"):
+        sid = fake.spreadsheets[KEY].sheet(tab).sheet_id
+        http.batch_update(KEY, {"requests": [{"addConditionalFormatRule": {"index": 0, "rule": {
+            "ranges": [{"sheetId": sid, "startRowIndex": 0, "endRowIndex": 2}],
+            "booleanRule": {"condition": {"type": "NOT_BLANK"}, "format": {"textFormat": {"italic": True}}}}}}]})
+    backend.apply_layout(WorkbookLayout("t", (TabLayout("Board", 25, 16),)))
+    ss = fake.spreadsheets[KEY]
+    assert ss.sheet("Board").conditional_formats == [] and len(ss.sheet("Notes").conditional_formats) == 1
 
 
 @pytest.mark.parametrize(
@@ -605,6 +650,59 @@ def test_the_fake_refuses_a_body_google_would_refuse(fake: GoogleApiFake) -> Non
     fake.violations.clear()
 
 
+def _conditional(rule: dict[str, object], index: int = 0) -> dict[str, object]:
+    return {"addConditionalFormatRule": {"index": index, "rule": rule}}
+
+
+BOARD_CELLS = {"sheetId": 0, "startRowIndex": 0, "endRowIndex": 5, "startColumnIndex": 0, "endColumnIndex": 5}
+STARTS_WITH_DOT = {"condition": {"type": "TEXT_STARTS_WITH", "values": [{"userEnteredValue": "●"}]},
+                   "format": {"backgroundColorStyle": {"rgbColor": {"red": 1}}}}
+
+
+@pytest.mark.parametrize(
+    ("request_body", "complaint"),
+    [
+        (_conditional({"ranges": [BOARD_CELLS], "booleanRule": {**STARTS_WITH_DOT, "condition": {
+            "type": "TEXT_STARTS_WITH", "values": [{"userEnteredValue": "●"}, {"userEnteredValue": "■"}]}}}),
+         "requires 1 values, not 2"),
+        (_conditional({"ranges": [BOARD_CELLS], "booleanRule": {**STARTS_WITH_DOT, "condition": {
+            "type": "TEXT_STARTS_WITH", "values": [{"userEnteredValue": ""}]}}}), "not empty"),
+        (_conditional({"ranges": [BOARD_CELLS], "booleanRule": {**STARTS_WITH_DOT, "condition": {
+            "type": "ONE_OF_LIST", "values": [{"userEnteredValue": "●"}]}}}), "Invalid ConditionType ONE_OF_LIST"),
+        (_conditional({"ranges": [BOARD_CELLS], "booleanRule": {**STARTS_WITH_DOT, "format": {
+            "numberFormat": {"type": "TEXT"}}}}), "can only apply bold"),
+        (_conditional({"ranges": [BOARD_CELLS], "booleanRule": {**STARTS_WITH_DOT, "format": {
+            "textFormat": {"fontSize": 14}}}}), "can only apply bold"),
+        (_conditional({"ranges": [], "booleanRule": STARTS_WITH_DOT}), "at least one range"),
+        (_conditional({"ranges": [BOARD_CELLS, {**BOARD_CELLS, "sheetId": 1}], "booleanRule": STARTS_WITH_DOT}),
+         "same sheet"),
+        (_conditional({"ranges": [{**BOARD_CELLS, "endRowIndex": 31}], "booleanRule": STARTS_WITH_DOT}),
+         "exceeds grid limits"),
+        (_conditional({"ranges": [BOARD_CELLS]}), "exactly one of booleanRule or gradientRule"),
+        (_conditional({"ranges": [BOARD_CELLS], "booleanRule": STARTS_WITH_DOT}, index=1), "Invalid index 1"),
+        ({"deleteConditionalFormatRule": {"sheetId": 0, "index": 0}}, "No conditional format"),
+    ],
+)
+def test_the_fake_refuses_conditional_formats_google_would_refuse(
+    fake: GoogleApiFake, request_body: dict[str, object], complaint: str
+) -> None:
+    board, orders = fake.spreadsheets[KEY].sheets
+    assert board.sheet_id == 0  # as BOARD_CELLS says; sheetId 1 in a request stands for the orders tab
+    body = json.loads(re.sub(r'"sheetId": 1\b', f'"sheetId": {orders.sheet_id}', json.dumps(request_body)))
+    with pytest.raises(gspread.exceptions.APIError, match=complaint):
+        fake_client().http_client.batch_update(KEY, {"requests": [body]})
+    assert fake.spreadsheets[KEY].sheets[0].conditional_formats == []
+
+
+def test_the_fake_serves_conditional_formats_when_asked(fake: GoogleApiFake) -> None:
+    http = fake_client().http_client
+    http.batch_update(KEY, {"requests": [_conditional({"ranges": [BOARD_CELLS], "booleanRule": STARTS_WITH_DOT})]})
+    asked = http.fetch_sheet_metadata(KEY, params={"fields": "sheets(properties(title),conditionalFormats(ranges))"})
+    assert [len(s.get("conditionalFormats", [])) for s in asked["sheets"]] == [1, 0]
+    not_asked = http.fetch_sheet_metadata(KEY, params={"fields": "sheets(properties(title))"})
+    assert all("conditionalFormats" not in s for s in not_asked["sheets"])
+
+
 @pytest.mark.parametrize(
     ("schema", "body", "why"),
     [
@@ -684,6 +782,9 @@ def test_several_faults_each_count_every_call(
         (TabLayout("Board", 10, 5, fills=(Fill("A1", "green"),)), "not a #RRGGBB colour"),
         (TabLayout("Board", 10, 5, dropdowns=(Dropdown("A1:1A", ("x",)),)), "not an A1 range"),
         (TabLayout("Board", 3, 5, frozen_rows=3), "frozen rows"),
+        (TabLayout("Board", 10, 5, conditional_fills=(ConditionalFill("A1:B2", "●", "blue"),)),
+         "conditional fill 'A1:B2': not a #RRGGBB colour"),
+        (TabLayout("Board", 10, 5, conditional_fills=(ConditionalFill("A1:1A", "●", "#0000FF"),)), "not an A1 range"),
     ],
 )
 def test_a_broken_layout_fails_before_any_call(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import fcntl
 import os
+import re
 import shutil
 import subprocess
 import zipfile
@@ -22,6 +23,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import (
     Checkbox,
+    ConditionalFill,
     Dropdown,
     Fill,
     Grid,
@@ -628,6 +630,8 @@ def gvg_like_layout() -> WorkbookLayout:
                 frozen_rows=1,
                 values={"A1": [["Turn", 1, "=not a formula"]]},
                 fills=(Fill("A1:H1", "#1f4e79", bold=True), Fill("B3:C4", "#00AA00")),
+                conditional_fills=(ConditionalFill("B3:H12", "●", "#F4CCCC", bold=True),
+                                   ConditionalFill("B3:H12", 'a "b"', "#cfe2f3")),
                 column_widths={0: 110, 1: 40},
             ),
             TabLayout(
@@ -724,6 +728,23 @@ def test_layout_frozen_rows_hidden_tabs_fills_widths(applied: Path) -> None:
     assert board.column_dimensions["B"].width == pytest.approx(5.0)
 
 
+def conditional_rules(ws: Any) -> list[tuple[str, Any]]:
+    return [(str(cf.sqref), rule) for cf in ws.conditional_formatting for rule in cf.rules]
+
+
+def test_layout_conditional_fills(applied: Path) -> None:
+    wb = openpyxl.load_workbook(applied)
+    rules = conditional_rules(wb["Board"])
+    assert [(ref, r.type, r.operator, r.text, r.formula) for ref, r in rules] == [
+        ("B3:H12", "beginsWith", "beginsWith", "●", ['LEFT(B3,LEN("●"))="●"']),
+        ("B3:H12", "beginsWith", "beginsWith", 'a "b"', ['LEFT(B3,LEN("a ""b"""))="a ""b"""']),
+    ]
+    dot, quoted = (r.dxf for _, r in rules)
+    assert dot.fill.bgColor.rgb == "FFF4CCCC" and dot.fill.fill_type == "solid" and dot.font.b
+    assert quoted.fill.bgColor.rgb == "FFCFE2F3" and quoted.font is None
+    assert conditional_rules(wb["Orders red"]) == []
+
+
 def test_layout_protections(applied: Path) -> None:
     wb = openpyxl.load_workbook(applied)
     assert not wb["Board"].protection.sheet  # no GM-only protection: everything editable
@@ -755,6 +776,8 @@ def test_applying_a_layout_again_reshapes_without_losing_data(applied: Path) -> 
     wb = openpyxl.load_workbook(applied)
     assert wb.sheetnames == ["Board", "Orders red", "Settings", "Engine", "GM notes", LISTS_TAB]
     assert len(wb["Orders red"].data_validations.dataValidation) == 2
+    assert [r.text for _, r in conditional_rules(wb["Board"])] == ["●", 'a "b"']
+    assert len(wb._differential_styles.styles) == 2
     assert be.read(["'Orders red'!A2:C2", "'GM notes'!A1"]) == [[["Ada", "F7", "attack"]], [["remember the boss"]]]
 
 
@@ -769,6 +792,10 @@ def test_a_smaller_layout_drops_the_helper_tab(applied: Path) -> None:
     [
         (TabLayout("Board", rows=3, cols=3, dropdowns=(Dropdown("D1", ("a",)),)), "outside its 3 x 3 cells"),
         (TabLayout("Board", rows=3, cols=3, fills=(Fill("A1", "red"),)), "is not #RRGGBB"),
+        (TabLayout("Board", rows=3, cols=3, conditional_fills=(ConditionalFill("A1:C3", "●", "red"),)),
+         "conditional fill 'A1:C3': colour 'red' is not #RRGGBB"),
+        (TabLayout("Board", rows=3, cols=3, conditional_fills=(ConditionalFill("A1:D3", "●", "#FF0000"),)),
+         "conditional fill range 'A1:D3' is outside its 3 x 3 cells"),
         (TabLayout("Board", rows=3, cols=3, values={"C3": [["a", "b"]]}), "run past"),
         (TabLayout("B" * 32, rows=3, cols=3), "31 characters"),
         (TabLayout("Bad/name", rows=3, cols=3), "cannot be a tab name"),
@@ -819,6 +846,20 @@ OFFICE = shutil.which("libreoffice") or shutil.which("soffice")
 def test_libreoffice_opens_an_applied_layout(applied: Path, tmp_path: Path) -> None:
     pdf = soffice_convert(applied, "pdf", tmp_path / "pdf", tmp_path / "lo-profile")
     assert pdf.read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.skipif(OFFICE is None, reason="LibreOffice (libreoffice/soffice) is not on PATH")
+def test_libreoffice_colours_the_cells_a_conditional_fill_matches(applied: Path, tmp_path: Path) -> None:
+    """Written after the layout, as a resolution writes: the rule follows the values."""
+    backend_for(applied).write([RangeWrite("Board!D5:F5", [["● Ann-L 20/20", "■ Bo-L", 'a "b" c']])])
+    html = soffice_convert(applied, "html", tmp_path / "html", tmp_path / "lo-profile").read_text(encoding="utf-8")
+    cell = re.compile(r'<td([^>]*)>(?:<b>)?(?:<font[^>]*>)?([^<]*)')
+    background = re.compile(r'bgcolor="(#\w+)"')
+    shown = {text: "".join(background.findall(attributes)).upper() for attributes, text in cell.findall(html)}
+    assert shown["● Ann-L 20/20"] == "#F4CCCC"
+    assert shown["a &quot;b&quot; c"] == "#CFE2F3"
+    assert shown["■ Bo-L"] == ""  # no rule for it
+    assert re.search(r"<b>(?:<font[^>]*>)?● Ann-L", html)
 
 
 def soffice_convert(source: Path, to: str, out: Path, profile: Path) -> Path:

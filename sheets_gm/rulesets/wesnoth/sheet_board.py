@@ -6,7 +6,8 @@ village's owner, a castle's player); its lower cell its unit: the owner's sign, 
 leader), its hit points left of its total and its wounds, then its type. Both cells are filled with the hex's
 terrain colour, a castle with its player's seat colour. Formats are laid out once, when the match
 is created (the generic sync rewrites only the values): a unit's owner is its sign, which the
-legend names.
+legend names, and a conditional fill per owner colours every cell that starts with her sign in her
+seat colour, wherever her units move.
 
 The Units tab lists every unit type a player of the match may field, read from the match's own
 tables (an imported era with the ``units`` setting): her faction's recruits and leaders, the
@@ -25,7 +26,7 @@ from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.rulesets.wesnoth.tables import DAMAGE_TYPES, UnitType
 from sheets_gm.rulesets.wesnoth.terrain import BOARD_TERRAINS, Feature, Terrain
 from sheets_gm.sheets.adapter import BoardDrawing
-from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
+from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
 from sheets_gm.sheets.spec import SheetSpec
 
 MAP_TOP = 2  # board rows above the map: a free row, then the column letters (beside the status line)
@@ -42,6 +43,13 @@ def hex_rows(h: Hex) -> tuple[int, int]:
     """The 0-based board rows of a hex's upper and lower cells (even columns, B, D…, one row lower)."""
     top = MAP_TOP + 2 * h.row + (h.col & 1)
     return top, top + 1
+
+
+def seat_colour(spec: SheetSpec, seat: int) -> str:
+    """The colour of the ``seat``-th roster seat (1-based): its castle's (``slot<seat>``), else the layout's seat
+    colours, round again past the last."""
+    seats = spec.colours.seats
+    return spec.colours.extra.get(f"slot{seat}") or (seats[(seat - 1) % len(seats)] if seats else "#FFFFFF")
 
 
 def seat_sign(spec: SheetSpec, state: WesnothState, owner: str) -> str:
@@ -106,7 +114,18 @@ class BoardDrawer:
         return BoardDrawing(values, self._board_fills(), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
                             row_heights={MAP_TOP - 1: STATUS_HEIGHT,
                                          **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
-                            legend=self._legend(state))
+                            legend=self._legend(state),
+                            conditional_fills=self._owner_fills(state, cells(0, MAP_TOP + 1, width - 1, map_rows)))
+
+    def _owner_fills(self, state: WesnothState, board: str) -> tuple[ConditionalFill, ...]:
+        """Over the map, each cell starting with a player's sign (her units' cells) in her seat colour, in bold.
+        A hex's upper cell starts with its name, so only unit cells match."""
+        fills = []
+        for seat, player in enumerate(state.players, 1):
+            sign = seat_sign(self.spec, state, player.name)
+            if sign:
+                fills.append(ConditionalFill(board, sign, seat_colour(self.spec, seat), bold=True))
+        return tuple(fills)
 
     def _board_fills(self) -> tuple[Fill, ...]:
         """A fill per run of hexes of one colour down a column (both cells of each hex)."""
@@ -136,7 +155,7 @@ class BoardDrawer:
         return [
             [f"Hexes A1 to {last.label}: each is two cells of a column, even columns (B, D…) half a hex lower; "
              "the hex's name and terrain above, its unit below."],
-            [f"Units: {players}."],
+            [f"Units, each in its owner's colour: {players}."],
             [f"A unit: its owner's sign, its id ({signs.get('leader', '')} the leader), its hit points left of its "
              "total and −N for N wounds; then its type."],
             [f"{terrains} · plain unmarked · {signs.get('village', '')} a village and its owner · "

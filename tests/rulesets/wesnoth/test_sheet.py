@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 
 from sheets_gm.engine.core.hexgrid import Hex
@@ -24,13 +25,19 @@ from sheets_gm.rulesets.wesnoth.sheet_board import MAP_TOP, UNITS_TAB, hex_rows
 from sheets_gm.rulesets.wesnoth.sheet_read import SEAT, STANDING, UNITS, standing_row
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.sheets.adapter import SeatInput
-from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.layout import CellValue, TabLayout, WorkbookLayout, cells
+from sheets_gm.sheets.local import create_workbook
+from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_create import create_window_match
 from sheets_gm.sync.window_poll import poll
 from sheets_gm.sync.window_read import read_match
+from sheets_gm.sync.window_repair import repair_window_match
+from tests.fakes.clock import FakeClock
+from tests.fakes.google_api import BATCH_UPDATE, GoogleApiFake, fake_client
 from tests.fakes.memory import MemoryBackend
 from tests.paths import WESNOTH_TEMPLATES
 
@@ -277,6 +284,74 @@ def test_the_board_draws_each_hex_two_cells_tall_with_even_columns_a_row_lower()
     keep = r.rules.board.keeps[1]
     assert "keep Ann" in str(board.values[hex_rows(keep)[0]][keep.col])
     assert len(board.values) == MAP_TOP + 2 * r.rules.board.grid.height + 1
+
+
+#: The sample roster's seats: each one's sign and seat colour in templates/wesnoth/sheet.yaml.
+OWNERS = {"Ann": ("●", "#F4CCCC"), "Bo": ("■", "#CFE2F3")}
+
+
+def test_each_players_units_are_coloured_by_her_seat_over_the_map_and_only_units_match() -> None:
+    r = made()
+    state = start(r)
+    board = sheet(r).drawings(state)[0]
+    width = r.rules.board.grid.width
+    over_map = cells(0, MAP_TOP + 1, width - 1, len(board.values))
+    assert [(c.range, c.prefix, c.colour, c.bold) for c in board.conditional_fills] == [
+        (over_map, sign, colour, True) for sign, colour in OWNERS.values()]
+    assert [p.name for p in state.players] == list(OWNERS)
+    unit_cells = {(hex_rows(u.at)[1], u.at.col): u.owner for u in state.units}
+    for row, line in enumerate(board.values[MAP_TOP:], start=MAP_TOP):
+        for col, value in enumerate(line):
+            owners = [o for o, (sign, _) in OWNERS.items() if str(value).startswith(sign)]
+            assert owners == ([unit_cells[(row, col)]] if (row, col) in unit_cells else []), (row, col, value)
+    assert any("each in its owner's colour: ● Ann" in str(line[0]) for line in board.legend)
+
+
+def _owner_rules_of_a_local_match(path: Path) -> list[tuple[str, str]]:
+    ws = openpyxl.load_workbook(path)["Board"]
+    return [(str(cf.sqref), rule.text) for cf in ws.conditional_formatting for rule in cf.rules]
+
+
+def test_a_local_board_holds_one_rule_per_owner_after_creation_and_after_repair(tmp_path: Path) -> None:
+    r = made()
+    path = tmp_path / "match.xlsx"
+    backend = create_workbook(path, WorkbookLayout("t", (TabLayout("Board", rows=1, cols=1),)))
+    sheets = MatchSheets.single(r.sample_roster().seats, backend)
+    create_window_match(sheets, r, r.sample_roster(), seed=SEED)
+    board = sheet(r).drawings(start(r))[0]
+    expected = [(c.range, c.prefix) for c in board.conditional_fills]
+    assert _owner_rules_of_a_local_match(path) == expected
+    repair_window_match(sheets, get_ruleset("wesnoth"))
+    repair_window_match(sheets, get_ruleset("wesnoth"))
+    assert _owner_rules_of_a_local_match(path) == expected
+
+
+def test_a_google_board_gets_its_owner_rules_in_its_one_layout_call_and_keeps_them_once_after_repair() -> None:
+    keys = {role: f"1{role}Key_sheetsgm_wesnoth_colours_0000000000" for role in ("board", "engine", "Ann", "Bo")}
+    clock = FakeClock()
+    retry = RetryPolicy(deadline=60, time=clock.time, sleep=clock.sleep, random=lambda: 0.5)
+    r = made()
+    with GoogleApiFake() as fake:
+        for role, key in keys.items():
+            fake.create_spreadsheet(key, role, ("Sheet1",))
+        client = fake_client()
+        backend = {role: GoogleSheetBackend(client, key, retry=retry, title=role) for role, key in keys.items()}
+        sheets = MatchSheets(("Ann", "Bo"), backend["board"], backend["engine"], (backend["Ann"], backend["Bo"]))
+        create_window_match(sheets, r, r.sample_roster(), seed=SEED)
+        to_board = [c.body for c in fake.log if c.endpoint == BATCH_UPDATE and keys["board"] in c.url]
+        assert len(to_board) == 1  # the layout's one call: the rules ride in it
+        added = [q["addConditionalFormatRule"] for q in to_board[0]["requests"] if "addConditionalFormatRule" in q]
+        assert [(a["index"], a["rule"]["booleanRule"]["condition"]["values"][0]["userEnteredValue"]) for a in added] \
+            == [(0, "●"), (1, "■")]
+        tab = fake.spreadsheets[keys["board"]].sheet("Board")
+        stored = [(rule["booleanRule"]["condition"]["values"][0]["userEnteredValue"], rule["ranges"][0]["sheetId"])
+                  for rule in tab.conditional_formats]
+        assert stored == [("●", tab.sheet_id), ("■", tab.sheet_id)]
+        repair_window_match(sheets, get_ruleset("wesnoth"))
+        assert [(rule["booleanRule"]["condition"]["values"][0]["userEnteredValue"], rule["ranges"][0]["sheetId"])
+                for rule in fake.spreadsheets[keys["board"]].sheet("Board").conditional_formats] == stored
+        assert not fake.spreadsheets[keys["board"]].sheet("Units").conditional_formats
+        assert not fake.violations, fake.violations
 
 
 def test_a_village_shows_its_owner_and_a_wounded_unit_its_wounds() -> None:
