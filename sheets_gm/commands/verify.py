@@ -29,9 +29,10 @@ def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.match.window_match import on_window_sync
-    from sheets_gm.sync.export import ReplayError, match_replay, replay_states
+    from sheets_gm.sync.export import match_replay
     from sheets_gm.sync.window_export import window_match_replay
-    from sheets_gm.sync.window_replay import WINDOW_REPLAY_FORMAT, WindowReplayError, replay_window_states
+    from sheets_gm.sync.window_replay import WindowReplayError, replay_window_states
+    from sheets_gm.sync.window_upgrade import windows_replay
 
     if args.replay is not None and args.config is not None:
         raise UserError("give a replay file or -c MATCH.toml, not both")
@@ -47,15 +48,11 @@ def run(args: argparse.Namespace) -> int:
                 doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
             else:
                 doc = match_replay(open_match(config))
-    try:
-        if doc.get("format") == WINDOW_REPLAY_FORMAT:
-            found = replay_window_states(doc)
-            done, rolls, difference = f"{found.resolutions} windows", f"{found.rolls} dice and draws", found.difference
-        else:
-            check = replay_states(doc)
-            done, rolls, difference = f"{check.turns} turns", f"{check.rolls} dice", check.difference
-    except (ReplayError, WindowReplayError) as exc:
+    try:  # a replay of an earlier layout (GvG's v1 and v2) is read through its ruleset's legacy hook
+        found = replay_window_states(windows_replay(doc))
+    except WindowReplayError as exc:
         raise UserError(f"{where}: {exc}") from None
+    done, rolls, difference = f"{found.resolutions} windows", f"{found.rolls} dice and draws", found.difference
     if difference is not None:
         print(f"MISMATCH after {done} replayed: {difference}")
         return 1

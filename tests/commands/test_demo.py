@@ -26,7 +26,7 @@ def test_demo_plays_to_the_end_and_its_replay_verifies(tmp_path: Path, capsys: p
     assert book["Board"]["Q1"].value == "sheets-gm · WWM GvG board"
     replay = out / "export" / "replay.json"
     assert main(["verify", str(replay)]) == 0
-    assert "OK: 8 turns" in capsys.readouterr().out
+    assert "OK: 8 windows" in capsys.readouterr().out
     doc = json.loads(replay.read_text(encoding="utf-8"))
     doc["turns"][3]["orders"]["players"] = {}
     replay.write_text(json.dumps(doc), encoding="utf-8")

@@ -37,7 +37,7 @@ def test_a_finished_match_is_exported_with_its_seed_and_the_replay_verifies(
     with (folder / "Players.csv").open(encoding="utf-8", newline="") as f:
         assert next(csv.reader(f))[0] == "Player"
     assert main(["verify", str(folder / "replay.json")]) == 0
-    assert "OK: 3 turns" in capsys.readouterr().out
+    assert "OK: 3 windows" in capsys.readouterr().out
 
 
 def test_csv_cells_a_spreadsheet_would_run_are_neutralised(finished: Path, tmp_path: Path) -> None:

@@ -179,7 +179,7 @@ def test_gm_events_are_replayed_by_verify_from_the_sheets_and_from_the_export(
     assert match.run("adjust", "--coins", "red=0", "--reason", "fine") == 0  # pending at the end
     capsys.readouterr()
     assert match.run("verify") == 0
-    assert "OK: 3 turns" in capsys.readouterr().out
+    assert "OK: 3 windows" in capsys.readouterr().out
     export_match(match.sheets, tmp_path / "export")
     doc = json.loads((tmp_path / "export" / "replay.json").read_text(encoding="utf-8"))
     assert [len(t["gm_events"]) for t in doc["turns"]] == [1, 2, 0] and len(doc["gm_events_after"]) == 1
@@ -202,20 +202,20 @@ def test_a_tampered_history_fails_verify_naming_the_turn(match: Match, capsys: p
     match.sheets.engine.write([RangeWrite(cell, [[2, json.dumps(forged)]])])
     assert match.run("verify") == 1
     said = capsys.readouterr().out
-    assert "MISMATCH after 1 turns replayed: the state before turn 2 differs: coins[0]: recorded 4, recomputed 40" \
-        in said
+    assert ("MISMATCH after 1 windows replayed: the state before resolution 2 (window 2) differs: coins[0]: "
+            "recorded 4, recomputed 40") in said
 
     forged = json.loads(json.dumps(entry))
     forged["gm_events"]["events"][0]["coins"] = [5, 4]
     match.sheets.engine.write([RangeWrite(cell, [[2, json.dumps(forged)]])])
     assert match.run("verify") == 1
-    assert "GM event 1 before turn 2 cannot be applied" in capsys.readouterr().out
+    assert "GM event 1 before resolution 2 (window 2) cannot be applied" in capsys.readouterr().out
 
     forged = json.loads(json.dumps(entry))
     forged["gm_events"] = None  # an adjustment hidden from the replay
     match.sheets.engine.write([RangeWrite(cell, [[2, json.dumps(forged)]])])
     assert match.run("verify") == 1
-    assert "the state before turn 2 differs" in capsys.readouterr().out
+    assert "the state before resolution 2 (window 2) differs" in capsys.readouterr().out
 
 
 # --------------------------------------------------------------------------- undo
