@@ -31,6 +31,7 @@ from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import MatchRecordError
+from sheets_gm.sync.old_layout import OldLayoutError
 from sheets_gm.sync.record import EngineRecord, RecordError, parse_record
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.snapshot import expect_row, read_snapshot
@@ -136,6 +137,10 @@ def _check_window_match(config: MatchConfig, sheets: MatchSheets, report: Checku
         read = read_match(sheets, get_ruleset(config.ruleset))
     except LayoutDriftError as exc:
         report.fail("layout", str(exc), "put the cell back as it was (Edit > Undo, or the version history)")
+        return
+    except OldLayoutError as exc:
+        report.fail("match", str(exc.for_config(config.path)), f"run `sheets-gm repair -c {config.path}`: it moves "
+                                                              "the match, its history and what was typed")
         return
     except (MatchRecordError, SheetError) as exc:
         report.fail("match", str(exc), f"if no match was created there yet, run `sheets-gm init {config.ruleset} "

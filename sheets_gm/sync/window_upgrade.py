@@ -2,8 +2,6 @@
 
 - ``windows_replay(doc)``: any replay ``verify`` is given, as a generic windows replay (an old
   one converted by its ruleset's hook, or a clear message);
-- ``refuse_old_layout``: the one-line message every command but ``repair`` gives on an old match,
-  which it leaves as it is;
 - ``upgrade_match``: what ``repair`` does to an old match: the engine record, its history and
   the seats' archives written again in the generic terms, the old layout's tabs cleared or
   deleted, then every tab laid out and drawn as the generic ``repair`` does, with what players had
@@ -29,16 +27,6 @@ from sheets_gm.sync.window_read import adapter_of, seat_backend
 from sheets_gm.sync.window_replay import WINDOW_REPLAY_FORMAT, WindowReplayError
 
 
-class OldLayoutError(SheetError):
-    """A match on a ruleset's old layout, met by a command that does not move it (only ``repair`` does)."""
-
-
-def old_layout_message(title: str, config_hint: str) -> str:
-    """The one line a command gives on a match of the old layout."""
-    return (f"this match is on the old {title} layout: run `sheets-gm repair -c {config_hint}` to move it "
-            "(nothing was changed)")
-
-
 def windows_replay(doc: Mapping[str, Any]) -> dict[str, Any]:
     """``doc`` as a generic windows replay: as it is, or converted by its ruleset's legacy hook; WindowReplayError
     saying what the file is not."""
@@ -62,18 +50,6 @@ def engine_cells(sheets: MatchSheets, tab: str) -> Grid:
     """The engine tab's columns A and B, whole (an old record's history rows included)."""
     (grid,) = sheets.engine.read([a1(tab, "A:B")])
     return grid
-
-
-def is_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells) -> bool:
-    """Whether the engine tab's cells (from A1) hold a record of the ruleset's old layout."""
-    hook = legacy_of(ruleset_class)
-    return hook is not None and hook.detect(raw)
-
-
-def refuse_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells, config_hint: str) -> None:
-    """OldLayoutError with the one-line message when the engine tab holds an old record."""
-    if is_old_layout(ruleset_class, raw):
-        raise OldLayoutError(old_layout_message(ruleset_class.traits.title, config_hint))
 
 
 @dataclass
