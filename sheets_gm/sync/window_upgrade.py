@@ -20,7 +20,14 @@ from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MatchRecord, compact_json, key_column, parse_match_record
+from sheets_gm.sync.match_record import (
+    HISTORY_FIRST_ROW,
+    MatchRecord,
+    MatchRecordError,
+    compact_json,
+    key_column,
+    parse_match_record,
+)
 from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_HISTORY_ROW, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.window_read import adapter_of, seat_backend
@@ -71,8 +78,12 @@ def upgraded_record(ruleset_class: type[AnyRuleset], up: UpgradedMatch, where: s
         "gm_events": "" if up.gm_events is None else compact_json(up.gm_events), "resolved": up.resolved,
         "seat_logs": "{}",
     }
-    ruleset = ruleset_class.create(_settings(ruleset_class, up, where), up.board)
-    window = ruleset.window(ruleset.state_from_json(up.state))
+    try:
+        ruleset = ruleset_class.create(_settings(ruleset_class, up, where), up.board)
+        window = ruleset.window(ruleset.state_from_json(up.state))
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
+        raise MatchRecordError(f"{where}: the old record does not read as a {ruleset_class.traits.title} match "
+                               f"({exc}); restore the engine tab from a backup") from None
     values["window"] = "" if window is None else window.key
     return parse_match_record([[k[0], values[str(k[0])]] for k in key_column()], where)
 

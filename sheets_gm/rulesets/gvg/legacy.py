@@ -56,6 +56,12 @@ def _json_cell(raw: RawCells, row: int, what: str, where: str) -> Any:
                           f"{exc.pos}); restore the engine tab from a backup") from None
 
 
+def _placed(where: str, exc: Exception) -> str:
+    """``exc``'s message, led by ``where`` unless it already says where it is."""
+    text = str(exc)
+    return text if text.startswith(where.split(":")[0]) else f"{where}: {text}"
+
+
 def detect_record(raw: RawCells) -> bool:
     """Whether the engine tab's cells (from A1) hold the old record: one of the keys only it has in its row."""
     return any(str(_cell(raw, 2 + i, 0)).strip() == key for i, key in _OLD_ONLY.items())
@@ -89,12 +95,12 @@ def upgrade_record(raw: RawCells, where: str) -> UpgradedMatch:
         settings = parse_settings(GvgSettings, _json_cell(raw, row["settings"], "settings", where) or {},
                                   where=f"{where} cell B{row['settings']} (settings)")
     except SettingError as exc:
-        raise LegacyError(str(exc)) from None
+        raise LegacyError(_placed(f"{where}: cell B{row['settings']} (settings)", exc)) from None
     board = str(_cell(raw, row["map"], 1))
     try:
         GvgMap.from_text(board, where=f"{where} cell B{row['map']} (map)")
     except MapError as exc:
-        raise LegacyError(str(exc)) from None
+        raise LegacyError(_placed(f"{where}: cell B{row['map']} (map)", exc)) from None
     teams = _json_cell(raw, row["teams"], "teams", where)
     if not (isinstance(teams, list) and len(teams) == 2 and all(isinstance(t, str) for t in teams)):
         raise LegacyError(f"{where}: cell B{row['teams']} (teams) should hold the two team names as a JSON list, "
