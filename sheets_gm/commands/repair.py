@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         for note in fixed.notes:
             print(f"Note: {note}.")
         if fixed.upgraded:
-            print(f"Moved the match from the old {fixed.record.ruleset.traits.title} layout onto the new one: its "
+            print(f"Moved the match from the old {fixed.upgraded} layout onto the new one: its "
                   f"state, seed (hash {fixed.record.seed_hash[:12]}…, unchanged), history ({fixed.record.resolved} "
                   f"windows resolved) and log are kept, verify and undo read them; {fixed.rows_kept} row(s) typed "
                   "for the open window are carried into the new tabs.")

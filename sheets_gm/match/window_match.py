@@ -23,7 +23,7 @@ from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.create import new_seed
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
-from sheets_gm.sync.old_layout import OldLayoutError, is_old_layout
+from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_create import create_window_match
@@ -102,10 +102,10 @@ def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
     (grid,) = sheets.engine.read([engine_read_range(tab)])
     if not any(v not in (None, "") for row in grid[1:] for v in row[1:2]):
         return
-    ruleset_class = get_ruleset(config.ruleset)
-    if is_old_layout(ruleset_class, grid):
-        raise MatchExistsError(f"{OldLayoutError(ruleset_class.traits.title, config.path)}; init never replaces a "
-                               f"match ({sheets.engine.name})")
+    try:
+        refuse_old_layout(get_ruleset(config.ruleset), grid, config.path)
+    except OldLayoutError as exc:
+        raise MatchExistsError(f"{exc}; init never replaces a match ({sheets.engine.name})") from None
     try:
         record = parse_match_record(grid[1:], f"tab {tab!r}")
     except MatchRecordError as exc:

@@ -17,14 +17,14 @@ CONFIG_PLACEHOLDER = "MATCH.toml"
 class OldLayoutError(SheetError):
     """A match on a ruleset's old layout, met by a command that does not move it (only ``repair`` does)."""
 
-    def __init__(self, title: str, config: str | Path = CONFIG_PLACEHOLDER) -> None:
-        self.title = title
-        super().__init__(f"this match is on the old {title} layout: run `sheets-gm repair -c {config}` to move it "
+    def __init__(self, name: str, config: str | Path = CONFIG_PLACEHOLDER) -> None:
+        self.name = name
+        super().__init__(f"this match is on the old {name} layout: run `sheets-gm repair -c {config}` to move it "
                          "(nothing was changed)")
 
     def for_config(self, config: str | Path) -> OldLayoutError:
         """The same message naming the match's config file."""
-        return OldLayoutError(self.title, config)
+        return OldLayoutError(self.name, config)
 
 
 def is_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells) -> bool:
@@ -35,5 +35,6 @@ def is_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells) -> bool:
 
 def refuse_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells, config: str | Path = CONFIG_PLACEHOLDER) -> None:
     """OldLayoutError when the engine tab's cells (from A1) hold an old record."""
-    if is_old_layout(ruleset_class, raw):
-        raise OldLayoutError(ruleset_class.traits.title, config)
+    hook = legacy_of(ruleset_class)
+    if hook is not None and hook.detect(raw):
+        raise OldLayoutError(hook.layout_name, config)

@@ -39,7 +39,7 @@ class WindowRepairReport:
     record: MatchRecord
     rows_kept: int = 0
     notes: list[str] = field(default_factory=list)
-    upgraded: bool = False  # the match was on the ruleset's old layout and has been moved
+    upgraded: str = ""  # the name of the ruleset's old layout the match was moved from ('' if it was not)
 
 
 def _engine_record(sheets: MatchSheets, tabs: MatchTabs) -> MatchRecord:
@@ -70,7 +70,7 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     if record.seats != sheets.seats:
         raise SheetError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
                          f"{', '.join(record.seats)}: fix the config")
-    report = WindowRepairReport(record, upgraded=upgrade is not None)
+    report = WindowRepairReport(record, upgraded=upgrade.layout_name if upgrade is not None else "")
     kept: dict[str, dict[str, dict[str, TypedRow]]] = {}
     if upgrade is not None:
         report.notes += upgrade.notes

@@ -64,6 +64,7 @@ class UpgradeReport:
     """What moving an old match did: the record it now has, the rows carried over, what could not be."""
 
     record: MatchRecord
+    layout_name: str
     carried: dict[str, dict[str, dict[str, TypedRow]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -168,7 +169,7 @@ def upgrade_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> Upgra
                          f"{', '.join(record.seats)}: fix the config (nothing was changed)")
     adapter = adapter_of(record.ruleset)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
-    report = UpgradeReport(record)
+    report = UpgradeReport(record, hook.layout_name)
     batch = WriteBatch()
     for seat in sheets.seats:
         backend = seat_backend(sheets, tabs, seat)

@@ -56,6 +56,8 @@ class CarriedOrders:
 class LegacyUpgrades(Protocol):
     """How a ruleset reads what its earlier versions wrote (``Ruleset.legacy``)."""
 
+    #: What messages call the old layout ("this match is on the old GvG layout").
+    layout_name: str
     #: The ``format`` values of the old replays ``upgrade_replay`` reads.
     replay_formats: tuple[str, ...]
     #: Tabs of the old layout's board spreadsheet that the generic layout does not have (deleted on upgrade).

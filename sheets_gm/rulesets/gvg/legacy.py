@@ -210,6 +210,7 @@ def upgrade_replay(doc: Mapping[str, Any]) -> dict[str, Any]:
 class GvgLegacy:
     """GvG's ``LegacyUpgrades``: the old layout's engine record, orders tabs and replays v1 and v2."""
 
+    layout_name: str = "GvG"
     replay_formats: tuple[str, ...] = (REPLAY_V1, REPLAY_V2)
     #: The old board spreadsheet's Players tab (the new board shows the players itself). The Roster tab, where
     #: the GM may have typed the roster, stays: repair reads the players' e-mails from it.
