@@ -17,7 +17,7 @@ from typing import Any
 from sheets_gm.engine.core.legacy import LegacyError, LegacyUpgrades, RawCells, UpgradedMatch, legacy_of
 from sheets_gm.engine.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetBackend, SheetError
-from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
+from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.match_record import (
@@ -54,8 +54,9 @@ def windows_replay(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def engine_cells(sheets: MatchSheets, tab: str) -> Grid:
-    """The engine tab's columns A and B, whole (an old record's history rows included)."""
-    (grid,) = sheets.engine.read([a1(tab, "A:B")])
+    """The engine tab, whole (an old record's history rows included): a range naming only the tab, which Google
+    never refuses as past the tab's edge."""
+    (grid,) = sheets.engine.read([quote_tab(tab)])
     return grid
 
 
@@ -176,7 +177,7 @@ def upgrade_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> Upgra
         present = backend.tab_names()
         old_orders = hook.orders_tab(seat)
         if old_orders in present:
-            (grid,) = backend.read([a1(old_orders, "A:Z")])
+            (grid,) = backend.read([quote_tab(old_orders)])
             _carried(record, hook, adapter, seat, grid, report)
             _rewrite(batch, backend, old_orders, grid, {}, keep_rows=0)
         archive = tabs.archive(seat)
@@ -185,7 +186,7 @@ def upgrade_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> Upgra
                                 "for the turns resolved before the move")
             continue
         entries = _archive_entries(record, up, seat, adapter)
-        (old,) = backend.read([a1(archive, "A:C")])
+        (old,) = backend.read([quote_tab(archive)])
         _rewrite(batch, backend, archive, old, {ARCHIVE_FIRST_HISTORY_ROW + i: [e["window"], text, ""]
                                                  for i, (e, text) in enumerate(zip(up.history, entries, strict=True))})
     engine_rows: dict[int, Sequence[CellValue]] = {
