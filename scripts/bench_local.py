@@ -61,8 +61,8 @@ def _python() -> str:
 
 def make_match(folder: Path) -> Path:
     """A local match (4 players, no deadline) created with ``init``; returns its config."""
-    (folder / "roster.csv").write_text("name,team,role,captain\nAnn,red,dps,yes\nBen,red,tank,\n"
-                                       "Cat,blue,dps,yes\nDan,blue,healer,\n", encoding="utf-8")
+    (folder / "roster.csv").write_text("name,team,role\nAnn,red,dps\nBen,red,tank\n"
+                                       "Cat,blue,dps\nDan,blue,healer\n", encoding="utf-8")
     config = folder / "match.toml"
     config.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
                       '[sheets]\nbackend = "local"\nboard = "match.xlsx"\n', encoding="utf-8")

@@ -1,37 +1,30 @@
-"""Count the Google Sheets API calls and bytes one sync poll costs, and check the bars.
+"""The sync bars for every game: API calls and bytes per poll of the sync, on the fake Google.
 
-A GvG match is created in four spreadsheets (board, engine, red orders, blue orders) on the
-fake Google of ``tests/fakes/google_api.py`` (every request validated against Google's
-discovery documents; nothing reaches the network), through real gspread and
-:class:`~sheets_gm.sheets.google.GoogleSheetBackend`. For 2 players (1 per team) and 10
-players (5 per team), on turn 1 and on turn 59 of a 60-turn match, it measures:
+For each ruleset with a sheet adapter, its sample match is created in one spreadsheet per role
+(board, engine, each seat's orders, the judge's if it has one) on the fake Google of
+``tests/fakes/google_api.py``, through real gspread and ``GoogleSheetBackend``, and the ruleset's
+bots (the first it lists, or ``--bot``; and its stand-in judge) play it through the cells. Before
+every window an idle poll (nothing new typed) is measured; then the bots type their rows and tick
+Ready, and the resolving poll is measured.
 
-* an idle poll (nobody has typed anything new): calls per spreadsheet and bytes read;
-* a resolution (orders typed, both captains ready): reads and writes per spreadsheet, bytes.
+Bars (exit 1 if one fails): an idle poll is exactly 1 ``values.batchGet`` per spreadsheet and
+nothing else; a resolution is 1 ``values.batchGet`` and at most 1 ``values.batchUpdate`` per
+spreadsheet and nothing else; bytes read by an idle poll do not grow over the match (at most 25%
+over the first windows of the same phase: the median of the last three idle polls of a phase against
+that of its first three, since what is read varies with the match).
 
-Turns 2 to 58 are played for real in between: the bots (RandomBot, which plays all 60
-turns) type every player's orders into the cells and the GM forces each resolution, so
-the log, the archives and the engine history fill up as in a real match. Bytes read per
-idle poll are also sampled at turns 1, 20, 40 and 59.
-
-Bars (the script exits 1 if one fails): an idle poll is exactly 1 ``values.batchGet`` per
-spreadsheet and nothing else; a resolution is exactly 1 ``values.batchGet`` and 1
-``values.batchUpdate`` per spreadsheet and nothing else (never a ``spreadsheets.get``);
-bytes read per idle poll do not grow with the turn (at most 25% over turn 1's).
-
-    .venv/bin/python scripts/bench_sync.py
-
-"Bytes read" are the bodies of the batchGet answers; "bytes written" are the batchUpdate
-requests (URL and JSON body), as the fake received them.
+    .venv/bin/python scripts/bench_sync.py [--ruleset NAME ...] [--windows N] [--bot KIND] [--seed TEXT]
 """
 
 from __future__ import annotations
 
+import argparse
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
@@ -40,30 +33,21 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
 
-from sheets_gm.rulesets.gvg.bots import Bot, RandomBot  # noqa: E402
-from sheets_gm.rulesets.gvg.settings import GvgSettings  # noqa: E402
-from sheets_gm.rulesets.gvg.setup import RosterEntry  # noqa: E402
-from sheets_gm.rulesets.gvg.sheet.template import default_map_text  # noqa: E402
+from sheets_gm.engine.core.ruleset import JUDGE  # noqa: E402
+from sheets_gm.engine.registry import create_ruleset, get_ruleset, ruleset_names  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sheets.google import GoogleSheetBackend  # noqa: E402
 from sheets_gm.sheets.layout import Grid, WorkbookLayout  # noqa: E402
 from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402
-from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
-from sheets_gm.sync.create import create_match  # noqa: E402
-from sheets_gm.sync.poll import PollReport, poll  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
+from sheets_gm.sync.window_autoplay import type_bot_orders  # noqa: E402
+from sheets_gm.sync.window_create import create_window_match  # noqa: E402
+from sheets_gm.sync.window_poll import poll  # noqa: E402
 from tests.fakes.google_api import READ, WRITE, GoogleApiFake, fake_client  # noqa: E402
 
 T = TypeVar("T")
 
-ROLES = ("board", "engine", "red", "blue")
-TEAMS = ("red", "blue")
-PLAYER_ROLES = ("dps", "dps", "tank", "tank", "healer")
-MAX_TURNS = 60
-MEASURED_TURNS = (1, 59)
-SAMPLED_TURNS = (1, 20, 40, 59)
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
-SEED = b"bench-sync"
 GROWTH_ALLOWED = 1.25
 
 
@@ -132,7 +116,7 @@ class Metered:
 
 @dataclass
 class Match:
-    """A match in four fake spreadsheets, with a meter on each."""
+    """A match in fake spreadsheets, with a meter on each."""
 
     fake: GoogleApiFake
     sheets: MatchSheets
@@ -151,7 +135,7 @@ class Match:
             meter.usage = Usage()  # calls outside a measured block (bots typing) are not counted
         unattributed = self.fake.calls() - total_before - sum(u.reads + u.writes + u.other for u in out.values())
         if unattributed:
-            raise AssertionError(f"{unattributed} API calls were made outside the four spreadsheets' backends")
+            raise AssertionError(f"{unattributed} API calls were made outside the spreadsheets' backends")
 
 
 def metered_spreadsheets(fake: GoogleApiFake, roles: Sequence[str], tag: str) -> dict[str, Metered]:
@@ -166,165 +150,114 @@ def metered_spreadsheets(fake: GoogleApiFake, roles: Sequence[str], tag: str) ->
     return meters
 
 
-def new_match(fake: GoogleApiFake, per_team: int) -> Match:
-    """Create a match of ``per_team`` players a side in four new spreadsheets."""
-    meters = metered_spreadsheets(fake, ROLES, f"BenchKey_{per_team}")
-    sheets = MatchSheets(TEAMS, meters["board"], meters["engine"], (meters["red"], meters["blue"]))
-    roster = [RosterEntry(f"{team}{i}", team, PLAYER_ROLES[i % len(PLAYER_ROLES)])
-              for team in TEAMS for i in range(per_team)]
-    create_match(sheets, roster, settings=GvgSettings(max_turns=MAX_TURNS), map_text=default_map_text(), seed=SEED)
-    return Match(fake, sheets, meters)
-
-
-@dataclass
-class Row:
-    """One line of the table."""
-
-    players: int
-    turn: int
-    step: str
-    usage: dict[str, Usage]
-    problems: list[str] = field(default_factory=list)
-
-
-def check(row: Row) -> Row:
-    """Fill ``row.problems`` with every bar the step missed."""
-    want = (1, 1) if row.step == "resolution" else (1, 0)
-    for role in ROLES:
-        u = row.usage[role]
-        if (u.reads, u.writes, u.other) != (*want, 0):
-            row.problems.append(
-                f"{row.players} players, turn {row.turn}, {row.step}: {role} made {u.reads} reads, "
-                f"{u.writes} writes, {u.other} other calls (want {want[0]} read, {want[1]} write, nothing else)"
-            )
-    return row
-
-
-def idle_poll(match: Match, players: int) -> Row:
-    """A poll with nothing new typed: it must only read."""
-    with match.measure() as usage:
-        report = poll(match.sheets, now=NOW)
-    row = Row(players, report.turn, "idle poll", usage)
-    if report.resolved:
-        row.problems.append(f"{players} players, turn {report.turn}: the idle poll resolved the turn")
-    return check(row)
-
-
-def resolution(match: Match, players: int, bots: Sequence[Bot]) -> Row:
-    """Every player types an order, both captains tick ready, then one poll resolves the turn."""
-    type_bot_orders(match.sheets, bots)
-    with match.measure() as usage:
-        report = poll(match.sheets, now=NOW)
-    row = Row(players, report.turn, "resolution", usage)
-    if not report.resolved:
-        row.problems.append(f"{players} players, turn {report.turn}: the resolution poll did not resolve")
-    return check(row)
-
-
-def forced_turn(match: Match, bots: Sequence[Bot]) -> PollReport:
-    """A turn played forward: the bots type orders, captains not ready, and the GM forces it."""
-    type_bot_orders(match.sheets, bots, ready=False)
-    report = poll(match.sheets, now=NOW, force=True)
-    if not report.resolved or report.finished:
-        raise AssertionError(f"turn {report.turn} was not resolved by force, or the match ended early")
-    return report
-
-
-def bench(per_team: int) -> tuple[list[Row], dict[int, dict[str, int]]]:
-    """The measured rows, and bytes read per spreadsheet by the idle poll of each sampled turn."""
-    players = 2 * per_team
-    bots: list[Bot] = [RandomBot(f"bench-red-{per_team}"), RandomBot(f"bench-blue-{per_team}")]
-    rows: list[Row] = []
-    sampled: dict[int, dict[str, int]] = {}
-    with GoogleApiFake() as fake:
-        match = new_match(fake, per_team)
-        turn = 1
-        while turn <= max(MEASURED_TURNS):
-            if turn in SAMPLED_TURNS or turn in MEASURED_TURNS:
-                row = idle_poll(match, players)
-                if row.turn != turn:
-                    raise AssertionError(f"expected turn {turn}, the sheets are on turn {row.turn}")
-                sampled[turn] = {role: u.bytes_read for role, u in row.usage.items()}
-                if turn in MEASURED_TURNS:
-                    rows.append(row)
-            if turn in MEASURED_TURNS:
-                rows.append(resolution(match, players, bots))
-            else:
-                forced_turn(match, bots)
-            turn += 1
-        if fake.violations:
-            raise AssertionError(f"the fake saw requests Google would refuse: {fake.violations}")
-    return rows, sampled
-
-
 def calls_text(u: Usage) -> str:
+    """A spreadsheet's calls in a step: ``1R+1W`` (reads, writes, anything else as ``?``)."""
     text = f"{u.reads}R" + (f"+{u.writes}W" if u.writes else "")
     return text + (f"+{u.other}?" if u.other else "")
 
 
-def print_tables(rows: list[Row], sampled: dict[int, dict[int, dict[str, int]]]) -> None:
-    head = (f"{'players':>7}  {'turn':>4}  {'step':<10}  " + "  ".join(f"{r:>6}" for r in ROLES)
-            + f"  {'calls':>5}  {'bytes read':>10}  {'bytes written':>13}  bars")
-    print("API calls per spreadsheet (R = values.batchGet, W = values.batchUpdate) and bytes, as the fake saw them")
-    print(head)
-    print("-" * len(head))
-    for row in rows:
-        total = sum(u.reads + u.writes + u.other for u in row.usage.values())
-        read = sum(u.bytes_read for u in row.usage.values())
-        written = sum(u.bytes_written for u in row.usage.values())
-        print(f"{row.players:>7}  {row.turn:>4}  {row.step:<10}  "
-              + "  ".join(f"{calls_text(row.usage[r]):>6}" for r in ROLES)
-              + f"  {total:>5}  {read:>10,}  {written:>13,}  {'ok' if not row.problems else 'FAIL'}")
-    print()
-    print("Bytes per spreadsheet, read / written")
-    head3 = f"{'players':>7}  {'turn':>4}  {'step':<10}  " + "  ".join(f"{r:>15}" for r in ROLES)
-    print(head3)
-    print("-" * len(head3))
-    for row in rows:
-        print(f"{row.players:>7}  {row.turn:>4}  {row.step:<10}  " + "  ".join(
-            f"{f'{row.usage[r].bytes_read:,} / {row.usage[r].bytes_written:,}':>15}" for r in ROLES))
-    print()
-    print("Bytes read per idle poll, by turn (per spreadsheet: " + " / ".join(ROLES) + ")")
-    head2 = f"{'players':>7}  {'turn':>4}  {'total':>7}  {'per spreadsheet':<32}  vs turn 1"
-    print(head2)
-    print("-" * len(head2))
-    for players, by_turn in sampled.items():
-        first = sum(by_turn[SAMPLED_TURNS[0]].values())
-        for turn in SAMPLED_TURNS:
-            per = by_turn[turn]
-            total = sum(per.values())
-            split = " / ".join(f"{per[r]:,}" for r in ROLES)
-            print(f"{players:>7}  {turn:>4}  {total:>7,}  {split:<32}  {total / first:>8.2f}x")
+def with_sheets() -> list[str]:
+    """Every registered ruleset whose matches run through spreadsheets (it has a sheet adapter)."""
+    return [n for n in ruleset_names() if create_ruleset(n).sheet() is not None]
 
 
-def main() -> int:
-    """Run the bench, print the tables, and return 1 if a bar failed."""
+def new_match(fake: GoogleApiFake, ruleset: str, seed: bytes) -> tuple[Match, tuple[str, ...]]:
+    """The ruleset's sample match in new fake spreadsheets, a meter on each; and the roles, in order."""
+    rules = create_ruleset(ruleset)
+    roster = rules.sample_roster()
+    roles = ("board", "engine", *roster.seats, *((JUDGE,) if rules.traits.judge else ()))
+    meters = metered_spreadsheets(fake, roles, f"{ruleset}BenchKey")
+    sheets = MatchSheets(roster.seats, meters["board"], meters["engine"], tuple(meters[s] for s in roster.seats),
+                         meters.get(JUDGE))
+    create_window_match(sheets, rules, roster, seed=seed)
+    return Match(fake, sheets, meters), roles
+
+
+def problems(window: str, step: str, usage: dict[str, Usage]) -> list[str]:
+    """Every bar the step missed."""
+    most_writes = 1 if step == "resolution" else 0
+    return [f"{window}, {step}: {role} made {u.reads} reads, {u.writes} writes, {u.other} other calls (want "
+            f"1 read, at most {most_writes} write, nothing else)"
+            for role, u in usage.items() if u.reads != 1 or u.writes > most_writes or u.other]
+
+
+def bench(ruleset: str, seed: str, windows: int | None, bot: str = "") -> list[str]:
+    """Play one ruleset's sample match (its ``bot`` kind of bots if it has one), print a line per poll; return the
+    bars missed."""
+    cls = get_ruleset(ruleset)
+    rules = create_ruleset(ruleset)
+    kinds = rules.bots()
+    make = (kinds[bot] if bot in kinds else next(iter(kinds.values()))).make
+    bots = {seat: make(f"bench/{seat}") for seat in (*rules.sample_roster().seats, JUDGE)}
+    failed: list[str] = []
+    idle_bytes: dict[str, list[tuple[str, int]]] = {}  # by window phase
+    with GoogleApiFake() as fake:
+        match, roles = new_match(fake, ruleset, seed.encode())
+        width = max(6, *(len(r) for r in roles))
+        head = f"{'window':<28}  {'step':<10}  " + "  ".join(f"{r:>{width}}" for r in roles)
+        print(f"\n{rules.traits.title}: API calls per spreadsheet (R = values.batchGet, W = values.batchUpdate)")
+        print(head + "  bytes read  bytes written")
+        print("-" * (len(head) + 27))
+        played = 0
+        while windows is None or played < windows:
+            with match.measure() as usage:
+                report = poll(match.sheets, cls, now=NOW)
+            window = rules.window(report.state)
+            if report.finished or window is None:
+                break
+            if report.resolved:
+                failed.append(f"{report.window}: the idle poll resolved it")
+            failed += problems(report.window, "idle poll", usage)
+            read = sum(u.bytes_read for u in usage.values())
+            idle_bytes.setdefault(window.phase, []).append((report.window, read))
+            print(f"{report.window:<28}  {'idle poll':<10}  " + "  ".join(f"{calls_text(usage[r]):>{width}}"
+                                                                          for r in roles)
+                  + f"  {read:>10,}  {0:>13,}")
+            type_bot_orders(match.sheets, cls, bots)
+            with match.measure() as usage:
+                report = poll(match.sheets, cls, now=NOW, force=True, window_key=window.key)
+            if not report.resolved:
+                failed.append(f"{window.label}: the poll after the bots' orders did not resolve ({report.reason})")
+            failed += problems(window.label, "resolution", usage)
+            print(f"{window.label:<28}  {'resolution':<10}  " + "  ".join(f"{calls_text(usage[r]):>{width}}"
+                                                                           for r in roles)
+                  + f"  {sum(u.bytes_read for u in usage.values()):>10,}"
+                  + f"  {sum(u.bytes_written for u in usage.values()):>13,}")
+            played += 1
+        if fake.violations:
+            failed.append(f"the fake saw requests Google would refuse: {fake.violations}")
+    for phase, seen in idle_bytes.items():
+        # What is read varies with the match (feedback texts, armies on the board's first row): compare the
+        # median of the phase's first three idle polls with that of its last three.
+        first, last = statistics.median(b for _w, b in seen[:3]), statistics.median(b for _w, b in seen[-3:])
+        print(f"Bytes read per idle poll ({phase}), median of the first three {first:,.0f} ({seen[0][0]}…), of the "
+              f"last three {last:,.0f} (…{seen[-1][0]}): {last / first:.2f}x")
+        if last > first * GROWTH_ALLOWED:
+            failed.append(f"{ruleset} {phase}: bytes read per idle poll grew {last / first:.2f}x "
+                          f"(at most {GROWTH_ALLOWED}x)")
+    print(f"Result after {played} windows: {report.result}")
+    return failed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Bench each ruleset asked for (default: every one with sheets); return 1 if a bar failed."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ruleset", action="append", default=None, metavar="NAME",
+                        help="a ruleset to bench (repeatable; default: every ruleset on the generic sync)")
+    parser.add_argument("--windows", type=int, default=None, metavar="N", help="stop after N windows (default: "
+                        "play the match to its end)")
+    parser.add_argument("--bot", default="", metavar="KIND", help="the bots to play with where the ruleset has them "
+                        "(e.g. random); default: each ruleset's first")
+    parser.add_argument("--seed", default="bench-sync", help="the match seed (any text)")
+    args = parser.parse_args(argv)
     start = time.perf_counter()
-    rows: list[Row] = []
-    sampled: dict[int, dict[int, dict[str, int]]] = {}
-    for per_team in (1, 5):
-        got, samples = bench(per_team)
-        rows += got
-        sampled[2 * per_team] = samples
-    print_tables(rows, sampled)
-    problems = [p for row in rows for p in row.problems]
-    for players, by_turn in sampled.items():
-        first = sum(by_turn[SAMPLED_TURNS[0]].values())
-        for turn in SAMPLED_TURNS[1:]:
-            total = sum(by_turn[turn].values())
-            if total > first * GROWTH_ALLOWED:
-                problems.append(f"{players} players: an idle poll on turn {turn} read {total:,} bytes, "
-                                f"more than {GROWTH_ALLOWED:g} x turn 1's {first:,}")
-    print()
-    print(f"({time.perf_counter() - start:.1f} s)")
-    if problems:
-        print("BARS FAILED:")
-        for problem in problems:
-            print(f"  - {problem}")
-        return 1
-    print("All bars met: idle poll = 1 read per spreadsheet; resolution = 1 read + 1 write per spreadsheet; "
-          "bytes read per poll do not grow with the turn.")
-    return 0
+    failed: list[str] = []
+    for ruleset in args.ruleset or with_sheets():
+        failed += bench(ruleset, args.seed, args.windows, args.bot)
+    for line in failed:
+        print(f"FAIL {line}")
+    print(f"\n{'Bars met' if not failed else 'Bars missed'} ({time.perf_counter() - start:.1f} s).")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

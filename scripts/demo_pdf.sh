@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Open the demo workbook in LibreOffice (headless) and print it to PDF, then render the board page as
-# a PNG to look at. Plays the demo first if there is no demo workbook yet.
+# Open the demo's board workbook in LibreOffice (headless) and print it to PDF, then render the board page as
+# a PNG to look at. Plays the demo first if there is no demo board yet.
 #   bash scripts/demo_pdf.sh [DEMO_FOLDER]          (default: demo-out)
 # Needs LibreOffice (Debian: apt install libreoffice-calc); the PNG needs pdftoppm (apt install
 # poppler-utils); emoji show only with an emoji font installed (apt install fonts-noto-color-emoji).
@@ -12,13 +12,13 @@ if [ -z "$SOFFICE" ]; then
     echo "LibreOffice is not installed (soffice not found): apt install libreoffice-calc" >&2
     exit 1
 fi
-[ -f "$OUT/demo-match.xlsx" ] || .venv/bin/sheets-gm demo --out "$OUT"
+[ -f "$OUT/board.xlsx" ] || .venv/bin/sheets-gm demo --out "$OUT"
 # A private profile folder: works beside a running LibreOffice and leaves the user's profile alone.
 PROFILE=$(mktemp -d)
 trap 'rm -rf "$PROFILE"' EXIT
 "$SOFFICE" -env:UserInstallation="file://$PROFILE" --headless --convert-to pdf --outdir "$OUT/pdf" \
-    "$OUT/demo-match.xlsx" >/dev/null
-PDF="$OUT/pdf/demo-match.pdf"
+    "$OUT/board.xlsx" >/dev/null
+PDF="$OUT/pdf/board.pdf"
 PAGES=$(python3 -c "import re,sys; print(len(re.findall(rb'/Type\s*/Page[^s]', open(sys.argv[1],'rb').read())))" "$PDF")
 echo "LibreOffice opened the workbook and printed it: $PDF ($PAGES pages; page 1 is the board)"
 if command -v pdftoppm >/dev/null; then

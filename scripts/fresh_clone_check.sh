@@ -13,7 +13,7 @@ cd "$WORK/sheets-gm"
 for cmd in "bash scripts/demo.sh" "bash scripts/test.sh"; do
     start=$(date +%s)
     if $cmd > "$WORK/out.txt" 2>&1; then
-        echo "ok   $cmd ($(( $(date +%s) - start )) s): $(grep -E 'Result:|passed|failed' "$WORK/out.txt" | head -1)"
+        echo "ok   $cmd ($(( $(date +%s) - start )) s): $(grep -E 'Result|passed|failed' "$WORK/out.txt" | head -1)"
     else
         echo "FAIL $cmd ($(( $(date +%s) - start )) s); its last lines:"
         tail -20 "$WORK/out.txt"

@@ -1,9 +1,11 @@
 """Write the GvG legacy-layout fixtures of ``tests/rulesets/gvg/legacy/`` with the legacy sync modules.
 
-Run it from the top of the repository while the legacy modules exist (they are deleted once GvG
-runs on the generic sync; the fixtures stay, as data):
+The legacy modules it imports are deleted since GvG runs on the generic sync; the fixtures stay,
+as data. To make them again, run it on commit 3ea81ef (which added them, before the deletion):
 
-    .venv/bin/python scripts/make_gvg_legacy_fixtures.py
+    git worktree add /tmp/gvg-legacy 3ea81ef && cd /tmp/gvg-legacy
+    python3.11 -m venv .venv && .venv/bin/pip install -q -e .
+    .venv/bin/python scripts/make_gvg_legacy_fixtures.py   # writes into /tmp/gvg-legacy/tests/...
 
 It plays, through the real legacy sync on a local workbook, a match of bots a few turns in, with
 an archery duel entered by the GM between two turns and a coin correction pending after the
@@ -20,6 +22,9 @@ last one, then lets the bots type their orders for the open turn (not resolved).
   format of the first exports.
 """
 
+# mypy: ignore-errors
+# ruff: noqa: I001
+# (it imports the legacy GvG sync modules, deleted since: see above)
 from __future__ import annotations
 
 import json

@@ -24,6 +24,7 @@ from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_export import export_window_match
 from sheets_gm.sync.window_poll import poll
 
 
@@ -35,6 +36,7 @@ class WindowDemoResult:
     windows: int
     result: str
     seed_hash: str
+    export: Path | None = None  # the export folder (CSV per tab, replay.json), once the match is over
 
 
 def _workbook(path: Path, first_tab: str) -> SheetBackend:
@@ -52,7 +54,7 @@ def _workbook(path: Path, first_tab: str) -> SheetBackend:
 def run_window_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Console | None = None,
                     bot: str | None = None, max_windows: int | None = None) -> WindowDemoResult:
     """Play a bot match of ``ruleset_name`` in ``folder`` with the ruleset's sample roster: to its end, or
-    ``max_windows`` windows."""
+    ``max_windows`` windows; then export it into ``folder/export`` (the seed revealed, as at a match's end)."""
     out = console or Console()
     rules = create_ruleset(ruleset_name)
     roster = rules.sample_roster()
@@ -86,4 +88,6 @@ def run_window_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console
         out.print(f"{report.window[:1].upper()}{report.window[1:]}: {result}")
         if report.finished:
             break
-    return WindowDemoResult(files, windows, result, record.seed_hash)
+    export = folder / "export"
+    export_window_match(sheets, cls, export)
+    return WindowDemoResult(files, windows, result, record.seed_hash, export)

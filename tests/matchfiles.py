@@ -1,31 +1,41 @@
-"""Matches on disk for the command tests: a local workbook (or four Google spreadsheets) and a match.toml."""
+"""GvG matches on disk for the command tests: one local workbook (or several) and a match.toml, created and
+played through the generic sync, as `init` and the sync would."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 
-from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.engine.core.ruleset import Member, Roster
+from sheets_gm.engine.core.settings import settings_to_mapping
+from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.setup import RosterEntry
-from sheets_gm.rulesets.gvg.sheet.template import default_map_text
+from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.sheets.local import LocalWorkbookBackend
-from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
-from sheets_gm.sync.poll import poll
+from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import WindowReport, poll
+from sheets_gm.sync.window_read import MatchRead, read_match
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 TEAMS = ("red", "blue")
 ROLES = ("dps", "dps", "tank", "tank", "healer")
 SEED = b"command-test-seed"
+GVG = get_ruleset("gvg")
 
 
-def roster(size: int = 3) -> list[RosterEntry]:
+def roster(size: int = 3) -> Roster:
     """``size`` players a team, named red0, red1, ..., blue0, ..."""
-    return [RosterEntry(f"{team}{i}", team, ROLES[i % len(ROLES)]) for team in TEAMS for i in range(size)]
+    return Roster(TEAMS, tuple(Member(f"{team}{i}", team, {"role": ROLES[i % len(ROLES)]})
+                               for team in TEAMS for i in range(size)))
 
 
 def local_config(folder: Path, body: str = "", *, workbook: str = "match.xlsx", head: str = "") -> Path:
@@ -37,23 +47,86 @@ def local_config(folder: Path, body: str = "", *, workbook: str = "match.xlsx", 
 
 
 def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: str = "",
-                body: str = "") -> tuple[Path, MatchSheets]:
-    """A new match in ``folder/match.xlsx`` and its ``folder/match.toml``."""
+                body: str = "", size: int = 3) -> tuple[Path, MatchSheets]:
+    """A new match in ``folder/match.xlsx`` (every tab in one workbook) and its ``folder/match.toml``, whose
+    ``[settings]`` say the house rules the match was created with (unless ``body`` has a ``[settings]`` of its
+    own: a config that no longer says the match's rules)."""
     folder.mkdir(parents=True, exist_ok=True)
     workbook = folder / "match.xlsx"
     openpyxl.Workbook().save(workbook)
     sheets = MatchSheets.single(TEAMS, LocalWorkbookBackend(workbook))
-    create_match(sheets, roster(), settings=settings or GvgSettings(), map_text=default_map_text(), seed=SEED,
-                 deadline=deadline)
+    chosen = settings or GvgSettings()
+    create_window_match(sheets, create_ruleset("gvg", chosen), roster(size), seed=SEED, deadline=deadline,
+                        title="Test match")
+    changed = {k: v for k, v in settings_to_mapping(chosen).items() if settings_to_mapping(GvgSettings())[k] != v}
+    table = "".join(f"{k} = {json.dumps(v)}\n" for k, v in changed.items())
+    if table and "[settings]" not in body:  # a body with its own [settings] says what the config says
+        body += f"\n[settings]\n{table}"
     return local_config(folder, body), sheets
+
+
+def bots(seed: int = 1) -> dict[str, Any]:
+    """The objective bot for red, the random bot for blue."""
+    kinds = create_ruleset("gvg").bots()
+    return {"red": kinds["objective"].make(f"{seed}/red"), "blue": kinds["random"].make(f"{seed}/blue")}
+
+
+def type_orders(sheets: MatchSheets, *, ready: bool = True, seed: int = 1) -> dict[str, Any]:
+    """The bots type this turn's orders into both teams' rows (and tick Ready unless ``ready`` is False)."""
+    return type_bot_orders(sheets, GVG, bots(seed), ready=ready)
+
+
+def record_of(sheets: MatchSheets) -> MatchRecord:
+    """The match as the engine tab holds it."""
+    return read_match(sheets, GVG).record
+
+
+def state_of(sheets: MatchSheets) -> GvgState:
+    """The match's state as the engine tab holds it."""
+    state = record_of(sheets).state
+    assert isinstance(state, GvgState)
+    return state
+
+
+def engine_match(size: int, settings: GvgSettings) -> tuple[GvgState, int]:
+    """The same match on the pure engine, played to its end: ``roster(size)``, ``SEED`` and ``bots()``; its final
+    state and the turns it took."""
+    rules = create_ruleset("gvg", settings)
+    assert isinstance(rules, GvgRuleset)
+    state = rules.new_match(roster(size), SEED)
+    players = bots()
+    turns = 0
+    while (window := rules.window(state)) is not None:
+        dice = rules.dice(SEED, state)
+        state = rules.resolve(state, rules.merge_orders({s: players[s].orders(state, s, dice) for s in window.seats}),
+                              dice).state
+        turns += 1
+    return state, turns
+
+
+def order_cell(read: MatchRead, team: str, table: str, subject: str, key: str) -> str:
+    """The A1 cell (in ``team``'s orders tab) of ``subject``'s row in table ``table``, column ``key``: a player's
+    row in ``players``, the team's own row in ``captain``."""
+    placed = read.tabs.orders(team).table(table)
+    return placed.cell(read.adapter.rows(read.record.state, team, placed.spec).index(subject), key)
+
+
+def rules_of(record: MatchRecord) -> GvgRules:
+    """The GvG rules the match plays by (its board and house rules)."""
+    assert isinstance(record.ruleset, GvgRuleset)
+    return record.ruleset.rules
+
+
+def sync(sheets: MatchSheets, *, force: bool = False, now: datetime = NOW) -> WindowReport:
+    """One poll of the match, as ``sheets-gm sync`` does it (without the lock)."""
+    return poll(sheets, GVG, now=now, force=force)
 
 
 def play(sheets: MatchSheets, turns: int) -> bool:
     """Bots play up to ``turns`` turns; True when the match is over."""
-    players = (ObjectiveBot(1), RandomBot(2))
     for _ in range(turns):
-        type_bot_orders(sheets, players)
-        report = poll(sheets, now=NOW)
+        type_orders(sheets)
+        report = sync(sheets)
         if report.finished:
             return True
     return False

@@ -1,4 +1,4 @@
-"""``sheets-gm adjust``: a GM correction (coins, HP, a position) or an archery duel, logged in the match."""
+"""``sheets-gm adjust``: a GM event the match's ruleset accepts (a correction, a result), logged in the match."""
 
 from __future__ import annotations
 
@@ -38,41 +38,30 @@ def parse_events(args: argparse.Namespace, ruleset: str, seats: tuple[str, ...])
 
 def run(args: argparse.Namespace) -> int:
     """Apply the GM events to the match under the sync lock, and print the log lines written."""
-    from sheets_gm.match.window_match import on_window_sync
-    from sheets_gm.sync.adjust import adjust_match
     from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.window_between import adjust_window_match
 
     config = load(args)
     events = parse_events(args, config.ruleset, config.seats)
     sheets = open_match(config)
-    if on_window_sync(config.ruleset):
-        with user_errors(), match_lock(config.lock_path):
-            done = adjust_window_match(sheets, get_ruleset(config.ruleset), events)
-        for event in done.events:
-            print(event.text)
-        print("Written to the match; the open window stays open. Every GM event is kept for the replay: "
-              "`sheets-gm verify` applies it again.")
-        return 0
     with user_errors(), match_lock(config.lock_path):
-        report = adjust_match(sheets, events)
-    for event in report.events:
+        done = adjust_window_match(sheets, get_ruleset(config.ruleset), events)
+    for event in done.events:
         print(event.text)
-    print(f"Written to the match; turn {report.state.turn} is still open. "
-          "Every GM event is kept for the replay: `sheets-gm verify` applies it again.")
+    print("Written to the match; the open window stays open. Every GM event is kept for the replay: "
+          "`sheets-gm verify` applies it again.")
     return 0
 
 
 def register(sub: Any) -> None:
     """Add ``adjust`` to the command line."""
-    p = command(sub, "adjust", run, "correct coins, HP or a position, or record an archery duel (logged)",
-                "Change the match between two turns: set a team's coins, the HP of a structure or of the boss on a "
-                "tile, move a player, or award an archery duel. Every change is written to the log and kept in the "
-                "engine tab, so a replay (`sheets-gm verify`) applies it again. Options may be repeated; all "
-                "changes are applied together or none is.",
+    p = command(sub, "adjust", run, "apply a GM event between two windows: a correction or a result (logged)",
+                "Change the match between two windows with an event its ruleset accepts (the options below; each "
+                "game takes its own, and its rules page says which). Every change is written to the log and kept "
+                "in the engine tab, so a replay (`sheets-gm verify`) applies it again. Options may be repeated; "
+                "all changes are applied together or none is.",
                 'sheets-gm adjust -c match.toml --coins red=5 --reason "duel paid twice"\n'
-                '         sheets-gm adjust -c match.toml --hp G7=3 --position Ann=H12 --reason "wrong tile"\n'
-                "         sheets-gm adjust -c match.toml --duel red=3-1")
+                '         sheets-gm adjust -c match.toml --gold Ann=12 --reason "miscounted income"')
     add_config_option(p)
     for option in gm_options().values():
         p.add_argument(f"--{option.flag}", action="append", default=[], metavar=option.metavar, help=option.help)

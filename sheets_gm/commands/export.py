@@ -23,10 +23,6 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.match.config import BackendKind
     from sheets_gm.match.export_folder import folder_contents
-    from sheets_gm.match.window_match import on_window_sync
-    from sheets_gm.rulesets.gvg.sheet.template import default_template
-    from sheets_gm.sync.export import export_match
-    from sheets_gm.sync.snapshot import read_snapshot
     from sheets_gm.sync.window_export import export_window_match
     from sheets_gm.sync.window_read import read_match
 
@@ -39,17 +35,10 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"{folder} holds the match's own workbooks, which the export could replace: "
                             "export into a folder of its own (the default is export/ next to the config)")
     sheets = open_match(config)
-    windowed = on_window_sync(config.ruleset)
     with user_errors():
-        if windowed:
-            found = read_match(sheets, get_ruleset(config.ruleset)).record
-            finished, where = found.window_key() == "", f"{found.resolved} windows resolved"
-            seed, published = found.seed, found.seed_hash
-        else:
-            snapshot = read_snapshot(sheets, default_template())
-            record = snapshot.record
-            finished, where = record.state.finished, f"turn {record.turn}"
-            seed, published = record.seed, record.seed_hash
+        found = read_match(sheets, get_ruleset(config.ruleset)).record
+        finished, where = found.window_key() == "", f"{found.resolved} windows resolved"
+        seed, published = found.seed, found.seed_hash
     if not finished and not args.reveal_early:
         raise UserError(_early_refusal(where))
     before = folder_contents(folder)
@@ -57,10 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{folder} already holds {before.describe()}: nothing was written. Choose another folder "
                         "with --out, or pass --overwrite to replace its files")
     with user_errors():
-        if windowed:
-            _record, written = export_window_match(sheets, get_ruleset(config.ruleset), folder)
-        else:
-            written = export_match(sheets, folder, default_template(), snapshot)
+        _record, written = export_window_match(sheets, get_ruleset(config.ruleset), folder)
 
     if finished:
         print(f"The match is over ({where}): exported with its seed.")

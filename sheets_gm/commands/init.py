@@ -80,8 +80,7 @@ def _starter_text(ruleset: str, private: bool) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write a starter config if there is none, then create the match it describes."""
-    from sheets_gm.match.init import init_match
-    from sheets_gm.match.window_match import init_window_match, on_window_sync
+    from sheets_gm.match.window_match import init_window_match
 
     ruleset = args.ruleset.strip().lower()
     if ruleset not in RULESETS:
@@ -104,29 +103,21 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{config.path} is a {config.ruleset} match, not {ruleset}")
     if args.roster is not None and not args.roster.exists():
         raise UserError(f"no roster file at {args.roster}")
-    windows = on_window_sync(ruleset)
     with user_errors():
-        if windows:
-            outcome = init_window_match(config, now=datetime.now(UTC), roster_file=args.roster,
-                                        overwrite=args.overwrite, share=not args.no_share, notify=not args.no_email)
-        else:
-            outcome = init_match(config, now=datetime.now(UTC), roster_file=args.roster, overwrite=args.overwrite,
-                                 share=not args.no_share, notify=not args.no_email)
+        outcome = init_window_match(config, now=datetime.now(UTC), roster_file=args.roster,
+                                    overwrite=args.overwrite, share=not args.no_share, notify=not args.no_email)
     for backup in outcome.backups:
         print(f"The old workbook is kept as {backup}")
     if outcome.roster_tab is not None:
         _print_roster_tab(outcome, ruleset, args.config)
         return 0
-    if windows:
-        print(f"Match created: {', '.join(config.seats)} ({outcome.players} roster lines) in "
-              f"{', '.join(outcome.where)}.")
-    else:
-        print(f"Match created: {outcome.players} players in {', '.join(outcome.where)}.")
+    print(f"Match created: {', '.join(config.seats)} ({outcome.players} roster lines) in "
+          f"{', '.join(outcome.where)}.")
     for warning in outcome.warnings:
         print(f"Warning: {warning}.")
     print(f"Seed hash (publish it now; `export` reveals the seed at the end): {outcome.seed_hash}")
     until = f" until {describe_deadline(outcome.deadline)}" if outcome.deadline else ""
-    print(f"The first orders are open{until}." if windows else f"Turn 1 orders are open{until}.")
+    print(f"The first orders are open{until}.")
     for line in outcome.shared:
         print(line)
     print(f"Next: schedule the sync; this match's crontab line (crontab -e), at a minute of its own:\n"
@@ -140,14 +131,10 @@ def _print_roster_tab(outcome: InitOutcome, ruleset: str, config: Path) -> None:
     for warning in outcome.warnings:
         print(f"Note: {warning}.")
     where = outcome.roster_where
-    if outcome.roster_columns:  # the generic Roster tab
-        what = "roster"
-        columns = f"a row per member under its header: {', '.join(outcome.roster_columns)}"
-        if outcome.roster_example:
-            columns += f"; e.g. {outcome.roster_example}"
-    else:  # GvG's own (legacy) Roster tab
-        what, columns = "players", "name, team, role, captain, e-mail"
-    print(f"No roster yet: type the {what} in tab {outcome.roster_tab!r} of {where} ({columns}), then run the same "
+    columns = f"a row per member under its header: {', '.join(outcome.roster_columns)}"
+    if outcome.roster_example:
+        columns += f"; e.g. {outcome.roster_example}"
+    print(f"No roster yet: type the roster in tab {outcome.roster_tab!r} of {where} ({columns}), then run the same "
           "init again:")
     print(f"  {program_name()} init {ruleset} -c {config}")
 

@@ -11,25 +11,19 @@ from sheets_gm.commands.base import UserError
 from sheets_gm.engine.core.settings import SettingError
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.roster import RosterFileError
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.match.window_match import require_sheets
-from sheets_gm.rulesets.gvg.board import MapError
-from sheets_gm.rulesets.gvg.gm import GmEventError
-from sheets_gm.rulesets.gvg.setup import RosterError
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.spec import SheetSpecError
-from sheets_gm.sync.between import GmOpError
 from sheets_gm.sync.match_record import MatchRecordError
-from sheets_gm.sync.record import RecordError
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_between import BetweenWindowsError
 from sheets_gm.sync.window_create import SeatsMismatchError
 
 #: Errors whose message already says what to fix: shown as one line, exit code 1.
 USER_FIXABLE: tuple[type[Exception], ...] = (
-    ConfigError, SheetError, RecordError, RosterError, RosterFileError, SettingError, MapError, GmEventError,
-    GmOpError, MatchRecordError, SeatRosterError, SheetSpecError, SeatsMismatchError, BetweenWindowsError,
+    ConfigError, SheetError, SettingError, MatchRecordError, SeatRosterError, SheetSpecError, SeatsMismatchError,
+    BetweenWindowsError,
 )
 
 

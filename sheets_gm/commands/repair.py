@@ -13,43 +13,31 @@ from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 def run(args: argparse.Namespace) -> int:
     """Repair the configured match under the sync lock and say what was kept."""
     from sheets_gm.engine.registry import get_ruleset
+    from sheets_gm.match.backups import backup_workbooks
     from sheets_gm.match.connect import open_match_sheets
-    from sheets_gm.match.repair import backup_workbooks, repair_match
-    from sheets_gm.match.window_match import on_window_sync, repair_editor_emails
+    from sheets_gm.match.window_match import repair_editor_emails
     from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.window_repair import repair_window_match
 
     config = load(args)
-    if on_window_sync(config.ruleset):
-        with user_errors(), match_lock(config.lock_path):
-            backups = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
-            sheets = open_match_sheets(config)
-            fixed = repair_window_match(sheets, get_ruleset(config.ruleset),
-                                        emails=repair_editor_emails(config, sheets), title=config.title)
-        for backup in backups:
-            print(f"Kept a copy of the workbook as {backup}")
-        for note in fixed.notes:
-            print(f"Note: {note}.")
-        if fixed.upgraded:
-            print(f"Moved the match from the old {fixed.upgraded} layout onto the new one: its "
-                  f"state, seed (hash {fixed.record.seed_hash[:12]}…, unchanged), history ({fixed.record.resolved} "
-                  f"windows resolved) and log are kept, verify and undo read them; {fixed.rows_kept} row(s) typed "
-                  "for the open window are carried into the new tabs.")
-        else:
-            print(f"Repaired: every tab is laid out again around the match ({fixed.record.resolved} windows "
-                  f"resolved, seed hash {fixed.record.seed_hash[:12]}…, unchanged); {fixed.rows_kept} typed row(s) "
-                  "are back in their cells.")
-        print(f"Check it with {program_name()} doctor -c {args.config}, then sync as before.")
-        return 0
     with user_errors(), match_lock(config.lock_path):
-        report = repair_match(config, now=datetime.now(UTC))
-    for backup in report.backups:
+        backups = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
+        sheets = open_match_sheets(config)
+        fixed = repair_window_match(sheets, get_ruleset(config.ruleset),
+                                    emails=repair_editor_emails(config, sheets), title=config.title)
+    for backup in backups:
         print(f"Kept a copy of the workbook as {backup}")
-    for note in report.notes:
+    for note in fixed.notes:
         print(f"Note: {note}.")
-    print(f"Repaired: every tab is laid out again around the match at turn {report.turn} (seed hash "
-          f"{report.seed_hash[:12]}…, unchanged); {report.orders_kept} typed order(s) and {report.captains_kept} "
-          "captain row(s) are back in their cells.")
+    if fixed.upgraded:
+        print(f"Moved the match from the old {fixed.upgraded} layout onto the new one: its state, seed (hash "
+              f"{fixed.record.seed_hash[:12]}…, unchanged), history ({fixed.record.resolved} windows resolved) and "
+              f"log are kept, verify and undo read them; {fixed.rows_kept} row(s) typed for the open window are "
+              "carried into the new tabs.")
+    else:
+        print(f"Repaired: every tab is laid out again around the match ({fixed.record.resolved} windows resolved, "
+              f"seed hash {fixed.record.seed_hash[:12]}…, unchanged); {fixed.rows_kept} typed row(s) are back in "
+              "their cells.")
     print(f"Check it with {program_name()} doctor -c {args.config}, then sync as before.")
     return 0
 
@@ -59,8 +47,8 @@ def register(sub: Any) -> None:
     p = command(sub, "repair", run, "rebuild an edited layout around the match, keeping every typed order",
                 "When a header was moved, a tab renamed or deleted, or a drawn cell overwritten, the sync stops "
                 "and names the cell. repair reads the engine tab (the match itself), keeps a copy of every local "
-                "workbook, finds the orders, skills and Ready boxes players typed (by header and player name, in "
-                "a renamed tab too), lays every tab out again, redraws the board and writes the typed cells back. "
+                "workbook, finds the rows players typed (by header and row subject), lays every tab out again, "
+                "redraws the board and writes the typed cells back. "
                 "The seed, the state, the history and the log are never rewritten.",
                 "sheets-gm repair -c match.toml")
     add_config_option(p)

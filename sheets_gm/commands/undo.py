@@ -1,4 +1,4 @@
-"""``sheets-gm undo``: take back the last resolved turn, logged, its orders back in their cells."""
+"""``sheets-gm undo``: take back the last resolved window, logged, its orders back in their cells."""
 
 from __future__ import annotations
 
@@ -10,45 +10,31 @@ from sheets_gm.commands.matchargs import add_config_option, load, open_match, us
 
 
 def run(args: argparse.Namespace) -> int:
-    """Undo the last resolved turn under the sync lock, and say what happened."""
+    """Undo the last resolved window under the sync lock, and say what happened."""
     from sheets_gm.engine.registry import get_ruleset
-    from sheets_gm.match.window_match import on_window_sync
     from sheets_gm.sync.lock import match_lock
-    from sheets_gm.sync.undo import undo_turn
     from sheets_gm.sync.window_between import undo_window
 
     if not (args.reason or "").strip():
         raise UserError('--reason is required, e.g. --reason "wrong orders typed"; it is written to the log')
     config = load(args)
     sheets = open_match(config)
-    if on_window_sync(config.ruleset):
-        with user_errors(), match_lock(config.lock_path):
-            back = undo_window(sheets, get_ruleset(config.ruleset), args.reason)
-        print(back.events[0].text)
-        if back.set_aside:
-            print(f"{back.set_aside} row(s) typed since were set aside in the archive tabs (column C).")
-        print("Fix what you need (adjust, or the rows), then tick Ready again, or force the window with "
-              f"`sheets-gm resolve -c {args.config} --force --window KEY` (status names the key).")
-        return 0
     with user_errors(), match_lock(config.lock_path):
-        report = undo_turn(sheets, args.reason)
-    print(f"Turn {report.turn} undone: the match is back to before it ({report.orders_restored} orders and the "
-          "captains' skills are back in their cells).")
-    if report.dropped_gm_events:
-        print(f"{report.dropped_gm_events} GM event(s) recorded after turn {report.turn} were dropped with it.")
-    if report.set_aside:
-        print(f"{report.set_aside} order(s) typed since were set aside in the archive tabs (column C).")
-    print("The captains' Ready boxes are unticked: fix what you need (adjust, or the order cells), then tick them, "
-          f"or run `sheets-gm resolve -c {args.config} --force --turn {report.turn}`, to resolve the turn again.")
+        back = undo_window(sheets, get_ruleset(config.ruleset), args.reason)
+    print(back.events[0].text)
+    if back.set_aside:
+        print(f"{back.set_aside} row(s) typed since were set aside in the archive tabs (column C).")
+    print("Fix what you need (adjust, or the rows), then tick Ready again, or force the window with "
+          f"`sheets-gm resolve -c {args.config} --force --window KEY` (status names the key).")
     return 0
 
 
 def register(sub: Any) -> None:
     """Add ``undo`` to the command line."""
-    p = command(sub, "undo", run, "take back the last resolved turn (logged; its orders come back)",
-                "Restore the state before the last resolved turn (a finished match reopens), put that turn's orders "
-                "back in the players' and captains' cells, and log it. The log keeps every row. Run it twice to go "
-                "back two turns.",
-                'sheets-gm undo -c match.toml --reason "blue\'s captain ticked Ready too early"')
+    p = command(sub, "undo", run, "take back the last resolved window (logged; its orders come back)",
+                "Restore the state before the last resolved window (a finished match reopens), put that window's "
+                "orders back in their rows, and log it. The log keeps every row. Run it twice to go back two "
+                "windows.",
+                'sheets-gm undo -c match.toml --reason "blue ticked Ready too early"')
     add_config_option(p)
     p.add_argument("--reason", default="", metavar="TEXT", help="why (required); written to the log")

@@ -28,8 +28,6 @@ def _read_replay(path: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.engine.registry import get_ruleset
-    from sheets_gm.match.window_match import on_window_sync
-    from sheets_gm.sync.export import match_replay
     from sheets_gm.sync.window_export import window_match_replay
     from sheets_gm.sync.window_replay import WindowReplayError, replay_window_states
     from sheets_gm.sync.window_upgrade import windows_replay
@@ -44,10 +42,7 @@ def run(args: argparse.Namespace) -> int:
         config = load(args)
         where = str(config.path)
         with user_errors():
-            if on_window_sync(config.ruleset):
-                doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
-            else:
-                doc = match_replay(open_match(config))
+            doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
     try:  # a replay of an earlier layout (GvG's v1 and v2) is read through its ruleset's legacy hook
         found = replay_window_states(windows_replay(doc))
     except WindowReplayError as exc:

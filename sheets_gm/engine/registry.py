@@ -24,6 +24,9 @@ RULESETS: dict[str, str] = {
     "winordie": "sheets_gm.rulesets.winordie.ruleset:WodRuleset",
 }
 
+#: The game ``sheets-gm demo`` plays when none is named: the one that runs today.
+DEFAULT_RULESET = "gvg"
+
 #: The template folders, one per ruleset.
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 

@@ -126,13 +126,6 @@ class MatchConfig:
     max_interval: float
 
     @property
-    def teams(self) -> tuple[str, str]:
-        """The two seats of a two-team game (GvG's sheets are laid out for two)."""
-        if len(self.seats) != 2:
-            raise ConfigError(f"{self.path}: a {self.ruleset} match has two teams, not {len(self.seats)}")
-        return self.seats[0], self.seats[1]
-
-    @property
     def folder(self) -> Path:
         """The folder of the config file (relative paths start here)."""
         return self.path.parent

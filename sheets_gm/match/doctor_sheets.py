@@ -15,9 +15,6 @@ from sheets_gm.engine.registry import get_ruleset
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.window_match import on_window_sync
-from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions
-from sheets_gm.rulesets.gvg.sheet.template import SheetTemplate, default_template
 from sheets_gm.sheets.backend import (
     LayoutDriftError,
     RangeWrite,
@@ -29,12 +26,11 @@ from sheets_gm.sheets.backend import (
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
+from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.match_record import MatchRecordError
-from sheets_gm.sync.old_layout import OldLayoutError
-from sheets_gm.sync.record import EngineRecord, RecordError, parse_record
+from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.snapshot import expect_row, read_snapshot
 from sheets_gm.sync.window_read import MatchRead, read_match
 
 
@@ -93,9 +89,9 @@ def spreadsheet_roles(config: MatchConfig) -> dict[str, list[str]]:
     return roles
 
 
-def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: RetryPolicy,
-                template: SheetTemplate | None = None) -> None:
-    """Reach every spreadsheet, then read the match: layout, record, config vs match, deadline."""
+def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: RetryPolicy) -> None:
+    """Reach every spreadsheet, then read the match as a poll reads it: record, layout, config vs match,
+    house rules, deadline."""
     if config.backend is BackendKind.LOCAL and not _local_files_ok(config, report):
         return
     try:
@@ -105,47 +101,23 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
         return
     if not _reachable(config, sheets, report):
         return
-    if on_window_sync(config.ruleset):
-        _check_window_match(config, sheets, report, now)
+    record = _engine_record(config, sheets, report)
+    if record is None or not _same_seats(config, record, report):
         return
-    tpl = template or default_template()
-    record = _read_record(config, sheets, tpl, report)
-    if record is None:
-        return
-    if not _same_teams(config, record, report):
-        return
-    try:
-        read_snapshot(sheets, tpl)
-    except LayoutDriftError as exc:
-        report.fail("layout", str(exc), "put the cell back as it was (Edit > Undo, or the version history), or "
-                                        f"run `sheets-gm repair -c {config.path}`: it rebuilds the layout and keeps "
-                                        "the match and every typed order")
-        return
-    except (RecordError, SheetError) as exc:
-        report.fail("layout", str(exc), f"run `sheets-gm repair -c {config.path}`: it rebuilds missing or renamed "
-                                        "tabs and keeps the match and every typed order")
-        return
-    report.ok("layout", f"every header cell is in place; turn {record.turn}" +
-              (" (the match is over)" if record.state.finished else ""))
-    _same_settings(config, record.settings, report)
-    _deadline(config, record, report, now)
-
-
-def _check_window_match(config: MatchConfig, sheets: MatchSheets, report: Checkup, now: datetime) -> None:
-    """A match on the generic sync: its record and layout read as a poll reads them, its deadline."""
     try:
         read = read_match(sheets, get_ruleset(config.ruleset))
     except LayoutDriftError as exc:
-        report.fail("layout", str(exc), "put the cell back as it was (Edit > Undo, or the version history)")
+        report.fail("layout", str(exc), "put the cell back as it was (Edit > Undo, or the version history), or "
+                                        f"run `sheets-gm repair -c {config.path}`: it rebuilds the layout and keeps "
+                                        "the match and every typed row")
         return
     except OldLayoutError as exc:
         report.fail("match", str(exc.for_config(config.path)), f"run `sheets-gm repair -c {config.path}`: it moves "
                                                               "the match, its history and what was typed")
         return
     except (MatchRecordError, SheetError) as exc:
-        report.fail("match", str(exc), f"if no match was created there yet, run `sheets-gm init {config.ruleset} "
-                                       f"-c {config.path}`; if a tab was renamed or deleted, or the match was "
-                                       f"created by an earlier version, run `sheets-gm repair -c {config.path}`")
+        report.fail("layout", str(exc), f"run `sheets-gm repair -c {config.path}`: it lays every tab out again "
+                                        "and keeps the match and every typed row")
         return
     if not _drawn_tabs_ok(config, sheets, read, report):
         return
@@ -154,13 +126,76 @@ def _check_window_match(config: MatchConfig, sheets: MatchSheets, report: Checku
     report.ok("layout", "every header cell is in place; " +
               (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
     _same_settings(config, record.ruleset.settings, report)
-    if window is not None and record.deadline:
-        moment = deadline_moment(record.deadline)
-        if moment is not None and moment <= now:
-            report.warn("deadline", f"{window.label}'s deadline {describe_deadline(record.deadline)} has passed",
-                        f"run `sheets-gm sync -c {config.path}` (or check that cron runs it)")
-        else:
-            report.ok("deadline", f"{window.label}'s orders close {describe_deadline(record.deadline)}")
+    _deadline(config, record, report, now)
+
+
+def _engine_record(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> MatchRecord | None:
+    """The engine tab's record, or a failed check saying that no match was created yet (or that the engine tab
+    was edited)."""
+    tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+    init = f"create the match with `sheets-gm init {config.ruleset} -c {config.path}`"
+    if tab not in sheets.engine.tab_names():
+        report.fail("match", f"no match in {sheets.engine.name} yet: it has no engine tab {tab!r}", init)
+        return None
+    try:
+        (grid,) = sheets.engine.read([engine_read_range(tab)])
+    except SheetError as exc:
+        report.fail("match", f"no match in {sheets.engine.name}: its engine tab {tab!r} cannot be read ({exc})", init)
+        return None
+    if not grid:
+        report.fail("match", f"no match in {sheets.engine.name} yet: its engine tab {tab!r} is empty", init)
+        return None
+    try:
+        refuse_old_layout(get_ruleset(config.ruleset), grid, config.path)
+    except OldLayoutError as exc:
+        report.fail("match", str(exc), f"run `sheets-gm repair -c {config.path}`: it moves the match, its history "
+                                       "and what was typed")
+        return None
+    try:
+        return parse_match_record(grid[1:], f"{sheets.engine.name} tab {tab!r}")
+    except MatchRecordError as exc:
+        report.fail("match", f"the engine tab cannot be read: {exc}", f"if no match was created there yet, {init}; "
+                             "if the engine tab was edited, restore it from the version history or a backup")
+        return None
+
+
+def _same_seats(config: MatchConfig, record: MatchRecord, report: Checkup) -> bool:
+    """The config names the match's ruleset and seats, in its order (False, with the fix, when it does not)."""
+    held = record.seats
+    word = record.ruleset.traits.seat_kind.value
+    if record.name != config.ruleset or tuple(config.seats) != tuple(held):
+        listed = ", ".join(f'"{s}"' for s in held)
+        report.fail("config vs match", f"the config names a {config.ruleset} match of {word}s "
+                                       f"{', '.join(config.seats)}, but the match was created as {record.name} with "
+                                       f"{', '.join(held)}: the sync cannot find their orders",
+                    f'write {word}s = [{listed}] and ruleset = "{record.name}" in {config.path} ({word}s are fixed '
+                    "when the match is created)")
+        return False
+    report.ok("config vs match", f"the {word}s are {', '.join(held)}, as in the match")
+    return True
+
+
+def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: datetime) -> None:
+    """The open window's deadline: warn when it passed and nobody resolved the window."""
+    window = record.ruleset.window(record.state)
+    if window is None:
+        report.ok("deadline", "the match is over: nothing is due")
+        return
+    if not record.deadline:
+        report.ok("deadline", f"{window.label} has no deadline: it resolves when every seat is ready or when you "
+                              "force it")
+        return
+    moment = deadline_moment(record.deadline)
+    if moment is None:
+        report.warn("deadline", f"{window.label}'s deadline {record.deadline!r} is not a date and time",
+                    "the next resolution writes a new one; to fix it now, correct the engine tab's deadline cell")
+    elif moment <= now:
+        hours = (now - moment).total_seconds() / 3600
+        report.warn("deadline", f"{window.label}'s deadline, {describe_deadline(record.deadline)}, passed "
+                                f"{hours:.1f} h ago and the window is not resolved: no sync has run since",
+                    f"run `sheets-gm sync -c {config.path}`, and check that cron (or `sync --watch`) is running")
+    else:
+        report.ok("deadline", f"{window.label}'s orders close at {describe_deadline(record.deadline)}")
 
 
 def _drawn_tabs_ok(config: MatchConfig, sheets: MatchSheets, read: MatchRead, report: Checkup) -> bool:
@@ -243,43 +278,6 @@ def _access_fix(config: MatchConfig, backend: SheetBackend, where: str) -> str:
             f"{where!r} in [sheets] of {config.path}")
 
 
-def _read_record(config: MatchConfig, sheets: MatchSheets, tpl: SheetTemplate,
-                 report: Checkup) -> EngineRecord | None:
-    """The engine tab's record, or a failed check saying that no match was created yet."""
-    init = f"create the match with `sheets-gm init -c {config.path}`"
-    probe = GvgPositions.build(tpl, config.teams, ((), ()), 0, 0)
-    engine_range = probe.engine_read_range()
-    try:
-        (grid,) = sheets.engine.read([engine_range])
-    except SheetError as exc:
-        report.fail("match", f"no match in {sheets.engine.name}: its engine tab {tpl.tabs.engine!r} cannot be read "
-                             f"({exc})", init)
-        return None
-    if not grid:
-        report.fail("match", f"no match in {sheets.engine.name} yet: its engine tab {tpl.tabs.engine!r} is empty",
-                    init)
-        return None
-    try:
-        expect_row(grid, 1, [tpl.headers.engine], tpl.tabs.engine)
-        return parse_record(grid[1:], f"{sheets.engine.name} tab {tpl.tabs.engine!r}")
-    except (RecordError, LayoutDriftError) as exc:
-        report.fail("match", str(exc), f"if no match was created there yet, {init}; if the engine tab was edited, "
-                                       "restore it from the version history or a backup")
-        return None
-
-
-def _same_teams(config: MatchConfig, record: EngineRecord, report: Checkup) -> bool:
-    if record.teams != config.teams or record.ruleset != config.ruleset:
-        report.fail("config vs match", f"the config names {config.ruleset} teams {config.teams[0]} and "
-                    f"{config.teams[1]}, but the match was created as {record.ruleset} with {record.teams[0]} and "
-                    f"{record.teams[1]}: the sync cannot find the order tabs",
-                    f"write teams = [\"{record.teams[0]}\", \"{record.teams[1]}\"] and ruleset = \"{record.ruleset}\" "
-                    f"in {config.path} (teams are fixed when the match is created)")
-        return False
-    report.ok("config vs match", f"the teams are {record.teams[0]} and {record.teams[1]}, as in the match")
-    return True
-
-
 def _same_settings(config: MatchConfig, held: Any, report: Checkup) -> None:
     """Warn when ``[settings]`` no longer says what the match was created with (``held``: the match keeps
     its own)."""
@@ -293,28 +291,3 @@ def _same_settings(config: MatchConfig, held: Any, report: Checkup) -> None:
                     "uses (the Settings tab shows them), or create a new match to play with the new rules")
     else:
         report.ok("house rules vs match", "the config's house rules are the match's")
-
-
-def _deadline(config: MatchConfig, record: EngineRecord, report: Checkup, now: datetime) -> None:
-    """The current turn's deadline: warn when it passed and nobody resolved the turn."""
-    if record.state.finished:
-        report.ok("deadline", f"the match is over (turn {record.turn}): nothing is due")
-        return
-    if not record.deadline:
-        report.ok("deadline", f"turn {record.turn} has no deadline: it resolves when both captains are ready "
-                              "or when you force it")
-        return
-    moment = deadline_moment(record.deadline)
-    if moment is None:
-        report.warn("deadline", f"turn {record.turn}'s deadline {record.deadline!r} is not a date and time",
-                    "the next resolution writes a new one; to fix it now, correct the engine tab's deadline cell")
-        return
-    if moment <= now:
-        late = now - moment
-        hours = late.total_seconds() / 3600
-        when = describe_deadline(record.deadline)
-        report.warn("deadline", f"turn {record.turn}'s deadline, {when}, passed {hours:.1f} h ago and the "
-                                "turn is not resolved: no sync has run since",
-                    f"run `sheets-gm sync -c {config.path}`, and check that cron (or `sync --watch`) is running")
-        return
-    report.ok("deadline", f"turn {record.turn}'s orders close at {describe_deadline(record.deadline)}")

@@ -20,7 +20,7 @@ class ScheduleError(ValueError):
 class DeadlineSchedule:
     """Orders close at each of ``times`` on each of ``days`` (0 = Monday), in ``zone``.
 
-    An empty schedule means no deadline: a turn resolves when every captain is ready or
+    An empty schedule means no deadline: a window resolves when every seat it waits for is ready or
     when the GM forces it."""
 
     times: tuple[time, ...] = ()

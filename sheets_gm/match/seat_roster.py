@@ -14,6 +14,7 @@ the ruleset gives each seat what its rules start it with (or refuses, when it ne
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -34,12 +35,30 @@ def read_seat_roster(path: Path, seats: tuple[str, ...], *, seat_word: str = "",
     ``parse_seat_roster`` for ``seat_word`` and ``groups``."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as f:
-            rows = list(csv.reader(f))
+            text = f.read()
+        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)))
     except FileNotFoundError:
         raise SeatRosterError(f"no roster file at {path}") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise SeatRosterError(f"{path} cannot be read as a CSV file ({exc})") from None
     return parse_seat_roster(rows, seats, where=str(path), seat_word=seat_word, groups=groups)
+
+
+def _delimiter(text: str) -> str:
+    """The separator of a CSV file: ``;`` when its header line has more of them than commas (what a
+    spreadsheet saves in a locale whose decimal mark is the comma), else ``,``.
+
+    >>> _delimiter("name;team;role\\nAnn;red;dps"), _delimiter("name,team\\n")
+    (';', ',')
+    """
+    header = text.split("\n", 1)[0]
+    return ";" if header.count(";") > header.count(",") else ","
+
+
+def _column(header: str) -> str:
+    """A header cell as the column it names: lower case, ``e-mail`` and ``mail`` are ``email``."""
+    word = header.lower()
+    return "email" if word in ("e-mail", "mail") else word
 
 
 def parse_seat_roster(rows: Sequence[Sequence[CellValue]], seats: tuple[str, ...], *, where: str,
@@ -53,7 +72,7 @@ def parse_seat_roster(rows: Sequence[Sequence[CellValue]], seats: tuple[str, ...
     if not rows:
         raise SeatRosterError(f"{where} is empty; its first {line_word} names the columns: name, seat, email and "
                               "the ruleset's own")
-    header = [text_of(h).lower() for h in rows[0]]
+    header = [_column(text_of(h)) for h in rows[0]]
     words = (seat_word, *SEAT_WORDS) if seat_word else SEAT_WORDS
     seat_col = next((header.index(w) for w in words if w in header), None)
     if "name" not in header or seat_col is None:

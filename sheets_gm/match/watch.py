@@ -1,4 +1,4 @@
-"""Syncing a configured match: one poll under the match lock, and the ``--watch`` loop with back-off."""
+"""The ``--watch`` loop: poll, back off while nothing changes, wake up for the deadline."""
 
 from __future__ import annotations
 
@@ -6,25 +6,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 
-from sheets_gm.match.config import MatchConfig
 from sheets_gm.sheets.backend import SheetUnavailableError
 from sheets_gm.sync.deadline import deadline_moment
-from sheets_gm.sync.lock import match_lock
-from sheets_gm.sync.poll import PollReport, poll
-from sheets_gm.sync.sheets import MatchSheets
-
-
-def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
-              dry_run: bool = False, turn: int | None = None) -> PollReport:
-    """One poll of the match, holding the match lock so two syncs never interleave
-    (``turn``: force only that turn, see ``poll``)."""
-    with match_lock(config.lock_path):
-        return poll(sheets, now=now, force=force, next_deadline=config.schedule.next_deadline, dry_run=dry_run,
-                    turn=turn)
 
 
 class Polled(Protocol):
-    """What the watch loop needs of a poll's report (the GvG sync's or the generic sync's)."""
+    """What the watch loop needs of a poll's report."""
 
     @property
     def resolved(self) -> bool: ...

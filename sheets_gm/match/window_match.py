@@ -10,7 +10,8 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 
-from sheets_gm.engine.core.ruleset import JUDGE, Roster, RulesetTraits
+from sheets_gm.engine.core.dice import new_seed
+from sheets_gm.engine.core.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.core.settings import SettingError, parse_settings
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
@@ -20,7 +21,6 @@ from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, rost
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.spec import ruleset_sheet_spec
-from sheets_gm.sync.create import new_seed
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
@@ -32,15 +32,14 @@ from sheets_gm.sync.window_poll import WindowReport, poll
 
 @cache
 def on_window_sync(ruleset: str) -> bool:
-    """Whether matches of ``ruleset`` run on the generic sync (its ruleset has a sheet adapter); False for
-    a ruleset whose sheets its own sync modules still drive (``legacy_sheets``: GvG, until it moves over)."""
+    """Whether matches of ``ruleset`` can run through spreadsheets (its ruleset has a sheet adapter)."""
     return create_ruleset(ruleset).sheet() is not None
 
 
 def require_sheets(ruleset: str, where: str) -> None:
     """ConfigError when ``ruleset`` cannot run through spreadsheets yet (no sheet adapter), naming what runs."""
     cls = get_ruleset(ruleset)
-    if on_window_sync(ruleset) or getattr(cls, "legacy_sheets", False):
+    if on_window_sync(ruleset):
         return
     name = cls.traits.name
     raise ConfigError(f"{where}: the {cls.traits.title} ruleset has no sheets yet (its sheet adapter is not "
@@ -160,6 +159,25 @@ def _seats_alone_refused(ruleset: AnyRuleset, seats: tuple[str, ...]) -> str:
     return ""
 
 
+def uneven_teams(traits: RulesetTraits, roster: Roster) -> list[str]:
+    """A warning when a game of teams starts with teams of different sizes (allowed, but seldom meant).
+
+    >>> from types import SimpleNamespace
+    >>> from sheets_gm.engine.core.ruleset import Member
+    >>> roster = Roster(("red", "blue"), (Member("Ann", "red"), Member("Bo", "red"), Member("Cy", "blue")))
+    >>> uneven_teams(SimpleNamespace(seat_kind=SeatKind.TEAM), roster)
+    ['the teams are uneven: red 2, blue 1']
+    >>> uneven_teams(SimpleNamespace(seat_kind=SeatKind.PLAYER), roster)
+    []
+    """
+    if traits.seat_kind is not SeatKind.TEAM or not roster.members:
+        return []
+    sizes = {seat: sum(1 for m in roster.members if m.seat == seat) for seat in roster.seats}
+    if len(set(sizes.values())) <= 1:
+        return []
+    return ["the teams are uneven: " + ", ".join(f"{seat} {n}" for seat, n in sizes.items())]
+
+
 def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None,
                       overwrite: bool = False, share: bool = True, notify: bool = True, seed: bytes | None = None,
                       sheets: MatchSheets | None = None) -> InitOutcome:
@@ -207,6 +225,7 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
                                  schedule_text=config.schedule.describe(), title=config.title)
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
+    outcome.warnings += uneven_teams(ruleset.traits, roster)
     outcome.deadline = deadline
     if share:
         outcome.shared = share_match(sharing_plan(sheets, emails, config.gm_emails), notify=notify)

@@ -44,7 +44,7 @@ class Checkbox:
 class Protection:
     """A range (or the whole tab when ``range`` is None) that only ``editors`` (and the owner) may edit.
 
-    ``player_input`` marks a player's or captain's own cells: they stay open to typing even when
+    ``player_input`` marks the cells a seat types into: they stay open to typing even when
     no e-mail names the player (a local workbook unlocks them; Google leaves them to everyone
     the spreadsheet is shared with as an editor, rather than to the GM alone)."""
 

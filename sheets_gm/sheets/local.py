@@ -73,8 +73,8 @@ Layouts (``apply_layout``), mapped onto what an .xlsx can hold
 
       1. **locked** if a GM-only protection with a range covers it;
       2. else **unlocked** if the layout marks it as player input: a dropdown, a
-         checkbox, or a protection naming editors or marked ``player_input`` (a player's or
-         captain's own range, with or without an e-mail);
+         checkbox, or a protection naming editors or marked ``player_input`` (a seat's own input range,
+         with or without an e-mail);
       3. else **locked** if the whole tab has a GM-only protection (``range=None``);
       4. else **unlocked**.
 

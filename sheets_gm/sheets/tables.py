@@ -152,10 +152,28 @@ class PlacedTable:
         """The cell of column ``key`` in the table's ``index``-th row (0-based)."""
         return cell_at(self.col(key), self.first_row + index)
 
-    def read(self, grid: Grid) -> list[TypedRow]:
-        """The table's rows with a subject, from a grid read from A1 of the tab."""
+    def found_columns(self, grid: Grid) -> dict[str, int]:
+        """Each column's tab column as the header row in ``grid`` says it (a column moved by hand, header
+        and all, is found where it went); a header not found keeps the layout's column."""
+        line = grid[self.header_row - 1] if self.header_row - 1 < len(grid) else []
+        where: dict[str, int] = {}
+        for i, v in enumerate(line):
+            if text_of(v):
+                where.setdefault(text_of(v).casefold(), i)
+        return {c.key: where.get(c.header.casefold(), col) for col, c in self.columns()}
+
+    def holds_header(self, grid: Grid) -> bool:
+        """Whether the header row in ``grid`` names every column of the table (in any order)."""
+        line = grid[self.header_row - 1] if self.header_row - 1 < len(grid) else []
+        found = {text_of(v).casefold() for v in line}
+        return all(c.header.casefold() in found for c in self.spec.columns)
+
+    def read(self, grid: Grid, *, by_header: bool = False) -> list[TypedRow]:
+        """The table's rows with a subject, from a grid read from A1 of the tab; ``by_header``: each column
+        where its header is (``found_columns``), not where the layout puts it (what repair reads)."""
         out: list[TypedRow] = []
-        window_col = self.col(self.spec.of_kind(ColumnKind.WINDOW)[0].key)
+        placed = self.found_columns(grid) if by_header else {c.key: col for col, c in self.columns()}
+        window_col = placed[self.spec.of_kind(ColumnKind.WINDOW)[0].key]
         feedback_col = self.feedback_col
         for row in range(self.first_row, self.last_row + 1):
             line = grid[row - 1] if row - 1 < len(grid) else []
@@ -163,10 +181,10 @@ class PlacedTable:
             def at(col: int, line: list[CellValue] = line) -> CellValue:
                 return line[col] if col < len(line) else None
 
-            subject = text_of(at(0))
+            subject = text_of(at(placed[self.spec.columns[0].key]))
             if not subject:
                 continue
-            values = {c.key: _typed(at(i)) for i, c in self.columns() if c.kind.typed}
+            values = {c.key: _typed(at(placed[c.key])) for c in self.spec.columns if c.kind.typed}
             out.append(TypedRow(self.spec.name, subject, row, text_of(at(window_col)), values,
                                 text_of(at(feedback_col))))
         return out
@@ -208,9 +226,10 @@ class InputTab:
                 return t
         raise KeyError(f"tab {self.name!r} has no table {name!r}")
 
-    def read_range(self) -> str:
-        """The one range a poll reads: the whole tab, title to last row."""
-        return a1(self.name, cells(0, TITLE_ROW, self.width - 1, self.last_row))
+    def read_range(self, name: str = "") -> str:
+        """The one range a poll reads: the whole tab, title to last row (the same cells of tab ``name``, when
+        given: where repair looks for a renamed copy)."""
+        return a1(name or self.name, cells(0, TITLE_ROW, self.width - 1, self.last_row))
 
     def status_cell(self) -> str:
         """The status line's cell, as a full range."""
@@ -266,6 +285,11 @@ class InputTab:
                     dropdowns.append(Dropdown(col_cells, c.values))
                 if c.kind in (ColumnKind.TICK, ColumnKind.READY):
                     checkboxes.append(Checkbox(col_cells))
+            gap = 1 + max(i for i, c in t.columns() if c.kind is not ColumnKind.FEEDBACK)  # right of its own columns
+            if gap < t.feedback_col:  # a narrower table than the tab's widest: nobody types there
+                unused = cells(gap, t.first_row, t.feedback_col - 1, t.last_row)
+                fills.append(Fill(unused, colours.engine))
+                protections.append(Protection(unused, f"{spec.name}: no column here"))
         return TabLayout(name=self.name, rows=self.last_row + 1, cols=width, frozen_rows=STATUS_ROW,
                          values=values, fills=tuple(fills), dropdowns=tuple(dropdowns),
                          checkboxes=tuple(checkboxes), protections=tuple(protections), column_widths=widths)

@@ -67,7 +67,7 @@ class MatchRecord:
         found: dict[str, CellValue] = {
             "ruleset": self.name,
             "window": self.window_key(),
-            "state": compact_json(r.state_to_json(self.state)),
+            "state": compact_json(r.state_codec.to_json(self.state)),
             "seed": self.seed.hex(),
             "seed_hash": self.seed_hash,
             "settings": compact_json(settings_to_mapping(r.settings)),
@@ -128,7 +128,7 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
         settings = parse_settings(ruleset_class.traits.settings_type, json.loads(_text(values["settings"])),
                                   where=f"{where} settings")
         ruleset = ruleset_class.create(settings, _text(values["board"]))
-        state = ruleset.state_from_json(json.loads(_text(values["state"])))
+        state = ruleset.state_codec.from_json(json.loads(_text(values["state"])))
         seats = tuple(str(s) for s in json.loads(_text(values["seats"])))
         gm_text = _text(values["gm_events"])
         record = MatchRecord(

@@ -107,8 +107,8 @@ def adjust_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
         except ValueError as exc:
             raise BetweenWindowsError(f"{exc} — nothing was written") from None
         state, log = result.state, log + result.events
-    pending = record.gm_events or {"state_before": ruleset.state_to_json(record.state), "events": []}
-    pending = {**pending, "events": [*pending["events"], *(ruleset.gm_event_to_json(e) for e in gm_events)]}
+    pending = record.gm_events or {"state_before": ruleset.state_codec.to_json(record.state), "events": []}
+    pending = {**pending, "events": [*pending["events"], *(ruleset.gm_event_codec.to_json(e) for e in gm_events)]}
     batch = WriteBatch()
     rows = {seat: list(s.rows) for seat, s in read.seats.items()}
     new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, notes=True)
@@ -156,7 +156,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                       f"tab {engine_tab!r}, the history row of resolution {number}")
     ruleset = record.ruleset
     try:
-        state = ruleset.state_from_json(entry["state_before"])
+        state = ruleset.state_codec.from_json(entry["state_before"])
         window_key = str(entry["window"])
     except (KeyError, ValueError, TypeError) as exc:
         raise BetweenWindowsError(f"the history of resolution {number} cannot be read ({exc}); nothing was "
@@ -184,6 +184,10 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                                   "history was edited — nothing was written")
     text = (f"GM undoes {reopened.label} (window {window_key}): {reason.strip()}. The match is back to before it; "
             "its orders are back in their rows, Ready unticked")
+    dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
+    if dropped:
+        text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "
+                 "again what still holds)")
     undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
     back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"))
     new = _redraw(sheets, read, back, [undo], batch, restored)

@@ -3,6 +3,7 @@ neutralised), and the JSON replay from which ``sheets-gm verify`` recomputes eve
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 from pathlib import Path
@@ -11,11 +12,32 @@ from typing import Any
 from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.xlsx import openpyxl
-from sheets_gm.sync.export import to_csv
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_read import read_match
 from sheets_gm.sync.window_replay import match_history, window_replay_document
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what spreadsheet programs run as a formula
+
+
+def neutralise(value: CellValue) -> str:
+    """A cell as CSV text that no spreadsheet program will run as a formula (OWASP: prefix a quote).
+
+    >>> neutralise("=1+1"), neutralise("-3"), neutralise("Ann"), neutralise(None)
+    ("'=1+1", "'-3", 'Ann', '')
+    """
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def to_csv(grid: Grid) -> str:
+    """A tab's values as CSV, every cell neutralised."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180; also makes the writer quote a lone \r
+    width = max((len(r) for r in grid), default=0)
+    for row in grid:
+        writer.writerow([neutralise(v) for v in row] + [""] * (width - len(row)))
+    return out.getvalue()
 
 
 def window_match_replay(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> dict[str, Any]:
@@ -25,8 +47,9 @@ def window_match_replay(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) ->
 
 
 def _visible_tabs(data: bytes) -> list[tuple[str, Grid]]:
-    """Each visible tab of an .xlsx file with its values."""
-    book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+    """Each visible tab of an .xlsx file with what its cells hold: a formula someone typed stays its text (the
+    CSV then neutralises it), never an empty cell, as a computed value that no program stored would be."""
+    book = openpyxl.load_workbook(io.BytesIO(data))
     out: list[tuple[str, Grid]] = []
     for sheet in book.worksheets:
         if sheet.sheet_state != "visible":

@@ -269,8 +269,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)
-    history = {"resolution": number, "window": window.key, "orders": ruleset.orders_to_json(answer.orders),
-               "state_before": ruleset.state_to_json(record.state), "log_from": record.log_rows,
+    history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
+               "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
                "gm_events": record.gm_events}
     engine_tab = read.tabs.spec.tabs.engine

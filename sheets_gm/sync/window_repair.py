@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sheets_gm.engine.registry import AnyRuleset
-from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ruleset_sheet_spec
-from sheets_gm.sheets.tables import PlacedTable, TypedRow
+from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
@@ -42,11 +42,12 @@ class WindowRepairReport:
     upgraded: str = ""  # the name of the ruleset's old layout the match was moved from ('' if it was not)
 
 
-def _engine_record(sheets: MatchSheets, tabs: MatchTabs) -> MatchRecord:
+def _engine_record(sheets: MatchSheets, tabs: MatchTabs, ruleset: str) -> MatchRecord:
     tab = tabs.spec.tabs.engine
     if tab not in sheets.engine.tab_names():
-        raise SheetError(f"{sheets.engine.name} has no tab {tab!r}: repair needs the engine record (the match "
-                         "itself); restore it from a backup or an export")
+        raise SheetError(f"{sheets.engine.name} has no tab {tab!r}. If no match was created there yet, there is "
+                         f"nothing to repair: create one with sheets-gm init {ruleset}. If one was, repair needs its "
+                         "engine record (the match itself): restore the tab from a backup or an export")
     (grid,) = sheets.engine.read([engine_read_range(tab)])
     try:
         return parse_match_record(grid[1:], f"tab {tab!r}")
@@ -66,7 +67,7 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     spec = ruleset_sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     upgrade = upgrade_match(sheets, ruleset_class)
-    record = _engine_record(sheets, tabs)
+    record = _engine_record(sheets, tabs, ruleset_class.traits.name)
     if record.seats != sheets.seats:
         raise SheetError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
                          f"{', '.join(record.seats)}: fix the config")
@@ -82,10 +83,17 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         tab = tabs.orders(seat)
         if upgrade is not None:
             continue  # the old orders tab was read by the upgrade, and cleared
-        if tab.name not in backend.tab_names():
-            report.notes.append(f"tab {tab.name!r} was missing in {backend.name}: laid out again, with nothing typed")
-            continue
-        (grid,) = backend.read([tab.read_range()])
+        if tab.name in backend.tab_names():
+            (grid,) = backend.read([tab.read_range()])
+        else:
+            found = _renamed(backend, tab, tabs)
+            if found is None:
+                report.notes.append(f"tab {tab.name!r} was missing in {backend.name}: laid out again, with nothing "
+                                    "typed")
+                continue
+            name, grid = found
+            report.notes.append(f"tab {tab.name!r} was missing in {backend.name}; its typed rows were found in tab "
+                                f"{name!r} (left as it is: delete it once you have checked {tab.name!r})")
         kept[seat] = _typed_rows(grid, tab.tables, window.key if window else "", report)
     adapter = adapter_of(record.ruleset)
     present = sheets.board.tab_names()
@@ -110,12 +118,27 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     return report
 
 
+def _renamed(backend: SheetBackend, tab: InputTab, tabs: MatchTabs) -> tuple[str, Grid] | None:
+    """A tab of ``backend`` that no layout names whose header rows are those of ``tab``'s tables: the orders
+    tab renamed by hand (its name and grid), or None."""
+    laid_out = set(tabs.spec.tabs.retired) | {t for seat in tabs.input_seats()
+                                              for t in (tabs.orders(seat).name, tabs.archive(seat))}
+    others = [name for name in backend.tab_names() if name not in laid_out]
+    if not others:
+        return None
+    grids = backend.read([tab.read_range(name) for name in others])
+    for name, grid in zip(others, grids, strict=True):
+        if all(placed.holds_header(grid) for placed in tab.tables):
+            return name, grid
+    return None
+
+
 def _typed_rows(grid: Grid, tables: tuple[PlacedTable, ...], window_key: str,
                 report: WindowRepairReport) -> dict[str, dict[str, TypedRow]]:
     """The rows typed for the open window (or in a standing table), by table and subject."""
     out: dict[str, dict[str, TypedRow]] = {}
     for placed in tables:
-        for row in placed.read(grid):
+        for row in placed.read(grid, by_header=True):
             if row.typed and (row.window == window_key or placed.spec.standing):
                 out.setdefault(row.table, {})[row.subject] = row
                 report.rows_kept += 1

@@ -57,7 +57,7 @@ def window_replay_document(record: MatchRecord, entries: list[dict[str, Any]]) -
     if first_gm:
         initial = first_gm["state_before"]
     else:
-        initial = entries[0]["state_before"] if entries else ruleset.state_to_json(record.state)
+        initial = entries[0]["state_before"] if entries else ruleset.state_codec.to_json(record.state)
     return {
         "format": WINDOW_REPLAY_FORMAT,
         "ruleset": record.name,
@@ -70,7 +70,7 @@ def window_replay_document(record: MatchRecord, entries: list[dict[str, Any]]) -
         "resolutions": [{"resolution": e["resolution"], "window": e["window"], "gm_events": _events(e.get("gm_events")),
                          "orders": e["orders"], "state_before": e["state_before"]} for e in entries],
         "gm_events_after": _events(record.gm_events),
-        "final_state": ruleset.state_to_json(record.state),
+        "final_state": ruleset.state_codec.to_json(record.state),
     }
 
 
@@ -95,7 +95,7 @@ def _rules(doc: dict[str, Any]) -> AnyRuleset:
 def _apply(rules: AnyRuleset, state: Any, events: list[Any], where: str) -> tuple[Any, str | None]:
     for i, data in enumerate(events, start=1):
         try:
-            state = rules.apply_gm_event(state, rules.gm_event_from_json(data)).state
+            state = rules.apply_gm_event(state, rules.gm_event_codec.from_json(data)).state
         except (KeyError, ValueError, TypeError, IndexError) as exc:
             return state, f"GM event {i} {where} cannot be applied ({exc})"
     return state, None
@@ -107,7 +107,7 @@ def replay_window_states(doc: dict[str, Any]) -> WindowReplayCheck:
     rules = _rules(doc)
     try:
         seed = bytes.fromhex(str(doc["seed"]))
-        state = rules.state_from_json(doc["initial_state"])
+        state = rules.state_codec.from_json(doc["initial_state"])
         entries = list(doc["resolutions"])
         final = doc["final_state"]
     except (KeyError, ValueError, TypeError) as exc:
@@ -119,21 +119,21 @@ def replay_window_states(doc: dict[str, Any]) -> WindowReplayCheck:
         where = f"before resolution {done + 1} (window {entry.get('window')})"
         state, problem = _apply(rules, state, entry.get("gm_events", []), where)
         if problem is None:
-            found = first_difference(entry["state_before"], rules.state_to_json(state))
+            found = first_difference(entry["state_before"], rules.state_codec.to_json(state))
             if found is not None:
                 problem = f"the state {where} differs: {found}"
         if problem is not None:
             return WindowReplayCheck(done, rolls, problem)
         dice = rules.dice(seed, state)
         try:
-            orders = rules.orders_from_json(entry["orders"])
+            orders = rules.orders_codec.from_json(entry["orders"])
         except (KeyError, ValueError, TypeError) as exc:
             return WindowReplayCheck(done, rolls, f"the orders of resolution {done + 1} cannot be read ({exc})")
         state = rules.resolve(state, orders, dice).state
         rolls += len(dice.rolled) + len(dice.drawn)
     state, problem = _apply(rules, state, doc.get("gm_events_after", []), "after the last resolution")
     if problem is None:
-        found = first_difference(final, rules.state_to_json(state))
+        found = first_difference(final, rules.state_codec.to_json(state))
         if found is not None:
             problem = f"the final state differs from the replayed one: {found}"
     return WindowReplayCheck(len(entries), rolls, problem)

@@ -45,8 +45,9 @@ def windows_replay(doc: Mapping[str, Any]) -> dict[str, Any]:
     except UnknownRulesetError:
         hook = None
     if hook is None or fmt not in hook.replay_formats:
-        raise WindowReplayError(f"not a sheets-gm replay (format {fmt!r}; expected {WINDOW_REPLAY_FORMAT!r} or an "
-                                "older format of its ruleset)")
+        raise WindowReplayError(f"not a replay this version reads (its format is {fmt!r}, this version writes "
+                                f"{WINDOW_REPLAY_FORMAT!r} and reads the older formats its rulesets list): verify it "
+                                "with the version that exported it")
     try:
         return {"format": WINDOW_REPLAY_FORMAT, **hook.upgrade_replay(doc)}
     except LegacyError as exc:
@@ -82,7 +83,7 @@ def upgraded_record(ruleset_class: type[AnyRuleset], up: UpgradedMatch, where: s
     }
     try:
         ruleset = ruleset_class.create(_settings(ruleset_class, up, where), up.board)
-        window = ruleset.window(ruleset.state_from_json(up.state))
+        window = ruleset.window(ruleset.state_codec.from_json(up.state))
     except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
         raise MatchRecordError(f"{where}: the old record does not read as a {ruleset_class.traits.title} match "
                                f"({exc}); restore the engine tab from a backup") from None
@@ -101,12 +102,12 @@ def _archive_entries(record: MatchRecord, up: UpgradedMatch, seat: str, adapter:
     ruleset = record.ruleset
     out = []
     for entry, parts in zip(up.history, up.seat_orders, strict=True):
-        before = ruleset.state_from_json(entry["state_before"])
+        before = ruleset.state_codec.from_json(entry["state_before"])
         window = ruleset.window(before)
         rows: list[dict[str, object]] = []
         part = parts.get(seat)
         if window is not None and part is not None:
-            typed = adapter.typed_cells(before, window, seat, ruleset.orders_from_json(part))
+            typed = adapter.typed_cells(before, window, seat, ruleset.orders_codec.from_json(part))
             rows = [TypedRow(table, subject, 0, window.key, dict(values), "").to_json()
                     for table, by_subject in typed.items() for subject, values in by_subject.items()]
         out.append(compact_json({"resolution": entry["resolution"], "window": entry["window"], "rows": rows}))
@@ -131,12 +132,12 @@ def _carried(record: MatchRecord, hook: LegacyUpgrades, adapter: Any, seat: str,
     """What ``seat`` typed for the open window on the old layout, as rows of the new one (or a note)."""
     ruleset = record.ruleset
     window = ruleset.window(record.state)
-    found = hook.carried_orders(raw, ruleset.state_to_json(record.state), seat)
+    found = hook.carried_orders(raw, ruleset.state_codec.to_json(record.state), seat)
     report.notes += [f"not carried over: {d}" for d in found.dropped]
     if window is None or found.orders is None:
         return
     try:
-        typed = adapter.typed_cells(record.state, window, seat, ruleset.orders_from_json(found.orders))
+        typed = adapter.typed_cells(record.state, window, seat, ruleset.orders_codec.from_json(found.orders))
     except (KeyError, ValueError, TypeError) as exc:
         report.notes.append(f"not carried over: what {seat} typed for {window.label} ({exc}); it must be typed again")
         return

@@ -1,6 +1,9 @@
-"""init, sync, resolve and status end to end: a match config in a temporary folder, orders typed into cells.
+"""init, sync, resolve and status of a GvG match end to end: a match config in a temporary folder, orders
+typed into the cells of each team's orders tab (a row per player, the captain's row).
 
-Local workbooks here; the same commands against the Google fake are in test_commands_google.py.
+Local workbooks here; the same commands against the Google fake are in test_commands_google.py. What every
+game on the generic sync shares is in test_window_commands.py (the test game "race"); this file keeps what
+GvG's players, captains and GM see.
 """
 
 from __future__ import annotations
@@ -16,18 +19,14 @@ from sheets_gm.cli import main
 from sheets_gm.engine.registry import ruleset_names
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.watch import sync_once
-from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
-from sheets_gm.rulesets.gvg.sheet.template import default_template
-from sheets_gm.sheets.backend import RangeWrite
-from sheets_gm.sheets.layout import a1
-from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.snapshot import read_snapshot
-from tests.matchfiles import local_config
+from sheets_gm.match.window_match import window_sync_once
+from sheets_gm.sync.match_record import MatchRecord
+from tests.matchfiles import local_config, record_of, rules_of
+from tests.matchfiles import type_orders as bots_type
 from tests.paths import SCENARIOS
 
-ROSTER = "name,team,role,captain,email\nAnn,red,dps,yes,ann@example.org\nBen,red,healer,,\n" \
-         "Cat,blue,tank,yes,\nDan,blue,dps,,\n"
+ROSTER = "name,team,role,email\nAnn,red,dps,ann@example.org\nBen,red,healer,\nCat,blue,tank,\nDan,blue,dps,\n"
+FEEDBACK, READY = 12, 11  # the Feedback column (L) of both tables, the captain's Ready box (K)
 
 
 def config(tmp_path: Path, extra: str = "", **where: str) -> Path:
@@ -47,45 +46,60 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
     return code, out, err
 
 
+def record(path: Path) -> MatchRecord:
+    """The match the engine tab of ``path``'s match holds."""
+    return record_of(open_match_sheets(load_config(path)))
+
+
 def state_turn(path: Path) -> int:
-    return read_snapshot(open_match_sheets(load_config(path)), default_template()).record.turn
+    return int(record(path).state.turn)
 
 
 def type_orders(path: Path, ready: bool = True) -> None:
-    type_bot_orders(open_match_sheets(load_config(path)), [ObjectiveBot(1), RandomBot(2)], ready=ready)
+    bots_type(open_match_sheets(load_config(path)), ready=ready)
+
+
+def row_of(sheet: openpyxl.worksheet.worksheet.Worksheet, first: str) -> int:
+    """The row whose column A says ``first`` (a player's name, a team's captain row)."""
+    return next(r for r in range(1, sheet.max_row + 1) if sheet.cell(r, 1).value == first)
 
 
 # --------------------------------------------------------------------------- init
 
 def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster_tab(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """GvG needs its players: without a roster, init lays out the Roster tab and creates no match."""
     path = tmp_path / "match.toml"
     code, out, _ = run(capsys, "init", "gvg", "-c", path)
     assert code == 0
-    assert "Wrote a starter config" in out and "type the players in tab 'Roster'" in out
+    assert "Wrote a starter config" in out and f"type the roster in tab 'Roster' of {tmp_path / 'match.xlsx'}" in out
+    assert "a GvG match needs its players: a roster line per player" in out and "Seed hash" not in out
     assert load_config(path).board == "match.xlsx"
     wb = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    assert "Engine" not in wb.sheetnames
     ws = wb["Roster"]
-    assert [c.value for c in ws[1]] == ["Name", "Team", "Role", "Captain", "Email"]
+    assert [c.value for c in ws[1]] == ["name", "team", "email", "role"]
     lists = {str(v.sqref): v.formula1 for v in ws.data_validations.dataValidation}
-    assert any(ref.startswith("B2") for ref in lists) and any(ref.startswith("C2") for ref in lists)
+    assert any(ref.startswith("B2") and "red,blue" in str(f) for ref, f in lists.items())
 
     # Running init again with the tab still empty changes nothing and says the same.
     code, out, _ = run(capsys, "init", "gvg", "-c", path)
     assert code == 0 and "No roster yet" in out
 
-    # The GM types the roster in the sheet (any case; the captain box ticked), then init again.
+    # The GM types the roster in the sheet (any case), then init again.
     wb = openpyxl.load_workbook(tmp_path / "match.xlsx")
     ws = wb["Roster"]
-    for r, row in enumerate([("Ann", "red", "DPS", True), ("Ben", "Red", "Healer", False),
-                             ("Cat", "blue", "Tank", True)], start=2):
+    for r, row in enumerate([("Ann", "red", None, "DPS"), ("Ben", "Red", None, "Healer"),
+                             ("Cat", "blue", "cat@example.org", "Tank")], start=2):
         for c, value in enumerate(row, start=1):
             ws.cell(r, c).value = value
     wb.save(tmp_path / "match.xlsx")
     code, out, _ = run(capsys, "init", "gvg", "-c", path)
     assert code == 0, out
-    assert "Match created: 3 players" in out
+    assert "Match created: red, blue (3 roster lines)" in out
     assert state_turn(path) == 1
+    assert [(p.name, p.team, p.role.value) for p in record(path).state.players] == [
+        ("Ann", 0, "dps"), ("Ben", 0, "healer"), ("Cat", 1, "tank")]
 
 
 def test_init_with_a_roster_csv_and_private_workbooks_creates_every_file(
@@ -96,17 +110,18 @@ def test_init_with_a_roster_csv_and_private_workbooks_creates_every_file(
     assert code == 0, out
     seed_hash = out.split("Seed hash")[1].split(": ")[1].split()[0]
     assert len(seed_hash) == 64
-    assert "Turn 1 orders are open until " in out and ", 20:00 (Europe/Paris)." in out
+    assert "The first orders are open until " in out and ", 20:00 (Europe/Paris)" in out
     for name in ("board.xlsx", "gm/engine.xlsx", "red.xlsx", "blue.xlsx"):
         assert (tmp_path / name).exists(), name
     assert openpyxl.load_workbook(tmp_path / "gm/engine.xlsx")["Engine"].sheet_state == "hidden"
     assert "Orders blue" not in openpyxl.load_workbook(tmp_path / "red.xlsx").sheetnames
+    assert "Orders red" in openpyxl.load_workbook(tmp_path / "red.xlsx").sheetnames
     settings = openpyxl.load_workbook(tmp_path / "board.xlsx")["Settings"]
-    last = [c.value for c in settings[settings.max_row]]
-    assert last[:2] == ["deadlines", "every day at 20:00 (Europe/Paris)"]
-    record = read_snapshot(open_match_sheets(load_config(path)), default_template()).record
-    assert record.seed_hash == seed_hash
-    assert record.deadline.endswith(("+01:00[Europe/Paris]", "+02:00[Europe/Paris]"))
+    rows = [[c.value for c in row][:2] for row in settings.iter_rows()]
+    assert ["deadlines", "every day at 20:00 (Europe/Paris)"] in rows
+    stored = record(path)
+    assert stored.seed_hash == seed_hash
+    assert stored.deadline.endswith(("+01:00[Europe/Paris]", "+02:00[Europe/Paris]"))
 
 
 def test_init_refuses_to_replace_a_match_unless_told_and_then_keeps_a_backup(
@@ -117,12 +132,13 @@ def test_init_refuses_to_replace_a_match_unless_told_and_then_keeps_a_backup(
     type_orders(path)
     assert run(capsys, "sync", "-c", path)[0] == 0
     code, _, err = run(capsys, "init", "gvg", "-c", path)
-    assert code == 1 and "already holds a match (turn 2, seed hash " in err and "init never replaces one" in err
+    assert code == 1 and "already holds a gvg match (1 windows resolved, seed hash " in err
+    assert "init never replaces one" in err
     assert state_turn(path) == 2
     code, out, _ = run(capsys, "init", "gvg", "-c", path, "--overwrite")
     assert code == 0, out
     backups = list(tmp_path.glob("match.before-init-*.xlsx"))
-    assert len(backups) == 1 and f"kept as {backups[0]}" in out
+    assert len(backups) == 1 and str(backups[0]) in out
     assert state_turn(path) == 1
 
 
@@ -131,8 +147,10 @@ def test_house_rules_from_the_config_are_the_matchs_settings(tmp_path: Path,
     path = config(tmp_path, 'roster = "roster.csv"\n[settings]\nmovement = "rook"\nmax_turns = 20')
     roster(tmp_path)
     assert run(capsys, "init", "gvg", "-c", path)[0] == 0
-    record = read_snapshot(open_match_sheets(load_config(path)), default_template()).record
-    assert record.settings.movement == "rook" and record.settings.max_turns == 20
+    settings = rules_of(record(path)).settings
+    assert settings.movement == "rook" and settings.max_turns == 20
+    code, out, _ = run(capsys, "status", "-c", path)
+    assert code == 0 and "Turn 1 of 20" in out
 
 
 # --------------------------------------------------------------------------- sync, resolve, status
@@ -148,67 +166,58 @@ def match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 def test_sync_answers_players_and_resolves_when_every_captain_is_ready(
         match: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "sync", "-c", match)
-    assert (code, out.strip()) == (0, "Turn 1: waiting for 4 order(s), 0 of 2 captains ready.")
+    assert (code, out.strip()) == (0, "Turn 1: waiting for red, blue.")
     type_orders(match, ready=False)
     code, out, _ = run(capsys, "sync", "-c", match)
-    assert code == 0 and "every order is in, 0 of 2 captains ready" in out and "feedback cell(s) updated" in out
+    assert code == 0 and "Turn 1: waiting for red, blue; " in out and "feedback cell(s) updated" in out
     assert state_turn(match) == 1
+    sheet = openpyxl.load_workbook(match.parent / "match.xlsx")["Orders red"]
+    feedback = str(sheet.cell(row_of(sheet, "Ann"), FEEDBACK).value)
+    assert "Waiting for your orders" not in feedback and feedback
     type_orders(match, ready=True)
     code, out, _ = run(capsys, "sync", "-c", match, "--quiet")
-    assert code == 0 and out.startswith("Turn 1 resolved (every captain is ready). Turn 2 of 60")
+    assert code == 0 and out.startswith("Turn 1 resolved (every seat is ready). Turn 2 of 60")
     code, out, _ = run(capsys, "sync", "-c", match, "--quiet")
     assert (code, out) == (0, "")
     assert state_turn(match) == 2
 
 
-def test_resolve_refuses_a_turn_that_is_not_due_and_force_resolves_it(
+def test_force_names_the_turn_and_never_resolves_one_that_another_sync_opened_meanwhile(
         match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """GvG's windows are its turns: ``--turn N`` names the turn to force. The GM sees turn 1 and forces it;
+    if cron resolved turn 1 a moment before, turn 2 stays open."""
     code, _, err = run(capsys, "resolve", "-c", match)
-    assert code == 1
-    assert "turn 1 is not due" in err and "no order yet from: Ann, Ben, Cat, Dan" in err
-    assert "--force --turn 1" in err
+    assert code == 1 and "window 1 (turn 1) is not due" in err and "(not ready: red, blue)" in err
+    assert f"sheets-gm resolve -c {match} --force --window 1" in err
+    code, out, err = run(capsys, "resolve", "-c", match, "--force")
+    assert code == 1 and out == "" and "window 1 (turn 1) is open now" in err
     assert state_turn(match) == 1
     code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
-    assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
-    assert state_turn(match) == 2
-
-
-def test_force_without_a_turn_names_the_open_turn_and_resolves_nothing(
-        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "resolve", "-c", match, "--force")
+    assert code == 0 and out.startswith("Turn 1 resolved (forced by the GM). Turn 2 of 60")
+    code, out, err = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")  # the GM's second try
     assert code == 1 and out == ""
-    assert "turn 1 is open now" in err and f"sheets-gm resolve -c {match} --force --turn 1" in err
-    assert state_turn(match) == 1
-
-
-def test_force_never_resolves_a_turn_that_another_sync_opened_meanwhile(
-        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The GM sees turn 1 and forces it; cron resolved turn 1 a moment before: turn 2 stays open."""
-    type_orders(match, ready=True)
-    assert run(capsys, "sync", "-c", match)[0] == 0  # cron, first
-    assert state_turn(match) == 2
-    code, out, err = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
-    assert code == 1 and out == ""
-    assert "turn 1 is not the open turn: turn 2 is; nothing was forced" in err
+    assert "window '1' is not the open one: '2' (turn 2) is; nothing was forced" in err
     assert state_turn(match) == 2
 
 
 def test_status_says_where_the_match_stands_and_writes_nothing(
         match: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sheets = open_match_sheets(load_config(match))
-    team = read_snapshot(sheets, default_template()).positions.teams[0]
-    row = team.player_row(0)
-    sheets.orders[0].write([RangeWrite(a1(team.orders_tab, f"D{row}:E{row}"), [["Z99", "attack"]])])
-    before = (match.parent / "match.xlsx").read_bytes()
+    workbook = match.parent / "match.xlsx"
+    book = openpyxl.load_workbook(workbook)
+    sheet = book["Orders red"]
+    ann = row_of(sheet, "Ann")
+    sheet.cell(ann, 4).value, sheet.cell(ann, 5).value = "Z99", "attack"
+    book.save(workbook)
+    before = workbook.read_bytes()
     code, out, _ = run(capsys, "status", "-c", match)
     assert code == 0
-    assert (match.parent / "match.xlsx").read_bytes() == before
+    assert workbook.read_bytes() == before
     lines = out.splitlines()
-    assert lines[0] == "Turn 1 of 60 · orders open (no deadline: the turn resolves when every captain is ready)"
-    assert "red: 0 coins · captain not ready" in lines
-    assert "No order yet from 3: Ben (red), Cat (blue), Dan (blue)" in lines
+    assert lines[0] == "Turn 1 (window 1) · orders open (no deadline: it resolves when every seat is ready)"
+    assert lines[1].startswith("Turn 1 of 60 · orders open · red: 0 coins")
+    assert "Not ready: red, blue" in lines
     assert "Rejected (1):" in lines
-    assert any(line.startswith("  Ann: ") and "Z99" in line for line in lines)
+    assert "  red · Ann: Z99 is off the board (A1 to O23)" in lines
     assert lines[-1] == "Not due yet."
 
 
@@ -219,17 +228,17 @@ def test_the_deadline_resolves_a_turn_and_the_next_one_follows_the_schedule(tmp_
     assert run(capsys, "init", "gvg", "-c", path)[0] == 0
     cfg = load_config(path)
     sheets = open_match_sheets(cfg)
-    stored = read_snapshot(sheets, default_template()).record.deadline
+    stored = record(path).deadline
     assert stored.endswith("T20:00+00:00[UTC]")
     deadline = datetime.fromisoformat(stored.removesuffix("[UTC]"))
-    before = sync_once(cfg, sheets, now=deadline - timedelta(minutes=1))
+    before = window_sync_once(cfg, sheets, now=deadline - timedelta(minutes=1))
     assert not before.resolved and before.deadline == stored
-    after = sync_once(cfg, sheets, now=deadline + timedelta(minutes=1))
+    after = window_sync_once(cfg, sheets, now=deadline + timedelta(minutes=1))
     said = f"{deadline:%a} {deadline.day} {deadline:%b}, 20:00 (UTC)"
-    assert after.resolved and after.reason == f"the deadline {said} has passed"
+    assert after.resolved and said in after.reason and "passed" in after.reason
     tomorrow = deadline + timedelta(days=1)
-    assert after.result.startswith(f"Turn 2 of 60 · orders open until {tomorrow:%a} {tomorrow.day} {tomorrow:%b}, "
-                                   "20:00 (UTC)")
+    assert after.deadline.startswith(f"{tomorrow:%Y-%m-%d}T20:00")
+    assert record(path).state.turn == 2
 
 
 def test_a_whole_match_by_cron_syncs_reaches_its_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -282,8 +291,11 @@ def test_sync_before_init_says_to_run_init(tmp_path: Path, capsys: pytest.Captur
 @pytest.mark.parametrize(("extra", "roster_text", "message"), [
     ('[settings]\nmovment = "rook"', ROSTER, "movment"),
     ('[settings]\nmovement = "diagonal"', ROSTER, "movement"),
-    ("", "name,team\nAnn,red\n", "role is missing"),
-    ("", "name,team,role\nAnn,green,dps\n", "line 2: Ann is on team 'green'"),
+    ("", "name,team\nAnn,red\n", "Ann: unknown role ''; use dps, tank or healer"),
+    ("", "name,team,role\nAnn,red,mage\n", "Ann: unknown role 'mage'; use dps, tank or healer"),
+    ("", "name,team,role\nAnn,green,dps\n", "line 2: Ann is in 'green'; the seats are red, blue"),
+    ("", "name,team,role\nAnn,red,dps\nBen,red,mage\n", "roster.csv: roster line 3: Ben: unknown role 'mage'"),
+    ("", "name,role\nAnn,dps\n", "line 1 should name the columns name and seat (or team"),
     ('map = "nomap.txt"', ROSTER, "no file at"),
 ])
 def test_init_user_errors_exit_1_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: str,
@@ -326,10 +338,10 @@ def test_the_seed_hash_printed_by_init_is_the_sha256_of_the_secret_seed(
     roster(tmp_path)
     code, out, _ = run(capsys, "init", "gvg", "-c", path)
     assert code == 0
-    record = read_snapshot(open_match_sheets(load_config(path)), default_template()).record
-    assert f"Seed hash (publish it now; `export` reveals the seed at the end): {record.seed_hash}" in out
-    assert hashlib.sha256(record.seed).hexdigest() == record.seed_hash
-    assert len(record.seed) == 32
+    stored = record(path)
+    assert f"Seed hash (publish it now; `export` reveals the seed at the end): {stored.seed_hash}" in out
+    assert hashlib.sha256(stored.seed).hexdigest() == stored.seed_hash
+    assert len(stored.seed) == 32
 
 
 def test_ctrl_c_during_watch_stops_after_the_poll_under_way_and_restores_the_handlers(
@@ -389,8 +401,6 @@ def test_players_without_an_email_can_type_their_orders_in_a_local_workbook(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """LibreOffice and Excel refuse typing into a locked cell of a protected sheet: every player's and
     captain's input cells must be unlocked in the saved file, e-mail or not; GM cells stay locked."""
-    import openpyxl
-
     path = config(tmp_path, 'roster = "roster.csv"')
     roster(tmp_path)  # Ben, Cat and Dan have no e-mail
     assert run(capsys, "init", "gvg", "-c", path)[0] == 0
@@ -398,18 +408,22 @@ def test_players_without_an_email_can_type_their_orders_in_a_local_workbook(
     for team, players in (("red", ("Ann", "Ben")), ("blue", ("Cat", "Dan"))):
         ws = book[f"Orders {team}"]
         assert ws.protection.sheet
-        rows = {ws.cell(r, 1).value: r for r in range(1, 30)}
+        header = row_of(ws, "Player")
+        assert [ws.cell(header, c).value for c in (4, 5, 6)] == ["Destination", "Action", "Teleport"]
         for name in players:
-            r = rows[name]
+            r = row_of(ws, name)
             assert [ws.cell(r, c).protection.locked for c in (4, 5, 6)] == [False, False, False], name
-            assert ws.cell(r, 11).protection.locked, f"{name}'s feedback is the GM's"
+            assert ws.cell(r, FEEDBACK).protection.locked, f"{name}'s feedback is the GM's"
+            assert ws.cell(r, 3).protection.locked, f"{name}'s move roll is the GM's"
             assert ws.cell(r, 1).protection.locked, f"{name}'s name is the GM's"
-        header = next(r for r in range(rows[players[-1]] + 1, 40) if ws.cell(r, 1).value == "Captain")
-        captain = header + 1
-        kinds = [ws.cell(header, c).value for c in range(1, 12)]
-        inputs = [c + 1 for c, k in enumerate(kinds) if k in ("Skill", "Ready")]
-        assert inputs and all(not ws.cell(captain, c).protection.locked for c in inputs)
+        header = row_of(ws, "Captain of")
+        captain = row_of(ws, team)
+        assert captain == header + 1
+        kinds = [ws.cell(header, c).value for c in range(1, 13)]
+        inputs = [c + 1 for c, k in enumerate(kinds) if str(k).startswith("Skill") or k == "Ready"]
+        assert len(inputs) == 8 and all(not ws.cell(captain, c).protection.locked for c in inputs)
         assert ws.cell(captain, kinds.index("Feedback") + 1).protection.locked
+        assert ws.cell(captain, kinds.index("The other team's move rolls") + 1).protection.locked
 
 
 def test_the_ready_box_shows_as_a_box_in_libreoffice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -442,24 +456,28 @@ def test_init_private_starts_a_file_per_team(tmp_path: Path, capsys: pytest.Capt
 def test_the_board_tile_is_the_cell_and_every_team_wears_its_colour(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Tile G9 is cell G9; a player shows its team's mark; red's base is red, blue's blue (slot 1 is red)."""
-    import openpyxl
-
-    from sheets_gm.rulesets.gvg.board import GvgMap
     from sheets_gm.rulesets.gvg.enums import Terrain
-    from sheets_gm.rulesets.gvg.sheet.template import default_map_text, default_template
+    from sheets_gm.rulesets.gvg.sheet.board import GvgLook
+    from sheets_gm.sheets.spec import ruleset_sheet_spec
 
     path = config(tmp_path, 'roster = "roster.csv"')
     roster(tmp_path)
     assert run(capsys, "init", "gvg", "-c", path)[0] == 0
     board = openpyxl.load_workbook(tmp_path / "match.xlsx")["Board"]
-    state = read_snapshot(open_match_sheets(load_config(path)), default_template()).record.state
-    symbols = default_template().symbols
-    for p in state.players:
-        assert f"{p.name}{symbols.team(p.team)}" in str(board[p.at.label].value), p.name
+    stored = record(path)
+    look = GvgLook.of(ruleset_sheet_spec("gvg"))
+    for p in stored.state.players:
+        assert f"{p.name}{look.team_mark(p.team)}" in str(board[p.at.label].value), p.name
     colours = {"red": "F4CCCC", "blue": "CFE2F3"}
-    for tile, (terrain, owner) in GvgMap.from_text(default_map_text()).terrain.items():
+    bases = 0
+    for tile, (terrain, owner) in rules_of(stored).board.terrain.items():
         if terrain is Terrain.BASE and owner is not None:
-            assert str(board[tile.label].fill.start_color.rgb).endswith(colours[state.teams[owner]]), tile.label
+            assert str(board[tile.label].fill.start_color.rgb).endswith(colours[stored.state.teams[owner]]), tile.label
+            bases += 1
+    assert bases >= 2
+    listed = row_of(board, "Player")
+    assert [c.value for c in board[listed]][:4] == ["Player", "Team", "Role", "Position"]
+    assert {board.cell(listed + 1 + i, 1).value for i in range(4)} == {"Ann", "Ben", "Cat", "Dan"}
 
 
 def test_a_workbook_left_open_is_reported_once_a_turn_naming_who_has_it(
@@ -494,11 +512,13 @@ def test_settings_changed_after_init_are_named_on_every_sync(match: Path, capsys
     assert run(capsys, "sync", "-c", match, "--quiet") == (0, "", "")
 
 
-def test_init_warns_of_a_team_without_a_captain_and_uneven_teams(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_warns_of_uneven_teams(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The captain is whoever may edit the team's orders (no roster column says it); uneven teams are named."""
     path = config(tmp_path, 'roster = "roster.csv"')
-    roster(tmp_path, "name,team,role,captain\nAnn,red,dps,yes\nBen,red,healer,\nEve,red,tank,\nCat,blue,tank,\n")
+    roster(tmp_path, "name,team,role\nAnn,red,dps\nBen,red,healer\nEve,red,tank\nCat,blue,tank\n")
     code, out, _ = run(capsys, "init", "gvg", "-c", path)
     assert code == 0
-    assert "Warning: team blue has no captain" in out
-    assert "Warning: the teams are uneven (red 3, blue 1 players)" in out
+    assert "Warning: the teams are uneven: red 3, blue 1." in out
+    roster(tmp_path, ROSTER)
+    code, out, _ = run(capsys, "init", "gvg", "-c", path, "--overwrite")
+    assert code == 0 and "the teams are uneven" not in out

@@ -10,9 +10,8 @@ import pytest
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
-from sheets_gm.sync.autoplay import type_bot_orders
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
+from tests.matchfiles import type_orders
 
 ACCOUNT = "gm-bot@sheets-gm-test.iam.gserviceaccount.com"
 KEYS = {"board": "1BoardKey_cmd_test_000000000000000000000000",
@@ -57,7 +56,7 @@ def test_init_lays_out_four_spreadsheets_and_shares_each_by_role(
         fake: GoogleApiFake, match_toml: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "init", "gvg", "-c", match_toml, "--no-email")
     assert code == 0, err
-    assert "Match created: 4 players" in out and out.count("Shared: ") == 5
+    assert "Match created: red, blue (4 roster lines)" in out and out.count("Shared: ") == 5
     assert emails(fake, "board") == {"gm@example.org": "writer", "ann@example.org": "reader",
                                      "ben@example.org": "reader", "cat@example.org": "reader"}
     assert emails(fake, "red") == {"ann@example.org": "writer", "ben@example.org": "writer",
@@ -68,9 +67,12 @@ def test_init_lays_out_four_spreadsheets_and_shares_each_by_role(
     assert "Orders red" in [s.title for s in red.sheets] and "Orders blue" not in [s.title for s in red.sheets]
     editors = {p["description"]: p.get("editors", {}).get("users", [])
                for s in red.sheets for p in s.protected_ranges}
-    assert ACCOUNT in editors["Order of Ann"] and "ann@example.org" in editors["Order of Ann"]
-    assert "ben@example.org" not in editors["Order of Ann"]
-    assert "ann@example.org" in editors["Captain of red"]
+    # A team's input columns are its own (the captain is whoever the team lets tick Ready): red's players and
+    # the GM may type there, blue's players may not; the columns sheets-gm writes are the GM's alone.
+    for column in ("players: Destination", "players: Action", "captain: Skill 1", "captain: Ready"):
+        assert {ACCOUNT, "ann@example.org", "ben@example.org", "gm@example.org"} <= set(editors[column])
+        assert "cat@example.org" not in editors[column]
+    assert "ann@example.org" not in editors["players: Feedback, written by sheets-gm"]
 
 
 def test_sync_resolve_and_status_through_google(fake: GoogleApiFake, match_toml: Path,
@@ -78,12 +80,12 @@ def test_sync_resolve_and_status_through_google(fake: GoogleApiFake, match_toml:
     assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
     assert not emails(fake, "board")
     sheets = open_match_sheets(load_config(match_toml))
-    type_bot_orders(sheets, [ObjectiveBot(1), RandomBot(2)], ready=False)
+    type_orders(sheets, ready=False)
     code, out, _ = run(capsys, "status", "-c", match_toml)
-    assert code == 0 and "Every active player has an order in." in out
+    assert code == 0 and "Not ready: red, blue" in out
     fake.reset_counters()
     code, out, _ = run(capsys, "sync", "-c", match_toml)
-    assert code == 0 and "every order is in, 0 of 2 captains ready" in out
+    assert code == 0 and "Turn 1: waiting for red, blue" in out
     assert fake.calls("sheets.spreadsheets.values.batchGet") == 4
     code, out, _ = run(capsys, "resolve", "-c", match_toml, "--force", "--turn", "1")
     assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
@@ -126,15 +128,15 @@ def test_repair_rebuilds_an_edited_google_layout_and_keeps_the_orders(
 
     assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
     sheets = open_match_sheets(load_config(match_toml))
-    type_bot_orders(sheets, [ObjectiveBot(1), RandomBot(2)], ready=False)
+    type_orders(sheets, ready=False)
     sheets.orders[0].write([RangeWrite("'Orders red'!D4", [["Where to?"]])])
     code, _, err = run(capsys, "sync", "-c", match_toml)
     assert code == 1 and "sheets-gm repair" in err
     code, _, err = run(capsys, "init", "gvg", "-c", match_toml, "--no-share")
-    assert code == 1 and "already holds a match" in err
+    assert code == 1 and "already holds a gvg match" in err
     code, out, err = run(capsys, "repair", "-c", match_toml)
     assert code == 0, err
-    assert "typed order(s)" in out and "Kept a copy" not in out  # Google keeps its own version history
+    assert "typed row(s) are back in their cells" in out and "Kept a copy" not in out  # Google keeps its history
     code, out, _ = run(capsys, "resolve", "-c", match_toml, "--force", "--turn", "1")
     assert code == 0 and "Turn 1 resolved" in out
 

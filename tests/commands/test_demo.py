@@ -14,23 +14,29 @@ from openpyxl import load_workbook
 from sheets_gm.cli import main
 
 
-def test_demo_plays_to_the_end_and_its_replay_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_plays_its_turns_and_its_replay_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--turns", "8", "--seed", "t"]) == 0
     printed = capsys.readouterr().out
-    assert "Result: Match over on turn 8" in printed
-    assert "tree went:" in printed
-    book = load_workbook(out / "demo-match.xlsx")
-    assert {"Board", "Players", "Log", "Orders red", "Orders blue"} <= set(book.sheetnames)
-    assert book["Board"]["Q2"].value.startswith("Match over on turn 8")  # right of the 15-column map
-    assert book["Board"]["Q1"].value == "sheets-gm · WWM GvG board"
+    assert "Result after 8 windows: Turn 9 of 60 · orders open" in printed
+    assert printed.count("\nTurn ") >= 8  # a line per turn played
+    board = load_workbook(out / "board.xlsx")
+    assert {"Board", "Log", "Settings"} <= set(board.sheetnames) and "Engine" not in board.sheetnames
+    assert board["Board"]["Q2"].value.startswith("Turn 9 of 60")  # right of the 15-column map
+    assert board["Board"]["Q1"].value == "sheets-gm · WWM GvG board"
+    assert "Orders red" in load_workbook(out / "orders-red.xlsx").sheetnames
+    assert "Orders red" not in load_workbook(out / "orders-blue.xlsx").sheetnames
+    assert load_workbook(out / "gm" / "engine.xlsx")["Engine"].sheet_state == "hidden"
     replay = out / "export" / "replay.json"
+    assert f"verify {replay}" in printed
     assert main(["verify", str(replay)]) == 0
-    assert "OK: 8 windows" in capsys.readouterr().out
+    assert "OK: 8 windows and" in capsys.readouterr().out
     doc = json.loads(replay.read_text(encoding="utf-8"))
-    doc["turns"][3]["orders"]["players"] = {}
+    assert doc["resolutions"][3]["orders"]["players"]
+    doc["resolutions"][3]["orders"]["players"] = {}  # as if nobody had ordered on turn 4
     replay.write_text(json.dumps(doc), encoding="utf-8")
     assert main(["verify", str(replay)]) == 1
+    assert "MISMATCH after 4 windows replayed" in capsys.readouterr().out
 
 
 def test_verify_explains_a_missing_or_malformed_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,24 +48,27 @@ def test_verify_explains_a_missing_or_malformed_file(tmp_path: Path, capsys: pyt
     assert "not a readable JSON replay" in capsys.readouterr().err
     bad.write_text('{"format": "x"}', encoding="utf-8")
     assert main(["verify", str(bad)]) == 1
-    assert "not a sheets-gm replay" in capsys.readouterr().err
+    assert "not a replay this version reads (its format is 'x', this version writes 'sheets-gm replay v3" in \
+        capsys.readouterr().err
 
 
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
-def test_libreoffice_opens_the_demo_workbook_and_prints_the_board_on_one_page(
+def test_libreoffice_opens_the_demo_board_and_prints_it_on_one_page(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--turns", "3"]) == 0
-    done = subprocess.run(["bash", "scripts/demo_pdf.sh", str(out)], capture_output=True, text=True, timeout=300,
-                          check=False)
+    profile = tmp_path / "profile"  # a private profile: works beside a running LibreOffice
+    done = subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", "pdf",
+                           "--outdir", str(out / "pdf"), str(out / "board.xlsx")],
+                          capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    pdf = (out / "pdf" / "demo-match.pdf").read_bytes()
+    pdf = (out / "pdf" / "board.pdf").read_bytes()
     assert pdf.startswith(b"%PDF")
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
-    # Each visible tab is one page wide: Board, Players, Settings, two orders tabs, two archives, Log.
-    assert 8 <= pages <= 12, pages
+    # Each visible tab of the board's workbook is one page wide: Board, Log, Settings.
+    assert 3 <= pages <= 5, pages
     if shutil.which("pdftotext") is not None:
-        page = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(out / "pdf" / "demo-match.pdf"), "-"],
+        page = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(out / "pdf" / "board.pdf"), "-"],
                               capture_output=True, text=True, timeout=60, check=True).stdout
         # What LibreOffice really drew on the board page: the legend, the team marks, the signs.
         assert "tile G9 is cell G9" in page and "⌂ base" in page and "♜" in page

@@ -11,15 +11,14 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.registry import ruleset_names
+from sheets_gm.engine.registry import create_ruleset, ruleset_names
 from sheets_gm.match.checkup import Verdict
 from sheets_gm.match.doctor import run_doctor
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.sheet.template import default_map_text
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.layout import WorkbookLayout
-from sheets_gm.sync.create import create_match
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_create import create_window_match
 from tests.fakes.google_api import (
     BATCH_UPDATE,
     WRITE,
@@ -157,7 +156,8 @@ def test_teams_that_differ_from_the_match_fail(tmp_path: Path, doctor: Doctor) -
     code, out = doctor(config)
     assert code == 1
     found = line(out, "✘", "config vs match")
-    assert "created as gvg with red and blue" in found and 'fix: write teams = ["red", "blue"]' in found
+    assert "the config names a gvg match of teams red, green, but the match was created as gvg with red, blue" in found
+    assert 'fix: write teams = ["red", "blue"] and ruleset = "gvg"' in found
 
 
 def test_a_missing_workbook_says_run_init(tmp_path: Path, doctor: Doctor) -> None:
@@ -189,7 +189,7 @@ def test_a_workbook_without_a_match_says_run_init(tmp_path: Path, doctor: Doctor
     assert code == 1
     found = line(out, "✘", "match")
     assert "no match in" in found and "'Engine'" in found
-    assert "fix: create the match with `sheets-gm init -c" in found
+    assert "fix: create the match with `sheets-gm init gvg -c" in found
 
 
 def test_a_workbook_open_in_libreoffice_fails_with_how_to_close_it(tmp_path: Path, doctor: Doctor) -> None:
@@ -249,7 +249,7 @@ def test_an_unforeseen_error_is_a_failed_check_not_a_crash(tmp_path: Path, docto
     def boom(*_: Any, **__: Any) -> Any:
         raise RuntimeError("surprise")
 
-    monkeypatch.setattr("sheets_gm.match.doctor_sheets.read_snapshot", boom)
+    monkeypatch.setattr("sheets_gm.match.doctor_sheets.read_match", boom)
     code, out = doctor(config)
     assert code == 1
     found = line(out, "✘", "spreadsheets")
@@ -298,7 +298,7 @@ def google_match(fake: GoogleApiFake, folder: Path, *, interval: int = 60, key: 
     client = fake_client()
     backend = {role: GoogleSheetBackend(client, sheet_key, title=role) for role, sheet_key in KEYS.items()}
     sheets = MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]))
-    create_match(sheets, roster(), settings=GvgSettings(), map_text=default_map_text(), seed=SEED)
+    create_window_match(sheets, create_ruleset("gvg", GvgSettings()), roster(), seed=SEED)
     write_service_account_key(folder / "key.json", SA_EMAIL)
     config = folder / "match.toml"
     config.write_text(
@@ -405,8 +405,8 @@ def test_spreadsheets_without_a_match_say_run_init(fake: GoogleApiFake, tmp_path
     code, out = doctor(config)
     assert code == 1
     found = line(out, "✘", "match")
-    assert "no match in" in found and "Unable to parse range" in found
-    assert "fix: create the match with `sheets-gm init -c" in found
+    assert "no match in" in found and "it has no engine tab 'Engine'" in found
+    assert "fix: create the match with `sheets-gm init gvg -c" in found
     assert fake.calls(WRITE) == fake.calls(BATCH_UPDATE) == 0
 
 

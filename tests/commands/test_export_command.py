@@ -30,14 +30,17 @@ def test_a_finished_match_is_exported_with_its_seed_and_the_replay_verifies(
     folder = finished.parent / "export"
     assert f"Seed:      {SEED.hex()}" in out
     assert hashlib.sha256(SEED).hexdigest() in out
-    assert "The match is over (turn 3)" in out
+    assert "The match is over (3 windows resolved): exported with its seed." in out
     for name in ("match.xlsx", "Board.csv", "Orders red.csv", "replay.json"):
         assert (folder / name).is_file()
         assert str(folder / name) in out
-    with (folder / "Players.csv").open(encoding="utf-8", newline="") as f:
-        assert next(csv.reader(f))[0] == "Player"
+    with (folder / "Board.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0][16] == "sheets-gm · WWM GvG board"  # Q1: right of the 15-column map and a blank column
+    listed = next(i for i, row in enumerate(rows) if row[:4] == ["Player", "Team", "Role", "Position"])
+    assert {row[0] for row in rows[listed + 1:listed + 7]} == {f"{t}{i}" for t in ("red", "blue") for i in range(3)}
     assert main(["verify", str(folder / "replay.json")]) == 0
-    assert "OK: 3 windows" in capsys.readouterr().out
+    assert "OK: 3 windows and" in capsys.readouterr().out
 
 
 def test_csv_cells_a_spreadsheet_would_run_are_neutralised(finished: Path, tmp_path: Path) -> None:
@@ -45,11 +48,15 @@ def test_csv_cells_a_spreadsheet_would_run_are_neutralised(finished: Path, tmp_p
 
     workbook = finished.parent / "match.xlsx"
     book = openpyxl.load_workbook(workbook)
-    book["Orders red"]["D5"] = "=HYPERLINK(\"http://evil\")"
+    sheet = book["Orders red"]
+    sheet["D5"] = "=HYPERLINK(\"http://evil\")"
+    sheet["D5"].data_type = "s"  # text a player typed after a quote: the export's CSV must not make it a formula
+    sheet["E5"] = "@SUM(1)"
     book.save(workbook)
     assert main(["export", "-c", str(finished), "--out", str(tmp_path / "out")]) == 0
     text = (tmp_path / "out" / "Orders red.csv").read_text(encoding="utf-8")
-    assert "'=HYPERLINK" in text
+    assert "'=HYPERLINK" in text and "'@SUM(1)" in text
+    assert ",=" not in text and ",@" not in text
 
 
 def test_an_unfinished_match_needs_reveal_early_and_says_why(
@@ -59,14 +66,14 @@ def test_an_unfinished_match_needs_reveal_early_and_says_why(
     play(sheets, 1)
     assert main(["export", "-c", str(config)]) == 1
     err = capsys.readouterr().err
-    assert "still being played (turn 2)" in err
+    assert "still being played (1 windows resolved)" in err
     assert "predict the rest of the match" in err
     assert "--reveal-early" in err
     assert not (tmp_path / "export").exists()
 
     assert main(["export", "-c", str(config), "--reveal-early"]) == 0
     out = capsys.readouterr().out
-    assert "WARNING: the match is not over (turn 2)" in out
+    assert "WARNING: the match is not over (1 windows resolved)" in out
     assert SEED.hex() in out
     assert main(["verify", str(tmp_path / "export" / "replay.json")]) == 0
 

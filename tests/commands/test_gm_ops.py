@@ -1,7 +1,9 @@
-"""GM commands end to end: adjust (corrections, duels), undo and verify, through the CLI on a local workbook.
+"""GM commands on a GvG match end to end: adjust (corrections, duels), undo and verify, through the CLI on a
+local workbook, and the same operations cut short by a crash or run against four Google spreadsheets.
 
-Each test writes a match.toml in ``tmp_path``, creates the match in a workbook, lets bots type
-orders into its cells and the real sync resolve turns, then runs ``sheets-gm`` as a GM would.
+Each test creates the match in a workbook (tests/matchfiles.py), lets bots type orders into its cells and the
+real sync resolve turns, then runs ``sheets-gm`` as a GM would. What any game on the generic sync shares is
+in test_window_commands.py and tests/sync/test_window_sync.py; this file keeps what a GvG GM relies on.
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,88 +20,62 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.engine.core.grid import Coord
-from sheets_gm.match.config import load_config
-from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.gvg.enums import EventKind, Terrain
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.setup import RosterEntry
-from sheets_gm.rulesets.gvg.sheet.positions import GvgPositions
-from sheets_gm.rulesets.gvg.sheet.template import default_map_text, default_template
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GvgState
-from sheets_gm.sheets.backend import RangeWrite, SheetBackend
-from sheets_gm.sheets.layout import CellValue, Grid, a1
-from sheets_gm.sync.adjust import adjust_match
-from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
-from sheets_gm.sync.export import export_match, match_replay, replay_states
-from sheets_gm.sync.poll import poll
-from sheets_gm.sync.record import EngineRecord
+from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MatchRecord
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.snapshot import read_snapshot
-from sheets_gm.sync.undo import undo_turn
+from sheets_gm.sync.window_between import adjust_window_match, undo_window
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_export import window_match_replay
+from sheets_gm.sync.window_replay import replay_window_states
 from tests.fakes.clock import FakeClock
-from tests.fakes.google_api import READ, WRITE, GoogleApiFake
+from tests.fakes.google_api import READ, WRITE, GoogleApiFake, fake_client
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.sync.test_sync import new as new_memory_match
-from tests.sync.test_sync_google import KEYS, policy
-from tests.sync.test_sync_google import calls_by_spreadsheet as google_calls
-from tests.sync.test_sync_google import create as google_match
+from tests.matchfiles import GVG, SEED, local_match, record_of, roster, rules_of, sync, type_orders
 
-NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
-TEMPLATE = default_template()
-SEED = b"gm-ops-test-seed"
-ROSTER = (("Ann", "red", "dps"), ("Ben", "red", "tank"), ("Cat", "red", "healer"),
-          ("Dan", "blue", "dps"), ("Eve", "blue", "tank"), ("Fay", "blue", "healer"))
-CONFIG = """\
-ruleset = "gvg"
-teams = ["red", "blue"]
-
-[sheets]
-backend = "local"
-board = "match.xlsx"
-"""
+STATUS = "Q2"  # the board's status line, right of the 15-column map
 
 
 @dataclass
 class Match:
-    """A match in ``tmp_path``: its config file and its spreadsheets."""
+    """A match in ``tmp_path``: its config file and its spreadsheets (one local workbook)."""
 
     config: Path
     sheets: MatchSheets
 
-    def record(self) -> EngineRecord:
-        return read_snapshot(self.sheets, TEMPLATE).record
+    @property
+    def workbook(self) -> Path:
+        return self.config.parent / "match.xlsx"
+
+    def record(self) -> MatchRecord:
+        return record_of(self.sheets)
 
     def state(self) -> GvgState:
-        return self.record().state
+        state: GvgState = self.record().state
+        return state
 
-    def positions(self) -> GvgPositions:
-        return read_snapshot(self.sheets, TEMPLATE).positions
+    def book(self) -> openpyxl.Workbook:
+        return openpyxl.load_workbook(self.workbook)
 
-    def read(self, backend: SheetBackend, a1_range: str) -> Grid:
-        return backend.read([a1_range])[0]
-
-    def cell(self, backend: SheetBackend, a1_range: str) -> CellValue:
-        grid = self.read(backend, a1_range)
-        return grid[0][0] if grid and grid[0] else None
-
-    def log(self) -> Grid:
-        rows = self.record().log_rows
-        return self.read(self.sheets.board, a1(TEMPLATE.tabs.log, f"A2:C{1 + rows}"))
+    def log(self) -> list[list[Any]]:
+        """The Log tab's rows under its header: turn, kind, what happened."""
+        sheet = self.book()["Log"]
+        return [[c.value for c in row][:3] for row in sheet.iter_rows(min_row=2) if row[0].value is not None]
 
     def play(self, turns: int = 1) -> None:
-        players = [ObjectiveBot(1), RandomBot(2)]
         for _ in range(turns):
-            type_bot_orders(self.sheets, players)
-            report = poll(self.sheets, now=NOW)
+            type_orders(self.sheets)
+            report = sync(self.sheets)
             assert report.resolved, report
 
     def run(self, *args: str) -> int:
         return main([args[0], "-c", str(self.config), *args[1:]])
 
     def files(self) -> bytes:
-        return (self.config.parent / "match.xlsx").read_bytes()
+        return self.workbook.read_bytes()
 
 
 @pytest.fixture
@@ -109,20 +84,25 @@ def match(tmp_path: Path) -> Match:
 
 
 def make_match(tmp_path: Path, max_turns: int = 60) -> Match:
-    config = tmp_path / "match.toml"
-    config.write_text(CONFIG, encoding="utf-8")
-    openpyxl.Workbook().save(tmp_path / "match.xlsx")
-    sheets = open_match_sheets(load_config(config))
-    create_match(sheets, [RosterEntry(*r) for r in ROSTER], settings=GvgSettings(max_turns=max_turns),
-                 map_text=default_map_text(), seed=SEED)
+    config, sheets = local_match(tmp_path, settings=GvgSettings(max_turns=max_turns))
     return Match(config, sheets)
 
 
 def open_tile(m: Match, team: int, avoid: set[Coord]) -> Coord:
     """An open tile a player of ``team`` may stand on."""
-    rules = m.record().rules()
-    return next(c for c, (t, _o) in sorted(rules.board.terrain.items())
-                if t is Terrain.OPEN and rules.board.enterable(team, c) and c not in avoid)
+    board = rules_of(m.record()).board
+    return next(c for c, (t, _o) in sorted(board.terrain.items())
+                if t is Terrain.OPEN and board.enterable(team, c) and c not in avoid)
+
+
+def row_of(sheet: Any, first: str) -> int:
+    """The row whose column A says ``first`` (a player's name, a team's captain row)."""
+    return next(r for r in range(1, sheet.max_row + 1) if sheet.cell(r, 1).value == first)
+
+
+def pending_events(record: MatchRecord) -> list[Any]:
+    """The GM events recorded since the last resolution (applied again by the replay)."""
+    return list((record.gm_events or {}).get("events", []))
 
 
 # --------------------------------------------------------------------------- adjust
@@ -134,55 +114,59 @@ def test_adjust_coins_is_written_to_the_engine_board_log_and_orders_tabs(
     before = match.record()
     assert match.run("adjust", "--coins", "red=5", "--reason", "duel paid twice") == 0
     out = capsys.readouterr().out
-    assert "GM sets red's coins from" in out and "to 5: duel paid twice." in out
+    assert "GM sets red's coins from 0 to 5: duel paid twice." in out
     record = match.record()
-    assert record.state.coins[0] == 5 and record.turn == before.turn == 2
-    assert [e.coins for e in record.gm_events.events if isinstance(e, Adjustment)] == [(0, 5)]
+    assert record.state.coins[0] == 5 and record.state.turn == before.state.turn == 2
+    assert record.resolved == before.resolved == 1
+    assert [e["coins"] for e in pending_events(record)] == [[0, 5]]
     assert record.log_rows == before.log_rows + 1
-    assert match.log()[-1] == [2, EventKind.GM_ADJUSTMENT.value, match.log()[-1][2]]
-    assert "duel paid twice" in str(match.log()[-1][2])
-    status = str(match.cell(match.sheets.board, a1(TEMPLATE.tabs.board, "Q2")))
+    log = match.log()
+    assert log[-1][:2] == [2, EventKind.GM_ADJUSTMENT.value] and "duel paid twice" in str(log[-1][2])
+    book = match.book()
+    status = str(book["Board"][STATUS].value)
     assert "red: 5 coins, " in status
-    for team in match.positions().teams:
-        assert match.cell(match.sheets.orders[0], a1(team.orders_tab, "A2")) == status
+    for team in ("red", "blue"):
+        assert book[f"Orders {team}"]["A2"].value == status
 
 
 def test_adjust_hp_position_and_a_duel_at_once(match: Match, capsys: pytest.CaptureFixture[str]) -> None:
     state = match.state()
     structure = next(iter(state.structures.values()))
-    ann = state.player("Ann")
-    tile = open_tile(match, ann.team, {p.at for p in state.players})
+    red0 = state.player("red0")
+    tile = open_tile(match, red0.team, {p.at for p in state.players})
     coins = state.coins[1]
-    code = match.run("adjust", "--hp", f"{structure.at.label}=1", "--position", f"Ann={tile.label}",
+    code = match.run("adjust", "--hp", f"{structure.at.label}=1", "--position", f"red0={tile.label}",
                      "--duel", "blue=3-2", "--reason", "server lag")
     assert code == 0, capsys.readouterr().err
     new = match.state()
     assert new.structures[structure.at].hp == 1
-    assert new.player("Ann").at == tile
-    assert new.coins[1] == coins + match.record().settings.duel_reward
+    assert new.player("red0").at == tile
+    assert new.coins[1] == coins + rules_of(match.record()).settings.duel_reward
     kinds = [row[1] for row in match.log()]
     assert kinds == [EventKind.GM_ADJUSTMENT.value] * 2 + [EventKind.ARCHERY_DUEL.value]
-    players = match.read(match.sheets.board, a1(TEMPLATE.tabs.players, "A2:D7"))
-    assert ["Ann", "red", "DPS", tile.label] in players
-    board = match.read(match.sheets.board, match.positions().board_range())
-    assert "Ann" in str(board[tile.row][tile.col]) and "Ann" not in str(board[ann.at.row][ann.at.col])
+    board = match.book()["Board"]
+    listed = row_of(board, "Player")
+    players = [[c.value for c in row][:4] for row in board.iter_rows(min_row=listed + 1, max_row=listed + 6)]
+    assert ["red0", "red", "DPS", tile.label] in players
+    assert "red0" in str(board[tile.label].value) and "red0" not in str(board[red0.at.label].value)
 
 
 def test_gm_events_are_replayed_by_verify_from_the_sheets_and_from_the_export(
         match: Match, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert match.run("adjust", "--duel", "red=3-0") == 0  # before turn 1: the replay starts before it
     match.play(1)
-    assert match.record().gm_events.events == ()
+    assert pending_events(match.record()) == []
     assert match.run("adjust", "--coins", "blue=7", "--reason", "refund") == 0
-    assert match.run("adjust", "--position", f"Dan={open_tile(match, 1, set()).label}", "--reason", "stuck") == 0
+    assert match.run("adjust", "--position", f"blue0={open_tile(match, 1, set()).label}", "--reason", "stuck") == 0
     match.play(2)
     assert match.run("adjust", "--coins", "red=0", "--reason", "fine") == 0  # pending at the end
     capsys.readouterr()
     assert match.run("verify") == 0
-    assert "OK: 3 windows" in capsys.readouterr().out
-    export_match(match.sheets, tmp_path / "export")
+    assert "OK: 3 windows and" in capsys.readouterr().out
+    assert match.run("export", "--reveal-early", "--out", str(tmp_path / "export")) == 0
     doc = json.loads((tmp_path / "export" / "replay.json").read_text(encoding="utf-8"))
-    assert [len(t["gm_events"]) for t in doc["turns"]] == [1, 2, 0] and len(doc["gm_events_after"]) == 1
+    assert [len(r["gm_events"]) for r in doc["resolutions"]] == [1, 2, 0]
+    assert len(doc["gm_events_after"]) == 1
     assert doc["initial_state"]["coins"] == [0, 0]
     assert main(["verify", str(tmp_path / "export" / "replay.json")]) == 0
 
@@ -191,76 +175,80 @@ def test_a_tampered_history_fails_verify_naming_the_turn(match: Match, capsys: p
     match.play(1)
     assert match.run("adjust", "--coins", "red=4", "--reason", "refund") == 0
     match.play(2)
-    pos = match.positions()
-    cell = pos.engine_history_range(2)
-    row = match.read(match.sheets.engine, cell)[0]
-    entry = json.loads(str(row[1]))
+    cell = f"B{HISTORY_FIRST_ROW + 1}"  # the history row of resolution 2
+    entry = json.loads(str(match.book()["Engine"][cell].value))
+    assert entry["resolution"] == 2 and entry["gm_events"]["events"][0]["coins"] == [0, 4]
     capsys.readouterr()
 
-    forged = json.loads(json.dumps(entry))
-    forged["gm_events"]["events"][0]["coins"] = [0, 40]
-    match.sheets.engine.write([RangeWrite(cell, [[2, json.dumps(forged)]])])
-    assert match.run("verify") == 1
-    said = capsys.readouterr().out
-    assert ("MISMATCH after 1 windows replayed: the state before resolution 2 (window 2) differs: coins[0]: "
-            "recorded 4, recomputed 40") in said
+    def forge(change: dict[str, Any] | None) -> str:
+        forged = json.loads(json.dumps(entry))
+        if change is None:
+            forged["gm_events"] = None  # an adjustment hidden from the replay
+        else:
+            forged["gm_events"]["events"][0].update(change)
+        book = match.book()
+        book["Engine"][cell] = json.dumps(forged)
+        book.save(match.workbook)
+        assert match.run("verify") == 1
+        return capsys.readouterr().out
 
-    forged = json.loads(json.dumps(entry))
-    forged["gm_events"]["events"][0]["coins"] = [5, 4]
-    match.sheets.engine.write([RangeWrite(cell, [[2, json.dumps(forged)]])])
-    assert match.run("verify") == 1
-    assert "GM event 1 before resolution 2 (window 2) cannot be applied" in capsys.readouterr().out
-
-    forged = json.loads(json.dumps(entry))
-    forged["gm_events"] = None  # an adjustment hidden from the replay
-    match.sheets.engine.write([RangeWrite(cell, [[2, json.dumps(forged)]])])
-    assert match.run("verify") == 1
-    assert "the state before resolution 2 (window 2) differs" in capsys.readouterr().out
+    said = forge({"coins": [0, 40]})
+    assert "MISMATCH after 1 windows replayed" in said and "40" in said
+    said = forge({"coins": [5, 4]})
+    assert "MISMATCH" in said and "cannot be applied" in said
+    said = forge(None)
+    assert "MISMATCH after 1 windows replayed" in said
 
 
 # --------------------------------------------------------------------------- undo
 
 
+def typed_rows(m: Match) -> dict[str, list[Any]]:
+    """Each team's typed cells: its players' destination, action, teleport and its captain's skills and Ready."""
+    book = m.book()
+    out: dict[str, list[Any]] = {}
+    for team in ("red", "blue"):
+        sheet = book[f"Orders {team}"]
+        players = [[sheet.cell(row_of(sheet, f"{team}{i}"), c).value for c in (4, 5, 6)] for i in range(3)]
+        captain = row_of(sheet, team)
+        out[team] = [players, [sheet.cell(captain, c).value for c in range(3, 10)], sheet.cell(captain, 11).value]
+    return out
+
+
 def test_undo_restores_the_turn_and_its_orders_and_resolving_again_gives_the_same_state(
         match: Match, capsys: pytest.CaptureFixture[str]) -> None:
     match.play(1)
-    type_bot_orders(match.sheets, [ObjectiveBot(1), RandomBot(2)])
-    pos = match.positions()
-    typed = {i: match.read(match.sheets.orders[i], a1(t.orders_tab, f"D{t.first_row}:F{t.last_player_row}"))
-             for i, t in enumerate(pos.teams)}
-    skills = {i: match.read(match.sheets.orders[i], a1(t.orders_tab, f"C{t.captain_row}:I{t.captain_row}"))
-              for i, t in enumerate(pos.teams)}
-    assert poll(match.sheets, now=NOW).resolved
+    type_orders(match.sheets)
+    typed = typed_rows(match)
+    assert all(t[2] is True for t in typed.values())  # Ready ticked
+    assert sync(match.sheets).resolved
     after = match.record()
-    board = match.read(match.sheets.board, pos.board_range())
+    board = [[c.value for c in row] for row in match.book()["Board"].iter_rows()]
     log_before = match.log()
 
     assert match.run("undo", "--reason", "wrong orders typed") == 0
-    assert "Turn 2 undone" in capsys.readouterr().out
+    assert "GM undoes turn 2 (window 2): wrong orders typed." in capsys.readouterr().out
     record = match.record()
-    history = json.loads(str(match.read(match.sheets.engine, pos.engine_history_range(2))[0][1]))
-    assert record.state.to_json() == history["state_before"] and record.turn == 2
-    assert record.log_rows == after.log_rows + 1
+    history = json.loads(str(match.book()["Engine"][f"B{HISTORY_FIRST_ROW + 1}"].value))
+    assert record.state.to_json() == history["state_before"] and record.state.turn == 2
+    assert record.resolved == 1 and record.log_rows == after.log_rows + 1
     log = match.log()
     assert log[:-1] == log_before  # the log is an audit trail: the undo row comes after every other
-    assert log[-1][:2] == [2, EventKind.UNDO.value] and "wrong orders typed" in str(log[-1][2])
-    for i, team in enumerate(pos.teams):
-        backend = match.sheets.orders[i]
-        assert match.read(backend, a1(team.orders_tab, f"D{team.first_row}:F{team.last_player_row}")) == typed[i]
-        assert match.read(backend, a1(team.orders_tab, f"C{team.captain_row}:I{team.captain_row}")) == skills[i]
-        turn_cells = match.read(backend, a1(team.orders_tab, f"B{team.first_row}:B{team.last_player_row}"))
-        assert turn_cells == [[2]] * len(team.players)
-        assert match.cell(backend, a1(team.orders_tab, f"B{team.captain_row}")) == 2
-        assert match.cell(backend, a1(team.orders_tab, f"J{team.captain_row}")) is False  # Ready unticked
-        assert match.read(backend, team.pending_range())[1:] in ([], [[]], [["", ""]])
-    assert "Turn 2 of 60" in str(match.cell(match.sheets.board, a1(TEMPLATE.tabs.board, "Q2")))
+    assert log[-1][0] == 2 and "wrong orders typed" in str(log[-1][2])
+    again_typed = typed_rows(match)
+    for team in ("red", "blue"):
+        assert again_typed[team][:2] == typed[team][:2]  # the orders and skills are back in their cells
+        assert again_typed[team][2] is False  # Ready unticked
+        sheet = match.book()[f"Orders {team}"]
+        assert str(sheet.cell(row_of(sheet, f"{team}0"), 2).value) == "2"  # For turn
+    assert str(match.book()["Board"][STATUS].value).startswith("Turn 2 of 60")
 
-    report = poll(match.sheets, now=NOW)  # the captains have not ticked Ready again
-    assert not report.resolved and not report.rejected
-    assert poll(match.sheets, now=NOW, force=True).resolved
+    report = sync(match.sheets)  # the captains have not ticked Ready again
+    assert not report.resolved and not report.rejected and report.waiting_for == ["red", "blue"]
+    assert sync(match.sheets, force=True).resolved
     again = match.record()
     assert again.state.to_json() == after.state.to_json()
-    assert match.read(match.sheets.board, pos.board_range()) == board
+    assert [[c.value for c in row] for row in match.book()["Board"].iter_rows()] == board
     assert match.run("verify") == 0
 
 
@@ -271,12 +259,12 @@ def test_undo_twice_goes_back_two_turns_then_there_is_nothing_to_undo(
     assert match.run("undo", "--reason", "one") == 0
     assert match.run("undo", "--reason", "two") == 0
     assert match.state().to_json() == start
-    assert [row[1] for row in match.log()][-2:] == [EventKind.UNDO.value] * 2
+    assert [row[1] for row in match.log()][-2:] == ["undo", "undo"]
     assert match.run("verify") == 0
     files = match.files()
     capsys.readouterr()
     assert match.run("undo", "--reason", "three") == 1
-    assert "nothing to undo: no turn of this match has been resolved yet" in capsys.readouterr().err
+    assert "nothing to undo: no window of this match has been resolved yet" in capsys.readouterr().err
     assert match.files() == files
 
 
@@ -288,12 +276,13 @@ def test_undo_keeps_the_gm_events_before_the_turn_and_drops_those_after(
     assert match.run("adjust", "--coins", "blue=9", "--reason", "after turn 2") == 0
     capsys.readouterr()
     assert match.run("undo", "--reason", "redo turn 2") == 0
-    assert "1 GM event(s) recorded after turn 2 were dropped" in capsys.readouterr().out
+    assert "1 GM event(s) recorded after turn 2 were dropped (the log keeps them" in capsys.readouterr().out
+    assert "after turn 2 were dropped" in str(match.log()[-1][2])
     record = match.record()
-    assert record.state.coins[0] == 6
-    assert [e.coins for e in record.gm_events.events if isinstance(e, Adjustment)] == [(0, 6)]
+    assert record.state.coins == [6, 0]
+    assert [e["coins"] for e in pending_events(record)] == [[0, 6]]
     assert match.run("verify") == 0
-    assert poll(match.sheets, now=NOW, force=True).resolved
+    assert sync(match.sheets, force=True).resolved
     assert match.run("verify") == 0
 
 
@@ -303,29 +292,34 @@ def test_undo_of_a_finished_match_reopens_it(tmp_path: Path, capsys: pytest.Capt
     final = m.record()
     assert final.state.finished
     assert m.run("adjust", "--coins", "red=1", "--reason", "late") == 1
-    assert "the match is over (turn 2); undo its last turn first" in capsys.readouterr().err
+    assert "the match is over" in capsys.readouterr().err
     assert m.run("undo", "--reason", "the last turn was resolved too early") == 0
     reopened = m.record()
-    assert not reopened.state.finished and reopened.turn == 2
-    assert "Turn 2 of 2 · orders open" in str(m.cell(m.sheets.board, a1(TEMPLATE.tabs.board, "Q2")))
+    assert not reopened.state.finished and reopened.state.turn == 2
+    assert str(m.book()["Board"][STATUS].value).startswith("Turn 2 of 2 · orders open")
     assert m.run("verify") == 0
-    assert poll(m.sheets, now=NOW, force=True).finished
+    assert sync(m.sheets, force=True).finished
     assert m.state().to_json() == final.state.to_json()
 
 
-def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(match: Match) -> None:
+def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(
+        match: Match, capsys: pytest.CaptureFixture[str]) -> None:
     match.play(1)
-    typed = type_bot_orders(match.sheets, [ObjectiveBot(1), RandomBot(2)])
-    assert typed[0].players
-    team = match.positions().teams[0]
-    match.sheets.orders[0].write([RangeWrite(a1(team.orders_tab, f"C{team.captain_row}:D{team.captain_row}"),
-                                             [["Tree Speed", "Player Speed"]])])
+    typed = type_orders(match.sheets)  # for turn 2, then the GM takes turn 1 back
+    assert typed
+    book = match.book()
+    sheet = book["Orders red"]
+    captain = row_of(sheet, "red")
+    sheet.cell(captain, 3).value, sheet.cell(captain, 4).value = "Tree Speed", "Player Speed"
+    book.save(match.workbook)
     assert match.run("undo", "--reason", "redo turn 1") == 0
-    kept = json.loads(str(match.cell(match.sheets.orders[0], a1(team.archive_tab, f"C{team.history_row(2)}"))))
-    assert kept["turn"] == 2
-    assert set(typed[0].players) <= set(kept["stale"])
-    assert kept["stale"]["captain"]["for_turn"] == 2 and kept["stale"]["captain"]["skills"][:2] == [
-        "Tree Speed", "Player Speed"]
+    assert "row(s) typed since were set aside in the archive tabs (column C)" in capsys.readouterr().out
+    kept = json.loads(str(match.book()["Archive red"]["C2"].value))
+    assert kept["window"] == "1"  # the window undone
+    stale = {row["subject"]: row for row in kept["stale"]}
+    assert {"red0", "red1", "red2", "red"} <= set(stale)
+    assert {row["window"] for row in stale.values()} == {"2"}  # typed for turn 2
+    assert [stale["red"]["values"][k] for k in ("skill1", "skill2")] == ["Tree Speed", "Player Speed"]
 
 
 # --------------------------------------------------------------------------- user errors
@@ -333,19 +327,21 @@ def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(match: Match)
 
 @pytest.mark.parametrize(("args", "message"), [
     (["adjust", "--coins", "red5", "--reason", "x"], "--coins 'red5': write TEAM=COINS, like red=5"),
-    (["adjust", "--coins", "green=5", "--reason", "x"], "no team 'green'; the teams are red and blue"),
+    (["adjust", "--coins", "green=5", "--reason", "x"], "there is no team 'green'; the teams are red and blue"),
     (["adjust", "--coins", "red=five", "--reason", "x"], "--coins: coins 'five' is not a whole number"),
     (["adjust", "--coins", "red=-1", "--reason", "x"], "coins must be 0 or more for red or blue; got -1"),
     (["adjust", "--coins", "red=5"], "--reason is required with --coins, --hp and --position"),
     (["adjust", "--coins", "red=5", "--reason", "  "], "--reason is required"),
     (["adjust", "--position", "Zed=G5", "--reason", "x"],
-     "there is no player called 'Zed'; the players are Ann, Ben, Cat, Dan, Eve, Fay"),
-    (["adjust", "--position", "Ann=Z99", "--reason", "x"], "Ann cannot stand on Z99: it is off the board (A1 to"),
-    (["adjust", "--position", "Ann=5G", "--reason", "x"], "--position: '5G' is not a tile; write a column letter"),
+     "there is no player called 'Zed'; the players are red0, red1, red2, blue0, blue1, blue2"),
+    (["adjust", "--position", "red0=Z99", "--reason", "x"], "red0 cannot stand on Z99: it is off the board (A1 to"),
+    (["adjust", "--position", "red0=5G", "--reason", "x"], "--position: '5G' is not a tile; write a column letter"),
     (["adjust", "--hp", "A1=1", "--reason", "x"], "there is no bulwark, fish or boss on A1; HP can be set on bulwark@"),
     (["adjust", "--duel", "red=4-1"], "score 4-1 is impossible; best of 5"),
     (["adjust", "--duel", "red=3"], "the score is the winner's points, a dash and the loser's, like 3-1"),
     (["adjust"], "nothing to change: give --coins TEAM=N, --hp TILE=N, --position PLAYER=TILE or --duel TEAM=W-L"),
+    (["adjust", "--vp", "red=1", "--reason", "x"], "--vp: not a correction of a gvg match; it accepts "
+                                                   "--coins, --duel, --hp, --position"),
     (["undo"], "--reason is required"),
     (["undo", "--reason", "x"], "nothing to undo"),
 ])
@@ -368,13 +364,20 @@ def test_a_missing_config_and_two_sources_for_verify_are_user_errors(
 
 def test_a_gm_command_waits_for_a_resolution_interrupted_half_way(match: Match,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    type_bot_orders(match.sheets, [ObjectiveBot(1), RandomBot(2)])
-    team = match.positions().teams[0]
-    match.sheets.orders[0].write([RangeWrite(a1(team.archive_tab, "A2:B2"),
-                                             [[1, json.dumps({"turn": 1, "players": {}, "captain": {
-                                                 "skills": [], "ready": True}})]])])
-    assert match.run("adjust", "--coins", "red=3", "--reason", "x") == 1
-    assert "the resolution of turn 1 was interrupted (red's orders" in capsys.readouterr().err
+    """red's orders were archived by a resolution cut before its commit: adjust and undo wait for the sync."""
+    type_orders(match.sheets)
+    book = match.book()
+    book["Archive red"]["B2"] = json.dumps({"resolution": 1, "window": "1", "rows": []})
+    book.save(match.workbook)
+    files = match.files()
+    for args in (["adjust", "--coins", "red=3", "--reason", "x"], ["undo", "--reason", "x"]):
+        assert match.run(*args) == 1
+        err = capsys.readouterr().err
+        assert "the last resolution was interrupted (red's orders are archived but not saved)" in err
+        assert "run `sheets-gm sync` to complete it first — nothing was written" in err
+        assert match.files() == files
+    assert sync(match.sheets).resolved  # the sync completes it
+    assert match.run("adjust", "--coins", "red=3", "--reason", "x") == 0
 
 
 # --------------------------------------------------------------------------- crashes
@@ -396,39 +399,51 @@ class Crash:
         self.backend.write = self.original  # type: ignore[method-assign]
 
 
-@pytest.mark.parametrize("victim", [0, 1, 2, 3], ids=["red", "blue", "board", "engine"])
-@pytest.mark.parametrize("op", ["adjust", "undo"])
-def test_a_crash_at_any_write_leaves_the_engine_as_it_was_and_running_again_completes(victim: int, op: str) -> None:
-    sheets, backends = new_memory_match(3)
-    players = [ObjectiveBot(1), RandomBot(2)]
+def memory_match() -> tuple[MatchSheets, dict[str, MemoryBackend]]:
+    """A match in four memory spreadsheets (board, engine, a team's each), two turns played."""
+    backends = {n: MemoryBackend(n) for n in ("board", "engine", "red", "blue")}
+    sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"], (backends["red"], backends["blue"]))
+    create_window_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
     for _ in range(2):
-        type_bot_orders(sheets, players)
-        assert poll(sheets, now=NOW).resolved
-    before = read_snapshot(sheets, TEMPLATE).record
+        type_orders(sheets)
+        assert sync(sheets).resolved
+    return sheets, backends
+
+
+@pytest.mark.parametrize("victim", ["red", "blue", "board", "engine"])
+@pytest.mark.parametrize("op", ["adjust", "undo"])
+def test_a_crash_at_any_write_leaves_the_engine_as_it_was_and_running_again_completes(victim: str, op: str) -> None:
+    sheets, backends = memory_match()
+    before = record_of(sheets)
 
     def do() -> None:
         if op == "adjust":
-            adjust_match(sheets, [Adjustment("refund", coins=(1, 8)), ArcheryDuel(0, 3, 2)])
+            adjust_window_match(sheets, GVG, [Adjustment("refund", coins=(1, 8)), ArcheryDuel(0, 3, 2)])
         else:
-            undo_turn(sheets, "redo")
+            undo_window(sheets, GVG, "redo")
 
-    order = [backends[2], backends[3], backends[0], backends[1]]  # teams, board, engine: the write order
-    with Crash(order[victim]), pytest.raises(InjectedFault):
+    with Crash(backends[victim]), pytest.raises(InjectedFault):
         do()
-    assert read_snapshot(sheets, TEMPLATE).record == before
-    assert poll(sheets, now=NOW).resolved is False  # a sync in between changes nothing that matters
+    assert record_of(sheets).values() == before.values()
+    assert sync(sheets).resolved is False  # a sync in between changes nothing that matters
     do()
-    record = read_snapshot(sheets, TEMPLATE).record
+    record = record_of(sheets)
     if op == "adjust":
-        assert record.state.coins == [before.state.coins[0] + 2, 8] and len(record.gm_events.events) == 2
+        assert record.state.coins == [before.state.coins[0] + 2, 8] and len(pending_events(record)) == 2
     else:
-        assert record.turn == 2 and not record.state.finished
-        assert poll(sheets, now=NOW, force=True).resolved
-        assert read_snapshot(sheets, TEMPLATE).record.state.to_json() == before.state.to_json()
-    assert replay_states(match_replay(sheets)).difference is None
+        assert record.resolved == 1 and not record.state.finished
+        assert sync(sheets, force=True).resolved
+        assert record_of(sheets).state.to_json() == before.state.to_json()
+    assert replay_window_states(window_match_replay(sheets, GVG)).difference is None
 
 
 # --------------------------------------------------------------------------- Google
+
+KEYS = {"board": "1BoardKey_gm_ops_test_000000000000000000000",
+        "engine": "1EngineKey_gm_ops_test_00000000000000000000",
+        "red": "1RedKey_gm_ops_test_0000000000000000000000000",
+        "blue": "1BlueKey_gm_ops_test_000000000000000000000000"}
+ROLE_OF = {key: role for role, key in KEYS.items()}
 
 
 @pytest.fixture
@@ -438,27 +453,50 @@ def google() -> Iterator[GoogleApiFake]:
     assert not f.violations, f.violations
 
 
-def test_adjust_and_undo_over_four_google_spreadsheets_cost_one_write_each(google: GoogleApiFake) -> None:
-    sheets = google_match(google, policy(FakeClock()), 3)
-    players = [ObjectiveBot(1), RandomBot(2)]
+def google_match(fake: GoogleApiFake) -> MatchSheets:
+    """A match in four Google spreadsheets through one real gspread client, two turns played."""
+    from sheets_gm.sheets.retry import RetryPolicy
+
+    clock = FakeClock()
+    retry = RetryPolicy(deadline=60, time=clock.time, sleep=clock.sleep, random=lambda: 0.5)
+    for role, key in KEYS.items():
+        fake.create_spreadsheet(key, f"gm ops · {role}")
+    client = fake_client()
+    backend = {role: GoogleSheetBackend(client, key, retry=retry, title=role) for role, key in KEYS.items()}
+    sheets = MatchSheets(("red", "blue"), backend["board"], backend["engine"], (backend["red"], backend["blue"]))
+    create_window_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
     for _ in range(2):
-        type_bot_orders(sheets, players)
-        assert poll(sheets, now=NOW).resolved
-    after = read_snapshot(sheets, TEMPLATE).record
+        type_orders(sheets)
+        assert sync(sheets).resolved
+    return sheets
+
+
+def google_calls(fake: GoogleApiFake) -> Counter[tuple[str, str]]:
+    """(endpoint, spreadsheet role) -> calls, from the fake's log."""
+    out: Counter[tuple[str, str]] = Counter()
+    for call in fake.log:
+        role = next((r for key, r in ROLE_OF.items() if f"/spreadsheets/{key}" in call.url), "?")
+        out[(call.endpoint, role)] += 1
+    return out
+
+
+def test_adjust_and_undo_over_four_google_spreadsheets_cost_one_write_each(google: GoogleApiFake) -> None:
+    sheets = google_match(google)
+    after = record_of(sheets)
 
     google.reset_counters()
-    report = adjust_match(sheets, [Adjustment("refund", coins=(1, 6)), ArcheryDuel(0, 3, 1)])
+    report = adjust_window_match(sheets, GVG, [Adjustment("refund", coins=(1, 6)), ArcheryDuel(0, 3, 1)])
     assert report.write_calls == 4
     assert google_calls(google) == Counter({(endpoint, role): 1 for role in KEYS for endpoint in (READ, WRITE)})
-    assert read_snapshot(sheets, TEMPLATE).record.state.coins[1] == 6
+    assert record_of(sheets).state.coins[1] == 6
 
     google.reset_counters()
-    undone = undo_turn(sheets, "redo turn 2")
-    assert undone.turn == 2 and undone.dropped_gm_events == 2 and undone.write_calls == 4
+    undone = undo_window(sheets, GVG, "redo turn 2")
+    assert undone.write_calls == 4 and undone.restored > 0
     # the match is read once, then the engine's history row and the teams' archive rows
     reads = {(READ, role): 1 if role == "board" else 2 for role in KEYS}
     assert google_calls(google) == Counter({**reads, **{(WRITE, role): 1 for role in KEYS}})
-    assert replay_states(match_replay(sheets)).difference is None
-    assert poll(sheets, now=NOW, force=True).resolved
-    assert read_snapshot(sheets, TEMPLATE).record.state.to_json() == after.state.to_json()
-    assert replay_states(match_replay(sheets)).difference is None
+    assert replay_window_states(window_match_replay(sheets, GVG)).difference is None
+    assert sync(sheets, force=True).resolved
+    assert record_of(sheets).state.to_json() == after.state.to_json()
+    assert replay_window_states(window_match_replay(sheets, GVG)).difference is None

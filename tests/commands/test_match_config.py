@@ -1,4 +1,4 @@
-"""The match config file, the deadline schedule and the roster file: good input loads, bad input is named."""
+"""The match config file, the deadline schedule and a GvG roster file: good input loads, bad input is named."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.engine.registry import ruleset_names
+from sheets_gm.engine.core.ruleset import Roster
+from sheets_gm.engine.registry import create_ruleset, ruleset_names
 from sheets_gm.match.config import BackendKind, ConfigError, load_config
-from sheets_gm.match.roster import RosterFileError, parse_roster_rows, read_roster_csv, roster_emails
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
+from sheets_gm.match.seat_roster import SeatRosterError, parse_seat_roster, read_seat_roster, seat_emails
 
 HEAD = 'ruleset = "gvg"\nteams = ["red", "blue"]\n'
 TEAMS = ("red", "blue")
@@ -118,41 +119,51 @@ def test_bad_times_are_refused(text: str) -> None:
 
 # --------------------------------------------------------------------------- the roster
 
+def gvg_roster(rows: list[list[str]]) -> Roster:
+    """``rows`` read as a GvG roster, then checked by the GvG rules as ``init`` does (roles, bases)."""
+    roster = parse_seat_roster(rows, TEAMS, where="roster.csv", seat_word="team")
+    create_ruleset("gvg").new_match(roster, b"check")
+    return roster
+
+
 def test_a_roster_csv_with_any_column_order_case_and_separator_loads(tmp_path: Path) -> None:
     path = tmp_path / "roster.csv"
     path.write_text("\ufeffTeam;Name;Role;Captain;E-mail\nRED;Ann;DPS;yes;ann@example.org\n;;;;\n"
                     "blue;Ben;healer;;\nBlue;Cat;Tank;x;cat@example.org\n", encoding="utf-8")
-    seats = read_roster_csv(path, TEAMS)
-    assert [(s.entry.name, s.entry.team, s.entry.role, s.captain) for s in seats] == [
-        ("Ann", "red", "dps", True), ("Ben", "blue", "healer", False), ("Cat", "blue", "tank", True)]
-    assert roster_emails(seats) == {"Ann": "ann@example.org", "captain:red": "ann@example.org",
-                                    "Cat": "cat@example.org", "captain:blue": "cat@example.org"}
+    roster = read_seat_roster(path, TEAMS, seat_word="team")
+    assert [(m.name, m.seat, m.fields["role"]) for m in roster.members] == [
+        ("Ann", "red", "DPS"), ("Ben", "blue", "healer"), ("Cat", "blue", "Tank")]
+    assert seat_emails(roster) == {"red": ("ann@example.org",), "blue": ("cat@example.org",)}
+    state = create_ruleset("gvg").new_match(roster, b"roles")
+    assert [(p.name, p.team, p.role.value) for p in state.players] == [
+        ("Ann", 0, "dps"), ("Ben", 1, "healer"), ("Cat", 1, "tank")]
 
 
 @pytest.mark.parametrize(("rows", "message"), [
-    ([["name", "team"]], "line 1 should name the columns name, team, role, captain, email (captain and email are "
-                         "optional); role is missing"),
-    ([["name", "team", "role"]], "has a header but no players"),
-    ([["name", "team", "role"], ["", "red", "dps"]], "line 2: the player has no name"),
-    ([["name", "team", "role"], ["Ann", "red", "dps"], ["ann", "blue", "tank"]], "line 3: 'ann' is listed twice "
-                                                                                "(first on line 2)"),
-    ([["name", "team", "role"], ["Ann", "green", "dps"]], "line 2: Ann is on team 'green'; the teams are red and blue"),
-    ([["name", "team", "role"], ["Ann", "red", "mage"]], "line 2: Ann: unknown role 'mage'; use dps, tank or healer"),
-    ([["name", "team", "role", "captain"], ["Ann", "red", "dps", "maybe"]], "captain is 'maybe'; write yes"),
-    ([["name", "team", "role", "captain"], ["Ann", "red", "dps", "yes"], ["Ben", "red", "dps", "yes"]],
-     "line 3: red already has a captain on line 2"),
-    ([["name", "team", "role", "email"], ["Ann", "red", "dps", "ann at home"]], "'ann at home' is not an e-mail"),
-    ([], "is empty"),
+    ([["name", "team"], ["Ann", "red"]], "roster line 2: Ann: unknown role ''; use dps, tank or healer"),
+    ([["name", "role"], ["Ann", "dps"]], "roster.csv line 1 should name the columns name and seat (or team, player, "
+                                         "side), then email and the ruleset's own; it names name, role"),
+    ([["name", "team", "role"]], "a GvG match needs its players: a roster line per player with name, team and role"),
+    ([["name", "team", "role"], ["", "red", "dps"]], "roster.csv line 2: the name is empty"),
+    ([["name", "team", "role"], ["Ann", "red", "dps"], ["ann", "blue", "tank"]],
+     "roster.csv line 3: ann is already on line 2"),
+    ([["name", "team", "role"], ["Ann", "green", "dps"]],
+     "roster.csv line 2: Ann is in 'green'; the seats are red, blue"),
+    ([["name", "team", "role"], ["Ann", "red", "dps"], ["Ben", "red", "mage"]],
+     "roster line 3: Ben: unknown role 'mage'; use dps, tank or healer"),
+    ([["name", "team", "role", "email"], ["Ann", "red", "dps", "ann at home"]],
+     "roster.csv line 2: 'ann at home' is not an e-mail address"),
+    ([], "roster.csv is empty"),
 ])
 def test_a_bad_roster_names_the_line_and_what_is_accepted(rows: list[list[str]], message: str) -> None:
-    with pytest.raises(RosterFileError) as err:
-        parse_roster_rows(rows, TEAMS, where="roster.csv")
+    with pytest.raises(ValueError) as err:
+        gvg_roster(rows)
     assert message in str(err.value)
 
 
 def test_a_missing_or_binary_roster_file_is_named(tmp_path: Path) -> None:
-    with pytest.raises(RosterFileError, match="no roster file at"):
-        read_roster_csv(tmp_path / "nope.csv", TEAMS)
+    with pytest.raises(SeatRosterError, match="no roster file at"):
+        read_seat_roster(tmp_path / "nope.csv", TEAMS, seat_word="team")
     (tmp_path / "bin.csv").write_bytes(b"\xff\xfe\x00\x81")
-    with pytest.raises(RosterFileError, match="cannot be read as UTF-8"):
-        read_roster_csv(tmp_path / "bin.csv", TEAMS)
+    with pytest.raises(SeatRosterError, match=r"bin\.csv cannot be read as a CSV file"):
+        read_seat_roster(tmp_path / "bin.csv", TEAMS, seat_word="team")

@@ -1,7 +1,11 @@
-"""init never destroys a match; repair rebuilds an edited layout around it and keeps every typed order."""
+"""init never destroys a GvG match; repair rebuilds an edited layout around it and keeps every typed order.
+
+What any game on the generic sync shares (a deleted tab, a header typed over) is in test_window_commands.py;
+this file keeps what a GvG team's edits do to its orders tab: a row per player and the captain's row."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import openpyxl
@@ -10,13 +14,8 @@ import pytest
 from sheets_gm.cli import main
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
-from sheets_gm.rulesets.gvg.sheet.template import default_template
-from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.snapshot import read_snapshot
-from tests.matchfiles import local_match
-
-TPL = default_template()
+from sheets_gm.sync.window_read import read_match
+from tests.matchfiles import GVG, local_match, record_of, type_orders
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
@@ -29,26 +28,27 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
 def match(tmp_path: Path) -> Path:
     """A local match at turn 1 whose players have typed their orders (captains not ready)."""
     config, sheets = local_match(tmp_path)
-    type_bot_orders(sheets, [ObjectiveBot(1), RandomBot(2)], ready=False)
+    type_orders(sheets, ready=False)
     return config
 
 
-def typed_orders(config: Path) -> dict[str, list[object]]:
-    """Each player's typed destination, action and teleport as the sync reads them."""
-    snap = read_snapshot(open_match_sheets(load_config(config)), TPL)
-    return {p.name: list(p.cells) for team in snap.teams for p in team.players if p.typed}
+def typed_orders(config: Path) -> dict[str, dict[str, object]]:
+    """Each typed row's cells (a player's destination, action and teleport; a captain's skills) as the sync
+    reads them, by row subject."""
+    read = read_match(open_match_sheets(load_config(config)), GVG)
+    return {row.subject: dict(row.values) for seat in read.seats.values() for row in seat.rows if row.typed}
 
 
-def edit(config: Path, change: object) -> None:
-    """Change the workbook as a player in LibreOffice would (``change`` gets the openpyxl workbook)."""
+def edit(config: Path, change: Callable[[openpyxl.Workbook], None]) -> None:
+    """Change the workbook as a player in LibreOffice would."""
     path = config.parent / "match.xlsx"
     book = openpyxl.load_workbook(path)
-    change(book)  # type: ignore[operator]
+    change(book)
     book.save(path)
 
 
 def seed_hash(config: Path) -> str:
-    return read_snapshot(open_match_sheets(load_config(config)), TPL).record.seed_hash
+    return record_of(open_match_sheets(load_config(config))).seed_hash
 
 
 def test_init_refuses_a_match_whose_layout_was_edited_and_points_to_repair(
@@ -58,9 +58,10 @@ def test_init_refuses_a_match_whose_layout_was_edited_and_points_to_repair(
     code, _, err = run(capsys, "sync", "-c", match)
     assert code == 1 and "tab 'Orders red' cell D4 should say 'Destination'" in err and "sheets-gm repair" in err
     code, _, err = run(capsys, "init", "gvg", "-c", match)
-    assert code == 1 and "already holds a match (turn 1" in err and f"sheets-gm repair -c {match}" in err
+    assert code == 1 and "already holds a gvg match (0 windows resolved" in err
+    assert f"sheets-gm repair -c {match}" in err
     code, out, _ = run(capsys, "doctor", "-c", match)
-    assert "sheets-gm repair" in out
+    assert code == 1 and "sheets-gm repair" in out
     book = openpyxl.load_workbook(match.parent / "match.xlsx")
     assert book["Orders red"]["D4"].value == "Where to?"  # init wrote nothing
     assert any(v for row in book["Engine"].iter_rows(values_only=True) for v in row if v == before)
@@ -69,12 +70,13 @@ def test_init_refuses_a_match_whose_layout_was_edited_and_points_to_repair(
 def test_repair_restores_a_header_and_keeps_the_seed_and_every_typed_order(
         match: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before, typed = seed_hash(match), typed_orders(match)
-    assert typed
+    assert len(typed) >= 4 and "red0" in typed
     edit(match, lambda book: book["Orders red"].__setitem__("D4", "Where to?"))
     code, out, err = run(capsys, "repair", "-c", match)
     assert code == 0, err
-    assert f"{len(typed)} typed order(s)" in out and "seed hash" in out and "Kept a copy" in out
+    assert f"{len(typed)} typed row(s) are back" in out and "seed hash" in out and "Kept a copy" in out
     assert list(match.parent.glob("match.before-repair-*.xlsx"))
+    assert openpyxl.load_workbook(match.parent / "match.xlsx")["Orders red"]["D4"].value == "Destination"
     assert seed_hash(match) == before
     assert typed_orders(match) == typed
     code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
@@ -108,11 +110,11 @@ def test_repair_finds_orders_in_a_renamed_tab_and_rebuilds_a_deleted_board(
     assert run(capsys, "sync", "-c", match)[0] == 1
     code, out, err = run(capsys, "repair", "-c", match)
     assert code == 0, err
-    assert "found in tab 'Our orders'" in out
+    assert "its typed rows were found in tab 'Our orders'" in out
     assert typed_orders(match) == typed
     book = openpyxl.load_workbook(match.parent / "match.xlsx")
     assert {"Board", "Orders red", "Our orders"} <= set(book.sheetnames)
-    assert book["Board"]["Q1"].value == TPL.headers.board
+    assert book["Board"]["Q1"].value == "sheets-gm · WWM GvG board"
     code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
     assert code == 0 and "Turn 1 resolved" in out
     assert run(capsys, "verify", "-c", match)[0] == 0
@@ -124,4 +126,6 @@ def test_repair_without_a_match_says_to_create_one(tmp_path: Path, capsys: pytes
                       encoding="utf-8")
     openpyxl.Workbook().save(tmp_path / "m.xlsx")
     code, _, err = run(capsys, "repair", "-c", config)
-    assert code == 1 and "there is nothing to repair" in err and "sheets-gm init gvg" in err
+    assert code == 1 and "m.xlsx has no tab 'Engine'" in err
+    assert "there is nothing to repair: create one with sheets-gm init gvg" in err
+    assert "restore the tab from a backup or an export" in err

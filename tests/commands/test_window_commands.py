@@ -78,7 +78,7 @@ def test_resolve_needs_the_window_to_force_and_refuses_another(tmp_path: Path, c
                                                               registered_race: object) -> None:
     path = new_match(tmp_path, capsys)
     code, _, err = run(capsys, "resolve", "-c", path)
-    assert code == 1 and "window 1 is not due" in err and "--force --window 1" in err
+    assert code == 1 and "window 1 (turn 1) is not due" in err and "--force --window 1" in err
     code, _, err = run(capsys, "resolve", "-c", path, "--force")
     assert code == 1 and "--force needs the window you mean" in err
     code, _, err = run(capsys, "resolve", "-c", path, "--force", "--window", "2")

@@ -53,7 +53,7 @@ def play(rules: AnyRuleset, seed: bytes, bot: str | None = None) -> PlayedMatch:
                            for v in rules.check(state, orders, dice) if not v.accepted]
         resolution = rules.resolve(state, orders, rules.dice(seed, state))
         played.windows.append(window)
-        played.orders_json.append(rules.orders_to_json(orders))
+        played.orders_json.append(rules.orders_codec.to_json(orders))
         played.events += len(resolution.events)
         state = resolution.state
         played.states.append(state)
@@ -110,37 +110,38 @@ def test_a_match_ends_within_its_cap(rules: AnyRuleset, matches: list[PlayedMatc
 def test_state_json_round_trips(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
     for match in matches:
         for state in [match.start, *match.states]:
-            data = rules.state_to_json(state)
-            assert canonical(rules.state_to_json(rules.state_from_json(json.loads(canonical(data))))) == \
-                canonical(data)
+            codec = rules.state_codec
+            data = codec.to_json(state)
+            assert canonical(codec.to_json(codec.from_json(json.loads(canonical(data))))) == canonical(data)
 
 
 def test_orders_json_round_trips(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
     for match in matches:
         for data in match.orders_json:
-            assert canonical(rules.orders_to_json(rules.orders_from_json(json.loads(canonical(data))))) == \
-                canonical(data)
+            codec = rules.orders_codec
+            assert canonical(codec.to_json(codec.from_json(json.loads(canonical(data))))) == canonical(data)
 
 
 def test_the_same_seed_gives_the_same_match(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
     again = play(rules, MATCH_SEEDS[0])
     first = matches[0]
     assert [canonical(o) for o in again.orders_json] == [canonical(o) for o in first.orders_json]
-    assert canonical(rules.state_to_json(again.states[-1])) == canonical(rules.state_to_json(first.states[-1]))
+    state_json = rules.state_codec.to_json
+    assert canonical(state_json(again.states[-1])) == canonical(state_json(first.states[-1]))
 
 
 def test_different_seeds_give_different_matches(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
-    finals = {canonical(rules.state_to_json(m.states[-1])) for m in matches}
+    finals = {canonical(rules.state_codec.to_json(m.states[-1])) for m in matches}
     assert len(finals) > 1
 
 
 def test_a_replay_from_json_ends_in_the_same_state(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
     for seed, match in zip(MATCH_SEEDS, matches, strict=True):
-        state = rules.state_from_json(json.loads(canonical(rules.state_to_json(match.start))))
+        state = rules.state_codec.from_json(json.loads(canonical(rules.state_codec.to_json(match.start))))
         for window, data in zip(match.windows, match.orders_json, strict=True):
             assert rules.window(state) == window
-            state = rules.resolve(state, rules.orders_from_json(data), rules.dice(seed, state)).state
-        assert canonical(rules.state_to_json(state)) == canonical(rules.state_to_json(match.states[-1]))
+            state = rules.resolve(state, rules.orders_codec.from_json(data), rules.dice(seed, state)).state
+        assert canonical(rules.state_codec.to_json(state)) == canonical(rules.state_codec.to_json(match.states[-1]))
 
 
 def test_no_view_shows_another_seats_secrets(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
@@ -169,6 +170,6 @@ def test_no_orders_resolve_too(rules: AnyRuleset) -> None:
     state = rules.new_match(rules.sample_roster(), b"idle")
     resolution = rules.resolve(state, rules.no_orders(), rules.dice(b"idle", state))
     assert rules.check(state, rules.no_orders(), rules.dice(b"idle", state)) == []
-    assert canonical(rules.state_to_json(state)) == canonical(rules.state_to_json(
+    assert canonical(rules.state_codec.to_json(state)) == canonical(rules.state_codec.to_json(
         rules.new_match(rules.sample_roster(), b"idle")))  # the input is not changed
     assert resolution.state is not state

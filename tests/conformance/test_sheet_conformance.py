@@ -73,7 +73,7 @@ def test_a_bot_match_through_the_sheets_is_the_engine_match(ruleset_name: str) -
             {b.name: b.calls for b in everyone}
         orders = rules.merge_orders({s: typed.get(s, rules.no_orders()) for s in window.seats})
         state = rules.resolve(state, orders, rules.dice(SEED, state)).state
-        assert rules.state_to_json(report.state) == rules.state_to_json(state), window.label
+        assert rules.state_codec.to_json(report.state) == rules.state_codec.to_json(state), window.label
         public = _cells(board)
         for seat in seats:
             for secret in rules.secrets(state, seat):

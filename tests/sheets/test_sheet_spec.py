@@ -72,6 +72,10 @@ def test_tables_stack_on_the_tab_with_a_title_and_header_each(tmp_path: Path) ->
     open_cells = [p.range for p in layout.protections if p.player_input]
     assert open_cells == ["D5:D7", "C11:C13", "C17:C17"]
     assert all(p.editors == ("ann@example.org",) for p in layout.protections if p.player_input)
+    # A table narrower than the tab leaves cells between its columns and the feedback: nobody types there.
+    unused = {p.range for p in layout.protections if p.description.endswith("no column here")}
+    assert unused == {"D11:D13", "D17:D17"} and not any(p.player_input for p in layout.protections
+                                                        if p.range in unused)
 
 
 def test_the_status_line_runs_on_to_the_right_rather_than_wrapping_in_column_a(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, cast
 import pytest
 
 from sheets_gm.engine import registry
+from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.ruleset import (
@@ -79,12 +80,34 @@ class RaceState:
     winners: tuple[str, ...] | None = None
     whistled: bool = False  # the whistle has blown this turn
 
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON."""
+        return {"turn": self.turn, "owner": dict(self.owner), "at": dict(self.at), "stamina": dict(self.stamina),
+                "seats": list(self.seats), "winners": None if self.winners is None else list(self.winners),
+                "whistled": self.whistled}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RaceState:
+        """A state from JSON."""
+        return cls(int(data["turn"]), dict(data["owner"]), dict(data["at"]), dict(data["stamina"]),
+                   tuple(data["seats"]), None if data["winners"] is None else tuple(data["winners"]),
+                   bool(data.get("whistled", False)))
+
 
 @dataclass(frozen=True)
 class RaceOrders:
     """A pace per runner (``run`` or ``walk``)."""
 
     pace: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Orders as JSON."""
+        return {"pace": dict(self.pace)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RaceOrders:
+        """Orders from JSON."""
+        return cls(dict(data["pace"]))
 
 
 class RaceRuleset:
@@ -128,25 +151,9 @@ class RaceRuleset:
         owner |= {f"{seat}-1": seat for seat in roster.seats if not roster.of(seat)}
         return RaceState(1, owner, dict.fromkeys(owner, 0), dict.fromkeys(owner, STAMINA), roster.seats)
 
-    def state_to_json(self, state: RaceState) -> dict[str, Any]:
-        """The state as JSON."""
-        return {"turn": state.turn, "owner": dict(state.owner), "at": dict(state.at), "stamina": dict(state.stamina),
-                "seats": list(state.seats), "winners": None if state.winners is None else list(state.winners),
-                "whistled": state.whistled}
-
-    def state_from_json(self, data: Mapping[str, Any]) -> RaceState:
-        """A state from JSON."""
-        return RaceState(int(data["turn"]), dict(data["owner"]), dict(data["at"]), dict(data["stamina"]),
-                         tuple(data["seats"]), None if data["winners"] is None else tuple(data["winners"]),
-                         bool(data.get("whistled", False)))
-
-    def orders_to_json(self, orders: RaceOrders) -> dict[str, Any]:
-        """Orders as JSON."""
-        return {"pace": dict(orders.pace)}
-
-    def orders_from_json(self, data: Mapping[str, Any]) -> RaceOrders:
-        """Orders from JSON."""
-        return RaceOrders(dict(data["pace"]))
+    state_codec = Codec.of(RaceState)
+    orders_codec = Codec.of(RaceOrders)
+    gm_event_codec: Codec[dict[str, Any]] = Codec(dict, dict)  # a GM event is JSON already
 
     def seats(self, state: RaceState) -> tuple[str, ...]:
         """The seats in roster order."""
@@ -262,14 +269,6 @@ class RaceRuleset:
         seat = state.owner[event["runner"]]
         return Resolution(replace(state, stamina=stamina),
                           [Event(state.turn, RaceEvent.TIRED, text, audience=frozenset({seat}))])
-
-    def gm_event_to_json(self, event: dict[str, Any]) -> dict[str, Any]:
-        """A GM event is JSON already."""
-        return dict(event)
-
-    def gm_event_from_json(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        """A GM event from JSON."""
-        return dict(data)
 
     def bots(self) -> Mapping[str, BotKind]:
         """One kind: run while there is stamina, else walk."""

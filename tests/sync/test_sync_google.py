@@ -1,8 +1,7 @@
-"""The sync through real gspread and GoogleSheetBackend, against the fake Google (Sheets v4 + Drive).
-
-A match lives in four spreadsheets (board, engine, red orders, blue orders). Every request is
-validated by the fake against Google's discovery documents; the retry policy runs on a fake
-clock, so nothing sleeps and nothing reaches the network.
+"""GvG through gspread against the fake Google, on the one sync: a whole match equals the engine's and costs one
+read per spreadsheet per poll (and one write each per resolution); a fault at any call of a resolution is retried
+and the turn resolved once; an outage past the retries stops the poll and the next one completes the turn; a huge
+cell does not break that; init shares each spreadsheet with the right people only.
 """
 
 from __future__ import annotations
@@ -13,34 +12,26 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from sheets_gm.rulesets.gvg.board import GvgMap
-from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
-from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
-from sheets_gm.rulesets.gvg.sheet.positions import ENGINE_FIRST_HISTORY_ROW
-from sheets_gm.rulesets.gvg.sheet.template import default_map_text, default_template
-from sheets_gm.rulesets.gvg.state import GvgState, orders_to_json
 from sheets_gm.sheets.backend import SheetUnavailableError
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.retry import RetryPolicy
-from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
-from sheets_gm.sync.poll import poll
+from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, parse_match_record
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.snapshot import read_snapshot
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_create import create_window_match
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GET, READ, WRITE, FakeSpreadsheet, FaultKind, GoogleApiFake, fake_client
+from tests.matchfiles import SEED, TEAMS, bots, engine_match, roster, state_of, sync
 
-NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
-TEAMS = ("red", "blue")
-ROLES = ("dps", "dps", "tank", "tank", "healer")
-SEED = b"sync-test-seed"
+GVG = get_ruleset("gvg")
+ENGINE_TAB = ruleset_sheet_spec("gvg").tabs.engine
 #: The four spreadsheets of a match, by role (the keys are what Google puts in the URL).
 KEYS = {
     "board": "1BoardKey_sheetsgm_test_0000000000000000000",
@@ -52,14 +43,6 @@ ROLE_OF = {key: role for role, key in KEYS.items()}
 _KEY_IN_URL = re.compile(r"/spreadsheets/([^/:?]+)")
 
 
-def roster(size: int) -> list[RosterEntry]:
-    return [RosterEntry(f"{team}{i}", team, ROLES[i % len(ROLES)]) for team in TEAMS for i in range(size)]
-
-
-def bots() -> list[Bot]:
-    return [ObjectiveBot(1), RandomBot(2)]
-
-
 def policy(clock: FakeClock, *, deadline: float = 60, max_attempts: int | None = None) -> RetryPolicy:
     return RetryPolicy(deadline=deadline, max_attempts=max_attempts, time=clock.time, sleep=clock.sleep,
                        random=lambda: 0.5)
@@ -69,7 +52,7 @@ def open_match(retry: RetryPolicy) -> MatchSheets:
     """The match's four spreadsheets through one real gspread client (plain HTTPClient)."""
     client = fake_client()
     backend = {role: GoogleSheetBackend(client, key, retry=retry, title=role) for role, key in KEYS.items()}
-    return MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]))
+    return MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]), None)
 
 
 def new_spreadsheets(fake: GoogleApiFake) -> None:
@@ -80,7 +63,7 @@ def new_spreadsheets(fake: GoogleApiFake) -> None:
 def create(fake: GoogleApiFake, retry: RetryPolicy, size: int = 5, settings: GvgSettings | None = None) -> MatchSheets:
     new_spreadsheets(fake)
     sheets = open_match(retry)
-    create_match(sheets, roster(size), settings=settings or GvgSettings(), map_text=default_map_text(), seed=SEED)
+    create_window_match(sheets, create_ruleset("gvg", settings or GvgSettings()), roster(size), seed=SEED)
     return sheets
 
 
@@ -102,17 +85,6 @@ def cells(fake: GoogleApiFake) -> dict[str, dict[str, dict[tuple[int, int], Any]
         }
         for role, key in KEYS.items()
     }
-
-
-def engine_state(sheets: MatchSheets) -> GvgState:
-    return read_snapshot(sheets, default_template()).record.state
-
-
-def direct_match(size: int, settings: GvgSettings) -> tuple[GvgState, int]:
-    board = GvgMap.from_text(default_map_text())
-    rules = GvgRules(board, settings)
-    result = play_match(rules, new_match(board, TEAMS, roster(size), settings), bots(), SEED)
-    return result.state, result.turns
 
 
 @pytest.fixture
@@ -137,24 +109,24 @@ def test_a_whole_match_through_gspread_equals_the_engine_and_costs_one_call_per_
     turns = 0
     while True:
         fake.reset_counters()
-        idle = poll(sheets, now=NOW)
+        idle = sync(sheets)
         assert not idle.resolved
-        assert calls_by_spreadsheet(fake) == Counter({(READ, role): 1 for role in KEYS}), f"idle poll, turn {idle.turn}"
+        assert calls_by_spreadsheet(fake) == Counter({(READ, role): 1 for role in KEYS}), f"idle poll, {idle.window}"
         idle_bytes.append(fake.byte_counts(READ)[1])
 
-        type_bot_orders(sheets, players)
+        type_bot_orders(sheets, GVG, players)
         fake.reset_counters()
-        report = poll(sheets, now=NOW)
-        assert report.resolved and report.turn == turns + 1, report
+        report = sync(sheets)
+        assert report.resolved and report.window_key == str(turns + 1), report
         expected = Counter({(endpoint, role): 1 for role in KEYS for endpoint in (READ, WRITE)})
-        assert calls_by_spreadsheet(fake) == expected, f"resolution of turn {report.turn}"
+        assert calls_by_spreadsheet(fake) == expected, f"resolution of {report.window}"
         assert fake.calls(GET) == 0 and fake.calls() == 8
         turns += 1
         if report.finished:
             break
 
-    state, direct_turns = direct_match(size, settings)
-    assert engine_state(sheets).to_json() == state.to_json()
+    state, direct_turns = engine_match(size, settings)
+    assert state_of(sheets).to_json() == state.to_json()
     assert turns == direct_turns
     assert state.finished
     if max_turns is not None:
@@ -168,10 +140,10 @@ def test_a_whole_match_through_gspread_equals_the_engine_and_costs_one_call_per_
 
 def test_a_finished_match_is_only_read(fake: GoogleApiFake) -> None:
     sheets = create(fake, policy(FakeClock()), 1, GvgSettings(max_turns=2))
-    assert poll(sheets, now=NOW, force=True).resolved
-    assert poll(sheets, now=NOW, force=True).finished
+    assert sync(sheets, force=True).resolved
+    assert sync(sheets, force=True).finished
     fake.reset_counters()
-    report = poll(sheets, now=NOW, force=True)
+    report = sync(sheets, force=True)
     assert report.finished and not report.resolved
     assert calls_by_spreadsheet(fake) == Counter({(READ, role): 1 for role in KEYS})
 
@@ -197,7 +169,7 @@ TURNS_BEFORE = 3  # resolved before the faulty resolution, so the state is not t
 
 @dataclass(frozen=True)
 class Prepared:
-    """The spreadsheets just before a resolution (orders typed, captains ready) and the fault-free outcome."""
+    """The spreadsheets just before a resolution (orders typed, both teams ready) and the fault-free outcome."""
 
     before: dict[str, FakeSpreadsheet]
     after: dict[str, dict[str, dict[tuple[int, int], Any]]]
@@ -209,13 +181,13 @@ def prepared() -> Prepared:
         sheets = create(fake, policy(FakeClock()))
         players = bots()
         for _ in range(TURNS_BEFORE):
-            type_bot_orders(sheets, players)
-            assert poll(sheets, now=NOW).resolved
-        typed = type_bot_orders(sheets, players)
+            type_bot_orders(sheets, GVG, players)
+            assert sync(sheets).resolved
+        typed = type_bot_orders(sheets, GVG, players)
         before = copy.deepcopy(fake.spreadsheets)
         fake.reset_counters()
-        report = poll(sheets, now=NOW)
-        assert report.resolved and report.turn == TURNS_BEFORE + 1
+        report = sync(sheets)
+        assert report.resolved and report.window_key == str(TURNS_BEFORE + 1)
         order = []
         for call in fake.log:
             m = _KEY_IN_URL.search(call.url)
@@ -225,10 +197,11 @@ def prepared() -> Prepared:
         after = cells(fake)
         assert not fake.violations
         # The orders typed are the orders resolved (so "the same cells" below means "no order lost").
-        engine = fake.spreadsheets[KEYS["engine"]].sheet(default_template().tabs.engine)
-        history = json.loads(str(engine.value(ENGINE_FIRST_HISTORY_ROW + TURNS_BEFORE - 1, 1)))  # 0-based row
-        assert history["turn"] == TURNS_BEFORE + 1
-        want = orders_to_json(merge_orders(typed[0], typed[1]))
+        engine = fake.spreadsheets[KEYS["engine"]].sheet(ENGINE_TAB)
+        history = json.loads(str(engine.value(HISTORY_FIRST_ROW - 1 + TURNS_BEFORE, 1)))  # 0-based row
+        assert history["resolution"] == TURNS_BEFORE + 1
+        rules = create_ruleset("gvg")
+        want = rules.orders_codec.to_json(rules.merge_orders(typed))
         assert history["orders"] == want and len(want["players"]) >= 5
     return Prepared(before, after)
 
@@ -248,10 +221,8 @@ def faulted_calls(fake: GoogleApiFake) -> list[tuple[str, str]]:
 
 
 def engine_turn(fake: GoogleApiFake) -> int:
-    """The engine tab's turn counter, read from the fake's storage (no API call)."""
-    value = fake.values(KEYS["engine"], default_template().tabs.engine)[2][1]  # B3: the "turn" key
-    assert isinstance(value, int)
-    return value
+    """The turn the engine tab has open (its resolutions + 1), read from the fake's storage (no API call)."""
+    return parse_match_record(fake.values(KEYS["engine"], ENGINE_TAB)[1:], "engine").resolved + 1
 
 
 def assert_resolved_once_like_the_fault_free_run(fake: GoogleApiFake, prepared: Prepared) -> None:
@@ -282,10 +253,10 @@ def test_a_fault_at_any_call_of_a_resolution_is_retried_and_the_turn_resolved_on
     clock = FakeClock()
     sheets = open_match(policy(clock))
     fault = fake.inject(kind, at=position + 1, retry_after=retry_after, after_apply=after_apply)
-    report = poll(sheets, now=NOW)
+    report = sync(sheets)
     assert fault.fired == 1
     assert faulted_calls(fake) == [POSITIONS[position]]
-    assert report.resolved and report.turn == TURNS_BEFORE + 1 and report.write_calls == 4
+    assert report.resolved and report.window_key == str(TURNS_BEFORE + 1) and report.write_calls == 4
     expected = Counter({p: 1 for p in POSITIONS}) + Counter({POSITIONS[position]: 1})
     assert calls_by_spreadsheet(fake) == expected  # the faulty call once more, nothing else
     assert fake.calls(GET) == 0
@@ -321,7 +292,7 @@ def test_a_fault_that_outlasts_the_retries_stops_the_poll_and_the_next_poll_comp
     fake.inject(kind, at=position + 1, times=None, retry_after=retry_after, after_apply=after_apply)
     start = clock.now
     with pytest.raises(SheetUnavailableError, match=r"failed \d+ times? over"):
-        poll(sheets, now=NOW)
+        sync(sheets)
     assert set(faulted_calls(fake)) == {POSITIONS[position]}
     if limit == "3-attempts":
         assert len(faulted_calls(fake)) == 3
@@ -337,15 +308,15 @@ def test_a_fault_that_outlasts_the_retries_stops_the_poll_and_the_next_poll_comp
 
     fake.clear_faults()
     fake.reset_counters()
-    report = poll(sheets, now=NOW)  # the outage is over
+    report = sync(sheets)  # the outage is over
     if committed:  # the commit landed though its answer was lost: the next sync finds the turn resolved
         assert not report.resolved and report.write_calls == 0
     else:
-        assert report.resolved and report.turn == TURNS_BEFORE + 1
+        assert report.resolved and report.window_key == str(TURNS_BEFORE + 1)
         assert calls_by_spreadsheet(fake) == Counter({p: 1 for p in POSITIONS})
     assert_resolved_once_like_the_fault_free_run(fake, prepared)
-    again = poll(sheets, now=NOW)  # and a further sync does nothing
-    assert not again.resolved and again.turn == TURNS_BEFORE + 2 and again.write_calls == 0
+    again = sync(sheets)  # and a further sync does nothing
+    assert not again.resolved and again.window_key == str(TURNS_BEFORE + 2) and again.write_calls == 0
     assert cells(fake) == prepared.after
 
 
@@ -363,16 +334,16 @@ def test_a_huge_order_cell_does_not_break_the_completion_of_an_interrupted_resol
     fake.set_values(KEYS["red"], "'Orders red'!D6", [["G4"]])
     fake.set_values(KEYS["blue"], "'Orders blue'!D5:F5", [["=A1", "🍁" * 50_000, " " * 49_990 + "f 7"]])
     reference = copy.deepcopy(fake.spreadsheets)
-    assert poll(sheets, now=NOW, force=True).resolved
+    assert sync(sheets, force=True).resolved
     want = cells(fake)
 
     fake.spreadsheets.update(reference)
     fake.inject(FaultKind.INTERNAL, at=position + 1, times=None)
     with pytest.raises(SheetUnavailableError):
-        poll(sheets, now=NOW, force=True)
+        sync(sheets, force=True)
     fake.clear_faults()
-    report = poll(sheets, now=NOW, force=True)
-    assert report.resolved and report.turn == 1
+    report = sync(sheets, force=True)
+    assert report.resolved and report.window_key == "1"
     assert cells(fake) == want
 
 
@@ -381,8 +352,8 @@ def test_init_shares_each_spreadsheet_with_the_right_people_only(fake: GoogleApi
 
     clock = FakeClock()
     sheets = create(fake, policy(clock), size=2)
-    players = roster(2)
-    emails = {team: tuple(f"{p.name}@example.com" for p in players if p.team == team) for team in sheets.seats}
+    players = roster(2).members
+    emails = {team: tuple(f"{p.name}@example.com" for p in players if p.seat == team) for team in sheets.seats}
     lines = share_match(sharing_plan(sheets, emails, gm=["gm@example.com"]), notify=False)
     assert len(lines) == 5
 

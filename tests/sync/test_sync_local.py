@@ -1,7 +1,6 @@
-"""The sync through the local workbook backend: .xlsx files edited by players with openpyxl.
-
-Players type as they would in LibreOffice or Excel: they open the file, write their order cells
-and save; the sync reads only what was saved. Everything runs in ``tmp_path``.
+"""GvG matches in local .xlsx workbooks on the one sync, typed into as players would with a spreadsheet program:
+a whole match equals the engine's, a crash while saving leaves every workbook whole and the next poll completes
+the turn, anything saved in a player's cells gets text feedback and no formula is ever written.
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ import datetime as dt
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,41 +18,26 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.rulesets.gvg.board import GvgMap
-from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, TeamOrders, play_match
+from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.enums import Action
-from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
-from sheets_gm.rulesets.gvg.sheet.positions import CaptainColumns, GvgPositions
-from sheets_gm.rulesets.gvg.sheet.template import default_map_text, default_template
-from sheets_gm.rulesets.gvg.state import GvgState, PlayerOrder
+from sheets_gm.rulesets.gvg.state import PlayerOrder, TurnOrders
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import LocalWorkbookBackend, create_workbook
-from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
-from sheets_gm.sync.poll import poll
+from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.snapshot import read_snapshot
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_read import MatchRead, read_match
+from tests.matchfiles import SEED, TEAMS, bots, engine_match, order_cell, roster, state_of, sync
 
-NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
-TEAMS = ("red", "blue")
-ROLES = ("dps", "dps", "tank", "tank", "healer")
-SEED = b"sync-test-seed"
-TEMPLATE = default_template()
+GVG = get_ruleset("gvg")
+SPEC = ruleset_sheet_spec("gvg")
 ROLE_FILES = ("board", "engine", "red", "blue")
+SKILLS = tuple(f"skill{i}" for i in range(1, 8))
 #: Cells are compared as (value, openpyxl data type).
 Cells = dict[str, dict[str, dict[str, tuple[Any, str]]]]
-
-
-def roster(size: int) -> list[RosterEntry]:
-    return [RosterEntry(f"{team}{i}", team, ROLES[i % len(ROLES)]) for team in TEAMS for i in range(size)]
-
-
-def bots() -> list[Bot]:
-    return [ObjectiveBot(1), RandomBot(2)]
 
 
 def blank_workbook(path: Path) -> LocalWorkbookBackend:
@@ -73,7 +57,7 @@ def open_sheets(folder: Path, layout: str) -> MatchSheets:
     if layout == "single":
         return MatchSheets.single(TEAMS, LocalWorkbookBackend(folder / "match.xlsx"))
     board, engine, red, blue = (LocalWorkbookBackend(folder / f"{role}.xlsx") for role in ROLE_FILES)
-    return MatchSheets(TEAMS, board, engine, (red, blue))
+    return MatchSheets(TEAMS, board, engine, (red, blue), None)
 
 
 def new_match_files(folder: Path, layout: str, size: int = 5, match_settings: GvgSettings | None = None) -> MatchSheets:
@@ -84,8 +68,7 @@ def new_match_files(folder: Path, layout: str, size: int = 5, match_settings: Gv
         for role in ROLE_FILES:
             (engine_workbook if role == "engine" else blank_workbook)(folder / f"{role}.xlsx")
     sheets = open_sheets(folder, layout)
-    create_match(sheets, roster(size), settings=match_settings or GvgSettings(), map_text=default_map_text(),
-                 seed=SEED)
+    create_window_match(sheets, create_ruleset("gvg", match_settings or GvgSettings()), roster(size), seed=SEED)
     return sheets
 
 
@@ -95,36 +78,32 @@ def team_file(sheets: MatchSheets, team: int) -> Path:
     return backend.path
 
 
-def as_typed(order: PlayerOrder) -> list[Any]:
+def as_typed(order: PlayerOrder) -> dict[str, Any]:
     """What a person types for ``order``: sloppy case and spacing, words rather than keys."""
     dest = order.move.label if order.move else None
     words = {Action.ACT: "Attack", Action.BUFF: "buff", Action.REVIVE: "Revive", Action.PICKUP: "pick up"}
-    return [f" {dest[0].lower()} {dest[1:]}" if dest else None, words[order.action],
-            order.teleport.label.lower() if order.teleport else None]
+    return {"destination": f" {dest[0].lower()} {dest[1:]}" if dest else None, "action": words[order.action],
+            "teleport": order.teleport.label.lower() if order.teleport else None}
 
 
-def type_in_files(sheets: MatchSheets, players: Sequence[Bot]) -> list[TeamOrders]:
+def type_in_files(sheets: MatchSheets, players: Mapping[str, Any]) -> dict[str, TurnOrders]:
     """Each team decides (with its bot) and types its orders into its own .xlsx with openpyxl, then saves."""
-    snap = read_snapshot(sheets, TEMPLATE)
-    record = snap.record
-    rules = record.rules()
-    dice = TurnDice(record.seed, record.state.turn)
-    cols = snap.positions.captain
-    decided = [players[i].orders(rules, record.state, i, dice) for i in range(2)]
+    read = read_match(sheets, GVG)
+    rules = read.record.ruleset
+    state = read.record.state
+    dice = rules.dice(read.record.seed, state)
+    decided = {team: players[team].orders(state, team, dice) for team in TEAMS}
     books: dict[Path, Any] = {}
-    for i, team in enumerate(snap.positions.teams):
+    for i, team in enumerate(TEAMS):
         path = team_file(sheets, i)
         wb = books.setdefault(path, openpyxl.load_workbook(path))
-        ws = wb[team.orders_tab]
-        for index, name in enumerate(team.players):
-            order = decided[i].players.get(name)
-            if order is not None:
-                row = team.player_row(index)
-                for letter, value in zip("DEF", as_typed(order), strict=True):
-                    ws[f"{letter}{row}"] = value
-        for col, skill in zip(cols.skills, decided[i].skills, strict=False):
-            ws.cell(row=team.captain_row, column=col + 1, value=skill.value)
-        ws.cell(row=team.captain_row, column=cols.ready + 1, value=True)
+        ws = wb[read.tabs.orders(team).name]
+        for name, order in decided[team].players.items():
+            for key, value in as_typed(order).items():
+                ws[order_cell(read, team, "players", name, key)] = value
+        for key, skill in zip(SKILLS, decided[team].skills[i], strict=False):
+            ws[order_cell(read, team, "captain", team, key)] = skill.display
+        ws[order_cell(read, team, "captain", team, "ready")] = True
     for path, wb in books.items():
         wb.save(path)
     return decided
@@ -143,17 +122,6 @@ def all_cells(folder: Path) -> Cells:
     return {p.name: workbook_cells(p) for p in sorted(folder.glob("*.xlsx"))}
 
 
-def engine_state(sheets: MatchSheets) -> GvgState:
-    return read_snapshot(sheets, TEMPLATE).record.state
-
-
-def direct_match(size: int, match_settings: GvgSettings) -> tuple[GvgState, int]:
-    board = GvgMap.from_text(default_map_text())
-    rules = GvgRules(board, match_settings)
-    result = play_match(rules, new_match(board, TEAMS, roster(size), match_settings), bots(), SEED)
-    return result.state, result.turns
-
-
 def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
@@ -169,24 +137,25 @@ def test_a_whole_match_in_workbooks_edited_by_players_equals_the_engine(tmp_path
     sheets = new_match_files(tmp_path, layout, 5, match_settings)
     if layout == "per-role":
         assert sorted(p.name for p in tmp_path.glob("*.xlsx")) == sorted(f"{r}.xlsx" for r in ROLE_FILES)
-        assert openpyxl.load_workbook(tmp_path / "engine.xlsx")[TEMPLATE.tabs.engine].sheet_state == "hidden"
+        assert openpyxl.load_workbook(tmp_path / "engine.xlsx")[SPEC.tabs.engine].sheet_state == "hidden"
         for i, team in enumerate(TEAMS):  # a team's file holds its own orders, not the other team's
             names = openpyxl.load_workbook(team_file(sheets, i)).sheetnames
-            assert names[:2] == [f"Orders {team}", f"Archive {team}"] and not any(TEAMS[1 - i] in n for n in names)
+            assert names[:3] == [f"Orders {team}", f"Archive {team}", f"View {team}"]
+            assert not any(TEAMS[1 - i] in n for n in names)
     players = bots()
     turns = 0
     while True:
         if turns % 2 == 0:
             type_in_files(sheets, players)
         else:
-            type_bot_orders(sheets, players)
-        report = poll(sheets, now=NOW)
-        assert report.resolved and report.turn == turns + 1, report
+            type_bot_orders(sheets, GVG, players)
+        report = sync(sheets)
+        assert report.resolved and report.window_key == str(turns + 1), report
         turns += 1
         if report.finished:
             break
-    state, direct_turns = direct_match(5, match_settings)
-    assert engine_state(sheets).to_json() == state.to_json()
+    state, direct_turns = engine_match(5, match_settings)
+    assert state_of(sheets).to_json() == state.to_json()  # typed by people or by the bots: the same match
     assert turns == direct_turns == 12 and state.finished
     assert leftovers(tmp_path) == []
     formulas = [(book, tab, ref) for book, tabs in all_cells(tmp_path).items() for tab, found in tabs.items()
@@ -214,11 +183,11 @@ def before_and_after(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tupl
         players = bots()
         for _ in range(TURNS_BEFORE):
             type_in_files(sheets, players)
-            assert poll(sheets, now=NOW).resolved
+            assert sync(sheets).resolved
         type_in_files(sheets, players)
         reference = tmp_path_factory.mktemp(f"after-{layout}")
         shutil.copytree(folder, reference, dirs_exist_ok=True)
-        assert poll(open_sheets(reference, layout), now=NOW).resolved
+        assert sync(open_sheets(reference, layout)).resolved
         out[layout] = (folder, all_cells(reference))
     return out
 
@@ -252,19 +221,19 @@ def test_a_crash_during_a_save_leaves_the_workbook_intact_and_the_next_poll_comp
     monkeypatch.setattr(os, "replace", replace)
     expected_error: type[BaseException] = SheetAccessError if error is OSError else error
     with pytest.raises(expected_error):
-        poll(sheets, now=NOW)
+        sync(sheets)
     monkeypatch.setattr(os, "replace", real_replace)
     assert saves[-1] == failing.name and len(saves) == failing_save  # nothing saved after the failure
     assert failing.read_bytes() == original, "the workbook whose save failed was changed"
     openpyxl.load_workbook(failing)  # and it still opens
     assert leftovers(tmp_path) == []
-    assert engine_state(sheets).turn == TURNS_BEFORE + 1
+    assert state_of(sheets).turn == TURNS_BEFORE + 1
 
-    report = poll(sheets, now=NOW)
-    assert report.resolved and report.turn == TURNS_BEFORE + 1
+    report = sync(sheets)
+    assert report.resolved and report.window_key == str(TURNS_BEFORE + 1)
     assert all_cells(tmp_path) == after
-    again = poll(sheets, now=NOW)
-    assert not again.resolved and again.turn == TURNS_BEFORE + 2
+    again = sync(sheets)
+    assert not again.resolved and again.window_key == str(TURNS_BEFORE + 2)
     assert all_cells(tmp_path) == after
 
 
@@ -279,23 +248,28 @@ def fuzz_base(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     return (folder / "match.xlsx").read_bytes()
 
 
-def player_cells() -> list[tuple[str, str]]:
+def _placed(fuzz_base: bytes) -> MatchRead:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "match.xlsx"
+        path.write_bytes(fuzz_base)
+        return read_match(MatchSheets.single(TEAMS, LocalWorkbookBackend(path)), GVG)
+
+
+def player_cells(read: MatchRead) -> list[tuple[str, str]]:
     """(tab, cell) of every cell a red player or captain may type into, in a 2v2 match."""
-    pos = GvgPositions.build(TEMPLATE, TEAMS, (("red0", "red1"), ("blue0", "blue1")), 0, 0)
-    team = pos.teams[0]
-    cols = CaptainColumns.from_header(TEMPLATE.headers.captain)
-    cells = [(team.orders_tab, f"{c}{team.player_row(i)}") for i in range(2) for c in "DEF"]
-    cells += [(team.orders_tab, cols.label(c, team.captain_row)) for c in (*cols.skills, cols.ready)]
-    return cells
+    tab = read.tabs.orders("red").name
+    cells = [(tab, order_cell(read, "red", "players", name, key)) for name in ("red0", "red1")
+             for key in ("destination", "action", "teleport")]
+    return cells + [(tab, order_cell(read, "red", "captain", "red", key)) for key in (*SKILLS, "ready")]
 
 
-def feedback_cells() -> list[tuple[str, str]]:
-    pos = GvgPositions.build(TEMPLATE, TEAMS, (("red0", "red1"), ("blue0", "blue1")), 0, 0)
-    team = pos.teams[0]
-    cols = CaptainColumns.from_header(TEMPLATE.headers.captain)
-    return [(team.orders_tab, team.feedback_cell(team.player_row(i))) for i in range(2)] + [
-        (team.orders_tab, cols.label(cols.feedback, team.captain_row))
-    ]
+def feedback_cells(read: MatchRead) -> list[tuple[str, str]]:
+    tab = read.tabs.orders("red").name
+    return [(tab, order_cell(read, "red", "players", name, "feedback")) for name in ("red0", "red1")] + [
+        (tab, order_cell(read, "red", "captain", "red", "feedback"))]
+
+
+PLAYER_CELLS = 2 * 3 + len(SKILLS) + 1
 
 
 _printable = st.characters(blacklist_categories=("Cs", "Cc"))  # what a cell in an .xlsx can hold
@@ -319,14 +293,15 @@ typed_values: st.SearchStrategy[Any] = st.one_of(
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(typed_values, min_size=len(player_cells()), max_size=len(player_cells())))
+@given(st.lists(typed_values, min_size=PLAYER_CELLS, max_size=PLAYER_CELLS))
 def test_anything_saved_in_player_cells_gets_text_feedback_and_nothing_written_is_a_formula(
     fuzz_base: bytes, values: list[Any]
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "match.xlsx"
         path.write_bytes(fuzz_base)
-        cells = player_cells()
+        read = _placed(fuzz_base)
+        cells = player_cells(read)
         wb = openpyxl.load_workbook(path)
         for (tab, ref), value in zip(cells, values, strict=True):
             wb[tab][ref] = value
@@ -335,25 +310,25 @@ def test_anything_saved_in_player_cells_gets_text_feedback_and_nothing_written_i
                  if (tab, ref) in cells}
         sheets = MatchSheets.single(TEAMS, LocalWorkbookBackend(path))
 
-        report = poll(sheets, now=NOW)
-        assert report.turn == 1 and not report.resolved
+        report = sync(sheets)
+        assert report.window_key == "1" and not report.resolved  # blue is not ready
         after_idle = workbook_cells(path)
-        check_feedback(after_idle)
+        check_feedback(after_idle, feedback_cells(read))
         check_no_formula_written(after_idle, allowed=typed)
         for (tab, ref), kept in typed.items():  # a player's cell is never rewritten before resolution
             assert after_idle[tab].get(ref) == kept, (tab, ref)
 
-        forced = poll(sheets, now=NOW, force=True)
-        assert forced.resolved and forced.turn == 1
+        forced = sync(sheets, force=True)
+        assert forced.resolved and forced.window_key == "1"
         after = workbook_cells(path)
-        check_feedback(after)
+        check_feedback(after, feedback_cells(read))
         check_no_formula_written(after, allowed={})
-        assert after[TEMPLATE.tabs.engine]["B3"] == (2, "n")  # the turn counter moved on
+        assert read_match(sheets, GVG).record.resolved == 1  # the engine moved on
         assert leftovers(Path(tmp)) == []
 
 
-def check_feedback(found: dict[str, dict[str, tuple[Any, str]]]) -> None:
-    for tab, ref in feedback_cells():
+def check_feedback(found: dict[str, dict[str, tuple[Any, str]]], where: list[tuple[str, str]]) -> None:
+    for tab, ref in where:
         value, kind = found[tab].get(ref, (None, "n"))
         assert isinstance(value, str) and value.strip() and kind == "s", (tab, ref, value, kind)
 

@@ -9,7 +9,7 @@ import pytest
 
 from sheets_gm.match.watch import next_delay, watch
 from sheets_gm.sheets.backend import SheetAccessError, SheetUnavailableError
-from sheets_gm.sync.poll import PollReport
+from sheets_gm.sync.window_poll import WindowReport
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
@@ -29,14 +29,14 @@ class FakeStop:
         return self.flag
 
 
-def scripted(reports: list[PollReport | Exception], stop: FakeStop) -> Callable[[], PollReport]:
-    items: Iterator[PollReport | Exception] = iter(reports)
+def scripted(reports: list[WindowReport | Exception], stop: FakeStop) -> Callable[[], WindowReport]:
+    items: Iterator[WindowReport | Exception] = iter(reports)
 
-    def step() -> PollReport:
+    def step() -> WindowReport:
         item = next(items, None)
         if item is None:
             stop.flag = True  # what Ctrl-C does: the loop ends after this poll
-            return PollReport(turn=9)
+            return WindowReport(window="turn 9")
         if isinstance(item, Exception):
             raise item
         return item
@@ -44,18 +44,18 @@ def scripted(reports: list[PollReport | Exception], stop: FakeStop) -> Callable[
     return step
 
 
-def idle(deadline: str = "") -> PollReport:
-    return PollReport(turn=3, deadline=deadline)
+def idle(deadline: str = "") -> WindowReport:
+    return WindowReport(window="turn 3", deadline=deadline)
 
 
 def test_idle_polls_back_off_doubling_up_to_the_maximum_and_a_change_resets_it() -> None:
     stop = FakeStop()
-    changed = PollReport(turn=3, feedback_written=2)
-    resolved = PollReport(turn=3, resolved=True)
-    reports: list[PollReport | Exception] = [idle(), idle(), idle(), idle(), idle(), changed, idle(), resolved]
+    changed = WindowReport(window="turn 3", feedback_written=2)
+    resolved = WindowReport(window="turn 3", resolved=True)
+    reports: list[WindowReport | Exception] = [idle(), idle(), idle(), idle(), idle(), changed, idle(), resolved]
     last = watch(scripted(reports, stop), stop, interval=10, max_interval=60, clock=lambda: NOW)
     assert stop.waits == [20, 40, 60, 60, 60, 10, 20, 10, 20]
-    assert last is not None and last.turn == 9
+    assert last is not None and last.window == "turn 9"
 
 
 def test_the_wait_never_runs_past_the_turns_deadline() -> None:
@@ -70,12 +70,12 @@ def test_the_wait_never_runs_past_the_turns_deadline() -> None:
 
 def test_the_loop_ends_when_the_match_is_over_without_waiting() -> None:
     stop = FakeStop()
-    seen: list[tuple[int, float]] = []
-    over = PollReport(turn=31, resolved=True, finished=True)
+    seen: list[tuple[str, float]] = []
+    over = WindowReport(window="turn 31", resolved=True, finished=True)
     last = watch(scripted([idle(), over], stop), stop, interval=5, max_interval=50,
-                 clock=lambda: NOW, on_report=lambda r, wait: seen.append((r.turn, wait)))
+                 clock=lambda: NOW, on_report=lambda r, wait: seen.append((r.window, wait)))
     assert last is over
-    assert seen == [(3, 10), (31, 0.0)]
+    assert seen == [("turn 3", 10), ("turn 31", 0.0)]
     assert stop.waits == [10]
 
 

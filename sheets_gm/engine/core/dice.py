@@ -45,11 +45,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 SIDES = 6
 _LIMIT = 256 - 256 % SIDES  # 252: bytes at or above it would bias the result
+
+
+def new_seed() -> bytes:
+    """A fresh secret match seed (32 random bytes)."""
+    return secrets.token_bytes(32)
 
 
 def seed_hash(seed: bytes) -> str:

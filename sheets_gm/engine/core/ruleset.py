@@ -14,7 +14,8 @@ ruleset, through this interface, everything it needs:
   new state and the events of the log;
 - **outcome**, **views** (what one seat may see; ``None`` is the public board), **GM events**
   (logged adjustments the ruleset accepts) and **bots**;
-- codecs so states, orders and GM events travel as JSON (engine tab, history, replays).
+- codecs (``engine.core.codecs``) so states, orders and GM events travel as JSON (engine tab, history,
+  replays), declared as class attributes.
 
 A ruleset *instance* is bound to one match's fixed part (its settings and board), the way a
 python-chess variant is a class with its own rules: ``RulesetClass.create(settings, board)``.
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
+from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 
@@ -253,12 +255,22 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         ...
 
     # -- codecs ------------------------------------------------------------------------------
-    def state_to_json(self, state: StateT) -> dict[str, Any]: ...
-    def state_from_json(self, data: Mapping[str, Any]) -> StateT: ...
-    def orders_to_json(self, orders: OrdersT) -> dict[str, Any]: ...
-    def orders_from_json(self, data: Mapping[str, Any]) -> OrdersT: ...
-    def gm_event_to_json(self, event: GmEventT) -> dict[str, Any]: ...
-    def gm_event_from_json(self, data: Mapping[str, Any]) -> GmEventT: ...
+    # Declared as class attributes (``state_codec = Codec.of(MyState)``); properties here only because a
+    # ClassVar cannot hold the protocol's type variables.
+    @property
+    def state_codec(self) -> Codec[StateT]:
+        """States as JSON: the engine tab, the history and the replays store them."""
+        ...
+
+    @property
+    def orders_codec(self) -> Codec[OrdersT]:
+        """A window's orders as JSON: the history and the replays store them."""
+        ...
+
+    @property
+    def gm_event_codec(self) -> Codec[GmEventT]:
+        """GM events as JSON: the history stores them until the next resolution."""
+        ...
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: StateT) -> tuple[str, ...]:

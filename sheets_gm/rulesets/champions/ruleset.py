@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
@@ -90,23 +91,9 @@ class ChampionsRuleset:
         return new_match(self.rules, roster, seed)
 
     # -- codecs ------------------------------------------------------------------------------
-    def state_to_json(self, state: ChampionsState) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> ChampionsState:
-        return ChampionsState.from_json(data)
-
-    def orders_to_json(self, orders: Orders) -> dict[str, Any]:
-        return orders.to_json()
-
-    def orders_from_json(self, data: Mapping[str, Any]) -> Orders:
-        return Orders.from_json(data)
-
-    def gm_event_to_json(self, event: Adjustment) -> dict[str, Any]:
-        return event.to_json()
-
-    def gm_event_from_json(self, data: Mapping[str, Any]) -> Adjustment:
-        return Adjustment.from_json(data)
+    state_codec = Codec.of(ChampionsState)
+    orders_codec = Codec.of(Orders)
+    gm_event_codec = Codec.of(Adjustment)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: ChampionsState) -> tuple[str, ...]:

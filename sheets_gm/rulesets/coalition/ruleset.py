@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.ruleset import (
@@ -109,23 +110,9 @@ class CoalitionRuleset:
         return new_match(self.board, roster, seed)
 
     # -- codecs ------------------------------------------------------------------------------
-    def state_to_json(self, state: CoalitionState) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> CoalitionState:
-        return CoalitionState.from_json(data)
-
-    def orders_to_json(self, orders: CoalitionOrders) -> dict[str, Any]:
-        return orders.to_json()
-
-    def orders_from_json(self, data: Mapping[str, Any]) -> CoalitionOrders:
-        return CoalitionOrders.from_json(data)
-
-    def gm_event_to_json(self, event: Adjustment) -> dict[str, Any]:
-        return event.to_json()
-
-    def gm_event_from_json(self, data: Mapping[str, Any]) -> Adjustment:
-        return Adjustment.from_json(data)
+    state_codec = Codec.of(CoalitionState)
+    orders_codec = Codec.of(CoalitionOrders)
+    gm_event_codec = Codec.of(Adjustment)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: CoalitionState) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord, CoordError
 from sheets_gm.engine.core.ruleset import (
@@ -35,7 +36,8 @@ from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match, standard_roster
+from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match, standard_roster
+from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.state import (
     Adjustment,
     ArcheryDuel,
@@ -81,9 +83,6 @@ class GvgRuleset:
         settings_type=GvgSettings,
         default_board="map.txt",
     )
-    #: GvG's sheets are driven by its own sync modules (``sync.poll`` and its siblings) until it moves
-    #: onto the generic sync; the commands take that path for it.
-    legacy_sheets: ClassVar[bool] = True
     #: Matches in play and replays of the old GvG layout, read in today's terms (``engine.core.legacy``).
     legacy: ClassVar[GvgLegacy] = GvgLegacy()
 
@@ -117,28 +116,19 @@ class GvgRuleset:
         return self._sample
 
     def new_match(self, roster: Roster, seed: bytes) -> GvgState:
-        """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer)."""
+        """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer); a roster
+        without players is refused (ValueError), so that ``init`` asks for one."""
+        if not roster.members:
+            raise RosterError("a GvG match needs its players: a roster line per player with name, team and role "
+                              "(dps, tank or healer)")
         entries = [RosterEntry(m.name, m.seat, m.fields.get("role", "")) for m in roster.members]
-        return new_match(self.rules.board, roster.seats, entries, self.rules.settings)
+        # A roster's members come from the rows under its header: the first is on line 2.
+        return new_match(self.rules.board, roster.seats, entries, self.rules.settings, first_line=2)
 
     # -- codecs ------------------------------------------------------------------------------
-    def state_to_json(self, state: GvgState) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> GvgState:
-        return GvgState.from_json(data)
-
-    def orders_to_json(self, orders: TurnOrders) -> dict[str, Any]:
-        return orders_to_json(orders)
-
-    def orders_from_json(self, data: Mapping[str, Any]) -> TurnOrders:
-        return orders_from_json(data)
-
-    def gm_event_to_json(self, event: GmEvent) -> dict[str, Any]:
-        return gm_event_to_json(event)
-
-    def gm_event_from_json(self, data: Mapping[str, Any]) -> GmEvent:
-        return gm_event_from_json(data)
+    state_codec = Codec.of(GvgState)
+    orders_codec = Codec(orders_to_json, orders_from_json)
+    gm_event_codec = Codec(gm_event_to_json, gm_event_from_json)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: GvgState) -> tuple[str, ...]:
@@ -249,10 +239,9 @@ class GvgRuleset:
         return Resolution(new, events)
 
     # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> None:
-        """None: GvG's sheets are still driven by its own sync modules (``sync.poll``, ``sync.snapshot``),
-        which keep the layout of the matches already in play; it moves onto the generic sync next."""
-        return None
+    def sheet(self) -> GvgSheet:
+        """GvG's sheets: a team's orders tab (a row per player, the captain's row) and the board."""
+        return GvgSheet(self.rules)
 
     # -- tests -------------------------------------------------------------------------------
     @classmethod

@@ -57,14 +57,15 @@ def check_team_names(teams: Sequence[str]) -> tuple[str, str]:
 
 
 def new_match(
-    board: GvgMap, teams: Sequence[str], roster: Sequence[RosterEntry], settings: GvgSettings
+    board: GvgMap, teams: Sequence[str], roster: Sequence[RosterEntry], settings: GvgSettings, *, first_line: int = 1
 ) -> GvgState:
-    """The state before turn 1: every player on a base tile of its team."""
+    """The state before turn 1: every player on a base tile of its team. Refusals name the roster line,
+    ``first_line`` being the first entry's (2 in a roster file or tab under its header row)."""
     names = check_team_names(teams)
     players: list[Player] = []
     seen: dict[str, int] = {}
     per_team = [0, 0]
-    for line, entry in enumerate(roster, start=1):
+    for line, entry in enumerate(roster, start=first_line):
         name = entry.name.strip()
         if not name:
             raise RosterError(f"roster line {line}: the player has no name")

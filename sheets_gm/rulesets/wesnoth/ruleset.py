@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
@@ -34,6 +35,9 @@ from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, new_match
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
 from sheets_gm.simulate.figures import SimulationSpec
+
+if TYPE_CHECKING:
+    from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
 
 #: A roster faction that the match's seed deals (simulations play every pairing this way).
 RANDOM_FACTION = "random"
@@ -108,23 +112,9 @@ class WesnothRuleset:
             raise ValueError(str(exc)) from None
 
     # -- codecs ------------------------------------------------------------------------------
-    def state_to_json(self, state: WesnothState) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> WesnothState:
-        return WesnothState.from_json(data)
-
-    def orders_to_json(self, orders: TurnOrders) -> dict[str, Any]:
-        return orders.to_json()
-
-    def orders_from_json(self, data: Mapping[str, Any]) -> TurnOrders:
-        return TurnOrders.from_json(data)
-
-    def gm_event_to_json(self, event: Adjustment) -> dict[str, Any]:
-        return event.to_json()
-
-    def gm_event_from_json(self, data: Mapping[str, Any]) -> Adjustment:
-        return Adjustment.from_json(data)
+    state_codec = Codec.of(WesnothState)
+    orders_codec = Codec.of(TurnOrders)
+    gm_event_codec = Codec.of(Adjustment)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: WesnothState) -> tuple[str, ...]:
@@ -194,9 +184,12 @@ class WesnothRuleset:
         return Resolution(new, events)
 
     # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> None:
-        """No sheet adapter yet: the engine half comes first (the sheet half is the lead's, issue 10's adapter)."""
-        return None
+    def sheet(self) -> WesnothSheet:
+        """The sheets: a row per unit with its Go box, the leader's recruits, End turn; the hex board and the
+        Units tab."""
+        from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
+
+        return WesnothSheet(self)
 
     # -- tests -------------------------------------------------------------------------------
     @classmethod

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
@@ -93,23 +94,9 @@ class WodRuleset:
         return new_match(self.rules, roster, seed)
 
     # -- codecs ------------------------------------------------------------------------------
-    def state_to_json(self, state: WodState) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> WodState:
-        return WodState.from_json(data)
-
-    def orders_to_json(self, orders: WodOrders) -> dict[str, Any]:
-        return orders_to_json(orders)
-
-    def orders_from_json(self, data: Mapping[str, Any]) -> WodOrders:
-        return orders_from_json(data)
-
-    def gm_event_to_json(self, event: Adjustment) -> dict[str, Any]:
-        return event.to_json()
-
-    def gm_event_from_json(self, data: Mapping[str, Any]) -> Adjustment:
-        return Adjustment.from_json(data)
+    state_codec = Codec.of(WodState)
+    orders_codec = Codec(orders_to_json, orders_from_json)
+    gm_event_codec = Codec.of(Adjustment)
 
     # -- play --------------------------------------------------------------------------------
     def seats(self, state: WodState) -> tuple[str, ...]:

@@ -140,8 +140,8 @@ def test_refused_orders_change_nothing(rules: ChampionsRuleset) -> None:
     state = two_players(Player("Ann", at("A1"), bag=("Plate Armour",)), phase=Phase.FIGHT)
     orders = Orders({"Ann": PlayerOrders(equip=(("rogue", ("Plate Armour",)),), field=(("nobody",),),
                                          sets=(("mage", ("heal",)),))})
-    before = rules.state_to_json(state)
+    before = rules.state_codec.to_json(state)
     after = rules.resolve(state, orders, TurnDice(SEED, 2, die_sides=None)).state
-    assert rules.state_to_json(state) == before
+    assert rules.state_codec.to_json(state) == before
     ann = after.player("Ann")
     assert ann is not None and ann.bag == ("Plate Armour",) and ann.equipment == ((), (), (), ())

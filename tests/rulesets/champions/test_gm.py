@@ -15,7 +15,7 @@ def test_options_become_adjustments_that_apply_and_round_trip(rules: ChampionsRu
                                                           "give": ["Ann=Iron Sword"]}, "a typo")
     state = state_of(Player("Ann", at("A1")), Player("Bo", at("B2")))
     for event in events:
-        assert rules.gm_event_from_json(rules.gm_event_to_json(event)) == event
+        assert rules.gm_event_codec.from_json(rules.gm_event_codec.to_json(event)) == event
         state = rules.apply_gm_event(state, event).state
     ann, bo = state.players
     assert ann.health == (100, 85, 40, 80) and ann.bag == ("Iron Sword",) and bo.at == at("A1")

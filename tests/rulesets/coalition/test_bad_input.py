@@ -112,4 +112,4 @@ def test_a_refused_result_changes_nothing_and_the_battle_stays_open() -> None:
     assert res.state.by_name()["Bo"].units == s.by_name()["Bo"].units
     refused = [e for e in res.events if e.text.startswith("refused")]
     assert refused and refused[0].audience == frozenset({JUDGE})
-    assert json.dumps(rules.state_to_json(s))  # the input state is untouched and still serialisable
+    assert json.dumps(rules.state_codec.to_json(s))  # the input state is untouched and still serialisable

@@ -18,7 +18,7 @@ def test_corrections_are_applied_and_logged_with_their_reason() -> None:
     events = RULES.gm_events_from_options(RULES.seats(s), {"vp": ["phyrexia=40"], "position": ["Ann=Dominaria 4C"],
                                                            "units": ["Bo=1/2/3/4"]}, "judge ruling")
     for event in events:
-        assert RULES.gm_event_from_json(RULES.gm_event_to_json(event)) == event
+        assert RULES.gm_event_codec.from_json(RULES.gm_event_codec.to_json(event)) == event
         res = RULES.apply_gm_event(s, event)
         s = res.state
         assert "judge ruling" in res.events[0].text

@@ -32,7 +32,7 @@ def test_any_orders_are_checked_and_adjudicated_without_crashing(orders: dict[st
     verdicts = RULES.check(START, typed, dice())
     assert all(v.message for v in verdicts)
     RULES.resolve(START, typed, dice())
-    RULES.orders_from_json(RULES.orders_to_json(typed))
+    RULES.orders_codec.from_json(RULES.orders_codec.to_json(typed))
 
 
 @settings(max_examples=100, deadline=None)

@@ -50,7 +50,7 @@ def test_the_upgraded_record_loads_with_the_legacy_state_seed_and_history() -> N
     record = upgraded_record(GvgRuleset, up, "Engine")
     legacy_state = json.loads(raw[3][1])
     assert record.name == "gvg"
-    assert record.ruleset.state_to_json(record.state) == legacy_state
+    assert record.ruleset.state_codec.to_json(record.state) == legacy_state
     assert record.seed.hex() == raw[4][1] and record.seed_hash == raw[5][1]
     assert record.seats == ("red", "blue") and record.window_key() == "5"
     assert record.resolved == 4 and record.log_rows == raw[8][1]
@@ -70,8 +70,9 @@ def test_each_seats_part_of_the_orders_merges_back_into_the_turns_orders() -> No
     rules = GvgRuleset.create(GvgRuleset.traits.settings_type(), up.board)
     for entry, parts in zip(up.history, up.seat_orders, strict=True):
         assert set(parts) == {"red", "blue"}
-        merged = rules.merge_orders({seat: rules.orders_from_json(part) for seat, part in parts.items()})
-        assert rules.orders_to_json(merged) == rules.orders_to_json(rules.orders_from_json(entry["orders"]))
+        merged = rules.merge_orders({seat: rules.orders_codec.from_json(part) for seat, part in parts.items()})
+        codec = rules.orders_codec
+        assert codec.to_json(merged) == codec.to_json(codec.from_json(entry["orders"]))
         assert not set(parts["red"]["players"]) & set(parts["blue"]["players"])
 
 
@@ -81,8 +82,8 @@ def test_continuing_the_upgraded_match_gives_what_the_legacy_engine_did() -> Non
     rules = record.ruleset
     assert record.window_key() == str(continued["turn"])
     dice = rules.dice(record.seed, record.state)
-    after = rules.resolve(record.state, rules.orders_from_json(continued["orders"]), dice).state
-    assert rules.state_to_json(after) == continued["state_after"]
+    after = rules.resolve(record.state, rules.orders_codec.from_json(continued["orders"]), dice).state
+    assert rules.state_codec.to_json(after) == continued["state_after"]
 
 
 def test_the_upgraded_match_replays_from_its_history() -> None:
@@ -96,7 +97,7 @@ def test_the_upgraded_match_replays_from_its_history() -> None:
 def test_what_the_teams_typed_for_the_open_turn_is_carried() -> None:
     book = LocalWorkbookBackend(FIXTURES / "match.xlsx")
     record = upgraded_record(GvgRuleset, HOOK.upgrade_record(engine(), "Engine"), "Engine")
-    state = record.ruleset.state_to_json(record.state)
+    state = record.ruleset.state_codec.to_json(record.state)
     continued = fixture("continued.json")
     for i, seat in enumerate(("red", "blue")):
         (grid,) = book.read([f"'{HOOK.orders_tab(seat)}'!A:Z"])
@@ -171,7 +172,7 @@ def test_a_malformed_old_replay_says_what_it_lacks() -> None:
     doc["turns"][1] = {"turn": 2}
     with pytest.raises(WindowReplayError, match="turn 2 should hold 'turn', 'orders' and 'state_before'"):
         windows_replay(doc)
-    with pytest.raises(WindowReplayError, match="not a sheets-gm replay"):
+    with pytest.raises(WindowReplayError, match="not a replay this version reads"):
         windows_replay({"format": "sheets-gm replay v9", "ruleset": "gvg"})
-    with pytest.raises(WindowReplayError, match="not a sheets-gm replay"):
+    with pytest.raises(WindowReplayError, match="not a replay this version reads"):
         windows_replay({"format": "sheets-gm replay v2", "ruleset": "chess"})

@@ -52,7 +52,7 @@ def test_an_old_local_gvg_match_is_moved_by_repair_and_plays_on(tmp_path: Path,
     (grid,) = book.read([engine_read_range("Engine")])
     record = parse_match_record(grid[1:], "Engine")
     # the orders the teams had typed on the old layout were carried and resolved as the legacy engine did
-    assert record.ruleset.state_to_json(record.state) == continued["state_after"]
+    assert record.ruleset.state_codec.to_json(record.state) == continued["state_after"]
     code, out, _ = run(capsys, "verify", "-c", config)
     assert code == 0 and "OK: 5 windows" in out
     for _ in range(2):  # the turn played after the move, then one played before it

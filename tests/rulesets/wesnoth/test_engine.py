@@ -80,13 +80,13 @@ def test_a_step_keeps_the_turn_and_end_turn_passes_it() -> None:
 def test_bad_orders_are_verdicts_that_change_nothing(row: UnitOrder, part: str, words: str) -> None:
     r = rules()
     state = start(r)
-    before = json.dumps(r.state_to_json(state), sort_keys=True)
+    before = json.dumps(r.state_codec.to_json(state), sort_keys=True)
     verdicts = r.check(state, TurnOrders("Ann", (row,), end_turn=False), r.dice(SEED, state))
     refused = [v for v in verdicts if not v.accepted]
     assert refused and refused[0].part == part and words in refused[0].message, verdicts
     assert refused[0].subject == "Ann-L" and refused[0].seat == "Ann"
     resolved = r.resolve(state, TurnOrders("Ann", (row,), end_turn=False), r.dice(SEED, state)).state
-    assert json.dumps(r.state_to_json(resolved), sort_keys=True) == before
+    assert json.dumps(r.state_codec.to_json(resolved), sort_keys=True) == before
 
 
 def test_a_recruit_without_gold_is_refused_with_the_price() -> None:
@@ -128,7 +128,7 @@ def test_gm_corrections() -> None:
     state = start(r)
     events = r.gm_events_from_options(("Ann", "Bo"), {"gold": ["Ann=9"], "village": ["C2=Bo"]}, "miscount")
     for event in events:
-        state = r.apply_gm_event(state, r.gm_event_from_json(r.gm_event_to_json(event))).state
+        state = r.apply_gm_event(state, r.gm_event_codec.from_json(r.gm_event_codec.to_json(event))).state
     assert state.player("Ann").gold == 9 and state.village_owner(r.rules.board.grid.parse("C2")) == "Bo"  # type: ignore[union-attr]
     with pytest.raises(GmEventError, match="A1 is not a village"):
         r.apply_gm_event(state, Adjustment("village", "A1", "Bo", "x"))
@@ -145,7 +145,7 @@ def test_orders_and_states_survive_json() -> None:
     assert TurnOrders.from_json(json.loads(json.dumps(orders.to_json()))) == orders
     r = rules()
     state = start(r)
-    assert r.state_from_json(json.loads(json.dumps(r.state_to_json(state)))) == state
+    assert r.state_codec.from_json(json.loads(json.dumps(r.state_codec.to_json(state)))) == state
 
 
 def _scenario(tmp_path: Path, body: str) -> Path:

@@ -11,7 +11,7 @@ from tests.rulesets.winordie.helpers import canonical, deployed, rules
 
 RULES = rules()
 STATE = deployed(RULES, b"fuzz")
-BEFORE = canonical(RULES.state_to_json(STATE))
+BEFORE = canonical(RULES.state_codec.to_json(STATE))
 NEW = RULES.new_match(RULES.sample_roster(), b"fuzz")
 WORDS = st.one_of(st.sampled_from([u.id for u in STATE.units] + [u.token for u in STATE.units] +
                                   [h.label for h in RULES.rules.board.cells()] +
@@ -31,8 +31,8 @@ def test_any_rows_resolve_without_crashing(rows: list[Action], reactions: list[R
     verdicts = RULES.check(STATE, orders, RULES.dice(b"fuzz", STATE))
     assert len([v for v in verdicts if v.seat == seat]) == len(rows)
     result = RULES.resolve(STATE, orders, RULES.dice(b"fuzz", STATE))
-    assert canonical(RULES.state_to_json(STATE)) == BEFORE
-    assert RULES.state_from_json(RULES.state_to_json(result.state)) is not None
+    assert canonical(RULES.state_codec.to_json(STATE)) == BEFORE
+    assert RULES.state_codec.from_json(RULES.state_codec.to_json(result.state)) is not None
 
 
 @settings(max_examples=60, deadline=None)

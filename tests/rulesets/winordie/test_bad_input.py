@@ -135,7 +135,7 @@ def test_refused_rows_name_the_row_and_what_is_accepted_and_change_nothing() -> 
         Action(ActionKind.COUNCIL, "", "Iron Wall"),
         Action(ActionKind.CALL, unit.id, "Lancer"),
     )}, hold=(seat,))
-    before = canonical(r.state_to_json(state))
+    before = canonical(r.state_codec.to_json(state))
     verdicts = [v for v in r.check(state, orders, r.dice(b"x", state)) if v.seat == seat]
     assert [v.accepted for v in verdicts] == [False] * 7
     messages = [v.message for v in verdicts]
@@ -147,7 +147,7 @@ def test_refused_rows_name_the_row_and_what_is_accepted_and_change_nothing() -> 
     assert "the War Council is for the advanced mode" in messages[5]
     assert "not on your baseline" in messages[6] or "is not in your barrack" in messages[6]
     resolved = r.resolve(state, orders, r.dice(b"x", state)).state
-    assert canonical(r.state_to_json(state)) == before
+    assert canonical(r.state_codec.to_json(state)) == before
     assert resolved.legions[seat].tokens == (5 if state.turn == 1 else 7)
 
 

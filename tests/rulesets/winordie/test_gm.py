@@ -25,7 +25,7 @@ def test_options_become_adjustments_and_travel_as_json() -> None:
     assert [(e.kind.value, e.target, e.value, e.relative) for e in events] == [
         ("damage", "Ann-2", "3", False), ("reveal", "Bo token 1", "", False), ("morale", "Bo", "-2", True),
         ("done", "1", "", False)]
-    assert all(r.gm_event_from_json(r.gm_event_to_json(e)) == e for e in events)
+    assert all(r.gm_event_codec.from_json(r.gm_event_codec.to_json(e)) == e for e in events)
 
 
 @pytest.mark.parametrize(("values", "reason", "message"), [
@@ -81,7 +81,7 @@ def test_reveal_heal_move_and_done() -> None:
 def test_adjustments_that_do_not_fit_are_refused_and_change_nothing() -> None:
     r = rules()
     state = deployed(r)
-    before = canonical(r.state_to_json(state))
+    before = canonical(r.state_codec.to_json(state))
     taken = next(u for u in state.units if u.owner == "Ann")
     other = next(u for u in state.units if u.owner == "Bo")
     bad = [({"damage": ["Ghost=1"]}, "there is no unit 'Ghost' on the board"),
@@ -92,4 +92,4 @@ def test_adjustments_that_do_not_fit_are_refused_and_change_nothing() -> None:
         (event,) = r.gm_events_from_options(SEATS, values, "why")
         with pytest.raises(GmEventError, match=message):
             r.apply_gm_event(state, event)
-    assert canonical(r.state_to_json(state)) == before
+    assert canonical(r.state_codec.to_json(state)) == before

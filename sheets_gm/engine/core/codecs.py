@@ -1,0 +1,75 @@
+"""Codecs: how a ruleset's states, orders and GM events travel as JSON (engine tab, history, replays).
+
+A ruleset declares one ``Codec`` per kind of data as a class attribute, instead of writing a
+pair of methods that only delegate:
+
+- ``Codec.of(Kind)`` for a type that converts itself (``Kind.to_json(value)`` and
+  ``Kind.from_json(data)``, a classmethod or a staticmethod);
+- ``Codec(to_json, from_json)`` for a pair of module functions.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Score:
+...     team: str
+...     points: int
+...     def to_json(self) -> dict[str, Any]:
+...         return {"team": self.team, "points": self.points}
+...     @classmethod
+...     def from_json(cls, data: Mapping[str, Any]) -> Score:
+...         return cls(str(data["team"]), int(data["points"]))
+>>> SCORES = Codec.of(Score)
+>>> SCORES.to_json(Score("red", 3))
+{'team': 'red', 'points': 3}
+>>> SCORES.from_json({"team": "red", "points": 3})
+Score(team='red', points=3)
+>>> SCORES.from_json(SCORES.to_json(Score("blue", 0))) == Score("blue", 0)
+True
+
+A pair of functions makes a codec the same way:
+
+>>> PAIRS = Codec(lambda pair: {"pair": list(pair)}, lambda data: tuple(data["pair"]))
+>>> PAIRS.to_json(("a", "b"))
+{'pair': ['a', 'b']}
+>>> PAIRS.from_json({"pair": ["a", "b"]})
+('a', 'b')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, Self, TypeVar
+
+T = TypeVar("T")
+
+
+class JsonConvertible(Protocol):
+    """A type that converts itself: ``value.to_json()`` and ``Type.from_json(data)``."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The value as JSON-ready data."""
+        ...
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """A value from what ``to_json`` gave (KeyError, ValueError or TypeError if malformed)."""
+        ...
+
+
+_C = TypeVar("_C", bound=JsonConvertible)
+
+
+@dataclass(frozen=True, slots=True)
+class Codec(Generic[T]):
+    """A pair of conversions of one kind of value to JSON-ready data and back.
+
+    ``from_json(to_json(value)) == value`` for every value the ruleset makes; ``from_json`` raises
+    KeyError, ValueError or TypeError on data it did not write."""
+
+    to_json: Callable[[T], dict[str, Any]]
+    from_json: Callable[[Mapping[str, Any]], T]
+
+    @staticmethod
+    def of(kind: type[_C]) -> Codec[_C]:
+        """The codec of a type that converts itself (its ``to_json`` method and ``from_json``)."""
+        return Codec(kind.to_json, kind.from_json)

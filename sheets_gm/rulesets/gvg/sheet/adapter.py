@@ -1,0 +1,143 @@
+"""GvG's sheets on the generic sync: what ``templates/gvg/sheet.yaml`` cannot say.
+
+A team's orders tab holds a row per player of the team (destination, action, teleport; the move
+roll shown) and the captain's row (command skills, then Ready). Cells are read leniently by
+``sheet.inputs`` (``f7`` is F7, an empty action is ``act``); a cell that cannot be read is named in
+the row's feedback and left out of the order, the rest of the row still counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.ruleset import Outcome, Window
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.sheet.board import (
+    GvgLook,
+    legend,
+    map_fills,
+    map_grid,
+    move_roll,
+    players_rows,
+    status_line,
+)
+from sheets_gm.rulesets.gvg.sheet.inputs import parse_captain_cells, parse_order_cells
+from sheets_gm.rulesets.gvg.state import GvgState, PlayerOrder, TurnOrders
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
+from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.tables import TypedRow
+
+SKILL_COLUMNS = tuple(f"skill{i}" for i in range(1, 8))
+TILE_WIDTH = 110  # pixels: a player's name and marks on one line
+TILE_HEIGHT = 56  # pixels: three lines of text a tile
+
+
+@dataclass(frozen=True)
+class GvgSheet:
+    """The GvG sheet adapter."""
+
+    rules: GvgRules
+
+    @property
+    def spec(self) -> SheetSpec:
+        """``templates/gvg/sheet.yaml``."""
+        return ruleset_sheet_spec("gvg")
+
+    @property
+    def look(self) -> GvgLook:
+        """The board's signs and colours."""
+        return GvgLook.of(self.spec)
+
+    def rows(self, state: GvgState, seat: str, table: InputTable) -> list[str]:
+        """The team itself (the captain's row), or every player of the team in roster order (a knocked-down
+        player keeps its row: the feedback says it cannot act)."""
+        if table.rows == SEAT_ROWS:
+            return [seat]
+        team = state.team_index(seat) if seat in state.teams else -1
+        return [p.name for p in state.players if p.team == team][: table.max_rows]
+
+    def shown(self, state: GvgState, seat: str, table: InputTable, subject: str,
+              dice: TurnDice) -> Mapping[str, CellValue]:
+        """A player's move roll for the open turn; on the captain's row, the other team's rolls (public, as the
+        rolls are known to both teams before they order)."""
+        if table.rows == SEAT_ROWS:
+            others = [p for p in state.players if seat in state.teams and p.team != state.team_index(seat)]
+            rolls = [f"{p.name} {move_roll(state, dice, p)}" for p in others if move_roll(state, dice, p) != ""]
+            return {"rolls": " · ".join(rolls)}
+        try:
+            return {"roll": move_roll(state, dice, state.player(subject))}
+        except KeyError:
+            return {}
+
+    def read_orders(self, state: GvgState, window: Window, seat: str,
+                    rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[TurnOrders]:
+        """The team's player orders and its captain's skills; unreadable cells become problems by row."""
+        players: dict[str, PlayerOrder] = {}
+        problems: dict[str, list[str]] = {}
+        consumed: set[str] = set()
+        for row in rows.get("players", []):
+            parsed = parse_order_cells(row.values.get("destination"), row.values.get("action"),
+                                       row.values.get("teleport"))
+            if parsed.problems:
+                problems[row.subject] = list(parsed.problems)
+            if parsed.order is not None:
+                players[row.subject] = parsed.order
+                consumed.add(row.subject)
+        ready = False
+        skills: tuple[object, ...] = ()
+        for row in rows.get("captain", []):
+            captain = parse_captain_cells([row.values.get(k) for k in SKILL_COLUMNS], row.values.get("ready"))
+            if captain.problems:
+                problems[row.subject] = list(captain.problems)
+            skills, ready = captain.skills, captain.ready
+            consumed.add(row.subject)
+        slot = state.team_index(seat) if seat in state.teams else 0
+        pair = (skills, ()) if slot == 0 else ((), skills)
+        return SeatInput(TurnOrders(players=players, skills=pair),  # type: ignore[arg-type]
+                         problems, frozenset(consumed), ready=ready)
+
+    def typed_cells(self, state: GvgState, window: Window, seat: str,
+                    orders: TurnOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+        """What a team types for its part of ``orders``: a row per player with an order, its captain's skills."""
+        slot = state.team_index(seat)
+        mine = {p.name for p in state.players if p.team == slot}
+        rows: dict[str, Mapping[str, CellValue]] = {}
+        for name, order in orders.players.items():
+            if name in mine:
+                rows[name] = {"destination": order.move.label if order.move else "",
+                              "action": order.action.value,
+                              "teleport": order.teleport.label if order.teleport else ""}
+        skills = orders.skills[slot]
+        out: dict[str, Mapping[str, Mapping[str, CellValue]]] = {"players": rows}
+        if skills:
+            out["captain"] = {seat: {k: s.display for k, s in zip(SKILL_COLUMNS, skills, strict=False)}}
+        return out
+
+    def drawings(self, state: GvgState) -> Sequence[BoardDrawing]:
+        """The board, the one public tab."""
+        return (self.board(state),)
+
+    def board(self, state: GvgState) -> BoardDrawing:
+        """The map from A1, a blank row, then every player (the move rolls are in the orders tabs: drawing
+        them here would need the match's dice)."""
+        look = self.look
+        grid = self.rules.board.grid
+        values = map_grid(look, self.rules, state)
+        listing = players_rows(state)
+        values += [[], *listing]
+        top = grid.height + 2  # the players' header row (1-based)
+        fills = [*map_fills(look, self.rules, state.teams),
+                 Fill(cells(0, top, len(listing[0]) - 1, top), self.spec.colours.header, bold=True)]
+        return BoardDrawing(values, tuple(fills), dict.fromkeys(range(grid.width), TILE_WIDTH),
+                            dict.fromkeys(range(grid.height), TILE_HEIGHT), legend(look, state.teams))
+
+    def status(self, state: GvgState, window: Window | None, outcome: Outcome | None) -> str:
+        """Turn, coins and ballista charges per team, the boss; or the result."""
+        return status_line(self.look, state, self.rules.settings.max_turns)
+
+    def panel(self, state: GvgState, seat: str) -> Grid:
+        """Nothing: a GvG team's only secret is its orders, which stay in its own orders tab."""
+        return []

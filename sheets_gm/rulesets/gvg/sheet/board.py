@@ -1,0 +1,177 @@
+"""Drawing GvG's board tab: the map from A1 (tile G9 is cell G9), each team in its colour, the players
+with their role, team and tree, then the players' list below the map. The move rolls, which need the
+match's dice, are in the orders tabs."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.grid import Coord
+from sheets_gm.rulesets.gvg.enums import Role, Status, Terrain
+from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
+from sheets_gm.rulesets.gvg.state import GvgState, Player
+from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
+from sheets_gm.sheets.spec import SheetSpec
+
+#: Light fills for teams named after a colour, so that team "red" is painted red whatever its slot.
+TEAM_COLOUR_WORDS = {
+    "red": "#F4CCCC", "blue": "#CFE2F3", "green": "#D9EAD3", "yellow": "#FFF2CC", "orange": "#FCE5CD",
+    "purple": "#D9D2E9", "violet": "#D9D2E9", "pink": "#EAD1DC", "cyan": "#D0E0E3", "teal": "#D0E0E3",
+    "white": "#FFFFFF", "black": "#B7B7B7", "grey": "#D9D9D9", "gray": "#D9D9D9", "brown": "#E6D5C3",
+    "gold": "#FFF2CC", "silver": "#EFEFEF",
+}
+
+#: The players' list below the map: its header row.
+PLAYERS_HEADER = ("Player", "Team", "Role", "Position", "Status", "Carries")
+
+
+@dataclass(frozen=True, slots=True)
+class GvgLook:
+    """The signs and colours of ``templates/gvg/sheet.yaml`` that the board drawing uses."""
+
+    symbols: Mapping[str, str]
+    colours: Mapping[str, str]
+    slot_colours: tuple[str, str]
+
+    @classmethod
+    def of(cls, spec: SheetSpec) -> GvgLook:
+        """The look the layout file gives (a missing sign draws as nothing, a missing colour as white)."""
+        seats = spec.colours.seats
+        return cls(spec.symbols, spec.colours.extra, (seats[0], seats[1 % len(seats)]))
+
+    def sign(self, name: str) -> str:
+        """The sign called ``name`` ('' if the layout gives none)."""
+        return self.symbols.get(name, "")
+
+    def colour(self, name: str) -> str:
+        """The colour called ``name`` (white if the layout gives none)."""
+        return self.colours.get(name, "#FFFFFF")
+
+    def team_mark(self, slot: int) -> str:
+        """The mark after a player's name for team slot ``slot`` (0: based on row 1)."""
+        return self.sign("team1" if slot == 0 else "team2")
+
+    def team_colour(self, slot: int, name: str) -> str:
+        """The fill of team slot ``slot`` called ``name``: its own colour when the name is one, else the slot's.
+
+        >>> look = GvgLook({}, {}, ("#111111", "#222222"))
+        >>> look.team_colour(0, "red"), look.team_colour(0, "Blue"), look.team_colour(1, "Lions")
+        ('#F4CCCC', '#CFE2F3', '#222222')
+        """
+        return TEAM_COLOUR_WORDS.get(name.strip().casefold(), self.slot_colours[slot])
+
+    def role(self, role: Role) -> str:
+        """The sign of a role."""
+        return self.sign({Role.DPS: "dps", Role.TANK: "tank", Role.HEALER: "healer"}[role])
+
+
+def tile_text(look: GvgLook, rules: GvgRules, state: GvgState, tile: Coord, here: list[Player]) -> str:
+    """What one board cell shows: terrain, structure and HP, boss, coin, trees, players (one per line)."""
+    terrain, _owner = rules.board.terrain[tile]
+    if terrain is Terrain.WALL:
+        return look.sign("wall")
+    heart = look.sign("heart")
+    parts: list[str] = []
+    if terrain is Terrain.BASE:
+        parts.append(look.sign("base"))
+    elif terrain is Terrain.STAIR:
+        parts.append(look.sign("stair"))
+    structure = state.structures.get(tile)
+    if structure is not None and not structure.destroyed:
+        symbol = look.sign("bulwark" if structure.kind.value == "bulwark" else "fish")
+        parts.append(f"{symbol}{heart * structure.hp}")
+    if state.boss is not None and state.boss.at == tile:
+        parts.append(f"{look.sign('boss')}{heart * state.boss.hp}")
+    if tile in state.jungle:
+        parts.append(look.sign("coin"))
+    for tree in state.trees:
+        if tree is not None and tree.at == tile and tree.carrier is None:
+            parts.append(f"{look.sign('tree')} {state.teams[tree.team]}'s tree")
+    for p in here:
+        mark = look.sign("down") if p.status is Status.KNOCKED_DOWN else look.role(p.role)
+        carrying = look.sign("tree") if carried_tree(state, p.name) is not None else ""
+        parts.append(f"{mark}{p.name}{look.team_mark(p.team)}{carrying}")
+    return "\n".join(part for part in parts if part)
+
+
+def map_grid(look: GvgLook, rules: GvgRules, state: GvgState) -> Grid:
+    """The whole map, one cell per tile, from A1."""
+    by_tile: dict[Coord, list[Player]] = defaultdict(list)
+    for p in state.players:
+        by_tile[p.at].append(p)
+    grid = rules.board.grid
+    return [[tile_text(look, rules, state, Coord(col, row), by_tile.get(Coord(col, row), []))
+             for col in range(grid.width)]
+            for row in range(grid.height)]
+
+
+def map_fills(look: GvgLook, rules: GvgRules, teams: tuple[str, ...]) -> list[Fill]:
+    """The map's colours: open tiles, walls, coins and the boss's lair, each team's base and structures."""
+    grid = rules.board.grid
+    fills = [Fill(cells(0, 1, grid.width - 1, grid.height), look.colour("open"), wrap=True)]
+    for tile, (terrain, owner) in sorted(rules.board.terrain.items(), key=lambda kv: (kv[0].row, kv[0].col)):
+        if owner is not None:
+            colour = look.team_colour(owner, teams[owner])
+        elif terrain is Terrain.WALL:
+            colour = look.colour("wall")
+        elif terrain.value in ("coin", "boss"):
+            colour = look.colour(terrain.value)
+        else:
+            continue
+        fills.append(Fill(cells(tile.col, tile.row + 1, tile.col, tile.row + 1), colour, wrap=True))
+    return fills
+
+
+def move_roll(state: GvgState, dice: TurnDice, p: Player) -> CellValue:
+    """A player's published movement roll for ``state.turn`` ('' if it does not roll, ``carrier`` if it
+    carries a tree and moves at the carrier's pace)."""
+    if state.finished or p.status is not Status.ACTIVE:
+        return ""
+    if carried_tree(state, p.name) is not None:
+        return "carrier"
+    return dice.peek(f"move/{p.name}")
+
+
+def players_rows(state: GvgState) -> Grid:
+    """The players' list: name, team, role, position, status, what it carries."""
+    rows: Grid = [list(PLAYERS_HEADER)]
+    for p in state.players:
+        tree = carried_tree(state, p.name)
+        rows.append([p.name, state.teams[p.team], p.role.display, p.at.label,
+                     "knocked down" if p.status is Status.KNOCKED_DOWN else "active",
+                     f"{state.teams[tree.team]}'s tree" if tree is not None else ""])
+    return rows
+
+
+def legend(look: GvgLook, teams: tuple[str, ...]) -> Grid:
+    """The lines right of the map that say what each colour and sign means."""
+    s = look.sign
+    return [
+        ["How to read the board: tile G9 is cell G9 (column letter, row number); type it as your destination."],
+        [f"{teams[0]}: players marked {look.team_mark(0)}, base and structures in {teams[0]}'s colour "
+         "(base on row 1)."],
+        [f"{teams[1]}: players marked {look.team_mark(1)}, base and structures in {teams[1]}'s colour."],
+        [f"Players: {s('dps')} DPS, {s('tank')} Tank, {s('healer')} Healer, {s('down')} knocked down, "
+         f"{s('tree')} carries a tree."],
+        [f"Tiles: {s('base')}, {s('stair')}, {s('bulwark')} bulwark and {s('fish')} with their {s('heart')} HP, "
+         f"{s('coin')}, {s('boss')}, {s('tree')} a tree on the ground; dark tiles are walls."],
+        ["Below the map: every player. Each team's orders tab shows this turn's move rolls of both teams."],
+    ]
+
+
+def status_line(look: GvgLook, state: GvgState, max_turns: int) -> str:
+    """Turn, coins and ballista charges per team, the boss; or the result."""
+    if state.finished:
+        result = "a draw" if state.winner is None else f"{state.teams[state.winner]} wins"
+        head = f"Match over on turn {state.turn}: {result}"
+    else:
+        head = f"Turn {state.turn} of {max_turns} · orders open"
+    teams = " · ".join(
+        f"{name}: {state.coins[i]} coin{'s' if state.coins[i] != 1 else ''}, "
+        f"{state.ballista[i]} ballista charge{'s' if state.ballista[i] != 1 else ''}"
+        for i, name in enumerate(state.teams))
+    boss = f" · boss on {state.boss.at.label} {look.sign('heart') * state.boss.hp}" if state.boss else ""
+    return f"{head} · {teams}{boss}"

@@ -1,0 +1,182 @@
+"""The Wesnoth sheet adapter: the generic sync's questions answered for this game.
+
+Layout: ``templates/wesnoth/sheet.yaml``. Reading rows and typing orders: ``sheet_read``. The
+public tabs (the hex board, the Units tab): ``sheet_board``. Here: which rows each table holds,
+what sheets-gm shows in them, the status line and each player's View panel. The game hides
+nothing but the orders not yet resolved, so every tab is drawn from the state itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.ruleset import GM, Outcome, Window
+from sheets_gm.rulesets.wesnoth.orders import TurnOrders
+from sheets_gm.rulesets.wesnoth.sheet_board import BoardDrawer
+from sheets_gm.rulesets.wesnoth.sheet_read import (
+    RECRUIT,
+    RECRUIT_ROWS,
+    SEAT,
+    STANDING_ROWS,
+    STANDING_SUFFIX,
+    UNITS,
+    read_seat,
+    recruit_row,
+    standing_row,
+    typed_cells,
+)
+from sheets_gm.rulesets.wesnoth.state import DAY, NIGHT, Unit, WesnothState
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sheets.spec import InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.tables import TypedRow
+
+if TYPE_CHECKING:
+    from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
+
+
+@dataclass(frozen=True)
+class WesnothSheet:
+    """The Wesnoth board game's sheet: a row per unit with its Go box, the leader's recruits, standing
+    advancement choices and End turn; the hex board and the Units tab."""
+
+    ruleset: WesnothRuleset
+
+    @property
+    def spec(self) -> SheetSpec:
+        """``templates/wesnoth/sheet.yaml``."""
+        return ruleset_sheet_spec("wesnoth")
+
+    @cached_property
+    def drawer(self) -> BoardDrawer:
+        """The match's board and Units tab drawer."""
+        return BoardDrawer(self.ruleset.rules, self.spec)
+
+    def _table(self, name: str) -> InputTable:
+        return next(t for t in self.spec.inputs if t.name == name)
+
+    # -- rows -----------------------------------------------------------------------------------
+    def rows(self, state: WesnothState, seat: str, table: InputTable) -> list[str]:
+        """Her units (the order and standing tables), her leader's recruit rows while she has a leader, or
+        her seat."""
+        if table.rows == SEAT:
+            return [seat]
+        mine = [u for u in state.units if u.owner == seat]
+        if table.rows == UNITS:
+            return [u.id for u in mine][:table.max_rows]
+        if table.rows == STANDING_ROWS:
+            return [standing_row(u.id) for u in mine][:table.max_rows]
+        if table.rows == RECRUIT_ROWS and any(u.leader for u in mine):
+            return [recruit_row(n) for n in range(1, table.max_rows + 1)]
+        return []
+
+    def shown(self, state: WesnothState, seat: str, table: InputTable, subject: str,
+              dice: TurnDice) -> Mapping[str, CellValue]:
+        """A unit's type, hex, hit points and moves; what it may advance to; the seat's gold and villages."""
+        rules = self.ruleset.rules
+        if table.rows == SEAT:
+            player = state.player(seat)
+            villages = sum(1 for _, owner in state.villages if owner == seat)
+            return {"gold": f"{player.gold} gold · {villages} village{'s' if villages != 1 else ''}"
+                    if player else ""}
+        uid = subject.removesuffix(STANDING_SUFFIX) if table.rows == STANDING_ROWS else subject
+        unit = state.unit(uid)
+        if unit is None:
+            return {}
+        utype = rules.utype(unit)
+        if table.rows == STANDING_ROWS:
+            cost = rules.settings.advance_cost * utype.level
+            options = f"{' or '.join(utype.advances_to)} ({cost} gold)" if utype.advances_to else "— (it does not)"
+            return {"options": options}
+        return {"type": utype.name, "at": unit.at.label, "hp": f"{utype.hitpoints - unit.wounds}/{utype.hitpoints}",
+                "moves": self._moves(state, unit)}
+
+    def _moves(self, state: WesnothState, unit: Unit) -> str:
+        if unit.fresh:
+            return "next turn"
+        if unit.id in state.acted:
+            return "acted"
+        return str(self.ruleset.rules.utype(unit).moves)
+
+    # -- orders ---------------------------------------------------------------------------------
+    def read_orders(self, state: WesnothState, window: Window, seat: str,
+                    rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[TurnOrders]:
+        """Her rows for her turn (``sheet_read``)."""
+        return read_seat(self.ruleset.rules, state, window, seat, rows)
+
+    def typed_cells(self, state: WesnothState, window: Window, seat: str,
+                    orders: TurnOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
+        """What she would type for ``orders`` (``sheet_read.typed_cells``)."""
+        return typed_cells(window, seat, orders, self._table(RECRUIT).max_rows)
+
+    # -- the public tabs ------------------------------------------------------------------------
+    def drawings(self, state: WesnothState) -> Sequence[BoardDrawing]:
+        """The hex board (the layout's board tab), then the Units tab."""
+        return (self.drawer.board(state), self.drawer.units_tab(state))
+
+    def status(self, state: WesnothState, window: Window | None, outcome: Outcome | None) -> str:
+        """Round, time of day, whose turn it is (and who is next), and each player's gold and villages."""
+        villages: dict[str, int] = {}
+        for _, owner in state.villages:
+            villages[owner] = villages.get(owner, 0) + 1
+        scores = " | ".join(f"{p.name}: out" if p.out else
+                            f"{p.name}: {p.gold} gold, {villages.get(p.name, 0)} village"
+                            f"{'s' if villages.get(p.name, 0) != 1 else ''}" for p in state.players)
+        if outcome is not None or window is None:
+            return f"Match over: {outcome.text if outcome else 'no winner'} · {scores}"
+        tod = state.time_of_day
+        part = " (day)" if tod in DAY else " (night)" if tod in NIGHT else ""
+        acting = state.acting_player.name
+        later = [p.name for p in state.players[state.acting + 1:] + state.players[:state.acting]
+                 if not p.out and p.name != acting]
+        nxt = f", {later[0]} next" if later else ""
+        return f"Round {state.round} · {tod}{part} · {acting}'s turn{nxt} · {scores}"
+
+    def panel(self, state: WesnothState, seat: str) -> Grid:
+        """A player's units with their numbers, her gold, villages and what she may recruit; the GM's: every
+        player's."""
+        if seat == GM:
+            out: Grid = [["Player", "Team", "Faction", "Gold", "Villages", "Units", "Leader"]]
+            for p in state.players:
+                units = [u for u in state.units if u.owner == p.name]
+                leader = next((f"{u.id} on {u.at.label}" for u in units if u.leader), "dead")
+                out.append([p.name, p.team, p.faction, p.gold, sum(1 for _, o in state.villages if o == p.name),
+                            len(units), "out" if p.out else leader])
+            return out
+        return self._own_panel(state, seat)
+
+    def _own_panel(self, state: WesnothState, seat: str) -> Grid:
+        rules = self.ruleset.rules
+        settings = rules.settings
+        player = state.player(seat)
+        if player is None:
+            return []
+        faction = rules.tables.factions.get(player.faction)
+        own = ", ".join(faction.recruits) if faction else ""
+        keep = rules.board.keeps.get(player.slot)
+        taken = {u.at for u in state.units}
+        free = [h.label for h in rules.board.castle_of(player.slot) if h not in taken]
+        villages = [h.label for h, o in state.villages if o == seat]
+        out: Grid = [
+            ["Your gold", player.gold, "Team", player.team, "Faction", player.faction],
+            ["Villages", f"{len(villages)}: {', '.join(villages) or 'none yet'}"],
+            ["Recruits", f"{own} ({settings.faction_cost} gold each)"],
+            ["Mercenaries", f"{', '.join(rules.tables.mercenaries(player.faction))} ({settings.mercenary_cost} gold "
+                            "each)"],
+            ["Castle", f"keep {keep.label if keep else '—'}; free castle hexes: {', '.join(free) or 'none'}"],
+            [],
+            ["Your unit", "Type", "Hex", "HP", "Moves", "Hit on here", "Attacks", "Advances to"],
+        ]
+        for u in state.units:
+            if u.owner != seat:
+                continue
+            utype = rules.utype(u)
+            out.append([u.id + (" (leader)" if u.leader else ""), utype.name, u.at.label,
+                        f"{utype.hitpoints - u.wounds}/{utype.hitpoints}", self._moves(state, u),
+                        f"{rules.defence(u)}+", "; ".join(a.label for a in utype.attacks),
+                        ", ".join(utype.advances_to) or "—"])
+        return out

@@ -1,0 +1,222 @@
+"""The Wesnoth public tabs: the board drawn as hexes, and the Units tab (every unit type in play).
+
+The board draws each hex as two cells of one column, in Wesnoth's layout: even columns (B, D…)
+one row lower than their neighbours. A hex's upper cell holds its name and terrain sign (and a
+village's owner, a castle's player); its lower cell its unit: the owner's sign, its id (♛ for a
+leader), its hit points left of its total and its wounds, then its type. Both cells are filled with the hex's
+terrain colour, a castle with its player's seat colour. Formats are laid out once, when the match
+is created (the generic sync rewrites only the values): a unit's owner is its sign, which the
+legend names.
+
+The Units tab lists every unit type a player of the match may field, read from the match's own
+tables (an imported era with the ``units`` setting): her faction's recruits and leaders, the
+mercenaries, and everything they advance to, with the numbers of its pawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sheets_gm.engine.core.grid import column_label
+from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.rulesets.wesnoth.rules import WesnothRules
+from sheets_gm.rulesets.wesnoth.settings import AlignmentRule
+from sheets_gm.rulesets.wesnoth.state import WesnothState
+from sheets_gm.rulesets.wesnoth.tables import DAMAGE_TYPES, UnitType
+from sheets_gm.rulesets.wesnoth.terrain import BOARD_TERRAINS, Feature, Terrain
+from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
+from sheets_gm.sheets.spec import SheetSpec
+
+MAP_TOP = 2  # board rows above the map: a free row, then the column letters (beside the status line)
+STATUS_HEIGHT = 60  # the column letters' row, beside the title and status line
+HEX_WIDTH = 118
+ROW_HEIGHT = 36
+UNITS_TAB = "Units"
+#: What the Units tab shows of a terrain in its header.
+TERRAIN_HEADERS = {"plain": "plain", "forest": "forest", "harsh": "harsh (hills)", "mountain": "mountain",
+                   "water": "water", "city": "city (village, castle, keep)"}
+
+
+def hex_rows(h: Hex) -> tuple[int, int]:
+    """The 0-based board rows of a hex's upper and lower cells (even columns, B, D…, one row lower)."""
+    top = MAP_TOP + 2 * h.row + (h.col & 1)
+    return top, top + 1
+
+
+def seat_sign(spec: SheetSpec, state: WesnothState, owner: str) -> str:
+    """The sign before a unit of ``owner`` (her place in the roster)."""
+    names = [p.name for p in state.players]
+    return spec.symbols.get(f"seat{names.index(owner) + 1}", "") if owner in names else ""
+
+
+class BoardDrawer:
+    """Draws one match's public tabs (its board and tables are fixed; only the state changes)."""
+
+    def __init__(self, rules: WesnothRules, spec: SheetSpec) -> None:
+        self.rules = rules
+        self.spec = spec
+
+    # -- the board ---------------------------------------------------------------------------
+    def _colour_key(self, h: Hex) -> str:
+        cell = self.rules.board.cell(h)
+        if cell.feature in (Feature.CASTLE, Feature.KEEP):
+            key = f"slot{cell.slot}"
+            return key if key in self.spec.colours.extra else "castle"
+        if cell.feature is Feature.VILLAGE:
+            return "village"
+        return cell.terrain.value
+
+    def _hex_text(self, state: WesnothState, h: Hex) -> str:
+        cell = self.rules.board.cell(h)
+        signs = self.spec.symbols
+        slot_player = next((p.name for p in state.players if p.slot == cell.slot), "") if cell.slot else ""
+        if cell.feature is Feature.VILLAGE:
+            owner = state.village_owner(h)
+            mark = f"{signs.get('village', '')} {owner or ''}".strip()
+        elif cell.feature is Feature.KEEP:
+            mark = f"{signs.get('keep', '')} {slot_player}".strip()
+        elif cell.feature is Feature.CASTLE:
+            mark = f"{signs.get('castle', '')} {slot_player}".strip()
+        else:
+            mark = signs.get(cell.terrain.value, "")
+        return f"{h.label} {mark}".strip()
+
+    def _unit_text(self, state: WesnothState, uid: str) -> str:
+        unit = state.unit(uid)
+        if unit is None:
+            return ""
+        hp = self.rules.utype(unit).hitpoints
+        leader = f" {self.spec.symbols.get('leader', '')}" if unit.leader else ""
+        wounds = f" −{unit.wounds}" if unit.wounds else ""
+        sign = seat_sign(self.spec, state, unit.owner)
+        return f"{sign} {unit.id}{leader} {hp - unit.wounds}/{hp}{wounds}\n{unit.type}"
+
+    def board(self, state: WesnothState) -> BoardDrawing:
+        """The map with its villages' owners and its units, a free row and the column letters above it."""
+        grid = self.rules.board.grid
+        width, height = grid.width, grid.height
+        map_rows = MAP_TOP + 2 * height + 1
+        values: Grid = [[""] * width for _ in range(map_rows)]
+        values[MAP_TOP - 1] = [column_label(c) for c in range(width)]
+        for h in grid.cells():
+            values[hex_rows(h)[0]][h.col] = self._hex_text(state, h)
+        for unit in state.units:
+            values[hex_rows(unit.at)[1]][unit.at.col] = self._unit_text(state, unit.id)
+        return BoardDrawing(values, self._board_fills(), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
+                            row_heights={MAP_TOP - 1: STATUS_HEIGHT,
+                                         **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
+                            legend=self._legend(state))
+
+    def _board_fills(self) -> tuple[Fill, ...]:
+        """A fill per run of hexes of one colour down a column (both cells of each hex)."""
+        colours = self.spec.colours.extra
+        grid = self.rules.board.grid
+        fills: list[Fill] = []
+        for col in range(grid.width):
+            run_start, run_key = 0, ""
+            for row in range(grid.height + 1):
+                key = self._colour_key(Hex(col, row)) if row < grid.height else ""
+                if key != run_key or row == grid.height:
+                    if run_key:
+                        top = hex_rows(Hex(col, run_start))[0]
+                        bottom = hex_rows(Hex(col, row - 1))[1]
+                        fills.append(Fill(cells(col, top + 1, col, bottom + 1), colours.get(run_key, "#FFFFFF"),
+                                          wrap=True))
+                    run_start, run_key = row, key
+        return tuple(fills)
+
+    def _legend(self, state: WesnothState) -> Grid:
+        last = Hex(self.rules.board.grid.width - 1, self.rules.board.grid.height - 1)
+        signs = self.spec.symbols
+        players = " · ".join(f"{seat_sign(self.spec, state, p.name)} {p.name} (team {p.team}, {p.faction})"
+                             for p in state.players)
+        terrains = " · ".join(f"{signs[k]} {'(harsh)' if k == 'harsh' else k}"
+                              for k in ("forest", "harsh", "mountain", "water", "impassable") if signs.get(k))
+        return [
+            [f"Hexes A1 to {last.label}: each is two cells of a column, even columns (B, D…) half a hex lower; "
+             "the hex's name and terrain above, its unit below."],
+            [f"Units: {players}."],
+            [f"A unit: its owner's sign, its id ({signs.get('leader', '')} the leader), its hit points left of its "
+             "total and −N for N wounds; then its type."],
+            [f"{terrains} · plain unmarked · {signs.get('village', '')} a village and its owner · "
+             f"{signs.get('castle', '')} a castle hex and {signs.get('keep', '')} its keep, with its player's name."],
+            ["Each unit type's moves, attacks, defence and move cost per terrain and resistances: the Units tab."],
+        ]
+
+    # -- the Units tab -----------------------------------------------------------------------
+    def types_in_play(self, state: WesnothState) -> list[tuple[str, list[str]]]:
+        """The unit types a player of the match may field, in sections: each faction in play (its recruits and
+        leaders), the mercenaries, then everything they advance to."""
+        tables = self.rules.tables
+        seen: set[str] = set()
+        sections: list[tuple[str, list[str]]] = []
+        settings = self.rules.settings
+
+        def fresh(names: Sequence[str]) -> list[str]:
+            out = [n for n in dict.fromkeys(names) if n in tables.units and n not in seen]
+            seen.update(out)
+            return out
+
+        factions = list(dict.fromkeys(p.faction for p in state.players))
+        for name in factions:
+            faction = tables.factions.get(name)
+            if faction is None:
+                continue
+            players = ", ".join(p.name for p in state.players if p.faction == name)
+            sections.append((f"{name} ({players}): recruits for {settings.faction_cost} gold, then leaders",
+                             fresh([*faction.recruits, *faction.leaders])))
+        mercenaries = [r for f in factions if f in tables.factions for r in tables.mercenaries(f)]
+        sections.append((f"Mercenaries: another faction's level-0 and -1 recruits, for {settings.mercenary_cost} gold",
+                         fresh(mercenaries)))
+        frontier = [n for _, names in sections for n in names]
+        advanced: list[str] = []
+        while frontier:
+            nxt = fresh([a for n in frontier for a in tables.units[n].advances_to])
+            advanced += nxt
+            frontier = nxt
+        sections.append(("Advancements (for advance_cost gold per level of the unit advancing)".replace(
+            "advance_cost", str(settings.advance_cost)), advanced))
+        return [(title, names) for title, names in sections if names]
+
+    def units_tab(self, state: WesnothState) -> BoardDrawing:
+        """Every unit type in play, a row each, as its pawn shows it."""
+        header: list[CellValue] = ["Type", "Level", "HP", "Moves", "Alignment", "Advances to", "Attacks",
+                                   *(TERRAIN_HEADERS[t] for t in BOARD_TERRAINS),
+                                   *(f"{d} %" for d in DAMAGE_TYPES)]
+        width = len(header)
+        values: Grid = [
+            _line("Every unit type in play, as its pawn shows it. Each terrain: the d6 score an attacker needs to hit "
+                  "it there (a magical attack hits on 3+ anywhere) · the moves it pays to enter (— it cannot). "
+                  "Resistances: the percent of each damage type it takes. Attacks: name damage-swings kind type.",
+                  width),
+            header,
+        ]
+        colours = self.spec.colours.extra
+        fills = [Fill(cells(0, 2, width - 1, 2), colours.get("units_header", "#D9D9D9"), bold=True, wrap=True)]
+        for title, names in self.types_in_play(state):
+            values.append(_line(title, width))
+            row = len(values)
+            fills.append(Fill(cells(0, row, width - 1, row), colours.get("units_section", "#FCE5CD"), bold=True))
+            values += [self._pawn(self.rules.tables.units[n]) for n in names]
+        widths = {0: 150, 1: 45, 2: 40, 3: 50, 4: 75, 5: 200, 6: 400}
+        widths.update(dict.fromkeys(range(7, 7 + len(BOARD_TERRAINS)), 80))
+        widths.update(dict.fromkeys(range(7 + len(BOARD_TERRAINS), width), 55))
+        return BoardDrawing(values, tuple(fills), column_widths=widths, row_heights={1: 48}, tab=UNITS_TAB)
+
+    def _pawn(self, utype: UnitType) -> list[CellValue]:
+        rules = self.rules
+        alignment = rules.tables.board_alignment(utype, rules.settings.alignment is AlignmentRule.FACTION)
+        terrain_cells: list[CellValue] = []
+        for name in BOARD_TERRAINS:
+            terrain = Terrain(name)
+            cost = utype.move_cost(terrain)
+            terrain_cells.append(f"{utype.defence(terrain)}+ · {'—' if cost is None else cost}")
+        return [utype.name, utype.level, utype.hitpoints, utype.moves, alignment.value,
+                ", ".join(utype.advances_to) or "—", "; ".join(a.label for a in utype.attacks) or "—",
+                *terrain_cells, *(utype.resistance.get(d, 100) for d in DAMAGE_TYPES)]
+
+
+def _line(text: str, width: int) -> list[CellValue]:
+    """A row holding one text in its first cell (it runs on over the empty cells to its right)."""
+    return [text, *[""] * (width - 1)]

@@ -1,0 +1,344 @@
+"""The Wesnoth sheet: the bots' orders typed and read back exactly (both resolve modes), every unreadable cell
+named and nothing changed, the hex board's offset, the Units tab read from the match's own tables, and step
+and batch turns through the real sync."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.core.ruleset import Window
+from sheets_gm.engine.core.settings import parse_settings
+from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
+from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
+from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
+from sheets_gm.rulesets.wesnoth.sheet_board import MAP_TOP, UNITS_TAB, hex_rows
+from sheets_gm.rulesets.wesnoth.sheet_read import SEAT, STANDING, UNITS, standing_row
+from sheets_gm.rulesets.wesnoth.state import WesnothState
+from sheets_gm.sheets.adapter import SeatInput
+from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.window_read import read_match
+from tests.fakes.memory import MemoryBackend
+from tests.paths import WESNOTH_TEMPLATES
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+SEED = b"sheet-test"
+
+
+def made(**settings: object) -> WesnothRuleset:
+    r = create_ruleset("wesnoth", parse_settings(WesnothSettings, settings))
+    assert isinstance(r, WesnothRuleset)
+    return r
+
+
+def sheet(r: WesnothRuleset) -> WesnothSheet:
+    return r.sheet()
+
+
+def start(r: WesnothRuleset) -> WesnothState:
+    return r.new_match(r.sample_roster(), SEED)
+
+
+def open_window(r: WesnothRuleset, state: WesnothState) -> Window:
+    window = r.window(state)
+    assert window is not None
+    return window
+
+
+def rows_of(typed: Mapping[str, Mapping[str, Mapping[str, CellValue]]], window: Window) -> dict[str, list[TypedRow]]:
+    """Typed cells as the sync reads them (row numbers in the order given)."""
+    return {table: [TypedRow(table, subject, n, window.key, dict(values), "")
+                    for n, (subject, values) in enumerate(by_subject.items(), start=1)]
+            for table, by_subject in typed.items()}
+
+
+def read(r: WesnothRuleset, state: WesnothState, **tables: Mapping[str, Mapping[str, CellValue]]) -> SeatInput[Any]:
+    window = open_window(r, state)
+    return sheet(r).read_orders(state, window, window.seats[0], rows_of(tables, window))
+
+
+def bot_turns(r: WesnothRuleset, turns: int, kind: str = "skirmisher") -> list[tuple[WesnothState, TurnOrders]]:
+    """The bots' orders for the first player turns, each with the state it is written for."""
+    bots = {seat: r.bots()[kind].make(seat) for seat in r.sample_roster().seats}
+    state = start(r)
+    out = []
+    for _ in range(turns):
+        window = r.window(state)
+        if window is None:
+            break
+        dice = r.dice(SEED, state)
+        orders = bots[window.seats[0]].orders(state, window.seats[0], dice)
+        out.append((state, orders))
+        state = r.resolve(state, orders, dice).state
+    return out
+
+
+# -- typing orders and reading them back ---------------------------------------------------------
+@pytest.mark.parametrize(("mode", "kind"), [("step", "skirmisher"), ("batch", "skirmisher"), ("step", "random")])
+def test_the_bots_orders_type_back_exactly_over_several_rounds(mode: str, kind: str) -> None:
+    r = made(resolve=mode)
+    turns = bot_turns(r, 16, kind)
+    assert len(turns) == 16 and turns[-1][0].round >= 8
+    kinds = set()
+    for state, orders in turns:
+        window = open_window(r, state)
+        typed = sheet(r).typed_cells(state, window, window.seats[0], orders)
+        back = sheet(r).read_orders(state, window, window.seats[0], rows_of(typed, window))
+        assert back.orders == orders and not back.problems, window.label
+        assert not back.go
+        kinds |= {("recruit" if o.recruit else "rest" if o.rest else "attack" if o.attack else "move")
+                  for o in orders.rows}
+    assert kinds == ({"recruit", "rest", "attack", "move"} if kind == "skirmisher" else {"recruit", "rest", "move"})
+
+
+def test_a_step_types_its_go_boxes_and_reads_back_as_a_step_that_keeps_the_turn() -> None:
+    r = made(resolve="step")
+    for state, orders in bot_turns(r, 6):
+        if len(orders.rows) < 2:
+            continue
+        window = open_window(r, state)
+        step = TurnOrders(orders.player, orders.rows[:2], False)
+        typed = sheet(r).typed_cells(state, window, window.seats[0], step)
+        assert all(cells["go"] is True for cells in typed[UNITS].values())
+        back = sheet(r).read_orders(state, window, window.seats[0], rows_of(typed, window))
+        assert back.orders == step and back.go
+        assert back.consumed >= {o.unit for o in step.rows}
+
+
+def test_standing_choices_type_back_and_an_emptied_row_clears_a_choice() -> None:
+    r = made()
+    state = start(r)
+    window = open_window(r, state)
+    leader = next(u for u in state.units if u.owner == window.seats[0])
+    orders = TurnOrders(window.seats[0], (), True, ((leader.id, "true"),))
+    typed = sheet(r).typed_cells(state, window, window.seats[0], orders)
+    assert typed == {STANDING: {standing_row(leader.id): {"advance": "yes"}}}
+    assert sheet(r).read_orders(state, window, window.seats[0], rows_of(typed, window)).orders == orders
+    chose = r.resolve(state, TurnOrders(window.seats[0], (), False, ((leader.id, "true"),)),
+                      r.dice(SEED, state)).state
+    assert chose.unit(leader.id).advance == "true"  # type: ignore[union-attr]
+    assert read(r, chose).orders.advance_choices == ((leader.id, ""),)
+
+
+# -- bad cells --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("cells", "column", "accepted"), [
+    ({"action": "fly"}, "Action 'fly'", "move, attack, rest, recruit or conquest"),
+    ({"action": "move", "to": "ZZ99"}, "Destination", "A1 to"),
+    ({"action": "move", "to": "C3", "via": "C4 nowhere"}, "Waypoints", "column letter then its row number"),
+    ({"action": "attack", "target": "Nobody-R9"}, "Target 'Nobody-R9'", "Bo-L"),
+    ({"action": "attack", "target": "Bo-L", "weapon": "laser"}, "Weapon 'laser'", "has no such attack; write one of"),
+    ({"action": "attack", "target": "Bo-L", "reroll": "many"}, "Reroll below 'many'", "a number of hits"),
+    ({"action": "attack", "target": "Bo-L", "advance": "Dragon"}, "Advance 'Dragon'", "advances to"),
+    ({"action": "attack", "to": "C3", "target": "Bo-L"}, "Destination", "choose move"),
+    ({"action": "rest", "to": "C3"}, "rest takes no Destination", "choose move or attack"),
+    ({"action": "move"}, "Destination is empty", "the hex to move to"),
+    ({"order": 0, "action": "rest"}, "Order 0", "a whole number from 1"),
+])
+def test_a_bad_cell_is_named_with_what_is_accepted_and_gives_no_order(cells: dict[str, CellValue], column: str,
+                                                                       accepted: str) -> None:
+    r = made()
+    state = start(r)
+    leader = "Ann-L"
+    got = read(r, state, units={leader: cells}, seat={"Ann": {"ready": True}})
+    text = " ".join(got.problems[leader])
+    assert column in text and accepted in text, text
+    assert got.orders.rows == () and not got.ready  # End turn waits for the row to be mended
+    assert "End turn waits for Ann-L" in got.problems["Ann"][0]
+
+
+def test_a_recruit_of_an_unknown_type_or_a_taken_name_is_named_and_the_leader_waits_for_it() -> None:
+    r = made()
+    state = start(r)
+    faction = state.player("Ann").faction  # type: ignore[union-attr]
+    first = r.rules.tables.factions[faction].recruits[0]
+    got = read(r, state, units={"Ann-L": {"action": "recruit"}},
+               recruit={"Recruit 1": {"type": "Dragon Rider"}, "Recruit 2": {"type": first.lower(), "hex": "q9x"},
+                        "Recruit 3": {"type": first, "name": "Bo"}, "Recruit 4": {"type": first}})
+    assert "Type 'Dragon Rider' is not a unit type of this match" in got.problems["Recruit 1"][0]
+    assert "Hex:" in got.problems["Recruit 2"][0]
+    assert "Name 'Bo' is taken" in got.problems["Recruit 3"][0]
+    assert "a recruit row below cannot be read" in got.problems["Ann-L"][0] and got.orders.rows == ()
+    mended = read(r, state, units={"Ann-L": {"action": "recruit"}},
+                  recruit={"Recruit 1": {"type": first.lower(), "hex": "q5"}, "Recruit 2": {"type": first}})
+    assert mended.orders.rows == (UnitOrder("Ann-L", recruit=(RecruitEntry(first, "Q5"), RecruitEntry(first))),)
+    assert not mended.problems
+
+
+def test_recruits_typed_under_a_leader_that_does_something_else_are_named() -> None:
+    r = made()
+    state = start(r)
+    got = read(r, state, units={"Ann-L": {"action": "rest"}}, recruit={"Recruit 1": {"type": "Spearman"}})
+    assert "Ann-L's row does not recruit" in got.problems["Recruit 1"][0]
+    clash = read(r, state, units={"Ann-L": {"action": "recruit"}},
+                 recruit={"Recruit 1": {"type": "Spearman", "name": "recruit 2"}})
+    assert "is the name of a row of this tab" in clash.problems["Recruit 1"][0]
+
+
+def test_bad_cells_through_the_sync_are_answered_in_their_row_and_change_nothing() -> None:
+    r = made()
+    roster = r.sample_roster()
+    board, engine = MemoryBackend("board"), MemoryBackend("engine")
+    seats = {s: MemoryBackend(s) for s in roster.seats}
+    sheets = MatchSheets(roster.seats, board, engine, tuple(seats[s] for s in roster.seats))
+    create_window_match(sheets, r, roster, seed=SEED)
+    cls = get_ruleset("wesnoth")
+    before = poll(sheets, cls, now=NOW)
+    state_before = r.state_codec.to_json(before.state)
+    tab = "Orders Ann"
+    placed = read_match(sheets, cls).seats["Ann"].tab
+    units, seat = placed.table(UNITS), placed.table(SEAT)
+    seats["Ann"].type(tab, units.cell(0, "action"), "move")
+    seats["Ann"].type(tab, units.cell(0, "to"), "ZZ99")
+    seats["Ann"].type(tab, seat.cell(0, "ready"), True)
+    report = poll(sheets, cls, now=NOW)
+    assert not report.resolved and report.waiting_for == ["Ann"]
+    assert any("Destination" in why and "A1 to" in why for _, why in report.rejected)
+    feedback = str(seats["Ann"].value(tab, units.cell(0, "feedback")))
+    assert "Destination" in feedback and "off the board" in feedback
+    assert r.state_codec.to_json(report.state) == state_before
+    assert str(seats["Ann"].value(tab, units.cell(0, "to"))) == "ZZ99"  # her typing is kept
+
+
+# -- step and batch through the sync ----------------------------------------------------------------
+class _StepBot:
+    """Types a bot's first row as a step (Go ticked), keeping the turn."""
+
+    def __init__(self, r: WesnothRuleset, seat: str) -> None:
+        self.inner = r.bots()["skirmisher"].make(seat)
+
+    def orders(self, state: WesnothState, seat: str, dice: Any) -> TurnOrders:
+        whole = self.inner.orders(state, seat, dice)
+        return TurnOrders(seat, whole.rows[:1], False)
+
+
+def _match(r: WesnothRuleset) -> tuple[MatchSheets, type[Any]]:
+    roster = r.sample_roster()
+    sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
+                         tuple(MemoryBackend(s) for s in roster.seats))
+    create_window_match(sheets, r, roster, seed=SEED)
+    return sheets, get_ruleset("wesnoth")
+
+
+def test_in_step_mode_a_go_box_resolves_its_row_and_the_turn_stays_until_end_turn() -> None:
+    r = made(resolve="step")
+    sheets, cls = _match(r)
+    first = open_window(r, start(r))
+    typed = type_bot_orders(sheets, cls, {s: _StepBot(r, s) for s in r.sample_roster().seats}, ready=False)
+    step = typed[first.seats[0]]
+    assert len(step.rows) == 1
+    report = poll(sheets, cls, now=NOW)
+    assert report.resolved and report.reason == "a Go box is ticked" and report.window_key == first.key
+    assert r.window(report.state).key == first.key  # type: ignore[union-attr]
+    assert step.rows[0].unit in report.state.acted
+    bots = {s: r.bots()["skirmisher"].make(s) for s in r.sample_roster().seats}
+    type_bot_orders(sheets, cls, bots)
+    report = poll(sheets, cls, now=NOW)
+    assert report.resolved and r.window(report.state).key != first.key  # type: ignore[union-attr]
+
+
+def test_in_batch_mode_a_go_box_waits_for_end_turn() -> None:
+    r = made(resolve="batch")
+    state = start(r)
+    got = read(r, state, units={"Ann-L": {"action": "rest", "go": True}})
+    assert not got.go and got.orders.end_turn and got.orders.rows == (UnitOrder("Ann-L", rest=True),)
+    sheets, cls = _match(r)
+    type_bot_orders(sheets, cls, {s: _StepBot(r, s) for s in r.sample_roster().seats}, ready=False)
+    assert not poll(sheets, cls, now=NOW).resolved
+
+
+# -- the public tabs --------------------------------------------------------------------------------
+def test_the_board_draws_each_hex_two_cells_tall_with_even_columns_a_row_lower() -> None:
+    r = made()
+    state = start(r)
+    board = sheet(r).drawings(state)[0]
+    assert board.tab == ""
+    assert hex_rows(Hex(0, 0)) == (MAP_TOP, MAP_TOP + 1) and hex_rows(Hex(1, 0)) == (MAP_TOP + 1, MAP_TOP + 2)
+    assert str(board.values[MAP_TOP][0]).startswith("A1") and str(board.values[MAP_TOP + 1][1]).startswith("B1")
+    assert board.values[MAP_TOP][1] == "" or not str(board.values[MAP_TOP][1]).startswith("B")
+    for unit in state.units:
+        top, bottom = hex_rows(unit.at)
+        assert str(board.values[top][unit.at.col]).startswith(unit.at.label)
+        cell = str(board.values[bottom][unit.at.col])
+        hp = r.rules.utype(unit).hitpoints
+        assert unit.id in cell and unit.type in cell and f"{hp}/{hp}" in cell and "♛" in cell
+    keep = r.rules.board.keeps[1]
+    assert "keep Ann" in str(board.values[hex_rows(keep)[0]][keep.col])
+    assert len(board.values) == MAP_TOP + 2 * r.rules.board.grid.height + 1
+
+
+def test_a_village_shows_its_owner_and_a_wounded_unit_its_wounds() -> None:
+    r = made()
+    state = start(r)
+    village = r.rules.board.villages[0]
+    unit = state.units[0]
+    changed = state.evolve(villages=((village, "Bo"),),
+                           units=(type(unit)(unit.id, unit.type, unit.owner, unit.at, wounds=5, leader=True),
+                                  *state.units[1:]))
+    board = sheet(r).drawings(changed)[0]
+    assert str(board.values[hex_rows(village)[0]][village.col]).endswith("⌂ Bo")
+    hp = r.rules.utype(unit).hitpoints
+    assert f"{hp - 5}/{hp} −5" in str(board.values[hex_rows(unit.at)[1]][unit.at.col])
+
+
+def test_the_units_tab_reads_the_match_s_own_tables(tmp_path: Path) -> None:
+    era = tmp_path / "my-era"
+    era.mkdir()
+    (era / "factions.csv").write_text((WESNOTH_TEMPLATES / "factions.csv").read_text(encoding="utf-8"),
+                                      encoding="utf-8")
+    with (WESNOTH_TEMPLATES / "units.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        if row["type"] == "Spearman":
+            row["hitpoints"] = "77"
+    with (era / "units.csv").open("w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    r = made(units=str(era))
+    state = r.new_match(r.sample_roster(), SEED)
+    units = next(d for d in sheet(r).drawings(state) if d.tab == UNITS_TAB)
+    spearman = next(row for row in units.values if row[0] == "Spearman")
+    assert spearman[2] == 77
+    names = {row[0] for row in units.values}
+    for p in state.players:
+        faction = r.rules.tables.factions[p.faction]
+        assert set(faction.recruits) <= names and set(faction.leaders) <= names
+    assert all(len(row) == units.width for row in units.values)
+
+
+def test_the_status_line_names_the_round_time_of_day_the_player_to_act_and_who_is_next() -> None:
+    r = made()
+    state = start(r)
+    line = sheet(r).status(state, r.window(state), None)
+    assert line.startswith("Round 1 · dawn · Ann's turn, Bo next · Ann: 15 gold, 0 villages | Bo: 15 gold")
+    panel = sheet(r).panel(state, "Bo")
+    assert panel[0][:2] == ["Your gold", 15] and any(row and row[0] == "Bo-L (leader)" for row in panel)
+
+
+@pytest.mark.parametrize("mode", ["step", "batch"])
+def test_a_bot_match_through_the_sync_is_the_engine_match_in_both_modes(mode: str) -> None:
+    r = made(resolve=mode)
+    sheets, cls = _match(r)
+    bots = {s: r.bots()["skirmisher"].make(s) for s in r.sample_roster().seats}
+    state = start(r)
+    for _ in range(8):
+        window = open_window(r, state)
+        typed = type_bot_orders(sheets, cls, bots)
+        report = poll(sheets, cls, now=NOW)
+        assert report.resolved, window.label
+        state = r.resolve(state, typed[window.seats[0]], r.dice(SEED, state)).state
+        assert r.state_codec.to_json(report.state) == r.state_codec.to_json(state), window.label
+    assert state.round == 5
