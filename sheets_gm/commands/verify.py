@@ -41,9 +41,9 @@ def run(args: argparse.Namespace) -> int:
         args.config = args.config or DEFAULT_CONFIG
         config = load(args)
         where = str(config.path)
-        with user_errors():
+        with user_errors(config):
             doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
-    try:  # a replay of an earlier layout (GvG's v1 and v2) is read through its ruleset's legacy hook
+    try:  # a replay of an earlier layout is read through its ruleset's legacy hook
         found = replay_window_states(windows_replay(doc))
     except WindowReplayError as exc:
         raise UserError(f"{where}: {exc}") from None

@@ -94,7 +94,8 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.xlsx"))}
 
 
-@pytest.mark.parametrize("command", [["sync"], ["status"], ["resolve", "--force", "--window", "2"], ["init", "race"]])
+@pytest.mark.parametrize("command", [["sync"], ["status"], ["resolve", "--force", "--window", "2"], ["init", "race"],
+                                     ["undo", "--reason", "x"], ["export", "--reveal-early"], ["verify"]])
 def test_every_command_but_repair_names_the_old_layout_in_one_line_and_changes_nothing(
         old_race: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
     before = _files(old_race.parent)
