@@ -27,12 +27,6 @@ class OldLayoutError(SheetError):
         return OldLayoutError(self.name, config)
 
 
-def is_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells) -> bool:
-    """Whether the engine tab's cells (from A1) hold a record of the ruleset's old layout."""
-    hook = legacy_of(ruleset_class)
-    return hook is not None and hook.detect(raw)
-
-
 def refuse_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells, config: str | Path = CONFIG_PLACEHOLDER) -> None:
     """OldLayoutError when the engine tab's cells (from A1) hold an old record."""
     hook = legacy_of(ruleset_class)

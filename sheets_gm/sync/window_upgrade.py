@@ -2,10 +2,10 @@
 
 - ``windows_replay(doc)``: any replay ``verify`` is given, as a generic windows replay (an old
   one converted by its ruleset's hook, or a clear message);
-- ``upgrade_match``: what ``repair`` does to an old match: the engine record, its history and
-  the seats' archives written again in the generic terms, the old layout's tabs cleared or
-  deleted, then every tab laid out and drawn as the generic ``repair`` does, with what players had
-  typed for the open window carried over where it can be.
+- ``upgrade_match``: what ``repair`` does first to an old match: the engine record, its history
+  and the seats' archives written again in the generic terms, the old orders tabs cleared, and
+  what players had typed for the open window read as rows of the new layout; the repair then
+  lays every tab out (deleting the old layout's ``old_tabs``) and writes those rows back.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheets_gm.engine.core.legacy import LegacyError, LegacyUpgrades, RawCells, UpgradedMatch, legacy_of
+from sheets_gm.engine.core.settings import parse_settings
 from sheets_gm.engine.registry import AnyRuleset, UnknownRulesetError, get_ruleset
+from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.spec import ruleset_sheet_spec
@@ -82,7 +84,8 @@ def upgraded_record(ruleset_class: type[AnyRuleset], up: UpgradedMatch, where: s
         "seat_logs": "{}",
     }
     try:
-        ruleset = ruleset_class.create(_settings(ruleset_class, up, where), up.board)
+        settings = parse_settings(ruleset_class.traits.settings_type, dict(up.settings), where=f"{where} settings")
+        ruleset = ruleset_class.create(settings, up.board)
         window = ruleset.window(ruleset.state_codec.from_json(up.state))
     except (KeyError, ValueError, TypeError, IndexError, AttributeError) as exc:
         raise MatchRecordError(f"{where}: the old record does not read as a {ruleset_class.traits.title} match "
@@ -91,13 +94,7 @@ def upgraded_record(ruleset_class: type[AnyRuleset], up: UpgradedMatch, where: s
     return parse_match_record([[k[0], values[str(k[0])]] for k in key_column()], where)
 
 
-def _settings(ruleset_class: type[AnyRuleset], up: UpgradedMatch, where: str) -> Any:
-    from sheets_gm.engine.core.settings import parse_settings
-
-    return parse_settings(ruleset_class.traits.settings_type, dict(up.settings), where=f"{where} settings")
-
-
-def _archive_entries(record: MatchRecord, up: UpgradedMatch, seat: str, adapter: Any) -> list[str]:
+def _archive_entries(record: MatchRecord, up: UpgradedMatch, seat: str, adapter: AnySheetAdapter) -> list[str]:
     """The archive rows of ``seat`` for every resolution, in the generic terms: the rows it would have typed."""
     ruleset = record.ruleset
     out = []
@@ -127,7 +124,7 @@ def _rewrite(batch: WriteBatch, backend: SheetBackend, tab: str, old: Grid, new:
     batch.put(backend, a1(tab, cells(0, keep_rows + 1, width - 1, last)), grid)
 
 
-def _carried(record: MatchRecord, hook: LegacyUpgrades, adapter: Any, seat: str, raw: RawCells,
+def _carried(record: MatchRecord, hook: LegacyUpgrades, adapter: AnySheetAdapter, seat: str, raw: RawCells,
              report: UpgradeReport) -> None:
     """What ``seat`` typed for the open window on the old layout, as rows of the new one (or a note)."""
     ruleset = record.ruleset
@@ -197,11 +194,6 @@ def upgrade_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> Upgra
     _rewrite(batch, sheets.engine, engine_tab, raw, engine_rows)
     batch.run(sheets.write_order())
     return report
-
-
-def carried_rows(report: UpgradeReport | None) -> Mapping[str, Mapping[str, Mapping[str, TypedRow]]]:
-    """The rows an upgrade carried over, by seat, table and subject (none without an upgrade)."""
-    return {} if report is None else report.carried
 
 
 def old_tabs(ruleset_class: type[AnyRuleset]) -> Sequence[str]:
