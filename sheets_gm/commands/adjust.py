@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     config = load(args)
     events = parse_events(args, config.ruleset, config.seats)
     sheets = open_match(config)
-    with user_errors(), match_lock(config.lock_path):
+    with user_errors(config), match_lock(config.lock_path):
         done = adjust_window_match(sheets, get_ruleset(config.ruleset), events)
     for event in done.events:
         print(event.text)

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"{folder} holds the match's own workbooks, which the export could replace: "
                             "export into a folder of its own (the default is export/ next to the config)")
     sheets = open_match(config)
-    with user_errors():
+    with user_errors(config):
         found = read_match(sheets, get_ruleset(config.ruleset)).record
         finished, where = found.window_key() == "", f"{found.resolved} windows resolved"
         seed, published = found.seed, found.seed_hash
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if not before.empty and not before.holds_match(published) and not args.overwrite:
         raise UserError(f"{folder} already holds {before.describe()}: nothing was written. Choose another folder "
                         "with --out, or pass --overwrite to replace its files")
-    with user_errors():
+    with user_errors(config):
         _record, written = export_window_match(sheets, get_ruleset(config.ruleset), folder)
 
     if finished:

@@ -16,6 +16,7 @@ from sheets_gm.match.window_match import require_sheets
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.spec import SheetSpecError
 from sheets_gm.sync.match_record import MatchRecordError
+from sheets_gm.sync.old_layout import OldLayoutError
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_between import BetweenWindowsError
 from sheets_gm.sync.window_create import SeatsMismatchError
@@ -34,10 +35,13 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 
 
 @contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn the errors a user can fix into UserError (one message, exit code 1)."""
+def user_errors(config: MatchConfig | None = None) -> Iterator[None]:
+    """Turn the errors a user can fix into UserError (one message, exit code 1); a match on an old layout is
+    named with ``config``'s path in the repair command it gives."""
     try:
         yield
+    except OldLayoutError as exc:
+        raise UserError(str(exc if config is None else exc.for_config(config.path))) from None
     except USER_FIXABLE as exc:
         raise UserError(str(exc)) from None
 

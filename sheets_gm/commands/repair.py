@@ -29,9 +29,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"Kept a copy of the workbook as {backup}")
     for note in fixed.notes:
         print(f"Note: {note}.")
-    print(f"Repaired: every tab is laid out again around the match ({fixed.record.resolved} windows resolved, "
-          f"seed hash {fixed.record.seed_hash[:12]}…, unchanged); {fixed.rows_kept} typed row(s) are back in "
-          "their cells.")
+    if fixed.upgraded:
+        print(f"Moved the match from the old {fixed.upgraded} layout onto the new one: its state, seed (hash "
+              f"{fixed.record.seed_hash[:12]}…, unchanged), history ({fixed.record.resolved} windows resolved) and "
+              f"log are kept, verify and undo read them; {fixed.rows_kept} row(s) typed for the open window are "
+              "carried into the new tabs.")
+    else:
+        print(f"Repaired: every tab is laid out again around the match ({fixed.record.resolved} windows resolved, "
+              f"seed hash {fixed.record.seed_hash[:12]}…, unchanged); {fixed.rows_kept} typed row(s) are back in "
+              "their cells.")
     print(f"Check it with {program_name()} doctor -c {args.config}, then sync as before.")
     return 0
 

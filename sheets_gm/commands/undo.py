@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError('--reason is required, e.g. --reason "wrong orders typed"; it is written to the log')
     config = load(args)
     sheets = open_match(config)
-    with user_errors(), match_lock(config.lock_path):
+    with user_errors(config), match_lock(config.lock_path):
         back = undo_window(sheets, get_ruleset(config.ruleset), args.reason)
     print(back.events[0].text)
     if back.set_aside:

@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.sync.window_export import window_match_replay
-    from sheets_gm.sync.window_replay import WINDOW_REPLAY_FORMAT, WindowReplayError, replay_window_states
+    from sheets_gm.sync.window_replay import WindowReplayError, replay_window_states
+    from sheets_gm.sync.window_upgrade import windows_replay
 
     if args.replay is not None and args.config is not None:
         raise UserError("give a replay file or -c MATCH.toml, not both")
@@ -40,13 +41,10 @@ def run(args: argparse.Namespace) -> int:
         args.config = args.config or DEFAULT_CONFIG
         config = load(args)
         where = str(config.path)
-        with user_errors():
+        with user_errors(config):
             doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
-    if doc.get("format") != WINDOW_REPLAY_FORMAT:
-        raise UserError(f"{where}: not a replay this version reads (its format is {doc.get('format')!r}, this "
-                        f"version writes {WINDOW_REPLAY_FORMAT!r}): verify it with the version that exported it")
-    try:
-        found = replay_window_states(doc)
+    try:  # a replay of an earlier layout is read through its ruleset's legacy hook
+        found = replay_window_states(windows_replay(doc))
     except WindowReplayError as exc:
         raise UserError(f"{where}: {exc}") from None
     done, rolls, difference = f"{found.resolutions} windows", f"{found.rolls} dice and draws", found.difference

@@ -29,6 +29,7 @@ from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_read import MatchRead, read_match
 
@@ -110,6 +111,10 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
                                         f"run `sheets-gm repair -c {config.path}`: it rebuilds the layout and keeps "
                                         "the match and every typed row")
         return
+    except OldLayoutError as exc:
+        report.fail("match", str(exc.for_config(config.path)), f"run `sheets-gm repair -c {config.path}`: it moves "
+                                                              "the match, its history and what was typed")
+        return
     except (MatchRecordError, SheetError) as exc:
         report.fail("layout", str(exc), f"run `sheets-gm repair -c {config.path}`: it lays every tab out again "
                                         "and keeps the match and every typed row")
@@ -139,6 +144,12 @@ def _engine_record(config: MatchConfig, sheets: MatchSheets, report: Checkup) ->
         return None
     if not grid:
         report.fail("match", f"no match in {sheets.engine.name} yet: its engine tab {tab!r} is empty", init)
+        return None
+    try:
+        refuse_old_layout(get_ruleset(config.ruleset), grid, config.path)
+    except OldLayoutError as exc:
+        report.fail("match", str(exc), f"run `sheets-gm repair -c {config.path}`: it moves the match, its history "
+                                       "and what was typed")
         return None
     try:
         return parse_match_record(grid[1:], f"{sheets.engine.name} tab {tab!r}")

@@ -23,6 +23,7 @@ from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_create import create_window_match
@@ -50,8 +51,11 @@ def window_sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime,
                      dry_run: bool = False, window: str | None = None) -> WindowReport:
     """One poll of the match under the match lock (``window``: force only that window, see ``poll``)."""
     with match_lock(config.lock_path):
-        return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
-                    next_deadline=config.schedule.next_deadline, dry_run=dry_run)
+        try:
+            return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
+                        next_deadline=config.schedule.next_deadline, dry_run=dry_run)
+        except OldLayoutError as exc:
+            raise exc.for_config(config.path) from None
 
 
 def configured_ruleset(config: MatchConfig) -> AnyRuleset:
@@ -97,6 +101,10 @@ def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
     (grid,) = sheets.engine.read([engine_read_range(tab)])
     if not any(v not in (None, "") for row in grid[1:] for v in row[1:2]):
         return
+    try:
+        refuse_old_layout(get_ruleset(config.ruleset), grid, config.path)
+    except OldLayoutError as exc:
+        raise MatchExistsError(f"{exc}; init never replaces a match ({sheets.engine.name})") from None
     try:
         record = parse_match_record(grid[1:], f"tab {tab!r}")
     except MatchRecordError as exc:

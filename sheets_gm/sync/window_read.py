@@ -20,6 +20,7 @@ from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
 from sheets_gm.sync.match_record import MatchRecord, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.old_layout import refuse_old_layout
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch
 
 REPAIR_HINT = ("put it back, or run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the match "
@@ -110,6 +111,16 @@ class MatchRead:
     seats: Mapping[str, SeatRead]
 
 
+def _refuse_if_old(sheets: MatchSheets, ruleset_class: type[AnyRuleset], engine_range: str) -> None:
+    """OldLayoutError when a read that failed was of a match on the old layout (whose tabs are not where the
+    new layout reads: Google refuses a range past a tab's edge); nothing when that cannot be told."""
+    try:
+        (grid,) = sheets.engine.read([engine_range])
+    except SheetError:
+        return
+    refuse_old_layout(ruleset_class, grid)
+
+
 def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
     """One batched read per spreadsheet; the layout and the engine record checked."""
     spec = ruleset_sheet_spec(ruleset_class.traits.name)
@@ -127,10 +138,12 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
     except SheetError as exc:
         if type(exc) is not SheetError:
             raise
+        _refuse_if_old(sheets, ruleset_class, engine_range)
         raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
                          "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
                          "repair -c MATCH.toml, which rebuilds the layout and keeps the match") from None
     engine_grid = batch.get(sheets.engine, engine_range)
+    refuse_old_layout(ruleset_class, engine_grid)
     header = text_of(engine_grid[0][0]) if engine_grid and engine_grid[0] else ""
     if header != spec.headers.engine:
         raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.engine!r} cell A1 should say "

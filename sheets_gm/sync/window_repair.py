@@ -23,6 +23,7 @@ from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.window_create import apply_layouts, match_layouts
 from sheets_gm.sync.window_read import adapter_of, seat_backend
+from sheets_gm.sync.window_upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.window_writes import (
     board_writes,
     seat_tables_writes,
@@ -38,6 +39,7 @@ class WindowRepairReport:
     record: MatchRecord
     rows_kept: int = 0
     notes: list[str] = field(default_factory=list)
+    upgraded: str = ""  # the name of the ruleset's old layout the match was moved from ('' if it was not)
 
 
 def _engine_record(sheets: MatchSheets, tabs: MatchTabs, ruleset: str) -> MatchRecord:
@@ -57,19 +59,30 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
                         emails: Mapping[str, Sequence[str]] | None = None, title: str = "") -> WindowRepairReport:
     """Lay every tab of the match out again and draw it from its record, keeping the rows typed for the open
     window (and standing rows). The record is not written. ``emails`` and ``title`` are what init gave
-    ``create_window_match``: the editors of each seat's typed cells, the spreadsheets' title."""
+    ``create_window_match``: the editors of each seat's typed cells, the spreadsheets' title.
+
+    A match on the ruleset's old layout is moved first (``window_upgrade.upgrade_match``): its record,
+    history and archives rewritten in the generic terms, the old tabs cleared or deleted, what was typed
+    for the open window carried into the new rows; the report's notes say what could not be."""
     spec = ruleset_sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
+    upgrade = upgrade_match(sheets, ruleset_class)
     record = _engine_record(sheets, tabs, ruleset_class.traits.name)
     if record.seats != sheets.seats:
         raise SheetError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
                          f"{', '.join(record.seats)}: fix the config")
-    report = WindowRepairReport(record)
+    report = WindowRepairReport(record, upgraded=upgrade.layout_name if upgrade is not None else "")
     kept: dict[str, dict[str, dict[str, TypedRow]]] = {}
+    if upgrade is not None:
+        report.notes += upgrade.notes
+        kept = {seat: dict(rows) for seat, rows in upgrade.carried.items()}
+        report.rows_kept = sum(len(r) for rows in kept.values() for r in rows.values())
     window = record.ruleset.window(record.state)
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
+        if upgrade is not None:
+            continue  # the old orders tab was read by the upgrade, and cleared
         if tab.name in backend.tab_names():
             (grid,) = backend.read([tab.read_range()])
         else:
@@ -84,12 +97,14 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         kept[seat] = _typed_rows(grid, tab.tables, window.key if window else "", report)
     adapter = adapter_of(record.ruleset)
     present = sheets.board.tab_names()
-    for name in spec.tabs.retired:
+    retired = (*spec.tabs.retired, *(n for n in old_tabs(ruleset_class) if upgrade is not None
+                                     and n not in spec.tabs.retired))
+    for name in retired:
         if name in present:
             report.notes.append(f"tab {name!r} of an earlier layout was deleted from {sheets.board.name}: "
                                 "what it showed is drawn in the new tabs")
     apply_layouts(sheets, match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}),
-                  title or f"sheets-gm · {record.ruleset.traits.title}", spec.tabs.retired)
+                  title or f"sheets-gm · {record.ruleset.traits.title}", retired)
     batch = WriteBatch()
     status = status_line(adapter, record)
     outcome = record.ruleset.outcome(record.state)

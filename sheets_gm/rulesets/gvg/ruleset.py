@@ -31,6 +31,7 @@ from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
 from sheets_gm.rulesets.gvg.checks import check_orders
 from sheets_gm.rulesets.gvg.figures import GvgTally, simulation_spec
 from sheets_gm.rulesets.gvg.gm import apply_gm_event
+from sheets_gm.rulesets.gvg.legacy import GvgLegacy
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
@@ -82,6 +83,8 @@ class GvgRuleset:
         settings_type=GvgSettings,
         default_board="map.txt",
     )
+    #: Matches in play and replays of the old GvG layout, read in today's terms (``engine.core.legacy``).
+    legacy: ClassVar[GvgLegacy] = GvgLegacy()
 
     def __init__(self, rules: GvgRules) -> None:
         self.rules = rules

@@ -1,0 +1,34 @@
+"""Recognising a match on a ruleset's old layout, which every command but ``repair`` leaves as it is.
+
+The check costs no read: it looks at the engine tab's cells a command has read anyway.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sheets_gm.engine.core.legacy import RawCells, legacy_of
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.backend import SheetError
+
+CONFIG_PLACEHOLDER = "MATCH.toml"
+
+
+class OldLayoutError(SheetError):
+    """A match on a ruleset's old layout, met by a command that does not move it (only ``repair`` does)."""
+
+    def __init__(self, name: str, config: str | Path = CONFIG_PLACEHOLDER) -> None:
+        self.name = name
+        super().__init__(f"this match is on the old {name} layout: run `sheets-gm repair -c {config}` to move it "
+                         "(nothing was changed)")
+
+    def for_config(self, config: str | Path) -> OldLayoutError:
+        """The same message naming the match's config file."""
+        return OldLayoutError(self.name, config)
+
+
+def refuse_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells, config: str | Path = CONFIG_PLACEHOLDER) -> None:
+    """OldLayoutError when the engine tab's cells (from A1) hold an old record."""
+    hook = legacy_of(ruleset_class)
+    if hook is not None and hook.detect(raw):
+        raise OldLayoutError(hook.layout_name, config)
