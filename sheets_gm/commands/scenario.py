@@ -25,5 +25,5 @@ def register(sub: Any) -> None:
     """Add ``scenario`` to the command line."""
     p = command(sub, "scenario", run, "run rules scenarios (YAML files or folders)",
                 "Run rules scenario files; print one line per scenario; exit 1 if any fails.",
-                "sheets-gm scenario tests/scenarios/gvg/")
+                "sheets-gm scenario tests/scenarios/wesnoth/")
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")

@@ -164,10 +164,10 @@ def register(sub: Any) -> None:
                 "Plays N bot-versus-bot matches (bot A against bot B, the seats dealt to them in turn, one seat "
                 "further every match) with the default settings and, with --set, with the house rule too, in "
                 "parallel processes. Reports per bot the win rate with its 95% Wilson interval, draws, match "
-                "length, how matches end and the figures the ruleset counts (for GvG: tree captures, coins earned "
-                "and spent per skill, knock-downs), with the house rule beside the default. The same seed gives "
+                "length, how matches end and the figures the ruleset counts (the guild game: tree captures, coins "
+                "earned and spent per skill, knock-downs), with the house rule beside the default. The same seed gives "
                 "the same figures whatever the worker count.",
-                "sheets-gm simulate gvg --matches 2000 --seed 7 --set movement=rook --out sim-out")
+                "sheets-gm simulate wesnoth --matches 2000 --seed 7 --set start_gold=20 --out sim-out")
     p.add_argument("ruleset", metavar="RULESET", help=f"the ruleset to simulate ({', '.join(ruleset_names())})")
     p.add_argument("--matches", type=_whole("--matches", 1, 10_000_000), default=1000,
                    help="matches per variant (default 1000)")

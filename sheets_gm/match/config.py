@@ -3,16 +3,16 @@
 Every command takes ``-c match.toml``, so a cron line stays short. Relative paths in the
 file are relative to the file's own folder. Example::
 
-    ruleset = "gvg"
-    title = "Friday GvG"
-    teams = ["red", "blue"]        # the seats, in turn order (``seats = [...]`` says the same)
+    ruleset = "wesnoth"
+    title = "Friday match"
+    seats = ["Ann", "Bo"]          # the seats, in turn order (``teams = [...]`` says the same)
     roster = "roster.csv"          # optional: else type the roster in the sheet's Roster tab
 
     [sheets]
     backend = "local"              # or "google"
     board = "match.xlsx"           # a workbook file, or a Google spreadsheet key or URL
     # engine = "engine.xlsx"       # optional: the GM-only engine (default: the board's)
-    # orders = { red = "red.xlsx", blue = "blue.xlsx" }   # optional: private orders per seat
+    # orders = { Ann = "ann.xlsx", Bo = "bo.xlsx" }   # optional: private orders per seat
     # judge = "judge.xlsx"         # optional, for a game with a judge (default: the engine's)
 
     [deadlines]
@@ -20,8 +20,8 @@ file are relative to the file's own folder. Example::
     days = ["mon", "wed", "fri"]   # optional: default every day
     timezone = "Europe/Paris"
 
-    [settings]                     # house rules (see docs/rules-gvg.md)
-    movement = "rook"
+    [settings]                     # house rules (each game's rules page names them)
+    start_gold = 20
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 ``sheets-gm simulate RULESET`` plays many seeded matches of any registered ruleset between
 its bots, with the default settings and, when house rules are given, with them too, in
 parallel processes, and reports per bot how often it wins (with a 95% interval), how long
-matches last, how they end, and the figures the ruleset counts (``figures``: for GvG, what
-the captains earn and spend and how often players fall).
+matches last, how they end, and the figures the ruleset counts (``figures``: what each game
+counts, such as the coins a team earns and spends and how often its players fall).
 
 One module per job:
 

@@ -3,7 +3,7 @@ a match can end.
 
 The core plays the matches; the ruleset's tally reads every resolved window's events (and
 the last state) into a few numbers per seat: coins earned, players knocked down, trees
-captured (GvG); villages taken, gold (Wesnoth); loot picked up (Champions). The report
+captured (the guild game); villages taken, gold (Wesnoth); loot picked up (Champions). The report
 shows each figure's mean per seat and match (a ``MEAN``), or the share of seat-matches in
 which it happened, with its Wilson interval (a ``SHARE``: the tally gives 1 or 0).
 """

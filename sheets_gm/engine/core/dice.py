@@ -4,7 +4,7 @@ A roll never depends on the order in which the engine asks for it, so a match re
 exactly from its seed, and any roll can be pinned (by a scenario test, or by a GM who
 rolled a physical die). Players check the GM with the published seed after the match.
 
-Which game uses what: GvG, Wesnoth and Win or Die roll d6 only; the Coalition game rolls
+Which game uses what: the guild game, Wesnoth and Win or Die roll d6 only; the Coalition game rolls
 d6 (weather) and d100 (kills, escapes, squads) and draws routes, raiders, bump squares and
 pairings; Champions rolls d4 to d20 and draws spawn tiles, loot and pairings.
 
@@ -151,7 +151,7 @@ class TurnDice:
     def __init__(self, seed: bytes, turn: int, pins: Mapping[str, int | list[str]] | None = None, *,
                  die_sides: int | None = SIDES) -> None:
         """``pins`` fix rolls (a whole number) and draws (a list of candidates). With ``die_sides`` every
-        whole-number pin is checked now against a die of that size (GvG's d6, whose scenarios reject a
+        whole-number pin is checked now against a die of that size (a d6 game's scenarios reject a
         pinned 7 when they load); None checks each against its die when it is rolled."""
         self.seed = seed
         self.turn = turn

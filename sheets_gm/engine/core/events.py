@@ -33,7 +33,7 @@ class Event:
 
     ``audience``: the seats that may read it (Win or Die's hidden unit moving, a Champions
     fight seen only by the players on its tile, a Coalition side's private order results);
-    None, the default, is public, and every GvG event is. An empty audience is for the GM
+    None, the default, is public, and every event of the guild game is. An empty audience is for the GM
     alone. Only ``visible_to`` decides what a log shows."""
 
     __slots__ = ("_text", "audience", "data", "kind", "turn")

@@ -1,6 +1,6 @@
 """Square-grid geometry in spreadsheet coordinates (column letters, row number, A1 top-left).
 
-GvG plays on a ``Grid`` directly (its engine asks for neighbours and breadth-first distances
+The guild game plays on a ``Grid`` directly (its engine asks for neighbours and breadth-first distances
 around walls, cached for speed); ``SquareBoard`` is the same grid with its step behind the
 ``topology.Topology`` interface, for Champions and any ruleset that wants the shared route
 finding. Hex boards (``hexgrid``) name their hexes with the same ``Coord``.

@@ -1,7 +1,7 @@
 """Matches and replays that an earlier version of a ruleset wrote, read in today's terms.
 
-A ruleset whose matches in play were laid out by code that is gone (GvG's own sync, before it
-moved onto the generic one) declares ``legacy``: a ``LegacyUpgrades`` that recognises the old
+A ruleset whose matches in play were laid out by code that is gone (the guild game's own sync,
+before it moved onto the generic one) declares ``legacy``: a ``LegacyUpgrades`` that recognises the old
 engine record and the old replay formats and converts them, as plain data, into what the generic
 sync and ``verify`` read. The converters are pure: they never import the old code, so they keep
 working once it is deleted. ``sync/window_upgrade.py`` applies them to a match's spreadsheets.
@@ -56,7 +56,7 @@ class CarriedOrders:
 class LegacyUpgrades(Protocol):
     """How a ruleset reads what its earlier versions wrote (``Ruleset.legacy``)."""
 
-    #: What messages call the old layout ("this match is on the old GvG layout").
+    #: What messages call the old layout ("this match is on the old … layout").
     layout_name: str
     #: The ``format`` values of the old replays ``upgrade_replay`` reads.
     replay_formats: tuple[str, ...]

@@ -56,7 +56,7 @@ GM = "gm"
 class TurnStructure(StrEnum):
     """How submissions follow each other."""
 
-    SIMULTANEOUS = "simultaneous"  # every seat submits in the same window (GvG, Coalition, Champions)
+    SIMULTANEOUS = "simultaneous"  # every seat submits in the same window (the guild game, Coalition, Champions)
     SEQUENTIAL = "sequential"  # one seat at a time, in roster order (Wesnoth)
     ALTERNATING = "alternating"  # two seats take turns, the other reacting (Win or Die)
 
@@ -64,7 +64,7 @@ class TurnStructure(StrEnum):
 class SeatKind(StrEnum):
     """Who submits orders: a seat is one order-writing party."""
 
-    TEAM = "team"  # several members, a captain (GvG)
+    TEAM = "team"  # several members, a captain (the guild game)
     PLAYER = "player"  # one person (Wesnoth, Champions, Win or Die)
     SIDE = "side"  # many players, many armies (Coalition)
 
@@ -138,7 +138,7 @@ class Window:
     ``key`` identifies the window within the match and stamps what players type for it (a
     row typed for another window is stale); ``turn`` keys the dice of what it resolves."""
 
-    key: str  # e.g. "7" (GvG turn 7), "3/equip" (Champions), "12/Ann" (Wesnoth)
+    key: str  # e.g. "7" (turn 7), "3/equip" (Champions), "12/Ann" (Wesnoth)
     label: str  # for people: "turn 7", "round 3 · equip and fight", "turn 12 · Ann"
     phase: str  # the ruleset's phase name; the sheet template opens the input tables of this phase
     seats: tuple[str, ...]  # the seats that submit (JUDGE for a judge's window)

@@ -2,7 +2,7 @@
 
 Which game uses which board:
 
-- square grids, ``grid.SquareBoard`` (tiles ``A1``, king or rook steps): GvG (which calls
+- square grids, ``grid.SquareBoard`` (tiles ``A1``, king or rook steps): the guild game (which calls
   ``grid.Grid`` directly, for speed) and Champions (a 4×4 board shrinking to 3×3 and 2×2);
 - hex grids in Wesnoth's layout, ``hexgrid.HexGrid`` (hexes ``A1``, six neighbours, line of
   sight): Wesnoth and Win or Die;
