@@ -15,7 +15,8 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.match.backups import backup_workbooks
     from sheets_gm.match.connect import open_match_sheets
-    from sheets_gm.match.window_match import repair_editor_emails
+    from sheets_gm.match.seat_roster import member_emails
+    from sheets_gm.match.window_match import editor_emails, repair_roster
     from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.window_repair import repair_window_match
 
@@ -23,8 +24,10 @@ def run(args: argparse.Namespace) -> int:
     with user_errors(), match_lock(config.lock_path):
         backups = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
         sheets = open_match_sheets(config)
+        roster = repair_roster(config, sheets)
         fixed = repair_window_match(sheets, get_ruleset(config.ruleset),
-                                    emails=repair_editor_emails(config, sheets), title=config.title)
+                                    emails=editor_emails(config, roster), member_emails=member_emails(roster),
+                                    title=config.title)
     for backup in backups:
         print(f"Kept a copy of the workbook as {backup}")
     for note in fixed.notes:

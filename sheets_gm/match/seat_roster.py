@@ -108,6 +108,12 @@ def parse_seat_roster(rows: Sequence[Sequence[CellValue]], seats: tuple[str, ...
     return Roster(seats, tuple(members))
 
 
+def member_emails(roster: Roster) -> dict[str, tuple[str, ...]]:
+    """Each member's e-mail address by name (members without one left out): who may type in a row that is
+    the member's own."""
+    return {m.name: (m.email,) for m in roster.members if m.email}
+
+
 def seat_emails(roster: Roster) -> dict[str, tuple[str, ...]]:
     """The e-mail addresses of each seat's members (who may type in its cells), each once."""
     out: dict[str, tuple[str, ...]] = {}

@@ -18,7 +18,7 @@ from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
-from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
+from sheets_gm.match.seat_roster import SeatRosterError, member_emails, read_seat_roster, seat_emails
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.lock import match_lock
@@ -126,15 +126,15 @@ def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, .
     return emails
 
 
-def repair_editor_emails(config: MatchConfig, sheets: MatchSheets) -> dict[str, tuple[str, ...]]:
-    """The editors ``repair`` lays the typed cells out for: from the config's roster file, else the Roster tab,
-    else none but the GMs (a roster given to init with ``--roster`` alone is not known here)."""
+def repair_roster(config: MatchConfig, sheets: MatchSheets) -> Roster:
+    """The roster ``repair`` lays the typed cells out for: the config's roster file, else the Roster tab, else
+    the seats alone (a roster given to init with ``--roster`` alone is not known here)."""
     traits = get_ruleset(config.ruleset).traits
     if config.roster is not None:
         roster: Roster | None = roster_file_of(traits, config.roster, config.seats)
     else:
         roster = read_roster_tab(sheets.engine, ruleset_sheet_spec(config.ruleset), traits, config.seats)
-    return editor_emails(config, roster or Roster(config.seats))
+    return roster or Roster(config.seats)
 
 
 def roster_file_of(traits: RulesetTraits, path: Path, seats: tuple[str, ...]) -> Roster:
@@ -221,7 +221,8 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
             roster = Roster(config.seats)
     deadline = config.schedule.next_deadline(now)
     emails = editor_emails(config, roster)
-    record = create_window_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails, deadline=deadline,
+    record = create_window_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
+                                 member_emails=member_emails(roster), deadline=deadline,
                                  schedule_text=config.schedule.describe(), title=config.title)
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)

@@ -102,6 +102,9 @@ class InputTable(_Strict):
     judge: bool = False  # in the judge's tab instead of each seat's orders tab
     standing: bool = False  # rows stay as typed from window to window until an order consumes them (reactions)
     ordered: bool = False  # one list read from its first row down: rows a resolution keeps move up to the top
+    # Each row is a roster member's own (its subject is the member's name, and rows do not move during a
+    # match): its typed cells are protected for that member's e-mail alone (and the GMs), not the whole seat.
+    member_rows: bool = False
     phases: tuple[str, ...] = ()  # the window phases it is open in; empty: every phase
     columns: tuple[Column, ...]
 

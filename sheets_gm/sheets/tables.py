@@ -251,9 +251,12 @@ class InputTab:
                 return (f"tab {self.name!r} cell {cell_at(col, row)} should say {want!r} but says {got!r}")
         return ""
 
-    def layout(self, colours: Colours, editors: Sequence[str]) -> TabLayout:
+    def layout(self, colours: Colours, editors: Sequence[str],
+               row_editors: Mapping[tuple[str, int], Sequence[str]] | None = None) -> TabLayout:
         """The tab as a layout: titles and headers, colours, dropdowns, tick boxes, and protections that
-        leave only the typed cells open (to ``editors``, or to anyone who may edit the spreadsheet)."""
+        leave only the typed cells open (to ``editors``, or to anyone who may edit the spreadsheet). A
+        ``member_rows`` table's rows are each protected for their own editors instead, when ``row_editors``
+        names them by (table, 0-based row): a player's row for that player alone."""
         width = self.width
         values: dict[str, Grid] = {"A1": [[self.title]]}
         fills = [Fill(cells(0, TITLE_ROW, width - 1, TITLE_ROW), colours.header, bold=True),
@@ -272,10 +275,14 @@ class InputTab:
             values[cell_at(0, t.header_row)] = [header]
             fills.append(Fill(cells(0, t.header_row, t.width - 1, t.header_row), colours.header, bold=True))
             protections.append(Protection(cells(0, t.title_row, width - 1, t.header_row), f"{spec.name}: headers"))
+            own_rows = {i: tuple(who) for (name, i), who in (row_editors or {}).items()
+                        if name == spec.name and who} if spec.member_rows else {}
             for i, c in t.columns():
                 col_cells = cells(i, t.first_row, i, t.last_row)
                 widths[i] = max(widths.get(i, 0), c.width or _default_width(c.kind))
-                if c.kind.typed:
+                if c.kind.typed and own_rows:
+                    protections += _row_protections(t, i, c, own_rows, tuple(editors))
+                elif c.kind.typed:
                     protections.append(Protection(col_cells, f"{spec.name}: {c.header}", tuple(editors),
                                                   player_input=True))
                 else:
@@ -293,6 +300,23 @@ class InputTab:
         return TabLayout(name=self.name, rows=self.last_row + 1, cols=width, frozen_rows=STATUS_ROW,
                          values=values, fills=tuple(fills), dropdowns=tuple(dropdowns),
                          checkboxes=tuple(checkboxes), protections=tuple(protections), column_widths=widths)
+
+
+def _row_protections(t: PlacedTable, col: int, column: Column, own: Mapping[int, tuple[str, ...]],
+                     editors: tuple[str, ...]) -> list[Protection]:
+    """A typed column of a ``member_rows`` table: each run of rows with the same editors protected for them (a
+    row whose member has no e-mail stays with the seat's ``editors``)."""
+    out: list[Protection] = []
+    first = 0
+    for index in range(1, t.spec.max_rows + 1):
+        if index < t.spec.max_rows and own.get(index, editors) == own.get(first, editors):
+            continue
+        who = own.get(first, editors)
+        what = f"{t.spec.name}: {column.header}" + (f", row {first + 1}" if first in own else "")
+        out.append(Protection(cells(col, t.first_row + first, col, t.first_row + index - 1), what, who,
+                              player_input=True))
+        first = index
+    return out
 
 
 def _default_width(kind: ColumnKind) -> int:

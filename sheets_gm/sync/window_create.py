@@ -13,6 +13,7 @@ from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
 from sheets_gm.sheets.spec import SheetSpec
+from sheets_gm.sheets.tables import InputTab
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, HISTORY_MARGIN, MatchRecord, engine_values_range, key_column
 from sheets_gm.sync.match_tabs import (
     ARCHIVE_FIRST_HISTORY_ROW,
@@ -74,9 +75,11 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
 
 
 def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, adapter: AnySheetAdapter,
-                  state: object, emails: Mapping[str, Sequence[str]]) -> list[tuple[SheetBackend, TabLayout]]:
+                  state: object, emails: Mapping[str, Sequence[str]],
+                  member_emails: Mapping[str, Sequence[str]] | None = None) -> list[tuple[SheetBackend, TabLayout]]:
     """Every tab of the match with the spreadsheet it belongs in. ``emails``: the editors of each seat's
-    typed cells (a seat's members; ``JUDGE`` for the judge); none leaves them to the spreadsheet's editors."""
+    typed cells (a seat's members; ``JUDGE`` for the judge); none leaves them to the spreadsheet's editors.
+    ``member_emails`` (by member name) protect each row of a ``member_rows`` table for its member alone."""
     spec = tabs.spec
     windows = ruleset.traits.max_windows
     out: list[tuple[SheetBackend, TabLayout]] = [
@@ -89,7 +92,9 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
     ]
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
-        out.append((backend, tabs.orders(seat).layout(spec.colours, tuple(emails.get(seat, ())))))
+        tab = tabs.orders(seat)
+        out.append((backend, tab.layout(spec.colours, tuple(emails.get(seat, ())),
+                                        member_row_editors(tab, adapter, state, seat, member_emails or {}))))
         out.append((backend, _archive_tab(tabs, seat, windows)))
         out.append((backend, _view_tab(tabs, seat)))
     out.append((sheets.engine, _view_tab(tabs, GM)))
@@ -98,6 +103,18 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
         values={"A1": [[spec.headers.engine]], "A2": key_column()},
         fills=(Fill("A1:B1", spec.colours.engine, bold=True),),
         protections=(Protection(None, "The match's engine: only the GM (sheets-gm) edits"),))))
+    return out
+
+
+def member_row_editors(tab: InputTab, adapter: AnySheetAdapter, state: object, seat: str,
+                       member_emails: Mapping[str, Sequence[str]]) -> dict[tuple[str, int], tuple[str, ...]]:
+    """(table, 0-based row) -> the e-mails of the member the row belongs to, for ``member_rows`` tables."""
+    out: dict[tuple[str, int], tuple[str, ...]] = {}
+    for placed in tab.tables:
+        if placed.spec.member_rows:
+            for index, subject in enumerate(adapter.rows(state, seat, placed.spec)):
+                if member_emails.get(subject):
+                    out[(placed.spec.name, index)] = tuple(member_emails[subject])
     return out
 
 
@@ -113,7 +130,8 @@ def apply_layouts(sheets: MatchSheets, layouts: Sequence[tuple[SheetBackend, Tab
 
 def create_window_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, seed: bytes,
                         emails: Mapping[str, Sequence[str]] | None = None, deadline: str = "",
-                        schedule_text: str = "", title: str = "") -> MatchRecord:
+                        schedule_text: str = "", title: str = "",
+                        member_emails: Mapping[str, Sequence[str]] | None = None) -> MatchRecord:
     """Lay out every spreadsheet of a new match and draw its first window; returns the engine record.
 
     The roster is checked by the ruleset before anything is written (ValueError naming the line);
@@ -128,7 +146,7 @@ def create_window_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster
     record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
                          deadline=deadline)
     tabs = MatchTabs(adapter.spec, seats, ruleset.traits.judge)
-    apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}),
+    apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()
     drawn_writes(batch, sheets, tabs, record, adapter, ruleset.dice(seed, state))

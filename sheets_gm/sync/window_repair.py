@@ -56,10 +56,12 @@ def _engine_record(sheets: MatchSheets, tabs: MatchTabs, ruleset: str) -> MatchR
 
 
 def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
-                        emails: Mapping[str, Sequence[str]] | None = None, title: str = "") -> WindowRepairReport:
+                        emails: Mapping[str, Sequence[str]] | None = None, title: str = "",
+                        member_emails: Mapping[str, Sequence[str]] | None = None) -> WindowRepairReport:
     """Lay every tab of the match out again and draw it from its record, keeping the rows typed for the open
-    window (and standing rows). The record is not written. ``emails`` and ``title`` are what init gave
-    ``create_window_match``: the editors of each seat's typed cells, the spreadsheets' title.
+    window (and standing rows). The record is not written. ``emails``, ``member_emails`` and ``title`` are what
+    init gave ``create_window_match``: the editors of each seat's typed cells (of each member's own rows), the
+    spreadsheets' title.
 
     A match on the ruleset's old layout is moved first (``window_upgrade.upgrade_match``): its record,
     history and archives rewritten in the generic terms, the old tabs cleared or deleted, what was typed
@@ -103,7 +105,8 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         if name in present:
             report.notes.append(f"tab {name!r} of an earlier layout was deleted from {sheets.board.name}: "
                                 "what it showed is drawn in the new tabs")
-    apply_layouts(sheets, match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}),
+    apply_layouts(sheets, match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {},
+                                        member_emails),
                   title or f"sheets-gm · {record.ruleset.traits.title}", retired)
     batch = WriteBatch()
     status = status_line(adapter, record)

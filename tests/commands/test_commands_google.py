@@ -67,9 +67,14 @@ def test_init_lays_out_four_spreadsheets_and_shares_each_by_role(
     assert "Orders red" in [s.title for s in red.sheets] and "Orders blue" not in [s.title for s in red.sheets]
     editors = {p["description"]: p.get("editors", {}).get("users", [])
                for s in red.sheets for p in s.protected_ranges}
-    # A team's input columns are its own (the captain is whoever the team lets tick Ready): red's players and
-    # the GM may type there, blue's players may not; the columns sheets-gm writes are the GM's alone.
-    for column in ("players: Destination", "players: Action", "captain: Skill 1", "captain: Ready"):
+    # A player's row is hers (Ann's is row 1, Ben's row 2): only she and the GM may type in it. The captain's
+    # row and the rows left empty are the team's (the captain is whoever the team lets tick Ready); blue's
+    # players may type in none of red's; the columns sheets-gm writes are the GM's alone.
+    for column in ("Destination", "Action", "Teleport"):
+        ann, ben = editors[f"players: {column}, row 1"], editors[f"players: {column}, row 2"]
+        assert {ACCOUNT, "ann@example.org", "gm@example.org"} <= set(ann) and "ben@example.org" not in ann
+        assert {ACCOUNT, "ben@example.org", "gm@example.org"} <= set(ben) and "ann@example.org" not in ben
+    for column in ("players: Destination", "captain: Skill 1", "captain: Ready"):
         assert {ACCOUNT, "ann@example.org", "ben@example.org", "gm@example.org"} <= set(editors[column])
         assert "cat@example.org" not in editors[column]
     assert "ann@example.org" not in editors["players: Feedback, written by sheets-gm"]
@@ -137,6 +142,10 @@ def test_repair_rebuilds_an_edited_google_layout_and_keeps_the_orders(
     code, out, err = run(capsys, "repair", "-c", match_toml)
     assert code == 0, err
     assert "typed row(s) are back in their cells" in out and "Kept a copy" not in out  # Google keeps its history
+    red = fake.spreadsheets[KEYS["red"]]
+    rows = {p["description"]: p.get("editors", {}).get("users", []) for t in red.sheets for p in t.protected_ranges}
+    assert "ann@example.org" in rows["players: Destination, row 1"]  # repair protects a player's row for her again
+    assert "ben@example.org" not in rows["players: Destination, row 1"]
     code, out, _ = run(capsys, "resolve", "-c", match_toml, "--force", "--turn", "1")
     assert code == 0 and "Turn 1 resolved" in out
 
