@@ -28,7 +28,7 @@ from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import compact_json, engine_values_range, history_range
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.window_read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.window_writes import (
     board_writes,
     idle_feedback,
@@ -161,6 +161,19 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     return report
 
 
+def _untick_unused(seat_read: SeatRead, kept: dict[str, dict[str, TypedRow]],
+                   unused: frozenset[str]) -> dict[str, dict[str, TypedRow]]:
+    """``kept`` with the tick boxes (Go) of the rows a stepwise resolution did not use cleared: left ticked, the
+    next poll would resolve the same refused row again instead of waiting for its player."""
+    out: dict[str, dict[str, TypedRow]] = {}
+    for table, rows in kept.items():
+        ticks = [c.key for c in seat_read.tab.table(table).spec.of_kind(ColumnKind.TICK)]
+        out[table] = {subject: (replace(row, values={**row.values, **dict.fromkeys(ticks, False)})
+                                if subject in unused and ticks else row)
+                      for subject, row in rows.items()}
+    return out
+
+
 def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
     """Per seat acting in ``window``, the subjects of its rows (units, players, armies; not its seat row, nor a
     standing table's) with nothing typed for the window: whose orders the GM may want to chase."""
@@ -270,6 +283,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         if new_window is not None:
             cleared = used if same_window and seat_read.pending is None else frozenset()
             kept = seat_read.carried(new_window.key, cleared, used)
+            if window.stepwise:  # a row kept unused waits for its player to correct it and tick Go again
+                kept = _untick_unused(seat_read, kept, frozenset(unused))
             for table, rows in kept.items():
                 for subject, row in rows.items():
                     note = (seat_read.note(row) if seat_read.pending is not None else

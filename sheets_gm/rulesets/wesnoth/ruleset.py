@@ -150,8 +150,10 @@ class WesnothRuleset:
         return resolve_turn(self.rules, state, orders, dice)[2]
 
     def resolve(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> Resolution[WesnothState]:
-        new, events, _ = resolve_turn(self.rules, state, orders, dice)
-        return Resolution(new, events)
+        """The rows resolved in order. In a step (the turn stays hers), a unit's row that was refused whole is
+        ``unused``: it stays typed, with why, for her to correct (a recruit's refusals are in the log alone)."""
+        new, events, verdicts = resolve_turn(self.rules, state, orders, dice)
+        return Resolution(new, events, {} if orders.end_turn else refused_rows(orders, verdicts))
 
     def outcome(self, state: WesnothState) -> Outcome | None:
         if not state.finished:
@@ -215,3 +217,28 @@ class WesnothRuleset:
 
     def tally(self, start: WesnothState) -> WesnothTally:
         return WesnothTally(start)
+
+
+def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, dict[str, str]]:
+    """Per seat, the unit rows of ``orders`` whose every verdict is a refusal (nothing of the row was done), with
+    the reasons: a row that moved a unit before its attack was refused is done, and a recruit is left out (its
+    rows are the leader's and the recruit table's; the log tells what was refused).
+
+    >>> from sheets_gm.rulesets.wesnoth.orders import UnitOrder
+    >>> orders = TurnOrders("Ann", (UnitOrder("Ann-R1"), UnitOrder("Ann-R2")), end_turn=False)
+    >>> refused_rows(orders, [Verdict("Ann", "Ann-R1", "move", False, "I9 is 5 moves away; it has 4"),
+    ...                       Verdict("Ann", "Ann-R2", "move", True, "moved to C3"),
+    ...                       Verdict("Ann", "Ann-R2", "attack", False, "no target next to it")])
+    {'Ann': {'Ann-R1': 'move: I9 is 5 moves away; it has 4'}}
+    """
+    rows = {r.unit for r in orders.rows}
+    found: dict[tuple[str, str], list[Verdict]] = {}
+    for v in verdicts:
+        if v.subject in rows and v.part != "advance choice":
+            found.setdefault((v.seat, v.subject), []).append(v)
+    out: dict[str, dict[str, str]] = {}
+    for (seat, subject), said in found.items():
+        if all(not v.accepted for v in said) and not any(v.part == "recruit" for v in said):
+            out.setdefault(seat, {})[subject] = "; ".join(f"{v.part}: {v.message}" for v in said)
+    return out
+

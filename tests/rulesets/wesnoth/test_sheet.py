@@ -256,6 +256,33 @@ def test_in_step_mode_a_go_box_resolves_its_row_and_the_turn_stays_until_end_tur
     assert report.resolved and r.window(report.state).key != first.key  # type: ignore[union-attr]
 
 
+def test_in_step_mode_a_refused_row_stays_typed_with_why_and_its_go_unticked() -> None:
+    """A step whose row is refused whole changes nothing: the row stays as typed, says why, and waits for its
+    player to correct it and tick Go again (left ticked, every poll would resolve it again)."""
+    r = made(resolve="step")
+    sheets, cls = _match(r)
+    tab = "Orders Ann"
+    read = read_match(sheets, cls)
+    units = read.seats["Ann"].tab.table(UNITS)
+    index = read.adapter.rows(read.record.state, "Ann", units.spec).index("Ann-L")
+    ann = sheets.of("Ann")
+    assert isinstance(ann, MemoryBackend)
+    ann.type(tab, units.cell(index, "action"), "move")
+    ann.type(tab, units.cell(index, "to"), "A1")  # far beyond the leader's moves
+    ann.type(tab, units.cell(index, "go"), True)
+    state_before = r.state_codec.to_json(read.record.state)
+    report = poll(sheets, cls, now=NOW)
+    assert report.resolved and report.reason == "a Go box is ticked"
+    assert r.state_codec.to_json(report.state)["units"] == state_before["units"]  # nobody moved
+    assert (ann.value(tab, units.cell(index, "action")), ann.value(tab, units.cell(index, "to"))) == ("move", "A1")
+    assert ann.value(tab, units.cell(index, "go")) is False
+    feedback = str(ann.value(tab, units.cell(index, "feedback")))
+    assert feedback.startswith("Not resolved, kept for ") and "move: " in feedback, feedback
+    again = poll(sheets, cls, now=NOW)
+    assert not again.resolved and again.write_calls == 0  # the refused row is not resolved again and again
+    assert str(ann.value(tab, units.cell(index, "feedback"))) == feedback  # and it still says why
+
+
 def test_in_batch_mode_a_go_box_waits_for_end_turn() -> None:
     r = made(resolve="batch")
     state = start(r)
