@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import Outcome, Window
+from sheets_gm.rulesets.gvg.enums import Skill
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.sheet.board import (
     GvgLook,
@@ -64,9 +65,9 @@ class GvgSheet:
         """A player's move roll for the open turn; on the captain's row, the other team's rolls (public, as the
         rolls are known to both teams before they order)."""
         if table.rows == SEAT_ROWS:
-            others = [p for p in state.players if seat in state.teams and p.team != state.team_index(seat)]
-            rolls = [f"{p.name} {move_roll(state, dice, p)}" for p in others if move_roll(state, dice, p) != ""]
-            return {"rolls": " · ".join(rolls)}
+            team = state.team_index(seat) if seat in state.teams else -1
+            rolls = [(p.name, move_roll(state, dice, p)) for p in state.players if p.team != team]
+            return {"rolls": " · ".join(f"{name} {roll}" for name, roll in rolls if roll != "")}
         try:
             return {"roll": move_roll(state, dice, state.player(subject))}
         except KeyError:
@@ -87,7 +88,7 @@ class GvgSheet:
                 players[row.subject] = parsed.order
                 consumed.add(row.subject)
         ready = False
-        skills: tuple[object, ...] = ()
+        skills: tuple[Skill, ...] = ()
         for row in rows.get("captain", []):
             captain = parse_captain_cells([row.values.get(k) for k in SKILL_COLUMNS], row.values.get("ready"))
             if captain.problems:
@@ -96,8 +97,7 @@ class GvgSheet:
             consumed.add(row.subject)
         slot = state.team_index(seat) if seat in state.teams else 0
         pair = (skills, ()) if slot == 0 else ((), skills)
-        return SeatInput(TurnOrders(players=players, skills=pair),  # type: ignore[arg-type]
-                         problems, frozenset(consumed), ready=ready)
+        return SeatInput(TurnOrders(players=players, skills=pair), problems, frozenset(consumed), ready=ready)
 
     def typed_cells(self, state: GvgState, window: Window, seat: str,
                     orders: TurnOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
