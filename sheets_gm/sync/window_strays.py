@@ -19,15 +19,16 @@ table needs moves to a free row of its table, or to a free blank row, saying fro
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
+from sheets_gm.engine.core.ruleset import Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsStrayRows
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cell_at, cells
-from sheets_gm.sheets.spec import SEAT_ROWS, InputTable
+from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, LooseRow, PlacedTable, TypedRow, text_of
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
@@ -42,7 +43,8 @@ class StrayRow:
 
     ``table`` is '' for a blank row between tables; ``cells`` are the row's cells before the feedback column
     as read; ``feedback`` what its feedback cell holds; ``why`` the answer ('' once nothing is typed there any
-    more: our old answer is cleared). ``home``: a duplicate standing in the row its subject is drawn in."""
+    more). ``mend``: the cells an idle poll writes in the row (its answer, or the row put back as drawn).
+    ``home``: a duplicate standing in the row its subject is drawn in."""
 
     table: str
     row: int
@@ -50,6 +52,7 @@ class StrayRow:
     cells: tuple[CellValue, ...]
     feedback: str
     why: str
+    mend: Mapping[int, CellValue] = field(default_factory=dict)  # what an idle poll writes in the row, by column
     home: bool = False
 
     @property
@@ -126,7 +129,7 @@ def _not_here(seats: _Seats, placed: PlacedTable, subject: str, expected: Sequen
     if isinstance(seats.adapter, ExplainsStrayRows):
         reason = seats.adapter.stray_reason(seats.state, seats.seat, spec, subject)
     if not reason:
-        reason = f"this table has no row for {subject!r} now ({_listing(expected)})"
+        reason = f"this table has no row for {subject} now ({_listing(expected)})"
     return f"{MARK}{reason[:1].upper()}{reason[1:]}: nothing in this row is read; write in the row of the " \
            f"{header.lower()} you mean."
 
@@ -171,36 +174,60 @@ def _line(grid: Grid, row: int, width: int) -> tuple[CellValue, ...]:
     return tuple(list(line[:width]) + [None] * (width - len(line[:width])))
 
 
-def sort_rows(adapter: AnySheetAdapter, state: Any, sheets: MatchSheets, tabs: MatchTabs, seat: str, tab: InputTab,
-              grid: Grid, rows: Sequence[TypedRow], *, recovering: bool = False) -> tuple[tuple[TypedRow, ...],
-                                                                                          tuple[StrayRow, ...]]:
+def sort_rows(adapter: AnySheetAdapter, state: Any, window: Window | None, sheets: MatchSheets, tabs: MatchTabs,
+              seat: str, tab: InputTab, grid: Grid, rows: Sequence[TypedRow], *,
+              recovering: bool = False) -> tuple[tuple[TypedRow, ...], tuple[StrayRow, ...]]:
     """``seat``'s rows split: those an order may be read from, and the stray rows with their answers (read from
-    ``grid``, the tab from A1). ``recovering``: a cut resolution may have drawn the tables for a state the record
-    does not hold yet, so only the rows without a subject are told apart."""
+    ``grid``, the tab from A1; ``window`` the open one). ``recovering``: a cut resolution may have drawn the tables
+    for a state the record does not hold yet, so only the rows without a subject are told apart.
+
+    A row with nothing typed in it, whose subject is not the one drawn there, is mended (the subject and stamp
+    are sheets-gm's cells, which a player cannot clear): the drawn subject put back, or the row emptied."""
     seats = _Seats(adapter, state, sheets, tabs, seat)
     feedback_col = tab.width - 1
-    strays = [StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, _loose_answer(seats, tab, loose))
-              for loose in tab.loose_rows(grid)]
-    strays = [s for s in strays if s.why or s.feedback]
+    strays: list[StrayRow] = []
+    for loose in tab.loose_rows(grid):
+        why = _loose_answer(seats, tab, loose)
+        if why != loose.feedback:
+            emptied: dict[int, CellValue] = dict.fromkeys(range(feedback_col + 1), "")
+            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, why,
+                                   emptied if loose.table and not why else {feedback_col: why}))
+        elif why:
+            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, why))
     if recovering:
-        return tuple(rows), tuple(strays)
+        return tuple(rows), tuple(sorted(strays, key=lambda s: s.row))
     kept: list[TypedRow] = []
     for placed in tab.tables:
-        expected = adapter.rows(state, seat, placed.spec)[:placed.spec.max_rows]
-        mine = [r for r in rows if r.table == placed.spec.name]
+        spec = placed.spec
+        expected = adapter.rows(state, seat, spec)[:spec.max_rows]
+        mine = [r for r in rows if r.table == spec.name]
         typed = Counter(r.subject for r in mine if r.typed)
+        # the stamp a drawn row carries (window_writes.acts): the window's key where the seat types in the table now
+        stamp = window.key if window is not None and seat in window.seats and spec.open_in(window.phase) else ""
         for r in mine:
             line = _line(grid, r.row, feedback_col)
-            if r.subject not in expected:
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback,
-                                       _not_here(seats, placed, r.subject, expected)))
+            index = r.row - placed.first_row
+            home = index < len(expected) and expected[index] == r.subject
+            if not r.typed and not home:
+                mend: dict[int, CellValue] = (
+                    {0: expected[index], placed.col(spec.of_kind(ColumnKind.WINDOW)[0].key): stamp, feedback_col: ""}
+                    if index < len(expected) else dict.fromkeys(range(feedback_col + 1), ""))
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", mend))
+            elif r.subject not in expected:
+                why = _not_here(seats, placed, r.subject, expected)
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why, _answer(why, r.feedback,
+                                                                                                  feedback_col)))
             elif r.typed and typed[r.subject] > 1:
-                twins = [o.row for o in mine if o.subject == r.subject and o.typed]
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, _duplicate(r.subject, twins),
-                                       home=expected.index(r.subject) == r.row - placed.first_row))
+                why = _duplicate(r.subject, [o.row for o in mine if o.subject == r.subject and o.typed])
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
+                                       _answer(why, r.feedback, feedback_col), home=home))
             else:
                 kept.append(r)
     return tuple(kept), tuple(sorted(strays, key=lambda s: s.row))
+
+
+def _answer(why: str, feedback: str, col: int) -> dict[int, CellValue]:
+    return {col: why} if why != feedback else {}
 
 
 def stray_rejections(seat: str, strays: Sequence[StrayRow]) -> list[tuple[str, str]]:
@@ -210,13 +237,13 @@ def stray_rejections(seat: str, strays: Sequence[StrayRow]) -> list[tuple[str, s
 
 def stray_feedback_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, strays: Sequence[StrayRow], *,
                           blank_rows_only: bool = False) -> int:
-    """Each stray row's answer where its feedback cell says something else (a blank row's only, when the tables
-    are redrawn in the same write); returns how many cells."""
-    col = tab.width - 1
+    """Each stray row's answer where its feedback cell says something else, and the rows to mend (a blank row's
+    only, when the tables are redrawn in the same write); returns how many rows were written."""
     count = 0
     for s in strays:
-        if s.why != s.feedback and not (blank_rows_only and s.table):
-            batch.put(backend, a1(tab.name, cell_at(col, s.row)), [[s.why]])
+        if s.mend and not (blank_rows_only and s.table):
+            for col, value in s.mend.items():
+                batch.put(backend, a1(tab.name, cell_at(col, s.row)), [[value]])
             count += 1
     return count
 
