@@ -9,8 +9,8 @@ her seat row 17 and a blank row 18; the feedback column is E."""
 from __future__ import annotations
 
 from sheets_gm.sync.window_poll import poll
-from tests.sync.race_game import RaceRuleset, registered_race
-from tests.sync.test_window_sync import NOW, RACE, feedback, new_race, tabs, tick_ready, type_pace
+from tests.sync.race_game import RACE, RaceRuleset, registered_race
+from tests.sync.test_window_sync import NOW, feedback, new_race, tabs, tick_ready, type_pace
 
 __all__ = ["registered_race"]  # the fixture, used by name
 
