@@ -180,6 +180,35 @@ def test_an_attack_target_answers_alike_for_a_hidden_enemy_id_and_a_made_up_one(
     assert "names no hex, exposed unit or face-down token" in problem(hidden.id)
 
 
+def test_a_unit_of_the_other_player_in_an_action_or_reaction_row_says_whose_it_is_and_a_hidden_id_does_not() -> None:
+    """Issue 20, finding 5: the other player's unit typed under Unit was "not one of your units on the board"; it now
+    says whose it is, by the name the board shows (its token while face down). A face-down unit's real id answers
+    as a made-up name does: the row must not tell its player which hidden units exist."""
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    other = next(p for p in state.legions if p != seat)
+    hidden = next(u for u in state.units if u.owner == other and u.hidden and u.token)
+    shown = next(u for u in state.units if u.owner == other and u.at is not None and u is not hidden)
+    shown.hidden = False
+    mine = next(u for u in state.units if u.owner == seat and u.at is not None)
+
+    def action(unit: str) -> str:
+        got = _read(r, state, seat, actions={"Row 1": {"unit": unit, "action": "move", "target": "C3"}})
+        return got.problems["Row 1"][0]
+
+    def reaction(unit: str) -> str:
+        got = _read(r, state, other, reactions={"Reaction 1": {"unit": unit, "ability": "x", "when": "attacked"}})
+        return got.problems["Reaction 1"][0]
+
+    assert action(hidden.token).startswith(f"Unit {hidden.token!r} is {other}'s, not yours: write one of")
+    assert action(shown.id).startswith(f"Unit {shown.id!r} is {other}'s, not yours")
+    assert action(hidden.id).replace(hidden.id, "X") == action("Nobody-9").replace("Nobody-9", "X")
+    assert "not one of your units on the board" in action(hidden.id)
+    mine.hidden = False
+    assert reaction(mine.id).startswith(f"Unit {mine.id!r} is {seat}'s, not yours")
+
+
 def test_a_call_then_orders_for_the_called_unit_in_the_same_list() -> None:
     r = rules()
     state = _started(r)
