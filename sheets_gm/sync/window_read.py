@@ -173,8 +173,8 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         rows = tuple(r for placed in tab.tables for r in placed.read(grid))
         archived = _archived(batch.get(backend, tabs.archive_pending_range(seat)), tabs.archive(seat))
         pending = _pending(archived, record)
-        rows, strays = sort_rows(adapter, record.state, record.ruleset.window(record.state), sheets, tabs, seat, tab,
-                                 grid, rows, recovering=pending is not None)
+        rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows,
+                                 recovering=pending is not None)
         seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays)
     return MatchRead(record, tabs, adapter, seats)
 

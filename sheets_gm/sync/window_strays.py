@@ -18,13 +18,14 @@ table needs moves to a free row of its table, or to a free blank row, saying fro
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import Window
+from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsStrayRows
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cell_at, cells
@@ -65,11 +66,18 @@ class StrayRow:
 class _Seats:
     """What the answers name: where each seat's orders go."""
 
+    ruleset: AnyRuleset
     adapter: AnySheetAdapter
     state: Any
     sheets: MatchSheets
     tabs: MatchTabs
     seat: str
+
+    def secret(self, other: str, subject: str) -> bool:
+        """Whether ``subject`` is in one of ``other``'s secrets (a face-down unit's id): then whose it is is not told,
+        and the row reads as if it named nothing that exists."""
+        word = re.compile(rf"(?<![\w-]){re.escape(subject)}(?![\w-])", re.IGNORECASE)
+        return any(word.search(text) for text in self.ruleset.secrets(self.state, other))
 
     def sheet_of(self, seat: str) -> SheetBackend:
         return self.sheets.of(seat) if seat in self.sheets.seats else self.sheets.judge_sheet()
@@ -89,7 +97,7 @@ class _Seats:
         """The other seat whose ``spec`` table has a row for ``subject`` ('' if none)."""
         for other in self.tabs.input_seats():
             if other != self.seat and any(t.spec.name == spec.name for t in self.tabs.orders(other).tables) \
-                    and subject in self.adapter.rows(self.state, other, spec):
+                    and subject in self.adapter.rows(self.state, other, spec) and not self.secret(other, subject):
                 return other
         return ""
 
@@ -174,16 +182,17 @@ def _line(grid: Grid, row: int, width: int) -> tuple[CellValue, ...]:
     return tuple(list(line[:width]) + [None] * (width - len(line[:width])))
 
 
-def sort_rows(adapter: AnySheetAdapter, state: Any, window: Window | None, sheets: MatchSheets, tabs: MatchTabs,
+def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets: MatchSheets, tabs: MatchTabs,
               seat: str, tab: InputTab, grid: Grid, rows: Sequence[TypedRow], *,
               recovering: bool = False) -> tuple[tuple[TypedRow, ...], tuple[StrayRow, ...]]:
     """``seat``'s rows split: those an order may be read from, and the stray rows with their answers (read from
-    ``grid``, the tab from A1; ``window`` the open one). ``recovering``: a cut resolution may have drawn the tables
-    for a state the record does not hold yet, so only the rows without a subject are told apart.
+    ``grid``, the tab from A1). ``recovering``: a cut resolution may have drawn the tables for a state the record
+    does not hold yet, so only the rows without a subject are told apart.
 
     A row with nothing typed in it, whose subject is not the one drawn there, is mended (the subject and stamp
     are sheets-gm's cells, which a player cannot clear): the drawn subject put back, or the row emptied."""
-    seats = _Seats(adapter, state, sheets, tabs, seat)
+    seats = _Seats(ruleset, adapter, state, sheets, tabs, seat)
+    window = ruleset.window(state)
     feedback_col = tab.width - 1
     strays: list[StrayRow] = []
     for loose in tab.loose_rows(grid):

@@ -645,3 +645,23 @@ def test_an_attack_on_an_empty_hex_says_no_unit_stands_there() -> None:
     verdict = r.check(state, orders, r.dice(SEED, state))[0]
     assert not verdict.accepted and verdict.message.endswith(
         f"no unit stands on {empty.label}; attack a hex with an enemy unit on it")
+
+
+def test_a_hidden_enemy_unit_typed_as_a_row_of_your_units_is_answered_as_a_made_up_one() -> None:
+    """A row naming a unit of the other player says whose it is (issue 20, finding 5), unless that unit is face down:
+    then its real id answers exactly as a name that exists nowhere, so the row cannot probe the hidden units."""
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    seat = state.acting
+    free = len([u for u in state.units if u.owner == seat])
+    hidden = next(u for u in state.units if u.owner != seat and u.hidden)
+    for index, name in enumerate((hidden.id, "Nobody-9")):
+        match.type(seat, "units", free + index, {"deploy": "C3"})
+        match.seats[seat].type(f"Orders {seat}", match.tabs.orders(seat).table("units").cell(free + index, "unit"),
+                               name)
+    report = poll(match.sheets, type(r), now=NOW)
+    said = [str(match.value(seat, "units", free + i, "feedback")) for i in (0, 1)]
+    assert said[0].replace(hidden.id, "X") == said[1].replace("Nobody-9", "X")
+    assert said[1].startswith("✘ This table has no row for Nobody-9 now (its rows are ")
+    assert not any(f"{hidden.id} is {hidden.owner}'s" in why for _, why in report.rejected)
