@@ -18,6 +18,7 @@ table needs moves to a free row of its table, or to a free blank row, saying fro
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -74,10 +75,11 @@ class _Seats:
     seat: str
 
     def secret(self, other: str, subject: str) -> bool:
-        """Whether ``subject`` is in one of ``other``'s secrets (a face-down unit's id): then whose it is is not told,
-        and the row reads as if it named nothing that exists."""
+        """Whether ``subject`` is part of one of ``other``'s secrets (a face-down unit's id) and absent from what this
+        seat may see: then whose it is is not told, and the row reads as if it named nothing that exists."""
         word = re.compile(rf"(?<![\w-]){re.escape(subject)}(?![\w-])", re.IGNORECASE)
-        return any(word.search(text) for text in self.ruleset.secrets(self.state, other))
+        return any(word.search(text) for text in self.ruleset.secrets(self.state, other)) \
+            and not word.search(json.dumps(self.ruleset.view(self.state, self.seat), ensure_ascii=False))
 
     def sheet_of(self, seat: str) -> SheetBackend:
         return self.sheets.of(seat) if seat in self.sheets.seats else self.sheets.judge_sheet()
