@@ -8,6 +8,7 @@ her seat row 17 and a blank row 18; the feedback column is E."""
 
 from __future__ import annotations
 
+from sheets_gm.sync.window_between import adjust_window_match
 from sheets_gm.sync.window_poll import poll
 from tests.sync.race_game import RACE, RaceRuleset, registered_race
 from tests.sync.test_window_sync import NOW, feedback, new_race, tabs, tick_ready, type_pace
@@ -93,3 +94,13 @@ def test_in_one_spreadsheet_another_seats_row_points_to_its_tab(registered_race:
     poll(sheets, RACE, now=NOW)
     assert "Bo's orders go in Bo's own tab, Orders Bo, not in Ann's" in str(match.value("Orders Ann", "E8"))
     assert tabs().orders("Ann").blank_rows() == [8, 14, 18]
+
+
+def test_the_gms_adjust_redraws_the_tables_around_a_stray_row(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    ann.type("Orders Ann", "A7", "Bo-1")
+    type_pace(ann, "Ann", 2, "run")
+    poll(sheets, RACE, now=NOW)
+    adjust_window_match(sheets, RACE, [{"runner": "Bo-2", "stamina": 0, "reason": "a cramp"}])
+    assert [ann.value("Orders Ann", c) for c in ("A7", "D7")] == ["Bo-1", "run"]
+    assert feedback(ann, "Ann", "runners", 2).startswith("✘ Bo-1 is Bo's")
