@@ -111,7 +111,8 @@ class TypedRow:
 class LooseRow:
     """A row of an input tab that no table reads an order from: a blank row between tables (``table`` empty),
     or a table's row without a subject. ``cells`` are its cells before the feedback column, as read (an
-    unticked box read as empty); ``feedback`` what its feedback cell holds."""
+    unticked box read as empty; in a table's row, only its typed columns); ``feedback`` what its feedback
+    cell holds."""
 
     table: str
     row: int
@@ -270,6 +271,9 @@ class InputTab:
                 continue  # a row with a subject: the table reads it
             typed = tuple(v if v is not False else None for v in (list(line[:feedback_col])
                                                                     + [None] * (feedback_col - len(line))))
+            if table is not None:  # what sheets-gm writes in a table's row (its stamp, shown values) is not typed
+                own = {col for col, c in table.columns() if c.kind.typed}
+                typed = tuple(v if col in own else None for col, v in enumerate(typed))
             feedback = text_of(line[feedback_col]) if feedback_col < len(line) else ""
             if any(text_of(v) for v in typed) or feedback:
                 out.append(LooseRow(table.spec.name if table is not None else "", row, typed, feedback))

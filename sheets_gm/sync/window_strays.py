@@ -197,37 +197,47 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
     window = ruleset.window(state)
     feedback_col = tab.width - 1
     strays: list[StrayRow] = []
+    expected = {p.spec.name: adapter.rows(state, seat, p.spec)[:p.spec.max_rows] for p in tab.tables}
+
+    def drawn_again(placed: PlacedTable, row: int) -> dict[int, CellValue]:
+        """An untyped row not drawn as it stands: its subject and stamp put back, or emptied past the subjects."""
+        spec = placed.spec
+        index = row - placed.first_row
+        if index >= len(expected[spec.name]):
+            return dict.fromkeys(range(feedback_col + 1), "")
+        # the stamp a drawn row carries (window_writes.acts): the window's key where the seat types in the table now
+        stamp = window.key if window is not None and seat in window.seats and spec.open_in(window.phase) else ""
+        return {0: expected[spec.name][index], placed.col(spec.of_kind(ColumnKind.WINDOW)[0].key): stamp,
+                feedback_col: ""}
+
     for loose in tab.loose_rows(grid):
         why = _loose_answer(seats, tab, loose)
-        if why != loose.feedback:
-            emptied: dict[int, CellValue] = dict.fromkeys(range(feedback_col + 1), "")
-            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, why,
-                                   emptied if loose.table and not why else {feedback_col: why}))
-        elif why:
-            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, why))
+        if why == loose.feedback:
+            if why:
+                strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, why))
+        elif why or not loose.table:
+            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, why, {feedback_col: why}))
+        elif not recovering:
+            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, "",
+                                   drawn_again(tab.table(loose.table), loose.row)))
     if recovering:
         return tuple(rows), tuple(sorted(strays, key=lambda s: s.row))
     kept: list[TypedRow] = []
     for placed in tab.tables:
         spec = placed.spec
-        expected = adapter.rows(state, seat, spec)[:spec.max_rows]
         mine = [r for r in rows if r.table == spec.name]
+        listed = expected[spec.name]
         typed = Counter(r.subject for r in mine if r.typed)
-        # the stamp a drawn row carries (window_writes.acts): the window's key where the seat types in the table now
-        stamp = window.key if window is not None and seat in window.seats and spec.open_in(window.phase) else ""
         for r in mine:
             line = _line(grid, r.row, feedback_col)
             index = r.row - placed.first_row
-            home = index < len(expected) and expected[index] == r.subject
+            home = index < len(listed) and listed[index] == r.subject
             if not r.typed and not home:
-                mend: dict[int, CellValue] = (
-                    {0: expected[index], placed.col(spec.of_kind(ColumnKind.WINDOW)[0].key): stamp, feedback_col: ""}
-                    if index < len(expected) else dict.fromkeys(range(feedback_col + 1), ""))
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", mend))
-            elif r.subject not in expected:
-                why = _not_here(seats, placed, r.subject, expected)
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why, _answer(why, r.feedback,
-                                                                                                  feedback_col)))
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", drawn_again(placed, r.row)))
+            elif r.subject not in listed:
+                why = _not_here(seats, placed, r.subject, listed)
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
+                                       _answer(why, r.feedback, feedback_col)))
             elif r.typed and typed[r.subject] > 1:
                 why = _duplicate(r.subject, [o.row for o in mine if o.subject == r.subject and o.typed])
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,

@@ -104,3 +104,17 @@ def test_the_gms_adjust_redraws_the_tables_around_a_stray_row(registered_race: t
     adjust_window_match(sheets, RACE, [{"runner": "Bo-2", "stamina": 0, "reason": "a cramp"}])
     assert [ann.value("Orders Ann", c) for c in ("A7", "D7")] == ["Bo-1", "run"]
     assert feedback(ann, "Ann", "runners", 2).startswith("✘ Bo-1 is Bo's")
+
+
+def test_a_subject_cell_changed_by_hand_with_nothing_typed_is_drawn_again(registered_race: type[RaceRuleset]) -> None:
+    """A subject cell is sheets-gm's (protected; a player cannot clear one): one cleared or written by hand in a row
+    with nothing typed is put back as drawn, or emptied past the table's subjects, instead of standing refused."""
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    ann.type("Orders Ann", "A5", "")
+    ann.type("Orders Ann", "A6", "Zed-9")
+    ann.type("Orders Ann", "A7", "Zed-8")
+    ann.type("Orders Ann", "E7", "✘ This table has no row for Zed-8 now")
+    report = poll(sheets, RACE, now=NOW)
+    assert [ann.value("Orders Ann", c) for c in ("A5", "B5", "A6", "B6", "A7", "E7")] == \
+        ["Ann-1", "1", "Ann-2", "1", "", ""]
+    assert not report.rejected
