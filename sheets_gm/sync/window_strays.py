@@ -117,6 +117,11 @@ class _Seats:
         return ""
 
 
+def _height(placed: PlacedTable) -> int:
+    """The rows the table has on its tab."""
+    return placed.last_row - placed.first_row + 1
+
+
 def _listing(subjects: Sequence[str]) -> str:
     if not subjects:
         return "it has no rows now"
@@ -197,7 +202,7 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
     window = ruleset.window(state)
     feedback_col = tab.width - 1
     strays: list[StrayRow] = []
-    expected = {p.spec.name: adapter.rows(state, seat, p.spec)[:p.spec.max_rows] for p in tab.tables}
+    expected = {p.spec.name: adapter.rows(state, seat, p.spec)[:_height(p)] for p in tab.tables}
 
     def drawn_again(placed: PlacedTable, row: int) -> dict[int, CellValue]:
         """An untyped row not drawn as it stands: its subject and stamp put back, or emptied past the subjects."""
@@ -283,13 +288,13 @@ def stray_overlays(adapter: AnySheetAdapter, state: Any, seat: str, tab: InputTa
         mine = [s for s in strays if s.table == placed.spec.name and s.why]
         if not mine:
             continue
-        subjects = adapter.rows(state, seat, placed.spec)[:placed.spec.max_rows]
+        subjects = adapter.rows(state, seat, placed.spec)[:_height(placed)]
         lines = out.setdefault(placed.spec.name, {})
         typed_cols = [col for col, c in placed.columns() if c.kind.typed]
         for s in [s for s in mine if s.home and s.subject in subjects]:
             index = subjects.index(s.subject)
             lines[index] = {**{col: s.cells[col] for col in typed_cols}, feedback_col: s.why}
-        free = [i for i in range(len(subjects), placed.spec.max_rows) if i not in lines]
+        free = [i for i in range(len(subjects), _height(placed)) if i not in lines]
         for s in [s for s in mine if not (s.home and s.subject in subjects)]:
             index = s.row - placed.first_row
             moved = s
