@@ -336,7 +336,7 @@ class TurnResolver:
                 self.verdict(unit, unit.id, "advance", False, f"{unit.type} advances to "
                              f"{' or '.join(utype.advances_to)}, not {choice!r}")
                 return
-        cost = self.rules.settings.advance_cost * utype.level
+        cost = self.rules.advance_cost(utype.level)
         _, owner = self.player(unit.owner)
         if owner.gold < cost:
             self.verdict(unit, unit.id, "advance", False, f"advancing a level-{utype.level} unit costs {cost} gold; "
