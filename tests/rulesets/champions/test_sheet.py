@@ -3,6 +3,7 @@ each tab shows (the board no health, a player's View only her own bag and her ti
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +111,20 @@ def test_orders_typed_in_another_players_file_are_answered_there_and_listed_by_s
     assert [tab[c].value for c in ("A6", "C6", "A9", "D9")] == ["Ann", "B2", "Ann.rogue", "sword"]
     for out in (synced, status):
         assert f"Bo · row 6: {gap[2:]}" in out and f"Bo · Ann.rogue (row 9): {over[2:]}" in out
+
+
+def test_a_dead_champions_row_says_what_it_carries_so_it_can_be_stripped() -> None:
+    rules = create_ruleset("champions")
+    sheet = rules.sheet()
+    assert isinstance(sheet, ChampionsSheet)
+    state = rules.new_match(rules.sample_roster(), SEED)
+    ann = state.player("Ann")
+    assert ann is not None
+    dead = replace(ann, health=(0, *ann.health[1:]), equipment=(("Iron Sword",), (), (), ()))
+    state = state.with_players([dead if p.name == "Ann" else p for p in state.players])
+    window = rules.window(state)
+    assert window is not None
+    table = next(t for t in sheet.spec.inputs if t.name == "equip")
+    dice = rules.dice(SEED, state)
+    assert sheet.shown(state, "Ann", table, "Ann.gladiator", dice) == {"health": "dead · carries Iron Sword"}
+    assert sheet.shown(state, "Ann", table, "Ann.rogue", dice) == {"health": "85 · carries nothing"}
