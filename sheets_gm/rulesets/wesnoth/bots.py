@@ -16,7 +16,6 @@ from functools import cache
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.hexgrid import Hex
-from sheets_gm.engine.core.topology import cheapest_paths
 from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damage, hit_score
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
@@ -24,7 +23,7 @@ from sheets_gm.rulesets.wesnoth.resolve import TurnResolver
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
 from sheets_gm.rulesets.wesnoth.tables import Attack
-from sheets_gm.rulesets.wesnoth.terrain import Feature
+from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 
 
 def try_row(rules: WesnothRules, state: WesnothState, dice: TurnDice, row: UnitOrder) -> WesnothState | None:
@@ -198,21 +197,30 @@ class SkirmisherBot(_RowBot):
         level = rules.utype(unit).level
         can_pay = player is not None and player.gold >= settings.advance_cost * level + settings.faction_cost
         advance = "true" if can_pay and rules.utype(unit).advances_to else ""
+        s_level = rules.utype(unit).level
+        lost = _worth(s_level) + (60 if unit.leader else 0)
+        # the weapons and the exchange depend on where the unit strikes from only through its terrain
+        exchanges: dict[tuple[str, Terrain], tuple[Attack, Exchange] | None] = {}
         for h in hexes:
-            targets = [by_hex[n] for n in board.grid.neighbours(h) if n in by_hex]
+            targets = [by_hex[n] for n in board.routes.adjacency[h] if n in by_hex]
             if not targets:
                 continue
-            placed = Unit(unit.id, unit.type, unit.owner, h, unit.wounds, unit.leader)
+            terrain = board.terrain(h)
+            cover = 0.5 * rules.defence(unit, h)
             for target in targets:
-                weapon = best_attack(rules, placed, target, tod)
-                if weapon is None:
+                key = (target.id, terrain)
+                if key not in exchanges:
+                    placed = Unit(unit.id, unit.type, unit.owner, h, unit.wounds, unit.leader)
+                    weapon = best_attack(rules, placed, target, tod)
+                    exchanges[key] = None if weapon is None else (weapon, exchange(rules, placed, weapon, target, tod))
+                found = exchanges[key]
+                if found is None:
                     continue
-                x = exchange(rules, placed, weapon, target, tod)
+                weapon, x = found
                 t_level = rules.utype(target).level
-                s_level = rules.utype(unit).level
                 score = (x.dealt - 0.8 * x.taken + x.kill * (_worth(t_level) + (40 if target.leader else 0))
-                         - x.die * (_worth(s_level) + (60 if unit.leader else 0)))
-                score += 0.5 * rules.defence(placed, h)
+                         - x.die * lost)
+                score += cover
                 if best is None or score > best[0]:
                     move = "" if h == unit.at else h.label
                     best = (score, UnitOrder(unit.id, move=move, attack=target.id, weapon=self._name(unit, weapon),
@@ -263,38 +271,16 @@ class SkirmisherBot(_RowBot):
         goals = wanted or [e.at for e in enemies if e.leader] or [e.at for e in enemies]
         if not goals:
             return None
-        fields = [_goal_field(rules, unit.type, goal) for goal in goals]
-
-        def far(h: Hex) -> float:
-            return min((f.get(h, 1e9) for f in fields), default=1e9)
-
-        here = far(unit.at)
-        options = [h for h in hexes if h != unit.at and far(h) < here]
+        move_costs = rules.utype(unit).move_costs
+        fields = [board.routes.field(move_costs, goal) for goal in goals]
+        far = {h: min((f.get(h, 1e9) for f in fields), default=1e9) for h in hexes}
+        here = far[unit.at] if unit.at in far else min((f.get(unit.at, 1e9) for f in fields), default=1e9)
+        options = [h for h in hexes if h != unit.at and far[h] < here]
         if not options:
             return None
-        best = min(options, key=lambda h: (far(h) - 0.3 * rules.defence(unit, h) + rng.random() * 0.01,
+        best = min(options, key=lambda h: (far[h] - 0.3 * rules.defence(unit, h) + rng.random() * 0.01,
                                            h.row, h.col))
         return UnitOrder(unit.id, move=best.label)
-
-
-#: (board id, move costs, goal) → (the board, kept so its id is not reused while cached, the field)
-_FIELDS: dict[tuple[int, tuple[int, ...], Hex], tuple[object, dict[Hex, float]]] = {}
-
-
-def _goal_field(rules: WesnothRules, type_name: str, goal: Hex) -> dict[Hex, float]:
-    """Move cost from every hex to ``goal`` for units that move like ``type_name`` (terrain only), made once
-    per board, goal and way of moving: cost is paid on entry, so searching out from the goal is the walk
-    back, which is close enough for a bot's sense of direction."""
-    utype = rules.tables.units[type_name]
-    board = rules.board
-    costs = tuple(utype.move_costs.values())
-    key = (id(board), costs, goal)
-    found = _FIELDS.get(key)
-    if found is None:
-        if len(_FIELDS) > 20000:
-            _FIELDS.clear()
-        found = _FIELDS[key] = (board, cheapest_paths(board.grid, goal, lambda h: utype.move_cost(board.terrain(h))))
-    return found[1]
 
 
 class RandomBot(_RowBot):
