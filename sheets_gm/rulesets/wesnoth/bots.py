@@ -201,10 +201,12 @@ class SkirmisherBot(_RowBot):
         lost = _worth(s_level) + (60 if unit.leader else 0)
         # the weapons and the exchange depend on where the unit strikes from only through its terrain
         exchanges: dict[tuple[str, Terrain], tuple[Attack, Exchange] | None] = {}
+        adjacency = board.routes.adjacency
+        front = {n for e in enemies for n in adjacency[e.at]}
         for h in hexes:
-            targets = [by_hex[n] for n in board.routes.adjacency[h] if n in by_hex]
-            if not targets:
+            if h not in front:
                 continue
+            targets = [by_hex[n] for n in adjacency[h] if n in by_hex]
             terrain = board.terrain(h)
             cover = 0.5 * rules.defence(unit, h)
             for target in targets:
@@ -271,10 +273,8 @@ class SkirmisherBot(_RowBot):
         goals = wanted or [e.at for e in enemies if e.leader] or [e.at for e in enemies]
         if not goals:
             return None
-        move_costs = rules.utype(unit).move_costs
-        fields = [board.routes.field(move_costs, goal) for goal in goals]
-        far = {h: min((f.get(h, 1e9) for f in fields), default=1e9) for h in hexes}
-        here = far[unit.at] if unit.at in far else min((f.get(unit.at, 1e9) for f in fields), default=1e9)
+        far = board.routes.nearest(rules.utype(unit).move_costs, tuple(goals))
+        here = far[unit.at]
         options = [h for h in hexes if h != unit.at and far[h] < here]
         if not options:
             return None

@@ -152,17 +152,6 @@ def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, 
 def reachable(rules: WesnothRules, state: WesnothState, mover: Unit) -> dict[Hex, float]:
     """Every hex ``mover`` can end a stop-free move on this turn, with its cost (the bots' map)."""
     around = surroundings(rules, state, mover)
-    moves = rules.utype(mover).moves
-    routes = rules.board.routes
-    terrain_cost, hostile = around.terrain_cost, around.hostile
-    stops = around.zoc | around.stop_villages
-    # stop hexes can be entered but not left: search without them, then add each one next to a reached hex
-    inner = routes.search(mover.at, terrain_cost, hostile | stops, moves)
-    out: dict[Hex, float] = dict(inner)
-    for h, spent in inner.items():
-        for n in routes.adjacency[h]:
-            if n in stops and n not in hostile:
-                step = terrain_cost[n]
-                if step is not None and spent + step <= moves and spent + step < out.get(n, 1e9):
-                    out[n] = spent + step
+    out = rules.board.routes.reach(mover.at, around.terrain_cost, around.hostile, around.zoc | around.stop_villages,
+                                   rules.utype(mover).moves)
     return {h: c for h, c in out.items() if h == mover.at or h not in around.occupant}
