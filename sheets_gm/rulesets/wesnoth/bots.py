@@ -70,6 +70,14 @@ def exchange(rules: WesnothRules, attacker: Unit, weapon: Attack, defender: Unit
     return Exchange(dealt, taken, kill, die)
 
 
+def _teams(state: WesnothState) -> dict[str, int]:
+    """Each player's team, as ``WesnothRules.team_of`` reads it (the first player of a name; 0 for none)."""
+    teams: dict[str, int] = {}
+    for p in state.players:
+        teams.setdefault(p.name, p.team)
+    return teams
+
+
 @cache
 def _worth(level: int) -> float:
     return 8.0 * (1 + level)
@@ -172,7 +180,9 @@ class SkirmisherBot(_RowBot):
         if keep_owner is not None and rules.enemies(state, keep_owner, unit.owner):
             return UnitOrder(unit.id, conquest=True)
         hexes = {unit.at: 0.0} if stay else reachable(rules, state, unit)
-        enemies = [u for u in state.units if rules.enemies(state, u.owner, unit.owner)]
+        teams = _teams(state)
+        side = teams.get(unit.owner, 0)
+        enemies = [u for u in state.units if teams.get(u.owner, 0) != side]
         hurt = unit.wounds * 2 >= utype.hitpoints
         if hurt:
             return self.retreat(state, unit, hexes, enemies)
@@ -262,8 +272,9 @@ class SkirmisherBot(_RowBot):
         leader, preferring hexes of good defence."""
         rules = self.rules
         board = rules.board
-        team = rules.team_of(state, unit.owner)
-        claimed = {h for h, o in state.villages if rules.team_of(state, o) == team}
+        teams = _teams(state)
+        team = teams.get(unit.owner, 0)
+        claimed = {h for h, o in state.villages if teams.get(o, 0) == team}
         wanted = [v for v in board.villages if v not in claimed]
         near_enemy = {n for e in enemies for n in board.grid.neighbours(e.at)}
         open_villages = [h for h in hexes if h in wanted and h != unit.at]

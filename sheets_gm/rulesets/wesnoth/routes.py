@@ -124,7 +124,7 @@ class BoardRoutes:
         then order pushed)."""
         steps = self._steps
         best: dict[int, int] = {first: 0}
-        buckets: list[list[int]] = [[first]]
+        buckets: list[list[int]] = [[first]] + [[] for _ in range(budget or 0)]
         limit = budget if budget is not None else 1 << 62
         spent = 0
         while spent < len(buckets):
