@@ -27,16 +27,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sheets_gm.engine.core.ruleset import Ruleset
 from sheets_gm.engine.registry import create_ruleset, default_board_text
 
 
-@dataclass(frozen=True)
-class Timing:
+class Timing(NamedTuple):
     """One timed pass: player turns resolved, wall and CPU seconds, and the wall seconds of bots and resolution."""
 
     turns: int
@@ -156,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     board = args.map.read_text(encoding="utf-8") if args.map else default_board_text("wesnoth")
     timings = run_here(board, args.matches, args.repeats, args.bot, args.json)
     if args.json:
-        print(json.dumps(asdict(timings[-1])))
+        print(json.dumps(timings[-1]._asdict()))
         return 0
     print(f"median: {statistics.median(t.rate for t in timings):.1f} resolved player turns per second (bots "
           f"included), {statistics.median(t.cpu_rate for t in timings):.1f} per CPU second; bots "
