@@ -284,7 +284,7 @@ class SkirmisherBot(_RowBot):
         goals = wanted or [e.at for e in enemies if e.leader] or [e.at for e in enemies]
         if not goals:
             return None
-        far = board.routes.nearest(rules.utype(unit).move_costs, tuple(goals))
+        far = board.routes.nearest(rules.utype(unit).move_costs, tuple(goals), [unit.at, *hexes])
         here = far[unit.at]
         options = [h for h in hexes if h != unit.at and far[h] < here]
         if not options:

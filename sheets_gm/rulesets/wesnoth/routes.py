@@ -10,7 +10,7 @@ queue order, same tie-breaks), so what they find, and in which order, is the sam
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -74,17 +74,27 @@ class BoardRoutes:
             found = self._fields[key] = self.search(goal, self.costs(move_costs))
         return found
 
-    def nearest(self, move_costs: Mapping[Terrain, int], goals: tuple[Hex, ...]) -> Mapping[Hex, float]:
-        """The cost from every hex to the nearest of ``goals`` by their ``field``s (1e9 where none reaches it).
-        Kept for the last few hundred sets of goals asked for (a team's goals change as villages change hands)."""
+    def nearest(self, move_costs: Mapping[Terrain, int], goals: tuple[Hex, ...], hexes: Iterable[Hex]
+                ) -> dict[Hex, float]:
+        """The cost from each of ``hexes`` to the nearest of ``goals`` by their ``field``s (1e9 where none
+        reaches it). What is worked out is kept per set of goals, for the last few hundred sets (a team's goals
+        change as villages change hands, and its units' reaches overlap)."""
         key = (costs_key(move_costs), goals)
-        found = self._nearest.get(key)
-        if found is None:
+        known = self._nearest.get(key)
+        if known is None:
             if len(self._nearest) >= 512:
                 self._nearest.clear()
-            fields = [self.field(move_costs, goal) for goal in goals]
-            found = self._nearest[key] = {h: min((f.get(h, 1e9) for f in fields), default=1e9) for h in self.hexes}
-        return found
+            known = self._nearest[key] = {}
+        fields: list[Mapping[Hex, int]] | None = None
+        out: dict[Hex, float] = {}
+        for h in hexes:
+            found = known.get(h)
+            if found is None:
+                if fields is None:
+                    fields = [self.field(move_costs, goal) for goal in goals]
+                found = known[h] = min((f.get(h, 1e9) for f in fields), default=1e9)
+            out[h] = found
+        return out
 
     def search(self, start: Hex, costs: CostTable, blocked: Collection[Hex] = (), budget: int | None = None
                ) -> dict[Hex, int]:

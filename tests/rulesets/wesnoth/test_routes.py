@@ -91,6 +91,10 @@ def test_the_tables_are_made_once_per_board_and_goal() -> None:
     field = board.routes.field(unit.move_costs, goal)
     assert field is board.routes.field(unit.move_costs, goal)
     assert field == cheapest_paths(board.grid, goal, lambda h: unit.move_cost(board.terrain(h)))
-    nearest = board.routes.nearest(unit.move_costs, (goal, board.villages[1]))
+    hexes = list(board.grid.cells())
+    nearest = board.routes.nearest(unit.move_costs, (goal, board.villages[1]), hexes)
     other = board.routes.field(unit.move_costs, board.villages[1])
-    assert all(nearest[h] == min(field.get(h, 1e9), other.get(h, 1e9)) for h in board.grid.cells())
+    assert list(nearest) == hexes
+    assert all(nearest[h] == min(field.get(h, 1e9), other.get(h, 1e9)) for h in hexes)
+    again = board.routes.nearest(unit.move_costs, (goal, board.villages[1]), hexes[:3])
+    assert again == {h: nearest[h] for h in hexes[:3]}
