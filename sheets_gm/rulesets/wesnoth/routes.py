@@ -71,6 +71,8 @@ class BoardRoutes:
         key = (costs_key(move_costs), goal)
         found = self._fields.get(key)
         if found is None:
+            if len(self._fields) >= 2000:  # goals that move (the enemy leaders) would grow it without end
+                self._fields.clear()
             found = self._fields[key] = self.search(goal, self.costs(move_costs))
         return found
 
