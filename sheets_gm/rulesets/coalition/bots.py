@@ -85,7 +85,6 @@ def side_orders(board: Board, settings: CoalitionSettings, state: CoalitionState
     claimed: set[str] = set(battles)
     targeted: set[str] = set()
     raids = 0
-    closest: dict[tuple[str, str], int] = {}  # (plane, place): steps to the plane's nearest goal, as armies share them
     out: dict[str, ArmyOrder] = {}
     mine = sorted((a for a in state.armies if a.side is side and a.name not in in_battle), key=lambda a: a.name)
     for army in mine:
@@ -117,13 +116,8 @@ def side_orders(board: Board, settings: CoalitionSettings, state: CoalitionState
             if goals:
                 free = [p for p in reach if p not in where and p not in claimed]
                 if free:
-                    def to_goal(p: str, plane: str = plane, goals: list[str] = goals) -> int:
-                        found = closest.get((plane, p))
-                        if found is None:
-                            found = closest[(plane, p)] = min(board.distance(p, g) or 0 for g in goals)
-                        return found
-
-                    best = min(free, key=lambda p: (to_goal(p), reach[p], board.order[p]))
+                    best = min(free, key=lambda p: (min(board.distance(p, g) or 0 for g in goals), reach[p],
+                                                    board.order[p]))
                     if best != army.at:
                         order = ArmyOrder(to=board.short(best))
         if order is None:
