@@ -28,13 +28,26 @@ class Hit:
     text: str  # the string found
 
     def __str__(self) -> str:
-        return f"{self.file.name}: part {self.part}: {self.what}: {self.text!r}"
+        tab = tab_of_part(self.file, self.part)
+        return f"{self.file.name}: part {self.part}{f' (tab {tab!r})' if tab else ''}: {self.what}: {self.text!r}"
 
 
 def xml_parts(path: Path) -> dict[str, bytes]:
     """Every XML part of the .xlsx at ``path``, by name inside the archive."""
     with zipfile.ZipFile(path) as archive:
         return {name: archive.read(name) for name in archive.namelist() if name.endswith((".xml", ".rels", ".vml"))}
+
+
+def tab_of_part(path: Path, part: str) -> str:
+    """The tab whose sheet part is ``part`` (``xl/worksheets/sheet3.xml``), or '' for another part."""
+    parts = xml_parts(path)
+    rels = parts.get("xl/_rels/workbook.xml.rels", b"")
+    targets = dict(re.findall(rb'Id="([^"]+)"[^>]*Target="/?(?:xl/)?([^"]+)"', rels))
+    targets |= {k: v for v, k in re.findall(rb'Target="/?(?:xl/)?([^"]+)"[^>]*Id="([^"]+)"', rels)}
+    for name, rid in re.findall(rb'<sheet [^>]*name="([^"]+)"[^>]*r:id="([^"]+)"', parts.get("xl/workbook.xml", b"")):
+        if "xl/" + targets.get(rid, b"").decode() == part:
+            return html.unescape(name.decode())
+    return ""
 
 
 def texts(part: bytes) -> list[str]:
