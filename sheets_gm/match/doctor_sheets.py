@@ -92,7 +92,8 @@ def spreadsheet_roles(config: MatchConfig) -> dict[str, list[str]]:
 
 def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: RetryPolicy) -> bool:
     """Reach every spreadsheet, then read the match as a poll reads it: record, layout, config vs match,
-    house rules, deadline. Returns whether a match was found (its engine record read)."""
+    house rules, deadline. Returns whether the configured match was found (its engine record read, its seats
+    the config's)."""
     if config.backend is BackendKind.LOCAL and not _local_files_ok(config, report):
         return False
     try:
@@ -106,7 +107,7 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
     if record is None:
         return False
     if not _same_seats(config, record, report):
-        return True
+        return False  # a config for another match than the one there: it is judged as a config to create
     _check_layout(config, sheets, report, now)
     return True
 
