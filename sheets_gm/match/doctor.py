@@ -21,7 +21,7 @@ from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.match.cron import CRON_PERIOD, busiest_minute_reads, cron_line
 from sheets_gm.match.doctor_sheets import check_match
-from sheets_gm.match.privacy import exposures
+from sheets_gm.match.privacy import exposures, place
 from sheets_gm.match.quota import LIMITS_SOURCE, READS_PER_MINUTE_PER_USER, quota_use
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.retry import RetryPolicy
@@ -163,7 +163,8 @@ def check_privacy(config: MatchConfig, report: Checkup, *, match_exists: bool) -
         hidden = "" if traits.information is Information.PERFECT else (
             f", and each {traits.seat_kind.value}'s orders and View are in a file no other "
             f"{traits.seat_kind.value} opens")
-        report.ok("privacy", f"the engine (the seed) is in {config.engine}, which no player opens{hidden}")
+        report.ok("privacy", f"the engine (the seed) is in {place(config, config.engine)}, which no player "
+                             f"opens{hidden}")
         return
     for exposure in found:
         if not match_exists:

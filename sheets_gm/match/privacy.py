@@ -98,7 +98,8 @@ def _who(file: _File, leak: set[str], config: MatchConfig, word: str) -> str:
     return f"{_names(leak, config.seats)} can open it (it is their orders file)"
 
 
-def _place(config: MatchConfig, where: str) -> str:
+def place(config: MatchConfig, where: str) -> str:
+    """A ``[sheets]`` entry as people read it: the file, or ``spreadsheet KEY``."""
     return where if config.backend is BackendKind.LOCAL else f"spreadsheet {where}"
 
 
@@ -111,20 +112,20 @@ def exposures(config: MatchConfig) -> list[Exposure]:
     out: list[Exposure] = []
     for file in _files(config):
         readers = file.readers(config.seats)
-        place = _place(config, file.where)
+        where = place(config, file.where)
         if file.engine and readers:
             fix = (f'write engine = "{GM_ENGINE}" under [sheets] in {config.path} (a file only you open: keep gm/ to '
                    "yourself)" if local else
                    f"create a spreadsheet that only you (and the config's gm_emails) open and name its key as engine "
                    f"under [sheets] in {config.path}")
-            out.append(Exposure(place, "engine", "the engine: the seed (whoever unhides the tab computes every future "
+            out.append(Exposure(where, "engine", "the engine: the seed (whoever unhides the tab computes every future "
                                 "die), the state and history, the GM tab (the full private log) and the Roster tab "
                                 "(every e-mail)", _who(file, readers, config, word), fix))
         if file.judge and readers and private:
             fix = (f'write judge = "{GM_JUDGE}" under [sheets] in {config.path}, or drop the judge line (the judge\'s '
                    "tabs then go with the engine)" if local else
                    f"give the judge a spreadsheet of its own (no {word} opens it) under [sheets] in {config.path}")
-            out.append(Exposure(place, "judge", "the judge's tabs (entries not yet resolved and the judge's View)",
+            out.append(Exposure(where, "judge", "the judge's tabs (entries not yet resolved and the judge's View)",
                                 _who(file, readers, config, word), fix))
         if not private:
             continue
@@ -132,7 +133,7 @@ def exposures(config: MatchConfig) -> list[Exposure]:
         if leaked:
             what = ("orders as typed (private until resolved), archive and View" if traits.information is
                     Information.PRIVATE_ORDERS else "orders, archive and View (what only each may see)")
-            out.append(Exposure(place, "orders", f"the {what} of {_names(leaked, config.seats)}",
+            out.append(Exposure(where, "orders", f"the {what} of {_names(leaked, config.seats)}",
                                 _who(file, readers if file.board else set(file.seats), config, word),
                                 _orders_fix(config, leaked, word)))
     return out

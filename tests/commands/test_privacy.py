@@ -16,7 +16,8 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.commands.init import private_config, starter_config
-from sheets_gm.match.config import load_config
+from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.privacy import exposures
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
 from tests.matchfiles import local_match, record_of, type_orders
@@ -93,11 +94,9 @@ def test_gvgs_starter_keeps_the_seed_and_the_roster_in_the_gm_folder(
                 assert seed not in cells and "@example.org" not in cells, (workbook, ws.title)
 
 
-def record_of_config(config: object) -> str:
+def record_of_config(config: MatchConfig) -> str:
     """The hex seed of the configured match, read from its engine."""
-    from sheets_gm.match.connect import open_match_sheets
-
-    return record_of(open_match_sheets(config)).seed.hex()  # type: ignore[arg-type]
+    return record_of(open_match_sheets(config)).seed.hex()
 
 
 def test_perfect_information_keeps_one_workbook_with_the_engine_under_gm(
