@@ -68,6 +68,7 @@ def layouts(game: str) -> dict[str, str]:
         "one workbook, engine under gm/": _sheets_section(starter, 'board = "match.xlsx"\nengine = "gm/engine.xlsx"'),
         "one orders file for every seat": _sheets_section(
             starter, f'board = "board.xlsx"\nengine = "gm/engine.xlsx"\norders = {{ {shared} }}'),
+        "the judge's tabs in the board": starter.replace('judge = "gm/judge.xlsx"', 'judge = "board.xlsx"'),
     }
 
 
@@ -167,19 +168,22 @@ def _config(tmp_path: Path, text: str) -> MatchConfig:
 
 
 @pytest.mark.parametrize("layout", ["starter", "private", "one workbook", "one workbook, engine under gm/",
-                                    "one orders file for every seat"])
+                                    "one orders file for every seat", "the judge's tabs in the board"])
 @pytest.mark.parametrize("game", GAMES)
 def test_no_file_a_seat_opens_holds_a_secret(game: str, layout: str, tmp_path: Path) -> None:
     """init refuses the layout naming the file and the secret, or no file a seat opens holds one."""
-    config = _config(tmp_path, layouts(game)[layout])
     rules: AnyRuleset = create_ruleset(game)
+    if layout == "the judge's tabs in the board" and not rules.traits.judge:
+        pytest.skip(f"{game} has no judge")
+    config = _config(tmp_path, layouts(game)[layout])
     roster = _roster_csv(rules, tmp_path / "roster.csv", config.seats)
     try:
         init_window_match(config, now=NOW, roster_file=tmp_path / "roster.csv", share=False, seed=SEED)
     except ExposedSecretError as exc:
         assert layout not in ("starter", "private"), f"init refuses the {layout} layout: {exc}"
         leaking = "orders.xlsx" if layout == "one orders file for every seat" else config.board
-        assert f"- {leaking} would hold" in str(exc) and ("the seed" in str(exc) or "orders" in str(exc)), str(exc)
+        assert f"- {leaking} would hold" in str(exc), str(exc)
+        assert any(secret in str(exc) for secret in ("the seed", "orders", "the judge's tabs")), str(exc)
         assert not (tmp_path / leaking).exists(), "a refused layout writes nothing"
         return
     assert layout in ("starter", "private") or rules.traits.information is Information.PERFECT, \
