@@ -118,9 +118,11 @@ def exposures(config: MatchConfig) -> list[Exposure]:
                    "yourself)" if local else
                    f"create a spreadsheet that only you (and the config's gm_emails) open and name its key as engine "
                    f"under [sheets] in {config.path}")
+            gm_tab = "every hidden unit, bag and private log" if traits.information is Information.HIDDEN_STATE else \
+                "the full private log"
             out.append(Exposure(where, "engine", "the engine: the seed (whoever unhides the tab computes every future "
-                                "die), the state and history, the GM tab (the full private log) and the Roster tab "
-                                "(every e-mail)", _who(file, readers, config, word), fix))
+                                f"die), the state and history, the GM tab ({gm_tab}) and the Roster tab (every "
+                                "e-mail)", _who(file, readers, config, word), fix))
         if file.judge and readers and private:
             fix = (f'write judge = "{GM_JUDGE}" under [sheets] in {config.path}, or drop the judge line (the judge\'s '
                    "tabs then go with the engine)" if local else
