@@ -17,9 +17,10 @@ from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
+from sheets_gm.match.privacy import refuse_exposures
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError, member_emails, read_seat_roster, seat_emails
-from sheets_gm.sheets.backend import SheetAccessError
+from sheets_gm.sheets.backend import SheetAccessError, SheetBackend
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
@@ -94,13 +95,17 @@ def _local_files(config: MatchConfig) -> dict[Path, str]:
 
 
 def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
-    """MatchExistsError when the engine tab holds a match (readable or not)."""
+    """MatchExistsError when an engine tab holds a match (readable or not): the configured engine's, or one
+    in another file of the match (its engine before the config moved it: ``repair`` moves it)."""
     tab = ruleset_sheet_spec(config.ruleset).tabs.engine
-    if tab not in sheets.engine.tab_names():
+    for backend in sheets.write_order():
+        if backend is not sheets.engine and _holds_record(backend, tab):
+            raise MatchExistsError(f"{backend.name} holds the engine tab of a match, and the config names "
+                                   f"{sheets.engine.name} as the engine; init never replaces a match. To move the "
+                                   f"engine there, run sheets-gm repair -c {config.path}")
+    if not _holds_record(sheets.engine, tab):
         return
     (grid,) = sheets.engine.read([engine_read_range(tab)])
-    if not any(v not in (None, "") for row in grid[1:] for v in row[1:2]):
-        return
     try:
         refuse_old_layout(get_ruleset(config.ruleset), grid, config.path)
     except OldLayoutError as exc:
@@ -116,6 +121,14 @@ def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
                            "every tab out again and keeps the match and what was typed. To start a new match, export "
                            "this one first, then run init --overwrite (local workbooks are kept aside as backups) or "
                            "point the config at new spreadsheets")
+
+
+def _holds_record(backend: SheetBackend, tab: str) -> bool:
+    """Whether ``backend`` has an engine tab ``tab`` with anything in its value column."""
+    if tab not in backend.tab_names():
+        return False
+    (grid,) = backend.read([engine_read_range(tab)])
+    return any(v not in (None, "") for row in grid[1:] for v in row[1:2])
 
 
 def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, ...]]:
@@ -186,6 +199,7 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
     Google's e-mails). A ruleset that needs members and has no roster yet gets the Roster tab laid out
     (``InitOutcome.roster_tab``) and nothing else. Bad input (a roster file, the board, the settings) is
     refused before anything is written."""
+    refuse_exposures(config)
     ruleset = configured_ruleset(config)
     spec = ruleset_sheet_spec(config.ruleset)
     roster_path = roster_file or config.roster

@@ -704,6 +704,13 @@ class LocalWorkbookBackend:
 
     def _apply_layout(self, wb: Any, layout: WorkbookLayout) -> None:
         names = [t.name for t in layout.tabs]
+        if not names and layout.retired:  # only deletes tabs (an engine moved out): the others stay as they are
+            retired = {n.casefold() for n in layout.retired}
+            for ws in list(wb.worksheets):
+                if ws.title.casefold() in retired:
+                    wb.remove(ws)
+            wb.active = next(i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible")
+            return
         if not names:
             raise SheetError("a layout needs at least one tab")
         if len({n.casefold() for n in names}) != len(names):
