@@ -3,10 +3,15 @@ derived from a ruleset's ``sheet.yaml``, for any game.
 
 An orders tab (a seat's, or the judge's) reads from the top: the title (row 1), the status
 line (row 2), then each input table in the order of the file: its title row, its header row
-and ``max_rows`` rows, then a blank row. Every table's columns run from A in the order of the
+and its rows, then a blank row. Every table's columns run from A in the order of the
 file, except its feedback, which stands in the tab's last column for every table, so that the
 feedback columns line up, wide, and no input column is stretched by another table's feedback.
-The whole tab is read in ONE range on every poll.
+The whole tab is read in ONE range on every poll, open-ended downwards.
+
+How many rows a table has is the match's, not the layout file's: ``min_rows`` at least, as many as
+the match needs when it is laid out, more when a resolution needs more (the sync lays the tab out
+again). So the tab itself says where its tables are: a read finds each table's title row in column
+A (``InputTab.sizes_in``), and a tab grown by a resolution cut short is read as it stands.
 
 >>> from sheets_gm.sheets.spec import Column, ColumnKind, InputTable
 >>> table = InputTable(name="seat", rows="seat", columns=(
@@ -16,7 +21,7 @@ The whole tab is read in ONE range on every poll.
 ...     Column(key="feedback", header="Feedback", kind=ColumnKind.FEEDBACK)))
 >>> tab = InputTab.place("Orders Ann", "sheets-gm · orders of Ann", (table,))
 >>> tab.read_range(), tab.tables[0].header_row, tab.tables[0].first_row, tab.tables[0].cell(0, "feedback")
-("'Orders Ann'!A1:D5", 4, 5, 'D5')
+("'Orders Ann'!A1:D", 4, 5, 'D5')
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from sheets_gm.sheets.layout import (
     cell_at,
     cells,
 )
-from sheets_gm.sheets.spec import Colours, Column, ColumnKind, InputTable
+from sheets_gm.engine.core.grid import column_label
+from sheets_gm.sheets.spec import SEAT_ROWS, Colours, Column, ColumnKind, InputTable
 
 TITLE_ROW = 1
 STATUS_ROW = 2
@@ -114,6 +120,7 @@ class PlacedTable:
     title_row: int
     header_row: int
     feedback_col: int  # the tab's last column, where every table's feedback stands
+    rows: int  # the rows laid out in this match (``min_rows`` at least; one for a seat table)
 
     @property
     def first_row(self) -> int:
@@ -123,7 +130,7 @@ class PlacedTable:
     @property
     def last_row(self) -> int:
         """The sheet row of the table's last data row."""
-        return self.header_row + self.spec.max_rows
+        return self.header_row + self.rows
 
     @property
     def width(self) -> int:
@@ -199,15 +206,40 @@ class InputTab:
     tables: tuple[PlacedTable, ...]
 
     @classmethod
-    def place(cls, name: str, title: str, tables: Sequence[InputTable]) -> InputTab:
-        """The tables stacked from row 3: each a title row, a header row, its rows and a blank row."""
+    def place(cls, name: str, title: str, tables: Sequence[InputTable],
+              sizes: Mapping[str, int] | None = None) -> InputTab:
+        """The tables stacked from row 3: each a title row, a header row, its rows and a blank row; a table has
+        the rows ``sizes`` gives it by name, else its ``min_rows`` (a seat table always one)."""
         placed: list[PlacedTable] = []
         row = FIRST_TABLE_ROW
         feedback_col = max([len(t.columns) - 1 for t in tables] + [1])
         for spec in tables:
-            placed.append(PlacedTable(spec, row, row + 1, feedback_col))
-            row += 2 + spec.max_rows + 1
+            rows = 1 if spec.rows == SEAT_ROWS else max(1, (sizes or {}).get(spec.name, spec.min_rows))
+            placed.append(PlacedTable(spec, row, row + 1, feedback_col, rows))
+            row += 2 + rows + 1
         return cls(name, title, tuple(placed))
+
+    def sizes(self) -> dict[str, int]:
+        """Each table's rows, by name."""
+        return {t.spec.name: t.rows for t in self.tables}
+
+    def sizes_in(self, grid: Grid) -> dict[str, int]:
+        """Each table's rows as the tab read in ``grid`` (from A1) lays them out: a table ends where the next
+        one's title stands in column A (a gap row before it). A table whose end is not found keeps the rows
+        placed here (the header check then names the cell that moved)."""
+        column_a = [text_of(line[0]) if line else "" for line in grid]
+        found: dict[str, int] = {}
+        title_row = FIRST_TABLE_ROW
+        for t, after in zip(self.tables, self.tables[1:], strict=False):
+            rows = t.rows
+            first = title_row + 2  # the table's first row
+            for row in range(first + 2, len(column_a) + 1):  # the next title: one row at least, then the gap
+                if column_a[row - 1] == after.spec.heading:
+                    rows = row - 1 - first
+                    break
+            found[t.spec.name] = rows
+            title_row += 2 + rows + 1
+        return found
 
     @property
     def width(self) -> int:
@@ -227,9 +259,9 @@ class InputTab:
         raise KeyError(f"tab {self.name!r} has no table {name!r}")
 
     def read_range(self, name: str = "") -> str:
-        """The one range a poll reads: the whole tab, title to last row (the same cells of tab ``name``, when
-        given: where repair looks for a renamed copy)."""
-        return a1(name or self.name, cells(0, TITLE_ROW, self.width - 1, self.last_row))
+        """The one range a poll reads: the whole tab from its title down, however many rows its tables have
+        now (the same cells of tab ``name``, when given: where repair looks for a renamed copy)."""
+        return a1(name or self.name, f"{cell_at(0, TITLE_ROW)}:{column_label(self.width - 1)}")
 
     def status_cell(self) -> str:
         """The status line's cell, as a full range."""
@@ -268,7 +300,7 @@ class InputTab:
         widths: dict[int, int] = {}
         for t in self.tables:
             spec = t.spec
-            values[cell_at(0, t.title_row)] = [[spec.title or spec.name.replace("_", " ").capitalize()]]
+            values[cell_at(0, t.title_row)] = [[spec.heading]]
             header: list[CellValue] = [""] * t.width
             for i, c in t.columns():
                 header[i] = c.header
@@ -308,8 +340,8 @@ def _row_protections(t: PlacedTable, col: int, column: Column, own: Mapping[int,
     row whose member has no e-mail stays with the seat's ``editors``)."""
     out: list[Protection] = []
     first = 0
-    for index in range(1, t.spec.max_rows + 1):
-        if index < t.spec.max_rows and own.get(index, editors) == own.get(first, editors):
+    for index in range(1, t.rows + 1):
+        if index < t.rows and own.get(index, editors) == own.get(first, editors):
             continue
         who = own.get(first, editors)
         what = f"{t.spec.name}: {column.header}" + (f", row {first + 1}" if first in own else "")

@@ -145,7 +145,7 @@ def create_window_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster
                                  "in the roster's order")
     record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
                          deadline=deadline)
-    tabs = MatchTabs(adapter.spec, seats, ruleset.traits.judge)
+    tabs = MatchTabs(adapter.spec, seats, ruleset.traits.judge).fitted(adapter, state)  # a row for every army…
     apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()

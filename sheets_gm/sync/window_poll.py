@@ -28,6 +28,7 @@ from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import compact_json, engine_values_range, history_range
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.window_grow import OwnersSource, grow_tables
 from sheets_gm.sync.window_read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.window_writes import (
     board_writes,
@@ -62,6 +63,7 @@ class WindowReport:
     deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
     settings: Any = None  # the house rules the match was created with and keeps
     untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
+    tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -111,11 +113,12 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
 
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
          window_key: str | None = None, next_deadline: DeadlineRule | None = None,
-         dry_run: bool = False) -> WindowReport:
+         dry_run: bool = False, owners: OwnersSource | None = None) -> WindowReport:
     """Read the match once, answer every row, resolve the open window if due, write back.
 
     ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
-    open window is that one (the GM must not force a window another sync opened meanwhile)."""
+    open window is that one (the GM must not force a window another sync opened meanwhile).
+    ``owners``: who may type where, read only when a resolution must grow a table (``window_grow``)."""
     read = read_match(sheets, ruleset_class)
     record = read.record
     ruleset = record.ruleset
@@ -156,7 +159,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         _feedback_writes(sheets, read, window, answer, batch, report)
         report.write_calls = batch.run(sheets.write_order())
         return report
-    _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report)
+    _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
     report.write_calls = batch.run(sheets.write_order())
     return report
 
@@ -249,7 +252,8 @@ def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: 
 
 
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
-             next_deadline: DeadlineRule | None, batch: WriteBatch, report: WindowReport) -> None:
+             next_deadline: DeadlineRule | None, batch: WriteBatch, report: WindowReport,
+             owners: OwnersSource | None) -> None:
     record = read.record
     ruleset = record.ruleset
     adapter: AnySheetAdapter = read.adapter
@@ -265,6 +269,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = ruleset.dice(record.seed, new_state)
+    tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
+    report.tables_grown = list(tabs.grown(read.tabs))
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         seat_input = answer.inputs.get(seat)
@@ -299,7 +305,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         stale_text = compact_json({"window": window.key, "stale": [r.to_json() for r in stale]}) if stale else ""
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, stale_text]])
         batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, stale_text]])
-        seat_tables_writes(batch, backend, seat_read.tab, adapter, new_state, new_window, seat, next_dice, status,
+        seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
                            outcome.text if outcome else "", kept, notes)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events))

@@ -62,7 +62,10 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
     and empty typed cells, except for rows in ``kept`` (typed for this very window: left as typed, their
     feedback the row's sentence in ``notes`` if it has one)."""
     spec = placed.spec
-    subjects = adapter.rows(state, seat, spec)[:spec.max_rows]
+    subjects = adapter.rows(state, seat, spec)
+    if len(subjects) > placed.rows:  # the caller fits the tabs to the state first (MatchTabs.fitted)
+        raise ValueError(f"table {spec.name!r} of {seat} has {placed.rows} rows for {len(subjects)}: lay the tab out "
+                         "for the state first")
     stamp = window.key if window is not None and acts(window, seat, spec) else ""
     grid: Grid = []
     for subject in subjects:
@@ -86,7 +89,7 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                 line[col] = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
         grid.append(line)
     blank: list[CellValue] = [""] * placed.width
-    grid += [list(blank) for _ in range(spec.max_rows - len(subjects))]
+    grid += [list(blank) for _ in range(placed.rows - len(subjects))]
     return grid
 
 
