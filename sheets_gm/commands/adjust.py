@@ -38,8 +38,8 @@ def parse_events(args: argparse.Namespace, ruleset: str, seats: tuple[str, ...])
 
 def run(args: argparse.Namespace) -> int:
     """Apply the GM events to the match under the sync lock, and print the log lines written."""
-    from sheets_gm.sync.lock import match_lock
     from sheets_gm.match.window_match import layout_owners
+    from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.window_between import adjust_window_match
 
     config = load(args)

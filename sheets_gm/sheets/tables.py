@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from sheets_gm.engine.core.grid import column_label
 from sheets_gm.sheets.layout import (
     CellValue,
     Checkbox,
@@ -41,7 +42,6 @@ from sheets_gm.sheets.layout import (
     cell_at,
     cells,
 )
-from sheets_gm.engine.core.grid import column_label
 from sheets_gm.sheets.spec import SEAT_ROWS, Colours, Column, ColumnKind, InputTable
 
 TITLE_ROW = 1

@@ -18,7 +18,7 @@ from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_values_range, history_range
+from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_write, history_range, joined_cells
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.window_grow import OwnersSource, grow_tables
 from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
@@ -116,14 +116,14 @@ def adjust_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     rows = {seat: list(s.rows) for seat, s in read.seats.items()}
     new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, notes=True,
                   owners=owners)
-    batch.put(sheets.engine, engine_values_range(read.tabs.spec.tabs.engine), new.values())
+    batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     return BetweenReport(log, state, batch.run(sheets.write_order()))
 
 
 def _json_row(grid: Grid, where: str) -> dict[str, Any]:
     row = grid[0] if grid else []
     try:
-        data = json.loads(str(row[1])) if len(row) > 1 else None
+        data = json.loads(joined_cells(row, 1)) if len(row) > 1 else None
     except json.JSONDecodeError:
         data = None
     if not isinstance(data, dict):
@@ -196,6 +196,6 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
     back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"))
     new = _redraw(sheets, read, back, [undo], batch, restored, owners=owners)
-    batch.put(sheets.engine, engine_values_range(engine_tab), new.values())
+    batch.put(sheets.engine, *engine_write(engine_tab, new))
     calls = batch.run(sheets.write_order())
     return BetweenReport([undo], state, calls, sum(len(r) for r in restored.values()), set_aside)

@@ -26,7 +26,7 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.match_record import compact_json, engine_values_range, history_range
+from sheets_gm.sync.match_record import compact_json, engine_write, history_write
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.window_grow import OwnersSource, grow_tables
 from sheets_gm.sync.window_read import MatchRead, SeatRead, read_match, seat_backend
@@ -315,8 +315,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
                "gm_events": record.gm_events}
     engine_tab = read.tabs.spec.tabs.engine
-    batch.put(sheets.engine, history_range(engine_tab, number), [[number, compact_json(history)]])
-    batch.put(sheets.engine, engine_values_range(engine_tab), new_record.values())
+    batch.put(sheets.engine, *history_write(engine_tab, number, history))
+    batch.put(sheets.engine, *engine_write(engine_tab, new_record))
     report.resolved = True
     report.deadline = deadline
     report.state = new_state

@@ -1,0 +1,124 @@
+"""Every table is sized from the match and grows when a resolution needs more rows: no army, battle, unit,
+recruit or action is ever left without a row for want of room (issue 20, finding 8)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+from pathlib import Path
+
+import yaml
+
+from sheets_gm.engine.core.ruleset import JUDGE
+from sheets_gm.engine.registry import TEMPLATES, get_ruleset
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.window_match import init_window_match, window_sync_once
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import a1
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_read import read_match
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+
+
+def _squares(cols: range) -> list[str]:
+    """The Dominaria squares of these columns that are not ocean, in reading order."""
+    plane = yaml.safe_load((TEMPLATES / "coalition" / "map.yaml").read_text(encoding="utf-8"))["planes"]["Dominaria"]
+    return [f"Dominaria {c}{chr(ord('A') + r)}" for r, line in enumerate(plane["rows"])
+            for c, terrain in enumerate(line.split(), start=1) if c in cols and terrain != "o"]
+
+
+def coalition_war(tmp_path: Path, per_side: int) -> Path:
+    """A Coalition match folder: the starter config with a roster of ``per_side`` armies a side."""
+    with (tmp_path / "armies.csv").open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
+        for side, cols in (("coalition", range(1, 13)), ("phyrexia", range(13, 25))):
+            for n, at in zip(range(1, per_side + 1), _squares(cols), strict=False):
+                factions = ("white blue", "white") if side == "coalition" else ("", "")
+                out.writerow([f"{side[:4].title()} {n:02d}", side, 1 + n % 6, at, "500/250/150/100", *factions])
+    text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
+    (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
+                                         encoding="utf-8")
+    return tmp_path / "match.toml"
+
+
+def test_a_coalition_war_of_70_armies_a_side_gives_every_army_an_order_row(tmp_path: Path) -> None:
+    config = load_config(coalition_war(tmp_path, 70))
+    init_window_match(config, now=NOW, seed=b"seventy")
+    sheets = open_match_sheets(config)
+    cls = get_ruleset("coalition")
+    read = read_match(sheets, cls)
+    for side in ("coalition", "phyrexia"):
+        armies = [r.subject for r in read.seats[side].rows if r.table == "armies"]
+        assert len(armies) == 70 and len(set(armies)) == 70, side
+    bots = {seat: read.record.ruleset.bots()["commander"].make(seat) for seat in ("coalition", "phyrexia")}
+    typed = type_bot_orders(sheets, cls, bots)  # refuses an army with no row (UntypableOrdersError)
+    last = {}
+    for side in ("coalition", "phyrexia"):  # the last row's army holds: typed by hand where the bot left it
+        tab = read.seats[side].tab
+        placed = tab.table("armies")
+        last[side] = placed.rows - 1, [r.subject for r in read.seats[side].rows if r.table == "armies"][-1]
+        if last[side][1] not in typed[side].orders[side]:
+            sheets.of(side).write([RangeWrite(a1(tab.name, placed.cell(last[side][0], "order")), [["none"]])])
+    report = window_sync_once(config, sheets, now=NOW)
+    assert report.resolved and not report.rejected, report.rejected[:3]
+    for side, (_, army) in last.items():
+        archived = json.loads(str(sheets.of(side).read([f"'Archive {side}'!B2"])[0][0][0]))
+        assert army in {r["subject"] for r in archived["rows"]}, side
+
+
+def _pairs(count: int) -> list[tuple[str, str]]:
+    """``count`` pairs of side-by-side Dominaria squares (neither ocean): a Coalition army's and its foe's."""
+    plane = yaml.safe_load((TEMPLATES / "coalition" / "map.yaml").read_text(encoding="utf-8"))["planes"]["Dominaria"]
+    out = []
+    for r, line in enumerate(plane["rows"]):
+        terrain = line.split()
+        for c in range(0, len(terrain) - 1, 2):
+            if "o" not in (terrain[c], terrain[c + 1]):
+                out.append((f"{c + 1}{chr(ord('A') + r)}", f"{c + 2}{chr(ord('A') + r)}"))
+    return out[:count]
+
+
+def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: Path) -> None:
+    pairs = _pairs(40)
+    with (tmp_path / "armies.csv").open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
+        for n, (ours, theirs) in enumerate(pairs, start=1):
+            out.writerow([f"Coal {n:02d}", "coalition", 3, f"Dominaria {ours}", "5000/2500/1500/1000", "white blue",
+                          "white"])
+            out.writerow([f"Phyr {n:02d}", "phyrexia", 1, f"Dominaria {theirs}", "500/250/150/100", "", ""])
+    text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
+    (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
+                                         encoding="utf-8")
+    config = load_config(tmp_path / "match.toml")
+    init_window_match(config, now=NOW, seed=b"forty")
+    sheets = open_match_sheets(config)
+    cls = get_ruleset("coalition")
+    read = read_match(sheets, cls)
+    tab = read.seats["coalition"].tab
+    armies = tab.table("armies")
+    writes = []
+    for row in read.seats["coalition"].rows:
+        if row.table == "armies":
+            n = int(row.subject.split()[1])
+            index = row.row - armies.first_row
+            writes += [RangeWrite(a1(tab.name, armies.cell(index, "to")), [[pairs[n - 1][1]]]),
+                       RangeWrite(a1(tab.name, armies.cell(index, "order")), [["engage"]]),
+                       RangeWrite(a1(tab.name, armies.cell(index, "target")), [[f"Phyr {n:02d}"]])]
+    sheets.of("coalition").write([*writes, RangeWrite(a1(tab.name, tab.table("side").cell(0, "ready")), [[True]])])
+    phyrexia = read.seats["phyrexia"].tab
+    sheets.of("phyrexia").write([RangeWrite(a1(phyrexia.name, phyrexia.table("side").cell(0, "ready")), [[True]])])
+    assert window_sync_once(config, sheets, now=NOW).resolved
+    judged = read_match(sheets, cls)
+    assert sum(1 for b in judged.record.state.battles if b.announced) == 40
+    rows = judged.seats[JUDGE].rows
+    assert len([r for r in rows if r.table == "results"]) == 40  # a row for every battle announced
+    assert len([r for r in rows if r.table == "losses"]) == 80  # and for every army in one
+    type_bot_orders(sheets, cls, {JUDGE: judged.record.ruleset.bots()["commander"].make("judge")})
+    report = window_sync_once(config, sheets, now=NOW)
+    assert report.resolved and not report.rejected, report.rejected[:3]
+    assert not [b for b in read_match(sheets, cls).record.state.battles if b.announced]  # none waits a turn
