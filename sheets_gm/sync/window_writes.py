@@ -141,8 +141,11 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     """A seat's View tab: title, status, its private panel (rewritten whole) and its private log lines;
     returns how many log lines were added."""
     batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
-    panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS]))
-             for r in adapter.panel(state, seat)[:VIEW_PANEL_ROWS]]
+    rows = adapter.panel(state, seat)
+    if len(rows) > VIEW_PANEL_ROWS:  # never cut without a word (a game's panel says where the rest is itself)
+        rows = [*rows[:VIEW_PANEL_ROWS - 1], [f"… {len(rows) - VIEW_PANEL_ROWS + 1} more rows: the panel holds "
+                                              f"{VIEW_PANEL_ROWS} rows; the orders tab and the logs have the rest"]]
+    panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
     panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
     batch.put(backend, tabs.view_panel_range(seat), panel)
     mine = private_events(events, seat)

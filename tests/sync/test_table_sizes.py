@@ -118,6 +118,12 @@ def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: P
     rows = judged.seats[JUDGE].rows
     assert len([r for r in rows if r.table == "results"]) == 40  # a row for every battle announced
     assert len([r for r in rows if r.table == "losses"]) == 80  # and for every army in one
+    view = [str(c) for line in sheets.judge_sheet().read(["'View judge'!A4:H43"])[0] for c in line if c]
+    squares = {b.at for b in judged.record.state.battles}
+    shown = {c for c in view if c in squares}
+    left_out = next(c for c in view if c.startswith("… "))  # the panel's rows run out: it says where the rest are
+    assert all(sq in shown or sq in left_out for sq in squares) and "Judge tab" in left_out
+    assert "Board" not in " ".join(view)  # no tab that does not exist
     type_bot_orders(sheets, cls, {JUDGE: judged.record.ruleset.bots()["commander"].make("judge")})
     report = window_sync_once(config, sheets, now=NOW)
     assert report.resolved and not report.rejected, report.rejected[:3]

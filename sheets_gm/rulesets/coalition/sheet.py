@@ -132,5 +132,5 @@ class CoalitionSheet:
 
     def panel(self, state: CoalitionState, seat: str) -> Grid:
         """A side's armies, or the battles to judge and the announcements (judge and GM)."""
-        return panel(state, self.plane_map, seat)
+        return panel(state, self.plane_map, seat, self.spec.tabs)
 
