@@ -6,19 +6,29 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
 
 from sheets_gm.engine.core.ruleset import JUDGE
-from sheets_gm.engine.registry import TEMPLATES, get_ruleset
+from sheets_gm.engine.registry import TEMPLATES, create_ruleset, get_ruleset
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.window_match import init_window_match, window_sync_once
 from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 from sheets_gm.sheets.layout import a1
+from sheets_gm.sync.match_record import engine_write
+from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import poll
 from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_read import read_match
+from sheets_gm.sync.window_writes import drawn_writes
+from tests.fakes.memory import MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 
@@ -128,3 +138,42 @@ def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: P
     report = window_sync_once(config, sheets, now=NOW)
     assert report.resolved and not report.rejected, report.rejected[:3]
     assert not [b for b in read_match(sheets, cls).record.state.battles if b.announced]  # none waits a turn
+
+
+def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table() -> None:
+    rules = create_ruleset("wesnoth")
+    assert isinstance(rules, WesnothRuleset)
+    roster = rules.sample_roster()
+    board_, engine = MemoryBackend("board"), MemoryBackend("engine")
+    seats = {seat: MemoryBackend(seat) for seat in roster.seats}
+    sheets = MatchSheets(roster.seats, board_, engine, tuple(seats.values()))
+    record = create_window_match(sheets, rules, roster, seed=b"grow")
+    state = record.state
+    first = state.players[0].name
+    placed = MatchTabs(rules.sheet().spec, roster.seats, False).orders(first).table("units")
+    assert placed.rows == 24  # the layout's floor: a leader alone needs one
+    # The GM's test army: her leader and 23 more on free hexes, and gold enough to recruit a full castle.
+    board = rules.rules.board
+    leader = next(u for u in state.units if u.owner == first and u.leader)
+    taken = {u.at for u in state.units}
+    free = [h for h in board.grid.cells() if h not in taken and board.cell(h).feature is Feature.NONE
+            and board.terrain(h) in (Terrain.PLAIN, Terrain.FOREST)]
+    army = [replace(leader, id=f"{first}-{n}", at=free[n], leader=False) for n in range(23)]
+    state = replace(state, units=(*state.units, *army),
+                    players=tuple(replace(p, gold=500) if p.name == first else p for p in state.players))
+    record = replace(record, state=state)
+    batch = WriteBatch()  # the match drawn as it stands now: 24 units in her 24 rows
+    drawn_writes(batch, sheets, MatchTabs(rules.sheet().spec, roster.seats, False), record, rules.sheet(),
+                 rules.dice(record.seed, state))
+    batch.put(engine, *engine_write("Engine", record))
+    batch.run(sheets.write_order())
+    cls = get_ruleset("wesnoth")
+    type_bot_orders(sheets, cls, {first: rules.bots()["skirmisher"].make("grow")})
+    report = poll(sheets, cls, now=NOW, force=True)
+    assert report.resolved and report.tables_grown == [first], report.rejected
+    after = read_match(sheets, cls)
+    mine = [u.id for u in after.record.state.units if u.owner == first]
+    assert len(mine) > 24  # the bot recruited
+    rows = [r.subject for r in after.seats[first].rows if r.table == "units"]
+    assert rows == mine  # every unit has its row, the recruits too
+    assert after.seats[first].tab.table("units").rows == len(mine) + GROWTH_SPARE_ROWS
