@@ -16,16 +16,16 @@ from sheets_gm.engine.registry import TEMPLATES, create_ruleset, get_ruleset
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.window_match import init_window_match, window_sync_once
-from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
+from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.match_record import engine_write
 from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_create import create_window_match
 from sheets_gm.sync.window_poll import poll
-from sheets_gm.sync.window_autoplay import type_bot_orders
 from sheets_gm.sync.window_read import read_match
 from sheets_gm.sync.window_writes import drawn_writes
 from tests.fakes.memory import MemoryBackend
