@@ -75,6 +75,19 @@ class MatchTabs:
             sizes[seat] = mine
         return self.with_sizes(sizes)
 
+    def short(self, adapter: AnySheetAdapter, state: Any) -> list[str]:
+        """A sentence per table with fewer rows than ``state`` gives it (a match laid out before tables were
+        sized from the match): the rows past its end have no row to type in until it is laid out again."""
+        out: list[str] = []
+        for seat in self.input_seats():
+            tab = self.orders(seat)
+            for placed in tab.tables:
+                need = len(adapter.rows(state, seat, placed.spec))
+                if need > placed.rows:
+                    out.append(f"the {placed.spec.name.replace('_', ' ')} table of tab {tab.name!r} has {placed.rows} "
+                               f"rows for {need}: the last {need - placed.rows} have no row to type in")
+        return out
+
     def grown(self, before: MatchTabs) -> tuple[str, ...]:
         """The seats (and ``JUDGE``) whose input tab has more rows here than in ``before``."""
         return tuple(seat for seat in self.input_seats()

@@ -64,6 +64,7 @@ class WindowReport:
     settings: Any = None  # the house rules the match was created with and keeps
     untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
     tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
+    short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -141,6 +142,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
     report.untyped = _untyped_rows(read, window)
+    report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = any(s.pending is not None for s in read.seats.values())
     if pending:
         report.reason = "completing a resolution that was interrupted"

@@ -9,8 +9,10 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import yaml
 
+from sheets_gm.cli import main
 from sheets_gm.engine.core.ruleset import JUDGE
 from sheets_gm.engine.registry import TEMPLATES, create_ruleset, get_ruleset
 from sheets_gm.match.config import load_config
@@ -177,3 +179,31 @@ def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table() -> None:
     rows = [r.subject for r in after.seats[first].rows if r.table == "units"]
     assert rows == mine  # every unit has its row, the recruits too
     assert after.seats[first].tab.table("units").rows == len(mine) + GROWTH_SPARE_ROWS
+
+
+def test_a_match_laid_out_with_too_few_rows_is_warned_by_sync_status_and_doctor_and_repair_fits_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = coalition_war(tmp_path, 60)
+    config = load_config(path)
+    init_window_match(config, now=NOW, seed=b"short")
+    sheets = open_match_sheets(config)
+    cls = get_ruleset("coalition")
+    record = read_match(sheets, cls).record
+    # As a match laid out by an earlier sheets-gm stands: its tables hold 60 armies a side, and it has 70.
+    more = [replace(a, name=f"{a.name} bis") for side in ("coalition", "phyrexia")
+            for a in [a for a in record.state.armies if a.side.value == side][:10]]
+    record = replace(record, state=replace(record.state, armies=(*record.state.armies, *more)))
+    sheets.engine.write([RangeWrite(*engine_write("Engine", record))])
+    capsys.readouterr()
+    assert main(["status", "-c", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ("Warning: the armies table of tab 'Orders coalition' has 60 rows for 70: the last 10 have no row to type "
+            "in; the armies table of tab 'Orders phyrexia' has 60 rows for 70") in out
+    assert "Run sheets-gm repair" in out
+    main(["doctor", "-c", str(path)])
+    assert "tab 'Orders phyrexia' has 60 rows for 70" in capsys.readouterr().out
+    assert main(["repair", "-c", str(path)]) == 0
+    capsys.readouterr()
+    after = read_match(sheets, cls)
+    assert len([r for r in after.seats["coalition"].rows if r.table == "armies"]) == 70
+    assert main(["status", "-c", str(path)]) == 0 and "Warning" not in capsys.readouterr().out

@@ -83,23 +83,23 @@ def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_
     if later:
         tail.append(["Next turn", "", "Announced at the next deadline (made by a bump): "
                                       + ", ".join(f"{battle_title(b)}, {b.at}" for b in later)])
-    post = [[line] for line in battle_announcements(state, board).split("\n")]
+    post: Grid = [[line] for line in battle_announcements(state, board).split("\n")]
     changes: Grid = []
     if gm and state.changes:
         changes.append([])
         changes.append(["Army changes waiting (applied once the army has counted its turns where it heals):"])
         changes += [[name, "", "; ".join(f"{c.count} {c.name}" for c in creatures)]
                     for name, creatures in sorted(state.changes.items())]
-    whole = [*rows, *detailed, *tail, [], ["To paste on the forum:"], *post, *changes]
+    whole: Grid = [*rows, *detailed, *tail, [], ["To paste on the forum:"], *post, *changes]
     if len(whole) <= PANEL_ROWS:
         return whole
     # A row per battle, its armies on it, so that every battle shows; the post is in the report tab.
-    compact = [[b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather} · "
+    compact: Grid = [[b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather} · "
                 + "; ".join(f"{a.name} ({a.side.value}): {_army_text(a)}"
                             for a in (armies.get(n) for n in b.armies) if a is not None)]
                for b in waiting]
-    note = [[f"The Battle Announcements post to paste is in the {report_tab} tab."]]
-    fitted = [*rows, *compact, *tail, *note, *changes]
+    note: Grid = [[f"The Battle Announcements post to paste is in the {report_tab} tab."]]
+    fitted: Grid = [*rows, *compact, *tail, *note, *changes]
     if len(fitted) <= PANEL_ROWS:
         return fitted
     room = PANEL_ROWS - len(rows) - 1
