@@ -8,13 +8,15 @@ import datetime as dt
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from sheets_gm.cli import main
-from sheets_gm.engine.core.ruleset import JUDGE
-from sheets_gm.engine.registry import TEMPLATES, create_ruleset, get_ruleset
+from sheets_gm.engine.core.ruleset import JUDGE, Member, Roster
+from sheets_gm.engine.core.settings import parse_settings
+from sheets_gm.engine.registry import TEMPLATES, create_ruleset, default_board_text, get_ruleset
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.window_match import init_window_match, window_sync_once
@@ -207,3 +209,43 @@ def test_a_match_laid_out_with_too_few_rows_is_warned_by_sync_status_and_doctor_
     after = read_match(sheets, cls)
     assert len([r for r in after.seats["coalition"].rows if r.table == "armies"]) == 70
     assert main(["status", "-c", str(path)]) == 0 and "Warning" not in capsys.readouterr().out
+
+
+def _memory_match(name: str, roster: Roster | None = None, board: str | None = None,
+                  **settings: object) -> tuple[MatchSheets, Any]:
+    """A match of ``name`` created on in-memory spreadsheets (its sample roster unless given)."""
+    cls = get_ruleset(name)
+    rules = create_ruleset(name, parse_settings(cls.traits.settings_type, settings), board)
+    roster = roster or rules.sample_roster()
+    judge = MemoryBackend("judge") if cls.traits.judge else None
+    sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
+                         tuple(MemoryBackend(s) for s in roster.seats), judge)
+    create_window_match(sheets, rules, roster, seed=b"sizes")
+    return sheets, rules
+
+
+def test_a_gvg_team_of_fifteen_players_gets_fifteen_rows() -> None:
+    roles = ("dps", "tank", "healer")
+    roster = Roster(("red", "blue"), tuple(Member(f"{team}{n}", team, {"role": roles[n % 3]})
+                                           for team in ("red", "blue") for n in range(1, 16)))
+    sheets, _ = _memory_match("gvg", roster)
+    read = read_match(sheets, get_ruleset("gvg"))
+    assert [r.subject for r in read.seats["red"].rows if r.table == "players"] == [f"red{n}" for n in range(1, 16)]
+
+
+def test_win_or_die_has_an_action_row_and_a_reaction_row_per_command_token() -> None:
+    sheets, _ = _memory_match("winordie", tokens=20)
+    tab = read_match(sheets, get_ruleset("winordie")).seats["Ann"].tab
+    assert tab.table("actions").rows == 20 and tab.table("reactions").rows == 20  # 20 tokens, 20 actions a turn
+
+
+
+def test_a_wesnoth_castle_of_nine_hexes_gives_nine_recruit_rows() -> None:
+    lines = default_board_text("wesnoth").splitlines()
+    lines[2] = lines[2].replace(".        ", "castle1  ", 3)  # three more castle hexes for the first player
+    sheets, rules = _memory_match("wesnoth", board="\n".join(lines))
+    assert len(rules.rules.board.castle_of(1)) == 9
+    read = read_match(sheets, get_ruleset("wesnoth"))
+    first = read.record.state.players[0].name
+    recruits = [r.subject for r in read.seats[first].rows if r.table == "recruit"]
+    assert len(recruits) == 9  # she may recruit nine units in one step: a row each
