@@ -137,6 +137,17 @@ class PlacedTable:
         """The tab columns its rows span: to the feedback column."""
         return self.feedback_col + 1
 
+    def heading_rows(self) -> Grid:
+        """The table's title row and header row, as the layout writes them (from column A)."""
+        header: list[CellValue] = [""] * self.width
+        for i, c in self.columns():
+            header[i] = c.header
+        return [[self.spec.heading], header]
+
+    def heading_range(self) -> str:
+        """The title and header rows' cells, as a range within the tab."""
+        return cells(0, self.title_row, self.width - 1, self.header_row)
+
     def col(self, key: str) -> int:
         """The 0-based tab column of column ``key``."""
         column = self.spec.column(key)
@@ -225,18 +236,18 @@ class InputTab:
 
     def sizes_in(self, grid: Grid) -> dict[str, int]:
         """Each table's rows as the tab read in ``grid`` (from A1) lays them out: a table ends where the next
-        one's title stands in column A (a gap row before it). A table whose end is not found keeps the rows
-        placed here (the header check then names the cell that moved)."""
+        one's title stands in column A (a gap row before it), its last such title: tables only grow, so a title
+        left above by an earlier layout (a resolution cut between laying the tab out larger and writing its
+        rows) is never the current one. A table whose end is not found keeps the rows placed here (the header
+        check then names the cell that moved)."""
         column_a = [text_of(line[0]) if line else "" for line in grid]
         found: dict[str, int] = {}
         title_row = FIRST_TABLE_ROW
         for t, after in zip(self.tables, self.tables[1:], strict=False):
-            rows = t.rows
             first = title_row + 2  # the table's first row
-            for row in range(first + 2, len(column_a) + 1):  # the next title: one row at least, then the gap
-                if column_a[row - 1] == after.spec.heading:
-                    rows = row - 1 - first
-                    break
+            titles = [row for row in range(first + 2, len(column_a) + 1)  # one row at least, then the gap
+                      if column_a[row - 1] == after.spec.heading]
+            rows = titles[-1] - 1 - first if titles else t.rows
             found[t.spec.name] = rows
             title_row += 2 + rows + 1
         return found
@@ -300,10 +311,8 @@ class InputTab:
         widths: dict[int, int] = {}
         for t in self.tables:
             spec = t.spec
-            values[cell_at(0, t.title_row)] = [[spec.heading]]
-            header: list[CellValue] = [""] * t.width
-            for i, c in t.columns():
-                header[i] = c.header
+            title, header = t.heading_rows()
+            values[cell_at(0, t.title_row)] = [title[:1]]
             values[cell_at(0, t.header_row)] = [header]
             fills.append(Fill(cells(0, t.header_row, t.width - 1, t.header_row), colours.header, bold=True))
             protections.append(Protection(cells(0, t.title_row, width - 1, t.header_row), f"{spec.name}: headers"))

@@ -8,18 +8,21 @@ Google a spreadsheets.get and a spreadsheets.batchUpdate, which also grows the t
 resolution's one write per spreadsheet fills the new rows. Tables never shrink, so this happens only
 at the rare resolution that needs more rows than any before it.
 
-A read finds each table where its tab says it is (``InputTab.sizes_in``), so a resolution cut between
-the layout call and its write is completed on the grown tab by the next poll.
+The layout call leaves the tables' titles and headers to the resolution's write, which moves them
+with the rows, so that a resolution cut between the two leaves every table where its title says: the
+next poll reads the tab as it was (``InputTab.sizes_in`` finds each table by its title) and grows it
+again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.layout import TabLayout
 from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_create import apply_layouts, match_layouts
@@ -51,8 +54,18 @@ def grow_tables(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, adapt
         return tabs
     found = owners() if owners is not None else LayoutOwners()
     backends = [seat_backend(sheets, fitted, seat) for seat in grown]
-    layouts = [(backend, tab) for backend, tab in match_layouts(sheets, fitted, ruleset, adapter, state,
-                                                                found.emails, found.member_emails)
+    moved = {fitted.orders(seat).name for seat in grown}
+    layouts = [(backend, _titles_left_to_the_write(tab) if tab.name in moved else tab)
+               for backend, tab in match_layouts(sheets, fitted, ruleset, adapter, state, found.emails,
+                                                 found.member_emails)
                if any(backend is b for b in backends)]
     apply_layouts(sheets, layouts, found.title)
     return fitted
+
+
+def _titles_left_to_the_write(tab: TabLayout) -> TabLayout:
+    """A grown input tab's layout without its tables' titles and headers: the resolution's write puts them
+    where they move, with the rows (``seat_tables_writes``), so that a resolution cut between the layout call
+    and the write leaves every table where its title says (the next poll reads the tab as it was, and grows it
+    again)."""
+    return replace(tab, values={cell: grid for cell, grid in tab.values.items() if cell == "A1"})

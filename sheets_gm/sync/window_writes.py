@@ -100,7 +100,8 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
     """Rewrite a seat's input tab for ``state``: its status line and every table whole (``kept`` and ``notes``
     by table: see ``table_grid``)."""
     batch.put(backend, tab.status_cell(), [[status]])
-    for placed in tab.tables:
+    for placed in tab.tables:  # its title and headers too: where a tab grown at this resolution moved them
+        batch.put(backend, a1(tab.name, placed.heading_range()), placed.heading_rows())
         grid = table_grid(adapter, state, window, seat, placed, dice, outcome_text,
                           (kept or {}).get(placed.spec.name), (notes or {}).get(placed.spec.name))
         batch.put(backend, a1(tab.name, placed.rows_range()), grid)

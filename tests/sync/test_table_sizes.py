@@ -32,7 +32,7 @@ from sheets_gm.sync.window_create import create_window_match
 from sheets_gm.sync.window_poll import poll
 from sheets_gm.sync.window_read import read_match
 from sheets_gm.sync.window_writes import drawn_writes
-from tests.fakes.memory import MemoryBackend
+from tests.fakes.memory import InjectedFault, MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 
@@ -144,7 +144,8 @@ def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: P
     assert not [b for b in read_match(sheets, cls).record.state.battles if b.announced]  # none waits a turn
 
 
-def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table() -> None:
+@pytest.mark.parametrize("cut", [False, True], ids=["whole", "cut after the layout"])
+def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool) -> None:
     rules = create_ruleset("wesnoth")
     assert isinstance(rules, WesnothRuleset)
     roster = rules.sample_roster()
@@ -173,6 +174,11 @@ def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table() -> None:
     batch.run(sheets.write_order())
     cls = get_ruleset("wesnoth")
     type_bot_orders(sheets, cls, {first: rules.bots()["skirmisher"].make("grow")})
+    if cut:  # the resolution stops after laying her tab out larger, before its write: the next poll completes it
+        seats[first].fail_on_call = len(seats[first].calls) + 3  # its read, its layout, then the write
+        with pytest.raises(InjectedFault):
+            poll(sheets, cls, now=NOW, force=True)
+        seats[first].fail_on_call = None
     report = poll(sheets, cls, now=NOW, force=True)
     assert report.resolved and report.tables_grown == [first], report.rejected
     after = read_match(sheets, cls)
