@@ -20,10 +20,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
+for folder in (ROOT, ROOT / "scripts"):  # tests.fakes: the fake Google lives with the tests; bench_sync beside
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
-from scripts.bench_sync import NOW, Match, Usage, metered_spreadsheets  # noqa: E402
+from bench_sync import NOW, Match, Usage, metered_spreadsheets  # noqa: E402
+
 from sheets_gm.engine.core.ruleset import JUDGE, Member, Roster  # noqa: E402
 from sheets_gm.engine.registry import create_ruleset, get_ruleset  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
