@@ -27,7 +27,7 @@ from sheets_gm.sheets.backend import (
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
-from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sheets.spec import SEAT_ROWS, ruleset_sheet_spec
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
@@ -136,7 +136,23 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
     report.ok("layout", "every header cell is in place; " +
               (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
     _same_settings(config, record.ruleset.settings, report)
+    _table_rows(config, read, report)
     _deadline(config, record, report, now)
+
+
+def _table_rows(config: MatchConfig, read: MatchRead, report: Checkup) -> None:
+    """Every army, unit, battle has its row: a warning naming each table laid out with fewer rows than the match
+    gives it (a match laid out before tables were sized from the match)."""
+    short = read.tabs.short(read.adapter, read.record.state)
+    if short:
+        report.warn("table rows", "; ".join(short), f"run `sheets-gm repair -c {config.path}`: it lays the tabs out "
+                                                    "with a row for each and keeps every typed row")
+        return
+    sizes = [f"{read.tabs.orders(seat).name} {placed.rows} {placed.spec.name}"
+             for seat in read.tabs.input_seats() for placed in read.tabs.orders(seat).tables
+             if placed.spec.rows != SEAT_ROWS]
+    report.ok("table rows", "a row for everything the match has (" + ", ".join(sizes) + "); a table that needs "
+                            "more grows at the resolution that needs them")
 
 
 def _engine_record(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> MatchRecord | None:

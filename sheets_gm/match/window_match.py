@@ -28,6 +28,7 @@ from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_grow import LayoutOwners
 from sheets_gm.sync.window_poll import WindowReport, poll
 
 
@@ -54,7 +55,8 @@ def window_sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime,
     with match_lock(config.lock_path):
         try:
             return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
-                        next_deadline=config.schedule.next_deadline, dry_run=dry_run)
+                        next_deadline=config.schedule.next_deadline, dry_run=dry_run,
+                        owners=lambda: layout_owners(config, sheets))
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
 
@@ -137,6 +139,13 @@ def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, .
     if config.gm_emails:
         emails[JUDGE] = tuple(config.gm_emails)
     return emails
+
+
+def layout_owners(config: MatchConfig, sheets: MatchSheets) -> LayoutOwners:
+    """What a tab laid out again keeps of init's layout: the typed cells' editors (the roster's e-mails, the
+    judge's) and the spreadsheets' title; read when a resolution grows a table."""
+    roster = repair_roster(config, sheets)
+    return LayoutOwners(editor_emails(config, roster), member_emails(roster), config.title)
 
 
 def repair_roster(config: MatchConfig, sheets: MatchSheets) -> Roster:

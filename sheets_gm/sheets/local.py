@@ -762,7 +762,8 @@ class LocalWorkbookBackend:
         wb.active = next(i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible")
         for ws in wb.worksheets:
             ws.sheet_view.tabSelected = ws is wb.active
-        wb.properties.title = layout.title
+        if layout.title:  # '' leaves the title as it is (a tab laid out again alone)
+            wb.properties.title = layout.title
 
 
 def _write_box(ws: Any, box: _Box, values: Grid, where: str) -> bool:
