@@ -68,7 +68,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     window = ruleset.window(state)
     outcome = ruleset.outcome(state)
     status = status_line(read.adapter, record)
-    dice = ruleset.dice(record.seed, state)
+    dice = record.dice()
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
@@ -189,7 +189,8 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "
                  "again what still holds)")
     undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
-    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"))
+    # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target.
+    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1)
     new = _redraw(sheets, read, back, [undo], batch, restored)
     batch.put(sheets.engine, engine_values_range(engine_tab), new.values())
     calls = batch.run(sheets.write_order())

@@ -149,7 +149,7 @@ def create_window_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster
     apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()
-    drawn_writes(batch, sheets, tabs, record, adapter, ruleset.dice(seed, state))
+    drawn_writes(batch, sheets, tabs, record, adapter, record.dice())
     rows: Grid = [list(r) for r in settings_rows(ruleset.settings, schedule_text)]
     batch.put(sheets.board, a1(adapter.spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     batch.put(sheets.engine, engine_values_range(adapter.spec.tabs.engine), record.values())

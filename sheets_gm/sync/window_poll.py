@@ -131,7 +131,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     if window is None:
         report.finished = True
         return report
-    dice = ruleset.dice(record.seed, record.state)
+    dice = record.dice()
     answer = _answer(read, window, dice)
     report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
                        for subject, problems in i.problems.items() for p in problems]
@@ -264,7 +264,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                          log_rows=record.log_rows + public)
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
-    next_dice = ruleset.dice(record.seed, new_state)
+    next_dice = record.dice(new_state)
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         seat_input = answer.inputs.get(seat)
@@ -307,7 +307,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
-               "gm_events": record.gm_events}
+               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {})}
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, history_range(engine_tab, number), [[number, compact_json(history)]])
     batch.put(sheets.engine, engine_values_range(engine_tab), new_record.values())

@@ -111,7 +111,7 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     batch = WriteBatch()
     status = status_line(adapter, record)
     outcome = record.ruleset.outcome(record.state)
-    dice = record.ruleset.dice(record.seed, record.state)
+    dice = record.dice()
     for seat in tabs.input_seats():
         seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, record.state, window,
                            seat, dice, status, outcome.text if outcome else "", kept.get(seat))

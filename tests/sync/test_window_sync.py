@@ -19,7 +19,9 @@ from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_between import adjust_window_match, undo_window
 from sheets_gm.sync.window_create import SeatsMismatchError, create_window_match
+from sheets_gm.sync.window_export import window_match_replay
 from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.window_replay import replay_window_states
 from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.sync.race_game import RACE, RaceOrders, RaceRuleset, RaceSettings, as_ruleset, registered_race
 
@@ -338,3 +340,33 @@ def test_an_adjustment_keeps_saying_why_and_an_undo_puts_back_every_row_read(
     assert json.loads(str(ann.value("Archive Ann", "C2")))["stale"][0]["values"] == {"pace": "walk"}
     assert feedback(ann, "Ann", "runners", 1) != said
     assert record_of(engine).resolved == 0  # type: ignore[attr-defined]
+
+
+def _both_run(ann: MemoryBackend, bo: MemoryBackend) -> None:
+    for index in range(2):
+        type_pace(ann, "Ann", index, "run")
+        type_pace(bo, "Bo", index, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+
+
+def test_an_undone_window_is_dealt_afresh_and_the_match_still_verifies(registered_race: type[RaceRuleset]) -> None:
+    """Issue 20, finding 10: the undone turn's dice were in the log; the same orders typed again must not meet
+    the same dice (a player could aim them), and verify still replays every die from the seed."""
+    sheets, (_board, engine, ann, bo) = new_race()
+    _both_run(ann, bo)
+    assert poll(sheets, RACE, now=NOW).resolved
+    first = record_of(engine).state  # type: ignore[attr-defined]
+    undo_window(sheets, RACE, "Bo ticked Ready too early")
+    assert record_of(engine).deal == 1  # type: ignore[attr-defined]
+    _both_run(ann, bo)
+    assert poll(sheets, RACE, now=NOW).resolved
+    again = record_of(engine).state  # type: ignore[attr-defined]
+    assert again.at != first.at  # four d6 dealt afresh (this seed's first deal and second differ)
+    rules = RaceRuleset(RaceSettings(), "track 8")
+    start = rules.new_match(rules.sample_roster(), SEED)
+    orders = RaceOrders({r: "run" for r in ("Ann-1", "Ann-2", "Bo-1", "Bo-2")})
+    assert first == rules.resolve(start, orders, rules.dice(SEED, start)).state  # deal 0: the plain formula
+    assert again == rules.resolve(start, orders, rules.dice(SEED, start).dealt(1)).state
+    check = replay_window_states(window_match_replay(sheets, RACE))
+    assert check.difference is None and check.resolutions == 1 and check.rolls == 4
