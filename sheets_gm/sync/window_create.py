@@ -16,7 +16,12 @@ from sheets_gm.sheets.spec import SheetSpec
 from sheets_gm.sheets.tables import InputTab
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, HISTORY_MARGIN, MatchRecord, engine_values_range, key_column
 from sheets_gm.sync.match_tabs import (
+    ARCHIVE_COLS,
+    ARCHIVE_COPY_COL,
     ARCHIVE_FIRST_HISTORY_ROW,
+    ARCHIVE_FIRST_LINE_ROW,
+    ARCHIVE_LINES,
+    ARCHIVE_TEXT_COLS,
     LOG_ROWS,
     SEAT_LOG_ROWS,
     VIEW_COLS,
@@ -56,10 +61,15 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
 
 
 def _archive_tab(tabs: MatchTabs, seat: str, windows: int) -> TabLayout:
+    """A seat's archive: sentences in A:B, readable; the sync's own copies in hidden columns C:F."""
     header = tabs.spec.headers.archive
-    layout = _simple_tab(tabs.archive(seat), header, ARCHIVE_FIRST_HISTORY_ROW + windows + HISTORY_MARGIN,
-                         tabs.spec, "Orders consumed by sheets-gm: only the GM edits")
-    return replace(layout, values={"A1": [list(header)], f"A{ARCHIVE_FIRST_HISTORY_ROW - 1}": [list(header)]})
+    rows = max(ARCHIVE_FIRST_HISTORY_ROW + windows + HISTORY_MARGIN, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1)
+    layout = _simple_tab(tabs.archive(seat), header, rows, tabs.spec,
+                         "What became of the orders typed here, written by sheets-gm: only the GM edits",
+                         {0: 140, 1: 900})
+    return replace(layout, hidden_columns=tuple(range(ARCHIVE_COPY_COL, ARCHIVE_COLS)),
+                   fills=(Fill(cells(0, 1, ARCHIVE_TEXT_COLS - 1, 1), tabs.spec.colours.header, bold=True),
+                          Fill(cells(1, 2, 1, rows), "#FFFFFF", wrap=True)))
 
 
 def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:

@@ -316,10 +316,12 @@ def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(
     sheet.cell(captain, 3).value, sheet.cell(captain, 4).value = "Tree Speed", "Player Speed"
     book.save(match.workbook)
     assert match.run("undo", "--reason", "redo turn 1") == 0
-    assert "row(s) typed since were set aside in the archive tabs (column C)" in capsys.readouterr().out
-    kept = json.loads(str(match.book()["Archive red"]["C2"].value))
-    assert kept["window"] == "1"  # the window undone
-    stale = {row["subject"]: row for row in kept["stale"]}
+    assert "row(s) typed since were set aside: each seat's Archive tab lists them" in capsys.readouterr().out
+    archive = match.book()["Archive red"]
+    line = next(r for r in range(2, 20) if str(archive[f"B{r}"].value).startswith("Your orders for turn 2, set aside "
+                                                                                 "by the GM's undo of turn 1: red0"))
+    assert "red — Skill 1: Tree Speed, Skill 2: Player Speed" in str(archive[f"B{line}"].value)
+    stale = {row["subject"]: row for row in json.loads(str(archive[f"C{line}"].value))}
     assert {"red0", "red1", "red2", "red"} <= set(stale)
     assert {row["window"] for row in stale.values()} == {"2"}  # typed for turn 2
     assert [stale["red"]["values"][k] for k in ("skill1", "skill2")] == ["Tree Speed", "Player Speed"]
@@ -370,7 +372,7 @@ def test_a_gm_command_waits_for_a_resolution_interrupted_half_way(match: Match,
     """red's orders were archived by a resolution cut before its commit: adjust and undo wait for the sync."""
     type_orders(match.sheets)
     book = match.book()
-    book["Archive red"]["B2"] = json.dumps({"resolution": 1, "window": "1", "rows": []})
+    book["Archive red"]["E2"] = json.dumps({"resolution": 1, "window": "1", "rows": []})
     book.save(match.workbook)
     files = match.files()
     for args in (["adjust", "--coins", "red=3", "--reason", "x"], ["undo", "--reason", "x"]):

@@ -1,0 +1,124 @@
+"""The readable part of a seat's Archive tab: what became of the rows it typed, in sentences.
+
+A line is the window it concerns, a sentence ("Your orders for turn 4, set aside by the GM's
+undo: 10F — Order: 10F > 10G. …"), and, in a hidden column, the rows it names as JSON. Lines go
+one after the other from the count kept in the archive's pending row (a hidden cell every poll
+reads anyway), in the same write as what they record, and nothing ever writes over them: a row
+set aside stays readable for the whole match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from sheets_gm.engine.core.ruleset import Window
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import CellValue, a1, cell_at
+from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sheets.tables import InputTab, TypedRow, text_of, ticked
+from sheets_gm.sync.match_record import compact_json
+from sheets_gm.sync.match_tabs import ARCHIVE_COLS, ARCHIVE_LINES, ARCHIVE_PENDING_ROW, MatchTabs
+from sheets_gm.sync.sheets import WriteBatch
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveLine:
+    """One readable line: the window it concerns, what happened, and the rows it names."""
+
+    when: str
+    text: str
+    rows: tuple[TypedRow, ...] = ()
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter upper-case ("turn 4" → "Turn 4")."""
+    return text[:1].upper() + text[1:]
+
+
+def row_text(tab: InputTab, row: TypedRow) -> str:
+    """A typed row in words: its subject, then each typed cell under its column's header
+    ("10F — Order: 10F > 10G", "Ann — Ready ✔")."""
+    try:
+        columns = tab.table(row.table).spec.columns
+    except KeyError:  # a table this layout no longer has: its cells by key
+        parts = [f"{k}: {text_of(v)}" for k, v in row.values.items() if v not in (None, "", False)]
+    else:
+        parts = []
+        for c in columns:
+            value = row.values.get(c.key)
+            if not c.kind.typed or value in (None, "", False):
+                continue
+            if c.kind in (ColumnKind.TICK, ColumnKind.READY):
+                if ticked(value):
+                    parts.append(f"{c.header} ✔")
+            else:
+                parts.append(f"{c.header}: {text_of(value)}")
+    return f"{row.subject} — {', '.join(parts)}" if parts else row.subject
+
+
+def rows_text(tab: InputTab, rows: Sequence[TypedRow]) -> str:
+    """Typed rows in words, one after the other."""
+    return "; ".join(row_text(tab, r) for r in rows)
+
+
+def window_words(key: str, window: Window | None) -> str:
+    """How a line names the window a row was typed for: the window's label when it is ``window``, else its key
+    as the row's For cell showed it."""
+    if window is not None and key == window.key:
+        return window.label
+    return f"window “{key}”" if key else "no window"
+
+
+def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: Mapping[str, str]) -> ArchiveLine:
+    """What a resolution of ``window`` read of the seat's rows, and which of them it left in place, and why."""
+    text = f"{capital(window.label)} resolved with what you typed: {rows_text(tab, read)}."
+    left = [r for r in read if r.subject in unused]
+    if left:
+        text += " Not carried out, still in your rows: " + "; ".join(
+            f"{r.subject} ({unused[r.subject]})" for r in left) + "."
+    return ArchiveLine(capital(window.label), text, tuple(read))
+
+
+def stale_line(tab: InputTab, open_window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """Rows typed for another window than the open one, set aside and cleared from their cells."""
+    keys = ", ".join(dict.fromkeys(window_words(r.window, open_window) for r in rows))
+    text = (f"Set aside while {open_window.label} was played, as written for {keys}: {rows_text(tab, rows)}. "
+            "They are no longer in your rows: type them again in the window they are for.")
+    return ArchiveLine(capital(open_window.label), text, tuple(rows))
+
+
+def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
+               set_aside: Sequence[TypedRow], was_open: Window | None) -> list[ArchiveLine]:
+    """What the GM's undo of ``undone`` did to the seat's rows: the rows put back, the rows typed since set aside."""
+    lines = []
+    if restored:
+        lines.append(ArchiveLine(capital(undone.label), (
+            f"Taken back by the GM's undo ({reason}): your orders for {undone.label} are back in your rows, "
+            f"Ready unticked; they are read again when {undone.label} resolves: {rows_text(tab, restored)}."),
+            tuple(restored)))
+    if set_aside:
+        words = ", ".join(dict.fromkeys(window_words(r.window, was_open) for r in set_aside))
+        lines.append(ArchiveLine(capital(words), (
+            f"Your orders for {words}, set aside by the GM's undo of {undone.label}: {rows_text(tab, set_aside)}. "
+            f"They are no longer in your rows: type them again when {words} opens."), tuple(set_aside)))
+    return lines
+
+
+def lines_cell(tabs: MatchTabs, seat: str) -> str:
+    """The hidden cell of the pending row counting the archive's readable lines."""
+    return a1(tabs.archive(seat), cell_at(ARCHIVE_COLS - 1, ARCHIVE_PENDING_ROW))
+
+
+def archive_lines_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, seat: str, first: int,
+                         lines: Sequence[ArchiveLine]) -> int:
+    """Queue ``lines`` from line ``first`` (0-based) of the seat's archive; returns the count after them (the
+    caller writes it in the pending row's last cell, in the same batch)."""
+    if not lines:
+        return first
+    first = min(first, ARCHIVE_LINES - len(lines))  # the tab's last lines, past thousands: never past its edge
+    grid: list[list[CellValue]] = [
+        [line.when, line.text, compact_json([r.to_json() for r in line.rows]) if line.rows else ""]
+        for line in lines]
+    batch.put(backend, tabs.archive_lines_range(seat, first, len(lines)), grid)
+    return first + len(lines)
