@@ -1,10 +1,10 @@
 """The readable part of a seat's Archive tab: what became of the rows it typed, in sentences.
 
-A line is the window it concerns, a sentence ("Your orders for turn 4, set aside by the GM's
-undo: 10F — Order: 10F > 10G. …"), and, in a hidden column, the rows it names as JSON. Lines go
-one after the other from the count kept in the archive's pending row (a hidden cell every poll
-reads anyway), in the same write as what they record, and nothing ever writes over them: a row
-set aside stays readable for the whole match.
+An entry is the window it concerns and a sentence ("Your orders for turn 4, set aside by the GM's
+undo of turn 3; …:"), then a line per row it names ("    · 10F — Order: 10F > 10G"), and, in a
+hidden column, those rows as JSON. Lines go one after the other from the count kept in the
+archive's pending row (a hidden cell every poll reads anyway), in the same write as what they
+record, and nothing ever writes over them: a row set aside stays readable for the whole match.
 """
 
 from __future__ import annotations
@@ -24,11 +24,19 @@ from sheets_gm.sync.sheets import WriteBatch
 
 @dataclass(frozen=True, slots=True)
 class ArchiveLine:
-    """One readable line: the window it concerns, what happened, and the rows it names."""
+    """One entry: the window it concerns, a sentence, then one line per typed row it names (``details``), and
+    those rows themselves (kept as JSON in the hidden column of the entry's first line)."""
 
     when: str
     text: str
+    details: tuple[str, ...] = ()
     rows: tuple[TypedRow, ...] = ()
+
+    def grid(self) -> list[list[CellValue]]:
+        """The entry's lines as cells: window, sentence, hidden copy; then each detail indented."""
+        copy = compact_json([r.to_json() for r in self.rows]) if self.rows else ""
+        first: list[CellValue] = [self.when, self.text, copy]
+        return [first, *(list[CellValue](["", f"    · {d}", ""]) for d in self.details)]
 
 
 def capital(text: str) -> str:
@@ -72,20 +80,18 @@ def window_words(key: str, window: Window | None) -> str:
 
 def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: Mapping[str, str]) -> ArchiveLine:
     """What a resolution of ``window`` read of the seat's rows, and which of them it left in place, and why."""
-    text = f"{capital(window.label)} resolved with what you typed: {rows_text(tab, read)}."
-    left = [r for r in read if r.subject in unused]
-    if left:
-        text += " Not carried out, still in your rows: " + "; ".join(
-            f"{r.subject} ({unused[r.subject]})" for r in left) + "."
-    return ArchiveLine(capital(window.label), text, tuple(read))
+    details = tuple(row_text(tab, r) + (f" — not carried out ({unused[r.subject]}): still in your rows"
+                                        if r.subject in unused else "") for r in read)
+    return ArchiveLine(capital(window.label), f"{capital(window.label)} resolved with what you typed:", details,
+                       tuple(read))
 
 
 def stale_line(tab: InputTab, open_window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
     """Rows typed for another window than the open one, set aside and cleared from their cells."""
     keys = ", ".join(dict.fromkeys(window_words(r.window, open_window) for r in rows))
-    text = (f"Set aside while {open_window.label} was played, as written for {keys}: {rows_text(tab, rows)}. "
-            "They are no longer in your rows: type them again in the window they are for.")
-    return ArchiveLine(capital(open_window.label), text, tuple(rows))
+    text = (f"Set aside while {open_window.label} was played, as written for {keys}; no longer in your rows: type "
+            "them again in the window they are for:")
+    return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
 def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
@@ -94,14 +100,14 @@ def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[Ty
     lines = []
     if restored:
         lines.append(ArchiveLine(capital(undone.label), (
-            f"Taken back by the GM's undo ({reason}): your orders for {undone.label} are back in your rows, "
-            f"Ready unticked; they are read again when {undone.label} resolves: {rows_text(tab, restored)}."),
-            tuple(restored)))
+            f"Taken back by the GM's undo ({reason}): your orders for {undone.label} are back in your rows, Ready "
+            f"unticked, to be read again when {undone.label} resolves:"),
+            tuple(row_text(tab, r) for r in restored), tuple(restored)))
     if set_aside:
         words = ", ".join(dict.fromkeys(window_words(r.window, was_open) for r in set_aside))
         lines.append(ArchiveLine(capital(words), (
-            f"Your orders for {words}, set aside by the GM's undo of {undone.label}: {rows_text(tab, set_aside)}. "
-            f"They are no longer in your rows: type them again when {words} opens."), tuple(set_aside)))
+            f"Your orders for {words}, set aside by the GM's undo of {undone.label}; no longer in your rows: type "
+            f"them again when {words} opens:"), tuple(row_text(tab, r) for r in set_aside), tuple(set_aside)))
     return lines
 
 
@@ -114,11 +120,9 @@ def archive_lines_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTa
                          lines: Sequence[ArchiveLine]) -> int:
     """Queue ``lines`` from line ``first`` (0-based) of the seat's archive; returns the count after them (the
     caller writes it in the pending row's last cell, in the same batch)."""
-    if not lines:
+    grid = [cells for line in lines for cells in line.grid()]
+    if not grid:
         return first
-    first = min(first, ARCHIVE_LINES - len(lines))  # the tab's last lines, past thousands: never past its edge
-    grid: list[list[CellValue]] = [
-        [line.when, line.text, compact_json([r.to_json() for r in line.rows]) if line.rows else ""]
-        for line in lines]
-    batch.put(backend, tabs.archive_lines_range(seat, first, len(lines)), grid)
-    return first + len(lines)
+    first = min(first, ARCHIVE_LINES - len(grid))  # the tab's last lines, past thousands: never past its edge
+    batch.put(backend, tabs.archive_lines_range(seat, first, len(grid)), grid)
+    return first + len(grid)

@@ -27,7 +27,7 @@ from sheets_gm.sheets.tables import InputTab
 ARCHIVE_PENDING_ROW = 2
 ARCHIVE_FIRST_HISTORY_ROW = 5
 ARCHIVE_FIRST_LINE_ROW = 2  # the readable lines, one after the other, never written over
-ARCHIVE_LINES = 2_000
+ARCHIVE_LINES = 3_000
 ARCHIVE_TEXT_COLS = 2  # A: the window, B: the sentence
 ARCHIVE_COPY_COL = 2  # C, hidden: the rows a line names, as JSON (the seat's own typing, nothing secret)
 ARCHIVE_DATA_COL = 3  # D:F, hidden: window key, rows read (JSON), lines written (row 2) — the pending and history rows

@@ -82,7 +82,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                     why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
         seat_tables_writes(batch, backend, seat_read.tab, read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", kept, why)
-    seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events)
+    seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,
+                             read.record.state)
     board_writes(batch, sheets.board, read.tabs, read.adapter, state, status)
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events)
     return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)

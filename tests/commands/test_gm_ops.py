@@ -318,9 +318,10 @@ def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(
     assert match.run("undo", "--reason", "redo turn 1") == 0
     assert "row(s) typed since were set aside: each seat's Archive tab lists them" in capsys.readouterr().out
     archive = match.book()["Archive red"]
-    line = next(r for r in range(2, 20) if str(archive[f"B{r}"].value).startswith("Your orders for turn 2, set aside "
-                                                                                 "by the GM's undo of turn 1: red0"))
-    assert "red — Skill 1: Tree Speed, Skill 2: Player Speed" in str(archive[f"B{line}"].value)
+    line = next(r for r in range(2, 40) if str(archive[f"B{r}"].value).startswith(
+        "Your orders for turn 2, set aside by the GM's undo of turn 1; no longer in your rows"))
+    details = [str(archive[f"B{r}"].value) for r in range(line + 1, line + 5)]
+    assert "    · red — Skill 1: Tree Speed, Skill 2: Player Speed, Ready ✔" in details
     stale = {row["subject"]: row for row in json.loads(str(archive[f"C{line}"].value))}
     assert {"red0", "red1", "red2", "red"} <= set(stale)
     assert {row["window"] for row in stale.values()} == {"2"}  # typed for turn 2

@@ -63,6 +63,17 @@ def feedback(backend: MemoryBackend, seat: str, table: str, index: int) -> str:
     return str(backend.value(f"Orders {seat}", placed.cell(index, "feedback")))
 
 
+def archive_lines(backend: MemoryBackend, seat: str) -> list[str]:
+    """The sentences of a seat's Archive tab, in order (column B from row 2 to the first empty one)."""
+    out = []
+    for row in range(2, 100):
+        text = backend.value(f"Archive {seat}", f"B{row}")
+        if text in (None, ""):
+            return out
+        out.append(str(text))
+    return out
+
+
 def record_of(backend: MemoryBackend) -> object:
     grid = backend.read([engine_read_range("Engine")])[0]
     return parse_match_record(grid[1:], "engine")
@@ -137,8 +148,9 @@ def test_the_window_resolves_when_every_seat_is_ready(registered_race: type[Race
     assert ann.value("Orders Ann", tabs().orders("Ann").table("seat").cell(0, "ready")) is False
     archived = json.loads(str(ann.value("Archive Ann", "E5")))  # the hidden history row of resolution 1
     assert archived["rows"][0]["values"]["pace"] == "run"
-    assert ann.value("Archive Ann", "A2") == "Turn 1"  # and the line Ann reads
-    assert ann.value("Archive Ann", "B2") == "Turn 1 resolved with what you typed: Ann-1 — Pace: run; Ann — Ready ✔."
+    assert archive_lines(ann, "Ann") == [  # and what Ann reads
+        "Turn 1 resolved with what you typed:", "    · Ann-1 — Pace: run", "    · Ann — Ready ✔"]
+    assert ann.value("Archive Ann", "A2") == "Turn 1"
 
 
 def test_private_events_reach_only_their_seat_and_the_gm(registered_race: type[RaceRuleset]) -> None:
@@ -168,11 +180,11 @@ def test_a_row_typed_for_another_window_is_set_aside(registered_race: type[RaceR
     assert ann.value("Orders Ann", runners.cell(0, "pace")) == ""
     assert "written for 7" in feedback(ann, "Ann", "runners", 0)
     assert "a copy is in tab 'Archive Ann'" in feedback(ann, "Ann", "runners", 0)
-    assert ann.value("Archive Ann", "B2") == ("Set aside while turn 1 was played, as written for window “7”: Ann-1 — "
-                                              "Pace: run. They are no longer in your rows: type them again in the "
-                                              "window they are for.")
+    assert archive_lines(ann, "Ann") == [
+        "Set aside while turn 1 was played, as written for window “7”; no longer in your rows: type them again in "
+        "the window they are for:", "    · Ann-1 — Pace: run"]
     assert json.loads(str(ann.value("Archive Ann", "C2")))[0]["values"]["pace"] == "run"  # hidden: the rows
-    assert ann.value("Archive Ann", "F2") == 1  # the lines written
+    assert ann.value("Archive Ann", "F2") == 2  # the lines written
 
 
 def test_the_deadline_and_the_gm_resolve_without_every_seat(registered_race: type[RaceRuleset]) -> None:
@@ -258,7 +270,7 @@ def test_a_standing_row_stays_from_window_to_window(registered_race: type[RaceRu
     assert ann.value("Orders Ann", notes.cell(0, "note")) == "sprint at the end"
     assert ann.value("Orders Ann", notes.cell(0, "window")) == "2"
     assert poll(sheets, RACE, now=NOW).feedback_written == 0  # not stale, nothing to say again
-    assert "Set aside" not in str(ann.value("Archive Ann", "B2"))
+    assert not any("Set aside" in line for line in archive_lines(ann, "Ann"))
 
 
 def test_a_window_may_wait_for_some_seats_only(registered_race: type[RaceRuleset]) -> None:
@@ -303,8 +315,8 @@ def test_rows_a_resolution_did_not_use_stay_typed_and_say_why(registered_race: t
     assert ann.value("Orders Ann", tabs().orders("Ann").table("seat").cell(0, "ready")) is False
     archived = json.loads(str(ann.value("Archive Ann", "E2")))
     assert {r["subject"] for r in archived["rows"]} == {"Ann-1", "Ann-2", "Ann"}  # all it read: undo, recovery
-    assert str(ann.value("Archive Ann", "B2")).endswith(
-        "Not carried out, still in your rows: Ann-2 (the whistle blew after Ann-1 moved).")
+    assert "    · Ann-2 — Pace: walk — not carried out (the whistle blew after Ann-1 moved): still in your rows" in \
+        archive_lines(ann, "Ann")
     assert archived["kept"] == [{"table": "runners", "subject": "Ann-2", "values": {"pace": "walk"}, "note": said}]
     poll(sheets, RACE, now=NOW)  # the next polls keep saying why, before the engine's verdict
     assert feedback(ann, "Ann", "runners", 1) == f"{said} · ✔ Ann-2 will walk"
@@ -348,8 +360,8 @@ def test_an_adjustment_keeps_saying_why_and_an_undo_puts_back_every_row_read(
     # set aside
     assert undone.restored == 5 and undone.set_aside == 0
     assert [ann.value("Orders Ann", runners.cell(i, "pace")) for i in (0, 1)] == ["run", "walk"]
-    assert str(ann.value("Archive Ann", "B3")).startswith(
-        "Taken back by the GM's undo (the whistle was a mistake): your orders for turn 1 are back in your rows")
+    assert "Taken back by the GM's undo (the whistle was a mistake): your orders for turn 1 are back in your rows, " \
+           "Ready unticked, to be read again when turn 1 resolves:" in archive_lines(ann, "Ann")
     assert feedback(ann, "Ann", "runners", 1) != said
     assert record_of(engine).resolved == 0  # type: ignore[attr-defined]
 
@@ -384,17 +396,6 @@ def test_an_undone_window_is_dealt_afresh_and_the_match_still_verifies(registere
     assert check.difference is None and check.resolutions == 1 and check.rolls == 4
 
 
-def archive_lines(backend: MemoryBackend, seat: str) -> list[str]:
-    """The sentences of a seat's Archive tab, in order (column B from row 2 to the first empty one)."""
-    out = []
-    for row in range(2, 100):
-        text = backend.value(f"Archive {seat}", f"B{row}")
-        if text in (None, ""):
-            return out
-        out.append(str(text))
-    return out
-
-
 def test_rows_typed_since_an_undone_turn_stay_in_the_archive_after_the_next_resolutions(
         registered_race: type[RaceRuleset]) -> None:
     """Issue 20, finding 3: what an undo sets aside is never written over, and the seat is told where it is."""
@@ -406,9 +407,10 @@ def test_rows_typed_since_an_undone_turn_stay_in_the_archive_after_the_next_reso
     type_pace(ann, "Ann", 1, "walk")  # Ann plans turn 2
     undone = undo_window(sheets, RACE, "Bo ticked too early")
     assert undone.set_aside == 1
-    said = ("Your orders for turn 2, set aside by the GM's undo of turn 1: Ann-2 — Pace: walk. They are no longer "
-            "in your rows: type them again when turn 2 opens.")
-    assert said in archive_lines(ann, "Ann")
+    said = ("Your orders for turn 2, set aside by the GM's undo of turn 1; no longer in your rows: type them again "
+            "when turn 2 opens:")
+    lines = archive_lines(ann, "Ann")
+    assert lines[lines.index(said) + 1] == "    · Ann-2 — Pace: walk"
     assert any("tab 'Archive Ann' lists them" in str(v) for v in ann.tabs["View Ann"].values())  # told where
     assert not any("Archive Ann" in str(v) for v in bo.tabs["View Bo"].values())
     for turn in (1, 2):  # the next resolutions, and another row set aside, write after it, never over it
@@ -420,9 +422,15 @@ def test_rows_typed_since_an_undone_turn_stay_in_the_archive_after_the_next_reso
         tick_ready(bo, "Bo")
         assert poll(sheets, RACE, now=NOW).resolved
     lines = archive_lines(ann, "Ann")
-    assert said in lines and any(t.startswith("Set aside while turn 2 was played") for t in lines)
+    assert lines[lines.index(said) + 1] == "    · Ann-2 — Pace: walk"
+    assert any(t.startswith("Set aside while turn 2 was played") for t in lines)
     # turn 1 read; its undo; the row set aside; turn 1 read again; the pasted row; turn 2 read (Ready alone)
-    assert len(lines) == 6
+    assert [t for t in lines if not t.startswith("    · ")] == [
+        "Turn 1 resolved with what you typed:",
+        "Taken back by the GM's undo (Bo ticked too early): your orders for turn 1 are back in your rows, Ready "
+        "unticked, to be read again when turn 1 resolves:", said, "Turn 1 resolved with what you typed:",
+        "Set aside while turn 2 was played, as written for window “9”; no longer in your rows: type them again in "
+        "the window they are for:", "Turn 2 resolved with what you typed:"]
     copy = json.loads(str(ann.value("Archive Ann", f"C{2 + lines.index(said)}")))  # the hidden copy
     assert copy == [{"table": "runners", "subject": "Ann-2", "window": "2", "values": {"pace": "walk"}}]
 
@@ -441,9 +449,9 @@ def test_rows_set_aside_by_a_resolution_cut_mid_write_stay_in_the_archive(regist
     board.fail_on_call = None
     assert poll(sheets, RACE, now=NOW).resolved
     lines = archive_lines(ann, "Ann")
-    assert lines == ["Turn 1 resolved with what you typed: Ann-1 — Pace: run; Ann — Ready ✔.",
-                     "Set aside while turn 1 was played, as written for window “7”: Ann-2 — Pace: fly. They are no "
-                     "longer in your rows: type them again in the window they are for."]
+    assert lines == ["Turn 1 resolved with what you typed:", "    · Ann-1 — Pace: run", "    · Ann — Ready ✔",
+                     "Set aside while turn 1 was played, as written for window “7”; no longer in your rows: type "
+                     "them again in the window they are for:", "    · Ann-2 — Pace: fly"]
 
 
 def test_two_rows_set_aside_one_poll_after_the_other_are_both_kept(registered_race: type[RaceRuleset]) -> None:
@@ -454,4 +462,4 @@ def test_two_rows_set_aside_one_poll_after_the_other_are_both_kept(registered_ra
         type_pace(ann, "Ann", index, pace)
         poll(sheets, RACE, now=NOW)
     lines = archive_lines(ann, "Ann")
-    assert len(lines) == 2 and "Ann-1 — Pace: run" in lines[0] and "Ann-2 — Pace: walk" in lines[1]
+    assert lines[1::2] == ["    · Ann-1 — Pace: run", "    · Ann-2 — Pace: walk"] and len(lines) == 4
