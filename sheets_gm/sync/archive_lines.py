@@ -9,16 +9,26 @@ record, and nothing ever writes over them: a row set aside stays readable for th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sheets_gm.engine.core.ruleset import Window
 from sheets_gm.sheets.backend import SheetBackend
-from sheets_gm.sheets.layout import CellValue, a1, cell_at
+from sheets_gm.sheets.layout import CellValue, Grid, a1, cell_at, cells
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of, ticked
 from sheets_gm.sync.match_record import compact_json
-from sheets_gm.sync.match_tabs import ARCHIVE_COLS, ARCHIVE_LINES, ARCHIVE_PENDING_ROW, MatchTabs
+from sheets_gm.sync.match_tabs import (
+    ARCHIVE_COLS,
+    ARCHIVE_COPY_COL,
+    ARCHIVE_DATA_COL,
+    ARCHIVE_FIRST_HISTORY_ROW,
+    ARCHIVE_LINES,
+    ARCHIVE_PENDING_ROW,
+    MatchTabs,
+)
 from sheets_gm.sync.sheets import WriteBatch
 
 
@@ -126,3 +136,55 @@ def archive_lines_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTa
     first = min(first, ARCHIVE_LINES - len(grid))  # the tab's last lines, past thousands: never past its edge
     batch.put(backend, tabs.archive_lines_range(seat, first, len(grid)), grid)
     return first + len(grid)
+
+
+def _json_cell(value: CellValue) -> Any:
+    """A cell of the earlier archive layout read as JSON (None if it is not)."""
+    text = text_of(value)
+    if not text.startswith(("{", "[")):
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return None
+
+
+def moved_archive(grid: Grid, tab: InputTab) -> tuple[dict[int, list[CellValue]], list[ArchiveLine]] | None:
+    """An archive of the earlier layout (``grid``, read from A1), moved to this one: the pending and history rows
+    (window, orders read as JSON, in columns A:B) by 1-based row for the hidden columns, and the rows it had set
+    aside (JSON in column C) as readable entries. None when it is already laid out this way."""
+    data: dict[int, list[CellValue]] = {}
+    lines: list[ArchiveLine] = []
+    for number, row in enumerate(grid[1:], start=2):
+        cells = [*row, "", "", ""][:3]
+        read = _json_cell(cells[1])
+        if isinstance(read, dict) and (number == ARCHIVE_PENDING_ROW or number >= ARCHIVE_FIRST_HISTORY_ROW):
+            data[number] = [cells[0], text_of(cells[1])]
+        stale = _json_cell(cells[2])
+        if isinstance(stale, dict) and isinstance(stale.get("stale"), list):
+            try:
+                rows = tuple(TypedRow.from_json(r) for r in stale["stale"])
+            except (KeyError, TypeError):
+                continue
+            lines.append(ArchiveLine("", "Set aside before this archive was laid out anew; no longer in your rows: "
+                                         "type them again in the window they are for:",
+                                     tuple(row_text(tab, r) for r in rows), rows))
+    return (data, lines) if data or lines else None
+
+
+def moved_archive_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, seat: str, grid: Grid) -> bool:
+    """Queue the move of ``seat``'s archive from the earlier layout (``moved_archive``): the readable columns
+    cleared, then its entries, the hidden pending and history rows and the line count; False if nothing to move."""
+    moved = moved_archive(grid, tabs.orders(seat))
+    if moved is None:
+        return False
+    data, lines = moved
+    last = max(len(grid), 2)
+    batch.put(backend, a1(tabs.archive(seat), cells(0, 2, ARCHIVE_COPY_COL, last)),
+              [["", "", ""] for _ in range(last - 1)])
+    count = archive_lines_writes(batch, backend, tabs, seat, 0, lines)
+    for number, (window, read) in sorted(data.items()):
+        batch.put(backend, a1(tabs.archive(seat), cells(ARCHIVE_DATA_COL, number, ARCHIVE_DATA_COL + 1, number)),
+                  [[window, read]])
+    batch.put(backend, lines_cell(tabs, seat), [[count]])
+    return True

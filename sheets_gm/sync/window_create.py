@@ -66,7 +66,7 @@ def _archive_tab(tabs: MatchTabs, seat: str, windows: int) -> TabLayout:
     rows = max(ARCHIVE_FIRST_HISTORY_ROW + windows + HISTORY_MARGIN, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1)
     layout = _simple_tab(tabs.archive(seat), header, rows, tabs.spec,
                          "What became of the orders typed here, written by sheets-gm: only the GM edits",
-                         {0: 140, 1: 1100})
+                         {0: 210, 1: 1100})
     return replace(layout, hidden_columns=tuple(range(ARCHIVE_COPY_COL, ARCHIVE_COLS)),
                    fills=(Fill(cells(0, 1, ARCHIVE_TEXT_COLS - 1, 1), tabs.spec.colours.header, bold=True),))
 

@@ -30,7 +30,7 @@ from sheets_gm.sync.match_record import (
     key_column,
     parse_match_record,
 )
-from sheets_gm.sync.match_tabs import ARCHIVE_DATA_COL, ARCHIVE_FIRST_HISTORY_ROW, MatchTabs
+from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_HISTORY_ROW, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.window_read import adapter_of, seat_backend
 from sheets_gm.sync.window_replay import WINDOW_REPLAY_FORMAT, WindowReplayError
@@ -185,8 +185,9 @@ def upgrade_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> Upgra
             continue
         entries = _archive_entries(record, up, seat, adapter)
         (old,) = backend.read([quote_tab(archive)])
-        blank = [""] * ARCHIVE_DATA_COL  # the readable lines start afresh; the sync's copies go in the hidden columns
-        _rewrite(batch, backend, archive, old, {ARCHIVE_FIRST_HISTORY_ROW + i: [*blank, e["window"], text, ""]
+        # In the old tab's three columns (Google refuses more before the layout widens it): the repair that
+        # follows moves them to the hidden columns (``archive_lines.moved_archive``).
+        _rewrite(batch, backend, archive, old, {ARCHIVE_FIRST_HISTORY_ROW + i: [e["window"], text, ""]
                                                  for i, (e, text) in enumerate(zip(up.history, entries, strict=True))})
     engine_rows: dict[int, Sequence[CellValue]] = {
         2 + i: [k[0], v[0]] for i, (k, v) in enumerate(zip(key_column(), record.values(), strict=True))}

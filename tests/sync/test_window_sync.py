@@ -463,3 +463,30 @@ def test_two_rows_set_aside_one_poll_after_the_other_are_both_kept(registered_ra
         poll(sheets, RACE, now=NOW)
     lines = archive_lines(ann, "Ann")
     assert lines[1::2] == ["    · Ann-1 — Pace: run", "    · Ann-2 — Pace: walk"] and len(lines) == 4
+
+
+def test_repair_moves_an_archive_of_the_earlier_layout_and_undo_still_reads_it(
+        registered_race: type[RaceRuleset]) -> None:
+    """A match created before the archive read as sentences: its JSON moves to the hidden columns."""
+    from sheets_gm.sync.window_repair import repair_window_match
+
+    sheets, (_board, _engine, ann, bo) = new_race()
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    assert poll(sheets, RACE, now=NOW).resolved
+    read = str(ann.value("Archive Ann", "E5"))
+    for cell in ("A2", "B2", "C2", "B3", "C3", "D2", "E2", "F2", "D5", "E5"):
+        ann.type("Archive Ann", cell, "")
+    fly = {"table": "runners", "subject": "Ann-2", "window": "7", "values": {"pace": "fly"}}
+    stale = {"window": "1", "stale": [fly]}
+    for cell, value in (("A2", "1"), ("B2", read), ("C2", json.dumps(stale)), ("A4", "Window"), ("A5", "1"),
+                        ("B5", read)):
+        ann.type("Archive Ann", cell, value)  # the earlier layout: pending row 2, stale JSON in C, history from 5
+    report = repair_window_match(sheets, RACE)
+    assert any("'Archive Ann'" in n and "moved to the new archive layout" in n for n in report.notes)
+    assert archive_lines(ann, "Ann") == ["Set aside before this archive was laid out anew; no longer in your rows: "
+                                         "type them again in the window they are for:", "    · Ann-2 — Pace: fly"]
+    assert ann.value("Archive Ann", "E5") == read and ann.value("Archive Ann", "B5") == ""
+    assert undo_window(sheets, RACE, "checking the move").restored == 3
+    assert ann.value("Orders Ann", tabs().orders("Ann").table("runners").cell(0, "pace")) == "run"
