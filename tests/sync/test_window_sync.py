@@ -65,7 +65,7 @@ def feedback(backend: MemoryBackend, seat: str, table: str, index: int) -> str:
 
 def archive_lines(backend: MemoryBackend, seat: str) -> list[str]:
     """The sentences of a seat's Archive tab, in order (column B from row 2 to the first empty one)."""
-    out = []
+    out: list[str] = []
     for row in range(2, 100):
         text = backend.value(f"Archive {seat}", f"B{row}")
         if text in (None, ""):
