@@ -96,7 +96,7 @@ def unused_sentence(window: Window, why: str) -> str:
 
 def refused_sentence(closed: Window, why: str) -> str:
     """The feedback of a row a resolution read but did not carry out, when its window closed: it stays typed."""
-    return f"✘ Not carried out in {closed.label}: {why}."
+    return f"✘ Not carried out in {closed.label}: {why}"
 
 
 GO_NOTHING = "Go did nothing: no row can be read yet (mend the cells marked ✘, or clear them); nothing was resolved"
