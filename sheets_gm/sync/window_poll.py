@@ -393,8 +393,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         notes: dict[str, dict[str, str]] = {}
         set_aside = seat_read.stale(window) if seat_read.pending is None else []
         if new_window is not None:
-            done = used if seat_read.pending is None else frozenset(
-                r.subject for r in seat_read.rows if r.window and r.window != new_window.key)
+            done = seat_read.done(window, used) if seat_read.pending is None else frozenset(
+                (r.table, r.subject) for r in seat_read.rows if r.window and r.window != new_window.key)
             kept = seat_read.carried(window, new_window, done, used)
             if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
                 kept = _untick_unused(seat_read, kept, frozenset(unused))

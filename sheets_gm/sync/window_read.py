@@ -92,17 +92,22 @@ class SeatRead:
         return [r for r in self.rows if r.typed and r.window != window.key and r.table not in standing
                 and self.writes_in(window, r.table)]
 
-    def held(self, window: Window | None) -> list[TypedRow]:
-        """Rows typed ahead, in a table the seat does not write in now: kept in their cells for the seat's next
-        window that opens the table."""
-        standing = self._standing()
-        return [r for r in self.rows if r.typed and r.table not in standing and not self.writes_in(window, r.table)]
+    def done(self, window: Window, used: frozenset[str]) -> frozenset[tuple[str, str]]:
+        """(table, subject) of the rows a resolution of ``window`` carried out: rows typed for it, in a table the
+        seat writes in, whose subjects it ``used`` (a row of another table with the same subject is not one)."""
+        return frozenset((r.table, r.subject) for r in self.rows if r.subject in used and r.window == window.key
+                         and self.writes_in(window, r.table))
 
-    def carried(self, window: Window | None, new_window: Window, done: frozenset[str],
+    def held(self, window: Window | None) -> list[TypedRow]:
+        """Rows typed ahead, in a table the seat does not write in now (a standing table's too): kept in their
+        cells for the seat's next window that opens the table."""
+        return [r for r in self.rows if r.typed and not self.writes_in(window, r.table)]
+
+    def carried(self, window: Window | None, new_window: Window, done: frozenset[tuple[str, str]],
                 consumed: frozenset[str]) -> dict[str, dict[str, TypedRow]]:
         """The typed rows that stay when the tables are drawn for ``new_window`` after ``window`` resolved, by
-        table and the subject of the row they are drawn in: every typed row but those ``done`` (carried out, or
-        stale: set aside), and a standing table's rows not ``consumed``. Moving to another window, the tick boxes
+        table and the subject of the row they are drawn in: every typed row but those ``done`` (by table and
+        subject: carried out) and the stale ones (set aside), and a standing table's rows not ``consumed``. Moving to another window, the tick boxes
         (Go, Ready) of the rows typed for ``window`` are cleared: a tick was for that window (a row typed ahead
         keeps its ticks, for the window it was typed for). In an ordered table the rows
         move up together, in order, the first to the table's first row, gaps closed."""
@@ -116,7 +121,7 @@ class SeatRead:
             if row.table in standing:
                 stays = row.subject not in consumed
             else:
-                stays = row.subject not in done
+                stays = (row.table, row.subject) not in done
             if stays and moving and window is not None and row.window == window.key:  # typed ahead: ticks kept
                 row = _unticked(self.tab, row)
             if stays and row.typed:
