@@ -31,8 +31,8 @@ from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.window_read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.window_writes import (
     board_writes,
-    idle_feedback,
     held_sentence,
+    idle_feedback,
     kept_sentence,
     public_log_writes,
     ready_sentence,

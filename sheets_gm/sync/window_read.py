@@ -57,7 +57,8 @@ class SeatRead:
     set_aside: tuple[Mapping[str, Any], ...] = ()  # rows set aside since the last resolution (archive cell C2)
 
     def note(self, row: TypedRow) -> str:
-        """Why ``row`` is still typed, if the last resolution kept it and it still holds what it held then ('' otherwise)."""
+        """Why ``row`` is still typed, if the last resolution kept it and it still holds what it held then ('' if
+        not)."""
         for k in self.kept:
             if (k.get("table"), k.get("subject")) == (row.table, row.subject) \
                     and _cells_text(k.get("values")) == _cells_text(row.values):
@@ -107,10 +108,10 @@ class SeatRead:
                 consumed: frozenset[str]) -> dict[str, dict[str, TypedRow]]:
         """The typed rows that stay when the tables are drawn for ``new_window`` after ``window`` resolved, by
         table and the subject of the row they are drawn in: every typed row but those ``done`` (by table and
-        subject: carried out) and the stale ones (set aside), and a standing table's rows not ``consumed``. Moving to another window, the tick boxes
-        (Go, Ready) of the rows typed for ``window`` are cleared: a tick was for that window (a row typed ahead
-        keeps its ticks, for the window it was typed for). In an ordered table the rows
-        move up together, in order, the first to the table's first row, gaps closed."""
+        subject: carried out) and the stale ones (set aside), and a standing table's rows not ``consumed``.
+        Moving to another window, the tick boxes (Go, Ready) of the rows typed for ``window`` are cleared: a
+        tick was for that window (a row typed ahead keeps its ticks, for the window it was typed for). In an
+        ordered table the rows move up together, in order, the first to the table's first row, gaps closed."""
         standing = self._standing()
         stale = {(r.table, r.row) for r in self.stale(window)} if window is not None and self.pending is None else set()
         moving = window is None or new_window.key != window.key
@@ -118,10 +119,7 @@ class SeatRead:
         for row in self.rows:
             if not row.typed or (row.table, row.row) in stale:
                 continue
-            if row.table in standing:
-                stays = row.subject not in consumed
-            else:
-                stays = (row.table, row.subject) not in done
+            stays = row.subject not in consumed if row.table in standing else (row.table, row.subject) not in done
             if stays and moving and window is not None and row.window == window.key:  # typed ahead: ticks kept
                 row = _unticked(self.tab, row)
             if stays and row.typed:

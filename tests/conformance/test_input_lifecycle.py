@@ -175,8 +175,8 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         keys = [k for t, k in columns if t == row.table]
         others = [s for s in read.record.seats if s != seat]
         pool = [*JUNK, *others, *(r.subject for r in seat_read.rows)]
-        values = _bot_values(table, read).get(seat, {}).get(row.table, {})
-        pool += [str(v) for cells_ in values.values() for v in cells_.values() if v not in (None, "", False, True)]
+        bot_rows = _bot_values(table, read).get(seat, {}).get(row.table, {})
+        pool += [str(v) for cells_ in bot_rows.values() for v in cells_.values() if v not in (None, "", False, True)]
         _put(table, read, seat, row.table, row.subject, keys[c % len(keys)], pool[(b + c) % len(pool)])
     elif what == "bot":
         for who, by_table in _bot_values(table, read).items():
@@ -189,8 +189,7 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         mine = [k for k in table.ledger if k[0] == seat]
         if mine:
             where = mine[b % len(mine)]
-            row = next((r for r in seat_read.rows if (r.table, r.subject) == where[1:3]), None)
-            if row is not None:
+            if any((r.table, r.subject) == where[1:3] for r in seat_read.rows):
                 _put(table, read, seat, where[1], where[2], where[3], "")
     elif what in ("tick", "ready"):
         kinds = (ColumnKind.TICK,) if what == "tick" else (ColumnKind.READY,)

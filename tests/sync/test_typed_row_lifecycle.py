@@ -133,7 +133,7 @@ def test_a_destination_typed_in_another_player_s_turn_is_kept_and_read_in_hers()
 
 
 def test_actions_typed_in_the_opponent_s_turn_are_read_in_her_own() -> None:
-    match, ann, bo = _winordie_turn()
+    match, _ann, bo = _winordie_turn()
     mine = next(u.id for u in match.read().record.state.units if u.owner == bo)
     for key, value in (("unit", mine), ("action", "move"), ("target", "C5")):
         match.type(bo, "actions", 0, key, value)
@@ -179,4 +179,4 @@ def test_clearing_row_1_and_ticking_go_resolves_the_rows_below() -> None:
     match.type(ann, "seat", 0, "go", True)
     report = match.poll()
     assert report.resolved and report.reason == "a Go box is ticked"
-    assert f'"subject":"Row 2"' in match.archive(ann)  # Row 2 was read and resolved
+    assert '"subject":"Row 2"' in match.archive(ann)  # Row 2 was read and resolved
