@@ -245,6 +245,20 @@ def _untick_unused(seat_read: SeatRead, kept: dict[str, dict[str, TypedRow]],
     return out
 
 
+def refused_whole(seat_read: SeatRead, window: Window, verdicts: list[Verdict],
+                  consumed: frozenset[str]) -> dict[str, str]:
+    """The consumed rows (not a seat row) whose every verdict is a refusal, with the reasons: nothing of them was
+    done, so they stay typed with why, like the rows a resolution says it left ``unused``."""
+    mine: dict[str, list[Verdict]] = {}
+    for v in verdicts:
+        if v.seat == seat_read.seat:
+            mine.setdefault(v.subject, []).append(v)
+    rows = {r.subject for r in seat_read.rows if r.typed and r.window == window.key and r.subject in consumed
+            and seat_read.tab.table(r.table).spec.rows != SEAT_ROWS}
+    return {s: "; ".join(v.message for v in said) for s, said in mine.items()
+            if s in rows and said and not any(v.accepted for v in said)}
+
+
 def _drawable(adapter: AnySheetAdapter, state: Any, seat: str, seat_read: SeatRead,
               kept: dict[str, dict[str, TypedRow]]) -> tuple[dict[str, dict[str, TypedRow]], list[TypedRow]]:
     """``kept`` without the rows the new state draws no row for (a unit that fell), and those rows: set aside."""
@@ -383,7 +397,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         # archive); the rows it did not carry out stay typed, with why.
         consumed = [r.to_json() for rows in seat_read.for_window(window).values() for r in rows
                     if r.subject in consumed_subjects and (r.typed or seat_read.pending is not None)]
-        unused = {answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}
+        unused = {**refused_whole(seat_read, window, answer.verdicts, consumed_subjects),
+                  **{answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}}
         used = consumed_subjects - frozenset(unused)
         # Rows stay as typed unless the resolution carried them out: the rows of a stepwise window that were not
         # consumed or not used, rows that could not be read or were refused when the window closed (read again

@@ -46,7 +46,7 @@ NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
 IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "The match is over")
 JUNK = ("zz", "Q99", "-3", "0", "abc", "12")
-SYNCS = ("poll", "force", "cut", "undo")
+SYNCS = ("poll", "force", "cut", "undo")  # an undo is followed by a poll
 ARCHIVE_ROWS = 80  # the history rows the check reads (a run resolves far fewer windows)
 
 
@@ -75,7 +75,7 @@ class Table:
     engine: Any
     bots: dict[str, Any]
     ledger: dict[tuple[str, str, str, str], Typed] = field(default_factory=dict)
-    undone: bool = False  # an undo ran: a failure may be finding 3's (undo's set-aside rows)
+    aside: list[Typed] = field(default_factory=list)  # cells set aside: their copy must stay readable
 
     def read(self) -> MatchRead:
         return read_match(self.sheets, self.cls)
@@ -216,9 +216,9 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
     elif what == "undo":
         try:
             undo_window(table.sheets, table.cls, "the lifecycle test takes it back")
-            table.undone = True
-        except BetweenWindowsError:
+        except BetweenWindowsError:  # nothing to undo yet, or a resolution to complete first: the GM syncs
             pass
+        poll(table.sheets, table.cls, now=NOW)
 
 
 # -- the check -----------------------------------------------------------------------------------
@@ -267,11 +267,26 @@ def check(table: Table) -> None:
         if typed.seat not in archives:
             backend = seat_backend(table.sheets, read.tabs, typed.seat)
             archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
-        traces = [part for part, row in archives[typed.seat]
-                  if row.get("table") == typed.table and isinstance(row.get("values"), dict)
-                  and _text(row["values"].get(typed.key)) == typed.value]
+        traces = _traces(archives[typed.seat], typed)
         assert traces, f"{table.name}: {typed} is gone without a trace (not in its table nor in the archive)"
+        if "rows" not in traces:
+            table.aside.append(typed)
         del table.ledger[where]
+    for typed in table.aside:
+        still = any(r.table == typed.table and _text(r.values.get(typed.key)) == typed.value
+                    for r in read.seats[typed.seat].rows)
+        if not still and typed.seat not in archives:
+            backend = seat_backend(table.sheets, read.tabs, typed.seat)
+            archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
+        assert still or _traces(archives[typed.seat], typed), \
+            f"{table.name}: {typed} was set aside, and its copy is gone from the archive"
+
+
+def _traces(archived: list[tuple[str, dict[str, Any]]], typed: Typed) -> list[str]:
+    """Where the archive holds ``typed``'s cell: 'rows' (resolved), 'stale' (set aside), 'kept'."""
+    return [part for part, row in archived
+            if row.get("table") == typed.table and isinstance(row.get("values"), dict)
+            and _text(row["values"].get(typed.key)) == typed.value]
 
 
 def run(table: Table, steps: list[tuple[str, int, int, int]]) -> None:
@@ -296,6 +311,8 @@ def test_nothing_typed_is_lost_without_a_trace(name: str, steps: list[tuple[str,
 
 
 @pytest.mark.parametrize("name", _games())
+@pytest.mark.xfail(strict=False, reason="issue 20, finding 3 (branch i20-undo-archive): an undo's set-aside rows "
+                                        "are overwritten by the archive of the next resolution")
 @LIFECYCLE
 @given(steps=STEPS)
 def test_nothing_typed_is_lost_across_an_undo(name: str, steps: list[tuple[str, int, int, int]]) -> None:
