@@ -272,12 +272,12 @@ def check(table: Table) -> None:
             table.aside.append(typed)
         del table.ledger[where]
     for typed in table.aside:
-        still = any(r.table == typed.table and _text(r.values.get(typed.key)) == typed.value
-                    for r in read.seats[typed.seat].rows)
-        if not still and typed.seat not in archives:
+        typed_again = any(r.table == typed.table and _text(r.values.get(typed.key)) == typed.value
+                          for r in read.seats[typed.seat].rows)
+        if not typed_again and typed.seat not in archives:
             backend = seat_backend(table.sheets, read.tabs, typed.seat)
             archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
-        assert still or _traces(archives[typed.seat], typed), \
+        assert typed_again or _traces(archives[typed.seat], typed), \
             f"{table.name}: {typed} was set aside, and its copy is gone from the archive"
 
 
