@@ -180,3 +180,16 @@ def test_clearing_row_1_and_ticking_go_resolves_the_rows_below() -> None:
     report = match.poll()
     assert report.resolved and report.reason == "a Go box is ticked"
     assert '"subject":"Row 2"' in match.archive(ann)  # Row 2 was read and resolved
+
+
+def test_a_row_refused_whole_at_a_resolution_stays_with_why_in_any_game() -> None:
+    match = Match("gvg")
+    red = match.window().seats[0]
+    player = match.row(red, "players", 0).subject
+    match.type(red, "players", 0, "destination", "O23")  # on the board, far beyond any roll
+    report = match.poll()
+    refusal = next(why for row, why in report.rejected if row == f"{red} · {player}")
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    row = match.row(red, "players", 0)
+    assert row.text("destination") == "O23" and row.window == match.window().key  # read again next turn
+    assert row.feedback.startswith(f"✘ Not carried out in turn 1: {refusal}"), row.feedback
