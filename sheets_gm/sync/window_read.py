@@ -22,6 +22,7 @@ from sheets_gm.sync.match_record import MatchRecord, engine_read_range, parse_ma
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.old_layout import refuse_old_layout
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch
+from sheets_gm.sync.window_strays import StrayRow, sort_rows
 
 REPAIR_HINT = ("put it back, or run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the match "
                "and every typed order — nothing was written")
@@ -54,6 +55,7 @@ class SeatRead:
     rows: tuple[TypedRow, ...]
     pending: Mapping[str, Any] | None  # {"resolution": n, "window": key, "rows": [...]} when a resolution was cut
     kept: tuple[Mapping[str, Any], ...] = ()  # the rows the last resolution kept, and why (their feedback)
+    strays: tuple[StrayRow, ...] = ()  # rows no order is read from (not in ``rows``), each with its answer
     set_aside: tuple[Mapping[str, Any], ...] = ()  # rows set aside since the last resolution (archive cell C2)
 
     def note(self, row: TypedRow) -> str:
@@ -208,9 +210,11 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
             raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")
         rows = tuple(r for placed in tab.tables for r in placed.read(grid))
         archived = _archived(batch.get(backend, tabs.archive_pending_range(seat)), tabs.archive(seat))
-        pending_row = batch.get(backend, tabs.archive_pending_range(seat))
-        seats[seat] = SeatRead(seat, tab, rows, _pending(archived, record), _kept(archived, record),
-                               _set_aside(pending_row))
+        pending = _pending(archived, record)
+        rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows,
+                                 recovering=pending is not None)
+        seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays,
+                               _set_aside(batch.get(backend, tabs.archive_pending_range(seat))))
     return MatchRead(record, tabs, adapter, seats)
 
 
