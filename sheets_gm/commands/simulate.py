@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 
 from sheets_gm.commands.base import UsageError, UserError, command
+from sheets_gm.console import CommandConsole
 
 #: The most worker processes ``--workers`` accepts.
 MAX_WORKERS = 256
@@ -36,15 +37,12 @@ def _whole(option: str, low: int, high: int) -> Callable[[str], int]:
 
 def progress_console() -> Console:
     """Where the progress bar goes: standard error, so the tables on standard output stay clean."""
-    return Console(stderr=True)
+    return CommandConsole(stderr=True)
 
 
 def table_console() -> Console:
     """Where the tables go: standard output, wide enough for the tables when it is not a terminal."""
-    console = Console()
-    if not console.is_terminal:
-        console.width = 160
-    return console
+    return CommandConsole()
 
 
 def _plan(args: argparse.Namespace) -> Any:

@@ -12,7 +12,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.base import UsageError, UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
 from sheets_gm.engine.core.settings import SettingError
 from sheets_gm.match.config import MatchConfig, settings_drift
@@ -164,6 +164,9 @@ def run_resolve(args: argparse.Namespace) -> int:
     player a turn. ``--turn N`` names window ``N`` (a game whose windows are its turns)."""
     config = load(args)
     sheets = open_match(config)
+    if args.window is not None and args.turn is not None and args.window != str(args.turn):
+        raise UsageError(f"--window {args.window} and --turn {args.turn} name two windows: give one "
+                         "(--turn N is the same as --window N)")
     named = args.window if args.window is not None else (None if args.turn is None else str(args.turn))
     if args.force and named is None:
         with user_errors():
@@ -252,7 +255,7 @@ def register(sub: Any) -> None:
     p.add_argument("--window", metavar="KEY",
                    help="the window to force, as status names it (7, or 3/equip): the open one")
     p.add_argument("--turn", type=int, metavar="N",
-                   help="the same as --window N, for a game whose windows are its turns")
+                   help="the same as --window N, for a game whose windows are its turns (GvG: 7)")
     p = command(sub, "status", run_status, "window, deadline, who is not ready, what was rejected and why",
                 "Read the match and say where it stands; writes nothing.",
                 "sheets-gm status -c match.toml")

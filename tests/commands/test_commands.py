@@ -198,6 +198,9 @@ def test_force_names_the_turn_and_never_resolves_one_that_another_sync_opened_me
     assert code == 1 and out == ""
     assert "window '1' is not the open one: '2' (turn 2) is; nothing was forced" in err
     assert state_turn(match) == 2
+    code, _, err = run(capsys, "resolve", "-c", match, "--force", "--window", "2", "--turn", "3")
+    assert code == 2 and "--window 2 and --turn 3 name two windows" in err
+    assert state_turn(match) == 2
 
 
 def test_status_says_where_the_match_stands_and_writes_nothing(
