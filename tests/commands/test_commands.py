@@ -8,6 +8,7 @@ GvG's players, captains and GM see.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -23,7 +24,7 @@ from sheets_gm.match.window_match import window_sync_once
 from sheets_gm.sync.match_record import MatchRecord
 from tests.matchfiles import local_config, record_of, rules_of
 from tests.matchfiles import type_orders as bots_type
-from tests.paths import SCENARIOS
+from tests.paths import ROOT, SCENARIOS
 
 ROSTER = "name,team,role,email\nAnn,red,dps,ann@example.org\nBen,red,healer,\nCat,blue,tank,\nDan,blue,dps,\n"
 FEEDBACK, READY = 12, 11  # the Feedback column (L) of both tables, the captain's Ready box (K)
@@ -372,7 +373,7 @@ def test_ctrl_c_during_watch_stops_after_the_poll_under_way_and_restores_the_han
 
 def test_printed_commands_work_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """After scripts/demo.sh, sheets-gm is not on the PATH: the demo prints the path it was started by."""
-    from sheets_gm.commands.base import program_name
+    from sheets_gm.commands.base import activate_script, program_name
 
     program = tmp_path / ".venv" / "bin" / "sheets-gm"
     program.parent.mkdir(parents=True)
@@ -382,10 +383,39 @@ def test_printed_commands_work_as_shown(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr("sys.argv", [str(program)])
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     assert program_name() == ".venv/bin/sheets-gm"
+    assert program_name(from_anywhere=True) == str(program)  # for `init` in a new, empty folder
+    assert activate_script() is None  # no activate script beside it
+    (program.parent / "activate").write_text("# the venv's\n")
+    assert activate_script() == program.parent / "activate"
     monkeypatch.setenv("PATH", f"{program.parent}:/usr/bin:/bin")
-    assert program_name() == "sheets-gm"
+    assert program_name() == "sheets-gm" == program_name(from_anywhere=True)
+    assert activate_script() is None
     monkeypatch.setattr("sys.argv", ["/somewhere/sheets_gm/cli.py"])
     assert program_name().endswith(" -m sheets_gm.cli")
+
+
+def test_demo_sh_plays_in_the_folder_it_is_started_from(tmp_path: Path) -> None:
+    """``bash ~/sheets-gm/scripts/demo.sh --out mine`` writes ``./mine``, not into the repository, so the paths
+    the demo prints are the user's. A stand-in program (the install stamp matches) records where it ran."""
+    import shutil
+    import subprocess
+
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "demo.sh", repo / "scripts" / "demo.sh")
+    (repo / "pyproject.toml").write_text("[project]\n", encoding="utf-8")
+    bin_dir = repo / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name, body in (("python", "exit 0"), ("sheets-gm", 'echo "$PWD $*"')):
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    digest = hashlib.sha256((repo / "pyproject.toml").read_bytes()).hexdigest()
+    (repo / ".venv" / ".sheets-gm-install").write_text(f"{digest} base\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = subprocess.run(["bash", str(repo / "scripts" / "demo.sh"), "--out", "mine"], cwd=elsewhere,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (0, f"{elsewhere} demo --out mine\n")
 
 
 def test_output_cut_short_by_its_reader_is_not_an_error() -> None:
