@@ -8,6 +8,7 @@ from typing import Any
 
 from sheets_gm.commands.base import command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
+from sheets_gm.engine.core.words import counted
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,12 +36,12 @@ def run(args: argparse.Namespace) -> int:
     if fixed.upgraded:
         print(f"Moved the match from the old {fixed.upgraded} layout onto the new one: its state, seed (hash "
               f"{fixed.record.seed_hash[:12]}…, unchanged), history ({fixed.record.resolved} windows resolved) and "
-              f"log are kept, verify and undo read them; {fixed.rows_kept} row(s) typed for the open window are "
-              "carried into the new tabs.")
+              f"log are kept, verify and undo read them; {counted(fixed.rows_kept, 'row')} typed for the open window "
+              f"{'is' if fixed.rows_kept == 1 else 'are'} carried into the new tabs.")
     else:
         print(f"Repaired: every tab is laid out again around the match ({fixed.record.resolved} windows resolved, "
-              f"seed hash {fixed.record.seed_hash[:12]}…, unchanged); {fixed.rows_kept} typed row(s) are back in "
-              "their cells.")
+              f"seed hash {fixed.record.seed_hash[:12]}…, unchanged); {counted(fixed.rows_kept, 'typed row')} "
+              f"{'is' if fixed.rows_kept == 1 else 'are'} back in their cells.")
     print(f"Check it with {program_name()} doctor -c {args.config}, then sync as before.")
     return 0
 

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from sheets_gm.commands.base import UsageError, UserError, command
 from sheets_gm.console import CommandConsole
+from sheets_gm.engine.core.words import counted
 
 #: The most worker processes ``--workers`` accepts.
 MAX_WORKERS = 256
@@ -149,8 +150,8 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UserError(f"--out: cannot write into {out}: {exc.strerror or exc}") from None
         console.print(f"Written to {out}: {', '.join(written)}")
-    console.print(f"Played {result.matches_played:,} matches in {result.seconds:.1f} s with {result.workers} "
-                  f"worker(s): {result.matches_per_second:,.0f} matches per second.")
+    console.print(f"Played {result.matches_played:,} matches in {result.seconds:.1f} s with "
+                  f"{counted(result.workers, 'worker')}: {result.matches_per_second:,.0f} matches per second.")
     return 0
 
 

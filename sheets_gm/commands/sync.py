@@ -15,6 +15,7 @@ from typing import Any
 from sheets_gm.commands.base import UsageError, UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
 from sheets_gm.engine.core.settings import SettingError
+from sheets_gm.engine.core.words import counted
 from sheets_gm.match.config import MatchConfig, settings_drift
 from sheets_gm.match.watch import seconds_until, watch
 from sheets_gm.match.window_match import window_sync_once
@@ -45,7 +46,7 @@ def window_summary(report: WindowReport) -> str:
     if report.finished:
         return f"Nothing to do: {report.result}"
     waiting = (f"waiting for {', '.join(report.waiting_for)}" if report.waiting_for else "every seat is ready")
-    fed = f"; {report.feedback_written} feedback cell(s) updated" if report.feedback_written else ""
+    fed = f"; {counted(report.feedback_written, 'feedback cell')} updated" if report.feedback_written else ""
     return f"{report.window[:1].upper()}{report.window[1:]}: {waiting}{fed}."
 
 

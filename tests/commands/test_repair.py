@@ -74,7 +74,7 @@ def test_repair_restores_a_header_and_keeps_the_seed_and_every_typed_order(
     edit(match, lambda book: book["Orders red"].__setitem__("D4", "Where to?"))
     code, out, err = run(capsys, "repair", "-c", match)
     assert code == 0, err
-    assert f"{len(typed)} typed row(s) are back" in out and "seed hash" in out and "Kept a copy" in out
+    assert f"{len(typed)} typed rows are back" in out and "seed hash" in out and "Kept a copy" in out
     assert list(match.parent.glob("match.before-repair-*.xlsx"))
     assert openpyxl.load_workbook(match.parent / "match.xlsx")["Orders red"]["D4"].value == "Destination"
     assert seed_hash(match) == before
