@@ -16,7 +16,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.match.backups import backup_workbooks
     from sheets_gm.match.connect import open_match_sheets
-    from sheets_gm.match.seat_roster import member_emails
+    from sheets_gm.match.team_check import row_emails
     from sheets_gm.match.window_match import editor_emails, repair_roster
     from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.window_repair import repair_window_match
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
         sheets = open_match_sheets(config)
         roster = repair_roster(config, sheets)
         fixed = repair_window_match(sheets, get_ruleset(config.ruleset),
-                                    emails=editor_emails(config, roster), member_emails=member_emails(roster),
+                                    emails=editor_emails(config, roster), member_emails=row_emails(roster),
                                     title=config.title)
     for backup in backups:
         print(f"Kept a copy of the workbook as {backup}")

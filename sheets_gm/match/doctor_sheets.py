@@ -15,6 +15,7 @@ from sheets_gm.engine.registry import get_ruleset
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.team_check import check_teams
 from sheets_gm.sheets.backend import (
     LayoutDriftError,
     RangeWrite,
@@ -126,6 +127,7 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
     report.ok("layout", "every header cell is in place; " +
               (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
     _same_settings(config, record.ruleset.settings, report)
+    report.guarded("teams", lambda: check_teams(config, sheets, report))
     _deadline(config, record, report, now)
 
 

@@ -18,7 +18,8 @@ from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
-from sheets_gm.match.seat_roster import SeatRosterError, member_emails, read_seat_roster, seat_emails
+from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
+from sheets_gm.match.team_check import row_emails, team_warnings
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.lock import match_lock
@@ -222,11 +223,12 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
     deadline = config.schedule.next_deadline(now)
     emails = editor_emails(config, roster)
     record = create_window_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
-                                 member_emails=member_emails(roster), deadline=deadline,
+                                 member_emails=row_emails(roster), deadline=deadline,
                                  schedule_text=config.schedule.describe(), title=config.title)
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.warnings += uneven_teams(ruleset.traits, roster)
+    outcome.warnings += team_warnings(ruleset.traits.seat_kind, roster, google=config.backend is BackendKind.GOOGLE)
     outcome.deadline = deadline
     if share:
         outcome.shared = share_match(sharing_plan(sheets, emails, config.gm_emails), notify=notify)

@@ -79,7 +79,7 @@ def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster
     wb = openpyxl.load_workbook(tmp_path / "match.xlsx")
     assert "Engine" not in wb.sheetnames
     ws = wb["Roster"]
-    assert [c.value for c in ws[1]] == ["name", "team", "email", "role"]
+    assert [c.value for c in ws[1]] == ["name", "team", "email", "role", "captain"]
     lists = {str(v.sqref): v.formula1 for v in ws.data_validations.dataValidation}
     assert any(ref.startswith("B2") and "red,blue" in str(f) for ref, f in lists.items())
 
@@ -90,8 +90,8 @@ def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster
     # The GM types the roster in the sheet (any case), then init again.
     wb = openpyxl.load_workbook(tmp_path / "match.xlsx")
     ws = wb["Roster"]
-    for r, row in enumerate([("Ann", "red", None, "DPS"), ("Ben", "Red", None, "Healer"),
-                             ("Cat", "blue", "cat@example.org", "Tank")], start=2):
+    for r, row in enumerate([("Ann", "red", None, "DPS", "yes"), ("Ben", "Red", None, "Healer"),
+                             ("Cat", "blue", "cat@example.org", "Tank", "x")], start=2):
         for c, value in enumerate(row, start=1):
             ws.cell(r, c).value = value
     wb.save(tmp_path / "match.xlsx")
@@ -170,7 +170,7 @@ def test_sync_answers_players_and_resolves_when_every_captain_is_ready(
     assert (code, out.strip()) == (0, "Turn 1: waiting for red, blue.")
     type_orders(match, ready=False)
     code, out, _ = run(capsys, "sync", "-c", match)
-    assert code == 0 and "Turn 1: waiting for red, blue; " in out and "feedback cell(s) updated" in out
+    assert code == 0 and "Turn 1: waiting for red, blue; " in out and "feedback cells updated" in out
     assert state_turn(match) == 1
     sheet = openpyxl.load_workbook(match.parent / "match.xlsx")["Orders red"]
     feedback = str(sheet.cell(row_of(sheet, "Ann"), FEEDBACK).value)
