@@ -120,10 +120,14 @@ def run_sync(args: argparse.Namespace) -> int:
             try:
                 report = poll_match(config, sheets)
             except WorkbookOpenError as exc:
-                # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn.
+                # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn
+                # to cron (--quiet); a GM who runs sync by hand is told every time what it did: nothing.
                 if _report_open_workbook(config, sheets, exc):
                     raise UserError(f"{exc} (said once this turn; the next polls keep trying quietly)") from None
-                return 1
+                if args.quiet:
+                    return 1
+                raise UserError(f"nothing synced: {exc} (cron's quiet polls said it once this turn and keep trying; "
+                                "close the workbook, or wait for it to be closed)") from None
         _open_workbook_memory(config).unlink(missing_ok=True)
         warning = settings_warning(config, report)
         if warning:

@@ -13,6 +13,7 @@ from pathlib import Path
 from sheets_gm.engine.core.dice import new_seed
 from sheets_gm.engine.core.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.core.settings import SettingError, parse_settings
+from sheets_gm.engine.core.words import counted
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
@@ -20,10 +21,10 @@ from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_l
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
 from sheets_gm.match.team_check import row_emails, team_warnings
-from sheets_gm.sheets.backend import SheetAccessError
+from sheets_gm.sheets.backend import SheetAccessError, SheetError
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.lock import match_lock
-from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
@@ -94,6 +95,30 @@ def _local_files(config: MatchConfig) -> dict[Path, str]:
     return files
 
 
+def match_in_words(record: MatchRecord) -> str:
+    """A match as a GM knows it: ``a gvg match at turn 7 (6 windows resolved, seed hash 1a2b3c4d5e6f…)``."""
+    window = record.ruleset.window(record.state)
+    where = f"at {window.label}" if window is not None else "that is over"
+    return (f"a {record.name} match {where} ({counted(record.resolved, 'window')} resolved, seed hash "
+            f"{record.seed_hash[:12]}…)")
+
+
+def _match_replaced(config: MatchConfig) -> str:
+    """The match the local workbooks of ``config`` hold, in words, before --overwrite moves them aside ('' when
+    they hold none, or none that can be read)."""
+    if not all(path.exists() for path in _local_files(config)):
+        return ""
+    try:
+        sheets = open_match_sheets(config)
+        tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+        if tab not in sheets.engine.tab_names():
+            return ""
+        (grid,) = sheets.engine.read([engine_read_range(tab)])
+        return match_in_words(parse_match_record(grid[1:], f"tab {tab!r}"))
+    except (SheetError, MatchRecordError, ValueError):
+        return ""
+
+
 def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
     """MatchExistsError when the engine tab holds a match (readable or not)."""
     tab = ruleset_sheet_spec(config.ruleset).tabs.engine
@@ -111,10 +136,10 @@ def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
     except MatchRecordError as exc:
         raise MatchExistsError(f"{sheets.engine.name} has an engine tab that cannot be read ({exc}); init never "
                                "replaces a match. Restore the engine tab from a backup or the export") from None
-    raise MatchExistsError(f"{sheets.engine.name} already holds a {record.name} match ({record.resolved} windows "
-                           f"resolved, seed hash {record.seed_hash[:12]}…); init never replaces one. If its layout was "
-                           f"edited (a header moved, a tab renamed), run sheets-gm repair -c {config.path}: it lays "
-                           "every tab out again and keeps the match and what was typed. To start a new match, export "
+    raise MatchExistsError(f"{sheets.engine.name} already holds {match_in_words(record)}; init never replaces "
+                           f"one. If its layout was edited (a header moved, a tab renamed), run sheets-gm repair -c "
+                           f"{config.path}: it lays every tab out again and keeps the match and what was typed. To "
+                           "start a new match, export "
                            "this one first, then run init --overwrite (local workbooks are kept aside as backups) or "
                            "point the config at new spreadsheets")
 
@@ -198,6 +223,8 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
         refusal = _seats_alone_refused(ruleset, config.seats)
     outcome = InitOutcome()
     if config.backend is BackendKind.LOCAL:
+        if overwrite:
+            outcome.replaced = _match_replaced(config)
         outcome.backups = prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"), _local_files(config))
     elif overwrite:
         raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "

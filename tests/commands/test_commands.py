@@ -133,11 +133,12 @@ def test_init_refuses_to_replace_a_match_unless_told_and_then_keeps_a_backup(
     type_orders(path)
     assert run(capsys, "sync", "-c", path)[0] == 0
     code, _, err = run(capsys, "init", "gvg", "-c", path)
-    assert code == 1 and "already holds a gvg match (1 windows resolved, seed hash " in err
+    assert code == 1 and "already holds a gvg match at turn 2 (1 window resolved, seed hash " in err
     assert "init never replaces one" in err
     assert state_turn(path) == 2
     code, out, _ = run(capsys, "init", "gvg", "-c", path, "--overwrite")
     assert code == 0, out
+    assert "Replaced a gvg match at turn 2 (1 window resolved, seed hash " in out  # what the GM just replaced
     backups = list(tmp_path.glob("match.before-init-*.xlsx"))
     assert len(backups) == 1 and str(backups[0]) in out
     assert state_turn(path) == 1
@@ -524,6 +525,8 @@ def test_a_workbook_left_open_is_reported_once_a_turn_naming_who_has_it(
     assert "open in LibreOffice by Ann Smith on ann-laptop" in err and "said once this turn" in err
     for _ in range(2):  # cron's next polls: no mail
         assert run(capsys, "sync", "-c", match, "--quiet") == (1, "", "")
+    code, out, err = run(capsys, "sync", "-c", match)  # the GM by hand: told what happened, every time
+    assert code == 1 and out == "" and err.startswith("sheets-gm: nothing synced: ") and "by Ann Smith" in err
     assert state_turn(match) == 1
     lock.unlink()
     code, out, _ = run(capsys, "sync", "-c", match, "--quiet")
