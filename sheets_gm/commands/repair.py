@@ -50,8 +50,9 @@ def register(sub: Any) -> None:
     """Add ``repair`` to the command line."""
     p = command(sub, "repair", run, "rebuild an edited layout around the match, keeping every typed order",
                 "When a header was moved, or a tab renamed or deleted, the sync stops and names the cell or the tab "
-                "(a Log line typed over is found by verify -c, which names its cell). repair reads the engine tab (the match itself), keeps a copy of every local "
-                "workbook, finds the rows players typed (by header and row subject), lays every tab out again, "
+                "(a Log line typed over is found by verify -c, which names its cell). repair reads the engine tab "
+                "(the match itself), keeps a copy of every local workbook, finds the rows players typed (by header "
+                "and row subject), lays every tab out again, "
                 "redraws the board and writes the typed cells back. "
                 "The seed, the state, the history and the log are never rewritten.",
                 "sheets-gm repair -c match.toml")
