@@ -92,6 +92,7 @@ class TabLayout:
     protections: tuple[Protection, ...] = ()
     column_widths: dict[int, int] = field(default_factory=dict)  # 0-based column → pixels
     row_heights: dict[int, int] = field(default_factory=dict)  # 0-based row → pixels
+    print_headings: bool = False  # printed with the column letters and row numbers (a board whose tiles are cells)
 
 
 @dataclass(frozen=True, slots=True)
