@@ -1,1 +1,1 @@
-"""Rules tests as data files: scenarios (see ../shared/scenario-format.md)."""
+"""Rules tests as data files: scenarios (the format: docs/scenarios.md)."""

@@ -3,7 +3,7 @@
 The runner (``scenario.runner``) reads the parts every scenario shares (``name``,
 ``ruleset``, ``settings``, ``expect.log_contains``) once; a ruleset's codec reads the rest
 (who plays, the board, ``given``, ``turns``, the rest of ``expect``) in its own shapes,
-described in ``shared/scenario-format.md``, with every error naming the file and line.
+described in ``docs/scenarios.md``, with every error naming the file and line.
 """
 
 from __future__ import annotations

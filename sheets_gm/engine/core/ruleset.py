@@ -340,7 +340,7 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
     # -- tests -------------------------------------------------------------------------------
     @classmethod
     def scenario_codec(cls) -> ScenarioCodec:
-        """The reader and runner of this ruleset's scenario files (``shared/scenario-format.md``)."""
+        """The reader and runner of this ruleset's scenario files (``docs/scenarios.md``)."""
         ...
 
     # -- bots --------------------------------------------------------------------------------

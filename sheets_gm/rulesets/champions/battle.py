@@ -3,7 +3,8 @@ at the end; the strength triangle, the Healer passive, affinities, Heal, Support
 
 Dice keys (per champion ``<player>.<class>`` and battle round r): ``base/<champ>/<r>/<i>``,
 ``item/<champ>/<r>/<slot>``, ``defence/<target>/<r>/<attacker>``, ``heal/<champ>/<r>``,
-``support/<champ>/<r>``."""
+``support/<champ>/<r>``. A champion fielded in a second battle of the round (its player has fewer living
+champions than battles) rolls there as ``<player>.<class>.b2``."""
 
 from __future__ import annotations
 
@@ -61,11 +62,12 @@ class Fighter:
     actions: tuple[Action, ...]
     damage: int = 0
     healing: int = 0
-    id: str = ""  # ``Ann.gladiator``, for dice keys
+    battle: int = 1  # its battle of the round: 2 for a champion fielded a second time
+    id: str = ""  # ``Ann.gladiator`` (``Ann.gladiator.b2`` in its second battle), for dice keys
     name: str = ""  # ``Ann's Gladiator``, for the report
 
     def __post_init__(self) -> None:
-        self.id = champion_id(self.player, self.cls)
+        self.id = champion_id(self.player, self.cls) + (f".b{self.battle}" if self.battle > 1 else "")
         self.name = champion_name(self.player, self.cls)
 
     @property

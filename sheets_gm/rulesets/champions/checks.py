@@ -176,21 +176,27 @@ def _equip_fight(rules: ChampionsRules, state: ChampionsState, player: Player, p
 
 def _equip(rules: ChampionsRules, player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
            verdicts: list[Verdict]) -> dict[ChampClass, tuple[str, ...]]:
-    """Whole equipment per champion; items come from the bag or from champions re-equipped in the same order."""
+    """Whole equipment per champion, the order applied as a whole: items come from the bag or from any
+    champion re-equipped in the same order, whatever the class order; names are read whatever their case.
+    A dead champion may only give items up."""
     name = player.name
     wanted: dict[ChampClass, tuple[str, ...]] = {}
-    for cls, subject, items in _champion_rows(name, rows, "equip", "equipment", verdicts):
-        missing = [i for i in items if rules.table.get(i) is None]
+    for cls, subject, typed in _champion_rows(name, rows, "equip", "equipment", verdicts):
+        missing = [i for i in typed if rules.table.find(i) is None]
         if missing:
             verdicts.append(Verdict(name, subject, "equip", False, _not_in_bag(player, cls, missing[0])))
             continue
-        known = [item for i in items if (item := rules.table.get(i)) is not None]
+        known = [item for i in typed if (item := rules.table.find(i)) is not None]
+        items = tuple(item.name for item in known)
+        if player.hp(cls) <= 0 and Counter(items) - Counter(player.items_of(cls)):
+            verdicts.append(Verdict(name, subject, "equip", False, _dead(player, cls)))
+            continue
         problem = equip_problem(cls, known)
         if problem is not None:
             verdicts.append(Verdict(name, subject, "equip", False,
                                     f"{problem}. The {cls.display} keeps {_listing(player.items_of(cls))}"))
             continue
-        wanted[cls] = tuple(items)
+        wanted[cls] = items
     # items must be in the bag or on a champion re-equipped now; a champion refused keeps what it has,
     # so its items are not free for the others: repeat until no more is refused
     while True:
@@ -220,6 +226,12 @@ def _equip(rules: ChampionsRules, player: Player, rows: tuple[tuple[str, tuple[s
 
 def _listing(items: tuple[str, ...] | list[str]) -> str:
     return ", ".join(items) if items else "nothing"
+
+
+def _dead(player: Player, cls: ChampClass) -> str:
+    return (f"{player.name}'s {cls.display} is dead: it cannot be equipped, only stripped (equip it with none, "
+            f"or with fewer of its items, and give them to a living champion in the same order). The "
+            f"{cls.display} keeps {_listing(player.items_of(cls))}")
 
 
 def _not_in_bag(player: Player, cls: ChampClass, item: str) -> str:

@@ -85,6 +85,14 @@ class LootTable:
         """The item called ``name`` (exactly), or None."""
         return self.items.get(name)
 
+    def find(self, text: str) -> Item | None:
+        """The item a player named, whatever the case and surrounding spaces (``iron sword``), or None."""
+        return self.items.get(text) or self._by_folded.get(text.strip().casefold())
+
+    @cached_property
+    def _by_folded(self) -> dict[str, Item]:
+        return {name.casefold(): item for name, item in self.items.items()}
+
     def names_of_tier(self, tier: Tier) -> list[str]:
         """The items of ``tier``, in name order (a draw's canonical order; do not modify)."""
         return self._by_tier[tier]
@@ -138,11 +146,15 @@ def loot_table_from_text(text: str, where: str = "loot.yaml") -> LootTable:
 def items_from_entries(raw: Sequence[Any], where: str, line: int) -> dict[str, Item]:
     """Items from a list of mappings (a loot file's or a scenario's ``items:``); LootTableError names the line."""
     items: dict[str, Item] = {}
+    folded: dict[str, str] = {}  # players type names in any case, so two names may not differ by case alone
     for entry in raw:
         at = entry.line if isinstance(entry, LinedDict) else line
         item = _item(entry, f"{where}:{at}")
-        if item.name in items:
-            raise LootTableError(f"{where}:{at}: item {item.name!r} is listed twice; give each item its own name")
+        first = folded.setdefault(item.name.casefold(), item.name)
+        if item.name in items or first != item.name:
+            listed = "" if first == item.name else f" (as {first!r}: names are read whatever their case)"
+            raise LootTableError(f"{where}:{at}: item {item.name!r} is listed twice{listed}; give each item its "
+                                 "own name")
         items[item.name] = item
     return items
 

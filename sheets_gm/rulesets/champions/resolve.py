@@ -122,6 +122,7 @@ def _equip_and_fight(rules: ChampionsRules, state: ChampionsState, orders: Order
         if part.equip:
             players[name] = _equipped(players[name], part, turn, events)
     health = {name: list(p.health) for name, p in players.items()}
+    battles_fought: Counter[tuple[str, ChampClass]] = Counter()
     reports: list[BattleReport] = []
     for tile in tiles(state.size):
         here = sorted(p.name for p in players.values() if not p.out and p.at == tile)
@@ -133,15 +134,18 @@ def _equip_and_fight(rules: ChampionsRules, state: ChampionsState, orders: Order
             pairs.append((order[-1], order[0]))
         fielded = _fielding(players, checked.fights, pairs)
         for index, (a, b) in enumerate(pairs):
-            sides = (fielded[(a, index)], fielded[(b, index)])
+            # health changes when a battle ends: a champion fielded again starts where its last battle left it
+            sides = tuple(tuple(c for c in fielded[(who, index)] if health[who][CLASS_INDEX[c]] > 0)
+                          for who in (a, b))
             if not sides[0] or not sides[1]:
                 idle = a if not sides[0] else b
                 events.append(Event(turn, EventKind.NO_BATTLE,
                                     f"{idle} has no champion left to field against {b if idle == a else a} on {tile}: "
                                     "no battle.", {"tile": tile, "players": [a, b]}, audience=frozenset({a, b})))
                 continue
-            fighters = [Fighter(who, cls, side, players[who].hp(cls),
-                                _items(rules, players[who], cls), _set_of(checked.fights.get(who), cls))
+            fighters = [Fighter(who, cls, side, health[who][CLASS_INDEX[cls]],
+                                _items(rules, players[who], cls), _set_of(checked.fights.get(who), cls),
+                                battle=_next_battle(battles_fought, who, cls))
                         for side, who in enumerate((a, b)) for cls in sides[side]]
             result = fight(rules, dice, fighters)
             report = _report(tile, a, b, sides, result)
@@ -195,6 +199,12 @@ def _equipped(p: Player, part: EquipFight, turn: int, events: list[Event]) -> Pl
     return Player(p.name, p.at, p.health, tuple(equipment), tuple(left), p.out_round)
 
 
+def _next_battle(fought: Counter[tuple[str, ChampClass]], who: str, cls: ChampClass) -> int:
+    """Count one more battle for a champion this round; its number (2 for a champion fielded a second time)."""
+    fought[(who, cls)] += 1
+    return fought[(who, cls)]
+
+
 def _items(rules: ChampionsRules, p: Player, cls: ChampClass) -> tuple[Item, ...]:
     return tuple(item for name in p.items_of(cls) if (item := rules.table.get(name)) is not None)
 
@@ -222,7 +232,9 @@ def _fielding(players: dict[str, Player], fights: dict[str, EquipFight],
         chosen = fights[who].groups if who in fights and fights[who].groups else None
         living = by_health(players[who])
         count = len(indices)
-        if chosen:
+        if count > len(living):  # fewer living champions than battles: the same ones fight in each
+            groups = [chosen[0] if chosen else tuple(living[:2])] * count
+        elif chosen:
             groups = list(chosen[:count])
             while len(groups) < count:
                 used = {c for g in groups for c in g}

@@ -1,7 +1,7 @@
 """Champions scenarios: build the given state, resolve each round's two windows with pinned dice, compare
 ``expect``.
 
-The shapes are Champions' section of ``shared/scenario-format.md``; the runner has already read
+The shapes are Champions' section of ``docs/scenarios.md``; the runner has already read
 ``name``, ``settings`` and the top-level keys, and checks ``expect.log_contains`` itself. One entry
 of ``turns`` is one round: window 1 (``moves``, ``loot``) then window 2 (``equip``, ``battle``),
 both with the entry's ``dice``."""

@@ -63,8 +63,9 @@ class ChampionsSheet:
         cls = next((c for c in CLASSES if c.value == _champion(subject)), None)
         if cls is None:
             return {}
-        if p.hp(cls) <= 0:
-            return {"health": "dead"}
+        if p.hp(cls) <= 0:  # a dead champion can still be stripped: say what it carries
+            items = p.items_of(cls)
+            return {"health": f"dead · carries {', '.join(items)}" if items else "dead"}
         carries = ", ".join(p.items_of(cls)) or "nothing"
         return {"health": f"{p.hp(cls)} · carries {carries}"}
 

@@ -289,8 +289,13 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
     for name, m in movers.items():
         into[m.end].append(name)
     bounced: set[str] = set()
+    # an intercept forms no joint engagement: a supporter of an army that intercepts moves partially
+    interceptors = {t.battles[p].armies[0] for p in t.new_battles if t.battles[p].type is BattleType.INTERCEPTS}
+    partial: set[str] = {n for n, m in movers.items() if m.word is OrderWord.SUPPORT and m.target in interceptors}
 
     def blocked(m: Move) -> str | None:
+        if m.army in partial:
+            return None
         if m.end in t.battles:
             return f"{board.short(m.end)} holds a battle"
         if passes_portal(board, m):
@@ -332,11 +337,12 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
     for name in bounced:
         t.code[name] = ResultCode.BOUNCED
     going = {n: m for n, m in movers.items() if n not in bounced}
-    partial: set[str] = set()
-    passers = sorted(n for n, m in going.items() if passes_portal(board, m))
+    for name in partial:
+        t.note[name] = f"{going[name].target} intercepts: an intercept makes no joint engagement"
+    passers = sorted(n for n, m in going.items() if passes_portal(board, m) and n not in partial)
     arrivals: dict[str, list[str]] = defaultdict(list)
     for name, m in going.items():
-        if name not in passers:
+        if name not in passers and name not in partial:
             arrivals[m.end].append(name)
     for name in going:
         t.at[name] = going[name].end  # provisional; partial moves are placed at the end
@@ -406,16 +412,17 @@ def _moves(t: _Turn, movers: dict[str, Move], turn: int) -> None:
                         else "no joint engagement in a structure"
         cap = t.settings.joint_max_armies
         if len(attackers) + len(defenders) > cap:
-            joining = sorted(attackers + defenders[1:])
-            order = t.dice.draw(f"jointcap/{place}", joining)
-            first_attacker = next(n for n in order if n in attackers)
-            kept = [first_attacker, *[n for n in order if n != first_attacker][:cap - 2]]
-            for n in joining:
-                if n not in kept:
-                    partial.add(n)
-                    t.note[n] = f"at most {cap} armies in a joint engagement"
+            # the defender and its supporters are in first (leaving one place for an attacker); the attackers
+            # kept are drawn among the attackers to fill the places left
+            left_out = defenders[cap - 1:]
+            defenders = defenders[:cap - 1]
+            room = cap - len(defenders)
+            kept = t.dice.draw(f"jointcap/{place}", sorted(attackers))[:room] if len(attackers) > room \
+                else attackers
+            for n in [*left_out, *(n for n in attackers if n not in kept)]:
+                partial.add(n)
+                t.note[n] = f"at most {cap} armies in a joint engagement"
             attackers = [n for n in attackers if n in kept]
-            defenders = [holder] + [n for n in defenders[1:] if n in kept]
         bumps = tuple((n, going[n].bump or "") for n in attackers if going[n].bump)
         t.battle(BattleType.ATTACKS, place, attackers + defenders, bumps, leading=len(attackers))
     for name in going:

@@ -1,5 +1,5 @@
 """Coalition scenarios: the planes, the given state, turns of orders (and the judge's results) with
-pinned dice and draws, and what must be true afterwards (``shared/scenario-format.md``)."""
+pinned dice and draws, and what must be true afterwards (``docs/scenarios.md``)."""
 
 from __future__ import annotations
 

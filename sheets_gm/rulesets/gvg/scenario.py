@@ -1,6 +1,6 @@
 """GvG scenarios: build the given state, resolve the turns with pinned dice, compare ``expect``.
 
-The shapes are GvG's section of ``shared/scenario-format.md``; the runner has already read
+The shapes are GvG's section of ``docs/scenarios.md``; the runner has already read
 ``name``, ``settings`` and the top-level keys, and checks ``expect.log_contains`` itself."""
 
 from __future__ import annotations

@@ -190,8 +190,11 @@ class TurnResolver:
                            unit=unit.id, path=[h.label for h in plan.path])
             self.verdict(unit, unit.id, "move", True, message)
             self.land(unit)
+            stopped = plan.stopped
+        else:
+            stopped = ""
         if row.attack:
-            self.attack(unit, row)
+            self.attack(unit, row, stopped)
 
     def land(self, unit: Unit) -> None:
         """A unit ending a move on a village its team does not own takes it and 1 gold."""
@@ -207,8 +210,9 @@ class TurnResolver:
                    f"({gold} gold)", player=unit.owner, at=unit.at.label, previous=owner)
 
     # -- combat -------------------------------------------------------------------------------
-    def attack(self, unit: Unit, row: UnitOrder) -> None:
-        """Check the target and weapon of a row's attack, then fight the exchange."""
+    def attack(self, unit: Unit, row: UnitOrder, stopped: str = "") -> None:
+        """Check the target and weapon of a row's attack, then fight the exchange. ``stopped``: why the move
+        before it ended early, if it did (the attack is then made from the stop, if the target is next to it)."""
         rules = self.rules
         target = self.units.get(row.attack)
         if target is None:
@@ -219,8 +223,13 @@ class TurnResolver:
             self.verdict(unit, unit.id, "attack", False, f"{target.id} is a friendly unit; attack an enemy")
             return
         if target.at not in rules.board.grid.neighbours(unit.at):
-            self.verdict(unit, unit.id, "attack", False, f"{target.id} on {target.at.label} is not next to "
-                                                         f"{unit.id} on {unit.at.label}; attack an adjacent enemy")
+            if stopped:
+                self.verdict(unit, unit.id, "attack", False, f"not made: the move stopped early on {unit.at.label} "
+                                                             f"({stopped}), and {target.id} on {target.at.label} is "
+                                                             f"not next to it")
+            else:
+                self.verdict(unit, unit.id, "attack", False, f"{target.id} on {target.at.label} is not next to "
+                                                             f"{unit.id} on {unit.at.label}; attack an adjacent enemy")
             return
         utype = rules.utype(unit)
         if row.weapon:
@@ -327,7 +336,7 @@ class TurnResolver:
                 self.verdict(unit, unit.id, "advance", False, f"{unit.type} advances to "
                              f"{' or '.join(utype.advances_to)}, not {choice!r}")
                 return
-        cost = self.rules.settings.advance_cost * utype.level
+        cost = self.rules.advance_cost(utype.level)
         _, owner = self.player(unit.owner)
         if owner.gold < cost:
             self.verdict(unit, unit.id, "advance", False, f"advancing a level-{utype.level} unit costs {cost} gold; "

@@ -38,6 +38,10 @@ class WesnothRules:
             return level if time_of_day in NIGHT else -level if time_of_day in DAY else 0
         return 0
 
+    def advance_cost(self, level: int) -> int:
+        """The gold a unit of ``level`` pays to advance: ``advance_cost`` per level, at least ``advance_min_cost``."""
+        return max(self.settings.advance_cost * level, self.settings.advance_min_cost)
+
     def defence(self, unit: Unit, at: Hex | None = None) -> int:
         """The d6 score needed to hit ``unit`` on its hex (or on ``at``)."""
         return self.utype(unit).defence(self.board.terrain(unit.at if at is None else at))

@@ -1,6 +1,6 @@
 """Wesnoth scenarios: build the given state, resolve the turns with pinned dice, compare ``expect``.
 
-The shapes are the wesnoth section of ``shared/scenario-format.md``; the runner has already read
+The shapes are the wesnoth section of ``docs/scenarios.md``; the runner has already read
 ``name``, ``settings`` and the top-level keys, and checks ``expect.log_contains`` itself. Under
 ``resolve: step`` each row resolves on its own (as each Go box would) and the turn ends after
 the last; under ``batch`` the rows and the end of the turn resolve together."""

@@ -41,6 +41,9 @@ class WesnothSettings:
     income_gold: int = setting(1, "Gold at each dawn and dusk for the player(s) with the most villages.", minimum=0)
     reroll_cost: int = setting(1, "Gold to reroll a whole attack (once per attack).", minimum=0)
     advance_cost: int = setting(4, "Gold per level of a unit to advance it after a final blow.", minimum=0)
+    advance_min_cost: int = setting(
+        0, "The least an advancement costs, whatever the unit's level: 0 leaves the rulebook's gold per level "
+        "alone (a level-0 unit advances for free); 4 makes a level-0 unit pay what a level-1 unit pays.", minimum=0)
     kill_gold: int = setting(1, "Gold per level of a unit killed, for the player who dealt the final blow.",
                              minimum=0)
     max_rounds: int = setting(60, "The last round; a match still going after it is a draw.", minimum=1,

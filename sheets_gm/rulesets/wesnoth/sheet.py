@@ -89,7 +89,7 @@ class WesnothSheet:
             return {}
         utype = rules.utype(unit)
         if table.rows == STANDING_ROWS:
-            cost = rules.settings.advance_cost * utype.level
+            cost = rules.advance_cost(utype.level)
             options = f"{' or '.join(utype.advances_to)} ({cost} gold)" if utype.advances_to else "— (it does not)"
             return {"options": options}
         return {"type": utype.name, "at": unit.at.label, "hp": f"{utype.hitpoints - unit.wounds}/{utype.hitpoints}",

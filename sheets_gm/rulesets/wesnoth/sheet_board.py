@@ -194,8 +194,9 @@ class BoardDrawer:
             nxt = fresh([a for n in frontier for a in tables.units[n].advances_to])
             advanced += nxt
             frontier = nxt
-        sections.append(("Advancements (for advance_cost gold per level of the unit advancing)".replace(
-            "advance_cost", str(settings.advance_cost)), advanced))
+        least = f", at least {settings.advance_min_cost} gold" if settings.advance_min_cost else ""
+        sections.append((f"Advancements (for {settings.advance_cost} gold per level of the unit advancing{least})",
+                         advanced))
         return [(title, names) for title, names in sections if names]
 
     def units_tab(self, state: WesnothState) -> BoardDrawing:

@@ -1,6 +1,6 @@
 """Win or Die scenarios: build the given state, resolve the turns with pinned dice, compare ``expect``.
 
-The shapes are the winordie section of ``shared/scenario-format.md``; the runner has already
+The shapes are the winordie section of ``docs/scenarios.md``; the runner has already
 read ``name``, ``settings`` and the top-level keys, and checks ``expect.log_contains`` itself.
 A turn entry is one whole turn of its player: her start of turn (the given state is the one
 before it), her actions in order, and her end of turn. A standing reaction that stops the

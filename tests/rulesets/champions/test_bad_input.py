@@ -62,6 +62,17 @@ def test_an_item_not_in_the_bag_names_the_champion_and_the_bag(rules: ChampionsR
     assert after is not None and after.equipment == ann.equipment and after.bag == ann.bag
 
 
+def test_equipping_a_dead_champion_says_it_may_only_be_stripped(rules: ChampionsRuleset) -> None:
+    ann = Player("Ann", at("B2"), health=(0, 85, 85, 80), bag=("Iron Sword",), equipment=(("Banner",), (), (), ()))
+    state = two_players(ann)
+    [v] = refused(rules, state, PlayerOrders(equip=(("gladiator", ("Banner", "Iron Sword")),)))
+    assert (v.subject, v.part) == ("Ann.gladiator", "equip")
+    assert v.message == ("Ann's Gladiator is dead: it cannot be equipped, only stripped (equip it with none, or with "
+                         "fewer of its items, and give them to a living champion in the same order). The Gladiator "
+                         "keeps Banner")
+    assert refused(rules, state, PlayerOrders(equip=(("gladiator", ()), ("rogue", ("banner",))))) == []
+
+
 def test_too_many_items_on_a_champion(rules: ChampionsRuleset) -> None:
     items = ("Iron Sword", "Steel Axe", "Chainmail", "Banner", "Oak Staff")
     state = two_players(Player("Ann", at("B2"), bag=items))

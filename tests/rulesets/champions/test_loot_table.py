@@ -38,6 +38,9 @@ def test_the_table_round_trips_through_its_text() -> None:
      "loot.yaml:2: Sword is physical: only defensive items have a weight"),
     ("items:\n  - {name: A, type: physical, tier: common, dice: 1d8}\n  - {name: A, type: magical, tier: rare, "
      "dice: 1d8}\n", "loot.yaml:3: item 'A' is listed twice"),
+    ("items:\n  - {name: Iron Sword, type: physical, tier: common, dice: 1d8}\n  - {name: iron sword, type: "
+     "physical, tier: rare, dice: 1d10}\n",
+     "loot.yaml:3: item 'iron sword' is listed twice (as 'Iron Sword': names are read whatever their case)"),
     ("tier_weights:\n  corner: {common: 0}\nitems:\n  - {name: A, type: physical, tier: common, dice: 1d8}\n",
      "loot.yaml:2: the weights of corner tiles add up to 0"),
     ("tier_weights:\n  corner: {common: 1}\nitems:\n  - {name: A, type: physical, tier: common, dice: 1d8}\n",
@@ -54,3 +57,10 @@ def test_mistakes_name_the_line(text: str, expected: str) -> None:
 def test_dice_read_and_print() -> None:
     assert Dice.parse(" 1D10 + 2 ") == Dice(10, 2)
     assert str(Dice(8, 0)) == "1d8"
+
+
+def test_an_item_is_found_whatever_the_case_of_its_name() -> None:
+    table = loot_table_from_text("items:\n  - {name: Iron Sword, type: physical, tier: common, dice: 1d8}\n")
+    found = table.find("  iRoN sWoRd ")
+    assert found is not None and found.name == "Iron Sword"
+    assert table.find("Iron Swords") is None

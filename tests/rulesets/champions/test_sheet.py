@@ -3,6 +3,7 @@ each tab shows (the board no health, a player's View only her own bag and her ti
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sheets_gm.engine.registry import create_ruleset
@@ -76,3 +77,20 @@ def test_the_board_shows_no_health_and_a_view_no_one_elses_bag() -> None:
     mates = {q.name for q in state.on_tile(ann.at)} if ann.at else set()
     assert (health_line(ann) in bo_view) == ("Bo" in mates)
     assert health_line(ann) in "\n".join(str(v) for row in sheet.panel(state, "Ann") for v in row)
+
+
+def test_a_dead_champions_row_says_what_it_carries_so_it_can_be_stripped() -> None:
+    rules = create_ruleset("champions")
+    sheet = rules.sheet()
+    assert isinstance(sheet, ChampionsSheet)
+    state = rules.new_match(rules.sample_roster(), SEED)
+    ann = state.player("Ann")
+    assert ann is not None
+    dead = replace(ann, health=(0, *ann.health[1:]), equipment=(("Iron Sword",), (), (), ()))
+    state = state.with_players([dead if p.name == "Ann" else p for p in state.players])
+    window = rules.window(state)
+    assert window is not None
+    table = next(t for t in sheet.spec.inputs if t.name == "equip")
+    dice = rules.dice(SEED, state)
+    assert sheet.shown(state, "Ann", table, "Ann.gladiator", dice) == {"health": "dead · carries Iron Sword"}
+    assert sheet.shown(state, "Ann", table, "Ann.rogue", dice) == {"health": "85 · carries nothing"}

@@ -125,6 +125,18 @@ def test_a_step_types_its_go_boxes_and_reads_back_as_a_step_that_keeps_the_turn(
         assert back.consumed >= {o.unit for o in step.rows}
 
 
+def test_the_standing_choices_show_what_an_advancement_costs_with_its_least() -> None:
+    for least in (0, 20):
+        r = made(advance_min_cost=least)
+        state = start(r)
+        seat = open_window(r, state).seats[0]
+        leader = next(u for u in state.units if u.owner == seat)
+        cost = max(4 * r.rules.utype(leader).level, least)
+        table = next(t for t in sheet(r).spec.inputs if t.name == STANDING)
+        shown = sheet(r).shown(state, seat, table, standing_row(leader.id), r.dice(SEED, state))
+        assert str(shown["options"]).endswith(f"({cost} gold)"), (least, shown)
+
+
 def test_standing_choices_type_back_and_an_emptied_row_clears_a_choice() -> None:
     r = made()
     state = start(r)
