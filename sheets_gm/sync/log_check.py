@@ -4,8 +4,8 @@ The Log tab is written for people and never read back by a poll (a poll reads on
 spreadsheet, and the Log grows with the match). ``verify -c`` reads it whole and compares it with
 the events the replay recomputes from the seed, the orders and the GM's events: a line typed over
 by hand is named by its cell, with what it should say. Lines the sync writes of itself (an undo)
-and the lines of a window later undone (before the undo's line, of the same turn) are not
-recomputed by the replay, and are left as they are.
+and the lines logged from a window later undone on (before the undo's line, of its turn or a later
+one) are not recomputed by the replay, and are left as they are.
 """
 
 from __future__ import annotations
@@ -77,12 +77,21 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int) ->
     return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows)
 
 
+def _turn(text: str) -> float:
+    """A Log row's turn as a number (a row without one sorts after every turn)."""
+    try:
+        return float(text)
+    except ValueError:
+        return float("inf")
+
+
 def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int) -> list[str]:
     rows = [tuple(text_of(row[c]) if c < len(row) else "" for c in range(3)) for row in grid]
     rows += [("", "", "")] * (log_rows - len(rows))
     undo = SyncEvent.UNDO.value
+    undos = [(i, _turn(turn)) for i, (turn, kind, _) in enumerate(rows) if kind == undo]
     undone = {i for i, (turn, kind, _) in enumerate(rows)
-              if kind != undo and any(r[1] == undo and r[0] == turn for r in rows[i + 1:])}
+              if kind != undo and any(j > i and back <= _turn(turn) for j, back in undos)}
     left = Counter(expected)
     unmatched: list[int] = []
     for i, line in enumerate(rows):
