@@ -2,14 +2,16 @@
 
 The Log tab is written for people and never read back by a poll (a poll reads one row of the board
 spreadsheet, and the Log grows with the match). ``verify -c`` reads it whole and compares it with
-the events the replay recomputes from the seed, the orders and the GM's events: a line typed over
-by hand is named by its cell, with what it should say. Lines the sync writes of itself (an undo)
+the events the replay recomputes from the seed, the orders and the GM's events, by turn, kind and
+the numbers each sentence holds (so that a later version's wording is no forgery): a line whose die,
+total or tile was typed over is named by its cell, with what it should say. Lines the sync writes of itself (an undo)
 and the lines logged from a window later undone on (before the undo's line, of its turn or a later
 one) are not recomputed by the replay, and are left as they are.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -30,6 +32,13 @@ Line = tuple[str, str, str]  # turn, kind, sentence: as the Log's columns A to C
 
 def _line(event: Event) -> Line:
     return str(event.turn), event.kind.value, event.text
+
+
+def _figures(line: Line) -> tuple[str, str, tuple[str, ...]]:
+    """What a Log line is compared by: its turn, its kind and every number in its sentence, in order (the dice,
+    the bonuses, the totals, the tiles, the HP and coins). A sentence a later version words otherwise ('1 coin'
+    for '1 coins', 'red's bulwark on C7' for 'bulwark@C7') is the same line; a die or total typed over is not."""
+    return line[0], line[1], tuple(re.findall(r"\d+", line[2]))
 
 
 def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
@@ -92,12 +101,13 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int) -> li
     undos = [(i, _turn(turn)) for i, (turn, kind, _) in enumerate(rows) if kind == undo]
     undone = {i for i, (turn, kind, _) in enumerate(rows)
               if kind != undo and any(j > i and back <= _turn(turn) for j, back in undos)}
-    left = Counter(expected)
+    left = Counter(_figures(line) for line in expected.elements())
+    texts = {_figures(line): line[2] for line in expected}
     unmatched: list[int] = []
     for i, line in enumerate(rows):
         if line[1] == undo or i in undone:
             continue
-        key: Line = (line[0], line[1], line[2])
+        key = _figures((line[0], line[1], line[2]))
         if left[key] > 0:
             left[key] -= 1
         else:
@@ -109,7 +119,7 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int) -> li
         cell = f"tab {tab!r} cell {cell_at(2, FIRST_LOG_ROW + i)}"
         if instead is not None:
             left[instead] -= 1
-            problems.append(f"{cell} says {text!r} but the match logged {instead[2]!r}")
+            problems.append(f"{cell} says {text!r} but the match logged {texts[instead]!r}")
         else:
             problems.append(f"{cell} says {text!r} (turn {turn or '?'}, {kind or 'no kind'}), which no event of the "
                             "match says")

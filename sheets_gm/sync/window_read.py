@@ -142,9 +142,10 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         if type(exc) is not SheetError:
             raise
         if _refuse_if_old(sheets, ruleset_class, engine_range):
-            raise SheetError(f"{exc}. The engine tab holds the match, so a tab was renamed or deleted: run "
-                             "sheets-gm repair -c MATCH.toml, which lays every tab out again and keeps the match "
-                             "and every typed row") from None
+            raise SheetError(f"{exc}. The engine tab holds the match, so a tab was renamed or deleted, or the "
+                             "match was created by an earlier version of sheets-gm: run sheets-gm repair -c "
+                             "MATCH.toml, which lays every tab out again and keeps the match and every typed "
+                             "row") from None
         raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
                          "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
                          "repair -c MATCH.toml, which rebuilds the layout and keeps the match") from None
