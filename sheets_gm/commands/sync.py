@@ -55,6 +55,13 @@ def describe_report(report: WindowReport) -> str:
     return window_summary(report)
 
 
+def rejected_lines(report: WindowReport) -> list[str]:
+    """The rows the poll refused or could not read, each with why (what ``sync`` and ``status`` list)."""
+    if not report.rejected:
+        return []
+    return [f"Rejected ({len(report.rejected)}):", *(f"  {who}: {why}" for who, why in report.rejected)]
+
+
 def settings_warning(config: MatchConfig, report: WindowReport) -> str:
     """A warning when ``[settings]`` no longer says what the match plays with ('' when it does)."""
     if report.settings is None:
@@ -133,7 +140,7 @@ def run_sync(args: argparse.Namespace) -> int:
         if warning:
             print(warning)
         if not (args.quiet and not report.resolved):
-            print(describe_report(report))
+            print("\n".join([describe_report(report), *([] if args.quiet else rejected_lines(report))]))
         return 0
     interval = args.interval or config.interval
     stop = threading.Event()
@@ -219,9 +226,7 @@ def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
     if report.untyped:
         lines.append("Nothing typed yet in: " + "; ".join(f"{seat}: {', '.join(rows)}"
                                                           for seat, rows in report.untyped.items()))
-    if report.rejected:
-        lines.append(f"Rejected ({len(report.rejected)}):")
-        lines += [f"  {who}: {why}" for who, why in report.rejected]
+    lines += rejected_lines(report)
     lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
     return lines
 
