@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from sheets_gm.console import CommandConsole
 from sheets_gm.engine.core.ruleset import JUDGE
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.sheets.backend import SheetBackend
@@ -55,7 +56,7 @@ def run_window_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console
                     bot: str | None = None, max_windows: int | None = None) -> WindowDemoResult:
     """Play a bot match of ``ruleset_name`` in ``folder`` with the ruleset's sample roster: to its end, or
     ``max_windows`` windows; then export it into ``folder/export`` (the seed revealed, as at a match's end)."""
-    out = console or Console()
+    out = console or CommandConsole()
     rules = create_ruleset(ruleset_name)
     roster = rules.sample_roster()
     files = {"board": folder / "board.xlsx", "engine": folder / "gm" / "engine.xlsx"}

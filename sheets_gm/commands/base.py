@@ -41,13 +41,27 @@ def _as_typed(path: Path) -> str:
         return str(path)
 
 
-def program_name() -> str:
+def program_name(*, from_anywhere: bool = False) -> str:
     """How to type this program again so that it works as printed: ``sheets-gm`` when that is on
-    the PATH and is this program, else the path it was started by (e.g. ``.venv/bin/sheets-gm``)."""
+    the PATH and is this program, else the path it was started by (e.g. ``.venv/bin/sheets-gm``).
+
+    ``from_anywhere``: a command to be typed in another folder (``init`` in a new, empty one), so a
+    path is absolute."""
     started = Path(sys.argv[0])
+    typed = (lambda path: os.path.abspath(path)) if from_anywhere else _as_typed
     if started.name != "sheets-gm":  # python -m sheets_gm.cli, or a test runner
-        return f"{_as_typed(Path(sys.executable))} -m sheets_gm.cli"
+        return f"{typed(Path(sys.executable))} -m sheets_gm.cli"
     found = shutil.which("sheets-gm")
     if found is not None and started.exists() and os.path.samefile(found, started):
         return "sheets-gm"
-    return _as_typed(started)
+    return typed(started)
+
+
+def activate_script() -> Path | None:
+    """The virtual environment's ``activate`` script beside the program when ``sheets-gm`` is not on
+    the PATH (``source`` it to type plain ``sheets-gm``); None when it is, or there is none."""
+    started = Path(sys.argv[0])
+    if started.name != "sheets-gm" or program_name() == "sheets-gm":
+        return None
+    script = Path(os.path.abspath(started)).with_name("activate")
+    return script if script.is_file() else None

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.commands.base import UserError, command, program_name
+from sheets_gm.commands.base import UserError, activate_script, command, program_name
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,7 +36,11 @@ def run(args: argparse.Namespace) -> int:
     if result.export is not None:
         print(f"The export (a workbook per spreadsheet, a CSV per tab, replay.json): {result.export}")
         print(f"Check every roll and state: {prog} verify {result.export / 'replay.json'}")
-    print(f"Start a match of your own: in an empty folder, {prog} init {ruleset}")
+    anywhere = program_name(from_anywhere=True)
+    print(f"Start a match of your own in an empty folder: mkdir my-match && cd my-match && {anywhere} init {ruleset}")
+    activate = activate_script()
+    if activate is not None:
+        print(f"(or once per terminal `source {activate}`, and then type plain sheets-gm)")
     return 0
 
 

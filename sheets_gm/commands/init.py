@@ -96,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
     with user_errors():
         outcome = init_window_match(config, now=datetime.now(UTC), roster_file=args.roster,
                                     overwrite=args.overwrite, share=not args.no_share, notify=not args.no_email)
+    if outcome.replaced:
+        print(f"Replaced {outcome.replaced}; its workbooks are kept aside:")
     for backup in outcome.backups:
         print(f"The old workbook is kept as {backup}")
     if outcome.roster_tab is not None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from sheets_gm.commands.base import command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
+from sheets_gm.engine.core.words import counted
 
 
 def run(args: argparse.Namespace) -> int:
@@ -16,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.backups import backup_workbooks
     from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.match.engine_move import create_engine_file, move_engine
-    from sheets_gm.match.seat_roster import member_emails
+    from sheets_gm.match.team_check import row_emails
     from sheets_gm.match.window_match import editor_emails, repair_roster
     from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.window_repair import repair_window_match
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         moved = move_engine(config, sheets)
         roster = repair_roster(config, sheets)
         fixed = repair_window_match(sheets, get_ruleset(config.ruleset),
-                                    emails=editor_emails(config, roster), member_emails=member_emails(roster),
+                                    emails=editor_emails(config, roster), member_emails=row_emails(roster),
                                     title=config.title)
     for backup in backups:
         print(f"Kept a copy of the workbook as {backup}")
@@ -41,12 +42,12 @@ def run(args: argparse.Namespace) -> int:
     if fixed.upgraded:
         print(f"Moved the match from the old {fixed.upgraded} layout onto the new one: its state, seed (hash "
               f"{fixed.record.seed_hash[:12]}…, unchanged), history ({fixed.record.resolved} windows resolved) and "
-              f"log are kept, verify and undo read them; {fixed.rows_kept} row(s) typed for the open window are "
-              "carried into the new tabs.")
+              f"log are kept, verify and undo read them; {counted(fixed.rows_kept, 'row')} typed for the open window "
+              f"{'is' if fixed.rows_kept == 1 else 'are'} carried into the new tabs.")
     else:
         print(f"Repaired: every tab is laid out again around the match ({fixed.record.resolved} windows resolved, "
-              f"seed hash {fixed.record.seed_hash[:12]}…, unchanged); {fixed.rows_kept} typed row(s) are back in "
-              "their cells.")
+              f"seed hash {fixed.record.seed_hash[:12]}…, unchanged); {counted(fixed.rows_kept, 'typed row')} "
+              f"{'is' if fixed.rows_kept == 1 else 'are'} back in their cells.")
     print(f"Check it with {program_name()} doctor -c {args.config}, then sync as before.")
     return 0
 
@@ -54,9 +55,10 @@ def run(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add ``repair`` to the command line."""
     p = command(sub, "repair", run, "rebuild an edited layout around the match, keeping every typed order",
-                "When a header was moved, a tab renamed or deleted, or a drawn cell overwritten, the sync stops "
-                "and names the cell. repair reads the engine tab (the match itself), keeps a copy of every local "
-                "workbook, finds the rows players typed (by header and row subject), lays every tab out again, "
+                "When a header was moved, or a tab renamed or deleted, the sync stops and names the cell or the tab "
+                "(a Log line typed over is found by verify -c, which names its cell). repair reads the engine tab "
+                "(the match itself), keeps a copy of every local workbook, finds the rows players typed (by header "
+                "and row subject), lays every tab out again, "
                 "redraws the board and writes the typed cells back. "
                 "The seed, the state, the history and the log are never rewritten.",
                 "sheets-gm repair -c match.toml")

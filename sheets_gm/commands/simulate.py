@@ -11,6 +11,8 @@ from typing import Any
 from rich.console import Console
 
 from sheets_gm.commands.base import UsageError, UserError, command
+from sheets_gm.console import CommandConsole
+from sheets_gm.engine.core.words import counted
 
 #: The most worker processes ``--workers`` accepts.
 MAX_WORKERS = 256
@@ -36,15 +38,12 @@ def _whole(option: str, low: int, high: int) -> Callable[[str], int]:
 
 def progress_console() -> Console:
     """Where the progress bar goes: standard error, so the tables on standard output stay clean."""
-    return Console(stderr=True)
+    return CommandConsole(stderr=True)
 
 
 def table_console() -> Console:
     """Where the tables go: standard output, wide enough for the tables when it is not a terminal."""
-    console = Console()
-    if not console.is_terminal:
-        console.width = 160
-    return console
+    return CommandConsole()
 
 
 def _plan(args: argparse.Namespace) -> Any:
@@ -151,8 +150,8 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UserError(f"--out: cannot write into {out}: {exc.strerror or exc}") from None
         console.print(f"Written to {out}: {', '.join(written)}")
-    console.print(f"Played {result.matches_played:,} matches in {result.seconds:.1f} s with {result.workers} "
-                  f"worker(s): {result.matches_per_second:,.0f} matches per second.")
+    console.print(f"Played {result.matches_played:,} matches in {result.seconds:.1f} s with "
+                  f"{counted(result.workers, 'worker')}: {result.matches_per_second:,.0f} matches per second.")
     return 0
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from sheets_gm.commands.base import UserError, command
+from sheets_gm.commands.base import UsageError, UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
 from sheets_gm.engine.core.settings import SettingError
+from sheets_gm.engine.core.words import counted
 from sheets_gm.match.config import MatchConfig, settings_drift
 from sheets_gm.match.watch import seconds_until, watch
 from sheets_gm.match.window_match import window_sync_once
@@ -47,7 +48,7 @@ def window_summary(report: WindowReport) -> str:
     if report.finished:
         return f"Nothing to do: {report.result}"
     waiting = (f"waiting for {', '.join(report.waiting_for)}" if report.waiting_for else "every seat is ready")
-    fed = f"; {report.feedback_written} feedback cell(s) updated" if report.feedback_written else ""
+    fed = f"; {counted(report.feedback_written, 'feedback cell')} updated" if report.feedback_written else ""
     return f"{report.window[:1].upper()}{report.window[1:]}: {waiting}{fed}."
 
 
@@ -136,10 +137,14 @@ def run_sync(args: argparse.Namespace) -> int:
             try:
                 report = poll_match(config, sheets)
             except WorkbookOpenError as exc:
-                # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn.
+                # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn
+                # to cron (--quiet); a GM who runs sync by hand is told every time what it did: nothing.
                 if _report_open_workbook(config, sheets, exc):
                     raise UserError(f"{exc} (said once this turn; the next polls keep trying quietly)") from None
-                return 1
+                if args.quiet:
+                    return 1
+                raise UserError(f"nothing synced: {exc} (cron's quiet polls said it once this turn and keep trying; "
+                                "close the workbook, or wait for it to be closed)") from None
         _open_workbook_memory(config).unlink(missing_ok=True)
         for warning in (settings_warning(config, report), tables_warning(config, report)):
             if warning:
@@ -181,6 +186,9 @@ def run_resolve(args: argparse.Namespace) -> int:
     player a turn. ``--turn N`` names window ``N`` (a game whose windows are its turns)."""
     config = load(args)
     sheets = open_match(config)
+    if args.window is not None and args.turn is not None and args.window != str(args.turn):
+        raise UsageError(f"--window {args.window} and --turn {args.turn} name two windows: give one "
+                         "(--turn N is the same as --window N)")
     named = args.window if args.window is not None else (None if args.turn is None else str(args.turn))
     if args.force and named is None:
         with user_errors():
@@ -268,7 +276,7 @@ def register(sub: Any) -> None:
     p.add_argument("--window", metavar="KEY",
                    help="the window to force, as status names it (7, or 3/equip): the open one")
     p.add_argument("--turn", type=int, metavar="N",
-                   help="the same as --window N, for a game whose windows are its turns")
+                   help="the same as --window N, for a game whose windows are its turns (GvG: 7)")
     p = command(sub, "status", run_status, "window, deadline, who is not ready, what was rejected and why",
                 "Read the match and say where it stands; writes nothing.",
                 "sheets-gm status -c match.toml")

@@ -28,8 +28,14 @@ def _read_replay(path: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.engine.registry import get_ruleset
-    from sheets_gm.sync.window_export import window_match_replay
-    from sheets_gm.sync.window_replay import WindowReplayError, replay_window_states
+    from sheets_gm.sync.log_check import forged_log_lines
+    from sheets_gm.sync.window_read import read_match
+    from sheets_gm.sync.window_replay import (
+        WindowReplayError,
+        match_history,
+        replay_window_states,
+        window_replay_document,
+    )
     from sheets_gm.sync.window_upgrade import windows_replay
 
     if args.replay is not None and args.config is not None:
@@ -41,8 +47,10 @@ def run(args: argparse.Namespace) -> int:
         args.config = args.config or DEFAULT_CONFIG
         config = load(args)
         where = str(config.path)
+        sheets = open_match(config)
         with user_errors(config):
-            doc = window_match_replay(open_match(config), get_ruleset(config.ruleset))
+            read = read_match(sheets, get_ruleset(config.ruleset))
+            doc = window_replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))
     try:  # a replay of an earlier layout is read through its ruleset's legacy hook
         found = replay_window_states(windows_replay(doc))
     except WindowReplayError as exc:
@@ -51,7 +59,19 @@ def run(args: argparse.Namespace) -> int:
     if difference is not None:
         print(f"MISMATCH after {done} replayed: {difference}")
         return 1
-    print(f"OK: {done} and {rolls} replayed from the seed; every state matches.")
+    if args.replay is None:
+        with user_errors(config):
+            forged = forged_log_lines(sheets, doc, read.record.log_rows)
+        if forged:
+            print(f"The match replays ({done}, every state matches), but its Log was edited by hand:")
+            print("\n".join(f"  {line}" for line in forged))
+            print("Put each line back as the match logged it (the version history, or type it again): the Log is "
+                  "what players read.")
+            return 1
+        log = f"; the Log's {read.record.log_rows} lines are the match's own"
+    else:
+        log = ""
+    print(f"OK: {done} and {rolls} replayed from the seed; every state matches{log}.")
     return 0
 
 

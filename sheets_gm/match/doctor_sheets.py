@@ -16,6 +16,7 @@ from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.engine_move import EngineMoveError, stray_engine
+from sheets_gm.match.team_check import check_teams
 from sheets_gm.sheets.backend import (
     LayoutDriftError,
     RangeWrite,
@@ -137,6 +138,7 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
               (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
     _same_settings(config, record.ruleset.settings, report)
     _table_rows(config, read, report)
+    report.guarded("teams", lambda: check_teams(config, sheets, report))
     _deadline(config, record, report, now)
 
 

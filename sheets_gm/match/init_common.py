@@ -31,6 +31,7 @@ class InitOutcome:
     where: list[str] = field(default_factory=list)  # each spreadsheet or file of the match
     shared: list[str] = field(default_factory=list)  # one line per sharing grant
     backups: list[Path] = field(default_factory=list)  # old workbooks kept aside by --overwrite
+    replaced: str = ""  # the match --overwrite replaced, in words ('' when there was none)
 
 
 def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[Path, str]) -> list[Path]:

@@ -13,17 +13,19 @@ from pathlib import Path
 from sheets_gm.engine.core.dice import new_seed
 from sheets_gm.engine.core.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.core.settings import SettingError, parse_settings
+from sheets_gm.engine.core.words import counted
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
 from sheets_gm.match.privacy import refuse_exposures
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
-from sheets_gm.match.seat_roster import SeatRosterError, member_emails, read_seat_roster, seat_emails
-from sheets_gm.sheets.backend import SheetAccessError, SheetBackend
+from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
+from sheets_gm.match.team_check import row_emails, team_warnings
+from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.lock import match_lock
-from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
@@ -96,6 +98,30 @@ def _local_files(config: MatchConfig) -> dict[Path, str]:
     return files
 
 
+def match_in_words(record: MatchRecord) -> str:
+    """A match as a GM knows it: ``a gvg match at turn 7 (6 windows resolved, seed hash 1a2b3c4d5e6f…)``."""
+    window = record.ruleset.window(record.state)
+    where = f"at {window.label}" if window is not None else "that is over"
+    return (f"a {record.name} match {where} ({counted(record.resolved, 'window')} resolved, seed hash "
+            f"{record.seed_hash[:12]}…)")
+
+
+def _match_replaced(config: MatchConfig) -> str:
+    """The match the local workbooks of ``config`` hold, in words, before --overwrite moves them aside ('' when
+    they hold none, or none that can be read)."""
+    if not all(path.exists() for path in _local_files(config)):
+        return ""
+    try:
+        sheets = open_match_sheets(config)
+        tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+        if tab not in sheets.engine.tab_names():
+            return ""
+        (grid,) = sheets.engine.read([engine_read_range(tab)])
+        return match_in_words(parse_match_record(grid[1:], f"tab {tab!r}"))
+    except (SheetError, MatchRecordError, ValueError):
+        return ""
+
+
 def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
     """MatchExistsError when an engine tab holds a match (readable or not): the configured engine's, or one
     in another file of the match (its engine before the config moved it: ``repair`` moves it)."""
@@ -117,10 +143,10 @@ def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
     except MatchRecordError as exc:
         raise MatchExistsError(f"{sheets.engine.name} has an engine tab that cannot be read ({exc}); init never "
                                "replaces a match. Restore the engine tab from a backup or the export") from None
-    raise MatchExistsError(f"{sheets.engine.name} already holds a {record.name} match ({record.resolved} windows "
-                           f"resolved, seed hash {record.seed_hash[:12]}…); init never replaces one. If its layout was "
-                           f"edited (a header moved, a tab renamed), run sheets-gm repair -c {config.path}: it lays "
-                           "every tab out again and keeps the match and what was typed. To start a new match, export "
+    raise MatchExistsError(f"{sheets.engine.name} already holds {match_in_words(record)}; init never replaces "
+                           f"one. If its layout was edited (a header moved, a tab renamed), run sheets-gm repair -c "
+                           f"{config.path}: it lays every tab out again and keeps the match and what was typed. To "
+                           "start a new match, export "
                            "this one first, then run init --overwrite (local workbooks are kept aside as backups) or "
                            "point the config at new spreadsheets")
 
@@ -145,7 +171,7 @@ def layout_owners(config: MatchConfig, sheets: MatchSheets) -> LayoutOwners:
     """What a tab laid out again keeps of init's layout: the typed cells' editors (the roster's e-mails, the
     judge's) and the spreadsheets' title; read when a resolution grows a table."""
     roster = repair_roster(config, sheets)
-    return LayoutOwners(editor_emails(config, roster), member_emails(roster), config.title)
+    return LayoutOwners(editor_emails(config, roster), row_emails(roster), config.title)
 
 
 def repair_roster(config: MatchConfig, sheets: MatchSheets) -> Roster:
@@ -220,6 +246,8 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
         refusal = _seats_alone_refused(ruleset, config.seats)
     outcome = InitOutcome()
     if config.backend is BackendKind.LOCAL:
+        if overwrite:
+            outcome.replaced = _match_replaced(config)
         outcome.backups = prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"), _local_files(config))
     elif overwrite:
         raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
@@ -245,11 +273,12 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
     deadline = config.schedule.next_deadline(now)
     emails = editor_emails(config, roster)
     record = create_window_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
-                                 member_emails=member_emails(roster), deadline=deadline,
+                                 member_emails=row_emails(roster), deadline=deadline,
                                  schedule_text=config.schedule.describe(), title=config.title)
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.warnings += uneven_teams(ruleset.traits, roster)
+    outcome.warnings += team_warnings(ruleset.traits.seat_kind, roster, google=config.backend is BackendKind.GOOGLE)
     outcome.deadline = deadline
     if share:
         outcome.shared = share_match(sharing_plan(sheets, emails, config.gm_emails), notify=notify)

@@ -93,6 +93,7 @@ class TabLayout:
     column_widths: dict[int, int] = field(default_factory=dict)  # 0-based column → pixels
     row_heights: dict[int, int] = field(default_factory=dict)  # 0-based row → pixels
     hidden_columns: tuple[int, ...] = ()  # 0-based columns hidden from view (what the sync keeps for itself)
+    print_headings: bool = False  # printed with the column letters and row numbers (a board whose tiles are cells)
 
 
 @dataclass(frozen=True, slots=True)

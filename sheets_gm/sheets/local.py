@@ -859,6 +859,7 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
     ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
+    ws.print_options.headings = tab.print_headings
     for col, pixels in tab.column_widths.items():
         if not 0 <= col < tab.cols:
             raise SheetError(f"{where}: column {col} (0-based) is outside its {tab.cols} columns")

@@ -151,14 +151,17 @@ class MatchRead:
     seats: Mapping[str, SeatRead]
 
 
-def _refuse_if_old(sheets: MatchSheets, ruleset_class: type[AnyRuleset], engine_range: str) -> None:
+def _refuse_if_old(sheets: MatchSheets, ruleset_class: type[AnyRuleset], engine_range: str) -> bool:
     """OldLayoutError when a read that failed was of a match on the old layout (whose tabs are not where the
-    new layout reads: Google refuses a range past a tab's edge); nothing when that cannot be told."""
+    new layout reads: Google refuses a range past a tab's edge); else whether the engine tab holds a match
+    (False when that cannot be told)."""
     try:
         (grid,) = sheets.engine.read([engine_range])
     except SheetError:
-        return
+        return False
     refuse_old_layout(ruleset_class, grid)
+    header = ruleset_sheet_spec(ruleset_class.traits.name).headers.engine
+    return bool(grid and grid[0] and text_of(grid[0][0]) == header)
 
 
 def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
@@ -178,7 +181,11 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
     except SheetError as exc:
         if type(exc) is not SheetError:
             raise
-        _refuse_if_old(sheets, ruleset_class, engine_range)
+        if _refuse_if_old(sheets, ruleset_class, engine_range):
+            raise SheetError(f"{exc}. The engine tab holds the match, so a tab was renamed or deleted, or the "
+                             "match was created by an earlier version of sheets-gm: run sheets-gm repair -c "
+                             "MATCH.toml, which lays every tab out again and keeps the match and every typed "
+                             "row") from None
         raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
                          "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
                          "repair -c MATCH.toml, which rebuilds the layout and keeps the match") from None

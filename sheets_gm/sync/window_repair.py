@@ -82,6 +82,7 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         report.rows_kept = sum(len(r) for rows in kept.values() for r in rows.values())
     window = record.ruleset.window(record.state)
     grown: dict[str, dict[str, int]] = {}
+    mentioned: set[str] = set()  # renamed tabs the notes name already
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
@@ -96,6 +97,7 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
                                     "typed")
                 continue
             name, grid = found
+            mentioned.add(name)
             report.notes.append(f"tab {tab.name!r} was missing in {backend.name}; its typed rows were found in tab "
                                 f"{name!r} (left as it is: delete it once you have checked {tab.name!r})")
         grown[seat] = tab.sizes_in(grid)  # the tables as the match grew them
@@ -114,9 +116,9 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         if name in present:
             report.notes.append(f"tab {name!r} of an earlier layout was deleted from {sheets.board.name}: "
                                 "what it showed is drawn in the new tabs")
-    apply_layouts(sheets, match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {},
-                                        member_emails),
-                  title or f"sheets-gm · {record.ruleset.traits.title}", retired)
+    layouts = match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}, member_emails)
+    apply_layouts(sheets, layouts, title or f"sheets-gm · {record.ruleset.traits.title}", retired)
+    report.notes += _stray_tabs(sheets, {t.name for _, t in layouts} | {spec.tabs.roster, *retired, *mentioned})
     batch = WriteBatch()
     for seat in tabs.input_seats():  # an archive of the earlier layout: JSON where players now read sentences
         backend = seat_backend(sheets, tabs, seat)
@@ -134,6 +136,19 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     board_writes(batch, sheets.board, tabs, adapter, record.state, status)
     batch.run(sheets.write_order())
     return report
+
+
+def _stray_tabs(sheets: MatchSheets, laid_out: set[str]) -> list[str]:
+    """A note per tab that is no part of the match's layout (a tab renamed by hand stays beside the one laid out
+    again under its name): sheets-gm neither reads nor writes it, and leaves it to the GM to delete."""
+    notes: list[str] = []
+    for backend in sheets.write_order():
+        for name in backend.tab_names():
+            if name not in laid_out:
+                notes.append(f"tab {name!r} in {backend.name} is no part of the match's layout (a tab renamed by "
+                             "hand, or one of yours): sheets-gm neither reads nor writes it; delete it once you have "
+                             "checked that nothing in it is needed")
+    return notes
 
 
 def _renamed(backend: SheetBackend, tab: InputTab, tabs: MatchTabs) -> tuple[str, Grid] | None:

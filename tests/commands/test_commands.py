@@ -8,6 +8,7 @@ GvG's players, captains and GM see.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -23,7 +24,7 @@ from sheets_gm.match.window_match import window_sync_once
 from sheets_gm.sync.match_record import MatchRecord
 from tests.matchfiles import local_config, record_of, rules_of
 from tests.matchfiles import type_orders as bots_type
-from tests.paths import SCENARIOS
+from tests.paths import ROOT, SCENARIOS
 
 ROSTER = "name,team,role,email\nAnn,red,dps,ann@example.org\nBen,red,healer,\nCat,blue,tank,\nDan,blue,dps,\n"
 FEEDBACK, READY = 12, 11  # the Feedback column (L) of both tables, the captain's Ready box (K)
@@ -87,7 +88,7 @@ def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster
     wb = openpyxl.load_workbook(engine)
     assert "Engine" not in wb.sheetnames
     ws = wb["Roster"]
-    assert [c.value for c in ws[1]] == ["name", "team", "email", "role"]
+    assert [c.value for c in ws[1]] == ["name", "team", "email", "role", "captain"]
     lists = {str(v.sqref): v.formula1 for v in ws.data_validations.dataValidation}
     assert any(ref.startswith("B2") and "red,blue" in str(f) for ref, f in lists.items())
 
@@ -98,8 +99,8 @@ def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster
     # The GM types the roster in the sheet (any case), then init again.
     wb = openpyxl.load_workbook(engine)
     ws = wb["Roster"]
-    for r, row in enumerate([("Ann", "red", None, "DPS"), ("Ben", "Red", None, "Healer"),
-                             ("Cat", "blue", "cat@example.org", "Tank")], start=2):
+    for r, row in enumerate([("Ann", "red", None, "DPS", "yes"), ("Ben", "Red", None, "Healer"),
+                             ("Cat", "blue", "cat@example.org", "Tank", "x")], start=2):
         for c, value in enumerate(row, start=1):
             ws.cell(r, c).value = value
     wb.save(engine)
@@ -141,11 +142,12 @@ def test_init_refuses_to_replace_a_match_unless_told_and_then_keeps_a_backup(
     type_orders(path)
     assert run(capsys, "sync", "-c", path)[0] == 0
     code, _, err = run(capsys, "init", "gvg", "-c", path)
-    assert code == 1 and "already holds a gvg match (1 windows resolved, seed hash " in err
+    assert code == 1 and "already holds a gvg match at turn 2 (1 window resolved, seed hash " in err
     assert "init never replaces one" in err
     assert state_turn(path) == 2
     code, out, _ = run(capsys, "init", "gvg", "-c", path, "--overwrite")
     assert code == 0, out
+    assert "Replaced a gvg match at turn 2 (1 window resolved, seed hash " in out  # what the GM just replaced
     backups = list(tmp_path.glob("match.before-init-*.xlsx"))
     assert len(backups) == 1 and str(backups[0]) in out
     assert state_turn(path) == 1
@@ -178,7 +180,7 @@ def test_sync_answers_players_and_resolves_when_every_captain_is_ready(
     assert (code, out.strip()) == (0, "Turn 1: waiting for red, blue.")
     type_orders(match, ready=False)
     code, out, _ = run(capsys, "sync", "-c", match)
-    assert code == 0 and "Turn 1: waiting for red, blue; " in out and "feedback cell(s) updated" in out
+    assert code == 0 and "Turn 1: waiting for red, blue; " in out and "feedback cells updated" in out
     assert state_turn(match) == 1
     sheet = openpyxl.load_workbook(match.parent / "red.xlsx")["Orders red"]
     feedback = str(sheet.cell(row_of(sheet, "Ann"), FEEDBACK).value)
@@ -206,6 +208,9 @@ def test_force_names_the_turn_and_never_resolves_one_that_another_sync_opened_me
     code, out, err = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")  # the GM's second try
     assert code == 1 and out == ""
     assert "window '1' is not the open one: '2' (turn 2) is; nothing was forced" in err
+    assert state_turn(match) == 2
+    code, _, err = run(capsys, "resolve", "-c", match, "--force", "--window", "2", "--turn", "3")
+    assert code == 2 and "--window 2 and --turn 3 name two windows" in err
     assert state_turn(match) == 2
 
 
@@ -378,7 +383,7 @@ def test_ctrl_c_during_watch_stops_after_the_poll_under_way_and_restores_the_han
 
 def test_printed_commands_work_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """After scripts/demo.sh, sheets-gm is not on the PATH: the demo prints the path it was started by."""
-    from sheets_gm.commands.base import program_name
+    from sheets_gm.commands.base import activate_script, program_name
 
     program = tmp_path / ".venv" / "bin" / "sheets-gm"
     program.parent.mkdir(parents=True)
@@ -388,10 +393,39 @@ def test_printed_commands_work_as_shown(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr("sys.argv", [str(program)])
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     assert program_name() == ".venv/bin/sheets-gm"
+    assert program_name(from_anywhere=True) == str(program)  # for `init` in a new, empty folder
+    assert activate_script() is None  # no activate script beside it
+    (program.parent / "activate").write_text("# the venv's\n")
+    assert activate_script() == program.parent / "activate"
     monkeypatch.setenv("PATH", f"{program.parent}:/usr/bin:/bin")
-    assert program_name() == "sheets-gm"
+    assert program_name() == "sheets-gm" == program_name(from_anywhere=True)
+    assert activate_script() is None
     monkeypatch.setattr("sys.argv", ["/somewhere/sheets_gm/cli.py"])
     assert program_name().endswith(" -m sheets_gm.cli")
+
+
+def test_demo_sh_plays_in_the_folder_it_is_started_from(tmp_path: Path) -> None:
+    """``bash ~/sheets-gm/scripts/demo.sh --out mine`` writes ``./mine``, not into the repository, so the paths
+    the demo prints are the user's. A stand-in program (the install stamp matches) records where it ran."""
+    import shutil
+    import subprocess
+
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "demo.sh", repo / "scripts" / "demo.sh")
+    (repo / "pyproject.toml").write_text("[project]\n", encoding="utf-8")
+    bin_dir = repo / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name, body in (("python", "exit 0"), ("sheets-gm", 'echo "$PWD $*"')):
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    digest = hashlib.sha256((repo / "pyproject.toml").read_bytes()).hexdigest()
+    (repo / ".venv" / ".sheets-gm-install").write_text(f"{digest} base\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = subprocess.run(["bash", str(repo / "scripts" / "demo.sh"), "--out", "mine"], cwd=elsewhere,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (0, f"{elsewhere} demo --out mine\n")
 
 
 def test_output_cut_short_by_its_reader_is_not_an_error() -> None:
@@ -499,6 +533,8 @@ def test_a_workbook_left_open_is_reported_once_a_turn_naming_who_has_it(
     assert "open in LibreOffice by Ann Smith on ann-laptop" in err and "said once this turn" in err
     for _ in range(2):  # cron's next polls: no mail
         assert run(capsys, "sync", "-c", match, "--quiet") == (1, "", "")
+    code, out, err = run(capsys, "sync", "-c", match)  # the GM by hand: told what happened, every time
+    assert code == 1 and out == "" and err.startswith("sheets-gm: nothing synced: ") and "by Ann Smith" in err
     assert state_turn(match) == 1
     lock.unlink()
     code, out, _ = run(capsys, "sync", "-c", match, "--quiet")

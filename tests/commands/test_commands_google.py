@@ -68,15 +68,19 @@ def test_init_lays_out_four_spreadsheets_and_shares_each_by_role(
     editors = {p["description"]: p.get("editors", {}).get("users", [])
                for s in red.sheets for p in s.protected_ranges}
     # A player's row is hers (Ann's is row 1, Ben's row 2): only she and the GM may type in it. The captain's
-    # row and the rows left empty are the team's (the captain is whoever the team lets tick Ready); blue's
+    # row is the captain's (the roster marks Ann captain = yes); the rows left empty are the team's; blue's
     # players may type in none of red's; the columns sheets-gm writes are the GM's alone.
     for column in ("Destination", "Action", "Teleport"):
         ann, ben = editors[f"players: {column}, row 1"], editors[f"players: {column}, row 2"]
         assert {ACCOUNT, "ann@example.org", "gm@example.org"} <= set(ann) and "ben@example.org" not in ann
         assert {ACCOUNT, "ben@example.org", "gm@example.org"} <= set(ben) and "ann@example.org" not in ben
-    for column in ("players: Destination", "captain: Skill 1", "captain: Ready"):
-        assert {ACCOUNT, "ann@example.org", "ben@example.org", "gm@example.org"} <= set(editors[column])
-        assert "cat@example.org" not in editors[column]
+    for column in ("captain: Skill 1, row 1", "captain: Ready, row 1"):
+        assert {ACCOUNT, "ann@example.org", "gm@example.org"} <= set(editors[column])
+        assert "ben@example.org" not in editors[column] and "cat@example.org" not in editors[column]
+    assert {ACCOUNT, "ann@example.org", "ben@example.org", "gm@example.org"} <= set(editors["players: Destination"])
+    assert "cat@example.org" not in editors["players: Destination"]
+    # Blue's captain Cat is the one player of blue with an e-mail: nothing to warn about but Dan's empty row.
+    assert "Warning: team" not in out
     assert "ann@example.org" not in editors["players: Feedback, written by sheets-gm"]
 
 
@@ -141,7 +145,7 @@ def test_repair_rebuilds_an_edited_google_layout_and_keeps_the_orders(
     assert code == 1 and "already holds a gvg match" in err
     code, out, err = run(capsys, "repair", "-c", match_toml)
     assert code == 0, err
-    assert "typed row(s) are back in their cells" in out and "Kept a copy" not in out  # Google keeps its history
+    assert "back in their cells" in out and "Kept a copy" not in out  # Google keeps its history
     red = fake.spreadsheets[KEYS["red"]]
     rows = {p["description"]: p.get("editors", {}).get("users", []) for t in red.sheets for p in t.protected_ranges}
     assert "ann@example.org" in rows["players: Destination, row 1"]  # repair protects a player's row for her again
@@ -176,3 +180,18 @@ def test_init_on_new_spreadsheets_makes_no_request_that_google_refuses(
     assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
     refused = [(c.endpoint, c.status) for c in fake.log if c.status is not None and c.status >= 400]
     assert refused == []
+
+
+def test_init_and_doctor_name_a_team_nobody_can_play(
+        fake: GoogleApiFake, match_toml: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """On Google a team without a single e-mail cannot type an order or tick Ready: every turn of it would wait
+    for the deadline. init and doctor name it, and a captain nobody can sign in as."""
+    (match_toml.parent / "roster.csv").write_text(
+        "name,team,role,captain,email\nAnn,red,dps,,ann@example.org\nBen,red,healer,yes,\nCat,blue,tank,yes,\n"
+        "Dan,blue,dps,,\n", encoding="utf-8")
+    code, out, err = run(capsys, "init", "gvg", "-c", match_toml, "--no-email")
+    assert code == 0, err
+    assert "Warning: team blue has no e-mail in the roster: on Google nobody on it can type its orders" in out
+    assert "Warning: team red's captain Ben has no e-mail in the roster" in out
+    code, out, _ = run(capsys, "doctor", "-c", match_toml)
+    assert "⚠ teams: team blue has no e-mail in the roster" in out and "⚠ teams: team red's captain Ben" in out

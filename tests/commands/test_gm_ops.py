@@ -342,7 +342,7 @@ def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(
      "there is no player called 'Zed'; the players are red0, red1, red2, blue0, blue1, blue2"),
     (["adjust", "--position", "red0=Z99", "--reason", "x"], "red0 cannot stand on Z99: it is off the board (A1 to"),
     (["adjust", "--position", "red0=5G", "--reason", "x"], "--position: '5G' is not a tile; write a column letter"),
-    (["adjust", "--hp", "A1=1", "--reason", "x"], "there is no bulwark, fish or boss on A1; HP can be set on bulwark@"),
+    (["adjust", "--hp", "A1=1", "--reason", "x"], "there is no bulwark, fish or boss on A1; HP can be set on "),
     (["adjust", "--duel", "red=4-1"], "score 4-1 is impossible; best of 5"),
     (["adjust", "--duel", "red=3"], "the score is the winner's points, a dash and the loser's, like 3-1"),
     (["adjust"], "nothing to change: give --coins TEAM=N, --hp TILE=N, --position PLAYER=TILE or --duel TEAM=W-L"),

@@ -61,7 +61,7 @@ def test_init_refuses_a_match_whose_layout_was_edited_and_points_to_repair(
     assert code == 1 and "would let players read secrets" in err  # this old layout: one workbook for all
     monkeypatch.setattr("sheets_gm.match.window_match.refuse_exposures", lambda config: None)
     code, _, err = run(capsys, "init", "gvg", "-c", match)
-    assert code == 1 and "already holds a gvg match (0 windows resolved" in err
+    assert code == 1 and "already holds a gvg match at turn 1 (0 windows resolved" in err
     assert f"sheets-gm repair -c {match}" in err
     code, out, _ = run(capsys, "doctor", "-c", match)
     assert code == 1 and "sheets-gm repair" in out
@@ -77,7 +77,7 @@ def test_repair_restores_a_header_and_keeps_the_seed_and_every_typed_order(
     edit(match, lambda book: book["Orders red"].__setitem__("D4", "Where to?"))
     code, out, err = run(capsys, "repair", "-c", match)
     assert code == 0, err
-    assert f"{len(typed)} typed row(s) are back" in out and "seed hash" in out and "Kept a copy" in out
+    assert f"{len(typed)} typed rows are back" in out and "seed hash" in out and "Kept a copy" in out
     assert list(match.parent.glob("match.before-repair-*.xlsx"))
     assert openpyxl.load_workbook(match.parent / "match.xlsx")["Orders red"]["D4"].value == "Destination"
     assert seed_hash(match) == before
@@ -132,3 +132,18 @@ def test_repair_without_a_match_says_to_create_one(tmp_path: Path, capsys: pytes
     assert code == 1 and "m.xlsx has no tab 'Engine'" in err
     assert "there is nothing to repair: create one with sheets-gm init gvg" in err
     assert "restore the tab from a backup or an export" in err
+
+
+def test_a_renamed_board_is_named_by_sync_and_after_repair(match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The engine holds the match, so sync does not suggest init; after repair the renamed tab, which stays beside
+    the Board laid out again, is named so that the GM deletes it."""
+    edit(match, lambda book: setattr(book["Board"], "title", "Board (2)"))
+    code, _, err = run(capsys, "sync", "-c", match)
+    assert code == 1 and "The engine tab holds the match, so a tab was renamed or deleted" in err
+    assert "If the match was never created" not in err
+    code, out, _ = run(capsys, "status", "-c", match)
+    assert code == 1
+    code, out, err = run(capsys, "repair", "-c", match)
+    assert code == 0, err
+    assert "Note: tab 'Board (2)' in " in out and "match.xlsx is no part of the match's layout" in out
+    assert "'Engine'" not in out and "'Roster'" not in out and "'Board'" not in out

@@ -117,7 +117,7 @@ def test_repair_moves_the_match_and_the_sync_verify_and_undo_work_on_it(
     code, out, err = run(capsys, "repair", "-c", old_race)
     assert code == 0, err
     assert "Moved the match from the old race layout onto the new one" in out and "1 window" in out
-    assert "1 row(s) typed for the open window are carried" in out
+    assert "1 row typed for the open window is carried" in out
     assert "not carried over: Ann-2's pace 'fly'" in out and "tab 'Old board' of an earlier layout" in out
     engine = openpyxl.load_workbook(folder / "gm" / "engine.xlsx")["Engine"]
     assert engine["A3"].value == "window" and engine["B3"].value == "2"

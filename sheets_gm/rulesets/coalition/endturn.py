@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.core.words import counted
 from sheets_gm.rulesets.coalition.board import HOME_PLANES, Board
 from sheets_gm.rulesets.coalition.enums import PLAYER_SIDES, EventKind, Phase, Side, StructureKind
 from sheets_gm.rulesets.coalition.orders import can_heal_in
@@ -67,7 +68,8 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
         if hostile and count >= settings.destroy_turns and struct.name not in destroyed:
             destroyed.append(struct.name)
             vp[a.side.value] += settings.destroy_vp
-            notes.append(f"{a.name} destroys {struct.name}: {a.side.display} +{settings.destroy_vp} victory points")
+            worth = counted(settings.destroy_vp, "victory point")
+            notes.append(f"{a.name} destroys {struct.name}: {a.side.display} +{worth}")
             events.append(Event(turn, EventKind.DESTROYED, notes[-1], {"army": a.name, "structure": struct.name,
                                                                        "side": a.side.value}))
     for name in [n for n, a in armies.items() if board.structure_at.get(a.at) and
@@ -78,7 +80,7 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
         gain = _domination_vp(settings, plane, Side(side))
         if gain:
             vp[side] += gain
-            notes.append(f"{Side(side).display} dominates {plane}: +{gain} victory points")
+            notes.append(f"{Side(side).display} dominates {plane}: +{counted(gain, 'victory point')}")
             events.append(Event(turn, EventKind.DOMINATION, notes[-1], {"plane": plane, "side": side, "vp": gain}))
     mercenary_turns: dict[str, int] = {}
     for name in sorted(n for n, a in armies.items() if a.side is Side.MERCENARY):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.core.words import counted
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, KillOutcome, Phase, Side
 from sheets_gm.rulesets.coalition.forum import battle_title, dice_event
@@ -164,9 +165,10 @@ def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionSta
             lines.append(f"{r.stratless} sent no strategy (stratless): it loses by default")
         if c.winner.value in vp and points:
             vp[c.winner.value] += points
-            lines.append(f"{c.winner.display} +{points} victory points")
+            lines.append(f"{c.winner.display} +{counted(points, 'victory point')}")
         lazy = f" ({r.stratless} stratless)" if r.stratless else ""
-        events.append(Event(turn, EventKind.RESULT, f"{title}: {' and '.join(winners)} win(s){lazy}",
+        win = "wins" if len(winners) == 1 else "win"
+        events.append(Event(turn, EventKind.RESULT, f"{title}: {' and '.join(winners)} {win}{lazy}",
                             {"at": b.at, "winner": c.winner.value, "armies": winners, "vp": points}))
         if r.kill and c.killer and c.victim:
             killed = _kill(settings, b, r, c.killer, c.victim, armies, dice, lines, events, turn)

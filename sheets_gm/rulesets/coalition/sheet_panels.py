@@ -9,6 +9,7 @@ Announcements post to paste; the GM's adds the army changes waiting to apply.
 from __future__ import annotations
 
 from sheets_gm.engine.core.ruleset import GM, JUDGE
+from sheets_gm.engine.core.words import counted
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Side
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_title
@@ -51,7 +52,7 @@ def side_panel(state: CoalitionState, side: Side, orders_tab: str = "orders") ->
         if a.name in fighting:
             notes.append(f"in the battle at {fighting[a.name]}")
         if state.counters.get(a.name):
-            notes.append(f"{state.counters[a.name]} turn(s) counted in its structure")
+            notes.append(f"{counted(state.counters[a.name], 'turn')} counted in its structure")
         if a.name in state.heal_requests:
             notes.append("asked to heal")
         rows.append([a.name, a.rank, " · ".join([_army_text(a), *notes])])

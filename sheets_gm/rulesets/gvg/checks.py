@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.core.words import counted
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, Verdict
 from sheets_gm.rulesets.gvg.rules import (
     GvgRules,
@@ -53,6 +54,7 @@ class CheckedOrders:
     accepted: TurnOrders
     checks: list[OrderCheck] = field(default_factory=list)
     teleports: frozenset[str] = frozenset()
+    reaches: dict[str, Reach] = field(default_factory=dict)  # how far each accepted move could go, and why
 
     def for_subject(self, subject: str) -> list[OrderCheck]:
         """The verdicts about one player or team."""
@@ -65,7 +67,7 @@ class CheckedOrders:
 
 
 def _coins(n: int) -> str:
-    return f"{n} coin" if n == 1 else f"{n} coins"
+    return counted(n, "coin")
 
 
 def check_skills(
@@ -162,6 +164,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
 
     accepted: dict[str, PlayerOrder] = {}
     teleports: set[str] = set()
+    reaches: dict[str, Reach] = {}
     for name in orders.players:
         if name not in by_name:
             checks.append(OrderCheck(name, "player", Verdict.UNKNOWN_PLAYER, f"there is no player called {name!r}"))
@@ -200,6 +203,7 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
             verdict = _check_move(rules, state, player, order.move, reach)
             if verdict.verdict is _ACCEPTED:
                 move = order.move
+                reaches[player.name] = reach
             checks.append(verdict)
         action = order.action
         if action in _HEALER_ACTIONS and player.role is not _HEALER:
@@ -218,4 +222,5 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         accepted=TurnOrders(players=accepted, skills=(skills[0], skills[1])),
         checks=checks,
         teleports=frozenset(teleports),
+        reaches=reaches,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.core.words import counted
 from sheets_gm.rulesets.gvg.enums import EventKind
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState
@@ -33,7 +34,8 @@ def _duel(rules: GvgRules, state: GvgState, duel: ArcheryDuel) -> Event:
     state.coins[duel.winner] += reward
     name = state.teams[duel.winner]
     return Event(state.turn, EventKind.ARCHERY_DUEL,
-                 f"{name} wins the archery duel {duel.winner_points}-{duel.loser_points} and gains {reward} coins.",
+                 f"{name} wins the archery duel {duel.winner_points}-{duel.loser_points} and gains "
+                 f"{counted(reward, 'coin')}.",
                  {"winner": name, "score": [duel.winner_points, duel.loser_points], "reward": reward})
 
 
@@ -84,13 +86,15 @@ def _adjust_hp(rules: GvgRules, state: GvgState, tile: Coord, hp: int, reason: s
     """Set the HP of the structure or the living boss on ``tile``; 0 destroys it (no reward)."""
     structure = state.structures.get(tile)
     if structure is not None:
-        name, before, top = structure.key, structure.hp, structure.max_hp
+        target, before, top = structure.key, structure.hp, structure.max_hp
+        name = f"{state.teams[structure.team]}'s {structure.kind.value} on {tile.label}"
     elif state.boss is not None and state.boss.at == tile:
-        name, before, top = f"boss@{tile.label}", state.boss.hp, rules.settings.boss_hp
+        target, before, top = f"boss@{tile.label}", state.boss.hp, rules.settings.boss_hp
+        name = f"the boss on {tile.label}"
     else:
-        targets = [s.key for s in state.structures.values()]
+        targets = [f"{s.at.label} ({state.teams[s.team]}'s {s.kind.value})" for s in state.structures.values()]
         if state.boss is not None:
-            targets.append(f"boss@{state.boss.at.label}")
+            targets.append(f"{state.boss.at.label} (the boss)")
         raise GmEventError(f"there is no bulwark, fish or boss on {tile.label}; HP can be set on "
                            f"{', '.join(targets) or 'nothing now'}")
     if not 0 <= hp <= top:
@@ -103,4 +107,4 @@ def _adjust_hp(rules: GvgRules, state: GvgState, tile: Coord, hp: int, reason: s
         assert state.boss is not None
         state.boss.hp = hp
     return Event(state.turn, EventKind.GM_ADJUSTMENT, f"GM sets {name} from {before} to {hp} HP: {reason}.",
-                 {"field": "hp", "target": name, "before": before, "after": hp, "reason": reason})
+                 {"field": "hp", "target": target, "before": before, "after": hp, "reason": reason})

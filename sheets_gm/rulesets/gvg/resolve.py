@@ -16,10 +16,11 @@ from typing import Any
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.core.words import counted
 from sheets_gm.rulesets.gvg.battle import Contribution, Side, decide
 from sheets_gm.rulesets.gvg.checks import CheckedOrders, check_orders
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Outcome, Role, Skill, Status, StructureKind
-from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
+from sheets_gm.rulesets.gvg.rules import GvgRules, Reach, carried_tree
 from sheets_gm.rulesets.gvg.settings import OwnTreePickup, TurnLimitRule
 from sheets_gm.rulesets.gvg.state import Boss, GvgState, Player, Structure, TurnOrders
 
@@ -87,10 +88,11 @@ def tree_distance(rules: GvgRules, state: GvgState, team: int) -> int:
     return rules.board.distances(team, rules.settings.movement, fish).get(tree.at, 0)
 
 
-def _moved_text(name: str, start: Coord, to: Coord, roll: int | None) -> str:
-    """The sentence of a move; the log renders it when read (``partial`` keeps each move's values)."""
-    rolled = "" if roll is None else f" (rolled {roll} [move/{name}])"
-    return f"{name} moves from {start.label} to {to.label}{rolled}."
+def _moved_text(name: str, start: Coord, to: Coord, reach: Reach | None) -> str:
+    """The sentence of a move, with the die, every bonus by name and the total that allowed it; the log
+    renders it when read (``partial`` keeps each move's values)."""
+    why = "" if reach is None else f" ({reach.in_the_log(name)})"
+    return f"{name} moves from {start.label} to {to.label}{why}."
 
 
 class _Turn:
@@ -116,6 +118,10 @@ class _Turn:
 
     def team(self, index: int) -> str:
         return self.state.teams[index]
+
+    def structure_words(self, structure: Structure) -> str:
+        """A structure as the log names it: ``red's bulwark on E4`` (its id, ``bulwark@E4``, is in the data)."""
+        return f"{self.team(structure.team)}'s {structure.kind.value} on {structure.at.label}"
 
     def action(self, p: Player) -> Action:
         order = self.orders.get(p.name)
@@ -154,9 +160,9 @@ class _Turn:
                 extra = ""
                 if skill is Skill.BALLISTA:
                     st.ballista[team] += self.s.ballista_charges
-                    extra = f"; {st.ballista[team]} ballista charges"
+                    extra = f"; {counted(st.ballista[team], 'ballista charge')}"
                 self.log(EventKind.SKILL_ACTIVATED,
-                         f"{self.team(team)} activates {skill.display} for {cost} coin(s); "
+                         f"{self.team(team)} activates {skill.display} for {counted(cost, 'coin')}; "
                          f"{st.coins[team]} left{extra}.",
                          team=self.team(team), skill=skill.value, cost=cost, coins_left=st.coins[team])
         duration = self.s.skill_duration
@@ -167,7 +173,7 @@ class _Turn:
         st = self.state
         if self.s.halftime_turn and self.turn == self.s.halftime_turn:
             st.jungle = set(self.board.coin_tiles)
-            self.log(EventKind.HALFTIME, f"Halftime: all {len(st.jungle)} jungle coins respawn.",
+            self.log(EventKind.HALFTIME, f"Halftime: the jungle's {counted(len(st.jungle), 'coin')} respawn.",
                      coins=len(st.jungle))
         if self.turn in self.s.boss_spawn_turns and st.boss is None and self.board.boss_tiles:
             tiles = self.board.boss_tiles
@@ -184,7 +190,7 @@ class _Turn:
 
     def movement_phase(self) -> None:
         st = self.state
-        rolled = self.dice.rolled  # a carrier moves without rolling: its move has no key
+        reaches = self.checked.reaches
         for p in st.players:
             order = self.orders.get(p.name)
             if order is None or p.status is not _ACTIVE:
@@ -193,12 +199,13 @@ class _Turn:
                 st.ballista[p.team] -= 1
                 self.log(EventKind.TELEPORTED,
                          f"{p.name} rides the ballista from {p.at.label} to {order.teleport.label} "
-                         f"({st.ballista[p.team]} charges left).",
+                         f"({counted(st.ballista[p.team], 'charge')} left).",
                          player=p.name, start=p.at.label, to=order.teleport.label)
                 p.at = order.teleport
             elif order.move is not None and order.move != p.at:
-                self.log(_MOVED, partial(_moved_text, p.name, p.at, order.move, rolled.get(f"move/{p.name}")),
-                         player=p.name, start=p.at, to=order.move)
+                reach = reaches.get(p.name)
+                self.log(_MOVED, partial(_moved_text, p.name, p.at, order.move, reach),
+                         player=p.name, start=p.at, to=order.move, reach=reach)
                 p.at = order.move
         for tree in st.trees:
             if tree is not None and tree.carrier is not None:
@@ -290,7 +297,8 @@ class _Turn:
                 self.pickups(tile, people)  # a tree may lie on a standing structure's tile
                 return
             if contested:
-                winner = self.open_battle(tile, people, f"on {structure.key} ({reason})")
+                where = f"at {self.team(structure.team)}'s {structure.kind.value} ({reason})"
+                winner = self.open_battle(tile, people, where)
         elif contested:
             winner = self.open_battle(tile, people, "")
         if tile in self.state.jungle:
@@ -337,7 +345,7 @@ class _Turn:
         if not any(self.rolls(p) for p in attackers):
             return
         y = 1 - x
-        name, where = structure.kind.value, structure.key  # e.g. "bulwark", "bulwark@E4"
+        name, where = structure.kind.value, self.structure_words(structure)  # "bulwark", "red's bulwark on E4"
         carriers = self.carrier_teams_on(people)
         dps = [("DPS", s.dps_bonus)]
         attack = Side(y, f"{self.team(y)} attacking")
@@ -354,7 +362,7 @@ class _Turn:
         if structure.kind is _FISH:
             tier = s.fish_tier(self.destroyed_bulwarks[x])
             if tier:
-                defence.flat.append((f"fish tier, {self.destroyed_bulwarks[x]} bulwark(s) down", tier))
+                defence.flat.append((f"fish tier, {counted(self.destroyed_bulwarks[x], 'bulwark')} down", tier))
         for p in defenders:
             defence.contributions.append(self.contribution(p, self.tank_bonus(p, True)))
         self.carrier_bonus(defence, carriers)
@@ -366,20 +374,20 @@ class _Turn:
         kind = "PvP" if defenders else "PvE"
         verdict = "the attack succeeds" if outcome is _ATTACKERS_WIN else f"the {name} holds"
         self.log(EventKind.BATTLE,
-                 lambda: f"Battle on {where} ({kind}): {attack.describe()}; {defence.describe()}. "
+                 lambda: f"Battle for {where} ({kind}): {attack.describe()}; {defence.describe()}. "
                          f"{attack.total} vs {defence.total}: {verdict}.",
-                 tile=tile.label, kind=name, pvp=bool(defenders),
+                 tile=tile.label, kind=name, structure=structure.key, pvp=bool(defenders),
                  sides=[attack, defence], outcome=outcome.value,
                  winner=self.team(y if outcome is _ATTACKERS_WIN else x))
         if outcome is _ATTACKERS_WIN:
             structure.hp -= 1
             self.log(EventKind.STRUCTURE_DAMAGED,
                      f"{self.team(x)}'s {name} on {tile.label} loses 1 HP ({structure.hp} left).",
-                     structure=where, hp=structure.hp)
+                     structure=structure.key, hp=structure.hp)
             if structure.destroyed:
                 self.log(EventKind.STRUCTURE_DESTROYED,
                          f"{self.team(x)}'s {name} on {tile.label} is destroyed.",
-                         structure=where)
+                         structure=structure.key)
                 for p in defenders:
                     self.knock(p, tile, f"{where} fell")
             elif x in carriers:
@@ -433,7 +441,8 @@ class _Turn:
         self.state.jungle.discard(tile)
         self.state.coins[taker] += 1
         self.log(EventKind.COIN_TAKEN,
-                 f"{self.team(taker)} takes the jungle coin on {tile.label} ({self.state.coins[taker]} coins).",
+                 f"{self.team(taker)} takes the jungle coin on {tile.label} "
+                 f"({counted(self.state.coins[taker], 'coin')}).",
                  team=self.team(taker), at=tile.label, coins=self.state.coins[taker])
 
     def boss_fight(self, tile: Coord, people: list[Player]) -> None:
@@ -452,7 +461,7 @@ class _Turn:
             hit = side.total >= boss_roll
             self.log(EventKind.BATTLE,
                      f"{self.team(team)} against the boss on {tile.label}: {side.describe()} vs the boss's "
-                     f"{boss_roll} ({key}): {'hit' if hit else 'miss'}.",
+                     f"{boss_roll} [{key}]: {'hit' if hit else 'miss'}.",
                      tile=tile.label, kind="boss", pvp=False, sides=[side],
                      boss_roll=boss_roll, key=key, outcome="hit" if hit else "miss")
             if hit:
@@ -475,7 +484,8 @@ class _Turn:
             if boss.hp == 0:
                 self.state.coins[team] += self.s.boss_reward
                 self.log(EventKind.BOSS_KILLED,
-                         f"{self.team(team)} lands the final blow on the boss and gains {self.s.boss_reward} coins.",
+                         f"{self.team(team)} lands the final blow on the boss and gains "
+                         f"{counted(self.s.boss_reward, 'coin')}.",
                          team=self.team(team), reward=self.s.boss_reward)
                 self.state.boss = None
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.core.words import counted
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.enums import Skill, Status
 from sheets_gm.rulesets.gvg.settings import GvgSettings
@@ -64,10 +65,27 @@ class Reach(NamedTuple):
             why = "you carry the tree" + (" with an enemy on your tile" if self.contested else "")
             if self.tree_speed:
                 why += ", doubled by Tree Speed"
-            return f"{why}: {self.steps} steps"
+            return f"{why}: {counted(self.steps, 'step')}"
         if self.speed_bonus:
             return f"your roll is {self.roll} + {self.speed_bonus} (Player Speed)"
         return f"your roll is {self.roll}"
+
+    def in_the_log(self, player: str) -> str:
+        """How far a move could go, as the log says it: the die with its key, every bonus by name and the
+        total (``rolled 2 [move/Ann] + 3 (Player Speed) = 5``), or the carrier's pace and why."""
+        if self.roll is None:
+            pace = "carrying the tree" + (" with an enemy on the tile" if self.contested else "")
+            if self.tree_speed:
+                return f"{pace}: {self.steps // 2} × 2 (Tree Speed) = {counted(self.steps, 'step')}"
+            return f"{pace}: {counted(self.steps, 'step')}"
+        rolled = f"rolled {self.roll} [move/{player}]"
+        return f"{rolled} + {self.speed_bonus} (Player Speed) = {self.steps}" if self.speed_bonus else rolled
+
+    def to_json(self) -> dict[str, Any]:
+        """The reach as event data: the roll (None for a carrier), every bonus by name, the steps allowed."""
+        bonuses = [{"name": "Player Speed", "value": self.speed_bonus}] if self.speed_bonus else []
+        return {"roll": self.roll, "bonuses": bonuses, "steps": self.steps, "carrier": self.roll is None,
+                "contested": self.contested, "tree_speed": self.tree_speed}
 
 
 def movement_reach(

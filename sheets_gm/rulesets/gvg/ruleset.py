@@ -108,11 +108,15 @@ class GvgRuleset:
 
     # -- set-up ----------------------------------------------------------------------------
     def sample_roster(self) -> Roster:
-        """Red against blue, five a side: two DPS, two Tanks and a Healer, named red1… and blue1…."""
+        """Red against blue, five a side: two DPS, two Tanks and a Healer, named red1… and blue1…; each team's
+        first player its captain (the roster's ``captain`` column)."""
         if self._sample is None:
             teams = ("red", "blue")
-            self._sample = Roster(teams, tuple(Member(e.name, e.team, {"role": e.role})
-                                               for e in standard_roster(teams)))
+            entries = standard_roster(teams)
+            firsts = {next(e.name for e in entries if e.team == team) for team in teams}
+            self._sample = Roster(teams, tuple(Member(e.name, e.team, {"role": e.role,
+                                                                      "captain": "yes" if e.name in firsts else ""})
+                                               for e in entries))
         return self._sample
 
     def new_match(self, roster: Roster, seed: bytes) -> GvgState:

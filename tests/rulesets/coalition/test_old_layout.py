@@ -66,7 +66,7 @@ def test_repair_brings_an_old_board_tab_to_a_tab_per_plane(tmp_path: Path,
     code, out, err = run(capsys, "repair", "-c", config)
     assert code == 0, err
     assert "tab 'Board' of an earlier layout was deleted from " in out
-    assert "1 typed row(s) are back" in out
+    assert "1 typed row is back" in out
     book = openpyxl.load_workbook(tmp_path / "board.xlsx")
     assert book.sheetnames == [*NEW_TABS, "Log", "Settings"]
     assert book["Dominaria"]["A1"].value == "Dominaria" and book["Dominaria"]["E4"].value.startswith("⌂ Wrath")

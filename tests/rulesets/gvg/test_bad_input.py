@@ -456,14 +456,14 @@ def test_adjustment_hp_out_of_range_is_refused(rules: GvgRules, state: GvgState,
     with pytest.raises(GmEventError) as info:
         apply_gm_event(rules, state, Adjustment(reason="typo", hp=(T("C7"), hp)))
     message = str(info.value)
-    assert "bulwark@C7" in message and "0 to 3" in message and str(hp) in message
+    assert "red's bulwark on C7" in message and "0 to 3" in message and str(hp) in message
     assert state.to_json() == before
 
 
 def test_adjustment_fish_hp_range_is_its_own(rules: GvgRules, state: GvgState) -> None:
     new, _ = apply_gm_event(rules, state, Adjustment(reason="typo", hp=(T("H5"), 6)))
     assert new.structures[T("H5")].hp == 6
-    with pytest.raises(GmEventError, match="fish@H5"):
+    with pytest.raises(GmEventError, match="red's fish on H5"):
         apply_gm_event(rules, state, Adjustment(reason="typo", hp=(T("H5"), 7)))
 
 

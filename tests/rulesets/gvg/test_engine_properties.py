@@ -132,6 +132,7 @@ def test_every_move_sentence_names_its_own_player_and_tiles() -> None:
     for event in moved:
         data = event.to_json()["data"]
         key = f"move/{data['player']}"
+        assert data["reach"]["roll"] == resolution.rolls[key] and data["reach"]["bonuses"] == []
         assert event.text == (f"{data['player']} moves from {data['start']} to {data['to']} "
                               f"(rolled {resolution.rolls[key]} [{key}]).")
     assert len({e.text for e in moved}) == len(moved)

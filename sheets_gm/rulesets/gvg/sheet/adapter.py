@@ -17,6 +17,7 @@ from sheets_gm.rulesets.gvg.enums import Skill
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.sheet.board import (
     GvgLook,
+    coin_fill,
     legend,
     map_fills,
     map_grid,
@@ -132,7 +133,8 @@ class GvgSheet:
         fills = [*map_fills(look, self.rules, state.teams),
                  Fill(cells(0, top, len(listing[0]) - 1, top), self.spec.colours.header, bold=True)]
         return BoardDrawing(values, tuple(fills), dict.fromkeys(range(grid.width), TILE_WIDTH),
-                            dict.fromkeys(range(grid.height), TILE_HEIGHT), legend(look, state.teams))
+                            dict.fromkeys(range(grid.height), TILE_HEIGHT), legend(look, state.teams),
+                            conditional_fills=(coin_fill(look, self.rules),))
 
     def status(self, state: GvgState, window: Window | None, outcome: Outcome | None) -> str:
         """Turn, coins and ballista charges per team, the boss; or the result."""

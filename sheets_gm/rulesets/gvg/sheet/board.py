@@ -13,7 +13,7 @@ from sheets_gm.engine.core.grid import Coord
 from sheets_gm.rulesets.gvg.enums import Role, Status, Terrain
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
 from sheets_gm.rulesets.gvg.state import GvgState, Player
-from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
+from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
 from sheets_gm.sheets.spec import SheetSpec
 
 #: Light fills for teams named after a colour, so that team "red" is painted red whatever its slot.
@@ -85,6 +85,8 @@ def tile_text(look: GvgLook, rules: GvgRules, state: GvgState, tile: Coord, here
         parts.append(f"{symbol}{heart * structure.hp}")
     if state.boss is not None and state.boss.at == tile:
         parts.append(f"{look.sign('boss')}{heart * state.boss.hp}")
+    elif terrain is Terrain.BOSS:
+        parts.append(look.sign("lair"))
     if tile in state.jungle:
         parts.append(look.sign("coin"))
     for tree in state.trees:
@@ -109,7 +111,8 @@ def map_grid(look: GvgLook, rules: GvgRules, state: GvgState) -> Grid:
 
 
 def map_fills(look: GvgLook, rules: GvgRules, teams: tuple[str, ...]) -> list[Fill]:
-    """The map's colours: open tiles, walls, coins and the boss's lair, each team's base and structures."""
+    """The map's colours: open tiles, walls, the boss's spawn tiles, each team's base and structures (a jungle
+    coin's yellow is ``coin_fill``'s: it goes when the coin is taken)."""
     grid = rules.board.grid
     fills = [Fill(cells(0, 1, grid.width - 1, grid.height), look.colour("open"), wrap=True)]
     for tile, (terrain, owner) in sorted(rules.board.terrain.items(), key=lambda kv: (kv[0].row, kv[0].col)):
@@ -117,12 +120,19 @@ def map_fills(look: GvgLook, rules: GvgRules, teams: tuple[str, ...]) -> list[Fi
             colour = look.team_colour(owner, teams[owner])
         elif terrain is Terrain.WALL:
             colour = look.colour("wall")
-        elif terrain.value in ("coin", "boss"):
-            colour = look.colour(terrain.value)
+        elif terrain is Terrain.BOSS:
+            colour = look.colour("boss")
         else:
             continue
         fills.append(Fill(cells(tile.col, tile.row + 1, tile.col, tile.row + 1), colour, wrap=True))
     return fills
+
+
+def coin_fill(look: GvgLook, rules: GvgRules) -> ConditionalFill:
+    """The jungle coin's yellow over the map, for the tiles whose text starts with the coin's sign: laid out once,
+    it follows the coin, so a tile whose coin was taken is an open tile again (until halftime brings it back)."""
+    grid = rules.board.grid
+    return ConditionalFill(cells(0, 1, grid.width - 1, grid.height), look.sign("coin"), look.colour("coin"))
 
 
 def move_roll(state: GvgState, dice: TurnDice, p: Player) -> CellValue:
@@ -157,7 +167,9 @@ def legend(look: GvgLook, teams: tuple[str, ...]) -> Grid:
         [f"Players: {s('dps')} DPS, {s('tank')} Tank, {s('healer')} Healer, {s('down')} knocked down, "
          f"{s('tree')} carries a tree."],
         [f"Tiles: {s('base')}, {s('stair')}, {s('bulwark')} bulwark and {s('fish')} with their {s('heart')} HP, "
-         f"{s('coin')}, {s('boss')}, {s('tree')} a tree on the ground; dark tiles are walls."],
+         f"{s('tree')} a tree on the ground; dark tiles are walls."],
+        [f"{s('coin')}: a jungle coin to take (its tile yellow until it is taken); {s('lair')}: a red tile where "
+         f"the boss may appear, {s('boss')} with its {s('heart')} HP once it has (no team's)."],
         ["Below the map: every player. Each team's orders tab shows this turn's move rolls of both teams."],
     ]
 

@@ -1,0 +1,49 @@
+"""verify -c reads the Log and names a line typed over by hand, with what the match logged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheets_gm.cli import main
+from tests.matchfiles import local_match, play, record_of
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_forged_log_line_is_named_by_its_cell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config, sheets = local_match(tmp_path)
+    play(sheets, 8)
+    assert run(capsys, "adjust", "-c", config, "--coins", "red=4", "--reason", "duel paid twice")[0] == 0
+    play(sheets, 2)
+    lines = record_of(sheets).log_rows
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 0 and f"the Log's {lines} lines are the match's own" in out
+    path = tmp_path / "match.xlsx"
+    book = openpyxl.load_workbook(path)
+    log = book["Log"]
+    row = next(r for r in range(3, 3 + lines) if "Battle" in str(log.cell(r, 3).value))
+    truth = log.cell(r := row, 3).value
+    log.cell(r, 3).value = "Eve rolls 1 [combat/Eve] + 2 (DPS) = 3, and wins"
+    book.save(path)
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 1 and "but its Log was edited by hand" in out
+    assert f"tab 'Log' cell C{row} says 'Eve rolls 1 [combat/Eve] + 2 (DPS) = 3, and wins' but the match logged " \
+           f"{truth!r}" in out
+    assert out.count("cell C") == 1
+
+
+def test_an_undone_window_s_lines_are_not_taken_for_forged(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    config, sheets = local_match(tmp_path)
+    play(sheets, 3)
+    assert run(capsys, "undo", "-c", config, "--reason", "resolved too early")[0] == 0
+    play(sheets, 2)
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 0, out
