@@ -1,0 +1,35 @@
+"""Whether a poll of a match needs to read at all, from what the last full poll saw (``poll_state``).
+
+A poll reads when a workbook (or, for Google, a spreadsheet) may have changed since the last
+full poll, when the open window's deadline is due, or when there is no usable state; otherwise
+it parses nothing and writes nothing. Standard library only: cron's idle sync of a local match
+decides here before any game, sheet or config code loads.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from sheets_gm.sheets.marks import unchanged
+from sheets_gm.sync.deadline import deadline_moment
+from sheets_gm.sync.poll_state import PollState, load_state, state_path
+
+
+def deadline_due(state: PollState, now: datetime) -> bool:
+    """Whether the open window's deadline (as the last poll saw it) has passed: the poll must resolve."""
+    moment = deadline_moment(state.deadline)
+    return not state.finished and moment is not None and now >= moment
+
+
+def idle_local_poll(config_path: Path, now: datetime) -> PollState | None:
+    """The state of the last poll of the local match configured by ``config_path`` when this poll has nothing
+    to do (the config and every workbook as that poll left them, no deadline due), else None: read."""
+    state = load_state(state_path(config_path))
+    if state is None or not state.files or not unchanged(config_path, state.config):
+        return None
+    if deadline_due(state, now):
+        return None
+    if not all(unchanged(Path(where), mark) for where, mark in state.files.items()):
+        return None
+    return state
