@@ -16,12 +16,12 @@ from types import FrameType
 from sheets_gm.commands.base import UserError
 from sheets_gm.commands.matchargs import load, open_match, user_errors
 from sheets_gm.engine.core.settings import SettingError
-from sheets_gm.match.config import MatchConfig, settings_drift
+from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.poll_memory import after_local_poll, before_local_poll
 from sheets_gm.match.watch import seconds_until, watch
 from sheets_gm.match.window_match import window_sync_once
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
-from sheets_gm.sheets.marks import file_mark
+from sheets_gm.sheets.marks import FileMark, file_mark
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_poll import WindowReport
@@ -119,25 +119,7 @@ def run_sync(args: argparse.Namespace) -> int:
     config = load(args)
     sheets = open_match(config)
     if not args.watch:
-        before = before_local_poll(config.path, sheets)
-        with user_errors():
-            try:
-                report = poll_match(config, sheets)
-            except WorkbookOpenError as exc:
-                # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn.
-                if _report_open_workbook(config, sheets, exc):
-                    raise UserError(f"{exc} (said once this turn; the next polls keep trying quietly)") from None
-                return 1
-        _open_workbook_memory(config).unlink(missing_ok=True)
-        warning = settings_warning(config, report)
-        if warning:
-            print(warning)
-        if not (args.quiet and not report.resolved):
-            print(describe_report(report))
-        # What an idle poll after this one repeats: never a resolution, nor feedback written now.
-        summary = "" if report.resolved else describe_report(replace(report, feedback_written=0))
-        after_local_poll(config.path, config_mark, sheets, before, report, summary, warning)
-        return 0
+        return _sync_once(args, config, config_mark, sheets)
     interval = args.interval or config.interval
     stop = threading.Event()
 
@@ -161,6 +143,54 @@ def run_sync(args: argparse.Namespace) -> int:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     print("Stopped." if last is None or not last.finished else "The match is over; watch ends.")
+    return 0
+
+
+def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileMark | None,
+               sheets: MatchSheets) -> int:
+    """One poll for cron: a Google match asks Drive first and reads nothing when nothing changed
+    (``match.drive_gate``); either kind keeps what the poll saw for the next one's gate."""
+    read_at = _now()
+    gate = None
+    if config.backend is BackendKind.GOOGLE:
+        from sheets_gm.match.drive_gate import after_idle, before_google_poll, check_drive, drive_log
+
+        log = drive_log(sheets)
+        if log is not None:
+            gate = check_drive(config.path, config_mark, sheets, log, read_at)
+            if not gate.read and gate.state is not None and (args.quiet or gate.state.summary):
+                after_idle(config.path, gate)
+                if gate.state.warning:
+                    print(gate.state.warning)
+                if not args.quiet:
+                    print(gate.state.summary)
+                return 0
+            before_google_poll(config.path)
+    before = before_local_poll(config.path, sheets)
+    with user_errors():
+        try:
+            report = poll_match(config, sheets)
+        except WorkbookOpenError as exc:
+            # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn.
+            if _report_open_workbook(config, sheets, exc):
+                raise UserError(f"{exc} (said once this turn; the next polls keep trying quietly)") from None
+            return 1
+    _open_workbook_memory(config).unlink(missing_ok=True)
+    warning = settings_warning(config, report)
+    if warning:
+        print(warning)
+    if not (args.quiet and not report.resolved):
+        print(describe_report(report))
+    # What an idle poll after this one repeats: never a resolution, nor feedback written now.
+    summary = describe_report(replace(report, feedback_written=0, resolved=False))
+    if report.resolved and not report.finished:  # the next window's line needs a read
+        summary = ""
+    if gate is not None:
+        from sheets_gm.match.drive_gate import after_google_poll
+
+        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning)
+    else:
+        after_local_poll(config.path, config_mark, sheets, before, report, summary, warning)
     return 0
 
 

@@ -20,7 +20,7 @@ def run_sync(args: argparse.Namespace) -> int:
         from sheets_gm.sync.poll_gate import idle_local_poll
 
         idle = idle_local_poll(args.config, datetime.now(UTC))
-        if idle is not None:
+        if idle is not None and (args.quiet or idle.summary):
             if idle.warning:
                 print(idle.warning)
             if not args.quiet:

@@ -618,9 +618,10 @@ class LocalWorkbookBackend:
         with self.hold_lock():
             for _ in range(_ATTEMPTS):
                 stamp = self._stamp()
-                read_before = self._cache is not None and self._cache[0] == stamp
-                if read_before:
-                    wb = self._cache[1]
+                cached = self._cache
+                read_before = cached is not None and cached[0] == stamp
+                if cached is not None and read_before:
+                    wb = cached[1]
                 else:
                     wb, stamp = self._load()
                 self._cache = None  # ``change`` edits it: only a saved workbook goes back in the cache

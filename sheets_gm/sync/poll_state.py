@@ -37,8 +37,9 @@ class PollState:
     summary: str = ""  # the line the poll printed ('' when it must not be repeated, e.g. a resolution)
     warning: str = ""  # a warning every poll repeats until the GM fixes it (settings drift)
     files: dict[str, FileMark] = field(default_factory=dict)  # local workbooks, by path
-    full_read_at: str = ""  # Google: when every spreadsheet was last read (ISO, UTC)
-    drive_checked_at: str = ""  # Google: the moment the last Drive question covered up to (ISO, UTC)
+    full_read_at: str = ""  # Google: when the last full read started (ISO, UTC, this machine's clock)
+    drive_token: str = ""  # Google: the page token of Drive's change log after the last question
+    wrote: bool = False  # Google: the last full poll wrote (the next one reads everything)
 
     def to_json(self) -> str:
         """The file's text."""
