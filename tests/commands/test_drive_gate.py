@@ -14,8 +14,17 @@ from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.sync.deadline import stamp_deadline
 from sheets_gm.sync.poll_state import load_state, state_path
-from tests.commands.test_commands_google import fake, match_toml, run  # noqa: F401  (fixtures)
-from tests.fakes.google_api import CHANGES, READ, START_TOKEN, WRITE, FaultKind, GoogleApiFake
+from tests.commands.test_commands_google import ACCOUNT, KEYS, ROSTER, run
+from tests.fakes.google_api import (
+    CHANGES,
+    READ,
+    START_TOKEN,
+    WRITE,
+    FaultKind,
+    GoogleApiFake,
+    signed_in_fake,
+    write_service_account_key,
+)
 from tests.matchfiles import type_orders
 
 START = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -47,14 +56,28 @@ class _Frozen:
 
 
 @pytest.fixture
-def clock(fake: GoogleApiFake, monkeypatch: pytest.MonkeyPatch) -> Clock:  # noqa: F811
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
+    with signed_in_fake(monkeypatch, {key: f"gate test · {role}" for role, key in KEYS.items()}) as f:
+        yield f
+
+
+@pytest.fixture
+def clock(fake: GoogleApiFake, monkeypatch: pytest.MonkeyPatch) -> Clock:
     return Clock(fake, monkeypatch)
 
 
 @pytest.fixture
-def started(fake: GoogleApiFake, match_toml: Path, clock: Clock,  # noqa: F811
-            capsys: pytest.CaptureFixture[str]) -> Iterator[Path]:
-    """A match created, then polled twice (the first poll has no state; the second sees init's writes)."""
+def started(fake: GoogleApiFake, tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]) -> Iterator[Path]:
+    """A match on four spreadsheets created, then polled twice (the first poll has no state; the second sees
+    init's writes)."""
+    write_service_account_key(tmp_path / "sa.json", ACCOUNT)
+    (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
+    match_toml = tmp_path / "match.toml"
+    match_toml.write_text(
+        'ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+        f'[sheets]\nbackend = "google"\nboard = "{KEYS["board"]}"\nengine = "{KEYS["engine"]}"\n'
+        f'orders = {{ red = "{KEYS["red"]}", blue = "{KEYS["blue"]}" }}\n'
+        '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
     assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
     for _ in range(2):
         clock.tick()
