@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from sheets_gm.match.quota import SAFETY_NET_MINUTES
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend
 from sheets_gm.sheets.marks import FileMark, unchanged
@@ -30,7 +31,7 @@ from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_poll import WindowReport
 
 #: Every spreadsheet is read at least this often, whatever Drive says (Drive's listing can lag).
-SAFETY_NET = timedelta(minutes=30)
+SAFETY_NET = timedelta(minutes=SAFETY_NET_MINUTES)
 #: A change Drive dates this much before the last full read started is still read again: the two clocks
 #: (this machine's and Google's) may differ by a few seconds.
 CLOCK_MARGIN = timedelta(seconds=10)
