@@ -57,6 +57,13 @@ def describe_report(report: WindowReport) -> str:
     return window_summary(report)
 
 
+def rejected_lines(report: WindowReport) -> list[str]:
+    """The rows the poll refused or could not read, each with why (what ``sync`` and ``status`` list)."""
+    if not report.rejected:
+        return []
+    return [f"Rejected ({len(report.rejected)}):", *(f"  {who}: {why}" for who, why in report.rejected)]
+
+
 def settings_warning(config: MatchConfig, report: WindowReport) -> str:
     """A warning when ``[settings]`` no longer says what the match plays with ('' when it does)."""
     if report.settings is None:
@@ -180,9 +187,10 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
     if warning:
         print(warning)
     if not (args.quiet and not report.resolved):
-        print(describe_report(report))
+        print("\n".join([describe_report(report), *([] if args.quiet else rejected_lines(report))]))
     # What an idle poll after this one repeats: never a resolution, nor feedback written now.
-    summary = describe_report(replace(report, feedback_written=0, resolved=False))
+    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False)),
+                         *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""
     if gate is not None:
@@ -249,9 +257,7 @@ def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
     if report.untyped:
         lines.append("Nothing typed yet in: " + "; ".join(f"{seat}: {', '.join(rows)}"
                                                           for seat, rows in report.untyped.items()))
-    if report.rejected:
-        lines.append(f"Rejected ({len(report.rejected)}):")
-        lines += [f"  {who}: {why}" for who, why in report.rejected]
+    lines += rejected_lines(report)
     lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
     return lines
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import Outcome, Window
@@ -118,3 +118,13 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
 
 
 AnySheetAdapter = SheetAdapter[Any, Any]
+
+
+@runtime_checkable
+class ExplainsStrayRows(Protocol[_StateIn]):
+    """An adapter that says, in its game's words, why a typed row names a subject its table has no row for
+    (a battle nobody fights, an army in no battle); the sync says it in general words for the others."""
+
+    def stray_reason(self, state: _StateIn, seat: str, table: InputTable, subject: str) -> str:
+        """Why ``seat``'s ``table`` has no row for ``subject`` now ('' to let the sync say it)."""
+        ...

@@ -6,7 +6,8 @@ line (row 2), then each input table in the order of the file: its title row, its
 and ``max_rows`` rows, then a blank row. Every table's columns run from A in the order of the
 file, except its feedback, which stands in the tab's last column for every table, so that the
 feedback columns line up, wide, and no input column is stretched by another table's feedback.
-The whole tab is read in ONE range on every poll.
+The whole tab is read in ONE range on every poll, the blank row under the last table included:
+what is typed in a blank row (``InputTab.loose_rows``) is answered too, never silently ignored.
 
 >>> from sheets_gm.sheets.spec import Column, ColumnKind, InputTable
 >>> table = InputTable(name="seat", rows="seat", columns=(
@@ -16,7 +17,7 @@ The whole tab is read in ONE range on every poll.
 ...     Column(key="feedback", header="Feedback", kind=ColumnKind.FEEDBACK)))
 >>> tab = InputTab.place("Orders Ann", "sheets-gm · orders of Ann", (table,))
 >>> tab.read_range(), tab.tables[0].header_row, tab.tables[0].first_row, tab.tables[0].cell(0, "feedback")
-("'Orders Ann'!A1:D5", 4, 5, 'D5')
+("'Orders Ann'!A1:D6", 4, 5, 'D5')
 """
 
 from __future__ import annotations
@@ -104,6 +105,24 @@ class TypedRow:
         if not isinstance(values, dict):
             raise TypeError("values is not a mapping")
         return cls(str(data["table"]), str(data["subject"]), row, str(data["window"]), values, "")
+
+
+@dataclass(frozen=True, slots=True)
+class LooseRow:
+    """A row of an input tab that no table reads an order from: a blank row between tables (``table`` empty),
+    or a table's row without a subject. ``cells`` are its cells before the feedback column, as read (an
+    unticked box read as empty; in a table's row, only its typed columns); ``feedback`` what its feedback
+    cell holds."""
+
+    table: str
+    row: int
+    cells: tuple[CellValue, ...]
+    feedback: str
+
+    @property
+    def typed(self) -> bool:
+        """Whether anything is typed in it (before the feedback column)."""
+        return any(text_of(v) for v in self.cells)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,9 +246,37 @@ class InputTab:
         raise KeyError(f"tab {self.name!r} has no table {name!r}")
 
     def read_range(self, name: str = "") -> str:
-        """The one range a poll reads: the whole tab, title to last row (the same cells of tab ``name``, when
-        given: where repair looks for a renamed copy)."""
-        return a1(name or self.name, cells(0, TITLE_ROW, self.width - 1, self.last_row))
+        """The one range a poll reads: the whole tab, title to the blank row under the last table (the same
+        cells of tab ``name``, when given: where repair looks for a renamed copy)."""
+        return a1(name or self.name, cells(0, TITLE_ROW, self.width - 1, self.last_row + 1))
+
+    def blank_rows(self) -> list[int]:
+        """The rows between two tables and the one under the last: part of the tab, read, and in no table."""
+        return [row for row in range(FIRST_TABLE_ROW, self.last_row + 2)
+                if not any(t.title_row <= row <= t.last_row for t in self.tables)]
+
+    def loose_rows(self, grid: Grid) -> list[LooseRow]:
+        """The rows of ``grid`` (read from A1) that no table reads an order from, yet hold something: a blank
+        row between tables (or under the last) with a cell typed, or an answer of ours left from before; a
+        table's row without a subject with a cell typed (or our answer in its feedback cell)."""
+        out: list[LooseRow] = []
+        feedback_col = self.width - 1
+        for row in range(FIRST_TABLE_ROW, max(self.last_row + 1, len(grid)) + 1):  # and any row read below
+            table = next((t for t in self.tables if t.title_row <= row <= t.last_row), None)
+            if table is not None and row <= table.header_row:
+                continue  # a title or header row: protected, and checked for drift
+            line = grid[row - 1] if row - 1 < len(grid) else []
+            if table is not None and text_of(line[0] if line else None):
+                continue  # a row with a subject: the table reads it
+            typed = tuple(v if v is not False else None for v in (list(line[:feedback_col])
+                                                                    + [None] * (feedback_col - len(line))))
+            if table is not None:  # what sheets-gm writes in a table's row (its stamp, shown values) is not typed
+                own = {col for col, c in table.columns() if c.kind.typed}
+                typed = tuple(v if col in own else None for col, v in enumerate(typed))
+            feedback = text_of(line[feedback_col]) if feedback_col < len(line) else ""
+            if any(text_of(v) for v in typed) or feedback:
+                out.append(LooseRow(table.spec.name if table is not None else "", row, typed, feedback))
+        return out
 
     def status_cell(self) -> str:
         """The status line's cell, as a full range."""

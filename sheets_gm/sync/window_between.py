@@ -21,6 +21,7 @@ from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_values_range, history_range
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.window_strays import stray_overlays
 from sheets_gm.sync.window_writes import (
     board_writes,
     public_log_writes,
@@ -79,8 +80,9 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                 kept.setdefault(row.table, {})[row.subject] = row
                 if notes and seat_read.note(row):
                     why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
+        overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, seat_read.strays, batch, backend)
         seat_tables_writes(batch, backend, seat_read.tab, read.adapter, state, window, seat, dice, status,
-                           outcome.text if outcome else "", kept, why)
+                           outcome.text if outcome else "", kept, why, overlays)
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events)
     board_writes(batch, sheets.board, read.tabs, read.adapter, state, status)
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events)

@@ -29,6 +29,7 @@ from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import compact_json, engine_values_range, history_range
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.window_read import MatchRead, SeatRead, read_match, seat_backend
+from sheets_gm.sync.window_strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.window_writes import (
     board_writes,
     idle_feedback,
@@ -136,6 +137,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
+    report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
     report.untyped = _untyped_rows(read, window)
     pending = any(s.pending is not None for s in read.seats.values())
@@ -227,6 +229,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 report.feedback_written += 1
         if stale:
             _set_aside(batch, backend, read, seat, window, stale)
+        report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
 
 
 def _has_verdict(row: TypedRow, verdicts: list[Verdict]) -> bool:
@@ -299,8 +302,10 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         stale_text = compact_json({"window": window.key, "stale": [r.to_json() for r in stale]}) if stale else ""
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, stale_text]])
         batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, stale_text]])
+        overlays = stray_overlays(adapter, new_state, seat, seat_read.tab, seat_read.strays, batch, backend)
+        stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays, blank_rows_only=True)
         seat_tables_writes(batch, backend, seat_read.tab, adapter, new_state, new_window, seat, next_dice, status,
-                           outcome.text if outcome else "", kept, notes)
+                           outcome.text if outcome else "", kept, notes, overlays)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)

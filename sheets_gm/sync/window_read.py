@@ -22,6 +22,7 @@ from sheets_gm.sync.match_record import MatchRecord, engine_read_range, parse_ma
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.old_layout import refuse_old_layout
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch
+from sheets_gm.sync.window_strays import StrayRow, sort_rows
 
 REPAIR_HINT = ("put it back, or run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the match "
                "and every typed order — nothing was written")
@@ -49,6 +50,7 @@ class SeatRead:
     rows: tuple[TypedRow, ...]
     pending: Mapping[str, Any] | None  # {"resolution": n, "window": key, "rows": [...]} when a resolution was cut
     kept: tuple[Mapping[str, Any], ...] = ()  # the rows the last resolution kept unused for the open window, and why
+    strays: tuple[StrayRow, ...] = ()  # rows no order is read from (not in ``rows``), each with its answer
 
     def note(self, row: TypedRow) -> str:
         """Why ``row`` is still typed, if the last resolution kept it unused and it still holds what it held
@@ -170,7 +172,10 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
             raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")
         rows = tuple(r for placed in tab.tables for r in placed.read(grid))
         archived = _archived(batch.get(backend, tabs.archive_pending_range(seat)), tabs.archive(seat))
-        seats[seat] = SeatRead(seat, tab, rows, _pending(archived, record), _kept(archived, record))
+        pending = _pending(archived, record)
+        rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows,
+                                 recovering=pending is not None)
+        seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays)
     return MatchRead(record, tabs, adapter, seats)
 
 

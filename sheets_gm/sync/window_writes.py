@@ -93,13 +93,18 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
 def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, adapter: AnySheetAdapter,
                        state: Any, window: Window | None, seat: str, dice: TurnDice, status: str,
                        outcome_text: str, kept: Mapping[str, Mapping[str, TypedRow]] | None = None,
-                       notes: Mapping[str, Mapping[str, str]] | None = None) -> None:
+                       notes: Mapping[str, Mapping[str, str]] | None = None,
+                       overlays: Mapping[str, Mapping[int, Mapping[int, CellValue]]] | None = None) -> None:
     """Rewrite a seat's input tab for ``state``: its status line and every table whole (``kept`` and ``notes``
-    by table: see ``table_grid``)."""
+    by table: see ``table_grid``; ``overlays``: cells by table, row index and tab column laid over the drawn
+    rows, the stray rows kept as typed: see ``window_strays.stray_overlays``)."""
     batch.put(backend, tab.status_cell(), [[status]])
     for placed in tab.tables:
         grid = table_grid(adapter, state, window, seat, placed, dice, outcome_text,
                           (kept or {}).get(placed.spec.name), (notes or {}).get(placed.spec.name))
+        for index, laid in (overlays or {}).get(placed.spec.name, {}).items():
+            for col, value in laid.items():
+                grid[index][col] = value
         batch.put(backend, a1(tab.name, placed.rows_range()), grid)
 
 

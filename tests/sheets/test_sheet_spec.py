@@ -65,7 +65,7 @@ def test_tables_stack_on_the_tab_with_a_title_and_header_each(tmp_path: Path) ->
     assert (runners.title_row, runners.header_row, runners.first_row, runners.last_row) == (3, 4, 5, 7)
     assert (notes.title_row, notes.first_row, seat.title_row, seat.header_row, seat.first_row) == (9, 11, 15, 16, 17)
     assert seat.cell(0, "feedback") == "E17" and notes.cell(0, "feedback") == "E11"  # feedback lines up in E
-    assert tab.read_range() == "'Orders Ann'!A1:E17"
+    assert tab.read_range() == "'Orders Ann'!A1:E18"
     layout = tab.layout(spec.colours, ("ann@example.org",))
     assert [d.range for d in layout.dropdowns] == ["D5:D7"]
     assert [c.range for c in layout.checkboxes] == ["C17:C17"]

@@ -92,6 +92,21 @@ class CoalitionSheet:
             return {"battle": f"{b.at} ({army.side.value}) · {slots_text(army)}"}
         return {}
 
+    def stray_reason(self, state: CoalitionState, seat: str, table: InputTable, subject: str) -> str:
+        """Why a row names what its table has no row for: no battle to judge there, an army in no battle, no army
+        of that name ('' for a row of the other side's army, which the sync names)."""
+        announced = [b for b in state.battles if b.announced]
+        if table.rows == "battles":
+            where = ", ".join(b.at for b in announced) or "none"
+            return f"there is no battle to judge at {subject} this turn (the battles are at {where})"
+        army = state.army(subject)
+        if table.rows in ("fighters", "armies") and army is None:
+            return f"there is no army called {subject}"
+        if table.rows == "fighters":
+            return f"{subject} fights in no battle this turn (a losses row is for an army in one of " \
+                   f"{len(announced)} battle{'s' if len(announced) != 1 else ''} to judge)"
+        return ""
+
     # -- reading -----------------------------------------------------------------------------
     def read_orders(self, state: CoalitionState, window: Window, seat: str,
                     rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[CoalitionOrders]:

@@ -186,6 +186,19 @@ def _actions(rules: WodRules, state: WodState, seat: str, rows: Sequence[TypedRo
     return tuple(out)
 
 
+def _not_yours(state: WodState, seat: str, unit_text: str) -> str:
+    """Why a Unit cell names none of the player's units on the board: empty, the other player's unit (by the name
+    the board shows: its id once revealed, its token while hidden), or no unit there."""
+    if not unit_text:
+        return "Unit is empty"
+    wanted = unit_text.lower()
+    owner = next((u.owner for u in state.units if u.owner != seat and u.at is not None
+                  and ((not u.hidden and u.id.lower() == wanted) or (u.token and u.token.lower() == wanted))), "")
+    if owner:
+        return f"Unit {unit_text!r} is {owner}'s, not yours"
+    return f"Unit {unit_text!r} is not one of your units on the board"
+
+
 def _action(rules: WodRules, state: WodState, seat: str, row: TypedRow, called: dict[str, str],
             reading: _Reading) -> Action | None:
     """One action row, or None with its problems noted."""
@@ -201,8 +214,7 @@ def _action(rules: WodRules, state: WodState, seat: str, row: TypedRow, called: 
         mine = {u.id.lower(): u.id for u in state.units if u.owner == seat and u.at is not None}
         unit = mine.get(unit_text.lower(), "") or next((c for c in called if c.lower() == unit_text.lower()), "")
         if not unit:
-            what = f"Unit {unit_text!r} is not one of your units on the board" if unit_text else "Unit is empty"
-            problems.append(f"{what}: write one of {_listing(sorted(mine.values()))}")
+            problems.append(f"{_not_yours(state, seat, unit_text)}: write one of {_listing(sorted(mine.values()))}")
     target = row.text("target")
     side: Side | None = None
     enhancements: tuple[Enhancement, ...] = ()
@@ -286,8 +298,8 @@ def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _R
         unit_text = row.text("unit")
         unit = mine.get(unit_text.lower())
         if unit is None:
-            what = f"Unit {unit_text!r} is not one of your units on the board" if unit_text else "Unit is empty"
-            reading.problem(row.subject, f"{what}: write one of {_listing(sorted(u.id for u in mine.values()))}")
+            reading.problem(row.subject, f"{_not_yours(state, seat, unit_text)}: write one of "
+                                         f"{_listing(sorted(u.id for u in mine.values()))}")
         ability = row.text("ability")
         if unit is not None:
             card = state.card_of(unit)

@@ -4,7 +4,11 @@ each tab shows (the board no health, a player's View only her own bag and her ti
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
+
+import openpyxl
+import pytest
 
 from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.champions.orders import PlayerOrders
@@ -77,6 +81,36 @@ def test_the_board_shows_no_health_and_a_view_no_one_elses_bag() -> None:
     mates = {q.name for q in state.on_tile(ann.at)} if ann.at else set()
     assert (health_line(ann) in bo_view) == ("Bo" in mates)
     assert health_line(ann) in "\n".join(str(v) for row in sheet.panel(state, "Ann") for v in row)
+
+
+def test_orders_typed_in_another_players_file_are_answered_there_and_listed_by_sync_and_status(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 20, finding 9: Ann's orders typed into Bo's file (in the blank row under his move row, or over one
+    of his champions' rows) get an answer in their row and are in sync's and status's lists; nothing is lost."""
+    from sheets_gm.cli import main
+
+    config = tmp_path / "match.toml"
+    assert main(["init", "champions", "-c", str(config), "--private"]) == 0
+    book = tmp_path / "orders-Bo.xlsx"
+    wb = openpyxl.load_workbook(book)
+    tab = wb["Orders Bo"]
+    for cell, value in {"A6": "Ann", "B6": "1/move", "C6": "B2", "G6": True, "A9": "Ann.rogue", "D9": "sword"}.items():
+        tab[cell] = value
+    wb.save(book)
+    capsys.readouterr()
+    assert main(["sync", "-c", str(config)]) == 0
+    synced = capsys.readouterr().out
+    assert main(["status", "-c", str(config)]) == 0
+    status = capsys.readouterr().out
+    tab = openpyxl.load_workbook(book)["Orders Bo"]
+    gap = ("✘ Row 6 is between two tables: nothing typed in it is read. Ann's orders go in Ann's own file "
+           "(orders-Ann.xlsx, tab Orders Ann), not in Bo's.")
+    over = ("✘ Ann.rogue is Ann's: Ann's orders go in Ann's own file (orders-Ann.xlsx, tab Orders Ann); nothing in "
+            "this row is read.")
+    assert tab["H6"].value == gap and tab["H9"].value == over
+    assert [tab[c].value for c in ("A6", "C6", "A9", "D9")] == ["Ann", "B2", "Ann.rogue", "sword"]
+    for out in (synced, status):
+        assert f"Bo · row 6: {gap[2:]}" in out and f"Bo · Ann.rogue (row 9): {over[2:]}" in out
 
 
 def test_a_dead_champions_row_says_what_it_carries_so_it_can_be_stripped() -> None:

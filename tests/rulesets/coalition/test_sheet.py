@@ -9,6 +9,7 @@ import random
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from sheets_gm.engine.core.ruleset import GM, JUDGE, Roster, Window
 from sheets_gm.engine.registry import TEMPLATES, default_board_text, get_ruleset
@@ -335,3 +336,70 @@ def test_the_starter_config_creates_a_match_of_the_sample_armies(tmp_path: Path)
                                                          "coalition-orders.xlsx", "phyrexia-orders.xlsx"}
     start = full_game().new_match(Roster(("coalition", "phyrexia")), b"s")
     assert {a.side for a in start.armies} == {Side.COALITION, Side.PHYREXIA, Side.MERCENARY}
+
+
+def _judging(seed: bytes) -> tuple[MatchSheets, MemoryBackend, CoalitionState]:
+    """A war on the default map played by bots to its first battle results window (the judge's tab in its own
+    spreadsheet)."""
+    from sheets_gm.sync.window_autoplay import type_bot_orders
+    from sheets_gm.sync.window_read import read_match
+
+    rules = full_game()
+    roster = rules.sample_roster()
+    judge = MemoryBackend("judge")
+    sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
+                         tuple(MemoryBackend(s) for s in roster.seats), judge)
+    create_window_match(sheets, rules, roster, seed=seed)
+    cls = get_ruleset("coalition")
+    kind = next(iter(rules.bots()))
+    bots = {s: rules.bots()[kind].make(s) for s in roster.seats}
+    for _ in range(6):
+        s = read_match(sheets, cls).record.state
+        if s.phase is Phase.RESULTS:
+            return sheets, judge, s
+        type_bot_orders(sheets, cls, bots)
+        poll(sheets, cls, now=dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC))
+    raise AssertionError("no battle in six turns")
+
+
+def test_the_judges_rows_for_no_battle_an_army_in_none_and_one_army_twice_say_why_and_are_not_read() -> None:
+    """Issue 20, finding 5: a result for a battle that does not exist, a losses row for an army in no battle, and
+    two losses rows for one army were answered "written for a window that is not open", "Waiting for your orders"
+    or "Kept", and the second losses row silently won. Each now says why, and neither of the two rows is read."""
+    sheets, judge, s = _judging(b"strays")
+    tab = MatchTabs(SHEET.spec, sheets.seats, True).orders(JUDGE)
+    results, losses = tab.table("results"), tab.table("losses")
+    battles = SHEET.rows(s, JUDGE, results.spec)
+    fighters = SHEET.rows(s, JUDGE, losses.spec)
+    idle = next(a.name for a in s.armies if a.name not in fighters)
+
+    def put(table: Any, index: int, **values: CellValue) -> None:
+        for key, value in values.items():
+            judge.type(tab.name, table.cell(index, key), value)
+
+    window = "1/results"
+    put(results, len(battles), battle="Dominaria 5C", window=window, winner=fighters[0])
+    put(results, len(battles) + 1, battle="Dominaria 6C", winner=fighters[0])  # no stamp: was "not open"
+    put(losses, len(fighters), army=idle, window=window, slot1=5)
+    put(losses, 0, slot1=3)
+    put(losses, len(fighters) + 1, army=fighters[0], window=window, slot1=7)
+    report = poll(sheets, get_ruleset("coalition"), now=dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC))
+
+    def said(table: Any, index: int) -> str:
+        return str(judge.value(tab.name, table.cell(index, "feedback")))
+
+    where = ", ".join(battles)
+    for index, square in ((len(battles), "Dominaria 5C"), (len(battles) + 1, "Dominaria 6C")):
+        assert said(results, index) == (f"✘ There is no battle to judge at {square} this turn (the battles are at "
+                                         f"{where}): nothing in this row is read; write in the row of the battle "
+                                         "square you mean.")
+    assert said(losses, len(fighters)).startswith(f"✘ {idle} fights in no battle this turn")
+    first, second = losses.first_row, losses.first_row + len(fighters) + 1
+    twice = (f"✘ {fighters[0]} has 2 typed rows in this table (rows {first} and {second}): none is read until one is "
+             "left; clear the others.")
+    assert said(losses, 0) == twice and said(losses, len(fighters) + 1) == twice
+    assert not any(f"{fighters[0]}'s losses" in why for _, why in report.rejected)
+    assert {who for who, _ in report.rejected} >= {f"judge · Dominaria 5C (row {results.first_row + len(battles)})",
+                                                   f"judge · {idle} (row {losses.first_row + len(fighters)})",
+                                                   f"judge · {fighters[0]} (row {first})",
+                                                   f"judge · {fighters[0]} (row {second})"}

@@ -4,8 +4,10 @@ orders typed back exactly, the move rolls shown before the turn, and the board d
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 
 from sheets_gm.engine.core.grid import Coord
@@ -103,3 +105,32 @@ def test_a_match_without_players_is_refused_so_that_init_asks_for_the_roster() -
     rules, _sheet, _state = _rules()
     with pytest.raises(ValueError, match="a GvG match needs its players: a roster line per player with name, team"):
         rules.new_match(Roster(("red", "blue")), SEED)
+
+
+def test_a_player_of_the_other_team_or_one_typed_twice_in_the_team_table_is_answered_in_its_row(
+        tmp_path: Path) -> None:
+    """Issue 20, findings 5 and 9 in GvG's default layout (one workbook): a row naming a player of the other team
+    says where that team's orders go, one player in two typed rows names both rows, and neither is read."""
+    from sheets_gm.sync.match_tabs import MatchTabs
+    from sheets_gm.sync.window_poll import poll
+    from tests.matchfiles import GVG, NOW, local_match
+
+    _config, sheets = local_match(tmp_path)
+    placed = MatchTabs(ruleset_sheet_spec("gvg"), ("red", "blue"), False).orders("red").table("players")
+    red = sheets.of("red")
+    tab = "Orders red"
+    book = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    for cell, value in {placed.cell(3, "player"): "blue0", placed.cell(3, "destination"): "G9",
+                        placed.cell(0, "destination"): "G8", placed.cell(4, "player"): "red0",
+                        placed.cell(4, "destination"): "G7"}.items():
+        book[tab][cell] = value
+    book.save(tmp_path / "match.xlsx")
+    report = poll(sheets, GVG, now=NOW)
+    (said,) = red.read([f"'{tab}'!{placed.column_cells('feedback')}"])
+    assert said[3][0] == ("✘ blue0 is blue's: blue's orders go in blue's own tab, Orders blue; nothing in this row "
+                          "is read.")
+    twice = (f"✘ red0 has 2 typed rows in this table (rows {placed.first_row} and {placed.first_row + 4}): none is "
+             "read until one is left; clear the others.")
+    assert said[0][0] == twice and said[4][0] == twice
+    assert {who for who, _ in report.rejected} >= {f"red · blue0 (row {placed.first_row + 3})",
+                                                   f"red · red0 (row {placed.first_row})"}

@@ -456,3 +456,36 @@ def test_a_bot_match_through_the_sync_is_the_engine_match_in_both_modes(mode: st
         state = r.resolve(state, typed[window.seats[0]], r.dice(SEED, state)).state
         assert r.state_codec.to_json(report.state) == r.state_codec.to_json(state), window.label
     assert state.round == 5
+
+
+def test_a_unit_of_another_seat_typed_in_your_tab_says_whose_it_is_and_moves_nothing() -> None:
+    """Issue 20, finding 5: Bo's leader typed in a blank row of Ann's units (with the stamp of her window, or
+    without) was answered "written for a window that is not open" and set aside; now it says whose unit it is, stays
+    typed, and Bo's leader does not move when Ann's turn resolves."""
+    r = made()
+    sheets, cls = _match(r)
+    tab = "Orders Ann"
+    read = read_match(sheets, cls)
+    units = read.seats["Ann"].tab.table(UNITS)
+    free = len(read.adapter.rows(read.record.state, "Ann", units.spec))
+    window = r.window(read.record.state)
+    assert window is not None
+    ann = sheets.of("Ann")
+    assert isinstance(ann, MemoryBackend)
+    for index, stamp in ((free, window.key), (free + 1, "")):
+        ann.type(tab, units.cell(index, "unit"), "Bo-L")
+        ann.type(tab, units.cell(index, "window"), stamp)
+        ann.type(tab, units.cell(index, "action"), "move")
+        ann.type(tab, units.cell(index, "to"), "N20")
+    report = poll(sheets, cls, now=NOW)
+    whose = "✘ Bo-L is Bo's: Bo's orders go in Bo's own file (Bo, tab Orders Bo); nothing in this row is read."
+    twice = "✘ Bo-L has 2 typed rows in this table"
+    for index in (free, free + 1):
+        assert str(ann.value(tab, units.cell(index, "feedback"))) == whose
+        assert ann.value(tab, units.cell(index, "to")) == "N20"
+    assert not any(twice[2:] in why for _, why in report.rejected)  # another seat's unit, not a duplicate
+    assert sum(who.startswith("Ann · Bo-L") for who, _ in report.rejected) == 2
+    bo_at = {u.id: u.at for u in read.record.state.units}["Bo-L"]
+    ann.type(tab, read.seats["Ann"].tab.table(SEAT).cell(0, "ready"), True)
+    done = poll(sheets, cls, now=NOW)
+    assert done.resolved and {u.id: u.at for u in done.state.units}["Bo-L"] == bo_at

@@ -180,6 +180,35 @@ def test_an_attack_target_answers_alike_for_a_hidden_enemy_id_and_a_made_up_one(
     assert "names no hex, exposed unit or face-down token" in problem(hidden.id)
 
 
+def test_a_unit_of_the_other_player_in_an_action_or_reaction_row_says_whose_it_is_and_a_hidden_id_does_not() -> None:
+    """Issue 20, finding 5: the other player's unit typed under Unit was "not one of your units on the board"; it now
+    says whose it is, by the name the board shows (its token while face down). A face-down unit's real id answers
+    as a made-up name does: the row must not tell its player which hidden units exist."""
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    other = next(p for p in state.legions if p != seat)
+    hidden = next(u for u in state.units if u.owner == other and u.hidden and u.token)
+    shown = next(u for u in state.units if u.owner == other and u.at is not None and u is not hidden)
+    shown.hidden = False
+    mine = next(u for u in state.units if u.owner == seat and u.at is not None)
+
+    def action(unit: str) -> str:
+        got = _read(r, state, seat, actions={"Row 1": {"unit": unit, "action": "move", "target": "C3"}})
+        return got.problems["Row 1"][0]
+
+    def reaction(unit: str) -> str:
+        got = _read(r, state, other, reactions={"Reaction 1": {"unit": unit, "ability": "x", "when": "attacked"}})
+        return got.problems["Reaction 1"][0]
+
+    assert action(hidden.token).startswith(f"Unit {hidden.token!r} is {other}'s, not yours: write one of")
+    assert action(shown.id).startswith(f"Unit {shown.id!r} is {other}'s, not yours")
+    assert action(hidden.id).replace(hidden.id, "X") == action("Nobody-9").replace("Nobody-9", "X")
+    assert "not one of your units on the board" in action(hidden.id)
+    mine.hidden = False
+    assert reaction(mine.id).startswith(f"Unit {mine.id!r} is {seat}'s, not yours")
+
+
 def test_a_call_then_orders_for_the_called_unit_in_the_same_list() -> None:
     r = rules()
     state = _started(r)
@@ -616,3 +645,23 @@ def test_an_attack_on_an_empty_hex_says_no_unit_stands_there() -> None:
     verdict = r.check(state, orders, r.dice(SEED, state))[0]
     assert not verdict.accepted and verdict.message.endswith(
         f"no unit stands on {empty.label}; attack a hex with an enemy unit on it")
+
+
+def test_a_hidden_enemy_unit_typed_as_a_row_of_your_units_is_answered_as_a_made_up_one() -> None:
+    """A row naming a unit of the other player says whose it is (issue 20, finding 5), unless that unit is face down:
+    then its real id answers exactly as a name that exists nowhere, so the row cannot probe the hidden units."""
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    seat = state.acting
+    free = len([u for u in state.units if u.owner == seat])
+    hidden = next(u for u in state.units if u.owner != seat and u.hidden)
+    for index, name in enumerate((hidden.id, "Nobody-9")):
+        match.type(seat, "units", free + index, {"deploy": "C3"})
+        match.seats[seat].type(f"Orders {seat}", match.tabs.orders(seat).table("units").cell(free + index, "unit"),
+                               name)
+    report = poll(match.sheets, type(r), now=NOW)
+    said = [str(match.value(seat, "units", free + i, "feedback")) for i in (0, 1)]
+    assert said[0].replace(hidden.id, "X") == said[1].replace("Nobody-9", "X")
+    assert said[1].startswith("✘ This table has no row for Nobody-9 now (its rows are ")
+    assert not any(f"{hidden.id} is {hidden.owner}'s" in why for _, why in report.rejected)
