@@ -55,9 +55,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub.required = True
     chosen = _command_word(sys.argv[1:] if argv is None else argv)
     module_name = _command_module(chosen)
+    words = sys.argv[1:] if argv is None else list(argv)
     for name in COMMANDS if module_name is None else (module_name,):
-        register: Callable[[Any], None] = import_module(f"sheets_gm.commands.{name}").register
-        register(sub)
+        register: Callable[..., None] = import_module(f"sheets_gm.commands.{name}").register
+        if name == module_name == "adjust":
+            register(sub, words)  # the options of the config's game only (see adjust.rulesets_named)
+        else:
+            register(sub)
     if module_name is not None:
         return parser
     from sheets_gm.engine.registry import ruleset_names, tools_module
