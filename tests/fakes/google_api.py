@@ -1028,7 +1028,8 @@ class GoogleApiFake:
             payload["nextPageToken"] = str(start + size)
         else:
             payload["newStartPageToken"] = str(len(log))
-        return payload
+        fields = query.get("fields", [""])[0]
+        return _drive_fields(payload, fields) if fields else payload
 
     # -- Sheets: values ---------------------------------------------------------------
 
@@ -1426,6 +1427,26 @@ class GoogleApiFake:
             perm["emailAddress"] = body["emailAddress"]
         ss.permissions.append(perm)
         return dict(perm)
+
+
+def _drive_fields(payload: dict[str, Any], fields: str) -> dict[str, Any]:
+    """``payload`` cut to a Drive partial-response mask of the form ``a,b,c(x,y)`` (one level of parentheses), as
+    Drive answers; a field the mask names that the answer lacks is an error (Drive refuses an unknown field)."""
+    wanted: dict[str, set[str] | None] = {}
+    for part in re.findall(r"[A-Za-z]+(?:\([A-Za-z,]+\))?", fields):
+        name, _, inner = part.partition("(")
+        wanted[name] = set(inner.rstrip(")").split(",")) if inner else None
+    if ",".join(re.findall(r"[A-Za-z]+(?:\([A-Za-z,]+\))?", fields)) != fields.replace(" ", ""):
+        raise HttpError(400, f"Invalid field selection {fields}", "INVALID_ARGUMENT", "invalidParameter")
+    out: dict[str, Any] = {}
+    for name, inner_fields in wanted.items():
+        if name not in payload:
+            continue
+        value = payload[name]
+        if inner_fields is not None and isinstance(value, list):
+            value = [{k: v for k, v in item.items() if k in inner_fields} for item in value]
+        out[name] = value
+    return out
 
 
 @functools.cache
