@@ -2,31 +2,75 @@
 
 Plays the same ``--matches`` seeded matches ``--repeats`` times through the ruleset interface
 (the bots' rows, then the resolution of each player turn) and prints, per repeat and as the
-median, the resolved player turns per second and how the time splits between the bots and the
-resolution. A first, untimed pass warms the per-process caches (hex neighbours, the bots'
-distance fields).
+median, the resolved player turns per second, the CPU seconds they took, and how the time
+splits between the bots and the resolution (the bots' share). One ruleset serves every
+repeat, as each ``simulate`` worker keeps one, and a first, untimed pass warms the board's
+tables (neighbours, entry costs, the bots' distance fields).
+
+With ``--against CHECKOUT`` (another checkout with its own ``.venv``, such as a worktree of
+``main``), the benchmark is paired: each repeat runs this script once under that checkout's
+interpreter and once under this one, alternating which goes first, each in a fresh process
+with its own warm-up, and prints both rates, their ratio per pair and the medians. On a
+busy machine the CPU figures tell a slower engine from a busier machine.
 
     .venv/bin/python scripts/bench_wesnoth.py
     .venv/bin/python scripts/bench_wesnoth.py --matches 10 --repeats 5 --map templates/wesnoth/maps/2p_The_Freelands.txt
+    .venv/bin/python scripts/bench_wesnoth.py --against /work/wt/main-base --repeats 5
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, NamedTuple
 
+from sheets_gm.engine.core.ruleset import Ruleset
 from sheets_gm.engine.registry import create_ruleset, default_board_text
 
 
-def play(board: str, matches: int, bot: str) -> tuple[int, float, float]:
-    """Play ``matches`` seeded matches; the player turns resolved, the bots' seconds and the resolution's."""
-    rules = create_ruleset("wesnoth", board=board)
+class Timing(NamedTuple):
+    """One timed pass: player turns resolved, wall and CPU seconds, and the wall seconds of bots and resolution."""
+
+    turns: int
+    seconds: float
+    cpu: float
+    bots: float
+    resolution: float
+
+    @property
+    def rate(self) -> float:
+        """Player turns per wall-clock second, bots included."""
+        return self.turns / self.seconds
+
+    @property
+    def cpu_rate(self) -> float:
+        """Player turns per CPU second, bots included."""
+        return self.turns / self.cpu
+
+    @property
+    def bot_share(self) -> float:
+        """The bots' part of the time spent in bots and resolution."""
+        return self.bots / (self.bots + self.resolution)
+
+    def line(self) -> str:
+        """The pass as one line of figures."""
+        return (f"{self.turns} player turns in {self.seconds:.2f} s = {self.rate:.1f} turns/s "
+                f"(CPU {self.cpu:.2f} s = {self.cpu_rate:.1f} turns per CPU second; bots {self.bots:.2f} s, "
+                f"{self.bot_share:.0%} of the time; resolution {self.resolution:.2f} s = "
+                f"{self.turns / self.resolution:.0f} resolutions/s)")
+
+
+def play(rules: Ruleset[Any, Any, Any], matches: int, bot: str) -> Timing:
+    """Play ``matches`` seeded matches and time them."""
     turns = 0
     bot_seconds = resolve_seconds = 0.0
+    began, cpu_began = time.perf_counter(), time.process_time()
     for index in range(matches):
         seed = f"bench/{index}".encode()
         state = rules.new_match(rules.sample_roster(), seed)
@@ -39,29 +83,82 @@ def play(board: str, matches: int, bot: str) -> tuple[int, float, float]:
             resolve_seconds += time.perf_counter() - middle
             bot_seconds += middle - started
             turns += 1
-    return turns, bot_seconds, resolve_seconds
+    return Timing(turns, time.perf_counter() - began, time.process_time() - cpu_began, bot_seconds, resolve_seconds)
+
+
+def run_here(board: str, matches: int, repeats: int, bot: str, quiet: bool) -> list[Timing]:
+    """A warm-up pass, then ``repeats`` timed passes in this process (printed unless ``quiet``)."""
+    rules = create_ruleset("wesnoth", board=board)  # one ruleset for every repeat, as simulate's workers keep one
+    warm = time.perf_counter()
+    play(rules, matches, bot)
+    if not quiet:
+        print(f"warm-up: {time.perf_counter() - warm:.1f} s")
+    timings = []
+    for repeat in range(1, repeats + 1):
+        timing = play(rules, matches, bot)
+        timings.append(timing)
+        if not quiet:
+            print(f"repeat {repeat}: {timing.line()}")
+    return timings
+
+
+def run_child(python: str, argv: list[str]) -> Timing:
+    """One warm-up and one timed pass of this script under ``python``, in a fresh process."""
+    done = subprocess.run([python, __file__, *argv, "--repeats", "1", "--json"], check=True, capture_output=True,
+                          text=True)
+    return Timing(**json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def paired(against: Path, argv: list[str], repeats: int) -> None:
+    """Alternate runs of ``against``'s checkout and this one; print each pair, then the medians and ratios."""
+    other = str(against / ".venv" / "bin" / "python")
+    old: list[Timing] = []
+    new: list[Timing] = []
+    for repeat in range(1, repeats + 1):
+        order = [("old", other), ("new", sys.executable)]
+        for name, python in order if repeat % 2 else reversed(order):
+            timing = run_child(python, argv)
+            (old if name == "old" else new).append(timing)
+            print(f"pair {repeat} {name}: {timing.line()}", flush=True)
+        print(f"pair {repeat}: new/old {new[-1].rate / old[-1].rate:.2f}× wall, "
+              f"{new[-1].cpu_rate / old[-1].cpu_rate:.2f}× CPU", flush=True)
+    for name, runs in (("old", old), ("new", new)):
+        print(f"median {name}: {statistics.median(t.rate for t in runs):.1f} player turns/s, "
+              f"{statistics.median(t.cpu_rate for t in runs):.1f} per CPU second, bots "
+              f"{statistics.median(t.bot_share for t in runs):.0%} of the time")
+    ratios = [n.rate / o.rate for o, n in zip(old, new, strict=True)]
+    cpu_ratios = [n.cpu_rate / o.cpu_rate for o, n in zip(old, new, strict=True)]
+    print(f"median ratio new/old: {statistics.median(ratios):.2f}× wall, {statistics.median(cpu_ratios):.2f}× CPU "
+          f"({against} against {Path(__file__).resolve().parent.parent})")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Resolved player turns per second of the Wesnoth engine with bots.")
     parser.add_argument("--matches", type=int, default=6, help="matches per repeat (default 6)")
-    parser.add_argument("--repeats", type=int, default=3, help="timed repeats (default 3)")
+    parser.add_argument("--repeats", type=int, default=3, help="timed repeats, or pairs with --against (default 3)")
     parser.add_argument("--map", type=Path, help="a board file (default: the ruleset's default 2-player map)")
     parser.add_argument("--bot", default="skirmisher", help="the bot kind on every seat (default skirmisher)")
+    parser.add_argument("--against", type=Path, help="pair each repeat with a run of this checkout (its .venv)")
+    parser.add_argument("--json", action="store_true", help="print only the last repeat's figures, as JSON")
     args = parser.parse_args(argv)
+    if args.matches < 1 or args.repeats < 1:
+        parser.error("--matches and --repeats must be at least 1")
+    if args.against is not None:
+        if not (args.against / ".venv" / "bin" / "python").exists():
+            parser.error(f"--against: {args.against} has no .venv/bin/python; give a checkout with its venv")
+        child = ["--matches", str(args.matches), "--bot", args.bot]
+        if args.map:
+            child += ["--map", str(args.map.resolve())]
+        paired(args.against, child, args.repeats)
+        return 0
     board = args.map.read_text(encoding="utf-8") if args.map else default_board_text("wesnoth")
-    warm = time.perf_counter()
-    play(board, args.matches, args.bot)
-    print(f"warm-up: {time.perf_counter() - warm:.1f} s")
-    rates = []
-    for repeat in range(1, args.repeats + 1):
-        started = time.perf_counter()
-        turns, bots, resolving = play(board, args.matches, args.bot)
-        seconds = time.perf_counter() - started
-        rates.append(turns / seconds)
-        print(f"repeat {repeat}: {turns} player turns in {seconds:.2f} s = {turns / seconds:.1f} turns/s "
-              f"(bots {bots:.2f} s, resolution {resolving:.2f} s = {turns / resolving:.0f} resolutions/s)")
-    print(f"median: {statistics.median(rates):.1f} resolved player turns per second (bots included)")
+    timings = run_here(board, args.matches, args.repeats, args.bot, args.json)
+    if args.json:
+        print(json.dumps(timings[-1]._asdict()))
+        return 0
+    print(f"median: {statistics.median(t.rate for t in timings):.1f} resolved player turns per second (bots "
+          f"included), {statistics.median(t.cpu_rate for t in timings):.1f} per CPU second; bots "
+          f"{statistics.median(t.bot_share for t in timings):.0%} of the time")
     return 0
 
 

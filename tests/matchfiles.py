@@ -46,15 +46,30 @@ def local_config(folder: Path, body: str = "", *, workbook: str = "match.xlsx", 
     return path
 
 
+#: The ``[sheets]`` lines of ``local_match(private=True)``: the engine and each team's orders in files of their own.
+PRIVATE_SHEETS = 'engine = "gm/engine.xlsx"\norders = { red = "red.xlsx", blue = "blue.xlsx" }\n'
+
+
 def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: str = "",
-                body: str = "", size: int = 3) -> tuple[Path, MatchSheets]:
-    """A new match in ``folder/match.xlsx`` (every tab in one workbook) and its ``folder/match.toml``, whose
-    ``[settings]`` say the house rules the match was created with (unless ``body`` has a ``[settings]`` of its
-    own: a config that no longer says the match's rules)."""
+                body: str = "", size: int = 3, private: bool = False) -> tuple[Path, MatchSheets]:
+    """A new match in ``folder/match.xlsx`` (every tab in one workbook, as matches were laid out before init
+    kept the engine and each team's orders apart) and its ``folder/match.toml``, whose ``[settings]`` say the
+    house rules the match was created with (unless ``body`` has a ``[settings]`` of its own: a config that no
+    longer says the match's rules). ``private``: the board in match.xlsx, the engine in gm/engine.xlsx and
+    each team's orders in red.xlsx and blue.xlsx, as init lays a GvG match out."""
     folder.mkdir(parents=True, exist_ok=True)
     workbook = folder / "match.xlsx"
     openpyxl.Workbook().save(workbook)
     sheets = MatchSheets.single(TEAMS, LocalWorkbookBackend(workbook))
+    if private:
+        (folder / "gm").mkdir(exist_ok=True)
+        files = {name: folder / name for name in ("gm/engine.xlsx", "red.xlsx", "blue.xlsx")}
+        for path in files.values():
+            openpyxl.Workbook().save(path)
+        board = sheets.board
+        sheets = MatchSheets(TEAMS, board, LocalWorkbookBackend(files["gm/engine.xlsx"]),
+                             (LocalWorkbookBackend(files["red.xlsx"]), LocalWorkbookBackend(files["blue.xlsx"])))
+        body = PRIVATE_SHEETS + body
     chosen = settings or GvgSettings()
     create_window_match(sheets, create_ruleset("gvg", chosen), roster(size), seed=SEED, deadline=deadline,
                         title="Test match")

@@ -71,6 +71,7 @@ def parse_events(args: argparse.Namespace, ruleset: str, seats: tuple[str, ...])
 
 def run(args: argparse.Namespace) -> int:
     """Apply the GM events to the match under the sync lock, and print the log lines written."""
+    from sheets_gm.match.window_match import layout_owners
     from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.window_between import adjust_window_match
 
@@ -78,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
     events = parse_events(args, config.ruleset, config.seats)
     sheets = open_match(config)
     with user_errors(config), match_lock(config.lock_path):
-        done = adjust_window_match(sheets, get_ruleset(config.ruleset), events)
+        done = adjust_window_match(sheets, get_ruleset(config.ruleset), events,
+                                   owners=lambda: layout_owners(config, sheets))
     for event in done.events:
         print(event.text)
     print("Written to the match; the open window stays open. Every GM event is kept for the replay: "

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,6 +11,7 @@ from typing import Any
 from sheets_gm.commands.base import UserError, command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 from sheets_gm.engine.registry import RULESETS, TEMPLATES, get_ruleset
+from sheets_gm.match.config import file_stem, toml_key
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.init_common import InitOutcome
 from sheets_gm.sync.deadline import describe_deadline
@@ -23,16 +22,6 @@ def starter_config(ruleset: str) -> Path:
     return TEMPLATES / ruleset / "match.toml"
 
 
-def _toml_key(name: str) -> str:
-    """``name`` as a TOML key: bare when it can be, quoted otherwise."""
-    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
-
-
-def _file_stem(name: str) -> str:
-    """``name`` as part of a file name (letters, digits, ``-`` and ``_`` kept; anything else becomes ``_``)."""
-    return re.sub(r"[^\w-]", "_", name) or "seat"
-
-
 def private_config(text: str) -> str:
     """The starter config with the private layout, for any ruleset: the GM's engine in a folder of its own
     and one orders workbook per seat (the starter's ``seats`` or ``teams``), so that no seat sees another's
@@ -41,7 +30,7 @@ def private_config(text: str) -> str:
     data = tomllib.loads(text)
     seats = [str(s) for s in data.get("seats") or data.get("teams") or []]
     word = "team" if "teams" in data else "seat"
-    pairs = ", ".join(f'{_toml_key(s)} = "{_file_stem(s)}-orders.xlsx"' for s in seats)
+    pairs = ", ".join(f'{toml_key(s)} = "{file_stem(s)}-orders.xlsx"' for s in seats)
     wanted = {"engine": 'engine = "gm/engine.xlsx"   # the GM-only engine (state, seed, history): keep gm/ to yourself',
               "orders": f"orders = {{ {pairs} }}   # one file per {word}: share each with its {word} only"}
     for key in data.get("sheets", {}):
@@ -90,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         args.config.parent.mkdir(parents=True, exist_ok=True)
         args.config.write_text(text, encoding="utf-8")
         word = get_ruleset(ruleset).traits.seat_kind.value
-        layout = (f"a board, a GM-only engine and one orders workbook per {word}" if args.private else
+        private = "orders" in tomllib.loads(text).get("sheets", {})
+        layout = (f"a public board, a GM-only engine under gm/ and one orders workbook per {word}" if private else
                   f"its comments say where the board, each {word}'s orders and the GM's engine live; "
                   f"init --private makes a file per {word}")
         print(f"Wrote a starter config {args.config} ({layout}; edit it for Google Sheets, {word}s, deadlines "

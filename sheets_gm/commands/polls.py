@@ -44,7 +44,9 @@ def describe_wait(seconds: float) -> str:
 def window_summary(report: WindowReport) -> str:
     """One line saying what a poll of a match on the generic sync did."""
     if report.resolved:
-        return f"{report.window[:1].upper()}{report.window[1:]} resolved ({report.reason}). {report.result}"
+        grown = (f" More rows were laid out for {', '.join(report.tables_grown)}'s tables." if report.tables_grown
+                 else "")
+        return f"{report.window[:1].upper()}{report.window[1:]} resolved ({report.reason}).{grown} {report.result}"
     if report.finished:
         return f"Nothing to do: {report.result}"
     waiting = (f"waiting for {', '.join(report.waiting_for)}" if report.waiting_for else "every seat is ready")
@@ -77,6 +79,14 @@ def settings_warning(config: MatchConfig, report: WindowReport) -> str:
     return (f"Warning: {'; '.join(changed)}. House rules are fixed when a match is created: this match keeps its "
             f"own, and the change in {config.path} is ignored. Make [settings] say what the match uses (the "
             "Settings tab shows them), or create a new match to play with the new rules.")
+
+
+def tables_warning(config: MatchConfig, report: WindowReport) -> str:
+    """A warning naming each table with fewer rows than the match gives it ('' when every row has its own)."""
+    if not report.short_tables:
+        return ""
+    return (f"Warning: {'; '.join(report.short_tables)}. Run sheets-gm repair -c {config.path}: it lays the tabs out "
+            "with a row for each and keeps what was typed (the next resolution would too, too late for this window).")
 
 
 def _open_workbook_memory(config: MatchConfig) -> Path:
@@ -116,8 +126,8 @@ def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: Workboo
 
 def _watch_line(config: MatchConfig, report: WindowReport, wait: float) -> str:
     """What ``sync --watch`` prints after a poll: the settings warning if any, the summary, the next poll."""
-    warning = settings_warning(config, report)
-    return (f"{warning}\n" if warning else "") + f"{describe_report(report)} Next poll in {describe_wait(wait)}."
+    warnings = [w for w in (settings_warning(config, report), tables_warning(config, report)) if w]
+    return "".join(f"{w}\n" for w in warnings) + f"{describe_report(report)} Next poll in {describe_wait(wait)}."
 
 
 def run_sync(args: argparse.Namespace) -> int:
@@ -183,7 +193,7 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
                 raise UserError(f"{exc} (said once this turn; the next polls keep trying quietly)") from None
             return 1
     _open_workbook_memory(config).unlink(missing_ok=True)
-    warning = settings_warning(config, report)
+    warning = "\n".join(w for w in (settings_warning(config, report), tables_warning(config, report)) if w)
     if warning:
         print(warning)
     if not (args.quiet and not report.resolved):
@@ -269,5 +279,6 @@ def run_status(args: argparse.Namespace) -> int:
     with user_errors():
         report = poll_match(config, sheets, dry_run=True)
     lines = window_status_lines(report, _now())
-    print("\n".join(lines))
+    warning = tables_warning(config, report)
+    print("\n".join([*lines, *([warning] if warning else [])]))
     return 0

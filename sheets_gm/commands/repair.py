@@ -15,6 +15,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.match.backups import backup_workbooks
     from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.match.engine_move import create_engine_file, move_engine
     from sheets_gm.match.seat_roster import member_emails
     from sheets_gm.match.window_match import editor_emails, repair_roster
     from sheets_gm.sync.lock import match_lock
@@ -23,13 +24,18 @@ def run(args: argparse.Namespace) -> int:
     config = load(args)
     with user_errors(), match_lock(config.lock_path):
         backups = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
+        create_engine_file(config)
         sheets = open_match_sheets(config)
+        moved = move_engine(config, sheets)
         roster = repair_roster(config, sheets)
         fixed = repair_window_match(sheets, get_ruleset(config.ruleset),
                                     emails=editor_emails(config, roster), member_emails=member_emails(roster),
                                     title=config.title)
     for backup in backups:
         print(f"Kept a copy of the workbook as {backup}")
+    if moved is not None:
+        print(f"Moved the engine out of {moved.source} into {moved.target} (tabs {', '.join(moved.tabs)}): the seed "
+              f"is no longer in a file players open. Keep {moved.target} to yourself.")
     for note in fixed.notes:
         print(f"Note: {note}.")
     if fixed.upgraded:

@@ -12,6 +12,7 @@ from sheets_gm.commands.matchargs import add_config_option, load, open_match, us
 def run(args: argparse.Namespace) -> int:
     """Undo the last resolved window under the sync lock, and say what happened."""
     from sheets_gm.engine.registry import get_ruleset
+    from sheets_gm.match.window_match import layout_owners
     from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.window_between import undo_window
 
@@ -20,7 +21,8 @@ def run(args: argparse.Namespace) -> int:
     config = load(args)
     sheets = open_match(config)
     with user_errors(config), match_lock(config.lock_path):
-        back = undo_window(sheets, get_ruleset(config.ruleset), args.reason)
+        back = undo_window(sheets, get_ruleset(config.ruleset), args.reason,
+                           owners=lambda: layout_owners(config, sheets))
     print(back.events[0].text)
     if back.set_aside:
         print(f"{back.set_aside} row(s) typed since were set aside in the archive tabs (column C).")

@@ -26,6 +26,8 @@ file are relative to the file's own folder. Example::
 
 from __future__ import annotations
 
+import json
+import re
 import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
@@ -176,6 +178,16 @@ def _explain(error: ValidationError, path: Path) -> str:
 
 def _optional_path(folder: Path, value: str | None) -> Path | None:
     return None if value is None else folder / Path(value).expanduser()
+
+
+def toml_key(name: str) -> str:
+    """``name`` as a TOML key: bare when it can be, quoted otherwise."""
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
+
+
+def file_stem(name: str) -> str:
+    """``name`` as part of a file name (letters, digits, ``-`` and ``_`` kept; anything else becomes ``_``)."""
+    return re.sub(r"[^\w-]", "_", name) or "seat"
 
 
 def load_config(path: Path) -> MatchConfig:

@@ -14,12 +14,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from sheets_gm.engine.core.ruleset import Information
 from sheets_gm.engine.core.settings import SettingError, parse_settings
 from sheets_gm.engine.registry import RULESETS, UnknownRulesetError, get_ruleset
 from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.doctor_sheets import check_match
+from sheets_gm.match.privacy import exposures, place
 from sheets_gm.match.quota import (
     ACTIVE_CHANGES_PER_HOUR,
     ACTIVE_RESOLUTIONS_PER_HOUR,
@@ -56,8 +58,8 @@ def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolic
     report.guarded("house rules", lambda: check_house_rules(config, report))
     report.ok("deadlines", config.schedule.describe())
     signed_in = report.guarded("credentials", lambda: check_credentials(config, report))
-    if signed_in:
-        report.guarded("spreadsheets", lambda: check_match(config, report, now=now, retry=retry))
+    found = signed_in and report.guarded("spreadsheets", lambda: check_match(config, report, now=now, retry=retry))
+    report.guarded("privacy", lambda: check_privacy(config, report, match_exists=bool(found)))
     report.guarded("quota", lambda: check_quota(config, report, matches))
     return report.checks
 
@@ -161,6 +163,30 @@ def _key_fix(config: MatchConfig, message: str) -> str:
                 f"oauth_client = \"{config.service_account}\" instead of service_account, or download a "
                 "service-account key (JSON) and name it as service_account")
     return f"put the service account's JSON key at {config.service_account}, or correct [google] service_account"
+
+
+def check_privacy(config: MatchConfig, report: Checkup, *, match_exists: bool) -> None:
+    """No secret in a file someone who may not see it opens (``privacy.exposures``): a failure for a match
+    still to create (``init`` refuses it), a warning for a match that runs so (with how to move it)."""
+    found = exposures(config)
+    if not found:
+        traits = get_ruleset(config.ruleset).traits
+        hidden = "" if traits.information is Information.PERFECT else (
+            f", and each {traits.seat_kind.value}'s orders and View are in a file no other "
+            f"{traits.seat_kind.value} opens")
+        report.ok("privacy", f"the engine (the seed) is in {place(config, config.engine)}, which no player "
+                             f"opens{hidden}")
+        return
+    for exposure in found:
+        if not match_exists:
+            report.fail("privacy", exposure.describe(), exposure.fix)
+        elif exposure.role == "engine":
+            report.warn("privacy", exposure.describe(created=True),
+                        f"{exposure.fix}; then run `sheets-gm repair -c {config.path}`: it moves the engine's tabs "
+                        "there and deletes them from the players' file")
+        else:
+            report.warn("privacy", f"{exposure.describe(created=True)} (the match was created so: its tabs stay there)",
+                        f"for the next match, {exposure.fix}")
 
 
 def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:

@@ -15,6 +15,7 @@ from sheets_gm.engine.registry import get_ruleset
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.engine_move import EngineMoveError, stray_engine
 from sheets_gm.sheets.backend import (
     LayoutDriftError,
     RangeWrite,
@@ -26,7 +27,7 @@ from sheets_gm.sheets.backend import (
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
-from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sheets.spec import SEAT_ROWS, ruleset_sheet_spec
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
@@ -89,21 +90,30 @@ def spreadsheet_roles(config: MatchConfig) -> dict[str, list[str]]:
     return roles
 
 
-def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: RetryPolicy) -> None:
+def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: RetryPolicy) -> bool:
     """Reach every spreadsheet, then read the match as a poll reads it: record, layout, config vs match,
-    house rules, deadline."""
+    house rules, deadline. Returns whether the configured match was found (its engine record read, its seats
+    the config's)."""
     if config.backend is BackendKind.LOCAL and not _local_files_ok(config, report):
-        return
+        return False
     try:
         sheets = read_only(open_match_sheets(config, retry=retry))
     except SheetError as exc:
         report.fail("spreadsheets", str(exc), f"correct [sheets] in {config.path}")
-        return
+        return False
     if not _reachable(config, sheets, report):
-        return
+        return False
     record = _engine_record(config, sheets, report)
-    if record is None or not _same_seats(config, record, report):
-        return
+    if record is None:
+        return False
+    if not _same_seats(config, record, report):
+        return False  # a config for another match than the one there: it is judged as a config to create
+    _check_layout(config, sheets, report, now)
+    return True
+
+
+def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now: datetime) -> None:
+    """Read the match as a poll reads it: the layout, the drawn tabs, the house rules, the deadline."""
     try:
         read = read_match(sheets, get_ruleset(config.ruleset))
     except LayoutDriftError as exc:
@@ -126,7 +136,23 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
     report.ok("layout", "every header cell is in place; " +
               (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
     _same_settings(config, record.ruleset.settings, report)
+    _table_rows(config, read, report)
     _deadline(config, record, report, now)
+
+
+def _table_rows(config: MatchConfig, read: MatchRead, report: Checkup) -> None:
+    """Every army, unit, battle has its row: a warning naming each table laid out with fewer rows than the match
+    gives it (a match laid out before tables were sized from the match)."""
+    short = read.tabs.short(read.adapter, read.record.state)
+    if short:
+        report.warn("table rows", "; ".join(short), f"run `sheets-gm repair -c {config.path}`: it lays the tabs out "
+                                                    "with a row for each and keeps every typed row")
+        return
+    sizes = [f"{read.tabs.orders(seat).name} {placed.rows} {placed.spec.name}"
+             for seat in read.tabs.input_seats() for placed in read.tabs.orders(seat).tables
+             if placed.spec.rows != SEAT_ROWS]
+    report.ok("table rows", "a row for everything the match has (" + ", ".join(sizes) + "); a table that needs "
+                            "more grows at the resolution that needs them")
 
 
 def _engine_record(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> MatchRecord | None:
@@ -134,6 +160,16 @@ def _engine_record(config: MatchConfig, sheets: MatchSheets, report: Checkup) ->
     was edited)."""
     tab = ruleset_sheet_spec(config.ruleset).tabs.engine
     init = f"create the match with `sheets-gm init {config.ruleset} -c {config.path}`"
+    try:
+        stray = stray_engine(config, sheets)
+    except EngineMoveError as exc:
+        report.fail("match", str(exc), f"correct engine under [sheets] in {config.path}")
+        return None
+    if stray is not None:
+        report.fail("match", f"the match's engine is in {stray.name}, not in {sheets.engine.name} where the config "
+                             "now puts it", f"run `sheets-gm repair -c {config.path}`: it moves the engine's tabs "
+                                            f"into {sheets.engine.name} (or point engine back at {stray.name})")
+        return None
     if tab not in sheets.engine.tab_names():
         report.fail("match", f"no match in {sheets.engine.name} yet: it has no engine tab {tab!r}", init)
         return None
@@ -228,9 +264,12 @@ def _local_files_ok(config: MatchConfig, report: Checkup) -> bool:
                         f"in [sheets] of {config.path}")
             fine = False
         elif not path.is_file():
-            report.fail(name, f"{path} does not exist" if not path.exists() else f"{path} is not a file",
-                        f"create the match with `sheets-gm init -c {config.path}`, or correct the file name in "
-                        f"[sheets] of {config.path}")
+            fix = (f"create the match with `sheets-gm init {config.ruleset} -c {config.path}`, or correct the file "
+                   f"name in [sheets] of {config.path}")
+            if roles == ["engine"] and config.local_path(config.board).is_file():
+                fix = (f"if the match's engine is still in {config.board}, run `sheets-gm repair -c {config.path}`: it "
+                       f"creates {where} and moves the engine there; else {fix}")
+            report.fail(name, f"{path} does not exist" if not path.exists() else f"{path} is not a file", fix)
             fine = False
         elif locks := office_lock_files(path):
             # Reading is still safe, so the checks after this one go on.

@@ -17,9 +17,10 @@ from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
+from sheets_gm.match.privacy import refuse_exposures
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError, member_emails, read_seat_roster, seat_emails
-from sheets_gm.sheets.backend import SheetAccessError
+from sheets_gm.sheets.backend import SheetAccessError, SheetBackend
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
@@ -27,6 +28,7 @@ from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_grow import LayoutOwners
 from sheets_gm.sync.window_poll import WindowReport, poll
 
 
@@ -53,7 +55,8 @@ def window_sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime,
     with match_lock(config.lock_path):
         try:
             return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
-                        next_deadline=config.schedule.next_deadline, dry_run=dry_run)
+                        next_deadline=config.schedule.next_deadline, dry_run=dry_run,
+                        owners=lambda: layout_owners(config, sheets))
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
 
@@ -94,13 +97,17 @@ def _local_files(config: MatchConfig) -> dict[Path, str]:
 
 
 def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
-    """MatchExistsError when the engine tab holds a match (readable or not)."""
+    """MatchExistsError when an engine tab holds a match (readable or not): the configured engine's, or one
+    in another file of the match (its engine before the config moved it: ``repair`` moves it)."""
     tab = ruleset_sheet_spec(config.ruleset).tabs.engine
-    if tab not in sheets.engine.tab_names():
+    for backend in sheets.write_order():
+        if backend is not sheets.engine and _holds_record(backend, tab):
+            raise MatchExistsError(f"{backend.name} holds the engine tab of a match, and the config names "
+                                   f"{sheets.engine.name} as the engine; init never replaces a match. To move the "
+                                   f"engine there, run sheets-gm repair -c {config.path}")
+    if not _holds_record(sheets.engine, tab):
         return
     (grid,) = sheets.engine.read([engine_read_range(tab)])
-    if not any(v not in (None, "") for row in grid[1:] for v in row[1:2]):
-        return
     try:
         refuse_old_layout(get_ruleset(config.ruleset), grid, config.path)
     except OldLayoutError as exc:
@@ -118,12 +125,27 @@ def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
                            "point the config at new spreadsheets")
 
 
+def _holds_record(backend: SheetBackend, tab: str) -> bool:
+    """Whether ``backend`` has an engine tab ``tab`` with anything in its value column."""
+    if tab not in backend.tab_names():
+        return False
+    (grid,) = backend.read([engine_read_range(tab)])
+    return any(v not in (None, "") for row in grid[1:] for v in row[1:2])
+
+
 def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, ...]]:
     """Who may type in each seat's cells (its members' e-mails) and in the judge's (the config's GMs)."""
     emails = seat_emails(roster)
     if config.gm_emails:
         emails[JUDGE] = tuple(config.gm_emails)
     return emails
+
+
+def layout_owners(config: MatchConfig, sheets: MatchSheets) -> LayoutOwners:
+    """What a tab laid out again keeps of init's layout: the typed cells' editors (the roster's e-mails, the
+    judge's) and the spreadsheets' title; read when a resolution grows a table."""
+    roster = repair_roster(config, sheets)
+    return LayoutOwners(editor_emails(config, roster), member_emails(roster), config.title)
 
 
 def repair_roster(config: MatchConfig, sheets: MatchSheets) -> Roster:
@@ -186,6 +208,7 @@ def init_window_match(config: MatchConfig, *, now: datetime, roster_file: Path |
     Google's e-mails). A ruleset that needs members and has no roster yet gets the Roster tab laid out
     (``InitOutcome.roster_tab``) and nothing else. Bad input (a roster file, the board, the settings) is
     refused before anything is written."""
+    refuse_exposures(config)
     ruleset = configured_ruleset(config)
     spec = ruleset_sheet_spec(config.ruleset)
     roster_path = roster_file or config.roster

@@ -80,8 +80,9 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         ...
 
     def rows(self, state: _StateIn, seat: str, table: InputTable) -> list[str]:
-        """The subjects of ``seat``'s rows in ``table`` now, in order (at most ``table.max_rows``):
-        its living units, its armies, its champions; ``[seat]`` for a seat table."""
+        """The subjects of ``seat``'s rows in ``table`` now, in order, every one of them: its living units, its
+        armies, its champions, its numbered slots (as many as the match allows); ``[seat]`` for a seat table.
+        The table is laid out with (and grows to) as many rows as this gives."""
         ...
 
     def shown(self, state: _StateIn, seat: str, table: InputTable, subject: str,

@@ -715,6 +715,13 @@ class LocalWorkbookBackend:
 
     def _apply_layout(self, wb: Any, layout: WorkbookLayout) -> None:
         names = [t.name for t in layout.tabs]
+        if not names and layout.retired:  # only deletes tabs (an engine moved out): the others stay as they are
+            retired = {n.casefold() for n in layout.retired}
+            for ws in list(wb.worksheets):
+                if ws.title.casefold() in retired:
+                    wb.remove(ws)
+            wb.active = next(i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible")
+            return
         if not names:
             raise SheetError("a layout needs at least one tab")
         if len({n.casefold() for n in names}) != len(names):
@@ -766,7 +773,8 @@ class LocalWorkbookBackend:
         wb.active = next(i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible")
         for ws in wb.worksheets:
             ws.sheet_view.tabSelected = ws is wb.active
-        wb.properties.title = layout.title
+        if layout.title:  # '' leaves the title as it is (a tab laid out again alone)
+            wb.properties.title = layout.title
 
 
 def _write_box(ws: Any, box: _Box, values: Grid, where: str) -> bool:

@@ -16,7 +16,7 @@ A minimal file::
     inputs:
       - name: units
         rows: units            # the adapter lists a seat's rows of this kind
-        max_rows: 20
+        min_rows: 20           # rows laid out at least: more when the match needs them
         columns:
           - {key: unit, header: Unit, kind: subject}
           - {key: window, header: For, kind: window}
@@ -98,7 +98,10 @@ class InputTable(_Strict):
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     title: str = ""  # shown above the header row
     rows: str  # the kind of row: ``seat`` (one row, the seat), or a name the adapter lists rows for
-    max_rows: int = Field(default=1, ge=1, le=200)  # rows laid out (and read on every poll)
+    # Rows laid out at least. A table is laid out with as many rows as the match needs (its roster, its map, its
+    # settings: ``rows`` of the sheet adapter), never fewer than this, and grows when a resolution needs more
+    # (``sync.match_tabs.MatchTabs.fitted``): no row is ever left out for want of room.
+    min_rows: int = Field(default=1, ge=1, le=200)
     judge: bool = False  # in the judge's tab instead of each seat's orders tab
     standing: bool = False  # rows stay as typed from window to window until an order consumes them (reactions)
     ordered: bool = False  # one list read from its first row down: rows a resolution keeps move up to the top
@@ -119,9 +122,14 @@ class InputTable(_Strict):
                 raise ValueError(f"table {self.name!r}: give exactly one {kind.value} column")
         if kinds[0] is not ColumnKind.SUBJECT:
             raise ValueError(f"table {self.name!r}: the first column is the subject")
-        if self.rows == SEAT_ROWS and self.max_rows != 1:
+        if self.rows == SEAT_ROWS and self.min_rows != 1:
             raise ValueError(f"table {self.name!r}: a seat table has one row")
         return self
+
+    @property
+    def heading(self) -> str:
+        """The text of the table's title row (its ``title``, else its name): where a read finds the table."""
+        return self.title or self.name.replace("_", " ").capitalize()
 
     def column(self, key: str) -> Column:
         """The column called ``key`` (KeyError naming the table if none)."""

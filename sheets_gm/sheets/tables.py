@@ -3,11 +3,17 @@ derived from a ruleset's ``sheet.yaml``, for any game.
 
 An orders tab (a seat's, or the judge's) reads from the top: the title (row 1), the status
 line (row 2), then each input table in the order of the file: its title row, its header row
-and ``max_rows`` rows, then a blank row. Every table's columns run from A in the order of the
+and its rows, then a blank row. Every table's columns run from A in the order of the
 file, except its feedback, which stands in the tab's last column for every table, so that the
 feedback columns line up, wide, and no input column is stretched by another table's feedback.
-The whole tab is read in ONE range on every poll, the blank row under the last table included:
-what is typed in a blank row (``InputTab.loose_rows``) is answered too, never silently ignored.
+The whole tab is read in ONE range on every poll, open-ended downwards.
+
+How many rows a table has is the match's, not the layout file's: ``min_rows`` at least, as many as
+the match needs when it is laid out, more when a resolution needs more (the sync lays the tab out
+again). So the tab itself says where its tables are: a read finds each table's title row in column
+A (``InputTab.sizes_in``), and a tab grown by a resolution cut short is read as it stands.
+Reading the whole tab also reads the blank rows between and under the tables: what is typed
+in a blank row (``InputTab.loose_rows``) is answered too, never silently ignored.
 
 >>> from sheets_gm.sheets.spec import Column, ColumnKind, InputTable
 >>> table = InputTable(name="seat", rows="seat", columns=(
@@ -17,7 +23,7 @@ what is typed in a blank row (``InputTab.loose_rows``) is answered too, never si
 ...     Column(key="feedback", header="Feedback", kind=ColumnKind.FEEDBACK)))
 >>> tab = InputTab.place("Orders Ann", "sheets-gm · orders of Ann", (table,))
 >>> tab.read_range(), tab.tables[0].header_row, tab.tables[0].first_row, tab.tables[0].cell(0, "feedback")
-("'Orders Ann'!A1:D6", 4, 5, 'D5')
+("'Orders Ann'!A1:D", 4, 5, 'D5')
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from sheets_gm.engine.core.grid import column_label
 from sheets_gm.sheets.layout import (
     CellValue,
     Checkbox,
@@ -37,7 +44,7 @@ from sheets_gm.sheets.layout import (
     cell_at,
     cells,
 )
-from sheets_gm.sheets.spec import Colours, Column, ColumnKind, InputTable
+from sheets_gm.sheets.spec import SEAT_ROWS, Colours, Column, ColumnKind, InputTable
 
 TITLE_ROW = 1
 STATUS_ROW = 2
@@ -133,6 +140,7 @@ class PlacedTable:
     title_row: int
     header_row: int
     feedback_col: int  # the tab's last column, where every table's feedback stands
+    rows: int  # the rows laid out in this match (``min_rows`` at least; one for a seat table)
 
     @property
     def first_row(self) -> int:
@@ -142,12 +150,23 @@ class PlacedTable:
     @property
     def last_row(self) -> int:
         """The sheet row of the table's last data row."""
-        return self.header_row + self.spec.max_rows
+        return self.header_row + self.rows
 
     @property
     def width(self) -> int:
         """The tab columns its rows span: to the feedback column."""
         return self.feedback_col + 1
+
+    def heading_rows(self) -> Grid:
+        """The table's title row and header row, as the layout writes them (from column A)."""
+        header: list[CellValue] = [""] * self.width
+        for i, c in self.columns():
+            header[i] = c.header
+        return [[self.spec.heading], header]
+
+    def heading_range(self) -> str:
+        """The title and header rows' cells, as a range within the tab."""
+        return cells(0, self.title_row, self.width - 1, self.header_row)
 
     def col(self, key: str) -> int:
         """The 0-based tab column of column ``key``."""
@@ -218,15 +237,40 @@ class InputTab:
     tables: tuple[PlacedTable, ...]
 
     @classmethod
-    def place(cls, name: str, title: str, tables: Sequence[InputTable]) -> InputTab:
-        """The tables stacked from row 3: each a title row, a header row, its rows and a blank row."""
+    def place(cls, name: str, title: str, tables: Sequence[InputTable],
+              sizes: Mapping[str, int] | None = None) -> InputTab:
+        """The tables stacked from row 3: each a title row, a header row, its rows and a blank row; a table has
+        the rows ``sizes`` gives it by name, else its ``min_rows`` (a seat table always one)."""
         placed: list[PlacedTable] = []
         row = FIRST_TABLE_ROW
         feedback_col = max([len(t.columns) - 1 for t in tables] + [1])
         for spec in tables:
-            placed.append(PlacedTable(spec, row, row + 1, feedback_col))
-            row += 2 + spec.max_rows + 1
+            rows = 1 if spec.rows == SEAT_ROWS else max(1, (sizes or {}).get(spec.name, spec.min_rows))
+            placed.append(PlacedTable(spec, row, row + 1, feedback_col, rows))
+            row += 2 + rows + 1
         return cls(name, title, tuple(placed))
+
+    def sizes(self) -> dict[str, int]:
+        """Each table's rows, by name."""
+        return {t.spec.name: t.rows for t in self.tables}
+
+    def sizes_in(self, grid: Grid) -> dict[str, int]:
+        """Each table's rows as the tab read in ``grid`` (from A1) lays them out: a table ends where the next
+        one's title stands in column A (a gap row before it), its last such title: tables only grow, so a title
+        left above by an earlier layout (a resolution cut between laying the tab out larger and writing its
+        rows) is never the current one. A table whose end is not found keeps the rows placed here (the header
+        check then names the cell that moved)."""
+        column_a = [text_of(line[0]) if line else "" for line in grid]
+        found: dict[str, int] = {}
+        title_row = FIRST_TABLE_ROW
+        for t, after in zip(self.tables, self.tables[1:], strict=False):
+            first = title_row + 2  # the table's first row
+            titles = [row for row in range(first + 2, len(column_a) + 1)  # one row at least, then the gap
+                      if column_a[row - 1] == after.spec.heading]
+            rows = titles[-1] - 1 - first if titles else t.rows
+            found[t.spec.name] = rows
+            title_row += 2 + rows + 1
+        return found
 
     @property
     def width(self) -> int:
@@ -246,9 +290,9 @@ class InputTab:
         raise KeyError(f"tab {self.name!r} has no table {name!r}")
 
     def read_range(self, name: str = "") -> str:
-        """The one range a poll reads: the whole tab, title to the blank row under the last table (the same
-        cells of tab ``name``, when given: where repair looks for a renamed copy)."""
-        return a1(name or self.name, cells(0, TITLE_ROW, self.width - 1, self.last_row + 1))
+        """The one range a poll reads: the whole tab from its title down, however many rows its tables have
+        now (the same cells of tab ``name``, when given: where repair looks for a renamed copy)."""
+        return a1(name or self.name, f"{cell_at(0, TITLE_ROW)}:{column_label(self.width - 1)}")
 
     def blank_rows(self) -> list[int]:
         """The rows between two tables and the one under the last: part of the tab, read, and in no table."""
@@ -315,10 +359,8 @@ class InputTab:
         widths: dict[int, int] = {}
         for t in self.tables:
             spec = t.spec
-            values[cell_at(0, t.title_row)] = [[spec.title or spec.name.replace("_", " ").capitalize()]]
-            header: list[CellValue] = [""] * t.width
-            for i, c in t.columns():
-                header[i] = c.header
+            title, header = t.heading_rows()
+            values[cell_at(0, t.title_row)] = [title[:1]]
             values[cell_at(0, t.header_row)] = [header]
             fills.append(Fill(cells(0, t.header_row, t.width - 1, t.header_row), colours.header, bold=True))
             protections.append(Protection(cells(0, t.title_row, width - 1, t.header_row), f"{spec.name}: headers"))
@@ -355,8 +397,8 @@ def _row_protections(t: PlacedTable, col: int, column: Column, own: Mapping[int,
     row whose member has no e-mail stays with the seat's ``editors``)."""
     out: list[Protection] = []
     first = 0
-    for index in range(1, t.spec.max_rows + 1):
-        if index < t.spec.max_rows and own.get(index, editors) == own.get(first, editors):
+    for index in range(1, t.rows + 1):
+        if index < t.rows and own.get(index, editors) == own.get(first, editors):
             continue
         who = own.get(first, editors)
         what = f"{t.spec.name}: {column.header}" + (f", row {first + 1}" if first in own else "")

@@ -4,12 +4,17 @@ The tab holds a key column and a value column (row 2 downwards), then one histor
 resolution from row ``HISTORY_FIRST_ROW``: the window resolved, its orders as JSON, the state
 before, where its log lines start, and the GM events applied before it, so ``undo``, ``verify``
 and ``export`` can replay any match from its first state.
+
+A value longer than a cell holds (a war of a hundred armies) runs on into the cells right of it
+(``spread_cells``): its first cell then starts with ``⧉N⧉``, N the cells it fills. A value that
+fits stays one plain cell, as matches made before wrote it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +27,40 @@ MATCH_KEYS = ("ruleset", "window", "state", "seed", "seed_hash", "settings", "bo
               "seats", "gm_events", "resolved", "seat_logs")
 HISTORY_FIRST_ROW = 21
 HISTORY_MARGIN = 10  # history rows laid out past the ruleset's declared cap
+#: Characters of a long value kept per cell: an .xlsx cell holds 32,767 UTF-16 units (a character outside the
+#: basic plane takes two), a Google cell 50,000 characters.
+CELL_CHUNK = 16_000
+#: The cells a value may run over, its own and those right of it: 800,000 characters (the record of a match of
+#: thousands of armies); a longer one is refused by name rather than cut.
+VALUE_CELLS = 50
+ENGINE_COLS = 1 + VALUE_CELLS  # the engine tab's columns: the key (or the resolution's number), then the value
+_SPREAD = re.compile(r"^⧉(\d+)⧉")
+
+
+class ValueTooLongError(ValueError):
+    """A value of the engine record longer than ``VALUE_CELLS`` cells hold."""
+
+
+def spread_cells(text: str, what: str) -> list[CellValue]:
+    """``text`` as the cells of a row it fills: one plain cell when it fits, else ``⧉N⧉`` and its first part,
+    then the next parts (ValueTooLongError naming ``what`` past ``VALUE_CELLS`` cells)."""
+    if len(text) <= CELL_CHUNK:
+        return [text]
+    parts = [text[i:i + CELL_CHUNK] for i in range(0, len(text), CELL_CHUNK)]
+    if len(parts) > VALUE_CELLS:
+        raise ValueTooLongError(f"the {what} is {len(text):,} characters long: the engine tab keeps at most "
+                                f"{VALUE_CELLS * CELL_CHUNK:,} (VALUE_CELLS cells of CELL_CHUNK)")
+    return [f"⧉{len(parts)}⧉{parts[0]}", *parts[1:]]
+
+
+def joined_cells(row: Sequence[CellValue], first: int) -> str:
+    """The value whose first cell is ``row[first]``, with the cells it runs on into (``spread_cells``)."""
+    head = "" if first >= len(row) or row[first] is None else str(row[first])
+    found = _SPREAD.match(head)
+    if found is None:
+        return head
+    rest = [("" if i >= len(row) or row[i] is None else str(row[i])) for i in range(first + 1, first + int(found[1]))]
+    return head[found.end():] + "".join(rest)
 
 
 class MatchRecordError(ValueError):
@@ -79,7 +118,8 @@ class MatchRecord:
             "resolved": self.resolved,
             "seat_logs": compact_json(dict(self.seat_logs)),
         }
-        return [[found[k]] for k in MATCH_KEYS]
+        return [spread_cells(v, f"{k} value") if isinstance(v, str) else [v] for k, v in
+                ((k, found[k]) for k in MATCH_KEYS)]
 
 
 def key_column() -> Grid:
@@ -87,25 +127,37 @@ def key_column() -> Grid:
     return [[k] for k in MATCH_KEYS]
 
 
-def engine_values_range(tab: str) -> str:
-    """The value column's range."""
-    return a1(tab, cells(1, 2, 1, 1 + len(MATCH_KEYS)))
+def _width(grid: Grid) -> int:
+    return max([len(r) for r in grid] + [1])
+
+
+def engine_write(tab: str, record: MatchRecord) -> tuple[str, Grid]:
+    """The range and values of the record's value column (B2 down; a long value runs on to its right)."""
+    values = record.values()
+    return a1(tab, cells(1, 2, _width(values), 1 + len(MATCH_KEYS))), values
 
 
 def engine_read_range(tab: str) -> str:
-    """What a poll reads of the engine tab: the header and the key/value rows."""
-    return a1(tab, cells(0, 1, 1, 1 + len(MATCH_KEYS)))
+    """What a poll reads of the engine tab: the header and the key/value rows, every column."""
+    return a1(tab, f"1:{1 + len(MATCH_KEYS)}")
 
 
 def history_range(tab: str, resolution: int) -> str:
-    """The history row of the ``resolution``-th resolution (1-based)."""
+    """The history row of the ``resolution``-th resolution (1-based), every column (to read it)."""
     row = HISTORY_FIRST_ROW + resolution - 1
-    return a1(tab, cells(0, row, 1, row))
+    return a1(tab, f"{row}:{row}")
+
+
+def history_write(tab: str, resolution: int, entry: Mapping[str, Any]) -> tuple[str, Grid]:
+    """The range and values of the ``resolution``-th history row: its number, then its JSON."""
+    row = HISTORY_FIRST_ROW + resolution - 1
+    values: Grid = [[resolution, *spread_cells(compact_json(entry), f"history of resolution {resolution}")]]
+    return a1(tab, cells(0, row, _width(values) - 1, row)), values
 
 
 def history_rows(tab: str, count: int) -> str:
-    """The first ``count`` history rows (for undo, verify and export)."""
-    return a1(tab, cells(0, HISTORY_FIRST_ROW, 1, HISTORY_FIRST_ROW + max(count, 1) - 1))
+    """The first ``count`` history rows, every column (for undo, verify and export)."""
+    return a1(tab, f"{HISTORY_FIRST_ROW}:{HISTORY_FIRST_ROW + max(count, 1) - 1}")
 
 
 def _text(value: CellValue) -> str:
@@ -122,7 +174,8 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
             raise MatchRecordError(
                 f"{where}: cell A{i + 2} should say {key!r} but says {found!r}; the engine tab was edited (restore "
                 "it from a backup or the export) or the match was never created (run init)")
-        values[key] = row[1] if len(row) > 1 else None
+        values[key] = joined_cells(row, 1) if len(row) > 1 and isinstance(row[1], str) else (
+            row[1] if len(row) > 1 else None)
     try:
         ruleset_class = get_ruleset(_text(values["ruleset"]))
         settings = parse_settings(ruleset_class.traits.settings_type, json.loads(_text(values["settings"])),

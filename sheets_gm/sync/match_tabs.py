@@ -12,14 +12,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from sheets_gm.engine.core.ruleset import GM, JUDGE
-from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import a1, cells
-from sheets_gm.sheets.spec import SheetSpec
+from sheets_gm.sheets.spec import SEAT_ROWS, SheetSpec
 from sheets_gm.sheets.tables import InputTab
 
 ARCHIVE_PENDING_ROW = 2
@@ -30,6 +31,9 @@ VIEW_COLS = 8
 VIEW_LOG_HEADER_ROW = VIEW_PANEL_ROW + VIEW_PANEL_ROWS + 1
 LOG_ROWS = 20_000  # the public log's rows: values cannot be written past a tab's last row
 SEAT_LOG_ROWS = 5_000
+#: Rows a table that must grow at a resolution gets beyond what it needs, so that an army recruiting a unit a
+#: turn is laid out again every few turns, not at every one.
+GROWTH_SPARE_ROWS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +43,55 @@ class MatchTabs:
     spec: SheetSpec
     seats: tuple[str, ...]
     judge: bool
+    # Each input tab's table rows, by seat (``JUDGE`` for the judge's tab) and table: what the tab was laid out
+    # with (found in it by a read, or fitted to a state); a table not named has its ``min_rows``.
+    sizes: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def orders(self, seat: str) -> InputTab:
         """The input tab of ``seat`` (the judge's tab for ``JUDGE``)."""
+        sizes = self.sizes.get(seat, {})
         if seat == JUDGE:
-            return InputTab.place(self.spec.tabs.judge, self.spec.headers.judge_title, self.spec.tables(judge=True))
+            return InputTab.place(self.spec.tabs.judge, self.spec.headers.judge_title, self.spec.tables(judge=True),
+                                  sizes)
         return InputTab.place(self.spec.tabs.orders.format(seat=seat), self.spec.headers.orders_title.format(seat=seat),
-                              self.spec.tables(judge=False))
+                              self.spec.tables(judge=False), sizes)
+
+    def with_sizes(self, sizes: Mapping[str, Mapping[str, int]]) -> MatchTabs:
+        """The same tabs with these table rows (by seat and table)."""
+        return replace(self, sizes={seat: dict(by_table) for seat, by_table in sizes.items()})
+
+    def fitted(self, adapter: AnySheetAdapter, state: Any, *, spare: int = 0) -> MatchTabs:
+        """The tabs with every table large enough for the rows ``state`` gives it (``adapter.rows``): a table
+        that has room keeps its rows; one that has not gets what it needs and ``spare`` rows more. Tables
+        never shrink, so a tab is laid out again only when a table grows."""
+        sizes: dict[str, dict[str, int]] = {}
+        for seat in self.input_seats():
+            mine: dict[str, int] = {}
+            for placed in self.orders(seat).tables:
+                if placed.spec.rows == SEAT_ROWS:
+                    continue
+                need = len(adapter.rows(state, seat, placed.spec))
+                mine[placed.spec.name] = placed.rows if need <= placed.rows else need + spare
+            sizes[seat] = mine
+        return self.with_sizes(sizes)
+
+    def short(self, adapter: AnySheetAdapter, state: Any) -> list[str]:
+        """A sentence per table with fewer rows than ``state`` gives it (a match laid out before tables were
+        sized from the match): the rows past its end have no row to type in until it is laid out again."""
+        out: list[str] = []
+        for seat in self.input_seats():
+            tab = self.orders(seat)
+            for placed in tab.tables:
+                need = len(adapter.rows(state, seat, placed.spec))
+                if need > placed.rows:
+                    out.append(f"the {placed.spec.name.replace('_', ' ')} table of tab {tab.name!r} has {placed.rows} "
+                               f"rows for {need}: the last {need - placed.rows} have no row to type in")
+        return out
+
+    def grown(self, before: MatchTabs) -> tuple[str, ...]:
+        """The seats (and ``JUDGE``) whose input tab has more rows here than in ``before``."""
+        return tuple(seat for seat in self.input_seats()
+                     if self.orders(seat).sizes() != before.orders(seat).sizes())
 
     def input_seats(self) -> tuple[str, ...]:
         """Every seat with an input tab: the seats, then the judge if the game has one."""

@@ -18,8 +18,9 @@ from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_values_range, history_range
+from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_write, history_range, joined_cells
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
+from sheets_gm.sync.window_grow import OwnersSource, grow_tables
 from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.window_strays import stray_overlays
 from sheets_gm.sync.window_writes import (
@@ -60,7 +61,8 @@ def _check_not_interrupted(read: MatchRead) -> None:
 
 
 def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: Sequence[Event], batch: WriteBatch,
-            kept_rows: dict[str, list[TypedRow]], notes: bool = False) -> MatchRecord:
+            kept_rows: dict[str, list[TypedRow]], notes: bool = False,
+            owners: OwnersSource | None = None) -> MatchRecord:
     """Queue the whole match drawn at ``record``'s state, ``events`` logged; returns the record with its
     log counters moved on (the caller queues its engine values last). With ``notes``, the rows the last
     resolution kept unused still say why."""
@@ -70,6 +72,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     outcome = ruleset.outcome(state)
     status = status_line(read.adapter, record)
     dice = ruleset.dice(record.seed, state)
+    tabs = grow_tables(sheets, read.tabs, ruleset, read.adapter, state, owners)  # a unit added: its row
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
@@ -80,8 +83,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                 kept.setdefault(row.table, {})[row.subject] = row
                 if notes and seat_read.note(row):
                     why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
-        overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, seat_read.strays, batch, backend)
-        seat_tables_writes(batch, backend, seat_read.tab, read.adapter, state, window, seat, dice, status,
+        overlays = stray_overlays(read.adapter, state, seat, tabs.orders(seat), seat_read.strays, batch, backend)
+        seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", kept, why, overlays)
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events)
     board_writes(batch, sheets.board, read.tabs, read.adapter, state, status)
@@ -90,7 +93,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
 
 
 def adjust_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
-                        gm_events: Sequence[Any]) -> BetweenReport:
+                        gm_events: Sequence[Any], owners: OwnersSource | None = None) -> BetweenReport:
     """Apply GM events in order, all or none; log them and write the match. They are kept in the engine
     record until the next resolution files them in its history row, so a replay applies them again."""
     if not gm_events:
@@ -113,15 +116,16 @@ def adjust_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     pending = {**pending, "events": [*pending["events"], *(ruleset.gm_event_codec.to_json(e) for e in gm_events)]}
     batch = WriteBatch()
     rows = {seat: list(s.rows) for seat, s in read.seats.items()}
-    new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, notes=True)
-    batch.put(sheets.engine, engine_values_range(read.tabs.spec.tabs.engine), new.values())
+    new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, notes=True,
+                  owners=owners)
+    batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     return BetweenReport(log, state, batch.run(sheets.write_order()))
 
 
 def _json_row(grid: Grid, where: str) -> dict[str, Any]:
     row = grid[0] if grid else []
     try:
-        data = json.loads(str(row[1])) if len(row) > 1 else None
+        data = json.loads(joined_cells(row, 1)) if len(row) > 1 else None
     except json.JSONDecodeError:
         data = None
     if not isinstance(data, dict):
@@ -136,7 +140,8 @@ def _unready(table: InputTable, row: TypedRow) -> TypedRow:
     return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()})
 
 
-def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str) -> BetweenReport:
+def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str,
+                owners: OwnersSource | None = None) -> BetweenReport:
     """Take back the last resolution: the state before it, its typed rows back in their cells, logged; rows
     typed since are set aside in the archive. A finished match reopens."""
     if not reason.strip():
@@ -192,7 +197,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                  "again what still holds)")
     undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
     back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"))
-    new = _redraw(sheets, read, back, [undo], batch, restored)
-    batch.put(sheets.engine, engine_values_range(engine_tab), new.values())
+    new = _redraw(sheets, read, back, [undo], batch, restored, owners=owners)
+    batch.put(sheets.engine, *engine_write(engine_tab, new))
     calls = batch.run(sheets.write_order())
     return BetweenReport([undo], state, calls, sum(len(r) for r in restored.values()), set_aside)

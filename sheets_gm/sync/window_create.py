@@ -14,7 +14,14 @@ from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
 from sheets_gm.sheets.spec import SheetSpec
 from sheets_gm.sheets.tables import InputTab
-from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, HISTORY_MARGIN, MatchRecord, engine_values_range, key_column
+from sheets_gm.sync.match_record import (
+    ENGINE_COLS,
+    HISTORY_FIRST_ROW,
+    HISTORY_MARGIN,
+    MatchRecord,
+    engine_write,
+    key_column,
+)
 from sheets_gm.sync.match_tabs import (
     ARCHIVE_FIRST_HISTORY_ROW,
     LOG_ROWS,
@@ -99,7 +106,7 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
         out.append((backend, _view_tab(tabs, seat)))
     out.append((sheets.engine, _view_tab(tabs, GM)))
     out.append((sheets.engine, TabLayout(
-        name=spec.tabs.engine, rows=HISTORY_FIRST_ROW + windows + HISTORY_MARGIN, cols=2, hidden=True,
+        name=spec.tabs.engine, rows=HISTORY_FIRST_ROW + windows + HISTORY_MARGIN, cols=ENGINE_COLS, hidden=True,
         values={"A1": [[spec.headers.engine]], "A2": key_column()},
         fills=(Fill("A1:B1", spec.colours.engine, bold=True),),
         protections=(Protection(None, "The match's engine: only the GM (sheets-gm) edits"),))))
@@ -145,13 +152,13 @@ def create_window_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster
                                  "in the roster's order")
     record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
                          deadline=deadline)
-    tabs = MatchTabs(adapter.spec, seats, ruleset.traits.judge)
+    tabs = MatchTabs(adapter.spec, seats, ruleset.traits.judge).fitted(adapter, state)  # a row for every army…
     apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()
     drawn_writes(batch, sheets, tabs, record, adapter, ruleset.dice(seed, state))
     rows: Grid = [list(r) for r in settings_rows(ruleset.settings, schedule_text)]
     batch.put(sheets.board, a1(adapter.spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
-    batch.put(sheets.engine, engine_values_range(adapter.spec.tabs.engine), record.values())
+    batch.put(sheets.engine, *engine_write(adapter.spec.tabs.engine, record))
     batch.run(sheets.write_order())
     return record

@@ -26,8 +26,9 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.match_record import compact_json, engine_values_range, history_range
+from sheets_gm.sync.match_record import compact_json, engine_write, history_write
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.window_grow import OwnersSource, grow_tables
 from sheets_gm.sync.window_read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.window_strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.window_writes import (
@@ -63,6 +64,8 @@ class WindowReport:
     deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
     settings: Any = None  # the house rules the match was created with and keeps
     untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
+    tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
+    short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -112,11 +115,12 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
 
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
          window_key: str | None = None, next_deadline: DeadlineRule | None = None,
-         dry_run: bool = False) -> WindowReport:
+         dry_run: bool = False, owners: OwnersSource | None = None) -> WindowReport:
     """Read the match once, answer every row, resolve the open window if due, write back.
 
     ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
-    open window is that one (the GM must not force a window another sync opened meanwhile)."""
+    open window is that one (the GM must not force a window another sync opened meanwhile).
+    ``owners``: who may type where, read only when a resolution must grow a table (``window_grow``)."""
     read = read_match(sheets, ruleset_class)
     record = read.record
     ruleset = record.ruleset
@@ -140,6 +144,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
     report.untyped = _untyped_rows(read, window)
+    report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = any(s.pending is not None for s in read.seats.values())
     if pending:
         report.reason = "completing a resolution that was interrupted"
@@ -158,7 +163,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         _feedback_writes(sheets, read, window, answer, batch, report)
         report.write_calls = batch.run(sheets.write_order())
         return report
-    _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report)
+    _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
     report.write_calls = batch.run(sheets.write_order())
     return report
 
@@ -252,7 +257,8 @@ def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: 
 
 
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
-             next_deadline: DeadlineRule | None, batch: WriteBatch, report: WindowReport) -> None:
+             next_deadline: DeadlineRule | None, batch: WriteBatch, report: WindowReport,
+             owners: OwnersSource | None) -> None:
     record = read.record
     ruleset = record.ruleset
     adapter: AnySheetAdapter = read.adapter
@@ -268,6 +274,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = ruleset.dice(record.seed, new_state)
+    tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
+    report.tables_grown = list(tabs.grown(read.tabs))
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         seat_input = answer.inputs.get(seat)
@@ -302,9 +310,9 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         stale_text = compact_json({"window": window.key, "stale": [r.to_json() for r in stale]}) if stale else ""
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, stale_text]])
         batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, stale_text]])
-        overlays = stray_overlays(adapter, new_state, seat, seat_read.tab, seat_read.strays, batch, backend)
+        overlays = stray_overlays(adapter, new_state, seat, tabs.orders(seat), seat_read.strays, batch, backend)
         stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays, blank_rows_only=True)
-        seat_tables_writes(batch, backend, seat_read.tab, adapter, new_state, new_window, seat, next_dice, status,
+        seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
                            outcome.text if outcome else "", kept, notes, overlays)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events))
@@ -314,8 +322,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
                "gm_events": record.gm_events}
     engine_tab = read.tabs.spec.tabs.engine
-    batch.put(sheets.engine, history_range(engine_tab, number), [[number, compact_json(history)]])
-    batch.put(sheets.engine, engine_values_range(engine_tab), new_record.values())
+    batch.put(sheets.engine, *history_write(engine_tab, number, history))
+    batch.put(sheets.engine, *engine_write(engine_tab, new_record))
     report.resolved = True
     report.deadline = deadline
     report.state = new_state

@@ -163,10 +163,14 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.board!r} should say {spec.headers.board!r} "
                                f"in row 1, right of the board, but does not; {REPAIR_HINT}")
     seats: dict[str, SeatRead] = {}
+    grids = {seat: batch.get(seat_backend(sheets, tabs, seat), tabs.orders(seat).read_range())
+             for seat in tabs.input_seats()}
+    # Each tab is read as it is laid out now: its tables' rows are those the match grew them to.
+    tabs = tabs.with_sizes({seat: tabs.orders(seat).sizes_in(grid) for seat, grid in grids.items()})
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
-        grid = batch.get(backend, tab.read_range())
+        grid = grids[seat]
         drift = tab.drift(grid)
         if drift:
             raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")

@@ -80,6 +80,7 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         kept = {seat: dict(rows) for seat, rows in upgrade.carried.items()}
         report.rows_kept = sum(len(r) for rows in kept.values() for r in rows.values())
     window = record.ruleset.window(record.state)
+    grown: dict[str, dict[str, int]] = {}
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
@@ -96,8 +97,15 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
             name, grid = found
             report.notes.append(f"tab {tab.name!r} was missing in {backend.name}; its typed rows were found in tab "
                                 f"{name!r} (left as it is: delete it once you have checked {tab.name!r})")
+        grown[seat] = tab.sizes_in(grid)  # the tables as the match grew them
+        tab = tabs.with_sizes({seat: grown[seat]}).orders(seat)
         kept[seat] = _typed_rows(grid, tab.tables, window.key if window else "", report)
     adapter = adapter_of(record.ruleset)
+    # Laid out again with the rows the match grew its tables to (never fewer than the layout's), and more where
+    # the state needs them.
+    tabs = tabs.with_sizes({seat: {name: max(rows, tabs.orders(seat).table(name).rows)
+                                   for name, rows in sizes.items()} for seat, sizes in grown.items()})
+    tabs = tabs.fitted(adapter, record.state)
     present = sheets.board.tab_names()
     retired = (*spec.tabs.retired, *(n for n in old_tabs(ruleset_class) if upgrade is not None
                                      and n not in spec.tabs.retired))

@@ -17,7 +17,7 @@ from sheets_gm.engine.core.diff import first_difference
 from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.engine.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sync.match_record import MatchRecord, history_rows
+from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells
 from sheets_gm.sync.sheets import MatchSheets
 
 WINDOW_REPLAY_FORMAT = "sheets-gm replay v3 (windows)"
@@ -36,7 +36,7 @@ def match_history(sheets: MatchSheets, record: MatchRecord, engine_tab: str) -> 
     for i in range(record.resolved):
         row = grid[i] if i < len(grid) else []
         try:
-            entry = json.loads(str(row[1]))
+            entry = json.loads(joined_cells(row, 1))
         except (IndexError, json.JSONDecodeError):
             raise SheetError(f"tab {engine_tab!r}: the history row of resolution {i + 1} is missing or "
                              "unreadable; restore it from an export") from None

@@ -29,6 +29,7 @@ from sheets_gm.sync.match_record import (
     compact_json,
     key_column,
     parse_match_record,
+    spread_cells,
 )
 from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_HISTORY_ROW, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
@@ -188,8 +189,9 @@ def upgrade_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> Upgra
         _rewrite(batch, backend, archive, old, {ARCHIVE_FIRST_HISTORY_ROW + i: [e["window"], text, ""]
                                                  for i, (e, text) in enumerate(zip(up.history, entries, strict=True))})
     engine_rows: dict[int, Sequence[CellValue]] = {
-        2 + i: [k[0], v[0]] for i, (k, v) in enumerate(zip(key_column(), record.values(), strict=True))}
-    engine_rows.update({HISTORY_FIRST_ROW + i: [e["resolution"], compact_json(dict(e))]
+        2 + i: [k[0], *v] for i, (k, v) in enumerate(zip(key_column(), record.values(), strict=True))}
+    engine_rows.update({HISTORY_FIRST_ROW + i: [e["resolution"], *spread_cells(compact_json(dict(e)),
+                                                                               f"history of resolution {i + 1}")]
                         for i, e in enumerate(up.history)})
     _rewrite(batch, sheets.engine, engine_tab, raw, engine_rows)
     batch.run(sheets.write_order())

@@ -62,7 +62,10 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
     and empty typed cells, except for rows in ``kept`` (typed for this very window: left as typed, their
     feedback the row's sentence in ``notes`` if it has one)."""
     spec = placed.spec
-    subjects = adapter.rows(state, seat, spec)[:spec.max_rows]
+    subjects = adapter.rows(state, seat, spec)
+    if len(subjects) > placed.rows:  # the caller fits the tabs to the state first (MatchTabs.fitted)
+        raise ValueError(f"table {spec.name!r} of {seat} has {placed.rows} rows for {len(subjects)}: lay the tab out "
+                         "for the state first")
     stamp = window.key if window is not None and acts(window, seat, spec) else ""
     grid: Grid = []
     for subject in subjects:
@@ -86,7 +89,7 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                 line[col] = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
         grid.append(line)
     blank: list[CellValue] = [""] * placed.width
-    grid += [list(blank) for _ in range(spec.max_rows - len(subjects))]
+    grid += [list(blank) for _ in range(placed.rows - len(subjects))]
     return grid
 
 
@@ -99,7 +102,8 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
     by table: see ``table_grid``; ``overlays``: cells by table, row index and tab column laid over the drawn
     rows, the stray rows kept as typed: see ``window_strays.stray_overlays``)."""
     batch.put(backend, tab.status_cell(), [[status]])
-    for placed in tab.tables:
+    for placed in tab.tables:  # its title and headers too: where a tab grown at this resolution moved them
+        batch.put(backend, a1(tab.name, placed.heading_range()), placed.heading_rows())
         grid = table_grid(adapter, state, window, seat, placed, dice, outcome_text,
                           (kept or {}).get(placed.spec.name), (notes or {}).get(placed.spec.name))
         for index, laid in (overlays or {}).get(placed.spec.name, {}).items():
@@ -143,8 +147,11 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     """A seat's View tab: title, status, its private panel (rewritten whole) and its private log lines;
     returns how many log lines were added."""
     batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
-    panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS]))
-             for r in adapter.panel(state, seat)[:VIEW_PANEL_ROWS]]
+    rows = adapter.panel(state, seat)
+    if len(rows) > VIEW_PANEL_ROWS:  # never cut without a word (a game's panel says where the rest is itself)
+        rows = [*rows[:VIEW_PANEL_ROWS - 1], [f"… {len(rows) - VIEW_PANEL_ROWS + 1} more rows: the panel holds "
+                                              f"{VIEW_PANEL_ROWS} rows; the orders tab and the logs have the rest"]]
+    panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
     panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
     batch.put(backend, tabs.view_panel_range(seat), panel)
     mine = private_events(events, seat)

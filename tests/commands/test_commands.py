@@ -29,8 +29,15 @@ ROSTER = "name,team,role,email\nAnn,red,dps,ann@example.org\nBen,red,healer,\nCa
 FEEDBACK, READY = 12, 11  # the Feedback column (L) of both tables, the captain's Ready box (K)
 
 
+#: Each team's orders in a workbook of its own and the engine under gm/: GvG's orders are private until the
+#: turn resolves, and init refuses a layout that shows them (or the seed) to the other team.
+PRIVATE = 'engine = "gm/engine.xlsx"\norders = { red = "red.xlsx", blue = "blue.xlsx" }'
+
+
 def config(tmp_path: Path, extra: str = "", **where: str) -> Path:
-    """A local match.toml with ``extra`` above its tables (see tests/matchfiles.py)."""
+    """A local match.toml with ``extra`` above its tables (see tests/matchfiles.py): the board in match.xlsx,
+    each team's orders in red.xlsx and blue.xlsx, the engine in gm/engine.xlsx (unless ``body`` says)."""
+    where.setdefault("body", PRIVATE)
     return local_config(tmp_path, head=extra, **where)
 
 
@@ -72,10 +79,12 @@ def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster
     path = tmp_path / "match.toml"
     code, out, _ = run(capsys, "init", "gvg", "-c", path)
     assert code == 0
-    assert "Wrote a starter config" in out and f"type the roster in tab 'Roster' of {tmp_path / 'match.xlsx'}" in out
+    assert "Wrote a starter config" in out
+    assert f"type the roster in tab 'Roster' of {tmp_path / 'gm' / 'engine.xlsx'}" in out
     assert "a GvG match needs its players: a roster line per player" in out and "Seed hash" not in out
-    assert load_config(path).board == "match.xlsx"
-    wb = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    assert (load_config(path).board, load_config(path).engine) == ("board.xlsx", "gm/engine.xlsx")
+    engine = tmp_path / "gm" / "engine.xlsx"  # the GM's: the roster holds e-mail addresses
+    wb = openpyxl.load_workbook(engine)
     assert "Engine" not in wb.sheetnames
     ws = wb["Roster"]
     assert [c.value for c in ws[1]] == ["name", "team", "email", "role"]
@@ -87,13 +96,13 @@ def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster
     assert code == 0 and "No roster yet" in out
 
     # The GM types the roster in the sheet (any case), then init again.
-    wb = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    wb = openpyxl.load_workbook(engine)
     ws = wb["Roster"]
     for r, row in enumerate([("Ann", "red", None, "DPS"), ("Ben", "Red", None, "Healer"),
                              ("Cat", "blue", "cat@example.org", "Tank")], start=2):
         for c, value in enumerate(row, start=1):
             ws.cell(r, c).value = value
-    wb.save(tmp_path / "match.xlsx")
+    wb.save(engine)
     code, out, _ = run(capsys, "init", "gvg", "-c", path)
     assert code == 0, out
     assert "Match created: red, blue (3 roster lines)" in out
@@ -171,7 +180,7 @@ def test_sync_answers_players_and_resolves_when_every_captain_is_ready(
     code, out, _ = run(capsys, "sync", "-c", match)
     assert code == 0 and "Turn 1: waiting for red, blue; " in out and "feedback cell(s) updated" in out
     assert state_turn(match) == 1
-    sheet = openpyxl.load_workbook(match.parent / "match.xlsx")["Orders red"]
+    sheet = openpyxl.load_workbook(match.parent / "red.xlsx")["Orders red"]
     feedback = str(sheet.cell(row_of(sheet, "Ann"), FEEDBACK).value)
     assert "Waiting for your orders" not in feedback and feedback
     type_orders(match, ready=True)
@@ -202,7 +211,7 @@ def test_force_names_the_turn_and_never_resolves_one_that_another_sync_opened_me
 
 def test_status_says_where_the_match_stands_and_writes_nothing(
         match: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    workbook = match.parent / "match.xlsx"
+    workbook = match.parent / "red.xlsx"
     book = openpyxl.load_workbook(workbook)
     sheet = book["Orders red"]
     ann = row_of(sheet, "Ann")
@@ -277,7 +286,7 @@ def test_a_missing_roster_file_is_one_message_and_exit_1(tmp_path: Path, capsys:
 
 
 def test_sync_before_init_says_to_run_init(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = config(tmp_path)
+    path = config(tmp_path, body="")
     import shutil
 
     from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
@@ -305,8 +314,8 @@ def test_init_user_errors_exit_1_with_the_reason(tmp_path: Path, capsys: pytest.
     code, _, err = run(capsys, "init", "gvg", "-c", path, "--roster", roster(tmp_path, roster_text))
     assert code == 1, err
     assert message in err and "Traceback" not in err
-    assert not (tmp_path / "match.xlsx").exists() or "Engine" not in openpyxl.load_workbook(
-        tmp_path / "match.xlsx").sheetnames
+    engine = tmp_path / "gm" / "engine.xlsx"
+    assert not engine.exists() or "Engine" not in openpyxl.load_workbook(engine).sheetnames
 
 
 def test_init_of_an_unknown_ruleset_or_another_rulesets_config_is_refused(
@@ -405,9 +414,8 @@ def test_players_without_an_email_can_type_their_orders_in_a_local_workbook(
     path = config(tmp_path, 'roster = "roster.csv"')
     roster(tmp_path)  # Ben, Cat and Dan have no e-mail
     assert run(capsys, "init", "gvg", "-c", path)[0] == 0
-    book = openpyxl.load_workbook(tmp_path / "match.xlsx")
     for team, players in (("red", ("Ann", "Ben")), ("blue", ("Cat", "Dan"))):
-        ws = book[f"Orders {team}"]
+        ws = openpyxl.load_workbook(tmp_path / f"{team}.xlsx")[f"Orders {team}"]
         assert ws.protection.sheet
         header = row_of(ws, "Player")
         assert [ws.cell(header, c).value for c in (4, 5, 6)] == ["Destination", "Action", "Teleport"]
@@ -436,7 +444,7 @@ def test_the_ready_box_shows_as_a_box_in_libreoffice(tmp_path: Path, capsys: pyt
     path = config(tmp_path, 'roster = "roster.csv"')
     roster(tmp_path)
     assert run(capsys, "init", "gvg", "-c", path)[0] == 0
-    ws = openpyxl.load_workbook(tmp_path / "match.xlsx")["Orders red"]
+    ws = openpyxl.load_workbook(tmp_path / "red.xlsx")["Orders red"]
     ready = [c for row in ws.iter_rows() for c in row if c.value is False]
     assert ready and all(c.number_format == CHECKBOX_FORMAT for c in ready)
 

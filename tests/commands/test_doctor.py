@@ -67,15 +67,15 @@ def line(out: str, mark: str, name: str) -> str:
 
 
 def test_a_healthy_local_match_passes_every_check(tmp_path: Path, doctor: Doctor) -> None:
-    config, _ = local_match(tmp_path)
+    config, _ = local_match(tmp_path, private=True)
     workbook = tmp_path / "match.xlsx"
     before = workbook.stat().st_mtime_ns
     files = sorted(tmp_path.iterdir())
     code, out = doctor(config)
     assert code == 0, out
     assert "✘" not in out and "⚠" not in out
-    for name in ("config", "ruleset", "house rules", "deadlines", "workbook (board, engine, orders red, orders blue)",
-                 "config vs match", "layout", "deadline", "quota"):
+    for name in ("config", "ruleset", "house rules", "deadlines", "workbook (board)", "workbook (engine)",
+                 "workbook (orders red)", "config vs match", "layout", "deadline", "privacy", "quota"):
         assert f"✔ {name}: " in out
     assert "local workbooks use no Google quota" in out
     assert out.rstrip().endswith("Everything checked is fine.")
@@ -139,7 +139,8 @@ def test_a_bad_house_rule_fails_but_the_match_is_still_checked(tmp_path: Path, d
 
 
 def test_house_rules_that_differ_from_the_match_are_a_warning(tmp_path: Path, doctor: Doctor) -> None:
-    config, _ = local_match(tmp_path, settings=GvgSettings(max_turns=30), body='[settings]\nmovement = "rook"\n')
+    config, _ = local_match(tmp_path, settings=GvgSettings(max_turns=30), body='[settings]\nmovement = "rook"\n',
+                            private=True)
     code, out = doctor(config)
     assert code == 0
     found = line(out, "⚠", "house rules vs match")
@@ -165,7 +166,7 @@ def test_a_missing_workbook_says_run_init(tmp_path: Path, doctor: Doctor) -> Non
     code, out = doctor(config)
     assert code == 1
     found = line(out, "✘", "workbook (board, engine, orders red, orders blue)")
-    assert "gone.xlsx does not exist" in found and "sheets-gm init -c" in found
+    assert "gone.xlsx does not exist" in found and "sheets-gm init gvg -c" in found
 
 
 def test_a_file_that_is_not_xlsx_fails(tmp_path: Path, doctor: Doctor) -> None:

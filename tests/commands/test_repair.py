@@ -52,11 +52,14 @@ def seed_hash(config: Path) -> str:
 
 
 def test_init_refuses_a_match_whose_layout_was_edited_and_points_to_repair(
-        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        match: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     before = seed_hash(match)
     edit(match, lambda book: book["Orders red"].__setitem__("D4", "Where to?"))
     code, _, err = run(capsys, "sync", "-c", match)
     assert code == 1 and "tab 'Orders red' cell D4 should say 'Destination'" in err and "sheets-gm repair" in err
+    code, _, err = run(capsys, "init", "gvg", "-c", match)
+    assert code == 1 and "would let players read secrets" in err  # this old layout: one workbook for all
+    monkeypatch.setattr("sheets_gm.match.window_match.refuse_exposures", lambda config: None)
     code, _, err = run(capsys, "init", "gvg", "-c", match)
     assert code == 1 and "already holds a gvg match (0 windows resolved" in err
     assert f"sheets-gm repair -c {match}" in err

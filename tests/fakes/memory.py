@@ -15,7 +15,7 @@ from sheets_gm.engine.core.grid import column_index
 from sheets_gm.sheets.backend import RangeWrite, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, WorkbookLayout, split_a1
 
-_CELLS = re.compile(r"^([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?$")
+_CELLS = re.compile(r"^([A-Z]+)(\d+)(?::([A-Z]+)(\d+)?)?$")
 
 
 class InjectedFault(RuntimeError):
@@ -26,8 +26,8 @@ _ROWS = re.compile(r"^(\d+):(\d+)$")
 
 
 def parse_cells(cells: str, extent: tuple[int, int] = (0, 0)) -> tuple[int, int, int, int]:
-    """0-based (first row, first col, last row, last col) of ``A1``, ``A1:C3``, whole rows ``2:5``
-    or the whole tab ``""``; ``extent`` is the tab's (rows, cols) for the last two."""
+    """0-based (first row, first col, last row, last col) of ``A1``, ``A1:C3``, ``A1:C`` (down to the last row),
+    whole rows ``2:5`` or the whole tab ``""``; ``extent`` is the tab's (rows, cols) for the last three."""
     rows, cols = extent
     if cells == "":
         return 0, 0, max(rows - 1, 0), max(cols - 1, 0)
@@ -38,7 +38,8 @@ def parse_cells(cells: str, extent: tuple[int, int] = (0, 0)) -> tuple[int, int,
     if not m:
         raise SheetError(f"bad range {cells!r}")
     c1, r1 = column_index(m.group(1)), int(m.group(2)) - 1
-    c2, r2 = (column_index(m.group(3)), int(m.group(4)) - 1) if m.group(3) else (c1, r1)
+    c2, r2 = (column_index(m.group(3)), int(m.group(4)) - 1 if m.group(4) else max(rows - 1, 0)) if m.group(3) \
+        else (c1, r1)
     return r1, c1, r2, c2
 
 

@@ -30,8 +30,8 @@ def test_the_test_games_layout_reads_with_defaults_for_what_it_leaves_out(tmp_pa
 @pytest.mark.parametrize(("change", "message"), [
     ("kind: choice, values: [run, walk]", "kind: text, values: [run, walk]"),
     ("{key: pace, header: Pace", "{key: Pace!, header: Pace"),
-    ("max_rows: 3", "max_rows: 0"),
-    ("rows: seat\n", "rows: seat\n    max_rows: 2\n"),
+    ("min_rows: 3", "min_rows: 0"),
+    ("rows: seat\n", "rows: seat\n    min_rows: 2\n"),
     ("      - {key: feedback, header: Feedback, kind: feedback}\n  - name: seat",
      "  - name: seat"),
     ("title: Your turn", "title: Your turn\n    colour: red"),
@@ -65,7 +65,7 @@ def test_tables_stack_on_the_tab_with_a_title_and_header_each(tmp_path: Path) ->
     assert (runners.title_row, runners.header_row, runners.first_row, runners.last_row) == (3, 4, 5, 7)
     assert (notes.title_row, notes.first_row, seat.title_row, seat.header_row, seat.first_row) == (9, 11, 15, 16, 17)
     assert seat.cell(0, "feedback") == "E17" and notes.cell(0, "feedback") == "E11"  # feedback lines up in E
-    assert tab.read_range() == "'Orders Ann'!A1:E18"
+    assert tab.read_range() == "'Orders Ann'!A1:E"  # open-ended: the tables grow with the match
     layout = tab.layout(spec.colours, ("ann@example.org",))
     assert [d.range for d in layout.dropdowns] == ["D5:D7"]
     assert [c.range for c in layout.checkboxes] == ["C17:C17"]
@@ -92,7 +92,7 @@ def test_a_tick_box_reads_as_ticked_when_a_sheet_without_boxes_says_yes(value: o
 
 
 def test_a_bad_value_is_named_with_its_line(tmp_path: Path) -> None:
-    text = GOOD.replace("max_rows: 3", "max_rows: 0")
-    line = text.splitlines().index("    max_rows: 0") + 1
-    with pytest.raises(SheetSpecError, match=rf"line {line}: inputs\.0\.max_rows: Input should be greater"):
+    text = GOOD.replace("min_rows: 3", "min_rows: 0")
+    line = text.splitlines().index("    min_rows: 0") + 1
+    with pytest.raises(SheetSpecError, match=rf"line {line}: inputs\.0\.min_rows: Input should be greater"):
         load_sheet_spec(write(tmp_path, text))

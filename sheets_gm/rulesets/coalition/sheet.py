@@ -60,12 +60,12 @@ class CoalitionSheet:
             return [seat]
         if table.rows == "armies":
             mine = [a for a in state.armies if a.side.value == seat]
-            return [a.name for a in sorted(mine, key=lambda a: (-a.rank, a.name))][:table.max_rows]
+            return [a.name for a in sorted(mine, key=lambda a: (-a.rank, a.name))]
         announced = [b for b in state.battles if b.announced]
         if table.rows == "battles":
-            return [b.at for b in announced][:table.max_rows]
+            return [b.at for b in announced]
         if table.rows == "fighters":
-            return [n for b in announced for n in b.armies if state.army(n) is not None][:table.max_rows]
+            return [n for b in announced for n in b.armies if state.army(n) is not None]
         return []
 
     def shown(self, state: CoalitionState, seat: str, table: InputTable, subject: str,
@@ -147,5 +147,5 @@ class CoalitionSheet:
 
     def panel(self, state: CoalitionState, seat: str) -> Grid:
         """A side's armies, or the battles to judge and the announcements (judge and GM)."""
-        return panel(state, self.plane_map, seat)
+        return panel(state, self.plane_map, seat, self.spec.tabs)
 

@@ -14,6 +14,7 @@ from sheets_gm.rulesets.coalition.enums import Side
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_title
 from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_name
 from sheets_gm.sheets.layout import Grid
+from sheets_gm.sheets.spec import TabNames
 
 #: Rows a View tab's panel holds (the sync's ``VIEW_PANEL_ROWS``): a longer panel ends with a line saying so.
 PANEL_ROWS = 40
@@ -24,10 +25,12 @@ def slots_text(army: Army) -> str:
     return "/".join(map(str, army.units))
 
 
-def _cut(rows: Grid) -> Grid:
+def _cut(rows: Grid, rest: str) -> Grid:
+    """``rows`` cut to the panel's rows, the last one then saying how many more there are and where they are
+    (``rest``: a tab that has them all)."""
     if len(rows) <= PANEL_ROWS:
         return rows
-    return [*rows[:PANEL_ROWS - 1], [f"… {len(rows) - PANEL_ROWS + 1} more rows: see the Board and the Log tabs"]]
+    return [*rows[:PANEL_ROWS - 1], [f"… {len(rows) - PANEL_ROWS + 1} more rows: {rest}"]]
 
 
 def _army_text(a: Army) -> str:
@@ -36,9 +39,10 @@ def _army_text(a: Army) -> str:
     return f"{a.at} · {rank_name(a.side, a.rank)} ({a.rank}) · units {slots_text(a)} ({a.total}){bonus}"
 
 
-def side_panel(state: CoalitionState, side: Side) -> Grid:
+def side_panel(state: CoalitionState, side: Side, orders_tab: str = "orders") -> Grid:
     """A side's armies (square, rank, slots, colour bonus, turns counted in a structure, battle), then the score.
-    The View tab's first column is the army, the third (its wide one) the rest."""
+    The View tab's first column is the army, the third (its wide one) the rest. Past the panel's rows, the last
+    says so: every army has its row in the side's ``orders_tab``."""
     fighting = {name: b.at for b in state.battles for name in b.armies}
     rows: Grid = [[f"{side.display}'s armies, turn {state.turn}"],
                   ["Army", "Rank", "Square · rank · units per slot 1/2/3/4 (total) · what it is doing"]]
@@ -54,41 +58,65 @@ def side_panel(state: CoalitionState, side: Side) -> Grid:
     rows.append([])
     rows.append(["Victory points", "", f"Coalition {state.vp.get('coalition', 0)}, "
                                        f"Phyrexia {state.vp.get('phyrexia', 0)}"])
-    return _cut(rows)
+    return _cut(rows, f"every army has its row in the {orders_tab} tab (square, rank and units), and the score is "
+                      "in its status line")
 
 
-def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False) -> Grid:
-    """The battles to judge, each with its armies (side, rank, slots, colour bonus), then the announcements post."""
+def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_tab: str = "Judge",
+                report_tab: str = "Turn report") -> Grid:
+    """The battles to judge, each with its armies (side, rank, slots, colour bonus), then the announcements post.
+    When that is longer than the panel, every battle gets one row (its armies on it) and the post is left to the
+    ``report_tab``; past the panel's rows, the last names the battles left out and the ``judge_tab`` rows that
+    have them all."""
     armies = state.by_name()
     waiting = [b for b in state.battles if b.announced]
+    later = [b for b in state.battles if not b.announced]
     rows: Grid = [[f"Battles to judge, turn {state.turn}" if waiting else "No battle to judge now"]]
     if waiting:
         rows.append(["Square", "Side", "The battle, then each army: square, rank, units per slot 1/2/3/4 (total)"])
+    detailed: Grid = []
     for b in waiting:
-        rows.append([b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather}"])
-        rows += [["", a.side.value, f"{a.name}: {_army_text(a)}"] for a in (armies.get(n) for n in b.armies)
-                 if a is not None]
-    later = [b for b in state.battles if not b.announced]
+        detailed.append([b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather}"])
+        detailed += [["", a.side.value, f"{a.name}: {_army_text(a)}"] for a in (armies.get(n) for n in b.armies)
+                     if a is not None]
+    tail: Grid = []
     if later:
-        rows.append(["Next turn", "", "Announced at the next deadline (made by a bump): "
+        tail.append(["Next turn", "", "Announced at the next deadline (made by a bump): "
                                       + ", ".join(f"{battle_title(b)}, {b.at}" for b in later)])
-    rows.append([])
-    rows.append(["To paste on the forum:"])
-    rows += [[line] for line in battle_announcements(state, board).split("\n")]
+    post: Grid = [[line] for line in battle_announcements(state, board).split("\n")]
+    changes: Grid = []
     if gm and state.changes:
-        rows.append([])
-        rows.append(["Army changes waiting (applied once the army has counted its turns where it heals):"])
-        rows += [[name, "", "; ".join(f"{c.count} {c.name}" for c in creatures)]
-                 for name, creatures in sorted(state.changes.items())]
-    return _cut(rows)
+        changes.append([])
+        changes.append(["Army changes waiting (applied once the army has counted its turns where it heals):"])
+        changes += [[name, "", "; ".join(f"{c.count} {c.name}" for c in creatures)]
+                    for name, creatures in sorted(state.changes.items())]
+    whole: Grid = [*rows, *detailed, *tail, [], ["To paste on the forum:"], *post, *changes]
+    if len(whole) <= PANEL_ROWS:
+        return whole
+    # A row per battle, its armies on it, so that every battle shows; the post is in the report tab.
+    compact: Grid = [[b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather} · "
+                + "; ".join(f"{a.name} ({a.side.value}): {_army_text(a)}"
+                            for a in (armies.get(n) for n in b.armies) if a is not None)]
+               for b in waiting]
+    note: Grid = [[f"The Battle Announcements post to paste is in the {report_tab} tab."]]
+    fitted: Grid = [*rows, *compact, *tail, *note, *changes]
+    if len(fitted) <= PANEL_ROWS:
+        return fitted
+    room = PANEL_ROWS - len(rows) - 1
+    left = waiting[room:]
+    return [*rows, *compact[:room], [f"… {len(left)} more battles ({', '.join(b.at for b in left)}): every battle "
+                                     f"has its row in the {judge_tab} tab's results table, and each army in one its "
+                                     "row in the losses table under it"]]
 
 
-def panel(state: CoalitionState, board: Board, seat: str) -> Grid:
-    """The View tab of ``seat``: a side's armies, or the judge's (and the GM's) battles."""
+def panel(state: CoalitionState, board: Board, seat: str, tabs: TabNames | None = None) -> Grid:
+    """The View tab of ``seat``: a side's armies, or the judge's (and the GM's) battles; ``tabs`` names the tabs a
+    panel too long for its rows sends the reader to."""
+    names = tabs or TabNames(board="Turn report")
     if seat in (JUDGE, GM):
-        return judge_panel(state, board, gm=seat == GM)
+        return judge_panel(state, board, gm=seat == GM, judge_tab=names.judge, report_tab=names.board)
     try:
         side = Side(seat)
     except ValueError:
         return []
-    return side_panel(state, side)
+    return side_panel(state, side, names.orders.format(seat=seat))

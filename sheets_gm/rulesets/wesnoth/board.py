@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 
 from sheets_gm.engine.core.hexgrid import Hex, HexGrid
+from sheets_gm.rulesets.wesnoth.routes import BoardRoutes
 from sheets_gm.rulesets.wesnoth.tables import TEMPLATE_DIR
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 
@@ -218,6 +219,11 @@ class WesnothBoard:
             if self.cell(h).feature is Feature.CASTLE:
                 out.setdefault(self.cell(h).slot, []).append(h)
         return {slot: tuple(hexes) for slot, hexes in out.items()}
+
+    @cached_property
+    def routes(self) -> BoardRoutes:
+        """The board's route-finding tables (neighbours, entry costs), made once and kept with it."""
+        return BoardRoutes(self)
 
     @property
     def players(self) -> int:

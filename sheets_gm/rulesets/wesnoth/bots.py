@@ -16,7 +16,6 @@ from functools import cache
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.hexgrid import Hex
-from sheets_gm.engine.core.topology import cheapest_paths
 from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damage, hit_score
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
@@ -24,7 +23,7 @@ from sheets_gm.rulesets.wesnoth.resolve import TurnResolver
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
 from sheets_gm.rulesets.wesnoth.tables import Attack
-from sheets_gm.rulesets.wesnoth.terrain import Feature
+from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 
 
 def try_row(rules: WesnothRules, state: WesnothState, dice: TurnDice, row: UnitOrder) -> WesnothState | None:
@@ -69,6 +68,14 @@ def exchange(rules: WesnothRules, attacker: Unit, weapon: Attack, defender: Unit
             taken += p * min(counter_mean, hp_att)
             die += p * counter_kill
     return Exchange(dealt, taken, kill, die)
+
+
+def _teams(state: WesnothState) -> dict[str, int]:
+    """Each player's team, as ``WesnothRules.team_of`` reads it (the first player of a name; 0 for none)."""
+    teams: dict[str, int] = {}
+    for p in state.players:
+        teams.setdefault(p.name, p.team)
+    return teams
 
 
 @cache
@@ -173,7 +180,9 @@ class SkirmisherBot(_RowBot):
         if keep_owner is not None and rules.enemies(state, keep_owner, unit.owner):
             return UnitOrder(unit.id, conquest=True)
         hexes = {unit.at: 0.0} if stay else reachable(rules, state, unit)
-        enemies = [u for u in state.units if rules.enemies(state, u.owner, unit.owner)]
+        teams = _teams(state)
+        side = teams.get(unit.owner, 0)
+        enemies = [u for u in state.units if teams.get(u.owner, 0) != side]
         hurt = unit.wounds * 2 >= utype.hitpoints
         if hurt:
             return self.retreat(state, unit, hexes, enemies)
@@ -198,21 +207,32 @@ class SkirmisherBot(_RowBot):
         level = rules.utype(unit).level
         can_pay = player is not None and player.gold >= settings.advance_cost * level + settings.faction_cost
         advance = "true" if can_pay and rules.utype(unit).advances_to else ""
+        s_level = rules.utype(unit).level
+        lost = _worth(s_level) + (60 if unit.leader else 0)
+        # the weapons and the exchange depend on where the unit strikes from only through its terrain
+        exchanges: dict[tuple[str, Terrain], tuple[Attack, Exchange] | None] = {}
+        adjacency = board.routes.adjacency
+        front = {n for e in enemies for n in adjacency[e.at]}
         for h in hexes:
-            targets = [by_hex[n] for n in board.grid.neighbours(h) if n in by_hex]
-            if not targets:
+            if h not in front:
                 continue
-            placed = Unit(unit.id, unit.type, unit.owner, h, unit.wounds, unit.leader)
+            targets = [by_hex[n] for n in adjacency[h] if n in by_hex]
+            terrain = board.terrain(h)
+            cover = 0.5 * rules.defence(unit, h)
             for target in targets:
-                weapon = best_attack(rules, placed, target, tod)
-                if weapon is None:
+                key = (target.id, terrain)
+                if key not in exchanges:
+                    placed = Unit(unit.id, unit.type, unit.owner, h, unit.wounds, unit.leader)
+                    weapon = best_attack(rules, placed, target, tod)
+                    exchanges[key] = None if weapon is None else (weapon, exchange(rules, placed, weapon, target, tod))
+                found = exchanges[key]
+                if found is None:
                     continue
-                x = exchange(rules, placed, weapon, target, tod)
+                weapon, x = found
                 t_level = rules.utype(target).level
-                s_level = rules.utype(unit).level
                 score = (x.dealt - 0.8 * x.taken + x.kill * (_worth(t_level) + (40 if target.leader else 0))
-                         - x.die * (_worth(s_level) + (60 if unit.leader else 0)))
-                score += 0.5 * rules.defence(placed, h)
+                         - x.die * lost)
+                score += cover
                 if best is None or score > best[0]:
                     move = "" if h == unit.at else h.label
                     best = (score, UnitOrder(unit.id, move=move, attack=target.id, weapon=self._name(unit, weapon),
@@ -252,8 +272,9 @@ class SkirmisherBot(_RowBot):
         leader, preferring hexes of good defence."""
         rules = self.rules
         board = rules.board
-        team = rules.team_of(state, unit.owner)
-        claimed = {h for h, o in state.villages if rules.team_of(state, o) == team}
+        teams = _teams(state)
+        team = teams.get(unit.owner, 0)
+        claimed = {h for h, o in state.villages if teams.get(o, 0) == team}
         wanted = [v for v in board.villages if v not in claimed]
         near_enemy = {n for e in enemies for n in board.grid.neighbours(e.at)}
         open_villages = [h for h in hexes if h in wanted and h != unit.at]
@@ -263,38 +284,14 @@ class SkirmisherBot(_RowBot):
         goals = wanted or [e.at for e in enemies if e.leader] or [e.at for e in enemies]
         if not goals:
             return None
-        fields = [_goal_field(rules, unit.type, goal) for goal in goals]
-
-        def far(h: Hex) -> float:
-            return min((f.get(h, 1e9) for f in fields), default=1e9)
-
-        here = far(unit.at)
-        options = [h for h in hexes if h != unit.at and far(h) < here]
+        far = board.routes.nearest(rules.utype(unit).move_costs, tuple(goals), [unit.at, *hexes])
+        here = far[unit.at]
+        options = [h for h in hexes if h != unit.at and far[h] < here]
         if not options:
             return None
-        best = min(options, key=lambda h: (far(h) - 0.3 * rules.defence(unit, h) + rng.random() * 0.01,
+        best = min(options, key=lambda h: (far[h] - 0.3 * rules.defence(unit, h) + rng.random() * 0.01,
                                            h.row, h.col))
         return UnitOrder(unit.id, move=best.label)
-
-
-#: (board id, move costs, goal) → (the board, kept so its id is not reused while cached, the field)
-_FIELDS: dict[tuple[int, tuple[int, ...], Hex], tuple[object, dict[Hex, float]]] = {}
-
-
-def _goal_field(rules: WesnothRules, type_name: str, goal: Hex) -> dict[Hex, float]:
-    """Move cost from every hex to ``goal`` for units that move like ``type_name`` (terrain only), made once
-    per board, goal and way of moving: cost is paid on entry, so searching out from the goal is the walk
-    back, which is close enough for a bot's sense of direction."""
-    utype = rules.tables.units[type_name]
-    board = rules.board
-    costs = tuple(utype.move_costs.values())
-    key = (id(board), costs, goal)
-    found = _FIELDS.get(key)
-    if found is None:
-        if len(_FIELDS) > 20000:
-            _FIELDS.clear()
-        found = _FIELDS[key] = (board, cheapest_paths(board.grid, goal, lambda h: utype.move_cost(board.terrain(h))))
-    return found[1]
 
 
 class RandomBot(_RowBot):

@@ -8,11 +8,10 @@ to its first stop. Ties between equal routes: Wesnoth's step-by-step N, NE, SE, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from sheets_gm.engine.core.hexgrid import Hex
-from sheets_gm.engine.core.topology import cheapest_paths, path_to
+from sheets_gm.rulesets.wesnoth.routes import CostTable
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
 
@@ -38,12 +37,14 @@ class MoveRefused(ValueError):
 
 @dataclass(frozen=True)
 class Surroundings:
-    """What a moving unit meets: who stands where, the hexes next to enemies of level 1+, and the villages
-    that stop it."""
+    """What a moving unit meets: who stands where, the hexes its enemies hold, the hexes next to enemies of
+    level 1+, the villages that stop it, and what entering each hex costs it (terrain only)."""
 
     occupant: dict[Hex, Unit]
+    hostile: frozenset[Hex]
     zoc: frozenset[Hex]
     stop_villages: frozenset[Hex]
+    terrain_cost: CostTable
 
     def stop_reason(self, h: Hex) -> str:
         """Why entering ``h`` stops the unit ("" if it does not)."""
@@ -57,46 +58,47 @@ class Surroundings:
 def surroundings(rules: WesnothRules, state: WesnothState, mover: Unit) -> Surroundings:
     """The board as ``mover`` meets it."""
     board = rules.board
+    teams: dict[str, int] = {}
+    for p in state.players:  # the first player of a name, as ``rules.team_of``; 0 for a name that is none
+        teams.setdefault(p.name, p.team)
+    team = teams.get(mover.owner, 0)
     occupant = {u.at: u for u in state.units}
+    hostile: set[Hex] = set()
     zoc: set[Hex] = set()
+    adjacency = board.routes.adjacency
     for u in state.units:
-        if rules.enemies(state, u.owner, mover.owner) and rules.utype(u).level >= 1:
-            zoc.update(board.grid.neighbours(u.at))
-    team = rules.team_of(state, mover.owner)
-    stops = frozenset(h for h in board.villages if (owner := state.village_owner(h)) is None
-                      or rules.team_of(state, owner) != team)
-    return Surroundings(occupant, frozenset(zoc), stops)
+        if teams.get(u.owner, 0) != team:
+            hostile.add(u.at)
+            if rules.utype(u).level >= 1:
+                zoc.update(adjacency[u.at])
+    owners: dict[Hex, str] = {}
+    for h, owner in state.villages:  # the first owner listed, as ``state.village_owner``
+        owners.setdefault(h, owner)
+    stops = frozenset(h for h in board.villages if (held := owners.get(h)) is None or teams.get(held, 0) != team)
+    return Surroundings(occupant, frozenset(hostile), frozenset(zoc), stops,
+                        board.routes.costs(rules.utype(mover).move_costs))
 
 
-def entry_cost(rules: WesnothRules, state: WesnothState, mover: Unit, around: Surroundings,
-               stops_block: bool, goal: Hex | None = None) -> Callable[[Hex], float | None]:
-    """What entering a hex costs ``mover``: its move cost on the hex's terrain; None for impassable
-    terrain and enemy hexes, and (with ``stops_block``) for stop hexes other than ``goal``."""
-    utype = rules.utype(mover)
-    board = rules.board
-
-    def cost(h: Hex) -> float | None:
-        other = around.occupant.get(h)
-        if other is not None and other.id != mover.id and rules.enemies(state, other.owner, mover.owner):
-            return None
-        if stops_block and h != goal and (h in around.zoc or h in around.stop_villages):
-            return None
-        return utype.move_cost(board.terrain(h))
-
-    return cost
+def blocked_hexes(around: Surroundings, stops_block: bool, goal: Hex | None = None) -> frozenset[Hex]:
+    """The hexes the mover may not enter besides impassable terrain: enemy hexes, and (with ``stops_block``)
+    stop hexes other than ``goal``."""
+    if not stops_block:
+        return around.hostile
+    return around.hostile | ((around.zoc | around.stop_villages) - {goal})
 
 
-def _route(rules: WesnothRules, start: Hex, stops: list[Hex], cost: Callable[[Hex], float | None],
-           budget: float | None = None) -> tuple[list[Hex], float] | None:
+def _route(rules: WesnothRules, start: Hex, stops: list[Hex], around: Surroundings, blocked: frozenset[Hex],
+           budget: int | None = None) -> tuple[list[Hex], int] | None:
     """The cheapest route through ``stops`` in order (each leg within ``budget``, if given), and its cost."""
+    routes = rules.board.routes
     path: list[Hex] = []
-    total = 0.0
+    total = 0
     here = start
     for goal in stops:
-        leg = path_to(rules.board.grid, here, goal, cost, budget)
+        leg = routes.path(here, goal, around.terrain_cost, blocked, budget)
         if leg is None:
             return None
-        total += sum(cost(h) or 0 for h in leg)
+        total += sum(around.terrain_cost[h] or 0 for h in leg)
         path += leg
         here = goal
     return path, total
@@ -122,13 +124,13 @@ def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, 
                           f"occupied hex")
     goals = [*via, dest]
     # a route within the unit's moves has every leg within them too: the searches stay inside its reach
-    free = _route(rules, mover.at, goals, entry_cost(rules, state, mover, around, True, dest), utype.moves)
+    free = _route(rules, mover.at, goals, around, blocked_hexes(around, True, dest), utype.moves)
     if free is not None and free[1] <= utype.moves:
         return MovePlan(tuple(free[0]), int(free[1]))
-    anyhow = entry_cost(rules, state, mover, around, False)
-    any_route = _route(rules, mover.at, goals, anyhow, utype.moves)
+    anyhow = blocked_hexes(around, False)
+    any_route = _route(rules, mover.at, goals, around, anyhow, utype.moves)
     if any_route is None or any_route[1] > utype.moves:
-        any_route = _route(rules, mover.at, goals, anyhow)  # for the message: how far it really is
+        any_route = _route(rules, mover.at, goals, around, anyhow)  # for the message: how far it really is
     if any_route is None:
         raise MoveRefused(f"no route takes {name} to {dest.label}" + (" through the waypoints" if via else "")
                           + ": impassable terrain or enemy units are in the way")
@@ -150,23 +152,6 @@ def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, 
 def reachable(rules: WesnothRules, state: WesnothState, mover: Unit) -> dict[Hex, float]:
     """Every hex ``mover`` can end a stop-free move on this turn, with its cost (the bots' map)."""
     around = surroundings(rules, state, mover)
-    utype = rules.utype(mover)
-
-    def cost(h: Hex) -> float | None:
-        other = around.occupant.get(h)
-        if other is not None and rules.enemies(state, other.owner, mover.owner):
-            return None
-        return utype.move_cost(rules.board.terrain(h))
-
-    # stop hexes can be entered but not left: search without them, then add each one next to a reached hex
-    inner = cheapest_paths(rules.board.grid, mover.at,
-                           lambda h: None if (h in around.zoc or h in around.stop_villages) else cost(h),
-                           utype.moves)
-    out = dict(inner)
-    for h, spent in inner.items():
-        for n in rules.board.grid.neighbours(h):
-            if n in around.zoc or n in around.stop_villages:
-                step = cost(n)
-                if step is not None and spent + step <= utype.moves and spent + step < out.get(n, 1e9):
-                    out[n] = spent + step
+    out = rules.board.routes.reach(mover.at, around.terrain_cost, around.hostile, around.zoc | around.stop_villages,
+                                   rules.utype(mover).moves)
     return {h: c for h, c in out.items() if h == mover.at or h not in around.occupant}

@@ -67,12 +67,19 @@ class WesnothSheet:
             return [seat]
         mine = [u for u in state.units if u.owner == seat]
         if table.rows == UNITS:
-            return [u.id for u in mine][:table.max_rows]
+            return [u.id for u in mine]
         if table.rows == STANDING_ROWS:
-            return [standing_row(u.id) for u in mine][:table.max_rows]
+            return [standing_row(u.id) for u in mine]
         if table.rows == RECRUIT_ROWS and any(u.leader for u in mine):
-            return [recruit_row(n) for n in range(1, table.max_rows + 1)]
+            return [recruit_row(n) for n in range(1, self._recruit_rows(state, seat) + 1)]
         return []
+
+    def _recruit_rows(self, state: WesnothState, seat: str) -> int:
+        """Her recruit rows: as many as her castle has hexes (she recruits no more in one step), the layout's
+        ``min_rows`` at least."""
+        player = state.player(seat)
+        castle = len(self.ruleset.rules.board.castle_of(player.slot)) if player is not None else 0
+        return max(self._table(RECRUIT).min_rows, castle)
 
     def shown(self, state: WesnothState, seat: str, table: InputTable, subject: str,
               dice: TurnDice) -> Mapping[str, CellValue]:
@@ -111,7 +118,7 @@ class WesnothSheet:
     def typed_cells(self, state: WesnothState, window: Window, seat: str,
                     orders: TurnOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
         """What she would type for ``orders`` (``sheet_read.typed_cells``)."""
-        return typed_cells(window, seat, orders, self._table(RECRUIT).max_rows)
+        return typed_cells(window, seat, orders, self._recruit_rows(state, seat))
 
     # -- the public tabs ------------------------------------------------------------------------
     def drawings(self, state: WesnothState) -> Sequence[BoardDrawing]:

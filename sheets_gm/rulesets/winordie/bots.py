@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.core.hexgrid import Hex, cube
 from sheets_gm.engine.core.ruleset import BotKind
 from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhancement, Phase, Side, Trigger
 from sheets_gm.rulesets.winordie.movement import reachable
@@ -180,19 +180,28 @@ class WodBot:
 
     def _advances(self, state: WodState, seat: str, mine: list[Unit], enemies: list[Unit]) -> list[Action]:
         board = self.rules.board
-        targets = [e.at for e in enemies if e.at is not None]
+        targets = [cube(e.at) for e in enemies if e.at is not None]
+        nearest: dict[Hex, int] = {}  # steps to the nearest enemy, per hex (the units' reaches overlap)
+
+        def gap(h: Hex) -> int:
+            found = nearest.get(h)
+            if found is None:
+                x, y, z = cube(h)
+                found = nearest[h] = min(max(abs(x - tx), abs(y - ty), abs(z - tz)) for tx, ty, tz in targets)
+            return found
+
         out: list[tuple[int, int, Action]] = []
         for u in mine:
             assert u.at is not None
             if u.moves >= 2:
                 continue
             reach = state.card_of(u).range
-            now = min(board.distance(u.at, t) for t in targets)
+            now = gap(u.at)
             if now <= reach:
                 continue
             best: tuple[int, int, Hex] | None = None
             for h, steps in reachable(board, self.rules.settings, state, u).items():
-                d = min(board.distance(h, t) for t in targets)
+                d = gap(h)
                 key = (max(d, reach), -steps, h)
                 if d < now and (best is None or key[:2] < best[:2]):
                     best = key

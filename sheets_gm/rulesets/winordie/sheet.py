@@ -55,12 +55,18 @@ class WodSheet:
         if table.rows == SEAT:
             return [seat]
         if table.rows == UNITS:
-            return [u.id for u in state.units if u.owner == seat][:table.max_rows]
-        if table.rows == ACTIONS:
-            return [action_row(n) for n in range(1, table.max_rows + 1)]
-        if table.rows == REACTIONS:
-            return [reaction_row(n) for n in range(1, table.max_rows + 1)]
+            return [u.id for u in state.units if u.owner == seat]
+        if table.rows in (ACTIONS, REACTIONS):
+            row = action_row if table.rows == ACTIONS else reaction_row
+            return [row(n) for n in range(1, self._slots(table.rows) + 1)]
         return []
+
+    def _slots(self, kind: str) -> int:
+        """Her action rows (or standing reaction rows): one per command token she may hold (each action or
+        reaction spends one), the layout's ``min_rows`` at least."""
+        table = next(t for t in self.spec.inputs if t.rows == kind)
+        settings = self.ruleset.settings
+        return max(table.min_rows, settings.tokens, settings.first_turn_tokens)
 
     def shown(self, state: WodState, seat: str, table: InputTable, subject: str,
               dice: TurnDice) -> Mapping[str, CellValue]:
@@ -77,8 +83,7 @@ class WodSheet:
     def typed_cells(self, state: WodState, window: Window, seat: str,
                     orders: WodOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
         """What she would type for ``orders`` (``sheet_read.typed_cells``)."""
-        rows = {t.rows: t.max_rows for t in self.spec.inputs}
-        return typed_cells(window, seat, orders, rows[ACTIONS], rows[REACTIONS])
+        return typed_cells(window, seat, orders, self._slots(ACTIONS), self._slots(REACTIONS))
 
     def drawings(self, state: WodState) -> Sequence[BoardDrawing]:
         """The board, the one public tab."""

@@ -403,3 +403,31 @@ def test_the_judges_rows_for_no_battle_an_army_in_none_and_one_army_twice_say_wh
                                                    f"judge · {idle} (row {losses.first_row + len(fighters)})",
                                                    f"judge · {fighters[0]} (row {first})",
                                                    f"judge · {fighters[0]} (row {second})"}
+
+
+def _war(battles: int) -> CoalitionState:
+    """``battles`` battles of two armies each on the test plane."""
+    squares = [f"{c}{r}" for r in "ABCDEF" for c in range(1, 9)]
+    armies = [army(f"C{n}", "coalition", squares[n], rank=2) for n in range(battles)]
+    armies += [army(f"P{n}", "phyrexia", squares[n]) for n in range(battles)]
+    fights = tuple(Battle(BattleType.ATTACKS, f"Dominaria {squares[n]}", (f"C{n}", f"P{n}"), "Fog")
+                   for n in range(battles))
+    return state(*armies, battles=fights, phase=Phase.RESULTS)
+
+
+def test_the_judges_panel_shows_every_battle_or_names_those_left_out_and_where_they_are() -> None:
+    twenty = SHEET.panel(_war(20), JUDGE)  # detailed, it would run past the 40 rows: a row per battle instead
+    assert len(twenty) <= 40 and all(any(r and r[0] == f"Dominaria {sq}" for r in twenty)
+                                     for sq in [f"{c}{r}" for r in "ABC" for c in range(1, 9)][:20])
+    assert ["The Battle Announcements post to paste is in the Turn report tab."] in twenty
+    forty = SHEET.panel(_war(40), JUDGE)
+    last = str(forty[-1][0])
+    assert len(forty) == 40 and last.startswith("… 3 more battles (Dominaria 6E, Dominaria 7E, Dominaria 8E)")
+    assert "Judge tab" in last and not any("Board" in str(c) for r in forty for c in r)
+
+
+def test_a_sides_panel_past_its_rows_sends_to_the_sides_orders_tab() -> None:
+    s = state(*(army(f"A{n:02d}", "coalition", "2C") for n in range(70)))
+    rows = SHEET.panel(s, "coalition")
+    assert len(rows) == 40 and str(rows[-1][0]).startswith("… 35 more rows: every army has its row in the Orders "
+                                                            "coalition tab")

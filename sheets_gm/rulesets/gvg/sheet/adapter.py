@@ -58,7 +58,7 @@ class GvgSheet:
         if table.rows == SEAT_ROWS:
             return [seat]
         team = state.team_index(seat) if seat in state.teams else -1
-        return [p.name for p in state.players if p.team == team][: table.max_rows]
+        return [p.name for p in state.players if p.team == team]
 
     def shown(self, state: GvgState, seat: str, table: InputTable, subject: str,
               dice: TurnDice) -> Mapping[str, CellValue]:

@@ -1,0 +1,215 @@
+"""A board's tables for route finding, made once per board: each hex's neighbours, each way of moving's
+entry cost per hex, and (for the bots' sense of direction) the cost from every hex to a goal.
+
+Moves are searched hundreds of thousands of times a simulated match; reading these tables instead of
+asking the grid and the unit type hex by hex is what keeps a search cheap. The tables only depend on
+the board and a unit type's move costs, both fixed for a match, so they never go stale. The searches
+here visit hexes in the same order as ``engine.core.topology.cheapest_paths`` and ``path_to`` (same
+queue order, same tie-breaks), so what they find, and in which order, is the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.rulesets.wesnoth.terrain import UNREACHABLE, Terrain
+
+if TYPE_CHECKING:
+    from sheets_gm.rulesets.wesnoth.board import WesnothBoard
+
+def costs_key(move_costs: Mapping[Terrain, int]) -> tuple[int, ...]:
+    """A way of moving as a hashable key: the move cost of every terrain, in the terrains' order."""
+    return tuple(move_costs.get(t, UNREACHABLE) for t in Terrain)
+
+
+@dataclass(frozen=True, eq=False)
+class CostTable:
+    """What entering each hex costs one way of moving (None: it cannot enter it), by hex and by the hex's
+    number on its board (what the searches read)."""
+
+    by_hex: Mapping[Hex, int | None]
+    by_number: Sequence[int | None]
+
+    def __getitem__(self, h: Hex) -> int | None:
+        return self.by_hex[h]
+
+
+class BoardRoutes:
+    """The route-finding tables of one board (``WesnothBoard.routes``): filled as they are asked for.
+
+    Inside, hexes are numbered in reading order so that a search reads lists, not dictionaries."""
+
+    def __init__(self, board: WesnothBoard) -> None:
+        self.board = board
+        grid = board.grid
+        #: Every hex in reading order (its number is its place here).
+        self.hexes: tuple[Hex, ...] = tuple(grid.cells())
+        self._number: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
+        #: Each hex's neighbours in the grid's order (N, NE, SE, S, SW, NW).
+        self.adjacency: dict[Hex, tuple[Hex, ...]] = {h: tuple(grid.neighbours(h)) for h in self.hexes}
+        self._steps: list[tuple[int, ...]] = [tuple(self._number[n] for n in self.adjacency[h]) for h in self.hexes]
+        self._costs: dict[tuple[int, ...], CostTable] = {}
+        self._fields: dict[tuple[tuple[int, ...], Hex], dict[Hex, int]] = {}
+        self._nearest: dict[tuple[tuple[int, ...], tuple[Hex, ...]], dict[Hex, float]] = {}
+
+    def costs(self, move_costs: Mapping[Terrain, int]) -> CostTable:
+        """What entering each hex costs a unit with ``move_costs`` (None: it cannot enter it)."""
+        key = costs_key(move_costs)
+        found = self._costs.get(key)
+        if found is None:
+            by_terrain = {t: (None if c >= UNREACHABLE else c) for t, c in zip(Terrain, key, strict=True)}
+            by_number = [by_terrain[self.board.terrain(h)] for h in self.hexes]
+            found = self._costs[key] = CostTable(dict(zip(self.hexes, by_number, strict=True)), by_number)
+        return found
+
+    def field(self, move_costs: Mapping[Terrain, int], goal: Hex) -> Mapping[Hex, int]:
+        """The cost of the cheapest route out from ``goal`` to every hex it reaches (terrain only; cost is paid
+        on entry, so this is the walk back to the goal, which is close enough for a bot's sense of direction)."""
+        key = (costs_key(move_costs), goal)
+        found = self._fields.get(key)
+        if found is None:
+            if len(self._fields) >= 2000:  # goals that move (the enemy leaders) would grow it without end
+                self._fields.clear()
+            found = self._fields[key] = self.search(goal, self.costs(move_costs))
+        return found
+
+    def nearest(self, move_costs: Mapping[Terrain, int], goals: tuple[Hex, ...], hexes: Iterable[Hex]
+                ) -> dict[Hex, float]:
+        """The cost from each of ``hexes`` to the nearest of ``goals`` by their ``field``s (1e9 where none
+        reaches it). What is worked out is kept per set of goals, for the last few hundred sets (a team's goals
+        change as villages change hands, and its units' reaches overlap)."""
+        key = (costs_key(move_costs), goals)
+        known = self._nearest.get(key)
+        if known is None:
+            if len(self._nearest) >= 512:
+                self._nearest.clear()
+            known = self._nearest[key] = {}
+        fields: list[Mapping[Hex, int]] | None = None
+        out: dict[Hex, float] = {}
+        for h in hexes:
+            found = known.get(h)
+            if found is None:
+                if fields is None:
+                    fields = [self.field(move_costs, goal) for goal in goals]
+                found = known[h] = min((f.get(h, 1e9) for f in fields), default=1e9)
+            out[h] = found
+        return out
+
+    def search(self, start: Hex, costs: CostTable, blocked: Collection[Hex] = (), budget: int | None = None
+               ) -> dict[Hex, int]:
+        """Every hex reachable from ``start`` and its cheapest cost, entering no hex of ``blocked`` and
+        spending at most ``budget``: ``topology.cheapest_paths`` over these tables, hexes in its order."""
+        number = self._number
+        best = self._search(number[start], costs.by_number, {number[h] for h in blocked}, budget)
+        hexes = self.hexes
+        return {hexes[i]: c for i, c in best.items()}
+
+    def reach(self, start: Hex, costs: CostTable, blocked: Collection[Hex], stops: Collection[Hex], budget: int
+              ) -> dict[Hex, int]:
+        """Where a unit can end a move within ``budget``: every hex ``search`` reaches without entering
+        ``blocked`` or ``stops``, then each hex of ``stops`` (not blocked) entered from one of them, with
+        its cost; in that order, each stop hex where it is first entered, from the first reached hex next
+        to it (stop hexes can be entered but not left)."""
+        number, steps, cost = self._number, self._steps, costs.by_number
+        shut = {number[h] for h in blocked}
+        stop = {number[h] for h in stops}
+        inner = self._search(number[start], cost, shut | stop, budget)
+        out = dict(inner)
+        for here, spent in inner.items():
+            for n in steps[here]:
+                if n in stop and n not in shut:
+                    step = cost[n]
+                    if step is not None and spent + step <= budget:
+                        known = out.get(n)
+                        if known is None or spent + step < known:
+                            out[n] = spent + step
+        hexes = self.hexes
+        return {hexes[i]: c for i, c in out.items()}
+
+    def _search(self, first: int, cost: Sequence[int | None], shut: Collection[int], budget: int | None
+                ) -> dict[int, int]:
+        """``search`` by hex numbers. Entry costs are whole numbers, so the queue is a list of buckets, one
+        per cost, each first in first out: the hexes come out in the order of cheapest_paths' heap (cost,
+        then order pushed)."""
+        steps = self._steps
+        best: dict[int, int] = {first: 0}
+        buckets: list[list[int]] = [[first]] + [[] for _ in range(budget or 0)]
+        limit = budget if budget is not None else 1 << 62
+        spent = 0
+        while spent < len(buckets):
+            for here in buckets[spent]:
+                if best[here] < spent:
+                    continue  # reached more cheaply since it was queued
+                for n in steps[here]:
+                    step = cost[n]
+                    if step is None or n in shut:
+                        continue
+                    total = spent + step
+                    if total <= limit:
+                        known = best.get(n)
+                        if known is None or total < known:
+                            best[n] = total
+                            while len(buckets) <= total:
+                                buckets.append([])
+                            buckets[total].append(n)
+            spent += 1
+        return best
+
+    def path(self, start: Hex, goal: Hex, costs: CostTable, blocked: Collection[Hex] = (),
+             budget: int | None = None) -> list[Hex] | None:
+        """The cheapest route from ``start`` to ``goal`` entering no hex of ``blocked``: the hexes entered, goal
+        included, or None if none reaches it (with ``budget``: none costing at most it).
+        ``topology.path_to`` over these tables: the same search back from the goal, stopped once ``start`` is
+        settled, and the same tie-break between equal routes (the earlier neighbour, N, NE, SE, S, SW, NW)."""
+        steps, cost = self._steps, costs.by_number
+        number = self._number
+        shut = {number[h] for h in blocked}
+        origin, target = number[start], number[goal]
+        to_goal: dict[int, int] = {target: 0}
+        buckets: list[list[int]] = [[target]]
+        limit = budget if budget is not None else 1 << 62
+        spent = 0
+        settled = False
+        while not settled and spent < len(buckets):
+            for here in buckets[spent]:
+                if to_goal[here] < spent:
+                    continue
+                if here == origin:
+                    settled = True
+                    break
+                step = cost[here]
+                if step is None or here in shut:
+                    continue
+                total = spent + step
+                if total > limit:
+                    continue
+                for n in steps[here]:
+                    known = to_goal.get(n)
+                    if known is None or total < known:
+                        to_goal[n] = total
+                        while len(buckets) <= total:
+                            buckets.append([])
+                        buckets[total].append(n)
+            spent += 1
+        if origin not in to_goal:
+            return None
+        hexes = self.hexes
+        route: list[Hex] = []
+        here = origin
+        while here != target:
+            left = to_goal[here]
+            for n in steps[here]:
+                rest = to_goal.get(n)
+                if rest is None or rest >= left or n in shut:
+                    continue
+                step = cost[n]
+                if step is not None and step + rest == left:
+                    here = n
+                    break
+            else:  # cannot happen: a settled hex always has a neighbour one step cheaper
+                raise AssertionError(f"no cheapest step from {hexes[here].label} towards {goal.label}")
+            route.append(hexes[here])
+        return route

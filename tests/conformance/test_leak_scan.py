@@ -1,0 +1,216 @@
+"""The leak scan, for every game and every layout ``init`` can produce: no secret in a file a seat can open.
+
+Each layout is a config as a GM would write it (the shipped starter, ``init --private``, one workbook,
+one workbook with the engine under ``gm/``, one orders file shared by every seat). ``init`` either
+refuses it, naming the file and the secret, or creates the match in real workbooks; then a few
+windows are played through the real sync, the bots typing their orders into their cells
+(``typed_cells``), and after every poll each file a seat can open (the board, and each seat's orders
+file) is unzipped and searched (``leak_scan``) for: the seed, in any form; another seat's typed
+orders while they are still secret (a game that is not of perfect information, and the window
+not resolved yet); what only another seat may see (``secrets``: hidden units, a bag); and another
+seat's members' e-mails.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from sheets_gm.commands.init import private_config, starter_config
+from sheets_gm.engine.core.ruleset import JUDGE, Information, Roster
+from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset, ruleset_names
+from sheets_gm.match.config import MatchConfig, load_config, toml_key
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.privacy import ExposedSecretError
+from sheets_gm.match.roster_tab import roster_columns
+from sheets_gm.match.window_match import init_window_match
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import a1
+from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.window_read import read_match
+from tests.conformance.leak_scan import Hit, count_parts, count_texts, find_seed, find_texts, xml_parts
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+SEED = b"leak-scan seed \x00\x01\x02 of the match"
+WINDOWS = 2
+GAMES = [n for n in ruleset_names() if create_ruleset(n).sheet() is not None]
+
+
+def _sheets_section(text: str, lines: str) -> str:
+    """The starter config with its ``[sheets]`` keys replaced by ``lines`` (the backend stays local)."""
+    head, _, rest = text.partition("\n[sheets]\n")
+    body = rest.split("\n[", 1)
+    tail = "\n[" + body[1] if len(body) > 1 else ""
+    return f'{head}\n[sheets]\nbackend = "local"\n{lines}\n{tail}'
+
+
+def layouts(game: str) -> dict[str, str]:
+    """Every layout a GM gets from ``init`` or writes in a line or two, as a whole config text."""
+    starter = starter_config(game).read_text(encoding="utf-8")
+    data = tomllib.loads(starter)
+    shared = ", ".join(f'{toml_key(s)} = "orders.xlsx"' for s in data.get("seats") or data["teams"])
+    return {
+        "starter": starter,
+        "private": private_config(_sheets_section(starter, 'board = "match.xlsx"')),
+        "one workbook": _sheets_section(starter, 'board = "match.xlsx"'),
+        "one workbook, engine under gm/": _sheets_section(starter, 'board = "match.xlsx"\nengine = "gm/engine.xlsx"'),
+        "one orders file for every seat": _sheets_section(
+            starter, f'board = "board.xlsx"\nengine = "gm/engine.xlsx"\norders = {{ {shared} }}'),
+        "the judge's tabs in the board": starter.replace('judge = "gm/judge.xlsx"', 'judge = "board.xlsx"'),
+    }
+
+
+def _roster_csv(rules: AnyRuleset, path: Path, seats: tuple[str, ...]) -> Roster:
+    """The sample roster's members of ``seats`` (and of no seat: a roster group), each with an e-mail, as the
+    CSV ``init --roster`` reads."""
+    sample = rules.sample_roster()
+    roster = Roster(seats, tuple(m for m in sample.members if m.seat in seats or m.seat not in sample.seats))
+    columns = roster_columns(rules)
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(columns)
+        for m in roster.members:
+            values = {"name": m.name, columns[1]: m.seat, "email": _email(m.name), **m.fields}
+            writer.writerow([values.get(c, "") for c in columns])
+    return roster
+
+
+def _email(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower()) + "@leak-scan.example"
+
+
+def openers(config: MatchConfig) -> dict[Path, set[str]]:
+    """Each file a seat can open, with the seats who open it: the board (everyone) and each orders file."""
+    out: dict[Path, set[str]] = {config.local_path(config.board).resolve(): set(config.seats)}
+    for seat, where in zip(config.seats, config.orders, strict=True):
+        out.setdefault(config.local_path(where).resolve(), set()).add(seat)
+    return out
+
+
+def scan(config: MatchConfig, record: MatchRecord, emails: dict[str, str], typed: dict[str, set[str]]) -> list[Hit]:
+    """Every secret in a file a seat can open. ``emails``: each member's e-mail → her seat; ``typed``: each
+    seat's typed strings while they are secret (``typed_strings``: no file held them before)."""
+    hits: list[Hit] = []
+    for path, readers in openers(config).items():
+        hits += find_seed(path, record.seed)
+        for seat in (*config.seats, JUDGE):
+            if not readers - {seat}:
+                continue
+            wanted = {text: f"what only {seat} may see" for text in record.ruleset.secrets(record.state, seat)
+                      if seat != JUDGE}
+            wanted |= {email: f"the e-mail of a member of {seat}" for email, s in emails.items() if s == seat}
+            hits += find_texts(path, wanted)
+            hits += [Hit(path, part, f"{seat}'s typed orders, not resolved yet", text)
+                     for (part, text), n in count_texts(path, typed.get(seat, set())).items() if n]
+    return hits
+
+
+def typed_strings(record: MatchRecord, orders: dict[str, Any],
+                  before: dict[Path, dict[str, bytes]]) -> dict[str, set[str]]:
+    """What each seat typed that tells its orders apart: the strings of its cells (3 characters or more) that
+    no other seat typed this window and that no file held before (a dropdown's words, a tile's name on
+    the board are not the seat's secret)."""
+    window = record.ruleset.window(record.state)
+    adapter = record.ruleset.sheet()
+    assert window is not None and adapter is not None
+    out: dict[str, set[str]] = {}
+    for seat, seat_orders in orders.items():
+        cells = adapter.typed_cells(record.state, window, seat, seat_orders)
+        out[seat] = {v for table in cells.values() for row in table.values() for v in row.values()
+                     if isinstance(v, str) and len(v.strip()) >= 3}
+    shared = {t for seat, mine in out.items() for t in mine if any(t in o for s, o in out.items() if s != seat)}
+    held = {t for parts in before.values() for (_, t), n in count_parts(parts, set().union(*out.values())).items()
+            if n} if out else set()
+    return {seat: mine - shared - held for seat, mine in out.items()}
+
+
+def play_and_scan(config: MatchConfig, sheets: MatchSheets, emails: dict[str, str],
+                  windows: int = WINDOWS) -> list[Hit]:
+    """Play ``windows`` windows with the bots, scanning after each seat typed (a poll gives feedback) and after
+    each resolution."""
+    cls = get_ruleset(config.ruleset)
+    rules: AnyRuleset = create_ruleset(config.ruleset)
+    make = next(iter(rules.bots().values())).make
+    bots = {seat: make(f"leak/{seat}") for seat in (*config.seats, JUDGE)}
+    private = rules.traits.information is not Information.PERFECT
+    hits: list[Hit] = []
+    for _ in range(windows):
+        record = read_match(sheets, cls).record
+        if record.ruleset.window(record.state) is None:
+            break
+        before = {path: xml_parts(path) for path in openers(config)}
+        typed = typed_strings(record, type_bot_orders(sheets, cls, bots, ready=False), before)
+        report = poll(sheets, cls, now=NOW)
+        secret = typed if private and not report.resolved else {}
+        hits += scan(config, read_match(sheets, cls).record, emails, secret)
+        type_bot_orders(sheets, cls, bots, ready=True)
+        poll(sheets, cls, now=NOW)
+        hits += scan(config, read_match(sheets, cls).record, emails, {})
+    return hits
+
+
+def _config(tmp_path: Path, text: str) -> MatchConfig:
+    path = tmp_path / "match.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_config(path)
+
+
+@pytest.mark.parametrize("layout", ["starter", "private", "one workbook", "one workbook, engine under gm/",
+                                    "one orders file for every seat", "the judge's tabs in the board"])
+@pytest.mark.parametrize("game", GAMES)
+def test_no_file_a_seat_opens_holds_a_secret(game: str, layout: str, tmp_path: Path) -> None:
+    """init refuses the layout naming the file and the secret, or no file a seat opens holds one."""
+    rules: AnyRuleset = create_ruleset(game)
+    if layout == "the judge's tabs in the board" and not rules.traits.judge:
+        pytest.skip(f"{game} has no judge")
+    config = _config(tmp_path, layouts(game)[layout])
+    roster = _roster_csv(rules, tmp_path / "roster.csv", config.seats)
+    try:
+        init_window_match(config, now=NOW, roster_file=tmp_path / "roster.csv", share=False, seed=SEED)
+    except ExposedSecretError as exc:
+        assert layout not in ("starter", "private"), f"init refuses the {layout} layout: {exc}"
+        leaking = "orders.xlsx" if layout == "one orders file for every seat" else config.board
+        assert f"- {leaking} would hold" in str(exc), str(exc)
+        assert any(secret in str(exc) for secret in ("the seed", "orders", "the judge's tabs")), str(exc)
+        assert not (tmp_path / leaking).exists(), "a refused layout writes nothing"
+        return
+    assert layout in ("starter", "private") or rules.traits.information is Information.PERFECT, \
+        f"init accepted the {layout} layout for a game with hidden information"
+    emails = {_email(m.name): m.seat for m in roster.members}
+    hits = play_and_scan(config, open_match_sheets(config), emails)
+    assert not hits, "\n".join(str(h) for h in hits)
+
+
+def test_the_scan_finds_the_secrets_of_a_match_in_one_workbook(tmp_path: Path) -> None:
+    """A GvG match laid out as the old default (everything in match.xlsx, as init made it before): the scan
+    finds the seed in the hidden engine tab, the e-mails of the roster, and each team's typed orders."""
+    text = _sheets_section(starter_config("gvg").read_text(encoding="utf-8"), 'board = "match.xlsx"')
+    config = _config(tmp_path, text)
+    rules: AnyRuleset = create_ruleset("gvg")
+    roster = _roster_csv(rules, tmp_path / "roster.csv", config.seats)
+    path = tmp_path / "match.xlsx"
+    openpyxl.Workbook().save(path)
+    sheets = MatchSheets.single(config.seats, LocalWorkbookBackend(path))
+    create_window_match(sheets, rules, roster, seed=SEED)
+    from sheets_gm.match.roster_tab import lay_out_roster_tab  # the Roster tab as the old init left it
+    from sheets_gm.sheets.spec import ruleset_sheet_spec
+    lay_out_roster_tab(sheets.engine, ruleset_sheet_spec("gvg"), roster_columns(rules), config.seats, config.title)
+    sheets.engine.write([RangeWrite(a1("Roster", "A2"), [[m.name, m.seat, _email(m.name)] for m in roster.members])])
+    hits = play_and_scan(config, sheets, {_email(m.name): m.seat for m in roster.members}, windows=2)
+    found = {h.what for h in hits}
+    assert any(h.what.startswith("the seed") and h.part.startswith("xl/worksheets/") for h in hits), found
+    assert {"the e-mail of a member of red", "the e-mail of a member of blue"} <= found, found
+    assert any(h.what.endswith("typed orders, not resolved yet") for h in hits), found
+    assert all(h.file == path for h in hits)

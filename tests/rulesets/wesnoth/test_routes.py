@@ -1,0 +1,100 @@
+"""The board's route tables find what the core's route finding finds, in the same order: the same hexes and
+costs from ``cheapest_paths`` (insertion order included, which the bots' ties depend on), the same route from
+``path_to`` (ties N, NE, SE, S, SW, NW), and a unit's reach as the search-then-stop-hexes rule defines it."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.core.topology import cheapest_paths, path_to
+from sheets_gm.engine.registry import default_board_text
+from sheets_gm.rulesets.wesnoth.board import Cell, WesnothBoard
+from sheets_gm.rulesets.wesnoth.tables import default_tables
+from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
+
+TABLES = default_tables()
+MOVE_COSTS = sorted({tuple(sorted(u.move_costs.items())) for u in TABLES.units.values()})
+TERRAINS = [Terrain.PLAIN, Terrain.FOREST, Terrain.HARSH, Terrain.MOUNTAIN, Terrain.WATER, Terrain.IMPASSABLE]
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> WesnothBoard:
+    """A small board of random terrain with a keep for player 1 (what a board needs to be one)."""
+    width, height = draw(st.integers(2, 9)), draw(st.integers(2, 9))
+    terrains = draw(st.lists(st.sampled_from(TERRAINS), min_size=width * height, max_size=width * height))
+    rows = [tuple(Cell(terrains[r * width + c]) for c in range(width)) for r in range(height)]
+    rows[0] = (Cell(Terrain.CITY, Feature.KEEP, 1), *rows[0][1:])
+    return WesnothBoard._checked(rows, "test")
+
+
+def hexes_of(board: WesnothBoard) -> st.SearchStrategy[Hex]:
+    return st.sampled_from(list(board.grid.cells()))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_search_finds_what_cheapest_paths_finds_in_its_order(data: st.DataObject) -> None:
+    board = data.draw(boards())
+    move_costs = dict(data.draw(st.sampled_from(MOVE_COSTS)))
+    start = data.draw(hexes_of(board))
+    blocked = data.draw(st.frozensets(hexes_of(board), max_size=8))
+    budget = data.draw(st.one_of(st.none(), st.integers(1, 12)))
+    costs = board.routes.costs(move_costs)
+
+    expected = cheapest_paths(board.grid, start, lambda h: None if h in blocked else costs[h], budget)
+    found = board.routes.search(start, costs, blocked, budget)
+    assert list(found.items()) == list(expected.items())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_path_is_path_to_with_its_ties(data: st.DataObject) -> None:
+    board = data.draw(boards())
+    costs = board.routes.costs(dict(data.draw(st.sampled_from(MOVE_COSTS))))
+    start, goal = data.draw(hexes_of(board)), data.draw(hexes_of(board))
+    blocked = data.draw(st.frozensets(hexes_of(board), max_size=8))
+    budget = data.draw(st.one_of(st.none(), st.integers(1, 12)))
+    expected = path_to(board.grid, start, goal, lambda h: None if h in blocked else costs[h], budget)
+    assert board.routes.path(start, goal, costs, blocked, budget) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_reach_adds_each_stop_hex_after_the_hexes_it_is_entered_from(data: st.DataObject) -> None:
+    board = data.draw(boards())
+    costs = board.routes.costs(dict(data.draw(st.sampled_from(MOVE_COSTS))))
+    start = data.draw(hexes_of(board))
+    blocked = data.draw(st.frozensets(hexes_of(board), max_size=6))
+    stops = data.draw(st.frozensets(hexes_of(board), max_size=10))
+    budget = data.draw(st.integers(1, 10))
+    # the rule as the core's search states it: stop hexes can be entered but not left
+    inner = cheapest_paths(board.grid, start, lambda h: None if h in blocked or h in stops else costs[h], budget)
+    expected = dict(inner)
+    for h, spent in inner.items():
+        for n in board.grid.neighbours(h):
+            step = costs[n]
+            if n in stops and n not in blocked and step is not None and spent + step <= budget \
+                    and spent + step < expected.get(n, 1e9):
+                expected[n] = spent + step
+    found = board.routes.reach(start, costs, blocked, stops, budget)
+    assert list(found.items()) == list(expected.items())
+
+
+def test_the_tables_are_made_once_per_board_and_goal() -> None:
+    board = WesnothBoard.from_text(default_board_text("wesnoth"))
+    unit = TABLES.units["Spearman"]
+    goal = board.villages[0]
+    assert board.routes is board.routes
+    assert board.routes.costs(unit.move_costs) is board.routes.costs(dict(unit.move_costs))
+    field = board.routes.field(unit.move_costs, goal)
+    assert field is board.routes.field(unit.move_costs, goal)
+    assert field == cheapest_paths(board.grid, goal, lambda h: unit.move_cost(board.terrain(h)))
+    hexes = list(board.grid.cells())
+    nearest = board.routes.nearest(unit.move_costs, (goal, board.villages[1]), hexes)
+    other = board.routes.field(unit.move_costs, board.villages[1])
+    assert list(nearest) == hexes
+    assert all(nearest[h] == min(field.get(h, 1e9), other.get(h, 1e9)) for h in hexes)
+    again = board.routes.nearest(unit.move_costs, (goal, board.villages[1]), hexes[:3])
+    assert again == {h: nearest[h] for h in hexes[:3]}

@@ -1,0 +1,51 @@
+"""The engine record keeps a value longer than a cell (a war of hundreds of armies) across the cells right of it,
+instead of cutting it at the cell's limit and leaving a match that no longer reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.engine.core.ruleset import Member, Roster
+from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
+from sheets_gm.sheets.local import MAX_CELL_CHARS, create_workbook
+from sheets_gm.sync.match_record import (
+    CELL_CHUNK,
+    VALUE_CELLS,
+    ValueTooLongError,
+    compact_json,
+    joined_cells,
+    spread_cells,
+)
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_read import read_match
+
+
+def test_a_long_value_runs_on_into_the_cells_to_its_right_and_reads_back_whole() -> None:
+    text = "{" + "Ça va – 🐉 " * 9_000 + "}"
+    cells = spread_cells(text, "state value")
+    assert len(cells) == -(-len(text) // CELL_CHUNK) and str(cells[0]).startswith(f"⧉{len(cells)}⧉")
+    assert joined_cells(["state", *cells, "left over from a longer value"], 1) == text
+    assert spread_cells("{}", "state value") == ["{}"] and joined_cells(["state", "{}", "old"], 1) == "{}"
+    with pytest.raises(ValueTooLongError, match=r"state value is .* characters long: the engine tab keeps at most"):
+        spread_cells("x" * (VALUE_CELLS * CELL_CHUNK + 1), "state value")
+
+
+def test_a_war_whose_state_is_longer_than_a_workbook_cell_is_created_and_read_back(tmp_path: Path) -> None:
+    rules = create_ruleset("coalition")
+    members = tuple(Member(f"{side.title()} army number {n:03d}", side,
+                           {"rank": "3", "at": f"Dominaria {1 + n % 12 + (12 if side == 'phyrexia' else 0)}"
+                                              f"{'ABDGH'[n % 5]}",
+                            "units": "5000/2500/1500/1000", **({"factions": "white blue", "primary": "white"}
+                                                               if side == "coalition" else {})})
+                    for side in ("coalition", "phyrexia") for n in range(150))
+    roster = Roster(("coalition", "phyrexia"), members)
+    backend = create_workbook(tmp_path / "war.xlsx", WorkbookLayout("war", (TabLayout("Turn report", 2, 2),)))
+    sheets = MatchSheets.single(roster.seats, backend)
+    record = create_window_match(sheets, rules, roster, seed=b"long")
+    assert len(compact_json(rules.state_codec.to_json(record.state))) > MAX_CELL_CHARS  # more than a cell holds
+    read = read_match(sheets, get_ruleset("coalition"))
+    assert read.record.state == record.state and len(read.record.state.armies) == 300

@@ -1,0 +1,257 @@
+"""Every table is sized from the match and grows when a resolution needs more rows: no army, battle, unit,
+recruit or action is ever left without a row for want of room (issue 20, finding 8)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from sheets_gm.cli import main
+from sheets_gm.engine.core.ruleset import JUDGE, Member, Roster
+from sheets_gm.engine.core.settings import parse_settings
+from sheets_gm.engine.registry import TEMPLATES, create_ruleset, default_board_text, get_ruleset
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.window_match import init_window_match, window_sync_once
+from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import a1
+from sheets_gm.sync.match_record import engine_write
+from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.window_read import read_match
+from sheets_gm.sync.window_writes import drawn_writes
+from tests.fakes.memory import InjectedFault, MemoryBackend
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+
+
+def _squares(cols: range) -> list[str]:
+    """The Dominaria squares of these columns that are not ocean, in reading order."""
+    plane = yaml.safe_load((TEMPLATES / "coalition" / "map.yaml").read_text(encoding="utf-8"))["planes"]["Dominaria"]
+    return [f"Dominaria {c}{chr(ord('A') + r)}" for r, line in enumerate(plane["rows"])
+            for c, terrain in enumerate(line.split(), start=1) if c in cols and terrain != "o"]
+
+
+def coalition_war(tmp_path: Path, per_side: int) -> Path:
+    """A Coalition match folder: the starter config with a roster of ``per_side`` armies a side."""
+    with (tmp_path / "armies.csv").open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
+        for side, cols in (("coalition", range(1, 13)), ("phyrexia", range(13, 25))):
+            for n, at in zip(range(1, per_side + 1), _squares(cols), strict=False):
+                factions = ("white blue", "white") if side == "coalition" else ("", "")
+                out.writerow([f"{side[:4].title()} {n:02d}", side, 1 + n % 6, at, "500/250/150/100", *factions])
+    text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
+    (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
+                                         encoding="utf-8")
+    return tmp_path / "match.toml"
+
+
+def test_a_coalition_war_of_70_armies_a_side_gives_every_army_an_order_row(tmp_path: Path) -> None:
+    config = load_config(coalition_war(tmp_path, 70))
+    init_window_match(config, now=NOW, seed=b"seventy")
+    sheets = open_match_sheets(config)
+    cls = get_ruleset("coalition")
+    read = read_match(sheets, cls)
+    for side in ("coalition", "phyrexia"):
+        armies = [r.subject for r in read.seats[side].rows if r.table == "armies"]
+        assert len(armies) == 70 and len(set(armies)) == 70, side
+    bots = {seat: read.record.ruleset.bots()["commander"].make(seat) for seat in ("coalition", "phyrexia")}
+    typed = type_bot_orders(sheets, cls, bots)  # refuses an army with no row (UntypableOrdersError)
+    last = {}
+    for side in ("coalition", "phyrexia"):  # the last row's army holds: typed by hand where the bot left it
+        tab = read.seats[side].tab
+        placed = tab.table("armies")
+        last[side] = placed.rows - 1, [r.subject for r in read.seats[side].rows if r.table == "armies"][-1]
+        if last[side][1] not in typed[side].orders[side]:
+            sheets.of(side).write([RangeWrite(a1(tab.name, placed.cell(last[side][0], "order")), [["none"]])])
+    report = window_sync_once(config, sheets, now=NOW)
+    assert report.resolved and not report.rejected, report.rejected[:3]
+    for side, (_, army) in last.items():
+        archived = json.loads(str(sheets.of(side).read([f"'Archive {side}'!B2"])[0][0][0]))
+        assert army in {r["subject"] for r in archived["rows"]}, side
+
+
+def _pairs(count: int) -> list[tuple[str, str]]:
+    """``count`` pairs of side-by-side Dominaria squares (neither ocean): a Coalition army's and its foe's."""
+    plane = yaml.safe_load((TEMPLATES / "coalition" / "map.yaml").read_text(encoding="utf-8"))["planes"]["Dominaria"]
+    out = []
+    for r, line in enumerate(plane["rows"]):
+        terrain = line.split()
+        for c in range(0, len(terrain) - 1, 2):
+            if "o" not in (terrain[c], terrain[c + 1]):
+                out.append((f"{c + 1}{chr(ord('A') + r)}", f"{c + 2}{chr(ord('A') + r)}"))
+    return out[:count]
+
+
+def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: Path) -> None:
+    pairs = _pairs(40)
+    with (tmp_path / "armies.csv").open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
+        for n, (ours, theirs) in enumerate(pairs, start=1):
+            out.writerow([f"Coal {n:02d}", "coalition", 3, f"Dominaria {ours}", "5000/2500/1500/1000", "white blue",
+                          "white"])
+            out.writerow([f"Phyr {n:02d}", "phyrexia", 1, f"Dominaria {theirs}", "500/250/150/100", "", ""])
+    text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
+    (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
+                                         encoding="utf-8")
+    config = load_config(tmp_path / "match.toml")
+    init_window_match(config, now=NOW, seed=b"forty")
+    sheets = open_match_sheets(config)
+    cls = get_ruleset("coalition")
+    read = read_match(sheets, cls)
+    tab = read.seats["coalition"].tab
+    armies = tab.table("armies")
+    writes = []
+    for row in read.seats["coalition"].rows:
+        if row.table == "armies":
+            n = int(row.subject.split()[1])
+            index = row.row - armies.first_row
+            writes += [RangeWrite(a1(tab.name, armies.cell(index, "to")), [[pairs[n - 1][1]]]),
+                       RangeWrite(a1(tab.name, armies.cell(index, "order")), [["engage"]]),
+                       RangeWrite(a1(tab.name, armies.cell(index, "target")), [[f"Phyr {n:02d}"]])]
+    sheets.of("coalition").write([*writes, RangeWrite(a1(tab.name, tab.table("side").cell(0, "ready")), [[True]])])
+    phyrexia = read.seats["phyrexia"].tab
+    sheets.of("phyrexia").write([RangeWrite(a1(phyrexia.name, phyrexia.table("side").cell(0, "ready")), [[True]])])
+    assert window_sync_once(config, sheets, now=NOW).resolved
+    judged = read_match(sheets, cls)
+    assert sum(1 for b in judged.record.state.battles if b.announced) == 40
+    rows = judged.seats[JUDGE].rows
+    assert len([r for r in rows if r.table == "results"]) == 40  # a row for every battle announced
+    assert len([r for r in rows if r.table == "losses"]) == 80  # and for every army in one
+    view = [str(c) for line in sheets.judge_sheet().read(["'View judge'!A4:H43"])[0] for c in line if c]
+    squares = {b.at for b in judged.record.state.battles}
+    shown = {c for c in view if c in squares}
+    left_out = next(c for c in view if c.startswith("… "))  # the panel's rows run out: it says where the rest are
+    assert all(sq in shown or sq in left_out for sq in squares) and "Judge tab" in left_out
+    assert "Board" not in " ".join(view)  # no tab that does not exist
+    type_bot_orders(sheets, cls, {JUDGE: judged.record.ruleset.bots()["commander"].make("judge")})
+    report = window_sync_once(config, sheets, now=NOW)
+    assert report.resolved and not report.rejected, report.rejected[:3]
+    assert not [b for b in read_match(sheets, cls).record.state.battles if b.announced]  # none waits a turn
+
+
+@pytest.mark.parametrize("cut", [False, True], ids=["whole", "cut after the layout"])
+def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool) -> None:
+    rules = create_ruleset("wesnoth")
+    assert isinstance(rules, WesnothRuleset)
+    roster = rules.sample_roster()
+    board_, engine = MemoryBackend("board"), MemoryBackend("engine")
+    seats = {seat: MemoryBackend(seat) for seat in roster.seats}
+    sheets = MatchSheets(roster.seats, board_, engine, tuple(seats.values()))
+    record = create_window_match(sheets, rules, roster, seed=b"grow")
+    state = record.state
+    first = state.players[0].name
+    placed = MatchTabs(rules.sheet().spec, roster.seats, False).orders(first).table("units")
+    assert placed.rows == 24  # the layout's floor: a leader alone needs one
+    # The GM's test army: her leader and 23 more on free hexes, and gold enough to recruit a full castle.
+    board = rules.rules.board
+    leader = next(u for u in state.units if u.owner == first and u.leader)
+    taken = {u.at for u in state.units}
+    free = [h for h in board.grid.cells() if h not in taken and board.cell(h).feature is Feature.NONE
+            and board.terrain(h) in (Terrain.PLAIN, Terrain.FOREST)]
+    army = [replace(leader, id=f"{first}-{n}", at=free[n], leader=False) for n in range(23)]
+    state = replace(state, units=(*state.units, *army),
+                    players=tuple(replace(p, gold=500) if p.name == first else p for p in state.players))
+    record = replace(record, state=state)
+    batch = WriteBatch()  # the match drawn as it stands now: 24 units in her 24 rows
+    drawn_writes(batch, sheets, MatchTabs(rules.sheet().spec, roster.seats, False), record, rules.sheet(),
+                 rules.dice(record.seed, state))
+    batch.put(engine, *engine_write("Engine", record))
+    batch.run(sheets.write_order())
+    cls = get_ruleset("wesnoth")
+    type_bot_orders(sheets, cls, {first: rules.bots()["skirmisher"].make("grow")})
+    if cut:  # the resolution stops after laying her tab out larger, before its write: the next poll completes it
+        seats[first].fail_on_call = len(seats[first].calls) + 3  # its read, its layout, then the write
+        with pytest.raises(InjectedFault):
+            poll(sheets, cls, now=NOW, force=True)
+        seats[first].fail_on_call = None
+    report = poll(sheets, cls, now=NOW, force=True)
+    assert report.resolved and report.tables_grown == [first], report.rejected
+    after = read_match(sheets, cls)
+    mine = [u.id for u in after.record.state.units if u.owner == first]
+    assert len(mine) > 24  # the bot recruited
+    rows = [r.subject for r in after.seats[first].rows if r.table == "units"]
+    assert rows == mine  # every unit has its row, the recruits too
+    assert after.seats[first].tab.table("units").rows == len(mine) + GROWTH_SPARE_ROWS
+
+
+def test_a_match_laid_out_with_too_few_rows_is_warned_by_sync_status_and_doctor_and_repair_fits_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = coalition_war(tmp_path, 60)
+    config = load_config(path)
+    init_window_match(config, now=NOW, seed=b"short")
+    sheets = open_match_sheets(config)
+    cls = get_ruleset("coalition")
+    record = read_match(sheets, cls).record
+    # As a match laid out by an earlier sheets-gm stands: its tables hold 60 armies a side, and it has 70.
+    more = [replace(a, name=f"{a.name} bis") for side in ("coalition", "phyrexia")
+            for a in [a for a in record.state.armies if a.side.value == side][:10]]
+    record = replace(record, state=replace(record.state, armies=(*record.state.armies, *more)))
+    sheets.engine.write([RangeWrite(*engine_write("Engine", record))])
+    capsys.readouterr()
+    assert main(["status", "-c", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ("Warning: the armies table of tab 'Orders coalition' has 60 rows for 70: the last 10 have no row to type "
+            "in; the armies table of tab 'Orders phyrexia' has 60 rows for 70") in out
+    assert "Run sheets-gm repair" in out
+    main(["doctor", "-c", str(path)])
+    assert "tab 'Orders phyrexia' has 60 rows for 70" in capsys.readouterr().out
+    assert main(["repair", "-c", str(path)]) == 0
+    capsys.readouterr()
+    after = read_match(sheets, cls)
+    assert len([r for r in after.seats["coalition"].rows if r.table == "armies"]) == 70
+    assert main(["status", "-c", str(path)]) == 0 and "Warning" not in capsys.readouterr().out
+
+
+def _memory_match(name: str, roster: Roster | None = None, board: str | None = None,
+                  **settings: object) -> tuple[MatchSheets, Any]:
+    """A match of ``name`` created on in-memory spreadsheets (its sample roster unless given)."""
+    cls = get_ruleset(name)
+    rules = create_ruleset(name, parse_settings(cls.traits.settings_type, settings), board)
+    roster = roster or rules.sample_roster()
+    judge = MemoryBackend("judge") if cls.traits.judge else None
+    sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
+                         tuple(MemoryBackend(s) for s in roster.seats), judge)
+    create_window_match(sheets, rules, roster, seed=b"sizes")
+    return sheets, rules
+
+
+def test_a_gvg_team_of_fifteen_players_gets_fifteen_rows() -> None:
+    roles = ("dps", "tank", "healer")
+    roster = Roster(("red", "blue"), tuple(Member(f"{team}{n}", team, {"role": roles[n % 3]})
+                                           for team in ("red", "blue") for n in range(1, 16)))
+    sheets, _ = _memory_match("gvg", roster)
+    read = read_match(sheets, get_ruleset("gvg"))
+    assert [r.subject for r in read.seats["red"].rows if r.table == "players"] == [f"red{n}" for n in range(1, 16)]
+
+
+def test_win_or_die_has_an_action_row_and_a_reaction_row_per_command_token() -> None:
+    sheets, _ = _memory_match("winordie", tokens=20)
+    tab = read_match(sheets, get_ruleset("winordie")).seats["Ann"].tab
+    assert tab.table("actions").rows == 20 and tab.table("reactions").rows == 20  # 20 tokens, 20 actions a turn
+
+
+
+def test_a_wesnoth_castle_of_nine_hexes_gives_nine_recruit_rows() -> None:
+    lines = default_board_text("wesnoth").splitlines()
+    lines[2] = lines[2].replace(".        ", "castle1  ", 3)  # three more castle hexes for the first player
+    sheets, rules = _memory_match("wesnoth", board="\n".join(lines))
+    assert len(rules.rules.board.castle_of(1)) == 9
+    read = read_match(sheets, get_ruleset("wesnoth"))
+    first = read.record.state.players[0].name
+    recruits = [r.subject for r in read.seats[first].rows if r.table == "recruit"]
+    assert len(recruits) == 9  # she may recruit nine units in one step: a row each
