@@ -208,7 +208,7 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
 
         after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning)
     else:
-        after_local_poll(config.path, config_mark, sheets, before, report, summary, warning)
+        after_local_poll(config.path, config_mark, sheets, before, report, summary, warning, read_at)
     return 0
 
 

@@ -9,11 +9,12 @@ shows as a change, and the next poll reads it).
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sheets.marks import FileMark, file_mark
-from sheets_gm.sync.poll_state import PollState, forget_state, save_state, state_path
+from sheets_gm.sync.poll_state import PollState, forget_state, iso, save_state, state_path
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_poll import WindowReport
 
@@ -29,7 +30,8 @@ def before_local_poll(config_path: Path, sheets: MatchSheets) -> dict[str, FileM
 
 
 def after_local_poll(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
-                     before: dict[str, FileMark | None], report: WindowReport, summary: str, warning: str) -> None:
+                     before: dict[str, FileMark | None], report: WindowReport, summary: str, warning: str,
+                     read_at: datetime) -> None:
     """Keep what this poll saw (see the module notes); nothing when a fingerprint is missing (the next poll reads).
 
     ``config_mark`` is the config file as it was before it was loaded; ``summary`` what the poll printed
@@ -45,4 +47,4 @@ def after_local_poll(config_path: Path, config_mark: FileMark | None, sheets: Ma
         return
     save_state(state_path(config_path), PollState(config=config_mark, deadline=report.deadline,
                                                   finished=report.finished, summary=summary, warning=warning,
-                                                  files=files))
+                                                  files=files, full_read_at=iso(read_at)))

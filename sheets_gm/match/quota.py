@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sheets_gm.sync.poll_gate import SAFETY_NET_MINUTES as SAFETY_NET_MINUTES  # doctor and the gate name it here
+
 #: Where the limits below come from.
 LIMITS_SOURCE = "https://developers.google.com/workspace/sheets/api/limits"
 #: Sheets API read requests allowed per minute per user per project (and per project).
@@ -113,8 +115,6 @@ def quota_use(spreadsheets: int, interval: float, matches: int = 1) -> QuotaUse:
 #: Where Drive's limits come from; Drive counts quota units, hundreds of thousands a minute per user, so the
 #: one ``changes.list`` a poll makes is never what limits a service account.
 DRIVE_LIMITS_SOURCE = "https://developers.google.com/workspace/drive/api/guides/limits"
-#: Minutes between two full reads of an idle match from cron (the poll gate's safety net against Drive's lag).
-SAFETY_NET_MINUTES = 30
 #: What doctor assumes of a match being played: polls an hour that find a player's save (each costs a full read,
 #: then the read-back of our answer), and resolutions an hour (a read, a write, the read-back).
 ACTIVE_CHANGES_PER_HOUR = 4.0

@@ -84,7 +84,7 @@ def test_a_copy_of_the_same_bytes_is_not_a_change_but_a_touched_config_is_read(
 
 
 def test_a_due_deadline_is_seen_without_reading(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    deadline = datetime.now(UTC) + timedelta(hours=2)
+    deadline = datetime.now(UTC) + timedelta(minutes=20)
     config, _ = local_match(tmp_path, deadline=stamp_deadline(deadline, "UTC"))
     sync(capsys, config)
     assert idle_local_poll(config, deadline - timedelta(minutes=1)) is not None
@@ -124,3 +124,10 @@ def test_without_a_state_file_a_sync_reads_everything(tmp_path: Path, capsys: py
     reads = Reads(monkeypatch)
     sync(capsys, config)
     assert reads.count == 1 and load_state(state_path(config)) is not None
+
+
+def test_the_safety_net_reads_every_30_minutes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config, _ = local_match(tmp_path)
+    sync(capsys, config)
+    assert idle_local_poll(config, datetime.now(UTC) + timedelta(minutes=29)) is not None
+    assert idle_local_poll(config, datetime.now(UTC) + timedelta(minutes=31)) is None  # a new version, a missed edit
