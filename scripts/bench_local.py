@@ -1,7 +1,10 @@
 """Benchmark a local-workbook match as a GM runs it: start-up, an idle sync, the demo.
 
 Prints, each as the median of ``--repeats`` runs of a fresh process:
-- the wall time of an idle ``sheets-gm sync`` on a local workbook (what cron runs every few minutes);
+- an idle ``sheets-gm sync`` on a local workbook (what cron runs every minute) against a bare
+  ``python -c pass``, paired: the two run alternately, so a busy machine slows both alike; the medians,
+  the ratio of the medians and the median of the per-pair ratios (goal: at most 6x);
+- a sync that reads (its poll state removed first, as on a machine that never polled the match);
 - the wall time of ``sheets-gm demo`` (a whole bot match through the workbook);
 - how many modules an idle local sync imports, and which heavy stacks among them (Google's
   client, requests, tenacity, numpy) it should not need;
@@ -59,6 +62,12 @@ def _python() -> str:
     return sys.executable
 
 
+def _program() -> list[str]:
+    """How cron starts a sync: the installed ``sheets-gm`` beside this Python, else ``python -m sheets_gm.cli``."""
+    installed = Path(_python()).with_name("sheets-gm")
+    return [str(installed)] if installed.exists() else [_python(), "-m", "sheets_gm.cli"]
+
+
 def make_match(folder: Path) -> Path:
     """A local match (4 players, no deadline) created with ``init``; returns its config."""
     (folder / "roster.csv").write_text("name,team,role\nAnn,red,dps\nBen,red,tank\n"
@@ -88,14 +97,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         config = make_match(folder)
-        sync = [_python(), "-m", "sheets_gm.cli", "sync", "-c", str(config), "--quiet"]
+        sync = [*_program(), "sync", "-c", str(config), "--quiet"]
+        timed(sync, folder)  # the first poll reads and leaves the poll state
         timed(sync, folder)  # warm the file cache
-        idle = [timed(sync, folder) for _ in range(args.repeats)]
+        bare = [_python(), "-c", "pass"]
+        pairs = [(timed(bare, folder), timed(sync, folder)) for _ in range(args.repeats)]
+        passes, idle = [p for p, _ in pairs], [s for _, s in pairs]
+        ratio = statistics.median(s / p for p, s in pairs)
+        print(f"idle local sync: median {statistics.median(idle) * 1000:.0f} ms wall, python -c pass: median "
+              f"{statistics.median(passes) * 1000:.0f} ms, paired over {args.repeats} runs: "
+              f"{statistics.median(idle) / statistics.median(passes):.1f}x the medians, "
+              f"{ratio:.1f}x the median of the pairs (goal: at most 6x)")
+        state = folder / ".sheets-gm" / "match.poll.json"
+
+        def reading() -> float:
+            state.unlink(missing_ok=True)
+            return timed(sync, folder)
+
+        full = [reading() for _ in range(args.repeats)]
+        print(f"a local sync that reads (no poll state): median {statistics.median(full):.2f} s wall "
+              f"(min {min(full):.2f}, max {max(full):.2f})")
         probe = subprocess.run([_python(), "-c", _IMPORTS_PROBE.format(heavy=HEAVY), str(config)], check=True,
                                capture_output=True, text=True, cwd=folder)
         imports = json.loads(probe.stdout.strip().splitlines()[-1])
-        print(f"idle local sync: median {statistics.median(idle):.2f} s wall over {args.repeats} runs "
-              f"(min {min(idle):.2f}, max {max(idle):.2f})")
         print(f"modules imported by an idle local sync: {imports['modules']}; heavy stacks among them: "
               f"{', '.join(imports['heavy']) or 'none'}")
         if args.skip_demo:

@@ -13,6 +13,12 @@ spreadsheet and nothing else; bytes read by an idle poll do not grow over the ma
 over the first windows of the same phase: the median of the last three idle polls of a phase against
 that of its first three, since what is read varies with the match).
 
+Then, for each game, the polls cron makes every minute through the Drive gate (``match/drive_gate.py``):
+Sheets and Drive requests of an idle poll, of the poll that resolves after the bots typed, and of the
+read-back after our write; bars: an idle poll makes no Sheets request and at most one Drive request, a
+resolution 1 read + at most 1 write per spreadsheet and one Drive request. And the matches one service
+account holds, idle and being played, with cron every minute and every five (``match/quota.py``).
+
     .venv/bin/python scripts/bench_sync.py [--ruleset NAME ...] [--windows N] [--bot KIND] [--seed TEXT]
 """
 
@@ -21,11 +27,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeVar
 
@@ -35,15 +42,18 @@ if str(ROOT) not in sys.path:
 
 from sheets_gm.engine.core.ruleset import JUDGE  # noqa: E402
 from sheets_gm.engine.registry import create_ruleset, get_ruleset, ruleset_names  # noqa: E402
+from sheets_gm.match.drive_gate import after_google_poll, after_idle, before_google_poll, check_drive  # noqa: E402
+from sheets_gm.match.quota import idle_and_active  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
-from sheets_gm.sheets.google import GoogleSheetBackend  # noqa: E402
+from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend  # noqa: E402
 from sheets_gm.sheets.layout import Grid, WorkbookLayout  # noqa: E402
+from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
 from sheets_gm.sync.window_autoplay import type_bot_orders  # noqa: E402
 from sheets_gm.sync.window_create import create_window_match  # noqa: E402
 from sheets_gm.sync.window_poll import poll  # noqa: E402
-from tests.fakes.google_api import READ, WRITE, GoogleApiFake, fake_client  # noqa: E402
+from tests.fakes.google_api import CHANGES, READ, START_TOKEN, WRITE, GoogleApiFake, fake_client  # noqa: E402
 
 T = TypeVar("T")
 
@@ -239,6 +249,104 @@ def bench(ruleset: str, seed: str, windows: int | None, bot: str = "") -> list[s
     return failed
 
 
+@dataclass
+class GatedPoll:
+    """The requests of one cron poll through the Drive gate."""
+
+    reads: int
+    writes: int
+    drive: int
+    resolved: bool
+
+    def text(self) -> str:
+        """``0R 0W 1D``."""
+        return f"{self.reads}R {self.writes}W {self.drive}D"
+
+
+def gated_polls(ruleset: str, seed: str, bot: str = "") -> tuple[int, dict[str, GatedPoll]]:
+    """The spreadsheets of the ruleset's sample match and its cron polls a minute apart through the Drive gate:
+    the first (no state), an idle one, the one after the bots typed (it resolves), the read-back, idle again."""
+    cls = get_ruleset(ruleset)
+    rules = create_ruleset(ruleset)
+    kinds = rules.bots()
+    make = (kinds[bot] if bot in kinds else next(iter(kinds.values()))).make
+    bots = {seat: make(f"bench/{seat}") for seat in (*rules.sample_roster().seats, JUDGE)}
+    steps: dict[str, GatedPoll] = {}
+    with GoogleApiFake() as fake, tempfile.TemporaryDirectory() as tmp:
+        fake.now = NOW
+        match, _roles = new_match(fake, ruleset, seed.encode())
+        meters = match.meters
+        plain = MatchSheets(match.sheets.seats, meters["board"].inner, meters["engine"].inner,
+                            tuple(meters[s].inner for s in match.sheets.seats),
+                            meters[JUDGE].inner if JUDGE in meters else None)
+        config = Path(tmp) / "match.toml"
+        config.write_text("# the state file's place\n", encoding="utf-8")
+        mark = file_mark(config)
+        log = DriveChangeLog(plain.engine.client)  # type: ignore[attr-defined]
+        now = NOW
+
+        def step(name: str, force: bool = False) -> None:
+            nonlocal now
+            now += timedelta(minutes=1)
+            fake.now = now
+            fake.reset_counters()
+            gate = check_drive(config, mark, plain, log, now)
+            resolved = False
+            if gate.read:
+                before_google_poll(config)
+                report = poll(plain, cls, now=now, force=force, window_key=open_key if force else None)
+                resolved = report.resolved
+                after_google_poll(config, mark, gate, report, now, "", "")
+            else:
+                after_idle(config, gate)
+            steps[name] = GatedPoll(fake.calls(READ), fake.calls(WRITE), fake.calls(CHANGES) + fake.calls(START_TOKEN),
+                                    resolved)
+
+        open_key = ""
+        step("first poll")
+        step("idle poll")
+        first = poll(plain, cls, now=now, dry_run=True)  # where the match stands (not counted)
+        open_key = first.window_key
+        type_bot_orders(plain, cls, bots)
+        step("resolution", force=True)
+        step("read-back")
+        step("idle again")
+    return len({id(b) for b in plain.write_order()}), steps
+
+
+def gated_problems(ruleset: str, spreadsheets: int, steps: dict[str, GatedPoll]) -> list[str]:
+    """The Drive gate's bars each step missed."""
+    out = []
+    for name in ("idle poll", "idle again"):
+        got = steps[name]
+        if got.reads or got.writes or got.drive > 1:
+            out.append(f"{ruleset}: the {name} made {got.text()} (want no Sheets request, at most 1 Drive request)")
+    got = steps["resolution"]
+    if not got.resolved or got.reads != spreadsheets or got.writes > spreadsheets or got.drive > 1:
+        out.append(f"{ruleset}: the resolving poll made {got.text()} (want {spreadsheets}R, at most "
+                   f"{spreadsheets}W, 1D, and a resolution)")
+    return out
+
+
+def gated_report(rulesets: Sequence[str], seed: str, bot: str) -> list[str]:
+    """Print the Drive gate's table and the matches per account; return the bars missed."""
+    print("\nCron polls through the Drive gate (R = Sheets values.batchGet, W = values.batchUpdate, D = Drive "
+          "changes.list or getStartPageToken)")
+    names = ("first poll", "idle poll", "resolution", "read-back", "idle again")
+    print(f"{'game':<12} {'sheets':>6}  " + "  ".join(f"{n:>11}" for n in names)
+          + "   matches per account (idle / played): every minute, every 5 min")
+    failed: list[str] = []
+    for ruleset in rulesets:
+        count, steps = gated_polls(ruleset, seed, bot)
+        failed += gated_problems(ruleset, count, steps)
+        loads = [idle_and_active(count, period) for period in (1.0, 5.0)]
+        per_account = ", ".join(f"{idle.matches_per_account()} / {active.matches_per_account()}"
+                                for idle, active in loads)
+        print(f"{ruleset:<12} {count:>6}  " + "  ".join(f"{steps[n].text():>11}" for n in names)
+              + f"   {per_account}")
+    return failed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Bench each ruleset asked for (default: every one with sheets); return 1 if a bar failed."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -254,6 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     failed: list[str] = []
     for ruleset in args.ruleset or with_sheets():
         failed += bench(ruleset, args.seed, args.windows, args.bot)
+    failed += gated_report(args.ruleset or with_sheets(), args.seed, args.bot)
     for line in failed:
         print(f"FAIL {line}")
     print(f"\n{'Bars met' if not failed else 'Bars missed'} ({time.perf_counter() - start:.1f} s).")

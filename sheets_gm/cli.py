@@ -14,31 +14,37 @@ from importlib import import_module
 from typing import Any
 
 from sheets_gm import __version__
-from sheets_gm.commands import adjust, demo, doctor, export, init, repair, scenario, simulate, sync, undo, verify
 from sheets_gm.commands.base import UsageError, UserError
-from sheets_gm.engine.registry import ruleset_names, tools_module
 
-#: Each subcommand module's ``register``, in the order ``--help`` lists them.
-REGISTER: tuple[Callable[[Any], None], ...] = (
-    init.register,
-    sync.register,
-    export.register,
-    verify.register,
-    adjust.register,
-    undo.register,
-    doctor.register,
-    repair.register,
-    demo.register,
-    scenario.register,
-    simulate.register,
-)
+#: Each subcommand module of ``sheets_gm.commands`` with the commands its ``register`` adds, in the
+#: order ``--help`` lists them. A command line imports the module of the command it runs and no
+#: other (the idle sync that cron starts every minute pays for nothing else); ``--help`` imports all.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "init": ("init",),
+    "sync": ("sync", "resolve", "status"),
+    "export": ("export",),
+    "verify": ("verify",),
+    "adjust": ("adjust",),
+    "undo": ("undo",),
+    "doctor": ("doctor",),
+    "repair": ("repair",),
+    "demo": ("demo",),
+    "scenario": ("scenario",),
+    "simulate": ("simulate",),
+}
+
+
+def _command_module(word: str | None) -> str | None:
+    """The module of ``sheets_gm.commands`` that adds the command ``word`` (None: not a built-in command)."""
+    return next((module for module, words in COMMANDS.items() if word in words), None)
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser with every subcommand and its example, and a group per ruleset with tools.
 
-    A group's tools module is imported only when ``argv`` names that group: elsewhere the group
-    is listed by name, so other commands start no slower for it."""
+    A built-in command's parser holds that command alone (its module is the only one imported);
+    ``--help``, a mistyped command and a ruleset's group get every command. A group's tools module
+    is imported only when ``argv`` names that group: elsewhere the group is listed by name."""
     parser = argparse.ArgumentParser(
         prog="sheets-gm",
         description="A game-master companion that runs turn-based games through a spreadsheet.",
@@ -47,9 +53,19 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show the full traceback on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for register in REGISTER:
-        register(sub)
     chosen = _command_word(sys.argv[1:] if argv is None else argv)
+    module_name = _command_module(chosen)
+    words = sys.argv[1:] if argv is None else list(argv)
+    for name in COMMANDS if module_name is None else (module_name,):
+        register: Callable[..., None] = import_module(f"sheets_gm.commands.{name}").register
+        if name == module_name == "adjust":
+            register(sub, words)  # the options of the config's game only (see adjust.rulesets_named)
+        else:
+            register(sub)
+    if module_name is not None:
+        return parser
+    from sheets_gm.engine.registry import ruleset_names, tools_module
+
     for name in ruleset_names():
         module = tools_module(name)
         if module is not None and name not in sub.choices:

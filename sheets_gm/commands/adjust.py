@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from sheets_gm.commands.base import UserError, command
@@ -11,20 +14,50 @@ from sheets_gm.engine.core.ruleset import GmOption
 from sheets_gm.engine.registry import get_ruleset, ruleset_names
 
 
-def gm_options() -> dict[str, GmOption]:
-    """Every registered ruleset's GM options by flag (the first ruleset to name a flag describes it)."""
+def gm_options(rulesets: Sequence[str] | None = None) -> dict[str, GmOption]:
+    """The GM options by flag of ``rulesets`` (default: every registered one; the first to name a flag describes
+    it)."""
     found: dict[str, GmOption] = {}
-    for name in ruleset_names():
+    for name in ruleset_names() if rulesets is None else rulesets:
         for option in get_ruleset(name).gm_options():
             found.setdefault(option.flag, option)
     return found
+
+
+def _option_word(token: str) -> str:
+    return token[2:].partition("=")[0]
+
+
+def rulesets_named(argv: Sequence[str]) -> list[str] | None:
+    """The one ruleset whose options ``adjust`` needs for ``argv``: the config's (read with tomllib alone), so that
+    the command imports no other game; None (every ruleset) for ``--help``, an unreadable config, or an option
+    the config's ruleset lacks (the message then names what it accepts)."""
+    words = list(argv)
+    if "-h" in words or "--help" in words:
+        return None
+    config = Path("match.toml")
+    for i, word in enumerate(words):
+        if word in ("-c", "--config") and i + 1 < len(words):
+            config = Path(words[i + 1])
+        elif word.startswith("--config="):
+            config = Path(word.partition("=")[2])
+    try:
+        name = str(tomllib.loads(config.read_text(encoding="utf-8")).get("ruleset", "")).strip().lower()
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    if name not in ruleset_names():
+        return None
+    own = {o.flag for o in get_ruleset(name).gm_options()} | {"config", "reason", "debug"}
+    typed = {_option_word(w) for w in words if w.startswith("--")}
+    return [name] if typed <= own else None
 
 
 def parse_events(args: argparse.Namespace, ruleset: str, seats: tuple[str, ...]) -> list[Any]:
     """The GM events asked for on the command line, as the match's ruleset reads its options."""
     kind = get_ruleset(ruleset)
     accepted = {o.flag for o in kind.gm_options()}
-    values = {flag: list(getattr(args, flag.replace("-", "_")) or []) for flag in gm_options()}
+    values = {flag: list(getattr(args, flag.replace("-", "_"), None) or [])
+              for flag in gm_options(getattr(args, "option_rulesets", None))}
     foreign = [f"--{flag}" for flag, given in values.items() if given and flag not in accepted]
     if foreign:
         raise UserError(f"{', '.join(foreign)}: not a correction of a {ruleset} match; it accepts "
@@ -55,8 +88,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: Any) -> None:
-    """Add ``adjust`` to the command line."""
+def register(sub: Any, argv: Sequence[str] | None = None) -> None:
+    """Add ``adjust`` to the command line, with the options of the ruleset ``argv``'s config names (every
+    ruleset's without ``argv``, or for ``--help``: see ``rulesets_named``)."""
+    rulesets = None if argv is None else rulesets_named(argv)
     p = command(sub, "adjust", run, "apply a GM event between two windows: a correction or a result (logged)",
                 "Change the match between two windows with an event its ruleset accepts (the options below; each "
                 "game takes its own, and its rules page says which). Every change is written to the log and kept "
@@ -65,7 +100,8 @@ def register(sub: Any) -> None:
                 'sheets-gm adjust -c match.toml --coins red=5 --reason "duel paid twice"\n'
                 '         sheets-gm adjust -c match.toml --gold Ann=12 --reason "miscounted income"')
     add_config_option(p)
-    for option in gm_options().values():
+    p.set_defaults(option_rulesets=rulesets)
+    for option in gm_options(rulesets).values():
         p.add_argument(f"--{option.flag}", action="append", default=[], metavar=option.metavar, help=option.help)
     p.add_argument("--reason", default="", metavar="TEXT",
                    help="why (required with every correction but a duel award); written to the log")

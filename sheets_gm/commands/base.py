@@ -33,6 +33,12 @@ def command(sub: Any, name: str, func: Handler, summary: str, description: str,
     return parser
 
 
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    """The ``-c/--config`` option every match command takes."""
+    parser.add_argument("-c", "--config", type=Path, default=Path("match.toml"), metavar="MATCH.toml",
+                        help="the match config file (default: match.toml in this folder)")
+
+
 def _as_typed(path: Path) -> str:
     """``path`` relative to the working folder when it is below it (as a person would type it)."""
     try:

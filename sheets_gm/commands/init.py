@@ -112,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"The first orders are open{until}.")
     for line in outcome.shared:
         print(line)
-    print(f"Next: schedule the sync; this match's crontab line (crontab -e), at a minute of its own:\n"
-          f"  {cron_line(args.config)}\n"
+    print(f"Next: schedule the sync; this match's crontab line (crontab -e), a poll every minute (an idle poll "
+          f"reads nothing):\n  {cron_line(args.config)}\n"
           f"or run `{program_name()} sync -c {args.config}` by hand (scripts/cron.txt says more).")
     return 0
 

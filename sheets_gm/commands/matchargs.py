@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from sheets_gm.commands.base import UserError
+from sheets_gm.commands.base import add_config_option as add_config_option  # where every command finds it
 from sheets_gm.engine.core.settings import SettingError
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
@@ -26,12 +26,6 @@ USER_FIXABLE: tuple[type[Exception], ...] = (
     ConfigError, SheetError, SettingError, MatchRecordError, SeatRosterError, SheetSpecError, SeatsMismatchError,
     BetweenWindowsError,
 )
-
-
-def add_config_option(parser: argparse.ArgumentParser) -> None:
-    """The ``-c/--config`` option every match command takes."""
-    parser.add_argument("-c", "--config", type=Path, default=Path("match.toml"), metavar="MATCH.toml",
-                        help="the match config file (default: match.toml in this folder)")
 
 
 @contextmanager

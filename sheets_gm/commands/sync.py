@@ -1,256 +1,48 @@
-"""``sheets-gm sync``, ``resolve`` and ``status``: poll the match, resolve a turn, say where it stands."""
+"""``sheets-gm sync``, ``resolve`` and ``status``: their command line (what they do is in ``polls``).
+
+This module is all that an idle ``sync`` from cron imports besides the poll gate: when no workbook
+changed since the last poll and no deadline is due, the poll ends here, before any game, sheet or
+config code loads (``sheets_gm.sync.poll_gate``).
+"""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
-import signal
-import threading
 from datetime import UTC, datetime
-from pathlib import Path
-from types import FrameType
 from typing import Any
 
-from sheets_gm.commands.base import UsageError, UserError, command
-from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
-from sheets_gm.engine.core.settings import SettingError
-from sheets_gm.engine.core.words import counted
-from sheets_gm.match.config import MatchConfig, settings_drift
-from sheets_gm.match.watch import seconds_until, watch
-from sheets_gm.match.window_match import window_sync_once
-from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
-from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_poll import WindowReport
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def describe_wait(seconds: float) -> str:
-    """A duration for people: ``2 h 05 min``, ``4 min``, ``30 s``."""
-    seconds = max(0, int(seconds))
-    if seconds >= 3600:
-        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
-    if seconds >= 60:
-        return f"{seconds // 60} min"
-    return f"{seconds} s"
-
-
-def window_summary(report: WindowReport) -> str:
-    """One line saying what a poll of a match on the generic sync did."""
-    if report.resolved:
-        grown = (f" More rows were laid out for {', '.join(report.tables_grown)}'s tables." if report.tables_grown
-                 else "")
-        return f"{report.window[:1].upper()}{report.window[1:]} resolved ({report.reason}).{grown} {report.result}"
-    if report.finished:
-        return f"Nothing to do: {report.result}"
-    waiting = (f"waiting for {', '.join(report.waiting_for)}" if report.waiting_for else "every seat is ready")
-    fed = f"; {counted(report.feedback_written, 'feedback cell')} updated" if report.feedback_written else ""
-    return f"{report.window[:1].upper()}{report.window[1:]}: {waiting}{fed}."
-
-
-def describe_report(report: WindowReport) -> str:
-    """One line saying what a poll did, for the terminal and cron's mail."""
-    return window_summary(report)
-
-
-def rejected_lines(report: WindowReport) -> list[str]:
-    """The rows the poll refused or could not read, each with why (what ``sync`` and ``status`` list)."""
-    if not report.rejected:
-        return []
-    return [f"Rejected ({len(report.rejected)}):", *(f"  {who}: {why}" for who, why in report.rejected)]
-
-
-def settings_warning(config: MatchConfig, report: WindowReport) -> str:
-    """A warning when ``[settings]`` no longer says what the match plays with ('' when it does)."""
-    if report.settings is None:
-        return ""
-    try:
-        changed = settings_drift(config, report.settings)
-    except SettingError as exc:
-        return f"Warning: {exc}; the match keeps the house rules it was created with."
-    if not changed:
-        return ""
-    return (f"Warning: {'; '.join(changed)}. House rules are fixed when a match is created: this match keeps its "
-            f"own, and the change in {config.path} is ignored. Make [settings] say what the match uses (the "
-            "Settings tab shows them), or create a new match to play with the new rules.")
-
-
-def tables_warning(config: MatchConfig, report: WindowReport) -> str:
-    """A warning naming each table with fewer rows than the match gives it ('' when every row has its own)."""
-    if not report.short_tables:
-        return ""
-    return (f"Warning: {'; '.join(report.short_tables)}. Run sheets-gm repair -c {config.path}: it lays the tabs out "
-            "with a row for each and keeps what was typed (the next resolution would too, too late for this window).")
-
-
-def _open_workbook_memory(config: MatchConfig) -> Path:
-    """Where a sync remembers which open-workbook message it last gave (beside the match's lock file)."""
-    return config.lock_path.with_name("open-workbook.json")
-
-
-def poll_match(config: MatchConfig, sheets: MatchSheets, *, dry_run: bool = False, force: bool = False,
-               window: str | None = None) -> WindowReport:
-    """One poll of the match; with ``force``, resolve the open window if it is ``window``."""
-    return window_sync_once(config, sheets, now=_now(), force=force, dry_run=dry_run, window=window)
-
-
-def _open_key(report: WindowReport) -> str:
-    """The open window, as ``resolve --force --window`` names it."""
-    return report.window_key
-
-
-def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: WorkbookOpenError) -> bool:
-    """Whether to print the open-workbook message now: once per turn and message, not on every poll."""
-    memory = _open_workbook_memory(config)
-    try:
-        turn: str | None = _open_key(poll_match(config, sheets, dry_run=True))
-    except SheetError:
-        turn = None
-    said = {"turn": turn, "message": str(exc)}
-    try:
-        if json.loads(memory.read_text(encoding="utf-8")) == said:
-            return False
-    except (OSError, ValueError):
-        pass
-    with contextlib.suppress(OSError):
-        memory.parent.mkdir(parents=True, exist_ok=True)
-        memory.write_text(json.dumps(said), encoding="utf-8")
-    return True
-
-
-def _watch_line(config: MatchConfig, report: WindowReport, wait: float) -> str:
-    """What ``sync --watch`` prints after a poll: the settings warning if any, the summary, the next poll."""
-    warnings = [w for w in (settings_warning(config, report), tables_warning(config, report)) if w]
-    return "".join(f"{w}\n" for w in warnings) + f"{describe_report(report)} Next poll in {describe_wait(wait)}."
+from sheets_gm.commands.base import add_config_option, command
 
 
 def run_sync(args: argparse.Namespace) -> int:
-    """One poll (for cron), or ``--watch``: poll until the match ends or Ctrl-C."""
-    config = load(args)
-    sheets = open_match(config)
+    """One poll (for cron), or ``--watch``; an idle local poll ends at the gate (see the module notes)."""
     if not args.watch:
-        with user_errors():
-            try:
-                report = poll_match(config, sheets)
-            except WorkbookOpenError as exc:
-                # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn
-                # to cron (--quiet); a GM who runs sync by hand is told every time what it did: nothing.
-                if _report_open_workbook(config, sheets, exc):
-                    raise UserError(f"{exc} (said once this turn; the next polls keep trying quietly)") from None
-                if args.quiet:
-                    return 1
-                raise UserError(f"nothing synced: {exc} (cron's quiet polls said it once this turn and keep trying; "
-                                "close the workbook, or wait for it to be closed)") from None
-        _open_workbook_memory(config).unlink(missing_ok=True)
-        for warning in (settings_warning(config, report), tables_warning(config, report)):
-            if warning:
-                print(warning)
-        if not (args.quiet and not report.resolved):
-            print("\n".join([describe_report(report), *([] if args.quiet else rejected_lines(report))]))
-        return 0
-    interval = args.interval or config.interval
-    stop = threading.Event()
+        from sheets_gm.sync.poll_gate import idle_local_poll
 
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        if stop.is_set():
-            raise KeyboardInterrupt
-        print("Stopping after this poll (press Ctrl-C again to stop at once).", flush=True)
-        stop.set()
+        idle = idle_local_poll(args.config, datetime.now(UTC))
+        if idle is not None and (args.quiet or idle.summary):
+            if idle.warning:
+                print(idle.warning)
+            if not args.quiet:
+                print(idle.summary)
+            return 0
+    from sheets_gm.commands import polls
 
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        with user_errors():
-            last = watch(
-                lambda: poll_match(config, sheets), stop,
-                interval=interval, max_interval=max(config.max_interval, interval),
-                on_report=lambda r, wait: print(_watch_line(config, r, wait), flush=True),
-                on_unavailable=lambda e, wait: print(f"Google is unavailable ({e}); trying again in "
-                                                     f"{describe_wait(wait)}.", flush=True),
-            )
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    print("Stopped." if last is None or not last.finished else "The match is over; watch ends.")
-    return 0
+    return polls.run_sync(args)
 
 
 def run_resolve(args: argparse.Namespace) -> int:
-    """Resolve the open window now if it is due (or anyway with --force --window KEY); say why not otherwise.
+    """``resolve``: see ``polls.run_resolve``."""
+    from sheets_gm.commands import polls
 
-    A force always names its window: cron may resolve the window the GM looked at a moment before
-    she types the command, and forcing the next one, with nobody's orders in, would cost every
-    player a turn. ``--turn N`` names window ``N`` (a game whose windows are its turns)."""
-    config = load(args)
-    sheets = open_match(config)
-    if args.window is not None and args.turn is not None and args.window != str(args.turn):
-        raise UsageError(f"--window {args.window} and --turn {args.turn} name two windows: give one "
-                         "(--turn N is the same as --window N)")
-    named = args.window if args.window is not None else (None if args.turn is None else str(args.turn))
-    if args.force and named is None:
-        with user_errors():
-            seen = poll_match(config, sheets, dry_run=True)
-        if seen.finished:
-            raise UserError(f"the match is over ({seen.result}); nothing to resolve")
-        key = _open_key(seen)
-        raise UserError(f"--force needs the window you mean, so that it never forces a window that another sync "
-                        f"opened meanwhile: window {key} ({seen.window}) is open now; to resolve it anyway run "
-                        f"sheets-gm resolve -c {args.config} --force --window {key}")
-    with user_errors():
-        report = poll_match(config, sheets, force=args.force, window=named)
-    if report.force_refused:
-        raise UserError(f"{report.force_refused}. Look at the match again (sheets-gm status) before forcing")
-    if report.finished and not report.resolved:
-        raise UserError(f"the match is over ({report.result}); nothing to resolve")
-    if not report.resolved:
-        missing = ", ".join(report.waiting_for) or "nobody"
-        key = _open_key(report)
-        raise UserError(f"window {key} ({report.window}) is not due: not every seat is ready and the deadline has "
-                        f"not passed (not ready: {missing}). To resolve it anyway: "
-                        f"sheets-gm resolve -c {args.config} --force --window {key}")
-    print(describe_report(report))
-    return 0
-
-
-def _deadline_phrase(deadline: str, now: datetime, what: str, who: str) -> str:
-    """How the open orders close: ``until Mon 23 Nov, 20:00 (in 2 h 05 min)``, past, or no deadline."""
-    until = seconds_until(deadline, now)
-    if until is None:
-        return f" (no deadline: {what} resolves when {who} is ready)"
-    when = describe_deadline(deadline)
-    return (f" until {when} (in {describe_wait(until)})" if until > 0 else
-            f"; the deadline {when} has passed: the next sync resolves {what}")
-
-
-def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
-    """What ``status`` prints for a match on the generic sync: window, deadline, who is not ready, rejections."""
-    if report.finished:
-        return [report.result]
-    lines = [f"{report.window[:1].upper()}{report.window[1:]} (window {report.window_key}) · orders open"
-             + _deadline_phrase(report.deadline, now, "it", "every seat")]
-    lines.append(report.result)
-    lines.append(f"Not ready: {', '.join(report.waiting_for)}" if report.waiting_for else "Every seat is ready.")
-    if report.untyped:
-        lines.append("Nothing typed yet in: " + "; ".join(f"{seat}: {', '.join(rows)}"
-                                                          for seat, rows in report.untyped.items()))
-    lines += rejected_lines(report)
-    lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
-    return lines
+    return polls.run_resolve(args)
 
 
 def run_status(args: argparse.Namespace) -> int:
-    """Print where the match stands; reads only, writes nothing."""
-    config = load(args)
-    sheets = open_match(config)
-    with user_errors():
-        report = poll_match(config, sheets, dry_run=True)
-    lines = window_status_lines(report, _now())
-    warning = tables_warning(config, report)
-    print("\n".join([*lines, *([warning] if warning else [])]))
-    return 0
+    """``status``: see ``polls.run_status``."""
+    from sheets_gm.commands import polls
+
+    return polls.run_status(args)
 
 
 def register(sub: Any) -> None:

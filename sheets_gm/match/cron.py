@@ -1,41 +1,39 @@
-"""The cron line of a match: every five minutes, at a minute of its own.
+"""The cron line of a match: a poll every minute.
 
-Every match of one Google account polled at ``*/5`` would poll in the same minute and share
-the account's per-minute quota at the worst moment. A match's line starts at an offset
-drawn from its config file's path (stable: the same file always gets the same minute), so
-the matches of one GM spread over the five minutes.
+An idle poll costs next to nothing (a local one parses no workbook, a Google one asks Drive once
+and makes no Sheets request: see ``sync.poll_gate`` and ``match.drive_gate``), so cron polls
+every minute and a player sees ✔ or ✘ within a minute of saving.
 
->>> cron_schedule(2)
+A GM who polls less often (``--every 5``) gets a line that starts at an offset drawn from the
+config file's path (stable: the same file always gets the same minute), so that the matches of
+one account do not all poll in the same minute:
+
+>>> cron_schedule(0)
+'* * * * *'
+>>> cron_schedule(2, period=5)
 '2-59/5 * * * *'
-
-Ten matches of four spreadsheets each, on one account: 40 reads in one minute at ``*/5``,
-8 in the busiest minute once spread:
-
->>> busiest_minute_reads(4, 10, spread=False), busiest_minute_reads(4, 10)
-(40, 8)
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
 import shlex
 import sys
 from pathlib import Path
 
 #: Minutes between two polls of a match from cron.
-CRON_PERIOD = 5
+CRON_PERIOD = 1
 
 
-def cron_offset(config_path: Path) -> int:
-    """The minute (0 to CRON_PERIOD - 1) a match's polls start at, from its config file's absolute path."""
+def cron_offset(config_path: Path, period: int = 5) -> int:
+    """The minute (0 to ``period`` - 1) a match's polls start at, from its config file's absolute path."""
     digest = hashlib.sha256(str(config_path.resolve()).encode()).digest()
-    return digest[0] % CRON_PERIOD
+    return digest[0] % period
 
 
-def cron_schedule(offset: int) -> str:
-    """The five cron fields: every CRON_PERIOD minutes, from minute ``offset``."""
-    return f"{offset}-59/{CRON_PERIOD} * * * *"
+def cron_schedule(offset: int, *, period: int = CRON_PERIOD) -> str:
+    """The five cron fields: every ``period`` minutes, from minute ``offset`` (every minute: ``* * * * *``)."""
+    return "* * * * *" if period == 1 else f"{offset}-59/{period} * * * *"
 
 
 def cron_program() -> str:
@@ -46,15 +44,10 @@ def cron_program() -> str:
     return f"{shlex.quote(sys.executable)} -m sheets_gm.cli"
 
 
-def cron_line(config_path: Path, program: str | None = None) -> str:
-    """The crontab line that syncs this match quietly (cron mails only what it prints: a resolved
-    turn, a warning or a failure); ``program`` defaults to this one, by its absolute path."""
+def cron_line(config_path: Path, program: str | None = None, *, period: int = CRON_PERIOD) -> str:
+    """The crontab line that syncs this match quietly every ``period`` minutes (cron mails only what it prints:
+    a resolved turn, a warning or a failure); ``program`` defaults to this one, by its absolute path."""
     folder = config_path.resolve().parent
-    return (f"{cron_schedule(cron_offset(config_path))} cd {shlex.quote(str(folder))} && "
+    schedule = cron_schedule(cron_offset(config_path, period) if period > 1 else 0, period=period)
+    return (f"{schedule} cd {shlex.quote(str(folder))} && "
             f"{program or cron_program()} sync -c {shlex.quote(config_path.name)} --quiet")
-
-
-def busiest_minute_reads(spreadsheets: int, matches: int, *, spread: bool = True) -> int:
-    """Read requests in the busiest minute of ``matches`` matches polled by cron every CRON_PERIOD
-    minutes: spread over the period by their offsets (at best evenly), or all in one minute."""
-    return spreadsheets * (math.ceil(matches / CRON_PERIOD) if spread else matches)

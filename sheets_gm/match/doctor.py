@@ -19,10 +19,21 @@ from sheets_gm.engine.core.settings import SettingError, parse_settings
 from sheets_gm.engine.registry import RULESETS, UnknownRulesetError, get_ruleset
 from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
-from sheets_gm.match.cron import CRON_PERIOD, busiest_minute_reads, cron_line
+from sheets_gm.match.cron import cron_line
 from sheets_gm.match.doctor_sheets import check_match
 from sheets_gm.match.privacy import exposures, place
-from sheets_gm.match.quota import LIMITS_SOURCE, READS_PER_MINUTE_PER_USER, quota_use
+from sheets_gm.match.quota import (
+    ACTIVE_CHANGES_PER_HOUR,
+    ACTIVE_RESOLUTIONS_PER_HOUR,
+    COMFORT,
+    DRIVE_LIMITS_SOURCE,
+    LIMITS_SOURCE,
+    READS_PER_MINUTE_PER_USER,
+    SAFETY_NET_MINUTES,
+    idle_and_active,
+    number,
+    quota_use,
+)
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.retry import RetryPolicy
 
@@ -179,26 +190,39 @@ def check_privacy(config: MatchConfig, report: Checkup, *, match_exists: bool) -
 
 
 def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
-    """Google only: the Sheets API requests a minute of ``sync --watch``, against Google's published limits."""
+    """The cron line; for Google, the requests a minute of ``matches`` matches like this one polled from cron every
+    minute through the Drive gate (idle, and being played), and of ``sync --watch``, against Google's limits."""
     cron = cron_line(config.path)
     if config.backend is BackendKind.LOCAL:
         report.ok("quota", "local workbooks use no Google quota")
-        report.ok("cron", f"this match's crontab line (every {CRON_PERIOD} minutes at its own minute): {cron}")
+        report.ok("cron", f"this match's crontab line (a poll every minute; an idle poll reads nothing): {cron}")
         return
     spreadsheets = len({config.board, config.engine, *config.orders, *([config.judge] if config.judge else [])})
-    spread = busiest_minute_reads(spreadsheets, matches)
-    together = busiest_minute_reads(spreadsheets, matches, spread=False)
-    load = (f"polled from cron, {spread} read(s) in the busiest minute of {READS_PER_MINUTE_PER_USER} allowed per "
-            f"user when the {matches} match(es) poll at their own minutes ({together} if all polled at */5)")
-    report.ok("cron", f"this match's crontab line: {cron}; {load}")
-    use = quota_use(spreadsheets, config.interval, matches)
-    note = f"computed from Google's published limits ({LIMITS_SOURCE}): Google does not report the quota left"
-    fix = (f"set [sync] interval to {use.fastest_safe_interval():.0f} or more in {config.path}, or run the matches "
-           "under separate service accounts")
-    if use.over_limit:
-        report.warn("quota", f"{use.describe()}; over the {READS_PER_MINUTE_PER_USER} a minute Google allows, so "
-                             f"polls will be refused (HTTP 429) and retried late; {note}", fix)
-    elif use.tight:
-        report.warn("quota", f"{use.describe()}: little room is left for your own commands; {note}", fix)
+    report.ok("cron", f"this match's crontab line (a poll every minute): {cron}")
+    note = (f"computed from Google's published limits ({LIMITS_SOURCE}, {DRIVE_LIMITS_SOURCE}): Google does not "
+            "report the quota left")
+    idle, active = idle_and_active(spreadsheets)
+    who = "this match" if matches == 1 else f"{matches} matches like this one"
+    reads = matches * active.reads_per_minute
+    figures = (f"from cron every minute an idle poll asks Drive once and reads no spreadsheet; the {spreadsheets} "
+               f"spreadsheets are read after a player's save, after each write of ours, at a deadline and every "
+               f"{SAFETY_NET_MINUTES} minutes (the safety net): {number(idle.reads_per_minute)} reads a minute idle, "
+               f"{number(active.reads_per_minute)} while played ({ACTIVE_CHANGES_PER_HOUR:g} saves and "
+               f"{ACTIVE_RESOLUTIONS_PER_HOUR:g} resolutions an hour); one service account holds "
+               f"{idle.matches_per_account()} idle matches like this one or {active.matches_per_account()} being "
+               f"played, within its {READS_PER_MINUTE_PER_USER} reads a minute; {who}: {number(reads)} reads and "
+               f"{number(matches * active.drive_per_minute)} Drive requests a minute while played")
+    fix = (f"run some matches under another service account (each holds {active.matches_per_account()} matches like "
+           "this one being played)")
+    if reads > READS_PER_MINUTE_PER_USER:
+        report.warn("quota", f"{figures}; over the {READS_PER_MINUTE_PER_USER} a minute Google allows, so polls will "
+                             f"be refused (HTTP 429) and retried late; {note}", fix)
+    elif reads > READS_PER_MINUTE_PER_USER * COMFORT:
+        report.warn("quota", f"{figures}: little room is left for your own commands; {note}", fix)
     else:
-        report.ok("quota", f"{use.describe()}; {note}")
+        report.ok("quota", f"{figures}; {note}")
+    use = quota_use(spreadsheets, config.interval, matches)
+    if use.over_limit or use.tight:
+        report.warn("watch", f"with sync --watch instead of cron (it reads every poll): {use.describe()}",
+                    f"poll from cron, or set [sync] interval to {use.fastest_safe_interval():.0f} or more in "
+                    f"{config.path}")

@@ -16,10 +16,12 @@ import math
 import re
 import zlib
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import gspread
+import requests
 from google.auth import exceptions as auth_exceptions
 from gspread.exceptions import APIError
 from gspread.http_client import BackOffHTTPClient, HTTPClient
@@ -708,3 +710,71 @@ def _unique(items: Iterable[str]) -> list[str]:
         if item.lower() not in (o.lower() for o in out):
             out.append(item)
     return out
+
+
+# --------------------------------------------------------------------------- Drive's change log
+
+#: Drive v3's change log (``changes.list``, ``changes.getStartPageToken``).
+DRIVE_CHANGES_URL = "https://www.googleapis.com/drive/v3/changes"
+#: The most changes Drive gives in one page of ``changes.list``.
+DRIVE_PAGE_SIZE = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class DriveChanges:
+    """What Drive's change log says since a page token: the files changed (id -> the time of the latest change,
+    RFC 3339), the token to ask from next time, and whether this one page held every change since the token."""
+
+    changed: dict[str, str]
+    token: str
+    complete: bool
+
+
+class DriveChangeLog:
+    """The change log of the Drive of ``client``'s account: which files changed since a saved page token.
+
+    One request a question, never retried: the poll gate that asks reads every spreadsheet when
+    Drive does not answer, so a fault here costs a full read, never an answer to a player."""
+
+    def __init__(self, client: gspread.Client) -> None:
+        self._http = client.http_client
+        if self._http.timeout is None:
+            self._http.set_timeout(DEFAULT_TIMEOUT)
+
+    def start_token(self) -> str:
+        """The page token of the log as it is now (changes made from now on come after it)."""
+        payload = self._get(f"{DRIVE_CHANGES_URL}/startPageToken", {})
+        token = payload.get("startPageToken")
+        if not isinstance(token, str) or not token:
+            raise SheetError("Drive gave no start page token for its change log.")
+        return token
+
+    def since(self, token: str) -> DriveChanges:
+        """The files changed since ``token``: one ``changes.list`` of up to :data:`DRIVE_PAGE_SIZE` changes."""
+        payload = self._get(DRIVE_CHANGES_URL, {
+            "pageToken": token, "pageSize": DRIVE_PAGE_SIZE, "includeRemoved": "false", "spaces": "drive",
+            "fields": "nextPageToken,newStartPageToken,changes(fileId,time)"})
+        changed: dict[str, str] = {}
+        for change in payload.get("changes", []):
+            file_id, time = str(change.get("fileId", "")), str(change.get("time", ""))
+            if file_id and time > changed.get(file_id, ""):  # RFC 3339 in UTC sorts as text
+                changed[file_id] = time
+        following = payload.get("nextPageToken")
+        if isinstance(following, str) and following:
+            return DriveChanges(changed, following, complete=False)
+        new = payload.get("newStartPageToken")
+        if not isinstance(new, str) or not new:
+            raise SheetError("Drive's change log gave no page token to ask from next time.")
+        return DriveChanges(changed, new, complete=True)
+
+    def _get(self, url: str, params: dict[str, Any]) -> dict[str, Any]:
+        try:
+            response = self._http.request("get", url, params=params)
+            payload = response.json()
+        except APIError as e:
+            raise SheetError(f"Drive's change log did not answer: {describe(e)}.") from e
+        except (auth_exceptions.GoogleAuthError, requests.RequestException, ValueError) as e:
+            raise SheetError(f"Drive's change log did not answer: {e}.") from e
+        if not isinstance(payload, dict):
+            raise SheetError("Drive's change log answered something that is not a JSON object.")
+        return payload

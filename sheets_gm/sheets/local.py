@@ -130,6 +130,7 @@ from sheets_gm.sheets.layout import (
     quote_tab,
     split_a1,
 )
+from sheets_gm.sheets.marks import FileMark, bytes_mark
 
 __all__ = [
     "LISTS_TAB",
@@ -440,6 +441,9 @@ class LocalWorkbookBackend:
         self._lock_depth = 0
         self._lock_fd: int | None = None
         self._cache: tuple[_Stamp, Any] | None = None
+        #: The fingerprint of the file as the last write saved it, when that write changed the very version the
+        #: last read loaded (None otherwise): the poll gate records it so our own save is not taken for a player's.
+        self.own_save: FileMark | None = None
 
     def __repr__(self) -> str:
         return f"LocalWorkbookBackend({str(self.path)!r})"
@@ -610,11 +614,14 @@ class LocalWorkbookBackend:
         The workbook read last is reused when the file has not changed since (same device, inode,
         size and modification time): a resolving sync loads the file once, not once for the read
         and again for the write, and a demo once in all instead of four times a turn."""
+        self.own_save = None
         with self.hold_lock():
             for _ in range(_ATTEMPTS):
                 stamp = self._stamp()
-                if self._cache is not None and self._cache[0] == stamp:
-                    wb = self._cache[1]
+                cached = self._cache
+                read_before = cached is not None and cached[0] == stamp
+                if cached is not None and read_before:
+                    wb = cached[1]
                 else:
                     wb, stamp = self._load()
                 self._cache = None  # ``change`` edits it: only a saved workbook goes back in the cache
@@ -623,16 +630,18 @@ class LocalWorkbookBackend:
                     return
                 self._refuse_if_open_elsewhere()
                 try:
-                    self._save(wb, stamp)
+                    saved = self._save(wb, stamp)
                 except _FileChangedError:
                     continue
+                if read_before:
+                    self.own_save = saved
                 with contextlib.suppress(SheetAccessError):
                     self._cache = (self._stamp(), wb)  # the workbook is now exactly the saved file
                 return
             raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
 
-    def _save(self, wb: Any, expected: _Stamp | None, *, must_not_exist: bool = False) -> None:
-        """Save ``wb`` over the file atomically, if it is still the version ``expected``."""
+    def _save(self, wb: Any, expected: _Stamp | None, *, must_not_exist: bool = False) -> FileMark:
+        """Save ``wb`` over the file atomically, if it is still the version ``expected``; the saved file's mark."""
         buffer = io.BytesIO()
         wb.save(buffer)
         data = buffer.getvalue()
@@ -659,6 +668,7 @@ class LocalWorkbookBackend:
                     raise SheetAccessError(f"{self.path} already exists; pass overwrite=True to replace it")
                 if not must_not_exist and current != expected:
                     raise _FileChangedError
+                mark = bytes_mark(data, os.stat(tmp).st_mtime_ns)  # the moved file keeps its inode and times
                 if must_not_exist:
                     _link_no_clobber(tmp, target, self.path)
                 else:
@@ -673,6 +683,7 @@ class LocalWorkbookBackend:
                 os.unlink(tmp)
         self._cache = None
         _fsync_dir(target.parent)
+        return mark
 
     # ----------------------------------------------------------------- cells
 

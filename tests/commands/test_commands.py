@@ -363,7 +363,7 @@ def test_ctrl_c_during_watch_stops_after_the_poll_under_way_and_restores_the_han
         match: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import signal
 
-    import sheets_gm.commands.sync as sync_command
+    import sheets_gm.commands.polls as sync_command
 
     seen: dict[str, object] = {}
 

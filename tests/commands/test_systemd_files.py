@@ -14,13 +14,13 @@ def _unit(name: str) -> configparser.ConfigParser:
     return unit
 
 
-def test_each_timer_polls_every_five_minutes_at_an_offset_of_its_own() -> None:
-    """As cron's lines do (a minute drawn per match): without a randomized, fixed delay every systemd
-    match on a machine would read Google in the same minute. The delay stays under the 5-minute period,
-    so no poll is skipped, and no boot-relative trigger puts timers started together back in step."""
+def test_each_timer_polls_every_minute_at_an_offset_of_its_own() -> None:
+    """Every minute, as cron's line does (an idle poll reads nothing): without a randomized, fixed delay every
+    systemd match on a machine would poll at the same second. The delay stays under the one-minute period, so no
+    poll is skipped, and no boot-relative trigger puts timers started together back in step."""
     timer = _unit("sheets-gm-sync.timer")["Timer"]
-    assert timer["OnCalendar"] == "*:0/5"
-    assert 0 < int(timer["RandomizedDelaySec"]) < 300
+    assert timer["OnCalendar"] == "*:*:00"
+    assert 0 < int(timer["RandomizedDelaySec"]) < 60
     assert timer["FixedRandomDelay"] == "true"
     assert timer["AccuracySec"] == "1s"
     assert "OnBootSec" not in timer and "OnUnitActiveSec" not in timer

@@ -37,6 +37,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -61,6 +62,8 @@ GET = "sheets.spreadsheets.get"
 BATCH_UPDATE = "sheets.spreadsheets.batchUpdate"
 EXPORT = "drive.files.export"
 SHARE = "drive.permissions.create"
+CHANGES = "drive.changes.list"
+START_TOKEN = "drive.changes.getStartPageToken"
 TOKEN = "oauth2.token"
 ALLOWED_LOCATIONS = "iamcredentials.allowedLocations"
 #: Endpoints of google-auth itself, left out of the API call and byte totals.
@@ -353,6 +356,7 @@ class FakeSpreadsheet:
     sheets: list[FakeSheet]
     permissions: list[dict[str, Any]] = field(default_factory=list)
     shared: bool = True
+    modified_time: datetime | None = None  # Drive's modifiedTime: the last edit through any route
 
     def sheet(self, title: str) -> FakeSheet:
         """The tab called ``title`` (KeyError if none)."""
@@ -653,6 +657,13 @@ class GoogleApiFake:
         self.no_google_account: set[str] = set()
         self._next_id = 1000
         self._mock: responses.RequestsMock | None = None
+        # Drive's clock and change log: every edit (a player's through set_values, ours through the API)
+        # sets the file's modifiedTime to ``now`` and enters the change log ``drive_lag`` later, as Drive's
+        # listing trails its edits. ``now`` None: the real clock.
+        self.now: datetime | None = None
+        self.drive_lag = timedelta(0)
+        self._drive_pending: list[tuple[datetime, str, datetime]] = []  # (listed from, file id, edit time)
+        self._drive_log: list[tuple[str, datetime]] = []  # (file id, edit time), in the order Drive listed them
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -711,6 +722,7 @@ class GoogleApiFake:
         """Type values into cells as a player would (USER_ENTERED by default: '=' makes a formula)."""
         ss = self.spreadsheets[key]
         rect = parse_a1(ss, a1)
+        self._edited(ss)
         for i, row in enumerate(rows):
             for j, v in enumerate(row):
                 pos = (rect.r0 + i, rect.c0 + j)
@@ -735,6 +747,24 @@ class GoogleApiFake:
         return rect.sheet.cells.get((rect.r0, rect.c0), {})
 
     # -- faults and accounting ----------------------------------------------------
+
+    def clock(self) -> datetime:
+        """Drive's time now (``now`` if a test set it, else the real clock)."""
+        return self.now if self.now is not None else datetime.now(UTC)
+
+    def _edited(self, ss: FakeSpreadsheet) -> None:
+        """An edit of ``ss`` now: its modifiedTime, and its entry in the change log once the lag has passed."""
+        moment = self.clock()
+        ss.modified_time = moment
+        self._drive_pending.append((moment + self.drive_lag, ss.key, moment))
+
+    def _listed_changes(self) -> list[tuple[str, datetime]]:
+        """The change log as Drive lists it now: the pending edits whose lag has passed join it, in that order."""
+        now = self.clock()
+        due = sorted((p for p in self._drive_pending if p[0] <= now), key=lambda p: p[0])
+        self._drive_pending = [p for p in self._drive_pending if p[0] > now]
+        self._drive_log += [(key, moment) for _, key, moment in due]
+        return self._drive_log
 
     def inject(
         self,
@@ -953,10 +983,12 @@ class GoogleApiFake:
             payload = self._batch_get(self._spreadsheet(path["spreadsheetId"], False), query)
         elif method.id == WRITE:
             payload = self._batch_update_values(self._spreadsheet(path["spreadsheetId"], False), body)
+            self._edited(self.spreadsheets[path["spreadsheetId"]])
         elif method.id == GET:
             payload = self._get(self._spreadsheet(path["spreadsheetId"], False), query)
         elif method.id == BATCH_UPDATE:
             payload = self._batch_update(self._spreadsheet(path["spreadsheetId"], False), body)
+            self._edited(self.spreadsheets[path["spreadsheetId"]])
         elif method.id == EXPORT:
             ss = self._spreadsheet(path["fileId"], True)
             mime = query.get("mimeType", [""])[0]
@@ -965,9 +997,39 @@ class GoogleApiFake:
             return 200, None, {"Content-Type": XLSX}, _xlsx(ss)
         elif method.id == SHARE:
             payload = self._share(self._spreadsheet(path["fileId"], True), body, query)
+        elif method.id == START_TOKEN:
+            payload = {"kind": "drive#startPageToken", "startPageToken": str(len(self._listed_changes()))}
+        elif method.id == CHANGES:
+            payload = self._changes(query)
         else:
             raise UnexpectedRequest(f"{method.id} is a real Google method but the fake does not implement it")
         return 200, payload, json_headers, json.dumps(payload).encode()
+
+    # -- Drive: the change log ---------------------------------------------------------
+
+    def _changes(self, query: dict[str, list[str]]) -> dict[str, Any]:
+        """changes.list: the changes listed after the token (a position in the log), one page at a time; the
+        files shown are the shared ones (an unshared file's changes are not the caller's to see)."""
+        token = query["pageToken"][0]
+        if not token.isdigit():
+            raise HttpError(400, f"Invalid Value: pageToken {token!r}", "INVALID_ARGUMENT", "invalid")
+        size = int(query.get("pageSize", ["100"])[0])
+        if not 1 <= size <= 1000:
+            raise HttpError(400, f"Invalid Value: pageSize {size}", "INVALID_ARGUMENT", "invalid")
+        log = self._listed_changes()
+        start = int(token)
+        page = log[start:start + size]
+        changes = [{"kind": "drive#change", "changeType": "file", "removed": False, "fileId": key,
+                    "time": moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")}
+                   for key, moment in page
+                   if self.spreadsheets.get(key) is not None and self.spreadsheets[key].shared]
+        payload: dict[str, Any] = {"kind": "drive#changeList", "changes": changes}
+        if start + size < len(log):
+            payload["nextPageToken"] = str(start + size)
+        else:
+            payload["newStartPageToken"] = str(len(log))
+        fields = query.get("fields", [""])[0]
+        return _drive_fields(payload, fields) if fields else payload
 
     # -- Sheets: values ---------------------------------------------------------------
 
@@ -1365,6 +1427,26 @@ class GoogleApiFake:
             perm["emailAddress"] = body["emailAddress"]
         ss.permissions.append(perm)
         return dict(perm)
+
+
+def _drive_fields(payload: dict[str, Any], fields: str) -> dict[str, Any]:
+    """``payload`` cut to a Drive partial-response mask of the form ``a,b,c(x,y)`` (one level of parentheses), as
+    Drive answers; a field the mask names that the answer lacks is an error (Drive refuses an unknown field)."""
+    wanted: dict[str, set[str] | None] = {}
+    for part in re.findall(r"[A-Za-z]+(?:\([A-Za-z,]+\))?", fields):
+        name, _, inner = part.partition("(")
+        wanted[name] = set(inner.rstrip(")").split(",")) if inner else None
+    if ",".join(re.findall(r"[A-Za-z]+(?:\([A-Za-z,]+\))?", fields)) != fields.replace(" ", ""):
+        raise HttpError(400, f"Invalid field selection {fields}", "INVALID_ARGUMENT", "invalidParameter")
+    out: dict[str, Any] = {}
+    for name, inner_fields in wanted.items():
+        if name not in payload:
+            continue
+        value = payload[name]
+        if inner_fields is not None and isinstance(value, list):
+            value = [{k: v for k, v in item.items() if k in inner_fields} for item in value]
+        out[name] = value
+    return out
 
 
 @functools.cache

@@ -1,0 +1,50 @@
+"""Whether a poll of a match needs to read at all, from what the last full poll saw (``poll_state``).
+
+A poll reads when a workbook (or, for Google, a spreadsheet) may have changed since the last
+full poll, when the open window's deadline is due, or when there is no usable state; otherwise
+it parses nothing and writes nothing. Standard library only: cron's idle sync of a local match
+decides here before any game, sheet or config code loads.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from sheets_gm.sheets.marks import unchanged
+from sheets_gm.sync.deadline import deadline_moment
+from sheets_gm.sync.poll_state import PollState, load_state, state_path
+
+
+def deadline_due(state: PollState, now: datetime) -> bool:
+    """Whether the open window's deadline (as the last poll saw it) has passed: the poll must resolve."""
+    moment = deadline_moment(state.deadline)
+    return not state.finished and moment is not None and now >= moment
+
+
+#: Minutes after which a poll reads everything whatever the state says (a new version of sheets-gm, a change no
+#: fingerprint caught); ``match.quota`` counts it for Google.
+SAFETY_NET_MINUTES = 30
+
+
+def safety_net_due(state: PollState, now: datetime) -> bool:
+    """Whether the last full read is :data:`SAFETY_NET_MINUTES` old or more (or its time is unknown)."""
+    try:
+        last = datetime.fromisoformat(state.full_read_at)
+    except ValueError:
+        return True
+    return (now - last).total_seconds() >= SAFETY_NET_MINUTES * 60
+
+
+def idle_local_poll(config_path: Path, now: datetime) -> PollState | None:
+    """The state of the last poll of the local match configured by ``config_path`` when this poll has nothing
+    to do (the config and every workbook as that poll left them, no deadline due, the last full read less than
+    :data:`SAFETY_NET_MINUTES` old), else None: read."""
+    state = load_state(state_path(config_path))
+    if state is None or not state.files or not unchanged(config_path, state.config):
+        return None
+    if deadline_due(state, now) or safety_net_due(state, now):
+        return None
+    if not all(unchanged(Path(where), mark) for where, mark in state.files.items()):
+        return None
+    return state

@@ -1,0 +1,92 @@
+"""What the last poll of a match saw, kept on the GM's machine so that an idle poll can skip its reads.
+
+One small JSON file per match, beside the sync lock in the config's ``.sheets-gm`` folder (the
+GM's folder, never a player's file): the config file's and each local workbook's fingerprint
+(size, modification time, content hash) as the last full poll left them, the open window's
+deadline (so a due deadline is seen without parsing the engine record), what that poll said,
+and for a Google match when Drive was last asked and when every spreadsheet was last read.
+
+The file is only ever a shortcut: it is removed before a full poll starts and written after it
+succeeds, so a poll that fails half-way leaves none, and a machine without one (a second machine
+carrying the match on, a fresh checkout) simply reads everything. Only the standard library is
+imported here: cron's idle sync decides from this file alone, before any game or sheet code loads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from sheets_gm.sheets.marks import FileMark
+
+#: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
+STATE_VERSION = 1
+
+
+@dataclass
+class PollState:
+    """What the last full poll of a match saw and said (see the module notes)."""
+
+    config: FileMark
+    deadline: str = ""  # the open window's deadline as the engine record keeps it ('' for none)
+    finished: bool = False
+    summary: str = ""  # the line the poll printed ('' when it must not be repeated, e.g. a resolution)
+    warning: str = ""  # a warning every poll repeats until the GM fixes it (settings drift)
+    files: dict[str, FileMark] = field(default_factory=dict)  # local workbooks, by path
+    full_read_at: str = ""  # Google: when the last full read started (ISO, UTC, this machine's clock)
+    drive_token: str = ""  # Google: the page token of Drive's change log after the last question
+    wrote: bool = False  # Google: the last full poll wrote (the next one reads everything)
+
+    def to_json(self) -> str:
+        """The file's text."""
+        return json.dumps({"version": STATE_VERSION, **asdict(self)}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> PollState | None:
+        """The state in ``text``; None when it is not a state file of this version (then the poll reads all)."""
+        try:
+            raw = json.loads(text)
+            if raw.pop("version") != STATE_VERSION:
+                return None
+            raw["config"] = FileMark(**raw["config"])
+            raw["files"] = {k: FileMark(**v) for k, v in raw["files"].items()}
+            return cls(**raw)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+
+
+def state_path(config_path: Path) -> Path:
+    """The state file of the match configured by ``config_path`` (beside its sync lock)."""
+    return config_path.parent / ".sheets-gm" / f"{config_path.stem}.poll.json"
+
+
+def load_state(path: Path) -> PollState | None:
+    """The state saved at ``path``, or None (missing, unreadable, another version)."""
+    try:
+        return PollState.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def save_state(path: Path, state: PollState) -> None:
+    """Write ``state`` atomically (a reader sees the old file or the new one); a failure only costs a full read."""
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(state.to_json(), encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def forget_state(path: Path) -> None:
+    """Remove the state file: the next poll reads everything."""
+    with contextlib.suppress(OSError):
+        path.unlink(missing_ok=True)
+
+
+def iso(moment: datetime) -> str:
+    """``moment`` as the state file keeps it."""
+    return moment.isoformat(timespec="seconds")

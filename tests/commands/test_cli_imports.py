@@ -1,0 +1,52 @@
+"""The command line imports only the command it runs and the game of its match: cron's idle sync pays for nothing
+else, and ``adjust`` loads the options of the config's game alone (every game's for ``--help``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.matchfiles import local_match
+
+_PROBE = """
+import contextlib, io, json, sys
+from sheets_gm.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    try:
+        code = main(sys.argv[1:])
+    except SystemExit as stop:
+        code = stop.code
+print(json.dumps([code, sorted({m.split('.')[2] for m in sys.modules if m.startswith('sheets_gm.rulesets.')}),
+                  sorted(m for m in sys.modules if m.startswith('sheets_gm.commands.'))]))
+"""
+
+
+def imported(*argv: str | Path) -> tuple[int, list[str], list[str]]:
+    """The exit code, the games and the command modules a fresh process imports to run ``argv``."""
+    done = subprocess.run([sys.executable, "-c", _PROBE, *map(str, argv)], capture_output=True, text=True,
+                          timeout=120, check=True)
+    code, games, commands = json.loads(done.stdout.strip().splitlines()[-1])
+    return code, games, commands
+
+
+def test_an_idle_local_sync_imports_no_game_and_no_other_command(tmp_path: Path) -> None:
+    config, _ = local_match(tmp_path)
+    assert imported("sync", "-c", config, "--quiet")[0] == 0  # the first poll reads, and keeps its state
+    assert imported("sync", "-c", config, "--quiet") == (0, [], ["sheets_gm.commands.base", "sheets_gm.commands.sync"])
+
+
+def test_adjust_loads_the_options_of_its_matchs_game_only(tmp_path: Path) -> None:
+    config, _ = local_match(tmp_path)
+    code, games, _ = imported("adjust", "-c", config, "--coins", "red=1", "--reason", "a test")
+    assert (code, games) == (0, ["gvg"])
+    code, games, _ = imported("adjust", "--help")
+    assert code == 0 and games == ["champions", "coalition", "gvg", "wesnoth", "winordie"]
+
+
+def test_an_option_of_another_game_still_names_what_the_match_accepts(tmp_path: Path) -> None:
+    config, _ = local_match(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "sheets_gm.cli", "adjust", "-c", str(config), "--gold", "Ann=1",
+                           "--reason", "x"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "--gold: not a correction of a gvg match; it accepts" in done.stderr
