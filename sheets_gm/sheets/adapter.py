@@ -129,3 +129,13 @@ class ExplainsStrayRows(Protocol[_StateIn]):
     def stray_reason(self, state: _StateIn, seat: str, table: InputTable, subject: str) -> str:
         """Why ``seat``'s ``table`` has no row for ``subject`` now ('' to let the sync say it)."""
         ...
+
+
+@runtime_checkable
+class ExplainsIdleSeats(Protocol[_StateIn]):
+    """An adapter that says, in its game's words, why a seat has nothing to write (a player who is out); the
+    sync says whose window it is for the others."""
+
+    def idle_reason(self, state: _StateIn, seat: str) -> str:
+        """Why ``seat`` has nothing to write in any window now ('' to let the sync say it)."""
+        ...

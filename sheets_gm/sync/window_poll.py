@@ -34,6 +34,7 @@ from sheets_gm.sync.window_strays import stray_feedback_writes, stray_overlays, 
 from sheets_gm.sync.window_writes import (
     board_writes,
     idle_feedback,
+    idle_reason,
     kept_sentence,
     public_log_writes,
     ready_sentence,
@@ -226,7 +227,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
                                     seat_read.note(row))
             else:
-                text = idle_feedback(window, seat, spec, outcome_text)
+                text = idle_feedback(window, seat, spec, outcome_text,
+                                     idle_reason(read.adapter, read.record.state, seat))
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),

@@ -139,6 +139,15 @@ class ChampionsSheet:
         return BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, size + 1), 150)},
                             dict.fromkeys(range(1, size + 1), 90), legend)
 
+    def idle_reason(self, state: ChampionsState, seat: str) -> str:
+        """An out player's rows say she is out, and since when (the sync's words for anyone else)."""
+        p = state.player(seat)
+        if p is None or not p.out:
+            return ""
+        when = f" in round {p.out_round}" if p.out_round else ""
+        return (f"{seat} is out: all four champions died{when}. Nothing more to write; "
+                "the board and the Log follow the match to its end.")
+
     def status(self, state: ChampionsState, window: Window | None, outcome: Outcome | None) -> str:
         """Round, window and who is still in, or the winners."""
         if outcome is not None:
@@ -155,6 +164,8 @@ class ChampionsSheet:
         if p is None:
             return []
         lines = ["Your champions", health_line(p), bag_line(p), *equipment_lines(p)]
+        if p.out:
+            return [[line] for line in [self.idle_reason(state, seat), "", *lines]]
         if p.at is not None:
             lines.append(f"You stand on {p.at.label}; {len(state.pools.get(p.at.label, ()))} items lie there.")
         mates = tile_mates(state, p)

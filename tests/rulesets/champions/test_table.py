@@ -1,0 +1,63 @@
+"""Champions through the real sync, as a table of sixteen plays it (issue 26): what the board, a player's
+orders tab and her View say once a player is out."""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import cache
+
+from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.rulesets.champions.state import ChampionsState
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.window_read import read_match
+from tests.fakes.memory import MemoryBackend
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+
+
+def texts(backend: MemoryBackend, tab: str) -> list[str]:
+    """Every non-empty value of a tab, as text."""
+    return [str(v) for v in backend.tabs[tab].values() if v not in ("", None)]
+
+
+@cache
+def first_out() -> tuple[MatchSheets, ChampionsState]:
+    """The sample roster of sixteen played by bots through the sync until a player is out."""
+    rules = create_ruleset("champions")
+    roster = rules.sample_roster()
+    sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
+                         tuple(MemoryBackend(s) for s in roster.seats))
+    create_window_match(sheets, rules, roster, seed=b"out")
+    cls = get_ruleset("champions")
+    bots = {s: rules.bots()["affinity"].make(s) for s in roster.seats}
+    for _ in range(40):
+        state = read_match(sheets, cls).record.state
+        assert isinstance(state, ChampionsState)
+        if any(p.out for p in state.players):
+            return sheets, state
+        type_bot_orders(sheets, cls, bots)
+        poll(sheets, cls, now=NOW)
+    raise AssertionError("nobody out in forty windows")
+
+
+def test_the_boards_line_names_who_is_out_once_a_player_is() -> None:
+    sheets, state = first_out()
+    board = sheets.board
+    assert isinstance(board, MemoryBackend)
+    out = [p for p in state.players if p.out]
+    lines = [t for t in texts(board, "Board") if t.startswith("Out:")]
+    assert lines == ["Out: " + ", ".join(f"{p.name} (round {p.out_round})" for p in out)]
+
+
+def test_an_out_players_tabs_say_she_is_out() -> None:
+    sheets, state = first_out()
+    name = next(p.name for p in state.players if p.out)
+    backend = sheets.of(name)
+    assert isinstance(backend, MemoryBackend)
+    orders = texts(backend, f"Orders {name}")
+    assert not any(t.startswith("Nothing to write now") for t in orders)
+    assert any(t.startswith(f"{name} is out: all four champions died in round") for t in orders)
+    assert any(t.startswith(f"{name} is out") for t in texts(backend, f"View {name}"))
