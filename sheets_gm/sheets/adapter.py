@@ -139,3 +139,13 @@ class ExplainsIdleSeats(Protocol[_StateIn]):
     def idle_reason(self, state: _StateIn, seat: str) -> str:
         """Why ``seat`` has nothing to write in any window now ('' to let the sync say it)."""
         ...
+
+
+@runtime_checkable
+class PlacesVerdicts(Protocol):
+    """An adapter whose subjects have rows in more than one table (a Champions champion: its equip row and its
+    action set row): it names the table each part of an order is typed in, so a verdict shows in that row only."""
+
+    def verdict_table(self, part: str) -> str:
+        """The table ``part`` of an order is typed in ('' for every row of its subject)."""
+        ...

@@ -20,7 +20,7 @@ from typing import Any
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import Verdict, Window
 from sheets_gm.engine.registry import AnyRuleset
-from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
+from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
@@ -72,6 +72,12 @@ class WindowReport:
 def _deadline_passed(deadline: str, now: datetime) -> bool:
     moment = deadline_moment(deadline)
     return moment is not None and now >= moment
+
+
+def _in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
+    """Whether ``verdict`` shows in a row of ``table`` (every row of its subject, unless the adapter places it)."""
+    placed = adapter.verdict_table(verdict.part) if isinstance(adapter, PlacesVerdicts) else ""
+    return not placed or placed == table
 
 
 def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
@@ -220,8 +226,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                         f"✘ Nothing is written here now ({window.label} is for {', '.join(window.seats)}): "
                         "it was set aside.")
             elif seat_input is not None and spec.open_in(window.phase) and (
-                    row.typed or spec.rows == SEAT_ROWS or _has_verdict(row, verdicts)):
-                mine = [v for v in verdicts if v.subject == row.subject]
+                    row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
+                mine = [v for v in verdicts if v.subject == row.subject and _in_table(read.adapter, v, row.table)]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
@@ -239,8 +245,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
 
 
-def _has_verdict(row: TypedRow, verdicts: list[Verdict]) -> bool:
-    return any(v.subject == row.subject for v in verdicts)
+def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:
+    return any(v.subject == row.subject and _in_table(adapter, v, row.table) for v in verdicts)
 
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,

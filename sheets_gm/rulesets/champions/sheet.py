@@ -139,6 +139,10 @@ class ChampionsSheet:
         return BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, size + 1), 150)},
                             dict.fromkeys(range(1, size + 1), 90), legend)
 
+    def verdict_table(self, part: str) -> str:
+        """An equip verdict in the champion's equip row, a set's in its action set row (both are its rows)."""
+        return {"equip": "equip", "set": "sets"}.get(part, "")
+
     def idle_reason(self, state: ChampionsState, seat: str) -> str:
         """An out player's rows say she is out, and since when (the sync's words for anyone else)."""
         p = state.player(seat)

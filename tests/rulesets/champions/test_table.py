@@ -61,3 +61,54 @@ def test_an_out_players_tabs_say_she_is_out() -> None:
     assert not any(t.startswith("Nothing to write now") for t in orders)
     assert any(t.startswith(f"{name} is out: all four champions died in round") for t in orders)
     assert any(t.startswith(f"{name} is out") for t in texts(backend, f"View {name}"))
+
+
+def _fight_window(seed: bytes) -> MatchSheets:
+    """The sixteen of the sample roster, past the first move window (the bots moved), at round 1's fight."""
+    rules = create_ruleset("champions")
+    roster = rules.sample_roster()
+    sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
+                         tuple(MemoryBackend(s) for s in roster.seats))
+    create_window_match(sheets, rules, roster, seed=seed)
+    cls = get_ruleset("champions")
+    type_bot_orders(sheets, cls, {s: rules.bots()["affinity"].make(s) for s in roster.seats})
+    poll(sheets, cls, now=NOW)
+    return sheets
+
+
+def _feedback(sheets: MatchSheets, seat: str) -> dict[tuple[str, str], str]:
+    read = read_match(sheets, get_ruleset("champions"))
+    return {(r.table, r.subject): r.feedback for r in read.seats[seat].rows}
+
+
+def _type(sheets: MatchSheets, seat: str, table: str, subject: str, key: str, value: str) -> None:
+    read = read_match(sheets, get_ruleset("champions"))
+    seat_read = read.seats[seat]
+    placed = seat_read.tab.table(table)
+    row = next(r.row for r in seat_read.rows if r.table == table and r.subject == subject)
+    backend = sheets.of(seat)
+    assert isinstance(backend, MemoryBackend)
+    backend.type(seat_read.tab.name, placed.cell(row - placed.first_row, key), value)
+
+
+def test_a_champions_equip_verdict_shows_in_its_equip_row_only() -> None:
+    sheets = _fight_window(b"words")
+    _type(sheets, "Ann", "equip", "Ann.mage", "item1", "wand of nothing")
+    poll(sheets, get_ruleset("champions"), now=NOW)
+    feedback = _feedback(sheets, "Ann")
+    assert "wand of nothing" in feedback[("equip", "Ann.mage")]
+    assert "wand of nothing" not in feedback[("sets", "Ann.mage")]
+    equip = feedback[("equip", "Ann.mage")]
+    assert " she " not in equip and "champion Ann re-equips" in equip
+
+
+def test_a_move_that_is_not_a_tile_is_told_a_tile_of_this_board() -> None:
+    sheets = _fight_window(b"words")
+    state = read_match(sheets, get_ruleset("champions")).record.state
+    assert isinstance(state, ChampionsState)
+    poll(sheets, get_ruleset("champions"), now=NOW, force=True)  # past the fight: round 2's move window
+    _type(sheets, "Ann", "move_loot", "Ann", "move", "north")
+    poll(sheets, get_ruleset("champions"), now=NOW)
+    text = _feedback(sheets, "Ann")[("move_loot", "Ann")]
+    size = state.size
+    assert "like F7" not in text and f"like {chr(ord('A') + size - 1)}{size}" in text
