@@ -149,3 +149,13 @@ class PlacesVerdicts(Protocol):
     def verdict_table(self, part: str) -> str:
         """The table ``part`` of an order is typed in ('' for every row of its subject)."""
         ...
+
+
+@runtime_checkable
+class LabelsTurns(Protocol):
+    """An adapter whose game counts something other than the engine's turns (Champions: rounds of two windows):
+    it names a turn as its logs show it."""
+
+    def turn_label(self, turn: int) -> CellValue:
+        """The Log's turn cell of an event of ``turn``."""
+        ...

@@ -276,7 +276,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     same_window = new_window is not None and new_window.key == window.key
     deadline = record.deadline if same_window else (next_deadline(now) if next_deadline and new_window else "")
     number = record.resolved + 1
-    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events)
+    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events,
+                               adapter)
     new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
                          log_rows=record.log_rows + public)
     status = status_line(adapter, new_record)

@@ -9,7 +9,7 @@ from typing import Any
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event, visible_to
 from sheets_gm.engine.core.ruleset import GM, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats
+from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sheets.spec import ColumnKind, InputTable
@@ -134,17 +134,18 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
         batch.put(board, tabs.board_info_range(tab, drawing.width, len(info)), info)
 
 
-def log_lines(events: Iterable[Event]) -> Grid:
-    """Events as log rows: turn, kind, sentence."""
-    return [[e.turn, e.kind.value, e.text] for e in events]
+def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
+    """Events as log rows: turn (as the adapter names it, if it does), kind, sentence."""
+    label = adapter.turn_label if isinstance(adapter, LabelsTurns) else None
+    return [[label(e.turn) if label else e.turn, e.kind.value, e.text] for e in events]
 
 
 def public_log_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, first: int,
-                      events: Sequence[Event]) -> int:
+                      events: Sequence[Event], adapter: AnySheetAdapter | None = None) -> int:
     """The public events appended to the Log tab from line ``first``; returns how many."""
     public = visible_to(events, None)
     if public:
-        batch.put(board, tabs.log_range(first, len(public)), log_lines(public))
+        batch.put(board, tabs.log_range(first, len(public)), log_lines(public, adapter))
     return len(public)
 
 
@@ -169,7 +170,7 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     batch.put(backend, tabs.view_panel_range(seat), panel)
     mine = private_events(events, seat)
     if mine:
-        batch.put(backend, tabs.view_log_range(seat, log_from, len(mine)), log_lines(mine))
+        batch.put(backend, tabs.view_log_range(seat, log_from, len(mine)), log_lines(mine, adapter))
     return len(mine)
 
 

@@ -7,6 +7,7 @@ import datetime as dt
 from functools import cache
 
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.rulesets.champions.sheet import ChampionsSheet
 from sheets_gm.rulesets.champions.state import ChampionsState
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_autoplay import type_bot_orders
@@ -112,3 +113,27 @@ def test_a_move_that_is_not_a_tile_is_told_a_tile_of_this_board() -> None:
     text = _feedback(sheets, "Ann")[("move_loot", "Ann")]
     size = state.size
     assert "like F7" not in text and f"like {chr(ord('A') + size - 1)}{size}" in text
+
+
+def test_a_players_view_lists_each_item_of_her_bag_with_its_type_tier_and_dice() -> None:
+    sheets = _fight_window(b"words")
+    read = read_match(sheets, get_ruleset("champions"))
+    state = read.record.state
+    assert isinstance(state, ChampionsState)
+    sheet = read.record.ruleset.sheet()
+    assert isinstance(sheet, ChampionsSheet)
+    p = next(q for q in state.players if q.bag)
+    view = [str(row[0]) for row in sheet.panel(state, p.name)]
+    table = sheet.rules.table
+    for name in set(p.bag):
+        item = table.get(name)
+        assert item is not None and any(line.endswith(item.describe()) for line in view), (name, view)
+
+
+def test_the_logs_turn_column_counts_rounds() -> None:
+    sheets = _fight_window(b"words")
+    poll(sheets, get_ruleset("champions"), now=NOW, force=True)  # round 1's fight
+    board = sheets.board
+    assert isinstance(board, MemoryBackend)
+    turns = {v for (_, col), v in board.tabs["Log"].items() if col == 0}
+    assert "round 1, move" in turns and not {1, 2} & turns
