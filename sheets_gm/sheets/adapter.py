@@ -133,3 +133,33 @@ class ExplainsStrayRows(Protocol[_StateIn]):
     def stray_reason(self, state: _StateIn, seat: str, table: InputTable, subject: str) -> str:
         """Why ``seat``'s ``table`` has no row for ``subject`` now ('' to let the sync say it)."""
         ...
+
+
+@runtime_checkable
+class ExplainsIdleSeats(Protocol[_StateIn]):
+    """An adapter that says, in its game's words, why a seat has nothing to write (a player who is out); the
+    sync says whose window it is for the others."""
+
+    def idle_reason(self, state: _StateIn, seat: str) -> str:
+        """Why ``seat`` has nothing to write in any window now ('' to let the sync say it)."""
+        ...
+
+
+@runtime_checkable
+class PlacesVerdicts(Protocol):
+    """An adapter whose subjects have rows in more than one table (a Champions champion: its equip row and its
+    action set row): it names the table each part of an order is typed in, so a verdict shows in that row only."""
+
+    def verdict_table(self, part: str) -> str:
+        """The table ``part`` of an order is typed in ('' for every row of its subject)."""
+        ...
+
+
+@runtime_checkable
+class LabelsTurns(Protocol):
+    """An adapter whose game counts something other than the engine's turns (Champions: rounds of two windows):
+    it names a turn as its logs show it."""
+
+    def turn_label(self, turn: int) -> CellValue:
+        """The Log's turn cell of an event of ``turn``."""
+        ...

@@ -177,7 +177,8 @@ class MatchTabs:
         """A drawn tab's cells from A1."""
         return a1(tab, cells(0, 1, width - 1, height))
 
-    def board_info_range(self, tab: str, width: int) -> str:
-        """A drawn tab's title and status cells, one column right of the drawing and a gap."""
+    def board_info_range(self, tab: str, width: int, rows: int = 2) -> str:
+        """A drawn tab's title and status cells (and ``rows`` beyond 2: the legend under them), one column
+        right of the drawing and a gap."""
         col = width + 1
-        return a1(tab, cells(col, 1, col, 2))
+        return a1(tab, cells(col, 1, col, rows))

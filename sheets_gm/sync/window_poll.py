@@ -20,7 +20,7 @@ from typing import Any
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import Verdict, Window
 from sheets_gm.engine.registry import AnyRuleset
-from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
+from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
@@ -36,6 +36,7 @@ from sheets_gm.sync.window_writes import (
     board_writes,
     held_sentence,
     idle_feedback,
+    idle_reason,
     kept_sentence,
     public_log_writes,
     ready_sentence,
@@ -73,6 +74,12 @@ class WindowReport:
 def _deadline_passed(deadline: str, now: datetime) -> bool:
     moment = deadline_moment(deadline)
     return moment is not None and now >= moment
+
+
+def _in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
+    """Whether ``verdict`` shows in a row of ``table`` (every row of its subject, unless the adapter places it)."""
+    placed = adapter.verdict_table(verdict.part) if isinstance(adapter, PlacesVerdicts) else ""
+    return not placed or placed == table
 
 
 def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
@@ -334,15 +341,16 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             elif (row.table, row.row) in held:
                 text = " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
             elif seat_input is not None and spec.open_in(window.phase) and (
-                    row.typed or spec.rows == SEAT_ROWS or _has_verdict(row, verdicts)):
-                mine = [v for v in verdicts if v.subject == row.subject]
+                    row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
+                mine = [v for v in verdicts if v.subject == row.subject and _in_table(read.adapter, v, row.table)]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
                 extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
                                     seat_read.note(row), row.subject in seat_input.held, extra)
             else:
-                text = idle_feedback(window, seat, spec, outcome_text)
+                text = idle_feedback(window, seat, spec, outcome_text,
+                                     idle_reason(read.adapter, read.record.state, seat))
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
@@ -353,8 +361,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
 
 
-def _has_verdict(row: TypedRow, verdicts: list[Verdict]) -> bool:
-    return any(v.subject == row.subject for v in verdicts)
+def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:
+    return any(v.subject == row.subject and _in_table(adapter, v, row.table) for v in verdicts)
 
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
@@ -385,7 +393,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     same_window = new_window is not None and new_window.key == window.key
     deadline = record.deadline if same_window else (next_deadline(now) if next_deadline and new_window else "")
     number = record.resolved + 1
-    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events)
+    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events,
+                               adapter)
     new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
                          log_rows=record.log_rows + public)
     status = status_line(adapter, new_record)

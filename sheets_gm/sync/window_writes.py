@@ -9,7 +9,7 @@ from typing import Any
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event, visible_to
 from sheets_gm.engine.core.ruleset import GM, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sheets.spec import ColumnKind, InputTable
@@ -26,10 +26,18 @@ def acts(window: Window | None, seat: str, table: InputTable) -> bool:
     return window is not None and seat in window.seats and table.open_in(window.phase)
 
 
-def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_text: str) -> str:
-    """A row's feedback while nothing is typed in it."""
+def idle_reason(adapter: AnySheetAdapter, state: Any, seat: str) -> str:
+    """The adapter's words for why ``seat`` has nothing to write now (a player who is out), or ''."""
+    return adapter.idle_reason(state, seat) if isinstance(adapter, ExplainsIdleSeats) else ""
+
+
+def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_text: str, reason: str = "") -> str:
+    """A row's feedback while nothing is typed in it (``reason``: the game's words for a seat with nothing to
+    write in any window, from ``idle_reason``)."""
     if window is None:
         return f"The match is over: {outcome_text}" if outcome_text else "The match is over."
+    if reason:
+        return reason
     if seat in window.seats and not table.open_in(window.phase):
         return f"Not open now: {window.label} is being played; this table opens in another window."
     if not acts(window, seat, table):
@@ -79,6 +87,7 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
         raise ValueError(f"table {spec.name!r} of {seat} has {placed.rows} rows for {len(subjects)}: lay the tab out "
                          "for the state first")
     stamp = window.key if window is not None and acts(window, seat, spec) else ""
+    reason = idle_reason(adapter, state, seat)
     grid: Grid = []
     for subject in subjects:
         shown = adapter.shown(state, seat, spec, subject, dice) if spec.of_kind(ColumnKind.SHOWN) else {}
@@ -92,7 +101,7 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = (idle_feedback(window, seat, spec, outcome_text) if keep is None else
+                line[col] = (idle_feedback(window, seat, spec, outcome_text, reason) if keep is None else
                              (notes or {}).get(subject) or (kept_sentence(window) if window is not None and
                                                             acts(window, seat, spec) else
                                                             held_sentence(window, seat, spec)))
@@ -127,24 +136,29 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
 
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
                  status: str) -> None:
-    """Every public tab the adapter draws as ``state`` shows it, each with the title and status line."""
+    """Every public tab the adapter draws as ``state`` shows it, each with the title, status line and legend
+    (a legend may change with the state: who is out)."""
     for tab, drawing in tabs.drawn(adapter.drawings(state)):
         values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
         batch.put(board, tabs.board_values_range(tab, drawing.width, drawing.height), values)
-        batch.put(board, tabs.board_info_range(tab, drawing.width), [[tabs.spec.headers.board], [status]])
+        info: Grid = [[tabs.spec.headers.board], [status]]
+        if drawing.legend:  # where the layout put it: a row under the status line
+            info += [[""], *([r[0] if r else ""] for r in drawing.legend)]
+        batch.put(board, tabs.board_info_range(tab, drawing.width, len(info)), info)
 
 
-def log_lines(events: Iterable[Event]) -> Grid:
-    """Events as log rows: turn, kind, sentence."""
-    return [[e.turn, e.kind.value, e.text] for e in events]
+def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
+    """Events as log rows: turn (as the adapter names it, if it does), kind, sentence."""
+    label = adapter.turn_label if isinstance(adapter, LabelsTurns) else None
+    return [[label(e.turn) if label else e.turn, e.kind.value, e.text] for e in events]
 
 
 def public_log_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, first: int,
-                      events: Sequence[Event]) -> int:
+                      events: Sequence[Event], adapter: AnySheetAdapter | None = None) -> int:
     """The public events appended to the Log tab from line ``first``; returns how many."""
     public = visible_to(events, None)
     if public:
-        batch.put(board, tabs.log_range(first, len(public)), log_lines(public))
+        batch.put(board, tabs.log_range(first, len(public)), log_lines(public, adapter))
     return len(public)
 
 
@@ -202,7 +216,7 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
         frozenset()
     mine = seat_events(events, seat, names)
     if mine:
-        batch.put(backend, tabs.view_log_range(seat, log_from, len(mine)), log_lines(mine))
+        batch.put(backend, tabs.view_log_range(seat, log_from, len(mine)), log_lines(mine, adapter))
     return len(mine)
 
 

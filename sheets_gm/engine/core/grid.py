@@ -188,7 +188,11 @@ class SquareBoard:
 
     def parse(self, text: str) -> Coord:
         """A tile such as ``F7``; CoordError names the text, or the board's extent when it is off it."""
-        tile = Coord.parse(text)
+        try:
+            tile = Coord.parse(text)
+        except CoordError as exc:  # the example tile on this board (F7 is off a small one)
+            example = "F7" if self.contains(Coord(5, 6)) else self.grid.last.label
+            raise CoordError(str(exc).removesuffix("F7") + example) from None
         if not self.contains(tile):
             raise CoordError(f"{text!r} is off the board: columns A–{column_label(self.grid.width - 1)}, rows "
                              f"1–{self.grid.height} (A1 to {self.grid.last.label})")

@@ -235,7 +235,7 @@ def _dead(player: Player, cls: ChampClass) -> str:
 
 
 def _not_in_bag(player: Player, cls: ChampClass, item: str) -> str:
-    return (f"{item} is not in {player.name}'s bag nor on a champion she re-equips; the bag holds "
+    return (f"{item} is not in {player.name}'s bag nor on a champion {player.name} re-equips; the bag holds "
             f"{_listing(player.bag)}. The {cls.display} keeps {_listing(player.items_of(cls))}")
 
 

@@ -82,7 +82,7 @@ def apply_adjustment(rules: ChampionsRules, state: ChampionsState, adj: Adjustme
         if not 0 <= hp <= MAX_HEALTH[cls]:
             raise GmEventError(f"a {cls.display}'s health is 0 to {MAX_HEALTH[cls]}; got {hp}")
         if p.out:
-            raise GmEventError(f"{name} is out; her champions cannot be changed")
+            raise GmEventError(f"{name} is out; {name}'s champions cannot be changed")
         health = list(p.health)
         before = health[CLASS_INDEX[cls]]
         health[CLASS_INDEX[cls]] = hp

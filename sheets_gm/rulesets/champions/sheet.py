@@ -7,6 +7,7 @@ A champion's rows are named ``<player>.<class>`` (``Ann.rogue``), as the checks 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ from sheets_gm.engine.core.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.champions.enums import CLASSES, Phase
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.rules import ChampionsRules
-from sheets_gm.rulesets.champions.state import ChampionsState
+from sheets_gm.rulesets.champions.state import ChampionsState, Player
 from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health_line, tile_mates
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
@@ -139,6 +140,29 @@ class ChampionsSheet:
         return BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, size + 1), 150)},
                             dict.fromkeys(range(1, size + 1), 90), legend)
 
+    def _bag_items(self, p: Player) -> list[str]:
+        """Each kind of item in her bag with its type, tier and dice (what she weighs when she equips)."""
+        counts = Counter(p.bag)
+        found = ((self.rules.table.get(name), n) for name, n in counts.items())
+        return [f"  {n}× {item.describe()}" if n > 1 else f"  {item.describe()}" for item, n in found if item]
+
+    def turn_label(self, turn: int) -> CellValue:
+        """Round r's move window is turn 2r − 1 and its fight 2r (``resolve.window_turn``): the Log says the round."""
+        return f"round {(turn + 1) // 2}, {'move' if turn % 2 else 'fight'}"
+
+    def verdict_table(self, part: str) -> str:
+        """An equip verdict in the champion's equip row, a set's in its action set row (both are its rows)."""
+        return {"equip": "equip", "set": "sets"}.get(part, "")
+
+    def idle_reason(self, state: ChampionsState, seat: str) -> str:
+        """An out player's rows say she is out, and since when (the sync's words for anyone else)."""
+        p = state.player(seat)
+        if p is None or not p.out:
+            return ""
+        when = f" in round {p.out_round}" if p.out_round else ""
+        return (f"{seat} is out: all four champions died{when}. Nothing more to write; "
+                "the board and the Log follow the match to its end.")
+
     def status(self, state: ChampionsState, window: Window | None, outcome: Outcome | None) -> str:
         """Round, window and who is still in, or the winners."""
         if outcome is not None:
@@ -154,7 +178,9 @@ class ChampionsSheet:
         p = state.player(seat)
         if p is None:
             return []
-        lines = ["Your champions", health_line(p), bag_line(p), *equipment_lines(p)]
+        lines = ["Your champions", health_line(p), bag_line(p), *self._bag_items(p), *equipment_lines(p)]
+        if p.out:
+            return [[line] for line in [self.idle_reason(state, seat), "", *lines]]
         if p.at is not None:
             lines.append(f"You stand on {p.at.label}; {len(state.pools.get(p.at.label, ()))} items lie there.")
         mates = tile_mates(state, p)

@@ -55,7 +55,7 @@ def test_an_item_not_in_the_bag_names_the_champion_and_the_bag(rules: ChampionsR
     state = two_players(ann)
     [v] = refused(rules, state, PlayerOrders(equip=(("gladiator", ("War Hammer",)),)))
     assert (v.subject, v.part) == ("Ann.gladiator", "equip")
-    assert v.message == ("War Hammer is not in Ann's bag nor on a champion she re-equips; the bag holds Iron Sword. "
+    assert v.message == ("War Hammer is not in Ann's bag nor on a champion Ann re-equips; the bag holds Iron Sword. "
                          "The Gladiator keeps Oak Staff")
     after = rules.resolve(state, Orders({"Ann": PlayerOrders(equip=(("gladiator", ("War Hammer",)),))}),
                           rules.dice(SEED, state)).state.player("Ann")

@@ -1,0 +1,139 @@
+"""Champions through the real sync, as a table of sixteen plays it (issue 26): what the board, a player's
+orders tab and her View say once a player is out."""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import cache
+
+from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.rulesets.champions.sheet import ChampionsSheet
+from sheets_gm.rulesets.champions.state import ChampionsState
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.window_read import read_match
+from tests.fakes.memory import MemoryBackend
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+
+
+def texts(backend: MemoryBackend, tab: str) -> list[str]:
+    """Every non-empty value of a tab, as text."""
+    return [str(v) for v in backend.tabs[tab].values() if v not in ("", None)]
+
+
+@cache
+def first_out() -> tuple[MatchSheets, ChampionsState]:
+    """The sample roster of sixteen played by bots through the sync until a player is out."""
+    rules = create_ruleset("champions")
+    roster = rules.sample_roster()
+    sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
+                         tuple(MemoryBackend(s) for s in roster.seats))
+    create_window_match(sheets, rules, roster, seed=b"out")
+    cls = get_ruleset("champions")
+    bots = {s: rules.bots()["affinity"].make(s) for s in roster.seats}
+    for _ in range(40):
+        state = read_match(sheets, cls).record.state
+        assert isinstance(state, ChampionsState)
+        if any(p.out for p in state.players):
+            return sheets, state
+        type_bot_orders(sheets, cls, bots)
+        poll(sheets, cls, now=NOW)
+    raise AssertionError("nobody out in forty windows")
+
+
+def test_the_boards_line_names_who_is_out_once_a_player_is() -> None:
+    sheets, state = first_out()
+    board = sheets.board
+    assert isinstance(board, MemoryBackend)
+    out = [p for p in state.players if p.out]
+    lines = [t for t in texts(board, "Board") if t.startswith("Out:")]
+    assert lines == ["Out: " + ", ".join(f"{p.name} (round {p.out_round})" for p in out)]
+
+
+def test_an_out_players_tabs_say_she_is_out() -> None:
+    sheets, state = first_out()
+    name = next(p.name for p in state.players if p.out)
+    backend = sheets.of(name)
+    assert isinstance(backend, MemoryBackend)
+    orders = texts(backend, f"Orders {name}")
+    assert not any(t.startswith("Nothing to write now") for t in orders)
+    assert any(t.startswith(f"{name} is out: all four champions died in round") for t in orders)
+    assert any(t.startswith(f"{name} is out") for t in texts(backend, f"View {name}"))
+
+
+def _fight_window(seed: bytes) -> MatchSheets:
+    """The sixteen of the sample roster, past the first move window (the bots moved), at round 1's fight."""
+    rules = create_ruleset("champions")
+    roster = rules.sample_roster()
+    sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
+                         tuple(MemoryBackend(s) for s in roster.seats))
+    create_window_match(sheets, rules, roster, seed=seed)
+    cls = get_ruleset("champions")
+    type_bot_orders(sheets, cls, {s: rules.bots()["affinity"].make(s) for s in roster.seats})
+    poll(sheets, cls, now=NOW)
+    return sheets
+
+
+def _feedback(sheets: MatchSheets, seat: str) -> dict[tuple[str, str], str]:
+    read = read_match(sheets, get_ruleset("champions"))
+    return {(r.table, r.subject): r.feedback for r in read.seats[seat].rows}
+
+
+def _type(sheets: MatchSheets, seat: str, table: str, subject: str, key: str, value: str) -> None:
+    read = read_match(sheets, get_ruleset("champions"))
+    seat_read = read.seats[seat]
+    placed = seat_read.tab.table(table)
+    row = next(r.row for r in seat_read.rows if r.table == table and r.subject == subject)
+    backend = sheets.of(seat)
+    assert isinstance(backend, MemoryBackend)
+    backend.type(seat_read.tab.name, placed.cell(row - placed.first_row, key), value)
+
+
+def test_a_champions_equip_verdict_shows_in_its_equip_row_only() -> None:
+    sheets = _fight_window(b"words")
+    _type(sheets, "Ann", "equip", "Ann.mage", "item1", "wand of nothing")
+    poll(sheets, get_ruleset("champions"), now=NOW)
+    feedback = _feedback(sheets, "Ann")
+    assert "wand of nothing" in feedback[("equip", "Ann.mage")]
+    assert "wand of nothing" not in feedback[("sets", "Ann.mage")]
+    equip = feedback[("equip", "Ann.mage")]
+    assert " she " not in equip and "champion Ann re-equips" in equip
+
+
+def test_a_move_that_is_not_a_tile_is_told_a_tile_of_this_board() -> None:
+    sheets = _fight_window(b"words")
+    state = read_match(sheets, get_ruleset("champions")).record.state
+    assert isinstance(state, ChampionsState)
+    poll(sheets, get_ruleset("champions"), now=NOW, force=True)  # past the fight: round 2's move window
+    _type(sheets, "Ann", "move_loot", "Ann", "move", "north")
+    poll(sheets, get_ruleset("champions"), now=NOW)
+    text = _feedback(sheets, "Ann")[("move_loot", "Ann")]
+    size = state.size
+    assert "like F7" not in text and f"like {chr(ord('A') + size - 1)}{size}" in text
+
+
+def test_a_players_view_lists_each_item_of_her_bag_with_its_type_tier_and_dice() -> None:
+    sheets = _fight_window(b"words")
+    read = read_match(sheets, get_ruleset("champions"))
+    state = read.record.state
+    assert isinstance(state, ChampionsState)
+    sheet = read.record.ruleset.sheet()
+    assert isinstance(sheet, ChampionsSheet)
+    p = next(q for q in state.players if q.bag)
+    view = [str(row[0]) for row in sheet.panel(state, p.name)]
+    table = sheet.rules.table
+    for name in set(p.bag):
+        item = table.get(name)
+        assert item is not None and any(line.endswith(item.describe()) for line in view), (name, view)
+
+
+def test_the_logs_turn_column_counts_rounds() -> None:
+    sheets = _fight_window(b"words")
+    poll(sheets, get_ruleset("champions"), now=NOW, force=True)  # round 1's fight
+    board = sheets.board
+    assert isinstance(board, MemoryBackend)
+    turns = {v for (_, col), v in board.tabs["Log"].items() if col == 0}
+    assert "round 1, move" in turns and not {1, 2} & turns
