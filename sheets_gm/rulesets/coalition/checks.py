@@ -13,7 +13,13 @@ from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState
 
 
 def describe(board: Board, move: Move) -> str:
-    """What an accepted order will do, in a sentence for the row's feedback cell."""
+    """What an accepted order will do, in a sentence for the row's feedback cell (then how it was read, when it
+    was written loosely)."""
+    said = _doing(board, move)
+    return f"{said} · {move.note}" if move.note else said
+
+
+def _doing(board: Board, move: Move) -> str:
     if not move.moves:
         doing = {OrderWord.INTERCEPT: f"holds and intercepts {move.target or 'the first enemy passing'}",
                  OrderWord.TRANSFER: f"holds and transfers {'/'.join(map(str, move.units or ()))} to {move.target}",

@@ -22,6 +22,9 @@ from sheets_gm.sheets.tables import TypedRow, text_of
 
 SLOT_KEYS = ("slot1", "slot2", "slot3", "slot4")
 ORDER_KEYS = ("route", "to", "order", "target", "units", "bump")
+#: The order columns as their headers name them, for a message asking to clear some.
+COLUMN_NAMES = {"route": "Route", "to": "End square", "order": "Order", "target": "Target army",
+                "units": "Transfer units", "bump": "Joint engage bump"}
 Cells = dict[str, dict[str, CellValue]]
 
 
@@ -95,8 +98,9 @@ def read_army_row(board: Board, state: CoalitionState, row: TypedRow) -> ArmyOrd
     if texts["line"]:
         filled = [k for k in ORDER_KEYS if texts[k]]
         if filled:
+            columns = ", ".join(COLUMN_NAMES[k] for k in filled)
             raise CellError("the forum line and the order columns are both filled: write the order once, in "
-                            f"the columns or as the forum line (clear {', '.join(filled)} or the line)")
+                            f"the columns or as the forum line (clear {columns}, or the forum line)")
         return ArmyOrder(line=texts["line"])
     word = texts["order"].lower()
     if word and word not in {w.value for w in OrderWord}:
