@@ -5,7 +5,7 @@ from __future__ import annotations
 from sheets_gm.engine.core.ruleset import JUDGE, Verdict
 from sheets_gm.rulesets.coalition.adjudicate import read_orders
 from sheets_gm.rulesets.coalition.board import Board
-from sheets_gm.rulesets.coalition.enums import OrderWord, Phase
+from sheets_gm.rulesets.coalition.enums import BattleType, OrderWord, Phase
 from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move
 from sheets_gm.rulesets.coalition.results import CheckedResult, check_result
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
@@ -53,6 +53,10 @@ def describe_result(settings: CoalitionSettings, checked: CheckedResult) -> str:
         parts.append(f"kill by {checked.killer} on {checked.victim}: {r.kill}")
     if r.failed_kill:
         parts.append("; ".join(f"{n} tried a kill and loses its squad" for n in r.failed_kill))
+    raider = b.armies[0]
+    if b.type is BattleType.RAID and checked.killer == raider and not r.kill:
+        parts.append(f"warning: {raider} wins its raid but no Kill is entered; a raider attempts a kill (choose "
+                     "killed, escaped, squad_lost or roll, or leave it if the raider truly made none)")
     return " · ".join(parts)
 
 

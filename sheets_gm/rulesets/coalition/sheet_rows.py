@@ -37,6 +37,8 @@ def whole_number(value: CellValue, column: str, accepted: str) -> int | None:
 
     >>> whole_number(" 12 ", "VP", "0 or more"), whole_number(3.0, "VP", ""), whole_number("", "VP", "")
     (12, 3, None)
+    >>> whole_number("+5", "Kill bonus", ""), whole_number("1,200", "Lost in slot 1", "")
+    (5, 1200)
     """
     if value is None or text_of(value) == "":
         return None
@@ -45,8 +47,9 @@ def whole_number(value: CellValue, column: str, accepted: str) -> int | None:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     text = text_of(value)
-    if text.lstrip("-").isdigit():
-        return int(text)
+    digits = text.replace(",", "").replace(" ", "")  # a thousands separator as typed
+    if digits.lstrip("+-").isdigit() and digits[:2] not in ("+-", "-+", "++", "--"):
+        return int(digits)
     raise CellError(f"{column} {text!r} is not a whole number: {accepted}")
 
 
@@ -169,10 +172,17 @@ def _result_row(row: TypedRow) -> BattleResult | None:
 
 
 def _loss_row(row: TypedRow) -> tuple[int, ...] | None:
-    """An army's losses per slot (None when no slot is filled; an empty slot is 0)."""
+    """An army's losses per slot (None when no slot is filled; an empty slot is 0). The four slots written in the
+    first cell as the forum writes them, ``1000/0/200/0``, are read too."""
     cells = [row.values.get(k) for k in SLOT_KEYS]
     if all(c is None or text_of(c) == "" for c in cells):
         return None
+    first = text_of(cells[0])
+    if "/" in first:
+        if any(text_of(c) for c in cells[1:]):
+            raise CellError(f"Lost in slot 1 {first!r} holds every slot while the other slot cells are filled too: "
+                            "write the four slots in Lost in slot 1 as 1000/0/200/0, or one number per slot cell")
+        return _slots(first.replace(",", ""), "Lost in slot 1")
     accepted = "write the units lost in that slot, 0 or more (empty is 0)"
     return tuple(whole_number(c, f"Lost in slot {i}", accepted) or 0 for i, c in enumerate(cells, start=1))
 
