@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from sheets_gm.engine.core.vocab import choices
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
+from sheets_gm.rulesets.coalition.orders import FORUM_FORM
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionState
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import TypedRow, text_of
@@ -137,18 +138,55 @@ def army_cells(order: ArmyOrder) -> dict[str, CellValue]:
 
 
 def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]) -> ReadRows:
-    """A side's army rows as orders by army."""
+    """A side's army rows as orders by army. A whole forum post pasted in one row's forum line cell (several
+    lines) gives each army it names its line, as if typed in that army's row."""
     out = ReadRows()
+    posted: list[tuple[str, str, str]] = []  # (army, its line, the row the post was pasted in)
+    unread: ReadRows = ReadRows()  # the post's lines that name no army, by the row they were pasted in
     for row in rows:
         try:
             order = read_army_row(board, state, row)
         except CellError as exc:
             out.problems.setdefault(row.subject, []).append(f"{exc}; {row.subject} holds until it is mended")
             continue
-        if order is not None:
+        if order is not None and "\n" in order.line.strip():
+            posted += _split_post(state, row.subject, order.line, unread)
+            out.consumed.add(row.subject)
+        elif order is not None:
             out.orders[row.subject] = order
             out.consumed.add(row.subject)
+    for army, line, pasted_in in posted:
+        if army in out.orders or army in out.problems:
+            out.problems.setdefault(army, []).append(
+                f"{army} has a line in the post pasted in {pasted_in}'s row and another order: an army gets one "
+                f"order; clear one; {army} holds until then")
+            out.orders.pop(army, None)
+            continue
+        out.orders[army] = ArmyOrder(line=line)
+        out.consumed.add(army)
+    for subject, said in unread.problems.items():
+        out.problems.setdefault(subject, []).extend(said)
     return out
+
+
+def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows) -> list[tuple[str, str, str]]:
+    """The lines of a pasted forum post by army; a line that names no army of the match is a problem of the row
+    it was pasted in (blank lines and a line without a colon, such as a title, are passed over only when blank)."""
+    found: list[tuple[str, str, str]] = []
+    by_lower = {a.name.lower(): a.name for a in state.armies}
+    for line in (part.strip() for part in post.splitlines()):
+        if not line:
+            continue
+        name = line.partition(":")[0].strip()
+        army = by_lower.get(name.lower()) if ":" in line else None
+        if army is None:
+            what = f"names no army ({name!r})" if ":" in line else "has no army name before a colon"
+            out.problems.setdefault(subject, []).append(
+                f"the pasted post's line {line!r} {what}: each line is one army's order, {FORUM_FORM}; the other "
+                "lines are read")
+            continue
+        found.append((army, line, subject))
+    return found
 
 
 def _choice(row: TypedRow, key: str, column: str, values: Sequence[str]) -> str:
