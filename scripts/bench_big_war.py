@@ -10,6 +10,7 @@ an idle poll, the orders' resolution (the judge's tab grows there: one layout mo
 spreadsheet), the judge's results typed by the stand-in judge, their resolution.
 
     .venv/bin/python scripts/bench_big_war.py [--armies 70] [--battles 40]
+    .venv/bin/python scripts/bench_big_war.py --armies 300 --bots   # every army ordered by the bots
 """
 
 from __future__ import annotations
@@ -40,22 +41,26 @@ from tests.fakes.google_api import GoogleApiFake  # noqa: E402
 ROLES = ("board", "engine", "coalition", "phyrexia", JUDGE)
 
 
+PLANES = (("Dominaria", 24, "ABCDEFGHI"), ("Phyrexia", 24, "ABCDEFGHI"), ("Mirrodin", 18, "ABCDEFGH"))
+
+
 def _pairs(count: int) -> list[tuple[str, str]]:
-    """Side-by-side squares of Dominaria (24 columns, 9 rows), row by row: a Coalition army's and its foe's."""
-    out = [(f"{c}{r}", f"{c + 1}{r}") for r in "ABCDEFGHI" for c in range(1, 24, 2)]
-    if count > len(out):
-        raise SystemExit(f"at most {len(out)} armies a side stand in pairs on Dominaria")
-    return out[:count]
+    """Side-by-side squares, plane by plane (Dominaria, Phyrexia, then Mirrodin), row by row: a Coalition
+    army's and its foe's. Past the 288 pairs the planes hold, the pairs start again from the first square (two
+    allied armies may share a square)."""
+    out = [(f"{plane} {c}{r}", f"{plane} {c + 1}{r}") for plane, width, rows in PLANES for r in rows
+           for c in range(1, width, 2)]
+    return [out[n % len(out)] for n in range(count)]
 
 
 def roster(armies: int) -> Roster:
     """``armies`` armies a side, in pairs of neighbouring squares."""
     members = []
     for n, (ours, theirs) in enumerate(_pairs(armies), start=1):
-        members.append(Member(f"Coal {n:03d}", "coalition", {"rank": "3", "at": f"Dominaria {ours}",
+        members.append(Member(f"Coal {n:03d}", "coalition", {"rank": "3", "at": ours,
                                                                "units": "5000/2500/1500/1000",
                                                                "factions": "white blue", "primary": "white"}))
-        members.append(Member(f"Phyr {n:03d}", "phyrexia", {"rank": "1", "at": f"Dominaria {theirs}",
+        members.append(Member(f"Phyr {n:03d}", "phyrexia", {"rank": "1", "at": theirs,
                                                              "units": "500/250/150/100"}))
     return Roster(("coalition", "phyrexia"), tuple(members))
 
@@ -71,6 +76,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--armies", type=int, default=70, help="armies a side (default 70)")
     parser.add_argument("--battles", type=int, default=40, help="Coalition armies that engage (default 40)")
+    parser.add_argument("--bots", action="store_true",
+                        help="every army's order typed by the sides' bots instead of --battles engagements")
     args = parser.parse_args()
     rules = create_ruleset("coalition")
     cls = get_ruleset("coalition")
@@ -98,11 +105,14 @@ def main() -> int:
         writes = []
         for row in read.seats["coalition"].rows:
             n = int(row.subject.split()[1]) if row.table == "armies" else 0
-            if 0 < n <= args.battles:
+            if 0 < n <= args.battles and not args.bots:
                 index = row.row - armies.first_row
-                writes += [RangeWrite(a1(tab.name, armies.cell(index, "to")), [[pairs[n - 1][1]]]),
+                writes += [RangeWrite(a1(tab.name, armies.cell(index, "to")), [[pairs[n - 1][1].split(" ")[1]]]),
                            RangeWrite(a1(tab.name, armies.cell(index, "order")), [["engage"]]),
                            RangeWrite(a1(tab.name, armies.cell(index, "target")), [[f"Phyr {n:03d}"]])]
+        if args.bots:
+            type_bot_orders(sheets, cls, {seat: read.record.ruleset.bots()["commander"].make(seat)
+                                          for seat in ("coalition", "phyrexia")})
         sheets.of("coalition").write([*writes, RangeWrite(a1(tab.name, tab.table("side").cell(0, "ready")),
                                                           [[True]])])
         other = read.seats["phyrexia"].tab

@@ -8,7 +8,7 @@ from typing import Any
 
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event, visible_to
-from sheets_gm.engine.core.ruleset import GM, Window
+from sheets_gm.engine.core.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
@@ -45,7 +45,7 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
         return f"Nothing to write now: {window.label} is for {who}."
     if table.of_kind(ColumnKind.READY):
         return ready_sentence(window, seat, table, False)
-    return f"Waiting for your orders for {window.label}."
+    return f"Waiting for {'the results' if seat == JUDGE else 'your orders'} for {window.label}."
 
 
 def kept_sentence(window: Window) -> str:

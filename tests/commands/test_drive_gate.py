@@ -107,7 +107,7 @@ def test_a_players_edit_is_read_and_our_answer_is_read_back_once_then_idle(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
     type_orders(open_match_sheets(load_config(started)), ready=False)  # players type in red's and blue's
     reads, drive, out = poll(fake, clock, capsys, started)
-    assert (reads, drive) == (4, 1) and "feedback cell(s) updated" in out
+    assert (reads, drive) == (4, 1) and "feedback cells updated" in out
     reads, _, _ = poll(fake, clock, capsys, started)
     assert reads == 4  # after a write of ours, every spreadsheet once
     reads, drive, _ = poll(fake, clock, capsys, started)
@@ -121,7 +121,7 @@ def test_an_edit_drive_lists_late_is_still_read(
     assert poll(fake, clock, capsys, started)[0] == 0  # Drive does not know yet
     assert poll(fake, clock, capsys, started)[0] == 0
     reads, _, out = poll(fake, clock, capsys, started)
-    assert reads == 4 and "feedback cell(s) updated" in out  # listed now, dated before the last poll: read
+    assert reads == 4 and "feedback cells updated" in out  # listed now, dated before the last poll: read
 
 
 def test_a_due_deadline_reads_and_resolves_without_any_edit(
@@ -147,7 +147,7 @@ def test_a_drive_fault_reads_everything_and_loses_no_input(
     type_orders(open_match_sheets(load_config(started)), ready=False)
     fake.inject(kind, endpoint=CHANGES)
     reads, drive, out = poll(fake, clock, capsys, started)
-    assert (reads, drive) == (4, 1) and "feedback cell(s) updated" in out
+    assert (reads, drive) == (4, 1) and "feedback cells updated" in out
 
 
 def test_a_fault_of_the_start_token_reads_everything_until_drive_answers(

@@ -62,7 +62,7 @@ def test_a_players_save_is_read_and_answered_and_our_answer_does_not_count_as_ty
     type_orders(fresh(sheets), ready=False)  # a player types and saves; nobody is ready
     reads = Reads(monkeypatch)
     out = sync(capsys, config)
-    assert reads.count == 1 and "feedback cell(s) updated" in out  # read, and answered in the workbook
+    assert reads.count == 1 and "feedback cells updated" in out  # read, and answered in the workbook
     after_answer = load_state(state_path(config))
     assert after_answer is not None and "feedback" not in after_answer.summary
     assert sync(capsys, config) == "Turn 1: waiting for red, blue.\n"

@@ -6,6 +6,8 @@ they part, not just that they do:
 >>> first_difference({"players": [{"name": "Ann", "at": "C3"}], "coins": [1, 0]},
 ...                  {"players": [{"name": "Ann", "at": "C4"}], "coins": [1, 0]})
 "players[Ann].at: recorded 'C3', recomputed 'C4'"
+>>> first_difference({"movement": [{"army": "Jeff", "end": "3C"}]}, {"movement": [{"army": "Jeff", "end": "3D"}]})
+"movement[Jeff].end: recorded '3C', recomputed '3D'"
 >>> first_difference({"coins": [1, 0]}, {"coins": [1, 2]})
 'coins[1]: recorded 0, recomputed 2'
 >>> first_difference({"a": 1}, {"a": 1}) is None
@@ -18,9 +20,10 @@ from typing import Any
 
 
 def _label(item: Any, index: int) -> str:
-    """A list item's name in a path: its ``name`` or ``id`` when it has one, else its index."""
+    """A list item's name in a path: its ``name``, ``id``, ``army`` (a move report) or ``at`` (a battle's
+    square) when it has one, else its index."""
     if isinstance(item, dict):
-        for key in ("name", "id", "key"):
+        for key in ("name", "id", "key", "army", "at"):
             if isinstance(item.get(key), str):
                 return str(item[key])
     return str(index)

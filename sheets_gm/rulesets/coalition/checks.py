@@ -5,7 +5,7 @@ from __future__ import annotations
 from sheets_gm.engine.core.ruleset import JUDGE, Verdict
 from sheets_gm.rulesets.coalition.adjudicate import read_orders
 from sheets_gm.rulesets.coalition.board import Board
-from sheets_gm.rulesets.coalition.enums import OrderWord, Phase
+from sheets_gm.rulesets.coalition.enums import BattleType, OrderWord, Phase
 from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move
 from sheets_gm.rulesets.coalition.results import CheckedResult, check_result
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
@@ -13,7 +13,13 @@ from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState
 
 
 def describe(board: Board, move: Move) -> str:
-    """What an accepted order will do, in a sentence for the row's feedback cell."""
+    """What an accepted order will do, in a sentence for the row's feedback cell (then how it was read, when it
+    was written loosely)."""
+    said = _doing(board, move)
+    return f"{said} · {move.note}" if move.note else said
+
+
+def _doing(board: Board, move: Move) -> str:
     if not move.moves:
         doing = {OrderWord.INTERCEPT: f"holds and intercepts {move.target or 'the first enemy passing'}",
                  OrderWord.TRANSFER: f"holds and transfers {'/'.join(map(str, move.units or ()))} to {move.target}",
@@ -47,6 +53,10 @@ def describe_result(settings: CoalitionSettings, checked: CheckedResult) -> str:
         parts.append(f"kill by {checked.killer} on {checked.victim}: {r.kill}")
     if r.failed_kill:
         parts.append("; ".join(f"{n} tried a kill and loses its squad" for n in r.failed_kill))
+    raider = b.armies[0]
+    if b.type is BattleType.RAID and checked.killer == raider and not r.kill:
+        parts.append(f"warning: {raider} wins its raid but no Kill is entered; a raider attempts a kill (choose "
+                     "killed, escaped, squad_lost or roll, or leave it if the raider truly made none)")
     return " · ".join(parts)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.events import Event
 from sheets_gm.rulesets.coalition.board import Board
-from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, Phase, ResultCode
+from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, Phase, ResultCode, Side
 from sheets_gm.rulesets.coalition.state import Battle, CoalitionState
 
 _PLURAL = {"attacks": "attack", "raids": "raid", "intercepts": "intercept", "besieges": "besiege"}
@@ -58,7 +58,8 @@ def movement_results(state: CoalitionState) -> str:
         for m in rows:
             where = f" -> {m.end}" if m.end != m.start else ""
             note = f" ({m.note})" if m.note else ""
-            order = m.order or f"{m.army}: (no order)"
+            idle = "a mercenary, moved by the engine" if m.side is Side.MERCENARY else "(no order)"
+            order = m.order or f"{m.army}: {idle}"
             out.append(f"{order} [{m.code.value}{where}]{note}")
     if len(out) == 1:
         out.append("\nNo orders this turn.")

@@ -44,6 +44,7 @@ class Move:
     target: str | None = None
     units: Units | None = None
     bump: str | None = None
+    note: str = ""  # how the order was read when it was written loosely (a plane named wrong), for its feedback
 
     @property
     def moves(self) -> bool:
@@ -69,7 +70,7 @@ def parse_forum_line(text: str) -> tuple[str, ArmyOrder]:
     'intercept'
     """
     raw = str(text).strip()
-    name, colon, rest = raw.partition(":")
+    name, colon, rest = raw.replace("→", ">").partition(":")
     if not colon or not name.strip():
         raise OrderLineError(f"{raw!r}: the army name is missing; write {FORUM_FORM}")
     dash = _DASH.search(rest)
@@ -85,6 +86,11 @@ def parse_forum_line(text: str) -> tuple[str, ArmyOrder]:
     if not squares or any(not s for s in squares):
         raise OrderLineError(f"{raw!r}: the route {head.strip()!r} has an empty square; write squares such as 3A "
                              "separated by >, the start first")
+    last_word = squares[-1].split(" ")[0].lower()
+    if len(squares) > 1 and last_word in {w.value for w in OrderWord} and " " in squares[-1]:
+        route = " > ".join(squares[:-1])
+        raise OrderLineError(f"{raw!r}: {last_word!r} is the order, written after a dash, not after > or →; write "
+                             f"{route} - {squares[-1]}")
     if plane:
         squares = [f"{plane} {s}" for s in squares]
     word, target, bump = "", "", ""
@@ -189,6 +195,7 @@ def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState,
     except ValueError:
         return Refusal(name, f"{name}: the order {order.word!r} is not one of {choices(OrderWord)}")
     plane = army.at.split(" ")[0]
+    order, note = _on_own_plane(board, army, order)
     try:
         start = board.parse(order.start, plane) if order.start.strip() else army.at
         via = tuple(board.parse(s, plane) for s in order.via if str(s).strip())
@@ -196,7 +203,8 @@ def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState,
     except PlaceError as exc:
         return Refusal(name, f"{name}: {exc}")
     if start != army.at:
-        return Refusal(name, f"{name} is at {_where(board, army.at, plane)}, not {_where(board, start, plane)}: "
+        here = army.at if not start.startswith(plane + " ") else board.short(army.at)  # the plane when it differs
+        return Refusal(name, f"{name} is at {here}, not {_where(board, start, plane)}: "
                              "the start square is where the army stands")
     moves = end != start or bool(via)
     if name in in_battle and (moves or word is not OrderWord.NONE):
@@ -257,7 +265,31 @@ def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState,
     units = tuple(order.units) if word is OrderWord.TRANSFER else None
     return Move(name, army.side, word, start, end, route if moves else (),
                 target_army.name if target_army else None,
-                (units[0], units[1], units[2], units[3]) if units else None, bump)
+                (units[0], units[1], units[2], units[3]) if units else None, bump, note)
+
+
+def _on_own_plane(board: Board, army: Army, order: ArmyOrder) -> tuple[ArmyOrder, str]:
+    """``order`` with its squares read on the army's own plane when it names another plane but starts on the square
+    where the army stands (the plane in a line only helps find the army: the square says which), and a note saying
+    so; else ``order`` unchanged and no note."""
+    plane = army.at.split(" ")[0]
+    named, _, square = order.start.strip().rpartition(" ")
+    other = board.plane_named(named) if named else None
+    if other is None or other.name == plane:
+        return order, ""
+    try:
+        if board.parse(square, plane) != army.at:
+            return order, ""
+    except PlaceError:
+        return order, ""
+
+    def own(text: str) -> str:
+        head, _, tail = text.strip().rpartition(" ")
+        return tail if head and board.plane_named(head) is other else text
+    note = (f"{army.name} is on {plane}, not {other.name}: read as {plane} {board.short(army.at)} (the plane only "
+            "helps find the army; the start square says which)")
+    return ArmyOrder(own(order.start), tuple(own(v) for v in order.via), own(order.to), order.word, order.target,
+                     order.units, own(order.bump), order.line), note
 
 
 def _where(board: Board, place: str, plane: str) -> str:

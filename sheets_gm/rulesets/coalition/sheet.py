@@ -27,7 +27,7 @@ from sheets_gm.rulesets.coalition.sheet_rows import (
     read_judge_rows,
     read_side_rows,
 )
-from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState, rank_name
+from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState, rank_text
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec, ruleset_sheet_spec
@@ -77,7 +77,7 @@ class CoalitionSheet:
                 return {}
             battle = next((b for b in state.battles if subject in b.armies), None)
             at = f"{army.at} (in battle)" if battle else army.at
-            return {"at": at, "strength": f"{rank_name(army.side, army.rank)} ({army.rank}) · {army.total} "
+            return {"at": at, "strength": f"{rank_text(army.side, army.rank)} · {army.total} "
                                           f"({slots_text(army)})"}
         if table.rows == "battles":
             b = state.battle_at(subject)

@@ -13,7 +13,7 @@ from sheets_gm.engine.core.words import counted
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Side
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_title
-from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_name
+from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_text
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import TabNames
 
@@ -37,7 +37,7 @@ def _cut(rows: Grid, rest: str) -> Grid:
 def _army_text(a: Army) -> str:
     """An army's square, rank, slots and colour bonus in one phrase."""
     bonus = " · colour bonus +1" if a.colour_bonus else ""
-    return f"{a.at} · {rank_name(a.side, a.rank)} ({a.rank}) · units {slots_text(a)} ({a.total}){bonus}"
+    return f"{a.at} · {rank_text(a.side, a.rank)} · units {slots_text(a)} ({a.total}){bonus}"
 
 
 def side_panel(state: CoalitionState, side: Side, orders_tab: str = "orders") -> Grid:

@@ -16,12 +16,16 @@ from dataclasses import dataclass, field
 from sheets_gm.engine.core.vocab import choices
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
+from sheets_gm.rulesets.coalition.orders import FORUM_FORM
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionState
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import TypedRow, text_of
 
 SLOT_KEYS = ("slot1", "slot2", "slot3", "slot4")
 ORDER_KEYS = ("route", "to", "order", "target", "units", "bump")
+#: The order columns as their headers name them, for a message asking to clear some.
+COLUMN_NAMES = {"route": "Route", "to": "End square", "order": "Order", "target": "Target army",
+                "units": "Transfer units", "bump": "Joint engage bump"}
 Cells = dict[str, dict[str, CellValue]]
 
 
@@ -34,6 +38,8 @@ def whole_number(value: CellValue, column: str, accepted: str) -> int | None:
 
     >>> whole_number(" 12 ", "VP", "0 or more"), whole_number(3.0, "VP", ""), whole_number("", "VP", "")
     (12, 3, None)
+    >>> whole_number("+5", "Kill bonus", ""), whole_number("1,200", "Lost in slot 1", "")
+    (5, 1200)
     """
     if value is None or text_of(value) == "":
         return None
@@ -42,8 +48,9 @@ def whole_number(value: CellValue, column: str, accepted: str) -> int | None:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     text = text_of(value)
-    if text.lstrip("-").isdigit():
-        return int(text)
+    digits = text.replace(",", "").replace(" ", "")  # a thousands separator as typed
+    if digits.lstrip("+-").isdigit() and digits[:2] not in ("+-", "-+", "++", "--"):
+        return int(digits)
     raise CellError(f"{column} {text!r} is not a whole number: {accepted}")
 
 
@@ -95,8 +102,9 @@ def read_army_row(board: Board, state: CoalitionState, row: TypedRow) -> ArmyOrd
     if texts["line"]:
         filled = [k for k in ORDER_KEYS if texts[k]]
         if filled:
+            columns = ", ".join(COLUMN_NAMES[k] for k in filled)
             raise CellError("the forum line and the order columns are both filled: write the order once, in "
-                            f"the columns or as the forum line (clear {', '.join(filled)} or the line)")
+                            f"the columns or as the forum line (clear {columns}, or the forum line)")
         return ArmyOrder(line=texts["line"])
     word = texts["order"].lower()
     if word and word not in {w.value for w in OrderWord}:
@@ -130,18 +138,55 @@ def army_cells(order: ArmyOrder) -> dict[str, CellValue]:
 
 
 def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]) -> ReadRows:
-    """A side's army rows as orders by army."""
+    """A side's army rows as orders by army. A whole forum post pasted in one row's forum line cell (several
+    lines) gives each army it names its line, as if typed in that army's row."""
     out = ReadRows()
+    posted: list[tuple[str, str, str]] = []  # (army, its line, the row the post was pasted in)
+    unread: ReadRows = ReadRows()  # the post's lines that name no army, by the row they were pasted in
     for row in rows:
         try:
             order = read_army_row(board, state, row)
         except CellError as exc:
             out.problems.setdefault(row.subject, []).append(f"{exc}; {row.subject} holds until it is mended")
             continue
-        if order is not None:
+        if order is not None and "\n" in order.line.strip():
+            posted += _split_post(state, row.subject, order.line, unread)
+            out.consumed.add(row.subject)
+        elif order is not None:
             out.orders[row.subject] = order
             out.consumed.add(row.subject)
+    for army, line, pasted_in in posted:
+        if army in out.orders or army in out.problems:
+            out.problems.setdefault(army, []).append(
+                f"{army} has a line in the post pasted in {pasted_in}'s row and another order: an army gets one "
+                f"order; clear one; {army} holds until then")
+            out.orders.pop(army, None)
+            continue
+        out.orders[army] = ArmyOrder(line=line)
+        out.consumed.add(army)
+    for subject, said in unread.problems.items():
+        out.problems.setdefault(subject, []).extend(said)
     return out
+
+
+def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows) -> list[tuple[str, str, str]]:
+    """The lines of a pasted forum post by army; a line that names no army of the match is a problem of the row
+    it was pasted in (blank lines and a line without a colon, such as a title, are passed over only when blank)."""
+    found: list[tuple[str, str, str]] = []
+    by_lower = {a.name.lower(): a.name for a in state.armies}
+    for line in (part.strip() for part in post.splitlines()):
+        if not line:
+            continue
+        name = line.partition(":")[0].strip()
+        army = by_lower.get(name.lower()) if ":" in line else None
+        if army is None:
+            what = f"names no army ({name!r})" if ":" in line else "has no army name before a colon"
+            out.problems.setdefault(subject, []).append(
+                f"the pasted post's line {line!r} {what}: each line is one army's order, {FORUM_FORM}; the other "
+                "lines are read")
+            continue
+        found.append((army, line, subject))
+    return found
 
 
 def _choice(row: TypedRow, key: str, column: str, values: Sequence[str]) -> str:
@@ -165,10 +210,17 @@ def _result_row(row: TypedRow) -> BattleResult | None:
 
 
 def _loss_row(row: TypedRow) -> tuple[int, ...] | None:
-    """An army's losses per slot (None when no slot is filled; an empty slot is 0)."""
+    """An army's losses per slot (None when no slot is filled; an empty slot is 0). The four slots written in the
+    first cell as the forum writes them, ``1000/0/200/0``, are read too."""
     cells = [row.values.get(k) for k in SLOT_KEYS]
     if all(c is None or text_of(c) == "" for c in cells):
         return None
+    first = text_of(cells[0])
+    if "/" in first:
+        if any(text_of(c) for c in cells[1:]):
+            raise CellError(f"Lost in slot 1 {first!r} holds every slot while the other slot cells are filled too: "
+                            "write the four slots in Lost in slot 1 as 1000/0/200/0, or one number per slot cell")
+        return _slots(first.replace(",", ""), "Lost in slot 1")
     accepted = "write the units lost in that slot, 0 or more (empty is 0)"
     return tuple(whole_number(c, f"Lost in slot {i}", accepted) or 0 for i, c in enumerate(cells, start=1))
 

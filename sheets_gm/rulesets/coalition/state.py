@@ -30,6 +30,17 @@ def rank_name(side: Side, rank: int) -> str:
     return RANK_NAMES.get(side, RANK_NAMES[Side.COALITION])[rank]
 
 
+def rank_text(side: Side, rank: int) -> str:
+    """How an army's rank reads to people: ``Captain (4)``; a mercenary's ``mercenary, rank 2`` (no side's title).
+
+    >>> rank_text(Side.PHYREXIA, 4), rank_text(Side.MERCENARY, 2)
+    ('Evincar (4)', 'mercenary, rank 2')
+    """
+    if side is Side.MERCENARY:
+        return f"mercenary, rank {rank}"
+    return f"{rank_name(side, rank)} ({rank})"
+
+
 @dataclass(frozen=True, slots=True)
 class Creature:
     """One creature of an army: its size (the larger of power and toughness) decides its slot."""

@@ -86,7 +86,7 @@ def test_unreadable_cells_name_the_column_and_what_is_accepted_and_give_no_order
     assert read.orders.orders == {}
     assert read.problems["Ann"] == ("Order 'attack' is not an order: write one of engage, replace, intercept, raid, "
                                     "support, transfer, garrison, heal or none; Ann holds until it is mended",)
-    assert "both filled" in read.problems["Cy"][0] and "clear to or the line" in read.problems["Cy"][0]
+    assert "both filled" in read.problems["Cy"][0] and "clear End square, or the forum line" in read.problems["Cy"][0]
     assert "Transfer units '100/0': four whole numbers, slot 1 to slot 4, like 100/0/0/0" in read.problems["Di"][0]
     assert "empty step" in read_side({"Ann": {"route": "3C >> 4C", "to": "5C"}}).problems["Ann"][0]
     assert "are for a transfer" in read_side({"Ann": {"to": "3C", "units": "1/0/0/0"}}).problems["Ann"][0]

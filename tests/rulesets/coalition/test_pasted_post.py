@@ -1,0 +1,73 @@
+"""A whole forum post pasted in one army's forum line cell: each army named gets its line, with its own feedback."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from sheets_gm.engine.registry import get_ruleset
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.window_match import init_window_match, window_sync_once
+from sheets_gm.rulesets.coalition.checks import check_orders
+from sheets_gm.rulesets.coalition.sheet_rows import read_side_rows
+from sheets_gm.rulesets.coalition.state import ArmyOrder, CoalitionOrders
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import a1
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.window_read import read_match
+from tests.rulesets.coalition.helpers import SETTINGS, army, board, state
+from tests.sync.test_table_sizes import coalition_war
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+
+POST = """Coalition orders, turn 3
+
+Frank: Dominaria; 3A > 3B
+Ann: Dominaria; 5C > 5D > 5E
+Nobody: Dominaria; 1A > 1B
+"""
+
+
+def _row(subject: str, values: dict[str, object]) -> TypedRow:
+    return TypedRow("armies", subject, 3, "3", values, "")  # type: ignore[arg-type]
+
+
+def test_a_pasted_post_gives_each_army_its_line_and_names_what_it_cannot_place() -> None:
+    s = state(army("Frank", "coalition", "3A"), army("Ann", "coalition", "5C"), army("Bo", "coalition", "7C"))
+    read = read_side_rows(board(), s, [_row("Frank", {"line": POST}), _row("Ann", {}), _row("Bo", {})])
+    assert read.orders == {"Frank": ArmyOrder(line="Frank: Dominaria; 3A > 3B"),
+                           "Ann": ArmyOrder(line="Ann: Dominaria; 5C > 5D > 5E")}
+    said = " ".join(read.problems["Frank"])
+    assert "'Coalition orders, turn 3' has no army name before a colon" in said
+    assert "names no army ('Nobody')" in said
+    verdicts = {v.subject: v for v in check_orders(board(), SETTINGS, s, CoalitionOrders(orders={"coalition":
+                                                                                               read.orders}))}
+    assert verdicts["Frank"].accepted and verdicts["Ann"].accepted and "5C > 5D > 5E" in verdicts["Ann"].message
+
+
+def test_an_army_in_the_post_with_its_own_row_filled_too_holds_and_says_why() -> None:
+    s = state(army("Frank", "coalition", "3A"), army("Ann", "coalition", "5C"))
+    read = read_side_rows(board(), s, [_row("Frank", {"line": "Frank: 3A > 3B\nAnn: 5C > 5D"}),
+                                       _row("Ann", {"to": "4C"})])
+    assert "Ann" not in read.orders and "another order" in read.problems["Ann"][0]
+    assert read.orders == {"Frank": ArmyOrder(line="Frank: 3A > 3B")}
+
+
+def test_a_post_pasted_in_the_sheet_gives_each_named_army_its_feedback(tmp_path: Path) -> None:
+    config = load_config(coalition_war(tmp_path, 3))
+    init_window_match(config, now=NOW, seed=b"post")
+    sheets = open_match_sheets(config)
+    cls = get_ruleset("coalition")
+    read = read_match(sheets, cls)
+    tab = read.seats["coalition"].tab
+    armies = tab.table("armies")
+    rows = [r for r in read.seats["coalition"].rows if r.table == "armies"]
+    at = {a.name: a.at for a in read.record.state.armies}
+    first, second = rows[0].subject, rows[1].subject
+    post = f"Our orders\n{first}: {at[first]}\n{second}: {at[second]} - none\n"
+    sheets.of("coalition").write([RangeWrite(a1(tab.name, armies.cell(0, "line")), [[post]])])
+    window_sync_once(config, sheets, now=NOW)
+    after = {r.subject: r.feedback for r in read_match(sheets, cls).seats["coalition"].rows if r.table == "armies"}
+    assert f"{second} holds at" in after[second], after[second]
+    assert f"{first} holds at" in after[first] and "'Our orders' has no army name" in after[first], after[first]
