@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
+from sheets_gm.rulesets.wesnoth.settings import ResolveMode
 from sheets_gm.rulesets.wesnoth.sheet_board import BoardDrawer
 from sheets_gm.rulesets.wesnoth.sheet_read import (
     RECRUIT,
@@ -32,11 +33,28 @@ from sheets_gm.rulesets.wesnoth.sheet_read import (
 from sheets_gm.rulesets.wesnoth.state import DAY, NIGHT, Unit, WesnothState
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Grid
-from sheets_gm.sheets.spec import InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.spec import ColumnKind, InputTable, SheetSpec, ruleset_sheet_spec
 from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
     from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
+
+
+BATCH_TITLES = {
+    UNITS: "Your units · a row per unit that acts this turn: every row resolves together when you tick End turn "
+           "(or at the deadline), in the Order column's order",
+    SEAT: "End turn resolves every row you have written and passes the turn",
+}
+
+
+def batch_spec(spec: SheetSpec) -> SheetSpec:
+    """The layout of a match that resolves a turn in one batch: no Go column (it would do nothing) and the titles
+    of the units and seat tables without step mode's words."""
+    inputs = tuple(table.model_copy(update={
+        "title": BATCH_TITLES.get(table.rows, table.title),
+        "columns": tuple(c for c in table.columns if c.kind is not ColumnKind.TICK)})
+        for table in spec.inputs)
+    return spec.model_copy(update={"inputs": inputs})
 
 
 @dataclass(frozen=True)
@@ -46,10 +64,12 @@ class WesnothSheet:
 
     ruleset: WesnothRuleset
 
-    @property
+    @cached_property
     def spec(self) -> SheetSpec:
-        """``templates/wesnoth/sheet.yaml``."""
-        return ruleset_sheet_spec("wesnoth")
+        """``templates/wesnoth/sheet.yaml``; under ``resolve = "batch"`` without the Go column and with titles that
+        speak of End turn alone (``batch_spec``)."""
+        spec = ruleset_sheet_spec("wesnoth")
+        return batch_spec(spec) if self.ruleset.settings.resolve is ResolveMode.BATCH else spec
 
     @cached_property
     def drawer(self) -> BoardDrawer:

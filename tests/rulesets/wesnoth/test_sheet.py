@@ -305,6 +305,22 @@ def test_in_batch_mode_a_go_box_waits_for_end_turn() -> None:
     assert not poll(sheets, cls, now=NOW).resolved
 
 
+def test_a_batch_match_has_no_go_column_and_no_step_mode_words() -> None:
+    """Under resolve = "batch" a Go box would do nothing: the units table has none and no title speaks of step
+    mode or Go; a step match keeps both."""
+    sheets, _ = _match(made(resolve="batch"))
+    ann = sheets.of("Ann")
+    assert isinstance(ann, MemoryBackend)
+    words = " ".join(str(v) for v in ann.tabs["Orders Ann"].values() if v not in (None, ""))
+    assert "Go" not in words.split() and "Step mode" not in words and "step mode" not in words, words
+    assert "End turn" in words
+    step_sheets, _ = _match(made(resolve="step"))
+    step_ann = step_sheets.of("Ann")
+    assert isinstance(step_ann, MemoryBackend)
+    step_words = " ".join(str(v) for v in step_ann.tabs["Orders Ann"].values() if v not in (None, ""))
+    assert "Go" in step_words.split() and "Step mode" in step_words
+
+
 # -- the public tabs --------------------------------------------------------------------------------
 def test_the_board_draws_each_hex_two_cells_tall_with_even_columns_a_row_lower() -> None:
     r = made()
