@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.core.vocab import plural
 from sheets_gm.rulesets.wesnoth.routes import CostTable
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
@@ -136,7 +137,7 @@ def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, 
                           + ": impassable terrain or enemy units are in the way")
     path, total = any_route
     if total > utype.moves:
-        raise MoveRefused(f"{dest.label} costs {int(total)} moves by the cheapest route; {name} has "
+        raise MoveRefused(f"{dest.label} costs {plural(int(total), 'move')} by the cheapest route; {name} has "
                           f"{utype.moves}: choose a nearer hex")
     for i, h in enumerate(path):
         reason = around.stop_reason(h)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -505,3 +506,30 @@ def test_a_unit_of_another_seat_typed_in_your_tab_says_whose_it_is_and_moves_not
     ann.type(tab, read.seats["Ann"].tab.table(SEAT).cell(0, "ready"), True)
     done = poll(sheets, cls, now=NOW)
     assert done.resolved and {u.id: u.at for u in done.state.units}["Bo-L"] == bo_at
+
+
+# -- the log in players' words ------------------------------------------------------------------------
+def test_the_log_says_wounds_and_hp_left_brackets_where_needed_one_move_and_the_round() -> None:
+    """An attack says the wounds and the hit points left ("7 wounds, 29/36 HP"), a kill says so, time of day and
+    resistance together are bracketed, a count of one is singular, and every event stands under its round."""
+    r = made()
+    state = start(r)
+    bots = {seat: r.bots()["skirmisher"].make(seat) for seat in r.sample_roster().seats}
+    texts: list[str] = []
+    for _ in range(40):
+        window = r.window(state)
+        if window is None:
+            break
+        dice = r.dice(SEED, state)
+        resolution = r.resolve(state, bots[window.seats[0]].orders(state, window.seats[0], dice), dice)
+        turns = [e.turn for e in resolution.events]  # a turn that ends the round logs the next one's dawn under it
+        assert turns[0] == state.round and set(turns) <= {state.round, state.round + 1}, turns
+        texts += [e.text for e in resolution.events]
+        state = resolution.state
+    hits = [t for t in texts if " hit" in t and " = " in t]
+    assert hits and not [t for t in texts if re.search(r"has \d+ of \d+", t)]
+    assert all(re.search(r"\d+ wounds?, \d+/\d+ HP|is killed \(0/\d+ HP\)", t) for t in hits), hits[:3]
+    assert not [t for t in texts if re.search(r"\b1 (moves|wounds)\b", t)]
+    both = [t for t in texts if re.search(r"[+−] \d+ \(\w[\w ]*\)\) × \d+%", t)]
+    assert all(not re.search(r"\d+ × \d+ [+−] \d+ \([\w ]+\) × ", t) for t in texts)  # never unbracketed
+    assert both or not [t for t in texts if re.search(r"[+−] \d+ \(", t) and "%" in t]
