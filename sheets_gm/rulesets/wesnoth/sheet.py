@@ -14,7 +14,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.hexgrid import Hex
 from sheets_gm.engine.core.ruleset import GM, Outcome, Window
+from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode
 from sheets_gm.rulesets.wesnoth.sheet_board import BoardDrawer
@@ -38,6 +40,23 @@ from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
     from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
+
+
+def hex_runs(hexes: Sequence[Hex]) -> str:
+    """Hexes column by column, each run of rows written once: ``K6, L1–7, M1–3, M5``."""
+    runs: list[str] = []
+    for col in sorted({h.col for h in hexes}):
+        rows = sorted(h.row for h in hexes if h.col == col)
+        start = prev = rows[0]
+        for row in [*rows[1:], None]:
+            if row is not None and row == prev + 1:
+                prev = row
+                continue
+            first, last = Hex(col, start).label, Hex(col, prev).label
+            runs.append(first if start == prev else f"{first}–{last.lstrip('ABCDEFGHIJKLMNOPQRSTUVWXYZ')}")
+            if row is not None:
+                start = prev = row
+    return ", ".join(runs)
 
 
 BATCH_TITLES = {
@@ -196,7 +215,8 @@ class WesnothSheet:
                             "each)"],
             ["Castle", f"keep {keep.label if keep else '—'}; free castle hexes: {', '.join(free) or 'none'}"],
             [],
-            ["Your unit", "Type", "Hex", "HP", "Moves", "Hit on here", "Attacks", "Advances to"],
+            # What each unit advances to is in the orders tab's standing choices; the View has room for 8 columns.
+            ["Your unit", "Type", "Hex", "HP", "Moves", "Hit on here", "Attacks", "Can move to now (a stop-free move)"],
         ]
         for u in state.units:
             if u.owner != seat:
@@ -205,5 +225,13 @@ class WesnothSheet:
             out.append([u.id + (" (leader)" if u.leader else ""), utype.name, u.at.label,
                         f"{utype.hitpoints - u.wounds}/{utype.hitpoints}", self._moves(state, u),
                         f"{rules.defence(u)}+", "; ".join(a.label for a in utype.attacks),
-                        ", ".join(utype.advances_to) or "—"])
+                        self._reach(state, u)])
         return out
+
+    def _reach(self, state: WesnothState, unit: Unit) -> str:
+        """The hexes ``unit`` could end a move on now, column by column (what ``plan_move`` would accept without
+        a zone of control or a village stopping it on the way), or why it cannot move."""
+        if unit.fresh or unit.id in state.acted:
+            return "— (" + self._moves(state, unit) + ")"
+        hexes = [h for h in reachable(self.ruleset.rules, state, unit) if h != unit.at]
+        return hex_runs(hexes) or "none: it is hemmed in"

@@ -533,3 +533,44 @@ def test_the_log_says_wounds_and_hp_left_brackets_where_needed_one_move_and_the_
     both = [t for t in texts if re.search(r"[+−] \d+ \(\w[\w ]*\)\) × \d+%", t)]
     assert all(not re.search(r"\d+ × \d+ [+−] \d+ \([\w ]+\) × ", t) for t in texts)  # never unbracketed
     assert both or not [t for t in texts if re.search(r"[+−] \d+ \(", t) and "%" in t]
+
+
+def test_a_move_out_of_reach_names_the_farthest_hex_on_its_route_which_the_unit_can_reach() -> None:
+    """A refusal for a hex too far says where the unit could get to on that route, a hex it can end on."""
+    from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move, reachable
+
+    r = made()
+    state = start(r)
+    leader = next(u for u in state.units if u.owner == "Ann" and u.leader)
+    grid = r.rules.board.grid
+    enemy = next(u for u in state.units if u.owner != "Ann" and u.leader)
+    far = next(h for h in grid.neighbours(enemy.at) if h not in {u.at for u in state.units}
+               and r.rules.utype(leader).move_cost(r.rules.board.terrain(h)) is not None)
+    with pytest.raises(MoveRefused) as refused:
+        plan_move(r.rules, state, leader, far)
+    found = re.search(r"the farthest hex on that route is ([A-Z]+\d+)", str(refused.value))
+    assert found, str(refused.value)
+    there = grid.parse(found.group(1))
+    assert there in reachable(r.rules, state, leader)
+    assert plan_move(r.rules, state, leader, there).path
+
+
+def test_the_view_lists_each_units_reachable_hexes() -> None:
+    """Each unit's row in the player's View says where it can move now: the hexes reachable() gives."""
+    from sheets_gm.rulesets.wesnoth.movement import reachable
+
+    r = made()
+    state = start(r)
+    panel = sheet(r).panel(state, "Ann")
+    header = next(row for row in panel if row and row[0] == "Your unit")
+    col = header.index("Can move to now (a stop-free move)")
+    assert col < 8  # the View tab shows 8 columns (sync/match_tabs.VIEW_COLS)
+    leader = next(u for u in state.units if u.owner == "Ann" and u.leader)
+    row = next(row for row in panel if row and str(row[0]).startswith(leader.id))
+    listed: set[str] = set()
+    for run in str(row[col]).split(", "):
+        first, _, last = run.partition("–")
+        letters = first.rstrip("0123456789")
+        low = int(first[len(letters):])
+        listed |= {f"{letters}{n}" for n in range(low, int(last or low) + 1)}
+    assert listed == {h.label for h in reachable(r.rules, state, leader) if h != leader.at}
