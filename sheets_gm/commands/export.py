@@ -20,11 +20,13 @@ def _early_refusal(where: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Export the match into --out; refuse an unfinished match without --reveal-early."""
     from sheets_gm.engine.core.dice import seed_hash
+    from sheets_gm.engine.core.vocab import plural
     from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.match.config import BackendKind
     from sheets_gm.match.export_folder import folder_contents
     from sheets_gm.sync.window_export import export_window_match
     from sheets_gm.sync.window_read import read_match
+    from sheets_gm.sync.window_writes import status_line
 
     config = load(args)
     folder: Path = args.out if args.out is not None else config.folder / "export"
@@ -36,8 +38,11 @@ def run(args: argparse.Namespace) -> int:
                             "export into a folder of its own (the default is export/ next to the config)")
     sheets = open_match(config)
     with user_errors(config):
-        found = read_match(sheets, get_ruleset(config.ruleset)).record
-        finished, where = found.window_key() == "", f"{found.resolved} windows resolved"
+        read = read_match(sheets, get_ruleset(config.ruleset))
+        found = read.record
+        # Where the match stands in the words status uses (Wesnoth counts rounds, not the windows resolved).
+        finished = found.window_key() == ""
+        where = f"{status_line(read.adapter, found)} · {plural(found.resolved, 'window')} resolved"
         seed, published = found.seed, found.seed_hash
     if not finished and not args.reveal_early:
         raise UserError(_early_refusal(where))

@@ -210,7 +210,10 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
     seats: dict[str, SeatRead] = {}
     grids = {seat: batch.get(seat_backend(sheets, tabs, seat), tabs.orders(seat).read_range())
              for seat in tabs.input_seats()}
-    # Each tab is read as it is laid out now: its tables' rows are those the match grew them to.
+    # The match's own layout (a setting may take a column out, e.g. Wesnoth's Go under batch resolution): the
+    # ruleset's file layout, read above, spans it. Each tab is read as it is laid out now: its tables' rows are
+    # those the match grew them to.
+    tabs = MatchTabs(adapter.spec, sheets.seats, ruleset_class.traits.judge)
     tabs = tabs.with_sizes({seat: tabs.orders(seat).sizes_in(grid) for seat, grid in grids.items()})
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)

@@ -104,8 +104,10 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         tab = tabs.with_sizes({seat: grown[seat]}).orders(seat)
         kept[seat] = _typed_rows(grid, tab.tables, window.key if window else "", report)
     adapter = adapter_of(record.ruleset)
-    # Laid out again with the rows the match grew its tables to (never fewer than the layout's), and more where
-    # the state needs them.
+    # Laid out again as the match's settings lay it out (the rows were read with the ruleset's file layout, which
+    # spans it), with the rows the match grew its tables to (never fewer than the layout's), and more where the
+    # state needs them.
+    tabs = MatchTabs(adapter.spec, sheets.seats, ruleset_class.traits.judge)
     tabs = tabs.with_sizes({seat: {name: max(rows, tabs.orders(seat).table(name).rows)
                                    for name, rows in sizes.items()} for seat, sizes in grown.items()})
     tabs = tabs.fitted(adapter, record.state)

@@ -117,6 +117,7 @@ def test_without_preview_a_typed_row_shows_no_verdict_until_it_resolves(
         registered_race: type[RaceRuleset], monkeypatch: pytest.MonkeyPatch) -> None:
     quiet = tabs().spec.model_copy(update={"preview": False})  # as a hidden-information game's sheet.yaml says
     monkeypatch.setattr("sheets_gm.sync.window_read.ruleset_sheet_spec", lambda name: quiet)
+    monkeypatch.setattr("tests.sync.race_game.ruleset_sheet_spec", lambda name: quiet)  # the adapter's, read after
     sheets, (_board, _engine, ann, _bo) = new_race()
     type_pace(ann, "Ann", 0, "run")
     type_pace(ann, "Ann", 1, "sprint")

@@ -25,3 +25,8 @@ def parse_choice(enum: type[E], text: object, what: str) -> E:
         if str(member.value) == word:
             return member
     raise VocabularyError(f"unknown {what} {text!r}; use {choices(enum)}")
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 move``, ``3 moves``, ``0 wounds``: a count with its noun in the number it needs."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -67,7 +67,7 @@ def apply_adjustment(rules: WesnothRules, state: WesnothState, event: Adjustment
         if player is None:
             raise GmEventError(f"no player {event.key!r}; the players are {', '.join(p.name for p in state.players)}")
         players = tuple(replace(p, gold=int(event.value)) if p.name == event.key else p for p in state.players)
-        return state.evolve(players=players), [Event(state.turn, EventKind.GM, f"GM sets {event.key}'s gold to "
+        return state.evolve(players=players), [Event(state.round, EventKind.GM, f"GM sets {event.key}'s gold to "
                                                      f"{event.value}{note}")]
     if event.what == "wounds":
         unit = state.unit(event.key)
@@ -76,9 +76,9 @@ def apply_adjustment(rules: WesnothRules, state: WesnothState, event: Adjustment
         wounds = max(0, int(event.value))
         if wounds >= rules.utype(unit).hitpoints:
             units = tuple(u for u in state.units if u.id != unit.id)
-            return state.evolve(units=units), [Event(state.turn, EventKind.GM, f"GM removes {unit.id}{note}")]
+            return state.evolve(units=units), [Event(state.round, EventKind.GM, f"GM removes {unit.id}{note}")]
         units = tuple(replace(u, wounds=wounds) if u.id == unit.id else u for u in state.units)
-        return state.evolve(units=units), [Event(state.turn, EventKind.GM, f"GM sets {unit.id}'s wounds to "
+        return state.evolve(units=units), [Event(state.round, EventKind.GM, f"GM sets {unit.id}'s wounds to "
                                                  f"{wounds}{note}")]
     if event.what == "village":
         try:
@@ -95,6 +95,6 @@ def apply_adjustment(rules: WesnothRules, state: WesnothState, event: Adjustment
         if owner is not None:
             villages[h] = owner
         ordered = tuple(sorted(villages.items(), key=lambda kv: (kv[0].row, kv[0].col)))
-        return state.evolve(villages=ordered), [Event(state.turn, EventKind.GM, f"GM gives the village on {h.label} "
+        return state.evolve(villages=ordered), [Event(state.round, EventKind.GM, f"GM gives the village on {h.label} "
                                                       f"to {owner or 'nobody'}{note}")]
     raise GmEventError(f"unknown correction {event.what!r}; use gold, wounds or village")

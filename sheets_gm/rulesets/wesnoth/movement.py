@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.core.vocab import plural
 from sheets_gm.rulesets.wesnoth.routes import CostTable
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
@@ -136,8 +137,10 @@ def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, 
                           + ": impassable terrain or enemy units are in the way")
     path, total = any_route
     if total > utype.moves:
-        raise MoveRefused(f"{dest.label} costs {int(total)} moves by the cheapest route; {name} has "
-                          f"{utype.moves}: choose a nearer hex")
+        farthest = _farthest_within(path, around, utype.moves, mover)
+        raise MoveRefused(f"{dest.label} costs {plural(int(total), 'move')} by the cheapest route; {name} has "
+                          f"{utype.moves}: choose a nearer hex"
+                          + (f" (the farthest hex on that route is {farthest.label})" if farthest else ""))
     for i, h in enumerate(path):
         reason = around.stop_reason(h)
         if reason and h != dest:
@@ -147,6 +150,19 @@ def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, 
             spent = sum(utype.move_cost(board.terrain(x)) or 0 for x in walked)
             return MovePlan(tuple(walked), spent, reason)
     return MovePlan(tuple(path), int(total))
+
+
+def _farthest_within(path: list[Hex], around: Surroundings, moves: int, mover: Unit) -> Hex | None:
+    """The last hex of ``path`` the unit can end its move on within ``moves`` (no other unit on it), or None."""
+    spent = 0.0
+    farthest: Hex | None = None
+    for h in path:
+        spent += around.terrain_cost[h] or 0
+        if spent > moves:
+            break
+        if h not in around.occupant or around.occupant[h].id == mover.id:
+            farthest = h
+    return farthest if farthest != mover.at else None
 
 
 def reachable(rules: WesnothRules, state: WesnothState, mover: Unit) -> dict[Hex, float]:

@@ -13,6 +13,7 @@ from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.grid import CoordError
 from sheets_gm.engine.core.hexgrid import Hex
 from sheets_gm.engine.core.ruleset import Verdict
+from sheets_gm.engine.core.vocab import plural
 from sheets_gm.rulesets.wesnoth.combat import best_attack, damage, hit_score
 from sheets_gm.rulesets.wesnoth.events import EventKind
 from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move
@@ -75,8 +76,9 @@ class TurnResolver:
         return self.player(name)[1].team
 
     def event(self, kind: EventKind, text: str, **data: object) -> None:
-        """Log an event of this turn."""
-        self.events.append(Event(self.turn, kind, text, dict(data)))
+        """Log an event of this turn, under its round (the Log's Turn column counts rounds, as the status line,
+        the orders tab and export do)."""
+        self.events.append(Event(self.round, kind, text, dict(data)))
 
     def verdict(self, unit: Unit | None, subject: str, part: str, accepted: bool, message: str) -> None:
         """Record a verdict for the unit's owner (the acting player for an unknown unit); a refusal is logged too."""
@@ -181,12 +183,12 @@ class TurnResolver:
             unit = self.units[unit.id] = replace(unit, at=plan.end or unit.at)
             route = " ".join(h.label for h in plan.path)
             if plan.stopped:
-                message = f"stopped on {unit.at.label} by {plan.stopped} ({plan.cost} moves)"
+                message = f"stopped on {unit.at.label} by {plan.stopped} ({plural(plan.cost, 'move')})"
                 self.event(EventKind.MOVED, f"{unit.id} ({unit.type}) moves {route or 'nowhere'} and stops: "
                            f"{plan.stopped}", unit=unit.id, path=[h.label for h in plan.path], stopped=plan.stopped)
             else:
-                message = f"moved to {unit.at.label} ({plan.cost} moves)"
-                self.event(EventKind.MOVED, f"{unit.id} ({unit.type}) moves {route} ({plan.cost} moves)",
+                message = f"moved to {unit.at.label} ({plural(plan.cost, 'move')})"
+                self.event(EventKind.MOVED, f"{unit.id} ({unit.type}) moves {route} ({plural(plan.cost, 'move')})",
                            unit=unit.id, path=[h.label for h in plan.path])
             self.verdict(unit, unit.id, "move", True, message)
             self.land(unit)
@@ -281,10 +283,13 @@ class TurnResolver:
         if hits:
             bonus = rules.time_bonus(striker, self.tod)
             percent = rules.utype(target).resistance.get(weapon.damage_type, 100)
-            text.append(f"{hits} hit{'s' if hits > 1 else ''}: {hits} × {weapon.damage}"
-                        + (f" {bonus:+d} ({self.tod})" if bonus else "")
-                        + (f" × {percent}% {weapon.damage_type}" if percent != 100 else "")
-                        + f" = {wounds} wound{'s' if wounds != 1 else ''}, {target.id} has {after} of {hp}")
+            base = f"{hits} × {weapon.damage}" + (f" {'+' if bonus > 0 else '−'} {abs(bonus)} ({self.tod})"
+                                                  if bonus else "")
+            if percent != 100:  # brackets: the time of day counts before the resistance
+                base = (f"({base})" if bonus else base) + f" × {percent}% {weapon.damage_type}"
+            text.append(f"{hits} hit{'s' if hits > 1 else ''}: {base} = {plural(wounds, 'wound')}, "
+                        + (f"{target.id} is killed (0/{hp} HP)" if after >= hp
+                           else f"{target.id} has {plural(after, 'wound')}, {hp - after}/{hp} HP"))
         else:
             text.append("no hit")
         self.units[target.id] = replace(target, wounds=after)

@@ -31,7 +31,7 @@ class WesnothSettings:
         "and Undead chaotic (a unit takes its first faction's); 'unit': each unit's own Wesnoth alignment.")
     resolve: ResolveMode = setting(
         ResolveMode.STEP, "'step': each order row resolves once its Go box is ticked; 'batch': all rows at End "
-        "turn or the deadline.")
+        "turn or the deadline (the orders tab then has no Go column).")
     leader_on_keep: bool = setting(False, "Whether the leader must stand on its keep to recruit.")
     start_gold: int = setting(15, "Gold each player starts with.", minimum=0)
     faction_cost: int = setting(3, "Gold to recruit a unit of the player's own faction.", minimum=0)

@@ -14,8 +14,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.hexgrid import Hex
 from sheets_gm.engine.core.ruleset import GM, Outcome, Window
+from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
+from sheets_gm.rulesets.wesnoth.settings import ResolveMode
 from sheets_gm.rulesets.wesnoth.sheet_board import BoardDrawer
 from sheets_gm.rulesets.wesnoth.sheet_read import (
     RECRUIT,
@@ -32,11 +35,45 @@ from sheets_gm.rulesets.wesnoth.sheet_read import (
 from sheets_gm.rulesets.wesnoth.state import DAY, NIGHT, Unit, WesnothState
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Grid
-from sheets_gm.sheets.spec import InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.spec import ColumnKind, InputTable, SheetSpec, ruleset_sheet_spec
 from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
     from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
+
+
+def hex_runs(hexes: Sequence[Hex]) -> str:
+    """Hexes column by column, each run of rows written once: ``K6, L1–7, M1–3, M5``."""
+    runs: list[str] = []
+    for col in sorted({h.col for h in hexes}):
+        rows = sorted(h.row for h in hexes if h.col == col)
+        start = prev = rows[0]
+        for row in [*rows[1:], None]:
+            if row is not None and row == prev + 1:
+                prev = row
+                continue
+            first, last = Hex(col, start).label, Hex(col, prev).label
+            runs.append(first if start == prev else f"{first}–{last.lstrip('ABCDEFGHIJKLMNOPQRSTUVWXYZ')}")
+            if row is not None:
+                start = prev = row
+    return ", ".join(runs)
+
+
+BATCH_TITLES = {
+    UNITS: "Your units · a row per unit that acts this turn: every row resolves together when you tick End turn "
+           "(or at the deadline), in the Order column's order",
+    SEAT: "End turn resolves every row you have written and passes the turn",
+}
+
+
+def batch_spec(spec: SheetSpec) -> SheetSpec:
+    """The layout of a match that resolves a turn in one batch: no Go column (it would do nothing) and the titles
+    of the units and seat tables without step mode's words."""
+    inputs = tuple(table.model_copy(update={
+        "title": BATCH_TITLES.get(table.rows, table.title),
+        "columns": tuple(c for c in table.columns if c.kind is not ColumnKind.TICK)})
+        for table in spec.inputs)
+    return spec.model_copy(update={"inputs": inputs})
 
 
 @dataclass(frozen=True)
@@ -46,10 +83,12 @@ class WesnothSheet:
 
     ruleset: WesnothRuleset
 
-    @property
+    @cached_property
     def spec(self) -> SheetSpec:
-        """``templates/wesnoth/sheet.yaml``."""
-        return ruleset_sheet_spec("wesnoth")
+        """``templates/wesnoth/sheet.yaml``; under ``resolve = "batch"`` without the Go column and with titles that
+        speak of End turn alone (``batch_spec``)."""
+        spec = ruleset_sheet_spec("wesnoth")
+        return batch_spec(spec) if self.ruleset.settings.resolve is ResolveMode.BATCH else spec
 
     @cached_property
     def drawer(self) -> BoardDrawer:
@@ -176,7 +215,8 @@ class WesnothSheet:
                             "each)"],
             ["Castle", f"keep {keep.label if keep else '—'}; free castle hexes: {', '.join(free) or 'none'}"],
             [],
-            ["Your unit", "Type", "Hex", "HP", "Moves", "Hit on here", "Attacks", "Advances to"],
+            # What each unit advances to is in the orders tab's standing choices; the View has room for 8 columns.
+            ["Your unit", "Type", "Hex", "HP", "Moves", "Hit on here", "Attacks", "Can move to now (a stop-free move)"],
         ]
         for u in state.units:
             if u.owner != seat:
@@ -185,5 +225,13 @@ class WesnothSheet:
             out.append([u.id + (" (leader)" if u.leader else ""), utype.name, u.at.label,
                         f"{utype.hitpoints - u.wounds}/{utype.hitpoints}", self._moves(state, u),
                         f"{rules.defence(u)}+", "; ".join(a.label for a in utype.attacks),
-                        ", ".join(utype.advances_to) or "—"])
+                        self._reach(state, u)])
         return out
+
+    def _reach(self, state: WesnothState, unit: Unit) -> str:
+        """The hexes ``unit`` could end a move on now, column by column (what ``plan_move`` would accept without
+        a zone of control or a village stopping it on the way), or why it cannot move."""
+        if unit.fresh or unit.id in state.acted:
+            return "— (" + self._moves(state, unit) + ")"
+        hexes = [h for h in reachable(self.ruleset.rules, state, unit) if h != unit.at]
+        return hex_runs(hexes) or "none: it is hemmed in"

@@ -9,7 +9,8 @@ to turn) and her seat row (End turn).
 Rows resolve in the order of their Order numbers, the rows without one after them, top to bottom.
 Under ``resolve: step`` a poll that finds Go ticked on rows that read resolves those rows and keeps
 the turn hers; End turn (or the deadline) resolves every row still typed and passes the turn. Under
-``resolve: batch`` Go means nothing: every row waits for End turn or the deadline.
+``resolve: batch`` the units table has no Go column (``sheet.batch_spec``): every row waits for End turn
+or the deadline.
 
 A cell is checked for what it says (a hex of the map, a unit on the board, an attack of the unit's
 type, a unit type of the match's tables…) and each one that cannot be read is a sentence naming its
@@ -363,7 +364,7 @@ def typed_cells(window: Window, seat: str, orders: TurnOrders, recruit_rows: int
     out: Cells = {}
     go = window.stepwise and not orders.end_turn
     for n, row in enumerate(orders.rows, start=1):
-        out.setdefault(UNITS, {})[row.unit] = _row_cells(row, n, go)
+        out.setdefault(UNITS, {})[row.unit] = _row_cells(row, n, go if window.stepwise else None)
         if row.recruit:
             if len(row.recruit) > recruit_rows:
                 raise ValueError(f"{row.unit} recruits {len(row.recruit)} units; the recruit table has "
@@ -379,7 +380,8 @@ def _advance_text(choice: str) -> str:
     return "yes" if choice == "true" else choice
 
 
-def _row_cells(row: UnitOrder, n: int, go: bool) -> dict[str, CellValue]:
+def _row_cells(row: UnitOrder, n: int, go: bool | None) -> dict[str, CellValue]:
+    """The row's cells; ``go`` None: a batch window, whose table has no Go column."""
     if row.rest:
         action = Action.REST.value
     elif row.recruit:
@@ -394,7 +396,10 @@ def _row_cells(row: UnitOrder, n: int, go: bool) -> dict[str, CellValue]:
         action = ""
     cells: dict[str, CellValue] = dict.fromkeys(_ORDER_KEYS, "")
     cells.update({"order": n, "action": action, "to": row.move, "via": " ".join(row.via), "target": row.attack,
-                  "weapon": row.weapon, "reroll": row.reroll_below or "", "advance": _advance_text(row.advance),
-                  "go": go})
+                  "weapon": row.weapon, "reroll": row.reroll_below or "", "advance": _advance_text(row.advance)})
+    if go is None:
+        del cells["go"]
+    else:
+        cells["go"] = go
     return cells
 

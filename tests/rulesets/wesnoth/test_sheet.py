@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -305,6 +306,22 @@ def test_in_batch_mode_a_go_box_waits_for_end_turn() -> None:
     assert not poll(sheets, cls, now=NOW).resolved
 
 
+def test_a_batch_match_has_no_go_column_and_no_step_mode_words() -> None:
+    """Under resolve = "batch" a Go box would do nothing: the units table has none and no title speaks of step
+    mode or Go; a step match keeps both."""
+    sheets, _ = _match(made(resolve="batch"))
+    ann = sheets.of("Ann")
+    assert isinstance(ann, MemoryBackend)
+    words = " ".join(str(v) for v in ann.tabs["Orders Ann"].values() if v not in (None, ""))
+    assert "Go" not in words.split() and "Step mode" not in words and "step mode" not in words, words
+    assert "End turn" in words
+    step_sheets, _ = _match(made(resolve="step"))
+    step_ann = step_sheets.of("Ann")
+    assert isinstance(step_ann, MemoryBackend)
+    step_words = " ".join(str(v) for v in step_ann.tabs["Orders Ann"].values() if v not in (None, ""))
+    assert "Go" in step_words.split() and "Step mode" in step_words
+
+
 # -- the public tabs --------------------------------------------------------------------------------
 def test_the_board_draws_each_hex_two_cells_tall_with_even_columns_a_row_lower() -> None:
     r = made()
@@ -489,3 +506,71 @@ def test_a_unit_of_another_seat_typed_in_your_tab_says_whose_it_is_and_moves_not
     ann.type(tab, read.seats["Ann"].tab.table(SEAT).cell(0, "ready"), True)
     done = poll(sheets, cls, now=NOW)
     assert done.resolved and {u.id: u.at for u in done.state.units}["Bo-L"] == bo_at
+
+
+# -- the log in players' words ------------------------------------------------------------------------
+def test_the_log_says_wounds_and_hp_left_brackets_where_needed_one_move_and_the_round() -> None:
+    """An attack says the wounds and the hit points left ("7 wounds, 29/36 HP"), a kill says so, time of day and
+    resistance together are bracketed, a count of one is singular, and every event stands under its round."""
+    r = made()
+    state = start(r)
+    bots = {seat: r.bots()["skirmisher"].make(seat) for seat in r.sample_roster().seats}
+    texts: list[str] = []
+    for _ in range(40):
+        window = r.window(state)
+        if window is None:
+            break
+        dice = r.dice(SEED, state)
+        resolution = r.resolve(state, bots[window.seats[0]].orders(state, window.seats[0], dice), dice)
+        turns = [e.turn for e in resolution.events]  # a turn that ends the round logs the next one's dawn under it
+        assert turns[0] == state.round and set(turns) <= {state.round, state.round + 1}, turns
+        texts += [e.text for e in resolution.events]
+        state = resolution.state
+    hits = [t for t in texts if " hit" in t and " = " in t]
+    assert hits and not [t for t in texts if re.search(r"has \d+ of \d+", t)]
+    assert all(re.search(r"\d+ wounds?, \d+/\d+ HP|is killed \(0/\d+ HP\)", t) for t in hits), hits[:3]
+    assert not [t for t in texts if re.search(r"\b1 (moves|wounds)\b", t)]
+    both = [t for t in texts if re.search(r"[+−] \d+ \(\w[\w ]*\)\) × \d+%", t)]
+    assert all(not re.search(r"\d+ × \d+ [+−] \d+ \([\w ]+\) × ", t) for t in texts)  # never unbracketed
+    assert both or not [t for t in texts if re.search(r"[+−] \d+ \(", t) and "%" in t]
+
+
+def test_a_move_out_of_reach_names_the_farthest_hex_on_its_route_which_the_unit_can_reach() -> None:
+    """A refusal for a hex too far says where the unit could get to on that route, a hex it can end on."""
+    from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move, reachable
+
+    r = made()
+    state = start(r)
+    leader = next(u for u in state.units if u.owner == "Ann" and u.leader)
+    grid = r.rules.board.grid
+    enemy = next(u for u in state.units if u.owner != "Ann" and u.leader)
+    far = next(h for h in grid.neighbours(enemy.at) if h not in {u.at for u in state.units}
+               and r.rules.utype(leader).move_cost(r.rules.board.terrain(h)) is not None)
+    with pytest.raises(MoveRefused) as refused:
+        plan_move(r.rules, state, leader, far)
+    found = re.search(r"the farthest hex on that route is ([A-Z]+\d+)", str(refused.value))
+    assert found, str(refused.value)
+    there = grid.parse(found.group(1))
+    assert there in reachable(r.rules, state, leader)
+    assert plan_move(r.rules, state, leader, there).path
+
+
+def test_the_view_lists_each_units_reachable_hexes() -> None:
+    """Each unit's row in the player's View says where it can move now: the hexes reachable() gives."""
+    from sheets_gm.rulesets.wesnoth.movement import reachable
+
+    r = made()
+    state = start(r)
+    panel = sheet(r).panel(state, "Ann")
+    header = next(row for row in panel if row and row[0] == "Your unit")
+    col = header.index("Can move to now (a stop-free move)")
+    assert col < 8  # the View tab shows 8 columns (sync/match_tabs.VIEW_COLS)
+    leader = next(u for u in state.units if u.owner == "Ann" and u.leader)
+    row = next(row for row in panel if row and str(row[0]).startswith(leader.id))
+    listed: set[str] = set()
+    for run in str(row[col]).split(", "):
+        first, _, last = run.partition("–")
+        letters = first.rstrip("0123456789")
+        low = int(first[len(letters):])
+        listed |= {f"{letters}{n}" for n in range(low, int(last or low) + 1)}
+    assert listed == {h.label for h in reachable(r.rules, state, leader) if h != leader.at}
