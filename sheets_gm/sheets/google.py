@@ -599,6 +599,16 @@ def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict
                     }
                 }
             )
+    for start, end, _hidden in _runs(dict.fromkeys(tab.hidden_columns, 1)):
+        reqs.append(
+            {
+                "updateDimensionProperties": {
+                    "range": {"sheetId": sid, "dimension": "COLUMNS", "startIndex": start, "endIndex": end},
+                    "properties": {"hiddenByUser": True},
+                    "fields": "hiddenByUser",
+                }
+            }
+        )
     for prot in tab.protections:
         if prot.player_input and not prot.editors:
             continue  # nobody named: the cells stay open to the spreadsheet's editors (the team), not the GM alone

@@ -92,6 +92,7 @@ class TabLayout:
     protections: tuple[Protection, ...] = ()
     column_widths: dict[int, int] = field(default_factory=dict)  # 0-based column → pixels
     row_heights: dict[int, int] = field(default_factory=dict)  # 0-based row → pixels
+    hidden_columns: tuple[int, ...] = ()  # 0-based columns hidden from view (what the sync keeps for itself)
 
 
 @dataclass(frozen=True, slots=True)

@@ -863,6 +863,10 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
         if not 0 <= col < tab.cols:
             raise SheetError(f"{where}: column {col} (0-based) is outside its {tab.cols} columns")
         ws.column_dimensions[get_column_letter(col + 1)].width = _px_to_width(pixels)
+    for col in tab.hidden_columns:
+        if not 0 <= col < tab.cols:
+            raise SheetError(f"{where}: hidden column {col} (0-based) is outside its {tab.cols} columns")
+        ws.column_dimensions[get_column_letter(col + 1)].hidden = True
     for row, pixels in tab.row_heights.items():
         if not 0 <= row < tab.rows:
             raise SheetError(f"{where}: row {row} (0-based) is outside its {tab.rows} rows")

@@ -188,7 +188,8 @@ class Headers(_Strict):
     gm_title: str = "sheets-gm · for the GM only"
     log: tuple[str, ...] = ("Turn", "Kind", "What happened")
     settings: tuple[str, ...] = ("Setting", "Value", "Default", "What it changes")
-    archive: tuple[str, ...] = ("Window", "Orders consumed (JSON)", "Stale orders set aside (JSON)")
+    archive: tuple[str, ...] = ("Window", "What became of the orders typed in this tab's spreadsheet",
+                                "Rows named (JSON)", "Window key", "Rows read (JSON)", "Lines")
 
 
 class Colours(_Strict):

@@ -18,13 +18,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sheets_gm.engine.core.dice import TurnDice
 from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.engine.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 
 #: The keys of the engine tab, in their rows (A2 downwards).
 MATCH_KEYS = ("ruleset", "window", "state", "seed", "seed_hash", "settings", "board", "log_rows", "deadline",
-              "seats", "gm_events", "resolved", "seat_logs")
+              "seats", "gm_events", "resolved", "seat_logs", "deal")
+#: Keys an engine tab written by an earlier version may lack (an empty key cell): their value's default.
+LATER_KEYS = {"deal": "0"}
 HISTORY_FIRST_ROW = 21
 HISTORY_MARGIN = 10  # history rows laid out past the ruleset's declared cap
 #: Characters of a long value kept per cell: an .xlsx cell holds 32,767 UTF-16 units (a character outside the
@@ -77,7 +80,9 @@ class MatchRecord:
     """The authoritative match: its rules, state, secret seed, and the sync's counters.
 
     ``gm_events`` are the GM events (as JSON) applied since the last resolution, with the state
-    they started from; ``seat_logs`` counts the lines of each seat's private log."""
+    they started from; ``seat_logs`` counts the lines of each seat's private log. ``deal`` counts the
+    match's undos: every window resolved after one is dealt afresh (``TurnDice.dealt``), as its first
+    dice may be in the log; 0 for a match never undone, whose dice are the plain formula's."""
 
     ruleset: AnyRuleset
     state: Any
@@ -89,6 +94,7 @@ class MatchRecord:
     resolved: int = 0
     gm_events: dict[str, Any] | None = None
     seat_logs: Mapping[str, int] = field(default_factory=dict)
+    deal: int = 0
 
     @property
     def name(self) -> str:
@@ -99,6 +105,11 @@ class MatchRecord:
         """The open window's key ('' once the match is over)."""
         window = self.ruleset.window(self.state)
         return "" if window is None else window.key
+
+    def dice(self, state: Any = None) -> TurnDice:
+        """The keyed dice of the window open in ``state`` (the record's state by default), of the match's
+        current deal."""
+        return self.ruleset.dice(self.seed, self.state if state is None else state).dealt(self.deal)
 
     def values(self) -> Grid:
         """The value column of the engine tab, one cell per key (B2 downwards)."""
@@ -117,6 +128,7 @@ class MatchRecord:
             "gm_events": "" if self.gm_events is None else compact_json(self.gm_events),
             "resolved": self.resolved,
             "seat_logs": compact_json(dict(self.seat_logs)),
+            "deal": self.deal,
         }
         return [spread_cells(v, f"{k} value") if isinstance(v, str) else [v] for k, v in
                 ((k, found[k]) for k in MATCH_KEYS)]
@@ -170,6 +182,9 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
     for i, key in enumerate(MATCH_KEYS):
         row = rows[i] if i < len(rows) else []
         found = _text(row[0]).strip() if row else ""
+        if found == "" and key in LATER_KEYS:  # an engine tab laid out before this key existed
+            values[key] = (row[1] if len(row) > 1 else None) or LATER_KEYS[key]
+            continue
         if found != key:
             raise MatchRecordError(
                 f"{where}: cell A{i + 2} should say {key!r} but says {found!r}; the engine tab was edited (restore "
@@ -191,6 +206,7 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
             resolved=int(_text(values["resolved"]) or 0),
             gm_events=json.loads(gm_text) if gm_text else None,
             seat_logs={str(k): int(v) for k, v in json.loads(_text(values["seat_logs"]) or "{}").items()},
+            deal=int(_text(values["deal"]) or 0),
         )
     except UnknownRulesetError as exc:
         raise MatchRecordError(f"{where}: {exc}") from None

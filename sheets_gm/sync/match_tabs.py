@@ -3,8 +3,10 @@
 - the board spreadsheet: Board (the adapter's drawing from A1, the title, status line and
   legend to its right) and any other public tab the adapter draws (a tab per plane), Log
   (public events only), Settings;
-- each seat's spreadsheet: Orders <seat> (its input tables), Archive <seat> (what each
-  resolution consumed), View <seat> (what only that seat may see, and its private log);
+- each seat's spreadsheet: Orders <seat> (its input tables), Archive <seat> (in sentences,
+  what became of the seat's typed rows: read by a resolution, taken back by an undo, set aside;
+  in hidden columns the sync's own copy of what each resolution read), View <seat> (what only
+  that seat may see, and its private log);
 - the judge's spreadsheet (a ruleset with a judge): Judge (the judge's input tables) and its archive;
 - the engine spreadsheet: Engine (hidden; the record and one history row per resolution) and
   GM (the adapter's panel for the GM, such as effects to apply by hand, and every private event).
@@ -25,6 +27,12 @@ from sheets_gm.sheets.tables import InputTab
 
 ARCHIVE_PENDING_ROW = 2
 ARCHIVE_FIRST_HISTORY_ROW = 5
+ARCHIVE_FIRST_LINE_ROW = 2  # the readable lines, one after the other, never written over
+ARCHIVE_LINES = 3_000
+ARCHIVE_TEXT_COLS = 2  # A: the window, B: the sentence
+ARCHIVE_COPY_COL = 2  # C, hidden: the rows a line names, as JSON (the seat's own typing, nothing secret)
+ARCHIVE_DATA_COL = 3  # D:F, hidden: window key, rows read (JSON), lines written (row 2) — the pending and history rows
+ARCHIVE_COLS = ARCHIVE_DATA_COL + 3
 VIEW_PANEL_ROW = 4
 VIEW_PANEL_ROWS = 40
 VIEW_COLS = 8
@@ -102,13 +110,20 @@ class MatchTabs:
         return self.spec.tabs.archive.format(seat=seat)
 
     def archive_pending_range(self, seat: str) -> str:
-        """The archive's pending row: what the resolution under way consumed."""
-        return a1(self.archive(seat), cells(0, ARCHIVE_PENDING_ROW, 2, ARCHIVE_PENDING_ROW))
+        """The archive's pending row (hidden columns): the window key and rows the resolution under way read, and
+        how many readable lines the archive holds."""
+        return a1(self.archive(seat), cells(ARCHIVE_DATA_COL, ARCHIVE_PENDING_ROW, ARCHIVE_COLS - 1,
+                                            ARCHIVE_PENDING_ROW))
 
     def archive_history_range(self, seat: str, resolution: int) -> str:
-        """The archive row of the ``resolution``-th resolution."""
+        """The archive's row (hidden columns) of the ``resolution``-th resolution: its window key and rows read."""
         row = ARCHIVE_FIRST_HISTORY_ROW + resolution - 1
-        return a1(self.archive(seat), cells(0, row, 2, row))
+        return a1(self.archive(seat), cells(ARCHIVE_DATA_COL, row, ARCHIVE_COLS - 1, row))
+
+    def archive_lines_range(self, seat: str, first: int, count: int) -> str:
+        """Readable lines ``first`` (0-based) onwards of the archive: window, sentence, and the hidden copy."""
+        row = ARCHIVE_FIRST_LINE_ROW + first
+        return a1(self.archive(seat), cells(0, row, ARCHIVE_COPY_COL, row + count - 1))
 
     def view(self, seat: str) -> str:
         """The View tab's name of ``seat`` (the GM's tab for ``GM``)."""

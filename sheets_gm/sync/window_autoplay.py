@@ -34,7 +34,7 @@ def type_bot_orders(sheets: MatchSheets, ruleset_class: type[AnyRuleset], bots: 
     window = ruleset.window(record.state)
     if window is None:
         return {}
-    dice = ruleset.dice(record.seed, record.state)
+    dice = record.dice()
     batch = WriteBatch()
     typed: dict[str, Any] = {}
     for seat in window.seats:

@@ -17,8 +17,9 @@ from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable
-from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_write, history_range, joined_cells
+from sheets_gm.sheets.tables import TypedRow, text_of
+from sheets_gm.sync.archive_lines import archive_lines_writes, undo_lines
+from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.window_grow import OwnersSource, grow_tables
 from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
@@ -50,7 +51,7 @@ class BetweenReport:
     state: Any
     write_calls: int
     restored: int = 0  # undo: rows put back
-    set_aside: int = 0  # undo: rows typed since, set aside in the archive
+    set_aside: int = 0  # undo: rows typed since, set aside in the seats' archives
     over: str = ""  # adjust: how the match ended if this adjustment ended it ('' while it goes on)
 
 
@@ -72,7 +73,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     window = ruleset.window(state)
     outcome = ruleset.outcome(state)
     status = status_line(read.adapter, record)
-    dice = ruleset.dice(record.seed, state)
+    dice = record.dice()
     tabs = grow_tables(sheets, read.tabs, ruleset, read.adapter, state, owners)  # a unit added: its row
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
@@ -87,7 +88,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
         overlays = stray_overlays(read.adapter, state, seat, tabs.orders(seat), seat_read.strays, batch, backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", kept, why, overlays)
-    seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events)
+    seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,
+                             read.record.state)
     board_writes(batch, sheets.board, read.tabs, read.adapter, state, status)
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events)
     return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)
@@ -143,6 +145,17 @@ def _unready(table: InputTable, row: TypedRow) -> TypedRow:
     return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()})
 
 
+def _same_cells(row: TypedRow, other: TypedRow | None) -> bool:
+    """Whether ``other`` holds what ``row`` holds, cell for cell (the empty ones aside)."""
+    if other is None:
+        return False
+
+    def cells(r: TypedRow) -> dict[str, str]:
+        return {k: text_of(v) for k, v in r.values.items() if v not in (None, "", False)}
+
+    return cells(row) == cells(other)
+
+
 def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str,
                 owners: OwnersSource | None = None) -> BetweenReport:
     """Take back the last resolution: the state before it, its typed rows back in their cells, logged; rows
@@ -171,36 +184,52 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     except (KeyError, ValueError, TypeError) as exc:
         raise BetweenWindowsError(f"the history of resolution {number} cannot be read ({exc}); nothing was "
                                   "written") from None
+    reopened = ruleset.window(state)
+    if reopened is None or reopened.key != window_key:
+        raise BetweenWindowsError(f"the state before resolution {number} is not in window {window_key!r}; the "
+                                  "history was edited — nothing was written")
+    was_open = ruleset.window(record.state)
     batch = WriteBatch()
     restored: dict[str, list[TypedRow]] = {}
-    set_aside = 0
+    set_aside: dict[str, list[TypedRow]] = {}
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, tabs, seat)
         archived = _json_row(reads.get(backend, tabs.archive_history_range(seat, number)),
                              f"tab {tabs.archive(seat)!r}, the row of resolution {number}")
         consumed = [TypedRow.from_json(r) for r in archived.get("rows", [])]
         standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
-        returned = {(r.table, r.subject) for r in consumed}
+        returned = {(r.table, r.subject): r for r in consumed}
         still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]
         restored[seat] = [_unready(seat_read.tab.table(r.table).spec, r) for r in consumed] + still
-        typed_since = [r for r in seat_read.rows if r.typed and r.table not in standing]
-        set_aside += len(typed_since)
-        stale = compact_json({"window": window_key, "stale": [r.to_json() for r in typed_since]}) if typed_since else ""
+        # Rows typed since, unless what comes back into their cells is what they hold (the rows the undone
+        # resolution kept unused, or those an interrupted undo already put back): a line of the archive keeps them.
+        typed_since = [r for r in seat_read.rows if r.typed and r.table not in standing
+                       and not _same_cells(r, returned.get((r.table, r.subject)))]
+        if typed_since:
+            set_aside[seat] = typed_since
+        lines = undo_lines(seat_read.tab, reopened, reason.strip(), consumed, typed_since, was_open)
+        count = archive_lines_writes(batch, backend, tabs, seat, seat_read.archive_lines, lines)
         # The pending row names the undone resolution: emptied, or the next sync would take it as cut short.
-        batch.put(backend, tabs.archive_pending_range(seat), [["", "", stale]])
-    reopened = ruleset.window(state)
-    if reopened is None or reopened.key != window_key:
-        raise BetweenWindowsError(f"the state before resolution {number} is not in window {window_key!r}; the "
-                                  "history was edited — nothing was written")
+        batch.put(backend, tabs.archive_pending_range(seat), [["", "", count]])
     text = (f"GM undoes {reopened.label} (window {window_key}): {reason.strip()}. The match is back to before it; "
             "its orders are back in their rows, Ready unticked")
+    if set_aside:
+        text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
+                 "rows, to type again")
     dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
     if dropped:
         text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "
                  "again what still holds)")
     undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
-    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"))
-    new = _redraw(sheets, read, back, [undo], batch, restored, owners=owners)
+    told = [Event(reopened.turn, SyncEvent.UNDO,
+                  f"The GM's undo set aside {len(rows)} row(s) you typed since {reopened.label} resolved: tab "
+                  f"{tabs.archive(seat)!r} lists them; type them again when their window opens.",
+                  {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
+            for seat, rows in set_aside.items()]
+    # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target.
+    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1)
+    new = _redraw(sheets, read, back, [undo, *told], batch, restored, owners=owners)
     batch.put(sheets.engine, *engine_write(engine_tab, new))
     calls = batch.run(sheets.write_order())
-    return BetweenReport([undo], state, calls, sum(len(r) for r in restored.values()), set_aside)
+    return BetweenReport([undo, *told], state, calls, sum(len(r) for r in restored.values()),
+                         sum(len(r) for r in set_aside.values()))

@@ -23,7 +23,12 @@ from sheets_gm.sync.match_record import (
     key_column,
 )
 from sheets_gm.sync.match_tabs import (
+    ARCHIVE_COLS,
+    ARCHIVE_COPY_COL,
     ARCHIVE_FIRST_HISTORY_ROW,
+    ARCHIVE_FIRST_LINE_ROW,
+    ARCHIVE_LINES,
+    ARCHIVE_TEXT_COLS,
     LOG_ROWS,
     SEAT_LOG_ROWS,
     VIEW_COLS,
@@ -63,10 +68,14 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
 
 
 def _archive_tab(tabs: MatchTabs, seat: str, windows: int) -> TabLayout:
+    """A seat's archive: sentences in A:B, readable; the sync's own copies in hidden columns C:F."""
     header = tabs.spec.headers.archive
-    layout = _simple_tab(tabs.archive(seat), header, ARCHIVE_FIRST_HISTORY_ROW + windows + HISTORY_MARGIN,
-                         tabs.spec, "Orders consumed by sheets-gm: only the GM edits")
-    return replace(layout, values={"A1": [list(header)], f"A{ARCHIVE_FIRST_HISTORY_ROW - 1}": [list(header)]})
+    rows = max(ARCHIVE_FIRST_HISTORY_ROW + windows + HISTORY_MARGIN, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1)
+    layout = _simple_tab(tabs.archive(seat), header, rows, tabs.spec,
+                         "What became of the orders typed here, written by sheets-gm: only the GM edits",
+                         {0: 210, 1: 1100})
+    return replace(layout, hidden_columns=tuple(range(ARCHIVE_COPY_COL, ARCHIVE_COLS)),
+                   fills=(Fill(cells(0, 1, ARCHIVE_TEXT_COLS - 1, 1), tabs.spec.colours.header, bold=True),))
 
 
 def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
@@ -156,7 +165,7 @@ def create_window_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster
     apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()
-    drawn_writes(batch, sheets, tabs, record, adapter, ruleset.dice(seed, state))
+    drawn_writes(batch, sheets, tabs, record, adapter, record.dice())
     opening = ruleset.opening_events(state, seed)  # the set-up's draws head the Log (who plays first, and why)
     record = replace(record, log_rows=public_log_writes(batch, sheets.board, tabs, 0, opening))
     if opening:  # the GM tab's log starts with them too: the GM reads the whole match there

@@ -25,6 +25,7 @@ from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell, read_line, stale_line
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
@@ -136,7 +137,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     if window is None:
         report.finished = True
         return report
-    dice = ruleset.dice(record.seed, record.state)
+    dice = record.dice()
     answer = _answer(read, window, dice)
     report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
                        for subject, problems in i.problems.items() for p in problems]
@@ -214,10 +215,12 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             placed = seat_read.tab.table(row.table)
             spec = placed.spec
             if row in stale:
+                copy = f"a copy is in tab {read.tabs.archive(seat)!r}"
                 text = (f"✘ This was written for {row.window or 'a window that is not open'}; {window.label} is "
-                        "being played: write it again." if seat in window.seats and spec.open_in(window.phase) else
+                        f"being played: write it again ({copy})." if seat in window.seats and
+                        spec.open_in(window.phase) else
                         f"✘ Nothing is written here now ({window.label} is for {', '.join(window.seats)}): "
-                        "it was set aside.")
+                        f"it was set aside ({copy}).")
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(row, verdicts)):
                 mine = [v for v in verdicts if v.subject == row.subject]
@@ -243,11 +246,12 @@ def _has_verdict(row: TypedRow, verdicts: list[Verdict]) -> bool:
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
                stale: list[TypedRow]) -> None:
-    """Rows typed for another window: kept in the archive's pending row, column C, then cleared."""
+    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared."""
     tabs = read.tabs
-    batch.put(backend, a1(tabs.archive(seat), "C2"),
-              [[compact_json({"window": window.key, "stale": [r.to_json() for r in stale]})]])
     tab = read.seats[seat].tab
+    count = archive_lines_writes(batch, backend, tabs, seat, read.seats[seat].archive_lines,
+                                 [stale_line(tab, window, stale)])
+    batch.put(backend, lines_cell(tabs, seat), [[count]])
     for row in stale:
         placed = tab.table(row.table)
         for c in placed.spec.columns:
@@ -273,7 +277,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                          log_rows=record.log_rows + public)
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
-    next_dice = ruleset.dice(record.seed, new_state)
+    next_dice = record.dice(new_state)
     tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
     report.tables_grown = list(tabs.grown(read.tabs))
     for seat, seat_read in read.seats.items():
@@ -306,21 +310,28 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                 for t, by_subject in notes.items() for s, n in by_subject.items()]
         archived = compact_json({"resolution": number, "window": window.key, "rows": consumed,
                                  **({"kept": held} if held else {})})
-        stale = seat_read.stale(window.key) if seat_read.pending is None else []
-        stale_text = compact_json({"window": window.key, "stale": [r.to_json() for r in stale]}) if stale else ""
-        batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, stale_text]])
-        batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, stale_text]])
+        lines = []
+        if seat_read.pending is None:  # else the cut resolution wrote this seat's lines, with its rows read
+            read_rows = [TypedRow.from_json(r) for r in consumed]
+            if read_rows:
+                lines.append(read_line(seat_read.tab, window, read_rows, unused))
+            stale = seat_read.stale(window.key)
+            if stale:
+                lines.append(stale_line(seat_read.tab, window, stale))
+        count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
+        batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
+        batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, ""]])
         overlays = stray_overlays(adapter, new_state, seat, tabs.orders(seat), seat_read.strays, batch, backend)
         stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays, blank_rows_only=True)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
                            outcome.text if outcome else "", kept, notes, overlays)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
-                                                            record.seat_logs, resolution.events))
+                                                            record.seat_logs, resolution.events, record.state))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
-               "gm_events": record.gm_events}
+               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {})}
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))

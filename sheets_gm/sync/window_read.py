@@ -51,6 +51,7 @@ class SeatRead:
     pending: Mapping[str, Any] | None  # {"resolution": n, "window": key, "rows": [...]} when a resolution was cut
     kept: tuple[Mapping[str, Any], ...] = ()  # the rows the last resolution kept unused for the open window, and why
     strays: tuple[StrayRow, ...] = ()  # rows no order is read from (not in ``rows``), each with its answer
+    archive_lines: int = 0  # the readable lines of the seat's archive: where the next one goes
 
     def note(self, row: TypedRow) -> str:
         """Why ``row`` is still typed, if the last resolution kept it unused and it still holds what it held
@@ -175,11 +176,12 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         if drift:
             raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")
         rows = tuple(r for placed in tab.tables for r in placed.read(grid))
-        archived = _archived(batch.get(backend, tabs.archive_pending_range(seat)), tabs.archive(seat))
+        pending_row = batch.get(backend, tabs.archive_pending_range(seat))
+        archived = _archived(pending_row, tabs.archive(seat))
         pending = _pending(archived, record)
         rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows,
                                  recovering=pending is not None)
-        seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays)
+        seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row))
     return MatchRead(record, tabs, adapter, seats)
 
 
@@ -192,9 +194,16 @@ def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
     try:
         found = json.loads(text)
     except json.JSONDecodeError:
-        raise LayoutDriftError(f"tab {tab!r} cell B2 holds unreadable orders; restore it from the history row "
-                               "of the same window") from None
+        raise LayoutDriftError(f"tab {tab!r} cell E2 (a hidden column) holds unreadable orders; restore it from "
+                               "the history row of the same window") from None
     return found if isinstance(found, dict) else None
+
+
+def _archive_lines(grid: Grid) -> int:
+    """How many readable lines the archive holds: the pending row's last cell (0 if empty or not a count)."""
+    line = grid[0] if grid else []
+    text = text_of(line[2]) if len(line) > 2 else ""
+    return int(text) if text.isdigit() else 0
 
 
 def _pending(found: dict[str, Any] | None, record: MatchRecord) -> dict[str, Any] | None:

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 
 from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.backend import SheetBackend, SheetError
-from sheets_gm.sheets.layout import Grid
+from sheets_gm.sheets.layout import Grid, a1, cells
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
+from sheets_gm.sync.archive_lines import moved_archive_writes
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
-from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.match_tabs import ARCHIVE_COPY_COL, ARCHIVE_LINES, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.window_create import apply_layouts, match_layouts
 from sheets_gm.sync.window_read import adapter_of, seat_backend
@@ -117,9 +118,15 @@ def repair_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
                                         member_emails),
                   title or f"sheets-gm · {record.ruleset.traits.title}", retired)
     batch = WriteBatch()
+    for seat in tabs.input_seats():  # an archive of the earlier layout: JSON where players now read sentences
+        backend = seat_backend(sheets, tabs, seat)
+        (grid,) = backend.read([a1(tabs.archive(seat), cells(0, 1, ARCHIVE_COPY_COL, ARCHIVE_LINES))])
+        if moved_archive_writes(batch, backend, tabs, seat, grid):
+            report.notes.append(f"tab {tabs.archive(seat)!r} in {backend.name} was moved to the new archive "
+                                "layout: sentences, the sync's copies in hidden columns")
     status = status_line(adapter, record)
     outcome = record.ruleset.outcome(record.state)
-    dice = record.ruleset.dice(record.seed, record.state)
+    dice = record.dice()
     for seat in tabs.input_seats():
         seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, record.state, window,
                            seat, dice, status, outcome.text if outcome else "", kept.get(seat))

@@ -2,7 +2,8 @@
 
 It holds the ruleset, its settings and board, the seed (and the hash published at the start),
 the first state, and for every resolution the window, the GM events applied before it, its
-orders and the state it was resolved from, then the final state. ``replay_window_states``
+orders, the state it was resolved from and its deal (after an undo, see ``TurnDice.dealt``),
+then the final state. ``replay_window_states``
 recomputes it all through the ruleset and names the first difference.
 """
 
@@ -68,7 +69,8 @@ def window_replay_document(record: MatchRecord, entries: list[dict[str, Any]]) -
         "board": ruleset.board_text,
         "initial_state": initial,
         "resolutions": [{"resolution": e["resolution"], "window": e["window"], "gm_events": _events(e.get("gm_events")),
-                         "orders": e["orders"], "state_before": e["state_before"]} for e in entries],
+                         "orders": e["orders"], "state_before": e["state_before"],
+                         **({"deal": e["deal"]} if e.get("deal") else {})} for e in entries],
         "gm_events_after": _events(record.gm_events),
         "final_state": ruleset.state_codec.to_json(record.state),
     }
@@ -124,7 +126,10 @@ def replay_window_states(doc: dict[str, Any]) -> WindowReplayCheck:
                 problem = f"the state {where} differs: {found}"
         if problem is not None:
             return WindowReplayCheck(done, rolls, problem)
-        dice = rules.dice(seed, state)
+        try:
+            dice = rules.dice(seed, state).dealt(int(entry.get("deal", 0)))
+        except (ValueError, TypeError) as exc:
+            return WindowReplayCheck(done, rolls, f"the deal of resolution {done + 1} cannot be read ({exc})")
         try:
             orders = rules.orders_codec.from_json(entry["orders"])
         except (KeyError, ValueError, TypeError) as exc:

@@ -82,7 +82,7 @@ def upgraded_record(ruleset_class: type[AnyRuleset], up: UpgradedMatch, where: s
         "seed_hash": up.seed_hash, "settings": compact_json(dict(up.settings)), "board": up.board,
         "log_rows": up.log_rows, "deadline": up.deadline, "seats": compact_json(list(up.seats)),
         "gm_events": "" if up.gm_events is None else compact_json(up.gm_events), "resolved": up.resolved,
-        "seat_logs": "{}",
+        "seat_logs": "{}", "deal": 0,
     }
     try:
         settings = parse_settings(ruleset_class.traits.settings_type, dict(up.settings), where=f"{where} settings")
@@ -186,6 +186,8 @@ def upgrade_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> Upgra
             continue
         entries = _archive_entries(record, up, seat, adapter)
         (old,) = backend.read([quote_tab(archive)])
+        # In the old tab's three columns (Google refuses more before the layout widens it): the repair that
+        # follows moves them to the hidden columns (``archive_lines.moved_archive``).
         _rewrite(batch, backend, archive, old, {ARCHIVE_FIRST_HISTORY_ROW + i: [e["window"], text, ""]
                                                  for i, (e, text) in enumerate(zip(up.history, entries, strict=True))})
     engine_rows: dict[int, Sequence[CellValue]] = {

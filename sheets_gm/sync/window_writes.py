@@ -136,16 +136,47 @@ def public_log_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, f
 
 
 def private_events(events: Sequence[Event], seat: str) -> list[Event]:
-    """The events only some seats may read that ``seat`` may (its View tab's log); the GM reads them all."""
+    """The events only some seats may read that ``seat`` may; the GM reads them all."""
     if seat == GM:
         return [e for e in events if e.audience is not None]
     return [e for e in visible_to(events, seat) if e.audience is not None]
 
 
+def seat_names(adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, states: Sequence[Any]) -> frozenset[str]:
+    """The names that stand for ``seat`` in events: the seat's own and its rows' subjects (its units, players,
+    armies, champions) in any of ``states`` (the state before a resolution too: a unit that fell is named)."""
+    names = {seat}
+    for state in states:
+        for placed in tabs.orders(seat).tables:
+            names.update(adapter.rows(state, seat, placed.spec))
+    return frozenset(names)
+
+
+def _names_any(value: Any, names: frozenset[str]) -> bool:
+    """Whether an event's data value is, or holds, one of ``names``."""
+    if isinstance(value, str):
+        return value in names
+    if isinstance(value, Mapping):
+        return any(_names_any(v, names) for v in value.values())
+    if isinstance(value, list | tuple | set | frozenset):
+        return any(_names_any(v, names) for v in value)
+    return False
+
+
+def seat_events(events: Sequence[Event], seat: str, names: frozenset[str]) -> list[Event]:
+    """What ``seat``'s View log lists: what happened to it. The events only some seats may read that it may, and
+    the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion); the
+    GM's lists every private event (the public ones are all in the Log)."""
+    if seat == GM:
+        return private_events(events, seat)
+    return [e for e in visible_to(events, seat) if e.audience is not None or _names_any(e.data, names)]
+
+
 def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
-                seat: str, status: str, log_from: int, events: Sequence[Event]) -> int:
-    """A seat's View tab: title, status, its private panel (rewritten whole) and its private log lines;
-    returns how many log lines were added."""
+                seat: str, status: str, log_from: int, events: Sequence[Event], before: Any = None) -> int:
+    """A seat's View tab: title, status, its private panel (rewritten whole) and the lines of its log (what
+    happened to it, ``seat_events``; ``before`` is the state the events started from); returns how many log
+    lines were added."""
     batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
     rows = adapter.panel(state, seat)
     if len(rows) > VIEW_PANEL_ROWS:  # never cut without a word (a game's panel says where the rest is itself)
@@ -154,21 +185,24 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
     panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
     batch.put(backend, tabs.view_panel_range(seat), panel)
-    mine = private_events(events, seat)
+    names = seat_names(adapter, tabs, seat, [state] if before is None else [before, state]) if seat != GM else \
+        frozenset()
+    mine = seat_events(events, seat, names)
     if mine:
         batch.put(backend, tabs.view_log_range(seat, log_from, len(mine)), log_lines(mine))
     return len(mine)
 
 
 def views_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
-                 status: str, seat_logs: Mapping[str, int], events: Sequence[Event]) -> dict[str, int]:
-    """Every View tab (each seat's, the judge's, the GM's) for ``state``, ``events`` added to the private logs;
-    returns each log's new length."""
+                 status: str, seat_logs: Mapping[str, int], events: Sequence[Event], before: Any = None) -> dict[str,
+                                                                                                              int]:
+    """Every View tab (each seat's, the judge's, the GM's) for ``state``, ``events`` (which started from
+    ``before``) added to the logs; returns each log's new length."""
     counts = dict(seat_logs)
     for seat in tabs.view_seats():
         backend = sheets.engine if seat == GM else seat_backend(sheets, tabs, seat)
         counts[seat] = counts.get(seat, 0) + view_writes(batch, backend, tabs, adapter, state, seat, status,
-                                                         counts.get(seat, 0), events)
+                                                         counts.get(seat, 0), events, before)
     return counts
 
 

@@ -215,7 +215,7 @@ def typed_rows(m: Match) -> dict[str, list[Any]]:
     return out
 
 
-def test_undo_restores_the_turn_and_its_orders_and_resolving_again_gives_the_same_state(
+def test_undo_restores_the_turn_and_its_orders_and_resolving_again_deals_the_dice_afresh(
         match: Match, capsys: pytest.CaptureFixture[str]) -> None:
     match.play(1)
     type_orders(match.sheets)
@@ -244,11 +244,14 @@ def test_undo_restores_the_turn_and_its_orders_and_resolving_again_gives_the_sam
     assert str(match.book()["Board"][STATUS].value).startswith("Turn 2 of 60")
 
     report = sync(match.sheets)  # the captains have not ticked Ready again
-    assert not report.resolved and not report.rejected and report.waiting_for == ["red", "blue"]
+    assert not report.resolved and report.waiting_for == ["red", "blue"]
+    # Dealt afresh: the rolls published for turn 2 are new (red0's move was typed for its old roll)
+    assert report.rejected == [("red · red0", "E4 is 2 steps away; your roll is 1")]
     assert sync(match.sheets, force=True).resolved
     again = match.record()
-    assert again.state.to_json() == after.state.to_json()
-    assert [[c.value for c in row] for row in match.book()["Board"].iter_rows()] == board
+    assert again.deal == 1 and again.state.to_json() != after.state.to_json()
+    assert json.loads(str(match.book()["Engine"][f"B{HISTORY_FIRST_ROW + 1}"].value))["deal"] == 1
+    assert [[c.value for c in row] for row in match.book()["Board"].iter_rows()] != board
     assert match.run("verify") == 0
 
 
@@ -298,8 +301,8 @@ def test_undo_of_a_finished_match_reopens_it(tmp_path: Path, capsys: pytest.Capt
     assert not reopened.state.finished and reopened.state.turn == 2
     assert str(m.book()["Board"][STATUS].value).startswith("Turn 2 of 2 · orders open")
     assert m.run("verify") == 0
-    assert sync(m.sheets, force=True).finished
-    assert m.state().to_json() == final.state.to_json()
+    assert sync(m.sheets, force=True).finished  # the last turn dealt afresh: verify replays it
+    assert m.record().deal == 1 and m.run("verify") == 0
 
 
 def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(
@@ -313,10 +316,13 @@ def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(
     sheet.cell(captain, 3).value, sheet.cell(captain, 4).value = "Tree Speed", "Player Speed"
     book.save(match.workbook)
     assert match.run("undo", "--reason", "redo turn 1") == 0
-    assert "row(s) typed since were set aside in the archive tabs (column C)" in capsys.readouterr().out
-    kept = json.loads(str(match.book()["Archive red"]["C2"].value))
-    assert kept["window"] == "1"  # the window undone
-    stale = {row["subject"]: row for row in kept["stale"]}
+    assert "row(s) typed since were set aside: each seat's Archive tab lists them" in capsys.readouterr().out
+    archive = match.book()["Archive red"]
+    line = next(r for r in range(2, 40) if str(archive[f"B{r}"].value).startswith(
+        "Your orders for turn 2, set aside by the GM's undo of turn 1; no longer in your rows"))
+    details = [str(archive[f"B{r}"].value) for r in range(line + 1, line + 5)]
+    assert "    · red — Skill 1: Tree Speed, Skill 2: Player Speed, Ready ✔" in details
+    stale = {row["subject"]: row for row in json.loads(str(archive[f"C{line}"].value))}
     assert {"red0", "red1", "red2", "red"} <= set(stale)
     assert {row["window"] for row in stale.values()} == {"2"}  # typed for turn 2
     assert [stale["red"]["values"][k] for k in ("skill1", "skill2")] == ["Tree Speed", "Player Speed"]
@@ -367,7 +373,7 @@ def test_a_gm_command_waits_for_a_resolution_interrupted_half_way(match: Match,
     """red's orders were archived by a resolution cut before its commit: adjust and undo wait for the sync."""
     type_orders(match.sheets)
     book = match.book()
-    book["Archive red"]["B2"] = json.dumps({"resolution": 1, "window": "1", "rows": []})
+    book["Archive red"]["E2"] = json.dumps({"resolution": 1, "window": "1", "rows": []})
     book.save(match.workbook)
     files = match.files()
     for args in (["adjust", "--coins", "red=3", "--reason", "x"], ["undo", "--reason", "x"]):
@@ -431,9 +437,9 @@ def test_a_crash_at_any_write_leaves_the_engine_as_it_was_and_running_again_comp
     if op == "adjust":
         assert record.state.coins == [before.state.coins[0] + 2, 8] and len(pending_events(record)) == 2
     else:
-        assert record.resolved == 1 and not record.state.finished
-        assert sync(sheets, force=True).resolved
-        assert record_of(sheets).state.to_json() == before.state.to_json()
+        assert record.resolved == 1 and not record.state.finished and record.deal == 1
+        assert sync(sheets, force=True).resolved  # turn 2 dealt afresh: verify replays it
+        assert record_of(sheets).resolved == 2 and record_of(sheets).deal == 1
     assert replay_window_states(window_match_replay(sheets, GVG)).difference is None
 
 
@@ -498,5 +504,5 @@ def test_adjust_and_undo_over_four_google_spreadsheets_cost_one_write_each(googl
     assert google_calls(google) == Counter({**reads, **{(WRITE, role): 1 for role in KEYS}})
     assert replay_window_states(window_match_replay(sheets, GVG)).difference is None
     assert sync(sheets, force=True).resolved
-    assert record_of(sheets).state.to_json() == after.state.to_json()
+    assert record_of(sheets).resolved == after.resolved and record_of(sheets).deal == 1
     assert replay_window_states(window_match_replay(sheets, GVG)).difference is None

@@ -141,3 +141,18 @@ def test_turn_dice_give_exactly_the_published_formula() -> None:
             for i in range(300):
                 key = f"combat/player{i}"
                 assert dice.peek(key) == keyed_d6(seed, turn, key)
+
+
+def test_a_later_deal_gives_other_dice_and_deal_zero_is_the_plain_formula() -> None:
+    """Issue 20, finding 10: after an undo the window is dealt afresh; a match never undone keeps its dice."""
+    first = TurnDice(SEED, 4)
+    assert first.dealt(0).d6("combat/Ann") == first.d6("combat/Ann") == keyed_d6(SEED, 4, "combat/Ann")
+    keys = [f"combat/p{i}" for i in range(20)]
+    deals = [[TurnDice(SEED, 4).dealt(n).d6(k) for k in keys] for n in range(3)]
+    assert deals[0] != deals[1] != deals[2] != deals[0]
+    assert deals[1] == [keyed_d6(SEED, 4, k, deal=1) for k in keys]
+    assert TurnDice(SEED, 4, deal=1).draw("pair", ["a", "b", "c", "d", "e"]) == \
+        TurnDice(SEED, 4).dealt(1).draw("pair", ["a", "b", "c", "d", "e"])
+    assert TurnDice(SEED, 4, {"combat/Ann": 6}).dealt(2).d6("combat/Ann") == 6  # pins hold in every deal
+    with pytest.raises(ValueError, match="a deal number is a whole number from 0"):
+        TurnDice(SEED, 4, deal=-1)

@@ -138,7 +138,7 @@ def test_a_players_row_left_from_an_earlier_turn_is_archived_and_never_applied()
     assert not report.resolved
     assert backends["red"].value("Orders red", red0["destination"]) == ""
     assert "written for 1" in str(backends["red"].value("Orders red", red0["feedback"]))
-    assert str(typed["destination"]) in str(backends["red"].value("Archive red", "C2"))
+    assert f"red0 — Destination: {typed['destination']}" in str(backends["red"].value("Archive red", "B3"))
     assert sync(sheets, force=True).resolved and sync(four_sheets(without), force=True).resolved
     codec = create_ruleset("gvg").state_codec
     assert codec.to_json(read_match(sheets, GVG).record.state) == \

@@ -19,7 +19,9 @@ from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.window_between import adjust_window_match, undo_window
 from sheets_gm.sync.window_create import SeatsMismatchError, create_window_match
+from sheets_gm.sync.window_export import window_match_replay
 from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.window_replay import replay_window_states
 from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.sync.race_game import RACE, RaceOrders, RaceRuleset, RaceSettings, as_ruleset, registered_race
 
@@ -59,6 +61,17 @@ def tick_ready(backend: MemoryBackend, seat: str, value: CellValue = True) -> No
 def feedback(backend: MemoryBackend, seat: str, table: str, index: int) -> str:
     placed = tabs().orders(seat).table(table)
     return str(backend.value(f"Orders {seat}", placed.cell(index, "feedback")))
+
+
+def archive_lines(backend: MemoryBackend, seat: str) -> list[str]:
+    """The sentences of a seat's Archive tab, in order (column B from row 2 to the first empty one)."""
+    out: list[str] = []
+    for row in range(2, 100):
+        text = backend.value(f"Archive {seat}", f"B{row}")
+        if text in (None, ""):
+            return out
+        out.append(str(text))
+    return out
 
 
 def record_of(backend: MemoryBackend) -> object:
@@ -133,8 +146,11 @@ def test_the_window_resolves_when_every_seat_is_ready(registered_race: type[Race
     assert ann.value("Orders Ann", runners.cell(0, "window")) == "2"
     assert ann.value("Orders Ann", runners.cell(0, "at")) == after.at["Ann-1"]
     assert ann.value("Orders Ann", tabs().orders("Ann").table("seat").cell(0, "ready")) is False
-    archived = json.loads(str(ann.value("Archive Ann", "B5")))
+    archived = json.loads(str(ann.value("Archive Ann", "E5")))  # the hidden history row of resolution 1
     assert archived["rows"][0]["values"]["pace"] == "run"
+    assert archive_lines(ann, "Ann") == [  # and what Ann reads
+        "Turn 1 resolved with what you typed:", "    · Ann-1 — Pace: run", "    · Ann — Ready ✔"]
+    assert ann.value("Archive Ann", "A2") == "Turn 1"
 
 
 def test_private_events_reach_only_their_seat_and_the_gm(registered_race: type[RaceRuleset]) -> None:
@@ -163,7 +179,12 @@ def test_a_row_typed_for_another_window_is_set_aside(registered_race: type[RaceR
     poll(sheets, RACE, now=NOW)
     assert ann.value("Orders Ann", runners.cell(0, "pace")) == ""
     assert "written for 7" in feedback(ann, "Ann", "runners", 0)
-    assert json.loads(str(ann.value("Archive Ann", "C2")))["stale"][0]["values"]["pace"] == "run"
+    assert "a copy is in tab 'Archive Ann'" in feedback(ann, "Ann", "runners", 0)
+    assert archive_lines(ann, "Ann") == [
+        "Set aside while turn 1 was played, as written for window “7”; no longer in your rows: type them again in "
+        "the window they are for:", "    · Ann-1 — Pace: run"]
+    assert json.loads(str(ann.value("Archive Ann", "C2")))[0]["values"]["pace"] == "run"  # hidden: the rows
+    assert ann.value("Archive Ann", "F2") == 2  # the lines written
 
 
 def test_the_deadline_and_the_gm_resolve_without_every_seat(registered_race: type[RaceRuleset]) -> None:
@@ -249,7 +270,7 @@ def test_a_standing_row_stays_from_window_to_window(registered_race: type[RaceRu
     assert ann.value("Orders Ann", notes.cell(0, "note")) == "sprint at the end"
     assert ann.value("Orders Ann", notes.cell(0, "window")) == "2"
     assert poll(sheets, RACE, now=NOW).feedback_written == 0  # not stale, nothing to say again
-    assert ann.value("Archive Ann", "C2") in (None, "")
+    assert not any("Set aside" in line for line in archive_lines(ann, "Ann"))
 
 
 def test_a_window_may_wait_for_some_seats_only(registered_race: type[RaceRuleset]) -> None:
@@ -292,8 +313,10 @@ def test_rows_a_resolution_did_not_use_stay_typed_and_say_why(registered_race: t
     assert feedback(ann, "Ann", "runners", 1) == said and feedback(bo, "Bo", "runners", 0) == said
     assert bo.value("Orders Bo", tabs().orders("Bo").table("runners").cell(0, "pace")) == "run"
     assert ann.value("Orders Ann", tabs().orders("Ann").table("seat").cell(0, "ready")) is False
-    archived = json.loads(str(ann.value("Archive Ann", "B2")))
+    archived = json.loads(str(ann.value("Archive Ann", "E2")))
     assert {r["subject"] for r in archived["rows"]} == {"Ann-1", "Ann-2", "Ann"}  # all it read: undo, recovery
+    assert "    · Ann-2 — Pace: walk — not carried out (the whistle blew after Ann-1 moved): still in your rows" in \
+        archive_lines(ann, "Ann")
     assert archived["kept"] == [{"table": "runners", "subject": "Ann-2", "values": {"pace": "walk"}, "note": said}]
     poll(sheets, RACE, now=NOW)  # the next polls keep saying why, before the engine's verdict
     assert feedback(ann, "Ann", "runners", 1) == f"{said} · ✔ Ann-2 will walk"
@@ -333,8 +356,137 @@ def test_an_adjustment_keeps_saying_why_and_an_undo_puts_back_every_row_read(
     adjust_window_match(sheets, RACE, [{"runner": "Bo-2", "stamina": 0, "reason": "a cramp"}])
     assert feedback(ann, "Ann", "runners", 1) == said
     undone = undo_window(sheets, RACE, "the whistle was a mistake")
-    assert undone.restored == 5 and undone.set_aside == 2  # Ann's 2 rows and Ready, Bo's row and Ready; 2 kept
+    # Ann's 2 rows and Ready, Bo's row and Ready come back; the 2 rows kept unused hold what comes back: none is
+    # set aside
+    assert undone.restored == 5 and undone.set_aside == 0
     assert [ann.value("Orders Ann", runners.cell(i, "pace")) for i in (0, 1)] == ["run", "walk"]
-    assert json.loads(str(ann.value("Archive Ann", "C2")))["stale"][0]["values"] == {"pace": "walk"}
+    assert "Taken back by the GM's undo (the whistle was a mistake): your orders for turn 1 are back in your rows, " \
+           "Ready unticked, to be read again when turn 1 resolves:" in archive_lines(ann, "Ann")
     assert feedback(ann, "Ann", "runners", 1) != said
     assert record_of(engine).resolved == 0  # type: ignore[attr-defined]
+
+
+def _both_run(ann: MemoryBackend, bo: MemoryBackend) -> None:
+    for index in range(2):
+        type_pace(ann, "Ann", index, "run")
+        type_pace(bo, "Bo", index, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+
+
+def test_an_undone_window_is_dealt_afresh_and_the_match_still_verifies(registered_race: type[RaceRuleset]) -> None:
+    """Issue 20, finding 10: the undone turn's dice were in the log; the same orders typed again must not meet
+    the same dice (a player could aim them), and verify still replays every die from the seed."""
+    sheets, (_board, engine, ann, bo) = new_race()
+    _both_run(ann, bo)
+    assert poll(sheets, RACE, now=NOW).resolved
+    first = record_of(engine).state  # type: ignore[attr-defined]
+    undo_window(sheets, RACE, "Bo ticked Ready too early")
+    assert record_of(engine).deal == 1  # type: ignore[attr-defined]
+    _both_run(ann, bo)
+    assert poll(sheets, RACE, now=NOW).resolved
+    again = record_of(engine).state  # type: ignore[attr-defined]
+    assert again.at != first.at  # four d6 dealt afresh (this seed's first deal and second differ)
+    rules = RaceRuleset(RaceSettings(), "track 8")
+    start = rules.new_match(rules.sample_roster(), SEED)
+    orders = RaceOrders({r: "run" for r in ("Ann-1", "Ann-2", "Bo-1", "Bo-2")})
+    assert first == rules.resolve(start, orders, rules.dice(SEED, start)).state  # deal 0: the plain formula
+    assert again == rules.resolve(start, orders, rules.dice(SEED, start).dealt(1)).state
+    check = replay_window_states(window_match_replay(sheets, RACE))
+    assert check.difference is None and check.resolutions == 1 and check.rolls == 4
+
+
+def test_rows_typed_since_an_undone_turn_stay_in_the_archive_after_the_next_resolutions(
+        registered_race: type[RaceRuleset]) -> None:
+    """Issue 20, finding 3: what an undo sets aside is never written over, and the seat is told where it is."""
+    sheets, (_board, _engine, ann, bo) = new_race()
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    assert poll(sheets, RACE, now=NOW).resolved
+    type_pace(ann, "Ann", 1, "walk")  # Ann plans turn 2
+    undone = undo_window(sheets, RACE, "Bo ticked too early")
+    assert undone.set_aside == 1
+    said = ("Your orders for turn 2, set aside by the GM's undo of turn 1; no longer in your rows: type them again "
+            "when turn 2 opens:")
+    lines = archive_lines(ann, "Ann")
+    assert lines[lines.index(said) + 1] == "    · Ann-2 — Pace: walk"
+    assert any("tab 'Archive Ann' lists them" in str(v) for v in ann.tabs["View Ann"].values())  # told where
+    assert not any("Archive Ann" in str(v) for v in bo.tabs["View Bo"].values())
+    for turn in (1, 2):  # the next resolutions, and another row set aside, write after it, never over it
+        if turn == 2:
+            ann.type("Orders Ann", tabs().orders("Ann").table("runners").cell(0, "window"), "9")
+            type_pace(ann, "Ann", 0, "run")
+            assert not poll(sheets, RACE, now=NOW).resolved
+        tick_ready(ann, "Ann")
+        tick_ready(bo, "Bo")
+        assert poll(sheets, RACE, now=NOW).resolved
+    lines = archive_lines(ann, "Ann")
+    assert lines[lines.index(said) + 1] == "    · Ann-2 — Pace: walk"
+    assert any(t.startswith("Set aside while turn 2 was played") for t in lines)
+    # turn 1 read; its undo; the row set aside; turn 1 read again; the pasted row; turn 2 read (Ready alone)
+    assert [t for t in lines if not t.startswith("    · ")] == [
+        "Turn 1 resolved with what you typed:",
+        "Taken back by the GM's undo (Bo ticked too early): your orders for turn 1 are back in your rows, Ready "
+        "unticked, to be read again when turn 1 resolves:", said, "Turn 1 resolved with what you typed:",
+        "Set aside while turn 2 was played, as written for window “9”; no longer in your rows: type them again in "
+        "the window they are for:", "Turn 2 resolved with what you typed:"]
+    copy = json.loads(str(ann.value("Archive Ann", f"C{2 + lines.index(said)}")))  # the hidden copy
+    assert copy == [{"table": "runners", "subject": "Ann-2", "window": "2", "values": {"pace": "walk"}}]
+
+
+def test_rows_set_aside_by_a_resolution_cut_mid_write_stay_in_the_archive(registered_race: type[RaceRuleset]) -> None:
+    """Issue 20, finding 3: the completing sync does not write over what the cut one set aside."""
+    sheets, (board, _engine, ann, bo) = new_race()
+    ann.type("Orders Ann", tabs().orders("Ann").table("runners").cell(1, "window"), "7")  # a row pasted back
+    type_pace(ann, "Ann", 1, "fly")
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    board.fail_on_call = len(board.calls) + 2  # the seats are written, the board's write fails: no commit
+    with pytest.raises(InjectedFault):
+        poll(sheets, RACE, now=NOW)
+    board.fail_on_call = None
+    assert poll(sheets, RACE, now=NOW).resolved
+    lines = archive_lines(ann, "Ann")
+    assert lines == ["Turn 1 resolved with what you typed:", "    · Ann-1 — Pace: run", "    · Ann — Ready ✔",
+                     "Set aside while turn 1 was played, as written for window “7”; no longer in your rows: type "
+                     "them again in the window they are for:", "    · Ann-2 — Pace: fly"]
+
+
+def test_two_rows_set_aside_one_poll_after_the_other_are_both_kept(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    runners = tabs().orders("Ann").table("runners")
+    for index, pace in ((0, "run"), (1, "walk")):
+        ann.type("Orders Ann", runners.cell(index, "window"), "5")
+        type_pace(ann, "Ann", index, pace)
+        poll(sheets, RACE, now=NOW)
+    lines = archive_lines(ann, "Ann")
+    assert lines[1::2] == ["    · Ann-1 — Pace: run", "    · Ann-2 — Pace: walk"] and len(lines) == 4
+
+
+def test_repair_moves_an_archive_of_the_earlier_layout_and_undo_still_reads_it(
+        registered_race: type[RaceRuleset]) -> None:
+    """A match created before the archive read as sentences: its JSON moves to the hidden columns."""
+    from sheets_gm.sync.window_repair import repair_window_match
+
+    sheets, (_board, _engine, ann, bo) = new_race()
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    assert poll(sheets, RACE, now=NOW).resolved
+    read = str(ann.value("Archive Ann", "E5"))
+    for cell in ("A2", "B2", "C2", "B3", "C3", "D2", "E2", "F2", "D5", "E5"):
+        ann.type("Archive Ann", cell, "")
+    fly = {"table": "runners", "subject": "Ann-2", "window": "7", "values": {"pace": "fly"}}
+    stale = {"window": "1", "stale": [fly]}
+    for cell, value in (("A2", "1"), ("B2", read), ("C2", json.dumps(stale)), ("A4", "Window"), ("A5", "1"),
+                        ("B5", read)):
+        ann.type("Archive Ann", cell, value)  # the earlier layout: pending row 2, stale JSON in C, history from 5
+    report = repair_window_match(sheets, RACE)
+    assert any("'Archive Ann'" in n and "moved to the new archive layout" in n for n in report.notes)
+    assert archive_lines(ann, "Ann") == ["Set aside before this archive was laid out anew; no longer in your rows: "
+                                         "type them again in the window they are for:", "    · Ann-2 — Pace: fly"]
+    assert ann.value("Archive Ann", "E5") == read and ann.value("Archive Ann", "B5") == ""
+    assert undo_window(sheets, RACE, "checking the move").restored == 3
+    assert ann.value("Orders Ann", tabs().orders("Ann").table("runners").cell(0, "pace")) == "run"

@@ -9,7 +9,10 @@ d6 (weather) and d100 (kills, escapes, squads) and draws routes, raiders, bump s
 pairings; Champions rolls d4 to d20 and draws spawn tiles, loot and pairings.
 
 **The formula.** Let ``stream(key)`` be the 32 bytes of HMAC-SHA256(seed, "<turn>/<key>"),
-followed if ever needed by those of "<turn>/<key>#1", "<turn>/<key>#2", …
+followed if ever needed by those of "<turn>/<key>#1", "<turn>/<key>#2", … After the GM's
+``undo``, a window is dealt afresh: its dice carry the deal number ``n`` (1, 2, … counted over
+the match's undos) and every message starts "<turn>.<n>/" instead of "<turn>/"; deal 0, a match
+never undone, is the plain formula.
 
 - a d6 is the first byte ``b < 252`` of the stream, as ``b % 6 + 1``;
 - a die of ``sides`` faces (2 to 10,000), up to 256 sides: the first byte
@@ -27,6 +30,9 @@ True
 6
 >>> dice = TurnDice(b"seed", 3, die_sides=None)
 >>> dice.roll("combat/Ann", 6) == dice.d6("combat/Ann")
+True
+>>> import hmac
+>>> TurnDice(b"seed", 3).dealt(2).roll("heal/Ann", 100) == _face(hmac.digest(b"seed", b"3.2/heal/Ann", "sha256"), 100)
 True
 >>> 1 <= dice.roll("heal/Ann.healer/1", 20) <= 20
 True
@@ -63,9 +69,16 @@ def seed_hash(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def keyed_d6(seed: bytes, turn: int, key: str) -> int:
-    """The d6 for ``key`` in ``turn``: unbiased, from HMAC-SHA256 of the seed."""
-    message = f"{turn}/{key}".encode()
+def deal_prefix(turn: int, deal: int = 0) -> str:
+    """What every message of a turn's dice starts with: ``"<turn>/"``, or ``"<turn>.<deal>/"`` once the
+    window is dealt afresh (no turn number holds a dot, so no two deals share a message)."""
+    return f"{turn}/" if deal == 0 else f"{turn}.{deal}/"
+
+
+def keyed_d6(seed: bytes, turn: int, key: str, deal: int = 0) -> int:
+    """The d6 for ``key`` in ``turn`` (of deal ``deal``): unbiased, from HMAC-SHA256 of the seed."""
+    prefix = deal_prefix(turn, deal)
+    message = f"{prefix}{key}".encode()
     counter = 0
     while True:
         digest = hmac.digest(seed, message, "sha256")
@@ -74,7 +87,7 @@ def keyed_d6(seed: bytes, turn: int, key: str) -> int:
                 return b % SIDES + 1
         # All 32 bytes were >= 252 (probability about 1e-60): extend the stream.
         counter += 1
-        message = f"{turn}/{key}#{counter}".encode()
+        message = f"{prefix}{key}#{counter}".encode()
 
 
 _BLOCK = 64  # SHA-256's block size in bytes
@@ -96,14 +109,15 @@ def _hmac_pads(seed: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
 
 
 class _TurnMac:
-    """HMAC-SHA256(seed, "<turn>/<key>") for the keys of one turn, the "<turn>/" prefix fed once."""
+    """HMAC-SHA256(seed, "<turn>/<key>") for the keys of one turn, the "<turn>/" prefix (or a later deal's
+    "<turn>.<deal>/") fed once."""
 
     __slots__ = ("_inner", "_outer")
 
-    def __init__(self, seed: bytes, turn: int) -> None:
+    def __init__(self, seed: bytes, turn: int, deal: int = 0) -> None:
         inner, self._outer = _hmac_pads(seed)
         self._inner = inner.copy()
-        self._inner.update(f"{turn}/".encode())
+        self._inner.update(deal_prefix(turn, deal).encode())
 
     def digest(self, key: str) -> bytes:
         """The HMAC of ``"<turn>/<key>"``: the same bytes as ``hmac.digest``."""
@@ -146,15 +160,20 @@ class TurnDice:
     """The dice of one turn: keyed rolls and draws, some of them pinned, with a record of what was rolled
     (``rolled``: key → value) and drawn (``drawn``: key → order), for the log."""
 
-    __slots__ = ("_mac", "_sides", "_values", "drawn", "pins", "rolled", "seed", "turn")
+    __slots__ = ("_die_sides", "_mac", "_sides", "_values", "deal", "drawn", "pins", "rolled", "seed", "turn")
 
     def __init__(self, seed: bytes, turn: int, pins: Mapping[str, int | list[str]] | None = None, *,
-                 die_sides: int | None = SIDES) -> None:
+                 die_sides: int | None = SIDES, deal: int = 0) -> None:
         """``pins`` fix rolls (a whole number) and draws (a list of candidates). With ``die_sides`` every
         whole-number pin is checked now against a die of that size (a d6 game's scenarios reject a
-        pinned 7 when they load); None checks each against its die when it is rolled."""
+        pinned 7 when they load); None checks each against its die when it is rolled. ``deal`` numbers
+        the deal (see the formula): 0 but for a window dealt afresh after an undo."""
+        if not isinstance(deal, int) or isinstance(deal, bool) or deal < 0:
+            raise ValueError(f"a deal number is a whole number from 0, not {deal!r}")
         self.seed = seed
         self.turn = turn
+        self.deal = deal
+        self._die_sides = die_sides
         self.pins: dict[str, int | list[str]] = {}
         for key, value in (pins or {}).items():
             if isinstance(value, list | tuple):
@@ -172,7 +191,12 @@ class TurnDice:
         # every d6 value computed so far, rolled or peeked (the pins that are faces of a d6 first)
         self._values: dict[str, int] = {k: v for k, v in self.pins.items() if isinstance(v, int) and 1 <= v <= SIDES}
         self._sides: dict[str, int] = {}  # the keys rolled with a die other than a d6, and its sides
-        self._mac = _TurnMac(seed, turn)
+        self._mac = _TurnMac(seed, turn, deal)
+
+    def dealt(self, deal: int) -> TurnDice:
+        """The same turn's dice dealt afresh as deal ``deal`` (the same pins; nothing rolled yet); deal 0 is
+        the first deal. The sync deals a window afresh after an undo: its first dice were in the log."""
+        return TurnDice(self.seed, self.turn, self.pins, die_sides=self._die_sides, deal=deal)
 
     def peek(self, key: str, sides: int = SIDES) -> int:
         """The roll for ``key`` on a ``sides``-sided die without recording it (to publish a roll ahead)."""
@@ -187,7 +211,7 @@ class TurnDice:
                     value = b % SIDES + 1
                     break
             else:
-                value = keyed_d6(self.seed, self.turn, key)
+                value = keyed_d6(self.seed, self.turn, key, self.deal)
             self._values[key] = value
         return value
 

@@ -1,0 +1,60 @@
+"""Each seat's View tab lists what happened to it (issue 20, finding 11): its private events, and the public
+ones whose data name it or one of its rows' subjects; GvG's and Wesnoth's Views, whose events are all public,
+had an empty table."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.core.ruleset import GM
+from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_writes import seat_events
+from tests.fakes.memory import MemoryBackend
+from tests.matchfiles import SEED, roster, sync, type_orders
+
+
+class Kind(Enum):
+    """Event kinds of this test."""
+
+    MOVE = "move"
+
+
+def test_a_seat_reads_its_private_events_and_the_public_ones_naming_it_or_its_subjects() -> None:
+    moved = Event(1, Kind.MOVE, "red0 moves", {"player": "red0"})
+    hit = Event(1, Kind.MOVE, "blue1 hits red2", {"attackers": ["blue1"], "target": {"player": "red2"}})
+    theirs = Event(1, Kind.MOVE, "blue0 moves", {"player": "blue0"})
+    team = Event(1, Kind.MOVE, "red takes a coin", {"team": "red"})
+    secret = Event(1, Kind.MOVE, "blue's secret", {}, audience=frozenset({"blue"}))
+    mine = Event(1, Kind.MOVE, "red's secret", {}, audience=frozenset({"red"}))
+    events = [moved, hit, theirs, team, secret, mine]
+    names = frozenset({"red", "red0", "red1", "red2"})
+    assert seat_events(events, "red", names) == [moved, hit, team, mine]
+    assert seat_events(events, GM, frozenset()) == [secret, mine]  # the GM's tab: every private event
+
+
+def _view_log(backend: MemoryBackend, seat: str) -> list[str]:
+    lines = []
+    for row in range(VIEW_LOG_HEADER_ROW + 1, VIEW_LOG_HEADER_ROW + 400):
+        text = backend.value(f"View {seat}", f"C{row}")
+        if text in (None, ""):
+            break
+        lines.append(str(text))
+    return lines
+
+
+def test_a_gvg_team_view_lists_what_happened_to_its_players() -> None:
+    backends = {n: MemoryBackend(n) for n in ("board", "engine", "red", "blue")}
+    sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"], (backends["red"], backends["blue"]))
+    create_window_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
+    for _ in range(2):
+        type_orders(sheets)
+        assert sync(sheets).resolved
+    red, blue = _view_log(backends["red"], "red"), _view_log(backends["blue"], "blue")
+    assert red and blue and red != blue
+    assert any(line.startswith("red0 moves") for line in red)
+    assert not any(line.startswith(("blue0 moves", "blue1 moves", "blue2 moves")) for line in red)
+    assert any(line.startswith("blue0 moves") for line in blue)
