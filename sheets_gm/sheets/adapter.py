@@ -31,13 +31,17 @@ class SeatInput(Generic[OrdersT]):
     the column and what would be accepted (the engine's checks come after, as verdicts).
     ``consumed`` are the subjects whose rows the orders use: a resolution archives and clears
     them. ``ready`` says the seat's orders are in; ``go`` (a stepwise window's Go box) asks for
-    the ticked rows to be resolved now, without waiting for the other rows."""
+    the ticked rows to be resolved now, without waiting for the other rows. ``held`` are the
+    subjects of rows typed in an open table that the seat writes for its own next window, not
+    this one (Win or Die's actions typed in the opponent's turn): they stay typed, unread, and
+    are read when that window opens."""
 
     orders: OrdersT
     problems: Mapping[str, Sequence[str]] = field(default_factory=dict)
     consumed: frozenset[str] = frozenset()
     ready: bool = False
     go: bool = False
+    held: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,7 +81,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
         kept: dict[str, dict[str, TypedRow]] = {}
         why: dict[str, dict[str, str]] = {}
         for row in kept_rows.get(seat, []):
-            if window is not None and row.typed and (row.window == window.key or row.table in standing):
+            if window is not None and row.typed and (row.window == window.key or row.table in standing
+                                                     or not seat_read.writes_in(window, row.table)):  # typed ahead
                 kept.setdefault(row.table, {})[row.subject] = row
                 if notes and seat_read.note(row):
                     why.setdefault(row.table, {})[row.subject] = seat_read.note(row)

@@ -34,6 +34,7 @@ from sheets_gm.sync.window_read import MatchRead, SeatRead, read_match, seat_bac
 from sheets_gm.sync.window_strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.window_writes import (
     board_writes,
+    held_sentence,
     idle_feedback,
     kept_sentence,
     public_log_writes,
@@ -75,15 +76,20 @@ def _deadline_passed(deadline: str, now: datetime) -> bool:
 
 
 def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
-                 verdicts: list[Verdict], ready: bool, note: str = "") -> str:
-    """The feedback sentence of one typed row: why a resolution left it unused (``note``), its unreadable cells,
-    then the engine's verdicts (and for a seat row, its Ready box); with none of them, that it is kept."""
+                 verdicts: list[Verdict], ready: bool, note: str = "", held: bool = False, extra: str = "") -> str:
+    """The feedback sentence of one typed row: why a resolution kept it (``note``), its unreadable cells, then the
+    engine's verdicts (and for a seat row, its Ready box, and ``extra``: why its Go did nothing); a row ``held``
+    for the seat's next window says so; with none of them, that it is kept."""
     parts = [note] if note else []
     parts += [f"✘ {p}" for p in problems.get(row.subject, [])]
     parts += [("✔ " if v.accepted else "✘ ") + v.message for v in verdicts]
+    if extra:
+        parts.append(extra)
     if table.of_kind(ColumnKind.READY):
         parts.append(ready_sentence(window, seat, table, ready))
-    if not parts:
+    if held:
+        parts.append(held_sentence(window, seat, table))
+    elif not parts:
         parts.append(kept_sentence(window))
     return " · ".join(parts)
 
@@ -93,6 +99,14 @@ def unused_sentence(window: Window, why: str) -> str:
     return f"Not resolved, kept for {window.label}: {why}."
 
 
+def refused_sentence(closed: Window, why: str) -> str:
+    """The feedback of a row a resolution read but did not carry out, when its window closed: it stays typed."""
+    return f"✘ Not carried out in {closed.label}: {why}"
+
+
+GO_NOTHING = "Go did nothing: no row can be read yet (mend the cells marked ✘, or clear them); nothing was resolved"
+
+
 @dataclass
 class _Answer:
     """One poll's reading of the open window: each acting seat's input, merged orders and verdicts."""
@@ -100,18 +114,75 @@ class _Answer:
     inputs: dict[str, SeatInput[Any]]
     orders: Any
     verdicts: list[Verdict]
+    real: dict[str, dict[str, str]] = field(default_factory=dict)  # seat -> subject read as -> its row's own
+
+    def own(self, seat: str, subject: str) -> str:
+        """The subject of the row ``subject`` was read as (an ordered table's rows move up over empty rows)."""
+        return self.real.get(seat, {}).get(subject, subject)
 
 
 def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
     ruleset = read.record.ruleset
     state = read.record.state
     inputs: dict[str, SeatInput[Any]] = {}
+    moved: dict[str, dict[str, str]] = {}
     for seat in window.seats:
         seat_read = read.seats.get(seat)
-        rows = seat_read.for_window(window) if seat_read is not None else {}
-        inputs[seat] = read.adapter.read_orders(state, window, seat, rows)
+        if seat_read is None:
+            inputs[seat] = read.adapter.read_orders(state, window, seat, {})
+            continue
+        rows, moved[seat] = closed_up(seat_read, window)
+        inputs[seat] = renamed_input(read.adapter.read_orders(state, window, seat, rows), moved[seat])
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
-    return _Answer(inputs, orders, ruleset.check(state, orders, dice))
+    return _Answer(inputs, orders, ruleset.check(state, orders, dice), moved)
+
+
+def closed_up(seat_read: SeatRead, window: Window) -> tuple[dict[str, list[TypedRow]], dict[str, str]]:
+    """The rows typed for ``window``, an ordered table's typed rows moved up over the empty rows above them (an
+    emptied row does not stop the reading), and each moved row's real subject by the subject it is read as."""
+    rows = seat_read.for_window(window)
+    real: dict[str, str] = {}
+    for placed in seat_read.tab.tables:
+        name = placed.spec.name
+        if not placed.spec.ordered or name not in rows:
+            continue
+        subjects = [r.subject for r in sorted(seat_read.rows, key=lambda r: r.row) if r.table == name]
+        typed = sorted((r for r in rows[name] if r.typed), key=lambda r: r.row)
+        moved = [replace(r, subject=subjects[i]) for i, r in enumerate(typed) if i < len(subjects)]
+        real.update({m.subject: r.subject for m, r in zip(moved, typed, strict=False) if m.subject != r.subject})
+        rows[name] = moved
+    return rows, real
+
+
+def renamed_input(found: SeatInput[Any], real: Mapping[str, str]) -> SeatInput[Any]:
+    """``found`` with the subjects an ordered table's rows were read as (``closed_up``) back to their own."""
+    if not real:
+        return found
+
+    def own(subject: str) -> str:
+        return real.get(subject, subject)
+
+    return replace(found, problems={own(s): p for s, p in found.problems.items()},
+                   consumed=frozenset(own(s) for s in found.consumed), held=frozenset(own(s) for s in found.held))
+
+
+def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> bool:
+    """Whether a ticked Go asks for something: a row of a seat with Go ticked that the resolution would use (a
+    seat row counts for what is typed in it besides its tick boxes)."""
+    for seat, found in answer.inputs.items():
+        seat_read = read.seats.get(seat)
+        if not found.go or seat_read is None:
+            continue
+        for row in seat_read.rows:
+            if row.subject not in found.consumed or not row.typed or row.window != window.key:
+                continue
+            spec = seat_read.tab.table(row.table).spec
+            if spec.rows != SEAT_ROWS:
+                return True
+            ticks = {c.key for c in spec.columns if c.kind in (ColumnKind.TICK, ColumnKind.READY)}
+            if any(v not in (None, "", False) for k, v in row.values.items() if k not in ticks):
+                return True
+    return False
 
 
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
@@ -153,7 +224,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         report.reason = "forced by the GM"
     elif not report.waiting_for:
         report.reason = "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
-    elif window.stepwise and any(i.go for i in answer.inputs.values()):
+    elif window.stepwise and any(i.go for i in answer.inputs.values()) and _go_resolves(read, window, answer):
         report.reason = "a Go box is ticked"
     elif _deadline_passed(record.deadline, now):
         report.reason = f"the deadline {describe_deadline(record.deadline)} has passed"
@@ -182,6 +253,45 @@ def _untick_unused(seat_read: SeatRead, kept: dict[str, dict[str, TypedRow]],
     return out
 
 
+def refused_whole(seat_read: SeatRead, window: Window, verdicts: list[Verdict],
+                  consumed: frozenset[str]) -> dict[str, str]:
+    """The consumed rows (not a seat row) whose every verdict is a refusal, with the reasons: nothing of them was
+    done, so they stay typed with why, like the rows a resolution says it left ``unused``."""
+    mine: dict[str, list[Verdict]] = {}
+    for v in verdicts:
+        if v.seat == seat_read.seat:
+            mine.setdefault(v.subject, []).append(v)
+    rows = {r.subject for r in seat_read.rows if r.typed and r.window == window.key and r.subject in consumed
+            and seat_read.tab.table(r.table).spec.rows != SEAT_ROWS}
+    return {s: "; ".join(v.message for v in said) for s, said in mine.items()
+            if s in rows and said and not any(v.accepted for v in said)}
+
+
+def _drawable(adapter: AnySheetAdapter, state: Any, seat: str, seat_read: SeatRead,
+              kept: dict[str, dict[str, TypedRow]]) -> tuple[dict[str, dict[str, TypedRow]], list[TypedRow]]:
+    """``kept`` without the rows the new state draws no row for (a unit that fell), and those rows: set aside."""
+    out: dict[str, dict[str, TypedRow]] = {}
+    gone: list[TypedRow] = []
+    for table, rows in kept.items():
+        spec = seat_read.tab.table(table).spec
+        drawn = set(adapter.rows(state, seat, spec))  # tables grow to hold every row (window_grow)
+        out[table] = {s: r for s, r in rows.items() if s in drawn}
+        gone += [r for s, r in rows.items() if s not in drawn]
+    return out, gone
+
+
+def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: Window, same_window: bool,
+               unused: Mapping[str, str]) -> str:
+    """What a row kept by a resolution says of why it is still typed, for as long as it holds what it holds (the
+    archive keeps the sentence): why the resolution did not carry it out; '' when it was not read at all."""
+    if seat_read.pending is not None:
+        return seat_read.note(row)
+    if row.subject in unused and row.window == window.key:
+        return unused_sentence(new_window, unused[row.subject]) if same_window else \
+            refused_sentence(window, unused[row.subject])
+    return seat_read.note(row)
+
+
 def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
     """Per seat acting in ``window``, the subjects of its rows (units, players, armies; not its seat row, nor a
     standing table's) with nothing typed for the window: whose orders the GM may want to chase."""
@@ -202,32 +312,35 @@ def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
 
 def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answer: _Answer, batch: WriteBatch,
                      report: WindowReport) -> None:
-    """Feedback cells whose text changed; rows typed for another window set aside and cleared."""
+    """Feedback cells whose text changed; rows stamped for another window set aside (a copy in the archive) and
+    cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so."""
     outcome_text = ""
+    go_idle = window.stepwise and any(i.go for i in answer.inputs.values())
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         seat_input = answer.inputs.get(seat)
         preview = read.tabs.spec.preview  # else the verdicts wait for the resolution (hidden things, dice)
         verdicts = [v for v in answer.verdicts if v.seat == seat] if preview else []
         subjects = {r.subject for r in seat_read.rows}
-        stale = seat_read.stale(window.key)
+        stale = seat_read.stale(window)
+        set_aside = {(r.table, r.row) for r in stale}
+        held = {(r.table, r.row) for r in seat_read.held(window)}
         for row in seat_read.rows:
             placed = seat_read.tab.table(row.table)
             spec = placed.spec
-            if row in stale:
-                copy = f"a copy is in tab {read.tabs.archive(seat)!r}"
-                text = (f"✘ This was written for {row.window or 'a window that is not open'}; {window.label} is "
-                        f"being played: write it again ({copy})." if seat in window.seats and
-                        spec.open_in(window.phase) else
-                        f"✘ Nothing is written here now ({window.label} is for {', '.join(window.seats)}): "
-                        f"it was set aside ({copy}).")
+            if (row.table, row.row) in set_aside:
+                text = (f"✘ This was written for {row.window or 'another window'}, not for {window.label}: it was set "
+                        f"aside (a copy is in tab {read.tabs.archive(seat)!r}); write it again if you still want it.")
+            elif (row.table, row.row) in held:
+                text = " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(row, verdicts)):
                 mine = [v for v in verdicts if v.subject == row.subject]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
+                extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
-                                    seat_read.note(row))
+                                    seat_read.note(row), row.subject in seat_input.held, extra)
             else:
                 text = idle_feedback(window, seat, spec, outcome_text)
             if text != row.feedback:
@@ -285,46 +398,54 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         seat_input = answer.inputs.get(seat)
         consumed_subjects = seat_input.consumed if seat_input is not None else frozenset()
         # Every row read is archived (a cut resolution is completed, and an undo puts rows back, from the
-        # archive); the rows it did not use stay typed while its window stays open.
+        # archive); the rows it did not carry out stay typed, with why.
         consumed = [r.to_json() for rows in seat_read.for_window(window).values() for r in rows
                     if r.subject in consumed_subjects and (r.typed or seat_read.pending is not None)]
-        unused = resolution.unused.get(seat, {}) if same_window else {}
+        unused = {**refused_whole(seat_read, window, answer.verdicts, consumed_subjects),
+                  **{answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}}
         used = consumed_subjects - frozenset(unused)
-        # Rows typed for the window that opens now stay as typed: the rows of a stepwise window that were not
-        # consumed or not used, what players typed since when completing a cut resolution, and standing rows
-        # not used.
+        # Rows stay as typed unless the resolution carried them out: the rows of a stepwise window that were not
+        # consumed or not used, rows that could not be read or were refused when the window closed (read again
+        # in the seat's next window), rows typed ahead for a later window, what players typed since when
+        # completing a cut resolution, and standing rows not used.
         kept: dict[str, dict[str, TypedRow]] = {}
         notes: dict[str, dict[str, str]] = {}
+        set_aside = seat_read.stale(window) if seat_read.pending is None else []
         if new_window is not None:
-            cleared = used if same_window and seat_read.pending is None else frozenset()
-            kept = seat_read.carried(new_window.key, cleared, used)
-            if window.stepwise:  # a row kept unused waits for its player to correct it and tick Go again
+            done = seat_read.done(window, used) if seat_read.pending is None else frozenset(
+                (r.table, r.subject) for r in seat_read.rows if r.window and r.window != new_window.key)
+            kept = seat_read.carried(window, new_window, done, used)
+            if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
                 kept = _untick_unused(seat_read, kept, frozenset(unused))
+            kept, gone = _drawable(adapter, new_state, seat, seat_read, kept)
+            set_aside += gone
             for table, rows in kept.items():
                 for subject, row in rows.items():
-                    note = (seat_read.note(row) if seat_read.pending is not None else
-                            unused_sentence(new_window, unused[row.subject]) if row.subject in unused else "")
+                    note = _kept_note(seat_read, row, window, new_window, same_window, unused)
                     if note:
                         notes.setdefault(table, {})[subject] = note
         held = [{"table": t, "subject": s, "values": dict(kept[t][s].values), "note": n}
                 for t, by_subject in notes.items() for s, n in by_subject.items()]
+        problems = seat_input.problems if seat_input is not None else {}
+        shown = {t: {s: " · ".join([n] * bool(n) + [f"✘ {p}" for p in problems.get(kept[t][s].subject, [])])
+                     for s, n in {**dict.fromkeys(kept[t], ""), **notes.get(t, {})}.items()} for t in kept}
         archived = compact_json({"resolution": number, "window": window.key, "rows": consumed,
-                                 **({"kept": held} if held else {})})
+                                 **({"kept": held, "for": new_window.key} if held and new_window else {})})
         lines = []
         if seat_read.pending is None:  # else the cut resolution wrote this seat's lines, with its rows read
             read_rows = [TypedRow.from_json(r) for r in consumed]
             if read_rows:
                 lines.append(read_line(seat_read.tab, window, read_rows, unused))
-            stale = seat_read.stale(window.key)
-            if stale:
-                lines.append(stale_line(seat_read.tab, window, stale))
+            if set_aside:
+                lines.append(stale_line(seat_read.tab, window, set_aside))
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
         batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, ""]])
         overlays = stray_overlays(adapter, new_state, seat, tabs.orders(seat), seat_read.strays, batch, backend)
         stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays, blank_rows_only=True)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
-                           outcome.text if outcome else "", kept, notes, overlays)
+                           outcome.text if outcome else "", kept,
+                           {t: {s: text for s, text in by.items() if text} for t, by in shown.items()}, overlays)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events, record.state))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)

@@ -45,6 +45,18 @@ def kept_sentence(window: Window) -> str:
     return f"Kept for {window.label}."
 
 
+def held_sentence(window: Window | None, seat: str, table: InputTable) -> str:
+    """What a row typed ahead says: it stays as typed and is read when the seat's next window opens its table."""
+    if window is None:
+        return "Kept as typed: the match is over, nothing more is read."
+    if not table.open_in(window.phase):
+        return f"Kept for when this table opens again for {seat}: it is read then ({window.label} is being played now)."
+    if seat in window.seats:
+        return f"Kept for {seat}'s next turn: it is read when that opens, not in {window.label}."
+    who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
+    return f"Kept for {seat}'s next turn: it is read when that opens ({window.label} is for {who})."
+
+
 def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool) -> str:
     """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it)."""
     box = table.of_kind(ColumnKind.READY)[0].header
@@ -80,9 +92,10 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = ((notes or {}).get(subject) or kept_sentence(window)
-                             if keep is not None and window is not None else
-                             idle_feedback(window, seat, spec, outcome_text))
+                line[col] = (idle_feedback(window, seat, spec, outcome_text) if keep is None else
+                             (notes or {}).get(subject) or (kept_sentence(window) if window is not None and
+                                                            acts(window, seat, spec) else
+                                                            held_sentence(window, seat, spec)))
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:

@@ -80,7 +80,8 @@ def test_a_coalition_war_of_70_armies_a_side_gives_every_army_an_order_row(tmp_p
     report = window_sync_once(config, sheets, now=NOW)
     assert report.resolved and not report.rejected, report.rejected[:3]
     for side, (_, army) in last.items():
-        pending = sheets.of(side).read([MatchTabs(read.adapter.spec, sheets.seats, True).archive_pending_range(side)])[0][0]
+        pending_range = MatchTabs(read.adapter.spec, sheets.seats, True).archive_pending_range(side)
+        pending = sheets.of(side).read([pending_range])[0][0]
         archived = json.loads(str(pending[1]))  # the rows the resolution read, beside its window key
         assert army in {r["subject"] for r in archived["rows"]}, side
 

@@ -155,10 +155,10 @@ class WesnothRuleset:
         return resolve_turn(self.rules, state, orders, dice)[2]
 
     def resolve(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> Resolution[WesnothState]:
-        """The rows resolved in order. In a step (the turn stays hers), a unit's row that was refused whole is
-        ``unused``: it stays typed, with why, for her to correct (a recruit's refusals are in the log alone)."""
+        """The rows resolved in order. A unit's row that was refused whole, and a recruit row refused, are
+        ``unused``: they stay typed, with why, for her to correct (in a step) or to see (at End turn)."""
         new, events, verdicts = resolve_turn(self.rules, state, orders, dice)
-        return Resolution(new, events, {} if orders.end_turn else refused_rows(orders, verdicts))
+        return Resolution(new, events, refused_rows(orders, verdicts))
 
     def outcome(self, state: WesnothState) -> Outcome | None:
         if not state.finished:
@@ -225,25 +225,37 @@ class WesnothRuleset:
 
 
 def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, dict[str, str]]:
-    """Per seat, the unit rows of ``orders`` whose every verdict is a refusal (nothing of the row was done), with
-    the reasons: a row that moved a unit before its attack was refused is done, and a recruit is left out (its
-    rows are the leader's and the recruit table's; the log tells what was refused).
+    """Per seat, the rows of ``orders`` that were not carried out, with why: a unit's row whose every verdict is a
+    refusal (a row that moved a unit before its attack was refused is done), and each recruit row refused (a
+    recruit's verdicts are the leader's, one per recruit row in order, or one for them all).
 
-    >>> from sheets_gm.rulesets.wesnoth.orders import UnitOrder
+    >>> from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, UnitOrder
     >>> orders = TurnOrders("Ann", (UnitOrder("Ann-R1"), UnitOrder("Ann-R2")), end_turn=False)
     >>> refused_rows(orders, [Verdict("Ann", "Ann-R1", "move", False, "I9 is 5 moves away; it has 4"),
     ...                       Verdict("Ann", "Ann-R2", "move", True, "moved to C3"),
     ...                       Verdict("Ann", "Ann-R2", "attack", False, "no target next to it")])
     {'Ann': {'Ann-R1': 'move: I9 is 5 moves away; it has 4'}}
+    >>> recruits = TurnOrders("Ann", (UnitOrder("Ann-L", recruit=(RecruitEntry("Thief"), RecruitEntry("Thief"))),))
+    >>> refused_rows(recruits, [Verdict("Ann", "Ann-L", "recruit", True, "recruited Ann-R1 (Thief) on B2 for 3 gold"),
+    ...                         Verdict("Ann", "Ann-L", "recruit", False, "Thief costs 3 gold; Ann has 2")])
+    {'Ann': {'Recruit 2': 'recruit: Thief costs 3 gold; Ann has 2'}}
     """
-    rows = {r.unit for r in orders.rows}
+    from sheets_gm.rulesets.wesnoth.sheet_read import recruit_row
+
+    rows = {r.unit: r for r in orders.rows}
     found: dict[tuple[str, str], list[Verdict]] = {}
     for v in verdicts:
         if v.subject in rows and v.part != "advance choice":
             found.setdefault((v.seat, v.subject), []).append(v)
     out: dict[str, dict[str, str]] = {}
     for (seat, subject), said in found.items():
-        if all(not v.accepted for v in said) and not any(v.part == "recruit" for v in said):
+        recruits = [v for v in said if v.part == "recruit"]
+        entries = len(rows[subject].recruit)
+        if recruits and all(not v.accepted for v in recruits) and len(recruits) < entries:
+            recruits = recruits * entries  # one refusal for the whole row (not the leader, not on its keep)
+        for n, v in enumerate(recruits if len(recruits) == entries else [], start=1):
+            if not v.accepted:
+                out.setdefault(seat, {})[recruit_row(n)] = f"{v.part}: {v.message}"
+        if all(not v.accepted for v in said) and not recruits:
             out.setdefault(seat, {})[subject] = "; ".join(f"{v.part}: {v.message}" for v in said)
     return out
-

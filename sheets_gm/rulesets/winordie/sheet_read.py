@@ -10,9 +10,11 @@ the public board (exposed units' ids, face-down tokens' names) and the tactics. 
 never tells her whether a guessed id is a hidden enemy unit. Whether an action is legal
 (range, sight, tokens…) is the engine's to say when the row resolves.
 
-Actions are read from ``Row 1`` down to the first empty row or the first row that cannot be
-read: that row and the rows below wait, with a sentence saying why, and the engine's row
-numbers stay the sheet's. Ready ends the turn only when every typed row reads.
+Actions are read from ``Row 1`` down, empty rows skipped (the sync reads an ordered table's
+typed rows moved up over the empty ones, so the engine's row numbers are the rows' places in
+that list), to the first row that cannot be read: that row and the rows below wait, with a
+sentence saying why. Ready ends the turn only when every typed row reads. Actions typed in the
+opponent's turn are held: kept as typed, and read when her own turn opens.
 """
 
 from __future__ import annotations
@@ -91,15 +93,13 @@ def read_seat(rules: WodRules, state: WodState, window: Window, seat: str,
                          ready=ticked_ready and not reading.problems)
     acting = window.seats[0]
     if seat != acting:
-        for row in rows.get(ACTIONS, []):
-            if row.typed:
-                reading.problem(row.subject, f"it is {acting}'s turn: write your actions when yours opens (rows "
-                                             "typed now are cleared when it does)")
+        # Her actions typed in her opponent's turn are for her own next turn: kept as typed, read when it opens.
+        ahead = frozenset(row.subject for row in rows.get(ACTIONS, []) if row.typed)
         reactions = _reactions(state, seat, rows.get(REACTIONS, []), reading)
         orders = WodOrders(reactions={seat: reactions} if reactions else {}, surrender=surrender)
         # The turn does not wait for her (the window awaits the acting player only): her Ready changes nothing.
         return SeatInput(orders, reading.problems, frozenset(reading.consumed), ready=ticked_ready,
-                         go=bool(surrender))
+                         go=bool(surrender), held=ahead)
     # Her own standing reactions stay in their (standing) table for the opponent's next turn, unread now.
     actions = _actions(rules, state, seat, rows.get(ACTIONS, []), reading)
     hold = (seat,) if go and not ticked_ready and window.stepwise else ()  # batch mode: Go means nothing
@@ -165,14 +165,12 @@ def _placements(rules: WodRules, state: WodState, seat: str, rows: Sequence[Type
 # -- actions -------------------------------------------------------------------------------
 def _actions(rules: WodRules, state: WodState, seat: str, rows: Sequence[TypedRow],
              reading: _Reading) -> tuple[Action, ...]:
-    """The rows from Row 1 down to the first empty or unreadable one."""
+    """The typed rows from Row 1 down to the first unreadable one."""
     out: list[Action] = []
     stop = ""
     called: dict[str, str] = {}  # ids of units called by earlier rows → their card
     for row in sorted(rows, key=lambda r: _row_number(r.subject)):
-        if not row.typed:
-            if not stop:
-                stop = f"{row.subject} above is empty: write the rows one after another from Row 1"
+        if not row.typed:  # the sync moves the rows below an emptied row up (``ordered`` table): nothing stops here
             continue
         if stop:
             reading.problem(row.subject, f"waiting: {stop}")

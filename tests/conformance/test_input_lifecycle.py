@@ -1,0 +1,346 @@
+"""The life of a typed row, for every game with a sheet: nothing a seat types is lost or left without an answer.
+
+Hypothesis drives the real sync on a match held in memory spreadsheets (a local workbook in the slow run) with
+random typing: rows the bots would type (valid), junk, other seats' names, rows typed in a table the seat does
+not write in now, cleared cells, Go, Ready and End turn ticks, GM forces, a resolution cut before its commit,
+and ``undo``. After every step each cell the test typed (text, not tick boxes) that it has not overwritten
+since is in one of three states:
+
+- still typed in its table (the same column of a row of the same table: an ordered table moves rows up), the
+  row's feedback naming its fate: not one of the sentences of an empty row;
+- resolved: in the archive's rows of a resolution (the Log and the seat's View say what it did);
+- set aside: in the archive's set-aside cells, where the seat reads it.
+
+Never gone without a trace (``docs/sync.md``, "The life of a typed row").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from sheets_gm.engine.core.ruleset import JUDGE
+from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset, ruleset_names
+from sheets_gm.sheets.backend import RangeWrite, SheetBackend
+from sheets_gm.sheets.layout import CellValue, a1, cells
+from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sync.match_tabs import ARCHIVE_COLS, ARCHIVE_COPY_COL, ARCHIVE_PENDING_ROW
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_between import BetweenWindowsError, undo_window
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
+from tests.fakes.memory import InjectedFault, MemoryBackend
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+SEED = b"input-lifecycle"
+IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "The match is over")
+JUNK = ("zz", "Q99", "-3", "0", "abc", "12")
+SYNCS = ("poll", "force", "cut", "undo")  # an undo is followed by a poll
+ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)
+
+
+def _games() -> list[str]:
+    return [n for n in ruleset_names() if create_ruleset(n).sheet() is not None]
+
+
+@dataclass
+class Typed:
+    """A cell the test typed: where, and what."""
+
+    seat: str
+    table: str
+    subject: str
+    key: str
+    value: str
+
+
+@dataclass
+class Table:
+    """One match under test: its sheets, and every cell typed and not overwritten since."""
+
+    name: str
+    cls: type[AnyRuleset]
+    sheets: MatchSheets
+    engine: Any
+    bots: dict[str, Any]
+    ledger: dict[tuple[str, str, str, str], Typed] = field(default_factory=dict)
+    aside: list[Typed] = field(default_factory=list)  # cells set aside: their copy must stay readable
+
+    def read(self) -> MatchRead:
+        return read_match(self.sheets, self.cls)
+
+
+def _memory_match(name: str, _folder: Path | None) -> tuple[MatchSheets, Any]:
+    rules = create_ruleset(name)
+    seats = rules.sample_roster().seats
+    board, engine = MemoryBackend("board"), MemoryBackend("engine")
+    judge = MemoryBackend("judge") if rules.traits.judge else None
+    return MatchSheets(seats, board, engine, tuple(MemoryBackend(s) for s in seats), judge), engine
+
+
+def _local_match(name: str, folder: Path | None) -> tuple[MatchSheets, Any]:
+    assert folder is not None
+    rules = create_ruleset(name)
+    seats = rules.sample_roster().seats
+
+    def book(stem: str) -> LocalWorkbookBackend:
+        path = folder / f"{stem}.xlsx"
+        openpyxl.Workbook().save(path)
+        return LocalWorkbookBackend(path)
+
+    engine = book("engine")
+    return MatchSheets(seats, book("board"), engine, tuple(book(f"seat{i}") for i in range(len(seats))),
+                       book("judge") if rules.traits.judge else None), engine
+
+
+def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, Any]] = _memory_match,
+              folder: Path | None = None) -> Table:
+    """A new sample match of ``name`` and a bot per seat (and for the judge)."""
+    rules = create_ruleset(name)
+    sheets, engine = make(name, folder)
+    create_window_match(sheets, rules, rules.sample_roster(), seed=SEED)
+    kind = next(iter(rules.bots().values()))
+    bots = {s: kind.make(f"lifecycle/{s}") for s in (*sheets.seats, JUDGE)}
+    return Table(name, get_ruleset(name), sheets, engine, bots)
+
+
+# -- what the test types -------------------------------------------------------------------------
+def _text_columns(read: MatchRead, seat: str) -> list[tuple[str, str]]:
+    """(table, column) of every typed text column of the seat's tab."""
+    return [(p.spec.name, c.key) for p in read.seats[seat].tab.tables for c in p.spec.columns
+            if c.kind.typed and c.kind not in (ColumnKind.TICK, ColumnKind.READY)]
+
+
+def _bot_values(table: Table, read: MatchRead) -> dict[str, dict[str, dict[str, dict[str, CellValue]]]]:
+    """What each acting seat's bot would type now, by seat, table, subject and column."""
+    record = read.record
+    window = record.ruleset.window(record.state)
+    if window is None:
+        return {}
+    dice = record.ruleset.dice(record.seed, record.state)
+    out: dict[str, Any] = {}
+    for seat in window.seats:
+        bot = table.bots.get(seat)
+        if bot is not None and seat in read.seats:
+            out[seat] = read.adapter.typed_cells(record.state, window, seat, bot.orders(record.state, seat, dice))
+    return out
+
+
+def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str, key: str,
+         value: CellValue) -> None:
+    """Type ``value`` into the row of ``subject`` (recorded in the ledger unless it is a tick box or empty)."""
+    seat_read = read.seats[seat]
+    placed = seat_read.tab.table(table_name)
+    row = next(r for r in seat_read.rows if r.table == table_name and r.subject == subject)
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    backend.write([RangeWrite(a1(seat_read.tab.name, placed.cell(row.row - placed.first_row, key)), [[value]])])
+    where = (seat, table_name, subject, key)
+    text = "" if isinstance(value, bool) or value is None else str(value).strip()
+    if text and placed.spec.column(key).kind not in (ColumnKind.TICK, ColumnKind.READY):
+        table.ledger[where] = Typed(seat, table_name, subject, key, text)
+    else:
+        table.ledger.pop(where, None)
+
+
+@st.composite
+def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
+    """One thing a table does: (what, and three numbers to choose with)."""
+    what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
+                                 "cut", "undo"]))
+    return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
+
+
+def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
+    read = table.read()
+    seats = list(read.seats)
+    seat = seats[a % len(seats)]
+    seat_read = read.seats[seat]
+    if what == "type":
+        columns = _text_columns(read, seat)
+        rows = [r for r in seat_read.rows if any(t == r.table for t, _k in columns)]
+        if not rows:
+            return
+        row = rows[b % len(rows)]
+        keys = [k for t, k in columns if t == row.table]
+        others = [s for s in read.record.seats if s != seat]
+        pool = [*JUNK, *others, *(r.subject for r in seat_read.rows)]
+        bot_rows = _bot_values(table, read).get(seat, {}).get(row.table, {})
+        pool += [str(v) for cells_ in bot_rows.values() for v in cells_.values() if v not in (None, "", False, True)]
+        _put(table, read, seat, row.table, row.subject, keys[c % len(keys)], pool[(b + c) % len(pool)])
+    elif what == "bot":
+        for who, by_table in _bot_values(table, read).items():
+            for table_name, by_subject in by_table.items():
+                for subject, values in by_subject.items():
+                    for key, value in values.items():
+                        if any(r.table == table_name and r.subject == subject for r in read.seats[who].rows):
+                            _put(table, read, who, table_name, subject, key, value)
+    elif what == "clear":
+        mine = [k for k in table.ledger if k[0] == seat]
+        if mine:
+            where = mine[b % len(mine)]
+            if any((r.table, r.subject) == where[1:3] for r in seat_read.rows):
+                _put(table, read, seat, where[1], where[2], where[3], "")
+    elif what in ("tick", "ready"):
+        kinds = (ColumnKind.TICK,) if what == "tick" else (ColumnKind.READY,)
+        boxes = [(r, col.key) for r in seat_read.rows for col in seat_read.tab.table(r.table).spec.columns
+                 if col.kind in kinds]
+        if boxes:
+            row, key = boxes[b % len(boxes)]
+            _put(table, read, seat, row.table, row.subject, key, True)
+    elif what == "poll":
+        poll(table.sheets, table.cls, now=NOW)
+    elif what == "force":
+        poll(table.sheets, table.cls, now=NOW, force=True)
+    elif what == "cut":
+        engine = table.engine
+        if isinstance(engine, MemoryBackend):
+            engine.calls.clear()
+            engine.fail_on_call = 2  # its read, then its write: the commit
+            try:
+                poll(table.sheets, table.cls, now=NOW, force=True)
+            except InjectedFault:
+                pass
+            finally:
+                engine.fail_on_call = None
+    elif what == "undo":
+        with contextlib.suppress(BetweenWindowsError):  # nothing to undo yet, or a cut resolution: the GM syncs
+            undo_window(table.sheets, table.cls, "the lifecycle test takes it back")
+        poll(table.sheets, table.cls, now=NOW)
+
+
+# -- the check -----------------------------------------------------------------------------------
+def _archived_rows(backend: SheetBackend, tab: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every row the archive holds, as ('rows' for a resolution's, 'kept', or 'copy' for one an archive entry names:
+    set aside or read), its JSON: the entries' hidden copies (column C) and the pending and history rows (D:F)."""
+    grid = backend.read([a1(tab, cells(0, ARCHIVE_PENDING_ROW, ARCHIVE_COLS - 1, ARCHIVE_LINES_READ))])[0]
+    for line in grid:
+        for value in line[ARCHIVE_COPY_COL:ARCHIVE_COLS]:
+            text = "" if value is None else str(value)
+            if not text.startswith(("{", "[")):
+                continue
+            try:
+                found = json.loads(text)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(found, list):
+                yield from (("copy", row) for row in found if isinstance(row, dict))
+                continue
+            for part in ("rows", "stale", "kept"):
+                for row in found.get(part, []) if isinstance(found, dict) else []:
+                    if isinstance(row, dict):
+                        yield part, row
+
+
+def _text(value: object) -> str:
+    return "" if value is None or isinstance(value, bool) else str(value).strip()
+
+
+def check(table: Table) -> None:
+    """Every cell in the ledger is still typed with a fate in its feedback, resolved, or set aside."""
+    read = table.read()
+    if read.record.ruleset.window(read.record.state) is None:
+        table.ledger.clear()  # the match is over: nothing more is read
+        return
+    archives: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for where, typed in list(table.ledger.items()):
+        seat_read = read.seats[typed.seat]
+        still = [r for r in seat_read.rows if r.table == typed.table and _text(r.values.get(typed.key)) == typed.value]
+        same = [r for r in still if r.subject == typed.subject]
+        if same or still:
+            row = (same or still)[0]
+            assert row.feedback and not row.feedback.startswith(IDLE), \
+                f"{table.name}: {typed} is still typed but its feedback says {row.feedback!r}"
+            if row.subject != typed.subject:  # an ordered table moved it up
+                del table.ledger[where]
+                table.ledger[(typed.seat, typed.table, row.subject, typed.key)] = Typed(
+                    typed.seat, typed.table, row.subject, typed.key, typed.value)
+            continue
+        if typed.seat not in archives:
+            backend = seat_backend(table.sheets, read.tabs, typed.seat)
+            archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
+        traces = _traces(archives[typed.seat], typed)
+        assert traces, f"{table.name}: {typed} is gone without a trace (not in its table nor in the archive)"
+        if "rows" not in traces:
+            table.aside.append(typed)
+        del table.ledger[where]
+    for typed in table.aside:
+        typed_again = any(r.table == typed.table and _text(r.values.get(typed.key)) == typed.value
+                          for r in read.seats[typed.seat].rows)
+        if not typed_again and typed.seat not in archives:
+            backend = seat_backend(table.sheets, read.tabs, typed.seat)
+            archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
+        assert typed_again or _traces(archives[typed.seat], typed), \
+            f"{table.name}: {typed} was set aside, and its copy is gone from the archive"
+
+
+def _traces(archived: list[tuple[str, dict[str, Any]]], typed: Typed) -> list[str]:
+    """Where the archive holds ``typed``'s cell: 'rows' (resolved), 'stale' (set aside), 'kept'."""
+    return [part for part, row in archived
+            if row.get("table") == typed.table and isinstance(row.get("values"), dict)
+            and _text(row["values"].get(typed.key)) == typed.value]
+
+
+def run(table: Table, steps: list[tuple[str, int, int, int]]) -> None:
+    """The steps in order, the ledger checked after each poll (and undo), and once more after a last poll."""
+    for what, a, b, c in [*steps, ("poll", 0, 0, 0)]:
+        _do(table, what, a, b, c)
+        if what in SYNCS:
+            check(table)
+
+
+LIFECYCLE = settings(max_examples=6, deadline=None, derandomize=True,
+                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+STEPS = st.lists(step(), min_size=4, max_size=18)
+# A row typed, set aside by an undo, the window resolved again; then the same once more: the first copy must stay.
+UNDO_TWICE = [("force", 0, 0, 0), ("type", 0, 0, 0), ("undo", 0, 0, 0), ("force", 0, 0, 0), ("type", 0, 1, 0),
+              ("undo", 0, 0, 0), ("force", 0, 0, 0)]
+
+
+@pytest.mark.parametrize("name", _games())
+@LIFECYCLE
+@given(steps=STEPS)
+def test_nothing_typed_is_lost_without_a_trace(name: str, steps: list[tuple[str, int, int, int]]) -> None:
+    steps = [s for s in steps if s[0] != "undo"]
+    run(new_table(name), steps)
+
+
+@pytest.mark.parametrize("name", _games())
+@LIFECYCLE
+@given(steps=STEPS)
+@example(steps=UNDO_TWICE)
+def test_nothing_typed_is_lost_across_an_undo(name: str, steps: list[tuple[str, int, int, int]]) -> None:
+    run(new_table(name), steps)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _games())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(step(), min_size=10, max_size=40))
+def test_nothing_typed_is_lost_in_long_runs(name: str, steps: list[tuple[str, int, int, int]]) -> None:
+    run(new_table(name), steps)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _games())
+def test_nothing_typed_is_lost_on_local_workbooks(name: str, tmp_path: Path) -> None:
+    @settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(steps=st.lists(step(), min_size=4, max_size=12))
+    def inner(steps: list[tuple[str, int, int, int]]) -> None:
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        folder.mkdir()
+        run(new_table(name, _local_match, folder), [s for s in steps if s[0] not in ("undo", "cut")])
+
+    inner()

@@ -1,0 +1,195 @@
+"""What happens to a typed row, as players met it (issue 20): a reason is not overwritten by what else resolved,
+a row typed before its seat's turn waits for it, a refusal at a resolution stays in its row, and an emptied row
+does not stop a list. Played with the real sync on memory spreadsheets, Wesnoth and Win or Die."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sheets_gm.engine.core.ruleset import JUDGE, Window
+from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset
+from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
+from sheets_gm.sheets.layout import CellValue, a1
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.window_create import create_window_match
+from sheets_gm.sync.window_poll import WindowReport, poll
+from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
+from tests.fakes.memory import MemoryBackend
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+
+
+class Match:
+    """A sample match of one game on memory spreadsheets, with a bot per seat to move it on."""
+
+    def __init__(self, name: str, settings: Any = None) -> None:
+        rules: AnyRuleset = create_ruleset(name, settings)
+        self.cls = get_ruleset(name)
+        roster = rules.sample_roster()
+        seats = roster.seats
+        self.sheets = MatchSheets(seats, MemoryBackend("board"), MemoryBackend("engine"),
+                                  tuple(MemoryBackend(s) for s in seats),
+                                  MemoryBackend("judge") if rules.traits.judge else None)
+        create_window_match(self.sheets, rules, roster, seed=b"lifecycle")
+        make = next(iter(rules.bots().values())).make
+        self.bots = {s: make(f"lifecycle/{s}") for s in (*seats, JUDGE)}
+
+    def read(self) -> MatchRead:
+        return read_match(self.sheets, self.cls)
+
+    def window(self) -> Window:
+        read = self.read()
+        window = read.record.ruleset.window(read.record.state)
+        assert window is not None
+        return window
+
+    def poll(self) -> WindowReport:
+        return poll(self.sheets, self.cls, now=NOW)
+
+    def bots_play(self) -> WindowReport:
+        type_bot_orders(self.sheets, self.cls, self.bots)
+        report = self.poll()
+        assert report.resolved
+        return report
+
+    def type(self, seat: str, table: str, index: int, key: str, value: CellValue) -> None:
+        read = self.read()
+        seat_read = read.seats[seat]
+        placed = seat_read.tab.table(table)
+        backend = seat_backend(self.sheets, read.tabs, seat)
+        assert isinstance(backend, MemoryBackend)
+        backend.type(seat_read.tab.name, placed.cell(index, key), value)
+
+    def row(self, seat: str, table: str, index: int) -> TypedRow:
+        return [r for r in self.read().seats[seat].rows if r.table == table][index]
+
+    def archive(self, seat: str) -> str:
+        read = self.read()
+        backend = seat_backend(self.sheets, read.tabs, seat)
+        return "\n".join(str(v) for line in backend.read([a1(read.tabs.archive(seat), "A1:F60")])[0] for v in line)
+
+
+def _winordie_turn() -> tuple[Match, str, str]:
+    match = Match("winordie")
+    while match.window().phase != "actions":
+        match.bots_play()
+    window = match.window()
+    return match, window.seats[0], next(s for s in window.seats if s != window.seats[0])
+
+
+# -- finding 1: reasons are not overwritten ----------------------------------------------------------------
+def test_a_go_on_unreadable_rows_resolves_nothing_and_the_reason_stays() -> None:
+    match, ann, bo = _winordie_turn()
+    enemy = next(u.id for u in match.read().record.state.units if u.owner == bo)
+    for key, value in (("unit", enemy), ("action", "move"), ("target", "B5")):
+        match.type(ann, "actions", 0, key, value)
+    for _ in range(3):
+        match.type(ann, "seat", 0, "go", True)
+        report = match.poll()
+        assert not report.resolved  # nothing to resolve: no empty resolution archived
+        assert match.row(ann, "actions", 0).feedback.startswith(f"✘ Unit '{enemy}' is not one of your units")
+        assert "Go did nothing: no row can be read yet" in match.row(ann, "seat", 0).feedback
+    assert match.read().record.resolved == 2  # the two deployments and nothing since
+
+
+def test_an_unreadable_row_keeps_its_reason_when_a_go_resolves_another() -> None:
+    match = Match("wesnoth")
+    for _ in range(3):
+        match.bots_play()
+    bo = match.window().seats[0]
+    for key, value in (("reroll", "two"), ("action", "rest"), ("go", True)):
+        match.type(bo, "units", 0, key, value)
+    for key, value in (("order", "abc"), ("action", "rest"), ("go", True)):
+        match.type(bo, "units", 1, key, value)
+    for key, value in (("action", "rest"), ("go", True)):
+        match.type(bo, "units", 2, key, value)
+    assert match.poll().resolved  # the third row rests
+    assert match.row(bo, "units", 0).feedback.startswith("✘ Reroll below 'two' is not a whole number")
+    assert match.row(bo, "units", 1).feedback.startswith("✘ Order 'abc' is not a whole number")
+    assert not match.poll().resolved
+    assert match.row(bo, "units", 0).feedback.startswith("✘ Reroll below 'two' is not a whole number")
+
+
+# -- finding 2: a row typed before its seat's window waits for it --------------------------------------------
+def test_a_destination_typed_in_another_player_s_turn_is_kept_and_read_in_hers() -> None:
+    match = Match("wesnoth")
+    for _ in range(2):
+        match.bots_play()
+    ann = match.window().seats[0]
+    bo = next(s for s in match.read().record.seats if s != ann)
+    match.type(bo, "units", 0, "action", "move")
+    match.type(bo, "units", 0, "to", "C5")
+    match.poll()
+    row = match.row(bo, "units", 0)
+    assert row.text("to") == "C5" and row.feedback.startswith(f"Kept for {bo}'s next turn")
+    match.bots_play()  # Ann's End turn
+    window = match.window()
+    assert window.seats == (bo,)
+    row = match.row(bo, "units", 0)
+    assert row.text("to") == "C5" and row.window == window.key  # still in its cell, stamped for her turn: read
+
+
+def test_actions_typed_in_the_opponent_s_turn_are_read_in_her_own() -> None:
+    match, _ann, bo = _winordie_turn()
+    mine = next(u.id for u in match.read().record.state.units if u.owner == bo)
+    for key, value in (("unit", mine), ("action", "move"), ("target", "C5")):
+        match.type(bo, "actions", 0, key, value)
+    match.poll()
+    assert match.row(bo, "actions", 0).feedback.startswith(f"Kept for {bo}'s next turn")
+    match.bots_play()  # Ann's turn ends
+    assert match.window().seats[0] == bo
+    row = match.row(bo, "actions", 0)
+    assert (row.text("unit"), row.text("target"), row.window) == (mine, "C5", match.window().key)
+
+
+# -- finding 4: a refusal at a resolution stays in its row ---------------------------------------------------
+def test_a_recruit_refused_at_end_turn_stays_in_its_row_with_why() -> None:
+    match = Match("wesnoth", WesnothSettings(start_gold=5))
+    ann = match.window().seats[0]
+    match.type(ann, "units", 0, "action", "recruit")
+    match.type(ann, "recruit", 0, "type", "Thief")
+    match.type(ann, "recruit", 1, "type", "Thief")
+    match.type(ann, "seat", 0, "ready", True)
+    assert match.poll().resolved
+    for _ in range(2):  # the resolution, and every poll after it
+        row = match.row(ann, "recruit", 0)  # the refused second entry, moved up to the first row
+        assert row.text("type") == "Thief"
+        assert row.feedback.startswith(f"✘ Not carried out in round 1 · dawn · {ann}: recruit: Thief costs "), \
+            row.feedback
+        assert f"gold; {ann} has " in row.feedback
+        match.poll()
+    assert f"Kept for {ann}'s next turn" in match.row(ann, "recruit", 0).feedback
+
+
+# -- finding 6: an emptied row does not stop the list --------------------------------------------------------
+def test_clearing_row_1_and_ticking_go_resolves_the_rows_below() -> None:
+    match, ann, bo = _winordie_turn()
+    state = match.read().record.state
+    enemy = next(u.id for u in state.units if u.owner == bo)
+    unit = next(u for u in state.units if u.owner == ann)
+    for key, value in (("unit", enemy), ("action", "move"), ("target", "B5")):
+        match.type(ann, "actions", 0, key, value)
+    for key, value in (("unit", unit.id), ("action", "move"), ("target", unit.at.label if unit.at else "")):
+        match.type(ann, "actions", 1, key, value)
+    for key in ("unit", "action", "target"):  # she clears the refused row, as its feedback asks
+        match.type(ann, "actions", 0, key, "")
+    match.type(ann, "seat", 0, "go", True)
+    report = match.poll()
+    assert report.resolved and report.reason == "a Go box is ticked"
+    assert '"subject":"Row 2"' in match.archive(ann)  # Row 2 was read and resolved
+
+
+def test_a_row_refused_whole_at_a_resolution_stays_with_why_in_any_game() -> None:
+    match = Match("gvg")
+    red = match.window().seats[0]
+    player = match.row(red, "players", 0).subject
+    match.type(red, "players", 0, "destination", "O23")  # on the board, far beyond any roll
+    report = match.poll()
+    refusal = next(why for row, why in report.rejected if row == f"{red} · {player}")
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    row = match.row(red, "players", 0)
+    assert row.text("destination") == "O23" and row.window == match.window().key  # read again next turn
+    assert row.feedback.startswith(f"✘ Not carried out in turn 1: {refusal}"), row.feedback
