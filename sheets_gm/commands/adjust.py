@@ -83,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
                                    owners=lambda: layout_owners(config, sheets))
     for event in done.events:
         print(event.text)
-    print("Written to the match; the open window stays open. Every GM event is kept for the replay: "
+    where = (f"the match is over ({done.over}): no window is open now" if done.over else
+             "the open window stays open")
+    print(f"Written to the match; {where}. Every GM event is kept for the replay: "
           "`sheets-gm verify` applies it again.")
     return 0
 

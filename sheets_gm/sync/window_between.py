@@ -52,6 +52,7 @@ class BetweenReport:
     write_calls: int
     restored: int = 0  # undo: rows put back
     set_aside: int = 0  # undo: rows typed since, set aside in the seats' archives
+    over: str = ""  # adjust: how the match ended if this adjustment ended it ('' while it goes on)
 
 
 def _check_not_interrupted(read: MatchRead) -> None:
@@ -122,7 +123,9 @@ def adjust_window_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, notes=True,
                   owners=owners)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
-    return BetweenReport(log, state, batch.run(sheets.write_order()))
+    outcome = ruleset.outcome(state)
+    over = (outcome.text or "the match is over") if outcome is not None else ""
+    return BetweenReport(log, state, batch.run(sheets.write_order()), over=over)
 
 
 def _json_row(grid: Grid, where: str) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from sheets_gm.sync.match_tabs import (
 )
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.window_read import adapter_of, seat_backend
-from sheets_gm.sync.window_writes import drawn_writes
+from sheets_gm.sync.window_writes import drawn_writes, log_lines, public_log_writes
 
 
 class SeatsMismatchError(ValueError):
@@ -166,6 +166,11 @@ def create_window_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()
     drawn_writes(batch, sheets, tabs, record, adapter, record.dice())
+    opening = ruleset.opening_events(state, seed)  # the set-up's draws head the Log (who plays first, and why)
+    record = replace(record, log_rows=public_log_writes(batch, sheets.board, tabs, 0, opening))
+    if opening:  # the GM tab's log starts with them too: the GM reads the whole match there
+        batch.put(sheets.engine, tabs.view_log_range(GM, 0, len(opening)), log_lines(opening))
+        record = replace(record, seat_logs={GM: len(opening)})
     rows: Grid = [list(r) for r in settings_rows(ruleset.settings, schedule_text)]
     batch.put(sheets.board, a1(adapter.spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
     batch.put(sheets.engine, *engine_write(adapter.spec.tabs.engine, record))

@@ -4,6 +4,7 @@ roster file, ``--private`` for every shipped starter config, and a ruleset witho
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -210,6 +211,23 @@ def test_win_or_die_lays_out_its_own_roster_columns(tmp_path: Path, capsys: pyte
     code, out, err = run(capsys, "init", "winordie", "-c", path)
     assert code == 0, err
     assert "Match created: Ann, Bo (2 roster lines)" in out
+
+
+def test_win_or_die_logs_the_first_player_roll_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first-player roll heads the Log of a new match, before any deployment, and stays at its head."""
+    path = tmp_path / "match.toml"
+    run(capsys, "init", "winordie", "-c", path)
+    type_rows(tmp_path / "gm" / "engine.xlsx",
+              [("Ann", "Ann", "", "Ironclad Defense"), ("Bo", "Bo", "", "Firepower Suppression")])
+    code, _, err = run(capsys, "init", "winordie", "-c", path)
+    assert code == 0, err
+    board = openpyxl.load_workbook(tmp_path / "board.xlsx")
+    rows = [[c.value for c in r] for r in board["Log"].iter_rows(min_row=2, max_row=3)]
+    assert rows[0][:2] == [0, "first_player"]
+    assert re.fullmatch(r"Ann rolls \d, Bo rolls \d: (Ann|Bo) plays first\.", str(rows[0][2]))
+    assert rows[1] == [None, None, None]
+    gm = openpyxl.load_workbook(tmp_path / "gm" / "engine.xlsx")["GM"]
+    assert rows[0][2] in [c.value for r in gm.iter_rows() for c in r]  # the GM tab's log starts with it too
 
 
 # --------------------------------------------------------------------------- --private, rulesets without sheets

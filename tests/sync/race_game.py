@@ -145,6 +145,10 @@ class RaceRuleset:
         """Two players with two runners each."""
         return Roster(("Ann", "Bo"), tuple(Member(f"{s}-{i}", s) for s in ("Ann", "Bo") for i in (1, 2)))
 
+    def opening_events(self, state: RaceState, seed: bytes) -> list[Event]:
+        """Nothing is drawn at set-up that the Log should show."""
+        return []
+
     def new_match(self, roster: Roster, seed: bytes) -> RaceState:
         """Every runner on square 0 with full stamina; a seat the roster gives no runner runs one, "<seat>-1"."""
         owner = {m.name: m.seat for m in roster.members}

@@ -254,6 +254,11 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         ValueError naming the roster line for a bad roster."""
         ...
 
+    def opening_events(self, state: StateT, seed: bytes) -> list[Event]:
+        """The public events of ``new_match``'s set-up draws (who plays first…), for the Log of a new
+        match: the same draws from the same ``seed``; none for a game whose set-up draws nothing."""
+        ...
+
     # -- codecs ------------------------------------------------------------------------------
     # Declared as class attributes (``state_codec = Codec.of(MyState)``); properties here only because a
     # ClassVar cannot hold the protocol's type variables.

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
     BotKind,
@@ -85,6 +86,10 @@ class ChampionsRuleset:
     def sample_roster(self) -> Roster:
         """Sixteen players, Ann to Pia."""
         return sample_roster()
+
+    def opening_events(self, state: ChampionsState, seed: bytes) -> list[Event]:
+        """Nothing is drawn at set-up that the Log should show."""
+        return []
 
     def new_match(self, roster: Roster, seed: bytes) -> ChampionsState:
         """Each seat a player on a tile of her own (the roster's ``spawn`` column, or drawn)."""

@@ -102,6 +102,10 @@ class CoalitionRuleset:
             self._sample = roster_from_yaml(path.read_text(encoding="utf-8"), str(path))
         return self._sample
 
+    def opening_events(self, state: CoalitionState, seed: bytes) -> list[Event]:
+        """Nothing is drawn at set-up that the Log should show."""
+        return []
+
     def new_match(self, roster: Roster, seed: bytes) -> CoalitionState:
         """Every army where the roster places it; ValueError naming the roster row of a bad army. A roster of
         seats alone (``init`` without a roster file) places the sample armies of ``templates/coalition/armies.yaml``."""

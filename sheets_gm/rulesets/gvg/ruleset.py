@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.grid import Coord, CoordError
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
@@ -118,6 +119,10 @@ class GvgRuleset:
                                                                       "captain": "yes" if e.name in firsts else ""})
                                                for e in entries))
         return self._sample
+
+    def opening_events(self, state: GvgState, seed: bytes) -> list[Event]:
+        """Nothing is drawn at set-up that the Log should show."""
+        return []
 
     def new_match(self, roster: Roster, seed: bytes) -> GvgState:
         """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer); a roster

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
     BotKind,
@@ -93,6 +94,10 @@ class WesnothRuleset:
         names = ("Ann", "Bo", "Cy", "Di")[:max(2, min(self.rules.board.players, MAX_PLAYERS))]
         members = tuple(Member(n, n, {"team": str(i + 1), "faction": RANDOM_FACTION}) for i, n in enumerate(names))
         return Roster(names, members)
+
+    def opening_events(self, state: WesnothState, seed: bytes) -> list[Event]:
+        """Nothing is drawn at set-up that the Log should show."""
+        return []
 
     def new_match(self, roster: Roster, seed: bytes) -> WesnothState:
         """Each seat one player (its first member's ``team``, ``faction`` and optional ``leader`` columns)."""

@@ -15,11 +15,14 @@ from sheets_gm.rulesets.winordie.state import Unit, WodState
 
 @dataclass(frozen=True, slots=True)
 class WodRules:
-    """The rules of one match: its map, its settings and the cards, line-ups and tactics tables."""
+    """The rules of one match: its map, its settings and the cards, line-ups and tactics tables.
+    ``one_game`` stops play when the current game ends, the next game of a best of three not begun
+    (a scenario plays one game, so that ``expect`` sees the state at its end)."""
 
     board: WodMap
     settings: WodSettings
     tables: CardTables
+    one_game: bool = False
 
     @property
     def games_to_win(self) -> int:
@@ -98,6 +101,9 @@ def finish_game(rules: WodRules, state: WodState, winner: str, how: Ending, even
     legion = state.legions[winner]
     events.append(Event(state.turn, EventKind.GAME_WON, f"{winner} wins game {state.game} ({reason}).",
                         {"winner": winner, "game": state.game, "ending": how.value}))
+    if rules.one_game and legion.wins < rules.games_to_win:
+        state.phase = Phase.OVER  # the game is over; the match would go on, but not here
+        return
     if legion.wins >= rules.games_to_win:
         state.phase = Phase.OVER
         state.winner = winner

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from sheets_gm.engine.core.codecs import Codec
 from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.core.events import Event
 from sheets_gm.engine.core.ruleset import (
     BoardKind,
     BotKind,
@@ -32,7 +33,7 @@ from sheets_gm.rulesets.winordie.orders import WodOrders, merge_orders, orders_f
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
 from sheets_gm.rulesets.winordie.settings import WodSettings
-from sheets_gm.rulesets.winordie.setup import new_match
+from sheets_gm.rulesets.winordie.setup import new_match, roll_first
 from sheets_gm.rulesets.winordie.sheet import WodSheet
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.rulesets.winordie.turn import resolve_window, start_of_turn
@@ -92,6 +93,13 @@ class WodRuleset:
     def new_match(self, roster: Roster, seed: bytes) -> WodState:
         """Legions and barracks from the roster, the first player by dice; deployment comes next."""
         return new_match(self.rules, roster, seed)
+
+    def opening_events(self, state: WodState, seed: bytes) -> list[Event]:
+        """The first-player roll of ``new_match`` ("Ann rolls 2, Bo rolls 5: Bo plays first."), rolled
+        again from the same seed, so the Log, the GM tab and the export start with why she goes first."""
+        events: list[Event] = []
+        roll_first(state, TurnDice(seed, 0), events)
+        return events
 
     # -- codecs ------------------------------------------------------------------------------
     state_codec = Codec.of(WodState)

@@ -5,8 +5,9 @@ read ``name``, ``settings`` and the top-level keys, and checks ``expect.log_cont
 A turn entry is one whole turn of its player: her start of turn (the given state is the one
 before it), her actions in order, and her end of turn. A standing reaction that stops the
 rows leaves its effect to the GM (none in a scenario): the remaining rows then resolve, as
-they would at the next sync. ``winner`` is the winner of the scenario's game (in advanced
-mode the match would go on to the next game).
+they would at the next sync. A scenario plays one game: when it ends (in advanced mode too),
+play stops there, the match's next game is not begun, and ``expect`` is checked on the state at
+that moment; ``winner`` is the winner of that game.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class WodScenarioCodec:
         refused: set[str] = set()
         unused: list[str] = []
         for turn in turns:
-            if state.phase is not Phase.ACTIONS or state.game != game:
+            if state.phase is not Phase.ACTIONS:
                 raise f.fail(turn.line, "the game is over before this turn")
             if turn.player != state.acting:
                 raise f.fail(turn.line, f"this turn is {turn.player}'s but it is {state.acting}'s turn now")
@@ -124,7 +125,7 @@ def _rules(f: Fields, doc: LinedDict, settings: WodSettings) -> WodRules:
             cards.append(build_card(c, "card", abilities))
         except CardTableError as exc:
             raise f.fail(c.line, str(exc)) from None
-    return WodRules(board, settings, shipped_tables().with_cards(cards))
+    return WodRules(board, settings, shipped_tables().with_cards(cards), one_game=True)
 
 
 def _per_player(f: Fields, given: LinedDict, key: str, players: tuple[str, str], low: int | None = 0) -> dict[str, int]:

@@ -664,3 +664,14 @@ def test_a_hidden_enemy_unit_typed_as_a_row_of_your_units_is_answered_as_a_made_
     assert said[0].replace(hidden.id, "X") == said[1].replace("Nobody-9", "X")
     assert said[1].startswith("✘ This table has no row for Nobody-9 now (its rows are ")
     assert not any(f"{hidden.id} is {hidden.owner}'s" in why for _, why in report.rejected)
+
+
+def test_an_adjustment_that_ends_the_match_says_so() -> None:
+    """A GM adjustment that ends the match reports how it ended (adjust prints it), not an open window."""
+    r = rules()
+    match = _deployed_in_sheets(r)
+    loser = match.state.acting
+    quiet = adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.CRYSTALS, loser, "1", "test")])
+    assert quiet.over == ""
+    report = adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MORALE, loser, "0", "test")])
+    assert "glorious victory" in report.over
