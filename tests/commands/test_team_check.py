@@ -9,7 +9,7 @@ import pytest
 from sheets_gm.cli import main
 from sheets_gm.engine.core.ruleset import Member, Roster, SeatKind
 from sheets_gm.match.team_check import captain_emails, team_warnings
-from tests.matchfiles import local_config
+from tests.matchfiles import PRIVATE_SHEETS, local_config
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str]:
@@ -18,7 +18,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
 
 
 def test_init_and_doctor_name_a_team_without_a_captain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = local_config(tmp_path, head='roster = "roster.csv"')
+    path = local_config(tmp_path, PRIVATE_SHEETS, head='roster = "roster.csv"')
     (tmp_path / "roster.csv").write_text("name,team,role,captain\nAnn,red,dps,yes\nBen,red,healer,\n"
                                          "Cat,blue,tank,maybe\nDan,blue,dps,\n", encoding="utf-8")
     code, out = run(capsys, "init", "gvg", "-c", path)
@@ -31,7 +31,7 @@ def test_init_and_doctor_name_a_team_without_a_captain(tmp_path: Path, capsys: p
 
 
 def test_a_roster_without_a_captain_column_is_named_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = local_config(tmp_path, head='roster = "roster.csv"')
+    path = local_config(tmp_path, PRIVATE_SHEETS, head='roster = "roster.csv"')
     (tmp_path / "roster.csv").write_text("name,team,role\nAnn,red,dps\nCat,blue,tank\n", encoding="utf-8")
     code, out = run(capsys, "init", "gvg", "-c", path)
     assert code == 0 and out.count("Warning: the roster has no captain column, so no team has a captain") == 1

@@ -1,10 +1,10 @@
 """The life of a typed row, for every game with a sheet: nothing a seat types is lost or left without an answer.
 
-Hypothesis drives the real sync on a match held in memory spreadsheets (a local workbook in the slow run) with
-random typing: rows the bots would type (valid), junk, other seats' names, rows typed in a table the seat does
-not write in now, cleared cells, Go, Ready and End turn ticks, GM forces, a resolution cut before its commit,
-and ``undo``. After every step each cell the test typed (text, not tick boxes) that it has not overwritten
-since is in one of three states:
+Hypothesis drives the real sync on a match held in memory spreadsheets (a local workbook in the soak run,
+``pytest -m soak``) with random typing: rows the bots would type (valid), junk, other seats' names, rows typed
+in a table the seat does not write in now, cleared cells, Go, Ready and End turn ticks, GM forces, a
+resolution cut before its commit, and ``undo``. After every step each cell the test typed (text, not tick
+boxes) that it has not overwritten since is in one of three states:
 
 - still typed in its table (the same column of a row of the same table: an ordered table moves rows up), the
   row's feedback naming its fate: not one of the sentences of an empty row;
@@ -324,7 +324,7 @@ def test_nothing_typed_is_lost_across_an_undo(name: str, steps: list[tuple[str, 
     run(new_table(name), steps)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @pytest.mark.parametrize("name", _games())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                                  HealthCheck.function_scoped_fixture])
@@ -333,7 +333,7 @@ def test_nothing_typed_is_lost_in_long_runs(name: str, steps: list[tuple[str, in
     run(new_table(name), steps)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @pytest.mark.parametrize("name", _games())
 def test_nothing_typed_is_lost_on_local_workbooks(name: str, tmp_path: Path) -> None:
     @settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
