@@ -27,15 +27,15 @@ for folder in (ROOT, ROOT / "scripts"):  # tests.fakes: the fake Google lives wi
 
 from bench_sync import NOW, Match, Usage, metered_spreadsheets  # noqa: E402
 
-from sheets_gm.engine.core.ruleset import JUDGE, Member, Roster  # noqa: E402
 from sheets_gm.engine.registry import create_ruleset, get_ruleset  # noqa: E402
+from sheets_gm.engine.ruleset import JUDGE, Member, Roster  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sheets.layout import a1  # noqa: E402
+from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
+from sheets_gm.sync.create import create_match  # noqa: E402
+from sheets_gm.sync.poll import poll  # noqa: E402
+from sheets_gm.sync.read import read_match  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
-from sheets_gm.sync.window_autoplay import type_bot_orders  # noqa: E402
-from sheets_gm.sync.window_create import create_window_match  # noqa: E402
-from sheets_gm.sync.window_poll import poll  # noqa: E402
-from sheets_gm.sync.window_read import read_match  # noqa: E402
 from tests.fakes.google_api import GoogleApiFake  # noqa: E402
 
 ROLES = ("board", "engine", "coalition", "phyrexia", JUDGE)
@@ -97,7 +97,7 @@ def main() -> int:
             took = time.perf_counter() - start
             print(f"{name:<34} {took:>7.2f}  " + "  ".join(f"{_calls(usage[r]):>9}" for r in ROLES))
 
-        step("init", lambda: create_window_match(sheets, rules, roster(args.armies), seed=b"big war"))
+        step("init", lambda: create_match(sheets, rules, roster(args.armies), seed=b"big war"))
         step("idle poll", lambda: poll(sheets, cls, now=NOW))
         read = read_match(sheets, cls)
         tab = read.seats["coalition"].tab

@@ -27,8 +27,8 @@ from collections.abc import Callable
 
 import yaml
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.ruleset import JUDGE
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.enums import Colour, Phase, Side
 from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, TeamOrders, play_match
 from sheets_gm.rulesets.gvg.rules import GvgRules

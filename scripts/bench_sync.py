@@ -13,7 +13,7 @@ spreadsheet and nothing else; bytes read by an idle poll do not grow over the ma
 over the first windows of the same phase: the median of the last three idle polls of a phase against
 that of its first three, since what is read varies with the match).
 
-Then, for each game, the polls cron makes every minute through the Drive gate (``match/drive_gate.py``):
+Then, for each game, the polls cron makes every minute through the Drive gate (``sync/drive_gate.py``):
 Sheets and Drive requests of an idle poll, of the poll that resolves after the bots typed, and of the
 read-back after our write; bars: an idle poll makes no Sheets request and at most one Drive request, a
 resolution 1 read + at most 1 write per spreadsheet and one Drive request. And the matches one service
@@ -40,19 +40,19 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
 
-from sheets_gm.engine.core.ruleset import JUDGE  # noqa: E402
 from sheets_gm.engine.registry import create_ruleset, get_ruleset, ruleset_names  # noqa: E402
-from sheets_gm.match.drive_gate import after_google_poll, after_idle, before_google_poll, check_drive  # noqa: E402
+from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
 from sheets_gm.match.quota import idle_and_active  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend  # noqa: E402
 from sheets_gm.sheets.layout import Grid, WorkbookLayout  # noqa: E402
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402
+from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
+from sheets_gm.sync.create import create_match  # noqa: E402
+from sheets_gm.sync.drive_gate import after_google_poll, after_idle, before_google_poll, check_drive  # noqa: E402
+from sheets_gm.sync.poll import poll  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
-from sheets_gm.sync.window_autoplay import type_bot_orders  # noqa: E402
-from sheets_gm.sync.window_create import create_window_match  # noqa: E402
-from sheets_gm.sync.window_poll import poll  # noqa: E402
 from tests.fakes.google_api import CHANGES, READ, START_TOKEN, WRITE, GoogleApiFake, fake_client  # noqa: E402
 
 T = TypeVar("T")
@@ -179,7 +179,7 @@ def new_match(fake: GoogleApiFake, ruleset: str, seed: bytes) -> tuple[Match, tu
     meters = metered_spreadsheets(fake, roles, f"{ruleset}BenchKey")
     sheets = MatchSheets(roster.seats, meters["board"], meters["engine"], tuple(meters[s] for s in roster.seats),
                          meters.get(JUDGE))
-    create_window_match(sheets, rules, roster, seed=seed)
+    create_match(sheets, rules, roster, seed=seed)
     return Match(fake, sheets, meters), roles
 
 

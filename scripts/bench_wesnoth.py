@@ -30,8 +30,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sheets_gm.engine.core.ruleset import Ruleset
 from sheets_gm.engine.registry import create_ruleset, default_board_text
+from sheets_gm.engine.ruleset import Ruleset
 
 
 class Timing(NamedTuple):

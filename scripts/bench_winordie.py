@@ -18,8 +18,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.settings import parse_assignments, parse_settings
 from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.engine.settings import parse_assignments, parse_settings
 from sheets_gm.rulesets.winordie.settings import WodSettings
 
 

@@ -25,8 +25,8 @@ import sys
 import time
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import JUDGE
 from sheets_gm.engine.registry import create_ruleset, ruleset_names
+from sheets_gm.engine.ruleset import JUDGE
 
 #: Matches per game: enough to reach every phase of every game, small enough for a quick check.
 DEFAULT_MATCHES = {"champions": 20, "coalition": 10, "gvg": 20, "wesnoth": 6, "winordie": 20}

@@ -10,20 +10,20 @@ from typing import Any
 
 import openpyxl
 
-from sheets_gm.engine.core.ruleset import Member, Roster
-from sheets_gm.engine.core.settings import settings_to_mapping
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.engine.settings import settings_to_mapping
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.poll import WindowReport, poll
+from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import WindowReport, poll
-from sheets_gm.sync.window_read import MatchRead, read_match
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 TEAMS = ("red", "blue")
@@ -71,7 +71,7 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
                              (LocalWorkbookBackend(files["red.xlsx"]), LocalWorkbookBackend(files["blue.xlsx"])))
         body = PRIVATE_SHEETS + body
     chosen = settings or GvgSettings()
-    create_window_match(sheets, create_ruleset("gvg", chosen), roster(size), seed=SEED, deadline=deadline,
+    create_match(sheets, create_ruleset("gvg", chosen), roster(size), seed=SEED, deadline=deadline,
                         title="Test match")
     changed = {k: v for k, v in settings_to_mapping(chosen).items() if settings_to_mapping(GvgSettings())[k] != v}
     table = "".join(f"{k} = {json.dumps(v)}\n" for k, v in changed.items())

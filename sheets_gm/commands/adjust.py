@@ -10,8 +10,8 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
-from sheets_gm.engine.core.ruleset import GmOption
 from sheets_gm.engine.registry import get_ruleset, ruleset_names
+from sheets_gm.engine.ruleset import GmOption
 
 
 def gm_options(rulesets: Sequence[str] | None = None) -> dict[str, GmOption]:
@@ -71,15 +71,15 @@ def parse_events(args: argparse.Namespace, ruleset: str, seats: tuple[str, ...])
 
 def run(args: argparse.Namespace) -> int:
     """Apply the GM events to the match under the sync lock, and print the log lines written."""
-    from sheets_gm.match.window_match import layout_owners
+    from sheets_gm.match.run import layout_owners
+    from sheets_gm.sync.between import adjust_match
     from sheets_gm.sync.lock import match_lock
-    from sheets_gm.sync.window_between import adjust_window_match
 
     config = load(args)
     events = parse_events(args, config.ruleset, config.seats)
     sheets = open_match(config)
     with user_errors(config), match_lock(config.lock_path):
-        done = adjust_window_match(sheets, get_ruleset(config.ruleset), events,
+        done = adjust_match(sheets, get_ruleset(config.ruleset), events,
                                    owners=lambda: layout_owners(config, sheets))
     for event in done.events:
         print(event.text)

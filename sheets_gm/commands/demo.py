@@ -13,9 +13,9 @@ def run(args: argparse.Namespace) -> int:
     """Play the demo match of the ruleset named (the default game otherwise) and say where its files are."""
     from sheets_gm.engine.registry import UnknownRulesetError, get_ruleset
     from sheets_gm.match.config import ConfigError
-    from sheets_gm.match.window_match import require_sheets
+    from sheets_gm.match.demo_match import run_demo
+    from sheets_gm.match.run import require_sheets
     from sheets_gm.sheets.backend import SheetError
-    from sheets_gm.window_demo import run_window_demo
 
     try:
         ruleset = get_ruleset(args.ruleset).traits.name
@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     try:
         require_sheets(ruleset, f"demo {ruleset}")
-        result = run_window_demo(ruleset, args.out, seed=args.seed, max_windows=args.turns)
+        result = run_demo(ruleset, args.out, seed=args.seed, max_windows=args.turns)
     except (SheetError, ConfigError) as exc:
         raise UserError(str(exc)) from None
     prog = program_name()

@@ -19,14 +19,14 @@ def _early_refusal(where: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Export the match into --out; refuse an unfinished match without --reveal-early."""
-    from sheets_gm.engine.core.dice import seed_hash
-    from sheets_gm.engine.core.vocab import plural
+    from sheets_gm.engine.dice import seed_hash
     from sheets_gm.engine.registry import get_ruleset
+    from sheets_gm.engine.vocab import plural
     from sheets_gm.match.config import BackendKind
     from sheets_gm.match.export_folder import folder_contents
-    from sheets_gm.sync.window_export import export_window_match
-    from sheets_gm.sync.window_read import read_match
-    from sheets_gm.sync.window_writes import status_line
+    from sheets_gm.sync.export import export_match
+    from sheets_gm.sync.read import read_match
+    from sheets_gm.sync.writes import status_line
 
     config = load(args)
     folder: Path = args.out if args.out is not None else config.folder / "export"
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{folder} already holds {before.describe()}: nothing was written. Choose another folder "
                         "with --out, or pass --overwrite to replace its files")
     with user_errors(config):
-        _record, written = export_window_match(sheets, get_ruleset(config.ruleset), folder)
+        _record, written = export_match(sheets, get_ruleset(config.ruleset), folder)
 
     if finished:
         print(f"The match is over ({where}): exported with its seed.")

@@ -55,7 +55,7 @@ def private_config(text: str) -> str:
 
 def _starter_text(ruleset: str, private: bool) -> str:
     """The starter config to write for ``ruleset`` (UserError when its ruleset has no sheets or no starter)."""
-    from sheets_gm.match.window_match import require_sheets
+    from sheets_gm.match.run import require_sheets
 
     with user_errors():
         require_sheets(ruleset, f"init {ruleset}")
@@ -69,7 +69,7 @@ def _starter_text(ruleset: str, private: bool) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write a starter config if there is none, then create the match it describes."""
-    from sheets_gm.match.window_match import init_window_match
+    from sheets_gm.match.run import init_match
 
     ruleset = args.ruleset.strip().lower()
     if ruleset not in RULESETS:
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if args.roster is not None and not args.roster.exists():
         raise UserError(f"no roster file at {args.roster}")
     with user_errors():
-        outcome = init_window_match(config, now=datetime.now(UTC), roster_file=args.roster,
+        outcome = init_match(config, now=datetime.now(UTC), roster_file=args.roster,
                                     overwrite=args.overwrite, share=not args.no_share, notify=not args.no_email)
     if outcome.replaced:
         print(f"Replaced {outcome.replaced}; its workbooks are kept aside:")

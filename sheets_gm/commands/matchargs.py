@@ -8,18 +8,18 @@ from contextlib import contextmanager
 
 from sheets_gm.commands.base import UserError
 from sheets_gm.commands.base import add_config_option as add_config_option  # where every command finds it
-from sheets_gm.engine.core.settings import SettingError
+from sheets_gm.engine.settings import SettingError
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.run import require_sheets
 from sheets_gm.match.seat_roster import SeatRosterError
-from sheets_gm.match.window_match import require_sheets
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.spec import SheetSpecError
+from sheets_gm.sync.between import BetweenWindowsError
+from sheets_gm.sync.create import SeatsMismatchError
 from sheets_gm.sync.match_record import MatchRecordError
 from sheets_gm.sync.old_layout import OldLayoutError
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_between import BetweenWindowsError
-from sheets_gm.sync.window_create import SeatsMismatchError
 
 #: Errors whose message already says what to fix: shown as one line, exit code 1.
 USER_FIXABLE: tuple[type[Exception], ...] = (

@@ -15,17 +15,17 @@ from types import FrameType
 
 from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import load, open_match, user_errors
-from sheets_gm.engine.core.settings import SettingError
-from sheets_gm.engine.core.words import counted
+from sheets_gm.engine.settings import SettingError
+from sheets_gm.engine.words import counted
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
-from sheets_gm.match.poll_memory import after_local_poll, before_local_poll
+from sheets_gm.match.run import sync_once
 from sheets_gm.match.watch import seconds_until, watch
-from sheets_gm.match.window_match import window_sync_once
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark, file_mark
 from sheets_gm.sync.deadline import describe_deadline
+from sheets_gm.sync.poll import WindowReport
+from sheets_gm.sync.poll_memory import after_local_poll, before_local_poll
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_poll import WindowReport
 
 
 def _now() -> datetime:
@@ -98,7 +98,7 @@ def _open_workbook_memory(config: MatchConfig) -> Path:
 def poll_match(config: MatchConfig, sheets: MatchSheets, *, dry_run: bool = False, force: bool = False,
                window: str | None = None) -> WindowReport:
     """One poll of the match; with ``force``, resolve the open window if it is ``window``."""
-    return window_sync_once(config, sheets, now=_now(), force=force, dry_run=dry_run, window=window)
+    return sync_once(config, sheets, now=_now(), force=force, dry_run=dry_run, window=window)
 
 
 def _open_key(report: WindowReport) -> str:
@@ -171,7 +171,7 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
     read_at = _now()
     gate = None
     if config.backend is BackendKind.GOOGLE:
-        from sheets_gm.match.drive_gate import after_idle, before_google_poll, check_drive, drive_log
+        from sheets_gm.sync.drive_gate import after_idle, before_google_poll, check_drive, drive_log
 
         log = drive_log(sheets)
         if log is not None:
@@ -209,7 +209,7 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""
     if gate is not None:
-        from sheets_gm.match.drive_gate import after_google_poll
+        from sheets_gm.sync.drive_gate import after_google_poll
 
         after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning)
     else:

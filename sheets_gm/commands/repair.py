@@ -8,7 +8,7 @@ from typing import Any
 
 from sheets_gm.commands.base import command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
-from sheets_gm.engine.core.words import counted
+from sheets_gm.engine.words import counted
 
 
 def run(args: argparse.Namespace) -> int:
@@ -17,10 +17,10 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.backups import backup_workbooks
     from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.match.engine_move import create_engine_file, move_engine
+    from sheets_gm.match.run import editor_emails, repair_roster
     from sheets_gm.match.team_check import row_emails
-    from sheets_gm.match.window_match import editor_emails, repair_roster
     from sheets_gm.sync.lock import match_lock
-    from sheets_gm.sync.window_repair import repair_window_match
+    from sheets_gm.sync.repair import repair_match
 
     config = load(args)
     with user_errors(), match_lock(config.lock_path):
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         sheets = open_match_sheets(config)
         moved = move_engine(config, sheets)
         roster = repair_roster(config, sheets)
-        fixed = repair_window_match(sheets, get_ruleset(config.ruleset),
+        fixed = repair_match(sheets, get_ruleset(config.ruleset),
                                     emails=editor_emails(config, roster), member_emails=row_emails(roster),
                                     title=config.title)
     for backup in backups:

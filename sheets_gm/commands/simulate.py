@@ -12,7 +12,7 @@ from rich.console import Console
 
 from sheets_gm.commands.base import UsageError, UserError, command
 from sheets_gm.console import CommandConsole
-from sheets_gm.engine.core.words import counted
+from sheets_gm.engine.words import counted
 
 #: The most worker processes ``--workers`` accepts.
 MAX_WORKERS = 256
@@ -48,8 +48,8 @@ def table_console() -> Console:
 
 def _plan(args: argparse.Namespace) -> Any:
     """The simulation plan from the command line, or a UserError naming what is wrong."""
-    from sheets_gm.engine.core.settings import SettingError, parse_assignments, parse_settings
     from sheets_gm.engine.registry import UnknownRulesetError, default_board_text, get_ruleset
+    from sheets_gm.engine.settings import SettingError, parse_assignments, parse_settings
     from sheets_gm.simulate.plan import Plan, PlanError, bot_help, parse_bots, variants_for
 
     try:

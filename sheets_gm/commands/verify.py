@@ -29,14 +29,14 @@ def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.sync.log_check import forged_log_lines
-    from sheets_gm.sync.window_read import read_match
-    from sheets_gm.sync.window_replay import (
+    from sheets_gm.sync.read import read_match
+    from sheets_gm.sync.replay import (
         WindowReplayError,
         match_history,
-        replay_window_states,
-        window_replay_document,
+        replay_document,
+        replay_states,
     )
-    from sheets_gm.sync.window_upgrade import windows_replay
+    from sheets_gm.sync.upgrade import windows_replay
 
     if args.replay is not None and args.config is not None:
         raise UserError("give a replay file or -c MATCH.toml, not both")
@@ -50,9 +50,9 @@ def run(args: argparse.Namespace) -> int:
         sheets = open_match(config)
         with user_errors(config):
             read = read_match(sheets, get_ruleset(config.ruleset))
-            doc = window_replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))
+            doc = replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))
     try:  # a replay of an earlier layout is read through its ruleset's legacy hook
-        found = replay_window_states(windows_replay(doc))
+        found = replay_states(windows_replay(doc))
     except WindowReplayError as exc:
         raise UserError(f"{where}: {exc}") from None
     done, rolls, difference = f"{found.resolutions} windows", f"{found.rolls} dice and draws", found.difference

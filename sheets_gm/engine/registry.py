@@ -1,6 +1,6 @@
 """The rulesets this build knows, by name: the one place a new game is registered.
 
-Each entry names the class that implements ``engine.core.ruleset.Ruleset``; it is imported
+Each entry names the class that implements ``engine.ruleset.Ruleset``; it is imported
 only when asked for, so a command pays for the games it uses and no other. A ruleset's
 template folder is ``templates/<name>/`` (its sheet layout, its default board, sample data).
 """
@@ -13,7 +13,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import Ruleset
+from sheets_gm.engine.ruleset import Ruleset
 
 #: name → "module:Class". Adding a game is one line here plus its package and template folder.
 RULESETS: dict[str, str] = {

@@ -276,7 +276,7 @@ def settings_drift(config: MatchConfig, held: Any) -> list[str]:
     """Each house rule that ``[settings]`` now sets otherwise than the match holds (``held``, the
     settings it was created with and keeps): ``movement = 'rook' in the config but 'king' in the
     match``. SettingError when ``[settings]`` itself is wrong."""
-    from sheets_gm.engine.core.settings import parse_settings, settings_to_mapping
+    from sheets_gm.engine.settings import parse_settings, settings_to_mapping
 
     wanted = settings_to_mapping(parse_settings(get_ruleset(config.ruleset).traits.settings_type, config.settings,
                                                 folder=config.folder))

@@ -14,9 +14,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import Information
-from sheets_gm.engine.core.settings import SettingError, parse_settings
 from sheets_gm.engine.registry import RULESETS, UnknownRulesetError, get_ruleset
+from sheets_gm.engine.ruleset import Information
+from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.match.cron import cron_line

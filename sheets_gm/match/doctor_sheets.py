@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sheets_gm.engine.core.settings import SettingError
 from sheets_gm.engine.registry import get_ruleset
+from sheets_gm.engine.settings import SettingError
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
@@ -32,8 +32,8 @@ from sheets_gm.sheets.spec import SEAT_ROWS, ruleset_sheet_spec
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
+from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_read import MatchRead, read_match
 
 
 class ReadOnlyBackend:

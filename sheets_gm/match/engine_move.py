@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.ruleset import JUDGE
 from sheets_gm.engine.registry import get_ruleset
+from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1, quote_tab

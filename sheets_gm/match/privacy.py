@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.core.ruleset import Information
 from sheets_gm.engine.registry import get_ruleset
+from sheets_gm.engine.ruleset import Information
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, file_stem, toml_key
 
 #: Where the engine goes when it must move out of a file players open (local matches).

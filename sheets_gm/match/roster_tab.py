@@ -10,8 +10,8 @@ roster (``Ruleset.sample_roster``), the one place a ruleset shows what a member 
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.ruleset import Roster, RulesetTraits
 from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.engine.ruleset import Roster, RulesetTraits
 from sheets_gm.match.seat_roster import parse_seat_roster
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Dropdown, Fill, Protection, TabLayout, WorkbookLayout, a1, cells

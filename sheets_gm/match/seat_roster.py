@@ -18,7 +18,7 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
-from sheets_gm.engine.core.ruleset import Member, Roster
+from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import text_of
 

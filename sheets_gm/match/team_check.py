@@ -9,8 +9,8 @@ captain's e-mail alone (``captain_emails``); a team without a captain leaves it 
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.ruleset import Member, Roster, SeatKind
 from sheets_gm.engine.registry import get_ruleset
+from sheets_gm.engine.ruleset import Member, Roster, SeatKind
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.seat_roster import SeatRosterError, member_emails
@@ -94,7 +94,7 @@ def team_warnings(seat_kind: SeatKind, roster: Roster, *, google: bool) -> list[
 def check_teams(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> None:
     """Doctor's ``teams`` check: the warnings above for the roster ``repair`` would lay the match out for
     (the config's roster file, else the Roster tab); a game of single players has none to make."""
-    from sheets_gm.match.window_match import repair_roster  # window_match uses this module
+    from sheets_gm.match.run import repair_roster  # match.run uses this module
 
     seat_kind = get_ruleset(config.ruleset).traits.seat_kind
     if seat_kind is SeatKind.PLAYER:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.events import Event
 from sheets_gm.scenario.fields import Fields
 from sheets_gm.yamlio import LinedDict
 

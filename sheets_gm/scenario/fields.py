@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Any, TypeVar
 
-from sheets_gm.engine.core.grid import Coord, CoordError
-from sheets_gm.engine.core.vocab import parse_choice
+from sheets_gm.engine.grid import Coord, CoordError
+from sheets_gm.engine.vocab import parse_choice
 from sheets_gm.yamlio import LinedDict
 
 E = TypeVar("E", bound=Enum)

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.settings import SettingError, parse_settings
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.registry import UnknownRulesetError, get_ruleset
+from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.scenario.fields import Fields, ScenarioError
 from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_file
 

@@ -1,7 +1,7 @@
 """What a ruleset's sheet adapter says that its ``sheet.yaml`` cannot: which rows a seat's tables
 hold, what sheets-gm shows in them, how typed cells become orders, and how the board is drawn.
 
-The generic sync (``sync.window_poll``) places the tables, reads them, checks the headers,
+The generic sync (``sync.poll``) places the tables, reads them, checks the headers,
 writes feedback, archives and clears what a resolution consumed, and commits; it asks the
 adapter only the questions below. An adapter is pure: it reads states and typed rows and
 returns data, never touching a spreadsheet.
@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.ruleset import Outcome, Window
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.ruleset import Outcome, Window
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow

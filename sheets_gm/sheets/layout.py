@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.core.grid import column_label
+from sheets_gm.engine.grid import column_label
 
 CellValue = str | int | float | bool | None
 Grid = list[list[CellValue]]

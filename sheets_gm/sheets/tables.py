@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.grid import column_label
+from sheets_gm.engine.grid import column_label
 from sheets_gm.sheets.layout import (
     CellValue,
     Checkbox,

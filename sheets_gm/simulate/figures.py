@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from sheets_gm.engine.core.ruleset import Resolution
+from sheets_gm.engine.ruleset import Resolution
 
 
 class FigureKind(StrEnum):

@@ -12,8 +12,8 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import JUDGE, Ruleset
 from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.engine.ruleset import JUDGE, Ruleset
 from sheets_gm.simulate.plan import bot_of_seat, bot_seed, match_seed
 
 

@@ -15,15 +15,15 @@ import re
 from collections import Counter
 from typing import Any
 
-from sheets_gm.engine.core.events import Event, visible_to
+from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.registry import AnyRuleset, get_ruleset
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sheets.tables import text_of
+from sheets_gm.sync.between import SyncEvent
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_between import SyncEvent
 
 #: The Log's first line is on this row of the tab (its header row above it), as ``MatchTabs.log_range`` puts it.
 FIRST_LOG_ROW = 2
@@ -68,7 +68,7 @@ def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
 
 
 def _settings(cls: Any, doc: dict[str, Any]) -> Any:
-    from sheets_gm.engine.core.settings import parse_settings
+    from sheets_gm.engine.settings import parse_settings
 
     return parse_settings(cls.traits.settings_type, doc["settings"], where="replay settings")
 

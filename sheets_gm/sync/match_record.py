@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.registry import AnyRuleset, UnknownRulesetError, get_ruleset
+from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 
 #: The keys of the engine tab, in their rows (A2 downwards).

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import GM, JUDGE
+from sheets_gm.engine.ruleset import GM, JUDGE
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import a1, cells

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sheets_gm.engine.core.legacy import RawCells, legacy_of
+from sheets_gm.engine.legacy import RawCells, legacy_of
 from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.sheets.backend import SheetError
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from sheets_gm.engine.core.ruleset import JUDGE
+from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sync.sheets import MatchSheets
 

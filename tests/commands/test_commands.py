@@ -20,7 +20,7 @@ from sheets_gm.cli import main
 from sheets_gm.engine.registry import ruleset_names
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.window_match import window_sync_once
+from sheets_gm.match.run import sync_once
 from sheets_gm.sync.match_record import MatchRecord
 from tests.matchfiles import local_config, record_of, rules_of
 from tests.matchfiles import type_orders as bots_type
@@ -246,9 +246,9 @@ def test_the_deadline_resolves_a_turn_and_the_next_one_follows_the_schedule(tmp_
     stored = record(path).deadline
     assert stored.endswith("T20:00+00:00[UTC]")
     deadline = datetime.fromisoformat(stored.removesuffix("[UTC]"))
-    before = window_sync_once(cfg, sheets, now=deadline - timedelta(minutes=1))
+    before = sync_once(cfg, sheets, now=deadline - timedelta(minutes=1))
     assert not before.resolved and before.deadline == stored
-    after = window_sync_once(cfg, sheets, now=deadline + timedelta(minutes=1))
+    after = sync_once(cfg, sheets, now=deadline + timedelta(minutes=1))
     said = f"{deadline:%a} {deadline.day} {deadline:%b}, 20:00 (UTC)"
     assert after.resolved and said in after.reason and "passed" in after.reason
     tomorrow = deadline + timedelta(days=1)

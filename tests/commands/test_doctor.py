@@ -17,8 +17,8 @@ from sheets_gm.match.doctor import run_doctor
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.layout import WorkbookLayout
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_create import create_window_match
 from tests.fakes.google_api import (
     BATCH_UPDATE,
     WRITE,
@@ -299,7 +299,7 @@ def google_match(fake: GoogleApiFake, folder: Path, *, interval: int = 60, key: 
     client = fake_client()
     backend = {role: GoogleSheetBackend(client, sheet_key, title=role) for role, sheet_key in KEYS.items()}
     sheets = MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]))
-    create_window_match(sheets, create_ruleset("gvg", GvgSettings()), roster(), seed=SEED)
+    create_match(sheets, create_ruleset("gvg", GvgSettings()), roster(), seed=SEED)
     write_service_account_key(folder / "key.json", SA_EMAIL)
     config = folder / "match.toml"
     config.write_text(

@@ -3,7 +3,7 @@ local workbook, and the same operations cut short by a crash or run against four
 
 Each test creates the match in a workbook (tests/matchfiles.py), lets bots type orders into its cells and the
 real sync resolve turns, then runs ``sheets-gm`` as a GM would. What any game on the generic sync shares is
-in test_window_commands.py and tests/sync/test_window_sync.py; this file keeps what a GvG GM relies on.
+in test_window_commands.py and tests/sync/test_generic_sync.py; this file keeps what a GvG GM relies on.
 """
 
 from __future__ import annotations
@@ -19,18 +19,18 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.gvg.enums import EventKind, Terrain
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GvgState
 from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sync.between import adjust_match, undo_window
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.export import match_replay
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MatchRecord
+from sheets_gm.sync.replay import replay_states
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_between import adjust_window_match, undo_window
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_export import window_match_replay
-from sheets_gm.sync.window_replay import replay_window_states
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import READ, WRITE, GoogleApiFake, fake_client
 from tests.fakes.memory import InjectedFault, MemoryBackend
@@ -409,7 +409,7 @@ def memory_match() -> tuple[MatchSheets, dict[str, MemoryBackend]]:
     """A match in four memory spreadsheets (board, engine, a team's each), two turns played."""
     backends = {n: MemoryBackend(n) for n in ("board", "engine", "red", "blue")}
     sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"], (backends["red"], backends["blue"]))
-    create_window_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
+    create_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
     for _ in range(2):
         type_orders(sheets)
         assert sync(sheets).resolved
@@ -424,7 +424,7 @@ def test_a_crash_at_any_write_leaves_the_engine_as_it_was_and_running_again_comp
 
     def do() -> None:
         if op == "adjust":
-            adjust_window_match(sheets, GVG, [Adjustment("refund", coins=(1, 8)), ArcheryDuel(0, 3, 2)])
+            adjust_match(sheets, GVG, [Adjustment("refund", coins=(1, 8)), ArcheryDuel(0, 3, 2)])
         else:
             undo_window(sheets, GVG, "redo")
 
@@ -440,7 +440,7 @@ def test_a_crash_at_any_write_leaves_the_engine_as_it_was_and_running_again_comp
         assert record.resolved == 1 and not record.state.finished and record.deal == 1
         assert sync(sheets, force=True).resolved  # turn 2 dealt afresh: verify replays it
         assert record_of(sheets).resolved == 2 and record_of(sheets).deal == 1
-    assert replay_window_states(window_match_replay(sheets, GVG)).difference is None
+    assert replay_states(match_replay(sheets, GVG)).difference is None
 
 
 # --------------------------------------------------------------------------- Google
@@ -470,7 +470,7 @@ def google_match(fake: GoogleApiFake) -> MatchSheets:
     client = fake_client()
     backend = {role: GoogleSheetBackend(client, key, retry=retry, title=role) for role, key in KEYS.items()}
     sheets = MatchSheets(("red", "blue"), backend["board"], backend["engine"], (backend["red"], backend["blue"]))
-    create_window_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
+    create_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
     for _ in range(2):
         type_orders(sheets)
         assert sync(sheets).resolved
@@ -491,7 +491,7 @@ def test_adjust_and_undo_over_four_google_spreadsheets_cost_one_write_each(googl
     after = record_of(sheets)
 
     google.reset_counters()
-    report = adjust_window_match(sheets, GVG, [Adjustment("refund", coins=(1, 6)), ArcheryDuel(0, 3, 1)])
+    report = adjust_match(sheets, GVG, [Adjustment("refund", coins=(1, 6)), ArcheryDuel(0, 3, 1)])
     assert report.write_calls == 4
     assert google_calls(google) == Counter({(endpoint, role): 1 for role in KEYS for endpoint in (READ, WRITE)})
     assert record_of(sheets).state.coins[1] == 6
@@ -502,7 +502,7 @@ def test_adjust_and_undo_over_four_google_spreadsheets_cost_one_write_each(googl
     # the match is read once, then the engine's history row and the teams' archive rows
     reads = {(READ, role): 1 if role == "board" else 2 for role in KEYS}
     assert google_calls(google) == Counter({**reads, **{(WRITE, role): 1 for role in KEYS}})
-    assert replay_window_states(window_match_replay(sheets, GVG)).difference is None
+    assert replay_states(match_replay(sheets, GVG)).difference is None
     assert sync(sheets, force=True).resolved
     assert record_of(sheets).resolved == after.resolved and record_of(sheets).deal == 1
-    assert replay_window_states(window_match_replay(sheets, GVG)).difference is None
+    assert replay_states(match_replay(sheets, GVG)).difference is None

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.core.ruleset import Member, Roster, SeatKind
+from sheets_gm.engine.ruleset import Member, Roster, SeatKind
 from sheets_gm.match.team_check import captain_emails, team_warnings
 from tests.matchfiles import PRIVATE_SHEETS, local_config
 

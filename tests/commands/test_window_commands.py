@@ -11,7 +11,7 @@ from sheets_gm.cli import main
 from sheets_gm.engine.registry import ruleset_names
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
+from sheets_gm.sync.autoplay import type_bot_orders
 from tests.sync.race_game import RACE, SteadyBot, registered_race
 
 __all__ = ["registered_race"]

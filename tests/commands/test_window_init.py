@@ -13,8 +13,8 @@ import openpyxl
 import pytest
 
 from sheets_gm.commands.init import private_config, starter_config
-from sheets_gm.engine.core.ruleset import JUDGE, Roster
 from sheets_gm.engine.registry import RULESETS
+from sheets_gm.engine.ruleset import JUDGE, Roster
 from sheets_gm.sync.share import sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 from tests.commands.test_window_commands import run

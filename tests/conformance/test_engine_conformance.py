@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.core.ruleset import JUDGE, Ruleset, Window
 from sheets_gm.engine.registry import create_ruleset, ruleset_names
+from sheets_gm.engine.ruleset import JUDGE, Ruleset, Window
 
 AnyRuleset = Ruleset[Any, Any, Any]
 MATCH_SEEDS = (b"conformance/1", b"conformance/2", b"conformance/3")

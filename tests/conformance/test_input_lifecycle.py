@@ -29,18 +29,18 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.engine.core.ruleset import JUDGE
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset, ruleset_names
+from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
 from sheets_gm.sheets.layout import CellValue, a1, cells
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sync.between import BetweenWindowsError, undo_window
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_tabs import ARCHIVE_COLS, ARCHIVE_COPY_COL, ARCHIVE_PENDING_ROW
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_between import BetweenWindowsError, undo_window
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import poll
-from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
 from tests.fakes.memory import InjectedFault, MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -110,7 +110,7 @@ def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, A
     """A new sample match of ``name`` and a bot per seat (and for the judge)."""
     rules = create_ruleset(name)
     sheets, engine = make(name, folder)
-    create_window_match(sheets, rules, rules.sample_roster(), seed=SEED)
+    create_match(sheets, rules, rules.sample_roster(), seed=SEED)
     kind = next(iter(rules.bots().values()))
     bots = {s: kind.make(f"lifecycle/{s}") for s in (*sheets.seats, JUDGE)}
     return Table(name, get_ruleset(name), sheets, engine, bots)

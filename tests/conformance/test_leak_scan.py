@@ -24,22 +24,22 @@ import openpyxl
 import pytest
 
 from sheets_gm.commands.init import private_config, starter_config
-from sheets_gm.engine.core.ruleset import JUDGE, Information, Roster
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset, ruleset_names
+from sheets_gm.engine.ruleset import JUDGE, Information, Roster
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.privacy import ExposedSecretError
 from sheets_gm.match.roster_tab import roster_columns
-from sheets_gm.match.window_match import init_window_match
+from sheets_gm.match.run import init_match
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import poll
-from sheets_gm.sync.window_read import read_match
 from tests.conformance.leak_scan import Hit, count_parts, count_texts, find_seed, find_texts, xml_parts
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -178,7 +178,7 @@ def test_no_file_a_seat_opens_holds_a_secret(game: str, layout: str, tmp_path: P
     config = _config(tmp_path, layouts(game)[layout])
     roster = _roster_csv(rules, tmp_path / "roster.csv", config.seats)
     try:
-        init_window_match(config, now=NOW, roster_file=tmp_path / "roster.csv", share=False, seed=SEED)
+        init_match(config, now=NOW, roster_file=tmp_path / "roster.csv", share=False, seed=SEED)
     except ExposedSecretError as exc:
         assert layout not in ("starter", "private"), f"init refuses the {layout} layout: {exc}"
         leaking = "orders.xlsx" if layout == "one orders file for every seat" else config.board
@@ -203,7 +203,7 @@ def test_the_scan_finds_the_secrets_of_a_match_in_one_workbook(tmp_path: Path) -
     path = tmp_path / "match.xlsx"
     openpyxl.Workbook().save(path)
     sheets = MatchSheets.single(config.seats, LocalWorkbookBackend(path))
-    create_window_match(sheets, rules, roster, seed=SEED)
+    create_match(sheets, rules, roster, seed=SEED)
     from sheets_gm.match.roster_tab import lay_out_roster_tab  # the Roster tab as the old init left it
     from sheets_gm.sheets.spec import ruleset_sheet_spec
     lay_out_roster_tab(sheets.engine, ruleset_sheet_spec("gvg"), roster_columns(rules), config.seats, config.title)

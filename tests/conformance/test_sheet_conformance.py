@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.core.ruleset import JUDGE
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset, ruleset_names
+from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import poll
 from tests.fakes.memory import MemoryBackend
 from tests.sync.race_game import registered_race
 
@@ -54,7 +54,7 @@ def test_a_bot_match_through_the_sheets_is_the_engine_match(ruleset_name: str) -
     judge = MemoryBackend("judge") if traits.judge else None
     sheets = MatchSheets(seats, board, engine, tuple(per_seat[s] for s in seats), judge)
     everyone = [board, engine, *per_seat.values(), *([judge] if judge else [])]
-    create_window_match(sheets, rules, roster, seed=SEED)
+    create_match(sheets, rules, roster, seed=SEED)
     make = next(iter(rules.bots().values())).make
     bots = {seat: make(f"conformance/{seat}") for seat in (*seats, JUDGE)}
     cls = get_ruleset(ruleset_name)

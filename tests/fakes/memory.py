@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from sheets_gm.engine.core.grid import column_index
+from sheets_gm.engine.grid import column_index
 from sheets_gm.sheets.backend import RangeWrite, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, WorkbookLayout, split_a1
 

@@ -16,7 +16,7 @@ from rich.console import Console
 
 from sheets_gm import cli
 from sheets_gm.commands import simulate as simulate_command
-from sheets_gm.engine.core.grid import Neighbourhood
+from sheets_gm.engine.grid import Neighbourhood
 from sheets_gm.engine.registry import default_board_text, ruleset_names
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.simulate.plan import (

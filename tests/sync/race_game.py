@@ -19,10 +19,11 @@ from typing import Any, ClassVar, cast
 import pytest
 
 from sheets_gm.engine import registry
-from sheets_gm.engine.core.codecs import Codec
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.ruleset import (
+from sheets_gm.engine.codecs import Codec
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.engine.ruleset import (
     GM,
     BoardKind,
     BotKind,
@@ -38,8 +39,7 @@ from sheets_gm.engine.core.ruleset import (
     Verdict,
     Window,
 )
-from sheets_gm.engine.core.settings import setting
-from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.engine.settings import setting
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Fill, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec, ruleset_sheet_spec
@@ -378,7 +378,7 @@ def as_ruleset(rules: RaceRuleset) -> AnyRuleset:
 @pytest.fixture
 def registered_race(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[RaceRuleset]]:
     """The race registered as a ruleset for one test."""
-    from sheets_gm.match.window_match import on_window_sync
+    from sheets_gm.match.run import on_window_sync
 
     monkeypatch.setitem(registry.RULESETS, "race", "tests.sync.race_game:RaceRuleset")
     monkeypatch.setitem(registry.TEMPLATE_FOLDERS, "race", TEMPLATE)

@@ -14,15 +14,15 @@ from sheets_gm.sheets.google import GoogleSheetBackend, layout_requests
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import create_workbook
 from sheets_gm.sheets.spec import TabNames
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.repair import repair_match
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import poll
-from sheets_gm.sync.window_repair import repair_window_match
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GoogleApiFake, fake_client
 from tests.sync.race_game import RACE, STANDINGS_TAB, RaceRuleset, RaceSettings, as_ruleset, registered_race
+from tests.sync.test_generic_sync import NOW, SEATS, SEED, new_race, tabs, tick_ready, type_pace
 from tests.sync.test_sync_google import policy
-from tests.sync.test_window_sync import NOW, SEATS, SEED, new_race, tabs, tick_ready, type_pace
 
 __all__ = ["registered_race"]  # the fixture, used by name
 
@@ -78,8 +78,8 @@ def test_repair_brings_back_a_drawn_tab_and_deletes_a_retired_one(registered_rac
     board.sizes["Old track"] = (1, 1)
     spec = tabs().spec
     retiring = spec.model_copy(update={"tabs": spec.tabs.model_copy(update={"retired": ("Old track",)})})
-    monkeypatch.setattr("sheets_gm.sync.window_repair.ruleset_sheet_spec", lambda name: retiring)
-    report = repair_window_match(sheets, RACE)
+    monkeypatch.setattr("sheets_gm.sync.repair.ruleset_sheet_spec", lambda name: retiring)
+    report = repair_match(sheets, RACE)
     assert STANDINGS_TAB in board.tabs and board.value(STANDINGS_TAB, "A1") == "Runner"
     assert "Old track" not in board.tabs
     assert report.notes == ["tab 'Old track' of an earlier layout was deleted from board: what it showed is drawn "
@@ -92,7 +92,7 @@ def test_a_local_workbook_deletes_a_retired_tab_and_keeps_other_tabs(tmp_path: P
     backend = create_workbook(path, WorkbookLayout("t", (TabLayout("Board", rows=1, cols=1),)))
     rules = RaceRuleset(RaceSettings(), "track 8")
     sheets = MatchSheets.single(SEATS, backend)
-    create_window_match(sheets, as_ruleset(rules), rules.sample_roster(), seed=SEED)
+    create_match(sheets, as_ruleset(rules), rules.sample_roster(), seed=SEED)
     keep = TabLayout("Notes", rows=2, cols=2, values={"A1": [["the GM's own notes"]]})
     backend.apply_layout(WorkbookLayout("t", (keep,)))
     backend.apply_layout(WorkbookLayout("t", (keep,), retired=(STANDINGS_TAB, "Notes", "Absent")))

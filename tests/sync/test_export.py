@@ -12,13 +12,13 @@ from openpyxl import load_workbook
 
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.export import export_match, neutralise, to_csv
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import read_match
+from sheets_gm.sync.replay import WindowReplayError, replay_states
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_export import export_window_match, neutralise, to_csv
-from sheets_gm.sync.window_poll import poll
-from sheets_gm.sync.window_read import read_match
-from sheets_gm.sync.window_replay import WindowReplayError, replay_window_states
 from tests.fakes.memory import MemoryBackend
 from tests.matchfiles import NOW, SEED, TEAMS, bots, roster
 
@@ -39,7 +39,7 @@ def play(turns: int) -> tuple[MatchSheets, dict[str, MemoryBackend]]:
     """A GvG match of ``turns`` turns at most, in four in-memory spreadsheets, played by the bots."""
     backends = {role: MemoryBackend(role) for role in ("board", "engine", *TEAMS)}
     sheets = MatchSheets(TEAMS, backends["board"], backends["engine"], (backends["red"], backends["blue"]), None)
-    create_window_match(sheets, create_ruleset("gvg", GvgSettings(max_turns=turns)), roster(), seed=SEED)
+    create_match(sheets, create_ruleset("gvg", GvgSettings(max_turns=turns)), roster(), seed=SEED)
     players = bots(11)
     for _ in range(turns):
         type_bot_orders(sheets, GVG, players)
@@ -54,7 +54,7 @@ def test_export_writes_workbooks_csv_and_a_replay_that_reproduces_every_state(tm
     table = read.tabs.orders("blue").table("players")
     cell = table.cell(0, "destination")
     backends["blue"].type("Orders blue", cell, '=HYPERLINK("http://evil","x")')
-    _record, files = export_window_match(sheets, GVG, tmp_path)
+    _record, files = export_match(sheets, GVG, tmp_path)
     names = {f.name for f in files}
     assert {"board.xlsx", "engine.xlsx", "orders-red.xlsx", "orders-blue.xlsx", "replay.json"} <= names, names
     assert {"Board.csv", "Log.csv", "Settings.csv", "Orders red.csv", "Orders blue.csv"} <= names
@@ -67,23 +67,23 @@ def test_export_writes_workbooks_csv_and_a_replay_that_reproduces_every_state(tm
     board = (tmp_path / "Board.csv").read_text(encoding="utf-8")
     assert "Player,Team,Role,Position,Status,Carries" in board  # the players' list below the map
     doc = json.loads((tmp_path / "replay.json").read_text(encoding="utf-8"))
-    check = replay_window_states(doc)
+    check = replay_states(doc)
     assert check.difference is None
     assert check.resolutions == 12 and check.rolls > 12 * 5
 
 
 def test_a_tampered_replay_is_caught(tmp_path: Path) -> None:
     sheets, _ = play(6)
-    export_window_match(sheets, GVG, tmp_path)
+    export_match(sheets, GVG, tmp_path)
     doc = json.loads((tmp_path / "replay.json").read_text(encoding="utf-8"))
     forged = json.loads(json.dumps(doc))
     recorded = forged["final_state"]["coins"][0] + 5
     forged["final_state"]["coins"][0] = recorded
-    assert replay_window_states(forged).difference == (
+    assert replay_states(forged).difference == (
         f"the final state differs from the replayed one: coins[0]: recorded {recorded}, recomputed {recorded - 5}")
     other_seed = json.loads(json.dumps(doc))
     other_seed["seed"] = "00" * 32
-    assert "seed does not match" in str(replay_window_states(other_seed).difference)
+    assert "seed does not match" in str(replay_states(other_seed).difference)
     with pytest.raises(WindowReplayError, match="malformed"):
-        replay_window_states({"format": doc["format"], "ruleset": "gvg", "settings": doc["settings"],
+        replay_states({"format": doc["format"], "ruleset": "gvg", "settings": doc["settings"],
                               "board": doc["board"]})

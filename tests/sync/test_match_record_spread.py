@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.engine.core.ruleset import Member, Roster
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import MAX_CELL_CHARS, create_workbook
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_record import (
     CELL_CHUNK,
     VALUE_CELLS,
@@ -19,9 +20,8 @@ from sheets_gm.sync.match_record import (
     joined_cells,
     spread_cells,
 )
+from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_read import read_match
 
 
 def test_a_long_value_runs_on_into_the_cells_to_its_right_and_reads_back_whole() -> None:
@@ -45,7 +45,7 @@ def test_a_war_whose_state_is_longer_than_a_workbook_cell_is_created_and_read_ba
     roster = Roster(("coalition", "phyrexia"), members)
     backend = create_workbook(tmp_path / "war.xlsx", WorkbookLayout("war", (TabLayout("Turn report", 2, 2),)))
     sheets = MatchSheets.single(roster.seats, backend)
-    record = create_window_match(sheets, rules, roster, seed=b"long")
+    record = create_match(sheets, rules, roster, seed=b"long")
     assert len(compact_json(rules.state_codec.to_json(record.state))) > MAX_CELL_CHARS  # more than a cell holds
     read = read_match(sheets, get_ruleset("coalition"))
     assert read.record.state == record.state and len(read.record.state.armies) == 300

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from enum import Enum
 
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.ruleset import GM
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.engine.ruleset import GM
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_writes import seat_events
+from sheets_gm.sync.writes import seat_events
 from tests.fakes.memory import MemoryBackend
 from tests.matchfiles import SEED, roster, sync, type_orders
 
@@ -49,7 +49,7 @@ def _view_log(backend: MemoryBackend, seat: str) -> list[str]:
 def test_a_gvg_team_view_lists_what_happened_to_its_players() -> None:
     backends = {n: MemoryBackend(n) for n in ("board", "engine", "red", "blue")}
     sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"], (backends["red"], backends["blue"]))
-    create_window_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
+    create_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
     for _ in range(2):
         type_orders(sheets)
         assert sync(sheets).resolved

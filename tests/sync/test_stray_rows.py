@@ -8,10 +8,10 @@ her seat row 17 and a blank row 18; the feedback column is E."""
 
 from __future__ import annotations
 
-from sheets_gm.sync.window_between import adjust_window_match
-from sheets_gm.sync.window_poll import poll
+from sheets_gm.sync.between import adjust_match
+from sheets_gm.sync.poll import poll
 from tests.sync.race_game import RACE, RaceRuleset, registered_race
-from tests.sync.test_window_sync import NOW, feedback, new_race, tabs, tick_ready, type_pace
+from tests.sync.test_generic_sync import NOW, feedback, new_race, tabs, tick_ready, type_pace
 
 __all__ = ["registered_race"]  # the fixture, used by name
 
@@ -101,7 +101,7 @@ def test_the_gms_adjust_redraws_the_tables_around_a_stray_row(registered_race: t
     ann.type("Orders Ann", "A7", "Bo-1")
     type_pace(ann, "Ann", 2, "run")
     poll(sheets, RACE, now=NOW)
-    adjust_window_match(sheets, RACE, [{"runner": "Bo-2", "stamina": 0, "reason": "a cramp"}])
+    adjust_match(sheets, RACE, [{"runner": "Bo-2", "stamina": 0, "reason": "a cramp"}])
     assert [ann.value("Orders Ann", c) for c in ("A7", "D7")] == ["Bo-1", "run"]
     assert feedback(ann, "Ann", "runners", 2).startswith("✘ Bo-1 is Bo's")
 

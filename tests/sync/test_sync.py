@@ -5,7 +5,7 @@ header of a team's orders stops the sync with nothing written, anything typed in
 and is never written back as a formula, and orders typed while a resolution was cut are kept.
 
 What every game shares (feedback, Ready, deadlines, stale rows, drift) is also tested with the small race game in
-``test_window_sync.py``; the sheet conformance test plays a GvG match through the cells against the engine, and
+``test_generic_sync.py``; the sheet conformance test plays a GvG match through the cells against the engine, and
 ``test_sync_google.py`` counts the calls and bytes of every poll of a whole GvG match."""
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.sheets.backend import LayoutDriftError
 from sheets_gm.sheets.layout import CellValue, cell_at
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.lock import match_lock
+from sheets_gm.sync.poll import WindowReport, poll
+from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import WindowReport, poll
-from sheets_gm.sync.window_read import read_match
 from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.matchfiles import NOW, SEED, TEAMS, bots, order_cell, roster, sync
 
@@ -45,7 +45,7 @@ def four_sheets(backends: dict[str, MemoryBackend]) -> MatchSheets:
 def new(size: int = 5, **kw: Any) -> tuple[MatchSheets, dict[str, MemoryBackend]]:
     backends = {role: MemoryBackend(role) for role in ROLES}
     sheets = four_sheets(backends)
-    create_window_match(sheets, create_ruleset("gvg", GvgSettings(**kw)), roster(size), seed=SEED)
+    create_match(sheets, create_ruleset("gvg", GvgSettings(**kw)), roster(size), seed=SEED)
     for b in backends.values():
         b.calls.clear()
     return sheets, backends

@@ -22,10 +22,10 @@ from sheets_gm.sheets.backend import SheetUnavailableError
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, parse_match_record
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GET, READ, WRITE, FakeSpreadsheet, FaultKind, GoogleApiFake, fake_client
 from tests.matchfiles import SEED, TEAMS, bots, engine_match, roster, state_of, sync
@@ -63,7 +63,7 @@ def new_spreadsheets(fake: GoogleApiFake) -> None:
 def create(fake: GoogleApiFake, retry: RetryPolicy, size: int = 5, settings: GvgSettings | None = None) -> MatchSheets:
     new_spreadsheets(fake)
     sheets = open_match(retry)
-    create_window_match(sheets, create_ruleset("gvg", settings or GvgSettings()), roster(size), seed=SEED)
+    create_match(sheets, create_ruleset("gvg", settings or GvgSettings()), roster(size), seed=SEED)
     return sheets
 
 

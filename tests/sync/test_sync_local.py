@@ -26,10 +26,10 @@ from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import LocalWorkbookBackend, create_workbook
 from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_read import MatchRead, read_match
 from tests.matchfiles import SEED, TEAMS, bots, engine_match, order_cell, roster, state_of, sync
 
 GVG = get_ruleset("gvg")
@@ -68,7 +68,7 @@ def new_match_files(folder: Path, layout: str, size: int = 5, match_settings: Gv
         for role in ROLE_FILES:
             (engine_workbook if role == "engine" else blank_workbook)(folder / f"{role}.xlsx")
     sheets = open_sheets(folder, layout)
-    create_window_match(sheets, create_ruleset("gvg", match_settings or GvgSettings()), roster(size), seed=SEED)
+    create_match(sheets, create_ruleset("gvg", match_settings or GvgSettings()), roster(size), seed=SEED)
     return sheets
 
 

@@ -14,24 +14,24 @@ import pytest
 import yaml
 
 from sheets_gm.cli import main
-from sheets_gm.engine.core.ruleset import JUDGE, Member, Roster
-from sheets_gm.engine.core.settings import parse_settings
 from sheets_gm.engine.registry import TEMPLATES, create_ruleset, default_board_text, get_ruleset
+from sheets_gm.engine.ruleset import JUDGE, Member, Roster
+from sheets_gm.engine.settings import parse_settings
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.window_match import init_window_match, window_sync_once
+from sheets_gm.match.run import init_match, sync_once
 from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_record import engine_write
 from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import poll
-from sheets_gm.sync.window_read import read_match
-from sheets_gm.sync.window_writes import drawn_writes
+from sheets_gm.sync.writes import drawn_writes
 from tests.fakes.memory import InjectedFault, MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -61,7 +61,7 @@ def coalition_war(tmp_path: Path, per_side: int) -> Path:
 
 def test_a_coalition_war_of_70_armies_a_side_gives_every_army_an_order_row(tmp_path: Path) -> None:
     config = load_config(coalition_war(tmp_path, 70))
-    init_window_match(config, now=NOW, seed=b"seventy")
+    init_match(config, now=NOW, seed=b"seventy")
     sheets = open_match_sheets(config)
     cls = get_ruleset("coalition")
     read = read_match(sheets, cls)
@@ -77,7 +77,7 @@ def test_a_coalition_war_of_70_armies_a_side_gives_every_army_an_order_row(tmp_p
         last[side] = placed.rows - 1, [r.subject for r in read.seats[side].rows if r.table == "armies"][-1]
         if last[side][1] not in typed[side].orders[side]:
             sheets.of(side).write([RangeWrite(a1(tab.name, placed.cell(last[side][0], "order")), [["none"]])])
-    report = window_sync_once(config, sheets, now=NOW)
+    report = sync_once(config, sheets, now=NOW)
     assert report.resolved and not report.rejected, report.rejected[:3]
     for side, (_, army) in last.items():
         pending_range = MatchTabs(read.adapter.spec, sheets.seats, True).archive_pending_range(side)
@@ -111,7 +111,7 @@ def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: P
     (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
                                          encoding="utf-8")
     config = load_config(tmp_path / "match.toml")
-    init_window_match(config, now=NOW, seed=b"forty")
+    init_match(config, now=NOW, seed=b"forty")
     sheets = open_match_sheets(config)
     cls = get_ruleset("coalition")
     read = read_match(sheets, cls)
@@ -128,7 +128,7 @@ def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: P
     sheets.of("coalition").write([*writes, RangeWrite(a1(tab.name, tab.table("side").cell(0, "ready")), [[True]])])
     phyrexia = read.seats["phyrexia"].tab
     sheets.of("phyrexia").write([RangeWrite(a1(phyrexia.name, phyrexia.table("side").cell(0, "ready")), [[True]])])
-    assert window_sync_once(config, sheets, now=NOW).resolved
+    assert sync_once(config, sheets, now=NOW).resolved
     judged = read_match(sheets, cls)
     assert sum(1 for b in judged.record.state.battles if b.announced) == 40
     rows = judged.seats[JUDGE].rows
@@ -141,7 +141,7 @@ def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: P
     assert all(sq in shown or sq in left_out for sq in squares) and "Judge tab" in left_out
     assert "Board" not in " ".join(view)  # no tab that does not exist
     type_bot_orders(sheets, cls, {JUDGE: judged.record.ruleset.bots()["commander"].make("judge")})
-    report = window_sync_once(config, sheets, now=NOW)
+    report = sync_once(config, sheets, now=NOW)
     assert report.resolved and not report.rejected, report.rejected[:3]
     assert not [b for b in read_match(sheets, cls).record.state.battles if b.announced]  # none waits a turn
 
@@ -154,7 +154,7 @@ def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool)
     board_, engine = MemoryBackend("board"), MemoryBackend("engine")
     seats = {seat: MemoryBackend(seat) for seat in roster.seats}
     sheets = MatchSheets(roster.seats, board_, engine, tuple(seats.values()))
-    record = create_window_match(sheets, rules, roster, seed=b"grow")
+    record = create_match(sheets, rules, roster, seed=b"grow")
     state = record.state
     first = state.players[0].name
     placed = MatchTabs(rules.sheet().spec, roster.seats, False).orders(first).table("units")
@@ -195,7 +195,7 @@ def test_a_match_laid_out_with_too_few_rows_is_warned_by_sync_status_and_doctor_
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = coalition_war(tmp_path, 60)
     config = load_config(path)
-    init_window_match(config, now=NOW, seed=b"short")
+    init_match(config, now=NOW, seed=b"short")
     sheets = open_match_sheets(config)
     cls = get_ruleset("coalition")
     record = read_match(sheets, cls).record
@@ -228,7 +228,7 @@ def _memory_match(name: str, roster: Roster | None = None, board: str | None = N
     judge = MemoryBackend("judge") if cls.traits.judge else None
     sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
                          tuple(MemoryBackend(s) for s in roster.seats), judge)
-    create_window_match(sheets, rules, roster, seed=b"sizes")
+    create_match(sheets, rules, roster, seed=b"sizes")
     return sheets, rules
 
 

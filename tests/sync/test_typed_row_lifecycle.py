@@ -7,16 +7,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import JUDGE, Window
 from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset
+from sheets_gm.engine.ruleset import JUDGE, Window
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.poll import WindowReport, poll
+from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import WindowReport, poll
-from sheets_gm.sync.window_read import MatchRead, read_match, seat_backend
 from tests.fakes.memory import MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -33,7 +33,7 @@ class Match:
         self.sheets = MatchSheets(seats, MemoryBackend("board"), MemoryBackend("engine"),
                                   tuple(MemoryBackend(s) for s in seats),
                                   MemoryBackend("judge") if rules.traits.judge else None)
-        create_window_match(self.sheets, rules, roster, seed=b"lifecycle")
+        create_match(self.sheets, rules, roster, seed=b"lifecycle")
         make = next(iter(rules.bots().values())).make
         self.bots = {s: make(f"lifecycle/{s}") for s in (*seats, JUDGE)}
 

@@ -9,7 +9,7 @@ import pytest
 
 from sheets_gm.match.watch import next_delay, watch
 from sheets_gm.sheets.backend import SheetAccessError, SheetUnavailableError
-from sheets_gm.sync.window_poll import WindowReport
+from sheets_gm.sync.poll import WindowReport
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 

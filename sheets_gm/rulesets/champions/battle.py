@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.rulesets.champions.enums import (
     CLASS_INDEX,
     HAND_TYPES,

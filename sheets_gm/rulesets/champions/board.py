@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from sheets_gm.engine.core.grid import Coord, Grid, Neighbourhood, SquareBoard
+from sheets_gm.engine.grid import Coord, Grid, Neighbourhood, SquareBoard
 from sheets_gm.rulesets.champions.enums import TileClass
 
 #: The grid sizes, largest first, and the most living players each holds (the rulings' shrinking steps).

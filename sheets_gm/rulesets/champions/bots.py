@@ -23,8 +23,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.champions.battle import STRONG
 from sheets_gm.rulesets.champions.board import board, tile_class
 from sheets_gm.rulesets.champions.enums import (

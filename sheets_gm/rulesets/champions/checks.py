@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.core.grid import Coord, CoordError
-from sheets_gm.engine.core.ruleset import Verdict
-from sheets_gm.engine.core.vocab import VocabularyError, parse_choice
+from sheets_gm.engine.grid import Coord, CoordError
+from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.engine.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.champions.board import board
 from sheets_gm.rulesets.champions.enums import CLASSES, ActionKind, ChampClass, LootChoice, Phase
 from sheets_gm.rulesets.champions.equipment import equip_problem

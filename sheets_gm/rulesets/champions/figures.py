@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import Resolution
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.champions.board import tile_class
 from sheets_gm.rulesets.champions.enums import CLASSES, HAND_TYPES, EventKind
 from sheets_gm.rulesets.champions.equipment import AFFINITY

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.grid import CoordError
-from sheets_gm.engine.core.ruleset import GmOption, Resolution
-from sheets_gm.engine.core.vocab import VocabularyError, parse_choice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import CoordError
+from sheets_gm.engine.ruleset import GmOption, Resolution
+from sheets_gm.engine.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.champions.board import board
 from sheets_gm.rulesets.champions.enums import CLASS_INDEX, ChampClass, EventKind
 from sheets_gm.rulesets.champions.resolve import window_turn

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from sheets_gm.engine.core.vocab import VocabularyError, choices, parse_choice
+from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.rulesets.champions.enums import ItemType, Tier, TileClass, Weight
 from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_text
 

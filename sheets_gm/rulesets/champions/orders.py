@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from sheets_gm.engine.core.vocab import VocabularyError, choices, parse_choice
+from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.rulesets.champions.enums import ActionKind, ChampClass, HealTarget
 
 #: The default preference of an attack, and the order missing classes follow in.

@@ -6,8 +6,8 @@ tier's (``pool/<tile>/<n>``). A pin of ``pool/<tile>`` lists the pool's item nam
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.dice import PinnedDieError, TurnDice
-from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.dice import PinnedDieError, TurnDice
+from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.champions.board import tile_class, tiles
 from sheets_gm.rulesets.champions.enums import Tier
 from sheets_gm.rulesets.champions.rules import ChampionsRules

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.core.ruleset import Resolution
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.champions.battle import BattleResult, Fighter, fight
 from sheets_gm.rulesets.champions.board import board, shrink_axis, size_for, tiles
 from sheets_gm.rulesets.champions.checks import EquipFight, check_orders, default_action

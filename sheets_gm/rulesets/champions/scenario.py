@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.core.dice import PinnedDieError, TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.core.vocab import VocabularyError, parse_choice
+from sheets_gm.engine.dice import PinnedDieError, TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.champions.board import SIZES, board, size_for
 from sheets_gm.rulesets.champions.checks import check_orders
 from sheets_gm.rulesets.champions.enums import CLASS_INDEX, ChampClass, Phase

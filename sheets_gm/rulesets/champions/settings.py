@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.settings import setting
+from sheets_gm.engine.settings import setting
 from sheets_gm.rulesets.champions.enums import CriticalRule, EvadeRule, SupportRule
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord, CoordError
-from sheets_gm.engine.core.ruleset import Member, Roster
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Coord, CoordError
+from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.rulesets.champions.board import CAPACITY, board, size_for, tiles
 from sheets_gm.rulesets.champions.enums import Phase
 from sheets_gm.rulesets.champions.pools import deal_pools

@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord, column_label
-from sheets_gm.engine.core.ruleset import GM, Outcome, Window
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Coord, column_label
+from sheets_gm.engine.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.champions.enums import CLASSES, Phase
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.rules import ChampionsRules

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.champions.enums import CLASS_INDEX, CLASSES, ChampClass, Phase
 
 #: A champion's health at the start, and the cap healing never lifts it above.

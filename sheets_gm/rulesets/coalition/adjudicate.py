@@ -12,8 +12,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import (
     PLAYER_SIDES,

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from sheets_gm.engine.core.grid import CoordError
-from sheets_gm.engine.core.planes import Plane, Square
-from sheets_gm.engine.core.topology import cheapest_routes
+from sheets_gm.engine.grid import CoordError
+from sheets_gm.engine.planes import Plane, Square
+from sheets_gm.engine.topology import cheapest_routes
 from sheets_gm.rulesets.coalition.enums import TERRAIN_BY_LETTER, Colour, Side, StructureKind, Terrain
 from sheets_gm.scenario.fields import Fields
 from sheets_gm.yamlio import YamlError, load_yaml_text

@@ -17,8 +17,8 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.ruleset import JUDGE
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import OrderWord, Phase, Side, StructureKind, enemy_of
 from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move, read_order

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.ruleset import JUDGE, Verdict
+from sheets_gm.engine.ruleset import JUDGE, Verdict
 from sheets_gm.rulesets.coalition.adjudicate import read_orders
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import BattleType, OrderWord, Phase

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.words import counted
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.coalition.board import HOME_PLANES, Board
 from sheets_gm.rulesets.coalition.enums import PLAYER_SIDES, EventKind, Phase, Side, StructureKind
 from sheets_gm.rulesets.coalition.orders import can_heal_in

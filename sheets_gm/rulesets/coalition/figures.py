@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import Resolution
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.coalition.endturn import ENDINGS
 from sheets_gm.rulesets.coalition.enums import EventKind
 from sheets_gm.rulesets.coalition.setup import SEATS

@@ -4,8 +4,8 @@ Battle Results, ready to paste (the judge's sheet and the turn report tab show t
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, Phase, ResultCode, Side
 from sheets_gm.rulesets.coalition.state import Battle, CoalitionState

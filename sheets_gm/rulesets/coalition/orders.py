@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.vocab import choices
+from sheets_gm.engine.vocab import choices
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import STAYING_WORDS, TARGETED_WORDS, OrderWord, Side, StructureKind
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Side
 

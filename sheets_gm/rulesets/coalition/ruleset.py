@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from sheets_gm.engine.core.codecs import Codec
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.ruleset import (
+from sheets_gm.engine.codecs import Codec
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import (
     JUDGE,
     BoardKind,
     BotKind,

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.core.dice import PinnedDieError, TurnDice
-from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.dice import PinnedDieError, TurnDice
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.registry import default_board_text
 from sheets_gm.rulesets.coalition.adjudicate import adjudicate
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, board_from_planes, load_board

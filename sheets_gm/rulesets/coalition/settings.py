@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.settings import setting
+from sheets_gm.engine.settings import setting
 
 #: The shipped weather table: one die, a face per entry.
 DEFAULT_WEATHER = ("Clear", "Overcast", "Fog", "Light rain", "Heavy rain", "Storm")

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import Member, Roster
+from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import PLAYER_SIDES, Colour, Phase, Side, StructureKind
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, TOP_RANKS, Army, CoalitionState, Creature, rank_name

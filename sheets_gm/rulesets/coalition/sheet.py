@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.ruleset import JUDGE, Outcome, Window
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.ruleset import JUDGE, Outcome, Window
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import battle_title

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sheets_gm.engine.core.planes import Plane
+from sheets_gm.engine.planes import Plane
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.boardview import SquareView, plane_rows
 from sheets_gm.rulesets.coalition.enums import StructureKind, Terrain

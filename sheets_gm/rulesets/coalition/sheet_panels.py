@@ -8,8 +8,8 @@ Announcements post to paste; the GM's adds the army changes waiting to apply.
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.ruleset import GM, JUDGE
-from sheets_gm.engine.core.words import counted
+from sheets_gm.engine.ruleset import GM, JUDGE
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Side
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_title

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sheets_gm.engine.core.grid import Coord, Grid, Neighbourhood, sorted_reading_order
+from sheets_gm.engine.grid import Coord, Grid, Neighbourhood, sorted_reading_order
 from sheets_gm.rulesets.gvg.enums import Terrain
 
 TEAM_TERRAINS = (Terrain.BASE, Terrain.STAIR, Terrain.BULWARK, Terrain.FISH)

@@ -29,8 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, TypeVar
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord, Neighbourhood, sorted_reading_order
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Coord, Neighbourhood, sorted_reading_order
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind, Terrain
 from sheets_gm.rulesets.gvg.resolve import Resolution, resolve_turn

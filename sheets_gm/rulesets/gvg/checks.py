@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.core.words import counted
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, Verdict
 from sheets_gm.rulesets.gvg.rules import (
     GvgRules,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import Resolution
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.enums import EventKind, Skill
 from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec

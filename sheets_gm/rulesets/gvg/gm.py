@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.core.words import counted
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import EventKind
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState

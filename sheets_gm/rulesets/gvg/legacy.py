@@ -21,8 +21,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from sheets_gm.engine.core.legacy import CarriedOrders, LegacyError, RawCells, UpgradedMatch
-from sheets_gm.engine.core.settings import SettingError, parse_settings, settings_to_mapping
+from sheets_gm.engine.legacy import CarriedOrders, LegacyError, RawCells, UpgradedMatch
+from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.sheet.inputs import parse_captain_cells, parse_order_cells, parse_turn

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.core.words import counted
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.battle import Contribution, Side, decide
 from sheets_gm.rulesets.gvg.checks import CheckedOrders, check_orders
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Outcome, Role, Skill, Status, StructureKind

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.core.words import counted
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.enums import Skill, Status
 from sheets_gm.rulesets.gvg.settings import GvgSettings

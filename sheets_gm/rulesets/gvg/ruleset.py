@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sheets_gm.engine.core.codecs import Codec
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.grid import Coord, CoordError
-from sheets_gm.engine.core.ruleset import (
+from sheets_gm.engine.codecs import Codec
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import Coord, CoordError
+from sheets_gm.engine.ruleset import (
     BoardKind,
     BotKind,
     GmOption,
@@ -84,7 +84,7 @@ class GvgRuleset:
         settings_type=GvgSettings,
         default_board="map.txt",
     )
-    #: Matches in play and replays of the old GvG layout, read in today's terms (``engine.core.legacy``).
+    #: Matches in play and replays of the old GvG layout, read in today's terms (``engine.legacy``).
     legacy: ClassVar[GvgLegacy] = GvgLegacy()
 
     def __init__(self, rules: GvgRules) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind
 from sheets_gm.rulesets.gvg.gm import GmEventError, apply_gm_event

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sheets_gm.engine.core.grid import Neighbourhood
-from sheets_gm.engine.core.settings import setting
+from sheets_gm.engine.grid import Neighbourhood
+from sheets_gm.engine.settings import setting
 from sheets_gm.rulesets.gvg.enums import Skill
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.core.vocab import parse_choice
+from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.vocab import parse_choice
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.enums import Role, StructureKind
 from sheets_gm.rulesets.gvg.settings import GvgSettings

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from sheets_gm.engine.core.hexgrid import Hex, HexGrid
+from sheets_gm.engine.hexgrid import Hex, HexGrid
 from sheets_gm.rulesets.wesnoth.routes import BoardRoutes
 from sheets_gm.rulesets.wesnoth.tables import TEMPLATE_DIR
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain

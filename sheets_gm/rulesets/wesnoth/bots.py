@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 from functools import cache
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damage, hit_score
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder

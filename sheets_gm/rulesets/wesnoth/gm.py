@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.grid import CoordError
-from sheets_gm.engine.core.ruleset import GmOption
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import CoordError
+from sheets_gm.engine.ruleset import GmOption
 from sheets_gm.rulesets.wesnoth.events import EventKind
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import WesnothState

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.hexgrid import Hex
-from sheets_gm.engine.core.vocab import plural
+from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.routes import CostTable
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState

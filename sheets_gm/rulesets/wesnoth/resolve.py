@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.grid import CoordError
-from sheets_gm.engine.core.hexgrid import Hex
-from sheets_gm.engine.core.ruleset import Verdict
-from sheets_gm.engine.core.vocab import plural
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import CoordError
+from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.combat import best_attack, damage, hit_score
 from sheets_gm.rulesets.wesnoth.events import EventKind
 from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move

@@ -4,7 +4,7 @@ entry cost per hex, and (for the bots' sense of direction) the cost from every h
 Moves are searched hundreds of thousands of times a simulated match; reading these tables instead of
 asking the grid and the unit type hex by hex is what keeps a search cheap. The tables only depend on
 the board and a unit type's move costs, both fixed for a match, so they never go stale. The searches
-here visit hexes in the same order as ``engine.core.topology.cheapest_paths`` and ``path_to`` (same
+here visit hexes in the same order as ``engine.topology.cheapest_paths`` and ``path_to`` (same
 queue order, same tie-breaks), so what they find, and in which order, is the same.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.wesnoth.terrain import UNREACHABLE, Terrain
 
 if TYPE_CHECKING:

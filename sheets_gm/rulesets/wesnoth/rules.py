@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.wesnoth.board import WesnothBoard
 from sheets_gm.rulesets.wesnoth.settings import AlignmentRule, WesnothSettings
 from sheets_gm.rulesets.wesnoth.state import DAY, NIGHT, Unit, WesnothState

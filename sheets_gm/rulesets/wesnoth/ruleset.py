@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sheets_gm.engine.core.codecs import Codec
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.ruleset import (
+from sheets_gm.engine.codecs import Codec
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import (
     BoardKind,
     BotKind,
     GmOption,
@@ -23,7 +23,7 @@ from sheets_gm.engine.core.ruleset import (
     Verdict,
     Window,
 )
-from sheets_gm.engine.core.settings import SettingError
+from sheets_gm.engine.settings import SettingError
 from sheets_gm.rulesets.wesnoth.board import WesnothBoard
 from sheets_gm.rulesets.wesnoth.bots import RandomBot, SkirmisherBot
 from sheets_gm.rulesets.wesnoth.figures import WesnothTally, simulation_spec

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.core.dice import PinnedDieError, TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.grid import CoordError
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.dice import PinnedDieError, TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import CoordError
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.wesnoth.board import MapError, WesnothBoard
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve import resolve_turn

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sheets_gm.engine.core.settings import setting
+from sheets_gm.engine.settings import setting
 
 
 class AlignmentRule(StrEnum):

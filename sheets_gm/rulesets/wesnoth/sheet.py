@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.hexgrid import Hex
-from sheets_gm.engine.core.ruleset import GM, Outcome, Window
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.engine.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sheets_gm.engine.core.grid import column_label
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.grid import column_label
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import AlignmentRule
 from sheets_gm.rulesets.wesnoth.state import WesnothState

@@ -25,9 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from sheets_gm.engine.core.grid import CoordError
-from sheets_gm.engine.core.ruleset import Window
-from sheets_gm.engine.core.vocab import VocabularyError, choices, parse_choice
+from sheets_gm.engine.grid import CoordError
+from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.rulesets.coalition.sheet_rows import CellError, whole_number
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve import TRUE_WORDS

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.hexgrid import Hex
 
 #: The time of day, round 1 first, then cycling.
 TIMES_OF_DAY = ("dawn", "morning", "afternoon", "dusk", "first watch", "second watch")

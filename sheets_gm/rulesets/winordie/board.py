@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sheets_gm.engine.core.grid import CoordError
-from sheets_gm.engine.core.hexgrid import Hex, HexGrid
+from sheets_gm.engine.grid import CoordError
+from sheets_gm.engine.hexgrid import Hex, HexGrid
 from sheets_gm.rulesets.winordie.enums import Terrain
 
 TOKENS = (".", "mine", "forest", "mountain", "highland", "base1", "base2")

@@ -11,10 +11,10 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.hexgrid import Hex, cube
-from sheets_gm.engine.core.ruleset import BotKind
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.hexgrid import Hex, cube
+from sheets_gm.engine.ruleset import BotKind
 from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhancement, Phase, Side, Trigger
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.engine.core.vocab import VocabularyError, parse_choice
+from sheets_gm.engine.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.winordie.enums import AbilityType, Enhancement, UnitType
 
 TEMPLATE = Path(__file__).resolve().parent.parent.parent.parent / "templates" / "winordie"

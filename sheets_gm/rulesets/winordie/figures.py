@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import Resolution
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.winordie.enums import Ending, EventKind
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.ruleset import GmOption
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import GmOption
 from sheets_gm.rulesets.winordie.enums import EventKind, GmKind, Phase
 from sheets_gm.rulesets.winordie.rules import WodRules, check_defeat, kill, public_name, reveal
 from sheets_gm.rulesets.winordie.state import WodState

@@ -9,7 +9,7 @@ or later move of the turn. In advanced mode, while a legion's morale is at least
 The route is Wesnoth's: the shortest one that reaches the destination without a forced stop
 if there is one within the unit's speed, else the shortest one, walked until its first stop.
 Among routes of the same length the one taken turns first towards N, then NE, SE, S, SW, NW
-(as ``engine.core.topology.path_to``). The search is a breadth-first one over steps rather than
+(as ``engine.topology.path_to``). The search is a breadth-first one over steps rather than
 ``path_to``'s entry costs because the highland rule forbids a *step* (plain to highland), not
 a hex.
 """
@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.enums import Mode
 from sheets_gm.rulesets.winordie.settings import WodSettings

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.events import Event
 from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.cards import CardTables
 from sheets_gm.rulesets.winordie.enums import Ending, EventKind, Mode, Phase

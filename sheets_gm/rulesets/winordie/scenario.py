@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.winordie.board import MapError, WodMap
 from sheets_gm.rulesets.winordie.cards import (
     Card,

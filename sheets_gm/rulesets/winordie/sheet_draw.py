@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sheets_gm.engine.core.grid import column_label
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.grid import column_label
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.enums import Terrain
 from sheets_gm.sheets.adapter import BoardDrawing

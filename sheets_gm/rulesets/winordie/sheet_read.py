@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeVar
 
-from sheets_gm.engine.core.ruleset import Window
-from sheets_gm.engine.core.vocab import VocabularyError, choices, parse_choice
+from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.rulesets.winordie.cards import CardTableError, parse_enhancements
 from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhancement, Phase, Side, Trigger
 from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders, action_row

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.winordie.cards import Card, Recruit
 from sheets_gm.rulesets.winordie.enums import Ending, Enhancement, Phase
 

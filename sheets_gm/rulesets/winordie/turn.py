@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
-from sheets_gm.engine.core.hexgrid import Hex
-from sheets_gm.engine.core.ruleset import Verdict
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.engine.ruleset import Verdict
 from sheets_gm.rulesets.winordie.enums import (
     AbilityType,
     ActionKind,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.champions.enums import Phase
 from sheets_gm.rulesets.champions.ruleset import ChampionsRuleset

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.ruleset import Verdict
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.ruleset import Verdict
 from sheets_gm.rulesets.champions.enums import Phase
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.ruleset import ChampionsRuleset

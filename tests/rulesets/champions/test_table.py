@@ -9,11 +9,11 @@ from functools import cache
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.champions.sheet import ChampionsSheet
 from sheets_gm.rulesets.champions.state import ChampionsState
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import poll
-from sheets_gm.sync.window_read import read_match
 from tests.fakes.memory import MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -31,7 +31,7 @@ def first_out() -> tuple[MatchSheets, ChampionsState]:
     roster = rules.sample_roster()
     sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
                          tuple(MemoryBackend(s) for s in roster.seats))
-    create_window_match(sheets, rules, roster, seed=b"out")
+    create_match(sheets, rules, roster, seed=b"out")
     cls = get_ruleset("champions")
     bots = {s: rules.bots()["affinity"].make(s) for s in roster.seats}
     for _ in range(40):
@@ -70,7 +70,7 @@ def _fight_window(seed: bytes) -> MatchSheets:
     roster = rules.sample_roster()
     sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
                          tuple(MemoryBackend(s) for s in roster.seats))
-    create_window_match(sheets, rules, roster, seed=seed)
+    create_match(sheets, rules, roster, seed=seed)
     cls = get_ruleset("champions")
     type_bot_orders(sheets, cls, {s: rules.bots()["affinity"].make(s) for s in roster.seats})
     poll(sheets, cls, now=NOW)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.dice import TurnDice
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.rulesets.coalition.board import Board, load_board
 from sheets_gm.rulesets.coalition.enums import Phase, Side
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings

@@ -3,7 +3,7 @@ separators; a winning raid with no kill warned; the judge's idle rows wait for t
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.ruleset import JUDGE, Window
+from sheets_gm.engine.ruleset import JUDGE, Window
 from sheets_gm.rulesets.coalition.checks import describe_result
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase
 from sheets_gm.rulesets.coalition.results import CheckedResult, check_result
@@ -11,7 +11,7 @@ from sheets_gm.rulesets.coalition.sheet_rows import read_judge_rows
 from sheets_gm.rulesets.coalition.state import Battle, BattleResult, CoalitionState
 from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.window_writes import idle_feedback
+from sheets_gm.sync.writes import idle_feedback
 from tests.rulesets.coalition.helpers import SETTINGS, army, board, state
 
 RAID = Battle(BattleType.RAID, "Dominaria 3C", ("Raider", "Target"), weather="Clear")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_gm.engine.core.diff import first_difference
-from sheets_gm.engine.core.ruleset import JUDGE
+from sheets_gm.engine.diff import first_difference
+from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.board import load_board
 from sheets_gm.rulesets.coalition.checks import describe
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode, Side

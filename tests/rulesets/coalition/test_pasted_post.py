@@ -8,14 +8,14 @@ from pathlib import Path
 from sheets_gm.engine.registry import get_ruleset
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.window_match import init_window_match, window_sync_once
+from sheets_gm.match.run import init_match, sync_once
 from sheets_gm.rulesets.coalition.checks import check_orders
 from sheets_gm.rulesets.coalition.sheet_rows import read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder, CoalitionOrders
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.window_read import read_match
+from sheets_gm.sync.read import read_match
 from tests.rulesets.coalition.helpers import SETTINGS, army, board, state
 from tests.sync.test_table_sizes import coalition_war
 
@@ -56,7 +56,7 @@ def test_an_army_in_the_post_with_its_own_row_filled_too_holds_and_says_why() ->
 
 def test_a_post_pasted_in_the_sheet_gives_each_named_army_its_feedback(tmp_path: Path) -> None:
     config = load_config(coalition_war(tmp_path, 3))
-    init_window_match(config, now=NOW, seed=b"post")
+    init_match(config, now=NOW, seed=b"post")
     sheets = open_match_sheets(config)
     cls = get_ruleset("coalition")
     read = read_match(sheets, cls)
@@ -67,7 +67,7 @@ def test_a_post_pasted_in_the_sheet_gives_each_named_army_its_feedback(tmp_path:
     first, second = rows[0].subject, rows[1].subject
     post = f"Our orders\n{first}: {at[first]}\n{second}: {at[second]} - none\n"
     sheets.of("coalition").write([RangeWrite(a1(tab.name, armies.cell(0, "line")), [[post]])])
-    window_sync_once(config, sheets, now=NOW)
+    sync_once(config, sheets, now=NOW)
     after = {r.subject: r.feedback for r in read_match(sheets, cls).seats["coalition"].rows if r.table == "armies"}
     assert f"{second} holds at" in after[second], after[second]
     assert f"{first} holds at" in after[first] and "'Our orders' has no army name" in after[first], after[first]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_gm.engine.core.ruleset import Member, Roster
+from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.rulesets.coalition.setup import RosterError, army_from_fields, new_match, parse_creatures
 from tests.rulesets.coalition.helpers import board
 

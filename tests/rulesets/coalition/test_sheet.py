@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.engine.core.ruleset import GM, JUDGE, Roster, Window
 from sheets_gm.engine.registry import TEMPLATES, default_board_text, get_ruleset
+from sheets_gm.engine.ruleset import GM, JUDGE, Roster, Window
 from sheets_gm.rulesets.coalition.bots import side_orders, stand_in_results
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, Side, Terrain
 from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
@@ -25,10 +25,10 @@ from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import poll
 from tests.fakes.memory import MemoryBackend
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, board, dice, state
 
@@ -307,7 +307,7 @@ def test_a_bad_cell_is_answered_in_its_row_and_a_good_one_by_the_engine() -> Non
     board_, engine, judge = MemoryBackend("board"), MemoryBackend("engine"), MemoryBackend("judge")
     sides = {seat: MemoryBackend(seat) for seat in roster.seats}
     sheets = MatchSheets(roster.seats, board_, engine, tuple(sides.values()), judge)
-    create_window_match(sheets, rules, roster, seed=b"sync")
+    create_match(sheets, rules, roster, seed=b"sync")
     tab = MatchTabs(rules.sheet().spec, roster.seats, True).orders("coalition")
     table = tab.table("armies")
     subjects = rules.sheet().rows(rules.new_match(roster, b"sync"), "coalition", table.spec)
@@ -325,13 +325,13 @@ def test_a_bad_cell_is_answered_in_its_row_and_a_good_one_by_the_engine() -> Non
 
 def test_the_starter_config_creates_a_match_of_the_sample_armies(tmp_path: Path) -> None:
     from sheets_gm.match.config import load_config
-    from sheets_gm.match.window_match import init_window_match
+    from sheets_gm.match.run import init_match
 
     config_path = tmp_path / "match.toml"
     config_path.write_text((TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8"), encoding="utf-8")
     config = load_config(config_path)
     assert config.seats == ("coalition", "phyrexia") and config.judge is not None
-    init_window_match(config, now=dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC), seed=b"starter")
+    init_match(config, now=dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC), seed=b"starter")
     assert {p.name for p in tmp_path.rglob("*.xlsx")} == {"board.xlsx", "engine.xlsx", "judge.xlsx",
                                                          "coalition-orders.xlsx", "phyrexia-orders.xlsx"}
     start = full_game().new_match(Roster(("coalition", "phyrexia")), b"s")
@@ -341,15 +341,15 @@ def test_the_starter_config_creates_a_match_of_the_sample_armies(tmp_path: Path)
 def _judging(seed: bytes) -> tuple[MatchSheets, MemoryBackend, CoalitionState]:
     """A war on the default map played by bots to its first battle results window (the judge's tab in its own
     spreadsheet)."""
-    from sheets_gm.sync.window_autoplay import type_bot_orders
-    from sheets_gm.sync.window_read import read_match
+    from sheets_gm.sync.autoplay import type_bot_orders
+    from sheets_gm.sync.read import read_match
 
     rules = full_game()
     roster = rules.sample_roster()
     judge = MemoryBackend("judge")
     sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
                          tuple(MemoryBackend(s) for s in roster.seats), judge)
-    create_window_match(sheets, rules, roster, seed=seed)
+    create_match(sheets, rules, roster, seed=seed)
     cls = get_ruleset("coalition")
     kind = next(iter(rules.bots()))
     bots = {s: rules.bots()[kind].make(s) for s in roster.seats}

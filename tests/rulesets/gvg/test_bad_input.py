@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.checks import CheckedOrders, OrderCheck, check_orders
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Role, Skill, Status, Verdict

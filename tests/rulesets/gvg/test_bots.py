@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord, Neighbourhood
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Coord, Neighbourhood
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import (
     Bot,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Neighbourhood
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Neighbourhood
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
 from sheets_gm.rulesets.gvg.enums import EventKind, Status

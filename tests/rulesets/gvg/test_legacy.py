@@ -9,18 +9,18 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.core.legacy import LegacyError, legacy_of
+from sheets_gm.engine.legacy import LegacyError, legacy_of
 from sheets_gm.rulesets.gvg.legacy import GvgLegacy
 from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.match_record import MatchRecordError, key_column
-from sheets_gm.sync.window_replay import (
+from sheets_gm.sync.replay import (
     WINDOW_REPLAY_FORMAT,
     WindowReplayError,
-    replay_window_states,
-    window_replay_document,
+    replay_document,
+    replay_states,
 )
-from sheets_gm.sync.window_upgrade import upgraded_record, windows_replay
+from sheets_gm.sync.upgrade import upgraded_record, windows_replay
 
 FIXTURES = Path(__file__).resolve().parent / "legacy"
 HOOK = GvgLegacy()
@@ -89,8 +89,8 @@ def test_continuing_the_upgraded_match_gives_what_the_legacy_engine_did() -> Non
 def test_the_upgraded_match_replays_from_its_history() -> None:
     up = HOOK.upgrade_record(engine(), "Engine")
     record = upgraded_record(GvgRuleset, up, "Engine")
-    doc = window_replay_document(record, [dict(e) for e in up.history])
-    check = replay_window_states(doc)
+    doc = replay_document(record, [dict(e) for e in up.history])
+    check = replay_states(doc)
     assert check.difference is None and check.resolutions == 4
 
 
@@ -152,14 +152,14 @@ def test_a_record_whose_state_the_ruleset_refuses_is_a_record_error() -> None:
 def test_old_replays_verify_as_windows_replays(name: str, turns: int) -> None:
     doc = windows_replay(fixture(name))
     assert doc["format"] == WINDOW_REPLAY_FORMAT and doc["seats"] == ["red", "blue"]
-    check = replay_window_states(doc)
+    check = replay_states(doc)
     assert check.difference is None and check.resolutions == turns and check.rolls > 0
 
 
 def test_a_changed_order_in_an_old_replay_is_a_mismatch_naming_the_window() -> None:
     doc = fixture("replay-v2.json")
     doc["turns"][2]["orders"]["players"]["Ann"]["move"] = "A1"
-    check = replay_window_states(windows_replay(doc))
+    check = replay_states(windows_replay(doc))
     assert check.difference is not None and "before resolution 4 (window 4)" in check.difference
 
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot, play_match
 from sheets_gm.rulesets.gvg.enums import EventKind, Skill

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_gm.engine.core.grid import Coord, Neighbourhood
+from sheets_gm.engine.grid import Coord, Neighbourhood
 from sheets_gm.rulesets.gvg.board import TOKENS, GvgMap, MapError, parse_token
 from sheets_gm.rulesets.gvg.enums import Terrain
 from tests.paths import GVG_MAP

@@ -10,9 +10,9 @@ from typing import Any
 import openpyxl
 import pytest
 
-from sheets_gm.engine.core.grid import Coord
-from sheets_gm.engine.core.ruleset import Roster
+from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.engine.ruleset import Roster
 from sheets_gm.rulesets.gvg.enums import Action, Skill
 from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
 from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
@@ -112,7 +112,7 @@ def test_a_player_of_the_other_team_or_one_typed_twice_in_the_team_table_is_answ
     """Issue 20, findings 5 and 9 in GvG's default layout (one workbook): a row naming a player of the other team
     says where that team's orders go, one player in two typed rows names both rows, and neither is read."""
     from sheets_gm.sync.match_tabs import MatchTabs
-    from sheets_gm.sync.window_poll import poll
+    from sheets_gm.sync.poll import poll
     from tests.matchfiles import GVG, NOW, local_match
 
     _config, sheets = local_match(tmp_path)

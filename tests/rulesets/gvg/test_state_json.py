@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.enums import Role, Skill, Status, StructureKind
 from sheets_gm.rulesets.gvg.gm import apply_gm_event

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.hexgrid import Hex
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.wesnoth.bots import SkirmisherBot
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.engine.core.ruleset import Member, Roster
-from sheets_gm.engine.core.settings import parse_settings
 from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.engine.settings import parse_settings
 from sheets_gm.rulesets.wesnoth.gm import Adjustment, GmEventError
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset

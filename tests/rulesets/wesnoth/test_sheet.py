@@ -14,10 +14,10 @@ from typing import Any
 import openpyxl
 import pytest
 
-from sheets_gm.engine.core.hexgrid import Hex
-from sheets_gm.engine.core.ruleset import Window
-from sheets_gm.engine.core.settings import parse_settings
+from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.settings import parse_settings
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
@@ -31,12 +31,12 @@ from sheets_gm.sheets.layout import CellValue, TabLayout, WorkbookLayout, cells
 from sheets_gm.sheets.local import create_workbook
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import read_match
+from sheets_gm.sync.repair import repair_match
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import poll
-from sheets_gm.sync.window_read import read_match
-from sheets_gm.sync.window_repair import repair_window_match
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import BATCH_UPDATE, GoogleApiFake, fake_client
 from tests.fakes.memory import MemoryBackend
@@ -213,7 +213,7 @@ def test_bad_cells_through_the_sync_are_answered_in_their_row_and_change_nothing
     board, engine = MemoryBackend("board"), MemoryBackend("engine")
     seats = {s: MemoryBackend(s) for s in roster.seats}
     sheets = MatchSheets(roster.seats, board, engine, tuple(seats[s] for s in roster.seats))
-    create_window_match(sheets, r, roster, seed=SEED)
+    create_match(sheets, r, roster, seed=SEED)
     cls = get_ruleset("wesnoth")
     before = poll(sheets, cls, now=NOW)
     state_before = r.state_codec.to_json(before.state)
@@ -248,7 +248,7 @@ def _match(r: WesnothRuleset) -> tuple[MatchSheets, type[Any]]:
     roster = r.sample_roster()
     sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
                          tuple(MemoryBackend(s) for s in roster.seats))
-    create_window_match(sheets, r, roster, seed=SEED)
+    create_match(sheets, r, roster, seed=SEED)
     return sheets, get_ruleset("wesnoth")
 
 
@@ -373,12 +373,12 @@ def test_a_local_board_holds_one_rule_per_owner_after_creation_and_after_repair(
     path = tmp_path / "match.xlsx"
     backend = create_workbook(path, WorkbookLayout("t", (TabLayout("Board", rows=1, cols=1),)))
     sheets = MatchSheets.single(r.sample_roster().seats, backend)
-    create_window_match(sheets, r, r.sample_roster(), seed=SEED)
+    create_match(sheets, r, r.sample_roster(), seed=SEED)
     board = sheet(r).drawings(start(r))[0]
     expected = [(c.range, c.prefix) for c in board.conditional_fills]
     assert _owner_rules_of_a_local_match(path) == expected
-    repair_window_match(sheets, get_ruleset("wesnoth"))
-    repair_window_match(sheets, get_ruleset("wesnoth"))
+    repair_match(sheets, get_ruleset("wesnoth"))
+    repair_match(sheets, get_ruleset("wesnoth"))
     assert _owner_rules_of_a_local_match(path) == expected
 
 
@@ -393,7 +393,7 @@ def test_a_google_board_gets_its_owner_rules_in_its_one_layout_call_and_keeps_th
         client = fake_client()
         backend = {role: GoogleSheetBackend(client, key, retry=retry, title=role) for role, key in keys.items()}
         sheets = MatchSheets(("Ann", "Bo"), backend["board"], backend["engine"], (backend["Ann"], backend["Bo"]))
-        create_window_match(sheets, r, r.sample_roster(), seed=SEED)
+        create_match(sheets, r, r.sample_roster(), seed=SEED)
         to_board = [c.body for c in fake.log if c.endpoint == BATCH_UPDATE and keys["board"] in c.url]
         assert len(to_board) == 1  # the layout's one call: the rules ride in it
         added = [q["addConditionalFormatRule"] for q in to_board[0]["requests"] if "addConditionalFormatRule" in q]
@@ -403,7 +403,7 @@ def test_a_google_board_gets_its_owner_rules_in_its_one_layout_call_and_keeps_th
         stored = [(rule["booleanRule"]["condition"]["values"][0]["userEnteredValue"], rule["ranges"][0]["sheetId"])
                   for rule in tab.conditional_formats]
         assert stored == [("●", tab.sheet_id), ("■", tab.sheet_id)]
-        repair_window_match(sheets, get_ruleset("wesnoth"))
+        repair_match(sheets, get_ruleset("wesnoth"))
         assert [(rule["booleanRule"]["condition"]["values"][0]["userEnteredValue"], rule["ranges"][0]["sheetId"])
                 for rule in fake.spreadsheets[keys["board"]].sheet("Board").conditional_formats] == stored
         assert not fake.spreadsheets[keys["board"]].sheet("Units").conditional_formats

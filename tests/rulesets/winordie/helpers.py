@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.engine.core.events import Event
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.winordie.orders import WodOrders
 from sheets_gm.rulesets.winordie.ruleset import WodRuleset

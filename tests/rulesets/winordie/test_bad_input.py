@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.engine.core.ruleset import Member, Roster
+from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.rulesets.winordie.cards import CardTableError, read_tables
 from sheets_gm.rulesets.winordie.enums import ActionKind, Mode
 from sheets_gm.rulesets.winordie.orders import Action, Placement, WodOrders

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from sheets_gm.engine.core.events import visible_to
+from sheets_gm.engine.events import visible_to
 from sheets_gm.rulesets.winordie.enums import EventKind
 from tests.rulesets.winordie.helpers import canonical, deployed, play, rules
 

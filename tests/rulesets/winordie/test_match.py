@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.ruleset import Roster
+from sheets_gm.engine.ruleset import Roster
 from sheets_gm.rulesets.winordie.enums import ActionKind, Mode, Phase, ResolveMode
 from sheets_gm.rulesets.winordie.orders import Action, WodOrders
 from sheets_gm.rulesets.winordie.settings import WodSettings

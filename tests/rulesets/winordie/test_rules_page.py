@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.engine.core.settings import settings_table
+from sheets_gm.engine.settings import settings_table
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from tests.paths import DOCS
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.core.ruleset import GM, Window
+from sheets_gm.engine.ruleset import GM, Window
 from sheets_gm.rulesets.winordie.enums import ActionKind, GmKind, ResolveMode, Side, Trigger
 from sheets_gm.rulesets.winordie.gm import Adjustment
 from sheets_gm.rulesets.winordie.movement import reachable
@@ -25,12 +25,12 @@ from sheets_gm.rulesets.winordie.state import Pending, Unit, WodState
 from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.between import adjust_match
+from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.window_autoplay import type_bot_orders
-from sheets_gm.sync.window_between import adjust_window_match
-from sheets_gm.sync.window_create import create_window_match
-from sheets_gm.sync.window_poll import poll
 from tests.fakes.memory import MemoryBackend
 from tests.rulesets.winordie.helpers import SEED, deployed, rules, step
 
@@ -419,7 +419,7 @@ def _deployed_in_sheets(r: WodRuleset) -> _SheetMatch:
     board, engine = MemoryBackend("board"), MemoryBackend("engine")
     seats = {s: MemoryBackend(s) for s in roster.seats}
     sheets = MatchSheets(roster.seats, board, engine, tuple(seats[s] for s in roster.seats))
-    create_window_match(sheets, r, roster, seed=SEED)
+    create_match(sheets, r, roster, seed=SEED)
     bots = {s: r.bots()["advance"].make(f"sheets/{s}") for s in roster.seats}
     for _ in range(2):  # both deployments, typed into the sheets
         type_bot_orders(sheets, type(r), bots)
@@ -438,7 +438,7 @@ def test_feedback_before_a_row_resolves_never_shows_a_hidden_target_or_the_dice(
     assert enemy.hidden and enemy.at is not None
     beside = next(h for h in r.rules.board.neighbours(enemy.at)
                   if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
-    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, unit.id, beside.label, "set the test up")])
+    adjust_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, unit.id, beside.label, "set the test up")])
     match.type(seat, "actions", 0, {"unit": unit.id, "action": "attack", "target": enemy.token})
     report = poll(match.sheets, type(r), now=NOW)  # not ready: an idle poll writes feedback only
     assert not report.resolved and report.feedback_written
@@ -485,7 +485,7 @@ def test_a_token_revealed_by_a_row_is_named_again_by_later_rows_and_after_the_go
     assert enemy.hidden and enemy.at is not None
     beside = next(h for h in r.rules.board.neighbours(enemy.at)
                   if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
-    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, attacker.id, beside.label, "set the test up")])
+    adjust_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, attacker.id, beside.label, "set the test up")])
     attack = {"unit": attacker.id, "action": "attack", "target": enemy.token}
     match.type(seat, "actions", 0, attack)
     match.type(seat, "actions", 1, {**attack, "target": enemy.token.upper()})
@@ -498,7 +498,7 @@ def test_a_token_revealed_by_a_row_is_named_again_by_later_rows_and_after_the_go
     second = _first(state, seat, "Sol Commander")
     free = next(h for h in r.rules.board.neighbours(enemy.at) if h != beside and state.unit_at(h) is None
                 and not r.rules.board.terrain[h].obstacle)
-    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, second.id, free.label, "set the test up")])
+    adjust_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, second.id, free.label, "set the test up")])
     match.type(seat, "actions", 0, {**attack, "unit": second.id})
     match.type(seat, "seat", 0, {"ready": True})
     assert poll(match.sheets, type(r), now=NOW, dry_run=True).rejected == []
@@ -535,7 +535,7 @@ def _interrupted(r: WodRuleset) -> _Interrupted:
     assert drummer.at is not None and archer.at is not None
     beside = next(h for h in r.rules.board.neighbours(drummer.at)
                   if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
-    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, attacker.id, beside.label, "set the test up")])
+    adjust_match(match.sheets, type(r), [Adjustment(GmKind.MOVE, attacker.id, beside.label, "set the test up")])
     match.type(reactor, "reactions", 0, {"unit": drummer.id, "ability": ability, "when": "attacked"})
     step_to = min(reachable(r.rules.board, r.settings, state, archer), key=lambda h: (h.row, h.col))
     other, other_to = next((u, h) for u in state.units if u.owner == acting and u not in (archer, attacker)
@@ -573,7 +573,7 @@ def test_rows_a_reaction_stops_stay_on_her_sheet_moved_up_saying_why_and_resolve
     idle = poll(match.sheets, type(r), now=NOW)  # read again as they stand: nothing waits, the reason stays
     assert not idle.resolved and idle.rejected == [] and f"{who} this row" in str(match.value(acting, "actions", 0,
                                                                                               "feedback"))
-    adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.DONE, "1", "", "the drum is heard")])
+    adjust_match(match.sheets, type(r), [Adjustment(GmKind.DONE, "1", "", "the drum is heard")])
     assert f"{who} this row" in str(match.value(acting, "actions", 0, "feedback"))
     match.type(acting, "seat", 0, {"go": True})
     assert poll(match.sheets, type(r), now=NOW).resolved
@@ -671,7 +671,7 @@ def test_an_adjustment_that_ends_the_match_says_so() -> None:
     r = rules()
     match = _deployed_in_sheets(r)
     loser = match.state.acting
-    quiet = adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.CRYSTALS, loser, "1", "test")])
+    quiet = adjust_match(match.sheets, type(r), [Adjustment(GmKind.CRYSTALS, loser, "1", "test")])
     assert quiet.over == ""
-    report = adjust_window_match(match.sheets, type(r), [Adjustment(GmKind.MORALE, loser, "0", "test")])
+    report = adjust_match(match.sheets, type(r), [Adjustment(GmKind.MORALE, loser, "0", "test")])
     assert "glorious victory" in report.over

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.ruleset import Outcome, Window
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.ruleset import Outcome, Window
 from sheets_gm.rulesets.gvg.enums import Skill
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.sheet.board import (

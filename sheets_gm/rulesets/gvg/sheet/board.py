@@ -8,8 +8,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sheets_gm.engine.core.dice import TurnDice
-from sheets_gm.engine.core.grid import Coord
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.enums import Role, Status, Terrain
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
 from sheets_gm.rulesets.gvg.state import GvgState, Player

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from sheets_gm.engine.core.grid import Coord, CoordError
+from sheets_gm.engine.grid import Coord, CoordError
 from sheets_gm.rulesets.gvg.enums import Action, Skill
 from sheets_gm.rulesets.gvg.state import PlayerOrder
 from sheets_gm.sheets.layout import CellValue

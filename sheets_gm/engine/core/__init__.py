@@ -1,1 +1,0 @@
-"""The small core shared by every ruleset: grid geometry, keyed dice, settings, events."""

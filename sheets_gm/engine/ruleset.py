@@ -1,0 +1,364 @@
+"""The interface every ruleset implements: declared traits plus pure functions over its own types.
+
+A game is a ruleset: one package of engine code plus one template folder. The core (sync,
+commands, scenarios, simulations, conformance test) knows no game by name; it asks the
+ruleset, through this interface, everything it needs:
+
+- **traits**, declared up front like OpenSpiel's ``_GAME_TYPE``: how turns work, who submits
+  (teams, players or sides, and maybe a judge), what is hidden, which board, how many seats;
+- **settings**: a frozen dataclass of named house rules (``engine.settings``);
+- **set-up**: a new match from a roster of seats and members;
+- **windows**: the submission round now open (a phase, the seats that act), so the sync
+  knows whom to wait for; a finished match has none;
+- **check** and **resolve**: a verdict per order, in words a player understands, then the
+  new state and the events of the log;
+- **outcome**, **views** (what one seat may see; ``None`` is the public board), **GM events**
+  (logged adjustments the ruleset accepts) and **bots**;
+- codecs (``engine.codecs``) so states, orders and GM events travel as JSON (engine tab, history,
+  replays), declared as class attributes.
+
+A ruleset *instance* is bound to one match's fixed part (its settings and board), the way a
+python-chess variant is a class with its own rules: ``RulesetClass.create(settings, board)``.
+States and orders are the ruleset's own plain typed data; the core treats them as opaque
+and only moves them through the functions below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+from sheets_gm.engine.codecs import Codec
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+
+if TYPE_CHECKING:
+    from sheets_gm.scenario.codec import ScenarioCodec
+    from sheets_gm.sheets.adapter import SheetAdapter
+    from sheets_gm.simulate.figures import MatchTally, SimulationSpec
+
+StateT = TypeVar("StateT")
+OrdersT = TypeVar("OrdersT")
+GmEventT = TypeVar("GmEventT")
+_StateIn = TypeVar("_StateIn", contravariant=True)
+_OrdersOut = TypeVar("_OrdersOut", covariant=True)
+
+#: The seat name of a judge who enters results (the Coalition game's): a window may list it.
+JUDGE = "judge"
+
+#: The name a sheet adapter's ``panel`` is asked for to fill the GM's own tab (in the GM's engine
+#: spreadsheet): what the GM must do by hand, such as card effects to apply. Never a seat.
+GM = "gm"
+
+
+class TurnStructure(StrEnum):
+    """How submissions follow each other."""
+
+    SIMULTANEOUS = "simultaneous"  # every seat submits in the same window (the guild game, Coalition, Champions)
+    SEQUENTIAL = "sequential"  # one seat at a time, in roster order (Wesnoth)
+    ALTERNATING = "alternating"  # two seats take turns, the other reacting (Win or Die)
+
+
+class SeatKind(StrEnum):
+    """Who submits orders: a seat is one order-writing party."""
+
+    TEAM = "team"  # several members, a captain (the guild game)
+    PLAYER = "player"  # one person (Wesnoth, Champions, Win or Die)
+    SIDE = "side"  # many players, many armies (Coalition)
+
+
+class Information(StrEnum):
+    """What a seat may not see."""
+
+    PERFECT = "perfect"  # everything is public
+    PRIVATE_ORDERS = "private_orders"  # the state is public, orders are private until resolved
+    HIDDEN_STATE = "hidden_state"  # parts of the state itself are hidden (units face down, tile-mates only)
+
+
+class BoardKind(StrEnum):
+    """The board's geometry, served by ``engine.topology``."""
+
+    SQUARE = "square"
+    HEX = "hex"
+    PLANES = "planes"  # named-square planes (column number + row letter), some wrapping
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetTraits:
+    """What a ruleset declares about itself."""
+
+    name: str  # the registry name, as typed in match.toml and scenario files
+    title: str  # for people
+    turn_structure: TurnStructure
+    seat_kind: SeatKind
+    information: Information
+    board_kind: BoardKind
+    judge: bool  # whether a human judge enters results in a window of their own
+    min_seats: int
+    max_seats: int
+    max_windows: int  # an upper bound on the windows of a match with the default settings (conformance)
+    settings_type: type[Any]
+    default_board: str  # the file of the default board in the template folder ``templates/<name>/``
+    # Roster groups that are no seat: a roster row may name one instead of a seat (Coalition's mercenary
+    # bands, which nobody plays: the engine moves them).
+    roster_groups: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One roster row: a person (or a unit or army the ruleset names) belonging to a seat.
+
+    ``fields`` holds the ruleset's own roster columns by lower-case header (``role``,
+    ``captain``, ``faction``…); the ruleset checks them in ``new_match``."""
+
+    name: str
+    seat: str
+    fields: Mapping[str, str] = field(default_factory=dict)
+    email: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """The seats of a match in turn order, and their members."""
+
+    seats: tuple[str, ...]
+    members: tuple[Member, ...] = ()
+
+    def of(self, seat: str) -> tuple[Member, ...]:
+        """The members of ``seat``, in roster order."""
+        return tuple(m for m in self.members if m.seat == seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One round of submissions: what is open now, and for whom.
+
+    ``key`` identifies the window within the match and stamps what players type for it (a
+    row typed for another window is stale); ``turn`` keys the dice of what it resolves."""
+
+    key: str  # e.g. "7" (turn 7), "3/equip" (Champions), "12/Ann" (Wesnoth)
+    label: str  # for people: "turn 7", "round 3 · equip and fight", "turn 12 · Ann"
+    phase: str  # the ruleset's phase name; the sheet template opens the input tables of this phase
+    seats: tuple[str, ...]  # the seats that submit (JUDGE for a judge's window)
+    turn: int  # the dice of this window's resolution are keyed by it
+    stepwise: bool = False  # rows may resolve one by one as their Go box is ticked (Wesnoth's ``step``)
+    waits_for: tuple[str, ...] | None = None  # the seats whose Ready is awaited; None: every seat that acts
+
+    @property
+    def awaited(self) -> tuple[str, ...]:
+        """The seats the window waits for (Win or Die's acting player, not her opponent setting reactions)."""
+        return self.seats if self.waits_for is None else self.waits_for
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The engine's answer to one part of one order, shown in the row's feedback cell."""
+
+    seat: str
+    subject: str  # the row's key: a player, unit or army name, or the seat itself for seat-wide orders
+    part: str  # which part of the order: "move", "action", "skill", "recruit"…
+    accepted: bool
+    message: str  # a sentence a player understands: "G9 is 5 steps away; your roll is 3"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished match ended: the winning seats (none is a draw) and a sentence."""
+
+    winners: tuple[str, ...]
+    text: str
+
+
+@dataclass
+class Resolution(Generic[StateT]):
+    """What resolving a window (or applying a GM event) produced.
+
+    ``unused`` names, per seat, the rows (by subject) whose orders were read but not carried out, each
+    with why: Win or Die's rows from the one a reaction interrupted. While the window stays open the sync
+    keeps them typed, that sentence in their feedback, instead of clearing them. Most rulesets use every
+    order they read and leave it empty. ``verdicts`` are the answers a resolver gave while it ran, for a
+    game whose check is its resolution run on a copy (empty when the game checks separately)."""
+
+    state: StateT
+    events: list[Event]
+    unused: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    verdicts: list[Verdict] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class GmOption:
+    """One option of ``sheets-gm adjust --<flag> VALUE``: a kind of logged GM event the ruleset accepts."""
+
+    flag: str  # "coins"
+    metavar: str  # "TEAM=N"
+    help: str
+    repeatable: bool = True
+
+
+def split_option(option: str, value: str, form: str, example: str) -> tuple[str, str]:
+    """An ``adjust`` option's ``KEY=VALUE`` split in two, or a ValueError naming the option and the accepted form.
+
+    >>> split_option("--coins", "red=5", "TEAM=COINS", "red=5")
+    ('red', '5')
+    """
+    key, sep, rest = value.partition("=")
+    if not sep or not key.strip() or not rest.strip():
+        raise ValueError(f"{option} {value!r}: write {form}, like {example}")
+    return key.strip(), rest.strip()
+
+
+class Bot(Protocol[_StateIn, _OrdersOut]):
+    """Plays one seat: returns that seat's orders for the open window (``merge_orders`` joins the seats')."""
+
+    def orders(self, state: _StateIn, seat: str, dice: TurnDice) -> _OrdersOut: ...
+
+
+@dataclass(frozen=True, slots=True)
+class BotKind:
+    """A kind of bot a ruleset offers: ``make(seed)`` gives one, ``help`` says how it plays."""
+
+    name: str
+    help: str
+    make: Callable[[str], Bot[Any, Any]]
+
+
+class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
+    """A game's rules bound to one match's settings and board; every method is pure."""
+
+    traits: ClassVar[RulesetTraits]
+
+    @classmethod
+    def create(cls, settings: Any, board: str) -> Ruleset[StateT, OrdersT, GmEventT]:
+        """The rules of a match: its settings (an instance of ``traits.settings_type``) and its
+        board as text (the match's, or the default one of its template folder); ValueError
+        naming the line of a board that does not parse."""
+        ...
+
+    @property
+    def settings(self) -> Any:
+        """The match's settings."""
+        ...
+
+    @property
+    def board_text(self) -> str:
+        """The board as text, as the engine record stores it."""
+        ...
+
+    # -- set-up ----------------------------------------------------------------------------
+    def sample_roster(self) -> Roster:
+        """A full roster of made-up members: what demos, simulations and the conformance test play."""
+        ...
+
+    def new_match(self, roster: Roster, seed: bytes) -> StateT:
+        """The state before the first window (set-up draws, such as spawn tiles, are keyed by ``seed``);
+        ValueError naming the roster line for a bad roster."""
+        ...
+
+    def opening_events(self, state: StateT, seed: bytes) -> list[Event]:
+        """The public events of ``new_match``'s set-up draws (who plays first…), for the Log of a new
+        match: the same draws from the same ``seed``; none for a game whose set-up draws nothing."""
+        ...
+
+    # -- codecs ------------------------------------------------------------------------------
+    # Declared as class attributes (``state_codec = Codec.of(MyState)``); properties here only because a
+    # ClassVar cannot hold the protocol's type variables.
+    @property
+    def state_codec(self) -> Codec[StateT]:
+        """States as JSON: the engine tab, the history and the replays store them."""
+        ...
+
+    @property
+    def orders_codec(self) -> Codec[OrdersT]:
+        """A window's orders as JSON: the history and the replays store them."""
+        ...
+
+    @property
+    def gm_event_codec(self) -> Codec[GmEventT]:
+        """GM events as JSON: the history stores them until the next resolution."""
+        ...
+
+    # -- play --------------------------------------------------------------------------------
+    def seats(self, state: StateT) -> tuple[str, ...]:
+        """Every seat of the match, in turn order."""
+        ...
+
+    def window(self, state: StateT) -> Window | None:
+        """The submission window open now; None once the match is over."""
+        ...
+
+    def dice(self, seed: bytes, state: StateT, pins: Mapping[str, Any] | None = None) -> TurnDice:
+        """The keyed dice of the open window's resolution."""
+        ...
+
+    def no_orders(self) -> OrdersT:
+        """The orders of a window in which nobody submitted anything."""
+        ...
+
+    def merge_orders(self, parts: Mapping[str, OrdersT]) -> OrdersT:
+        """One window's orders from each seat's part (what bots and seat sheets produce)."""
+        ...
+
+    def check(self, state: StateT, orders: OrdersT, dice: TurnDice) -> list[Verdict]:
+        """A verdict per order part; refused parts are left out by ``resolve``."""
+        ...
+
+    def resolve(self, state: StateT, orders: OrdersT, dice: TurnDice) -> Resolution[StateT]:
+        """The window resolved: the new state (the input is not changed) and the events."""
+        ...
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        """How the match ended, or None while it goes on."""
+        ...
+
+    def view(self, state: StateT, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON-ready data; ``None`` is the public board (nobody's view)."""
+        ...
+
+    def secrets(self, state: StateT, seat: str) -> list[str]:
+        """Texts only ``seat`` may see (a hidden unit's id and hex, a bag's items): the conformance
+        test checks that no other seat's view and no public view contains any of them."""
+        ...
+
+    # -- the GM ------------------------------------------------------------------------------
+    @classmethod
+    def gm_options(cls) -> tuple[GmOption, ...]:
+        """The options of ``adjust``: the logged corrections this ruleset accepts."""
+        ...
+
+    @classmethod
+    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
+                               reason: str) -> list[GmEventT]:
+        """GM events from ``adjust``'s options by flag, for a match of ``seats`` (ValueError naming the
+        option and what it accepts). Whether an event fits the state is ``apply_gm_event``'s to say."""
+        ...
+
+    def apply_gm_event(self, state: StateT, event: GmEventT) -> Resolution[StateT]:
+        """A GM event applied (the input state is not changed), with its logged events."""
+        ...
+
+    # -- the sheet ---------------------------------------------------------------------------
+    def sheet(self) -> SheetAdapter[StateT, OrdersT] | None:
+        """The sheet adapter the generic sync drives (``sheets.adapter``): what the ruleset's
+        ``templates/<name>/sheet.yaml`` cannot say. None for a ruleset whose sheets are not yet on it."""
+        ...
+
+    # -- tests -------------------------------------------------------------------------------
+    @classmethod
+    def scenario_codec(cls) -> ScenarioCodec:
+        """The reader and runner of this ruleset's scenario files (``docs/scenarios.md``)."""
+        ...
+
+    # -- bots --------------------------------------------------------------------------------
+    def bots(self) -> Mapping[str, BotKind]:
+        """The kinds of bot by name, the default first."""
+        ...
+
+    def simulation(self) -> SimulationSpec:
+        """What ``simulate`` reports for this ruleset."""
+        ...
+
+    def tally(self, start: StateT) -> MatchTally:
+        """A fresh reader of one simulated match that starts at ``start``."""
+        ...

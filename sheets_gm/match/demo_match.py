@@ -1,0 +1,94 @@
+"""The demo of a ruleset on the generic sync: a whole bot match on local workbooks.
+
+Files as a GM with private orders would lay them out: the public board, one workbook per seat
+(its orders and what only it may see), the judge's if the game has one, and the GM's engine.
+Each window, the bots of the seats acting type their orders into their own workbook and tick
+Ready, as players would in LibreOffice; then the real sync reads, checks, resolves and writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rich.console import Console
+
+from sheets_gm.console import CommandConsole
+from sheets_gm.engine.registry import create_ruleset, get_ruleset
+from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
+from sheets_gm.sheets.local import create_workbook
+from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.export import export_match
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.sheets import MatchSheets
+
+
+@dataclass
+class WindowDemoResult:
+    """How the demo match went and where its files are."""
+
+    files: dict[str, Path]  # role → workbook
+    windows: int
+    result: str
+    seed_hash: str
+    export: Path | None = None  # the export folder (CSV per tab, replay.json), once the match is over
+
+
+def _workbook(path: Path, first_tab: str) -> SheetBackend:
+    """A new workbook whose first tab is the one the match lays out first (the engine's is an About tab:
+    a workbook needs a visible tab, and the engine tab is hidden)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in (path, *path.parent.glob(f".{path.name}*")):
+        stale.unlink(missing_ok=True)
+    about: Grid = [["The engine of a sheets-gm match: do not edit."]]
+    values: dict[str, Grid] = {"A1": about} if first_tab == "About" else {}
+    return create_workbook(path, WorkbookLayout("sheets-gm demo", (TabLayout(first_tab, rows=1, cols=1,
+                                                                              values=values),)), overwrite=True)
+
+
+def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Console | None = None,
+                    bot: str | None = None, max_windows: int | None = None) -> WindowDemoResult:
+    """Play a bot match of ``ruleset_name`` in ``folder`` with the ruleset's sample roster: to its end, or
+    ``max_windows`` windows; then export it into ``folder/export`` (the seed revealed, as at a match's end)."""
+    out = console or CommandConsole()
+    rules = create_ruleset(ruleset_name)
+    roster = rules.sample_roster()
+    files = {"board": folder / "board.xlsx", "engine": folder / "gm" / "engine.xlsx"}
+    files |= {f"orders {seat}": folder / f"orders-{seat}.xlsx" for seat in roster.seats}
+    if rules.traits.judge:
+        files["judge"] = folder / "gm" / "judge.xlsx"
+    tabs = ruleset_sheet_spec(ruleset_name).tabs
+    first = {"board": tabs.board, "engine": "About", "judge": tabs.judge}
+    backends = {role: _workbook(path, first.get(role) or tabs.orders.format(seat=role.removeprefix("orders ")))
+                for role, path in files.items()}
+    sheets = MatchSheets(roster.seats, backends["board"], backends["engine"],
+                         tuple(backends[f"orders {seat}"] for seat in roster.seats), backends.get("judge"))
+    match_seed = hashlib.sha256(f"sheets-gm demo {ruleset_name} {seed}".encode()).digest()
+    record = create_match(sheets, rules, roster, seed=match_seed, title=f"sheets-gm demo · {rules.traits.title}")
+    out.print(f"Demo {rules.traits.title} match created in [bold]{folder}[/] — seed hash {record.seed_hash[:16]}…")
+    kinds = rules.bots()
+    make = kinds[bot or next(iter(kinds))].make
+    bots = {seat: make(f"{seed}/{seat}") for seat in (*roster.seats, JUDGE)}
+    cls = get_ruleset(ruleset_name)
+    now = datetime.now(UTC)
+    windows = 0
+    result = ""
+    for _ in range(rules.traits.max_windows + 1 if max_windows is None else max_windows):
+        type_bot_orders(sheets, cls, bots)
+        report = poll(sheets, cls, now=now, force=True)
+        result = report.result
+        if not report.resolved:
+            break
+        windows += 1
+        out.print(f"{report.window[:1].upper()}{report.window[1:]}: {result}")
+        if report.finished:
+            break
+    export = folder / "export"
+    export_match(sheets, cls, export)
+    return WindowDemoResult(files, windows, result, record.seed_hash, export)

@@ -1,0 +1,285 @@
+"""A configured match of a ruleset on the generic sync: create it, and poll it under the match lock.
+
+A ruleset whose ``sheet()`` gives an adapter runs here; the commands ask ``on_window_sync``
+which way a match goes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+
+from sheets_gm.engine.dice import new_seed
+from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
+from sheets_gm.engine.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
+from sheets_gm.engine.settings import SettingError, parse_settings
+from sheets_gm.engine.words import counted
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
+from sheets_gm.match.privacy import refuse_exposures
+from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
+from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
+from sheets_gm.match.team_check import row_emails, team_warnings
+from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
+from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.grow import LayoutOwners
+from sheets_gm.sync.lock import match_lock
+from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
+from sheets_gm.sync.poll import WindowReport, poll
+from sheets_gm.sync.share import share_match, sharing_plan
+from sheets_gm.sync.sheets import MatchSheets
+
+
+@cache
+def on_window_sync(ruleset: str) -> bool:
+    """Whether matches of ``ruleset`` can run through spreadsheets (its ruleset has a sheet adapter)."""
+    return create_ruleset(ruleset).sheet() is not None
+
+
+def require_sheets(ruleset: str, where: str) -> None:
+    """ConfigError when ``ruleset`` cannot run through spreadsheets yet (no sheet adapter), naming what runs."""
+    cls = get_ruleset(ruleset)
+    if on_window_sync(ruleset):
+        return
+    name = cls.traits.name
+    raise ConfigError(f"{where}: the {cls.traits.title} ruleset has no sheets yet (its sheet adapter is not "
+                      f"written): its rules run in `sheets-gm scenario tests/scenarios/{name}/` and "
+                      f"`sheets-gm simulate {name}`, not in a match")
+
+
+def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
+                     dry_run: bool = False, window: str | None = None) -> WindowReport:
+    """One poll of the match under the match lock (``window``: force only that window, see ``poll``)."""
+    with match_lock(config.lock_path):
+        try:
+            return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
+                        next_deadline=config.schedule.next_deadline, dry_run=dry_run,
+                        owners=lambda: layout_owners(config, sheets))
+        except OldLayoutError as exc:
+            raise exc.for_config(config.path) from None
+
+
+def configured_ruleset(config: MatchConfig) -> AnyRuleset:
+    """The rules the config describes: its house rules on its board (or the ruleset's default board)."""
+    cls = get_ruleset(config.ruleset)
+    settings = parse_settings(cls.traits.settings_type, config.settings, where=f"{config.path} [settings]",
+                              folder=config.folder)
+    if config.map is None:
+        board = default_board_text(config.ruleset)
+    else:
+        try:
+            board = config.map.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SheetAccessError(f"{config.path}: map: no file at {config.map}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SheetAccessError(f"{config.path}: map: {config.map} cannot be read as text ({exc})") from None
+    try:
+        return cls.create(settings, board)
+    except SettingError as exc:  # a file a setting names (e.g. a unit table) that does not read
+        raise SettingError(f"{config.path} [settings]: {exc}") from None
+    except ValueError as exc:
+        where = config.map if config.map is not None else f"the default {config.ruleset} board"
+        raise SeatRosterError(f"{config.path}: map: {where}: {exc}") from None
+
+
+def _local_files(config: MatchConfig) -> dict[Path, str]:
+    """Each distinct workbook of a local match with the first tab it gets when created."""
+    spec = ruleset_sheet_spec(config.ruleset)
+    files: dict[Path, str] = {config.local_path(config.board): spec.tabs.board}
+    for seat, where in zip(config.seats, config.orders, strict=True):
+        files.setdefault(config.local_path(where), spec.tabs.orders.format(seat=seat))
+    if config.judge:
+        files.setdefault(config.local_path(config.judge), spec.tabs.judge)
+    files.setdefault(config.local_path(config.engine), "About")
+    return files
+
+
+def match_in_words(record: MatchRecord) -> str:
+    """A match as a GM knows it: ``a gvg match at turn 7 (6 windows resolved, seed hash 1a2b3c4d5e6f…)``."""
+    window = record.ruleset.window(record.state)
+    where = f"at {window.label}" if window is not None else "that is over"
+    return (f"a {record.name} match {where} ({counted(record.resolved, 'window')} resolved, seed hash "
+            f"{record.seed_hash[:12]}…)")
+
+
+def _match_replaced(config: MatchConfig) -> str:
+    """The match the local workbooks of ``config`` hold, in words, before --overwrite moves them aside ('' when
+    they hold none, or none that can be read)."""
+    if not all(path.exists() for path in _local_files(config)):
+        return ""
+    try:
+        sheets = open_match_sheets(config)
+        tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+        if tab not in sheets.engine.tab_names():
+            return ""
+        (grid,) = sheets.engine.read([engine_read_range(tab)])
+        return match_in_words(parse_match_record(grid[1:], f"tab {tab!r}"))
+    except (SheetError, MatchRecordError, ValueError):
+        return ""
+
+
+def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
+    """MatchExistsError when an engine tab holds a match (readable or not): the configured engine's, or one
+    in another file of the match (its engine before the config moved it: ``repair`` moves it)."""
+    tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+    for backend in sheets.write_order():
+        if backend is not sheets.engine and _holds_record(backend, tab):
+            raise MatchExistsError(f"{backend.name} holds the engine tab of a match, and the config names "
+                                   f"{sheets.engine.name} as the engine; init never replaces a match. To move the "
+                                   f"engine there, run sheets-gm repair -c {config.path}")
+    if not _holds_record(sheets.engine, tab):
+        return
+    (grid,) = sheets.engine.read([engine_read_range(tab)])
+    try:
+        refuse_old_layout(get_ruleset(config.ruleset), grid, config.path)
+    except OldLayoutError as exc:
+        raise MatchExistsError(f"{exc}; init never replaces a match ({sheets.engine.name})") from None
+    try:
+        record = parse_match_record(grid[1:], f"tab {tab!r}")
+    except MatchRecordError as exc:
+        raise MatchExistsError(f"{sheets.engine.name} has an engine tab that cannot be read ({exc}); init never "
+                               "replaces a match. Restore the engine tab from a backup or the export") from None
+    raise MatchExistsError(f"{sheets.engine.name} already holds {match_in_words(record)}; init never replaces "
+                           f"one. If its layout was edited (a header moved, a tab renamed), run sheets-gm repair -c "
+                           f"{config.path}: it lays every tab out again and keeps the match and what was typed. To "
+                           "start a new match, export "
+                           "this one first, then run init --overwrite (local workbooks are kept aside as backups) or "
+                           "point the config at new spreadsheets")
+
+
+def _holds_record(backend: SheetBackend, tab: str) -> bool:
+    """Whether ``backend`` has an engine tab ``tab`` with anything in its value column."""
+    if tab not in backend.tab_names():
+        return False
+    (grid,) = backend.read([engine_read_range(tab)])
+    return any(v not in (None, "") for row in grid[1:] for v in row[1:2])
+
+
+def editor_emails(config: MatchConfig, roster: Roster) -> dict[str, tuple[str, ...]]:
+    """Who may type in each seat's cells (its members' e-mails) and in the judge's (the config's GMs)."""
+    emails = seat_emails(roster)
+    if config.gm_emails:
+        emails[JUDGE] = tuple(config.gm_emails)
+    return emails
+
+
+def layout_owners(config: MatchConfig, sheets: MatchSheets) -> LayoutOwners:
+    """What a tab laid out again keeps of init's layout: the typed cells' editors (the roster's e-mails, the
+    judge's) and the spreadsheets' title; read when a resolution grows a table."""
+    roster = repair_roster(config, sheets)
+    return LayoutOwners(editor_emails(config, roster), row_emails(roster), config.title)
+
+
+def repair_roster(config: MatchConfig, sheets: MatchSheets) -> Roster:
+    """The roster ``repair`` lays the typed cells out for: the config's roster file, else the Roster tab, else
+    the seats alone (a roster given to init with ``--roster`` alone is not known here)."""
+    traits = get_ruleset(config.ruleset).traits
+    if config.roster is not None:
+        roster: Roster | None = roster_file_of(traits, config.roster, config.seats)
+    else:
+        roster = read_roster_tab(sheets.engine, ruleset_sheet_spec(config.ruleset), traits, config.seats)
+    return roster or Roster(config.seats)
+
+
+def roster_file_of(traits: RulesetTraits, path: Path, seats: tuple[str, ...]) -> Roster:
+    """The roster CSV ``path`` read for the ruleset of ``traits`` (its seat word, its roster groups)."""
+    return read_seat_roster(path, seats, seat_word=traits.seat_kind.value, groups=traits.roster_groups)
+
+
+def _check_roster(ruleset: AnyRuleset, roster: Roster, where: object) -> None:
+    """SeatRosterError naming ``where`` when the ruleset refuses the roster (nothing is written before)."""
+    try:
+        ruleset.new_match(roster, b"check the roster before anything is written")
+    except ValueError as exc:
+        raise SeatRosterError(f"roster {where}: {exc}") from None
+
+
+def _seats_alone_refused(ruleset: AnyRuleset, seats: tuple[str, ...]) -> str:
+    """Why the ruleset cannot start a match from the seats alone (it needs members), or '' if it can."""
+    try:
+        ruleset.new_match(Roster(seats), b"check the roster before anything is written")
+    except ValueError as exc:
+        return str(exc)
+    return ""
+
+
+def uneven_teams(traits: RulesetTraits, roster: Roster) -> list[str]:
+    """A warning when a game of teams starts with teams of different sizes (allowed, but seldom meant).
+
+    >>> from types import SimpleNamespace
+    >>> from sheets_gm.engine.ruleset import Member
+    >>> roster = Roster(("red", "blue"), (Member("Ann", "red"), Member("Bo", "red"), Member("Cy", "blue")))
+    >>> uneven_teams(SimpleNamespace(seat_kind=SeatKind.TEAM), roster)
+    ['the teams are uneven: red 2, blue 1']
+    >>> uneven_teams(SimpleNamespace(seat_kind=SeatKind.PLAYER), roster)
+    []
+    """
+    if traits.seat_kind is not SeatKind.TEAM or not roster.members:
+        return []
+    sizes = {seat: sum(1 for m in roster.members if m.seat == seat) for seat in roster.seats}
+    if len(set(sizes.values())) <= 1:
+        return []
+    return ["the teams are uneven: " + ", ".join(f"{seat} {n}" for seat, n in sizes.items())]
+
+
+def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None,
+                      overwrite: bool = False, share: bool = True, notify: bool = True, seed: bytes | None = None,
+                      sheets: MatchSheets | None = None) -> InitOutcome:
+    """Create the configured match: roster from the file, else from the Roster tab, else the seats alone;
+    every tab laid out, the first window drawn, the spreadsheets shared (``share``; ``notify``: with
+    Google's e-mails). A ruleset that needs members and has no roster yet gets the Roster tab laid out
+    (``InitOutcome.roster_tab``) and nothing else. Bad input (a roster file, the board, the settings) is
+    refused before anything is written."""
+    refuse_exposures(config)
+    ruleset = configured_ruleset(config)
+    spec = ruleset_sheet_spec(config.ruleset)
+    roster_path = roster_file or config.roster
+    roster = roster_file_of(ruleset.traits, roster_path, config.seats) if roster_path else None
+    refusal = ""
+    if roster is not None:
+        _check_roster(ruleset, roster, roster_path)
+    else:
+        refusal = _seats_alone_refused(ruleset, config.seats)
+    outcome = InitOutcome()
+    if config.backend is BackendKind.LOCAL:
+        if overwrite:
+            outcome.replaced = _match_replaced(config)
+        outcome.backups = prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"), _local_files(config))
+    elif overwrite:
+        raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
+                               "spreadsheets (the old match stays as it is)")
+    sheets = sheets or open_match_sheets(config)
+    outcome.where = [b.name for b in sheets.write_order()]
+    _refuse_existing_match(sheets, config)
+    if roster is None:
+        roster = read_roster_tab(sheets.engine, spec, ruleset.traits, config.seats)
+        if roster is not None:
+            _check_roster(ruleset, roster, f"{sheets.engine.name} tab {spec.tabs.roster!r}")
+        elif refusal:
+            columns = roster_columns(ruleset)
+            lay_out_roster_tab(sheets.engine, spec, columns, (*config.seats, *ruleset.traits.roster_groups),
+                               config.title)
+            outcome.roster_tab, outcome.roster_where, outcome.roster_columns = (spec.tabs.roster, sheets.engine.name,
+                                                                                columns)
+            outcome.roster_example = roster_example(ruleset, columns)
+            outcome.warnings = [f"the {ruleset.traits.title} rules cannot start from the seats alone ({refusal})"]
+            return outcome
+        else:
+            roster = Roster(config.seats)
+    deadline = config.schedule.next_deadline(now)
+    emails = editor_emails(config, roster)
+    record = create_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
+                                 member_emails=row_emails(roster), deadline=deadline,
+                                 schedule_text=config.schedule.describe(), title=config.title)
+    outcome.seed_hash = record.seed_hash
+    outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
+    outcome.warnings += uneven_teams(ruleset.traits, roster)
+    outcome.warnings += team_warnings(ruleset.traits.seat_kind, roster, google=config.backend is BackendKind.GOOGLE)
+    outcome.deadline = deadline
+    if share:
+        outcome.shared = share_match(sharing_plan(sheets, emails, config.gm_emails), notify=notify)
+    return outcome

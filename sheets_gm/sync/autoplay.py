@@ -1,0 +1,67 @@
+"""Bots that type their orders into a match's sheets as players would (demos, the conformance test).
+
+The bot decides from the state, as a player reads it off the board; the sheet adapter says
+which cells a player would type for those orders; they are typed into the seat's rows and the
+Ready box is ticked. Then the real sync reads them like anything a person typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.engine.ruleset import Bot
+from sheets_gm.sheets.layout import CellValue, a1
+from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sync.read import read_match, seat_backend
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+
+
+class UntypableOrdersError(ValueError):
+    """A bot's orders name a row or column the seat's sheet does not have."""
+
+
+def type_bot_orders(sheets: MatchSheets, ruleset_class: type[AnyRuleset], bots: Mapping[str, Bot[Any, Any]],
+                    *, ready: bool = True) -> dict[str, Any]:
+    """Read the match once, let the bot of each seat acting now decide, and type its orders into its rows
+    (and tick its Ready box unless ``ready`` is False). Returns the orders typed, by seat.
+
+    One read per spreadsheet and one write per spreadsheet that receives orders."""
+    read = read_match(sheets, ruleset_class)
+    record = read.record
+    ruleset = record.ruleset
+    window = ruleset.window(record.state)
+    if window is None:
+        return {}
+    dice = record.dice()
+    batch = WriteBatch()
+    typed: dict[str, Any] = {}
+    for seat in window.seats:
+        bot = bots.get(seat)
+        seat_read = read.seats.get(seat)
+        if bot is None or seat_read is None:
+            continue
+        orders = bot.orders(record.state, seat, dice)
+        typed[seat] = orders
+        backend = seat_backend(sheets, read.tabs, seat)
+        tab = seat_read.tab
+        cells = read.adapter.typed_cells(record.state, window, seat, orders)
+        for table_name, by_subject in cells.items():
+            placed = tab.table(table_name)
+            rows = {r.subject: r.row for r in seat_read.rows if r.table == table_name}
+            for subject, values in by_subject.items():
+                if subject not in rows:
+                    raise UntypableOrdersError(f"{seat}'s table {table_name!r} has no row {subject!r}; its rows are "
+                                               f"{', '.join(rows) or '(none)'}")
+                for key, value in values.items():
+                    placed.spec.column(key)  # KeyError naming the table for an unknown column
+                    batch.put(backend, a1(tab.name, placed.cell(rows[subject] - placed.first_row, key)), [[value]])
+        if ready:
+            for placed in tab.tables:
+                box = placed.spec.of_kind(ColumnKind.READY)
+                if box and placed.spec.open_in(window.phase):
+                    tick: CellValue = True
+                    batch.put(backend, a1(tab.name, placed.cell(0, box[0].key)), [[tick]])
+    batch.run(sheets.write_order())
+    return typed

@@ -1,0 +1,236 @@
+"""Changing a match on the generic sync between two resolutions: GM events (``adjust``) and ``undo``.
+
+Like a resolution, one write per spreadsheet, the engine last (the commit): every seat's tables
+and View tab, the board and the log are drawn again from the new state; rows typed for the
+window that is open afterwards stay as typed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any
+
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.layout import Grid
+from sheets_gm.sheets.spec import ColumnKind, InputTable
+from sheets_gm.sheets.tables import TypedRow, text_of
+from sheets_gm.sync.archive_lines import archive_lines_writes, undo_lines
+from sheets_gm.sync.grow import OwnersSource, grow_tables
+from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells
+from sheets_gm.sync.read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
+from sheets_gm.sync.strays import stray_overlays
+from sheets_gm.sync.writes import (
+    board_writes,
+    public_log_writes,
+    seat_tables_writes,
+    status_line,
+    views_writes,
+)
+
+
+class SyncEvent(Enum):
+    """What the generic sync itself writes to a match's log."""
+
+    UNDO = "undo"
+
+
+class BetweenWindowsError(ValueError):
+    """A GM operation that cannot be done now; the message says why and what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class BetweenReport:
+    """What an adjustment or an undo did."""
+
+    events: list[Event]
+    state: Any
+    write_calls: int
+    restored: int = 0  # undo: rows put back
+    set_aside: int = 0  # undo: rows typed since, set aside in the seats' archives
+    over: str = ""  # adjust: how the match ended if this adjustment ended it ('' while it goes on)
+
+
+def _check_not_interrupted(read: MatchRead) -> None:
+    cut = [seat for seat, s in read.seats.items() if s.pending is not None]
+    if cut:
+        raise BetweenWindowsError(f"the last resolution was interrupted ({', '.join(cut)}'s orders are archived but "
+                                  "not saved); run `sheets-gm sync` to complete it first — nothing was written")
+
+
+def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: Sequence[Event], batch: WriteBatch,
+            kept_rows: dict[str, list[TypedRow]], notes: bool = False,
+            owners: OwnersSource | None = None) -> MatchRecord:
+    """Queue the whole match drawn at ``record``'s state, ``events`` logged; returns the record with its
+    log counters moved on (the caller queues its engine values last). With ``notes``, the rows the last
+    resolution kept unused still say why."""
+    ruleset = record.ruleset
+    state = record.state
+    window = ruleset.window(state)
+    outcome = ruleset.outcome(state)
+    status = status_line(read.adapter, record)
+    dice = record.dice()
+    tabs = grow_tables(sheets, read.tabs, ruleset, read.adapter, state, owners)  # a unit added: its row
+    for seat, seat_read in read.seats.items():
+        backend = seat_backend(sheets, read.tabs, seat)
+        standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
+        kept: dict[str, dict[str, TypedRow]] = {}
+        why: dict[str, dict[str, str]] = {}
+        for row in kept_rows.get(seat, []):
+            if window is not None and row.typed and (row.window == window.key or row.table in standing
+                                                     or not seat_read.writes_in(window, row.table)):  # typed ahead
+                kept.setdefault(row.table, {})[row.subject] = row
+                if notes and seat_read.note(row):
+                    why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
+        overlays = stray_overlays(read.adapter, state, seat, tabs.orders(seat), seat_read.strays, batch, backend)
+        seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
+                           outcome.text if outcome else "", kept, why, overlays)
+    seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,
+                             read.record.state)
+    board_writes(batch, sheets.board, read.tabs, read.adapter, state, status)
+    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events, read.adapter)
+    return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)
+
+
+def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
+                        gm_events: Sequence[Any], owners: OwnersSource | None = None) -> BetweenReport:
+    """Apply GM events in order, all or none; log them and write the match. They are kept in the engine
+    record until the next resolution files them in its history row, so a replay applies them again."""
+    if not gm_events:
+        raise BetweenWindowsError("nothing to change: give one of the corrections this game accepts")
+    read = read_match(sheets, ruleset_class)
+    _check_not_interrupted(read)
+    record = read.record
+    ruleset = record.ruleset
+    if ruleset.window(record.state) is None:
+        raise BetweenWindowsError("the match is over; undo its last window first to change it")
+    state = record.state
+    log: list[Event] = []
+    for event in gm_events:
+        try:
+            result = ruleset.apply_gm_event(state, event)
+        except ValueError as exc:
+            raise BetweenWindowsError(f"{exc} — nothing was written") from None
+        state, log = result.state, log + result.events
+    pending = record.gm_events or {"state_before": ruleset.state_codec.to_json(record.state), "events": []}
+    pending = {**pending, "events": [*pending["events"], *(ruleset.gm_event_codec.to_json(e) for e in gm_events)]}
+    batch = WriteBatch()
+    rows = {seat: list(s.rows) for seat, s in read.seats.items()}
+    new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, notes=True,
+                  owners=owners)
+    batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
+    outcome = ruleset.outcome(state)
+    over = (outcome.text or "the match is over") if outcome is not None else ""
+    return BetweenReport(log, state, batch.run(sheets.write_order()), over=over)
+
+
+def _json_row(grid: Grid, where: str) -> dict[str, Any]:
+    row = grid[0] if grid else []
+    try:
+        data = json.loads(joined_cells(row, 1)) if len(row) > 1 else None
+    except json.JSONDecodeError:
+        data = None
+    if not isinstance(data, dict):
+        raise BetweenWindowsError(f"{where} cannot be read; undo needs it (restore it from an export) — nothing "
+                                  "was written")
+    return data
+
+
+def _unready(table: InputTable, row: TypedRow) -> TypedRow:
+    """A row put back by an undo with its Ready box unticked: the seat says again when it is ready."""
+    boxes = {c.key for c in table.of_kind(ColumnKind.READY)}
+    return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()})
+
+
+def _same_cells(row: TypedRow, other: TypedRow | None) -> bool:
+    """Whether ``other`` holds what ``row`` holds, cell for cell (the empty ones aside)."""
+    if other is None:
+        return False
+
+    def cells(r: TypedRow) -> dict[str, str]:
+        return {k: text_of(v) for k, v in r.values.items() if v not in (None, "", False)}
+
+    return cells(row) == cells(other)
+
+
+def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str,
+                owners: OwnersSource | None = None) -> BetweenReport:
+    """Take back the last resolution: the state before it, its typed rows back in their cells, logged; rows
+    typed since are set aside in the archive. A finished match reopens."""
+    if not reason.strip():
+        raise BetweenWindowsError("an undo needs a reason; it is written to the log")
+    read = read_match(sheets, ruleset_class)
+    _check_not_interrupted(read)
+    record = read.record
+    number = record.resolved
+    if number < 1:
+        raise BetweenWindowsError("nothing to undo: no window of this match has been resolved yet")
+    tabs = read.tabs
+    engine_tab = tabs.spec.tabs.engine
+    reads = ReadBatch()
+    reads.ask(sheets.engine, history_range(engine_tab, number))
+    for seat in read.seats:
+        reads.ask(seat_backend(sheets, tabs, seat), tabs.archive_history_range(seat, number))
+    reads.run(sheets.write_order())
+    entry = _json_row(reads.get(sheets.engine, history_range(engine_tab, number)),
+                      f"tab {engine_tab!r}, the history row of resolution {number}")
+    ruleset = record.ruleset
+    try:
+        state = ruleset.state_codec.from_json(entry["state_before"])
+        window_key = str(entry["window"])
+    except (KeyError, ValueError, TypeError) as exc:
+        raise BetweenWindowsError(f"the history of resolution {number} cannot be read ({exc}); nothing was "
+                                  "written") from None
+    reopened = ruleset.window(state)
+    if reopened is None or reopened.key != window_key:
+        raise BetweenWindowsError(f"the state before resolution {number} is not in window {window_key!r}; the "
+                                  "history was edited — nothing was written")
+    was_open = ruleset.window(record.state)
+    batch = WriteBatch()
+    restored: dict[str, list[TypedRow]] = {}
+    set_aside: dict[str, list[TypedRow]] = {}
+    for seat, seat_read in read.seats.items():
+        backend = seat_backend(sheets, tabs, seat)
+        archived = _json_row(reads.get(backend, tabs.archive_history_range(seat, number)),
+                             f"tab {tabs.archive(seat)!r}, the row of resolution {number}")
+        consumed = [TypedRow.from_json(r) for r in archived.get("rows", [])]
+        standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
+        returned = {(r.table, r.subject): r for r in consumed}
+        still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]
+        restored[seat] = [_unready(seat_read.tab.table(r.table).spec, r) for r in consumed] + still
+        # Rows typed since, unless what comes back into their cells is what they hold (the rows the undone
+        # resolution kept unused, or those an interrupted undo already put back): a line of the archive keeps them.
+        typed_since = [r for r in seat_read.rows if r.typed and r.table not in standing
+                       and not _same_cells(r, returned.get((r.table, r.subject)))]
+        if typed_since:
+            set_aside[seat] = typed_since
+        lines = undo_lines(seat_read.tab, reopened, reason.strip(), consumed, typed_since, was_open)
+        count = archive_lines_writes(batch, backend, tabs, seat, seat_read.archive_lines, lines)
+        # The pending row names the undone resolution: emptied, or the next sync would take it as cut short.
+        batch.put(backend, tabs.archive_pending_range(seat), [["", "", count]])
+    text = (f"GM undoes {reopened.label} (window {window_key}): {reason.strip()}. The match is back to before it; "
+            "its orders are back in their rows, Ready unticked")
+    if set_aside:
+        text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
+                 "rows, to type again")
+    dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
+    if dropped:
+        text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "
+                 "again what still holds)")
+    undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
+    told = [Event(reopened.turn, SyncEvent.UNDO,
+                  f"The GM's undo set aside {len(rows)} row(s) you typed since {reopened.label} resolved: tab "
+                  f"{tabs.archive(seat)!r} lists them; type them again when their window opens.",
+                  {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
+            for seat, rows in set_aside.items()]
+    # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target.
+    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1)
+    new = _redraw(sheets, read, back, [undo, *told], batch, restored, owners=owners)
+    batch.put(sheets.engine, *engine_write(engine_tab, new))
+    calls = batch.run(sheets.write_order())
+    return BetweenReport([undo, *told], state, calls, sum(len(r) for r in restored.values()),
+                         sum(len(r) for r in set_aside.values()))

@@ -1,0 +1,178 @@
+"""Creating a match of any ruleset in its spreadsheets: every tab laid out, then the first window drawn."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from sheets_gm.engine.dice import seed_hash
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.engine.ruleset import GM, Roster
+from sheets_gm.engine.settings import settings_rows
+from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
+from sheets_gm.sheets.spec import SheetSpec
+from sheets_gm.sheets.tables import InputTab
+from sheets_gm.sync.match_record import (
+    ENGINE_COLS,
+    HISTORY_FIRST_ROW,
+    HISTORY_MARGIN,
+    MatchRecord,
+    engine_write,
+    key_column,
+)
+from sheets_gm.sync.match_tabs import (
+    ARCHIVE_COLS,
+    ARCHIVE_COPY_COL,
+    ARCHIVE_FIRST_HISTORY_ROW,
+    ARCHIVE_FIRST_LINE_ROW,
+    ARCHIVE_LINES,
+    ARCHIVE_TEXT_COLS,
+    LOG_ROWS,
+    SEAT_LOG_ROWS,
+    VIEW_COLS,
+    VIEW_LOG_HEADER_ROW,
+    MatchTabs,
+)
+from sheets_gm.sync.read import adapter_of, seat_backend
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.writes import drawn_writes, log_lines, public_log_writes
+
+
+class SeatsMismatchError(ValueError):
+    """The match config's seats are not the roster's."""
+
+
+def _simple_tab(name: str, header: Sequence[str], rows: int, spec: SheetSpec, description: str,
+                widths: Mapping[int, int] | None = None) -> TabLayout:
+    return TabLayout(name=name, rows=rows, cols=len(header), frozen_rows=1, values={"A1": [list(header)]},
+                     fills=(Fill(cells(0, 1, len(header) - 1, 1), spec.colours.header, bold=True),),
+                     protections=(Protection(None, description),), column_widths=dict(widths or {}))
+
+
+def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
+    """A public tab: the adapter's drawing from A1; right of it the title, status line and legend."""
+    spec = tabs.spec
+    info = drawing.width + 1
+    legend = drawing.legend
+    fills = [*drawing.fills, Fill(cells(info, 1, info, 2), spec.colours.header, bold=True, wrap=True)]
+    values: dict[str, Grid] = {cells(info, 1, info, 1): [[spec.headers.board]]}
+    if legend:
+        values[cells(info, 4, info, 4)] = [list(r[:1]) for r in legend]
+    return TabLayout(name=name, rows=max(drawing.height, 4 + len(legend)), cols=info + 1,
+                     values=values, fills=tuple(fills), conditional_fills=drawing.conditional_fills,
+                     protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
+                     column_widths={**drawing.column_widths, drawing.width: 20, info: 320},
+                     row_heights=dict(drawing.row_heights), print_headings=True)
+
+
+def _archive_tab(tabs: MatchTabs, seat: str, windows: int) -> TabLayout:
+    """A seat's archive: sentences in A:B, readable; the sync's own copies in hidden columns C:F."""
+    header = tabs.spec.headers.archive
+    rows = max(ARCHIVE_FIRST_HISTORY_ROW + windows + HISTORY_MARGIN, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1)
+    layout = _simple_tab(tabs.archive(seat), header, rows, tabs.spec,
+                         "What became of the orders typed here, written by sheets-gm: only the GM edits",
+                         {0: 210, 1: 1100})
+    return replace(layout, hidden_columns=tuple(range(ARCHIVE_COPY_COL, ARCHIVE_COLS)),
+                   fills=(Fill(cells(0, 1, ARCHIVE_TEXT_COLS - 1, 1), tabs.spec.colours.header, bold=True),))
+
+
+def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
+    spec = tabs.spec
+    return TabLayout(
+        name=tabs.view(seat), rows=VIEW_LOG_HEADER_ROW + SEAT_LOG_ROWS, cols=VIEW_COLS, frozen_rows=2,
+        values={"A1": [[tabs.view_title(seat)]],
+                f"A{VIEW_LOG_HEADER_ROW}": [list(spec.headers.log)]},
+        fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
+               Fill(cells(0, VIEW_LOG_HEADER_ROW, 2, VIEW_LOG_HEADER_ROW), spec.colours.header, bold=True)),
+        protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
+        column_widths={0: 160, 2: 600})
+
+
+def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, adapter: AnySheetAdapter,
+                  state: object, emails: Mapping[str, Sequence[str]],
+                  member_emails: Mapping[str, Sequence[str]] | None = None) -> list[tuple[SheetBackend, TabLayout]]:
+    """Every tab of the match with the spreadsheet it belongs in. ``emails``: the editors of each seat's
+    typed cells (a seat's members; ``JUDGE`` for the judge); none leaves them to the spreadsheet's editors.
+    ``member_emails`` (by member name) protect each row of a ``member_rows`` table for its member alone."""
+    spec = tabs.spec
+    windows = ruleset.traits.max_windows
+    out: list[tuple[SheetBackend, TabLayout]] = [
+        *((sheets.board, drawn_tab(tabs, name, drawing)) for name, drawing in tabs.drawn(adapter.drawings(state))),
+        (sheets.board, _simple_tab(spec.tabs.log, spec.headers.log, LOG_ROWS, spec, "Written by sheets-gm",
+                                   {2: 700})),
+        (sheets.board, _simple_tab(spec.tabs.settings, spec.headers.settings,
+                                   len(ruleset.traits.settings_type.__dataclass_fields__) + 2, spec,
+                                   "Settings of this match: fixed at init", {3: 600})),
+    ]
+    for seat in tabs.input_seats():
+        backend = seat_backend(sheets, tabs, seat)
+        tab = tabs.orders(seat)
+        out.append((backend, tab.layout(spec.colours, tuple(emails.get(seat, ())),
+                                        member_row_editors(tab, adapter, state, seat, member_emails or {}))))
+        out.append((backend, _archive_tab(tabs, seat, windows)))
+        out.append((backend, _view_tab(tabs, seat)))
+    out.append((sheets.engine, _view_tab(tabs, GM)))
+    out.append((sheets.engine, TabLayout(
+        name=spec.tabs.engine, rows=HISTORY_FIRST_ROW + windows + HISTORY_MARGIN, cols=ENGINE_COLS, hidden=True,
+        values={"A1": [[spec.headers.engine]], "A2": key_column()},
+        fills=(Fill("A1:B1", spec.colours.engine, bold=True),),
+        protections=(Protection(None, "The match's engine: only the GM (sheets-gm) edits"),))))
+    return out
+
+
+def member_row_editors(tab: InputTab, adapter: AnySheetAdapter, state: object, seat: str,
+                       member_emails: Mapping[str, Sequence[str]]) -> dict[tuple[str, int], tuple[str, ...]]:
+    """(table, 0-based row) -> the e-mails of the member the row belongs to, for ``member_rows`` tables."""
+    out: dict[tuple[str, int], tuple[str, ...]] = {}
+    for placed in tab.tables:
+        if placed.spec.member_rows:
+            for index, subject in enumerate(adapter.rows(state, seat, placed.spec)):
+                if member_emails.get(subject):
+                    out[(placed.spec.name, index)] = tuple(member_emails[subject])
+    return out
+
+
+def apply_layouts(sheets: MatchSheets, layouts: Sequence[tuple[SheetBackend, TabLayout]], title: str,
+                  retired: Sequence[str] = ()) -> None:
+    """One layout call per spreadsheet, in the write order; the ``retired`` tabs deleted from the board's."""
+    for backend in sheets.write_order():
+        mine = tuple(t for b, t in layouts if b is backend)
+        if mine:
+            gone = tuple(retired) if backend is sheets.board else ()
+            backend.apply_layout(WorkbookLayout(title, mine, gone))
+
+
+def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, seed: bytes,
+                        emails: Mapping[str, Sequence[str]] | None = None, deadline: str = "",
+                        schedule_text: str = "", title: str = "",
+                        member_emails: Mapping[str, Sequence[str]] | None = None) -> MatchRecord:
+    """Lay out every spreadsheet of a new match and draw its first window; returns the engine record.
+
+    The roster is checked by the ruleset before anything is written (ValueError naming the line);
+    the config's seats must be the roster's, in its order (SeatsMismatchError)."""
+    adapter = adapter_of(ruleset)
+    state = ruleset.new_match(roster, seed)
+    seats = ruleset.seats(state)
+    if seats != sheets.seats:
+        raise SeatsMismatchError(f"the match config names seats {', '.join(sheets.seats) or '(none)'} but the roster "
+                                 f"makes {', '.join(seats)}: make [sheets] list one orders spreadsheet per seat, "
+                                 "in the roster's order")
+    record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
+                         deadline=deadline)
+    tabs = MatchTabs(adapter.spec, seats, ruleset.traits.judge).fitted(adapter, state)  # a row for every army…
+    apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
+                  title or f"sheets-gm · {ruleset.traits.title}")
+    batch = WriteBatch()
+    drawn_writes(batch, sheets, tabs, record, adapter, record.dice())
+    opening = ruleset.opening_events(state, seed)  # the set-up's draws head the Log (who plays first, and why)
+    record = replace(record, log_rows=public_log_writes(batch, sheets.board, tabs, 0, opening))
+    if opening:  # the GM tab's log starts with them too: the GM reads the whole match there
+        batch.put(sheets.engine, tabs.view_log_range(GM, 0, len(opening)), log_lines(opening))
+        record = replace(record, seat_logs={GM: len(opening)})
+    rows: Grid = [list(r) for r in settings_rows(ruleset.settings, schedule_text)]
+    batch.put(sheets.board, a1(adapter.spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
+    batch.put(sheets.engine, *engine_write(adapter.spec.tabs.engine, record))
+    batch.run(sheets.write_order())
+    return record

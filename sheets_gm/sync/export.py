@@ -1,0 +1,102 @@
+"""Exporting a match on the generic sync: each spreadsheet as .xlsx, a CSV per visible tab (formulas
+neutralised), and the JSON replay from which ``sheets-gm verify`` recomputes every roll."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sheets.xlsx import openpyxl
+from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.read import read_match
+from sheets_gm.sync.replay import match_history, replay_document
+from sheets_gm.sync.sheets import MatchSheets
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what spreadsheet programs run as a formula
+
+
+def neutralise(value: CellValue) -> str:
+    """A cell as CSV text that no spreadsheet program will run as a formula (OWASP: prefix a quote).
+
+    >>> neutralise("=1+1"), neutralise("-3"), neutralise("Ann"), neutralise(None)
+    ("'=1+1", "'-3", 'Ann', '')
+    """
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def to_csv(grid: Grid) -> str:
+    """A tab's values as CSV, every cell neutralised."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180; also makes the writer quote a lone \r
+    width = max((len(r) for r in grid), default=0)
+    for row in grid:
+        writer.writerow([neutralise(v) for v in row] + [""] * (width - len(row)))
+    return out.getvalue()
+
+
+def match_replay(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> dict[str, Any]:
+    """The replay of a match, read from its sheets (the layout checked, the history rows read)."""
+    read = read_match(sheets, ruleset_class)
+    return replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))
+
+
+def _visible_tabs(data: bytes) -> list[tuple[str, Grid]]:
+    """Each visible tab of an .xlsx file with what its cells hold: a formula someone typed stays its text (the
+    CSV then neutralises it), never an empty cell, as a computed value that no program stored would be."""
+    book = openpyxl.load_workbook(io.BytesIO(data))
+    out: list[tuple[str, Grid]] = []
+    for sheet in book.worksheets:
+        if sheet.sheet_state != "visible":
+            continue
+        rows: Grid = []
+        for row in sheet.iter_rows(values_only=True):
+            cells: list[CellValue] = [v if isinstance(v, str | int | float | bool) or v is None else str(v)
+                                      for v in row]
+            rows.append(cells)
+        while rows and not any(v not in (None, "") for v in rows[-1]):
+            rows.pop()
+        out.append((sheet.title, rows))
+    return out
+
+
+def _file_names(sheets: MatchSheets) -> dict[int, str]:
+    """A file name per distinct spreadsheet, by role ("match" when one holds everything)."""
+    roles = {id(sheets.board): "board", id(sheets.engine): "engine"}
+    for seat, backend in zip(sheets.seats, sheets.orders, strict=True):
+        roles.setdefault(id(backend), f"orders-{seat}")
+    if sheets.judge is not None:
+        roles.setdefault(id(sheets.judge), "judge")
+    names = {id(b): roles[id(b)] for b in sheets.write_order()}
+    return {k: "match" for k in names} if len(names) == 1 else names
+
+
+def export_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], folder: Path) -> tuple[MatchRecord,
+                                                                                                       list[Path]]:
+    """Write every spreadsheet (.xlsx), a CSV per visible tab and replay.json into ``folder``; returns the
+    match's record (for its seed) and the files written."""
+    read = read_match(sheets, ruleset_class)
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    names = _file_names(sheets)
+    for backend in sheets.write_order():
+        data = backend.export_xlsx()
+        path = folder / f"{names[id(backend)]}.xlsx"
+        path.write_bytes(data)
+        written.append(path)
+        for tab, grid in _visible_tabs(data):
+            if tab == "About":
+                continue
+            csv_path = folder / f"{tab}.csv"
+            csv_path.write_text(to_csv(grid), encoding="utf-8")
+            written.append(csv_path)
+    doc = replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))
+    path = folder / "replay.json"
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
+    written.append(path)
+    return read.record, written

@@ -1,0 +1,71 @@
+"""Growing a match's input tables when a state needs more rows than they were laid out with.
+
+A table is laid out at ``init`` with the rows the first state needs (``MatchTabs.fitted``): an army
+per row, a battle per row, the recruit rows the biggest castle takes. When a resolution (or a GM's
+correction) makes a state that needs more (a recruit, more battles than ever before), the spreadsheets
+holding the tabs that grow are laid out again before anything is written: one layout call each (on
+Google a spreadsheets.get and a spreadsheets.batchUpdate, which also grows the tab's grid), then the
+resolution's one write per spreadsheet fills the new rows. Tables never shrink, so this happens only
+at the rare resolution that needs more rows than any before it.
+
+The layout call leaves the tables' titles and headers to the resolution's write, which moves them
+with the rows, so that a resolution cut between the two leaves every table where its title says: the
+next poll reads the tab as it was (``InputTab.sizes_in`` finds each table by its title) and grows it
+again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.layout import TabLayout
+from sheets_gm.sync.create import apply_layouts, match_layouts
+from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
+from sheets_gm.sync.read import seat_backend
+from sheets_gm.sync.sheets import MatchSheets
+
+
+@dataclass(frozen=True)
+class LayoutOwners:
+    """What ``init`` gave the layout beyond the match itself, needed to lay a tab out again as it was: the
+    editors of each seat's typed cells (``JUDGE``: the judge's), each member's own rows, the spreadsheets'
+    title ('' leaves it as it is)."""
+
+    emails: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    member_emails: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    title: str = ""
+
+
+#: Where the poll gets the owners when a table must grow (the config and roster; read only then).
+OwnersSource = Callable[[], LayoutOwners]
+
+
+def grow_tables(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any,
+                owners: OwnersSource | None) -> MatchTabs:
+    """``tabs`` fitted to ``state``. When a table grows, every spreadsheet holding a tab that grows is laid out
+    again first (with ``owners``' editors and title; none: the spreadsheet's editors keep the typed cells)."""
+    fitted = tabs.fitted(adapter, state, spare=GROWTH_SPARE_ROWS)
+    grown = fitted.grown(tabs)
+    if not grown:
+        return tabs
+    found = owners() if owners is not None else LayoutOwners()
+    backends = [seat_backend(sheets, fitted, seat) for seat in grown]
+    moved = {fitted.orders(seat).name for seat in grown}
+    layouts = [(backend, _titles_left_to_the_write(tab) if tab.name in moved else tab)
+               for backend, tab in match_layouts(sheets, fitted, ruleset, adapter, state, found.emails,
+                                                 found.member_emails)
+               if any(backend is b for b in backends)]
+    apply_layouts(sheets, layouts, found.title)
+    return fitted
+
+
+def _titles_left_to_the_write(tab: TabLayout) -> TabLayout:
+    """A grown input tab's layout without its tables' titles and headers: the resolution's write puts them
+    where they move, with the rows (``seat_tables_writes``), so that a resolution cut between the layout call
+    and the write leaves every table where its title says (the next poll reads the tab as it was, and grows it
+    again)."""
+    return replace(tab, values={cell: grid for cell, grid in tab.values.items() if cell == "A1"})

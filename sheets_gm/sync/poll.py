@@ -1,0 +1,473 @@
+"""One sync poll of a match of any ruleset: answer every row, and resolve the open window when due.
+
+The window is due when every seat that acts in it has ticked its Ready box, when a stepwise
+window's Go box asks for the ticked rows now, when its deadline has passed, or when the GM
+forces it. Reads: one call per spreadsheet. An idle poll writes only the feedback that
+changed (and sets aside rows typed for another window). A resolution writes one batch per
+spreadsheet in this order: the seats' (archive the consumed rows in the pending row, redraw
+every table for the next window), the judge's, the board's (board, status, public log), then
+the engine's last: its record is the commit. A resolution cut before the commit is completed
+by the next poll from the pending rows, keeping whatever was typed for the next window since.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.engine.ruleset import Verdict, Window
+from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import a1
+from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell, read_line, stale_line
+from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.grow import OwnersSource, grow_tables
+from sheets_gm.sync.match_record import compact_json, engine_write, history_write
+from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
+from sheets_gm.sync.writes import (
+    board_writes,
+    held_sentence,
+    idle_feedback,
+    idle_reason,
+    kept_sentence,
+    public_log_writes,
+    ready_sentence,
+    seat_tables_writes,
+    status_line,
+    views_writes,
+)
+
+DeadlineRule = Callable[[datetime], str]
+
+
+@dataclass
+class WindowReport:
+    """What a poll did, for the command line and the tests."""
+
+    window: str  # the label of the window the poll found open ('' once the match is over)
+    resolved: bool = False
+    reason: str = ""
+    write_calls: int = 0
+    feedback_written: int = 0
+    rejected: list[tuple[str, str]] = field(default_factory=list)  # (row, why)
+    waiting_for: list[str] = field(default_factory=list)  # acting seats not ready
+    finished: bool = False
+    result: str = ""  # the status line after the poll
+    state: Any = None
+    force_refused: str = ""
+    window_key: str = ""  # the key of the window the poll found open (what resolve --force --window names)
+    deadline: str = ""  # when the open window closes after this poll ('' for no deadline)
+    settings: Any = None  # the house rules the match was created with and keeps
+    untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
+    tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
+    short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
+
+
+def _deadline_passed(deadline: str, now: datetime) -> bool:
+    moment = deadline_moment(deadline)
+    return moment is not None and now >= moment
+
+
+def _in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
+    """Whether ``verdict`` shows in a row of ``table`` (every row of its subject, unless the adapter places it)."""
+    placed = adapter.verdict_table(verdict.part) if isinstance(adapter, PlacesVerdicts) else ""
+    return not placed or placed == table
+
+
+def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
+                 verdicts: list[Verdict], ready: bool, note: str = "", held: bool = False, extra: str = "") -> str:
+    """The feedback sentence of one typed row: why a resolution kept it (``note``), its unreadable cells, then the
+    engine's verdicts (and for a seat row, its Ready box, and ``extra``: why its Go did nothing); a row ``held``
+    for the seat's next window says so; with none of them, that it is kept."""
+    parts = [note] if note else []
+    parts += [f"✘ {p}" for p in problems.get(row.subject, [])]
+    parts += [("✔ " if v.accepted else "✘ ") + v.message for v in verdicts]
+    if extra:
+        parts.append(extra)
+    if table.of_kind(ColumnKind.READY):
+        parts.append(ready_sentence(window, seat, table, ready))
+    if held:
+        parts.append(held_sentence(window, seat, table))
+    elif not parts:
+        parts.append(kept_sentence(window))
+    return " · ".join(parts)
+
+
+def unused_sentence(window: Window, why: str) -> str:
+    """The feedback of a row a resolution read but did not carry out, kept for the window still open."""
+    return f"Not resolved, kept for {window.label}: {why}."
+
+
+def refused_sentence(closed: Window, why: str) -> str:
+    """The feedback of a row a resolution read but did not carry out, when its window closed: it stays typed."""
+    return f"✘ Not carried out in {closed.label}: {why}"
+
+
+GO_NOTHING = "Go did nothing: no row can be read yet (mend the cells marked ✘, or clear them); nothing was resolved"
+
+
+@dataclass
+class _Answer:
+    """One poll's reading of the open window: each acting seat's input, merged orders and verdicts."""
+
+    inputs: dict[str, SeatInput[Any]]
+    orders: Any
+    verdicts: list[Verdict]
+    real: dict[str, dict[str, str]] = field(default_factory=dict)  # seat -> subject read as -> its row's own
+
+    def own(self, seat: str, subject: str) -> str:
+        """The subject of the row ``subject`` was read as (an ordered table's rows move up over empty rows)."""
+        return self.real.get(seat, {}).get(subject, subject)
+
+
+def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
+    ruleset = read.record.ruleset
+    state = read.record.state
+    inputs: dict[str, SeatInput[Any]] = {}
+    moved: dict[str, dict[str, str]] = {}
+    for seat in window.seats:
+        seat_read = read.seats.get(seat)
+        if seat_read is None:
+            inputs[seat] = read.adapter.read_orders(state, window, seat, {})
+            continue
+        rows, moved[seat] = closed_up(seat_read, window)
+        inputs[seat] = renamed_input(read.adapter.read_orders(state, window, seat, rows), moved[seat])
+    orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
+    return _Answer(inputs, orders, ruleset.check(state, orders, dice), moved)
+
+
+def closed_up(seat_read: SeatRead, window: Window) -> tuple[dict[str, list[TypedRow]], dict[str, str]]:
+    """The rows typed for ``window``, an ordered table's typed rows moved up over the empty rows above them (an
+    emptied row does not stop the reading), and each moved row's real subject by the subject it is read as."""
+    rows = seat_read.for_window(window)
+    real: dict[str, str] = {}
+    for placed in seat_read.tab.tables:
+        name = placed.spec.name
+        if not placed.spec.ordered or name not in rows:
+            continue
+        subjects = [r.subject for r in sorted(seat_read.rows, key=lambda r: r.row) if r.table == name]
+        typed = sorted((r for r in rows[name] if r.typed), key=lambda r: r.row)
+        moved = [replace(r, subject=subjects[i]) for i, r in enumerate(typed) if i < len(subjects)]
+        real.update({m.subject: r.subject for m, r in zip(moved, typed, strict=False) if m.subject != r.subject})
+        rows[name] = moved
+    return rows, real
+
+
+def renamed_input(found: SeatInput[Any], real: Mapping[str, str]) -> SeatInput[Any]:
+    """``found`` with the subjects an ordered table's rows were read as (``closed_up``) back to their own."""
+    if not real:
+        return found
+
+    def own(subject: str) -> str:
+        return real.get(subject, subject)
+
+    return replace(found, problems={own(s): p for s, p in found.problems.items()},
+                   consumed=frozenset(own(s) for s in found.consumed), held=frozenset(own(s) for s in found.held))
+
+
+def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> bool:
+    """Whether a ticked Go asks for something: a row of a seat with Go ticked that the resolution would use (a
+    seat row counts for what is typed in it besides its tick boxes)."""
+    for seat, found in answer.inputs.items():
+        seat_read = read.seats.get(seat)
+        if not found.go or seat_read is None:
+            continue
+        for row in seat_read.rows:
+            if row.subject not in found.consumed or not row.typed or row.window != window.key:
+                continue
+            spec = seat_read.tab.table(row.table).spec
+            if spec.rows != SEAT_ROWS:
+                return True
+            ticks = {c.key for c in spec.columns if c.kind in (ColumnKind.TICK, ColumnKind.READY)}
+            if any(v not in (None, "", False) for k, v in row.values.items() if k not in ticks):
+                return True
+    return False
+
+
+def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
+         window_key: str | None = None, next_deadline: DeadlineRule | None = None,
+         dry_run: bool = False, owners: OwnersSource | None = None) -> WindowReport:
+    """Read the match once, answer every row, resolve the open window if due, write back.
+
+    ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
+    open window is that one (the GM must not force a window another sync opened meanwhile).
+    ``owners``: who may type where, read only when a resolution must grow a table (``grow``)."""
+    read = read_match(sheets, ruleset_class)
+    record = read.record
+    ruleset = record.ruleset
+    window = ruleset.window(record.state)
+    report = WindowReport(window="" if window is None else window.label, state=record.state,
+                          result=status_line(read.adapter, record), window_key="" if window is None else window.key,
+                          deadline=record.deadline, settings=ruleset.settings)
+    if force and window_key is not None and (window is None or window_key != window.key):
+        force = False
+        report.force_refused = (f"window {window_key!r} is not the open one: "
+                                + (f"{window.key!r} ({window.label}) is" if window else "the match is over")
+                                + "; nothing was forced")
+    if window is None:
+        report.finished = True
+        return report
+    dice = record.dice()
+    answer = _answer(read, window, dice)
+    report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
+                       for subject, problems in i.problems.items() for p in problems]
+    report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
+    report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
+    report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
+    report.untyped = _untyped_rows(read, window)
+    report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
+    pending = any(s.pending is not None for s in read.seats.values())
+    if pending:
+        report.reason = "completing a resolution that was interrupted"
+    elif force:
+        report.reason = "forced by the GM"
+    elif not report.waiting_for:
+        report.reason = "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
+    elif window.stepwise and any(i.go for i in answer.inputs.values()) and _go_resolves(read, window, answer):
+        report.reason = "a Go box is ticked"
+    elif _deadline_passed(record.deadline, now):
+        report.reason = f"the deadline {describe_deadline(record.deadline)} has passed"
+    if dry_run:
+        return report
+    batch = WriteBatch()
+    if not report.reason:
+        _feedback_writes(sheets, read, window, answer, batch, report)
+        report.write_calls = batch.run(sheets.write_order())
+        return report
+    _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
+    report.write_calls = batch.run(sheets.write_order())
+    return report
+
+
+def _untick_unused(seat_read: SeatRead, kept: dict[str, dict[str, TypedRow]],
+                   unused: frozenset[str]) -> dict[str, dict[str, TypedRow]]:
+    """``kept`` with the tick boxes (Go) of the rows a stepwise resolution did not use cleared: left ticked, the
+    next poll would resolve the same refused row again instead of waiting for its player."""
+    out: dict[str, dict[str, TypedRow]] = {}
+    for table, rows in kept.items():
+        ticks = [c.key for c in seat_read.tab.table(table).spec.of_kind(ColumnKind.TICK)]
+        out[table] = {subject: (replace(row, values={**row.values, **dict.fromkeys(ticks, False)})
+                                if subject in unused and ticks else row)
+                      for subject, row in rows.items()}
+    return out
+
+
+def refused_whole(seat_read: SeatRead, window: Window, verdicts: list[Verdict],
+                  consumed: frozenset[str]) -> dict[str, str]:
+    """The consumed rows (not a seat row) whose every verdict is a refusal, with the reasons: nothing of them was
+    done, so they stay typed with why, like the rows a resolution says it left ``unused``."""
+    mine: dict[str, list[Verdict]] = {}
+    for v in verdicts:
+        if v.seat == seat_read.seat:
+            mine.setdefault(v.subject, []).append(v)
+    rows = {r.subject for r in seat_read.rows if r.typed and r.window == window.key and r.subject in consumed
+            and seat_read.tab.table(r.table).spec.rows != SEAT_ROWS}
+    return {s: "; ".join(v.message for v in said) for s, said in mine.items()
+            if s in rows and said and not any(v.accepted for v in said)}
+
+
+def _drawable(adapter: AnySheetAdapter, state: Any, seat: str, seat_read: SeatRead,
+              kept: dict[str, dict[str, TypedRow]]) -> tuple[dict[str, dict[str, TypedRow]], list[TypedRow]]:
+    """``kept`` without the rows the new state draws no row for (a unit that fell), and those rows: set aside."""
+    out: dict[str, dict[str, TypedRow]] = {}
+    gone: list[TypedRow] = []
+    for table, rows in kept.items():
+        spec = seat_read.tab.table(table).spec
+        drawn = set(adapter.rows(state, seat, spec))  # tables grow to hold every row (grow)
+        out[table] = {s: r for s, r in rows.items() if s in drawn}
+        gone += [r for s, r in rows.items() if s not in drawn]
+    return out, gone
+
+
+def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: Window, same_window: bool,
+               unused: Mapping[str, str]) -> str:
+    """What a row kept by a resolution says of why it is still typed, for as long as it holds what it holds (the
+    archive keeps the sentence): why the resolution did not carry it out; '' when it was not read at all."""
+    if seat_read.pending is not None:
+        return seat_read.note(row)
+    if row.subject in unused and row.window == window.key:
+        return unused_sentence(new_window, unused[row.subject]) if same_window else \
+            refused_sentence(window, unused[row.subject])
+    return seat_read.note(row)
+
+
+def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
+    """Per seat acting in ``window``, the subjects of its rows (units, players, armies; not its seat row, nor a
+    standing table's) with nothing typed for the window: whose orders the GM may want to chase."""
+    out: dict[str, list[str]] = {}
+    for seat in window.seats:
+        seat_read = read.seats.get(seat)
+        if seat_read is None:
+            continue
+        open_tables = {p.spec.name for p in seat_read.tab.tables
+                       if p.spec.open_in(window.phase) and p.spec.rows != SEAT_ROWS and not p.spec.standing}
+        typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key}
+        missing = [r.subject for r in seat_read.rows
+                   if r.table in open_tables and r.subject and r.subject not in typed]
+        if missing:
+            out[seat] = list(dict.fromkeys(missing))
+    return out
+
+
+def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answer: _Answer, batch: WriteBatch,
+                     report: WindowReport) -> None:
+    """Feedback cells whose text changed; rows stamped for another window set aside (a copy in the archive) and
+    cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so."""
+    outcome_text = ""
+    go_idle = window.stepwise and any(i.go for i in answer.inputs.values())
+    for seat, seat_read in read.seats.items():
+        backend = seat_backend(sheets, read.tabs, seat)
+        seat_input = answer.inputs.get(seat)
+        preview = read.tabs.spec.preview  # else the verdicts wait for the resolution (hidden things, dice)
+        verdicts = [v for v in answer.verdicts if v.seat == seat] if preview else []
+        subjects = {r.subject for r in seat_read.rows}
+        stale = seat_read.stale(window)
+        set_aside = {(r.table, r.row) for r in stale}
+        held = {(r.table, r.row) for r in seat_read.held(window)}
+        for row in seat_read.rows:
+            placed = seat_read.tab.table(row.table)
+            spec = placed.spec
+            if (row.table, row.row) in set_aside:
+                text = (f"✘ This was written for {row.window or 'another window'}, not for {window.label}: it was set "
+                        f"aside (a copy is in tab {read.tabs.archive(seat)!r}); write it again if you still want it.")
+            elif (row.table, row.row) in held:
+                text = " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
+            elif seat_input is not None and spec.open_in(window.phase) and (
+                    row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
+                mine = [v for v in verdicts if v.subject == row.subject and _in_table(read.adapter, v, row.table)]
+                if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
+                    mine += [v for v in verdicts if v.subject not in subjects]
+                extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
+                text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
+                                    seat_read.note(row), row.subject in seat_input.held, extra)
+            else:
+                text = idle_feedback(window, seat, spec, outcome_text,
+                                     idle_reason(read.adapter, read.record.state, seat))
+            if text != row.feedback:
+                index = row.row - placed.first_row
+                batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
+                          [[text]])
+                report.feedback_written += 1
+        if stale:
+            _set_aside(batch, backend, read, seat, window, stale)
+        report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+
+
+def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:
+    return any(v.subject == row.subject and _in_table(adapter, v, row.table) for v in verdicts)
+
+
+def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
+               stale: list[TypedRow]) -> None:
+    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared."""
+    tabs = read.tabs
+    tab = read.seats[seat].tab
+    count = archive_lines_writes(batch, backend, tabs, seat, read.seats[seat].archive_lines,
+                                 [stale_line(tab, window, stale)])
+    batch.put(backend, lines_cell(tabs, seat), [[count]])
+    for row in stale:
+        placed = tab.table(row.table)
+        for c in placed.spec.columns:
+            if c.kind.typed:
+                empty: bool | str = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
+                batch.put(backend, a1(tab.name, placed.cell(row.row - placed.first_row, c.key)), [[empty]])
+
+
+def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
+             next_deadline: DeadlineRule | None, batch: WriteBatch, report: WindowReport,
+             owners: OwnersSource | None) -> None:
+    record = read.record
+    ruleset = record.ruleset
+    adapter: AnySheetAdapter = read.adapter
+    resolution = ruleset.resolve(record.state, answer.orders, dice)
+    new_state = resolution.state
+    new_window = ruleset.window(new_state)
+    same_window = new_window is not None and new_window.key == window.key
+    deadline = record.deadline if same_window else (next_deadline(now) if next_deadline and new_window else "")
+    number = record.resolved + 1
+    public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events,
+                               adapter)
+    new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
+                         log_rows=record.log_rows + public)
+    status = status_line(adapter, new_record)
+    outcome = ruleset.outcome(new_state)
+    next_dice = record.dice(new_state)
+    tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
+    report.tables_grown = list(tabs.grown(read.tabs))
+    for seat, seat_read in read.seats.items():
+        backend = seat_backend(sheets, read.tabs, seat)
+        seat_input = answer.inputs.get(seat)
+        consumed_subjects = seat_input.consumed if seat_input is not None else frozenset()
+        # Every row read is archived (a cut resolution is completed, and an undo puts rows back, from the
+        # archive); the rows it did not carry out stay typed, with why.
+        consumed = [r.to_json() for rows in seat_read.for_window(window).values() for r in rows
+                    if r.subject in consumed_subjects and (r.typed or seat_read.pending is not None)]
+        unused = {**refused_whole(seat_read, window, answer.verdicts, consumed_subjects),
+                  **{answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}}
+        used = consumed_subjects - frozenset(unused)
+        # Rows stay as typed unless the resolution carried them out: the rows of a stepwise window that were not
+        # consumed or not used, rows that could not be read or were refused when the window closed (read again
+        # in the seat's next window), rows typed ahead for a later window, what players typed since when
+        # completing a cut resolution, and standing rows not used.
+        kept: dict[str, dict[str, TypedRow]] = {}
+        notes: dict[str, dict[str, str]] = {}
+        set_aside = seat_read.stale(window) if seat_read.pending is None else []
+        if new_window is not None:
+            done = seat_read.done(window, used) if seat_read.pending is None else frozenset(
+                (r.table, r.subject) for r in seat_read.rows if r.window and r.window != new_window.key)
+            kept = seat_read.carried(window, new_window, done, used)
+            if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
+                kept = _untick_unused(seat_read, kept, frozenset(unused))
+            kept, gone = _drawable(adapter, new_state, seat, seat_read, kept)
+            set_aside += gone
+            for table, rows in kept.items():
+                for subject, row in rows.items():
+                    note = _kept_note(seat_read, row, window, new_window, same_window, unused)
+                    if note:
+                        notes.setdefault(table, {})[subject] = note
+        held = [{"table": t, "subject": s, "values": dict(kept[t][s].values), "note": n}
+                for t, by_subject in notes.items() for s, n in by_subject.items()]
+        problems = seat_input.problems if seat_input is not None else {}
+        shown = {t: {s: " · ".join([n] * bool(n) + [f"✘ {p}" for p in problems.get(kept[t][s].subject, [])])
+                     for s, n in {**dict.fromkeys(kept[t], ""), **notes.get(t, {})}.items()} for t in kept}
+        archived = compact_json({"resolution": number, "window": window.key, "rows": consumed,
+                                 **({"kept": held, "for": new_window.key} if held and new_window else {})})
+        lines = []
+        if seat_read.pending is None:  # else the cut resolution wrote this seat's lines, with its rows read
+            read_rows = [TypedRow.from_json(r) for r in consumed]
+            if read_rows:
+                lines.append(read_line(seat_read.tab, window, read_rows, unused))
+            if set_aside:
+                lines.append(stale_line(seat_read.tab, window, set_aside))
+        count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
+        batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
+        batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, ""]])
+        overlays = stray_overlays(adapter, new_state, seat, tabs.orders(seat), seat_read.strays, batch, backend)
+        stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays, blank_rows_only=True)
+        seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
+                           outcome.text if outcome else "", kept,
+                           {t: {s: text for s, text in by.items() if text} for t, by in shown.items()}, overlays)
+    new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
+                                                            record.seat_logs, resolution.events, record.state))
+    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)
+    history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
+               "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
+               "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
+               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {})}
+    engine_tab = read.tabs.spec.tabs.engine
+    batch.put(sheets.engine, *history_write(engine_tab, number, history))
+    batch.put(sheets.engine, *engine_write(engine_tab, new_record))
+    report.resolved = True
+    report.deadline = deadline
+    report.state = new_state
+    report.finished = new_window is None
+    report.result = status
+

@@ -1,0 +1,281 @@
+"""One poll's reading of a match of any ruleset: one read per spreadsheet, the layout checked.
+
+What is read: the engine tab's record, the board's title row, and for every seat (and the
+judge) its whole input tab and its archive's pending row. Nothing is written here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.engine.ruleset import Window
+from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.backend import LayoutDriftError, SheetBackend, SheetError
+from sheets_gm.sheets.layout import Grid
+from sheets_gm.sheets.spec import ColumnKind, ruleset_sheet_spec
+from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
+from sheets_gm.sync.match_record import MatchRecord, engine_read_range, parse_match_record
+from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.old_layout import refuse_old_layout
+from sheets_gm.sync.sheets import MatchSheets, ReadBatch
+from sheets_gm.sync.strays import StrayRow, sort_rows
+
+REPAIR_HINT = ("put it back, or run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the match "
+               "and every typed order — nothing was written")
+
+
+def adapter_of(ruleset: AnyRuleset) -> AnySheetAdapter:
+    """The ruleset's sheet adapter, or a message saying this ruleset has no generic sheet yet."""
+    adapter = ruleset.sheet()
+    if adapter is None:
+        raise SheetError(f"the {ruleset.traits.title} ruleset has no sheet adapter for the generic sync")
+    return adapter
+
+
+def seat_backend(sheets: MatchSheets, tabs: MatchTabs, seat: str) -> SheetBackend:
+    """The spreadsheet holding ``seat``'s input tab (the judge's for the judge)."""
+    return sheets.of(seat) if seat in tabs.seats else sheets.judge_sheet()
+
+
+@dataclass(frozen=True)
+class SeatRead:
+    """One seat's input tab as read: its rows, and what the archive's pending row holds of them.
+
+    A typed row is, at any poll, in one of these states (``docs/sync.md``, "The life of a typed row"): read for
+    the open window (its stamp is the open window's key); held for the seat's next window (typed in a table the
+    seat does not write in now: kept in its cell, read when that window opens); stale (typed in a table open now
+    but stamped for another window: set aside, a copy in the archive); or standing (read in every window)."""
+
+    seat: str
+    tab: InputTab
+    rows: tuple[TypedRow, ...]
+    pending: Mapping[str, Any] | None  # {"resolution": n, "window": key, "rows": [...]} when a resolution was cut
+    kept: tuple[Mapping[str, Any], ...] = ()  # the rows the last resolution kept, and why (their feedback)
+    strays: tuple[StrayRow, ...] = ()  # rows no order is read from (not in ``rows``), each with its answer
+    archive_lines: int = 0  # the readable lines of the seat's archive: where the next one goes
+
+    def note(self, row: TypedRow) -> str:
+        """Why ``row`` is still typed, if the last resolution kept it and it still holds what it held then ('' if
+        not)."""
+        for k in self.kept:
+            if (k.get("table"), k.get("subject")) == (row.table, row.subject) \
+                    and _cells_text(k.get("values")) == _cells_text(row.values):
+                return str(k.get("note", ""))
+        return ""
+
+    def _standing(self) -> set[str]:
+        return {p.spec.name for p in self.tab.tables if p.spec.standing}
+
+    def writes_in(self, window: Window | None, table: str) -> bool:
+        """Whether the seat writes in ``table`` in ``window`` (it acts in the window and the table is open)."""
+        return window is not None and self.seat in window.seats and self.tab.table(table).spec.open_in(window.phase)
+
+    def for_window(self, window: Window) -> dict[str, list[TypedRow]]:
+        """The rows typed for ``window`` (or, when recovering, the rows it had consumed), by table name,
+        only for the tables open in the window's phase."""
+        standing = self._standing()
+        if self.pending is not None:
+            rows = [TypedRow.from_json(r) for r in self.pending["rows"]]
+        else:
+            rows = [r for r in self.rows if r.window == window.key or (r.table in standing and r.typed)]
+        out: dict[str, list[TypedRow]] = {}
+        for placed in self.tab.tables:
+            if placed.spec.open_in(window.phase):
+                out[placed.spec.name] = [r for r in rows if r.table == placed.spec.name]
+        return out
+
+    def stale(self, window: Window) -> list[TypedRow]:
+        """Rows typed in a table the seat writes in now but stamped for another window (a window undone, or
+        one a cut resolution left): they cannot be read as this window's, and are set aside."""
+        standing = self._standing()
+        return [r for r in self.rows if r.typed and r.window != window.key and r.table not in standing
+                and self.writes_in(window, r.table)]
+
+    def done(self, window: Window, used: frozenset[str]) -> frozenset[tuple[str, str]]:
+        """(table, subject) of the rows a resolution of ``window`` carried out: rows typed for it, in a table the
+        seat writes in, whose subjects it ``used`` (a row of another table with the same subject is not one)."""
+        return frozenset((r.table, r.subject) for r in self.rows if r.subject in used and r.window == window.key
+                         and self.writes_in(window, r.table))
+
+    def held(self, window: Window | None) -> list[TypedRow]:
+        """Rows typed ahead, in a table the seat does not write in now (a standing table's too): kept in their
+        cells for the seat's next window that opens the table."""
+        return [r for r in self.rows if r.typed and not self.writes_in(window, r.table)]
+
+    def carried(self, window: Window | None, new_window: Window, done: frozenset[tuple[str, str]],
+                consumed: frozenset[str]) -> dict[str, dict[str, TypedRow]]:
+        """The typed rows that stay when the tables are drawn for ``new_window`` after ``window`` resolved, by
+        table and the subject of the row they are drawn in: every typed row but those ``done`` (by table and
+        subject: carried out) and the stale ones (set aside), and a standing table's rows not ``consumed``.
+        Moving to another window, the tick boxes (Go, Ready) of the rows typed for ``window`` are cleared: a
+        tick was for that window (a row typed ahead keeps its ticks, for the window it was typed for). In an
+        ordered table the rows move up together, in order, the first to the table's first row, gaps closed."""
+        standing = self._standing()
+        stale = {(r.table, r.row) for r in self.stale(window)} if window is not None and self.pending is None else set()
+        moving = window is None or new_window.key != window.key
+        kept: dict[str, dict[str, TypedRow]] = {}
+        for row in self.rows:
+            if not row.typed or (row.table, row.row) in stale:
+                continue
+            stays = row.subject not in consumed if row.table in standing else (row.table, row.subject) not in done
+            if stays and moving and window is not None and row.window == window.key:  # typed ahead: ticks kept
+                row = _unticked(self.tab, row)
+            if stays and row.typed:
+                kept.setdefault(row.table, {})[row.subject] = row
+        for placed in self.tab.tables:
+            if placed.spec.ordered and kept.get(placed.spec.name):
+                subjects = [r.subject for r in sorted(self.rows, key=lambda r: r.row) if r.table == placed.spec.name]
+                rows = kept[placed.spec.name]
+                ordered = sorted(rows, key=subjects.index)
+                kept[placed.spec.name] = {subjects[i]: rows[s] for i, s in enumerate(ordered)}
+        return kept
+
+
+def _unticked(tab: InputTab, row: TypedRow) -> TypedRow:
+    """``row`` with its tick boxes (Go, Ready) cleared."""
+    ticks = [c.key for c in tab.table(row.table).spec.columns if c.kind in (ColumnKind.TICK, ColumnKind.READY)]
+    return replace(row, values={**row.values, **dict.fromkeys(ticks, False)}) if ticks else row
+
+
+@dataclass(frozen=True)
+class MatchRead:
+    """Everything one poll read, parsed."""
+
+    record: MatchRecord
+    tabs: MatchTabs
+    adapter: AnySheetAdapter
+    seats: Mapping[str, SeatRead]
+
+
+def _refuse_if_old(sheets: MatchSheets, ruleset_class: type[AnyRuleset], engine_range: str) -> bool:
+    """OldLayoutError when a read that failed was of a match on the old layout (whose tabs are not where the
+    new layout reads: Google refuses a range past a tab's edge); else whether the engine tab holds a match
+    (False when that cannot be told)."""
+    try:
+        (grid,) = sheets.engine.read([engine_range])
+    except SheetError:
+        return False
+    refuse_old_layout(ruleset_class, grid)
+    header = ruleset_sheet_spec(ruleset_class.traits.name).headers.engine
+    return bool(grid and grid[0] and text_of(grid[0][0]) == header)
+
+
+def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
+    """One batched read per spreadsheet; the layout and the engine record checked."""
+    spec = ruleset_sheet_spec(ruleset_class.traits.name)
+    tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
+    engine_range = engine_read_range(spec.tabs.engine)
+    batch = ReadBatch()
+    batch.ask(sheets.engine, engine_range)
+    batch.ask(sheets.board, tabs.board_title_row())
+    for seat in tabs.input_seats():
+        backend = seat_backend(sheets, tabs, seat)
+        batch.ask(backend, tabs.orders(seat).read_range())
+        batch.ask(backend, tabs.archive_pending_range(seat))
+    try:
+        batch.run(sheets.write_order())
+    except SheetError as exc:
+        if type(exc) is not SheetError:
+            raise
+        if _refuse_if_old(sheets, ruleset_class, engine_range):
+            raise SheetError(f"{exc}. The engine tab holds the match, so a tab was renamed or deleted, or the "
+                             "match was created by an earlier version of sheets-gm: run sheets-gm repair -c "
+                             "MATCH.toml, which lays every tab out again and keeps the match and every typed "
+                             "row") from None
+        raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
+                         "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
+                         "repair -c MATCH.toml, which rebuilds the layout and keeps the match") from None
+    engine_grid = batch.get(sheets.engine, engine_range)
+    refuse_old_layout(ruleset_class, engine_grid)
+    header = text_of(engine_grid[0][0]) if engine_grid and engine_grid[0] else ""
+    if header != spec.headers.engine:
+        raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.engine!r} cell A1 should say "
+                               f"{spec.headers.engine!r} but says {header!r}; {REPAIR_HINT}")
+    record = parse_match_record(engine_grid[1:], f"tab {spec.tabs.engine!r}")
+    if record.name != ruleset_class.traits.name:
+        raise LayoutDriftError(f"the match config says ruleset {ruleset_class.traits.name!r} but the engine tab "
+                               f"holds a {record.name!r} match")
+    if record.seats != sheets.seats:
+        raise LayoutDriftError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
+                               f"{', '.join(record.seats)}")
+    adapter = adapter_of(record.ruleset)
+    title_row = batch.get(sheets.board, tabs.board_title_row())
+    if not any(text_of(v) == spec.headers.board for v in (title_row[0] if title_row else [])):
+        raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.board!r} should say {spec.headers.board!r} "
+                               f"in row 1, right of the board, but does not; {REPAIR_HINT}")
+    seats: dict[str, SeatRead] = {}
+    grids = {seat: batch.get(seat_backend(sheets, tabs, seat), tabs.orders(seat).read_range())
+             for seat in tabs.input_seats()}
+    # The match's own layout (a setting may take a column out, e.g. Wesnoth's Go under batch resolution): the
+    # ruleset's file layout, read above, spans it. Each tab is read as it is laid out now: its tables' rows are
+    # those the match grew them to.
+    tabs = MatchTabs(adapter.spec, sheets.seats, ruleset_class.traits.judge)
+    tabs = tabs.with_sizes({seat: tabs.orders(seat).sizes_in(grid) for seat, grid in grids.items()})
+    for seat in tabs.input_seats():
+        backend = seat_backend(sheets, tabs, seat)
+        tab = tabs.orders(seat)
+        grid = grids[seat]
+        drift = tab.drift(grid)
+        if drift:
+            raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")
+        rows = tuple(r for placed in tab.tables for r in placed.read(grid))
+        pending_row = batch.get(backend, tabs.archive_pending_range(seat))
+        archived = _archived(pending_row, tabs.archive(seat))
+        pending = _pending(archived, record)
+        rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows,
+                                 recovering=pending is not None)
+        seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row))
+    return MatchRead(record, tabs, adapter, seats)
+
+
+def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
+    """The archive's pending row: what the last resolution (committed or cut) consumed."""
+    line = grid[0] if grid else []
+    text = text_of(line[1]) if len(line) > 1 else ""
+    if not text:
+        return None
+    try:
+        found = json.loads(text)
+    except json.JSONDecodeError:
+        raise LayoutDriftError(f"tab {tab!r} cell E2 (a hidden column) holds unreadable orders; restore it from "
+                               "the history row of the same window") from None
+    return found if isinstance(found, dict) else None
+
+
+def _archive_lines(grid: Grid) -> int:
+    """How many readable lines the archive holds: the pending row's last cell (0 if empty or not a count)."""
+    line = grid[0] if grid else []
+    text = text_of(line[2]) if len(line) > 2 else ""
+    return int(text) if text.isdigit() else 0
+
+
+def _pending(found: dict[str, Any] | None, record: MatchRecord) -> dict[str, Any] | None:
+    """The consumed rows of the resolution under way, when the last one was cut before its commit."""
+    if found is not None and found.get("resolution") == record.resolved + 1 \
+            and found.get("window") == record.window_key() and isinstance(found.get("rows"), list):
+        return found
+    return None
+
+
+def _kept(found: dict[str, Any] | None, record: MatchRecord) -> tuple[Mapping[str, Any], ...]:
+    """The rows the last resolution kept (for the window it opened, ``for``), or the one under way kept unused,
+    each with its note."""
+    if found is None or not isinstance(found.get("kept"), list):
+        return ()
+    committed = found.get("resolution") == record.resolved and found.get("for", found.get("window")) == \
+        record.window_key()
+    under_way = found.get("resolution") == record.resolved + 1 and found.get("window") == record.window_key()
+    if not (committed or under_way):
+        return ()
+    return tuple(k for k in found["kept"] if isinstance(k, dict))
+
+
+def _cells_text(values: object) -> dict[str, str]:
+    """A row's typed cells as text, the empty ones left out (to compare a row with what was archived of it)."""
+    if not isinstance(values, Mapping):
+        return {}
+    return {str(k): text_of(v) for k, v in values.items() if v not in (None, "", False)}

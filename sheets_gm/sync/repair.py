@@ -1,0 +1,180 @@
+"""Repairing a match on the generic sync: every tab laid out again around the engine record, the typed
+rows kept.
+
+The record (state, seed, history, counters) is read from the engine tab alone and never rewritten;
+the layouts are applied again (a renamed or deleted tab comes back, a header edited by hand is put
+back, a public tab an earlier layout drew and this one does not is deleted); each seat's typed rows
+are read where the layout puts them, by the row's subject (a row whose subject cell was overwritten
+is not guessed at), then everything is drawn again with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.backend import SheetBackend, SheetError
+from sheets_gm.sheets.layout import Grid, a1, cells
+from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
+from sheets_gm.sync.archive_lines import moved_archive_writes
+from sheets_gm.sync.create import apply_layouts, match_layouts
+from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.match_tabs import ARCHIVE_COPY_COL, ARCHIVE_LINES, MatchTabs
+from sheets_gm.sync.read import adapter_of, seat_backend
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.upgrade import old_tabs, upgrade_match
+from sheets_gm.sync.writes import (
+    board_writes,
+    seat_tables_writes,
+    status_line,
+    views_writes,
+)
+
+
+@dataclass
+class WindowRepairReport:
+    """What a repair kept."""
+
+    record: MatchRecord
+    rows_kept: int = 0
+    notes: list[str] = field(default_factory=list)
+    upgraded: str = ""  # the name of the ruleset's old layout the match was moved from ('' if it was not)
+
+
+def _engine_record(sheets: MatchSheets, tabs: MatchTabs, ruleset: str) -> MatchRecord:
+    tab = tabs.spec.tabs.engine
+    if tab not in sheets.engine.tab_names():
+        raise SheetError(f"{sheets.engine.name} has no tab {tab!r}. If no match was created there yet, there is "
+                         f"nothing to repair: create one with sheets-gm init {ruleset}. If one was, repair needs its "
+                         "engine record (the match itself): restore the tab from a backup or an export")
+    (grid,) = sheets.engine.read([engine_read_range(tab)])
+    try:
+        return parse_match_record(grid[1:], f"tab {tab!r}")
+    except MatchRecordError as exc:
+        raise SheetError(f"{exc}. repair needs the engine record: restore the engine tab from a backup") from None
+
+
+def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
+                        emails: Mapping[str, Sequence[str]] | None = None, title: str = "",
+                        member_emails: Mapping[str, Sequence[str]] | None = None) -> WindowRepairReport:
+    """Lay every tab of the match out again and draw it from its record, keeping the rows typed for the open
+    window (and standing rows). The record is not written. ``emails``, ``member_emails`` and ``title`` are what
+    init gave ``create_match``: the editors of each seat's typed cells (of each member's own rows), the
+    spreadsheets' title.
+
+    A match on the ruleset's old layout is moved first (``upgrade.upgrade_match``): its record,
+    history and archives rewritten in the generic terms, the old tabs cleared or deleted, what was typed
+    for the open window carried into the new rows; the report's notes say what could not be."""
+    spec = ruleset_sheet_spec(ruleset_class.traits.name)
+    tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
+    upgrade = upgrade_match(sheets, ruleset_class)
+    record = _engine_record(sheets, tabs, ruleset_class.traits.name)
+    if record.seats != sheets.seats:
+        raise SheetError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
+                         f"{', '.join(record.seats)}: fix the config")
+    report = WindowRepairReport(record, upgraded=upgrade.layout_name if upgrade is not None else "")
+    kept: dict[str, dict[str, dict[str, TypedRow]]] = {}
+    if upgrade is not None:
+        report.notes += upgrade.notes
+        kept = {seat: dict(rows) for seat, rows in upgrade.carried.items()}
+        report.rows_kept = sum(len(r) for rows in kept.values() for r in rows.values())
+    window = record.ruleset.window(record.state)
+    grown: dict[str, dict[str, int]] = {}
+    mentioned: set[str] = set()  # renamed tabs the notes name already
+    for seat in tabs.input_seats():
+        backend = seat_backend(sheets, tabs, seat)
+        tab = tabs.orders(seat)
+        if upgrade is not None:
+            continue  # the old orders tab was read by the upgrade, and cleared
+        if tab.name in backend.tab_names():
+            (grid,) = backend.read([tab.read_range()])
+        else:
+            found = _renamed(backend, tab, tabs)
+            if found is None:
+                report.notes.append(f"tab {tab.name!r} was missing in {backend.name}: laid out again, with nothing "
+                                    "typed")
+                continue
+            name, grid = found
+            mentioned.add(name)
+            report.notes.append(f"tab {tab.name!r} was missing in {backend.name}; its typed rows were found in tab "
+                                f"{name!r} (left as it is: delete it once you have checked {tab.name!r})")
+        grown[seat] = tab.sizes_in(grid)  # the tables as the match grew them
+        tab = tabs.with_sizes({seat: grown[seat]}).orders(seat)
+        kept[seat] = _typed_rows(grid, tab.tables, window.key if window else "", report)
+    adapter = adapter_of(record.ruleset)
+    # Laid out again as the match's settings lay it out (the rows were read with the ruleset's file layout, which
+    # spans it), with the rows the match grew its tables to (never fewer than the layout's), and more where the
+    # state needs them.
+    tabs = MatchTabs(adapter.spec, sheets.seats, ruleset_class.traits.judge)
+    tabs = tabs.with_sizes({seat: {name: max(rows, tabs.orders(seat).table(name).rows)
+                                   for name, rows in sizes.items()} for seat, sizes in grown.items()})
+    tabs = tabs.fitted(adapter, record.state)
+    present = sheets.board.tab_names()
+    retired = (*spec.tabs.retired, *(n for n in old_tabs(ruleset_class) if upgrade is not None
+                                     and n not in spec.tabs.retired))
+    for name in retired:
+        if name in present:
+            report.notes.append(f"tab {name!r} of an earlier layout was deleted from {sheets.board.name}: "
+                                "what it showed is drawn in the new tabs")
+    layouts = match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}, member_emails)
+    apply_layouts(sheets, layouts, title or f"sheets-gm · {record.ruleset.traits.title}", retired)
+    report.notes += _stray_tabs(sheets, {t.name for _, t in layouts} | {spec.tabs.roster, *retired, *mentioned})
+    batch = WriteBatch()
+    for seat in tabs.input_seats():  # an archive of the earlier layout: JSON where players now read sentences
+        backend = seat_backend(sheets, tabs, seat)
+        (grid,) = backend.read([a1(tabs.archive(seat), cells(0, 1, ARCHIVE_COPY_COL, ARCHIVE_LINES))])
+        if moved_archive_writes(batch, backend, tabs, seat, grid):
+            report.notes.append(f"tab {tabs.archive(seat)!r} in {backend.name} was moved to the new archive "
+                                "layout: sentences, the sync's copies in hidden columns")
+    status = status_line(adapter, record)
+    outcome = record.ruleset.outcome(record.state)
+    dice = record.dice()
+    for seat in tabs.input_seats():
+        seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, record.state, window,
+                           seat, dice, status, outcome.text if outcome else "", kept.get(seat))
+    views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
+    board_writes(batch, sheets.board, tabs, adapter, record.state, status)
+    batch.run(sheets.write_order())
+    return report
+
+
+def _stray_tabs(sheets: MatchSheets, laid_out: set[str]) -> list[str]:
+    """A note per tab that is no part of the match's layout (a tab renamed by hand stays beside the one laid out
+    again under its name): sheets-gm neither reads nor writes it, and leaves it to the GM to delete."""
+    notes: list[str] = []
+    for backend in sheets.write_order():
+        for name in backend.tab_names():
+            if name not in laid_out:
+                notes.append(f"tab {name!r} in {backend.name} is no part of the match's layout (a tab renamed by "
+                             "hand, or one of yours): sheets-gm neither reads nor writes it; delete it once you have "
+                             "checked that nothing in it is needed")
+    return notes
+
+
+def _renamed(backend: SheetBackend, tab: InputTab, tabs: MatchTabs) -> tuple[str, Grid] | None:
+    """A tab of ``backend`` that no layout names whose header rows are those of ``tab``'s tables: the orders
+    tab renamed by hand (its name and grid), or None."""
+    laid_out = set(tabs.spec.tabs.retired) | {t for seat in tabs.input_seats()
+                                              for t in (tabs.orders(seat).name, tabs.archive(seat))}
+    others = [name for name in backend.tab_names() if name not in laid_out]
+    if not others:
+        return None
+    grids = backend.read([tab.read_range(name) for name in others])
+    for name, grid in zip(others, grids, strict=True):
+        if all(placed.holds_header(grid) for placed in tab.tables):
+            return name, grid
+    return None
+
+
+def _typed_rows(grid: Grid, tables: tuple[PlacedTable, ...], window_key: str,
+                report: WindowRepairReport) -> dict[str, dict[str, TypedRow]]:
+    """The rows typed for the open window (or in a standing table), by table and subject."""
+    out: dict[str, dict[str, TypedRow]] = {}
+    for placed in tables:
+        for row in placed.read(grid, by_header=True):
+            if row.typed and (row.window == window_key or placed.spec.standing):
+                out.setdefault(row.table, {})[row.subject] = row
+                report.rows_kept += 1
+    return out

@@ -1,0 +1,144 @@
+"""The replay of a match on the generic sync: everything needed to recompute every roll and state.
+
+It holds the ruleset, its settings and board, the seed (and the hash published at the start),
+the first state, and for every resolution the window, the GM events applied before it, its
+orders, the state it was resolved from and its deal (after an undo, see ``TurnDice.dealt``),
+then the final state. ``replay_states``
+recomputes it all through the ruleset and names the first difference.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sheets_gm.engine.dice import seed_hash
+from sheets_gm.engine.diff import first_difference
+from sheets_gm.engine.registry import AnyRuleset, UnknownRulesetError, get_ruleset
+from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
+from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells
+from sheets_gm.sync.sheets import MatchSheets
+
+WINDOW_REPLAY_FORMAT = "sheets-gm replay v3 (windows)"
+
+
+class WindowReplayError(ValueError):
+    """A replay that is malformed."""
+
+
+def match_history(sheets: MatchSheets, record: MatchRecord, engine_tab: str) -> list[dict[str, Any]]:
+    """Every resolution's history entry (one read of the engine tab's history rows)."""
+    if record.resolved < 1:
+        return []
+    (grid,) = sheets.engine.read([history_rows(engine_tab, record.resolved)])
+    entries = []
+    for i in range(record.resolved):
+        row = grid[i] if i < len(grid) else []
+        try:
+            entry = json.loads(joined_cells(row, 1))
+        except (IndexError, json.JSONDecodeError):
+            raise SheetError(f"tab {engine_tab!r}: the history row of resolution {i + 1} is missing or "
+                             "unreadable; restore it from an export") from None
+        if not isinstance(entry, dict) or entry.get("resolution") != i + 1:
+            raise SheetError(f"tab {engine_tab!r}: the history row of resolution {i + 1} holds another record")
+        entries.append(entry)
+    return entries
+
+
+def _events(pending: dict[str, Any] | None) -> list[Any]:
+    return list(pending["events"]) if pending else []
+
+
+def replay_document(record: MatchRecord, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The replay of a match from its engine record and history entries."""
+    ruleset = record.ruleset
+    first_gm = entries[0].get("gm_events") if entries else record.gm_events
+    if first_gm:
+        initial = first_gm["state_before"]
+    else:
+        initial = entries[0]["state_before"] if entries else ruleset.state_codec.to_json(record.state)
+    return {
+        "format": WINDOW_REPLAY_FORMAT,
+        "ruleset": record.name,
+        "seats": list(record.seats),
+        "seed": record.seed.hex(),
+        "seed_hash": record.seed_hash,
+        "settings": settings_to_mapping(ruleset.settings),
+        "board": ruleset.board_text,
+        "initial_state": initial,
+        "resolutions": [{"resolution": e["resolution"], "window": e["window"], "gm_events": _events(e.get("gm_events")),
+                         "orders": e["orders"], "state_before": e["state_before"],
+                         **({"deal": e["deal"]} if e.get("deal") else {})} for e in entries],
+        "gm_events_after": _events(record.gm_events),
+        "final_state": ruleset.state_codec.to_json(record.state),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayCheck:
+    """The outcome of a replay: resolutions replayed, dice rolled, the first difference (None: all equal)."""
+
+    resolutions: int
+    rolls: int
+    difference: str | None
+
+
+def _rules(doc: dict[str, Any]) -> AnyRuleset:
+    try:
+        cls = get_ruleset(str(doc["ruleset"]))
+        settings = parse_settings(cls.traits.settings_type, doc["settings"], where="replay settings")
+        return cls.create(settings, str(doc["board"]))
+    except (KeyError, ValueError, TypeError, UnknownRulesetError, SettingError) as exc:
+        raise WindowReplayError(f"the replay is malformed: {exc}") from None
+
+
+def _apply(rules: AnyRuleset, state: Any, events: list[Any], where: str) -> tuple[Any, str | None]:
+    for i, data in enumerate(events, start=1):
+        try:
+            state = rules.apply_gm_event(state, rules.gm_event_codec.from_json(data)).state
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            return state, f"GM event {i} {where} cannot be applied ({exc})"
+    return state, None
+
+
+def replay_states(doc: dict[str, Any]) -> ReplayCheck:
+    """Recompute every resolution from the first state, the GM events, the orders and the seed; compare every
+    state with the recorded one."""
+    rules = _rules(doc)
+    try:
+        seed = bytes.fromhex(str(doc["seed"]))
+        state = rules.state_codec.from_json(doc["initial_state"])
+        entries = list(doc["resolutions"])
+        final = doc["final_state"]
+    except (KeyError, ValueError, TypeError) as exc:
+        raise WindowReplayError(f"the replay is malformed: {exc}") from None
+    if seed_hash(seed) != doc.get("seed_hash"):
+        return ReplayCheck(0, 0, "the seed does not match the hash published at the start of the match")
+    rolls = 0
+    for done, entry in enumerate(entries):
+        where = f"before resolution {done + 1} (window {entry.get('window')})"
+        state, problem = _apply(rules, state, entry.get("gm_events", []), where)
+        if problem is None:
+            found = first_difference(entry["state_before"], rules.state_codec.to_json(state))
+            if found is not None:
+                problem = f"the state {where} differs: {found}"
+        if problem is not None:
+            return ReplayCheck(done, rolls, problem)
+        try:
+            dice = rules.dice(seed, state).dealt(int(entry.get("deal", 0)))
+        except (ValueError, TypeError) as exc:
+            return ReplayCheck(done, rolls, f"the deal of resolution {done + 1} cannot be read ({exc})")
+        try:
+            orders = rules.orders_codec.from_json(entry["orders"])
+        except (KeyError, ValueError, TypeError) as exc:
+            return ReplayCheck(done, rolls, f"the orders of resolution {done + 1} cannot be read ({exc})")
+        state = rules.resolve(state, orders, dice).state
+        rolls += len(dice.rolled) + len(dice.drawn)
+    state, problem = _apply(rules, state, doc.get("gm_events_after", []), "after the last resolution")
+    if problem is None:
+        found = first_difference(final, rules.state_codec.to_json(state))
+        if found is not None:
+            problem = f"the final state differs from the replayed one: {found}"
+    return ReplayCheck(len(entries), rolls, problem)

@@ -1,0 +1,315 @@
+"""Rows no order is read from, each answered in its own feedback cell instead of being ignored.
+
+A stray row is one of:
+- a row naming a subject that is another seat's (another player, a unit of another seat): its
+  orders go in that seat's own tab or file;
+- a row naming a subject its table has no row for now (a battle nobody fights, a unit that is not
+  there): the adapter may say why in its game's words (``ExplainsStrayRows``);
+- two or more typed rows for one subject in one table: none is read, and each names the others;
+- a row without a subject with something typed in it (a table's blank row), or the blank row
+  between two tables (or under the last) with something typed in it.
+
+Each gets a sentence starting with ✘ in the tab's feedback column (in a blank row between tables,
+that cell is the player's too: what she typed there is quoted in the answer, never lost), and
+``sync`` and ``status`` list it with the refused rows. A stray row is never set aside nor cleared:
+a resolution redraws the tables around it (``stray_overlays``); a row whose place the redrawn
+table needs moves to a free row of its table, or to a free blank row, saying from where.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import PurePath
+from typing import Any
+
+from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsStrayRows
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import CellValue, Grid, a1, cell_at, cells
+from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
+from sheets_gm.sheets.tables import InputTab, LooseRow, PlacedTable, TypedRow, text_of
+from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+
+MARK = "✘ "  # every answer starts with it: in a blank row's feedback cell, anything else was typed by a player
+HELD = " · You typed in this cell: "  # what a player typed in a blank row's feedback cell, kept in the answer
+
+
+@dataclass(frozen=True, slots=True)
+class StrayRow:
+    """One row of a seat's input tab that no order is read from, and its answer.
+
+    ``table`` is '' for a blank row between tables; ``cells`` are the row's cells before the feedback column
+    as read; ``feedback`` what its feedback cell holds; ``why`` the answer ('' once nothing is typed there any
+    more). ``mend``: the cells an idle poll writes in the row (its answer, or the row put back as drawn).
+    ``home``: a duplicate standing in the row its subject is drawn in."""
+
+    table: str
+    row: int
+    subject: str
+    cells: tuple[CellValue, ...]
+    feedback: str
+    why: str
+    mend: Mapping[int, CellValue] = field(default_factory=dict)  # what an idle poll writes in the row, by column
+    home: bool = False
+
+    @property
+    def label(self) -> str:
+        """How ``sync`` and ``status`` name it: its subject, else its row."""
+        return f"{self.subject} (row {self.row})" if self.subject else f"row {self.row}"
+
+
+@dataclass(frozen=True)
+class _Seats:
+    """What the answers name: where each seat's orders go."""
+
+    ruleset: AnyRuleset
+    adapter: AnySheetAdapter
+    state: Any
+    sheets: MatchSheets
+    tabs: MatchTabs
+    seat: str
+
+    def secret(self, other: str, subject: str) -> bool:
+        """Whether ``subject`` is part of one of ``other``'s secrets (a face-down unit's id) and absent from what this
+        seat may see: then whose it is is not told, and the row reads as if it named nothing that exists."""
+        word = re.compile(rf"(?<![\w-]){re.escape(subject)}(?![\w-])", re.IGNORECASE)
+        return any(word.search(text) for text in self.ruleset.secrets(self.state, other)) \
+            and not word.search(json.dumps(self.ruleset.view(self.state, self.seat), ensure_ascii=False))
+
+    def sheet_of(self, seat: str) -> SheetBackend:
+        return self.sheets.of(seat) if seat in self.sheets.seats else self.sheets.judge_sheet()
+
+    def place(self, other: str) -> str:
+        """Where ``other``'s orders go, as seen from this seat's tab."""
+        tab = self.tabs.orders(other).name
+        theirs = self.sheet_of(other)
+        if theirs is self.sheet_of(self.seat):
+            return f"own tab, {tab}"
+        name = theirs.name
+        if name.endswith(".xlsx"):
+            name = PurePath(name).name
+        return f"own file ({name}, tab {tab})"
+
+    def owner(self, spec: InputTable, subject: str) -> str:
+        """The other seat whose ``spec`` table has a row for ``subject`` ('' if none)."""
+        for other in self.tabs.input_seats():
+            if other != self.seat and any(t.spec.name == spec.name for t in self.tabs.orders(other).tables) \
+                    and subject in self.adapter.rows(self.state, other, spec) and not self.secret(other, subject):
+                return other
+        return ""
+
+    def elsewhere(self, subject: str) -> str:
+        """The sentence for a name of another seat's row, or of another seat ('' if it is neither)."""
+        for other in self.tabs.input_seats():
+            if other == self.seat:
+                continue
+            if subject.casefold() == other.casefold():
+                return f"{other}'s orders go in {other}'s {self.place(other)}, not in {self.seat}'s"
+        for placed in self.tabs.orders(self.seat).tables:
+            owner = self.owner(placed.spec, subject)
+            if owner:
+                return f"{subject} is {owner}'s: {owner}'s orders go in {owner}'s {self.place(owner)}"
+        return ""
+
+
+def _height(placed: PlacedTable) -> int:
+    """The rows the table has on its tab."""
+    return placed.last_row - placed.first_row + 1
+
+
+def _listing(subjects: Sequence[str]) -> str:
+    if not subjects:
+        return "it has no rows now"
+    shown = ", ".join(subjects[:8]) + (f" and {len(subjects) - 8} more" if len(subjects) > 8 else "")
+    return f"its rows are {shown}"
+
+
+def _not_here(seats: _Seats, placed: PlacedTable, subject: str, expected: Sequence[str]) -> str:
+    """Why a row naming ``subject`` is not read: it is another seat's, or the table has no row for it."""
+    spec = placed.spec
+    header = spec.columns[0].header
+    owner = seats.owner(spec, subject)
+    if owner and spec.rows == SEAT_ROWS:
+        return f"{MARK}{owner}'s orders go in {owner}'s {seats.place(owner)}, not in {seats.seat}'s: nothing in this " \
+               "row is read."
+    if owner:
+        return f"{MARK}{subject} is {owner}'s: {owner}'s orders go in {owner}'s {seats.place(owner)}; nothing in " \
+               "this row is read."
+    reason = ""
+    if isinstance(seats.adapter, ExplainsStrayRows):
+        reason = seats.adapter.stray_reason(seats.state, seats.seat, spec, subject)
+    if not reason:
+        reason = f"this table has no row for {subject} now ({_listing(expected)})"
+    return f"{MARK}{reason[:1].upper()}{reason[1:]}: nothing in this row is read; write in the row of the " \
+           f"{header.lower()} you mean."
+
+
+def _duplicate(subject: str, rows: Sequence[int]) -> str:
+    where = ", ".join(str(r) for r in rows[:-1]) + f" and {rows[-1]}"
+    return f"{MARK}{subject} has {len(rows)} typed rows in this table (rows {where}): none is read until one is " \
+           "left; clear the others."
+
+
+def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow) -> str:
+    """The answer to what is typed in a row without a subject ('' when nothing is typed there any more)."""
+    held = ""
+    ours = loose.feedback.startswith(MARK)
+    if not loose.table and loose.feedback:  # a blank row's feedback cell is open to the player too
+        held = loose.feedback.partition(HELD)[2] if ours else loose.feedback
+    if not loose.typed and not held:
+        return ""
+    if loose.table:
+        placed = tab.table(loose.table)
+        header = placed.spec.columns[0].header
+        return (f"{MARK}This row has no {header}: nothing typed in it is read; write in the row of the "
+                f"{header.lower()} it is for.")
+    under = loose.row > tab.last_row
+    where = "under the last table" if under else "between two tables"
+    text = f"{MARK}Row {loose.row} is {where}: nothing typed in it is read"
+    name = text_of(loose.cells[0]) if loose.cells else ""
+    other = seats.elsewhere(name) if name else ""
+    mine = [p for p in tab.tables if name and name in seats.adapter.rows(seats.state, seats.seat, p.spec)]
+    if other:
+        text += f". {other}."
+    elif mine:
+        index = seats.adapter.rows(seats.state, seats.seat, mine[0].spec).index(name)
+        text += f"; write {name}'s orders in its own row (row {mine[0].first_row + index})."
+    else:
+        text += "; write orders in the rows of the tables."
+    return text + (HELD + held if held else "")
+
+
+def _line(grid: Grid, row: int, width: int) -> tuple[CellValue, ...]:
+    line = grid[row - 1] if row - 1 < len(grid) else []
+    return tuple(list(line[:width]) + [None] * (width - len(line[:width])))
+
+
+def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets: MatchSheets, tabs: MatchTabs,
+              seat: str, tab: InputTab, grid: Grid, rows: Sequence[TypedRow], *,
+              recovering: bool = False) -> tuple[tuple[TypedRow, ...], tuple[StrayRow, ...]]:
+    """``seat``'s rows split: those an order may be read from, and the stray rows with their answers (read from
+    ``grid``, the tab from A1). ``recovering``: a cut resolution may have drawn the tables for a state the record
+    does not hold yet, so only the rows without a subject are told apart.
+
+    A row with nothing typed in it, whose subject is not the one drawn there, is mended (the subject and stamp
+    are sheets-gm's cells, which a player cannot clear): the drawn subject put back, or the row emptied."""
+    seats = _Seats(ruleset, adapter, state, sheets, tabs, seat)
+    window = ruleset.window(state)
+    feedback_col = tab.width - 1
+    strays: list[StrayRow] = []
+    expected = {p.spec.name: adapter.rows(state, seat, p.spec)[:_height(p)] for p in tab.tables}
+
+    def drawn_again(placed: PlacedTable, row: int) -> dict[int, CellValue]:
+        """An untyped row not drawn as it stands: its subject and stamp put back, or emptied past the subjects."""
+        spec = placed.spec
+        index = row - placed.first_row
+        if index >= len(expected[spec.name]):
+            return dict.fromkeys(range(feedback_col + 1), "")
+        # the stamp a drawn row carries (writes.acts): the window's key where the seat types in the table now
+        stamp = window.key if window is not None and seat in window.seats and spec.open_in(window.phase) else ""
+        return {0: expected[spec.name][index], placed.col(spec.of_kind(ColumnKind.WINDOW)[0].key): stamp,
+                feedback_col: ""}
+
+    for loose in tab.loose_rows(grid):
+        why = _loose_answer(seats, tab, loose)
+        if why == loose.feedback:
+            if why:
+                strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, why))
+        elif why or not loose.table:
+            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, why, {feedback_col: why}))
+        elif not recovering:
+            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, "",
+                                   drawn_again(tab.table(loose.table), loose.row)))
+    if recovering:
+        return tuple(rows), tuple(sorted(strays, key=lambda s: s.row))
+    kept: list[TypedRow] = []
+    for placed in tab.tables:
+        spec = placed.spec
+        mine = [r for r in rows if r.table == spec.name]
+        listed = expected[spec.name]
+        typed = Counter(r.subject for r in mine if r.typed)
+        for r in mine:
+            line = _line(grid, r.row, feedback_col)
+            index = r.row - placed.first_row
+            home = index < len(listed) and listed[index] == r.subject
+            if not r.typed and not home:
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", drawn_again(placed, r.row)))
+            elif r.subject not in listed:
+                why = _not_here(seats, placed, r.subject, listed)
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
+                                       _answer(why, r.feedback, feedback_col)))
+            elif r.typed and typed[r.subject] > 1:
+                why = _duplicate(r.subject, [o.row for o in mine if o.subject == r.subject and o.typed])
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
+                                       _answer(why, r.feedback, feedback_col), home=home))
+            else:
+                kept.append(r)
+    return tuple(kept), tuple(sorted(strays, key=lambda s: s.row))
+
+
+def _answer(why: str, feedback: str, col: int) -> dict[int, CellValue]:
+    return {col: why} if why != feedback else {}
+
+
+def stray_rejections(seat: str, strays: Sequence[StrayRow]) -> list[tuple[str, str]]:
+    """What ``sync`` and ``status`` list of a seat's stray rows: (who and which row, why)."""
+    return [(f"{seat} · {s.label}", s.why.removeprefix(MARK)) for s in strays if s.why]
+
+
+def stray_feedback_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, strays: Sequence[StrayRow], *,
+                          blank_rows_only: bool = False) -> int:
+    """Each stray row's answer where its feedback cell says something else, and the rows to mend (a blank row's
+    only, when the tables are redrawn in the same write); returns how many rows were written."""
+    count = 0
+    for s in strays:
+        if s.mend and not (blank_rows_only and s.table):
+            for col, value in s.mend.items():
+                batch.put(backend, a1(tab.name, cell_at(col, s.row)), [[value]])
+            count += 1
+    return count
+
+
+def stray_overlays(adapter: AnySheetAdapter, state: Any, seat: str, tab: InputTab, strays: Sequence[StrayRow],
+                   batch: WriteBatch, backend: SheetBackend) -> dict[str, dict[int, dict[int, CellValue]]]:
+    """Where a resolution redrawing ``seat``'s tables for ``state`` keeps the stray rows of its tables: cells by
+    table, row index and tab column, laid over the drawn rows. A duplicate keeps its typed cells in its subject's
+    row; any other stray row stays where it is if the new table leaves that row free, else moves to a free row of
+    its table, else to a free blank row between the tables (written into ``batch`` here), saying from where."""
+    out: dict[str, dict[int, dict[int, CellValue]]] = {}
+    feedback_col = tab.width - 1
+    taken_blank = {s.row for s in strays if not s.table}
+    free_blank = [r for r in tab.blank_rows() if r not in taken_blank]
+    for placed in tab.tables:
+        mine = [s for s in strays if s.table == placed.spec.name and s.why]
+        if not mine:
+            continue
+        subjects = adapter.rows(state, seat, placed.spec)[:_height(placed)]
+        lines = out.setdefault(placed.spec.name, {})
+        typed_cols = [col for col, c in placed.columns() if c.kind.typed]
+        for s in [s for s in mine if s.home and s.subject in subjects]:
+            index = subjects.index(s.subject)
+            lines[index] = {**{col: s.cells[col] for col in typed_cols}, feedback_col: s.why}
+        free = [i for i in range(len(subjects), _height(placed)) if i not in lines]
+        for s in [s for s in mine if not (s.home and s.subject in subjects)]:
+            index = s.row - placed.first_row
+            moved = s
+            if index not in free and free:
+                index = free[0]
+            elif index not in free:
+                if not free_blank:
+                    continue  # no free row anywhere (every table full, every blank row typed in): not kept
+                row = free_blank.pop(0)
+                moved = replace(s, why=f"{s.why} (Moved here from row {s.row}, which the table needed.)")
+                batch.put(backend, a1(tab.name, cells(0, row, feedback_col, row)), [[*s.cells, moved.why]])
+                continue
+            if placed.first_row + index != s.row:
+                moved = replace(s, why=f"{s.why} (Moved here from row {s.row}, which the table needed.)")
+            free.remove(index)
+            lines[index] = {**dict(enumerate(moved.cells)), feedback_col: moved.why}
+    return {t: v for t, v in out.items() if v}
+

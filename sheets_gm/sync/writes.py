@@ -1,0 +1,260 @@
+"""What the generic sync draws for a state: each seat's tables for the open window, the board,
+the status lines, each seat's View tab, and the logs. Used by ``init`` and by every resolution."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.ruleset import GM, JUDGE, Window
+from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import CellValue, Grid, a1
+from sheets_gm.sheets.spec import ColumnKind, InputTable
+from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
+from sheets_gm.sync.deadline import describe_deadline
+from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.match_tabs import VIEW_COLS, VIEW_PANEL_ROWS, MatchTabs
+from sheets_gm.sync.read import seat_backend
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+
+
+def acts(window: Window | None, seat: str, table: InputTable) -> bool:
+    """Whether ``seat`` types into ``table`` in ``window``."""
+    return window is not None and seat in window.seats and table.open_in(window.phase)
+
+
+def idle_reason(adapter: AnySheetAdapter, state: Any, seat: str) -> str:
+    """The adapter's words for why ``seat`` has nothing to write now (a player who is out), or ''."""
+    return adapter.idle_reason(state, seat) if isinstance(adapter, ExplainsIdleSeats) else ""
+
+
+def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_text: str, reason: str = "") -> str:
+    """A row's feedback while nothing is typed in it (``reason``: the game's words for a seat with nothing to
+    write in any window, from ``idle_reason``)."""
+    if window is None:
+        return f"The match is over: {outcome_text}" if outcome_text else "The match is over."
+    if reason:
+        return reason
+    if seat in window.seats and not table.open_in(window.phase):
+        return f"Not open now: {window.label} is being played; this table opens in another window."
+    if not acts(window, seat, table):
+        who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
+        return f"Nothing to write now: {window.label} is for {who}."
+    if table.of_kind(ColumnKind.READY):
+        return ready_sentence(window, seat, table, False)
+    return f"Waiting for {'the results' if seat == JUDGE else 'your orders'} for {window.label}."
+
+
+def kept_sentence(window: Window) -> str:
+    """What a typed row says when the engine has nothing to say of it (a standing row, a row kept for later)."""
+    return f"Kept for {window.label}."
+
+
+def held_sentence(window: Window | None, seat: str, table: InputTable) -> str:
+    """What a row typed ahead says: it stays as typed and is read when the seat's next window opens its table."""
+    if window is None:
+        return "Kept as typed: the match is over, nothing more is read."
+    if not table.open_in(window.phase):
+        return f"Kept for when this table opens again for {seat}: it is read then ({window.label} is being played now)."
+    if seat in window.seats:
+        return f"Kept for {seat}'s next turn: it is read when that opens, not in {window.label}."
+    who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
+    return f"Kept for {seat}'s next turn: it is read when that opens ({window.label} is for {who})."
+
+
+def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool) -> str:
+    """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it)."""
+    box = table.of_kind(ColumnKind.READY)[0].header
+    if seat not in window.awaited:
+        label = window.label[:1].upper() + window.label[1:]
+        return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
+    return (f"{box} for {window.label}." if ready else
+            f"Tick {box} when {seat}'s orders for {window.label} are in.")
+
+
+def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, placed: PlacedTable,
+               dice: TurnDice, outcome_text: str, kept: Mapping[str, TypedRow] | None = None,
+               notes: Mapping[str, str] | None = None) -> Grid:
+    """A table's rows as ``state`` and ``window`` show them: subjects, stamps, shown values, idle feedback,
+    and empty typed cells, except for rows in ``kept`` (typed for this very window: left as typed, their
+    feedback the row's sentence in ``notes`` if it has one)."""
+    spec = placed.spec
+    subjects = adapter.rows(state, seat, spec)
+    if len(subjects) > placed.rows:  # the caller fits the tabs to the state first (MatchTabs.fitted)
+        raise ValueError(f"table {spec.name!r} of {seat} has {placed.rows} rows for {len(subjects)}: lay the tab out "
+                         "for the state first")
+    stamp = window.key if window is not None and acts(window, seat, spec) else ""
+    reason = idle_reason(adapter, state, seat)
+    grid: Grid = []
+    for subject in subjects:
+        shown = adapter.shown(state, seat, spec, subject, dice) if spec.of_kind(ColumnKind.SHOWN) else {}
+        keep = (kept or {}).get(subject)
+        line: list[CellValue] = [""] * placed.width
+        for col, c in placed.columns():
+            if c.kind is ColumnKind.SUBJECT:
+                line[col] = subject
+            elif c.kind is ColumnKind.WINDOW:
+                line[col] = stamp
+            elif c.kind is ColumnKind.SHOWN:
+                line[col] = shown.get(c.key, "")
+            elif c.kind is ColumnKind.FEEDBACK:
+                line[col] = (idle_feedback(window, seat, spec, outcome_text, reason) if keep is None else
+                             (notes or {}).get(subject) or (kept_sentence(window) if window is not None and
+                                                            acts(window, seat, spec) else
+                                                            held_sentence(window, seat, spec)))
+            elif keep is not None:
+                line[col] = keep.values.get(c.key, "")
+            else:
+                line[col] = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
+        grid.append(line)
+    blank: list[CellValue] = [""] * placed.width
+    grid += [list(blank) for _ in range(placed.rows - len(subjects))]
+    return grid
+
+
+def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, adapter: AnySheetAdapter,
+                       state: Any, window: Window | None, seat: str, dice: TurnDice, status: str,
+                       outcome_text: str, kept: Mapping[str, Mapping[str, TypedRow]] | None = None,
+                       notes: Mapping[str, Mapping[str, str]] | None = None,
+                       overlays: Mapping[str, Mapping[int, Mapping[int, CellValue]]] | None = None) -> None:
+    """Rewrite a seat's input tab for ``state``: its status line and every table whole (``kept`` and ``notes``
+    by table: see ``table_grid``; ``overlays``: cells by table, row index and tab column laid over the drawn
+    rows, the stray rows kept as typed: see ``strays.stray_overlays``)."""
+    batch.put(backend, tab.status_cell(), [[status]])
+    for placed in tab.tables:  # its title and headers too: where a tab grown at this resolution moved them
+        batch.put(backend, a1(tab.name, placed.heading_range()), placed.heading_rows())
+        grid = table_grid(adapter, state, window, seat, placed, dice, outcome_text,
+                          (kept or {}).get(placed.spec.name), (notes or {}).get(placed.spec.name))
+        for index, laid in (overlays or {}).get(placed.spec.name, {}).items():
+            for col, value in laid.items():
+                grid[index][col] = value
+        batch.put(backend, a1(tab.name, placed.rows_range()), grid)
+
+
+def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
+                 status: str) -> None:
+    """Every public tab the adapter draws as ``state`` shows it, each with the title, status line and legend
+    (a legend may change with the state: who is out)."""
+    for tab, drawing in tabs.drawn(adapter.drawings(state)):
+        values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
+        batch.put(board, tabs.board_values_range(tab, drawing.width, drawing.height), values)
+        info: Grid = [[tabs.spec.headers.board], [status]]
+        if drawing.legend:  # where the layout put it: a row under the status line
+            info += [[""], *([r[0] if r else ""] for r in drawing.legend)]
+        batch.put(board, tabs.board_info_range(tab, drawing.width, len(info)), info)
+
+
+def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
+    """Events as log rows: turn (as the adapter names it, if it does), kind, sentence."""
+    label = adapter.turn_label if isinstance(adapter, LabelsTurns) else None
+    return [[label(e.turn) if label else e.turn, e.kind.value, e.text] for e in events]
+
+
+def public_log_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, first: int,
+                      events: Sequence[Event], adapter: AnySheetAdapter | None = None) -> int:
+    """The public events appended to the Log tab from line ``first``; returns how many."""
+    public = visible_to(events, None)
+    if public:
+        batch.put(board, tabs.log_range(first, len(public)), log_lines(public, adapter))
+    return len(public)
+
+
+def private_events(events: Sequence[Event], seat: str) -> list[Event]:
+    """The events only some seats may read that ``seat`` may; the GM reads them all."""
+    if seat == GM:
+        return [e for e in events if e.audience is not None]
+    return [e for e in visible_to(events, seat) if e.audience is not None]
+
+
+def seat_names(adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, states: Sequence[Any]) -> frozenset[str]:
+    """The names that stand for ``seat`` in events: the seat's own and its rows' subjects (its units, players,
+    armies, champions) in any of ``states`` (the state before a resolution too: a unit that fell is named)."""
+    names = {seat}
+    for state in states:
+        for placed in tabs.orders(seat).tables:
+            names.update(adapter.rows(state, seat, placed.spec))
+    return frozenset(names)
+
+
+def _names_any(value: Any, names: frozenset[str]) -> bool:
+    """Whether an event's data value is, or holds, one of ``names``."""
+    if isinstance(value, str):
+        return value in names
+    if isinstance(value, Mapping):
+        return any(_names_any(v, names) for v in value.values())
+    if isinstance(value, list | tuple | set | frozenset):
+        return any(_names_any(v, names) for v in value)
+    return False
+
+
+def seat_events(events: Sequence[Event], seat: str, names: frozenset[str]) -> list[Event]:
+    """What ``seat``'s View log lists: what happened to it. The events only some seats may read that it may, and
+    the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion); the
+    GM's lists every private event (the public ones are all in the Log)."""
+    if seat == GM:
+        return private_events(events, seat)
+    return [e for e in visible_to(events, seat) if e.audience is not None or _names_any(e.data, names)]
+
+
+def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
+                seat: str, status: str, log_from: int, events: Sequence[Event], before: Any = None) -> int:
+    """A seat's View tab: title, status, its private panel (rewritten whole) and the lines of its log (what
+    happened to it, ``seat_events``; ``before`` is the state the events started from); returns how many log
+    lines were added."""
+    batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
+    rows = adapter.panel(state, seat)
+    if len(rows) > VIEW_PANEL_ROWS:  # never cut without a word (a game's panel says where the rest is itself)
+        rows = [*rows[:VIEW_PANEL_ROWS - 1], [f"… {len(rows) - VIEW_PANEL_ROWS + 1} more rows: the panel holds "
+                                              f"{VIEW_PANEL_ROWS} rows; the orders tab and the logs have the rest"]]
+    panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
+    panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
+    batch.put(backend, tabs.view_panel_range(seat), panel)
+    names = seat_names(adapter, tabs, seat, [state] if before is None else [before, state]) if seat != GM else \
+        frozenset()
+    mine = seat_events(events, seat, names)
+    if mine:
+        batch.put(backend, tabs.view_log_range(seat, log_from, len(mine)), log_lines(mine, adapter))
+    return len(mine)
+
+
+def views_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
+                 status: str, seat_logs: Mapping[str, int], events: Sequence[Event], before: Any = None) -> dict[str,
+                                                                                                              int]:
+    """Every View tab (each seat's, the judge's, the GM's) for ``state``, ``events`` (which started from
+    ``before``) added to the logs; returns each log's new length."""
+    counts = dict(seat_logs)
+    for seat in tabs.view_seats():
+        backend = sheets.engine if seat == GM else seat_backend(sheets, tabs, seat)
+        counts[seat] = counts.get(seat, 0) + view_writes(batch, backend, tabs, adapter, state, seat, status,
+                                                         counts.get(seat, 0), events, before)
+    return counts
+
+
+def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord,
+                 adapter: AnySheetAdapter, dice: TurnDice) -> None:
+    """Everything drawn for the record's state: each seat's (and the judge's) tables and View tab, the board."""
+    ruleset = record.ruleset
+    state = record.state
+    window = ruleset.window(state)
+    outcome = ruleset.outcome(state)
+    status = status_line(adapter, record)
+    outcome_text = outcome.text if outcome is not None else ""
+    for seat in tabs.input_seats():
+        seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, state, window, seat,
+                           dice, status, outcome_text)
+    views_writes(batch, sheets, tabs, adapter, state, status, {}, [])
+    board_writes(batch, sheets.board, tabs, adapter, state, status)
+
+
+def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
+    """The adapter's status line for the record's state, with the open window's deadline if it has one."""
+    state = record.state
+    window = record.ruleset.window(state)
+    deadline_text = record.deadline
+    line = adapter.status(state, window, record.ruleset.outcome(state))
+    if window is not None and deadline_text:
+        line += f" · orders close {describe_deadline(deadline_text)}"
+    return line
