@@ -21,12 +21,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sheets_gm.match.quota import SAFETY_NET_MINUTES
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend
 from sheets_gm.sheets.marks import FileMark, unchanged
 from sheets_gm.sync.poll import WindowReport
-from sheets_gm.sync.poll_gate import deadline_due
+from sheets_gm.sync.poll_gate import SAFETY_NET_MINUTES, deadline_due
 from sheets_gm.sync.poll_state import PollState, forget_state, iso, load_state, save_state, state_path
 from sheets_gm.sync.sheets import MatchSheets
 
