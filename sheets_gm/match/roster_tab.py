@@ -10,6 +10,7 @@ roster (``Ruleset.sample_roster``), the one place a ruleset shows what a member 
 
 from __future__ import annotations
 
+from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.ruleset import Roster, RulesetTraits
 from sheets_gm.match.seat_roster import parse_seat_roster
 from sheets_gm.rulesets.registry import AnyRuleset
@@ -18,7 +19,8 @@ from sheets_gm.sheets.layout import Dropdown, Fill, Protection, TabLayout, Workb
 from sheets_gm.sheets.spec import SheetSpec
 from sheets_gm.sheets.tables import text_of
 
-#: Member rows laid out and read (a Coalition roster lists every army; Champions seats sixteen players).
+#: Member rows laid out with a seat dropdown (a Coalition roster lists every army; Champions seats sixteen
+#: players). Rows typed below them are read too: the read is open-ended downwards.
 ROSTER_ROWS = 200
 #: Columns read: the laid-out ones and any the GM adds (a ruleset's optional columns).
 ROSTER_COLS = 26
@@ -59,11 +61,12 @@ def roster_tab_layout(spec: SheetSpec, columns: tuple[str, ...], seats: tuple[st
 def read_roster_tab(backend: SheetBackend, spec: SheetSpec, traits: RulesetTraits,
                     seats: tuple[str, ...]) -> Roster | None:
     """The roster typed in the Roster tab of ``backend``, or None when the tab is missing or has no member
-    row yet. SeatRosterError names the row of a bad one. Columns the GM added (up to Z) are read too."""
+    row yet. SeatRosterError names the row of a bad one. Columns the GM added (up to Z) are read too, and rows
+    typed below the laid-out ones: a long roster is never cut short without a word."""
     tab = spec.tabs.roster
     if tab not in backend.tab_names():  # never a read of a missing tab: Google answers it with an error
         return None
-    (rows,) = backend.read([a1(tab, cells(0, 1, ROSTER_COLS - 1, 1 + ROSTER_ROWS))])
+    (rows,) = backend.read([a1(tab, f"A1:{column_label(ROSTER_COLS - 1)}")])
     if not any(text_of(v) for row in rows[1:] for v in row):
         return None
     return parse_seat_roster(rows, seats, where=f"{backend.name} tab {tab!r}", line_word="row",

@@ -215,6 +215,18 @@ def test_win_or_die_lays_out_its_own_roster_columns(tmp_path: Path, capsys: pyte
     assert "Match created: Ann, Bo (2 roster lines)" in out
 
 
+def test_a_roster_row_typed_below_the_laid_out_rows_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A member typed far below the Roster tab's dropdown rows still joins the match: none is cut off unread."""
+    path = tmp_path / "match.toml"
+    run(capsys, "init", "winordie", "-c", path)
+    rows: list[tuple[str | None, ...]] = [("Ann", "Ann", "", "Ironclad Defense")]
+    rows += [(None,)] * 300 + [("Bo", "Bo", "", "Firepower Suppression")]
+    type_rows(tmp_path / "gm" / "engine.xlsx", rows)
+    code, out, err = run(capsys, "init", "winordie", "-c", path)
+    assert code == 0, err
+    assert "Match created: Ann, Bo (2 roster lines)" in out
+
+
 def test_win_or_die_logs_the_first_player_roll_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The first-player roll heads the Log of a new match, before any deployment, and stays at its head."""
     path = tmp_path / "match.toml"
