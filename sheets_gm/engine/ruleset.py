@@ -1,8 +1,8 @@
-"""The interface every ruleset implements: declared traits plus pure functions over its own types.
+"""The interface every game's engine implements: declared traits plus pure functions over its own types.
 
-A game is a ruleset: one package of engine code plus one template folder. The core (sync,
+A game's rules are a ruleset: its engine class, the ``rules`` of its record. The core (sync,
 commands, scenarios, simulations, conformance test) knows no game by name; it asks the
-ruleset, through this interface, everything it needs:
+ruleset, through this interface, everything it needs of the engine:
 
 - **traits**, declared up front like OpenSpiel's ``_GAME_TYPE``: how turns work, who submits
   (teams, players or sides, and maybe a judge), what is hidden, which board, how many seats;
