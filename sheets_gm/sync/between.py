@@ -86,7 +86,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                 kept.setdefault(row.table, {})[row.subject] = row
                 if notes and seat_read.note(row):
                     why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
-        overlays = stray_overlays(read.adapter, state, seat, tabs.orders(seat), seat_read.strays, batch, backend)
+        overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
+                                  backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", kept, why, overlays)
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,

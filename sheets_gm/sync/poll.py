@@ -450,8 +450,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
         batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, ""]])
-        overlays = stray_overlays(adapter, new_state, seat, tabs.orders(seat), seat_read.strays, batch, backend)
-        stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays, blank_rows_only=True)
+        overlays = stray_overlays(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
+                                  backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
                            outcome.text if outcome else "", kept,
                            {t: {s: text for s, text in by.items() if text} for t, by in shown.items()}, overlays)

@@ -261,29 +261,55 @@ def stray_rejections(seat: str, strays: Sequence[StrayRow]) -> list[tuple[str, s
     return [(f"{seat} · {s.label}", s.why.removeprefix(MARK)) for s in strays if s.why]
 
 
-def stray_feedback_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, strays: Sequence[StrayRow], *,
-                          blank_rows_only: bool = False) -> int:
-    """Each stray row's answer where its feedback cell says something else, and the rows to mend (a blank row's
-    only, when the tables are redrawn in the same write); returns how many rows were written."""
+def stray_feedback_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, strays: Sequence[StrayRow]) -> int:
+    """Each stray row's answer where its feedback cell says something else, and the rows to mend, on a poll that
+    redraws no table; returns how many rows were written."""
     count = 0
     for s in strays:
-        if s.mend and not (blank_rows_only and s.table):
+        if s.mend:
             for col, value in s.mend.items():
                 batch.put(backend, a1(tab.name, cell_at(col, s.row)), [[value]])
             count += 1
     return count
 
 
-def stray_overlays(adapter: AnySheetAdapter, state: Any, seat: str, tab: InputTab, strays: Sequence[StrayRow],
-                   batch: WriteBatch, backend: SheetBackend) -> dict[str, dict[int, dict[int, CellValue]]]:
-    """Where a resolution redrawing ``seat``'s tables for ``state`` keeps the stray rows of its tables: cells by
+def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow], batch: WriteBatch,
+                     backend: SheetBackend) -> list[int]:
+    """Queue the blank rows of ``tab`` (the tab as the resolution draws it; ``was``: as it was read): a stray row
+    typed in a blank row that stays blank keeps its place and gets its answer; one that a grown table now covers
+    moves, typed cells and answer, to a free blank row, saying from where; a blank row that a table held before
+    the tables grew is emptied of what was drawn there. Returns the blank rows still free."""
+    blank = tab.blank_rows()
+    loose = [s for s in strays if not s.table]
+    staying = [s for s in loose if s.row in blank]
+    free = [r for r in blank if r not in {s.row for s in staying}]
+    for s in staying:
+        for col, value in s.mend.items():
+            batch.put(backend, a1(tab.name, cell_at(col, s.row)), [[value]])
+    for s in loose:
+        if s in staying or not s.why or not free:
+            continue  # nothing typed to keep (the table's drawing covers our old answer), or no blank row left
+        row = free.pop(0)
+        why = f"{s.why} (Moved here from row {s.row}, which the table needed.)"
+        batch.put(backend, a1(tab.name, cells(0, row, tab.width - 1, row)), [[*s.cells, why]])
+    was_blank = set(was.blank_rows())
+    for row in [r for r in free if r not in was_blank and r <= was.last_row]:
+        batch.put(backend, a1(tab.name, cells(0, row, tab.width - 1, row)), [[""] * tab.width])
+    return free
+
+
+def stray_overlays(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, tab: InputTab,
+                   strays: Sequence[StrayRow], batch: WriteBatch,
+                   backend: SheetBackend) -> dict[str, dict[int, dict[int, CellValue]]]:
+    """Where a resolution redrawing ``seat``'s tables for ``state`` (in ``tab``, read as ``was``: the same unless a
+    table grew) keeps the stray rows of its tables: cells by
     table, row index and tab column, laid over the drawn rows. A duplicate keeps its typed cells in its subject's
     row; any other stray row stays where it is if the new table leaves that row free, else moves to a free row of
-    its table, else to a free blank row between the tables (written into ``batch`` here), saying from where."""
+    its table, else to a free blank row between the tables (written into ``batch`` here), saying from where. The
+    stray rows typed in blank rows are written here too (``_blank_rows_kept``)."""
     out: dict[str, dict[int, dict[int, CellValue]]] = {}
     feedback_col = tab.width - 1
-    taken_blank = {s.row for s in strays if not s.table}
-    free_blank = [r for r in tab.blank_rows() if r not in taken_blank]
+    free_blank = _blank_rows_kept(was, tab, strays, batch, backend)
     for placed in tab.tables:
         mine = [s for s in strays if s.table == placed.spec.name and s.why]
         if not mine:

@@ -146,8 +146,9 @@ def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: P
     assert not [b for b in read_match(sheets, cls).record.state.battles if b.announced]  # none waits a turn
 
 
-@pytest.mark.parametrize("cut", [False, True], ids=["whole", "cut after the layout"])
-def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool) -> None:
+@pytest.mark.parametrize(("cut", "stray"), [(False, False), (True, False), (False, True)],
+                         ids=["whole", "cut after the layout", "a row typed under the table"])
+def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool, stray: bool) -> None:
     rules = create_ruleset("wesnoth")
     assert isinstance(rules, WesnothRuleset)
     roster = rules.sample_roster()
@@ -176,6 +177,10 @@ def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool)
     batch.run(sheets.write_order())
     cls = get_ruleset("wesnoth")
     type_bot_orders(sheets, cls, {first: bots_of(rules)["skirmisher"].make("grow")})
+    tab = MatchTabs(sheet_of(rules).spec, roster.seats, False).orders(first)
+    under = tab.table("units").last_row + 1  # a blank row the grown table will need
+    if stray:
+        seats[first].write([RangeWrite(a1(tab.name, f"A{under}:B{under}"), [["Ann-99", "move to 5,5"]])])
     if cut:  # the resolution stops after laying her tab out larger, before its write: the next poll completes it
         seats[first].fail_on_call = len(seats[first].calls) + 3  # its read, its layout, then the write
         with pytest.raises(InjectedFault):
@@ -189,6 +194,12 @@ def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool)
     rows = [r.subject for r in after.seats[first].rows if r.table == "units"]
     assert rows == mine  # every unit has its row, the recruits too
     assert after.seats[first].tab.table("units").rows == len(mine) + GROWTH_SPARE_ROWS
+    if stray:  # what she typed under the old table is kept, moved to a blank row of the new layout, and says so
+        kept = [s for s in after.seats[first].strays if s.cells[:2] == ("Ann-99", "move to 5,5")]
+        assert len(kept) == 1 and not kept[0].table and kept[0].row != under, after.seats[first].strays
+        assert f"Moved here from row {under}, which the table needed." in kept[0].feedback
+    left = [f"row {s.row}: {s.cells[:3]}" for s in after.seats[first].strays]
+    assert len(left) == stray, left  # nothing drawn before the tables grew is left in a row that is blank now
 
 
 def test_a_match_laid_out_with_too_few_rows_is_warned_by_sync_status_and_doctor_and_repair_fits_it(
