@@ -113,8 +113,10 @@ def register(sub: Any, argv: Sequence[str] | None = None) -> None:
             p.add_argument(f"--{option.flag}", action="append", default=[], metavar=option.metavar, help=option.help)
     elif argv is not None:
         _add_every_games_options(p)
+    duel = rulesets is None or "gvg" in rulesets  # the one correction that may go without a reason
     p.add_argument("--reason", default="", metavar="TEXT",
-                   help="why (required with every correction but a duel award); written to the log")
+                   help="why, written to the log" + (" (required with every correction but GvG's duel award)"
+                                                     if duel else ""))
 
 
 def _example(rulesets: Sequence[str] | None) -> str:

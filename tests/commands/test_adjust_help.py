@@ -35,7 +35,7 @@ def test_a_win_or_die_matchs_help_shows_its_own_options_in_its_own_words(tmp_pat
     text = " ".join(helped(capsys, "adjust", "-c", config_of(tmp_path, "winordie")).split())
     assert "--move UNIT=HEX move a unit to a free hex" in text
     assert "--damage UNIT=N" in text and "--morale PLAYER=N" in text
-    assert "Champions" not in text and "--coins" not in text and "--gold" not in text
+    assert "Champions" not in text and "--coins" not in text and "--gold" not in text and "duel" not in text
     assert 'example: sheets-gm adjust -c match.toml --damage Bo-2=3 --reason "Blood Price"' in text
 
 
