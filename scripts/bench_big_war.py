@@ -27,8 +27,8 @@ for folder in (ROOT, ROOT / "scripts"):  # tests.fakes: the fake Google lives wi
 
 from bench_sync import NOW, Match, Usage, metered_spreadsheets  # noqa: E402
 
-from sheets_gm.engine.registry import create_ruleset, get_ruleset  # noqa: E402
 from sheets_gm.engine.ruleset import JUDGE, Member, Roster  # noqa: E402
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sheets.layout import a1  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
@@ -111,7 +111,7 @@ def main() -> int:
                            RangeWrite(a1(tab.name, armies.cell(index, "order")), [["engage"]]),
                            RangeWrite(a1(tab.name, armies.cell(index, "target")), [[f"Phyr {n:03d}"]])]
         if args.bots:
-            type_bot_orders(sheets, cls, {seat: read.record.ruleset.bots()["commander"].make(seat)
+            type_bot_orders(sheets, cls, {seat: bots_of(read.record.ruleset)["commander"].make(seat)
                                           for seat in ("coalition", "phyrexia")})
         sheets.of("coalition").write([*writes, RangeWrite(a1(tab.name, tab.table("side").cell(0, "ready")),
                                                           [[True]])])
@@ -122,7 +122,7 @@ def main() -> int:
         results = [r for r in judged.seats[JUDGE].rows if r.table == "results"]
         print(f"  battles announced: {sum(1 for b in judged.record.state.battles if b.announced)}, result rows: "
               f"{len(results)}, losses rows: {len([r for r in judged.seats[JUDGE].rows if r.table == 'losses'])}")
-        type_bot_orders(sheets, cls, {JUDGE: judged.record.ruleset.bots()["commander"].make("judge")})
+        type_bot_orders(sheets, cls, {JUDGE: bots_of(judged.record.ruleset)["commander"].make("judge")})
         step("results resolved", lambda: poll(sheets, cls, now=NOW))
         after = read_match(sheets, cls)
         print(f"  battles still waiting: {sum(1 for b in after.record.state.battles if b.announced)}; "

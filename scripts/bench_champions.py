@@ -21,9 +21,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.champions.enums import EventKind
-from sheets_gm.rulesets.champions.ruleset import ChampionsRuleset
+from sheets_gm.rulesets.champions.game import ChampionsRuleset
+from sheets_gm.rulesets.registry import bots_of, create_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ def run(rules: ChampionsRuleset, bot: str, matches: int, seed: str) -> RunResult
     windows = battles = 0
     rounds = 0
     bot_seconds = 0.0
-    make = rules.bots()[bot].make
+    make = bots_of(rules)[bot].make
     began, cpu_began = time.perf_counter(), time.process_time()
     for i in range(matches):
         match_seed = f"{seed}/{i}".encode()
@@ -92,8 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--matches and --repeats must be at least 1")
     rules = create_ruleset("champions")
     assert isinstance(rules, ChampionsRuleset)
-    if args.bot not in rules.bots():
-        parser.error(f"unknown bot {args.bot!r}; choose from {', '.join(rules.bots())}")
+    if args.bot not in bots_of(rules):
+        parser.error(f"unknown bot {args.bot!r}; choose from {', '.join(bots_of(rules))}")
     print(f"Champions engine benchmark: 16 {args.bot} bots, shipped loot table, seed {args.seed!r}, "
           f"Python {sys.version.split()[0]}")
     warm = run(rules, args.bot, args.matches, args.seed)

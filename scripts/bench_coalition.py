@@ -30,9 +30,10 @@ import yaml
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.enums import Colour, Phase, Side
-from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
+from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, Army, CoalitionOrders, CoalitionState
+from sheets_gm.rulesets.registry import bots_of
 
 SEED = b"bench coalition"
 
@@ -96,7 +97,7 @@ def measure(n: int, repeats: int) -> tuple[float, float, int]:
     """Median seconds of one adjudication and of one whole turn with ``n`` armies, and the battles announced."""
     rules = CoalitionRuleset.create(CoalitionSettings(), bench_map(n))
     state = bench_state(rules, n)
-    bot = rules.bots()["commander"].make("bench")
+    bot = bots_of(rules)["commander"].make("bench")
     dice = rules.dice(SEED, state)
     orders = rules.merge_orders({seat: bot.orders(state, seat, dice) for seat in ("coalition", "phyrexia")})
 

@@ -21,8 +21,8 @@ import sys
 import time
 from collections.abc import Sequence
 
-from sheets_gm.engine.registry import default_board_text
 from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.registry import default_board_text
 from sheets_gm.simulate.plan import Plan, bot_help, describe_bots, parse_bots, variants_for
 from sheets_gm.simulate.runner import run_simulation
 

@@ -40,9 +40,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
 
-from sheets_gm.engine.registry import create_ruleset, get_ruleset, ruleset_names  # noqa: E402
 from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
 from sheets_gm.match.quota import idle_and_active  # noqa: E402
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_game, get_ruleset, ruleset_names  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend  # noqa: E402
 from sheets_gm.sheets.layout import Grid, WorkbookLayout  # noqa: E402
@@ -168,7 +168,7 @@ def calls_text(u: Usage) -> str:
 
 def with_sheets() -> list[str]:
     """Every registered ruleset whose matches run through spreadsheets (it has a sheet adapter)."""
-    return [n for n in ruleset_names() if create_ruleset(n).sheet() is not None]
+    return [n for n in ruleset_names() if get_game(n).sheet is not None]
 
 
 def new_match(fake: GoogleApiFake, ruleset: str, seed: bytes) -> tuple[Match, tuple[str, ...]]:
@@ -196,7 +196,7 @@ def bench(ruleset: str, seed: str, windows: int | None, bot: str = "") -> list[s
     bars missed."""
     cls = get_ruleset(ruleset)
     rules = create_ruleset(ruleset)
-    kinds = rules.bots()
+    kinds = bots_of(rules)
     make = (kinds[bot] if bot in kinds else next(iter(kinds.values()))).make
     bots = {seat: make(f"bench/{seat}") for seat in (*rules.sample_roster().seats, JUDGE)}
     failed: list[str] = []
@@ -268,7 +268,7 @@ def gated_polls(ruleset: str, seed: str, bot: str = "") -> tuple[int, dict[str, 
     the first (no state), an idle one, the one after the bots typed (it resolves), the read-back, idle again."""
     cls = get_ruleset(ruleset)
     rules = create_ruleset(ruleset)
-    kinds = rules.bots()
+    kinds = bots_of(rules)
     make = (kinds[bot] if bot in kinds else next(iter(kinds.values()))).make
     bots = {seat: make(f"bench/{seat}") for seat in (*rules.sample_roster().seats, JUDGE)}
     steps: dict[str, GatedPoll] = {}

@@ -30,8 +30,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sheets_gm.engine.registry import create_ruleset, default_board_text
 from sheets_gm.engine.ruleset import Ruleset
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, default_board_text
 
 
 class Timing(NamedTuple):
@@ -74,7 +74,7 @@ def play(rules: Ruleset[Any, Any, Any], matches: int, bot: str) -> Timing:
     for index in range(matches):
         seed = f"bench/{index}".encode()
         state = rules.new_match(rules.sample_roster(), seed)
-        bots = {seat: rules.bots()[bot].make(f"{index}/{seat}") for seat in rules.seats(state)}
+        bots = {seat: bots_of(rules)[bot].make(f"{index}/{seat}") for seat in rules.seats(state)}
         while (window := rules.window(state)) is not None:
             started = time.perf_counter()
             orders = rules.merge_orders({s: bots[s].orders(state, s, rules.dice(seed, state)) for s in window.seats})

@@ -18,8 +18,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.engine.settings import parse_assignments, parse_settings
+from sheets_gm.rulesets.registry import bots_of, create_ruleset
 from sheets_gm.rulesets.winordie.settings import WodSettings
 
 
@@ -44,7 +44,7 @@ def run(bot: str, settings: WodSettings, matches: int, seed: str) -> Pass:
     for i in range(matches):
         match_seed = f"{seed}/{i}".encode()
         state = rules.new_match(rules.sample_roster(), match_seed)
-        bots = {s: rules.bots()[bot].make(f"{seed}/{i}/{s}") for s in rules.seats(state)}
+        bots = {s: bots_of(rules)[bot].make(f"{seed}/{i}/{s}") for s in rules.seats(state)}
         while (window := rules.window(state)) is not None:
             dice = rules.dice(match_seed, state)
             asked = time.perf_counter()

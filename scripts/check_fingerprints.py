@@ -25,8 +25,8 @@ import sys
 import time
 from typing import Any
 
-from sheets_gm.engine.registry import create_ruleset, ruleset_names
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, ruleset_names
 
 #: Matches per game: enough to reach every phase of every game, small enough for a quick check.
 DEFAULT_MATCHES = {"champions": 20, "coalition": 10, "gvg": 20, "wesnoth": 6, "winordie": 20}
@@ -39,7 +39,7 @@ def _dump(value: Any) -> bytes:
 def fingerprint(game: str, matches: int) -> tuple[int, int, str]:
     """(windows, events, SHA-256 hex) over ``matches`` seeded bot matches of ``game``."""
     rules = create_ruleset(game)
-    kinds = list(rules.bots().values())
+    kinds = list(bots_of(rules).values())
     digest = hashlib.sha256()
     windows = events = 0
     for i in range(matches):

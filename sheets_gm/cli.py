@@ -64,12 +64,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             register(sub)
     if module_name is not None:
         return parser
-    from sheets_gm.engine.registry import ruleset_names, tools_module
+    from sheets_gm.rulesets.registry import WITH_COMMANDS
 
-    for name in ruleset_names():
-        module = tools_module(name)
-        if module is not None and name not in sub.choices:
-            _add_tools_group(sub, name, module if name == chosen else None)
+    for name in sorted(WITH_COMMANDS):
+        if name not in sub.choices:
+            _add_tools_group(sub, name, name == chosen)
     return parser
 
 
@@ -78,18 +77,22 @@ def _command_word(argv: Sequence[str]) -> str | None:
     return next((a for a in argv if not a.startswith("-")), None)
 
 
-def _add_tools_group(sub: Any, name: str, module: str | None) -> None:
-    """``sheets-gm <name> TOOL``: the ruleset's own tools, from ``module``'s ``register(sub)`` (None: listed only)."""
+def _add_tools_group(sub: Any, name: str, mounted: bool) -> None:
+    """``sheets-gm <name> TOOL``: the game's own commands (its record's ``commands``), mounted only when ``mounted``
+    (the command line names the game: elsewhere the group is listed by name and no game is imported)."""
     summary = f"the {name} ruleset's own tools (sheets-gm {name} --help lists them)"
     group: argparse.ArgumentParser = sub.add_parser(
         name, help=summary, description=f"Tools of the {name} ruleset.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     tools = group.add_subparsers(dest="tool", metavar="TOOL")
     tools.required = True
-    if module is None:
+    if not mounted:
         return
-    register: Callable[[Any], None] = import_module(module).register
-    register(tools)
+    from sheets_gm.commands.base import game_command
+    from sheets_gm.rulesets.registry import get_game
+
+    for tool in get_game(name).commands:
+        game_command(tools, tool)
     examples = [parser.epilog.removeprefix("example: ") for parser in tools.choices.values() if parser.epilog]
     group.epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) if examples else None
 

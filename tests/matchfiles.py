@@ -10,13 +10,13 @@ from typing import Any
 
 import openpyxl
 
-from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.engine.settings import settings_to_mapping
+from sheets_gm.rulesets.gvg.game import GvgRuleset
 from sheets_gm.rulesets.gvg.rules import GvgRules
-from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.state import GvgState
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
@@ -82,7 +82,7 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
 
 def bots(seed: int = 1) -> dict[str, Any]:
     """The objective bot for red, the random bot for blue."""
-    kinds = create_ruleset("gvg").bots()
+    kinds = bots_of(create_ruleset("gvg"))
     return {"red": kinds["objective"].make(f"{seed}/red"), "blue": kinds["random"].make(f"{seed}/blue")}
 
 

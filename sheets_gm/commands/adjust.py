@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,16 +11,16 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
-from sheets_gm.engine.registry import get_ruleset, ruleset_names
 from sheets_gm.engine.ruleset import GmOption
+from sheets_gm.rulesets.registry import get_game, get_ruleset, ruleset_names
 
 
 def gm_options(rulesets: Sequence[str] | None = None) -> dict[str, GmOption]:
-    """The GM options by flag of ``rulesets`` (default: every registered one; the first to name a flag describes
+    """The GM options by flag of ``rulesets`` (default: every registered game; the first to name a flag describes
     it)."""
     found: dict[str, GmOption] = {}
     for name in ruleset_names() if rulesets is None else rulesets:
-        for option in get_ruleset(name).gm_options():
+        for option in get_game(name).gm_options:
             found.setdefault(option.flag, option)
     return found
 
@@ -29,42 +30,46 @@ def _option_word(token: str) -> str:
 
 
 def rulesets_named(argv: Sequence[str]) -> list[str] | None:
-    """The one ruleset whose options ``adjust`` needs for ``argv``: the config's (read with tomllib alone), so that
-    the command imports no other game; None (every ruleset) for ``--help``, an unreadable config, or an option
-    the config's ruleset lacks (the message then names what it accepts)."""
+    """The one game whose options ``adjust`` needs for ``argv``: the config's (read with tomllib alone), so that
+    the command imports no other game; None (every game) for an unreadable config, an option the config's game
+    lacks (the message then names what it accepts), or ``--help`` without ``-c`` (the help then lists every
+    game's options, grouped by game)."""
     words = list(argv)
-    if "-h" in words or "--help" in words:
-        return None
     config = Path("match.toml")
+    named = False
     for i, word in enumerate(words):
         if word in ("-c", "--config") and i + 1 < len(words):
-            config = Path(words[i + 1])
+            config, named = Path(words[i + 1]), True
         elif word.startswith("--config="):
-            config = Path(word.partition("=")[2])
+            config, named = Path(word.partition("=")[2]), True
+    if ("-h" in words or "--help" in words) and not named:
+        return None
     try:
         name = str(tomllib.loads(config.read_text(encoding="utf-8")).get("ruleset", "")).strip().lower()
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
     if name not in ruleset_names():
         return None
-    own = {o.flag for o in get_ruleset(name).gm_options()} | {"config", "reason", "debug"}
+    own = {o.flag for o in get_game(name).gm_options} | {"config", "reason", "debug", "help", "h"}
     typed = {_option_word(w) for w in words if w.startswith("--")}
     return [name] if typed <= own else None
 
 
 def parse_events(args: argparse.Namespace, ruleset: str, seats: tuple[str, ...]) -> list[Any]:
     """The GM events asked for on the command line, as the match's ruleset reads its options."""
-    kind = get_ruleset(ruleset)
-    accepted = {o.flag for o in kind.gm_options()}
+    game = get_game(ruleset)
+    accepted = {o.flag for o in game.gm_options}
     values = {flag: list(getattr(args, flag.replace("-", "_"), None) or [])
               for flag in gm_options(getattr(args, "option_rulesets", None))}
     foreign = [f"--{flag}" for flag, given in values.items() if given and flag not in accepted]
     if foreign:
         raise UserError(f"{', '.join(foreign)}: not a correction of a {ruleset} match; it accepts "
                         f"{', '.join('--' + f for f in sorted(accepted))}")
+    if game.gm is None:
+        raise UserError(f"a {ruleset} match takes no GM events")
     try:
-        return kind.gm_events_from_options(seats, {k: v for k, v in values.items() if k in accepted},
-                                           (args.reason or "").strip())
+        return list(game.gm.events_from_options(seats, {k: v for k, v in values.items() if k in accepted},
+                                                (args.reason or "").strip()))
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -91,19 +96,55 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any, argv: Sequence[str] | None = None) -> None:
-    """Add ``adjust`` to the command line, with the options of the ruleset ``argv``'s config names (every
-    ruleset's without ``argv``, or for ``--help``: see ``rulesets_named``)."""
+    """Add ``adjust`` to the command line, with the options of the game ``argv``'s config names (every game's,
+    grouped by game, when it names none: see ``rulesets_named``). Without ``argv`` (the command is only listed, as
+    in ``sheets-gm --help``) no game's options are added, so no game is imported."""
     rulesets = None if argv is None else rulesets_named(argv)
     p = command(sub, "adjust", run, "apply a GM event between two windows: a correction or a result (logged)",
                 "Change the match between two windows with an event its ruleset accepts (the options below; each "
                 "game takes its own, and its rules page says which). Every change is written to the log and kept "
                 "in the engine tab, so a replay (`sheets-gm verify`) applies it again. Options may be repeated; "
                 "all changes are applied together or none is.",
-                'sheets-gm adjust -c match.toml --coins red=5 --reason "duel paid twice"\n'
-                '         sheets-gm adjust -c match.toml --gold Ann=12 --reason "miscounted income"')
+                _example(rulesets if argv is not None else None))
     add_config_option(p)
     p.set_defaults(option_rulesets=rulesets)
-    for option in gm_options(rulesets).values():
-        p.add_argument(f"--{option.flag}", action="append", default=[], metavar=option.metavar, help=option.help)
+    if argv is not None and rulesets is not None:
+        for option in gm_options(rulesets).values():
+            p.add_argument(f"--{option.flag}", action="append", default=[], metavar=option.metavar, help=option.help)
+    elif argv is not None:
+        _add_every_games_options(p)
+    duel = rulesets is None or "gvg" in rulesets  # the one correction that may go without a reason
     p.add_argument("--reason", default="", metavar="TEXT",
-                   help="why (required with every correction but a duel award); written to the log")
+                   help="why, written to the log" + (" (required with every correction but GvG's duel award)"
+                                                     if duel else ""))
+
+
+def _example(rulesets: Sequence[str] | None) -> str:
+    """The help's example: the match's game's own, or GvG's and Wesnoth's when the help lists every game."""
+    chosen = [get_game(n) for n in rulesets] if rulesets is not None else []
+    parts = [g.gm.example for g in chosen if g.gm is not None] or [
+        '--coins red=5 --reason "duel paid twice"', '--gold Ann=12 --reason "miscounted income"']
+    return "\n         ".join(f"sheets-gm adjust -c match.toml {part}" for part in parts)
+
+
+def _add_every_games_options(p: argparse.ArgumentParser) -> None:
+    """Every game's options, parsed by one argument per flag and described in a group per game: a flag two games
+    share (``--move``, ``--position``) means in each game what that game says, so no game's help borrows
+    another's sentence. ``-c`` with a match's config shows that game's options alone."""
+    for flag in gm_options():
+        p.add_argument(f"--{flag}", action="append", default=[], help=argparse.SUPPRESS)
+    for name in ruleset_names():
+        game = get_game(name)
+        if not game.gm_options:
+            continue
+        lines = [_help_line(f"--{o.flag} {o.metavar}", o.help) for o in game.gm_options]
+        p.add_argument_group(f'{game.traits.title} (ruleset = "{name}")', "\n".join(lines))
+
+
+def _help_line(invocation: str, text: str, column: int = 22, width: int = 76) -> str:
+    """One option's line as argparse lays one out (the group's description is indented by 2): the invocation, then
+    its help wrapped in a column, beside it or, for a long invocation, below it."""
+    wrapped = textwrap.wrap(text, width - column) or [""]
+    pad = " " * column
+    first = [invocation.ljust(column) + wrapped[0]] if len(invocation) < column - 1 else [invocation, pad + wrapped[0]]
+    return "\n".join([*first, *(pad + line for line in wrapped[1:])])

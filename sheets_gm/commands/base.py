@@ -8,7 +8,10 @@ import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sheets_gm.rulesets.game import GameCommand
 
 
 class UserError(Exception):
@@ -30,6 +33,24 @@ def command(sub: Any, name: str, func: Handler, summary: str, description: str,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.set_defaults(func=func)
+    return parser
+
+
+def game_command(sub: Any, tool: GameCommand) -> argparse.ArgumentParser:
+    """Declare one of a game's own commands (``rulesets.game.GameCommand``) as a subcommand: its problems, raised
+    as ``GameCommandError`` by the game, become a UserError (one message, exit code 1)."""
+    from sheets_gm.rulesets.game import GameCommandError
+
+    run = tool.run
+
+    def handler(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except GameCommandError as exc:
+            raise UserError(str(exc)) from None
+
+    parser = command(sub, tool.name, handler, tool.summary, tool.description, tool.example)
+    tool.arguments(parser)
     return parser
 
 

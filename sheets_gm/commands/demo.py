@@ -11,10 +11,10 @@ from sheets_gm.commands.base import UserError, activate_script, command, program
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo match of the ruleset named (the default game otherwise) and say where its files are."""
-    from sheets_gm.engine.registry import UnknownRulesetError, get_ruleset
     from sheets_gm.match.config import ConfigError
     from sheets_gm.match.demo_match import run_demo
     from sheets_gm.match.run import require_sheets
+    from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
     from sheets_gm.sheets.backend import SheetError
 
     try:
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``demo`` to the command line."""
-    from sheets_gm.engine.registry import DEFAULT_RULESET
+    from sheets_gm.rulesets.registry import DEFAULT_RULESET
 
     p = command(sub, "demo", run, "play a whole bot match on local workbooks (no account needed)",
                 "Bots type their orders into local workbooks' cells as players would; the real sync resolves "

@@ -20,10 +20,10 @@ def _early_refusal(where: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Export the match into --out; refuse an unfinished match without --reveal-early."""
     from sheets_gm.engine.dice import seed_hash
-    from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.engine.vocab import plural
     from sheets_gm.match.config import BackendKind
     from sheets_gm.match.export_folder import folder_contents
+    from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.export import export_match
     from sheets_gm.sync.read import read_match
     from sheets_gm.sync.writes import status_line

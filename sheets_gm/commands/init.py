@@ -10,10 +10,10 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
-from sheets_gm.engine.registry import RULESETS, TEMPLATES, get_ruleset
 from sheets_gm.match.config import file_stem, toml_key
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.init_common import InitOutcome
+from sheets_gm.rulesets.registry import GAMES, TEMPLATES, get_ruleset
 from sheets_gm.sync.deadline import describe_deadline
 
 
@@ -72,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.run import init_match
 
     ruleset = args.ruleset.strip().lower()
-    if ruleset not in RULESETS:
-        raise UserError(f"unknown ruleset {args.ruleset!r}; this build knows: {', '.join(sorted(RULESETS))}")
+    if ruleset not in GAMES:
+        raise UserError(f"unknown ruleset {args.ruleset!r}; this build knows: {', '.join(sorted(GAMES))}")
     if not args.config.exists():
         text = _starter_text(ruleset, args.private)
         args.config.parent.mkdir(parents=True, exist_ok=True)
@@ -138,7 +138,7 @@ def register(sub: Any) -> None:
                 "lay out every tab, place the roster (from --roster, the config's roster file, or typed in "
                 "the sheet's Roster tab), draw the secret seed and print its hash for the players.",
                 "sheets-gm init coalition -c match.toml --roster armies.csv")
-    p.add_argument("ruleset", metavar="RULESET", help=f"the game: {', '.join(sorted(RULESETS))}")
+    p.add_argument("ruleset", metavar="RULESET", help=f"the game: {', '.join(sorted(GAMES))}")
     add_config_option(p)
     p.add_argument("--roster", type=Path, help="a CSV of the roster: name, the seat (team, player or side), email "
                    "and the game's own columns (its rules page names them)")

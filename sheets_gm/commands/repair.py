@@ -13,12 +13,12 @@ from sheets_gm.engine.words import counted
 
 def run(args: argparse.Namespace) -> int:
     """Repair the configured match under the sync lock and say what was kept."""
-    from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.match.backups import backup_workbooks
     from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.match.engine_move import create_engine_file, move_engine
     from sheets_gm.match.run import editor_emails, repair_roster
     from sheets_gm.match.team_check import row_emails
+    from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.repair import repair_match
 

@@ -48,8 +48,8 @@ def table_console() -> Console:
 
 def _plan(args: argparse.Namespace) -> Any:
     """The simulation plan from the command line, or a UserError naming what is wrong."""
-    from sheets_gm.engine.registry import UnknownRulesetError, default_board_text, get_ruleset
     from sheets_gm.engine.settings import SettingError, parse_assignments, parse_settings
+    from sheets_gm.rulesets.registry import UnknownRulesetError, default_board_text, get_ruleset
     from sheets_gm.simulate.plan import Plan, PlanError, bot_help, parse_bots, variants_for
 
     try:
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``simulate`` to the command line."""
-    from sheets_gm.engine.registry import ruleset_names
+    from sheets_gm.rulesets.registry import ruleset_names
 
     p = command(sub, "simulate", run, "play thousands of bot matches to see what a house rule does",
                 "Plays N bot-versus-bot matches (bot A against bot B, the seats dealt to them in turn, one seat "

@@ -11,8 +11,8 @@ from sheets_gm.commands.matchargs import add_config_option, load, open_match, us
 
 def run(args: argparse.Namespace) -> int:
     """Undo the last resolved window under the sync lock, and say what happened."""
-    from sheets_gm.engine.registry import get_ruleset
     from sheets_gm.match.run import layout_owners
+    from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.between import undo_window
     from sheets_gm.sync.lock import match_lock
 

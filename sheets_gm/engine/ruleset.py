@@ -1,8 +1,8 @@
-"""The interface every ruleset implements: declared traits plus pure functions over its own types.
+"""The interface every game's engine implements: declared traits plus pure functions over its own types.
 
-A game is a ruleset: one package of engine code plus one template folder. The core (sync,
+A game's rules are a ruleset: its engine class, the ``rules`` of its record. The core (sync,
 commands, scenarios, simulations, conformance test) knows no game by name; it asks the
-ruleset, through this interface, everything it needs:
+ruleset, through this interface, everything it needs of the engine:
 
 - **traits**, declared up front like OpenSpiel's ``_GAME_TYPE``: how turns work, who submits
   (teams, players or sides, and maybe a judge), what is hidden, which board, how many seats;
@@ -12,10 +12,15 @@ ruleset, through this interface, everything it needs:
   knows whom to wait for; a finished match has none;
 - **check** and **resolve**: a verdict per order, in words a player understands, then the
   new state and the events of the log;
-- **outcome**, **views** (what one seat may see; ``None`` is the public board), **GM events**
-  (logged adjustments the ruleset accepts) and **bots**;
+- **outcome**, **views** (what one seat may see; ``None`` is the public board) and **GM events**
+  (logged adjustments the ruleset accepts, applied);
 - codecs (``engine.codecs``) so states, orders and GM events travel as JSON (engine tab, history,
   replays), declared as class attributes.
+
+This is the engine part of a game only: the sheet adapter, the scenario codec, the simulation, the GM's
+command-line options and a game's own tools are the other parts of its record (``rulesets.game.Game``),
+each with its protocol in its own layer. A game's engine class subclasses ``Ruleset`` to inherit the
+defaults of its trivial members (no opening events, no secrets, no checks before resolving, no GM events).
 
 A ruleset *instance* is bound to one match's fixed part (its settings and board), the way a
 python-chess variant is a class with its own rules: ``RulesetClass.create(settings, board)``.
@@ -25,19 +30,14 @@ and only moves them through the functions below.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
-
-if TYPE_CHECKING:
-    from sheets_gm.scenario.codec import ScenarioCodec
-    from sheets_gm.sheets.adapter import SheetAdapter
-    from sheets_gm.simulate.figures import MatchTally, SimulationSpec
 
 StateT = TypeVar("StateT")
 OrdersT = TypeVar("OrdersT")
@@ -258,8 +258,8 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
 
     def opening_events(self, state: StateT, seed: bytes) -> list[Event]:
         """The public events of ``new_match``'s set-up draws (who plays first…), for the Log of a new
-        match: the same draws from the same ``seed``; none for a game whose set-up draws nothing."""
-        ...
+        match: the same draws from the same ``seed``; none (the default) for a game whose set-up draws nothing."""
+        return []
 
     # -- codecs ------------------------------------------------------------------------------
     # Declared as class attributes (``state_codec = Codec.of(MyState)``); properties here only because a
@@ -301,8 +301,9 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         ...
 
     def check(self, state: StateT, orders: OrdersT, dice: TurnDice) -> list[Verdict]:
-        """A verdict per order part; refused parts are left out by ``resolve``."""
-        ...
+        """A verdict per order part; refused parts are left out by ``resolve``. The default has none: a game
+        that refuses nothing before resolving, or whose ``resolve`` gives its verdicts (``Resolution.verdicts``)."""
+        return []
 
     def resolve(self, state: StateT, orders: OrdersT, dice: TurnDice) -> Resolution[StateT]:
         """The window resolved: the new state (the input is not changed) and the events."""
@@ -318,47 +319,12 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
 
     def secrets(self, state: StateT, seat: str) -> list[str]:
         """Texts only ``seat`` may see (a hidden unit's id and hex, a bag's items): the conformance
-        test checks that no other seat's view and no public view contains any of them."""
-        ...
+        test checks that no other seat's view and no public view contains any of them. None by default
+        (a game of perfect information)."""
+        return []
 
     # -- the GM ------------------------------------------------------------------------------
-    @classmethod
-    def gm_options(cls) -> tuple[GmOption, ...]:
-        """The options of ``adjust``: the logged corrections this ruleset accepts."""
-        ...
-
-    @classmethod
-    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
-                               reason: str) -> list[GmEventT]:
-        """GM events from ``adjust``'s options by flag, for a match of ``seats`` (ValueError naming the
-        option and what it accepts). Whether an event fits the state is ``apply_gm_event``'s to say."""
-        ...
-
     def apply_gm_event(self, state: StateT, event: GmEventT) -> Resolution[StateT]:
-        """A GM event applied (the input state is not changed), with its logged events."""
-        ...
-
-    # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> SheetAdapter[StateT, OrdersT] | None:
-        """The sheet adapter the generic sync drives (``sheets.adapter``): what the ruleset's
-        ``templates/<name>/sheet.yaml`` cannot say. None for a ruleset whose sheets are not yet on it."""
-        ...
-
-    # -- tests -------------------------------------------------------------------------------
-    @classmethod
-    def scenario_codec(cls) -> ScenarioCodec:
-        """The reader and runner of this ruleset's scenario files (``docs/scenarios.md``)."""
-        ...
-
-    # -- bots --------------------------------------------------------------------------------
-    def bots(self) -> Mapping[str, BotKind]:
-        """The kinds of bot by name, the default first."""
-        ...
-
-    def simulation(self) -> SimulationSpec:
-        """What ``simulate`` reports for this ruleset."""
-        ...
-
-    def tally(self, start: StateT) -> MatchTally:
-        """A fresh reader of one simulated match that starts at ``start``."""
-        ...
+        """A GM event applied (the input state is not changed), with its logged events; a game without
+        GM events (no ``gm`` part in its record) refuses every one."""
+        raise ValueError(f"{self.traits.title} takes no GM events")

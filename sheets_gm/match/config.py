@@ -36,8 +36,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from sheets_gm.engine.registry import UnknownRulesetError, get_ruleset
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
+from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
 
 
 class ConfigError(ValueError):

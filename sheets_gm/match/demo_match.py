@@ -16,12 +16,11 @@ from pathlib import Path
 from rich.console import Console
 
 from sheets_gm.console import CommandConsole
-from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import create_workbook
-from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.export import export_match
@@ -63,7 +62,7 @@ def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Conso
     files |= {f"orders {seat}": folder / f"orders-{seat}.xlsx" for seat in roster.seats}
     if rules.traits.judge:
         files["judge"] = folder / "gm" / "judge.xlsx"
-    tabs = ruleset_sheet_spec(ruleset_name).tabs
+    tabs = sheet_spec(ruleset_name).tabs
     first = {"board": tabs.board, "engine": "About", "judge": tabs.judge}
     backends = {role: _workbook(path, first.get(role) or tabs.orders.format(seat=role.removeprefix("orders ")))
                 for role, path in files.items()}
@@ -72,7 +71,7 @@ def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Conso
     match_seed = hashlib.sha256(f"sheets-gm demo {ruleset_name} {seed}".encode()).digest()
     record = create_match(sheets, rules, roster, seed=match_seed, title=f"sheets-gm demo · {rules.traits.title}")
     out.print(f"Demo {rules.traits.title} match created in [bold]{folder}[/] — seed hash {record.seed_hash[:16]}…")
-    kinds = rules.bots()
+    kinds = bots_of(rules)
     make = kinds[bot or next(iter(kinds))].make
     bots = {seat: make(f"{seed}/{seat}") for seat in (*roster.seats, JUDGE)}
     cls = get_ruleset(ruleset_name)

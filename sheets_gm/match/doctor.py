@@ -14,7 +14,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.engine.registry import RULESETS, UnknownRulesetError, get_ruleset
 from sheets_gm.engine.ruleset import Information
 from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.match.checkup import Check, Checkup
@@ -34,6 +33,7 @@ from sheets_gm.match.quota import (
     number,
     quota_use,
 )
+from sheets_gm.rulesets.registry import GAMES, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.retry import RetryPolicy
 
@@ -87,7 +87,7 @@ def check_config(path: Path, report: Checkup) -> MatchConfig | None:
         try:
             get_ruleset(name)
         except UnknownRulesetError as exc:
-            known = ", ".join(f'"{n}"' for n in sorted(RULESETS))
+            known = ", ".join(f'"{n}"' for n in sorted(GAMES))
             report.fail("ruleset", f"{path}: {exc}", f"set ruleset to one of {known}")
             return None
     try:

@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sheets_gm.engine.registry import get_ruleset
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.engine_move import EngineMoveError, stray_engine
 from sheets_gm.match.team_check import check_teams
+from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import (
     LayoutDriftError,
     RangeWrite,
@@ -28,10 +28,10 @@ from sheets_gm.sheets.backend import (
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
-from sheets_gm.sheets.spec import SEAT_ROWS, ruleset_sheet_spec
+from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.legacy.detect import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
-from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -160,7 +160,7 @@ def _table_rows(config: MatchConfig, read: MatchRead, report: Checkup) -> None:
 def _engine_record(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> MatchRecord | None:
     """The engine tab's record, or a failed check saying that no match was created yet (or that the engine tab
     was edited)."""
-    tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+    tab = sheet_spec(config.ruleset).tabs.engine
     init = f"create the match with `sheets-gm init {config.ruleset} -c {config.path}`"
     try:
         stray = stray_engine(config, sheets)

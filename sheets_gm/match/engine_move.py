@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheets_gm.engine.registry import get_ruleset
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1, quote_tab
-from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets
@@ -52,7 +51,7 @@ def _seed_hash(backend: SheetBackend, tab: str) -> str | None:
 def engine_tabs(config: MatchConfig) -> tuple[str, ...]:
     """The tabs that belong with the engine: the record, the GM tab, the Roster tab, and the judge's when the
     judge has no file of its own."""
-    spec = ruleset_sheet_spec(config.ruleset)
+    spec = sheet_spec(config.ruleset)
     traits = get_ruleset(config.ruleset).traits
     names = [spec.tabs.engine, spec.tabs.gm, spec.tabs.roster]
     if traits.judge and config.judge is None:
@@ -64,7 +63,7 @@ def engine_tabs(config: MatchConfig) -> tuple[str, ...]:
 def stray_engine(config: MatchConfig, sheets: MatchSheets) -> SheetBackend | None:
     """The other file of the match that holds its engine record, when the configured engine holds none
     (or holds the same match: a move that was cut before the old copy was deleted)."""
-    tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+    tab = sheet_spec(config.ruleset).tabs.engine
     here = _seed_hash(sheets.engine, tab)
     for backend in sheets.write_order():
         if backend is sheets.engine:
@@ -102,7 +101,7 @@ def move_engine(config: MatchConfig, sheets: MatchSheets) -> EngineMove | None:
     target = sheets.engine
     present = set(source.tab_names())
     names = tuple(n for n in engine_tabs(config) if n in present)
-    engine_tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+    engine_tab = sheet_spec(config.ruleset).tabs.engine
     if _seed_hash(target, engine_tab) is None:
         grids = dict(zip(names, source.read([quote_tab(n) for n in names]), strict=True))
         layouts = tuple(_plain_tab(name, grid, hidden=name == engine_tab) for name, grid in grids.items())

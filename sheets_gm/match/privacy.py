@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.registry import get_ruleset
 from sheets_gm.engine.ruleset import Information
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, file_stem, toml_key
+from sheets_gm.rulesets.registry import get_ruleset
 
 #: Where the engine goes when it must move out of a file players open (local matches).
 GM_ENGINE = "gm/engine.xlsx"

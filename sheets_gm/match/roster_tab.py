@@ -11,9 +11,9 @@ roster (``Ruleset.sample_roster``), the one place a ruleset shows what a member 
 from __future__ import annotations
 
 from sheets_gm.engine.grid import column_label
-from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.engine.ruleset import Roster, RulesetTraits
 from sheets_gm.match.seat_roster import parse_seat_roster
+from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Dropdown, Fill, Protection, TabLayout, WorkbookLayout, a1, cells
 from sheets_gm.sheets.spec import SheetSpec

@@ -1,17 +1,14 @@
 """A configured match of a ruleset on the generic sync: create it, and poll it under the match lock.
 
-A ruleset whose ``sheet()`` gives an adapter runs here; the commands ask ``on_window_sync``
-which way a match goes.
+Every game whose record has a sheet part runs here; ``require_sheets`` refuses one without.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from functools import cache
 from pathlib import Path
 
 from sheets_gm.engine.dice import new_seed
-from sheets_gm.engine.registry import AnyRuleset, create_ruleset, default_board_text, get_ruleset
 from sheets_gm.engine.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.engine.words import counted
@@ -22,32 +19,32 @@ from sheets_gm.match.privacy import refuse_exposures
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
 from sheets_gm.match.team_check import row_emails, team_warnings
+from sheets_gm.rulesets.registry import (
+    AnyRuleset,
+    default_board_text,
+    get_game,
+    get_ruleset,
+    sheet_spec,
+)
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
-from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.grow import LayoutOwners
+from sheets_gm.sync.legacy.detect import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
-from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 
 
-@cache
-def on_window_sync(ruleset: str) -> bool:
-    """Whether matches of ``ruleset`` can run through spreadsheets (its ruleset has a sheet adapter)."""
-    return create_ruleset(ruleset).sheet() is not None
-
-
 def require_sheets(ruleset: str, where: str) -> None:
-    """ConfigError when ``ruleset`` cannot run through spreadsheets yet (no sheet adapter), naming what runs."""
-    cls = get_ruleset(ruleset)
-    if on_window_sync(ruleset):
+    """ConfigError when the game ``ruleset`` has no sheet part in its record, so cannot run through spreadsheets."""
+    game = get_game(ruleset)
+    if game.sheet is not None:
         return
-    name = cls.traits.name
-    raise ConfigError(f"{where}: the {cls.traits.title} ruleset has no sheets yet (its sheet adapter is not "
-                      f"written): its rules run in `sheets-gm scenario tests/scenarios/{name}/` and "
+    name = game.name
+    raise ConfigError(f"{where}: the {game.traits.title} game has no sheets (its record names no sheet adapter): "
+                      f"its rules run in `sheets-gm scenario tests/scenarios/{name}/` and "
                       f"`sheets-gm simulate {name}`, not in a match")
 
 
@@ -88,7 +85,7 @@ def configured_ruleset(config: MatchConfig) -> AnyRuleset:
 
 def _local_files(config: MatchConfig) -> dict[Path, str]:
     """Each distinct workbook of a local match with the first tab it gets when created."""
-    spec = ruleset_sheet_spec(config.ruleset)
+    spec = sheet_spec(config.ruleset)
     files: dict[Path, str] = {config.local_path(config.board): spec.tabs.board}
     for seat, where in zip(config.seats, config.orders, strict=True):
         files.setdefault(config.local_path(where), spec.tabs.orders.format(seat=seat))
@@ -113,7 +110,7 @@ def _match_replaced(config: MatchConfig) -> str:
         return ""
     try:
         sheets = open_match_sheets(config)
-        tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+        tab = sheet_spec(config.ruleset).tabs.engine
         if tab not in sheets.engine.tab_names():
             return ""
         (grid,) = sheets.engine.read([engine_read_range(tab)])
@@ -125,7 +122,7 @@ def _match_replaced(config: MatchConfig) -> str:
 def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
     """MatchExistsError when an engine tab holds a match (readable or not): the configured engine's, or one
     in another file of the match (its engine before the config moved it: ``repair`` moves it)."""
-    tab = ruleset_sheet_spec(config.ruleset).tabs.engine
+    tab = sheet_spec(config.ruleset).tabs.engine
     for backend in sheets.write_order():
         if backend is not sheets.engine and _holds_record(backend, tab):
             raise MatchExistsError(f"{backend.name} holds the engine tab of a match, and the config names "
@@ -181,7 +178,7 @@ def repair_roster(config: MatchConfig, sheets: MatchSheets) -> Roster:
     if config.roster is not None:
         roster: Roster | None = roster_file_of(traits, config.roster, config.seats)
     else:
-        roster = read_roster_tab(sheets.engine, ruleset_sheet_spec(config.ruleset), traits, config.seats)
+        roster = read_roster_tab(sheets.engine, sheet_spec(config.ruleset), traits, config.seats)
     return roster or Roster(config.seats)
 
 
@@ -236,7 +233,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     refused before anything is written."""
     refuse_exposures(config)
     ruleset = configured_ruleset(config)
-    spec = ruleset_sheet_spec(config.ruleset)
+    spec = sheet_spec(config.ruleset)
     roster_path = roster_file or config.roster
     roster = roster_file_of(ruleset.traits, roster_path, config.seats) if roster_path else None
     refusal = ""

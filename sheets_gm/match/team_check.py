@@ -9,11 +9,11 @@ captain's e-mail alone (``captain_emails``); a team without a captain leaves it 
 
 from __future__ import annotations
 
-from sheets_gm.engine.registry import get_ruleset
 from sheets_gm.engine.ruleset import Member, Roster, SeatKind
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.seat_roster import SeatRosterError, member_emails
+from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sync.sheets import MatchSheets
 

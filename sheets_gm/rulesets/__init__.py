@@ -1,2 +1,2 @@
-"""One package per game: its engine (state, orders, checks, resolution, bots, scenario codec,
-simulation figures) and its sheet adapter. Registered in ``sheets_gm/engine/registry.py``."""
+"""The games: one package per game (its engine class, sheet adapter, scenario codec, bots, simulation figures,
+GM options), each exporting a ``GAME`` record (``game.py``) that ``registry.py`` maps its name to."""

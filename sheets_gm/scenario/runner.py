@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.registry import UnknownRulesetError, get_ruleset
 from sheets_gm.engine.settings import SettingError, parse_settings
+from sheets_gm.rulesets.registry import UnknownRulesetError, get_game
 from sheets_gm.scenario.fields import Fields, ScenarioError
 from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_file
 
@@ -44,10 +44,13 @@ def run_file(path: Path) -> ScenarioOutcome:
     if not isinstance(doc, LinedDict):
         raise ScenarioError(f"{path}: a scenario is a YAML mapping (name:, ruleset:, map: ...)")
     try:
-        ruleset = get_ruleset(str(doc.get("ruleset", "")))
+        game = get_game(str(doc.get("ruleset", "")))
     except UnknownRulesetError as exc:
         raise fields.fail(doc.line_of("ruleset"), str(exc)) from None
-    codec = ruleset.scenario_codec()
+    if game.scenario is None:
+        raise fields.fail(doc.line_of("ruleset"), f"the {game.traits.title} game has no scenario files")
+    ruleset = game.rules
+    codec = game.scenario()
     fields.mapping(doc, 1, "the scenario", codec.keys)
     name = fields.text(doc.get("name"), doc.line_of("name"), "name")
     try:

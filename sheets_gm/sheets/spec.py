@@ -242,10 +242,3 @@ def load_sheet_spec(path: Path) -> SheetSpec:
 def cached_sheet_spec(path: Path) -> SheetSpec:
     """``load_sheet_spec`` read once per process (the shipped templates never change while running)."""
     return load_sheet_spec(path)
-
-
-def ruleset_sheet_spec(name: str) -> SheetSpec:
-    """The sheet layout shipped for the ruleset ``name``: ``templates/<name>/sheet.yaml``."""
-    from sheets_gm.engine.registry import template_dir
-
-    return cached_sheet_spec(template_dir(name) / "sheet.yaml")

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.rulesets.registry import bots_of, create_ruleset
 
 #: The labels of the competing bots, A first (each seat of a match is played by one of them).
 TEAM_LABELS = ("A", "B", "C", "D", "E", "F", "G", "H")
@@ -30,7 +30,7 @@ MAX_MATCHES = 10_000_000
 
 def bot_help(ruleset: str) -> dict[str, str]:
     """What each bot of ``ruleset`` does, by name, the default first."""
-    return {name: kind.help for name, kind in create_ruleset(ruleset).bots().items()}
+    return {name: kind.help for name, kind in bots_of(create_ruleset(ruleset)).items()}
 
 
 class PlanError(ValueError):

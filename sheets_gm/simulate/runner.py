@@ -18,7 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 
-from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.rulesets.registry import create_ruleset, game_of
 from sheets_gm.simulate.figures import SimulationSpec
 from sheets_gm.simulate.plan import Chunk, Plan, chunks
 from sheets_gm.simulate.stats import VariantFigures, summarize
@@ -65,7 +65,11 @@ class SimulationRun:
 
 def simulation_spec(plan: Plan) -> SimulationSpec:
     """What the plan's ruleset reports, with the default variant's settings."""
-    return create_ruleset(plan.ruleset, plan.variants[0].settings, plan.map_text).simulation()
+    rules = create_ruleset(plan.ruleset, plan.variants[0].settings, plan.map_text)
+    simulation = game_of(rules).simulation
+    if simulation is None:
+        raise ValueError(f"the {rules.traits.title} game has no simulation")
+    return simulation.spec(rules)
 
 
 def _task(plan: Plan, chunk: Chunk) -> ChunkTask:

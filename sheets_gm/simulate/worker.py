@@ -12,8 +12,8 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.engine.ruleset import JUDGE, Ruleset
+from sheets_gm.rulesets.registry import create_ruleset, game_of
 from sheets_gm.simulate.plan import bot_of_seat, bot_seed, match_seed
 
 
@@ -55,13 +55,16 @@ def play_one(rules: Ruleset[Any, Any, Any], bots: tuple[str, ...], seed: str, va
     dice_seed = match_seed(seed, index)
     state = rules.new_match(rules.sample_roster(), dice_seed)
     seats = rules.seats(state)
-    kinds = rules.bots()
+    simulation = game_of(rules).simulation
+    if simulation is None:
+        raise ValueError(f"the {rules.traits.title} game has no bots to simulate with")
+    kinds = simulation.bots(rules)
     dealt = tuple(bot_of_seat(index, s, len(bots)) for s in range(len(seats)))
     players = {seat: kinds[bots[b]].make(bot_seed(dice_seed, b, s, len(seats), len(bots)))
                for s, (seat, b) in enumerate(zip(seats, dealt, strict=True))}
     if rules.traits.judge:  # a judge's window lists JUDGE, which is no seat: the first bot kind plays it
         players[JUDGE] = kinds[bots[0]].make(f"{bot_seed(dice_seed, 0, 0, len(seats), len(bots))}/{JUDGE}")
-    tally = rules.tally(state)
+    tally = simulation.tally(rules, state)
     windows = 0
     cap = rules.traits.max_windows
     while windows < cap:

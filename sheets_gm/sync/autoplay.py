@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.engine.ruleset import Bot
+from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.read import read_match, seat_backend

@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of

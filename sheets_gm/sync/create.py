@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from sheets_gm.engine.dice import seed_hash
-from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.engine.ruleset import GM, Roster
 from sheets_gm.engine.settings import settings_rows
+from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells

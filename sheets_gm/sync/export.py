@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.xlsx import openpyxl
 from sheets_gm.sync.match_record import MatchRecord

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.layout import TabLayout
 from sheets_gm.sync.create import apply_layouts, match_layouts

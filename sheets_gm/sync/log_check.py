@@ -16,10 +16,9 @@ from collections import Counter
 from typing import Any
 
 from sheets_gm.engine.events import Event, visible_to
-from sheets_gm.engine.registry import AnyRuleset, get_ruleset
+from sheets_gm.rulesets.registry import AnyRuleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
-from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.between import SyncEvent
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -77,7 +76,7 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int) ->
     """A sentence per Log line that no event of the match says: its cell, what it says, and what the match
     logged for that turn and kind instead (one read of the board spreadsheet's Log tab)."""
     name = str(doc["ruleset"])
-    tabs = MatchTabs(ruleset_sheet_spec(name), sheets.seats, get_ruleset(name).traits.judge)
+    tabs = MatchTabs(sheet_spec(name), sheets.seats, get_ruleset(name).traits.judge)
     if log_rows < 1:
         return []
     try:

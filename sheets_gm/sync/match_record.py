@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
+from sheets_gm.rulesets.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 
 #: The keys of the engine tab, in their rows (A2 downwards).

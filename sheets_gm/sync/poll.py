@@ -18,8 +18,8 @@ from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.engine.ruleset import Verdict, Window
+from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import a1

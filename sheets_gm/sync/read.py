@@ -11,16 +11,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.engine.ruleset import Window
+from sheets_gm.rulesets.registry import AnyRuleset, sheet_of, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import LayoutDriftError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import Grid
-from sheets_gm.sheets.spec import ColumnKind, ruleset_sheet_spec
+from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
+from sheets_gm.sync.legacy.detect import refuse_old_layout
 from sheets_gm.sync.match_record import MatchRecord, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.old_layout import refuse_old_layout
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch
 from sheets_gm.sync.strays import StrayRow, sort_rows
 
@@ -29,11 +29,11 @@ REPAIR_HINT = ("put it back, or run sheets-gm repair -c MATCH.toml, which rebuil
 
 
 def adapter_of(ruleset: AnyRuleset) -> AnySheetAdapter:
-    """The ruleset's sheet adapter, or a message saying this ruleset has no generic sheet yet."""
-    adapter = ruleset.sheet()
-    if adapter is None:
-        raise SheetError(f"the {ruleset.traits.title} ruleset has no sheet adapter for the generic sync")
-    return adapter
+    """The game's sheet adapter, or a SheetError saying its record names none."""
+    try:
+        return sheet_of(ruleset)
+    except ValueError as exc:
+        raise SheetError(str(exc)) from None
 
 
 def seat_backend(sheets: MatchSheets, tabs: MatchTabs, seat: str) -> SheetBackend:
@@ -160,13 +160,13 @@ def _refuse_if_old(sheets: MatchSheets, ruleset_class: type[AnyRuleset], engine_
     except SheetError:
         return False
     refuse_old_layout(ruleset_class, grid)
-    header = ruleset_sheet_spec(ruleset_class.traits.name).headers.engine
+    header = sheet_spec(ruleset_class.traits.name).headers.engine
     return bool(grid and grid[0] and text_of(grid[0][0]) == header)
 
 
 def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
     """One batched read per spreadsheet; the layout and the engine record checked."""
-    spec = ruleset_sheet_spec(ruleset_class.traits.name)
+    spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     engine_range = engine_read_range(spec.tabs.engine)
     batch = ReadBatch()

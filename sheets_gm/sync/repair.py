@@ -13,18 +13,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import Grid, a1, cells
-from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.archive_lines import moved_archive_writes
 from sheets_gm.sync.create import apply_layouts, match_layouts
+from sheets_gm.sync.legacy.upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ARCHIVE_COPY_COL, ARCHIVE_LINES, MatchTabs
 from sheets_gm.sync.read import adapter_of, seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.writes import (
     board_writes,
     seat_tables_writes,
@@ -67,7 +66,7 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     A match on the ruleset's old layout is moved first (``upgrade.upgrade_match``): its record,
     history and archives rewritten in the generic terms, the old tabs cleared or deleted, what was typed
     for the open window carried into the new rows; the report's notes say what could not be."""
-    spec = ruleset_sheet_spec(ruleset_class.traits.name)
+    spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     upgrade = upgrade_match(sheets, ruleset_class)
     record = _engine_record(sheets, tabs, ruleset_class.traits.name)

@@ -15,8 +15,8 @@ from typing import Any
 
 from sheets_gm.engine.dice import seed_hash
 from sheets_gm.engine.diff import first_difference
-from sheets_gm.engine.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
+from sheets_gm.rulesets.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells
 from sheets_gm.sync.sheets import MatchSheets

@@ -17,10 +17,10 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.registry import ruleset_names
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.run import sync_once
+from sheets_gm.rulesets.registry import ruleset_names
 from sheets_gm.sync.match_record import MatchRecord
 from tests.matchfiles import local_config, record_of, rules_of
 from tests.matchfiles import type_orders as bots_type
@@ -501,14 +501,14 @@ def test_the_board_tile_is_the_cell_and_every_team_wears_its_colour(
     """Tile G9 is cell G9; a player shows its team's mark; red's base is red, blue's blue (slot 1 is red)."""
     from sheets_gm.rulesets.gvg.enums import Terrain
     from sheets_gm.rulesets.gvg.sheet.board import GvgLook
-    from sheets_gm.sheets.spec import ruleset_sheet_spec
+    from sheets_gm.rulesets.registry import sheet_spec
 
     path = config(tmp_path, 'roster = "roster.csv"')
     roster(tmp_path)
     assert run(capsys, "init", "gvg", "-c", path)[0] == 0
     board = openpyxl.load_workbook(tmp_path / "match.xlsx")["Board"]
     stored = record(path)
-    look = GvgLook.of(ruleset_sheet_spec("gvg"))
+    look = GvgLook.of(sheet_spec("gvg"))
     for p in stored.state.players:
         assert f"{p.name}{look.team_mark(p.team)}" in str(board[p.at.label].value), p.name
     colours = {"red": "F4CCCC", "blue": "CFE2F3"}

@@ -11,10 +11,10 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.registry import create_ruleset, ruleset_names
 from sheets_gm.match.checkup import Verdict
 from sheets_gm.match.doctor import run_doctor
 from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.registry import create_ruleset, ruleset_names
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.layout import WorkbookLayout
 from sheets_gm.sync.create import create_match

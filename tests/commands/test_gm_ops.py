@@ -20,10 +20,10 @@ import pytest
 
 from sheets_gm.cli import main
 from sheets_gm.engine.grid import Coord
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.gvg.enums import EventKind, Terrain
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GvgState
+from sheets_gm.rulesets.registry import create_ruleset
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sync.between import adjust_match, undo_window
 from sheets_gm.sync.create import create_match

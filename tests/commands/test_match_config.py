@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.engine.registry import create_ruleset, ruleset_names
 from sheets_gm.engine.ruleset import Roster
 from sheets_gm.match.config import BackendKind, ConfigError, load_config
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.match.seat_roster import SeatRosterError, parse_seat_roster, read_seat_roster, seat_emails
+from sheets_gm.rulesets.registry import create_ruleset, ruleset_names
 
 HEAD = 'ruleset = "gvg"\nteams = ["red", "blue"]\n'
 TEAMS = ("red", "blue")

@@ -1,4 +1,4 @@
-"""The hook for a ruleset's own tools: ``sheets-gm <ruleset> TOOL`` from its package's ``commands.py``."""
+"""A game's own tools: ``sheets-gm <game> TOOL``, declared as data in its record and mounted by the command layer."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine import registry
+from sheets_gm.rulesets import registry
 
-TOOLGAME = "tests.commands.toolgame.ruleset:ToolGameRuleset"
+TOOLGAME = "tests.commands.toolgame.game:GAME"
 
 
 @pytest.fixture
 def toolgame(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """The test game registered as a ruleset for one test."""
-    monkeypatch.setitem(registry.RULESETS, "toolgame", TOOLGAME)
+    monkeypatch.setitem(registry.GAMES, "toolgame", TOOLGAME)
+    monkeypatch.setattr(registry, "WITH_COMMANDS", {*registry.WITH_COMMANDS, "toolgame"})
     yield "toolgame"
 
 
@@ -35,11 +36,10 @@ def helped(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return " ".join(capsys.readouterr().out.split())  # argparse wraps lines at the terminal's width
 
 
-def test_a_ruleset_package_with_a_commands_module_has_tools_and_one_without_has_none(toolgame: str) -> None:
-    assert registry.tools_module(toolgame) == "tests.commands.toolgame.commands"
-    assert registry.tools_module("wesnoth") == "sheets_gm.rulesets.wesnoth.commands"
-    assert registry.tools_module("gvg") is None
-    assert registry.tools_module("no-such-game") is None
+def test_the_registry_names_exactly_the_games_whose_record_declares_commands() -> None:
+    assert {n for n in registry.ruleset_names() if registry.get_game(n).commands} == registry.WITH_COMMANDS
+    assert [c.name for c in registry.get_game("wesnoth").commands] == ["import-units", "import-map"]
+    assert registry.get_game("gvg").commands == ()
 
 
 def test_the_tools_run_as_subcommands_of_their_ruleset(toolgame: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -71,13 +71,14 @@ def test_a_group_without_its_tool_is_a_usage_error(toolgame: str, capsys: pytest
     assert "TOOL" in capsys.readouterr().err
 
 
-def test_help_and_other_commands_do_not_import_the_tools_of_any_ruleset() -> None:
+def test_help_and_other_commands_import_no_game() -> None:
     probe = ("import sys, contextlib, io\n"
              "from sheets_gm.cli import main\n"
              "for argv in (['--help'], ['scenario', '--help']):\n"
              "    with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
              "        main(argv)\n"
-             "print(sorted(m for m in sys.modules if m.endswith('.commands') and '.rulesets.' in m))\n")
+             "games = ('champions', 'coalition', 'gvg', 'wesnoth', 'winordie')\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[2:3] and m.split('.')[2] in games))\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
 

@@ -3,15 +3,17 @@ through the command line, with local workbooks: one for the board, one per seat,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.registry import ruleset_names
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.rulesets.registry import ruleset_names
 from sheets_gm.sync.autoplay import type_bot_orders
+from tests.sync import race_game
 from tests.sync.race_game import RACE, SteadyBot, registered_race
 
 __all__ = ["registered_race"]
@@ -222,13 +224,13 @@ def test_doctor_names_a_drawn_tab_that_is_missing(tmp_path: Path, capsys: pytest
 def test_a_ruleset_without_sheets_says_what_runs_instead(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch,
                                                           registered_race: object) -> None:
-    monkeypatch.setattr("tests.sync.race_game.RaceRuleset.sheet", lambda self: None)
+    monkeypatch.setattr("tests.sync.race_game.GAME", replace(race_game.GAME, sheet=None))
     path = tmp_path / "match.toml"
     path.write_text(CONFIG, encoding="utf-8")
     code, _, err = run(capsys, "sync", "-c", path)
-    assert code == 1 and "has no sheets yet" in err and "sheets-gm simulate race" in err
+    assert code == 1 and "has no sheets" in err and "sheets-gm simulate race" in err
     code, _, err = run(capsys, "demo", "race", "--out", tmp_path / "demo")
-    assert code == 1 and "has no sheets yet" in err and not (tmp_path / "demo").exists()
+    assert code == 1 and "has no sheets" in err and not (tmp_path / "demo").exists()
 
 
 def test_repair_lays_the_tabs_out_again_and_keeps_what_was_typed(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -7,19 +7,21 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
 import pytest
 
 from sheets_gm.commands.init import private_config, starter_config
-from sheets_gm.engine.registry import RULESETS
 from sheets_gm.engine.ruleset import JUDGE, Roster
+from sheets_gm.rulesets.registry import GAMES
 from sheets_gm.sync.share import sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 from tests.commands.test_window_commands import run
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key
 from tests.fakes.memory import MemoryBackend
+from tests.sync import race_game
 from tests.sync.race_game import RaceRuleset, registered_race
 
 __all__ = ["registered_race"]
@@ -244,7 +246,7 @@ def test_win_or_die_logs_the_first_player_roll_first(tmp_path: Path, capsys: pyt
 
 # --------------------------------------------------------------------------- --private, rulesets without sheets
 
-@pytest.mark.parametrize("ruleset", sorted(r for r in RULESETS if starter_config(r).exists()))
+@pytest.mark.parametrize("ruleset", sorted(r for r in GAMES if starter_config(r).exists()))
 def test_private_gives_every_seat_its_orders_file_and_the_gm_the_engine(ruleset: str) -> None:
     text = starter_config(ruleset).read_text(encoding="utf-8")
     data = tomllib.loads(private_config(text))
@@ -274,9 +276,9 @@ def test_init_private_writes_the_private_starter_for_a_game_on_windows(
 def test_init_of_a_ruleset_without_sheets_says_what_runs_instead(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         registered_race: object) -> None:
-    monkeypatch.setattr("tests.sync.race_game.RaceRuleset.sheet", lambda self: None)
+    monkeypatch.setattr("tests.sync.race_game.GAME", replace(race_game.GAME, sheet=None))
     code, _, err = run(capsys, "init", "race", "-c", tmp_path / "match.toml")
-    assert code == 1 and "has no sheets yet" in err and "Traceback" not in err
+    assert code == 1 and "has no sheets" in err and "Traceback" not in err
     assert not (tmp_path / "match.toml").exists()
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.registry import create_ruleset, ruleset_names
 from sheets_gm.engine.ruleset import JUDGE, Ruleset, Window
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, ruleset_names
 
 AnyRuleset = Ruleset[Any, Any, Any]
 MATCH_SEEDS = (b"conformance/1", b"conformance/2", b"conformance/3")
@@ -36,7 +36,7 @@ class PlayedMatch:
 
 def play(rules: AnyRuleset, seed: bytes, bot: str | None = None) -> PlayedMatch:
     """A whole match with one bot kind on every seat (default: the ruleset's first)."""
-    factories = rules.bots()
+    factories = bots_of(rules)
     make = factories[bot or next(iter(factories))].make
     start = rules.new_match(rules.sample_roster(), seed)
     judge = (JUDGE,) if rules.traits.judge else ()  # a judge's window lists JUDGE, which is no seat
@@ -93,7 +93,7 @@ def test_bots_only_give_accepted_orders(rules: AnyRuleset, matches: list[PlayedM
 
 
 def test_every_bot_kind_gives_accepted_orders(rules: AnyRuleset) -> None:
-    for bot in rules.bots():
+    for bot in bots_of(rules):
         assert play(rules, b"conformance/bots", bot).refused == [], bot
 
 

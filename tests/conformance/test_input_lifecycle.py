@@ -29,8 +29,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset, ruleset_names
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.rulesets.registry import (
+    AnyRuleset,
+    bots_of,
+    create_ruleset,
+    get_game,
+    get_ruleset,
+    ruleset_names,
+)
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
 from sheets_gm.sheets.layout import CellValue, a1, cells
 from sheets_gm.sheets.local import LocalWorkbookBackend
@@ -52,7 +59,7 @@ ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far f
 
 
 def _games() -> list[str]:
-    return [n for n in ruleset_names() if create_ruleset(n).sheet() is not None]
+    return [n for n in ruleset_names() if get_game(n).sheet is not None]
 
 
 @dataclass
@@ -111,7 +118,7 @@ def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, A
     rules = create_ruleset(name)
     sheets, engine = make(name, folder)
     create_match(sheets, rules, rules.sample_roster(), seed=SEED)
-    kind = next(iter(rules.bots().values()))
+    kind = next(iter(bots_of(rules).values()))
     bots = {s: kind.make(f"lifecycle/{s}") for s in (*sheets.seats, JUDGE)}
     return Table(name, get_ruleset(name), sheets, engine, bots)
 

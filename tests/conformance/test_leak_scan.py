@@ -24,13 +24,21 @@ import openpyxl
 import pytest
 
 from sheets_gm.commands.init import private_config, starter_config
-from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset, ruleset_names
 from sheets_gm.engine.ruleset import JUDGE, Information, Roster
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.privacy import ExposedSecretError
 from sheets_gm.match.roster_tab import roster_columns
 from sheets_gm.match.run import init_match
+from sheets_gm.rulesets.registry import (
+    AnyRuleset,
+    bots_of,
+    create_ruleset,
+    get_game,
+    get_ruleset,
+    ruleset_names,
+    sheet_of,
+)
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.local import LocalWorkbookBackend
@@ -45,7 +53,7 @@ from tests.conformance.leak_scan import Hit, count_parts, count_texts, find_seed
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"leak-scan seed \x00\x01\x02 of the match"
 WINDOWS = 2
-GAMES = [n for n in ruleset_names() if create_ruleset(n).sheet() is not None]
+GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
 
 
 def _sheets_section(text: str, lines: str) -> str:
@@ -123,7 +131,7 @@ def typed_strings(record: MatchRecord, orders: dict[str, Any],
     no other seat typed this window and that no file held before (a dropdown's words, a tile's name on
     the board are not the seat's secret)."""
     window = record.ruleset.window(record.state)
-    adapter = record.ruleset.sheet()
+    adapter = sheet_of(record.ruleset)
     assert window is not None and adapter is not None
     out: dict[str, set[str]] = {}
     for seat, seat_orders in orders.items():
@@ -142,7 +150,7 @@ def play_and_scan(config: MatchConfig, sheets: MatchSheets, emails: dict[str, st
     each resolution."""
     cls = get_ruleset(config.ruleset)
     rules: AnyRuleset = create_ruleset(config.ruleset)
-    make = next(iter(rules.bots().values())).make
+    make = next(iter(bots_of(rules).values())).make
     bots = {seat: make(f"leak/{seat}") for seat in (*config.seats, JUDGE)}
     private = rules.traits.information is not Information.PERFECT
     hits: list[Hit] = []
@@ -205,8 +213,8 @@ def test_the_scan_finds_the_secrets_of_a_match_in_one_workbook(tmp_path: Path) -
     sheets = MatchSheets.single(config.seats, LocalWorkbookBackend(path))
     create_match(sheets, rules, roster, seed=SEED)
     from sheets_gm.match.roster_tab import lay_out_roster_tab  # the Roster tab as the old init left it
-    from sheets_gm.sheets.spec import ruleset_sheet_spec
-    lay_out_roster_tab(sheets.engine, ruleset_sheet_spec("gvg"), roster_columns(rules), config.seats, config.title)
+    from sheets_gm.rulesets.registry import sheet_spec
+    lay_out_roster_tab(sheets.engine, sheet_spec("gvg"), roster_columns(rules), config.seats, config.title)
     sheets.engine.write([RangeWrite(a1("Roster", "A2"), [[m.name, m.seat, _email(m.name)] for m in roster.members])])
     hits = play_and_scan(config, sheets, {_email(m.name): m.seat for m in roster.members}, windows=2)
     found = {h.what for h in hits}

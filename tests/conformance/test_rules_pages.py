@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_gm.engine.registry import get_ruleset, ruleset_names
 from sheets_gm.engine.settings import settings_table
+from sheets_gm.rulesets.registry import get_ruleset, ruleset_names
 from tests.paths import DOCS
 
 

@@ -15,8 +15,15 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset, ruleset_names
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.rulesets.registry import (
+    AnyRuleset,
+    bots_of,
+    create_ruleset,
+    get_game,
+    get_ruleset,
+    ruleset_names,
+)
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.poll import poll
@@ -31,7 +38,7 @@ SEED = b"sheet-conformance"
 
 
 def _with_sheets() -> list[str]:
-    return [n for n in ruleset_names() if create_ruleset(n).sheet() is not None]
+    return [n for n in ruleset_names() if get_game(n).sheet is not None]
 
 
 @pytest.fixture(params=[*_with_sheets(), "race"])
@@ -55,7 +62,7 @@ def test_a_bot_match_through_the_sheets_is_the_engine_match(ruleset_name: str) -
     sheets = MatchSheets(seats, board, engine, tuple(per_seat[s] for s in seats), judge)
     everyone = [board, engine, *per_seat.values(), *([judge] if judge else [])]
     create_match(sheets, rules, roster, seed=SEED)
-    make = next(iter(rules.bots().values())).make
+    make = next(iter(bots_of(rules).values())).make
     bots = {seat: make(f"conformance/{seat}") for seat in (*seats, JUDGE)}
     cls = get_ruleset(ruleset_name)
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from sheets_gm.engine.codecs import Codec
-from sheets_gm.engine.registry import get_ruleset, ruleset_names
+from sheets_gm.rulesets.registry import get_ruleset, ruleset_names
 
 
 @dataclass(frozen=True)

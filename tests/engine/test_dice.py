@@ -9,9 +9,9 @@ from collections import Counter
 from typing import Any, cast
 
 import pytest
+
 from sheets_gm.engine import dice as dice_module
 from sheets_gm.engine import grid as grid_module
-
 from sheets_gm.engine.dice import PinnedDieError, TurnDice, keyed_d6, seed_hash
 
 SEED = b"test seed"

@@ -17,8 +17,8 @@ from rich.console import Console
 from sheets_gm import cli
 from sheets_gm.commands import simulate as simulate_command
 from sheets_gm.engine.grid import Neighbourhood
-from sheets_gm.engine.registry import default_board_text, ruleset_names
 from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.registry import default_board_text, ruleset_names
 from sheets_gm.simulate.plan import (
     Plan,
     PlanError,
@@ -344,7 +344,7 @@ def test_a_folder_that_cannot_be_written_is_a_clear_error(
 
 def test_a_game_with_a_judge_plays_its_judge_windows() -> None:
     """The judge is no seat (``traits.judge``): a results window lists JUDGE, and the worker gives it a bot."""
-    from sheets_gm.engine.registry import create_ruleset
+    from sheets_gm.rulesets.registry import create_ruleset
     from sheets_gm.simulate.worker import play_one
 
     rules = create_ruleset("coalition")

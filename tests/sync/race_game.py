@@ -14,15 +14,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 import pytest
 
-from sheets_gm.engine import registry
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.registry import AnyRuleset
 from sheets_gm.engine.ruleset import (
     GM,
     BoardKind,
@@ -33,6 +31,7 @@ from sheets_gm.engine.ruleset import (
     Outcome,
     Resolution,
     Roster,
+    Ruleset,
     RulesetTraits,
     SeatKind,
     TurnStructure,
@@ -40,10 +39,14 @@ from sheets_gm.engine.ruleset import (
     Window,
 )
 from sheets_gm.engine.settings import setting
+from sheets_gm.rulesets import registry
+from sheets_gm.rulesets.game import Game, GmPart, Simulation
+from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Fill, Grid
-from sheets_gm.sheets.spec import InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 TEMPLATE = Path(__file__).resolve().parent / "race_template"
 STAMINA = 2
@@ -110,7 +113,7 @@ class RaceOrders:
         return cls(dict(data["pace"]))
 
 
-class RaceRuleset:
+class RaceRuleset(Ruleset[RaceState, RaceOrders, dict[str, Any]]):
     """The race as a ``Ruleset``."""
 
     traits: ClassVar[RulesetTraits] = RulesetTraits(
@@ -247,23 +250,6 @@ class RaceRuleset:
         """A seat's stamina is its own."""
         return [_stamina_text(r, s) for r, s in state.stamina.items() if state.owner[r] == seat]
 
-    @classmethod
-    def gm_options(cls) -> tuple[GmOption, ...]:
-        """One correction: a runner's stamina."""
-        return (GmOption("stamina", "RUNNER=N", "set a runner's stamina (0 to 2)"),)
-
-    @classmethod
-    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
-                               reason: str) -> list[dict[str, Any]]:
-        """``--stamina Ann-1=2`` as events."""
-        out = []
-        for text in values.get("stamina", ()):
-            runner, sep, number = text.partition("=")
-            if not sep or not number.strip().isdigit() or int(number) > STAMINA:
-                raise ValueError(f"--stamina {text!r}: write RUNNER=N with N from 0 to {STAMINA}, e.g. Ann-1=2")
-            out.append({"runner": runner.strip(), "stamina": int(number), "reason": reason})
-        return out
-
     def apply_gm_event(self, state: RaceState, event: dict[str, Any]) -> Resolution[RaceState]:
         """A runner's stamina set by the GM."""
         if event["runner"] not in state.owner:
@@ -273,15 +259,6 @@ class RaceRuleset:
         seat = state.owner[event["runner"]]
         return Resolution(replace(state, stamina=stamina),
                           [Event(state.turn, RaceEvent.TIRED, text, audience=frozenset({seat}))])
-
-    def bots(self) -> Mapping[str, BotKind]:
-        """One kind: run while there is stamina, else walk."""
-        return {"steady": BotKind("steady", "runs while it has stamina, then walks", lambda seed: SteadyBot())}
-
-    def sheet(self) -> RaceSheet:
-        """The race's sheet adapter."""
-        return RaceSheet(self)
-
 
 def _stamina_text(runner: str, stamina: int) -> str:
     return f"{runner} stamina {stamina}"
@@ -304,7 +281,7 @@ class RaceSheet:
     @property
     def spec(self) -> SheetSpec:
         """The layout file of ``race_template``."""
-        return ruleset_sheet_spec("race")
+        return sheet_spec("race")
 
     def rows(self, state: RaceState, seat: str, table: InputTable) -> list[str]:
         """A seat's runners, or the seat itself."""
@@ -367,21 +344,64 @@ class RaceSheet:
 
 
 #: The race as the core types it (the test game leaves out what only commands and simulations use).
-RACE = cast(type[AnyRuleset], RaceRuleset)
+#: The race's options of ``adjust``: one correction, a runner's stamina.
+OPTIONS = (GmOption("stamina", "RUNNER=N", "set a runner's stamina (0 to 2)"),)
+
+
+def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[dict[str, Any]]:
+    """``--stamina Ann-1=2`` as events."""
+    out = []
+    for text in values.get("stamina", ()):
+        runner, sep, number = text.partition("=")
+        if not sep or not number.strip().isdigit() or int(number) > STAMINA:
+            raise ValueError(f"--stamina {text!r}: write RUNNER=N with N from 0 to {STAMINA}, e.g. Ann-1=2")
+        out.append({"runner": runner.strip(), "stamina": int(number), "reason": reason})
+    return out
+
+
+#: What a simulated race reports: how it ended and which seats won.
+RACE_SPEC = SimulationSpec("turns", (("finish", "a runner crossed the line"), ("limit", "the turn limit")),
+                           (FigureSpec("won", "won", FigureKind.SHARE),))
+
+
+class RaceTally:
+    """Reads one race: who won, and whether someone crossed the line or the turn limit ended it."""
+
+    def __init__(self, rules: RaceRuleset, start: RaceState) -> None:
+        self.length = rules.length
+        self.seats = start.seats
+
+    def window(self, resolution: Resolution[Any]) -> None:
+        """Nothing to count while the race runs: the last state says it all."""
+
+    def finish(self, state: RaceState) -> MatchSummary:
+        """How the race ended, and 1 for each winning seat."""
+        crossed = any(at >= self.length for at in state.at.values())
+        winners = state.winners or ()
+        return MatchSummary("finish" if crossed else "limit", tuple((float(s in winners),) for s in self.seats))
+
+
+def race_bots(rules: RaceRuleset) -> Mapping[str, BotKind]:
+    """One kind: run while there is stamina, else walk."""
+    return {"steady": BotKind("steady", "runs while it has stamina, then walks", lambda seed: SteadyBot())}
+
+
+#: The race as a game record: rules, a sheet, a bot and one GM option.
+GAME = Game(rules=RaceRuleset, sheet=RaceSheet,
+            simulation=Simulation(bots=race_bots, spec=lambda r: RACE_SPEC, tally=RaceTally),
+            gm=GmPart(OPTIONS, events_from_options, '--stamina Ann-1=2 --reason "a slow start"'))
+
+RACE: type[AnyRuleset] = RaceRuleset
 
 
 def as_ruleset(rules: RaceRuleset) -> AnyRuleset:
     """A race as the core types a ruleset."""
-    return cast(AnyRuleset, rules)
+    return rules
 
 
 @pytest.fixture
 def registered_race(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[RaceRuleset]]:
     """The race registered as a ruleset for one test."""
-    from sheets_gm.match.run import on_window_sync
-
-    monkeypatch.setitem(registry.RULESETS, "race", "tests.sync.race_game:RaceRuleset")
+    monkeypatch.setitem(registry.GAMES, "race", "tests.sync.race_game:GAME")
     monkeypatch.setitem(registry.TEMPLATE_FOLDERS, "race", TEMPLATE)
-    on_window_sync.cache_clear()  # what the test's race can do is decided afresh (a test may take its sheet away)
     yield RaceRuleset
-    on_window_sync.cache_clear()

@@ -78,7 +78,7 @@ def test_repair_brings_back_a_drawn_tab_and_deletes_a_retired_one(registered_rac
     board.sizes["Old track"] = (1, 1)
     spec = tabs().spec
     retiring = spec.model_copy(update={"tabs": spec.tabs.model_copy(update={"retired": ("Old track",)})})
-    monkeypatch.setattr("sheets_gm.sync.repair.ruleset_sheet_spec", lambda name: retiring)
+    monkeypatch.setattr("sheets_gm.sync.repair.sheet_spec", lambda name: retiring)
     report = repair_match(sheets, RACE)
     assert STANDINGS_TAB in board.tabs and board.value(STANDINGS_TAB, "A1") == "Runner"
     assert "Old track" not in board.tabs

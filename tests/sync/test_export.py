@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.registry import create_ruleset, get_ruleset
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.export import export_match, neutralise, to_csv

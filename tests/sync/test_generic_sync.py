@@ -23,7 +23,7 @@ from sheets_gm.sync.poll import poll
 from sheets_gm.sync.replay import replay_states
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.sync.race_game import RACE, RaceOrders, RaceRuleset, RaceSettings, as_ruleset, registered_race
+from tests.sync.race_game import RACE, RaceOrders, RaceRuleset, RaceSettings, RaceSheet, as_ruleset, registered_race
 
 __all__ = ["registered_race"]  # the fixture, used by name
 
@@ -45,7 +45,7 @@ def new_race(separate: bool = True, settings: RaceSettings | None = None) -> tup
 
 
 def tabs() -> MatchTabs:
-    return MatchTabs(RaceRuleset(RaceSettings(), "track 8").sheet().spec, SEATS, False)
+    return MatchTabs(RaceSheet(RaceRuleset(RaceSettings(), "track 8")).spec, SEATS, False)
 
 
 def type_pace(backend: MemoryBackend, seat: str, index: int, pace: CellValue) -> None:
@@ -116,8 +116,8 @@ def test_feedback_names_the_row_and_what_is_accepted(registered_race: type[RaceR
 def test_without_preview_a_typed_row_shows_no_verdict_until_it_resolves(
         registered_race: type[RaceRuleset], monkeypatch: pytest.MonkeyPatch) -> None:
     quiet = tabs().spec.model_copy(update={"preview": False})  # as a hidden-information game's sheet.yaml says
-    monkeypatch.setattr("sheets_gm.sync.read.ruleset_sheet_spec", lambda name: quiet)
-    monkeypatch.setattr("tests.sync.race_game.ruleset_sheet_spec", lambda name: quiet)  # the adapter's, read after
+    monkeypatch.setattr("sheets_gm.sync.read.sheet_spec", lambda name: quiet)
+    monkeypatch.setattr("tests.sync.race_game.sheet_spec", lambda name: quiet)  # the adapter's, read after
     sheets, (_board, _engine, ann, _bo) = new_race()
     type_pace(ann, "Ann", 0, "run")
     type_pace(ann, "Ann", 1, "sprint")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.rulesets.registry import create_ruleset, get_ruleset
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import MAX_CELL_CHARS, create_workbook
 from sheets_gm.sync.create import create_match

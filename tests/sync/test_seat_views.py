@@ -7,8 +7,8 @@ from __future__ import annotations
 from enum import Enum
 
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.engine.ruleset import GM
+from sheets_gm.rulesets.registry import create_ruleset
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW
 from sheets_gm.sync.sheets import MatchSheets

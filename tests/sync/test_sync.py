@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.registry import create_ruleset, get_ruleset
 from sheets_gm.sheets.backend import LayoutDriftError
 from sheets_gm.sheets.layout import CellValue, cell_at
 from sheets_gm.sync.autoplay import type_bot_orders

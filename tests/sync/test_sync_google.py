@@ -16,12 +16,11 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.registry import create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetUnavailableError
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.retry import RetryPolicy
-from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, parse_match_record
@@ -31,7 +30,7 @@ from tests.fakes.google_api import GET, READ, WRITE, FakeSpreadsheet, FaultKind,
 from tests.matchfiles import SEED, TEAMS, bots, engine_match, roster, state_of, sync
 
 GVG = get_ruleset("gvg")
-ENGINE_TAB = ruleset_sheet_spec("gvg").tabs.engine
+ENGINE_TAB = sheet_spec("gvg").tabs.engine
 #: The four spreadsheets of a match, by role (the keys are what Google puts in the URL).
 KEYS = {
     "board": "1BoardKey_sheetsgm_test_0000000000000000000",

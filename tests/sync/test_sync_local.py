@@ -18,14 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.gvg.enums import Action
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.state import PlayerOrder, TurnOrders
+from sheets_gm.rulesets.registry import create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import LocalWorkbookBackend, create_workbook
-from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.read import MatchRead, read_match
@@ -33,7 +32,7 @@ from sheets_gm.sync.sheets import MatchSheets
 from tests.matchfiles import SEED, TEAMS, bots, engine_match, order_cell, roster, state_of, sync
 
 GVG = get_ruleset("gvg")
-SPEC = ruleset_sheet_spec("gvg")
+SPEC = sheet_spec("gvg")
 ROLE_FILES = ("board", "engine", "red", "blue")
 SKILLS = tuple(f"skill{i}" for i in range(1, 8))
 #: Cells are compared as (value, openpyxl data type).

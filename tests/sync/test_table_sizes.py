@@ -14,13 +14,13 @@ import pytest
 import yaml
 
 from sheets_gm.cli import main
-from sheets_gm.engine.registry import TEMPLATES, create_ruleset, default_board_text, get_ruleset
 from sheets_gm.engine.ruleset import JUDGE, Member, Roster
 from sheets_gm.engine.settings import parse_settings
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.run import init_match, sync_once
-from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
+from sheets_gm.rulesets.registry import TEMPLATES, bots_of, create_ruleset, default_board_text, get_ruleset, sheet_of
+from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
@@ -68,7 +68,7 @@ def test_a_coalition_war_of_70_armies_a_side_gives_every_army_an_order_row(tmp_p
     for side in ("coalition", "phyrexia"):
         armies = [r.subject for r in read.seats[side].rows if r.table == "armies"]
         assert len(armies) == 70 and len(set(armies)) == 70, side
-    bots = {seat: read.record.ruleset.bots()["commander"].make(seat) for seat in ("coalition", "phyrexia")}
+    bots = {seat: bots_of(read.record.ruleset)["commander"].make(seat) for seat in ("coalition", "phyrexia")}
     typed = type_bot_orders(sheets, cls, bots)  # refuses an army with no row (UntypableOrdersError)
     last = {}
     for side in ("coalition", "phyrexia"):  # the last row's army holds: typed by hand where the bot left it
@@ -140,7 +140,7 @@ def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: P
     left_out = next(c for c in view if c.startswith("… "))  # the panel's rows run out: it says where the rest are
     assert all(sq in shown or sq in left_out for sq in squares) and "Judge tab" in left_out
     assert "Board" not in " ".join(view)  # no tab that does not exist
-    type_bot_orders(sheets, cls, {JUDGE: judged.record.ruleset.bots()["commander"].make("judge")})
+    type_bot_orders(sheets, cls, {JUDGE: bots_of(judged.record.ruleset)["commander"].make("judge")})
     report = sync_once(config, sheets, now=NOW)
     assert report.resolved and not report.rejected, report.rejected[:3]
     assert not [b for b in read_match(sheets, cls).record.state.battles if b.announced]  # none waits a turn
@@ -158,7 +158,7 @@ def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool,
     record = create_match(sheets, rules, roster, seed=b"grow")
     state = record.state
     first = state.players[0].name
-    placed = MatchTabs(rules.sheet().spec, roster.seats, False).orders(first).table("units")
+    placed = MatchTabs(sheet_of(rules).spec, roster.seats, False).orders(first).table("units")
     assert placed.rows == 24  # the layout's floor: a leader alone needs one
     # The GM's test army: her leader and 23 more on free hexes, and gold enough to recruit a full castle.
     board = rules.rules.board
@@ -171,13 +171,13 @@ def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool,
                     players=tuple(replace(p, gold=500) if p.name == first else p for p in state.players))
     record = replace(record, state=state)
     batch = WriteBatch()  # the match drawn as it stands now: 24 units in her 24 rows
-    drawn_writes(batch, sheets, MatchTabs(rules.sheet().spec, roster.seats, False), record, rules.sheet(),
+    drawn_writes(batch, sheets, MatchTabs(sheet_of(rules).spec, roster.seats, False), record, sheet_of(rules),
                  rules.dice(record.seed, state))
     batch.put(engine, *engine_write("Engine", record))
     batch.run(sheets.write_order())
     cls = get_ruleset("wesnoth")
-    type_bot_orders(sheets, cls, {first: rules.bots()["skirmisher"].make("grow")})
-    tab = MatchTabs(rules.sheet().spec, roster.seats, False).orders(first)
+    type_bot_orders(sheets, cls, {first: bots_of(rules)["skirmisher"].make("grow")})
+    tab = MatchTabs(sheet_of(rules).spec, roster.seats, False).orders(first)
     under = tab.table("units").last_row + 1  # a blank row the grown table will need
     if stray:
         seats[first].write([RangeWrite(a1(tab.name, f"A{under}:B{under}"), [["Ann-99", "move to 5,5"]])])

@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sheets_gm.engine.registry import AnyRuleset, create_ruleset, get_ruleset
 from sheets_gm.engine.ruleset import JUDGE, Window
+from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_ruleset
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.tables import TypedRow
@@ -34,7 +34,7 @@ class Match:
                                   tuple(MemoryBackend(s) for s in seats),
                                   MemoryBackend("judge") if rules.traits.judge else None)
         create_match(self.sheets, rules, roster, seed=b"lifecycle")
-        make = next(iter(rules.bots().values())).make
+        make = next(iter(bots_of(rules).values())).make
         self.bots = {s: make(f"lifecycle/{s}") for s in (*seats, JUDGE)}
 
     def read(self) -> MatchRead:

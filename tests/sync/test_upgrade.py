@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
 
-from sheets_gm.engine.legacy import CarriedOrders, LegacyError, RawCells, UpgradedMatch
+from sheets_gm.sync.legacy.hooks import CarriedOrders, LegacyError, RawCells, UpgradedMatch
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MATCH_KEYS
 from tests.commands.test_window_commands import bots_type, new_match, run
+from tests.sync import race_game
 from tests.sync.race_game import RaceRuleset, registered_race
 
 __all__ = ["registered_race"]
@@ -71,7 +73,7 @@ class RaceV0:
 def old_race(tmp_path: Path, capsys: pytest.CaptureFixture[str], registered_race: type[RaceRuleset],
              monkeypatch: pytest.MonkeyPatch) -> Path:
     """A race one window in, turned into a match of the old layout, Ann's pace typed in her old tab."""
-    monkeypatch.setattr(registered_race, "legacy", RaceV0(), raising=False)
+    monkeypatch.setattr("tests.sync.race_game.GAME", replace(race_game.GAME, legacy=RaceV0()))
     path = new_match(tmp_path, capsys)
     bots_type(path)
     assert run(capsys, "sync", "-c", path)[0] == 0

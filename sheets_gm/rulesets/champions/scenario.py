@@ -40,7 +40,7 @@ EXPECT_PLAYER_KEYS = ("at", "champions", "bag", "equipment", "out")
 
 def shipped_table() -> LootTable:
     """The loot table of ``templates/champions/loot.yaml``."""
-    from sheets_gm.engine.registry import default_board_text
+    from sheets_gm.rulesets.registry import default_board_text
 
     return loot_table_from_text(default_board_text("champions"), "templates/champions/loot.yaml")
 

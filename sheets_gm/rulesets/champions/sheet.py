@@ -19,9 +19,10 @@ from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
 from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health_line, tile_mates
+from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
-from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 LOOT_COLUMNS = ("loot1", "loot2", "loot3")
@@ -44,7 +45,7 @@ class ChampionsSheet:
     @property
     def spec(self) -> SheetSpec:
         """``templates/champions/sheet.yaml``."""
-        return ruleset_sheet_spec("champions")
+        return sheet_spec("champions")
 
     def rows(self, state: ChampionsState, seat: str, table: InputTable) -> list[str]:
         """The seat itself, or her four champions (a dead one's row says so when something is typed in it)."""

@@ -9,7 +9,6 @@ from typing import Any
 
 from sheets_gm.engine.dice import PinnedDieError, TurnDice
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.registry import default_board_text
 from sheets_gm.rulesets.coalition.adjudicate import adjudicate
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, board_from_planes, load_board
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode, Side
@@ -25,6 +24,7 @@ from sheets_gm.rulesets.coalition.state import (
     CoalitionOrders,
     CoalitionState,
 )
+from sheets_gm.rulesets.registry import default_board_text
 from sheets_gm.scenario.codec import ScenarioRun
 from sheets_gm.scenario.fields import Fields
 from sheets_gm.yamlio import LinedDict

@@ -28,9 +28,10 @@ from sheets_gm.rulesets.coalition.sheet_rows import (
     read_side_rows,
 )
 from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState, rank_text
+from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Grid
-from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 _PHASE_WORDS = {Phase.ORDERS: "orders", Phase.RESULTS: "battle results"}
@@ -46,7 +47,7 @@ class CoalitionSheet:
     @property
     def spec(self) -> SheetSpec:
         """The layout of ``templates/coalition/sheet.yaml``."""
-        return ruleset_sheet_spec("coalition")
+        return sheet_spec("coalition")
 
     @cached_property
     def drawer(self) -> PlaneDrawer:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.grid import Coord, CoordError
+from sheets_gm.engine.ruleset import GmOption, split_option
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import EventKind
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
@@ -108,3 +111,64 @@ def _adjust_hp(rules: GvgRules, state: GvgState, tile: Coord, hp: int, reason: s
         state.boss.hp = hp
     return Event(state.turn, EventKind.GM_ADJUSTMENT, f"GM sets {name} from {before} to {hp} HP: {reason}.",
                  {"field": "hp", "target": target, "before": before, "after": hp, "reason": reason})
+
+
+#: The options of ``adjust`` in a GvG match.
+OPTIONS = (
+            GmOption("coins", "TEAM=N", "set a team's coins"),
+            GmOption("hp", "TILE=N", "set the HP of the bulwark, fish or boss on a tile (0 destroys it, no reward)"),
+            GmOption("position", "PLAYER=TILE", "move a player (a carrier takes the tree along)"),
+            GmOption("duel", "TEAM=W-L", "the archery duel's winner and score (best of 5: 3-0, 3-1 or 3-2)"),
+        )
+
+
+def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[GmEvent]:
+    """Coins, HP and positions (each needs ``reason``), then archery duels, in that order."""
+    corrections = [*values.get("coins", ()), *values.get("hp", ()), *values.get("position", ())]
+    if not corrections and not values.get("duel"):
+        raise ValueError("nothing to change: give --coins TEAM=N, --hp TILE=N, --position PLAYER=TILE "
+                         "or --duel TEAM=W-L")
+    if corrections and not reason.strip():
+        raise ValueError('--reason is required with --coins, --hp and --position, e.g. --reason "duel paid '
+                         'twice"; it is written to the log')
+    teams = (seats[0], seats[1])
+    events: list[GmEvent] = []
+    for value in values.get("coins", ()):
+        team, count = split_option("--coins", value, "TEAM=COINS", "red=5")
+        events.append(Adjustment(reason, coins=(_team("--coins", team, teams),
+                                                _number("--coins", count, "coins"))))
+    for value in values.get("hp", ()):
+        tile, hp = split_option("--hp", value, "TILE=HP", "G7=3")
+        events.append(Adjustment(reason, hp=(_tile("--hp", tile), _number("--hp", hp, "HP"))))
+    for value in values.get("position", ()):
+        name, tile = split_option("--position", value, "PLAYER=TILE", "Ann=H12")
+        events.append(Adjustment(reason, position=(name, _tile("--position", tile))))
+    for value in values.get("duel", ()):
+        team, score = split_option("--duel", value, "TEAM=W-L (the winner and the score)", "red=3-1")
+        won, dash, lost = score.partition("-")
+        if not dash:
+            raise ValueError(f"--duel {value!r}: the score is the winner's points, a dash and the loser's, "
+                             "like 3-1")
+        events.append(ArcheryDuel(_team("--duel", team, teams), _number("--duel", won, "points"),
+                                  _number("--duel", lost, "points")))
+    return events
+
+def _team(option: str, name: str, teams: tuple[str, str]) -> int:
+    for i, team in enumerate(teams):
+        if team.lower() == name.lower():
+            return i
+    raise ValueError(f"{option}: there is no team {name!r}; the teams are {teams[0]} and {teams[1]}")
+
+
+def _number(option: str, text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{option}: {what} {text!r} is not a whole number") from None
+
+
+def _tile(option: str, text: str) -> Coord:
+    try:
+        return Coord.parse(text)
+    except CoordError as exc:
+        raise ValueError(f"{option}: {exc}") from None

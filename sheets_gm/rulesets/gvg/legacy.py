@@ -21,12 +21,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from sheets_gm.engine.legacy import CarriedOrders, LegacyError, RawCells, UpgradedMatch
 from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.sheet.inputs import parse_captain_cells, parse_order_cells, parse_turn
 from sheets_gm.rulesets.gvg.state import GvgState, PlayerOrder, TurnOrders, orders_to_json
+from sheets_gm.sync.legacy.hooks import CarriedOrders, LegacyError, RawCells, UpgradedMatch
 
 OLD_KEYS = ("ruleset", "turn", "state", "seed", "seed_hash", "settings", "map", "log_rows", "deadline", "teams",
             "gm_events")

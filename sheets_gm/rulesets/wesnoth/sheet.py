@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.ruleset import GM, Outcome, Window
+from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode
@@ -35,11 +36,11 @@ from sheets_gm.rulesets.wesnoth.sheet_read import (
 from sheets_gm.rulesets.wesnoth.state import DAY, NIGHT, Unit, WesnothState
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Grid
-from sheets_gm.sheets.spec import ColumnKind, InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.spec import ColumnKind, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
-    from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
+    from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
 
 
 def hex_runs(hexes: Sequence[Hex]) -> str:
@@ -87,7 +88,7 @@ class WesnothSheet:
     def spec(self) -> SheetSpec:
         """``templates/wesnoth/sheet.yaml``; under ``resolve = "batch"`` without the Go column and with titles that
         speak of End turn alone (``batch_spec``)."""
-        spec = ruleset_sheet_spec("wesnoth")
+        spec = sheet_spec("wesnoth")
         return batch_spec(spec) if self.ruleset.settings.resolve is ResolveMode.BATCH else spec
 
     @cached_property

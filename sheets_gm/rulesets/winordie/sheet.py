@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import GM, Outcome, Window
+from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.winordie.enums import Mode, Phase
 from sheets_gm.rulesets.winordie.orders import WodOrders, action_row
 from sheets_gm.rulesets.winordie.sheet_draw import draw_board, gm_panel, own_panel, tracks, unit_cells
@@ -28,11 +29,11 @@ from sheets_gm.rulesets.winordie.sheet_read import (
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Grid
-from sheets_gm.sheets.spec import InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
-    from sheets_gm.rulesets.winordie.ruleset import WodRuleset
+    from sheets_gm.rulesets.winordie.game import WodRuleset
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class WodSheet:
     @property
     def spec(self) -> SheetSpec:
         """``templates/winordie/sheet.yaml``."""
-        return ruleset_sheet_spec("winordie")
+        return sheet_spec("winordie")
 
     @property
     def _fatigue_limit(self) -> int:

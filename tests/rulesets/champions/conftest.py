@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from sheets_gm.engine.grid import Coord
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.champions.enums import Phase
-from sheets_gm.rulesets.champions.ruleset import ChampionsRuleset
+from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
+from sheets_gm.rulesets.registry import create_ruleset
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from sheets_gm.rulesets.champions.enums import CLASSES, Phase
 from sheets_gm.rulesets.champions.figures import equipment_style
+from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.orders import Orders
-from sheets_gm.rulesets.champions.ruleset import ChampionsRuleset
 from sheets_gm.rulesets.champions.state import Player
+from sheets_gm.rulesets.registry import bots_of
 from tests.rulesets.champions.conftest import at, state_of
 
 BAG = ("Iron Sword", "Oak Staff", "Banner", "Plate Armour", "Leather Armour", "Spellbook")
@@ -14,7 +15,7 @@ BAG = ("Iron Sword", "Oak Staff", "Banner", "Plate Armour", "Leather Armour", "S
 
 def orders_of(rules: ChampionsRuleset, kind: str, player: Player, *others: Player) -> Orders:
     state = state_of(player, *others, phase=Phase.FIGHT)
-    bot = rules.bots()[kind].make("test")
+    bot = bots_of(rules)[kind].make("test")
     orders: Orders = bot.orders(state, player.name, rules.dice(b"bots", state))
     assert all(v.accepted for v in rules.check(state, orders, rules.dice(b"bots", state))), kind
     return orders
@@ -32,7 +33,7 @@ def test_the_affinity_bot_equips_by_affinity(rules: ChampionsRuleset) -> None:
 def test_every_bot_fields_living_champions_and_legal_sets_against_a_tile_mate(rules: ChampionsRuleset) -> None:
     ann = Player("Ann", at("A1"), health=(0, 40, 85, 80), bag=BAG)
     bo = Player("Bo", at("A1"))
-    for kind in rules.bots():
+    for kind in bots_of(rules):
         orders = orders_of(rules, kind, ann, bo)
         part = orders.players["Ann"]
         assert part.field and "gladiator" not in part.field[0]
@@ -41,5 +42,5 @@ def test_every_bot_fields_living_champions_and_legal_sets_against_a_tile_mate(ru
 def test_out_players_give_no_orders(rules: ChampionsRuleset) -> None:
     out = Player("Ann", None, health=(0, 0, 0, 0), out_round=1)
     state = state_of(out, Player("Bo", at("A1")))
-    for kind in rules.bots():
-        assert rules.bots()[kind].make("s").orders(state, "Ann", rules.dice(b"x", state)) == Orders()
+    for kind in bots_of(rules):
+        assert bots_of(rules)[kind].make("s").orders(state, "Ann", rules.dice(b"x", state)) == Orders()

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from sheets_gm.rulesets.champions.board import board
 from sheets_gm.rulesets.champions.enums import CLASSES, Phase
 from sheets_gm.rulesets.champions.equipment import equip_problem
+from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
-from sheets_gm.rulesets.champions.ruleset import ChampionsRuleset
 from sheets_gm.rulesets.champions.state import MAX_HEALTH, ChampionsState, Player
+from sheets_gm.rulesets.registry import bots_of
 from tests.rulesets.champions.conftest import at, state_of
 
 WORDS = st.sampled_from(["", "stay", "B2", "A1", "D4", "zz", "gladiator", "Rogue", "mage", "healer", "paladin",
@@ -79,7 +80,7 @@ def assert_invariants(rules: ChampionsRuleset, before: ChampionsState, after: Ch
 @given(seed=st.binary(min_size=1, max_size=8), bot=st.sampled_from(["affinity", "stack", "random"]))
 def test_bot_matches_keep_the_invariants_and_end(rules: ChampionsRuleset, seed: bytes, bot: str) -> None:
     state = rules.new_match(rules.sample_roster(), seed)
-    bots = {s: rules.bots()[bot].make(f"{seed.hex()}/{s}") for s in rules.seats(state)}
+    bots = {s: bots_of(rules)[bot].make(f"{seed.hex()}/{s}") for s in rules.seats(state)}
     alive = len(state.alive())
     for _ in range(rules.traits.max_windows):
         window = rules.window(state)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_gm.rulesets.champions.gm import GmEventError
-from sheets_gm.rulesets.champions.ruleset import ChampionsRuleset
+from sheets_gm.rulesets.champions.game import ChampionsRuleset
+from sheets_gm.rulesets.champions.gm import GmEventError, events_from_options
 from sheets_gm.rulesets.champions.state import Adjustment, Player
 from tests.rulesets.champions.conftest import at, state_of
 
 
 def test_options_become_adjustments_that_apply_and_round_trip(rules: ChampionsRuleset) -> None:
-    events = rules.gm_events_from_options(("Ann", "Bo"), {"health": ["Ann.mage=40"], "move": ["Bo=A1"],
+    events = events_from_options(("Ann", "Bo"), {"health": ["Ann.mage=40"], "move": ["Bo=A1"],
                                                           "give": ["Ann=Iron Sword"]}, "a typo")
     state = state_of(Player("Ann", at("A1")), Player("Bo", at("B2")))
     for event in events:
@@ -31,7 +31,7 @@ def test_options_become_adjustments_that_apply_and_round_trip(rules: ChampionsRu
 def test_bad_options_say_what_is_accepted(rules: ChampionsRuleset, values: dict[str, list[str]], reason: str,
                                           expected: str) -> None:
     with pytest.raises(ValueError) as caught:
-        rules.gm_events_from_options(("Ann",), values, reason)
+        events_from_options(("Ann",), values, reason)
     assert expected in str(caught.value)
 
 

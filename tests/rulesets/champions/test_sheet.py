@@ -10,11 +10,10 @@ from typing import Any
 import openpyxl
 import pytest
 
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.champions.orders import PlayerOrders
 from sheets_gm.rulesets.champions.sheet import ChampionsSheet
 from sheets_gm.rulesets.champions.views import bag_line, health_line
-from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, sheet_of, sheet_spec
 from sheets_gm.sheets.tables import TypedRow
 
 SEED = b"champions-sheet"
@@ -22,7 +21,7 @@ SEED = b"champions-sheet"
 
 def _rows(cells: Any, window_key: str, phase: str) -> dict[str, list[TypedRow]]:
     out: dict[str, list[TypedRow]] = {}
-    for table in ruleset_sheet_spec("champions").inputs:
+    for table in sheet_spec("champions").inputs:
         if table.open_in(phase):
             out[table.name] = [TypedRow(table.name, subject, 0, window_key, values, "")
                                for subject, values in cells.get(table.name, {}).items()]
@@ -31,10 +30,10 @@ def _rows(cells: Any, window_key: str, phase: str) -> dict[str, list[TypedRow]]:
 
 def test_the_bots_orders_typed_into_the_rows_read_back_the_same_for_six_windows() -> None:
     rules = create_ruleset("champions")
-    sheet = rules.sheet()
+    sheet = sheet_of(rules)
     assert isinstance(sheet, ChampionsSheet)
     state = rules.new_match(rules.sample_roster(), SEED)
-    bots = {s: rules.bots()["affinity"].make(f"t/{s}") for s in rules.sample_roster().seats}
+    bots = {s: bots_of(rules)["affinity"].make(f"t/{s}") for s in rules.sample_roster().seats}
     for _ in range(6):
         window = rules.window(state)
         assert window is not None
@@ -51,7 +50,7 @@ def test_the_bots_orders_typed_into_the_rows_read_back_the_same_for_six_windows(
 
 def test_none_takes_everything_off_and_ready_comes_from_the_seat_rows() -> None:
     rules = create_ruleset("champions")
-    sheet = rules.sheet()
+    sheet = sheet_of(rules)
     assert isinstance(sheet, ChampionsSheet)
     state = rules.new_match(rules.sample_roster(), SEED)
     window = rules.window(state)
@@ -69,7 +68,7 @@ def test_none_takes_everything_off_and_ready_comes_from_the_seat_rows() -> None:
 
 def test_the_board_shows_no_health_and_a_view_no_one_elses_bag() -> None:
     rules = create_ruleset("champions")
-    sheet = rules.sheet()
+    sheet = sheet_of(rules)
     assert isinstance(sheet, ChampionsSheet)
     state = rules.new_match(rules.sample_roster(), SEED)
     board = "\n".join(str(v) for row in sheet.board(state).values for v in row)
@@ -115,7 +114,7 @@ def test_orders_typed_in_another_players_file_are_answered_there_and_listed_by_s
 
 def test_a_dead_champions_row_says_what_it_carries_so_it_can_be_stripped() -> None:
     rules = create_ruleset("champions")
-    sheet = rules.sheet()
+    sheet = sheet_of(rules)
     assert isinstance(sheet, ChampionsSheet)
     state = rules.new_match(rules.sample_roster(), SEED)
     ann = state.player("Ann")

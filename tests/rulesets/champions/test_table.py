@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from functools import cache
 
-from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.rulesets.champions.sheet import ChampionsSheet
 from sheets_gm.rulesets.champions.state import ChampionsState
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_of
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.poll import poll
@@ -33,7 +33,7 @@ def first_out() -> tuple[MatchSheets, ChampionsState]:
                          tuple(MemoryBackend(s) for s in roster.seats))
     create_match(sheets, rules, roster, seed=b"out")
     cls = get_ruleset("champions")
-    bots = {s: rules.bots()["affinity"].make(s) for s in roster.seats}
+    bots = {s: bots_of(rules)["affinity"].make(s) for s in roster.seats}
     for _ in range(40):
         state = read_match(sheets, cls).record.state
         assert isinstance(state, ChampionsState)
@@ -72,7 +72,7 @@ def _fight_window(seed: bytes) -> MatchSheets:
                          tuple(MemoryBackend(s) for s in roster.seats))
     create_match(sheets, rules, roster, seed=seed)
     cls = get_ruleset("champions")
-    type_bot_orders(sheets, cls, {s: rules.bots()["affinity"].make(s) for s in roster.seats})
+    type_bot_orders(sheets, cls, {s: bots_of(rules)["affinity"].make(s) for s in roster.seats})
     poll(sheets, cls, now=NOW)
     return sheets
 
@@ -120,7 +120,7 @@ def test_a_players_view_lists_each_item_of_her_bag_with_its_type_tier_and_dice()
     read = read_match(sheets, get_ruleset("champions"))
     state = read.record.state
     assert isinstance(state, ChampionsState)
-    sheet = read.record.ruleset.sheet()
+    sheet = sheet_of(read.record.ruleset)
     assert isinstance(sheet, ChampionsSheet)
     p = next(q for q in state.players if q.bag)
     view = [str(row[0]) for row in sheet.panel(state, p.name)]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from sheets_gm.rulesets.champions.ruleset import ChampionsRuleset
+from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.state import BattleReport, Player
+from sheets_gm.rulesets.registry import bots_of
 from tests.rulesets.champions.conftest import at, state_of
 
 
@@ -67,7 +68,7 @@ def test_a_battle_report_reaches_only_its_players(rules: ChampionsRuleset) -> No
 
 def test_battle_events_are_for_the_players_of_the_battle(rules: ChampionsRuleset) -> None:
     state = rules.new_match(rules.sample_roster(), b"events")
-    bots = {s: rules.bots()["affinity"].make(s) for s in rules.seats(state)}
+    bots = {s: bots_of(rules)["affinity"].make(s) for s in rules.seats(state)}
     seen = 0
     while seen == 0 and (window := rules.window(state)) is not None:
         dice = rules.dice(b"events", state)

@@ -8,7 +8,7 @@ import json
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.checks import check_orders
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase
-from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
+from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, board, dice, state
 

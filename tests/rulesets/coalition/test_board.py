@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_gm.engine.registry import default_board_text
 from sheets_gm.rulesets.coalition.board import load_board
 from sheets_gm.rulesets.coalition.enums import StructureKind
+from sheets_gm.rulesets.registry import default_board_text
 
 
 def test_the_default_map_has_the_rulebooks_structures() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sheets_gm.rulesets.coalition.enums import Colour
-from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
+from sheets_gm.rulesets.coalition.game import CoalitionRuleset
+from sheets_gm.rulesets.coalition.gm import events_from_options
 from sheets_gm.rulesets.coalition.state import CoalitionOrders
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, dice, state
 
@@ -15,7 +16,7 @@ CHANGE = "5000 Soldiers (white 2/2); 2500 Knights (white 3/3); 1500 Angels (whit
 
 def test_corrections_are_applied_and_logged_with_their_reason() -> None:
     s = state(army("Ann", "coalition", "3C", rank=2), army("Bo", "phyrexia", "5E"))
-    events = RULES.gm_events_from_options(RULES.seats(s), {"vp": ["phyrexia=40"], "position": ["Ann=Dominaria 4C"],
+    events = events_from_options(RULES.seats(s), {"vp": ["phyrexia=40"], "position": ["Ann=Dominaria 4C"],
                                                            "units": ["Bo=1/2/3/4"]}, "judge ruling")
     for event in events:
         assert RULES.gm_event_codec.from_json(RULES.gm_event_codec.to_json(event)) == event
@@ -35,13 +36,13 @@ def test_corrections_are_applied_and_logged_with_their_reason() -> None:
 ])
 def test_bad_options_say_what_would_be_accepted(values: dict[str, list[str]], reason: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        RULES.gm_events_from_options(("coalition", "phyrexia", "judge"), values, reason)
+        events_from_options(("coalition", "phyrexia", "judge"), values, reason)
 
 
 def test_an_army_change_applies_after_two_turns_where_the_army_heals() -> None:
     s = state(army("Ann", "coalition", "2B", rank=2, factions=(Colour.WHITE,), units=(10, 0, 0, 0)),
               army("Bo", "phyrexia", "8F"))
-    (event,) = RULES.gm_events_from_options(RULES.seats(s), {"change": [f"Ann={CHANGE}"]}, "player request")
+    (event,) = events_from_options(RULES.seats(s), {"change": [f"Ann={CHANGE}"]}, "player request")
     s = RULES.apply_gm_event(s, event).state
     assert "Ann" in s.changes
     s = RULES.resolve(s, CoalitionOrders(), dice()).state  # counts turn 1: no change yet
@@ -54,6 +55,6 @@ def test_an_army_change_applies_after_two_turns_where_the_army_heals() -> None:
 def test_an_army_change_refuses_a_destroyed_bases_colour() -> None:
     s = state(army("Ann", "coalition", "3C", rank=2, factions=(Colour.WHITE,)),
               army("Bo", "phyrexia", "8F")).with_(destroyed=("Wrath",))
-    (event,) = RULES.gm_events_from_options(RULES.seats(s), {"change": [f"Ann={CHANGE}"]}, "player request")
+    (event,) = events_from_options(RULES.seats(s), {"change": [f"Ann={CHANGE}"]}, "player request")
     with pytest.raises(ValueError, match="Soldiers is white: that base is destroyed"):
         RULES.apply_gm_event(s, event)

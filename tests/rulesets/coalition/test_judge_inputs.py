@@ -9,7 +9,7 @@ from sheets_gm.rulesets.coalition.enums import BattleType, Phase
 from sheets_gm.rulesets.coalition.results import CheckedResult, check_result
 from sheets_gm.rulesets.coalition.sheet_rows import read_judge_rows
 from sheets_gm.rulesets.coalition.state import Battle, BattleResult, CoalitionState
-from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.writes import idle_feedback
 from tests.rulesets.coalition.helpers import SETTINGS, army, board, state
@@ -59,6 +59,6 @@ def test_a_winning_raid_with_no_kill_is_warned() -> None:
 
 def test_the_judge_waits_for_the_results() -> None:
     window = Window("3/results", "turn 3 · battle results", "results", (JUDGE,), 3)
-    table = next(t for t in ruleset_sheet_spec("coalition").tables(judge=True) if t.name != "judge_ready"
+    table = next(t for t in sheet_spec("coalition").tables(judge=True) if t.name != "judge_ready"
                  and t.rows == "battles")
     assert idle_feedback(window, JUDGE, table, "") == "Waiting for the results for turn 3 · battle results."

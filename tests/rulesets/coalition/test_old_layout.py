@@ -12,8 +12,7 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.registry import TEMPLATES
-from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.rulesets.registry import TEMPLATES, sheet_spec
 from sheets_gm.sync.match_tabs import MatchTabs
 
 NEW_TABS = ["Dominaria", "Phyrexia", "Mirrodin", "Turn report"]
@@ -44,7 +43,7 @@ def old_layout_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path
 
 def type_end_square(tmp_path: Path, square: str) -> str:
     """The Coalition's first army's End square typed; returns the cell."""
-    tab = MatchTabs(ruleset_sheet_spec("coalition"), ("coalition", "phyrexia"), True).orders("coalition")
+    tab = MatchTabs(sheet_spec("coalition"), ("coalition", "phyrexia"), True).orders("coalition")
     cell = tab.table("armies").cell(0, "to")
     book = openpyxl.load_workbook(tmp_path / "coalition-orders.xlsx")
     book["Orders coalition"][cell] = square

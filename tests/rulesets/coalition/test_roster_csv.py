@@ -11,8 +11,8 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.registry import TEMPLATES
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster
+from sheets_gm.rulesets.registry import TEMPLATES
 
 HEADER = "name,side,rank,at,units,factions,primary,guards,player,email\n"
 ROWS = ("Urza's Vanguard,coalition,6,Dominaria 4C,5000/2500/1500/1000,white blue,white,,Ann,ann@example.org\n"

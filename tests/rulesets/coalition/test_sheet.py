@@ -11,16 +11,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.engine.registry import TEMPLATES, default_board_text, get_ruleset
 from sheets_gm.engine.ruleset import GM, JUDGE, Roster, Window
 from sheets_gm.rulesets.coalition.bots import side_orders, stand_in_results
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, Side, Terrain
-from sheets_gm.rulesets.coalition.ruleset import CoalitionRuleset
+from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.sheet import CoalitionSheet
 from sheets_gm.rulesets.coalition.sheet_report import REPORT_ROWS
 from sheets_gm.rulesets.coalition.sheet_report import _cut as report_cut
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders, CoalitionState
+from sheets_gm.rulesets.registry import TEMPLATES, bots_of, default_board_text, get_ruleset, sheet_of
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import CellValue, a1
@@ -105,7 +105,7 @@ def test_the_engine_says_what_a_readable_order_will_do_or_why_not() -> None:
 def test_a_bots_orders_typed_are_read_back_as_the_same_orders() -> None:
     rules = full_game()
     s = rules.new_match(rules.sample_roster(), b"typed")
-    sheet = rules.sheet()
+    sheet = sheet_of(rules)
     for turn in range(3):
         for side in (Side.COALITION, Side.PHYREXIA):
             orders = CoalitionOrders({side.value: side_orders(rules.board, rules.settings, s, side,
@@ -221,7 +221,7 @@ def test_the_stand_in_judges_results_typed_are_read_back_as_the_same() -> None:
 # -- the board and the panels --------------------------------------------------------------
 def test_each_plane_has_its_tab_with_its_squares_armies_and_battles() -> None:
     rules = full_game()
-    sheet = rules.sheet()
+    sheet = sheet_of(rules)
     s = rules.new_match(rules.sample_roster(), b"board")
     drawings = sheet.drawings(s)
     assert [d.tab for d in drawings] == ["Dominaria", "Phyrexia", "Mirrodin", ""]  # "": the board tab, Turn report
@@ -251,7 +251,7 @@ def _column(drawing: BoardDrawing, col: int) -> list[str]:
 
 def test_the_turn_report_has_a_column_per_post_and_keeps_its_size() -> None:
     rules = full_game()
-    sheet = rules.sheet()
+    sheet = sheet_of(rules)
     s = rules.new_match(rules.sample_roster(), b"posts")
     first = sheet.drawings(s)[-1]
     assert str(first.values[0][0]).startswith("Movement Results: select the lines under this cell")
@@ -308,9 +308,9 @@ def test_a_bad_cell_is_answered_in_its_row_and_a_good_one_by_the_engine() -> Non
     sides = {seat: MemoryBackend(seat) for seat in roster.seats}
     sheets = MatchSheets(roster.seats, board_, engine, tuple(sides.values()), judge)
     create_match(sheets, rules, roster, seed=b"sync")
-    tab = MatchTabs(rules.sheet().spec, roster.seats, True).orders("coalition")
+    tab = MatchTabs(sheet_of(rules).spec, roster.seats, True).orders("coalition")
     table = tab.table("armies")
-    subjects = rules.sheet().rows(rules.new_match(roster, b"sync"), "coalition", table.spec)
+    subjects = sheet_of(rules).rows(rules.new_match(roster, b"sync"), "coalition", table.spec)
     first, second = subjects[0], subjects[1]
     backend = sides["coalition"]
     backend.write([RangeWrite(a1(tab.name, table.cell(0, "order")), [["attack"]]),
@@ -351,8 +351,8 @@ def _judging(seed: bytes) -> tuple[MatchSheets, MemoryBackend, CoalitionState]:
                          tuple(MemoryBackend(s) for s in roster.seats), judge)
     create_match(sheets, rules, roster, seed=seed)
     cls = get_ruleset("coalition")
-    kind = next(iter(rules.bots()))
-    bots = {s: rules.bots()[kind].make(s) for s in roster.seats}
+    kind = next(iter(bots_of(rules)))
+    bots = {s: bots_of(rules)[kind].make(s) for s in roster.seats}
     for _ in range(6):
         s = read_match(sheets, cls).record.state
         if s.phase is Phase.RESULTS:

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import openpyxl
 
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.rulesets.gvg.enums import Terrain
-from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
+from sheets_gm.rulesets.gvg.game import GvgRuleset
+from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
+from sheets_gm.rulesets.registry import create_ruleset
 from sheets_gm.sheets.layout import cells
 from tests.matchfiles import local_match
 
@@ -17,7 +18,7 @@ from tests.matchfiles import local_match
 def test_a_boss_spawn_tile_has_a_sign_and_a_legend_line_and_a_taken_coin_is_no_longer_yellow() -> None:
     rules = create_ruleset("gvg")
     assert isinstance(rules, GvgRuleset)
-    sheet = rules.sheet()
+    sheet = GvgSheet(rules.rules)
     state = rules.new_match(rules.sample_roster(), b"look")
     board = rules.rules.board
     lairs = [t for t, (terrain, _) in board.terrain.items() if terrain is Terrain.BOSS]

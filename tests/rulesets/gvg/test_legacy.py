@@ -1,4 +1,6 @@
-"""GvG matches and replays of the old layout, read through ``GvgRuleset.legacy`` (fixtures: ``legacy/README.md``)."""
+"""GvG matches and replays of the old layout, read through the ``legacy`` part of GvG's record.
+
+Fixtures: ``legacy/README.md``."""
 
 from __future__ import annotations
 
@@ -9,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.engine.legacy import LegacyError, legacy_of
+from sheets_gm.rulesets.gvg.game import GvgRuleset
 from sheets_gm.rulesets.gvg.legacy import GvgLegacy
-from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
+from sheets_gm.rulesets.registry import get_game
 from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sync.legacy.hooks import LegacyError
+from sheets_gm.sync.legacy.upgrade import upgraded_record, windows_replay
 from sheets_gm.sync.match_record import MatchRecordError, key_column
 from sheets_gm.sync.replay import (
     WINDOW_REPLAY_FORMAT,
@@ -20,7 +24,6 @@ from sheets_gm.sync.replay import (
     replay_document,
     replay_states,
 )
-from sheets_gm.sync.upgrade import upgraded_record, windows_replay
 
 FIXTURES = Path(__file__).resolve().parent / "legacy"
 HOOK = GvgLegacy()
@@ -37,7 +40,7 @@ def engine() -> list[list[Any]]:
 
 
 def test_gvg_declares_its_legacy_hook_and_detects_only_the_old_record() -> None:
-    assert isinstance(legacy_of(GvgRuleset), GvgLegacy)
+    assert isinstance(get_game("gvg").legacy, GvgLegacy)
     assert HOOK.detect(engine())
     generic: list[list[Any]] = [["sheets-gm engine"], *([k[0], ""] for k in key_column())]
     assert not HOOK.detect(generic)

@@ -11,9 +11,9 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.rulesets.registry import get_game
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.match_record import engine_read_range, parse_match_record
@@ -24,7 +24,7 @@ FIXTURES = Path(__file__).resolve().parent / "legacy"
 
 
 def _gvg_has_no_sheet() -> bool:
-    return create_ruleset("gvg").sheet() is None
+    return get_game("gvg").sheet is None
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:

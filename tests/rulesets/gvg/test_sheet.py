@@ -11,13 +11,12 @@ import openpyxl
 import pytest
 
 from sheets_gm.engine.grid import Coord
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.engine.ruleset import Roster
 from sheets_gm.rulesets.gvg.enums import Action, Skill
-from sheets_gm.rulesets.gvg.ruleset import GvgRuleset
+from sheets_gm.rulesets.gvg.game import GvgRuleset
 from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.state import GvgState
-from sheets_gm.sheets.spec import ruleset_sheet_spec
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, sheet_spec
 from sheets_gm.sheets.tables import TypedRow
 
 SEED = b"gvg-sheet"
@@ -26,19 +25,19 @@ SEED = b"gvg-sheet"
 def _rules() -> tuple[GvgRuleset, GvgSheet, GvgState]:
     rules = create_ruleset("gvg")
     assert isinstance(rules, GvgRuleset)
-    sheet = rules.sheet()
+    sheet = GvgSheet(rules.rules)
     return rules, sheet, rules.new_match(rules.sample_roster(), SEED)
 
 
 def _rows(cells: Mapping[str, Mapping[str, Mapping[str, Any]]], key: str) -> dict[str, list[TypedRow]]:
     return {table.name: [TypedRow(table.name, subject, 0, key, values, "")
                          for subject, values in cells.get(table.name, {}).items()]
-            for table in ruleset_sheet_spec("gvg").inputs}
+            for table in sheet_spec("gvg").inputs}
 
 
 def test_the_bots_orders_typed_into_the_rows_read_back_the_same_for_twenty_turns() -> None:
     rules, sheet, state = _rules()
-    bots = {"red": rules.bots()["objective"].make("t/red"), "blue": rules.bots()["random"].make("t/blue")}
+    bots = {"red": bots_of(rules)["objective"].make("t/red"), "blue": bots_of(rules)["random"].make("t/blue")}
     skills_seen = 0
     for _ in range(20):
         window = rules.window(state)
@@ -78,7 +77,7 @@ def test_cells_are_read_leniently_and_each_bad_cell_is_named_with_what_is_accept
 
 def test_each_team_lists_its_own_players_and_sees_the_rolls_before_it_orders() -> None:
     rules, sheet, state = _rules()
-    players, captain = ruleset_sheet_spec("gvg").inputs
+    players, captain = sheet_spec("gvg").inputs
     assert sheet.rows(state, "red", players) == ["red1", "red2", "red3", "red4", "red5"]
     assert sheet.rows(state, "blue", captain) == ["blue"]
     dice = rules.dice(SEED, state)
@@ -116,7 +115,7 @@ def test_a_player_of_the_other_team_or_one_typed_twice_in_the_team_table_is_answ
     from tests.matchfiles import GVG, NOW, local_match
 
     _config, sheets = local_match(tmp_path)
-    placed = MatchTabs(ruleset_sheet_spec("gvg"), ("red", "blue"), False).orders("red").table("players")
+    placed = MatchTabs(sheet_spec("gvg"), ("red", "blue"), False).orders("red").table("players")
     red = sheets.of("red")
     tab = "Orders red"
     book = openpyxl.load_workbook(tmp_path / "match.xlsx")

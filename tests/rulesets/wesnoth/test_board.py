@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.engine.registry import create_ruleset, default_board_text
+from sheets_gm.rulesets.registry import create_ruleset, default_board_text
 from sheets_gm.rulesets.wesnoth.board import MapError, WesnothBoard, load_code_table
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 from tests.paths import WESNOTH_SHARED, WESNOTH_TEMPLATES

@@ -8,10 +8,10 @@ import pytest
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.rulesets.registry import bots_of, create_ruleset
 from sheets_gm.rulesets.wesnoth.bots import SkirmisherBot
+from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
-from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState
 from tests.paths import WESNOTH_TEMPLATES
 
@@ -29,7 +29,7 @@ def test_bots_give_accepted_rows_on_every_map(path: Path) -> None:
     r = _rules(path.read_text(encoding="utf-8"))
     seed = b"bots"
     state = r.new_match(r.sample_roster(), seed)
-    makers = r.bots()
+    makers = bots_of(r)
     bots = {seat: makers["skirmisher" if i % 2 == 0 else "random"].make(seat) for i, seat in enumerate(r.seats(state))}
     for _ in range(4 * len(bots)):
         window = r.window(state)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.engine.registry import create_ruleset
 from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.engine.settings import parse_settings
-from sheets_gm.rulesets.wesnoth.gm import Adjustment, GmEventError
+from sheets_gm.rulesets.registry import create_ruleset
+from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.gm import Adjustment, GmEventError, events_from_options
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
-from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.scenario.fields import ScenarioError
@@ -126,16 +126,16 @@ def test_random_factions_are_dealt_by_the_seed() -> None:
 def test_gm_corrections() -> None:
     r = rules()
     state = start(r)
-    events = r.gm_events_from_options(("Ann", "Bo"), {"gold": ["Ann=9"], "village": ["C2=Bo"]}, "miscount")
+    events = events_from_options({"gold": ["Ann=9"], "village": ["C2=Bo"]}, "miscount")
     for event in events:
         state = r.apply_gm_event(state, r.gm_event_codec.from_json(r.gm_event_codec.to_json(event))).state
     assert state.player("Ann").gold == 9 and state.village_owner(r.rules.board.grid.parse("C2")) == "Bo"  # type: ignore[union-attr]
     with pytest.raises(GmEventError, match="A1 is not a village"):
         r.apply_gm_event(state, Adjustment("village", "A1", "Bo", "x"))
     with pytest.raises(ValueError, match="--reason is required"):
-        r.gm_events_from_options(("Ann", "Bo"), {"gold": ["Ann=9"]}, "")
+        events_from_options({"gold": ["Ann=9"]}, "")
     with pytest.raises(ValueError, match="write PLAYER=N"):
-        r.gm_events_from_options(("Ann", "Bo"), {"gold": ["Ann"]}, "x")
+        events_from_options({"gold": ["Ann"]}, "x")
 
 
 def test_orders_and_states_survive_json() -> None:

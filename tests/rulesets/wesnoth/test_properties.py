@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.engine.registry import default_board_text
+from sheets_gm.rulesets.registry import bots_of, default_board_text
+from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
-from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 
@@ -46,7 +46,7 @@ def test_any_orders_resolve_without_error_and_leave_a_consistent_board(orders: l
 def test_bot_matches_keep_the_board_consistent() -> None:
     for seed in (b"p1", b"p2"):
         state = RULES.new_match(RULES.sample_roster(), seed)
-        bots = {s: RULES.bots()["random" if i else "skirmisher"].make(s) for i, s in enumerate(RULES.seats(state))}
+        bots = {s: bots_of(RULES)["random" if i else "skirmisher"].make(s) for i, s in enumerate(RULES.seats(state))}
         while (window := RULES.window(state)) is not None:
             orders = RULES.merge_orders({s: bots[s].orders(state, s, RULES.dice(seed, state)) for s in window.seats})
             state = RULES.resolve(state, orders, RULES.dice(seed, state)).state

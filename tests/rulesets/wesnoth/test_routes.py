@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.registry import default_board_text
 from sheets_gm.engine.topology import cheapest_paths, path_to
+from sheets_gm.rulesets.registry import default_board_text
 from sheets_gm.rulesets.wesnoth.board import Cell, WesnothBoard
 from sheets_gm.rulesets.wesnoth.tables import default_tables
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain

@@ -15,11 +15,11 @@ import openpyxl
 import pytest
 
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.registry import create_ruleset, get_ruleset
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.settings import parse_settings
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
-from sheets_gm.rulesets.wesnoth.ruleset import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
 from sheets_gm.rulesets.wesnoth.sheet_board import MAP_TOP, UNITS_TAB, hex_rows
@@ -53,7 +53,7 @@ def made(**settings: object) -> WesnothRuleset:
 
 
 def sheet(r: WesnothRuleset) -> WesnothSheet:
-    return r.sheet()
+    return WesnothSheet(r)
 
 
 def start(r: WesnothRuleset) -> WesnothState:
@@ -80,7 +80,7 @@ def read(r: WesnothRuleset, state: WesnothState, **tables: Mapping[str, Mapping[
 
 def bot_turns(r: WesnothRuleset, turns: int, kind: str = "skirmisher") -> list[tuple[WesnothState, TurnOrders]]:
     """The bots' orders for the first player turns, each with the state it is written for."""
-    bots = {seat: r.bots()[kind].make(seat) for seat in r.sample_roster().seats}
+    bots = {seat: bots_of(r)[kind].make(seat) for seat in r.sample_roster().seats}
     state = start(r)
     out = []
     for _ in range(turns):
@@ -237,7 +237,7 @@ class _StepBot:
     """Types a bot's first row as a step (Go ticked), keeping the turn."""
 
     def __init__(self, r: WesnothRuleset, seat: str) -> None:
-        self.inner = r.bots()["skirmisher"].make(seat)
+        self.inner = bots_of(r)["skirmisher"].make(seat)
 
     def orders(self, state: WesnothState, seat: str, dice: Any) -> TurnOrders:
         whole = self.inner.orders(state, seat, dice)
@@ -263,7 +263,7 @@ def test_in_step_mode_a_go_box_resolves_its_row_and_the_turn_stays_until_end_tur
     assert report.resolved and report.reason == "a Go box is ticked" and report.window_key == first.key
     assert r.window(report.state).key == first.key  # type: ignore[union-attr]
     assert step.rows[0].unit in report.state.acted
-    bots = {s: r.bots()["skirmisher"].make(s) for s in r.sample_roster().seats}
+    bots = {s: bots_of(r)["skirmisher"].make(s) for s in r.sample_roster().seats}
     type_bot_orders(sheets, cls, bots)
     report = poll(sheets, cls, now=NOW)
     assert report.resolved and r.window(report.state).key != first.key  # type: ignore[union-attr]
@@ -463,7 +463,7 @@ def test_the_status_line_names_the_round_time_of_day_the_player_to_act_and_who_i
 def test_a_bot_match_through_the_sync_is_the_engine_match_in_both_modes(mode: str) -> None:
     r = made(resolve=mode)
     sheets, cls = _match(r)
-    bots = {s: r.bots()["skirmisher"].make(s) for s in r.sample_roster().seats}
+    bots = {s: bots_of(r)["skirmisher"].make(s) for s in r.sample_roster().seats}
     state = start(r)
     for _ in range(8):
         window = open_window(r, state)
@@ -514,7 +514,7 @@ def test_the_log_says_wounds_and_hp_left_brackets_where_needed_one_move_and_the_
     resistance together are bracketed, a count of one is singular, and every event stands under its round."""
     r = made()
     state = start(r)
-    bots = {seat: r.bots()["skirmisher"].make(seat) for seat in r.sample_roster().seats}
+    bots = {seat: bots_of(r)["skirmisher"].make(seat) for seat in r.sample_roster().seats}
     texts: list[str] = []
     for _ in range(40):
         window = r.window(state)

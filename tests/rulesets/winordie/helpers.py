@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.registry import create_ruleset
+from sheets_gm.rulesets.registry import bots_of, create_ruleset
+from sheets_gm.rulesets.winordie.game import WodRuleset
 from sheets_gm.rulesets.winordie.orders import WodOrders
-from sheets_gm.rulesets.winordie.ruleset import WodRuleset
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.state import WodState
 
@@ -27,7 +27,7 @@ def step(r: WodRuleset, state: WodState, bot: str = "advance", seed: bytes = SEE
     window = r.window(state)
     assert window is not None
     dice = r.dice(seed, state)
-    orders = r.merge_orders({s: r.bots()[bot].make(f"{seed.hex()}/{s}").orders(state, s, dice) for s in window.seats})
+    orders = r.merge_orders({s: bots_of(r)[bot].make(f"{seed.hex()}/{s}").orders(state, s, dice) for s in window.seats})
     res = r.resolve(state, orders, r.dice(seed, state))
     return res.state, res.events, orders
 

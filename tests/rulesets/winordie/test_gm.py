@@ -5,22 +5,21 @@ from __future__ import annotations
 import pytest
 
 from sheets_gm.rulesets.winordie.enums import ActionKind, Phase
-from sheets_gm.rulesets.winordie.gm import GmEventError
+from sheets_gm.rulesets.winordie.gm import OPTIONS, GmEventError, events_from_options
 from sheets_gm.rulesets.winordie.orders import Action, WodOrders
-from sheets_gm.rulesets.winordie.ruleset import WodRuleset
 from tests.rulesets.winordie.helpers import canonical, deployed, rules
 
 SEATS = ("Ann", "Bo")
 
 
 def test_every_option_the_issue_names_is_offered() -> None:
-    flags = {o.flag for o in WodRuleset.gm_options()}
+    flags = {o.flag for o in OPTIONS}
     assert {"damage", "heal", "move", "reveal", "morale", "fatigue", "crystals"} <= flags
 
 
 def test_options_become_adjustments_and_travel_as_json() -> None:
     r = rules()
-    events = r.gm_events_from_options(SEATS, {"damage": ["Ann-2=3"], "morale": ["Bo=-2"], "reveal": ["Bo token 1"],
+    events = events_from_options(SEATS, {"damage": ["Ann-2=3"], "morale": ["Bo=-2"], "reveal": ["Bo token 1"],
                                               "done": ["1"]}, "Fire Volley")
     assert [(e.kind.value, e.target, e.value, e.relative) for e in events] == [
         ("damage", "Ann-2", "3", False), ("reveal", "Bo token 1", "", False), ("morale", "Bo", "-2", True),
@@ -38,7 +37,7 @@ def test_options_become_adjustments_and_travel_as_json() -> None:
 ])
 def test_bad_options_name_the_option(values: dict[str, list[str]], reason: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        rules().gm_events_from_options(SEATS, values, reason)
+        events_from_options(SEATS, values, reason)
 
 
 def test_damage_that_kills_lowers_morale_and_can_end_the_game() -> None:
@@ -46,12 +45,12 @@ def test_damage_that_kills_lowers_morale_and_can_end_the_game() -> None:
     state = deployed(r)
     victim = next(u for u in state.units if u.owner == "Bo" and state.card_of(u).morale > 0)
     legion = state.legions["Bo"]
-    (damage,) = r.gm_events_from_options(SEATS, {"damage": [f"{victim.id}=99"]}, "Blood Price")
+    (damage,) = events_from_options(SEATS, {"damage": [f"{victim.id}=99"]}, "Blood Price")
     after = r.apply_gm_event(state, damage)
     assert after.state.unit(victim.id) is None
     assert after.state.legions["Bo"].morale == legion.morale - state.card_of(victim).morale
     assert state.unit(victim.id) is not None  # the input is not changed
-    (fatigue,) = r.gm_events_from_options(SEATS, {"fatigue": ["Bo=8"]}, "house rule")
+    (fatigue,) = events_from_options(SEATS, {"fatigue": ["Bo=8"]}, "house rule")
     over = r.apply_gm_event(after.state, fatigue).state
     assert over.phase is Phase.OVER and over.winner == "Ann"
     assert "battle triumph" in (r.outcome(over) or pytest.fail()).text
@@ -68,13 +67,13 @@ def test_reveal_heal_move_and_done() -> None:
     state = r.resolve(state, orders, r.dice(b"x", state)).state
     assert [p.source for p in state.pending] == [archer.id]
     token = next(u for u in state.units if u.owner != seat and u.hidden)
-    events = r.gm_events_from_options(SEATS, {"reveal": [token.token], "done": [str(state.pending[0].id)]}, "volley")
+    events = events_from_options(SEATS, {"reveal": [token.token], "done": [str(state.pending[0].id)]}, "volley")
     for event in events:
         state = r.apply_gm_event(state, event).state
     assert not state.pending
     assert state.unit(token.id) is not None and not state.unit(token.id).hidden  # type: ignore[union-attr]
     free = next(h for h in r.rules.board.cells() if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
-    (move,) = r.gm_events_from_options(SEATS, {"move": [f"{token.id}={free.label}"]}, "Intercept")
+    (move,) = events_from_options(SEATS, {"move": [f"{token.id}={free.label}"]}, "Intercept")
     assert r.apply_gm_event(state, move).state.unit(token.id).at == free  # type: ignore[union-attr]
 
 
@@ -89,7 +88,7 @@ def test_adjustments_that_do_not_fit_are_refused_and_change_nothing() -> None:
            ({"done": ["42"]}, "there is no pending effect 42"),
            ({"crystals": ["Ann=-5"]}, "cannot go below 0")]
     for values, message in bad:
-        (event,) = r.gm_events_from_options(SEATS, values, "why")
+        (event,) = events_from_options(SEATS, values, "why")
         with pytest.raises(GmEventError, match=message):
             r.apply_gm_event(state, event)
     assert canonical(r.state_codec.to_json(state)) == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sheets_gm.engine.ruleset import Roster
+from sheets_gm.rulesets.registry import bots_of
 from sheets_gm.rulesets.winordie.enums import ActionKind, Mode, Phase, ResolveMode
 from sheets_gm.rulesets.winordie.orders import Action, WodOrders
 from sheets_gm.rulesets.winordie.settings import WodSettings
@@ -89,12 +90,12 @@ def test_a_roster_of_three_players_is_refused() -> None:
 
 def test_every_bot_deploys_and_plays_accepted_rows() -> None:
     r = rules(WodSettings(mode=Mode.ADVANCED))
-    for bot in r.bots():
+    for bot in bots_of(r):
         for before, _events, _after in play(r, b"bots-" + bot.encode(), bot)[:12]:
             window = r.window(before)
             assert window is not None
             dice = r.dice(b"bots-" + bot.encode(), before)
-            orders = r.merge_orders({s: r.bots()[bot].make(f"{s}").orders(before, s, dice) for s in window.seats})
+            orders = r.merge_orders({s: bots_of(r)[bot].make(f"{s}").orders(before, s, dice) for s in window.seats})
             assert all(v.accepted for v in r.check(before, orders, dice)), bot
 
 
@@ -132,7 +133,7 @@ def test_states_and_orders_of_an_advanced_match_survive_json() -> None:
     seen_pending = False
     while (window := r.window(state)) is not None:
         dice = r.dice(b"json", state)
-        orders = r.merge_orders({s: r.bots()["random"].make(s).orders(state, s, dice) for s in window.seats})
+        orders = r.merge_orders({s: bots_of(r)["random"].make(s).orders(state, s, dice) for s in window.seats})
         as_json = r.orders_codec.to_json(orders)
         assert r.orders_codec.to_json(r.orders_codec.from_json(json.loads(json.dumps(as_json)))) == as_json
         state = r.resolve(state, orders, dice).state

@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from sheets_gm.engine.ruleset import GM, Window
+from sheets_gm.rulesets.registry import bots_of
 from sheets_gm.rulesets.winordie.enums import ActionKind, GmKind, ResolveMode, Side, Trigger
+from sheets_gm.rulesets.winordie.game import WodRuleset
 from sheets_gm.rulesets.winordie.gm import Adjustment
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
-from sheets_gm.rulesets.winordie.ruleset import WodRuleset
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.sheet import WodSheet
 from sheets_gm.rulesets.winordie.sheet_draw import PENDING_LINES
@@ -38,7 +39,7 @@ NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 
 
 def _sheet(r: WodRuleset) -> WodSheet:
-    return r.sheet()
+    return WodSheet(r)
 
 
 def _rows(table: str, typed: Mapping[str, Mapping[str, CellValue]], window: Window) -> list[TypedRow]:
@@ -302,7 +303,7 @@ def test_bot_orders_typed_into_the_sheet_read_back_as_the_same_orders(bot: str) 
     while (window := r.window(state)) is not None and windows < 60:
         dice = r.dice(SEED, state)
         for seat in window.seats:
-            orders = r.bots()[bot].make(f"{bot}/{seat}").orders(state, seat, dice)
+            orders = bots_of(r)[bot].make(f"{bot}/{seat}").orders(state, seat, dice)
             typed = sheet.typed_cells(state, window, seat, orders)
             seat_cells = {seat: {**typed.get("seat", {}).get(seat, {}), "ready": seat not in orders.hold}}
             tables = {t: _rows(t, rows, window) for t, rows in {**typed, "seat": seat_cells}.items()}
@@ -420,7 +421,7 @@ def _deployed_in_sheets(r: WodRuleset) -> _SheetMatch:
     seats = {s: MemoryBackend(s) for s in roster.seats}
     sheets = MatchSheets(roster.seats, board, engine, tuple(seats[s] for s in roster.seats))
     create_match(sheets, r, roster, seed=SEED)
-    bots = {s: r.bots()["advance"].make(f"sheets/{s}") for s in roster.seats}
+    bots = {s: bots_of(r)["advance"].make(f"sheets/{s}") for s in roster.seats}
     for _ in range(2):  # both deployments, typed into the sheets
         type_bot_orders(sheets, type(r), bots)
         state = poll(sheets, type(r), now=NOW).state

@@ -7,13 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.engine.ruleset import Window
+from sheets_gm.rulesets.registry import sheet_of
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
 from tests.rulesets.winordie.helpers import deployed, rules
 
 RULES = rules()
-SHEET = RULES.sheet()
+SHEET = sheet_of(RULES)
 STARTED = deployed(RULES, b"cells")
 NEW = RULES.new_match(RULES.sample_roster(), b"cells")
 WORDS = [u.id for u in STARTED.units] + [u.token for u in STARTED.units] + [

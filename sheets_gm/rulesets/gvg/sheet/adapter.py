@@ -27,9 +27,10 @@ from sheets_gm.rulesets.gvg.sheet.board import (
 )
 from sheets_gm.rulesets.gvg.sheet.inputs import parse_captain_cells, parse_order_cells
 from sheets_gm.rulesets.gvg.state import GvgState, PlayerOrder, TurnOrders
+from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
-from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec, ruleset_sheet_spec
+from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 SKILL_COLUMNS = tuple(f"skill{i}" for i in range(1, 8))
@@ -46,7 +47,7 @@ class GvgSheet:
     @property
     def spec(self) -> SheetSpec:
         """``templates/gvg/sheet.yaml``."""
-        return ruleset_sheet_spec("gvg")
+        return sheet_spec("gvg")
 
     @property
     def look(self) -> GvgLook:

@@ -1,37 +1,35 @@
-"""The GvG ruleset as the rest of sheets-gm sees it: the core's ``Ruleset`` interface over the GvG engine."""
+"""The GvG ruleset as the rest of sheets-gm sees it: its engine class and ``GAME`` record."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.grid import Coord, CoordError
 from sheets_gm.engine.ruleset import (
     BoardKind,
     BotKind,
-    GmOption,
     Information,
     Member,
     Outcome,
     Resolution,
     Roster,
+    Ruleset,
     RulesetTraits,
     SeatKind,
     TurnStructure,
     Verdict,
     Window,
-    split_option,
 )
+from sheets_gm.rulesets.game import Game, GmPart, Simulation
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import Bot as GvgBot
 from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
 from sheets_gm.rulesets.gvg.checks import check_orders
 from sheets_gm.rulesets.gvg.figures import GvgTally, simulation_spec
-from sheets_gm.rulesets.gvg.gm import apply_gm_event
+from sheets_gm.rulesets.gvg.gm import OPTIONS, apply_gm_event, events_from_options
 from sheets_gm.rulesets.gvg.legacy import GvgLegacy
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
@@ -40,8 +38,6 @@ from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match, standard_roster
 from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.state import (
-    Adjustment,
-    ArcheryDuel,
     GmEvent,
     GvgState,
     TurnOrders,
@@ -50,7 +46,6 @@ from sheets_gm.rulesets.gvg.state import (
     orders_from_json,
     orders_to_json,
 )
-from sheets_gm.simulate.figures import SimulationSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +62,7 @@ class _SeatBot:
         return TurnOrders(players=part.players, skills=skills)
 
 
-class GvgRuleset:
+class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
     """WWM GvG: two teams of five, simultaneous turns, capture the enemy tree."""
 
     traits: ClassVar[RulesetTraits] = RulesetTraits(
@@ -84,8 +79,6 @@ class GvgRuleset:
         settings_type=GvgSettings,
         default_board="map.txt",
     )
-    #: Matches in play and replays of the old GvG layout, read in today's terms (``engine.legacy``).
-    legacy: ClassVar[GvgLegacy] = GvgLegacy()
 
     def __init__(self, rules: GvgRules) -> None:
         self.rules = rules
@@ -119,10 +112,6 @@ class GvgRuleset:
                                                                       "captain": "yes" if e.name in firsts else ""})
                                                for e in entries))
         return self._sample
-
-    def opening_events(self, state: GvgState, seed: bytes) -> list[Event]:
-        """Nothing is drawn at set-up that the Log should show."""
-        return []
 
     def new_match(self, roster: Roster, seed: bytes) -> GvgState:
         """Every member on a base tile of its team (``fields['role']`` is dps, tank or healer); a roster
@@ -201,102 +190,33 @@ class GvgRuleset:
         return []
 
     # -- the GM ------------------------------------------------------------------------------
-    @classmethod
-    def gm_options(cls) -> tuple[GmOption, ...]:
-        return (
-            GmOption("coins", "TEAM=N", "set a team's coins"),
-            GmOption("hp", "TILE=N", "set the HP of the bulwark, fish or boss on a tile (0 destroys it, no reward)"),
-            GmOption("position", "PLAYER=TILE", "move a player (a carrier takes the tree along)"),
-            GmOption("duel", "TEAM=W-L", "the archery duel's winner and score (best of 5: 3-0, 3-1 or 3-2)"),
-        )
-
-    @classmethod
-    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
-                               reason: str) -> list[GmEvent]:
-        """Coins, HP and positions (each needs ``reason``), then archery duels, in that order."""
-        corrections = [*values.get("coins", ()), *values.get("hp", ()), *values.get("position", ())]
-        if not corrections and not values.get("duel"):
-            raise ValueError("nothing to change: give --coins TEAM=N, --hp TILE=N, --position PLAYER=TILE "
-                             "or --duel TEAM=W-L")
-        if corrections and not reason.strip():
-            raise ValueError('--reason is required with --coins, --hp and --position, e.g. --reason "duel paid '
-                             'twice"; it is written to the log')
-        teams = (seats[0], seats[1])
-        events: list[GmEvent] = []
-        for value in values.get("coins", ()):
-            team, count = split_option("--coins", value, "TEAM=COINS", "red=5")
-            events.append(Adjustment(reason, coins=(_team("--coins", team, teams),
-                                                    _number("--coins", count, "coins"))))
-        for value in values.get("hp", ()):
-            tile, hp = split_option("--hp", value, "TILE=HP", "G7=3")
-            events.append(Adjustment(reason, hp=(_tile("--hp", tile), _number("--hp", hp, "HP"))))
-        for value in values.get("position", ()):
-            name, tile = split_option("--position", value, "PLAYER=TILE", "Ann=H12")
-            events.append(Adjustment(reason, position=(name, _tile("--position", tile))))
-        for value in values.get("duel", ()):
-            team, score = split_option("--duel", value, "TEAM=W-L (the winner and the score)", "red=3-1")
-            won, dash, lost = score.partition("-")
-            if not dash:
-                raise ValueError(f"--duel {value!r}: the score is the winner's points, a dash and the loser's, "
-                                 "like 3-1")
-            events.append(ArcheryDuel(_team("--duel", team, teams), _number("--duel", won, "points"),
-                                      _number("--duel", lost, "points")))
-        return events
-
     def apply_gm_event(self, state: GvgState, event: GmEvent) -> Resolution[GvgState]:
         new, events = apply_gm_event(self.rules, state, event)
         return Resolution(new, events)
 
-    # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> GvgSheet:
-        """GvG's sheets: a team's orders tab (a row per player, the captain's row) and the board."""
-        return GvgSheet(self.rules)
-
-    # -- tests -------------------------------------------------------------------------------
-    @classmethod
-    def scenario_codec(cls) -> GvgScenarioCodec:
-        """GvG's scenario files."""
-        return GvgScenarioCodec()
-
     # -- bots --------------------------------------------------------------------------------
-    def bots(self) -> Mapping[str, BotKind]:
-        """``objective`` (plays for the trees, buys skills), ``random`` and ``noskills``."""
-        rules = self.rules
-        kinds = (
-            BotKind("objective", "plays for the tree and buys command skills",
-                    lambda seed: _SeatBot(rules, ObjectiveBot(seed))),
-            BotKind("random", "random but legal orders", lambda seed: _SeatBot(rules, RandomBot(seed))),
-            BotKind("noskills", "the objective bot with a captain who never buys a command skill",
-                    lambda seed: _SeatBot(rules, ObjectiveBot(seed, buys_skills=False))),
-        )
-        return {kind.name: kind for kind in kinds}
-
-    def simulation(self) -> SimulationSpec:
-        """Coins, skills, knock-downs and captures per team; captures or the turn limit end a match."""
-        return simulation_spec(self.rules.settings.max_turns)
-
-    def tally(self, start: GvgState) -> GvgTally:
-        """Counts one match's events per team."""
-        return GvgTally(start)
 
 
-
-def _team(option: str, name: str, teams: tuple[str, str]) -> int:
-    for i, team in enumerate(teams):
-        if team.lower() == name.lower():
-            return i
-    raise ValueError(f"{option}: there is no team {name!r}; the teams are {teams[0]} and {teams[1]}")
-
-
-def _number(option: str, text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"{option}: {what} {text!r} is not a whole number") from None
+def bot_kinds(ruleset: GvgRuleset) -> Mapping[str, BotKind]:
+    """``objective`` (plays for the trees, buys skills), ``random`` and ``noskills``."""
+    rules = ruleset.rules
+    kinds = (
+        BotKind("objective", "plays for the tree and buys command skills",
+                lambda seed: _SeatBot(rules, ObjectiveBot(seed))),
+        BotKind("random", "random but legal orders", lambda seed: _SeatBot(rules, RandomBot(seed))),
+        BotKind("noskills", "the objective bot with a captain who never buys a command skill",
+                lambda seed: _SeatBot(rules, ObjectiveBot(seed, buys_skills=False))),
+    )
+    return {kind.name: kind for kind in kinds}
 
 
-def _tile(option: str, text: str) -> Coord:
-    try:
-        return Coord.parse(text)
-    except CoordError as exc:
-        raise ValueError(f"{option}: {exc}") from None
+GAME = Game(
+    rules=GvgRuleset,
+    sheet=lambda r: GvgSheet(r.rules),  # a team's orders tab (a row per player, the captain's row) and the board
+    scenario=GvgScenarioCodec,
+    simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.rules.settings.max_turns),
+                          tally=lambda r, start: GvgTally(start)),
+    gm=GmPart(OPTIONS, events_from_options,
+              '--coins red=5 --reason "duel paid twice"'),
+    legacy=GvgLegacy(),  # matches in play and replays of the old GvG layout, read in today's terms
+)

@@ -1,4 +1,4 @@
-"""The Wesnoth board game as the rest of sheets-gm sees it: the core's ``Ruleset`` interface."""
+"""The Wesnoth board game as the rest of sheets-gm sees it: its engine class and ``GAME`` record."""
 
 from __future__ import annotations
 
@@ -7,16 +7,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import (
     BoardKind,
     BotKind,
-    GmOption,
     Information,
     Member,
     Outcome,
     Resolution,
     Roster,
+    Ruleset,
     RulesetTraits,
     SeatKind,
     TurnStructure,
@@ -24,8 +23,10 @@ from sheets_gm.engine.ruleset import (
     Window,
 )
 from sheets_gm.engine.settings import SettingError
+from sheets_gm.rulesets.game import Game, GmPart, Simulation
 from sheets_gm.rulesets.wesnoth.board import WesnothBoard
 from sheets_gm.rulesets.wesnoth.bots import RandomBot, SkirmisherBot
+from sheets_gm.rulesets.wesnoth.commands import COMMANDS
 from sheets_gm.rulesets.wesnoth.figures import WesnothTally, simulation_spec
 from sheets_gm.rulesets.wesnoth.gm import GM_OPTIONS, Adjustment, apply_adjustment, events_from_options
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
@@ -35,9 +36,9 @@ from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
 from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, new_match
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
-from sheets_gm.simulate.figures import SimulationSpec
 
 if TYPE_CHECKING:
+    from sheets_gm.rulesets.wesnoth.scenario import WesnothScenarioCodec
     from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
 
 #: A roster faction that the match's seed deals (simulations play every pairing this way).
@@ -45,7 +46,7 @@ RANDOM_FACTION = "random"
 MAX_PLAYERS = 4
 
 
-class WesnothRuleset:
+class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
     """The Wesnoth board game: players in turn order on a hex map, recruit, take villages, kill the leaders."""
 
     traits: ClassVar[RulesetTraits] = RulesetTraits(
@@ -94,10 +95,6 @@ class WesnothRuleset:
         names = ("Ann", "Bo", "Cy", "Di")[:max(2, min(self.rules.board.players, MAX_PLAYERS))]
         members = tuple(Member(n, n, {"team": str(i + 1), "faction": RANDOM_FACTION}) for i, n in enumerate(names))
         return Roster(names, members)
-
-    def opening_events(self, state: WesnothState, seed: bytes) -> list[Event]:
-        """Nothing is drawn at set-up that the Log should show."""
-        return []
 
     def new_match(self, roster: Roster, seed: bytes) -> WesnothState:
         """Each seat one player (its first member's ``team``, ``faction`` and optional ``leader`` columns)."""
@@ -172,57 +169,10 @@ class WesnothRuleset:
         """Everything: the board game hides nothing but the orders not yet resolved."""
         return state.to_json()
 
-    def secrets(self, state: WesnothState, seat: str) -> list[str]:
-        """None."""
-        return []
-
     # -- the GM ------------------------------------------------------------------------------
-    @classmethod
-    def gm_options(cls) -> tuple[GmOption, ...]:
-        return GM_OPTIONS
-
-    @classmethod
-    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
-                               reason: str) -> list[Adjustment]:
-        return events_from_options(values, reason)
-
     def apply_gm_event(self, state: WesnothState, event: Adjustment) -> Resolution[WesnothState]:
         new, events = apply_adjustment(self.rules, state, event)
         return Resolution(new, events)
-
-    # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> WesnothSheet:
-        """The sheets: a row per unit with its Go box, the leader's recruits, End turn; the hex board and the
-        Units tab."""
-        from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
-
-        return WesnothSheet(self)
-
-    # -- tests -------------------------------------------------------------------------------
-    @classmethod
-    def scenario_codec(cls) -> Any:
-        """The Wesnoth scenario files."""
-        from sheets_gm.rulesets.wesnoth.scenario import WesnothScenarioCodec
-
-        return WesnothScenarioCodec()
-
-    # -- bots --------------------------------------------------------------------------------
-    def bots(self) -> Mapping[str, BotKind]:
-        """``skirmisher`` (the default) and ``random``."""
-        rules = self.rules
-        kinds = (
-            BotKind("skirmisher", "recruits, takes villages, attacks where the expected exchange is good, "
-                    "retreats to heal", lambda seed: SkirmisherBot(rules, seed)),
-            BotKind("random", "random but legal rows", lambda seed: RandomBot(rules, seed)),
-        )
-        return {kind.name: kind for kind in kinds}
-
-    def simulation(self) -> SimulationSpec:
-        return simulation_spec(self.settings.max_rounds)
-
-    def tally(self, start: WesnothState) -> WesnothTally:
-        return WesnothTally(start)
-
 
 def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, dict[str, str]]:
     """Per seat, the rows of ``orders`` that were not carried out, with why: a unit's row whose every verdict is a
@@ -259,3 +209,40 @@ def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, d
         if all(not v.accepted for v in said) and not recruits:
             out.setdefault(seat, {})[subject] = "; ".join(f"{v.part}: {v.message}" for v in said)
     return out
+
+
+def bot_kinds(ruleset: WesnothRuleset) -> Mapping[str, BotKind]:
+    """``skirmisher`` (the default) and ``random``."""
+    rules = ruleset.rules
+    kinds = (
+        BotKind("skirmisher", "recruits, takes villages, attacks where the expected exchange is good, "
+                "retreats to heal", lambda seed: SkirmisherBot(rules, seed)),
+        BotKind("random", "random but legal rows", lambda seed: RandomBot(rules, seed)),
+    )
+    return {kind.name: kind for kind in kinds}
+
+
+def _sheet(ruleset: WesnothRuleset) -> WesnothSheet:
+    """The sheets: a row per unit with its Go box, the leader's recruits, End turn; the hex board and the Units
+    tab (imported here: the adapter's module reads ``refused_rows`` from this one)."""
+    from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
+
+    return WesnothSheet(ruleset)
+
+
+def _scenario_codec() -> WesnothScenarioCodec:
+    from sheets_gm.rulesets.wesnoth.scenario import WesnothScenarioCodec
+
+    return WesnothScenarioCodec()
+
+
+GAME = Game(
+    rules=WesnothRuleset,
+    sheet=_sheet,
+    scenario=_scenario_codec,
+    simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.settings.max_rounds),
+                          tally=lambda r, start: WesnothTally(start)),
+    gm=GmPart(GM_OPTIONS, lambda seats, values, reason: events_from_options(values, reason),
+              '--gold Ann=12 --reason "miscounted income"'),
+    commands=COMMANDS,
+)

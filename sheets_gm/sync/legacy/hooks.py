@@ -1,10 +1,11 @@
-"""Matches and replays that an earlier version of a ruleset wrote, read in today's terms.
+"""Matches and replays that an earlier version of a game wrote, read in today's terms.
 
-A ruleset whose matches in play were laid out by code that is gone (the guild game's own sync,
-before it moved onto the generic one) declares ``legacy``: a ``LegacyUpgrades`` that recognises the old
-engine record and the old replay formats and converts them, as plain data, into what the generic
-sync and ``verify`` read. The converters are pure: they never import the old code, so they keep
-working once it is deleted. ``sync/upgrade.py`` applies them to a match's spreadsheets.
+A game whose matches in play were laid out by code that is gone (the guild game's own sync, before
+it moved onto the generic one) declares the ``legacy`` part of its record: a ``LegacyUpgrades``
+that recognises the old engine record and the old replay formats and converts them, as plain data,
+into what the generic sync and ``verify`` read. The converters are pure: they never import the old
+code, so they keep working once it is deleted. ``sync/legacy/upgrade.py`` applies them to a
+match's spreadsheets.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class CarriedOrders:
 
 
 class LegacyUpgrades(Protocol):
-    """How a ruleset reads what its earlier versions wrote (``Ruleset.legacy``)."""
+    """How a ruleset reads what its earlier versions wrote (the ``legacy`` part of its ``Game`` record)."""
 
     #: What messages call the old layout ("this match is on the old … layout").
     layout_name: str
@@ -85,8 +86,3 @@ class LegacyUpgrades(Protocol):
         the key when it is malformed."""
         ...
 
-
-def legacy_of(ruleset_class: type) -> LegacyUpgrades | None:
-    """The ruleset's ``legacy`` upgrades, or None when it has nothing old to read."""
-    found: LegacyUpgrades | None = getattr(ruleset_class, "legacy", None)
-    return found

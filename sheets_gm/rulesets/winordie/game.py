@@ -1,8 +1,8 @@
-"""Win or Die as the rest of sheets-gm sees it: the core's ``Ruleset`` interface over this package."""
+"""Win or Die as the rest of sheets-gm sees it: its engine class (the core's ``Ruleset``) and its ``GAME`` record."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
@@ -10,19 +10,19 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import (
     BoardKind,
-    BotKind,
-    GmOption,
     Information,
     Member,
     Outcome,
     Resolution,
     Roster,
+    Ruleset,
     RulesetTraits,
     SeatKind,
     TurnStructure,
     Verdict,
     Window,
 )
+from sheets_gm.rulesets.game import Game, GmPart, Simulation
 from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.bots import bot_kinds
 from sheets_gm.rulesets.winordie.cards import shipped_tables
@@ -38,14 +38,13 @@ from sheets_gm.rulesets.winordie.sheet import WodSheet
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.rulesets.winordie.turn import resolve_window, start_of_turn
 from sheets_gm.rulesets.winordie.views import public_view, seat_view, secrets
-from sheets_gm.simulate.figures import SimulationSpec
 
 #: The most windows of one game with the default settings: two deployments, then at most 15 turns (the
 #: first player's fatigue reaches 8 at the end of her 8th turn), each reopened at most 7 times by reactions.
 GAME_WINDOWS = 2 + 15 * 8
 
 
-class WodRuleset:
+class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
     """Win or Die: two players, hidden units on a hex board, command tokens and reactions."""
 
     traits: ClassVar[RulesetTraits] = RulesetTraits(
@@ -170,37 +169,17 @@ class WodRuleset:
         return secrets(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
-    @classmethod
-    def gm_options(cls) -> tuple[GmOption, ...]:
-        return OPTIONS
-
-    @classmethod
-    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
-                               reason: str) -> list[Adjustment]:
-        return events_from_options(seats, values, reason)
-
     def apply_gm_event(self, state: WodState, event: Adjustment) -> Resolution[WodState]:
         new, events = apply_adjustment(self.rules, state, event)
         return Resolution(new, events)
 
-    # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> WodSheet:
-        """The sheet adapter the generic sync drives (``sheet.py``)."""
-        return WodSheet(self)
 
-    # -- tests -------------------------------------------------------------------------------
-    @classmethod
-    def scenario_codec(cls) -> WodScenarioCodec:
-        """Win or Die's scenario files."""
-        return WodScenarioCodec()
-
-    # -- bots --------------------------------------------------------------------------------
-    def bots(self) -> Mapping[str, BotKind]:
-        """``advance`` (default), ``cautious`` and ``random``."""
-        return bot_kinds(self.rules)
-
-    def simulation(self) -> SimulationSpec:
-        return simulation_spec()
-
-    def tally(self, start: WodState) -> WodTally:
-        return WodTally(start)
+GAME = Game(
+    rules=WodRuleset,
+    sheet=WodSheet,
+    scenario=WodScenarioCodec,
+    simulation=Simulation(bots=lambda r: bot_kinds(r.rules), spec=lambda r: simulation_spec(),
+                          tally=lambda r, start: WodTally(start)),
+    gm=GmPart(OPTIONS, events_from_options,
+              '--damage Bo-2=3 --reason "Blood Price"'),
+)

@@ -14,14 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheets_gm.engine.legacy import LegacyError, LegacyUpgrades, RawCells, UpgradedMatch, legacy_of
-from sheets_gm.engine.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.engine.settings import parse_settings
+from sheets_gm.rulesets.registry import AnyRuleset, UnknownRulesetError, get_game, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
-from sheets_gm.sheets.spec import ruleset_sheet_spec
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.legacy.detect import legacy_of
+from sheets_gm.sync.legacy.hooks import LegacyError, LegacyUpgrades, RawCells, UpgradedMatch
 from sheets_gm.sync.match_record import (
     HISTORY_FIRST_ROW,
     MatchRecord,
@@ -44,7 +44,7 @@ def windows_replay(doc: Mapping[str, Any]) -> dict[str, Any]:
     if fmt == WINDOW_REPLAY_FORMAT:
         return dict(doc)
     try:
-        hook = legacy_of(get_ruleset(str(doc.get("ruleset", ""))))
+        hook = get_game(str(doc.get("ruleset", ""))).legacy
     except UnknownRulesetError:
         hook = None
     if hook is None or fmt not in hook.replay_formats:
@@ -151,7 +151,7 @@ def upgrade_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> Upgra
     in the report, to be written back by the repair that follows). None when the match is not on the old
     layout; SheetError naming the cell when its old record cannot be read, before anything is written."""
     hook = legacy_of(ruleset_class)
-    spec = ruleset_sheet_spec(ruleset_class.traits.name)
+    spec = sheet_spec(ruleset_class.traits.name)
     engine_tab = spec.tabs.engine
     if hook is None or engine_tab not in sheets.engine.tab_names():
         return None

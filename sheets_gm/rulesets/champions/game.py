@@ -1,21 +1,20 @@
-"""Champions as the rest of sheets-gm sees it: the core's ``Ruleset`` interface over the Champions engine."""
+"""Champions as the rest of sheets-gm sees it: its engine class (the core's ``Ruleset``) and its ``GAME`` record."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import (
     BoardKind,
     BotKind,
-    GmOption,
     Information,
     Outcome,
     Resolution,
     Roster,
+    Ruleset,
     RulesetTraits,
     SeatKind,
     TurnStructure,
@@ -37,10 +36,10 @@ from sheets_gm.rulesets.champions.setup import new_match, sample_roster
 from sheets_gm.rulesets.champions.sheet import ChampionsSheet
 from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
 from sheets_gm.rulesets.champions.views import player_view, public_view, secrets
-from sheets_gm.simulate.figures import SimulationSpec
+from sheets_gm.rulesets.game import Game, GmPart, Simulation
 
 
-class ChampionsRuleset:
+class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
     """Champions: up to sixteen players loot a shrinking grid and fight 2v2 battles of four-action sets."""
 
     traits: ClassVar[RulesetTraits] = RulesetTraits(
@@ -86,10 +85,6 @@ class ChampionsRuleset:
     def sample_roster(self) -> Roster:
         """Sixteen players, Ann to Pia."""
         return sample_roster()
-
-    def opening_events(self, state: ChampionsState, seed: bytes) -> list[Event]:
-        """Nothing is drawn at set-up that the Log should show."""
-        return []
 
     def new_match(self, roster: Roster, seed: bytes) -> ChampionsState:
         """Each seat a player on a tile of her own (the roster's ``spawn`` column, or drawn)."""
@@ -152,46 +147,31 @@ class ChampionsRuleset:
         return secrets(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
-    @classmethod
-    def gm_options(cls) -> tuple[GmOption, ...]:
-        return GM_OPTIONS
-
-    @classmethod
-    def gm_events_from_options(cls, seats: Sequence[str], values: Mapping[str, Sequence[str]],
-                               reason: str) -> list[Adjustment]:
-        return events_from_options(seats, values, reason)
-
     def apply_gm_event(self, state: ChampionsState, event: Adjustment) -> Resolution[ChampionsState]:
         return apply_adjustment(self.rules, state, event)
 
-    # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self) -> ChampionsSheet:
-        """The sheets: a public board, each player's orders tab for both windows, her View tab."""
-        return ChampionsSheet(self.rules)
-
-    # -- tests -------------------------------------------------------------------------------
-    @classmethod
-    def scenario_codec(cls) -> ChampionsScenarioCodec:
-        """Champions' scenario files."""
-        return ChampionsScenarioCodec()
-
     # -- bots --------------------------------------------------------------------------------
-    def bots(self) -> Mapping[str, BotKind]:
-        """``affinity`` (the default), ``stack`` and ``random``: how they equip differs (see ``bots``)."""
-        rules = self.rules
-        kinds = (
-            BotKind("affinity", "moves toward loot, equips items by affinity, picks sets that exploit strengths",
-                    lambda seed: ChampionsBot(rules, seed, "affinity")),
-            BotKind("stack", "as affinity, but stacks the best items on its two healthiest champions",
-                    lambda seed: ChampionsBot(rules, seed, "stack")),
-            BotKind("random", "random but legal orders", lambda seed: ChampionsBot(rules, seed, "random")),
-        )
-        return {kind.name: kind for kind in kinds}
 
-    def simulation(self) -> SimulationSpec:
-        """Survival, loot and battles per player; win rates by spawn tile class and by equipment."""
-        return simulation_spec(self.rules.settings.max_rounds)
 
-    def tally(self, start: ChampionsState) -> ChampionsTally:
-        """Counts one match's events per player."""
-        return ChampionsTally(self.rules.table, start)
+def bot_kinds(ruleset: ChampionsRuleset) -> Mapping[str, BotKind]:
+    """``affinity`` (the default), ``stack`` and ``random``: how they equip differs (see ``bots``)."""
+    rules = ruleset.rules
+    kinds = (
+        BotKind("affinity", "moves toward loot, equips items by affinity, picks sets that exploit strengths",
+                lambda seed: ChampionsBot(rules, seed, "affinity")),
+        BotKind("stack", "as affinity, but stacks the best items on its two healthiest champions",
+                lambda seed: ChampionsBot(rules, seed, "stack")),
+        BotKind("random", "random but legal orders", lambda seed: ChampionsBot(rules, seed, "random")),
+    )
+    return {kind.name: kind for kind in kinds}
+
+
+GAME = Game(
+    rules=ChampionsRuleset,
+    sheet=lambda r: ChampionsSheet(r.rules),  # a public board, each player's orders tab for both windows, her View
+    scenario=ChampionsScenarioCodec,
+    simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.rules.settings.max_rounds),
+                          tally=lambda r, start: ChampionsTally(r.rules.table, start)),
+    gm=GmPart(GM_OPTIONS, events_from_options,
+              '--health Ann.mage=40 --reason "a heal was missed"'),
+)

@@ -1,4 +1,4 @@
-"""Recognising a match on a ruleset's old layout, which every command but ``repair`` leaves as it is.
+"""Recognising a match on a game's old layout, which every command but ``repair`` leaves as it is.
 
 The check costs no read: it looks at the engine tab's cells a command has read anyway.
 """
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sheets_gm.engine.legacy import RawCells, legacy_of
-from sheets_gm.engine.registry import AnyRuleset
+from sheets_gm.rulesets.registry import AnyRuleset, get_game
 from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sync.legacy.hooks import LegacyUpgrades, RawCells
 
 CONFIG_PLACEHOLDER = "MATCH.toml"
 
@@ -25,6 +25,11 @@ class OldLayoutError(SheetError):
     def for_config(self, config: str | Path) -> OldLayoutError:
         """The same message naming the match's config file."""
         return OldLayoutError(self.name, config)
+
+
+def legacy_of(ruleset_class: type[AnyRuleset]) -> LegacyUpgrades | None:
+    """The ``legacy`` part of the game's record, or None when the game has nothing old to read."""
+    return get_game(ruleset_class.traits.name).legacy
 
 
 def refuse_old_layout(ruleset_class: type[AnyRuleset], raw: RawCells, config: str | Path = CONFIG_PLACEHOLDER) -> None:

@@ -1,0 +1,107 @@
+"""The GM's corrections in a Coalition match: ``sheets-gm adjust``'s options, the events they make, how they apply."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import GmOption, Resolution, split_option
+from sheets_gm.rulesets.coalition.board import Board, PlaceError
+from sheets_gm.rulesets.coalition.enums import EventKind, Side, StructureKind
+from sheets_gm.rulesets.coalition.settings import CoalitionSettings
+from sheets_gm.rulesets.coalition.setup import army_problems, parse_creatures, slots_of
+from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, Adjustment, CoalitionState
+
+ORDER_SEATS = (Side.COALITION.value, Side.PHYREXIA.value)
+
+#: The options of ``adjust`` in a Coalition match.
+OPTIONS = (
+            GmOption("vp", "SIDE=N", "set a side's victory points"),
+            GmOption("position", "ARMY=PLACE", "move an army (a place such as 'Dominaria 3A')"),
+            GmOption("units", "ARMY=N1/N2/N3/N4", "set an army's units per slot"),
+            GmOption("change", "ARMY=CREATURES", "the judge's army change, applied once the army has counted "
+                                                 "change_turns where it heals: '5000 Elves (green 2/2); ...'"),
+        )
+
+
+def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[Adjustment]:
+    """Victory points, positions and units, each with ``reason``."""
+    if not any(values.get(k) for k in ("vp", "position", "units", "change")):
+        raise ValueError("nothing to change: give --vp SIDE=N, --position ARMY=PLACE, --units ARMY=N1/N2/N3/N4 "
+                         "or --change ARMY=CREATURES")
+    if not reason.strip():
+        raise ValueError('--reason is required, e.g. --reason "judge ruling on the raid"; it is written to the log')
+    events: list[Adjustment] = []
+    for value in values.get("vp", ()):
+        side, points = split_option("--vp", value, "SIDE=N", "coalition=120")
+        if side.lower() not in ORDER_SEATS or not points.lstrip("-").isdigit():
+            raise ValueError(f"--vp {value!r}: the side is coalition or phyrexia, the points a whole number")
+        events.append(Adjustment(reason, vp=(side.lower(), int(points))))
+    for value in values.get("position", ()):
+        army, place = split_option("--position", value, "ARMY=PLACE", "Frank=Dominaria 3A")
+        events.append(Adjustment(reason, position=(army, place)))
+    for value in values.get("units", ()):
+        army, units = split_option("--units", value, "ARMY=N1/N2/N3/N4", "Frank=5000/2500/1500/1000")
+        parts = units.split("/")
+        if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"--units {value!r}: four whole numbers separated by /, like 5000/2500/1500/1000")
+        n = [int(p) for p in parts]
+        events.append(Adjustment(reason, units=(army, (n[0], n[1], n[2], n[3]))))
+    for value in values.get("change", ()):
+        events.append(Adjustment(reason, change=split_option("--change", value, "ARMY=CREATURES",
+                                                             "Frank=5000 Elves (green 1/1)")))
+    return events
+
+
+def apply_adjustment(board: Board, settings: CoalitionSettings, state: CoalitionState,
+                     event: Adjustment) -> Resolution[CoalitionState]:
+    """The correction applied, logged with its reason; ValueError naming what does not fit."""
+    new = state
+    texts = []
+    if event.vp is not None:
+        new = new.with_(vp={**new.vp, event.vp[0]: event.vp[1]})
+        texts.append(f"{event.vp[0]} victory points set to {event.vp[1]}")
+    for change in (event.position, event.units):
+        if change is None:
+            continue
+        army = new.army(change[0])
+        if army is None:
+            raise ValueError(f"there is no army {change[0]!r}")
+        if change is event.position:
+            try:
+                place = board.parse(str(change[1]))
+            except PlaceError as exc:
+                raise ValueError(f"--position {change[0]}: {exc}") from None
+            updated = replace(army, at=place)
+            texts.append(f"{army.name} moved to {place}")
+        else:
+            units = event.units[1] if event.units else army.units
+            if any(not 0 <= u <= cap for u, cap in zip(units, SLOT_CAPACITY, strict=True)):
+                raise ValueError(f"--units {army.name}: slots hold 0 to 5000, 2500, 1500 and 1000")
+            updated = replace(army, units=units)
+            texts.append(f"{army.name}'s units set to {'/'.join(map(str, units))}")
+        new = new.with_(armies=tuple(updated if a.name == army.name else a for a in new.armies))
+    if event.change is not None:
+        new, said = _change(board, settings, new, *event.change)
+        texts.append(said)
+    text = f"GM adjustment ({event.reason}): " + "; ".join(texts)
+    return Resolution(new, [Event(state.turn, EventKind.ADJUSTED, text, event.to_json())])
+
+
+def _change(board: Board, settings: CoalitionSettings, state: CoalitionState, name: str,
+            creatures_text: str) -> tuple[CoalitionState, str]:
+    """An army change recorded: checked against the army table and the destroyed bases' colours."""
+    army = state.army(name)
+    if army is None:
+        raise ValueError(f"--change: there is no army {name!r}")
+    creatures = tuple(parse_creatures(creatures_text))
+    if not creatures:
+        raise ValueError(f"--change {name}: list the new creatures, like 5000 Elves (green 2/2); 2500 ...")
+    lost = frozenset(s.colour for s in board.structures
+                     if s.kind is StructureKind.BASE and s.name in state.destroyed and s.colour is not None)
+    problems = army_problems(replace(army, creatures=creatures, units=slots_of(army.rank, creatures)), lost)
+    if problems:
+        raise ValueError(f"--change {name}: " + "; ".join(problems))
+    return (state.with_(changes={**state.changes, army.name: creatures}),
+            f"{army.name}'s army change recorded (after {settings.change_turns} turns where it heals)")

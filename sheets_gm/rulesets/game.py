@@ -1,0 +1,109 @@
+"""A game as one record of parts: the engine rules, and each optional part or ``None``.
+
+Like a godip ``Variant`` or a boardgame.io game object, every game package exports one ``GAME``
+(in its ``game.py``) that the registry (``rulesets.registry``) maps its name to. The record says
+everything the layers above ask of a game, so none of them probes a class for what it has:
+
+- ``rules``: the engine class (``engine.ruleset.Ruleset``): set-up, windows, check, resolve, views…;
+- ``sheet``: the sheet adapter (``sheets.adapter.SheetAdapter``), made from a match's rules;
+- ``scenario``: the reader and runner of the game's scenario files (``scenario.codec.ScenarioCodec``);
+- ``simulation``: its bots and what ``simulate`` counts (``simulate.figures``);
+- ``gm``: the GM's ``adjust`` options and the events they make (applied by ``Ruleset.apply_gm_event``);
+- ``legacy``: how to read what an earlier version of the game wrote (``sync.legacy``);
+- ``commands``: the game's own tools, ``sheets-gm <name> TOOL``, as data the command layer mounts.
+
+Each part's protocol lives with the layer that uses it; this record only assembles them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from sheets_gm.engine.ruleset import BotKind, GmOption, Ruleset, RulesetTraits
+from sheets_gm.scenario.codec import ScenarioCodec
+from sheets_gm.sheets.adapter import SheetAdapter
+from sheets_gm.simulate.figures import MatchTally, SimulationSpec
+from sheets_gm.sync.legacy.hooks import LegacyUpgrades
+
+RulesT = TypeVar("RulesT", bound=Ruleset[Any, Any, Any])
+
+
+@dataclass(frozen=True, slots=True)
+class Simulation(Generic[RulesT]):
+    """What ``simulate`` plays and counts: the kinds of bot by name (the default first), the report's
+    shape, and a fresh reader of one match from its first state."""
+
+    bots: Callable[[RulesT], Mapping[str, BotKind]]
+    spec: Callable[[RulesT], SimulationSpec]
+    tally: Callable[[RulesT, Any], MatchTally]
+
+
+@dataclass(frozen=True, slots=True)
+class GmPart:
+    """The logged corrections a GM makes with ``sheets-gm adjust``: its options, and the GM events they
+    make for a match of the given seats (ValueError naming the option and what it accepts). Whether an
+    event fits the state is ``Ruleset.apply_gm_event``'s to say."""
+
+    options: tuple[GmOption, ...]
+    events_from_options: Callable[[Sequence[str], Mapping[str, Sequence[str]], str], Sequence[Any]]
+    example: str  # the options of one ``adjust`` in this game, for its help: '--coins red=5 --reason "..."'
+
+
+class GameCommandError(Exception):
+    """A problem the user of a game's own tool can fix: the command layer prints it as one message (exit 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameCommand:
+    """One of a game's own tools, ``sheets-gm <game> NAME``: its help, its arguments and what it runs.
+
+    ``run`` returns the exit code and raises ``GameCommandError`` for a problem the user can fix."""
+
+    name: str
+    summary: str
+    description: str
+    example: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Game(Generic[RulesT]):
+    """One game: its engine rules and its optional parts, each None where the game has none."""
+
+    rules: type[RulesT]
+    sheet: Callable[[RulesT], SheetAdapter[Any, Any]] | None = None
+    scenario: Callable[[], ScenarioCodec] | None = None
+    simulation: Simulation[RulesT] | None = None
+    gm: GmPart | None = None
+    legacy: LegacyUpgrades | None = None
+    commands: tuple[GameCommand, ...] = ()
+
+    @property
+    def traits(self) -> RulesetTraits:
+        """What the game declares about itself (its rules' traits)."""
+        return self.rules.traits
+
+    @property
+    def name(self) -> str:
+        """The registry name, as typed in match.toml and scenario files."""
+        return self.rules.traits.name
+
+    @property
+    def gm_options(self) -> tuple[GmOption, ...]:
+        """The options of ``adjust`` for this game (none without a GM part)."""
+        return self.gm.options if self.gm is not None else ()
+
+    def sheet_of(self, rules: RulesT) -> SheetAdapter[Any, Any] | None:
+        """The sheet adapter of a match with these rules, or None for a game with no sheet."""
+        return self.sheet(rules) if self.sheet is not None else None
+
+    def bots(self, rules: RulesT) -> Mapping[str, BotKind]:
+        """The kinds of bot of a match with these rules (none for a game without a simulation)."""
+        return self.simulation.bots(rules) if self.simulation is not None else {}
+
+
+AnyGame = Game[Any]
