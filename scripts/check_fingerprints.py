@@ -25,8 +25,9 @@ import sys
 import time
 from typing import Any
 
-from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.engine.ruleset import JUDGE, Resolution
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, ruleset_names
+from sheets_gm.simulate.worker import play_out
 
 #: Matches per game: enough to reach every phase of every game, small enough for a quick check.
 DEFAULT_MATCHES = {"champions": 20, "coalition": 10, "gvg": 20, "wesnoth": 6, "winordie": 20}
@@ -51,19 +52,16 @@ def fingerprint(game: str, matches: int) -> tuple[int, int, str]:
         if rules.traits.judge:
             players[JUDGE] = kinds[0].make(f"fingerprint/{game}/{i}/{JUDGE}")
         digest.update(_dump(rules.state_codec.to_json(state)))
-        for _ in range(rules.traits.max_windows):
-            window = rules.window(state)
-            if window is None:
-                break
-            dice = rules.dice(seed, state)
-            orders = rules.merge_orders({seat: players[seat].orders(state, seat, dice) for seat in window.seats})
-            resolution = rules.resolve(state, orders, dice)
+
+        def seen(resolution: Resolution[Any]) -> None:
+            nonlocal events
             for event in resolution.events:
                 digest.update(_dump(event.to_json()))
                 events += 1
-            state = resolution.state
-            digest.update(_dump(rules.state_codec.to_json(state)))
-            windows += 1
+            digest.update(_dump(rules.state_codec.to_json(resolution.state)))
+
+        state, played = play_out(rules, state, players, seed, seen)
+        windows += played
         outcome = rules.outcome(state)
         digest.update(_dump(None if outcome is None else [sorted(outcome.winners), outcome.text]))
     return windows, events, digest.hexdigest()

@@ -9,10 +9,11 @@ pickles in a few kilobytes on its way back to the parent process.
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.ruleset import JUDGE, Ruleset
+from sheets_gm.engine.ruleset import JUDGE, Bot, Resolution, Ruleset
 from sheets_gm.rulesets.registry import create_ruleset, game_of
 from sheets_gm.simulate.plan import bot_of_seat, bot_seed, match_seed
 
@@ -49,6 +50,25 @@ class ChunkTask:
     stop: int
 
 
+def play_out(rules: Ruleset[Any, Any, Any], state: Any, players: Mapping[str, Bot[Any, Any]], dice_seed: bytes,
+             on_window: Callable[[Resolution[Any]], object]) -> tuple[Any, int]:
+    """A match played from ``state`` to its end (or the game's window cap) by ``players`` (a bot per seat, and
+    per JUDGE for a judge's windows), ``on_window`` told each resolution; returns the last state and the
+    number of windows played."""
+    windows = 0
+    while windows < rules.traits.max_windows:
+        window = rules.window(state)
+        if window is None:
+            break
+        dice = rules.dice(dice_seed, state)
+        orders = rules.merge_orders({seat: players[seat].orders(state, seat, dice) for seat in window.seats})
+        resolution = rules.resolve(state, orders, dice)
+        on_window(resolution)
+        state = resolution.state
+        windows += 1
+    return state, windows
+
+
 def play_one(rules: Ruleset[Any, Any, Any], bots: tuple[str, ...], seed: str, variant: int,
              index: int) -> MatchRecord:
     """Play match ``index`` of ``variant`` from the ruleset's sample roster and sum it up."""
@@ -65,18 +85,7 @@ def play_one(rules: Ruleset[Any, Any, Any], bots: tuple[str, ...], seed: str, va
     if rules.traits.judge:  # a judge's window lists JUDGE, which is no seat: the first bot kind plays it
         players[JUDGE] = kinds[bots[0]].make(f"{bot_seed(dice_seed, 0, 0, len(seats), len(bots))}/{JUDGE}")
     tally = simulation.tally(rules, state)
-    windows = 0
-    cap = rules.traits.max_windows
-    while windows < cap:
-        window = rules.window(state)
-        if window is None:
-            break
-        dice = rules.dice(dice_seed, state)
-        orders = rules.merge_orders({seat: players[seat].orders(state, seat, dice) for seat in window.seats})
-        resolution = rules.resolve(state, orders, dice)
-        tally.window(resolution)
-        state = resolution.state
-        windows += 1
+    state, windows = play_out(rules, state, players, dice_seed, tally.window)
     outcome = rules.outcome(state)
     winners = () if outcome is None else tuple(seats.index(s) for s in outcome.winners)
     summary = tally.finish(state)
