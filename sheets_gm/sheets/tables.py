@@ -60,6 +60,31 @@ def text_of(value: CellValue) -> str:
     return "" if value is None else str(value).strip()
 
 
+class CellError(ValueError):
+    """A cell that cannot be read: the message names the column and what would be accepted."""
+
+
+def whole_number(value: CellValue, column: str, accepted: str) -> int | None:
+    """A typed whole number (None for an empty cell); CellError naming ``column`` otherwise.
+
+    >>> whole_number(" 12 ", "VP", "0 or more"), whole_number(3.0, "VP", ""), whole_number("", "VP", "")
+    (12, 3, None)
+    >>> whole_number("+5", "Kill bonus", ""), whole_number("1,200", "Lost in slot 1", "")
+    (5, 1200)
+    """
+    if value is None or text_of(value) == "":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    text = text_of(value)
+    digits = text.replace(",", "").replace(" ", "")  # a thousands separator as typed
+    if digits.lstrip("+-").isdigit() and digits[:2] not in ("+-", "-+", "++", "--"):
+        return int(digits)
+    raise CellError(f"{column} {text!r} is not a whole number: {accepted}")
+
+
 def ticked(value: CellValue) -> bool:
     """Whether a tick-box cell is ticked (TRUE, or a typed yes/x/1 in a sheet without the box)."""
     if isinstance(value, bool):

@@ -19,7 +19,7 @@ from sheets_gm.rulesets.coalition.enums import KillOutcome, OrderWord, Side
 from sheets_gm.rulesets.coalition.orders import FORUM_FORM
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionState
 from sheets_gm.sheets.layout import CellValue
-from sheets_gm.sheets.tables import TypedRow, text_of
+from sheets_gm.sheets.tables import CellError, TypedRow, text_of, whole_number
 
 SLOT_KEYS = ("slot1", "slot2", "slot3", "slot4")
 ORDER_KEYS = ("route", "to", "order", "target", "units", "bump")
@@ -27,31 +27,6 @@ ORDER_KEYS = ("route", "to", "order", "target", "units", "bump")
 COLUMN_NAMES = {"route": "Route", "to": "End square", "order": "Order", "target": "Target army",
                 "units": "Transfer units", "bump": "Joint engage bump"}
 Cells = dict[str, dict[str, CellValue]]
-
-
-class CellError(ValueError):
-    """A cell that cannot be read: the message names the column and what would be accepted."""
-
-
-def whole_number(value: CellValue, column: str, accepted: str) -> int | None:
-    """A typed whole number (None for an empty cell); CellError naming ``column`` otherwise.
-
-    >>> whole_number(" 12 ", "VP", "0 or more"), whole_number(3.0, "VP", ""), whole_number("", "VP", "")
-    (12, 3, None)
-    >>> whole_number("+5", "Kill bonus", ""), whole_number("1,200", "Lost in slot 1", "")
-    (5, 1200)
-    """
-    if value is None or text_of(value) == "":
-        return None
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    text = text_of(value)
-    digits = text.replace(",", "").replace(" ", "")  # a thousands separator as typed
-    if digits.lstrip("+-").isdigit() and digits[:2] not in ("+-", "-+", "++", "--"):
-        return int(digits)
-    raise CellError(f"{column} {text!r} is not a whole number: {accepted}")
 
 
 def _slots(text: str, column: str) -> tuple[int, ...]:

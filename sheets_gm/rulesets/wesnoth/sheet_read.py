@@ -28,14 +28,13 @@ from enum import StrEnum
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
-from sheets_gm.rulesets.coalition.sheet_rows import CellError, whole_number
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve import TRUE_WORDS
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
 from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.layout import CellValue
-from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sheets.tables import CellError, TypedRow, whole_number
 
 #: The input tables, by name (``sheet.yaml``), and the row kinds the adapter lists.
 UNITS, RECRUIT, STANDING, SEAT = "units", "recruit", "standing", "seat"

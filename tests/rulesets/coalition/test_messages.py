@@ -13,9 +13,9 @@ from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode, Si
 from sheets_gm.rulesets.coalition.forum import movement_results
 from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move, OrderLineError, Refusal, parse_forum_line, read_order
 from sheets_gm.rulesets.coalition.sheet_panels import panel
-from sheets_gm.rulesets.coalition.sheet_rows import CellError, read_army_row
+from sheets_gm.rulesets.coalition.sheet_rows import read_army_row
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, CoalitionState, MoveReport
-from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sheets.tables import CellError, TypedRow
 from tests.rulesets.coalition.helpers import SETTINGS, army, board, state
 
 TWO_PLANES = """planes:
