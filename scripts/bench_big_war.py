@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,14 +72,14 @@ def _calls(u: Usage) -> str:
     return text + ("+1?" if u.other % 2 else "")
 
 
-def main() -> int:
-    """Play the steps and print a line for each."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Play the steps and print a line for each (1 if the fake saw a request Google would refuse)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--armies", type=int, default=70, help="armies a side (default 70)")
     parser.add_argument("--battles", type=int, default=40, help="Coalition armies that engage (default 40)")
     parser.add_argument("--bots", action="store_true",
                         help="every army's order typed by the sides' bots instead of --battles engagements")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     rules = create_ruleset("coalition")
     cls = get_ruleset("coalition")
     pairs = _pairs(args.armies)
@@ -125,8 +126,10 @@ def main() -> int:
         type_bot_orders(sheets, cls, {JUDGE: bots_of(judged.record.ruleset)["commander"].make("judge")})
         step("results resolved", lambda: poll(sheets, cls, now=NOW))
         after = read_match(sheets, cls)
-        print(f"  battles still waiting: {sum(1 for b in after.record.state.battles if b.announced)}; "
-              f"{after.record.window_key()} is open")
+        ruleset, state = after.record.ruleset, after.record.state
+        window, outcome = ruleset.window(state), ruleset.outcome(state)
+        now = f"{window.label} is open" if window is not None else f"the war is over: {outcome.text if outcome else '?'}"
+        print(f"  battles still waiting: {sum(1 for b in state.battles if b.announced)}; {now}")
         if fake.violations:
             print(f"the fake saw requests Google would refuse: {fake.violations}")
             return 1

@@ -133,7 +133,7 @@ def _json_row(grid: Grid, where: str) -> dict[str, Any]:
     row = grid[0] if grid else []
     try:
         data = json.loads(joined_cells(row, 1)) if len(row) > 1 else None
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or a packed value damaged
         data = None
     if not isinstance(data, dict):
         raise BetweenWindowsError(f"{where} cannot be read; undo needs it (restore it from an export) — nothing "

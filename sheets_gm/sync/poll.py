@@ -28,7 +28,7 @@ from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell, read_line, stale_line
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.grow import OwnersSource, grow_tables
-from sheets_gm.sync.match_record import compact_json, engine_write, history_write
+from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
@@ -438,8 +438,9 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         problems = seat_input.problems if seat_input is not None else {}
         shown = {t: {s: " · ".join([n] * bool(n) + [f"✘ {p}" for p in problems.get(kept[t][s].subject, [])])
                      for s, n in {**dict.fromkeys(kept[t], ""), **notes.get(t, {})}.items()} for t in kept}
-        archived = compact_json({"resolution": number, "window": window.key, "rows": consumed,
-                                 **({"kept": held, "for": new_window.key} if held and new_window else {})})
+        archived = packed_cell(compact_json({"resolution": number, "window": window.key, "rows": consumed,
+                                             **({"kept": held, "for": new_window.key} if held and new_window else {})}),
+                               f"rows {seat} typed that resolution {number} read")
         lines = []
         if seat_read.pending is None:  # else the cut resolution wrote this seat's lines, with its rows read
             read_rows = [TypedRow.from_json(r) for r in consumed]

@@ -19,7 +19,7 @@ from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
 from sheets_gm.sync.legacy.detect import refuse_old_layout
-from sheets_gm.sync.match_record import MatchRecord, engine_read_range, parse_match_record
+from sheets_gm.sync.match_record import MatchRecord, engine_read_range, joined_cells, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch
 from sheets_gm.sync.strays import StrayRow, sort_rows
@@ -235,12 +235,11 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
 def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
     """The archive's pending row: what the last resolution (committed or cut) consumed."""
     line = grid[0] if grid else []
-    text = text_of(line[1]) if len(line) > 1 else ""
-    if not text:
+    if not (text_of(line[1]) if len(line) > 1 else ""):
         return None
     try:
-        found = json.loads(text)
-    except json.JSONDecodeError:
+        found = json.loads(joined_cells(line[:2], 1))  # the window key, then the rows read (packed if long)
+    except ValueError:
         raise LayoutDriftError(f"tab {tab!r} cell E2 (a hidden column) holds unreadable orders; restore it from "
                                "the history row of the same window") from None
     return found if isinstance(found, dict) else None

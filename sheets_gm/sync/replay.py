@@ -38,7 +38,7 @@ def match_history(sheets: MatchSheets, record: MatchRecord, engine_tab: str) -> 
         row = grid[i] if i < len(grid) else []
         try:
             entry = json.loads(joined_cells(row, 1))
-        except (IndexError, json.JSONDecodeError):
+        except (IndexError, ValueError):  # not JSON, or a packed value damaged
             raise SheetError(f"tab {engine_tab!r}: the history row of resolution {i + 1} is missing or "
                              "unreadable; restore it from an export") from None
         if not isinstance(entry, dict) or entry.get("resolution") != i + 1:

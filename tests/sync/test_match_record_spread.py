@@ -18,6 +18,7 @@ from sheets_gm.sync.match_record import (
     ValueTooLongError,
     compact_json,
     joined_cells,
+    packed_cell,
     spread_cells,
 )
 from sheets_gm.sync.read import read_match
@@ -49,3 +50,13 @@ def test_a_war_whose_state_is_longer_than_a_workbook_cell_is_created_and_read_ba
     assert len(compact_json(rules.state_codec.to_json(record.state))) > MAX_CELL_CHARS  # more than a cell holds
     read = read_match(sheets, get_ruleset("coalition"))
     assert read.record.state == record.state and len(read.record.state.armies) == 300
+
+
+def test_a_cell_the_sync_keeps_for_itself_is_packed_past_a_chunk_and_a_damaged_one_is_named() -> None:
+    rows = compact_json({"rows": [{"table": "results", "row": n, "values": {"winner": "attacker"}}
+                                  for n in range(3_000)]})
+    cell = packed_cell(rows, "rows read")
+    assert len(rows) > 3 * CELL_CHUNK and cell.startswith("⧉z⧉") and len(cell) < CELL_CHUNK
+    assert joined_cells(["window", cell, 12], 1) == rows
+    with pytest.raises(ValueError, match="cannot be unpacked"):
+        joined_cells(["window", cell[:-40], 12], 1)
