@@ -128,7 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         after = read_match(sheets, cls)
         ruleset, state = after.record.ruleset, after.record.state
         window, outcome = ruleset.window(state), ruleset.outcome(state)
-        now = f"{window.label} is open" if window is not None else f"the war is over: {outcome.text if outcome else '?'}"
+        ended = f"the war is over: {outcome.text}" if outcome is not None else "no window is open"
+        now = f"{window.label} is open" if window is not None else ended
         print(f"  battles still waiting: {sum(1 for b in state.battles if b.announced)}; {now}")
         if fake.violations:
             print(f"the fake saw requests Google would refuse: {fake.violations}")

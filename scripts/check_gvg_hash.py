@@ -15,13 +15,13 @@ import json
 import sys
 from pathlib import Path
 
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, play_match
-from sheets_gm.rulesets.gvg.resolve import Resolution
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import standard_match
-from sheets_gm.rulesets.gvg.state import TurnOrders
+from sheets_gm.rulesets.gvg.state import GvgState, TurnOrders
 
 DEFAULT_MAP = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
 
@@ -33,7 +33,7 @@ def fingerprint(matches: int = 100) -> tuple[int, str]:
     digest = hashlib.sha256()
     events = 0
 
-    def record(_orders: TurnOrders, resolution: Resolution) -> None:
+    def record(_orders: TurnOrders, resolution: Resolution[GvgState]) -> None:
         nonlocal events
         for event in resolution.events:
             digest.update(json.dumps(event.to_json(), sort_keys=True, ensure_ascii=False).encode())

@@ -500,7 +500,7 @@ def test_the_board_tile_is_the_cell_and_every_team_wears_its_colour(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Tile G9 is cell G9; a player shows its team's mark; red's base is red, blue's blue (slot 1 is red)."""
     from sheets_gm.rulesets.gvg.enums import Terrain
-    from sheets_gm.rulesets.gvg.sheet.board import GvgLook
+    from sheets_gm.rulesets.gvg.sheet.draw import GvgLook
     from sheets_gm.rulesets.registry import sheet_spec
 
     path = config(tmp_path, 'roster = "roster.csv"')

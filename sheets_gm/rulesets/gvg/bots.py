@@ -31,9 +31,10 @@ from typing import NamedTuple, Protocol, TypeVar
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord, Neighbourhood, sorted_reading_order
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind, Terrain
-from sheets_gm.rulesets.gvg.resolve import Resolution, resolve_turn
+from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import (
     GvgRules,
     carried_tree,
@@ -108,7 +109,7 @@ def play_match(
     bots: Sequence[Bot],
     seed: bytes,
     max_turns: int | None = None,
-    on_turn: Callable[[TurnOrders, Resolution], None] | None = None,
+    on_turn: Callable[[TurnOrders, Resolution[GvgState]], None] | None = None,
 ) -> MatchResult:
     """Play ``state`` on with ``bots[0]`` for team slot 1 and ``bots[1]`` for slot 2.
 

@@ -27,7 +27,7 @@ from sheets_gm.rulesets.game import Game, GmPart, Simulation
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import Bot as GvgBot
 from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
-from sheets_gm.rulesets.gvg.checks import check_orders
+from sheets_gm.rulesets.gvg.check import check_orders, verdicts_of
 from sheets_gm.rulesets.gvg.figures import GvgTally, simulation_spec
 from sheets_gm.rulesets.gvg.gm import OPTIONS, apply_gm_event, events_from_options
 from sheets_gm.rulesets.gvg.legacy import GvgLegacy
@@ -46,6 +46,7 @@ from sheets_gm.rulesets.gvg.state import (
     orders_from_json,
     orders_to_json,
 )
+from sheets_gm.rulesets.gvg.views import secrets_of, view_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,14 +165,10 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
 
     def check(self, state: GvgState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
         """A verdict per order part; a player's seat is its team, a team's skills are the team's own."""
-        checked = check_orders(self.rules, state, orders, dice)
-        team_of = {p.name: state.teams[p.team] for p in state.players}
-        return [Verdict(team_of.get(c.subject, c.subject), c.subject, c.part, c.accepted, c.message)
-                for c in checked.checks]
+        return verdicts_of(state, check_orders(self.rules, state, orders, dice))
 
     def resolve(self, state: GvgState, orders: TurnOrders, dice: TurnDice) -> Resolution[GvgState]:
-        res = resolve_turn(self.rules, state, orders, dice)
-        return Resolution(res.state, res.events)
+        return resolve_turn(self.rules, state, orders, dice)
 
     def outcome(self, state: GvgState) -> Outcome | None:
         if not state.finished:
@@ -183,11 +180,11 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
 
     def view(self, state: GvgState, seat: str | None) -> dict[str, Any]:
         """Everything: GvG hides orders until they resolve, never the board."""
-        return state.to_json()
+        return view_of(state, seat)
 
     def secrets(self, state: GvgState, seat: str) -> list[str]:
         """None: a team's only secret is its orders, which never enter the state."""
-        return []
+        return secrets_of(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: GvgState, event: GmEvent) -> Resolution[GvgState]:

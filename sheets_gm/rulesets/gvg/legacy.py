@@ -24,7 +24,7 @@ from typing import Any
 from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.sheet.inputs import parse_captain_cells, parse_order_cells, parse_turn
+from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells, parse_order_cells, parse_turn
 from sheets_gm.rulesets.gvg.state import GvgState, PlayerOrder, TurnOrders, orders_to_json
 from sheets_gm.sync.legacy.hooks import CarriedOrders, LegacyError, RawCells, UpgradedMatch
 

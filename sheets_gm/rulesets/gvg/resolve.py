@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.battle import Contribution, Side, decide
-from sheets_gm.rulesets.gvg.checks import CheckedOrders, check_orders
+from sheets_gm.rulesets.gvg.check import CheckedOrders, check_orders, verdicts_of
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Outcome, Role, Skill, Status, StructureKind
 from sheets_gm.rulesets.gvg.rules import GvgRules, Reach, carried_tree
 from sheets_gm.rulesets.gvg.settings import OwnTreePickup, TurnLimitRule
@@ -46,18 +46,9 @@ class MatchOverError(ValueError):
     """A turn was asked of a match that has already ended."""
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    """The outcome of a turn: the new state, the log, the verdicts and every die rolled."""
-
-    state: GvgState
-    events: list[Event]
-    checked: CheckedOrders
-    rolls: dict[str, int]
-
-
-def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> Resolution:
-    """Resolve ``state.turn`` with ``orders`` (checked first; refused orders are logged, not used)."""
+def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> Resolution[GvgState]:
+    """Resolve ``state.turn`` with ``orders`` (checked first; refused orders are logged, not used): the new state,
+    the log, and a verdict per order part (``Resolution.verdicts``); the dice keep every die rolled."""
     if state.finished:
         raise MatchOverError(f"the match ended on turn {state.turn}; there is no turn to resolve")
     if dice.turn != state.turn:
@@ -65,7 +56,7 @@ def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
     checked = check_orders(rules, state, orders, dice)
     work = _Turn(rules, state.copy(), checked, dice)
     work.run()
-    return Resolution(work.state, work.events, checked, dict(dice.rolled))
+    return Resolution(work.state, work.events, verdicts=verdicts_of(state, checked))
 
 
 def decide_turn_limit(rules: GvgRules, state: GvgState) -> int | None:

@@ -16,7 +16,7 @@ from sheets_gm.cli import main
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.board import GvgMap
-from sheets_gm.rulesets.gvg.checks import CheckedOrders, OrderCheck, check_orders
+from sheets_gm.rulesets.gvg.check import CheckedOrders, OrderCheck, check_orders
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Role, Skill, Status, Verdict
 from sheets_gm.rulesets.gvg.gm import GmEventError, apply_gm_event
 from sheets_gm.rulesets.gvg.resolve import MatchOverError, resolve_turn
@@ -374,11 +374,11 @@ def test_resolve_turn_uses_only_the_accepted_orders(rules: GvgRules, state: GvgS
     assert new.ballista == state.ballista
     assert [p.name for p in new.players] == [p.name for p in state.players]  # no Zed
     rejected = [e for e in result.events if e.kind is EventKind.ORDER_REJECTED]
-    assert len(rejected) == len(result.checked.rejected) == 9
+    assert len(rejected) == len([v for v in result.verdicts if not v.accepted]) == 9
     assert not [e for e in result.events if e.kind in (EventKind.MOVED, EventKind.TELEPORTED,
                                                        EventKind.SKILL_ACTIVATED)]
     # Resolving only what was accepted gives the same state.
-    again = resolve_turn(rules, state, result.checked.accepted, _bad_dice())
+    again = resolve_turn(rules, state, check_orders(rules, state, orders, _bad_dice()).accepted, _bad_dice())
     assert again.state.to_json() == new.to_json()
 
 

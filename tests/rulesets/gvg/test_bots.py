@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord, Neighbourhood
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import (
     Bot,
@@ -21,9 +22,8 @@ from sheets_gm.rulesets.gvg.bots import (
     merge_orders,
     play_match,
 )
-from sheets_gm.rulesets.gvg.checks import check_orders
+from sheets_gm.rulesets.gvg.check import check_orders
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Skill, Status
-from sheets_gm.rulesets.gvg.resolve import Resolution
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
@@ -70,8 +70,9 @@ class CheckedBot:
         return out
 
 
-def every_order_accepted(orders: TurnOrders, res: Resolution) -> None:
-    assert not res.checked.rejected, [f"{c.subject} {c.part}: {c.message}" for c in res.checked.rejected]
+def every_order_accepted(orders: TurnOrders, res: Resolution[GvgState]) -> None:
+    refused = [v for v in res.verdicts if not v.accepted]
+    assert not refused, [f"{v.subject} {v.part}: {v.message}" for v in refused]
 
 
 def play(
@@ -217,7 +218,7 @@ def test_objective_bots_use_the_whole_rulebook() -> None:
     skills_seen: set[str] = set()
     actions_seen: set[Action] = set()
 
-    def watch(orders: TurnOrders, res: Resolution) -> None:
+    def watch(orders: TurnOrders, res: Resolution[GvgState]) -> None:
         every_order_accepted(orders, res)
         actions_seen.update(o.action for o in orders.players.values())
         for event in res.events:
@@ -238,7 +239,7 @@ def test_an_objective_bot_that_never_buys_skills_keeps_its_coins_and_plays_legal
     state.coins = [5, 5]  # enough for Tree Speed, City Protection, Ballista from turn 1
     bought: list[str] = []
 
-    def watch(orders: TurnOrders, res: Resolution) -> None:
+    def watch(orders: TurnOrders, res: Resolution[GvgState]) -> None:
         every_order_accepted(orders, res)
         bought.extend(e.data["team"] for e in res.events if e.kind is EventKind.SKILL_ACTIVATED)
 
@@ -285,7 +286,7 @@ def test_merge_orders_puts_each_team_in_its_slot() -> None:
 
 def test_play_match_stops_after_max_turns_and_counts_what_it_did() -> None:
     rules, state = start()
-    seen: list[Resolution] = []
+    seen: list[Resolution[GvgState]] = []
     result = play_match(rules, state, [RandomBot(1), RandomBot(2)], b"seed", max_turns=5,
                         on_turn=lambda _o, res: seen.append(res))
     assert result.turns == 5 == len(seen)

@@ -7,10 +7,11 @@ from hypothesis import strategies as st
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Neighbourhood
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
 from sheets_gm.rulesets.gvg.enums import EventKind, Status
-from sheets_gm.rulesets.gvg.resolve import Resolution, resolve_turn
+from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
@@ -37,7 +38,8 @@ def start(movement: Neighbourhood = Neighbourhood.KING) -> tuple[GvgRules, GvgSt
     return rules, new_match(BOARD, ("red", "blue"), ROSTER, rules.settings)
 
 
-def check_invariants(rules: GvgRules, before: GvgState, orders: TurnOrders, res: Resolution) -> None:
+def check_invariants(rules: GvgRules, before: GvgState, orders: TurnOrders, res: Resolution[GvgState],
+                     rolls: dict[str, int]) -> None:
     after = res.state
     for s in after.structures.values():
         assert 0 <= s.hp <= s.max_hp, s
@@ -57,7 +59,7 @@ def check_invariants(rules: GvgRules, before: GvgState, orders: TurnOrders, res:
     # Knocked-down players never act: no move, no roll, no pickup during the turn they skip.
     down = {p.name for p in before.players if p.status is Status.KNOCKED_DOWN}
     for name in down:
-        assert f"combat/{name}" not in res.rolls and f"move/{name}" not in res.rolls, name
+        assert f"combat/{name}" not in rolls and f"move/{name}" not in rolls, name
     acting = {EventKind.MOVED, EventKind.TELEPORTED, EventKind.TREE_PICKED_UP, EventKind.PICKUP_FAILED}
     for event in res.events:
         if event.kind in acting:
@@ -76,8 +78,10 @@ def test_invariants_hold_every_turn_and_the_match_ends_by_the_turn_limit(case: d
     bots = [make_bot(kinds[0], seed), make_bot(kinds[1], seed + 1)]
     previous = [state]
 
-    def on_turn(orders: TurnOrders, res: Resolution) -> None:
-        check_invariants(rules, previous[0], orders, res)
+    def on_turn(orders: TurnOrders, res: Resolution[GvgState]) -> None:
+        dice = TurnDice(str(seed).encode(), previous[0].turn)  # the match's dice of this turn: what they rolled
+        resolve_turn(rules, previous[0], orders, dice)
+        check_invariants(rules, previous[0], orders, res, dict(dice.rolled))
         previous[0] = res.state
 
     result = play_match(rules, state, bots, seed=str(seed).encode(), on_turn=on_turn)
@@ -113,10 +117,11 @@ def test_pinning_a_key_the_turn_never_asks_for_changes_nothing(seed: int, value:
         return
     dice = TurnDice(b"pin", state.turn)
     orders = merge_orders(bots[0].orders(rules, state, 0, dice), bots[1].orders(rules, state, 1, dice))
-    plain = resolve_turn(rules, state, orders, TurnDice(b"pin", state.turn))
+    plain_dice = TurnDice(b"pin", state.turn)
+    plain = resolve_turn(rules, state, orders, plain_dice)
     unused = ["combat/Nobody", "defense/Z99", "boss/green", "spawn/boss", "final-blow"]
     unused += [f"combat/{p.name}" for p in state.players] + [f"defense/{s.at.label}" for s in state.structures.values()]
-    pins = {key: value for key in unused if key not in plain.rolls}
+    pins = {key: value for key in unused if key not in plain_dice.rolled}
     pinned = resolve_turn(rules, state, orders, TurnDice(b"pin", state.turn, pins))
     assert pinned.state.to_json() == plain.state.to_json()
     assert [e.text for e in pinned.events] == [e.text for e in plain.events]
@@ -127,12 +132,13 @@ def test_every_move_sentence_names_its_own_player_and_tiles() -> None:
     dice = TurnDice(b"moves", state.turn)
     orders = merge_orders(ObjectiveBot(1).orders(rules, state, 0, dice), ObjectiveBot(2).orders(rules, state, 1, dice))
     resolution = resolve_turn(rules, state, orders, dice)
+    rolls = dice.rolled
     moved = [e for e in resolution.events if e.kind is EventKind.MOVED]
     assert len(moved) >= 5
     for event in moved:
         data = event.to_json()["data"]
         key = f"move/{data['player']}"
-        assert data["reach"]["roll"] == resolution.rolls[key] and data["reach"]["bonuses"] == []
+        assert data["reach"]["roll"] == rolls[key] and data["reach"]["bonuses"] == []
         assert event.text == (f"{data['player']} moves from {data['start']} to {data['to']} "
-                              f"(rolled {resolution.rolls[key]} [{key}]).")
+                              f"(rolled {rolls[key]} [{key}]).")
     assert len({e.text for e in moved}) == len(moved)

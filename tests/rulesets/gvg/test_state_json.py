@@ -111,7 +111,7 @@ def _move(state: GvgState, rules: GvgRules, targets: dict[str, str], **extra: An
     pins.update(extra.pop("pins", {}))
     orders = TurnOrders(players={name: PlayerOrder(move=T(tile)) for name, tile in targets.items()}, **extra)
     result = resolve_turn(rules, state, orders, TurnDice(SEED, state.turn, pins))
-    assert not result.checked.rejected, result.checked.rejected
+    assert all(v.accepted for v in result.verdicts), result.verdicts
     return result.state
 
 

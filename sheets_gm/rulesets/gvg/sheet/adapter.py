@@ -15,7 +15,7 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Outcome, Window
 from sheets_gm.rulesets.gvg.enums import Skill
 from sheets_gm.rulesets.gvg.rules import GvgRules
-from sheets_gm.rulesets.gvg.sheet.board import (
+from sheets_gm.rulesets.gvg.sheet.draw import (
     GvgLook,
     coin_fill,
     legend,
@@ -25,7 +25,7 @@ from sheets_gm.rulesets.gvg.sheet.board import (
     players_rows,
     status_line,
 )
-from sheets_gm.rulesets.gvg.sheet.inputs import parse_captain_cells, parse_order_cells
+from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells, parse_order_cells
 from sheets_gm.rulesets.gvg.state import GvgState, PlayerOrder, TurnOrders
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.ruleset import Verdict as SeatVerdict
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, Verdict
 from sheets_gm.rulesets.gvg.rules import (
@@ -224,3 +225,10 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
         teleports=frozenset(teleports),
         reaches=reaches,
     )
+
+
+def verdicts_of(state: GvgState, checked: CheckedOrders) -> list[SeatVerdict]:
+    """The core's verdicts of ``checked``: a player's seat is its team, a team's skills are the team's own."""
+    team_of = {p.name: state.teams[p.team] for p in state.players}
+    return [SeatVerdict(team_of.get(c.subject, c.subject), c.subject, c.part, c.accepted, c.message)
+            for c in checked.checks]
