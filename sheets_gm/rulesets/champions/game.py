@@ -22,20 +22,20 @@ from sheets_gm.engine.ruleset import (
     Window,
 )
 from sheets_gm.rulesets.champions.bots import ChampionsBot
-from sheets_gm.rulesets.champions.checks import check_orders
+from sheets_gm.rulesets.champions.check import check_orders
 from sheets_gm.rulesets.champions.enums import Phase
 from sheets_gm.rulesets.champions.figures import ChampionsTally, simulation_spec
-from sheets_gm.rulesets.champions.gm import GM_OPTIONS, apply_adjustment, events_from_options
+from sheets_gm.rulesets.champions.gm import GM_OPTIONS, apply_gm_event, events_from_options
 from sheets_gm.rulesets.champions.items import LootTable, loot_table_from_text
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
-from sheets_gm.rulesets.champions.resolve import resolve_window, window_turn
+from sheets_gm.rulesets.champions.resolve import resolve_turn, window_turn
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.scenario import ChampionsScenarioCodec
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.setup import new_match, sample_roster
-from sheets_gm.rulesets.champions.sheet import ChampionsSheet
+from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
 from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
-from sheets_gm.rulesets.champions.views import player_view, public_view, secrets
+from sheets_gm.rulesets.champions.views import secrets_of, view_of
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
 
 
@@ -128,7 +128,7 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         return check_orders(self.rules, state, orders).verdicts
 
     def resolve(self, state: ChampionsState, orders: Orders, dice: TurnDice) -> Resolution[ChampionsState]:
-        return resolve_window(self.rules, state, orders, dice)
+        return resolve_turn(self.rules, state, orders, dice)
 
     def outcome(self, state: ChampionsState) -> Outcome | None:
         if not state.finished:
@@ -140,15 +140,15 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
 
     def view(self, state: ChampionsState, seat: str | None) -> dict[str, Any]:
         """The public board (``None``), or a player's own sheet: hers, her tile-mates' living champions."""
-        return public_view(state) if seat is None else player_view(self.rules, state, seat)
+        return view_of(self.rules, state, seat)
 
     def secrets(self, state: ChampionsState, seat: str) -> list[str]:
         """Her bag and equipment; her health while no one shares her tile."""
-        return secrets(state, seat)
+        return secrets_of(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: ChampionsState, event: Adjustment) -> Resolution[ChampionsState]:
-        return apply_adjustment(self.rules, state, event)
+        return apply_gm_event(self.rules, state, event)
 
     # -- bots --------------------------------------------------------------------------------
 

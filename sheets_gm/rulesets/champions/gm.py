@@ -57,7 +57,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     return out
 
 
-def apply_adjustment(rules: ChampionsRules, state: ChampionsState, adj: Adjustment) -> Resolution[ChampionsState]:
+def apply_gm_event(rules: ChampionsRules, state: ChampionsState, adj: Adjustment) -> Resolution[ChampionsState]:
     """The adjustment applied (the input is not changed), with its logged event; GmEventError if it does not fit."""
     if not adj.reason.strip():
         raise GmEventError("an adjustment needs a reason; it is written to the log")

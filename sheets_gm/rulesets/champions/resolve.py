@@ -15,7 +15,7 @@ from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.champions.battle import BattleResult, Fighter, fight
 from sheets_gm.rulesets.champions.board import board, shrink_axis, size_for, tiles
-from sheets_gm.rulesets.champions.checks import EquipFight, check_orders, default_action
+from sheets_gm.rulesets.champions.check import EquipFight, check_orders, default_action
 from sheets_gm.rulesets.champions.enums import (
     CLASS_INDEX,
     CLASSES,
@@ -37,7 +37,7 @@ def window_turn(state: ChampionsState) -> int:
     return 2 * state.round - (1 if state.phase is Phase.MOVE else 0)
 
 
-def resolve_window(rules: ChampionsRules, state: ChampionsState, orders: Orders,
+def resolve_turn(rules: ChampionsRules, state: ChampionsState, orders: Orders,
                    dice: TurnDice) -> Resolution[ChampionsState]:
     """The open window resolved; the input state is not changed."""
     if state.finished:

@@ -16,11 +16,11 @@ from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.champions.board import SIZES, board, size_for
-from sheets_gm.rulesets.champions.checks import check_orders
+from sheets_gm.rulesets.champions.check import check_orders
 from sheets_gm.rulesets.champions.enums import CLASS_INDEX, ChampClass, Phase
 from sheets_gm.rulesets.champions.items import LootTable, LootTableError, items_from_entries, loot_table_from_text
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
-from sheets_gm.rulesets.champions.resolve import resolve_window, window_turn
+from sheets_gm.rulesets.champions.resolve import resolve_turn, window_turn
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.state import FULL_HEALTH, MAX_HEALTH, NO_EQUIPMENT, ChampionsState, Player
@@ -91,7 +91,7 @@ class ChampionsScenarioCodec:
                 dice = TurnDice(SCENARIO_SEED, window_turn(state), r.pins, die_sides=None)
                 refused |= {v.seat for v in check_orders(rules, state, orders).verdicts if not v.accepted}
                 try:
-                    result = resolve_window(rules, state, orders, dice)
+                    result = resolve_turn(rules, state, orders, dice)
                 except PinnedDieError as exc:
                     raise f.fail(r.line, str(exc)) from None
                 used |= set(dice.rolled) | set(dice.drawn)

@@ -74,7 +74,7 @@ def _item(table: Any, name: str) -> str:
     return item.describe() if item is not None else name
 
 
-def secrets(state: ChampionsState, seat: str) -> list[str]:
+def secrets_of(state: ChampionsState, seat: str) -> list[str]:
     """What no other seat may read: her bag and equipment, always; her champions' health while no one
     shares her tile."""
     p = state.player(seat)
@@ -84,3 +84,8 @@ def secrets(state: ChampionsState, seat: str) -> list[str]:
     if not p.out and not tile_mates(state, p):
         out.append(health_line(p))
     return out
+
+
+def view_of(rules: ChampionsRules, state: ChampionsState, seat: str | None) -> dict[str, Any]:
+    """The public board (``None``), or a player's own sheet: hers, her tile-mates' living champions."""
+    return public_view(state) if seat is None else player_view(rules, state, seat)

@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 
 from sheets_gm.rulesets.champions.orders import PlayerOrders
-from sheets_gm.rulesets.champions.sheet import ChampionsSheet
+from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
 from sheets_gm.rulesets.champions.views import bag_line, health_line
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, sheet_of, sheet_spec
 from sheets_gm.sheets.tables import TypedRow

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from functools import cache
 
-from sheets_gm.rulesets.champions.sheet import ChampionsSheet
+from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
 from sheets_gm.rulesets.champions.state import ChampionsState
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_of
 from sheets_gm.sync.autoplay import type_bot_orders

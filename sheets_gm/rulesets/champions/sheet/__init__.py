@@ -1,0 +1,1 @@
+"""Champions' sheets: the adapter (what each tab shows and how typed cells become orders)."""
