@@ -26,18 +26,19 @@ from sheets_gm.rulesets.game import Game, GmPart, Simulation
 from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.bots import bot_kinds
 from sheets_gm.rulesets.winordie.cards import shipped_tables
+from sheets_gm.rulesets.winordie.check import check_orders
 from sheets_gm.rulesets.winordie.enums import Ending, Phase, ResolveMode
 from sheets_gm.rulesets.winordie.figures import WodTally, simulation_spec
-from sheets_gm.rulesets.winordie.gm import OPTIONS, Adjustment, apply_adjustment, events_from_options
+from sheets_gm.rulesets.winordie.gm import OPTIONS, Adjustment, apply_gm_event, events_from_options
 from sheets_gm.rulesets.winordie.orders import WodOrders, merge_orders, orders_from_json, orders_to_json
+from sheets_gm.rulesets.winordie.resolve import resolve_turn
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.setup import new_match, roll_first
-from sheets_gm.rulesets.winordie.sheet import WodSheet
+from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
 from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.rulesets.winordie.turn import resolve_window, start_of_turn
-from sheets_gm.rulesets.winordie.views import public_view, seat_view, secrets
+from sheets_gm.rulesets.winordie.views import secrets_of, view_of
 
 #: The most windows of one game with the default settings: two deployments, then at most 15 turns (the
 #: first player's fatigue reaches 8 at the end of her 8th turn), each reopened at most 7 times by reactions.
@@ -138,13 +139,12 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
 
     def check(self, state: WodState, orders: WodOrders, dice: TurnDice) -> list[Verdict]:
         """A verdict per row, reaction and placement, as resolving them in order would give."""
-        return resolve_window(self.rules, state, orders, dice).verdicts
+        return check_orders(self.rules, state, orders, dice)
 
     def resolve(self, state: WodState, orders: WodOrders, dice: TurnDice) -> Resolution[WodState]:
         """The window resolved; the acting player's rows refused or stopped by a reaction are ``unused`` (they wait on
         her sheet while her turn stays open)."""
-        result = resolve_window(self.rules, state, orders, dice)
-        return Resolution(result.state, result.events, {state.acting: result.unused} if result.unused else {})
+        return resolve_turn(self.rules, state, orders, dice)
 
     def outcome(self, state: WodState) -> Outcome | None:
         if not state.finished or state.winner is None:
@@ -159,18 +159,15 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
         """The public board (``None``) or a player's sheet: never the other player's hidden units. Between
         two turns it shows the acting player's start of turn done (her tokens recovered, mine income),
         as she plays from it."""
-        if state.phase is Phase.ACTIONS and not state.started:
-            state = state.copy()
-            start_of_turn(self.rules, state, [])
-        return public_view(state) if seat is None else seat_view(state, seat)
+        return view_of(self.rules, state, seat)
 
     def secrets(self, state: WodState, seat: str) -> list[str]:
         """Which unit each of the player's face-down tokens is."""
-        return secrets(state, seat)
+        return secrets_of(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: WodState, event: Adjustment) -> Resolution[WodState]:
-        new, events = apply_adjustment(self.rules, state, event)
+        new, events = apply_gm_event(self.rules, state, event)
         return Resolution(new, events)
 
 

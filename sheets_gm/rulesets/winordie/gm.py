@@ -95,7 +95,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     return out
 
 
-def apply_adjustment(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[WodState, list[Event]]:
+def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[WodState, list[Event]]:
     """The adjustment applied to a copy of ``state``, with its logged event; GmEventError if it does not fit."""
     if not adj.reason.strip():
         raise GmEventError("an adjustment needs a reason; it is written to the log")

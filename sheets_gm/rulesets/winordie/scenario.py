@@ -30,10 +30,10 @@ from sheets_gm.rulesets.winordie.cards import (
 )
 from sheets_gm.rulesets.winordie.enums import ActionKind, Phase, Side, Trigger
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders
+from sheets_gm.rulesets.winordie.resolve import play_window
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.state import Legion, Unit, WodState, reading_order
-from sheets_gm.rulesets.winordie.turn import resolve_window
 from sheets_gm.scenario.codec import ScenarioRun
 from sheets_gm.scenario.fields import Fields
 from sheets_gm.yamlio import LinedDict
@@ -88,7 +88,7 @@ class WodScenarioCodec:
             dice = TurnDice(SCENARIO_SEED, state.dice_turn(), turn.pins)
             rows = turn.actions
             for _ in range(len(rows) + 10):
-                result = resolve_window(rules, state, WodOrders({turn.player: rows}, (), turn.reactions), dice)
+                result = play_window(rules, state, WodOrders({turn.player: rows}, (), turn.reactions), dice)
                 state = result.state
                 events += result.events
                 refused |= {v.subject for v in result.verdicts if not v.accepted}

@@ -2,14 +2,16 @@
 face-down tokens (owner, hex, command tokens on them), terrain is the map, and every legion's
 tracks; a player's view adds her own units whatever their side (which unit each of her tokens
 is), her barrack and her used abilities. Nothing of the other player's hidden units (card, id,
-damage, enhancements) is in it. ``secrets`` lists, per player, which unit each of her face-down
+damage, enhancements) is in it. ``secrets_of`` lists, per player, which unit each of her face-down
 tokens is: the conformance test checks that no other view shows them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sheets_gm.rulesets.winordie.rules import identity
+from sheets_gm.rulesets.winordie.enums import Phase
+from sheets_gm.rulesets.winordie.resolve import start_of_turn
+from sheets_gm.rulesets.winordie.rules import WodRules, identity
 from sheets_gm.rulesets.winordie.state import Unit, WodState, reading_order
 
 
@@ -73,6 +75,15 @@ def seat_view(state: WodState, seat: str) -> dict[str, Any]:
     return view
 
 
-def secrets(state: WodState, seat: str) -> list[str]:
+def secrets_of(state: WodState, seat: str) -> list[str]:
     """Which unit each of ``seat``'s hidden units (deployed or not) is."""
     return [identity(u) for u in state.units if u.owner == seat and u.hidden]
+
+
+def view_of(rules: WodRules, state: WodState, seat: str | None) -> dict[str, Any]:
+    """The public board (``None``) or a player's sheet: never the other player's hidden units. Between two turns
+    it shows the acting player's start of turn done (her tokens recovered, mine income), as she plays from it."""
+    if state.phase is Phase.ACTIONS and not state.started:
+        state = state.copy()
+        start_of_turn(rules, state, [])
+    return public_view(state) if seat is None else seat_view(state, seat)

@@ -20,8 +20,8 @@ from sheets_gm.rulesets.winordie.gm import Adjustment
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
 from sheets_gm.rulesets.winordie.settings import WodSettings
-from sheets_gm.rulesets.winordie.sheet import WodSheet
-from sheets_gm.rulesets.winordie.sheet_draw import PENDING_LINES
+from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
+from sheets_gm.rulesets.winordie.sheet.draw import PENDING_LINES
 from sheets_gm.rulesets.winordie.state import Pending, Unit, WodState
 from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.layout import CellValue

@@ -16,8 +16,8 @@ from sheets_gm.engine.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.winordie.enums import Mode, Phase
 from sheets_gm.rulesets.winordie.orders import WodOrders, action_row
-from sheets_gm.rulesets.winordie.sheet_draw import draw_board, gm_panel, own_panel, tracks, unit_cells
-from sheets_gm.rulesets.winordie.sheet_read import (
+from sheets_gm.rulesets.winordie.sheet.draw import draw_board, gm_panel, own_panel, tracks, unit_cells
+from sheets_gm.rulesets.winordie.sheet.read import (
     ACTIONS,
     REACTIONS,
     SEAT,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.engine.ruleset import Resolution, Verdict
 from sheets_gm.rulesets.winordie.enums import (
     AbilityType,
     ActionKind,
@@ -66,8 +66,18 @@ class TurnResult:
         return bool(self.stopped_by)
 
 
-def resolve_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> TurnResult:
-    """Resolve the open window's orders on a copy of ``state`` (see the module notes)."""
+def resolve_turn(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> Resolution[WodState]:
+    """The open window resolved (``play_window``): the acting player's rows refused or stopped by a reaction are
+    ``unused`` (they wait on her sheet while her turn stays open), with a verdict per row, reaction and
+    placement."""
+    result = play_window(rules, state, orders, dice)
+    return Resolution(result.state, result.events, {state.acting: result.unused} if result.unused else {},
+                      result.verdicts)
+
+
+def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> TurnResult:
+    """Resolve the open window's orders on a copy of ``state`` (see the module notes), saying how far the acting
+    player's rows went before a reaction stopped them."""
     result = TurnResult(state.copy())
     new = result.state
     if new.phase is Phase.OVER:
