@@ -101,11 +101,11 @@ def measure(n: int, repeats: int) -> tuple[float, float, int]:
     dice = rules.dice(SEED, state)
     orders = rules.merge_orders({seat: bot.orders(state, seat, dice) for seat in ("coalition", "phyrexia")})
 
-    def adjudicate() -> CoalitionState:
+    def resolve_orders() -> CoalitionState:
         return rules.resolve(state, orders, TurnDice(SEED, state.turn, die_sides=None)).state
 
     def whole_turn() -> CoalitionState:
-        after = adjudicate()
+        after = resolve_orders()
         if after.phase is Phase.RESULTS:
             results = bot.orders(after, JUDGE, TurnDice(SEED, after.turn, die_sides=None))
             after = rules.resolve(after, CoalitionOrders(results=results.results),
@@ -113,7 +113,7 @@ def measure(n: int, repeats: int) -> tuple[float, float, int]:
         return after
 
     battles = len(whole_turn().announced)  # also the warm-up: the board's caches
-    return median_seconds(adjudicate, repeats), median_seconds(whole_turn, repeats), battles
+    return median_seconds(resolve_orders, repeats), median_seconds(whole_turn, repeats), battles
 
 
 if __name__ == "__main__":

@@ -9,12 +9,10 @@ runs the end of the turn). A turn without an open battle has no results window.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import (
     JUDGE,
     BoardKind,
@@ -30,14 +28,13 @@ from sheets_gm.engine.ruleset import (
     Verdict,
     Window,
 )
-from sheets_gm.rulesets.coalition.adjudicate import adjudicate
 from sheets_gm.rulesets.coalition.board import Board, load_board
 from sheets_gm.rulesets.coalition.bots import CoalitionBot
-from sheets_gm.rulesets.coalition.checks import check_orders
-from sheets_gm.rulesets.coalition.enums import EventKind, Phase, Side
+from sheets_gm.rulesets.coalition.check import check_orders
+from sheets_gm.rulesets.coalition.enums import Phase, Side
 from sheets_gm.rulesets.coalition.figures import CoalitionTally, simulation_spec
-from sheets_gm.rulesets.coalition.gm import OPTIONS, ORDER_SEATS, apply_adjustment, events_from_options
-from sheets_gm.rulesets.coalition.results import resolve_results
+from sheets_gm.rulesets.coalition.gm import OPTIONS, ORDER_SEATS, apply_gm_event, events_from_options
+from sheets_gm.rulesets.coalition.resolve import resolve_turn
 from sheets_gm.rulesets.coalition.scenario import CoalitionScenarioCodec
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.setup import (
@@ -45,8 +42,9 @@ from sheets_gm.rulesets.coalition.setup import (
     new_match,
     roster_from_yaml,
 )
-from sheets_gm.rulesets.coalition.sheet import CoalitionSheet
+from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.coalition.state import Adjustment, CoalitionOrders, CoalitionState
+from sheets_gm.rulesets.coalition.views import secrets_of, view_of
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
 
 
@@ -143,18 +141,7 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
 
     def resolve(self, state: CoalitionState, orders: CoalitionOrders, dice: TurnDice) -> Resolution[CoalitionState]:
         """Adjudicate movement (orders window), or apply the judge's results and end the turn (results window)."""
-        if state.phase is Phase.ORDERS:
-            new, events = adjudicate(self.board, self._settings, state, orders, dice)
-            return Resolution(new, events)
-        if state.phase is Phase.RESULTS:
-            return self._results(state, orders, dice)
-        return Resolution(replace(state), [])
-
-    def _results(self, state: CoalitionState, orders: CoalitionOrders, dice: TurnDice) -> Resolution[CoalitionState]:
-        new, events, refused = resolve_results(self.board, self._settings, state, orders.results, dice)
-        notes = [Event(state.turn, EventKind.RESULT, f"refused: {why}", {"refused": why}, audience=frozenset({JUDGE}))
-                 for why in refused]
-        return Resolution(new, notes + events)
+        return resolve_turn(self.board, self._settings, state, orders, dice)
 
     def outcome(self, state: CoalitionState) -> Outcome | None:
         if not state.finished:
@@ -168,16 +155,16 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
 
     def view(self, state: CoalitionState, seat: str | None) -> dict[str, Any]:
         """The whole state: the board is public; only orders are private, and they never enter the state."""
-        return state.to_json()
+        return view_of(state, seat)
 
     def secrets(self, state: CoalitionState, seat: str) -> list[str]:
         """None: a side's secrets are its orders, shown only in its own orders sheet."""
-        return []
+        return secrets_of(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: CoalitionState, event: Adjustment) -> Resolution[CoalitionState]:
         """The correction applied, logged with its reason; ValueError naming what does not fit."""
-        return apply_adjustment(self.board, self._settings, state, event)
+        return apply_gm_event(self.board, self._settings, state, event)
 
     # -- bots --------------------------------------------------------------------------------
 

@@ -54,7 +54,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     return events
 
 
-def apply_adjustment(board: Board, settings: CoalitionSettings, state: CoalitionState,
+def apply_gm_event(board: Board, settings: CoalitionSettings, state: CoalitionState,
                      event: Adjustment) -> Resolution[CoalitionState]:
     """The correction applied, logged with its reason; ValueError naming what does not fit."""
     new = state

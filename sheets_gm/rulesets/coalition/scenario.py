@@ -9,10 +9,10 @@ from typing import Any
 
 from sheets_gm.engine.dice import PinnedDieError, TurnDice
 from sheets_gm.engine.events import Event
-from sheets_gm.rulesets.coalition.adjudicate import adjudicate
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, board_from_planes, load_board
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode, Side
-from sheets_gm.rulesets.coalition.results import resolve_results
+from sheets_gm.rulesets.coalition.resolve.moves import resolve_orders
+from sheets_gm.rulesets.coalition.resolve.results import resolve_results
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.setup import army_from_fields
 from sheets_gm.rulesets.coalition.state import (
@@ -77,7 +77,7 @@ class CoalitionScenarioCodec:
                 raise fields.fail(line, f"turn {i + 1}: the round is already over ({state.winner})")
             dice = _dice(fields, line, state.turn, turn.dice)
             try:
-                state, more = adjudicate(board, settings, state, turn.orders, dice)
+                state, more = resolve_orders(board, settings, state, turn.orders, dice)
             except PinnedDieError as exc:
                 raise fields.fail(line, f"turn {i + 1}: {exc}") from None
             events += more

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from sheets_gm.engine.ruleset import JUDGE
-from sheets_gm.rulesets.coalition.checks import check_orders
+from sheets_gm.rulesets.coalition.check import check_orders
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase
 from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sheets_gm.rulesets.coalition.adjudicate import adjudicate
 from sheets_gm.rulesets.coalition.bots import stand_in_results
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_results, movement_results
 from sheets_gm.rulesets.coalition.game import CoalitionRuleset
+from sheets_gm.rulesets.coalition.resolve.moves import resolve_orders
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionOrders
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, board, dice, state
 
@@ -16,7 +16,7 @@ def test_a_turn_reads_as_the_forums_three_posts() -> None:
               army("Cy", "coalition", "7F"))
     orders = CoalitionOrders({"coalition": {"Ann": ArmyOrder(via=("3C",), to="4C", word="engage", target="Bo"),
                                             "Cy": ArmyOrder(to="9F")}})
-    after, _ = adjudicate(b, SETTINGS, s, orders, dice({"weather/Dominaria 4C": 3}))
+    after, _ = resolve_orders(b, SETTINGS, s, orders, dice({"weather/Dominaria 4C": 3}))
     assert battle_announcements(after, b) == ("Battle Announcements, turn 3\n\n"
                                               "Ann attacks Bo, Dominaria 4C, plains (Fog)")
     post = movement_results(after)
@@ -34,7 +34,7 @@ def test_a_turn_reads_as_the_forums_three_posts() -> None:
 def test_the_stand_in_judge_says_it_is_one() -> None:
     b = board()
     s = state(army("Ann", "coalition", "2C", rank=2), army("Bo", "phyrexia", "3C", rank=3))
-    after, _ = adjudicate(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
+    after, _ = resolve_orders(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
         to="3C", word="engage", target="Bo")}}), dice())
     results = stand_in_results(SETTINGS, after, dice())
     assert set(results) == {"Dominaria 3C"} and results["Dominaria 3C"].stand_in
@@ -47,7 +47,7 @@ def test_the_stand_in_judge_says_it_is_one() -> None:
 def test_the_log_names_every_die_and_draw_with_its_key() -> None:
     b = board()
     s = state(army("Ann", "coalition", "2B", rank=2), army("Bo", "phyrexia", "3C", rank=3))
-    _, events = adjudicate(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
+    _, events = resolve_orders(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
         to="3C", word="engage", target="Bo")}}), dice({"route/Ann": ["2C 3C"], "weather/Dominaria 3C": 2}))
     logged = [e for e in events if e.kind.value == "dice"]
     assert len(logged) == 1

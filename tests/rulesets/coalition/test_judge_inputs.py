@@ -4,10 +4,10 @@ separators; a winning raid with no kill warned; the judge's idle rows wait for t
 from __future__ import annotations
 
 from sheets_gm.engine.ruleset import JUDGE, Window
-from sheets_gm.rulesets.coalition.checks import describe_result
+from sheets_gm.rulesets.coalition.check import describe_result
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase
-from sheets_gm.rulesets.coalition.results import CheckedResult, check_result
-from sheets_gm.rulesets.coalition.sheet_rows import read_judge_rows
+from sheets_gm.rulesets.coalition.resolve.results import CheckedResult, check_result
+from sheets_gm.rulesets.coalition.sheet.read import read_judge_rows
 from sheets_gm.rulesets.coalition.state import Battle, BattleResult, CoalitionState
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.tables import TypedRow

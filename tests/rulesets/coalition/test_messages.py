@@ -8,12 +8,12 @@ import pytest
 from sheets_gm.engine.diff import first_difference
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.board import load_board
-from sheets_gm.rulesets.coalition.checks import describe
+from sheets_gm.rulesets.coalition.check import describe
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode, Side
 from sheets_gm.rulesets.coalition.forum import movement_results
 from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move, OrderLineError, Refusal, parse_forum_line, read_order
-from sheets_gm.rulesets.coalition.sheet_panels import panel
-from sheets_gm.rulesets.coalition.sheet_rows import read_army_row
+from sheets_gm.rulesets.coalition.sheet.panels import panel
+from sheets_gm.rulesets.coalition.sheet.read import read_army_row
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, CoalitionState, MoveReport
 from sheets_gm.sheets.tables import CellError, TypedRow
 from tests.rulesets.coalition.helpers import SETTINGS, army, board, state

@@ -16,9 +16,9 @@ from sheets_gm.rulesets.coalition.bots import side_orders, stand_in_results
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, Side, Terrain
 from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
-from sheets_gm.rulesets.coalition.sheet import CoalitionSheet
-from sheets_gm.rulesets.coalition.sheet_report import REPORT_ROWS
-from sheets_gm.rulesets.coalition.sheet_report import _cut as report_cut
+from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
+from sheets_gm.rulesets.coalition.sheet.report import REPORT_ROWS
+from sheets_gm.rulesets.coalition.sheet.report import _cut as report_cut
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders, CoalitionState
 from sheets_gm.rulesets.registry import TEMPLATES, bots_of, default_board_text, get_ruleset, sheet_of
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput

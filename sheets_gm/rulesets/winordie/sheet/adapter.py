@@ -1,7 +1,7 @@
 """The Win or Die sheet adapter: the generic sync's questions answered for this game.
 
-Layout: ``templates/winordie/sheet.yaml``. Reading rows and typing orders: ``sheet_read``.
-What is drawn (board, panel, status, shown cells): ``sheet_draw``, always from the engine's
+Layout: ``templates/winordie/sheet.yaml``. Reading rows and typing orders: ``sheet.read``.
+What is drawn (board, panel, status, shown cells): ``sheet.draw``, always from the engine's
 views, so the board is nobody's view and a panel is only its player's.
 """
 
@@ -78,12 +78,12 @@ class WodSheet:
 
     def read_orders(self, state: WodState, window: Window, seat: str,
                     rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[WodOrders]:
-        """Her deployment, actions or standing reactions (``sheet_read``)."""
+        """Her deployment, actions or standing reactions (``sheet.read``)."""
         return read_seat(self.ruleset.rules, state, window, seat, rows)
 
     def typed_cells(self, state: WodState, window: Window, seat: str,
                     orders: WodOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
-        """What she would type for ``orders`` (``sheet_read.typed_cells``)."""
+        """What she would type for ``orders`` (``sheet.read.typed_cells``)."""
         return typed_cells(window, seat, orders, self._slots(ACTIONS), self._slots(REACTIONS))
 
     def drawings(self, state: WodState) -> Sequence[BoardDrawing]:

@@ -90,7 +90,7 @@ class _Turn:
         self.new_battles.append(place)
 
 
-def adjudicate(board: Board, settings: CoalitionSettings, state: CoalitionState, orders: CoalitionOrders,
+def resolve_orders(board: Board, settings: CoalitionSettings, state: CoalitionState, orders: CoalitionOrders,
                dice: TurnDice) -> tuple[CoalitionState, list[Event]]:
     """The orders window resolved: movement, battles announced; the state waits for the judge's results
     (or, with no battle open, has already run the end of the turn in ``endturn``)."""
@@ -136,7 +136,7 @@ def adjudicate(board: Board, settings: CoalitionSettings, state: CoalitionState,
         announced=announced, movement=reports, turn_start={a.name: a.at for a in state.armies},
         fought=tuple(fought), heal_requests=heal, phase=Phase.RESULTS, outcomes=())
     if not any(b.announced for b in new.battles):
-        from sheets_gm.rulesets.coalition.endturn import end_turn  # the end of turn runs now: no judge window
+        from sheets_gm.rulesets.coalition.resolve.end_turn import end_turn  # the end of turn runs now: no judge window
         new, more = end_turn(board, settings, new)
         t.events.extend(more)
     return new, t.events

@@ -18,15 +18,15 @@ from sheets_gm.engine.ruleset import JUDGE, Outcome, Window
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import battle_title
-from sheets_gm.rulesets.coalition.sheet_board import PlaneDrawer
-from sheets_gm.rulesets.coalition.sheet_panels import panel, slots_text
-from sheets_gm.rulesets.coalition.sheet_report import report_drawing
-from sheets_gm.rulesets.coalition.sheet_rows import (
+from sheets_gm.rulesets.coalition.sheet.draw import PlaneDrawer
+from sheets_gm.rulesets.coalition.sheet.panels import panel, slots_text
+from sheets_gm.rulesets.coalition.sheet.read import (
     army_cells,
     judge_cells,
     read_judge_rows,
     read_side_rows,
 )
+from sheets_gm.rulesets.coalition.sheet.report import report_drawing
 from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState, rank_text
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
