@@ -44,7 +44,7 @@ from sheets_gm.rulesets.coalition.setup import (
 )
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.coalition.state import Adjustment, CoalitionOrders, CoalitionState
-from sheets_gm.rulesets.coalition.views import secrets_of, view_of
+from sheets_gm.rulesets.coalition.views import view_of
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
 
 
@@ -157,9 +157,6 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
         """The whole state: the board is public; only orders are private, and they never enter the state."""
         return view_of(state, seat)
 
-    def secrets(self, state: CoalitionState, seat: str) -> list[str]:
-        """None: a side's secrets are its orders, shown only in its own orders sheet."""
-        return secrets_of(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: CoalitionState, event: Adjustment) -> Resolution[CoalitionState]:

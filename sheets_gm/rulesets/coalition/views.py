@@ -11,8 +11,3 @@ from sheets_gm.rulesets.coalition.state import CoalitionState
 def view_of(state: CoalitionState, seat: str | None) -> dict[str, Any]:
     """The whole state, for a side, the judge (``seat``) and the public board (``None``) alike."""
     return state.to_json()
-
-
-def secrets_of(state: CoalitionState, seat: str) -> list[str]:
-    """None: nothing in the state is a side's own."""
-    return []

@@ -46,7 +46,7 @@ from sheets_gm.rulesets.gvg.state import (
     orders_from_json,
     orders_to_json,
 )
-from sheets_gm.rulesets.gvg.views import secrets_of, view_of
+from sheets_gm.rulesets.gvg.views import view_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +182,6 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         """Everything: GvG hides orders until they resolve, never the board."""
         return view_of(state, seat)
 
-    def secrets(self, state: GvgState, seat: str) -> list[str]:
-        """None: a team's only secret is its orders, which never enter the state."""
-        return secrets_of(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: GvgState, event: GmEvent) -> Resolution[GvgState]:

@@ -11,8 +11,3 @@ from sheets_gm.rulesets.gvg.state import GvgState
 def view_of(state: GvgState, seat: str | None) -> dict[str, Any]:
     """The whole state, for a team (``seat``) and for the public board (``None``) alike."""
     return state.to_json()
-
-
-def secrets_of(state: GvgState, seat: str) -> list[str]:
-    """None: nothing in the state is a team's own."""
-    return []

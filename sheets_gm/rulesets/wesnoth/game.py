@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
@@ -26,9 +27,10 @@ from sheets_gm.engine.settings import SettingError
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
 from sheets_gm.rulesets.wesnoth.board import WesnothBoard
 from sheets_gm.rulesets.wesnoth.bots import RandomBot, SkirmisherBot
+from sheets_gm.rulesets.wesnoth.check import check_orders
 from sheets_gm.rulesets.wesnoth.commands import COMMANDS
 from sheets_gm.rulesets.wesnoth.figures import WesnothTally, simulation_spec
-from sheets_gm.rulesets.wesnoth.gm import GM_OPTIONS, Adjustment, apply_adjustment, events_from_options
+from sheets_gm.rulesets.wesnoth.gm import GM_OPTIONS, Adjustment, apply_gm_event, events_from_options
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
 from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
@@ -36,10 +38,11 @@ from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
 from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, new_match
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
+from sheets_gm.rulesets.wesnoth.views import view_of
 
 if TYPE_CHECKING:
     from sheets_gm.rulesets.wesnoth.scenario import WesnothScenarioCodec
-    from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
+    from sheets_gm.rulesets.wesnoth.sheet.adapter import WesnothSheet
 
 #: A roster faction that the match's seed deals (simulations play every pairing this way).
 RANDOM_FACTION = "random"
@@ -149,13 +152,13 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
 
     def check(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
         """A verdict per part of every row, each row checked on the board as the rows before it leave it."""
-        return resolve_turn(self.rules, state, orders, dice)[2]
+        return check_orders(self.rules, state, orders, dice)
 
     def resolve(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> Resolution[WesnothState]:
         """The rows resolved in order. A unit's row that was refused whole, and a recruit row refused, are
         ``unused``: they stay typed, with why, for her to correct (in a step) or to see (at End turn)."""
-        new, events, verdicts = resolve_turn(self.rules, state, orders, dice)
-        return Resolution(new, events, refused_rows(orders, verdicts))
+        resolution = resolve_turn(self.rules, state, orders, dice)
+        return replace(resolution, unused=refused_rows(orders, resolution.verdicts))
 
     def outcome(self, state: WesnothState) -> Outcome | None:
         if not state.finished:
@@ -167,11 +170,11 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
 
     def view(self, state: WesnothState, seat: str | None) -> dict[str, Any]:
         """Everything: the board game hides nothing but the orders not yet resolved."""
-        return state.to_json()
+        return view_of(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: WesnothState, event: Adjustment) -> Resolution[WesnothState]:
-        new, events = apply_adjustment(self.rules, state, event)
+        new, events = apply_gm_event(self.rules, state, event)
         return Resolution(new, events)
 
 def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, dict[str, str]]:
@@ -190,7 +193,7 @@ def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, d
     ...                         Verdict("Ann", "Ann-L", "recruit", False, "Thief costs 3 gold; Ann has 2")])
     {'Ann': {'Recruit 2': 'recruit: Thief costs 3 gold; Ann has 2'}}
     """
-    from sheets_gm.rulesets.wesnoth.sheet_read import recruit_row
+    from sheets_gm.rulesets.wesnoth.sheet.read import recruit_row
 
     rows = {r.unit: r for r in orders.rows}
     found: dict[tuple[str, str], list[Verdict]] = {}
@@ -225,7 +228,7 @@ def bot_kinds(ruleset: WesnothRuleset) -> Mapping[str, BotKind]:
 def _sheet(ruleset: WesnothRuleset) -> WesnothSheet:
     """The sheets: a row per unit with its Go box, the leader's recruits, End turn; the hex board and the Units
     tab (imported here: the adapter's module reads ``refused_rows`` from this one)."""
-    from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
+    from sheets_gm.rulesets.wesnoth.sheet.adapter import WesnothSheet
 
     return WesnothSheet(ruleset)
 

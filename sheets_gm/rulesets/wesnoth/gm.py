@@ -59,7 +59,7 @@ def events_from_options(values: Mapping[str, Sequence[str]], reason: str) -> lis
     return out
 
 
-def apply_adjustment(rules: WesnothRules, state: WesnothState, event: Adjustment) -> tuple[WesnothState, list[Event]]:
+def apply_gm_event(rules: WesnothRules, state: WesnothState, event: Adjustment) -> tuple[WesnothState, list[Event]]:
     """The state with the correction made, and its log line; GmEventError if it does not fit."""
     note = f" ({event.reason})" if event.reason else ""
     if event.what == "gold":

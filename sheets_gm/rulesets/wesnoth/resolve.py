@@ -12,7 +12,7 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.engine.ruleset import Resolution, Verdict
 from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.combat import best_attack, damage, hit_score
 from sheets_gm.rulesets.wesnoth.events import EventKind
@@ -525,9 +525,9 @@ class TurnResolver:
 
 
 def resolve_turn(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: TurnDice
-                 ) -> tuple[WesnothState, list[Event], list[Verdict]]:
+                 ) -> Resolution[WesnothState]:
     """The rows resolved in order (and the turn ended if ``orders.end_turn``): the new state, the events
-    and a verdict per part of every row."""
+    and a verdict per part of every row (``Resolution.verdicts``)."""
     work = TurnResolver(rules, state, dice)
     work.run(orders)
-    return work.state(), work.events, work.verdicts
+    return Resolution(work.state(), work.events, verdicts=work.verdicts)

@@ -72,9 +72,10 @@ class WesnothScenarioCodec:
             steps = ([TurnOrders(acting, (row,), False) for row in turn.orders.rows] + [TurnOrders(acting)]
                      if settings.resolve is ResolveMode.STEP else [TurnOrders(acting, turn.orders.rows)])
             for step in steps:
-                state, new_events, verdicts = resolve_turn(rules, state, step, dice)
-                events += new_events
-                refused += [v.subject for v in verdicts if not v.accepted]
+                resolution = resolve_turn(rules, state, step, dice)
+                state = resolution.state
+                events += resolution.events
+                refused += [v.subject for v in resolution.verdicts if not v.accepted]
             unused += [f"turn {dice.turn} {k}" for k in dice.unused_pins()]
         return ScenarioRun(events, _compare(fields, rules, state, expect, refused), unused)
 

@@ -21,9 +21,9 @@ from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
 from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
-from sheets_gm.rulesets.wesnoth.sheet import WesnothSheet
-from sheets_gm.rulesets.wesnoth.sheet_board import MAP_TOP, UNITS_TAB, hex_rows
-from sheets_gm.rulesets.wesnoth.sheet_read import SEAT, STANDING, UNITS, standing_row
+from sheets_gm.rulesets.wesnoth.sheet.adapter import WesnothSheet
+from sheets_gm.rulesets.wesnoth.sheet.draw import MAP_TOP, UNITS_TAB, hex_rows
+from sheets_gm.rulesets.wesnoth.sheet.read import SEAT, STANDING, UNITS, standing_row
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.google import GoogleSheetBackend

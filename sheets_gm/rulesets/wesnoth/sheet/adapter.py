@@ -1,7 +1,7 @@
 """The Wesnoth sheet adapter: the generic sync's questions answered for this game.
 
-Layout: ``templates/wesnoth/sheet.yaml``. Reading rows and typing orders: ``sheet_read``. The
-public tabs (the hex board, the Units tab): ``sheet_board``. Here: which rows each table holds,
+Layout: ``templates/wesnoth/sheet.yaml``. Reading rows and typing orders: ``sheet.read``. The
+public tabs (the hex board, the Units tab): ``sheet.draw``. Here: which rows each table holds,
 what sheets-gm shows in them, the status line and each player's View panel. The game hides
 nothing but the orders not yet resolved, so every tab is drawn from the state itself.
 """
@@ -20,8 +20,8 @@ from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode
-from sheets_gm.rulesets.wesnoth.sheet_board import BoardDrawer
-from sheets_gm.rulesets.wesnoth.sheet_read import (
+from sheets_gm.rulesets.wesnoth.sheet.draw import BoardDrawer
+from sheets_gm.rulesets.wesnoth.sheet.read import (
     RECRUIT,
     RECRUIT_ROWS,
     SEAT,
@@ -152,12 +152,12 @@ class WesnothSheet:
     # -- orders ---------------------------------------------------------------------------------
     def read_orders(self, state: WesnothState, window: Window, seat: str,
                     rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[TurnOrders]:
-        """Her rows for her turn (``sheet_read``)."""
+        """Her rows for her turn (``sheet.read``)."""
         return read_seat(self.ruleset.rules, state, window, seat, rows)
 
     def typed_cells(self, state: WesnothState, window: Window, seat: str,
                     orders: TurnOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
-        """What she would type for ``orders`` (``sheet_read.typed_cells``)."""
+        """What she would type for ``orders`` (``sheet.read.typed_cells``)."""
         return typed_cells(window, seat, orders, self._recruit_rows(state, seat))
 
     # -- the public tabs ------------------------------------------------------------------------
