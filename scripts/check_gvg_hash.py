@@ -18,10 +18,11 @@ from pathlib import Path
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, play_match
+from sheets_gm.rulesets.gvg.orders import TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import standard_match
-from sheets_gm.rulesets.gvg.state import GvgState, TurnOrders
+from sheets_gm.rulesets.gvg.state import GvgState
 
 DEFAULT_MAP = Path(__file__).resolve().parent.parent / "templates" / "gvg" / "map.txt"
 

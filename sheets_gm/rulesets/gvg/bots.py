@@ -34,6 +34,7 @@ from sheets_gm.engine.grid import Coord, Neighbourhood, sorted_reading_order
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind, Terrain
+from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import (
     GvgRules,
@@ -43,7 +44,7 @@ from sheets_gm.rulesets.gvg.rules import (
     skill_active,
 )
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.state import GvgState, Player, PlayerOrder, Structure, TurnOrders
+from sheets_gm.rulesets.gvg.state import GvgState, Player, Structure
 
 _T = TypeVar("_T")
 _FAR = 1 << 30  # farther than any path

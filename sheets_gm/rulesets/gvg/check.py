@@ -14,6 +14,7 @@ from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.ruleset import Verdict as SeatVerdict
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, Verdict
+from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import (
     GvgRules,
     Reach,
@@ -23,7 +24,7 @@ from sheets_gm.rulesets.gvg.rules import (
     tile_name,
 )
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.state import GvgState, Player, PlayerOrder, TurnOrders
+from sheets_gm.rulesets.gvg.state import GvgState, Player
 
 # Python 3.11 reads a member such as ``Verdict.ACCEPTED`` off its class through EnumType's
 # ``__getattr__`` hook, about 0.1 µs each; the per-order code below reads these constants.

@@ -31,21 +31,14 @@ from sheets_gm.rulesets.gvg.check import check_orders, verdicts_of
 from sheets_gm.rulesets.gvg.figures import GvgTally, simulation_spec
 from sheets_gm.rulesets.gvg.gm import OPTIONS, apply_gm_event, events_from_options
 from sheets_gm.rulesets.gvg.legacy import GvgLegacy
+from sheets_gm.rulesets.gvg.orders import TurnOrders, orders_from_json, orders_to_json
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match, standard_roster
 from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
-from sheets_gm.rulesets.gvg.state import (
-    GmEvent,
-    GvgState,
-    TurnOrders,
-    gm_event_from_json,
-    gm_event_to_json,
-    orders_from_json,
-    orders_to_json,
-)
+from sheets_gm.rulesets.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
 from sheets_gm.rulesets.gvg.views import view_of
 
 

@@ -23,9 +23,10 @@ from typing import Any
 
 from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
+from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders, orders_to_json
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells, parse_order_cells, parse_turn
-from sheets_gm.rulesets.gvg.state import GvgState, PlayerOrder, TurnOrders, orders_to_json
+from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.sync.legacy.hooks import CarriedOrders, LegacyError, RawCells, UpgradedMatch
 
 OLD_KEYS = ("ruleset", "turn", "state", "seed", "seed_hash", "settings", "map", "log_rows", "deadline", "teams",

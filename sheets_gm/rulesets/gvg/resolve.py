@@ -20,9 +20,10 @@ from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.battle import Contribution, Side, decide
 from sheets_gm.rulesets.gvg.check import CheckedOrders, check_orders, verdicts_of
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Outcome, Role, Skill, Status, StructureKind
+from sheets_gm.rulesets.gvg.orders import TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules, Reach, carried_tree
 from sheets_gm.rulesets.gvg.settings import OwnTreePickup, TurnLimitRule
-from sheets_gm.rulesets.gvg.state import Boss, GvgState, Player, Structure, TurnOrders
+from sheets_gm.rulesets.gvg.state import Boss, GvgState, Player, Structure
 
 # Python 3.11 reads a member such as ``Status.ACTIVE`` off its class through EnumType's
 # ``__getattr__`` hook, about 0.1 µs each; the per-player loops below read these constants.

@@ -14,21 +14,12 @@ from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind
 from sheets_gm.rulesets.gvg.gm import GmEventError, apply_gm_event
+from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterError, check_team_names, fresh_structures, fresh_trees
-from sheets_gm.rulesets.gvg.state import (
-    Adjustment,
-    ArcheryDuel,
-    Boss,
-    GmEvent,
-    GvgState,
-    Player,
-    PlayerOrder,
-    Tree,
-    TurnOrders,
-)
+from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, Boss, GmEvent, GvgState, Player, Tree
 from sheets_gm.scenario.codec import ScenarioRun
 from sheets_gm.scenario.fields import Fields
 from sheets_gm.yamlio import LinedDict

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_gm.engine.ruleset import Resolution
-from sheets_gm.rulesets.wesnoth.events import EventKind
+from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 

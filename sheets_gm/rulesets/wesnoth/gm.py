@@ -9,7 +9,7 @@ from typing import Any
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.ruleset import GmOption
-from sheets_gm.rulesets.wesnoth.events import EventKind
+from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 

@@ -15,7 +15,7 @@ from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.ruleset import Resolution, Verdict
 from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.combat import best_attack, damage, hit_score
-from sheets_gm.rulesets.wesnoth.events import EventKind
+from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules

@@ -19,11 +19,12 @@ from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.check import CheckedOrders, OrderCheck, check_orders
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Role, Skill, Status, Verdict
 from sheets_gm.rulesets.gvg.gm import GmEventError, apply_gm_event
+from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.resolve import MatchOverError, resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match
-from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState, PlayerOrder, TurnOrders
+from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState
 from sheets_gm.scenario.fields import ScenarioError
 from sheets_gm.scenario.runner import run_file
 from sheets_gm.yamlio import YamlError

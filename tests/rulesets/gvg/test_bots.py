@@ -24,10 +24,11 @@ from sheets_gm.rulesets.gvg.bots import (
 )
 from sheets_gm.rulesets.gvg.check import check_orders
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Skill, Status
+from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
-from sheets_gm.rulesets.gvg.state import Boss, GvgState, Player, PlayerOrder, TurnOrders
+from sheets_gm.rulesets.gvg.state import Boss, GvgState, Player
 from tests.paths import GVG_MAP
 
 BOARD = GvgMap.from_text(GVG_MAP.read_text())

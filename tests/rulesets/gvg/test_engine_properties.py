@@ -11,11 +11,12 @@ from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
 from sheets_gm.rulesets.gvg.enums import EventKind, Status
+from sheets_gm.rulesets.gvg.orders import TurnOrders
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
-from sheets_gm.rulesets.gvg.state import GvgState, TurnOrders
+from sheets_gm.rulesets.gvg.state import GvgState
 from tests.paths import GVG_MAP
 
 BOARD = GvgMap.from_text(GVG_MAP.read_text())

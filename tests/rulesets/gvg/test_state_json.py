@@ -12,11 +12,12 @@ from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.enums import Role, Skill, Status, StructureKind
 from sheets_gm.rulesets.gvg.gm import apply_gm_event
+from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
-from sheets_gm.rulesets.gvg.state import Adjustment, Boss, GvgState, PlayerOrder, Tree, TurnOrders
+from sheets_gm.rulesets.gvg.state import Adjustment, Boss, GvgState, Tree
 from tests.paths import GVG_MAP
 
 MAP_PATH = GVG_MAP

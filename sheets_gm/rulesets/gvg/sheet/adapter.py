@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Outcome, Window
 from sheets_gm.rulesets.gvg.enums import Skill
+from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.sheet.draw import (
     GvgLook,
@@ -26,7 +27,7 @@ from sheets_gm.rulesets.gvg.sheet.draw import (
     status_line,
 )
 from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells, parse_order_cells
-from sheets_gm.rulesets.gvg.state import GvgState, PlayerOrder, TurnOrders
+from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from sheets_gm.engine.grid import Coord, CoordError
 from sheets_gm.rulesets.gvg.enums import Action, Skill
-from sheets_gm.rulesets.gvg.state import PlayerOrder
+from sheets_gm.rulesets.gvg.orders import PlayerOrder
 from sheets_gm.sheets.layout import CellValue
 
 MAX_SHOWN = 40  # characters of a player's text echoed back in a message
