@@ -1,0 +1,59 @@
+"""Resolving one GvG turn: a pure function from (state, orders, dice) to (new state, log).
+
+Order of a turn (rulings/gvg.md): command skills → scheduled events (halftime, boss) →
+movement (simultaneous) → action phase (every tile at once) → knock-down bookkeeping →
+win check. The input state is never changed.
+
+One module per phase: ``commands``, ``schedule``, ``movement``, the action phase's ``tiles`` (with
+``battles``, ``neutral`` objectives, ``pickups`` and what fights share in ``combat``), then ``upkeep``; the
+turn being resolved is a ``turn.Turn`` passed to each.
+"""
+
+from __future__ import annotations
+
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets.gvg.check import check_orders, verdicts_of
+from sheets_gm.rulesets.gvg.enums import EventKind
+from sheets_gm.rulesets.gvg.orders import TurnOrders
+from sheets_gm.rulesets.gvg.resolve.commands import command_phase
+from sheets_gm.rulesets.gvg.resolve.movement import carrier_home, movement_phase
+from sheets_gm.rulesets.gvg.resolve.schedule import scheduled_events
+from sheets_gm.rulesets.gvg.resolve.tiles import action_phase
+from sheets_gm.rulesets.gvg.resolve.turn import Turn
+from sheets_gm.rulesets.gvg.resolve.upkeep import bookkeeping, turn_limit
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.state import GvgState
+
+
+class MatchOverError(ValueError):
+    """A turn was asked of a match that has already ended."""
+
+
+def resolve_turn(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> Resolution[GvgState]:
+    """Resolve ``state.turn`` with ``orders`` (checked first; refused orders are logged, not used): the new state,
+    the log, and a verdict per order part (``Resolution.verdicts``); the dice keep every die rolled."""
+    if state.finished:
+        raise MatchOverError(f"the match ended on turn {state.turn}; there is no turn to resolve")
+    if dice.turn != state.turn:
+        raise ValueError(f"dice are for turn {dice.turn} but the state is at turn {state.turn}")
+    checked = check_orders(rules, state, orders, dice)
+    work = Turn(rules, state.copy(), checked, dice)
+    _run(work)
+    return Resolution(work.state, work.events, verdicts=verdicts_of(state, checked))
+
+
+def _run(work: Turn) -> None:
+    for check in work.checked.rejected:
+        work.log(EventKind.ORDER_REJECTED, f"{check.subject}: {check.part} refused — {check.message}.",
+                 subject=check.subject, part=check.part, verdict=check.verdict.value)
+    command_phase(work)
+    scheduled_events(work)
+    movement_phase(work)
+    if carrier_home(work):
+        return
+    action_phase(work)
+    bookkeeping(work)
+    turn_limit(work)
+    if not work.state.finished:
+        work.state.turn += 1

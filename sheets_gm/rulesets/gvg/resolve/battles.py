@@ -1,0 +1,108 @@
+"""Fights between the teams: a structure attacked and defended, and an open battle on a tile."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.words import counted
+from sheets_gm.rulesets.gvg.battle import Side, decide
+from sheets_gm.rulesets.gvg.enums import EventKind, Outcome, Skill
+from sheets_gm.rulesets.gvg.resolve.combat import carrier_bonus, carrier_teams_on, contribution, knock, tank_bonus
+from sheets_gm.rulesets.gvg.resolve.turn import _ATTACKERS_WIN, _BULWARK, _DPS, _FISH, Turn
+from sheets_gm.rulesets.gvg.rules import carried_tree
+from sheets_gm.rulesets.gvg.state import Player, Structure
+
+
+def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> None:
+    """Attackers against a standing structure and its defenders: the structure's own defence roll, skills and bonuses,
+    then a win knocks the defenders down and damages or destroys it."""
+    s, x = work.s, structure.team
+    tile = structure.at
+    attackers = [p for p in people if p.team != x]
+    defenders = [p for p in people if p.team == x]
+    if not any(work.rolls(p) for p in attackers):
+        return
+    y = 1 - x
+    name, where = structure.kind.value, work.structure_words(structure)  # "bulwark", "red's bulwark on E4"
+    carriers = carrier_teams_on(work, people)
+    dps = [("DPS", s.dps_bonus)]
+    attack = Side(y, f"{work.team(y)} attacking")
+    for p in attackers:
+        bonus = (dps if p.role is _DPS else []) + tank_bonus(work, p, y in carriers)
+        attack.contributions.append(contribution(work, p, bonus))
+    skill = Skill.BULWARK_DAMAGE if structure.kind is _BULWARK else Skill.FISH_DAMAGE
+    if skill in work.active[y]:
+        attack.flat.append((skill.display, s.skill_damage_bonus))
+    carrier_bonus(work, attack, carriers)
+    defence = Side(x, f"{work.team(x)}'s {name}")
+    key = f"defense/{tile.label}"
+    defence.flat.append((f"{name} die {key}", work.dice.d6(key)))
+    if structure.kind is _FISH:
+        tier = s.fish_tier(work.destroyed_bulwarks[x])
+        if tier:
+            defence.flat.append((f"fish tier, {counted(work.destroyed_bulwarks[x], 'bulwark')} down", tier))
+    for p in defenders:
+        defence.contributions.append(contribution(work, p, tank_bonus(work, p, True)))
+    carrier_bonus(work, defence, carriers)
+    # An attack with a carrier (and none among the defenders) wins ties; otherwise defenders do,
+    # and an empty structure falls on a tie.
+    carrier_attack = y in carriers and x not in carriers
+    tie = Outcome.DEFENDERS_WIN if defenders and not carrier_attack else _ATTACKERS_WIN
+    outcome = decide(attack, defence, tie)
+    kind = "PvP" if defenders else "PvE"
+    verdict = "the attack succeeds" if outcome is _ATTACKERS_WIN else f"the {name} holds"
+    work.log(EventKind.BATTLE,
+             lambda: f"Battle for {where} ({kind}): {attack.describe()}; {defence.describe()}. "
+                     f"{attack.total} vs {defence.total}: {verdict}.",
+             tile=tile.label, kind=name, structure=structure.key, pvp=bool(defenders),
+             sides=[attack, defence], outcome=outcome.value,
+             winner=work.team(y if outcome is _ATTACKERS_WIN else x))
+    if outcome is _ATTACKERS_WIN:
+        structure.hp -= 1
+        work.log(EventKind.STRUCTURE_DAMAGED,
+                 f"{work.team(x)}'s {name} on {tile.label} loses 1 HP ({structure.hp} left).",
+                 structure=structure.key, hp=structure.hp)
+        if structure.destroyed:
+            work.log(EventKind.STRUCTURE_DESTROYED,
+                     f"{work.team(x)}'s {name} on {tile.label} is destroyed.",
+                     structure=structure.key)
+            for p in defenders:
+                knock(work, p, tile, f"{where} fell")
+        elif x in carriers:
+            # The carrier's side lost the battle: the carrier falls even though the structure stands.
+            for p in defenders:
+                if carried_tree(work.state, p.name) is not None:
+                    knock(work, p, tile, "the tree's defence lost")
+    else:
+        for p in attackers:
+            knock(work, p, tile, f"{where} held")
+
+
+def open_battle(work: Turn, tile: Coord, people: list[Player], where: str) -> int | None:
+    """Fight between the two teams on a tile; returns the winning team, None on a stalemate."""
+    if not any(work.rolls(p) for p in people):
+        return None
+    carriers = carrier_teams_on(work, people)
+    sides = [Side(team, work.team(team)) for team in (0, 1)]
+    for p in people:
+        bonus = [("DPS", work.s.dps_bonus)] if p.role is _DPS else []
+        bonus += tank_bonus(work, p, p.team in carriers)
+        sides[p.team].contributions.append(contribution(work, p, bonus))
+    for side in sides:
+        carrier_bonus(work, side, carriers)
+    # No carrier, or one on each side: a tie favours nobody; else it goes to the carrier's side.
+    one_carrier = _ATTACKERS_WIN if 0 in carriers else Outcome.DEFENDERS_WIN
+    tie = Outcome.STALEMATE if len(carriers) != 1 else one_carrier
+    outcome = decide(sides[0], sides[1], tie)
+    winner = {_ATTACKERS_WIN: 0, Outcome.DEFENDERS_WIN: 1}.get(outcome)
+    place = f"{tile.label} {where}".strip()
+    result = "stalemate, nobody falls" if winner is None else f"{work.team(winner)} wins"
+    work.log(EventKind.BATTLE,
+             lambda: f"Battle on {place}: {sides[0].describe()}; {sides[1].describe()}. "
+                     f"{sides[0].total} vs {sides[1].total}: {result}.",
+             tile=tile.label, kind="open", pvp=True, sides=sides,
+             outcome=outcome.value, winner=None if winner is None else work.team(winner))
+    if winner is not None:
+        for p in people:
+            if p.team != winner:
+                knock(work, p, tile, f"lost the battle on {tile.label}")
+    return winner

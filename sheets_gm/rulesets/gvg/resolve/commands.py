@@ -1,0 +1,29 @@
+"""The command phase: each captain's command skills, paid and put in force for the turn."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.words import counted
+from sheets_gm.rulesets.gvg.enums import EventKind, Skill
+from sheets_gm.rulesets.gvg.resolve.turn import Turn
+
+
+def command_phase(work: Turn) -> None:
+    """Each captain's accepted skills paid for and logged, then the skills in force this turn (activated within their
+    duration)."""
+    st = work.state
+    for team, skills in enumerate(work.checked.accepted.skills):
+        for skill in skills:
+            cost = work.s.cost(skill)
+            st.coins[team] -= cost
+            st.cooldowns[team][skill] = work.turn
+            extra = ""
+            if skill is Skill.BALLISTA:
+                st.ballista[team] += work.s.ballista_charges
+                extra = f"; {counted(st.ballista[team], 'ballista charge')}"
+            work.log(EventKind.SKILL_ACTIVATED,
+                     f"{work.team(team)} activates {skill.display} for {counted(cost, 'coin')}; "
+                     f"{st.coins[team]} left{extra}.",
+                     team=work.team(team), skill=skill.value, cost=cost, coins_left=st.coins[team])
+    duration = work.s.skill_duration
+    for team in (0, 1):
+        work.active[team] = {k for k, last in st.cooldowns[team].items() if last <= work.turn < last + duration}

@@ -1,0 +1,75 @@
+"""The action phase: every tile where something can happen, resolved in reading order."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets.gvg.enums import Skill
+from sheets_gm.rulesets.gvg.resolve.battles import open_battle, structure_battle
+from sheets_gm.rulesets.gvg.resolve.neutral import boss_fight, jungle
+from sheets_gm.rulesets.gvg.resolve.pickups import pickups
+from sheets_gm.rulesets.gvg.resolve.turn import _ACTIVE, _BUFF, _BULWARK, _FISH, _HEALER, _PICKUP, Turn
+from sheets_gm.rulesets.gvg.resolve.upkeep import revives
+from sheets_gm.rulesets.gvg.state import Player, Structure
+
+
+def action_phase(work: Turn) -> None:
+    """Every tile with players on it resolved in reading order, after the healers' buff reach and the destroyed
+    bulwarks are counted; then the revives."""
+    st = work.state
+    mode = work.s.movement
+    present: dict[Coord, list[Player]] = defaultdict(list)
+    work.buff_reach = [[], []]
+    for p in st.players:
+        if p.status is _ACTIVE:
+            present[p.at].append(p)
+            if p.role is _HEALER and work.action(p) is _BUFF and work.can_act(p):  # accepted: healers only
+                work.buff_reach[p.team].append(work.board.reach_of(p.at, mode))
+    work.destroyed_bulwarks = [0, 0]
+    for structure in st.structures.values():
+        if structure.kind is _BULWARK and structure.destroyed:
+            work.destroyed_bulwarks[structure.team] += 1
+    for tile in sorted(present, key=lambda c: (c.row, c.col)):
+        resolve_tile(work, tile, present[tile])
+    revives(work)
+
+
+def resolve_tile(work: Turn, tile: Coord, people: list[Player]) -> None:
+    """One tile's action phase: a fight over its structure or an open battle, the jungle, the boss, then the pickups."""
+    structure = work.state.structures.get(tile)
+    st = work.state
+    team = people[0].team
+    if ((structure is None or structure.team == team or structure.destroyed)
+            and tile not in st.jungle and (st.boss is None or st.boss.at != tile)
+            and all(p.team == team and work.action(p) is not _PICKUP for p in people)):
+        return  # one team alone, nothing to attack, take or pick up: nothing can happen
+    winner: int | None = None
+    contested = len({p.team for p in people}) == 2
+    if structure is not None and not structure.destroyed:
+        reason = structure_closed(work, structure)
+        if reason is None:
+            structure_battle(work, structure, people)
+            pickups(work, tile, people)  # a tree may lie on a standing structure's tile
+            return
+        if contested:
+            where = f"at {work.team(structure.team)}'s {structure.kind.value} ({reason})"
+            winner = open_battle(work, tile, people, where)
+    elif contested:
+        winner = open_battle(work, tile, people, "")
+    if tile in work.state.jungle:
+        jungle(work, tile, people, contested, winner)
+    if work.state.boss is not None and work.state.boss.at == tile:
+        boss_fight(work, tile, people)
+    pickups(work, tile, people)
+
+
+def structure_closed(work: Turn, structure: Structure) -> str | None:
+    """Why a standing structure cannot be attacked this turn, or None if it can."""
+    x = structure.team
+    if Skill.CITY_PROTECTION in work.active[x]:
+        return f"{work.team(x)}'s City Protection"
+    if (structure.kind is _FISH and work.board.bulwarks[x]
+            and work.destroyed_bulwarks[x] == 0):
+        return "the fish is locked until one of its team's bulwarks falls"
+    return None

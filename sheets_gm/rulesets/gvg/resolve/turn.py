@@ -1,0 +1,93 @@
+"""The working copy of one GvG turn's resolution, which ``resolve_turn`` makes and passes to each phase.
+
+It holds the state being changed (a copy: the input is never touched), the checked orders, the dice,
+the log written so far and what the phases tell each other: the skills in force, who was knocked down
+or revived, the healers' buff reach and the destroyed bulwarks. The small helpers every phase uses
+(the log, a team's name, a player's action) are its methods; the phases are functions of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets.gvg.board import GvgMap
+from sheets_gm.rulesets.gvg.check import CheckedOrders
+from sheets_gm.rulesets.gvg.enums import Action, EventKind, Outcome, Role, Skill, Status, StructureKind
+from sheets_gm.rulesets.gvg.orders import PlayerOrder
+from sheets_gm.rulesets.gvg.rules import GvgRules
+from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.state import GvgState, Player, Structure
+
+# Python 3.11 reads a member such as ``Status.ACTIVE`` off its class through EnumType's
+# ``__getattr__`` hook, about 0.1 µs each; the per-player loops below read these constants.
+_ACT = Action.ACT
+_BUFF = Action.BUFF
+_REVIVE = Action.REVIVE
+_PICKUP = Action.PICKUP
+_NO_ROLL = frozenset({Action.BUFF, Action.REVIVE})  # actions taken instead of rolling
+_ACTIVE = Status.ACTIVE
+_KNOCKED_DOWN = Status.KNOCKED_DOWN
+_BULWARK = StructureKind.BULWARK
+_FISH = StructureKind.FISH
+_DPS = Role.DPS
+_TANK = Role.TANK
+_HEALER = Role.HEALER
+_ATTACKERS_WIN = Outcome.ATTACKERS_WIN
+_MOVED = EventKind.MOVED
+
+
+@dataclass(slots=True)
+class Turn:
+    """One turn being resolved: the rules, the state being changed, the checked orders and dice, the log, and
+    what the phases tell each other."""
+
+    rules: GvgRules
+    state: GvgState
+    checked: CheckedOrders
+    dice: TurnDice
+    events: list[Event] = field(default_factory=list)
+    active: list[set[Skill]] = field(default_factory=lambda: [set(), set()])  # each team's skills in force
+    knocked: set[str] = field(default_factory=set)
+    revived: set[str] = field(default_factory=set)
+    buff_reach: list[list[frozenset[Coord]]] = field(default_factory=lambda: [[], []])  # per team, each buff's tiles
+    destroyed_bulwarks: list[int] = field(default_factory=lambda: [0, 0])
+    s: GvgSettings = field(init=False)
+    board: GvgMap = field(init=False)
+    turn: int = field(init=False)
+    orders: Mapping[str, PlayerOrder] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.s = self.rules.settings
+        self.board = self.rules.board
+        self.turn = self.state.turn
+        self.orders = self.checked.accepted.players
+
+    def log(self, kind: EventKind, text: str | Callable[[], str], /, **data: Any) -> None:
+        """Add a line to the turn's log (the text may be a callable, rendered when read)."""
+        self.events.append(Event(self.turn, kind, text, data))
+
+    def team(self, index: int) -> str:
+        """A team's name by its index."""
+        return self.state.teams[index]
+
+    def structure_words(self, structure: Structure) -> str:
+        """A structure as the log names it: ``red's bulwark on E4`` (its id, ``bulwark@E4``, is in the data)."""
+        return f"{self.team(structure.team)}'s {structure.kind.value} on {structure.at.label}"
+
+    def action(self, p: Player) -> Action:
+        """The action ``p`` chose this turn (act when she gave none)."""
+        order = self.orders.get(p.name)
+        return order.action if order else _ACT
+
+    def rolls(self, p: Player) -> bool:
+        """Whether ``p`` rolls in the action phase (not buffing/reviving, not teleported)."""
+        return p.name not in self.checked.teleports and self.action(p) not in _NO_ROLL
+
+    def can_act(self, p: Player) -> bool:
+        """Whether ``p`` acts in the action phase (not after a ballista teleport)."""
+        return p.name not in self.checked.teleports
