@@ -19,7 +19,8 @@ from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damage, hit_score
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
-from sheets_gm.rulesets.wesnoth.resolve import TurnResolver
+from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row
+from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
 from sheets_gm.rulesets.wesnoth.tables import Attack
@@ -28,8 +29,8 @@ from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 
 def try_row(rules: WesnothRules, state: WesnothState, dice: TurnDice, row: UnitOrder) -> WesnothState | None:
     """The state after ``row`` if the engine accepts every part of it, else None."""
-    work = TurnResolver(rules, state, dice)
-    work.row(row)
+    work = TurnWork(rules, state, dice)
+    resolve_row(work, row)
     if not work.verdicts or not all(v.accepted for v in work.verdicts):
         return None
     return work.state()

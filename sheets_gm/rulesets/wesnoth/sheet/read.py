@@ -29,7 +29,7 @@ from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
-from sheets_gm.rulesets.wesnoth.resolve import TRUE_WORDS
+from sheets_gm.rulesets.wesnoth.resolve.work import TRUE_WORDS
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
 from sheets_gm.sheets.adapter import SeatInput

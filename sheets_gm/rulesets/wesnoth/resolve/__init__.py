@@ -1,0 +1,40 @@
+"""Resolving a player's order rows one after the other, then the end of her turn and of the round.
+
+Each row is checked against the board as it is when the row resolves: a row that has become
+impossible (its target died, its hex filled) is skipped with the reason and changes nothing.
+Every verdict names the unit and the part of its order, with what would be accepted.
+
+One module per part of a turn: a row (``rows``), its ``moves``, ``attacks``, ``recruits`` and ``rest``, and
+the end of the turn, the round and the match (``ending``); the turn being resolved is a ``work.TurnWork``
+passed to each."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets.wesnoth.orders import TurnOrders
+from sheets_gm.rulesets.wesnoth.resolve.ending import end_turn
+from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row, standing_choice
+from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
+from sheets_gm.rulesets.wesnoth.rules import WesnothRules
+from sheets_gm.rulesets.wesnoth.state import WesnothState
+
+
+def resolve_turn(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: TurnDice
+                 ) -> Resolution[WesnothState]:
+    """The rows resolved in order (and the turn ended if ``orders.end_turn``): the new state, the events
+    and a verdict per part of every row (``Resolution.verdicts``)."""
+    work = TurnWork(rules, state, dice)
+    _run(work, orders)
+    return Resolution(work.state(), work.events, verdicts=work.verdicts)
+
+
+def _run(work: TurnWork, orders: TurnOrders) -> None:
+    """Record her standing advancement choices, resolve the rows in order, then end the turn if the orders
+    say so."""
+    for uid, choice in orders.advance_choices:
+        standing_choice(work, uid, choice)
+    for row in orders.rows:
+        resolve_row(work, row)
+    if orders.end_turn and not work.finished:
+        end_turn(work)

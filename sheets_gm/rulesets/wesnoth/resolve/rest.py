@@ -1,0 +1,25 @@
+"""A unit that rests: healed for resting, and nothing else done this turn."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sheets_gm.rulesets.wesnoth.enums import EventKind
+from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
+from sheets_gm.rulesets.wesnoth.state import Unit
+from sheets_gm.rulesets.wesnoth.terrain import Feature
+
+
+def rest(work: TurnWork, unit: Unit) -> None:
+    """Roll ``rest/<unit>`` and remove wounds (more in a village)."""
+    roll = work.dice.d6(f"rest/{unit.id}")
+    village = work.rules.board.cell(unit.at).feature is Feature.VILLAGE
+    healed = (2 if roll == 6 else 1) if village else (1 if roll >= 5 else 0)
+    healed = min(healed, unit.wounds)
+    work.units[unit.id] = replace(unit, wounds=unit.wounds - healed)
+    work.acted.append(unit.id)
+    work.verdict(unit, unit.id, "rest", True, f"rested: rolled {roll}, {healed} wound{'s' if healed != 1 else ''}"
+                 " removed")
+    work.event(EventKind.RESTED, f"{unit.id} ({unit.type}) rests{' in a village' if village else ''}: "
+               f"rest/{unit.id}={roll}, {healed} wound{'s' if healed != 1 else ''} removed "
+               f"({unit.wounds - healed} left)", unit=unit.id, roll=roll, healed=healed)
