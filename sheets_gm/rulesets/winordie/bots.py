@@ -18,7 +18,8 @@ from sheets_gm.engine.ruleset import BotKind
 from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhancement, Phase, Side, Trigger
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders
-from sheets_gm.rulesets.winordie.resolve import start_of_turn, try_action
+from sheets_gm.rulesets.winordie.resolve.actions import try_action
+from sheets_gm.rulesets.winordie.resolve.turns import start_of_turn
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.state import Unit, WodState
 

@@ -1,0 +1,109 @@
+"""Resolving a window: a deployment, or the acting player's rows with the opponent's standing reactions.
+
+An actions window runs, in order: surrenders; the acting player's start of turn (once: command
+tokens recovered, +1 crystal per mine one of her units stands on); each of her rows, which is
+checked (a refused row changes nothing and spends no token), then offered to the opponent's
+standing reactions (the first that matches fires, spends her token, reveals her unit, records
+the ability for the GM and stops the rows: they wait for the next sync), then resolved; and,
+when her rows are all resolved and her turn ends, fatigue +1. A game that ends stops
+everything after it. ``check`` and ``resolve`` both run this on a copy of the state.
+
+One module per part: ``deploy``, the ``turns``' start and end, whether a row is ``legal``, the ``actions``
+themselves, the opponent's ``reactions``; ``result`` is what a window did.
+"""
+
+from __future__ import annotations
+
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import Resolution, Verdict
+from sheets_gm.rulesets.winordie.enums import (
+    Ending,
+    EventKind,
+    Phase,
+)
+from sheets_gm.rulesets.winordie.orders import WodOrders, action_row
+from sheets_gm.rulesets.winordie.resolve.actions import execute
+from sheets_gm.rulesets.winordie.resolve.deploy import deploy
+from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
+from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standing_reactions
+from sheets_gm.rulesets.winordie.resolve.result import TurnResult
+from sheets_gm.rulesets.winordie.resolve.turns import again, end_of_turn, start_of_turn
+from sheets_gm.rulesets.winordie.rules import (
+    WodRules,
+    check_defeat,
+    finish_game,
+)
+from sheets_gm.rulesets.winordie.state import WodState
+
+
+def resolve_turn(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> Resolution[WodState]:
+    """The open window resolved (``play_window``): the acting player's rows refused or stopped by a reaction are
+    ``unused`` (they wait on her sheet while her turn stays open), with a verdict per row, reaction and
+    placement."""
+    result = play_window(rules, state, orders, dice)
+    return Resolution(result.state, result.events, {state.acting: result.unused} if result.unused else {},
+                      result.verdicts)
+
+
+def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> TurnResult:
+    """Resolve the open window's orders on a copy of ``state`` (see the module notes), saying how far the acting
+    player's rows went before a reaction stopped them."""
+    result = TurnResult(state.copy())
+    new = result.state
+    if new.phase is Phase.OVER:
+        return result
+    if new.phase is Phase.DEPLOY:
+        deploy(rules, new, orders, result)
+        return result
+    for seat in (new.acting, new.other(new.acting)):
+        if seat in orders.surrender and new.phase is Phase.ACTIONS:
+            result.events.append(Event(new.turn, EventKind.SURRENDER, f"{seat} surrenders.", {"player": seat}))
+            finish_game(rules, new, new.other(seat), Ending.SURRENDER, result.events)
+            return result
+    if not new.started:
+        start_of_turn(rules, new, result.events)
+    reactor = new.other(new.acting)
+    standing = standing_reactions(rules, new, reactor, orders.reactions.get(reactor, ()), result.verdicts)
+    game = new.game
+    for seat, rows in orders.actions.items():
+        if seat != new.acting and rows:
+            result.verdicts += [Verdict(seat, a.unit or seat, a.kind.value, False,
+                                        f"Row {n}: it is {new.acting}'s turn; your rows resolve in your own turn")
+                                for n, a in enumerate(rows, start=1)]
+    for row, action in enumerate(orders.actions.get(new.acting, ()), start=1):
+        subject = action.unit or new.acting
+        if new.phase is not Phase.ACTIONS or new.game != game:
+            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
+                                           f"Row {row}: not resolved: the game is over."))
+            continue
+        if result.stopped:
+            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
+                                           f"Row {row}: waiting for the reaction above; it resolves at the next "
+                                           "sync."))
+            result.unused[action_row(row)] = f"{result.stopped_by} reacted before a row above{again(rules)}"
+            continue
+        checked = check_action(rules, new, action)
+        if isinstance(checked, Refusal):
+            result.done = row
+            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, False, f"Row {row} "
+                                           f"({action.describe()}): {checked}"))
+            result.events.append(Event(new.turn, EventKind.REFUSED, f"Row {row} refused: {checked}",
+                                       {"row": row}, audience=frozenset({new.acting})))
+            result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
+            continue
+        fired = fire_reaction(rules, new, action, standing, result.events)
+        if fired:
+            result.stopped_by = fired
+            result.unused[action_row(row)] = f"{fired} reacted before this row{again(rules)}"
+            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
+                                           f"Row {row}: waiting: {fired} reacts first; the GM applies the "
+                                           "reaction's effect and this row resolves at the next sync."))
+            continue
+        result.done = row
+        message = execute(rules, new, action, checked, dice, result.events)
+        result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True, f"Row {row}: {message}"))
+        check_defeat(rules, new, result.events)
+    if new.acting not in orders.hold and not result.stopped and new.phase is Phase.ACTIONS and new.game == game:
+        end_of_turn(rules, new, result.events)
+    return result

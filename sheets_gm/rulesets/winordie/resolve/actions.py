@@ -1,0 +1,179 @@
+"""Carrying out an action: a move, an attack and its strikes, a call to the battlefield, an ability."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.rulesets.winordie.enums import (
+    AbilityType,
+    ActionKind,
+    Enhancement,
+    EventKind,
+)
+from sheets_gm.rulesets.winordie.movement import Route
+from sheets_gm.rulesets.winordie.orders import Action
+from sheets_gm.rulesets.winordie.resolve.legal import Checked, Refusal, check_action
+from sheets_gm.rulesets.winordie.resolve.reactions import pend
+from sheets_gm.rulesets.winordie.rules import (
+    WodRules,
+    check_defeat,
+    kill,
+    public_name,
+    reveal,
+)
+from sheets_gm.rulesets.winordie.state import Unit, WodState
+
+COUNCIL = "War Council"  # the source a War Council's tactic is named by while it waits for the GM
+
+
+# -- resolving a row -----------------------------------------------------------------------
+def spend(state: WodState, unit: Unit | None) -> None:
+    """A row carried out: the acting player's command token placed on its unit (none for a War Council)."""
+    state.legions[state.acting].tokens -= 1
+    if unit is not None:
+        unit.tokens += 1
+        unit.actions += 1
+
+
+def execute(rules: WodRules, state: WodState, action: Action, checked: Checked, dice: TurnDice,
+             events: list[Event]) -> str:
+    """Resolve an accepted row; the feedback sentence."""
+    seat = state.acting
+    if action.kind is ActionKind.COUNCIL:
+        assert isinstance(checked, str)
+        legion = state.legions[seat]
+        spend(state, None)
+        legion.crystals -= rules.settings.council_cost
+        legion.council.append(checked)
+        legion.council_turn = state.turn
+        pend(state, seat, COUNCIL, checked, state.tactics[checked], "", events)
+        events.append(Event(state.turn, EventKind.COUNCIL,
+                            f"{seat} convenes the War Council: {checked} is active for the rest of the game.",
+                            {"player": seat, "tactic": checked}))
+        return f"the War Council activates {checked}."
+    unit = state.unit(action.unit)
+    assert unit is not None and unit.at is not None
+    spend(state, unit)
+    if action.kind is ActionKind.MOVE:
+        assert isinstance(checked, Route)
+        return _move(state, unit, checked, events)
+    if action.kind is ActionKind.ATTACK:
+        assert isinstance(checked, Unit)
+        return attack(rules, state, unit, checked, dice, events)
+    if action.kind is ActionKind.CALL:
+        assert isinstance(checked, tuple)
+        return _call(rules, state, unit, action, checked[0], checked[1], events)
+    return _ability(state, unit, action, events)
+
+
+def _move(state: WodState, unit: Unit, route: Route, events: list[Event]) -> str:
+    start = unit.at
+    assert start is not None
+    name = public_name(state, unit)
+    unit.at = route.end
+    unit.moves += 1
+    stop = f", stopped by {route.stopped_by}" if route.stopped_by else ""
+    events.append(Event(state.turn, EventKind.MOVED, f"{name} moves from {start.label} to {route.end.label}{stop}.",
+                        {"unit": name, "from": start.label, "to": route.end.label, "stopped": route.stopped_by}))
+    return f"{unit.id} moves to {route.end.label}{stop}."
+
+
+def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: TurnDice, events: list[Event]) -> str:
+    """An attack (both revealed; power + adjacent allies dice) and, if the target survives a melee
+    attack, its counter-attack; the feedback sentence."""
+    assert unit.at is not None and target.at is not None
+    k = unit.actions
+    reveal(state, unit, events, "it attacks")
+    reveal(state, target, events, "it is attacked")
+    melee = rules.board.distance(unit.at, target.at) == 1
+    dealt = _strike(rules, state, unit, target, state.power(unit), state.card_of(unit).hit, dice,
+                    f"attack/{unit.id}/{k}", EventKind.ATTACK, "attacks", events)
+    if target.damage >= state.health(target):
+        kill(state, target, events, f"killed by {unit.id}")
+        return f"{unit.id} deals {dealt} damage to {target.id}, which dies."
+    if not melee:
+        return f"{unit.id} deals {dealt} damage to {target.id} from range."
+    taken = _strike(rules, state, target, unit, state.counter_power(target), state.card_of(target).counter_hit,
+                    dice, f"counter/{target.id}/{unit.id}/{k}", EventKind.COUNTER, "counter-attacks", events)
+    if unit.damage >= state.health(unit):
+        kill(state, unit, events, f"killed by {target.id}'s counter-attack")
+        return f"{unit.id} deals {dealt} damage to {target.id} and dies to its counter-attack ({taken})."
+    return f"{unit.id} deals {dealt} damage to {target.id} and takes {taken} in the counter-attack."
+
+
+def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power: int, hit: int, dice: TurnDice,
+            key: str, kind: EventKind, verb: str, events: list[Event]) -> int:
+    """Roll ``power`` + adjacent allies dice against ``hit`` (3 from highland onto lower ground); the damage."""
+    assert striker.at is not None and victim.at is not None
+    board = rules.board
+    near = set(board.neighbours(striker.at))
+    allies = sum(1 for u in state.units if u.owner == striker.owner and u is not striker and u.at in near)
+    if board.highland(striker.at) and not board.highland(victim.at):
+        hit = min(hit, rules.settings.highland_hit)
+    rolls = [dice.d6(f"{key}/{i}") for i in range(1, power + allies + 1)]
+    hits = sum(1 for r in rolls if r >= hit)
+    tough = 1 if victim.has(Enhancement.TOUGHNESS) else 0
+    damage = max(0, hits - tough)
+    victim.damage += damage
+    extra = f" + {allies} adjacent all{'y' if allies == 1 else 'ies'}" if allies else ""
+    tough_note = " (Tough 1: one less)" if tough and hits else ""
+    events.append(Event(state.turn, kind,
+                        f"{striker.id} {verb} {victim.id}: {power}{extra} dice needing {hit}+ roll "
+                        f"{', '.join(map(str, rolls)) or 'nothing'}: {hits} hit{'s' if hits != 1 else ''}, "
+                        f"{damage} damage{tough_note} ({victim.damage}/{state.health(victim)}).",
+                        {"unit": striker.id, "target": victim.id, "dice": len(rolls), "hit": hit, "rolls": rolls,
+                         "hits": hits, "damage": damage, "key": key}))
+    return damage
+
+
+def _call(rules: WodRules, state: WodState, caller: Unit, action: Action, at: Hex, new_id: str,
+          events: list[Event]) -> str:
+    s = rules.settings
+    legion = state.legions[state.acting]
+    card_name = next(c for c in legion.barrack if c.lower() == action.target.strip().lower())
+    card = state.cards[card_name]
+    cost = card.cost + s.enhancement_cost * len(action.enhancements)
+    legion.crystals -= cost
+    legion.barrack.remove(card_name)
+    legion.calls += 1
+    unit = Unit(new_id, card_name, state.acting, at, hidden=False, enhancements=action.enhancements)
+    state.units.append(unit)
+    gain = state.morale_of(unit)
+    legion.morale += gain
+    events.append(Event(state.turn, EventKind.CALLED,
+                        f"{public_name(state, caller)} calls for allies: {new_id} ({card_name}) joins on {at.label} "
+                        f"for {cost} crystals; {state.acting}'s morale rises to {legion.morale}.",
+                        {"player": state.acting, "unit": new_id, "card": card_name, "at": at.label, "cost": cost,
+                         "morale": legion.morale}))
+    if legion.morale > s.morale_cap:
+        kill(state, unit, events, f"morale above {s.morale_cap}")
+        return f"{new_id} ({card_name}) is called but dies at once: morale would exceed {s.morale_cap}."
+    return f"{new_id} ({card_name}) joins on {at.label}."
+
+
+def _ability(state: WodState, unit: Unit, action: Action, events: list[Event]) -> str:
+    ability = state.card_of(unit).ability(action.target)
+    assert ability is not None
+    reveal(state, unit, events, f"it uses {ability.name}")
+    if ability.type is AbilityType.ULTIMATE:
+        unit.ultimates.add(ability.name)
+    else:
+        unit.used.add(ability.name)
+    pend(state, state.acting, unit.id, ability.name, ability.text, action.aim, events)
+    aim = f" on {action.aim}" if action.aim else ""
+    events.append(Event(state.turn, EventKind.ABILITY,
+                        f"{unit.id} ({unit.card}) uses {ability.name}{aim}; the GM applies its effect.",
+                        {"unit": unit.id, "ability": ability.name, "type": ability.type.value, "aim": action.aim}))
+    return f"{unit.id} uses {ability.name}; the GM applies its effect."
+
+
+def try_action(rules: WodRules, state: WodState, action: Action, dice: TurnDice, events: list[Event]) -> str | None:
+    """Check and resolve one row on ``state`` in place, without reactions (bots plan with it); the
+    refusal, or None once resolved."""
+    checked = check_action(rules, state, action)
+    if isinstance(checked, Refusal):
+        return str(checked)
+    execute(rules, state, action, checked, dice, events)
+    check_defeat(rules, state, events)
+    return None

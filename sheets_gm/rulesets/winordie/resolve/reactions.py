@@ -1,0 +1,102 @@
+"""Standing reactions: which ones a row triggers, and a reaction that fires and stops the rows after it."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.rulesets.winordie.enums import (
+    AbilityType,
+    ActionKind,
+    EventKind,
+    Trigger,
+)
+from sheets_gm.rulesets.winordie.orders import Action, Reaction
+from sheets_gm.rulesets.winordie.resolve.legal import target_unit
+from sheets_gm.rulesets.winordie.rules import (
+    WodRules,
+    public_name,
+    reveal,
+)
+from sheets_gm.rulesets.winordie.state import Pending, WodState
+
+
+# -- standing reactions --------------------------------------------------------------------
+def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: tuple[Reaction, ...],
+              verdicts: list[Verdict]) -> list[Reaction]:
+    """The reacting player's standing reactions that can fire, a verdict for each."""
+    out = []
+    for n, r in enumerate(reactions, start=1):
+        unit = state.unit(r.unit)
+        problem = None
+        if unit is None or unit.owner != seat:
+            problem = f"you have no living unit {r.unit!r}"
+        else:
+            ability = state.card_of(unit).ability(r.ability)
+            reactions_of = [a.name for a in state.card_of(unit).abilities if a.type is AbilityType.REACTION]
+            if ability is None or ability.type is not AbilityType.REACTION:
+                problem = (f"{unit.id} ({unit.card}) has no reaction ability {r.ability!r}; its reactions: "
+                           f"{', '.join(reactions_of) or 'none'}")
+            elif r.within < 0:
+                problem = "within is a number of hexes, 0 or more"
+        if problem:
+            verdicts.append(Verdict(seat, r.unit, "reaction", False, f"Reaction {n}: {problem}"))
+            continue
+        out.append(r)
+        verdicts.append(Verdict(seat, r.unit, "reaction", True, f"Reaction {n}: stands ({_when(r)})."))
+    return out
+
+
+def _when(r: Reaction) -> str:
+    if r.when is Trigger.ATTACKED:
+        return f"before an enemy attack on {r.unit}"
+    if r.when is Trigger.NEAR:
+        return f"before an enemy action by a unit within {r.within} of {r.unit}"
+    return "before any enemy action"
+
+
+def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: list[Reaction],
+                   events: list[Event]) -> str:
+    """Fire the first standing reaction that matches ``action`` and can be paid; its description, or ""."""
+    seat = state.other(state.acting)
+    legion = state.legions[seat]
+    if legion.tokens < 1:
+        return ""
+    actor = state.unit(action.unit) if action.unit else None
+    target = target_unit(rules, state, action.target) if action.kind is ActionKind.ATTACK else None
+    for r in standing:
+        unit = state.unit(r.unit)
+        if unit is None or unit.at is None or unit.owner != seat:
+            continue
+        ability = state.card_of(unit).ability(r.ability)
+        if ability is None or ability.name in unit.used or unit.tokens >= rules.settings.unit_tokens:
+            continue
+        if r.when is Trigger.ATTACKED and target is not unit:
+            continue
+        if r.when is Trigger.NEAR and (actor is None or actor.at is None
+                                       or rules.board.distance(actor.at, unit.at) > r.within):
+            continue
+        legion.tokens -= 1
+        unit.tokens += 1
+        unit.used.add(ability.name)
+        reveal(state, unit, events, f"it reacts with {ability.name}")
+        pend(state, seat, unit.id, ability.name, ability.text, public_row(state, action), events)
+        events.append(Event(state.turn, EventKind.REACTION,
+                            f"{seat} reacts before {state.acting}'s {action.kind.value}: {unit.id} ({unit.card}) "
+                            f"uses {ability.name}; the GM applies it before the action goes on.",
+                            {"player": seat, "unit": unit.id, "ability": ability.name}))
+        return f"{seat}'s {unit.id} ({ability.name})"
+    return ""
+
+
+def public_row(state: WodState, action: Action) -> str:
+    """The row in words as the opponent may read it: a hidden acting unit is named by its token."""
+    actor = state.unit(action.unit) if action.unit else None
+    if actor is None or not actor.hidden:
+        return action.describe()
+    return f"{public_name(state, actor)} {action.kind.value} {action.target}".strip()
+
+
+def pend(state: WodState, seat: str, source: str, name: str, text: str, target: str, events: list[Event]) -> None:
+    """Record an effect for the GM to apply."""
+    state.pending.append(Pending(state.next_pending, state.turn, seat, source, name, text, target))
+    state.next_pending += 1
