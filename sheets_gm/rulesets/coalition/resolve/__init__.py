@@ -1,6 +1,8 @@
-"""Resolving a Coalition window, one module per phase of the seed's turn: the orders window's movement and the
-battles it announces (``moves``), the judge's battle results (``results``), then the end of the turn: healing,
-structures, points and the end of the round (``end_turn``)."""
+"""Resolving a Coalition window, one module per phase of the seed's turn. The orders window's movement
+(``moves``), in the rulings' order: ``raids``, ``intercepts`` and mutual engages, all ``other_moves`` at once,
+``reinforcements`` (transfers, mercenaries), then the battles ``announce``d (``turn_work`` holds what the phases
+share); the judge's battle ``results``; then the end of the turn: healing, structures, points and the end of
+the round (``end_turn``)."""
 
 from __future__ import annotations
 
