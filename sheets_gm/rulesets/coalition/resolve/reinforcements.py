@@ -1,4 +1,4 @@
-"""Army transfers between slots, and the mercenaries joining a side."""
+"""The end of movement: creatures transferred between two armies that held, and the mercenaries' own moves."""
 
 from __future__ import annotations
 
