@@ -26,7 +26,9 @@ from pathlib import Path
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.rulesets.gvg.board import GvgMap
-from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, TeamOrders, play_match
+from sheets_gm.rulesets.gvg.bots.base import Bot, TeamOrders, play_match
+from sheets_gm.rulesets.gvg.bots.objective import ObjectiveBot
+from sheets_gm.rulesets.gvg.bots.random_bot import RandomBot
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import STANDARD_ROLES, standard_match

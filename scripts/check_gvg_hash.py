@@ -17,7 +17,9 @@ from pathlib import Path
 
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
-from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, play_match
+from sheets_gm.rulesets.gvg.bots.base import Bot, play_match
+from sheets_gm.rulesets.gvg.bots.objective import ObjectiveBot
+from sheets_gm.rulesets.gvg.bots.random_bot import RandomBot
 from sheets_gm.rulesets.gvg.orders import TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings

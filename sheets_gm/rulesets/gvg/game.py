@@ -25,8 +25,9 @@ from sheets_gm.engine.ruleset import (
 )
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
 from sheets_gm.rulesets.gvg.board import GvgMap
-from sheets_gm.rulesets.gvg.bots import Bot as GvgBot
-from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot
+from sheets_gm.rulesets.gvg.bots.base import Bot as GvgBot
+from sheets_gm.rulesets.gvg.bots.objective import ObjectiveBot
+from sheets_gm.rulesets.gvg.bots.random_bot import RandomBot
 from sheets_gm.rulesets.gvg.check import check_orders, verdicts_of
 from sheets_gm.rulesets.gvg.figures import GvgTally, simulation_spec
 from sheets_gm.rulesets.gvg.gm import OPTIONS, apply_gm_event, events_from_options

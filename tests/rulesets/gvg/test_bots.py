@@ -13,15 +13,9 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord, Neighbourhood
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
-from sheets_gm.rulesets.gvg.bots import (
-    Bot,
-    MatchResult,
-    ObjectiveBot,
-    RandomBot,
-    TeamOrders,
-    merge_orders,
-    play_match,
-)
+from sheets_gm.rulesets.gvg.bots.base import Bot, MatchResult, TeamOrders, merge_orders, play_match
+from sheets_gm.rulesets.gvg.bots.objective import ObjectiveBot
+from sheets_gm.rulesets.gvg.bots.random_bot import RandomBot
 from sheets_gm.rulesets.gvg.check import check_orders
 from sheets_gm.rulesets.gvg.enums import Action, EventKind, Skill, Status
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders

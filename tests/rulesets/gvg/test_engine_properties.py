@@ -9,7 +9,9 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Neighbourhood
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.board import GvgMap
-from sheets_gm.rulesets.gvg.bots import Bot, ObjectiveBot, RandomBot, merge_orders, play_match
+from sheets_gm.rulesets.gvg.bots.base import Bot, merge_orders, play_match
+from sheets_gm.rulesets.gvg.bots.objective import ObjectiveBot
+from sheets_gm.rulesets.gvg.bots.random_bot import RandomBot
 from sheets_gm.rulesets.gvg.enums import EventKind, Status
 from sheets_gm.rulesets.gvg.orders import TurnOrders
 from sheets_gm.rulesets.gvg.resolve import resolve_turn

@@ -10,7 +10,9 @@ import pytest
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.rulesets.gvg.board import GvgMap
-from sheets_gm.rulesets.gvg.bots import ObjectiveBot, RandomBot, play_match
+from sheets_gm.rulesets.gvg.bots.base import play_match
+from sheets_gm.rulesets.gvg.bots.objective import ObjectiveBot
+from sheets_gm.rulesets.gvg.bots.random_bot import RandomBot
 from sheets_gm.rulesets.gvg.enums import EventKind, Skill
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.resolve import resolve_turn

@@ -1,0 +1,131 @@
+"""The objective bot's fights: structures protected, defenders assigned, attacks on the enemy's structures and tree."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets.gvg.bots.base import _FAR, _TANK
+from sheets_gm.rulesets.gvg.bots.plan import Job, ObjectivePlan
+from sheets_gm.rulesets.gvg.enums import Action, Skill, StructureKind
+from sheets_gm.rulesets.gvg.rules import (
+    movement_reach,
+    skill_active,
+)
+from sheets_gm.rulesets.gvg.state import Player, Structure
+
+
+def protect_structures(plan: ObjectivePlan) -> None:
+    """City Protection when a bulwark near its end or the unlocked fish has enemies on or near it."""
+    if not plan.foes or not plan.captain.can_buy(Skill.CITY_PROTECTION):
+        return
+    standing = plan.own_standing()
+    bulwarks = plan.board.bulwarks[plan.team]
+    fish_locked = bool(bulwarks) and all(not plan.state.structures[t].destroyed for t in bulwarks)
+    for structure in standing:
+        if structure.kind is StructureKind.BULWARK and structure.hp > 2:
+            continue
+        if structure.kind is StructureKind.FISH and fish_locked:
+            continue
+        dist = plan.g.dist(plan.enemy, structure.at)
+        close = 0
+        for f in plan.foes:
+            d = dist.get(f.at, _FAR)
+            close += 2 if d == 0 else d <= 3
+        if close >= 2:
+            plan.captain.buy(Skill.CITY_PROTECTION)
+            return
+
+
+def assign_defenders(plan: ObjectivePlan, free: list[Player], tile: Coord, action: Action, count: int,
+                     tanks_first: bool) -> int:
+    """Give the job (tile, action) to the ``count`` nearest free players; how many got it."""
+    dist = plan.g.dist(plan.team, tile)
+
+    def cost(p: Player) -> int:
+        return dist.get(p.at, _FAR) - (2 if tanks_first and p.role is _TANK else 0)
+
+    chosen = sorted(free, key=cost)[:count]
+    job = Job(tile, dist, action, teleport=False)
+    for p in chosen:
+        plan.give(p, job)
+    # By name: list.remove would compare players with the dataclass __eq__, field by field.
+    taken = {p.name for p in chosen}
+    free[:] = [p for p in free if p.name not in taken]
+    return len(chosen)
+
+
+def plan_defence(plan: ObjectivePlan, free: list[Player], foe_carrier: Player | None, carrier: Player | None) -> None:
+    """Up to two defenders (everyone when the enemy carrier is about to score first)."""
+    st, team, enemy = plan.state, plan.team, plan.enemy
+    budget = 2
+    if foe_carrier is not None and free:
+        tree_speed = skill_active(st, plan.s, enemy, Skill.TREE_SPEED, st.turn)
+        steps = movement_reach(plan.rules, st, foe_carrier, plan.dice, False, tree_speed).steps
+        ahead = plan.g.advance(enemy, foe_carrier.at, steps, None, None)
+        if not plan.board.enterable(team, ahead):
+            ahead = foe_carrier.at
+        foe_home = plan.g.home[enemy].get(foe_carrier.at, _FAR)
+        own_home = plan.g.home[team].get(carrier.at, _FAR) if carrier is not None else _FAR
+        count = len(free) if foe_home <= 6 and foe_home <= own_home else 2
+        budget -= assign_defenders(plan, free, ahead, Action.ACT, count, False)
+    own_tree = st.trees[team]
+    if (budget > 0 and free and own_tree is not None and own_tree.carrier is None
+            and own_tree.at != plan.board.fish[team]):
+        budget -= assign_defenders(plan, free, own_tree.at, Action.PICKUP, 1, False)
+    if budget <= 0 or not free:
+        return
+    for tile in plan.g.structures[team]:
+        attackers = plan.foes_at.get(tile, 0)
+        if attackers and not st.structures[tile].destroyed:
+            budget -= assign_defenders(plan, free, tile, Action.ACT, min(budget, attackers), True)
+            if budget <= 0 or not free:
+                return
+
+
+def plan_attacks(plan: ObjectivePlan, free: list[Player], carrier_dest: Coord | None) -> None:
+    """Everyone left goes for the objective of the moment."""
+    if not free:
+        return
+    st, enemy, board = plan.state, plan.enemy, plan.board
+    their_tree = st.trees[enemy]
+    fish_tile = board.fish[enemy]
+    fish = st.structures.get(fish_tile) if fish_tile is not None else None
+    action, detour = Action.ACT, True
+    target: Coord | None = None
+    if carrier_dest is not None:
+        target, detour = carrier_dest, False
+    elif their_tree is not None and their_tree.carrier is None and (
+        fish is None or fish.destroyed or their_tree.at != fish_tile
+    ):
+        target, action, detour = their_tree.at, Action.PICKUP, False
+    elif fish is not None and not fish.destroyed and plan.fish_unlocked():
+        target = fish.at
+    else:
+        bulwarks = [st.structures[t] for t in board.bulwarks[enemy] if not st.structures[t].destroyed]
+        if bulwarks:
+            target = focus_target(plan, bulwarks, free).at
+    teleport = True
+    if target is None:  # nothing of the enemy's to take (a map without its tree): guard our own
+        target, detour, teleport = board.fish[plan.team], False, False
+    if target is None:
+        for p in free:
+            plan.order(p, p.at, Action.ACT)
+        free.clear()
+        return
+    job = Job(target, plan.g.dist(plan.team, target), action, detour, teleport)
+    for p in free:
+        plan.give(p, job)
+    free.clear()
+
+
+def focus_target(plan: ObjectivePlan, bulwarks: list[Structure], attackers: list[Player]) -> Structure:
+    """The bulwark the whole team attacks: near the attackers, weakest first."""
+    best = bulwarks[0]
+    best_score = _FAR
+    for b in bulwarks:
+        dist = plan.g.dist(plan.team, b.at)
+        score = 4 * b.hp * len(attackers)
+        for p in attackers:
+            score += min(dist.get(p.at, 99), 99)
+        if score < best_score:
+            best, best_score = b, score
+    return best

@@ -1,0 +1,96 @@
+"""The objective bot's moves: each player toward its job's target, and the healers' buffs and revives."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets.gvg.bots.base import _ACT, _FAR, pick
+from sheets_gm.rulesets.gvg.bots.plan import ObjectivePlan
+from sheets_gm.rulesets.gvg.enums import Action, Skill
+from sheets_gm.rulesets.gvg.state import Player
+
+
+def plan_moves(plan: ObjectivePlan) -> None:
+    """Every player with a job walks toward its target (a jungle coin on the way if cheap)."""
+    team, g, rng = plan.team, plan.g, plan.rng
+    bonus = plan.s.player_speed_bonus if plan.captain.on(Skill.PLAYER_SPEED) else 0
+    least = 1 + bonus  # the smallest reach a roll gives
+    jungle = plan.state.jungle
+    peek = plan.dice.peek
+    claimed: set[Coord] = set()
+    for p in plan.mine:
+        job = plan.jobs.get(p.name)
+        if job is None or p.name in plan.players:
+            continue
+        goal = job.goal
+        d0 = plan.gaps[p.name]
+        if d0 >= _FAR:
+            dest = p.at
+        elif d0 <= least:  # every roll reaches the target: no need to read the die
+            dest = g.advance(team, p.at, d0, job.target, rng, goal)
+        else:  # never a carrier: its published roll (+ Player Speed) is its reach
+            steps = peek("move/" + p.name) + bonus
+            dest = g.advance(team, p.at, steps, job.target, rng, goal)
+            if job.detour and jungle and d0 > steps:
+                limit = d0 - steps + 1
+                for coin in g.coins_within(team, p.at, steps):
+                    if coin in jungle and coin not in claimed and goal.get(coin, _FAR) <= limit:
+                        dest = coin
+                        claimed.add(coin)
+                        break
+        plan.order(p, dest, job.action if dest == job.target else _ACT)
+
+
+def plan_heals(plan: ObjectivePlan, healers: list[Player], carrier_dest: Coord | None) -> None:
+    """Revive allies who would otherwise respawn far back; else buff next to the rally tile."""
+    if not healers:
+        return
+    team, g = plan.team, plan.g
+    bonus = plan.s.player_speed_bonus if plan.captain.on(Skill.PLAYER_SPEED) else 0
+    weights: dict[Coord, int] = {}
+    for name, d in plan.dests.items():
+        if name not in plan.teleported:
+            weights[d] = weights.get(d, 0) + 1
+    rally = carrier_dest
+    if rally is None and weights:
+        rally = max(weights, key=weights.__getitem__)
+    revive: dict[Coord, int] = {}
+    home = g.home[team]
+    for p in plan.down:
+        if home.get(p.at, 0) >= 5:
+            for t in g.near(p.at):
+                revive[t] = revive.get(t, 0) + 1
+    for h in healers:
+        steps = plan.dice.peek("move/" + h.name) + bonus  # never a carrier (it is handled first)
+        if revive:
+            spot = best_spot(plan, revive, g.dist(team, h.at), steps)
+            if spot is not None:
+                plan.order(h, spot, Action.REVIVE)
+                continue
+        if rally is None:
+            plan.order(h, h.at, Action.ACT)
+            continue
+        spots = g.beside(team, rally, h.at, steps)
+        if spots:  # next to (or on) the rally tile, where allies will stand
+            dest, buffs = pick(plan.rng, spots), True
+        else:
+            dest = g.advance(team, h.at, steps, rally, plan.rng)
+            buffs = any(t in weights for t in g.near(dest))
+        plan.order(h, dest, Action.BUFF if buffs else Action.ACT)
+
+
+def best_spot(plan: ObjectivePlan, scores: dict[Coord, int], here: dict[Coord, int], steps: int) -> Coord | None:
+    """The reachable tile with the highest score (ties: the nearest, then at random)."""
+    best: list[Coord] = []
+    key = (0, 0)
+    for tile, score in scores.items():
+        d = here.get(tile, _FAR)
+        if d > steps:
+            continue
+        k = (score, -d)
+        if k > key:
+            key, best = k, [tile]
+        elif k == key:
+            best.append(tile)
+    if not best:
+        return None
+    return pick(plan.rng, best)
