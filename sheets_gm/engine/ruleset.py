@@ -293,8 +293,8 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         ...
 
     def no_orders(self) -> OrdersT:
-        """The orders of a window in which nobody submitted anything."""
-        ...
+        """The orders of a window in which nobody submitted anything: by default, no part merged."""
+        return self.merge_orders({})
 
     def merge_orders(self, parts: Mapping[str, OrdersT]) -> OrdersT:
         """One window's orders from each seat's part (what bots and seat sheets produce)."""
@@ -314,8 +314,10 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         ...
 
     def view(self, state: StateT, seat: str | None) -> dict[str, Any]:
-        """What ``seat`` may see, as JSON-ready data; ``None`` is the public board (nobody's view)."""
-        ...
+        """What ``seat`` may see, as JSON-ready data; ``None`` is the public board (nobody's view). By default the
+        whole state, for every seat: a game whose only secrets are the orders not yet resolved, which never
+        enter the state."""
+        return self.state_codec.to_json(state)
 
     def secrets(self, state: StateT, seat: str) -> list[str]:
         """Texts only ``seat`` may see (a hidden unit's id and hex, a bag's items): the conformance

@@ -113,8 +113,6 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
         """The dice of the open window: d4 to d20, every pin checked against the die that uses it."""
         return TurnDice(seed, window_turn(state), pins, die_sides=None)
 
-    def no_orders(self) -> Orders:
-        return Orders()
 
     def merge_orders(self, parts: Mapping[str, Orders]) -> Orders:
         """Every player's orders from every part."""

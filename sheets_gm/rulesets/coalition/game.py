@@ -44,7 +44,6 @@ from sheets_gm.rulesets.coalition.setup import (
 )
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.coalition.state import Adjustment, CoalitionOrders, CoalitionState
-from sheets_gm.rulesets.coalition.views import view_of
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
 
 
@@ -126,8 +125,6 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
         """The turn's keyed dice and draws (d6 or the weather table's die, d100, draws among names and squares)."""
         return TurnDice(seed, state.turn, pins, die_sides=None)
 
-    def no_orders(self) -> CoalitionOrders:
-        return CoalitionOrders()
 
     def merge_orders(self, parts: Mapping[str, CoalitionOrders]) -> CoalitionOrders:
         """Each side's orders from its own part; the judge's results from the judge's part."""
@@ -153,9 +150,6 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
             return Outcome((), f"a draw {how}".strip())
         return Outcome((state.winner or "",), f"{Side(state.winner or 'coalition').display} wins {how}")
 
-    def view(self, state: CoalitionState, seat: str | None) -> dict[str, Any]:
-        """The whole state: the board is public; only orders are private, and they never enter the state."""
-        return view_of(state, seat)
 
 
     # -- the GM ------------------------------------------------------------------------------

@@ -40,7 +40,6 @@ from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match, standard_roster
 from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
-from sheets_gm.rulesets.gvg.views import view_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +142,6 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         """The dice of the turn about to be resolved."""
         return TurnDice(seed, state.turn, pins)
 
-    def no_orders(self) -> TurnOrders:
-        return TurnOrders()
 
     def merge_orders(self, parts: Mapping[str, TurnOrders]) -> TurnOrders:
         """The players' orders of every part; each team's skills from its own slot."""
@@ -172,9 +169,6 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         team = state.teams[state.winner]
         return Outcome((team,), f"{team} wins")
 
-    def view(self, state: GvgState, seat: str | None) -> dict[str, Any]:
-        """Everything: GvG hides orders until they resolve, never the board."""
-        return view_of(state, seat)
 
 
     # -- the GM ------------------------------------------------------------------------------

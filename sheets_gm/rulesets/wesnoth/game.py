@@ -38,7 +38,6 @@ from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
 from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, new_match
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
-from sheets_gm.rulesets.wesnoth.views import view_of
 
 if TYPE_CHECKING:
     from sheets_gm.rulesets.wesnoth.scenario import WesnothScenarioCodec
@@ -139,9 +138,6 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         """The d6 of the player turn about to be resolved."""
         return TurnDice(seed, state.turn, pins)
 
-    def no_orders(self) -> TurnOrders:
-        """No rows, and the turn ends (what the deadline does)."""
-        return TurnOrders()
 
     def merge_orders(self, parts: Mapping[str, TurnOrders]) -> TurnOrders:
         """The acting player's part (only she submits in her window)."""
@@ -168,9 +164,6 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         winners = tuple(p.name for p in state.players if p.team == state.winner)
         return Outcome(winners, f"team {state.winner} ({', '.join(winners)}) wins in round {state.round}")
 
-    def view(self, state: WesnothState, seat: str | None) -> dict[str, Any]:
-        """Everything: the board game hides nothing but the orders not yet resolved."""
-        return view_of(state, seat)
 
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: WesnothState, event: Adjustment) -> Resolution[WesnothState]:

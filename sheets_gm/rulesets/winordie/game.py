@@ -130,9 +130,6 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
         """The d6 of the open window (keyed by game and turn)."""
         return TurnDice(seed, state.dice_turn(), pins)
 
-    def no_orders(self) -> WodOrders:
-        """Nothing written: a deployment waits, an acting player ends her turn."""
-        return WodOrders()
 
     def merge_orders(self, parts: Mapping[str, WodOrders]) -> WodOrders:
         return merge_orders(parts)
