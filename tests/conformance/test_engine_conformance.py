@@ -10,6 +10,7 @@ seat's secrets; and a match ends within ``traits.max_windows``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 
 from sheets_gm.engine.ruleset import JUDGE, Ruleset, Window
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, ruleset_names
+from tests.toygame.game import toy_registered
 
 AnyRuleset = Ruleset[Any, Any, Any]
 MATCH_SEEDS = (b"conformance/1", b"conformance/2", b"conformance/3")
@@ -65,10 +67,11 @@ def canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
-@pytest.fixture(scope="module", params=ruleset_names())
-def rules(request: pytest.FixtureRequest) -> AnyRuleset:
-    """Each registered ruleset with its default settings on its default board."""
-    return create_ruleset(request.param)
+@pytest.fixture(scope="module", params=[*ruleset_names(), "tictactoe"])
+def rules(request: pytest.FixtureRequest) -> Iterator[AnyRuleset]:
+    """Each registered ruleset with its default settings on its default board, and the tests' own small game."""
+    with toy_registered():
+        yield create_ruleset(request.param)
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ spreadsheet, nor the public board and log, shows another seat's secrets.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -30,6 +31,7 @@ from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend
 from tests.sync.race_game import registered_race
+from tests.toygame.game import toy_registered
 
 __all__ = ["registered_race"]
 
@@ -41,10 +43,11 @@ def _with_sheets() -> list[str]:
     return [n for n in ruleset_names() if get_game(n).sheet is not None]
 
 
-@pytest.fixture(params=[*_with_sheets(), "race"])
-def ruleset_name(request: pytest.FixtureRequest, registered_race: Any) -> str:
-    """Every registered ruleset with a sheet adapter, and the test game."""
-    return str(request.param)
+@pytest.fixture(params=[*_with_sheets(), "race", "tictactoe"])
+def ruleset_name(request: pytest.FixtureRequest, registered_race: Any) -> Iterator[str]:
+    """Every registered ruleset with a sheet adapter, and the tests' own games."""
+    with toy_registered():
+        yield str(request.param)
 
 
 def _cells(backend: MemoryBackend) -> str:

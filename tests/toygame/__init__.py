@@ -1,0 +1,1 @@
+"""Noughts and crosses: the smallest complete game, registered only in the tests (``docs/adding-a-ruleset.md``)."""
