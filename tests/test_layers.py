@@ -18,7 +18,7 @@ PACKAGE = Path(sheets_gm.__file__).resolve().parent
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("sheets_gm.engine", "sheets_gm.yamlio", "sheets_gm.console", "sheets_gm"),
     ("sheets_gm.sheets",),
-    ("sheets_gm.scenario.codec", "sheets_gm.scenario.fields", "sheets_gm.simulate.figures",
+    ("sheets_gm.scenario.codec", "sheets_gm.scenario.fields", "sheets_gm.scenario.play", "sheets_gm.simulate.figures",
      "sheets_gm.sync.legacy.hooks"),
     ("sheets_gm.rulesets",),
     ("sheets_gm.sync", "sheets_gm.scenario", "sheets_gm.simulate"),

@@ -10,6 +10,7 @@ from sheets_gm.engine.events import Event
 from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_game
 from sheets_gm.scenario.fields import Fields, ScenarioError
+from sheets_gm.scenario.play import play
 from sheets_gm.yamlio import LinedDict, YamlError, load_yaml_file
 
 
@@ -58,7 +59,7 @@ def run_file(path: Path) -> ScenarioOutcome:
         settings = parse_settings(ruleset.traits.settings_type, given)
     except SettingError as exc:
         raise fields.fail(doc.line_of("settings"), str(exc)) from None
-    run = codec.run(doc, fields, settings)
+    run = play(codec.load(doc, fields, settings), fields)
     expect = fields.mapping(doc.get("expect"), doc.line_of("expect"), "expect")
     log = "\n".join(event.text for event in run.events).lower()
     missing = [f"log_contains: {phrase!r} is not in the log"

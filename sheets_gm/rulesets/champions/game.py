@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
@@ -30,13 +30,15 @@ from sheets_gm.rulesets.champions.items import LootTable, loot_table_from_text
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.resolve import resolve_turn, window_turn
 from sheets_gm.rulesets.champions.rules import ChampionsRules
-from sheets_gm.rulesets.champions.scenario import ChampionsScenarioCodec
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.setup import new_match, sample_roster
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
 from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
 from sheets_gm.rulesets.champions.views import secrets_of, view_of
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
+
+if TYPE_CHECKING:  # the codec imports this module: the record builds it on demand
+    from sheets_gm.rulesets.champions.scenario import ChampionsScenarioCodec
 
 
 class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
@@ -164,10 +166,16 @@ def bot_kinds(ruleset: ChampionsRuleset) -> Mapping[str, BotKind]:
     return {kind.name: kind for kind in kinds}
 
 
+def _scenario_codec() -> ChampionsScenarioCodec:
+    from sheets_gm.rulesets.champions.scenario import ChampionsScenarioCodec
+
+    return ChampionsScenarioCodec()
+
+
 GAME = Game(
     rules=ChampionsRuleset,
     sheet=lambda r: ChampionsSheet(r.rules),  # a public board, each player's orders tab for both windows, her View
-    scenario=ChampionsScenarioCodec,
+    scenario=_scenario_codec,
     simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.rules.settings.max_rounds),
                           tally=lambda r, start: ChampionsTally(r.rules.table, start)),
     gm=GmPart(GM_OPTIONS, events_from_options,

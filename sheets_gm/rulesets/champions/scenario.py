@@ -1,4 +1,4 @@
-"""Champions scenarios: build the given state, resolve each round's two windows with pinned dice, compare
+"""Champions scenarios: the given state, each round's two windows and pinned dice, and how to compare
 ``expect``.
 
 The shapes are Champions' section of ``docs/scenarios.md``; the runner has already read
@@ -8,27 +8,24 @@ both with the entry's ``dice``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from sheets_gm.engine.dice import PinnedDieError, TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord
+from sheets_gm.engine.ruleset import Verdict
 from sheets_gm.engine.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.champions.board import SIZES, board, size_for
-from sheets_gm.rulesets.champions.check import check_orders
 from sheets_gm.rulesets.champions.enums import CLASS_INDEX, ChampClass, Phase
+from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.items import LootTable, LootTableError, items_from_entries, loot_table_from_text
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
-from sheets_gm.rulesets.champions.resolve import resolve_turn, window_turn
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.state import FULL_HEALTH, MAX_HEALTH, NO_EQUIPMENT, ChampionsState, Player
-from sheets_gm.scenario.codec import ScenarioRun
 from sheets_gm.scenario.fields import Fields, ScenarioError
+from sheets_gm.scenario.play import Entry, Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
-SCENARIO_SEED = b"sheets-gm scenario"
 TOP_KEYS = ("name", "ruleset", "settings", "items", "given", "turns", "expect")
 GIVEN_KEYS = ("round", "size", "players", "pools")
 PLAYER_KEYS = ("name", "at", "champions", "equipment", "bag")
@@ -45,23 +42,13 @@ def shipped_table() -> LootTable:
     return loot_table_from_text(default_board_text("champions"), "templates/champions/loot.yaml")
 
 
-@dataclass(slots=True)
-class Round:
-    """One entry of ``turns``: the orders of both windows, the pins, and the line of its dice."""
-
-    move: Orders
-    fight: Orders
-    pins: dict[str, int | list[str]]
-    line: int
-
-
 class ChampionsScenarioCodec:
     """Champions' scenario files: a loot table, players with champions and items, pools, rounds of orders."""
 
     keys = TOP_KEYS
 
-    def run(self, doc: LinedDict, fields: Fields, settings: Any) -> ScenarioRun:
-        """Load the file, resolve its rounds and compare ``expect``."""
+    def load(self, doc: LinedDict, fields: Fields, settings: Any) -> Scenario[ChampionsState, Orders]:
+        """The file read into a scenario: each round its move window, then its fight window."""
         f = fields
         if "items" in doc:
             raw = f.sequence(doc["items"], doc.line_of("items"), "items")
@@ -79,26 +66,8 @@ class ChampionsScenarioCodec:
         rounds = [_round(f, names, entry, doc.line_of("turns"), i)
                   for i, entry in enumerate(f.sequence(doc.get("turns"), doc.line_of("turns"), "turns"))]
         expect = f.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
-        events: list[Event] = []
-        refused: set[str] = set()
-        unused: list[str] = []
-        for r in rounds:
-            used: set[str] = set()
-            number = state.round
-            for orders in (r.move, r.fight):
-                if state.finished:
-                    break
-                dice = TurnDice(SCENARIO_SEED, window_turn(state), r.pins, die_sides=None)
-                refused |= {v.seat for v in check_orders(rules, state, orders).verdicts if not v.accepted}
-                try:
-                    result = resolve_turn(rules, state, orders, dice)
-                except PinnedDieError as exc:
-                    raise f.fail(r.line, str(exc)) from None
-                used |= set(dice.rolled) | set(dice.drawn)
-                state = result.state
-                events += result.events
-            unused += [f"round {number} {k}" for k in r.pins if k not in used]
-        return ScenarioRun(events, _compare(f, expect, state, refused), unused)
+        return Scenario(ChampionsRuleset(rules), state, rounds,
+                        lambda final, verdicts: _compare(f, expect, final, verdicts), skip_after_the_end=True)
 
 
 def _class(f: Fields, word: Any, line: int) -> ChampClass:
@@ -163,7 +132,8 @@ def _words(f: Fields, value: Any, line: int, what: str) -> tuple[str, ...]:
     return tuple(str(v).strip() for v in f.sequence(value, line, what))
 
 
-def _round(f: Fields, names: set[str], entry: Any, turns_line: int, index: int) -> Round:
+def _round(f: Fields, names: set[str], entry: Any, turns_line: int,
+           index: int) -> Entry[ChampionsState, Orders]:
     t = f.mapping(entry, turns_line, f"turn {index + 1}", TURN_KEYS)
     moves: dict[str, str] = {}
     loot: dict[str, tuple[str, ...]] = {}
@@ -210,7 +180,12 @@ def _round(f: Fields, names: set[str], entry: Any, turns_line: int, index: int) 
                    for n in sorted(names) if n in moves or n in loot})
     fight = Orders({n: PlayerOrders(equip=equip.get(n, ()), field=field.get(n, ()), sets=sets.get(n, ()))
                     for n in sorted(names) if n in equip or n in field or n in sets})
-    return Round(move, fight, pins, t.line_of("dice"))
+    plays = (Play(move, pins), Play(fight, pins))
+
+    def next_play(state: ChampionsState, _last: object, played: int) -> Play[Orders] | None:
+        return None if state.finished or played == len(plays) else plays[played]
+
+    return Entry(t.line_of("dice"), f"turn {index + 1}", next_play)
 
 
 def _show(value: Any) -> str:
@@ -221,9 +196,10 @@ def _multiset(values: Any) -> list[str]:
     return sorted(str(v) for v in values)
 
 
-def _compare(f: Fields, e: LinedDict, state: ChampionsState, refused: set[str]) -> list[str]:
+def _compare(f: Fields, e: LinedDict, state: ChampionsState, verdicts: Sequence[Verdict]) -> list[str]:
     """Every difference between ``expect`` and the final state, as ``path: expected X, got Y``."""
     out: list[str] = []
+    refused = {v.seat for v in verdicts if not v.accepted}
 
     def check(path: str, want: Any, got: Any) -> None:
         if want != got:

@@ -9,7 +9,7 @@ runs the end of the turn). A turn without an open battle has no results window.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
@@ -35,7 +35,6 @@ from sheets_gm.rulesets.coalition.enums import Phase, Side
 from sheets_gm.rulesets.coalition.figures import CoalitionTally, simulation_spec
 from sheets_gm.rulesets.coalition.gm import OPTIONS, ORDER_SEATS, apply_gm_event, events_from_options
 from sheets_gm.rulesets.coalition.resolve import resolve_turn
-from sheets_gm.rulesets.coalition.scenario import CoalitionScenarioCodec
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.setup import (
     SEATS,
@@ -45,6 +44,9 @@ from sheets_gm.rulesets.coalition.setup import (
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.coalition.state import Adjustment, CoalitionOrders, CoalitionState
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
+
+if TYPE_CHECKING:  # the codec imports this module: the record builds it on demand
+    from sheets_gm.rulesets.coalition.scenario import CoalitionScenarioCodec
 
 
 class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
@@ -174,10 +176,16 @@ def bot_kinds(ruleset: CoalitionRuleset) -> Mapping[str, BotKind]:
     return {kind.name: kind for kind in kinds}
 
 
+def _scenario_codec() -> CoalitionScenarioCodec:
+    from sheets_gm.rulesets.coalition.scenario import CoalitionScenarioCodec
+
+    return CoalitionScenarioCodec()
+
+
 GAME = Game(
     rules=CoalitionRuleset,
     sheet=lambda r: CoalitionSheet(r.board),  # armies' orders rows per side, the judge's result rows, three planes
-    scenario=CoalitionScenarioCodec,
+    scenario=_scenario_codec,
     simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.settings.max_turns),
                           tally=lambda r, start: CoalitionTally(start)),
     gm=GmPart(OPTIONS, events_from_options,

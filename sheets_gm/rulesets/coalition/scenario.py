@@ -3,17 +3,12 @@ pinned dice and draws, and what must be true afterwards (``docs/scenarios.md``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.dice import PinnedDieError, TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, board_from_planes, load_board
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode, Side
-from sheets_gm.rulesets.coalition.resolve.moves import resolve_orders
-from sheets_gm.rulesets.coalition.resolve.results import resolve_results
-from sheets_gm.rulesets.coalition.settings import CoalitionSettings
+from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.setup import army_from_fields
 from sheets_gm.rulesets.coalition.state import (
     TOP_RANKS,
@@ -25,11 +20,10 @@ from sheets_gm.rulesets.coalition.state import (
     CoalitionState,
 )
 from sheets_gm.rulesets.registry import default_board_text
-from sheets_gm.scenario.codec import ScenarioRun
 from sheets_gm.scenario.fields import Fields
+from sheets_gm.scenario.play import Entry, Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
-SCENARIO_SEED = b"sheets-gm scenario"
 TOP_KEYS = ("name", "ruleset", "settings", "planes", "given", "turns", "expect")
 GIVEN_KEYS = ("turn", "vp", "armies", "battles", "counters", "mercenary_turns", "destroyed")
 ARMY_KEYS = ("name", "side", "rank", "factions", "primary", "at", "units", "guards", "player", "legend", "creatures")
@@ -45,11 +39,37 @@ _PLACE_DRAWS = ("bump", "portal", "joint")
 
 
 @dataclass(slots=True)
-class _Turn:
+class _TurnPlays:
+    """One entry of ``turns``: the sides' orders and, when the file gives them, the judge's results.
+
+    A turn that starts with the previous turn's battles still open first gives them an empty result (the
+    judge typed none: they stay open, as the results window closing without an answer leaves them)."""
+
     orders: CoalitionOrders
     dice: dict[str, Any]
     results: dict[str, BattleResult] | None
     after: dict[str, Any]
+    label: str
+    line: int
+    fields: Fields
+    orders_done: bool = False
+    results_done: bool = False
+
+    def next_play(self, state: CoalitionState, _last: object, played: int) -> Play[CoalitionOrders] | None:
+        """The next window: open battles' empty results, the orders, then the judge's results if given."""
+        if played == 0:
+            self.orders_done = self.results_done = False
+        if not self.orders_done:
+            if state.phase is Phase.RESULTS:
+                return Play(CoalitionOrders())
+            if state.phase is Phase.OVER:
+                raise self.fields.fail(self.line, f"{self.label}: the round is already over ({state.winner})")
+            self.orders_done = True
+            return Play(self.orders, self.dice)
+        if self.results is not None and not self.results_done and state.phase is Phase.RESULTS:
+            self.results_done = True
+            return Play(CoalitionOrders(results=self.results), self.after, refusal_is_error=True)
+        return None
 
 
 class CoalitionScenarioCodec:
@@ -57,48 +77,17 @@ class CoalitionScenarioCodec:
 
     keys = TOP_KEYS
 
-    def run(self, doc: LinedDict, fields: Fields, settings: Any) -> ScenarioRun:
-        """Load the file, play its turns, compare ``expect``."""
+    def load(self, doc: LinedDict, fields: Fields, settings: Any) -> Scenario[CoalitionState, CoalitionOrders]:
+        """The file read into a scenario: each turn its orders and, where given, the judge's results."""
         board = _board(doc, fields)
         given = fields.mapping(doc.get("given"), doc.line_of("given"), "given", GIVEN_KEYS)
         state = _given(board, given, fields)
-        turns = [_turn(board, state, entry, fields, doc.line_of("turns"))
-                 for entry in fields.sequence(doc.get("turns"), doc.line_of("turns"), "turns")]
+        turns = [_turn(board, state, entry, fields, doc.line_of("turns"), i)
+                 for i, entry in enumerate(fields.sequence(doc.get("turns"), doc.line_of("turns"), "turns"))]
         expect = fields.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
-        events: list[Event] = []
-        unused: list[str] = []
-        for i, turn in enumerate(turns):
-            line = doc.line_of("turns")
-            if state.phase is Phase.RESULTS:  # the previous turn's battles got no result: they stay open
-                state, more = _results(board, settings, state, {}, TurnDice(SCENARIO_SEED, state.turn, {},
-                                                                            die_sides=None))
-                events += more
-            if state.phase is Phase.OVER:
-                raise fields.fail(line, f"turn {i + 1}: the round is already over ({state.winner})")
-            dice = _dice(fields, line, state.turn, turn.dice)
-            try:
-                state, more = resolve_orders(board, settings, state, turn.orders, dice)
-            except PinnedDieError as exc:
-                raise fields.fail(line, f"turn {i + 1}: {exc}") from None
-            events += more
-            unused += dice.unused_pins()
-            if turn.results is not None and state.phase is Phase.RESULTS:
-                after = _dice(fields, line, state.turn, turn.after)
-                try:
-                    state, more = _results(board, settings, state, turn.results, after, fields, line)
-                except PinnedDieError as exc:
-                    raise fields.fail(line, f"turn {i + 1} after: {exc}") from None
-                events += more
-                unused += after.unused_pins()
-        return ScenarioRun(events, _compare(board, state, expect, fields), unused)
-
-
-def _results(board: Board, settings: CoalitionSettings, state: CoalitionState, results: Mapping[str, BattleResult],
-             dice: TurnDice, fields: Fields | None = None, line: int = 0) -> tuple[CoalitionState, list[Event]]:
-    new, events, refused = resolve_results(board, settings, state, results, dice)
-    if refused and fields is not None:
-        raise fields.fail(line, f"the judge's result is refused: {refused[0]}")
-    return new, events
+        return Scenario(CoalitionRuleset(board, settings), state,
+                        [Entry(t.line, t.label, t.next_play) for t in turns],
+                        lambda final, _verdicts: _compare(board, final, expect, fields))
 
 
 def _board(doc: LinedDict, f: Fields) -> Board:
@@ -178,7 +167,7 @@ def _named_counts(f: Fields, doc: LinedDict, key: str, names: set[str]) -> dict[
     return {name: f.integer(v, m.line_of(name), f"{key} of {name}", 0) for name, v in m.items()}
 
 
-def _turn(board: Board, state: CoalitionState, entry: Any, f: Fields, line: int) -> _Turn:
+def _turn(board: Board, state: CoalitionState, entry: Any, f: Fields, line: int, index: int) -> _TurnPlays:
     t = f.mapping(entry, line, "a turn", TURN_KEYS)
     orders: dict[str, dict[str, ArmyOrder]] = {}
     o_doc = f.mapping(t.get("orders"), t.line_of("orders"), "orders")
@@ -221,7 +210,8 @@ def _turn(board: Board, state: CoalitionState, entry: Any, f: Fields, line: int)
                 failed_kill=tuple(str(n) for n in f.sequence(r.get("failed_kill"), r.line_of("failed_kill"),
                                                              "failed_kill")),
                 stratless=str(r.get("stratless", "") or ""))
-    return _Turn(CoalitionOrders(orders), _pins(board, f, t, "dice"), results, _pins(board, f, t, "after"))
+    return _TurnPlays(CoalitionOrders(orders), _pins(board, f, t, "dice"), results, _pins(board, f, t, "after"),
+                      f"turn {index + 1}", line, f)
 
 
 def _pins(board: Board, f: Fields, t: LinedDict, key: str) -> dict[str, Any]:
@@ -261,13 +251,6 @@ def _place_on_any(board: Board, f: Fields, value: Any, line: int, what: str) -> 
         except PlaceError:
             continue
     raise f.fail(line, f"{what}: {text!r} is not a square")
-
-
-def _dice(f: Fields, line: int, turn: int, pins: dict[str, Any]) -> TurnDice:
-    try:
-        return TurnDice(SCENARIO_SEED, turn, pins, die_sides=None)
-    except PinnedDieError as exc:
-        raise f.fail(line, str(exc)) from None
 
 
 def _battle_view(b: Battle, keys: list[str]) -> tuple[Any, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
@@ -35,11 +35,13 @@ from sheets_gm.rulesets.gvg.legacy import GvgLegacy
 from sheets_gm.rulesets.gvg.orders import TurnOrders, orders_from_json, orders_to_json
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
-from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match, standard_roster
 from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
+
+if TYPE_CHECKING:  # the codec imports this module: the record builds it on demand
+    from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,10 +194,16 @@ def bot_kinds(ruleset: GvgRuleset) -> Mapping[str, BotKind]:
     return {kind.name: kind for kind in kinds}
 
 
+def _scenario_codec() -> GvgScenarioCodec:
+    from sheets_gm.rulesets.gvg.scenario import GvgScenarioCodec
+
+    return GvgScenarioCodec()
+
+
 GAME = Game(
     rules=GvgRuleset,
     sheet=lambda r: GvgSheet(r.rules),  # a team's orders tab (a row per player, the captain's row) and the board
-    scenario=GvgScenarioCodec,
+    scenario=_scenario_codec,
     simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.rules.settings.max_turns),
                           tally=lambda r, start: GvgTally(start)),
     gm=GmPart(OPTIONS, events_from_options,

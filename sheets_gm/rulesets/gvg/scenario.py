@@ -1,30 +1,25 @@
-"""GvG scenarios: build the given state, resolve the turns with pinned dice, compare ``expect``.
+"""GvG scenarios: the given state, each turn's GM events and orders, and how to compare ``expect``.
 
 The shapes are GvG's section of ``docs/scenarios.md``; the runner has already read
 ``name``, ``settings`` and the top-level keys, and checks ``expect.log_contains`` itself."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind
-from sheets_gm.rulesets.gvg.gm import GmEventError, apply_gm_event
+from sheets_gm.rulesets.gvg.game import GvgRuleset
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
-from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterError, check_team_names, fresh_structures, fresh_trees
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, Boss, GmEvent, GvgState, Player, Tree
-from sheets_gm.scenario.codec import ScenarioRun
 from sheets_gm.scenario.fields import Fields
+from sheets_gm.scenario.play import Entry, Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
-SCENARIO_SEED = b"sheets-gm scenario"
 TOP_KEYS = ("name", "ruleset", "settings", "teams", "map", "given", "turns", "expect")
 GIVEN_KEYS = ("turn", "coins", "players", "structures", "knocked_down", "tree", "boss", "jungle",
               "ballista", "cooldowns")
@@ -32,34 +27,18 @@ EXPECT_KEYS = ("players", "structures", "coins", "winner", "log_contains", "tree
                "ballista", "cooldowns", "turn")
 
 
-TurnEntry = tuple[list[GmEvent], TurnOrders, dict[str, int]]
-
-
-@dataclass(slots=True)
-class GvgScenario:
-    """A loaded scenario, ready to run."""
-
-    name: str
-    rules: GvgRules
-    state: GvgState
-    turns: list[TurnEntry]
-    expect: LinedDict
-    fields: Fields
-
-
 class GvgScenarioCodec:
     """GvG's scenario files: two teams, a map of tokens, players, structures, trees and skills."""
 
     keys = TOP_KEYS
 
-    def run(self, doc: LinedDict, fields: Fields, settings: Any) -> ScenarioRun:
-        """Load the file and resolve its turns (see ``run_gvg``)."""
-        return run_gvg(load_gvg(doc, fields, settings))
+    def load(self, doc: LinedDict, fields: Fields, settings: Any) -> Scenario[GvgState, TurnOrders]:
+        """The file read into a scenario: each turn its GM events, then its orders."""
+        return load_gvg(doc, fields, settings)
 
 
-def load_gvg(doc: LinedDict, f: Fields, settings: GvgSettings) -> GvgScenario:
+def load_gvg(doc: LinedDict, f: Fields, settings: GvgSettings) -> Scenario[GvgState, TurnOrders]:
     """Build a GvG scenario from a parsed file whose common keys the runner has checked."""
-    name = f.text(doc.get("name"), doc.line_of("name"), "name")
     teams_raw = f.sequence(doc.get("teams"), doc.line_of("teams"), "teams")
     if len(teams_raw) != 2:
         raise f.fail(doc.line_of("teams"), "teams must name 2 teams, e.g. [red, blue]")
@@ -79,7 +58,8 @@ def load_gvg(doc: LinedDict, f: Fields, settings: GvgSettings) -> GvgScenario:
     turns = [_turn(rules, state, entry, f, i, doc.line_of("turns")) for i, entry in
              enumerate(f.sequence(doc.get("turns"), doc.line_of("turns"), "turns"))]
     expect = f.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
-    return GvgScenario(name, rules, state, turns, expect, f)
+    return Scenario(GvgRuleset(rules), state, turns, lambda final, _verdicts: compare_gvg(f, expect, final),
+                    skip_after_the_end=True)
 
 
 def _team(f: Fields, teams: tuple[str, str], value: Any, line: int) -> int:
@@ -188,7 +168,8 @@ def _apply_trees(f: Fields, teams: tuple[str, str], trees: list[Tree | None], na
         trees[team] = Tree(team, at, carrier)
 
 
-def _turn(rules: GvgRules, state: GvgState, entry: Any, f: Fields, index: int, turns_line: int) -> TurnEntry:
+def _turn(rules: GvgRules, state: GvgState, entry: Any, f: Fields, index: int,
+          turns_line: int) -> Entry[GvgState, TurnOrders]:
     board = rules.board
     last = board.grid.last.label
     t = f.mapping(entry, turns_line, f"turn {index + 1}", ("orders", "captains", "dice", "gm"))
@@ -220,7 +201,8 @@ def _turn(rules: GvgRules, state: GvgState, entry: Any, f: Fields, index: int, t
         pins[key] = f.integer(value, dmap.line_of(key), f"pinned die {key}", 1, 6)
     gm: list[GmEvent] = [_gm_event(f, state, rules, e, t.line_of("gm"))
                          for e in f.sequence(t.get("gm"), t.line_of("gm"), "gm")]
-    return gm, TurnOrders(players=orders, skills=(skills[0], skills[1])), pins
+    return Entry.of(t.line, f"turn {index + 1}", [Play(TurnOrders(players=orders, skills=(skills[0], skills[1])),
+                                                      pins)], gm)
 
 
 def _gm_event(f: Fields, state: GvgState, rules: GvgRules, entry: Any, line: int) -> GmEvent:
@@ -251,35 +233,13 @@ def _gm_event(f: Fields, state: GvgState, rules: GvgRules, entry: Any, line: int
     return Adjustment(reason=reason, coins=coins, hp=hp, position=position)
 
 
-def run_gvg(sc: GvgScenario) -> ScenarioRun:
-    """Resolve the scenario's turns and compare the final state with ``expect``."""
-    state = sc.state
-    events: list[Event] = []
-    unused: list[str] = []
-    for gm_events, orders, pins in sc.turns:
-        for gm_event in gm_events:
-            try:
-                state, new = apply_gm_event(sc.rules, state, gm_event)
-            except GmEventError as exc:
-                return ScenarioRun(events, [f"GM event refused: {exc}"])
-            events += new
-        if state.finished:
-            continue
-        dice = TurnDice(SCENARIO_SEED, state.turn, pins)
-        result = resolve_turn(sc.rules, state, orders, dice)
-        state = result.state
-        events += result.events
-        unused += [f"turn {dice.turn} {k}" for k in pins if k not in dice.rolled]
-    return ScenarioRun(events, compare_gvg(sc, state), unused)
-
-
 def _show(value: Any) -> str:
     return "null" if value is None else str(value)
 
 
-def compare_gvg(sc: GvgScenario, state: GvgState) -> list[str]:
+def compare_gvg(f: Fields, e: LinedDict, state: GvgState) -> list[str]:
     """Every difference between ``expect`` and the final state, as ``path: expected X, got Y``."""
-    f, e, out = sc.fields, sc.expect, []
+    out: list[str] = []
     teams = state.teams
 
     def check(path: str, want: Any, got: Any) -> None:

@@ -1,4 +1,4 @@
-"""Wesnoth scenarios: build the given state, resolve the turns with pinned dice, compare ``expect``.
+"""Wesnoth scenarios: the given state, each turn's rows and pinned dice, and how to compare ``expect``.
 
 The shapes are the wesnoth section of ``docs/scenarios.md``; the runner has already read
 ``name``, ``settings`` and the top-level keys, and checks ``expect.log_contains`` itself. Under
@@ -7,26 +7,25 @@ the last; under ``batch`` the rows and the end of the turn resolve together."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from sheets_gm.engine.dice import PinnedDieError, TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.engine.ruleset import Verdict
 from sheets_gm.rulesets.wesnoth.board import MapError, WesnothBoard
+from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
-from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
 from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, check_entries, leader_id
 from sheets_gm.rulesets.wesnoth.state import TIMES_OF_DAY, Player, Unit, WesnothState
 from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
-from sheets_gm.scenario.codec import ScenarioRun
 from sheets_gm.scenario.fields import Fields
+from sheets_gm.scenario.play import Entry as ScenarioEntry
+from sheets_gm.scenario.play import Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
-SCENARIO_SEED = b"sheets-gm scenario"
 TOP_KEYS = ("name", "ruleset", "settings", "players", "map", "given", "turns", "expect")
 GIVEN_KEYS = ("round", "time_of_day", "acting", "gold", "units", "villages")
 UNIT_KEYS = ("id", "type", "owner", "at", "wounds", "leader", "advance")
@@ -34,50 +33,19 @@ ORDER_KEYS = ("unit", "move", "via", "attack", "weapon", "reroll_below", "advanc
 EXPECT_KEYS = ("units", "gold", "villages", "time_of_day", "refused", "winner", "log_contains", "round", "acting")
 
 
-@dataclass(slots=True)
-class Turn:
-    """One entry of ``turns``: whose turn, her rows, the pinned dice, and the line it starts on."""
-
-    player: str
-    orders: TurnOrders
-    pins: dict[str, int | list[str]]
-    line: int
-
-
 class WesnothScenarioCodec:
     """The Wesnoth scenario files."""
 
     keys = TOP_KEYS
 
-    def run(self, doc: LinedDict, fields: Fields, settings: Any) -> ScenarioRun:
-        """Load the file and resolve its turns."""
+    def load(self, doc: LinedDict, fields: Fields, settings: Any) -> Scenario[WesnothState, TurnOrders]:
+        """The file read into a scenario: each turn its player's rows, in steps or as one batch."""
         rules, state = _load(doc, fields, settings)
         turns = [_turn(fields, rules, entry, doc.line_of("turns"), i)
                  for i, entry in enumerate(fields.sequence(doc.get("turns"), doc.line_of("turns"), "turns"))]
         expect = fields.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
-        events: list[Event] = []
-        refused: list[str] = []
-        unused: list[str] = []
-        for turn in turns:
-            if state.finished:
-                raise fields.fail(turn.line, "the game is already over before this turn")
-            acting = state.acting_player.name
-            if turn.player and turn.player != acting:
-                raise fields.fail(turn.line, f"this turn is {acting}'s, not {turn.player}'s (turns follow the "
-                                             "players' order)")
-            try:
-                dice = TurnDice(SCENARIO_SEED, state.turn, turn.pins)
-            except PinnedDieError as exc:
-                raise fields.fail(turn.line, str(exc)) from None
-            steps = ([TurnOrders(acting, (row,), False) for row in turn.orders.rows] + [TurnOrders(acting)]
-                     if settings.resolve is ResolveMode.STEP else [TurnOrders(acting, turn.orders.rows)])
-            for step in steps:
-                resolution = resolve_turn(rules, state, step, dice)
-                state = resolution.state
-                events += resolution.events
-                refused += [v.subject for v in resolution.verdicts if not v.accepted]
-            unused += [f"turn {dice.turn} {k}" for k in dice.unused_pins()]
-        return ScenarioRun(events, _compare(fields, rules, state, expect, refused), unused)
+        return Scenario(WesnothRuleset(rules, str(doc.get("map", ""))), state, turns,
+                        lambda final, verdicts: _compare(fields, rules, final, expect, verdicts))
 
 
 def _load(doc: LinedDict, f: Fields, settings: WesnothSettings) -> tuple[WesnothRules, WesnothState]:
@@ -171,7 +139,8 @@ def _hex(f: Fields, board: WesnothBoard, value: Any, line: int, what: str) -> He
         raise f.fail(line, f"{what}: {exc}") from None
 
 
-def _turn(f: Fields, rules: WesnothRules, entry: Any, line: int, index: int) -> Turn:
+def _turn(f: Fields, rules: WesnothRules, entry: Any, line: int,
+          index: int) -> ScenarioEntry[WesnothState, TurnOrders]:
     t = f.mapping(entry, line, f"turn {index + 1}", ("player", "orders", "dice"))
     player = str(t.get("player") or "")
     rows = []
@@ -206,15 +175,25 @@ def _turn(f: Fields, rules: WesnothRules, entry: Any, line: int, index: int) -> 
     dmap = f.mapping(t.get("dice"), t.line_of("dice"), "dice")
     for key, value in dmap.items():
         pins[key] = f.integer(value, dmap.line_of(key), f"pinned die {key}", 1, 6)
-    return Turn(player, TurnOrders(player, tuple(rows)), pins, t.line)
+    step_mode = rules.settings.resolve is ResolveMode.STEP
+
+    def next_play(state: WesnothState, _last: object, played: int) -> Play[TurnOrders] | None:
+        acting = state.acting_player.name
+        steps = ([TurnOrders(acting, (row,), False) for row in rows] + [TurnOrders(acting)] if step_mode
+                 else [TurnOrders(acting, tuple(rows))])
+        return Play(steps[played], pins) if played < len(steps) else None
+
+    return ScenarioEntry(t.line, f"turn {index + 1}", next_play, seat=player or None)
 
 
 def _show(value: Any) -> str:
     return "null" if value is None else str(value)
 
 
-def _compare(f: Fields, rules: WesnothRules, state: WesnothState, e: LinedDict, refused: list[str]) -> list[str]:
+def _compare(f: Fields, rules: WesnothRules, state: WesnothState, e: LinedDict,
+             verdicts: Sequence[Verdict]) -> list[str]:
     out: list[str] = []
+    refused = {v.subject for v in verdicts if not v.accepted}
 
     def check(path: str, want: Any, got: Any) -> None:
         if want != got:
@@ -256,7 +235,7 @@ def _compare(f: Fields, rules: WesnothRules, state: WesnothState, e: LinedDict, 
         check("acting", e["acting"], None if state.finished else state.acting_player.name)
     if "refused" in e:
         want = sorted({str(x) for x in f.sequence(e["refused"], e.line_of("refused"), "expect.refused")})
-        check("refused", want, sorted(set(refused)))
+        check("refused", want, sorted(refused))
     if "winner" in e:
         got: Any = None if not state.finished else ("draw" if state.winner is None else state.winner)
         check("winner", e["winner"], got)

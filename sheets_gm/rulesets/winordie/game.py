@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
@@ -33,12 +33,15 @@ from sheets_gm.rulesets.winordie.gm import OPTIONS, Adjustment, apply_gm_event, 
 from sheets_gm.rulesets.winordie.orders import WodOrders, merge_orders, orders_from_json, orders_to_json
 from sheets_gm.rulesets.winordie.resolve import resolve_turn
 from sheets_gm.rulesets.winordie.rules import WodRules
-from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.setup import new_match, roll_first
 from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.rulesets.winordie.views import secrets_of, view_of
+
+if TYPE_CHECKING:  # the codec imports this module: the record builds it on demand
+    from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
+
 
 #: The most windows of one game with the default settings: two deployments, then at most 15 turns (the
 #: first player's fatigue reaches 8 at the end of her 8th turn), each reopened at most 7 times by reactions.
@@ -168,10 +171,16 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
         return Resolution(new, events)
 
 
+def _scenario_codec() -> WodScenarioCodec:
+    from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
+
+    return WodScenarioCodec()
+
+
 GAME = Game(
     rules=WodRuleset,
     sheet=WodSheet,
-    scenario=WodScenarioCodec,
+    scenario=_scenario_codec,
     simulation=Simulation(bots=lambda r: bot_kinds(r.rules), spec=lambda r: simulation_spec(),
                           tally=lambda r, start: WodTally(start)),
     gm=GmPart(OPTIONS, events_from_options,

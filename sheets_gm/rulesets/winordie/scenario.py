@@ -1,4 +1,4 @@
-"""Win or Die scenarios: build the given state, resolve the turns with pinned dice, compare ``expect``.
+"""Win or Die scenarios: the given state, each turn's rows, reactions and dice, and how to compare ``expect``.
 
 The shapes are the winordie section of ``docs/scenarios.md``; the runner has already
 read ``name``, ``settings`` and the top-level keys, and checks ``expect.log_contains`` itself.
@@ -12,12 +12,11 @@ that moment; ``winner`` is the winner of that game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.engine.ruleset import Resolution, Verdict
 from sheets_gm.rulesets.winordie.board import MapError, WodMap
 from sheets_gm.rulesets.winordie.cards import (
     Card,
@@ -29,16 +28,15 @@ from sheets_gm.rulesets.winordie.cards import (
     shipped_tables,
 )
 from sheets_gm.rulesets.winordie.enums import ActionKind, Phase, Side, Trigger
-from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders
-from sheets_gm.rulesets.winordie.resolve import play_window
+from sheets_gm.rulesets.winordie.game import WodRuleset
+from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, action_row
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.state import Legion, Unit, WodState, reading_order
-from sheets_gm.scenario.codec import ScenarioRun
 from sheets_gm.scenario.fields import Fields
+from sheets_gm.scenario.play import Entry, Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
-SCENARIO_SEED = b"sheets-gm scenario"
 TOP_KEYS = ("name", "ruleset", "settings", "players", "cards", "map", "given", "turns", "expect")
 CARD_KEYS = ("name", "region", "faction", "type", "cost", "speed", "power", "counter", "health", "hit",
              "counter_hit", "range", "flying", "limit", "abilities", "set")
@@ -50,24 +48,13 @@ EXPECT_KEYS = ("units", "morale", "fatigue", "tokens", "crystals", "refused", "w
 KINDS = ("move", "attack", "call", "ability", "council")
 
 
-@dataclass(slots=True)
-class Turn:
-    """One turn entry: whose it is, her rows, the standing reactions, the pinned dice, and its line."""
-
-    player: str
-    actions: tuple[Action, ...]
-    reactions: dict[str, tuple[Reaction, ...]]
-    pins: dict[str, int]
-    line: int
-
-
 class WodScenarioCodec:
     """Win or Die's scenario files: two players, a hex map, cards, units, actions and reactions."""
 
     keys = TOP_KEYS
 
-    def run(self, doc: LinedDict, fields: Fields, settings: Any) -> ScenarioRun:
-        """Load the file, resolve its turns, compare ``expect``."""
+    def load(self, doc: LinedDict, fields: Fields, settings: Any) -> Scenario[WodState, WodOrders]:
+        """The file read into a scenario: each turn its player's rows and her opponent's standing reactions."""
         f = fields
         players = _players(f, doc)
         rules = _rules(f, doc, settings)
@@ -77,26 +64,9 @@ class WodScenarioCodec:
                  for i, entry in enumerate(f.sequence(doc.get("turns"), doc.line_of("turns"), "turns"), start=1)]
         expect = f.mapping(doc.get("expect"), doc.line_of("expect"), "expect", EXPECT_KEYS)
         game = state.game
-        events: list[Event] = []
-        refused: set[str] = set()
-        unused: list[str] = []
-        for turn in turns:
-            if state.phase is not Phase.ACTIONS:
-                raise f.fail(turn.line, "the game is over before this turn")
-            if turn.player != state.acting:
-                raise f.fail(turn.line, f"this turn is {turn.player}'s but it is {state.acting}'s turn now")
-            dice = TurnDice(SCENARIO_SEED, state.dice_turn(), turn.pins)
-            rows = turn.actions
-            for _ in range(len(rows) + 10):
-                result = play_window(rules, state, WodOrders({turn.player: rows}, (), turn.reactions), dice)
-                state = result.state
-                events += result.events
-                refused |= {v.subject for v in result.verdicts if not v.accepted}
-                if not result.stopped:
-                    break
-                rows = rows[result.done:]
-            unused += [f"turn {turn.player} {k}" for k in dice.unused_pins()]
-        return ScenarioRun(events, _compare(f, expect, state, refused, game), unused)
+        return Scenario(WodRuleset(rules), state, turns,
+                        lambda final, verdicts: _compare(f, expect, final, verdicts, game),
+                        game_over=lambda now: now.phase is not Phase.ACTIONS or now.game != game)
 
 
 def _players(f: Fields, doc: LinedDict) -> tuple[str, str]:
@@ -201,7 +171,8 @@ def _given(f: Fields, rules: WodRules, players: tuple[str, str], given: LinedDic
     return state
 
 
-def _turn(f: Fields, rules: WodRules, state: WodState, entry: Any, index: int, line: int) -> Turn:
+def _turn(f: Fields, rules: WodRules, state: WodState, entry: Any, index: int,
+          line: int) -> Entry[WodState, WodOrders]:
     t = f.mapping(entry, line, f"turn {index}", TURN_KEYS)
     expected = state.first if (state.turn + index - 1) % 2 == 1 else state.second
     player = f.text(t.get("player", expected), t.line_of("player"), "player")
@@ -224,7 +195,18 @@ def _turn(f: Fields, rules: WodRules, state: WodState, entry: Any, index: int, l
     dmap = f.mapping(t.get("dice"), t.line_of("dice"), "dice")
     for key, value in dmap.items():
         pins[key] = f.integer(value, dmap.line_of(key), f"pinned die {key}", 1, 6)
-    return Turn(player, actions, reactions, pins, t.line)
+
+    def next_play(now: WodState, last: Resolution[WodState] | None, played: int) -> Play[WodOrders] | None:
+        if last is None:
+            rows = actions
+        else:  # a reaction stopped the rows: those it left wait, as on her sheet, for the next sync
+            waiting = last.unused.get(player, {})
+            if not waiting or now.acting != player or now.phase is not Phase.ACTIONS or played > len(actions):
+                return None
+            rows = tuple(row for n, row in enumerate(actions, start=1) if action_row(n) in waiting)
+        return Play(WodOrders({player: rows}, (), reactions), pins)
+
+    return Entry(t.line, f"turn {index}", next_play, seat=player)
 
 
 def _action(f: Fields, entry: Any, line: int) -> Action:
@@ -252,8 +234,9 @@ def _show(value: Any) -> str:
     return "null" if value is None else str(value)
 
 
-def _compare(f: Fields, e: LinedDict, state: WodState, refused: set[str], game: int) -> list[str]:
+def _compare(f: Fields, e: LinedDict, state: WodState, verdicts: Sequence[Verdict], game: int) -> list[str]:
     out: list[str] = []
+    refused = {v.subject for v in verdicts if not v.accepted}
 
     def check(path: str, want: Any, got: Any) -> None:
         if want != got:

@@ -62,7 +62,7 @@ def test_errors_name_the_line(tmp_path: Path, old: str, new: str, expected: str)
 def test_a_pin_outside_its_die_names_the_line(tmp_path: Path) -> None:
     text = GOOD.replace("at: B2}", "at: A1}").replace(
         "  - moves: {Ann: stay}", "  - moves: {Ann: stay}\n    dice: {base/Ann.gladiator/1/1: 11}")
-    assert ":10: pinned die 'base/Ann.gladiator/1/1' is 11; a d10 shows 1 to 10" in error_of(tmp_path, text)
+    assert ":10: turn 1: pinned die 'base/Ann.gladiator/1/1' is 11; a d10 shows 1 to 10" in error_of(tmp_path, text)
 
 
 def test_an_expectation_that_fails_says_what_differs(tmp_path: Path) -> None:

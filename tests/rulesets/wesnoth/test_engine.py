@@ -162,7 +162,7 @@ def _scenario(tmp_path: Path, body: str) -> Path:
     ("given:\n  units:\n    - {id: S1, type: Spearman, owner: Cy, at: C1}\n", ":10: unknown player 'Cy'"),
     ("turns:\n  - orders: []\n    dice: {swing/S1/1: 7}\n", ":10: pinned die swing/S1/1 is 7; use 1 to 6"),
     ("turns:\n  - orders:\n      - {unit: S1, move: Q7}\n", ":10: S1's move: 'Q7' is off the board"),
-    ("turns:\n  - player: Bo\n    orders: []\n", ":9: this turn is Ann's, not Bo's"),
+    ("turns:\n  - player: Bo\n    orders: []\n", ":9: turn 1 is Bo's, but the open window is Ann's"),
     ("expect:\n  unitz: {}\n", ":9: unknown key 'unitz' in expect"),
 ])
 def test_a_malformed_scenario_names_the_line(tmp_path: Path, body: str, message: str) -> None:
