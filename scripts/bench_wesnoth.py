@@ -28,10 +28,19 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sheets_gm.engine.ruleset import Ruleset
-from sheets_gm.rulesets.registry import bots_of, create_ruleset, default_board_text
+try:
+    from sheets_gm.rulesets.registry import bots_of, create_ruleset, default_board_text
+except ImportError:  # a checkout from before the games became records (issue 21), measured with --against
+    from sheets_gm.engine.registry import create_ruleset, default_board_text  # type: ignore[import-not-found,no-redef]
+
+    def bots_of(rules: Any) -> Any:  # type: ignore[misc]
+        """The ruleset's bot kinds, as the older layout asked for them."""
+        return rules.bots()
+
+if TYPE_CHECKING:  # only a type here, so the script also runs under a checkout of an older layout (--against)
+    from sheets_gm.engine.ruleset import Ruleset
 
 
 class Timing(NamedTuple):

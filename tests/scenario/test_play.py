@@ -46,7 +46,7 @@ def test_a_turn_after_the_end_is_a_mistake_in_the_file_or_skipped_where_the_game
 
 
 def test_the_wrong_seats_turn_names_whose_it_is() -> None:
-    entry = Entry.of(12, "turn 1", [Play(ToyOrders({"Bo": "A1"}))], seat="Bo")
+    entry: Entry[ToyState, ToyOrders] = Entry.of(12, "turn 1", [Play(ToyOrders({"Bo": "A1"}))], seat="Bo")
     with pytest.raises(ScenarioError, match=r"toy\.yaml:12: turn 1 is Bo's, but the open window is Ann's"):
         play(_scenario(entry), FIELDS)
 
@@ -62,7 +62,7 @@ def test_dice_pinned_and_never_rolled_are_noted_by_turn() -> None:
 
 
 def test_a_refused_gm_event_ends_the_run_with_a_difference() -> None:
-    entry = Entry.of(11, "turn 1", [Play(ToyOrders({"Ann": "A1"}))], gm=[{"coins": 1}])
+    entry: Entry[ToyState, ToyOrders] = Entry.of(11, "turn 1", [Play(ToyOrders({"Ann": "A1"}))], gm=[{"coins": 1}])
     run = play(_scenario(entry), FIELDS)
     assert run.differences == ["GM event refused: Noughts and crosses (test game) takes no GM events"]
     assert run.events == []
