@@ -54,6 +54,7 @@ class BoardRoutes:
         self._costs: dict[tuple[int, ...], CostTable] = {}
         self._fields: dict[tuple[tuple[int, ...], Hex], dict[Hex, int]] = {}
         self._nearest: dict[tuple[tuple[int, ...], tuple[Hex, ...]], dict[Hex, float]] = {}
+        self._paths: dict[tuple[Hex, Hex, CostTable, frozenset[Hex], int | None], tuple[Hex, ...] | None] = {}
 
     def costs(self, move_costs: Mapping[Terrain, int]) -> CostTable:
         """What entering each hex costs a unit with ``move_costs`` (None: it cannot enter it)."""
@@ -158,8 +159,21 @@ class BoardRoutes:
             spent += 1
         return best
 
-    def path(self, start: Hex, goal: Hex, costs: CostTable, blocked: Collection[Hex] = (),
+    def path(self, start: Hex, goal: Hex, costs: CostTable, blocked: frozenset[Hex] = frozenset(),
              budget: int | None = None) -> list[Hex] | None:
+        """The cheapest route from ``start`` to ``goal`` (see ``_path``), kept for the last few thousand asked:
+        a bot tries each row on the engine before the turn is resolved, so each move is searched twice."""
+        key = (start, goal, costs, blocked, budget)
+        if key not in self._paths:
+            if len(self._paths) >= 4096:
+                self._paths.clear()
+            route = self._path(start, goal, costs, blocked, budget)
+            self._paths[key] = None if route is None else tuple(route)
+        found = self._paths[key]
+        return None if found is None else list(found)
+
+    def _path(self, start: Hex, goal: Hex, costs: CostTable, blocked: Collection[Hex] = (),
+              budget: int | None = None) -> list[Hex] | None:
         """The cheapest route from ``start`` to ``goal`` entering no hex of ``blocked``: the hexes entered, goal
         included, or None if none reaches it (with ``budget``: none costing at most it).
         ``topology.path_to`` over these tables: the same search back from the goal, stopped once ``start`` is
