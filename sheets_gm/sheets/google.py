@@ -30,6 +30,7 @@ from gspread.utils import ExportFormat
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError
 from sheets_gm.sheets.layout import (
+    BORDER_COLOUR,
     CellValue,
     ConditionalFill,
     Grid,
@@ -571,6 +572,10 @@ def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict
             fields += ",userEnteredFormat.wrapStrategy,userEnteredFormat.verticalAlignment"
         reqs.append({"repeatCell": {"range": rng(fill.range), "cell": {"userEnteredFormat": cell_format},
                                     "fields": fields}})
+        if fill.border:
+            line = {"style": "SOLID", "colorStyle": {"rgbColor": _colour(BORDER_COLOUR)}}
+            reqs.append({"updateBorders": {"range": rng(fill.range), "top": line, "bottom": line, "left": line,
+                                           "right": line}})
     for index, conditional in enumerate(tab.conditional_fills):
         reqs.append({"addConditionalFormatRule": {"index": index, "rule": _conditional_rule(tab, conditional, rng)}})
     for dd in tab.dropdowns:

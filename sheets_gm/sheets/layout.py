@@ -12,17 +12,21 @@ from sheets_gm.engine.grid import column_label
 
 CellValue = str | int | float | bool | None
 Grid = list[list[CellValue]]
+#: The line drawn round a ``Fill`` with ``border``: light enough not to compete with the cells' text.
+BORDER_COLOUR = "#9E9E9E"
 
 
 @dataclass(frozen=True, slots=True)
 class Fill:
     """A background colour (``#RRGGBB``) and optionally bold text over a range; with ``wrap``, text
-    wraps inside the cells from their top (several players on a tile, one per line)."""
+    wraps inside the cells from their top (several players on a tile, one per line); with ``border``,
+    a thin grey line runs round the range (a board's tile or hex, so its cells read as one)."""
 
     range: str
     colour: str
     bold: bool = False
     wrap: bool = False
+    border: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -113,7 +113,7 @@ from sheets_gm.sheets.xlsx import openpyxl  # first: without numpy (see that mod
 from openpyxl.cell.cell import MergedCell
 from openpyxl.formatting.formatting import ConditionalFormattingList
 from openpyxl.formatting.rule import Rule
-from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.styles import Protection as CellProtection
 from openpyxl.styles.differential import DifferentialStyle
 from openpyxl.styles.numbers import is_datetime
@@ -122,6 +122,7 @@ from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError, WorkbookOpenError
 from sheets_gm.sheets.layout import (
+    BORDER_COLOUR,
     CellValue,
     ConditionalFill,
     Grid,
@@ -814,6 +815,18 @@ def _tab_box(tab: TabLayout, cells: str, what: str) -> _Box:
     return box
 
 
+def _outline(ws: Any, tab: TabLayout, box: _Box) -> None:
+    """A thin grey line round ``box``: each edge cell gets the side it lies on, its other sides kept."""
+    min_row, min_col, max_row, max_col = box.clamp(tab.rows, tab.cols)
+    line = Side(style="thin", color=_argb(BORDER_COLOUR))
+    for cell in _cells(ws, tab, box):
+        old = cell.border
+        cell.border = Border(left=line if cell.column == min_col else old.left,
+                             right=line if cell.column == max_col else old.right,
+                             top=line if cell.row == min_row else old.top,
+                             bottom=line if cell.row == max_row else old.bottom)
+
+
 def _cells(ws: Any, tab: TabLayout, box: _Box) -> Iterator[Any]:
     min_row, min_col, max_row, max_col = box.clamp(tab.rows, tab.cols)
     for row in range(min_row, max_row + 1):
@@ -857,6 +870,8 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
                 cell.font = font
             if fill.wrap:
                 cell.alignment = wrapped
+        if fill.border:
+            _outline(ws, tab, _tab_box(tab, fill.range, "fill"))
     # The layout owns its tabs' conditional formats, so applying it again replaces them.
     ws.conditional_formatting = ConditionalFormattingList()
     for conditional in tab.conditional_fills:

@@ -214,10 +214,16 @@ class SheetSpec(_Strict):
     # are worked out with the window's dice and hidden things (Win or Die: an attack on a face-down token)
     # says false: the rows then show only what the adapter could not read, and the logs tell what happened.
     preview: bool = True
+    # Pixel widths of a View tab's panel columns, by 0-based column, where the game's panel needs other widths
+    # than the default (names in column A, long texts in column C): ``{1: 150, 7: 200}``.
+    view_widths: dict[int, int] = Field(default_factory=dict)
     inputs: tuple[InputTable, ...]
 
     @model_validator(mode="after")
     def _tables(self) -> SheetSpec:
+        for col, pixels in self.view_widths.items():
+            if not 0 <= col < 8 or not 20 <= pixels <= 1000:
+                raise ValueError(f"view_widths: column {col} at {pixels} px; give columns 0 to 7, 20 to 1000 px wide")
         names = [t.name for t in self.inputs]
         if len(set(names)) != len(names):
             raise ValueError("two input tables have the same name")

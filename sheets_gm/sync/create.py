@@ -87,7 +87,7 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
         fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
                Fill(cells(0, VIEW_LOG_HEADER_ROW, 2, VIEW_LOG_HEADER_ROW), spec.colours.header, bold=True)),
         protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
-        column_widths={0: 160, 2: 600})
+        column_widths={0: 160, 2: 600, **spec.view_widths})
 
 
 def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, adapter: AnySheetAdapter,

@@ -1293,6 +1293,26 @@ class GoogleApiFake:
                 self._write_cell(sheet, r, c, args.get("cell", {}), paths)
         return {}
 
+    def _req_updateBorders(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        """Lines round (and inside) a range, as Google keeps them: on each cell's format, by side."""
+        sides = ("top", "bottom", "left", "right", "innerHorizontal", "innerVertical")
+        unknown = set(args) - {"range", *sides}
+        if unknown:
+            raise HttpError(400, f"Invalid JSON payload received. Unknown name {sorted(unknown)[0]!r}")
+        for side in sides:
+            style = args.get(side, {}).get("style", "NONE")
+            if style not in ("DOTTED", "DASHED", "SOLID", "SOLID_MEDIUM", "SOLID_THICK", "NONE", "DOUBLE"):
+                raise HttpError(400, f"Invalid value at 'requests[0].update_borders.{side}.style' ({style!r})")
+        sheet, r0, c0, r1, c1 = self._grid_rect(ss, args.get("range", {}))
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                edges = {"top": r == r0, "bottom": r == r1 - 1, "left": c == c0, "right": c == c1 - 1}
+                for side, on_edge in edges.items():
+                    if on_edge and side in args:
+                        cell = sheet.cells.setdefault((r, c), {})
+                        cell.setdefault("userEnteredFormat", {}).setdefault("borders", {})[side] = args[side]
+        return {}
+
     def _req_setDataValidation(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
         sheet, r0, c0, r1, c1 = self._grid_rect(ss, args.get("range", {}))
         rule = args.get("rule")

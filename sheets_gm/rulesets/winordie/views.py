@@ -21,7 +21,9 @@ def _exposed(state: WodState, u: Unit) -> dict[str, Any]:
 
 
 def _token(u: Unit) -> dict[str, Any]:
-    return {"token": u.token, "owner": u.owner, "at": u.at.label if u.at else None, "tokens": u.tokens}
+    # damage dealt to a face-down token lies beside it on the table: public, unlike its health
+    return {"token": u.token, "owner": u.owner, "at": u.at.label if u.at else None, "tokens": u.tokens,
+            "damage": u.damage}
 
 
 def _cards(state: WodState, names: set[str]) -> list[dict[str, Any]]:

@@ -43,7 +43,7 @@ def test_the_public_board_shows_hidden_units_as_tokens_with_their_hex() -> None:
     hidden = [u for u in state.units if u.hidden]
     assert len([e for e in board if "token" in e]) == len(hidden)
     assert {e["at"] for e in board if "token" in e} == {u.at.label for u in hidden if u.at}
-    assert all(set(e) == {"token", "owner", "at", "tokens"} for e in board if "token" in e)
+    assert all(set(e) == {"token", "owner", "at", "tokens", "damage"} for e in board if "token" in e)
 
 
 def test_public_events_never_name_a_unit_while_it_is_hidden() -> None:

@@ -14,11 +14,12 @@ import pytest
 
 from sheets_gm.engine.ruleset import GM, Window
 from sheets_gm.rulesets.registry import bots_of
-from sheets_gm.rulesets.winordie.enums import ActionKind, GmKind, ResolveMode, Side, Trigger
+from sheets_gm.rulesets.winordie.enums import ActionKind, Enhancement, GmKind, ResolveMode, Side, Trigger
 from sheets_gm.rulesets.winordie.game import WodRuleset
 from sheets_gm.rulesets.winordie.gm import Adjustment
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
+from sheets_gm.rulesets.winordie.resolve.actions import damage_left
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
 from sheets_gm.rulesets.winordie.sheet.draw import PENDING_LINES
@@ -335,6 +336,28 @@ def test_the_board_shows_tokens_exposed_units_terrain_and_what_waits_for_the_gm(
     assert any(c.startswith((f"▼ {unit.id} {unit.card}", f"▲ {unit.id} {unit.card}")) for c in cells)
     assert any(f"2/{shown.health(unit)} damage ●●" in c for c in cells)
     assert f"Waiting for the GM: #1 Fire Volley ({unit.id}), #2 Fire Volley ({unit.id})" in cells
+
+
+def test_a_face_down_tokens_damage_an_exposed_units_enhancements_and_each_hex_outlined_are_drawn() -> None:
+    r = rules()
+    state = _started(r).copy()
+    token = next(u for u in state.units if u.hidden)
+    token.damage = 1
+    exposed = next(u for u in state.units if u is not token)
+    exposed.hidden = False
+    exposed.enhancements = (Enhancement.TOUGHNESS, Enhancement.MOVEMENT)
+    drawn = _sheet(r).board(state)
+    cells = [str(v) for row in drawn.values for v in row]
+    assert any(f"{token.token}\nface down · 1 damage" in c for c in cells)
+    assert not _names("\n".join(cells), {u.id for u in state.units if u.hidden})
+    line = next(c for c in cells if f"{exposed.id} {exposed.card}" in c)
+    assert line.splitlines()[2] == "+ " + ", ".join(e.display for e in exposed.enhancements)
+    hexes = [f for f in drawn.fills if f.border]
+    assert len(hexes) == len(list(r.rules.board.cells()))
+
+
+def test_a_blow_past_a_units_health_says_so_rather_than_damage_over_health() -> None:
+    assert damage_left(7, 5) == "all 5 health lost" and damage_left(2, 5) == "2/5 damage"
 
 
 def _with_pending(state: WodState, count: int) -> WodState:

@@ -121,10 +121,19 @@ def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power
     events.append(Event(state.turn, kind,
                         f"{striker.id} {verb} {victim.id}: {power}{extra} dice needing {hit}+ roll "
                         f"{', '.join(map(str, rolls)) or 'nothing'}: {hits} hit{'s' if hits != 1 else ''}, "
-                        f"{damage} damage{tough_note} ({victim.damage}/{state.health(victim)}).",
+                        f"{damage} damage{tough_note} ({damage_left(victim.damage, state.health(victim))}).",
                         {"unit": striker.id, "target": victim.id, "dice": len(rolls), "hit": hit, "rolls": rolls,
                          "hits": hits, "damage": damage, "key": key}))
     return damage
+
+
+def damage_left(damage: int, health: int) -> str:
+    """A unit's damage against its health, as the log says it: ``3/5 damage``, or that the blow kills.
+
+    >>> damage_left(3, 5), damage_left(7, 5)
+    ('3/5 damage', 'all 5 health lost')
+    """
+    return f"{damage}/{health} damage" if damage < health else f"all {health} health lost"
 
 
 def _call(rules: WodRules, state: WodState, caller: Unit, action: Action, at: Hex, new_id: str,

@@ -27,7 +27,7 @@ PENDING_LINES = 14  # effects listed in the GM's tab; more are counted on the la
 MAP_TOP = 2  # board rows above the map: a free row, then the column letters
 STATUS_HEIGHT = 84  # the column letters' row, beside the status line: room for its five lines
 HEX_WIDTH = 150
-ROW_HEIGHT = 36
+ROW_HEIGHT = 48  # three lines of a unit: name and card, damage and tokens, enhancements
 View = Mapping[str, Any]
 
 
@@ -50,13 +50,17 @@ def _seat_sign(spec: SheetSpec, seats: Sequence[str], owner: str) -> str:
 
 
 def _unit_text(spec: SheetSpec, seats: Sequence[str], entry: Mapping[str, Any]) -> str:
-    """A unit's lower cell: owner sign and name, then card and damage, then its command tokens."""
+    """A unit's lower cell: owner sign and name (and card), then its damage and command tokens, then an
+    exposed unit's enhancements."""
     sign = _seat_sign(spec, seats, str(entry["owner"]))
     tokens = spec.symbols.get("token", "●") * int(entry["tokens"])
-    if "token" in entry:  # face down: the public view gives only the token
-        lines = [f"{sign} {entry['token']}", "face down"]
+    if "token" in entry:  # face down: the public view gives the token and the damage lying beside it
+        damage = int(entry.get("damage", 0))
+        lines = [f"{sign} {entry['token']}", "face down" + (f" · {damage} damage" if damage else "")]
     else:
         lines = [f"{sign} {entry['id']} {entry['card']}", f"{entry['damage']}/{entry['health']} damage"]
+        if entry.get("enhancements"):
+            lines.append("+ " + ", ".join(entry["enhancements"]))
     if tokens:
         lines[1] += f" {tokens}"
     return "\n".join(lines)
@@ -76,7 +80,8 @@ def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
         key = _terrain_key(board, h)
         sign = spec.symbols.get(key, "")
         values[top][h.col] = f"{h.label} {sign}".strip()
-        fills.append(Fill(cells(h.col, top + 1, h.col, bottom + 1), colours.get(key, "#FFFFFF"), wrap=True))
+        fills.append(Fill(cells(h.col, top + 1, h.col, bottom + 1), colours.get(key, "#FFFFFF"), wrap=True,
+                          border=True))
     for entry in view["board"]:
         at = board.parse(str(entry["at"]))
         values[hex_rows(at)[1]][at.col] = _unit_text(spec, seats, entry)
@@ -104,7 +109,8 @@ def _legend(spec: SheetSpec, board: WodMap, seats: Sequence[str]) -> Grid:
          "its name and terrain above, its unit below."],
         [f"{_seat_sign(spec, seats, seats[0])} {seats[0]}'s units (baseline 1) · "
          f"{_seat_sign(spec, seats, seats[1])} {seats[1]}'s units (baseline 2)"],
-        ["A face-down token shows only whose it is; an exposed unit shows its id, card and damage/health."],
+        ["A face-down token shows whose it is and any damage dealt to it; an exposed unit shows its id, card, "
+         "damage/health and enhancements."],
         [f"{signs.get('token', '●')} a command token on the unit this turn (at most 3)."],
         [" · ".join(signs[k] for k in ("mine", "forest", "mountain", "highland") if signs.get(k))],
         ["A legion loses when its morale falls to its fatigue or below, or its fatigue reaches the limit."],
