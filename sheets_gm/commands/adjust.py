@@ -88,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
                                    owners=lambda: layout_owners(config, sheets))
     for event in done.events:
         print(event.text)
-    where = (f"the match is over ({done.over}): no window is open now" if done.over else
-             "the open window stays open")
+    where = (f"{done.over}: no window is open now" if done.over else
+             f"open now: {done.open_now}")
     print(f"Written to the match; {where}. Every GM event is kept for the replay: "
           "`sheets-gm verify` applies it again.")
     return 0

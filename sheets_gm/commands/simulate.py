@@ -109,11 +109,14 @@ def run(args: argparse.Namespace) -> int:
         TimeRemainingColumn,
     )
 
+    from sheets_gm.engine.settings import idle_settings, parse_assignments
     from sheets_gm.simulate.chart import ChartUnavailableError, write_chart
     from sheets_gm.simulate.report import match_rows, print_tables, summary_rows, write_csv, write_json
     from sheets_gm.simulate.runner import default_workers, run_simulation
 
     plan = _plan(args)
+    for why in idle_settings(plan.variants[-1].settings, parse_assignments(args.set or [])):
+        print(f"sheets-gm: note: {why}: it changes nothing in this simulation", file=sys.stderr)
     out = _out_dir(args.out)
     workers = args.workers or default_workers()
     total = plan.matches * len(plan.variants)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,12 +26,14 @@ class SettingError(ValueError):
 
 
 def setting(default: Any, doc: str, *, minimum: int | None = None, maximum: int | None = None,
-            path: bool = False) -> Any:
+            path: bool = False, only_when: tuple[str, Any] | None = None) -> Any:
     """A dataclass field for a setting, with its documentation and optional integer bounds.
 
     ``path``: the setting names a file or folder (a ``str``, empty for none), which ``parse_settings``
-    resolves against the folder it is given (a match config's own), so the match holds where it is."""
-    meta = {"doc": doc, "minimum": minimum, "maximum": maximum, "path": path}
+    resolves against the folder it is given (a match config's own), so the match holds where it is.
+    ``only_when``: ``(other setting, value)`` under which alone this one changes anything (Win or Die's
+    advanced-mode settings), so a GM who sets it without is told (``idle_settings``)."""
+    meta = {"doc": doc, "minimum": minimum, "maximum": maximum, "path": path, "only_when": only_when}
     if isinstance(default, list | dict | set):
         raise TypeError("settings defaults must be immutable (use a tuple)")
     return dataclasses.field(default=default, metadata=meta)
@@ -125,6 +127,27 @@ def parse_settings(cls: type[T], values: Mapping[str, Any], *, where: str = "set
             raise SettingError(f"{where}: unknown setting {key!r}; known settings: {known}")
         chosen[name] = _coerce(name, hints[name], value, fields[name].metadata, folder)
     return cls(**chosen)
+
+
+def idle_settings(settings: Any, names: Iterable[str]) -> list[str]:
+    """Why each of the named settings changes nothing with the others as ``settings`` has them, in the order
+    given: ``zoc_morale only matters when mode is 'advanced' (it is 'basic' here)``."""
+    fields = {f.name: f for f in dataclasses.fields(settings)}
+    out = []
+    for name in names:
+        found = fields.get(str(name).strip().replace("-", "_"))
+        condition = found.metadata.get("only_when") if found is not None else None
+        if found is None or condition is None:
+            continue
+        other, wanted = condition
+        actual = getattr(settings, other)
+        if actual != wanted:
+            out.append(f"{found.name} only matters when {other} is {_shown(wanted)!r} (it is {_shown(actual)!r} here)")
+    return out
+
+
+def _shown(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
 
 
 def parse_assignments(pairs: list[str], *, where: str = "--set") -> dict[str, str]:

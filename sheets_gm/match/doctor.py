@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.ruleset import Information
-from sheets_gm.engine.settings import SettingError, parse_settings
+from sheets_gm.engine.settings import SettingError, idle_settings, parse_settings
 from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.match.cron import cron_line
@@ -113,10 +113,15 @@ def check_house_rules(config: MatchConfig, report: Checkup) -> None:
     """The ``[settings]`` house rules: every key known to the ruleset, every value accepted."""
     kind = get_ruleset(config.ruleset).traits.settings_type
     try:
-        parse_settings(kind, config.settings, where=f"{config.path} [settings]", folder=config.folder)
+        settings = parse_settings(kind, config.settings, where=f"{config.path} [settings]", folder=config.folder)
     except SettingError as exc:
         report.fail("house rules", str(exc),
                     f"correct [settings] in {config.path} (docs/rules-{config.ruleset}.md lists every house rule)")
+        return
+    idle = idle_settings(settings, config.settings)
+    if idle:
+        report.warn("house rules", "; ".join(idle) + ": set, but it changes nothing in this match",
+                    f"remove it from [settings] in {config.path}, or set what it depends on")
         return
     chosen = ", ".join(f"{k} = {v!r}" for k, v in config.settings.items()) or "none: the standard rules"
     report.ok("house rules", chosen)

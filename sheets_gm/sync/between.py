@@ -53,6 +53,7 @@ class BetweenReport:
     restored: int = 0  # undo: rows put back
     set_aside: int = 0  # undo: rows typed since, set aside in the seats' archives
     over: str = ""  # adjust: how the match ended if this adjustment ended it ('' while it goes on)
+    open_now: str = ""  # adjust: the label of the window open after it ('' when none is)
 
 
 def _check_not_interrupted(read: MatchRead) -> None:
@@ -125,8 +126,11 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
                   owners=owners)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     outcome = ruleset.outcome(state)
-    over = (outcome.text or "the match is over") if outcome is not None else ""
-    return BetweenReport(log, state, batch.run(sheets.write_order()), over=over)
+    window = ruleset.window(state)
+    over = (outcome.text or "the match is over") if outcome is not None else ("the game is over" if window is None
+                                                                              else "")
+    return BetweenReport(log, state, batch.run(sheets.write_order()), over=over,
+                         open_now=window.label if window is not None else "")
 
 
 def _json_row(grid: Grid, where: str) -> dict[str, Any]:

@@ -93,7 +93,8 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
     if extra:
         parts.append(extra)
     if table.of_kind(ColumnKind.READY):
-        parts.append(ready_sentence(window, seat, table, ready))
+        ticked = row.ticked(table.of_kind(ColumnKind.READY)[0].key)
+        parts.append(ready_sentence(window, seat, table, ready, ticked))
     if held:
         parts.append(held_sentence(window, seat, table))
     elif not parts:

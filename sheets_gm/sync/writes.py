@@ -45,6 +45,9 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
         return f"Nothing to write now: {window.label} is for {who}."
     if table.of_kind(ColumnKind.READY):
         return ready_sentence(window, seat, table, False)
+    if seat not in window.awaited and not table.standing:
+        return (f"Not yet: {window.label} waits for {', '.join(window.awaited)}; {seat} writes here for "
+                f"{seat}'s own turn.")
     return f"Waiting for {'the results' if seat == JUDGE else 'your orders'} for {window.label}."
 
 
@@ -65,14 +68,19 @@ def held_sentence(window: Window | None, seat: str, table: InputTable) -> str:
     return f"Kept for {seat}'s next turn: it is read when that opens ({window.label} is for {who})."
 
 
-def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool) -> str:
-    """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it)."""
+def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ticked: bool = False) -> str:
+    """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it;
+    a box ticked over rows that cannot be read yet, that it waits for them)."""
     box = table.of_kind(ColumnKind.READY)[0].header
     if seat not in window.awaited:
         label = window.label[:1].upper() + window.label[1:]
         return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
-    return (f"{box} for {window.label}." if ready else
-            f"Tick {box} when {seat}'s orders for {window.label} are in.")
+    if ready:
+        return f"{box} for {window.label}."
+    if ticked:
+        return (f"{box} is ticked, but {seat} counts as ready only once every row marked ✘ is mended or cleared "
+                f"(for {window.label}).")
+    return f"Tick {box} when {seat}'s orders for {window.label} are in."
 
 
 def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, placed: PlacedTable,

@@ -52,7 +52,7 @@ from tests.fakes.memory import InjectedFault, MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
-IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "The match is over")
+IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over")
 JUNK = ("zz", "Q99", "-3", "0", "abc", "12")
 SYNCS = ("poll", "force", "cut", "undo")  # an undo is followed by a poll
 ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)

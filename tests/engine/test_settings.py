@@ -11,6 +11,7 @@ import pytest
 from sheets_gm.engine.grid import Neighbourhood
 from sheets_gm.engine.settings import (
     SettingError,
+    idle_settings,
     parse_assignments,
     parse_settings,
     setting,
@@ -19,6 +20,8 @@ from sheets_gm.engine.settings import (
 )
 from sheets_gm.rulesets.gvg.enums import Skill
 from sheets_gm.rulesets.gvg.settings import GvgSettings, OwnTreePickup, TurnLimitRule
+from sheets_gm.rulesets.winordie.enums import Mode
+from sheets_gm.rulesets.winordie.settings import WodSettings
 
 FIELD_NAMES = [f.name for f in dataclasses.fields(GvgSettings)]
 
@@ -259,3 +262,12 @@ def test_a_path_setting_is_resolved_against_the_folder_given(tmp_path: Path) -> 
     assert settings_table(_WithAFile)[0][1:3] == ("none", "a path (relative to the match config)")
     with pytest.raises(SettingError, match="use the path of a file or folder"):
         parse_settings(_WithAFile, {"table": 3})
+
+
+def test_a_setting_that_only_matters_under_another_is_named_when_set_without_it() -> None:
+    basic = WodSettings(zoc_morale=2)
+    assert idle_settings(basic, ["zoc_morale", "tokens", "best-of"]) == [
+        "zoc_morale only matters when mode is 'advanced' (it is 'basic' here)",
+        "best_of only matters when mode is 'advanced' (it is 'basic' here)"]
+    assert idle_settings(WodSettings(mode=Mode.ADVANCED, zoc_morale=2), ["zoc_morale"]) == []
+    assert idle_settings(GvgSettings(), ["movement", "no_such_setting"]) == []

@@ -351,3 +351,13 @@ def test_a_game_with_a_judge_plays_its_judge_windows() -> None:
     assert "judge" not in rules.seats(rules.new_match(rules.sample_roster(), b"s"))
     record = play_one(rules, ("commander",), "judge-seat", 0, 0)
     assert record.windows > 2 and record.ending
+
+
+def test_a_setting_that_changes_nothing_with_the_others_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = run_cli(["simulate", "winordie", "--matches", "2", "--workers", "1", "--set", "zoc_morale=2"],
+                              capsys)
+    assert code == 0
+    assert "note: zoc_morale only matters when mode is 'advanced' (it is 'basic' here)" in err
+    code, _out, err = run_cli(["simulate", "winordie", "--matches", "2", "--workers", "1", "--set",
+                               "mode=advanced", "--set", "zoc_morale=2"], capsys)
+    assert code == 0 and "note:" not in err

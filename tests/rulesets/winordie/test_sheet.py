@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from sheets_gm.engine.ruleset import GM, Window
-from sheets_gm.rulesets.registry import bots_of
+from sheets_gm.rulesets.registry import bots_of, sheet_spec
 from sheets_gm.rulesets.winordie.enums import ActionKind, Enhancement, GmKind, ResolveMode, Side, Trigger
 from sheets_gm.rulesets.winordie.game import WodRuleset
 from sheets_gm.rulesets.winordie.gm import Adjustment
@@ -26,6 +26,7 @@ from sheets_gm.rulesets.winordie.sheet.draw import PENDING_LINES
 from sheets_gm.rulesets.winordie.state import Pending, Unit, WodState
 from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.between import adjust_match
@@ -33,6 +34,7 @@ from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.writes import idle_feedback, ready_sentence
 from tests.fakes.memory import MemoryBackend
 from tests.rulesets.winordie.helpers import SEED, deployed, rules, step
 
@@ -699,3 +701,18 @@ def test_an_adjustment_that_ends_the_match_says_so() -> None:
     assert quiet.over == ""
     report = adjust_match(match.sheets, type(r), [Adjustment(GmKind.MORALE, loser, "0", "test")])
     assert "glorious victory" in report.over
+
+
+def test_the_player_waiting_for_her_turn_is_not_asked_for_orders_and_a_ticked_ready_says_what_it_waits_for() -> None:
+    spec = sheet_spec("winordie")
+    window = Window("4", "turn 4 · Ann", "actions", ("Ann", "Bo"), 4, waits_for=("Ann",))
+    actions = next(t for t in spec.inputs if t.name == "actions")
+    reactions = next(t for t in spec.inputs if t.standing)
+    assert idle_feedback(window, "Bo", actions, "") == ("Not yet: turn 4 · Ann waits for Ann; Bo writes here for "
+                                                        "Bo's own turn.")
+    assert idle_feedback(window, "Bo", reactions, "").startswith("Waiting for your orders")
+    ready_table = next(t for t in spec.inputs if t.of_kind(ColumnKind.READY))
+    assert ready_sentence(window, "Ann", ready_table, False, ticked=True) == (
+        "Ready is ticked, but Ann counts as ready only once every row marked ✘ is mended or cleared (for turn 4 · "
+        "Ann).")
+    assert ready_sentence(window, "Ann", ready_table, False).startswith("Tick Ready when")
