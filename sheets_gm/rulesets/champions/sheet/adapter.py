@@ -137,7 +137,10 @@ class ChampionsSheet:
         out = [f"{p.name} (round {p.out_round})" for p in state.players if p.out]
         legend: Grid = [["A tile is named by its letter above and its number on the left (A1 top left)."],
                         ["Out: " + (", ".join(out) or "nobody")]]
-        fills = (Fill(cells(1, 2, size, size + 1), "#F3F3F3", wrap=True),)
+        # every tile outlined, its names from the top; the row numbers at the top of their rows too
+        fills = (Fill(cells(0, 2, 0, size + 1), "#FFFFFF", bold=True, wrap=True),
+                 *(Fill(cells(col + 1, row + 2, col + 1, row + 2), "#F3F3F3", wrap=True, border=True)
+                   for row in range(size) for col in range(size)))
         return BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, size + 1), 150)},
                             dict.fromkeys(range(1, size + 1), 90), legend)
 
