@@ -32,6 +32,7 @@ from sheets_gm.match.quota import (
     idle_and_active,
     number,
     quota_use,
+    safe_watch_interval,
 )
 from sheets_gm.rulesets.registry import GAMES, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetAccessError
@@ -229,5 +230,5 @@ def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
     use = quota_use(spreadsheets, config.interval, matches)
     if use.over_limit or use.tight:
         report.warn("watch", f"with sync --watch instead of cron (it reads every poll): {use.describe()}",
-                    f"poll from cron, or set [sync] interval to {use.fastest_safe_interval():.0f} or more in "
-                    f"{config.path}")
+                    f"poll from cron, or set [sync] interval to {safe_watch_interval(spreadsheets, matches)} or more "
+                    f"in {config.path}")

@@ -22,6 +22,7 @@ account's syncs share its 60 reads and 60 writes a minute.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from sheets_gm.sync.poll_gate import SAFETY_NET_MINUTES as SAFETY_NET_MINUTES  # doctor and the gate name it here
@@ -103,6 +104,16 @@ class QuotaUse:
 def number(value: float) -> str:
     """A figure for people: whole when it nearly is, else one decimal."""
     return f"{value:.0f}" if abs(value - round(value)) < 0.05 else f"{value:.1f}"
+
+
+def safe_watch_interval(spreadsheets: int, matches: int = 1) -> int:
+    """The fewest whole seconds between ``sync --watch`` polls that keep ``matches`` matches of ``spreadsheets``
+    spreadsheets within :data:`COMFORT` of the per-user read limit (what doctor advises and the guides say).
+
+    >>> safe_watch_interval(18), safe_watch_interval(4)
+    (23, 5)
+    """
+    return math.ceil(quota_use(spreadsheets, 1.0, matches).fastest_safe_interval() - 1e-9)
 
 
 def quota_use(spreadsheets: int, interval: float, matches: int = 1) -> QuotaUse:

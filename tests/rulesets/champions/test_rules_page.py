@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from sheets_gm.engine.settings import settings_table
+from sheets_gm.match.quota import idle_and_active, safe_watch_interval
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
-from tests.paths import DOCS
+from tests.paths import DOCS, ROOT
 
 PAGE = DOCS / "rules-champions.md"
 
@@ -14,3 +15,15 @@ def test_every_setting_is_documented_with_its_default() -> None:
     for name, default, _accepts, doc in settings_table(ChampionsSettings):
         assert f"| `{name}` | `{default}` |" in text, f"{name} (default {default}) is missing from {PAGE.name}"
         assert doc, f"setting {name} has no documentation"
+
+
+def test_the_page_and_the_template_give_the_quota_figures_doctor_computes() -> None:
+    spreadsheets = 16 + 2  # a file per player, the board and the engine
+    idle, active = idle_and_active(spreadsheets)
+    page = " ".join(PAGE.read_text(encoding="utf-8").split())
+    assert f"are {spreadsheets} spreadsheets" in page
+    assert f"holds {idle.matches_per_account()} such matches idle, or {active.matches_per_account()} being played" \
+        in page
+    assert f"interval` at {safe_watch_interval(spreadsheets)} seconds or more" in page
+    template = (ROOT / "templates" / "champions" / "match.toml").read_text(encoding="utf-8")
+    assert f"interval at {safe_watch_interval(spreadsheets)} s or more" in " ".join(template.replace("#", "").split())
