@@ -4,6 +4,7 @@ refused equip leaves that champion as it was, a refused field or set falls back 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -176,15 +177,18 @@ def _equip_fight(rules: ChampionsRules, state: ChampionsState, player: Player, p
 
 def _equip(rules: ChampionsRules, player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
            verdicts: list[Verdict]) -> dict[ChampClass, tuple[str, ...]]:
-    """Whole equipment per champion, the order applied as a whole: items come from the bag or from any
-    champion re-equipped in the same order, whatever the class order; names are read whatever their case.
+    """Whole equipment per champion, the order applied as a whole: items come from the bag, from any
+    champion re-equipped in the same order, or from a champion not named in it, which gives the item up
+    (so moving a sword from the Mage to the Gladiator takes one row); names are read whatever their case.
     A dead champion may only give items up."""
     name = player.name
     wanted: dict[ChampClass, tuple[str, ...]] = {}
+    typed_for: set[ChampClass] = set()
     for cls, subject, typed in _champion_rows(name, rows, "equip", "equipment", verdicts):
+        typed_for.add(cls)
         missing = [i for i in typed if rules.table.find(i) is None]
         if missing:
-            verdicts.append(Verdict(name, subject, "equip", False, _not_in_bag(player, cls, missing[0])))
+            verdicts.append(Verdict(name, subject, "equip", False, _unknown_item(rules, player, cls, missing[0])))
             continue
         known = [item for i in typed if (item := rules.table.find(i)) is not None]
         items = tuple(item.name for item in known)
@@ -197,31 +201,58 @@ def _equip(rules: ChampionsRules, player: Player, rows: tuple[tuple[str, tuple[s
                                     f"{problem}. The {cls.display} keeps {_listing(player.items_of(cls))}"))
             continue
         wanted[cls] = items
-    # items must be in the bag or on a champion re-equipped now; a champion refused keeps what it has,
-    # so its items are not free for the others: repeat until no more is refused
+    given = _settle_equipment(player, wanted, typed_for, verdicts)
+    for cls, items in wanted.items():
+        if cls in given:
+            gifts = "; ".join(f"gives {item} to the {to.display}" for item, to in given[cls])
+            message = f"the {cls.display} {gifts}, and carries {_listing(items)}"
+        else:
+            message = f"the {cls.display} carries {_listing(items)}"
+        verdicts.append(Verdict(name, champion_id(name, cls), "equip", True, message))
+    return wanted
+
+
+def _settle_equipment(player: Player, wanted: dict[ChampClass, tuple[str, ...]], typed_for: set[ChampClass],
+                      verdicts: list[Verdict]) -> dict[ChampClass, list[tuple[str, ChampClass]]]:
+    """Check that every item ``wanted`` asks for is free: in the bag, on a champion re-equipped now, or taken
+    from a champion whose row was not typed (it joins ``wanted`` without the item). A champion short of an
+    item is refused and keeps what it has, so its items are not free for the others: repeat until no more is
+    refused. A champion re-equipped keeps its own items first. Returns, per giving champion, what it gives and
+    to whom."""
+    given: dict[ChampClass, list[tuple[str, ChampClass]]] = {}
     while True:
         free = Counter(player.bag)
+        needs: dict[ChampClass, Counter[str]] = {}
         for cls in wanted:
             free.update(player.items_of(cls))
+        for cls in wanted:  # what a champion re-equipped keeps of its own is its first
+            kept = Counter(wanted[cls]) & Counter(player.items_of(cls))
+            free.subtract(kept)
+            needs[cls] = Counter(wanted[cls]) - kept
         short: ChampClass | None = None
         for cls in CLASSES:
             if cls not in wanted:
                 continue
-            need = Counter(wanted[cls])
+            need = needs[cls]
             lacking = [i for i in need if need[i] > free[i]]
+            donor = next((d for d in CLASSES if d not in wanted and d not in typed_for
+                          and lacking and lacking[0] in player.items_of(d)), None)
+            if donor is not None:
+                kept = list(player.items_of(donor))
+                kept.remove(lacking[0])
+                wanted[donor] = tuple(kept)
+                given.setdefault(donor, []).append((lacking[0], cls))
+                break
             if lacking:
                 short = cls
-                verdicts.append(Verdict(name, champion_id(name, cls), "equip", False,
-                                        _not_in_bag(player, cls, lacking[0])))
+                verdicts.append(Verdict(player.name, champion_id(player.name, cls), "equip", False,
+                                        _not_in_bag(player, cls, lacking[0], wanted)))
                 break
             free.subtract(need)
-        if short is None:
-            break
-        del wanted[short]
-    for cls, items in wanted.items():
-        verdicts.append(Verdict(name, champion_id(name, cls), "equip", True,
-                                f"the {cls.display} carries {_listing(items)}"))
-    return wanted
+        else:
+            return given
+        if short is not None:
+            del wanted[short]
 
 
 def _listing(items: tuple[str, ...] | list[str]) -> str:
@@ -234,8 +265,27 @@ def _dead(player: Player, cls: ChampClass) -> str:
             f"{cls.display} keeps {_listing(player.items_of(cls))}")
 
 
-def _not_in_bag(player: Player, cls: ChampClass, item: str) -> str:
-    return (f"{item} is not in {player.name}'s bag nor on a champion {player.name} re-equips; the bag holds "
+def _not_in_bag(player: Player, cls: ChampClass, item: str,
+                wanted: dict[ChampClass, tuple[str, ...]] | None = None) -> str:
+    """Why ``cls`` cannot have ``item``: where the item is, if on a champion, and what to write instead."""
+    holders = [c for c in CLASSES if c is not cls and item in player.items_of(c)]
+    keeps = f"The {cls.display} keeps {_listing(player.items_of(cls))}"
+    if holders and wanted is not None and holders[0] in wanted:
+        holder = holders[0]
+        return (f"{item} is on the {holder.display}, whose row in this order keeps it ("
+                f"{_listing(wanted[holder])}): take it off the {holder.display}'s row, or clear that row, to move "
+                f"it. {keeps}")
+    return (f"{item} is not in {player.name}'s bag nor on one of {player.name}'s champions; the bag holds "
+            f"{_listing(player.bag)}. {keeps}")
+
+
+def _unknown_item(rules: ChampionsRules, player: Player, cls: ChampClass, text: str) -> str:
+    """Why a cell names no item: several items typed in one cell, or a name not in the loot table."""
+    parts = [p.strip() for p in re.split(r"[,;/+&]| and ", text) if p.strip()]
+    if len(parts) > 1 and all(rules.table.find(p) is not None for p in parts):
+        return (f"{text!r} names {len(parts)} items in one cell: write one item per cell ({parts[0]} in this one, "
+                f"{parts[1]} in the next). The {cls.display} keeps {_listing(player.items_of(cls))}")
+    return (f"there is no item {text!r} in the loot table (names are read whatever their case); the bag holds "
             f"{_listing(player.bag)}. The {cls.display} keeps {_listing(player.items_of(cls))}")
 
 
@@ -294,14 +344,19 @@ def _sets(player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
                                     f"{name}'s {cls.display} is dead and fights no more; give sets for "
                                     f"{', '.join(c.display for c in player.living()) or 'no one'}"))
             continue
-        if len(actions) != SET_LENGTH:
+        if len(actions) > SET_LENGTH:
             verdicts.append(Verdict(name, subject, "set", False,
                                     f"a set is {SET_LENGTH} actions, one per battle round; the {cls.display}'s set "
                                     f"lists {len(actions)}. The default set is used: {SET_LENGTH} × {default.text}"))
             continue
         chosen: list[Action] = []
         problems: list[str] = []
-        for n, text in enumerate(actions, start=1):
+        missing: list[int] = []
+        for n, text in enumerate((*actions, *[""] * (SET_LENGTH - len(actions))), start=1):
+            if not text.strip():  # not typed (yet): the default stands in for it
+                missing.append(n)
+                chosen.append(default)
+                continue
             try:
                 action = Action.parse(text)
             except VocabularyError as exc:
@@ -320,12 +375,26 @@ def _sets(player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
             chosen.append(action)
         sets[cls] = tuple(chosen)
         shown = "; ".join(a.text for a in chosen)
+        gaps = (f". {_actions(missing)} not typed: {default.text} for {'it' if len(missing) == 1 else 'them'}"
+                if missing else "")
         if problems:
             verdicts.append(Verdict(name, subject, "set", False,
-                                    f"{'; '.join(problems)}. Replaced by {default.text}: {shown}"))
+                                    f"{'; '.join(problems)}. Replaced by {default.text}{gaps}: {shown}"))
         else:
-            verdicts.append(Verdict(name, subject, "set", True, f"the {cls.display} will {shown}"))
+            note = f" ({gaps[2:]})" if gaps else ""
+            verdicts.append(Verdict(name, subject, "set", True, f"the {cls.display} will {shown}{note}"))
     return sets
+
+
+def _actions(numbers: list[int]) -> str:
+    """``Action 2`` or ``Actions 2, 3 and 4``.
+
+    >>> _actions([2]), _actions([2, 3, 4])
+    ('Action 2', 'Actions 2, 3 and 4')
+    """
+    if len(numbers) == 1:
+        return f"Action {numbers[0]}"
+    return "Actions " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
 
 
 def _may(cls: ChampClass) -> str:

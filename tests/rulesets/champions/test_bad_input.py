@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Verdict
-from sheets_gm.rulesets.champions.enums import Phase
+from sheets_gm.rulesets.champions.enums import CLASSES, Phase
 from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
@@ -55,11 +55,42 @@ def test_an_item_not_in_the_bag_names_the_champion_and_the_bag(rules: ChampionsR
     state = two_players(ann)
     [v] = refused(rules, state, PlayerOrders(equip=(("gladiator", ("War Hammer",)),)))
     assert (v.subject, v.part) == ("Ann.gladiator", "equip")
-    assert v.message == ("War Hammer is not in Ann's bag nor on a champion Ann re-equips; the bag holds Iron Sword. "
+    assert v.message == ("War Hammer is not in Ann's bag nor on one of Ann's champions; the bag holds Iron Sword. "
                          "The Gladiator keeps Oak Staff")
     after = rules.resolve(state, Orders({"Ann": PlayerOrders(equip=(("gladiator", ("War Hammer",)),))}),
                           rules.dice(SEED, state)).state.player("Ann")
     assert after is not None and after.equipment == ann.equipment and after.bag == ann.bag
+
+
+def test_an_item_moves_from_a_champion_whose_row_is_not_typed_in_one_row(rules: ChampionsRuleset) -> None:
+    ann = Player("Ann", at("B2"), bag=(), equipment=(("Oak Staff",), ("Iron Sword",), (), ()))
+    state = two_players(ann)
+    orders = PlayerOrders(equip=(("gladiator", ("iron sword",)),))
+    verdicts = {v.subject: v for v in rules.check(state, Orders({"Ann": orders}), rules.dice(SEED, state))}
+    assert verdicts["Ann.gladiator"].accepted and verdicts["Ann.gladiator"].message == (
+        "the Gladiator carries Iron Sword")
+    giver = next(v for s, v in verdicts.items() if s != "Ann.gladiator" and v.part == "equip")
+    assert giver.accepted and "gives Iron Sword to the Gladiator" in giver.message
+    after = rules.resolve(state, Orders({"Ann": orders}), rules.dice(SEED, state)).state.player("Ann")
+    assert after is not None and after.equipment[0] == ("Iron Sword",) and after.equipment[1] == ()
+    assert after.bag == ("Oak Staff",)
+
+
+def test_an_item_kept_by_a_champion_re_equipped_in_the_same_order_says_where_it_is(rules: ChampionsRuleset) -> None:
+    ann = Player("Ann", at("B2"), bag=(), equipment=((), ("Iron Sword",), (), ()))
+    state = two_players(ann)
+    orders = PlayerOrders(equip=(("gladiator", ("Iron Sword",)), (CLASSES[1].value, ("Iron Sword",))))
+    refusals = [v for v in rules.check(state, Orders({"Ann": orders}), rules.dice(SEED, state)) if not v.accepted]
+    assert len(refusals) == 1 and "Iron Sword is on the" in refusals[0].message
+    assert "take it off the" in refusals[0].message
+
+
+def test_several_items_in_one_cell_are_told_to_go_one_per_cell(rules: ChampionsRuleset) -> None:
+    ann = Player("Ann", at("B2"), bag=("Iron Sword", "Oak Staff"))
+    state = two_players(ann)
+    [v] = refused(rules, state, PlayerOrders(equip=(("gladiator", ("iron sword, oak staff",)),)))
+    assert "names 2 items in one cell: write one item per cell (iron sword in this one, oak staff in the next)" \
+        in v.message
 
 
 def test_equipping_a_dead_champion_says_it_may_only_be_stripped(rules: ChampionsRuleset) -> None:
@@ -98,10 +129,27 @@ def test_an_unknown_champion_in_an_equip_row(rules: ChampionsRuleset) -> None:
     assert "unknown champion 'paladin'; use gladiator, rogue, mage or healer" in v.message
 
 
-def test_a_set_with_three_actions_names_the_default_set(rules: ChampionsRuleset) -> None:
-    [v] = refused(rules, two_players(), PlayerOrders(sets=(("gladiator", ("attack", "attack", "evade")),)))
+def test_a_set_with_actions_missing_uses_what_was_typed_and_names_the_rest(rules: ChampionsRuleset) -> None:
+    state = two_players()
+    first_only = Orders({"Ann": PlayerOrders(sets=(("gladiator", ("evade",)),))})
+    [v] = [v for v in rules.check(state, first_only, rules.dice(SEED, state)) if v.part == "set"]
+    assert v.accepted and v.message == (
+        "the Gladiator will evade; attack healer mage rogue gladiator; attack healer mage rogue gladiator; attack "
+        "healer mage rogue gladiator (Actions 2, 3 and 4 not typed: attack healer mage rogue gladiator for them)")
+    gap = Orders({"Ann": PlayerOrders(sets=(("gladiator", ("evade", "", "evade")),))})
+    [v] = [v for v in rules.check(state, gap, rules.dice(SEED, state)) if v.part == "set"]
+    assert v.accepted and "(Actions 2 and 4 not typed" in v.message
+
+
+def test_a_typo_in_a_set_is_named_before_the_set_is_complete(rules: ChampionsRuleset) -> None:
+    [v] = refused(rules, two_players(), PlayerOrders(sets=(("gladiator", ("atack",)),)))
     assert (v.subject, v.part) == ("Ann.gladiator", "set")
-    assert "a set is 4 actions, one per battle round; the Gladiator's set lists 3" in v.message
+    assert v.message.startswith("action 1: ") and "Actions 2, 3 and 4 not typed" in v.message
+
+
+def test_a_set_of_five_actions_is_refused_for_the_default_set(rules: ChampionsRuleset) -> None:
+    [v] = refused(rules, two_players(), PlayerOrders(sets=(("gladiator", ("evade",) * 5),)))
+    assert "a set is 4 actions, one per battle round; the Gladiator's set lists 5" in v.message
     assert "default set is used: 4 × attack healer mage rogue gladiator" in v.message
 
 

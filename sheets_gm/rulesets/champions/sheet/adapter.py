@@ -88,9 +88,11 @@ class ChampionsSheet:
                 equip.append((_champion(row.subject), () if [i.lower() for i in items] == [NOTHING] else items))
                 consumed.add(row.subject)
         for row in rows.get("sets", []):
-            actions = tuple(row.text(k) for k in ACTION_COLUMNS if row.text(k))
+            actions = [row.text(k) for k in ACTION_COLUMNS]  # by position: an empty cell is an action not typed
+            while actions and not actions[-1]:
+                actions.pop()
             if actions:
-                sets.append((_champion(row.subject), actions))
+                sets.append((_champion(row.subject), tuple(actions)))
                 consumed.add(row.subject)
         for row in rows.get("fight", []):
             field = [tuple(row.text(k).replace(",", " ").split()) for k in ("battle1", "battle2") if row.text(k)]
