@@ -238,9 +238,9 @@ def _settle_equipment(player: Player, wanted: dict[ChampClass, tuple[str, ...]],
             donor = next((d for d in CLASSES if d not in wanted and d not in typed_for
                           and lacking and lacking[0] in player.items_of(d)), None)
             if donor is not None:
-                kept = list(player.items_of(donor))
-                kept.remove(lacking[0])
-                wanted[donor] = tuple(kept)
+                rest = list(player.items_of(donor))
+                rest.remove(lacking[0])
+                wanted[donor] = tuple(rest)
                 given.setdefault(donor, []).append((lacking[0], cls))
                 break
             if lacking:
