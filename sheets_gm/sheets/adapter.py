@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Outcome, Window
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
@@ -152,6 +153,17 @@ class PlacesVerdicts(Protocol):
 
     def verdict_table(self, part: str) -> str:
         """The table ``part`` of an order is typed in ('' for every row of its subject)."""
+        ...
+
+
+@runtime_checkable
+class LaysOutLogEntries(Protocol):
+    """An adapter whose long private log entries read better over several rows of a View tab's log
+    (Champions' battle reports: a row per action, each step of its arithmetic in a cell of its own)."""
+
+    def log_entry_rows(self, event: Event) -> list[list[CellValue]] | None:
+        """The rows of ``event`` in a View log, each a list of cells from the log's text column on (the first
+        row stands beside the event's turn and kind); None to keep it in one cell."""
         ...
 
 

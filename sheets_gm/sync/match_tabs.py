@@ -145,10 +145,11 @@ class MatchTabs:
         """The View tab's panel, rewritten whole after each resolution."""
         return a1(self.view(seat), cells(0, VIEW_PANEL_ROW, VIEW_COLS - 1, VIEW_PANEL_ROW + VIEW_PANEL_ROWS - 1))
 
-    def view_log_range(self, seat: str, first: int, count: int) -> str:
-        """Private log lines ``first`` (0-based) onwards of ``seat``'s View tab."""
+    def view_log_range(self, seat: str, first: int, count: int, width: int = 3) -> str:
+        """Private log rows ``first`` (0-based) onwards of ``seat``'s View tab: turn, kind, text, and the cells
+        right of the text an entry laid out over rows uses (``width`` in all)."""
         row = VIEW_LOG_HEADER_ROW + 1 + first
-        return a1(self.view(seat), cells(0, row, 2, row + count - 1))
+        return a1(self.view(seat), cells(0, row, width - 1, row + count - 1))
 
     def log_range(self, first: int, count: int) -> str:
         """Public log lines ``first`` (0-based) onwards."""

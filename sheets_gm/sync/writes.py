@@ -9,7 +9,7 @@ from typing import Any
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns
+from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns, LaysOutLogEntries
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sheets.spec import ColumnKind, InputTable
@@ -161,6 +161,24 @@ def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -
     return [[label(e.turn) if label else e.turn, e.kind.value, e.text] for e in events]
 
 
+def view_log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
+    """Events as the rows of a View tab's log: ``log_lines``, but an entry the adapter lays out over several
+    rows (a battle report) takes them, its first row beside the turn and kind; rows padded to one width."""
+    label = adapter.turn_label if isinstance(adapter, LabelsTurns) else None
+    lays_out = adapter.log_entry_rows if isinstance(adapter, LaysOutLogEntries) else None
+    rows: Grid = []
+    for e in events:
+        laid = lays_out(e) if lays_out is not None else None
+        head: list[CellValue] = [label(e.turn) if label else e.turn, e.kind.value]
+        if not laid:
+            rows.append([*head, e.text])
+            continue
+        rows.append([*head, *laid[0]])
+        rows += [["", "", *row] for row in laid[1:]]
+    width = min(VIEW_COLS, max((len(r) for r in rows), default=3))
+    return [[*r[:width], *[""] * (width - len(r[:width]))] for r in rows]
+
+
 def public_log_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, first: int,
                       events: Sequence[Event], adapter: AnySheetAdapter | None = None) -> int:
     """The public events appended to the Log tab from line ``first``; returns how many."""
@@ -211,7 +229,7 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
                 seat: str, status: str, log_from: int, events: Sequence[Event], before: Any = None) -> int:
     """A seat's View tab: title, status, its private panel (rewritten whole) and the lines of its log (what
     happened to it, ``seat_events``; ``before`` is the state the events started from); returns how many log
-    lines were added."""
+    rows were added (an entry the adapter lays out takes several)."""
     batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
     rows = adapter.panel(state, seat)
     if len(rows) > VIEW_PANEL_ROWS:  # never cut without a word (a game's panel says where the rest is itself)
@@ -223,9 +241,11 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     names = seat_names(adapter, tabs, seat, [state] if before is None else [before, state]) if seat != GM else \
         frozenset()
     mine = seat_events(events, seat, names)
-    if mine:
-        batch.put(backend, tabs.view_log_range(seat, log_from, len(mine)), log_lines(mine, adapter))
-    return len(mine)
+    if not mine:
+        return 0
+    rows = view_log_lines(mine, adapter)
+    batch.put(backend, tabs.view_log_range(seat, log_from, len(rows), len(rows[0])), rows)
+    return len(rows)
 
 
 def views_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,

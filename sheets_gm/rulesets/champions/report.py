@@ -158,3 +158,37 @@ def heal_lines(h: HealRolls) -> tuple[list[str], int]:
             lines.append(bonus.line(total))
             total += bonus.value
     return lines, total
+
+
+#: Cells a laid-out report row has for an action's steps, right of the action itself (a View log has 8 columns:
+#: turn, kind, the action, then these).
+STEP_CELLS = 5
+
+
+def report_rows(text: str) -> list[list[str]]:
+    """A battle report laid out over rows for a sheet: the header, then a row per action (``Round 1 · Di's Rogue
+    attacks Ann's Rogue:``) with each step of its arithmetic in a cell of its own (the last cell takes any steps
+    beyond :data:`STEP_CELLS`), then a row per champion's health. It reads the report as ``fight`` writes it:
+    ``Round N`` lines, an action's steps indented under it, ``Health`` and its indented lines.
+
+    >>> report_rows("Battle on A1: Di (Rogue) vs Ann (Rogue)\\nRound 1\\nDi's Rogue attacks Ann's Rogue:\\n"
+    ...             "  Attack [5, 7, 4] = 16\\n  → 16 damage to Ann's Rogue\\nAnn's Rogue evades.\\nHealth\\n"
+    ...             "  Ann's Rogue: 85 − 8 = 77")  # doctest: +NORMALIZE_WHITESPACE
+    [['Battle on A1: Di (Rogue) vs Ann (Rogue)'],
+     ["Round 1 · Di's Rogue attacks Ann's Rogue:", 'Attack [5, 7, 4] = 16', "→ 16 damage to Ann's Rogue"],
+     ["Round 1 · Ann's Rogue evades."],
+     ["Health · Ann's Rogue: 85 − 8 = 77"]]
+    """
+    lines = text.split("\n")
+    rows: list[list[str]] = [[lines[0]]]
+    section = ""
+    for line in lines[1:]:
+        if line.startswith("  ") and rows[-1][0].startswith(f"{section} · ") and section != "Health":
+            rows[-1].append(line.strip())
+        elif line.startswith("  "):
+            rows.append([f"{section} · {line.strip()}"])
+        elif line.startswith("Round ") or line == "Health":
+            section = line
+        else:
+            rows.append([f"{section} · {line}" if section else line])
+    return [[*row[:STEP_CELLS], " · ".join(row[STEP_CELLS:])] if len(row) > STEP_CELLS + 1 else row for row in rows]

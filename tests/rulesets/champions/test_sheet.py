@@ -10,11 +10,14 @@ from typing import Any
 import openpyxl
 import pytest
 
+from sheets_gm.engine.events import Event
+from sheets_gm.rulesets.champions.enums import EventKind
 from sheets_gm.rulesets.champions.orders import PlayerOrders
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
 from sheets_gm.rulesets.champions.views import bag_line, health_line
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, sheet_of, sheet_spec
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.writes import view_log_lines
 
 SEED = b"champions-sheet"
 
@@ -138,3 +141,20 @@ def test_a_dead_champions_row_says_what_it_carries_so_it_can_be_stripped() -> No
     dice = rules.dice(SEED, state)
     assert sheet.shown(state, "Ann", table, "Ann.gladiator", dice) == {"health": "dead · carries Iron Sword"}
     assert sheet.shown(state, "Ann", table, "Ann.rogue", dice) == {"health": "85 · carries nothing"}
+
+
+def test_a_battle_report_reads_over_rows_of_the_view_log_a_row_per_action() -> None:
+    rules = create_ruleset("champions")
+    sheet = sheet_of(rules)
+    text = ("Battle on A1: Di (Rogue) vs Ann (Rogue)\nRound 1\nDi's Rogue attacks Ann's Rogue:\n"
+            "  Attack [5, 7, 4] = 16\n  Critical Hit [16x2] = 32\n  → 32 damage to Ann's Rogue\nAnn's Rogue evades.\nHealth\n"
+            "  Ann's Rogue: 85 − 32 = 53\n  Di's Rogue: 85 − 0 = 85")
+    rows = view_log_lines([Event(2, EventKind.BATTLE, text, audience=frozenset({"Ann", "Di"}))], sheet)
+    assert rows[0][:3] == ["round 1, fight", "battle", "Battle on A1: Di (Rogue) vs Ann (Rogue)"]
+    assert rows[1][2:6] == ["Round 1 · Di's Rogue attacks Ann's Rogue:", "Attack [5, 7, 4] = 16",
+                            "Critical Hit [16x2] = 32", "→ 32 damage to Ann's Rogue"]
+    assert rows[2][2] == "Round 1 · Ann's Rogue evades." and rows[1][:2] == ["", ""]
+    assert [r[2] for r in rows[3:]] == ["Health · Ann's Rogue: 85 − 32 = 53", "Health · Di's Rogue: 85 − 0 = 85"]
+    assert len({len(r) for r in rows}) == 1
+    other = view_log_lines([Event(2, EventKind.NO_BATTLE, "Nobody to fight on B2.")], sheet)
+    assert other == [["round 1, fight", "no_battle", "Nobody to fight on B2."]]

@@ -12,10 +12,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord, column_label
 from sheets_gm.engine.ruleset import GM, Outcome, Window
-from sheets_gm.rulesets.champions.enums import CLASSES, Phase
+from sheets_gm.rulesets.champions.enums import CLASSES, EventKind, Phase
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
+from sheets_gm.rulesets.champions.report import report_rows
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
 from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health_line, tile_mates
@@ -151,6 +153,12 @@ class ChampionsSheet:
         counts = Counter(p.bag)
         found = ((self.rules.table.get(name), n) for name, n in counts.items())
         return [f"  {n}× {item.describe()}" if n > 1 else f"  {item.describe()}" for item, n in found if item]
+
+    def log_entry_rows(self, event: Event) -> list[list[CellValue]] | None:
+        """A battle report over rows in the View logs: a row per action, each step in a cell (``report_rows``)."""
+        if event.kind is not EventKind.BATTLE:
+            return None
+        return [list(row) for row in report_rows(event.text)]
 
     def turn_label(self, turn: int) -> CellValue:
         """Round r's move window is turn 2r − 1 and its fight 2r (``resolve.window_turn``): the Log says the round."""
