@@ -147,7 +147,8 @@ def test_a_battle_report_reads_over_rows_of_the_view_log_a_row_per_action() -> N
     rules = create_ruleset("champions")
     sheet = sheet_of(rules)
     text = ("Battle on A1: Di (Rogue) vs Ann (Rogue)\nRound 1\nDi's Rogue attacks Ann's Rogue:\n"
-            "  Attack [5, 7, 4] = 16\n  Critical Hit [16x2] = 32\n  → 32 damage to Ann's Rogue\nAnn's Rogue evades.\nHealth\n"
+            "  Attack [5, 7, 4] = 16\n  Critical Hit [16x2] = 32\n  → 32 damage to Ann's Rogue\n"
+            "Ann's Rogue evades.\nHealth\n"
             "  Ann's Rogue: 85 − 32 = 53\n  Di's Rogue: 85 − 0 = 85")
     rows = view_log_lines([Event(2, EventKind.BATTLE, text, audience=frozenset({"Ann", "Di"}))], sheet)
     assert rows[0][:3] == ["round 1, fight", "battle", "Battle on A1: Di (Rogue) vs Ann (Rogue)"]
