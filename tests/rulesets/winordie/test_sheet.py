@@ -716,3 +716,18 @@ def test_the_player_waiting_for_her_turn_is_not_asked_for_orders_and_a_ticked_re
         "Ready is ticked, but Ann counts as ready only once every row marked ✘ is mended or cleared (for turn 4 · "
         "Ann).")
     assert ready_sentence(window, "Ann", ready_table, False).startswith("Tick Ready when")
+
+
+def test_a_standing_reaction_that_cannot_fire_now_says_why_in_its_row() -> None:
+    r = rules()
+    state = _started(r).copy()
+    seat = state.other(state.acting)
+    reactor = next(u for u in state.units if u.owner == seat
+                   and any(a.type.value == "reaction" for a in state.card_of(u).abilities))
+    ability = next(a.name for a in state.card_of(reactor).abilities if a.type.value == "reaction")
+    state.legions[seat].tokens = 0
+    orders = WodOrders({state.acting: ()}, (), {seat: (Reaction(reactor.id, ability),)})
+    said = [v for v in r.check(state, orders, r.dice(SEED, state)) if v.part == "reaction"]
+    assert said and said[0].accepted
+    assert f"but {seat} has 0 command tokens: it can fire again once {seat}'s own turn recovers them" \
+        in said[0].message

@@ -42,8 +42,26 @@ def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: t
             verdicts.append(Verdict(seat, r.unit, "reaction", False, f"Reaction {n}: {problem}"))
             continue
         out.append(r)
-        verdicts.append(Verdict(seat, r.unit, "reaction", True, f"Reaction {n}: stands ({_when(r)})."))
+        verdicts.append(Verdict(seat, r.unit, "reaction", True,
+                                f"Reaction {n}: stands ({_when(r)}){_cannot_fire_now(rules, state, seat, r)}."))
     return out
+
+
+def _cannot_fire_now(rules: WodRules, state: WodState, seat: str, r: Reaction) -> str:
+    """Why a standing reaction cannot fire in this window ('' when it can): no command token left, its unit at
+    the most tokens, or its ability used this turn; it stands for later all the same."""
+    unit = state.unit(r.unit)
+    if unit is None:
+        return ""
+    if state.legions[seat].tokens < 1:
+        return f", but {seat} has 0 command tokens: it can fire again once {seat}'s own turn recovers them"
+    if unit.tokens >= rules.settings.unit_tokens:
+        return (f", but {unit.id} already carries {unit.tokens} command tokens, the most: it can fire again once "
+                f"{seat}'s own turn recovers them")
+    ability = state.card_of(unit).ability(r.ability)
+    if ability is not None and ability.name in unit.used:
+        return f", but {ability.name} has been used this turn: it can fire again next turn"
+    return ""
 
 
 def _when(r: Reaction) -> str:
