@@ -127,6 +127,9 @@ class GmKind(StrEnum):
     FATIGUE = "fatigue"
     CRYSTALS = "crystals"
     DONE = "done"  # a pending ability effect is settled
+    CANCEL = "cancel"  # the action a reaction stopped does nothing when its row resolves
+    DICE = "dice"  # the attack a reaction stopped rolls more or fewer dice
+    SOFTEN = "soften"  # the attack a reaction stopped deals less damage
 
 
 class EventKind(StrEnum):

@@ -2,9 +2,10 @@
 
 ``sheets-gm adjust`` offers, for a Win or Die match: ``--damage UNIT=N``, ``--heal UNIT=N``,
 ``--move UNIT=HEX``, ``--reveal UNIT``, ``--morale PLAYER=N`` (or ``+N`` / ``-N``),
-``--fatigue PLAYER=…``, ``--crystals PLAYER=…`` and ``--done N`` (a pending effect settled),
-each with a reason written to the log. Damage that kills, and morale or fatigue that cross,
-end the game as in play.
+``--fatigue PLAYER=…``, ``--crystals PLAYER=…``, ``--done N`` (a pending effect settled), and, for
+the action a standing reaction stopped, ``--cancel UNIT``, ``--dice UNIT=-N`` and ``--soften UNIT=N``
+(applied when its row resolves), each with a reason written to the log. Damage that kills, and
+morale or fatigue that cross, end the game as in play.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import GmOption
 from sheets_gm.rulesets.winordie.enums import EventKind, GmKind, Phase
 from sheets_gm.rulesets.winordie.rules import WodRules, check_defeat, kill, public_name, reveal
-from sheets_gm.rulesets.winordie.state import WodState
+from sheets_gm.rulesets.winordie.state import ActionChange, WodState
 
 
 class GmEventError(ValueError):
@@ -56,6 +57,9 @@ OPTIONS = (
     GmOption("fatigue", "PLAYER=N", "set a legion's fatigue, or change it with +N / -N"),
     GmOption("crystals", "PLAYER=N", "set a player's crystals, or change them with +N / -N"),
     GmOption("done", "N", "mark the pending effect number N as applied (it leaves the GM's list)"),
+    GmOption("cancel", "UNIT", "the action of UNIT a reaction stopped does nothing when its row resolves (a Parry)"),
+    GmOption("dice", "UNIT=N", "the attack of UNIT a reaction stopped rolls N more dice, or fewer with -N (a Brace)"),
+    GmOption("soften", "UNIT=N", "the attack of UNIT a reaction stopped deals N less damage"),
 )
 
 
@@ -69,7 +73,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     for option in OPTIONS:
         kind = GmKind(option.flag)
         for text in values.get(option.flag, ()):
-            if kind in (GmKind.REVEAL, GmKind.DONE):
+            if kind in (GmKind.REVEAL, GmKind.DONE, GmKind.CANCEL):
                 if not text.strip():
                     raise ValueError(f"--{option.flag}: write {option.metavar}")
                 if kind is GmKind.DONE and not text.strip().isdigit():
@@ -78,7 +82,8 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
                 continue
             key, sep, value = text.partition("=")
             if not sep or not key.strip() or not value.strip():
-                example = {GmKind.DAMAGE: "A3=2", GmKind.HEAL: "A3=2", GmKind.MOVE: "A3=C4"}.get(kind, f"{seats[0]}=+1")
+                example = {GmKind.DAMAGE: "A3=2", GmKind.HEAL: "A3=2", GmKind.MOVE: "A3=C4", GmKind.DICE: "A3=-2",
+                           GmKind.SOFTEN: "A3=1"}.get(kind, f"{seats[0]}=+1")
                 raise ValueError(f"--{option.flag} {text!r}: write {option.metavar}, like {example}")
             value = value.strip()
             relative = value[0] in "+-"
@@ -89,7 +94,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
                 if kind in (GmKind.MORALE, GmKind.FATIGUE, GmKind.CRYSTALS) and key.strip() not in seats:
                     raise ValueError(f"--{option.flag}: there is no player {key.strip()!r}; the players are "
                                      f"{' and '.join(seats)}")
-                if kind in (GmKind.DAMAGE, GmKind.HEAL) and relative:
+                if kind in (GmKind.DAMAGE, GmKind.HEAL, GmKind.SOFTEN) and relative:
                     raise ValueError(f"--{option.flag} {text!r}: give the amount without a sign")
             out.append(Adjustment(kind, key.strip(), value, reason, relative))
     return out
@@ -128,6 +133,8 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
                              "reason": adj.reason}))
         check_defeat(rules, new, events)
         return new, events
+    if adj.kind in (GmKind.CANCEL, GmKind.DICE, GmKind.SOFTEN):
+        return new, _change_stopped_action(new, adj)
     unit = new.unit(adj.target) or next((u for u in new.units if u.token.lower() == adj.target.strip().lower()),
                                         None)
     if unit is None or unit.at is None:
@@ -167,3 +174,27 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
         kill(new, unit, events, adj.reason)
         check_defeat(rules, new, events)
     return new, events
+
+
+def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
+    """Record on ``state`` what the GM changes of the action a standing reaction stopped (it waits on the acting
+    player's sheet): cancelled, more or fewer dice, less damage; it applies when the row resolves."""
+    unit = state.unit(adj.target)
+    if state.phase is not Phase.ACTIONS or unit is None or unit.owner != state.acting:
+        mine = ", ".join(u.id for u in state.units if u.owner == state.acting) or "none"
+        raise GmEventError(f"{adj.target!r} is not a unit of {state.acting}, whose turn it is: only the acting "
+                           f"player's action a reaction stopped can be changed (her units: {mine})")
+    old = state.changes.get(unit.id, ActionChange())
+    if adj.kind is GmKind.CANCEL:
+        change = ActionChange(True, old.dice, old.less, adj.reason)
+        said = f"GM cancels the action of {unit.id} the reaction stopped: {adj.reason}."
+    elif adj.kind is GmKind.DICE:
+        dice = old.dice + int(adj.value)
+        change = ActionChange(old.cancel, dice, old.less, adj.reason)
+        said = f"GM changes the dice of {unit.id}'s stopped attack by {int(adj.value):+d}: {adj.reason}."
+    else:
+        change = ActionChange(old.cancel, old.dice, old.less + int(adj.value), adj.reason)
+        said = f"GM takes {int(adj.value)} damage off {unit.id}'s stopped attack: {adj.reason}."
+    state.changes[unit.id] = change
+    return [Event(state.turn, EventKind.GM_ADJUSTMENT, said,
+                  {"field": adj.kind.value, "unit": unit.id, "value": adj.value, "reason": adj.reason})]

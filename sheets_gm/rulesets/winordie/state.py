@@ -132,6 +132,26 @@ class Pending:
                    str(data["text"]), str(data.get("target", "")))
 
 
+@dataclass(frozen=True, slots=True)
+class ActionChange:
+    """What the GM changed of an action a reaction stopped (a Parry cancels it, a Brace takes dice away), applied
+    when its row resolves: ``cancel`` it, ``dice`` more (or fewer) for its attack, ``less`` damage from it."""
+
+    cancel: bool = False
+    dice: int = 0
+    less: int = 0
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The change as JSON-ready data."""
+        return {"cancel": self.cancel, "dice": self.dice, "less": self.less, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ActionChange:
+        """Rebuild a change saved by ``to_json``."""
+        return cls(bool(data["cancel"]), int(data["dice"]), int(data["less"]), str(data["reason"]))
+
+
 @dataclass(slots=True)
 class WodState:
     """Everything that decides the rest of a Win or Die match, except the seed, the map and the settings."""
@@ -154,6 +174,7 @@ class WodState:
     start_barrack: dict[str, tuple[str, ...]] = field(default_factory=dict)
     games: list[tuple[str, Ending]] = field(default_factory=list)  # each finished game's winner and how
     winner: str | None = None  # the match's winner once it is over
+    changes: dict[str, ActionChange] = field(default_factory=dict)  # by unit: its stopped action as the GM changed it
 
     # -- derived ---------------------------------------------------------------------------
     @property
@@ -230,7 +251,7 @@ class WodState:
             turn=self.turn, phase=self.phase, first=self.first, started=self.started,
             dead=[u.copy() for u in self.dead], pending=list(self.pending), next_pending=self.next_pending,
             recruits=self.recruits, start_crystals=self.start_crystals, start_barrack=self.start_barrack,
-            games=list(self.games), winner=self.winner,
+            games=list(self.games), winner=self.winner, changes=dict(self.changes),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -248,6 +269,7 @@ class WodState:
             "start_crystals": dict(sorted(self.start_crystals.items())),
             "start_barrack": {s: list(b) for s, b in sorted(self.start_barrack.items())},
             "games": [[w, how.value] for w, how in self.games], "winner": self.winner,
+            **({"changes": {u: c.to_json() for u, c in sorted(self.changes.items())}} if self.changes else {}),
         }
 
     @classmethod
@@ -268,4 +290,5 @@ class WodState:
             start_crystals={s: int(n) for s, n in data["start_crystals"].items()},
             start_barrack={s: tuple(str(c) for c in b) for s, b in data["start_barrack"].items()},
             games=[(str(w), Ending(how)) for w, how in data["games"]], winner=data["winner"],
+            changes={str(u): ActionChange.from_json(c) for u, c in data.get("changes", {}).items()},
         )

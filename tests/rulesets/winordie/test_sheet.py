@@ -16,7 +16,7 @@ from sheets_gm.engine.ruleset import GM, Window
 from sheets_gm.rulesets.registry import bots_of, sheet_spec
 from sheets_gm.rulesets.winordie.enums import ActionKind, Enhancement, GmKind, ResolveMode, Side, Trigger
 from sheets_gm.rulesets.winordie.game import WodRuleset
-from sheets_gm.rulesets.winordie.gm import Adjustment
+from sheets_gm.rulesets.winordie.gm import Adjustment, events_from_options
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
 from sheets_gm.rulesets.winordie.resolve.actions import damage_left
@@ -731,3 +731,51 @@ def test_a_standing_reaction_that_cannot_fire_now_says_why_in_its_row() -> None:
     assert said and said[0].accepted
     assert f"but {seat} has 0 command tokens: it can fire again once {seat}'s own turn recovers them" \
         in said[0].message
+
+
+def _stopped_attack(r: WodRuleset) -> tuple[WodState, WodOrders, Unit, Unit]:
+    """A state where the acting player's attack row is stopped by the drummer's standing reaction."""
+    state = _started(r)
+    acting, reactor = state.acting, state.other(state.acting)
+    drummer = _first(state, reactor, "War Drummer")
+    attacker = next(u for u in state.units if u.owner == acting and state.card_of(u).range == 1)
+    target = next(u for u in state.units if u.owner == reactor and u is not drummer)
+    assert target.at is not None
+    beside = next(h for h in r.rules.board.neighbours(target.at)
+                  if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
+    state = r.apply_gm_event(state, Adjustment(GmKind.MOVE, attacker.id, beside.label, "set the test up")).state
+    orders = WodOrders(actions={acting: (Action(ActionKind.ATTACK, attacker.id, target.at.label),)},
+                       reactions={reactor: (Reaction(drummer.id, "Drum of Dread", Trigger.ANY),)})
+    stopped = r.resolve(state, orders, r.dice(SEED, state))
+    assert stopped.unused, "the reaction stops the attack"
+    return stopped.state, orders, attacker, target
+
+
+def test_the_gm_cancels_the_action_a_reaction_stopped_and_its_row_does_nothing() -> None:
+    r = rules()
+    state, orders, attacker, target = _stopped_attack(r)
+    tokens = state.legions[state.acting].tokens
+    parried = r.apply_gm_event(state, Adjustment(GmKind.CANCEL, attacker.id, reason="Parry")).state
+    done = r.resolve(parried, orders, r.dice(SEED, parried))
+    after = done.state.unit(target.id)
+    assert after is not None and after.damage == target.damage
+    assert any(v.message.endswith("cancelled by the GM (Parry): it does nothing.") for v in done.verdicts)
+    assert any(e.text == f"{attacker.id}'s attack is cancelled: Parry." for e in done.events)
+    assert done.state.legions[state.acting].tokens == tokens - 1 and not done.state.changes
+
+
+def test_the_gm_takes_dice_and_damage_off_a_stopped_attack_and_only_the_acting_players_unit() -> None:
+    r = rules()
+    state, orders, attacker, target = _stopped_attack(r)
+    braced = r.apply_gm_event(state, Adjustment(GmKind.DICE, attacker.id, "-99", "Brace", relative=True)).state
+    done = r.resolve(braced, orders, r.dice(SEED, braced))
+    after = done.state.unit(target.id)
+    assert after is not None and after.damage == target.damage  # no dice, no damage
+    assert any("roll nothing" in e.text for e in done.events)
+    softened = r.apply_gm_event(state, Adjustment(GmKind.SOFTEN, attacker.id, "99", "Shield")).state
+    done = r.resolve(softened, orders, r.dice(SEED, softened))
+    assert any("(99 less, by the GM)" in e.text for e in done.events)
+    with pytest.raises(ValueError, match="only the acting player's action a reaction stopped can be changed"):
+        r.apply_gm_event(state, Adjustment(GmKind.CANCEL, target.id, reason="Parry"))
+    events = events_from_options(state.seats, {"cancel": [attacker.id], "dice": [f"{attacker.id}=-1"]}, "Parry")
+    assert [(e.kind, e.value) for e in events] == [(GmKind.CANCEL, ""), (GmKind.DICE, "-1")]

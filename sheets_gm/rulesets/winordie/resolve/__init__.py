@@ -23,7 +23,7 @@ from sheets_gm.rulesets.winordie.enums import (
     Phase,
 )
 from sheets_gm.rulesets.winordie.orders import WodOrders, action_row
-from sheets_gm.rulesets.winordie.resolve.actions import execute
+from sheets_gm.rulesets.winordie.resolve.actions import cancel_action, execute
 from sheets_gm.rulesets.winordie.resolve.deploy import deploy
 from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
 from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standing_reactions
@@ -101,7 +101,13 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
                                            "reaction's effect and this row resolves at the next sync."))
             continue
         result.done = row
-        message = execute(rules, new, action, checked, dice, result.events)
+        change = new.changes.pop(action.unit, None) if action.unit else None
+        if change is not None and change.cancel:
+            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
+                                           f"Row {row}: cancelled by the GM ({change.reason}): it does nothing."))
+            cancel_action(new, action, change, result.events)
+            continue
+        message = execute(rules, new, action, checked, dice, result.events, change)
         result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True, f"Row {row}: {message}"))
         check_defeat(rules, new, result.events)
     if new.acting not in orders.hold and not result.stopped and new.phase is Phase.ACTIONS and new.game == game:

@@ -22,7 +22,7 @@ from sheets_gm.rulesets.winordie.rules import (
     public_name,
     reveal,
 )
-from sheets_gm.rulesets.winordie.state import Unit, WodState
+from sheets_gm.rulesets.winordie.state import ActionChange, Unit, WodState
 
 COUNCIL = "War Council"  # the source a War Council's tactic is named by while it waits for the GM
 
@@ -36,9 +36,18 @@ def spend(state: WodState, unit: Unit | None) -> None:
         unit.actions += 1
 
 
+def cancel_action(state: WodState, action: Action, change: ActionChange, events: list[Event]) -> None:
+    """An action the GM cancelled after a reaction stopped it: made (its command token is spent, as the action
+    the reaction answered was taken) but without effect."""
+    spend(state, state.unit(action.unit))
+    events.append(Event(state.turn, EventKind.GM_ADJUSTMENT,
+                        f"{action.unit}'s {action.kind.value} is cancelled: {change.reason}.",
+                        {"unit": action.unit, "field": "cancel", "reason": change.reason}))
+
+
 def execute(rules: WodRules, state: WodState, action: Action, checked: Checked, dice: TurnDice,
-             events: list[Event]) -> str:
-    """Resolve an accepted row; the feedback sentence."""
+            events: list[Event], change: ActionChange | None = None) -> str:
+    """Resolve an accepted row (an attack with the GM's ``change``, if any); the feedback sentence."""
     seat = state.acting
     if action.kind is ActionKind.COUNCIL:
         assert isinstance(checked, str)
@@ -60,7 +69,7 @@ def execute(rules: WodRules, state: WodState, action: Action, checked: Checked, 
         return _move(state, unit, checked, events)
     if action.kind is ActionKind.ATTACK:
         assert isinstance(checked, Unit)
-        return attack(rules, state, unit, checked, dice, events)
+        return attack(rules, state, unit, checked, dice, events, change)
     if action.kind is ActionKind.CALL:
         assert isinstance(checked, tuple)
         return _call(rules, state, unit, action, checked[0], checked[1], events)
@@ -79,16 +88,18 @@ def _move(state: WodState, unit: Unit, route: Route, events: list[Event]) -> str
     return f"{unit.id} moves to {route.end.label}{stop}."
 
 
-def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: TurnDice, events: list[Event]) -> str:
-    """An attack (both revealed; power + adjacent allies dice) and, if the target survives a melee
-    attack, its counter-attack; the feedback sentence."""
+def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: TurnDice, events: list[Event],
+           change: ActionChange | None = None) -> str:
+    """An attack (both revealed; power + adjacent allies dice, changed as the GM said after a reaction) and, if
+    the target survives a melee attack, its counter-attack; the feedback sentence."""
     assert unit.at is not None and target.at is not None
     k = unit.actions
     reveal(state, unit, events, "it attacks")
     reveal(state, target, events, "it is attacked")
     melee = rules.board.distance(unit.at, target.at) == 1
-    dealt = _strike(rules, state, unit, target, state.power(unit), state.card_of(unit).hit, dice,
-                    f"attack/{unit.id}/{k}", EventKind.ATTACK, "attacks", events)
+    extra, less = (change.dice, change.less) if change is not None else (0, 0)
+    dealt = _strike(rules, state, unit, target, max(0, state.power(unit) + extra), state.card_of(unit).hit, dice,
+                    f"attack/{unit.id}/{k}", EventKind.ATTACK, "attacks", events, less)
     if target.damage >= state.health(target):
         kill(state, target, events, f"killed by {unit.id}")
         return f"{unit.id} deals {dealt} damage to {target.id}, which dies."
@@ -103,8 +114,9 @@ def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: Tur
 
 
 def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power: int, hit: int, dice: TurnDice,
-            key: str, kind: EventKind, verb: str, events: list[Event]) -> int:
-    """Roll ``power`` + adjacent allies dice against ``hit`` (3 from highland onto lower ground); the damage."""
+            key: str, kind: EventKind, verb: str, events: list[Event], less: int = 0) -> int:
+    """Roll ``power`` + adjacent allies dice against ``hit`` (3 from highland onto lower ground); the damage
+    (``less`` taken off it, as the GM said after a reaction)."""
     assert striker.at is not None and victim.at is not None
     board = rules.board
     near = set(board.neighbours(striker.at))
@@ -114,10 +126,10 @@ def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power
     rolls = [dice.d6(f"{key}/{i}") for i in range(1, power + allies + 1)]
     hits = sum(1 for r in rolls if r >= hit)
     tough = 1 if victim.has(Enhancement.TOUGHNESS) else 0
-    damage = max(0, hits - tough)
+    damage = max(0, hits - tough - less)
     victim.damage += damage
     extra = f" + {allies} adjacent all{'y' if allies == 1 else 'ies'}" if allies else ""
-    tough_note = " (Tough 1: one less)" if tough and hits else ""
+    tough_note = (" (Tough 1: one less)" if tough and hits else "") + (f" ({less} less, by the GM)" if less else "")
     events.append(Event(state.turn, kind,
                         f"{striker.id} {verb} {victim.id}: {power}{extra} dice needing {hit}+ roll "
                         f"{', '.join(map(str, rolls)) or 'nothing'}: {hits} hit{'s' if hits != 1 else ''}, "

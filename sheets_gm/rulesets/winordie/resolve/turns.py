@@ -55,6 +55,7 @@ def end_of_turn(rules: WodRules, state: WodState, events: list[Event]) -> None:
     seat = state.acting
     legion = state.legions[seat]
     legion.fatigue += 1
+    state.changes.clear()  # a change to an action that never resolved lapses with the turn
     events.append(Event(state.turn, EventKind.TURN_ENDED,
                         f"{seat} ends her turn; her fatigue rises to {legion.fatigue} (morale {legion.morale}).",
                         {"player": seat, "fatigue": legion.fatigue, "morale": legion.morale}))
