@@ -22,7 +22,7 @@ from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orde
 from sheets_gm.rulesets.winordie.resolve.actions import damage_left
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
-from sheets_gm.rulesets.winordie.sheet.draw import PENDING_LINES
+from sheets_gm.rulesets.winordie.sheet.draw import CARD_ROWS, CARDS_TAB, PENDING_LINES
 from sheets_gm.rulesets.winordie.state import Pending, Unit, WodState
 from sheets_gm.sheets.adapter import SeatInput
 from sheets_gm.sheets.layout import CellValue
@@ -779,3 +779,23 @@ def test_the_gm_takes_dice_and_damage_off_a_stopped_attack_and_only_the_acting_p
         r.apply_gm_event(state, Adjustment(GmKind.CANCEL, target.id, reason="Parry"))
     events = events_from_options(state.seats, {"cancel": [attacker.id], "dice": [f"{attacker.id}=-1"]}, "Parry")
     assert [(e.kind, e.value) for e in events] == [(GmKind.CANCEL, ""), (GmKind.DICE, "-1")]
+
+
+def test_the_cards_tab_lists_every_card_seen_and_no_hidden_one_at_a_fixed_size() -> None:
+    r = rules()
+    state = _started(r).copy()
+    for u in state.units:
+        u.hidden = True
+    shown = state.units[0]
+    sheet = _sheet(r)
+    empty = next(d for d in sheet.drawings(state) if d.tab == CARDS_TAB)
+    assert all(v == "" for row in empty.values[1:] for v in row)
+    shown.hidden = False
+    drawn = next(d for d in sheet.drawings(state) if d.tab == CARDS_TAB)
+    assert drawn.height == empty.height == CARD_ROWS + 1
+    names = {str(row[0]) for row in drawn.values[1:] if row[0]}
+    assert names == {shown.card}
+    card = state.card_of(shown)
+    abilities = [str(row[4]) for row in drawn.values[1:] if row[4]]
+    assert abilities == [f"{a.name} ({a.type.value})" for a in card.abilities] or (not card.abilities and abilities ==
+                                                                                   ["(no ability)"])

@@ -16,7 +16,7 @@ from sheets_gm.engine.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.winordie.enums import Mode, Phase
 from sheets_gm.rulesets.winordie.orders import WodOrders, action_row
-from sheets_gm.rulesets.winordie.sheet.draw import draw_board, gm_panel, own_panel, tracks, unit_cells
+from sheets_gm.rulesets.winordie.sheet.draw import draw_board, draw_cards, gm_panel, own_panel, tracks, unit_cells
 from sheets_gm.rulesets.winordie.sheet.read import (
     ACTIONS,
     REACTIONS,
@@ -87,8 +87,8 @@ class WodSheet:
         return typed_cells(window, seat, orders, self._slots(ACTIONS), self._slots(REACTIONS))
 
     def drawings(self, state: WodState) -> Sequence[BoardDrawing]:
-        """The board, the one public tab."""
-        return (self.board(state),)
+        """The board, and the Cards tab of every card seen so far (both public)."""
+        return (self.board(state), draw_cards(self.spec, self.ruleset.view(state, None)))
 
     def board(self, state: WodState) -> BoardDrawing:
         """The hex map from the public view, the GM's pending effects under it and the fallen."""

@@ -96,6 +96,32 @@ def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
                         legend=_legend(spec, board, seats))
 
 
+#: The public Cards tab: its name, and its rows, fixed so that its size tells nothing of the legions' hidden cards.
+CARDS_TAB = "Cards"
+CARD_ROWS = 120
+
+
+def draw_cards(spec: SheetSpec, view: View) -> BoardDrawing:
+    """The public Cards tab from the public view: every card a unit has been seen as (exposed, or fallen), its
+    numbers and each ability with its text, to look a revealed unit up; a player's own cards are in her View."""
+    rows: Grid = []
+    for card in view["cards"]:
+        about = [card["name"], card["faction"], card["type"], stats({}, card)]
+        for i, ability in enumerate(card["abilities"] or [None]):
+            said = [f"{ability['name']} ({ability['type']})", ability["text"]] if ability else ["(no ability)", ""]
+            rows.append([*(about if i == 0 else [""] * len(about)), *said])
+    if len(rows) > CARD_ROWS:
+        rows = [*rows[:CARD_ROWS - 1], [f"… {len(rows) - CARD_ROWS + 1} more rows: the tab holds {CARD_ROWS}"]]
+    values: Grid = [["Card", "Faction", "Type", "Stats", "Ability", "What it does"], *rows]
+    values += [[""] * 6 for _ in range(CARD_ROWS + 1 - len(values))]
+    header = Fill(cells(0, 1, 5, 1), spec.colours.header, bold=True)
+    return BoardDrawing(values, (header, Fill(cells(0, 2, 5, CARD_ROWS + 1), "#FFFFFF", wrap=True)),
+                        column_widths={0: 150, 1: 110, 2: 90, 3: 430, 4: 190, 5: 520},
+                        legend=[["Every card a unit has been seen as, in either legion (exposed, or fallen): its "
+                                 "numbers and abilities. A face-down token's card stays off this list."]],
+                        tab=CARDS_TAB)
+
+
 def _line(text: str, width: int) -> list[CellValue]:
     """A board row holding one text in its first cell (it runs on over the empty cells to its right)."""
     return [text, *[""] * (width - 1)]
