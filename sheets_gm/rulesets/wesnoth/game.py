@@ -162,7 +162,7 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         if state.winner is None:
             return Outcome((), f"a draw in round {state.round}")
         winners = tuple(p.name for p in state.players if p.team == state.winner)
-        return Outcome(winners, f"team {state.winner} ({', '.join(winners)}) wins in round {state.round}")
+        return Outcome(winners, f"{state.team_label(state.winner)} ({', '.join(winners)}) wins in round {state.round}")
 
 
     # -- the GM ------------------------------------------------------------------------------

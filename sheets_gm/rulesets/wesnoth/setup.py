@@ -63,7 +63,11 @@ def new_match(rules: WesnothRules, entries: Sequence[Entry]) -> WesnothState:
     """Round 1, dawn, the first player to act; each player on slot = her roster row, leader on her keep."""
     players = []
     units = []
+    names: dict[int, str] = {}
     for slot, (entry, team, faction, leader) in enumerate(check_entries(rules, entries), 1):
         players.append(Player(entry.name, team, faction, slot, rules.settings.start_gold))
         units.append(Unit(leader_id(entry.name), leader, entry.name, rules.board.keeps[slot], leader=True))
-    return WesnothState(round=1, turn=1, acting=0, players=tuple(players), units=tuple(units))
+        if entry.team.strip() and not entry.team.strip().isdigit():
+            names.setdefault(team, entry.team.strip())
+    return WesnothState(round=1, turn=1, acting=0, players=tuple(players), units=tuple(units),
+                        team_names=tuple(sorted(names.items())))

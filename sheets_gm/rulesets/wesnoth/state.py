@@ -94,6 +94,7 @@ class WesnothState:
     tod_override: str = ""
     finished: bool = False
     winner: int | None = None  # the winning team; None with ``finished`` is a draw
+    team_names: tuple[tuple[int, str], ...] = ()  # the roster's names of teams it did not number (north, south)
     _index: dict[str, Unit] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -117,6 +118,10 @@ class WesnothState:
         """The player called ``name``, or None."""
         return next((p for p in self.players if p.name == name), None)
 
+    def team_label(self, team: int) -> str:
+        """A team as players know it: the roster's name (``north``), or ``team 2`` for a numbered one."""
+        return next((name for number, name in self.team_names if number == team), f"team {team}")
+
     def village_owner(self, h: Hex) -> str | None:
         """Who owns the village on ``h`` (None: nobody)."""
         return next((owner for v, owner in self.villages if v == h), None)
@@ -131,6 +136,7 @@ class WesnothState:
             "players": [p.to_json() for p in self.players], "units": [u.to_json() for u in self.units],
             "villages": {h.label: owner for h, owner in self.villages}, "acted": list(self.acted),
             "tod_override": self.tod_override, "finished": self.finished, "winner": self.winner,
+            **({"team_names": {str(n): name for n, name in self.team_names}} if self.team_names else {}),
         }
 
     @classmethod
@@ -143,4 +149,5 @@ class WesnothState:
             acted=tuple(str(a) for a in data.get("acted", ())), tod_override=str(data.get("tod_override", "")),
             finished=bool(data.get("finished", False)),
             winner=None if data.get("winner") is None else int(data["winner"]),
+            team_names=tuple((int(n), str(name)) for n, name in dict(data.get("team_names", {})).items()),
         )

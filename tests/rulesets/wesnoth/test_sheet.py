@@ -15,14 +15,14 @@ import openpyxl
 import pytest
 
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.ruleset import Member, Roster, Window
 from sheets_gm.engine.settings import parse_settings
-from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.sheet.adapter import WesnothSheet
-from sheets_gm.rulesets.wesnoth.sheet.draw import MAP_TOP, UNITS_TAB, hex_rows
+from sheets_gm.rulesets.wesnoth.sheet.draw import MAP_TOP, UNITS_TAB, hex_rows, seat_colour
 from sheets_gm.rulesets.wesnoth.sheet.read import SEAT, STANDING, UNITS, standing_row
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.sheets.adapter import SeatInput
@@ -421,7 +421,30 @@ def test_a_village_shows_its_owner_and_a_wounded_unit_its_wounds() -> None:
     board = sheet(r).drawings(changed)[0]
     assert str(board.values[hex_rows(village)[0]][village.col]).endswith("⌂ Bo")
     hp = r.rules.utype(unit).hitpoints
-    assert f"{hp - 5}/{hp} −5" in str(board.values[hex_rows(unit.at)[1]][unit.at.col])
+    cell = str(board.values[hex_rows(unit.at)[1]][unit.at.col])
+    assert cell.endswith(f" {hp - 5}/{hp}\n{unit.type}")  # HP left of its total; the type on a line of its own
+
+
+def test_team_names_from_the_roster_are_the_names_players_see() -> None:
+    r = made()
+    state = start(r)
+    named = state.evolve(team_names=((1, "north"), (2, "south")))
+    assert named.team_label(1) == "north" and state.team_label(2) == "team 2"
+    legend = " ".join(str(row[0]) for row in sheet(r).drawings(named)[0].legend)
+    assert "(north, " in legend and "(south, " in legend
+    assert WesnothState.from_json(named.to_json()).team_names == named.team_names
+    assert "team_names" not in state.to_json()  # a numbered roster stores nothing new
+    roster = r.sample_roster()
+    members = tuple(Member(m.name, m.seat, {**m.fields, "team": ("north", "south")[i % 2]})
+                    for i, m in enumerate(roster.members))
+    fresh = r.new_match(Roster(roster.seats, members), b"teams")
+    assert fresh.team_label(fresh.players[0].team) == "north" and fresh.team_label(fresh.players[1].team) == "south"
+
+
+def test_the_units_of_seats_3_and_4_are_in_strong_colours() -> None:
+    spec = sheet_spec("wesnoth")
+    assert seat_colour(spec, 3) != spec.colours.extra["slot3"] and seat_colour(spec, 4) != spec.colours.extra["slot4"]
+    assert seat_colour(spec, 1) == spec.colours.extra["slot1"]
 
 
 def test_the_units_tab_reads_the_match_s_own_tables(tmp_path: Path) -> None:

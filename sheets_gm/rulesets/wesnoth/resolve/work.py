@@ -46,7 +46,8 @@ class TurnWork:
         """The working copy as a state."""
         villages = tuple(sorted(self.villages.items(), key=lambda kv: (kv[0].row, kv[0].col)))
         return WesnothState(self.round, self.turn, self.acting, tuple(self.players), tuple(self.units.values()),
-                            villages, tuple(self.acted), self.tod_override, self.finished, self.winner)
+                            villages, tuple(self.acted), self.tod_override, self.finished, self.winner,
+                            self.start.team_names)
 
     def player(self, name: str) -> tuple[int, Player]:
         """The index and record of the player called ``name``."""

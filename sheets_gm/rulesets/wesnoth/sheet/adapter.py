@@ -191,8 +191,9 @@ class WesnothSheet:
             for p in state.players:
                 units = [u for u in state.units if u.owner == p.name]
                 leader = next((f"{u.id} on {u.at.label}" for u in units if u.leader), "dead")
-                out.append([p.name, p.team, p.faction, p.gold, sum(1 for _, o in state.villages if o == p.name),
-                            len(units), "out" if p.out else leader])
+                villages = sum(1 for _, o in state.villages if o == p.name)
+                out.append([p.name, state.team_label(p.team), p.faction, p.gold, villages, len(units),
+                            "out" if p.out else leader])
             return out
         return self._own_panel(state, seat)
 
@@ -209,7 +210,7 @@ class WesnothSheet:
         free = [h.label for h in rules.board.castle_of(player.slot) if h not in taken]
         villages = [h.label for h, o in state.villages if o == seat]
         out: Grid = [
-            ["Your gold", player.gold, "Team", player.team, "Faction", player.faction],
+            ["Your gold", player.gold, "Team", state.team_label(player.team), "Faction", player.faction],
             ["Villages", f"{len(villages)}: {', '.join(villages) or 'none yet'}"],
             ["Recruits", f"{own} ({settings.faction_cost} gold each)"],
             ["Mercenaries", f"{', '.join(rules.tables.mercenaries(player.faction))} ({settings.mercenary_cost} gold "

@@ -46,10 +46,13 @@ def hex_rows(h: Hex) -> tuple[int, int]:
 
 
 def seat_colour(spec: SheetSpec, seat: int) -> str:
-    """The colour of the ``seat``-th roster seat (1-based): its castle's (``slot<seat>``), else the layout's seat
-    colours, round again past the last."""
+    """The colour of the ``seat``-th roster seat's units (1-based): ``unit<seat>`` where the layout gives a colour
+    stronger than the castle's (pale castles of seats 3 and 4 would hide a unit on a plain), else its castle's
+    (``slot<seat>``), else the layout's seat colours, round again past the last."""
     seats = spec.colours.seats
-    return spec.colours.extra.get(f"slot{seat}") or (seats[(seat - 1) % len(seats)] if seats else "#FFFFFF")
+    extra = spec.colours.extra
+    return (extra.get(f"unit{seat}") or extra.get(f"slot{seat}")
+            or (seats[(seat - 1) % len(seats)] if seats else "#FFFFFF"))
 
 
 def seat_sign(spec: SheetSpec, state: WesnothState, owner: str) -> str:
@@ -96,9 +99,8 @@ class BoardDrawer:
             return ""
         hp = self.rules.utype(unit).hitpoints
         leader = f" {self.spec.symbols.get('leader', '')}" if unit.leader else ""
-        wounds = f" −{unit.wounds}" if unit.wounds else ""
-        sign = seat_sign(self.spec, state, unit.owner)
-        return f"{sign} {unit.id}{leader} {hp - unit.wounds}/{hp}{wounds}\n{unit.type}"
+        sign = seat_sign(self.spec, state, unit.owner)  # HP left of its total says the wounds: the type keeps its line
+        return f"{sign} {unit.id}{leader} {hp - unit.wounds}/{hp}\n{unit.type}"
 
     def board(self, state: WesnothState) -> BoardDrawing:
         """The map with its villages' owners and its units, a free row and the column letters above it."""
@@ -148,7 +150,7 @@ class BoardDrawer:
     def _legend(self, state: WesnothState) -> Grid:
         last = Hex(self.rules.board.grid.width - 1, self.rules.board.grid.height - 1)
         signs = self.spec.symbols
-        players = " · ".join(f"{seat_sign(self.spec, state, p.name)} {p.name} (team {p.team}, {p.faction})"
+        players = " · ".join(f"{seat_sign(self.spec, state, p.name)} {p.name} ({state.team_label(p.team)}, {p.faction})"
                              for p in state.players)
         terrains = " · ".join(f"{signs[k]} {'(harsh)' if k == 'harsh' else k}"
                               for k in ("forest", "harsh", "mountain", "water", "impassable") if signs.get(k))
@@ -157,7 +159,7 @@ class BoardDrawer:
              "the hex's name and terrain above, its unit below."],
             [f"Units, each in its owner's colour: {players}."],
             [f"A unit: its owner's sign, its id ({signs.get('leader', '')} the leader), its hit points left of its "
-             "total and −N for N wounds; then its type."],
+             "total (29/36: 7 wounds); then its type."],
             [f"{terrains} · plain unmarked · {signs.get('village', '')} a village and its owner · "
              f"{signs.get('castle', '')} a castle hex and {signs.get('keep', '')} its keep, with its player's name."],
             ["Each unit type's moves, attacks, defence and move cost per terrain and resistances: the Units tab."],
