@@ -2,6 +2,7 @@
 
 Each cell is the share of the row faction's seats that won against the column faction, with the
 number of such seats; the diagonal is a faction against itself (50% by symmetry, less draws).
+``simulate wesnoth`` prints the same grid; this script reads it back from a saved simulate.json.
 
     .venv/bin/sheets-gm simulate wesnoth --matches 360 --out wesnoth-sim
     .venv/bin/python scripts/wesnoth_matrix.py wesnoth-sim/simulate.json
@@ -20,7 +21,9 @@ def matrix(data: dict[str, object], variant: int = 0) -> str:
     variants = data.get("variants")
     if not isinstance(variants, list) or not variants:
         raise ValueError("no variants: is this a simulate.json of sheets-gm simulate wesnoth?")
-    cells = variants[variant].get("win_rate_by", {}).get("matchup", {})
+    rates = variants[variant].get("win_rate_by", {})
+    # "faction against faction" holds both directions; files written before it have them under "matchup"
+    cells = rates.get("faction against faction") or rates.get("matchup", {})
     if not cells:
         raise ValueError("no win rate by matchup: is this a simulate.json of sheets-gm simulate wesnoth?")
     pairs = {tuple(key.split(" vs ", 1)): value for key, value in cells.items() if " vs " in key}

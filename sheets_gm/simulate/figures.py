@@ -61,7 +61,11 @@ class SimulationSpec:
     length_unit: str  # what a window is called in "match length, turns"
     endings: tuple[tuple[str, str], ...]  # (key, label): how a match can end, e.g. ("capture", "decided by …")
     figures: tuple[FigureSpec, ...]
-    attributes: tuple[str, ...] = ()  # seat attributes to break win rates down by (a faction, a spawn class)
+    # Seat attributes to break win rates down by (a faction, a spawn class). A seat whose value is "" is left out of
+    # that attribute's table (Wesnoth's matchup line is given by one seat of each pairing). An attribute also
+    # named in ``grids`` has values "ROW vs COLUMN" and is printed as a grid: the row's win rate against the column.
+    attributes: tuple[str, ...] = ()
+    grids: tuple[str, ...] = ()
     sides_note: str = ""  # how seats are dealt to the bots, for the report
     first_seat: str = "the first seat"  # how the report names the first seat, e.g. "slot 1 (red)"
 

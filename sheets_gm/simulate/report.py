@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,14 +152,34 @@ def print_tables(run: SimulationRun, figures: Sequence[VariantFigures], console:
             title = f"Team {TEAM_LABELS[team]}: {plan.bots[team]}"
             console.print(_table(title, names, _team_rows(spec), values, paired))
     for a, attribute in enumerate(spec.attributes):
-        table = Table(title=f"Win rate by {attribute} (95% CI)", title_justify="left")
+        if attribute in spec.grids:
+            for f in figures:
+                console.print(_grid(attribute, f.label, f.attributes[a]))
+            continue
+        table = Table(title=f"Win rate by {attribute} (95% CI, n seats)", title_justify="left")
         table.add_column(attribute)
         for f in figures:
             table.add_column(f.label, justify="right")
         for value in sorted({v for f in figures for v in f.attributes[a]}):
-            table.add_row(value, *(rate_with_interval(f.attributes[a][value]) if value in f.attributes[a] else ""
-                                   for f in figures))
+            table.add_row(value, *(f"{rate_with_interval(f.attributes[a][value])} n={f.attributes[a][value].total:,}"
+                                   if value in f.attributes[a] else "" for f in figures))
         console.print(table)
+
+
+def _grid(attribute: str, label: str, rates: Mapping[str, Proportion]) -> Table:
+    """Values ``ROW vs COLUMN`` as a grid: each row's win rate against each column, with its count of seats."""
+    pairs = {tuple(value.split(" vs ", 1)): p for value, p in rates.items() if " vs " in value}
+    rows = sorted({r for r, _ in pairs})
+    columns = sorted({c for _, c in pairs})
+    table = Table(title=f"Win rate by {attribute}, {label}: the row against the column (n seats)",
+                  title_justify="left")
+    table.add_column("")
+    for column in columns:
+        table.add_column(f"vs {column}", justify="right")
+    for row in rows:
+        table.add_row(row, *(("mirror" if row == c else f"{percent(pairs[(row, c)].rate)}")
+                             + f" n={pairs[(row, c)].total:,}" if (row, c) in pairs else "" for c in columns))
+    return table
 
 
 # -- JSON ---------------------------------------------------------------------------------------

@@ -170,8 +170,9 @@ def _attributes(spec: SimulationSpec, records: Sequence[MatchRecord]) -> tuple[d
         wins: Counter[str] = Counter()
         for r in records:
             for seat, values in enumerate(r.attributes):
-                seats[values[a]] += 1
-                wins[values[a]] += seat in r.winners
+                if values[a]:  # "": this seat is not counted under the attribute
+                    seats[values[a]] += 1
+                    wins[values[a]] += seat in r.winners
         out.append({value: Proportion(wins[value], seats[value]) for value in sorted(seats)})
     return tuple(out)
 

@@ -361,3 +361,14 @@ def test_a_setting_that_changes_nothing_with_the_others_is_named(capsys: pytest.
     code, _out, err = run_cli(["simulate", "winordie", "--matches", "2", "--workers", "1", "--set",
                                "mode=advanced", "--set", "zoc_morale=2"], capsys)
     assert code == 0 and "note:" not in err
+
+
+def test_wesnoth_lists_each_pairing_once_with_its_count_and_a_faction_grid(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = run_cli(["simulate", "wesnoth", "--matches", "12", "--workers", "1", "--seed", "3"], capsys)
+    assert code == 0
+    table = out[out.index("Win rate by matchup"):out.index("Win rate by faction against faction")]
+    pairings = [line.split("│")[1].strip() for line in table.splitlines() if " vs " in line]
+    assert pairings and all(a < b for a, _, b in (p.partition(" vs ") for p in pairings))  # one line per pairing
+    assert all("n=" in line for line in table.splitlines() if " vs " in line)
+    grid = out[out.index("Win rate by faction against faction"):]
+    assert "the row against the column" in grid and "vs " in grid

@@ -79,6 +79,10 @@ def _teams(state: WesnothState) -> dict[str, int]:
     return teams
 
 
+#: How often a recruiting bot hires a mercenary worth its price, when it can pay for one.
+MERCENARY_SHARE = 0.3
+
+
 @cache
 def _worth(level: int) -> float:
     return 8.0 * (1 + level)
@@ -163,13 +167,30 @@ class SkirmisherBot(_RowBot):
         taken = {u.at for u in state.units}
         free = [h for h in rules.board.castle_of(player.slot) if h not in taken]
         gold = player.gold
+        hired = self.worth_hiring(player.faction)
         entries: list[RecruitEntry] = []
         for _ in free:
+            if hired and gold >= settings.mercenary_cost and rng.random() < MERCENARY_SHARE:
+                entries.append(RecruitEntry(rng.choice(hired)))
+                gold -= settings.mercenary_cost
+                continue
             if gold < settings.faction_cost:
                 break
             entries.append(RecruitEntry(rng.choice(faction.recruits)))
             gold -= settings.faction_cost
         return UnitOrder(leader.id, recruit=tuple(entries)) if entries else None
+
+    def worth_hiring(self, faction_name: str) -> tuple[str, ...]:
+        """The mercenaries worth their price to this faction: more of Wesnoth's gold value per board gold than its
+        own recruits give on average (a mercenary costs more board gold than a recruit of the faction)."""
+        rules = self.rules
+        settings = rules.settings
+        own = rules.tables.factions[faction_name].recruits
+        if not own or settings.mercenary_cost <= 0:
+            return ()
+        own_value = sum(rules.tables.units[r].cost for r in own) / len(own) / max(1, settings.faction_cost)
+        return tuple(m for m in rules.tables.mercenaries(faction_name)
+                     if rules.tables.units[m].cost / settings.mercenary_cost > own_value)
 
     # -- one unit -----------------------------------------------------------------------------
     def plan(self, state: WesnothState, unit: Unit, rng: random.Random, stay: bool = False) -> UnitOrder | None:

@@ -31,10 +31,20 @@ def simulation_spec(max_rounds: int) -> SimulationSpec:
             FigureSpec("gold_earned", "gold earned (villages, income, kills), per match"),
             FigureSpec("advancements", "advancements bought, per match"),
         ),
-        attributes=("faction", "matchup"),
+        attributes=("faction", "matchup", "faction against faction"),
+        grids=("faction against faction",),
         sides_note="players take the roster's slots in order; factions as the sample roster deals them",
         first_seat="player 1 (the first to act)",
     )
+
+
+def _attributes(state: WesnothState, name: str) -> tuple[str, str, str]:
+    """A player's faction; the matchup line, given by the player whose faction sorts first in her pairing alone
+    (one line per pairing, her win rate; none for a mirror); and her faction against her enemies' (the grid)."""
+    me = next(p for p in state.players if p.name == name)
+    enemies = " & ".join(sorted(q.faction for q in state.players if q.team != me.team))
+    first = me.faction < enemies
+    return me.faction, f"{me.faction} vs {enemies}" if first else "", f"{me.faction} vs {enemies}"
 
 
 class WesnothTally:
@@ -42,9 +52,7 @@ class WesnothTally:
 
     def __init__(self, state: WesnothState) -> None:
         self.names = [p.name for p in state.players]
-        self.factions = tuple((p.faction, f"{p.faction} vs " + " & ".join(q.faction for q in state.players
-                                                                          if q.team != p.team))
-                              for p in state.players)
+        self.factions = tuple(_attributes(state, p.name) for p in state.players)
         self.index = {name: i for i, name in enumerate(self.names)}
         n = len(self.names)
         self.counts: dict[str, list[float]] = {key: [0.0] * n for key in (

@@ -19,7 +19,8 @@ def _script(name: str) -> ModuleType:
 
 
 def test_the_matrix_puts_each_matchup_in_its_cell() -> None:
-    data = {"variants": [{"win_rate_by": {"matchup": {
+    data = {"variants": [{"win_rate_by": {"matchup": {"Drakes vs Undead": {"rate": 0.75, "total": 8}},
+                                          "faction against faction": {
         "Drakes vs Undead": {"rate": 0.75, "total": 8}, "Undead vs Drakes": {"rate": 0.25, "total": 8}}}}]}
     lines = _script("wesnoth_matrix").matrix(data).splitlines()
     assert lines[1].startswith("Drakes") and "75% (8)" in lines[1] and lines[1].split()[1] == "-"
