@@ -206,11 +206,16 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
         returned = {(r.table, r.subject): r for r in consumed}
         still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]
-        restored[seat] = [_unready(seat_read.tab.table(r.table).spec, r) for r in consumed] + still
+        # A standing row stays, unless its subject has no row before the undone resolution (a reaction of a unit
+        # recruited in it): then it is set aside with the rows typed since, never dropped.
+        homeless = [r for r in still
+                    if r.subject not in read.adapter.rows(state, seat, seat_read.tab.table(r.table).spec)]
+        restored[seat] = [_unready(seat_read.tab.table(r.table).spec, r) for r in consumed] + [
+            r for r in still if r not in homeless]
         # Rows typed since, unless what comes back into their cells is what they hold (the rows the undone
         # resolution kept unused, or those an interrupted undo already put back): a line of the archive keeps them.
         typed_since = [r for r in seat_read.rows if r.typed and r.table not in standing
-                       and not _same_cells(r, returned.get((r.table, r.subject)))]
+                       and not _same_cells(r, returned.get((r.table, r.subject)))] + homeless
         if typed_since:
             set_aside[seat] = typed_since
         lines = undo_lines(seat_read.tab, reopened, reason.strip(), consumed, typed_since, was_open)
