@@ -24,6 +24,7 @@ from sheets_gm.sheets.local import create_workbook
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.export import export_match
+from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -46,7 +47,7 @@ def _workbook(path: Path, first_tab: str) -> SheetBackend:
     for stale in (path, *path.parent.glob(f".{path.name}*")):
         stale.unlink(missing_ok=True)
     about: Grid = [["The engine of a sheets-gm match: do not edit."]]
-    values: dict[str, Grid] = {"A1": about} if first_tab == "About" else {}
+    values: dict[str, Grid] = {"A1": about} if first_tab == ABOUT_TAB else {}
     return create_workbook(path, WorkbookLayout("sheets-gm demo", (TabLayout(first_tab, rows=1, cols=1,
                                                                               values=values),)), overwrite=True)
 
@@ -63,7 +64,7 @@ def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Conso
     if rules.traits.judge:
         files["judge"] = folder / "gm" / "judge.xlsx"
     tabs = sheet_spec(ruleset_name).tabs
-    first = {"board": tabs.board, "engine": "About", "judge": tabs.judge}
+    first = {"board": tabs.board, "engine": ABOUT_TAB, "judge": tabs.judge}
     backends = {role: _workbook(path, first.get(role) or tabs.orders.format(seat=role.removeprefix("orders ")))
                 for role, path in files.items()}
     sheets = MatchSheets(roster.seats, backends["board"], backends["engine"],

@@ -18,7 +18,7 @@ from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout, a1, quote_tab
 from sheets_gm.sync.match_record import MatchRecordError, engine_read_range, parse_match_record
-from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.sheets import MatchSheets
 
 
@@ -87,7 +87,7 @@ def create_engine_file(config: MatchConfig) -> bool:
     engine = config.local_path(config.engine)
     if config.backend is not BackendKind.LOCAL or engine.exists() or not config.local_path(config.board).is_file():
         return False
-    prepare_local(config, False, "", {engine: "About"})
+    prepare_local(config, False, "", {engine: ABOUT_TAB})
     return True
 
 

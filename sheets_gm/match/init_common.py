@@ -10,6 +10,7 @@ from pathlib import Path
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
+from sheets_gm.sync.match_tabs import ABOUT_TAB
 
 
 class MatchExistsError(SheetError):
@@ -47,6 +48,6 @@ def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[
             backups.append(backup)
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
-            values: dict[str, Grid] = {"A1": [[f"sheets-gm · {config.title}"]]} if first_tab == "About" else {}
+            values: dict[str, Grid] = {"A1": [[f"sheets-gm · {config.title}"]]} if first_tab == ABOUT_TAB else {}
             create_workbook(path, WorkbookLayout(config.title, (TabLayout(first_tab, 1, 1, values=values),)))
     return backups

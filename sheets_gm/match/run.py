@@ -32,6 +32,7 @@ from sheets_gm.sync.grow import LayoutOwners
 from sheets_gm.sync.legacy.detect import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
@@ -91,7 +92,7 @@ def _local_files(config: MatchConfig) -> dict[Path, str]:
         files.setdefault(config.local_path(where), spec.tabs.orders.format(seat=seat))
     if config.judge:
         files.setdefault(config.local_path(config.judge), spec.tabs.judge)
-    files.setdefault(config.local_path(config.engine), "About")
+    files.setdefault(config.local_path(config.engine), ABOUT_TAB)
     return files
 
 

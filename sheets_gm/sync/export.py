@@ -13,6 +13,7 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.xlsx import openpyxl
 from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.replay import match_history, replay_document
 from sheets_gm.sync.sheets import MatchSheets
@@ -90,7 +91,7 @@ def export_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], folder: P
         path.write_bytes(data)
         written.append(path)
         for tab, grid in _visible_tabs(data):
-            if tab == "About":
+            if tab == ABOUT_TAB:
                 continue
             csv_path = folder / f"{tab}.csv"
             csv_path.write_text(to_csv(grid), encoding="utf-8")

@@ -39,6 +39,9 @@ VIEW_COLS = 8
 VIEW_LOG_HEADER_ROW = VIEW_PANEL_ROW + VIEW_PANEL_ROWS + 1
 LOG_ROWS = 20_000  # the public log's rows: values cannot be written past a tab's last row
 SEAT_LOG_ROWS = 5_000
+#: The first tab of a new engine workbook (a workbook cannot be empty): the match's title, nothing the sync reads;
+#: the export leaves it out and repair does not take it for a stray tab.
+ABOUT_TAB = "About"
 #: Rows a table that must grow at a resolution gets beyond what it needs, so that an army recruiting a unit a
 #: turn is laid out again every few turns, not at every one.
 GROWTH_SPARE_ROWS = 5

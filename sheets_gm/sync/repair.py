@@ -21,7 +21,7 @@ from sheets_gm.sync.archive_lines import moved_archive_writes
 from sheets_gm.sync.create import apply_layouts, match_layouts
 from sheets_gm.sync.legacy.upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
-from sheets_gm.sync.match_tabs import ARCHIVE_COPY_COL, ARCHIVE_LINES, MatchTabs
+from sheets_gm.sync.match_tabs import ABOUT_TAB, ARCHIVE_COPY_COL, ARCHIVE_LINES, MatchTabs
 from sheets_gm.sync.read import adapter_of, seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.writes import (
@@ -145,7 +145,7 @@ def _stray_tabs(sheets: MatchSheets, laid_out: set[str]) -> list[str]:
     notes: list[str] = []
     for backend in sheets.write_order():
         for name in backend.tab_names():
-            if name not in laid_out:
+            if name not in laid_out and not (backend is sheets.engine and name == ABOUT_TAB):
                 notes.append(f"tab {name!r} in {backend.name} is no part of the match's layout (a tab renamed by "
                              "hand, or one of yours): sheets-gm neither reads nor writes it; delete it once you have "
                              "checked that nothing in it is needed")

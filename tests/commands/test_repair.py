@@ -147,3 +147,12 @@ def test_a_renamed_board_is_named_by_sync_and_after_repair(match: Path, capsys: 
     assert code == 0, err
     assert "Note: tab 'Board (2)' in " in out and "match.xlsx is no part of the match's layout" in out
     assert "'Engine'" not in out and "'Roster'" not in out and "'Board'" not in out
+
+
+def test_repair_of_a_fresh_init_notes_no_tab(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The engine workbook's About tab, written by init, is no stray tab: repair says nothing of it."""
+    config = tmp_path / "match.toml"
+    assert main(["init", "wesnoth", "-c", str(config)]) == 0
+    code, out, err = run(capsys, "repair", "-c", config)
+    assert code == 0, err
+    assert "Note:" not in out and "'About'" not in out
