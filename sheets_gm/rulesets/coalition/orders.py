@@ -132,6 +132,18 @@ def forum_line(army: str, order: ArmyOrder, board: Board, start: str) -> str:
     return f"{army}: {plane}; {route}{tail}"
 
 
+def normalised_line(board: Board, move: Move) -> str:
+    """An accepted order as the forum writes it, however it was typed (``raider d : dominaria ; 15g>16g -RAID
+    weak4`` is ``Raider D: Dominaria; 15G > 16G - raid Weak4``): what the Movement Results post quotes."""
+    plane = move.start.split(" ")[0]
+    squares = [move.start, *(move.route if move.route is not None else ([move.end] if move.moves else []))]
+    route = " > ".join(board.short(s) for s in squares)
+    word = "" if move.word is OrderWord.NONE else f" - {move.word.value}"
+    target = f" {move.target}" if move.target and move.word is not OrderWord.NONE else ""
+    units = f" {'/'.join(map(str, move.units))}" if move.units and move.word is OrderWord.TRANSFER else ""
+    return f"{move.army}: {plane}; {route}{word}{units}{target}"
+
+
 class ArmyIndex:
     """One state's armies and battles looked up by name and square (built once per window: reading
     every order stays linear in the number of armies)."""

@@ -52,3 +52,13 @@ def test_the_log_names_every_die_and_draw_with_its_key() -> None:
     logged = [e for e in events if e.kind.value == "dice"]
     assert len(logged) == 1
     assert logged[0].text == "Dice and draws: weather/Dominaria 3C = 2; route/Ann: 2C 3C, 3B 3C"
+
+
+def test_movement_results_quote_an_accepted_order_as_the_forum_writes_it() -> None:
+    b = board()
+    s = state(army("Ann", "coalition", "2C", rank=2), army("Bo", "phyrexia", "4C", rank=3))
+    typed = ArmyOrder(line="ann : dominaria ; 2c>3c>4c -ENGAGE bo")
+    after, _ = resolve_orders(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": typed}}),
+                              dice({"weather/Dominaria 4C": 3}))
+    post = movement_results(after)
+    assert "Ann: Dominaria; 2C > 3C > 4C - engage Bo [moved" in post and "ann : dominaria" not in post

@@ -9,7 +9,7 @@ from sheets_gm.rulesets.coalition.enums import (
     ResultCode,
 )
 from sheets_gm.rulesets.coalition.forum import announcement
-from sheets_gm.rulesets.coalition.orders import forum_line
+from sheets_gm.rulesets.coalition.orders import forum_line, normalised_line
 from sheets_gm.rulesets.coalition.resolve.turn_work import MoveWork, ReadOrders
 from sheets_gm.rulesets.coalition.state import (
     Battle,
@@ -47,7 +47,9 @@ def move_reports(t: MoveWork, state: CoalitionState, read: ReadOrders) -> tuple[
         typed = read.typed.get(name)
         move = read.moves.get(name)
         order = ""
-        if typed is not None:
+        if move is not None:  # accepted: quoted as the forum writes it, however it was typed
+            order = normalised_line(t.board, move)
+        elif typed is not None:  # refused: quoted as typed, for the side to see what was not read
             order = typed.line.strip() or forum_line(name, typed, t.board, army.at)
         code = t.code[name]
         if move is not None and not move.moves and code is ResultCode.MOVED:
