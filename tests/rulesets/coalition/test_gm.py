@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sheets_gm.rulesets.coalition.enums import Colour
+from sheets_gm.rulesets.coalition.forum import battle_results
 from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.gm import events_from_options
 from sheets_gm.rulesets.coalition.state import CoalitionOrders
@@ -58,3 +59,11 @@ def test_an_army_change_refuses_a_destroyed_bases_colour() -> None:
     (event,) = events_from_options(RULES.seats(s), {"change": [f"Ann={CHANGE}"]}, "player request")
     with pytest.raises(ValueError, match="Soldiers is white: that base is destroyed"):
         RULES.apply_gm_event(s, event)
+
+
+def test_battle_results_say_each_turn_counted_in_a_structure() -> None:
+    s = state(army("Ann", "coalition", "2B", rank=2, factions=(Colour.WHITE,), units=(10, 0, 0, 0)),
+              army("Bo", "phyrexia", "8F"))
+    s = RULES.resolve(s, CoalitionOrders(), dice()).state
+    assert any(n.startswith("Ann counts turn 1 in ") for n in s.notes)
+    assert "Ann counts turn 1 in " in battle_results(s)

@@ -5,6 +5,7 @@ terrain-feature control and domination, mercenaries disbanding, and the three wa
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import replace
 
 from sheets_gm.engine.events import Event
@@ -76,6 +77,9 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
                  board.structure_at[a.at].name in destroyed]:
         counters.pop(name, None)
     control, dominates = _control(board, settings, fought, armies)
+    notes += _control_changes(state.control, control)
+    notes += [f"{name} counts turn {count} in {board.structure_at[armies[name].at].name}"
+              for name, count in sorted(counters.items()) if count and name in armies]
     for plane, side in sorted(dominates.items()):
         gain = _domination_vp(settings, plane, Side(side))
         if gain:
@@ -118,6 +122,29 @@ def _domination_vp(settings: CoalitionSettings, plane: str, side: Side) -> int:
     if plane in HOME_PLANES.values():
         return settings.enemy_domination_vp
     return settings.mirrodin_domination_vp
+
+
+def _control_changes(before: Mapping[str, str], after: Mapping[str, str]) -> list[str]:
+    """The Battle Results' lines on terrain features that changed hands this turn, in name order.
+
+    >>> before, after = {"Fen": "coalition", "Hill": "phyrexia"}, {"Hill": "coalition", "Lake": "phyrexia"}
+    >>> for line in _control_changes(before, after):
+    ...     print(line)
+    Fen is no longer controlled (it was the Coalition's)
+    Hill: now the Coalition's (it was the Phyrexia's)
+    Lake: now the Phyrexia's
+    """
+    out = []
+    for name in sorted(set(before) | set(after)):
+        old, new = before.get(name), after.get(name)
+        if old == new:
+            continue
+        was = f"{Side(old).display}'s" if old else ""
+        if new is None:
+            out.append(f"{name} is no longer controlled (it was the {was})")
+        else:
+            out.append(f"{name}: now the {Side(new).display}'s" + (f" (it was the {was})" if old else ""))
+    return out
 
 
 def _control(board: Board, settings: CoalitionSettings, engaged: set[str],
