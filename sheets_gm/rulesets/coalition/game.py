@@ -146,7 +146,8 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
         if not state.finished:
             return None
         how = {"structures": "by destroying the enemy's structures", "kills": "by killing the enemy's top ranks",
-               "vp": "on victory points", "turn_limit": f"on victory points at turn {state.turn}"}.get(
+               "vp": "on victory points", "turn_limit": f"on victory points at turn {state.turn}",
+               "concession": "by the other side's concession"}.get(
             state.ending or "", "")
         if state.winner in (None, "draw"):
             return Outcome((), f"a draw {how}".strip())

@@ -8,7 +8,7 @@ from dataclasses import replace
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import GmOption, Resolution, split_option
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
-from sheets_gm.rulesets.coalition.enums import EventKind, Side, StructureKind
+from sheets_gm.rulesets.coalition.enums import EventKind, Phase, Side, StructureKind
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.setup import army_problems, parse_creatures, slots_of
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, Adjustment, CoalitionState
@@ -22,14 +22,16 @@ OPTIONS = (
             GmOption("units", "ARMY=N1/N2/N3/N4", "set an army's units per slot"),
             GmOption("change", "ARMY=CREATURES", "the judge's army change, applied once the army has counted "
                                                  "change_turns where it heals: '5000 Elves (green 2/2); ...'"),
+            GmOption("concede", "SIDE", "the side concedes: the round ends now, the other side the winner",
+                     repeatable=False),
         )
 
 
 def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[Adjustment]:
     """Victory points, positions and units, each with ``reason``."""
-    if not any(values.get(k) for k in ("vp", "position", "units", "change")):
-        raise ValueError("nothing to change: give --vp SIDE=N, --position ARMY=PLACE, --units ARMY=N1/N2/N3/N4 "
-                         "or --change ARMY=CREATURES")
+    if not any(values.get(k) for k in ("vp", "position", "units", "change", "concede")):
+        raise ValueError("nothing to change: give --vp SIDE=N, --position ARMY=PLACE, --units ARMY=N1/N2/N3/N4, "
+                         "--change ARMY=CREATURES or --concede SIDE")
     if not reason.strip():
         raise ValueError('--reason is required, e.g. --reason "judge ruling on the raid"; it is written to the log')
     events: list[Adjustment] = []
@@ -51,6 +53,10 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     for value in values.get("change", ()):
         events.append(Adjustment(reason, change=split_option("--change", value, "ARMY=CREATURES",
                                                              "Frank=5000 Elves (green 1/1)")))
+    for value in values.get("concede", ()):
+        if value.strip().lower() not in ORDER_SEATS:
+            raise ValueError(f"--concede {value!r}: the side that concedes, coalition or phyrexia")
+        events.append(Adjustment(reason, concede=value.strip().lower()))
     return events
 
 
@@ -85,8 +91,17 @@ def apply_gm_event(board: Board, settings: CoalitionSettings, state: CoalitionSt
     if event.change is not None:
         new, said = _change(board, settings, new, *event.change)
         texts.append(said)
+    events: list[Event] = []
+    if event.concede is not None:
+        if new.phase is Phase.OVER:
+            raise ValueError(f"--concede: the round is already over ({new.winner})")
+        winner = Side.PHYREXIA if event.concede == Side.COALITION.value else Side.COALITION
+        texts.append(f"{Side(event.concede).display} concedes")
+        said = f"{winner.display} wins the round (concession)"
+        new = new.with_(phase=Phase.OVER, winner=winner.value, ending="concession", notes=(*new.notes, said))
+        events.append(Event(state.turn, EventKind.VICTORY, said, {"winner": winner.value, "ending": "concession"}))
     text = f"GM adjustment ({event.reason}): " + "; ".join(texts)
-    return Resolution(new, [Event(state.turn, EventKind.ADJUSTED, text, event.to_json())])
+    return Resolution(new, [Event(state.turn, EventKind.ADJUSTED, text, event.to_json()), *events])
 
 
 def _change(board: Board, settings: CoalitionSettings, state: CoalitionState, name: str,

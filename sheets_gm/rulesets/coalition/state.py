@@ -391,12 +391,14 @@ class Adjustment:
     position: tuple[str, str] | None = None
     units: tuple[str, Units] | None = None
     change: tuple[str, str] | None = None  # (army, creatures as text)
+    concede: str | None = None  # the side that concedes: the round ends, the other side the winner
 
     def to_json(self) -> dict[str, Any]:
         return {"reason": self.reason, "vp": list(self.vp) if self.vp else None,
                 "position": list(self.position) if self.position else None,
                 "units": [self.units[0], list(self.units[1])] if self.units else None,
-                "change": list(self.change) if self.change else None}
+                "change": list(self.change) if self.change else None,
+                **({"concede": self.concede} if self.concede else {})}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Adjustment:
@@ -404,4 +406,4 @@ class Adjustment:
         u = units[1] if units else None
         return Adjustment(data.get("reason", ""), (vp[0], vp[1]) if vp else None, (pos[0], pos[1]) if pos else None,
                           (units[0], (u[0], u[1], u[2], u[3])) if units and u else None,
-                          (change[0], change[1]) if change else None)
+                          (change[0], change[1]) if change else None, data.get("concede"))

@@ -67,3 +67,18 @@ def test_battle_results_say_each_turn_counted_in_a_structure() -> None:
     s = RULES.resolve(s, CoalitionOrders(), dice()).state
     assert any(n.startswith("Ann counts turn 1 in ") for n in s.notes)
     assert "Ann counts turn 1 in " in battle_results(s)
+
+
+def test_a_side_concedes_and_the_round_ends_logged_and_replayed() -> None:
+    s = state(army("Ann", "coalition", "2B"), army("Bo", "phyrexia", "8F"))
+    (event,) = events_from_options(RULES.seats(s), {"concede": ["Phyrexia"]}, "Bo's player concedes on the forum")
+    done = RULES.apply_gm_event(s, event)
+    assert done.state.winner == "coalition" and RULES.window(done.state) is None
+    outcome = RULES.outcome(done.state)
+    assert outcome is not None and "concession" in outcome.text
+    assert [e.text for e in done.events][-1] == "Coalition wins the round (concession)"
+    assert type(event).from_json(event.to_json()) == event
+    with pytest.raises(ValueError, match="the round is already over"):
+        RULES.apply_gm_event(done.state, event)
+    with pytest.raises(ValueError, match="coalition or phyrexia"):
+        events_from_options(RULES.seats(s), {"concede": ["judge"]}, "x")
