@@ -64,6 +64,7 @@ class BoardDrawing:
     legend: Grid = field(default_factory=list)
     tab: str = ""
     conditional_fills: tuple[ConditionalFill, ...] = ()
+    print_pages_wide: int = 1  # the tab's print width in pages: 0 for as many as it needs (layout.TabLayout)
 
     @property
     def width(self) -> int:

@@ -98,6 +98,9 @@ class TabLayout:
     row_heights: dict[int, int] = field(default_factory=dict)  # 0-based row → pixels
     hidden_columns: tuple[int, ...] = ()  # 0-based columns hidden from view (what the sync keeps for itself)
     print_headings: bool = False  # printed with the column letters and row numbers (a board whose tiles are cells)
+    # Printed one page wide (1, shrunk to fit), or across as many pages as it needs (0) with its first row
+    # and first column repeated on each (a Coalition plane, too large to read shrunk to one page).
+    print_pages_wide: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -882,9 +882,14 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
     ws.sheet_state = "hidden" if tab.hidden else "visible"
     # Printed or exported to PDF, a tab is one page wide (the board on one page, not cut in strips).
     ws.page_setup.orientation = "landscape" if tab.cols > 6 else "portrait"
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
+    if tab.print_pages_wide:
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.page_setup.fitToWidth = tab.print_pages_wide
+        ws.page_setup.fitToHeight = 0
+    else:  # at its own size, over as many pages as it needs, its labels repeated on each
+        ws.sheet_properties.pageSetUpPr.fitToPage = False
+        ws.print_title_rows = "1:1"
+        ws.print_title_cols = "A:A"
     ws.print_options.headings = tab.print_headings
     for col, pixels in tab.column_widths.items():
         if not 0 <= col < tab.cols:

@@ -64,7 +64,8 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
                      values=values, fills=tuple(fills), conditional_fills=drawing.conditional_fills,
                      protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
                      column_widths={**drawing.column_widths, drawing.width: 20, info: 320},
-                     row_heights=dict(drawing.row_heights), print_headings=True)
+                     row_heights=dict(drawing.row_heights), print_headings=True,
+                     print_pages_wide=drawing.print_pages_wide)
 
 
 def _archive_tab(tabs: MatchTabs, seat: str, windows: int) -> TabLayout:

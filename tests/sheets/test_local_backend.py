@@ -922,3 +922,14 @@ def test_row_heights_are_set_and_every_tab_prints_one_page_wide(tmp_path: Path) 
     assert (ws.row_dimensions[1].height, ws.row_dimensions[4].height) == (30, 33)
     assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToWidth == 1
     assert ws.page_setup.fitToHeight == 0 and ws.page_setup.orientation == "landscape"
+
+
+def test_a_tab_too_large_to_shrink_prints_across_pages_with_its_labels_repeated(tmp_path: Path) -> None:
+    from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
+    from sheets_gm.sheets.local import create_workbook
+
+    tab = TabLayout("Dominaria", rows=40, cols=30, print_pages_wide=0)
+    create_workbook(tmp_path / "b.xlsx", WorkbookLayout("t", (tab,)))
+    ws = openpyxl.load_workbook(tmp_path / "b.xlsx")["Dominaria"]
+    assert not ws.sheet_properties.pageSetUpPr.fitToPage
+    assert ws.print_title_rows == "$1:$1" and ws.print_title_cols == "$A:$A"

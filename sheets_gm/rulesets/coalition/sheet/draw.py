@@ -122,7 +122,7 @@ class PlaneDrawer:
         widths = {0: LABEL_WIDTH} | {c: SQUARE_WIDTH for c in range(1, plane.width + 1)}
         heights = {0: NAME_HEIGHT} | {1 + r: SQUARE_HEIGHT for r in range(plane.height)}
         return BoardDrawing(self.values(state, plane), tuple(self.fills(plane) + self.legend_fills(plane)), widths,
-                            heights, self.legend(), tab=plane.name)
+                            heights, self.legend(), tab=plane.name, print_pages_wide=0)
 
     def drawings(self, state: CoalitionState) -> list[BoardDrawing]:
         """Every plane's tab, in the map's order."""
