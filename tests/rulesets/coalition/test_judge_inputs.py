@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from sheets_gm.engine.ruleset import JUDGE, Window
 from sheets_gm.rulesets.coalition.check import describe_result
-from sheets_gm.rulesets.coalition.enums import BattleType, Phase
+from sheets_gm.rulesets.coalition.enums import BattleType, Colour, Phase
 from sheets_gm.rulesets.coalition.resolve.results import CheckedResult, check_result
+from sheets_gm.rulesets.coalition.sheet.panels import judge_panel
 from sheets_gm.rulesets.coalition.sheet.read import read_judge_rows
-from sheets_gm.rulesets.coalition.state import Battle, BattleResult, CoalitionState
+from sheets_gm.rulesets.coalition.state import Battle, BattleResult, CoalitionState, Creature
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.writes import idle_feedback
@@ -62,3 +63,14 @@ def test_the_judge_waits_for_the_results() -> None:
     table = next(t for t in sheet_spec("coalition").tables(judge=True) if t.name != "judge_ready"
                  and t.rows == "battles")
     assert idle_feedback(window, JUDGE, table, "") == "Waiting for the results for turn 3 · battle results."
+
+
+def test_the_judges_view_shows_each_armys_makeup_under_it() -> None:
+    elves = Creature("Elves", (Colour.GREEN,), 2, 5000)
+    battle = Battle(BattleType.ATTACKS, "Dominaria 3C", ("Ann", "Bo"), announced=True)
+    s = state(army("Ann", "coalition", "3C", legend="Freyalise", creatures=(elves,), factions=(Colour.GREEN,)),
+              army("Bo", "phyrexia", "3C"), battles=(battle,), phase=Phase.RESULTS)
+    text = [str(row[2]) for row in judge_panel(s, board()) if len(row) > 2]
+    at = text.index(next(t for t in text if t.startswith("Ann: ")))
+    assert text[at + 1].strip() == "legend Freyalise · 5000 Elves (green, size 2) · factions green · colour bonus +1"
+    assert any(t.strip().startswith("creatures not given") for t in text)  # Bo's makeup is unknown

@@ -40,6 +40,25 @@ def _army_text(a: Army) -> str:
     return f"{a.at} · {rank_text(a.side, a.rank)} · units {slots_text(a)} ({a.total}){bonus}"
 
 
+def makeup_text(a: Army) -> str:
+    """What an army is made of, as the seed's map showed it on a click: its legend, each creature with its
+    count, colours and size, its factions and whether its colours give the bonus.
+
+    >>> from sheets_gm.rulesets.coalition.enums import Colour
+    >>> from sheets_gm.rulesets.coalition.state import Creature
+    >>> elves = Creature("Elves", (Colour.GREEN,), 2, 5000)
+    >>> makeup_text(Army("Ann", Side.COALITION, 2, "Dominaria 3C", (5000, 0, 0, 0), legend="Freyalise",
+    ...                  creatures=(elves,), factions=(Colour.GREEN,)))
+    'legend Freyalise · 5000 Elves (green, size 2) · factions green · colour bonus +1'
+    """
+    creatures = "; ".join(f"{c.count} {c.name} ({'/'.join(x.value for x in c.colours) or 'colourless'}, size "
+                          f"{c.size}){' Phyrexian' if c.phyrexian else ''}" for c in a.creatures)
+    parts = [f"legend {a.legend}" if a.legend else "", creatures or "creatures not given",
+             f"factions {'/'.join(c.value for c in a.factions)}" if a.factions else "",
+             "colour bonus +1" if a.colour_bonus else "no colour bonus"]
+    return " · ".join(p for p in parts if p)
+
+
 def side_panel(state: CoalitionState, side: Side, orders_tab: str = "orders") -> Grid:
     """A side's armies (square, rank, slots, colour bonus, turns counted in a structure, battle), then the score.
     The View tab's first column is the army, the third (its wide one) the rest. Past the panel's rows, the last
@@ -65,7 +84,8 @@ def side_panel(state: CoalitionState, side: Side, orders_tab: str = "orders") ->
 
 def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_tab: str = "Judge",
                 report_tab: str = "Turn report") -> Grid:
-    """The battles to judge, each with its armies (side, rank, slots, colour bonus), then the announcements post.
+    """The battles to judge, each with its armies (side, rank, slots, colour bonus, and under each what it is made
+    of: legend, creatures, colours), then the announcements post.
     When that is longer than the panel, every battle gets one row (its armies on it) and the post is left to the
     ``report_tab``; past the panel's rows, the last names the battles left out and the ``judge_tab`` rows that
     have them all."""
@@ -78,8 +98,9 @@ def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_
     detailed: Grid = []
     for b in waiting:
         detailed.append([b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather}"])
-        detailed += [["", a.side.value, f"{a.name}: {_army_text(a)}"] for a in (armies.get(n) for n in b.armies)
-                     if a is not None]
+        for a in (armies.get(n) for n in b.armies):
+            if a is not None:
+                detailed += [["", a.side.value, f"{a.name}: {_army_text(a)}"], ["", "", f"   {makeup_text(a)}"]]
     tail: Grid = []
     if later:
         tail.append(["Next turn", "", "Announced at the next deadline (made by a bump): "
