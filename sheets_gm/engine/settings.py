@@ -26,14 +26,16 @@ class SettingError(ValueError):
 
 
 def setting(default: Any, doc: str, *, minimum: int | None = None, maximum: int | None = None,
-            path: bool = False, only_when: tuple[str, Any] | None = None) -> Any:
+            path: bool = False, only_when: tuple[str, Any] | None = None, optional: bool = False) -> Any:
     """A dataclass field for a setting, with its documentation and optional integer bounds.
 
     ``path``: the setting names a file or folder (a ``str``, empty for none), which ``parse_settings``
     resolves against the folder it is given (a match config's own), so the match holds where it is.
     ``only_when``: ``(other setting, value)`` under which alone this one changes anything (Win or Die's
-    advanced-mode settings), so a GM who sets it without is told (``idle_settings``)."""
-    meta = {"doc": doc, "minimum": minimum, "maximum": maximum, "path": path, "only_when": only_when}
+    advanced-mode settings), so a GM who sets it without is told (``idle_settings``).
+    ``optional``: a text setting that may be left empty (the Coalition's ``strategies_to``)."""
+    meta = {"doc": doc, "minimum": minimum, "maximum": maximum, "path": path, "only_when": only_when,
+            "optional": optional}
     if isinstance(default, list | dict | set):
         raise TypeError("settings defaults must be immutable (use a tuple)")
     return dataclasses.field(default=default, metadata=meta)
@@ -101,6 +103,8 @@ def _coerce(key: str, tp: Any, value: Any, meta: Mapping[str, Any], folder: Path
         return number
     if tp is str:
         text = str(value).strip()
+        if not text and meta.get("optional") and not isinstance(value, list | dict):
+            return ""
         if not text or isinstance(value, list | dict):
             raise SettingError(f"setting {key!r}: {value!r} is not accepted; use {accepted} (not empty)")
         return text

@@ -38,13 +38,16 @@ def announcement(b: Battle, board: Board) -> str:
     return f"{battle_title(b)}, {b.at}, {board.terrain_of(b.at).value} ({b.weather or 'weather to roll'})"
 
 
-def battle_announcements(state: CoalitionState, board: Board) -> str:
-    """The Battle Announcements post of the turn: every battle announced, a line each."""
+def battle_announcements(state: CoalitionState, board: Board, strategies_to: str = "") -> str:
+    """The Battle Announcements post of the turn: every battle announced, a line each, then where the sides send
+    their strategies (the ``strategies_to`` setting) and by when."""
     head = f"Battle Announcements, turn {reported_turn(state)}"
     if not state.announced:
         return f"{head}\n\nNo battles this turn."
     lines = [announcement(b, board) for b in state.announced]
-    return f"{head}\n\n" + "\n".join(lines)
+    tail = (f"\n\nSend your battle strategies to {strategies_to} before the turn {state.turn} results deadline "
+            "(the status line says when)." if strategies_to else "")
+    return f"{head}\n\n" + "\n".join(lines) + tail
 
 
 def movement_results(state: CoalitionState) -> str:

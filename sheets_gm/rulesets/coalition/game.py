@@ -185,7 +185,8 @@ def _scenario_codec() -> CoalitionScenarioCodec:
 
 GAME = Game(
     rules=CoalitionRuleset,
-    sheet=lambda r: CoalitionSheet(r.board),  # armies' orders rows per side, the judge's result rows, three planes
+    # armies' orders rows per side, the judge's result rows, three planes
+    sheet=lambda r: CoalitionSheet(r.board, r.settings.strategies_to),
     scenario=_scenario_codec,
     simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.settings.max_turns),
                           tally=lambda r, start: CoalitionTally(start)),

@@ -62,3 +62,14 @@ def test_movement_results_quote_an_accepted_order_as_the_forum_writes_it() -> No
                               dice({"weather/Dominaria 4C": 3}))
     post = movement_results(after)
     assert "Ann: Dominaria; 2C > 3C > 4C - engage Bo [moved" in post and "ann : dominaria" not in post
+
+
+def test_battle_announcements_say_where_strategies_go_when_the_setting_names_it() -> None:
+    b = board()
+    s = state(army("Ann", "coalition", "2C", rank=2), army("Bo", "phyrexia", "3C", rank=3))
+    after, _ = resolve_orders(b, SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
+        to="3C", word="engage", target="Bo")}}), dice())
+    assert battle_announcements(after, b, "judge@example.org").endswith(
+        "Send your battle strategies to judge@example.org before the turn 3 results deadline (the status line says "
+        "when).")
+    assert "strategies" not in battle_announcements(after, b)

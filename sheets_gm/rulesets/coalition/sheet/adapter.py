@@ -43,6 +43,7 @@ class CoalitionSheet:
     turn report."""
 
     plane_map: Board  # the match's planes, terrain and structures
+    strategies_to: str = ""  # the setting: where the sides send battle strategies, for the announcements post
 
     @property
     def spec(self) -> SheetSpec:
@@ -134,7 +135,8 @@ class CoalitionSheet:
     def drawings(self, state: CoalitionState) -> Sequence[BoardDrawing]:
         """A tab per plane, named after it (``sheet_board``), then the Turn report tab with the forum's posts
         (``sheet_report``; the layout's board tab)."""
-        return (*self.drawer.drawings(state), report_drawing(state, self.plane_map, self.spec.colours.extra))
+        return (*self.drawer.drawings(state), report_drawing(state, self.plane_map, self.spec.colours.extra,
+                                                             self.strategies_to))
 
     def status(self, state: CoalitionState, window: Window | None, outcome: Outcome | None) -> str:
         """The turn and window, the victory points, the open battles; or the result."""
@@ -148,5 +150,5 @@ class CoalitionSheet:
 
     def panel(self, state: CoalitionState, seat: str) -> Grid:
         """A side's armies, or the battles to judge and the announcements (judge and GM)."""
-        return panel(state, self.plane_map, seat, self.spec.tabs)
+        return panel(state, self.plane_map, seat, self.spec.tabs, self.strategies_to)
 

@@ -83,7 +83,7 @@ def side_panel(state: CoalitionState, side: Side, orders_tab: str = "orders") ->
 
 
 def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_tab: str = "Judge",
-                report_tab: str = "Turn report") -> Grid:
+                report_tab: str = "Turn report", strategies_to: str = "") -> Grid:
     """The battles to judge, each with its armies (side, rank, slots, colour bonus, and under each what it is made
     of: legend, creatures, colours), then the announcements post.
     When that is longer than the panel, every battle gets one row (its armies on it) and the post is left to the
@@ -105,7 +105,7 @@ def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_
     if later:
         tail.append(["Next turn", "", "Announced at the next deadline (made by a bump): "
                                       + ", ".join(f"{battle_title(b)}, {b.at}" for b in later)])
-    post: Grid = [[line] for line in battle_announcements(state, board).split("\n")]
+    post: Grid = [[line] for line in battle_announcements(state, board, strategies_to).split("\n")]
     changes: Grid = []
     if gm and state.changes:
         changes.append([])
@@ -131,12 +131,14 @@ def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_
                                      "row in the losses table under it"]]
 
 
-def panel(state: CoalitionState, board: Board, seat: str, tabs: TabNames | None = None) -> Grid:
+def panel(state: CoalitionState, board: Board, seat: str, tabs: TabNames | None = None,
+          strategies_to: str = "") -> Grid:
     """The View tab of ``seat``: a side's armies, or the judge's (and the GM's) battles; ``tabs`` names the tabs a
     panel too long for its rows sends the reader to."""
     names = tabs or TabNames(board="Turn report")
     if seat in (JUDGE, GM):
-        return judge_panel(state, board, gm=seat == GM, judge_tab=names.judge, report_tab=names.board)
+        return judge_panel(state, board, gm=seat == GM, judge_tab=names.judge, report_tab=names.board,
+                           strategies_to=strategies_to)
     try:
         side = Side(seat)
     except ValueError:

@@ -27,7 +27,8 @@ POST_WIDTH = 600
 POSTS = ("Movement Results", "Battle Results", "Battle Announcements")
 
 
-def report_posts(state: CoalitionState, board: Board) -> tuple[list[str], list[str], list[str]]:
+def report_posts(state: CoalitionState, board: Board, strategies_to: str = "") -> tuple[list[str], list[str],
+                                                                                      list[str]]:
     """The lines of the turn's three posts, in the tab's column order: Movement Results, Battle Results,
     Battle Announcements (a line saying when a post comes, while it has not yet)."""
     if not state.movement and state.phase is Phase.ORDERS and state.turn == 1:
@@ -35,7 +36,8 @@ def report_posts(state: CoalitionState, board: Board) -> tuple[list[str], list[s
         return [waiting], [waiting], [waiting]
     results = (battle_results(state).split("\n") if state.phase is not Phase.RESULTS else
                [f"Battle Results, turn {state.turn}", "", "They come when the judge's results are in."])
-    return movement_results(state).split("\n"), results, battle_announcements(state, board).split("\n")
+    return (movement_results(state).split("\n"), results,
+            battle_announcements(state, board, strategies_to).split("\n"))
 
 
 def _cut(lines: list[str], room: int) -> list[str]:
@@ -45,9 +47,10 @@ def _cut(lines: list[str], room: int) -> list[str]:
     return [*kept, f"… {len(lines) - len(kept)} more lines: the Log tab has every event of the turn."]
 
 
-def report_drawing(state: CoalitionState, board: Board, colours: Mapping[str, str]) -> BoardDrawing:
+def report_drawing(state: CoalitionState, board: Board, colours: Mapping[str, str],
+                   strategies_to: str = "") -> BoardDrawing:
     """The Turn report tab for ``state``: a heading row, then each post a line per row in its column."""
-    columns = [_cut(lines, REPORT_ROWS) for lines in report_posts(state, board)]
+    columns = [_cut(lines, REPORT_ROWS) for lines in report_posts(state, board, strategies_to)]
     grid: Grid = [[f"{name}: select the lines under this cell, copy, paste on the forum" for name in POSTS]]
     for i in range(REPORT_ROWS):
         row: list[CellValue] = [col[i] if i < len(col) else "" for col in columns]
