@@ -25,6 +25,19 @@ Score(team='red', points=3)
 >>> SCORES.from_json(SCORES.to_json(Score("blue", 0))) == Score("blue", 0)
 True
 
+A plain dataclass of JSON-ready fields (texts, numbers, tuples and mappings of them) needs neither:
+``Codec.plain(Kind)`` converts it field by field, checking each value's type on the way back:
+
+>>> @dataclass(frozen=True)
+... class Tally:
+...     marks: tuple[str, ...]
+...     turn: int = 1
+>>> TALLIES = Codec.plain(Tally)
+>>> TALLIES.to_json(Tally(("X", "O")))
+{'marks': ['X', 'O'], 'turn': 1}
+>>> TALLIES.from_json({"marks": ["X", "O"], "turn": 2})
+Tally(marks=('X', 'O'), turn=2)
+
 A pair of functions makes a codec the same way:
 
 >>> PAIRS = Codec(lambda pair: {"pair": list(pair)}, lambda data: tuple(data["pair"]))
@@ -73,3 +86,12 @@ class Codec(Generic[T]):
     def of(kind: type[_C]) -> Codec[_C]:
         """The codec of a type that converts itself (its ``to_json`` method and ``from_json``)."""
         return Codec(kind.to_json, kind.from_json)
+
+    @staticmethod
+    def plain(kind: type[T]) -> Codec[T]:
+        """The codec of a plain dataclass, field by field (pydantic checks the types coming back: a malformed
+        document raises ValueError, which pydantic's ValidationError is)."""
+        from pydantic import TypeAdapter  # loaded by the games that use it alone
+
+        adapter = TypeAdapter(kind)
+        return Codec(lambda value: dict(adapter.dump_python(value, mode="json")), adapter.validate_python)

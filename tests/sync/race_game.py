@@ -83,34 +83,12 @@ class RaceState:
     winners: tuple[str, ...] | None = None
     whistled: bool = False  # the whistle has blown this turn
 
-    def to_json(self) -> dict[str, Any]:
-        """The state as JSON."""
-        return {"turn": self.turn, "owner": dict(self.owner), "at": dict(self.at), "stamina": dict(self.stamina),
-                "seats": list(self.seats), "winners": None if self.winners is None else list(self.winners),
-                "whistled": self.whistled}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RaceState:
-        """A state from JSON."""
-        return cls(int(data["turn"]), dict(data["owner"]), dict(data["at"]), dict(data["stamina"]),
-                   tuple(data["seats"]), None if data["winners"] is None else tuple(data["winners"]),
-                   bool(data.get("whistled", False)))
-
 
 @dataclass(frozen=True)
 class RaceOrders:
     """A pace per runner (``run`` or ``walk``)."""
 
     pace: Mapping[str, str] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """Orders as JSON."""
-        return {"pace": dict(self.pace)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RaceOrders:
-        """Orders from JSON."""
-        return cls(dict(data["pace"]))
 
 
 class RaceRuleset(Ruleset[RaceState, RaceOrders, dict[str, Any]]):
@@ -158,8 +136,8 @@ class RaceRuleset(Ruleset[RaceState, RaceOrders, dict[str, Any]]):
         owner |= {f"{seat}-1": seat for seat in roster.seats if not roster.of(seat)}
         return RaceState(1, owner, dict.fromkeys(owner, 0), dict.fromkeys(owner, STAMINA), roster.seats)
 
-    state_codec = Codec.of(RaceState)
-    orders_codec = Codec.of(RaceOrders)
+    state_codec = Codec.plain(RaceState)
+    orders_codec = Codec.plain(RaceOrders)
     gm_event_codec: Codec[dict[str, Any]] = Codec(dict, dict)  # a GM event is JSON already
 
     def seats(self, state: RaceState) -> tuple[str, ...]:

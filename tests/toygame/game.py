@@ -76,33 +76,12 @@ class ToyState:
         """Whose turn it is."""
         return self.players[(self.turn - 1) % 2]
 
-    def to_json(self) -> dict[str, Any]:
-        """The state as JSON."""
-        return {"players": list(self.players), "marks": dict(self.marks), "turn": self.turn, "over": self.over,
-                "winner": self.winner}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ToyState:
-        """A state from JSON."""
-        first, second = data["players"]
-        return cls((str(first), str(second)), dict(data["marks"]), int(data["turn"]), bool(data["over"]),
-                   data["winner"])
-
 
 @dataclass(frozen=True)
 class ToyOrders:
     """The square each player asked for (only the acting player's counts)."""
 
     square: Mapping[str, str] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """Orders as JSON."""
-        return {"square": dict(self.square)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ToyOrders:
-        """Orders from JSON."""
-        return cls(dict(data["square"]))
 
 
 class ToyRuleset(Ruleset[ToyState, ToyOrders, dict[str, Any]]):
@@ -112,8 +91,8 @@ class ToyRuleset(Ruleset[ToyState, ToyOrders, dict[str, Any]]):
         name="tictactoe", title="Noughts and crosses (test game)", turn_structure=TurnStructure.SEQUENTIAL,
         seat_kind=SeatKind.PLAYER, information=Information.PERFECT, board_kind=BoardKind.SQUARE, judge=False,
         min_seats=2, max_seats=2, max_windows=9, settings_type=ToySettings, default_board="board.txt")
-    state_codec = Codec.of(ToyState)
-    orders_codec = Codec.of(ToyOrders)
+    state_codec = Codec.plain(ToyState)
+    orders_codec = Codec.plain(ToyOrders)
     gm_event_codec: Codec[dict[str, Any]] = Codec(dict, dict)
 
     def __init__(self, settings: ToySettings, board: str) -> None:
