@@ -8,7 +8,7 @@ import contextlib
 import json
 import signal
 import threading
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
@@ -25,6 +25,7 @@ from sheets_gm.sheets.marks import FileMark, file_mark
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.poll_memory import after_local_poll, before_local_poll
+from sheets_gm.sync.poll_state import PollState
 from sheets_gm.sync.sheets import MatchSheets
 
 
@@ -125,10 +126,47 @@ def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: Workboo
     return True
 
 
-def _watch_line(config: MatchConfig, report: WindowReport, wait: float) -> str:
+class QuietFailure(Exception):
+    """A cron poll that failed for a reason already said this turn (a workbook left open): exit 1, print nothing."""
+
+
+@dataclass(frozen=True)
+class IdlePoll:
+    """A poll the Drive gate found idle: nothing read, nothing written; what the last full poll saw (its
+    deadline, whether the match is over, the line it printed). ``sync --watch`` waits on it as on a report."""
+
+    state: PollState
+    resolved: bool = False
+    feedback_written: int = 0
+
+    @property
+    def deadline(self) -> str:
+        """The open window's deadline, as the last full poll saw it."""
+        return self.state.deadline
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match was over at the last full poll."""
+        return self.state.finished
+
+
+def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: float) -> str:
     """What ``sync --watch`` prints after a poll: the settings warning if any, the summary, the next poll."""
+    if isinstance(report, IdlePoll):
+        said = report.state.summary or "Nothing changed."
+        return (f"{report.state.warning + chr(10) if report.state.warning else ''}{said} (Drive: no spreadsheet "
+                f"changed, nothing read.) Next poll in {describe_wait(wait)}.")
     warnings = [w for w in (settings_warning(config, report), tables_warning(config, report)) if w]
     return "".join(f"{w}\n" for w in warnings) + f"{describe_report(report)} Next poll in {describe_wait(wait)}."
+
+
+def _watch_step(config: MatchConfig, sheets: MatchSheets) -> WindowReport | IdlePoll:
+    """One poll of ``sync --watch``: gated by Drive for a Google match, as cron's polls are (an idle one reads
+    no spreadsheet), a full poll otherwise."""
+    gated = _gated_poll(config, file_mark(config.path), sheets, quiet=False)
+    if isinstance(gated, IdlePoll):
+        return gated
+    return gated[0]
 
 
 def run_sync(args: argparse.Namespace) -> int:
@@ -151,7 +189,7 @@ def run_sync(args: argparse.Namespace) -> int:
     try:
         with user_errors():
             last = watch(
-                lambda: poll_match(config, sheets), stop,
+                lambda: _watch_step(config, sheets), stop,
                 interval=interval, max_interval=max(config.max_interval, interval),
                 on_report=lambda r, wait: print(_watch_line(config, r, wait), flush=True),
                 on_unavailable=lambda e, wait: print(f"Google is unavailable ({e}); trying again in "
@@ -168,6 +206,29 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
                sheets: MatchSheets) -> int:
     """One poll for cron: a Google match asks Drive first and reads nothing when nothing changed
     (``match.drive_gate``); either kind keeps what the poll saw for the next one's gate."""
+    try:
+        gated = _gated_poll(config, config_mark, sheets, quiet=args.quiet)
+    except QuietFailure:
+        return 1
+    if isinstance(gated, IdlePoll):
+        if gated.state.warning:
+            print(gated.state.warning)
+        if not args.quiet:
+            print(gated.state.summary)
+        return 0
+    report, warning = gated
+    if warning:
+        print(warning)
+    if not (args.quiet and not report.resolved):
+        print("\n".join([describe_report(report), *([] if args.quiet else rejected_lines(report))]))
+    return 0
+
+
+def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: MatchSheets,
+                quiet: bool) -> tuple[WindowReport, str] | IdlePoll:
+    """A poll behind the gates: for Google, Drive's change log first (nothing read when nothing changed and the
+    last poll's line can be said again, or ``quiet``); then the full poll, and what the next poll's gate needs
+    kept. Returns the full poll's report and its warning, or the idle poll."""
     read_at = _now()
     gate = None
     if config.backend is BackendKind.GOOGLE:
@@ -176,13 +237,9 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
         log = drive_log(sheets)
         if log is not None:
             gate = check_drive(config.path, config_mark, sheets, log, read_at)
-            if not gate.read and gate.state is not None and (args.quiet or gate.state.summary):
+            if not gate.read and gate.state is not None and (quiet or gate.state.summary):
                 after_idle(config.path, gate)
-                if gate.state.warning:
-                    print(gate.state.warning)
-                if not args.quiet:
-                    print(gate.state.summary)
-                return 0
+                return IdlePoll(gate.state)
             before_google_poll(config.path)
     before = before_local_poll(config.path, sheets)
     with user_errors():
@@ -190,19 +247,15 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
             report = poll_match(config, sheets)
         except WorkbookOpenError as exc:
             # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn
-            # to cron (--quiet); a GM who runs sync by hand is told every time what it did: nothing.
+            # to cron (quiet); a GM who runs sync by hand is told every time what it did: nothing.
             if _report_open_workbook(config, sheets, exc):
                 raise UserError(f"{exc} (said once this turn; the next polls keep trying quietly)") from None
-            if args.quiet:
-                return 1
+            if quiet:
+                raise QuietFailure from None
             raise UserError(f"nothing synced: {exc} (cron's quiet polls said it once this turn and keep trying; "
                             "close the workbook, or wait for it to be closed)") from None
     _open_workbook_memory(config).unlink(missing_ok=True)
     warning = "\n".join(w for w in (settings_warning(config, report), tables_warning(config, report)) if w)
-    if warning:
-        print(warning)
-    if not (args.quiet and not report.resolved):
-        print("\n".join([describe_report(report), *([] if args.quiet else rejected_lines(report))]))
     # What an idle poll after this one repeats: never a resolution, nor feedback written now.
     summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False)),
                          *rejected_lines(report)])
@@ -214,7 +267,7 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
         after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning)
     else:
         after_local_poll(config.path, config_mark, sheets, before, report, summary, warning, read_at)
-    return 0
+    return report, warning
 
 
 def run_resolve(args: argparse.Namespace) -> int:

@@ -379,18 +379,14 @@ def test_an_oauth_client_nobody_signed_in_with_fails_without_opening_a_browser(t
     assert "nobody has signed in" in found and "sign in once" in found
 
 
-@pytest.mark.parametrize(("interval", "says"), [
-    (4, "60 reads a minute of 60 allowed per user: 0% headroom"),
-    (2, "120 reads a minute of 60 allowed per user: 0% headroom"),
-])
-def test_a_short_watch_interval_warns_about_the_quota(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor,
-                                                      interval: int, says: str) -> None:
-    config = google_match(fake, tmp_path, interval=interval)
+def test_a_short_watch_interval_is_gated_by_drive_as_cron_is(fake: GoogleApiFake, tmp_path: Path,
+                                                             doctor: Doctor) -> None:
+    config = google_match(fake, tmp_path, interval=4)
     code, out = doctor(config)
     assert code == 0
-    found = line(out, "⚠", "watch")
-    assert says in found and "fix: poll from cron, or set [sync] interval to 5 or more" in found
-    assert line(out, "✔", "quota")  # from cron, the gate keeps it far below
+    found = line(out, "✔", "watch")
+    assert "through the same Drive gate every 4 s" in found and "ask Drive 15 times a minute" in found
+    assert line(out, "✔", "quota")
 
 
 @pytest.mark.parametrize(("matches", "mark", "says"), [
@@ -420,18 +416,6 @@ def test_spreadsheets_without_a_match_say_run_init(fake: GoogleApiFake, tmp_path
     assert "no match in" in found and "it has no engine tab 'Engine'" in found
     assert "fix: create the match with `sheets-gm init gvg -c" in found
     assert fake.calls(WRITE) == fake.calls(BATCH_UPDATE) == 0
-
-
-def test_the_quota_figures_follow_the_published_limits() -> None:
-    from sheets_gm.match.quota import quota_use
-
-    use = quota_use(spreadsheets=4, interval=60)
-    assert (use.reads_per_minute, use.writes_per_minute, round(use.headroom, 3)) == (4, 4, 0.933)
-    assert not use.tight and not use.over_limit
-    assert quota_use(1, 1).over_limit is False and quota_use(1, 0.5).over_limit is True
-    assert quota_use(2, 30, matches=2).fastest_safe_interval() == 5
-    with pytest.raises(ValueError):
-        quota_use(0, 60)
 
 
 def test_matches_must_be_counted_from_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -164,3 +164,38 @@ def test_a_changed_config_reads_everything(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
     started.write_text(started.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     assert poll(fake, clock, capsys, started)[0] == 4
+
+
+class _ThreePolls:
+    """A stand-in for ``threading.Event`` in ``sync --watch``: three polls, no real waiting, the clock on a
+    minute each wait."""
+
+    clock: Clock | None = None
+
+    def __init__(self) -> None:
+        self.waits = 0
+
+    def is_set(self) -> bool:
+        return self.waits >= 3
+
+    def set(self) -> None:
+        self.waits = 3
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits += 1
+        assert _ThreePolls.clock is not None
+        _ThreePolls.clock.tick()
+        return self.is_set()
+
+
+def test_watch_polls_are_gated_by_drive_as_crons_are(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _ThreePolls.clock = clock
+    monkeypatch.setattr("sheets_gm.commands.polls.threading.Event", _ThreePolls)
+    fake.reset_counters()
+    code, out, err = run(capsys, "sync", "-c", started, "--watch")
+    assert code == 0, err
+    assert fake.calls(READ) == 0 and fake.calls(WRITE) == 0  # nothing changed: Drive alone was asked
+    assert fake.calls(CHANGES) + fake.calls(START_TOKEN) == 3
+    assert out.count("(Drive: no spreadsheet changed, nothing read.)") == 3
