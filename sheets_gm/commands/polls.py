@@ -153,11 +153,12 @@ class IdlePoll:
 def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: float) -> str:
     """What ``sync --watch`` prints after a poll: the settings warning if any, the summary, the next poll."""
     if isinstance(report, IdlePoll):
-        said = report.state.summary or "Nothing changed."
-        return (f"{report.state.warning + chr(10) if report.state.warning else ''}{said} (Drive: no spreadsheet "
-                f"changed, nothing read.) Next poll in {describe_wait(wait)}.")
-    warnings = [w for w in (settings_warning(config, report), tables_warning(config, report)) if w]
-    return "".join(f"{w}\n" for w in warnings) + f"{describe_report(report)} Next poll in {describe_wait(wait)}."
+        warnings = [report.state.warning] if report.state.warning else []
+        said = f"{report.state.summary or 'Nothing changed.'} (Drive: no spreadsheet changed, nothing read.)"
+    else:
+        warnings = [w for w in (settings_warning(config, report), tables_warning(config, report)) if w]
+        said = describe_report(report)
+    return "".join(f"{w}\n" for w in warnings) + f"{said} Next poll in {describe_wait(wait)}."
 
 
 def _watch_step(config: MatchConfig, sheets: MatchSheets) -> WindowReport | IdlePoll:

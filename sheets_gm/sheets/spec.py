@@ -72,6 +72,8 @@ class ColumnKind(StrEnum):
 
 #: The row kind of a table with one row: the seat itself (its Ready box, seat-wide orders).
 SEAT_ROWS = "seat"
+#: Columns of a seat's View tab (its panel and its log): what ``view_widths`` may size.
+VIEW_COLS = 8
 
 
 class Column(_Strict):
@@ -222,8 +224,9 @@ class SheetSpec(_Strict):
     @model_validator(mode="after")
     def _tables(self) -> SheetSpec:
         for col, pixels in self.view_widths.items():
-            if not 0 <= col < 8 or not 20 <= pixels <= 1000:
-                raise ValueError(f"view_widths: column {col} at {pixels} px; give columns 0 to 7, 20 to 1000 px wide")
+            if not 0 <= col < VIEW_COLS or not 20 <= pixels <= 1000:
+                raise ValueError(f"view_widths: column {col} at {pixels} px; give columns 0 to {VIEW_COLS - 1}, "
+                                 "20 to 1000 px wide")
         names = [t.name for t in self.inputs]
         if len(set(names)) != len(names):
             raise ValueError("two input tables have the same name")

@@ -208,8 +208,9 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]
         # A standing row stays, unless its subject has no row before the undone resolution (a reaction of a unit
         # recruited in it): then it is set aside with the rows typed since, never dropped.
-        homeless = [r for r in still
-                    if r.subject not in read.adapter.rows(state, seat, seat_read.tab.table(r.table).spec)]
+        subjects = {t: set(read.adapter.rows(state, seat, seat_read.tab.table(t).spec))
+                    for t in {r.table for r in still}}
+        homeless = [r for r in still if r.subject not in subjects[r.table]]
         restored[seat] = [_unready(seat_read.tab.table(r.table).spec, r) for r in consumed] + [
             r for r in still if r not in homeless]
         # Rows typed since, unless what comes back into their cells is what they hold (the rows the undone

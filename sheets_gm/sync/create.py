@@ -12,7 +12,7 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
-from sheets_gm.sheets.spec import SheetSpec
+from sheets_gm.sheets.spec import VIEW_COLS, SheetSpec
 from sheets_gm.sheets.tables import InputTab
 from sheets_gm.sync.match_record import (
     ENGINE_COLS,
@@ -31,7 +31,6 @@ from sheets_gm.sync.match_tabs import (
     ARCHIVE_TEXT_COLS,
     LOG_ROWS,
     SEAT_LOG_ROWS,
-    VIEW_COLS,
     VIEW_LOG_HEADER_ROW,
     MatchTabs,
 )

@@ -22,7 +22,7 @@ from sheets_gm.engine.ruleset import GM, JUDGE
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import a1, cells
-from sheets_gm.sheets.spec import SEAT_ROWS, SheetSpec
+from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, SheetSpec
 from sheets_gm.sheets.tables import InputTab
 
 ARCHIVE_PENDING_ROW = 2
@@ -35,7 +35,6 @@ ARCHIVE_DATA_COL = 3  # D:F, hidden: window key, rows read (JSON), lines written
 ARCHIVE_COLS = ARCHIVE_DATA_COL + 3
 VIEW_PANEL_ROW = 4
 VIEW_PANEL_ROWS = 40
-VIEW_COLS = 8
 VIEW_LOG_HEADER_ROW = VIEW_PANEL_ROW + VIEW_PANEL_ROWS + 1
 LOG_ROWS = 20_000  # the public log's rows: values cannot be written past a tab's last row
 SEAT_LOG_ROWS = 5_000

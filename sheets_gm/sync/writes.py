@@ -12,11 +12,11 @@ from sheets_gm.engine.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns, LaysOutLogEntries
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
-from sheets_gm.sheets.spec import ColumnKind, InputTable
+from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.match_record import MatchRecord
-from sheets_gm.sync.match_tabs import VIEW_COLS, VIEW_PANEL_ROWS, MatchTabs
+from sheets_gm.sync.match_tabs import VIEW_PANEL_ROWS, MatchTabs
 from sheets_gm.sync.read import seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 
@@ -164,16 +164,15 @@ def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -
 def view_log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
     """Events as the rows of a View tab's log: ``log_lines``, but an entry the adapter lays out over several
     rows (a battle report) takes them, its first row beside the turn and kind; rows padded to one width."""
-    label = adapter.turn_label if isinstance(adapter, LabelsTurns) else None
+    events = list(events)
     lays_out = adapter.log_entry_rows if isinstance(adapter, LaysOutLogEntries) else None
     rows: Grid = []
-    for e in events:
+    for e, line in zip(events, log_lines(events, adapter), strict=True):
         laid = lays_out(e) if lays_out is not None else None
-        head: list[CellValue] = [label(e.turn) if label else e.turn, e.kind.value]
         if not laid:
-            rows.append([*head, e.text])
+            rows.append(line)
             continue
-        rows.append([*head, *laid[0]])
+        rows.append([*line[:2], *laid[0]])
         rows += [["", "", *row] for row in laid[1:]]
     width = min(VIEW_COLS, max((len(r) for r in rows), default=3))
     return [[*r[:width], *[""] * (width - len(r[:width]))] for r in rows]

@@ -587,7 +587,7 @@ def test_the_view_lists_each_units_reachable_hexes() -> None:
     panel = sheet(r).panel(state, "Ann")
     header = next(row for row in panel if row and row[0] == "Your unit")
     col = header.index("Can move to now (a stop-free move)")
-    assert col < 8  # the View tab shows 8 columns (sync/match_tabs.VIEW_COLS)
+    assert col < 8  # the View tab shows 8 columns (sheets/spec.VIEW_COLS)
     leader = next(u for u in state.units if u.owner == "Ann" and u.leader)
     row = next(row for row in panel if row and str(row[0]).startswith(leader.id))
     listed: set[str] = set()
