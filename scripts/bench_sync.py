@@ -53,7 +53,15 @@ from sheets_gm.sync.create import create_match  # noqa: E402
 from sheets_gm.sync.drive_gate import after_google_poll, after_idle, before_google_poll, check_drive  # noqa: E402
 from sheets_gm.sync.poll import poll  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
-from tests.fakes.google_api import CHANGES, READ, START_TOKEN, WRITE, GoogleApiFake, fake_client  # noqa: E402
+from tests.fakes.google_api import (  # noqa: E402
+    BATCH_UPDATE,
+    CHANGES,
+    READ,
+    START_TOKEN,
+    WRITE,
+    GoogleApiFake,
+    fake_client,
+)
 
 T = TypeVar("T")
 
@@ -85,10 +93,11 @@ class Metered:
         """The wrapped spreadsheet's name."""
         return self.inner.name
 
-    def _metered(self, fn: Callable[[], T]) -> T:
+    def _metered(self, fn: Callable[[], T], writes: tuple[str, ...] = (WRITE,)) -> T:
+        """Run ``fn``, counting its requests: reads, ``writes`` (the endpoints that count as a write), others."""
         calls = {endpoint: stats.calls for endpoint, stats in self.fake.stats.items()}
         read_before = self.fake.byte_counts(READ)[1]
-        written_before = self.fake.byte_counts(WRITE)[0]
+        written_before = sum(self.fake.byte_counts(w)[0] for w in writes)
         try:
             return fn()
         finally:
@@ -96,20 +105,21 @@ class Metered:
                 delta = stats.calls - calls.get(endpoint, 0)
                 if endpoint == READ:
                     self.usage.reads += delta
-                elif endpoint == WRITE:
+                elif endpoint in writes:
                     self.usage.writes += delta
                 else:
                     self.usage.other += delta
             self.usage.bytes_read += self.fake.byte_counts(READ)[1] - read_before
-            self.usage.bytes_written += self.fake.byte_counts(WRITE)[0] - written_before
+            self.usage.bytes_written += sum(self.fake.byte_counts(w)[0] for w in writes) - written_before
 
     def read(self, ranges: Sequence[str]) -> list[Grid]:
         """Read through the wrapped backend, counted."""
         return self._metered(lambda: self.inner.read(ranges))
 
     def write(self, writes: Sequence[RangeWrite]) -> None:
-        """Write through the wrapped backend, counted."""
-        self._metered(lambda: self.inner.write(writes))
+        """Write through the wrapped backend, counted: a write with cell notes is one spreadsheets.batchUpdate,
+        which Google counts as one write request like a values.batchUpdate."""
+        self._metered(lambda: self.inner.write(writes), (WRITE, BATCH_UPDATE))
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
         """Lay out through the wrapped backend, counted."""
@@ -205,7 +215,8 @@ def bench(ruleset: str, seed: str, windows: int | None, bot: str = "") -> list[s
         match, roles = new_match(fake, ruleset, seed.encode())
         width = max(6, *(len(r) for r in roles))
         head = f"{'window':<28}  {'step':<10}  " + "  ".join(f"{r:>{width}}" for r in roles)
-        print(f"\n{rules.traits.title}: API calls per spreadsheet (R = values.batchGet, W = values.batchUpdate)")
+        print(f"\n{rules.traits.title}: API calls per spreadsheet (R = values.batchGet, W = one write: "
+              "values.batchUpdate, or spreadsheets.batchUpdate when it sets cell notes)")
         print(head + "  bytes read  bytes written")
         print("-" * (len(head) + 27))
         played = 0
@@ -299,8 +310,8 @@ def gated_polls(ruleset: str, seed: str, bot: str = "") -> tuple[int, dict[str, 
                 after_google_poll(config, mark, gate, report, now, "", "")
             else:
                 after_idle(config, gate)
-            steps[name] = GatedPoll(fake.calls(READ), fake.calls(WRITE), fake.calls(CHANGES) + fake.calls(START_TOKEN),
-                                    resolved)
+            written = fake.calls(WRITE) + fake.calls(BATCH_UPDATE)  # a write with notes, or a layout: one write each
+            steps[name] = GatedPoll(fake.calls(READ), written, fake.calls(CHANGES) + fake.calls(START_TOKEN), resolved)
 
         open_key = ""
         step("first poll")
@@ -330,7 +341,7 @@ def gated_problems(ruleset: str, spreadsheets: int, steps: dict[str, GatedPoll])
 
 def gated_report(rulesets: Sequence[str], seed: str, bot: str) -> list[str]:
     """Print the Drive gate's table and the matches per account; return the bars missed."""
-    print("\nCron polls through the Drive gate (R = Sheets values.batchGet, W = values.batchUpdate, D = Drive "
+    print("\nCron polls through the Drive gate (R = Sheets values.batchGet, W = one write (or layout), D = Drive "
           "changes.list or getStartPageToken)")
     names = ("first poll", "idle poll", "resolution", "read-back", "idle again")
     print(f"{'game':<12} {'sheets':>6}  " + "  ".join(f"{n:>11}" for n in names)

@@ -138,6 +138,11 @@ class MatchConfig:
         return self.folder / ".sheets-gm"
 
     @property
+    def sheet_ids_path(self) -> Path:
+        """Where the Google tabs' numeric ids are kept between syncs (writing a cell note needs them)."""
+        return self.state_dir / f"{self.path.stem}.sheet-ids.json"
+
+    @property
     def lock_path(self) -> Path:
         """The lock two syncs of this match on this machine take turns on."""
         return self.state_dir / f"{self.path.stem}.lock"

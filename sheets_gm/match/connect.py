@@ -47,7 +47,7 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None) 
 
         def make(where: str, role: str) -> SheetBackend:
             return GoogleSheetBackend(client, where, policy, title=f"{config.title} · {role}",
-                                      co_editors=config.gm_emails)
+                                      co_editors=config.gm_emails, sheet_ids=config.sheet_ids_path)
 
     def backend(where: str, role: str) -> SheetBackend:
         if where not in opened:

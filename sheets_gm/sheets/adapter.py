@@ -65,6 +65,7 @@ class BoardDrawing:
     tab: str = ""
     conditional_fills: tuple[ConditionalFill, ...] = ()
     print_pages_wide: int = 1  # the tab's print width in pages: 0 for as many as it needs (layout.TabLayout)
+    notes: Mapping[tuple[int, int], str] | None = None
 
     @property
     def width(self) -> int:

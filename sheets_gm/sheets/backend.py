@@ -36,10 +36,14 @@ class SheetUnavailableError(SheetError):
 
 @dataclass(frozen=True, slots=True)
 class RangeWrite:
-    """Values for one A1 range (``'Board'!A1:O23``); written RAW."""
+    """Values for one A1 range (``'Board'!A1:O23``); written RAW.
+
+    ``notes``, when given, are the cells' notes (the text a spreadsheet shows when the pointer rests on a
+    cell), row by row like ``values``: a note replaces the cell's, ``""`` removes it, ``None`` leaves it."""
 
     range: str
     values: Grid
+    notes: Grid | None = None
 
 
 class SheetBackend(Protocol):
@@ -57,7 +61,7 @@ class SheetBackend(Protocol):
         ...
 
     def write(self, writes: Sequence[RangeWrite]) -> None:
-        """Write every range in one call, RAW (no value is parsed as a formula or a date)."""
+        """Write every range in one call, RAW (no value is parsed as a formula or a date), with its notes."""
         ...
 
     def apply_layout(self, layout: WorkbookLayout) -> None:

@@ -3,7 +3,10 @@
 Quota matters: a poll is ONE ``values.batchGet`` (no ``open_by_key`` and no metadata read:
 gspread's ``Spreadsheet`` always fetches metadata when constructed, so this module calls
 gspread's HTTP client directly), a resolution ONE ``values.batchUpdate`` (RAW), a layout one
-``spreadsheets.get`` plus one ``spreadsheets.batchUpdate``.
+``spreadsheets.get`` plus one ``spreadsheets.batchUpdate``. A resolution that writes cell notes (hover
+text: the values API cannot) is ONE ``spreadsheets.batchUpdate`` of ``updateCells`` instead; those
+address a tab by its numeric id, which the backend learns from the layout call or, once, from a
+``spreadsheets.get`` of the tabs' ids, and keeps in the ``sheet_ids`` file between processes.
 
 Credentials: :func:`open_service_account` (a key file; share each spreadsheet with the
 account's ``client_email``) or :func:`open_oauth` (the GM's own Google account).
@@ -11,8 +14,10 @@ account's ``client_email``) or :func:`open_oauth` (the GM's own Google account).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import re
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -28,7 +33,7 @@ from gspread.http_client import BackOffHTTPClient, HTTPClient
 from gspread.urls import DRIVE_FILES_API_V3_URL
 from gspread.utils import ExportFormat
 
-from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError
+from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError, SheetUnavailableError
 from sheets_gm.sheets.layout import (
     BORDER_COLOUR,
     CellValue,
@@ -38,6 +43,7 @@ from sheets_gm.sheets.layout import (
     TabLayout,
     WorkbookLayout,
     quote_tab,
+    split_a1,
 )
 from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy, describe, http_status
 
@@ -272,6 +278,7 @@ class GoogleSheetBackend:
         title: str | None = None,
         account: str | None = None,
         co_editors: Sequence[str] = (),
+        sheet_ids: Path | None = None,
     ) -> None:
         key = spreadsheet_key.strip()
         if "/" in key:
@@ -288,6 +295,9 @@ class GoogleSheetBackend:
         self.account = account if account is not None else account_email(client)
         # The GMs (``gm_emails``): editors of every protected range, so a co-GM can fix any cell.
         self.co_editors = tuple(co_editors)
+        # Tab ids by folded title, needed only to write notes; ``sheet_ids`` keeps them for the next process.
+        self._ids_file = sheet_ids
+        self._ids: dict[str, int] | None = None
         self._http = client.http_client
         if isinstance(self._http, BackOffHTTPClient):
             raise TypeError(
@@ -325,6 +335,9 @@ class GoogleSheetBackend:
         ``""`` clears it (as the Sheets API does); text is cut at :data:`MAX_CELL_CHARS`."""
         if not writes:
             return
+        if any(w.notes is not None for w in writes):
+            self._write_with_notes(writes)
+            return
         body = {
             "valueInputOption": "RAW",
             "includeValuesInResponse": False,
@@ -343,6 +356,77 @@ class GoogleSheetBackend:
         layout are left alone."""
         layout_requests(layout, {}, self.account, self.co_editors)  # a template error fails here, before any call
         self._call("layout update", lambda: self._apply_layout_once(layout))
+
+    def _write_with_notes(self, writes: Sequence[RangeWrite]) -> None:
+        """Values and notes as ``updateCells`` requests of one spreadsheets.batchUpdate. Tab ids kept from an
+        earlier process may be stale (a tab deleted and laid out again): Google then refuses the write, and it
+        is made once more with the ids asked afresh."""
+        fresh = self._ids is None and not self._load_ids()
+        try:
+            requests = self._cell_write_requests(writes, refresh=fresh)
+            self._call("write", lambda: self._http.batch_update(self.key, {"requests": requests}))
+        except (SheetAccessError, SheetUnavailableError):
+            raise
+        except SheetError:
+            if fresh:
+                raise
+            requests = self._cell_write_requests(writes, refresh=True)
+            self._call("write", lambda: self._http.batch_update(self.key, {"requests": requests}))
+
+    def _cell_write_requests(self, writes: Sequence[RangeWrite], *, refresh: bool) -> list[dict[str, Any]]:
+        if refresh or self._ids is None or any(split_a1(w.range)[0].casefold() not in self._ids for w in writes):
+            self._remember_ids(self._call("read of the tab ids", self._fetch_ids))
+        ids = self._ids or {}
+        requests: list[dict[str, Any]] = []
+        for w in writes:
+            tab, cells = split_a1(w.range)
+            sid = ids.get(tab.casefold())
+            if sid is None:
+                raise SheetError(f"{self.name} has no tab named {tab!r} (range {w.range!r}).")
+            box = grid_range(sid, cells)
+            row0, col0 = box.get("startRowIndex", 0), box.get("startColumnIndex", 0)
+            requests += _value_requests(sid, row0, col0, w.values)
+            if w.notes is not None:
+                requests += _note_requests(sid, row0, col0, w.notes)
+        return requests
+
+    def _fetch_ids(self) -> dict[str, int]:
+        meta = self._http.fetch_sheet_metadata(self.key, params={"fields": "sheets.properties(sheetId,title)"})
+        sheets = meta.get("sheets", []) if isinstance(meta, dict) else []
+        return {str(s["properties"]["title"]).casefold(): int(s["properties"].get("sheetId", 0))
+                for s in sheets if "title" in s.get("properties", {})}
+
+    def _load_ids(self) -> bool:
+        """Take the tab ids an earlier process kept, if any (a missing or unreadable file: ask Google)."""
+        if self._ids_file is None:
+            return False
+        try:
+            kept = json.loads(self._ids_file.read_text(encoding="utf-8")).get(self.key)
+        except (OSError, ValueError, AttributeError):
+            return False
+        if not isinstance(kept, dict) or not all(isinstance(v, int) for v in kept.values()):
+            return False
+        self._ids = {str(k): v for k, v in kept.items()}
+        return True
+
+    def _remember_ids(self, ids: dict[str, int]) -> None:
+        """Keep ``ids`` for this process and, in the ``sheet_ids`` file, for the next (a failure only costs a
+        ``spreadsheets.get`` then)."""
+        self._ids = ids
+        if self._ids_file is None:
+            return
+        try:
+            kept = json.loads(self._ids_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            kept = {}
+        if not isinstance(kept, dict):
+            kept = {}
+        kept[self.key] = ids
+        with contextlib.suppress(OSError):
+            self._ids_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self._ids_file.with_name(f".{self._ids_file.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(kept, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, self._ids_file)
 
     def tab_names(self) -> list[str]:
         """The tabs' names, in order: one spreadsheets.get of the metadata."""
@@ -464,6 +548,7 @@ class GoogleSheetBackend:
             requests.append({"deleteSheet": {"sheetId": leftover}})
         if requests:
             self._http.batch_update(self.key, {"requests": requests})
+        self._remember_ids(_ids_after(metadata, requests))
 
     def _new_spreadsheets_empty_tab(self, metadata: dict[str, Any], layout: WorkbookLayout) -> int | None:
         """The sheet id of the only tab of a spreadsheet that holds none of the layout's tabs, if it is
@@ -661,12 +746,48 @@ def _value_requests(sid: int, row0: int, col0: int, rows: Grid) -> list[dict[str
         ev = _extended_value(v)
         return {"userEnteredValue": ev} if ev else {}
 
+    return _cell_requests(sid, row0, col0, rows, "userEnteredValue", cell)
+
+
+def _note_requests(sid: int, row0: int, col0: int, notes: Grid) -> list[dict[str, Any]]:
+    """updateCells requests setting the notes of ``notes`` from (row0, col0) ("" removes a note, None leaves it)."""
+
+    def cell(v: str | int | float | bool) -> dict[str, Any]:
+        text = str(_raw(v))
+        return {"note": text} if text else {}
+
+    return _cell_requests(sid, row0, col0, notes, "note", cell)
+
+
+def _ids_after(metadata: dict[str, Any], requests: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """The tab ids by folded title once ``requests`` (a layout's) have run on a spreadsheet described by
+    ``metadata``: the tabs it had, renamed, added or deleted by the requests."""
+    ids = {str(s["properties"].get("title", "")).casefold(): int(s["properties"].get("sheetId", 0))
+           for s in metadata.get("sheets", []) if "properties" in s}
+    for request in requests:
+        if "addSheet" in request:
+            props = request["addSheet"]["properties"]
+            ids[str(props["title"]).casefold()] = int(props["sheetId"])
+        elif "title" in request.get("updateSheetProperties", {}).get("properties", {}):
+            props = request["updateSheetProperties"]["properties"]
+            ids = {t: i for t, i in ids.items() if i != props["sheetId"]}
+            ids[str(props["title"]).casefold()] = int(props["sheetId"])
+        elif "deleteSheet" in request:
+            ids = {t: i for t, i in ids.items() if i != request["deleteSheet"]["sheetId"]}
+    return ids
+
+
+def _cell_requests(sid: int, row0: int, col0: int, rows: Grid, field: str,
+                   cell: Callable[[str | int | float | bool], dict[str, Any]]) -> list[dict[str, Any]]:
+    """updateCells requests writing ``field`` of each cell of ``rows`` from (row0, col0), ``cell`` making its
+    CellData: one request for the whole block, or one per run of cells when some are None (left unchanged)."""
+
     def request(r: int, c: int, block: list[list[dict[str, Any]]]) -> dict[str, Any]:
         return {
             "updateCells": {
                 "start": {"sheetId": sid, "rowIndex": r, "columnIndex": c},
                 "rows": [{"values": cells} for cells in block],
-                "fields": "userEnteredValue",
+                "fields": field,
             }
         }
 

@@ -37,7 +37,9 @@ Writing (``write``)
     temporary file in the same folder, flushed and fsync'ed, then ``os.replace`` onto the
     workbook, so a crash leaves either the old or the new file, never half of one. If the
     file changed on disk while the new one was being prepared, the write starts again
-    from the newest file. A write that changes nothing does not touch the file.
+    from the newest file. A write that changes nothing does not touch the file. A range's
+    ``notes`` become the cells' comments (LibreOffice and Excel show one when the pointer
+    rests on its cell): ``""`` removes a comment, ``None`` leaves it.
 
 Safety
     A sidecar lock file (``.<name>.sheets-gm.lock`` next to the workbook, ``flock``) keeps
@@ -111,6 +113,7 @@ from typing import Any, NamedTuple
 from sheets_gm.sheets.xlsx import openpyxl  # first: without numpy (see that module)  # isort: skip
 
 from openpyxl.cell.cell import MergedCell
+from openpyxl.comments import Comment
 from openpyxl.formatting.formatting import ConditionalFormattingList
 from openpyxl.formatting.rule import Rule
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
@@ -491,6 +494,8 @@ class LocalWorkbookBackend:
             changed = False
             for w in writes:
                 changed = self._write_range(wb, w.range, w.values) or changed
+                if w.notes is not None:
+                    changed = self._write_notes(wb, w.range, w.notes) or changed
             return changed
 
         self._modify(change)
@@ -712,6 +717,21 @@ class LocalWorkbookBackend:
         ws, box = self._resolve(wb, full)
         return _write_box(ws, box, values, f"{self.path}: range {full!r}")
 
+    def _write_notes(self, wb: Any, full: str, notes: Grid) -> bool:
+        ws, box = self._resolve(wb, full)
+        changed = False
+        for r, row in enumerate(notes):
+            for c, note in enumerate(row):
+                if note is None:
+                    continue
+                cell = ws.cell(row=box.min_row + r, column=box.min_col + c)
+                text = _clean_text(str(note))
+                if (cell.comment.text if cell.comment is not None else "") == text:
+                    continue
+                cell.comment = _comment(text) if text else None
+                changed = True
+        return changed
+
     # ----------------------------------------------------------------- layout
 
     def _apply_layout(self, wb: Any, layout: WorkbookLayout) -> None:
@@ -800,6 +820,16 @@ def _write_box(ws: Any, box: _Box, values: Grid, where: str) -> bool:
                 )
             changed = _store(cell, value) or changed
     return changed
+
+
+def _comment(text: str) -> Comment:
+    """A cell comment holding ``text``, sized to show it whole on hover (an office program's default box is
+    a few words wide)."""
+    lines = text.split("\n")
+    comment = Comment(text, "sheets-gm")
+    comment.width = min(480, 24 + 7 * max(len(line) for line in lines))
+    comment.height = 24 + 16 * len(lines)
+    return comment
 
 
 def _tab_box(tab: TabLayout, cells: str, what: str) -> _Box:

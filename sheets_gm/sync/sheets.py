@@ -81,9 +81,9 @@ class WriteBatch:
 
     writes: list[tuple[SheetBackend, RangeWrite]] = field(default_factory=list)
 
-    def put(self, backend: SheetBackend, a1: str, values: Grid) -> None:
-        """Add a range to write to ``backend``."""
-        self.writes.append((backend, RangeWrite(a1, values)))
+    def put(self, backend: SheetBackend, a1: str, values: Grid, notes: Grid | None = None) -> None:
+        """Add a range to write to ``backend`` (with its cells' notes, if given: see ``RangeWrite``)."""
+        self.writes.append((backend, RangeWrite(a1, values, notes)))
 
     def count(self) -> int:
         """How many ranges are queued."""

@@ -148,7 +148,10 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
     (a legend may change with the state: who is out)."""
     for tab, drawing in tabs.drawn(adapter.drawings(state)):
         values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
-        batch.put(board, tabs.board_values_range(tab, drawing.width, drawing.height), values)
+        notes: Grid | None = None
+        if drawing.notes is not None:  # every cell's: a note not drawn again (an army moved on) goes
+            notes = [[drawing.notes.get((r, c), "") for c in range(drawing.width)] for r in range(len(values))]
+        batch.put(board, tabs.board_values_range(tab, drawing.width, drawing.height), values, notes)
         info: Grid = [[tabs.spec.headers.board], [status]]
         if drawing.legend:  # where the layout put it: a row under the status line
             info += [[""], *([r[0] if r else ""] for r in drawing.legend)]

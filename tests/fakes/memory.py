@@ -49,6 +49,7 @@ class MemoryBackend:
     def __init__(self, name: str = "memory") -> None:
         self._name = name
         self.tabs: dict[str, dict[tuple[int, int], CellValue]] = {}
+        self.notes: dict[str, dict[tuple[int, int], str]] = {}  # cell notes by tab, as written
         self.sizes: dict[str, tuple[int, int]] = {}
         self.calls: list[str] = []
         self.read_bytes = 0
@@ -98,6 +99,7 @@ class MemoryBackend:
         """All ranges in one call, RAW; a range past the tab's size fails like Google."""
         self._call("write")
         staged: list[tuple[str, int, int, CellValue]] = []
+        noted: list[tuple[str, int, int, str]] = []
         for w in writes:
             tab, cells = split_a1(w.range)
             if tab not in self.tabs:
@@ -111,8 +113,15 @@ class MemoryBackend:
             for i, row in enumerate(w.values):
                 for j, value in enumerate(row):
                     staged.append((tab, r1 + i, c1 + j, value))
+            for i, row in enumerate(w.notes or []):
+                noted += [(tab, r1 + i, c1 + j, str(note)) for j, note in enumerate(row) if note is not None]
         for tab, r, c, value in staged:  # all or nothing, like one batchUpdate
             self.tabs[tab][(r, c)] = value
+        for tab, r, c, note in noted:
+            if note:
+                self.notes.setdefault(tab, {})[(r, c)] = note
+            else:
+                self.notes.get(tab, {}).pop((r, c), None)
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
         """Create or resize the tabs and write their fixed values; delete the retired ones."""
@@ -151,6 +160,11 @@ class MemoryBackend:
         """A person typing into a cell (no API call counted)."""
         r, c, _r2, _c2 = parse_cells(cell)
         self.tabs[tab][(r, c)] = value
+
+    def note(self, tab: str, cell: str) -> str:
+        """A cell's note ('' for none)."""
+        r, c, _r2, _c2 = parse_cells(cell)
+        return self.notes.get(tab, {}).get((r, c), "")
 
     def value(self, tab: str, cell: str) -> CellValue:
         """What a cell holds."""

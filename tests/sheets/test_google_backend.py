@@ -184,6 +184,56 @@ def test_writing_past_the_grid_is_an_error(backend: GoogleSheetBackend) -> None:
         backend.write([RangeWrite("Board!T30", [["x", "y"]])])
 
 
+# --------------------------------------------------------------------------- cell notes
+
+
+def test_notes_ride_in_the_one_write_as_update_cells(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    fake.set_values(KEY, "Board!A1", [["keep"]])
+    backend.write([RangeWrite("Board!B2:C2", [["=army", 3]], [["Ann: 5000 Elves", ""]]),
+                   RangeWrite("'Orders red'!A1", [["x"]])])
+    assert fake.calls(BATCH_UPDATE) == 1 and fake.calls(WRITE) == 0
+    assert fake.calls(GET) == 1  # the tabs' ids, asked once: no layout call told this backend
+    assert fake.cell(KEY, "Board", "B2") == {"userEnteredValue": {"stringValue": "=army"}, "note": "Ann: 5000 Elves"}
+    assert "note" not in fake.cell(KEY, "Board", "C2")
+    assert fake.values(KEY, "Board")[0] == ["keep"]  # cells outside the ranges are untouched
+    backend.write([RangeWrite("Board!B2:C2", [[None, None]], [["", None]])])
+    assert "note" not in fake.cell(KEY, "Board", "B2") and fake.values(KEY, "Board")[1] == ["", "=army", 3]
+    assert fake.calls(GET) == 1  # the ids are kept by the backend
+
+
+def test_tab_ids_are_learnt_from_the_layout_and_kept_for_the_next_process(
+        fake: GoogleApiFake, policy: RetryPolicy, tmp_path: Path) -> None:
+    ids = tmp_path / "ids.json"
+    first = GoogleSheetBackend(fake_client(), KEY, retry=policy, sheet_ids=ids)
+    first.apply_layout(WorkbookLayout("t", (TabLayout("Plane", 5, 5),)))
+    fake.reset_counters()
+    later = GoogleSheetBackend(fake_client(), KEY, retry=policy, sheet_ids=ids)
+    later.write([RangeWrite("Plane!A1", [["3C"]], [["Dominaria 3C · forest"]])])
+    assert fake.calls(GET) == 0 and fake.calls(BATCH_UPDATE) == 1  # no metadata read
+    assert fake.cell(KEY, "Plane", "A1")["note"] == "Dominaria 3C · forest"
+
+
+def test_stale_tab_ids_are_asked_again_and_the_write_made_once_more(
+        fake: GoogleApiFake, policy: RetryPolicy, tmp_path: Path) -> None:
+    ids = tmp_path / "ids.json"
+    ids.write_text(json.dumps({KEY: {"board": 987654}}), encoding="utf-8")  # a tab since deleted and laid out again
+    backend = GoogleSheetBackend(fake_client(), KEY, retry=policy, sheet_ids=ids)
+    backend.write([RangeWrite("Board!A1", [["x"]], [["a note"]])])
+    assert fake.cell(KEY, "Board", "A1")["note"] == "a note"
+    assert fake.calls(BATCH_UPDATE) == 2 and fake.calls(GET) == 1
+    assert json.loads(ids.read_text(encoding="utf-8"))[KEY]["board"] != 987654
+
+
+def test_a_write_without_notes_stays_a_values_write(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    backend.write([RangeWrite("Board!A1", [["x"]])])
+    assert fake.calls(WRITE) == 1 and fake.calls(BATCH_UPDATE) == 0 and fake.calls(GET) == 0
+
+
+def test_a_note_for_a_missing_tab_names_it(backend: GoogleSheetBackend, fake: GoogleApiFake) -> None:
+    with pytest.raises(SheetError, match="no tab named 'Mirrodin'"):
+        backend.write([RangeWrite("Mirrodin!A1", [["x"]], [["n"]])])
+
+
 def test_a_url_is_accepted_as_the_key(fake: GoogleApiFake, policy: RetryPolicy) -> None:
     b = GoogleSheetBackend(fake_client(), f"https://docs.google.com/spreadsheets/d/{KEY}/edit#gid=0", retry=policy)
     assert b.key == KEY

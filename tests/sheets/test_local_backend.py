@@ -123,6 +123,19 @@ def test_none_leaves_a_cell_and_empty_text_clears_it(backend: LocalWorkbookBacke
     assert backend.read(["Board!A1:C1"]) == [[["a", "", "C"]]]
 
 
+def test_notes_are_cell_comments_an_office_program_shows_on_hover(backend: LocalWorkbookBackend, book: Path) -> None:
+    backend.write([RangeWrite("Board!A1:B1", [["3C", "4C"]], [["Dominaria 3C\nAnn: 5000 Elves", "old"]])])
+    backend.write([RangeWrite("Board!A1:B1", [[None, None]], [[None, ""]])])
+    ws = openpyxl.load_workbook(book)["Board"]
+    assert ws["A1"].comment.text == "Dominaria 3C\nAnn: 5000 Elves" and ws["A1"].value == "3C"
+    assert ws["A1"].comment.width > 100  # sized to show its lines, not the default few words
+    assert ws["B1"].comment is None and ws["B1"].value == "4C"
+    assert backend.read(["Board!A1:B1"]) == [[["3C", "4C"]]]  # a note is never read as a value
+    mark = book.stat().st_mtime_ns
+    backend.write([RangeWrite("Board!A1", [["3C"]], [["Dominaria 3C\nAnn: 5000 Elves"]])])
+    assert book.stat().st_mtime_ns == mark  # the same note again changes nothing
+
+
 def test_a_single_cell_anchors_the_values(backend: LocalWorkbookBackend) -> None:
     backend.write([RangeWrite("Board!B2", [[1, 2], [3, 4]])])
     assert backend.read(["Board!A1:D4"]) == [[[], ["", 1, 2], ["", 3, 4]]]

@@ -72,5 +72,6 @@ def test_the_judges_view_shows_each_armys_makeup_under_it() -> None:
               army("Bo", "phyrexia", "3C"), battles=(battle,), phase=Phase.RESULTS)
     text = [str(row[2]) for row in judge_panel(s, board()) if len(row) > 2]
     at = text.index(next(t for t in text if t.startswith("Ann: ")))
-    assert text[at + 1].strip() == "legend Freyalise · 5000 Elves (green, size 2) · factions green · colour bonus +1"
+    assert text[at + 1].strip() == ("legend Freyalise · at full strength: 5000 Elves (green, size 2) · "
+                                    "factions green · colour bonus +1")  # its slots hold more than the 5000 designed
     assert any(t.strip().startswith("creatures not given") for t in text)  # Bo's makeup is unknown

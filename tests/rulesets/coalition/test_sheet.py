@@ -245,6 +245,43 @@ def test_each_plane_has_its_tab_with_its_squares_armies_and_battles() -> None:
     assert str(sheet.drawings(battle)[0].values[3][4]).startswith("⚔ battle (attacks)\n⌂ Wrath")
 
 
+def test_an_armys_square_has_its_makeup_as_a_note_that_follows_it_through_the_sync() -> None:
+    from sheets_gm.sync.autoplay import type_bot_orders
+    from sheets_gm.sync.read import read_match
+
+    rules = full_game()
+    roster = rules.sample_roster()
+    board_book = MemoryBackend("board")
+    sheets = MatchSheets(roster.seats, board_book, MemoryBackend("engine"),
+                         tuple(MemoryBackend(s) for s in roster.seats), MemoryBackend("judge"))
+    create_match(sheets, rules, roster, seed=b"notes")
+    cls = get_ruleset("coalition")
+
+    def noted() -> dict[str, str]:  # square -> note, over every plane's tab
+        out = {}
+        for plane in rules.board.planes.values():
+            for (r, c), text in board_book.notes.get(plane.name, {}).items():
+                out[f"{plane.name} {c}{chr(ord('A') + r - 1)}"] = text
+        return out
+
+    start = read_match(sheets, cls).record.state
+    notes = noted()
+    assert set(notes) == {a.at for a in start.armies}  # every army's square, and no other
+    vanguard = next(a for a in start.armies if a.name == "Urza's Vanguard")
+    assert notes[vanguard.at].startswith(f"{vanguard.at} · ")
+    slots = "/".join(map(str, vanguard.units))
+    assert f"Urza's Vanguard: Coalition, General (6)\n  units {slots}" in notes[vanguard.at]
+    assert "legend Urza" in notes[vanguard.at] and "colour bonus" in notes[vanguard.at]
+    assert all(f"  {c.count} {c.name} (" in notes[vanguard.at] for c in vanguard.creatures)
+    bots = {seat: bots_of(rules)[next(iter(bots_of(rules)))].make(seat) for seat in roster.seats}
+    type_bot_orders(sheets, cls, bots)
+    poll(sheets, cls, now=dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC))
+    moved = read_match(sheets, cls).record.state
+    assert {a.at for a in moved.armies} != {a.at for a in start.armies}
+    assert set(noted()) == {a.at for a in moved.armies}  # left squares lose their note
+    assert board_book.calls.count("write") == 2  # init's write and the resolution's: notes ride in them
+
+
 def _column(drawing: BoardDrawing, col: int) -> list[str]:
     return [str(r[col]) for r in drawing.values[1:] if str(r[col])]
 

@@ -2,9 +2,10 @@
 
 A plane's tab has a row with its name and the column numbers, then a row per row letter, a cell
 per square (its terrain as the cell's colour; in the cell the battle, the structure and every army
-on it by side with its rank and units, one per line). The forum's posts are in the Turn report tab
-(``sheet_report``). A drawing keeps the same size all match long (a tab cannot grow after it is
-laid out).
+on it by side with its rank and units, one per line). A square with armies carries a note, shown when
+the pointer rests on it, as the seed's map showed an army on a click: each army's slots and makeup.
+The forum's posts are in the Turn report tab (``sheet_report``). A drawing keeps the same size all
+match long (a tab cannot grow after it is laid out).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from collections.abc import Mapping
 from sheets_gm.engine.planes import Plane
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.boardview import SquareView, plane_rows
-from sheets_gm.rulesets.coalition.enums import StructureKind, Terrain
-from sheets_gm.rulesets.coalition.state import CoalitionState
+from sheets_gm.rulesets.coalition.enums import Side, StructureKind, Terrain
+from sheets_gm.rulesets.coalition.sheet.panels import creature_text, full_strength_label, slots_text
+from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_text
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 
@@ -57,6 +59,33 @@ def square_text(view: SquareView, symbols: Mapping[str, str], ranks: Mapping[str
     return "\n".join(lines)
 
 
+def square_note(place: str, terrain: Terrain, armies: list[Army]) -> str:
+    """The note of a square with armies on it: the square, then each army's side, rank, slots and makeup.
+
+    >>> from sheets_gm.rulesets.coalition.enums import Colour, Side
+    >>> from sheets_gm.rulesets.coalition.state import Creature
+    >>> ann = Army("Ann", Side.COALITION, 2, "Dominaria 3C", (5000, 0, 0, 0), legend="Freyalise",
+    ...            creatures=(Creature("Elves", (Colour.GREEN,), 2, 5000),), factions=(Colour.GREEN,))
+    >>> print(square_note("Dominaria 3C", Terrain.FOREST, [ann]))
+    Dominaria 3C · forest
+    Ann: Coalition, Lieutenant Commander (2)
+      units 5000/0/0/0 (5000) · colour bonus +1
+      legend Freyalise · factions green
+      5000 Elves (green, size 2)
+    """
+    lines = [f"{place} · {terrain.value}"]
+    for a in armies:
+        side = "" if a.side is Side.MERCENARY else f"{a.side.display}, "
+        who = " · ".join(p for p in (f"legend {a.legend}" if a.legend else "",
+                                     f"factions {'/'.join(c.value for c in a.factions)}" if a.factions else "") if p)
+        lines += [f"{a.name}: {side}{rank_text(a.side, a.rank)}",
+                  f"  units {slots_text(a)} ({a.total}) · {'colour bonus +1' if a.colour_bonus else 'no colour bonus'}",
+                  *([f"  {who}"] if who else []),
+                  *([f"  {full_strength_label(a)}"] if full_strength_label(a) else []),
+                  *(f"  {creature_text(c)}" for c in a.creatures)]
+    return "\n".join(lines)
+
+
 class PlaneDrawer:
     """Draws each plane of a match in its own tab; the layout (sizes, colours) depends on the map alone."""
 
@@ -75,6 +104,19 @@ class PlaneDrawer:
             line: list[CellValue] = [letter, *(square_text(v, self.symbols, ranks) for v in row)]
             grid.append(line)
         return grid
+
+    def notes(self, state: CoalitionState, plane: Plane) -> dict[tuple[int, int], str]:
+        """The notes of ``plane``'s squares with armies, by (row, column) of its tab (see :func:`square_note`)."""
+        here: dict[str, list[Army]] = {}
+        for a in state.armies:
+            here.setdefault(a.at, []).append(a)
+        out: dict[tuple[int, int], str] = {}
+        for square in plane.cells():
+            place = f"{plane.name} {square.label}"
+            if place in here:
+                armies = sorted(here[place], key=lambda a: (a.side.value, -a.rank, a.name))
+                out[(1 + square.row, 1 + square.col)] = square_note(place, self.board.terrain_of(place), armies)
+        return out
 
     def fills(self, plane: Plane) -> list[Fill]:
         """Terrain colours per square (runs of one terrain in a row share a fill) and the labels."""
@@ -122,7 +164,8 @@ class PlaneDrawer:
         widths = {0: LABEL_WIDTH} | {c: SQUARE_WIDTH for c in range(1, plane.width + 1)}
         heights = {0: NAME_HEIGHT} | {1 + r: SQUARE_HEIGHT for r in range(plane.height)}
         return BoardDrawing(self.values(state, plane), tuple(self.fills(plane) + self.legend_fills(plane)), widths,
-                            heights, self.legend(), tab=plane.name, print_pages_wide=0)
+                            heights, self.legend(), tab=plane.name, print_pages_wide=0,
+                            notes=self.notes(state, plane))
 
     def drawings(self, state: CoalitionState) -> list[BoardDrawing]:
         """Every plane's tab, in the map's order."""

@@ -13,7 +13,7 @@ from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Side
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_title
-from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_text
+from sheets_gm.rulesets.coalition.state import Army, CoalitionState, Creature, rank_text
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import TabNames
 
@@ -40,6 +40,18 @@ def _army_text(a: Army) -> str:
     return f"{a.at} · {rank_text(a.side, a.rank)} · units {slots_text(a)} ({a.total}){bonus}"
 
 
+def creature_text(c: Creature) -> str:
+    """``5000 Elves (green, size 2)``: a creature of an army with its count, colours and size."""
+    colours = "/".join(x.value for x in c.colours) or "colourless"
+    return f"{c.count} {c.name} ({colours}, size {c.size}){' Phyrexian' if c.phyrexian else ''}"
+
+
+def full_strength_label(a: Army) -> str:
+    """``'at full strength:'`` when the army's slots no longer hold its creatures' counts (it has lost units: the
+    counts are its design's), else ``''``."""
+    return "at full strength:" if a.creatures and sum(c.count for c in a.creatures) != a.total else ""
+
+
 def makeup_text(a: Army) -> str:
     """What an army is made of, as the seed's map showed it on a click: its legend, each creature with its
     count, colours and size, its factions and whether its colours give the bonus.
@@ -51,8 +63,8 @@ def makeup_text(a: Army) -> str:
     ...                  creatures=(elves,), factions=(Colour.GREEN,)))
     'legend Freyalise · 5000 Elves (green, size 2) · factions green · colour bonus +1'
     """
-    creatures = "; ".join(f"{c.count} {c.name} ({'/'.join(x.value for x in c.colours) or 'colourless'}, size "
-                          f"{c.size}){' Phyrexian' if c.phyrexian else ''}" for c in a.creatures)
+    label = full_strength_label(a)
+    creatures = f"{label + ' ' if label else ''}{'; '.join(creature_text(c) for c in a.creatures)}"
     parts = [f"legend {a.legend}" if a.legend else "", creatures or "creatures not given",
              f"factions {'/'.join(c.value for c in a.factions)}" if a.factions else "",
              "colour bonus +1" if a.colour_bonus else "no colour bonus"]
