@@ -50,12 +50,19 @@ from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
 from sheets_gm.sync.create import create_match  # noqa: E402
-from sheets_gm.sync.drive_gate import after_google_poll, after_idle, before_google_poll, check_drive  # noqa: E402
+from sheets_gm.sync.drive_gate import (  # noqa: E402
+    after_google_poll,
+    after_idle,
+    before_google_poll,
+    check_drive,
+    read_and_poll,
+)
 from sheets_gm.sync.poll import poll  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
 from tests.fakes.google_api import (  # noqa: E402
     BATCH_UPDATE,
     CHANGES,
+    FILES,
     READ,
     START_TOKEN,
     WRITE,
@@ -276,7 +283,8 @@ class GatedPoll:
 
 def gated_polls(ruleset: str, seed: str, bot: str = "") -> tuple[int, dict[str, GatedPoll]]:
     """The spreadsheets of the ruleset's sample match and its cron polls a minute apart through the Drive gate:
-    the first (no state), an idle one, the one after the bots typed (it resolves), the read-back, idle again."""
+    the first (no state), an idle one, one player's save and its read-back, the poll that resolves after the bots
+    typed and its read-back, idle again, and the poll half an hour later that asks Drive's file index."""
     cls = get_ruleset(ruleset)
     rules = create_ruleset(ruleset)
     kinds = bots_of(rules)
@@ -296,42 +304,54 @@ def gated_polls(ruleset: str, seed: str, bot: str = "") -> tuple[int, dict[str, 
         log = DriveChangeLog(plain.engine.client)  # type: ignore[attr-defined]
         now = NOW
 
-        def step(name: str, force: bool = False) -> None:
+        def step(name: str, force: bool = False, minutes: float = 1) -> None:
             nonlocal now
-            now += timedelta(minutes=1)
+            now += timedelta(minutes=minutes)
             fake.now = now
             fake.reset_counters()
             gate = check_drive(config, mark, plain, log, now)
             resolved = False
             if gate.read:
                 before_google_poll(config)
-                report = poll(plain, cls, now=now, force=force, window_key=open_key if force else None)
+                report, kept = read_and_poll(
+                    lambda sheets: poll(sheets, cls, now=now, force=force, window_key=open_key if force else None),
+                    plain, gate, config)
                 resolved = report.resolved
-                after_google_poll(config, mark, gate, report, now, "", "")
+                after_google_poll(config, mark, gate, report, now, "", "", kept)
             else:
                 after_idle(config, gate)
             written = fake.calls(WRITE) + fake.calls(BATCH_UPDATE)  # a write with notes, or a layout: one write each
-            steps[name] = GatedPoll(fake.calls(READ), written, fake.calls(CHANGES) + fake.calls(START_TOKEN), resolved)
+            drive = fake.calls(CHANGES) + fake.calls(START_TOKEN) + fake.calls(FILES)
+            steps[name] = GatedPoll(fake.calls(READ), written, drive, resolved)
 
         open_key = ""
         step("first poll")
         step("idle poll")
         first = poll(plain, cls, now=now, dry_run=True)  # where the match stands (not counted)
         open_key = first.window_key
+        saver = (first.waiting_for or list(plain.seats))[0]
+        type_bot_orders(plain, cls, {saver: bots[saver]}, ready=False)  # one player saves her orders
+        step("one save")
+        step("its read-back")
         type_bot_orders(plain, cls, bots)
         step("resolution", force=True)
         step("read-back")
         step("idle again")
+        step("half hour", minutes=30)
     return len({id(b) for b in plain.write_order()}), steps
 
 
 def gated_problems(ruleset: str, spreadsheets: int, steps: dict[str, GatedPoll]) -> list[str]:
     """The Drive gate's bars each step missed."""
     out = []
-    for name in ("idle poll", "idle again"):
+    for name in ("idle poll", "idle again", "half hour"):
         got = steps[name]
         if got.reads or got.writes or got.drive > 1:
             out.append(f"{ruleset}: the {name} made {got.text()} (want no Sheets request, at most 1 Drive request)")
+    for name in ("one save", "its read-back"):
+        got = steps[name]
+        if got.reads != 1 or got.writes > (1 if name == "one save" else 0) or got.drive > 1:
+            out.append(f"{ruleset}: {name} made {got.text()} (want the saver's spreadsheet read alone, 1D)")
     got = steps["resolution"]
     if not got.resolved or got.reads != spreadsheets or got.writes > spreadsheets or got.drive > 1:
         out.append(f"{ruleset}: the resolving poll made {got.text()} (want {spreadsheets}R, at most "
@@ -342,8 +362,9 @@ def gated_problems(ruleset: str, spreadsheets: int, steps: dict[str, GatedPoll])
 def gated_report(rulesets: Sequence[str], seed: str, bot: str) -> list[str]:
     """Print the Drive gate's table and the matches per account; return the bars missed."""
     print("\nCron polls through the Drive gate (R = Sheets values.batchGet, W = one write (or layout), D = Drive "
-          "changes.list or getStartPageToken)")
-    names = ("first poll", "idle poll", "resolution", "read-back", "idle again")
+          "changes.list, getStartPageToken or files.list)")
+    names = ("first poll", "idle poll", "one save", "its read-back", "resolution", "read-back", "idle again",
+             "half hour")
     print(f"{'game':<12} {'sheets':>6}  " + "  ".join(f"{n:>11}" for n in names)
           + "   matches per account (idle / played): every minute, every 5 min")
     failed: list[str] = []

@@ -86,9 +86,11 @@ def bots(seed: int = 1) -> dict[str, Any]:
     return {"red": kinds["objective"].make(f"{seed}/red"), "blue": kinds["random"].make(f"{seed}/blue")}
 
 
-def type_orders(sheets: MatchSheets, *, ready: bool = True, seed: int = 1) -> dict[str, Any]:
-    """The bots type this turn's orders into both teams' rows (and tick Ready unless ``ready`` is False)."""
-    return type_bot_orders(sheets, GVG, bots(seed), ready=ready)
+def type_orders(sheets: MatchSheets, *, ready: bool = True, seed: int = 1,
+                seats: tuple[str, ...] = ("red", "blue")) -> dict[str, Any]:
+    """The bots type this turn's orders into the rows of ``seats`` (both teams unless told; and tick Ready unless
+    ``ready`` is False)."""
+    return type_bot_orders(sheets, GVG, {s: b for s, b in bots(seed).items() if s in seats}, ready=ready)
 
 
 def record_of(sheets: MatchSheets) -> MatchRecord:

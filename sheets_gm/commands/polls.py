@@ -243,9 +243,15 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
                 return IdlePoll(gate.state)
             before_google_poll(config.path)
     before = before_local_poll(config.path, sheets)
+    kept = None
     with user_errors():
         try:
-            report = poll_match(config, sheets)
+            if gate is None:
+                report = poll_match(config, sheets)
+            else:
+                from sheets_gm.sync.drive_gate import read_and_poll
+
+                report, kept = read_and_poll(lambda s: sync_once(config, s, now=read_at), sheets, gate, config.path)
         except WorkbookOpenError as exc:
             # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn
             # to cron (quiet); a GM who runs sync by hand is told every time what it did: nothing.
@@ -262,10 +268,10 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
                          *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""
-    if gate is not None:
+    if gate is not None and kept is not None:
         from sheets_gm.sync.drive_gate import after_google_poll
 
-        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning)
+        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept)
     else:
         after_local_poll(config.path, config_mark, sheets, before, report, summary, warning, read_at)
     return report, warning

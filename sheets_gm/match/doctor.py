@@ -26,6 +26,7 @@ from sheets_gm.match.quota import (
     ACTIVE_RESOLUTIONS_PER_HOUR,
     COMFORT,
     DRIVE_LIMITS_SOURCE,
+    FULL_READ_HOURS,
     LIMITS_SOURCE,
     READS_PER_MINUTE_PER_USER,
     SAFETY_NET_MINUTES,
@@ -208,9 +209,10 @@ def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
     idle, active = idle_and_active(spreadsheets)
     who = "this match" if matches == 1 else f"{matches} matches like this one"
     reads = matches * active.reads_per_minute
-    figures = (f"from cron every minute an idle poll asks Drive once and reads no spreadsheet; the {spreadsheets} "
-               f"spreadsheets are read after a player's save, after each write of ours, at a deadline and every "
-               f"{SAFETY_NET_MINUTES} minutes (the safety net): {number(idle.reads_per_minute)} reads a minute idle, "
+    figures = (f"from cron every minute an idle poll asks Drive once (every {SAFETY_NET_MINUTES} minutes its file "
+               f"index, the safety net) and reads no spreadsheet; a player's save reads her spreadsheet and our "
+               f"answer is read back once; all {spreadsheets} spreadsheets are read at a resolution and every "
+               f"{FULL_READ_HOURS} hours: {number(idle.reads_per_minute)} reads a minute idle, "
                f"{number(active.reads_per_minute)} while played ({ACTIVE_CHANGES_PER_HOUR:g} saves and "
                f"{ACTIVE_RESOLUTIONS_PER_HOUR:g} resolutions an hour); one service account holds "
                f"{idle.matches_per_account()} idle matches like this one or {active.matches_per_account()} being "

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sheets_gm.sync.poll_gate import SAFETY_NET_MINUTES as SAFETY_NET_MINUTES  # doctor and the gate name it here
+from sheets_gm.sync.poll_gate import FULL_READ_HOURS as FULL_READ_HOURS  # doctor and the gate name them here
+from sheets_gm.sync.poll_gate import SAFETY_NET_MINUTES as SAFETY_NET_MINUTES
 
 #: Where the limits below come from.
 LIMITS_SOURCE = "https://developers.google.com/workspace/sheets/api/limits"
@@ -39,15 +40,23 @@ COMFORT = 0.8
 
 
 def number(value: float) -> str:
-    """A figure for people: whole when it nearly is, else one decimal."""
+    """A figure for people: whole when it nearly is, else one decimal; under 1, two significant digits, so that a
+    small cost does not read as none.
+
+    >>> number(3.02), number(2.5), number(0.21), number(0.0111), number(0)
+    ('3', '2.5', '0.21', '0.011', '0')
+    """
+    if 0 < abs(value) < 0.95:
+        return f"{value:.2g}"
     return f"{value:.0f}" if abs(value - round(value)) < 0.05 else f"{value:.1f}"
 
 
 #: Where Drive's limits come from; Drive counts quota units, hundreds of thousands a minute per user, so the
 #: one ``changes.list`` a poll makes is never what limits a service account.
 DRIVE_LIMITS_SOURCE = "https://developers.google.com/workspace/drive/api/guides/limits"
-#: What doctor assumes of a match being played: polls an hour that find a player's save (each costs a full read,
-#: then the read-back of our answer), and resolutions an hour (a read, a write, the read-back).
+#: What doctor assumes of a match being played: players' saves an hour (each costs the read of the saver's
+#: spreadsheet, our answer in it, and its read-back) and resolutions an hour (every spreadsheet read, written and
+#: read back).
 ACTIVE_CHANGES_PER_HOUR = 4.0
 ACTIVE_RESOLUTIONS_PER_HOUR = 0.5
 
@@ -56,34 +65,38 @@ ACTIVE_RESOLUTIONS_PER_HOUR = 0.5
 class GatedLoad:
     """The requests a minute of one match polled from cron every ``period`` minutes through the Drive gate.
 
-    Each poll asks Drive once; Sheets reads every spreadsheet only at the safety net, after a poll that found
-    a change (``changes_per_hour``), after each of our writes, and at a resolution."""
+    Each poll asks Drive once; Sheets reads a spreadsheet only when Drive says it changed (a player's save,
+    ``changes_per_hour``), to read back our write to it, at a resolution (every spreadsheet,
+    ``resolutions_per_hour``) and every :data:`FULL_READ_HOURS` hours (every spreadsheet, the last resort).
+    ``read_back``: how many reads a write of ours costs afterwards (1: the next poll reads it back)."""
 
     spreadsheets: int
     period: float = 1.0
     changes_per_hour: float = 0.0
     resolutions_per_hour: float = 0.0
+    read_back: int = 1
 
     @property
     def drive_per_minute(self) -> float:
-        """Drive requests a minute (one ``changes.list`` a poll)."""
+        """Drive requests a minute (one ``changes.list``, or every half hour one ``files.list``, a poll)."""
         return 1.0 / self.period
 
     @property
-    def full_reads_per_hour(self) -> float:
-        """Polls an hour that read every spreadsheet (never more than the polls themselves)."""
-        wanted = 60.0 / SAFETY_NET_MINUTES + 2 * self.changes_per_hour + 2 * self.resolutions_per_hour
-        return min(wanted, 60.0 / self.period)
+    def reads_per_hour(self) -> float:
+        """Sheets read requests an hour."""
+        per_read = 1 + self.read_back  # the read, then the read-back of our answer
+        return (self.spreadsheets / FULL_READ_HOURS + self.changes_per_hour * per_read
+                + self.resolutions_per_hour * self.spreadsheets * per_read)
 
     @property
     def reads_per_minute(self) -> float:
         """Sheets read requests a minute."""
-        return self.spreadsheets * self.full_reads_per_hour / 60.0
+        return self.reads_per_hour / 60.0
 
     @property
     def writes_per_minute(self) -> float:
-        """The most Sheets write requests a minute (an answer to every change, a resolution to every spreadsheet)."""
-        return self.spreadsheets * (self.changes_per_hour + self.resolutions_per_hour) / 60.0
+        """The most Sheets write requests a minute (an answer to every save, a resolution to every spreadsheet)."""
+        return (self.changes_per_hour + self.resolutions_per_hour * self.spreadsheets) / 60.0
 
     def matches_per_account(self) -> int:
         """How many matches like this one a service account holds within its 60 reads (and writes) a minute."""
@@ -96,10 +109,10 @@ def idle_and_active(spreadsheets: int, period: float = 1.0) -> tuple[GatedLoad, 
     (:data:`ACTIVE_CHANGES_PER_HOUR`, :data:`ACTIVE_RESOLUTIONS_PER_HOUR`).
 
     >>> idle, active = idle_and_active(4)
-    >>> idle.reads_per_minute, idle.drive_per_minute, idle.matches_per_account()
-    (0.13333333333333333, 1.0, 450)
+    >>> round(idle.reads_per_minute, 4), idle.drive_per_minute, idle.matches_per_account()
+    (0.0111, 1.0, 5400)
     >>> active.matches_per_account()
-    81
+    284
     """
     return (GatedLoad(spreadsheets, period),
             GatedLoad(spreadsheets, period, ACTIVE_CHANGES_PER_HOUR, ACTIVE_RESOLUTIONS_PER_HOUR))

@@ -22,6 +22,7 @@ import re
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -856,8 +857,18 @@ class DriveChanges:
     complete: bool
 
 
+@dataclass(frozen=True, slots=True)
+class DriveFiles:
+    """What Drive's file index says: the files modified after a moment (id -> modifiedTime, RFC 3339), and
+    whether one page held them all."""
+
+    modified: dict[str, str]
+    complete: bool
+
+
 class DriveChangeLog:
-    """The change log of the Drive of ``client``'s account: which files changed since a saved page token.
+    """The change log of the Drive of ``client``'s account: which files changed since a saved page token; and,
+    for the poll gate's safety net, which files Drive's file index dates after a moment.
 
     One request a question, never retried: the poll gate that asks reads every spreadsheet when
     Drive does not answer, so a fault here costs a full read, never an answer to a player."""
@@ -893,14 +904,29 @@ class DriveChangeLog:
             raise SheetError("Drive's change log gave no page token to ask from next time.")
         return DriveChanges(changed, new, complete=True)
 
+    def modified_since(self, moment: datetime) -> DriveFiles:
+        """The files Drive's file index dates after ``moment`` (one ``files.list`` of up to
+        :data:`DRIVE_PAGE_SIZE` files): a second look, independent of the change log, at what changed.
+
+        Drive's query language cannot name files by id, so the question is every file of the account modified
+        since ``moment``; the caller keeps its own."""
+        when = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        payload = self._get(DRIVE_FILES_API_V3_URL, {
+            "q": f"modifiedTime > '{when}' and trashed = false", "pageSize": DRIVE_PAGE_SIZE, "spaces": "drive",
+            "fields": "nextPageToken,files(id,modifiedTime)"})
+        files = {str(f.get("id", "")): str(f.get("modifiedTime", "")) for f in payload.get("files", [])
+                 if isinstance(f, dict) and f.get("id")}
+        following = payload.get("nextPageToken")
+        return DriveFiles(files, complete=not (isinstance(following, str) and following))
+
     def _get(self, url: str, params: dict[str, Any]) -> dict[str, Any]:
         try:
             response = self._http.request("get", url, params=params)
             payload = response.json()
         except APIError as e:
-            raise SheetError(f"Drive's change log did not answer: {describe(e)}.") from e
+            raise SheetError(f"Drive did not answer: {describe(e)}.") from e
         except (auth_exceptions.GoogleAuthError, requests.RequestException, ValueError) as e:
-            raise SheetError(f"Drive's change log did not answer: {e}.") from e
+            raise SheetError(f"Drive did not answer: {e}.") from e
         if not isinstance(payload, dict):
-            raise SheetError("Drive's change log answered something that is not a JSON object.")
+            raise SheetError("Drive answered something that is not a JSON object.")
         return payload

@@ -1,22 +1,35 @@
-"""The Google poll gate: ask Drive once whether any of the match's spreadsheets changed, and read them only then.
+"""The Google poll gate: ask Drive once which of the match's spreadsheets changed, and read only those.
 
-Sheets allows a user 60 read requests a minute; Drive's quota is thousands of times larger. An
-idle poll therefore asks Drive's change log (one ``changes.list`` from the page token the last
-poll saved) and makes no Sheets request when none of the match's spreadsheets changed since the
-last full read. Every spreadsheet is read when one of them changed, when the open window's
-deadline is due, after a poll of ours wrote (our write is then read back once, and not taken for a
-player's change again), at least every :data:`SAFETY_NET` against Drive's lag, when the config
-changed, and whenever there is no state (a second machine carrying the match on) or Drive does not
-answer: a fault there costs a full read, never a player's input.
+Sheets allows a user 60 read requests a minute; Drive's quota is thousands of times larger. So a
+poll first asks Drive one question and reads with Sheets only what it must:
 
-Why the change log rather than ``files.list ... modifiedTime > T``: Drive's query language cannot
-name files by id (only by name or folder, which players and GMs rename and move), and a search by
-``modifiedTime`` misses an edit that Drive lists late with an earlier ``modifiedTime``; the change
-log lists every edit once it is indexed, however late, after the saved token.
+- **Each minute**, Drive's change log (one ``changes.list`` from the page token the last poll saved).
+  A spreadsheet is read when the log lists a change to it dated after its last read (less
+  :data:`CLOCK_MARGIN`), or when the last poll wrote it (our write is read back once, so that it is
+  not taken for a player's change again). The other spreadsheets are answered from their last read
+  (``kept_reads``): a player's save costs the read of her own spreadsheet, not of the whole match.
+- **Every** :data:`SAFETY_NET`, instead of the change log, Drive's file index (one ``files.list`` of
+  the files modified since the oldest of those reads): a second, independent look at the same
+  question, against an entry the change log is late with or lost.
+- **Every spreadsheet** is read when the open window's deadline is due, at least every
+  :data:`FULL_READ` whatever Drive says (the last resort, should Drive ever not record an edit), when
+  the config changed, and whenever there is no state (a second machine carrying the match on), no
+  kept read of a spreadsheet, or Drive does not answer: a fault there costs a full read, never a
+  player's input.
+
+A poll that would write a spreadsheet it answered from a kept read, or resolve, reads every
+spreadsheet first (``kept_reads``), so a resolution still reads each once and writes each once.
+
+Why the change log rather than ``files.list ... modifiedTime > T`` every minute: the change log lists
+every edit once it is indexed, however late, after the saved token. The file index is asked against
+our own read times (a spreadsheet modified after we last read it), which an edit listed late with an
+earlier time cannot slip past either; its answer covers every file of the account, so it is the rarer
+question.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -24,26 +37,33 @@ from pathlib import Path
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend
 from sheets_gm.sheets.marks import FileMark, unchanged
+from sheets_gm.sync.kept_reads import KeptSheets, kept_path, load_kept, save_kept
 from sheets_gm.sync.poll import WindowReport
-from sheets_gm.sync.poll_gate import SAFETY_NET_MINUTES, deadline_due
+from sheets_gm.sync.poll_gate import FULL_READ_HOURS, SAFETY_NET_MINUTES, deadline_due
 from sheets_gm.sync.poll_state import PollState, forget_state, iso, load_state, save_state, state_path
 from sheets_gm.sync.sheets import MatchSheets
 
-#: Every spreadsheet is read at least this often, whatever Drive says (Drive's listing can lag).
+#: Drive's file index is asked at least this often, instead of the change log (see the module notes).
 SAFETY_NET = timedelta(minutes=SAFETY_NET_MINUTES)
-#: A change Drive dates this much before the last full read started is still read again: the two clocks
+#: Every spreadsheet is read with Sheets at least this often, whatever Drive says.
+FULL_READ = timedelta(hours=FULL_READ_HOURS)
+#: A change Drive dates this much before a spreadsheet's last read started is still read again: the two clocks
 #: (this machine's and Google's) may differ by a few seconds.
 CLOCK_MARGIN = timedelta(seconds=10)
 
 
 @dataclass(frozen=True, slots=True)
 class DriveGate:
-    """What the gate decided: read everything (``reason`` says why) or not; ``token``: Drive's page token to keep."""
+    """What the gate decided: read (``reason`` says why) or not. ``fresh``: the spreadsheets to read, by key
+    (None: every one); ``token``: Drive's page token to keep; ``checked_at``: when Drive's file index was last
+    asked (now, if this poll asked it)."""
 
     read: bool
     reason: str
     token: str
     state: PollState | None = None
+    fresh: frozenset[str] | None = None
+    checked_at: str = ""
 
 
 def _keys(sheets: MatchSheets) -> set[str]:
@@ -63,47 +83,109 @@ def _start_token(log: DriveChangeLog) -> str:
         return ""  # the next poll has no token either: it reads everything and asks again
 
 
+def _moment(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _after_read(state: PollState, listed: dict[str, str], keys: set[str]) -> set[str]:
+    """The spreadsheets of ``keys`` that Drive dates (``listed``: key -> RFC 3339) after their last read."""
+    out = set()
+    for key, when in listed.items():
+        read = _moment(state.read_at.get(key, "")) if key in keys else None
+        moment = _moment(when)
+        if key in keys and (read is None or moment is None or moment > read - CLOCK_MARGIN):
+            out.add(key)
+    return out
+
+
 def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
                 log: DriveChangeLog, now: datetime) -> DriveGate:
-    """Whether this poll of the Google match must read its spreadsheets (see the module notes)."""
-    path = config_path
-    state = load_state(state_path(path))
+    """Whether this poll of the Google match reads, and which spreadsheets (see the module notes)."""
+    state = load_state(state_path(config_path))
     if state is None or not state.drive_token:
         return DriveGate(True, "no record of the last poll", _start_token(log))
-    if config_mark is None or not unchanged(path, state.config):
+    if config_mark is None or not unchanged(config_path, state.config):
         return DriveGate(True, "the config changed", _start_token(log))
-    try:
-        changes = log.since(state.drive_token)
-    except SheetError:
-        return DriveGate(True, "Drive did not answer", state.drive_token)
-    mine = _keys(sheets)
-    read_until = datetime.fromisoformat(state.full_read_at) - CLOCK_MARGIN if state.full_read_at else None
-    changed = [key for key, when in changes.changed.items()
-               if key in mine and (read_until is None or datetime.fromisoformat(when) > read_until)]
-    reason = ("a spreadsheet changed" if changed else
-              "the last poll wrote" if state.wrote else
-              "the deadline is due" if deadline_due(state, now) else
-              "the safety net" if read_until is None or now - read_until - CLOCK_MARGIN >= SAFETY_NET else
-              "more changes than one page of Drive's log" if not changes.complete else "")
-    return DriveGate(bool(reason), reason, changes.token if changes.complete else state.drive_token, state)
+    keys = _keys(sheets)
+    full_read = _moment(state.full_read_at)
+    reads = [_moment(state.read_at.get(k, "")) for k in keys]
+    checked = _moment(state.checked_at)
+    everything = ("the deadline is due" if deadline_due(state, now) else
+                  "a spreadsheet with no earlier read" if None in reads else
+                  f"the last read of every spreadsheet is {FULL_READ_HOURS} hours old"
+                  if full_read is None or now - full_read >= FULL_READ else "")
+    if everything:
+        return DriveGate(True, everything, state.drive_token, state, checked_at=state.checked_at)
+    token, checked_at = state.drive_token, state.checked_at
+    if checked is None or now - checked >= SAFETY_NET:
+        oldest = min(r for r in reads if r is not None)
+        try:
+            files = log.modified_since(oldest - CLOCK_MARGIN)
+        except SheetError:
+            return DriveGate(True, "Drive did not answer", token, state, checked_at=checked_at)
+        if not files.complete:
+            return DriveGate(True, "more files than one page of Drive's list", token, state, checked_at=checked_at)
+        changed, checked_at, source = _after_read(state, files.modified, keys), iso(now), "Drive's file index"
+    else:
+        try:
+            changes = log.since(token)
+        except SheetError:
+            return DriveGate(True, "Drive did not answer", token, state, checked_at=checked_at)
+        if not changes.complete:
+            return DriveGate(True, "more changes than one page of Drive's log", token, state, checked_at=checked_at)
+        changed, token, source = _after_read(state, changes.changed, keys), changes.token, "Drive's change log"
+    written = set(state.written) & keys
+    fresh = changed | written
+    reason = (f"{len(changed)} of {len(keys)} spreadsheets changed ({source})" if changed else
+              "reading back what the last poll wrote" if written else "")
+    return DriveGate(bool(fresh), reason, token, state, frozenset(fresh), checked_at)
 
 
 def before_google_poll(config_path: Path) -> None:
-    """A full poll starts: forget the state (a poll that fails half-way leaves none)."""
+    """A poll that reads starts: forget the state (a poll that fails half-way leaves none)."""
     forget_state(state_path(config_path))
 
 
 def after_idle(config_path: Path, gate: DriveGate) -> None:
-    """An idle poll: keep the state, from Drive's new page token on."""
+    """An idle poll: keep the state, from Drive's new page token (and file-index check) on."""
     if gate.state is not None:
-        save_state(state_path(config_path), replace(gate.state, drive_token=gate.token))
+        save_state(state_path(config_path), replace(gate.state, drive_token=gate.token, checked_at=gate.checked_at))
+
+
+def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheets, gate: DriveGate,
+                  config_path: Path) -> tuple[WindowReport, KeptSheets]:
+    """Run the poll ``run`` on the spreadsheets the gate names read live and the others from their kept reads:
+    rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``kept_reads``)."""
+    kept = KeptSheets(sheets, {} if gate.fresh is None else load_kept(kept_path(config_path)), gate.fresh)
+    if gate.fresh is not None:
+        kept.rehearse(True)
+        report = run(kept.sheets)
+        if not kept.wrote():
+            kept.rehearse(False)
+            return report, kept
+        if kept.wrote_from_kept():
+            kept.go_live()
+    kept.rehearse(False)
+    return run(kept.sheets), kept
 
 
 def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: DriveGate, report: WindowReport,
-                      read_at: datetime, summary: str, warning: str) -> None:
-    """A full poll succeeded: keep when it read, Drive's token from before the read, and whether it wrote."""
+                      read_at: datetime, summary: str, warning: str, kept: KeptSheets) -> None:
+    """A poll that read succeeded: keep what it read, when each spreadsheet was read, Drive's token from before
+    the read, and which spreadsheets it wrote."""
     if config_mark is None or not gate.token:
         return
+    live = kept.read_live()
+    old = gate.state
+    reads = {**(old.read_at if old is not None and gate.fresh is not None else {}), **{k: iso(read_at) for k in live}}
+    everything = kept.all_read_live()  # as good as a look at Drive's file index
+    full = iso(read_at) if everything else (old.full_read_at if old is not None else "")
+    if live:
+        save_kept(kept_path(config_path), {**load_kept(kept_path(config_path)), **live} if gate.fresh else live)
     save_state(state_path(config_path), PollState(
         config=config_mark, deadline=report.deadline, finished=report.finished, summary=summary, warning=warning,
-        full_read_at=iso(read_at), drive_token=gate.token, wrote=report.write_calls > 0))
+        full_read_at=full, drive_token=gate.token, read_at=reads, written=kept.wrote(),
+        checked_at=iso(read_at) if everything else gate.checked_at))

@@ -22,9 +22,11 @@ def deadline_due(state: PollState, now: datetime) -> bool:
     return not state.finished and moment is not None and now >= moment
 
 
-#: Minutes after which a poll reads everything whatever the state says (a new version of sheets-gm, a change no
-#: fingerprint caught); ``match.quota`` counts it for Google.
+#: Minutes after which a local poll reads everything whatever the state says (a new version of sheets-gm, a change
+#: no fingerprint caught); a Google poll asks Drive's file index instead (``drive_gate``).
 SAFETY_NET_MINUTES = 30
+#: Hours after which a Google poll reads every spreadsheet whatever Drive says (``drive_gate``, ``match.quota``).
+FULL_READ_HOURS = 6
 
 
 def safety_net_due(state: PollState, now: datetime) -> bool:

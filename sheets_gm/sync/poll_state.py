@@ -4,7 +4,8 @@ One small JSON file per match, beside the sync lock in the config's ``.sheets-gm
 GM's folder, never a player's file): the config file's and each local workbook's fingerprint
 (size, modification time, content hash) as the last full poll left them, the open window's
 deadline (so a due deadline is seen without parsing the engine record), what that poll said,
-and for a Google match when Drive was last asked and when every spreadsheet was last read.
+and for a Google match Drive's page token, when each spreadsheet was last read, which ones the last
+poll wrote and when Drive's file index was last asked (``drive_gate``).
 
 The file is only ever a shortcut: it is removed before a full poll starts and written after it
 succeeds, so a poll that fails half-way leaves none, and a machine without one (a second machine
@@ -24,7 +25,7 @@ from pathlib import Path
 from sheets_gm.sheets.marks import FileMark
 
 #: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 @dataclass
@@ -37,9 +38,11 @@ class PollState:
     summary: str = ""  # the line the poll printed ('' when it must not be repeated, e.g. a resolution)
     warning: str = ""  # a warning every poll repeats until the GM fixes it (settings drift)
     files: dict[str, FileMark] = field(default_factory=dict)  # local workbooks, by path
-    full_read_at: str = ""  # Google: when the last full read started (ISO, UTC, this machine's clock)
+    full_read_at: str = ""  # Google: when the last read of every spreadsheet started (ISO, UTC, this machine's clock)
     drive_token: str = ""  # Google: the page token of Drive's change log after the last question
-    wrote: bool = False  # Google: the last full poll wrote (the next one reads everything)
+    read_at: dict[str, str] = field(default_factory=dict)  # Google: when each spreadsheet was last read, by key
+    written: list[str] = field(default_factory=list)  # Google: the spreadsheets the last poll wrote (read back next)
+    checked_at: str = ""  # Google: when Drive's file index was last asked (the safety net)
 
     def to_json(self) -> str:
         """The file's text."""

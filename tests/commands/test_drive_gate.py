@@ -1,9 +1,11 @@
-"""Google idle polls gated by Drive: an idle poll asks Drive's change log once and makes no Sheets request;
-a player's edit, a due deadline, our own write, the safety net, a missing state or a Drive fault read all."""
+"""Google polls gated by Drive: an idle poll asks Drive once (its change log, or every 30 minutes its file index)
+and makes no Sheets request; a player's edit reads her spreadsheet, our own write is read back once; a resolution,
+a due deadline, the 6-hour read, a missing state or kept read and a Drive fault read every spreadsheet."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -13,10 +15,12 @@ import pytest
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.sync.deadline import stamp_deadline
+from sheets_gm.sync.kept_reads import kept_path
 from sheets_gm.sync.poll_state import load_state, state_path
 from tests.commands.test_commands_google import ACCOUNT, KEYS, ROSTER, run
 from tests.fakes.google_api import (
     CHANGES,
+    FILES,
     READ,
     START_TOKEN,
     WRITE,
@@ -95,6 +99,12 @@ def poll(fake: GoogleApiFake, clock: Clock, capsys: pytest.CaptureFixture[str], 
     return fake.calls(READ), fake.calls(CHANGES) + fake.calls(START_TOKEN), out
 
 
+def asked(fake: GoogleApiFake, *endpoints: str) -> list[str]:
+    """The spreadsheets the requests to ``endpoints`` went to, in order."""
+    return [m.group(1) for c in fake.log if c.endpoint in endpoints
+            and (m := re.search(r"/spreadsheets/([^/:?]+)", c.url)) is not None]
+
+
 def test_an_idle_poll_makes_no_sheets_request_and_one_drive_request(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for _ in range(3):
@@ -103,15 +113,39 @@ def test_an_idle_poll_makes_no_sheets_request_and_one_drive_request(
         assert out == "Turn 1: waiting for red, blue.\n"
 
 
-def test_a_players_edit_is_read_and_our_answer_is_read_back_once_then_idle(
+def test_the_players_edits_read_their_spreadsheets_only_and_our_answers_are_read_back_once_then_idle(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
     type_orders(open_match_sheets(load_config(started)), ready=False)  # players type in red's and blue's
     reads, drive, out = poll(fake, clock, capsys, started)
-    assert (reads, drive) == (4, 1) and "feedback cells updated" in out
+    assert (reads, drive) == (2, 1) and "feedback cells updated" in out
+    assert set(asked(fake, READ)) == {KEYS["red"], KEYS["blue"]}
+    assert fake.calls(WRITE) == 2  # the answers, in the two spreadsheets just read
     reads, _, _ = poll(fake, clock, capsys, started)
-    assert reads == 4  # after a write of ours, every spreadsheet once
+    assert reads == 2  # the two spreadsheets we wrote, once
     reads, drive, _ = poll(fake, clock, capsys, started)
     assert (reads, drive) == (0, 1)  # our own write is not taken for a player's
+
+
+def test_one_players_save_reads_and_answers_her_spreadsheet_alone(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sheets = open_match_sheets(load_config(started))
+    type_orders(sheets, ready=False, seats=("red",))
+    reads, _, out = poll(fake, clock, capsys, started)
+    assert reads == 1 and "feedback cells updated" in out
+    assert asked(fake, READ, WRITE) == [KEYS["red"], KEYS["red"]]
+    assert poll(fake, clock, capsys, started)[0] == 1  # red's, read back
+    assert poll(fake, clock, capsys, started)[0] == 0
+
+
+def test_a_resolution_reads_and_writes_every_spreadsheet_once(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    type_orders(open_match_sheets(load_config(started)), ready=True)  # both teams tick Ready
+    out = poll(fake, clock, capsys, started)[2]
+    assert "Turn 1 resolved" in out, out
+    assert sorted(asked(fake, READ)) == sorted(KEYS.values())  # the two that changed, then the two kept: once each
+    assert fake.calls(WRITE) == 4
+    assert poll(fake, clock, capsys, started)[0] == 4  # all four written: read back
+    assert poll(fake, clock, capsys, started)[0] == 0
 
 
 def test_an_edit_drive_lists_late_is_still_read(
@@ -121,7 +155,7 @@ def test_an_edit_drive_lists_late_is_still_read(
     assert poll(fake, clock, capsys, started)[0] == 0  # Drive does not know yet
     assert poll(fake, clock, capsys, started)[0] == 0
     reads, _, out = poll(fake, clock, capsys, started)
-    assert reads == 4 and "feedback cells updated" in out  # listed now, dated before the last poll: read
+    assert reads == 2 and "feedback cells updated" in out  # listed now, dated before the last poll: read
 
 
 def test_a_due_deadline_reads_and_resolves_without_any_edit(
@@ -134,10 +168,50 @@ def test_a_due_deadline_reads_and_resolves_without_any_edit(
     assert reads == 4  # the deadline the state keeps has passed: read everything (the engine decides)
 
 
-def test_the_safety_net_reads_everything_every_30_minutes(
+def test_every_30_minutes_drive_s_file_index_is_asked_instead_of_the_change_log(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    asked = []
+    for _ in range(61):
+        reads, drive, _ = poll(fake, clock, capsys, started)
+        assert (reads, drive + fake.calls(FILES)) == (0, 1)  # one Drive request a poll, no Sheets read
+        asked.append(fake.calls(FILES))
+    assert sum(asked) == 2 and asked.index(1) < 31
+
+
+def test_an_edit_the_change_log_never_lists_is_read_at_the_safety_net(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fake, "_changes", lambda query: {"changes": [], "newStartPageToken": query["pageToken"][0]})
+    type_orders(open_match_sheets(load_config(started)), ready=False, seats=("blue",))
     reads = [poll(fake, clock, capsys, started)[0] for _ in range(31)]
-    assert reads.count(4) == 1 and reads.count(0) == 30
+    first = reads.index(1)
+    assert reads[first:first + 2] == [1, 1] and reads.count(0) == 29  # blue's at the index check, then read back
+    assert "✔" in str(fake.values(KEYS["blue"], "Orders blue"))  # her rows are answered
+
+
+def test_every_spreadsheet_is_read_every_6_hours_whatever_drive_says(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    reads = []
+    for _ in range(6):
+        clock.tick(59)
+        reads.append(poll(fake, clock, capsys, started)[0])
+    assert reads == [0, 0, 0, 0, 0, 4]
+
+
+def test_a_missing_copy_of_the_last_reads_reads_everything(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kept_path(started).unlink()
+    type_orders(open_match_sheets(load_config(started)), ready=False, seats=("red",))
+    assert poll(fake, clock, capsys, started)[0] == 4
+
+
+def test_a_fault_of_the_file_index_reads_everything_and_loses_no_input(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    clock.tick(30)
+    type_orders(open_match_sheets(load_config(started)), ready=False, seats=("red",))
+    fake.inject(FaultKind.UNAVAILABLE, endpoint=FILES)
+    reads, _, out = poll(fake, clock, capsys, started)
+    assert reads == 4 and fake.calls(FILES) == 1 and "feedback cells updated" in out
 
 
 @pytest.mark.parametrize("kind", [FaultKind.UNAVAILABLE, FaultKind.RATE_LIMIT_JSON, FaultKind.CONNECTION_RESET])

@@ -64,6 +64,7 @@ EXPORT = "drive.files.export"
 SHARE = "drive.permissions.create"
 CHANGES = "drive.changes.list"
 START_TOKEN = "drive.changes.getStartPageToken"
+FILES = "drive.files.list"
 TOKEN = "oauth2.token"
 ALLOWED_LOCATIONS = "iamcredentials.allowedLocations"
 #: Endpoints of google-auth itself, left out of the API call and byte totals.
@@ -1001,6 +1002,8 @@ class GoogleApiFake:
             payload = {"kind": "drive#startPageToken", "startPageToken": str(len(self._listed_changes()))}
         elif method.id == CHANGES:
             payload = self._changes(query)
+        elif method.id == FILES:
+            payload = self._files(query)
         else:
             raise UnexpectedRequest(f"{method.id} is a real Google method but the fake does not implement it")
         return 200, payload, json_headers, json.dumps(payload).encode()
@@ -1028,6 +1031,33 @@ class GoogleApiFake:
             payload["nextPageToken"] = str(start + size)
         else:
             payload["newStartPageToken"] = str(len(log))
+        fields = query.get("fields", [""])[0]
+        return _drive_fields(payload, fields) if fields else payload
+
+    def _files(self, query: dict[str, list[str]]) -> dict[str, Any]:
+        """files.list for the one question the poll gate asks, ``modifiedTime > 'T' and trashed = false``: the
+        shared spreadsheets whose modifiedTime, as Drive knows it (an edit shows once the lag has passed, as in
+        the change log), is after T. Any other query is refused, so a test cannot pass on a query Drive would
+        read otherwise."""
+        q = query.get("q", [""])[0]
+        m = re.fullmatch(r"modifiedTime > '(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)' and trashed = false", q)
+        if m is None:
+            raise UnexpectedRequest(f"the fake's files.list answers only modifiedTime > 'T' and trashed = false, "
+                                    f"not {q!r}")
+        after = datetime.fromisoformat(m.group(1)).replace(tzinfo=UTC)
+        size = int(query.get("pageSize", ["100"])[0])
+        if not 1 <= size <= 1000:
+            raise HttpError(400, f"Invalid Value: pageSize {size}", "INVALID_ARGUMENT", "invalid")
+        known: dict[str, datetime] = {}
+        for key, moment in self._listed_changes():
+            known[key] = max(moment, known.get(key, moment))
+        files = [{"kind": "drive#file", "id": key,
+                  "modifiedTime": moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")}
+                 for key, moment in sorted(known.items()) if moment > after
+                 and self.spreadsheets.get(key) is not None and self.spreadsheets[key].shared]
+        payload: dict[str, Any] = {"kind": "drive#fileList", "files": files[:size]}
+        if len(files) > size:
+            payload["nextPageToken"] = str(size)
         fields = query.get("fields", [""])[0]
         return _drive_fields(payload, fields) if fields else payload
 

@@ -1,0 +1,171 @@
+"""What each spreadsheet of a Google match held when a poll last read it, so that the next poll reads only the
+spreadsheets Drive says changed and takes the others from here.
+
+A poll through the Drive gate (``drive_gate``) wraps each spreadsheet in a :class:`KeptSheet`: one Drive named
+is read live (once, whatever the poll asks of it again), any other answers from its kept read, provided the poll
+asks the very ranges that were read (else it is read live: a table grew, a new version asks more). A first pass
+*rehearses* the poll: it reads but writes nothing, noting which spreadsheets the poll would write. The poll is
+then made for real only if every spreadsheet it writes was read live in it; otherwise every spreadsheet is read
+live first. So a poll never writes a spreadsheet from a kept read, and a resolution (which writes the engine)
+reads every spreadsheet once, as a full poll does.
+
+The kept reads are one JSON file per match beside the poll state, in the GM's ``.sheets-gm`` folder: they hold
+what the players typed and the engine's record, so that folder stays the GM's alone (as the engine does).
+A missing or unreadable file only costs a full read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
+from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.layout import Grid, WorkbookLayout
+from sheets_gm.sync.sheets import MatchSheets
+
+#: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
+KEPT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class KeptRead:
+    """The ranges a poll read from one spreadsheet and what they held."""
+
+    ranges: tuple[str, ...]
+    grids: tuple[Grid, ...]
+
+
+def kept_path(config_path: Path) -> Path:
+    """The kept reads of the match configured by ``config_path`` (beside its poll state)."""
+    return config_path.parent / ".sheets-gm" / f"{config_path.stem}.reads.json"
+
+
+def load_kept(path: Path) -> dict[str, KeptRead]:
+    """The kept reads by spreadsheet key ({} when the file is missing, unreadable or of another version)."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if raw.pop("version") != KEPT_VERSION:
+            return {}
+        return {str(key): KeptRead(tuple(r["ranges"]), tuple(r["grids"])) for key, r in raw["reads"].items()}
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
+def save_kept(path: Path, reads: dict[str, KeptRead]) -> None:
+    """Write ``reads`` atomically; a failure only costs the next poll a full read."""
+    body = {"version": KEPT_VERSION,
+            "reads": {key: {"ranges": list(r.ranges), "grids": list(r.grids)} for key, r in sorted(reads.items())}}
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(body, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)
+
+
+class KeptSheet:
+    """One spreadsheet as a gated poll sees it: read live, or answered from its kept read; written for real, or
+    (while rehearsing) only noted. Everything else goes to the spreadsheet itself."""
+
+    def __init__(self, inner: GoogleSheetBackend, kept: KeptRead | None, live: bool) -> None:
+        self.inner = inner
+        self.key = inner.key
+        self.kept = kept
+        self.live = live
+        self.rehearsing = False
+        self.read_live: KeptRead | None = None  # what this poll read from the spreadsheet itself
+        self.served_kept = False  # a read was answered from the kept read
+        self.written = False  # the poll wrote (or, rehearsing, would write) here
+
+    @property
+    def name(self) -> str:
+        """The spreadsheet's name."""
+        return self.inner.name
+
+    def read(self, ranges: Sequence[str]) -> list[Grid]:
+        """The ranges' values: from this poll's live read, the kept read, or the spreadsheet (see the class)."""
+        wanted = tuple(ranges)
+        if self.read_live is not None and self.read_live.ranges == wanted:
+            return list(self.read_live.grids)
+        if not self.live and self.kept is not None and self.kept.ranges == wanted:
+            self.served_kept = True
+            return list(self.kept.grids)
+        grids = self.inner.read(ranges)
+        self.read_live = KeptRead(wanted, tuple(grids))
+        return grids
+
+    def write(self, writes: Sequence[RangeWrite]) -> None:
+        """Write for real, or note the write while rehearsing. Never from a kept read: the gate reads live first."""
+        self.written = True
+        if self.rehearsing:
+            return
+        if self.served_kept:
+            raise SheetError(f"{self.name}: a poll was about to write from what an earlier poll read; nothing was "
+                             "written there, and the next poll reads every spreadsheet")
+        self.inner.write(writes)
+
+    def apply_layout(self, layout: WorkbookLayout) -> None:
+        """Lay out for real, or note it while rehearsing (a layout is a write)."""
+        self.written = True
+        if not self.rehearsing:
+            self.inner.apply_layout(layout)
+
+    def tab_names(self) -> list[str]:
+        """The spreadsheet's tabs (never part of a poll)."""
+        return self.inner.tab_names()
+
+    def export_xlsx(self) -> bytes:
+        """The spreadsheet as an .xlsx (never part of a poll)."""
+        return self.inner.export_xlsx()
+
+
+class KeptSheets:
+    """A match's spreadsheets for one gated poll: each Google spreadsheet wrapped once in a :class:`KeptSheet`,
+    live when its key is in ``live`` (None: every one), the others answered from ``kept``."""
+
+    def __init__(self, sheets: MatchSheets, kept: dict[str, KeptRead], live: Iterable[str] | None) -> None:
+        wanted = None if live is None else set(live)
+        self.wrapped: dict[int, KeptSheet] = {}
+        for backend in sheets.write_order():
+            if isinstance(backend, GoogleSheetBackend):
+                is_live = wanted is None or backend.key in wanted
+                self.wrapped[id(backend)] = KeptSheet(backend, kept.get(backend.key), is_live)
+
+        def wrap(backend: SheetBackend) -> SheetBackend:
+            return self.wrapped.get(id(backend), backend)
+
+        self.sheets = MatchSheets(sheets.seats, wrap(sheets.board), wrap(sheets.engine),
+                                  tuple(wrap(b) for b in sheets.orders),
+                                  None if sheets.judge is None else wrap(sheets.judge))
+
+    def rehearse(self, on: bool) -> None:
+        """Note writes instead of making them (``on``), or make them."""
+        for sheet in self.wrapped.values():
+            sheet.rehearsing = on
+            sheet.written = False
+
+    def wrote_from_kept(self) -> bool:
+        """Whether the (rehearsed) poll writes a spreadsheet it did not read live."""
+        return any(s.written and s.served_kept for s in self.wrapped.values())
+
+    def wrote(self) -> list[str]:
+        """The keys of the spreadsheets the poll wrote."""
+        return [s.key for s in self.wrapped.values() if s.written]
+
+    def go_live(self) -> None:
+        """Read every spreadsheet live from now on (what was read live already is not read again)."""
+        for sheet in self.wrapped.values():
+            sheet.live = True
+            sheet.served_kept = False
+
+    def read_live(self) -> dict[str, KeptRead]:
+        """What this poll read live, by key."""
+        return {s.key: s.read_live for s in self.wrapped.values() if s.read_live is not None}
+
+    def all_read_live(self) -> bool:
+        """Whether this poll read every spreadsheet live."""
+        return all(s.read_live is not None for s in self.wrapped.values())
