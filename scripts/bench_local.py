@@ -69,12 +69,14 @@ def _program() -> list[str]:
 
 
 def make_match(folder: Path) -> Path:
-    """A local match (4 players, no deadline) created with ``init``; returns its config."""
+    """A local match (4 players, no deadline) created with ``init`` in the private layout every starter config
+    has (a board, one orders workbook per team, the engine under gm/); returns its config."""
     (folder / "roster.csv").write_text("name,team,role\nAnn,red,dps\nBen,red,tank\n"
                                        "Cat,blue,dps\nDan,blue,healer\n", encoding="utf-8")
     config = folder / "match.toml"
     config.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
-                      '[sheets]\nbackend = "local"\nboard = "match.xlsx"\n', encoding="utf-8")
+                      '[sheets]\nbackend = "local"\nboard = "board.xlsx"\nengine = "gm/engine.xlsx"\n'
+                      'orders = { red = "orders-red.xlsx", blue = "orders-blue.xlsx" }\n', encoding="utf-8")
     subprocess.run([_python(), "-m", "sheets_gm.cli", "init", "gvg", "-c", str(config)], check=True,
                    capture_output=True, cwd=folder)
     return config
