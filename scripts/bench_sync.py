@@ -116,10 +116,10 @@ class Metered:
         """Read through the wrapped backend, counted."""
         return self._metered(lambda: self.inner.read(ranges))
 
-    def write(self, writes: Sequence[RangeWrite]) -> None:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
         """Write through the wrapped backend, counted: a write with cell notes is one spreadsheets.batchUpdate,
         which Google counts as one write request like a values.batchUpdate."""
-        self._metered(lambda: self.inner.write(writes), (WRITE, BATCH_UPDATE))
+        return self._metered(lambda: self.inner.write(writes, read_back=read_back), (WRITE, BATCH_UPDATE))
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
         """Lay out through the wrapped backend, counted."""
