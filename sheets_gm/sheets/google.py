@@ -21,7 +21,7 @@ import os
 import re
 import zlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -941,16 +941,27 @@ def _unique(items: Iterable[str]) -> list[str]:
 DRIVE_CHANGES_URL = "https://www.googleapis.com/drive/v3/changes"
 #: The most changes Drive gives in one page of ``changes.list``.
 DRIVE_PAGE_SIZE = 1000
+#: What ``changes.list`` answers of each change: the file, when, and who last modified the file and when.
+_CHANGES_FIELDS = ("nextPageToken,newStartPageToken,"
+                   "changes(fileId,time,file(modifiedTime,lastModifyingUser(emailAddress,me)))")
 
 
 @dataclass(frozen=True, slots=True)
 class DriveChanges:
     """What Drive's change log says since a page token: the files changed (id -> the time of the latest change,
-    RFC 3339), the token to ask from next time, and whether this one page held every change since the token."""
+    RFC 3339), the token to ask from next time, and whether this one page held every change since the token.
+
+    For each changed file, as Drive describes the file when listing it: ``modified_by``, the e-mail address of
+    the last account to modify it (``""`` when Drive does not show it: a change by no signed-in user, or an
+    address its owner keeps hidden), ``modified_at``, its last modification time (RFC 3339), and ``by_me``,
+    the files whose last modifier is the account asking (us)."""
 
     changed: dict[str, str]
     token: str
     complete: bool
+    modified_by: dict[str, str] = field(default_factory=dict)
+    modified_at: dict[str, str] = field(default_factory=dict)
+    by_me: frozenset[str] = frozenset()
 
 
 class DriveChangeLog:
@@ -976,19 +987,26 @@ class DriveChangeLog:
         """The files changed since ``token``: one ``changes.list`` of up to :data:`DRIVE_PAGE_SIZE` changes."""
         payload = self._get(DRIVE_CHANGES_URL, {
             "pageToken": token, "pageSize": DRIVE_PAGE_SIZE, "includeRemoved": "false", "spaces": "drive",
-            "fields": "nextPageToken,newStartPageToken,changes(fileId,time)"})
+            "fields": _CHANGES_FIELDS})
         changed: dict[str, str] = {}
+        latest: dict[str, dict[str, Any]] = {}  # the file as the latest change of each lists it
         for change in payload.get("changes", []):
             file_id, time = str(change.get("fileId", "")), str(change.get("time", ""))
             if file_id and time > changed.get(file_id, ""):  # RFC 3339 in UTC sorts as text
                 changed[file_id] = time
+                file = change.get("file")
+                latest[file_id] = file if isinstance(file, dict) else {}
+        users = {file_id: file.get("lastModifyingUser") or {} for file_id, file in latest.items()}
+        modified_by = {file_id: str(user.get("emailAddress", "")) for file_id, user in users.items()}
+        modified_at = {file_id: str(file["modifiedTime"]) for file_id, file in latest.items() if "modifiedTime" in file}
+        by_me = frozenset(file_id for file_id, user in users.items() if user.get("me") is True)
         following = payload.get("nextPageToken")
         if isinstance(following, str) and following:
-            return DriveChanges(changed, following, complete=False)
+            return DriveChanges(changed, following, False, modified_by, modified_at, by_me)
         new = payload.get("newStartPageToken")
         if not isinstance(new, str) or not new:
             raise SheetError("Drive's change log gave no page token to ask from next time.")
-        return DriveChanges(changed, new, complete=True)
+        return DriveChanges(changed, new, True, modified_by, modified_at, by_me)
 
     def _get(self, url: str, params: dict[str, Any]) -> dict[str, Any]:
         try:
