@@ -6,7 +6,11 @@ gspread's HTTP client directly), a resolution ONE ``values.batchUpdate`` (RAW), 
 ``spreadsheets.get`` plus one ``spreadsheets.batchUpdate``. A resolution that writes cell notes (hover
 text: the values API cannot) is ONE ``spreadsheets.batchUpdate`` of ``updateCells`` instead; those
 address a tab by its numeric id, which the backend learns from the layout call or, once, from a
-``spreadsheets.get`` of the tabs' ids, and keeps in the ``sheet_ids`` file between processes.
+``spreadsheets.get`` of the tabs' ids, and keeps in the ``sheet_ids`` file between processes. A write
+that must answer with ranges as they stand after it (``read_back``) takes that route too, the
+batchUpdate asked to include the updated spreadsheet's cells for those ranges: still one write
+request and no read. Drive's change log (:class:`DriveChangeLog`) says which files changed since a
+page token, and who modified each last.
 
 Credentials: :func:`open_service_account` (a key file; share each spreadsheet with the
 account's ``client_email``) or :func:`open_oauth` (the GM's own Google account).

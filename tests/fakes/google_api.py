@@ -11,7 +11,16 @@ State: per spreadsheet, its tabs (sheet properties as the API spells them), cell
 (``userEnteredValue``, ``userEnteredFormat``, ``dataValidation``), protected ranges, conditional
 format rules (in order; served by spreadsheets.get when its ``fields`` ask for them), column
 widths and Drive permissions. Reads trim trailing empty rows and cells like Google; RAW
-writes store strings as strings (``'=1+1'`` stays text).
+writes store strings as strings (``'=1+1'`` stays text). spreadsheets.batchUpdate answers with
+the updated spreadsheet when asked (``includeSpreadsheetInResponse``: the tabs ``responseRanges``
+name, one GridData per range, grid data when ``responseIncludeGridData`` or a field mask asks),
+and a ``fields`` mask cuts an answer as Google does.
+
+Edits and Drive: every edit has an author, a player typing through :meth:`GoogleApiFake.set_values`
+(``player_email`` unless told otherwise) or the account an API call is signed in as (a service
+account by its key's e-mail, a user token as ``user_email``); Drive lists each edit in its change
+log ``drive_lag`` after it, with the file's ``modifiedTime`` and ``lastModifyingUser`` as of the
+latest edit listed.
 
 Accounting: calls, request bytes (URL + body) and response bytes per endpoint, and a log of
 every call, for tests and benchmarks. Faults: :meth:`GoogleApiFake.inject` makes the Nth
