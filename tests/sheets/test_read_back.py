@@ -33,7 +33,7 @@ from tests.fakes.google_api import (
     iter_bodies,
 )
 from tests.fakes.memory import MemoryBackend
-from tests.sheets.test_local_backend import backend_for, make_book
+from tests.sheets.test_local_backend import backend_for, count_loads, make_book
 
 KEY = "1GvGreadBackSpreadsheetKey_abcdefghijk"
 TABS = {"Board": (30, 20), "Orders red": (20, 8)}
@@ -268,14 +268,7 @@ def test_locally_the_answer_comes_from_the_workbook_as_saved(tmp_path: Path, mon
     assert isinstance(sheet.backend, LocalWorkbookBackend)
     sheet.backend.read(["Board!A1"])
     sheet.type("Board", "E5", "saved by a player after our read")
-    loads: list[object] = []
-    real_load = openpyxl.load_workbook
-
-    def counting_load(*args: Any, **kwargs: Any) -> Any:
-        loads.append(args)
-        return real_load(*args, **kwargs)
-
-    monkeypatch.setattr(openpyxl, "load_workbook", counting_load)
+    loads = count_loads(monkeypatch)
     assert sheet.backend.write(WRITES, read_back=["Board!A1:E5"]) == [
         [[], ["", "ours", 5], [], [], ["", "", "", "", "saved by a player after our read"]]]
     assert len(loads) == 1  # the newest file, once: the answer is read from it as saved, not parsed again
