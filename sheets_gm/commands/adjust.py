@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.commands.base import UserError, command
-from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
+from sheets_gm.commands.matchargs import add_config_option, gm_change, load, open_match, user_errors
 from sheets_gm.engine.ruleset import GmOption
 from sheets_gm.rulesets.registry import get_game, get_ruleset, ruleset_names
 
@@ -78,12 +78,11 @@ def run(args: argparse.Namespace) -> int:
     """Apply the GM events to the match under the sync lock, and print the log lines written."""
     from sheets_gm.match.run import layout_owners
     from sheets_gm.sync.between import adjust_match
-    from sheets_gm.sync.lock import match_lock
 
     config = load(args)
     events = parse_events(args, config.ruleset, config.seats)
     sheets = open_match(config)
-    with user_errors(config), match_lock(config.lock_path):
+    with user_errors(config), gm_change(config):
         done = adjust_match(sheets, get_ruleset(config.ruleset), events,
                                    owners=lambda: layout_owners(config, sheets))
     for event in done.events:

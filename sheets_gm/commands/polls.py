@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType
 
 from sheets_gm.commands.base import UsageError, UserError
-from sheets_gm.commands.matchargs import load, open_match, user_errors
+from sheets_gm.commands.matchargs import gm_change, load, open_match, user_errors
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.engine.words import counted
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
@@ -251,7 +251,8 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
             else:
                 from sheets_gm.sync.drive_gate import read_and_poll
 
-                report, kept = read_and_poll(lambda s: sync_once(config, s, now=read_at), sheets, gate, config.path)
+                report, kept = read_and_poll(lambda s: sync_once(config, s, now=read_at), sheets, gate, config.path,
+                                             _now)
         except WorkbookOpenError as exc:
             # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn
             # to cron (quiet); a GM who runs sync by hand is told every time what it did: nothing.
@@ -298,7 +299,7 @@ def run_resolve(args: argparse.Namespace) -> int:
         raise UserError(f"--force needs the window you mean, so that it never forces a window that another sync "
                         f"opened meanwhile: window {key} ({seen.window}) is open now; to resolve it anyway run "
                         f"sheets-gm resolve -c {args.config} --force --window {key}")
-    with user_errors():
+    with user_errors(), gm_change(config, lock=False):  # poll_match takes the lock; the gate's record goes after
         report = poll_match(config, sheets, force=args.force, window=named)
     if report.force_refused:
         raise UserError(f"{report.force_refused}. Look at the match again (sheets-gm status) before forcing")

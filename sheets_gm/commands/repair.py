@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sheets_gm.commands.base import command, program_name
-from sheets_gm.commands.matchargs import add_config_option, load, user_errors
+from sheets_gm.commands.matchargs import add_config_option, gm_change, load, user_errors
 from sheets_gm.engine.words import counted
 
 
@@ -19,11 +19,10 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.run import editor_emails, repair_roster
     from sheets_gm.match.team_check import row_emails
     from sheets_gm.rulesets.registry import get_ruleset
-    from sheets_gm.sync.lock import match_lock
     from sheets_gm.sync.repair import repair_match
 
     config = load(args)
-    with user_errors(), match_lock(config.lock_path):
+    with user_errors(), gm_change(config):
         backups = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
         create_engine_file(config)
         sheets = open_match_sheets(config)

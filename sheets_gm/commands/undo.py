@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from sheets_gm.commands.base import UserError, command
-from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
+from sheets_gm.commands.matchargs import add_config_option, gm_change, load, open_match, user_errors
 
 
 def run(args: argparse.Namespace) -> int:
@@ -14,13 +14,12 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.run import layout_owners
     from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.between import undo_window
-    from sheets_gm.sync.lock import match_lock
 
     if not (args.reason or "").strip():
         raise UserError('--reason is required, e.g. --reason "wrong orders typed"; it is written to the log')
     config = load(args)
     sheets = open_match(config)
-    with user_errors(config), match_lock(config.lock_path):
+    with user_errors(config), gm_change(config):
         back = undo_window(sheets, get_ruleset(config.ruleset), args.reason,
                            owners=lambda: layout_owners(config, sheets))
     print(back.events[0].text)

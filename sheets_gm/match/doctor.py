@@ -210,8 +210,9 @@ def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
     who = "this match" if matches == 1 else f"{matches} matches like this one"
     reads = matches * active.reads_per_minute
     figures = (f"from cron every minute an idle poll asks Drive once (every {SAFETY_NET_MINUTES} minutes its file "
-               f"index, the safety net) and reads no spreadsheet; a player's save reads her spreadsheet and our "
-               f"answer is read back once; all {spreadsheets} spreadsheets are read at a resolution and every "
+               f"index, the safety net) and reads no spreadsheet; a player's save reads her spreadsheet, and our "
+               f"answer comes back with it as it then stands; all {spreadsheets} spreadsheets are read at a "
+               f"resolution and every "
                f"{FULL_READ_HOURS} hours: {number(idle.reads_per_minute)} reads a minute idle, "
                f"{number(active.reads_per_minute)} while played ({ACTIVE_CHANGES_PER_HOUR:g} saves and "
                f"{ACTIVE_RESOLUTIONS_PER_HOUR:g} resolutions an hour); one service account holds "

@@ -51,7 +51,7 @@ class ReadOnlyBackend:
         """Read through to the wrapped spreadsheet."""
         return self.inner.read(ranges)
 
-    def write(self, writes: Sequence[RangeWrite]) -> None:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
         """Refused: doctor never writes."""
         raise AssertionError("doctor must not write to a spreadsheet")
 

@@ -55,8 +55,7 @@ def number(value: float) -> str:
 #: one ``changes.list`` a poll makes is never what limits a service account.
 DRIVE_LIMITS_SOURCE = "https://developers.google.com/workspace/drive/api/guides/limits"
 #: What doctor assumes of a match being played: players' saves an hour (each costs the read of the saver's
-#: spreadsheet, our answer in it, and its read-back) and resolutions an hour (every spreadsheet read, written and
-#: read back).
+#: spreadsheet and our answer in it) and resolutions an hour (every spreadsheet read and written).
 ACTIVE_CHANGES_PER_HOUR = 4.0
 ACTIVE_RESOLUTIONS_PER_HOUR = 0.5
 
@@ -68,13 +67,14 @@ class GatedLoad:
     Each poll asks Drive once; Sheets reads a spreadsheet only when Drive says it changed (a player's save,
     ``changes_per_hour``), to read back our write to it, at a resolution (every spreadsheet,
     ``resolutions_per_hour``) and every :data:`FULL_READ_HOURS` hours (every spreadsheet, the last resort).
-    ``read_back``: how many reads a write of ours costs afterwards (1: the next poll reads it back)."""
+    ``read_back``: how many reads a write of ours costs afterwards (0: the write answers with the spreadsheet as
+    it stands after it; 1 when the next poll must read it back)."""
 
     spreadsheets: int
     period: float = 1.0
     changes_per_hour: float = 0.0
     resolutions_per_hour: float = 0.0
-    read_back: int = 1
+    read_back: int = 0
 
     @property
     def drive_per_minute(self) -> float:
@@ -84,7 +84,7 @@ class GatedLoad:
     @property
     def reads_per_hour(self) -> float:
         """Sheets read requests an hour."""
-        per_read = 1 + self.read_back  # the read, then the read-back of our answer
+        per_read = 1 + self.read_back  # the read, then any read-back of our answer
         return (self.spreadsheets / FULL_READ_HOURS + self.changes_per_hour * per_read
                 + self.resolutions_per_hour * self.spreadsheets * per_read)
 
@@ -112,7 +112,7 @@ def idle_and_active(spreadsheets: int, period: float = 1.0) -> tuple[GatedLoad, 
     >>> round(idle.reads_per_minute, 4), idle.drive_per_minute, idle.matches_per_account()
     (0.0111, 1.0, 5400)
     >>> active.matches_per_account()
-    284
+    540
     """
     return (GatedLoad(spreadsheets, period),
             GatedLoad(spreadsheets, period, ACTIVE_CHANGES_PER_HOUR, ACTIVE_RESOLUTIONS_PER_HOUR))

@@ -2,7 +2,9 @@
 
 One backend object stands for one spreadsheet (Google) or one workbook file (local). The
 sync reads every range it needs in ONE ``read`` call and writes a resolution in ONE
-``write`` call per spreadsheet; everything written is RAW (text never becomes a formula).
+``write`` call per spreadsheet; everything written is RAW (text never becomes a formula). A write
+can also answer with the values of given ranges as they stand once it is made (``read_back``), so
+what a player typed while the sync was resolving is learnt without reading the spreadsheet again.
 """
 
 from __future__ import annotations
@@ -60,8 +62,12 @@ class SheetBackend(Protocol):
         its text starting with ``=``, never evaluated)."""
         ...
 
-    def write(self, writes: Sequence[RangeWrite]) -> None:
-        """Write every range in one call, RAW (no value is parsed as a formula or a date), with its notes."""
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+        """Write every range in one call, RAW (no value is parsed as a formula or a date), with its notes.
+
+        Returns, for each ``read_back`` A1 range, what ``read([that range])`` would return right after the
+        write (same trimming, same types), taken in the same call: whatever a player typed before the write
+        is in it, so the spreadsheet need not be read again to learn it. With no ``read_back``: ``[]``."""
         ...
 
     def apply_layout(self, layout: WorkbookLayout) -> None:

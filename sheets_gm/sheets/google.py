@@ -6,7 +6,11 @@ gspread's HTTP client directly), a resolution ONE ``values.batchUpdate`` (RAW), 
 ``spreadsheets.get`` plus one ``spreadsheets.batchUpdate``. A resolution that writes cell notes (hover
 text: the values API cannot) is ONE ``spreadsheets.batchUpdate`` of ``updateCells`` instead; those
 address a tab by its numeric id, which the backend learns from the layout call or, once, from a
-``spreadsheets.get`` of the tabs' ids, and keeps in the ``sheet_ids`` file between processes.
+``spreadsheets.get`` of the tabs' ids, and keeps in the ``sheet_ids`` file between processes. A write
+that must answer with ranges as they stand after it (``read_back``) takes that route too, the
+batchUpdate asked to include the updated spreadsheet's cells for those ranges: still one write
+request and no read. Drive's change log (:class:`DriveChangeLog`) says which files changed since a
+page token, and who modified each last.
 
 Credentials: :func:`open_service_account` (a key file; share each spreadsheet with the
 account's ``client_email``) or :func:`open_oauth` (the GM's own Google account).
@@ -21,7 +25,7 @@ import os
 import re
 import zlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,7 +35,7 @@ import requests
 from google.auth import exceptions as auth_exceptions
 from gspread.exceptions import APIError
 from gspread.http_client import BackOffHTTPClient, HTTPClient
-from gspread.urls import DRIVE_FILES_API_V3_URL
+from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_BATCH_UPDATE_URL
 from gspread.utils import ExportFormat
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError, SheetUnavailableError
@@ -45,6 +49,7 @@ from sheets_gm.sheets.layout import (
     WorkbookLayout,
     quote_tab,
     split_a1,
+    trim_grid,
 )
 from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy, describe, http_status
 
@@ -65,6 +70,13 @@ _READ_PARAMS = {
     "majorDimension": "ROWS",
     "dateTimeRenderOption": "FORMATTED_STRING",  # a date a player typed reads as the text they see
 }
+#: Number format types ``dateTimeRenderOption=FORMATTED_STRING`` renders as the text shown.
+_DATE_TYPES = frozenset({"DATE", "TIME", "DATE_TIME"})
+#: What the answer to a write with a snapshot keeps of the updated spreadsheet (see ``snapshot_body``).
+_SNAPSHOT_FIELDS = (
+    "updatedSpreadsheet.sheets(properties.title,data(startRow,startColumn,"
+    "rowData.values(userEnteredValue,formattedValue,effectiveFormat.numberFormat.type)))"
+)
 _METADATA_FIELDS = (
     "properties.title,"
     "sheets(properties(sheetId,title,index,hidden,gridProperties),"
@@ -243,6 +255,74 @@ def _cell(value: Any) -> CellValue:
     return None if value is None else str(value)
 
 
+def snapshot_body(requests: list[dict[str, Any]], read_back: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The body and query of a spreadsheets.batchUpdate making ``requests`` and, when ``read_back`` names
+    ranges, answering with them as they stand after the update (``updatedSpreadsheet``), cut by a field mask
+    to what :func:`snapshot_grids` needs: each tab's title and, per cell, its user-entered value, and the
+    formatted value and number format type that tell a date from a number."""
+    if not read_back:
+        return {"requests": requests}, {}
+    return {
+        "requests": requests,
+        "includeSpreadsheetInResponse": True,
+        "responseRanges": list(read_back),
+        "responseIncludeGridData": True,  # (Google goes by the field mask when one is given)
+    }, {"fields": _SNAPSHOT_FIELDS}
+
+
+def snapshot_grids(payload: Any, ranges: Sequence[str]) -> list[Grid] | None:
+    """Each of ``ranges`` as :meth:`GoogleSheetBackend.read` gives it, from the ``updatedSpreadsheet`` of a
+    spreadsheets.batchUpdate answer asked with :func:`snapshot_body`; None unless the answer holds, for each
+    tab, one grid per range asked there, in the order asked, each starting where its range starts."""
+    updated = payload.get("updatedSpreadsheet", {}) if isinstance(payload, dict) else {}
+    found: dict[str, list[Any]] = {}
+    for sheet in updated.get("sheets", []) if isinstance(updated, dict) else []:
+        title = str(sheet.get("properties", {}).get("title", "")).casefold()
+        found.setdefault(title, []).extend(sheet.get("data", []))
+    used: dict[str, int] = {}
+    out: list[Grid] = []
+    for full in ranges:
+        tab, cells = split_a1(full)
+        at = used[tab.casefold()] = used.get(tab.casefold(), 0) + 1
+        grids = found.get(tab.casefold(), [])
+        try:
+            box = grid_range(0, cells)
+        except ValueError:
+            return None
+        if at > len(grids) or not isinstance(grids[at - 1], dict):
+            return None
+        data = grids[at - 1]  # Google leaves a zero start out
+        if (data.get("startRow", 0), data.get("startColumn", 0)) != (box.get("startRowIndex", 0),
+                                                                     box.get("startColumnIndex", 0)):
+            return None
+        out.append(trim_grid([[_snapshot_cell(cell) for cell in row.get("values", [])]
+                              for row in data.get("rowData", [])]))
+    if any(len(grids) != used.get(title, 0) for title, grids in found.items()):
+        return None
+    return out
+
+
+def _snapshot_cell(cell: Any) -> CellValue:
+    """One CellData as ``values.batchGet`` renders it with :data:`_READ_PARAMS`: a formula as its text, a number
+    formatted as a date or time as the text shown, an error as shown, anything else as its value."""
+    if not isinstance(cell, dict):
+        return None
+    entered = cell.get("userEnteredValue") or {}
+    if "formulaValue" in entered:
+        return str(entered["formulaValue"])
+    if "stringValue" in entered:
+        return str(entered["stringValue"])
+    if "boolValue" in entered:
+        return bool(entered["boolValue"])
+    shown = cell.get("formattedValue")
+    if "numberValue" in entered:
+        kind = cell.get("effectiveFormat", {}).get("numberFormat", {}).get("type")
+        return str(shown) if kind in _DATE_TYPES and shown is not None else _cell(entered["numberValue"])
+    if "errorValue" in entered:
+        return None if shown is None else str(shown)
+    return None
+
+
 def _colour(hex_colour: str) -> dict[str, float]:
     m = _COLOUR_RE.match(hex_colour.strip())
     if m is None:
@@ -331,14 +411,18 @@ class GoogleSheetBackend:
             )
         return [[[_cell(v) for v in row] for row in vr.get("values", [])] for vr in value_ranges]
 
-    def write(self, writes: Sequence[RangeWrite]) -> None:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
         """Every range in ONE values.batchUpdate, RAW. ``None`` leaves a cell unchanged and
-        ``""`` clears it (as the Sheets API does); text is cut at :data:`MAX_CELL_CHARS`."""
+        ``""`` clears it (as the Sheets API does); text is cut at :data:`MAX_CELL_CHARS`.
+
+        With notes or ``read_back`` ranges, the write is ONE spreadsheets.batchUpdate of ``updateCells``
+        requests instead (see :meth:`_write_cells`), which Google counts as one write request and no read:
+        its answer holds the ``read_back`` ranges as they stand after the write, returned as :meth:`read`
+        would return them. With nothing to write, the ``read_back`` ranges are read (one values.batchGet)."""
         if not writes:
-            return
-        if any(w.notes is not None for w in writes):
-            self._write_with_notes(writes)
-            return
+            return self.read(read_back)
+        if read_back or any(w.notes is not None for w in writes):
+            return self._write_cells(writes, read_back)
         body = {
             "valueInputOption": "RAW",
             "includeValuesInResponse": False,
@@ -348,6 +432,7 @@ class GoogleSheetBackend:
             ],
         }
         self._call("write", lambda: self._http.values_batch_update(self.key, body))
+        return []
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
         """Tabs, sizes, frozen rows, fixed values, fills, conditional fills, dropdowns, checkboxes, column
@@ -358,21 +443,37 @@ class GoogleSheetBackend:
         layout_requests(layout, {}, self.account, self.co_editors)  # a template error fails here, before any call
         self._call("layout update", lambda: self._apply_layout_once(layout))
 
-    def _write_with_notes(self, writes: Sequence[RangeWrite]) -> None:
-        """Values and notes as ``updateCells`` requests of one spreadsheets.batchUpdate. Tab ids kept from an
-        earlier process may be stale (a tab deleted and laid out again): Google then refuses the write, and it
-        is made once more with the ids asked afresh."""
+    def _write_cells(self, writes: Sequence[RangeWrite], read_back: Sequence[str]) -> list[Grid]:
+        """Values and notes as ``updateCells`` requests of one spreadsheets.batchUpdate, whose answer holds the
+        ``read_back`` ranges after the write (:func:`snapshot_body`, :func:`snapshot_grids`). Tab ids kept from
+        an earlier process may be stale (a tab deleted and laid out again): Google then refuses the write, and
+        it is made once more with the ids asked afresh."""
         fresh = self._ids is None and not self._load_ids()
+        asked = list(dict.fromkeys(read_back))
         try:
-            requests = self._cell_write_requests(writes, refresh=fresh)
-            self._call("write", lambda: self._http.batch_update(self.key, {"requests": requests}))
+            payload = self._batch_update_cells(writes, asked, refresh=fresh)
         except (SheetAccessError, SheetUnavailableError):
             raise
         except SheetError:
             if fresh:
                 raise
-            requests = self._cell_write_requests(writes, refresh=True)
-            self._call("write", lambda: self._http.batch_update(self.key, {"requests": requests}))
+            payload = self._batch_update_cells(writes, asked, refresh=True)
+        if not read_back:
+            return []
+        grids = snapshot_grids(payload, asked)
+        if grids is None:
+            # The answer does not hold one grid per range where it was asked: the write landed, so the
+            # ranges are read instead (one read request) rather than failing a write that was made.
+            return self.read(read_back)
+        by_range = dict(zip(asked, grids, strict=True))
+        return [by_range[r] for r in read_back]
+
+    def _batch_update_cells(self, writes: Sequence[RangeWrite], read_back: Sequence[str], *,
+                            refresh: bool) -> Any:
+        """One spreadsheets.batchUpdate writing ``writes``, answering with ``read_back`` if any: its answer."""
+        body, params = snapshot_body(self._cell_write_requests(writes, refresh=refresh), read_back)
+        url = SPREADSHEET_BATCH_UPDATE_URL % self.key
+        return self._call("write", lambda: self._http.request("post", url, params=params, json=body).json())
 
     def _cell_write_requests(self, writes: Sequence[RangeWrite], *, refresh: bool) -> list[dict[str, Any]]:
         if refresh or self._ids is None or any(split_a1(w.range)[0].casefold() not in self._ids for w in writes):
@@ -845,25 +946,37 @@ def _unique(items: Iterable[str]) -> list[str]:
 DRIVE_CHANGES_URL = "https://www.googleapis.com/drive/v3/changes"
 #: The most changes Drive gives in one page of ``changes.list``.
 DRIVE_PAGE_SIZE = 1000
+#: What ``changes.list`` answers of each change: the file, when, and who last modified the file and when.
+_CHANGES_FIELDS = ("nextPageToken,newStartPageToken,"
+                   "changes(fileId,time,file(modifiedTime,lastModifyingUser(emailAddress,me)))")
 
 
 @dataclass(frozen=True, slots=True)
 class DriveChanges:
     """What Drive's change log says since a page token: the files changed (id -> the time of the latest change,
-    RFC 3339), the token to ask from next time, and whether this one page held every change since the token."""
+    RFC 3339), the token to ask from next time, and whether this one page held every change since the token.
+
+    For each changed file, as Drive describes the file when listing it: ``modified_by``, the e-mail address of
+    the last account to modify it (``""`` when Drive does not show it: a change by no signed-in user, or an
+    address its owner keeps hidden), ``modified_at``, its last modification time (RFC 3339), and ``by_me``,
+    the files whose last modifier is the account asking (us)."""
 
     changed: dict[str, str]
     token: str
     complete: bool
+    modified_by: dict[str, str] = field(default_factory=dict)
+    modified_at: dict[str, str] = field(default_factory=dict)
+    by_me: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
 class DriveFiles:
-    """What Drive's file index says: the files modified after a moment (id -> modifiedTime, RFC 3339), and
-    whether one page held them all."""
+    """What Drive's file index says: the files modified after a moment (id -> modifiedTime, RFC 3339), whether
+    one page held them all, and ``by_me``, the files whose last modifier is the account asking (us)."""
 
     modified: dict[str, str]
     complete: bool
+    by_me: frozenset[str] = frozenset()
 
 
 class DriveChangeLog:
@@ -890,19 +1003,26 @@ class DriveChangeLog:
         """The files changed since ``token``: one ``changes.list`` of up to :data:`DRIVE_PAGE_SIZE` changes."""
         payload = self._get(DRIVE_CHANGES_URL, {
             "pageToken": token, "pageSize": DRIVE_PAGE_SIZE, "includeRemoved": "false", "spaces": "drive",
-            "fields": "nextPageToken,newStartPageToken,changes(fileId,time)"})
+            "fields": _CHANGES_FIELDS})
         changed: dict[str, str] = {}
+        latest: dict[str, dict[str, Any]] = {}  # the file as the latest change of each lists it
         for change in payload.get("changes", []):
             file_id, time = str(change.get("fileId", "")), str(change.get("time", ""))
             if file_id and time > changed.get(file_id, ""):  # RFC 3339 in UTC sorts as text
                 changed[file_id] = time
+                file = change.get("file")
+                latest[file_id] = file if isinstance(file, dict) else {}
+        users = {file_id: file.get("lastModifyingUser") or {} for file_id, file in latest.items()}
+        modified_by = {file_id: str(user.get("emailAddress", "")) for file_id, user in users.items()}
+        modified_at = {file_id: str(file["modifiedTime"]) for file_id, file in latest.items() if "modifiedTime" in file}
+        by_me = frozenset(file_id for file_id, user in users.items() if user.get("me") is True)
         following = payload.get("nextPageToken")
         if isinstance(following, str) and following:
-            return DriveChanges(changed, following, complete=False)
+            return DriveChanges(changed, following, False, modified_by, modified_at, by_me)
         new = payload.get("newStartPageToken")
         if not isinstance(new, str) or not new:
             raise SheetError("Drive's change log gave no page token to ask from next time.")
-        return DriveChanges(changed, new, complete=True)
+        return DriveChanges(changed, new, True, modified_by, modified_at, by_me)
 
     def modified_since(self, moment: datetime) -> DriveFiles:
         """The files Drive's file index dates after ``moment`` (one ``files.list`` of up to
@@ -913,11 +1033,12 @@ class DriveChangeLog:
         when = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
         payload = self._get(DRIVE_FILES_API_V3_URL, {
             "q": f"modifiedTime > '{when}' and trashed = false", "pageSize": DRIVE_PAGE_SIZE, "spaces": "drive",
-            "fields": "nextPageToken,files(id,modifiedTime)"})
-        files = {str(f.get("id", "")): str(f.get("modifiedTime", "")) for f in payload.get("files", [])
-                 if isinstance(f, dict) and f.get("id")}
+            "fields": "nextPageToken,files(id,modifiedTime,lastModifyingUser(me))"})
+        listed = [f for f in payload.get("files", []) if isinstance(f, dict) and f.get("id")]
+        files = {str(f["id"]): str(f.get("modifiedTime", "")) for f in listed}
+        mine = frozenset(str(f["id"]) for f in listed if (f.get("lastModifyingUser") or {}).get("me") is True)
         following = payload.get("nextPageToken")
-        return DriveFiles(files, complete=not (isinstance(following, str) and following))
+        return DriveFiles(files, not (isinstance(following, str) and following), mine)
 
     def _get(self, url: str, params: dict[str, Any]) -> dict[str, Any]:
         try:

@@ -145,6 +145,20 @@ def split_a1(full: str) -> tuple[str, str]:
     return tab, cells
 
 
+def trim_grid(rows: list[list[CellValue]]) -> Grid:
+    """Rows as Google's ``values.batchGet`` gives them: trailing empty cells of each row and trailing empty rows
+    left out, an empty cell before a filled one as ``""``. ``None`` and ``""`` are both empty."""
+    out: Grid = []
+    for row in rows:
+        end = len(row)
+        while end and row[end - 1] in (None, ""):
+            end -= 1
+        out.append(["" if v is None else v for v in row[:end]])
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
 def cells(first_col: int, first_row: int, last_col: int, last_row: int) -> str:
     """An A1 cell range from 0-based columns and 1-based rows: ``cells(0, 1, 2, 3)`` is ``A1:C3``."""
     return f"{column_label(first_col)}{first_row}:{column_label(last_col)}{last_row}"

@@ -39,7 +39,9 @@ Writing (``write``)
     file changed on disk while the new one was being prepared, the write starts again
     from the newest file. A write that changes nothing does not touch the file. A range's
     ``notes`` become the cells' comments (LibreOffice and Excel show one when the pointer
-    rests on its cell): ``""`` removes a comment, ``None`` leaves it.
+    rests on its cell): ``""`` removes a comment, ``None`` leaves it. A write given
+    ``read_back`` ranges answers with their values as saved, read from the written workbook
+    under the same lock: exactly what a ``read`` right after would give.
 
 Safety
     A sidecar lock file (``.<name>.sheets-gm.lock`` next to the workbook, ``flock``) keeps
@@ -133,6 +135,7 @@ from sheets_gm.sheets.layout import (
     WorkbookLayout,
     quote_tab,
     split_a1,
+    trim_grid,
 )
 from sheets_gm.sheets.marks import FileMark, bytes_mark
 
@@ -295,18 +298,6 @@ def _cell_out(cell: Any) -> CellValue:
     return str(value)
 
 
-def _trim(rows: list[list[CellValue]]) -> Grid:
-    out: Grid = []
-    for row in rows:
-        end = len(row)
-        while end and row[end - 1] is None:
-            end -= 1
-        out.append(["" if v is None else v for v in row[:end]])
-    while out and not out[-1]:
-        out.pop()
-    return out
-
-
 def _store(cell: Any, value: CellValue) -> bool:
     """Store ``value`` RAW in ``cell``; True if the cell changed."""
     if value is None:
@@ -466,7 +457,10 @@ class LocalWorkbookBackend:
 
     def read(self, ranges: Sequence[str]) -> list[Grid]:
         """The values of each A1 range, in order, from one load of the file (see the module notes)."""
-        wb = self._workbook_for_read()
+        return self._grids(self._workbook_for_read(), ranges)
+
+    def _grids(self, wb: Any, ranges: Sequence[str]) -> list[Grid]:
+        """The values of each A1 range of the loaded workbook ``wb``, trimmed like Google's."""
         out: list[Grid] = []
         for full in ranges:
             ws, box = self._resolve(wb, full)
@@ -478,19 +472,23 @@ class LocalWorkbookBackend:
                 [_cell_out(cell) for cell in row]
                 for row in ws.iter_rows(min_row=min_row, max_row=max_row, min_col=min_col, max_col=max_col)
             ]
-            out.append(_trim(rows))
+            out.append(trim_grid(rows))
         return out
 
     def tab_names(self) -> list[str]:
         """The workbook's tabs, in order (the helper tab of long dropdown lists included)."""
         return list(self._workbook_for_read().sheetnames)
 
-    def write(self, writes: Sequence[RangeWrite]) -> None:
-        """Write every range RAW and save once, atomically (see the module notes)."""
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+        """Write every range RAW and save once, atomically (see the module notes); then the values of each
+        ``read_back`` range as a ``read`` right after would give them, taken from the workbook as saved, under
+        the same lock (no other sync can write in between, and the file is not loaded again)."""
         if not writes:
-            return
+            return self.read(read_back) if read_back else []
 
         def change(wb: Any) -> bool:
+            for full in read_back:  # a bad range fails before anything is written, as on Google
+                self._resolve(wb, full)
             changed = False
             for w in writes:
                 changed = self._write_range(wb, w.range, w.values) or changed
@@ -498,7 +496,8 @@ class LocalWorkbookBackend:
                     changed = self._write_notes(wb, w.range, w.notes) or changed
             return changed
 
-        self._modify(change)
+        with self.hold_lock():
+            return self._grids(self._modify(change), read_back)
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
         """Create or reshape the workbook's tabs from ``layout`` and save once, atomically."""
@@ -614,8 +613,9 @@ class LocalWorkbookBackend:
                     f"edits. If it is not open anywhere, delete {lock}"
                 )
 
-    def _modify(self, change: Callable[[Any], bool]) -> None:
-        """Read-modify-write the newest file under the lock, saved once and atomically.
+    def _modify(self, change: Callable[[Any], bool]) -> Any:
+        """Read-modify-write the newest file under the lock, saved once and atomically; the workbook as it now
+        stands on disk.
 
         The workbook read last is reused when the file has not changed since (same device, inode,
         size and modification time): a resolving sync loads the file once, not once for the read
@@ -633,7 +633,7 @@ class LocalWorkbookBackend:
                 self._cache = None  # ``change`` edits it: only a saved workbook goes back in the cache
                 if not change(wb):
                     self._cache = (stamp, wb)  # nothing changed: still the file as it is
-                    return
+                    return wb
                 self._refuse_if_open_elsewhere()
                 try:
                     saved = self._save(wb, stamp)
@@ -643,7 +643,7 @@ class LocalWorkbookBackend:
                     self.own_save = saved
                 with contextlib.suppress(SheetAccessError):
                     self._cache = (self._stamp(), wb)  # the workbook is now exactly the saved file
-                return
+                return wb
             raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
 
     def _save(self, wb: Any, expected: _Stamp | None, *, must_not_exist: bool = False) -> FileMark:

@@ -5,9 +5,11 @@ poll first asks Drive one question and reads with Sheets only what it must:
 
 - **Each minute**, Drive's change log (one ``changes.list`` from the page token the last poll saved).
   A spreadsheet is read when the log lists a change to it dated after its last read (less
-  :data:`CLOCK_MARGIN`), or when the last poll wrote it (our write is read back once, so that it is
-  not taken for a player's change again). The other spreadsheets are answered from their last read
-  (``kept_reads``): a player's save costs the read of her own spreadsheet, not of the whole match.
+  :data:`CLOCK_MARGIN`), but for our own write: each write answers with the spreadsheet as it then
+  stands, kept as its last read, and the log's entry for it (our account named as the file's last
+  modifier, dated no later than that answer) is passed over. The other spreadsheets are answered
+  from their last read (``kept_reads``): a player's save costs the read of her own spreadsheet, not
+  of the whole match, and our answer to it no read at all.
 - **Every** :data:`SAFETY_NET`, instead of the change log, Drive's file index (one ``files.list`` of
   the files modified since the oldest of those reads): a second, independent look at the same
   question, against an entry the change log is late with or lost.
@@ -90,14 +92,22 @@ def _moment(text: str) -> datetime | None:
         return None
 
 
-def _after_read(state: PollState, listed: dict[str, str], keys: set[str]) -> set[str]:
-    """The spreadsheets of ``keys`` that Drive dates (``listed``: key -> RFC 3339) after their last read."""
+def _after_read(state: PollState, listed: dict[str, str], by_me: frozenset[str], keys: set[str]) -> set[str]:
+    """The spreadsheets of ``keys`` that Drive dates (``listed``: key -> RFC 3339) after their last read, but for
+    our own write that answered with a snapshot: Drive names us (``by_me``) as the last to modify the file and
+    dates it no later than that answer (less the clocks' margin). Were a player to save after it, Drive would
+    name her as the last to modify the file."""
     out = set()
     for key, when in listed.items():
-        read = _moment(state.read_at.get(key, "")) if key in keys else None
-        moment = _moment(when)
-        if key in keys and (read is None or moment is None or moment > read - CLOCK_MARGIN):
-            out.add(key)
+        if key not in keys:
+            continue
+        read, moment = _moment(state.read_at.get(key, "")), _moment(when)
+        snapshot = _moment(state.snapshot_at.get(key, ""))
+        if read is not None and moment is not None and moment <= read - CLOCK_MARGIN:
+            continue  # that read saw it
+        if key in by_me and snapshot is not None and moment is not None and moment <= snapshot + CLOCK_MARGIN:
+            continue  # our own write: its answer is the kept read
+        out.add(key)
     return out
 
 
@@ -128,7 +138,8 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
             return DriveGate(True, "Drive did not answer", token, state, checked_at=checked_at)
         if not files.complete:
             return DriveGate(True, "more files than one page of Drive's list", token, state, checked_at=checked_at)
-        changed, checked_at, source = _after_read(state, files.modified, keys), iso(now), "Drive's file index"
+        changed, checked_at = _after_read(state, files.modified, files.by_me, keys), iso(now)
+        source = "Drive's file index"
     else:
         try:
             changes = log.since(token)
@@ -136,7 +147,8 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
             return DriveGate(True, "Drive did not answer", token, state, checked_at=checked_at)
         if not changes.complete:
             return DriveGate(True, "more changes than one page of Drive's log", token, state, checked_at=checked_at)
-        changed, token, source = _after_read(state, changes.changed, keys), changes.token, "Drive's change log"
+        changed, token = _after_read(state, changes.changed, changes.by_me, keys), changes.token
+        source = "Drive's change log"
     written = set(state.written) & keys
     fresh = changed | written
     reason = (f"{len(changed)} of {len(keys)} spreadsheets changed ({source})" if changed else
@@ -156,10 +168,11 @@ def after_idle(config_path: Path, gate: DriveGate) -> None:
 
 
 def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheets, gate: DriveGate,
-                  config_path: Path) -> tuple[WindowReport, KeptSheets]:
+                  config_path: Path, clock: Callable[[], datetime]) -> tuple[WindowReport, KeptSheets]:
     """Run the poll ``run`` on the spreadsheets the gate names read live and the others from their kept reads:
-    rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``kept_reads``)."""
-    kept = KeptSheets(sheets, {} if gate.fresh is None else load_kept(kept_path(config_path)), gate.fresh)
+    rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``kept_reads``).
+    ``clock`` dates the answers of our writes."""
+    kept = KeptSheets(sheets, {} if gate.fresh is None else load_kept(kept_path(config_path)), gate.fresh, clock)
     if gate.fresh is not None:
         kept.rehearse(True)
         report = run(kept.sheets)
@@ -174,8 +187,8 @@ def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheet
 
 def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: DriveGate, report: WindowReport,
                       read_at: datetime, summary: str, warning: str, kept: KeptSheets) -> None:
-    """A poll that read succeeded: keep what it read, when each spreadsheet was read, Drive's token from before
-    the read, and which spreadsheets it wrote."""
+    """A poll that read succeeded: keep what it read (for what it wrote, what the write answered with), when each
+    spreadsheet was read, Drive's token from before the read, and which writes need no reading back."""
     if config_mark is None or not gate.token:
         return
     live = kept.read_live()
@@ -187,5 +200,7 @@ def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: Dri
         save_kept(kept_path(config_path), {**load_kept(kept_path(config_path)), **live} if gate.fresh else live)
     save_state(state_path(config_path), PollState(
         config=config_mark, deadline=report.deadline, finished=report.finished, summary=summary, warning=warning,
-        full_read_at=full, drive_token=gate.token, read_at=reads, written=kept.wrote(),
+        full_read_at=full, drive_token=gate.token, read_at=reads, written=kept.to_read_back(),
+        snapshot_at={**(old.snapshot_at if old is not None and gate.fresh is not None else {}),
+                     **{key: iso(moment) for key, moment in kept.snapshots().items()}},
         checked_at=iso(read_at) if everything else gate.checked_at))

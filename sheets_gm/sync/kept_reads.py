@@ -7,7 +7,10 @@ asks the very ranges that were read (else it is read live: a table grew, a new v
 *rehearses* the poll: it reads but writes nothing, noting which spreadsheets the poll would write. The poll is
 then made for real only if every spreadsheet it writes was read live in it; otherwise every spreadsheet is read
 live first. So a poll never writes a spreadsheet from a kept read, and a resolution (which writes the engine)
-reads every spreadsheet once, as a full poll does.
+reads every spreadsheet once, as a full poll does. Each real write answers with what the poll read there as it
+stands after the write (the backend's ``read_back``, in the same request): that snapshot is the spreadsheet's
+kept read from then on, so nothing is read back, unless it shows a cell we did not write changed since our read
+(someone typed meanwhile): then the next poll reads that spreadsheet.
 
 The kept reads are one JSON file per match beside the poll state, in the GM's ``.sheets-gm`` folder: they hold
 what the players typed and the engine's record, so that folder stays the GM's alone (as the engine does).
@@ -19,13 +22,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
-from sheets_gm.sheets.google import GoogleSheetBackend
-from sheets_gm.sheets.layout import Grid, WorkbookLayout
+from sheets_gm.sheets.google import GoogleSheetBackend, grid_range
+from sheets_gm.sheets.layout import Grid, WorkbookLayout, split_a1
 from sheets_gm.sync.sheets import MatchSheets
 
 #: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
@@ -71,8 +75,13 @@ class KeptSheet:
     """One spreadsheet as a gated poll sees it: read live, or answered from its kept read; written for real, or
     (while rehearsing) only noted. Everything else goes to the spreadsheet itself."""
 
-    def __init__(self, inner: GoogleSheetBackend, kept: KeptRead | None, live: bool) -> None:
+    def __init__(self, inner: GoogleSheetBackend, kept: KeptRead | None, live: bool,
+                 clock: Callable[[], datetime]) -> None:
         self.inner = inner
+        self.clock = clock
+        self.snapshot: KeptRead | None = None  # what this poll's write answered with (see ``write``)
+        self.snapshot_at: datetime | None = None  # when that write was answered
+        self.typed_meanwhile = False  # the answer shows a cell we did not write changed since our read
         self.key = inner.key
         self.kept = kept
         self.live = live
@@ -80,6 +89,7 @@ class KeptSheet:
         self.read_live: KeptRead | None = None  # what this poll read from the spreadsheet itself
         self.served_kept = False  # a read was answered from the kept read
         self.written = False  # the poll wrote (or, rehearsing, would write) here
+        self.laid_out = False  # the poll laid a tab out here (what it read is no longer what the tab holds)
 
     @property
     def name(self) -> str:
@@ -98,21 +108,33 @@ class KeptSheet:
         self.read_live = KeptRead(wanted, tuple(grids))
         return grids
 
-    def write(self, writes: Sequence[RangeWrite]) -> None:
-        """Write for real, or note the write while rehearsing. Never from a kept read: the gate reads live first."""
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+        """Write for real, or note the write while rehearsing. Never from a kept read: the gate reads live first.
+
+        A real write also asks for what this poll read here, as it stands after the write (the backend's
+        ``read_back``, in the same request): that snapshot is the spreadsheet's kept read from now on, so the
+        next poll need not read our write back."""
         self.written = True
         if self.rehearsing:
-            return
+            return [] if not read_back else self.read(read_back)
         if self.served_kept:
             raise SheetError(f"{self.name}: a poll was about to write from what an earlier poll read; nothing was "
                              "written there, and the next poll reads every spreadsheet")
-        self.inner.write(writes)
+        before = self.snapshot or self.read_live
+        ours = before.ranges if before is not None else ()
+        grids = self.inner.write(writes, read_back=(*ours, *read_back))
+        if before is not None:
+            self.snapshot = KeptRead(ours, tuple(grids[:len(ours)]))
+            self.snapshot_at = self.clock()
+            self.typed_meanwhile = self.typed_meanwhile or typed_meanwhile(before, self.snapshot, writes)
+        return grids[len(ours):]
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
-        """Lay out for real, or note it while rehearsing (a layout is a write)."""
+        """Lay out for real, or note it while rehearsing (a layout is a write: it answers with no snapshot)."""
         self.written = True
         if not self.rehearsing:
             self.inner.apply_layout(layout)
+            self.laid_out = True
 
     def tab_names(self) -> list[str]:
         """The spreadsheet's tabs (never part of a poll)."""
@@ -127,13 +149,14 @@ class KeptSheets:
     """A match's spreadsheets for one gated poll: each Google spreadsheet wrapped once in a :class:`KeptSheet`,
     live when its key is in ``live`` (None: every one), the others answered from ``kept``."""
 
-    def __init__(self, sheets: MatchSheets, kept: dict[str, KeptRead], live: Iterable[str] | None) -> None:
+    def __init__(self, sheets: MatchSheets, kept: dict[str, KeptRead], live: Iterable[str] | None,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         wanted = None if live is None else set(live)
         self.wrapped: dict[int, KeptSheet] = {}
         for backend in sheets.write_order():
             if isinstance(backend, GoogleSheetBackend):
                 is_live = wanted is None or backend.key in wanted
-                self.wrapped[id(backend)] = KeptSheet(backend, kept.get(backend.key), is_live)
+                self.wrapped[id(backend)] = KeptSheet(backend, kept.get(backend.key), is_live, clock)
 
         def wrap(backend: SheetBackend) -> SheetBackend:
             return self.wrapped.get(id(backend), backend)
@@ -147,6 +170,7 @@ class KeptSheets:
         for sheet in self.wrapped.values():
             sheet.rehearsing = on
             sheet.written = False
+            sheet.laid_out = False
 
     def wrote_from_kept(self) -> bool:
         """Whether the (rehearsed) poll writes a spreadsheet it did not read live."""
@@ -163,9 +187,57 @@ class KeptSheets:
             sheet.served_kept = False
 
     def read_live(self) -> dict[str, KeptRead]:
-        """What this poll read live, by key."""
-        return {s.key: s.read_live for s in self.wrapped.values() if s.read_live is not None}
+        """What this poll read live, by key: for a spreadsheet it wrote, the snapshot its write answered with."""
+        return {s.key: s.snapshot if s.snapshot is not None and s.written and not s.laid_out else s.read_live
+                for s in self.wrapped.values() if s.read_live is not None}
 
     def all_read_live(self) -> bool:
         """Whether this poll read every spreadsheet live."""
         return all(s.read_live is not None for s in self.wrapped.values())
+
+    def snapshots(self) -> dict[str, datetime]:
+        """The spreadsheets this poll wrote whose write answered with a snapshot, and when: nothing there needs
+        reading back."""
+        return {s.key: s.snapshot_at for s in self.wrapped.values()
+                if s.written and not s.laid_out and s.snapshot is not None and s.snapshot_at is not None}
+
+    def to_read_back(self) -> list[str]:
+        """The spreadsheets the next poll reads whatever Drive says: written with no snapshot to show for it (a
+        layout), or whose snapshot shows someone typed between this poll's read and its write (Drive then names
+        us as the last to modify the file, for our write came last)."""
+        snapped = self.snapshots()
+        typed = {s.key for s in self.wrapped.values() if s.typed_meanwhile}
+        return [key for key in self.wrote() if key not in snapped or key in typed]
+
+
+def typed_meanwhile(before: KeptRead, after: KeptRead, writes: Sequence[RangeWrite]) -> bool:
+    """Whether ``after`` (what a write answered with) differs from ``before`` (what the poll read) in a cell the
+    ``writes`` did not set: someone typed between the read and the write.
+
+    >>> read = KeptRead(("T!A1:C2",), ([["Ann", "", "old"]],))
+    >>> typed_meanwhile(read, KeptRead(read.ranges, ([["Ann", "", "new"]],)), [RangeWrite("T!C1", [["new"]])])
+    False
+    >>> typed_meanwhile(read, KeptRead(read.ranges, ([["Ann", "", "new"], ["Bo"]],)), [RangeWrite("T!C1", [["new"]])])
+    True
+    """
+    written: set[tuple[str, int, int]] = set()
+    for w in writes:
+        tab, row0, col0 = _origin(w.range)
+        written |= {(tab, row0 + i, col0 + j) for i, row in enumerate(w.values) for j, v in enumerate(row)
+                    if v is not None}
+    for a1_range, old, new in zip(before.ranges, before.grids, after.grids, strict=True):
+        tab, row0, col0 = _origin(a1_range)
+        for i in range(max(len(old), len(new))):
+            was, now = (old[i] if i < len(old) else []), (new[i] if i < len(new) else [])
+            for j in range(max(len(was), len(now))):
+                a, b = (was[j] if j < len(was) else ""), (now[j] if j < len(now) else "")
+                if (tab, row0 + i, col0 + j) not in written and (a or "") != (b or ""):
+                    return True
+    return False
+
+
+def _origin(a1_range: str) -> tuple[str, int, int]:
+    """The folded tab name and the 0-based first row and column of an A1 range."""
+    tab, cells = split_a1(a1_range)
+    box = grid_range(0, cells)
+    return tab.casefold(), box.get("startRowIndex", 0), box.get("startColumnIndex", 0)

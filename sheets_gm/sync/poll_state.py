@@ -41,7 +41,8 @@ class PollState:
     full_read_at: str = ""  # Google: when the last read of every spreadsheet started (ISO, UTC, this machine's clock)
     drive_token: str = ""  # Google: the page token of Drive's change log after the last question
     read_at: dict[str, str] = field(default_factory=dict)  # Google: when each spreadsheet was last read, by key
-    written: list[str] = field(default_factory=list)  # Google: the spreadsheets the last poll wrote (read back next)
+    written: list[str] = field(default_factory=list)  # Google: spreadsheets the last poll wrote unseen (read back)
+    snapshot_at: dict[str, str] = field(default_factory=dict)  # Google: when the last poll's write answered, by key
     checked_at: str = ""  # Google: when Drive's file index was last asked (the safety net)
 
     def to_json(self) -> str:

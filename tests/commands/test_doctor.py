@@ -325,8 +325,8 @@ def test_a_healthy_google_match_passes_and_reports_its_quota_headroom(fake: Goog
     quota = line(out, "✔", "quota")
     assert ("an idle poll asks Drive once (every 30 minutes its file index, the safety net) and reads no "
             "spreadsheet") in quota
-    assert "0.011 reads a minute idle, 0.21 while played" in quota
-    assert "one service account holds 5400 idle matches like this one or 284 being played" in quota
+    assert "0.011 reads a minute idle, 0.11 while played" in quota
+    assert "one service account holds 5400 idle matches like this one or 540 being played" in quota
     assert "developers.google.com/workspace/sheets/api/limits" in quota
     assert "Google does not report the quota left" in quota
     assert fake.calls(WRITE) == fake.calls(BATCH_UPDATE) == 0
@@ -391,9 +391,9 @@ def test_a_short_watch_interval_is_gated_by_drive_as_cron_is(fake: GoogleApiFake
 
 
 @pytest.mark.parametrize(("matches", "mark", "says"), [
-    (3, "✔", "3 matches like this one: 0.63 reads and 3 Drive requests a minute while played"),
-    (250, "⚠", "250 matches like this one: 52.8 reads"),
-    (300, "⚠", "over the 60 a minute Google allows"),
+    (3, "✔", "3 matches like this one: 0.33 reads and 3 Drive requests a minute while played"),
+    (500, "⚠", "500 matches like this one: 55.6 reads"),
+    (600, "⚠", "over the 60 a minute Google allows"),
 ])
 def test_matches_sharing_the_account_count_towards_the_quota(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor,
                                                             matches: int, mark: str, says: str) -> None:
@@ -403,7 +403,7 @@ def test_matches_sharing_the_account_count_towards_the_quota(fake: GoogleApiFake
     found = line(out, mark, "quota")
     assert says in found
     if mark == "⚠":
-        assert "fix: run some matches under another service account (each holds 284 matches" in found
+        assert "fix: run some matches under another service account (each holds 540 matches" in found
 
 
 def test_spreadsheets_without_a_match_say_run_init(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor) -> None:

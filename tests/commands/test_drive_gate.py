@@ -9,16 +9,19 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sync.deadline import stamp_deadline
 from sheets_gm.sync.kept_reads import kept_path
 from sheets_gm.sync.poll_state import load_state, state_path
 from tests.commands.test_commands_google import ACCOUNT, KEYS, ROSTER, run
 from tests.fakes.google_api import (
+    BATCH_UPDATE,
     CHANGES,
     FILES,
     READ,
@@ -99,6 +102,22 @@ def poll(fake: GoogleApiFake, clock: Clock, capsys: pytest.CaptureFixture[str], 
     return fake.calls(READ), fake.calls(CHANGES) + fake.calls(START_TOKEN), out
 
 
+def ann_row(fake: GoogleApiFake) -> list[Any]:
+    """Ann's row of red's orders, as the fake holds it."""
+    return next(r for r in fake.values(KEYS["red"], "Orders red") if r and r[0] == "Ann")
+
+
+def ann_destination(fake: GoogleApiFake) -> str:
+    """The cell of Ann's destination (column D of her row)."""
+    row = next(i for i, r in enumerate(fake.values(KEYS["red"], "Orders red"), 1) if r and r[0] == "Ann")
+    return f"'Orders red'!D{row}"
+
+
+def writes(fake: GoogleApiFake) -> int:
+    """Sheets write requests: values.batchUpdate, and spreadsheets.batchUpdate (a write answered with a snapshot)."""
+    return fake.calls(WRITE) + fake.calls(BATCH_UPDATE)
+
+
 def asked(fake: GoogleApiFake, *endpoints: str) -> list[str]:
     """The spreadsheets the requests to ``endpoints`` went to, in order."""
     return [m.group(1) for c in fake.log if c.endpoint in endpoints
@@ -113,17 +132,16 @@ def test_an_idle_poll_makes_no_sheets_request_and_one_drive_request(
         assert out == "Turn 1: waiting for red, blue.\n"
 
 
-def test_the_players_edits_read_their_spreadsheets_only_and_our_answers_are_read_back_once_then_idle(
+def test_the_players_edits_read_their_spreadsheets_only_and_our_answers_need_no_reading_back(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
     type_orders(open_match_sheets(load_config(started)), ready=False)  # players type in red's and blue's
     reads, drive, out = poll(fake, clock, capsys, started)
     assert (reads, drive) == (2, 1) and "feedback cells updated" in out
     assert set(asked(fake, READ)) == {KEYS["red"], KEYS["blue"]}
-    assert fake.calls(WRITE) == 2  # the answers, in the two spreadsheets just read
-    reads, _, _ = poll(fake, clock, capsys, started)
-    assert reads == 2  # the two spreadsheets we wrote, once
-    reads, drive, _ = poll(fake, clock, capsys, started)
-    assert (reads, drive) == (0, 1)  # our own write is not taken for a player's
+    assert writes(fake) == 2 and fake.calls(WRITE) == 0  # the answers, each with the spreadsheet as it stands after
+    for _ in range(3):
+        reads, drive, _ = poll(fake, clock, capsys, started)
+        assert (reads, drive, writes(fake)) == (0, 1, 0)  # Drive names us for our own write: its answer is kept
 
 
 def test_one_players_save_reads_and_answers_her_spreadsheet_alone(
@@ -132,8 +150,44 @@ def test_one_players_save_reads_and_answers_her_spreadsheet_alone(
     type_orders(sheets, ready=False, seats=("red",))
     reads, _, out = poll(fake, clock, capsys, started)
     assert reads == 1 and "feedback cells updated" in out
-    assert asked(fake, READ, WRITE) == [KEYS["red"], KEYS["red"]]
-    assert poll(fake, clock, capsys, started)[0] == 1  # red's, read back
+    assert asked(fake, READ, BATCH_UPDATE) == [KEYS["red"], KEYS["red"]]
+    assert poll(fake, clock, capsys, started)[0] == 0
+
+
+def test_a_save_after_our_answer_is_read(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    type_orders(open_match_sheets(load_config(started)), ready=False, seats=("red",))
+    poll(fake, clock, capsys, started)
+    fake.set_values(KEYS["red"], ann_destination(fake), [["ZZ99"]])  # within the same minute as our answer
+    reads, _, out = poll(fake, clock, capsys, started)
+    assert reads == 1 and "ZZ99 is off the board" in out  # Drive names her as the last to modify it
+
+
+def test_typing_between_our_read_and_our_write_is_answered_at_the_next_poll(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    type_orders(open_match_sheets(load_config(started)), ready=False, seats=("red",))
+    real_write = GoogleSheetBackend.write
+
+    def typed_first(self: GoogleSheetBackend, *args: Any, **kwargs: Any) -> Any:
+        if self.key == KEYS["red"]:
+            fake.set_values(KEYS["red"], ann_destination(fake), [["ZZ99"]])  # she saves as we resolve
+        return real_write(self, *args, **kwargs)
+
+    monkeypatch.setattr(GoogleSheetBackend, "write", typed_first)
+    assert poll(fake, clock, capsys, started)[0] == 1
+    monkeypatch.setattr(GoogleSheetBackend, "write", real_write)
+    reads, _, out = poll(fake, clock, capsys, started)  # Drive names us last, but our answer showed her save
+    assert reads == 1 and "ZZ99 is off the board" in out
+    assert "ZZ99" in str(ann_row(fake)) and "✘" in str(ann_row(fake))  # her row is answered
+    assert poll(fake, clock, capsys, started)[0] == 0
+
+
+def test_a_gm_command_makes_the_next_poll_read_everything(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "adjust", "-c", started, "--coins", "red=5", "--reason", "judge's call")
+    assert code == 0, err
+    assert poll(fake, clock, capsys, started)[0] == 4  # the GM wrote as our account: nothing kept is trusted
     assert poll(fake, clock, capsys, started)[0] == 0
 
 
@@ -143,9 +197,8 @@ def test_a_resolution_reads_and_writes_every_spreadsheet_once(
     out = poll(fake, clock, capsys, started)[2]
     assert "Turn 1 resolved" in out, out
     assert sorted(asked(fake, READ)) == sorted(KEYS.values())  # the two that changed, then the two kept: once each
-    assert fake.calls(WRITE) == 4
-    assert poll(fake, clock, capsys, started)[0] == 4  # all four written: read back
-    assert poll(fake, clock, capsys, started)[0] == 0
+    assert writes(fake) == 4
+    assert poll(fake, clock, capsys, started)[0] == 0  # every write answered with its spreadsheet: nothing to read
 
 
 def test_an_edit_drive_lists_late_is_still_read(
@@ -181,11 +234,11 @@ def test_every_30_minutes_drive_s_file_index_is_asked_instead_of_the_change_log(
 def test_an_edit_the_change_log_never_lists_is_read_at_the_safety_net(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fake, "_changes", lambda query: {"changes": [], "newStartPageToken": query["pageToken"][0]})
+    monkeypatch.setattr(fake, "_changes",
+                        lambda query, caller: {"changes": [], "newStartPageToken": query["pageToken"][0]})
     type_orders(open_match_sheets(load_config(started)), ready=False, seats=("blue",))
     reads = [poll(fake, clock, capsys, started)[0] for _ in range(31)]
-    first = reads.index(1)
-    assert reads[first:first + 2] == [1, 1] and reads.count(0) == 29  # blue's at the index check, then read back
+    assert reads.count(1) == 1 and reads.count(0) == 30  # blue's, when Drive's file index was asked
     assert "✔" in str(fake.values(KEYS["blue"], "Orders blue"))  # her rows are answered
 
 

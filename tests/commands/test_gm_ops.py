@@ -25,6 +25,7 @@ from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GvgState
 from sheets_gm.rulesets.registry import create_ruleset
 from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.layout import Grid
 from sheets_gm.sync.between import adjust_match, undo_window
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.export import match_replay
@@ -397,7 +398,7 @@ class Crash:
         self.original = backend.write
 
     def __enter__(self) -> None:
-        def fail(writes: Any) -> None:
+        def fail(writes: Any, *, read_back: Any = ()) -> list[Grid]:
             raise InjectedFault(f"crash writing {self.backend.name}")
         self.backend.write = fail  # type: ignore[method-assign]
 

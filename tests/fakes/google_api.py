@@ -11,7 +11,16 @@ State: per spreadsheet, its tabs (sheet properties as the API spells them), cell
 (``userEnteredValue``, ``userEnteredFormat``, ``dataValidation``), protected ranges, conditional
 format rules (in order; served by spreadsheets.get when its ``fields`` ask for them), column
 widths and Drive permissions. Reads trim trailing empty rows and cells like Google; RAW
-writes store strings as strings (``'=1+1'`` stays text).
+writes store strings as strings (``'=1+1'`` stays text). spreadsheets.batchUpdate answers with
+the updated spreadsheet when asked (``includeSpreadsheetInResponse``: the tabs ``responseRanges``
+name, one GridData per range, grid data when ``responseIncludeGridData`` or a field mask asks),
+and a ``fields`` mask cuts an answer as Google does.
+
+Edits and Drive: every edit has an author, a player typing through :meth:`GoogleApiFake.set_values`
+(``player_email`` unless told otherwise) or the account an API call is signed in as (a service
+account by its key's e-mail, a user token as ``user_email``); Drive lists each edit in its change
+log ``drive_lag`` after it, with the file's ``modifiedTime`` and ``lastModifyingUser`` as of the
+latest edit listed.
 
 Accounting: calls, request bytes (URL + body) and response bytes per endpoint, and a log of
 every call, for tests and benchmarks. Faults: :meth:`GoogleApiFake.inject` makes the Nth
@@ -28,6 +37,7 @@ Usage::
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import copy
 import enum
@@ -348,6 +358,15 @@ class FakeSheet:
         self.cells = {k: v for k, v in self.cells.items() if k[0] < rows and k[1] < cols}
 
 
+@dataclass(frozen=True)
+class DriveEdit:
+    """One edit of a file as Drive's change log lists it: which file, when, by which account."""
+
+    key: str
+    moment: datetime
+    by: str
+
+
 @dataclass
 class FakeSpreadsheet:
     """One spreadsheet: properties, tabs in order, Drive permissions, whether we may open it."""
@@ -357,7 +376,7 @@ class FakeSpreadsheet:
     sheets: list[FakeSheet]
     permissions: list[dict[str, Any]] = field(default_factory=list)
     shared: bool = True
-    modified_time: datetime | None = None  # Drive's modifiedTime: the last edit through any route
+    modified_time: datetime | None = None  # the time of the last edit through any route
 
     def sheet(self, title: str) -> FakeSheet:
         """The tab called ``title`` (KeyError if none)."""
@@ -539,6 +558,36 @@ def _trim(rows: list[list[CellValue]]) -> list[list[Any]]:
     return out
 
 
+def _cell_data(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """A cell's CellData as Google answers it: what was entered, its format and note, and what it shows: the
+    effective value and formatted value (not for a formula: the fake does not evaluate), the effective format."""
+    out = copy.deepcopy(dict(stored))
+    entered = out.get("userEnteredValue")
+    if entered and "numberValue" in entered:
+        entered["numberValue"] = _render(entered, "FORMULA")  # JSON as Google writes it: 5, not 5.0
+    if entered and "formulaValue" not in entered:
+        out["effectiveValue"] = copy.deepcopy(entered)
+        out["formattedValue"] = _render(entered, "FORMATTED_VALUE")
+    if "userEnteredFormat" in out:
+        out["effectiveFormat"] = copy.deepcopy(out["userEnteredFormat"])
+    return out
+
+
+def _grid_data(rect: Rect) -> dict[str, Any]:
+    """The GridData of one range as Google answers it: rows from the range's first one down to the last that has a
+    cell with anything (a value, a format, a note), each row's cells up to its last such cell, ``{}`` for an empty
+    cell or row; ``startRow``/``startColumn`` left out when 0, as proto3 JSON leaves a default out."""
+    r0, c0, r1, c1 = rect.bounded()
+    filled = {(r, c) for r, c in rect.sheet.cells if r0 <= r < r1 and c0 <= c < c1}
+    rows: list[dict[str, Any]] = []
+    for r in range(r0, max((r for r, _ in filled), default=r0 - 1) + 1):
+        end = max((c + 1 for rr, c in filled if rr == r), default=c0)
+        cells = [_cell_data(rect.sheet.cells[(r, c)]) if (r, c) in filled else {} for c in range(c0, end)]
+        rows.append({"values": cells} if cells else {})
+    data: dict[str, Any] = {"startRow": r0, "startColumn": c0, "rowData": rows}
+    return {k: v for k, v in data.items() if v}
+
+
 def _apply_mask(target: dict[str, Any], source: Mapping[str, Any], paths: Sequence[str]) -> None:
     """Field-mask update: each path is copied from ``source``, or cleared if ``source`` lacks it."""
     if list(paths) == ["*"]:
@@ -663,8 +712,14 @@ class GoogleApiFake:
         # listing trails its edits. ``now`` None: the real clock.
         self.now: datetime | None = None
         self.drive_lag = timedelta(0)
-        self._drive_pending: list[tuple[datetime, str, datetime]] = []  # (listed from, file id, edit time)
-        self._drive_log: list[tuple[str, datetime]] = []  # (file id, edit time), in the order Drive listed them
+        # Who edits: a player typing (``set_values``) is ``player_email`` unless told otherwise; an API call is the
+        # account its access token was issued to (a service account by its key's e-mail, a user token as
+        # ``user_email``). Drive lists each edit with its author.
+        self.player_email = "player@example.com"
+        self.user_email = "gm@example.com"
+        self._accounts: dict[str, str] = {}  # access token -> the service account it was issued to
+        self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
+        self._drive_log: list[DriveEdit] = []  # in the order Drive listed them
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -719,11 +774,13 @@ class GoogleApiFake:
         """Share or unshare a spreadsheet with the caller (unshared: 403 on Sheets, 404 on Drive)."""
         self.spreadsheets[key].shared = shared
 
-    def set_values(self, key: str, a1: str, rows: Sequence[Sequence[CellValue]], *, user_entered: bool = True) -> None:
-        """Type values into cells as a player would (USER_ENTERED by default: '=' makes a formula)."""
+    def set_values(self, key: str, a1: str, rows: Sequence[Sequence[CellValue]], *, user_entered: bool = True,
+                   by: str | None = None) -> None:
+        """Type values into cells as a player would (USER_ENTERED by default: '=' makes a formula); ``by`` is who
+        types (default :attr:`player_email`)."""
         ss = self.spreadsheets[key]
         rect = parse_a1(ss, a1)
-        self._edited(ss)
+        self._edited(ss, self.player_email if by is None else by)
         for i, row in enumerate(rows):
             for j, v in enumerate(row):
                 pos = (rect.r0 + i, rect.c0 + j)
@@ -753,19 +810,24 @@ class GoogleApiFake:
         """Drive's time now (``now`` if a test set it, else the real clock)."""
         return self.now if self.now is not None else datetime.now(UTC)
 
-    def _edited(self, ss: FakeSpreadsheet) -> None:
-        """An edit of ``ss`` now: its modifiedTime, and its entry in the change log once the lag has passed."""
+    def _edited(self, ss: FakeSpreadsheet, by: str) -> None:
+        """An edit of ``ss`` now by the account ``by``: its modifiedTime, and its entry in the change log once the
+        lag has passed."""
         moment = self.clock()
         ss.modified_time = moment
-        self._drive_pending.append((moment + self.drive_lag, ss.key, moment))
+        self._drive_pending.append((moment + self.drive_lag, DriveEdit(ss.key, moment, by)))
 
-    def _listed_changes(self) -> list[tuple[str, datetime]]:
+    def _listed_changes(self) -> list[DriveEdit]:
         """The change log as Drive lists it now: the pending edits whose lag has passed join it, in that order."""
         now = self.clock()
         due = sorted((p for p in self._drive_pending if p[0] <= now), key=lambda p: p[0])
         self._drive_pending = [p for p in self._drive_pending if p[0] > now]
-        self._drive_log += [(key, moment) for _, key, moment in due]
+        self._drive_log += [edit for _, edit in due]
         return self._drive_log
+
+    def _caller(self, authorization: str) -> str:
+        """The account a request's ``Authorization: Bearer`` token stands for."""
+        return self._accounts.get(authorization.removeprefix("Bearer "), self.user_email)
 
     def inject(
         self,
@@ -873,7 +935,7 @@ class GoogleApiFake:
         try:
             if not auth.startswith("Bearer ") or len(auth) <= len("Bearer "):
                 raise HttpError(401, "Request is missing required authentication credential.", "UNAUTHENTICATED")
-            status, payload, headers, content = self._serve(api, method, path_params, query, body)
+            status, payload, headers, content = self._serve(api, method, path_params, query, body, self._caller(auth))
         except HttpError as e:
             if fault is not None:  # nothing was applied: the fault answers
                 return self._fault(fault, method.id, stats, http_method, url, query, body)
@@ -946,9 +1008,11 @@ class GoogleApiFake:
         else:
             status = 200
             self.tokens_issued += 1
-            content = json.dumps(
-                {"access_token": f"fake-access-token-{self.tokens_issued}", "expires_in": 3600, "token_type": "Bearer"}
-            ).encode()
+            token = f"fake-access-token-{self.tokens_issued}"
+            issuer = _jwt_issuer(form.get("assertion", [""])[0])
+            if issuer:
+                self._accounts[token] = issuer
+            content = json.dumps({"access_token": token, "expires_in": 3600, "token_type": "Bearer"}).encode()
         stats.response_bytes += len(content)
         return status, {"Content-Type": "application/json"}, content
 
@@ -978,18 +1042,23 @@ class GoogleApiFake:
         path: dict[str, str],
         query: dict[str, list[str]],
         body: Any,
+        caller: str,
     ) -> tuple[int, Any, dict[str, str], bytes]:
         json_headers = {"Content-Type": "application/json; charset=UTF-8"}
         if method.id == READ:
             payload = self._batch_get(self._spreadsheet(path["spreadsheetId"], False), query)
         elif method.id == WRITE:
             payload = self._batch_update_values(self._spreadsheet(path["spreadsheetId"], False), body)
-            self._edited(self.spreadsheets[path["spreadsheetId"]])
+            self._edited(self.spreadsheets[path["spreadsheetId"]], caller)
         elif method.id == GET:
             payload = self._get(self._spreadsheet(path["spreadsheetId"], False), query)
         elif method.id == BATCH_UPDATE:
-            payload = self._batch_update(self._spreadsheet(path["spreadsheetId"], False), body)
-            self._edited(self.spreadsheets[path["spreadsheetId"]])
+            fields = query.get("fields", [""])[0]
+            mask = response_mask(self.sheets_api, "BatchUpdateSpreadsheetResponse", fields) if fields else None
+            payload = self._batch_update(self._spreadsheet(path["spreadsheetId"], False), body, mask is not None)
+            self._edited(self.spreadsheets[path["spreadsheetId"]], caller)
+            if mask is not None:
+                payload = partial_response(payload, mask)
         elif method.id == EXPORT:
             ss = self._spreadsheet(path["fileId"], True)
             mime = query.get("mimeType", [""])[0]
@@ -1001,18 +1070,20 @@ class GoogleApiFake:
         elif method.id == START_TOKEN:
             payload = {"kind": "drive#startPageToken", "startPageToken": str(len(self._listed_changes()))}
         elif method.id == CHANGES:
-            payload = self._changes(query)
+            payload = self._changes(query, caller)
         elif method.id == FILES:
-            payload = self._files(query)
+            payload = self._files(query, caller)
         else:
             raise UnexpectedRequest(f"{method.id} is a real Google method but the fake does not implement it")
         return 200, payload, json_headers, json.dumps(payload).encode()
 
     # -- Drive: the change log ---------------------------------------------------------
 
-    def _changes(self, query: dict[str, list[str]]) -> dict[str, Any]:
+    def _changes(self, query: dict[str, list[str]], caller: str) -> dict[str, Any]:
         """changes.list: the changes listed after the token (a position in the log), one page at a time; the
-        files shown are the shared ones (an unshared file's changes are not the caller's to see)."""
+        files shown are the shared ones (an unshared file's changes are not the caller's to see). Each change
+        carries its file as Drive knows it then: modified when, and by whom, as the latest edit of that file
+        listed so far says (Drive learns of an edit when it lists it)."""
         token = query["pageToken"][0]
         if not token.isdigit():
             raise HttpError(400, f"Invalid Value: pageToken {token!r}", "INVALID_ARGUMENT", "invalid")
@@ -1022,19 +1093,29 @@ class GoogleApiFake:
         log = self._listed_changes()
         start = int(token)
         page = log[start:start + size]
-        changes = [{"kind": "drive#change", "changeType": "file", "removed": False, "fileId": key,
-                    "time": moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")}
-                   for key, moment in page
-                   if self.spreadsheets.get(key) is not None and self.spreadsheets[key].shared]
+        last = {edit.key: edit for edit in log}
+        changes = [{"kind": "drive#change", "changeType": "file", "removed": False, "fileId": edit.key,
+                    "time": _rfc3339(edit.moment), "file": self._drive_file(last[edit.key], caller)}
+                   for edit in page
+                   if self.spreadsheets.get(edit.key) is not None and self.spreadsheets[edit.key].shared]
         payload: dict[str, Any] = {"kind": "drive#changeList", "changes": changes}
         if start + size < len(log):
             payload["nextPageToken"] = str(start + size)
         else:
             payload["newStartPageToken"] = str(len(log))
         fields = query.get("fields", [""])[0]
-        return _drive_fields(payload, fields) if fields else payload
+        return partial_response(payload, response_mask(self.drive_api, "ChangeList", fields)) if fields else payload
 
-    def _files(self, query: dict[str, list[str]]) -> dict[str, Any]:
+    def _drive_file(self, last: DriveEdit, caller: str) -> dict[str, Any]:
+        """A spreadsheet's File resource as Drive lists it after its edit ``last``."""
+        ss = self.spreadsheets[last.key]
+        user = {"kind": "drive#user", "displayName": last.by.partition("@")[0], "emailAddress": last.by,
+                "me": last.by.lower() == caller.lower()}
+        return {"kind": "drive#file", "id": ss.key, "name": str(ss.properties.get("title", "")),
+                "mimeType": "application/vnd.google-apps.spreadsheet", "modifiedTime": _rfc3339(last.moment),
+                "lastModifyingUser": user}
+
+    def _files(self, query: dict[str, list[str]], caller: str) -> dict[str, Any]:
         """files.list for the one question the poll gate asks, ``modifiedTime > 'T' and trashed = false``: the
         shared spreadsheets whose modifiedTime, as Drive knows it (an edit shows once the lag has passed, as in
         the change log), is after T. Any other query is refused, so a test cannot pass on a query Drive would
@@ -1048,18 +1129,17 @@ class GoogleApiFake:
         size = int(query.get("pageSize", ["100"])[0])
         if not 1 <= size <= 1000:
             raise HttpError(400, f"Invalid Value: pageSize {size}", "INVALID_ARGUMENT", "invalid")
-        known: dict[str, datetime] = {}
-        for key, moment in self._listed_changes():
-            known[key] = max(moment, known.get(key, moment))
-        files = [{"kind": "drive#file", "id": key,
-                  "modifiedTime": moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")}
-                 for key, moment in sorted(known.items()) if moment > after
+        last: dict[str, DriveEdit] = {}
+        for edit in self._listed_changes():
+            if edit.key not in last or edit.moment >= last[edit.key].moment:
+                last[edit.key] = edit
+        files = [self._drive_file(edit, caller) for key, edit in sorted(last.items()) if edit.moment > after
                  and self.spreadsheets.get(key) is not None and self.spreadsheets[key].shared]
         payload: dict[str, Any] = {"kind": "drive#fileList", "files": files[:size]}
         if len(files) > size:
             payload["nextPageToken"] = str(size)
         fields = query.get("fields", [""])[0]
-        return _drive_fields(payload, fields) if fields else payload
+        return partial_response(payload, response_mask(self.drive_api, "FileList", fields)) if fields else payload
 
     # -- Sheets: values ---------------------------------------------------------------
 
@@ -1177,8 +1257,10 @@ class GoogleApiFake:
             "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{ss.key}/edit",
         }
 
-    def _batch_update(self, ss: FakeSpreadsheet, body: dict[str, Any]) -> dict[str, Any]:
-        staged = copy.deepcopy(ss)  # all or nothing, like Google
+    def _batch_update(self, ss: FakeSpreadsheet, body: dict[str, Any], masked: bool = False) -> dict[str, Any]:
+        """The requests applied all or nothing, like Google; with ``includeSpreadsheetInResponse``, the answer holds
+        the spreadsheet as updated (see :meth:`_updated_spreadsheet`; ``masked``: a field mask was given)."""
+        staged = copy.deepcopy(ss)
         replies = []
         for i, req in enumerate(body.get("requests", [])):
             (kind, args), = req.items()
@@ -1192,8 +1274,31 @@ class GoogleApiFake:
             if staged.sheets and all(s.properties.get("hidden") for s in staged.sheets):
                 raise HttpError(400, f"Invalid requests[{i}].{kind}: You can't hide all the sheets in a document.")
             replies.append(reply)
+        answer: dict[str, Any] = {"spreadsheetId": ss.key, "replies": replies}
+        if body.get("includeSpreadsheetInResponse"):
+            # Google leaves grid data out unless asked, by responseIncludeGridData or, overriding it, a field mask.
+            answer["updatedSpreadsheet"] = self._updated_spreadsheet(
+                staged, body.get("responseRanges", []), masked or bool(body.get("responseIncludeGridData")))
         ss.properties, ss.sheets = staged.properties, staged.sheets
-        return {"spreadsheetId": ss.key, "replies": replies}
+        return answer
+
+    def _updated_spreadsheet(self, ss: FakeSpreadsheet, ranges: Sequence[str], grid_data: bool) -> dict[str, Any]:
+        """The Spreadsheet resource after an update: with ``ranges``, only the tabs they name, each with one GridData
+        per range asked on it, in the order asked (when ``grid_data``); without, every tab and its whole grid."""
+        rects = [parse_a1(ss, text) for text in ranges]  # a bad range fails the whole update
+        sheets = []
+        for sheet in ss.sheets:
+            mine = [rect for rect in rects if rect.sheet is sheet]
+            if rects and not mine:
+                continue
+            entry: dict[str, Any] = {"properties": copy.deepcopy(sheet.properties)}
+            if sheet.protected_ranges:
+                entry["protectedRanges"] = copy.deepcopy(sheet.protected_ranges)
+            if grid_data:
+                entry["data"] = [_grid_data(rect) for rect in mine or [Rect(sheet, 0, 0, None, None, True)]]
+            sheets.append(entry)
+        return {"spreadsheetId": ss.key, "properties": copy.deepcopy(ss.properties), "sheets": sheets,
+                "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{ss.key}/edit"}
 
     def _sheet_for(self, ss: FakeSpreadsheet, sheet_id: int | None) -> FakeSheet:
         sheet = ss.by_id(int(sheet_id or 0))
@@ -1479,24 +1584,111 @@ class GoogleApiFake:
         return dict(perm)
 
 
-def _drive_fields(payload: dict[str, Any], fields: str) -> dict[str, Any]:
-    """``payload`` cut to a Drive partial-response mask of the form ``a,b,c(x,y)`` (one level of parentheses), as
-    Drive answers; a field the mask names that the answer lacks is an error (Drive refuses an unknown field)."""
-    wanted: dict[str, set[str] | None] = {}
-    for part in re.findall(r"[A-Za-z]+(?:\([A-Za-z,]+\))?", fields):
-        name, _, inner = part.partition("(")
-        wanted[name] = set(inner.rstrip(")").split(",")) if inner else None
-    if ",".join(re.findall(r"[A-Za-z]+(?:\([A-Za-z,]+\))?", fields)) != fields.replace(" ", ""):
-        raise HttpError(400, f"Invalid field selection {fields}", "INVALID_ARGUMENT", "invalidParameter")
-    out: dict[str, Any] = {}
-    for name, inner_fields in wanted.items():
-        if name not in payload:
-            continue
-        value = payload[name]
-        if inner_fields is not None and isinstance(value, list):
-            value = [{k: v for k, v in item.items() if k in inner_fields} for item in value]
-        out[name] = value
-    return out
+_MASK_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[(),])")
+
+
+def _parse_mask(fields: str) -> dict[str, Any]:
+    """A partial-response mask (``a,b.c,d(e,f(g))``) as a tree: each field name maps to None (all of it) or to
+    the tree of the subfields kept."""
+    bad = HttpError(400, f"Invalid field selection {fields}", "INVALID_ARGUMENT", "invalidParameter")
+    tokens: list[str] = []
+    at = 0
+    while at < len(fields.rstrip()):
+        m = _MASK_TOKEN.match(fields, at)
+        if m is None:
+            raise bad
+        tokens.append(m.group(1))
+        at = m.end()
+
+    def selection(i: int, closing: bool) -> tuple[dict[str, Any], int]:
+        tree: dict[str, Any] = {}
+        while True:
+            if i >= len(tokens) or tokens[i] in "(),":
+                raise bad
+            first, *rest = tokens[i].split(".")
+            sub: dict[str, Any] | None = None
+            i += 1
+            if i < len(tokens) and tokens[i] == "(":
+                sub, i = selection(i + 1, True)
+            for name in reversed(rest):
+                sub = {name: sub}
+            _merge_mask(tree, first, sub)
+            if i < len(tokens) and tokens[i] == ",":
+                i += 1
+            elif closing and i < len(tokens) and tokens[i] == ")":
+                return tree, i + 1
+            elif not closing and i == len(tokens):
+                return tree, i
+            else:
+                raise bad
+
+    return selection(0, False)[0]
+
+
+def _merge_mask(tree: dict[str, Any], name: str, sub: dict[str, Any] | None) -> None:
+    """Keep ``name`` in ``tree``: all of it (``sub`` None) or the subfields ``sub``; all of it stays all of it."""
+    if sub is None or tree.get(name, {}) is None:
+        tree[name] = None
+        return
+    node = tree.setdefault(name, {})
+    for inner, deeper in sub.items():
+        _merge_mask(node, inner, deeper)
+
+
+def _check_mask(api: Discovery, schema: Mapping[str, Any], tree: Mapping[str, Any], fields: str) -> None:
+    """Refuse, as Google does, a mask naming a field the answer's schema lacks."""
+    for name, sub in tree.items():
+        prop = schema.get("properties", {}).get(name)
+        if prop is None:
+            raise HttpError(400, f"Invalid field selection {name} in {fields}", "INVALID_ARGUMENT",
+                            "invalidParameter")
+        if sub is not None:
+            inner = prop.get("items", prop) if prop.get("type") == "array" else prop
+            _check_mask(api, api.schemas[inner["$ref"]] if "$ref" in inner else inner, sub, fields)
+
+
+def _masked(value: Any, tree: Mapping[str, Any] | None) -> Any:
+    """``value`` cut to ``tree``: an object keeps the fields named (an object left with none is left out of its
+    parent), a list keeps each item, cut."""
+    if tree is None:
+        return value
+    if isinstance(value, list):
+        return [_masked(item, tree) for item in value]
+    if isinstance(value, dict):
+        kept = {name: _masked(value[name], sub) for name, sub in tree.items() if name in value}
+        return {name: v for name, v in kept.items() if v != {}}
+    return value
+
+
+def response_mask(api: Discovery, schema_name: str, fields: str) -> dict[str, Any]:
+    """The partial-response mask ``fields`` (the ``fields`` query parameter every method takes) of an answer that
+    is a ``schema_name``, as a tree for :func:`partial_response`; a malformed mask, or one naming a field the
+    schema lacks, is refused with a 400 as Google refuses it, before the request does anything."""
+    tree = _parse_mask(fields)
+    _check_mask(api, api.schemas[schema_name], tree, fields)
+    return tree
+
+
+def partial_response(payload: dict[str, Any], mask: Mapping[str, Any]) -> dict[str, Any]:
+    """``payload`` cut to a :func:`response_mask`, as Google answers."""
+    result: dict[str, Any] = _masked(payload, mask)
+    return result
+
+
+def _rfc3339(moment: datetime) -> str:
+    """A time as Drive writes one: UTC, milliseconds, ``Z``."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _jwt_issuer(assertion: str) -> str | None:
+    """The ``iss`` (the service account's e-mail) of a signed JWT grant, read without checking the signature."""
+    try:
+        body = assertion.split(".")[1]
+        claims = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    except (IndexError, ValueError):
+        return None
+    issuer = claims.get("iss") if isinstance(claims, dict) else None
+    return issuer if isinstance(issuer, str) else None
 
 
 @functools.cache

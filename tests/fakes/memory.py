@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from sheets_gm.engine.grid import column_index
 from sheets_gm.sheets.backend import RangeWrite, SheetError
-from sheets_gm.sheets.layout import CellValue, Grid, WorkbookLayout, split_a1
+from sheets_gm.sheets.layout import CellValue, Grid, WorkbookLayout, split_a1, trim_grid
 
 _CELLS = re.compile(r"^([A-Z]+)(\d+)(?::([A-Z]+)(\d+)?)?$")
 
@@ -74,8 +74,14 @@ class MemoryBackend:
     def read(self, ranges: Sequence[str]) -> list[Grid]:
         """Every range in one call, trimmed like values.batchGet."""
         self._call("read")
-        out: list[Grid] = []
         self.ranges_read += ranges
+        out = self._grids(ranges)
+        self.read_bytes += len(json.dumps(out, ensure_ascii=False).encode())
+        return out
+
+    def _grids(self, ranges: Sequence[str]) -> list[Grid]:
+        """The values of each range, trimmed like values.batchGet (no call counted)."""
+        out: list[Grid] = []
         for full in ranges:
             tab, cells = split_a1(full)
             if tab not in self.tabs:
@@ -83,21 +89,16 @@ class MemoryBackend:
             data = self.tabs[tab]
             extent = (max((r for r, _c in data), default=-1) + 1, max((c for _r, c in data), default=-1) + 1)
             r1, c1, r2, c2 = parse_cells(cells, extent)
-            grid: Grid = []
-            for r in range(r1, r2 + 1):
-                row = [data.get((r, c)) for c in range(c1, c2 + 1)]
-                while row and row[-1] in (None, ""):
-                    row.pop()
-                grid.append(row)
-            while grid and not grid[-1]:
-                grid.pop()
-            out.append(grid)
-        self.read_bytes += len(json.dumps(out, ensure_ascii=False).encode())
+            out.append(trim_grid([[data.get((r, c)) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]))
         return out
 
-    def write(self, writes: Sequence[RangeWrite]) -> None:
-        """All ranges in one call, RAW; a range past the tab's size fails like Google."""
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+        """All ranges in one call, RAW; a range past the tab's size fails like Google. The ``read_back`` ranges
+        come back as read once the write is made, in the same call (counted as a write only)."""
         self._call("write")
+        for full in read_back:  # a bad range fails before anything is written
+            if split_a1(full)[0] not in self.tabs:
+                raise SheetError(f"Unable to parse range: {full}")
         staged: list[tuple[str, int, int, CellValue]] = []
         noted: list[tuple[str, int, int, str]] = []
         for w in writes:
@@ -122,6 +123,7 @@ class MemoryBackend:
                 self.notes.setdefault(tab, {})[(r, c)] = note
             else:
                 self.notes.get(tab, {}).pop((r, c), None)
+        return self._grids(read_back)
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
         """Create or resize the tabs and write their fixed values; delete the retired ones."""

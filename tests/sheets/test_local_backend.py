@@ -237,9 +237,8 @@ def test_libreoffice_booleans_read_as_booleans(tmp_path: Path) -> None:
     assert backend_for(path).read(["Board!A1:C1"]) == [[[True, False, "=TRUE()+0"]]]
 
 
-def test_one_load_per_read_and_a_cache_until_the_file_changes(
-    backend: LocalWorkbookBackend, book: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def count_loads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """From now on, every load of a workbook file (the arguments of each ``openpyxl.load_workbook``)."""
     loads: list[object] = []
     real_load = openpyxl.load_workbook
 
@@ -248,6 +247,14 @@ def test_one_load_per_read_and_a_cache_until_the_file_changes(
         return real_load(*args, **kwargs)
 
     monkeypatch.setattr(openpyxl, "load_workbook", counting_load)
+    return loads
+
+
+def test_one_load_per_read_and_a_cache_until_the_file_changes(
+    backend: LocalWorkbookBackend, book: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_load = openpyxl.load_workbook
+    loads = count_loads(monkeypatch)
     backend.read(["Board!A1", "'Orders red'!A1:E6", "Board"])
     assert len(loads) == 1
     backend.read(["Board!A1"])
