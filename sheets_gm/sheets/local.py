@@ -720,16 +720,12 @@ class LocalWorkbookBackend:
     def _write_notes(self, wb: Any, full: str, notes: Grid) -> bool:
         ws, box = self._resolve(wb, full)
         changed = False
-        for r, row in enumerate(notes):
-            for c, note in enumerate(row):
-                if note is None:
-                    continue
-                cell = ws.cell(row=box.min_row + r, column=box.min_col + c)
-                text = _clean_text(str(note))
-                if (cell.comment.text if cell.comment is not None else "") == text:
-                    continue
-                cell.comment = _comment(text) if text else None
-                changed = True
+        for cell, note in _given_cells(ws, box, notes):
+            text = _clean_text(str(note))
+            if (cell.comment.text if cell.comment is not None else "") == text:
+                continue
+            cell.comment = _comment(text) if text else None
+            changed = True
         return changed
 
     # ----------------------------------------------------------------- layout
@@ -809,17 +805,21 @@ def _write_box(ws: Any, box: _Box, values: Grid, where: str) -> bool:
     if box.min_row + height - 1 > MAX_ROWS or box.min_col + width - 1 > MAX_COLS:
         raise SheetError(f"{where}: the values run past the edge of the sheet")
     changed = False
-    for r, row in enumerate(values):
-        for c, value in enumerate(row):
-            if value is None:
-                continue
-            cell = ws.cell(row=box.min_row + r, column=box.min_col + c)
-            if isinstance(cell, MergedCell):
-                raise SheetError(
-                    f"{where}: cell {cell.coordinate} of tab {ws.title!r} is inside merged cells; unmerge them"
-                )
-            changed = _store(cell, value) or changed
+    for cell, value in _given_cells(ws, box, values):
+        if isinstance(cell, MergedCell):
+            raise SheetError(f"{where}: cell {cell.coordinate} of tab {ws.title!r} is inside merged cells; "
+                             "unmerge them")
+        changed = _store(cell, value) or changed
     return changed
+
+
+def _given_cells(ws: Any, box: _Box, grid: Grid) -> Iterator[tuple[Any, CellValue]]:
+    """Each cell of ``box`` that ``grid`` (rows from the box's top left) gives something for, with it; a ``None``
+    leaves its cell out."""
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            if value is not None:
+                yield ws.cell(row=box.min_row + r, column=box.min_col + c), value
 
 
 def _comment(text: str) -> Comment:
