@@ -11,6 +11,7 @@ next, as a player does in ``step`` mode, and never send a row the engine would r
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -215,7 +216,7 @@ class SkirmisherBot(_RowBot):
             return UnitOrder(unit.id, rest=True) if unit.wounds else None
         return self.advance(state, unit, hexes, enemies, rng)
 
-    def best_attack(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit]
+    def best_attack(self, state: WesnothState, unit: Unit, hexes: Mapping[Hex, float], enemies: list[Unit]
                     ) -> UnitOrder | None:
         """The reachable hex and adjacent enemy with the best expected exchange, if it is good enough."""
         rules = self.rules
@@ -267,7 +268,7 @@ class SkirmisherBot(_RowBot):
         twins = [a for a in self.rules.utype(unit).attacks if a.name == weapon.name]
         return weapon.name if len(twins) == 1 else f"{weapon.name}/{weapon.damage_type}"
 
-    def retreat(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit]
+    def retreat(self, state: WesnothState, unit: Unit, hexes: Mapping[Hex, float], enemies: list[Unit]
                 ) -> UnitOrder | None:
         """Rest on a safe village; else move to a village out of enemy reach, rest where safe, or step away."""
         rules = self.rules
@@ -288,7 +289,7 @@ class SkirmisherBot(_RowBot):
             return UnitOrder(unit.id, move=min(safe, key=lambda h: (-rules.defence(unit, h), h.row, h.col)).label)
         return None
 
-    def advance(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit],
+    def advance(self, state: WesnothState, unit: Unit, hexes: Mapping[Hex, float], enemies: list[Unit],
                 rng: random.Random) -> UnitOrder | None:
         """Take a village the team does not own within reach; else close in on the nearest such village or enemy
         leader, preferring hexes of good defence."""

@@ -67,17 +67,21 @@ def surroundings(rules: WesnothRules, state: WesnothState, mover: Unit) -> Surro
     hostile: set[Hex] = set()
     zoc: set[Hex] = set()
     adjacency = board.routes.adjacency
+    types = rules.tables.units
     for u in state.units:
         if teams.get(u.owner, 0) != team:
             hostile.add(u.at)
-            if rules.utype(u).level >= 1:
+            if types[u.type].level >= 1:
                 zoc.update(adjacency[u.at])
-    owners: dict[Hex, str] = {}
-    for h, owner in state.villages:  # the first owner listed, as ``state.village_owner``
-        owners.setdefault(h, owner)
-    stops = frozenset(h for h in board.villages if (held := owners.get(h)) is None or teams.get(held, 0) != team)
-    return Surroundings(occupant, frozenset(hostile), frozenset(zoc), stops,
-                        board.routes.costs(rules.utype(mover).move_costs))
+    held: set[Hex] = set()  # villages of the mover's team, each by its first owner listed (``state.village_owner``)
+    listed: set[Hex] = set()
+    for h, owner in state.villages:
+        if h not in listed:
+            listed.add(h)
+            if teams.get(owner, 0) == team:
+                held.add(h)
+    stops = board.village_set - held
+    return Surroundings(occupant, frozenset(hostile), frozenset(zoc), stops, rules.move_costs(mover))
 
 
 def blocked_hexes(around: Surroundings, stops_block: bool, goal: Hex | None = None) -> frozenset[Hex]:
@@ -165,9 +169,8 @@ def _farthest_within(path: list[Hex], around: Surroundings, moves: int, mover: U
     return farthest if farthest != mover.at else None
 
 
-def reachable(rules: WesnothRules, state: WesnothState, mover: Unit) -> dict[Hex, float]:
+def reachable(rules: WesnothRules, state: WesnothState, mover: Unit) -> dict[Hex, int]:
     """Every hex ``mover`` can end a stop-free move on this turn, with its cost (the bots' map)."""
     around = surroundings(rules, state, mover)
-    out = rules.board.routes.reach(mover.at, around.terrain_cost, around.hostile, around.zoc | around.stop_villages,
-                                   rules.utype(mover).moves)
-    return {h: c for h, c in out.items() if h == mover.at or h not in around.occupant}
+    return rules.board.routes.reach(mover.at, around.terrain_cost, around.hostile, around.zoc | around.stop_villages,
+                                    rules.utype(mover).moves, taken=around.occupant)

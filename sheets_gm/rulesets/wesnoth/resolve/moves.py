@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.enums import EventKind
@@ -35,7 +33,7 @@ def move_and_attack(work: TurnWork, unit: Unit, row: UnitOrder) -> None:
                 work.verdict(unit, unit.id, "attack", False, "not made: the move before it was refused")
             return
         work.acted.append(unit.id)
-        unit = work.units[unit.id] = replace(unit, at=plan.end or unit.at)
+        unit = work.units[unit.id] = unit.moved_to(plan.end or unit.at)
         route = " ".join(h.label for h in plan.path)
         if plan.stopped:
             message = f"stopped on {unit.at.label} by {plan.stopped} ({plural(plan.cost, 'move')})"
