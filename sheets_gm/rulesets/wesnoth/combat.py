@@ -25,8 +25,18 @@ def damage(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, hi
     The rounding is on whole numbers: (base × percent + 50) // 100."""
     if hits <= 0:
         return 0
-    base = hits * attack.damage + rules.time_bonus(attacker, time_of_day)
+    return _wounds(hits * attack.damage + rules.time_bonus(attacker, time_of_day),
+                   rules.utype(target).resistance.get(attack.damage_type, 100))
+
+
+def damages(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, time_of_day: str) -> list[int]:
+    """The wounds 0, 1, 2… hits deal, up to every swing hitting (``damage`` of each)."""
+    bonus = rules.time_bonus(attacker, time_of_day)
     percent = rules.utype(target).resistance.get(attack.damage_type, 100)
+    return [0, *(_wounds(hits * attack.damage + bonus, percent) for hits in range(1, attack.swings + 1))]
+
+
+def _wounds(base: int, percent: int) -> int:
     return max(1, (base * percent + 50) // 100)
 
 
@@ -39,8 +49,8 @@ def _hit_chances(swings: int, score: int) -> tuple[float, ...]:
 def expected_damage(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, time_of_day: str) -> float:
     """Σ over k of P(k hits) × the damage k hits would deal."""
     chances = _hit_chances(attack.swings, hit_score(rules, attack, target))
-    return sum(chance * damage(rules, attacker, attack, target, k, time_of_day)
-               for k, chance in enumerate(chances) if k)
+    wounds = damages(rules, attacker, attack, target, time_of_day)
+    return sum(chances[k] * wounds[k] for k in range(1, len(chances)))
 
 
 def best_attack(rules: WesnothRules, attacker: Unit, target: Unit, time_of_day: str,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from sheets_gm.engine.hexgrid import Hex
@@ -34,6 +35,11 @@ class CostTable:
     by_hex: Mapping[Hex, int | None]
     by_number: Sequence[int | None]
     links: Sequence[tuple[tuple[int, int], ...]]
+
+    @cached_property
+    def dearest(self) -> int:
+        """The dearest step there is (no route costs more than that many times the number of hexes)."""
+        return max((step for near in self.links for _, step in near), default=0)
 
     def __getitem__(self, h: Hex) -> int | None:
         return self.by_hex[h]
@@ -108,7 +114,7 @@ class BoardRoutes:
         """Every hex reachable from ``start`` and its cheapest cost, entering no hex of ``blocked`` and
         spending at most ``budget``: ``topology.cheapest_paths`` over these tables, hexes in its order."""
         number = self.numbers
-        best, _ = self._search(number[start], costs.links, {number[h] for h in blocked}, budget)
+        best, _ = self._search(number[start], costs, {number[h] for h in blocked}, budget)
         hexes = self.hexes
         return {hexes[i]: c for i, c in best.items()}
 
@@ -123,7 +129,7 @@ class BoardRoutes:
         shut = {number[h] for h in blocked}
         stop = {number[h] for h in stops} - shut
         first = number[start]
-        inner, edge = self._search(first, links, shut, budget, stop)
+        inner, edge = self._search(first, costs, shut, budget, stop)
         out = dict(inner)
         for here, spent in inner.items():
             if here in edge:
@@ -139,18 +145,20 @@ class BoardRoutes:
         held.discard(first)
         return {hexes[i]: c for i, c in out.items() if i not in held}
 
-    def _search(self, first: int, links: Sequence[tuple[tuple[int, int], ...]], shut: Collection[int],
-                budget: int | None, stop: Collection[int] = ()) -> tuple[dict[int, int], set[int]]:
+    def _search(self, first: int, costs: CostTable, shut: Collection[int], budget: int | None,
+                stop: Collection[int] = ()) -> tuple[dict[int, int], set[int]]:
         """``search`` by hex numbers over a cost table's ``links``, entering neither ``shut`` nor ``stop``; with
         the hexes it reached that are next to a hex of ``stop`` within ``budget`` (where ``reach`` looks).
         Entry costs are whole numbers, so the queue is a list of buckets, one per cost, each first in first
         out: the hexes come out in the order of cheapest_paths' heap (cost, then order pushed)."""
+        links = costs.links
         best: dict[int, int] = {first: 0}
         edge: set[int] = set()
-        buckets: list[list[int]] = [[first]] + [[] for _ in range(budget or 0)]
-        limit = budget if budget is not None else 1 << 62
+        # no route costs more than the dearest step into every hex
+        limit = budget if budget is not None else len(self.hexes) * costs.dearest
+        buckets: list[list[int]] = [[first]] + [[] for _ in range(limit)]
         spent = 0
-        while spent < len(buckets):
+        while spent < limit:  # a hex reached for the whole budget enters nothing more
             for here in buckets[spent]:
                 if best[here] < spent:
                     continue  # reached more cheaply since it was queued
@@ -164,8 +172,6 @@ class BoardRoutes:
                     known = best.get(n)
                     if known is None or total < known:
                         best[n] = total
-                        if total >= len(buckets):
-                            buckets.extend([] for _ in range(total + 1 - len(buckets)))
                         buckets[total].append(n)
             spent += 1
         return best, edge
