@@ -11,7 +11,7 @@ next, as a player does in ``step`` mode, and never send a row the engine would r
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -139,7 +139,8 @@ class SkirmisherBot(_RowBot):
         state = turn.current
         mine = [u for u in state.units if u.owner == seat and not u.fresh]
         leader = next((u for u in mine if u.leader), None)
-        others = sorted((u for u in mine if not u.leader), key=lambda u: (-self._engaged(state, u), u.id))
+        engaged = self._engaged(state)
+        others = sorted((u for u in mine if not u.leader), key=lambda u: (-engaged(u), u.id))
         for unit in others:
             live = turn.current.unit(unit.id)
             if live is not None and not turn.current.finished:
@@ -149,9 +150,17 @@ class SkirmisherBot(_RowBot):
             if live is not None and not turn.play(self.recruit(turn.current, live, rng)):
                 turn.play(self.plan(turn.current, live, rng, stay=True))
 
-    def _engaged(self, state: WesnothState, unit: Unit) -> int:
-        near = set(self.rules.board.grid.neighbours(unit.at))
-        return sum(1 for u in state.units if u.at in near and self.rules.enemies(state, u.owner, unit.owner))
+    def _engaged(self, state: WesnothState) -> Callable[[Unit], int]:
+        """How many enemies stand next to a unit."""
+        teams = _teams(state)
+        occupant = {u.at: u for u in state.units}
+        adjacency = self.rules.board.routes.adjacency
+
+        def count(unit: Unit) -> int:
+            side = teams.get(unit.owner, 0)
+            return sum(1 for n in adjacency[unit.at] if (u := occupant.get(n)) is not None
+                       and teams.get(u.owner, 0) != side)
+        return count
 
     # -- recruiting ---------------------------------------------------------------------------
     def recruit(self, state: WesnothState, leader: Unit, rng: random.Random) -> UnitOrder | None:

@@ -8,13 +8,14 @@ to its first stop. Ties between equal routes: Wesnoth's step-by-step N, NE, SE, 
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.routes import CostTable
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
-from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
+from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,24 +59,31 @@ class Surroundings:
 
 def surroundings(rules: WesnothRules, state: WesnothState, mover: Unit) -> Surroundings:
     """The board as ``mover`` meets it."""
+    return surroundings_among(rules, state.units, state.players, state.villages, mover)
+
+
+def surroundings_among(rules: WesnothRules, units: Collection[Unit], players: Iterable[Player],
+                       villages: Iterable[tuple[Hex, str]], mover: Unit) -> Surroundings:
+    """The board as ``mover`` meets it among these units, players and owned villages (a state's, or those of a
+    turn being resolved, which need not be made a state first)."""
     board = rules.board
     teams: dict[str, int] = {}
-    for p in state.players:  # the first player of a name, as ``rules.team_of``; 0 for a name that is none
+    for p in players:  # the first player of a name, as ``rules.team_of``; 0 for a name that is none
         teams.setdefault(p.name, p.team)
     team = teams.get(mover.owner, 0)
-    occupant = {u.at: u for u in state.units}
+    occupant = {u.at: u for u in units}
     hostile: set[Hex] = set()
     zoc: set[Hex] = set()
     adjacency = board.routes.adjacency
     types = rules.tables.units
-    for u in state.units:
+    for u in units:
         if teams.get(u.owner, 0) != team:
             hostile.add(u.at)
             if types[u.type].level >= 1:
                 zoc.update(adjacency[u.at])
     held: set[Hex] = set()  # villages of the mover's team, each by its first owner listed (``state.village_owner``)
     listed: set[Hex] = set()
-    for h, owner in state.villages:
+    for h, owner in villages:
         if h not in listed:
             listed.add(h)
             if teams.get(owner, 0) == team:
@@ -112,6 +120,13 @@ def _route(rules: WesnothRules, start: Hex, stops: list[Hex], around: Surroundin
 def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, via: tuple[Hex, ...] = ()
               ) -> MovePlan:
     """The move of ``mover`` to ``dest`` through ``via``; MoveRefused saying why it cannot be made."""
+    return plan_move_among(rules, state.units, state.players, state.villages, mover, dest, via)
+
+
+def plan_move_among(rules: WesnothRules, units: Collection[Unit], players: Iterable[Player],
+                    villages: Iterable[tuple[Hex, str]], mover: Unit, dest: Hex, via: tuple[Hex, ...] = ()
+                    ) -> MovePlan:
+    """``plan_move`` among these units, players and owned villages (``surroundings_among``)."""
     board = rules.board
     utype = rules.utype(mover)
     name = f"{mover.id} ({mover.type})"
@@ -121,10 +136,10 @@ def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, 
         if utype.move_cost(board.terrain(h)) is None:
             raise MoveRefused(f"{name} cannot enter {h.label} ({board.terrain(h).value}); choose a hex it can "
                               f"enter")
-    around = surroundings(rules, state, mover)
+    around = surroundings_among(rules, units, players, villages, mover)
     there = around.occupant.get(dest)
     if there is not None:
-        whose = "an enemy" if rules.enemies(state, there.owner, mover.owner) else "a friendly"
+        whose = "an enemy" if dest in around.hostile else "a friendly"
         raise MoveRefused(f"{dest.label} is held by {whose} unit ({there.id}); a unit cannot end its move on an "
                           f"occupied hex")
     goals = [*via, dest]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.enums import EventKind
-from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move
+from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move_among
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve.attacks import attack
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
@@ -26,7 +26,8 @@ def move_and_attack(work: TurnWork, unit: Unit, row: UnitOrder) -> None:
             work.verdict(unit, unit.id, "move", False, str(exc))
             return
         try:
-            plan = plan_move(work.rules, work.state(), unit, dest, via)
+            plan = plan_move_among(work.rules, work.units.values(), work.players, work.villages.items(), unit, dest,
+                                   via)
         except MoveRefused as exc:
             work.verdict(unit, unit.id, "move", False, str(exc))
             if row.attack:
