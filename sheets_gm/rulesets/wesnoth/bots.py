@@ -20,6 +20,7 @@ from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damages, hit_score
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
+from sheets_gm.rulesets.wesnoth.resolve.moves import land
 from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
@@ -97,10 +98,18 @@ class _TurnBeingWritten:
         self.dice = dice
         self.rows: list[UnitOrder] = []
 
-    def play(self, row: UnitOrder | None) -> bool:
-        """Keep ``row`` if the engine accepts all of it (else without its advance and reroll); whether kept."""
+    def play(self, row: UnitOrder | None, in_reach: bool = False) -> bool:
+        """Keep ``row`` if the engine accepts all of it (else without its advance and reroll); whether kept.
+
+        ``in_reach``: the bot vouches that a row that only moves goes to a hex of the unit's reach other than its
+        own (``reachable``). The engine always accepts such a move, and all it does is take the unit there and
+        take the village, so it is kept without being tried (each try resolves the row again)."""
         if row is None:
             return False
+        if in_reach and row.move and not (row.via or row.attack or row.weapon or row.rest or row.recruit
+                                          or row.conquest):
+            self._move(row)
+            return True
         after = try_row(self.rules, self.current, self.dice, row)
         if after is None and (row.advance or row.reroll_below):
             row = UnitOrder(row.unit, row.move, row.via, row.attack, row.weapon)
@@ -110,6 +119,16 @@ class _TurnBeingWritten:
         self.rows.append(row)
         self.current = after
         return True
+
+    def _move(self, row: UnitOrder) -> None:
+        """Keep a move to a hex of the unit's reach: the unit acts, stands there and lands (as ``move_and_attack``
+        does once the route is found)."""
+        work = TurnWork(self.rules, self.current, self.dice)
+        work.acted.append(row.unit)
+        unit = work.units[row.unit] = work.units[row.unit].moved_to(work.hex(row.move))
+        land(work, unit)
+        self.rows.append(row)
+        self.current = work.state()
 
 
 class _RowBot:
@@ -144,11 +163,11 @@ class SkirmisherBot(_RowBot):
         for unit in others:
             live = turn.current.unit(unit.id)
             if live is not None and not turn.current.finished:
-                turn.play(self.plan(turn.current, live, rng))
+                turn.play(self.plan(turn.current, live, rng), in_reach=True)
         if leader is not None and not turn.current.finished:
             live = turn.current.unit(leader.id)
             if live is not None and not turn.play(self.recruit(turn.current, live, rng)):
-                turn.play(self.plan(turn.current, live, rng, stay=True))
+                turn.play(self.plan(turn.current, live, rng, stay=True), in_reach=True)
 
     def _engaged(self, state: WesnothState) -> Callable[[Unit], int]:
         """How many enemies stand next to a unit."""
@@ -371,5 +390,5 @@ class RandomBot(_RowBot):
                     options.append(UnitOrder(unit.id, attack=e.id))
             rng.shuffle(options)
             for row in options:
-                if turn.play(row):
+                if turn.play(row, in_reach=True):
                     break
