@@ -60,7 +60,7 @@ def best_attack(rules: WesnothRules, attacker: Unit, target: Unit, time_of_day: 
     best: Attack | None = None
     best_value = -1.0
     for attack in rules.utype(attacker).attacks:
-        if kind is not None and attack.kind.value != kind:
+        if kind is not None and attack.kind != kind:
             continue
         value = expected_damage(rules, attacker, attack, target, time_of_day)
         if value > best_value + 1e-12:

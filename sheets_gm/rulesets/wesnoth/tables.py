@@ -51,11 +51,11 @@ class Attack:
     damage: int
     swings: int
     magical: bool
+    #: Melee, ranged or magical (a magical attack is its own kind); what a counter-attack must match.
+    kind: Kind = field(init=False, compare=False, repr=False)
 
-    @property
-    def kind(self) -> Kind:
-        """Melee, ranged or magical (a magical attack is its own kind)."""
-        return Kind.MAGICAL if self.magical else Kind(self.range)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", Kind.MAGICAL if self.magical else Kind(self.range))
 
     @property
     def label(self) -> str:
