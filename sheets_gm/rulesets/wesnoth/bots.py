@@ -97,6 +97,8 @@ class _TurnBeingWritten:
         self.current = state
         self.dice = dice
         self.rows: list[UnitOrder] = []
+        #: Rows resolved on the engine so far (a move kept at once changes no other unit: see ``play``).
+        self.tried = 0
 
     def play(self, row: UnitOrder | None, in_reach: bool = False) -> bool:
         """Keep ``row`` if the engine accepts all of it (else without its advance and reroll); whether kept.
@@ -110,6 +112,7 @@ class _TurnBeingWritten:
                                           or row.conquest):
             self._move(row)
             return True
+        self.tried += 1
         after = try_row(self.rules, self.current, self.dice, row)
         if after is None and (row.advance or row.reroll_below):
             row = UnitOrder(row.unit, row.move, row.via, row.attack, row.weapon)
@@ -160,14 +163,23 @@ class SkirmisherBot(_RowBot):
         leader = next((u for u in mine if u.leader), None)
         engaged = self._engaged(state)
         others = sorted((u for u in mine if not u.leader), key=lambda u: (-engaged(u), u.id))
+        seen: tuple[int, _Around] | None = None
+
+        def around() -> _Around:
+            """The enemies as they are now: only a row resolved on the engine can have wounded or killed one."""
+            nonlocal seen
+            if seen is None or seen[0] != turn.tried:
+                seen = (turn.tried, _Around.of(self.rules, turn.current, seat))
+            return seen[1]
+
         for unit in others:
             live = turn.current.unit(unit.id)
             if live is not None and not turn.current.finished:
-                turn.play(self.plan(turn.current, live, rng), in_reach=True)
+                turn.play(self.plan(turn.current, live, around(), rng), in_reach=True)
         if leader is not None and not turn.current.finished:
             live = turn.current.unit(leader.id)
             if live is not None and not turn.play(self.recruit(turn.current, live, rng)):
-                turn.play(self.plan(turn.current, live, rng, stay=True), in_reach=True)
+                turn.play(self.plan(turn.current, live, around(), rng, stay=True), in_reach=True)
 
     def _engaged(self, state: WesnothState) -> Callable[[Unit], int]:
         """How many enemies stand next to a unit."""
@@ -221,7 +233,8 @@ class SkirmisherBot(_RowBot):
                      if rules.tables.units[m].cost / settings.mercenary_cost > own_value)
 
     # -- one unit -----------------------------------------------------------------------------
-    def plan(self, state: WesnothState, unit: Unit, rng: random.Random, stay: bool = False) -> UnitOrder | None:
+    def plan(self, state: WesnothState, unit: Unit, around: _Around, rng: random.Random, stay: bool = False
+             ) -> UnitOrder | None:
         """One unit's row: conquest from an enemy keep, retreat when badly hurt, a good attack, else advance
         (``stay``: the leader, which attacks only from where it stands and otherwise rests). The unit's reach is
         searched once, and only when the row depends on it."""
@@ -229,7 +242,6 @@ class SkirmisherBot(_RowBot):
         keep_owner = rules.keep_owner(state, unit.at)
         if keep_owner is not None and rules.enemies(state, keep_owner, unit.owner):
             return UnitOrder(unit.id, conquest=True)
-        around = _Around.of(rules, state, unit)
         hurt = unit.wounds * 2 >= rules.utype(unit).hitpoints
         if hurt and unit.at not in around.near_enemy and rules.board.cell(unit.at).feature is Feature.VILLAGE:
             return UnitOrder(unit.id, rest=True)  # heals where it stands, out of reach of a blow
@@ -253,7 +265,7 @@ class SkirmisherBot(_RowBot):
         if not spots:
             return None
         tod = state.time_of_day
-        by_hex = {e.at: e for e in around.enemies}
+        by_hex = around.by_hex
         best: tuple[float, UnitOrder] | None = None
         # buy the advancement a final blow offers while a recruit's gold stays in hand
         player = state.player(unit.owner)
@@ -347,22 +359,23 @@ class SkirmisherBot(_RowBot):
 
 @dataclass(frozen=True, slots=True)
 class _Around:
-    """What a unit's plan needs to know of the others: each player's team, the unit's side, its enemies and
-    the hexes next to them."""
+    """What a seat's plans need to know of the others: each player's team, the seat's side, its enemies (also by
+    hex) and the hexes next to them."""
 
     teams: dict[str, int]
     side: int
     enemies: list[Unit]
+    by_hex: dict[Hex, Unit]
     near_enemy: set[Hex]
 
     @classmethod
-    def of(cls, rules: WesnothRules, state: WesnothState, unit: Unit) -> _Around:
-        """The others as ``unit`` sees them in ``state``."""
+    def of(cls, rules: WesnothRules, state: WesnothState, seat: str) -> _Around:
+        """The others as ``seat`` sees them in ``state``."""
         teams = _teams(state)
-        side = teams.get(unit.owner, 0)
+        side = teams.get(seat, 0)
         enemies = [u for u in state.units if teams.get(u.owner, 0) != side]
         adjacency = rules.board.routes.adjacency
-        return cls(teams, side, enemies, {n for e in enemies for n in adjacency[e.at]})
+        return cls(teams, side, enemies, {e.at: e for e in enemies}, {n for e in enemies for n in adjacency[e.at]})
 
 
 class RandomBot(_RowBot):

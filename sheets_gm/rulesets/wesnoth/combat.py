@@ -19,25 +19,21 @@ def hit_score(rules: WesnothRules, attack: Attack, target: Unit) -> int:
 
 
 def damage(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, hits: int, time_of_day: str) -> int:
-    """The wounds ``hits`` hits deal: hits × damage, ± the attacker's level by time of day, × the target's
-    resistance percent rounded half up, at least 1; 0 without a hit.
+    """The wounds ``hits`` hits deal (at most one a swing): hits × damage, ± the attacker's level by time of day,
+    × the target's resistance percent rounded half up, at least 1; 0 without a hit.
 
     The rounding is on whole numbers: (base × percent + 50) // 100."""
     if hits <= 0:
         return 0
-    return _wounds(hits * attack.damage + rules.time_bonus(attacker, time_of_day),
-                   rules.utype(target).resistance.get(attack.damage_type, 100))
+    return damages(rules, attacker, attack, target, time_of_day)[hits]
 
 
 def damages(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, time_of_day: str) -> list[int]:
     """The wounds 0, 1, 2… hits deal, up to every swing hitting (``damage`` of each)."""
     bonus = rules.time_bonus(attacker, time_of_day)
     percent = rules.utype(target).resistance.get(attack.damage_type, 100)
-    return [0, *(_wounds(hits * attack.damage + bonus, percent) for hits in range(1, attack.swings + 1))]
-
-
-def _wounds(base: int, percent: int) -> int:
-    return max(1, (base * percent + 50) // 100)
+    each = attack.damage
+    return [0] + [max(1, ((hits * each + bonus) * percent + 50) // 100) for hits in range(1, attack.swings + 1)]
 
 
 @cache
