@@ -63,7 +63,6 @@ class BoardRoutes:
         self._costs: dict[tuple[int, ...], CostTable] = {}
         self._fields: dict[tuple[tuple[int, ...], Hex], dict[Hex, int]] = {}
         self._nearest: dict[tuple[tuple[int, ...], tuple[Hex, ...]], dict[Hex, float]] = {}
-        self._open: dict[tuple[Hex, CostTable, int], tuple[dict[Hex, int], frozenset[Hex]]] = {}
         self._paths: dict[tuple[Hex, Hex, CostTable, frozenset[Hex], int | None], tuple[Hex, ...] | None] = {}
 
     def costs(self, move_costs: Mapping[Terrain, int]) -> CostTable:
@@ -125,21 +124,7 @@ class BoardRoutes:
         ``blocked`` or ``stops``, then each hex of ``stops`` (not blocked) entered from one of them, with
         its cost; in that order, each stop hex where it is first entered, from the first reached hex next
         to it (stop hexes can be entered but not left). Hexes of ``taken`` other than ``start`` are left
-        out at the end (a unit passes its friends but cannot end its move on one).
-
-        Where no hex of blocked or stops lies within the budget of the open board (no enemy, zone of control or
-        village in the way), the reach is the open board's, which is kept per start, way of moving and budget
-        for the last few thousand asked (a unit far from the others meets nothing that changes its reach)."""
-        key = (start, costs, budget)
-        found = self._open.get(key)
-        if found is None:
-            if len(self._open) >= 4096:
-                self._open.clear()
-            around = self.search(start, costs, (), budget)
-            found = self._open[key] = (around, frozenset(around).difference((start,)))
-        around, others = found
-        if others.isdisjoint(blocked) and others.isdisjoint(stops):
-            return {h: c for h, c in around.items() if h == start or h not in taken}
+        out at the end (a unit passes its friends but cannot end its move on one)."""
         number, links = self.numbers, costs.links
         shut = {number[h] for h in blocked}
         stop = {number[h] for h in stops} - shut
