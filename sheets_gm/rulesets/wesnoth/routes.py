@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING
 
 from sheets_gm.engine.hexgrid import Hex
@@ -35,11 +34,6 @@ class CostTable:
     by_hex: Mapping[Hex, int | None]
     by_number: Sequence[int | None]
     links: Sequence[tuple[tuple[int, int], ...]]
-
-    @cached_property
-    def dearest(self) -> int:
-        """The dearest step there is (no route costs more than that many times the number of hexes)."""
-        return max((step for near in self.links for _, step in near), default=0)
 
     def __getitem__(self, h: Hex) -> int | None:
         return self.by_hex[h]
@@ -154,11 +148,10 @@ class BoardRoutes:
         links = costs.links
         best: dict[int, int] = {first: 0}
         edge: set[int] = set()
-        # no route costs more than the dearest step into every hex
-        limit = budget if budget is not None else len(self.hexes) * costs.dearest
-        buckets: list[list[int]] = [[first]] + [[] for _ in range(limit)]
+        buckets: list[list[int]] = [[first]] + [[] for _ in range(budget or 0)]
+        limit = budget if budget is not None else 1 << 62
         spent = 0
-        while spent < limit:  # a hex reached for the whole budget enters nothing more
+        while spent < len(buckets) and spent < limit:  # a hex reached for the whole budget enters nothing more
             for here in buckets[spent]:
                 if best[here] < spent:
                     continue  # reached more cheaply since it was queued
@@ -172,6 +165,8 @@ class BoardRoutes:
                     known = best.get(n)
                     if known is None or total < known:
                         best[n] = total
+                        if total >= len(buckets):
+                            buckets.extend([] for _ in range(total + 1 - len(buckets)))
                         buckets[total].append(n)
             spent += 1
         return best, edge
