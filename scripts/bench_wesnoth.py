@@ -7,6 +7,11 @@ splits between the bots and the resolution (the bots' share). One ruleset serves
 repeat, as each ``simulate`` worker keeps one, and a first, untimed pass warms the board's
 tables (neighbours, entry costs, the bots' distance fields).
 
+That warm-up plays the very matches that are then timed, so the board's memories of routes asked
+before (the cheapest paths, the distance to a set of goals) answer every question from it: the
+figures are those of a replay. With ``--fresh`` the warm-up plays other seeds, so the timed
+matches are new to the board, as each match of ``simulate`` is; expect lower figures.
+
 With ``--against CHECKOUT`` (another checkout with its own ``.venv``, such as a worktree of
 ``main``), the benchmark is paired: each repeat runs this script once under that checkout's
 interpreter and once under this one, alternating which goes first, each in a fresh process
@@ -16,6 +21,7 @@ busy machine the CPU figures tell a slower engine from a busier machine.
     .venv/bin/python scripts/bench_wesnoth.py
     .venv/bin/python scripts/bench_wesnoth.py --matches 10 --repeats 5 --map templates/wesnoth/maps/2p_The_Freelands.txt
     .venv/bin/python scripts/bench_wesnoth.py --against /work/wt/main-base --repeats 5
+    .venv/bin/python scripts/bench_wesnoth.py --against /work/wt/main-base --repeats 5 --fresh
 """
 
 from __future__ import annotations
@@ -75,13 +81,13 @@ class Timing(NamedTuple):
                 f"{self.turns / self.resolution:.0f} resolutions/s)")
 
 
-def play(rules: Ruleset[Any, Any, Any], matches: int, bot: str) -> Timing:
-    """Play ``matches`` seeded matches and time them."""
+def play(rules: Ruleset[Any, Any, Any], matches: int, bot: str, prefix: str = "bench") -> Timing:
+    """Play ``matches`` seeded matches (seeds ``<prefix>/<index>``) and time them."""
     turns = 0
     bot_seconds = resolve_seconds = 0.0
     began, cpu_began = time.perf_counter(), time.process_time()
     for index in range(matches):
-        seed = f"bench/{index}".encode()
+        seed = f"{prefix}/{index}".encode()
         state = rules.new_match(rules.sample_roster(), seed)
         bots = {seat: bots_of(rules)[bot].make(f"{index}/{seat}") for seat in rules.seats(state)}
         while (window := rules.window(state)) is not None:
@@ -95,11 +101,12 @@ def play(rules: Ruleset[Any, Any, Any], matches: int, bot: str) -> Timing:
     return Timing(turns, time.perf_counter() - began, time.process_time() - cpu_began, bot_seconds, resolve_seconds)
 
 
-def run_here(board: str, matches: int, repeats: int, bot: str, quiet: bool) -> list[Timing]:
-    """A warm-up pass, then ``repeats`` timed passes in this process (printed unless ``quiet``)."""
+def run_here(board: str, matches: int, repeats: int, bot: str, quiet: bool, fresh: bool = False) -> list[Timing]:
+    """A warm-up pass (of other seeds if ``fresh``), then ``repeats`` timed passes in this process (printed unless
+    ``quiet``)."""
     rules = create_ruleset("wesnoth", board=board)  # one ruleset for every repeat, as simulate's workers keep one
     warm = time.perf_counter()
-    play(rules, matches, bot)
+    play(rules, matches, bot, "warm-up" if fresh else "bench")
     if not quiet:
         print(f"warm-up: {time.perf_counter() - warm:.1f} s")
     timings = []
@@ -148,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--map", type=Path, help="a board file (default: the ruleset's default 2-player map)")
     parser.add_argument("--bot", default="skirmisher", help="the bot kind on every seat (default skirmisher)")
     parser.add_argument("--against", type=Path, help="pair each repeat with a run of this checkout (its .venv)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="warm up on other seeds, so the timed matches are new to the board's tables")
     parser.add_argument("--json", action="store_true", help="print only the last repeat's figures, as JSON")
     args = parser.parse_args(argv)
     if args.matches < 1 or args.repeats < 1:
@@ -155,13 +164,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.against is not None:
         if not (args.against / ".venv" / "bin" / "python").exists():
             parser.error(f"--against: {args.against} has no .venv/bin/python; give a checkout with its venv")
-        child = ["--matches", str(args.matches), "--bot", args.bot]
+        child = ["--matches", str(args.matches), "--bot", args.bot] + (["--fresh"] if args.fresh else [])
         if args.map:
             child += ["--map", str(args.map.resolve())]
         paired(args.against, child, args.repeats)
         return 0
     board = args.map.read_text(encoding="utf-8") if args.map else default_board_text("wesnoth")
-    timings = run_here(board, args.matches, args.repeats, args.bot, args.json)
+    timings = run_here(board, args.matches, args.repeats, args.bot, args.json, args.fresh)
     if args.json:
         print(json.dumps(timings[-1]._asdict()))
         return 0

@@ -208,6 +208,20 @@ class WesnothBoard:
         """Every village, in reading order."""
         return tuple(h for h in self.grid.cells() if self.cell(h).feature is Feature.VILLAGE)
 
+    def hex_named(self, text: str) -> Hex:
+        """The hex a player wrote (``C3``, ``c 3``), or CoordError saying what is accepted (``grid.parse``)."""
+        found = self._labels.get(text)
+        return found if found is not None else self.grid.parse(text)
+
+    @cached_property
+    def _labels(self) -> dict[str, Hex]:
+        return {h.label: h for h in self.grid.cells()}
+
+    @cached_property
+    def village_set(self) -> frozenset[Hex]:
+        """Every village, as a set."""
+        return frozenset(self.villages)
+
     def castle_of(self, slot: int) -> tuple[Hex, ...]:
         """The castle hexes of a slot other than its keep, in reading order."""
         return self._castles.get(slot, ())

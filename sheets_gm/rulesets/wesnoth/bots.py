@@ -11,14 +11,16 @@ next, as a player does in ``step`` mode, and never send a row the engine would r
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damage, hit_score
+from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damages, hit_score
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
+from sheets_gm.rulesets.wesnoth.resolve.moves import land
 from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
@@ -54,14 +56,13 @@ def exchange(rules: WesnothRules, attacker: Unit, weapon: Attack, defender: Unit
     counter = best_attack(rules, defender, attacker, tod, weapon.kind.value)
     if counter is not None:
         back = _hit_chances(counter.swings, hit_score(rules, counter, attacker))
-        back_damage = [damage(rules, defender, counter, attacker, k, tod) for k in range(len(back))]
+        back_damage = damages(rules, defender, counter, attacker, tod)
         counter_mean = sum(p * d for p, d in zip(back, back_damage, strict=True))
         counter_kill = sum(p for p, d in zip(back, back_damage, strict=True) if d >= hp_att)
     else:
         counter_mean = counter_kill = 0.0
     dealt = taken = kill = die = 0.0
-    for k, p in enumerate(chances):
-        wounds = damage(rules, attacker, weapon, defender, k, tod)
+    for p, wounds in zip(chances, damages(rules, attacker, weapon, defender, tod), strict=True):
         dealt += p * min(wounds, hp_def)
         if wounds >= hp_def:
             kill += p
@@ -96,11 +97,22 @@ class _TurnBeingWritten:
         self.current = state
         self.dice = dice
         self.rows: list[UnitOrder] = []
+        #: Rows resolved on the engine so far (a move kept at once changes no other unit: see ``play``).
+        self.tried = 0
 
-    def play(self, row: UnitOrder | None) -> bool:
-        """Keep ``row`` if the engine accepts all of it (else without its advance and reroll); whether kept."""
+    def play(self, row: UnitOrder | None, in_reach: bool = False) -> bool:
+        """Keep ``row`` if the engine accepts all of it (else without its advance and reroll); whether kept.
+
+        ``in_reach``: the bot vouches that a row that only moves goes to a hex of the unit's reach other than its
+        own (``reachable``). The engine always accepts such a move, and all it does is take the unit there and
+        take the village, so it is kept without being tried (each try resolves the row again)."""
         if row is None:
             return False
+        if in_reach and row.move and not (row.via or row.attack or row.weapon or row.rest or row.recruit
+                                          or row.conquest):
+            self._move(row)
+            return True
+        self.tried += 1
         after = try_row(self.rules, self.current, self.dice, row)
         if after is None and (row.advance or row.reroll_below):
             row = UnitOrder(row.unit, row.move, row.via, row.attack, row.weapon)
@@ -110,6 +122,16 @@ class _TurnBeingWritten:
         self.rows.append(row)
         self.current = after
         return True
+
+    def _move(self, row: UnitOrder) -> None:
+        """Keep a move to a hex of the unit's reach: the unit acts, stands there and lands (as ``move_and_attack``
+        does once the route is found)."""
+        work = TurnWork(self.rules, self.current, self.dice)
+        work.acted.append(row.unit)
+        unit = work.units[row.unit] = work.units[row.unit].moved_to(work.hex(row.move))
+        land(work, unit)
+        self.rows.append(row)
+        self.current = work.state()
 
 
 class _RowBot:
@@ -139,19 +161,37 @@ class SkirmisherBot(_RowBot):
         state = turn.current
         mine = [u for u in state.units if u.owner == seat and not u.fresh]
         leader = next((u for u in mine if u.leader), None)
-        others = sorted((u for u in mine if not u.leader), key=lambda u: (-self._engaged(state, u), u.id))
+        engaged = self._engaged(state)
+        others = sorted((u for u in mine if not u.leader), key=lambda u: (-engaged(u), u.id))
+        seen: tuple[int, _Around] | None = None
+
+        def around() -> _Around:
+            """The enemies as they are now: only a row resolved on the engine can have wounded or killed one."""
+            nonlocal seen
+            if seen is None or seen[0] != turn.tried:
+                seen = (turn.tried, _Around.of(self.rules, turn.current, seat))
+            return seen[1]
+
         for unit in others:
             live = turn.current.unit(unit.id)
             if live is not None and not turn.current.finished:
-                turn.play(self.plan(turn.current, live, rng))
+                turn.play(self.plan(turn.current, live, around(), rng), in_reach=True)
         if leader is not None and not turn.current.finished:
             live = turn.current.unit(leader.id)
             if live is not None and not turn.play(self.recruit(turn.current, live, rng)):
-                turn.play(self.plan(turn.current, live, rng, stay=True))
+                turn.play(self.plan(turn.current, live, around(), rng, stay=True), in_reach=True)
 
-    def _engaged(self, state: WesnothState, unit: Unit) -> int:
-        near = set(self.rules.board.grid.neighbours(unit.at))
-        return sum(1 for u in state.units if u.at in near and self.rules.enemies(state, u.owner, unit.owner))
+    def _engaged(self, state: WesnothState) -> Callable[[Unit], int]:
+        """How many enemies stand next to a unit."""
+        teams = _teams(state)
+        occupant = {u.at: u for u in state.units}
+        adjacency = self.rules.board.routes.adjacency
+
+        def count(unit: Unit) -> int:
+            side = teams.get(unit.owner, 0)
+            return sum(1 for n in adjacency[unit.at] if (u := occupant.get(n)) is not None
+                       and teams.get(u.owner, 0) != side)
+        return count
 
     # -- recruiting ---------------------------------------------------------------------------
     def recruit(self, state: WesnothState, leader: Unit, rng: random.Random) -> UnitOrder | None:
@@ -193,68 +233,72 @@ class SkirmisherBot(_RowBot):
                      if rules.tables.units[m].cost / settings.mercenary_cost > own_value)
 
     # -- one unit -----------------------------------------------------------------------------
-    def plan(self, state: WesnothState, unit: Unit, rng: random.Random, stay: bool = False) -> UnitOrder | None:
+    def plan(self, state: WesnothState, unit: Unit, around: _Around, rng: random.Random, stay: bool = False
+             ) -> UnitOrder | None:
         """One unit's row: conquest from an enemy keep, retreat when badly hurt, a good attack, else advance
-        (``stay``: the leader, which attacks only from where it stands and otherwise rests)."""
+        (``stay``: the leader, which attacks only from where it stands and otherwise rests). The unit's reach is
+        searched once, and only when the row depends on it."""
         rules = self.rules
-        utype = rules.utype(unit)
         keep_owner = rules.keep_owner(state, unit.at)
         if keep_owner is not None and rules.enemies(state, keep_owner, unit.owner):
             return UnitOrder(unit.id, conquest=True)
-        hexes = {unit.at: 0.0} if stay else reachable(rules, state, unit)
-        teams = _teams(state)
-        side = teams.get(unit.owner, 0)
-        enemies = [u for u in state.units if teams.get(u.owner, 0) != side]
-        hurt = unit.wounds * 2 >= utype.hitpoints
+        hurt = unit.wounds * 2 >= rules.utype(unit).hitpoints
+        if hurt and unit.at not in around.near_enemy and rules.board.cell(unit.at).feature is Feature.VILLAGE:
+            return UnitOrder(unit.id, rest=True)  # heals where it stands, out of reach of a blow
+        hexes: Mapping[Hex, float] = {unit.at: 0.0} if stay else reachable(rules, state, unit)
         if hurt:
-            return self.retreat(state, unit, hexes, enemies)
-        attack = self.best_attack(state, unit, hexes, enemies)
+            return self.retreat(unit, hexes, around)
+        attack = self.best_attack(state, unit, hexes, around)
         if attack is not None:
             return attack
         if stay:
             return UnitOrder(unit.id, rest=True) if unit.wounds else None
-        return self.advance(state, unit, hexes, enemies, rng)
+        return self.advance(state, unit, hexes, around, rng)
 
-    def best_attack(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit]
+    def best_attack(self, state: WesnothState, unit: Unit, hexes: Mapping[Hex, float], around: _Around
                     ) -> UnitOrder | None:
         """The reachable hex and adjacent enemy with the best expected exchange, if it is good enough."""
         rules = self.rules
         board = rules.board
+        front = around.near_enemy
+        spots = [h for h in hexes if h in front]
+        if not spots:
+            return None
         tod = state.time_of_day
-        by_hex = {e.at: e for e in enemies}
+        by_hex = around.by_hex
         best: tuple[float, UnitOrder] | None = None
         # buy the advancement a final blow offers while a recruit's gold stays in hand
         player = state.player(unit.owner)
         settings = rules.settings
-        level = rules.utype(unit).level
-        can_pay = player is not None and player.gold >= settings.advance_cost * level + settings.faction_cost
-        advance = "true" if can_pay and rules.utype(unit).advances_to else ""
-        s_level = rules.utype(unit).level
-        lost = _worth(s_level) + (60 if unit.leader else 0)
+        utype = rules.utype(unit)
+        can_pay = player is not None and player.gold >= settings.advance_cost * utype.level + settings.faction_cost
+        advance = "true" if can_pay and utype.advances_to else ""
+        lost = _worth(utype.level) + (60 if unit.leader else 0)
         # the weapons and the exchange depend on where the unit strikes from only through its terrain
-        exchanges: dict[tuple[str, Terrain], tuple[Attack, Exchange] | None] = {}
+        exchanges: dict[tuple[str, Terrain], tuple[Attack, float] | None] = {}
         adjacency = board.routes.adjacency
-        front = {n for e in enemies for n in adjacency[e.at]}
-        for h in hexes:
-            if h not in front:
-                continue
-            targets = [by_hex[n] for n in adjacency[h] if n in by_hex]
+        for h in spots:
             terrain = board.terrain(h)
             cover = 0.5 * rules.defence(unit, h)
-            for target in targets:
+            for n in adjacency[h]:
+                target = by_hex.get(n)
+                if target is None:
+                    continue
                 key = (target.id, terrain)
                 if key not in exchanges:
-                    placed = Unit(unit.id, unit.type, unit.owner, h, unit.wounds, unit.leader)
+                    placed = unit.moved_to(h)
                     weapon = best_attack(rules, placed, target, tod)
-                    exchanges[key] = None if weapon is None else (weapon, exchange(rules, placed, weapon, target, tod))
+                    if weapon is None:
+                        exchanges[key] = None
+                    else:
+                        x = exchange(rules, placed, weapon, target, tod)
+                        worth = _worth(rules.utype(target).level) + (40 if target.leader else 0)
+                        exchanges[key] = (weapon, x.dealt - 0.8 * x.taken + x.kill * worth - x.die * lost)
                 found = exchanges[key]
                 if found is None:
                     continue
-                weapon, x = found
-                t_level = rules.utype(target).level
-                score = (x.dealt - 0.8 * x.taken + x.kill * (_worth(t_level) + (40 if target.leader else 0))
-                         - x.die * lost)
-                score += cover
+                weapon, value = found
+                score = value + cover
                 if best is None or score > best[0]:
                     move = "" if h == unit.at else h.label
                     best = (score, UnitOrder(unit.id, move=move, attack=target.id, weapon=self._name(unit, weapon),
@@ -267,17 +311,13 @@ class SkirmisherBot(_RowBot):
         twins = [a for a in self.rules.utype(unit).attacks if a.name == weapon.name]
         return weapon.name if len(twins) == 1 else f"{weapon.name}/{weapon.damage_type}"
 
-    def retreat(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit]
-                ) -> UnitOrder | None:
-        """Rest on a safe village; else move to a village out of enemy reach, rest where safe, or step away."""
+    def retreat(self, unit: Unit, hexes: Mapping[Hex, float], around: _Around) -> UnitOrder | None:
+        """Move to a village out of enemy reach; else rest where safe, or step away (a wounded unit that
+        stands on a safe village rests there: ``plan``)."""
         rules = self.rules
         board = rules.board
-        near_enemy = {n for e in enemies for n in board.grid.neighbours(e.at)}
-        on_village = board.cell(unit.at).feature is Feature.VILLAGE
-        if on_village and unit.at not in near_enemy:
-            return UnitOrder(unit.id, rest=True)
-        villages = [h for h in hexes if board.cell(h).feature is Feature.VILLAGE and h not in near_enemy
-                    and h != unit.at]
+        near_enemy = around.near_enemy
+        villages = [h for h in hexes if h in board.village_set and h not in near_enemy and h != unit.at]
         if villages:
             target = min(villages, key=lambda h: (hexes[h], h.row, h.col))
             return UnitOrder(unit.id, move=target.label)
@@ -288,21 +328,22 @@ class SkirmisherBot(_RowBot):
             return UnitOrder(unit.id, move=min(safe, key=lambda h: (-rules.defence(unit, h), h.row, h.col)).label)
         return None
 
-    def advance(self, state: WesnothState, unit: Unit, hexes: dict[Hex, float], enemies: list[Unit],
+    def advance(self, state: WesnothState, unit: Unit, hexes: Mapping[Hex, float], around: _Around,
                 rng: random.Random) -> UnitOrder | None:
         """Take a village the team does not own within reach; else close in on the nearest such village or enemy
         leader, preferring hexes of good defence."""
         rules = self.rules
         board = rules.board
-        teams = _teams(state)
-        team = teams.get(unit.owner, 0)
+        teams = around.teams
+        team = around.side
         claimed = {h for h, o in state.villages if teams.get(o, 0) == team}
         wanted = [v for v in board.villages if v not in claimed]
-        near_enemy = {n for e in enemies for n in board.grid.neighbours(e.at)}
-        open_villages = [h for h in hexes if h in wanted and h != unit.at]
+        near_enemy = around.near_enemy
+        open_villages = [h for h in hexes if h in board.village_set and h not in claimed and h != unit.at]
         if open_villages:
             target = min(open_villages, key=lambda h: (h in near_enemy, hexes[h], h.row, h.col))
             return UnitOrder(unit.id, move=target.label)
+        enemies = around.enemies
         goals = wanted or [e.at for e in enemies if e.leader] or [e.at for e in enemies]
         if not goals:
             return None
@@ -314,6 +355,27 @@ class SkirmisherBot(_RowBot):
         best = min(options, key=lambda h: (far[h] - 0.3 * rules.defence(unit, h) + rng.random() * 0.01,
                                            h.row, h.col))
         return UnitOrder(unit.id, move=best.label)
+
+
+@dataclass(frozen=True, slots=True)
+class _Around:
+    """What a seat's plans need to know of the others: each player's team, the seat's side, its enemies (also by
+    hex) and the hexes next to them."""
+
+    teams: dict[str, int]
+    side: int
+    enemies: list[Unit]
+    by_hex: dict[Hex, Unit]
+    near_enemy: set[Hex]
+
+    @classmethod
+    def of(cls, rules: WesnothRules, state: WesnothState, seat: str) -> _Around:
+        """The others as ``seat`` sees them in ``state``."""
+        teams = _teams(state)
+        side = teams.get(seat, 0)
+        enemies = [u for u in state.units if teams.get(u.owner, 0) != side]
+        adjacency = rules.board.routes.adjacency
+        return cls(teams, side, enemies, {e.at: e for e in enemies}, {n for e in enemies for n in adjacency[e.at]})
 
 
 class RandomBot(_RowBot):
@@ -341,5 +403,5 @@ class RandomBot(_RowBot):
                     options.append(UnitOrder(unit.id, attack=e.id))
             rng.shuffle(options)
             for row in options:
-                if turn.play(row):
+                if turn.play(row, in_reach=True):
                     break

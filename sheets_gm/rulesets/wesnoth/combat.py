@@ -19,15 +19,21 @@ def hit_score(rules: WesnothRules, attack: Attack, target: Unit) -> int:
 
 
 def damage(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, hits: int, time_of_day: str) -> int:
-    """The wounds ``hits`` hits deal: hits × damage, ± the attacker's level by time of day, × the target's
-    resistance percent rounded half up, at least 1; 0 without a hit.
+    """The wounds ``hits`` hits deal (at most one a swing): hits × damage, ± the attacker's level by time of day,
+    × the target's resistance percent rounded half up, at least 1; 0 without a hit.
 
     The rounding is on whole numbers: (base × percent + 50) // 100."""
     if hits <= 0:
         return 0
-    base = hits * attack.damage + rules.time_bonus(attacker, time_of_day)
+    return damages(rules, attacker, attack, target, time_of_day)[hits]
+
+
+def damages(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, time_of_day: str) -> list[int]:
+    """The wounds 0, 1, 2… hits deal, up to every swing hitting (``damage`` of each)."""
+    bonus = rules.time_bonus(attacker, time_of_day)
     percent = rules.utype(target).resistance.get(attack.damage_type, 100)
-    return max(1, (base * percent + 50) // 100)
+    each = attack.damage
+    return [0] + [max(1, ((hits * each + bonus) * percent + 50) // 100) for hits in range(1, attack.swings + 1)]
 
 
 @cache
@@ -39,8 +45,8 @@ def _hit_chances(swings: int, score: int) -> tuple[float, ...]:
 def expected_damage(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, time_of_day: str) -> float:
     """Σ over k of P(k hits) × the damage k hits would deal."""
     chances = _hit_chances(attack.swings, hit_score(rules, attack, target))
-    return sum(chance * damage(rules, attacker, attack, target, k, time_of_day)
-               for k, chance in enumerate(chances) if k)
+    wounds = damages(rules, attacker, attack, target, time_of_day)
+    return sum(chances[k] * wounds[k] for k in range(1, len(chances)))
 
 
 def best_attack(rules: WesnothRules, attacker: Unit, target: Unit, time_of_day: str,
@@ -50,7 +56,7 @@ def best_attack(rules: WesnothRules, attacker: Unit, target: Unit, time_of_day: 
     best: Attack | None = None
     best_value = -1.0
     for attack in rules.utype(attacker).attacks:
-        if kind is not None and attack.kind.value != kind:
+        if kind is not None and attack.kind != kind:
             continue
         value = expected_damage(rules, attacker, attack, target, time_of_day)
         if value > best_value + 1e-12:

@@ -8,13 +8,14 @@ to its first stop. Ties between equal routes: Wesnoth's step-by-step N, NE, SE, 
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.routes import CostTable
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
-from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
+from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,26 +59,37 @@ class Surroundings:
 
 def surroundings(rules: WesnothRules, state: WesnothState, mover: Unit) -> Surroundings:
     """The board as ``mover`` meets it."""
+    return surroundings_among(rules, state.units, state.players, state.villages, mover)
+
+
+def surroundings_among(rules: WesnothRules, units: Collection[Unit], players: Iterable[Player],
+                       villages: Iterable[tuple[Hex, str]], mover: Unit) -> Surroundings:
+    """The board as ``mover`` meets it among these units, players and owned villages (a state's, or those of a
+    turn being resolved, which need not be made a state first)."""
     board = rules.board
     teams: dict[str, int] = {}
-    for p in state.players:  # the first player of a name, as ``rules.team_of``; 0 for a name that is none
+    for p in players:  # the first player of a name, as ``rules.team_of``; 0 for a name that is none
         teams.setdefault(p.name, p.team)
     team = teams.get(mover.owner, 0)
-    occupant = {u.at: u for u in state.units}
+    occupant = {u.at: u for u in units}
     hostile: set[Hex] = set()
     zoc: set[Hex] = set()
     adjacency = board.routes.adjacency
-    for u in state.units:
+    types = rules.tables.units
+    for u in units:
         if teams.get(u.owner, 0) != team:
             hostile.add(u.at)
-            if rules.utype(u).level >= 1:
+            if types[u.type].level >= 1:
                 zoc.update(adjacency[u.at])
-    owners: dict[Hex, str] = {}
-    for h, owner in state.villages:  # the first owner listed, as ``state.village_owner``
-        owners.setdefault(h, owner)
-    stops = frozenset(h for h in board.villages if (held := owners.get(h)) is None or teams.get(held, 0) != team)
-    return Surroundings(occupant, frozenset(hostile), frozenset(zoc), stops,
-                        board.routes.costs(rules.utype(mover).move_costs))
+    held: set[Hex] = set()  # villages of the mover's team, each by its first owner listed (``state.village_owner``)
+    listed: set[Hex] = set()
+    for h, owner in villages:
+        if h not in listed:
+            listed.add(h)
+            if teams.get(owner, 0) == team:
+                held.add(h)
+    stops = board.village_set - held
+    return Surroundings(occupant, frozenset(hostile), frozenset(zoc), stops, rules.move_costs(mover))
 
 
 def blocked_hexes(around: Surroundings, stops_block: bool, goal: Hex | None = None) -> frozenset[Hex]:
@@ -108,6 +120,13 @@ def _route(rules: WesnothRules, start: Hex, stops: list[Hex], around: Surroundin
 def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, via: tuple[Hex, ...] = ()
               ) -> MovePlan:
     """The move of ``mover`` to ``dest`` through ``via``; MoveRefused saying why it cannot be made."""
+    return plan_move_among(rules, state.units, state.players, state.villages, mover, dest, via)
+
+
+def plan_move_among(rules: WesnothRules, units: Collection[Unit], players: Iterable[Player],
+                    villages: Iterable[tuple[Hex, str]], mover: Unit, dest: Hex, via: tuple[Hex, ...] = ()
+                    ) -> MovePlan:
+    """``plan_move`` among these units, players and owned villages (``surroundings_among``)."""
     board = rules.board
     utype = rules.utype(mover)
     name = f"{mover.id} ({mover.type})"
@@ -117,10 +136,10 @@ def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, 
         if utype.move_cost(board.terrain(h)) is None:
             raise MoveRefused(f"{name} cannot enter {h.label} ({board.terrain(h).value}); choose a hex it can "
                               f"enter")
-    around = surroundings(rules, state, mover)
+    around = surroundings_among(rules, units, players, villages, mover)
     there = around.occupant.get(dest)
     if there is not None:
-        whose = "an enemy" if rules.enemies(state, there.owner, mover.owner) else "a friendly"
+        whose = "an enemy" if dest in around.hostile else "a friendly"
         raise MoveRefused(f"{dest.label} is held by {whose} unit ({there.id}); a unit cannot end its move on an "
                           f"occupied hex")
     goals = [*via, dest]
@@ -165,9 +184,8 @@ def _farthest_within(path: list[Hex], around: Surroundings, moves: int, mover: U
     return farthest if farthest != mover.at else None
 
 
-def reachable(rules: WesnothRules, state: WesnothState, mover: Unit) -> dict[Hex, float]:
+def reachable(rules: WesnothRules, state: WesnothState, mover: Unit) -> dict[Hex, int]:
     """Every hex ``mover`` can end a stop-free move on this turn, with its cost (the bots' map)."""
     around = surroundings(rules, state, mover)
-    out = rules.board.routes.reach(mover.at, around.terrain_cost, around.hostile, around.zoc | around.stop_villages,
-                                   rules.utype(mover).moves)
-    return {h: c for h, c in out.items() if h == mover.at or h not in around.occupant}
+    return rules.board.routes.reach(mover.at, around.terrain_cost, around.hostile, around.zoc | around.stop_villages,
+                                    rules.utype(mover).moves, taken=around.occupant)

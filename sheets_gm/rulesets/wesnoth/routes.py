@@ -28,10 +28,12 @@ def costs_key(move_costs: Mapping[Terrain, int]) -> tuple[int, ...]:
 @dataclass(frozen=True, eq=False)
 class CostTable:
     """What entering each hex costs one way of moving (None: it cannot enter it), by hex and by the hex's
-    number on its board (what the searches read)."""
+    number on its board, and each hex's ``links``: the neighbours it can enter and what each costs, by
+    number in the grid's order (what the searches read)."""
 
     by_hex: Mapping[Hex, int | None]
     by_number: Sequence[int | None]
+    links: Sequence[tuple[tuple[int, int], ...]]
 
     def __getitem__(self, h: Hex) -> int | None:
         return self.by_hex[h]
@@ -47,10 +49,11 @@ class BoardRoutes:
         grid = board.grid
         #: Every hex in reading order (its number is its place here).
         self.hexes: tuple[Hex, ...] = tuple(grid.cells())
-        self._number: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
+        #: Each hex's number.
+        self.numbers: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
         #: Each hex's neighbours in the grid's order (N, NE, SE, S, SW, NW).
         self.adjacency: dict[Hex, tuple[Hex, ...]] = {h: tuple(grid.neighbours(h)) for h in self.hexes}
-        self._steps: list[tuple[int, ...]] = [tuple(self._number[n] for n in self.adjacency[h]) for h in self.hexes]
+        self._steps: list[tuple[int, ...]] = [tuple(self.numbers[n] for n in self.adjacency[h]) for h in self.hexes]
         self._costs: dict[tuple[int, ...], CostTable] = {}
         self._fields: dict[tuple[tuple[int, ...], Hex], dict[Hex, int]] = {}
         self._nearest: dict[tuple[tuple[int, ...], tuple[Hex, ...]], dict[Hex, float]] = {}
@@ -63,7 +66,8 @@ class BoardRoutes:
         if found is None:
             by_terrain = {t: (None if c >= UNREACHABLE else c) for t, c in zip(Terrain, key, strict=True)}
             by_number = [by_terrain[self.board.terrain(h)] for h in self.hexes]
-            found = self._costs[key] = CostTable(dict(zip(self.hexes, by_number, strict=True)), by_number)
+            links = [tuple((n, step) for n in near if (step := by_number[n]) is not None) for near in self._steps]
+            found = self._costs[key] = CostTable(dict(zip(self.hexes, by_number, strict=True)), by_number, links)
         return found
 
     def field(self, move_costs: Mapping[Terrain, int], goal: Hex) -> Mapping[Hex, int]:
@@ -103,61 +107,69 @@ class BoardRoutes:
                ) -> dict[Hex, int]:
         """Every hex reachable from ``start`` and its cheapest cost, entering no hex of ``blocked`` and
         spending at most ``budget``: ``topology.cheapest_paths`` over these tables, hexes in its order."""
-        number = self._number
-        best = self._search(number[start], costs.by_number, {number[h] for h in blocked}, budget)
+        number = self.numbers
+        best, _ = self._search(number[start], costs, {number[h] for h in blocked}, budget)
         hexes = self.hexes
         return {hexes[i]: c for i, c in best.items()}
 
-    def reach(self, start: Hex, costs: CostTable, blocked: Collection[Hex], stops: Collection[Hex], budget: int
-              ) -> dict[Hex, int]:
+    def reach(self, start: Hex, costs: CostTable, blocked: Collection[Hex], stops: Collection[Hex], budget: int,
+              taken: Collection[Hex] = ()) -> dict[Hex, int]:
         """Where a unit can end a move within ``budget``: every hex ``search`` reaches without entering
         ``blocked`` or ``stops``, then each hex of ``stops`` (not blocked) entered from one of them, with
         its cost; in that order, each stop hex where it is first entered, from the first reached hex next
-        to it (stop hexes can be entered but not left)."""
-        number, steps, cost = self._number, self._steps, costs.by_number
+        to it (stop hexes can be entered but not left). Hexes of ``taken`` other than ``start`` are left
+        out at the end (a unit passes its friends but cannot end its move on one)."""
+        number, links = self.numbers, costs.links
         shut = {number[h] for h in blocked}
-        stop = {number[h] for h in stops}
-        inner = self._search(number[start], cost, shut | stop, budget)
+        stop = {number[h] for h in stops} - shut
+        first = number[start]
+        inner, edge = self._search(first, costs, shut, budget, stop)
         out = dict(inner)
         for here, spent in inner.items():
-            for n in steps[here]:
-                if n in stop and n not in shut:
-                    step = cost[n]
-                    if step is not None and spent + step <= budget:
+            if here in edge:
+                for n, step in links[here]:
+                    if n in stop and spent + step <= budget:
                         known = out.get(n)
                         if known is None or spent + step < known:
                             out[n] = spent + step
         hexes = self.hexes
-        return {hexes[i]: c for i, c in out.items()}
+        if not taken:
+            return {hexes[i]: c for i, c in out.items()}
+        held = {number[h] for h in taken}
+        held.discard(first)
+        return {hexes[i]: c for i, c in out.items() if i not in held}
 
-    def _search(self, first: int, cost: Sequence[int | None], shut: Collection[int], budget: int | None
-                ) -> dict[int, int]:
-        """``search`` by hex numbers. Entry costs are whole numbers, so the queue is a list of buckets, one
-        per cost, each first in first out: the hexes come out in the order of cheapest_paths' heap (cost,
-        then order pushed)."""
-        steps = self._steps
+    def _search(self, first: int, costs: CostTable, shut: Collection[int], budget: int | None,
+                stop: Collection[int] = ()) -> tuple[dict[int, int], set[int]]:
+        """``search`` by hex numbers over a cost table's ``links``, entering neither ``shut`` nor ``stop``; with
+        the hexes it reached that are next to a hex of ``stop`` within ``budget`` (where ``reach`` looks).
+        Entry costs are whole numbers, so the queue is a list of buckets, one per cost, each first in first
+        out: the hexes come out in the order of cheapest_paths' heap (cost, then order pushed)."""
+        links = costs.links
         best: dict[int, int] = {first: 0}
+        edge: set[int] = set()
         buckets: list[list[int]] = [[first]] + [[] for _ in range(budget or 0)]
         limit = budget if budget is not None else 1 << 62
         spent = 0
-        while spent < len(buckets):
+        while spent < len(buckets) and spent < limit:  # a hex reached for the whole budget enters nothing more
             for here in buckets[spent]:
                 if best[here] < spent:
                     continue  # reached more cheaply since it was queued
-                for n in steps[here]:
-                    step = cost[n]
-                    if step is None or n in shut:
-                        continue
+                for n, step in links[here]:
                     total = spent + step
-                    if total <= limit:
-                        known = best.get(n)
-                        if known is None or total < known:
-                            best[n] = total
-                            while len(buckets) <= total:
-                                buckets.append([])
-                            buckets[total].append(n)
+                    if total > limit or n in shut:
+                        continue
+                    if n in stop:
+                        edge.add(here)
+                        continue
+                    known = best.get(n)
+                    if known is None or total < known:
+                        best[n] = total
+                        if total >= len(buckets):
+                            buckets.extend([] for _ in range(total + 1 - len(buckets)))
+                        buckets[total].append(n)
             spent += 1
-        return best
+        return best, edge
 
     def path(self, start: Hex, goal: Hex, costs: CostTable, blocked: frozenset[Hex] = frozenset(),
              budget: int | None = None) -> list[Hex] | None:
@@ -179,7 +191,7 @@ class BoardRoutes:
         ``topology.path_to`` over these tables: the same search back from the goal, stopped once ``start`` is
         settled, and the same tie-break between equal routes (the earlier neighbour, N, NE, SE, S, SW, NW)."""
         steps, cost = self._steps, costs.by_number
-        number = self._number
+        number = self.numbers
         shut = {number[h] for h in blocked}
         origin, target = number[start], number[goal]
         to_goal: dict[int, int] = {target: 0}

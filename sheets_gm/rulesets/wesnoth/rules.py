@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.wesnoth.board import WesnothBoard
+from sheets_gm.rulesets.wesnoth.routes import CostTable
 from sheets_gm.rulesets.wesnoth.settings import AlignmentRule, WesnothSettings
 from sheets_gm.rulesets.wesnoth.state import DAY, NIGHT, Unit, WesnothState
 from sheets_gm.rulesets.wesnoth.tables import Alignment, UnitTables, UnitType, default_tables
@@ -19,6 +20,11 @@ class WesnothRules:
     board: WesnothBoard
     settings: WesnothSettings
     tables: UnitTables = field(default_factory=default_tables)
+    # what follows from the fields alone, worked out once per unit type (the bots and the resolution ask for
+    # these tens of thousands of times a simulated match)
+    _bonuses: dict[tuple[str, str], int] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _defences: dict[tuple[str, Hex], int] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _move_costs: dict[str, CostTable] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def utype(self, unit: Unit) -> UnitType:
         """The unit's type (states only hold types of the tables)."""
@@ -30,6 +36,13 @@ class WesnothRules:
 
     def time_bonus(self, unit: Unit, time_of_day: str) -> int:
         """What time of day adds to the unit's damage: ± its level for lawful and chaotic units by day and night."""
+        key = (unit.type, time_of_day)
+        found = self._bonuses.get(key)
+        if found is None:
+            found = self._bonuses[key] = self._time_bonus(unit, time_of_day)
+        return found
+
+    def _time_bonus(self, unit: Unit, time_of_day: str) -> int:
         alignment = self.alignment(unit)
         level = self.utype(unit).level
         if alignment is Alignment.LAWFUL:
@@ -44,7 +57,18 @@ class WesnothRules:
 
     def defence(self, unit: Unit, at: Hex | None = None) -> int:
         """The d6 score needed to hit ``unit`` on its hex (or on ``at``)."""
-        return self.utype(unit).defence(self.board.terrain(unit.at if at is None else at))
+        key = (unit.type, unit.at if at is None else at)
+        found = self._defences.get(key)
+        if found is None:
+            found = self._defences[key] = self.utype(unit).defence(self.board.terrain(key[1]))
+        return found
+
+    def move_costs(self, unit: Unit) -> CostTable:
+        """What entering each hex of the board costs ``unit`` (terrain only; None where it cannot go)."""
+        found = self._move_costs.get(unit.type)
+        if found is None:
+            found = self._move_costs[unit.type] = self.board.routes.costs(self.utype(unit).move_costs)
+        return found
 
     def team_of(self, state: WesnothState, player: str) -> int:
         """A player's team number (0 for a name that is not a player)."""

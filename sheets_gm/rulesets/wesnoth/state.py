@@ -35,6 +35,14 @@ class Unit:
     advance: str = ""
     fresh: bool = False
 
+    def moved_to(self, at: Hex) -> Unit:
+        """The unit standing on ``at`` (``dataclasses.replace`` is slow for the moves of a simulated match)."""
+        return Unit(self.id, self.type, self.owner, at, self.wounds, self.leader, self.advance, self.fresh)
+
+    def with_wounds(self, wounds: int) -> Unit:
+        """The unit with ``wounds`` wounds."""
+        return Unit(self.id, self.type, self.owner, self.at, wounds, self.leader, self.advance, self.fresh)
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "type": self.type, "owner": self.owner, "at": self.at.label,
                                "wounds": self.wounds}
@@ -65,6 +73,10 @@ class Player:
     gold: int
     recruits: int = 0
     out: bool = False
+
+    def with_gold(self, gold: int) -> Player:
+        """The player with ``gold`` gold."""
+        return Player(self.name, self.team, self.faction, self.slot, gold, self.recruits, self.out)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "team": self.team, "faction": self.faction, "slot": self.slot,

@@ -7,7 +7,7 @@ editable by a GM; every bad cell is an error naming the file, the line and what 
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
@@ -51,11 +51,11 @@ class Attack:
     damage: int
     swings: int
     magical: bool
+    #: Melee, ranged or magical (a magical attack is its own kind); what a counter-attack must match.
+    kind: Kind = field(init=False, compare=False, repr=False)
 
-    @property
-    def kind(self) -> Kind:
-        """Melee, ranged or magical (a magical attack is its own kind)."""
-        return Kind.MAGICAL if self.magical else Kind(self.range)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", Kind.MAGICAL if self.magical else Kind(self.range))
 
     @property
     def label(self) -> str:
@@ -121,6 +121,7 @@ class UnitTables:
 
     units: dict[str, UnitType]
     factions: dict[str, Faction]
+    _mercenaries: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def unit(self, name: str) -> UnitType | None:
         """The type called ``name`` (case and spaces forgiven), or None."""
@@ -151,6 +152,12 @@ class UnitTables:
 
     def mercenaries(self, faction: str) -> tuple[str, ...]:
         """The recruits of every other faction (level 0 or 1), in table order, without this faction's own."""
+        found = self._mercenaries.get(faction)
+        if found is None:
+            found = self._mercenaries[faction] = self._hired_by(faction)
+        return found
+
+    def _hired_by(self, faction: str) -> tuple[str, ...]:
         own = set(self.factions[faction].recruits) if faction in self.factions else set()
         out: list[str] = []
         for f in self.factions.values():

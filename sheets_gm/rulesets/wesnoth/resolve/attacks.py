@@ -23,7 +23,7 @@ def attack(work: TurnWork, unit: Unit, row: UnitOrder, stopped: str = "") -> Non
         work.verdict(unit, unit.id, "attack", False, f"skipped: there is no unit {row.attack!r} (dead, or "
                                                      "never there)")
         return
-    if not rules.enemies(work.state(), unit.owner, target.owner):
+    if not work.enemies(unit.owner, target.owner):
         work.verdict(unit, unit.id, "attack", False, f"{target.id} is a friendly unit; attack an enemy")
         return
     if target.at not in rules.board.grid.neighbours(unit.at):
@@ -97,7 +97,7 @@ def strike(work: TurnWork, striker: Unit, weapon: Attack, target: Unit, key: str
                        else f"{target.id} has {plural(after, 'wound')}, {hp - after}/{hp} HP"))
     else:
         text.append("no hit")
-    work.units[target.id] = replace(target, wounds=after)
+    work.units[target.id] = target.with_wounds(after)
     work.event(EventKind.ATTACK, "; ".join(text), striker=striker.id, target=target.id, weapon=weapon.name,
                hits=hits, wounds=wounds, dice={k: v for k, v in work.dice.rolled.items() if k.startswith(
                    (f"{key}/", f"re{key}/"))})

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.enums import EventKind
-from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move
+from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move_among
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve.attacks import attack
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
@@ -28,14 +26,15 @@ def move_and_attack(work: TurnWork, unit: Unit, row: UnitOrder) -> None:
             work.verdict(unit, unit.id, "move", False, str(exc))
             return
         try:
-            plan = plan_move(work.rules, work.state(), unit, dest, via)
+            plan = plan_move_among(work.rules, work.units.values(), work.players, work.villages.items(), unit, dest,
+                                   via)
         except MoveRefused as exc:
             work.verdict(unit, unit.id, "move", False, str(exc))
             if row.attack:
                 work.verdict(unit, unit.id, "attack", False, "not made: the move before it was refused")
             return
         work.acted.append(unit.id)
-        unit = work.units[unit.id] = replace(unit, at=plan.end or unit.at)
+        unit = work.units[unit.id] = unit.moved_to(plan.end or unit.at)
         route = " ".join(h.label for h in plan.path)
         if plan.stopped:
             message = f"stopped on {unit.at.label} by {plan.stopped} ({plural(plan.cost, 'move')})"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.state import Unit
@@ -16,7 +14,7 @@ def rest(work: TurnWork, unit: Unit) -> None:
     village = work.rules.board.cell(unit.at).feature is Feature.VILLAGE
     healed = (2 if roll == 6 else 1) if village else (1 if roll >= 5 else 0)
     healed = min(healed, unit.wounds)
-    work.units[unit.id] = replace(unit, wounds=unit.wounds - healed)
+    work.units[unit.id] = unit.with_wounds(unit.wounds - healed)
     work.acted.append(unit.id)
     work.verdict(unit, unit.id, "rest", True, f"rested: rolled {roll}, {healed} wound{'s' if healed != 1 else ''}"
                  " removed")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex
@@ -44,7 +42,8 @@ class TurnWork:
 
     def state(self) -> WesnothState:
         """The working copy as a state."""
-        villages = tuple(sorted(self.villages.items(), key=lambda kv: (kv[0].row, kv[0].col)))
+        owners = self.villages
+        villages = tuple((h, owners[h]) for h in sorted(owners, key=self.rules.board.routes.numbers.__getitem__))
         return WesnothState(self.round, self.turn, self.acting, tuple(self.players), tuple(self.units.values()),
                             villages, tuple(self.acted), self.tod_override, self.finished, self.winner,
                             self.start.team_names)
@@ -59,12 +58,19 @@ class TurnWork:
     def gold(self, name: str, change: int) -> int:
         """Add ``change`` to a player's gold; her gold after it."""
         i, p = self.player(name)
-        self.players[i] = replace(p, gold=p.gold + change)
+        self.players[i] = p.with_gold(p.gold + change)
         return p.gold + change
 
     def team(self, name: str) -> int:
         """A player's team number."""
         return self.player(name)[1].team
+
+    def enemies(self, a: str, b: str) -> bool:
+        """Whether players ``a`` and ``b`` are on different teams (``rules.enemies`` on the working copy)."""
+        return self._team_of(a) != self._team_of(b)
+
+    def _team_of(self, name: str) -> int:
+        return next((p.team for p in self.players if p.name == name), 0)
 
     def event(self, kind: EventKind, text: str, **data: object) -> None:
         """Log an event of this turn, under its round (the Log's Turn column counts rounds, as the status line,
@@ -80,4 +86,4 @@ class TurnWork:
 
     def hex(self, text: str) -> Hex:
         """The hex a player wrote, or CoordError saying what is accepted."""
-        return self.rules.board.grid.parse(text)
+        return self.rules.board.hex_named(text)
