@@ -157,7 +157,7 @@ def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: floa
         said = f"{report.state.summary or 'Nothing changed.'} (Drive: no spreadsheet changed, nothing read.)"
     else:
         warnings = [w for w in (settings_warning(config, report), tables_warning(config, report)) if w]
-        said = describe_report(report)
+        said = " ".join(p for p in (describe_report(report), report.drive) if p)
     return "".join(f"{w}\n" for w in warnings) + f"{said} Next poll in {describe_wait(wait)}."
 
 
@@ -221,7 +221,8 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
     if warning:
         print(warning)
     if not (args.quiet and not report.resolved):
-        print("\n".join([describe_report(report), *([] if args.quiet else rejected_lines(report))]))
+        print("\n".join([describe_report(report), *([] if args.quiet else [*rejected_lines(report),
+                                                                          *([report.drive] if report.drive else [])])]))
     return 0
 
 
@@ -249,10 +250,11 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
             if gate is None:
                 report = poll_match(config, sheets)
             else:
-                from sheets_gm.sync.drive_gate import read_and_poll
+                from sheets_gm.sync.drive_gate import read_and_poll, reads_line
 
                 report, kept = read_and_poll(lambda s: sync_once(config, s, now=read_at), sheets, gate, config.path,
                                              _now)
+                report.drive = reads_line(gate, kept)
         except WorkbookOpenError as exc:
             # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn
             # to cron (quiet); a GM who runs sync by hand is told every time what it did: nothing.

@@ -185,6 +185,17 @@ def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheet
     return run(kept.sheets), kept
 
 
+def reads_line(gate: DriveGate, kept: KeptSheets) -> str:
+    """What a poll that read says of it: why, and how many spreadsheets it read (the others as last read).
+
+    A line for the GM, who pays Google's read quota: ``(Drive: 1 of 4 spreadsheets changed (Drive's change
+    log); read 1 of 4 spreadsheets, the others as last read.)``."""
+    read, total = len(kept.read_live()), len(kept.wrapped)
+    what = f"read all {total} spreadsheets" if read == total else (
+        f"read {read} of {total} spreadsheets, the others as last read")
+    return f"(Drive: {gate.reason}; {what}.)"
+
+
 def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: DriveGate, report: WindowReport,
                       read_at: datetime, summary: str, warning: str, kept: KeptSheets) -> None:
     """A poll that read succeeded: keep what it read (for what it wrote, what the write answered with), when each

@@ -69,6 +69,7 @@ class WindowReport:
     untyped: dict[str, list[str]] = field(default_factory=dict)  # acting seat -> its rows with nothing typed yet
     tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
+    drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (drive_gate)
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:

@@ -151,6 +151,8 @@ def test_one_players_save_reads_and_answers_her_spreadsheet_alone(
     reads, _, out = poll(fake, clock, capsys, started)
     assert reads == 1 and "feedback cells updated" in out
     assert asked(fake, READ, BATCH_UPDATE) == [KEYS["red"], KEYS["red"]]
+    assert ("(Drive: 1 of 4 spreadsheets changed (Drive's change log); read 1 of 4 spreadsheets, the others as last "
+            "read.)") in out  # what the GM's quota paid
     assert poll(fake, clock, capsys, started)[0] == 0
 
 
@@ -196,6 +198,7 @@ def test_a_resolution_reads_and_writes_every_spreadsheet_once(
     type_orders(open_match_sheets(load_config(started)), ready=True)  # both teams tick Ready
     out = poll(fake, clock, capsys, started)[2]
     assert "Turn 1 resolved" in out, out
+    assert "(Drive: 2 of 4 spreadsheets changed (Drive's change log); read all 4 spreadsheets.)" in out
     assert sorted(asked(fake, READ)) == sorted(KEYS.values())  # the two that changed, then the two kept: once each
     assert writes(fake) == 4
     assert poll(fake, clock, capsys, started)[0] == 0  # every write answered with its spreadsheet: nothing to read
