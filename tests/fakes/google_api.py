@@ -45,7 +45,7 @@ import functools
 import io
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -360,11 +360,23 @@ class FakeSheet:
 
 @dataclass(frozen=True)
 class DriveEdit:
-    """One edit of a file as Drive's change log lists it: which file, when, by which account."""
+    """One edit of a file as Drive's change log lists it: which file, when, by which account, and ``order``, its
+    place among all edits as they were made (a test's clock may give two edits the same moment)."""
 
     key: str
     moment: datetime
     by: str
+    order: int = 0
+
+
+def latest_edits(edits: Iterable[DriveEdit]) -> dict[str, DriveEdit]:
+    """Each file's latest edit among ``edits``, as made (not as listed: an edit Drive lists late does not undo a
+    later one it listed already)."""
+    out: dict[str, DriveEdit] = {}
+    for edit in edits:
+        if edit.key not in out or (edit.moment, edit.order) > (out[edit.key].moment, out[edit.key].order):
+            out[edit.key] = edit
+    return out
 
 
 @dataclass
@@ -720,6 +732,7 @@ class GoogleApiFake:
         self._accounts: dict[str, str] = {}  # access token -> the service account it was issued to
         self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
         self._drive_log: list[DriveEdit] = []  # in the order Drive listed them
+        self._edits_made = 0  # edits so far, as made (DriveEdit.order)
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -815,7 +828,8 @@ class GoogleApiFake:
         lag has passed."""
         moment = self.clock()
         ss.modified_time = moment
-        self._drive_pending.append((moment + self.drive_lag, DriveEdit(ss.key, moment, by)))
+        self._edits_made += 1
+        self._drive_pending.append((moment + self.drive_lag, DriveEdit(ss.key, moment, by, self._edits_made)))
 
     def _listed_changes(self) -> list[DriveEdit]:
         """The change log as Drive lists it now: the pending edits whose lag has passed join it, in that order."""
@@ -1093,7 +1107,7 @@ class GoogleApiFake:
         log = self._listed_changes()
         start = int(token)
         page = log[start:start + size]
-        last = {edit.key: edit for edit in log}
+        last = latest_edits(log)
         changes = [{"kind": "drive#change", "changeType": "file", "removed": False, "fileId": edit.key,
                     "time": _rfc3339(edit.moment), "file": self._drive_file(last[edit.key], caller)}
                    for edit in page
@@ -1129,10 +1143,7 @@ class GoogleApiFake:
         size = int(query.get("pageSize", ["100"])[0])
         if not 1 <= size <= 1000:
             raise HttpError(400, f"Invalid Value: pageSize {size}", "INVALID_ARGUMENT", "invalid")
-        last: dict[str, DriveEdit] = {}
-        for edit in self._listed_changes():
-            if edit.key not in last or edit.moment >= last[edit.key].moment:
-                last[edit.key] = edit
+        last = latest_edits(self._listed_changes())
         files = [self._drive_file(edit, caller) for key, edit in sorted(last.items()) if edit.moment > after
                  and self.spreadsheets.get(key) is not None and self.spreadsheets[key].shared]
         payload: dict[str, Any] = {"kind": "drive#fileList", "files": files[:size]}
