@@ -108,7 +108,7 @@ class BoardRoutes:
         """Every hex reachable from ``start`` and its cheapest cost, entering no hex of ``blocked`` and
         spending at most ``budget``: ``topology.cheapest_paths`` over these tables, hexes in its order."""
         number = self.numbers
-        best, _ = self._search(number[start], costs, {number[h] for h in blocked}, budget)
+        best = self._search(number[start], costs, {number[h] for h in blocked}, budget)
         hexes = self.hexes
         return {hexes[i]: c for i, c in best.items()}
 
@@ -120,34 +120,69 @@ class BoardRoutes:
         to it (stop hexes can be entered but not left). Hexes of ``taken`` other than ``start`` are left
         out at the end (a unit passes its friends but cannot end its move on one)."""
         number, links = self.numbers, costs.links
-        shut = {number[h] for h in blocked}
-        stop = {number[h] for h in stops} - shut
+        # each hex's mark: 0 free, 1 a stop (entered, never left), 2 shut
+        mark = bytearray(len(self.hexes))
+        for h in stops:
+            mark[number[h]] = 1
+        for h in blocked:
+            mark[number[h]] = 2
         first = number[start]
-        inner, edge = self._search(first, costs, shut, budget, stop)
-        out = dict(inner)
-        for here, spent in inner.items():
-            if here in edge:
+        if mark[first] == 1:
+            mark[first] = 0  # a unit starting on a stop hex is already there for nothing
+        best = [-1] * len(mark)  # each hex's cheapest cost so far (-1: not reached)
+        best[first] = 0
+        order = [first]
+        edge: list[int] = []  # reached hexes next to a stop, in the order they were searched from
+        buckets: list[list[int]] = [[first]] + [[] for _ in range(budget)]
+        for spent in range(budget):  # a hex reached for the whole budget enters nothing more
+            for here in buckets[spent]:
+                if best[here] != spent:
+                    continue  # reached more cheaply since it was queued
+                near_stop = False
                 for n, step in links[here]:
-                    if n in stop and spent + step <= budget:
-                        known = out.get(n)
-                        if known is None or spent + step < known:
-                            out[n] = spent + step
+                    total = spent + step
+                    if total > budget:
+                        continue
+                    m = mark[n]
+                    if m:
+                        near_stop = near_stop or m == 1
+                        continue
+                    known = best[n]
+                    if known < 0:
+                        order.append(n)
+                    elif total >= known:
+                        continue
+                    best[n] = total
+                    buckets[total].append(n)
+                if near_stop:
+                    edge.append(here)
         hexes = self.hexes
-        if not taken:
-            return {hexes[i]: c for i, c in out.items()}
-        held = {number[h] for h in taken}
-        held.discard(first)
-        return {hexes[i]: c for i, c in out.items() if i not in held}
+        out = {hexes[i]: best[i] for i in order}
+        if edge:
+            entered: dict[int, int] = {}
+            searched = set(edge)
+            for here in order:  # the stop hexes in the order the searched hexes were first reached
+                if here in searched:
+                    spent = best[here]
+                    for n, step in links[here]:
+                        if mark[n] == 1 and spent + step <= budget:
+                            was = entered.get(n)
+                            if was is None or spent + step < was:
+                                entered[n] = spent + step
+            for i, c in entered.items():
+                out[hexes[i]] = c
+        if taken:
+            for h in taken:
+                if h != start:
+                    out.pop(h, None)
+        return out
 
-    def _search(self, first: int, costs: CostTable, shut: Collection[int], budget: int | None,
-                stop: Collection[int] = ()) -> tuple[dict[int, int], set[int]]:
-        """``search`` by hex numbers over a cost table's ``links``, entering neither ``shut`` nor ``stop``; with
-        the hexes it reached that are next to a hex of ``stop`` within ``budget`` (where ``reach`` looks).
+    def _search(self, first: int, costs: CostTable, shut: Collection[int], budget: int | None) -> dict[int, int]:
+        """``search`` by hex numbers over a cost table's ``links``, entering no hex of ``shut``.
         Entry costs are whole numbers, so the queue is a list of buckets, one per cost, each first in first
         out: the hexes come out in the order of cheapest_paths' heap (cost, then order pushed)."""
         links = costs.links
         best: dict[int, int] = {first: 0}
-        edge: set[int] = set()
         buckets: list[list[int]] = [[first]] + [[] for _ in range(budget or 0)]
         limit = budget if budget is not None else 1 << 62
         spent = 0
@@ -159,9 +194,6 @@ class BoardRoutes:
                     total = spent + step
                     if total > limit or n in shut:
                         continue
-                    if n in stop:
-                        edge.add(here)
-                        continue
                     known = best.get(n)
                     if known is None or total < known:
                         best[n] = total
@@ -169,7 +201,7 @@ class BoardRoutes:
                             buckets.extend([] for _ in range(total + 1 - len(buckets)))
                         buckets[total].append(n)
             spent += 1
-        return best, edge
+        return best
 
     def path(self, start: Hex, goal: Hex, costs: CostTable, blocked: frozenset[Hex] = frozenset(),
              budget: int | None = None) -> list[Hex] | None:
