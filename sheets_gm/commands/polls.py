@@ -228,9 +228,10 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
 
 def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: MatchSheets,
                 quiet: bool) -> tuple[WindowReport, str] | IdlePoll:
-    """A poll behind the gates: for Google, Drive's change log first (nothing read when nothing changed and the
-    last poll's line can be said again, or ``quiet``); then the full poll, and what the next poll's gate needs
-    kept. Returns the full poll's report and its warning, or the idle poll."""
+    """A poll behind the gates: for Google, Drive first (nothing read when nothing changed and the last poll's
+    line can be said again, or ``quiet``), then the poll on the spreadsheets Drive names read afresh and the others
+    as last read (``drive_gate.read_and_poll``); for local workbooks the full poll. Then what the next poll's gate
+    needs is kept. Returns the poll's report and its warning, or the idle poll."""
     read_at = _now()
     gate = None
     if config.backend is BackendKind.GOOGLE:

@@ -152,7 +152,7 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
     written = set(state.written) & keys
     fresh = changed | written
     reason = (f"{len(changed)} of {len(keys)} spreadsheets changed ({source})" if changed else
-              "reading back what the last poll wrote" if written else "")
+              "reading back what the last poll wrote" if written else "no spreadsheet changed")
     return DriveGate(bool(fresh), reason, token, state, frozenset(fresh), checked_at)
 
 
@@ -208,7 +208,7 @@ def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: Dri
     everything = kept.all_read_live()  # as good as a look at Drive's file index
     full = iso(read_at) if everything else (old.full_read_at if old is not None else "")
     if live:
-        save_kept(kept_path(config_path), {**load_kept(kept_path(config_path)), **live} if gate.fresh else live)
+        save_kept(kept_path(config_path), kept.to_keep())
     save_state(state_path(config_path), PollState(
         config=config_mark, deadline=report.deadline, finished=report.finished, summary=summary, warning=warning,
         full_read_at=full, drive_token=gate.token, read_at=reads, written=kept.to_read_back(),

@@ -152,6 +152,7 @@ class KeptSheets:
     def __init__(self, sheets: MatchSheets, kept: dict[str, KeptRead], live: Iterable[str] | None,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         wanted = None if live is None else set(live)
+        self.kept = kept
         self.wrapped: dict[int, KeptSheet] = {}
         for backend in sheets.write_order():
             if isinstance(backend, GoogleSheetBackend):
@@ -190,6 +191,11 @@ class KeptSheets:
         """What this poll read live, by key: for a spreadsheet it wrote, the snapshot its write answered with."""
         return {s.key: s.snapshot if s.snapshot is not None and s.written and not s.laid_out else s.read_live
                 for s in self.wrapped.values() if s.read_live is not None}
+
+    def to_keep(self) -> dict[str, KeptRead]:
+        """The kept reads for the next poll: those this poll was given, with what it read live (or its writes
+        answered with) in their place."""
+        return {**self.kept, **self.read_live()}
 
     def all_read_live(self) -> bool:
         """Whether this poll read every spreadsheet live."""

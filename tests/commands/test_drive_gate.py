@@ -185,6 +185,16 @@ def test_typing_between_our_read_and_our_write_is_answered_at_the_next_poll(
     assert poll(fake, clock, capsys, started)[0] == 0
 
 
+def test_a_poll_by_hand_after_a_resolution_reads_nothing_and_says_so(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    type_orders(open_match_sheets(load_config(started)), ready=True)
+    assert "Turn 1 resolved" in poll(fake, clock, capsys, started)[2]
+    reads, _, out = poll(fake, clock, capsys, started)  # by hand: the next turn's line needs the match, kept
+    assert reads == 0 and "(Drive: no spreadsheet changed; read 0 of 4 spreadsheets, the others as last read.)" in out
+    type_orders(open_match_sheets(load_config(started)), ready=False, seats=("red",))
+    assert poll(fake, clock, capsys, started)[0] == 1  # red's alone: the others' kept reads are still there
+
+
 def test_a_gm_command_makes_the_next_poll_read_everything(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "adjust", "-c", started, "--coins", "red=5", "--reason", "judge's call")
