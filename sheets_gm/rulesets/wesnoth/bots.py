@@ -347,7 +347,7 @@ class SkirmisherBot(_RowBot):
         goals = wanted or [e.at for e in enemies if e.leader] or [e.at for e in enemies]
         if not goals:
             return None
-        far = board.routes.nearest(rules.utype(unit).move_costs, tuple(goals), [unit.at, *hexes])
+        far = board.routes.nearest(rules.move_costs(unit), goals, [unit.at, *hexes])
         here = far[unit.at]
         options = [h for h in hexes if h != unit.at and far[h] < here]
         if not options:

@@ -8,12 +8,12 @@ to its first stop. Ties between equal routes: Wesnoth's step-by-step N, NE, SE, 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.vocab import plural
-from sheets_gm.rulesets.wesnoth.routes import CostTable
+from sheets_gm.rulesets.wesnoth.routes import SHUT, STOP_VILLAGE, STOP_ZOC, STOPS, CostTable
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState
 
@@ -39,20 +39,25 @@ class MoveRefused(ValueError):
 
 @dataclass(frozen=True)
 class Surroundings:
-    """What a moving unit meets: who stands where, the hexes its enemies hold, the hexes next to enemies of
-    level 1+, the villages that stop it, and what entering each hex costs it (terrain only)."""
+    """What a moving unit meets: who stands where, each hex's mark by number (``routes.marks``: the hexes its
+    enemies hold are shut; those next to enemies of level 1+ and the villages its team does not own stop it),
+    and what entering each hex costs it (terrain only)."""
 
     occupant: dict[Hex, Unit]
-    hostile: frozenset[Hex]
-    zoc: frozenset[Hex]
-    stop_villages: frozenset[Hex]
+    marks: bytes
     terrain_cost: CostTable
+    numbers: Mapping[Hex, int]
+
+    def hostile(self, h: Hex) -> bool:
+        """Whether an enemy stands on ``h``."""
+        return bool(self.marks[self.numbers[h]] & SHUT)
 
     def stop_reason(self, h: Hex) -> str:
         """Why entering ``h`` stops the unit ("" if it does not)."""
-        if h in self.stop_villages:
+        mark = self.marks[self.numbers[h]]
+        if mark & STOP_VILLAGE:
             return f"the village on {h.label}"
-        if h in self.zoc:
+        if mark & STOP_ZOC:
             return f"an enemy's zone of control on {h.label}"
         return ""
 
@@ -66,21 +71,22 @@ def surroundings_among(rules: WesnothRules, units: Collection[Unit], players: It
                        villages: Iterable[tuple[Hex, str]], mover: Unit) -> Surroundings:
     """The board as ``mover`` meets it among these units, players and owned villages (a state's, or those of a
     turn being resolved, which need not be made a state first)."""
-    board = rules.board
+    routes = rules.board.routes
+    number, steps = routes.numbers, routes.steps
     teams: dict[str, int] = {}
     for p in players:  # the first player of a name, as ``rules.team_of``; 0 for a name that is none
         teams.setdefault(p.name, p.team)
     team = teams.get(mover.owner, 0)
     occupant = {u.at: u for u in units}
-    hostile: set[Hex] = set()
-    zoc: set[Hex] = set()
-    adjacency = board.routes.adjacency
+    marks = bytearray(len(routes.hexes))
     types = rules.tables.units
     for u in units:
         if teams.get(u.owner, 0) != team:
-            hostile.add(u.at)
+            at = number[u.at]
+            marks[at] |= SHUT
             if types[u.type].level >= 1:
-                zoc.update(adjacency[u.at])
+                for n in steps[at]:
+                    marks[n] |= STOP_ZOC
     held: set[Hex] = set()  # villages of the mover's team, each by its first owner listed (``state.village_owner``)
     listed: set[Hex] = set()
     for h, owner in villages:
@@ -88,27 +94,22 @@ def surroundings_among(rules: WesnothRules, units: Collection[Unit], players: It
             listed.add(h)
             if teams.get(owner, 0) == team:
                 held.add(h)
-    stops = board.village_set - held
-    return Surroundings(occupant, frozenset(hostile), frozenset(zoc), stops, rules.move_costs(mover))
+    for h, at in routes.village_numbers:
+        if h not in held:
+            marks[at] |= STOP_VILLAGE
+    return Surroundings(occupant, bytes(marks), rules.move_costs(mover), number)
 
 
-def blocked_hexes(around: Surroundings, stops_block: bool, goal: Hex | None = None) -> frozenset[Hex]:
-    """The hexes the mover may not enter besides impassable terrain: enemy hexes, and (with ``stops_block``)
-    stop hexes other than ``goal``."""
-    if not stops_block:
-        return around.hostile
-    return around.hostile | ((around.zoc | around.stop_villages) - {goal})
-
-
-def _route(rules: WesnothRules, start: Hex, stops: list[Hex], around: Surroundings, blocked: frozenset[Hex],
+def _route(rules: WesnothRules, start: Hex, stops: list[Hex], around: Surroundings, mask: int, free: Hex | None = None,
            budget: int | None = None) -> tuple[list[Hex], int] | None:
-    """The cheapest route through ``stops`` in order (each leg within ``budget``, if given), and its cost."""
+    """The cheapest route through ``stops`` in order, entering no hex whose mark has a bit of ``mask`` but ``free``
+    (each leg within ``budget``, if given), and its cost."""
     routes = rules.board.routes
     path: list[Hex] = []
     total = 0
     here = start
     for goal in stops:
-        leg = routes.path(here, goal, around.terrain_cost, blocked, budget)
+        leg = routes.path(here, goal, around.terrain_cost, around.marks, mask, free, budget)
         if leg is None:
             return None
         total += sum(around.terrain_cost[h] or 0 for h in leg)
@@ -139,18 +140,17 @@ def plan_move_among(rules: WesnothRules, units: Collection[Unit], players: Itera
     around = surroundings_among(rules, units, players, villages, mover)
     there = around.occupant.get(dest)
     if there is not None:
-        whose = "an enemy" if dest in around.hostile else "a friendly"
+        whose = "an enemy" if around.hostile(dest) else "a friendly"
         raise MoveRefused(f"{dest.label} is held by {whose} unit ({there.id}); a unit cannot end its move on an "
                           f"occupied hex")
     goals = [*via, dest]
     # a route within the unit's moves has every leg within them too: the searches stay inside its reach
-    free = _route(rules, mover.at, goals, around, blocked_hexes(around, True, dest), utype.moves)
+    free = _route(rules, mover.at, goals, around, SHUT | STOPS, dest, utype.moves)
     if free is not None and free[1] <= utype.moves:
         return MovePlan(tuple(free[0]), int(free[1]))
-    anyhow = blocked_hexes(around, False)
-    any_route = _route(rules, mover.at, goals, around, anyhow, utype.moves)
+    any_route = _route(rules, mover.at, goals, around, SHUT, budget=utype.moves)
     if any_route is None or any_route[1] > utype.moves:
-        any_route = _route(rules, mover.at, goals, around, anyhow)  # for the message: how far it really is
+        any_route = _route(rules, mover.at, goals, around, SHUT)  # for the message: how far it really is
     if any_route is None:
         raise MoveRefused(f"no route takes {name} to {dest.label}" + (" through the waypoints" if via else "")
                           + ": impassable terrain or enemy units are in the way")
@@ -187,5 +187,5 @@ def _farthest_within(path: list[Hex], around: Surroundings, moves: int, mover: U
 def reachable(rules: WesnothRules, state: WesnothState, mover: Unit) -> dict[Hex, int]:
     """Every hex ``mover`` can end a stop-free move on this turn, with its cost (the bots' map)."""
     around = surroundings(rules, state, mover)
-    return rules.board.routes.reach(mover.at, around.terrain_cost, around.hostile, around.zoc | around.stop_villages,
-                                    rules.utype(mover).moves, taken=around.occupant)
+    return rules.board.routes.reach(mover.at, around.terrain_cost, around.marks, rules.utype(mover).moves,
+                                    taken=around.occupant)

@@ -20,6 +20,17 @@ from sheets_gm.rulesets.wesnoth.terrain import UNREACHABLE, Terrain
 if TYPE_CHECKING:
     from sheets_gm.rulesets.wesnoth.board import WesnothBoard
 
+#: The distance of a hex no route reaches.
+NOWHERE = 1e9
+
+#: What a hex is to a moving unit, as bits of its mark (``BoardRoutes.marks``): entering it stops the unit
+#: (next to an enemy of level 1 or more; a village its team does not own), or it is shut (an enemy stands on it).
+STOP_ZOC = 1
+STOP_VILLAGE = 2
+SHUT = 4
+STOPS = STOP_ZOC | STOP_VILLAGE
+
+
 def costs_key(move_costs: Mapping[Terrain, int]) -> tuple[int, ...]:
     """A way of moving as a hashable key: the move cost of every terrain, in the terrains' order."""
     return tuple(move_costs.get(t, UNREACHABLE) for t in Terrain)
@@ -53,11 +64,13 @@ class BoardRoutes:
         self.numbers: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
         #: Each hex's neighbours in the grid's order (N, NE, SE, S, SW, NW).
         self.adjacency: dict[Hex, tuple[Hex, ...]] = {h: tuple(grid.neighbours(h)) for h in self.hexes}
-        self._steps: list[tuple[int, ...]] = [tuple(self.numbers[n] for n in self.adjacency[h]) for h in self.hexes]
+        #: Each hex's neighbours by number, in the grid's order.
+        self.steps: list[tuple[int, ...]] = [tuple(self.numbers[n] for n in self.adjacency[h]) for h in self.hexes]
+        #: Each village's number, in the board's order.
+        self.village_numbers: tuple[tuple[Hex, int], ...] = tuple((h, self.numbers[h]) for h in board.villages)
         self._costs: dict[tuple[int, ...], CostTable] = {}
-        self._fields: dict[tuple[tuple[int, ...], Hex], dict[Hex, int]] = {}
-        self._nearest: dict[tuple[tuple[int, ...], tuple[Hex, ...]], dict[Hex, float]] = {}
-        self._paths: dict[tuple[Hex, Hex, CostTable, frozenset[Hex], int | None], tuple[Hex, ...] | None] = {}
+        self._fields: dict[tuple[CostTable, Hex], list[int | float]] = {}
+        self._paths: dict[tuple[Hex, Hex, CostTable, bytes, int, Hex | None, int | None], tuple[Hex, ...] | None] = {}
 
     def costs(self, move_costs: Mapping[Terrain, int]) -> CostTable:
         """What entering each hex costs a unit with ``move_costs`` (None: it cannot enter it)."""
@@ -66,42 +79,46 @@ class BoardRoutes:
         if found is None:
             by_terrain = {t: (None if c >= UNREACHABLE else c) for t, c in zip(Terrain, key, strict=True)}
             by_number = [by_terrain[self.board.terrain(h)] for h in self.hexes]
-            links = [tuple((n, step) for n in near if (step := by_number[n]) is not None) for near in self._steps]
+            links = [tuple((n, step) for n in near if (step := by_number[n]) is not None) for near in self.steps]
             found = self._costs[key] = CostTable(dict(zip(self.hexes, by_number, strict=True)), by_number, links)
         return found
 
-    def field(self, move_costs: Mapping[Terrain, int], goal: Hex) -> Mapping[Hex, int]:
-        """The cost of the cheapest route out from ``goal`` to every hex it reaches (terrain only; cost is paid
-        on entry, so this is the walk back to the goal, which is close enough for a bot's sense of direction)."""
-        key = (costs_key(move_costs), goal)
+    def distances(self, costs: CostTable, goal: Hex) -> Sequence[int | float]:
+        """The cost of the cheapest route out from ``goal`` to every hex, by hex number (1e9 where none reaches it;
+        terrain only; cost is paid on entry, so this is the walk back to the goal, which is close enough for a
+        bot's sense of direction)."""
+        key = (costs, goal)
         found = self._fields.get(key)
         if found is None:
             if len(self._fields) >= 2000:  # goals that move (the enemy leaders) would grow it without end
                 self._fields.clear()
-            found = self._fields[key] = self.search(goal, self.costs(move_costs))
+            found = [NOWHERE] * len(self.hexes)
+            for i, c in self._search(self.numbers[goal], costs, (), None).items():
+                found[i] = c
+            self._fields[key] = found
         return found
 
-    def nearest(self, move_costs: Mapping[Terrain, int], goals: tuple[Hex, ...], hexes: Iterable[Hex]
-                ) -> dict[Hex, float]:
-        """The cost from each of ``hexes`` to the nearest of ``goals`` by their ``field``s (1e9 where none
-        reaches it). What is worked out is kept per set of goals, for the last few hundred sets (a team's goals
-        change as villages change hands, and its units' reaches overlap)."""
-        key = (costs_key(move_costs), goals)
-        known = self._nearest.get(key)
-        if known is None:
-            if len(self._nearest) >= 512:
-                self._nearest.clear()
-            known = self._nearest[key] = {}
-        fields: list[Mapping[Hex, int]] | None = None
-        out: dict[Hex, float] = {}
-        for h in hexes:
-            found = known.get(h)
-            if found is None:
-                if fields is None:
-                    fields = [self.field(move_costs, goal) for goal in goals]
-                found = known[h] = min((f.get(h, 1e9) for f in fields), default=1e9)
-            out[h] = found
-        return out
+    def nearest(self, costs: CostTable, goals: Sequence[Hex], hexes: Iterable[Hex]) -> dict[Hex, int | float]:
+        """The cost from each of ``hexes`` to the nearest of ``goals`` by their ``distances`` (1e9 where none
+        reaches it)."""
+        hexes = list(hexes)
+        number = self.numbers
+        numbers = [number[h] for h in hexes]
+        columns = [[field[i] for i in numbers] for field in (self.distances(costs, goal) for goal in goals)]
+        if not columns:
+            return dict.fromkeys(hexes, NOWHERE)
+        # each hex's nearest goal, in C: one call of min per hex over its cost from every goal
+        return dict(zip(hexes, columns[0] if len(columns) == 1 else map(min, *columns), strict=True))
+
+    def marks(self, shut: Iterable[Hex] = (), stops: Iterable[Hex] = ()) -> bytes:
+        """Each hex's mark by number: ``SHUT`` on ``shut``, ``STOP_ZOC`` on the other hexes of ``stops``
+        (movement's ``surroundings`` marks a unit's board itself, telling the two kinds of stop apart)."""
+        mark = bytearray(len(self.hexes))
+        for h in stops:
+            mark[self.numbers[h]] = STOP_ZOC
+        for h in shut:
+            mark[self.numbers[h]] = SHUT
+        return bytes(mark)
 
     def search(self, start: Hex, costs: CostTable, blocked: Collection[Hex] = (), budget: int | None = None
                ) -> dict[Hex, int]:
@@ -112,22 +129,18 @@ class BoardRoutes:
         hexes = self.hexes
         return {hexes[i]: c for i, c in best.items()}
 
-    def reach(self, start: Hex, costs: CostTable, blocked: Collection[Hex], stops: Collection[Hex], budget: int,
-              taken: Collection[Hex] = ()) -> dict[Hex, int]:
-        """Where a unit can end a move within ``budget``: every hex ``search`` reaches without entering
-        ``blocked`` or ``stops``, then each hex of ``stops`` (not blocked) entered from one of them, with
-        its cost; in that order, each stop hex where it is first entered, from the first reached hex next
-        to it (stop hexes can be entered but not left). Hexes of ``taken`` other than ``start`` are left
-        out at the end (a unit passes its friends but cannot end its move on one)."""
+    def reach(self, start: Hex, costs: CostTable, marks: bytes, budget: int, taken: Collection[Hex] = ()
+              ) -> dict[Hex, int]:
+        """Where a unit can end a move within ``budget``: every hex ``search`` reaches without entering a hex
+        ``marks`` shuts or stops on, then each stop hex (not shut) entered from one of them, with its cost; in
+        that order, each stop hex where it is first entered, from the first reached hex next to it (stop hexes
+        can be entered but not left; the start is no stop). Hexes of ``taken`` other than ``start`` are left out
+        at the end (a unit passes its friends but cannot end its move on one)."""
         number, links = self.numbers, costs.links
-        # each hex's mark: 0 free, 1 a stop (entered, never left), 2 shut
-        mark = bytearray(len(self.hexes))
-        for h in stops:
-            mark[number[h]] = 1
-        for h in blocked:
-            mark[number[h]] = 2
+        # each hex's mark: 0 free, below SHUT a stop (entered, never left), SHUT or more shut
+        mark = bytearray(marks)
         first = number[start]
-        if mark[first] == 1:
+        if mark[first] < SHUT:
             mark[first] = 0  # a unit starting on a stop hex is already there for nothing
         best = [-1] * len(mark)  # each hex's cheapest cost so far (-1: not reached)
         best[first] = 0
@@ -145,7 +158,7 @@ class BoardRoutes:
                         continue
                     m = mark[n]
                     if m:
-                        near_stop = near_stop or m == 1
+                        near_stop = near_stop or m < SHUT
                         continue
                     known = best[n]
                     if known < 0:
@@ -165,7 +178,7 @@ class BoardRoutes:
                 if here in searched:
                     spent = best[here]
                     for n, step in links[here]:
-                        if mark[n] == 1 and spent + step <= budget:
+                        if 0 < mark[n] < SHUT and spent + step <= budget:
                             was = entered.get(n)
                             if was is None or spent + step < was:
                                 entered[n] = spent + step
@@ -203,30 +216,32 @@ class BoardRoutes:
             spent += 1
         return best
 
-    def path(self, start: Hex, goal: Hex, costs: CostTable, blocked: frozenset[Hex] = frozenset(),
+    def path(self, start: Hex, goal: Hex, costs: CostTable, marks: bytes, mask: int = SHUT, free: Hex | None = None,
              budget: int | None = None) -> list[Hex] | None:
-        """The cheapest route from ``start`` to ``goal`` (see ``_path``), kept for the last few thousand asked:
-        a bot tries each row on the engine before the turn is resolved, so each move is searched twice."""
-        key = (start, goal, costs, blocked, budget)
+        """The cheapest route from ``start`` to ``goal`` entering no hex whose mark has a bit of ``mask`` (but
+        ``free``, which it may enter whatever its mark), as ``_path``; kept for the last few thousand asked: a
+        bot tries a row on the engine before the turn is resolved, so such a move is searched twice."""
+        key = (start, goal, costs, marks, mask, free, budget)
         if key not in self._paths:
             if len(self._paths) >= 4096:
                 self._paths.clear()
-            route = self._path(start, goal, costs, blocked, budget)
+            route = self._path(start, goal, costs, marks, mask, free, budget)
             self._paths[key] = None if route is None else tuple(route)
         found = self._paths[key]
         return None if found is None else list(found)
 
-    def _path(self, start: Hex, goal: Hex, costs: CostTable, blocked: Collection[Hex] = (),
-              budget: int | None = None) -> list[Hex] | None:
-        """The cheapest route from ``start`` to ``goal`` entering no hex of ``blocked``: the hexes entered, goal
-        included, or None if none reaches it (with ``budget``: none costing at most it).
+    def _path(self, start: Hex, goal: Hex, costs: CostTable, marks: bytes, mask: int, free: Hex | None,
+              budget: int | None) -> list[Hex] | None:
+        """The cheapest route from ``start`` to ``goal`` entering no shut hex (see ``path``): the hexes entered,
+        goal included, or None if none reaches it (with ``budget``: none costing at most it).
         ``topology.path_to`` over these tables: the same search back from the goal, stopped once ``start`` is
         settled, and the same tie-break between equal routes (the earlier neighbour, N, NE, SE, S, SW, NW)."""
-        steps, cost = self._steps, costs.by_number
+        steps, cost = self.steps, costs.by_number
         number = self.numbers
-        shut = {number[h] for h in blocked}
+        exempt = -1 if free is None else number[free]
         origin, target = number[start], number[goal]
-        to_goal: dict[int, int] = {target: 0}
+        to_goal = [-1] * len(steps)  # each hex's cheapest cost on to the goal so far (-1: not reached)
+        to_goal[target] = 0
         buckets: list[list[int]] = [[target]]
         limit = budget if budget is not None else 1 << 62
         spent = 0
@@ -239,20 +254,20 @@ class BoardRoutes:
                     settled = True
                     break
                 step = cost[here]
-                if step is None or here in shut:
+                if step is None or (marks[here] & mask and here != exempt):
                     continue
                 total = spent + step
                 if total > limit:
                     continue
                 for n in steps[here]:
-                    known = to_goal.get(n)
-                    if known is None or total < known:
+                    known = to_goal[n]
+                    if known < 0 or total < known:
                         to_goal[n] = total
                         while len(buckets) <= total:
                             buckets.append([])
                         buckets[total].append(n)
             spent += 1
-        if origin not in to_goal:
+        if to_goal[origin] < 0:
             return None
         hexes = self.hexes
         route: list[Hex] = []
@@ -260,8 +275,8 @@ class BoardRoutes:
         while here != target:
             left = to_goal[here]
             for n in steps[here]:
-                rest = to_goal.get(n)
-                if rest is None or rest >= left or n in shut:
+                rest = to_goal[n]
+                if rest < 0 or rest >= left or (marks[n] & mask and n != exempt):
                     continue
                 step = cost[n]
                 if step is not None and step + rest == left:

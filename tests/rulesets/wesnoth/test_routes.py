@@ -11,6 +11,7 @@ from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.topology import cheapest_paths, path_to
 from sheets_gm.rulesets.registry import default_board_text
 from sheets_gm.rulesets.wesnoth.board import Cell, WesnothBoard
+from sheets_gm.rulesets.wesnoth.routes import NOWHERE
 from sheets_gm.rulesets.wesnoth.tables import default_tables
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 
@@ -57,7 +58,7 @@ def test_path_is_path_to_with_its_ties(data: st.DataObject) -> None:
     blocked = data.draw(st.frozensets(hexes_of(board), max_size=8))
     budget = data.draw(st.one_of(st.none(), st.integers(1, 12)))
     expected = path_to(board.grid, start, goal, lambda h: None if h in blocked else costs[h], budget)
-    assert board.routes.path(start, goal, costs, blocked, budget) == expected
+    assert board.routes.path(start, goal, costs, board.routes.marks(shut=blocked), budget=budget) == expected
 
 
 @settings(max_examples=200, deadline=None)
@@ -78,7 +79,7 @@ def test_reach_adds_each_stop_hex_after_the_hexes_it_is_entered_from(data: st.Da
             if n in stops and n not in blocked and step is not None and spent + step <= budget \
                     and spent + step < expected.get(n, 1e9):
                 expected[n] = spent + step
-    found = board.routes.reach(start, costs, blocked, stops, budget)
+    found = board.routes.reach(start, costs, board.routes.marks(blocked, stops), budget)
     assert list(found.items()) == list(expected.items())
 
 
@@ -88,13 +89,17 @@ def test_the_tables_are_made_once_per_board_and_goal() -> None:
     goal = board.villages[0]
     assert board.routes is board.routes
     assert board.routes.costs(unit.move_costs) is board.routes.costs(dict(unit.move_costs))
-    field = board.routes.field(unit.move_costs, goal)
-    assert field is board.routes.field(unit.move_costs, goal)
-    assert field == cheapest_paths(board.grid, goal, lambda h: unit.move_cost(board.terrain(h)))
+    costs = board.routes.costs(unit.move_costs)
+    field = board.routes.distances(costs, goal)
+    assert field is board.routes.distances(costs, goal)
     hexes = list(board.grid.cells())
-    nearest = board.routes.nearest(unit.move_costs, (goal, board.villages[1]), hexes)
-    other = board.routes.field(unit.move_costs, board.villages[1])
+    expected = cheapest_paths(board.grid, goal, lambda h: unit.move_cost(board.terrain(h)))
+    assert {h: c for h, c in zip(hexes, field, strict=True) if c != NOWHERE} == expected
+    other = board.routes.distances(costs, board.villages[1])
+    nearest = board.routes.nearest(costs, (goal, board.villages[1]), hexes)
     assert list(nearest) == hexes
-    assert all(nearest[h] == min(field.get(h, 1e9), other.get(h, 1e9)) for h in hexes)
-    again = board.routes.nearest(unit.move_costs, (goal, board.villages[1]), hexes[:3])
+    assert all(nearest[h] == min(field[i], other[i]) for i, h in enumerate(hexes))
+    again = board.routes.nearest(costs, (goal, board.villages[1]), hexes[:3])
     assert again == {h: nearest[h] for h in hexes[:3]}
+    assert board.routes.nearest(costs, (goal,), hexes[:3]) == {h: field[i] for i, h in enumerate(hexes[:3])}
+    assert board.routes.nearest(costs, (), hexes[:3]) == dict.fromkeys(hexes[:3], NOWHERE)
