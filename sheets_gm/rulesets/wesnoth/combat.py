@@ -28,12 +28,15 @@ def damage(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, hi
     return damages(rules, attacker, attack, target, time_of_day)[hits]
 
 
-def damages(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, time_of_day: str) -> list[int]:
+def damages(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, time_of_day: str) -> tuple[int, ...]:
     """The wounds 0, 1, 2… hits deal, up to every swing hitting (``damage`` of each)."""
-    bonus = rules.time_bonus(attacker, time_of_day)
-    percent = rules.utype(target).resistance.get(attack.damage_type, 100)
-    each = attack.damage
-    return [0] + [max(1, ((hits * each + bonus) * percent + 50) // 100) for hits in range(1, attack.swings + 1)]
+    return _damages(attack.damage, attack.swings, rules.time_bonus(attacker, time_of_day),
+                    rules.utype(target).resistance.get(attack.damage_type, 100))
+
+
+@cache
+def _damages(each: int, swings: int, bonus: int, percent: int) -> tuple[int, ...]:
+    return (0, *[max(1, ((hits * each + bonus) * percent + 50) // 100) for hits in range(1, swings + 1)])
 
 
 @cache
@@ -44,8 +47,15 @@ def _hit_chances(swings: int, score: int) -> tuple[float, ...]:
 
 def expected_damage(rules: WesnothRules, attacker: Unit, attack: Attack, target: Unit, time_of_day: str) -> float:
     """Σ over k of P(k hits) × the damage k hits would deal."""
-    chances = _hit_chances(attack.swings, hit_score(rules, attack, target))
-    wounds = damages(rules, attacker, attack, target, time_of_day)
+    return _expected_damage(attack.damage, attack.swings, rules.time_bonus(attacker, time_of_day),
+                            rules.utype(target).resistance.get(attack.damage_type, 100),
+                            hit_score(rules, attack, target))
+
+
+@cache
+def _expected_damage(each: int, swings: int, bonus: int, percent: int, score: int) -> float:
+    chances = _hit_chances(swings, score)
+    wounds = _damages(each, swings, bonus, percent)
     return sum(chances[k] * wounds[k] for k in range(1, len(chances)))
 
 
