@@ -70,6 +70,8 @@ class BoardRoutes:
         self.village_numbers: tuple[tuple[Hex, int], ...] = tuple((h, self.numbers[h]) for h in board.villages)
         self._costs: dict[tuple[int, ...], CostTable] = {}
         self._fields: dict[tuple[CostTable, Hex], list[int | float]] = {}
+        #: The costs found by the last few ``reach`` searches, by hex number (-1: not reached), for ``path``.
+        self._reached: dict[tuple[Hex, CostTable, bytes, int], list[int]] = {}
         self._paths: dict[tuple[Hex, Hex, CostTable, bytes, int, Hex | None, int | None], tuple[Hex, ...] | None] = {}
 
     def costs(self, move_costs: Mapping[Terrain, int]) -> CostTable:
@@ -184,6 +186,10 @@ class BoardRoutes:
                                 entered[n] = spent + step
             for i, c in entered.items():
                 out[hexes[i]] = c
+                best[i] = c
+        if len(self._reached) >= 64:
+            del self._reached[next(iter(self._reached))]
+        self._reached[(start, costs, marks, budget)] = best
         if taken:
             for h in taken:
                 if h != start:
@@ -220,15 +226,61 @@ class BoardRoutes:
              budget: int | None = None) -> list[Hex] | None:
         """The cheapest route from ``start`` to ``goal`` entering no hex whose mark has a bit of ``mask`` (but
         ``free``, which it may enter whatever its mark), as ``_path``; kept for the last few thousand asked: a
-        bot tries a row on the engine before the turn is resolved, so such a move is searched twice."""
+        bot tries a row on the engine before the turn is resolved, so such a move is searched twice. A move
+        that stops on no hex before its goal, from a start whose ``reach`` was searched lately on the same
+        marks and budget, is read from that search (``_path_within``) instead of searched again."""
         key = (start, goal, costs, marks, mask, free, budget)
         if key not in self._paths:
             if len(self._paths) >= 4096:
                 self._paths.clear()
-            route = self._path(start, goal, costs, marks, mask, free, budget)
+            reached = self._reached.get((start, costs, marks, budget)) if mask == SHUT | STOPS else None
+            last = marks[self.numbers[goal]]  # a reach ends on a stop hex, never on a shut one
+            if reached is not None and (not last or (goal == free and not last & SHUT)):
+                route = self._path_within(start, goal, costs, marks, reached)
+            else:
+                route = self._path(start, goal, costs, marks, mask, free, budget)
             self._paths[key] = None if route is None else tuple(route)
         found = self._paths[key]
         return None if found is None else list(found)
+
+    def _path_within(self, start: Hex, goal: Hex, costs: CostTable, marks: bytes, reached: list[int]
+                     ) -> list[Hex] | None:
+        """``_path`` read from a ``reach`` search from ``start`` (``reached``: each hex's cost, -1 if not reached)
+        on the same marks, every marked hex shut but ``goal``, and the same budget: the same route.
+
+        The hexes on a cheapest route are those found back from the goal over tight steps (a step into ``v`` is
+        tight when the cost of the hex before it plus entering ``v`` is the cost of ``v``) from hexes a move may
+        leave (unmarked, or the start). Walking from the start, the first neighbour (N, NE, SE, S, SW, NW) on
+        such a route and one tight step on is the neighbour ``_path`` takes: the one whose cost on to the goal
+        is the rest of the route's."""
+        number, steps, cost = self.numbers, self.steps, costs.by_number
+        origin, target = number[start], number[goal]
+        if reached[target] < 0:
+            return None
+        on_route = {target}
+        todo = [target]
+        while todo:
+            v = todo.pop()
+            if v == origin:
+                continue
+            before = reached[v] - (cost[v] or 0)
+            for u in steps[v]:
+                if reached[u] == before and u not in on_route and (u == origin or not marks[u]):
+                    on_route.add(u)
+                    todo.append(u)
+        hexes = self.hexes
+        route: list[Hex] = []
+        here = origin
+        while here != target:
+            spent = reached[here]
+            for n in steps[here]:
+                if n in on_route and (step := cost[n]) is not None and reached[n] == spent + step:
+                    here = n
+                    break
+            else:  # cannot happen: a hex on a cheapest route has a tight step on along one
+                raise AssertionError(f"no cheapest step from {hexes[here].label} towards {goal.label}")
+            route.append(hexes[here])
+        return route
 
     def _path(self, start: Hex, goal: Hex, costs: CostTable, marks: bytes, mask: int, free: Hex | None,
               budget: int | None) -> list[Hex] | None:

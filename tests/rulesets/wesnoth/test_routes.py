@@ -11,7 +11,7 @@ from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.topology import cheapest_paths, path_to
 from sheets_gm.rulesets.registry import default_board_text
 from sheets_gm.rulesets.wesnoth.board import Cell, WesnothBoard
-from sheets_gm.rulesets.wesnoth.routes import NOWHERE
+from sheets_gm.rulesets.wesnoth.routes import NOWHERE, SHUT, STOPS
 from sheets_gm.rulesets.wesnoth.tables import default_tables
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 
@@ -81,6 +81,26 @@ def test_reach_adds_each_stop_hex_after_the_hexes_it_is_entered_from(data: st.Da
                 expected[n] = spent + step
     found = board.routes.reach(start, costs, board.routes.marks(blocked, stops), budget)
     assert list(found.items()) == list(expected.items())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_route_read_from_a_reach_is_the_route_path_to_finds(data: st.DataObject) -> None:
+    """A move whose start's reach was searched on the same marks is read from that search: the same route as the
+    core's path_to, where every marked hex is shut but the goal (or, when the goal is not exempt, it too)."""
+    board = data.draw(boards())
+    routes = board.routes
+    costs = routes.costs(dict(data.draw(st.sampled_from(MOVE_COSTS))))
+    start, goal = data.draw(hexes_of(board)), data.draw(hexes_of(board))
+    shut = data.draw(st.frozensets(hexes_of(board), max_size=6))
+    stops = data.draw(st.frozensets(hexes_of(board), max_size=10))
+    budget = data.draw(st.integers(1, 10))
+    free = data.draw(st.sampled_from([goal, None]))
+    marks = routes.marks(shut, stops)
+    routes.reach(start, costs, marks, budget)
+    closed = (shut | stops) - {free}
+    expected = path_to(board.grid, start, goal, lambda h: None if h in closed else costs[h], budget)
+    assert routes.path(start, goal, costs, marks, SHUT | STOPS, free, budget) == expected
 
 
 def test_the_tables_are_made_once_per_board_and_goal() -> None:
