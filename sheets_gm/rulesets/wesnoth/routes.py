@@ -233,7 +233,7 @@ class BoardRoutes:
         if key not in self._paths:
             if len(self._paths) >= 4096:
                 self._paths.clear()
-            reached = self._reached.get((start, costs, marks, budget)) if mask == SHUT | STOPS else None
+            reached = self._reached.get((start, costs, marks, budget)) if mask == SHUT | STOPS and budget else None
             last = marks[self.numbers[goal]]  # a reach ends on a stop hex, never on a shut one
             if reached is not None and (not last or (goal == free and not last & SHUT)):
                 route = self._path_within(start, goal, costs, marks, reached)
