@@ -30,6 +30,11 @@ STOP_VILLAGE = 2
 SHUT = 4
 STOPS = STOP_ZOC | STOP_VILLAGE
 
+#: A mark as the reach search reads it: 0 free, 1 a stop, 2 shut (shut wins); a hex it reaches holds its cost +
+#: ``REACHED`` instead, so one list says both.
+_STOP_OR_SHUT = bytes(0 if m == 0 else 1 if m < SHUT else 2 for m in range(256))
+REACHED = 3
+
 
 def costs_key(move_costs: Mapping[Terrain, int]) -> tuple[int, ...]:
     """A way of moving as a hashable key: the move cost of every terrain, in the terrains' order."""
@@ -70,7 +75,8 @@ class BoardRoutes:
         self.village_numbers: tuple[tuple[Hex, int], ...] = tuple((h, self.numbers[h]) for h in board.villages)
         self._costs: dict[tuple[int, ...], CostTable] = {}
         self._fields: dict[tuple[CostTable, Hex], list[int | float]] = {}
-        #: The costs found by the last few ``reach`` searches, by hex number (-1: not reached), for ``path``.
+        #: The costs found by the last few ``reach`` searches, by hex number (cost + ``REACHED``; less: not
+        #: reached), for ``path``.
         self._reached: dict[tuple[Hex, CostTable, bytes, int], list[int]] = {}
         self._paths: dict[tuple[Hex, Hex, CostTable, bytes, int, Hex | None, int | None], tuple[Hex, ...] | None] = {}
 
@@ -139,54 +145,51 @@ class BoardRoutes:
         can be entered but not left; the start is no stop). Hexes of ``taken`` other than ``start`` are left out
         at the end (a unit passes its friends but cannot end its move on one)."""
         number, links = self.numbers, costs.links
-        # each hex's mark: 0 free, below SHUT a stop (entered, never left), SHUT or more shut
-        mark = bytearray(marks)
+        # each hex's number here: 0 free, 1 a stop (entered, never left), 2 shut; once reached, its cost + 3
+        best = list(marks.translate(_STOP_OR_SHUT))
         first = number[start]
-        if mark[first] < SHUT:
-            mark[first] = 0  # a unit starting on a stop hex is already there for nothing
-        best = [-1] * len(mark)  # each hex's cheapest cost so far (-1: not reached)
-        best[first] = 0
+        best[first] = REACHED  # a unit starting on a stop hex is already there for nothing
         order = [first]
         edge: list[int] = []  # reached hexes next to a stop, in the order they were searched from
         buckets: list[list[int]] = [[first]] + [[] for _ in range(budget)]
         for spent in range(budget):  # a hex reached for the whole budget enters nothing more
+            settled = spent + REACHED
             for here in buckets[spent]:
-                if best[here] != spent:
+                if best[here] != settled:
                     continue  # reached more cheaply since it was queued
                 near_stop = False
                 for n, step in links[here]:
                     total = spent + step
                     if total > budget:
                         continue
-                    m = mark[n]
-                    if m:
-                        near_stop = near_stop or m < SHUT
-                        continue
                     known = best[n]
-                    if known < 0:
+                    if known < REACHED:
+                        if known:
+                            near_stop = near_stop or known == 1
+                            continue
                         order.append(n)
-                    elif total >= known:
+                    elif total + REACHED >= known:
                         continue
-                    best[n] = total
+                    best[n] = total + REACHED
                     buckets[total].append(n)
                 if near_stop:
                     edge.append(here)
         hexes = self.hexes
-        out = {hexes[i]: best[i] for i in order}
+        out = {hexes[i]: best[i] - REACHED for i in order}
         if edge:
             entered: dict[int, int] = {}
             searched = set(edge)
             for here in order:  # the stop hexes in the order the searched hexes were first reached
                 if here in searched:
-                    spent = best[here]
+                    spent = best[here] - REACHED
                     for n, step in links[here]:
-                        if 0 < mark[n] < SHUT and spent + step <= budget:
+                        if best[n] == 1 and spent + step <= budget:
                             was = entered.get(n)
                             if was is None or spent + step < was:
                                 entered[n] = spent + step
             for i, c in entered.items():
                 out[hexes[i]] = c
-                best[i] = c
+                best[i] = c + REACHED
         if len(self._reached) >= 64:
             del self._reached[next(iter(self._reached))]
         self._reached[(start, costs, marks, budget)] = best
@@ -245,7 +248,7 @@ class BoardRoutes:
 
     def _path_within(self, start: Hex, goal: Hex, costs: CostTable, marks: bytes, reached: list[int]
                      ) -> list[Hex] | None:
-        """``_path`` read from a ``reach`` search from ``start`` (``reached``: each hex's cost, -1 if not reached)
+        """``_path`` read from a ``reach`` search from ``start`` (``reached``: each hex's cost + ``REACHED``)
         on the same marks, every marked hex shut but ``goal``, and the same budget: the same route.
 
         The hexes on a cheapest route are those found back from the goal over tight steps (a step into ``v`` is
@@ -255,7 +258,7 @@ class BoardRoutes:
         is the rest of the route's."""
         number, steps, cost = self.numbers, self.steps, costs.by_number
         origin, target = number[start], number[goal]
-        if reached[target] < 0:
+        if reached[target] < REACHED:
             return None
         on_route = {target}
         todo = [target]
