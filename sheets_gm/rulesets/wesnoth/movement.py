@@ -8,7 +8,7 @@ to its first stop. Ties between equal routes: Wesnoth's step-by-step N, NE, SE, 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Reversible
 from dataclasses import dataclass
 
 from sheets_gm.engine.hexgrid import Hex
@@ -68,7 +68,7 @@ def surroundings(rules: WesnothRules, state: WesnothState, mover: Unit) -> Surro
 
 
 def surroundings_among(rules: WesnothRules, units: Collection[Unit], players: Iterable[Player],
-                       villages: Iterable[tuple[Hex, str]], mover: Unit) -> Surroundings:
+                       villages: Reversible[tuple[Hex, str]], mover: Unit) -> Surroundings:
     """The board as ``mover`` meets it among these units, players and owned villages (a state's, or those of a
     turn being resolved, which need not be made a state first)."""
     routes = rules.board.routes
@@ -77,8 +77,10 @@ def surroundings_among(rules: WesnothRules, units: Collection[Unit], players: It
     for p in players:  # the first player of a name, as ``rules.team_of``; 0 for a name that is none
         teams.setdefault(p.name, p.team)
     team = teams.get(mover.owner, 0)
-    occupant = {u.at: u for u in units}
-    marks = bytearray(len(routes.hexes))
+    marks = bytearray(routes.village_stops)
+    for h, owner in dict(reversed(villages)).items():  # each village by its first owner listed (``village_owner``)
+        if teams.get(owner, 0) == team:
+            marks[number[h]] = 0
     types = rules.tables.units
     for u in units:
         if teams.get(u.owner, 0) != team:
@@ -87,16 +89,7 @@ def surroundings_among(rules: WesnothRules, units: Collection[Unit], players: It
             if types[u.type].level >= 1:
                 for n in steps[at]:
                     marks[n] |= STOP_ZOC
-    held: set[Hex] = set()  # villages of the mover's team, each by its first owner listed (``state.village_owner``)
-    listed: set[Hex] = set()
-    for h, owner in villages:
-        if h not in listed:
-            listed.add(h)
-            if teams.get(owner, 0) == team:
-                held.add(h)
-    for h, at in routes.village_numbers:
-        if h not in held:
-            marks[at] |= STOP_VILLAGE
+    occupant = {u.at: u for u in units}
     return Surroundings(occupant, bytes(marks), rules.move_costs(mover), number)
 
 
@@ -112,7 +105,8 @@ def _route(rules: WesnothRules, start: Hex, stops: list[Hex], around: Surroundin
         leg = routes.path(here, goal, around.terrain_cost, around.marks, mask, free, budget)
         if leg is None:
             return None
-        total += sum(around.terrain_cost[h] or 0 for h in leg)
+        entry = around.terrain_cost.by_hex
+        total += sum(entry[h] or 0 for h in leg)
         path += leg
         here = goal
     return path, total
@@ -125,7 +119,7 @@ def plan_move(rules: WesnothRules, state: WesnothState, mover: Unit, dest: Hex, 
 
 
 def plan_move_among(rules: WesnothRules, units: Collection[Unit], players: Iterable[Player],
-                    villages: Iterable[tuple[Hex, str]], mover: Unit, dest: Hex, via: tuple[Hex, ...] = ()
+                    villages: Reversible[tuple[Hex, str]], mover: Unit, dest: Hex, via: tuple[Hex, ...] = ()
                     ) -> MovePlan:
     """``plan_move`` among these units, players and owned villages (``surroundings_among``)."""
     board = rules.board

@@ -71,8 +71,8 @@ class BoardRoutes:
         self.adjacency: dict[Hex, tuple[Hex, ...]] = {h: tuple(grid.neighbours(h)) for h in self.hexes}
         #: Each hex's neighbours by number, in the grid's order.
         self.steps: list[tuple[int, ...]] = [tuple(self.numbers[n] for n in self.adjacency[h]) for h in self.hexes]
-        #: Each village's number, in the board's order.
-        self.village_numbers: tuple[tuple[Hex, int], ...] = tuple((h, self.numbers[h]) for h in board.villages)
+        #: ``STOP_VILLAGE`` on every village, by number: the marks of a team that owns none.
+        self.village_stops = bytes(STOP_VILLAGE if h in board.village_set else 0 for h in self.hexes)
         self._costs: dict[tuple[int, ...], CostTable] = {}
         self._fields: dict[tuple[CostTable, Hex], list[int | float]] = {}
         #: The costs found by the last few ``reach`` searches, by hex number (cost + ``REACHED``; less: not
