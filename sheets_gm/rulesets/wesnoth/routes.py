@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from sheets_gm.engine.hexgrid import Hex
@@ -110,11 +111,12 @@ class BoardRoutes:
         """The cost from each of ``hexes`` to the nearest of ``goals`` by their ``distances`` (1e9 where none
         reaches it)."""
         hexes = list(hexes)
-        number = self.numbers
-        numbers = [number[h] for h in hexes]
-        columns = [[field[i] for i in numbers] for field in (self.distances(costs, goal) for goal in goals)]
-        if not columns:
+        if not goals:
             return dict.fromkeys(hexes, NOWHERE)
+        if len(hexes) < 2:  # itemgetter of one index gives the value, not a tuple of it
+            return {h: min(self.distances(costs, goal)[self.numbers[h]] for goal in goals) for h in hexes}
+        pick = itemgetter(*map(self.numbers.__getitem__, hexes))
+        columns = [pick(self.distances(costs, goal)) for goal in goals]
         # each hex's nearest goal, in C: one call of min per hex over its cost from every goal
         return dict(zip(hexes, columns[0] if len(columns) == 1 else map(min, *columns), strict=True))
 

@@ -123,3 +123,4 @@ def test_the_tables_are_made_once_per_board_and_goal() -> None:
     assert again == {h: nearest[h] for h in hexes[:3]}
     assert board.routes.nearest(costs, (goal,), hexes[:3]) == {h: field[i] for i, h in enumerate(hexes[:3])}
     assert board.routes.nearest(costs, (), hexes[:3]) == dict.fromkeys(hexes[:3], NOWHERE)
+    assert board.routes.nearest(costs, (goal, board.villages[1]), hexes[5:6]) == {hexes[5]: nearest[hexes[5]]}
