@@ -7,7 +7,9 @@ at random (half a side, ranks 1 to 6), lets the ``commander`` bots write one tur
 
 - **adjudication**: the orders window resolved (raids, intercepts, moves, mercenaries, battles
   announced), the same state and orders ``--repeats`` times (every function is pure);
-- **a whole turn**: adjudication, the stand-in judge's results and the end of the turn.
+- **a whole turn**: adjudication, the stand-in judge's results and the end of the turn;
+- **the bots**: both sides' ``commander`` orders for the same state (what ``simulate`` asks of
+  them before each adjudication).
 
 It prints the median of the repeats, turns per second and microseconds per army, so the growth
 from 10 to 1,000 armies shows whether the work is linear in the armies (it must not be quadratic).
@@ -86,20 +88,25 @@ def main() -> None:
     args = parser.parse_args()
     counts = args.armies or [10, 100, 1000]
     print(f"{'armies':>7} {'adjudicated turns/s':>20} {'ms/turn':>8} {'µs/army':>8} "
-          f"{'whole turns/s':>14} {'µs/army':>8} {'battles':>8}")
+          f"{'whole turns/s':>14} {'µs/army':>8} {'battles':>8} {'bots ms/turn':>13}")
     for n in counts:
-        adj, whole, battles = measure(n, args.repeats)
+        adj, whole, battles, bots = measure(n, args.repeats)
         print(f"{n:>7} {1 / adj:>20.1f} {adj * 1000:>8.2f} {adj * 1e6 / n:>8.1f} {1 / whole:>14.1f} "
-              f"{whole * 1e6 / n:>8.1f} {battles:>8}")
+              f"{whole * 1e6 / n:>8.1f} {battles:>8} {bots * 1000:>13.2f}")
 
 
-def measure(n: int, repeats: int) -> tuple[float, float, int]:
-    """Median seconds of one adjudication and of one whole turn with ``n`` armies, and the battles announced."""
+def measure(n: int, repeats: int) -> tuple[float, float, int, float]:
+    """Median seconds of one adjudication and of one whole turn with ``n`` armies, the battles announced, and
+    the median seconds of both sides' bot orders."""
     rules = CoalitionRuleset.create(CoalitionSettings(), bench_map(n))
     state = bench_state(rules, n)
     bot = bots_of(rules)["commander"].make("bench")
     dice = rules.dice(SEED, state)
-    orders = rules.merge_orders({seat: bot.orders(state, seat, dice) for seat in ("coalition", "phyrexia")})
+
+    def bot_orders() -> CoalitionOrders:
+        return rules.merge_orders({seat: bot.orders(state, seat, dice) for seat in ("coalition", "phyrexia")})
+
+    orders = bot_orders()
 
     def resolve_orders() -> CoalitionState:
         return rules.resolve(state, orders, TurnDice(SEED, state.turn, die_sides=None)).state
@@ -113,7 +120,8 @@ def measure(n: int, repeats: int) -> tuple[float, float, int]:
         return after
 
     battles = len(whole_turn().announced)  # also the warm-up: the board's caches
-    return median_seconds(resolve_orders, repeats), median_seconds(whole_turn, repeats), battles
+    return (median_seconds(resolve_orders, repeats), median_seconds(whole_turn, repeats), battles,
+            median_seconds(bot_orders, repeats))
 
 
 if __name__ == "__main__":

@@ -81,6 +81,7 @@ class Board:
         self._neighbours: dict[str, tuple[str, ...]] = {}
         self._rings: dict[tuple[str, int], list[str]] = {}
         self._routes: dict[tuple[str, str], list[tuple[str, ...]]] = {}  # the board never changes: routes keep
+        self._gaps: dict[tuple[str, ...], dict[str, int]] = {}
 
     # -- reading places --------------------------------------------------------------------
     def places(self) -> Iterator[str]:
@@ -161,6 +162,17 @@ class Board:
         found = [] if plane is not pb else [tuple(f"{plane.name} {s.label}" for s in route)
                                             for route in cheapest_routes(plane, a, b, lambda _s: 1)]
         self._routes[(start, end)] = found
+        return found
+
+    def goal_gap(self, place: str, goals: tuple[str, ...]) -> int:
+        """Steps from ``place`` to the nearest of ``goals`` (a goal on another plane counts 0). Kept per goal
+        set: the bots ask it for every square an army may reach, every turn, and a match has few goal sets."""
+        table = self._gaps.get(goals)
+        if table is None:
+            table = self._gaps[goals] = {}
+        found = table.get(place)
+        if found is None:
+            found = table[place] = min(self.distance(place, g) or 0 for g in goals)
         return found
 
     def ring(self, place: str, radius: int) -> list[str]:

@@ -116,8 +116,8 @@ def side_orders(board: Board, settings: CoalitionSettings, state: CoalitionState
             if goals:
                 free = [p for p in reach if p not in where and p not in claimed]
                 if free:
-                    best = min(free, key=lambda p: (min(board.distance(p, g) or 0 for g in goals), reach[p],
-                                                    board.order[p]))
+                    aims = tuple(goals)
+                    best = min(free, key=lambda p: (board.goal_gap(p, aims), reach[p], board.order[p]))
                     if best != army.at:
                         order = ArmyOrder(to=board.short(best))
         if order is None:

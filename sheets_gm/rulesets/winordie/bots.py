@@ -8,7 +8,7 @@ row it writes is accepted when resolved (a reaction of the opponent may still ma
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from sheets_gm.engine.dice import TurnDice
@@ -106,11 +106,13 @@ class WodBot:
         keep = self.style.keep if reacts else 0
         rows: list[Action] = []
         called = False
+        gaps: dict[frozenset[Hex], dict[Hex, int]] = {}
         while len(rows) < MAX_ROWS and scratch.phase is Phase.ACTIONS and scratch.acting == seat:
             legion = scratch.legions[seat]
             if legion.tokens <= keep:
                 break
-            candidates = self._random(scratch, seat) if self.style.random else self._plan(scratch, seat, called)
+            candidates = (self._random(scratch, seat) if self.style.random
+                          else self._plan(scratch, seat, called, gaps))
             chosen = None
             for action in candidates:
                 if try_action(self.rules, scratch, action, dice, scratch_events) is None:
@@ -126,13 +128,17 @@ class WodBot:
         limit = self.rules.settings.unit_tokens
         return [u for u in state.units if u.owner == seat and u.at is not None and u.tokens < limit]
 
-    def _plan(self, state: WodState, seat: str, called: bool) -> list[Action]:
-        """The rows worth trying now, best first: a good attack, a call, an advance."""
+    def _plan(self, state: WodState, seat: str, called: bool,
+              gaps: dict[frozenset[Hex], dict[Hex, int]]) -> Iterator[Action]:
+        """The rows worth trying now, best first: a good attack, a call, an advance, an ability (``gaps``: the
+        turn's steps from a hex to the nearest enemy, per set of enemy hexes). Each kind is worked out only
+        once the rows before it were all refused (a refused row leaves the state as it was): most rows are
+        the first attack, and the advances cost the most."""
         board = self.rules.board
         enemies = [u for u in state.units if u.owner != seat and u.at is not None]
         mine = self._mine(state, seat)
         if not enemies or not mine:
-            return []
+            return
         attacks: list[tuple[float, Action]] = []
         for u in mine:
             assert u.at is not None
@@ -149,11 +155,11 @@ class WodBot:
                 score = dealt + (2.0 if dealt >= left else 0.0) - taken
                 if dealt >= self.style.odds * taken:
                     attacks.append((score, Action(ActionKind.ATTACK, u.id, e.at.label)))
-        out = [a for _, a in sorted(attacks, key=lambda x: -x[0])]
+        yield from (a for _, a in sorted(attacks, key=lambda x: -x[0]))
         if not called:
-            out += self._calls(state, seat)
-        out += self._advances(state, seat, mine, enemies)
-        return out + self._abilities(state, mine, enemies)
+            yield from self._calls(state, seat)
+        yield from self._advances(state, mine, enemies, gaps)
+        yield from self._abilities(state, mine, enemies)
 
     def _abilities(self, state: WodState, mine: list[Unit], enemies: list[Unit]) -> list[Action]:
         """Action abilities of units with an enemy within their range + 2 (the GM applies them)."""
@@ -179,10 +185,13 @@ class WodBot:
                 for u in self._mine(state, seat) if u.at is not None and self.rules.board.bases.get(u.at) == legion.slot
                 for side in (Side.LEFT, Side.RIGHT)]
 
-    def _advances(self, state: WodState, seat: str, mine: list[Unit], enemies: list[Unit]) -> list[Action]:
+    def _advances(self, state: WodState, mine: list[Unit], enemies: list[Unit],
+                  gaps: dict[frozenset[Hex], dict[Hex, int]]) -> list[Action]:
         board = self.rules.board
         targets = [cube(e.at) for e in enemies if e.at is not None]
-        nearest: dict[Hex, int] = {}  # steps to the nearest enemy, per hex (the units' reaches overlap)
+        # Steps to the nearest enemy, per hex: the units' reaches overlap, and the enemies stay put during
+        # the turn's rows (but for a kill), so the table lasts while the set of enemy hexes does.
+        nearest = gaps.setdefault(frozenset(e.at for e in enemies if e.at is not None), {})
 
         def gap(h: Hex) -> int:
             found = nearest.get(h)

@@ -42,15 +42,21 @@ class Route:
         return self.hexes[-1]
 
 
-def _distances_to(board: WodMap, goal: Hex, step: Step) -> dict[Hex, int]:
-    """Steps from every hex that can reach ``goal`` (a breadth-first search backwards over allowed steps)."""
+def _distances_to(board: WodMap, goal: Hex, step: Step, start: Hex) -> dict[Hex, int]:
+    """Steps to ``goal`` from the hexes that can reach it (a breadth-first search backwards over allowed
+    steps), up to ``start``: the search stops once ``start`` is found, when every hex nearer the goal than
+    ``start`` has its final distance (all a route from ``start`` reads); the whole board if it is not."""
     best = {goal: 0}
+    if start == goal:
+        return best
     queue = deque([goal])
     while queue:
         here = queue.popleft()
         for prev in board.neighbours(here):
             if prev not in best and step(prev, here):
                 best[prev] = best[here] + 1
+                if prev == start:
+                    return best
                 queue.append(prev)
     return best
 
@@ -58,7 +64,7 @@ def _distances_to(board: WodMap, goal: Hex, step: Step) -> dict[Hex, int]:
 def shortest_route(board: WodMap, start: Hex, goal: Hex, step: Step) -> list[Hex] | None:
     """The shortest route from ``start`` to ``goal`` over allowed steps (hexes entered, goal last), ties to
     the earlier neighbour in the order N, NE, SE, S, SW, NW; None if there is none."""
-    to_goal = _distances_to(board, goal, step)
+    to_goal = _distances_to(board, goal, step, start)
     if start not in to_goal:
         return None
     route: list[Hex] = []

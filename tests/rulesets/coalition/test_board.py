@@ -36,3 +36,14 @@ def test_the_default_map_has_the_rulebooks_structures() -> None:
 def test_a_bad_map_names_the_line(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         load_board(text, "map")
+
+
+def test_the_gap_to_the_nearest_goal_is_the_least_distance_and_is_kept() -> None:
+    board = load_board(default_board_text("coalition"), "map.yaml")
+    goals = ("Dominaria 3A", "Dominaria 20H", "Phyrexia 1A")  # a goal on another plane counts 0, as before
+    for place in ("Dominaria 1A", "Dominaria 12E", "Dominaria 24I"):
+        near = (board.goal_gap(place, goals[:2]), board.goal_gap(place, goals))
+        assert near == (min(board.distance(place, g) or 0 for g in goals[:2]), 0)
+        assert board.goal_gap(place, goals[:2]) == near[0]
+    assert board.goal_gap("Dominaria 3A", goals[:2]) == 0
+
