@@ -169,6 +169,8 @@ class Board:
         set: the bots ask it for every square an army may reach, every turn, and a match has few goal sets."""
         table = self._gaps.get(goals)
         if table is None:
+            if len(self._gaps) >= 4096:  # a long simulation meets new goal sets without end
+                self._gaps.clear()
             table = self._gaps[goals] = {}
         found = table.get(place)
         if found is None:
