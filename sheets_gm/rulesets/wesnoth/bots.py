@@ -24,7 +24,7 @@ from sheets_gm.rulesets.wesnoth.resolve.moves import land
 from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
-from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
+from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState, teams_by_name
 from sheets_gm.rulesets.wesnoth.tables import Attack
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 
@@ -70,14 +70,6 @@ def exchange(rules: WesnothRules, attacker: Unit, weapon: Attack, defender: Unit
             taken += p * min(counter_mean, hp_att)
             die += p * counter_kill
     return Exchange(dealt, taken, kill, die)
-
-
-def _teams(state: WesnothState) -> dict[str, int]:
-    """Each player's team, as ``WesnothRules.team_of`` reads it (the first player of a name; 0 for none)."""
-    teams: dict[str, int] = {}
-    for p in state.players:
-        teams.setdefault(p.name, p.team)
-    return teams
 
 
 #: How often a recruiting bot hires a mercenary worth its price, when it can pay for one.
@@ -183,7 +175,7 @@ class SkirmisherBot(_RowBot):
 
     def _engaged(self, state: WesnothState) -> Callable[[Unit], int]:
         """How many enemies stand next to a unit."""
-        teams = _teams(state)
+        teams = teams_by_name(state.players)
         occupant = {u.at: u for u in state.units}
         adjacency = self.rules.board.routes.adjacency
 
@@ -371,7 +363,7 @@ class _Around:
     @classmethod
     def of(cls, rules: WesnothRules, state: WesnothState, seat: str) -> _Around:
         """The others as ``seat`` sees them in ``state``."""
-        teams = _teams(state)
+        teams = teams_by_name(state.players)
         side = teams.get(seat, 0)
         enemies = [u for u in state.units if teams.get(u.owner, 0) != side]
         adjacency = rules.board.routes.adjacency

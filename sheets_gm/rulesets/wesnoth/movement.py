@@ -15,7 +15,7 @@ from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.routes import SHUT, STOP_VILLAGE, STOP_ZOC, STOPS, CostTable
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
-from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState
+from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState, teams_by_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +39,9 @@ class MoveRefused(ValueError):
 
 @dataclass(frozen=True)
 class Surroundings:
-    """What a moving unit meets: who stands where, each hex's mark by number (``routes.marks``: the hexes its
-    enemies hold are shut; those next to enemies of level 1+ and the villages its team does not own stop it),
-    and what entering each hex costs it (terrain only)."""
+    """What a moving unit meets: who stands where, each hex's mark by number (bits of ``routes``' ``SHUT``,
+    ``STOP_ZOC`` and ``STOP_VILLAGE``: the hexes its enemies hold are shut; those next to enemies of level 1+ and
+    the villages its team does not own stop it), and what entering each hex costs it (terrain only)."""
 
     occupant: dict[Hex, Unit]
     marks: bytes
@@ -73,9 +73,7 @@ def surroundings_among(rules: WesnothRules, units: Collection[Unit], players: It
     turn being resolved, which need not be made a state first)."""
     routes = rules.board.routes
     number, steps = routes.numbers, routes.steps
-    teams: dict[str, int] = {}
-    for p in players:  # the first player of a name, as ``rules.team_of``; 0 for a name that is none
-        teams.setdefault(p.name, p.team)
+    teams = teams_by_name(players)
     team = teams.get(mover.owner, 0)
     marks = bytearray(routes.village_stops)
     for h, owner in dict(reversed(villages)).items():  # each village by its first owner listed (``village_owner``)
@@ -101,11 +99,11 @@ def _route(rules: WesnothRules, start: Hex, stops: list[Hex], around: Surroundin
     path: list[Hex] = []
     total = 0
     here = start
+    entry = around.terrain_cost.by_hex
     for goal in stops:
         leg = routes.path(here, goal, around.terrain_cost, around.marks, mask, free, budget)
         if leg is None:
             return None
-        entry = around.terrain_cost.by_hex
         total += sum(entry[h] or 0 for h in leg)
         path += leg
         here = goal

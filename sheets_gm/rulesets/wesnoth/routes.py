@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 #: The distance of a hex no route reaches.
 NOWHERE = 1e9
 
-#: What a hex is to a moving unit, as bits of its mark (``BoardRoutes.marks``): entering it stops the unit
+#: What a hex is to a moving unit, as bits of its mark (one byte per hex number, made by movement's
+#: ``surroundings``): entering it stops the unit
 #: (next to an enemy of level 1 or more; a village its team does not own), or it is shut (an enemy stands on it).
 STOP_ZOC = 1
 STOP_VILLAGE = 2
@@ -119,16 +120,6 @@ class BoardRoutes:
         columns = [pick(self.distances(costs, goal)) for goal in goals]
         # each hex's nearest goal, in C: one call of min per hex over its cost from every goal
         return dict(zip(hexes, columns[0] if len(columns) == 1 else map(min, *columns), strict=True))
-
-    def marks(self, shut: Iterable[Hex] = (), stops: Iterable[Hex] = ()) -> bytes:
-        """Each hex's mark by number: ``SHUT`` on ``shut``, ``STOP_ZOC`` on the other hexes of ``stops``
-        (movement's ``surroundings`` marks a unit's board itself, telling the two kinds of stop apart)."""
-        mark = bytearray(len(self.hexes))
-        for h in stops:
-            mark[self.numbers[h]] = STOP_ZOC
-        for h in shut:
-            mark[self.numbers[h]] = SHUT
-        return bytes(mark)
 
     def search(self, start: Hex, costs: CostTable, blocked: Collection[Hex] = (), budget: int | None = None
                ) -> dict[Hex, int]:

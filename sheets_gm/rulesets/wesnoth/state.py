@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -86,6 +86,15 @@ class Player:
     def from_json(cls, data: Mapping[str, Any]) -> Player:
         return cls(str(data["name"]), int(data["team"]), str(data["faction"]), int(data["slot"]),
                    int(data["gold"]), int(data.get("recruits", 0)), bool(data.get("out", False)))
+
+
+def teams_by_name(players: Iterable[Player]) -> dict[str, int]:
+    """Each player's team by name, as ``WesnothRules.team_of`` reads it: the first player of a name (a name that
+    is no player's has none: read it with ``.get(name, 0)``)."""
+    teams: dict[str, int] = {}
+    for p in players:
+        teams.setdefault(p.name, p.team)
+    return teams
 
 
 @dataclass(frozen=True)
