@@ -20,13 +20,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from sheets_gm.engine.ruleset import BotKind, GmOption, Ruleset, RulesetTraits
-from sheets_gm.scenario.codec import ScenarioCodec
-from sheets_gm.sheets.adapter import SheetAdapter
-from sheets_gm.simulate.figures import MatchTally, SimulationSpec
-from sheets_gm.sync.legacy.hooks import LegacyUpgrades
+
+if TYPE_CHECKING:  # the parts' protocols, for their types only: a command loads only the layers it uses
+    from sheets_gm.scenario.codec import ScenarioCodec
+    from sheets_gm.sheets.adapter import SheetAdapter
+    from sheets_gm.simulate.figures import MatchTally, SimulationSpec
+    from sheets_gm.sync.legacy.hooks import LegacyUpgrades
 
 RulesT = TypeVar("RulesT", bound=Ruleset[Any, Any, Any])
 

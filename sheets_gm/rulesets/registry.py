@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sheets_gm.engine.ruleset import BotKind, Ruleset
 from sheets_gm.rulesets.game import AnyGame, Game
-from sheets_gm.sheets.adapter import SheetAdapter
-from sheets_gm.sheets.spec import SheetSpec, cached_sheet_spec
+
+if TYPE_CHECKING:  # a command that never draws a sheet (simulate, a scenario run) does not load the sheet layer
+    from sheets_gm.sheets.adapter import SheetAdapter
+    from sheets_gm.sheets.spec import SheetSpec
 
 #: name → "module:GAME". Adding a game is one line here plus its package and template folder.
 GAMES: dict[str, str] = {
@@ -93,6 +95,8 @@ def create_ruleset(name: str, settings: Any | None = None, board: str | None = N
 
 def sheet_spec(name: str) -> SheetSpec:
     """The sheet layout shipped for the game ``name``: ``templates/<name>/sheet.yaml``."""
+    from sheets_gm.sheets.spec import cached_sheet_spec
+
     return cached_sheet_spec(template_dir(name) / "sheet.yaml")
 
 

@@ -31,7 +31,7 @@ from sheets_gm.rulesets.wesnoth.check import check_orders
 from sheets_gm.rulesets.wesnoth.commands import COMMANDS
 from sheets_gm.rulesets.wesnoth.figures import WesnothTally, simulation_spec
 from sheets_gm.rulesets.wesnoth.gm import GM_OPTIONS, Adjustment, apply_gm_event, events_from_options
-from sheets_gm.rulesets.wesnoth.orders import TurnOrders
+from sheets_gm.rulesets.wesnoth.orders import TurnOrders, recruit_row
 from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
@@ -186,8 +186,6 @@ def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, d
     ...                         Verdict("Ann", "Ann-L", "recruit", False, "Thief costs 3 gold; Ann has 2")])
     {'Ann': {'Recruit 2': 'recruit: Thief costs 3 gold; Ann has 2'}}
     """
-    from sheets_gm.rulesets.wesnoth.sheet.read import recruit_row
-
     rows = {r.unit: r for r in orders.rows}
     found: dict[tuple[str, str], list[Verdict]] = {}
     for v in verdicts:

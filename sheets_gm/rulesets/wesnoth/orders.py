@@ -11,6 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 
+def recruit_row(n: int) -> str:
+    """The subject of the n-th recruit row (from 1), as the sheet names it and a refusal names it: ``Recruit 2``."""
+    return f"Recruit {n}"
+
+
 @dataclass(frozen=True, slots=True)
 class RecruitEntry:
     """One unit to recruit: its type, optionally the castle hex and the id to give it."""

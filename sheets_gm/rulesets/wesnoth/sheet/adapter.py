@@ -18,7 +18,7 @@ from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.wesnoth.movement import reachable
-from sheets_gm.rulesets.wesnoth.orders import TurnOrders
+from sheets_gm.rulesets.wesnoth.orders import TurnOrders, recruit_row
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode
 from sheets_gm.rulesets.wesnoth.sheet.draw import BoardDrawer
 from sheets_gm.rulesets.wesnoth.sheet.read import (
@@ -29,7 +29,6 @@ from sheets_gm.rulesets.wesnoth.sheet.read import (
     STANDING_SUFFIX,
     UNITS,
     read_seat,
-    recruit_row,
     standing_row,
     typed_cells,
 )

@@ -28,7 +28,7 @@ from enum import StrEnum
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
-from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
+from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder, recruit_row
 from sheets_gm.rulesets.wesnoth.resolve.work import TRUE_WORDS
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState
@@ -57,11 +57,6 @@ class Action(StrEnum):
     REST = "rest"
     RECRUIT = "recruit"
     CONQUEST = "conquest"
-
-
-def recruit_row(n: int) -> str:
-    """The subject of the n-th recruit row (from 1): ``Recruit 2``."""
-    return f"Recruit {n}"
 
 
 def standing_row(uid: str) -> str:
