@@ -198,6 +198,29 @@ class TurnDice:
         the first deal. The sync deals a window afresh after an undo: its first dice were in the log."""
         return TurnDice(self.seed, self.turn, self.pins, die_sides=self._die_sides, deal=deal)
 
+    def record_mark(self) -> tuple[int, int]:
+        """How many rolls and draws are recorded so far: give it to ``take_back`` to forget the ones after it."""
+        return len(self.rolled), len(self.drawn)
+
+    def take_back(self, mark: tuple[int, int]) -> None:
+        """Forget the rolls and draws recorded after ``mark`` (from ``record_mark``), as if they were never made:
+        an action tried and taken back. The dice do not change: a key rolled again gives the same value.
+
+        >>> dice = TurnDice(b"seed", 1)
+        >>> first = dice.d6("a")
+        >>> mark = dice.record_mark()
+        >>> again = dice.d6("b")
+        >>> dice.take_back(mark)
+        >>> list(dice.rolled), dice.d6("b") == again
+        (['a'], True)
+        """
+        rolled, drawn = mark
+        for key in list(self.rolled)[rolled:]:
+            del self.rolled[key]
+            self._sides.pop(key, None)
+        for key in list(self.drawn)[drawn:]:
+            del self.drawn[key]
+
     def peek(self, key: str, sides: int = SIDES) -> int:
         """The roll for ``key`` on a ``sides``-sided die without recording it (to publish a roll ahead)."""
         if sides != SIDES:

@@ -17,25 +17,18 @@ from functools import cache
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damages, hit_score
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
-from sheets_gm.rulesets.wesnoth.resolve.moves import land
+from sheets_gm.rulesets.wesnoth.resolve import ResolvedAhead
+from sheets_gm.rulesets.wesnoth.resolve.ending import end_turn
 from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState, teams_by_name
 from sheets_gm.rulesets.wesnoth.tables import Attack
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
-
-
-def try_row(rules: WesnothRules, state: WesnothState, dice: TurnDice, row: UnitOrder) -> WesnothState | None:
-    """The state after ``row`` if the engine accepts every part of it, else None."""
-    work = TurnWork(rules, state, dice)
-    resolve_row(work, row)
-    if not work.verdicts or not all(v.accepted for v in work.verdicts):
-        return None
-    return work.state()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,14 +75,16 @@ def _worth(level: int) -> float:
 
 
 class _TurnBeingWritten:
-    """A turn's rows so far and the state they leave, each row tried on the engine before it is kept."""
+    """A turn's rows so far, each resolved on the engine as it is tried, and kept only if the engine accepts all
+    of it: the rows, their resolution so far (``work``) and the state it leaves (``current``)."""
 
     def __init__(self, rules: WesnothRules, state: WesnothState, dice: TurnDice) -> None:
         self.rules = rules
         self.current = state
         self.dice = dice
+        self.work = TurnWork(rules, state, dice)
         self.rows: list[UnitOrder] = []
-        #: Rows resolved on the engine so far (a move kept at once changes no other unit: see ``play``).
+        #: Rows tried so far that could have changed another unit (a move within the unit's reach cannot: ``play``).
         self.tried = 0
 
     def play(self, row: UnitOrder | None, in_reach: bool = False) -> bool:
@@ -97,49 +92,61 @@ class _TurnBeingWritten:
 
         ``in_reach``: the bot vouches that a row that only moves goes to a hex of the unit's reach other than its
         own (``reachable``). The engine always accepts such a move, and all it does is take the unit there and
-        take the village, so it is kept without being tried (each try resolves the row again)."""
+        take the village: no other unit changes, so it is not counted in ``tried``."""
         if row is None:
             return False
-        if in_reach and row.move and not (row.via or row.attack or row.weapon or row.rest or row.recruit
-                                          or row.conquest):
-            self._move(row)
+        if not (in_reach and row.move and not (row.via or row.attack or row.weapon or row.rest or row.recruit
+                                               or row.conquest)):
+            self.tried += 1
+        if self._keep(row):
             return True
-        self.tried += 1
-        after = try_row(self.rules, self.current, self.dice, row)
-        if after is None and (row.advance or row.reroll_below):
-            row = UnitOrder(row.unit, row.move, row.via, row.attack, row.weapon)
-            after = try_row(self.rules, self.current, self.dice, row)
-        if after is None:
+        return bool(row.advance or row.reroll_below) and self._keep(
+            UnitOrder(row.unit, row.move, row.via, row.attack, row.weapon))
+
+    def _keep(self, row: UnitOrder) -> bool:
+        """Resolve ``row`` on a copy of the turn so far; keep the copy if every part of the row was accepted, else
+        take back its dice."""
+        trial = self.work.copy()
+        mark = self.dice.record_mark()
+        before = len(trial.verdicts)
+        resolve_row(trial, row)
+        said = trial.verdicts[before:]
+        if not said or not all(v.accepted for v in said):
+            self.dice.take_back(mark)
             return False
+        self.work = trial
         self.rows.append(row)
-        self.current = after
+        self.current = trial.state()
         return True
 
-    def _move(self, row: UnitOrder) -> None:
-        """Keep a move to a hex of the unit's reach: the unit acts, stands there and lands (as ``move_and_attack``
-        does once the route is found)."""
-        work = TurnWork(self.rules, self.current, self.dice)
-        work.acted.append(row.unit)
-        unit = work.units[row.unit] = work.units[row.unit].moved_to(work.hex(row.move))
-        land(work, unit)
-        self.rows.append(row)
-        self.current = work.state()
+    def ended(self) -> Resolution[WesnothState]:
+        """The turn's resolution once the rows are written: the rows' and then the end of the turn's, as
+        ``resolve_turn`` gives for these rows and End turn."""
+        if not self.work.finished:
+            end_turn(self.work)
+        return self.work.resolution()
 
 
 class _RowBot:
     """A bot that writes its seat's turn row by row (``write``), then ends it."""
 
-    def __init__(self, rules: WesnothRules, seed: str) -> None:
+    def __init__(self, rules: WesnothRules, seed: str, ahead: ResolvedAhead | None = None) -> None:
         self.rules = rules
         self.seed = seed
+        #: Where the bot hands over each turn it wrote, resolved (the ruleset's: see ``ResolvedAhead``).
+        self.ahead = ahead
 
     def orders(self, state: WesnothState, seat: str, dice: TurnDice) -> TurnOrders:
-        """The seat's rows for its turn, then End turn (nothing when it is not the seat's turn)."""
+        """The seat's rows for its turn, then End turn (nothing when it is not the seat's turn). Every row was
+        resolved on the engine as the bot wrote it: the turn's resolution is handed to ``ahead``."""
         if state.finished or state.acting_player.name != seat:
             return TurnOrders(seat, (), True)
         turn = _TurnBeingWritten(self.rules, state, dice)
         self.write(turn, seat, random.Random(f"{self.seed}/{state.turn}"))
-        return TurnOrders(seat, tuple(turn.rows), True)
+        orders = TurnOrders(seat, tuple(turn.rows), True)
+        if self.ahead is not None:
+            self.ahead.keep(state, orders, dice, turn.ended())
+        return orders
 
     def write(self, turn: _TurnBeingWritten, seat: str, rng: random.Random) -> None:
         """Play the seat's rows on ``turn``."""

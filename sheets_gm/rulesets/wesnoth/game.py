@@ -32,7 +32,7 @@ from sheets_gm.rulesets.wesnoth.commands import COMMANDS
 from sheets_gm.rulesets.wesnoth.figures import WesnothTally, simulation_spec
 from sheets_gm.rulesets.wesnoth.gm import GM_OPTIONS, Adjustment, apply_gm_event, events_from_options
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders, recruit_row
-from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
+from sheets_gm.rulesets.wesnoth.resolve import ResolvedAhead, resolve_turn
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
 from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, new_match
@@ -69,6 +69,9 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
     def __init__(self, rules: WesnothRules, board_text: str) -> None:
         self.rules = rules
         self._board_text = board_text
+        #: The last turn a bot of this ruleset wrote, already resolved (``resolve`` takes it: no turn is resolved
+        #: twice in a simulation).
+        self.ahead = ResolvedAhead()
 
     @classmethod
     def create(cls, settings: Any, board: str) -> WesnothRuleset:
@@ -153,7 +156,9 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
     def resolve(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> Resolution[WesnothState]:
         """The rows resolved in order. A unit's row that was refused whole, and a recruit row refused, are
         ``unused``: they stay typed, with why, for her to correct (in a step) or to see (at End turn)."""
-        resolution = resolve_turn(self.rules, state, orders, dice)
+        resolution = self.ahead.take(state, orders, dice)
+        if resolution is None:
+            resolution = resolve_turn(self.rules, state, orders, dice)
         return replace(resolution, unused=refused_rows(orders, resolution.verdicts))
 
     def outcome(self, state: WesnothState) -> Outcome | None:
@@ -210,8 +215,8 @@ def bot_kinds(ruleset: WesnothRuleset) -> Mapping[str, BotKind]:
     rules = ruleset.rules
     kinds = (
         BotKind("skirmisher", "recruits, takes villages, attacks where the expected exchange is good, "
-                "retreats to heal", lambda seed: SkirmisherBot(rules, seed)),
-        BotKind("random", "random but legal rows", lambda seed: RandomBot(rules, seed)),
+                "retreats to heal", lambda seed: SkirmisherBot(rules, seed, ruleset.ahead)),
+        BotKind("random", "random but legal rows", lambda seed: RandomBot(rules, seed, ruleset.ahead)),
     )
     return {kind.name: kind for kind in kinds}
 

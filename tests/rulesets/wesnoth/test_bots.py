@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.registry import bots_of, create_ruleset
-from sheets_gm.rulesets.wesnoth.bots import SkirmisherBot
-from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.bots import SkirmisherBot, _TurnBeingWritten
+from sheets_gm.rulesets.wesnoth.game import WesnothRuleset, refused_rows
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
+from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
 from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState
 from tests.paths import WESNOTH_TEMPLATES
 
@@ -94,3 +97,67 @@ def test_a_final_blow_buys_the_advancement_when_the_gold_allows() -> None:
                   Unit("Z1", "Skeleton", "Bo", Hex.parse("E2"), wounds=33)]
     assert _rows(_state(near_death, gold=20))["S1"].advance == "true"
     assert _rows(_state(near_death, gold=5))["S1"].advance == ""
+
+
+def _same(a: Resolution[WesnothState], b: Resolution[WesnothState]) -> None:
+    assert a.state == b.state
+    assert [e.to_json() for e in a.events] == [e.to_json() for e in b.events]
+    assert a.verdicts == b.verdicts
+    assert a.unused == b.unused
+
+
+@pytest.mark.parametrize("path", MAPS, ids=lambda p: p.stem)
+def test_a_turn_a_bot_wrote_is_resolved_as_the_engine_resolves_it(path: Path) -> None:
+    r = _rules(path.read_text(encoding="utf-8"))
+    makers = bots_of(r)
+    for match in range(2):
+        seed = f"ahead/{match}".encode()
+        state = r.new_match(r.sample_roster(), seed)
+        bots = {seat: makers["skirmisher" if (i + match) % 2 == 0 else "random"].make(f"{match}/{seat}")
+                for i, seat in enumerate(r.seats(state))}
+        rolled_by_bots = 0
+        for _ in range(60):
+            window = r.window(state)
+            if window is None:
+                break
+            dice = r.dice(seed, state)
+            orders = r.merge_orders({s: bots[s].orders(state, s, dice) for s in window.seats})
+            rolled_by_bots += len(dice.rolled)
+            fresh_dice = r.dice(seed, state)
+            afresh = replace(resolve_turn(r.rules, state, orders, fresh_dice), unused={})
+            taken = r.resolve(state, orders, dice)  # the bot's own resolution, handed over
+            _same(taken, replace(afresh, unused=refused_rows(orders, afresh.verdicts)))
+            assert dice.rolled == fresh_dice.rolled  # no roll of a row tried and dropped is left on the dice
+            assert r.ahead.take(state, orders, dice) is None  # handed over once
+            state = taken.state
+        assert rolled_by_bots > 0
+
+
+def test_a_resolution_kept_ahead_serves_only_the_very_state_and_dice_the_bot_had() -> None:
+    r = _rules()
+    seed = b"ahead"
+    state = r.new_match(r.sample_roster(), seed)
+    bot = bots_of(r)["skirmisher"].make("x")
+    seat = state.acting_player.name
+    dice = r.dice(seed, state)
+    orders = bot.orders(state, seat, dice)
+    twin = replace(state)  # equal, but not the state the bot was given (one read back from a store)
+    assert twin == state and twin is not state
+    assert r.ahead.take(twin, orders, dice) is None
+    assert r.ahead.take(state, orders, r.dice(seed, state)) is None
+    assert r.ahead.take(state, replace(orders, rows=orders.rows[:-1]), dice) is None
+    assert r.ahead.take(state, orders, dice) is not None
+
+
+def test_a_row_the_engine_refuses_in_part_is_taken_back_whole_with_its_dice() -> None:
+    r = _rules(BOARD)
+    state = _state([Unit("S1", "Spearman", "Ann", Hex.parse("D2")),
+                    Unit("Z1", "Skeleton", "Bo", Hex.parse("E2"), wounds=33)], gold=0)
+    dice = TurnDice(b"t", state.turn, {f"swing/S1/{n}": 6 for n in (1, 2, 3)})
+    turn = _TurnBeingWritten(r.rules, state, dice)
+    # the blow kills, then the advancement is refused (no gold): the row is not kept, nor are its dice
+    assert not turn._keep(UnitOrder("S1", attack="Z1", advance="true"))
+    assert (dice.rolled, turn.rows, turn.work.events, turn.current) == ({}, [], [], state)
+    assert turn.play(UnitOrder("S1", attack="Z1", advance="true"))  # kept without the advancement
+    assert turn.rows == [UnitOrder("S1", attack="Z1")]
+    assert turn.current.unit("Z1") is None and "swing/S1/1" in dice.rolled

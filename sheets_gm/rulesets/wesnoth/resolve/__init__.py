@@ -6,7 +6,8 @@ Every verdict names the unit and the part of its order, with what would be accep
 
 One module per part of a turn: a row (``rows``), its ``moves``, ``attacks``, ``recruits`` and ``rest``, and
 the end of the turn, the round and the match (``ending``); the turn being resolved is a ``work.TurnWork``
-passed to each."""
+passed to each. A bot that writes a turn resolves each row as it keeps it; what it hands over
+(``ResolvedAhead``) spares resolving the same turn twice."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def resolve_turn(rules: WesnothRules, state: WesnothState, orders: TurnOrders, d
     and a verdict per part of every row (``Resolution.verdicts``)."""
     work = TurnWork(rules, state, dice)
     _run(work, orders)
-    return Resolution(work.state(), work.events, verdicts=work.verdicts)
+    return work.resolution()
 
 
 def _run(work: TurnWork, orders: TurnOrders) -> None:
@@ -38,3 +39,26 @@ def _run(work: TurnWork, orders: TurnOrders) -> None:
         resolve_row(work, row)
     if orders.end_turn and not work.finished:
         end_turn(work)
+
+
+class ResolvedAhead:
+    """The resolution of the last turn a bot wrote by resolving each row as it kept it, then ending the turn, as
+    ``resolve_turn`` does: a caller that resolves those very orders takes it from here instead of resolving the
+    turn again. Only the very state and dice objects the bot was given count (orders are compared by value), so
+    a turn read back from a sheet or a store, or dealt new dice, is always resolved afresh."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[WesnothState, TurnOrders, TurnDice, Resolution[WesnothState]] | None = None
+
+    def keep(self, state: WesnothState, orders: TurnOrders, dice: TurnDice, resolution: Resolution[WesnothState]
+             ) -> None:
+        """Hand over the resolution of ``orders`` on ``state`` with ``dice`` (the last one kept is replaced)."""
+        self._kept = (state, orders, dice, resolution)
+
+    def take(self, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> Resolution[WesnothState] | None:
+        """The resolution kept for exactly these, once; else None."""
+        kept = self._kept
+        if kept is None or kept[0] is not state or kept[2] is not dice or kept[1] != orders:
+            return None
+        self._kept = None
+        return kept[3]

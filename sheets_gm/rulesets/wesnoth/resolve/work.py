@@ -5,7 +5,7 @@ from __future__ import annotations
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.engine.ruleset import Resolution, Verdict
 from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState, time_of_day
@@ -47,6 +47,23 @@ class TurnWork:
         return WesnothState(self.round, self.turn, self.acting, tuple(self.players), tuple(self.units.values()),
                             villages, tuple(self.acted), self.tod_override, self.finished, self.winner,
                             self.start.team_names)
+
+    def copy(self) -> TurnWork:
+        """A working copy of this one, to try a row on and then keep or drop (the dice are the same object: see
+        ``TurnDice.record_mark``)."""
+        twin = TurnWork.__new__(TurnWork)
+        twin.__dict__.update(self.__dict__)
+        twin.units = dict(self.units)
+        twin.players = list(self.players)
+        twin.villages = dict(self.villages)
+        twin.acted = list(self.acted)
+        twin.events = list(self.events)
+        twin.verdicts = list(self.verdicts)
+        return twin
+
+    def resolution(self) -> Resolution[WesnothState]:
+        """What the rows resolved so far produced: the state, the events and the verdicts."""
+        return Resolution(self.state(), self.events, verdicts=self.verdicts)
 
     def player(self, name: str) -> tuple[int, Player]:
         """The index and record of the player called ``name``."""
