@@ -276,9 +276,10 @@ class SkirmisherBot(_RowBot):
         # the weapons and the exchange depend on where the unit strikes from only through its terrain
         exchanges: dict[tuple[str, Terrain], tuple[Attack, float] | None] = {}
         adjacency = board.routes.adjacency
+        defences = rules.defences(unit)
         for h in spots:
             terrain = board.terrain(h)
-            cover = 0.5 * rules.defence(unit, h)
+            cover = 0.5 * defences[h]
             for n in adjacency[h]:
                 target = by_hex.get(n)
                 if target is None:
@@ -324,7 +325,8 @@ class SkirmisherBot(_RowBot):
             return UnitOrder(unit.id, rest=True)
         safe = [h for h in hexes if h not in near_enemy and h != unit.at]
         if safe:
-            return UnitOrder(unit.id, move=min(safe, key=lambda h: (-rules.defence(unit, h), h.row, h.col)).label)
+            defences = rules.defences(unit)
+            return UnitOrder(unit.id, move=min(safe, key=lambda h: (-defences[h], h.row, h.col)).label)
         return None
 
     def advance(self, state: WesnothState, unit: Unit, hexes: Mapping[Hex, float], around: _Around,
@@ -351,8 +353,8 @@ class SkirmisherBot(_RowBot):
         options = [h for h in hexes if h != unit.at and far[h] < here]
         if not options:
             return None
-        best = min(options, key=lambda h: (far[h] - 0.3 * rules.defence(unit, h) + rng.random() * 0.01,
-                                           h.row, h.col))
+        defences, noise = rules.defences(unit), rng.random
+        best = min(options, key=lambda h: (far[h] - 0.3 * defences[h] + noise() * 0.01, h.row, h.col))
         return UnitOrder(unit.id, move=best.label)
 
 

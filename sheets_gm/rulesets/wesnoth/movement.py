@@ -72,23 +72,22 @@ def surroundings_among(rules: WesnothRules, units: Collection[Unit], players: It
     """The board as ``mover`` meets it among these units, players and owned villages (a state's, or those of a
     turn being resolved, which need not be made a state first)."""
     routes = rules.board.routes
-    number, steps = routes.numbers, routes.steps
+    number = routes.numbers
     teams = teams_by_name(players)
     team = teams.get(mover.owner, 0)
-    marks = bytearray(routes.village_stops)
+    # the marks as one whole number, a byte per hex (``BoardRoutes.village_bits``)
+    marks = routes.village_bits
+    stop_bit = routes.village_bit
     for h, owner in dict(reversed(villages)).items():  # each village by its first owner listed (``village_owner``)
-        if teams.get(owner, 0) == team:
-            marks[number[h]] = 0
-    types = rules.tables.units
+        if teams.get(owner, 0) == team and (bit := stop_bit.get(h)):
+            marks ^= bit  # set on every village, and each is listed once here: cleared
+    types, enemy = rules.tables.units, routes.enemy_bits
     for u in units:
         if teams.get(u.owner, 0) != team:
             at = number[u.at]
-            marks[at] |= SHUT
-            if types[u.type].level >= 1:
-                for n in steps[at]:
-                    marks[n] |= STOP_ZOC
+            marks |= enemy[at] if types[u.type].level >= 1 else SHUT << 8 * at
     occupant = {u.at: u for u in units}
-    return Surroundings(occupant, bytes(marks), rules.move_costs(mover), number)
+    return Surroundings(occupant, marks.to_bytes(len(number), "little"), rules.move_costs(mover), number)
 
 
 def _route(rules: WesnothRules, start: Hex, stops: list[Hex], around: Surroundings, mask: int, free: Hex | None = None,

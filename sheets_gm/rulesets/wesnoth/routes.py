@@ -75,6 +75,13 @@ class BoardRoutes:
         self.steps: list[tuple[int, ...]] = [tuple(self.numbers[n] for n in self.adjacency[h]) for h in self.hexes]
         #: ``STOP_VILLAGE`` on every village, by number: the marks of a team that owns none.
         self.village_stops = bytes(STOP_VILLAGE if h in board.village_set else 0 for h in self.hexes)
+        # The same marks as one whole number, hex i in its bits 8i to 8i + 7 (``bytes`` of it, little-endian, are
+        # the marks): a team's marks are then a few whole-number operations per unit, not one per hex they touch.
+        #: ``village_stops`` as a number; each village's bit in it, by hex; and per hex number, what an enemy of
+        #: level 1+ on it adds (it is shut, its neighbours are stops).
+        self.village_bits = int.from_bytes(self.village_stops, "little")
+        self.village_bit = {h: STOP_VILLAGE << 8 * self.numbers[h] for h in board.village_set}
+        self.enemy_bits = [SHUT << 8 * i | sum(STOP_ZOC << 8 * n for n in near) for i, near in enumerate(self.steps)]
         self._costs: dict[tuple[int, ...], CostTable] = {}
         self._fields: dict[tuple[CostTable, Hex], list[int | float]] = {}
         #: The costs found by the last few ``reach`` searches, by hex number (cost + ``REACHED``; less: not
@@ -102,10 +109,8 @@ class BoardRoutes:
         if found is None:
             if len(self._fields) >= 2000:  # goals that move (the enemy leaders) would grow it without end
                 self._fields.clear()
-            found = [NOWHERE] * len(self.hexes)
-            for i, c in self._search(self.numbers[goal], costs, (), None).items():
-                found[i] = c
-            self._fields[key] = found
+            best, _ = self._search(self.numbers[goal], costs, (), None)
+            found = self._fields[key] = [NOWHERE if c < 0 else c for c in best]
         return found
 
     def nearest(self, costs: CostTable, goals: Sequence[Hex], hexes: Iterable[Hex]) -> dict[Hex, int | float]:
@@ -126,9 +131,9 @@ class BoardRoutes:
         """Every hex reachable from ``start`` and its cheapest cost, entering no hex of ``blocked`` and
         spending at most ``budget``: ``topology.cheapest_paths`` over these tables, hexes in its order."""
         number = self.numbers
-        best = self._search(number[start], costs, {number[h] for h in blocked}, budget)
+        best, order = self._search(number[start], costs, {number[h] for h in blocked}, budget)
         hexes = self.hexes
-        return {hexes[i]: c for i, c in best.items()}
+        return {hexes[i]: best[i] for i in order}
 
     def reach(self, start: Hex, costs: CostTable, marks: bytes, budget: int, taken: Collection[Hex] = ()
               ) -> dict[Hex, int]:
@@ -144,16 +149,18 @@ class BoardRoutes:
         best[first] = REACHED  # a unit starting on a stop hex is already there for nothing
         order = [first]
         edge: list[int] = []  # reached hexes next to a stop, in the order they were searched from
-        buckets: list[list[int]] = [[first]] + [[] for _ in range(budget)]
-        for spent in range(budget):  # a hex reached for the whole budget enters nothing more
-            settled = spent + REACHED
-            for here in buckets[spent]:
+        # costs are counted from REACHED on, as ``best`` holds them, and so are the buckets (the first few unused)
+        limit = budget + REACHED
+        buckets: list[list[int]] = [[] for _ in range(limit + 1)]
+        buckets[REACHED].append(first)
+        for settled in range(REACHED, limit):  # a hex reached for the whole budget enters nothing more
+            for here in buckets[settled]:
                 if best[here] != settled:
                     continue  # reached more cheaply since it was queued
                 near_stop = False
                 for n, step in links[here]:
-                    total = spent + step
-                    if total > budget:
+                    total = settled + step
+                    if total > limit:
                         continue
                     known = best[n]
                     if known < REACHED:
@@ -161,9 +168,9 @@ class BoardRoutes:
                             near_stop = near_stop or known == 1
                             continue
                         order.append(n)
-                    elif total + REACHED >= known:
+                    elif total >= known:
                         continue
-                    best[n] = total + REACHED
+                    best[n] = total
                     buckets[total].append(n)
                 if near_stop:
                     edge.append(here)
@@ -192,12 +199,16 @@ class BoardRoutes:
                     out.pop(h, None)
         return out
 
-    def _search(self, first: int, costs: CostTable, shut: Collection[int], budget: int | None) -> dict[int, int]:
-        """``search`` by hex numbers over a cost table's ``links``, entering no hex of ``shut``.
+    def _search(self, first: int, costs: CostTable, shut: Collection[int], budget: int | None
+                ) -> tuple[list[int], list[int]]:
+        """``search`` by hex numbers over a cost table's ``links``, entering no hex of ``shut``: each hex's cost by
+        number (-1: not reached) and the hexes reached, in the order first reached.
         Entry costs are whole numbers, so the queue is a list of buckets, one per cost, each first in first
         out: the hexes come out in the order of cheapest_paths' heap (cost, then order pushed)."""
         links = costs.links
-        best: dict[int, int] = {first: 0}
+        best = [-1] * len(self.hexes)
+        best[first] = 0
+        order = [first]
         buckets: list[list[int]] = [[first]] + [[] for _ in range(budget or 0)]
         limit = budget if budget is not None else 1 << 62
         spent = 0
@@ -209,14 +220,17 @@ class BoardRoutes:
                     total = spent + step
                     if total > limit or n in shut:
                         continue
-                    known = best.get(n)
-                    if known is None or total < known:
-                        best[n] = total
-                        if total >= len(buckets):
-                            buckets.extend([] for _ in range(total + 1 - len(buckets)))
-                        buckets[total].append(n)
+                    known = best[n]
+                    if known < 0:
+                        order.append(n)
+                    elif total >= known:
+                        continue
+                    best[n] = total
+                    if total >= len(buckets):
+                        buckets.extend([] for _ in range(total + 1 - len(buckets)))
+                    buckets[total].append(n)
             spent += 1
-        return best
+        return best, order
 
     def path(self, start: Hex, goal: Hex, costs: CostTable, marks: bytes, mask: int = SHUT, free: Hex | None = None,
              budget: int | None = None) -> list[Hex] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sheets_gm.engine.hexgrid import Hex
@@ -23,7 +24,7 @@ class WesnothRules:
     # what follows from the fields alone, worked out once per unit type (the bots and the resolution ask for
     # these tens of thousands of times a simulated match)
     _bonuses: dict[tuple[str, str], int] = field(default_factory=dict, init=False, compare=False, repr=False)
-    _defences: dict[tuple[str, Hex], int] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _defences: dict[str, dict[Hex, int]] = field(default_factory=dict, init=False, compare=False, repr=False)
     _move_costs: dict[str, CostTable] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def utype(self, unit: Unit) -> UnitType:
@@ -57,10 +58,14 @@ class WesnothRules:
 
     def defence(self, unit: Unit, at: Hex | None = None) -> int:
         """The d6 score needed to hit ``unit`` on its hex (or on ``at``)."""
-        key = (unit.type, unit.at if at is None else at)
-        found = self._defences.get(key)
+        return self.defences(unit)[unit.at if at is None else at]
+
+    def defences(self, unit: Unit) -> Mapping[Hex, int]:
+        """The d6 score needed to hit a unit of ``unit``'s type on each hex of the board."""
+        found = self._defences.get(unit.type)
         if found is None:
-            found = self._defences[key] = self.utype(unit).defence(self.board.terrain(key[1]))
+            utype, terrain = self.utype(unit), self.board.terrain
+            found = self._defences[unit.type] = {h: utype.defence(terrain(h)) for h in self.board.routes.hexes}
         return found
 
     def move_costs(self, unit: Unit) -> CostTable:
