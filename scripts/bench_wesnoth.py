@@ -18,10 +18,16 @@ interpreter and once under this one, alternating which goes first, each in a fre
 with its own warm-up, and prints both rates, their ratio per pair and the medians. On a
 busy machine the CPU figures tell a slower engine from a busier machine.
 
+``--set KEY=VALUE`` plays under a setting other than its default, as ``simulate --set`` does. With
+``--set mercenary_cost=0`` the skirmisher hires no mercenary (none is worth a price of nothing to it, see
+``worth_hiring``), which is how it played before issue 24: a checkout from before then plays the very same
+matches, and both print the same number of player turns.
+
     .venv/bin/python scripts/bench_wesnoth.py
     .venv/bin/python scripts/bench_wesnoth.py --matches 10 --repeats 5 --map templates/wesnoth/maps/2p_The_Freelands.txt
     .venv/bin/python scripts/bench_wesnoth.py --against /work/wt/main-base --repeats 5
     .venv/bin/python scripts/bench_wesnoth.py --against /work/wt/main-base --repeats 5 --fresh
+    .venv/bin/python scripts/bench_wesnoth.py --against /work/wt/main-base --repeats 7 --fresh --set mercenary_cost=0
 """
 
 from __future__ import annotations
@@ -37,13 +43,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 try:
-    from sheets_gm.rulesets.registry import bots_of, create_ruleset, default_board_text
+    from sheets_gm.rulesets.registry import bots_of, create_ruleset, default_board_text, get_ruleset
 except ImportError:  # a checkout from before the games became records (issue 21), measured with --against
-    from sheets_gm.engine.registry import create_ruleset, default_board_text  # type: ignore[import-not-found,no-redef]
+    from sheets_gm.engine.registry import (  # type: ignore[import-not-found,no-redef]
+        create_ruleset,
+        default_board_text,
+        get_ruleset,
+    )
 
     def bots_of(rules: Any) -> Any:  # type: ignore[misc]
         """The ruleset's bot kinds, as the older layout asked for them."""
         return rules.bots()
+
+try:
+    from sheets_gm.engine.settings import parse_assignments, parse_settings
+except ImportError:  # the older layout's settings module
+    from sheets_gm.engine.core.settings import (  # type: ignore[import-not-found,no-redef]
+        parse_assignments,
+        parse_settings,
+    )
 
 if TYPE_CHECKING:  # only a type here, so the script also runs under a checkout of an older layout (--against)
     from sheets_gm.engine.ruleset import Ruleset
@@ -102,10 +120,14 @@ def play(rules: Ruleset[Any, Any, Any], matches: int, bot: str, prefix: str = "b
     return Timing(turns, time.perf_counter() - began, time.process_time() - cpu_began, bot_seconds, resolve_seconds)
 
 
-def run_here(board: str, matches: int, repeats: int, bot: str, quiet: bool, fresh: bool = False) -> list[Timing]:
+def run_here(board: str, matches: int, repeats: int, bot: str, quiet: bool, fresh: bool = False,
+             changes: Sequence[str] = ()) -> list[Timing]:
     """A warm-up pass (of other seeds if ``fresh``), then ``repeats`` timed passes in this process (printed unless
-    ``quiet``)."""
-    rules = create_ruleset("wesnoth", board=board)  # one ruleset for every repeat, as simulate's workers keep one
+    ``quiet``), under the default settings but ``changes`` (``key=value`` texts)."""
+    settings = parse_settings(get_ruleset("wesnoth").traits.settings_type, parse_assignments(list(changes)),
+                              where="--set")
+    # one ruleset for every repeat, as simulate's workers keep one
+    rules = create_ruleset("wesnoth", settings, board)
     warm = time.perf_counter()
     play(rules, matches, bot, "warm-up" if fresh else "bench")
     if not quiet:
@@ -158,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--against", type=Path, help="pair each repeat with a run of this checkout (its .venv)")
     parser.add_argument("--fresh", action="store_true",
                         help="warm up on other seeds, so the timed matches are new to the board's tables")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a setting other than its default (repeat for several), as simulate's --set")
     parser.add_argument("--json", action="store_true", help="print only the last repeat's figures, as JSON")
     args = parser.parse_args(argv)
     if args.matches < 1 or args.repeats < 1:
@@ -166,12 +190,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not (args.against / ".venv" / "bin" / "python").exists():
             parser.error(f"--against: {args.against} has no .venv/bin/python; give a checkout with its venv")
         child = ["--matches", str(args.matches), "--bot", args.bot] + (["--fresh"] if args.fresh else [])
+        child += [f"--set={change}" for change in args.set]
         if args.map:
             child += ["--map", str(args.map.resolve())]
         paired(args.against, child, args.repeats)
         return 0
     board = args.map.read_text(encoding="utf-8") if args.map else default_board_text("wesnoth")
-    timings = run_here(board, args.matches, args.repeats, args.bot, args.json, args.fresh)
+    timings = run_here(board, args.matches, args.repeats, args.bot, args.json, args.fresh, args.set)
     if args.json:
         print(json.dumps(timings[-1]._asdict()))
         return 0
