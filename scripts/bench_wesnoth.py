@@ -56,9 +56,10 @@ except ImportError:  # a checkout from before the games became records (issue 21
         return rules.bots()
 
 try:
-    from sheets_gm.engine.settings import parse_assignments, parse_settings
+    from sheets_gm.engine.settings import SettingError, parse_assignments, parse_settings
 except ImportError:  # the older layout's settings module
     from sheets_gm.engine.core.settings import (  # type: ignore[import-not-found,no-redef]
+        SettingError,
         parse_assignments,
         parse_settings,
     )
@@ -120,14 +121,17 @@ def play(rules: Ruleset[Any, Any, Any], matches: int, bot: str, prefix: str = "b
     return Timing(turns, time.perf_counter() - began, time.process_time() - cpu_began, bot_seconds, resolve_seconds)
 
 
+def settings_with(changes: Sequence[str]) -> Any:
+    """The default settings but ``changes`` (``key=value`` texts); SettingError naming what is wrong."""
+    return parse_settings(get_ruleset("wesnoth").traits.settings_type, parse_assignments(list(changes), where="--set"),
+                          where="--set")
+
+
 def run_here(board: str, matches: int, repeats: int, bot: str, quiet: bool, fresh: bool = False,
-             changes: Sequence[str] = ()) -> list[Timing]:
+             settings: Any = None) -> list[Timing]:
     """A warm-up pass (of other seeds if ``fresh``), then ``repeats`` timed passes in this process (printed unless
-    ``quiet``), under the default settings but ``changes`` (``key=value`` texts)."""
-    settings = parse_settings(get_ruleset("wesnoth").traits.settings_type, parse_assignments(list(changes)),
-                              where="--set")
-    # one ruleset for every repeat, as simulate's workers keep one
-    rules = create_ruleset("wesnoth", settings, board)
+    ``quiet``), under ``settings`` (default: the defaults)."""
+    rules = create_ruleset("wesnoth", settings, board)  # one ruleset for every repeat, as simulate's workers keep one
     warm = time.perf_counter()
     play(rules, matches, bot, "warm-up" if fresh else "bench")
     if not quiet:
@@ -186,6 +190,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.matches < 1 or args.repeats < 1:
         parser.error("--matches and --repeats must be at least 1")
+    try:
+        settings = settings_with(args.set)
+    except SettingError as exc:
+        parser.error(str(exc))
     if args.against is not None:
         if not (args.against / ".venv" / "bin" / "python").exists():
             parser.error(f"--against: {args.against} has no .venv/bin/python; give a checkout with its venv")
@@ -196,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         paired(args.against, child, args.repeats)
         return 0
     board = args.map.read_text(encoding="utf-8") if args.map else default_board_text("wesnoth")
-    timings = run_here(board, args.matches, args.repeats, args.bot, args.json, args.fresh, args.set)
+    timings = run_here(board, args.matches, args.repeats, args.bot, args.json, args.fresh, settings)
     if args.json:
         print(json.dumps(timings[-1]._asdict()))
         return 0

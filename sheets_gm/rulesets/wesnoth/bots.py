@@ -81,7 +81,6 @@ class _TurnBeingWritten:
     def __init__(self, rules: WesnothRules, state: WesnothState, dice: TurnDice) -> None:
         self.rules = rules
         self.current = state
-        self.dice = dice
         self.work = TurnWork(rules, state, dice)
         self.rows: list[UnitOrder] = []
         #: Rows tried so far that could have changed another unit (a move within the unit's reach cannot: ``play``).
@@ -107,12 +106,12 @@ class _TurnBeingWritten:
         """Resolve ``row`` on a copy of the turn so far; keep the copy if every part of the row was accepted, else
         take back its dice."""
         trial = self.work.copy()
-        mark = self.dice.record_mark()
+        mark = trial.dice.record_mark()  # the turn's one set of dice, shared by every copy
         before = len(trial.verdicts)
         resolve_row(trial, row)
         said = trial.verdicts[before:]
         if not said or not all(v.accepted for v in said):
-            self.dice.take_back(mark)
+            trial.dice.take_back(mark)
             return False
         self.work = trial
         self.rows.append(row)

@@ -10,7 +10,7 @@ queue order, same tie-breaks), so what they find, and in which order, is the sam
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING
@@ -278,19 +278,15 @@ class BoardRoutes:
                 if reached[u] == before and u not in on_route and (u == origin or not marks[u]):
                     on_route.add(u)
                     todo.append(u)
-        hexes = self.hexes
-        route: list[Hex] = []
-        here = origin
-        while here != target:
+
+        def tight_step_on_route(here: int) -> int | None:
             spent = reached[here]
             for n in steps[here]:
                 if n in on_route and (step := cost[n]) is not None and reached[n] == spent + step:
-                    here = n
-                    break
-            else:  # cannot happen: a hex on a cheapest route has a tight step on along one
-                raise AssertionError(f"no cheapest step from {hexes[here].label} towards {goal.label}")
-            route.append(hexes[here])
-        return route
+                    return n
+            return None
+
+        return self._walk(origin, target, tight_step_on_route)
 
     def _path(self, start: Hex, goal: Hex, costs: CostTable, marks: bytes, mask: int, free: Hex | None,
               budget: int | None) -> list[Hex] | None:
@@ -331,10 +327,8 @@ class BoardRoutes:
             spent += 1
         if to_goal[origin] < 0:
             return None
-        hexes = self.hexes
-        route: list[Hex] = []
-        here = origin
-        while here != target:
+
+        def step_one_cheaper(here: int) -> int | None:
             left = to_goal[here]
             for n in steps[here]:
                 rest = to_goal[n]
@@ -342,9 +336,21 @@ class BoardRoutes:
                     continue
                 step = cost[n]
                 if step is not None and step + rest == left:
-                    here = n
-                    break
-            else:  # cannot happen: a settled hex always has a neighbour one step cheaper
-                raise AssertionError(f"no cheapest step from {hexes[here].label} towards {goal.label}")
+                    return n
+            return None
+
+        return self._walk(origin, target, step_one_cheaper)
+
+    def _walk(self, origin: int, target: int, next_hex: Callable[[int], int | None]) -> list[Hex]:
+        """The hexes entered walking from ``origin`` to ``target`` (numbers), each step to the neighbour
+        ``next_hex`` picks (the first of the grid's order on a cheapest route), the target last."""
+        hexes = self.hexes
+        route: list[Hex] = []
+        here = origin
+        while here != target:
+            found = next_hex(here)
+            if found is None:  # cannot happen: a hex on a cheapest route has a cheapest step on along it
+                raise AssertionError(f"no cheapest step from {hexes[here].label} towards {hexes[target].label}")
+            here = found
             route.append(hexes[here])
         return route

@@ -52,7 +52,7 @@ class TurnWork:
         """A working copy of this one, to try a row on and then keep or drop (the dice are the same object: see
         ``TurnDice.record_mark``)."""
         twin = TurnWork.__new__(TurnWork)
-        twin.__dict__.update(self.__dict__)
+        twin.__dict__.update(self.__dict__)  # the counters and flags; each container below is copied
         twin.units = dict(self.units)
         twin.players = list(self.players)
         twin.villages = dict(self.villages)
