@@ -6,10 +6,14 @@ from __future__ import annotations
 import datetime as dt
 from functools import cache
 
+from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets.champions.enums import CLASSES, Phase
+from sheets_gm.rulesets.champions.gm import events_from_options
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
-from sheets_gm.rulesets.champions.state import ChampionsState
+from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState, Player
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_of
 from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.between import adjust_match
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
@@ -137,3 +141,36 @@ def test_the_logs_turn_column_counts_rounds() -> None:
     assert isinstance(board, MemoryBackend)
     turns = {v for (_, col), v in board.tabs["Log"].items() if col == 0}
     assert "round 1, move" in turns and not {1, 2} & turns
+
+
+def test_a_gm_adjust_that_kills_a_players_last_champion_shows_her_out_at_once() -> None:
+    sheets = _fight_window(b"adjusted")
+    cls = get_ruleset("champions")
+    state = read_match(sheets, cls).record.state
+    assert isinstance(state, ChampionsState)
+    ann = state.player("Ann")
+    assert ann is not None and not ann.out
+    rules = create_ruleset("champions")
+    kills = events_from_options(rules.seats(state), {"health": [f"Ann.{c.value}=0" for c in CLASSES]}, "a lost duel")
+    adjust_match(sheets, cls, kills)
+    after = read_match(sheets, cls).record.state
+    assert isinstance(after, ChampionsState)
+    gone = after.player("Ann")
+    assert gone is not None and gone.out and gone.out_round == state.round
+    board = sheets.board
+    assert isinstance(board, MemoryBackend)
+    assert f"Out: Ann (round {state.round})" in texts(board, "Board")
+    assert not any("Ann" in t.split("\n") for t in texts(board, "Board") if not t.startswith(("Out:", "Ann ")))
+    backend = sheets.of("Ann")
+    assert isinstance(backend, MemoryBackend)
+    assert any(t.startswith(f"Ann is out: all four champions died in round {state.round}")
+               for t in texts(backend, "Orders Ann"))
+    assert rules.window(after) is not None  # fifteen still play
+
+
+def test_a_gm_adjust_that_puts_the_second_last_player_out_ends_the_match() -> None:
+    rules = create_ruleset("champions")
+    state = ChampionsState(3, Phase.MOVE, 2, (Player("Ann", Coord.parse("A1")), Player("Bo", Coord.parse("B2"))), {})
+    for c in CLASSES:
+        state = rules.apply_gm_event(state, Adjustment("a lost duel", health=("Ann", c.value, 0))).state
+    assert state.finished and state.winners == ("Bo",)
