@@ -230,3 +230,14 @@ def test_a_tiles_shading_follows_its_name_so_a_tile_cut_off_loses_it() -> None:
     shades = {f.range.split(":")[0]: f.prefix for f in drawing.conditional_fills}
     assert len(shades) == 16 and shades["B2"] == "A1" and shades["E5"] == "D4"
     assert not any(f.border or f.colour != "#FFFFFF" for f in drawing.fills)  # no grey a shrink would leave
+
+
+def test_a_formula_typed_in_a_cell_is_quoted_back_whole() -> None:
+    sheets = _fight_window(b"words")
+    for table, subject, key in (("fight", "Ann", "battle1"), ("sets", "Ann.mage", "action1"),
+                                ("equip", "Ann.rogue", "item1")):
+        _type(sheets, "Ann", table, subject, key, "=SUM(1,2)")
+    poll(sheets, get_ruleset("champions"), now=NOW)
+    feedback = _feedback(sheets, "Ann")
+    for row in (("fight", "Ann"), ("sets", "Ann.mage"), ("equip", "Ann.rogue")):
+        assert "'=SUM(1,2)'" in feedback[row] and "'=SUM(1'" not in feedback[row]

@@ -17,7 +17,7 @@ from sheets_gm.engine.grid import Coord, column_label
 from sheets_gm.engine.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.champions.board import size_for
 from sheets_gm.rulesets.champions.enums import CLASSES, EventKind, Phase
-from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
+from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders, cell_words
 from sheets_gm.rulesets.champions.report import report_rows
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
@@ -104,7 +104,7 @@ class ChampionsSheet:
                 sets.append((_champion(row.subject), tuple(actions)))
                 consumed.add(row.subject)
         for row in rows.get("fight", []):
-            field = [tuple(row.text(k).replace(",", " ").split()) for k in ("battle1", "battle2") if row.text(k)]
+            field = [tuple(cell_words(row.text(k))) for k in ("battle1", "battle2") if row.text(k)]
             ready = ready or row.ticked("ready")
             consumed.add(row.subject)
         orders = PlayerOrders(move, tuple(loot), tuple(equip), tuple(field), tuple(sets))
