@@ -17,8 +17,7 @@ from sheets_gm.rulesets.coalition.enums import BattleType, Phase, Side, Terrain
 from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
-from sheets_gm.rulesets.coalition.sheet.report import REPORT_ROWS
-from sheets_gm.rulesets.coalition.sheet.report import _cut as report_cut
+from sheets_gm.rulesets.coalition.sheet.report import report_rows, stacked
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders, CoalitionState
 from sheets_gm.rulesets.registry import TEMPLATES, bots_of, default_board_text, get_ruleset, sheet_of
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
@@ -298,7 +297,7 @@ def test_the_turn_report_has_a_column_per_post_and_keeps_its_size() -> None:
     after = rules.resolve(s, orders, rules.dice(b"posts", s)).state
     assert after.phase is Phase.RESULTS  # battles were announced: the judge's window is open
     drawn = sheet.drawings(after)[-1]
-    assert (drawn.width, drawn.height) == (first.width, first.height) == (3, 1 + REPORT_ROWS)
+    assert (drawn.width, drawn.height) == (first.width, first.height) == (3, 1 + report_rows(rules.board))
     moves, results, announced = (_column(drawn, c) for c in range(3))
     assert moves[0] == "Movement Results, turn 1" and any(re.search(r" \[[a-z]+( -> .*)?\]", m) for m in moves)
     assert results == ["Battle Results, turn 1", "They come when the judge's results are in."]
@@ -313,9 +312,10 @@ def test_the_turn_report_has_a_column_per_post_and_keeps_its_size() -> None:
 
 
 def test_a_post_longer_than_its_column_is_cut_with_a_line_saying_so() -> None:
-    lines = [f"line {i}" for i in range(REPORT_ROWS + 5)]
-    cut = report_cut(lines, REPORT_ROWS)
-    assert len(cut) == REPORT_ROWS and cut[-1] == "… 6 more lines: the Log tab has every event of the turn."
+    parts = [[f"line {i}" for i in range(100)], [f"line {i}" for i in range(55)]]
+    assert stacked(parts, 200) == [*parts[0], "", *parts[1]]
+    cut = stacked(parts, 150)
+    assert len(cut) == 150 and cut[-1] == "… 7 more lines: the Log tab has every event of the turn."
 
 
 def test_a_sides_panel_lists_its_own_armies_and_the_judges_the_battles() -> None:
