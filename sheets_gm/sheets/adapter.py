@@ -170,6 +170,16 @@ class LaysOutLogEntries(Protocol):
 
 
 @runtime_checkable
+class DrawsDeadline(Protocol):
+    """An adapter whose public tabs carry the open window's deadline (Coalition: the Battle Announcements post
+    says by when the strategies are due, as the forum's did)."""
+
+    def drawings_before(self, state: Any, deadline: str) -> Sequence[BoardDrawing]:
+        """``drawings(state)``, the open window closing at ``deadline`` (as people read it; '' for none)."""
+        ...
+
+
+@runtime_checkable
 class LabelsTurns(Protocol):
     """An adapter whose game counts something other than the engine's turns (Champions: rounds of two windows):
     it names a turn as its logs show it."""

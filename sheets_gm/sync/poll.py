@@ -460,7 +460,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                            {t: {s: text for s, text in by.items() if text} for t, by in shown.items()}, overlays)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events, record.state))
-    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)
+    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline)
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),

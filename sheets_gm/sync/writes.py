@@ -9,7 +9,13 @@ from typing import Any
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns, LaysOutLogEntries
+from sheets_gm.sheets.adapter import (
+    AnySheetAdapter,
+    DrawsDeadline,
+    ExplainsIdleSeats,
+    LabelsTurns,
+    LaysOutLogEntries,
+)
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
@@ -143,10 +149,13 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
 
 
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
-                 status: str) -> None:
+                 status: str, deadline: str = "") -> None:
     """Every public tab the adapter draws as ``state`` shows it, each with the title, status line and legend
-    (a legend may change with the state: who is out)."""
-    for tab, drawing in tabs.drawn(adapter.drawings(state)):
+    (a legend may change with the state: who is out); an adapter that says when the open window closes is given
+    its ``deadline`` (the record's)."""
+    drawings = (adapter.drawings_before(state, describe_deadline(deadline) if deadline else "")
+                if isinstance(adapter, DrawsDeadline) else adapter.drawings(state))
+    for tab, drawing in tabs.drawn(drawings):
         values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
         notes: Grid | None = None
         if drawing.notes is not None:  # every cell's: a note not drawn again (an army moved on) goes
@@ -276,7 +285,7 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record
         seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, state, window, seat,
                            dice, status, outcome_text)
     views_writes(batch, sheets, tabs, adapter, state, status, {}, [])
-    board_writes(batch, sheets.board, tabs, adapter, state, status)
+    board_writes(batch, sheets.board, tabs, adapter, state, status, record.deadline)
 
 
 def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:

@@ -109,12 +109,13 @@ def in_parts(title: str, items: Sequence[PostItem], tail: Sequence[str] = (), *,
 
 
 def _strategies_line(state: CoalitionState, strategies_to: str, deadline: str) -> list[str]:
-    """Where the sides send their strategies and by when (the results window's deadline, when the match has
-    one)."""
-    if not strategies_to:
-        return []
-    when = deadline or f"the turn {state.turn} results deadline (the status line says when)"
-    return [f"Send your battle strategies to {strategies_to} before {when}."]
+    """Where the sides send their strategies and by when: the results window's ``deadline`` while it is open (a
+    date and time, as the forum's post gave it), else the turn's results deadline by name."""
+    when = deadline if deadline and state.phase is Phase.RESULTS else ""
+    if strategies_to:
+        return [f"Send your battle strategies to {strategies_to} before "
+                f"{when or f'the turn {state.turn} results deadline (the status line says when)'}."]
+    return [f"Battle strategies are due before {when}."] if when else []
 
 
 def announcement_parts(state: CoalitionState, board: Board, strategies_to: str = "",

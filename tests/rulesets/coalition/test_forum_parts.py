@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase
 from sheets_gm.rulesets.coalition.forum import PART_CHARS, PART_LINES, announcement_parts, results_parts
 from sheets_gm.rulesets.coalition.game import CoalitionRuleset
+from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.sheet.report import report_drawing, report_rows
 from sheets_gm.rulesets.coalition.state import Battle, BattleReport, CoalitionState
-from sheets_gm.rulesets.registry import create_ruleset
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.deadline import describe_deadline
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.sheets import MatchSheets
+from tests.fakes.memory import MemoryBackend
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 
 
 def war() -> tuple[CoalitionState, CoalitionRuleset]:
@@ -64,3 +75,39 @@ def test_the_turn_report_holds_every_part_of_a_war() -> None:
     announced = [str(r[2]) for r in drawing.values[1:] if str(r[2])]
     assert sum(" attacks " in line for line in announced) == 257 and not any(line.startswith("…") for line in announced)
     assert "parts, each a forum post of its own" in str(drawing.values[0][2])
+
+
+def _coalition_match(strategies_to: str = "") -> tuple[MatchSheets, CoalitionRuleset]:
+    rules = create_ruleset("coalition", CoalitionSettings(strategies_to=strategies_to))
+    assert isinstance(rules, CoalitionRuleset)
+    roster = rules.sample_roster()
+    sheets = MatchSheets(roster.seats, MemoryBackend("board"), MemoryBackend("engine"),
+                         tuple(MemoryBackend(s) for s in roster.seats), MemoryBackend("judge"))
+    create_match(sheets, rules, roster, seed=b"deadline")
+    cls = get_ruleset("coalition")
+    type_bot_orders(sheets, cls, {s: bots_of(rules)["commander"].make(s) for s in roster.seats})
+    return sheets, rules
+
+
+def _announcements(sheets: MatchSheets) -> list[str]:
+    board = sheets.board
+    assert isinstance(board, MemoryBackend)
+    tab = board.tabs["Turn report"]
+    return [str(tab[(r, 2)]) for r in range(1, 300) if tab.get((r, 2))]
+
+
+def test_the_announcement_carries_the_strategies_deadline_date_and_time() -> None:
+    sheets, _rules = _coalition_match("judge@example.org")
+    due = dt.datetime(2026, 11, 27, 17, tzinfo=dt.UTC)
+    poll(sheets, get_ruleset("coalition"), now=NOW, force=True, next_deadline=lambda _now: due.isoformat())
+    post = _announcements(sheets)
+    assert post[0].startswith("Battle Announcements, turn 1") and len(post) > 3
+    assert post[-1] == f"Send your battle strategies to judge@example.org before {describe_deadline(due.isoformat())}."
+    assert "Fri 27 Nov" in post[-1] and "17:00" in post[-1]
+
+
+def test_without_an_address_the_announcement_still_says_when_strategies_are_due() -> None:
+    sheets, _rules = _coalition_match()
+    due = dt.datetime(2026, 11, 27, 17, tzinfo=dt.UTC)
+    poll(sheets, get_ruleset("coalition"), now=NOW, force=True, next_deadline=lambda _now: due.isoformat())
+    assert _announcements(sheets)[-1] == f"Battle strategies are due before {describe_deadline(due.isoformat())}."

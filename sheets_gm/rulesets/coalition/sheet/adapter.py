@@ -135,8 +135,13 @@ class CoalitionSheet:
     def drawings(self, state: CoalitionState) -> Sequence[BoardDrawing]:
         """A tab per plane, named after it (``sheet_board``), then the Turn report tab with the forum's posts
         (``sheet_report``; the layout's board tab)."""
+        return self.drawings_before(state, "")
+
+    def drawings_before(self, state: CoalitionState, deadline: str) -> Sequence[BoardDrawing]:
+        """``drawings``, the Battle Announcements post saying by when the strategies are due (``deadline``: the
+        open results window's, as people read it)."""
         return (*self.drawer.drawings(state), report_drawing(state, self.plane_map, self.spec.colours.extra,
-                                                             self.strategies_to))
+                                                             self.strategies_to, deadline))
 
     def status(self, state: CoalitionState, window: Window | None, outcome: Outcome | None) -> str:
         """The turn and window, the victory points, the open battles; or the result."""
