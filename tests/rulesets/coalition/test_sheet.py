@@ -229,7 +229,9 @@ def test_each_plane_has_its_tab_with_its_squares_armies_and_battles() -> None:
     values = dominaria.values
     assert values[0][:4] == ["Dominaria", "1", "2", "3"] and values[1][0] == "A" and values[9][0] == "I"
     assert mirrodin.values[0][0] == "Mirrodin (wraps east–west)" and phyrexia.values[0][0] == "Phyrexia"
-    assert len(values) == 1 + rules.board.planes["Dominaria"].height  # the plane alone: no posts under it
+    height = rules.board.planes["Dominaria"].height
+    assert len(values) == 2 + height  # the plane and its terrain key row: no posts under it
+    assert values[-1][:7] == ["Terrain", *(t.value for t in Terrain)]
     wrath = values[3][4]  # Dominaria 4C: the Coalition's white base, Urza's Vanguard on it
     assert wrath == "⌂ Wrath (white)\n◆ Urza's Vanguard (6 · 10000)"
     portal = next(str(c) for r in values for c in r if str(c).startswith("◎"))
@@ -239,7 +241,7 @@ def test_each_plane_has_its_tab_with_its_squares_armies_and_battles() -> None:
     colours = sheet.spec.colours.extra
     assert any(r.startswith("B2:") for r in fills) and colours[Terrain.SWAMP.value] in fills.values()
     assert dominaria.row_heights[1] == dominaria.row_heights[9] > dominaria.row_heights[0]  # squares, name row
-    assert "Turn report" in str(dominaria.legend[-1][0])
+    assert "Turn report" in str(dominaria.legend[2][0])
     battle = s.with_(battles=(Battle(BattleType.ATTACKS, "Dominaria 4C", ("Urza's Vanguard",)),))
     assert str(sheet.drawings(battle)[0].values[3][4]).startswith("⚔ battle (attacks)\n⌂ Wrath")
 
@@ -468,3 +470,13 @@ def test_a_sides_panel_past_its_rows_sends_to_the_sides_orders_tab() -> None:
     rows = SHEET.panel(s, "coalition")
     assert len(rows) == 40 and str(rows[-1][0]).startswith("… 35 more rows: every army has its row in the Orders "
                                                             "coalition tab")
+
+
+def test_a_planes_legend_ends_above_its_last_row_so_it_prints_without_empty_rows() -> None:
+    rules = full_game()
+    sheet = sheet_of(rules)
+    s = rules.new_match(rules.sample_roster(), b"print")
+    for drawing in sheet.drawings(s)[:-1]:
+        written = [r for r in drawing.legend if r and r[0]]
+        assert 3 + len(written) <= drawing.height  # title, status, a blank row, then the legend's cells
+        assert all(str(line[0]).count("\n") <= 3 for line in written)  # each fits a square's height
