@@ -224,7 +224,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
-    report.untyped = _untyped_rows(read, window)
+    report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = any(s.pending is not None for s in read.seats.values())
     if pending:
@@ -301,9 +301,10 @@ def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: W
     return seat_read.note(row)
 
 
-def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
+def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str, list[str]]:
     """Per seat acting in ``window``, the subjects of its rows (units, players, armies; not its seat row, nor a
-    standing table's) with nothing typed for the window: whose orders the GM may want to chase."""
+    standing table's) with nothing typed for the window and no order read for them elsewhere (a Coalition army
+    ordered by a post pasted in another row): whose orders the GM may want to chase."""
     out: dict[str, list[str]] = {}
     for seat in window.seats:
         seat_read = read.seats.get(seat)
@@ -311,7 +312,8 @@ def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
             continue
         open_tables = {p.spec.name for p in seat_read.tab.tables
                        if p.spec.open_in(window.phase) and p.spec.rows != SEAT_ROWS and not p.spec.standing}
-        typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key}
+        given = answer.inputs[seat].consumed if seat in answer.inputs else frozenset()
+        typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
         missing = [r.subject for r in seat_read.rows
                    if r.table in open_tables and r.subject and r.subject not in typed]
         if missing:

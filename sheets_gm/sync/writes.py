@@ -86,6 +86,8 @@ def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ti
     if ticked:
         return (f"{box} is ticked, but {seat} counts as ready only once every row marked ✘ is mended or cleared "
                 f"(for {window.label}).")
+    if seat == JUDGE:
+        return f"Tick {box} when the judge's results for {window.label} are in."
     return f"Tick {box} when {seat}'s orders for {window.label} are in."
 
 
@@ -295,5 +297,6 @@ def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     deadline_text = record.deadline
     line = adapter.status(state, window, record.ruleset.outcome(state))
     if window is not None and deadline_text:
-        line += f" · orders close {describe_deadline(deadline_text)}"
+        what = "results" if window.seats == (JUDGE,) else "orders"  # the judge's window closes on results
+        line += f" · {what} close {describe_deadline(deadline_text)}"
     return line

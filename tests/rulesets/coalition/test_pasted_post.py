@@ -71,3 +71,6 @@ def test_a_post_pasted_in_the_sheet_gives_each_named_army_its_feedback(tmp_path:
     after = {r.subject: r.feedback for r in read_match(sheets, cls).seats["coalition"].rows if r.table == "armies"}
     assert f"{second} holds at" in after[second], after[second]
     assert f"{first} holds at" in after[first] and "'Our orders' has no army name" in after[first], after[first]
+    report = sync_once(config, sheets, now=NOW, dry_run=True)
+    assert second not in report.untyped.get("coalition", []) and first not in report.untyped.get("coalition", [])
+    assert report.untyped["coalition"] == [r.subject for r in rows[2:]]  # the armies no line names
