@@ -8,17 +8,26 @@ import datetime as dt
 import random
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import GM, JUDGE, Roster, Window
 from sheets_gm.rulesets.coalition.bots import side_orders, stand_in_results
-from sheets_gm.rulesets.coalition.enums import BattleType, Phase, Side, Terrain
+from sheets_gm.rulesets.coalition.enums import BattleType, Colour, Phase, Side, Terrain
 from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.coalition.sheet.report import report_rows, stacked
-from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders, CoalitionState
+from sheets_gm.rulesets.coalition.state import (
+    ArmyOrder,
+    Battle,
+    BattleResult,
+    CoalitionOrders,
+    CoalitionState,
+    Creature,
+)
 from sheets_gm.rulesets.registry import TEMPLATES, bots_of, default_board_text, get_ruleset, sheet_of
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.backend import RangeWrite
@@ -480,3 +489,20 @@ def test_a_planes_legend_ends_above_its_last_row_so_it_prints_without_empty_rows
         written = [r for r in drawing.legend if r and r[0]]
         assert 3 + len(written) <= drawing.height  # title, status, a blank row, then the legend's cells
         assert all(str(line[0]).count("\n") <= 3 for line in written)  # each fits a square's height
+
+
+def test_the_judges_panel_at_war_size_keeps_each_armys_legend_and_creatures() -> None:
+    s = _war(40)
+    s = s.with_(armies=tuple(replace(a, legend=f"Legend of {a.name}",
+                                     creatures=(Creature("Pikemen", (Colour.WHITE,), 6, 5000),))
+                             for a in s.armies))
+    rows = SHEET.panel(s, JUDGE)
+    first = next(r for r in rows if r and r[0] == "Dominaria 1A")
+    assert first[2] == "C0 attacks P0 · plains · Fog"
+    assert [str(c).split(":")[0] for c in first[3:]] == ["C0 (coalition)", "P0 (phyrexia)"]
+    assert "legend Legend of C0" in str(first[3]) and "5000 Pikemen (white, size 6)" in str(first[3])
+    assert "legend Legend of P0" in str(first[4])
+    assert "with its legend and creatures" in str(rows[-1][0])
+    fighters = next(t for t in SHEET.spec.inputs if t.name == "losses")
+    shown = SHEET.shown(s, JUDGE, fighters, "P3", TurnDice(b"x", 3))
+    assert "legend Legend of P3" in str(shown["battle"]) and "Pikemen" in str(shown["battle"])

@@ -19,7 +19,7 @@ from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import battle_title
 from sheets_gm.rulesets.coalition.sheet.draw import PlaneDrawer
-from sheets_gm.rulesets.coalition.sheet.panels import panel, slots_text
+from sheets_gm.rulesets.coalition.sheet.panels import makeup_text, panel, slots_text
 from sheets_gm.rulesets.coalition.sheet.read import (
     army_cells,
     judge_cells,
@@ -72,7 +72,8 @@ class CoalitionSheet:
 
     def shown(self, state: CoalitionState, seat: str, table: InputTable, subject: str,
               dice: TurnDice) -> Mapping[str, CellValue]:
-        """An army's square, rank and slots; a battle's announcement; an army's battle and slots."""
+        """An army's square, rank and slots; a battle's announcement; an army's battle, slots, legend and
+        creatures (what the judge weighs where she enters its losses)."""
         if table.rows == "armies":
             army = state.army(subject)
             if army is None:
@@ -91,7 +92,7 @@ class CoalitionSheet:
             b = next((b for b in state.battles if subject in b.armies), None)
             if army is None or b is None:
                 return {}
-            return {"battle": f"{b.at} ({army.side.value}) · {slots_text(army)}"}
+            return {"battle": f"{b.at} ({army.side.value}) · {slots_text(army)} · {makeup_text(army)}"}
         return {}
 
     def stray_reason(self, state: CoalitionState, seat: str, table: InputTable, subject: str) -> str:
