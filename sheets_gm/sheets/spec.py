@@ -110,6 +110,9 @@ class InputTable(_Strict):
     # Each row is a roster member's own (its subject is the member's name, and rows do not move during a
     # match): its typed cells are protected for that member's e-mail alone (and the GMs), not the whole seat.
     member_rows: bool = False
+    # Its rows are another way to give the orders of other rows (Coalition's Forum post lines), not orders
+    # awaited themselves: ``status`` never lists them as having nothing typed.
+    optional: bool = False
     phases: tuple[str, ...] = ()  # the window phases it is open in; empty: every phase
     columns: tuple[Column, ...]
 

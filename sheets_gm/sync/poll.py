@@ -310,8 +310,8 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
         seat_read = read.seats.get(seat)
         if seat_read is None:
             continue
-        open_tables = {p.spec.name for p in seat_read.tab.tables
-                       if p.spec.open_in(window.phase) and p.spec.rows != SEAT_ROWS and not p.spec.standing}
+        open_tables = {p.spec.name for p in seat_read.tab.tables if p.spec.open_in(window.phase)
+                       and p.spec.rows != SEAT_ROWS and not p.spec.standing and not p.spec.optional}
         given = answer.inputs[seat].consumed if seat in answer.inputs else frozenset()
         typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
         missing = [r.subject for r in seat_read.rows

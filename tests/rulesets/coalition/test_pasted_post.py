@@ -74,3 +74,27 @@ def test_a_post_pasted_in_the_sheet_gives_each_named_army_its_feedback(tmp_path:
     report = sync_once(config, sheets, now=NOW, dry_run=True)
     assert second not in report.untyped.get("coalition", []) and first not in report.untyped.get("coalition", [])
     assert report.untyped["coalition"] == [r.subject for r in rows[2:]]  # the armies no line names
+
+
+def test_a_whole_post_pasted_in_the_forum_post_table_orders_each_army_it_names(tmp_path: Path) -> None:
+    config = load_config(coalition_war(tmp_path, 3))
+    init_match(config, now=NOW, seed=b"post table")
+    sheets = open_match_sheets(config)
+    cls = get_ruleset("coalition")
+    read = read_match(sheets, cls)
+    tab = read.seats["coalition"].tab
+    table = tab.table("post")
+    at = {a.name: a.at for a in read.record.state.armies}
+    names = [r.subject for r in read.seats["coalition"].rows if r.table == "armies"]
+    post = ["Coalition orders, turn 1", "", *(f"{n}: {at[n]} - none" for n in names), "Nobody: Dominaria; 1A > 1B"]
+    sheets.of("coalition").write([RangeWrite(a1(tab.name, table.cell(0, "line")), [[line] for line in post])])
+    sync_once(config, sheets, now=NOW)
+    seat = read_match(sheets, cls).seats["coalition"]
+    armies = {r.subject: r.feedback for r in seat.rows if r.table == "armies"}
+    assert all(f"{n} holds at" in armies[n] for n in names), armies
+    lines = {r.subject: r.feedback for r in seat.rows if r.table == "post"}
+    nobody = f"coalition line {len(post)}"
+    assert "names no army ('Nobody')" in lines[nobody] and lines[nobody].startswith("✘")
+    assert not any(f.startswith("✘") for s, f in lines.items() if s != nobody), lines
+    report = sync_once(config, sheets, now=NOW, dry_run=True)
+    assert "coalition" not in report.untyped

@@ -21,8 +21,10 @@ from sheets_gm.rulesets.coalition.forum import battle_title
 from sheets_gm.rulesets.coalition.sheet.draw import PlaneDrawer
 from sheets_gm.rulesets.coalition.sheet.panels import makeup_text, panel, slots_text
 from sheets_gm.rulesets.coalition.sheet.read import (
+    POST_SPARE_LINES,
     army_cells,
     judge_cells,
+    post_line_name,
     read_judge_rows,
     read_side_rows,
 )
@@ -63,6 +65,9 @@ class CoalitionSheet:
         if table.rows == "armies":
             mine = [a for a in state.armies if a.side.value == seat]
             return [a.name for a in sorted(mine, key=lambda a: (-a.rank, a.name))]
+        if table.rows == "post_lines":  # a line per army of the side, and room for a title and blank lines
+            count = sum(1 for a in state.armies if a.side.value == seat) + POST_SPARE_LINES
+            return [post_line_name(seat, n) for n in range(1, count + 1)]
         announced = [b for b in state.battles if b.announced]
         if table.rows == "battles":
             return [b.at for b in announced]
@@ -119,7 +124,7 @@ class CoalitionSheet:
             orders = CoalitionOrders(results=read.results)
             ready = any(r.ticked("ready") for r in rows.get("judge", ()))
         else:
-            read = read_side_rows(self.plane_map, state, rows.get("armies", ()))
+            read = read_side_rows(self.plane_map, state, rows.get("armies", ()), rows.get("post", ()))
             orders = CoalitionOrders(orders={seat: read.orders} if read.orders else {})
             ready = any(r.ticked("ready") for r in rows.get("side", ()))
         problems = {k: tuple(v) for k, v in read.problems.items()}
