@@ -12,6 +12,7 @@ by the next poll from the pending rows, keeping whatever was typed for the next 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -29,7 +30,7 @@ from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell, read_
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
-from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
+from sheets_gm.sync.read import MatchRead, SeatRead, adapter_of, read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.writes import (
@@ -196,13 +197,16 @@ def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> bool:
 
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
          window_key: str | None = None, next_deadline: DeadlineRule | None = None,
-         dry_run: bool = False, owners: OwnersSource | None = None) -> WindowReport:
+         dry_run: bool = False, owners: OwnersSource | None = None,
+         live: Mapping[str, Any] | None = None) -> WindowReport:
     """Read the match once, answer every row, resolve the open window if due, write back.
 
     ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
     open window is that one (the GM must not force a window another sync opened meanwhile).
-    ``owners``: who may type where, read only when a resolution must grow a table (``grow``)."""
-    read = read_match(sheets, ruleset_class)
+    ``owners``: who may type where, read only when a resolution must grow a table (``grow``).
+    ``live``: the match config's values of the settings that change no rule (``setting(live=True)``), taken
+    over the record's: they are drawn from now on and stored with the record at the next resolution."""
+    read = with_live_settings(read_match(sheets, ruleset_class), live or {})
     record = read.record
     ruleset = record.ruleset
     window = ruleset.window(record.state)
@@ -299,6 +303,18 @@ def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: W
         return unused_sentence(new_window, unused[row.subject]) if same_window else \
             refused_sentence(window, unused[row.subject])
     return seat_read.note(row)
+
+
+def with_live_settings(read: MatchRead, live: Mapping[str, Any]) -> MatchRead:
+    """``read`` with the record's ruleset taking ``live``'s values where they differ (the same read when none
+    does): a new ruleset on the same board, and its sheet adapter."""
+    settings = read.record.ruleset.settings
+    changed = {k: v for k, v in live.items() if getattr(settings, k) != v}
+    if not changed:
+        return read
+    ruleset = type(read.record.ruleset).create(dataclasses.replace(settings, **changed),
+                                               read.record.ruleset.board_text)
+    return replace(read, record=replace(read.record, ruleset=ruleset), adapter=adapter_of(ruleset))
 
 
 def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str, list[str]]:

@@ -51,7 +51,7 @@ class CoalitionSettings:
                                   "victory points wins, equal is a draw", minimum=1)
     strategies_to: str = setting("", "where the sides send their battle strategies (an address or a forum thread), "
                                      "quoted at the end of the Battle Announcements post with the deadline; "
-                                     "empty: the post gives the deadline alone",
-                           optional=True)
+                                     "empty: the post gives the deadline alone; may change in a running match",
+                           optional=True, live=True)
     weather_table: tuple[str, ...] = setting(DEFAULT_WEATHER, "the weather table: one die with a face per "
                                                               "entry, rolled for each battle announced")
