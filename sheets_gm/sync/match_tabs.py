@@ -143,6 +143,11 @@ class MatchTabs:
         """The View tab's title and status cells."""
         return a1(self.view(seat), "A1:A2")
 
+    def view_list_range(self, seat: str) -> str:
+        """The last column of ``seat``'s View panel: the list a ``values_from: view`` column's dropdown offers."""
+        return a1(self.view(seat), cells(VIEW_COLS - 1, VIEW_PANEL_ROW, VIEW_COLS - 1,
+                                         VIEW_PANEL_ROW + VIEW_PANEL_ROWS - 1))
+
     def view_panel_range(self, seat: str) -> str:
         """The View tab's panel, rewritten whole after each resolution."""
         return a1(self.view(seat), cells(0, VIEW_PANEL_ROW, VIEW_COLS - 1, VIEW_PANEL_ROW + VIEW_PANEL_ROWS - 1))
