@@ -8,8 +8,8 @@ from functools import cache
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.champions.enums import CLASSES, Phase
-from sheets_gm.rulesets.champions.gm import events_from_options
 from sheets_gm.rulesets.champions.game import ChampionsRuleset
+from sheets_gm.rulesets.champions.gm import events_from_options
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
 from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState, Player
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_of, sheet_spec
