@@ -18,7 +18,8 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
-from sheets_gm.sync.archive_lines import archive_lines_writes, undo_lines
+from sheets_gm.sync.archive_lines import archive_lines_writes
+from sheets_gm.sync.fates import undo_lines
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend

@@ -1,0 +1,60 @@
+"""A typed row's fate on the paths around the poll (issue 38): a deadline or ``resolve --force`` never empties a
+row it could not read, a long cell is read whole, a cell typed past a table is answered, and a refused row keeps
+its reason whatever window opens. Played with the real sync on memory spreadsheets."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sheets_gm.sync.poll import poll
+from tests.sync.test_typed_row_lifecycle import NOW, Match
+
+
+def _wesnoth_turn() -> tuple[Match, str, str]:
+    """A Wesnoth match in its third player-turn (both sides recruited): the side to play, and the other."""
+    match = Match("wesnoth")
+    for _ in range(3):
+        match.bots_play()
+    seat = match.window().seats[0]
+    other = next(s for s in match.read().record.seats if s != seat)
+    return match, seat, other
+
+
+def _unreadable_attack(match: Match, seat: str, other: str) -> str:
+    """Type an attack with a weapon the unit does not have in the seat's second unit row; its refusal."""
+    target = [u.id for u in match.read().record.state.units if u.owner == other][1]
+    for key, value in (("action", "attack"), ("target", target), ("weapon", "nonsense")):
+        match.type(seat, "units", 1, key, value)
+    match.poll()
+    feedback = match.row(seat, "units", 1).feedback
+    assert feedback.startswith("✘ Weapon 'nonsense'"), feedback
+    return feedback.removeprefix("✘ ")
+
+
+# -- item 3: a deadline or resolve --force never empties an unreadable row ------------------------------------------
+def test_a_forced_resolution_keeps_an_unreadable_row_with_its_reason() -> None:
+    match, seat, other = _wesnoth_turn()
+    why = _unreadable_attack(match, seat, other)
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    row = match.row(seat, "units", 1)
+    assert (row.text("weapon"), row.text("action")) == ("nonsense", "attack")
+    assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: {why}"), row.feedback
+    archive = match.archive(seat)
+    assert "Weapon: nonsense — not carried out (Weapon 'nonsense'" in archive and "still in your rows" in archive
+    match.poll()  # and every poll after it says so again
+    assert match.row(seat, "units", 1).feedback.startswith(f"✘ Not carried out in {closed.label}: {why}")
+
+
+def test_a_deadline_keeps_an_unreadable_row_with_its_reason() -> None:
+    match, seat, other = _wesnoth_turn()
+    deadline = (NOW + timedelta(hours=1)).isoformat()
+    assert poll(match.sheets, match.cls, now=NOW, force=True, next_deadline=lambda _now: deadline).resolved
+    seat, other = other, seat
+    why = _unreadable_attack(match, seat, other)
+    closed = match.window()
+    late = poll(match.sheets, match.cls, now=NOW + timedelta(hours=2))
+    assert late.resolved and "deadline" in late.reason
+    row = match.row(seat, "units", 1)
+    assert row.text("weapon") == "nonsense"
+    assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: {why}"), row.feedback
