@@ -24,7 +24,7 @@ from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
-from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.fates import GO_NOTHING, held_sentence, row_feedback, set_aside_sentence, settle_seat, stale_line
@@ -106,9 +106,30 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
             inputs[seat] = read.adapter.read_orders(state, window, seat, {})
             continue
         rows, moved[seat] = closed_up(seat_read, window)
-        inputs[seat] = renamed_input(read.adapter.read_orders(state, window, seat, rows), moved[seat])
+        rows, refused = _whole_cells(seat_read, rows)
+        found = renamed_input(read.adapter.read_orders(state, window, seat, rows), moved[seat])
+        if refused:
+            found = replace(found, problems={**found.problems, **{moved[seat].get(s, s): why
+                                                                  for s, why in refused.items()}})
+        inputs[seat] = found
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
     return _Answer(inputs, orders, ruleset.check(state, orders, dice), moved)
+
+
+def _whole_cells(seat_read: SeatRead, rows: dict[str, list[TypedRow]]) -> tuple[dict[str, list[TypedRow]],
+                                                                                 dict[str, list[str]]]:
+    """``rows`` without those holding a cell longer than a cell is read (``tables.too_long``), and why each of
+    those is refused, by subject: a long cell is refused by name, never cut."""
+    refused: dict[str, list[str]] = {}
+    for table, typed in rows.items():
+        headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
+        for row in typed:
+            why = too_long(row, headers)
+            if why:
+                refused[row.subject] = why
+    if not refused:
+        return rows, refused
+    return {t: [r for r in typed if r.subject not in refused] for t, typed in rows.items()}, refused
 
 
 def closed_up(seat_read: SeatRead, window: Window) -> tuple[dict[str, list[TypedRow]], dict[str, str]]:

@@ -58,3 +58,50 @@ def test_a_deadline_keeps_an_unreadable_row_with_its_reason() -> None:
     row = match.row(seat, "units", 1)
     assert row.text("weapon") == "nonsense"
     assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: {why}"), row.feedback
+
+
+# -- item 2: a typed cell is read whole, or refused by name --------------------------------------------------------
+def _coalition_post(match: Match, bump: str) -> str:
+    """A forum post ordering each of the Coalition's 13 armies (one line each), then the rulebook's own line
+    asking where Mirran Partisans leaves to if its engagement is won."""
+    armies = [a for a in match.read().record.state.armies if a.side.value == "coalition"]
+    lines = [f"{a.name}: {a.at.split()[0]}; {a.at.split()[1]}" for a in armies if a.name != "Mirran Partisans"]
+    lines += ["Mirran Partisans: Mirrodin; 10D > 11D > 11E > 11F - engage Razor Fields Company",
+              f"Joint engage bump: Mirran Partisans > {bump}"]
+    return "\n".join(lines)
+
+
+def test_a_pasted_post_of_thirteen_armies_is_read_whole() -> None:
+    match = Match("coalition")
+    post = _coalition_post(match, "11G")
+    assert len(post) > 400
+    match.type("coalition", "armies", 0, "line", post)
+    report = match.poll()
+    assert report.rejected == []
+    rows = [match.row("coalition", "armies", i) for i in range(13)]
+    assert all(r.feedback.startswith("✔") for r in rows), [r.feedback for r in rows]
+    assert rows[0].text("line") == post  # the cell as pasted, not cut
+
+
+def test_the_joint_engage_bump_line_of_a_post_is_read() -> None:
+    match = Match("coalition")
+    match.type("coalition", "armies", 0, "line", _coalition_post(match, "3A"))  # not next to 11F: refused
+    report = match.poll()
+    assert [why for _row, why in report.rejected] == [
+        "Mirran Partisans: a joint engage bump names a square next to the engaged square 11F, for an army that "
+        "engages"]
+
+
+def test_a_cell_past_the_limit_is_refused_by_name_and_kept() -> None:
+    match = Match("coalition")
+    post = _coalition_post(match, "11G") + "\n" + "x" * 16_000
+    match.type("coalition", "armies", 0, "line", post)
+    match.poll()
+    row = match.row("coalition", "armies", 0)
+    assert row.text("line") == post
+    header = "Or the forum line (Army: Plane; 3A > 3B - engage Target)"
+    assert row.feedback.startswith(f"✘ The cell under “{header}” holds 16,"), row.feedback
+    assert "a cell is read up to 16,000" in row.feedback
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    row = match.row("coalition", "armies", 0)
+    assert row.text("line") == post and "a cell is read up to 16,000" in row.feedback
