@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from sheets_gm.sheets.layout import a1, cell_at, cells
 from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import seat_backend
+from tests.fakes.memory import MemoryBackend
 from tests.sync.test_typed_row_lifecycle import NOW, Match
 
 
@@ -105,3 +108,46 @@ def test_a_cell_past_the_limit_is_refused_by_name_and_kept() -> None:
     assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
     row = match.row("coalition", "armies", 0)
     assert row.text("line") == post and "a cell is read up to 16,000" in row.feedback
+
+
+# -- item 7: a cell typed past a table's last column is answered in place, never wiped ------------------------------
+def _champions_fight() -> tuple[Match, str]:
+    match = Match("champions")
+    while match.window().phase != "equip_fight":
+        match.bots_play()
+    return match, match.window().seats[0]
+
+
+def _past(match: Match, seat: str, table: str, typed: dict[str, str], extra: str) -> tuple[MemoryBackend, str]:
+    """Type ``typed`` in the table's first row and ``extra`` in the column right of its last; that row's range."""
+    read = match.read()
+    seat_read = read.seats[seat]
+    placed = seat_read.tab.table(table)
+    for key, value in typed.items():
+        match.type(seat, table, 0, key, value)
+    backend = seat_backend(match.sheets, read.tabs, seat)
+    assert isinstance(backend, MemoryBackend)
+    (col,) = placed.past_cols()
+    backend.type(seat_read.tab.name, cell_at(col, placed.first_row), extra)
+    return backend, a1(seat_read.tab.name, cells(0, placed.first_row, placed.feedback_col, placed.first_row))
+
+
+def test_a_fourth_item_and_a_fifth_action_past_their_tables_are_refused_in_place_and_kept() -> None:
+    match, seat = _champions_fight()
+    items, item_row = _past(match, seat, "equip", {"item1": "Sword", "item2": "Shield", "item3": "Boots"}, "Ring")
+    _sets, set_row = _past(match, seat, "sets", {f"action{i}": "evade" for i in range(1, 5)}, "attack")
+    report = match.poll()
+    said = dict(report.rejected)
+    equip, sets = (next(why for who, why in said.items() if who.startswith(f"{seat} · ") and part in why)
+                   for part in ("Item 3", "Action 4"))
+    assert equip.startswith("Column G ('Ring') is past this table, which ends at column F: its columns are "
+                            "Champion, For, Health, Item 1, Item 2, Item 3.")
+    assert sets.startswith("Column G ('attack') is past this table")
+    for where, extra in ((item_row, "Ring"), (set_row, "attack")):
+        line = items.read([where])[0][0]
+        assert line[6] == extra and str(line[7]).startswith("✘ Column G")
+        assert not any(str(v).startswith("✔") for v in line)
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    for where, extra in ((item_row, "Ring"), (set_row, "attack")):
+        line = items.read([where])[0][0]
+        assert line[6] == extra and str(line[7]).startswith("✘ Column G"), line  # never wiped
