@@ -28,7 +28,7 @@ from typing import Any
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
-from sheets_gm.sheets.tables import InputTab, TypedRow
+from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.archive_lines import ArchiveLine, capital, row_text, window_words
 from sheets_gm.sync.read import SeatRead
 
@@ -74,8 +74,8 @@ def refused_sentence(closed: Window, why: str) -> str:
 
 
 def partly_sentence(closed: Window, why: str) -> str:
-    """A row carried out in part (a move made, then its attack refused): cleared, with what was not done."""
-    return f"{MARK}Carried out in part in {closed.label}: {why} (the Log has what was done)."
+    """A row carried out in part (a move made, then its attack refused): cleared, with what was done and not."""
+    return f"{MARK}Carried out in part in {closed.label}: {why}."
 
 
 def set_aside_sentence(row_window: str, window: Window, archive_tab: str) -> str:
@@ -133,7 +133,7 @@ def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: M
         if r.subject in unused:
             return f"{row_text(tab, r)} — not carried out ({unused[r.subject]}): still in your rows"
         if r.subject in partly:
-            return f"{row_text(tab, r)} — carried out in part; not done: {partly[r.subject]}"
+            return f"{row_text(tab, r)} — carried out in part ({partly[r.subject]})"
         return row_text(tab, r)
 
     return ArchiveLine(capital(window.label), f"{capital(window.label)} resolved with what you typed:",
@@ -230,11 +230,12 @@ def refused_whole(seat: str, rows: Sequence[TypedRow], tab: InputTab, window: Wi
 def partly_done(seat: str, verdicts: Sequence[Verdict], done: frozenset[str]) -> dict[str, str]:
     """The rows carried out whose resolution also refused a part of them (a move made, then its attack refused):
     what was not done, by subject."""
-    out: dict[str, list[str]] = {}
+    said: dict[str, dict[bool, list[str]]] = {}
     for v in verdicts:
-        if v.seat == seat and v.subject in done and not v.accepted:
-            out.setdefault(v.subject, []).append(v.message)
-    return {s: "; ".join(dict.fromkeys(m)) for s, m in out.items()}
+        if v.seat == seat and v.subject in done:
+            said.setdefault(v.subject, {}).setdefault(v.accepted, []).append(v.message)
+    return {s: (f"done: {'; '.join(dict.fromkeys(by.get(True, [])))}; " if by.get(True) else "")
+            + f"not done: {'; '.join(dict.fromkeys(by[False]))}" for s, by in said.items() if by.get(False)}
 
 
 def _untick(tab: InputTab, kept: dict[str, dict[str, TypedRow]],
@@ -313,10 +314,21 @@ def settle_seat(adapter: AnySheetAdapter, new_state: Any, seat_read: SeatRead, w
                  for t, by_subject in notes.items() for s, n in by_subject.items()]
     for table, rows in out.kept.items():
         by_subject: dict[str, str] = {}
+        headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
         for subject, row in rows.items():
             note = notes.get(table, {}).get(subject, "")
-            said = [note] * bool(note) + [f"{MARK}{p}" for p in problems.get(row.subject, []) if p not in note]
+            # a cell too long to read says so again when a cut resolution is completed (its row was not read)
+            wrong = list(problems.get(row.subject, [])) or too_long(row, headers)
+            said = [note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note]
             if " · ".join(said):
                 by_subject[subject] = " · ".join(said)
         out.shown[table] = by_subject
+    # A row carried out in part is cleared; its feedback says what was not done until the next window resolves.
+    for row in out.read:
+        if row.subject not in out.partly or row.subject in out.kept.get(row.table, {}) \
+                or seat_read.tab.table(row.table).spec.ordered:
+            continue
+        note = partly_sentence(window, out.partly[row.subject])
+        out.shown.setdefault(row.table, {})[row.subject] = note
+        out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
     return out

@@ -284,8 +284,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
                                     seat_read.note(row), row.subject in seat_input.held, extra)
             else:
-                text = idle_feedback(window, seat, spec, outcome_text,
-                                     idle_reason(read.adapter, read.record.state, seat))
+                text = seat_read.note(row) or idle_feedback(window, seat, spec, outcome_text,
+                                                            idle_reason(read.adapter, read.record.state, seat))
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
@@ -337,7 +337,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     next_dice = record.dice(new_state)
     tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
     report.tables_grown = list(tabs.grown(read.tabs))
-    verdicts = [*answer.verdicts, *resolution.verdicts]
+    verdicts = list(resolution.verdicts) or answer.verdicts  # what the resolution said, if it says anything
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         # Every row read is archived (a cut resolution is completed, and an undo puts rows back, from the

@@ -57,7 +57,8 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                notes: Mapping[str, str] | None = None) -> Grid:
     """A table's rows as ``state`` and ``window`` show them: subjects, stamps, shown values, idle feedback,
     and empty typed cells, except for rows in ``kept`` (typed for this very window: left as typed, their
-    feedback the row's sentence in ``notes`` if it has one)."""
+    feedback the row's sentence in ``notes`` if it has one); an empty row's sentence in ``notes`` (a row carried
+    out in part) stands for its idle feedback."""
     spec = placed.spec
     subjects = adapter.rows(state, seat, spec)
     if len(subjects) > placed.rows:  # the caller fits the tabs to the state first (MatchTabs.fitted)
@@ -78,7 +79,8 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = (idle_feedback(window, seat, spec, outcome_text, reason) if keep is None else
+                line[col] = ((notes or {}).get(subject) or idle_feedback(window, seat, spec, outcome_text, reason)
+                             if keep is None else
                              (notes or {}).get(subject) or (kept_sentence(window) if window is not None and
                                                             acts(window, seat, spec) else
                                                             held_sentence(window, seat, spec)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.sheets.layout import a1, cell_at, cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import seat_backend
@@ -151,3 +152,47 @@ def test_a_fourth_item_and_a_fifth_action_past_their_tables_are_refused_in_place
     for where, extra in ((item_row, "Ring"), (set_row, "attack")):
         line = items.read([where])[0][0]
         assert line[6] == extra and str(line[7]).startswith("✘ Column G"), line  # never wiped
+
+
+# -- item 4: refused rows are never tried and emptied without a fate ----------------------------------------------
+def test_a_refused_recruit_in_step_mode_stays_with_why_at_end_turn() -> None:
+    match = Match("wesnoth", WesnothSettings(start_gold=5))  # one Thief, not two
+    ann = match.window().seats[0]
+    for key, value in (("action", "recruit"), ("go", True)):
+        match.type(ann, "units", 0, key, value)
+    match.type(ann, "recruit", 0, "type", "Thief")
+    match.type(ann, "recruit", 1, "type", "Thief")
+    assert match.poll().resolved  # the Go: one Thief recruited, the second refused and kept
+    row = match.row(ann, "recruit", 0)
+    assert row.text("type") == "Thief" and row.feedback.startswith("Not resolved, kept for round 1"), row.feedback
+    leader = match.row(ann, "units", 0)
+    assert leader.feedback.startswith("✘ Carried out in part in round 1 · dawn · Ann: done: recruited Ann-R1"), \
+        leader.feedback
+    match.type(ann, "seat", 0, "ready", True)
+    assert match.poll().resolved  # End turn: the leader has acted, so the recruit is refused again, and stays
+    row = match.row(ann, "recruit", 0)
+    assert row.text("type") == "Thief"
+    assert row.feedback.startswith("✘ Not carried out in round 1 · dawn · Ann: ") and "already acted" in \
+        row.feedback, row.feedback
+    archive = match.archive(ann)
+    assert "Recruit 1 — Type: Thief — not carried out (" in archive and "already acted" in archive
+
+
+# -- item 8: a row carried out in part says what was not done --------------------------------------------------------
+def test_a_row_carried_out_in_part_says_what_was_not_done() -> None:
+    match, seat, other = _wesnoth_turn()
+    unit = match.row(seat, "units", 1).subject
+    state = match.read().record.state
+    assert (unit, next(u.at.label for u in state.units if u.id == unit)) == ("Bo-R1", "P23")  # P22 is free
+    far = [u.id for u in state.units if u.owner == other][1]
+    closed = match.window()
+    for key, value in (("action", "move"), ("to", "P22"), ("target", far), ("go", True)):
+        match.type(seat, "units", 1, key, value)
+    assert match.poll().resolved  # the move is made, the attack refused: the enemy is far away
+    row = match.row(seat, "units", 1)
+    assert not row.typed
+    assert row.feedback.startswith(f"✘ Carried out in part in {closed.label}: done: moved to P22"), row.feedback
+    assert f"not done: {far} on " in row.feedback
+    match.poll()
+    assert match.row(seat, "units", 1).feedback == row.feedback  # not 'Waiting for your orders' on the next poll
+    assert "— carried out in part (done: moved to P22" in match.archive(seat)
