@@ -20,14 +20,22 @@ from typing import Any
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
-from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
+from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.fates import GO_NOTHING, held_sentence, row_feedback, set_aside_sentence, settle_seat, stale_line
+from sheets_gm.sync.fates import (
+    GO_NOTHING,
+    held_sentence,
+    in_table,
+    row_feedback,
+    set_aside_sentence,
+    settle_seat,
+    stale_line,
+)
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
@@ -73,12 +81,6 @@ class WindowReport:
 def _deadline_passed(deadline: str, now: datetime) -> bool:
     moment = deadline_moment(deadline)
     return moment is not None and now >= moment
-
-
-def _in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
-    """Whether ``verdict`` shows in a row of ``table`` (every row of its subject, unless the adapter places it)."""
-    placed = adapter.verdict_table(verdict.part) if isinstance(adapter, PlacesVerdicts) else ""
-    return not placed or placed == table
 
 
 @dataclass
@@ -277,7 +279,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
-                mine = [v for v in verdicts if v.subject == row.subject and _in_table(read.adapter, v, row.table)]
+                mine = [v for v in verdicts if v.subject == row.subject and in_table(read.adapter, v, row.table)]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
                 extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
@@ -297,7 +299,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
 
 
 def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:
-    return any(v.subject == row.subject and _in_table(adapter, v, row.table) for v in verdicts)
+    return any(v.subject == row.subject and in_table(adapter, v, row.table) for v in verdicts)
 
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,

@@ -196,3 +196,22 @@ def test_a_row_carried_out_in_part_says_what_was_not_done() -> None:
     match.poll()
     assert match.row(seat, "units", 1).feedback == row.feedback  # not 'Waiting for your orders' on the next poll
     assert "— carried out in part (done: moved to P22" in match.archive(seat)
+
+
+def test_a_refused_champions_row_stays_with_why_while_its_champion_s_other_row_is_carried_out() -> None:
+    match, seat = _champions_fight()
+    gladiator = match.row(seat, "equip", 0).subject
+    match.type(seat, "equip", 0, "item1", "Excalibur")  # no such item: refused
+    match.type(seat, "sets", 0, "action1", "attack")  # the same champion's actions: read
+    match.poll()
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    equip, sets = match.row(seat, "equip", 0), match.row(seat, "sets", 0)
+    assert equip.subject == sets.subject == gladiator
+    assert equip.text("item1") == "Excalibur"
+    assert equip.feedback.startswith(f"✘ Not carried out in {closed.label}: there is no item 'Excalibur'"), \
+        equip.feedback
+    assert not sets.typed and "Carried out in part" not in sets.feedback
+    archive = match.archive(seat)
+    assert f"{gladiator} — Item 1: Excalibur — not carried out (there is no item 'Excalibur'" in archive
+    assert f"{gladiator} — Action 1: attack\n" in archive
