@@ -159,6 +159,17 @@ class PlacesVerdicts(Protocol):
 
 
 @runtime_checkable
+class GroupsRows(Protocol):
+    """An adapter some of whose rows are read as part of another row's order (the Coalition judge's losses rows,
+    part of their battle's result): that row's verdicts are theirs too, so a refused result is told, and kept, in
+    the rows it was read from."""
+
+    def row_group(self, state: Any, table: str, subject: str) -> str:
+        """The subject whose verdicts decide the row of ``subject`` in ``table`` ('' when the row has its own)."""
+        ...
+
+
+@runtime_checkable
 class LaysOutLogEntries(Protocol):
     """An adapter whose long private log entries read better over several rows of a View tab's log
     (Champions' battle reports: a row per action, each step of its arithmetic in a cell of its own)."""

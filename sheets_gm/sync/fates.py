@@ -26,7 +26,7 @@ from enum import Enum
 from typing import Any
 
 from sheets_gm.engine.ruleset import Verdict, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
+from sheets_gm.sheets.adapter import AnySheetAdapter, GroupsRows, PlacesVerdicts, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.archive_lines import ArchiveLine, capital, row_text, window_words
@@ -110,7 +110,11 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
                  verdicts: list[Verdict], ready: bool, note: str = "", held: bool = False, extra: str = "") -> str:
     """The feedback sentence of one typed row read for the open window: why a resolution kept it (``note``), its
     unreadable cells, then the engine's verdicts (and for a seat row, its Ready box, and ``extra``: why its Go did
-    nothing); a row ``held`` for the seat's next window says so; with none of them, that it is kept."""
+    nothing); a row ``held`` for the seat's next window says so; with none of them, that it is kept. A refusal kept
+    from a window that closed gives way to what this window's check says of the row (its list of battles, say)."""
+    mine = [*problems.get(row.subject, []), *(v.message for v in verdicts)]
+    if note.startswith(MARK) and mine:
+        note = ""
     parts = [note] if note else []
     parts += [f"{MARK}{p}" for p in problems.get(row.subject, []) if p not in note]
     parts += [("✔ " if v.accepted else MARK) + v.message for v in verdicts if v.message not in note]
@@ -216,12 +220,16 @@ def in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
     return not placed or placed == table
 
 
-def _said(adapter: AnySheetAdapter, seat: str, row: TypedRow, verdicts: Sequence[Verdict]) -> list[Verdict]:
-    """The verdicts of ``row`` (of its subject, shown in its table)."""
-    return [v for v in verdicts if v.seat == seat and v.subject == row.subject and in_table(adapter, v, row.table)]
+def row_verdicts(adapter: AnySheetAdapter, state: Any, seat: str, row: TypedRow,
+                 verdicts: Sequence[Verdict]) -> list[Verdict]:
+    """The verdicts of ``row``: of its subject, shown in its table; for a row read as part of another's order (a
+    losses row of a battle's result: ``GroupsRows``) with none of its own, that row's."""
+    own = [v for v in verdicts if v.seat == seat and v.subject == row.subject and in_table(adapter, v, row.table)]
+    group = adapter.row_group(state, row.table, row.subject) if isinstance(adapter, GroupsRows) and not own else ""
+    return [v for v in verdicts if v.seat == seat and v.subject == group] if group else own
 
 
-def refused_whole(adapter: AnySheetAdapter, seat_read: SeatRead, read: Sequence[TypedRow],
+def refused_whole(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, read: Sequence[TypedRow],
                   verdicts: Sequence[Verdict], problems: Mapping[str, Sequence[str]]) -> dict[Key, str]:
     """The rows read (not a seat row) of which nothing can be done, with why, by table and subject: every verdict a
     refusal, or no verdict at all because a cell cannot be read. They stay typed with the reason, like the rows a
@@ -230,7 +238,7 @@ def refused_whole(adapter: AnySheetAdapter, seat_read: SeatRead, read: Sequence[
     for row in read:
         if not row.typed or seat_read.tab.table(row.table).spec.rows == SEAT_ROWS:
             continue
-        said = _said(adapter, seat_read.seat, row, verdicts)
+        said = row_verdicts(adapter, state, seat_read.seat, row, verdicts)
         if any(v.accepted for v in said):
             continue
         why = [*problems.get(row.subject, []), *(v.message for v in said)]
@@ -239,15 +247,15 @@ def refused_whole(adapter: AnySheetAdapter, seat_read: SeatRead, read: Sequence[
     return out
 
 
-def partly_done(adapter: AnySheetAdapter, seat: str, read: Sequence[TypedRow], verdicts: Sequence[Verdict],
-                done: frozenset[Key]) -> dict[Key, str]:
+def partly_done(adapter: AnySheetAdapter, state: Any, seat: str, read: Sequence[TypedRow],
+                verdicts: Sequence[Verdict], done: frozenset[Key]) -> dict[Key, str]:
     """The rows carried out of which a part was refused (a move made, then its attack refused; a seat row's choice
     refused and the default taken): what was done and what was not, by table and subject."""
     out: dict[Key, str] = {}
     for row in read:
         if (row.table, row.subject) not in done:
             continue
-        said = _said(adapter, seat, row, verdicts)
+        said = row_verdicts(adapter, state, seat, row, verdicts)
         yes = list(dict.fromkeys(v.message for v in said if v.accepted))
         no = list(dict.fromkeys(v.message for v in said if not v.accepted))
         if no:
@@ -292,7 +300,7 @@ def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: W
     return seat_read.note(row)
 
 
-def settle_seat(adapter: AnySheetAdapter, new_state: Any, seat_read: SeatRead, window: Window,
+def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read: SeatRead, window: Window,
                 new_window: Window | None, seat_input: SeatInput[Any] | None, verdicts: Sequence[Verdict],
                 engine_unused: Mapping[str, str]) -> SeatSettled:
     """What a resolution of ``window`` (by the poll, a deadline or ``resolve --force``) does with one seat's rows:
@@ -300,17 +308,17 @@ def settle_seat(adapter: AnySheetAdapter, new_state: Any, seat_read: SeatRead, w
     that cannot be read, or ``engine_unused``: read but left by the engine, with why) stay typed with why; rows it
     did not read stay as typed (typed ahead, for another table); rows stamped for another window, or whose subject
     the new state no longer draws, are set aside to the Archive. ``verdicts``: the engine's answers to the orders
-    (those of the check and those given while resolving)."""
+    of ``state`` (the resolution's own when it gives them, else the check's)."""
     seat = seat_read.seat
     consumed = seat_input.consumed if seat_input is not None else frozenset()
     problems: Mapping[str, Sequence[str]] = seat_input.problems if seat_input is not None else {}
     out = SeatSettled()
     out.read = [r for rows in seat_read.for_window(window).values() for r in rows
                 if r.subject in consumed and (r.typed or seat_read.pending is not None)]
-    out.unused = refused_whole(adapter, seat_read, out.read, verdicts, problems)
+    out.unused = refused_whole(adapter, state, seat_read, out.read, verdicts, problems)
     out.unused.update({(r.table, r.subject): engine_unused[r.subject] for r in out.read if r.subject in engine_unused})
     done = seat_read.done(window, consumed) - frozenset(out.unused) if seat_read.pending is None else frozenset()
-    out.partly = partly_done(adapter, seat, out.read, verdicts, done)
+    out.partly = partly_done(adapter, state, seat, out.read, verdicts, done)
     same_window = new_window is not None and new_window.key == window.key
     out.set_aside = seat_read.stale(window) if seat_read.pending is None else []
     # At the match's end the rows it did not carry out stay as typed, saying that nothing more is read.

@@ -32,6 +32,7 @@ from sheets_gm.sync.fates import (
     held_sentence,
     in_table,
     row_feedback,
+    row_verdicts,
     set_aside_sentence,
     settle_seat,
     stale_line,
@@ -279,7 +280,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
-                mine = [v for v in verdicts if v.subject == row.subject and in_table(read.adapter, v, row.table)]
+                mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
+                    [v for v in verdicts if v.subject == row.subject and in_table(read.adapter, v, row.table)]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
                 extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
@@ -344,8 +346,9 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         backend = seat_backend(sheets, read.tabs, seat)
         # Every row read is archived (a cut resolution is completed, and an undo puts rows back, from the
         # archive); the rows it did not carry out stay typed, with why (fates.settle_seat).
-        settled = settle_seat(adapter, new_state, seat_read, window, new_window, answer.inputs.get(seat), verdicts,
-                              {answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()})
+        engine_unused = {answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}
+        settled = settle_seat(adapter, record.state, new_state, seat_read, window, new_window, answer.inputs.get(seat),
+                              verdicts, engine_unused)
         consumed = [r.to_json() for r in settled.read]
         archived = packed_cell(compact_json({"resolution": number, "window": window.key, "rows": consumed,
                                              **({"kept": settled.notes, "for": new_window.key}

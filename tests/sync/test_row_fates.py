@@ -215,3 +215,38 @@ def test_a_refused_champions_row_stays_with_why_while_its_champion_s_other_row_i
     archive = match.archive(seat)
     assert f"{gladiator} — Item 1: Excalibur — not carried out (there is no item 'Excalibur'" in archive
     assert f"{gladiator} — Action 1: attack\n" in archive
+
+
+def _coalition_results() -> Match:
+    """A Coalition match in its first battle results window (two battles: Dominaria 19D and Mirrodin 11F)."""
+    match = Match("coalition")
+    match.bots_play()
+    assert match.window().phase == "results"
+    assert [r.subject for r in match.read().seats["judge"].rows if r.table == "results"] == \
+        ["Dominaria 19D", "Mirrodin 11F"]
+    return match
+
+
+def test_a_result_refused_for_its_losses_keeps_its_losses_rows_with_why() -> None:
+    match = _coalition_results()
+    match.type("judge", "results", 0, "winner", "Llanowar Wardens")
+    match.type("judge", "losses", 0, "slot1", "99999")  # Llanowar Wardens has 5000 there
+    match.type("judge", "losses", 1, "slot1", "10")
+    match.poll()
+    why = "result Dominaria 19D: Llanowar Wardens loses 99999 in slot 1; it has 5000 there"
+    for index in (0, 1):  # the losses rows say why their battle's result is refused (they said 'Kept for …')
+        assert match.row("judge", "losses", index).feedback == f"✘ {why}"
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    for index, lost in ((0, "99999"), (1, "10")):
+        row = match.row("judge", "losses", index)
+        assert row.text("slot1") == lost, row  # not emptied at the next window
+        assert row.feedback == f"✘ Not carried out in {closed.label}: {why}"
+    assert "Llanowar Wardens — Lost in slot 1: 99999 — not carried out (result Dominaria 19D" in \
+        match.archive("judge")
+    match.bots_play()  # the next turn's orders: the judge's window opens again, and its check speaks afresh
+    assert match.window().phase == "results"
+    match.poll()
+    row = match.row("judge", "results", 0)
+    assert (row.subject, row.text("winner")) == ("Dominaria 19D", "Llanowar Wardens")
+    assert row.feedback.startswith("✘ result Dominaria 19D: "), row.feedback  # not turn 1's sentence
