@@ -11,10 +11,10 @@ from sheets_gm.rulesets.gvg.enums import Action
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
-from sheets_gm.rulesets.gvg.sheet.draw import TILE_LINES, GvgLook, legend, tile_text
-from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
+from sheets_gm.rulesets.gvg.sheet.draw import TILE_LINES, GvgLook, legend, tile_text
 from sheets_gm.rulesets.gvg.state import GvgState
+from sheets_gm.rulesets.registry import sheet_spec
 from tests.paths import GVG_MAP
 
 BOARD = GvgMap.from_text(GVG_MAP.read_text(encoding="utf-8"))
