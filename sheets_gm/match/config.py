@@ -190,11 +190,6 @@ def toml_key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
 
 
-def file_stem(name: str) -> str:
-    """``name`` as part of a file name (letters, digits, ``-`` and ``_`` kept; anything else becomes ``_``)."""
-    return re.sub(r"[^\w-]", "_", name) or "seat"
-
-
 def load_config(path: Path) -> MatchConfig:
     """Read and check a match config file; raise ConfigError naming what is wrong and where."""
     try:
