@@ -22,6 +22,12 @@ file are relative to the file's own folder. Example::
 
     [settings]                     # house rules (each game's rules page names them)
     start_gold = 20
+
+    [notify]                       # optional: notices by e-mail and chat (notify.settings, docs/notices.md)
+    reminder = "2h"
+    [notify.chat]
+    style = "discord"
+    url_env = "SHEETS_GM_WEBHOOK"
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sheets_gm.match.notify.settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
 
@@ -101,6 +108,7 @@ class _ConfigFile(_Strict):
     deadlines: DeadlinesSection = DeadlinesSection()
     settings: dict[str, Any] = Field(default_factory=dict)
     sync: SyncSection = SyncSection()
+    notify: dict[str, Any] = Field(default_factory=dict)  # checked by notify.settings, a line per bad option
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +134,8 @@ class MatchConfig:
     settings: dict[str, Any]
     interval: float
     max_interval: float
+    notify: NotifySettings | None = None  # None: no notices (no [notify], or one with problems)
+    notify_problems: tuple[str, ...] = ()  # a line per bad option of [notify]: notices are off until mended
 
     @property
     def folder(self) -> Path:
@@ -232,6 +242,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         raise ConfigError(f"{path}: [sync] max_interval ({data.sync.max_interval}) is below interval "
                           f"({data.sync.interval})")
     board = data.sheets.board.strip()
+    notify, notify_problems = parse_notify(data.notify, where=str(path), folder=folder, seats=seats)
     return MatchConfig(
         path=path,
         ruleset=data.ruleset.strip().lower(),
@@ -252,6 +263,8 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         settings=dict(data.settings),
         interval=data.sync.interval,
         max_interval=data.sync.max_interval,
+        notify=notify,
+        notify_problems=tuple(notify_problems),
     )
 
 
