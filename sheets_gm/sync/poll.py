@@ -32,6 +32,7 @@ from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
+from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.writes import (
@@ -192,6 +193,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     ``owners``: who may type where, read only when a resolution must grow a table (``grow``)."""
     read = read_match(sheets, ruleset_class)
     record = read.record
+    check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
     ruleset = record.ruleset
     window = ruleset.window(record.state)
     report = WindowReport(window="" if window is None else window.label, state=record.state,
