@@ -39,7 +39,9 @@ from sheets_gm.sync.fates import (
 )
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
+from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
+from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.writes import (
@@ -77,6 +79,7 @@ class WindowReport:
     tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
     drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (drive_gate)
+    facts: PollFacts | None = None  # what the poll saw and resolved, for its notices (sync.notices)
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -193,11 +196,13 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     ``owners``: who may type where, read only when a resolution must grow a table (``grow``)."""
     read = read_match(sheets, ruleset_class)
     record = read.record
+    check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
     ruleset = record.ruleset
     window = ruleset.window(record.state)
     report = WindowReport(window="" if window is None else window.label, state=record.state,
                           result=status_line(read.adapter, record), window_key="" if window is None else window.key,
-                          deadline=record.deadline, settings=ruleset.settings)
+                          deadline=record.deadline, settings=ruleset.settings,
+                          facts=PollFacts(record, read.tabs, read.adapter))
     if force and window_key is not None and (window is None or window_key != window.key):
         force = False
         report.force_refused = (f"window {window_key!r} is not the open one: "
@@ -374,6 +379,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))
     report.resolved = True
+    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, resolution.events)
     report.deadline = deadline
     report.state = new_state
     report.finished = new_window is None
