@@ -5,7 +5,9 @@ spreadsheet, and the Log grows with the match). ``verify -c`` reads it whole and
 the lines the replay recomputes from the seed, the orders and the GM's events, rendered as the sync
 writes them (the set-up's draws first, a turn as the game names it: Champions' "round 2, fight"), word
 for word: a line whose die, total, tile or any word was typed over is named by its cell, with what the
-match logged. Lines the sync writes of itself (an undo) and the lines an undo took back are not
+match logged. A match moved from a ruleset's old layout keeps the Log rows that layout wrote, in its own
+words: those are compared by turn, kind and every number they hold (the replay's ``old_log_rows``). Lines
+the sync writes of itself (an undo) and the lines an undo took back are not
 recomputed by the replay, and are left as they are: the rows the undo's line names ("rows 13 to 20"),
 or, in a Log written before undo lines named them, the lines above it of its turn or a later one.
 """
@@ -24,6 +26,7 @@ from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.between import SyncEvent
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of
+from sheets_gm.sync.replay import OLD_LOG_ROWS
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.writes import log_lines
 
@@ -82,7 +85,7 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int) ->
         (grid,) = sheets.board.read([tabs.log_range(0, log_rows)])
     except SheetError as exc:
         return [f"the Log tab cannot be read ({exc})"]
-    return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows)
+    return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows, int(doc.get(OLD_LOG_ROWS) or 0))
 
 
 #: How an undo's Log line names the rows it takes back (``between.undo_window``).
@@ -97,7 +100,12 @@ def _turn(text: str) -> float:
         return float("inf")
 
 
-def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int) -> list[str]:
+def _figures(line: Line) -> Line:
+    """A line as a row the old layout wrote is compared: its turn, its kind and every number of its sentence."""
+    return line[0], line[1], " ".join(re.findall(r"\d+", line[2]))
+
+
+def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_rows: int = 0) -> list[str]:
     rows = _lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid])
     rows += [("", "", "")] * (log_rows - len(rows))
     undo = SyncEvent.UNDO.value
@@ -111,11 +119,14 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int) -> li
         else:
             undone.update(i for i, (turn, _, _) in enumerate(rows[:j]) if _turn(back) <= _turn(turn))
     left = Counter(expected)
+    by_figures = Counter(_figures(line) for line in expected.elements())
     unmatched: list[int] = []
     for i, line in enumerate(rows):
         if line[1] == undo or i in undone:
             continue
-        if left[line] > 0:
+        if i < old_rows and by_figures[_figures(line)] > 0:  # worded by the old layout: its numbers hold
+            by_figures[_figures(line)] -= 1
+        elif i >= old_rows and left[line] > 0:
             left[line] -= 1
         else:
             unmatched.append(i)

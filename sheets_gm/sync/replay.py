@@ -51,6 +51,11 @@ def _events(pending: dict[str, Any] | None) -> list[Any]:
     return list(pending["events"]) if pending else []
 
 
+#: A history entry's key (and the replay's) for a match moved from a ruleset's old layout: the Log rows that layout
+#: wrote, in its own words (``log_check`` compares them by their figures).
+OLD_LOG_ROWS = "old_log_rows"
+
+
 def replay_document(record: MatchRecord, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """The replay of a match from its engine record and history entries."""
     ruleset = record.ruleset
@@ -73,6 +78,8 @@ def replay_document(record: MatchRecord, entries: list[dict[str, Any]]) -> dict[
                          **({"deal": e["deal"]} if e.get("deal") else {})} for e in entries],
         "gm_events_after": _events(record.gm_events),
         "final_state": ruleset.state_codec.to_json(record.state),
+        **({OLD_LOG_ROWS: max(int(e.get(OLD_LOG_ROWS) or 0) for e in entries)}
+           if any(e.get(OLD_LOG_ROWS) for e in entries) else {}),
     }
 
 
