@@ -8,16 +8,17 @@ window that is open afterwards stay as typed.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
 from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
-from sheets_gm.sheets.spec import ColumnKind, InputTable
-from sheets_gm.sheets.tables import TypedRow, text_of
+from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
+from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
 from sheets_gm.sync.archive_lines import archive_lines_writes, undo_lines
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells
@@ -66,10 +67,11 @@ def _check_not_interrupted(read: MatchRead) -> None:
 
 def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: Sequence[Event], batch: WriteBatch,
             kept_rows: dict[str, list[TypedRow]], notes: bool = False,
-            owners: OwnersSource | None = None) -> MatchRecord:
+            owners: OwnersSource | None = None,
+            told: Mapping[str, Mapping[str, Mapping[str, str]]] | None = None) -> MatchRecord:
     """Queue the whole match drawn at ``record``'s state, ``events`` logged; returns the record with its
     log counters moved on (the caller queues its engine values last). With ``notes``, the rows the last
-    resolution kept unused still say why."""
+    resolution kept unused still say why; ``told`` (by seat, table and subject) is what a kept row says."""
     ruleset = record.ruleset
     state = record.state
     window = ruleset.window(state)
@@ -83,11 +85,14 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
         kept: dict[str, dict[str, TypedRow]] = {}
         why: dict[str, dict[str, str]] = {}
         for row in kept_rows.get(seat, []):
-            if window is not None and row.typed and (row.window == window.key or row.table in standing
-                                                     or not seat_read.writes_in(window, row.table)):  # typed ahead
-                kept.setdefault(row.table, {})[row.subject] = row
+            said = (told or {}).get(seat, {}).get(row.table, {}).get(row.subject)
+            if window is not None and (row.typed or said) and (row.window == window.key or row.table in standing
+                                                               or not seat_read.writes_in(window, row.table)):
+                kept.setdefault(row.table, {})[row.subject] = row  # (a row not for this window: typed ahead)
                 if notes and seat_read.note(row):
                     why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
+                if said:  # a row an undo put back (a seat row whose Go it unticked, though nothing else is typed)
+                    why.setdefault(row.table, {})[row.subject] = said
         overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
@@ -146,10 +151,35 @@ def _json_row(grid: Grid, where: str) -> dict[str, Any]:
     return data
 
 
-def _unready(table: InputTable, row: TypedRow) -> TypedRow:
-    """A row put back by an undo with its Ready box unticked: the seat says again when it is ready."""
-    boxes = {c.key for c in table.of_kind(ColumnKind.READY)}
-    return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()})
+def _unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
+    """A row put back by an undo with its Ready and Go boxes unticked (the seat says again when it is ready, and
+    the next poll does not resolve it again before the GM has done what the undo was for), and the headers of
+    the boxes that were ticked."""
+    boxes = {c.key: c.header for c in table.columns
+             if c.kind is ColumnKind.READY or (c.kind is ColumnKind.TICK and c.key == GO_COLUMN)}
+    ticked = [boxes[k] for k, v in row.values.items() if k in boxes and v not in (None, "", False)]
+    return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()}), ticked
+
+
+def _came_back(rows: Sequence[TypedRow], returned: Mapping[tuple[str, str], TypedRow],
+               tab: InputTab) -> list[TypedRow]:
+    """The typed ``rows`` that hold what the undo puts back (so nothing was typed in them since): a row holding its
+    own subject's returned cells (kept unused by the resolution, or put back by an interrupted undo), or, in an
+    ordered table, any returned row's cells (a row the resolution kept, moved up). Each returned row once."""
+    left = dict(returned)
+    back: list[TypedRow] = []
+    for row in rows:
+        if _same_cells(row, left.get((row.table, row.subject))):
+            back.append(row)
+            del left[(row.table, row.subject)]
+    for row in rows:
+        if row in back or not tab.table(row.table).spec.ordered:
+            continue
+        found = next((key for key, r in left.items() if key[0] == row.table and _same_cells(row, r)), None)
+        if found is not None:
+            back.append(row)
+            del left[found]
+    return back
 
 
 def _same_cells(row: TypedRow, other: TypedRow | None) -> bool:
@@ -161,6 +191,17 @@ def _same_cells(row: TypedRow, other: TypedRow | None) -> bool:
         return {k: text_of(v) for k, v in r.values.items() if v not in (None, "", False)}
 
     return cells(row) == cells(other)
+
+
+def _put_back(window: Window, resolution: int, row: TypedRow, ticked: Sequence[str]) -> str:
+    """What a row an undo put back says: where it came from and, when a box was ticked, that it was unticked so that
+    nothing resolves until the seat ticks it again."""
+    undone = f"the GM's undo of {window.label} (resolution {resolution})"
+    said = f"Put back by {undone}: read again when it resolves." if row.typed else f"Undone by {undone}."
+    if ticked:
+        said += (f" {' and '.join(ticked)} unticked, so nothing resolves before you look again: tick "
+                 f"{' or '.join(ticked)} again when your rows are right.")
+    return said
 
 
 def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str,
@@ -199,6 +240,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     batch = WriteBatch()
     restored: dict[str, list[TypedRow]] = {}
     set_aside: dict[str, list[TypedRow]] = {}
+    told: dict[str, dict[str, dict[str, str]]] = {}  # what each row put back says, by seat, table and subject
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, tabs, seat)
         archived = _json_row(reads.get(backend, tabs.archive_history_range(seat, number)),
@@ -212,12 +254,17 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         subjects = {t: set(read.adapter.rows(state, seat, seat_read.tab.table(t).spec))
                     for t in {r.table for r in still}}
         homeless = [r for r in still if r.subject not in subjects[r.table]]
-        restored[seat] = [_unready(seat_read.tab.table(r.table).spec, r) for r in consumed] + [
-            r for r in still if r not in homeless]
-        # Rows typed since, unless what comes back into their cells is what they hold (the rows the undone
-        # resolution kept unused, or those an interrupted undo already put back): a line of the archive keeps them.
-        typed_since = [r for r in seat_read.rows if r.typed and r.table not in standing
-                       and not _same_cells(r, returned.get((r.table, r.subject)))] + homeless
+        restored[seat] = []
+        for row in consumed:
+            back, ticked = _unticked(seat_read.tab.table(row.table).spec, row)
+            restored[seat].append(back)
+            told.setdefault(seat, {}).setdefault(row.table, {})[row.subject] = _put_back(reopened, number, back, ticked)
+        restored[seat] += [r for r in still if r not in homeless]
+        # Rows typed since, unless what comes back is what they hold (the rows the undone resolution kept unused,
+        # moved up or not, or those an interrupted undo already put back): a line of the archive keeps them.
+        others = [r for r in seat_read.rows if r.typed and r.table not in standing]
+        same = _came_back(others, returned, seat_read.tab)
+        typed_since = [r for r in others if r not in same] + homeless
         if typed_since:
             set_aside[seat] = typed_since
         lines = undo_lines(seat_read.tab, reopened, reason.strip(), consumed, typed_since, was_open)
@@ -225,7 +272,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         # The pending row names the undone resolution: emptied, or the next sync would take it as cut short.
         batch.put(backend, tabs.archive_pending_range(seat), [["", "", count]])
     text = (f"GM undoes {reopened.label} (window {window_key}): {reason.strip()}. The match is back to before it; "
-            "its orders are back in their rows, Ready unticked")
+            "its orders are back in their rows, Ready and Go unticked")
     if set_aside:
         text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
                  "rows, to type again")
@@ -238,15 +285,15 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "
                  "again what still holds)")
     undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
-    told = [Event(reopened.turn, SyncEvent.UNDO,
+    aside = [Event(reopened.turn, SyncEvent.UNDO,
                   f"The GM's undo set aside {len(rows)} row(s) you typed since {reopened.label} resolved: tab "
                   f"{tabs.archive(seat)!r} lists them; type them again when their window opens.",
                   {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
             for seat, rows in set_aside.items()]
     # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target.
     back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1)
-    new = _redraw(sheets, read, back, [undo, *told], batch, restored, owners=owners)
+    new = _redraw(sheets, read, back, [undo, *aside], batch, restored, owners=owners, told=told)
     batch.put(sheets.engine, *engine_write(engine_tab, new))
     calls = batch.run(sheets.write_order())
-    return BetweenReport([undo, *told], state, calls, sum(len(r) for r in restored.values()),
+    return BetweenReport([undo, *aside], state, calls, sum(len(r) for r in restored.values()),
                          sum(len(r) for r in set_aside.values()))
