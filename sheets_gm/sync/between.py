@@ -7,12 +7,14 @@ window that is open afterwards stay as typed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from sheets_gm.engine.dice import deal_prefix
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.rulesets.registry import AnyRuleset
@@ -21,9 +23,10 @@ from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
 from sheets_gm.sync.archive_lines import archive_lines_writes, undo_lines
 from sheets_gm.sync.grow import OwnersSource, grow_tables
-from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells
+from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.replay import entry_dice
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.strays import stray_overlays
 from sheets_gm.sync.writes import (
@@ -46,6 +49,19 @@ class BetweenWindowsError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class DealtDie:
+    """A die of the window an undo reopened: its key, the deal it is rolled in, and the HMAC message anyone can
+    recompute it from once the seed is revealed. ``kept``: public before the orders (its value shown on the
+    sheets, ``value``), so it keeps its deal; otherwise revealed by the undone resolution and dealt afresh."""
+
+    key: str
+    deal: int
+    message: str
+    kept: bool
+    value: int | None = None  # a kept roll's value (it was public); a die dealt afresh is not shown
+
+
+@dataclass(frozen=True, slots=True)
 class BetweenReport:
     """What an adjustment or an undo did."""
 
@@ -56,6 +72,8 @@ class BetweenReport:
     set_aside: int = 0  # undo: rows typed since, set aside in the seats' archives
     over: str = ""  # adjust: how the match ended if this adjustment ended it ('' while it goes on)
     open_now: str = ""  # adjust: the label of the window open after it ('' when none is)
+    dice: tuple[DealtDie, ...] = ()  # undo: the reopened window's dice, kept or dealt afresh
+    fresh_prefix: str = ""  # undo: how the message of every die dealt afresh starts ("2.1/")
 
 
 def _check_not_interrupted(read: MatchRead) -> None:
@@ -204,6 +222,36 @@ def _put_back(window: Window, resolution: int, row: TypedRow, ticked: Sequence[s
     return said
 
 
+def _window_dice(read: MatchRead, state: Any, entry: Mapping[str, Any], deal: int) -> tuple[
+        dict[str, tuple[int, int]], tuple[DealtDie, ...]]:
+    """The reopened window's dice once it is dealt afresh as ``deal``: the rolls its seats' sheets showed before
+    anyone typed (drawn again with the dice the undone resolution rolled, ``peeked``) keep the deal they were shown
+    with (key → deal and sides); every die the undone resolution rolled or drew besides is dealt afresh. Each as a
+    ``DealtDie``, kept ones first."""
+    record = read.record
+    ruleset = record.ruleset
+    shown = entry_dice(ruleset, record.seed, state, entry)
+    for seat, seat_read in read.seats.items():
+        for placed in seat_read.tab.tables:
+            if placed.spec.of_kind(ColumnKind.SHOWN):
+                for subject in read.adapter.rows(state, seat, placed.spec):
+                    read.adapter.shown(state, seat, placed.spec, subject, shown)
+    window = ruleset.window(state)
+    earlier = kept_keys(entry.get("kept_dice"), window.key if window is not None else "")
+    keep = {key: earlier.get(key, (int(entry.get("deal", 0)), sides)) for key, sides in shown.peeked.items()}
+    rolled = entry_dice(ruleset, record.seed, state, entry)
+    # What the undone resolution revealed: the same resolution again, its dice recorded (orders that no longer read:
+    # the kept rolls are still right, and the others are dealt afresh all the same).
+    with contextlib.suppress(KeyError, ValueError, TypeError):
+        ruleset.resolve(state, ruleset.orders_codec.from_json(entry["orders"]), rolled)
+    turn = shown.turn
+    dice = [DealtDie(key, old, deal_prefix(turn, old) + key, True, shown.peek(key, sides))
+            for key, (old, sides) in sorted(keep.items())]
+    dice += [DealtDie(key, deal, deal_prefix(turn, deal) + key, False)
+             for key in sorted({*rolled.rolled, *rolled.drawn} - set(keep))]
+    return keep, tuple(dice)
+
+
 def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str,
                 owners: OwnersSource | None = None) -> BetweenReport:
     """Take back the last resolution: the state before it, its typed rows back in their cells, logged; rows
@@ -290,10 +338,15 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                   f"{tabs.archive(seat)!r} lists them; type them again when their window opens.",
                   {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
             for seat, rows in set_aside.items()]
-    # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target.
-    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1)
+    # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target; but the rolls
+    # its sheets showed before anyone typed keep their values (orders typed for them stay good, and a team with bad
+    # rolls gains nothing by asking for an undo).
+    keep, dealt = _window_dice(read, state, entry, record.deal + 1)
+    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1,
+                   kept_dice={"window": window_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {})
     new = _redraw(sheets, read, back, [undo, *aside], batch, restored, owners=owners, told=told)
     batch.put(sheets.engine, *engine_write(engine_tab, new))
     calls = batch.run(sheets.write_order())
     return BetweenReport([undo, *aside], state, calls, sum(len(r) for r in restored.values()),
-                         sum(len(r) for r in set_aside.values()))
+                         sum(len(r) for r in set_aside.values()), dice=dealt,
+                         fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1))

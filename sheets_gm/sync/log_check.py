@@ -26,7 +26,7 @@ from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.between import SyncEvent
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of
-from sheets_gm.sync.replay import OLD_LOG_ROWS
+from sheets_gm.sync.replay import OLD_LOG_ROWS, entry_dice
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.writes import log_lines
 
@@ -59,7 +59,7 @@ def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
     for entry in doc["resolutions"]:
         apply(entry.get("gm_events", []))
         state = rules.state_codec.from_json(entry["state_before"])  # as the replay check does: the recorded one
-        dice = rules.dice(seed, state).dealt(int(entry.get("deal", 0)))  # dealt afresh after an undo
+        dice = entry_dice(rules, seed, state, entry)  # dealt afresh after an undo
         resolved = rules.resolve(state, rules.orders_codec.from_json(entry["orders"]), dice)
         state = resolved.state
         events.extend(resolved.events)
