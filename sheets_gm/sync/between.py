@@ -304,9 +304,10 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         homeless = [r for r in still if r.subject not in subjects[r.table]]
         restored[seat] = []
         for row in consumed:
-            back, ticked = _unticked(seat_read.tab.table(row.table).spec, row)
-            restored[seat].append(back)
-            told.setdefault(seat, {}).setdefault(row.table, {})[row.subject] = _put_back(reopened, number, back, ticked)
+            unticked, ticked = _unticked(seat_read.tab.table(row.table).spec, row)
+            restored[seat].append(unticked)
+            told.setdefault(seat, {}).setdefault(row.table, {})[row.subject] = _put_back(reopened, number, unticked,
+                                                                                          ticked)
         restored[seat] += [r for r in still if r not in homeless]
         # Rows typed since, unless what comes back is what they hold (the rows the undone resolution kept unused,
         # moved up or not, or those an interrupted undo already put back): a line of the archive keeps them.

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.engine.events import Event, visible_to
@@ -38,34 +39,61 @@ def _lines(grid: Grid) -> list[Line]:
     return [(text_of(row[0]), text_of(row[1]), text_of(row[2])) for row in grid]
 
 
-def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
-    """Every public log line the replay ``doc`` recomputes, as the sync writes it: the set-up's draws (written
-    plain, as ``create_match`` writes them), then each GM event's and each resolution's events (their turn as
-    the game's adapter names it)."""
+@dataclass(frozen=True)
+class ReplayedSteps:
+    """What a replay logs, step by step: the rules, the set-up's events (``opening``, from ``first``), then each
+    GM event's and each resolution's events with the state they started from and the one they led to."""
+
+    rules: AnyRuleset
+    first: Any
+    opening: list[Event]
+    steps: list[tuple[Any, Any, list[Event]]]
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event after the set-up's, in order."""
+        return [e for _, _, events in self.steps for e in events]
+
+
+def replay_steps(doc: dict[str, Any]) -> ReplayedSteps:
+    """The events the replay ``doc`` recomputes, step by step (``ReplayedSteps``)."""
     cls = get_ruleset(str(doc["ruleset"]))
     rules: AnyRuleset = cls.create(_settings(cls, doc), str(doc["board"]))
     seed = bytes.fromhex(str(doc["seed"]))
     state = rules.state_codec.from_json(doc["initial_state"])
-    opening = _lines([list(r) for r in log_lines(visible_to(rules.opening_events(state, seed), None))])
-    events: list[Event] = []
+    out = ReplayedSteps(rules, state, rules.opening_events(state, seed), [])
 
-    def apply(gm_events: list[Any]) -> Any:
+    def apply(gm_events: list[Any]) -> None:
         nonlocal state
         for data in gm_events:
             done = rules.apply_gm_event(state, rules.gm_event_codec.from_json(data))
+            out.steps.append((state, done.state, list(done.events)))
             state = done.state
-            events.extend(done.events)
 
     for entry in doc["resolutions"]:
         apply(entry.get("gm_events", []))
         state = rules.state_codec.from_json(entry["state_before"])  # as the replay check does: the recorded one
         dice = entry_dice(rules, seed, state, entry)  # dealt afresh after an undo
         resolved = rules.resolve(state, rules.orders_codec.from_json(entry["orders"]), dice)
+        out.steps.append((state, resolved.state, list(resolved.events)))
         state = resolved.state
-        events.extend(resolved.events)
     apply(doc.get("gm_events_after", []))
-    played = log_lines(visible_to(events, None), adapter_of(rules))
-    return Counter([*opening, *_lines([list(r) for r in played])])
+    return out
+
+
+def replayed_lines(doc: dict[str, Any]) -> list[Line]:
+    """Every public log line the replay ``doc`` recomputes, in order, as the sync writes it: the set-up's draws
+    (written plain, as ``create_match`` writes them), then each GM event's and each resolution's events (their
+    turn as the game's adapter names it)."""
+    found = replay_steps(doc)
+    opening = log_lines(visible_to(found.opening, None))
+    played = log_lines(visible_to(found.events, None), adapter_of(found.rules))
+    return _lines([list(r) for r in [*opening, *played]])
+
+
+def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
+    """``replayed_lines`` counted: what ``verify -c`` compares the Log with."""
+    return Counter(replayed_lines(doc))
 
 
 def _settings(cls: Any, doc: dict[str, Any]) -> Any:
