@@ -340,7 +340,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events,
                                adapter)
     new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
-                         log_rows=record.log_rows + public)
+                         log_rows=record.log_rows + public,
+                         kept_dice=record.kept_dice if record.kept_for(new_state) else {})  # a step: same window
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = record.dice(new_state)
@@ -374,7 +375,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
-               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {})}
+               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
+               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {})}
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))
