@@ -91,7 +91,8 @@ class _WholeTlsController(Controller):
     def factory(self) -> SMTP:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", "Requiring AUTH while not requiring TLS", UserWarning)
-            return super().factory()
+            server: SMTP = super().factory()  # type: ignore[no-untyped-call]  # aiosmtpd leaves it untyped
+            return server
 
 
 @contextmanager
