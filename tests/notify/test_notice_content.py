@@ -15,7 +15,8 @@ from sheets_gm.match.notify.outbox import CHAT, Letter, Outbox, due
 from sheets_gm.match.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
 from sheets_gm.sync.notices import CHANNEL, NoticeKind, NoticeRules, PollSeen, poll_notices, reminder_due
 from sheets_gm.sync.poll import poll
-from tests.fakes.memory import InjectedFault
+from sheets_gm.sync.sheets import MatchSheets
+from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.sync.race_game import RACE, RaceRuleset
 from tests.sync.test_generic_sync import new_race, tick_ready, type_pace
 
@@ -24,6 +25,16 @@ from tests.sync.race_game import registered_race
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 DEADLINE = "2026-11-22T20:00+01:00[Europe/Paris]"  # 19:00 UTC
+
+
+def ready_race() -> tuple[MatchSheets, list[MemoryBackend]]:
+    """A race whose turn 1 is due: Ann typed a pace, both ticked Ready."""
+    sheets, backends = new_race()
+    _board, _engine, ann, bo = backends
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    return sheets, backends
 
 
 def seen(report_seen: PollSeen, **changes: object) -> PollSeen:
@@ -80,10 +91,7 @@ def test_the_reminder_goes_within_its_lead_of_the_deadline_to_the_seats_not_read
 
 def test_a_resolution_tells_the_channel_the_public_log_and_each_seat_its_news(
         registered_race: type[RaceRuleset]) -> None:
-    sheets, (_board, _engine, ann, bo) = new_race()
-    type_pace(ann, "Ann", 0, "run")
-    tick_ready(ann, "Ann")
-    tick_ready(bo, "Bo")
+    sheets, _ = ready_race()
     report = poll(sheets, RACE, now=NOW)
     assert report.resolved and report.facts is not None and report.facts.resolved is not None
     notices = poll_notices(report.facts, seen_of(report), NoticeRules(), NOW)
@@ -118,10 +126,7 @@ def test_a_resolution_cut_by_a_fault_and_completed_tells_the_table_once(register
     """The poll that fails half-way queues nothing (its notices are built only from a poll that wrote all); the
     one that completes it builds the very keys an uncut resolution builds, and the outbox takes each once."""
     def resolve(cut: bool) -> set[str]:
-        sheets, (board, _engine, ann, bo) = new_race()
-        type_pace(ann, "Ann", 0, "run")
-        tick_ready(ann, "Ann")
-        tick_ready(bo, "Bo")
+        sheets, (board, *_) = ready_race()
         if cut:
             board.fail_on_call = len(board.calls) + 2
             with pytest.raises(InjectedFault):
@@ -133,10 +138,7 @@ def test_a_resolution_cut_by_a_fault_and_completed_tells_the_table_once(register
 
     assert resolve(cut=True) == resolve(cut=False)
     notify = NotifySettings(frozenset(NoticeKind), None, {}, chat=ChatSettings(ChatStyle.SLACK, SecretSource("H")))
-    sheets, (_board, _engine, ann, bo) = new_race()
-    type_pace(ann, "Ann", 0, "run")
-    tick_ready(ann, "Ann")
-    tick_ready(bo, "Bo")
+    sheets, _ = ready_race()
     report = poll(sheets, RACE, now=NOW)
     assert report.facts is not None
     letters = letters_of(poll_notices(report.facts, seen_of(report), NoticeRules(), NOW), notify, {}, NOW)
@@ -161,6 +163,9 @@ def test_the_outbox_keeps_its_letters_private_and_says_what_is_due(tmp_path: Pat
     assert waiting.tries == 1 and box.waiting() == [waiting]
     box.remind_at("1", NOW + dt.timedelta(hours=1))
     assert not due(config, NOW).reminder and due(config, NOW + dt.timedelta(hours=1)).reminder
+    box.skip(["m/1/opened/Bo"], "no e-mail address in the roster")
+    assert box.add([replace(letter, key="m/1/opened/Bo")]) == []
+    assert box.ledger()["m/1/opened/Bo"] == "not sent: no e-mail address in the roster"
     (box.folder / "ledger.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(OSError, match="ledger"):
         box.add([replace(letter, key="m/2/opened/#channel")])

@@ -111,6 +111,9 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
     addresses: Mapping[str, tuple[str, ...]] = {}
     if notify.email is not None and any(n.recipient != CHANNEL for n in fresh):
         addresses = seat_addresses(config, sheets)
+        # A seat without an address gets no e-mail: recorded, so that the next polls do not read the roster for it
+        box.skip((n.key for n in fresh if n.recipient != CHANNEL and not addresses.get(n.recipient)),
+                 "no e-mail address in the roster")
     return len(box.add(letters_of(fresh, notify, addresses, now)))
 
 

@@ -160,6 +160,14 @@ class Outbox:
         self._save_ledger(ledger)
         return fresh
 
+    def skip(self, keys: Iterable[str], why: str) -> None:
+        """Record ``keys`` as never to be sent (a seat with no address): a later poll does not build them again."""
+        ledger = self.ledger()
+        fresh = {key: f"not sent: {why}" for key in keys if key not in ledger}
+        if fresh:
+            _private_folder(self.folder)
+            self._save_ledger({**ledger, **fresh})
+
     def waiting(self) -> list[Letter]:
         """Every letter waiting, oldest first (a file that is no letter is named in its place, never dropped)."""
         found: list[Letter] = []
