@@ -236,7 +236,8 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     done = f"{window.key}@{record.resolved}"
     public = visible_to(facts.events, None)
     status = status_line(facts.adapter, record)
-    report = ["What happened (the public log):", *(_lines(public) or ["  · nothing anyone may read"]), "", status]
+    report = ["What happened (the public log):", *(_lines(public) or ["  · nothing that everyone may read"]), "",
+              status]
     head = f"[{rules.title}] {_upper(window.label)} resolved"
     out = [Notice(_key(record, done, NoticeKind.RESOLVED, CHANNEL), NoticeKind.RESOLVED, CHANNEL, head,
                   "\n".join(report))]

@@ -130,8 +130,10 @@ def describe_letter(letter: Letter, now: datetime) -> str:
     who = ("the channel" if letter.recipient == CHANNEL else
            f"{letter.recipient} ({', '.join(letter.to) or 'no address'})")
     said = f"{letter.channel} to {who}: {letter.subject!r}"
-    if not letter.tries and not letter.error:
-        return f"{said}, queued {letter.queued_at}, not tried yet"
+    if not letter.tries:
+        why = letter.error.removeprefix("not tried: ")
+        return f"{said}, queued {letter.queued_at}, not tried yet" + (
+            f" (its channel failed on the letter before it: {why})" if why else "")
     until = letter.waits_until()
     nxt = f"not before {until:%Y-%m-%d %H:%M:%S}" if until is not None and until > now else "at the next poll"
     tries = f"tried {letter.tries} time{'s' if letter.tries != 1 else ''}" + (
