@@ -28,10 +28,8 @@ Clock = Callable[[], datetime]
 
 def notice_rules(config: MatchConfig, notify: NotifySettings) -> NoticeRules:
     """The rules the match's notices are built by (its title, its ``[notify]`` choices)."""
-    rules = notify.rules(config.title)
-    return NoticeRules(rules.kinds, rules.lead, rules.zones, config.title,
-                       f"sheets-gm verify replay.json, in the match's export (the GM runs sheets-gm export -c "
-                       f"{config.path.name})")
+    return notify.rules(config.title, f"sheets-gm verify replay.json, in the match's export (the GM runs "
+                                      f"sheets-gm export -c {config.path.name})")
 
 
 def seen_of(report: WindowReport) -> PollSeen:

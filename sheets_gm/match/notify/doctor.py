@@ -29,7 +29,7 @@ def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: 
         _waiting(config, report, now)
         return
     report.ok(NAME, "through " + " and ".join(notify.channels()) + "; sent: "
-              + ", ".join(sorted(k.value for k in notify.rules(config.title).kinds)))
+              + ", ".join(sorted(k.value for k in notify.sent_kinds)))
     if notify.email is not None and notify.email.password is not None:
         _secret(report, notify.email.password, "the mail password", "password_env")
     if notify.chat is not None:
