@@ -228,7 +228,8 @@ def _lines(events: Sequence[Event]) -> list[str]:
 
 def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     """A resolution told: the public report to the channel, its View's news and the public report to each
-    seat, and the game's posts to the readers each names."""
+    seat (for a step of a window that stays open, to the seats it concerns only), and the game's posts to the
+    readers each names."""
     window, record = facts.resolved, facts.record
     if window is None:
         return []
@@ -241,9 +242,13 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     head = f"[{rules.title}] {_upper(window.label)} resolved"
     out = [Notice(_key(record, done, NoticeKind.RESOLVED, CHANNEL), NoticeKind.RESOLVED, CHANNEL, head,
                   "\n".join(report))]
+    still_open = record.ruleset.window(state)
+    step = still_open is not None and still_open.key == window.key  # a stepwise window's rows resolved, still open
     for seat in facts.tabs.input_seats():
         names = seat_names(facts.adapter, facts.tabs, seat, [facts.before, state])
         mine = seat_events(facts.events, seat, names)
+        if step and not mine:  # a step the seat had no part in is news for the channel, not for its mailbox
+            continue
         rest = [e for e in public if e not in mine]  # the public report, less what the seat's news told already
         lines = [f"What happened to {seat} (your View tab's log):", *(_lines(mine) or ["  · nothing of yours"]), "",
                  "The rest of the public log:" if mine else "What happened (the public log):",

@@ -169,3 +169,17 @@ def test_the_outbox_keeps_its_letters_private_and_says_what_is_due(tmp_path: Pat
     (box.folder / "ledger.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(OSError, match="ledger"):
         box.add([replace(letter, key="m/2/opened/#channel")])
+
+
+def test_a_step_of_a_window_that_stays_open_mails_only_the_seats_it_concerns(
+        registered_race: type[RaceRuleset]) -> None:
+    """A stepwise window (Wesnoth's Go) resolves rows and stays open: the channel hears each step, a seat's
+    mailbox only the steps that name it."""
+    sheets, _ = new_race()
+    report = poll(sheets, RACE, now=NOW)
+    assert report.facts is not None
+    record = report.facts.record
+    window = record.ruleset.window(record.state)
+    step = replace(report.facts, resolved=window, before=record.state, events=())
+    resolved = [n for n in poll_notices(step, seen_of(report), NoticeRules(), NOW) if n.kind is NoticeKind.RESOLVED]
+    assert [n.recipient for n in resolved] == [CHANNEL]
