@@ -173,15 +173,15 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
         return []
     head = f"[{rules.title}] {_upper(window.label)} is open"
     who = ", ".join(window.awaited)
+    status = status_line(facts.adapter, record)
     out = [Notice(_key(record, window.key, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
                   "\n".join([f"{_upper(window.label)} is open: it waits for {who}.",
-                             _closing(seen.deadline, None), status_line(facts.adapter, record)]))]
+                             _closing(seen.deadline, None), status]))]
     for seat in window.seats:
         lines = [f"{_upper(window.label)} is open: " + (f"{seat}'s orders are awaited." if seat in window.awaited
                                                          else f"it waits for {who}; {seat} may write in it too."),
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
-                 *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)),
-                 "", status_line(facts.adapter, record)]
+                 *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), "", status]
         out.append(Notice(_key(record, window.key, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
                           f"{head}: orders for {seat}", "\n".join(lines)))
     return out
