@@ -174,5 +174,5 @@ def test_an_attack_of_many_steps_goes_on_in_the_row_under_it_a_step_a_cell() -> 
     rows = view_log_lines([Event(2, EventKind.BATTLE, text, audience=frozenset({"Ann", "Di"}))], sheet)
     assert rows[1][2:] == ["Round 1 · Di's Rogue attacks Ann's Mage:", *steps[:5]]
     assert rows[2][2:] == ["", *steps[5:], ""] and rows[2][:2] == ["", ""]
-    assert not any(" · " in cell for row in rows for cell in row[3:])
+    assert not any(" · " in str(cell) for row in rows for cell in row[3:])
     assert rows[3][2] == "Health · Ann's Mage: 85 − 31 = 54"

@@ -152,7 +152,8 @@ class PlaneDrawer:
         ])
         where = (f"Terrain: the row under the map. The other planes have a tab each; the forum posts are in the "
                  f"{self.report_tab} tab.")
-        return [[signs], [structures], [where], *([""] for _ in range(OLD_LEGEND_LINES - 3))]
+        blank: Grid = [[""] for _ in range(OLD_LEGEND_LINES - 3)]
+        return [[signs], [structures], [where], *blank]
 
     def key(self, plane: Plane) -> Grid:
         """The terrain key, under the map: each terrain's name in its colour (:meth:`key_fills`), as many to a
