@@ -329,24 +329,19 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
         kept = _untick(seat_read.tab, kept, out.unused)
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
-    notes: dict[str, dict[str, str]] = {}
-    for table, rows in out.kept.items():
-        for subject, row in rows.items():
-            note = _kept_note(seat_read, row, window, target, same_window, out.unused)
-            if note:
-                notes.setdefault(table, {})[subject] = note
-    out.notes = [{"table": t, "subject": s, "values": dict(out.kept[t][s].values), "note": n}
-                 for t, by_subject in notes.items() for s, n in by_subject.items()]
+    # What each kept row says: why the resolution did not carry it out, and the cells it cannot read. The Archive's
+    # pending row keeps the sentence, so that it stays while the row waits in a window that does not read it.
     for table, rows in out.kept.items():
         by_subject: dict[str, str] = {}
         headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
         for subject, row in rows.items():
-            note = notes.get(table, {}).get(subject, "")
+            note = _kept_note(seat_read, row, window, target, same_window, out.unused)
             # a cell too long to read says so again when a cut resolution is completed (its row was not read)
             wrong = list(problems.get(row.subject, [])) or too_long(row, headers)
-            said = [note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note]
-            if " · ".join(said):
-                by_subject[subject] = " · ".join(said)
+            said = " · ".join([note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note])
+            if said:
+                by_subject[subject] = said
+                out.notes.append({"table": table, "subject": subject, "values": dict(row.values), "note": said})
         out.shown[table] = by_subject
     # A row carried out in part is cleared; its feedback says what was not done until the next window resolves.
     for row in out.read:
