@@ -1,18 +1,20 @@
 """What becomes of a typed row, decided in one place, and every sentence a player reads about her row.
 
-A typed row has one of a few fates (``Fate``), each with the sentence its feedback cell shows and, when it
-leaves its cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed row"):
+A typed row has one of a few fates, each with the sentence its feedback cell shows and, when it leaves its
+cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed row"):
 
 - **read**: read for the open window (``✔ …`` where the game shows verdicts before it resolves, else
-  ``Kept for <window>.``); once resolved, carried out: archived as read and cleared;
+  ``Kept for <window>.``); once resolved, carried out: archived as read and cleared; carried out in part (a
+  move made, its attack refused): cleared, saying what was done and what was not;
 - **kept for window X**: typed ahead (a table its seat does not write in now), or read but not carried out while
   its window stays open: it stays in its cells and is read when X opens;
 - **refused because …**: a cell that cannot be read, an order the engine refuses, or one a resolution did not
   carry out: it stays in its cells with ``✘`` and why, whatever else resolves, until she changes it;
 - **set aside to the Archive**: it cannot stay in its cells (stamped for another window, its subject gone): a
   copy and a sentence go to her Archive tab, and its cells are cleared in the same write;
-- **not yours**: a row naming another seat's subject: it goes in that seat's file (``sync/strays.py`` answers
-  those rows in their cells; their sentences are here).
+- **not yours**: a row naming another seat's subject: it goes in that seat's file. ``sync/strays.py`` answers
+  those rows in their cells, with every other row no order is read from (a subject typed twice, a cell typed
+  past its table), and keeps them in place through resolutions.
 
 Every writer that decides what happens to typed rows (a poll, a deadline, ``resolve --force``, ``undo``) takes
 its sentences and its decision from here: ``settle_seat`` is what a resolution does with one seat's rows.
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import Any
 
 from sheets_gm.engine.ruleset import Verdict, Window
@@ -34,16 +35,6 @@ from sheets_gm.sync.read import SeatRead
 
 MARK = "✘ "  # every refusal starts with it
 Key = tuple[str, str]  # a row by its table and subject
-
-
-class Fate(Enum):
-    """The fates a typed row can have (see the module's docstring)."""
-
-    READ = "read"
-    KEPT = "kept"
-    REFUSED = "refused"
-    SET_ASIDE = "set aside"
-    NOT_YOURS = "not yours"
 
 
 # -- the sentences of a row still in its cells ------------------------------------------------------------------
