@@ -331,8 +331,11 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
             wrong = list(problems.get(row.subject, [])) or too_long(row, headers)
             said = " · ".join([note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note])
             if said:
-                by_subject[subject] = said
                 out.notes.append({"table": table, "subject": subject, "values": dict(row.values), "note": said})
+            if same_window and seat_input is not None and row.subject in seat_input.held:  # still for her next turn
+                said = " · ".join(p for p in (said, held_sentence(target, seat, seat_read.tab.table(table).spec)) if p)
+            if said:
+                by_subject[subject] = said
         out.shown[table] = by_subject
     # A row carried out in part is cleared; its feedback says what was not done until the next window resolves.
     for row in out.read:

@@ -11,7 +11,7 @@ from sheets_gm.sheets.layout import a1, cell_at, cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import seat_backend
 from tests.fakes.memory import MemoryBackend
-from tests.sync.test_typed_row_lifecycle import NOW, Match
+from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn
 
 
 def _wesnoth_turn() -> tuple[Match, str, str]:
@@ -272,3 +272,23 @@ def test_an_unreadable_side_row_keeps_its_reason_through_the_judge_s_window() ->
     match.poll()
     row = match.row("coalition", "armies", 0)
     assert row.window == match.window().key and row.feedback.startswith(why), row.feedback
+
+
+def test_actions_typed_in_the_opponent_s_turn_still_say_so_after_her_go() -> None:
+    match, acting, waiting = _winordie_turn()
+    state = match.read().record.state
+    mine = next(u for u in state.units if u.owner == waiting)
+    for key, value in (("unit", mine.id), ("action", "move"), ("target", "C5")):
+        match.type(waiting, "actions", 0, key, value)
+    match.poll()
+    held = f"Kept for {waiting}'s next turn: it is read when that opens"
+    assert match.row(waiting, "actions", 0).feedback.startswith(held)
+    unit = next(u for u in state.units if u.owner == acting and u.at is not None)
+    for key, value in (("unit", unit.id), ("action", "move"), ("target", unit.at.label if unit.at else "")):
+        match.type(acting, "actions", 0, key, value)
+    match.type(acting, "seat", 0, "go", True)
+    assert match.poll().resolved  # her Go resolves a step of her turn: the window stays hers
+    for _ in range(2):  # the resolution's drawing, then the next poll (it said 'Kept for turn 1 · …')
+        row = match.row(waiting, "actions", 0)
+        assert row.text("target") == "C5" and row.feedback.startswith(held), row.feedback
+        match.poll()
