@@ -55,6 +55,11 @@ def held_sentence(window: Window | None, seat: str, table: InputTable) -> str:
     return f"Kept for {seat}'s next turn: it is read when that opens ({window.label} is for {who})."
 
 
+def out_sentence(reason: str) -> str:
+    """A row typed by a seat with nothing to write in any window (``idle_reason``: a Champions player who is out)."""
+    return f"{MARK}{reason} What is typed here is not read."
+
+
 def unused_sentence(window: Window, why: str) -> str:
     """Read but not carried out by a resolution, its window still open: kept for it, with why."""
     return f"Not resolved, kept for {window.label}: {why}."

@@ -31,6 +31,7 @@ from sheets_gm.sync.fates import (
     GO_NOTHING,
     held_sentence,
     in_table,
+    out_sentence,
     row_feedback,
     row_verdicts,
     set_aside_sentence,
@@ -282,7 +283,9 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             if (row.table, row.row) in set_aside:
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
-                text = " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
+                out = idle_reason(read.adapter, read.record.state, seat)
+                text = out_sentence(out) if out else \
+                    " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
                 mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \

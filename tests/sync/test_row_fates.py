@@ -292,3 +292,17 @@ def test_actions_typed_in_the_opponent_s_turn_still_say_so_after_her_go() -> Non
         row = match.row(waiting, "actions", 0)
         assert row.text("target") == "C5" and row.feedback.startswith(held), row.feedback
         match.poll()
+
+
+def test_an_out_player_s_typing_is_told_it_is_not_read() -> None:
+    match = Match("champions")
+    while not any(p.out for p in match.read().record.state.players):
+        match.bots_play()
+    out = next(p.name for p in match.read().record.state.players if p.out)
+    match.type(out, "move_loot", 0, "move", "A1")
+    match.poll()
+    said = f"✘ {out} is out: all four champions died"
+    assert match.row(out, "move_loot", 0).feedback.startswith(said)  # it said 'Kept for …'s next turn'
+    match.bots_play()
+    row = match.row(out, "move_loot", 0)
+    assert row.text("move") == "A1" and row.feedback.startswith(said) and "is not read" in row.feedback
