@@ -85,11 +85,13 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = ((notes or {}).get(subject) or idle_feedback(window, seat, spec, outcome_text, reason)
-                             if keep is None else
-                             (notes or {}).get(subject) or (kept_sentence(window) if window is not None and
-                                                            acts(window, seat, spec) else
-                                                            held_sentence(window, seat, spec)))
+                note = (notes or {}).get(subject, "")
+                if keep is None:
+                    line[col] = note or idle_feedback(window, seat, spec, outcome_text, reason)
+                elif window is not None and acts(window, seat, spec):
+                    line[col] = note or kept_sentence(window)
+                else:  # kept for the seat's next window: why it waits, and that it waits
+                    line[col] = " · ".join(p for p in (note, held_sentence(window, seat, spec)) if p)
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:

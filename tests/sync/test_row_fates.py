@@ -241,7 +241,8 @@ def test_a_result_refused_for_its_losses_keeps_its_losses_rows_with_why() -> Non
     for index, lost in ((0, "99999"), (1, "10")):
         row = match.row("judge", "losses", index)
         assert row.text("slot1") == lost, row  # not emptied at the next window
-        assert row.feedback == f"✘ Not carried out in {closed.label}: {why}"
+        assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: {why} · Kept for when this table "), \
+            row.feedback
     assert "Llanowar Wardens — Lost in slot 1: 99999 — not carried out (result Dominaria 19D" in \
         match.archive("judge")
     match.bots_play()  # the next turn's orders: the judge's window opens again, and its check speaks afresh
@@ -250,3 +251,24 @@ def test_a_result_refused_for_its_losses_keeps_its_losses_rows_with_why() -> Non
     row = match.row("judge", "results", 0)
     assert (row.subject, row.text("winner")) == ("Dominaria 19D", "Llanowar Wardens")
     assert row.feedback.startswith("✘ result Dominaria 19D: "), row.feedback  # not turn 1's sentence
+
+
+# -- item 8: a reason is never masked by 'Kept for …' when the window changes ----------------------------------------
+def test_an_unreadable_side_row_keeps_its_reason_through_the_judge_s_window() -> None:
+    match = Match("coalition")
+    match.type("coalition", "armies", 0, "line", "Urza's Vanguard: Dominaria; 4C")
+    match.type("coalition", "armies", 0, "to", "4D")
+    match.poll()
+    why = "✘ the forum line and the order columns are both filled"
+    assert match.row("coalition", "armies", 0).feedback.startswith(why)
+    match.bots_play()  # the bots type their orders (a battle is announced), over her End square: still both filled
+    assert match.window().phase == "results"  # the judge's window opens
+    for _ in range(2):  # the resolution's drawing, then every poll while the judge writes
+        row = match.row("coalition", "armies", 0)
+        assert row.feedback.startswith(why) and "Kept for when this table opens again for coalition" in \
+            row.feedback, row.feedback
+        match.poll()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the next turn's orders: read again
+    match.poll()
+    row = match.row("coalition", "armies", 0)
+    assert row.window == match.window().key and row.feedback.startswith(why), row.feedback
