@@ -209,6 +209,17 @@ def seat_events(events: Sequence[Event], seat: str, names: frozenset[str],
             or (concerns is not None and concerns(e))]
 
 
+def view_events(adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, events: Sequence[Event], state: Any,
+                before: Any = None) -> list[Event]:
+    """The events of ``events`` (which led from ``before`` to ``state``) that ``seat``'s View log lists: its
+    ``seat_events``, by the seat's names and the adapter's word on whom an event concerns (``NamesEventSeats``).
+    What a seat's notice of a resolution tells it is this very list."""
+    states = [state] if before is None else [before, state]
+    names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
+    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
+    return seat_events(events, seat, names, None if hook is None else lambda e: seat in hook(e, states))
+
+
 def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
                 seat: str, status: str, log_from: int, events: Sequence[Event], before: Any = None) -> int:
     """A seat's View tab: title, status, its private panel (rewritten whole) and the lines of its log (what
@@ -222,10 +233,7 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
     panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
     batch.put(backend, tabs.view_panel_range(seat), panel)
-    states = [state] if before is None else [before, state]
-    names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
-    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
-    mine = seat_events(events, seat, names, None if hook is None else lambda e: seat in hook(e, states))
+    mine = view_events(adapter, tabs, seat, events, state, before)
     if not mine:
         return 0
     rows = view_log_lines(mine, adapter)
