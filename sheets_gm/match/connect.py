@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend
+from sheets_gm.sheets.private_files import private_folder
 from sheets_gm.sync.sheets import MatchSheets
 
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ def google_client(config: MatchConfig) -> gspread.Client:
         return open_service_account(config.service_account)
     if config.oauth_client is None:
         raise SheetAccessError(f"{config.path}: [google] names no service_account or oauth_client file")
+    if config.oauth_token.parent == config.state_dir:
+        private_folder(config.state_dir)  # where the sign-in is saved (open_oauth makes the file itself 0600)
     return open_oauth(config.oauth_client, config.oauth_token)
 
 

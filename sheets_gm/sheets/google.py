@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
 import re
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -51,6 +50,7 @@ from sheets_gm.sheets.layout import (
     split_a1,
     trim_grid,
 )
+from sheets_gm.sheets.private_files import make_private, write_private
 from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy, describe, http_status
 
 T = TypeVar("T")
@@ -162,7 +162,7 @@ def open_oauth(
             )
     kwargs: dict[str, Any] = {"flow": flow} if flow is not None else {}
     try:
-        return gspread.oauth(
+        client = gspread.oauth(
             credentials_filename=creds,
             authorized_user_filename=token,
             http_client=HTTPClient,
@@ -174,6 +174,8 @@ def open_oauth(
         ) from e
     except OSError as e:
         raise SheetAccessError(f"Cannot use the OAuth files {creds} / {token}: {e}.") from e
+    make_private(token)  # the saved sign-in holds a refresh token: whoever reads it acts as the GM
+    return client
 
 
 def account_email(client: gspread.Client) -> str | None:
@@ -525,10 +527,7 @@ class GoogleSheetBackend:
             kept = {}
         kept[self.key] = ids
         with contextlib.suppress(OSError):
-            self._ids_file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self._ids_file.with_name(f".{self._ids_file.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(kept, sort_keys=True), encoding="utf-8")
-            os.replace(tmp, self._ids_file)
+            write_private(self._ids_file, json.dumps(kept, sort_keys=True))
 
     def tab_names(self) -> list[str]:
         """The tabs' names, in order: one spreadsheets.get of the metadata."""

@@ -164,6 +164,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 _ENDPOINT = re.compile(r"^\$?([A-Za-z]{0,3})\$?([0-9]{0,7})$")
 _NEW_FILE_MODE = 0o666  # before the umask, like any new file
+_PRIVATE_FILE_MODE = 0o600  # the GM's own workbooks (the engine): only the GM's account reads them
 _BOOL_FORMULAS = {"=TRUE()": True, "=FALSE()": False, "=TRUE": True, "=FALSE": False}
 
 
@@ -646,8 +647,10 @@ class LocalWorkbookBackend:
                 return wb
             raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
 
-    def _save(self, wb: Any, expected: _Stamp | None, *, must_not_exist: bool = False) -> FileMark:
-        """Save ``wb`` over the file atomically, if it is still the version ``expected``; the saved file's mark."""
+    def _save(self, wb: Any, expected: _Stamp | None, *, must_not_exist: bool = False,
+              mode: int = _NEW_FILE_MODE) -> FileMark:
+        """Save ``wb`` over the file atomically, if it is still the version ``expected``; the saved file's mark. A
+        file saved over keeps the mode it had; a new one gets ``mode`` (less the umask)."""
         buffer = io.BytesIO()
         wb.save(buffer)
         data = buffer.getvalue()
@@ -657,7 +660,7 @@ class LocalWorkbookBackend:
         tmp = target.parent / f".{target.name}.{secrets.token_hex(6)}.sheets-gm.tmp"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
         try:
-            fd = os.open(tmp, flags, _NEW_FILE_MODE)
+            fd = os.open(tmp, flags, mode)
         except OSError as e:
             raise SheetAccessError(f"cannot save {self.path}: {e.strerror or e}") from e
         try:
@@ -1045,11 +1048,13 @@ def create_workbook(
     lock_timeout: float = 10.0,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
+    private: bool = False,
 ) -> LocalWorkbookBackend:
     """Make a new workbook file at ``path`` from ``layout`` (atomically) and return its backend.
 
     An existing file is never replaced unless ``overwrite`` is true, and never while it is
-    open in LibreOffice or Excel.
+    open in LibreOffice or Excel. ``private``: the new file is 0600 from its first byte (the GM's
+    engine), whatever the umask; later saves keep its mode.
     """
     backend = LocalWorkbookBackend(path, lock_timeout=lock_timeout, clock=clock, sleep=sleep)
     with backend.hold_lock():
@@ -1062,9 +1067,13 @@ def create_workbook(
         wb = openpyxl.Workbook()
         backend._apply_layout(wb, layout)
         try:
-            backend._save(wb, expected, must_not_exist=not exists)
+            backend._save(wb, expected, must_not_exist=not exists,
+                          mode=_PRIVATE_FILE_MODE if private else _NEW_FILE_MODE)
         except _FileChangedError as e:
             raise SheetAccessError(f"{backend.path} changed while it was being replaced; try again") from e
+        if private and exists:  # a file replaced keeps the mode it had
+            with contextlib.suppress(OSError):
+                os.chmod(backend.path, _PRIVATE_FILE_MODE)
     return backend
 
 
