@@ -35,7 +35,10 @@ from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_re
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.swaps import SwappedWorkbooksError, describe_misplaced, find_misplaced
 
+_SWAP_FIX = ("run `sheets-gm repair -c {}`: it puts local workbooks back in their places, tabs and typed rows and all "
+             "(on Google it names the keys to swap back in the config)")
 
 class ReadOnlyBackend:
     """A spreadsheet that can be read but never written: every write raises."""
@@ -127,9 +130,16 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
         report.fail("match", str(exc.for_config(config.path)), f"run `sheets-gm repair -c {config.path}`: it moves "
                                                               "the match, its history and what was typed")
         return
+    except SwappedWorkbooksError as exc:
+        report.fail("workbooks", str(exc).replace("MATCH.toml", str(config.path)), _SWAP_FIX.format(config.path))
+        return
     except (MatchRecordError, SheetError) as exc:
         report.fail("layout", str(exc), f"run `sheets-gm repair -c {config.path}`: it lays every tab out again "
                                         "and keeps the match and every typed row")
+        return
+    found = find_misplaced(sheets, read.tabs)
+    if found:
+        report.fail("workbooks", f"workbooks were swapped: {describe_misplaced(found)}", _SWAP_FIX.format(config.path))
         return
     if not _drawn_tabs_ok(config, sheets, read, report):
         return
