@@ -31,7 +31,8 @@ Writing (``write``)
     the Sheets API. A single-cell range is the top-left anchor of the values; a larger
     range must contain them. Text is made storable: characters XML cannot hold become
     U+FFFD, ``\\r\\n`` and ``\\r`` become ``\\n``, and text longer than
-    :data:`MAX_CELL_CHARS` UTF-16 units (Excel's per-cell limit) is cut there.
+    :data:`MAX_CELL_CHARS` UTF-16 units (Excel's per-cell limit) is cut there, except over a cell
+    that already holds that very text (a player's cell rewritten as typed stays as typed).
     A write loads the newest file under the lock, changes only the written cells (every
     other cell, style, validation and protection is kept) and saves it atomically: a
     temporary file in the same folder, flushed and fsync'ed, then ``os.replace`` onto the
@@ -317,6 +318,10 @@ def _store(cell: Any, value: CellValue) -> bool:
         new, data_type = value, "n"
     elif isinstance(value, str):
         new, data_type = _clean_text(value), "s"
+        if new != value and cell.value == value:
+            # The cell holds this very text already (a player's, longer than a cell should hold or with a character
+            # mended on writing): rewriting it would cut or change what the player typed, so it is left as typed.
+            return False
     else:
         raise TypeError(f"cell {cell.coordinate}: cannot write a {type(value).__name__}")
     quote = data_type == "s" and str(new).startswith(_FORMULA_LIKE)

@@ -29,7 +29,7 @@ in a blank row (``InputTab.loose_rows``) is answered too, never silently ignored
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.sheets.layout import (
@@ -103,8 +103,10 @@ def _typed(value: CellValue) -> CellValue:
 class TypedRow:
     """One row of an input table as a poll read it.
 
-    ``values`` holds the typed columns by key (text stripped, ticks as read); ``window`` is the
-    window the row was stamped for; ``typed`` says whether anything was typed or ticked."""
+    ``values`` holds the typed columns by key (text stripped, ticks as read; text cut at
+    ``MAX_TYPED_CHARS``); ``window`` is the window the row was stamped for; ``typed`` says whether
+    anything was typed or ticked; ``overlong`` the columns whose text was longer than what is read, with
+    its length as typed (the cell itself is left as typed: ``sync.typed_cells`` tells the player)."""
 
     table: str
     subject: str
@@ -112,6 +114,7 @@ class TypedRow:
     window: str
     values: Mapping[str, CellValue]
     feedback: str
+    overlong: Mapping[str, int] = field(default_factory=dict, compare=False)
 
     @property
     def typed(self) -> bool:
@@ -247,9 +250,12 @@ class PlacedTable:
             subject = text_of(at(placed[self.spec.columns[0].key]))
             if not subject:
                 continue
-            values = {c.key: _typed(at(placed[c.key])) for c in self.spec.columns if c.kind.typed}
+            typed = {c.key: at(placed[c.key]) for c in self.spec.columns if c.kind.typed}
+            values = {key: _typed(value) for key, value in typed.items()}
+            overlong = {key: len(text_of(value)) for key, value in typed.items()
+                        if isinstance(value, str) and len(text_of(value)) > MAX_TYPED_CHARS}
             out.append(TypedRow(self.spec.name, subject, row, text_of(at(window_col)), values,
-                                text_of(at(feedback_col))))
+                                text_of(at(feedback_col)), overlong))
         return out
 
 

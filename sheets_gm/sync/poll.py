@@ -33,6 +33,7 @@ from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
+from sheets_gm.sync.typed_cells import with_cell_notes
 from sheets_gm.sync.writes import (
     board_writes,
     held_sentence,
@@ -147,6 +148,27 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
     return _Answer(inputs, orders, ruleset.check(state, orders, dice), moved)
 
 
+def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
+    """``answer`` with each seat's cells its ruleset reads without a word (``typed_cells``) among its problems, for
+    the feedback of a poll that resolves nothing (a resolution writes what its state and orders make, as the
+    completion of an interrupted one would; the next poll answers those cells again)."""
+    inputs = dict(answer.inputs)
+    for seat, found in answer.inputs.items():
+        seat_read = read.seats.get(seat)
+        if seat_read is None:
+            continue
+        rows, moved = closed_up(seat_read, window)
+        tables = {name: seat_read.tab.table(name).spec for name in rows}
+        noted = with_cell_notes({}, rows, tables)
+        if noted:
+            problems = {s: list(p) for s, p in found.problems.items()}
+            for subject, notes in noted.items():
+                own = moved.get(subject, subject)
+                problems[own] = problems.get(own, []) + [n for n in notes if n not in problems.get(own, [])]
+            inputs[seat] = replace(found, problems=problems)
+    return replace(answer, inputs=inputs)
+
+
 def closed_up(seat_read: SeatRead, window: Window) -> tuple[dict[str, list[TypedRow]], dict[str, str]]:
     """The rows typed for ``window``, an ordered table's typed rows moved up over the empty rows above them (an
     emptied row does not stop the reading), and each moved row's real subject by the subject it is read as."""
@@ -221,7 +243,8 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         return report
     dice = record.dice()
     answer = _answer(read, window, dice)
-    report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
+    idle_answer = _noted(read, window, answer)
+    report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
@@ -243,7 +266,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         return report
     batch = WriteBatch()
     if not report.reason:
-        _feedback_writes(sheets, read, window, answer, batch, report)
+        _feedback_writes(sheets, read, window, idle_answer, batch, report)
         report.write_calls = batch.run(sheets.write_order())
         return report
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
