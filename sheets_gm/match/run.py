@@ -270,7 +270,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     elif overwrite:
         raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
                                "spreadsheets (the old match stays as it is)")
-    sheets = sheets or open_match_sheets(config)
+    sheets = sheets or open_match_sheets(config, access="share" if share else "play")
     outcome.where = [b.name for b in sheets.write_order()]
     _refuse_existing_match(list(sheets.write_order()), sheets.engine, config)
     if roster is None:
