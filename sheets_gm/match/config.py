@@ -22,6 +22,12 @@ file are relative to the file's own folder. Example::
 
     [settings]                     # house rules (each game's rules page names them)
     start_gold = 20
+
+    [notify]                       # optional: notices by e-mail and chat (notify.settings, docs/notices.md)
+    reminder = "2h"
+    [notify.chat]
+    style = "discord"
+    url_env = "SHEETS_GM_WEBHOOK"
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sheets_gm.match.name_rule import NAME_RULE, name_problem
+from sheets_gm.match.notify.settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
 
@@ -104,6 +111,7 @@ class _ConfigFile(_Strict):
     deadlines: DeadlinesSection = DeadlinesSection()
     settings: dict[str, Any] = Field(default_factory=dict)
     sync: SyncSection = SyncSection()
+    notify: dict[str, Any] = Field(default_factory=dict)  # checked by notify.settings, a line per bad option
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +137,8 @@ class MatchConfig:
     settings: dict[str, Any]
     interval: float
     max_interval: float
+    notify: NotifySettings | None = None  # None: no notices (no [notify], or one with problems)
+    notify_problems: tuple[str, ...] = ()  # a line per bad option of [notify]: notices are off until mended
 
     @property
     def folder(self) -> Path:
@@ -193,11 +203,6 @@ def _optional_path(folder: Path, value: str | None) -> Path | None:
 def toml_key(name: str) -> str:
     """``name`` as a TOML key: bare when it can be, quoted otherwise."""
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
-
-
-def file_stem(name: str) -> str:
-    """``name`` as part of a file name (letters, digits, ``-`` and ``_`` kept; anything else becomes ``_``)."""
-    return re.sub(r"[^\w-]", "_", name) or "seat"
 
 
 #: The largest config file read (a match config is a few kilobytes; anything far larger is not one).
@@ -304,6 +309,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         raise ConfigError(f"{path}: [sync] max_interval ({data.sync.max_interval}) is below interval "
                           f"({data.sync.interval})")
     board = data.sheets.board.strip()
+    notify, notify_problems = parse_notify(data.notify, where=str(path), folder=folder, seats=seats)
     return MatchConfig(
         path=path,
         ruleset=data.ruleset.strip().lower(),
@@ -324,6 +330,8 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         settings=dict(data.settings),
         interval=data.sync.interval,
         max_interval=data.sync.max_interval,
+        notify=notify,
+        notify_problems=tuple(notify_problems),
     )
 
 

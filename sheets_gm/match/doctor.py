@@ -20,7 +20,7 @@ from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_c
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.doctor_sheets import check_match
 from sheets_gm.match.gm_files import chmod_fix, exposed
-from sheets_gm.match.privacy import exposures, place
+from sheets_gm.match.privacy import exposures, place, shared_folders
 from sheets_gm.match.quota import (
     ACTIVE_CHANGES_PER_HOUR,
     ACTIVE_RESOLUTIONS_PER_HOUR,
@@ -175,13 +175,20 @@ def check_privacy(config: MatchConfig, report: Checkup, *, match_exists: bool) -
     """No secret in a file someone who may not see it opens (``privacy.exposures``): a failure for a match
     still to create (``init`` refuses it), a warning for a match that runs so (with how to move it)."""
     found = exposures(config)
+    folders = shared_folders(config)
+    for folder in folders:
+        report.warn("privacy", folder.problem, folder.fix)
     if not found:
+        if folders:
+            return
         traits = get_ruleset(config.ruleset).traits
         hidden = "" if traits.information is Information.PERFECT else (
             f", and each {traits.seat_kind.value}'s orders and View are in a file no other "
             f"{traits.seat_kind.value} opens")
+        kept = f" (keep {Path(config.engine).parent}/ out of what you share)" \
+            if config.backend is BackendKind.LOCAL and Path(config.engine).parent != Path(".") else ""
         report.ok("privacy", f"the engine (the seed) is in {place(config, config.engine)}, which no player "
-                             f"opens{hidden}")
+                             f"opens{kept}{hidden}")
         return
     for exposure in found:
         if not match_exists:

@@ -604,9 +604,9 @@ class GoogleSheetBackend:
         ``writersCanShare = false`` (the Share dialog's "Editors can change permissions and share", unticked), so
         that no member of a team can share the team's orders with the enemy. One call."""
         url = f"{DRIVE_FILES_API_V3_URL}/{self.key}"
-        params = {"supportsAllDrives": "true", "fields": "writersCanShare"}
-        self._call("sharing settings", lambda: self._http.request("patch", url, params=params,
-                                                                  json={"writersCanShare": False}))
+        self._call("sharing settings", lambda: self._http.request(
+            "patch", url, params={"supportsAllDrives": "true", "fields": "writersCanShare"},
+            json={"writersCanShare": False}))
 
     def sharing(self) -> Sharing:
         """Who can open the spreadsheet and whether its editors may share it on: Drive's files.get

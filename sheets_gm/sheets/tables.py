@@ -29,7 +29,7 @@ in a blank row (``InputTab.loose_rows``) is answered too, never silently ignored
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.sheets.layout import (
@@ -50,9 +50,10 @@ TITLE_ROW = 1
 STATUS_ROW = 2
 FIRST_TABLE_ROW = 3  # a table's title row; its header follows
 
-#: Characters of a typed cell kept (after stripping spaces) when it is longer: the consumed rows
-#: are archived as JSON in one cell, which must stay within a cell's limit to be read back.
-MAX_TYPED_CHARS = 200
+#: The longest typed cell read (after stripping spaces): the rows a resolution reads are archived in one cell,
+#: which must stay within a cell's limit to be read back. A longer cell is read whole but refused by name
+#: (``too_long``), never cut: a forum post of hundreds of armies fits far inside it.
+MAX_TYPED_CHARS = 16_000
 
 
 def text_of(value: CellValue) -> str:
@@ -93,20 +94,23 @@ def ticked(value: CellValue) -> bool:
 
 
 def _typed(value: CellValue) -> CellValue:
-    if isinstance(value, str):
-        value = value.strip()
-        return value[:MAX_TYPED_CHARS]
-    return value
+    return value.strip() if isinstance(value, str) else value
+
+
+def too_long(row: TypedRow, headers: Mapping[str, str]) -> list[str]:
+    """Why ``row`` is not read when a cell of it is longer than ``MAX_TYPED_CHARS``, one sentence per such cell
+    naming its column (``headers``: by key), else []."""
+    return [f"The cell under “{headers.get(k, k)}” holds {len(v):,} characters: a cell is read up to "
+            f"{MAX_TYPED_CHARS:,}; split it over several rows (nothing in this row is read until then)"
+            for k, v in row.values.items() if isinstance(v, str) and len(v) > MAX_TYPED_CHARS]
 
 
 @dataclass(frozen=True, slots=True)
 class TypedRow:
     """One row of an input table as a poll read it.
 
-    ``values`` holds the typed columns by key (text stripped, ticks as read; text cut at
-    ``MAX_TYPED_CHARS``); ``window`` is the window the row was stamped for; ``typed`` says whether
-    anything was typed or ticked; ``overlong`` the columns whose text was longer than what is read, with
-    its length as typed (the cell itself is left as typed: ``sync.typed_cells`` tells the player)."""
+    ``values`` holds the typed columns by key (text stripped, ticks as read); ``window`` is the
+    window the row was stamped for; ``typed`` says whether anything was typed or ticked."""
 
     table: str
     subject: str
@@ -114,7 +118,6 @@ class TypedRow:
     window: str
     values: Mapping[str, CellValue]
     feedback: str
-    overlong: Mapping[str, int] = field(default_factory=dict, compare=False)
 
     @property
     def typed(self) -> bool:
@@ -250,12 +253,9 @@ class PlacedTable:
             subject = text_of(at(placed[self.spec.columns[0].key]))
             if not subject:
                 continue
-            typed = {c.key: at(placed[c.key]) for c in self.spec.columns if c.kind.typed}
-            values = {key: _typed(value) for key, value in typed.items()}
-            overlong = {key: len(text_of(value)) for key, value in typed.items()
-                        if isinstance(value, str) and len(text_of(value)) > MAX_TYPED_CHARS}
+            values = {c.key: _typed(at(placed[c.key])) for c in self.spec.columns if c.kind.typed}
             out.append(TypedRow(self.spec.name, subject, row, text_of(at(window_col)), values,
-                                text_of(at(feedback_col)), overlong))
+                                text_of(at(feedback_col))))
         return out
 
 

@@ -18,9 +18,11 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
-from sheets_gm.sync.archive_lines import archive_lines_writes, undo_lines
+from sheets_gm.sync.archive_lines import archive_lines_writes
+from sheets_gm.sync.fates import undo_lines
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
@@ -231,6 +233,10 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     if set_aside:
         text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
                  "rows, to type again")
+    log_from = entry.get("log_from")
+    if isinstance(log_from, int) and 0 <= log_from < record.log_rows:  # what the verify of the Log leaves out
+        text += (f"; what it logged (Log rows {LOG_FIRST_ROW + log_from} to {LOG_FIRST_ROW + record.log_rows - 1}) "
+                 "no longer holds")
     dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
     if dropped:
         text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "

@@ -1,10 +1,7 @@
-"""Typed cells a ruleset's reading cannot judge, answered in the row's feedback instead of passed over in silence.
-
-- A text longer than the sync reads (``MAX_TYPED_CHARS``: the archive keeps every row read in one cell): the
-  cell itself is left as typed, and the row's feedback says that only its first characters count.
-- A Ready (or Go) cell holding something that is neither a tick nor an untick: a date, a word, a number a
-  spreadsheet turned a typed ``1/2`` into. The box is not counted as ticked, and the feedback says so and what
-  would be.
+"""Typed cells a ruleset's reading cannot judge, answered in the row's feedback instead of passed over in silence:
+a Ready (or Go) cell holding something that is neither a tick nor an untick (a date, a word, a number a
+spreadsheet turned a typed ``1/2`` into). The box is not counted as ticked, and the feedback says so and what
+would be. (A cell longer than the sync reads is refused by name as the rows are read: ``tables.too_long``.)
 """
 
 from __future__ import annotations
@@ -12,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from sheets_gm.sheets.spec import ColumnKind, InputTable
-from sheets_gm.sheets.tables import MAX_TYPED_CHARS, TypedRow, text_of, ticked
+from sheets_gm.sheets.tables import TypedRow, text_of, ticked
 
 #: What a tick cell may hold and still say "not ticked".
 UNTICKED = frozenset({"", "false", "no", "n", "0", "-", "☐"})
@@ -35,10 +32,6 @@ def cell_notes(row: TypedRow, table: InputTable) -> list[str]:
                     "the box is not counted as ticked"
                 notes.append(f"the {column.header} cell holds {_shown(text)}, which is not a tick: {what}; tick the "
                              "box (or type x) to tick it, or empty the cell")
-        length = row.overlong.get(column.key)
-        if length:
-            notes.append(f"the {column.header} cell holds {length:,} characters: only its first {MAX_TYPED_CHARS} "
-                         "are read, and kept when the row is archived; shorten it")
     return notes
 
 

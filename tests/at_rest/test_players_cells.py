@@ -1,6 +1,7 @@
-"""Players' cells and names (issue 43 item 6): a cell longer than a workbook cell holds is left as typed and its
-row's feedback says how much is read; a date (or any other non-tick) in a Ready cell is answered, not ignored;
-roster and seat names holding a line break, a direction mark or an invisible character are refused, naming it."""
+"""Players' cells and names (issue 43 item 6): a cell longer than a workbook cell holds is left as typed (never
+cut to 32,767 characters on its way back) and its row's feedback says why it is not read; a date (or any other
+non-tick) in a Ready cell is answered, not ignored; roster and seat names holding a line break, a direction mark or
+an invisible character are refused, naming it."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def cell(path: Path, tab: str, at: str) -> object:
 def test_a_long_cell_is_left_as_typed_and_its_feedback_says_what_is_read(tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     config = starter_match(tmp_path, "gvg")
-    red = tmp_path / "red-orders.xlsx"
+    red = config.local_path(config.orders[0])
     long = "F7 " + "x" * 49_997
     type_raw(red, "Orders red", "D5", long)
     capsys.readouterr()
@@ -46,8 +47,10 @@ def test_a_long_cell_is_left_as_typed_and_its_feedback_says_what_is_read(tmp_pat
     out = capsys.readouterr().out
     assert cell(red, "Orders red", "D5") == long  # not cut to 32,767 on the way back
     feedback = str(cell(red, "Orders red", "L5"))
-    assert "✘ the Destination cell holds 50,000 characters: only its first 200 are read" in feedback
-    assert "red · red1: the Destination cell holds 50,000 characters" in out
+    assert "holds 50,000 characters: a cell is read up to 16,000" in feedback  # said in the feedback
+    assert "red · red1: The cell under “Destination” holds 50,000 characters" in out
+    assert main(["resolve", "-c", str(config.path), "--force", "--window", "1"]) == 0
+    assert cell(red, "Orders red", "D5") == long  # refused, kept as typed through the resolution too
 
 
 def test_the_workbook_never_cuts_a_cell_rewritten_with_what_it_holds(tmp_path: Path) -> None:
@@ -63,7 +66,7 @@ def test_the_workbook_never_cuts_a_cell_rewritten_with_what_it_holds(tmp_path: P
 
 def test_a_date_in_a_ready_cell_is_answered_and_not_counted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = starter_match(tmp_path, "gvg")
-    red, blue = tmp_path / "red-orders.xlsx", tmp_path / "blue-orders.xlsx"
+    red, blue = (config.local_path(w) for w in config.orders)
     assert cell(red, "Orders red", "K19") == "Ready"
     type_raw(red, "Orders red", "K20", dt.datetime(2026, 11, 25))
     type_raw(blue, "Orders blue", "K20", True)
