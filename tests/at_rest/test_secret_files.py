@@ -85,3 +85,17 @@ def test_doctor_warns_of_a_service_account_key_others_can_read(tmp_path: Path, o
     assert check.verdict is Verdict.WARN
     assert check.message.startswith(f"other accounts on this computer can read {key} (rw-r--r--)")
     assert check.fix == f"chmod 600 {key}"
+
+
+def test_the_kept_reads_and_the_poll_state_are_the_gms_alone(tmp_path: Path, open_umask: None) -> None:
+    from sheets_gm.sheets.marks import FileMark
+    from sheets_gm.sync.kept_reads import KeptRead, kept_path, save_kept
+    from sheets_gm.sync.poll_state import PollState, save_state, state_path
+
+    config = tmp_path / "match.toml"
+    save_kept(kept_path(config), {"KEY": KeptRead(("Engine!1:15",), ([["seed", "00ff"]],))})
+    save_state(state_path(config), PollState(FileMark(1, 2, "ab")))
+    folder = tmp_path / ".sheets-gm"
+    assert mode(folder) == 0o700
+    assert sorted((p.name, mode(p)) for p in folder.iterdir()) == [("match.poll.json", 0o600),
+                                                                   ("match.reads.json", 0o600)]
