@@ -33,6 +33,7 @@ from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.legacy.detect import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.sheets import MatchSheets
@@ -132,8 +133,10 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
         report.fail("match", str(exc.for_config(config.path)), f"run `sheets-gm repair -c {config.path}`: it moves "
                                                               "the match, its history and what was typed")
         return
-    except SwappedWorkbooksError as exc:
-        report.fail("workbooks", str(exc).replace("MATCH.toml", str(config.path)), _SWAP_FIX.format(config.path))
+    except SwappedWorkbooksError:
+        tabs = MatchTabs(sheet_spec(config.ruleset), sheets.seats, get_ruleset(config.ruleset).traits.judge)
+        report.fail("workbooks", f"workbooks were swapped: {describe_misplaced(find_misplaced(sheets, tabs))}",
+                    _SWAP_FIX.format(config.path))
         return
     except (MatchRecordError, SheetError) as exc:
         report.fail("layout", str(exc), f"run `sheets-gm repair -c {config.path}`: it lays every tab out again "
