@@ -25,6 +25,7 @@ from sheets_gm.match.run import sync_once
 from sheets_gm.match.watch import seconds_until, watch
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark, file_mark
+from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.poll_memory import after_local_poll, before_local_poll
@@ -122,8 +123,7 @@ def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: Workboo
     except (OSError, ValueError):
         pass
     with contextlib.suppress(OSError):
-        memory.parent.mkdir(parents=True, exist_ok=True)
-        memory.write_text(json.dumps(said), encoding="utf-8")
+        write_private(memory, json.dumps(said))
     return True
 
 

@@ -44,6 +44,7 @@ from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
+from sheets_gm.sync.typed_cells import with_cell_notes
 from sheets_gm.sync.writes import (
     board_writes,
     idle_feedback,
@@ -120,6 +121,27 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
         inputs[seat] = found
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
     return _Answer(inputs, orders, ruleset.check(state, orders, dice), moved)
+
+
+def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
+    """``answer`` with each seat's cells its ruleset reads without a word (``typed_cells``) among its problems, for
+    the feedback of a poll that resolves nothing (a resolution writes what its state and orders make, as the
+    completion of an interrupted one would; the next poll answers those cells again)."""
+    inputs = dict(answer.inputs)
+    for seat, found in answer.inputs.items():
+        seat_read = read.seats.get(seat)
+        if seat_read is None:
+            continue
+        rows, moved = closed_up(seat_read, window)
+        tables = {name: seat_read.tab.table(name).spec for name in rows}
+        noted = with_cell_notes({}, rows, tables)
+        if noted:
+            problems = {s: list(p) for s, p in found.problems.items()}
+            for subject, notes in noted.items():
+                own = moved.get(subject, subject)
+                problems[own] = problems.get(own, []) + [n for n in notes if n not in problems.get(own, [])]
+            inputs[seat] = replace(found, problems=problems)
+    return replace(answer, inputs=inputs)
 
 
 def _whole_cells(seat_read: SeatRead, rows: dict[str, list[TypedRow]]) -> tuple[dict[str, list[TypedRow]],
@@ -213,7 +235,8 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         return report
     dice = record.dice()
     answer = _answer(read, window, dice)
-    report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
+    idle_answer = _noted(read, window, answer)
+    report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
@@ -235,7 +258,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         return report
     batch = WriteBatch()
     if not report.reason:
-        _feedback_writes(sheets, read, window, answer, batch, report)
+        _feedback_writes(sheets, read, window, idle_answer, batch, report)
         report.write_calls = batch.run(sheets.write_order())
         return report
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
