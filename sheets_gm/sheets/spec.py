@@ -74,6 +74,8 @@ class ColumnKind(StrEnum):
 SEAT_ROWS = "seat"
 #: Columns of a seat's View tab (its panel and its log): what ``view_widths`` may size.
 VIEW_COLS = 8
+#: Rows a View tab's panel holds unless the game says fewer or more (``view_panel_rows``): its log starts below.
+VIEW_PANEL_ROWS = 40
 
 
 class Column(_Strict):
@@ -219,6 +221,9 @@ class SheetSpec(_Strict):
     # Pixel widths of a View tab's panel columns, by 0-based column, where the game's panel needs other widths
     # than the default (names in column A, long texts in column C): ``{1: 150, 7: 200}``.
     view_widths: dict[int, int] = Field(default_factory=dict)
+    # Rows of a View tab's panel, the log's header under them: a game whose panel is short says so, so that its
+    # log starts on the first screen (a longer panel ends with a line saying where the rest is).
+    view_panel_rows: int = Field(default=VIEW_PANEL_ROWS, ge=1, le=200)
     inputs: tuple[InputTable, ...]
 
     @model_validator(mode="after")

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.events import Event, kind_words, visible_to
 from sheets_gm.rulesets.registry import AnyRuleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
@@ -34,10 +34,11 @@ def _line(event: Event) -> Line:
 
 
 def _figures(line: Line) -> tuple[str, str, tuple[str, ...]]:
-    """What a Log line is compared by: its turn, its kind and every number in its sentence, in order (the dice,
-    the bonuses, the totals, the tiles, the HP and coins). A sentence a later version words otherwise ('1 coin'
-    for '1 coins', 'red's bulwark on C7' for 'bulwark@C7') is the same line; a die or total typed over is not."""
-    return line[0], line[1], tuple(re.findall(r"\d+", line[2]))
+    """What a Log line is compared by: its turn, its kind (in words: a Log written with the ids reads the same)
+    and every number in its sentence, in order (the dice, the bonuses, the totals, the tiles, the HP and coins).
+    A sentence a later version words otherwise ('1 coin' for '1 coins', 'red's bulwark on C7' for 'bulwark@C7')
+    is the same line; a die or total typed over is not."""
+    return line[0], kind_words(line[1]), tuple(re.findall(r"\d+", line[2]))
 
 
 def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
@@ -115,7 +116,7 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int) -> li
     problems = []
     for i in unmatched:
         turn, kind, text = rows[i]
-        instead = next((k for k, n in left.items() if n > 0 and k[0] == turn and k[1] == kind), None)
+        instead = next((k for k, n in left.items() if n > 0 and k[0] == turn and k[1] == kind_words(kind)), None)
         cell = f"tab {tab!r} cell {cell_at(2, FIRST_LOG_ROW + i)}"
         if instead is not None:
             left[instead] -= 1

@@ -135,7 +135,7 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         player = state.acting_player.name
         return Window(key=f"{state.turn}/{player}", label=f"round {state.round} · {state.time_of_day} · {player}",
                       phase="orders", seats=(player,), turn=state.turn,
-                      stepwise=self.settings.resolve is ResolveMode.STEP)
+                      stepwise=self.settings.resolve is ResolveMode.STEP, log_turn=state.round)
 
     def dice(self, seed: bytes, state: WesnothState, pins: Mapping[str, Any] | None = None) -> TurnDice:
         """The d6 of the player turn about to be resolved."""
