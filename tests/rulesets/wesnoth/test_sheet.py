@@ -78,6 +78,15 @@ def read(r: WesnothRuleset, state: WesnothState, **tables: Mapping[str, Mapping[
     return sheet(r).read_orders(state, window, window.seats[0], rows_of(tables, window))
 
 
+def with_kept_choices(typed: Mapping[str, Mapping[str, Mapping[str, CellValue]]], state: WesnothState, seat: str
+                      ) -> dict[str, Mapping[str, Mapping[str, CellValue]]]:
+    """``typed`` with the standing choices typed at earlier turns, which stay in their rows (the bots restate
+    only the choices that change)."""
+    kept = {standing_row(u.id): {"advance": "yes" if u.advance == "true" else u.advance}
+            for u in state.units if u.owner == seat and u.advance}
+    return {**typed, STANDING: {**kept, **typed.get(STANDING, {})}}
+
+
 def bot_turns(r: WesnothRuleset, turns: int, kind: str = "skirmisher") -> list[tuple[WesnothState, TurnOrders]]:
     """The bots' orders for the first player turns, each with the state it is written for."""
     bots = {seat: bots_of(r)[kind].make(seat) for seat in r.sample_roster().seats}
@@ -104,6 +113,7 @@ def test_the_bots_orders_type_back_exactly_over_several_rounds(mode: str, kind: 
     for state, orders in turns:
         window = open_window(r, state)
         typed = sheet(r).typed_cells(state, window, window.seats[0], orders)
+        typed = with_kept_choices(typed, state, window.seats[0])
         back = sheet(r).read_orders(state, window, window.seats[0], rows_of(typed, window))
         assert back.orders == orders and not back.problems, window.label
         assert not back.go
@@ -119,7 +129,8 @@ def test_a_step_types_its_go_boxes_and_reads_back_as_a_step_that_keeps_the_turn(
             continue
         window = open_window(r, state)
         step = TurnOrders(orders.player, orders.rows[:2], False)
-        typed = sheet(r).typed_cells(state, window, window.seats[0], step)
+        typed = with_kept_choices(sheet(r).typed_cells(state, window, window.seats[0], step), state,
+                                  window.seats[0])
         assert all(cells["go"] is True for cells in typed[UNITS].values())
         back = sheet(r).read_orders(state, window, window.seats[0], rows_of(typed, window))
         assert back.orders == step and back.go
@@ -343,7 +354,7 @@ def test_the_board_draws_each_hex_two_cells_tall_with_even_columns_a_row_lower()
 
 
 #: The sample roster's seats: each one's sign and seat colour in templates/wesnoth/sheet.yaml.
-OWNERS = {"Ann": ("●", "#F4CCCC"), "Bo": ("■", "#CFE2F3")}
+OWNERS = {"Ann": ("●", "#F4CCCC"), "Bo": ("■", "#45B8AC")}  # seat 2's units teal, not its castle's pale blue
 
 
 def test_each_players_units_are_coloured_by_her_seat_over_the_map_and_only_units_match() -> None:
