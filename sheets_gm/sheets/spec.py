@@ -108,6 +108,9 @@ class InputTable(_Strict):
     min_rows: int = Field(default=1, ge=1, le=200)
     judge: bool = False  # in the judge's tab instead of each seat's orders tab
     standing: bool = False  # rows stay as typed from window to window until an order consumes them (reactions)
+    # What an empty row says while its seat may write in it, instead of "Waiting for your orders": a standing
+    # table read in the other seats' turns (Win or Die's reactions) is not waited for in the seat's own.
+    idle: str = ""
     ordered: bool = False  # one list read from its first row down: rows a resolution keeps move up to the top
     # Each row is a roster member's own (its subject is the member's name, and rows do not move during a
     # match): its typed cells are protected for that member's e-mail alone (and the GMs), not the whole seat.

@@ -45,6 +45,8 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
         return f"Nothing to write now: {window.label} is for {who}."
     if table.of_kind(ColumnKind.READY):
         return ready_sentence(window, seat, table, False)
+    if table.idle:
+        return table.idle
     if seat not in window.awaited and not table.standing:
         return (f"Not yet: {window.label} waits for {', '.join(window.awaited)}; {seat} writes here for "
                 f"{seat}'s own turn.")

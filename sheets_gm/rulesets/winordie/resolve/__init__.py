@@ -22,7 +22,7 @@ from sheets_gm.rulesets.winordie.enums import (
     EventKind,
     Phase,
 )
-from sheets_gm.rulesets.winordie.orders import WodOrders, action_row
+from sheets_gm.rulesets.winordie.orders import WodOrders, action_row, numbered
 from sheets_gm.rulesets.winordie.resolve.actions import cancel_action, execute
 from sheets_gm.rulesets.winordie.resolve.deploy import deploy
 from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
@@ -70,8 +70,8 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
         if seat != new.acting and rows:
             result.verdicts += [Verdict(seat, a.unit or seat, a.kind.value, False,
                                         f"Row {n}: it is {new.acting}'s turn; your rows resolve in your own turn")
-                                for n, a in enumerate(rows, start=1)]
-    for row, action in enumerate(orders.actions.get(new.acting, ()), start=1):
+                                for n, a in numbered(rows)]
+    for row, action in numbered(orders.actions.get(new.acting, ())):
         subject = action.unit or new.acting
         if new.phase is not Phase.ACTIONS or new.game != game:
             result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,

@@ -1,0 +1,103 @@
+"""What a Win or Die table reads (issue 40): rows numbered as the sheet shows them, '1 die', a player's own
+moves in her View's log, the reactions table's words in her own turn, status's rows to chase."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sheets_gm.engine.ruleset import Window
+from sheets_gm.rulesets.winordie.enums import ActionKind, EventKind
+from sheets_gm.rulesets.winordie.orders import Action
+from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
+from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.tables import TypedRow
+from tests.rulesets.winordie.helpers import SEED, deployed, play, rules
+
+
+def _rows(table: str, typed: Mapping[str, Mapping[str, CellValue]], window: Window) -> list[TypedRow]:
+    return [TypedRow(table, subject, n, window.key, dict(values), "")
+            for n, (subject, values) in enumerate(typed.items(), start=1)]
+
+
+def test_a_refused_row_is_named_by_the_row_the_player_typed_it_in() -> None:
+    """Row 1 left empty, a move onto a friend in Row 2: the refusal said 'Row 1', the list's place."""
+    r = rules()
+    state = deployed(r)
+    seat = state.acting
+    mine = [u for u in state.units if u.owner == seat and u.at is not None]
+    window = r.window(state)
+    assert window is not None
+    typed = {"Row 2": {"unit": mine[0].id, "action": "move", "target": mine[1].at.label if mine[1].at else ""}}
+    read = WodSheet(r).read_orders(state, window, seat, {"actions": _rows("actions", typed, window)})
+    assert read.orders.actions[seat] == (Action(ActionKind.MOVE, mine[0].id, typed["Row 2"]["target"], row=2),)
+    assert Action.from_json(read.orders.actions[seat][0].to_json()).row == 2
+    resolution = r.resolve(state, read.orders, r.dice(SEED, state))
+    [refusal] = [v for v in resolution.verdicts if not v.accepted]
+    assert refusal.message.startswith("Row 2 (")
+    assert "Row 2" in resolution.unused[seat]  # the row kept to mend is the one she typed
+
+
+def test_an_attack_of_one_die_says_die() -> None:
+    texts = [e.text for _, events, _ in play(rules()) for e in events
+             if e.kind in (EventKind.ATTACK, EventKind.COUNTER)]
+    assert texts and not [t for t in texts if ": 1 dice " in t or "1 dice needing" in t]
+    assert all(" dice needing " in t or " die needing " in t for t in texts)
+
+
+def test_a_players_own_moves_are_in_her_views_log() -> None:
+    from sheets_gm.sync.writes import seat_events
+
+    r = rules()
+    moves = [(before, e) for before, events, _ in play(r) for e in events if e.kind is EventKind.MOVED]
+    assert moves
+    for before, event in moves:
+        owner = str(event.data["player"])
+        names = frozenset({owner, *(u.id for u in before.units if u.owner == owner)})
+        assert seat_events([event], owner, names) == [event], event.text
+
+
+def test_the_reactions_table_does_not_wait_for_orders_in_her_own_turn() -> None:
+    from sheets_gm.rulesets.registry import sheet_spec
+    from sheets_gm.sync.writes import idle_feedback
+
+    r = rules()
+    state = deployed(r)
+    window = r.window(state)
+    assert window is not None
+    reactions = next(t for t in sheet_spec("winordie").inputs if t.name == "reactions")
+    said = idle_feedback(window, state.acting, reactions, "")
+    assert "Waiting for your orders" not in said and "used in your opponent's turns" in said
+
+
+def test_status_chases_only_the_acting_players_rows() -> None:
+    from sheets_gm.sync.poll import _untyped_rows  # the rows status lists as "Nothing typed yet"
+
+    r = rules()
+    state = deployed(r)
+    window = r.window(state)
+    assert window is not None and len(window.seats) == 2 and window.awaited == (state.acting,)
+
+    class Seat:
+        def __init__(self, seat: str) -> None:
+            self.tab = type("Tab", (), {"tables": tuple(
+                type("Placed", (), {"spec": t})() for t in WodSheet(r).spec.inputs if not t.judge)})()
+            self.rows = [TypedRow(t.name, subject, 1, "", {}, "") for t in WodSheet(r).spec.inputs
+                         if not t.judge for subject in WodSheet(r).rows(state, seat, t)]
+
+    read = type("Read", (), {"seats": {seat: Seat(seat) for seat in window.seats}})()
+    untyped = _untyped_rows(read, window)  # type: ignore[arg-type]
+    assert list(untyped) == [state.acting]
+
+
+def test_the_face_column_holds_a_face_down_tokens_name_whole() -> None:
+    """'face down: Bo token 2' was cut in the orders tab (130 px) and the View (its default 100 px)."""
+    from sheets_gm.rulesets.registry import sheet_spec
+    from sheets_gm.rulesets.winordie.sheet.draw import face
+
+    spec = sheet_spec("winordie")
+    text = face({"at": "C7", "hidden": True, "token": "Ann token 12"})
+    units = next(t for t in spec.inputs if t.name == "units")
+    [column] = [c for c in units.columns if c.key == "face"]
+    header = r"Face"
+    assert header == column.header and column.width >= 7 * len(text)  # about 7 px a character
+    assert spec.view_widths[4] >= 7 * len(text)  # the View's units table has Face in column E
