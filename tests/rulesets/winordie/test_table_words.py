@@ -4,6 +4,7 @@ moves in her View's log, the reactions table's words in her own turn, status's r
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.rulesets.winordie.enums import ActionKind, EventKind
@@ -101,3 +102,32 @@ def test_the_face_column_holds_a_face_down_tokens_name_whole() -> None:
     header = r"Face"
     assert header == column.header and column.width >= 7 * len(text)  # about 7 px a character
     assert spec.view_widths[4] >= 7 * len(text)  # the View's units table has Face in column E
+
+
+def test_a_refused_row_of_a_game_that_ends_is_not_kept_for_the_next_game() -> None:
+    """A row refused in the window that ended game 1 stayed on the sheet and was read in game 2 (and 3)."""
+    from sheets_gm.rulesets.registry import bots_of
+    from sheets_gm.rulesets.winordie.enums import Mode, Phase
+    from sheets_gm.rulesets.winordie.settings import WodSettings
+
+    r = rules(WodSettings(mode=Mode.ADVANCED))
+    state = r.new_match(r.sample_roster(), SEED)
+    bots = {s: bots_of(r)["advance"].make(f"end/{s}") for s in r.seats(state)}
+    for _ in range(r.traits.max_windows):
+        window = r.window(state)
+        assert window is not None, "no game ended"
+        dice = r.dice(SEED, state)
+        orders = r.merge_orders({s: bots[s].orders(state, s, dice) for s in window.seats})
+        after = r.resolve(state, orders, r.dice(SEED, state)).state
+        if after.game != state.game or after.phase is Phase.OVER:
+            break
+        state = after
+    mine = [u for u in state.units if u.owner == state.acting and u.at is not None]
+    occupied = mine[1].at.label if mine[1].at else ""
+    refused = Action(ActionKind.MOVE, mine[0].id, occupied)
+    acting = state.acting
+    actions = {**orders.actions, acting: (refused, *orders.actions.get(acting, ()))}
+    resolution = r.resolve(state, replace(orders, actions=actions), r.dice(SEED, state))
+    assert resolution.state.game != state.game or resolution.state.phase is Phase.OVER
+    assert any(not v.accepted and v.message.startswith("Row 1 (") for v in resolution.verdicts)
+    assert resolution.unused == {}

@@ -42,8 +42,10 @@ def resolve_turn(rules: WodRules, state: WodState, orders: WodOrders, dice: Turn
     ``unused`` (they wait on her sheet while her turn stays open), with a verdict per row, reaction and
     placement."""
     result = play_window(rules, state, orders, dice)
-    return Resolution(result.state, result.events, {state.acting: result.unused} if result.unused else {},
-                      result.verdicts)
+    # rows of a game that ended here are not kept: the next game (of a best of three) starts with empty rows
+    same_game = result.state.game == state.game and result.state.phase is not Phase.OVER
+    kept = result.unused if same_game else {}
+    return Resolution(result.state, result.events, {state.acting: kept} if kept else {}, result.verdicts)
 
 
 def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> TurnResult:
