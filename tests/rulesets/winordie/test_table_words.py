@@ -131,3 +131,38 @@ def test_a_refused_row_of_a_game_that_ends_is_not_kept_for_the_next_game() -> No
     assert resolution.state.game != state.game or resolution.state.phase is Phase.OVER
     assert any(not v.accepted and v.message.startswith("Row 1 (") for v in resolution.verdicts)
     assert resolution.unused == {}
+
+
+def test_a_passive_an_attack_may_trigger_is_put_before_the_gm_with_the_attack() -> None:
+    """Frenzy (while damaged) and Charge (after a move): the GM had to notice them unprompted; the attack now
+    waits for her as a reaction's does, the passive in her list, and goes on at the next sync."""
+    from sheets_gm.rulesets.winordie.enums import PassiveCue
+    from sheets_gm.rulesets.winordie.orders import WodOrders
+
+    r = rules()
+    state = deployed(r).copy()
+    acting = state.acting
+    board = r.rules.board
+    attacker = next(u for u in state.units if u.owner == acting and u.at is not None
+                    and any(a.before for a in state.card_of(u).abilities))
+    passive = next(a for a in state.card_of(attacker).abilities if a.before)
+    enemy = next(u for u in state.units if u.owner != acting and u.at is not None)
+    taken = {u.at for u in state.units}
+    assert attacker.at is not None
+    step_to = next(h for h in board.neighbours(attacker.at) if h not in taken and board.terrain[h].value == ".")
+    enemy.at = next(h for h in board.neighbours(step_to) if h not in taken and h != attacker.at)
+    enemy.hidden = attacker.hidden = False
+    attacker.damage = 1 if passive.before is PassiveCue.DAMAGED_ATTACK else 0
+    rows = (Action(ActionKind.MOVE, attacker.id, step_to.label), Action(ActionKind.ATTACK, attacker.id, enemy.id))
+    orders = WodOrders(actions={acting: rows}, hold=(acting,))
+    first = r.resolve(state, orders, r.dice(SEED, state))
+    said = [v.message for v in first.verdicts if v.subject == attacker.id]
+    assert said[-1] == (f"Row 2: waiting: {attacker.id}'s {passive.name} may change this attack; the GM applies it "
+                        "(or not) and this row resolves at the next sync."), said
+    assert [p.name for p in first.state.pending] == [passive.name]
+    assert any(e.kind is EventKind.PASSIVE and passive.text in e.text for e in first.events)
+    assert not any(e.kind is EventKind.ATTACK for e in first.events) and "Row 2" in first.unused[acting]
+    rest = WodOrders(actions={acting: rows[1:]}, hold=(acting,))
+    again = r.resolve(first.state, rest, r.dice(SEED, first.state))
+    assert any(e.kind is EventKind.ATTACK and e.data["unit"] == attacker.id for e in again.events)
+    assert not any(e.kind is EventKind.PASSIVE for e in again.events)  # weighed once: the attack goes on

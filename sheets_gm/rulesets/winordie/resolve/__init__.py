@@ -26,7 +26,7 @@ from sheets_gm.rulesets.winordie.orders import WodOrders, action_row, numbered
 from sheets_gm.rulesets.winordie.resolve.actions import cancel_action, execute
 from sheets_gm.rulesets.winordie.resolve.deploy import deploy
 from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
-from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standing_reactions
+from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standing_reactions, weigh_passive
 from sheets_gm.rulesets.winordie.resolve.result import TurnResult
 from sheets_gm.rulesets.winordie.resolve.turns import again, end_of_turn, start_of_turn
 from sheets_gm.rulesets.winordie.rules import (
@@ -95,6 +95,14 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
             result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
             continue
         fired = fire_reaction(rules, new, action, standing, result.events)
+        passive = "" if fired else weigh_passive(new, action, result.events)
+        if passive:
+            result.stopped_by = passive
+            result.unused[action_row(row)] = f"{passive} may change this attack: the GM weighs it first{again(rules)}"
+            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
+                                           f"Row {row}: waiting: {passive} may change this attack; the GM applies "
+                                           "it (or not) and this row resolves at the next sync."))
+            continue
         if fired:
             result.stopped_by = fired
             result.unused[action_row(row)] = f"{fired} reacted before this row{again(rules)}"
