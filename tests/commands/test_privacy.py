@@ -222,3 +222,24 @@ def test_repair_finishes_a_move_cut_before_the_old_engine_was_deleted(
     assert code == 0, err
     assert "Engine" not in openpyxl.load_workbook(tmp_path / "match.xlsx").sheetnames
     assert record_of(open_match_sheets(config)).seed == seed
+
+
+def test_an_engine_beside_the_players_files_warns_that_the_folder_must_not_be_shared(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """engine = "engine.xlsx" and no gm/: no player's file holds the seed, but the folder that holds both must never
+    be shared; init creates the match and says so, doctor warns (it said "no player opens" it)."""
+    path = _one_workbook("wesnoth", tmp_path, 'engine = "engine.xlsx"')
+    code, out, err = run(capsys, "init", "wesnoth", "-c", path, "--no-share")
+    assert code == 0, err
+    assert ("Warning: engine.xlsx (the engine: the seed, the state, the GM tab and the Roster tab) is in the same "
+            "folder as match.xlsx, a file players open, so that folder (the config's folder) must never be shared"
+            in out)
+    assert 'write engine = "gm/engine.xlsx" under [sheets]' in out
+    code, out, _ = run(capsys, "doctor", "-c", path)
+    assert "⚠ privacy: engine.xlsx (the engine" in out and "must never be shared" in out
+    assert "which no player opens" not in out
+    (tmp_path / "gm-layout").mkdir()
+    gm = _one_workbook("wesnoth", tmp_path / "gm-layout", 'engine = "gm/engine.xlsx"')
+    assert run(capsys, "init", "wesnoth", "-c", gm, "--no-share")[0] == 0
+    code, out, _ = run(capsys, "doctor", "-c", gm)
+    assert "which no player opens (keep gm/ out of what you share)" in out and "must never be shared" not in out

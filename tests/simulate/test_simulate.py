@@ -404,3 +404,15 @@ def test_the_grid_cells_are_the_row_against_the_column_with_their_matches() -> N
     rows, columns, cells = grid_cells({"A vs B": Proportion(3, 4), "A vs A": Proportion(2, 4), "x": Proportion(1, 1)},
                                       {"A vs B": 4, "A vs A": 2})
     assert rows == ["A"] and columns == ["A", "B"] and cells[("A", "A")] == (0.5, 2)
+
+
+def test_champions_names_its_bots_by_their_kind_not_as_teams(capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, err = run_cli(["simulate", "champions", "--matches", "2", "--seed", "7", "--workers", "1",
+                                 "--bots", "affinity,stack,affinity"], capsys)
+    assert code == 0, err
+    assert "Team" not in stdout and "A: affinity" not in stdout
+    assert "bots affinity (A), stack, affinity (C)" in stdout and "Bots" in stdout
+    code, stdout, err = run_cli(["simulate", "champions", "--matches", "2", "--seed", "7", "--workers", "1",
+                                 "--bots", "affinity,stack", "--set", "evade=none"], capsys)
+    assert code == 0, err
+    assert "Bot affinity" in stdout and "Bot stack" in stdout and "Team" not in stdout
