@@ -39,7 +39,9 @@ def write_chart(path: Path, plan: Plan, spec: SimulationSpec, figures: Sequence[
 
     grids = [a for a, attribute in enumerate(spec.attributes) if attribute in spec.grids]
     fig = Figure(figsize=(12, 4.8 + 5.6 * len(grids)), layout="constrained")
-    parts = fig.subfigures(1 + len(grids), 1, height_ratios=(4.8, *[5.6] * len(grids))) if grids else [fig]
+    # the win rates and lengths on top, then a row per grid attribute (one heat map per variant)
+    rows: Any = fig.subfigures(1 + len(grids), 1, height_ratios=(4.8, *[5.6] * len(grids))) if grids else [fig]
+    parts: list[Any] = list(rows)
     wins, lengths = parts[0].subplots(1, 2, width_ratios=(1, 1.3))
     groups = [f"{t.label}: {t.bot}" for t in figures[0].teams] + ["draws"]
     width = 0.8 / len(figures)

@@ -97,5 +97,5 @@ def test_the_log_names_a_refused_skill_by_its_name_and_its_kind_in_words() -> No
     orders = TurnOrders(skills=((Skill.HEALING_REDUCTION,), ()))
     resolution = resolve_turn(rules, state, orders, TurnDice(b"skill", state.turn))
     [refused] = [line for line in log_lines(resolution.events) if "Healing Reduction" in str(line[2])]
-    assert refused[1] == "order rejected" == kind_words(refused[1])
+    assert refused[1] == "order rejected" == kind_words(str(refused[1]))
     assert "skill Healing Reduction refused" in str(refused[2]) and "healing_reduction" not in str(refused[2])

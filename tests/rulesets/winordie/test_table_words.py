@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
+
+import pytest
 
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.rulesets.winordie.enums import ActionKind, EventKind
@@ -70,24 +73,30 @@ def test_the_reactions_table_does_not_wait_for_orders_in_her_own_turn() -> None:
     assert "Waiting for your orders" not in said and "used in your opponent's turns" in said
 
 
-def test_status_chases_only_the_acting_players_rows() -> None:
-    from sheets_gm.sync.poll import _untyped_rows  # the rows status lists as "Nothing typed yet"
+def test_status_chases_only_the_acting_players_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """status listed the opponent's empty action rows as 'Nothing typed yet' in the acting player's turn."""
+    from sheets_gm.cli import main
+    from sheets_gm.match.config import load_config
+    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.rulesets.registry import bots_of, get_ruleset
+    from sheets_gm.sync.autoplay import type_bot_orders
 
-    r = rules()
-    state = deployed(r)
-    window = r.window(state)
-    assert window is not None and len(window.seats) == 2 and window.awaited == (state.acting,)
-
-    class Seat:
-        def __init__(self, seat: str) -> None:
-            self.tab = type("Tab", (), {"tables": tuple(
-                type("Placed", (), {"spec": t})() for t in WodSheet(r).spec.inputs if not t.judge)})()
-            self.rows = [TypedRow(t.name, subject, 1, "", {}, "") for t in WodSheet(r).spec.inputs
-                         if not t.judge for subject in WodSheet(r).rows(state, seat, t)]
-
-    read = type("Read", (), {"seats": {seat: Seat(seat) for seat in window.seats}})()
-    untyped = _untyped_rows(read, window)  # type: ignore[arg-type]
-    assert list(untyped) == [state.acting]
+    (tmp_path / "roster.csv").write_text("name,player,lineup\nAnn,Ann,Ironclad Defense\n"
+                                         "Bo,Bo,Firepower Suppression\n", encoding="utf-8")
+    path = tmp_path / "match.toml"
+    assert main(["init", "winordie", "-c", str(path), "--roster", str(tmp_path / "roster.csv")]) == 0
+    bot = bots_of(rules())["advance"]
+    for _ in range(2):  # both deployments: the first turn opens
+        type_bot_orders(open_match_sheets(load_config(path)), get_ruleset("winordie"),
+                        {s: bot.make(f"status/{s}") for s in ("Ann", "Bo")})
+        assert main(["sync", "-c", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["status", "-c", str(path)]) == 0
+    out = capsys.readouterr().out
+    acting = "Ann" if "Ann's turn" in out else "Bo"
+    other = "Bo" if acting == "Ann" else "Ann"
+    chased = next(line for line in out.splitlines() if line.startswith("Nothing typed yet in:"))
+    assert f"{acting}: Row 1" in chased and f"{other}:" not in chased
 
 
 def test_the_face_column_holds_a_face_down_tokens_name_whole() -> None:

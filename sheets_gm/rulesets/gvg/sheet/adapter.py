@@ -167,5 +167,6 @@ class GvgSheet:
         the team plans from, gathered on its first screen. The GM's: each team's coins and charges, and every player."""
         if seat in state.teams:
             return team_panel(self.rules, state, state.team_index(seat))
-        return [*(["Team", name, "Coins", state.coins[i], "Ballista charges", state.ballista[i]]
-                  for i, name in enumerate(state.teams)), [], *players_rows(state)]
+        teams: Grid = [["Team", name, "Coins", state.coins[i], "Ballista charges", state.ballista[i]]
+                       for i, name in enumerate(state.teams)]
+        return [*teams, [], *players_rows(state)]

@@ -72,7 +72,8 @@ def wide_lines(text: str, separator: str = ", ", width: int = WIDE_CHARS) -> lis
 def _labelled(label: str, short: str, long: str) -> Grid:
     """A panel line: a label, a short value, a long text in column C over the rows it needs."""
     first, *rest = wide_lines(long)
-    return [[label, short, first], *(["", "", line] for line in rest)]
+    more: Grid = [["", "", line] for line in rest]
+    return [[label, short, first], *more]
 
 
 def hex_runs(hexes: Sequence[Hex]) -> str:
