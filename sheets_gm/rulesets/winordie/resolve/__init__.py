@@ -94,21 +94,18 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
                                        {"row": row}, audience=frozenset({new.acting})))
             result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
             continue
+        # a reaction of the opponent, else a passive of the acting unit, puts the row before the GM
         fired = fire_reaction(rules, new, action, standing, result.events)
         passive = "" if fired else weigh_passive(new, action, result.events)
-        if passive:
-            result.stopped_by = passive
-            result.unused[action_row(row)] = f"{passive} may change this attack: the GM weighs it first{again(rules)}"
+        if fired or passive:
+            result.stopped_by = fired or passive
+            kept, said = ((f"{fired} reacted before this row", f"{fired} reacts first; the GM applies the reaction's "
+                           "effect") if fired else
+                          (f"{passive} may change this attack: the GM weighs it first",
+                           f"{passive} may change this attack; the GM applies it (or not)"))
+            result.unused[action_row(row)] = kept + again(rules)
             result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
-                                           f"Row {row}: waiting: {passive} may change this attack; the GM applies "
-                                           "it (or not) and this row resolves at the next sync."))
-            continue
-        if fired:
-            result.stopped_by = fired
-            result.unused[action_row(row)] = f"{fired} reacted before this row{again(rules)}"
-            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
-                                           f"Row {row}: waiting: {fired} reacts first; the GM applies the "
-                                           "reaction's effect and this row resolves at the next sync."))
+                                           f"Row {row}: waiting: {said} and this row resolves at the next sync."))
             continue
         result.done = row
         change = new.changes.pop(action.unit, None) if action.unit else None
