@@ -17,6 +17,7 @@ from typing import Any
 from sheets_gm.engine.dice import deal_prefix
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
@@ -324,7 +325,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         count = archive_lines_writes(batch, backend, tabs, seat, seat_read.archive_lines, lines)
         # The pending row names the undone resolution: emptied, or the next sync would take it as cut short.
         batch.put(backend, tabs.archive_pending_range(seat), [["", "", count]])
-    text = (f"GM undoes {reopened.label} (window {window_key}): {reason.strip()}. The match is back to before it; "
+    text = (f"GM undoes {reopened.label}: {reason.strip()}. The match is back to before it; "
             "its orders are back in their rows, Ready and Go unticked")
     if set_aside:
         text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
@@ -335,14 +336,15 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                  "no longer holds")
     dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
     if dropped:
-        text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "
-                 "again what still holds)")
-    undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
-    aside = [Event(reopened.turn, SyncEvent.UNDO,
-                  f"The GM's undo set aside {len(rows)} row(s) you typed since {reopened.label} resolved: tab "
-                  f"{tabs.archive(seat)!r} lists them; type them again when their window opens.",
-                  {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
-            for seat, rows in set_aside.items()]
+        text += (f"; {counted(dropped, 'GM event')} recorded after {reopened.label} "
+                 f"{'was' if dropped == 1 else 'were'} dropped (the log keeps them: adjust again what still holds)")
+    data = {"resolution": number, "window": window_key, "reason": reason.strip()}
+    undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
+    aside = [Event(reopened.logged_turn, SyncEvent.UNDO,
+                   f"The GM's undo set aside {counted(len(rows), 'row')} you typed since {reopened.label} resolved: "
+                   f"tab {tabs.archive(seat)!r} lists them; type them again when their window opens.",
+                   {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
+             for seat, rows in set_aside.items()]
     # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target; but the rolls
     # its sheets showed before anyone typed keep their values (orders typed for them stay good, and a team with bad
     # rolls gains nothing by asking for an undo).

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.events import Event, kind_words, visible_to
 from sheets_gm.rulesets.registry import AnyRuleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
@@ -35,8 +35,9 @@ Line = tuple[str, str, str]  # turn, kind, sentence: as the Log's columns A to C
 
 
 def _lines(grid: Grid) -> list[Line]:
-    """Log rows as text, as a reader sees them (a turn written as a number reads as that number)."""
-    return [(text_of(row[0]), text_of(row[1]), text_of(row[2])) for row in grid]
+    """Log rows as text, as a reader sees them (a turn written as a number reads as that number; a kind in words,
+    so a Log written with the kinds' ids, ``order_rejected``, reads as the same lines)."""
+    return [(text_of(row[0]), kind_words(text_of(row[1])), text_of(row[2])) for row in grid]
 
 
 @dataclass(frozen=True)

@@ -267,10 +267,12 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
 
 
 def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
-    """Per seat acting in ``window``, the subjects of its rows (units, players, armies; not its seat row, nor a
-    standing table's) with nothing typed for the window: whose orders the GM may want to chase."""
+    """Per seat the window waits for, the subjects of its rows (units, players, armies; not its seat row, nor a
+    standing table's) with nothing typed for the window: whose orders the GM may want to chase. A seat that
+    writes in the window without being awaited (Win or Die's player setting reactions in her opponent's turn)
+    has nothing to chase: her action rows are for her own turn."""
     out: dict[str, list[str]] = {}
-    for seat in window.seats:
+    for seat in window.awaited:
         seat_read = read.seats.get(seat)
         if seat_read is None:
             continue

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.events import Event, kind_words, visible_to
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import (
     AnySheetAdapter,
@@ -23,7 +23,7 @@ from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.fates import held_sentence, kept_sentence, ready_sentence
 from sheets_gm.sync.match_record import MatchRecord
-from sheets_gm.sync.match_tabs import VIEW_PANEL_ROWS, MatchTabs
+from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 
@@ -52,6 +52,8 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
         return f"Nothing to write now: {window.label} is for {who}."
     if table.of_kind(ColumnKind.READY):
         return ready_sentence(window, seat, table, False)
+    if table.idle:
+        return table.idle
     if seat not in window.awaited and not table.standing:
         return (f"Not yet: {window.label} waits for {', '.join(window.awaited)}; {seat} writes here for "
                 f"{seat}'s own turn.")
@@ -138,9 +140,9 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
 
 
 def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
-    """Events as log rows: turn (as the adapter names it, if it does), kind, sentence."""
+    """Events as log rows: turn (as the adapter names it, if it does), kind in words, sentence."""
     label = adapter.turn_label if isinstance(adapter, LabelsTurns) else None
-    return [[label(e.turn) if label else e.turn, e.kind.value, e.text] for e in events]
+    return [[label(e.turn) if label else e.turn, kind_words(e.kind), e.text] for e in events]
 
 
 def view_log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
@@ -227,11 +229,12 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     rows were added (an entry the adapter lays out takes several)."""
     batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
     rows = adapter.panel(state, seat)
-    if len(rows) > VIEW_PANEL_ROWS:  # never cut without a word (a game's panel says where the rest is itself)
-        rows = [*rows[:VIEW_PANEL_ROWS - 1], [f"… {len(rows) - VIEW_PANEL_ROWS + 1} more rows: the panel holds "
-                                              f"{VIEW_PANEL_ROWS} rows; the orders tab and the logs have the rest"]]
+    size = tabs.view_panel_rows
+    if len(rows) > size:  # never cut without a word (a game's panel says where the rest is itself)
+        rows = [*rows[:size - 1], [f"… {len(rows) - size + 1} more rows: the panel holds {size} rows; the orders "
+                                   "tab and the logs have the rest"]]
     panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
-    panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
+    panel += [[""] * VIEW_COLS for _ in range(size - len(panel))]
     batch.put(backend, tabs.view_panel_range(seat), panel)
     mine = view_events(adapter, tabs, seat, events, state, before)
     if not mine:
