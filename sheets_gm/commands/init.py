@@ -128,11 +128,12 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"no roster file at {args.roster}")
     with user_errors():
         outcome = init_match(config, now=datetime.now(UTC), roster_file=args.roster,
-                                    overwrite=args.overwrite, share=not args.no_share, notify=not args.no_email)
+                                    overwrite=args.overwrite, share=not args.no_share, notify=not args.no_email,
+                                    outside_folder=args.allow_outside_folder)
     if outcome.replaced:
         print(f"Replaced {outcome.replaced}; its workbooks are kept aside:")
-    for backup in outcome.backups:
-        print(f"The old workbook is kept as {backup}")
+    for old, backup in outcome.backups:
+        print(f"Moved {old} aside to {backup} (readable by you alone)")
     if outcome.roster_tab is not None:
         _print_roster_tab(outcome, ruleset, args.config)
         return 0
@@ -179,6 +180,8 @@ def register(sub: Any) -> None:
                    help="with no config yet: start one with a file per seat (private orders) and a GM-only engine")
     p.add_argument("--overwrite", action="store_true",
                    help="replace an existing local match (its workbooks are kept aside as backups)")
+    p.add_argument("--allow-outside-folder", action="store_true",
+                   help="let [sheets] name local workbooks outside the config's folder (refused otherwise)")
     p.add_argument("--no-share", action="store_true",
                    help="do not share the spreadsheets with the players and GMs (Google), nor list who gets which file")
     p.add_argument("--no-email", action="store_true", help="Google: share without sending e-mails")

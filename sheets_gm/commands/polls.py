@@ -9,10 +9,11 @@ import json
 import signal
 import threading
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
+from sheets_gm.commands import sync as sync_command
 from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import gm_change, load, open_match, user_errors
 from sheets_gm.engine.settings import SettingError
@@ -24,6 +25,7 @@ from sheets_gm.match.run import sync_once
 from sheets_gm.match.watch import seconds_until, watch
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark, file_mark
+from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.poll_memory import after_local_poll, before_local_poll
@@ -32,7 +34,7 @@ from sheets_gm.sync.sheets import MatchSheets
 
 
 def _now() -> datetime:
-    return datetime.now(UTC)
+    return sync_command.clock()
 
 
 def window_summary(report: WindowReport) -> str:
@@ -121,8 +123,7 @@ def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: Workboo
     except (OSError, ValueError):
         pass
     with contextlib.suppress(OSError):
-        memory.parent.mkdir(parents=True, exist_ok=True)
-        memory.write_text(json.dumps(said), encoding="utf-8")
+        write_private(memory, json.dumps(said))
     return True
 
 

@@ -14,6 +14,11 @@ from typing import Any
 from sheets_gm.commands.base import add_config_option, command
 
 
+def clock() -> datetime:
+    """Now, for every poll command (the tests set it: no test waits for a deadline or a Retry-After)."""
+    return datetime.now(UTC)
+
+
 def run_sync(args: argparse.Namespace) -> int:
     """One poll (for cron), or ``--watch``; an idle local poll ends at the gate (see the module notes), unless the
     open window's reminder fell due (then it reads, to know whom to remind); notices waiting for a retry are
@@ -22,7 +27,7 @@ def run_sync(args: argparse.Namespace) -> int:
         from sheets_gm.match.notify.outbox import due
         from sheets_gm.sync.poll_gate import idle_local_poll
 
-        now = datetime.now(UTC)
+        now = clock()
         idle = idle_local_poll(args.config, now)
         notices = due(args.config, now) if idle is not None else None
         if idle is not None and notices is not None and not notices.reminder and (args.quiet or idle.summary):
@@ -58,9 +63,9 @@ def register(sub: Any) -> None:
     """Add ``sync``, ``resolve`` and ``status`` to the command line."""
     p = command(sub, "sync", run_sync, "poll the match once (for cron), or keep polling with --watch",
                 "Read every order cell, answer each player in their feedback cell, and resolve the open window "
-                "when every seat it waits for is ready, a Go box asks for it, or the deadline has passed. "
-                "With --watch, poll again and again, "
-                "backing off while nothing changes, until the match ends or Ctrl-C.",
+                "when every seat it waits for is ready, a Go box asks for it, or the deadline has passed; with a "
+                "[notify] table, tell the players by e-mail and chat (docs/notices.md). With --watch, poll again and "
+                "again, backing off while nothing changes, until the match ends or Ctrl-C.",
                 "sheets-gm sync -c match.toml --quiet   (cron: the line init and doctor print)")
     add_config_option(p)
     p.add_argument("--watch", action="store_true", help="keep polling until the match ends or Ctrl-C")
@@ -79,7 +84,7 @@ def register(sub: Any) -> None:
     p.add_argument("--turn", type=int, metavar="N",
                    help="the same as --window N, for a game whose windows are its turns (GvG: 7)")
     p = command(sub, "status", run_status, "window, deadline, who is not ready, what was rejected and why",
-                "Read the match and say where it stands; writes nothing.",
+                "Read the match and say where it stands, and which notices wait to be sent and why; writes nothing.",
                 "sheets-gm status -c match.toml")
     add_config_option(p)
 

@@ -145,6 +145,14 @@ class Window:
     turn: int  # the dice of this window's resolution are keyed by it
     stepwise: bool = False  # rows may resolve one by one as their Go box is ticked (Wesnoth's ``step``)
     waits_for: tuple[str, ...] | None = None  # the seats whose Ready is awaited; None: every seat that acts
+    # The turn the game's log lines of this window carry, where it is not ``turn``: Wesnoth logs the round, while
+    # its windows (each player's turn) key their dice by the player-turn count. None: ``turn``.
+    log_turn: int | None = None
+
+    @property
+    def logged_turn(self) -> int:
+        """The turn a log line about this window carries (the GM's undo of it), as the game's own lines do."""
+        return self.turn if self.log_turn is None else self.log_turn
 
     @property
     def awaited(self) -> tuple[str, ...]:

@@ -44,6 +44,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sheets_gm.match.name_rule import NAME_RULE, name_problem
 from sheets_gm.match.notify.settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
@@ -345,6 +346,10 @@ def _seats(path: Path, data: _ConfigFile, kind: str, least: int, most: int) -> t
     if not least <= len(seats) <= most:
         count = f"{least}" if least == most else f"{least} to {most}"
         raise ConfigError(f"{path}: {key}: a {data.ruleset} match has {count} {kind}s, not {len(seats)}")
+    for seat in seats:
+        problem = name_problem(seat)
+        if problem:
+            raise ConfigError(f"{path}: {key}: the name {seat!r} is refused: {problem}; {NAME_RULE}")
     folded = [s.casefold() for s in seats]
     if not all(seats) or len(set(folded)) != len(folded):
         raise ConfigError(f"{path}: {key} must be distinct names; got {list(names)}")

@@ -19,6 +19,8 @@ from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config, read_config_toml
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.doctor_sheets import check_match
+from sheets_gm.match.gm_files import chmod_fix, exposed
+from sheets_gm.match.notify.doctor import check_notices
 from sheets_gm.match.privacy import exposures, place, shared_folders
 from sheets_gm.match.quota import (
     ACTIVE_CHANGES_PER_HOUR,
@@ -45,11 +47,12 @@ class _NotSignedInError(Exception):
 
 
 def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolicy = DOCTOR_RETRY,
-               debug: bool = False) -> list[Check]:
+               debug: bool = False, send_test: bool = False) -> list[Check]:
     """Every check of the match configured in ``path``, in the order they are printed.
 
     ``matches`` is how many matches share the Google account (for the quota figure);
-    ``now`` is compared with the current turn's deadline."""
+    ``now`` is compared with the current turn's deadline; ``send_test`` sends a test notice through every
+    channel of ``[notify]``."""
     report = Checkup(debug=debug)
     config = report.guarded("config", lambda: check_config(path, report))
     if config is None:
@@ -59,7 +62,9 @@ def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolic
     signed_in = report.guarded("credentials", lambda: check_credentials(config, report))
     found = signed_in and report.guarded("spreadsheets", lambda: check_match(config, report, now=now, retry=retry))
     report.guarded("privacy", lambda: check_privacy(config, report, match_exists=bool(found)))
+    report.guarded("secret files", lambda: check_secret_files(config, report))
     report.guarded("quota", lambda: check_quota(config, report, matches))
+    report.guarded("notices", lambda: check_notices(config, report, now=now, test=send_test))
     return report.checks
 
 
@@ -198,6 +203,20 @@ def check_privacy(config: MatchConfig, report: Checkup, *, match_exists: bool) -
         else:
             report.warn("privacy", f"{exposure.describe(created=True)} (the match was created so: its tabs stay there)",
                         f"for the next match, {exposure.fix}")
+
+
+def check_secret_files(config: MatchConfig, report: Checkup) -> None:
+    """The GM's files on this computer (``gm_files``: the engine's workbook, gm/, the copies kept before a repair
+    or an init --overwrite, .sheets-gm/ with the kept reads and the sign-in, the key file, the export): a warning
+    naming each one another account can read, with the chmod that mends it."""
+    found = exposed(config)
+    if not found:
+        report.ok("secret files", "the GM's files on this computer (the engine, its copies, .sheets-gm, the key "
+                                  "file, the export) are readable by your account alone")
+        return
+    listed = ", ".join(f"{path} ({mode})" for path, mode in found)
+    report.warn("secret files", f"other accounts on this computer can read {listed}: they hold the seed, the "
+                                "players' e-mails, orders not yet resolved or the Google key", chmod_fix(found))
 
 
 def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:

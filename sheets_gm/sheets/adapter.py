@@ -181,6 +181,18 @@ class LaysOutLogEntries(Protocol):
 
 
 @runtime_checkable
+class NamesEventSeats(Protocol):
+    """An adapter whose public events concern seats their data does not name by a seat's or a row's name (GvG: a
+    battle names its sides by team number and only the winner by name; a hit on a structure names its id): it
+    says whose View log lists such an event, so that a seat reads its losses as well as its wins."""
+
+    def event_seats(self, event: Event, states: Sequence[Any]) -> frozenset[str]:
+        """The seats ``event`` concerns, read with ``states`` (the state the events started from, then the
+        state they led to)."""
+        ...
+
+
+@runtime_checkable
 class LabelsTurns(Protocol):
     """An adapter whose game counts something other than the engine's turns (Champions: rounds of two windows):
     it names a turn as its logs show it."""

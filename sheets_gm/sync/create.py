@@ -31,7 +31,6 @@ from sheets_gm.sync.match_tabs import (
     ARCHIVE_TEXT_COLS,
     LOG_ROWS,
     SEAT_LOG_ROWS,
-    VIEW_LOG_HEADER_ROW,
     MatchTabs,
 )
 from sheets_gm.sync.read import adapter_of, seat_backend
@@ -80,12 +79,13 @@ def _archive_tab(tabs: MatchTabs, seat: str, windows: int) -> TabLayout:
 
 def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
     spec = tabs.spec
+    header = tabs.view_log_header_row
     return TabLayout(
-        name=tabs.view(seat), rows=VIEW_LOG_HEADER_ROW + SEAT_LOG_ROWS, cols=VIEW_COLS, frozen_rows=2,
+        name=tabs.view(seat), rows=header + SEAT_LOG_ROWS, cols=VIEW_COLS, frozen_rows=2,
         values={"A1": [[tabs.view_title(seat)]],
-                f"A{VIEW_LOG_HEADER_ROW}": [list(spec.headers.log)]},
+                f"A{header}": [list(spec.headers.log)]},
         fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
-               Fill(cells(0, VIEW_LOG_HEADER_ROW, 2, VIEW_LOG_HEADER_ROW), spec.colours.header, bold=True)),
+               Fill(cells(0, header, 2, header), spec.colours.header, bold=True)),
         protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
         column_widths={0: 160, 2: 600, **spec.view_widths})
 

@@ -45,6 +45,7 @@ from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
+from sheets_gm.sync.typed_cells import with_cell_notes
 from sheets_gm.sync.writes import (
     board_writes,
     idle_feedback,
@@ -121,6 +122,27 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
         inputs[seat] = found
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
     return _Answer(inputs, orders, ruleset.check(state, orders, dice), moved)
+
+
+def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
+    """``answer`` with each seat's cells its ruleset reads without a word (``typed_cells``) among its problems, for
+    the feedback of a poll that resolves nothing (a resolution writes what its state and orders make, as the
+    completion of an interrupted one would; the next poll answers those cells again)."""
+    inputs = dict(answer.inputs)
+    for seat, found in answer.inputs.items():
+        seat_read = read.seats.get(seat)
+        if seat_read is None:
+            continue
+        rows, moved = closed_up(seat_read, window)
+        tables = {name: seat_read.tab.table(name).spec for name in rows}
+        noted = with_cell_notes({}, rows, tables)
+        if noted:
+            problems = {s: list(p) for s, p in found.problems.items()}
+            for subject, notes in noted.items():
+                own = moved.get(subject, subject)
+                problems[own] = problems.get(own, []) + [n for n in notes if n not in problems.get(own, [])]
+            inputs[seat] = replace(found, problems=problems)
+    return replace(answer, inputs=inputs)
 
 
 def _whole_cells(seat_read: SeatRead, rows: dict[str, list[TypedRow]]) -> tuple[dict[str, list[TypedRow]],
@@ -214,7 +236,8 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         return report
     dice = record.dice()
     answer = _answer(read, window, dice)
-    report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
+    idle_answer = _noted(read, window, answer)
+    report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
@@ -236,7 +259,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         return report
     batch = WriteBatch()
     if not report.reason:
-        _feedback_writes(sheets, read, window, answer, batch, report)
+        _feedback_writes(sheets, read, window, idle_answer, batch, report)
         report.write_calls = batch.run(sheets.write_order())
         return report
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
@@ -245,10 +268,12 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
 
 
 def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
-    """Per seat acting in ``window``, the subjects of its rows (units, players, armies; not its seat row, nor a
-    standing table's) with nothing typed for the window: whose orders the GM may want to chase."""
+    """Per seat the window waits for, the subjects of its rows (units, players, armies; not its seat row, nor a
+    standing table's) with nothing typed for the window: whose orders the GM may want to chase. A seat that
+    writes in the window without being awaited (Win or Die's player setting reactions in her opponent's turn)
+    has nothing to chase: her action rows are for her own turn."""
     out: dict[str, list[str]] = {}
-    for seat in window.seats:
+    for seat in window.awaited:
         seat_read = read.seats.get(seat)
         if seat_read is None:
             continue
@@ -343,7 +368,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events,
                                adapter)
     new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
-                         log_rows=record.log_rows + public)
+                         log_rows=record.log_rows + public,
+                         kept_dice=record.kept_dice if record.kept_for(new_state) else {})  # a step: same window
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = record.dice(new_state)
@@ -377,7 +403,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
-               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {})}
+               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
+               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {})}
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))

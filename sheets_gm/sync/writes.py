@@ -3,13 +3,19 @@ the status lines, each seat's View tab, and the logs. Used by ``init`` and by ev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.events import Event, kind_words, visible_to
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns, LaysOutLogEntries
+from sheets_gm.sheets.adapter import (
+    AnySheetAdapter,
+    ExplainsIdleSeats,
+    LabelsTurns,
+    LaysOutLogEntries,
+    NamesEventSeats,
+)
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
@@ -17,7 +23,7 @@ from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.fates import held_sentence, kept_sentence, out_sentence, ready_sentence
 from sheets_gm.sync.match_record import MatchRecord
-from sheets_gm.sync.match_tabs import VIEW_PANEL_ROWS, MatchTabs
+from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 
@@ -46,6 +52,8 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
         return f"Nothing to write now: {window.label} is for {who}."
     if table.of_kind(ColumnKind.READY):
         return ready_sentence(window, seat, table, False)
+    if table.idle:
+        return table.idle
     if seat not in window.awaited and not table.standing:
         return (f"Not yet: {window.label} waits for {', '.join(window.awaited)}; {seat} writes here for "
                 f"{seat}'s own turn.")
@@ -134,9 +142,9 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
 
 
 def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
-    """Events as log rows: turn (as the adapter names it, if it does), kind, sentence."""
+    """Events as log rows: turn (as the adapter names it, if it does), kind in words, sentence."""
     label = adapter.turn_label if isinstance(adapter, LabelsTurns) else None
-    return [[label(e.turn) if label else e.turn, e.kind.value, e.text] for e in events]
+    return [[label(e.turn) if label else e.turn, kind_words(e.kind), e.text] for e in events]
 
 
 def view_log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
@@ -193,13 +201,27 @@ def _names_any(value: Any, names: frozenset[str]) -> bool:
     return False
 
 
-def seat_events(events: Sequence[Event], seat: str, names: frozenset[str]) -> list[Event]:
+def seat_events(events: Sequence[Event], seat: str, names: frozenset[str],
+                concerns: Callable[[Event], bool] | None = None) -> list[Event]:
     """What ``seat``'s View log lists: what happened to it. The events only some seats may read that it may, and
-    the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion); the
-    GM's lists every private event (the public ones are all in the Log)."""
+    the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion) or that
+    ``concerns`` says are the seat's (a battle it lost: ``NamesEventSeats``); the GM's lists every private event
+    (the public ones are all in the Log)."""
     if seat == GM:
         return private_events(events, seat)
-    return [e for e in visible_to(events, seat) if e.audience is not None or _names_any(e.data, names)]
+    return [e for e in visible_to(events, seat) if e.audience is not None or _names_any(e.data, names)
+            or (concerns is not None and concerns(e))]
+
+
+def view_events(adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, events: Sequence[Event], state: Any,
+                before: Any = None) -> list[Event]:
+    """The events of ``events`` (which led from ``before`` to ``state``) that ``seat``'s View log lists: its
+    ``seat_events``, by the seat's names and the adapter's word on whom an event concerns (``NamesEventSeats``).
+    What a seat's notice of a resolution tells it is this very list."""
+    states = [state] if before is None else [before, state]
+    names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
+    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
+    return seat_events(events, seat, names, None if hook is None else lambda e: seat in hook(e, states))
 
 
 def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
@@ -209,15 +231,14 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     rows were added (an entry the adapter lays out takes several)."""
     batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
     rows = adapter.panel(state, seat)
-    if len(rows) > VIEW_PANEL_ROWS:  # never cut without a word (a game's panel says where the rest is itself)
-        rows = [*rows[:VIEW_PANEL_ROWS - 1], [f"… {len(rows) - VIEW_PANEL_ROWS + 1} more rows: the panel holds "
-                                              f"{VIEW_PANEL_ROWS} rows; the orders tab and the logs have the rest"]]
+    size = tabs.view_panel_rows
+    if len(rows) > size:  # never cut without a word (a game's panel says where the rest is itself)
+        rows = [*rows[:size - 1], [f"… {len(rows) - size + 1} more rows: the panel holds {size} rows; the orders "
+                                   "tab and the logs have the rest"]]
     panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
-    panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
+    panel += [[""] * VIEW_COLS for _ in range(size - len(panel))]
     batch.put(backend, tabs.view_panel_range(seat), panel)
-    names = seat_names(adapter, tabs, seat, [state] if before is None else [before, state]) if seat != GM else \
-        frozenset()
-    mine = seat_events(events, seat, names)
+    mine = view_events(adapter, tabs, seat, events, state, before)
     if not mine:
         return 0
     rows = view_log_lines(mine, adapter)

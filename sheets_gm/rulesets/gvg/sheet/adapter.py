@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Outcome, Window
+from sheets_gm.rulesets.gvg.battle import Side
 from sheets_gm.rulesets.gvg.enums import Skill
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
@@ -25,6 +28,7 @@ from sheets_gm.rulesets.gvg.sheet.draw import (
     move_roll,
     players_rows,
     status_line,
+    team_panel,
 )
 from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells, parse_order_cells
 from sheets_gm.rulesets.gvg.state import GvgState
@@ -142,6 +146,27 @@ class GvgSheet:
         """Turn, coins and ballista charges per team, the boss; or the result."""
         return status_line(self.look, state, self.rules.settings.max_turns)
 
+    def event_seats(self, event: Event, states: Sequence[Any]) -> frozenset[str]:
+        """The teams a battle or a structure's hit concerns: both sides of a battle (its data names the winner
+        alone; the loser's players are in its sides), and the owner of a structure hit or destroyed (its data
+        names the structure's id, ``bulwark@E4``). Every GvG event is public: this only chooses the Views."""
+        teams: set[str] = set()
+        for state in states:
+            if not isinstance(state, GvgState):
+                continue
+            for side in event.data.get("sides", ()):
+                if isinstance(side, Side):
+                    teams.add(state.teams[side.team])
+            key = event.data.get("structure")
+            teams.update(state.teams[s.team] for s in state.structures.values() if key is not None and s.key == key)
+        return frozenset(teams)
+
     def panel(self, state: GvgState, seat: str) -> Grid:
-        """Nothing: a GvG team's only secret is its orders, which stay in its own orders tab."""
-        return []
+        """A team's coins, command skills (cost, when each can be activated) and players (``draw.team_panel``).
+        Nothing here is secret (a team's orders stay in its own orders tab): it is what
+        the team plans from, gathered on its first screen. The GM's: each team's coins and charges, and every player."""
+        if seat in state.teams:
+            return team_panel(self.rules, state, state.team_index(seat))
+        teams: Grid = [["Team", name, "Coins", state.coins[i], "Ballista charges", state.ballista[i]]
+                       for i, name in enumerate(state.teams)]
+        return [*teams, [], *players_rows(state)]
