@@ -8,7 +8,7 @@ window that is open afterwards stay as typed.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
@@ -19,6 +19,7 @@ from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
 from sheets_gm.sync.archive_lines import archive_lines_writes, undo_lines
+from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
@@ -37,6 +38,7 @@ class SyncEvent(Enum):
     """What the generic sync itself writes to a match's log."""
 
     UNDO = "undo"
+    BOT = "bot"  # a seat handed to a bot, or back to a person
 
 
 class BetweenWindowsError(ValueError):
@@ -87,6 +89,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                 kept.setdefault(row.table, {})[row.subject] = row
                 if notes and seat_read.note(row):
                     why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
+        kept, why = with_bot_rows(kept, why, record, read.adapter, None, window, seat, tabs.orders(seat), [])
         overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
@@ -131,6 +134,43 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
                                                                               else "")
     return BetweenReport(log, state, batch.run(sheets.write_order()), over=over,
                          open_now=window.label if window is not None else "")
+
+
+def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Mapping[str, str], reason: str,
+               owners: OwnersSource | None = None) -> BetweenReport:
+    """Hand seats (or a team's or side's members) to one of the game's bots, or back to a person (``none``), all or
+    none; logged in the public Log with ``reason``. A bot whose seat acts in the open window types its rows in the
+    same write; a seat handed back keeps what its bot typed, for its player to change. ``undo`` takes it back with
+    the resolution it follows, like any adjustment."""
+    if not reason.strip():
+        raise BetweenWindowsError("handing a seat to a bot needs a reason; it is written to the log")
+    if not wanted:
+        raise BetweenWindowsError("name a seat and a bot: --bot Bo=skirmisher (or Bo=none)")
+    read = read_match(sheets, ruleset_class)
+    _check_not_interrupted(read)
+    record = read.record
+    ruleset = record.ruleset
+    window = ruleset.window(record.state)
+    if window is None:
+        raise BetweenWindowsError("the match is over; undo its last window first to change it")
+    try:
+        bots = checked_bots(ruleset, read.adapter, read.tabs, record.state, wanted, record.bots)
+    except BotSeatError as exc:
+        raise BetweenWindowsError(f"{exc} — nothing was written") from None
+    log = [Event(window.turn, SyncEvent.BOT, _handed(name, bots.get(name, NO_BOT), reason.strip()),
+                 {"name": name, "bot": bots.get(name, NO_BOT), "reason": reason.strip()}) for name in wanted]
+    batch = WriteBatch()
+    rows = {seat: list(s.rows) for seat, s in read.seats.items()}
+    new = _redraw(sheets, read, replace(record, bots=bots), log, batch, rows, notes=True, owners=owners)
+    batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
+    return BetweenReport(log, record.state, batch.run(sheets.write_order()), open_now=window.label)
+
+
+def _handed(name: str, kind: str, reason: str) -> str:
+    """The log's sentence: ``GM hands Bo to the skirmisher bot: no opponent this week.``"""
+    if kind == NO_BOT:
+        return f"GM hands {name} back to a person: {reason}."
+    return f"GM hands {name} to the {kind} bot: {reason}."
 
 
 def _json_row(grid: Grid, where: str) -> dict[str, Any]:
@@ -239,7 +279,9 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                   {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
             for seat, rows in set_aside.items()]
     # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target.
-    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1)
+    bots = entry.get("bots") or {}  # the bots that played the undone window: a seat handed over since goes back
+    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1,
+                   bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {})
     new = _redraw(sheets, read, back, [undo, *told], batch, restored, owners=owners)
     batch.put(sheets.engine, *engine_write(engine_tab, new))
     calls = batch.run(sheets.write_order())

@@ -33,9 +33,9 @@ from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 
 #: The keys of the engine tab, in their rows (A2 downwards).
 MATCH_KEYS = ("ruleset", "window", "state", "seed", "seed_hash", "settings", "board", "log_rows", "deadline",
-              "seats", "gm_events", "resolved", "seat_logs", "deal")
+              "seats", "gm_events", "resolved", "seat_logs", "deal", "bots")
 #: Keys an engine tab written by an earlier version may lack (an empty key cell): their value's default.
-LATER_KEYS = {"deal": "0"}
+LATER_KEYS = {"deal": "0", "bots": "{}"}
 HISTORY_FIRST_ROW = 21
 HISTORY_MARGIN = 10  # history rows laid out past the ruleset's declared cap
 #: Characters of a long value kept per cell: an .xlsx cell holds 32,767 UTF-16 units (a character outside the
@@ -122,7 +122,8 @@ class MatchRecord:
     ``gm_events`` are the GM events (as JSON) applied since the last resolution, with the state
     they started from; ``seat_logs`` counts the lines of each seat's private log. ``deal`` counts the
     match's undos: every window resolved after one is dealt afresh (``TurnDice.dealt``), as its first
-    dice may be in the log; 0 for a match never undone, whose dice are the plain formula's."""
+    dice may be in the log; 0 for a match never undone, whose dice are the plain formula's. ``bots`` names the
+    seats (or a team's or side's members) one of the game's bots plays, with the kind of bot (``sync.bot_seats``)."""
 
     ruleset: AnyRuleset
     state: Any
@@ -135,6 +136,7 @@ class MatchRecord:
     gm_events: dict[str, Any] | None = None
     seat_logs: Mapping[str, int] = field(default_factory=dict)
     deal: int = 0
+    bots: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -169,6 +171,7 @@ class MatchRecord:
             "resolved": self.resolved,
             "seat_logs": compact_json(dict(self.seat_logs)),
             "deal": self.deal,
+            "bots": compact_json(dict(self.bots)),
         }
         return [spread_cells(v, f"{k} value") if isinstance(v, str) else [v] for k, v in
                 ((k, found[k]) for k in MATCH_KEYS)]
@@ -247,6 +250,7 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
             gm_events=json.loads(gm_text) if gm_text else None,
             seat_logs={str(k): int(v) for k, v in json.loads(_text(values["seat_logs"]) or "{}").items()},
             deal=int(_text(values["deal"]) or 0),
+            bots={str(k): str(v) for k, v in json.loads(_text(values["bots"]) or "{}").items()},
         )
     except UnknownRulesetError as exc:
         raise MatchRecordError(f"{where}: {exc}") from None

@@ -26,6 +26,7 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell, read_line, stale_line
+from sheets_gm.sync.bot_seats import with_bot_rows
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
@@ -70,6 +71,7 @@ class WindowReport:
     tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
     drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (drive_gate)
+    bots_typed: list[str] = field(default_factory=list)  # the seats whose bots typed for the window it opened
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -435,6 +437,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                     note = _kept_note(seat_read, row, window, new_window, same_window, unused)
                     if note:
                         notes.setdefault(table, {})[subject] = note
+        kept, notes = with_bot_rows(kept, notes, new_record, adapter, window, new_window, seat, tabs.orders(seat),
+                                    report.bots_typed)
         held = [{"table": t, "subject": s, "values": dict(kept[t][s].values), "note": n}
                 for t, by_subject in notes.items() for s, n in by_subject.items()]
         problems = seat_input.problems if seat_input is not None else {}
@@ -464,7 +468,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
-               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {})}
+               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
+               **({"bots": dict(record.bots)} if record.bots else {})}
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))
