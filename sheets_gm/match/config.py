@@ -22,6 +22,9 @@ file are relative to the file's own folder. Example::
 
     [settings]                     # house rules (each game's rules page names them)
     start_gold = 20
+
+    [bots]                         # optional: seats (or a team's players) one of the game's bots plays
+    Bo = "skirmisher"
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -100,6 +103,7 @@ class _ConfigFile(_Strict):
     google: GoogleSection = GoogleSection()
     deadlines: DeadlinesSection = DeadlinesSection()
     settings: dict[str, Any] = Field(default_factory=dict)
+    bots: dict[str, str] = Field(default_factory=dict)
     sync: SyncSection = SyncSection()
 
 
@@ -126,6 +130,7 @@ class MatchConfig:
     settings: dict[str, Any]
     interval: float
     max_interval: float
+    bots: dict[str, str] = field(default_factory=dict)  # ``[bots]``: a seat or member → the kind of bot playing it
 
     @property
     def folder(self) -> Path:
@@ -257,6 +262,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         settings=dict(data.settings),
         interval=data.sync.interval,
         max_interval=data.sync.max_interval,
+        bots={str(k).strip(): str(v).strip() for k, v in data.bots.items()},
     )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import SeatKind, Window
+from sheets_gm.engine.ruleset import JUDGE, SeatKind, Window
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.spec import SEAT_ROWS
@@ -108,9 +108,9 @@ def checked_bots(ruleset: AnyRuleset, adapter: AnySheetAdapter, tabs: MatchTabs,
     of bot, or ``none`` to hand it back to a person); BotSeatError naming what is no seat or member, no bot of the
     game, a member of a seat a bot already plays whole, or a name no bot plays handed back."""
     found = dict(now or {})
-    seats = tabs.seats
+    seats = (*tabs.seats, *((JUDGE,) if ruleset.traits.judge else ()))  # the Coalition's stand-in judge plays one
     groups = ruleset.traits.seat_kind is not SeatKind.PLAYER  # a team's player, a side's army: a member of a seat
-    member_seats = members(adapter, {seat: tabs.orders(seat) for seat in seats}, state) if groups else {}
+    member_seats = members(adapter, {seat: tabs.orders(seat) for seat in tabs.seats}, state) if groups else {}
     for name, kind in wanted.items():
         if seat_of(name, seats, member_seats) is None:
             listed = list(member_seats)[:12]
@@ -136,12 +136,12 @@ def bot_rows(record: MatchRecord, adapter: AnySheetAdapter, state: Any, window: 
              tab: InputTab) -> tuple[dict[str, dict[str, TypedRow]], frozenset[str] | None]:
     """The rows the bots of ``seat`` type for ``window`` (its own bot, or its members' bots), by table and subject,
     stamped for the window; and the subjects they play (None: the whole seat)."""
-    if seat in record.bots:
+    if seat in record.bots:  # a seat, or the judge
         plays: dict[str, frozenset[str] | None] = {record.bots[seat]: None}
     else:
+        subjects = {s for p in tab.tables if p.spec.rows != SEAT_ROWS for s in adapter.rows(state, seat, p.spec)}
         mine = {name: kind for name, kind in record.bots.items()
-                if name not in record.seats and any(name in adapter.rows(state, seat, p.spec) for p in tab.tables
-                                                    if p.spec.rows != SEAT_ROWS)}
+                if name not in record.seats and name != JUDGE and name in subjects}
         plays = {kind: frozenset(n for n, k in mine.items() if k == kind) for kind in set(mine.values())}
     if not plays:
         return {}, frozenset()
