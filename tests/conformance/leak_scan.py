@@ -89,3 +89,11 @@ def count_parts(parts: dict[str, bytes], wanted: set[str]) -> dict[tuple[str, st
         for text in wanted:
             out[(name, text)] = sum(n.count(text) for n in nodes)
     return out
+
+
+def find_in_data(label: str, data: str, seed: bytes, wanted: dict[str, str]) -> list[Hit]:
+    """The seed in any form and each of ``wanted`` (text → what it is) in ``data``: what a program was given (a
+    bot's input as JSON), named ``label``."""
+    raw = data.encode()
+    hits = [Hit(Path(label), "data", what, form.decode()) for what, form in seed_forms(seed).items() if form in raw]
+    return hits + [Hit(Path(label), "data", what, text) for text, what in wanted.items() if text in data]
