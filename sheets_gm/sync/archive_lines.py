@@ -104,6 +104,13 @@ def stale_line(tab: InputTab, open_window: Window, rows: Sequence[TypedRow]) -> 
     return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
+def handed_line(tab: InputTab, open_window: Window, bot: str, reason: str, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """Rows a person typed, set aside when the GM handed their seat (or their row) to a bot, which types its own."""
+    text = (f"Set aside when the GM handed these rows to the {bot} bot during {open_window.label} ({reason}); no "
+            "longer in your rows: the bot types its own, and `adjust --bot NAME=none` hands them back:")
+    return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
 def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
                set_aside: Sequence[TypedRow], was_open: Window | None) -> list[ArchiveLine]:
     """What the GM's undo of ``undone`` did to the seat's rows: the rows put back, the rows typed since set aside."""

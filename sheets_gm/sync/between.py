@@ -18,11 +18,11 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
-from sheets_gm.sync.archive_lines import archive_lines_writes, undo_lines
+from sheets_gm.sync.archive_lines import archive_lines_writes, handed_line, lines_cell, undo_lines
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells
-from sheets_gm.sync.read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.strays import stray_overlays
 from sheets_gm.sync.writes import (
@@ -89,7 +89,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                 kept.setdefault(row.table, {})[row.subject] = row
                 if notes and seat_read.note(row):
                     why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
-        kept, why = with_bot_rows(kept, why, record, read.adapter, None, window, seat, tabs.orders(seat), [])
+        kept, why = with_bot_rows(kept, why, record, read.adapter, window, seat, tabs.orders(seat), [])
         overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
@@ -160,10 +160,28 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
     log = [Event(window.turn, SyncEvent.BOT, _handed(name, bots.get(name, NO_BOT), reason.strip()),
                  {"name": name, "bot": bots.get(name, NO_BOT), "reason": reason.strip()}) for name in wanted]
     batch = WriteBatch()
-    rows = {seat: list(s.rows) for seat, s in read.seats.items()}
+    rows: dict[str, list[TypedRow]] = {}
+    for seat, seat_read in read.seats.items():
+        # What a person typed in rows a bot takes over goes to the seat's archive: the bot types its own.
+        taken = _taken_over(seat_read, {n: k for n, k in bots.items() if record.bots.get(n) != k})
+        rows[seat] = [r for r in seat_read.rows if r not in taken]
+        if taken:
+            backend = seat_backend(sheets, read.tabs, seat)
+            kind = bots.get(seat) or bots.get(taken[0].subject, "")
+            count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines,
+                                         [handed_line(seat_read.tab, window, kind, reason.strip(), taken)])
+            batch.put(backend, lines_cell(read.tabs, seat), [[count]])
     new = _redraw(sheets, read, replace(record, bots=bots), log, batch, rows, notes=True, owners=owners)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     return BetweenReport(log, record.state, batch.run(sheets.write_order()), open_now=window.label)
+
+
+def _taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]:
+    """The typed rows of ``seat_read`` that bots ``handed`` the seat (or those rows' subjects) take over; the
+    standing tables' aside (their rows stay from turn to turn, a bot's typing over them row by row)."""
+    whole = seat_read.seat in handed
+    standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
+    return [r for r in seat_read.rows if r.typed and r.table not in standing and (whole or r.subject in handed)]
 
 
 def _handed(name: str, kind: str, reason: str) -> str:

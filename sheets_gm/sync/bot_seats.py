@@ -166,16 +166,16 @@ Notes = dict[str, dict[str, str]]  # a kept row's feedback sentence, by table, t
 
 
 def with_bot_rows(kept: Mapping[str, Mapping[str, TypedRow]], notes: Mapping[str, Mapping[str, str]],
-                  record: MatchRecord, adapter: AnySheetAdapter, closed: Window | None, window: Window | None,
-                  seat: str, tab: InputTab, typed: MutableSequence[str]) -> tuple[Rows, Notes]:
-    """``kept`` (the rows a drawing of ``seat``'s tables keeps as typed) and their ``notes``, with its bots' rows
-    for ``window`` in place of what they typed before, when ``window`` opens now (it is not ``closed``, the window
-    just resolved: a stepwise window that stays open keeps what they typed) and the seat acts in it. ``seat`` is
-    added to ``typed`` when a bot typed."""
+                  record: MatchRecord, adapter: AnySheetAdapter, window: Window | None, seat: str, tab: InputTab,
+                  typed: MutableSequence[str]) -> tuple[Rows, Notes]:
+    """``kept`` (the rows a drawing of ``seat``'s tables for ``record``'s state keeps as typed) and their ``notes``,
+    with its bots' rows for ``window`` in place of what they typed before, when the seat acts in ``window``. A
+    drawing comes after a resolution (the window it opens, or the one it leaves open: Win or Die's turn that a
+    reaction interrupted, whose Ready the bot ticks again), an adjustment or an undo, and at creation: each time
+    the state a bot decided from may have changed. ``seat`` is added to ``typed`` when a bot typed."""
     out = {table: dict(rows) for table, rows in kept.items()}
     said = {table: dict(by) for table, by in notes.items()}
-    if not record.bots or window is None or seat not in window.seats or (closed is not None and
-                                                                         closed.key == window.key):
+    if not record.bots or window is None or seat not in window.seats:
         return out, said
     rows, plays = bot_rows(record, adapter, record.state, window, seat, tab)
     if plays is not None and not plays:

@@ -437,7 +437,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                     note = _kept_note(seat_read, row, window, new_window, same_window, unused)
                     if note:
                         notes.setdefault(table, {})[subject] = note
-        kept, notes = with_bot_rows(kept, notes, new_record, adapter, window, new_window, seat, tabs.orders(seat),
+        kept, notes = with_bot_rows(kept, notes, new_record, adapter, new_window, seat, tabs.orders(seat),
                                     report.bots_typed)
         held = [{"table": t, "subject": s, "values": dict(kept[t][s].values), "note": n}
                 for t, by_subject in notes.items() for s, n in by_subject.items()]

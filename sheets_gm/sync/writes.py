@@ -274,7 +274,7 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record
     status = status_line(adapter, record)
     outcome_text = outcome.text if outcome is not None else ""
     for seat in tabs.input_seats():
-        typed, _ = with_bot_rows({}, {}, record, adapter, None, window, seat, tabs.orders(seat), [])  # a bot's rows
+        typed, _ = with_bot_rows({}, {}, record, adapter, window, seat, tabs.orders(seat), [])  # a bot's rows
         seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, state, window, seat,
                            dice, status, outcome_text, typed)
     views_writes(batch, sheets, tabs, adapter, state, status, {}, [])
