@@ -184,7 +184,7 @@ def _write_practice(ruleset: str, config: Path) -> None:
     if roster:
         (config.parent / PRACTICE_ROSTER).write_text(roster, encoding="utf-8")
     data = tomllib.loads(text)
-    mine = (data.get("seats") or data.get("teams"))[0]
+    mine = str((data.get("seats") or data.get("teams") or [""])[0])
     print(f"Wrote a practice config {config}: you play {mine} (your orders: "
           f"{data['sheets']['orders'][mine]}), the game's bots play "
           f"{', '.join(f'{k} ({v})' for k, v in data['bots'].items())}.")

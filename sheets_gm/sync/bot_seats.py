@@ -79,7 +79,7 @@ def check_kind(ruleset: AnyRuleset, kind: str, name: str) -> str:
     found = next((k for k in kinds if k.lower() == kind.strip().lower()), None)
     if found is None:
         accepted = ", ".join(kinds) or "(none: this game has no bot)"
-        raise BotSeatError(f"{name}={kind}: the {ruleset.traits.title} game has no bot called {kind.strip()!r}; its "
+        raise BotSeatError(f"{name}={kind}: a {ruleset.traits.name} match has no bot called {kind.strip()!r}; its "
                            f"bots are {accepted} (or {NO_BOT} to hand the seat back to a person)")
     return found
 
@@ -139,9 +139,9 @@ def bot_rows(record: MatchRecord, adapter: AnySheetAdapter, state: Any, window: 
     if seat in record.bots:  # a seat, or the judge
         plays: dict[str, frozenset[str] | None] = {record.bots[seat]: None}
     else:
-        subjects = {s for p in tab.tables if p.spec.rows != SEAT_ROWS for s in adapter.rows(state, seat, p.spec)}
+        rows = {s for p in tab.tables if p.spec.rows != SEAT_ROWS for s in adapter.rows(state, seat, p.spec)}
         mine = {name: kind for name, kind in record.bots.items()
-                if name not in record.seats and name != JUDGE and name in subjects}
+                if name not in record.seats and name != JUDGE and name in rows}
         plays = {kind: frozenset(n for n, k in mine.items() if k == kind) for kind in set(mine.values())}
     if not plays:
         return {}, frozenset()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import openpyxl
@@ -24,7 +25,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
 
 
 @pytest.fixture
-def in_tmp(tmp_path: Path) -> Path:
+def in_tmp(tmp_path: Path) -> Iterator[Path]:
     here = Path.cwd()
     os.chdir(tmp_path)
     yield tmp_path
@@ -54,11 +55,11 @@ def test_practice_plays_against_the_bot_through_the_cron_sync(in_tmp: Path,
     assert code == 0, out
     record = read_match(open_match_sheets(load_config(in_tmp / "match.toml")), get_ruleset("wesnoth")).record
     bo_turn = record.ruleset.window(record.state)
-    assert bo_turn.seats == ("Bo",)
+    assert bo_turn is not None and bo_turn.seats == ("Bo",)
     code, out = run(capsys, "sync", "-c", "match.toml", "--quiet")  # not idle: Bo's Ready is read, its turn resolved
     record = read_match(open_match_sheets(load_config(in_tmp / "match.toml")), get_ruleset("wesnoth")).record
     again = record.ruleset.window(record.state)
-    assert again.seats == ("Ann",) and again.key != bo_turn.key and record.resolved == 2, out
+    assert again is not None and again.seats == ("Ann",) and again.key != bo_turn.key and record.resolved == 2, out
     board = openpyxl.load_workbook(in_tmp / "board.xlsx")["Board"]
     assert any("bots play Bo (skirmisher)" in str(c.value) for row in board.iter_rows() for c in row if c.value)
 

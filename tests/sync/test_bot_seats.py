@@ -15,7 +15,7 @@ import pytest
 
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
-from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
+from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import create_workbook
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.between import BetweenWindowsError, hand_seats, undo_window
@@ -32,11 +32,18 @@ SEED = b"bot seats: the seed of the match!"
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
 
 
-def _match(folder: Path, name: str, bots: dict[str, str]) -> tuple[MatchSheets, AnyRuleset]:
-    """A match of ``name`` on local workbooks laid out privately (a file per seat, the engine under gm/)."""
+#: House rules that end a match in a few windows (Win or Die's is short anyway).
+SHORT = {"gvg": {"max_turns": 6}, "wesnoth": {"max_rounds": 4}, "champions": {"max_rounds": 3},
+         "coalition": {"max_turns": 3}}
+
+
+def _match(folder: Path, name: str, bots: dict[str, str], short: bool = False) -> tuple[MatchSheets, AnyRuleset]:
+    """A match of ``name`` on local workbooks laid out privately (a file per seat, the engine under gm/); ``short``:
+    with the house rules that end it soon."""
     from sheets_gm.rulesets.registry import sheet_spec
 
-    rules = create_ruleset(name)
+    settings = get_ruleset(name).traits.settings_type(**SHORT.get(name, {})) if short else None
+    rules = create_ruleset(name, settings)
     roster = rules.sample_roster()
     roster = type(roster)(roster.seats[:2], tuple(m for m in roster.members if m.seat in roster.seats[:2]))
     tabs = sheet_spec(name).tabs
@@ -47,7 +54,7 @@ def _match(folder: Path, name: str, bots: dict[str, str]) -> tuple[MatchSheets, 
     backends = {}
     for role, (path, first) in paths.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        values = {"A1": [["engine"]]} if first == ABOUT_TAB else {}
+        values: dict[str, Grid] = {"A1": [["engine"]]} if first == ABOUT_TAB else {}
         backends[role] = create_workbook(path, WorkbookLayout("t", (TabLayout(first, rows=1, cols=1, values=values),)))
     sheets = MatchSheets(roster.seats, backends["board"], backends["engine"],
                          tuple(backends[s] for s in roster.seats), backends.get("judge"))
@@ -84,7 +91,7 @@ def test_a_bot_seat_plays_the_match_to_its_end(tmp_path: Path, name: str) -> Non
     rules = create_ruleset(name)
     seats = rules.sample_roster().seats[:2]
     best = next(iter(bots_of(rules)))
-    sheets, rules = _match(tmp_path, name, {seats[1]: best})
+    sheets, rules = _match(tmp_path, name, {seats[1]: best}, short=True)
     people = _people(rules, seats[:1])
     typed_by_bot = 0
     for _ in range(rules.traits.max_windows + 1):
