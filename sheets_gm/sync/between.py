@@ -101,18 +101,24 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)
 
 
+def _match_in_play(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
+    """The match read for a GM change: refused (BetweenWindowsError) while a resolution is cut short or once over."""
+    read = read_match(sheets, ruleset_class)
+    _check_not_interrupted(read)
+    if read.record.ruleset.window(read.record.state) is None:
+        raise BetweenWindowsError("the match is over; undo its last window first to change it")
+    return read
+
+
 def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
                         gm_events: Sequence[Any], owners: OwnersSource | None = None) -> BetweenReport:
     """Apply GM events in order, all or none; log them and write the match. They are kept in the engine
     record until the next resolution files them in its history row, so a replay applies them again."""
     if not gm_events:
         raise BetweenWindowsError("nothing to change: give one of the corrections this game accepts")
-    read = read_match(sheets, ruleset_class)
-    _check_not_interrupted(read)
+    read = _match_in_play(sheets, ruleset_class)
     record = read.record
     ruleset = record.ruleset
-    if ruleset.window(record.state) is None:
-        raise BetweenWindowsError("the match is over; undo its last window first to change it")
     state = record.state
     log: list[Event] = []
     for event in gm_events:
@@ -146,13 +152,11 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
         raise BetweenWindowsError("handing a seat to a bot needs a reason; it is written to the log")
     if not wanted:
         raise BetweenWindowsError("name a seat and a bot: --bot Bo=skirmisher (or Bo=none)")
-    read = read_match(sheets, ruleset_class)
-    _check_not_interrupted(read)
+    read = _match_in_play(sheets, ruleset_class)
     record = read.record
     ruleset = record.ruleset
     window = ruleset.window(record.state)
-    if window is None:
-        raise BetweenWindowsError("the match is over; undo its last window first to change it")
+    assert window is not None  # _match_in_play refuses a match that is over
     try:
         bots = checked_bots(ruleset, read.adapter, read.tabs, record.state, wanted, record.bots)
     except BotSeatError as exc:
