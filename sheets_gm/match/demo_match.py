@@ -19,6 +19,7 @@ from sheets_gm.console import CommandConsole
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import create_workbook
 from sheets_gm.sync.autoplay import type_bot_orders
@@ -60,7 +61,7 @@ def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Conso
     rules = create_ruleset(ruleset_name)
     roster = rules.sample_roster()
     files = {"board": folder / "board.xlsx", "engine": folder / "gm" / "engine.xlsx"}
-    files |= {f"orders {seat}": folder / f"orders-{seat}.xlsx" for seat in roster.seats}
+    files |= {f"orders {seat}": folder / orders_file(seat) for seat in roster.seats}
     if rules.traits.judge:
         files["judge"] = folder / "gm" / "judge.xlsx"
     tabs = sheet_spec(ruleset_name).tabs

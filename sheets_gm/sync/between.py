@@ -18,11 +18,14 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
-from sheets_gm.sync.archive_lines import archive_lines_writes, handed_line, lines_cell, undo_lines
+from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
+from sheets_gm.sync.fates import handed_line, taken_over, undo_lines
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells
-from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
+from sheets_gm.sync.read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.strays import stray_overlays
 from sheets_gm.sync.writes import (
@@ -89,9 +92,9 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                 kept.setdefault(row.table, {})[row.subject] = row
                 if notes and seat_read.note(row):
                     why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
-        kept, why = with_bot_rows(kept, why, record, read.adapter, window, seat, tabs.orders(seat), [])
         overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
+        kept, why = with_bot_rows(kept, why, record, read.adapter, window, seat, tabs.orders(seat), [])
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", kept, why, overlays)
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,
@@ -102,8 +105,10 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
 
 
 def _match_in_play(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
-    """The match read for a GM change: refused (BetweenWindowsError) while a resolution is cut short or once over."""
+    """The match read for a GM change, its seed checked: refused (BetweenWindowsError) while a resolution is cut
+    short or once it is over."""
     read = read_match(sheets, ruleset_class)
+    check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
     _check_not_interrupted(read)
     if read.record.ruleset.window(read.record.state) is None:
         raise BetweenWindowsError("the match is over; undo its last window first to change it")
@@ -167,7 +172,7 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
     rows: dict[str, list[TypedRow]] = {}
     for seat, seat_read in read.seats.items():
         # What a person typed in rows a bot takes over goes to the seat's archive: the bot types its own.
-        taken = _taken_over(seat_read, {n: k for n, k in bots.items() if record.bots.get(n) != k})
+        taken = taken_over(seat_read, {n: k for n, k in bots.items() if record.bots.get(n) != k})
         rows[seat] = [r for r in seat_read.rows if r not in taken]
         if taken:
             backend = seat_backend(sheets, read.tabs, seat)
@@ -178,14 +183,6 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
     new = _redraw(sheets, read, replace(record, bots=bots), log, batch, rows, notes=True, owners=owners)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     return BetweenReport(log, record.state, batch.run(sheets.write_order()), open_now=window.label)
-
-
-def _taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]:
-    """The typed rows of ``seat_read`` that bots ``handed`` the seat (or those rows' subjects) take over; the
-    standing tables' aside (their rows stay from turn to turn, a bot's typing over them row by row)."""
-    whole = seat_read.seat in handed
-    standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
-    return [r for r in seat_read.rows if r.typed and r.table not in standing and (whole or r.subject in handed)]
 
 
 def _handed(name: str, kind: str, reason: str) -> str:
@@ -231,6 +228,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     if not reason.strip():
         raise BetweenWindowsError("an undo needs a reason; it is written to the log")
     read = read_match(sheets, ruleset_class)
+    check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
     _check_not_interrupted(read)
     record = read.record
     number = record.resolved
@@ -290,6 +288,10 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     if set_aside:
         text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
                  "rows, to type again")
+    log_from = entry.get("log_from")
+    if isinstance(log_from, int) and 0 <= log_from < record.log_rows:  # what the verify of the Log leaves out
+        text += (f"; what it logged (Log rows {LOG_FIRST_ROW + log_from} to {LOG_FIRST_ROW + record.log_rows - 1}) "
+                 "no longer holds")
     dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
     if dropped:
         text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "

@@ -27,6 +27,7 @@ from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.autoplay import typed_values
+from sheets_gm.sync.fates import SeatSettled
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 
@@ -193,6 +194,18 @@ def with_bot_rows(kept: Mapping[str, Mapping[str, TypedRow]], notes: Mapping[str
             said.get(table, {}).pop(subject, None)
     typed.append(seat)
     return out, said
+
+
+def play_bots(settled: SeatSettled, record: MatchRecord, adapter: AnySheetAdapter, window: Window | None, seat: str,
+              tab: InputTab, typed: MutableSequence[str]) -> None:
+    """A resolution's settling of ``seat``'s rows (``fates.settle_seat``) with its bots' rows for ``window`` (see
+    ``with_bot_rows``): kept and shown as typed, the notes of the rows they replace dropped."""
+    kept, shown = with_bot_rows(settled.kept, settled.shown, record, adapter, window, seat, tab, typed)
+    if kept == settled.kept:
+        return
+    settled.notes = [n for n in settled.notes if kept.get(n["table"], {}).get(n["subject"]) is
+                     settled.kept.get(n["table"], {}).get(n["subject"])]
+    settled.kept, settled.shown = kept, shown
 
 
 def bots_phrase(record: MatchRecord) -> str:

@@ -2,11 +2,12 @@
 
 The Log tab is written for people and never read back by a poll (a poll reads one row of the board
 spreadsheet, and the Log grows with the match). ``verify -c`` reads it whole and compares it with
-the events the replay recomputes from the seed, the orders and the GM's events, by turn, kind and
-the numbers each sentence holds (so that a later version's wording is no forgery): a line whose die,
-total or tile was typed over is named by its cell, with what it should say. Lines the sync writes of itself (an undo)
-and the lines logged from a window later undone on (before the undo's line, of its turn or a later
-one) are not recomputed by the replay, and are left as they are.
+the lines the replay recomputes from the seed, the orders and the GM's events, rendered as the sync
+writes them (the set-up's draws first, a turn as the game names it: Champions' "round 2, fight"), word
+for word: a line whose die, total, tile or any word was typed over is named by its cell, with what the
+match logged. Lines the sync writes of itself (an undo) and the lines an undo took back are not
+recomputed by the replay, and are left as they are: the rows the undo's line names ("rows 13 to 20"),
+or, in a Log written before undo lines named them, the lines above it of its turn or a later one.
 """
 
 from __future__ import annotations
@@ -21,31 +22,28 @@ from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.between import SyncEvent
-from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
+from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.writes import log_lines
 
-#: The Log's first line is on this row of the tab (its header row above it), as ``MatchTabs.log_range`` puts it.
-FIRST_LOG_ROW = 2
 Line = tuple[str, str, str]  # turn, kind, sentence: as the Log's columns A to C show them
 
 
-def _line(event: Event) -> Line:
-    return str(event.turn), event.kind.value, event.text
-
-
-def _figures(line: Line) -> tuple[str, str, tuple[str, ...]]:
-    """What a Log line is compared by: its turn, its kind and every number in its sentence, in order (the dice,
-    the bonuses, the totals, the tiles, the HP and coins). A sentence a later version words otherwise ('1 coin'
-    for '1 coins', 'red's bulwark on C7' for 'bulwark@C7') is the same line; a die or total typed over is not."""
-    return line[0], line[1], tuple(re.findall(r"\d+", line[2]))
+def _lines(grid: Grid) -> list[Line]:
+    """Log rows as text, as a reader sees them (a turn written as a number reads as that number)."""
+    return [(text_of(row[0]), text_of(row[1]), text_of(row[2])) for row in grid]
 
 
 def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
-    """Every public log line the replay ``doc`` recomputes: each GM event's and each resolution's events."""
+    """Every public log line the replay ``doc`` recomputes, as the sync writes it: the set-up's draws (written
+    plain, as ``create_match`` writes them), then each GM event's and each resolution's events (their turn as
+    the game's adapter names it)."""
     cls = get_ruleset(str(doc["ruleset"]))
     rules: AnyRuleset = cls.create(_settings(cls, doc), str(doc["board"]))
     seed = bytes.fromhex(str(doc["seed"]))
     state = rules.state_codec.from_json(doc["initial_state"])
+    opening = _lines([list(r) for r in log_lines(visible_to(rules.opening_events(state, seed), None))])
     events: list[Event] = []
 
     def apply(gm_events: list[Any]) -> Any:
@@ -63,7 +61,8 @@ def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
         state = resolved.state
         events.extend(resolved.events)
     apply(doc.get("gm_events_after", []))
-    return Counter(_line(e) for e in visible_to(events, None))
+    played = log_lines(visible_to(events, None), adapter_of(rules))
+    return Counter([*opening, *_lines([list(r) for r in played])])
 
 
 def _settings(cls: Any, doc: dict[str, Any]) -> Any:
@@ -86,6 +85,10 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int) ->
     return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows)
 
 
+#: How an undo's Log line names the rows it takes back (``between.undo_window``).
+_UNDONE_ROWS = re.compile(r"Log rows (\d+) to (\d+)")
+
+
 def _turn(text: str) -> float:
     """A Log row's turn as a number (a row without one sorts after every turn)."""
     try:
@@ -99,31 +102,35 @@ _OWN_KINDS = frozenset(kind.value for kind in SyncEvent)
 
 
 def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int) -> list[str]:
-    rows = [tuple(text_of(row[c]) if c < len(row) else "" for c in range(3)) for row in grid]
+    rows = _lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid])
     rows += [("", "", "")] * (log_rows - len(rows))
     undo = SyncEvent.UNDO.value
-    undos = [(i, _turn(turn)) for i, (turn, kind, _) in enumerate(rows) if kind == undo]
-    undone = {i for i, (turn, kind, _) in enumerate(rows)
-              if kind != undo and any(j > i and back <= _turn(turn) for j, back in undos)}
-    left = Counter(_figures(line) for line in expected.elements())
-    texts = {_figures(line): line[2] for line in expected}
+    undone: set[int] = set()
+    for j, (back, kind, text) in enumerate(rows):
+        if kind != undo:
+            continue
+        named = _UNDONE_ROWS.search(text)
+        if named is not None:
+            undone.update(range(int(named[1]) - LOG_FIRST_ROW, int(named[2]) - LOG_FIRST_ROW + 1))
+        else:
+            undone.update(i for i, (turn, _, _) in enumerate(rows[:j]) if _turn(back) <= _turn(turn))
+    left = Counter(expected)
     unmatched: list[int] = []
     for i, line in enumerate(rows):
         if line[1] in _OWN_KINDS or i in undone:
             continue
-        key = _figures((line[0], line[1], line[2]))
-        if left[key] > 0:
-            left[key] -= 1
+        if left[line] > 0:
+            left[line] -= 1
         else:
             unmatched.append(i)
     problems = []
     for i in unmatched:
         turn, kind, text = rows[i]
         instead = next((k for k, n in left.items() if n > 0 and k[0] == turn and k[1] == kind), None)
-        cell = f"tab {tab!r} cell {cell_at(2, FIRST_LOG_ROW + i)}"
+        cell = f"tab {tab!r} cell {cell_at(2, LOG_FIRST_ROW + i)}"
         if instead is not None:
             left[instead] -= 1
-            problems.append(f"{cell} says {text!r} but the match logged {texts[instead]!r}")
+            problems.append(f"{cell} says {text!r} but the match logged {instead[2]!r}")
         else:
             problems.append(f"{cell} says {text!r} (turn {turn or '?'}, {kind or 'no kind'}), which no event of the "
                             "match says")
