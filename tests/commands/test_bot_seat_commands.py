@@ -126,3 +126,19 @@ def test_bots_from_the_config_and_the_roster(in_tmp: Path, capsys: pytest.Captur
     (in_tmp / "match.toml").write_text(text + 'blue = "nobody"\n')  # under [bots], the last table
     code, out = run(capsys, "init", "gvg", "--overwrite")
     assert code == 1 and "[bots]" in out and "no bot called 'nobody'" in out
+
+
+def test_a_bot_plays_one_army_of_a_side(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "init", "coalition", "--practice")
+    code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "Keldon Horde=cautious", "--reason", "gone")
+    assert code == 0, out
+    read = read_match(open_match_sheets(load_config(in_tmp / "match.toml")), get_ruleset("coalition"))
+    typed = {r.subject for r in read.seats["coalition"].rows if r.typed}
+    assert typed <= {"Keldon Horde"}  # its order line alone (a bot that holds leaves it empty), no Ready
+    assert read.record.bots["Keldon Horde"] == "cautious"
+    code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "Keldon Horde=none", "--bot", "coalition=commander",
+                    "--reason", "the whole side")
+    assert code == 0, out
+    assert read_match(open_match_sheets(load_config(in_tmp / "match.toml")),
+                      get_ruleset("coalition")).record.bots == {"phyrexia": "commander", "judge": "commander",
+                                                                "coalition": "commander"}

@@ -28,7 +28,7 @@ class Hit:
     text: str  # the string found
 
     def __str__(self) -> str:
-        tab = tab_of_part(self.file, self.part)
+        tab = tab_of_part(self.file, self.part) if self.file.suffix == ".xlsx" else ""  # else data: find_in_data
         return f"{self.file.name}: part {self.part}{f' (tab {tab!r})' if tab else ''}: {self.what}: {self.text!r}"
 
 

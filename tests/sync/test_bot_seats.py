@@ -117,7 +117,7 @@ def test_leak_scan_over_what_a_bot_seat_is_given(tmp_path: Path, name: str) -> N
     seats = rules.sample_roster().seats[:2]
     sheets, rules = _match(tmp_path, name, {})
     people = _people(rules, seats)
-    scanned = 0
+    scanned = hidden = 0
     for _ in range(8):
         record = read_match(sheets, get_ruleset(name)).record
         window = record.ruleset.window(record.state)
@@ -132,11 +132,38 @@ def test_leak_scan_over_what_a_bot_seat_is_given(tmp_path: Path, name: str) -> N
                                "dice": given.dice.seed.hex()}, ensure_ascii=False)
             wanted = {text: f"what only {other} may see" for other in seats if other != seat
                       for text in record.ruleset.secrets(record.state, other)}
+            atoms = _hidden_atoms(name, record.state, seat)
+            wanted |= atoms
             hits = find_in_data(f"{seat}'s bot input", data, record.seed, wanted)
             assert not hits, "\n".join(map(str, hits))
             scanned += 1
+            hidden += len(atoms)
         _step(sheets, name, people)
     assert scanned >= 4
+    assert hidden > 0 or name not in ("champions", "winordie")  # the games that hide state had something to find
+
+
+def _hidden_atoms(name: str, state: Any, seat: str) -> dict[str, str]:
+    """What the state holds that ``seat`` may not see, as the JSON strings it would be in a bot's input: another
+    player's items and the loot pools' (Champions), the ids and cards of another player's face-down units (Win or
+    Die), none of which the seat holds or sees herself."""
+    found: dict[str, str] = {}
+    if name == "champions":
+        me = state.player(seat)
+        mine = {*me.bag, *(i for items in me.equipment for i in items)}
+        for p in state.players:
+            if p.name != seat:
+                found |= {f'"{i}"': f"{p.name}'s item" for i in {*p.bag, *(i for e in p.equipment for i in e)} - mine}
+        found |= {f'"{i}"': "an item of a loot pool" for pool in state.pools.values() for i in set(pool) - mine}
+    elif name == "winordie":
+        seen = {u.card for u in [*state.units, *state.dead] if not u.hidden or u.owner == seat}
+        seen |= set(state.legions[seat].barrack)
+        for u in state.units:
+            if u.owner != seat and u.hidden:
+                found[f'"{u.id}"'] = f"the id of {u.owner}'s face-down unit"
+                if u.card not in seen:
+                    found[f'"{u.card}"'] = f"the card of {u.owner}'s face-down unit"
+    return found
 
 
 def _two(rules: AnyRuleset) -> Any:

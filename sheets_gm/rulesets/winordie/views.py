@@ -128,7 +128,8 @@ def seat_state(state: WodState, seat: str) -> WodState:
     for n, u in enumerate(known.units):
         if u.owner != seat and u.hidden:
             renamed[u.id] = f"{u.owner}-{u.token or f'undeployed-{n + 1}'}"
-            u = replace(u, id=renamed[u.id], card=FACE_DOWN, enhancements=(), used=set(), ultimates=set())
+            u = replace(u, id=renamed[u.id], card=FACE_DOWN, enhancements=(), used=set(), ultimates=set(), actions=0,
+                        moves=0)
         units.append(u)
     known.units = units
     for name, legion in known.legions.items():
