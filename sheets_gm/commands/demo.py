@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     try:
         require_sheets(ruleset, f"demo {ruleset}")
-        result = run_demo(ruleset, args.out, seed=args.seed, max_windows=args.turns)
+        result = run_demo(ruleset, args.out, seed=args.seed, max_windows=args.turns, notices=args.notices)
     except (SheetError, ConfigError) as exc:
         raise UserError(str(exc)) from None
     prog = program_name()
@@ -73,3 +73,6 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", default="1", help="any text; the same seed plays the same match")
     p.add_argument("--turns", type=int, default=None, metavar="N",
                    help="stop after N windows (default: play to the end)")
+    p.add_argument("--notices", action="store_true",
+                   help="print the notices a match with [notify] would send after each poll, each with its "
+                        "recipient (the chat channel or a seat's e-mail); nothing is sent")

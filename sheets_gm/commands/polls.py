@@ -9,10 +9,11 @@ import json
 import signal
 import threading
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
+from sheets_gm.commands import sync as sync_command
 from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import gm_change, load, open_match, user_errors
 from sheets_gm.engine.settings import SettingError
@@ -32,7 +33,7 @@ from sheets_gm.sync.sheets import MatchSheets
 
 
 def _now() -> datetime:
-    return datetime.now(UTC)
+    return sync_command.clock()
 
 
 def window_summary(report: WindowReport) -> str:

@@ -14,6 +14,11 @@ from typing import Any
 from sheets_gm.commands.base import add_config_option, command
 
 
+def clock() -> datetime:
+    """Now, for every poll command (the tests set it: no test waits for a deadline or a Retry-After)."""
+    return datetime.now(UTC)
+
+
 def run_sync(args: argparse.Namespace) -> int:
     """One poll (for cron), or ``--watch``; an idle local poll ends at the gate (see the module notes), unless the
     open window's reminder fell due (then it reads, to know whom to remind); notices waiting for a retry are
@@ -22,7 +27,7 @@ def run_sync(args: argparse.Namespace) -> int:
         from sheets_gm.match.notify.outbox import due
         from sheets_gm.sync.poll_gate import idle_local_poll
 
-        now = datetime.now(UTC)
+        now = clock()
         idle = idle_local_poll(args.config, now)
         notices = due(args.config, now) if idle is not None else None
         if idle is not None and notices is not None and not notices.reminder and (args.quiet or idle.summary):

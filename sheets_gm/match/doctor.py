@@ -19,6 +19,7 @@ from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config, read_config_toml
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.doctor_sheets import check_match
+from sheets_gm.match.notify.doctor import check_notices
 from sheets_gm.match.privacy import exposures, place, shared_folders
 from sheets_gm.match.quota import (
     ACTIVE_CHANGES_PER_HOUR,
@@ -45,11 +46,12 @@ class _NotSignedInError(Exception):
 
 
 def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolicy = DOCTOR_RETRY,
-               debug: bool = False) -> list[Check]:
+               debug: bool = False, send_test: bool = False) -> list[Check]:
     """Every check of the match configured in ``path``, in the order they are printed.
 
     ``matches`` is how many matches share the Google account (for the quota figure);
-    ``now`` is compared with the current turn's deadline."""
+    ``now`` is compared with the current turn's deadline; ``send_test`` sends a test notice through every
+    channel of ``[notify]``."""
     report = Checkup(debug=debug)
     config = report.guarded("config", lambda: check_config(path, report))
     if config is None:
@@ -60,6 +62,7 @@ def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolic
     found = signed_in and report.guarded("spreadsheets", lambda: check_match(config, report, now=now, retry=retry))
     report.guarded("privacy", lambda: check_privacy(config, report, match_exists=bool(found)))
     report.guarded("quota", lambda: check_quota(config, report, matches))
+    report.guarded("notices", lambda: check_notices(config, report, now=now, test=send_test))
     return report.checks
 
 

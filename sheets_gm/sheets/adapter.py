@@ -159,6 +159,17 @@ class PlacesVerdicts(Protocol):
 
 
 @runtime_checkable
+class GroupsRows(Protocol):
+    """An adapter some of whose rows are read as part of another row's order (the Coalition judge's losses rows,
+    part of their battle's result): that row's verdicts are theirs too, so a refused result is told, and kept, in
+    the rows it was read from."""
+
+    def row_group(self, state: Any, table: str, subject: str) -> str:
+        """The subject whose verdicts decide the row of ``subject`` in ``table`` ('' when the row has its own)."""
+        ...
+
+
+@runtime_checkable
 class LaysOutLogEntries(Protocol):
     """An adapter whose long private log entries read better over several rows of a View tab's log
     (Champions' battle reports: a row per action, each step of its arithmetic in a cell of its own)."""
@@ -166,6 +177,18 @@ class LaysOutLogEntries(Protocol):
     def log_entry_rows(self, event: Event) -> list[list[CellValue]] | None:
         """The rows of ``event`` in a View log, each a list of cells from the log's text column on (the first
         row stands beside the event's turn and kind); None to keep it in one cell."""
+        ...
+
+
+@runtime_checkable
+class NamesEventSeats(Protocol):
+    """An adapter whose public events concern seats their data does not name by a seat's or a row's name (GvG: a
+    battle names its sides by team number and only the winner by name; a hit on a structure names its id): it
+    says whose View log lists such an event, so that a seat reads its losses as well as its wins."""
+
+    def event_seats(self, event: Event, states: Sequence[Any]) -> frozenset[str]:
+        """The seats ``event`` concerns, read with ``states`` (the state the events started from, then the
+        state they led to)."""
         ...
 
 

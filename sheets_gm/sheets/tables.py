@@ -208,6 +208,12 @@ class PlacedTable:
         """Each column of the table with its tab column."""
         return [(self.col(c.key), c) for c in self.spec.columns]
 
+    def past_cols(self) -> list[int]:
+        """The tab columns in the table's rows that are none of its columns: right of its last one, left of the
+        feedback column every table shares (a narrower table's rows span them; what is typed there is answered)."""
+        own = {col for col, _c in self.columns()}
+        return [col for col in range(self.feedback_col) if col not in own]
+
     def rows_range(self) -> str:
         """Every data row's cells, as a range within the tab."""
         return cells(0, self.first_row, self.width - 1, self.last_row)
@@ -346,7 +352,7 @@ class InputTab:
             typed = tuple(v if v is not False else None for v in (list(line[:feedback_col])
                                                                     + [None] * (feedback_col - len(line))))
             if table is not None:  # what sheets-gm writes in a table's row (its stamp, shown values) is not typed
-                own = {col for col, c in table.columns() if c.kind.typed}
+                own = {col for col, c in table.columns() if c.kind.typed} | set(table.past_cols())
                 typed = tuple(v if col in own else None for col, v in enumerate(typed))
             feedback = text_of(line[feedback_col]) if feedback_col < len(line) else ""
             if any(text_of(v) for v in typed) or feedback:

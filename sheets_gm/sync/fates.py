@@ -20,19 +20,20 @@ its sentences and its decision from here: ``settle_seat`` is what a resolution d
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
 from sheets_gm.engine.ruleset import Verdict, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
+from sheets_gm.sheets.adapter import AnySheetAdapter, GroupsRows, PlacesVerdicts, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
-from sheets_gm.sheets.tables import InputTab, TypedRow
+from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.archive_lines import ArchiveLine, capital, row_text, window_words
 from sheets_gm.sync.read import SeatRead
 
 MARK = "✘ "  # every refusal starts with it
+Key = tuple[str, str]  # a row by its table and subject
 
 
 class Fate(Enum):
@@ -74,8 +75,11 @@ def refused_sentence(closed: Window, why: str) -> str:
 
 
 def partly_sentence(closed: Window, why: str) -> str:
-    """A row carried out in part (a move made, then its attack refused): cleared, with what was not done."""
-    return f"{MARK}Carried out in part in {closed.label}: {why} (the Log has what was done)."
+    """A row carried out in part (a move made, then its attack refused; a seat row whose choice was refused and the
+    default taken): cleared, with what was done and not (its copy is in the Archive)."""
+    if why.startswith("not done: "):
+        return f"{MARK}Not carried out in {closed.label} (your Archive keeps what you typed): {why[10:]}."
+    return f"{MARK}Carried out in part in {closed.label}: {why}."
 
 
 def set_aside_sentence(row_window: str, window: Window, archive_tab: str) -> str:
@@ -106,7 +110,11 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
                  verdicts: list[Verdict], ready: bool, note: str = "", held: bool = False, extra: str = "") -> str:
     """The feedback sentence of one typed row read for the open window: why a resolution kept it (``note``), its
     unreadable cells, then the engine's verdicts (and for a seat row, its Ready box, and ``extra``: why its Go did
-    nothing); a row ``held`` for the seat's next window says so; with none of them, that it is kept."""
+    nothing); a row ``held`` for the seat's next window says so; with none of them, that it is kept. A refusal kept
+    from a window that closed gives way to what this window's check says of the row (its list of battles, say)."""
+    mine = [*problems.get(row.subject, []), *(v.message for v in verdicts)]
+    if note.startswith(MARK) and mine:
+        note = ""
     parts = [note] if note else []
     parts += [f"{MARK}{p}" for p in problems.get(row.subject, []) if p not in note]
     parts += [("✔ " if v.accepted else MARK) + v.message for v in verdicts if v.message not in note]
@@ -123,17 +131,18 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
 
 
 # -- the Archive's sentences --------------------------------------------------------------------------------
-def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: Mapping[str, str],
-              partly: Mapping[str, str] | None = None) -> ArchiveLine:
+def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: Mapping[Key, str],
+              partly: Mapping[Key, str] | None = None) -> ArchiveLine:
     """What a resolution of ``window`` read of the seat's rows: each carried out (the row alone), carried out in
     part (and what was not), or not carried out and left in its row (and why)."""
     partly = partly or {}
 
     def detail(r: TypedRow) -> str:
-        if r.subject in unused:
-            return f"{row_text(tab, r)} — not carried out ({unused[r.subject]}): still in your rows"
-        if r.subject in partly:
-            return f"{row_text(tab, r)} — carried out in part; not done: {partly[r.subject]}"
+        key = (r.table, r.subject)
+        if key in unused:
+            return f"{row_text(tab, r)} — not carried out ({unused[key]}): still in your rows"
+        if key in partly:
+            return f"{row_text(tab, r)} — carried out in part ({partly[key]})"
         return row_text(tab, r)
 
     return ArchiveLine(capital(window.label), f"{capital(window.label)} resolved with what you typed:",
@@ -200,8 +209,8 @@ class SeatSettled:
     that cannot stay, copied to the Archive and cleared."""
 
     read: list[TypedRow] = field(default_factory=list)
-    unused: dict[str, str] = field(default_factory=dict)
-    partly: dict[str, str] = field(default_factory=dict)
+    unused: dict[Key, str] = field(default_factory=dict)
+    partly: dict[Key, str] = field(default_factory=dict)
     kept: dict[str, dict[str, TypedRow]] = field(default_factory=dict)
     shown: dict[str, dict[str, str]] = field(default_factory=dict)
     notes: list[dict[str, Any]] = field(default_factory=list)
@@ -220,47 +229,64 @@ class SeatSettled:
         return out
 
 
-def refused_whole(seat: str, rows: Sequence[TypedRow], tab: InputTab, window: Window, verdicts: Sequence[Verdict],
-                  consumed: frozenset[str], problems: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    """The consumed rows (not a seat row) of which nothing can be done, with why: every verdict a refusal, or no
-    verdict at all because a cell cannot be read. They stay typed with the reason, like the rows a resolution
-    says it left unused (a deadline or a forced resolution never empties a row it could not read)."""
-    mine: dict[str, list[Verdict]] = {}
-    for v in verdicts:
-        if v.seat == seat:
-            mine.setdefault(v.subject, []).append(v)
-    subjects = {r.subject for r in rows if r.typed and r.window == window.key and r.subject in consumed
-                and tab.table(r.table).spec.rows != SEAT_ROWS}
-    out: dict[str, str] = {}
-    for subject in subjects:
-        said = mine.get(subject, [])
+def in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
+    """Whether ``verdict`` is of a row of ``table`` (every row of its subject, unless the adapter places it)."""
+    placed = adapter.verdict_table(verdict.part) if isinstance(adapter, PlacesVerdicts) else ""
+    return not placed or placed == table
+
+
+def row_verdicts(adapter: AnySheetAdapter, state: Any, seat: str, row: TypedRow,
+                 verdicts: Sequence[Verdict]) -> list[Verdict]:
+    """The verdicts of ``row``: of its subject, shown in its table; for a row read as part of another's order (a
+    losses row of a battle's result: ``GroupsRows``) with none of its own, that row's."""
+    own = [v for v in verdicts if v.seat == seat and v.subject == row.subject and in_table(adapter, v, row.table)]
+    group = adapter.row_group(state, row.table, row.subject) if isinstance(adapter, GroupsRows) and not own else ""
+    return [v for v in verdicts if v.seat == seat and v.subject == group] if group else own
+
+
+def refused_whole(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, read: Sequence[TypedRow],
+                  verdicts: Sequence[Verdict], problems: Mapping[str, Sequence[str]]) -> dict[Key, str]:
+    """The rows read (not a seat row) of which nothing can be done, with why, by table and subject: every verdict a
+    refusal, or no verdict at all because a cell cannot be read. They stay typed with the reason, like the rows a
+    resolution says it left unused (a deadline or a forced resolution never empties a row it could not read)."""
+    out: dict[Key, str] = {}
+    for row in read:
+        if not row.typed or seat_read.tab.table(row.table).spec.rows == SEAT_ROWS:
+            continue
+        said = row_verdicts(adapter, state, seat_read.seat, row, verdicts)
         if any(v.accepted for v in said):
             continue
-        why = [*problems.get(subject, []), *(v.message for v in said)]
+        why = [*problems.get(row.subject, []), *(v.message for v in said)]
         if why:
-            out[subject] = "; ".join(why)
+            out[(row.table, row.subject)] = "; ".join(dict.fromkeys(why))
     return out
 
 
-def partly_done(seat: str, verdicts: Sequence[Verdict], done: frozenset[str]) -> dict[str, str]:
-    """The rows carried out whose resolution also refused a part of them (a move made, then its attack refused):
-    what was not done, by subject."""
-    out: dict[str, list[str]] = {}
-    for v in verdicts:
-        if v.seat == seat and v.subject in done and not v.accepted:
-            out.setdefault(v.subject, []).append(v.message)
-    return {s: "; ".join(dict.fromkeys(m)) for s, m in out.items()}
+def partly_done(adapter: AnySheetAdapter, state: Any, seat: str, read: Sequence[TypedRow],
+                verdicts: Sequence[Verdict], done: frozenset[Key]) -> dict[Key, str]:
+    """The rows carried out of which a part was refused (a move made, then its attack refused; a seat row's choice
+    refused and the default taken): what was done and what was not, by table and subject."""
+    out: dict[Key, str] = {}
+    for row in read:
+        if (row.table, row.subject) not in done:
+            continue
+        said = row_verdicts(adapter, state, seat, row, verdicts)
+        yes = list(dict.fromkeys(v.message for v in said if v.accepted))
+        no = list(dict.fromkeys(v.message for v in said if not v.accepted))
+        if no:
+            out[(row.table, row.subject)] = (f"done: {'; '.join(yes)}; " if yes else "") + f"not done: {'; '.join(no)}"
+    return out
 
 
 def _untick(tab: InputTab, kept: dict[str, dict[str, TypedRow]],
-            unused: frozenset[str]) -> dict[str, dict[str, TypedRow]]:
+            unused: Collection[Key]) -> dict[str, dict[str, TypedRow]]:
     """``kept`` with the tick boxes (Go) of the rows a stepwise resolution did not use cleared: left ticked, the
     next poll would resolve the same refused row again instead of waiting for its player."""
     out: dict[str, dict[str, TypedRow]] = {}
     for table, rows in kept.items():
         ticks = [c.key for c in tab.table(table).spec.of_kind(ColumnKind.TICK)]
         out[table] = {subject: (replace(row, values={**row.values, **dict.fromkeys(ticks, False)})
-                                if subject in unused and ticks else row)
+                                if (table, subject) in unused and ticks else row)
                       for subject, row in rows.items()}
     return out
 
@@ -278,18 +304,18 @@ def _drawable(adapter: AnySheetAdapter, state: Any, seat: str, tab: InputTab,
 
 
 def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: Window, same_window: bool,
-               unused: Mapping[str, str]) -> str:
+               unused: Mapping[Key, str]) -> str:
     """What a row kept by a resolution says of why it is still typed, for as long as it holds what it holds (the
     archive keeps the sentence): why the resolution did not carry it out; '' when it was not read at all."""
     if seat_read.pending is not None:
         return seat_read.note(row)
-    if row.subject in unused and row.window == window.key:
-        return unused_sentence(new_window, unused[row.subject]) if same_window else \
-            refused_sentence(window, unused[row.subject])
+    why = unused.get((row.table, row.subject))
+    if why is not None and row.window == window.key:
+        return unused_sentence(new_window, why) if same_window else refused_sentence(window, why)
     return seat_read.note(row)
 
 
-def settle_seat(adapter: AnySheetAdapter, new_state: Any, seat_read: SeatRead, window: Window,
+def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read: SeatRead, window: Window,
                 new_window: Window | None, seat_input: SeatInput[Any] | None, verdicts: Sequence[Verdict],
                 engine_unused: Mapping[str, str]) -> SeatSettled:
     """What a resolution of ``window`` (by the poll, a deadline or ``resolve --force``) does with one seat's rows:
@@ -297,26 +323,26 @@ def settle_seat(adapter: AnySheetAdapter, new_state: Any, seat_read: SeatRead, w
     that cannot be read, or ``engine_unused``: read but left by the engine, with why) stay typed with why; rows it
     did not read stay as typed (typed ahead, for another table); rows stamped for another window, or whose subject
     the new state no longer draws, are set aside to the Archive. ``verdicts``: the engine's answers to the orders
-    (those of the check and those given while resolving)."""
+    of ``state`` (the resolution's own when it gives them, else the check's)."""
     seat = seat_read.seat
     consumed = seat_input.consumed if seat_input is not None else frozenset()
     problems: Mapping[str, Sequence[str]] = seat_input.problems if seat_input is not None else {}
     out = SeatSettled()
     out.read = [r for rows in seat_read.for_window(window).values() for r in rows
                 if r.subject in consumed and (r.typed or seat_read.pending is not None)]
-    out.unused = {**refused_whole(seat, seat_read.rows, seat_read.tab, window, verdicts, consumed, problems),
-                  **engine_unused}
-    used = consumed - frozenset(out.unused)
-    out.partly = partly_done(seat, verdicts, used)
+    out.unused = refused_whole(adapter, state, seat_read, out.read, verdicts, problems)
+    out.unused.update({(r.table, r.subject): engine_unused[r.subject] for r in out.read if r.subject in engine_unused})
+    done = seat_read.done(window, consumed) - frozenset(out.unused) if seat_read.pending is None else frozenset()
+    out.partly = partly_done(adapter, state, seat, out.read, verdicts, done)
     same_window = new_window is not None and new_window.key == window.key
     out.set_aside = seat_read.stale(window) if seat_read.pending is None else []
     # At the match's end the rows it did not carry out stay as typed, saying that nothing more is read.
     target = new_window or window
-    done = seat_read.done(window, used) if seat_read.pending is None else frozenset(
-        (r.table, r.subject) for r in seat_read.rows if r.window and r.window != target.key)
-    kept = seat_read.carried(window, target, done, used)
+    if seat_read.pending is not None:  # a cut resolution: every row typed since stays
+        done = frozenset((r.table, r.subject) for r in seat_read.rows if r.window and r.window != target.key)
+    kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
-        kept = _untick(seat_read.tab, kept, frozenset(out.unused))
+        kept = _untick(seat_read.tab, kept, out.unused)
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
     notes: dict[str, dict[str, str]] = {}
     for table, rows in out.kept.items():
@@ -328,10 +354,21 @@ def settle_seat(adapter: AnySheetAdapter, new_state: Any, seat_read: SeatRead, w
                  for t, by_subject in notes.items() for s, n in by_subject.items()]
     for table, rows in out.kept.items():
         by_subject: dict[str, str] = {}
+        headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
         for subject, row in rows.items():
             note = notes.get(table, {}).get(subject, "")
-            said = [note] * bool(note) + [f"{MARK}{p}" for p in problems.get(row.subject, []) if p not in note]
+            # a cell too long to read says so again when a cut resolution is completed (its row was not read)
+            wrong = list(problems.get(row.subject, [])) or too_long(row, headers)
+            said = [note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note]
             if " · ".join(said):
                 by_subject[subject] = " · ".join(said)
         out.shown[table] = by_subject
+    # A row carried out in part is cleared; its feedback says what was not done until the next window resolves.
+    for row in out.read:
+        why = out.partly.get((row.table, row.subject))
+        if why is None or row.subject in out.kept.get(row.table, {}) or seat_read.tab.table(row.table).spec.ordered:
+            continue
+        note = partly_sentence(window, why)
+        out.shown.setdefault(row.table, {})[row.subject] = note
+        out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
     return out

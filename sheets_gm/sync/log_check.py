@@ -5,7 +5,9 @@ spreadsheet, and the Log grows with the match). ``verify -c`` reads it whole and
 the lines the replay recomputes from the seed, the orders and the GM's events, rendered as the sync
 writes them (the set-up's draws first, a turn as the game names it: Champions' "round 2, fight"), word
 for word: a line whose die, total, tile or any word was typed over is named by its cell, with what the
-match logged. Lines the sync writes of itself (an undo) and the lines an undo took back are not
+match logged. A match moved from a ruleset's old layout keeps the Log rows that layout wrote, in its own
+words: those are compared by turn, kind and every number they hold (the replay's ``old_log_rows``). Lines
+the sync writes of itself (an undo) and the lines an undo took back are not
 recomputed by the replay, and are left as they are: the rows the undo's line names ("rows 13 to 20"),
 or, in a Log written before undo lines named them, the lines above it of its turn or a later one.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.engine.events import Event, visible_to
@@ -24,6 +27,7 @@ from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.between import SyncEvent
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of
+from sheets_gm.sync.replay import OLD_LOG_ROWS, entry_dice
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.writes import log_lines
 
@@ -35,34 +39,61 @@ def _lines(grid: Grid) -> list[Line]:
     return [(text_of(row[0]), text_of(row[1]), text_of(row[2])) for row in grid]
 
 
-def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
-    """Every public log line the replay ``doc`` recomputes, as the sync writes it: the set-up's draws (written
-    plain, as ``create_match`` writes them), then each GM event's and each resolution's events (their turn as
-    the game's adapter names it)."""
+@dataclass(frozen=True)
+class ReplayedSteps:
+    """What a replay logs, step by step: the rules, the set-up's events (``opening``, from ``first``), then each
+    GM event's and each resolution's events with the state they started from and the one they led to."""
+
+    rules: AnyRuleset
+    first: Any
+    opening: list[Event]
+    steps: list[tuple[Any, Any, list[Event]]]
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event after the set-up's, in order."""
+        return [e for _, _, events in self.steps for e in events]
+
+
+def replay_steps(doc: dict[str, Any]) -> ReplayedSteps:
+    """The events the replay ``doc`` recomputes, step by step (``ReplayedSteps``)."""
     cls = get_ruleset(str(doc["ruleset"]))
     rules: AnyRuleset = cls.create(_settings(cls, doc), str(doc["board"]))
     seed = bytes.fromhex(str(doc["seed"]))
     state = rules.state_codec.from_json(doc["initial_state"])
-    opening = _lines([list(r) for r in log_lines(visible_to(rules.opening_events(state, seed), None))])
-    events: list[Event] = []
+    out = ReplayedSteps(rules, state, rules.opening_events(state, seed), [])
 
-    def apply(gm_events: list[Any]) -> Any:
+    def apply(gm_events: list[Any]) -> None:
         nonlocal state
         for data in gm_events:
             done = rules.apply_gm_event(state, rules.gm_event_codec.from_json(data))
+            out.steps.append((state, done.state, list(done.events)))
             state = done.state
-            events.extend(done.events)
 
     for entry in doc["resolutions"]:
         apply(entry.get("gm_events", []))
         state = rules.state_codec.from_json(entry["state_before"])  # as the replay check does: the recorded one
-        dice = rules.dice(seed, state).dealt(int(entry.get("deal", 0)))  # dealt afresh after an undo
+        dice = entry_dice(rules, seed, state, entry)  # dealt afresh after an undo
         resolved = rules.resolve(state, rules.orders_codec.from_json(entry["orders"]), dice)
+        out.steps.append((state, resolved.state, list(resolved.events)))
         state = resolved.state
-        events.extend(resolved.events)
     apply(doc.get("gm_events_after", []))
-    played = log_lines(visible_to(events, None), adapter_of(rules))
-    return Counter([*opening, *_lines([list(r) for r in played])])
+    return out
+
+
+def replayed_lines(doc: dict[str, Any]) -> list[Line]:
+    """Every public log line the replay ``doc`` recomputes, in order, as the sync writes it: the set-up's draws
+    (written plain, as ``create_match`` writes them), then each GM event's and each resolution's events (their
+    turn as the game's adapter names it)."""
+    found = replay_steps(doc)
+    opening = log_lines(visible_to(found.opening, None))
+    played = log_lines(visible_to(found.events, None), adapter_of(found.rules))
+    return _lines([list(r) for r in [*opening, *played]])
+
+
+def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
+    """``replayed_lines`` counted: what ``verify -c`` compares the Log with."""
+    return Counter(replayed_lines(doc))
 
 
 def _settings(cls: Any, doc: dict[str, Any]) -> Any:
@@ -82,7 +113,7 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int) ->
         (grid,) = sheets.board.read([tabs.log_range(0, log_rows)])
     except SheetError as exc:
         return [f"the Log tab cannot be read ({exc})"]
-    return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows)
+    return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows, int(doc.get(OLD_LOG_ROWS) or 0))
 
 
 #: How an undo's Log line names the rows it takes back (``between.undo_window``).
@@ -97,11 +128,16 @@ def _turn(text: str) -> float:
         return float("inf")
 
 
+def _figures(line: Line) -> Line:
+    """A line as a row the old layout wrote is compared: its turn, its kind and every number of its sentence."""
+    return line[0], line[1], " ".join(re.findall(r"\d+", line[2]))
+
+
 #: The kinds of the lines the sync logs of itself (an undo, a seat handed to a bot): no replayed event says them.
 _OWN_KINDS = frozenset(kind.value for kind in SyncEvent)
 
 
-def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int) -> list[str]:
+def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_rows: int = 0) -> list[str]:
     rows = _lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid])
     rows += [("", "", "")] * (log_rows - len(rows))
     undo = SyncEvent.UNDO.value
@@ -115,11 +151,14 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int) -> li
         else:
             undone.update(i for i, (turn, _, _) in enumerate(rows[:j]) if _turn(back) <= _turn(turn))
     left = Counter(expected)
+    by_figures = Counter(_figures(line) for line in expected.elements())
     unmatched: list[int] = []
     for i, line in enumerate(rows):
         if line[1] in _OWN_KINDS or i in undone:
             continue
-        if left[line] > 0:
+        if i < old_rows and by_figures[_figures(line)] > 0:  # worded by the old layout: its numbers hold
+            by_figures[_figures(line)] -= 1
+        elif i >= old_rows and left[line] > 0:
             left[line] -= 1
         else:
             unmatched.append(i)

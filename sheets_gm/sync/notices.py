@@ -6,7 +6,7 @@ notices, pure text, each addressed either to the match's channel (``CHANNEL``: a
 one seat (its members' e-mail):
 
 - **opened**: a window is open (whose turn it is, what to type where, the deadline in each seat's time zone);
-- **reminder**: the deadline is near and a seat has not ticked Ready or has typed nothing;
+- **reminder**: the deadline is near and a seat has not ticked Ready (its rows with nothing typed named);
 - **resolved**: a window was resolved; the channel gets the public log lines of the resolution (the public
   turn report), each seat its View's news (``seat_events``: what only it may read, and the public events
   that name it) followed by the public report; a game's own posts (``WritesPosts``, the Coalition's forum
@@ -151,12 +151,12 @@ def what_to_type(tabs: MatchTabs, window: Window, seat: str) -> list[str]:
         typed = [c.header for c in spec.columns if c.kind.typed and c.kind is not ColumnKind.READY]
         ready = [c.header for c in spec.columns if c.kind is ColumnKind.READY]
         what = ", ".join(typed) if typed else ""
-        where = f"tab {tab.name!r}, {spec.heading}"
+        where = f"tab {tab.name!r}, table “{spec.heading}”"
         if spec.rows == SEAT_ROWS:
             parts = [f"fill {what}" if what else "", f"tick {ready[0]} when your orders are in" if ready else ""]
             lines.append(f"{where}: " + " and ".join(p for p in parts if p) + ".")
         else:
-            lines.append(f"{where}: a row each, {what}" + (" (these rows stay until used)." if spec.standing
+            lines.append(f"{where}: a row each: {what}" + (" (these rows stay until used)." if spec.standing
                                                           else "."))
     return lines
 
@@ -173,15 +173,15 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
         return []
     head = f"[{rules.title}] {_upper(window.label)} is open"
     who = ", ".join(window.awaited)
+    status = status_line(facts.adapter, record)
     out = [Notice(_key(record, window.key, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
                   "\n".join([f"{_upper(window.label)} is open: it waits for {who}.",
-                             _closing(seen.deadline, None), status_line(facts.adapter, record)]))]
+                             _closing(seen.deadline, None), status]))]
     for seat in window.seats:
         lines = [f"{_upper(window.label)} is open: " + (f"{seat}'s orders are awaited." if seat in window.awaited
                                                          else f"it waits for {who}; {seat} may write in it too."),
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
-                 *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)),
-                 "", status_line(facts.adapter, record)]
+                 *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), "", status]
         out.append(Notice(_key(record, window.key, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
                           f"{head}: orders for {seat}", "\n".join(lines)))
     return out
@@ -194,26 +194,26 @@ def _closing(deadline: str, zone: str | None) -> str:
 
 
 def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: datetime) -> list[Notice]:
-    """Within ``rules.lead`` of the deadline: each seat the window waits for that has not ticked Ready, or has
-    rows with nothing typed, is told so; the channel hears who is not ready yet."""
+    """Within ``rules.lead`` of the deadline: each seat the window waits for that has not ticked Ready is told so
+    (and which of its rows have nothing typed); the channel hears who is not ready yet."""
     record = facts.record
     window = record.ruleset.window(record.state)
     moment = deadline_moment(seen.deadline)
     if window is None or moment is None or not now >= moment - rules.lead or now >= moment:
         return []
     left = describe_wait((moment - now).total_seconds())
-    late = [s for s in window.seats if s in seen.waiting_for or seen.untyped.get(s)]
+    # A seat that ticked Ready has said its orders are in, rows left empty included; the others are reminded,
+    # with the rows they have typed nothing in.
+    late = [s for s in window.awaited if s in seen.waiting_for]
     if not late:
         return []
     head = f"[{rules.title}] {_upper(window.label)} closes in {left}"
-    channel = Notice(_key(record, window.key, NoticeKind.REMINDER, CHANNEL), NoticeKind.REMINDER, CHANNEL, head,
-                     f"{_upper(window.label)} closes in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
-                     f"{', '.join(s for s in late if s in seen.waiting_for) or 'nobody'}.")
-    out = [channel] if any(s in seen.waiting_for for s in late) else []
+    out = [Notice(_key(record, window.key, NoticeKind.REMINDER, CHANNEL), NoticeKind.REMINDER, CHANNEL, head,
+                  f"{_upper(window.label)} closes in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
+                  f"{', '.join(late)}.")]
     for seat in late:
-        lines = [f"{_upper(window.label)} closes in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}."]
-        if seat in seen.waiting_for:
-            lines.append(f"{seat} has not ticked Ready yet.")
+        lines = [f"{_upper(window.label)} closes in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
+                 f"{seat} has not ticked Ready yet."]
         if seen.untyped.get(seat):
             lines.append(f"Nothing typed yet for: {', '.join(seen.untyped[seat])}.")
         lines += ["", "What to type:", *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat))]
@@ -228,7 +228,8 @@ def _lines(events: Sequence[Event]) -> list[str]:
 
 def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     """A resolution told: the public report to the channel, its View's news and the public report to each
-    seat, and the game's posts to the readers each names."""
+    seat (for a step of a window that stays open, to the seats it concerns only), and the game's posts to the
+    readers each names."""
     window, record = facts.resolved, facts.record
     if window is None:
         return []
@@ -236,16 +237,24 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     done = f"{window.key}@{record.resolved}"
     public = visible_to(facts.events, None)
     status = status_line(facts.adapter, record)
-    report = ["What happened (the public log):", *(_lines(public) or ["  · nothing anyone may read"]), "", status]
+    report = ["What happened (the public log):", *(_lines(public) or ["  · nothing that everyone may read"]), "",
+              status]
     head = f"[{rules.title}] {_upper(window.label)} resolved"
     out = [Notice(_key(record, done, NoticeKind.RESOLVED, CHANNEL), NoticeKind.RESOLVED, CHANNEL, head,
                   "\n".join(report))]
+    still_open = record.ruleset.window(state)
+    step = still_open is not None and still_open.key == window.key  # a stepwise window's rows resolved, still open
     for seat in facts.tabs.input_seats():
         names = seat_names(facts.adapter, facts.tabs, seat, [facts.before, state])
         mine = seat_events(facts.events, seat, names)
-        news = [f"What happened to {seat} (your View tab's log):", *(_lines(mine) or ["  · nothing of yours"])]
+        if step and not mine:  # a step the seat had no part in is news for the channel, not for its mailbox
+            continue
+        rest = [e for e in public if e not in mine]  # the public report, less what the seat's news told already
+        lines = [f"What happened to {seat} (your View tab's log):", *(_lines(mine) or ["  · nothing of yours"]), "",
+                 "The rest of the public log:" if mine else "What happened (the public log):",
+                 *(_lines(rest) or ["  · nothing more"]), "", status]
         out.append(Notice(_key(record, done, NoticeKind.RESOLVED, seat), NoticeKind.RESOLVED, seat,
-                          f"{head}: news for {seat}", "\n".join([*news, "", *report])))
+                          f"{head}: news for {seat}", "\n".join(lines)))
     if isinstance(facts.adapter, WritesPosts) and NoticeKind.POST in rules.kinds:
         for number, post in enumerate(facts.adapter.posts(facts.before, state), 1):
             readers = [CHANNEL] if post.audience is None else sorted(post.audience)

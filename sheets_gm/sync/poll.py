@@ -20,7 +20,7 @@ from typing import Any
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
-from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
+from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
@@ -28,7 +28,16 @@ from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.fates import GO_NOTHING, held_sentence, row_feedback, set_aside_sentence, settle_seat, stale_line
+from sheets_gm.sync.fates import (
+    GO_NOTHING,
+    held_sentence,
+    in_table,
+    row_feedback,
+    row_verdicts,
+    set_aside_sentence,
+    settle_seat,
+    stale_line,
+)
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.notices import PollFacts
@@ -78,12 +87,6 @@ class WindowReport:
 def _deadline_passed(deadline: str, now: datetime) -> bool:
     moment = deadline_moment(deadline)
     return moment is not None and now >= moment
-
-
-def _in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
-    """Whether ``verdict`` shows in a row of ``table`` (every row of its subject, unless the adapter places it)."""
-    placed = adapter.verdict_table(verdict.part) if isinstance(adapter, PlacesVerdicts) else ""
-    return not placed or placed == table
 
 
 @dataclass
@@ -284,15 +287,16 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
-                mine = [v for v in verdicts if v.subject == row.subject and _in_table(read.adapter, v, row.table)]
+                mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
+                    [v for v in verdicts if v.subject == row.subject and in_table(read.adapter, v, row.table)]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
                 extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
                                     seat_read.note(row), row.subject in seat_input.held, extra)
             else:
-                text = idle_feedback(window, seat, spec, outcome_text,
-                                     idle_reason(read.adapter, read.record.state, seat))
+                text = seat_read.note(row) or idle_feedback(window, seat, spec, outcome_text,
+                                                            idle_reason(read.adapter, read.record.state, seat))
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
@@ -304,7 +308,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
 
 
 def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:
-    return any(v.subject == row.subject and _in_table(adapter, v, row.table) for v in verdicts)
+    return any(v.subject == row.subject and in_table(adapter, v, row.table) for v in verdicts)
 
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
@@ -338,19 +342,21 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events,
                                adapter)
     new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
-                         log_rows=record.log_rows + public)
+                         log_rows=record.log_rows + public,
+                         kept_dice=record.kept_dice if record.kept_for(new_state) else {})  # a step: same window
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = record.dice(new_state)
     tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
     report.tables_grown = list(tabs.grown(read.tabs))
-    verdicts = [*answer.verdicts, *resolution.verdicts]
+    verdicts = list(resolution.verdicts) or answer.verdicts  # what the resolution said, if it says anything
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         # Every row read is archived (a cut resolution is completed, and an undo puts rows back, from the
         # archive); the rows it did not carry out stay typed, with why (fates.settle_seat).
-        settled = settle_seat(adapter, new_state, seat_read, window, new_window, answer.inputs.get(seat), verdicts,
-                              {answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()})
+        engine_unused = {answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}
+        settled = settle_seat(adapter, record.state, new_state, seat_read, window, new_window, answer.inputs.get(seat),
+                              verdicts, engine_unused)
         play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)
         consumed = [r.to_json() for r in settled.read]
         archived = packed_cell(compact_json({"resolution": number, "window": window.key, "rows": consumed,
@@ -373,6 +379,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
                "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
+               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {}),
                **({"bots": dict(record.bots)} if record.bots else {})}
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, *history_write(engine_tab, number, history))

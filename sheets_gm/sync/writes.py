@@ -3,13 +3,19 @@ the status lines, each seat's View tab, and the logs. Used by ``init`` and by ev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns, LaysOutLogEntries
+from sheets_gm.sheets.adapter import (
+    AnySheetAdapter,
+    ExplainsIdleSeats,
+    LabelsTurns,
+    LaysOutLogEntries,
+    NamesEventSeats,
+)
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
@@ -58,7 +64,8 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                notes: Mapping[str, str] | None = None) -> Grid:
     """A table's rows as ``state`` and ``window`` show them: subjects, stamps, shown values, idle feedback,
     and empty typed cells, except for rows in ``kept`` (typed for this very window: left as typed, their
-    feedback the row's sentence in ``notes`` if it has one)."""
+    feedback the row's sentence in ``notes`` if it has one); an empty row's sentence in ``notes`` (a row carried
+    out in part) stands for its idle feedback."""
     spec = placed.spec
     subjects = adapter.rows(state, seat, spec)
     if len(subjects) > placed.rows:  # the caller fits the tabs to the state first (MatchTabs.fitted)
@@ -79,7 +86,8 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = (idle_feedback(window, seat, spec, outcome_text, reason) if keep is None else
+                line[col] = ((notes or {}).get(subject) or idle_feedback(window, seat, spec, outcome_text, reason)
+                             if keep is None else
                              (notes or {}).get(subject) or (kept_sentence(window) if window is not None and
                                                             acts(window, seat, spec) else
                                                             held_sentence(window, seat, spec)))
@@ -188,13 +196,16 @@ def _names_any(value: Any, names: frozenset[str]) -> bool:
     return False
 
 
-def seat_events(events: Sequence[Event], seat: str, names: frozenset[str]) -> list[Event]:
+def seat_events(events: Sequence[Event], seat: str, names: frozenset[str],
+                concerns: Callable[[Event], bool] | None = None) -> list[Event]:
     """What ``seat``'s View log lists: what happened to it. The events only some seats may read that it may, and
-    the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion); the
-    GM's lists every private event (the public ones are all in the Log)."""
+    the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion) or that
+    ``concerns`` says are the seat's (a battle it lost: ``NamesEventSeats``); the GM's lists every private event
+    (the public ones are all in the Log)."""
     if seat == GM:
         return private_events(events, seat)
-    return [e for e in visible_to(events, seat) if e.audience is not None or _names_any(e.data, names)]
+    return [e for e in visible_to(events, seat) if e.audience is not None or _names_any(e.data, names)
+            or (concerns is not None and concerns(e))]
 
 
 def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
@@ -210,9 +221,10 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
     panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
     batch.put(backend, tabs.view_panel_range(seat), panel)
-    names = seat_names(adapter, tabs, seat, [state] if before is None else [before, state]) if seat != GM else \
-        frozenset()
-    mine = seat_events(events, seat, names)
+    states = [state] if before is None else [before, state]
+    names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
+    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
+    mine = seat_events(events, seat, names, None if hook is None else lambda e: seat in hook(e, states))
     if not mine:
         return 0
     rows = view_log_lines(mine, adapter)

@@ -91,15 +91,16 @@ class _WholeTlsController(Controller):
     def factory(self) -> SMTP:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", "Requiring AUTH while not requiring TLS", UserWarning)
-            return super().factory()
+            server: SMTP = super().factory()  # type: ignore[no-untyped-call]  # aiosmtpd leaves it untyped
+            return server
 
 
 @contextmanager
-def smtp_server(implicit_tls: bool = False) -> Iterator[tuple[Mailbox, int]]:
+def smtp_server(implicit_tls: bool = False, port: int = 0) -> Iterator[tuple[Mailbox, int]]:
     """A running SMTP server on 127.0.0.1 that requires a login over TLS: STARTTLS on a plain port, or TLS from
-    the first byte (``implicit_tls``). Yields its mailbox and port."""
+    the first byte (``implicit_tls``), on ``port`` (a free one by default). Yields its mailbox and port."""
     box = Mailbox()
-    port = free_port()
+    port = port or free_port()
     options: dict[str, Any] = {"authenticator": box.authenticate, "auth_required": True}
     if implicit_tls:
         # The whole connection is TLS, which aiosmtpd's check for a login over TLS does not see (it looks for

@@ -28,10 +28,8 @@ Clock = Callable[[], datetime]
 
 def notice_rules(config: MatchConfig, notify: NotifySettings) -> NoticeRules:
     """The rules the match's notices are built by (its title, its ``[notify]`` choices)."""
-    rules = notify.rules(config.title)
-    return NoticeRules(rules.kinds, rules.lead, rules.zones, config.title,
-                       f"sheets-gm verify replay.json, in the match's export (the GM runs sheets-gm export -c "
-                       f"{config.path.name})")
+    return notify.rules(config.title, f"sheets-gm verify replay.json, in the match's export (the GM runs "
+                                      f"sheets-gm export -c {config.path.name})")
 
 
 def seen_of(report: WindowReport) -> PollSeen:
@@ -111,6 +109,9 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
     addresses: Mapping[str, tuple[str, ...]] = {}
     if notify.email is not None and any(n.recipient != CHANNEL for n in fresh):
         addresses = seat_addresses(config, sheets)
+        # A seat without an address gets no e-mail: recorded, so that the next polls do not read the roster for it
+        box.skip((n.key for n in fresh if n.recipient != CHANNEL and not addresses.get(n.recipient)),
+                 "no e-mail address in the roster")
     return len(box.add(letters_of(fresh, notify, addresses, now)))
 
 
@@ -127,8 +128,10 @@ def describe_letter(letter: Letter, now: datetime) -> str:
     who = ("the channel" if letter.recipient == CHANNEL else
            f"{letter.recipient} ({', '.join(letter.to) or 'no address'})")
     said = f"{letter.channel} to {who}: {letter.subject!r}"
-    if not letter.tries and not letter.error:
-        return f"{said}, queued {letter.queued_at}, not tried yet"
+    if not letter.tries:
+        why = letter.error.removeprefix("not tried: ")
+        return f"{said}, queued {letter.queued_at}, not tried yet" + (
+            f" (its channel failed on the letter before it: {why})" if why else "")
     until = letter.waits_until()
     nxt = f"not before {until:%Y-%m-%d %H:%M:%S}" if until is not None and until > now else "at the next poll"
     tries = f"tried {letter.tries} time{'s' if letter.tries != 1 else ''}" + (

@@ -9,6 +9,9 @@ file 0600: a letter holds a seat's private news and its members' addresses):
   resolution completed after a fault, every poll of an open window) queues nothing new;
 - ``reminder.json``: when the open window's reminder falls due, so that an idle poll knows to read then.
 
+The ledger is changed under ``ledger.lock`` (held a moment, never while sending), so two syncs queueing at once
+never lose each other's keys.
+
 Only the standard library is imported: cron's idle sync asks ``due`` before anything else loads, and does
 nothing more when nothing waits. Two processes never send at once: a sender holds ``send.lock``, and a
 second one, finding it held, leaves the letters to the next poll rather than wait.
@@ -22,7 +25,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -79,11 +82,10 @@ class Letter:
 @dataclass(frozen=True)
 class Due:
     """What an idle poll must do about notices: ``letters`` waiting that may be tried now, and whether the
-    open window's reminder fell due (then it reads, as for a deadline)."""
+    open window's reminder fell due (then it goes past the gate, as for a deadline)."""
 
     letters: int = 0
     reminder: bool = False
-    waiting: int = field(default=0)
 
 
 def outbox_path(config_path: Path) -> Path:
@@ -138,6 +140,22 @@ class Outbox:
                           "start a new one (notices already sent may then go again)") from None
         return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
 
+    @contextlib.contextmanager
+    def _ledger_held(self) -> Iterator[dict[str, str]]:
+        """The ledger, held against another process's change while the block reads and changes it (a moment:
+        no sending happens under it); saved when the block ends."""
+        _private_folder(self.folder)
+        fd = os.open(self.folder / "ledger.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            ledger = self.ledger()
+            before = dict(ledger)
+            yield ledger
+            if ledger != before:
+                self._save_ledger(ledger)
+        finally:
+            os.close(fd)
+
     def _save_ledger(self, ledger: dict[str, str]) -> None:
         _write_private(self.ledger_path, json.dumps(ledger, ensure_ascii=False, indent=0, sort_keys=True))
 
@@ -148,17 +166,25 @@ class Outbox:
     def add(self, letters: Iterable[Letter]) -> list[Letter]:
         """Queue the letters whose key was never queued; returns those queued now. The letter's file is
         written before the ledger names it, so a crash between the two sends it (once) rather than never."""
-        ledger = self.ledger()
-        fresh = [letter for letter in letters if letter.key not in ledger]
-        if not fresh:
+        letters = list(letters)
+        if not letters:
             return []
-        _private_folder(self.folder)
-        _private_folder(self.letters_dir)
-        for letter in fresh:
-            _write_private(self._file(letter.key), letter.to_json())
-            ledger[letter.key] = "queued"
-        self._save_ledger(ledger)
+        with self._ledger_held() as ledger:
+            fresh = [letter for letter in letters if letter.key not in ledger]
+            if fresh:
+                _private_folder(self.letters_dir)
+            for letter in fresh:
+                _write_private(self._file(letter.key), letter.to_json())
+                ledger[letter.key] = "queued"
         return fresh
+
+    def skip(self, keys: Iterable[str], why: str) -> None:
+        """Record ``keys`` as never to be sent (a seat with no address): a later poll does not build them again."""
+        keys = list(keys)
+        if not keys:
+            return
+        with self._ledger_held() as ledger:
+            ledger.update({key: f"not sent: {why}" for key in keys if key not in ledger})
 
     def waiting(self) -> list[Letter]:
         """Every letter waiting, oldest first (a file that is no letter is named in its place, never dropped)."""
@@ -176,9 +202,8 @@ class Outbox:
 
     def sent(self, letter: Letter, now: datetime) -> None:
         """``letter`` was taken by its channel: it leaves the outbox, and the ledger says when."""
-        ledger = self.ledger()
-        ledger[letter.key] = f"sent {iso(now)}"
-        self._save_ledger(ledger)
+        with self._ledger_held() as ledger:
+            ledger[letter.key] = f"sent {iso(now)}"
         self._file(letter.key).unlink(missing_ok=True)
 
     def failed(self, letter: Letter, error: str, now: datetime, retry_at: datetime | None = None) -> Letter:
@@ -235,5 +260,4 @@ def due(config_path: Path, now: datetime) -> Due:
         return Due()
     letters = box.waiting()
     reminder = box.reminder()
-    return Due(sum(1 for letter in letters if letter.due(now)), reminder is not None and now >= reminder,
-               len(letters))
+    return Due(sum(1 for letter in letters if letter.due(now)), reminder is not None and now >= reminder)

@@ -35,8 +35,12 @@ class Sending:
             return ""
         parts = [f"{len(self.sent)} sent"] if self.sent else []
         if self.waiting:
-            errors = {f"{letter.channel}: {letter.error}" for letter in self.waiting if letter.error}
-            parts.append(f"{len(self.waiting)} waiting" + (f" ({'; '.join(sorted(errors))})" if errors else ""))
+            why: dict[str, str] = {}  # a channel's error once: the one a letter was tried on, not the "not tried"
+            for letter in sorted(self.waiting, key=lambda w: w.error.startswith("not tried: ")):
+                if letter.error:
+                    why.setdefault(letter.channel, letter.error.removeprefix("not tried: "))
+            errors = [f"{channel}: {error}" for channel, error in sorted(why.items())]
+            parts.append(f"{len(self.waiting)} waiting" + (f" ({'; '.join(errors)})" if errors else ""))
         return "Notices: " + ", ".join(parts) + "."
 
 

@@ -144,10 +144,16 @@ class NotifySettings:
     email: EmailSettings | None = None
     chat: ChatSettings | None = None
 
-    def rules(self, title: str) -> NoticeRules:
-        """The rules the notices are built by, for a match called ``title``."""
-        kinds = self.kinds if self.lead is not None else self.kinds - {NoticeKind.REMINDER}
-        return NoticeRules(kinds=kinds, lead=self.lead or timedelta(0), zones=self.zones, title=title)
+    @property
+    def sent_kinds(self) -> frozenset[NoticeKind]:
+        """The kinds that go out: those chosen, less the reminder when its lead is "off"."""
+        return self.kinds if self.lead is not None else self.kinds - {NoticeKind.REMINDER}
+
+    def rules(self, title: str, verify_hint: str) -> NoticeRules:
+        """The rules the notices are built by, for a match called ``title`` (``verify_hint``: how a player checks
+        the dice once the match is over)."""
+        return NoticeRules(kinds=self.sent_kinds, lead=self.lead or timedelta(0), zones=self.zones, title=title,
+                           verify_hint=verify_hint)
 
     def channels(self) -> list[str]:
         """The channels set, for people: ``e-mail (smtp.example.org)``, ``chat (discord)``."""

@@ -795,7 +795,7 @@ def test_the_gm_s_events_on_a_stopped_action_name_a_face_down_unit_by_its_token(
     events = events_from_options(state.seats, {"cancel": [attacker.id], "dice": [f"{attacker.id}=-1"],
                                                "soften": [f"{attacker.id}=1"], "done": [str(reaction.id)]}, "Parry")
     assert events[-1].kind is GmKind.DONE  # settled once the changes it asks for are recorded
-    said = []
+    said: list[str] = []
     for event in events:
         applied = r.apply_gm_event(state, event)
         state, said = applied.state, said + [e.text for e in applied.events if e.audience is None]

@@ -109,6 +109,12 @@ class CoalitionSheet:
                    f"{len(announced)} battle{'s' if len(announced) != 1 else ''} to judge)"
         return ""
 
+    def row_group(self, state: CoalitionState, table: str, subject: str) -> str:
+        """A losses row is read into its battle's result: the battle square, whose verdict is the row's too."""
+        if table != "losses":
+            return ""
+        return next((b.at for b in state.battles if subject in b.armies), "")
+
     # -- reading -----------------------------------------------------------------------------
     def read_orders(self, state: CoalitionState, window: Window, seat: str,
                     rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[CoalitionOrders]:
