@@ -28,6 +28,7 @@ from sheets_gm.rulesets.registry import (
     sheet_spec,
 )
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
+from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.grow import LayoutOwners
 from sheets_gm.sync.legacy.detect import OldLayoutError, refuse_old_layout
@@ -202,6 +203,17 @@ def roster_file_of(traits: RulesetTraits, path: Path, seats: tuple[str, ...]) ->
     return read_seat_roster(path, seats, seat_word=traits.seat_kind.value, groups=traits.roster_groups)
 
 
+def roster_bots(traits: RulesetTraits, roster: Roster) -> dict[str, str]:
+    """The roster's ``bot`` column: the kind of bot each marked line's seat (a game of players) or member (a team's
+    player, a side's army) is played by; a line left empty, ``no`` or ``none`` is a person's."""
+    found: dict[str, str] = {}
+    for m in roster.members:
+        kind = m.fields.get("bot", "").strip()
+        if kind and kind.lower() not in ("no", NO_BOT):
+            found[m.seat if traits.seat_kind is SeatKind.PLAYER else m.name] = kind
+    return found
+
+
 def _check_roster(ruleset: AnyRuleset, roster: Roster, where: object) -> None:
     """SeatRosterError naming ``where`` when the ruleset refuses the roster (nothing is written before)."""
     try:
@@ -210,7 +222,7 @@ def _check_roster(ruleset: AnyRuleset, roster: Roster, where: object) -> None:
         raise SeatRosterError(f"roster {where}: {exc}") from None
 
 
-def _seats_alone_refused(ruleset: AnyRuleset, seats: tuple[str, ...]) -> str:
+def seats_alone_refused(ruleset: AnyRuleset, seats: tuple[str, ...]) -> str:
     """Why the ruleset cannot start a match from the seats alone (it needs members), or '' if it can."""
     try:
         ruleset.new_match(Roster(seats), b"check the roster before anything is written")
@@ -257,7 +269,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     if roster is not None:
         _check_roster(ruleset, roster, roster_path)
     else:
-        refusal = _seats_alone_refused(ruleset, config.seats)
+        refusal = seats_alone_refused(ruleset, config.seats)
     outcome = InitOutcome()
     if config.backend is BackendKind.LOCAL:
         files = _local_files(config)
@@ -290,9 +302,13 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
             roster = Roster(config.seats)
     deadline = config.schedule.next_deadline(now)
     emails = editor_emails(config, roster)
-    record = create_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
-                                 member_emails=row_emails(roster), deadline=deadline,
-                                 schedule_text=config.schedule.describe(), title=config.title)
+    try:
+        record = create_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
+                              member_emails=row_emails(roster), deadline=deadline,
+                              schedule_text=config.schedule.describe(), title=config.title,
+                              bots={**roster_bots(ruleset.traits, roster), **config.bots})
+    except BotSeatError as exc:
+        raise ConfigError(f"{config.path} [bots] (or the roster's bot column): {exc}") from None
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.warnings += uneven_teams(ruleset.traits, roster)

@@ -160,6 +160,21 @@ def gone_line(tab: InputTab, window: Window, rows: Sequence[TypedRow]) -> Archiv
     return ArchiveLine(capital(window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
+def handed_line(tab: InputTab, open_window: Window, bot: str, reason: str, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """Rows a person typed, set aside when the GM handed their seat (or their row) to a bot, which types its own."""
+    text = (f"Set aside when the GM handed these rows to the {bot} bot during {open_window.label} ({reason}); no "
+            "longer in your rows: the bot types its own, and `adjust --bot NAME=none` hands them back:")
+    return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]:
+    """The typed rows of ``seat_read`` that bots ``handed`` the seat (or those rows' subjects) take over; the
+    standing tables' aside (their rows stay from turn to turn, a bot's typing over them row by row)."""
+    whole = seat_read.seat in handed
+    standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
+    return [r for r in seat_read.rows if r.typed and r.table not in standing and (whole or r.subject in handed)]
+
+
 def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
                set_aside: Sequence[TypedRow], was_open: Window | None) -> list[ArchiveLine]:
     """What the GM's undo of ``undone`` did to the seat's rows: the rows put back, the rows typed since set aside."""

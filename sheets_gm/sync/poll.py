@@ -26,6 +26,7 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
+from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.fates import (
     GO_NOTHING,
@@ -82,6 +83,7 @@ class WindowReport:
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
     drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (drive_gate)
     facts: PollFacts | None = None  # what the poll saw and resolved, for its notices (sync.notices)
+    bots_typed: list[str] = field(default_factory=list)  # the seats whose bots typed for the window it drew
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -383,6 +385,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         engine_unused = {answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}
         settled = settle_seat(adapter, record.state, new_state, seat_read, window, new_window, answer.inputs.get(seat),
                               verdicts, engine_unused)
+        play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)
         consumed = [r.to_json() for r in settled.read]
         archived = packed_cell(compact_json({"resolution": number, "window": window.key, "rows": consumed,
                                              **({"kept": settled.notes, "for": new_window.key}
@@ -404,7 +407,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
                "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
-               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {})}
+               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {}),
+               **({"bots": dict(record.bots)} if record.bots else {})}
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))

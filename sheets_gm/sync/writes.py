@@ -20,6 +20,7 @@ from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
+from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.fates import held_sentence, kept_sentence, out_sentence, ready_sentence
 from sheets_gm.sync.match_record import MatchRecord
@@ -269,8 +270,9 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record
     status = status_line(adapter, record)
     outcome_text = outcome.text if outcome is not None else ""
     for seat in tabs.input_seats():
+        typed, _ = with_bot_rows({}, {}, record, adapter, window, seat, tabs.orders(seat), [])  # a bot's rows
         seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, state, window, seat,
-                           dice, status, outcome_text)
+                           dice, status, outcome_text, typed)
     views_writes(batch, sheets, tabs, adapter, state, status, {}, [])
     board_writes(batch, sheets.board, tabs, adapter, state, status)
 
@@ -283,4 +285,6 @@ def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     line = adapter.status(state, window, record.ruleset.outcome(state))
     if window is not None and deadline_text:
         line += f" · orders close {describe_deadline(deadline_text)}"
+    if record.bots:
+        line += f" · {bots_phrase(record)}"
     return line
