@@ -256,7 +256,7 @@ def test_the_equip_cells_list_her_bag_described_and_a_pick_from_the_list_equips_
     assert ann is not None and ann.bag
     backend = sheets.of("Ann")
     assert isinstance(backend, MemoryBackend)
-    listed = [str(backend.tabs["View Ann"].get((r, 7)) or "") for r in range(3, 43)]  # H4:H43, the panel's last
+    listed = [str(backend.tabs["View Ann"].get((r, 7)) or "") for r in range(3, 31)]  # H4:H31: the panel's last
     rules = create_ruleset("champions")
     assert isinstance(rules, ChampionsRuleset)
     described = [i.describe() for i in (rules.rules.table.get(n) for n in dict.fromkeys(ann.bag)) if i is not None]
@@ -267,7 +267,7 @@ def test_the_equip_cells_list_her_bag_described_and_a_pick_from_the_list_equips_
     orders = next(t for b, t in layouts if b is backend and t.name == "Orders Ann")
     equip = tabs.orders("Ann").table("equip")
     sources = {d.range: d.source for d in orders.dropdowns if d.source}
-    assert sources == {cells(equip.col(k), equip.first_row, equip.col(k), equip.last_row): "'View Ann'!H4:H43"
+    assert sources == {cells(equip.col(k), equip.first_row, equip.col(k), equip.last_row): "'View Ann'!H4:H31"
                        for k in ("item1", "item2", "item3")}
     item = rules.rules.table.get(ann.bag[0])
     assert item is not None
@@ -276,3 +276,13 @@ def test_the_equip_cells_list_her_bag_described_and_a_pick_from_the_list_equips_
     said = _feedback(sheets, "Ann")[("equip", "Ann.mage")]
     assert said.startswith("✔") or "carries" in said, said
     assert "no item" not in said
+
+
+def test_a_players_view_log_starts_on_its_first_screen() -> None:
+    sheets = _fight_window(b"words")
+    backend = sheets.of("Ann")
+    assert isinstance(backend, MemoryBackend)
+    view = backend.tabs["View Ann"]
+    header = next(r for (r, c), v in sorted(view.items()) if c == 0 and v == "Turn")
+    assert header + 1 == 33  # row 33 (1-based): under a 28-row panel, not row 45
+    assert view.get((header + 1, 0)) == "round 1, move" and "Ann" in str(view.get((header + 1, 2)))
