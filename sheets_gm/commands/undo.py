@@ -58,8 +58,9 @@ def register(sub: Any) -> None:
     """Add ``undo`` to the command line."""
     p = command(sub, "undo", run, "take back the last resolved window (logged; its orders come back)",
                 "Restore the state before the last resolved window (a finished match reopens), put that window's "
-                "orders back in their rows, and log it. The log keeps every row. Run it twice to go back two "
-                "windows.",
+                "orders back in their rows, and log it. The log keeps every row. The window is resolved again "
+                "with dice dealt afresh (the undone dice are public in the log, so they are never used again): "
+                "the same orders may roll otherwise. Run it twice to go back two windows.",
                 'sheets-gm undo -c match.toml --reason "blue ticked Ready too early"')
     add_config_option(p)
     p.add_argument("--reason", default="", metavar="TEXT", help="why (required); written to the log")

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheets_gm.engine.ruleset import Information
-from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, file_stem, toml_key
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, toml_key
 from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.sheets.files import orders_file
 
 #: Where the engine goes when it must move out of a file players open (local matches).
 GM_ENGINE = "gm/engine.xlsx"
@@ -147,7 +148,7 @@ def _orders_fix(config: MatchConfig, seats: list[str], word: str) -> str:
     if config.backend is not BackendKind.LOCAL:
         return (f"give each {word} a spreadsheet of its own under [sheets] orders in {config.path} (one key per "
                 f"{word}, shared with that {word} alone)")
-    pairs = [f'{toml_key(seat)} = "orders-{file_stem(seat)}.xlsx"' for seat in seats]
+    pairs = [f'{toml_key(seat)} = "{orders_file(seat)}"' for seat in seats]
     return (f"give each {word} a file of its own: under [sheets] in {config.path}, list "
             f"{', '.join(pairs)} in orders = {{ … }} (share each with its {word} alone)")
 

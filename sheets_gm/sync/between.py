@@ -21,12 +21,14 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.archive_lines import archive_lines_writes, undo_lines
+from sheets_gm.sync.archive_lines import archive_lines_writes
+from sheets_gm.sync.fates import undo_lines
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.replay import entry_dice
+from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.strays import stray_overlays
 from sheets_gm.sync.writes import (
@@ -129,6 +131,7 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     if not gm_events:
         raise BetweenWindowsError("nothing to change: give one of the corrections this game accepts")
     read = read_match(sheets, ruleset_class)
+    check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
     _check_not_interrupted(read)
     record = read.record
     ruleset = record.ruleset
@@ -259,6 +262,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     if not reason.strip():
         raise BetweenWindowsError("an undo needs a reason; it is written to the log")
     read = read_match(sheets, ruleset_class)
+    check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
     _check_not_interrupted(read)
     record = read.record
     number = record.resolved

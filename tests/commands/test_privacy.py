@@ -87,7 +87,7 @@ def test_gvgs_starter_keeps_the_seed_and_the_roster_in_the_gm_folder(
         assert exposures(config) == []
         seed = record_of_config(config)
         outside = [p for p in folder.rglob("*.xlsx") if "gm" not in p.relative_to(folder).parts]
-        assert sorted(p.name for p in outside) == ["blue-orders.xlsx", "board.xlsx", "red-orders.xlsx"]
+        assert sorted(p.name for p in outside) == ["board.xlsx", "orders-blue.xlsx", "orders-red.xlsx"]
         for workbook in outside:
             for ws in openpyxl.load_workbook(workbook):
                 cells = " ".join(str(c) for row in ws.iter_rows(values_only=True) for c in row if c is not None)
@@ -125,7 +125,7 @@ def test_a_judges_file_a_side_opens_is_refused(tmp_path: Path) -> None:
 
 def test_two_seats_sharing_one_orders_file_is_refused_in_a_game_with_private_orders(tmp_path: Path) -> None:
     text = private_config(starter_config("gvg").read_text(encoding="utf-8")).replace(
-        'orders = { red = "red-orders.xlsx", blue = "blue-orders.xlsx" }',
+        'orders = { red = "orders-red.xlsx", blue = "orders-blue.xlsx" }',
         'orders = { red = "orders.xlsx", blue = "orders.xlsx" }')
     path = tmp_path / "match.toml"
     path.write_text(text, encoding="utf-8")

@@ -39,7 +39,7 @@ from sheets_gm.sheets.tables import TypedRow
 
 SKILL_COLUMNS = tuple(f"skill{i}" for i in range(1, 8))
 TILE_WIDTH = 110  # pixels: a player's name and marks on one line
-TILE_HEIGHT = 56  # pixels: three lines of text a tile
+TILE_HEIGHT = 56  # pixels: the three lines of text a tile shows (draw.TILE_LINES)
 
 
 @dataclass(frozen=True)
