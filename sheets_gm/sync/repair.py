@@ -134,8 +134,8 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
                                 "what it showed is drawn in the new tabs")
     layouts = match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}, member_emails)
     absent = {t.name for backend, t in layouts if t.name not in backend.tab_names()}  # deleted or renamed
-    for seat, cells_ in extra.items():  # before the layout, which may narrow the tab to its columns
-        seat_backend(sheets, tabs, seat).write([RangeWrite(cell, [[""]]) for cell in cells_])
+    for seat, pushed in extra.items():  # before the layout, which may narrow the tab to its columns
+        seat_backend(sheets, tabs, seat).write([RangeWrite(cell, [[""]]) for cell in pushed])
     apply_layouts(sheets, layouts, title or f"sheets-gm · {record.ruleset.traits.title}", retired)
     batch = WriteBatch()
     laid_out = {t.name for _, t in layouts} | {spec.tabs.roster, *retired}
