@@ -160,4 +160,4 @@ def test_a_battle_report_reads_over_rows_of_the_view_log_a_row_per_action() -> N
     assert [r[2] for r in rows[3:]] == ["Health · Ann's Rogue: 85 − 32 = 53", "Health · Di's Rogue: 85 − 0 = 85"]
     assert len({len(r) for r in rows}) == 1
     other = view_log_lines([Event(2, EventKind.NO_BATTLE, "Nobody to fight on B2.")], sheet)
-    assert other == [["round 1, fight", "no_battle", "Nobody to fight on B2."]]
+    assert other == [["round 1, fight", "no battle", "Nobody to fight on B2."]]
