@@ -170,6 +170,10 @@ class MatchTabs:
         row = self.view_log_header_row + 1 + first
         return a1(self.view(seat), cells(0, row, width - 1, row + count - 1))
 
+    def log_header_range(self) -> str:
+        """The public log's header row (what a poll checks of the Log, which it writes at every resolution)."""
+        return a1(self.spec.tabs.log, cells(0, 1, len(self.spec.headers.log) - 1, 1))
+
     def log_range(self, first: int, count: int) -> str:
         """Public log lines ``first`` (0-based) onwards."""
         return a1(self.spec.tabs.log, cells(0, LOG_FIRST_ROW + first, 2, LOG_FIRST_ROW - 1 + first + count))

@@ -23,7 +23,7 @@ from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.backend import SheetBackend
-from sheets_gm.sheets.layout import a1
+from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
@@ -49,6 +49,7 @@ from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.typed_cells import with_cell_notes
 from sheets_gm.sync.writes import (
+    acts,
     board_writes,
     idle_feedback,
     idle_reason,
@@ -359,18 +360,32 @@ def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
                stale: list[TypedRow]) -> None:
-    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared."""
+    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared and
+    drawn again as the open window draws them: the stamp, and what the row shows (a stamp or a move roll typed over
+    by hand is put back)."""
     tabs = read.tabs
     tab = read.seats[seat].tab
     count = archive_lines_writes(batch, backend, tabs, seat, read.seats[seat].archive_lines,
                                  [stale_line(tab, window, stale)])
     batch.put(backend, lines_cell(tabs, seat), [[count]])
+    state = read.record.state
+    dice = read.record.dice()
     for row in stale:
         placed = tab.table(row.table)
+        index = row.row - placed.first_row
+        shown = read.adapter.shown(state, seat, placed.spec, row.subject, dice) \
+            if placed.spec.of_kind(ColumnKind.SHOWN) else {}
         for c in placed.spec.columns:
+            value: CellValue
             if c.kind.typed:
-                empty: bool | str = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
-                batch.put(backend, a1(tab.name, placed.cell(row.row - placed.first_row, c.key)), [[empty]])
+                value = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
+            elif c.kind is ColumnKind.WINDOW:
+                value = window.key if acts(window, seat, placed.spec) else ""
+            elif c.kind is ColumnKind.SHOWN:
+                value = shown.get(c.key, "")
+            else:
+                continue
+            batch.put(backend, a1(tab.name, placed.cell(index, c.key)), [[value]])
 
 
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
