@@ -327,6 +327,18 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         enter the state."""
         return self.state_codec.to_json(state)
 
+    def seat_state(self, state: StateT, seat: str) -> StateT:
+        """The state as ``seat`` knows it: what a bot playing the seat in a match is given. What the seat's view
+        shows, and in place of what it may not see a stand-in anyone at the table would assume (another player's
+        face-down token as an average unit, her bag as empty). By default the state rebuilt from the seat's view,
+        which is the whole state in a game whose view is (its only secrets are orders not yet resolved)."""
+        return self.state_codec.from_json(self.view(state, seat))
+
+    def rolls_shown(self, state: StateT, dice: TurnDice) -> dict[str, int]:
+        """The open window's rolls every seat is shown before it resolves, by dice key (GvG's movement rolls): a
+        bot playing a seat in a match is given these rolls and no other. None by default."""
+        return {}
+
     def secrets(self, state: StateT, seat: str) -> list[str]:
         """Texts only ``seat`` may see (a hidden unit's id and hex, a bag's items): the conformance
         test checks that no other seat's view and no public view contains any of them. None by default

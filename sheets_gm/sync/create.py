@@ -14,6 +14,7 @@ from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
 from sheets_gm.sheets.spec import VIEW_COLS, SheetSpec
 from sheets_gm.sheets.tables import InputTab
+from sheets_gm.sync.bot_seats import checked_bots
 from sheets_gm.sync.match_record import (
     ENGINE_COLS,
     HISTORY_FIRST_ROW,
@@ -147,11 +148,14 @@ def apply_layouts(sheets: MatchSheets, layouts: Sequence[tuple[SheetBackend, Tab
 def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, seed: bytes,
                         emails: Mapping[str, Sequence[str]] | None = None, deadline: str = "",
                         schedule_text: str = "", title: str = "",
-                        member_emails: Mapping[str, Sequence[str]] | None = None) -> MatchRecord:
+                        member_emails: Mapping[str, Sequence[str]] | None = None,
+                        bots: Mapping[str, str] | None = None) -> MatchRecord:
     """Lay out every spreadsheet of a new match and draw its first window; returns the engine record.
 
     The roster is checked by the ruleset before anything is written (ValueError naming the line);
-    the config's seats must be the roster's, in its order (SeatsMismatchError)."""
+    the config's seats must be the roster's, in its order (SeatsMismatchError). ``bots``: the seats (or
+    members) one of the game's bots plays, by kind of bot (BotSeatError naming a name or kind that is none);
+    a bot acting in the first window types its rows in the same write as the tables."""
     adapter = adapter_of(ruleset)
     state = ruleset.new_match(roster, seed)
     seats = ruleset.seats(state)
@@ -159,9 +163,9 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
         raise SeatsMismatchError(f"the match config names seats {', '.join(sheets.seats) or '(none)'} but the roster "
                                  f"makes {', '.join(seats)}: make [sheets] list one orders spreadsheet per seat, "
                                  "in the roster's order")
-    record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
-                         deadline=deadline)
     tabs = MatchTabs(adapter.spec, seats, ruleset.traits.judge).fitted(adapter, state)  # a row for every army…
+    record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
+                         deadline=deadline, bots=checked_bots(ruleset, adapter, tabs, state, bots or {}))
     apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()

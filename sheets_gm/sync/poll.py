@@ -26,11 +26,13 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
+from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.fates import (
     GO_NOTHING,
     held_sentence,
     in_table,
+    out_sentence,
     row_feedback,
     row_verdicts,
     set_aside_sentence,
@@ -44,6 +46,7 @@ from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
+from sheets_gm.sync.typed_cells import with_cell_notes
 from sheets_gm.sync.writes import (
     board_writes,
     idle_feedback,
@@ -80,6 +83,7 @@ class WindowReport:
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
     drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (drive_gate)
     facts: PollFacts | None = None  # what the poll saw and resolved, for its notices (sync.notices)
+    bots_typed: list[str] = field(default_factory=list)  # the seats whose bots typed for the window it drew
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -120,6 +124,27 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
         inputs[seat] = found
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
     return _Answer(inputs, orders, ruleset.check(state, orders, dice), moved)
+
+
+def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
+    """``answer`` with each seat's cells its ruleset reads without a word (``typed_cells``) among its problems, for
+    the feedback of a poll that resolves nothing (a resolution writes what its state and orders make, as the
+    completion of an interrupted one would; the next poll answers those cells again)."""
+    inputs = dict(answer.inputs)
+    for seat, found in answer.inputs.items():
+        seat_read = read.seats.get(seat)
+        if seat_read is None:
+            continue
+        rows, moved = closed_up(seat_read, window)
+        tables = {name: seat_read.tab.table(name).spec for name in rows}
+        noted = with_cell_notes({}, rows, tables)
+        if noted:
+            problems = {s: list(p) for s, p in found.problems.items()}
+            for subject, notes in noted.items():
+                own = moved.get(subject, subject)
+                problems[own] = problems.get(own, []) + [n for n in notes if n not in problems.get(own, [])]
+            inputs[seat] = replace(found, problems=problems)
+    return replace(answer, inputs=inputs)
 
 
 def _whole_cells(seat_read: SeatRead, rows: dict[str, list[TypedRow]]) -> tuple[dict[str, list[TypedRow]],
@@ -213,7 +238,8 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         return report
     dice = record.dice()
     answer = _answer(read, window, dice)
-    report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
+    idle_answer = _noted(read, window, answer)
+    report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
@@ -235,7 +261,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
         return report
     batch = WriteBatch()
     if not report.reason:
-        _feedback_writes(sheets, read, window, answer, batch, report)
+        _feedback_writes(sheets, read, window, idle_answer, batch, report)
         report.write_calls = batch.run(sheets.write_order())
         return report
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
@@ -284,7 +310,9 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             if (row.table, row.row) in set_aside:
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
-                text = " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
+                out = idle_reason(read.adapter, read.record.state, seat)
+                text = out_sentence(out) if out else \
+                    " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
                 mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
@@ -357,6 +385,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         engine_unused = {answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}
         settled = settle_seat(adapter, record.state, new_state, seat_read, window, new_window, answer.inputs.get(seat),
                               verdicts, engine_unused)
+        play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)
         consumed = [r.to_json() for r in settled.read]
         archived = packed_cell(compact_json({"resolution": number, "window": window.key, "rows": consumed,
                                              **({"kept": settled.notes, "for": new_window.key}
@@ -378,7 +407,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
                "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
-               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {})}
+               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {}),
+               **({"bots": dict(record.bots)} if record.bots else {})}
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))

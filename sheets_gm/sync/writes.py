@@ -20,8 +20,9 @@ from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
+from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.fates import held_sentence, kept_sentence, ready_sentence
+from sheets_gm.sync.fates import held_sentence, kept_sentence, out_sentence, ready_sentence
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import seat_backend
@@ -87,11 +88,15 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = ((notes or {}).get(subject) or idle_feedback(window, seat, spec, outcome_text, reason)
-                             if keep is None else
-                             (notes or {}).get(subject) or (kept_sentence(window) if window is not None and
-                                                            acts(window, seat, spec) else
-                                                            held_sentence(window, seat, spec)))
+                note = (notes or {}).get(subject, "")
+                if keep is None:
+                    line[col] = note or idle_feedback(window, seat, spec, outcome_text, reason)
+                elif window is not None and acts(window, seat, spec):
+                    line[col] = note or kept_sentence(window)
+                elif reason:  # a seat out of the match: nothing it types is read
+                    line[col] = out_sentence(reason)
+                else:  # kept for the seat's next window: why it waits, and that it waits
+                    line[col] = " · ".join(p for p in (note, held_sentence(window, seat, spec)) if p)
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:
@@ -209,6 +214,17 @@ def seat_events(events: Sequence[Event], seat: str, names: frozenset[str],
             or (concerns is not None and concerns(e))]
 
 
+def view_events(adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, events: Sequence[Event], state: Any,
+                before: Any = None) -> list[Event]:
+    """The events of ``events`` (which led from ``before`` to ``state``) that ``seat``'s View log lists: its
+    ``seat_events``, by the seat's names and the adapter's word on whom an event concerns (``NamesEventSeats``).
+    What a seat's notice of a resolution tells it is this very list."""
+    states = [state] if before is None else [before, state]
+    names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
+    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
+    return seat_events(events, seat, names, None if hook is None else lambda e: seat in hook(e, states))
+
+
 def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
                 seat: str, status: str, log_from: int, events: Sequence[Event], before: Any = None) -> int:
     """A seat's View tab: title, status, its private panel (rewritten whole) and the lines of its log (what
@@ -223,10 +239,7 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
     panel += [[""] * VIEW_COLS for _ in range(size - len(panel))]
     batch.put(backend, tabs.view_panel_range(seat), panel)
-    states = [state] if before is None else [before, state]
-    names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
-    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
-    mine = seat_events(events, seat, names, None if hook is None else lambda e: seat in hook(e, states))
+    mine = view_events(adapter, tabs, seat, events, state, before)
     if not mine:
         return 0
     rows = view_log_lines(mine, adapter)
@@ -257,8 +270,9 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record
     status = status_line(adapter, record)
     outcome_text = outcome.text if outcome is not None else ""
     for seat in tabs.input_seats():
+        typed, _ = with_bot_rows({}, {}, record, adapter, window, seat, tabs.orders(seat), [])  # a bot's rows
         seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, state, window, seat,
-                           dice, status, outcome_text)
+                           dice, status, outcome_text, typed)
     views_writes(batch, sheets, tabs, adapter, state, status, {}, [])
     board_writes(batch, sheets.board, tabs, adapter, state, status)
 
@@ -271,4 +285,6 @@ def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     line = adapter.status(state, window, record.ruleset.outcome(state))
     if window is not None and deadline_text:
         line += f" · orders close {describe_deadline(deadline_text)}"
+    if record.bots:
+        line += f" · {bots_phrase(record)}"
     return line
