@@ -153,11 +153,13 @@ class _RowBot:
         return orders
 
     def standing_choices(self, state: WesnothState, seat: str) -> tuple[tuple[str, str], ...]:
-        """Her units that may advance and do not say so yet, each to take its first advancement if it kills in a
-        counter-attack (paid then, if her gold allows: an advancement is worth its price, ``advance_word``)."""
-        types = self.rules.tables.units
+        """Her units whose advancement costs nothing (level 0, unless ``advance_min_cost`` says otherwise) and do
+        not say so yet, each to take its first advancement if it kills in a counter-attack. A paid one is not
+        asked for: a counter-kill comes in the enemy's turn, when the gold the bot had has gone to recruits."""
+        rules = self.rules
         return tuple((u.id, "true") for u in state.units
-                     if u.owner == seat and u.advance != "true" and types[u.type].advances_to)
+                     if u.owner == seat and u.advance != "true" and (utype := rules.utype(u)).advances_to
+                     and rules.advance_cost(utype.level) == 0)
 
     def write(self, turn: _TurnBeingWritten, seat: str, rng: random.Random) -> None:
         """Play the seat's rows on ``turn``."""

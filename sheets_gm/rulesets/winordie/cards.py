@@ -90,16 +90,18 @@ class Card:
                 "cost": self.cost, "speed": self.speed, "power": self.power, "counter": self.counter,
                 "health": self.health, "hit": self.hit, "counter_hit": self.counter_hit, "range": self.range,
                 "flying": self.flying, "limit": self.limit, "set": self.set,
-                "abilities": [{"type": a.type.value, "name": a.name, "text": a.text} for a in self.abilities]}
+                "abilities": [{"type": a.type.value, "name": a.name, "text": a.text,
+                               **({"before": a.before.value} if a.before else {})} for a in self.abilities]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Card:
-        """Rebuild a card saved by ``to_json``."""
+        """Rebuild a card saved by ``to_json`` (a match saved before passives had a ``before`` weighs none)."""
         return cls(str(data["name"]), str(data["region"]), str(data["faction"]), UnitType(data["type"]),
                    int(data["cost"]), int(data["speed"]), int(data["power"]), int(data["counter"]),
                    int(data["health"]), int(data["hit"]), int(data["counter_hit"]), int(data["range"]),
                    bool(data["flying"]), int(data["limit"]),
-                   tuple(Ability(AbilityType(a["type"]), str(a["name"]), str(a["text"]))
+                   tuple(Ability(AbilityType(a["type"]), str(a["name"]), str(a["text"]),
+                                 PassiveCue(a["before"]) if a.get("before") else None)
                          for a in data["abilities"]), str(data.get("set", "")))
 
 

@@ -115,13 +115,17 @@ def test_a_level_0_unit_advances_for_nothing_unless_the_least_cost_says_otherwis
     assert SkirmisherBot(dear, "t").advance_word(corpse, 3) == ""
 
 
-def test_the_bot_sets_each_unit_to_advance_if_it_kills_in_a_counter_attack() -> None:
-    state = _state([Unit("S1", "Spearman", "Ann", Hex.parse("A1")), Unit("Z1", "Skeleton", "Bo", Hex.parse("F3"))])
+def test_the_bot_sets_a_free_advancement_for_a_counter_kill_and_no_paid_one() -> None:
+    """A level-0 unit's advancement costs nothing: it is taken whenever a counter-attack kills; a paid one would
+    find the gold spent on recruits in the enemy's turn."""
+    state = _state([Unit("S1", "Spearman", "Ann", Hex.parse("A1")),
+                    Unit("W1", "Walking Corpse", "Ann", Hex.parse("B1")),
+                    Unit("Z1", "Skeleton", "Bo", Hex.parse("F3"))])
     r = _rules(BOARD)
     orders = SkirmisherBot(r.rules, "t").orders(state, "Ann", TurnDice(b"t", state.turn))
-    assert dict(orders.advance_choices)["S1"] == "true" and "Z1" not in dict(orders.advance_choices)
+    assert dict(orders.advance_choices) == {"W1": "true"}
     after = resolve_turn(r.rules, state, orders, TurnDice(b"t", state.turn)).state
-    assert next(u for u in after.units if u.id == "S1").advance == "true"
+    assert next(u for u in after.units if u.id == "W1").advance == "true"
 
 
 def _same(a: Resolution[WesnothState], b: Resolution[WesnothState]) -> None:

@@ -175,3 +175,16 @@ def test_a_passive_an_attack_may_trigger_is_put_before_the_gm_with_the_attack() 
     again = r.resolve(first.state, rest, r.dice(SEED, first.state))
     assert any(e.kind is EventKind.ATTACK and e.data["unit"] == attacker.id for e in again.events)
     assert not any(e.kind is EventKind.PASSIVE for e in again.events)  # weighed once: the attack goes on
+
+
+def test_a_passives_cue_is_kept_with_the_match_and_an_older_match_weighs_none() -> None:
+    from sheets_gm.rulesets.winordie.cards import Card
+    from sheets_gm.rulesets.winordie.enums import PassiveCue
+
+    state = deployed(rules())
+    raider = state.cards["Tusk Raider"]
+    assert Card.from_json(raider.to_json()) == raider and raider.abilities[0].before is PassiveCue.DAMAGED_ATTACK
+    old = raider.to_json()
+    for ability in old["abilities"]:
+        ability.pop("before", None)  # a match saved before the cue existed replays as it was played
+    assert all(a.before is None for a in Card.from_json(old).abilities)
