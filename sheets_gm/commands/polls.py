@@ -57,8 +57,13 @@ def window_summary(report: WindowReport) -> str:
 
 
 def describe_report(report: WindowReport) -> str:
-    """One line saying what a poll did, for the terminal and cron's mail."""
-    return window_summary(report)
+    """One line saying what a poll did, for the terminal and cron's mail (and which workbooks a player saved while
+    the sync was writing them: read again, nothing written over)."""
+    raced = list(dict.fromkeys(report.saved_meanwhile))
+    if not raced:
+        return window_summary(report)
+    return (f"{window_summary(report)} Saved while the sync was writing it, so read again and nothing written over: "
+            f"{', '.join(raced)}.")
 
 
 def rejected_lines(report: WindowReport) -> list[str]:

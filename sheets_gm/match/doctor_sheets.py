@@ -25,6 +25,7 @@ from sheets_gm.sheets.backend import (
     SheetError,
     SheetUnavailableError,
 )
+from sheets_gm.sheets.guard import ReadGuard
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
@@ -51,7 +52,8 @@ class ReadOnlyBackend:
         """Read through to the wrapped spreadsheet."""
         return self.inner.read(ranges)
 
-    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+              guard: Sequence[ReadGuard] = ()) -> list[Grid]:
         """Refused: doctor never writes."""
         raise AssertionError("doctor must not write to a spreadsheet")
 

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
+
+if TYPE_CHECKING:
+    from sheets_gm.sheets.guard import ReadGuard
 
 
 class SheetError(Exception):
@@ -30,6 +33,17 @@ class SheetAccessError(SheetError):
 
 class WorkbookOpenError(SheetAccessError):
     """A local workbook is open in an office program (its lock file is there): it is not written."""
+
+
+class SavedMeanwhileError(SheetError):
+    """A guarded write found cells saved since the poll read them (``cells``, A1 names): nothing was written to that
+    spreadsheet, so the poll is made again from a fresh read (``sheets/guard.py``)."""
+
+    def __init__(self, name: str, cells: str) -> None:
+        super().__init__(f"{name} was saved while the sync was writing it ({cells} changed since it was read); "
+                         "nothing was written over it")
+        self.spreadsheet = name
+        self.cells = cells
 
 
 class SheetUnavailableError(SheetError):
@@ -62,12 +76,18 @@ class SheetBackend(Protocol):
         its text starting with ``=``, never evaluated)."""
         ...
 
-    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+              guard: Sequence[ReadGuard] = ()) -> list[Grid]:
         """Write every range in one call, RAW (no value is parsed as a formula or a date), with its notes.
 
         Returns, for each ``read_back`` A1 range, what ``read([that range])`` would return right after the
         write (same trimming, same types), taken in the same call: whatever a player typed before the write
-        is in it, so the spreadsheet need not be read again to learn it. With no ``read_back``: ``[]``."""
+        is in it, so the spreadsheet need not be read again to learn it. With no ``read_back``: ``[]``.
+
+        ``guard``: ranges as the poll read them. A cell saved there since is never written over: a backend that
+        can check before it writes (a local workbook) writes nothing and raises :class:`SavedMeanwhileError`;
+        Google writes only the guarded cells that change, clearing a typed cell only if it still holds what
+        was read (``sheets/guard.py``)."""
         ...
 
     def apply_layout(self, layout: WorkbookLayout) -> None:

@@ -21,7 +21,7 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
-from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.backend import SavedMeanwhileError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow
@@ -70,6 +70,7 @@ class WindowReport:
     tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
     drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (drive_gate)
+    saved_meanwhile: list[str] = field(default_factory=list)  # spreadsheets saved between a read and our write
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -194,6 +195,10 @@ def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> bool:
     return False
 
 
+#: How many times a poll is made again when a player saves a spreadsheet between its read and its write.
+SAVE_RACE_ATTEMPTS = 4
+
+
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
          window_key: str | None = None, next_deadline: DeadlineRule | None = None,
          dry_run: bool = False, owners: OwnersSource | None = None) -> WindowReport:
@@ -201,7 +206,30 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
 
     ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
     open window is that one (the GM must not force a window another sync opened meanwhile).
-    ``owners``: who may type where, read only when a resolution must grow a table (``grow``)."""
+    ``owners``: who may type where, read only when a resolution must grow a table (``grow``).
+
+    A spreadsheet saved between the read and the write is not written over (``sheets/guard.py``): the poll is
+    made again from a fresh read, which answers what was saved (and completes a resolution whose first
+    spreadsheets were written); ``WindowReport.saved_meanwhile`` says so."""
+    raced: list[str] = []
+    while True:
+        try:
+            report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key,
+                                next_deadline=next_deadline, dry_run=dry_run, owners=owners)
+        except SavedMeanwhileError as exc:
+            raced.append(exc.spreadsheet)
+            if len(raced) >= SAVE_RACE_ATTEMPTS:
+                raise SheetError(f"{exc}, {len(raced)} times in a row: the sync stopped there, and the next sync "
+                                 "reads it again") from None
+            continue
+        report.saved_meanwhile = raced
+        return report
+
+
+def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool,
+               window_key: str | None, next_deadline: DeadlineRule | None, dry_run: bool,
+               owners: OwnersSource | None) -> WindowReport:
+    """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
     read = read_match(sheets, ruleset_class)
     record = read.record
     ruleset = record.ruleset
@@ -240,6 +268,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     if dry_run:
         return report
     batch = WriteBatch()
+    read.guard(batch, sheets)  # a cell saved after our read is never written over
     if not report.reason:
         _feedback_writes(sheets, read, window, answer, batch, report)
         report.write_calls = batch.run(sheets.write_order())
@@ -404,6 +433,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     next_dice = record.dice(new_state)
     tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
     report.tables_grown = list(tabs.grown(read.tabs))
+    for seat in report.tables_grown:  # laid out again: its rows are no longer where they were read
+        batch.unguard(seat_backend(sheets, read.tabs, seat))
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         seat_input = answer.inputs.get(seat)

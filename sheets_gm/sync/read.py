@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheets_gm.engine.ruleset import Window
@@ -21,7 +21,7 @@ from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
 from sheets_gm.sync.legacy.detect import refuse_old_layout
 from sheets_gm.sync.match_record import MatchRecord, engine_read_range, joined_cells, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.sheets import MatchSheets, ReadBatch
+from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.strays import StrayRow, sort_rows
 
 REPAIR_HINT = ("put it back, or run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the match "
@@ -149,6 +149,13 @@ class MatchRead:
     tabs: MatchTabs
     adapter: AnySheetAdapter
     seats: Mapping[str, SeatRead]
+    typed: Mapping[str, tuple[str, Grid]] = field(default_factory=dict)  # seat -> its input tab's range, as read
+
+    def guard(self, batch: WriteBatch, sheets: MatchSheets) -> None:
+        """Guard ``batch``'s writes to every seat's input tab by what this read found there: a cell a player saves
+        after this read is never written over (``sheets/guard.py``)."""
+        for seat, (a1_range, grid) in self.typed.items():
+            batch.guard(seat_backend(sheets, self.tabs, seat), a1_range, grid)
 
 
 def _refuse_if_old(sheets: MatchSheets, ruleset_class: type[AnyRuleset], engine_range: str) -> bool:
@@ -229,7 +236,8 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows,
                                  recovering=pending is not None)
         seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row))
-    return MatchRead(record, tabs, adapter, seats)
+    return MatchRead(record, tabs, adapter, seats,
+                     {seat: (tabs.orders(seat).read_range(), grid) for seat, grid in grids.items()})
 
 
 def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:

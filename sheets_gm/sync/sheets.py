@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
+from sheets_gm.sheets.guard import ReadGuard
 from sheets_gm.sheets.layout import Grid
 
 
@@ -80,6 +81,15 @@ class WriteBatch:
     """Ranges to write, grouped by spreadsheet; ``run`` makes one call per spreadsheet with writes."""
 
     writes: list[tuple[SheetBackend, RangeWrite]] = field(default_factory=list)
+    guards: list[tuple[SheetBackend, ReadGuard]] = field(default_factory=list)
+
+    def guard(self, backend: SheetBackend, a1: str, grid: Grid) -> None:
+        """Write nothing over a cell of ``a1`` saved in ``backend`` since it was read as ``grid`` (``sheets/guard``)."""
+        self.guards.append((backend, ReadGuard(a1, grid)))
+
+    def unguard(self, backend: SheetBackend) -> None:
+        """Drop ``backend``'s guards (its tab was laid out again: what was read is no longer where it was)."""
+        self.guards = [(b, g) for b, g in self.guards if b is not backend]
 
     def put(self, backend: SheetBackend, a1: str, values: Grid, notes: Grid | None = None) -> None:
         """Add a range to write to ``backend`` (with its cells' notes, if given: see ``RangeWrite``)."""
@@ -95,6 +105,10 @@ class WriteBatch:
         for backend in order:
             mine = [w for b, w in self.writes if b is backend]
             if mine:
-                backend.write(mine)
+                guard = [g for b, g in self.guards if b is backend]
+                if guard:
+                    backend.write(mine, guard=guard)
+                else:
+                    backend.write(mine)
                 calls += 1
         return calls

@@ -39,7 +39,7 @@ from sheets_gm.rulesets.registry import (
     ruleset_names,
 )
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
-from sheets_gm.sheets.layout import CellValue, a1, cells
+from sheets_gm.sheets.layout import CellValue, a1, cells, split_a1
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.between import BetweenWindowsError, undo_window
@@ -54,7 +54,7 @@ NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
 IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over")
 JUNK = ("zz", "Q99", "-3", "0", "abc", "12")
-SYNCS = ("poll", "force", "cut", "undo")  # an undo is followed by a poll
+SYNCS = ("poll", "force", "cut", "undo", "race")  # an undo is followed by a poll
 ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)
 
 
@@ -165,8 +165,84 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
 def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
     """One thing a table does: (what, and three numbers to choose with)."""
     what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
-                                 "cut", "undo"]))
+                                 "cut", "undo", "race"]))
     return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
+
+
+def _typing(table: Table, read: MatchRead, seat: str, b: int, c: int) -> tuple[str, str, str, str] | None:
+    """What a player of ``seat`` types next: (table, subject, column, value), chosen by ``b`` and ``c``."""
+    seat_read = read.seats[seat]
+    columns = _text_columns(read, seat)
+    rows = [r for r in seat_read.rows if any(t == r.table for t, _k in columns)]
+    if not rows:
+        return None
+    row = rows[b % len(rows)]
+    keys = [k for t, k in columns if t == row.table]
+    others = [s for s in read.record.seats if s != seat]
+    pool = [*JUNK, *others, *(r.subject for r in seat_read.rows)]
+    bot_rows = _bot_values(table, read).get(seat, {}).get(row.table, {})
+    pool += [str(v) for cells_ in bot_rows.values() for v in cells_.values() if v not in (None, "", False, True)]
+    return row.table, row.subject, keys[c % len(keys)], pool[(b + c) % len(pool)]
+
+
+def player_save(backend: SheetBackend, cell: str, value: CellValue) -> None:
+    """A player saving ``value`` in ``cell`` of her spreadsheet, as her office program does: not through the
+    sync's own backend object (a local workbook is replaced by another writer; Google's cell is set by hand)."""
+    if isinstance(backend, MemoryBackend):
+        tab, where = split_a1(cell)
+        backend.type(tab, where, value)
+    elif isinstance(backend, LocalWorkbookBackend):
+        LocalWorkbookBackend(backend.path).write([RangeWrite(cell, [[value]])])
+    else:
+        raise TypeError(f"no player can save in {backend!r}")
+
+
+@contextlib.contextmanager
+def saving_at(table: Table, moment: int, save: Callable[[], None]) -> Iterator[None]:
+    """Run ``save`` (a player's save) right before the ``moment``-th write of the match's spreadsheets made
+    meanwhile (0: the first), whichever spreadsheet that write is for; past the last, once they are all made."""
+    writes = [0]
+    patched = list({id(b): b for b in table.sheets.write_order()}.values())
+
+    def wrap(backend: Any) -> Callable[..., Any]:
+        real = backend.write
+
+        def write(*args: Any, **kwargs: Any) -> Any:
+            if writes[0] == moment:
+                save()
+            writes[0] += 1
+            return real(*args, **kwargs)
+
+        return write
+
+    for backend in patched:
+        backend.write = wrap(backend)
+    try:
+        yield
+    finally:
+        for backend in patched:
+            del backend.write
+    if writes[0] <= moment:
+        save()
+
+
+def _race(table: Table, read: MatchRead, seat: str, a: int, b: int, c: int) -> None:
+    """A sync (forced when ``b`` is even) while the player of ``seat`` saves a cell at a moment chosen by ``a``:
+    before any write, between two spreadsheets' writes, or after them all; then the next poll."""
+    typing = _typing(table, read, seat, b, c)
+    if typing is None:
+        return
+    table_name, subject, key, value = typing
+    seat_read = read.seats[seat]
+    placed = seat_read.tab.table(table_name)
+    row = next(r for r in seat_read.rows if r.table == table_name and r.subject == subject)
+    cell = a1(seat_read.tab.name, placed.cell(row.row - placed.first_row, key))
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    moments = len(table.sheets.write_order()) + 1
+    with saving_at(table, a // len(read.seats) % moments, lambda: player_save(backend, cell, value)):
+        poll(table.sheets, table.cls, now=NOW, force=b % 2 == 0)
+    table.ledger[(seat, table_name, subject, key)] = Typed(seat, table_name, subject, key, value)
+    poll(table.sheets, table.cls, now=NOW)  # the next poll: what she saved after our write of her file is answered
 
 
 def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
@@ -175,17 +251,11 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
     seat = seats[a % len(seats)]
     seat_read = read.seats[seat]
     if what == "type":
-        columns = _text_columns(read, seat)
-        rows = [r for r in seat_read.rows if any(t == r.table for t, _k in columns)]
-        if not rows:
-            return
-        row = rows[b % len(rows)]
-        keys = [k for t, k in columns if t == row.table]
-        others = [s for s in read.record.seats if s != seat]
-        pool = [*JUNK, *others, *(r.subject for r in seat_read.rows)]
-        bot_rows = _bot_values(table, read).get(seat, {}).get(row.table, {})
-        pool += [str(v) for cells_ in bot_rows.values() for v in cells_.values() if v not in (None, "", False, True)]
-        _put(table, read, seat, row.table, row.subject, keys[c % len(keys)], pool[(b + c) % len(pool)])
+        typing = _typing(table, read, seat, b, c)
+        if typing is not None:
+            _put(table, read, seat, *typing)
+    elif what == "race":
+        _race(table, read, seat, a, b, c)
     elif what == "bot":
         for who, by_table in _bot_values(table, read).items():
             for table_name, by_subject in by_table.items():
