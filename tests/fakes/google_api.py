@@ -806,10 +806,12 @@ class GoogleApiFake:
                 ev = _parse_user_entered(v) if user_entered else _raw_value(v)
                 rect.sheet.cells.setdefault(pos, {})["userEnteredValue"] = ev
 
-    def save_before_write(self, key: str, a1: str, rows: Sequence[Sequence[CellValue]]) -> None:
-        """A player typing ``rows`` at ``a1`` (as :meth:`set_values`) just as the next write request to the
-        spreadsheet ``key`` arrives, after whatever it read: the edit lands first, then the write is applied."""
-        self._before_write.setdefault(key, []).append(lambda: self.set_values(key, a1, rows))
+    def save_before_write(self, key: str, a1: str, rows: Sequence[Sequence[CellValue]], *,
+                          when: str | None = None) -> None:
+        """A player typing ``rows`` at ``a1`` of spreadsheet ``key`` (as :meth:`set_values`) just as the next write
+        request to the spreadsheet ``when`` (default: ``key``) arrives, after whatever was read: the edit lands
+        first, then the write is applied."""
+        self._before_write.setdefault(when or key, []).append(lambda: self.set_values(key, a1, rows))
 
     def _player_edits_before_write(self, key: str) -> None:
         for edit in self._before_write.pop(key, []):

@@ -1,0 +1,180 @@
+"""A player's save that lands while a sync is resolving is never written over (issue 38, item 1;
+``docs/sync.md``, "When a save races the sync"): GvG on local workbooks and on Google through the fake."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.sheets.layout import a1
+from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.kept_reads import KeptSheets
+from sheets_gm.sync.match_record import HISTORY_FIRST_ROW
+from sheets_gm.sync.read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.sheets import MatchSheets
+from tests.conformance.test_input_lifecycle import _local_match, new_table, player_save, saving_at
+from tests.fakes.clock import FakeClock
+from tests.fakes.google_api import GoogleApiFake
+from tests.matchfiles import bots, sync
+from tests.sync.test_sync_google import KEYS, create, policy, writes_and_reads
+
+GVG = get_ruleset("gvg")
+
+
+def destination(read: MatchRead, team: str, index: int) -> tuple[str, str]:
+    """The ``index``-th player of ``team`` and the A1 cell of her Destination."""
+    tab = read.tabs.orders(team)
+    placed = tab.table("players")
+    player = read.adapter.rows(read.record.state, team, placed.spec)[index]
+    return player, a1(tab.name, placed.cell(index, "destination"))
+
+
+def ready_cell(read: MatchRead, team: str) -> str:
+    """The A1 cell of ``team``'s Ready box."""
+    tab = read.tabs.orders(team)
+    return a1(tab.name, tab.table("captain").cell(0, "ready"))
+
+
+def history_orders(sheets: MatchSheets, resolution: int) -> dict[str, Any]:
+    """The orders resolution ``resolution`` read, as the engine's history row keeps them."""
+    read = read_match(sheets, GVG)
+    engine = read.tabs.spec.tabs.engine
+    row = HISTORY_FIRST_ROW - 1 + resolution
+    (grid,) = sheets.engine.read([a1(engine, f"B{row}")])
+    return dict(json.loads(str(grid[0][0]))["orders"])
+
+
+def local_gvg(folder: Path) -> tuple[MatchSheets, LocalWorkbookBackend]:
+    """A GvG match on local workbooks, a file per team; and red's file."""
+    table = new_table("gvg", _local_match, folder)
+    red = table.sheets.of("red")
+    assert isinstance(red, LocalWorkbookBackend)
+    return table.sheets, red
+
+
+def test_a_destination_saved_between_the_read_and_the_write_is_carried_out_not_written_over(tmp_path: Path) -> None:
+    sheets, red = local_gvg(tmp_path)
+    typed = type_bot_orders(sheets, GVG, bots())
+    read = read_match(sheets, GVG)
+    moves = typed["red"].players
+    index = next(i for i in range(5) if moves[destination(read, "red", i)[0]].move is not None)
+    player, cell = destination(read, "red", index)
+    wanted = str(moves[player].move)  # what she means to play
+    player_save(red, cell, "")  # not typed yet when the sync reads
+    with saving_at_red_write(sheets, lambda: player_save(red, cell, wanted)):
+        report = sync(sheets)
+    assert report.resolved and report.saved_meanwhile == [red.name]
+    orders = history_orders(sheets, 1)["players"]
+    assert wanted in json.dumps(orders[player])  # her save counted for the turn being resolved
+
+
+def test_a_ready_ticked_between_the_read_and_the_write_counts_for_the_turn_being_resolved(tmp_path: Path) -> None:
+    sheets, red = local_gvg(tmp_path)
+    type_bot_orders(sheets, GVG, bots())
+    read = read_match(sheets, GVG)
+    ready = ready_cell(read, "red")
+    player_save(red, ready, False)
+    with saving_at_red_write(sheets, lambda: player_save(red, ready, True)):
+        report = sync(sheets, force=True)  # a deadline or the GM closes the turn while she ticks
+    assert report.resolved and report.saved_meanwhile == [red.name]
+    assert report.waiting_for == []  # read again: her tick is in
+
+
+def test_without_the_guard_the_save_would_be_written_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loss the guard prevents, reproduced: with no guard the resolution's write lays the table over her save."""
+    monkeypatch.setattr(MatchRead, "guard", lambda self, batch, sheets: None)
+    sheets, red = local_gvg(tmp_path)
+    type_bot_orders(sheets, GVG, bots())
+    read = read_match(sheets, GVG)
+    _player, cell = destination(read, "red", 0)
+    player_save(red, cell, "")
+    with saving_at_red_write(sheets, lambda: player_save(red, cell, "H8")):
+        report = sync(sheets)
+    assert report.resolved and not report.saved_meanwhile
+    assert red.read([cell]) == [[]]  # H8 is gone: the issue's finding
+
+
+def saving_at_red_write(sheets: MatchSheets, save: Any) -> Any:
+    """``save`` right before the sync writes red's workbook (its first write: the seats come first)."""
+    holder = type("T", (), {"sheets": sheets})()
+    return saving_at(holder, 0, save)
+
+
+# -- Google, through the fake --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fake() -> Iterator[GoogleApiFake]:
+    with GoogleApiFake() as f:
+        yield f
+    assert not f.violations, f.violations
+
+
+def test_on_google_a_save_during_the_resolution_stays_and_is_read_at_the_next_poll(fake: GoogleApiFake) -> None:
+    sheets = create(fake, policy(FakeClock()), 3)
+    type_bot_orders(sheets, GVG, bots())
+    read = read_match(sheets, GVG)
+    first, changed = destination(read, "red", 0)  # typed when read, changed before the write: the write clears it
+    second, empty = destination(read, "red", 1)  # empty when read, typed before the write
+    fake.set_values(KEYS["red"], empty, [[""]])
+    fake.save_before_write(KEYS["red"], changed, [["K22"]])
+    fake.save_before_write(KEYS["red"], empty, [["H8"]])
+    kept = KeptSheets(sheets, {}, None)
+    fake.reset_counters()
+    report = sync(kept.sheets)
+    assert report.resolved
+    bars = writes_and_reads(fake)
+    assert all(bars[("read", role)] == 1 and bars[("write", role)] == 1 for role in KEYS), bars  # the API bars
+    red = seat_backend(sheets, read.tabs, "red")
+    assert red.read([changed, empty]) == [[["K22"]], [["H8"]]]  # neither save was written over
+    assert KEYS["red"] in kept.to_read_back()  # the write's answer showed them: the next poll reads red
+    after = read_match(sheets, GVG)
+    rows = {r.subject: r for r in after.seats["red"].rows if r.table == "players"}
+    sync(sheets)  # the next poll answers them, for the turn now open
+    rows = {r.subject: r for r in read_match(sheets, GVG).seats["red"].rows if r.table == "players"}
+    for subject in (first, second):
+        assert rows[subject].window == after.record.window_key()
+        assert not rows[subject].feedback.startswith("Waiting for your orders"), rows[subject]
+
+
+MOMENTS = ("red", "blue", "board", "engine", "after")  # before the write of each spreadsheet, in the write order
+
+
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(moment=st.sampled_from(MOMENTS), typed_before=st.booleans(), value=st.sampled_from(["K22", "H8", "zz", "F7"]),
+       forced=st.booleans())
+def test_on_google_a_save_at_any_moment_of_a_sync_stays_in_its_cell_and_is_answered(
+        fake: GoogleApiFake, moment: str, typed_before: bool, value: str, forced: bool) -> None:
+    """Walks the moment of the save through the sync's writes (seats, board, engine, after them): her value is in
+    its cell after the sync, and the next poll answers it for the turn then open."""
+    for key in list(fake.spreadsheets):
+        del fake.spreadsheets[key]
+    sheets = create(fake, policy(FakeClock()), 2)
+    type_bot_orders(sheets, GVG, bots(), ready=not forced)
+    read = read_match(sheets, GVG)
+    player, cell = destination(read, "red", 0)
+    if not typed_before:
+        fake.set_values(KEYS["red"], cell, [[""]])
+    if moment == "after":
+        report = sync(sheets, force=forced)
+        fake.set_values(KEYS["red"], cell, [[value]])
+    else:
+        fake.save_before_write(KEYS["red"], cell, [[value]], when=KEYS[moment])
+        report = sync(sheets, force=forced)
+    red = seat_backend(sheets, read.tabs, "red")
+    assert red.read([cell]) == [[[value]]]
+    sync(sheets)
+    after = read_match(sheets, GVG)
+    row = next(r for r in after.seats["red"].rows if r.table == "players" and r.subject == player)
+    if report.resolved:
+        assert row.window == after.record.window_key()
+    assert row.feedback and not row.feedback.startswith(("Waiting for your orders", "Not open now")), row
