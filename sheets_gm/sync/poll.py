@@ -29,11 +29,13 @@ from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell, read_
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
+from sheets_gm.sync.older_copy import older_copy_sentence, restore_archives
 from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.writes import (
     board_writes,
+    drawn_cells_writes,
     held_sentence,
     idle_feedback,
     idle_reason,
@@ -71,6 +73,7 @@ class WindowReport:
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
     drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (drive_gate)
     saved_meanwhile: list[str] = field(default_factory=list)  # spreadsheets saved between a read and our write
+    older_copies: list[str] = field(default_factory=list)  # seats whose file was saved from a copy older than ours
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -269,6 +272,9 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         return report
     batch = WriteBatch()
     read.guard(batch, sheets)  # a cell saved after our read is never written over
+    report.older_copies = [seat for seat, s in read.seats.items() if s.older_copy is not None]
+    if report.older_copies and report.reason:  # her rows are the copy's: draw her tab again first, resolve next poll
+        report.reason = ""
     if not report.reason:
         _feedback_writes(sheets, read, window, answer, batch, report)
         report.write_calls = batch.run(sheets.write_order())
@@ -354,6 +360,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
     cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so."""
     outcome_text = ""
     go_idle = window.stepwise and any(i.go for i in answer.inputs.values())
+    archive_lines = restore_archives(sheets, read, batch)  # a file saved from an older copy gets its archive back
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         seat_input = answer.inputs.get(seat)
@@ -388,7 +395,11 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                           [[text]])
                 report.feedback_written += 1
         if stale:
-            _set_aside(batch, backend, read, seat, window, stale)
+            _set_aside(batch, backend, read, seat, window, stale, archive_lines.get(seat))
+        if seat_read.older_copy is not None:  # its stamps, shown values and status drawn again, with a warning
+            record = read.record
+            drawn_cells_writes(batch, backend, seat_read.tab, read.adapter, record.state, window, seat, record.dice(),
+                               older_copy_sentence(read, seat) + status_line(read.adapter, record))
         report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
 
 
@@ -397,11 +408,12 @@ def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict
 
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
-               stale: list[TypedRow]) -> None:
-    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared."""
+               stale: list[TypedRow], first: int | None = None) -> None:
+    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared
+    (the line goes after the archive's last, or at ``first``)."""
     tabs = read.tabs
     tab = read.seats[seat].tab
-    count = archive_lines_writes(batch, backend, tabs, seat, read.seats[seat].archive_lines,
+    count = archive_lines_writes(batch, backend, tabs, seat, read.seats[seat].archive_lines if first is None else first,
                                  [stale_line(tab, window, stale)])
     batch.put(backend, lines_cell(tabs, seat), [[count]])
     for row in stale:
@@ -433,6 +445,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     next_dice = record.dice(new_state)
     tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
     report.tables_grown = list(tabs.grown(read.tabs))
+    archived_by_seat: dict[str, str] = {}
     for seat in report.tables_grown:  # laid out again: its rows are no longer where they were read
         batch.unguard(seat_backend(sheets, read.tabs, seat))
     for seat, seat_read in read.seats.items():
@@ -484,6 +497,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
         batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, ""]])
+        archived_by_seat[seat] = archived  # the engine keeps it too: a seat's file saved from an older copy gets it
         overlays = stray_overlays(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
@@ -493,6 +507,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                                             record.seat_logs, resolution.events, record.state))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
+               "archived": archived_by_seat,
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
                "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {})}

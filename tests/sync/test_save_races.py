@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,11 +19,13 @@ from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.kept_reads import KeptSheets
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW
+from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets
-from tests.conformance.test_input_lifecycle import _local_match, new_table, player_save, saving_at
+from tests.conformance.test_input_lifecycle import _do, _local_match, check, new_table, player_save, saving_at
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GoogleApiFake
+from tests.fakes.memory import MemoryBackend
 from tests.matchfiles import bots, sync
 from tests.sync.test_sync_google import KEYS, create, policy, writes_and_reads
 
@@ -178,3 +181,54 @@ def test_on_google_a_save_at_any_moment_of_a_sync_stays_in_its_cell_and_is_answe
     if report.resolved:
         assert row.window == after.record.window_key()
     assert row.feedback and not row.feedback.startswith(("Waiting for your orders", "Not open now")), row
+
+
+# -- a stale copy saved over the sync's write (issue 38, item 6) ------------------------------------------------------
+
+
+def _games() -> list[str]:
+    from sheets_gm.rulesets.registry import get_game, ruleset_names
+
+    return [n for n in ruleset_names() if get_game(n).sheet is not None]
+
+
+@pytest.mark.parametrize("name", _games())
+def test_a_stale_copy_saved_over_the_syncs_write_is_drawn_again_and_never_resolved_twice(name: str) -> None:
+    """A player's office program still holds her file as it was before a resolution and she saves it: the next
+    poll sees the older copy, draws her tab again for the open window, sets aside what the copy holds (never
+    resolving it twice), tells her and the GM; what she types then is read for the open window."""
+    table = new_table(name)
+    read = table.read()
+    seat = next(s for s in read.record.ruleset.window(read.record.state).seats if s in read.seats)
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    assert isinstance(backend, MemoryBackend)
+    for _ in range(2):
+        _do(table, "bot", 0, 0, 0)
+    old = copy.deepcopy(backend.tabs)
+    report = sync_any(table, force=True)
+    assert report.resolved and not report.older_copies
+    resolved = table.read().record.resolved
+    backend.tabs = old  # she saves the copy her office program held
+    report = sync_any(table)
+    assert report.older_copies == [seat]
+    after = table.read()
+    assert after.record.resolved == resolved  # nothing resolved twice
+    tab = after.seats[seat]
+    status = backend.read([tab.tab.status_cell()])[0][0][0]
+    assert str(status).startswith("⚠ This file was saved from a copy older than")
+    window = after.record.ruleset.window(after.record.state)
+    if window is not None and seat in window.seats:
+        assert all(r.window in ("", window.key) for r in tab.rows if r.typed), tab.rows  # nothing locked out
+    check(table)
+    report = sync_any(table)
+    assert not report.older_copies  # told once: the file is current again
+    _do(table, "bot", 0, 0, 0)
+    sync_any(table, force=True)
+    check(table)
+
+
+def sync_any(table: Any, *, force: bool = False) -> Any:
+    """One poll of ``table``'s match (any game)."""
+    from tests.conformance.test_input_lifecycle import NOW
+
+    return poll(table.sheets, table.cls, now=NOW, force=force)
