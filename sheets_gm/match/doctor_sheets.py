@@ -140,8 +140,22 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
               (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
     _same_settings(config, record.ruleset.settings, report)
     _table_rows(config, read, report)
+    _older_copies(config, read, report)
     report.guarded("teams", lambda: check_teams(config, sheets, report))
     _deadline(config, record, report, now)
+
+
+def _older_copies(config: MatchConfig, read: MatchRead, report: Checkup) -> None:
+    """A warning naming each seat whose file was saved over the sync's write from an older copy (``older_copy``)."""
+    older = [f"{seat} (drawn for resolution {s.older_copy}, the match is at {read.record.resolved})"
+             for seat, s in read.seats.items() if s.older_copy is not None]
+    if older:
+        report.warn("older copies", "saved from a copy older than the sync's last write: " + "; ".join(older),
+                    f"run `sheets-gm sync -c {config.path}`: it draws those tabs again, gives their archive back and "
+                    "sets aside what the old copy holds (the player is told to type it again); ask players to close "
+                    "the file before the sync writes it")
+        return
+    report.ok("older copies", "every seat's file holds the sync's last write")
 
 
 def _table_rows(config: MatchConfig, read: MatchRead, report: Checkup) -> None:

@@ -223,6 +223,12 @@ def test_a_stale_copy_saved_over_the_syncs_write_is_drawn_again_and_never_resolv
     report = sync_any(table)
     assert not report.older_copies  # told once: the file is current again
     _do(table, "bot", 0, 0, 0)
+    record = table.read().record
+    window = record.ruleset.window(record.state)
+    if window is not None and seat in window.seats:  # what she types now is read for the open window
+        sync_any(table)
+        answered = table.read().seats[seat]
+        assert not any(r.feedback.startswith("✘ This was written for") for r in answered.rows), answered.rows
     sync_any(table, force=True)
     check(table)
 
@@ -232,3 +238,32 @@ def sync_any(table: Any, *, force: bool = False) -> Any:
     from tests.conformance.test_input_lifecycle import NOW
 
     return poll(table.sheets, table.cls, now=NOW, force=force)
+
+
+def test_gvg_a_stale_copy_saved_over_the_write_no_longer_locks_the_team_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's finding, as the GM sees it: red's LibreOffice still held red.xlsx from before turn 1 resolved
+    and Ann saved it. ``doctor`` names the older copy; ``sync`` says so, draws red's tab again for turn 2 (not
+    "written for 1, not for turn 2" for ever), and what red types then is read for turn 2."""
+    from sheets_gm.cli import main
+    from tests.matchfiles import local_match, type_orders
+
+    config, sheets = local_match(tmp_path, private=True)
+    red = sheets.of("red")
+    assert isinstance(red, LocalWorkbookBackend)
+    old = red.path.read_bytes()
+    type_orders(sheets)
+    assert main(["sync", "-c", str(config)]) == 0
+    assert "resolved" in capsys.readouterr().out
+    red.path.write_bytes(old)  # her office program saves the workbook it still held
+    assert main(["doctor", "-c", str(config)]) == 0
+    assert "⚠ older copies: saved from a copy older than the sync's last write: red" in capsys.readouterr().out
+    assert main(["sync", "-c", str(config)]) == 0
+    said = capsys.readouterr().out
+    assert "Warning: the file of red was saved from a copy older than the sync's last write" in said
+    assert "resolved" not in said.split("Warning")[0]  # turn 1 is not resolved twice, nor turn 2 with nothing
+    type_orders(sheets)
+    assert main(["sync", "-c", str(config)]) == 0
+    assert "Turn 2 resolved" in capsys.readouterr().out
+    assert main(["doctor", "-c", str(config)]) == 0
+    assert "✔ older copies" in capsys.readouterr().out
