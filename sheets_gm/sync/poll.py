@@ -35,7 +35,6 @@ from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.writes import (
     board_writes,
-    drawn_cells_writes,
     held_sentence,
     idle_feedback,
     idle_reason,
@@ -363,6 +362,9 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
     archive_lines = restore_archives(sheets, read, batch)  # a file saved from an older copy gets its archive back
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
+        if seat_read.older_copy is not None:
+            _draw_older_copy_again(batch, backend, read, seat_read, window, archive_lines[seat])
+            continue
         seat_input = answer.inputs.get(seat)
         preview = read.tabs.spec.preview  # else the verdicts wait for the resolution (hidden things, dice)
         verdicts = [v for v in answer.verdicts if v.seat == seat] if preview else []
@@ -395,12 +397,25 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                           [[text]])
                 report.feedback_written += 1
         if stale:
-            _set_aside(batch, backend, read, seat, window, stale, archive_lines.get(seat))
-        if seat_read.older_copy is not None:  # its stamps, shown values and status drawn again, with a warning
-            record = read.record
-            drawn_cells_writes(batch, backend, seat_read.tab, read.adapter, record.state, window, seat, record.dice(),
-                               older_copy_sentence(read, seat) + status_line(read.adapter, record))
+            _set_aside(batch, backend, read, seat, window, stale)
         report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+
+
+def _draw_older_copy_again(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat_read: SeatRead,
+                           window: Window, first: int) -> None:
+    """A seat's file saved from a copy older than the last resolution (``sync/older_copy.py``): every row typed in
+    the copy set aside (an archive entry from line ``first`` keeps it: none is resolved twice, whatever window it
+    was typed for), and the tab drawn again for the open window, the stray rows kept, the status line saying
+    what happened."""
+    record, seat = read.record, seat_read.seat
+    typed = [r for r in seat_read.rows if r.typed]
+    if typed:
+        count = archive_lines_writes(batch, backend, read.tabs, seat, first, [stale_line(seat_read.tab, window, typed)])
+        batch.put(backend, lines_cell(read.tabs, seat), [[count]])
+    overlays = stray_overlays(read.adapter, record.state, seat, seat_read.tab, seat_read.tab, seat_read.strays,
+                              batch, backend)
+    seat_tables_writes(batch, backend, seat_read.tab, read.adapter, record.state, window, seat, record.dice(),
+                       older_copy_sentence(read, seat) + status_line(read.adapter, record), "", {}, {}, overlays)
 
 
 def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:
@@ -408,12 +423,11 @@ def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict
 
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
-               stale: list[TypedRow], first: int | None = None) -> None:
-    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared
-    (the line goes after the archive's last, or at ``first``)."""
+               stale: list[TypedRow]) -> None:
+    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared."""
     tabs = read.tabs
     tab = read.seats[seat].tab
-    count = archive_lines_writes(batch, backend, tabs, seat, read.seats[seat].archive_lines if first is None else first,
+    count = archive_lines_writes(batch, backend, tabs, seat, read.seats[seat].archive_lines,
                                  [stale_line(tab, window, stale)])
     batch.put(backend, lines_cell(tabs, seat), [[count]])
     for row in stale:

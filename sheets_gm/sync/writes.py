@@ -142,21 +142,6 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
         batch.put(backend, a1(tab.name, placed.rows_range()), grid)
 
 
-def drawn_cells_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, adapter: AnySheetAdapter,
-                       state: Any, window: Window | None, seat: str, dice: TurnDice, status: str) -> None:
-    """Draw again what sheets-gm draws in a seat's input tab for ``state`` (the status line, every table's title
-    and headers, and in each row its subject, its window stamp and what it shows), leaving every cell a player
-    types and every feedback cell as it is: a file saved from an older copy gets the open window back."""
-    batch.put(backend, tab.status_cell(), [[status]])
-    drawn = (ColumnKind.SUBJECT, ColumnKind.WINDOW, ColumnKind.SHOWN)
-    for placed in tab.tables:
-        batch.put(backend, a1(tab.name, placed.heading_range()), placed.heading_rows())
-        kind_at = {col: c.kind for col, c in placed.columns()}
-        grid = table_grid(adapter, state, window, seat, placed, dice, "")
-        batch.put(backend, a1(tab.name, placed.rows_range()),
-                  [[v if kind_at.get(j) in drawn else None for j, v in enumerate(line)] for line in grid])
-
-
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
                  status: str) -> None:
     """Every public tab the adapter draws as ``state`` shows it, each with the title, status line and legend

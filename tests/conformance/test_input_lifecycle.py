@@ -17,8 +17,10 @@ Never gone without a trace (``docs/sync.md``, "The life of a typed row").
 from __future__ import annotations
 
 import contextlib
+import copy
 import datetime as dt
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +56,7 @@ NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
 IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over")
 JUNK = ("zz", "Q99", "-3", "0", "abc", "12")
-SYNCS = ("poll", "force", "cut", "undo", "race")  # an undo is followed by a poll
+SYNCS = ("poll", "force", "cut", "undo", "race", "stale")  # an undo is followed by a poll
 ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)
 
 
@@ -165,7 +167,7 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
 def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
     """One thing a table does: (what, and three numbers to choose with)."""
     what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
-                                 "cut", "undo", "race"]))
+                                 "cut", "undo", "race", "stale"]))
     return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
 
 
@@ -230,7 +232,8 @@ def _race(table: Table, read: MatchRead, seat: str, a: int, b: int, c: int) -> N
     """A sync (forced when ``b`` is even) while the player of ``seat`` saves a cell at a moment chosen by ``a``:
     before any write, between two spreadsheets' writes, or after them all; then the next poll."""
     typing = _typing(table, read, seat, b, c)
-    if typing is None:
+    if typing is None:  # nothing she can type: the sync runs all the same
+        poll(table.sheets, table.cls, now=NOW, force=b % 2 == 0)
         return
     table_name, subject, key, value = typing
     seat_read = read.seats[seat]
@@ -245,6 +248,26 @@ def _race(table: Table, read: MatchRead, seat: str, a: int, b: int, c: int) -> N
     poll(table.sheets, table.cls, now=NOW)  # the next poll: what she saved after our write of her file is answered
 
 
+def _stale(table: Table, read: MatchRead, seat: str) -> None:
+    """A forced sync while the seat's office program holds her file as it was, then she saves that copy over the
+    sync's write, and the next poll."""
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    if isinstance(backend, MemoryBackend):
+        held: Any = copy.deepcopy(backend.tabs)
+    elif isinstance(backend, LocalWorkbookBackend):
+        held = backend.path.read_bytes()
+    else:
+        raise TypeError(f"no player holds a copy of {backend!r}")
+    poll(table.sheets, table.cls, now=NOW, force=True)
+    if isinstance(backend, MemoryBackend):
+        backend.tabs = held
+    else:  # saved as an office program saves: a new file in its place
+        saved = backend.path.with_name(f".{backend.path.name}.copy")
+        saved.write_bytes(held)
+        os.replace(saved, backend.path)
+    poll(table.sheets, table.cls, now=NOW)
+
+
 def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
     read = table.read()
     seats = list(read.seats)
@@ -256,6 +279,8 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
             _put(table, read, seat, *typing)
     elif what == "race":
         _race(table, read, seat, a, b, c)
+    elif what == "stale":
+        _stale(table, read, seat)
     elif what == "bot":
         for who, by_table in _bot_values(table, read).items():
             for table_name, by_subject in by_table.items():
