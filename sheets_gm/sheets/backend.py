@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 
@@ -60,6 +60,15 @@ class RangeWrite:
     range: str
     values: Grid
     notes: Grid | None = None
+
+
+@runtime_checkable
+class OpenedElsewhere(Protocol):
+    """A spreadsheet an office program may hold open (a local workbook): the sync must not write it then."""
+
+    def refuse_if_open(self) -> None:
+        """Raise :class:`WorkbookOpenError` (saying how to close it) if an office program holds the file open."""
+        ...
 
 
 class SheetBackend(Protocol):

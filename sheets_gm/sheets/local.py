@@ -616,6 +616,11 @@ class LocalWorkbookBackend:
         self._cache = (stamp, wb)
         return wb
 
+    def refuse_if_open(self) -> None:
+        """Raise :class:`WorkbookOpenError` if LibreOffice or Excel holds the workbook open (its lock file is there):
+        writing it now would lose the typing there, or be lost at the office program's next save."""
+        self._refuse_if_open_elsewhere()
+
     def _refuse_if_open_elsewhere(self) -> None:
         paths = {self.path}
         with contextlib.suppress(OSError):

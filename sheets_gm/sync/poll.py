@@ -21,7 +21,13 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
-from sheets_gm.sheets.backend import SavedMeanwhileError, SheetBackend, SheetError
+from sheets_gm.sheets.backend import (
+    OpenedElsewhere,
+    SavedMeanwhileError,
+    SheetBackend,
+    SheetError,
+    WorkbookOpenError,
+)
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow
@@ -274,13 +280,30 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     report.older_copies = [seat for seat, s in read.seats.items() if s.older_copy is not None]
     if report.older_copies and report.reason:  # her rows are the copy's: draw her tab again first, resolve next poll
         report.reason = ""
+    held = _held_open(sheets) if report.reason and not pending else None
+    if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
+        report.reason = ""
     if not report.reason:
         _feedback_writes(sheets, read, window, answer, batch, report)
-        report.write_calls = batch.run(sheets.write_order())
+        report.write_calls = batch.run(sheets.write_order(), past_open=True)
+        if held is not None:
+            raise held
         return report
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
     report.write_calls = batch.run(sheets.write_order())
     return report
+
+
+def _held_open(sheets: MatchSheets) -> WorkbookOpenError | None:
+    """Why a resolution cannot write now: an office program holds one of the match's workbooks open (None if
+    none does)."""
+    for backend in sheets.write_order():
+        if isinstance(backend, OpenedElsewhere):
+            try:
+                backend.refuse_if_open()
+            except WorkbookOpenError as exc:
+                return exc
+    return None
 
 
 def _untick_unused(seat_read: SeatRead, kept: dict[str, dict[str, TypedRow]],

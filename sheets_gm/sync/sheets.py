@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sheets_gm.sheets.backend import RangeWrite, SheetBackend
+from sheets_gm.sheets.backend import RangeWrite, SheetBackend, WorkbookOpenError
 from sheets_gm.sheets.guard import ReadGuard
 from sheets_gm.sheets.layout import Grid
 
@@ -99,16 +99,27 @@ class WriteBatch:
         """How many ranges are queued."""
         return len(self.writes)
 
-    def run(self, order: Sequence[SheetBackend]) -> int:
-        """Write everything, one call per spreadsheet in ``order``; returns the number of calls."""
+    def run(self, order: Sequence[SheetBackend], *, past_open: bool = False) -> int:
+        """Write everything, one call per spreadsheet in ``order``; returns the number of calls. ``past_open``: a
+        workbook open in an office program is passed over and the others written, then its WorkbookOpenError raised
+        (answers to the other seats need not wait for it; a resolution, which must write them all, stops there)."""
         calls = 0
+        held_open: list[WorkbookOpenError] = []
         for backend in order:
             mine = [w for b, w in self.writes if b is backend]
             if mine:
                 guard = [g for b, g in self.guards if b is backend]
-                if guard:
-                    backend.write(mine, guard=guard)
-                else:
-                    backend.write(mine)
+                try:
+                    if guard:
+                        backend.write(mine, guard=guard)
+                    else:
+                        backend.write(mine)
+                except WorkbookOpenError as exc:
+                    if not past_open:
+                        raise
+                    held_open.append(exc)
+                    continue
                 calls += 1
+        if held_open:
+            raise held_open[0]
         return calls

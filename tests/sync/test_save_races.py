@@ -267,3 +267,31 @@ def test_gvg_a_stale_copy_saved_over_the_write_no_longer_locks_the_team_out(
     assert "Turn 2 resolved" in capsys.readouterr().out
     assert main(["doctor", "-c", str(config)]) == 0
     assert "✔ older copies" in capsys.readouterr().out
+
+
+def test_a_workbook_open_in_libreoffice_holds_back_the_resolution_not_the_other_seats_answers(
+        tmp_path: Path) -> None:
+    """Red's file is open in LibreOffice (its lock file is there) while both teams are ready: nothing resolves (red's
+    file must be written by it), but blue gets its answers; once red's file is closed, the turn resolves."""
+    from sheets_gm.sheets.backend import WorkbookOpenError
+    from tests.matchfiles import local_match, type_orders
+
+    _config, sheets = local_match(tmp_path, private=True)
+    red, blue = sheets.of("red"), sheets.of("blue")
+    assert isinstance(red, LocalWorkbookBackend) and isinstance(blue, LocalWorkbookBackend)
+    type_orders(sheets)
+    read = read_match(sheets, GVG)
+    _player, cell = destination(read, "blue", 0)
+    player_save(blue, cell, "ZZ99")  # unreadable: blue's answer says so
+    lock = red.path.parent / f".~lock.{red.path.name}#"
+    lock.write_text(",Ann Smith,ann-laptop,22.11.2026 12:00,file:///home/ann;", encoding="utf-8")
+    before = red.path.read_bytes()
+    with pytest.raises(WorkbookOpenError, match="open in LibreOffice by Ann Smith"):
+        sync(sheets)
+    assert red.path.read_bytes() == before  # not written
+    after = read_match(sheets, GVG)
+    assert after.record.resolved == 0
+    row = next(r for r in after.seats["blue"].rows if r.table == "players" and r.values.get("destination") == "ZZ99")
+    assert row.feedback.startswith("✘"), row  # blue was answered meanwhile
+    lock.unlink()
+    assert sync(sheets).resolved
