@@ -18,7 +18,7 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.kept_reads import KeptSheets
-from sheets_gm.sync.match_record import HISTORY_FIRST_ROW
+from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets
@@ -50,9 +50,8 @@ def history_orders(sheets: MatchSheets, resolution: int) -> dict[str, Any]:
     """The orders resolution ``resolution`` read, as the engine's history row keeps them."""
     read = read_match(sheets, GVG)
     engine = read.tabs.spec.tabs.engine
-    row = HISTORY_FIRST_ROW - 1 + resolution
-    (grid,) = sheets.engine.read([a1(engine, f"B{row}")])
-    return dict(json.loads(str(grid[0][0]))["orders"])
+    (grid,) = sheets.engine.read([history_range(engine, resolution)])
+    return dict(json.loads(joined_cells(grid[0], 1))["orders"])
 
 
 def local_gvg(folder: Path) -> tuple[MatchSheets, LocalWorkbookBackend]:
