@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # Open the demo's board workbook in LibreOffice (headless) and print it to PDF, then render the board page as
 # a PNG to look at. Plays the demo first if there is no demo board yet.
-#   bash scripts/demo_pdf.sh [DEMO_FOLDER]          (default: demo-out)
+#   bash scripts/demo_pdf.sh [DEMO_FOLDER]          (default: demo-out in the folder you run it from)
+# The folder is yours, not the repository's: run it where you ran `sheets-gm demo`.
 # Needs LibreOffice (Debian: apt install libreoffice-calc); the PNG needs pdftoppm (apt install
 # poppler-utils); emoji show only with an emoji font installed (apt install fonts-noto-color-emoji).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+REPO=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:-demo-out}
 SOFFICE=$(command -v soffice || command -v libreoffice || true)
 if [ -z "$SOFFICE" ]; then
     echo "LibreOffice is not installed (soffice not found): apt install libreoffice-calc" >&2
     exit 1
 fi
-[ -f "$OUT/board.xlsx" ] || .venv/bin/sheets-gm demo --out "$OUT"
+if [ ! -f "$OUT/board.xlsx" ]; then
+    SHEETS_GM=$(command -v sheets-gm || echo "$REPO/.venv/bin/sheets-gm")
+    echo "No demo board in $OUT yet: playing the demo there first ($SHEETS_GM demo --out $OUT)"
+    "$SHEETS_GM" demo --out "$OUT"
+fi
 # A private profile folder: works beside a running LibreOffice and leaves the user's profile alone.
 PROFILE=$(mktemp -d)
 trap 'rm -rf "$PROFILE"' EXIT

@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import Any
 
 from sheets_gm import __version__
-from sheets_gm.commands.base import UsageError, UserError
+from sheets_gm.commands.base import UsageError, UserError, with_config_named
 
 #: Each subcommand module of ``sheets_gm.commands`` with the commands its ``register`` adds, in the
 #: order ``--help`` lists them. A command line imports the module of the command it runs and no
@@ -107,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         if args.debug:
             raise
-        print(f"sheets-gm: {exc}", file=sys.stderr)
+        print(f"sheets-gm: {with_config_named(str(exc), getattr(args, 'config', None))}", file=sys.stderr)
         return 2 if isinstance(exc, UsageError) else 1
     except KeyboardInterrupt:
         print("sheets-gm: interrupted", file=sys.stderr)

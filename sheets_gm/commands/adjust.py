@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, gm_change, load, open_match, user_errors
 from sheets_gm.engine.ruleset import GmOption
+from sheets_gm.match.config import ConfigError, read_config_toml
 from sheets_gm.rulesets.registry import get_game, get_ruleset, ruleset_names
 
 
@@ -30,7 +30,7 @@ def _option_word(token: str) -> str:
 
 
 def rulesets_named(argv: Sequence[str]) -> list[str] | None:
-    """The one game whose options ``adjust`` needs for ``argv``: the config's (read with tomllib alone), so that
+    """The one game whose options ``adjust`` needs for ``argv``: the config's (its TOML alone is read), so that
     the command imports no other game; None (every game) for an unreadable config, an option the config's game
     lacks (the message then names what it accepts), or ``--help`` without ``-c`` (the help then lists every
     game's options, grouped by game)."""
@@ -45,8 +45,8 @@ def rulesets_named(argv: Sequence[str]) -> list[str] | None:
     if ("-h" in words or "--help" in words) and not named:
         return None
     try:
-        name = str(tomllib.loads(config.read_text(encoding="utf-8")).get("ruleset", "")).strip().lower()
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        name = str(read_config_toml(config).get("ruleset", "")).strip().lower()
+    except ConfigError:
         return None
     if name not in ruleset_names():
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import sys
 from collections.abc import Callable
@@ -52,6 +53,26 @@ def game_command(sub: Any, tool: GameCommand) -> argparse.ArgumentParser:
     parser = command(sub, tool.name, handler, tool.summary, tool.description, tool.example)
     tool.arguments(parser)
     return parser
+
+
+#: The stand-in for the config's path in the messages of the layers that do not know it (``sync``'s "run
+#: sheets-gm repair -c MATCH.toml": ``sync.legacy.detect.CONFIG_PLACEHOLDER``, not imported here to keep a
+#: command's start light); a command names the real one before it prints them.
+CONFIG_STAND_IN = "MATCH.toml"
+
+
+def with_config_named(message: str, config: object) -> str:
+    """``message`` with its commands' ``-c MATCH.toml`` naming ``config``, the file the GM gave (as she typed
+    it), so that the command it suggests runs as printed; unchanged when there is no config.
+
+    >>> with_config_named("run sheets-gm repair -c MATCH.toml, which…", Path("friday.toml"))
+    'run sheets-gm repair -c friday.toml, which…'
+    >>> with_config_named("run `sheets-gm repair -c MATCH.toml`", Path("my matches/a.toml"))
+    "run `sheets-gm repair -c 'my matches/a.toml'`"
+    """
+    if not isinstance(config, Path):
+        return message
+    return message.replace(f"-c {CONFIG_STAND_IN}", f"-c {shlex.quote(str(config))}")
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:

@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     try:
         require_sheets(ruleset, f"demo {ruleset}")
-        result = run_demo(ruleset, args.out, seed=args.seed, max_windows=args.turns)
+        result = run_demo(ruleset, args.out, seed=args.seed, max_windows=args.turns, notices=args.notices)
     except (SheetError, ConfigError) as exc:
         raise UserError(str(exc)) from None
     prog = program_name()
@@ -37,11 +37,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"The export (a workbook per spreadsheet, a CSV per tab, replay.json): {result.export}")
         print(f"Check every roll and state: {prog} verify {result.export / 'replay.json'}")
     anywhere = program_name(from_anywhere=True)
-    print(f"Start a match of your own in an empty folder: mkdir my-match && cd my-match && {anywhere} init {ruleset}")
+    folder = free_folder(Path.cwd(), "my-match")
+    print(f"Start a match of your own in an empty folder: mkdir {folder} && cd {folder} && {anywhere} init {ruleset}")
     activate = activate_script()
     if activate is not None:
         print(f"(or once per terminal `source {activate}`, and then type plain sheets-gm)")
     return 0
+
+
+def free_folder(where: Path, name: str) -> str:
+    """``name``, or ``name-2``, ``name-3``… : the first that nothing in ``where`` is called yet, so that the
+    ``mkdir`` the demo suggests works after a match was started there with the last suggestion."""
+    taken = {p.name for p in where.iterdir()} if where.is_dir() else set()
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}-{n}"
+    return candidate
 
 
 def register(sub: Any) -> None:
@@ -55,7 +67,12 @@ def register(sub: Any) -> None:
                 "sheets-gm demo --out demo-out --seed 7\n         sheets-gm demo winordie --out wod")
     p.add_argument("ruleset", nargs="?", default=DEFAULT_RULESET, metavar="RULESET",
                    help=f"the game (default: {DEFAULT_RULESET})")
-    p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the workbooks and the export")
+    p.add_argument("--out", type=Path, default=Path("demo-out"),
+                   help="folder for the workbooks and the export (default: demo-out in this folder; a second demo "
+                   "there starts it afresh)")
     p.add_argument("--seed", default="1", help="any text; the same seed plays the same match")
     p.add_argument("--turns", type=int, default=None, metavar="N",
                    help="stop after N windows (default: play to the end)")
+    p.add_argument("--notices", action="store_true",
+                   help="print the notices a match with [notify] would send after each poll, each with its "
+                        "recipient (the chat channel or a seat's e-mail); nothing is sent")

@@ -19,7 +19,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.matches < 1:
         raise UserError("--matches must be 1 or more")
-    checks = run_doctor(args.config, now=datetime.now(UTC), matches=args.matches, debug=args.debug)
+    checks = run_doctor(args.config, now=datetime.now(UTC), matches=args.matches, debug=args.debug,
+                        send_test=args.send_test)
     for check in checks:
         print(f"{_MARKS[check.verdict]} {check.name}: {check.message}")
         if check.verdict is not Verdict.OK:
@@ -38,9 +39,13 @@ def register(sub: Any) -> None:
     """Add ``doctor`` to the command line."""
     p = command(sub, "doctor", run, "check a match's config, credentials, spreadsheets, layout, deadlines and quota",
                 "Check everything a match needs and print one line per check (✔ fine, ⚠ warning, ✘ problem), "
-                "each problem with how to fix it. Only reads: it never writes to a spreadsheet. "
+                "each problem with how to fix it, the notices that wait to be sent among them. Only reads: it never "
+                "writes to a spreadsheet. "
                 "Exit code 0 when nothing failed (warnings allowed), 1 otherwise.",
                 "sheets-gm doctor -c match.toml")
     add_config_option(p)
     p.add_argument("--matches", type=int, default=1, metavar="N",
                    help="how many matches share this Google account, for the quota figure (default 1)")
+    p.add_argument("--send-test", action="store_true",
+                   help="send a test notice now through every channel of [notify] (the chat, and an e-mail to "
+                        "gm_emails), and say what each did")

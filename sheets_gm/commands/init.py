@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,10 +12,11 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
-from sheets_gm.match.config import file_stem, toml_key
-from sheets_gm.match.cron import cron_line
+from sheets_gm.match.config import toml_key
+from sheets_gm.match.cron import cron_line, cron_notes_pointer
 from sheets_gm.match.init_common import InitOutcome
 from sheets_gm.rulesets.registry import GAMES, TEMPLATES, get_ruleset
+from sheets_gm.sheets.files import orders_file
 from sheets_gm.sync.deadline import describe_deadline
 
 
@@ -30,7 +33,7 @@ def private_config(text: str) -> str:
     data = tomllib.loads(text)
     seats = [str(s) for s in data.get("seats") or data.get("teams") or []]
     word = "team" if "teams" in data else "seat"
-    pairs = ", ".join(f'{toml_key(s)} = "{file_stem(s)}-orders.xlsx"' for s in seats)
+    pairs = ", ".join(f'{toml_key(s)} = "{orders_file(s)}"' for s in seats)
     wanted = {"engine": 'engine = "gm/engine.xlsx"   # the GM-only engine (state, seed, history): keep gm/ to yourself',
               "orders": f"orders = {{ {pairs} }}   # one file per {word}: share each with its {word} only"}
     for key in data.get("sheets", {}):
@@ -53,6 +56,29 @@ def private_config(text: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def with_roster(text: str, roster: str) -> str:
+    r"""The starter config ``text`` with its commented-out ``roster`` line set to ``roster`` (a path relative to
+    the config's folder), its comment kept; a starter without that line gets one after ``ruleset``, so that
+    ``doctor`` and ``repair`` read the roster ``init --roster`` placed.
+
+    >>> with_roster('ruleset = "gvg"\n# roster = "roster.csv"      # columns: name, team\n', "my team.csv")
+    'ruleset = "gvg"\nroster = "my team.csv"       # columns: name, team\n'
+    """
+    value = f"roster = {json.dumps(roster, ensure_ascii=False)}"
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("# roster = "):
+            comment = line.find("#", len("# roster = "))  # the column its comment starts at, kept
+            lines[i] = value if comment < 0 else f"{value:<{comment}}{line[comment:]}" if len(value) < comment \
+                else f"{value}   {line[comment:]}"
+            return "\n".join(lines) + "\n"
+        if line.startswith("["):  # past the top-level keys: add the line after ``ruleset``
+            break
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("ruleset")), 0)
+    lines.insert(at, value)
+    return "\n".join(lines) + "\n"
+
+
 def _starter_text(ruleset: str, private: bool) -> str:
     """The starter config to write for ``ruleset`` (UserError when its ruleset has no sheets or no starter)."""
     from sheets_gm.match.run import require_sheets
@@ -67,6 +93,11 @@ def _starter_text(ruleset: str, private: bool) -> str:
     return private_config(text) if private else text
 
 
+def _relative_to(path: Path, folder: Path) -> str:
+    """``path`` as the config in ``folder`` names it: relative to that folder (the config's rule), with /."""
+    return Path(os.path.relpath(path.resolve(), folder.resolve())).as_posix()
+
+
 def run(args: argparse.Namespace) -> int:
     """Write a starter config if there is none, then create the match it describes."""
     from sheets_gm.match.run import init_match
@@ -76,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"unknown ruleset {args.ruleset!r}; this build knows: {', '.join(sorted(GAMES))}")
     if not args.config.exists():
         text = _starter_text(ruleset, args.private)
+        if args.roster is not None:
+            text = with_roster(text, _relative_to(args.roster, args.config.parent))
         args.config.parent.mkdir(parents=True, exist_ok=True)
         args.config.write_text(text, encoding="utf-8")
         word = get_ruleset(ruleset).traits.seat_kind.value
@@ -114,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     print(f"Next: schedule the sync; this match's crontab line (crontab -e), a poll every minute (an idle poll "
           f"reads nothing):\n  {cron_line(args.config)}\n"
-          f"or run `{program_name()} sync -c {args.config}` by hand (scripts/cron.txt says more).")
+          f"or run `{program_name()} sync -c {args.config}` by hand ({cron_notes_pointer()} says more).")
     return 0
 
 

@@ -9,15 +9,18 @@ import json
 import signal
 import threading
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
+from sheets_gm.commands import sync as sync_command
 from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import gm_change, load, open_match, user_errors
 from sheets_gm.engine.settings import SettingError
-from sheets_gm.engine.words import counted
+from sheets_gm.engine.words import counted, describe_wait
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
+from sheets_gm.match.notify.announce import after_poll, outbox_lines, send_due
+from sheets_gm.match.notify.outbox import due
 from sheets_gm.match.run import sync_once
 from sheets_gm.match.watch import seconds_until, watch
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
@@ -30,17 +33,7 @@ from sheets_gm.sync.sheets import MatchSheets
 
 
 def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def describe_wait(seconds: float) -> str:
-    """A duration for people: ``2 h 05 min``, ``4 min``, ``30 s``."""
-    seconds = max(0, int(seconds))
-    if seconds >= 3600:
-        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
-    if seconds >= 60:
-        return f"{seconds // 60} min"
-    return f"{seconds} s"
+    return sync_command.clock()
 
 
 def window_summary(report: WindowReport) -> str:
@@ -101,6 +94,14 @@ def tables_warning(config: MatchConfig, report: WindowReport) -> str:
             "with a row for each and keeps what was typed (the next resolution would too, too late for this window).")
 
 
+def notify_warning(config: MatchConfig) -> str:
+    """A warning while ``[notify]`` has bad options: the match is polled, but no notice is sent ('' otherwise)."""
+    if not config.notify_problems:
+        return ""
+    return ("Warning: notices are off until [notify] is mended (the polls go on; what the notices would say is "
+            "not kept): " + " · ".join(config.notify_problems))
+
+
 def _open_workbook_memory(config: MatchConfig) -> Path:
     """Where a sync remembers which open-workbook message it last gave (beside the match's lock file)."""
     return config.lock_path.with_name("open-workbook.json")
@@ -148,6 +149,7 @@ class IdlePoll:
     state: PollState
     resolved: bool = False
     feedback_written: int = 0
+    notices: str = ""  # what sending the notices waiting for a retry did ('' when none was due)
 
     @property
     def deadline(self) -> str:
@@ -166,7 +168,8 @@ def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: floa
         warnings = [report.state.warning] if report.state.warning else []
         said = f"{report.state.summary or 'Nothing changed.'} (Drive: no spreadsheet changed, nothing read.)"
     else:
-        warnings = [w for w in (settings_warning(config, report), tables_warning(config, report)) if w]
+        warnings = [w for w in (settings_warning(config, report), tables_warning(config, report),
+                                notify_warning(config)) if w]
         said = " ".join(p for p in (describe_report(report), report.drive) if p)
     return "".join(f"{w}\n" for w in warnings) + f"{said} Next poll in {describe_wait(wait)}."
 
@@ -176,8 +179,13 @@ def _watch_step(config: MatchConfig, sheets: MatchSheets) -> WindowReport | Idle
     no spreadsheet), a full poll otherwise."""
     gated = _gated_poll(config, file_mark(config.path), sheets, quiet=False)
     if isinstance(gated, IdlePoll):
+        if gated.notices:
+            print(gated.notices, flush=True)
         return gated
-    return gated[0]
+    report, _, notices = gated
+    if notices:
+        print(notices, flush=True)
+    return report
 
 
 def run_sync(args: argparse.Namespace) -> int:
@@ -225,23 +233,33 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
         if gated.state.warning:
             print(gated.state.warning)
         if not args.quiet:
-            print(gated.state.summary)
+            print("\n".join(line for line in (gated.state.summary, gated.notices) if line))
         return 0
-    report, warning = gated
+    report, warning, notices = gated
     if warning:
         print(warning)
     if not (args.quiet and not report.resolved):
         print("\n".join([describe_report(report), *([] if args.quiet else [*rejected_lines(report),
-                                                                          *([report.drive] if report.drive else [])])]))
+                                                                          *([report.drive] if report.drive else []),
+                                                                          *([notices] if notices else [])])]))
     return 0
 
 
+def send_waiting_notices(args: argparse.Namespace) -> None:
+    """An idle poll with notices waiting for a retry: send them (no spreadsheet is read) and say so."""
+    line = send_due(load(args), _now)
+    if line and not args.quiet:
+        print(line)
+
+
 def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: MatchSheets,
-                quiet: bool) -> tuple[WindowReport, str] | IdlePoll:
+                quiet: bool) -> tuple[WindowReport, str, str] | IdlePoll:
     """A poll behind the gates: for Google, Drive first (nothing read when nothing changed and the last poll's
     line can be said again, or ``quiet``), then the poll on the spreadsheets Drive names read afresh and the others
     as last read (``drive_gate.read_and_poll``); for local workbooks the full poll. Then what the next poll's gate
-    needs is kept. Returns the poll's report and its warning, or the idle poll."""
+    needs is kept, and the poll's notices are queued and sent (``notify.announce.after_poll``; an idle poll sends
+    only the letters waiting for a retry, and reads when the open window's reminder fell due). Returns the poll's
+    report, its warning and what the notices did, or the idle poll."""
     read_at = _now()
     gate = None
     if config.backend is BackendKind.GOOGLE:
@@ -250,9 +268,10 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
         log = drive_log(sheets)
         if log is not None:
             gate = check_drive(config.path, config_mark, sheets, log, read_at)
-            if not gate.read and gate.state is not None and (quiet or gate.state.summary):
+            notices = due(config.path, read_at)
+            if not gate.read and gate.state is not None and (quiet or gate.state.summary) and not notices.reminder:
                 after_idle(config.path, gate)
-                return IdlePoll(gate.state)
+                return IdlePoll(gate.state, notices=send_due(config, _now) if notices.letters else "")
             before_google_poll(config.path)
     before = before_local_poll(config.path, sheets)
     kept = None
@@ -276,7 +295,8 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
             raise UserError(f"nothing synced: {exc} (cron's quiet polls said it once this turn and keep trying; "
                             "close the workbook, or wait for it to be closed)") from None
     _open_workbook_memory(config).unlink(missing_ok=True)
-    warning = "\n".join(w for w in (settings_warning(config, report), tables_warning(config, report)) if w)
+    warning = "\n".join(w for w in (settings_warning(config, report), tables_warning(config, report),
+                                    notify_warning(config)) if w)
     # What an idle poll after this one repeats: never a resolution, nor feedback written now.
     summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False)),
                          *rejected_lines(report)])
@@ -288,7 +308,7 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
         after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept)
     else:
         after_local_poll(config.path, config_mark, sheets, before, report, summary, warning, read_at)
-    return report, warning
+    return report, warning, after_poll(config, sheets, report, _now)
 
 
 def run_resolve(args: argparse.Namespace) -> int:
@@ -324,7 +344,8 @@ def run_resolve(args: argparse.Namespace) -> int:
         raise UserError(f"window {key} ({report.window}) is not due: not every seat is ready and the deadline has "
                         f"not passed (not ready: {missing}). To resolve it anyway: "
                         f"sheets-gm resolve -c {args.config} --force --window {key}")
-    print(describe_report(report))
+    notices = after_poll(config, sheets, report, _now)
+    print("\n".join(line for line in (describe_report(report), notices) if line))
     return 0
 
 
@@ -362,5 +383,5 @@ def run_status(args: argparse.Namespace) -> int:
         report = poll_match(config, sheets, dry_run=True)
     lines = window_status_lines(report, _now())
     warning = tables_warning(config, report)
-    print("\n".join([*lines, *([warning] if warning else [])]))
+    print("\n".join([*lines, *([warning] if warning else []), *outbox_lines(config, _now())]))
     return 0

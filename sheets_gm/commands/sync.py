@@ -14,17 +14,31 @@ from typing import Any
 from sheets_gm.commands.base import add_config_option, command
 
 
+def clock() -> datetime:
+    """Now, for every poll command (the tests set it: no test waits for a deadline or a Retry-After)."""
+    return datetime.now(UTC)
+
+
 def run_sync(args: argparse.Namespace) -> int:
-    """One poll (for cron), or ``--watch``; an idle local poll ends at the gate (see the module notes)."""
+    """One poll (for cron), or ``--watch``; an idle local poll ends at the gate (see the module notes), unless the
+    open window's reminder fell due (then it reads, to know whom to remind); notices waiting for a retry are
+    sent then without a read."""
     if not args.watch:
+        from sheets_gm.match.notify.outbox import due
         from sheets_gm.sync.poll_gate import idle_local_poll
 
-        idle = idle_local_poll(args.config, datetime.now(UTC))
-        if idle is not None and (args.quiet or idle.summary):
+        now = clock()
+        idle = idle_local_poll(args.config, now)
+        notices = due(args.config, now) if idle is not None else None
+        if idle is not None and notices is not None and not notices.reminder and (args.quiet or idle.summary):
             if idle.warning:
                 print(idle.warning)
             if not args.quiet:
                 print(idle.summary)
+            if notices.letters:  # letters waiting for a retry: sent without reading any spreadsheet
+                from sheets_gm.commands import polls
+
+                polls.send_waiting_notices(args)
             return 0
     from sheets_gm.commands import polls
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, gm_change, load, open_match, user_errors
+
+if TYPE_CHECKING:
+    from sheets_gm.sync.between import DealtDie
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
         back = undo_window(sheets, get_ruleset(config.ruleset), args.reason,
                            owners=lambda: layout_owners(config, sheets))
     print(back.events[0].text)
+    _print_dice(back.dice, back.fresh_prefix)
     if back.set_aside:
         print(f"{back.set_aside} row(s) typed since were set aside: each seat's Archive tab lists them in a line "
               "that nothing writes over, and its View tab says so; they type them again when their window opens.")
@@ -31,12 +36,31 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_dice(dice: Sequence[DealtDie], prefix: str) -> None:
+    """Every die of the reopened window with its deal and the message its value comes from, so that anyone holding
+    the seat (revealed at the end) can check it by hand: a die's value is the first byte b < 252 of
+    HMAC-SHA256(seed, message), as b mod 6 + 1."""
+    kept = [d for d in dice if d.kept]
+    fresh = [d for d in dice if not d.kept]
+    if kept:
+        print("Kept, as the sheets showed them before anyone typed orders (the same roll, the same deal):")
+        for die in kept:
+            print(f'  {die.key} = {die.value}: deal {die.deal}: HMAC-SHA256(seed, "{die.message}")')
+    if fresh:
+        print("Dealt afresh, as the undone resolution revealed them (new values when the window resolves again):")
+        for die in fresh:
+            print(f'  {die.key}: deal {die.deal}: HMAC-SHA256(seed, "{die.message}")')
+    print(f'Every other die of this window is dealt afresh too: HMAC-SHA256(seed, "{prefix}<key>"). A d6 is the '
+          "first byte b < 252 of its HMAC, as b mod 6 + 1; the seed is revealed at the end of the match.")
+
+
 def register(sub: Any) -> None:
     """Add ``undo`` to the command line."""
     p = command(sub, "undo", run, "take back the last resolved window (logged; its orders come back)",
                 "Restore the state before the last resolved window (a finished match reopens), put that window's "
-                "orders back in their rows, and log it. The log keeps every row. Run it twice to go back two "
-                "windows.",
+                "orders back in their rows, and log it. The log keeps every row. The window is resolved again "
+                "with dice dealt afresh (the undone dice are public in the log, so they are never used again): "
+                "the same orders may roll otherwise. Run it twice to go back two windows.",
                 'sheets-gm undo -c match.toml --reason "blue ticked Ready too early"')
     add_config_option(p)
     p.add_argument("--reason", default="", metavar="TEXT", help="why (required); written to the log")

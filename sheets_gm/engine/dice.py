@@ -160,7 +160,8 @@ class TurnDice:
     """The dice of one turn: keyed rolls and draws, some of them pinned, with a record of what was rolled
     (``rolled``: key → value) and drawn (``drawn``: key → order), for the log."""
 
-    __slots__ = ("_die_sides", "_mac", "_sides", "_values", "deal", "drawn", "pins", "rolled", "seed", "turn")
+    __slots__ = ("_die_sides", "_mac", "_sides", "_values", "deal", "drawn", "peeked", "pins", "rolled", "seed",
+                 "turn")
 
     def __init__(self, seed: bytes, turn: int, pins: Mapping[str, int | list[str]] | None = None, *,
                  die_sides: int | None = SIDES, deal: int = 0) -> None:
@@ -191,12 +192,26 @@ class TurnDice:
         # every d6 value computed so far, rolled or peeked (the pins that are faces of a d6 first)
         self._values: dict[str, int] = {k: v for k, v in self.pins.items() if isinstance(v, int) and 1 <= v <= SIDES}
         self._sides: dict[str, int] = {}  # the keys rolled with a die other than a d6, and its sides
+        self.peeked: dict[str, int] = {}  # every key looked at ahead (``peek``: a roll published), and its sides
         self._mac = _TurnMac(seed, turn, deal)
 
-    def dealt(self, deal: int) -> TurnDice:
+    def dealt(self, deal: int, keep: Mapping[str, tuple[int, int]] | None = None) -> TurnDice:
         """The same turn's dice dealt afresh as deal ``deal`` (the same pins; nothing rolled yet); deal 0 is
-        the first deal. The sync deals a window afresh after an undo: its first dice were in the log."""
-        return TurnDice(self.seed, self.turn, self.pins, die_sides=self._die_sides, deal=deal)
+        the first deal. The sync deals a window afresh after an undo: its first dice were in the log. ``keep``
+        holds the keys whose roll stays that of an earlier deal (key → that deal and the die's sides): the
+        rolls that were public before anyone typed orders, pinned to their value there.
+
+        >>> first = TurnDice(b"seed", 4)
+        >>> shown = first.peek("move/Ann")
+        >>> again = first.dealt(1, {"move/Ann": (0, 6)})
+        >>> again.d6("move/Ann") == shown, again.d6("combat/Ann") == TurnDice(b"seed", 4, deal=1).d6("combat/Ann")
+        (True, True)
+        """
+        pins = dict(self.pins)
+        for key, (old, sides) in (keep or {}).items():
+            if key not in pins:
+                pins[key] = TurnDice(self.seed, self.turn, die_sides=None, deal=old).peek(key, sides)
+        return TurnDice(self.seed, self.turn, pins, die_sides=self._die_sides, deal=deal)
 
     def record_mark(self) -> tuple[int, int]:
         """How many rolls and draws are recorded so far: give it to ``take_back`` to forget the ones after it."""
@@ -222,9 +237,15 @@ class TurnDice:
             del self.drawn[key]
 
     def peek(self, key: str, sides: int = SIDES) -> int:
-        """The roll for ``key`` on a ``sides``-sided die without recording it (to publish a roll ahead)."""
+        """The roll for ``key`` on a ``sides``-sided die without recording it as rolled (to publish a roll ahead):
+        noted in ``peeked``."""
+        self.peeked[key] = sides
         if sides != SIDES:
             return self._other_die(key, sides)
+        return self._d6_value(key)
+
+    def _d6_value(self, key: str) -> int:
+        """The d6 value of ``key`` (pinned, or from the formula), computed once."""
         value = self._values.get(key)
         if value is None:
             if self.pins and key in self.pins:  # a pin that is no face of a d6, or a draw's
@@ -242,7 +263,7 @@ class TurnDice:
         """The d6 for ``key`` this turn (the pinned value if pinned); remembered in ``rolled``."""
         value = self.rolled.get(key)
         if value is None:
-            value = self.rolled[key] = self.peek(key)
+            value = self.rolled[key] = self._d6_value(key)
         elif self._sides and key in self._sides:
             raise self._rolled_as_another_die(key, SIDES)
         return value

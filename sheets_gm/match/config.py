@@ -22,12 +22,20 @@ file are relative to the file's own folder. Example::
 
     [settings]                     # house rules (each game's rules page names them)
     start_gold = 20
+
+    [notify]                       # optional: notices by e-mail and chat (notify.settings, docs/notices.md)
+    reminder = "2h"
+    [notify.chat]
+    style = "discord"
+    url_env = "SHEETS_GM_WEBHOOK"
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
@@ -36,6 +44,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sheets_gm.match.notify.settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
 
@@ -101,6 +110,7 @@ class _ConfigFile(_Strict):
     deadlines: DeadlinesSection = DeadlinesSection()
     settings: dict[str, Any] = Field(default_factory=dict)
     sync: SyncSection = SyncSection()
+    notify: dict[str, Any] = Field(default_factory=dict)  # checked by notify.settings, a line per bad option
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +136,8 @@ class MatchConfig:
     settings: dict[str, Any]
     interval: float
     max_interval: float
+    notify: NotifySettings | None = None  # None: no notices (no [notify], or one with problems)
+    notify_problems: tuple[str, ...] = ()  # a line per bad option of [notify]: notices are off until mended
 
     @property
     def folder(self) -> Path:
@@ -178,7 +190,9 @@ def _explain(error: ValidationError, path: Path) -> str:
         return f"{path}: unknown key {where}; the keys accepted there are {accepted}"
     if kind == "missing":
         return f"{path}: {where} is missing"
-    return f"{path}: {where}: {first['msg'].lower()} (got {first.get('input')!r})"
+    got = repr(first.get("input"))
+    got = got if len(got) <= 80 else got[:77] + "..."
+    return f"{path}: {where}: {' '.join(first['msg'].lower().split())} (got {got})"
 
 
 def _optional_path(folder: Path, value: str | None) -> Path | None:
@@ -190,23 +204,80 @@ def toml_key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
 
 
-def file_stem(name: str) -> str:
-    """``name`` as part of a file name (letters, digits, ``-`` and ``_`` kept; anything else becomes ``_``)."""
-    return re.sub(r"[^\w-]", "_", name) or "seat"
+#: The largest config file read (a match config is a few kilobytes; anything far larger is not one).
+MAX_CONFIG_BYTES = 1_000_000
+#: The deepest nesting of tables and arrays a config may have (a real one nests three deep).
+MAX_CONFIG_DEPTH = 20
 
 
-def load_config(path: Path) -> MatchConfig:
-    """Read and check a match config file; raise ConfigError naming what is wrong and where."""
+def _nesting(value: Any, limit: int) -> int:
+    """How deep ``value`` nests tables and arrays, counted level by level (no recursion) up to ``limit + 1``.
+
+    >>> _nesting({"sheets": {"orders": {"Ann": "a.xlsx"}}, "seats": ["Ann"]}, 20)
+    2
+    """
+    depth = 0
+    level = [value]
+    while depth <= limit:
+        level = [v for item in level for v in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(v, dict | list)]
+        if not level:
+            break
+        depth += 1
+    return depth
+
+
+def read_config_toml(path: Path) -> dict[str, Any]:
+    """The TOML of the config file ``path``; ConfigError (one line) for a missing file, a folder, anything that is
+    not a regular file (``/dev/zero``, a FIFO: refused without reading, so nothing hangs), a file past
+    ``MAX_CONFIG_BYTES``, text that is not UTF-8 or not TOML, or tables nested past ``MAX_CONFIG_DEPTH``."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise ConfigError(f"no config file at {path}; create one (see `sheets-gm init --help`) or pass -c") from None
     except IsADirectoryError:
         raise ConfigError(f"{path} is a folder; pass the match's .toml file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path} cannot be read: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ConfigError(f"{path} is a folder; pass the match's .toml file")
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(f"{path} is not a regular file (a device, a pipe or a socket); pass the match's .toml "
+                              "file")
+        if info.st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path} is {info.st_size:,} bytes long: a match config is a few kilobytes (at most "
+                              f"{MAX_CONFIG_BYTES:,} bytes are read); pass the match's .toml file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path} grew past {MAX_CONFIG_BYTES:,} bytes while it was read; pass the match's .toml "
+                          "file")
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} cannot be read: it is not UTF-8 text (byte {exc.start}); save it as "
+                          "UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+        raise ConfigError(f"{path} is not valid TOML: {' '.join(str(exc).split())}") from None
+    except RecursionError:
+        raise ConfigError(f"{path} nests tables or arrays too deeply to be read (a match config nests at most "
+                          f"{MAX_CONFIG_DEPTH} deep)") from None
+    if _nesting(raw, MAX_CONFIG_DEPTH) > MAX_CONFIG_DEPTH:
+        raise ConfigError(f"{path} nests tables or arrays more than {MAX_CONFIG_DEPTH} deep; a match config nests "
+                          "three deep at most")
+    return raw
+
+
+def load_config(path: Path) -> MatchConfig:
+    """Read and check a match config file; raise ConfigError naming what is wrong and where."""
+    raw = read_config_toml(path)
     try:
         data = _ConfigFile.model_validate(raw)
     except ValidationError as exc:
@@ -237,6 +308,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         raise ConfigError(f"{path}: [sync] max_interval ({data.sync.max_interval}) is below interval "
                           f"({data.sync.interval})")
     board = data.sheets.board.strip()
+    notify, notify_problems = parse_notify(data.notify, where=str(path), folder=folder, seats=seats)
     return MatchConfig(
         path=path,
         ruleset=data.ruleset.strip().lower(),
@@ -257,6 +329,8 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         settings=dict(data.settings),
         interval=data.sync.interval,
         max_interval=data.sync.max_interval,
+        notify=notify,
+        notify_problems=tuple(notify_problems),
     )
 
 

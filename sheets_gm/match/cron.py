@@ -21,6 +21,10 @@ import shlex
 import sys
 from pathlib import Path
 
+#: The notes on polling from cron (MAILTO, --quiet, a log file) shipped with the program: an absolute path, so
+#: that a GM who reads it in her match's folder can open it.
+CRON_NOTES = Path(__file__).resolve().parent.parent.parent / "scripts" / "cron.txt"
+
 #: Minutes between two polls of a match from cron.
 CRON_PERIOD = 1
 
@@ -51,3 +55,11 @@ def cron_line(config_path: Path, program: str | None = None, *, period: int = CR
     schedule = cron_schedule(cron_offset(config_path, period) if period > 1 else 0, period=period)
     return (f"{schedule} cd {shlex.quote(str(folder))} && "
             f"{program or cron_program()} sync -c {shlex.quote(config_path.name)} --quiet")
+
+
+def cron_notes_pointer() -> str:
+    """Where a GM reads more on cron, as a path that opens from any folder: the shipped notes, or the
+    guide's section when this copy of the program has no ``scripts`` folder."""
+    if CRON_NOTES.exists():
+        return str(CRON_NOTES)
+    return "the README of sheets-gm, \"3. Schedule the sync\""

@@ -12,20 +12,25 @@ import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from textwrap import indent
 
 from rich.console import Console
+from rich.markup import escape
 
 from sheets_gm.console import CommandConsole
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.match.notify.announce import seen_of
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import create_workbook
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.export import export_match
 from sheets_gm.sync.match_tabs import ABOUT_TAB
-from sheets_gm.sync.poll import poll
+from sheets_gm.sync.notices import NoticeRules, poll_notices
+from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.sheets import MatchSheets
 
 
@@ -53,14 +58,15 @@ def _workbook(path: Path, first_tab: str) -> SheetBackend:
 
 
 def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Console | None = None,
-                    bot: str | None = None, max_windows: int | None = None) -> WindowDemoResult:
+                    bot: str | None = None, max_windows: int | None = None, notices: bool = False) -> WindowDemoResult:
     """Play a bot match of ``ruleset_name`` in ``folder`` with the ruleset's sample roster: to its end, or
-    ``max_windows`` windows; then export it into ``folder/export`` (the seed revealed, as at a match's end)."""
+    ``max_windows`` windows; then export it into ``folder/export`` (the seed revealed, as at a match's end).
+    ``notices``: print after each poll the notices a match with ``[notify]`` would send (nothing is sent)."""
     out = console or CommandConsole()
     rules = create_ruleset(ruleset_name)
     roster = rules.sample_roster()
     files = {"board": folder / "board.xlsx", "engine": folder / "gm" / "engine.xlsx"}
-    files |= {f"orders {seat}": folder / f"orders-{seat}.xlsx" for seat in roster.seats}
+    files |= {f"orders {seat}": folder / orders_file(seat) for seat in roster.seats}
     if rules.traits.judge:
         files["judge"] = folder / "gm" / "judge.xlsx"
     tabs = sheet_spec(ruleset_name).tabs
@@ -79,6 +85,9 @@ def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Conso
     now = datetime.now(UTC)
     windows = 0
     result = ""
+    title = f"sheets-gm demo · {rules.traits.title}"
+    if notices:
+        print_notices(out, poll(sheets, cls, now=now, dry_run=True), title, now)
     for _ in range(rules.traits.max_windows + 1 if max_windows is None else max_windows):
         type_bot_orders(sheets, cls, bots)
         report = poll(sheets, cls, now=now, force=True)
@@ -87,8 +96,21 @@ def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Conso
             break
         windows += 1
         out.print(f"{report.window[:1].upper()}{report.window[1:]}: {result}")
+        if notices:
+            print_notices(out, report, title, now)
         if report.finished:
             break
     export = folder / "export"
     export_match(sheets, cls, export)
     return WindowDemoResult(files, windows, result, record.seed_hash, export)
+
+
+def print_notices(out: Console, report: WindowReport, title: str, now: datetime) -> None:
+    """The notices the poll of ``report`` would send, each with its recipient: the channel (a chat every player
+    reads) or a seat's e-mail."""
+    if report.facts is None:
+        return
+    for notice in poll_notices(report.facts, seen_of(report), NoticeRules(title=title), now):
+        who = "the channel (chat)" if notice.public else f"{notice.recipient}'s e-mail"
+        out.print(f"  [bold]→ {escape(who)}[/]: {escape(notice.subject)}")
+        out.print(indent(notice.body, "      "), markup=False, highlight=False)

@@ -8,7 +8,6 @@ left out when that one failed.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -17,10 +16,11 @@ from typing import Any
 from sheets_gm.engine.ruleset import Information
 from sheets_gm.engine.settings import SettingError, idle_settings, parse_settings
 from sheets_gm.match.checkup import Check, Checkup
-from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config, read_config_toml
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.doctor_sheets import check_match
-from sheets_gm.match.privacy import exposures, place
+from sheets_gm.match.notify.doctor import check_notices
+from sheets_gm.match.privacy import exposures, place, shared_folders
 from sheets_gm.match.quota import (
     ACTIVE_CHANGES_PER_HOUR,
     ACTIVE_RESOLUTIONS_PER_HOUR,
@@ -46,11 +46,12 @@ class _NotSignedInError(Exception):
 
 
 def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolicy = DOCTOR_RETRY,
-               debug: bool = False) -> list[Check]:
+               debug: bool = False, send_test: bool = False) -> list[Check]:
     """Every check of the match configured in ``path``, in the order they are printed.
 
     ``matches`` is how many matches share the Google account (for the quota figure);
-    ``now`` is compared with the current turn's deadline."""
+    ``now`` is compared with the current turn's deadline; ``send_test`` sends a test notice through every
+    channel of ``[notify]``."""
     report = Checkup(debug=debug)
     config = report.guarded("config", lambda: check_config(path, report))
     if config is None:
@@ -61,26 +62,16 @@ def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolic
     found = signed_in and report.guarded("spreadsheets", lambda: check_match(config, report, now=now, retry=retry))
     report.guarded("privacy", lambda: check_privacy(config, report, match_exists=bool(found)))
     report.guarded("quota", lambda: check_quota(config, report, matches))
+    report.guarded("notices", lambda: check_notices(config, report, now=now, test=send_test))
     return report.checks
 
 
 def check_config(path: Path, report: Checkup) -> MatchConfig | None:
     """The config file: present, valid TOML, a known ruleset, every key known and every value accepted."""
-    if not path.exists():
-        report.fail("config", f"no config file at {path}",
-                    "create it (see docs/commands.md for an example) or name it with -c PATH/TO/match.toml")
-        return None
-    if path.is_dir():
-        report.fail("config", f"{path} is a folder", "name the match's .toml file with -c")
-        return None
     try:
-        raw: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        report.fail("config", f"{path} is not valid TOML: {exc}",
-                    "fix the syntax at the line and column named (a missing quote, bracket or comma, say)")
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        report.fail("config", f"{path} cannot be read: {exc}", "check the file's permissions and that it is UTF-8 text")
+        raw = read_config_toml(path)
+    except ConfigError as exc:
+        report.fail("config", str(exc), _read_fix(str(exc)))
         return None
     name = raw.get("ruleset")
     if isinstance(name, str):
@@ -99,6 +90,17 @@ def check_config(path: Path, report: Checkup) -> MatchConfig | None:
     report.ok("config", f"{path} is valid: {config.title!r}, {' vs '.join(config.seats)}, {where}")
     report.ok("ruleset", f"{config.ruleset} ({get_ruleset(config.ruleset).traits.title})")
     return config
+
+
+def _read_fix(message: str) -> str:
+    """What to do about a config file that cannot be read as TOML."""
+    if "no config file" in message:
+        return "create it (see docs/commands.md for an example) or name it with -c PATH/TO/match.toml"
+    if "not valid TOML" in message:
+        return "fix the syntax at the line and column named (a missing quote, bracket or comma, say)"
+    if "cannot be read" in message:
+        return "check the file's permissions"
+    return "name the match's .toml file with -c (a regular UTF-8 text file of a few kilobytes)"
 
 
 def _config_fix(message: str, path: Path) -> str:
@@ -174,13 +176,20 @@ def check_privacy(config: MatchConfig, report: Checkup, *, match_exists: bool) -
     """No secret in a file someone who may not see it opens (``privacy.exposures``): a failure for a match
     still to create (``init`` refuses it), a warning for a match that runs so (with how to move it)."""
     found = exposures(config)
+    folders = shared_folders(config)
+    for folder in folders:
+        report.warn("privacy", folder.problem, folder.fix)
     if not found:
+        if folders:
+            return
         traits = get_ruleset(config.ruleset).traits
         hidden = "" if traits.information is Information.PERFECT else (
             f", and each {traits.seat_kind.value}'s orders and View are in a file no other "
             f"{traits.seat_kind.value} opens")
+        kept = f" (keep {Path(config.engine).parent}/ out of what you share)" \
+            if config.backend is BackendKind.LOCAL and Path(config.engine).parent != Path(".") else ""
         report.ok("privacy", f"the engine (the seed) is in {place(config, config.engine)}, which no player "
-                             f"opens{hidden}")
+                             f"opens{kept}{hidden}")
         return
     for exposure in found:
         if not match_exists:

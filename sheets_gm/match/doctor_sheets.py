@@ -34,6 +34,7 @@ from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.legacy.detect import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.read import MatchRead, read_match
+from sheets_gm.sync.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.sheets import MatchSheets
 
 
@@ -205,12 +206,19 @@ def _engine_record(config: MatchConfig, sheets: MatchSheets, report: Checkup) ->
         report.fail("match", str(exc), f"run `sheets-gm repair -c {config.path}`: it moves the match, its history "
                                        "and what was typed")
         return None
+    where = f"{sheets.engine.name} tab {tab!r}"
     try:
-        return parse_match_record(grid[1:], f"{sheets.engine.name} tab {tab!r}")
+        record = parse_match_record(grid[1:], where)
     except MatchRecordError as exc:
         report.fail("match", f"the engine tab cannot be read: {exc}", f"if no match was created there yet, {init}; "
                              "if the engine tab was edited, restore it from the version history or a backup")
         return None
+    problem = seed_problem(record, where)
+    if problem:
+        report.fail("seed", f"{problem}; the sync resolves nothing until it does", seed_fix(where))
+    else:
+        report.ok("seed", f"the seed gives the hash published when the match was created ({record.seed_hash[:12]}…)")
+    return record
 
 
 def _same_seats(config: MatchConfig, record: MatchRecord, report: Checkup) -> bool:

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sheets_gm.engine.ruleset import Information
-from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, file_stem, toml_key
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, toml_key
 from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.sheets.files import orders_file
 
 #: Where the engine goes when it must move out of a file players open (local matches).
 GM_ENGINE = "gm/engine.xlsx"
@@ -146,9 +148,47 @@ def _orders_fix(config: MatchConfig, seats: list[str], word: str) -> str:
     if config.backend is not BackendKind.LOCAL:
         return (f"give each {word} a spreadsheet of its own under [sheets] orders in {config.path} (one key per "
                 f"{word}, shared with that {word} alone)")
-    pairs = [f'{toml_key(seat)} = "orders-{file_stem(seat)}.xlsx"' for seat in seats]
+    pairs = [f'{toml_key(seat)} = "{orders_file(seat)}"' for seat in seats]
     return (f"give each {word} a file of its own: under [sheets] in {config.path}, list "
             f"{', '.join(pairs)} in orders = {{ … }} (share each with its {word} alone)")
+
+
+@dataclass(frozen=True, slots=True)
+class SharedFolder:
+    """A GM file of a local match in a folder that also holds a file players open: no player's file holds the
+    secret, but whoever is given that folder (a shared drive, a synced folder) opens it."""
+
+    problem: str  # the file, its secret, and the players' file beside it
+    fix: str  # what to share instead, and where to move it
+
+    def describe(self) -> str:
+        """One sentence: the problem, then the fix."""
+        return f"{self.problem}; {self.fix}"
+
+
+def shared_folders(config: MatchConfig) -> list[SharedFolder]:
+    """Every GM file (the engine; the judge's in a game that hides something) of a local match that sits in the
+    folder of a file players open (``SharedFolder``)."""
+    if config.backend is not BackendKind.LOCAL:
+        return []
+    traits = get_ruleset(config.ruleset).traits
+    players = {config.local_path(w).expanduser().resolve().parent: w for w in (config.board, *config.orders)}
+    gm_files = [("engine", config.engine, "the seed, the state, the GM tab and the Roster tab", GM_ENGINE)]
+    if config.judge is not None and traits.judge and traits.information is not Information.PERFECT:
+        gm_files.append(("judge", config.judge, "the judge's tabs", GM_JUDGE))
+    out: list[SharedFolder] = []
+    for key, where, secret, move_to in gm_files:
+        folder = config.local_path(where).expanduser().resolve().parent
+        if folder not in players:
+            continue
+        shown = "the config's folder" if folder == config.folder.expanduser().resolve() else str(folder)
+        out.append(SharedFolder(
+            f"{where} (the {key}: {secret}) is in the same folder as {players[folder]}, a file players open, so that "
+            f"folder ({shown}) must never be shared: whoever is given it opens the {key}",
+            f"give each player their own files one by one, or write {key} = \"{move_to}\" under [sheets] in "
+            f"{config.path} (then `sheets-gm repair -c {config.path}` moves a match already created there) and keep "
+            f"{Path(move_to).parent}/ to yourself"))
+    return out
 
 
 class ExposedSecretError(ConfigError):

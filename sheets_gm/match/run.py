@@ -15,7 +15,7 @@ from sheets_gm.engine.words import counted
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
-from sheets_gm.match.privacy import refuse_exposures
+from sheets_gm.match.privacy import refuse_exposures, shared_folders
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
 from sheets_gm.match.team_check import row_emails, team_warnings
@@ -277,6 +277,7 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.warnings += uneven_teams(ruleset.traits, roster)
     outcome.warnings += team_warnings(ruleset.traits.seat_kind, roster, google=config.backend is BackendKind.GOOGLE)
+    outcome.warnings += [f.describe() for f in shared_folders(config)]
     outcome.deadline = deadline
     if share:
         outcome.shared = share_match(sharing_plan(sheets, emails, config.gm_emails), notify=notify)

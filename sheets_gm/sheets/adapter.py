@@ -159,6 +159,17 @@ class PlacesVerdicts(Protocol):
 
 
 @runtime_checkable
+class GroupsRows(Protocol):
+    """An adapter some of whose rows are read as part of another row's order (the Coalition judge's losses rows,
+    part of their battle's result): that row's verdicts are theirs too, so a refused result is told, and kept, in
+    the rows it was read from."""
+
+    def row_group(self, state: Any, table: str, subject: str) -> str:
+        """The subject whose verdicts decide the row of ``subject`` in ``table`` ('' when the row has its own)."""
+        ...
+
+
+@runtime_checkable
 class LaysOutLogEntries(Protocol):
     """An adapter whose long private log entries read better over several rows of a View tab's log
     (Champions' battle reports: a row per action, each step of its arithmetic in a cell of its own)."""
@@ -170,10 +181,44 @@ class LaysOutLogEntries(Protocol):
 
 
 @runtime_checkable
+class NamesEventSeats(Protocol):
+    """An adapter whose public events concern seats their data does not name by a seat's or a row's name (GvG: a
+    battle names its sides by team number and only the winner by name; a hit on a structure names its id): it
+    says whose View log lists such an event, so that a seat reads its losses as well as its wins."""
+
+    def event_seats(self, event: Event, states: Sequence[Any]) -> frozenset[str]:
+        """The seats ``event`` concerns, read with ``states`` (the state the events started from, then the
+        state they led to)."""
+        ...
+
+
+@runtime_checkable
 class LabelsTurns(Protocol):
     """An adapter whose game counts something other than the engine's turns (Champions: rounds of two windows):
     it names a turn as its logs show it."""
 
     def turn_label(self, turn: int) -> CellValue:
         """The Log's turn cell of an event of ``turn``."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A message a game sends out after a resolution beside its log (the Coalition's forum posts): a title and
+    its lines. ``audience`` says who may read it, as an event's does: None is public (the match's chat channel
+    and every seat's e-mail), a set of seats is for their e-mail alone (never the channel)."""
+
+    title: str
+    text: str
+    audience: frozenset[str] | None = None
+
+
+@runtime_checkable
+class WritesPosts(Protocol[_StateIn]):
+    """An adapter whose game posts messages of its own after a resolution (the Coalition's Movement Results,
+    Battle Announcements and Battle Results): the notices send each as a post of its own. A game without it
+    sends its log's lines alone."""
+
+    def posts(self, before: _StateIn, state: _StateIn) -> Sequence[Post]:
+        """The posts of the resolution that went from ``before`` to ``state``, each with its audience."""
         ...

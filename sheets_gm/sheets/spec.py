@@ -70,6 +70,9 @@ class ColumnKind(StrEnum):
         return self in (ColumnKind.TEXT, ColumnKind.CHOICE, ColumnKind.NUMBER, ColumnKind.TICK, ColumnKind.READY)
 
 
+#: The key of a tick column that asks for rows to be resolved now (Wesnoth's Go on each row, Win or Die's Go on
+#: the seat's row): an undo unticks it, with Ready, on the rows it puts back.
+GO_COLUMN = "go"
 #: The row kind of a table with one row: the seat itself (its Ready box, seat-wide orders).
 SEAT_ROWS = "seat"
 #: Columns of a seat's View tab (its panel and its log): what ``view_widths`` may size.

@@ -50,9 +50,10 @@ TITLE_ROW = 1
 STATUS_ROW = 2
 FIRST_TABLE_ROW = 3  # a table's title row; its header follows
 
-#: Characters of a typed cell kept (after stripping spaces) when it is longer: the consumed rows
-#: are archived as JSON in one cell, which must stay within a cell's limit to be read back.
-MAX_TYPED_CHARS = 200
+#: The longest typed cell read (after stripping spaces): the rows a resolution reads are archived in one cell,
+#: which must stay within a cell's limit to be read back. A longer cell is read whole but refused by name
+#: (``too_long``), never cut: a forum post of hundreds of armies fits far inside it.
+MAX_TYPED_CHARS = 16_000
 
 
 def text_of(value: CellValue) -> str:
@@ -93,10 +94,15 @@ def ticked(value: CellValue) -> bool:
 
 
 def _typed(value: CellValue) -> CellValue:
-    if isinstance(value, str):
-        value = value.strip()
-        return value[:MAX_TYPED_CHARS]
-    return value
+    return value.strip() if isinstance(value, str) else value
+
+
+def too_long(row: TypedRow, headers: Mapping[str, str]) -> list[str]:
+    """Why ``row`` is not read when a cell of it is longer than ``MAX_TYPED_CHARS``, one sentence per such cell
+    naming its column (``headers``: by key), else []."""
+    return [f"The cell under “{headers.get(k, k)}” holds {len(v):,} characters: a cell is read up to "
+            f"{MAX_TYPED_CHARS:,}; split it over several rows (nothing in this row is read until then)"
+            for k, v in row.values.items() if isinstance(v, str) and len(v) > MAX_TYPED_CHARS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +207,12 @@ class PlacedTable:
     def columns(self) -> list[tuple[int, Column]]:
         """Each column of the table with its tab column."""
         return [(self.col(c.key), c) for c in self.spec.columns]
+
+    def past_cols(self) -> list[int]:
+        """The tab columns in the table's rows that are none of its columns: right of its last one, left of the
+        feedback column every table shares (a narrower table's rows span them; what is typed there is answered)."""
+        own = {col for col, _c in self.columns()}
+        return [col for col in range(self.feedback_col) if col not in own]
 
     def rows_range(self) -> str:
         """Every data row's cells, as a range within the tab."""
@@ -340,7 +352,7 @@ class InputTab:
             typed = tuple(v if v is not False else None for v in (list(line[:feedback_col])
                                                                     + [None] * (feedback_col - len(line))))
             if table is not None:  # what sheets-gm writes in a table's row (its stamp, shown values) is not typed
-                own = {col for col, c in table.columns() if c.kind.typed}
+                own = {col for col, c in table.columns() if c.kind.typed} | set(table.past_cols())
                 typed = tuple(v if col in own else None for col, v in enumerate(typed))
             feedback = text_of(line[feedback_col]) if feedback_col < len(line) else ""
             if any(text_of(v) for v in typed) or feedback:

@@ -24,6 +24,15 @@ from sheets_gm.simulate.runner import SimulationRun
 from sheets_gm.simulate.stats import BotFigures, Proportion, Spread, VariantFigures, newcombe_difference
 
 
+def bot_names(bots: Sequence[str]) -> list[str]:
+    """Each bot by its kind, its letter after a kind named twice (``random (A)``, ``random (B)``).
+
+    >>> bot_names(["affinity", "stack"]), bot_names(["random", "stack", "random"])
+    (['affinity', 'stack'], ['random (A)', 'stack', 'random (C)'])
+    """
+    return [f"{bot} ({label})" if bots.count(bot) > 1 else bot for label, bot in zip(TEAM_LABELS, bots, strict=False)]
+
+
 def sides_note(spec: SimulationSpec) -> str:
     """How the seats are dealt to the bots."""
     return spec.sides_note or ("the seats are dealt to the bots in turn, starting one seat further each match")
@@ -134,7 +143,9 @@ def print_tables(run: SimulationRun, figures: Sequence[VariantFigures], console:
     """The figures as tables: the matches, then the bots (beside each other, or default vs house rule),
     then the win rates by seat attribute where the ruleset names some."""
     plan, spec = run.plan, run.spec
-    console.print(f"[bold]{plan.matches:,} matches per variant[/], {describe_bots(plan.bots)}, "
+    kinds = bot_names(plan.bots) if spec.bots_by_kind else []
+    console.print(f"[bold]{plan.matches:,} matches per variant[/], "
+                  f"{'bots ' + ', '.join(kinds) if kinds else describe_bots(plan.bots)}, "
                   f"seed {plan.seed!r}, {plan.map_name}")
     console.print(f"Sides: {sides_note(spec)}.")
     names = [f.label for f in figures]
@@ -144,12 +155,12 @@ def print_tables(run: SimulationRun, figures: Sequence[VariantFigures], console:
     console.print(_table("Matches", names, _match_rows(spec), figures, paired))
     if len(figures) == 1:
         only = figures[0]
-        columns = [f"{t.label}: {t.bot}" for t in only.teams]
-        console.print(_table("Teams", columns, _team_rows(spec), only.teams))
+        columns = kinds or [f"{t.label}: {t.bot}" for t in only.teams]
+        console.print(_table("Bots" if kinds else "Teams", columns, _team_rows(spec), only.teams))
     else:
         for team in range(len(plan.bots)):
             values = [f.teams[team] for f in figures]
-            title = f"Team {TEAM_LABELS[team]}: {plan.bots[team]}"
+            title = f"Bot {kinds[team]}" if kinds else f"Team {TEAM_LABELS[team]}: {plan.bots[team]}"
             console.print(_table(title, names, _team_rows(spec), values, paired))
     for a, attribute in enumerate(spec.attributes):
         if attribute in spec.grids:

@@ -10,7 +10,7 @@ record, and nothing ever writes over them: a row set aside stays readable for th
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,39 +86,6 @@ def window_words(key: str, window: Window | None) -> str:
     if window is not None and key == window.key:
         return window.label
     return f"window “{key}”" if key else "no window"
-
-
-def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: Mapping[str, str]) -> ArchiveLine:
-    """What a resolution of ``window`` read of the seat's rows, and which of them it left in place, and why."""
-    details = tuple(row_text(tab, r) + (f" — not carried out ({unused[r.subject]}): still in your rows"
-                                        if r.subject in unused else "") for r in read)
-    return ArchiveLine(capital(window.label), f"{capital(window.label)} resolved with what you typed:", details,
-                       tuple(read))
-
-
-def stale_line(tab: InputTab, open_window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
-    """Rows typed for another window than the open one, set aside and cleared from their cells."""
-    keys = ", ".join(dict.fromkeys(window_words(r.window, open_window) for r in rows))
-    text = (f"Set aside while {open_window.label} was played, as written for {keys}; no longer in your rows: type "
-            "them again in the window they are for:")
-    return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
-
-
-def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
-               set_aside: Sequence[TypedRow], was_open: Window | None) -> list[ArchiveLine]:
-    """What the GM's undo of ``undone`` did to the seat's rows: the rows put back, the rows typed since set aside."""
-    lines = []
-    if restored:
-        lines.append(ArchiveLine(capital(undone.label), (
-            f"Taken back by the GM's undo ({reason}): your orders for {undone.label} are back in your rows, Ready "
-            f"unticked, to be read again when {undone.label} resolves:"),
-            tuple(row_text(tab, r) for r in restored), tuple(restored)))
-    if set_aside:
-        words = ", ".join(dict.fromkeys(window_words(r.window, was_open) for r in set_aside))
-        lines.append(ArchiveLine(capital(words), (
-            f"Your orders for {words}, set aside by the GM's undo of {undone.label}; no longer in your rows: type "
-            f"them again when {words} opens:"), tuple(row_text(tab, r) for r in set_aside), tuple(set_aside)))
-    return lines
 
 
 def lines_cell(tabs: MatchTabs, seat: str) -> str:

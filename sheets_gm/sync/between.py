@@ -7,21 +7,28 @@ window that is open afterwards stay as typed.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from sheets_gm.engine.dice import deal_prefix
 from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
-from sheets_gm.sheets.spec import ColumnKind, InputTable
-from sheets_gm.sheets.tables import TypedRow, text_of
-from sheets_gm.sync.archive_lines import archive_lines_writes, undo_lines
+from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
+from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
+from sheets_gm.sync.archive_lines import archive_lines_writes
+from sheets_gm.sync.fates import undo_lines
 from sheets_gm.sync.grow import OwnersSource, grow_tables
-from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells
+from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.replay import entry_dice
+from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.strays import stray_overlays
 from sheets_gm.sync.writes import (
@@ -44,6 +51,19 @@ class BetweenWindowsError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class DealtDie:
+    """A die of the window an undo reopened: its key, the deal it is rolled in, and the HMAC message anyone can
+    recompute it from once the seed is revealed. ``kept``: public before the orders (its value shown on the
+    sheets, ``value``), so it keeps its deal; otherwise revealed by the undone resolution and dealt afresh."""
+
+    key: str
+    deal: int
+    message: str
+    kept: bool
+    value: int | None = None  # a kept roll's value (it was public); a die dealt afresh is not shown
+
+
+@dataclass(frozen=True, slots=True)
 class BetweenReport:
     """What an adjustment or an undo did."""
 
@@ -54,6 +74,8 @@ class BetweenReport:
     set_aside: int = 0  # undo: rows typed since, set aside in the seats' archives
     over: str = ""  # adjust: how the match ended if this adjustment ended it ('' while it goes on)
     open_now: str = ""  # adjust: the label of the window open after it ('' when none is)
+    dice: tuple[DealtDie, ...] = ()  # undo: the reopened window's dice, kept or dealt afresh
+    fresh_prefix: str = ""  # undo: how the message of every die dealt afresh starts ("2.1/")
 
 
 def _check_not_interrupted(read: MatchRead) -> None:
@@ -65,10 +87,11 @@ def _check_not_interrupted(read: MatchRead) -> None:
 
 def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: Sequence[Event], batch: WriteBatch,
             kept_rows: dict[str, list[TypedRow]], notes: bool = False,
-            owners: OwnersSource | None = None) -> MatchRecord:
+            owners: OwnersSource | None = None,
+            told: Mapping[str, Mapping[str, Mapping[str, str]]] | None = None) -> MatchRecord:
     """Queue the whole match drawn at ``record``'s state, ``events`` logged; returns the record with its
     log counters moved on (the caller queues its engine values last). With ``notes``, the rows the last
-    resolution kept unused still say why."""
+    resolution kept unused still say why; ``told`` (by seat, table and subject) is what a kept row says."""
     ruleset = record.ruleset
     state = record.state
     window = ruleset.window(state)
@@ -82,11 +105,14 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
         kept: dict[str, dict[str, TypedRow]] = {}
         why: dict[str, dict[str, str]] = {}
         for row in kept_rows.get(seat, []):
-            if window is not None and row.typed and (row.window == window.key or row.table in standing
-                                                     or not seat_read.writes_in(window, row.table)):  # typed ahead
-                kept.setdefault(row.table, {})[row.subject] = row
+            said = (told or {}).get(seat, {}).get(row.table, {}).get(row.subject)
+            if window is not None and (row.typed or said) and (row.window == window.key or row.table in standing
+                                                               or not seat_read.writes_in(window, row.table)):
+                kept.setdefault(row.table, {})[row.subject] = row  # (a row not for this window: typed ahead)
                 if notes and seat_read.note(row):
                     why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
+                if said:  # a row an undo put back (a seat row whose Go it unticked, though nothing else is typed)
+                    why.setdefault(row.table, {})[row.subject] = said
         overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
@@ -105,6 +131,7 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     if not gm_events:
         raise BetweenWindowsError("nothing to change: give one of the corrections this game accepts")
     read = read_match(sheets, ruleset_class)
+    check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
     _check_not_interrupted(read)
     record = read.record
     ruleset = record.ruleset
@@ -145,10 +172,35 @@ def _json_row(grid: Grid, where: str) -> dict[str, Any]:
     return data
 
 
-def _unready(table: InputTable, row: TypedRow) -> TypedRow:
-    """A row put back by an undo with its Ready box unticked: the seat says again when it is ready."""
-    boxes = {c.key for c in table.of_kind(ColumnKind.READY)}
-    return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()})
+def _unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
+    """A row put back by an undo with its Ready and Go boxes unticked (the seat says again when it is ready, and
+    the next poll does not resolve it again before the GM has done what the undo was for), and the headers of
+    the boxes that were ticked."""
+    boxes = {c.key: c.header for c in table.columns
+             if c.kind is ColumnKind.READY or (c.kind is ColumnKind.TICK and c.key == GO_COLUMN)}
+    ticked = [boxes[k] for k, v in row.values.items() if k in boxes and v not in (None, "", False)]
+    return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()}), ticked
+
+
+def _came_back(rows: Sequence[TypedRow], returned: Mapping[tuple[str, str], TypedRow],
+               tab: InputTab) -> list[TypedRow]:
+    """The typed ``rows`` that hold what the undo puts back (so nothing was typed in them since): a row holding its
+    own subject's returned cells (kept unused by the resolution, or put back by an interrupted undo), or, in an
+    ordered table, any returned row's cells (a row the resolution kept, moved up). Each returned row once."""
+    left = dict(returned)
+    back: list[TypedRow] = []
+    for row in rows:
+        if _same_cells(row, left.get((row.table, row.subject))):
+            back.append(row)
+            del left[(row.table, row.subject)]
+    for row in rows:
+        if row in back or not tab.table(row.table).spec.ordered:
+            continue
+        found = next((key for key, r in left.items() if key[0] == row.table and _same_cells(row, r)), None)
+        if found is not None:
+            back.append(row)
+            del left[found]
+    return back
 
 
 def _same_cells(row: TypedRow, other: TypedRow | None) -> bool:
@@ -162,6 +214,47 @@ def _same_cells(row: TypedRow, other: TypedRow | None) -> bool:
     return cells(row) == cells(other)
 
 
+def _put_back(window: Window, resolution: int, row: TypedRow, ticked: Sequence[str]) -> str:
+    """What a row an undo put back says: where it came from and, when a box was ticked, that it was unticked so that
+    nothing resolves until the seat ticks it again."""
+    undone = f"the GM's undo of {window.label} (resolution {resolution})"
+    said = f"Put back by {undone}: read again when it resolves." if row.typed else f"Undone by {undone}."
+    if ticked:
+        said += (f" {' and '.join(ticked)} unticked, so nothing resolves before you look again: tick "
+                 f"{' or '.join(ticked)} again when your rows are right.")
+    return said
+
+
+def _window_dice(read: MatchRead, state: Any, entry: Mapping[str, Any], deal: int) -> tuple[
+        dict[str, tuple[int, int]], tuple[DealtDie, ...]]:
+    """The reopened window's dice once it is dealt afresh as ``deal``: the rolls its seats' sheets showed before
+    anyone typed (drawn again with the dice the undone resolution rolled, ``peeked``) keep the deal they were shown
+    with (key → deal and sides); every die the undone resolution rolled or drew besides is dealt afresh. Each as a
+    ``DealtDie``, kept ones first."""
+    record = read.record
+    ruleset = record.ruleset
+    shown = entry_dice(ruleset, record.seed, state, entry)
+    for seat, seat_read in read.seats.items():
+        for placed in seat_read.tab.tables:
+            if placed.spec.of_kind(ColumnKind.SHOWN):
+                for subject in read.adapter.rows(state, seat, placed.spec):
+                    read.adapter.shown(state, seat, placed.spec, subject, shown)
+    window = ruleset.window(state)
+    earlier = kept_keys(entry.get("kept_dice"), window.key if window is not None else "")
+    keep = {key: earlier.get(key, (int(entry.get("deal", 0)), sides)) for key, sides in shown.peeked.items()}
+    rolled = entry_dice(ruleset, record.seed, state, entry)
+    # What the undone resolution revealed: the same resolution again, its dice recorded (orders that no longer read:
+    # the kept rolls are still right, and the others are dealt afresh all the same).
+    with contextlib.suppress(KeyError, ValueError, TypeError):
+        ruleset.resolve(state, ruleset.orders_codec.from_json(entry["orders"]), rolled)
+    turn = shown.turn
+    dice = [DealtDie(key, old, deal_prefix(turn, old) + key, True, shown.peek(key, sides))
+            for key, (old, sides) in sorted(keep.items())]
+    dice += [DealtDie(key, deal, deal_prefix(turn, deal) + key, False)
+             for key in sorted({*rolled.rolled, *rolled.drawn} - set(keep))]
+    return keep, tuple(dice)
+
+
 def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str,
                 owners: OwnersSource | None = None) -> BetweenReport:
     """Take back the last resolution: the state before it, its typed rows back in their cells, logged; rows
@@ -169,6 +262,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     if not reason.strip():
         raise BetweenWindowsError("an undo needs a reason; it is written to the log")
     read = read_match(sheets, ruleset_class)
+    check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
     _check_not_interrupted(read)
     record = read.record
     number = record.resolved
@@ -198,6 +292,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     batch = WriteBatch()
     restored: dict[str, list[TypedRow]] = {}
     set_aside: dict[str, list[TypedRow]] = {}
+    told: dict[str, dict[str, dict[str, str]]] = {}  # what each row put back says, by seat, table and subject
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, tabs, seat)
         archived = _json_row(reads.get(backend, tabs.archive_history_range(seat, number)),
@@ -211,12 +306,18 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         subjects = {t: set(read.adapter.rows(state, seat, seat_read.tab.table(t).spec))
                     for t in {r.table for r in still}}
         homeless = [r for r in still if r.subject not in subjects[r.table]]
-        restored[seat] = [_unready(seat_read.tab.table(r.table).spec, r) for r in consumed] + [
-            r for r in still if r not in homeless]
-        # Rows typed since, unless what comes back into their cells is what they hold (the rows the undone
-        # resolution kept unused, or those an interrupted undo already put back): a line of the archive keeps them.
-        typed_since = [r for r in seat_read.rows if r.typed and r.table not in standing
-                       and not _same_cells(r, returned.get((r.table, r.subject)))] + homeless
+        restored[seat] = []
+        for row in consumed:
+            unticked, ticked = _unticked(seat_read.tab.table(row.table).spec, row)
+            restored[seat].append(unticked)
+            told.setdefault(seat, {}).setdefault(row.table, {})[row.subject] = _put_back(reopened, number, unticked,
+                                                                                          ticked)
+        restored[seat] += [r for r in still if r not in homeless]
+        # Rows typed since, unless what comes back is what they hold (the rows the undone resolution kept unused,
+        # moved up or not, or those an interrupted undo already put back): a line of the archive keeps them.
+        others = [r for r in seat_read.rows if r.typed and r.table not in standing]
+        same = _came_back(others, returned, seat_read.tab)
+        typed_since = [r for r in others if r not in same] + homeless
         if typed_since:
             set_aside[seat] = typed_since
         lines = undo_lines(seat_read.tab, reopened, reason.strip(), consumed, typed_since, was_open)
@@ -224,24 +325,33 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         # The pending row names the undone resolution: emptied, or the next sync would take it as cut short.
         batch.put(backend, tabs.archive_pending_range(seat), [["", "", count]])
     text = (f"GM undoes {reopened.label} (window {window_key}): {reason.strip()}. The match is back to before it; "
-            "its orders are back in their rows, Ready unticked")
+            "its orders are back in their rows, Ready and Go unticked")
     if set_aside:
         text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
                  "rows, to type again")
+    log_from = entry.get("log_from")
+    if isinstance(log_from, int) and 0 <= log_from < record.log_rows:  # what the verify of the Log leaves out
+        text += (f"; what it logged (Log rows {LOG_FIRST_ROW + log_from} to {LOG_FIRST_ROW + record.log_rows - 1}) "
+                 "no longer holds")
     dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
     if dropped:
         text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "
                  "again what still holds)")
     undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
-    told = [Event(reopened.turn, SyncEvent.UNDO,
+    aside = [Event(reopened.turn, SyncEvent.UNDO,
                   f"The GM's undo set aside {len(rows)} row(s) you typed since {reopened.label} resolved: tab "
                   f"{tabs.archive(seat)!r} lists them; type them again when their window opens.",
                   {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
             for seat, rows in set_aside.items()]
-    # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target.
-    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1)
-    new = _redraw(sheets, read, back, [undo, *told], batch, restored, owners=owners)
+    # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target; but the rolls
+    # its sheets showed before anyone typed keep their values (orders typed for them stay good, and a team with bad
+    # rolls gains nothing by asking for an undo).
+    keep, dealt = _window_dice(read, state, entry, record.deal + 1)
+    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1,
+                   kept_dice={"window": window_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {})
+    new = _redraw(sheets, read, back, [undo, *aside], batch, restored, owners=owners, told=told)
     batch.put(sheets.engine, *engine_write(engine_tab, new))
     calls = batch.run(sheets.write_order())
-    return BetweenReport([undo, *told], state, calls, sum(len(r) for r in restored.values()),
-                         sum(len(r) for r in set_aside.values()))
+    return BetweenReport([undo, *aside], state, calls, sum(len(r) for r in restored.values()),
+                         sum(len(r) for r in set_aside.values()), dice=dealt,
+                         fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1))

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.rulesets.registry import AnyRuleset
+from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.xlsx import openpyxl
 from sheets_gm.sync.match_record import MatchRecord
@@ -70,7 +71,7 @@ def _file_names(sheets: MatchSheets) -> dict[int, str]:
     """A file name per distinct spreadsheet, by role ("match" when one holds everything)."""
     roles = {id(sheets.board): "board", id(sheets.engine): "engine"}
     for seat, backend in zip(sheets.seats, sheets.orders, strict=True):
-        roles.setdefault(id(backend), f"orders-{seat}")
+        roles.setdefault(id(backend), orders_file(seat).removesuffix(".xlsx"))
     if sheets.judge is not None:
         roles.setdefault(id(sheets.judge), "judge")
     names = {id(b): roles[id(b)] for b in sheets.write_order()}

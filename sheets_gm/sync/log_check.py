@@ -2,17 +2,21 @@
 
 The Log tab is written for people and never read back by a poll (a poll reads one row of the board
 spreadsheet, and the Log grows with the match). ``verify -c`` reads it whole and compares it with
-the events the replay recomputes from the seed, the orders and the GM's events, by turn, kind and
-the numbers each sentence holds (so that a later version's wording is no forgery): a line whose die,
-total or tile was typed over is named by its cell, with what it should say. Lines the sync writes of itself (an undo)
-and the lines logged from a window later undone on (before the undo's line, of its turn or a later
-one) are not recomputed by the replay, and are left as they are.
+the lines the replay recomputes from the seed, the orders and the GM's events, rendered as the sync
+writes them (the set-up's draws first, a turn as the game names it: Champions' "round 2, fight"), word
+for word: a line whose die, total, tile or any word was typed over is named by its cell, with what the
+match logged. A match moved from a ruleset's old layout keeps the Log rows that layout wrote, in its own
+words: those are compared by turn, kind and every number they hold (the replay's ``old_log_rows``). Lines
+the sync writes of itself (an undo) and the lines an undo took back are not
+recomputed by the replay, and are left as they are: the rows the undo's line names ("rows 13 to 20"),
+or, in a Log written before undo lines named them, the lines above it of its turn or a later one.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.engine.events import Event, visible_to
@@ -21,49 +25,75 @@ from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.between import SyncEvent
-from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
+from sheets_gm.sync.read import adapter_of
+from sheets_gm.sync.replay import OLD_LOG_ROWS, entry_dice
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.writes import log_lines
 
-#: The Log's first line is on this row of the tab (its header row above it), as ``MatchTabs.log_range`` puts it.
-FIRST_LOG_ROW = 2
 Line = tuple[str, str, str]  # turn, kind, sentence: as the Log's columns A to C show them
 
 
-def _line(event: Event) -> Line:
-    return str(event.turn), event.kind.value, event.text
+def _lines(grid: Grid) -> list[Line]:
+    """Log rows as text, as a reader sees them (a turn written as a number reads as that number)."""
+    return [(text_of(row[0]), text_of(row[1]), text_of(row[2])) for row in grid]
 
 
-def _figures(line: Line) -> tuple[str, str, tuple[str, ...]]:
-    """What a Log line is compared by: its turn, its kind and every number in its sentence, in order (the dice,
-    the bonuses, the totals, the tiles, the HP and coins). A sentence a later version words otherwise ('1 coin'
-    for '1 coins', 'red's bulwark on C7' for 'bulwark@C7') is the same line; a die or total typed over is not."""
-    return line[0], line[1], tuple(re.findall(r"\d+", line[2]))
+@dataclass(frozen=True)
+class ReplayedSteps:
+    """What a replay logs, step by step: the rules, the set-up's events (``opening``, from ``first``), then each
+    GM event's and each resolution's events with the state they started from and the one they led to."""
+
+    rules: AnyRuleset
+    first: Any
+    opening: list[Event]
+    steps: list[tuple[Any, Any, list[Event]]]
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event after the set-up's, in order."""
+        return [e for _, _, events in self.steps for e in events]
 
 
-def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
-    """Every public log line the replay ``doc`` recomputes: each GM event's and each resolution's events."""
+def replay_steps(doc: dict[str, Any]) -> ReplayedSteps:
+    """The events the replay ``doc`` recomputes, step by step (``ReplayedSteps``)."""
     cls = get_ruleset(str(doc["ruleset"]))
     rules: AnyRuleset = cls.create(_settings(cls, doc), str(doc["board"]))
     seed = bytes.fromhex(str(doc["seed"]))
     state = rules.state_codec.from_json(doc["initial_state"])
-    events: list[Event] = []
+    out = ReplayedSteps(rules, state, rules.opening_events(state, seed), [])
 
-    def apply(gm_events: list[Any]) -> Any:
+    def apply(gm_events: list[Any]) -> None:
         nonlocal state
         for data in gm_events:
             done = rules.apply_gm_event(state, rules.gm_event_codec.from_json(data))
+            out.steps.append((state, done.state, list(done.events)))
             state = done.state
-            events.extend(done.events)
 
     for entry in doc["resolutions"]:
         apply(entry.get("gm_events", []))
         state = rules.state_codec.from_json(entry["state_before"])  # as the replay check does: the recorded one
-        dice = rules.dice(seed, state).dealt(int(entry.get("deal", 0)))  # dealt afresh after an undo
+        dice = entry_dice(rules, seed, state, entry)  # dealt afresh after an undo
         resolved = rules.resolve(state, rules.orders_codec.from_json(entry["orders"]), dice)
+        out.steps.append((state, resolved.state, list(resolved.events)))
         state = resolved.state
-        events.extend(resolved.events)
     apply(doc.get("gm_events_after", []))
-    return Counter(_line(e) for e in visible_to(events, None))
+    return out
+
+
+def replayed_lines(doc: dict[str, Any]) -> list[Line]:
+    """Every public log line the replay ``doc`` recomputes, in order, as the sync writes it: the set-up's draws
+    (written plain, as ``create_match`` writes them), then each GM event's and each resolution's events (their
+    turn as the game's adapter names it)."""
+    found = replay_steps(doc)
+    opening = log_lines(visible_to(found.opening, None))
+    played = log_lines(visible_to(found.events, None), adapter_of(found.rules))
+    return _lines([list(r) for r in [*opening, *played]])
+
+
+def replayed_log(doc: dict[str, Any]) -> Counter[Line]:
+    """``replayed_lines`` counted: what ``verify -c`` compares the Log with."""
+    return Counter(replayed_lines(doc))
 
 
 def _settings(cls: Any, doc: dict[str, Any]) -> Any:
@@ -83,7 +113,11 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int) ->
         (grid,) = sheets.board.read([tabs.log_range(0, log_rows)])
     except SheetError as exc:
         return [f"the Log tab cannot be read ({exc})"]
-    return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows)
+    return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows, int(doc.get(OLD_LOG_ROWS) or 0))
+
+
+#: How an undo's Log line names the rows it takes back (``between.undo_window``).
+_UNDONE_ROWS = re.compile(r"Log rows (\d+) to (\d+)")
 
 
 def _turn(text: str) -> float:
@@ -94,32 +128,44 @@ def _turn(text: str) -> float:
         return float("inf")
 
 
-def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int) -> list[str]:
-    rows = [tuple(text_of(row[c]) if c < len(row) else "" for c in range(3)) for row in grid]
+def _figures(line: Line) -> Line:
+    """A line as a row the old layout wrote is compared: its turn, its kind and every number of its sentence."""
+    return line[0], line[1], " ".join(re.findall(r"\d+", line[2]))
+
+
+def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_rows: int = 0) -> list[str]:
+    rows = _lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid])
     rows += [("", "", "")] * (log_rows - len(rows))
     undo = SyncEvent.UNDO.value
-    undos = [(i, _turn(turn)) for i, (turn, kind, _) in enumerate(rows) if kind == undo]
-    undone = {i for i, (turn, kind, _) in enumerate(rows)
-              if kind != undo and any(j > i and back <= _turn(turn) for j, back in undos)}
-    left = Counter(_figures(line) for line in expected.elements())
-    texts = {_figures(line): line[2] for line in expected}
+    undone: set[int] = set()
+    for j, (back, kind, text) in enumerate(rows):
+        if kind != undo:
+            continue
+        named = _UNDONE_ROWS.search(text)
+        if named is not None:
+            undone.update(range(int(named[1]) - LOG_FIRST_ROW, int(named[2]) - LOG_FIRST_ROW + 1))
+        else:
+            undone.update(i for i, (turn, _, _) in enumerate(rows[:j]) if _turn(back) <= _turn(turn))
+    left = Counter(expected)
+    by_figures = Counter(_figures(line) for line in expected.elements())
     unmatched: list[int] = []
     for i, line in enumerate(rows):
         if line[1] == undo or i in undone:
             continue
-        key = _figures((line[0], line[1], line[2]))
-        if left[key] > 0:
-            left[key] -= 1
+        if i < old_rows and by_figures[_figures(line)] > 0:  # worded by the old layout: its numbers hold
+            by_figures[_figures(line)] -= 1
+        elif i >= old_rows and left[line] > 0:
+            left[line] -= 1
         else:
             unmatched.append(i)
     problems = []
     for i in unmatched:
         turn, kind, text = rows[i]
         instead = next((k for k, n in left.items() if n > 0 and k[0] == turn and k[1] == kind), None)
-        cell = f"tab {tab!r} cell {cell_at(2, FIRST_LOG_ROW + i)}"
+        cell = f"tab {tab!r} cell {cell_at(2, LOG_FIRST_ROW + i)}"
         if instead is not None:
             left[instead] -= 1
-            problems.append(f"{cell} says {text!r} but the match logged {texts[instead]!r}")
+            problems.append(f"{cell} says {text!r} but the match logged {instead[2]!r}")
         else:
             problems.append(f"{cell} says {text!r} (turn {turn or '?'}, {kind or 'no kind'}), which no event of the "
                             "match says")

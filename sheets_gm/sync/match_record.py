@@ -33,9 +33,9 @@ from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 
 #: The keys of the engine tab, in their rows (A2 downwards).
 MATCH_KEYS = ("ruleset", "window", "state", "seed", "seed_hash", "settings", "board", "log_rows", "deadline",
-              "seats", "gm_events", "resolved", "seat_logs", "deal")
+              "seats", "gm_events", "resolved", "seat_logs", "deal", "kept_dice")
 #: Keys an engine tab written by an earlier version may lack (an empty key cell): their value's default.
-LATER_KEYS = {"deal": "0"}
+LATER_KEYS = {"deal": "0", "kept_dice": ""}
 HISTORY_FIRST_ROW = 21
 HISTORY_MARGIN = 10  # history rows laid out past the ruleset's declared cap
 #: Characters of a long value kept per cell: an .xlsx cell holds 32,767 UTF-16 units (a character outside the
@@ -106,6 +106,18 @@ def joined_cells(row: Sequence[CellValue], first: int) -> str:
     return head[found.end():] + "".join(rest)
 
 
+def kept_keys(kept: Mapping[str, Any] | None, window_key: str) -> dict[str, tuple[int, int]]:
+    """The die keys ``kept`` (a record's ``kept_dice``, or a history row's) keeps for window ``window_key``, each
+    with the deal and sides it was shown with; none when it names another window (or nothing).
+
+    >>> kept_keys({"window": "3", "keys": {"move/Ann": [0, 6]}}, "3"), kept_keys({"window": "3"}, "4")
+    ({'move/Ann': (0, 6)}, {})
+    """
+    if not kept or str(kept.get("window")) != window_key:
+        return {}
+    return {str(k): (int(v[0]), int(v[1])) for k, v in dict(kept.get("keys") or {}).items()}
+
+
 class MatchRecordError(ValueError):
     """An engine tab that cannot be read: no match yet, or edited by hand."""
 
@@ -122,7 +134,10 @@ class MatchRecord:
     ``gm_events`` are the GM events (as JSON) applied since the last resolution, with the state
     they started from; ``seat_logs`` counts the lines of each seat's private log. ``deal`` counts the
     match's undos: every window resolved after one is dealt afresh (``TurnDice.dealt``), as its first
-    dice may be in the log; 0 for a match never undone, whose dice are the plain formula's."""
+    dice may be in the log; 0 for a match never undone, whose dice are the plain formula's. ``kept_dice``
+    (``{"window": KEY, "keys": {die key: [deal, sides]}}``, or empty) names the rolls of the window an undo
+    reopened that were public before anyone typed orders (GvG's move rolls): they keep the deal they were
+    shown with, so that nobody's orders are refused for a roll changed by the undo."""
 
     ruleset: AnyRuleset
     state: Any
@@ -135,6 +150,7 @@ class MatchRecord:
     gm_events: dict[str, Any] | None = None
     seat_logs: Mapping[str, int] = field(default_factory=dict)
     deal: int = 0
+    kept_dice: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -148,8 +164,15 @@ class MatchRecord:
 
     def dice(self, state: Any = None) -> TurnDice:
         """The keyed dice of the window open in ``state`` (the record's state by default), of the match's
-        current deal."""
-        return self.ruleset.dice(self.seed, self.state if state is None else state).dealt(self.deal)
+        current deal, the rolls ``kept_dice`` names for that window kept as they were shown."""
+        state = self.state if state is None else state
+        return self.ruleset.dice(self.seed, state).dealt(self.deal, self.kept_for(state))
+
+    def kept_for(self, state: Any) -> dict[str, tuple[int, int]]:
+        """The rolls kept from an earlier deal in the window open in ``state`` (key → deal and sides): those
+        ``kept_dice`` names, if it names that window; none otherwise."""
+        window = self.ruleset.window(state)
+        return kept_keys(self.kept_dice, window.key if window is not None else "")
 
     def values(self) -> Grid:
         """The value column of the engine tab, one cell per key (B2 downwards)."""
@@ -169,6 +192,7 @@ class MatchRecord:
             "resolved": self.resolved,
             "seat_logs": compact_json(dict(self.seat_logs)),
             "deal": self.deal,
+            "kept_dice": compact_json(dict(self.kept_dice)) if self.kept_dice else "",
         }
         return [spread_cells(v, f"{k} value") if isinstance(v, str) else [v] for k, v in
                 ((k, found[k]) for k in MATCH_KEYS)]
@@ -247,6 +271,7 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
             gm_events=json.loads(gm_text) if gm_text else None,
             seat_logs={str(k): int(v) for k, v in json.loads(_text(values["seat_logs"]) or "{}").items()},
             deal=int(_text(values["deal"]) or 0),
+            kept_dice=json.loads(_text(values["kept_dice"])) if _text(values["kept_dice"]) else {},
         )
     except UnknownRulesetError as exc:
         raise MatchRecordError(f"{where}: {exc}") from None

@@ -36,6 +36,7 @@ ARCHIVE_COLS = ARCHIVE_DATA_COL + 3
 VIEW_PANEL_ROW = 4
 VIEW_PANEL_ROWS = 40
 VIEW_LOG_HEADER_ROW = VIEW_PANEL_ROW + VIEW_PANEL_ROWS + 1
+LOG_FIRST_ROW = 2  # the public log's first line (its header row above it)
 LOG_ROWS = 20_000  # the public log's rows: values cannot be written past a tab's last row
 SEAT_LOG_ROWS = 5_000
 #: The first tab of a new engine workbook (a workbook cannot be empty): the match's title, nothing the sync reads;
@@ -155,7 +156,7 @@ class MatchTabs:
 
     def log_range(self, first: int, count: int) -> str:
         """Public log lines ``first`` (0-based) onwards."""
-        return a1(self.spec.tabs.log, cells(0, 2 + first, 2, 1 + first + count))
+        return a1(self.spec.tabs.log, cells(0, LOG_FIRST_ROW + first, 2, LOG_FIRST_ROW - 1 + first + count))
 
     def board_title_row(self) -> str:
         """The board tab's first row: its title stands right of the board, wherever that ends."""

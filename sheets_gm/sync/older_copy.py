@@ -16,7 +16,8 @@ from typing import Any
 
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, read_line
+from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes
+from sheets_gm.sync.fates import read_line
 from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.read import MatchRead, current_mark, seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch

@@ -20,7 +20,7 @@ from typing import Any
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
-from sheets_gm.sheets.adapter import AnySheetAdapter, PlacesVerdicts, SeatInput
+from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.backend import (
     OpenedElsewhere,
     SavedMeanwhileError,
@@ -29,24 +29,33 @@ from sheets_gm.sheets.backend import (
     WorkbookOpenError,
 )
 from sheets_gm.sheets.layout import a1
-from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
-from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell, read_line, stale_line
+from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
+from sheets_gm.sheets.tables import TypedRow, too_long
+from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.fates import (
+    GO_NOTHING,
+    held_sentence,
+    in_table,
+    row_feedback,
+    row_verdicts,
+    set_aside_sentence,
+    settle_seat,
+    stale_line,
+)
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
+from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.older_copy import older_copy_sentence, restore_archives
 from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
+from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.writes import (
     board_writes,
-    held_sentence,
     idle_feedback,
     idle_reason,
-    kept_sentence,
     public_log_writes,
-    ready_sentence,
     seat_tables_writes,
     status_line,
     views_writes,
@@ -77,6 +86,7 @@ class WindowReport:
     tables_grown: list[str] = field(default_factory=list)  # the seats whose input tab the resolution laid out larger
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
     drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (drive_gate)
+    facts: PollFacts | None = None  # what the poll saw and resolved, for its notices (sync.notices)
     saved_meanwhile: list[str] = field(default_factory=list)  # spreadsheets saved between a read and our write
     older_copies: list[str] = field(default_factory=list)  # seats whose file was saved from a copy older than ours
 
@@ -84,45 +94,6 @@ class WindowReport:
 def _deadline_passed(deadline: str, now: datetime) -> bool:
     moment = deadline_moment(deadline)
     return moment is not None and now >= moment
-
-
-def _in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
-    """Whether ``verdict`` shows in a row of ``table`` (every row of its subject, unless the adapter places it)."""
-    placed = adapter.verdict_table(verdict.part) if isinstance(adapter, PlacesVerdicts) else ""
-    return not placed or placed == table
-
-
-def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
-                 verdicts: list[Verdict], ready: bool, note: str = "", held: bool = False, extra: str = "") -> str:
-    """The feedback sentence of one typed row: why a resolution kept it (``note``), its unreadable cells, then the
-    engine's verdicts (and for a seat row, its Ready box, and ``extra``: why its Go did nothing); a row ``held``
-    for the seat's next window says so; with none of them, that it is kept."""
-    parts = [note] if note else []
-    parts += [f"✘ {p}" for p in problems.get(row.subject, [])]
-    parts += [("✔ " if v.accepted else "✘ ") + v.message for v in verdicts]
-    if extra:
-        parts.append(extra)
-    if table.of_kind(ColumnKind.READY):
-        ticked = row.ticked(table.of_kind(ColumnKind.READY)[0].key)
-        parts.append(ready_sentence(window, seat, table, ready, ticked))
-    if held:
-        parts.append(held_sentence(window, seat, table))
-    elif not parts:
-        parts.append(kept_sentence(window))
-    return " · ".join(parts)
-
-
-def unused_sentence(window: Window, why: str) -> str:
-    """The feedback of a row a resolution read but did not carry out, kept for the window still open."""
-    return f"Not resolved, kept for {window.label}: {why}."
-
-
-def refused_sentence(closed: Window, why: str) -> str:
-    """The feedback of a row a resolution read but did not carry out, when its window closed: it stays typed."""
-    return f"✘ Not carried out in {closed.label}: {why}"
-
-
-GO_NOTHING = "Go did nothing: no row can be read yet (mend the cells marked ✘, or clear them); nothing was resolved"
 
 
 @dataclass
@@ -150,9 +121,30 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
             inputs[seat] = read.adapter.read_orders(state, window, seat, {})
             continue
         rows, moved[seat] = closed_up(seat_read, window)
-        inputs[seat] = renamed_input(read.adapter.read_orders(state, window, seat, rows), moved[seat])
+        rows, refused = _whole_cells(seat_read, rows)
+        found = renamed_input(read.adapter.read_orders(state, window, seat, rows), moved[seat])
+        if refused:
+            found = replace(found, problems={**found.problems, **{moved[seat].get(s, s): why
+                                                                  for s, why in refused.items()}})
+        inputs[seat] = found
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
     return _Answer(inputs, orders, ruleset.check(state, orders, dice), moved)
+
+
+def _whole_cells(seat_read: SeatRead, rows: dict[str, list[TypedRow]]) -> tuple[dict[str, list[TypedRow]],
+                                                                                 dict[str, list[str]]]:
+    """``rows`` without those holding a cell longer than a cell is read (``tables.too_long``), and why each of
+    those is refused, by subject: a long cell is refused by name, never cut."""
+    refused: dict[str, list[str]] = {}
+    for table, typed in rows.items():
+        headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
+        for row in typed:
+            why = too_long(row, headers)
+            if why:
+                refused[row.subject] = why
+    if not refused:
+        return rows, refused
+    return {t: [r for r in typed if r.subject not in refused] for t, typed in rows.items()}, refused
 
 
 def closed_up(seat_read: SeatRead, window: Window) -> tuple[dict[str, list[TypedRow]], dict[str, str]]:
@@ -240,11 +232,13 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
     read = read_match(sheets, ruleset_class)
     record = read.record
+    check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
     ruleset = record.ruleset
     window = ruleset.window(record.state)
     report = WindowReport(window="" if window is None else window.label, state=record.state,
                           result=status_line(read.adapter, record), window_key="" if window is None else window.key,
-                          deadline=record.deadline, settings=ruleset.settings)
+                          deadline=record.deadline, settings=ruleset.settings,
+                          facts=PollFacts(record, read.tabs, read.adapter))
     if force and window_key is not None and (window is None or window_key != window.key):
         force = False
         report.force_refused = (f"window {window_key!r} is not the open one: "
@@ -306,58 +300,6 @@ def _held_open(sheets: MatchSheets) -> WorkbookOpenError | None:
     return None
 
 
-def _untick_unused(seat_read: SeatRead, kept: dict[str, dict[str, TypedRow]],
-                   unused: frozenset[str]) -> dict[str, dict[str, TypedRow]]:
-    """``kept`` with the tick boxes (Go) of the rows a stepwise resolution did not use cleared: left ticked, the
-    next poll would resolve the same refused row again instead of waiting for its player."""
-    out: dict[str, dict[str, TypedRow]] = {}
-    for table, rows in kept.items():
-        ticks = [c.key for c in seat_read.tab.table(table).spec.of_kind(ColumnKind.TICK)]
-        out[table] = {subject: (replace(row, values={**row.values, **dict.fromkeys(ticks, False)})
-                                if subject in unused and ticks else row)
-                      for subject, row in rows.items()}
-    return out
-
-
-def refused_whole(seat_read: SeatRead, window: Window, verdicts: list[Verdict],
-                  consumed: frozenset[str]) -> dict[str, str]:
-    """The consumed rows (not a seat row) whose every verdict is a refusal, with the reasons: nothing of them was
-    done, so they stay typed with why, like the rows a resolution says it left ``unused``."""
-    mine: dict[str, list[Verdict]] = {}
-    for v in verdicts:
-        if v.seat == seat_read.seat:
-            mine.setdefault(v.subject, []).append(v)
-    rows = {r.subject for r in seat_read.rows if r.typed and r.window == window.key and r.subject in consumed
-            and seat_read.tab.table(r.table).spec.rows != SEAT_ROWS}
-    return {s: "; ".join(v.message for v in said) for s, said in mine.items()
-            if s in rows and said and not any(v.accepted for v in said)}
-
-
-def _drawable(adapter: AnySheetAdapter, state: Any, seat: str, seat_read: SeatRead,
-              kept: dict[str, dict[str, TypedRow]]) -> tuple[dict[str, dict[str, TypedRow]], list[TypedRow]]:
-    """``kept`` without the rows the new state draws no row for (a unit that fell), and those rows: set aside."""
-    out: dict[str, dict[str, TypedRow]] = {}
-    gone: list[TypedRow] = []
-    for table, rows in kept.items():
-        spec = seat_read.tab.table(table).spec
-        drawn = set(adapter.rows(state, seat, spec))  # tables grow to hold every row (grow)
-        out[table] = {s: r for s, r in rows.items() if s in drawn}
-        gone += [r for s, r in rows.items() if s not in drawn]
-    return out, gone
-
-
-def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: Window, same_window: bool,
-               unused: Mapping[str, str]) -> str:
-    """What a row kept by a resolution says of why it is still typed, for as long as it holds what it holds (the
-    archive keeps the sentence): why the resolution did not carry it out; '' when it was not read at all."""
-    if seat_read.pending is not None:
-        return seat_read.note(row)
-    if row.subject in unused and row.window == window.key:
-        return unused_sentence(new_window, unused[row.subject]) if same_window else \
-            refused_sentence(window, unused[row.subject])
-    return seat_read.note(row)
-
-
 def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
     """Per seat acting in ``window``, the subjects of its rows (units, players, armies; not its seat row, nor a
     standing table's) with nothing typed for the window: whose orders the GM may want to chase."""
@@ -399,21 +341,21 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             placed = seat_read.tab.table(row.table)
             spec = placed.spec
             if (row.table, row.row) in set_aside:
-                text = (f"✘ This was written for {row.window or 'another window'}, not for {window.label}: it was set "
-                        f"aside (a copy is in tab {read.tabs.archive(seat)!r}); write it again if you still want it.")
+                text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
                 text = " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
-                mine = [v for v in verdicts if v.subject == row.subject and _in_table(read.adapter, v, row.table)]
+                mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
+                    [v for v in verdicts if v.subject == row.subject and in_table(read.adapter, v, row.table)]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
                 extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
                                     seat_read.note(row), row.subject in seat_input.held, extra)
             else:
-                text = idle_feedback(window, seat, spec, outcome_text,
-                                     idle_reason(read.adapter, read.record.state, seat))
+                text = seat_read.note(row) or idle_feedback(window, seat, spec, outcome_text,
+                                                            idle_reason(read.adapter, read.record.state, seat))
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
@@ -442,7 +384,7 @@ def _draw_older_copy_again(batch: WriteBatch, backend: SheetBackend, read: Match
 
 
 def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:
-    return any(v.subject == row.subject and _in_table(adapter, v, row.table) for v in verdicts)
+    return any(v.subject == row.subject and in_table(adapter, v, row.table) for v in verdicts)
 
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
@@ -476,7 +418,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, resolution.events,
                                adapter)
     new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
-                         log_rows=record.log_rows + public)
+                         log_rows=record.log_rows + public,
+                         kept_dice=record.kept_dice if record.kept_for(new_state) else {})  # a step: same window
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = record.dice(new_state)
@@ -485,52 +428,21 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     archived_by_seat: dict[str, str] = {}
     for seat in report.tables_grown:  # laid out again: its rows are no longer where they were read
         batch.unguard(seat_backend(sheets, read.tabs, seat))
+    verdicts = list(resolution.verdicts) or answer.verdicts  # what the resolution said, if it says anything
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
-        seat_input = answer.inputs.get(seat)
-        consumed_subjects = seat_input.consumed if seat_input is not None else frozenset()
         # Every row read is archived (a cut resolution is completed, and an undo puts rows back, from the
-        # archive); the rows it did not carry out stay typed, with why.
-        consumed = [r.to_json() for rows in seat_read.for_window(window).values() for r in rows
-                    if r.subject in consumed_subjects and (r.typed or seat_read.pending is not None)]
-        unused = {**refused_whole(seat_read, window, answer.verdicts, consumed_subjects),
-                  **{answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}}
-        used = consumed_subjects - frozenset(unused)
-        # Rows stay as typed unless the resolution carried them out: the rows of a stepwise window that were not
-        # consumed or not used, rows that could not be read or were refused when the window closed (read again
-        # in the seat's next window), rows typed ahead for a later window, what players typed since when
-        # completing a cut resolution, and standing rows not used.
-        kept: dict[str, dict[str, TypedRow]] = {}
-        notes: dict[str, dict[str, str]] = {}
-        set_aside = seat_read.stale(window) if seat_read.pending is None else []
-        if new_window is not None:
-            done = seat_read.done(window, used) if seat_read.pending is None else frozenset(
-                (r.table, r.subject) for r in seat_read.rows if r.window and r.window != new_window.key)
-            kept = seat_read.carried(window, new_window, done, used)
-            if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
-                kept = _untick_unused(seat_read, kept, frozenset(unused))
-            kept, gone = _drawable(adapter, new_state, seat, seat_read, kept)
-            set_aside += gone
-            for table, rows in kept.items():
-                for subject, row in rows.items():
-                    note = _kept_note(seat_read, row, window, new_window, same_window, unused)
-                    if note:
-                        notes.setdefault(table, {})[subject] = note
-        held = [{"table": t, "subject": s, "values": dict(kept[t][s].values), "note": n}
-                for t, by_subject in notes.items() for s, n in by_subject.items()]
-        problems = seat_input.problems if seat_input is not None else {}
-        shown = {t: {s: " · ".join([n] * bool(n) + [f"✘ {p}" for p in problems.get(kept[t][s].subject, [])])
-                     for s, n in {**dict.fromkeys(kept[t], ""), **notes.get(t, {})}.items()} for t in kept}
+        # archive); the rows it did not carry out stay typed, with why (fates.settle_seat).
+        engine_unused = {answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}
+        settled = settle_seat(adapter, record.state, new_state, seat_read, window, new_window, answer.inputs.get(seat),
+                              verdicts, engine_unused)
+        consumed = [r.to_json() for r in settled.read]
         archived = packed_cell(compact_json({"resolution": number, "window": window.key, "rows": consumed,
-                                             **({"kept": held, "for": new_window.key} if held and new_window else {})}),
+                                             **({"kept": settled.notes, "for": new_window.key}
+                                                if settled.notes and new_window else {})}),
                                f"rows {seat} typed that resolution {number} read")
-        lines = []
-        if seat_read.pending is None:  # else the cut resolution wrote this seat's lines, with its rows read
-            read_rows = [TypedRow.from_json(r) for r in consumed]
-            if read_rows:
-                lines.append(read_line(seat_read.tab, window, read_rows, unused))
-            if set_aside:
-                lines.append(stale_line(seat_read.tab, window, set_aside))
+        # else the cut resolution wrote this seat's lines, with its rows read
+        lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
         batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, ""]])
@@ -538,8 +450,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         overlays = stray_overlays(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
-                           outcome.text if outcome else "", kept,
-                           {t: {s: text for s, text in by.items() if text} for t, by in shown.items()}, overlays)
+                           outcome.text if outcome else "", settled.kept, settled.shown, overlays)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events, record.state))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)
@@ -547,11 +458,13 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                "archived": archived_by_seat,
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
-               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {})}
+               "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
+               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {})}
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))
     report.resolved = True
+    report.facts = PollFacts(new_record, tabs, adapter, window, record.state, resolution.events)
     report.deadline = deadline
     report.state = new_state
     report.finished = new_window is None

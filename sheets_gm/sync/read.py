@@ -18,14 +18,14 @@ from sheets_gm.sheets.backend import LayoutDriftError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.legacy.detect import refuse_old_layout
+from sheets_gm.sync.legacy.detect import CONFIG_PLACEHOLDER, refuse_old_layout
 from sheets_gm.sync.match_record import MatchRecord, engine_read_range, joined_cells, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.strays import StrayRow, sort_rows
 
-REPAIR_HINT = ("put it back, or run sheets-gm repair -c MATCH.toml, which rebuilds the layout and keeps the match "
-               "and every typed order — nothing was written")
+REPAIR_HINT = (f"put it back, or run sheets-gm repair -c {CONFIG_PLACEHOLDER}, which rebuilds the layout and keeps "
+               "the match and every typed order — nothing was written")
 
 
 def adapter_of(ruleset: AnyRuleset) -> AnySheetAdapter:
@@ -192,11 +192,11 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         if _refuse_if_old(sheets, ruleset_class, engine_range):
             raise SheetError(f"{exc}. The engine tab holds the match, so a tab was renamed or deleted, or the "
                              "match was created by an earlier version of sheets-gm: run sheets-gm repair -c "
-                             "MATCH.toml, which lays every tab out again and keeps the match and every typed "
-                             "row") from None
+                             f"{CONFIG_PLACEHOLDER}, which lays every tab out again and keeps the match and every "
+                             "typed row") from None
         raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
                          "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
-                         "repair -c MATCH.toml, which rebuilds the layout and keeps the match") from None
+                         f"repair -c {CONFIG_PLACEHOLDER}, which rebuilds the layout and keeps the match") from None
     engine_grid = batch.get(sheets.engine, engine_range)
     refuse_old_layout(ruleset_class, engine_grid)
     header = text_of(engine_grid[0][0]) if engine_grid and engine_grid[0] else ""

@@ -14,16 +14,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
+from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend, SheetError
-from sheets_gm.sheets.layout import Grid, a1, cells
-from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
+from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
+from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.archive_lines import moved_archive_writes
 from sheets_gm.sync.create import apply_layouts, match_layouts
 from sheets_gm.sync.legacy.upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, ARCHIVE_COPY_COL, ARCHIVE_LINES, MatchTabs
 from sheets_gm.sync.read import adapter_of, seat_backend
+from sheets_gm.sync.repair_columns import FoundColumns, laid_out_columns
+from sheets_gm.sync.repair_records import restore_logs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.strays import StrayRow, sort_rows, stray_overlays
 from sheets_gm.sync.writes import (
     board_writes,
     seat_tables_writes,
@@ -82,27 +87,37 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     window = record.ruleset.window(record.state)
     grown: dict[str, dict[str, int]] = {}
     mentioned: set[str] = set()  # renamed tabs the notes name already
+    read_as: dict[str, tuple[InputTab, FoundColumns]] = {}  # each seat's tab as read, its columns put in place
+    extra: dict[str, list[str]] = {}  # cells of ours left right of the layout by a column inserted, to clear
+    overlays: dict[str, tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]] = {}  # see _typed_rows
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
         if upgrade is not None:
             continue  # the old orders tab was read by the upgrade, and cleared
         if tab.name in backend.tab_names():
-            (grid,) = backend.read([tab.read_range()])
+            (grid,) = backend.read([quote_tab(tab.name)])  # whole: a column inserted pushes ours past the layout
         else:
-            found = _renamed(backend, tab, tabs)
-            if found is None:
+            renamed = _renamed(backend, tab, tabs)
+            if renamed is None:
                 report.notes.append(f"tab {tab.name!r} was missing in {backend.name}: laid out again, with nothing "
                                     "typed")
                 continue
-            name, grid = found
+            name, grid = renamed
             mentioned.add(name)
             report.notes.append(f"tab {tab.name!r} was missing in {backend.name}; its typed rows were found in tab "
-                                f"{name!r} (left as it is: delete it once you have checked {tab.name!r})")
+                                f"{name!r} and written back into {tab.name!r} (the renamed tab is left as it is, a "
+                                f"copy: it may go once you have checked {tab.name!r})")
         grown[seat] = tab.sizes_in(grid)  # the tables as the match grew them
         tab = tabs.with_sizes({seat: grown[seat]}).orders(seat)
-        kept[seat] = _typed_rows(grid, tab.tables, window.key if window else "", report)
+        columns = laid_out_columns(grid, tab)
+        report.notes += columns.notes(backend.name)
+        read_as[seat] = (tab, columns)
+        if columns.extra and tab.name in backend.tab_names():
+            extra[seat] = columns.extra
     adapter = adapter_of(record.ruleset)
+    for seat, (tab, columns) in read_as.items():
+        kept[seat], overlays[seat] = _typed_rows(sheets, tabs, record, adapter, seat, tab, columns.grid, report)
     # Laid out again as the match's settings lay it out (the rows were read with the ruleset's file layout, which
     # spans it), with the rows the match grew its tables to (never fewer than the layout's), and more where the
     # state needs them.
@@ -118,9 +133,13 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
             report.notes.append(f"tab {name!r} of an earlier layout was deleted from {sheets.board.name}: "
                                 "what it showed is drawn in the new tabs")
     layouts = match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}, member_emails)
+    absent = {t.name for backend, t in layouts if t.name not in backend.tab_names()}  # deleted or renamed
     apply_layouts(sheets, layouts, title or f"sheets-gm · {record.ruleset.traits.title}", retired)
-    report.notes += _stray_tabs(sheets, {t.name for _, t in layouts} | {spec.tabs.roster, *retired, *mentioned})
     batch = WriteBatch()
+    laid_out = {t.name for _, t in layouts} | {spec.tabs.roster, *retired}
+    restored, copied = restore_logs(sheets, tabs, record, adapter, batch, laid_out | mentioned, absent)
+    report.notes += _stray_tabs(sheets, laid_out | mentioned | copied)
+    report.notes += restored
     for seat in tabs.input_seats():  # an archive of the earlier layout: JSON where players now read sentences
         backend = seat_backend(sheets, tabs, seat)
         (grid,) = backend.read([a1(tabs.archive(seat), cells(0, 1, ARCHIVE_COPY_COL, ARCHIVE_LINES))])
@@ -131,8 +150,24 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     outcome = record.ruleset.outcome(record.state)
     dice = record.dice()
     for seat in tabs.input_seats():
-        seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, record.state, window,
-                           seat, dice, status, outcome.text if outcome else "", kept.get(seat))
+        backend = seat_backend(sheets, tabs, seat)
+        laid: dict[str, dict[int, dict[int, CellValue]]] = {}
+        if seat in overlays:
+            was, strays, stamped = overlays[seat]
+            laid = stray_overlays(adapter, record.state, seat, was, tabs.orders(seat), strays, batch, backend)
+            for row in stamped:  # a row stamped for another window keeps its stamp: the next poll sets it aside
+                placed = tabs.orders(seat).table(row.table)
+                index = adapter.rows(record.state, seat, placed.spec).index(row.subject)
+                cells_ = {placed.col(k): v for k, v in row.values.items()}
+                cells_[placed.col(placed.spec.of_kind(ColumnKind.WINDOW)[0].key)] = row.window
+                laid.setdefault(row.table, {})[index] = {**laid.get(row.table, {}).get(index, {}), **cells_}
+        # An empty cell of a row laid over is written empty: the tab's old cells (a column inserted) do not stay.
+        laid = {t: {i: {c: "" if v is None else v for c, v in line.items()} for i, line in rows.items()}
+                for t, rows in laid.items()}
+        for name in extra.get(seat, []):
+            batch.put(backend, name, [[""]])
+        seat_tables_writes(batch, backend, tabs.orders(seat), adapter, record.state, window, seat, dice, status,
+                           outcome.text if outcome else "", kept.get(seat), overlays=laid)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
     board_writes(batch, sheets.board, tabs, adapter, record.state, status)
     batch.run(sheets.write_order())
@@ -147,8 +182,8 @@ def _stray_tabs(sheets: MatchSheets, laid_out: set[str]) -> list[str]:
         for name in backend.tab_names():
             if name not in laid_out and not (backend is sheets.engine and name == ABOUT_TAB):
                 notes.append(f"tab {name!r} in {backend.name} is no part of the match's layout (a tab renamed by "
-                             "hand, or one of yours): sheets-gm neither reads nor writes it; delete it once you have "
-                             "checked that nothing in it is needed")
+                             "hand, or one of yours): sheets-gm neither reads nor writes it, and it may hold the only "
+                             "copy of what it shows: keep it until you have moved what you need")
     return notes
 
 
@@ -160,20 +195,36 @@ def _renamed(backend: SheetBackend, tab: InputTab, tabs: MatchTabs) -> tuple[str
     others = [name for name in backend.tab_names() if name not in laid_out]
     if not others:
         return None
-    grids = backend.read([tab.read_range(name) for name in others])
+    grids = backend.read([quote_tab(name) for name in others])
     for name, grid in zip(others, grids, strict=True):
         if all(placed.holds_header(grid) for placed in tab.tables):
             return name, grid
     return None
 
 
-def _typed_rows(grid: Grid, tables: tuple[PlacedTable, ...], window_key: str,
-                report: WindowRepairReport) -> dict[str, dict[str, TypedRow]]:
-    """The rows typed for the open window (or in a standing table), by table and subject."""
-    out: dict[str, dict[str, TypedRow]] = {}
-    for placed in tables:
-        for row in placed.read(grid, by_header=True):
-            if row.typed and (row.window == window_key or placed.spec.standing):
-                out.setdefault(row.table, {})[row.subject] = row
-                report.rows_kept += 1
-    return out
+def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapter: AnySheetAdapter, seat: str,
+                tab: InputTab, grid: Grid, report: WindowRepairReport) -> tuple[
+        dict[str, dict[str, TypedRow]], tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]]:
+    """Every row ``seat`` typed, sorted as a poll sorts them (``grid``: the tab with its columns put back where the
+    layout has them): the rows an order is read from, by table and subject (for the open window, a standing
+    table, or typed ahead), and what the redraw lays over its rows: the stray rows with their answers (a row typed
+    in a table's row that has no subject, a row of another seat's unit, a duplicate: kept where they were, with
+    the answer a poll gives them), and the rows stamped for another window (kept with their stamp: the next poll
+    sets them aside, a copy in the archive, as it would have)."""
+    window = record.ruleset.window(record.state)
+    rows = tuple(r for placed in tab.tables for r in placed.read(grid))
+    rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows)
+    standing = {p.spec.name for p in tab.tables if p.spec.standing}
+    kept: dict[str, dict[str, TypedRow]] = {}
+    stamped: list[TypedRow] = []
+    for row in rows:
+        if not row.typed:
+            continue
+        writes = window is not None and seat in window.seats and tab.table(row.table).spec.open_in(window.phase)
+        if window is not None and (row.window == window.key or row.table in standing or not writes):
+            kept.setdefault(row.table, {})[row.subject] = row
+        else:
+            stamped.append(row)
+    typed_strays = tuple(s for s in strays if s.why)
+    report.rows_kept += sum(len(r) for r in kept.values()) + len(stamped) + len(typed_strays)
+    return kept, (tab, typed_strays, tuple(stamped))

@@ -10,15 +10,16 @@ recomputes it all through the ruleset and names the first difference.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.dice import seed_hash
+from sheets_gm.engine.dice import TurnDice, seed_hash
 from sheets_gm.engine.diff import first_difference
 from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.rulesets.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells
+from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells, kept_keys
 from sheets_gm.sync.sheets import MatchSheets
 
 WINDOW_REPLAY_FORMAT = "sheets-gm replay v3 (windows)"
@@ -51,6 +52,19 @@ def _events(pending: dict[str, Any] | None) -> list[Any]:
     return list(pending["events"]) if pending else []
 
 
+#: A history entry's key (and the replay's) for a match moved from a ruleset's old layout: the Log rows that layout
+#: wrote, in its own words (``log_check`` compares them by their figures).
+OLD_LOG_ROWS = "old_log_rows"
+
+
+def entry_dice(rules: AnyRuleset, seed: bytes, state: Any, entry: Mapping[str, Any]) -> TurnDice:
+    """The dice a resolution of the replay (or a history row) rolled: its deal, the rolls it kept from an earlier
+    deal (public before the orders of a window an undo reopened) as they were shown."""
+    window = rules.window(state)
+    keep = kept_keys(entry.get("kept_dice"), window.key if window is not None else "")
+    return rules.dice(seed, state).dealt(int(entry.get("deal", 0)), keep)
+
+
 def replay_document(record: MatchRecord, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """The replay of a match from its engine record and history entries."""
     ruleset = record.ruleset
@@ -70,9 +84,12 @@ def replay_document(record: MatchRecord, entries: list[dict[str, Any]]) -> dict[
         "initial_state": initial,
         "resolutions": [{"resolution": e["resolution"], "window": e["window"], "gm_events": _events(e.get("gm_events")),
                          "orders": e["orders"], "state_before": e["state_before"],
-                         **({"deal": e["deal"]} if e.get("deal") else {})} for e in entries],
+                         **({"deal": e["deal"]} if e.get("deal") else {}),
+                         **({"kept_dice": e["kept_dice"]} if e.get("kept_dice") else {})} for e in entries],
         "gm_events_after": _events(record.gm_events),
         "final_state": ruleset.state_codec.to_json(record.state),
+        **({OLD_LOG_ROWS: max(int(e.get(OLD_LOG_ROWS) or 0) for e in entries)}
+           if any(e.get(OLD_LOG_ROWS) for e in entries) else {}),
     }
 
 
@@ -127,7 +144,7 @@ def replay_states(doc: dict[str, Any]) -> ReplayCheck:
         if problem is not None:
             return ReplayCheck(done, rolls, problem)
         try:
-            dice = rules.dice(seed, state).dealt(int(entry.get("deal", 0)))
+            dice = entry_dice(rules, seed, state, entry)
         except (ValueError, TypeError) as exc:
             return ReplayCheck(done, rolls, f"the deal of resolution {done + 1} cannot be read ({exc})")
         try:

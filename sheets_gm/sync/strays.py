@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
+from sheets_gm.engine.grid import column_label
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsStrayRows
 from sheets_gm.sheets.backend import SheetBackend
@@ -155,6 +156,17 @@ def _duplicate(subject: str, rows: Sequence[int]) -> str:
            "left; clear the others."
 
 
+def _past_table(placed: PlacedTable, line: Sequence[CellValue]) -> str:
+    """The answer to a row with something typed right of its table's last column (a 4th item in a table of 3)."""
+    typed = [(col, text_of(line[col])) for col in placed.past_cols() if text_of(line[col])]
+    where = ", ".join(f"{column_label(col)} ({value!r})" for col, value in typed)
+    own = [(col, c.header) for col, c in placed.columns() if c.kind is not ColumnKind.FEEDBACK]
+    said = f"Columns {where} are" if len(typed) > 1 else f"Column {where} is"
+    return (f"{MARK}{said} past this table, which ends at column {column_label(own[-1][0])}: its columns are "
+            f"{', '.join(h for _col, h in own)}. Nothing in this row is read until what is typed past the table is "
+            "cleared or moved into its columns.")
+
+
 def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow) -> str:
     """The answer to what is typed in a row without a subject ('' when nothing is typed there any more)."""
     held = ""
@@ -247,6 +259,10 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
                 why = _duplicate(r.subject, [o.row for o in mine if o.subject == r.subject and o.typed])
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
                                        _answer(why, r.feedback, feedback_col), home=home))
+            elif any(text_of(line[col]) for col in placed.past_cols()):
+                why = _past_table(placed, line)
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
+                                       _answer(why, r.feedback, feedback_col), home=home))
             else:
                 kept.append(r)
     return tuple(kept), tuple(sorted(strays, key=lambda s: s.row))
@@ -316,7 +332,7 @@ def stray_overlays(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTa
             continue
         subjects = adapter.rows(state, seat, placed.spec)[:_height(placed)]
         lines = out.setdefault(placed.spec.name, {})
-        typed_cols = [col for col, c in placed.columns() if c.kind.typed]
+        typed_cols = [col for col, c in placed.columns() if c.kind.typed] + placed.past_cols()
         for s in [s for s in mine if s.home and s.subject in subjects]:
             index = subjects.index(s.subject)
             lines[index] = {**{col: s.cells[col] for col in typed_cols}, feedback_col: s.why}

@@ -3,18 +3,25 @@ the status lines, each seat's View tab, and the logs. Used by ``init`` and by ev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsIdleSeats, LabelsTurns, LaysOutLogEntries
+from sheets_gm.sheets.adapter import (
+    AnySheetAdapter,
+    ExplainsIdleSeats,
+    LabelsTurns,
+    LaysOutLogEntries,
+    NamesEventSeats,
+)
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.deadline import describe_deadline
+from sheets_gm.sync.fates import held_sentence, kept_sentence, ready_sentence
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import VIEW_PANEL_ROWS, MatchTabs
 from sheets_gm.sync.read import seat_backend
@@ -51,44 +58,13 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
     return f"Waiting for {'the results' if seat == JUDGE else 'your orders'} for {window.label}."
 
 
-def kept_sentence(window: Window) -> str:
-    """What a typed row says when the engine has nothing to say of it (a standing row, a row kept for later)."""
-    return f"Kept for {window.label}."
-
-
-def held_sentence(window: Window | None, seat: str, table: InputTable) -> str:
-    """What a row typed ahead says: it stays as typed and is read when the seat's next window opens its table."""
-    if window is None:
-        return "Kept as typed: the match is over, nothing more is read."
-    if not table.open_in(window.phase):
-        return f"Kept for when this table opens again for {seat}: it is read then ({window.label} is being played now)."
-    if seat in window.seats:
-        return f"Kept for {seat}'s next turn: it is read when that opens, not in {window.label}."
-    who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
-    return f"Kept for {seat}'s next turn: it is read when that opens ({window.label} is for {who})."
-
-
-def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ticked: bool = False) -> str:
-    """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it;
-    a box ticked over rows that cannot be read yet, that it waits for them)."""
-    box = table.of_kind(ColumnKind.READY)[0].header
-    if seat not in window.awaited:
-        label = window.label[:1].upper() + window.label[1:]
-        return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
-    if ready:
-        return f"{box} for {window.label}."
-    if ticked:
-        return (f"{box} is ticked, but {seat} counts as ready only once every row marked ✘ is mended or cleared "
-                f"(for {window.label}).")
-    return f"Tick {box} when {seat}'s orders for {window.label} are in."
-
-
 def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, placed: PlacedTable,
                dice: TurnDice, outcome_text: str, kept: Mapping[str, TypedRow] | None = None,
                notes: Mapping[str, str] | None = None) -> Grid:
     """A table's rows as ``state`` and ``window`` show them: subjects, stamps, shown values, idle feedback,
     and empty typed cells, except for rows in ``kept`` (typed for this very window: left as typed, their
-    feedback the row's sentence in ``notes`` if it has one)."""
+    feedback the row's sentence in ``notes`` if it has one); an empty row's sentence in ``notes`` (a row carried
+    out in part) stands for its idle feedback."""
     spec = placed.spec
     subjects = adapter.rows(state, seat, spec)
     if len(subjects) > placed.rows:  # the caller fits the tabs to the state first (MatchTabs.fitted)
@@ -109,7 +85,8 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = (idle_feedback(window, seat, spec, outcome_text, reason) if keep is None else
+                line[col] = ((notes or {}).get(subject) or idle_feedback(window, seat, spec, outcome_text, reason)
+                             if keep is None else
                              (notes or {}).get(subject) or (kept_sentence(window) if window is not None and
                                                             acts(window, seat, spec) else
                                                             held_sentence(window, seat, spec)))
@@ -218,13 +195,16 @@ def _names_any(value: Any, names: frozenset[str]) -> bool:
     return False
 
 
-def seat_events(events: Sequence[Event], seat: str, names: frozenset[str]) -> list[Event]:
+def seat_events(events: Sequence[Event], seat: str, names: frozenset[str],
+                concerns: Callable[[Event], bool] | None = None) -> list[Event]:
     """What ``seat``'s View log lists: what happened to it. The events only some seats may read that it may, and
-    the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion); the
-    GM's lists every private event (the public ones are all in the Log)."""
+    the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion) or that
+    ``concerns`` says are the seat's (a battle it lost: ``NamesEventSeats``); the GM's lists every private event
+    (the public ones are all in the Log)."""
     if seat == GM:
         return private_events(events, seat)
-    return [e for e in visible_to(events, seat) if e.audience is not None or _names_any(e.data, names)]
+    return [e for e in visible_to(events, seat) if e.audience is not None or _names_any(e.data, names)
+            or (concerns is not None and concerns(e))]
 
 
 def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
@@ -240,9 +220,10 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
     panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
     batch.put(backend, tabs.view_panel_range(seat), panel)
-    names = seat_names(adapter, tabs, seat, [state] if before is None else [before, state]) if seat != GM else \
-        frozenset()
-    mine = seat_events(events, seat, names)
+    states = [state] if before is None else [before, state]
+    names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
+    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
+    mine = seat_events(events, seat, names, None if hook is None else lambda e: seat in hook(e, states))
     if not mine:
         return 0
     rows = view_log_lines(mine, adapter)

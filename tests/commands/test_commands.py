@@ -134,6 +134,30 @@ def test_init_with_a_roster_csv_and_private_workbooks_creates_every_file(
     assert stored.deadline.endswith(("+01:00[Europe/Paris]", "+02:00[Europe/Paris]"))
 
 
+def test_init_with_a_roster_and_no_config_writes_the_roster_line_so_doctor_checks_the_captains(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    players = tmp_path / "lists" / "players.csv"
+    players.parent.mkdir()
+    players.write_text(ROSTER, encoding="utf-8")
+    path = tmp_path / "match.toml"
+    code, out, err = run(capsys, "init", "gvg", "-c", path, "--roster", players)
+    assert code == 0, err
+    text = path.read_text(encoding="utf-8")
+    assert 'roster = "lists/players.csv"' in text and "# roster =" not in text
+    assert "captain (yes for the one who buys" in text  # the column the captains' check reads
+    assert load_config(path).roster == players.resolve()
+    code, out, _ = run(capsys, "doctor", "-c", path)
+    assert "captains and e-mails not checked" not in out
+
+
+def test_init_points_to_the_cron_notes_by_a_path_that_opens_from_the_match_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "init", "gvg", "-c", tmp_path / "match.toml", "--roster", roster(tmp_path))
+    assert code == 0, err
+    pointer = out.split("by hand (")[1].split(" says more")[0]
+    assert Path(pointer).is_absolute() and Path(pointer).is_file() and Path(pointer).name == "cron.txt"
+
+
 def test_init_refuses_to_replace_a_match_unless_told_and_then_keeps_a_backup(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = config(tmp_path, 'roster = "roster.csv"')
@@ -490,7 +514,7 @@ def test_init_private_starts_a_file_per_team(tmp_path: Path, capsys: pytest.Capt
     assert "one orders workbook per team" in out
     cfg = load_config(path)
     assert {cfg.local_path(w).name for w in (cfg.board, cfg.engine, *cfg.orders)} == {
-        "board.xlsx", "engine.xlsx", "red-orders.xlsx", "blue-orders.xlsx"}
+        "board.xlsx", "engine.xlsx", "orders-red.xlsx", "orders-blue.xlsx"}
     assert cfg.local_path(cfg.engine).parent.name == "gm"
     code, _, err = run(capsys, "init", "gvg", "-c", path, "--private")
     assert code == 1 and "--private shapes a new starter config" in err

@@ -73,3 +73,18 @@ def test_libreoffice_opens_the_demo_board_and_prints_it_on_one_page(
         # What LibreOffice really drew on the board page: the legend, the team marks, the signs.
         assert "tile G9 is cell G9" in page and "⌂ base" in page and "♜" in page
         assert "▼" in page and "▲" in page
+
+
+@pytest.mark.parametrize("game", ["gvg", "wesnoth", "winordie", "champions"])
+def test_the_starter_config_names_each_orders_file_as_the_demo_and_the_export_do(game: str) -> None:
+    """A GM who played the demo (orders-red.xlsx) finds the same names in her own match's starter config."""
+    import tomllib
+
+    from sheets_gm.commands.init import private_config, starter_config
+    from sheets_gm.sheets.files import orders_file
+
+    text = starter_config(game).read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    seats = data.get("seats") or data["teams"]
+    assert data["sheets"]["orders"] == {seat: orders_file(seat) for seat in seats}
+    assert tomllib.loads(private_config(text))["sheets"]["orders"] == {seat: orders_file(seat) for seat in seats}

@@ -216,19 +216,38 @@ def typed_rows(m: Match) -> dict[str, list[Any]]:
     return out
 
 
-def test_undo_restores_the_turn_and_its_orders_and_resolving_again_deals_the_dice_afresh(
+def shown_rolls(m: Match) -> dict[str, list[Any]]:
+    """Every value of each team's orders tab whose header row says 'Move roll' or "The other team's move rolls"."""
+    out: dict[str, list[Any]] = {}
+    for team in ("red", "blue"):
+        sheet = m.book()[f"Orders {team}"]
+        found = [(r, c) for r in range(1, sheet.max_row + 1) for c in range(1, sheet.max_column + 1)
+                 if sheet.cell(r, c).value in ("Move roll", "The other team's move rolls")]
+        out[team] = [sheet.cell(r + i, c).value for r, c in found for i in range(1, 5)]
+    return out
+
+
+def test_undo_restores_the_turn_keeps_the_rolls_shown_before_the_orders_and_deals_the_rest_afresh(
         match: Match, capsys: pytest.CaptureFixture[str]) -> None:
     match.play(1)
     type_orders(match.sheets)
     typed = typed_rows(match)
+    rolls = shown_rolls(match)
+    assert any(v not in (None, "") for values in rolls.values() for v in values)
     assert all(t[2] is True for t in typed.values())  # Ready ticked
     assert sync(match.sheets).resolved
     after = match.record()
-    board = [[c.value for c in row] for row in match.book()["Board"].iter_rows()]
+    next_rolls = shown_rolls(match)  # turn 3's, revealed by resolving turn 2
     log_before = match.log()
 
     assert match.run("undo", "--reason", "wrong orders typed") == 0
-    assert "GM undoes turn 2 (window 2): wrong orders typed." in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "GM undoes turn 2 (window 2): wrong orders typed." in out
+    # Every die of turn 2 with its deal: the move rolls shown before the orders kept (deal 0, their plain
+    # message), the dice the resolution revealed dealt afresh (deal 1)
+    assert 'move/red0 = ' in out and 'deal 0: HMAC-SHA256(seed, "2/move/red0")' in out
+    assert 'Every other die of this window is dealt afresh too: HMAC-SHA256(seed, "2.1/<key>")' in out
+    assert shown_rolls(match) == rolls  # the rolls public before the orders are the same
     record = match.record()
     history = json.loads(str(match.book()["Engine"][f"B{HISTORY_FIRST_ROW + 1}"].value))
     assert record.state.to_json() == history["state_before"] and record.state.turn == 2
@@ -246,13 +265,15 @@ def test_undo_restores_the_turn_and_its_orders_and_resolving_again_deals_the_dic
 
     report = sync(match.sheets)  # the captains have not ticked Ready again
     assert not report.resolved and report.waiting_for == ["red", "blue"]
-    # Dealt afresh: the rolls published for turn 2 are new (red0's move was typed for its old roll)
-    assert report.rejected == [("red · red0", "E4 is 2 steps away; your roll is 1")]
+    assert report.rejected == []  # the move rolls were kept: every order typed for them still holds
     assert sync(match.sheets, force=True).resolved
     again = match.record()
-    assert again.deal == 1 and again.state.to_json() != after.state.to_json()
-    assert json.loads(str(match.book()["Engine"][f"B{HISTORY_FIRST_ROW + 1}"].value))["deal"] == 1
-    assert [[c.value for c in row] for row in match.book()["Board"].iter_rows()] != board
+    history = json.loads(str(match.book()["Engine"][f"B{HISTORY_FIRST_ROW + 1}"].value))
+    assert again.deal == 1 and history["deal"] == 1 and history["kept_dice"]["window"] == "2"
+    assert history["kept_dice"]["keys"]["move/red0"] == [0, 6] and not again.kept_dice  # the next turn: none kept
+    # The same orders on the same kept rolls, no other die rolled: the same turn 2; turn 3 is dealt afresh
+    assert again.state.to_json() == after.state.to_json()
+    assert shown_rolls(match) != next_rolls
     assert match.run("verify") == 0
 
 
@@ -366,7 +387,7 @@ def test_a_missing_config_and_two_sources_for_verify_are_user_errors(
     assert main(["undo", "-c", str(tmp_path / "nope.toml"), "--reason", "x"]) == 1
     assert "no config file at" in capsys.readouterr().err
     assert main(["verify", str(tmp_path / "replay.json"), "-c", str(tmp_path / "match.toml")]) == 1
-    assert "give a replay file or -c MATCH.toml, not both" in capsys.readouterr().err
+    assert f"give a replay file or -c {tmp_path / 'match.toml'}, not both" in capsys.readouterr().err
 
 
 def test_a_gm_command_waits_for_a_resolution_interrupted_half_way(match: Match,
@@ -507,3 +528,32 @@ def test_adjust_and_undo_over_four_google_spreadsheets_cost_one_write_each(googl
     assert sync(sheets, force=True).resolved
     assert record_of(sheets).resolved == after.resolved and record_of(sheets).deal == 1
     assert replay_states(match_replay(sheets, GVG)).difference is None
+
+
+def test_undo_of_a_battle_prints_its_dice_dealt_afresh_and_the_replay_verifies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The dice a resolution revealed (a battle's) are listed with their new deal; the move rolls shown before the
+    orders with their old one; the match then replays from its history, kept rolls included."""
+    config, sheets = local_match(tmp_path)
+    for _ in range(40):
+        type_orders(sheets)
+        before = record_of(sheets).log_rows
+        assert sync(sheets).resolved
+        record = record_of(sheets)
+        if any("Battle" in str(line[2]) for line in _log_lines(tmp_path)[before:record.log_rows]):
+            break
+    else:
+        raise AssertionError("no battle in 40 turns")
+    turn = record.state.turn - 1
+    assert main(["undo", "-c", str(config), "--reason", "the battle's orders were mistyped"]) == 0
+    out = capsys.readouterr().out
+    assert "Dealt afresh, as the undone resolution revealed them" in out
+    assert f'deal 1: HMAC-SHA256(seed, "{turn}.1/combat/' in out
+    assert f'deal 0: HMAC-SHA256(seed, "{turn}/move/' in out
+    assert sync(sheets, force=True).resolved
+    assert main(["verify", "-c", str(config)]) == 0, capsys.readouterr().out
+
+
+def _log_lines(folder: Path) -> list[tuple[Any, ...]]:
+    return [tuple(r[:3]) for r in openpyxl.load_workbook(folder / "match.xlsx")["Log"].iter_rows(min_row=2,
+                                                                                                 values_only=True)]

@@ -84,6 +84,53 @@ def test_a_missing_or_unreadable_config_is_named(tmp_path: Path) -> None:
         load_config(tmp_path / "bin.toml")
 
 
+@pytest.mark.parametrize("nested", ["x = " + "[" * 5000 + "]" * 5000, "x = " + "{a = " * 400 + "1" + "}" * 400,
+                                    "x = " + "[" * 30 + "]" * 30])
+def test_a_deeply_nested_config_is_one_line_not_a_traceback(tmp_path: Path, nested: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from sheets_gm.cli import main
+
+    path = write(tmp_path, HEAD + nested + '\n[sheets]\nboard = "x"\n')
+    with pytest.raises(ConfigError, match="nests tables or arrays") as err:
+        load_config(path)
+    assert "\n" not in str(err.value)
+    for command in ("sync", "doctor", "status"):
+        assert main([command, "-c", str(path)]) == 1
+        out, errors = capsys.readouterr()
+        assert "nests tables or arrays" in out + errors and "Traceback" not in out + errors
+
+
+def test_a_device_a_fifo_or_a_huge_file_is_refused_without_reading_it(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "match.toml"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(ConfigError, match="is not a regular file"):
+            load_config(path)
+        # From the command line too, in a process of its own: a regression hangs there, not the test run.
+        done = subprocess.run([sys.executable, "-m", "sheets_gm.cli", "sync", "-c", str(path)], capture_output=True,
+                              text=True, timeout=60, check=False)
+        assert done.returncode == 1 and "is not a regular file" in done.stderr and "Traceback" not in done.stderr
+    huge = tmp_path / "huge.toml"
+    huge.write_text(HEAD + "# padding\n" * 200_000, encoding="utf-8")
+    with pytest.raises(ConfigError, match="a match config is a few kilobytes"):
+        load_config(huge)
+
+
+def test_a_parse_error_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, HEAD + '[sheets]\nboard = "x\nengine = 3\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value).startswith(f"{path} is not valid TOML: ") and "\n" not in str(err.value)
+    path = write(tmp_path, HEAD + '[sheets]\nboard = "x"\n[sync]\ninterval = "' + "long\\n" * 500 + '"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert "\n" not in str(err.value) and len(str(err.value)) < 300
+
+
 # --------------------------------------------------------------------------- the schedule
 
 def test_the_next_deadline_follows_the_days_times_and_zone() -> None:

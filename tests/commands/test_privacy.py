@@ -87,7 +87,7 @@ def test_gvgs_starter_keeps_the_seed_and_the_roster_in_the_gm_folder(
         assert exposures(config) == []
         seed = record_of_config(config)
         outside = [p for p in folder.rglob("*.xlsx") if "gm" not in p.relative_to(folder).parts]
-        assert sorted(p.name for p in outside) == ["blue-orders.xlsx", "board.xlsx", "red-orders.xlsx"]
+        assert sorted(p.name for p in outside) == ["board.xlsx", "orders-blue.xlsx", "orders-red.xlsx"]
         for workbook in outside:
             for ws in openpyxl.load_workbook(workbook):
                 cells = " ".join(str(c) for row in ws.iter_rows(values_only=True) for c in row if c is not None)
@@ -125,7 +125,7 @@ def test_a_judges_file_a_side_opens_is_refused(tmp_path: Path) -> None:
 
 def test_two_seats_sharing_one_orders_file_is_refused_in_a_game_with_private_orders(tmp_path: Path) -> None:
     text = private_config(starter_config("gvg").read_text(encoding="utf-8")).replace(
-        'orders = { red = "red-orders.xlsx", blue = "blue-orders.xlsx" }',
+        'orders = { red = "orders-red.xlsx", blue = "orders-blue.xlsx" }',
         'orders = { red = "orders.xlsx", blue = "orders.xlsx" }')
     path = tmp_path / "match.toml"
     path.write_text(text, encoding="utf-8")
@@ -222,3 +222,24 @@ def test_repair_finishes_a_move_cut_before_the_old_engine_was_deleted(
     assert code == 0, err
     assert "Engine" not in openpyxl.load_workbook(tmp_path / "match.xlsx").sheetnames
     assert record_of(open_match_sheets(config)).seed == seed
+
+
+def test_an_engine_beside_the_players_files_warns_that_the_folder_must_not_be_shared(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """engine = "engine.xlsx" and no gm/: no player's file holds the seed, but the folder that holds both must never
+    be shared; init creates the match and says so, doctor warns (it said "no player opens" it)."""
+    path = _one_workbook("wesnoth", tmp_path, 'engine = "engine.xlsx"')
+    code, out, err = run(capsys, "init", "wesnoth", "-c", path, "--no-share")
+    assert code == 0, err
+    assert ("Warning: engine.xlsx (the engine: the seed, the state, the GM tab and the Roster tab) is in the same "
+            "folder as match.xlsx, a file players open, so that folder (the config's folder) must never be shared"
+            in out)
+    assert 'write engine = "gm/engine.xlsx" under [sheets]' in out
+    code, out, _ = run(capsys, "doctor", "-c", path)
+    assert "⚠ privacy: engine.xlsx (the engine" in out and "must never be shared" in out
+    assert "which no player opens" not in out
+    (tmp_path / "gm-layout").mkdir()
+    gm = _one_workbook("wesnoth", tmp_path / "gm-layout", 'engine = "gm/engine.xlsx"')
+    assert run(capsys, "init", "wesnoth", "-c", gm, "--no-share")[0] == 0
+    code, out, _ = run(capsys, "doctor", "-c", gm)
+    assert "which no player opens (keep gm/ out of what you share)" in out and "must never be shared" not in out

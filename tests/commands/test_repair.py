@@ -156,3 +156,50 @@ def test_repair_of_a_fresh_init_notes_no_tab(tmp_path: Path, capsys: pytest.Capt
     code, out, err = run(capsys, "repair", "-c", config)
     assert code == 0, err
     assert "Note:" not in out and "'About'" not in out
+
+
+def test_repair_keeps_a_refused_row_typed_in_a_table_row_without_a_player(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A row typed under the players (no name in it) is answered ✘ and kept by every sync; repair keeps it too."""
+    def stray(book: openpyxl.Workbook) -> None:
+        ws = book["Orders red"]
+        last = max(r for r in range(5, 20) if str(ws.cell(r, 1).value or "").startswith("red"))
+        ws.cell(last + 1, 4).value = "H8"
+
+    edit(match, stray)
+    for _ in range(3):
+        assert run(capsys, "sync", "-c", match)[0] == 0
+    ws = openpyxl.load_workbook(match.parent / "match.xlsx")["Orders red"]
+    row = next(r for r in range(5, 20) if ws.cell(r, 4).value == "H8")
+    answer = ws.cell(row, ws.max_column).value
+    assert str(answer).startswith("✘")
+    edit(match, lambda book: setattr(book["Orders red"], "title", "Our orders"))
+    code, out, err = run(capsys, "repair", "-c", match)
+    assert code == 0, err
+    ws = openpyxl.load_workbook(match.parent / "match.xlsx")["Orders red"]
+    assert ws.cell(row, 4).value == "H8" and str(ws.cell(row, ws.max_column).value).startswith("✘")
+    assert "0 typed rows" not in out
+
+
+def test_repair_after_a_column_inserted_keeps_the_orders_and_leaves_one_feedback_column(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typed = typed_orders(match)
+
+    def insert(book: openpyxl.Workbook) -> None:
+        ws = book["Orders blue"]
+        ws.insert_cols(5)
+        ws["E5"] = "our plan"  # typed in the inserted column: no column of the table
+
+    edit(match, insert)
+    assert run(capsys, "sync", "-c", match)[0] == 1
+    code, out, err = run(capsys, "repair", "-c", match)
+    assert code == 0, err
+    assert "read by its header and is laid out again where it belongs" in out
+    assert "cell E5 in " in out and "held 'our plan'" in out
+    assert typed_orders(match) == typed
+    ws = openpyxl.load_workbook(match.parent / "match.xlsx")["Orders blue"]
+    headers = [c.value for row in ws.iter_rows(min_row=1, max_row=ws.max_row) for c in row]
+    assert headers.count("Feedback") == 2  # one per table (players, captain), none left beside them
+    assert all(ws.cell(r, c).value in (None, "") for r in range(1, ws.max_row + 1)
+               for c in range(13, ws.max_column + 1))  # right of the Feedback column (L)
+    assert run(capsys, "sync", "-c", match)[0] == 0

@@ -47,3 +47,21 @@ def test_an_undone_window_s_lines_are_not_taken_for_forged(tmp_path: Path,
     play(sheets, 2)
     code, out, _ = run(capsys, "verify", "-c", config)
     assert code == 0, out
+
+
+def test_a_log_line_whose_words_were_changed_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Same figures, other words ('the attack fails' for 'succeeds', a winner swapped): a forgery all the same."""
+    config, sheets = local_match(tmp_path)
+    play(sheets, 6)
+    path = tmp_path / "match.xlsx"
+    book = openpyxl.load_workbook(path)
+    log = book["Log"]
+    lines = record_of(sheets).log_rows
+    row = next(r for r in range(2, 2 + lines) if " vs " in str(log.cell(r, 3).value))
+    truth = str(log.cell(row, 3).value)
+    forged = truth.replace("succeeds", "fails") if "succeeds" in truth else truth.replace(" vs ", " versus ")
+    assert forged != truth
+    log.cell(row, 3).value = forged
+    book.save(path)
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 1 and f"tab 'Log' cell C{row} says {forged!r} but the match logged {truth!r}" in out

@@ -262,7 +262,7 @@ def test_private_adds_the_lines_a_starter_lacks_and_quotes_odd_seat_names() -> N
     text = 'ruleset = "race"\nseats = ["Ann Lee", "Bo"]\n\n[sheets]\nbackend = "local"\nboard = "b.xlsx"\n'
     data = tomllib.loads(private_config(text))
     assert data["sheets"] == {"backend": "local", "board": "b.xlsx", "engine": "gm/engine.xlsx",
-                              "orders": {"Ann Lee": "Ann_Lee-orders.xlsx", "Bo": "Bo-orders.xlsx"}}
+                              "orders": {"Ann Lee": "orders-Ann_Lee.xlsx", "Bo": "orders-Bo.xlsx"}}
 
 
 def test_init_private_writes_the_private_starter_for_a_game_on_windows(

@@ -89,3 +89,25 @@ def count_parts(parts: dict[str, bytes], wanted: set[str]) -> dict[tuple[str, st
         for text in wanted:
             out[(name, text)] = sum(n.count(text) for n in nodes)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeHit:
+    """One secret found in a notice whose readers may not know it."""
+
+    key: str  # the notice's key: match/window/kind/recipient
+    what: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"notice {self.key}: {self.what}: {self.text!r}"
+
+
+def find_in_notice(key: str, text: str, wanted: dict[str, str], seed: bytes | None = None) -> list[NoticeHit]:
+    """Each of ``wanted`` (text → what it is) found in a notice's ``text``, and the seed in any form (when given:
+    the seed may be told only once the match is over)."""
+    hits = [NoticeHit(key, what, secret) for secret, what in wanted.items() if secret in text]
+    if seed is not None:
+        hits += [NoticeHit(key, what, form.decode()) for what, form in seed_forms(seed).items()
+                 if form.decode() in text]
+    return hits

@@ -8,7 +8,8 @@ windows are played through the real sync, the bots typing their orders into thei
 file) is unzipped and searched (``leak_scan``) for: the seed, in any form; another seat's typed
 orders while they are still secret (a game that is not of perfect information, and the window
 not resolved yet); what only another seat may see (``secrets``: hidden units, a bag); and another
-seat's members' e-mails.
+seat's members' e-mails. Every notice the poll would send (by chat to every seat, by e-mail to one) is
+searched for the same secrets its readers may not know (``scan_notices``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import csv
 import datetime as dt
 import re
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from sheets_gm.commands.init import private_config, starter_config
 from sheets_gm.engine.ruleset import JUDGE, Information, Roster
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.notify.announce import seen_of
 from sheets_gm.match.privacy import ExposedSecretError
 from sheets_gm.match.roster_tab import roster_columns
 from sheets_gm.match.run import init_match
@@ -45,10 +48,20 @@ from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.match_record import MatchRecord
-from sheets_gm.sync.poll import poll
+from sheets_gm.sync.notices import CHANNEL, Notice, NoticeRules, poll_notices
+from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
-from tests.conformance.leak_scan import Hit, count_parts, count_texts, find_seed, find_texts, xml_parts
+from tests.conformance.leak_scan import (
+    Hit,
+    NoticeHit,
+    count_parts,
+    count_texts,
+    find_in_notice,
+    find_seed,
+    find_texts,
+    xml_parts,
+)
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"leak-scan seed \x00\x01\x02 of the match"
@@ -80,7 +93,7 @@ def layouts(game: str) -> dict[str, str]:
     }
 
 
-def _roster_csv(rules: AnyRuleset, path: Path, seats: tuple[str, ...]) -> Roster:
+def roster_csv(rules: AnyRuleset, path: Path, seats: tuple[str, ...]) -> Roster:
     """The sample roster's members of ``seats`` (and of no seat: a roster group), each with an e-mail, as the
     CSV ``init --roster`` reads."""
     sample = rules.sample_roster()
@@ -90,12 +103,12 @@ def _roster_csv(rules: AnyRuleset, path: Path, seats: tuple[str, ...]) -> Roster
         writer = csv.writer(out)
         writer.writerow(columns)
         for m in roster.members:
-            values = {"name": m.name, columns[1]: m.seat, "email": _email(m.name), **m.fields}
+            values = {"name": m.name, columns[1]: m.seat, "email": email_of(m.name), **m.fields}
             writer.writerow([values.get(c, "") for c in columns])
     return roster
 
 
-def _email(name: str) -> str:
+def email_of(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower()) + "@leak-scan.example"
 
 
@@ -145,15 +158,15 @@ def typed_strings(record: MatchRecord, orders: dict[str, Any],
 
 
 def play_and_scan(config: MatchConfig, sheets: MatchSheets, emails: dict[str, str],
-                  windows: int = WINDOWS) -> list[Hit]:
+                  windows: int = WINDOWS) -> list[Hit | NoticeHit]:
     """Play ``windows`` windows with the bots, scanning after each seat typed (a poll gives feedback) and after
-    each resolution."""
+    each resolution: every file a seat opens, and every notice the poll would send (``scan_notices``)."""
     cls = get_ruleset(config.ruleset)
     rules: AnyRuleset = create_ruleset(config.ruleset)
     make = next(iter(bots_of(rules).values())).make
     bots = {seat: make(f"leak/{seat}") for seat in (*config.seats, JUDGE)}
     private = rules.traits.information is not Information.PERFECT
-    hits: list[Hit] = []
+    hits: list[Hit | NoticeHit] = []
     for _ in range(windows):
         record = read_match(sheets, cls).record
         if record.ruleset.window(record.state) is None:
@@ -163,10 +176,43 @@ def play_and_scan(config: MatchConfig, sheets: MatchSheets, emails: dict[str, st
         report = poll(sheets, cls, now=NOW)
         secret = typed if private and not report.resolved else {}
         hits += scan(config, read_match(sheets, cls).record, emails, secret)
+        hits += scan_notices(report, emails, secret)
         type_bot_orders(sheets, cls, bots, ready=True)
-        poll(sheets, cls, now=NOW)
+        report = poll(sheets, cls, now=NOW)
         hits += scan(config, read_match(sheets, cls).record, emails, {})
+        hits += scan_notices(report, emails, {})
     return hits
+
+
+def scan_notices(report: WindowReport, emails: dict[str, str], typed: dict[str, set[str]]) -> list[NoticeHit]:
+    """Every secret in a notice the poll of ``report`` would send (every kind, the deadline near): the channel's
+    are read by every seat, a seat's e-mail by that seat; none may hold what only another seat may see, another
+    seat's typed orders while secret, another seat's members' e-mails, or the seed before the match is over.
+    The judge's notices go to the GMs, who may read everything."""
+    assert report.facts is not None
+    record = report.facts.record
+    notices = poll_notices(report.facts, seen_of(report), NoticeRules(lead=dt.timedelta(days=365)), NOW)
+    assert notices or report.finished, "a poll of an open window has at least its opening to tell"
+    hits: list[NoticeHit] = []
+    for notice in notices:
+        hits += notice_hits(notice, record, emails, typed, report.finished)
+    return hits
+
+
+def notice_hits(notice: Notice, record: MatchRecord, emails: dict[str, str], typed: dict[str, set[str]],
+                finished: bool) -> list[NoticeHit]:
+    """The secrets in ``notice`` that one of its readers may not know (see ``scan_notices``)."""
+    if notice.recipient == JUDGE:
+        return []
+    readers = set(record.seats) if notice.public else {notice.recipient}
+    wanted: dict[str, str] = {}
+    for seat in record.seats:
+        if not readers - {seat}:
+            continue
+        wanted |= {text: f"what only {seat} may see" for text in record.ruleset.secrets(record.state, seat)}
+        wanted |= {email: f"the e-mail of a member of {seat}" for email, s in emails.items() if s == seat}
+        wanted |= {text: f"{seat}'s typed orders, not resolved yet" for text in typed.get(seat, set())}
+    return find_in_notice(notice.key, f"{notice.subject}\n{notice.body}", wanted, None if finished else record.seed)
 
 
 def _config(tmp_path: Path, text: str) -> MatchConfig:
@@ -184,7 +230,7 @@ def test_no_file_a_seat_opens_holds_a_secret(game: str, layout: str, tmp_path: P
     if layout == "the judge's tabs in the board" and not rules.traits.judge:
         pytest.skip(f"{game} has no judge")
     config = _config(tmp_path, layouts(game)[layout])
-    roster = _roster_csv(rules, tmp_path / "roster.csv", config.seats)
+    roster = roster_csv(rules, tmp_path / "roster.csv", config.seats)
     try:
         init_match(config, now=NOW, roster_file=tmp_path / "roster.csv", share=False, seed=SEED)
     except ExposedSecretError as exc:
@@ -196,7 +242,7 @@ def test_no_file_a_seat_opens_holds_a_secret(game: str, layout: str, tmp_path: P
         return
     assert layout in ("starter", "private") or rules.traits.information is Information.PERFECT, \
         f"init accepted the {layout} layout for a game with hidden information"
-    emails = {_email(m.name): m.seat for m in roster.members}
+    emails = {email_of(m.name): m.seat for m in roster.members}
     hits = play_and_scan(config, open_match_sheets(config), emails)
     assert not hits, "\n".join(str(h) for h in hits)
 
@@ -207,7 +253,7 @@ def test_the_scan_finds_the_secrets_of_a_match_in_one_workbook(tmp_path: Path) -
     text = _sheets_section(starter_config("gvg").read_text(encoding="utf-8"), 'board = "match.xlsx"')
     config = _config(tmp_path, text)
     rules: AnyRuleset = create_ruleset("gvg")
-    roster = _roster_csv(rules, tmp_path / "roster.csv", config.seats)
+    roster = roster_csv(rules, tmp_path / "roster.csv", config.seats)
     path = tmp_path / "match.xlsx"
     openpyxl.Workbook().save(path)
     sheets = MatchSheets.single(config.seats, LocalWorkbookBackend(path))
@@ -215,10 +261,39 @@ def test_the_scan_finds_the_secrets_of_a_match_in_one_workbook(tmp_path: Path) -
     from sheets_gm.match.roster_tab import lay_out_roster_tab  # the Roster tab as the old init left it
     from sheets_gm.rulesets.registry import sheet_spec
     lay_out_roster_tab(sheets.engine, sheet_spec("gvg"), roster_columns(rules), config.seats, config.title)
-    sheets.engine.write([RangeWrite(a1("Roster", "A2"), [[m.name, m.seat, _email(m.name)] for m in roster.members])])
-    hits = play_and_scan(config, sheets, {_email(m.name): m.seat for m in roster.members}, windows=2)
+    sheets.engine.write([RangeWrite(a1("Roster", "A2"), [[m.name, m.seat, email_of(m.name)] for m in roster.members])])
+    scanned = play_and_scan(config, sheets, {email_of(m.name): m.seat for m in roster.members}, windows=2)
+    hits = [h for h in scanned if isinstance(h, Hit)]
+    assert [h for h in scanned if isinstance(h, NoticeHit)] == [], "the notices never held what the file did"
     found = {h.what for h in hits}
     assert any(h.what.startswith("the seed") and h.part.startswith("xl/worksheets/") for h in hits), found
     assert {"the e-mail of a member of red", "the e-mail of a member of blue"} <= found, found
     assert any(h.what.endswith("typed orders, not resolved yet") for h in hits), found
     assert all(h.file == path for h in hits)
+
+
+def test_the_notice_scan_finds_a_seats_own_news_sent_to_the_channel(tmp_path: Path) -> None:
+    """Win or Die hides units: a seat's e-mail tells it of its own hidden units, which the scan accepts for it
+    and finds when the same notice goes to the channel (so the notice scan is no scan that cannot fail)."""
+    config = _config(tmp_path, layouts("winordie")["starter"])
+    rules: AnyRuleset = create_ruleset("winordie")
+    roster_csv(rules, tmp_path / "roster.csv", config.seats)
+    init_match(config, now=NOW, roster_file=tmp_path / "roster.csv", share=False, seed=SEED)
+    sheets = open_match_sheets(config)
+    cls = get_ruleset("winordie")
+    make = next(iter(bots_of(rules).values())).make
+    bots = {seat: make(f"leak/{seat}") for seat in config.seats}
+    leaked: list[NoticeHit] = []
+    for _ in range(6):
+        type_bot_orders(sheets, cls, bots, ready=True)
+        report = poll(sheets, cls, now=NOW)
+        assert report.facts is not None
+        record = report.facts.record
+        for notice in poll_notices(report.facts, seen_of(report), NoticeRules(), NOW):
+            if notice.public:
+                continue
+            assert notice_hits(notice, record, {}, {}, report.finished) == [], notice.key
+            leaked += notice_hits(replace(notice, recipient=CHANNEL), record, {}, {}, report.finished)
+        if leaked:
+            break
+    assert any(h.what.startswith("what only ") for h in leaked), "no seat's news named its hidden units"

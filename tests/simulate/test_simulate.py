@@ -372,3 +372,15 @@ def test_wesnoth_lists_each_pairing_once_with_its_count_and_a_faction_grid(capsy
     assert all("n=" in line for line in table.splitlines() if " vs " in line)
     grid = out[out.index("Win rate by faction against faction"):]
     assert "the row against the column" in grid and "vs " in grid
+
+
+def test_champions_names_its_bots_by_their_kind_not_as_teams(capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, err = run_cli(["simulate", "champions", "--matches", "2", "--seed", "7", "--workers", "1",
+                                 "--bots", "affinity,stack,affinity"], capsys)
+    assert code == 0, err
+    assert "Team" not in stdout and "A: affinity" not in stdout
+    assert "bots affinity (A), stack, affinity (C)" in stdout and "Bots" in stdout
+    code, stdout, err = run_cli(["simulate", "champions", "--matches", "2", "--seed", "7", "--workers", "1",
+                                 "--bots", "affinity,stack", "--set", "evade=none"], capsys)
+    assert code == 0, err
+    assert "Bot affinity" in stdout and "Bot stack" in stdout and "Team" not in stdout

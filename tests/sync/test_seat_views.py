@@ -58,3 +58,28 @@ def test_a_gvg_team_view_lists_what_happened_to_its_players() -> None:
     assert any(line.startswith("red0 moves") for line in red)
     assert not any(line.startswith(("blue0 moves", "blue1 moves", "blue2 moves")) for line in red)
     assert any(line.startswith("blue0 moves") for line in blue)
+
+
+def test_a_gvg_team_view_lists_the_battles_it_lost_and_the_hits_on_its_structures() -> None:
+    """A battle's data names the winner only and a structure's hit its id: the losing team's View had neither;
+    now each team's View lists every battle its players fought and every hit on its structures, as the Log does."""
+    backends = {n: MemoryBackend(n) for n in ("board", "engine", "red", "blue")}
+    sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"], (backends["red"], backends["blue"]))
+    create_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
+    for _ in range(30):
+        type_orders(sheets)
+        if sync(sheets).finished:
+            break
+    log = [str(backends["board"].value("Log", f"C{row}")) for row in range(2, 2000)
+           if backends["board"].value("Log", f"C{row}") not in (None, "")]
+    views = {team: _view_log(backends[team], team) for team in ("red", "blue")}
+    battles = [line for line in log if line.startswith("Battle")]  # every battle is fought by both teams
+    hits = {team: [line for line in log if line.startswith(f"{team}'s") and (" loses 1 HP" in line
+                                                                            or " is destroyed" in line)]
+            for team in ("red", "blue")}
+    assert battles and (hits["red"] or hits["blue"]), "the bots' match must fight and hit a structure"
+    for team in ("red", "blue"):
+        for line in battles + hits[team]:
+            assert line in views[team], f"{team}'s View misses {line!r}"
+        other = "blue" if team == "red" else "red"
+        assert not any(line in views[team] for line in hits[other] if line not in battles)

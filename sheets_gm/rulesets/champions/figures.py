@@ -41,6 +41,7 @@ def simulation_spec(max_rounds: int) -> SimulationSpec:
         attributes=("spawn tile class", "equipment"),
         sides_note="the sixteen seats are dealt to the bots in turn, starting one seat further each match",
         first_seat="the first player",
+        bots_by_kind=True,
     )
 
 

@@ -10,7 +10,7 @@ from sheets_gm.engine.ruleset import GmOption, Resolution
 from sheets_gm.engine.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.champions.board import board
 from sheets_gm.rulesets.champions.enums import CLASS_INDEX, ChampClass, EventKind
-from sheets_gm.rulesets.champions.resolve import window_turn
+from sheets_gm.rulesets.champions.resolve import last_standing_wins, window_turn
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import MAX_HEALTH, Adjustment, ChampionsState, Player, champion_name
 
@@ -91,6 +91,12 @@ def apply_gm_event(rules: ChampionsRules, state: ChampionsState, adj: Adjustment
                             f"GM sets {champion_name(name, cls)}'s health from {before} to {hp}: {adj.reason}.",
                             {"field": "health", "player": name, "class": cls.value, "before": before, "after": hp,
                              "reason": adj.reason}, audience=frozenset({name})))
+        if not any(value > 0 for value in health):  # her last champion: she is out now, as after a battle
+            players[i] = Player(p.name, None, tuple(health), p.equipment, p.bag, state.round)
+            events.append(Event(turn, EventKind.PLAYER_OUT, f"{name} is out: all four champions are dead.",
+                                {"player": name, "round": state.round}))
+            now = state.with_players(players)
+            return last_standing_wins(now, turn, events) if len(now.alive()) == 1 else Resolution(now, events)
     if adj.position is not None:
         name, text = adj.position
         i, p = find(name)
@@ -116,3 +122,4 @@ def apply_gm_event(rules: ChampionsRules, state: ChampionsState, adj: Adjustment
     if not events:
         raise GmEventError("an adjustment must change a health, a position or a bag")
     return Resolution(state.with_players(players), events)
+

@@ -42,7 +42,7 @@ class Action:
 
     @classmethod
     def _parse(cls, text: str) -> Action:
-        words = str(text).replace(",", " ").replace("[", " ").replace("]", " ").split()
+        words = cell_words(str(text).replace("[", " ").replace("]", " "))
         if not words:
             raise VocabularyError(f"an empty action; use {choices(ActionKind)}")
         kind = parse_choice(ActionKind, words[0], "action")
@@ -72,6 +72,19 @@ class Action:
         if self.kind is ActionKind.HEAL and self.target is not None:
             return f"heal {self.target.value}"
         return self.kind.value
+
+
+def cell_words(text: str) -> list[str]:
+    """The words of a cell, split at spaces and commas; a formula (``=SUM(1,2)``) is one word, so that an
+    answer quotes it whole, as typed.
+
+    >>> cell_words("mage, rogue"), cell_words(" =SUM(1, 2) ")
+    (['mage', 'rogue'], ['=SUM(1, 2)'])
+    """
+    stripped = text.strip()
+    if stripped.startswith("="):
+        return [stripped]
+    return stripped.replace(",", " ").split()
 
 
 @lru_cache(maxsize=1024)

@@ -258,14 +258,22 @@ def _report(tile: Coord, a: str, b: str, sides: tuple[tuple[ChampClass, ...], ..
 
 
 # -- the end of a round ----------------------------------------------------------------------
+def last_standing_wins(state: ChampionsState, turn: int, events: list[Event]) -> Resolution[ChampionsState]:
+    """The match won by its one player still in (after a round, or a GM's adjustment that put the
+    second-last out): ``events`` with the winner's, and the finished state."""
+    winner = state.alive()[0].name
+    events.append(Event(turn, EventKind.WINNER, f"{winner} is the last player standing and wins.",
+                        {"winners": [winner]}))
+    return Resolution(state.with_players(state.players, finished=True, winners=(winner,)), events)
+
+
 def _next_round(rules: ChampionsRules, state: ChampionsState, went_out: list[str], dice: TurnDice, turn: int,
                 events: list[Event]) -> Resolution[ChampionsState]:
     alive = state.alive()
     winners: tuple[str, ...] = ()
     if len(alive) == 1:
-        winners = (alive[0].name,)
-        text = f"{alive[0].name} is the last player standing and wins."
-    elif not alive:
+        return last_standing_wins(state, turn, events)
+    if not alive:
         winners = tuple(went_out)
         text = f"The last players fall together; {' and '.join(winners)} share the win."
     elif state.round >= rules.settings.max_rounds:

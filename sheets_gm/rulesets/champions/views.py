@@ -6,6 +6,8 @@ and their health; nothing of the others (rulings: "What each player sees")."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from sheets_gm.rulesets.champions.board import tile_class
@@ -31,8 +33,19 @@ def health_line(p: Player) -> str:
 
 
 def bag_line(p: Player) -> str:
-    """``Ann's bag: Iron Sword, Chainmail``."""
-    return f"{p.name}'s bag: {', '.join(p.bag) or 'empty'}"
+    """``Ann's bag: 2× Iron Sword, Chainmail``: each kind of item once, in the order she got it, with a count
+    where she holds more than one.
+
+    >>> bag_line(Player("Ann", None, bag=("Iron Sword", "Chainmail", "Iron Sword")))
+    "Ann's bag: 2× Iron Sword, Chainmail"
+    """
+    return f"{p.name}'s bag: {', '.join(counted(p.bag)) or 'empty'}"
+
+
+def counted(names: Iterable[str]) -> list[str]:
+    """Each name once, in the order first met, ``2× `` before one met more than once."""
+    counts = Counter(names)
+    return [f"{n}× {name}" if n > 1 else name for name, n in counts.items()]
 
 
 def equipment_lines(p: Player) -> list[str]:

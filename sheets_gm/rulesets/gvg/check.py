@@ -13,7 +13,7 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.ruleset import Verdict as SeatVerdict
 from sheets_gm.engine.words import counted
-from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, Verdict
+from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind, Verdict
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import (
     GvgRules,
@@ -23,7 +23,7 @@ from sheets_gm.rulesets.gvg.rules import (
     skill_active,
     tile_name,
 )
-from sheets_gm.rulesets.gvg.settings import GvgSettings
+from sheets_gm.rulesets.gvg.settings import GvgSettings, OwnTreePickup
 from sheets_gm.rulesets.gvg.state import GvgState, Player
 
 # Python 3.11 reads a member such as ``Verdict.ACCEPTED`` off its class through EnumType's
@@ -151,6 +151,28 @@ def _check_move(rules: GvgRules, state: GvgState, player: Player, tile: Coord, r
     return refusal
 
 
+def pickup_note(rules: GvgRules, state: GvgState, player: Player, tile: Coord) -> str:
+    """What a pickup on ``tile`` (where ``player`` acts this turn) finds as the turn starts: a tree lying there
+    to take, one its standing fish still guards, or none (a tree dropped there in this turn's battles may
+    still be taken, so the order stands either way)."""
+    for tree in state.trees:
+        if tree is None or tree.carrier is not None or tree.at != tile:
+            continue
+        owner = state.teams[tree.team]
+        fish = state.structures.get(tile)
+        guarded = fish is not None and fish.kind is StructureKind.FISH and fish.team == tree.team and not fish.destroyed
+        if tree.team != player.team and guarded:
+            return (f"pickup on {tile.label}: {owner}'s tree stands on its fish there, to be taken once the fish "
+                    "is destroyed (this turn's fight may do it)")
+        if tree.team == player.team:
+            if rules.settings.own_tree_pickup is OwnTreePickup.RETURN and rules.board.fish[tree.team] is not None:
+                return f"pickup on {tile.label}: {owner}'s own tree lies there, sent back to its fish"
+            return f"pickup on {tile.label}: only {owner}'s own tree lies there, which {owner} may not pick up"
+        return f"pickup on {tile.label}: {owner}'s tree lies there"
+    return (f"pickup on {tile.label}: no tree lies there now (only a tree dropped there this turn could be "
+            "picked up)")
+
+
 def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: TurnDice) -> CheckedOrders:
     """Check every order of a turn against the state; never raises for bad orders."""
     skills, checks = check_skills(rules, state, orders)
@@ -213,6 +235,9 @@ def check_orders(rules: GvgRules, state: GvgState, orders: TurnOrders, dice: Tur
                                      f"only healers can {action.value}; {player.name} is a {player.role.display} "
                                      f"and will act normally"))
             action = Action.ACT
+        elif action is Action.PICKUP and teleport is None:
+            checks.append(OrderCheck(player.name, "action", _ACCEPTED,
+                                     pickup_note(rules, state, player, move or player.at)))
         elif action is not _ACT:
             note = " (no action this turn: teleporting)" if teleport is not None else ""
             checks.append(OrderCheck(player.name, "action", _ACCEPTED, f"{action.value}{note}"))

@@ -190,6 +190,9 @@ def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, d
     >>> refused_rows(recruits, [Verdict("Ann", "Ann-L", "recruit", True, "recruited Ann-R1 (Thief) on B2 for 3 gold"),
     ...                         Verdict("Ann", "Ann-L", "recruit", False, "Thief costs 3 gold; Ann has 2")])
     {'Ann': {'Recruit 2': 'recruit: Thief costs 3 gold; Ann has 2'}}
+    >>> acted = refused_rows(recruits, [Verdict("Ann", "Ann-L", "order", False, "Ann-L has already acted")])
+    >>> sorted(acted["Ann"])  # the leader's action refused: its recruits were not made either
+    ['Ann-L', 'Recruit 1', 'Recruit 2']
     """
     rows = {r.unit: r for r in orders.rows}
     found: dict[tuple[str, str], list[Verdict]] = {}
@@ -207,6 +210,8 @@ def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, d
                 out.setdefault(seat, {})[recruit_row(n)] = f"{v.part}: {v.message}"
         if all(not v.accepted for v in said) and not recruits:
             out.setdefault(seat, {})[subject] = "; ".join(f"{v.part}: {v.message}" for v in said)
+            for n in range(1, entries + 1):  # its recruits were not made either (the leader has already acted)
+                out[seat].setdefault(recruit_row(n), out[seat][subject])
     return out
 
 

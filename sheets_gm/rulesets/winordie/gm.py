@@ -16,9 +16,9 @@ from typing import Any
 
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import GmOption
-from sheets_gm.rulesets.winordie.enums import EventKind, GmKind, Phase
+from sheets_gm.rulesets.winordie.enums import ActionKind, EventKind, GmKind, Phase
 from sheets_gm.rulesets.winordie.rules import WodRules, check_defeat, kill, public_name, reveal
-from sheets_gm.rulesets.winordie.state import ActionChange, WodState
+from sheets_gm.rulesets.winordie.state import ActionChange, Pending, Unit, WodState
 
 
 class GmEventError(ValueError):
@@ -56,10 +56,11 @@ OPTIONS = (
     GmOption("morale", "PLAYER=N", "set a legion's morale, or change it with +N / -N"),
     GmOption("fatigue", "PLAYER=N", "set a legion's fatigue, or change it with +N / -N"),
     GmOption("crystals", "PLAYER=N", "set a player's crystals, or change them with +N / -N"),
-    GmOption("done", "N", "mark the pending effect number N as applied (it leaves the GM's list)"),
     GmOption("cancel", "UNIT", "the action of UNIT a reaction stopped does nothing when its row resolves (a Parry)"),
     GmOption("dice", "UNIT=N", "the attack of UNIT a reaction stopped rolls N more dice, or fewer with -N (a Brace)"),
     GmOption("soften", "UNIT=N", "the attack of UNIT a reaction stopped deals N less damage"),
+    # Last: a --done given with a --cancel settles the reaction once the change it asks for is recorded.
+    GmOption("done", "N", "mark the pending effect number N as applied (it leaves the GM's list)"),
 )
 
 
@@ -114,7 +115,9 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
             raise GmEventError(f"there is no pending effect {adj.target}; pending: "
                                f"{', '.join(str(p.id) for p in new.pending) or 'none'}")
         new.pending.remove(found)
-        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM applies {found.name} of {found.source}{why}.",
+        source = new.unit(found.source)
+        named = public_name(new, source) if source is not None else found.source
+        events.append(Event(turn, EventKind.GM_ADJUSTMENT, f"GM applies {found.name} of {named}{why}.",
                             {"field": "done", "pending": found.id, "reason": adj.reason}))
         return new, events
     if adj.kind in (GmKind.MORALE, GmKind.FATIGUE, GmKind.CRYSTALS):
@@ -176,25 +179,56 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
     return new, events
 
 
+def _stopped_row(state: WodState, unit: Unit) -> tuple[Pending, str] | None:
+    """The reaction fired this turn (still on the GM's list) before a row of ``unit``, and that row's action
+    ('attack', 'move'…): the pending effect whose row, as the reactor read it, is one of ``unit``'s (named by
+    its id, or by its token while it was face down)."""
+    names = {unit.id, public_name(state, unit), unit.token} - {""}
+    reactor = state.other(state.acting)
+    for p in state.pending:
+        if p.player != reactor or p.turn != state.turn:
+            continue
+        for name in names:
+            if p.target.startswith(f"{name} "):
+                return p, p.target[len(name):].split()[0]
+    return None
+
+
 def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
     """Record on ``state`` what the GM changes of the action a standing reaction stopped (it waits on the acting
-    player's sheet): cancelled, more or fewer dice, less damage; it applies when the row resolves."""
+    player's sheet): cancelled, more or fewer dice, less damage; it applies when the row resolves. Refused unless
+    a reaction fired this turn before a row of that unit (and, for dice and damage, before an attack). The Log
+    names a face-down unit by its token."""
     unit = state.unit(adj.target)
     if state.phase is not Phase.ACTIONS or unit is None or unit.owner != state.acting:
         mine = ", ".join(u.id for u in state.units if u.owner == state.acting) or "none"
         raise GmEventError(f"{adj.target!r} is not a unit of {state.acting}, whose turn it is: only the acting "
                            f"player's action a reaction stopped can be changed (her units: {mine})")
+    found = _stopped_row(state, unit)
+    if found is None:
+        waiting = [f"{p.source}'s {p.name} before {p.target!r}" for p in state.pending
+                   if p.player == state.other(state.acting) and p.turn == state.turn]
+        raise GmEventError(f"no reaction has stopped an action of {unit.id} this turn, so --{adj.kind.value} has "
+                           "nothing to change (" + ("the reactions waiting on the GM's list stopped "
+                                                    + "; ".join(waiting) if waiting else
+                                                    "no reaction waits on the GM's list") +
+                           "); to change what a row already did, use --damage, --heal or --move")
+    stopped, action = found
+    if adj.kind is not GmKind.CANCEL and action != ActionKind.ATTACK.value:
+        raise GmEventError(f"the row a reaction stopped is {stopped.target!r}, not an attack: --{adj.kind.value} "
+                           "changes an attack's dice or damage; --cancel cancels any action")
+    name = public_name(state, unit)
     old = state.changes.get(unit.id, ActionChange())
     if adj.kind is GmKind.CANCEL:
         change = ActionChange(True, old.dice, old.less, adj.reason)
-        said = f"GM cancels the action of {unit.id} the reaction stopped: {adj.reason}."
+        said = f"GM cancels the action of {name} the reaction stopped: {adj.reason}."
     elif adj.kind is GmKind.DICE:
         dice = old.dice + int(adj.value)
         change = ActionChange(old.cancel, dice, old.less, adj.reason)
-        said = f"GM changes the dice of {unit.id}'s stopped attack by {int(adj.value):+d}: {adj.reason}."
+        said = f"GM changes the dice of {name}'s stopped attack by {int(adj.value):+d}: {adj.reason}."
     else:
         change = ActionChange(old.cancel, old.dice, old.less + int(adj.value), adj.reason)
-        said = f"GM takes {int(adj.value)} damage off {unit.id}'s stopped attack: {adj.reason}."
+        said = f"GM takes {int(adj.value)} damage off {name}'s stopped attack: {adj.reason}."
     state.changes[unit.id] = change
     return [Event(state.turn, EventKind.GM_ADJUSTMENT, said,
-                  {"field": adj.kind.value, "unit": unit.id, "value": adj.value, "reason": adj.reason})]
+                  {"field": adj.kind.value, "unit": name, "value": adj.value, "reason": adj.reason})]

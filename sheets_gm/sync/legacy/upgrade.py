@@ -33,7 +33,7 @@ from sheets_gm.sync.match_record import (
 )
 from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_HISTORY_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of, seat_backend
-from sheets_gm.sync.replay import WINDOW_REPLAY_FORMAT, WindowReplayError
+from sheets_gm.sync.replay import OLD_LOG_ROWS, WINDOW_REPLAY_FORMAT, WindowReplayError
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 
 
@@ -82,7 +82,7 @@ def upgraded_record(ruleset_class: type[AnyRuleset], up: UpgradedMatch, where: s
         "seed_hash": up.seed_hash, "settings": compact_json(dict(up.settings)), "board": up.board,
         "log_rows": up.log_rows, "deadline": up.deadline, "seats": compact_json(list(up.seats)),
         "gm_events": "" if up.gm_events is None else compact_json(up.gm_events), "resolved": up.resolved,
-        "seat_logs": "{}", "deal": 0,
+        "seat_logs": "{}", "deal": 0, "kept_dice": "",
     }
     try:
         settings = parse_settings(ruleset_class.traits.settings_type, dict(up.settings), where=f"{where} settings")
@@ -192,9 +192,11 @@ def upgrade_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> Upgra
                                                  for i, (e, text) in enumerate(zip(up.history, entries, strict=True))})
     engine_rows: dict[int, Sequence[CellValue]] = {
         2 + i: [k[0], *v] for i, (k, v) in enumerate(zip(key_column(), record.values(), strict=True))}
-    engine_rows.update({HISTORY_FIRST_ROW + i: [e["resolution"], *spread_cells(compact_json(dict(e)),
-                                                                               f"history of resolution {i + 1}")]
-                        for i, e in enumerate(up.history)})
+    # Each moved history row names the Log rows the old layout wrote, worded as it worded them: verify -c compares
+    # those by their figures only (``log_check``).
+    engine_rows.update({HISTORY_FIRST_ROW + i: [e["resolution"], *spread_cells(
+        compact_json({**e, OLD_LOG_ROWS: up.log_rows}), f"history of resolution {i + 1}")]
+        for i, e in enumerate(up.history)})
     _rewrite(batch, sheets.engine, engine_tab, raw, engine_rows)
     batch.run(sheets.write_order())
     return report

@@ -85,15 +85,17 @@ def test_the_board_shows_no_health_and_a_view_no_one_elses_bag() -> None:
     assert health_line(ann) in "\n".join(str(v) for row in sheet.panel(state, "Ann") for v in row)
 
 
-def test_every_tile_is_outlined_and_names_and_row_numbers_sit_at_the_top_of_their_cells() -> None:
+def test_every_tile_is_shaded_apart_and_names_and_row_numbers_sit_at_the_top_of_their_cells() -> None:
     rules = create_ruleset("champions")
     sheet = sheet_of(rules)
     assert isinstance(sheet, ChampionsSheet)
     state = rules.new_match(rules.sample_roster(), SEED)
-    fills = sheet.board(state).fills
-    tiles = [f for f in fills if f.border]
-    assert len(tiles) == state.size ** 2 and all(f.wrap for f in tiles)
-    assert any(f.range == f"A2:A{state.size + 1}" and f.wrap and not f.border for f in fills)
+    drawing = sheet.board(state)
+    size = state.size
+    assert any(f.range == f"B2:{chr(ord('A') + size)}{size + 1}" and f.wrap for f in drawing.fills)
+    assert any(f.range == f"A2:A{size + 1}" and f.wrap and not f.border for f in drawing.fills)
+    shades = {f.prefix: f.colour for f in drawing.conditional_fills}
+    assert len(shades) == size ** 2 and shades["A1"] != shades["B1"] and shades["A1"] == shades["B2"]
 
 
 def test_orders_typed_in_another_players_file_are_answered_there_and_listed_by_sync_and_status(

@@ -6,13 +6,18 @@ from __future__ import annotations
 import datetime as dt
 from functools import cache
 
+from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets.champions.enums import CLASSES, Phase
+from sheets_gm.rulesets.champions.gm import events_from_options
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
-from sheets_gm.rulesets.champions.state import ChampionsState
+from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState, Player
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_of
 from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.between import adjust_match
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
+from sheets_gm.sync.repair import repair_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend
 
@@ -137,3 +142,102 @@ def test_the_logs_turn_column_counts_rounds() -> None:
     assert isinstance(board, MemoryBackend)
     turns = {v for (_, col), v in board.tabs["Log"].items() if col == 0}
     assert "round 1, move" in turns and not {1, 2} & turns
+
+
+def test_a_gm_adjust_that_kills_a_players_last_champion_shows_her_out_at_once() -> None:
+    sheets = _fight_window(b"adjusted")
+    cls = get_ruleset("champions")
+    state = read_match(sheets, cls).record.state
+    assert isinstance(state, ChampionsState)
+    ann = state.player("Ann")
+    assert ann is not None and not ann.out
+    rules = create_ruleset("champions")
+    kills = events_from_options(rules.seats(state), {"health": [f"Ann.{c.value}=0" for c in CLASSES]}, "a lost duel")
+    adjust_match(sheets, cls, kills)
+    after = read_match(sheets, cls).record.state
+    assert isinstance(after, ChampionsState)
+    gone = after.player("Ann")
+    assert gone is not None and gone.out and gone.out_round == state.round
+    board = sheets.board
+    assert isinstance(board, MemoryBackend)
+    assert f"Out: Ann (round {state.round})" in texts(board, "Board")
+    assert not any("Ann" in t.split("\n") for t in texts(board, "Board") if not t.startswith(("Out:", "Ann ")))
+    backend = sheets.of("Ann")
+    assert isinstance(backend, MemoryBackend)
+    assert any(t.startswith(f"Ann is out: all four champions died in round {state.round}")
+               for t in texts(backend, "Orders Ann"))
+    assert rules.window(after) is not None  # fifteen still play
+
+
+def test_a_gm_adjust_that_puts_the_second_last_player_out_ends_the_match() -> None:
+    rules = create_ruleset("champions")
+    state = ChampionsState(3, Phase.MOVE, 2, (Player("Ann", Coord.parse("A1")), Player("Bo", Coord.parse("B2"))), {})
+    for c in CLASSES:
+        state = rules.apply_gm_event(state, Adjustment("a lost duel", health=("Ann", c.value, 0))).state
+    assert state.finished and state.winners == ("Bo",)
+
+
+def _shrunk_to_three() -> tuple[MatchSheets, ChampionsState]:
+    """The sixteen at round 1's fight; the GM puts seven out, and the fight resolved shrinks the grid to 3×3."""
+    sheets = _fight_window(b"shrinks")
+    cls = get_ruleset("champions")
+    rules = create_ruleset("champions")
+    state = read_match(sheets, cls).record.state
+    gone = [p.name for p in state.players][-7:]
+    adjust_match(sheets, cls, events_from_options(
+        rules.seats(state), {"health": [f"{name}.{c.value}=0" for name in gone for c in CLASSES]}, "left the table"))
+    poll(sheets, cls, now=NOW, force=True)
+    after = read_match(sheets, cls).record.state
+    assert isinstance(after, ChampionsState) and after.size == 3
+    return sheets, after
+
+
+def test_a_board_that_shrinks_is_drawn_again_whole() -> None:
+    sheets, state = _shrunk_to_three()
+    board = sheets.board
+    assert isinstance(board, MemoryBackend)
+    cell = board.tabs["Board"]
+    assert [cell.get((0, c)) for c in range(5)] == ["", "A", "B", "C", ""]  # D is gone with its column
+    assert [cell.get((r, 0)) for r in range(5)] == ["", 1, 2, 3, ""]
+    assert all(cell.get((4, c)) in ("", None) for c in range(6)) and all(cell.get((r, 4)) in ("", None)
+                                                                       for r in range(6))
+    tiles = [str(cell.get((r, c))).split("\n") for r in range(1, 4) for c in range(1, 4)]
+    assert [t[0] for t in tiles] == [f"{col}{row}" for row in (1, 2, 3) for col in "ABC"]
+    standing = sorted(name for t in tiles for name in t[1:])
+    assert standing == sorted(p.name for p in state.alive())  # each once; nobody out on it
+    assert str(cell.get((1, 7))).endswith("grid 3×3")  # the status line where the title's column is laid out
+    assert cell.get((1, 5)) in ("", None) and cell.get((1, 6)) in ("", None)
+    assert not any("grid 4×4" in str(v) for v in cell.values())
+
+
+def test_repair_draws_a_board_drawn_over_whole() -> None:
+    sheets, _state = _shrunk_to_three()
+    board = sheets.board
+    assert isinstance(board, MemoryBackend)
+    for where in ("E1", "E5", "A5", "F2"):  # what an older sync left past the grid when it shrank
+        board.type("Board", where, "Ann\nBo")
+    repair_match(sheets, get_ruleset("champions"))
+    cell = board.tabs["Board"]
+    assert all(cell.get(k) in ("", None) for k in ((0, 4), (4, 4), (4, 0), (1, 5)))
+
+
+def test_a_tiles_shading_follows_its_name_so_a_tile_cut_off_loses_it() -> None:
+    rules = create_ruleset("champions")
+    state = rules.new_match(rules.sample_roster(), b"shade")
+    sheet = sheet_of(rules)
+    assert isinstance(sheet, ChampionsSheet) and isinstance(state, ChampionsState)
+    drawing = sheet.board(state)
+    shades = {f.range.split(":")[0]: f.prefix for f in drawing.conditional_fills}
+    assert len(shades) == 16 and shades["B2"] == "A1" and shades["E5"] == "D4"
+    assert not any(f.border or f.colour != "#FFFFFF" for f in drawing.fills)  # no grey a shrink would leave
+
+
+def test_a_formula_typed_in_a_cell_is_quoted_back_whole() -> None:
+    sheets = _fight_window(b"words")
+    for table, subject, key in (("fight", "Ann", "battle1"), ("sets", "Ann.mage", "action1"),
+                                ("equip", "Ann.rogue", "item1")):
+        _type(sheets, "Ann", table, subject, key, "=SUM(1,2)")
+    poll(sheets, get_ruleset("champions"), now=NOW)
+    feedback = _feedback(sheets, "Ann")
+    for row in (("fight", "Ann"), ("sets", "Ann.mage"), ("equip", "Ann.rogue")):
+        assert "'=SUM(1,2)'" in feedback[row] and "'=SUM(1'" not in feedback[row]

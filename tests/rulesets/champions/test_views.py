@@ -82,3 +82,10 @@ def test_battle_events_are_for_the_players_of_the_battle(rules: ChampionsRuleset
                 assert event.audience == frozenset({event.data["player"]})
         state = resolution.state
     assert seen
+
+
+def test_a_bag_lists_each_kind_of_item_once_with_a_count(rules: ChampionsRuleset) -> None:
+    ann = Player("Ann", at("A1"), bag=("Iron Sword", "Chainmail", "Iron Sword"))
+    state = state_of(ann, Player("Bo", at("B2")))
+    assert "Ann's bag: 2× Iron Sword, Chainmail" in rules.view(state, "Ann")["me"]["lines"]
+    assert "Ann's bag: 2× Iron Sword, Chainmail" in rules.secrets(state, "Ann")

@@ -28,7 +28,7 @@ def test_a_boss_spawn_tile_has_a_sign_and_a_legend_line_and_a_taken_coin_is_no_l
     for lair in lairs:
         assert drawing.values[lair.row][lair.col] == "⚑ boss spawn"
     legend = " ".join(str(line[0]) for line in drawing.legend)
-    assert "⚑ boss spawn: a red tile where the boss may appear" in legend and "yellow until it is taken" in legend
+    assert "⚑ boss spawn: a tile where the boss may appear" in legend and "yellow until it is taken" in legend
     # No fixed yellow: the coin's colour is a conditional fill that follows the coin's sign.
     coin_colour = sheet.look.colour("coin")
     assert all(f.colour != coin_colour for f in drawing.fills)

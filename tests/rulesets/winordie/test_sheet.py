@@ -20,6 +20,7 @@ from sheets_gm.rulesets.winordie.gm import Adjustment, events_from_options
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
 from sheets_gm.rulesets.winordie.resolve.actions import damage_left
+from sheets_gm.rulesets.winordie.rules import public_name
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
 from sheets_gm.rulesets.winordie.sheet.draw import CARD_ROWS, CARDS_TAB, PENDING_LINES
@@ -31,10 +32,11 @@ from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.between import adjust_match
 from sheets_gm.sync.create import create_match
+from sheets_gm.sync.fates import ready_sentence
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.writes import idle_feedback, ready_sentence
+from sheets_gm.sync.writes import idle_feedback
 from tests.fakes.memory import MemoryBackend
 from tests.rulesets.winordie.helpers import SEED, deployed, rules, step
 
@@ -760,7 +762,8 @@ def test_the_gm_cancels_the_action_a_reaction_stopped_and_its_row_does_nothing()
     after = done.state.unit(target.id)
     assert after is not None and after.damage == target.damage
     assert any(v.message.endswith("cancelled by the GM (Parry): it does nothing.") for v in done.verdicts)
-    assert any(e.text == f"{attacker.id}'s attack is cancelled: Parry." for e in done.events)
+    name = public_name(parried, attacker)  # its token while it is face down
+    assert any(e.text == f"{name}'s attack is cancelled: Parry." for e in done.events)
     assert done.state.legions[state.acting].tokens == tokens - 1 and not done.state.changes
 
 
@@ -779,6 +782,43 @@ def test_the_gm_takes_dice_and_damage_off_a_stopped_attack_and_only_the_acting_p
         r.apply_gm_event(state, Adjustment(GmKind.CANCEL, target.id, reason="Parry"))
     events = events_from_options(state.seats, {"cancel": [attacker.id], "dice": [f"{attacker.id}=-1"]}, "Parry")
     assert [(e.kind, e.value) for e in events] == [(GmKind.CANCEL, ""), (GmKind.DICE, "-1")]
+
+
+def test_the_gm_s_events_on_a_stopped_action_name_a_face_down_unit_by_its_token() -> None:
+    """adjust --cancel UNIT --done N on a hidden attacker: the public Log reads its token, never its id or card."""
+    r = rules()
+    state, orders, attacker, _ = _stopped_attack(r)
+    hidden = state.unit(attacker.id)
+    assert hidden is not None and hidden.hidden and hidden.token  # the drummer stopped a face-down attacker
+    reaction = state.pending[-1]
+    assert reaction.target.startswith(f"{hidden.token} attack ")
+    events = events_from_options(state.seats, {"cancel": [attacker.id], "dice": [f"{attacker.id}=-1"],
+                                               "soften": [f"{attacker.id}=1"], "done": [str(reaction.id)]}, "Parry")
+    assert events[-1].kind is GmKind.DONE  # settled once the changes it asks for are recorded
+    said: list[str] = []
+    for event in events:
+        applied = r.apply_gm_event(state, event)
+        state, said = applied.state, said + [e.text for e in applied.events if e.audience is None]
+    assert len(said) == 4 and all(attacker.id not in text and hidden.card not in text for text in said), said
+    assert f"GM cancels the action of {hidden.token} the reaction stopped: Parry." in said
+    done = r.resolve(state, orders, r.dice(SEED, state))
+    public = " ".join(e.text for e in done.events if e.audience is None)
+    assert f"{hidden.token}'s attack is cancelled: Parry." in public and attacker.id not in public
+
+
+def test_a_change_to_a_stopped_action_is_refused_when_no_reaction_stopped_it() -> None:
+    r = rules()
+    state = _started(r)
+    unit = next(u for u in state.units if u.owner == state.acting)
+    for kind, value in ((GmKind.DICE, "-1"), (GmKind.SOFTEN, "1"), (GmKind.CANCEL, "")):
+        with pytest.raises(ValueError, match=f"no reaction has stopped an action of {unit.id} this turn, so "
+                                             f"--{kind.value} has nothing to change"):
+            r.apply_gm_event(state, Adjustment(kind, unit.id, value, "Brace", relative=kind is GmKind.DICE))
+    stopped, _, attacker, _ = _stopped_attack(r)
+    other = next(u for u in stopped.units if u.owner == stopped.acting and u.id != attacker.id)
+    with pytest.raises(ValueError, match=f"no reaction has stopped an action of {other.id} this turn.*the reactions "
+                                         "waiting on the GM's list stopped"):
+        r.apply_gm_event(stopped, Adjustment(GmKind.DICE, other.id, "-1", "Brace", relative=True))
 
 
 def test_the_cards_tab_lists_every_card_seen_and_no_hidden_one_at_a_fixed_size() -> None:

@@ -15,15 +15,16 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord, column_label
 from sheets_gm.engine.ruleset import GM, Outcome, Window
+from sheets_gm.rulesets.champions.board import size_for
 from sheets_gm.rulesets.champions.enums import CLASSES, EventKind, Phase
-from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
+from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders, cell_words
 from sheets_gm.rulesets.champions.report import report_rows
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
 from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health_line, tile_mates
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
-from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
+from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
 from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
@@ -31,6 +32,12 @@ LOOT_COLUMNS = ("loot1", "loot2", "loot3")
 ITEM_COLUMNS = ("item1", "item2", "item3")
 ACTION_COLUMNS = ("action1", "action2", "action3", "action4")
 NOTHING = "none"  # typed as Item 1: the champion carries nothing
+TILE_SHADES = ("#E6E6E6", "#F7F7F7")  # a board's tiles in turn, as a chessboard's squares
+
+
+def board_span(state: ChampionsState) -> int:
+    """The tiles a side of the board drawing spans: the grid the match started on (it only shrinks)."""
+    return max(state.size, size_for(len(state.players)))
 
 
 def _champion(subject: str) -> str:
@@ -97,7 +104,7 @@ class ChampionsSheet:
                 sets.append((_champion(row.subject), tuple(actions)))
                 consumed.add(row.subject)
         for row in rows.get("fight", []):
-            field = [tuple(row.text(k).replace(",", " ").split()) for k in ("battle1", "battle2") if row.text(k)]
+            field = [tuple(cell_words(row.text(k))) for k in ("battle1", "battle2") if row.text(k)]
             ready = ready or row.ticked("ready")
             consumed.add(row.subject)
         orders = PlayerOrders(move, tuple(loot), tuple(equip), tuple(field), tuple(sets))
@@ -128,25 +135,40 @@ class ChampionsSheet:
         return (self.board(state),)
 
     def board(self, state: ChampionsState) -> BoardDrawing:
-        """The grid at its size with the players on their tiles (no health: that is for tile-mates)."""
+        """The grid at its size with the players on their tiles (no health: that is for tile-mates).
+
+        The drawing always spans the grid the match started on and a blank column, so that when the grid
+        shrinks every cell the larger grid used is written again (blank past the new grid) and the title and
+        status stay in their column; ``repair`` blanks a board an earlier sync drew over. A tile's cell starts
+        with its name, and its shading is a conditional fill keyed to that name: a tile cut off by a shrink,
+        blank now, loses its shading with its name, with no layout call."""
         size = state.size
-        values: Grid = [[""] * (size + 1) for _ in range(size + 1)]
+        span = board_span(state)
+        # one blank column more: where a sync before this layout wrote the status once the grid had shrunk
+        values: Grid = [[""] * (span + 2) for _ in range(span + 1)]
         for col in range(size):
             values[0][col + 1] = column_label(col)
         for row in range(size):
             values[row + 1][0] = row + 1
             for col in range(size):
-                names = [p.name for p in state.on_tile(Coord(col, row)) if not p.out]
-                values[row + 1][col + 1] = "\n".join(names)
+                tile = Coord(col, row)
+                names = [p.name for p in state.on_tile(tile) if not p.out]
+                values[row + 1][col + 1] = "\n".join([tile.label, *names])
         out = [f"{p.name} (round {p.out_round})" for p in state.players if p.out]
-        legend: Grid = [["A tile is named by its letter above and its number on the left (A1 top left)."],
+        legend: Grid = [["Each tile shows its name (A1 top left, by its letter above and its number on the left) "
+                         "and who stands on it."],
                         ["Out: " + (", ".join(out) or "nobody")]]
-        # every tile outlined, its names from the top; the row numbers at the top of their rows too
-        fills = (Fill(cells(0, 2, 0, size + 1), "#FFFFFF", bold=True, wrap=True),
-                 *(Fill(cells(col + 1, row + 2, col + 1, row + 2), "#F3F3F3", wrap=True, border=True)
-                   for row in range(size) for col in range(size)))
-        return BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, size + 1), 150)},
-                            dict.fromkeys(range(1, size + 1), 90), legend)
+        # every cell of the largest grid wraps from the top (white: a tile of an earlier layout loses its grey)
+        # the legend (under the title and status, right of the gap: rows 4 and 5) wraps in its column too
+        legend_col = span + 3
+        fills = (Fill(cells(0, 2, 0, span + 1), "#FFFFFF", bold=True, wrap=True),
+                 Fill(cells(1, 2, span, span + 1), "#FFFFFF", wrap=True),
+                 Fill(cells(legend_col, 4, legend_col, 3 + len(legend)), "#FFFFFF", wrap=True))
+        shading = tuple(ConditionalFill(cells(col + 1, row + 2, col + 1, row + 2), Coord(col, row).label,
+                                        TILE_SHADES[(col + row) % 2])
+                        for row in range(span) for col in range(span))
+        return BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, span + 1), 150), span + 1: 20},
+                            dict.fromkeys(range(1, span + 1), 90), legend, conditional_fills=shading)
 
     def _bag_items(self, p: Player) -> list[str]:
         """Each kind of item in her bag with its type, tier and dice (what she weighs when she equips)."""

@@ -17,7 +17,7 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import JUDGE, Outcome, Window
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Phase
-from sheets_gm.rulesets.coalition.forum import battle_title
+from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_results, battle_title, movement_results
 from sheets_gm.rulesets.coalition.sheet.draw import PlaneDrawer
 from sheets_gm.rulesets.coalition.sheet.panels import panel, slots_text
 from sheets_gm.rulesets.coalition.sheet.read import (
@@ -29,7 +29,7 @@ from sheets_gm.rulesets.coalition.sheet.read import (
 from sheets_gm.rulesets.coalition.sheet.report import report_drawing
 from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState, rank_text
 from sheets_gm.rulesets.registry import sheet_spec
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
@@ -109,6 +109,12 @@ class CoalitionSheet:
                    f"{len(announced)} battle{'s' if len(announced) != 1 else ''} to judge)"
         return ""
 
+    def row_group(self, state: CoalitionState, table: str, subject: str) -> str:
+        """A losses row is read into its battle's result: the battle square, whose verdict is the row's too."""
+        if table != "losses":
+            return ""
+        return next((b.at for b in state.battles if subject in b.armies), "")
+
     # -- reading -----------------------------------------------------------------------------
     def read_orders(self, state: CoalitionState, window: Window, seat: str,
                     rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[CoalitionOrders]:
@@ -151,4 +157,15 @@ class CoalitionSheet:
     def panel(self, state: CoalitionState, seat: str) -> Grid:
         """A side's armies, or the battles to judge and the announcements (judge and GM)."""
         return panel(state, self.plane_map, seat, self.spec.tabs, self.strategies_to)
+
+    def posts(self, before: CoalitionState, state: CoalitionState) -> Sequence[Post]:
+        """The forum's posts a resolution makes, all public (the forum is): after the orders deadline the
+        Movement Results and the Battle Announcements (and the Battle Results when no battle waits for the
+        judge), after the judge's results the Battle Results."""
+        texts: list[str] = []
+        if before.phase is Phase.ORDERS:
+            texts += [movement_results(state), battle_announcements(state, self.plane_map, self.strategies_to)]
+        if state.phase is not Phase.RESULTS:
+            texts.append(battle_results(state))
+        return [Post(text.split("\n", 1)[0], text) for text in texts]  # each post's first line is its title
 

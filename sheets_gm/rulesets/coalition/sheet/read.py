@@ -10,8 +10,9 @@ the feedback of the same row.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sheets_gm.engine.vocab import choices
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
@@ -27,6 +28,8 @@ ORDER_KEYS = ("route", "to", "order", "target", "units", "bump")
 COLUMN_NAMES = {"route": "Route", "to": "End square", "order": "Order", "target": "Target army",
                 "units": "Transfer units", "bump": "Joint engage bump"}
 Cells = dict[str, dict[str, CellValue]]
+#: The rulebook's request for the square a joint attacker leaves to (6.1.4): "Joint engage bump: Army > Square".
+_BUMP_LINE = re.compile(r"joint\s+engage\s+bump\s*:\s*(.+?)\s*>\s*(\S+)\s*$", re.IGNORECASE)
 
 
 def _slots(text: str, column: str) -> tuple[int, ...]:
@@ -117,6 +120,7 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
     lines) gives each army it names its line, as if typed in that army's row."""
     out = ReadRows()
     posted: list[tuple[str, str, str]] = []  # (army, its line, the row the post was pasted in)
+    bumps: list[tuple[str, str, str, str]] = []  # a post's "Joint engage bump: Army > Square": army, square, row, line
     unread: ReadRows = ReadRows()  # the post's lines that name no army, by the row they were pasted in
     for row in rows:
         try:
@@ -125,7 +129,7 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
             out.problems.setdefault(row.subject, []).append(f"{exc}; {row.subject} holds until it is mended")
             continue
         if order is not None and "\n" in order.line.strip():
-            posted += _split_post(state, row.subject, order.line, unread)
+            posted += _split_post(state, row.subject, order.line, unread, bumps)
             out.consumed.add(row.subject)
         elif order is not None:
             out.orders[row.subject] = order
@@ -139,18 +143,55 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
             continue
         out.orders[army] = ArmyOrder(line=line)
         out.consumed.add(army)
+    for army, square, pasted_in, line in bumps:
+        why = _bumped(out, army, square)
+        if why:
+            unread.problems.setdefault(pasted_in, []).append(f"the pasted post's line {line!r}: {why}; the other "
+                                                             "lines are read")
     for subject, said in unread.problems.items():
         out.problems.setdefault(subject, []).extend(said)
     return out
 
 
-def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows) -> list[tuple[str, str, str]]:
+def _bumped(out: ReadRows, army: str, square: str) -> str:
+    """Give ``army``'s order the joint engage bump ``square`` (a post's own line for it, as the forum writes it);
+    why it cannot, or ''."""
+    order = out.orders.get(army)
+    if order is None:
+        return (f"{army} has no order this turn: a joint engage bump goes with the army's engage order (its line "
+                "in the post, or its row)")
+    if order.bump or (order.line and re.search(r"\bbump\b", order.line, re.IGNORECASE)):
+        return f"{army}'s order already names a joint engage bump: keep one"
+    if not order.line:
+        out.orders[army] = replace(order, bump=square)
+        return ""
+    if not re.search(r"\s[-–—]\s*\S", order.line):
+        return (f"{army}'s line has no order after a dash: a joint engage bump goes with an engage order "
+                f"({FORUM_FORM})")
+    out.orders[army] = replace(order, line=f"{order.line}, bump {square}")
+    return ""
+
+
+def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
+                bumps: list[tuple[str, str, str, str]]) -> list[tuple[str, str, str]]:
     """The lines of a pasted forum post by army; a line that names no army of the match is a problem of the row
-    it was pasted in (blank lines and a line without a colon, such as a title, are passed over only when blank)."""
+    it was pasted in (blank lines and a line without a colon, such as a title, are passed over only when blank).
+    A line ``Joint engage bump: Army > Square`` (the rulebook's request, posted beside the moves) is added to
+    ``bumps`` as (army, square, the row, the line)."""
     found: list[tuple[str, str, str]] = []
     by_lower = {a.name.lower(): a.name for a in state.armies}
     for line in (part.strip() for part in post.splitlines()):
         if not line:
+            continue
+        bump = _BUMP_LINE.match(line)
+        if bump:
+            army = by_lower.get(bump.group(1).strip().lower())
+            if army is None:
+                out.problems.setdefault(subject, []).append(
+                    f"the pasted post's line {line!r} names no army ({bump.group(1).strip()!r}): write Joint engage "
+                    "bump: Army name > Square; the other lines are read")
+            else:
+                bumps.append((army, bump.group(2).strip(), subject, line))
             continue
         name = line.partition(":")[0].strip()
         army = by_lower.get(name.lower()) if ":" in line else None

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Outcome, Window
+from sheets_gm.rulesets.gvg.battle import Side
 from sheets_gm.rulesets.gvg.enums import Skill
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
@@ -36,7 +39,7 @@ from sheets_gm.sheets.tables import TypedRow
 
 SKILL_COLUMNS = tuple(f"skill{i}" for i in range(1, 8))
 TILE_WIDTH = 110  # pixels: a player's name and marks on one line
-TILE_HEIGHT = 56  # pixels: three lines of text a tile
+TILE_HEIGHT = 56  # pixels: the three lines of text a tile shows (draw.TILE_LINES)
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,21 @@ class GvgSheet:
     def status(self, state: GvgState, window: Window | None, outcome: Outcome | None) -> str:
         """Turn, coins and ballista charges per team, the boss; or the result."""
         return status_line(self.look, state, self.rules.settings.max_turns)
+
+    def event_seats(self, event: Event, states: Sequence[Any]) -> frozenset[str]:
+        """The teams a battle or a structure's hit concerns: both sides of a battle (its data names the winner
+        alone; the loser's players are in its sides), and the owner of a structure hit or destroyed (its data
+        names the structure's id, ``bulwark@E4``). Every GvG event is public: this only chooses the Views."""
+        teams: set[str] = set()
+        for state in states:
+            if not isinstance(state, GvgState):
+                continue
+            for side in event.data.get("sides", ()):
+                if isinstance(side, Side):
+                    teams.add(state.teams[side.team])
+            key = event.data.get("structure")
+            teams.update(state.teams[s.team] for s in state.structures.values() if key is not None and s.key == key)
+        return frozenset(teams)
 
     def panel(self, state: GvgState, seat: str) -> Grid:
         """Nothing: a GvG team's only secret is its orders, which stay in its own orders tab."""

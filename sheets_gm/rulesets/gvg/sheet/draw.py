@@ -24,6 +24,9 @@ TEAM_COLOUR_WORDS = {
     "gold": "#FFF2CC", "silver": "#EFEFEF",
 }
 
+#: The lines of text a tile's cell shows (its height in the layout: ``adapter.TILE_HEIGHT``).
+TILE_LINES = 3
+
 #: The players' list below the map: its header row.
 PLAYERS_HEADER = ("Player", "Team", "Role", "Position", "Status", "Carries")
 
@@ -92,11 +95,30 @@ def tile_text(look: GvgLook, rules: GvgRules, state: GvgState, tile: Coord, here
     for tree in state.trees:
         if tree is not None and tree.at == tile and tree.carrier is None:
             parts.append(f"{look.sign('tree')} {state.teams[tree.team]}'s tree")
+    people = []
     for p in here:
         mark = look.sign("down") if p.status is Status.KNOCKED_DOWN else look.role(p.role)
         carrying = look.sign("tree") if carried_tree(state, p.name) is not None else ""
-        parts.append(f"{mark}{p.name}{look.team_mark(p.team)}{carrying}")
-    return "\n".join(part for part in parts if part)
+        people.append(f"{mark}{p.name}{look.team_mark(p.team)}{carrying}")
+    return "\n".join(fit_lines([part for part in parts if part], people))
+
+
+def fit_lines(things: list[str], people: list[str], lines: int = TILE_LINES) -> list[str]:
+    """A tile's lines within the ``lines`` its cell shows: one a thing and one a player while they fit; else the
+    things share a line and the players share the lines left, as few to a line as fit, the attackers and the
+    defenders of a crowded tile all in sight.
+
+    >>> fit_lines(["♜♥♥"], ["⚔a▲", "☗b▲", "⚔c▼", "☗d▼"])
+    ['♜♥♥', '⚔a▲ ☗b▲', '⚔c▼ ☗d▼']
+    >>> fit_lines(["⌂ base"], ["⚔a▲"])
+    ['⌂ base', '⚔a▲']
+    """
+    if len(things) + len(people) <= lines:
+        return [*things, *people]
+    head = [" ".join(things)] if things else []
+    rows = max(lines - len(head), 1)
+    per_row = -(-len(people) // rows)
+    return [*head, *(" ".join(people[i:i + per_row]) for i in range(0, len(people), per_row))]
 
 
 def map_grid(look: GvgLook, rules: GvgRules, state: GvgState) -> Grid:
@@ -168,8 +190,9 @@ def legend(look: GvgLook, teams: tuple[str, ...]) -> Grid:
          f"{s('tree')} carries a tree."],
         [f"Tiles: {s('base')}, {s('stair')}, {s('bulwark')} bulwark and {s('fish')} with their {s('heart')} HP, "
          f"{s('tree')} a tree on the ground; dark tiles are walls."],
-        [f"{s('coin')}: a jungle coin to take (its tile yellow until it is taken); {s('lair')}: a red tile where "
-         f"the boss may appear, {s('boss')} with its {s('heart')} HP once it has (no team's)."],
+        [f"{s('coin')}: a jungle coin to take (its tile yellow until it is taken); {s('lair')}: a tile where the "
+         f"boss may appear, no team's whatever its shade; {s('boss')} with its {s('heart')} HP: the boss, once it "
+         "has."],
         ["Below the map: every player. Each team's orders tab shows this turn's move rolls of both teams."],
     ]
 

@@ -39,10 +39,11 @@ def spend(state: WodState, unit: Unit | None) -> None:
 def cancel_action(state: WodState, action: Action, change: ActionChange, events: list[Event]) -> None:
     """An action the GM cancelled after a reaction stopped it: made (its command token is spent, as the action
     the reaction answered was taken) but without effect."""
-    spend(state, state.unit(action.unit))
-    events.append(Event(state.turn, EventKind.GM_ADJUSTMENT,
-                        f"{action.unit}'s {action.kind.value} is cancelled: {change.reason}.",
-                        {"unit": action.unit, "field": "cancel", "reason": change.reason}))
+    unit = state.unit(action.unit)
+    spend(state, unit)
+    name = public_name(state, unit) if unit is not None else action.unit  # a face-down unit by its token
+    events.append(Event(state.turn, EventKind.GM_ADJUSTMENT, f"{name}'s {action.kind.value} is cancelled: "
+                        f"{change.reason}.", {"unit": name, "field": "cancel", "reason": change.reason}))
 
 
 def execute(rules: WodRules, state: WodState, action: Action, checked: Checked, dice: TurnDice,

@@ -1,0 +1,191 @@
+"""The notices of a configured match: what a poll queues and sends, what waits, and doctor's test notice.
+
+The one hook into polling is ``after_poll``: the sync calls it once a poll has written everything (the
+engine's commit included) and kept its state for the next poll's gate. It builds the notices from the
+poll's report (``sync.notices``), turns each into letters (a seat's e-mail to its members' roster addresses,
+the channel's chat posts), queues those never queued before and sends what waits. It never raises: a notice
+that cannot be built, queued or sent is a line for the GM, never a failed poll. An idle poll calls
+``send_due`` only when the outbox holds a letter that may be tried now (no spreadsheet is read for it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+
+from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.notify.channel import SendError
+from sheets_gm.match.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
+from sheets_gm.match.notify.send import send_waiting
+from sheets_gm.match.notify.settings import NotifySettings
+from sheets_gm.sync.notices import CHANNEL, Notice, NoticeRules, PollSeen, poll_notices, reminder_due
+from sheets_gm.sync.poll import WindowReport
+from sheets_gm.sync.sheets import MatchSheets
+
+Clock = Callable[[], datetime]
+
+
+def notice_rules(config: MatchConfig, notify: NotifySettings) -> NoticeRules:
+    """The rules the match's notices are built by (its title, its ``[notify]`` choices)."""
+    return notify.rules(config.title, f"sheets-gm verify replay.json, in the match's export (the GM runs "
+                                      f"sheets-gm export -c {config.path.name})")
+
+
+def seen_of(report: WindowReport) -> PollSeen:
+    """What the notices read of a poll's report."""
+    return PollSeen(report.window_key, report.deadline, tuple(report.waiting_for),
+                    {seat: tuple(rows) for seat, rows in report.untyped.items()}, report.finished)
+
+
+def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Mapping[str, tuple[str, ...]],
+               now: datetime) -> list[Letter]:
+    """The letters of ``notices`` through the channels ``notify`` sets: the channel's notices as chat posts
+    (a long one in parts, each a letter), a seat's as an e-mail to its ``addresses``; a notice whose channel
+    is not set, or a seat with no address, makes none."""
+    from sheets_gm.match.notify.chat import chat_parts
+
+    out: list[Letter] = []
+    for notice in notices:
+        if notice.recipient == CHANNEL:
+            if notify.chat is None:
+                continue
+            parts = chat_parts(notice.subject, notice.body, notify.chat.limit)
+            for number, text in enumerate(parts, 1):
+                key = notice.key if number == 1 else f"{notice.key}/part{number}"
+                subject = notice.subject if len(parts) == 1 else f"{notice.subject} ({number}/{len(parts)})"
+                out.append(Letter(key, CHAT, CHANNEL, subject, text, iso(now)))
+        elif notify.email is not None and addresses.get(notice.recipient):
+            out.append(Letter(notice.key, EMAIL, notice.recipient, notice.subject, notice.body, iso(now),
+                              addresses[notice.recipient]))
+    return out
+
+
+def seat_addresses(config: MatchConfig, sheets: MatchSheets) -> dict[str, tuple[str, ...]]:
+    """Each seat's members' e-mail addresses, from the roster file the config names or else the Roster tab;
+    the judge's are the config's ``gm_emails``."""
+    from sheets_gm.match.run import repair_roster
+
+    roster = repair_roster(config, sheets)
+    found: dict[str, list[str]] = {}
+    for member in roster.members:
+        if member.email and member.seat in config.seats:
+            found.setdefault(member.seat, []).append(member.email)
+    out = {seat: tuple(dict.fromkeys(emails)) for seat, emails in found.items()}
+    if config.gm_emails:
+        out[JUDGE] = tuple(config.gm_emails)
+    return out
+
+
+def after_poll(config: MatchConfig, sheets: MatchSheets, report: WindowReport, clock: Clock) -> str:
+    """Queue the notices of the poll that made ``report`` (those never queued before) and send what waits;
+    returns a line for the GM ('' when nothing moved). Never raises (see the module notes)."""
+    notify = config.notify
+    box = Outbox.of(config.path)
+    if notify is None:
+        return send_due(config, clock) if box.folder.is_dir() else ""
+    try:
+        queued = _queue(config, notify, sheets, report, box, clock())
+    except Exception as exc:  # the poll is written: nothing of the notices may turn it into a failure
+        return f"Notices: not queued ({type(exc).__name__}: {exc}); the poll itself is done."
+    line = send_due(config, clock)
+    return line or (f"Notices: {queued} queued." if queued else "")
+
+
+def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, report: WindowReport, box: Outbox,
+           now: datetime) -> int:
+    """The poll's notices queued (only keys never queued); the next reminder's moment kept for the idle gate."""
+    if report.facts is None:
+        return 0
+    rules = notice_rules(config, notify)
+    seen = seen_of(report)
+    notices = poll_notices(report.facts, seen, rules, now)
+    due_at = reminder_due(seen, rules)
+    box.remind_at(seen.window_key, due_at if due_at is not None and due_at > now else None)
+    ledger = box.ledger()
+    fresh = [n for n in notices if n.key not in ledger]
+    if not fresh:
+        return 0
+    addresses: Mapping[str, tuple[str, ...]] = {}
+    if notify.email is not None and any(n.recipient != CHANNEL for n in fresh):
+        addresses = seat_addresses(config, sheets)
+        # A seat without an address gets no e-mail: recorded, so that the next polls do not read the roster for it
+        box.skip((n.key for n in fresh if n.recipient != CHANNEL and not addresses.get(n.recipient)),
+                 "no e-mail address in the roster")
+    return len(box.add(letters_of(fresh, notify, addresses, now)))
+
+
+def send_due(config: MatchConfig, clock: Clock) -> str:
+    """Send what waits in the match's outbox and may be tried now; a line for the GM. Never raises."""
+    try:
+        return send_waiting(Outbox.of(config.path), config.notify, clock).line()
+    except Exception as exc:  # as in after_poll: the outbox keeps the letters for the next poll
+        return f"Notices: not sent ({type(exc).__name__}: {exc}); they wait for the next poll."
+
+
+def describe_letter(letter: Letter, now: datetime) -> str:
+    """One waiting letter for the GM: channel, recipient, subject, tries, the last error, the next try."""
+    who = ("the channel" if letter.recipient == CHANNEL else
+           f"{letter.recipient} ({', '.join(letter.to) or 'no address'})")
+    said = f"{letter.channel} to {who}: {letter.subject!r}"
+    if not letter.tries:
+        why = letter.error.removeprefix("not tried: ")
+        return f"{said}, queued {letter.queued_at}, not tried yet" + (
+            f" (its channel failed on the letter before it: {why})" if why else "")
+    until = letter.waits_until()
+    nxt = f"not before {until:%Y-%m-%d %H:%M:%S}" if until is not None and until > now else "at the next poll"
+    tries = f"tried {letter.tries} time{'s' if letter.tries != 1 else ''}" + (
+        f" (last {letter.tried_at})" if letter.tried_at else "")
+    return f"{said}, {tries}: {letter.error or 'no error kept'}; next try {nxt}"
+
+
+def outbox_lines(config: MatchConfig, now: datetime) -> list[str]:
+    """What ``status`` says of the match's notices: problems that keep them off, what waits and why, when
+    the reminder is due."""
+    lines = [f"Notices are off: {p}" for p in config.notify_problems]
+    box = Outbox.of(config.path)
+    waiting = box.waiting() if box.folder.is_dir() else []
+    if waiting:
+        lines.append(f"Notices waiting ({len(waiting)}):")
+        lines += [f"  {describe_letter(letter, now)}" for letter in waiting]
+    elif config.notify is not None:
+        lines.append("Notices: nothing waits (" + ", ".join(config.notify.channels()) + ").")
+    reminder = box.reminder() if box.folder.is_dir() else None
+    if reminder is not None and config.notify is not None:
+        lines.append(f"Reminder of the seats not ready: due {reminder:%Y-%m-%d %H:%M} UTC.")
+    return lines
+
+
+def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> list[tuple[str, str]]:
+    """A test notice through every channel set, sent at once (not queued): the chat channel, and an e-mail to
+    the config's ``gm_emails``. Each channel's result: ('ok' or 'fail', what happened)."""
+    from sheets_gm.match.notify.chat import ChatHook, chat_parts
+    from sheets_gm.match.notify.mail import MailSession
+
+    subject = f"[{config.title}] Test notice from sheets-gm"
+    body = (f"A test notice sent by `sheets-gm doctor --send-test` at {now:%Y-%m-%d %H:%M} UTC. If you read this, "
+            f"the match's notices reach you here.")
+    results: list[tuple[str, str]] = []
+    if notify.chat is not None:
+        letter = Letter(f"test/{iso(now)}/chat", CHAT, CHANNEL, subject, chat_parts(subject, body,
+                                                                                     notify.chat.limit)[0], iso(now))
+        try:
+            ChatHook(notify.chat).post(letter, now)
+            results.append(("ok", f"chat: a test notice was posted to the {notify.chat.style.value} webhook"))
+        except SendError as exc:
+            results.append(("fail", f"chat: {exc}"))
+    if notify.email is not None:
+        if not config.gm_emails:
+            results.append(("fail", "e-mail: no address to send the test to: add gm_emails to the config"))
+        else:
+            letter = Letter(f"test/{iso(now)}/email", EMAIL, "the GMs", subject, body, iso(now),
+                            tuple(config.gm_emails))
+            try:
+                with MailSession(notify.email) as mail:
+                    mail.send(letter)
+                results.append(("ok", f"e-mail: a test notice was sent to {', '.join(config.gm_emails)} "
+                                      f"through {notify.email.host}:{notify.email.port}"))
+            except SendError as exc:
+                results.append(("fail", f"e-mail: {exc}"))
+    return results
+

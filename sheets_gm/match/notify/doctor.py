@@ -1,0 +1,99 @@
+"""doctor's checks of a match's notices: ``[notify]`` itself (a failed line per bad option), the secrets it names,
+the roster's addresses, what waits in the outbox and why, and on demand a test notice through every channel."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sheets_gm.match.checkup import Checkup
+from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.notify.announce import describe_letter, send_test
+from sheets_gm.match.notify.outbox import Outbox
+from sheets_gm.match.notify.settings import NotifySettings, SecretError, SecretSource
+from sheets_gm.match.seat_roster import SeatRosterError
+
+NAME = "notices"
+
+
+def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: bool = False) -> None:
+    """Every check of the match's notices (see the module notes); ``test`` sends a test notice at once."""
+    for problem in config.notify_problems:
+        report.fail(NAME, problem, f"mend [notify] in {config.path} (docs/notices.md lists every option); until "
+                                   "then the match is polled but no notice is sent")
+    notify = config.notify
+    if notify is None:
+        if not config.notify_problems:
+            report.ok(NAME, "none: add a [notify] table to tell the players by e-mail or chat (docs/notices.md)")
+            if test:
+                report.fail(NAME, "--send-test: there is no channel to send through", f"add [notify] to {config.path}")
+        _waiting(config, report, now)
+        return
+    report.ok(NAME, "through " + " and ".join(notify.channels()) + "; sent: "
+              + ", ".join(sorted(k.value for k in notify.sent_kinds)))
+    if notify.email is not None and notify.email.password is not None:
+        _secret(report, notify.email.password, "the mail password", "password_env")
+    if notify.chat is not None:
+        _secret(report, notify.chat.url, "the webhook's URL", "url_env")
+    if notify.email is not None:
+        _addresses(config, report)
+    _waiting(config, report, now)
+    if test:
+        _test(config, notify, report, now)
+
+
+def _secret(report: Checkup, source: SecretSource, what: str, key: str) -> None:
+    try:
+        source.read(what)
+    except SecretError as exc:
+        report.fail(NAME, str(exc), f"set it before the sync runs (cron's environment too), or name another source "
+                                    f"with {key} or {key.replace('_env', '_file')}")
+        return
+    exposed = source.exposed()
+    if exposed:
+        report.warn(NAME, f"{what}: {exposed}", f"chmod 600 {source.file}")
+
+
+def _addresses(config: MatchConfig, report: Checkup) -> None:
+    """The seats the roster file gives no e-mail address (they get no e-mail); the Roster tab is read at the
+    notices themselves, not here."""
+    if config.roster is None:
+        report.ok(NAME, "e-mail: each seat's addresses are read from the Roster tab when a notice goes out")
+        return
+    from sheets_gm.match.run import roster_file_of
+    from sheets_gm.rulesets.registry import get_ruleset
+
+    try:
+        roster = roster_file_of(get_ruleset(config.ruleset).traits, config.roster, config.seats)
+    except (SeatRosterError, OSError) as exc:
+        report.fail(NAME, f"e-mail: the roster cannot be read ({exc})", f"mend {config.roster}")
+        return
+    without = [seat for seat in config.seats if not any(m.email for m in roster.of(seat))]
+    if without:
+        report.warn(NAME, f"e-mail: no address for {', '.join(without)} in {config.roster}: they get no e-mail",
+                    "fill the roster's email column for them")
+    else:
+        report.ok(NAME, f"e-mail: every seat has an address in {config.roster}")
+
+
+def _waiting(config: MatchConfig, report: Checkup, now: datetime) -> None:
+    box = Outbox.of(config.path)
+    if not box.folder.is_dir():
+        return
+    waiting = box.waiting()
+    if not waiting:
+        report.ok(NAME, f"the outbox ({box.folder}) is empty: every notice was sent")
+        return
+    shown = [describe_letter(letter, now) for letter in waiting[:5]]
+    more = f" … and {len(waiting) - 5} more" if len(waiting) > 5 else ""
+    report.warn(NAME, f"{len(waiting)} notice{'s' if len(waiting) != 1 else ''} wait in {box.folder}: "
+                + " | ".join(shown) + more,
+                "they are tried again at every poll; mend what the error names, and check the channels with "
+                f"sheets-gm doctor -c {config.path} --send-test")
+
+
+def _test(config: MatchConfig, notify: NotifySettings, report: Checkup, now: datetime) -> None:
+    for verdict, said in send_test(config, notify, now):
+        if verdict == "ok":
+            report.ok(NAME, f"test: {said}")
+        else:
+            report.fail(NAME, f"test: {said}", "mend what it names in [notify], then send the test again")

@@ -1,0 +1,134 @@
+"""Notices by e-mail: one SMTP connection per sending, encrypted from before the login (STARTTLS or TLS).
+
+The password is read from its environment variable or file when the connection is made, never kept. Each
+message's ``Message-ID`` is made from its notice's key, so that a message sent again after a crash between
+the server's acceptance and the outbox's record is the same message to the reader's mail program.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import smtplib
+import ssl
+from email.message import EmailMessage
+from email.utils import formatdate
+from types import TracebackType
+
+from sheets_gm.match.notify.channel import SendError
+from sheets_gm.match.notify.outbox import Letter
+from sheets_gm.match.notify.settings import EmailSettings, SecretError, Security
+
+
+def message_of(letter: Letter, sender: str) -> EmailMessage:
+    """The e-mail of ``letter``: from ``sender`` to its addresses, plain text, its Message-ID from its key."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = ", ".join(letter.to)
+    message["Subject"] = letter.subject
+    message["Date"] = formatdate(localtime=False)
+    message["Message-ID"] = f"<{hashlib.sha256(letter.key.encode()).hexdigest()[:40]}@sheets-gm.notice>"
+    message.set_content(letter.body)
+    return message
+
+
+class MailSession:
+    """An open, encrypted, logged-in connection to the mail server of ``[notify.email]``: ``with MailSession(
+    settings) as mail: mail.send(letter)``. Every failure is a ``SendError`` naming what to check."""
+
+    def __init__(self, settings: EmailSettings) -> None:
+        self.settings = settings
+        self.smtp: smtplib.SMTP | None = None
+
+    @property
+    def server(self) -> str:
+        """The server as the GM named it: ``smtp.example.org:587``."""
+        return f"{self.settings.host}:{self.settings.port}"
+
+    def __enter__(self) -> MailSession:
+        s = self.settings
+        password = ""
+        if s.password is not None:
+            try:
+                password = s.password.read("the mail password")
+            except SecretError as exc:
+                raise SendError(str(exc), down=True) from None
+        context = ssl.create_default_context(cafile=str(s.ca_file) if s.ca_file else None)
+        try:
+            if s.security is Security.TLS:
+                self.smtp = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=context)
+            else:
+                self.smtp = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
+                self.smtp.ehlo()
+                if not self.smtp.has_extn("starttls"):
+                    raise SendError(f"the mail server {self.server} offers no STARTTLS, and nothing is sent "
+                                    "unencrypted: set security = \"tls\" if it speaks TLS from the start (port 465)",
+                                    down=True)
+                self.smtp.starttls(context=context)
+                self.smtp.ehlo()
+            if s.user:
+                self.smtp.login(s.user, password)
+        except SendError:
+            self._close()
+            raise
+        except smtplib.SMTPAuthenticationError as exc:
+            self._close()
+            raise SendError(f"the mail server {self.server} refused the login of {s.user!r} ({exc.smtp_code}): "
+                            f"check the password in {s.password.describe() if s.password else 'password_env'}",
+                            down=True) from None
+        except ssl.SSLError as exc:
+            self._close()
+            raise SendError(f"no secure connection to {self.server} ({exc.reason or exc}): check host, port and "
+                            "security (starttls on 587, tls on 465), or ca_file for a private certificate",
+                            down=True) from None
+        except (OSError, smtplib.SMTPException) as exc:
+            self._close()
+            raise SendError(f"cannot reach the mail server {self.server} ({_why(exc)})", down=True) from None
+        return self
+
+    def send(self, letter: Letter) -> None:
+        """Send ``letter``; SendError when the server does not take it (``down`` when the connection failed)."""
+        assert self.smtp is not None, "send inside the with block"
+        if not letter.to:
+            raise SendError(f"no e-mail address for {letter.recipient} in the roster: add one (the roster's email "
+                            "column)", down=False)
+        try:
+            refused = self.smtp.send_message(message_of(letter, self.settings.sender))
+        except smtplib.SMTPRecipientsRefused as exc:
+            raise SendError("the mail server refused every address: " + _refused(exc.recipients), down=False) \
+                from None
+        except smtplib.SMTPResponseException as exc:
+            # 4xx: try again later; 421 closes the connection. 5xx: this message is refused.
+            text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) else str(exc)
+            raise SendError(f"the mail server {self.server} answered {exc.smtp_code} {text}",
+                            down=exc.smtp_code == 421) from None
+        except (OSError, smtplib.SMTPException) as exc:
+            raise SendError(f"the connection to {self.server} failed while sending ({_why(exc)})", down=True) from None
+        if refused:
+            raise SendError("the mail server refused some addresses (the others got it): " + _refused(refused),
+                            down=False)
+
+    def _close(self) -> None:
+        if self.smtp is None:
+            return
+        try:
+            self.smtp.quit()
+        except (OSError, smtplib.SMTPException):
+            self.smtp.close()
+        self.smtp = None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self._close()
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError) or "timed out" in str(exc):  # smtplib reports a read's timeout as a hang-up
+        return "no answer in time"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+
+
+def _refused(recipients: dict[str, tuple[int, bytes]]) -> str:
+    return "; ".join(f"{address} ({code} {reply.decode('utf-8', 'replace')})"
+                     for address, (code, reply) in recipients.items())

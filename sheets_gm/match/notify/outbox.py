@@ -1,0 +1,263 @@
+"""The outbox: every notice waits here until its channel takes it, and each is sent once.
+
+A folder in the GM's own ``.sheets-gm`` folder beside the config (``<config name>.outbox``, mode 0700, every
+file 0600: a letter holds a seat's private news and its members' addresses):
+
+- ``letters/``: a JSON file per delivery waiting (one channel, one recipient), named after its key's hash,
+  with how often it was tried, the last error and when it may be tried again (a server's Retry-After);
+- ``ledger.json``: every key ever queued, and when it was sent: a poll that builds a notice again (a
+  resolution completed after a fault, every poll of an open window) queues nothing new;
+- ``reminder.json``: when the open window's reminder falls due, so that an idle poll knows to read then.
+
+The ledger is changed under ``ledger.lock`` (held a moment, never while sending), so two syncs queueing at once
+never lose each other's keys.
+
+Only the standard library is imported: cron's idle sync asks ``due`` before anything else loads, and does
+nothing more when nothing waits. Two processes never send at once: a sender holds ``send.lock``, and a
+second one, finding it held, leaves the letters to the next poll rather than wait.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime
+from pathlib import Path
+
+#: A letter's channels.
+EMAIL = "email"
+CHAT = "chat"
+
+
+@dataclass(frozen=True)
+class Letter:
+    """One delivery: a notice (or one part of a long one) to one recipient over one channel.
+
+    ``to`` holds the addresses of an e-mail (a seat's members); ``not_before`` is when it may be tried again
+    (ISO, after a server asked to wait), ``error`` why the last try failed."""
+
+    key: str
+    channel: str
+    recipient: str
+    subject: str
+    body: str
+    queued_at: str
+    to: tuple[str, ...] = ()
+    tries: int = 0
+    error: str = ""
+    tried_at: str = ""
+    not_before: str = ""
+
+    def to_json(self) -> str:
+        """The letter's file."""
+        return json.dumps({**asdict(self), "to": list(self.to)}, ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> Letter:
+        """A letter from its file (ValueError for a file that is not one)."""
+        try:
+            raw = json.loads(text)
+            return cls(**{**raw, "to": tuple(raw.get("to", ()))})
+        except (TypeError, AttributeError) as exc:
+            raise ValueError(f"not a letter ({exc})") from None
+
+    def waits_until(self) -> datetime | None:
+        """When it may be tried again, if a server asked to wait."""
+        try:
+            return datetime.fromisoformat(self.not_before) if self.not_before else None
+        except ValueError:
+            return None
+
+    def due(self, now: datetime) -> bool:
+        """Whether it may be tried at ``now``."""
+        until = self.waits_until()
+        return until is None or now >= until
+
+
+@dataclass(frozen=True)
+class Due:
+    """What an idle poll must do about notices: ``letters`` waiting that may be tried now, and whether the
+    open window's reminder fell due (then it goes past the gate, as for a deadline)."""
+
+    letters: int = 0
+    reminder: bool = False
+
+
+def outbox_path(config_path: Path) -> Path:
+    """The outbox folder of the match configured by ``config_path``."""
+    return config_path.parent / ".sheets-gm" / f"{config_path.stem}.outbox"
+
+
+def _private_folder(path: Path) -> None:
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
+
+
+def _write_private(path: Path, text: str) -> None:
+    """``text`` into ``path`` atomically, readable by its owner alone."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+
+
+def iso(moment: datetime) -> str:
+    """A moment as the outbox keeps it."""
+    return moment.isoformat(timespec="seconds")
+
+
+class Outbox:
+    """The outbox of one match (see the module notes)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.letters_dir = folder / "letters"
+        self.ledger_path = folder / "ledger.json"
+        self.reminder_path = folder / "reminder.json"
+
+    @classmethod
+    def of(cls, config_path: Path) -> Outbox:
+        """The outbox of the match configured by ``config_path``."""
+        return cls(outbox_path(config_path))
+
+    # -- the ledger --------------------------------------------------------------------------------
+    def ledger(self) -> dict[str, str]:
+        """Every key ever queued: ``queued`` while it waits, else when it was sent."""
+        try:
+            raw = json.loads(self.ledger_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            # Never guess: with the ledger unreadable, queuing anew could send every notice of the match twice.
+            raise OSError(f"the outbox's ledger {self.ledger_path} cannot be read ({exc}); move it aside to "
+                          "start a new one (notices already sent may then go again)") from None
+        return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+    @contextlib.contextmanager
+    def _ledger_held(self) -> Iterator[dict[str, str]]:
+        """The ledger, held against another process's change while the block reads and changes it (a moment:
+        no sending happens under it); saved when the block ends."""
+        _private_folder(self.folder)
+        fd = os.open(self.folder / "ledger.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            ledger = self.ledger()
+            before = dict(ledger)
+            yield ledger
+            if ledger != before:
+                self._save_ledger(ledger)
+        finally:
+            os.close(fd)
+
+    def _save_ledger(self, ledger: dict[str, str]) -> None:
+        _write_private(self.ledger_path, json.dumps(ledger, ensure_ascii=False, indent=0, sort_keys=True))
+
+    def _file(self, key: str) -> Path:
+        return self.letters_dir / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
+
+    # -- queueing and sending ------------------------------------------------------------------------
+    def add(self, letters: Iterable[Letter]) -> list[Letter]:
+        """Queue the letters whose key was never queued; returns those queued now. The letter's file is
+        written before the ledger names it, so a crash between the two sends it (once) rather than never."""
+        letters = list(letters)
+        if not letters:
+            return []
+        with self._ledger_held() as ledger:
+            fresh = [letter for letter in letters if letter.key not in ledger]
+            if fresh:
+                _private_folder(self.letters_dir)
+            for letter in fresh:
+                _write_private(self._file(letter.key), letter.to_json())
+                ledger[letter.key] = "queued"
+        return fresh
+
+    def skip(self, keys: Iterable[str], why: str) -> None:
+        """Record ``keys`` as never to be sent (a seat with no address): a later poll does not build them again."""
+        keys = list(keys)
+        if not keys:
+            return
+        with self._ledger_held() as ledger:
+            ledger.update({key: f"not sent: {why}" for key in keys if key not in ledger})
+
+    def waiting(self) -> list[Letter]:
+        """Every letter waiting, oldest first (a file that is no letter is named in its place, never dropped)."""
+        found: list[Letter] = []
+        try:
+            files = sorted(self.letters_dir.glob("*.json"))
+        except OSError:
+            return []
+        for path in files:
+            try:
+                found.append(Letter.from_json(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError) as exc:
+                found.append(Letter(f"?/{path.name}", "?", "?", f"{path.name} cannot be read", "", "", error=str(exc)))
+        return sorted(found, key=lambda letter: (letter.queued_at, letter.key))
+
+    def sent(self, letter: Letter, now: datetime) -> None:
+        """``letter`` was taken by its channel: it leaves the outbox, and the ledger says when."""
+        with self._ledger_held() as ledger:
+            ledger[letter.key] = f"sent {iso(now)}"
+        self._file(letter.key).unlink(missing_ok=True)
+
+    def failed(self, letter: Letter, error: str, now: datetime, retry_at: datetime | None = None) -> Letter:
+        """``letter`` could not be sent: it stays, with why, and when it may be tried again."""
+        kept = replace(letter, tries=letter.tries + 1, error=error, tried_at=iso(now),
+                       not_before=iso(retry_at) if retry_at is not None else "")
+        _write_private(self._file(letter.key), kept.to_json())
+        return kept
+
+    def postpone(self, letter: Letter, error: str, retry_at: datetime | None) -> Letter:
+        """``letter`` was not tried because its channel failed just before: it keeps its tries, and says why."""
+        kept = replace(letter, error=error, not_before=iso(retry_at) if retry_at is not None else letter.not_before)
+        _write_private(self._file(letter.key), kept.to_json())
+        return kept
+
+    @contextlib.contextmanager
+    def sending(self) -> Iterator[bool]:
+        """The right to send, held while the block runs: True, or False when another process sends now (then
+        leave the letters to the next poll: a poll never waits for another's sending)."""
+        _private_folder(self.folder)
+        fd = os.open(self.folder / "send.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield False
+                return
+            yield True
+        finally:
+            os.close(fd)
+
+    # -- the reminder ---------------------------------------------------------------------------------
+    def remind_at(self, window: str, moment: datetime | None) -> None:
+        """The open window ``window``'s reminder falls due at ``moment`` (None: no reminder to wait for)."""
+        if moment is None:
+            self.reminder_path.unlink(missing_ok=True)
+            return
+        _private_folder(self.folder)
+        _write_private(self.reminder_path, json.dumps({"window": window, "at": iso(moment)}))
+
+    def reminder(self) -> datetime | None:
+        """When the reminder waited for falls due, if one is."""
+        try:
+            return datetime.fromisoformat(json.loads(self.reminder_path.read_text(encoding="utf-8"))["at"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+
+def due(config_path: Path, now: datetime) -> Due:
+    """What an idle poll of the match configured by ``config_path`` must do about notices (see ``Due``); a
+    match without notices has no outbox, and the answer costs one failed look for a folder."""
+    box = Outbox.of(config_path)
+    if not box.folder.is_dir():
+        return Due()
+    letters = box.waiting()
+    reminder = box.reminder()
+    return Due(sum(1 for letter in letters if letter.due(now)), reminder is not None and now >= reminder)

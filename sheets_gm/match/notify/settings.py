@@ -1,0 +1,395 @@
+"""The ``[notify]`` table of a match config: which notices go out, when, and through which channels.
+
+Example::
+
+    [notify]
+    send = ["opened", "reminder", "resolved", "post", "over"]   # the default: every kind
+    reminder = "2h"                 # how long before a deadline a seat not ready is reminded ("off": never)
+    timezones = { Ann = "America/New_York" }   # a seat's deadline in its own zone ([deadlines] timezone else)
+
+    [notify.email]                  # a message per seat, to its members' roster addresses
+    host = "smtp.example.org"
+    security = "starttls"           # or "tls" (implicit TLS, port 465)
+    port = 587                      # the default for starttls; 465 for tls
+    user = "gm@example.org"
+    password_env = "SHEETS_GM_SMTP_PASSWORD"    # or password_file = "~/.config/sheets-gm/smtp-password"
+    sender = "Friday match <gm@example.org>"
+
+    [notify.chat]                   # a webhook every player's channel receives
+    style = "discord"               # or "slack"
+    url_env = "SHEETS_GM_WEBHOOK"   # or url_file = "~/.config/sheets-gm/webhook-url"
+
+Secrets are never in the file: a config is copied, shared and kept in exports, so the mail password and the
+webhook's URL (which is its own password: whoever has it may post) are named by an environment variable or
+a file. Every bad option gets a line of its own naming what is wrong and what is accepted
+(``parse_notify``); a config with any keeps its match running with notices off, and says so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sheets_gm.sync.notices import NoticeKind, NoticeRules
+
+#: The kinds a GM may choose in ``send`` (the test notice is doctor's alone).
+SENDABLE = tuple(k for k in NoticeKind if k is not NoticeKind.TEST)
+#: Seconds a channel waits for its server by default before the notice waits for the next poll.
+DEFAULT_TIMEOUT = 10.0
+
+
+class Security(StrEnum):
+    """How the mail connection is encrypted."""
+
+    STARTTLS = "starttls"  # plain connection made secret by STARTTLS (port 587)
+    TLS = "tls"  # TLS from the first byte (port 465)
+
+
+class ChatStyle(StrEnum):
+    """Which JSON a webhook takes."""
+
+    DISCORD = "discord"  # {"content": ...}, at most 2,000 characters a message
+    SLACK = "slack"  # {"text": ...} (Slack, Mattermost, Rocket.Chat, Teams' Slack-compatible hooks)
+
+
+#: The longest message each chat style takes (a longer notice goes as several posts).
+CHAT_LIMITS = {ChatStyle.DISCORD: 2000, ChatStyle.SLACK: 3500}
+
+
+class SecretError(ValueError):
+    """A secret that cannot be read: the environment variable unset, the file missing; names where to put it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SecretSource:
+    """Where a secret is read when it is needed, never before: an environment variable or a file."""
+
+    env: str = ""
+    file: Path | None = None
+
+    def describe(self) -> str:
+        """``the environment variable SHEETS_GM_SMTP_PASSWORD`` or ``the file /home/gm/.smtp``."""
+        return f"the environment variable {self.env}" if self.env else f"the file {self.file}"
+
+    def read(self, what: str) -> str:
+        """The secret, stripped of surrounding white space; SecretError naming the source when it is not there."""
+        if self.env:
+            value = os.environ.get(self.env, "").strip()
+            if not value:
+                raise SecretError(f"{what}: the environment variable {self.env} is not set (set it where cron runs "
+                                  "the sync, e.g. in the crontab line, or name a file with the _file key)")
+            return value
+        assert self.file is not None
+        try:
+            value = self.file.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise SecretError(f"{what}: the file {self.file} cannot be read ({exc.strerror or exc})") from None
+        if not value:
+            raise SecretError(f"{what}: the file {self.file} is empty")
+        return value
+
+    def exposed(self) -> str:
+        """Why a secret file is readable by others than its owner ('' when it is not, or is no file)."""
+        if self.file is None:
+            return ""
+        try:
+            mode = self.file.stat().st_mode & 0o777
+        except OSError:
+            return ""
+        return f"{self.file} can be read by others than you (mode {mode:o})" if mode & 0o077 else ""
+
+
+@dataclass(frozen=True, slots=True)
+class EmailSettings:
+    """``[notify.email]``: the SMTP server, its encryption, the login and the sender."""
+
+    host: str
+    port: int
+    security: Security
+    sender: str
+    user: str = ""
+    password: SecretSource | None = None
+    ca_file: Path | None = None
+    timeout: float = DEFAULT_TIMEOUT
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """``[notify.chat]``: the webhook's JSON style, where its URL is kept, how long to wait for it."""
+
+    style: ChatStyle
+    url: SecretSource
+    timeout: float = DEFAULT_TIMEOUT
+
+    @property
+    def limit(self) -> int:
+        """The longest message the style takes."""
+        return CHAT_LIMITS[self.style]
+
+
+@dataclass(frozen=True, slots=True)
+class NotifySettings:
+    """A valid ``[notify]`` table: the kinds to send, the reminder's lead, seats' time zones and the channels."""
+
+    kinds: frozenset[NoticeKind]
+    lead: timedelta | None  # None: no reminder
+    zones: Mapping[str, str]
+    email: EmailSettings | None = None
+    chat: ChatSettings | None = None
+
+    @property
+    def sent_kinds(self) -> frozenset[NoticeKind]:
+        """The kinds that go out: those chosen, less the reminder when its lead is "off"."""
+        return self.kinds if self.lead is not None else self.kinds - {NoticeKind.REMINDER}
+
+    def rules(self, title: str, verify_hint: str) -> NoticeRules:
+        """The rules the notices are built by, for a match called ``title`` (``verify_hint``: how a player checks
+        the dice once the match is over)."""
+        return NoticeRules(kinds=self.sent_kinds, lead=self.lead or timedelta(0), zones=self.zones, title=title,
+                           verify_hint=verify_hint)
+
+    def channels(self) -> list[str]:
+        """The channels set, for people: ``e-mail (smtp.example.org)``, ``chat (discord)``."""
+        found = [f"e-mail ({self.email.host}:{self.email.port}, {self.email.security.value})"] if self.email else []
+        return found + ([f"chat ({self.chat.style.value} webhook, URL from {self.chat.url.describe()})"]
+                        if self.chat else [])
+
+
+_TOP = ("send", "reminder", "timezones", "email", "chat")
+_EMAIL = ("host", "port", "security", "sender", "user", "password_env", "password_file", "ca_file", "timeout")
+_CHAT = ("style", "url_env", "url_file", "timeout")
+_DURATION = re.compile(r"^\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*$", re.IGNORECASE)
+_ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+def parse_lead(value: Any) -> timedelta | None:
+    """A reminder's lead: ``"2h"``, ``"90m"``, ``"1h30m"``, a number of minutes, or ``"off"`` / 0 (None: no reminder).
+    ValueError for anything else.
+
+    >>> parse_lead("1h30m"), parse_lead(45), parse_lead("off")
+    (datetime.timedelta(seconds=5400), datetime.timedelta(seconds=2700), None)
+    """
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, int | float):
+        if value < 0:
+            raise ValueError(value)
+        return timedelta(minutes=value) if value else None
+    text = str(value).strip().lower()
+    if text in ("off", "none", "no", "0"):
+        return None
+    found = _DURATION.match(text)
+    if not text or found is None or not (found[1] or found[2]):
+        raise ValueError(value)
+    lead = timedelta(hours=int(found[1] or 0), minutes=int(found[2] or 0))
+    return lead or None
+
+
+def _path(folder: Path, value: str) -> Path:
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else folder / path
+
+
+class _Problems:
+    """The lines naming each bad option of ``[notify]``."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.lines: list[str] = []
+
+    def add(self, table: str, key: str, text: str) -> None:
+        self.lines.append(f"{self.where} [{table}] {key}: {text}")
+
+    def unknown(self, table: str, raw: Mapping[str, Any], accepted: Sequence[str], secret: str = "",
+                tempting: Sequence[str] = ()) -> None:
+        """A line per key of ``raw`` not ``accepted``; one of the ``tempting`` names of the ``secret`` (a password
+        typed into the config) is told where the secret goes instead."""
+        for key in raw:
+            if key in accepted:
+                continue
+            if key in tempting:
+                self.add(table, key, f"the {secret} is never kept in the config (a config is copied, shared and "
+                                     f"exported): name an environment variable that holds it with {secret}_env, or "
+                                     f"a file only you can read with {secret}_file")
+            else:
+                self.add(table, key, f"unknown key; the keys accepted there are {', '.join(accepted)}")
+
+
+def parse_notify(raw: Any, *, where: str, folder: Path, seats: Sequence[str]) -> tuple[NotifySettings | None,
+                                                                                     list[str]]:
+    """The ``[notify]`` table ``raw`` read, and a line per bad option (then the settings are None). An empty or
+    missing table is no notices and no problem. ``where`` names the config file, ``folder`` is where relative
+    paths start, ``seats`` the match's seats (``timezones`` may name no other)."""
+    if raw in (None, {}):
+        return None, []
+    problems = _Problems(where)
+    if not isinstance(raw, Mapping):
+        return None, [f"{where} notify: it is a table ([notify]), not {raw!r}"]
+    problems.unknown("notify", raw, _TOP)
+    kinds = _kinds(raw.get("send"), problems)
+    lead: timedelta | None = timedelta(hours=2)
+    if "reminder" in raw:
+        try:
+            lead = parse_lead(raw["reminder"])
+        except ValueError:
+            problems.add("notify", "reminder", f"{raw['reminder']!r} is not a lead time; write hours and minutes "
+                                               "such as \"2h\", \"90m\" or \"1h30m\" (a number is minutes), or \"off\"")
+    zones = _zones(raw.get("timezones", {}), seats, problems)
+    email = _email(raw["email"], folder, problems) if "email" in raw else None
+    chat = _chat(raw["chat"], folder, problems) if "chat" in raw else None
+    if "email" not in raw and "chat" not in raw:
+        problems.add("notify", "email/chat", "no channel to send through: add a [notify.email] table (SMTP) or a "
+                                             "[notify.chat] table (a Discord or Slack webhook), or remove [notify]")
+    if problems.lines:
+        return None, problems.lines
+    return NotifySettings(kinds, lead, zones, email, chat), []
+
+
+def _kinds(value: Any, problems: _Problems) -> frozenset[NoticeKind]:
+    accepted = ", ".join(f'"{k.value}"' for k in SENDABLE)
+    if value is None:
+        return frozenset(SENDABLE)
+    if not isinstance(value, list) or not value:
+        problems.add("notify", "send", f"{value!r} is not a list of kinds; write a list of some of {accepted}")
+        return frozenset()
+    kinds = set()
+    for item in value:
+        try:
+            kind = NoticeKind(str(item).strip().lower())
+        except ValueError:
+            kind = None
+        if kind is None or kind is NoticeKind.TEST:
+            problems.add("notify", "send", f"{item!r} is not a kind of notice; the kinds are {accepted}")
+        else:
+            kinds.add(kind)
+    return frozenset(kinds)
+
+
+def _zones(value: Any, seats: Sequence[str], problems: _Problems) -> dict[str, str]:
+    if not isinstance(value, Mapping):
+        problems.add("notify", "timezones", f"{value!r} is not a table; write {{ Ann = \"America/New_York\" }}, a "
+                                            "seat and its IANA time zone each")
+        return {}
+    by_fold = {s.casefold(): s for s in seats}
+    zones = {}
+    for seat, zone in value.items():
+        name = by_fold.get(str(seat).casefold())
+        if name is None:
+            problems.add("notify", "timezones", f"{seat!r} is not a seat; the seats are {', '.join(seats)}")
+            continue
+        try:
+            ZoneInfo(str(zone))
+        except (ZoneInfoNotFoundError, ValueError):
+            problems.add("notify", "timezones", f"{seat}: {zone!r} is not a time zone; use an IANA name such as "
+                                                "\"Europe/Paris\" or \"America/New_York\"")
+            continue
+        zones[name] = str(zone)
+    return zones
+
+
+def _timeout(table: str, raw: Mapping[str, Any], problems: _Problems) -> float:
+    value = raw.get("timeout", DEFAULT_TIMEOUT)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 120:
+        problems.add(table, "timeout", f"{value!r} is not a number of seconds from more than 0 to 120 (the default "
+                                       f"is {DEFAULT_TIMEOUT:g}: a poll never waits long for a server)")
+        return DEFAULT_TIMEOUT
+    return float(value)
+
+
+def _secret(table: str, raw: Mapping[str, Any], name: str, folder: Path, problems: _Problems,
+            required: bool) -> SecretSource | None:
+    env, file = raw.get(f"{name}_env"), raw.get(f"{name}_file")
+    if env is not None and file is not None:
+        problems.add(table, f"{name}_env", f"give {name}_env or {name}_file, not both")
+        return None
+    if env is not None:
+        if not isinstance(env, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", env):
+            problems.add(table, f"{name}_env", f"{env!r} is not the name of an environment variable (letters, digits "
+                                               "and _, e.g. \"SHEETS_GM_SMTP_PASSWORD\")")
+            return None
+        return SecretSource(env=env)
+    if file is not None:
+        if not isinstance(file, str) or not file.strip():
+            problems.add(table, f"{name}_file", f"{file!r} is not a file name")
+            return None
+        return SecretSource(file=_path(folder, file.strip()))
+    if required:
+        problems.add(table, f"{name}_env", f"missing: name the environment variable that holds the {name} "
+                                           f"({name}_env), or a file only you can read that holds it ({name}_file)")
+    return None
+
+
+def _text(table: str, raw: Mapping[str, Any], key: str, problems: _Problems, what: str) -> str:
+    value = raw.get(key)
+    if not isinstance(value, str) or not value.strip():
+        problems.add(table, key, f"missing: {what}" if value is None else f"{value!r} is not {what}")
+        return ""
+    return value.strip()
+
+
+def _email(raw: Any, folder: Path, problems: _Problems) -> EmailSettings | None:
+    table = "notify.email"
+    if not isinstance(raw, Mapping):
+        problems.add("notify", "email", f"{raw!r} is not a table; write a [notify.email] table")
+        return None
+    problems.unknown(table, raw, _EMAIL, "password", ("password", "pass", "smtp_password"))
+    host = _text(table, raw, "host", problems, "the mail server's name, e.g. \"smtp.example.org\"")
+    try:
+        security = Security(str(raw.get("security", "starttls")).strip().lower())
+    except ValueError:
+        problems.add(table, "security", f"{raw['security']!r} is not accepted; write \"starttls\" (port 587) or "
+                                        "\"tls\" (implicit TLS, port 465): mail is never sent unencrypted")
+        security = Security.STARTTLS
+    port = raw.get("port", 465 if security is Security.TLS else 587)
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
+        problems.add(table, "port", f"{port!r} is not a port; give a whole number from 1 to 65535 (587 for "
+                                    "starttls, 465 for tls)")
+    sender = _text(table, raw, "sender", problems, "the address notices come from, e.g. \"GM <gm@example.org>\"")
+    if sender and not _ADDRESS.match(re.sub(r"^.*<([^>]*)>\s*$", r"\1", sender)):
+        problems.add(table, "sender", f"{sender!r} is not an e-mail address; write \"gm@example.org\" or "
+                                      "\"Name <gm@example.org>\"")
+    user = raw.get("user", "")
+    if not isinstance(user, str):
+        problems.add(table, "user", f"{user!r} is not a login name; write the account's name as text")
+        user = ""
+    password = _secret(table, raw, "password", folder, problems, required=bool(user))
+    if password is not None and not user:
+        problems.add(table, "user", "missing: a password is given, so name the account it logs in (user)")
+    ca_file = raw.get("ca_file")
+    ca: Path | None = None
+    if ca_file is not None:
+        if not isinstance(ca_file, str) or not _path(folder, ca_file).is_file():
+            problems.add(table, "ca_file", f"{ca_file!r} is not a file; name a PEM file of the certificates to "
+                                           "trust (for a server whose certificate no public authority signed)")
+        else:
+            ca = _path(folder, ca_file)
+    timeout = _timeout(table, raw, problems)
+    if not host or not sender:
+        return None
+    return EmailSettings(host, int(port) if isinstance(port, int) else 587, security, sender, user.strip(), password,
+                         ca, timeout)
+
+
+def _chat(raw: Any, folder: Path, problems: _Problems) -> ChatSettings | None:
+    table = "notify.chat"
+    if not isinstance(raw, Mapping):
+        problems.add("notify", "chat", f"{raw!r} is not a table; write a [notify.chat] table")
+        return None
+    problems.unknown(table, raw, _CHAT, "url", ("url", "webhook", "webhook_url"))
+    accepted = ", ".join(f'"{s.value}"' for s in ChatStyle)
+    try:
+        style = ChatStyle(str(raw.get("style", "")).strip().lower())
+    except ValueError:
+        problems.add(table, "style", (f"{raw['style']!r} is not a webhook style" if "style" in raw else "missing") +
+                     f"; write one of {accepted} (Slack's also serves Mattermost and Rocket.Chat)")
+        style = ChatStyle.DISCORD
+    url = _secret(table, raw, "url", folder, problems, required=True)
+    timeout = _timeout(table, raw, problems)
+    return None if url is None else ChatSettings(style, url, timeout)

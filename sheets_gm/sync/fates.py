@@ -1,0 +1,359 @@
+"""What becomes of a typed row, decided in one place, and every sentence a player reads about her row.
+
+A typed row has one of a few fates (``Fate``), each with the sentence its feedback cell shows and, when it
+leaves its cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed row"):
+
+- **read**: read for the open window (``✔ …`` where the game shows verdicts before it resolves, else
+  ``Kept for <window>.``); once resolved, carried out: archived as read and cleared;
+- **kept for window X**: typed ahead (a table its seat does not write in now), or read but not carried out while
+  its window stays open: it stays in its cells and is read when X opens;
+- **refused because …**: a cell that cannot be read, an order the engine refuses, or one a resolution did not
+  carry out: it stays in its cells with ``✘`` and why, whatever else resolves, until she changes it;
+- **set aside to the Archive**: it cannot stay in its cells (stamped for another window, its subject gone): a
+  copy and a sentence go to her Archive tab, and its cells are cleared in the same write;
+- **not yours**: a row naming another seat's subject: it goes in that seat's file (``sync/strays.py`` answers
+  those rows in their cells; their sentences are here).
+
+Every writer that decides what happens to typed rows (a poll, a deadline, ``resolve --force``, ``undo``) takes
+its sentences and its decision from here: ``settle_seat`` is what a resolution does with one seat's rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from sheets_gm.engine.ruleset import Verdict, Window
+from sheets_gm.sheets.adapter import AnySheetAdapter, GroupsRows, PlacesVerdicts, SeatInput
+from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
+from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
+from sheets_gm.sync.archive_lines import ArchiveLine, capital, row_text, window_words
+from sheets_gm.sync.read import SeatRead
+
+MARK = "✘ "  # every refusal starts with it
+Key = tuple[str, str]  # a row by its table and subject
+
+
+class Fate(Enum):
+    """The fates a typed row can have (see the module's docstring)."""
+
+    READ = "read"
+    KEPT = "kept"
+    REFUSED = "refused"
+    SET_ASIDE = "set aside"
+    NOT_YOURS = "not yours"
+
+
+# -- the sentences of a row still in its cells ------------------------------------------------------------------
+def kept_sentence(window: Window) -> str:
+    """Read for ``window``, in a game that shows its verdicts only once resolved (or a standing row)."""
+    return f"Kept for {window.label}."
+
+
+def held_sentence(window: Window | None, seat: str, table: InputTable) -> str:
+    """Kept for the seat's next window: typed in a table it does not write in now; read when that opens."""
+    if window is None:
+        return "Kept as typed: the match is over, nothing more is read."
+    if not table.open_in(window.phase):
+        return f"Kept for when this table opens again for {seat}: it is read then ({window.label} is being played now)."
+    if seat in window.seats:
+        return f"Kept for {seat}'s next turn: it is read when that opens, not in {window.label}."
+    who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
+    return f"Kept for {seat}'s next turn: it is read when that opens ({window.label} is for {who})."
+
+
+def unused_sentence(window: Window, why: str) -> str:
+    """Read but not carried out by a resolution, its window still open: kept for it, with why."""
+    return f"Not resolved, kept for {window.label}: {why}."
+
+
+def refused_sentence(closed: Window, why: str) -> str:
+    """Refused when ``closed`` resolved (not carried out, or unreadable): it stays typed, with why."""
+    return f"{MARK}Not carried out in {closed.label}: {why}"
+
+
+def partly_sentence(closed: Window, why: str) -> str:
+    """A row carried out in part (a move made, then its attack refused; a seat row whose choice was refused and the
+    default taken): cleared, with what was done and not (its copy is in the Archive)."""
+    if why.startswith("not done: "):
+        return f"{MARK}Not carried out in {closed.label} (your Archive keeps what you typed): {why[10:]}."
+    return f"{MARK}Carried out in part in {closed.label}: {why}."
+
+
+def set_aside_sentence(row_window: str, window: Window, archive_tab: str) -> str:
+    """Set aside to the Archive: stamped for another window than the open one."""
+    return (f"{MARK}This was written for {row_window or 'another window'}, not for {window.label}: it was set "
+            f"aside (a copy is in tab {archive_tab!r}); write it again if you still want it.")
+
+
+def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ticked: bool = False) -> str:
+    """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it;
+    a box ticked over rows that cannot be read yet, that it waits for them)."""
+    box = table.of_kind(ColumnKind.READY)[0].header
+    if seat not in window.awaited:
+        label = window.label[:1].upper() + window.label[1:]
+        return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
+    if ready:
+        return f"{box} for {window.label}."
+    if ticked:
+        return (f"{box} is ticked, but {seat} counts as ready only once every row marked ✘ is mended or cleared "
+                f"(for {window.label}).")
+    return f"Tick {box} when {seat}'s orders for {window.label} are in."
+
+
+GO_NOTHING = "Go did nothing: no row can be read yet (mend the cells marked ✘, or clear them); nothing was resolved"
+
+
+def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
+                 verdicts: list[Verdict], ready: bool, note: str = "", held: bool = False, extra: str = "") -> str:
+    """The feedback sentence of one typed row read for the open window: why a resolution kept it (``note``), its
+    unreadable cells, then the engine's verdicts (and for a seat row, its Ready box, and ``extra``: why its Go did
+    nothing); a row ``held`` for the seat's next window says so; with none of them, that it is kept. A refusal kept
+    from a window that closed gives way to what this window's check says of the row (its list of battles, say)."""
+    mine = [*problems.get(row.subject, []), *(v.message for v in verdicts)]
+    if note.startswith(MARK) and mine:
+        note = ""
+    parts = [note] if note else []
+    parts += [f"{MARK}{p}" for p in problems.get(row.subject, []) if p not in note]
+    parts += [("✔ " if v.accepted else MARK) + v.message for v in verdicts if v.message not in note]
+    if extra:
+        parts.append(extra)
+    if table.of_kind(ColumnKind.READY):
+        ticked = row.ticked(table.of_kind(ColumnKind.READY)[0].key)
+        parts.append(ready_sentence(window, seat, table, ready, ticked))
+    if held:
+        parts.append(held_sentence(window, seat, table))
+    elif not parts:
+        parts.append(kept_sentence(window))
+    return " · ".join(parts)
+
+
+# -- the Archive's sentences --------------------------------------------------------------------------------
+def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: Mapping[Key, str],
+              partly: Mapping[Key, str] | None = None) -> ArchiveLine:
+    """What a resolution of ``window`` read of the seat's rows: each carried out (the row alone), carried out in
+    part (and what was not), or not carried out and left in its row (and why)."""
+    partly = partly or {}
+
+    def detail(r: TypedRow) -> str:
+        key = (r.table, r.subject)
+        if key in unused:
+            return f"{row_text(tab, r)} — not carried out ({unused[key]}): still in your rows"
+        if key in partly:
+            return f"{row_text(tab, r)} — carried out in part ({partly[key]})"
+        return row_text(tab, r)
+
+    return ArchiveLine(capital(window.label), f"{capital(window.label)} resolved with what you typed:",
+                       tuple(detail(r) for r in read), tuple(read))
+
+
+def stale_line(tab: InputTab, open_window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """Rows typed for another window than the open one, set aside and cleared from their cells."""
+    keys = ", ".join(dict.fromkeys(window_words(r.window, open_window) for r in rows))
+    text = (f"Set aside while {open_window.label} was played, as written for {keys}; no longer in your rows: type "
+            "them again in the window they are for:")
+    return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def gone_line(tab: InputTab, window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """Rows kept by a resolution of ``window`` whose subject the new state draws no row for (a unit that fell)."""
+    text = (f"Set aside when {window.label} resolved: what they are for has no row any more; no longer in your "
+            "rows:")
+    return ArchiveLine(capital(window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
+               set_aside: Sequence[TypedRow], was_open: Window | None) -> list[ArchiveLine]:
+    """What the GM's undo of ``undone`` did to the seat's rows: the rows put back, the rows typed since set aside."""
+    lines = []
+    if restored:
+        lines.append(ArchiveLine(capital(undone.label), (
+            f"Taken back by the GM's undo ({reason}): your orders for {undone.label} are back in your rows, Ready "
+            f"unticked, to be read again when {undone.label} resolves:"),
+            tuple(row_text(tab, r) for r in restored), tuple(restored)))
+    if set_aside:
+        words = ", ".join(dict.fromkeys(window_words(r.window, was_open) for r in set_aside))
+        lines.append(ArchiveLine(capital(words), (
+            f"Your orders for {words}, set aside by the GM's undo of {undone.label}; no longer in your rows: type "
+            f"them again when {words} opens:"), tuple(row_text(tab, r) for r in set_aside), tuple(set_aside)))
+    return lines
+
+
+# -- what a resolution does with one seat's rows ------------------------------------------------------------------
+@dataclass
+class SeatSettled:
+    """What a resolution does with one seat's rows (``settle_seat``).
+
+    ``read``: the rows it read (archived as read); ``unused``: those of them it did not carry out, with why (they
+    stay typed); ``partly``: rows carried out in part, with what was not done (cleared, the reason in their
+    feedback); ``kept``: every row that stays in its cells, by table and the subject it is drawn in; ``shown``: the
+    feedback each kept row shows (by table and subject; '' for the table's own default); ``notes``: the notes the
+    Archive's pending row keeps so that the next polls say them again (``SeatRead.note``); ``set_aside``: rows
+    that cannot stay, copied to the Archive and cleared."""
+
+    read: list[TypedRow] = field(default_factory=list)
+    unused: dict[Key, str] = field(default_factory=dict)
+    partly: dict[Key, str] = field(default_factory=dict)
+    kept: dict[str, dict[str, TypedRow]] = field(default_factory=dict)
+    shown: dict[str, dict[str, str]] = field(default_factory=dict)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    set_aside: list[TypedRow] = field(default_factory=list)
+    gone: list[TypedRow] = field(default_factory=list)
+
+    def lines(self, tab: InputTab, window: Window) -> list[ArchiveLine]:
+        """The Archive entries this resolution writes for the seat."""
+        out = []
+        if self.read:
+            out.append(read_line(tab, window, self.read, self.unused, self.partly))
+        if self.set_aside:
+            out.append(stale_line(tab, window, self.set_aside))
+        if self.gone:
+            out.append(gone_line(tab, window, self.gone))
+        return out
+
+
+def in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
+    """Whether ``verdict`` is of a row of ``table`` (every row of its subject, unless the adapter places it)."""
+    placed = adapter.verdict_table(verdict.part) if isinstance(adapter, PlacesVerdicts) else ""
+    return not placed or placed == table
+
+
+def row_verdicts(adapter: AnySheetAdapter, state: Any, seat: str, row: TypedRow,
+                 verdicts: Sequence[Verdict]) -> list[Verdict]:
+    """The verdicts of ``row``: of its subject, shown in its table; for a row read as part of another's order (a
+    losses row of a battle's result: ``GroupsRows``) with none of its own, that row's."""
+    own = [v for v in verdicts if v.seat == seat and v.subject == row.subject and in_table(adapter, v, row.table)]
+    group = adapter.row_group(state, row.table, row.subject) if isinstance(adapter, GroupsRows) and not own else ""
+    return [v for v in verdicts if v.seat == seat and v.subject == group] if group else own
+
+
+def refused_whole(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, read: Sequence[TypedRow],
+                  verdicts: Sequence[Verdict], problems: Mapping[str, Sequence[str]]) -> dict[Key, str]:
+    """The rows read (not a seat row) of which nothing can be done, with why, by table and subject: every verdict a
+    refusal, or no verdict at all because a cell cannot be read. They stay typed with the reason, like the rows a
+    resolution says it left unused (a deadline or a forced resolution never empties a row it could not read)."""
+    out: dict[Key, str] = {}
+    for row in read:
+        if not row.typed or seat_read.tab.table(row.table).spec.rows == SEAT_ROWS:
+            continue
+        said = row_verdicts(adapter, state, seat_read.seat, row, verdicts)
+        if any(v.accepted for v in said):
+            continue
+        why = [*problems.get(row.subject, []), *(v.message for v in said)]
+        if why:
+            out[(row.table, row.subject)] = "; ".join(dict.fromkeys(why))
+    return out
+
+
+def partly_done(adapter: AnySheetAdapter, state: Any, seat: str, read: Sequence[TypedRow],
+                verdicts: Sequence[Verdict], done: frozenset[Key]) -> dict[Key, str]:
+    """The rows carried out of which a part was refused (a move made, then its attack refused; a seat row's choice
+    refused and the default taken): what was done and what was not, by table and subject."""
+    out: dict[Key, str] = {}
+    for row in read:
+        if (row.table, row.subject) not in done:
+            continue
+        said = row_verdicts(adapter, state, seat, row, verdicts)
+        yes = list(dict.fromkeys(v.message for v in said if v.accepted))
+        no = list(dict.fromkeys(v.message for v in said if not v.accepted))
+        if no:
+            out[(row.table, row.subject)] = (f"done: {'; '.join(yes)}; " if yes else "") + f"not done: {'; '.join(no)}"
+    return out
+
+
+def _untick(tab: InputTab, kept: dict[str, dict[str, TypedRow]],
+            unused: Collection[Key]) -> dict[str, dict[str, TypedRow]]:
+    """``kept`` with the tick boxes (Go) of the rows a stepwise resolution did not use cleared: left ticked, the
+    next poll would resolve the same refused row again instead of waiting for its player."""
+    out: dict[str, dict[str, TypedRow]] = {}
+    for table, rows in kept.items():
+        ticks = [c.key for c in tab.table(table).spec.of_kind(ColumnKind.TICK)]
+        out[table] = {subject: (replace(row, values={**row.values, **dict.fromkeys(ticks, False)})
+                                if (table, subject) in unused and ticks else row)
+                      for subject, row in rows.items()}
+    return out
+
+
+def _drawable(adapter: AnySheetAdapter, state: Any, seat: str, tab: InputTab,
+              kept: dict[str, dict[str, TypedRow]]) -> tuple[dict[str, dict[str, TypedRow]], list[TypedRow]]:
+    """``kept`` without the rows the new state draws no row for (a unit that fell), and those rows: set aside."""
+    out: dict[str, dict[str, TypedRow]] = {}
+    gone: list[TypedRow] = []
+    for table, rows in kept.items():
+        drawn = set(adapter.rows(state, seat, tab.table(table).spec))  # tables grow to hold every row (grow)
+        out[table] = {s: r for s, r in rows.items() if s in drawn}
+        gone += [r for s, r in rows.items() if s not in drawn]
+    return out, gone
+
+
+def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: Window, same_window: bool,
+               unused: Mapping[Key, str]) -> str:
+    """What a row kept by a resolution says of why it is still typed, for as long as it holds what it holds (the
+    archive keeps the sentence): why the resolution did not carry it out; '' when it was not read at all."""
+    if seat_read.pending is not None:
+        return seat_read.note(row)
+    why = unused.get((row.table, row.subject))
+    if why is not None and row.window == window.key:
+        return unused_sentence(new_window, why) if same_window else refused_sentence(window, why)
+    return seat_read.note(row)
+
+
+def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read: SeatRead, window: Window,
+                new_window: Window | None, seat_input: SeatInput[Any] | None, verdicts: Sequence[Verdict],
+                engine_unused: Mapping[str, str]) -> SeatSettled:
+    """What a resolution of ``window`` (by the poll, a deadline or ``resolve --force``) does with one seat's rows:
+    the rows it read are archived; those it carried out are cleared; those it did not (every part refused, a cell
+    that cannot be read, or ``engine_unused``: read but left by the engine, with why) stay typed with why; rows it
+    did not read stay as typed (typed ahead, for another table); rows stamped for another window, or whose subject
+    the new state no longer draws, are set aside to the Archive. ``verdicts``: the engine's answers to the orders
+    of ``state`` (the resolution's own when it gives them, else the check's)."""
+    seat = seat_read.seat
+    consumed = seat_input.consumed if seat_input is not None else frozenset()
+    problems: Mapping[str, Sequence[str]] = seat_input.problems if seat_input is not None else {}
+    out = SeatSettled()
+    out.read = [r for rows in seat_read.for_window(window).values() for r in rows
+                if r.subject in consumed and (r.typed or seat_read.pending is not None)]
+    out.unused = refused_whole(adapter, state, seat_read, out.read, verdicts, problems)
+    out.unused.update({(r.table, r.subject): engine_unused[r.subject] for r in out.read if r.subject in engine_unused})
+    done = seat_read.done(window, consumed) - frozenset(out.unused) if seat_read.pending is None else frozenset()
+    out.partly = partly_done(adapter, state, seat, out.read, verdicts, done)
+    same_window = new_window is not None and new_window.key == window.key
+    out.set_aside = seat_read.stale(window) if seat_read.pending is None else []
+    # At the match's end the rows it did not carry out stay as typed, saying that nothing more is read.
+    target = new_window or window
+    if seat_read.pending is not None:  # a cut resolution: every row typed since stays
+        done = frozenset((r.table, r.subject) for r in seat_read.rows if r.window and r.window != target.key)
+    kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
+    if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
+        kept = _untick(seat_read.tab, kept, out.unused)
+    out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
+    notes: dict[str, dict[str, str]] = {}
+    for table, rows in out.kept.items():
+        for subject, row in rows.items():
+            note = _kept_note(seat_read, row, window, target, same_window, out.unused)
+            if note:
+                notes.setdefault(table, {})[subject] = note
+    out.notes = [{"table": t, "subject": s, "values": dict(out.kept[t][s].values), "note": n}
+                 for t, by_subject in notes.items() for s, n in by_subject.items()]
+    for table, rows in out.kept.items():
+        by_subject: dict[str, str] = {}
+        headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
+        for subject, row in rows.items():
+            note = notes.get(table, {}).get(subject, "")
+            # a cell too long to read says so again when a cut resolution is completed (its row was not read)
+            wrong = list(problems.get(row.subject, [])) or too_long(row, headers)
+            said = [note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note]
+            if " · ".join(said):
+                by_subject[subject] = " · ".join(said)
+        out.shown[table] = by_subject
+    # A row carried out in part is cleared; its feedback says what was not done until the next window resolves.
+    for row in out.read:
+        why = out.partly.get((row.table, row.subject))
+        if why is None or row.subject in out.kept.get(row.table, {}) or seat_read.tab.table(row.table).spec.ordered:
+            continue
+        note = partly_sentence(window, why)
+        out.shown.setdefault(row.table, {})[row.subject] = note
+        out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
+    return out

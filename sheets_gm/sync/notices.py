@@ -1,0 +1,302 @@
+"""What the table is told after a poll, built from what the poll already has: never a read of its own.
+
+A poll leaves its facts on its report (``PollFacts``: the match record, the tabs, the adapter and, after a
+resolution, its events and the state it started from). From them and the clock this module makes the
+notices, pure text, each addressed either to the match's channel (``CHANNEL``: a chat everybody reads) or to
+one seat (its members' e-mail):
+
+- **opened**: a window is open (whose turn it is, what to type where, the deadline in each seat's time zone);
+- **reminder**: the deadline is near and a seat has not ticked Ready (its rows with nothing typed named);
+- **resolved**: a window was resolved; the channel gets the public log lines of the resolution (the public
+  turn report), each seat its View's news (``seat_events``: what only it may read, and the public events
+  that name it) followed by the public report; a game's own posts (``WritesPosts``, the Coalition's forum
+  posts) go out as posts of their own, each to the readers it names;
+- **over**: the match is over: the result, and the seed that lets anyone check every die.
+
+What a notice may carry is decided here and only here: the channel gets public events and public posts
+alone; a seat gets what its View shows and public text. Each notice has a key naming the match (its seed's
+hash), the window (with the resolution's number and the match's undo count, so that a window resolved again
+after an undo is news again), the kind and the recipient: the outbox sends each key once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.words import describe_wait
+from sheets_gm.sheets.adapter import AnySheetAdapter, WritesPosts
+from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
+from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
+from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.writes import seat_events, seat_names, status_line
+
+#: The recipient of a notice for the match's chat channel, which every player reads.
+CHANNEL = "#channel"
+
+
+class NoticeKind(StrEnum):
+    """Why a notice is sent (the kinds a GM may choose in ``[notify] send``)."""
+
+    OPENED = "opened"
+    REMINDER = "reminder"
+    RESOLVED = "resolved"
+    POST = "post"
+    OVER = "over"
+    TEST = "test"
+
+
+@dataclass(frozen=True, slots=True)
+class PollFacts:
+    """What a poll saw and did, for its notices: the match as the poll leaves it, its tabs and sheet adapter
+    and, when it resolved a window, that window, the state it started from and the resolution's events."""
+
+    record: MatchRecord
+    tabs: MatchTabs
+    adapter: AnySheetAdapter
+    resolved: Window | None = None
+    before: Any = None
+    events: Sequence[Event] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One message to one recipient: the channel (``CHANNEL``) or a seat (its members' e-mail).
+
+    ``key`` names it within every notice of every match (``match/window/kind/recipient``): the outbox sends
+    a key once, however often a poll builds it again."""
+
+    key: str
+    kind: NoticeKind
+    recipient: str
+    subject: str
+    body: str
+
+    @property
+    def public(self) -> bool:
+        """Whether it goes to the channel, which every player reads."""
+        return self.recipient == CHANNEL
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeRules:
+    """What the GM chose in ``[notify]``: which kinds to send, how long before a deadline the reminder goes,
+    each seat's time zone (the deadline's own zone for a seat not named), the match's title and the command
+    that checks a finished match."""
+
+    kinds: frozenset[NoticeKind] = frozenset(NoticeKind)
+    lead: timedelta = timedelta(hours=2)
+    zones: Mapping[str, str] | None = None
+    title: str = "sheets-gm match"
+    verify_hint: str = "sheets-gm verify replay.json (in the match's export)"
+
+
+@dataclass(frozen=True, slots=True)
+class PollSeen:
+    """The part of a poll's report the notices read: the open window's key and deadline, the seats not ready,
+    each seat's rows with nothing typed, whether the match is over."""
+
+    window_key: str
+    deadline: str
+    waiting_for: Sequence[str]
+    untyped: Mapping[str, Sequence[str]]
+    finished: bool
+
+
+def match_id(record: MatchRecord) -> str:
+    """The match's name in notice keys: the start of its seed's published hash (a new match, a new name)."""
+    return record.seed_hash[:16]
+
+
+def _key(record: MatchRecord, window: str, kind: NoticeKind, recipient: str) -> str:
+    deal = f"~{record.deal}" if record.deal else ""
+    return f"{match_id(record)}/{window}{deal}/{kind.value}/{recipient}"
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def seat_deadline(deadline: str, zone: str | None) -> str:
+    """The deadline as a seat reads it, in its own time zone when it has one: ``Mon 23 Nov, 14:00
+    (America/New_York)``.
+
+    >>> seat_deadline("2026-11-23T20:00+01:00[Europe/Paris]", "America/New_York")
+    'Mon 23 Nov, 14:00 (America/New_York)'
+    >>> seat_deadline("2026-11-23T20:00+01:00[Europe/Paris]", None)
+    'Mon 23 Nov, 20:00 (Europe/Paris)'
+    """
+    moment = deadline_moment(deadline)
+    if moment is None or not zone:
+        return describe_deadline(deadline)
+    return describe_deadline(stamp_deadline(moment.astimezone(ZoneInfo(zone)), zone))
+
+
+def what_to_type(tabs: MatchTabs, window: Window, seat: str) -> list[str]:
+    """Where ``seat`` types for ``window``, a line per table open in its phase: the tab, the table and the
+    columns to fill (a standing table's rows stay as typed, so they are named as such)."""
+    tab = tabs.orders(seat)
+    lines = []
+    for placed in tab.tables:
+        spec = placed.spec
+        if not spec.open_in(window.phase):
+            continue
+        typed = [c.header for c in spec.columns if c.kind.typed and c.kind is not ColumnKind.READY]
+        ready = [c.header for c in spec.columns if c.kind is ColumnKind.READY]
+        what = ", ".join(typed) if typed else ""
+        where = f"tab {tab.name!r}, table “{spec.heading}”"
+        if spec.rows == SEAT_ROWS:
+            parts = [f"fill {what}" if what else "", f"tick {ready[0]} when your orders are in" if ready else ""]
+            lines.append(f"{where}: " + " and ".join(p for p in parts if p) + ".")
+        else:
+            lines.append(f"{where}: a row each: {what}" + (" (these rows stay until used)." if spec.standing
+                                                          else "."))
+    return lines
+
+
+def _zone(rules: NoticeRules, seat: str) -> str | None:
+    return (rules.zones or {}).get(seat)
+
+
+def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list[Notice]:
+    """The open window announced: to the channel, and to each seat that acts in it with what to type."""
+    record = facts.record
+    window = record.ruleset.window(record.state)
+    if window is None:
+        return []
+    head = f"[{rules.title}] {_upper(window.label)} is open"
+    who = ", ".join(window.awaited)
+    status = status_line(facts.adapter, record)
+    out = [Notice(_key(record, window.key, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
+                  "\n".join([f"{_upper(window.label)} is open: it waits for {who}.",
+                             _closing(seen.deadline, None), status]))]
+    for seat in window.seats:
+        lines = [f"{_upper(window.label)} is open: " + (f"{seat}'s orders are awaited." if seat in window.awaited
+                                                         else f"it waits for {who}; {seat} may write in it too."),
+                 _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
+                 *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), "", status]
+        out.append(Notice(_key(record, window.key, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
+                          f"{head}: orders for {seat}", "\n".join(lines)))
+    return out
+
+
+def _closing(deadline: str, zone: str | None) -> str:
+    if not deadline:
+        return "No deadline: it resolves when every seat it waits for has ticked Ready."
+    return f"Orders close {seat_deadline(deadline, zone)}."
+
+
+def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: datetime) -> list[Notice]:
+    """Within ``rules.lead`` of the deadline: each seat the window waits for that has not ticked Ready is told so
+    (and which of its rows have nothing typed); the channel hears who is not ready yet."""
+    record = facts.record
+    window = record.ruleset.window(record.state)
+    moment = deadline_moment(seen.deadline)
+    if window is None or moment is None or not now >= moment - rules.lead or now >= moment:
+        return []
+    left = describe_wait((moment - now).total_seconds())
+    # A seat that ticked Ready has said its orders are in, rows left empty included; the others are reminded,
+    # with the rows they have typed nothing in.
+    late = [s for s in window.awaited if s in seen.waiting_for]
+    if not late:
+        return []
+    head = f"[{rules.title}] {_upper(window.label)} closes in {left}"
+    out = [Notice(_key(record, window.key, NoticeKind.REMINDER, CHANNEL), NoticeKind.REMINDER, CHANNEL, head,
+                  f"{_upper(window.label)} closes in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
+                  f"{', '.join(late)}.")]
+    for seat in late:
+        lines = [f"{_upper(window.label)} closes in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
+                 f"{seat} has not ticked Ready yet."]
+        if seen.untyped.get(seat):
+            lines.append(f"Nothing typed yet for: {', '.join(seen.untyped[seat])}.")
+        lines += ["", "What to type:", *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat))]
+        out.append(Notice(_key(record, window.key, NoticeKind.REMINDER, seat), NoticeKind.REMINDER, seat,
+                          f"{head}: {seat} is not ready", "\n".join(lines)))
+    return out
+
+
+def _lines(events: Sequence[Event]) -> list[str]:
+    return [f"  · {e.text}" for e in events]
+
+
+def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
+    """A resolution told: the public report to the channel, its View's news and the public report to each
+    seat (for a step of a window that stays open, to the seats it concerns only), and the game's posts to the
+    readers each names."""
+    window, record = facts.resolved, facts.record
+    if window is None:
+        return []
+    state = record.state
+    done = f"{window.key}@{record.resolved}"
+    public = visible_to(facts.events, None)
+    status = status_line(facts.adapter, record)
+    report = ["What happened (the public log):", *(_lines(public) or ["  · nothing that everyone may read"]), "",
+              status]
+    head = f"[{rules.title}] {_upper(window.label)} resolved"
+    out = [Notice(_key(record, done, NoticeKind.RESOLVED, CHANNEL), NoticeKind.RESOLVED, CHANNEL, head,
+                  "\n".join(report))]
+    still_open = record.ruleset.window(state)
+    step = still_open is not None and still_open.key == window.key  # a stepwise window's rows resolved, still open
+    for seat in facts.tabs.input_seats():
+        names = seat_names(facts.adapter, facts.tabs, seat, [facts.before, state])
+        mine = seat_events(facts.events, seat, names)
+        if step and not mine:  # a step the seat had no part in is news for the channel, not for its mailbox
+            continue
+        rest = [e for e in public if e not in mine]  # the public report, less what the seat's news told already
+        lines = [f"What happened to {seat} (your View tab's log):", *(_lines(mine) or ["  · nothing of yours"]), "",
+                 "The rest of the public log:" if mine else "What happened (the public log):",
+                 *(_lines(rest) or ["  · nothing more"]), "", status]
+        out.append(Notice(_key(record, done, NoticeKind.RESOLVED, seat), NoticeKind.RESOLVED, seat,
+                          f"{head}: news for {seat}", "\n".join(lines)))
+    if isinstance(facts.adapter, WritesPosts) and NoticeKind.POST in rules.kinds:
+        for number, post in enumerate(facts.adapter.posts(facts.before, state), 1):
+            readers = [CHANNEL] if post.audience is None else sorted(post.audience)
+            for reader in readers:
+                out.append(Notice(_key(record, f"{done}#{number}", NoticeKind.POST, reader), NoticeKind.POST,
+                                  reader, f"[{rules.title}] {post.title}", post.text))
+    return out
+
+
+def over_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
+    """The end of the match: the result and the seed (its hash was published at the start) to everyone."""
+    record = facts.record
+    outcome = record.ruleset.outcome(record.state)
+    if outcome is None:
+        return []
+    body = "\n".join([f"The match is over: {outcome.text}", status_line(facts.adapter, record), "",
+                      f"The seed: {record.seed.hex()}",
+                      f"Its hash, published when the match began: {record.seed_hash}",
+                      f"With it every die of the match can be checked: {rules.verify_hint}."])
+    head = f"[{rules.title}] The match is over"
+    return [Notice(_key(record, "end", NoticeKind.OVER, reader), NoticeKind.OVER, reader, head, body)
+            for reader in (CHANNEL, *facts.tabs.input_seats())]
+
+
+def poll_notices(facts: PollFacts, seen: PollSeen, rules: NoticeRules, now: datetime) -> list[Notice]:
+    """Every notice the poll that left ``facts`` and ``seen`` may send, of the kinds ``rules`` chose: what it
+    resolved, the window now open (or the end) and a reminder when the deadline is near. A notice already sent
+    is built again by later polls: the outbox keeps each key once."""
+    out = resolved_notices(facts, rules) if facts.resolved is not None else []
+    if seen.finished:
+        out += over_notices(facts, rules)
+    else:
+        out += opened_notices(facts, rules, seen)
+        out += reminder_notices(facts, rules, seen, now)
+    return [n for n in out if n.kind in rules.kinds]
+
+
+def reminder_due(seen: PollSeen, rules: NoticeRules) -> datetime | None:
+    """When the open window's reminder is due (the deadline less the lead), or None (no deadline, no reminders,
+    the match over): an idle poll from then on reads, so that a reminder goes out."""
+    moment = deadline_moment(seen.deadline)
+    if moment is None or seen.finished or NoticeKind.REMINDER not in rules.kinds:
+        return None
+    return moment - rules.lead
+

@@ -1,0 +1,194 @@
+"""The drawn records ``repair`` brings back: the public Log and each View tab's log (the GM tab's too).
+
+A layout laid out again over a deleted or renamed tab is empty, while the engine record still counts its lines
+(``log_rows``, ``seat_logs``). Each log whose counted lines are not all there is written back: copied from a
+tab of the same spreadsheet that no layout names and holds that log's header (the tab renamed by hand: it is a
+copy, so the note says it may go), else recomputed from the match's replay (every line a resolution or a GM event
+logged; an undo's own lines, and those of a window it took back, are not in the replay, and the note counts
+them). The engine record is not rewritten: the lines go where it counts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sheets_gm.engine.events import visible_to
+from sheets_gm.engine.ruleset import GM
+from sheets_gm.sheets.adapter import AnySheetAdapter, NamesEventSeats
+from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
+from sheets_gm.sheets.spec import VIEW_COLS
+from sheets_gm.sheets.tables import text_of
+from sheets_gm.sync.log_check import ReplayedSteps, replay_steps
+from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.match_tabs import (
+    ARCHIVE_COLS,
+    ARCHIVE_FIRST_LINE_ROW,
+    ARCHIVE_LINES,
+    LOG_FIRST_ROW,
+    VIEW_LOG_HEADER_ROW,
+    MatchTabs,
+)
+from sheets_gm.sync.read import seat_backend
+from sheets_gm.sync.replay import match_history, replay_document
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.writes import log_lines, seat_events, seat_names, view_log_lines
+
+
+def _filled(grid: Grid) -> int:
+    """How many rows of ``grid`` hold anything."""
+    return sum(1 for row in grid if any(text_of(v) for v in row if v is not False))
+
+
+def _padded(grid: Grid, rows: int, width: int) -> Grid:
+    """``grid`` as ``rows`` rows of ``width`` cells, empty where it has none."""
+    out: Grid = []
+    for i in range(rows):
+        line: list[CellValue] = list(grid[i][:width]) if i < len(grid) else []
+        out.append([*("" if v is None else v for v in line), *[""] * (width - len(line))])
+    return out
+
+
+class _Replay:
+    """The match's replay, worked out once and only if a log needs it."""
+
+    def __init__(self, sheets: MatchSheets, record: MatchRecord, tabs: MatchTabs) -> None:
+        self._args = (sheets, record, tabs)
+        self._found: ReplayedSteps | None = None
+
+    def steps(self) -> ReplayedSteps:
+        if self._found is None:
+            sheets, record, tabs = self._args
+            self._found = replay_steps(replay_document(record, match_history(sheets, record, tabs.spec.tabs.engine)))
+        return self._found
+
+
+def _copy_from(backend: SheetBackend, others: Sequence[str], header_cell: str, header: str, first: int,
+               count: int, width: int, filled: int) -> tuple[str, Grid] | None:
+    """A tab among ``others`` whose ``header_cell`` says ``header`` and that holds more of the log's ``count`` lines
+    (from row ``first``) than the ``filled`` ones left: its name and those rows."""
+    best: tuple[str, Grid] | None = None
+    for name in others:
+        (head,) = backend.read([a1(name, header_cell)])
+        if not head or not head[0] or text_of(head[0][0]) != header:
+            continue
+        (grid,) = backend.read([a1(name, cells(0, first, width - 1, first + count - 1))])
+        if _filled(grid) > (filled if best is None else _filled(best[1])):
+            best = (name, grid)
+    return best
+
+
+def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapter: AnySheetAdapter,
+                 batch: WriteBatch, laid_out: set[str], absent: set[str]) -> tuple[list[str], set[str]]:
+    """Queue the lines of every log the record counts and the tabs no longer hold, and each archive laid out again
+    (``absent``: the tabs the layouts created) copied back from a renamed copy; the report's notes, and the renamed
+    tabs copied from (``laid_out``: every tab a layout names)."""
+    notes, copied = _restore_archives(sheets, tabs, batch, laid_out, absent)
+    replay = _Replay(sheets, record, tabs)
+    board = sheets.board
+    log_tab = tabs.spec.tabs.log
+    header = tabs.spec.headers.log
+    if record.log_rows:
+        (grid,) = board.read([tabs.log_range(0, record.log_rows)])
+        filled = _filled(grid)
+        if filled < record.log_rows:
+            others = [n for n in board.tab_names() if n not in laid_out]
+            found = _copy_from(board, others, "A1", header[0], LOG_FIRST_ROW, record.log_rows, 3, filled)
+            if found is not None:
+                name, rows = found
+                copied.add(name)
+                batch.put(board, tabs.log_range(0, record.log_rows), _padded(rows, record.log_rows, 3))
+                notes.append(f"tab {log_tab!r} had {filled} of the match's {record.log_rows} Log lines: they were "
+                             f"copied back from tab {name!r} (a renamed copy), which may go once you have checked "
+                             f"{log_tab!r}")
+            else:
+                steps = replay.steps()
+                lines = [*log_lines(visible_to(steps.opening, None)),
+                         *log_lines(visible_to(steps.events, None), adapter)]
+                batch.put(board, tabs.log_range(0, record.log_rows), _padded(lines, record.log_rows, 3))
+                missing = max(record.log_rows - len(lines), 0)
+                notes.append(f"tab {log_tab!r} had {filled} of the match's {record.log_rows} Log lines and no copy "
+                             f"was found: the {min(len(lines), record.log_rows)} lines the replay recomputes were "
+                             "written back" + (f" ({missing} lines of undos and of windows they took back cannot be "
+                                               "recomputed)" if missing else ""))
+    for seat in tabs.view_seats():
+        count = record.seat_logs.get(seat, 0)
+        if not count:
+            continue
+        backend = sheets.engine if seat == GM else seat_backend(sheets, tabs, seat)
+        where = tabs.view_log_range(seat, 0, count, VIEW_COLS)
+        (grid,) = backend.read([where])
+        filled = _filled(grid)
+        if filled >= count:
+            continue
+        view = tabs.view(seat)
+        others = [n for n in backend.tab_names() if n not in laid_out]
+        found = _copy_from(backend, others, "A1", tabs.view_title(seat), VIEW_LOG_HEADER_ROW + 1, count, VIEW_COLS,
+                           filled)
+        if found is not None:
+            name, rows = found
+            copied.add(name)
+            batch.put(backend, where, _padded(rows, count, VIEW_COLS))
+            notes.append(f"tab {view!r} had {filled} of its {count} log lines: they were copied back from tab "
+                         f"{name!r} (a renamed copy), which may go once you have checked {view!r}")
+            continue
+        lines = _view_lines(replay.steps(), adapter, tabs, seat)
+        batch.put(backend, where, _padded(lines, count, VIEW_COLS))
+        missing = max(count - len(lines), 0)
+        notes.append(f"tab {view!r} had {filled} of its {count} log lines and no copy was found: the "
+                     f"{min(len(lines), count)} lines the replay recomputes were written back"
+                     + (f" ({missing} lines the sync wrote of itself, such as an undo's, cannot be recomputed)"
+                        if missing else ""))
+    return notes, copied
+
+
+def _restore_archives(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch, laid_out: set[str],
+                      absent: set[str]) -> tuple[list[str], set[str]]:
+    """Each seat's archive that was laid out again (deleted or renamed): copied back whole, hidden columns and all,
+    from a renamed tab holding the archive's headers; else a note saying what is gone."""
+    notes: list[str] = []
+    copied: set[str] = set()
+    header = tabs.spec.headers.archive
+    for seat in tabs.input_seats():
+        archive = tabs.archive(seat)
+        if archive not in absent:
+            continue
+        backend = seat_backend(sheets, tabs, seat)
+        found = None
+        for name in [n for n in backend.tab_names() if n not in laid_out]:
+            (head,) = backend.read([a1(name, "A1:B1")])
+            if head and [text_of(v) for v in head[0][:2]] == list(header[:2]):
+                (grid,) = backend.read([quote_tab(name)])
+                found = (name, grid)
+                break
+        if found is None:
+            notes.append(f"tab {archive!r} was missing in {backend.name} and no copy was found: it is laid out again "
+                         "empty (what became of the rows typed before is no longer listed there, and undo cannot put "
+                         "back the rows of the windows resolved before)")
+            continue
+        name, grid = found
+        copied.add(name)
+        body = grid[ARCHIVE_FIRST_LINE_ROW - 1:ARCHIVE_FIRST_LINE_ROW - 1 + ARCHIVE_LINES]  # under the header row
+        if body:
+            batch.put(backend, a1(archive, cells(0, ARCHIVE_FIRST_LINE_ROW, ARCHIVE_COLS - 1,
+                                                 ARCHIVE_FIRST_LINE_ROW + len(body) - 1)),
+                      _padded(body, len(body), ARCHIVE_COLS))
+        notes.append(f"tab {archive!r} was missing in {backend.name}: its lines and the sync's copies were copied "
+                     f"back from tab {name!r} (a renamed copy), which may go once you have checked {archive!r}")
+    return notes, copied
+
+
+def _view_lines(steps: ReplayedSteps, adapter: AnySheetAdapter, tabs: MatchTabs, seat: str) -> Grid:
+    """The log rows of ``seat``'s View tab as the sync wrote them step by step (``views_writes``): the GM's starts
+    with the set-up's draws."""
+    rows: Grid = [list(r) for r in log_lines(steps.opening)] if seat == GM else []
+    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
+    for before, after, events in steps.steps:
+        states: list[Any] = [before, after]
+        names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
+        concerns = None if hook is None else lambda e, states=states: seat in hook(e, states)
+        mine = seat_events(events, seat, names, concerns)
+        if mine:
+            rows += view_log_lines(mine, adapter)
+    return rows

@@ -1,0 +1,101 @@
+"""repair brings back the drawn records (issue 38 item 5): after a renamed Log, a deleted View and an inserted column
+(Wesnoth), the Log's history is copied back from the renamed tab, the View's log is recomputed from the replay, a
+second Feedback column is not left beside the new one, and no note advises deleting the only copy of anything."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.poll import poll
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+ROSTERS = {"winordie": "name,player,lineup\nAnn,Ann,Ironclad Defense\nBo,Bo,Firepower Suppression\n"}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _played(folder: Path, capsys: pytest.CaptureFixture[str], game: str, windows: int) -> Path:
+    config = folder / "match.toml"
+    roster = TEMPLATES / game / "roster.csv"
+    if game in ROSTERS:
+        roster = folder / "roster.csv"
+        roster.write_text(ROSTERS[game], encoding="utf-8")
+    given: list[str | Path] = ["--roster", roster] if roster.exists() else []
+    code, _, err = run(capsys, "init", game, "-c", config, "--no-share", *given)
+    assert code == 0, err
+    sheets = open_match_sheets(load_config(config))
+    cls = get_ruleset(game)
+    kind = next(iter(bots_of(create_ruleset(game)).values()))
+    bots = {s: kind.make(f"repair/{s}") for s in sheets.seats}
+    for _ in range(windows):
+        type_bot_orders(sheets, cls, bots)
+        poll(sheets, cls, now=NOW, force=True)
+    return config
+
+
+def _values(path: Path, tab: str, first: int) -> list[tuple[object, ...]]:
+    ws = openpyxl.load_workbook(path)[tab]
+    return [tuple(r[:3]) for r in ws.iter_rows(min_row=first, values_only=True) if any(v not in (None, "") for v in r)]
+
+
+def _feedback_headers(path: Path) -> list[str]:
+    ws = openpyxl.load_workbook(path)["Orders Ann"]
+    return [c.coordinate for row in ws.iter_rows() for c in row if c.value == "Feedback"]
+
+
+def test_repair_copies_the_log_back_recomputes_a_deleted_view_and_clears_a_pushed_column(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = _played(tmp_path, capsys, "wesnoth", 6)
+    log = _values(tmp_path / "board.xlsx", "Log", 2)
+    view = _values(tmp_path / "orders-Ann.xlsx", "View Ann", 46)
+    assert len(log) > 10 and len(view) > 5
+    feedback = _feedback_headers(tmp_path / "orders-Ann.xlsx")
+    board = openpyxl.load_workbook(tmp_path / "board.xlsx")
+    board["Log"].title = "Log (old)"
+    board.save(tmp_path / "board.xlsx")
+    ann = openpyxl.load_workbook(tmp_path / "orders-Ann.xlsx")
+    del ann["View Ann"]
+    ann["Orders Ann"].insert_cols(8)
+    ann.save(tmp_path / "orders-Ann.xlsx")
+    assert run(capsys, "sync", "-c", config)[0] == 1
+    code, out, err = run(capsys, "repair", "-c", config)
+    assert code == 0, err
+    assert "were copied back from tab 'Log (old)' (a renamed copy), which may go" in out
+    assert "tab 'View Ann' had 0 of its" in out and "lines the replay recomputes were written back" in out
+    assert "delete it" not in out
+    assert _values(tmp_path / "board.xlsx", "Log", 2) == log
+    assert _values(tmp_path / "orders-Ann.xlsx", "View Ann", 46) == view
+    assert _feedback_headers(tmp_path / "orders-Ann.xlsx") == feedback  # one per table, none pushed beside
+    assert run(capsys, "sync", "-c", config)[0] == 0
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 0, out
+
+
+def test_repair_recomputes_a_log_with_no_copy_and_keeps_a_renamed_tab_it_cannot_place(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = _played(tmp_path, capsys, "winordie", 4)
+    log = _values(tmp_path / "board.xlsx", "Log", 2)
+    board = openpyxl.load_workbook(tmp_path / "board.xlsx")
+    del board["Log"]
+    board.create_sheet("Notes")["A1"] = "the GM's own notes"
+    board.save(tmp_path / "board.xlsx")
+    code, out, err = run(capsys, "repair", "-c", config)
+    assert code == 0, err
+    assert "no copy was found: the" in out and "lines the replay recomputes were written back" in out
+    assert "tab 'Notes' in " in out and "may hold the only copy of what it shows: keep it" in out
+    assert _values(tmp_path / "board.xlsx", "Log", 2) == log
+    assert run(capsys, "verify", "-c", config)[0] == 0

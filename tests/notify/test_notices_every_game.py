@@ -1,0 +1,246 @@
+"""Notices end to end in every game: ``sheets-gm sync`` on local workbooks tells the table by e-mail (a real SMTP
+server on this machine) and by chat (a local webhook) that a window opened, that its deadline is near, that it
+resolved; and when the servers fail (a refused connection, a 429 with Retry-After, a timeout) the poll goes on,
+the notices wait in the outbox, and the next polls send each exactly once, an idle one without reading any
+spreadsheet. The clock is the tests' (``commands.sync.clock``): nothing sleeps."""
+
+from __future__ import annotations
+
+import datetime as dt
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.commands.init import starter_config
+from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.notify.outbox import Outbox
+from sheets_gm.match.run import init_match
+from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
+from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sync.autoplay import type_bot_orders
+from tests.conformance.test_leak_scan import email_of, roster_csv
+from tests.notify.servers import CERT, PASSWORD, USER, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server
+
+GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
+NOON = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)  # the deadline is 20:00 in Paris: 19:00 UTC
+SEED = b"notices seed of the match"
+GM = "judge@notices.example"
+
+
+class Clock:
+    """The time every poll command reads, moved by the test."""
+
+    def __init__(self, now: dt.datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    found = Clock(NOON)
+    monkeypatch.setattr("sheets_gm.commands.sync.clock", found)
+    return found
+
+
+@pytest.fixture
+def secrets(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("NOTICES_SMTP_PASSWORD", PASSWORD)
+    yield
+
+
+def notify_table(smtp_port: int, first_seat: str) -> str:
+    return f"""
+[notify]
+reminder = "2h"
+timezones = {{ "{first_seat}" = "America/New_York" }}
+
+[notify.email]
+host = "127.0.0.1"
+port = {smtp_port}
+security = "starttls"
+user = "{USER}"
+password_env = "NOTICES_SMTP_PASSWORD"
+sender = "Match GM <{USER}>"
+ca_file = "{CERT}"
+timeout = 0.5
+
+[notify.chat]
+style = "discord"
+url_env = "NOTICES_WEBHOOK"
+timeout = 0.3
+"""
+
+
+def new_match(game: str, tmp_path: Path, smtp_port: int) -> tuple[MatchConfig, dict[str, set[str]]]:
+    """A match of ``game`` from its starter config with a deadline at 20:00 Paris time and ``[notify]``, created
+    at noon with a roster of e-mails; returns its config and each seat's addresses."""
+    text = starter_config(game).read_text(encoding="utf-8")
+    text = text.replace("\n[sheets]\n", f"\ngm_emails = [\"{GM}\"]\nroster = \"roster.csv\"\n\n[sheets]\n", 1)
+    head, _, rest = text.partition("\n[deadlines]")
+    rest = rest.split("\n[", 1)[1]
+    text = f'{head}\n[deadlines]\ntimes = ["20:00"]\ntimezone = "Europe/Paris"\n\n[{rest}'
+    rules: AnyRuleset = create_ruleset(game)
+    path = tmp_path / "match.toml"
+    seats = load_config(_write(path, text.replace('roster = "roster.csv"', ""))).seats
+    path.write_text(text + notify_table(smtp_port, seats[0]), encoding="utf-8")
+    config = load_config(path)
+    assert config.notify is not None, config.notify_problems
+    roster = roster_csv(rules, tmp_path / "roster.csv", config.seats)
+    init_match(config, now=NOON, share=False, seed=SEED)
+    addresses = {seat: {email_of(m.name) for m in roster.members if m.seat == seat} for seat in config.seats}
+    return config, {**addresses, JUDGE: {GM}}
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def sync(config: MatchConfig, capsys: pytest.CaptureFixture[str], *more: str) -> str:
+    code = main(["sync", "-c", str(config.path), *more])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def play(config: MatchConfig, seed: str = "n") -> None:
+    """The bots of the seats acting type their orders and tick Ready."""
+    rules: AnyRuleset = create_ruleset(config.ruleset)
+    make = next(iter(bots_of(rules).values())).make
+    bots = {seat: make(f"{seed}/{seat}") for seat in (*config.seats, JUDGE)}
+    type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=True)
+
+
+def mails_to(box: Mailbox, addresses: set[str]) -> list[str]:
+    """The subjects of the messages whose envelope named one of ``addresses``."""
+    return [str(m["Subject"]) for rcpts, m in box.messages if set(rcpts) & addresses]
+
+
+def exactly_once(box: Mailbox, hook: Hook) -> None:
+    ids = [str(m["Message-ID"]) for _, m in box.messages]
+    assert len(ids) == len(set(ids)), "an e-mail was sent twice"
+    texts = hook.texts()
+    assert len(texts) == len(set(texts)), "a chat post was sent twice"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_table_hears_its_window_open_its_deadline_near_and_its_resolution(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match(game, tmp_path, port)
+        rules = create_ruleset(game)
+        record_window = rules.window(rules.new_match(rules.sample_roster(), SEED))
+        assert record_window is not None
+
+        out = sync(config, capsys)
+        assert "Notices:" in out and "sent" in out, out
+        opened = [t for t in hook.texts() if " is open" in t]
+        assert len(opened) == 1 and "Orders close" in opened[0]
+        first = config.seats[0]
+        window = load_window(config)
+        for seat in window:
+            subjects = mails_to(box, addresses[seat])
+            assert any("is open" in s for s in subjects), (seat, subjects)
+        if first in window:
+            (mail,) = [m for rcpts, m in box.messages if set(rcpts) & addresses[first]]
+            body = mail.get_content()
+            assert "14:00 (America/New_York)" in body and "What to type:" in body, body
+
+        before = (len(box.messages), len(hook.posts))
+        sync(config, capsys)
+        assert (len(box.messages), len(hook.posts)) == before, "a poll of the same window sends nothing again"
+
+        clock.now = NOON + dt.timedelta(hours=5, minutes=30)  # 17:30 UTC: the deadline is in 1 h 30 min
+        sync(config, capsys)
+        reminders = [t for t in hook.texts() if "closes in 1 h 30 min" in t]
+        assert len(reminders) == 1 and "Not ready yet:" in reminders[0], hook.texts()
+        assert any("not ready" in s for seat in window for s in mails_to(box, addresses[seat]))
+
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        out = sync(config, capsys)
+        assert "resolved" in out, out
+        resolved = [t for t in hook.texts() if " resolved**" in t]
+        assert len(resolved) == 1 and "What happened (the public log):" in resolved[0]
+        for seat in config.seats:
+            news = [s for s in mails_to(box, addresses[seat]) if f"news for {seat}" in s]
+            assert len(news) == 1, (seat, mails_to(box, addresses[seat]))
+            assert all(set(rcpts) <= addresses[seat] for rcpts, m in box.messages
+                       if f"news for {seat}" in str(m["Subject"])), "a seat's news went to another seat"
+        if game == "coalition":
+            assert any("] Movement Results, turn 1**" in t for t in hook.texts()), hook.texts()
+            assert any("] Battle Announcements, turn 1**" in t for t in hook.texts())
+        exactly_once(box, hook)
+        assert load_config(config.path).notify is not None
+        assert Outbox.of(config.path).waiting() == []
+
+
+def load_window(config: MatchConfig) -> tuple[str, ...]:
+    from sheets_gm.sync.read import read_match
+
+    record = read_match(open_match_sheets(config), get_ruleset(config.ruleset)).record
+    window = record.ruleset.window(record.state)
+    assert window is not None
+    return window.seats
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_notices_that_cannot_be_sent_wait_and_go_once_at_the_next_polls(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    port = free_port()  # nothing listens there yet: the mail server is down
+    with webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match(game, tmp_path, port)
+        hook.faults.append(Fault(429, {"Retry-After": "60"}))
+        out = sync(config, capsys)  # the poll is done, whatever the servers say
+        assert "waiting" in out and "connection refused" in out and "429" in out, out
+        box = Outbox.of(config.path)
+        waiting = box.waiting()
+        assert waiting and hook.posts == []
+        assert stat.S_IMODE(box.folder.stat().st_mode) == 0o700
+        assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in box.folder.rglob("*") if p.is_file())
+
+        code = main(["status", "-c", str(config.path)])
+        status = capsys.readouterr().out
+        assert code == 0 and f"Notices waiting ({len(waiting)}):" in status, status
+        assert "not before" in status and "connection refused" in status
+
+        def no_read(*args: object, **kwargs: object) -> None:
+            raise AssertionError("an idle poll read a workbook to send notices")
+
+        with monkeypatch.context() as idle:
+            idle.setattr(LocalWorkbookBackend, "read", no_read)
+            clock.now += dt.timedelta(seconds=30)  # the chat's Retry-After has not passed: only e-mail is tried
+            sync(config, capsys)
+            assert hook.posts == []
+            now_waiting = box.waiting()
+            assert [w.tries for w in now_waiting if w.channel == "chat"][:1] == [1]  # not tried again
+            mails = [w for w in now_waiting if w.channel == "email"]
+            assert mails[0].tries == 2 and all("connection refused" in w.error for w in mails), mails
+            with smtp_server(port=port) as (mail, _):
+                hook.faults.append(Fault(hang=5))  # the webhook takes longer than the 0.3 s the config allows
+                clock.now += dt.timedelta(seconds=31)
+                out = sync(config, capsys)
+                assert "no answer in time" in out, out
+                hook.release.set()
+                clock.now += dt.timedelta(seconds=1)
+                sync(config, capsys)
+                sync(config, capsys)
+        assert box.waiting() == []
+        assert [t for t in hook.texts() if " is open" in t], hook.texts()
+        for seat in load_window(config):
+            assert sum("is open" in s for s in mails_to(mail, addresses[seat])) == 1, seat
+        exactly_once(mail, hook)
+        ledger = box.ledger()
+        assert ledger and all(v.startswith("sent ") for v in ledger.values())
+

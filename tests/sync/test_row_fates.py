@@ -1,0 +1,252 @@
+"""A typed row's fate on the paths around the poll (issue 38): a deadline or ``resolve --force`` never empties a
+row it could not read, a long cell is read whole, a cell typed past a table is answered, and a refused row keeps
+its reason whatever window opens. Played with the real sync on memory spreadsheets."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
+from sheets_gm.sheets.layout import a1, cell_at, cells
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import seat_backend
+from tests.fakes.memory import MemoryBackend
+from tests.sync.test_typed_row_lifecycle import NOW, Match
+
+
+def _wesnoth_turn() -> tuple[Match, str, str]:
+    """A Wesnoth match in its third player-turn (both sides recruited): the side to play, and the other."""
+    match = Match("wesnoth")
+    for _ in range(3):
+        match.bots_play()
+    seat = match.window().seats[0]
+    other = next(s for s in match.read().record.seats if s != seat)
+    return match, seat, other
+
+
+def _unreadable_attack(match: Match, seat: str, other: str) -> str:
+    """Type an attack with a weapon the unit does not have in the seat's second unit row; its refusal."""
+    target = [u.id for u in match.read().record.state.units if u.owner == other][1]
+    for key, value in (("action", "attack"), ("target", target), ("weapon", "nonsense")):
+        match.type(seat, "units", 1, key, value)
+    match.poll()
+    feedback = match.row(seat, "units", 1).feedback
+    assert feedback.startswith("✘ Weapon 'nonsense'"), feedback
+    return feedback.removeprefix("✘ ")
+
+
+# -- item 3: a deadline or resolve --force never empties an unreadable row ------------------------------------------
+def test_a_forced_resolution_keeps_an_unreadable_row_with_its_reason() -> None:
+    match, seat, other = _wesnoth_turn()
+    why = _unreadable_attack(match, seat, other)
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    row = match.row(seat, "units", 1)
+    assert (row.text("weapon"), row.text("action")) == ("nonsense", "attack")
+    assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: {why}"), row.feedback
+    archive = match.archive(seat)
+    assert "Weapon: nonsense — not carried out (Weapon 'nonsense'" in archive and "still in your rows" in archive
+    match.poll()  # and every poll after it says so again
+    assert match.row(seat, "units", 1).feedback.startswith(f"✘ Not carried out in {closed.label}: {why}")
+
+
+def test_a_deadline_keeps_an_unreadable_row_with_its_reason() -> None:
+    match, seat, other = _wesnoth_turn()
+    deadline = (NOW + timedelta(hours=1)).isoformat()
+    assert poll(match.sheets, match.cls, now=NOW, force=True, next_deadline=lambda _now: deadline).resolved
+    seat, other = other, seat
+    why = _unreadable_attack(match, seat, other)
+    closed = match.window()
+    late = poll(match.sheets, match.cls, now=NOW + timedelta(hours=2))
+    assert late.resolved and "deadline" in late.reason
+    row = match.row(seat, "units", 1)
+    assert row.text("weapon") == "nonsense"
+    assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: {why}"), row.feedback
+
+
+# -- item 2: a typed cell is read whole, or refused by name --------------------------------------------------------
+def _coalition_post(match: Match, bump: str) -> str:
+    """A forum post ordering each of the Coalition's 13 armies (one line each), then the rulebook's own line
+    asking where Mirran Partisans leaves to if its engagement is won."""
+    armies = [a for a in match.read().record.state.armies if a.side.value == "coalition"]
+    lines = [f"{a.name}: {a.at.split()[0]}; {a.at.split()[1]}" for a in armies if a.name != "Mirran Partisans"]
+    lines += ["Mirran Partisans: Mirrodin; 10D > 11D > 11E > 11F - engage Razor Fields Company",
+              f"Joint engage bump: Mirran Partisans > {bump}"]
+    return "\n".join(lines)
+
+
+def test_a_pasted_post_of_thirteen_armies_is_read_whole() -> None:
+    match = Match("coalition")
+    post = _coalition_post(match, "11G")
+    assert len(post) > 400
+    match.type("coalition", "armies", 0, "line", post)
+    report = match.poll()
+    assert report.rejected == []
+    rows = [match.row("coalition", "armies", i) for i in range(13)]
+    assert all(r.feedback.startswith("✔") for r in rows), [r.feedback for r in rows]
+    assert rows[0].text("line") == post  # the cell as pasted, not cut
+
+
+def test_the_joint_engage_bump_line_of_a_post_is_read() -> None:
+    match = Match("coalition")
+    match.type("coalition", "armies", 0, "line", _coalition_post(match, "3A"))  # not next to 11F: refused
+    report = match.poll()
+    assert [why for _row, why in report.rejected] == [
+        "Mirran Partisans: a joint engage bump names a square next to the engaged square 11F, for an army that "
+        "engages"]
+
+
+def test_a_cell_past_the_limit_is_refused_by_name_and_kept() -> None:
+    match = Match("coalition")
+    post = _coalition_post(match, "11G") + "\n" + "x" * 16_000
+    match.type("coalition", "armies", 0, "line", post)
+    match.poll()
+    row = match.row("coalition", "armies", 0)
+    assert row.text("line") == post
+    header = "Or the forum line (Army: Plane; 3A > 3B - engage Target)"
+    assert row.feedback.startswith(f"✘ The cell under “{header}” holds 16,"), row.feedback
+    assert "a cell is read up to 16,000" in row.feedback
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    row = match.row("coalition", "armies", 0)
+    assert row.text("line") == post and "a cell is read up to 16,000" in row.feedback
+
+
+# -- item 7: a cell typed past a table's last column is answered in place, never wiped ------------------------------
+def _champions_fight() -> tuple[Match, str]:
+    match = Match("champions")
+    while match.window().phase != "equip_fight":
+        match.bots_play()
+    return match, match.window().seats[0]
+
+
+def _past(match: Match, seat: str, table: str, typed: dict[str, str], extra: str) -> tuple[MemoryBackend, str]:
+    """Type ``typed`` in the table's first row and ``extra`` in the column right of its last; that row's range."""
+    read = match.read()
+    seat_read = read.seats[seat]
+    placed = seat_read.tab.table(table)
+    for key, value in typed.items():
+        match.type(seat, table, 0, key, value)
+    backend = seat_backend(match.sheets, read.tabs, seat)
+    assert isinstance(backend, MemoryBackend)
+    (col,) = placed.past_cols()
+    backend.type(seat_read.tab.name, cell_at(col, placed.first_row), extra)
+    return backend, a1(seat_read.tab.name, cells(0, placed.first_row, placed.feedback_col, placed.first_row))
+
+
+def test_a_fourth_item_and_a_fifth_action_past_their_tables_are_refused_in_place_and_kept() -> None:
+    match, seat = _champions_fight()
+    items, item_row = _past(match, seat, "equip", {"item1": "Sword", "item2": "Shield", "item3": "Boots"}, "Ring")
+    _sets, set_row = _past(match, seat, "sets", {f"action{i}": "evade" for i in range(1, 5)}, "attack")
+    report = match.poll()
+    said = dict(report.rejected)
+    equip, sets = (next(why for who, why in said.items() if who.startswith(f"{seat} · ") and part in why)
+                   for part in ("Item 3", "Action 4"))
+    assert equip.startswith("Column G ('Ring') is past this table, which ends at column F: its columns are "
+                            "Champion, For, Health, Item 1, Item 2, Item 3.")
+    assert sets.startswith("Column G ('attack') is past this table")
+    for where, extra in ((item_row, "Ring"), (set_row, "attack")):
+        line = items.read([where])[0][0]
+        assert line[6] == extra and str(line[7]).startswith("✘ Column G")
+        assert not any(str(v).startswith("✔") for v in line)
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    for where, extra in ((item_row, "Ring"), (set_row, "attack")):
+        line = items.read([where])[0][0]
+        assert line[6] == extra and str(line[7]).startswith("✘ Column G"), line  # never wiped
+
+
+# -- item 4: refused rows are never tried and emptied without a fate ----------------------------------------------
+def test_a_refused_recruit_in_step_mode_stays_with_why_at_end_turn() -> None:
+    match = Match("wesnoth", WesnothSettings(start_gold=5))  # one Thief, not two
+    ann = match.window().seats[0]
+    for key, value in (("action", "recruit"), ("go", True)):
+        match.type(ann, "units", 0, key, value)
+    match.type(ann, "recruit", 0, "type", "Thief")
+    match.type(ann, "recruit", 1, "type", "Thief")
+    assert match.poll().resolved  # the Go: one Thief recruited, the second refused and kept
+    row = match.row(ann, "recruit", 0)
+    assert row.text("type") == "Thief" and row.feedback.startswith("Not resolved, kept for round 1"), row.feedback
+    leader = match.row(ann, "units", 0)
+    assert leader.feedback.startswith("✘ Carried out in part in round 1 · dawn · Ann: done: recruited Ann-R1"), \
+        leader.feedback
+    match.type(ann, "seat", 0, "ready", True)
+    assert match.poll().resolved  # End turn: the leader has acted, so the recruit is refused again, and stays
+    row = match.row(ann, "recruit", 0)
+    assert row.text("type") == "Thief"
+    assert row.feedback.startswith("✘ Not carried out in round 1 · dawn · Ann: ") and "already acted" in \
+        row.feedback, row.feedback
+    archive = match.archive(ann)
+    assert "Recruit 1 — Type: Thief — not carried out (" in archive and "already acted" in archive
+
+
+# -- item 8: a row carried out in part says what was not done --------------------------------------------------------
+def test_a_row_carried_out_in_part_says_what_was_not_done() -> None:
+    match, seat, other = _wesnoth_turn()
+    unit = match.row(seat, "units", 1).subject
+    state = match.read().record.state
+    assert (unit, next(u.at.label for u in state.units if u.id == unit)) == ("Bo-R1", "P23")  # P22 is free
+    far = [u.id for u in state.units if u.owner == other][1]
+    closed = match.window()
+    for key, value in (("action", "move"), ("to", "P22"), ("target", far), ("go", True)):
+        match.type(seat, "units", 1, key, value)
+    assert match.poll().resolved  # the move is made, the attack refused: the enemy is far away
+    row = match.row(seat, "units", 1)
+    assert not row.typed
+    assert row.feedback.startswith(f"✘ Carried out in part in {closed.label}: done: moved to P22"), row.feedback
+    assert f"not done: {far} on " in row.feedback
+    match.poll()
+    assert match.row(seat, "units", 1).feedback == row.feedback  # not 'Waiting for your orders' on the next poll
+    assert "— carried out in part (done: moved to P22" in match.archive(seat)
+
+
+def test_a_refused_champions_row_stays_with_why_while_its_champion_s_other_row_is_carried_out() -> None:
+    match, seat = _champions_fight()
+    gladiator = match.row(seat, "equip", 0).subject
+    match.type(seat, "equip", 0, "item1", "Excalibur")  # no such item: refused
+    match.type(seat, "sets", 0, "action1", "attack")  # the same champion's actions: read
+    match.poll()
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    equip, sets = match.row(seat, "equip", 0), match.row(seat, "sets", 0)
+    assert equip.subject == sets.subject == gladiator
+    assert equip.text("item1") == "Excalibur"
+    assert equip.feedback.startswith(f"✘ Not carried out in {closed.label}: there is no item 'Excalibur'"), \
+        equip.feedback
+    assert not sets.typed and "Carried out in part" not in sets.feedback
+    archive = match.archive(seat)
+    assert f"{gladiator} — Item 1: Excalibur — not carried out (there is no item 'Excalibur'" in archive
+    assert f"{gladiator} — Action 1: attack\n" in archive
+
+
+def _coalition_results() -> Match:
+    """A Coalition match in its first battle results window (two battles: Dominaria 19D and Mirrodin 11F)."""
+    match = Match("coalition")
+    match.bots_play()
+    assert match.window().phase == "results"
+    assert [r.subject for r in match.read().seats["judge"].rows if r.table == "results"] == \
+        ["Dominaria 19D", "Mirrodin 11F"]
+    return match
+
+
+def test_a_result_refused_for_its_losses_keeps_its_losses_rows_with_why() -> None:
+    match = _coalition_results()
+    match.type("judge", "results", 0, "winner", "Llanowar Wardens")
+    match.type("judge", "losses", 0, "slot1", "99999")  # Llanowar Wardens has 5000 there
+    match.type("judge", "losses", 1, "slot1", "10")
+    match.poll()
+    why = "result Dominaria 19D: Llanowar Wardens loses 99999 in slot 1; it has 5000 there"
+    for index in (0, 1):  # the losses rows say why their battle's result is refused (they said 'Kept for …')
+        assert match.row("judge", "losses", index).feedback == f"✘ {why}"
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    for index, lost in ((0, "99999"), (1, "10")):
+        row = match.row("judge", "losses", index)
+        assert row.text("slot1") == lost, row  # not emptied at the next window
+        assert row.feedback == f"✘ Not carried out in {closed.label}: {why}"
+    assert "Llanowar Wardens — Lost in slot 1: 99999 — not carried out (result Dominaria 19D" in \
+        match.archive("judge")
+    match.bots_play()  # the next turn's orders: the judge's window opens again, and its check speaks afresh
+    assert match.window().phase == "results"
+    match.poll()
+    row = match.row("judge", "results", 0)
+    assert (row.subject, row.text("winner")) == ("Dominaria 19D", "Llanowar Wardens")
+    assert row.feedback.startswith("✘ result Dominaria 19D: "), row.feedback  # not turn 1's sentence
