@@ -218,7 +218,7 @@ def saving_at(table: Table, moment: int, save: Callable[[], None]) -> Iterator[N
         return write
 
     for backend in patched:
-        backend.write = wrap(backend)
+        backend.write = wrap(backend)  # type: ignore[method-assign]
     try:
         yield
     finally:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,8 @@ import pytest
 
 from sheets_gm.rulesets.registry import get_game, ruleset_names
 from sheets_gm.sheets.backend import RangeWrite
-from sheets_gm.sheets.layout import split_a1
+from sheets_gm.sheets.guard import ReadGuard
+from sheets_gm.sheets.layout import Grid, split_a1
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.match_record import history_range, joined_cells
@@ -50,17 +52,20 @@ def _typed_by_bots(table: Table) -> tuple[dict[str, list[list[Any]]], dict[str, 
     job: dict[str, list[list[Any]]] = {}
     backends = {id(b): b for b in table.sheets.orders}
     saved = {}
-    for backend in backends.values():
-        assert isinstance(backend, LocalWorkbookBackend)
-
-        def capture(writes: list[RangeWrite], *_a: Any, path: Path = backend.path, **_k: Any) -> list[Any]:
+    def capture(path: Path) -> Callable[..., list[Grid]]:
+        def write(writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+                  guard: Sequence[ReadGuard] = ()) -> list[Grid]:
             for w in writes:
                 tab, cell = split_a1(w.range)
                 job.setdefault(str(path), []).append([tab, cell, w.values[0][0]])
             return []
 
+        return write
+
+    for backend in backends.values():
+        assert isinstance(backend, LocalWorkbookBackend)
         saved[id(backend)] = backend
-        backend.write = capture  # type: ignore[method-assign]
+        backend.write = capture(backend.path)  # type: ignore[method-assign]
     try:
         orders = type_bot_orders(table.sheets, table.cls, table.bots)
     finally:

@@ -198,7 +198,9 @@ def test_a_stale_copy_saved_over_the_syncs_write_is_drawn_again_and_never_resolv
     resolving it twice), tells her and the GM; what she types then is read for the open window."""
     table = new_table(name)
     read = table.read()
-    seat = next(s for s in read.record.ruleset.window(read.record.state).seats if s in read.seats)
+    opened = read.record.ruleset.window(read.record.state)
+    assert opened is not None
+    seat = next(s for s in opened.seats if s in read.seats)
     backend = seat_backend(table.sheets, read.tabs, seat)
     assert isinstance(backend, MemoryBackend)
     for _ in range(2):
