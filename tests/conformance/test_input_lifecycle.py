@@ -41,8 +41,10 @@ from sheets_gm.rulesets.registry import (
     ruleset_names,
 )
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
+from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.layout import CellValue, a1, cells, split_a1
 from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.between import BetweenWindowsError, undo_window
 from sheets_gm.sync.create import create_match
@@ -50,6 +52,8 @@ from sheets_gm.sync.match_tabs import ARCHIVE_COLS, ARCHIVE_COPY_COL, ARCHIVE_PE
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets
+from tests.fakes.clock import FakeClock
+from tests.fakes.google_api import GoogleApiFake, fake_client
 from tests.fakes.memory import InjectedFault, MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -112,6 +116,30 @@ def _local_match(name: str, folder: Path | None) -> tuple[MatchSheets, Any]:
     engine = book("engine")
     return MatchSheets(seats, book("board"), engine, tuple(book(f"seat{i}") for i in range(len(seats))),
                        book("judge") if rules.traits.judge else None), engine
+
+
+#: The Google fake holding each spreadsheet a Google table's backends open, by key (for a player's save).
+GOOGLE_FAKES: dict[str, GoogleApiFake] = {}
+
+
+def _google_match(name: str, _folder: Path | None) -> tuple[MatchSheets, Any]:
+    """A match on spreadsheets of the Google fake (started by the caller): a spreadsheet per role."""
+    fake = next(iter(GOOGLE_FAKES.values()))
+    rules = create_ruleset(name)
+    seats = rules.sample_roster().seats
+    client = fake_client()
+    clock = FakeClock()
+    retry = RetryPolicy(deadline=60, time=clock.time, sleep=clock.sleep, random=lambda: 0.5)
+
+    def sheet(role: str) -> GoogleSheetBackend:
+        key = f"1Lifecycle_{name}_{role}_".ljust(44, "0")[:44]
+        fake.create_spreadsheet(key, f"lifecycle · {role}", ("Sheet1",))
+        GOOGLE_FAKES[key] = fake
+        return GoogleSheetBackend(client, key, retry=retry, title=role)
+
+    engine = sheet("engine")
+    return MatchSheets(seats, sheet("board"), engine, tuple(sheet(f"seat{i}") for i in range(len(seats))),
+                       sheet("judge") if rules.traits.judge else None), engine
 
 
 def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, Any]] = _memory_match,
@@ -195,6 +223,8 @@ def player_save(backend: SheetBackend, cell: str, value: CellValue) -> None:
         backend.type(tab, where, value)
     elif isinstance(backend, LocalWorkbookBackend):
         LocalWorkbookBackend(backend.path).write([RangeWrite(cell, [[value]])])
+    elif isinstance(backend, GoogleSheetBackend):
+        GOOGLE_FAKES[backend.key].set_values(backend.key, cell, [[value]], user_entered=False)
     else:
         raise TypeError(f"no player can save in {backend!r}")
 
@@ -256,11 +286,15 @@ def _stale(table: Table, read: MatchRead, seat: str) -> None:
         held: Any = copy.deepcopy(backend.tabs)
     elif isinstance(backend, LocalWorkbookBackend):
         held = backend.path.read_bytes()
+    elif isinstance(backend, GoogleSheetBackend):  # a copy of the spreadsheet, restored as a version
+        held = copy.deepcopy(GOOGLE_FAKES[backend.key].spreadsheets[backend.key])
     else:
         raise TypeError(f"no player holds a copy of {backend!r}")
     poll(table.sheets, table.cls, now=NOW, force=True)
     if isinstance(backend, MemoryBackend):
         backend.tabs = held
+    elif isinstance(backend, GoogleSheetBackend):
+        GOOGLE_FAKES[backend.key].spreadsheets[backend.key] = held
     else:  # saved as an office program saves: a new file in its place
         saved = backend.path.with_name(f".{backend.path.name}.copy")
         saved.write_bytes(held)
@@ -451,5 +485,24 @@ def test_nothing_typed_is_lost_on_local_workbooks(name: str, tmp_path: Path) -> 
         folder = tmp_path / str(len(list(tmp_path.iterdir())))
         folder.mkdir()
         run(new_table(name, _local_match, folder), [s for s in steps if s[0] not in ("undo", "cut")])
+
+    inner()
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", _games())
+def test_nothing_typed_is_lost_on_google(name: str) -> None:
+    """The same on spreadsheets of the Google fake: saves racing a sync and stale versions restored included."""
+    @settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(steps=st.lists(step(), min_size=4, max_size=10))
+    def inner(steps: list[tuple[str, int, int, int]]) -> None:
+        with GoogleApiFake() as fake:
+            GOOGLE_FAKES.clear()
+            GOOGLE_FAKES["fake"] = fake
+            try:
+                run(new_table(name, _google_match), [s for s in steps if s[0] not in ("undo", "cut")])
+            finally:
+                GOOGLE_FAKES.clear()
+            assert not fake.violations, fake.violations
 
     inner()
