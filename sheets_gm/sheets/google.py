@@ -9,7 +9,8 @@ address a tab by its numeric id, which the backend learns from the layout call o
 ``spreadsheets.get`` of the tabs' ids, and keeps in the ``sheet_ids`` file between processes. A write
 that must answer with ranges as they stand after it (``read_back``) takes that route too, the
 batchUpdate asked to include the updated spreadsheet's cells for those ranges: still one write
-request and no read. Drive's change log (:class:`DriveChangeLog`) says which files changed since a
+request and no read; so does a write guarded by what the poll read (``guard``) that clears a typed cell: the
+cell is cleared by a ``findReplace`` of the very text read, so a player's save in between stays. Drive's change log (:class:`DriveChangeLog`) says which files changed since a
 page token, and who modified each last.
 
 Credentials: :func:`open_service_account` (a key file; share each spreadsheet with the
