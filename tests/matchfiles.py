@@ -66,6 +66,8 @@ def local_match(folder: Path, *, settings: GvgSettings | None = None, deadline: 
         files = {name: folder / name for name in ("gm/engine.xlsx", "red.xlsx", "blue.xlsx")}
         for path in files.values():
             openpyxl.Workbook().save(path)
+        (folder / "gm").chmod(0o700)  # the GM's alone, as init makes them
+        files["gm/engine.xlsx"].chmod(0o600)
         board = sheets.board
         sheets = MatchSheets(TEAMS, board, LocalWorkbookBackend(files["gm/engine.xlsx"]),
                              (LocalWorkbookBackend(files["red.xlsx"]), LocalWorkbookBackend(files["blue.xlsx"])))

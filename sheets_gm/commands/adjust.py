@@ -10,7 +10,7 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, gm_change, load, open_match, user_errors
-from sheets_gm.engine.ruleset import GmOption
+from sheets_gm.engine.ruleset import GmOption, split_option
 from sheets_gm.match.config import ConfigError, read_config_toml
 from sheets_gm.rulesets.registry import get_game, get_ruleset, ruleset_names
 
@@ -50,7 +50,7 @@ def rulesets_named(argv: Sequence[str]) -> list[str] | None:
         return None
     if name not in ruleset_names():
         return None
-    own = {o.flag for o in get_game(name).gm_options} | {"config", "reason", "debug", "help", "h"}
+    own = {o.flag for o in get_game(name).gm_options} | {"config", "reason", "debug", "help", "h", "bot"}
     typed = {_option_word(w) for w in words if w.startswith("--")}
     return [name] if typed <= own else None
 
@@ -74,11 +74,49 @@ def parse_events(args: argparse.Namespace, ruleset: str, seats: tuple[str, ...])
         raise UserError(str(exc)) from None
 
 
+def bot_changes(values: Sequence[str]) -> dict[str, str]:
+    """``--bot NAME=KIND`` options as NAME → KIND (UserError naming a malformed one).
+
+    >>> bot_changes(["Bo=skirmisher", "red3 = none"])
+    {'Bo': 'skirmisher', 'red3': 'none'}
+    """
+    found: dict[str, str] = {}
+    for value in values:
+        try:
+            name, kind = split_option("--bot", value, "NAME=BOT", "Bo=skirmisher (or Bo=none)")
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        found[name] = kind
+    return found
+
+
+def _hand_over(args: argparse.Namespace) -> int:
+    """``adjust --bot``: hand seats to the game's bots or back to people, logged."""
+    from sheets_gm.match.run import layout_owners
+    from sheets_gm.sync.between import hand_seats
+
+    config = load(args)
+    wanted = bot_changes(args.bot)
+    if any(getattr(args, f.replace("-", "_"), None) for f in gm_options(getattr(args, "option_rulesets", None))):
+        raise UserError("--bot goes alone: give the other corrections in an adjust of their own")
+    sheets = open_match(config)
+    with user_errors(config), gm_change(config):
+        done = hand_seats(sheets, get_ruleset(config.ruleset), wanted, args.reason or "",
+                          owners=lambda: layout_owners(config, sheets))
+    for event in done.events:
+        print(event.text)
+    print(f"Written to the match; open now: {done.open_now}. A bot whose seat acts in it has typed its rows; "
+          "`sheets-gm undo` takes this back with the last resolution.")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Apply the GM events to the match under the sync lock, and print the log lines written."""
     from sheets_gm.match.run import layout_owners
     from sheets_gm.sync.between import adjust_match
 
+    if getattr(args, "bot", None):
+        return _hand_over(args)
     config = load(args)
     events = parse_events(args, config.ruleset, config.seats)
     sheets = open_match(config)
@@ -112,6 +150,10 @@ def register(sub: Any, argv: Sequence[str] | None = None) -> None:
             p.add_argument(f"--{option.flag}", action="append", default=[], metavar=option.metavar, help=option.help)
     elif argv is not None:
         _add_every_games_options(p)
+    p.add_argument("--bot", action="append", default=[], metavar="NAME=BOT",
+                   help="hand a seat (or a team's player, a side's army) to one of the game's bots, e.g. "
+                        "Bo=skirmisher, or back to a person with Bo=none; logged, undone by undo with the last "
+                        "resolution (every game; its rules page names its bots)")
     duel = rulesets is None or "gvg" in rulesets  # the one correction that may go without a reason
     p.add_argument("--reason", default="", metavar="TEXT",
                    help="why, written to the log" + (" (required with every correction but GvG's duel award)"

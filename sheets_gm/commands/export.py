@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         if folder.resolve() in live:
             raise UserError(f"{folder} holds the match's own workbooks, which the export could replace: "
                             "export into a folder of its own (the default is export/ next to the config)")
-    sheets = open_match(config)
+    sheets = open_match(config, "export")
     with user_errors(config):
         read = read_match(sheets, get_ruleset(config.ruleset))
         found = read.record
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print("PROBLEM: the seed in the engine tab does not match the published hash: the engine tab was edited, "
               "and players cannot trust the rolls.")
     if before.holds_match(published):
-        at = f" (it stopped at turn {before.turn})" if before.turn is not None else ""
+        at = f" (it stopped at {before.stopped})" if before.stopped is not None else ""
         print(f"Replaced the earlier export of this match in {folder}{at}.")
     elif not before.empty:
         print(f"Replaced {before.describe()} in {folder}.")

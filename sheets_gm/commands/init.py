@@ -79,6 +79,54 @@ def with_roster(text: str, roster: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+PRACTICE_ROSTER = "practice-roster.csv"
+
+
+def practice_files(ruleset: str) -> tuple[str, str]:
+    """A practice match's config and roster CSV ('' when the game starts from its seats alone): the fewest seats
+    the game plays with, of its sample roster, the first one the person's and every other one (and a judge) played
+    by the game's best bot (its default), on local workbooks laid out as ``--private`` lays them out."""
+    import csv
+    import io
+
+    from sheets_gm.engine.ruleset import Roster
+    from sheets_gm.match.run import seats_alone_refused
+    from sheets_gm.rulesets.registry import bots_of, create_ruleset
+
+    rules = create_ruleset(ruleset)
+    traits = rules.traits
+    sample = rules.sample_roster()
+    seats = sample.seats[:max(2, traits.min_seats)]
+    best = next(iter(bots_of(rules)), None)
+    if best is None:
+        raise UserError(f"the {traits.title} game has no bot to practise against")
+    roster = Roster(seats, tuple(m for m in sample.members if m.seat in seats))
+    word = "teams" if traits.seat_kind.value == "team" else "seats"
+    lines = [f'ruleset = "{ruleset}"',
+             f'title = "Practice: {traits.title} against the {best} bot"',
+             f"{word} = [{', '.join(json.dumps(s, ensure_ascii=False) for s in seats)}]   # you play {seats[0]}"]
+    csv_text = ""
+    if seats_alone_refused(rules, seats):
+        lines.append(f'roster = "{PRACTICE_ROSTER}"   # the sample roster, cut to these {word}')
+        fields = list(dict.fromkeys(k for m in roster.members for k in m.fields))
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["name", traits.seat_kind.value, *fields])
+        writer.writerows([m.name, m.seat, *(m.fields.get(k, "") for k in fields)] for m in roster.members)
+        csv_text = out.getvalue()
+    orders = ", ".join(f'{toml_key(s)} = "{orders_file(s)}"' for s in seats)
+    lines += ["", "[sheets]", 'backend = "local"', 'board = "board.xlsx"         # the public board',
+              'engine = "gm/engine.xlsx"    # the engine (state, seed): the bot never reads it',
+              f"orders = {{ {orders} }}   # yours is {orders_file(seats[0])}"]
+    if traits.judge:
+        lines.append('judge = "gm/judge.xlsx"')
+    lines += ["", "[bots]                        # who the game's bots play (sheets-gm adjust --bot changes it)"]
+    lines += [f'{toml_key(s)} = "{best}"' for s in seats[1:]]
+    if traits.judge:
+        lines.append(f'judge = "{best}"             # the stand-in judge enters the battle results')
+    return "\n".join(lines) + "\n", csv_text
+
+
 def _starter_text(ruleset: str, private: bool) -> str:
     """The starter config to write for ``ruleset`` (UserError when its ruleset has no sheets or no starter)."""
     from sheets_gm.match.run import require_sheets
@@ -105,7 +153,12 @@ def run(args: argparse.Namespace) -> int:
     ruleset = args.ruleset.strip().lower()
     if ruleset not in GAMES:
         raise UserError(f"unknown ruleset {args.ruleset!r}; this build knows: {', '.join(sorted(GAMES))}")
-    if not args.config.exists():
+    if args.practice:
+        if args.config.exists():
+            raise UserError(f"--practice writes a config of its own, and {args.config} exists: run it in an empty "
+                            "folder (or name a new config with -c)")
+        _write_practice(ruleset, args.config)
+    elif not args.config.exists():
         text = _starter_text(ruleset, args.private)
         if args.roster is not None:
             text = with_roster(text, _relative_to(args.roster, args.config.parent))
@@ -128,11 +181,12 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"no roster file at {args.roster}")
     with user_errors():
         outcome = init_match(config, now=datetime.now(UTC), roster_file=args.roster,
-                                    overwrite=args.overwrite, share=not args.no_share, notify=not args.no_email)
+                                    overwrite=args.overwrite, share=not args.no_share, notify=not args.no_email,
+                                    outside_folder=args.allow_outside_folder)
     if outcome.replaced:
         print(f"Replaced {outcome.replaced}; its workbooks are kept aside:")
-    for backup in outcome.backups:
-        print(f"The old workbook is kept as {backup}")
+    for old, backup in outcome.backups:
+        print(f"Moved {old} aside to {backup} (readable by you alone)")
     if outcome.roster_tab is not None:
         _print_roster_tab(outcome, ruleset, args.config)
         return 0
@@ -149,6 +203,24 @@ def run(args: argparse.Namespace) -> int:
           f"reads nothing):\n  {cron_line(args.config)}\n"
           f"or run `{program_name()} sync -c {args.config}` by hand ({cron_notes_pointer()} says more).")
     return 0
+
+
+def _write_practice(ruleset: str, config: Path) -> None:
+    """Write a practice match's config (and roster) beside each other, and say who plays what."""
+    from sheets_gm.match.run import require_sheets
+
+    with user_errors():
+        require_sheets(ruleset, f"init {ruleset} --practice")
+    text, roster = practice_files(ruleset)
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text, encoding="utf-8")
+    if roster:
+        (config.parent / PRACTICE_ROSTER).write_text(roster, encoding="utf-8")
+    data = tomllib.loads(text)
+    mine = str((data.get("seats") or data.get("teams") or [""])[0])
+    print(f"Wrote a practice config {config}: you play {mine} (your orders: "
+          f"{data['sheets']['orders'][mine]}), the game's bots play "
+          f"{', '.join(f'{k} ({v})' for k, v in data['bots'].items())}.")
 
 
 def _print_roster_tab(outcome: InitOutcome, ruleset: str, config: Path) -> None:
@@ -177,8 +249,13 @@ def register(sub: Any) -> None:
                    "and the game's own columns (its rules page names them)")
     p.add_argument("--private", action="store_true",
                    help="with no config yet: start one with a file per seat (private orders) and a GM-only engine")
+    p.add_argument("--practice", action="store_true",
+                   help="with no config yet: a private match of the fewest seats against the game's best bot, for "
+                        "one person (the quickest way to learn a game)")
     p.add_argument("--overwrite", action="store_true",
                    help="replace an existing local match (its workbooks are kept aside as backups)")
+    p.add_argument("--allow-outside-folder", action="store_true",
+                   help="let [sheets] name local workbooks outside the config's folder (refused otherwise)")
     p.add_argument("--no-share", action="store_true",
                    help="do not share the spreadsheets with the players and GMs (Google), nor list who gets which file")
     p.add_argument("--no-email", action="store_true", help="Google: share without sending e-mails")

@@ -10,7 +10,7 @@ from sheets_gm.commands.base import UserError
 from sheets_gm.commands.base import add_config_option as add_config_option  # where every command finds it
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
-from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.connect import Access, open_match_sheets
 from sheets_gm.match.run import require_sheets
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.sheets.backend import SheetError
@@ -48,10 +48,10 @@ def load(args: argparse.Namespace) -> MatchConfig:
         return config
 
 
-def open_match(config: MatchConfig) -> MatchSheets:
-    """The configured match's spreadsheets (nothing is read yet)."""
+def open_match(config: MatchConfig, access: Access = "play") -> MatchSheets:
+    """The configured match's spreadsheets (nothing is read yet); ``access``: what the command does with Google."""
     with user_errors():
-        return open_match_sheets(config)
+        return open_match_sheets(config, access=access)
 
 
 @contextmanager

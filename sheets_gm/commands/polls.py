@@ -25,6 +25,7 @@ from sheets_gm.match.run import sync_once
 from sheets_gm.match.watch import seconds_until, watch
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark, file_mark
+from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.poll_memory import after_local_poll, before_local_poll
@@ -132,8 +133,7 @@ def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: Workboo
     except (OSError, ValueError):
         pass
     with contextlib.suppress(OSError):
-        memory.parent.mkdir(parents=True, exist_ok=True)
-        memory.write_text(json.dumps(said), encoding="utf-8")
+        write_private(memory, json.dumps(said))
     return True
 
 
@@ -303,10 +303,14 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""
     if gate is not None and kept is not None:
+        from sheets_gm.sheets.google import GoogleSheetBackend
         from sheets_gm.sync.drive_gate import after_google_poll
 
-        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept)
-    else:
+        # A bot typed in the window this poll opened: the next poll reads its spreadsheet (its Ready may be all
+        # the window waits for), though the write was ours.
+        bots = [b.key for b in map(sheets.of, report.bots_typed) if isinstance(b, GoogleSheetBackend)]
+        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept, read_back=bots)
+    elif not report.bots_typed:  # else nothing is kept: the next poll reads the workbooks the bots typed in
         after_local_poll(config.path, config_mark, sheets, before, report, summary, warning, read_at)
     return report, warning, after_poll(config, sheets, report, _now)
 

@@ -17,6 +17,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.match.engine_move import create_engine_file, move_engine
     from sheets_gm.match.run import editor_emails, repair_roster
+    from sheets_gm.match.swap_back import put_back_swapped
     from sheets_gm.match.team_check import row_emails
     from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.repair import repair_match
@@ -25,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     with user_errors(), gm_change(config):
         backups = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
         create_engine_file(config)
-        sheets = open_match_sheets(config)
+        sheets, swapped = put_back_swapped(config, open_match_sheets(config))
         moved = move_engine(config, sheets)
         roster = repair_roster(config, sheets)
         fixed = repair_match(sheets, get_ruleset(config.ruleset),
@@ -33,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
                                     title=config.title)
     for backup in backups:
         print(f"Kept a copy of the workbook as {backup}")
+    for line in swapped:
+        print(f"Swapped back: {line}.")
     if moved is not None:
         print(f"Moved the engine out of {moved.source} into {moved.target} (tabs {', '.join(moved.tabs)}): the seed "
               f"is no longer in a file players open. Keep {moved.target} to yourself.")

@@ -63,9 +63,9 @@ def register(sub: Any) -> None:
     """Add ``sync``, ``resolve`` and ``status`` to the command line."""
     p = command(sub, "sync", run_sync, "poll the match once (for cron), or keep polling with --watch",
                 "Read every order cell, answer each player in their feedback cell, and resolve the open window "
-                "when every seat it waits for is ready, a Go box asks for it, or the deadline has passed. "
-                "With --watch, poll again and again, "
-                "backing off while nothing changes, until the match ends or Ctrl-C.",
+                "when every seat it waits for is ready, a Go box asks for it, or the deadline has passed; with a "
+                "[notify] table, tell the players by e-mail and chat (docs/notices.md). With --watch, poll again and "
+                "again, backing off while nothing changes, until the match ends or Ctrl-C.",
                 "sheets-gm sync -c match.toml --quiet   (cron: the line init and doctor print)")
     add_config_option(p)
     p.add_argument("--watch", action="store_true", help="keep polling until the match ends or Ctrl-C")
@@ -84,7 +84,7 @@ def register(sub: Any) -> None:
     p.add_argument("--turn", type=int, metavar="N",
                    help="the same as --window N, for a game whose windows are its turns (GvG: 7)")
     p = command(sub, "status", run_status, "window, deadline, who is not ready, what was rejected and why",
-                "Read the match and say where it stands; writes nothing.",
+                "Read the match and say where it stands, and which notices wait to be sent and why; writes nothing.",
                 "sheets-gm status -c match.toml")
     add_config_option(p)
 

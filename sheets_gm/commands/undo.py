@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     print(back.events[0].text)
     _print_dice(back.dice, back.fresh_prefix)
     if back.set_aside:
-        print(f"{back.set_aside} row(s) typed since were set aside: each seat's Archive tab lists them in a line "
+        rows = "1 row typed since was" if back.set_aside == 1 else f"{back.set_aside} rows typed since were"
+        print(f"{rows} set aside: each seat's Archive tab lists them in a line "
               "that nothing writes over, and its View tab says so; they type them again when their window opens.")
     print("Fix what you need (adjust, or the rows), then tick Ready again, or force the window with "
           f"`sheets-gm resolve -c {args.config} --force --window KEY` (status names the key).")

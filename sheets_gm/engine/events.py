@@ -76,6 +76,16 @@ class Event:
         return f"Event(turn={self.turn}, kind={self.kind.value}, text={self.text!r})"
 
 
+def kind_words(kind: Enum | str) -> str:
+    """An event's kind as the Log's Kind column shows it: its id in words.
+
+    >>> kind_words("order_rejected"), kind_words("undo")
+    ('order rejected', 'undo')
+    """
+    value = kind.value if isinstance(kind, Enum) else kind
+    return str(value).replace("_", " ")
+
+
 def visible_to(events: Iterable[Event], seat: str | None) -> list[Event]:
     """The events ``seat`` may read; ``seat=None`` is the public log (public events only).
 

@@ -145,6 +145,14 @@ class Window:
     turn: int  # the dice of this window's resolution are keyed by it
     stepwise: bool = False  # rows may resolve one by one as their Go box is ticked (Wesnoth's ``step``)
     waits_for: tuple[str, ...] | None = None  # the seats whose Ready is awaited; None: every seat that acts
+    # The turn the game's log lines of this window carry, where it is not ``turn``: Wesnoth logs the round, while
+    # its windows (each player's turn) key their dice by the player-turn count. None: ``turn``.
+    log_turn: int | None = None
+
+    @property
+    def logged_turn(self) -> int:
+        """The turn a log line about this window carries (the GM's undo of it), as the game's own lines do."""
+        return self.turn if self.log_turn is None else self.log_turn
 
     @property
     def awaited(self) -> tuple[str, ...]:
@@ -318,6 +326,18 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         whole state, for every seat: a game whose only secrets are the orders not yet resolved, which never
         enter the state."""
         return self.state_codec.to_json(state)
+
+    def seat_state(self, state: StateT, seat: str) -> StateT:
+        """The state as ``seat`` knows it: what a bot playing the seat in a match is given. What the seat's view
+        shows, and in place of what it may not see a stand-in anyone at the table would assume (another player's
+        face-down token as an average unit, her bag as empty). By default the state rebuilt from the seat's view,
+        which is the whole state in a game whose view is (its only secrets are orders not yet resolved)."""
+        return self.state_codec.from_json(self.view(state, seat))
+
+    def rolls_shown(self, state: StateT, dice: TurnDice) -> dict[str, int]:
+        """The open window's rolls every seat is shown before it resolves, by dice key (GvG's movement rolls): a
+        bot playing a seat in a match is given these rolls and no other. None by default."""
+        return {}
 
     def secrets(self, state: StateT, seat: str) -> list[str]:
         """Texts only ``seat`` may see (a hidden unit's id and hex, a bag's items): the conformance

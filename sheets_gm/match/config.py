@@ -23,6 +23,8 @@ file are relative to the file's own folder. Example::
     [settings]                     # house rules (each game's rules page names them)
     start_gold = 20
 
+    [bots]                         # optional: seats (or a team's players) one of the game's bots plays
+    Bo = "skirmisher"
     [notify]                       # optional: notices by e-mail and chat (notify.settings, docs/notices.md)
     reminder = "2h"
     [notify.chat]
@@ -37,13 +39,14 @@ import os
 import re
 import stat
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sheets_gm.match.name_rule import NAME_RULE, name_problem
 from sheets_gm.match.notify.settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
@@ -109,6 +112,7 @@ class _ConfigFile(_Strict):
     google: GoogleSection = GoogleSection()
     deadlines: DeadlinesSection = DeadlinesSection()
     settings: dict[str, Any] = Field(default_factory=dict)
+    bots: dict[str, str] = Field(default_factory=dict)
     sync: SyncSection = SyncSection()
     notify: dict[str, Any] = Field(default_factory=dict)  # checked by notify.settings, a line per bad option
 
@@ -136,6 +140,7 @@ class MatchConfig:
     settings: dict[str, Any]
     interval: float
     max_interval: float
+    bots: dict[str, str] = field(default_factory=dict)  # ``[bots]``: a seat or member → the kind of bot playing it
     notify: NotifySettings | None = None  # None: no notices (no [notify], or one with problems)
     notify_problems: tuple[str, ...] = ()  # a line per bad option of [notify]: notices are off until mended
 
@@ -329,6 +334,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         settings=dict(data.settings),
         interval=data.sync.interval,
         max_interval=data.sync.max_interval,
+        bots={str(k).strip(): str(v).strip() for k, v in data.bots.items()},
         notify=notify,
         notify_problems=tuple(notify_problems),
     )
@@ -345,6 +351,10 @@ def _seats(path: Path, data: _ConfigFile, kind: str, least: int, most: int) -> t
     if not least <= len(seats) <= most:
         count = f"{least}" if least == most else f"{least} to {most}"
         raise ConfigError(f"{path}: {key}: a {data.ruleset} match has {count} {kind}s, not {len(seats)}")
+    for seat in seats:
+        problem = name_problem(seat)
+        if problem:
+            raise ConfigError(f"{path}: {key}: the name {seat!r} is refused: {problem}; {NAME_RULE}")
     folded = [s.casefold() for s in seats]
     if not all(seats) or len(set(folded)) != len(folded):
         raise ConfigError(f"{path}: {key} must be distinct names; got {list(names)}")
@@ -355,9 +365,24 @@ def settings_drift(config: MatchConfig, held: Any) -> list[str]:
     """Each house rule that ``[settings]`` now sets otherwise than the match holds (``held``, the
     settings it was created with and keeps): ``movement = 'rook' in the config but 'king' in the
     match``. SettingError when ``[settings]`` itself is wrong."""
-    from sheets_gm.engine.settings import parse_settings, settings_to_mapping
+    from sheets_gm.engine.settings import live_settings, parse_settings, settings_to_mapping
 
-    wanted = settings_to_mapping(parse_settings(get_ruleset(config.ruleset).traits.settings_type, config.settings,
-                                                folder=config.folder))
+    kind = get_ruleset(config.ruleset).traits.settings_type
+    wanted = settings_to_mapping(parse_settings(kind, config.settings, folder=config.folder))
     have = settings_to_mapping(held)
-    return [f"{k} = {wanted[k]!r} in the config but {have[k]!r} in the match" for k in have if wanted[k] != have[k]]
+    live = live_settings(kind)  # taken from the config in a running match: never a drift
+    return [f"{k} = {wanted[k]!r} in the config but {have[k]!r} in the match" for k in have
+            if wanted[k] != have[k] and k not in live]
+
+
+def live_values(config: MatchConfig) -> dict[str, Any]:
+    """The config's values of the ruleset's live settings (``engine.settings.setting(live=True)``): what a
+    running match takes from ``[settings]`` at every poll. SettingError when ``[settings]`` is wrong."""
+    from sheets_gm.engine.settings import live_settings, parse_settings
+
+    kind = get_ruleset(config.ruleset).traits.settings_type
+    live = live_settings(kind)
+    if not live:
+        return {}
+    parsed = parse_settings(kind, config.settings, folder=config.folder)
+    return {k: getattr(parsed, k) for k in live}

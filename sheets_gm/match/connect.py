@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend
+from sheets_gm.sheets.private_files import private_folder
 from sheets_gm.sync.sheets import MatchSheets
 
 if TYPE_CHECKING:
@@ -15,22 +16,33 @@ if TYPE_CHECKING:
     from sheets_gm.sheets.retry import RetryPolicy
 
 
-def google_client(config: MatchConfig) -> gspread.Client:
-    """A signed-in gspread client: the service account if configured, else the GM's OAuth sign-in."""
-    from sheets_gm.sheets.google import open_oauth, open_service_account
+#: What a command does with Google, which says the OAuth scopes it asks for (``sheets.google``): ``play`` (read and
+#: write cells, read Drive's change log and sharing list), ``share`` (init: share the spreadsheets), ``export``.
+Access = Literal["play", "share", "export"]
+
+
+def google_client(config: MatchConfig, access: Access = "play") -> gspread.Client:
+    """A signed-in gspread client: the service account if configured (its tokens asked for the scopes of
+    ``access`` alone), else the GM's OAuth sign-in (asked once, for what init needs)."""
+    from sheets_gm.sheets.google import EXPORT_SCOPES, PLAY_SCOPES, SHARE_SCOPES, open_oauth, open_service_account
 
     if config.service_account is not None:
-        return open_service_account(config.service_account)
+        scopes = {"play": PLAY_SCOPES, "share": SHARE_SCOPES, "export": EXPORT_SCOPES}[access]
+        return open_service_account(config.service_account, scopes)
     if config.oauth_client is None:
         raise SheetAccessError(f"{config.path}: [google] names no service_account or oauth_client file")
+    if config.oauth_token.parent == config.state_dir:
+        private_folder(config.state_dir)  # where the sign-in is saved (open_oauth makes the file itself 0600)
     return open_oauth(config.oauth_client, config.oauth_token)
 
 
-def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None) -> MatchSheets:
+def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
+                      access: Access = "play") -> MatchSheets:
     """The board, engine and orders backends of ``config``; the same file or key opens one backend.
 
     The Google stack (gspread, google-auth, requests, tenacity) is imported only for a Google
-    match: a local sync from cron starts without it. ``retry``: default ``DEFAULT_RETRY``."""
+    match: a local sync from cron starts without it. ``retry``: default ``DEFAULT_RETRY``; ``access``: what the
+    command does with Google (``google_client``)."""
     opened: dict[str, SheetBackend] = {}
     make: Callable[[str, str], SheetBackend]
     if config.backend is BackendKind.LOCAL:
@@ -42,7 +54,7 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None) 
         from sheets_gm.sheets.google import GoogleSheetBackend
         from sheets_gm.sheets.retry import DEFAULT_RETRY
 
-        client = google_client(config)
+        client = google_client(config, access)
         policy = retry or DEFAULT_RETRY
 
         def make(where: str, role: str) -> SheetBackend:

@@ -25,6 +25,7 @@ from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import create_workbook
+from sheets_gm.sheets.private_files import private_folder
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.export import export_match
@@ -45,16 +46,20 @@ class WindowDemoResult:
     export: Path | None = None  # the export folder (CSV per tab, replay.json), once the match is over
 
 
-def _workbook(path: Path, first_tab: str) -> SheetBackend:
+def _workbook(path: Path, first_tab: str, *, private: bool = False) -> SheetBackend:
     """A new workbook whose first tab is the one the match lays out first (the engine's is an About tab:
-    a workbook needs a visible tab, and the engine tab is hidden)."""
+    a workbook needs a visible tab, and the engine tab is hidden); ``private``: the GM's own (0600, in a folder
+    made 0700), as init makes the engine's and the judge's."""
+    if private:
+        private_folder(path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
     for stale in (path, *path.parent.glob(f".{path.name}*")):
         stale.unlink(missing_ok=True)
     about: Grid = [["The engine of a sheets-gm match: do not edit."]]
     values: dict[str, Grid] = {"A1": about} if first_tab == ABOUT_TAB else {}
     return create_workbook(path, WorkbookLayout("sheets-gm demo", (TabLayout(first_tab, rows=1, cols=1,
-                                                                              values=values),)), overwrite=True)
+                                                                              values=values),)), overwrite=True,
+                           private=private)
 
 
 def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Console | None = None,
@@ -71,7 +76,8 @@ def run_demo(ruleset_name: str, folder: Path, *, seed: str = "1", console: Conso
         files["judge"] = folder / "gm" / "judge.xlsx"
     tabs = sheet_spec(ruleset_name).tabs
     first = {"board": tabs.board, "engine": ABOUT_TAB, "judge": tabs.judge}
-    backends = {role: _workbook(path, first.get(role) or tabs.orders.format(seat=role.removeprefix("orders ")))
+    backends = {role: _workbook(path, first.get(role) or tabs.orders.format(seat=role.removeprefix("orders ")),
+                                private=role in ("engine", "judge"))
                 for role, path in files.items()}
     sheets = MatchSheets(roster.seats, backends["board"], backends["engine"],
                          tuple(backends[f"orders {seat}"] for seat in roster.seats), backends.get("judge"))

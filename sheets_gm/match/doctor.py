@@ -19,6 +19,7 @@ from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config, read_config_toml
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.doctor_sheets import check_match
+from sheets_gm.match.gm_files import chmod_fix, exposed
 from sheets_gm.match.notify.doctor import check_notices
 from sheets_gm.match.privacy import exposures, place, shared_folders
 from sheets_gm.match.quota import (
@@ -61,6 +62,7 @@ def run_doctor(path: Path, *, now: datetime, matches: int = 1, retry: RetryPolic
     signed_in = report.guarded("credentials", lambda: check_credentials(config, report))
     found = signed_in and report.guarded("spreadsheets", lambda: check_match(config, report, now=now, retry=retry))
     report.guarded("privacy", lambda: check_privacy(config, report, match_exists=bool(found)))
+    report.guarded("secret files", lambda: check_secret_files(config, report))
     report.guarded("quota", lambda: check_quota(config, report, matches))
     report.guarded("notices", lambda: check_notices(config, report, now=now, test=send_test))
     return report.checks
@@ -201,6 +203,20 @@ def check_privacy(config: MatchConfig, report: Checkup, *, match_exists: bool) -
         else:
             report.warn("privacy", f"{exposure.describe(created=True)} (the match was created so: its tabs stay there)",
                         f"for the next match, {exposure.fix}")
+
+
+def check_secret_files(config: MatchConfig, report: Checkup) -> None:
+    """The GM's files on this computer (``gm_files``: the engine's workbook, gm/, the copies kept before a repair
+    or an init --overwrite, .sheets-gm/ with the kept reads and the sign-in, the key file, the export): a warning
+    naming each one another account can read, with the chmod that mends it."""
+    found = exposed(config)
+    if not found:
+        report.ok("secret files", "the GM's files on this computer (the engine, its copies, .sheets-gm, the key "
+                                  "file, the export) are readable by your account alone")
+        return
+    listed = ", ".join(f"{path} ({mode})" for path, mode in found)
+    report.warn("secret files", f"other accounts on this computer can read {listed}: they hold the seed, the "
+                                "players' e-mails, orders not yet resolved or the Google key", chmod_fix(found))
 
 
 def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:

@@ -14,6 +14,7 @@ from sheets_gm.engine.settings import SettingError
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.doctor_sharing import check_sharing
 from sheets_gm.match.engine_move import EngineMoveError, stray_engine
 from sheets_gm.match.team_check import check_teams
 from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
@@ -33,10 +34,14 @@ from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.legacy.detect import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
+from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.swaps import SwappedWorkbooksError, describe_misplaced, find_misplaced
 
+_SWAP_FIX = ("run `sheets-gm repair -c {}`: it puts local workbooks back in their places, tabs and typed rows and all "
+             "(on Google it names the keys to swap back in the config)")
 
 class ReadOnlyBackend:
     """A spreadsheet that can be read but never written: every write raises."""
@@ -113,6 +118,7 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
     if not _same_seats(config, record, report):
         return False  # a config for another match than the one there: it is judged as a config to create
     _check_layout(config, sheets, report, now)
+    report.guarded("sharing", lambda: check_sharing(config, sheets, report))
     return True
 
 
@@ -129,9 +135,18 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
         report.fail("match", str(exc.for_config(config.path)), f"run `sheets-gm repair -c {config.path}`: it moves "
                                                               "the match, its history and what was typed")
         return
+    except SwappedWorkbooksError:
+        tabs = MatchTabs(sheet_spec(config.ruleset), sheets.seats, get_ruleset(config.ruleset).traits.judge)
+        report.fail("workbooks", f"workbooks were swapped: {describe_misplaced(find_misplaced(sheets, tabs))}",
+                    _SWAP_FIX.format(config.path))
+        return
     except (MatchRecordError, SheetError) as exc:
         report.fail("layout", str(exc), f"run `sheets-gm repair -c {config.path}`: it lays every tab out again "
                                         "and keeps the match and every typed row")
+        return
+    found = find_misplaced(sheets, read.tabs)
+    if found:
+        report.fail("workbooks", f"workbooks were swapped: {describe_misplaced(found)}", _SWAP_FIX.format(config.path))
         return
     if not _drawn_tabs_ok(config, sheets, read, report):
         return

@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from sheets_gm.sync.replay import stopped_at
+
 REPLAY_NAME = "replay.json"
 
 
@@ -20,7 +22,7 @@ class FolderContents:
     folder: Path
     files: tuple[Path, ...]
     seed_hash: str | None  # None: no readable replay.json
-    turn: int | None  # the turn the earlier export stopped at
+    stopped: str | None  # where the earlier export's match stopped, as ``status`` says it (``replay.stopped_at``)
 
     @property
     def empty(self) -> bool:
@@ -34,7 +36,7 @@ class FolderContents:
     def describe(self) -> str:
         """What is there, for a message: another match's export, or files of unknown origin."""
         if self.seed_hash is not None:
-            at = f", at turn {self.turn}" if self.turn is not None else ""
+            at = f", stopped at {self.stopped}" if self.stopped is not None else ""
             return f"the export of another match (seed hash {self.seed_hash[:12]}…{at})"
         names = ", ".join(p.name for p in self.files[:5]) + (", …" if len(self.files) > 5 else "")
         many = len(self.files) > 1
@@ -52,14 +54,12 @@ def folder_contents(folder: Path) -> FolderContents:
         return FolderContents(folder, (), None, None)
     files = tuple(sorted(p for p in folder.iterdir() if p.is_file()))
     seed_hash: str | None = None
-    turn: int | None = None
+    stopped: str | None = None
     try:
         doc = json.loads((folder / REPLAY_NAME).read_text(encoding="utf-8"))
         if isinstance(doc, dict) and isinstance(doc.get("seed_hash"), str):
             seed_hash = doc["seed_hash"]
-            final = doc.get("final_state")
-            found = final.get("turn") if isinstance(final, dict) else None
-            turn = found if isinstance(found, int) else None
+            stopped = stopped_at(doc)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         pass  # no readable replay: the folder's files are of unknown origin
-    return FolderContents(folder, files, seed_hash, turn)
+    return FolderContents(folder, files, seed_hash, stopped)

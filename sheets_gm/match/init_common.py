@@ -10,6 +10,7 @@ from pathlib import Path
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
+from sheets_gm.sheets.private_files import make_private, private_folder
 from sheets_gm.sync.match_tabs import ABOUT_TAB
 
 
@@ -31,23 +32,31 @@ class InitOutcome:
     deadline: str = ""
     where: list[str] = field(default_factory=list)  # each spreadsheet or file of the match
     shared: list[str] = field(default_factory=list)  # one line per sharing grant
-    backups: list[Path] = field(default_factory=list)  # old workbooks kept aside by --overwrite
+    backups: list[tuple[Path, Path]] = field(default_factory=list)  # each workbook --overwrite moved, and where to
     replaced: str = ""  # the match --overwrite replaced, in words ('' when there was none)
 
 
-def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[Path, str]) -> list[Path]:
+def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[Path, str]) -> list[tuple[Path, Path]]:
     """Create the missing workbooks of ``files`` (each with its first tab); with ``overwrite``, move existing
-    ones aside first. Returns the backups."""
+    ones aside first (``init_targets.check_local_targets`` has checked that each is a workbook of this match).
+    The GM's own workbooks (the engine's, the judge's) are created 0600 in a folder made 0700 (``gm_files``), and
+    every copy moved aside is made 0600. Returns each workbook moved aside with where it now is."""
+    from sheets_gm.match.gm_files import gm_only_files, gm_only_folders
     from sheets_gm.sheets.local import create_workbook
 
-    backups: list[Path] = []
+    private = set(gm_only_files(config))
+    for folder in gm_only_folders(config):
+        private_folder(folder)
+    moved: list[tuple[Path, Path]] = []
     for path, first_tab in files.items():
         if path.exists() and overwrite:
             backup = path.with_name(f"{path.stem}.before-init-{stamp}{path.suffix}")
             shutil.move(path, backup)
-            backups.append(backup)
+            make_private(backup)
+            moved.append((path, backup))
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             values: dict[str, Grid] = {"A1": [[f"sheets-gm · {config.title}"]]} if first_tab == ABOUT_TAB else {}
-            create_workbook(path, WorkbookLayout(config.title, (TabLayout(first_tab, 1, 1, values=values),)))
-    return backups
+            create_workbook(path, WorkbookLayout(config.title, (TabLayout(first_tab, 1, 1, values=values),)),
+                            private=path in private)
+    return moved

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sheets_gm.engine.dice import new_seed
 from sheets_gm.engine.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.engine.words import counted
-from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
-from sheets_gm.match.privacy import refuse_exposures, shared_folders
+from sheets_gm.match.init_targets import check_local_targets
+from sheets_gm.match.privacy import place, refuse_exposures, shared_folders
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
 from sheets_gm.match.team_check import row_emails, team_warnings
@@ -27,6 +29,7 @@ from sheets_gm.rulesets.registry import (
     sheet_spec,
 )
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
+from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.grow import LayoutOwners
 from sheets_gm.sync.legacy.detect import OldLayoutError, refuse_old_layout
@@ -56,9 +59,18 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
         try:
             return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
                         next_deadline=config.schedule.next_deadline, dry_run=dry_run,
-                        owners=lambda: layout_owners(config, sheets))
+                        owners=lambda: layout_owners(config, sheets), live=_live(config))
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
+
+
+def _live(config: MatchConfig) -> dict[str, Any]:
+    """The config's live settings (``config.live_values``); none when ``[settings]`` does not read (the sync's
+    warning says why, and the match keeps what it holds)."""
+    try:
+        return live_values(config)
+    except SettingError:
+        return {}
 
 
 def configured_ruleset(config: MatchConfig) -> AnyRuleset:
@@ -120,33 +132,46 @@ def _match_replaced(config: MatchConfig) -> str:
         return ""
 
 
-def _refuse_existing_match(sheets: MatchSheets, config: MatchConfig) -> None:
-    """MatchExistsError when an engine tab holds a match (readable or not): the configured engine's, or one
-    in another file of the match (its engine before the config moved it: ``repair`` moves it)."""
+def _refuse_existing_match(backends: list[SheetBackend], engine: SheetBackend | None, config: MatchConfig) -> None:
+    """MatchExistsError when an engine tab holds a match (readable or not): the configured engine's (``engine``,
+    None when it does not exist yet), or one in another file of the match (its engine before the config moved it:
+    ``repair`` moves it)."""
     tab = sheet_spec(config.ruleset).tabs.engine
-    for backend in sheets.write_order():
-        if backend is not sheets.engine and _holds_record(backend, tab):
+    engine_name = engine.name if engine is not None else place(config, config.engine)
+    for backend in backends:
+        if backend is not engine and _holds_record(backend, tab):
             raise MatchExistsError(f"{backend.name} holds the engine tab of a match, and the config names "
-                                   f"{sheets.engine.name} as the engine; init never replaces a match. To move the "
+                                   f"{engine_name} as the engine; init never replaces a match. To move the "
                                    f"engine there, run sheets-gm repair -c {config.path}")
-    if not _holds_record(sheets.engine, tab):
+    if engine is None or not _holds_record(engine, tab):
         return
-    (grid,) = sheets.engine.read([engine_read_range(tab)])
+    (grid,) = engine.read([engine_read_range(tab)])
     try:
         refuse_old_layout(get_ruleset(config.ruleset), grid, config.path)
     except OldLayoutError as exc:
-        raise MatchExistsError(f"{exc}; init never replaces a match ({sheets.engine.name})") from None
+        raise MatchExistsError(f"{exc}; init never replaces a match ({engine.name})") from None
     try:
         record = parse_match_record(grid[1:], f"tab {tab!r}")
     except MatchRecordError as exc:
-        raise MatchExistsError(f"{sheets.engine.name} has an engine tab that cannot be read ({exc}); init never "
+        raise MatchExistsError(f"{engine.name} has an engine tab that cannot be read ({exc}); init never "
                                "replaces a match. Restore the engine tab from a backup or the export") from None
-    raise MatchExistsError(f"{sheets.engine.name} already holds {match_in_words(record)}; init never replaces "
+    raise MatchExistsError(f"{engine.name} already holds {match_in_words(record)}; init never replaces "
                            f"one. If its layout was edited (a header moved, a tab renamed), run sheets-gm repair -c "
                            f"{config.path}: it lays every tab out again and keeps the match and what was typed. To "
                            "start a new match, export "
                            "this one first, then run init --overwrite (local workbooks are kept aside as backups) or "
                            "point the config at new spreadsheets")
+
+
+def _refuse_existing_local_match(config: MatchConfig, existing: list[Path]) -> None:
+    """``_refuse_existing_match`` on the local workbooks of the match that exist already, before init creates
+    any of the others."""
+    from sheets_gm.sheets.local import LocalWorkbookBackend
+
+    backends: list[SheetBackend] = [LocalWorkbookBackend(path) for path in existing]
+    engine_path = config.local_path(config.engine)
+    engine = next((b for b, path in zip(backends, existing, strict=True) if path == engine_path), None)
+    _refuse_existing_match(backends, engine, config)
 
 
 def _holds_record(backend: SheetBackend, tab: str) -> bool:
@@ -188,6 +213,17 @@ def roster_file_of(traits: RulesetTraits, path: Path, seats: tuple[str, ...]) ->
     return read_seat_roster(path, seats, seat_word=traits.seat_kind.value, groups=traits.roster_groups)
 
 
+def roster_bots(traits: RulesetTraits, roster: Roster) -> dict[str, str]:
+    """The roster's ``bot`` column: the kind of bot each marked line's seat (a game of players) or member (a team's
+    player, a side's army) is played by; a line left empty, ``no`` or ``none`` is a person's."""
+    found: dict[str, str] = {}
+    for m in roster.members:
+        kind = m.fields.get("bot", "").strip()
+        if kind and kind.lower() not in ("no", NO_BOT):
+            found[m.seat if traits.seat_kind is SeatKind.PLAYER else m.name] = kind
+    return found
+
+
 def _check_roster(ruleset: AnyRuleset, roster: Roster, where: object) -> None:
     """SeatRosterError naming ``where`` when the ruleset refuses the roster (nothing is written before)."""
     try:
@@ -196,7 +232,7 @@ def _check_roster(ruleset: AnyRuleset, roster: Roster, where: object) -> None:
         raise SeatRosterError(f"roster {where}: {exc}") from None
 
 
-def _seats_alone_refused(ruleset: AnyRuleset, seats: tuple[str, ...]) -> str:
+def seats_alone_refused(ruleset: AnyRuleset, seats: tuple[str, ...]) -> str:
     """Why the ruleset cannot start a match from the seats alone (it needs members), or '' if it can."""
     try:
         ruleset.new_match(Roster(seats), b"check the roster before anything is written")
@@ -226,12 +262,14 @@ def uneven_teams(traits: RulesetTraits, roster: Roster) -> list[str]:
 
 def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None = None,
                       overwrite: bool = False, share: bool = True, notify: bool = True, seed: bytes | None = None,
-                      sheets: MatchSheets | None = None) -> InitOutcome:
+                      sheets: MatchSheets | None = None, outside_folder: bool = False) -> InitOutcome:
     """Create the configured match: roster from the file, else from the Roster tab, else the seats alone;
     every tab laid out, the first window drawn, the spreadsheets shared (``share``; ``notify``: with
     Google's e-mails). A ruleset that needs members and has no roster yet gets the Roster tab laid out
     (``InitOutcome.roster_tab``) and nothing else. Bad input (a roster file, the board, the settings) is
-    refused before anything is written."""
+    refused before anything is written, and so is a local workbook that init must not touch
+    (``init_targets.check_local_targets``; ``outside_folder``: the GM allows workbooks outside the config's
+    folder)."""
     refuse_exposures(config)
     ruleset = configured_ruleset(config)
     spec = sheet_spec(config.ruleset)
@@ -241,18 +279,22 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     if roster is not None:
         _check_roster(ruleset, roster, roster_path)
     else:
-        refusal = _seats_alone_refused(ruleset, config.seats)
+        refusal = seats_alone_refused(ruleset, config.seats)
     outcome = InitOutcome()
     if config.backend is BackendKind.LOCAL:
+        files = _local_files(config)
+        existing = check_local_targets(config, files, overwrite=overwrite, anywhere=outside_folder)
         if overwrite:
             outcome.replaced = _match_replaced(config)
-        outcome.backups = prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"), _local_files(config))
+        else:
+            _refuse_existing_local_match(config, existing)
+        outcome.backups = prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"), files)
     elif overwrite:
         raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
                                "spreadsheets (the old match stays as it is)")
-    sheets = sheets or open_match_sheets(config)
+    sheets = sheets or open_match_sheets(config, access="share" if share else "play")
     outcome.where = [b.name for b in sheets.write_order()]
-    _refuse_existing_match(sheets, config)
+    _refuse_existing_match(list(sheets.write_order()), sheets.engine, config)
     if roster is None:
         roster = read_roster_tab(sheets.engine, spec, ruleset.traits, config.seats)
         if roster is not None:
@@ -270,9 +312,13 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
             roster = Roster(config.seats)
     deadline = config.schedule.next_deadline(now)
     emails = editor_emails(config, roster)
-    record = create_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
-                                 member_emails=row_emails(roster), deadline=deadline,
-                                 schedule_text=config.schedule.describe(), title=config.title)
+    try:
+        record = create_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
+                              member_emails=row_emails(roster), deadline=deadline,
+                              schedule_text=config.schedule.describe(), title=config.title,
+                              bots={**roster_bots(ruleset.traits, roster), **config.bots})
+    except BotSeatError as exc:
+        raise ConfigError(f"{config.path} [bots] (or the roster's bot column): {exc}") from None
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.warnings += uneven_teams(ruleset.traits, roster)

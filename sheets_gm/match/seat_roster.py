@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.match.name_rule import NAME_RULE, name_problem
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import text_of
 
@@ -91,6 +92,10 @@ def parse_seat_roster(rows: Sequence[Sequence[CellValue]], seats: tuple[str, ...
         name, seat_text = cells[name_col], cells[seat_col]
         if not name:
             raise SeatRosterError(f"{at}: the name is empty")
+        for what, text in (("name", name), (seat_word or "seat", seat_text)):
+            problem = name_problem(text)
+            if problem:
+                raise SeatRosterError(f"{at}: the {what} {text!r} is refused: {problem}; {NAME_RULE}")
         seat = by_fold.get(seat_text.casefold())
         if seat is None:
             also = f"; a row may also say {' or '.join(groups)} (no seat's)" if groups else ""

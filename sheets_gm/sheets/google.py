@@ -10,8 +10,8 @@ address a tab by its numeric id, which the backend learns from the layout call o
 that must answer with ranges as they stand after it (``read_back``) takes that route too, the
 batchUpdate asked to include the updated spreadsheet's cells for those ranges: still one write
 request and no read; so does a write guarded by what the poll read (``guard``) that clears a typed cell: the
-cell is cleared by a ``findReplace`` of the very text read, so a player's save in between stays. Drive's change log (:class:`DriveChangeLog`) says which files changed since a
-page token, and who modified each last.
+cell is cleared by a ``findReplace`` of the very text read, so a player's save in between stays. Drive's
+change log (:class:`DriveChangeLog`) says which files changed since a page token, and who modified each last.
 
 Credentials: :func:`open_service_account` (a key file; share each spreadsheet with the
 account's ``client_email``) or :func:`open_oauth` (the GM's own Google account).
@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
 import re
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -53,6 +52,7 @@ from sheets_gm.sheets.layout import (
     split_a1,
     trim_grid,
 )
+from sheets_gm.sheets.private_files import make_private, write_private
 from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy, describe, http_status
 
 T = TypeVar("T")
@@ -66,6 +66,25 @@ MAX_CELL_CHARS = 50_000
 
 #: Roles a spreadsheet can be shared with.
 SHARE_ROLES = ("reader", "commenter", "writer")
+
+# The OAuth scopes sheets-gm asks for (docs/sync.md, "Google scopes"): the least each use needs, by the scopes
+# Google's discovery documents give each method. ``drive.file`` would reach only files sheets-gm created; the
+# match's spreadsheets are the GM's own, created in Drive, so Drive calls need the scopes below.
+SPREADSHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets"
+DRIVE_SCOPE = "https://www.googleapis.com/auth/drive"
+DRIVE_READONLY_SCOPE = "https://www.googleapis.com/auth/drive.readonly"
+DRIVE_METADATA_READONLY_SCOPE = "https://www.googleapis.com/auth/drive.metadata.readonly"
+#: Playing a match (sync, status, resolve, undo, adjust, repair, doctor): cells, layouts, protections (Sheets), and
+#: Drive's change log, file index and sharing list, read only (the Drive gate, doctor's sharing check).
+PLAY_SCOPES = (SPREADSHEETS_SCOPE, DRIVE_METADATA_READONLY_SCOPE)
+#: Creating a match that is shared (init): Drive's permissions.create on spreadsheets sheets-gm did not create
+#: takes the whole ``drive`` scope (``drive.file`` reaches only files the app created).
+SHARE_SCOPES = (SPREADSHEETS_SCOPE, DRIVE_SCOPE)
+#: Exporting a match: Drive's files.export, read only.
+EXPORT_SCOPES = (SPREADSHEETS_SCOPE, DRIVE_READONLY_SCOPE)
+#: What the GM's own account is asked once, at its sign-in (a consent covers every later command, so it is what
+#: init needs); a service account asks each command's own scopes, as it needs no consent.
+SIGN_IN_SCOPES = SHARE_SCOPES
 
 _READ_PARAMS = {
     "valueRenderOption": "FORMULA",  # a formula comes back as its text, never evaluated
@@ -117,8 +136,9 @@ _OAUTH_HOWTO = (
 )
 
 
-def open_service_account(path: str | Path) -> gspread.Client:
-    """A gspread client signed in as the service account whose JSON key file is ``path``.
+def open_service_account(path: str | Path, scopes: Sequence[str] = PLAY_SCOPES) -> gspread.Client:
+    """A gspread client signed in as the service account whose JSON key file is ``path``, its tokens asked for
+    ``scopes`` alone (``PLAY_SCOPES``, ``SHARE_SCOPES`` or ``EXPORT_SCOPES``).
 
     The client uses gspread's plain HTTPClient (never BackOffHTTPClient: retries are ours).
     A missing, unreadable or malformed key file raises SheetAccessError naming the path and
@@ -136,7 +156,7 @@ def open_service_account(path: str | Path) -> gspread.Client:
     if missing:
         raise SheetAccessError(f"The service-account key file {p} lacks {', '.join(missing)}. {_SA_HOWTO}")
     try:
-        return gspread.service_account(filename=p, http_client=HTTPClient)
+        return gspread.service_account(filename=p, http_client=HTTPClient, scopes=list(scopes))
     except (ValueError, TypeError, KeyError) as e:
         raise SheetAccessError(f"The service-account key file {p} is damaged: {e}. {_SA_HOWTO}") from e
 
@@ -164,10 +184,11 @@ def open_oauth(
             )
     kwargs: dict[str, Any] = {"flow": flow} if flow is not None else {}
     try:
-        return gspread.oauth(
+        client = gspread.oauth(
             credentials_filename=creds,
             authorized_user_filename=token,
             http_client=HTTPClient,
+            scopes=list(SIGN_IN_SCOPES),
             **kwargs,
         )
     except (ValueError, KeyError, TypeError) as e:
@@ -176,6 +197,8 @@ def open_oauth(
         ) from e
     except OSError as e:
         raise SheetAccessError(f"Cannot use the OAuth files {creds} / {token}: {e}.") from e
+    make_private(token)  # the saved sign-in holds a refresh token: whoever reads it acts as the GM
+    return client
 
 
 def account_email(client: gspread.Client) -> str | None:
@@ -548,10 +571,7 @@ class GoogleSheetBackend:
             kept = {}
         kept[self.key] = ids
         with contextlib.suppress(OSError):
-            self._ids_file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self._ids_file.with_name(f".{self._ids_file.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(kept, sort_keys=True), encoding="utf-8")
-            os.replace(tmp, self._ids_file)
+            write_private(self._ids_file, json.dumps(kept, sort_keys=True))
 
     def tab_names(self) -> list[str]:
         """The tabs' names, in order: one spreadsheets.get of the metadata."""
@@ -601,6 +621,29 @@ class GoogleSheetBackend:
                 self._post(f"sharing with {email} (by e-mail)", url, _share_params(True, message), body)
                 invited.append(email)
         return invited
+
+    def restrict_sharing(self) -> None:
+        """Only the owner (and its GMs, through the owner) may share the spreadsheet on: Drive's files.update with
+        ``writersCanShare = false`` (the Share dialog's "Editors can change permissions and share", unticked), so
+        that no member of a team can share the team's orders with the enemy. One call."""
+        url = f"{DRIVE_FILES_API_V3_URL}/{self.key}"
+        self._call("sharing settings", lambda: self._http.request(
+            "patch", url, params={"supportsAllDrives": "true", "fields": "writersCanShare"},
+            json={"writersCanShare": False}))
+
+    def sharing(self) -> Sharing:
+        """Who can open the spreadsheet and whether its editors may share it on: Drive's files.get
+        (``writersCanShare``) and permissions.list (one page of 100: a match's spreadsheet has far fewer)."""
+        url = f"{DRIVE_FILES_API_V3_URL}/{self.key}"
+        meta = self._call("sharing settings", lambda: self._http.request(
+            "get", url, params={"supportsAllDrives": "true", "fields": "writersCanShare"}).json())
+        listed = self._call("sharing list", lambda: self._http.request(
+            "get", f"{url}/permissions", params={"supportsAllDrives": "true", "pageSize": "100",
+                                                 "fields": "permissions(type,role,emailAddress,domain)"}).json())
+        people = tuple(_grantee(p) for p in (listed.get("permissions", []) if isinstance(listed, dict) else [])
+                       if isinstance(p, dict))
+        can = meta.get("writersCanShare") if isinstance(meta, dict) else None
+        return Sharing(can if isinstance(can, bool) else None, people)
 
     # -- internals -------------------------------------------------------------
 
@@ -789,15 +832,14 @@ def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict
     for index, conditional in enumerate(tab.conditional_fills):
         reqs.append({"addConditionalFormatRule": {"index": index, "rule": _conditional_rule(tab, conditional, rng)}})
     for dd in tab.dropdowns:
+        condition = ({"type": "ONE_OF_RANGE", "values": [{"userEnteredValue": f"={dd.source}"}]} if dd.source else
+                     {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in dd.values]})
         reqs.append(
             {
                 "setDataValidation": {
                     "range": rng(dd.range),
-                    "rule": {
-                        "condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in dd.values]},
-                        "strict": True,
-                        "showCustomUi": True,
-                    },
+                    # a list read from cells only helps: anything typed is kept (a warning mark at most)
+                    "rule": {"condition": condition, "strict": not dd.source, "showCustomUi": True},
                 }
             }
         )
@@ -945,6 +987,35 @@ def _protected_range(
         "warningOnly": False,
         "editors": {"users": editors},
     }
+
+
+@dataclass(frozen=True, slots=True)
+class Grantee:
+    """One Drive permission of a spreadsheet: who (an e-mail address, ``anyone with the link``, ``anyone at
+    example.org``) and the role (owner, writer, commenter, reader)."""
+
+    who: str
+    role: str
+    email: str = ""  # the address when the permission is a person's or a group's
+
+
+@dataclass(frozen=True, slots=True)
+class Sharing:
+    """Who can open a spreadsheet, and whether its editors may share it on (None when Drive does not say: a file
+    of a shared drive)."""
+
+    writers_can_share: bool | None
+    people: tuple[Grantee, ...]
+
+
+def _grantee(permission: dict[str, Any]) -> Grantee:
+    kind, role = str(permission.get("type", "")), str(permission.get("role", ""))
+    email = str(permission.get("emailAddress", ""))
+    if kind == "anyone":
+        return Grantee("anyone with the link", role)
+    if kind == "domain":
+        return Grantee(f"anyone at {permission.get('domain', '?')}", role)
+    return Grantee(email or kind, role, email)
 
 
 def _share_params(notify: bool, message: str | None) -> dict[str, str]:

@@ -31,7 +31,8 @@ Writing (``write``)
     the Sheets API. A single-cell range is the top-left anchor of the values; a larger
     range must contain them. Text is made storable: characters XML cannot hold become
     U+FFFD, ``\\r\\n`` and ``\\r`` become ``\\n``, and text longer than
-    :data:`MAX_CELL_CHARS` UTF-16 units (Excel's per-cell limit) is cut there.
+    :data:`MAX_CELL_CHARS` UTF-16 units (Excel's per-cell limit) is cut there, except over a cell
+    that already holds that very text (a player's cell rewritten as typed stays as typed).
     A write loads the newest file under the lock, changes only the written cells (every
     other cell, style, validation and protection is kept) and saves it atomically: a
     temporary file in the same folder, flushed and fsync'ed, then ``os.replace`` onto the
@@ -171,6 +172,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 _ENDPOINT = re.compile(r"^\$?([A-Za-z]{0,3})\$?([0-9]{0,7})$")
 _NEW_FILE_MODE = 0o666  # before the umask, like any new file
+_PRIVATE_FILE_MODE = 0o600  # the GM's own workbooks (the engine): only the GM's account reads them
 _BOOL_FORMULAS = {"=TRUE()": True, "=FALSE()": False, "=TRUE": True, "=FALSE": False}
 
 
@@ -323,6 +325,10 @@ def _store(cell: Any, value: CellValue) -> bool:
         new, data_type = value, "n"
     elif isinstance(value, str):
         new, data_type = _clean_text(value), "s"
+        if new != value and cell.value == value:
+            # The cell holds this very text already (a player's, longer than a cell should hold or with a character
+            # mended on writing): rewriting it would cut or change what the player typed, so it is left as typed.
+            return False
     else:
         raise TypeError(f"cell {cell.coordinate}: cannot write a {type(value).__name__}")
     quote = data_type == "s" and str(new).startswith(_FORMULA_LIKE)
@@ -667,8 +673,10 @@ class LocalWorkbookBackend:
                 return wb
             raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
 
-    def _save(self, wb: Any, expected: _Stamp | None, *, must_not_exist: bool = False) -> FileMark:
-        """Save ``wb`` over the file atomically, if it is still the version ``expected``; the saved file's mark."""
+    def _save(self, wb: Any, expected: _Stamp | None, *, must_not_exist: bool = False,
+              mode: int = _NEW_FILE_MODE) -> FileMark:
+        """Save ``wb`` over the file atomically, if it is still the version ``expected``; the saved file's mark. A
+        file saved over keeps the mode it had; a new one gets ``mode`` (less the umask)."""
         buffer = io.BytesIO()
         wb.save(buffer)
         data = buffer.getvalue()
@@ -678,7 +686,7 @@ class LocalWorkbookBackend:
         tmp = target.parent / f".{target.name}.{secrets.token_hex(6)}.sheets-gm.tmp"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
         try:
-            fd = os.open(tmp, flags, _NEW_FILE_MODE)
+            fd = os.open(tmp, flags, mode)
         except OSError as e:
             raise SheetAccessError(f"cannot save {self.path}: {e.strerror or e}") from e
         try:
@@ -887,6 +895,17 @@ def _cells(ws: Any, tab: TabLayout, box: _Box) -> Iterator[Any]:
                 yield cell
 
 
+def _absolute(source: str) -> str:
+    """A range with its tab as a list validation's source: ``'View Ann'!$H$4:$H$43``."""
+    tab, cells = split_a1(source)
+    first, _, last = cells.partition(":")
+
+    def fixed(cell: str) -> str:
+        letters = cell.rstrip("0123456789")
+        return f"${letters}${cell[len(letters):]}"
+    return f"{quote_tab(tab)}!{fixed(first)}:{fixed(last or first)}"
+
+
 def _list_formula(values: tuple[str, ...], lists: list[tuple[str, ...]]) -> str:
     """A list validation's source: inline when Excel allows it, else a helper-tab column."""
     inline = ",".join(values)
@@ -963,9 +982,9 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
         inputs.append(box)
         rule = DataValidation(
             type="list",
-            formula1=_list_formula(tuple(dropdown.values), lists),
+            formula1=_absolute(dropdown.source) if dropdown.source else _list_formula(tuple(dropdown.values), lists),
             allow_blank=True,
-            showErrorMessage=True,
+            showErrorMessage=not dropdown.source,  # a list read from cells only helps: anything typed is kept
             showDropDown=False,  # (sic) False shows the in-cell arrow
             errorTitle="Not in the list",
             error="Pick one of the values from the dropdown list.",
@@ -1066,11 +1085,13 @@ def create_workbook(
     lock_timeout: float = 10.0,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
+    private: bool = False,
 ) -> LocalWorkbookBackend:
     """Make a new workbook file at ``path`` from ``layout`` (atomically) and return its backend.
 
     An existing file is never replaced unless ``overwrite`` is true, and never while it is
-    open in LibreOffice or Excel.
+    open in LibreOffice or Excel. ``private``: the new file is 0600 from its first byte (the GM's
+    engine), whatever the umask; later saves keep its mode.
     """
     backend = LocalWorkbookBackend(path, lock_timeout=lock_timeout, clock=clock, sleep=sleep)
     with backend.hold_lock():
@@ -1083,9 +1104,13 @@ def create_workbook(
         wb = openpyxl.Workbook()
         backend._apply_layout(wb, layout)
         try:
-            backend._save(wb, expected, must_not_exist=not exists)
+            backend._save(wb, expected, must_not_exist=not exists,
+                          mode=_PRIVATE_FILE_MODE if private else _NEW_FILE_MODE)
         except _FileChangedError as e:
             raise SheetAccessError(f"{backend.path} changed while it was being replaced; try again") from e
+        if private and exists:  # a file replaced keeps the mode it had
+            with contextlib.suppress(OSError):
+                os.chmod(backend.path, _PRIVATE_FILE_MODE)
     return backend
 
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -77,6 +78,8 @@ GO_COLUMN = "go"
 SEAT_ROWS = "seat"
 #: Columns of a seat's View tab (its panel and its log): what ``view_widths`` may size.
 VIEW_COLS = 8
+#: Rows a View tab's panel holds unless the game says fewer or more (``view_panel_rows``): its log starts below.
+VIEW_PANEL_ROWS = 40
 
 
 class Column(_Strict):
@@ -87,6 +90,10 @@ class Column(_Strict):
     kind: ColumnKind
     values: tuple[str, ...] = ()  # a choice column's vocabulary
     width: int = 0  # pixels; 0 lets the kind decide
+    # "view": a text column whose dropdown lists what the adapter writes in the last column of the seat's View
+    # panel (the seat's own list, such as a Champions player's bag), rewritten at every resolution; it only
+    # helps: anything typed is read.
+    values_from: Literal["", "view"] = ""
 
     @model_validator(mode="after")
     def _vocabulary(self) -> Column:
@@ -94,6 +101,8 @@ class Column(_Strict):
             raise ValueError(f"column {self.key!r} is a choice: give its values")
         if self.kind is not ColumnKind.CHOICE and self.values:
             raise ValueError(f"column {self.key!r} is {self.kind.value}: only a choice column has values")
+        if self.values_from and self.kind is not ColumnKind.TEXT:
+            raise ValueError(f"column {self.key!r} is {self.kind.value}: only a text column takes values_from")
         return self
 
 
@@ -109,10 +118,16 @@ class InputTable(_Strict):
     min_rows: int = Field(default=1, ge=1, le=200)
     judge: bool = False  # in the judge's tab instead of each seat's orders tab
     standing: bool = False  # rows stay as typed from window to window until an order consumes them (reactions)
+    # What an empty row says while its seat may write in it, instead of "Waiting for your orders": a standing
+    # table read in the other seats' turns (Win or Die's reactions) is not waited for in the seat's own.
+    idle: str = ""
     ordered: bool = False  # one list read from its first row down: rows a resolution keeps move up to the top
     # Each row is a roster member's own (its subject is the member's name, and rows do not move during a
     # match): its typed cells are protected for that member's e-mail alone (and the GMs), not the whole seat.
     member_rows: bool = False
+    # Its rows are another way to give the orders of other rows (Coalition's Forum post lines), not orders
+    # awaited themselves: ``status`` never lists them as having nothing typed.
+    optional: bool = False
     phases: tuple[str, ...] = ()  # the window phases it is open in; empty: every phase
     columns: tuple[Column, ...]
 
@@ -222,6 +237,9 @@ class SheetSpec(_Strict):
     # Pixel widths of a View tab's panel columns, by 0-based column, where the game's panel needs other widths
     # than the default (names in column A, long texts in column C): ``{1: 150, 7: 200}``.
     view_widths: dict[int, int] = Field(default_factory=dict)
+    # Rows of a View tab's panel, the log's header under them: a game whose panel is short says so, so that its
+    # log starts on the first screen (a longer panel ends with a line saying where the rest is).
+    view_panel_rows: int = Field(default=VIEW_PANEL_ROWS, ge=1, le=200)
     inputs: tuple[InputTable, ...]
 
     @model_validator(mode="after")

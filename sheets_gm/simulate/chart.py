@@ -1,4 +1,5 @@
-"""The PNG chart: win rates with their 95% intervals, and how long matches last.
+"""The PNG chart: win rates with their 95% intervals, how long matches last, and for a game that breaks win
+rates down attribute against attribute (Wesnoth's faction against faction) that grid as a heat map.
 
 matplotlib is an optional extra (``pip install 'sheets-gm[plot]'``): it is imported only
 when a chart is drawn, and its absence is a clear message, not a crash. The chart is
@@ -8,8 +9,9 @@ display and leaves the rest of the process alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from sheets_gm.simulate.figures import SimulationSpec
 from sheets_gm.simulate.plan import Plan, describe_bots
@@ -35,8 +37,12 @@ def write_chart(path: Path, plan: Plan, spec: SimulationSpec, figures: Sequence[
     except ImportError:
         raise ChartUnavailableError(f"the PNG chart needs matplotlib, an optional extra: {INSTALL_HINT}") from None
 
-    fig = Figure(figsize=(12, 4.8), layout="constrained")
-    wins, lengths = fig.subplots(1, 2, width_ratios=(1, 1.3))
+    grids = [a for a, attribute in enumerate(spec.attributes) if attribute in spec.grids]
+    fig = Figure(figsize=(12, 4.8 + 5.6 * len(grids)), layout="constrained")
+    # the win rates and lengths on top, then a row per grid attribute (one heat map per variant)
+    rows: Any = fig.subfigures(1 + len(grids), 1, height_ratios=(4.8, *[5.6] * len(grids))) if grids else [fig]
+    parts: list[Any] = list(rows)
+    wins, lengths = parts[0].subplots(1, 2, width_ratios=(1, 1.3))
     groups = [f"{t.label}: {t.bot}" for t in figures[0].teams] + ["draws"]
     width = 0.8 / len(figures)
     for v, f in enumerate(figures):
@@ -65,5 +71,51 @@ def write_chart(path: Path, plan: Plan, spec: SimulationSpec, figures: Sequence[
     lengths.set_title("Match length")
     lengths.legend(fontsize=8)
 
+    for part, a in zip(parts[1:], grids, strict=True):
+        axes = part.subplots(1, len(figures), squeeze=False)[0]
+        for ax, f in zip(axes, figures, strict=True):
+            _heatmap(ax, spec.attributes[a], f, a)
+
     fig.suptitle(f"{plan.matches:,} matches per variant: {describe_bots(plan.bots)} (seed {plan.seed!r})")
     fig.savefig(path, dpi=100)
+
+
+def grid_cells(rates: Mapping[str, Proportion], matches: Mapping[str, int]
+               ) -> tuple[list[str], list[str], dict[tuple[str, str], tuple[float, int]]]:
+    """The rows, the columns and each ``ROW vs COLUMN`` cell's win rate and matches of a grid attribute.
+
+    >>> grid_cells({"A vs B": Proportion(3, 4), "B vs A": Proportion(1, 4)}, {"A vs B": 4, "B vs A": 4})
+    (['A', 'B'], ['A', 'B'], {('A', 'B'): (0.75, 4), ('B', 'A'): (0.25, 4)})
+    """
+    cells: dict[tuple[str, str], tuple[float, int]] = {}
+    for value, p in rates.items():
+        if " vs " in value:
+            row, column = value.split(" vs ", 1)
+            cells[(row, column)] = (p.rate, matches.get(value, p.total))
+    rows = sorted({r for r, _ in cells})
+    columns = sorted({c for _, c in cells})
+    return rows, columns, cells
+
+
+def _heatmap(ax: Any, attribute: str, f: VariantFigures, a: int) -> None:
+    """One variant's grid attribute (Wesnoth's faction against faction) as coloured cells: the row's win rate
+    against the column, red under 50% and blue over it, each cell with its rate and its matches; mirrors grey."""
+    matches = f.attribute_matches[a] if a < len(f.attribute_matches) else {}
+    rows, columns, cells = grid_cells(f.attributes[a], matches)
+    shown = [[100 * cells[(r, c)][0] if (r, c) in cells and r != c else float("nan") for c in columns]
+             for r in rows]
+    from matplotlib import colormaps
+
+    image = ax.imshow(shown, cmap=colormaps["RdBu"].with_extremes(bad="#DDDDDD"), vmin=0, vmax=100)
+    for i, r in enumerate(rows):
+        for j, c in enumerate(columns):
+            if (r, c) not in cells:
+                continue
+            rate, n = cells[(r, c)]
+            text = f"mirror\nn={n}" if r == c else f"{100 * rate:.0f}%\nn={n}"
+            dark = r != c and abs(rate - 0.5) > 0.3  # the deep ends of the colour scale: white reads there
+            ax.text(j, i, text, ha="center", va="center", fontsize=7, color="white" if dark else "black")
+    ax.set_xticks(range(len(columns)), [f"vs {c}" for c in columns], rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(rows)), rows, fontsize=8)
+    ax.set_title(f"{f.label}: win rate by {attribute} (row against column; n: matches)", fontsize=10)
+    ax.figure.colorbar(image, ax=ax, shrink=0.8, label="row's win rate (%)")

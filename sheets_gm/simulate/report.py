@@ -165,31 +165,57 @@ def print_tables(run: SimulationRun, figures: Sequence[VariantFigures], console:
     for a, attribute in enumerate(spec.attributes):
         if attribute in spec.grids:
             for f in figures:
-                console.print(_grid(attribute, f.label, f.attributes[a]))
+                console.print(_grid(attribute, f.label, f.attributes[a], _matches_of(f, a)))
             continue
-        table = Table(title=f"Win rate by {attribute} (95% CI, n seats)", title_justify="left")
+        table = Table(title=f"Win rate by {attribute} (95% CI over its seats; n: the matches it played)",
+                      title_justify="left")
         table.add_column(attribute)
         for f in figures:
             table.add_column(f.label, justify="right")
         for value in sorted({v for f in figures for v in f.attributes[a]}):
-            table.add_row(value, *(f"{rate_with_interval(f.attributes[a][value])} n={f.attributes[a][value].total:,}"
+            table.add_row(value, *(f"{rate_with_interval(f.attributes[a][value])} "
+                                   f"{count_label(_matches_of(f, a).get(value, 0), f.attributes[a][value].total)}"
                                    if value in f.attributes[a] else "" for f in figures))
         console.print(table)
 
 
-def _grid(attribute: str, label: str, rates: Mapping[str, Proportion]) -> Table:
-    """Values ``ROW vs COLUMN`` as a grid: each row's win rate against each column, with its count of seats."""
-    pairs = {tuple(value.split(" vs ", 1)): p for value, p in rates.items() if " vs " in value}
+def _matches_of(f: VariantFigures, a: int) -> Mapping[str, int]:
+    """The matches per value of attribute ``a`` (empty for figures made before they were counted)."""
+    return f.attribute_matches[a] if a < len(f.attribute_matches) else {}
+
+
+def count_label(matches: int, seats: int) -> str:
+    """How many matches a win rate stands on, and the seats when they are more (a mirror, many seats a match).
+
+    >>> count_label(12, 12), count_label(4, 8), count_label(0, 5)
+    ('n=12 matches', 'n=4 matches (8 seats)', 'n=5 seats')
+    """
+    if not matches:
+        return f"n={seats:,} seats"
+    word = "match" if matches == 1 else "matches"
+    return f"n={matches:,} {word}" + (f" ({seats:,} seats)" if seats != matches else "")
+
+
+def _grid(attribute: str, label: str, rates: Mapping[str, Proportion], matches: Mapping[str, int]) -> Table:
+    """Values ``ROW vs COLUMN`` as a grid: each row's win rate against each column, with its count of matches."""
+    pairs = {tuple(value.split(" vs ", 1)): (value, p) for value, p in rates.items() if " vs " in value}
     rows = sorted({r for r, _ in pairs})
     columns = sorted({c for _, c in pairs})
-    table = Table(title=f"Win rate by {attribute}, {label}: the row against the column (n seats)",
+    table = Table(title=f"Win rate by {attribute}, {label}: the row against the column (n: matches)",
                   title_justify="left")
     table.add_column("")
     for column in columns:
         table.add_column(f"vs {column}", justify="right")
     for row in rows:
-        table.add_row(row, *(("mirror" if row == c else f"{percent(pairs[(row, c)].rate)}")
-                             + f" n={pairs[(row, c)].total:,}" if (row, c) in pairs else "" for c in columns))
+        cells = []
+        for c in columns:
+            if (row, c) not in pairs:
+                cells.append("")
+                continue
+            value, p = pairs[(row, c)]
+            n = matches.get(value, p.total)
+            cells.append(f"{'mirror' if row == c else percent(p.rate)} n={n:,}")
+        table.add_row(row, *cells)
     return table
 
 
@@ -230,7 +256,8 @@ def _variant_json(spec: SimulationSpec, f: VariantFigures) -> dict[str, Any]:
                     for (key, _label), p, d in zip(spec.endings, f.endings, f.ending_draws, strict=True)},
         "slot1_wins": _proportion(f.first_slot_wins),
         "teams": [_team_json(spec, t) for t in f.teams],
-        "win_rate_by": {attribute: {value: _proportion(p) for value, p in f.attributes[a].items()}
+        "win_rate_by": {attribute: {value: {**_proportion(p), "matches": _matches_of(f, a).get(value, 0)}
+                                    for value, p in f.attributes[a].items()}
                         for a, attribute in enumerate(spec.attributes)},
     }
 

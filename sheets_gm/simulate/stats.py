@@ -148,6 +148,8 @@ class VariantFigures:
     first_slot_wins: Proportion  # wins of the first seat, whichever bot played it
     teams: tuple[BotFigures, ...]
     attributes: tuple[dict[str, Proportion], ...] = ()  # per spec attribute: win rate of the seats per value
+    # per spec attribute: the matches in which a seat had each value (a mirror match's two seats count once)
+    attribute_matches: tuple[dict[str, int], ...] = ()
 
 
 def _bot(spec: SimulationSpec, bot: int, name: str, records: Sequence[MatchRecord]) -> BotFigures:
@@ -177,6 +179,17 @@ def _attributes(spec: SimulationSpec, records: Sequence[MatchRecord]) -> tuple[d
     return tuple(out)
 
 
+def _attribute_matches(spec: SimulationSpec, records: Sequence[MatchRecord]) -> tuple[dict[str, int], ...]:
+    """Per attribute, the matches in which some seat had each value."""
+    out = []
+    for a in range(len(spec.attributes)):
+        matches: Counter[str] = Counter()
+        for r in records:
+            matches.update({values[a] for values in r.attributes if values[a]})
+        out.append(dict(sorted(matches.items())))
+    return tuple(out)
+
+
 def summarize(plan: Plan, spec: SimulationSpec, variant: int, records: Sequence[MatchRecord]) -> VariantFigures:
     """The figures of ``plan``'s variant ``variant`` from its records (any order: they are sorted)."""
     ordered = sorted(records, key=lambda r: r.index)
@@ -201,4 +214,5 @@ def summarize(plan: Plan, spec: SimulationSpec, variant: int, records: Sequence[
         first_slot_wins=Proportion(sum(1 for r in ordered if 0 in r.winners), n),
         teams=tuple(_bot(spec, b, name, ordered) for b, name in enumerate(plan.bots)),
         attributes=_attributes(spec, ordered),
+        attribute_matches=_attribute_matches(spec, ordered),
     )

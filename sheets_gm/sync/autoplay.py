@@ -1,4 +1,5 @@
-"""Bots that type their orders into a match's sheets as players would (demos, the conformance test).
+"""Bots that type their orders into a match's sheets as players would (demos, the conformance test, and the
+seats a bot plays in a real match: ``sync.bot_seats``).
 
 The bot decides from the state, as a player reads it off the board; the sheet adapter says
 which cells a player would type for those orders; they are typed into the seat's rows and the
@@ -7,19 +8,45 @@ Ready box is ticked. Then the real sync reads them like anything a person typed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from sheets_gm.engine.ruleset import Bot
+from sheets_gm.engine.ruleset import Bot, Window
 from sheets_gm.rulesets.registry import AnyRuleset
+from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sheets.tables import InputTab
 from sheets_gm.sync.read import read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 
 
 class UntypableOrdersError(ValueError):
     """A bot's orders name a row or column the seat's sheet does not have."""
+
+
+def typed_values(adapter: AnySheetAdapter, state: Any, window: Window, seat: str, orders: Any, tab: InputTab, *,
+                 ready: bool, subjects: Collection[str] | None = None) -> dict[str, dict[str, dict[str, CellValue]]]:
+    """What a player of ``seat`` types for ``orders``: by table and row subject, the typed columns' values, and
+    with ``ready`` the Ready box of every table open in the window that has one (on its first row, the seat's
+    row) ticked. ``subjects`` keeps only those rows (a bot that plays one member of a team); KeyError naming the
+    table for a column it does not have."""
+    out: dict[str, dict[str, dict[str, CellValue]]] = {}
+    for table_name, by_subject in adapter.typed_cells(state, window, seat, orders).items():
+        placed = tab.table(table_name)
+        for subject, values in by_subject.items():
+            if subjects is not None and subject not in subjects:
+                continue
+            for key in values:
+                placed.spec.column(key)  # KeyError naming the table for an unknown column
+            out.setdefault(table_name, {})[subject] = dict(values)
+    if ready:
+        for placed in tab.tables:
+            box = placed.spec.of_kind(ColumnKind.READY)
+            rows = adapter.rows(state, seat, placed.spec) if box and placed.spec.open_in(window.phase) else []
+            if rows:
+                out.setdefault(placed.spec.name, {}).setdefault(rows[0], {})[box[0].key] = True
+    return out
 
 
 def type_bot_orders(sheets: MatchSheets, ruleset_class: type[AnyRuleset], bots: Mapping[str, Bot[Any, Any]],
@@ -46,8 +73,8 @@ def type_bot_orders(sheets: MatchSheets, ruleset_class: type[AnyRuleset], bots: 
         typed[seat] = orders
         backend = seat_backend(sheets, read.tabs, seat)
         tab = seat_read.tab
-        cells = read.adapter.typed_cells(record.state, window, seat, orders)
-        for table_name, by_subject in cells.items():
+        for table_name, by_subject in typed_values(read.adapter, record.state, window, seat, orders, tab,
+                                                   ready=ready).items():
             placed = tab.table(table_name)
             rows = {r.subject: r.row for r in seat_read.rows if r.table == table_name}
             for subject, values in by_subject.items():
@@ -55,13 +82,6 @@ def type_bot_orders(sheets: MatchSheets, ruleset_class: type[AnyRuleset], bots: 
                     raise UntypableOrdersError(f"{seat}'s table {table_name!r} has no row {subject!r}; its rows are "
                                                f"{', '.join(rows) or '(none)'}")
                 for key, value in values.items():
-                    placed.spec.column(key)  # KeyError naming the table for an unknown column
                     batch.put(backend, a1(tab.name, placed.cell(rows[subject] - placed.first_row, key)), [[value]])
-        if ready:
-            for placed in tab.tables:
-                box = placed.spec.of_kind(ColumnKind.READY)
-                if box and placed.spec.open_in(window.phase):
-                    tick: CellValue = True
-                    batch.put(backend, a1(tab.name, placed.cell(0, box[0].key)), [[tick]])
     batch.run(sheets.write_order())
     return typed

@@ -17,12 +17,14 @@ from typing import Any
 from sheets_gm.engine.dice import deal_prefix
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.archive_lines import archive_lines_writes
-from sheets_gm.sync.fates import undo_lines
+from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
+from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
+from sheets_gm.sync.fates import handed_line, taken_over, undo_lines
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
@@ -44,6 +46,7 @@ class SyncEvent(Enum):
     """What the generic sync itself writes to a match's log."""
 
     UNDO = "undo"
+    BOT = "bot"  # a seat handed to a bot, or back to a person
 
 
 class BetweenWindowsError(ValueError):
@@ -115,13 +118,25 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                     why.setdefault(row.table, {})[row.subject] = said
         overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
+        kept, why = with_bot_rows(kept, why, record, read.adapter, window, seat, tabs.orders(seat), [])
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", kept, why, overlays)
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,
                              read.record.state)
-    board_writes(batch, sheets.board, read.tabs, read.adapter, state, status)
+    board_writes(batch, sheets.board, read.tabs, read.adapter, state, status, record.deadline)
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events, read.adapter)
     return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)
+
+
+def _match_in_play(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
+    """The match read for a GM change, its seed checked: refused (BetweenWindowsError) while a resolution is cut
+    short or once it is over."""
+    read = read_match(sheets, ruleset_class)
+    check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
+    _check_not_interrupted(read)
+    if read.record.ruleset.window(read.record.state) is None:
+        raise BetweenWindowsError("the match is over; undo its last window first to change it")
+    return read
 
 
 def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
@@ -130,13 +145,9 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     record until the next resolution files them in its history row, so a replay applies them again."""
     if not gm_events:
         raise BetweenWindowsError("nothing to change: give one of the corrections this game accepts")
-    read = read_match(sheets, ruleset_class)
-    check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
-    _check_not_interrupted(read)
+    read = _match_in_play(sheets, ruleset_class)
     record = read.record
     ruleset = record.ruleset
-    if ruleset.window(record.state) is None:
-        raise BetweenWindowsError("the match is over; undo its last window first to change it")
     state = record.state
     log: list[Event] = []
     for event in gm_events:
@@ -158,6 +169,51 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
                                                                               else "")
     return BetweenReport(log, state, batch.run(sheets.write_order()), over=over,
                          open_now=window.label if window is not None else "")
+
+
+def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Mapping[str, str], reason: str,
+               owners: OwnersSource | None = None) -> BetweenReport:
+    """Hand seats (or a team's or side's members) to one of the game's bots, or back to a person (``none``), all or
+    none; logged in the public Log with ``reason``. A bot whose seat acts in the open window types its rows in the
+    same write; a seat handed back keeps what its bot typed, for its player to change. ``undo`` takes it back with
+    the resolution it follows, like any adjustment."""
+    if not reason.strip():
+        raise BetweenWindowsError("handing a seat to a bot needs a reason; it is written to the log")
+    if not wanted:
+        raise BetweenWindowsError("name a seat and a bot: --bot Bo=skirmisher (or Bo=none)")
+    read = _match_in_play(sheets, ruleset_class)
+    record = read.record
+    ruleset = record.ruleset
+    window = ruleset.window(record.state)
+    assert window is not None  # _match_in_play refuses a match that is over
+    try:
+        bots = checked_bots(ruleset, read.adapter, read.tabs, record.state, wanted, record.bots)
+    except BotSeatError as exc:
+        raise BetweenWindowsError(f"{exc} — nothing was written") from None
+    log = [Event(window.turn, SyncEvent.BOT, _handed(name, bots.get(name, NO_BOT), reason.strip()),
+                 {"name": name, "bot": bots.get(name, NO_BOT), "reason": reason.strip()}) for name in wanted]
+    batch = WriteBatch()
+    rows: dict[str, list[TypedRow]] = {}
+    for seat, seat_read in read.seats.items():
+        # What a person typed in rows a bot takes over goes to the seat's archive: the bot types its own.
+        taken = taken_over(seat_read, {n: k for n, k in bots.items() if record.bots.get(n) != k})
+        rows[seat] = [r for r in seat_read.rows if r not in taken]
+        if taken:
+            backend = seat_backend(sheets, read.tabs, seat)
+            kind = bots.get(seat) or bots.get(taken[0].subject, "")
+            count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines,
+                                         [handed_line(seat_read.tab, window, kind, reason.strip(), taken)])
+            batch.put(backend, lines_cell(read.tabs, seat), [[count]])
+    new = _redraw(sheets, read, replace(record, bots=bots), log, batch, rows, notes=True, owners=owners)
+    batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
+    return BetweenReport(log, record.state, batch.run(sheets.write_order()), open_now=window.label)
+
+
+def _handed(name: str, kind: str, reason: str) -> str:
+    """The log's sentence: ``GM hands Bo to the skirmisher bot: no opponent this week.``"""
+    if kind == NO_BOT:
+        return f"GM hands {name} back to a person: {reason}."
+    return f"GM hands {name} to the {kind} bot: {reason}."
 
 
 def _json_row(grid: Grid, where: str) -> dict[str, Any]:
@@ -324,7 +380,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         count = archive_lines_writes(batch, backend, tabs, seat, seat_read.archive_lines, lines)
         # The pending row names the undone resolution: emptied, or the next sync would take it as cut short.
         batch.put(backend, tabs.archive_pending_range(seat), [["", "", count]])
-    text = (f"GM undoes {reopened.label} (window {window_key}): {reason.strip()}. The match is back to before it; "
+    text = (f"GM undoes {reopened.label}: {reason.strip()}. The match is back to before it; "
             "its orders are back in their rows, Ready and Go unticked")
     if set_aside:
         text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
@@ -335,20 +391,23 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                  "no longer holds")
     dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
     if dropped:
-        text += (f"; {dropped} GM event(s) recorded after {reopened.label} were dropped (the log keeps them: adjust "
-                 "again what still holds)")
-    undo = Event(reopened.turn, SyncEvent.UNDO, text + ".", {"resolution": number, "reason": reason.strip()})
-    aside = [Event(reopened.turn, SyncEvent.UNDO,
-                  f"The GM's undo set aside {len(rows)} row(s) you typed since {reopened.label} resolved: tab "
-                  f"{tabs.archive(seat)!r} lists them; type them again when their window opens.",
-                  {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
-            for seat, rows in set_aside.items()]
+        text += (f"; {counted(dropped, 'GM event')} recorded after {reopened.label} "
+                 f"{'was' if dropped == 1 else 'were'} dropped (the log keeps them: adjust again what still holds)")
+    data = {"resolution": number, "window": window_key, "reason": reason.strip()}
+    undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
+    aside = [Event(reopened.logged_turn, SyncEvent.UNDO,
+                   f"The GM's undo set aside {counted(len(rows), 'row')} you typed since {reopened.label} resolved: "
+                   f"tab {tabs.archive(seat)!r} lists them; type them again when their window opens.",
+                   {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
+             for seat, rows in set_aside.items()]
     # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target; but the rolls
     # its sheets showed before anyone typed keep their values (orders typed for them stay good, and a team with bad
     # rolls gains nothing by asking for an undo).
+    bots = entry.get("bots") or {}  # the bots that played the undone window: a seat handed over since goes back
     keep, dealt = _window_dice(read, state, entry, record.deal + 1)
     back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1,
-                   kept_dice={"window": window_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {})
+                   kept_dice={"window": window_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {},
+                   bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {})
     new = _redraw(sheets, read, back, [undo, *aside], batch, restored, owners=owners, told=told)
     batch.put(sheets.engine, *engine_write(engine_tab, new))
     calls = batch.run(sheets.write_order())

@@ -14,6 +14,7 @@ from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
 from sheets_gm.sheets.spec import VIEW_COLS, SheetSpec
 from sheets_gm.sheets.tables import InputTab
+from sheets_gm.sync.bot_seats import checked_bots
 from sheets_gm.sync.match_record import (
     ENGINE_COLS,
     HISTORY_FIRST_ROW,
@@ -31,7 +32,6 @@ from sheets_gm.sync.match_tabs import (
     ARCHIVE_TEXT_COLS,
     LOG_ROWS,
     SEAT_LOG_ROWS,
-    VIEW_LOG_HEADER_ROW,
     MatchTabs,
 )
 from sheets_gm.sync.read import adapter_of, current_mark, seat_backend
@@ -80,12 +80,13 @@ def _archive_tab(tabs: MatchTabs, seat: str, windows: int) -> TabLayout:
 
 def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
     spec = tabs.spec
+    header = tabs.view_log_header_row
     return TabLayout(
-        name=tabs.view(seat), rows=VIEW_LOG_HEADER_ROW + SEAT_LOG_ROWS, cols=VIEW_COLS, frozen_rows=2,
+        name=tabs.view(seat), rows=header + SEAT_LOG_ROWS, cols=VIEW_COLS, frozen_rows=2,
         values={"A1": [[tabs.view_title(seat)]],
-                f"A{VIEW_LOG_HEADER_ROW}": [list(spec.headers.log)]},
+                f"A{header}": [list(spec.headers.log)]},
         fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
-               Fill(cells(0, VIEW_LOG_HEADER_ROW, 2, VIEW_LOG_HEADER_ROW), spec.colours.header, bold=True)),
+               Fill(cells(0, header, 2, header), spec.colours.header, bold=True)),
         protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
         column_widths={0: 160, 2: 600, **spec.view_widths})
 
@@ -110,7 +111,8 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
         out.append((backend, tab.layout(spec.colours, tuple(emails.get(seat, ())),
-                                        member_row_editors(tab, adapter, state, seat, member_emails or {}))))
+                                        member_row_editors(tab, adapter, state, seat, member_emails or {}),
+                                        tabs.view_list_range(seat) if seat in tabs.view_seats() else "")))
         out.append((backend, _archive_tab(tabs, seat, windows)))
         out.append((backend, _view_tab(tabs, seat)))
     out.append((sheets.engine, _view_tab(tabs, GM)))
@@ -147,11 +149,14 @@ def apply_layouts(sheets: MatchSheets, layouts: Sequence[tuple[SheetBackend, Tab
 def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, seed: bytes,
                         emails: Mapping[str, Sequence[str]] | None = None, deadline: str = "",
                         schedule_text: str = "", title: str = "",
-                        member_emails: Mapping[str, Sequence[str]] | None = None) -> MatchRecord:
+                        member_emails: Mapping[str, Sequence[str]] | None = None,
+                        bots: Mapping[str, str] | None = None) -> MatchRecord:
     """Lay out every spreadsheet of a new match and draw its first window; returns the engine record.
 
     The roster is checked by the ruleset before anything is written (ValueError naming the line);
-    the config's seats must be the roster's, in its order (SeatsMismatchError)."""
+    the config's seats must be the roster's, in its order (SeatsMismatchError). ``bots``: the seats (or
+    members) one of the game's bots plays, by kind of bot (BotSeatError naming a name or kind that is none);
+    a bot acting in the first window types its rows in the same write as the tables."""
     adapter = adapter_of(ruleset)
     state = ruleset.new_match(roster, seed)
     seats = ruleset.seats(state)
@@ -159,9 +164,9 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
         raise SeatsMismatchError(f"the match config names seats {', '.join(sheets.seats) or '(none)'} but the roster "
                                  f"makes {', '.join(seats)}: make [sheets] list one orders spreadsheet per seat, "
                                  "in the roster's order")
-    record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
-                         deadline=deadline)
     tabs = MatchTabs(adapter.spec, seats, ruleset.traits.judge).fitted(adapter, state)  # a row for every army…
+    record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
+                         deadline=deadline, bots=checked_bots(ruleset, adapter, tabs, state, bots or {}))
     apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()

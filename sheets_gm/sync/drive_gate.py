@@ -31,7 +31,7 @@ question.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -197,9 +197,11 @@ def reads_line(gate: DriveGate, kept: KeptSheets) -> str:
 
 
 def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: DriveGate, report: WindowReport,
-                      read_at: datetime, summary: str, warning: str, kept: KeptSheets) -> None:
+                      read_at: datetime, summary: str, warning: str, kept: KeptSheets,
+                      read_back: Sequence[str] = ()) -> None:
     """A poll that read succeeded: keep what it read (for what it wrote, what the write answered with), when each
-    spreadsheet was read, Drive's token from before the read, and which writes need no reading back."""
+    spreadsheet was read, Drive's token from before the read, and which writes need no reading back (not those
+    of ``read_back``, keys of spreadsheets the next poll reads whatever Drive says: where a bot typed)."""
     if config_mark is None or not gate.token:
         return
     live = kept.read_live()
@@ -211,7 +213,8 @@ def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: Dri
         save_kept(kept_path(config_path), kept.to_keep())
     save_state(state_path(config_path), PollState(
         config=config_mark, deadline=report.deadline, finished=report.finished, summary=summary, warning=warning,
-        full_read_at=full, drive_token=gate.token, read_at=reads, written=kept.to_read_back(),
+        full_read_at=full, drive_token=gate.token, read_at=reads,
+        written=list(dict.fromkeys([*kept.to_read_back(), *read_back])),
         snapshot_at={**(old.snapshot_at if old is not None and gate.fresh is not None else {}),
                      **{key: iso(moment) for key, moment in kept.snapshots().items()}},
         checked_at=iso(read_at) if everything else gate.checked_at))

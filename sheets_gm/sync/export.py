@@ -12,6 +12,7 @@ from typing import Any
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sheets.private_files import private_folder, write_private
 from sheets_gm.sheets.xlsx import openpyxl
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import ABOUT_TAB
@@ -81,24 +82,27 @@ def _file_names(sheets: MatchSheets) -> dict[int, str]:
 def export_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], folder: Path) -> tuple[MatchRecord,
                                                                                                        list[Path]]:
     """Write every spreadsheet (.xlsx), a CSV per visible tab and replay.json into ``folder``; returns the
-    match's record (for its seed) and the files written."""
+    match's record (for its seed) and the files written. They hold the seed (the engine's workbook, replay.json)
+    and the Roster tab's e-mails, so each file is 0600 and a folder created here 0700: the GM chooses what to give
+    the players."""
     read = read_match(sheets, ruleset_class)
-    folder.mkdir(parents=True, exist_ok=True)
+    if not folder.is_dir():  # a folder of the GM's choosing that exists keeps its mode; its files are private
+        private_folder(folder)
     written: list[Path] = []
     names = _file_names(sheets)
     for backend in sheets.write_order():
         data = backend.export_xlsx()
         path = folder / f"{names[id(backend)]}.xlsx"
-        path.write_bytes(data)
+        write_private(path, data)
         written.append(path)
         for tab, grid in _visible_tabs(data):
             if tab == ABOUT_TAB:
                 continue
             csv_path = folder / f"{tab}.csv"
-            csv_path.write_text(to_csv(grid), encoding="utf-8")
+            write_private(csv_path, to_csv(grid))
             written.append(csv_path)
     doc = replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))
     path = folder / "replay.json"
-    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
+    write_private(path, json.dumps(doc, indent=1, ensure_ascii=False))
     written.append(path)
     return read.record, written

@@ -1,18 +1,20 @@
 """What becomes of a typed row, decided in one place, and every sentence a player reads about her row.
 
-A typed row has one of a few fates (``Fate``), each with the sentence its feedback cell shows and, when it
-leaves its cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed row"):
+A typed row has one of a few fates, each with the sentence its feedback cell shows and, when it leaves its
+cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed row"):
 
 - **read**: read for the open window (``✔ …`` where the game shows verdicts before it resolves, else
-  ``Kept for <window>.``); once resolved, carried out: archived as read and cleared;
+  ``Kept for <window>.``); once resolved, carried out: archived as read and cleared; carried out in part (a
+  move made, its attack refused): cleared, saying what was done and what was not;
 - **kept for window X**: typed ahead (a table its seat does not write in now), or read but not carried out while
   its window stays open: it stays in its cells and is read when X opens;
 - **refused because …**: a cell that cannot be read, an order the engine refuses, or one a resolution did not
   carry out: it stays in its cells with ``✘`` and why, whatever else resolves, until she changes it;
 - **set aside to the Archive**: it cannot stay in its cells (stamped for another window, its subject gone): a
   copy and a sentence go to her Archive tab, and its cells are cleared in the same write;
-- **not yours**: a row naming another seat's subject: it goes in that seat's file (``sync/strays.py`` answers
-  those rows in their cells; their sentences are here).
+- **not yours**: a row naming another seat's subject: it goes in that seat's file. ``sync/strays.py`` answers
+  those rows in their cells, with every other row no order is read from (a subject typed twice, a cell typed
+  past its table), and keeps them in place through resolutions.
 
 Every writer that decides what happens to typed rows (a poll, a deadline, ``resolve --force``, ``undo``) takes
 its sentences and its decision from here: ``settle_seat`` is what a resolution does with one seat's rows.
@@ -22,10 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import Any
 
-from sheets_gm.engine.ruleset import Verdict, Window
+from sheets_gm.engine.ruleset import JUDGE, Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, GroupsRows, PlacesVerdicts, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
@@ -34,16 +35,6 @@ from sheets_gm.sync.read import SeatRead
 
 MARK = "✘ "  # every refusal starts with it
 Key = tuple[str, str]  # a row by its table and subject
-
-
-class Fate(Enum):
-    """The fates a typed row can have (see the module's docstring)."""
-
-    READ = "read"
-    KEPT = "kept"
-    REFUSED = "refused"
-    SET_ASIDE = "set aside"
-    NOT_YOURS = "not yours"
 
 
 # -- the sentences of a row still in its cells ------------------------------------------------------------------
@@ -62,6 +53,11 @@ def held_sentence(window: Window | None, seat: str, table: InputTable) -> str:
         return f"Kept for {seat}'s next turn: it is read when that opens, not in {window.label}."
     who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
     return f"Kept for {seat}'s next turn: it is read when that opens ({window.label} is for {who})."
+
+
+def out_sentence(reason: str) -> str:
+    """A row typed by a seat with nothing to write in any window (``idle_reason``: a Champions player who is out)."""
+    return f"{MARK}{reason} What is typed here is not read."
 
 
 def unused_sentence(window: Window, why: str) -> str:
@@ -100,6 +96,8 @@ def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ti
     if ticked:
         return (f"{box} is ticked, but {seat} counts as ready only once every row marked ✘ is mended or cleared "
                 f"(for {window.label}).")
+    if seat == JUDGE:
+        return f"Tick {box} when the judge's results for {window.label} are in."
     return f"Tick {box} when {seat}'s orders for {window.label} are in."
 
 
@@ -162,6 +160,21 @@ def gone_line(tab: InputTab, window: Window, rows: Sequence[TypedRow]) -> Archiv
     text = (f"Set aside when {window.label} resolved: what they are for has no row any more; no longer in your "
             "rows:")
     return ArchiveLine(capital(window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def handed_line(tab: InputTab, open_window: Window, bot: str, reason: str, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """Rows a person typed, set aside when the GM handed their seat (or their row) to a bot, which types its own."""
+    text = (f"Set aside when the GM handed these rows to the {bot} bot during {open_window.label} ({reason}); no "
+            "longer in your rows: the bot types its own, and `adjust --bot NAME=none` hands them back:")
+    return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]:
+    """The typed rows of ``seat_read`` that bots ``handed`` the seat (or those rows' subjects) take over; the
+    standing tables' aside (their rows stay from turn to turn, a bot's typing over them row by row)."""
+    whole = seat_read.seat in handed
+    standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
+    return [r for r in seat_read.rows if r.typed and r.table not in standing and (whole or r.subject in handed)]
 
 
 def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
@@ -329,24 +342,22 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
         kept = _untick(seat_read.tab, kept, out.unused)
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
-    notes: dict[str, dict[str, str]] = {}
-    for table, rows in out.kept.items():
-        for subject, row in rows.items():
-            note = _kept_note(seat_read, row, window, target, same_window, out.unused)
-            if note:
-                notes.setdefault(table, {})[subject] = note
-    out.notes = [{"table": t, "subject": s, "values": dict(out.kept[t][s].values), "note": n}
-                 for t, by_subject in notes.items() for s, n in by_subject.items()]
+    # What each kept row says: why the resolution did not carry it out, and the cells it cannot read. The Archive's
+    # pending row keeps the sentence, so that it stays while the row waits in a window that does not read it.
     for table, rows in out.kept.items():
         by_subject: dict[str, str] = {}
         headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
         for subject, row in rows.items():
-            note = notes.get(table, {}).get(subject, "")
+            note = _kept_note(seat_read, row, window, target, same_window, out.unused)
             # a cell too long to read says so again when a cut resolution is completed (its row was not read)
             wrong = list(problems.get(row.subject, [])) or too_long(row, headers)
-            said = [note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note]
-            if " · ".join(said):
-                by_subject[subject] = " · ".join(said)
+            said = " · ".join([note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note])
+            if said:
+                out.notes.append({"table": table, "subject": subject, "values": dict(row.values), "note": said})
+            if same_window and seat_input is not None and row.subject in seat_input.held:  # still for her next turn
+                said = " · ".join(p for p in (said, held_sentence(target, seat, seat_read.tab.table(table).spec)) if p)
+            if said:
+                by_subject[subject] = said
         out.shown[table] = by_subject
     # A row carried out in part is cleared; its feedback says what was not done until the next window resolves.
     for row in out.read:

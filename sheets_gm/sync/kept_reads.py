@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,6 +30,7 @@ from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.google import GoogleSheetBackend
 from sheets_gm.sheets.guard import ReadGuard, changed_since, grid_cells, same_value, written_cells
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
+from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.sheets import MatchSheets
 
 #: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
@@ -66,10 +66,7 @@ def save_kept(path: Path, reads: dict[str, KeptRead]) -> None:
     body = {"version": KEPT_VERSION,
             "reads": {key: {"ranges": list(r.ranges), "grids": list(r.grids)} for key, r in sorted(reads.items())}}
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(body, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
+        write_private(path, json.dumps(body, separators=(",", ":")))  # the engine's cells, every seat's orders
 
 
 class KeptSheet:

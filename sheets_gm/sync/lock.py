@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.private_files import private_folder
 
 
 class SyncBusyError(SheetError):
@@ -23,8 +24,8 @@ def match_lock(path: Path, *, wait_seconds: float = 30.0, sleep: Callable[[float
 
     Waits up to ``wait_seconds`` for another sync to finish; the caller reads the sheets only
     after taking the lock, so a turn the other sync resolved is seen as resolved."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    private_folder(path.parent)  # .sheets-gm/: the kept reads and the sign-in live beside the lock
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         deadline = clock() + wait_seconds
         while True:

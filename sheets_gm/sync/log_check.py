@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.events import Event, kind_words, visible_to
 from sheets_gm.rulesets.registry import AnyRuleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
@@ -35,8 +35,9 @@ Line = tuple[str, str, str]  # turn, kind, sentence: as the Log's columns A to C
 
 
 def _lines(grid: Grid) -> list[Line]:
-    """Log rows as text, as a reader sees them (a turn written as a number reads as that number)."""
-    return [(text_of(row[0]), text_of(row[1]), text_of(row[2])) for row in grid]
+    """Log rows as text, as a reader sees them (a turn written as a number reads as that number; a kind in words,
+    so a Log written with the kinds' ids, ``order_rejected``, reads as the same lines)."""
+    return [(text_of(row[0]), kind_words(text_of(row[1])), text_of(row[2])) for row in grid]
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,10 @@ def _figures(line: Line) -> Line:
     return line[0], line[1], " ".join(re.findall(r"\d+", line[2]))
 
 
+#: The kinds of the lines the sync logs of itself (an undo, a seat handed to a bot): no replayed event says them.
+_OWN_KINDS = frozenset(kind.value for kind in SyncEvent)
+
+
 def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_rows: int = 0) -> list[str]:
     rows = _lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid])
     rows += [("", "", "")] * (log_rows - len(rows))
@@ -150,7 +155,7 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_r
     by_figures = Counter(_figures(line) for line in expected.elements())
     unmatched: list[int] = []
     for i, line in enumerate(rows):
-        if line[1] == undo or i in undone:
+        if line[1] in _OWN_KINDS or i in undone:
             continue
         if i < old_rows and by_figures[_figures(line)] > 0:  # worded by the old layout: its numbers hold
             by_figures[_figures(line)] -= 1

@@ -33,9 +33,9 @@ from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 
 #: The keys of the engine tab, in their rows (A2 downwards).
 MATCH_KEYS = ("ruleset", "window", "state", "seed", "seed_hash", "settings", "board", "log_rows", "deadline",
-              "seats", "gm_events", "resolved", "seat_logs", "deal", "kept_dice")
+              "seats", "gm_events", "resolved", "seat_logs", "deal", "kept_dice", "bots")
 #: Keys an engine tab written by an earlier version may lack (an empty key cell): their value's default.
-LATER_KEYS = {"deal": "0", "kept_dice": ""}
+LATER_KEYS = {"deal": "0", "kept_dice": "", "bots": "{}"}
 HISTORY_FIRST_ROW = 21
 HISTORY_MARGIN = 10  # history rows laid out past the ruleset's declared cap
 #: Characters of a long value kept per cell: an .xlsx cell holds 32,767 UTF-16 units (a character outside the
@@ -137,7 +137,8 @@ class MatchRecord:
     dice may be in the log; 0 for a match never undone, whose dice are the plain formula's. ``kept_dice``
     (``{"window": KEY, "keys": {die key: [deal, sides]}}``, or empty) names the rolls of the window an undo
     reopened that were public before anyone typed orders (GvG's move rolls): they keep the deal they were
-    shown with, so that nobody's orders are refused for a roll changed by the undo."""
+    shown with, so that nobody's orders are refused for a roll changed by the undo. ``bots`` names the seats (or a
+    team's or side's members) one of the game's bots plays, with the kind of bot (``sync.bot_seats``)."""
 
     ruleset: AnyRuleset
     state: Any
@@ -151,6 +152,7 @@ class MatchRecord:
     seat_logs: Mapping[str, int] = field(default_factory=dict)
     deal: int = 0
     kept_dice: Mapping[str, Any] = field(default_factory=dict)
+    bots: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -193,6 +195,7 @@ class MatchRecord:
             "seat_logs": compact_json(dict(self.seat_logs)),
             "deal": self.deal,
             "kept_dice": compact_json(dict(self.kept_dice)) if self.kept_dice else "",
+            "bots": compact_json(dict(self.bots)),
         }
         return [spread_cells(v, f"{k} value") if isinstance(v, str) else [v] for k, v in
                 ((k, found[k]) for k in MATCH_KEYS)]
@@ -272,6 +275,7 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
             seat_logs={str(k): int(v) for k, v in json.loads(_text(values["seat_logs"]) or "{}").items()},
             deal=int(_text(values["deal"]) or 0),
             kept_dice=json.loads(_text(values["kept_dice"])) if _text(values["kept_dice"]) else {},
+            bots={str(k): str(v) for k, v in json.loads(_text(values["bots"]) or "{}").items()},
         )
     except UnknownRulesetError as exc:
         raise MatchRecordError(f"{where}: {exc}") from None

@@ -22,7 +22,7 @@ from sheets_gm.engine.ruleset import GM, JUDGE
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import a1, cells
-from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, SheetSpec
+from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, VIEW_PANEL_ROWS, SheetSpec
 from sheets_gm.sheets.tables import InputTab
 
 ARCHIVE_PENDING_ROW = 2
@@ -34,7 +34,7 @@ ARCHIVE_COPY_COL = 2  # C, hidden: the rows a line names, as JSON (the seat's ow
 ARCHIVE_DATA_COL = 3  # D:F, hidden: window key, rows read (JSON), lines written (row 2) — the pending and history rows
 ARCHIVE_COLS = ARCHIVE_DATA_COL + 3
 VIEW_PANEL_ROW = 4
-VIEW_PANEL_ROWS = 40
+#: The View log's header row for a panel of the default size (``MatchTabs.view_log_header_row`` for a game's own).
 VIEW_LOG_HEADER_ROW = VIEW_PANEL_ROW + VIEW_PANEL_ROWS + 1
 LOG_FIRST_ROW = 2  # the public log's first line (its header row above it)
 LOG_ROWS = 20_000  # the public log's rows: values cannot be written past a tab's last row
@@ -144,14 +144,30 @@ class MatchTabs:
         """The View tab's title and status cells."""
         return a1(self.view(seat), "A1:A2")
 
+    @property
+    def view_panel_rows(self) -> int:
+        """Rows of a View tab's panel (the game's ``view_panel_rows``)."""
+        return self.spec.view_panel_rows
+
+    @property
+    def view_log_header_row(self) -> int:
+        """The row of a View tab's log header (1-based), a blank row under the panel."""
+        return VIEW_PANEL_ROW + self.spec.view_panel_rows + 1
+
+    def view_list_range(self, seat: str) -> str:
+        """The last column of ``seat``'s View panel: the list a ``values_from: view`` column's dropdown offers."""
+        return a1(self.view(seat), cells(VIEW_COLS - 1, VIEW_PANEL_ROW, VIEW_COLS - 1,
+                                         VIEW_PANEL_ROW + self.view_panel_rows - 1))
+
     def view_panel_range(self, seat: str) -> str:
         """The View tab's panel, rewritten whole after each resolution."""
-        return a1(self.view(seat), cells(0, VIEW_PANEL_ROW, VIEW_COLS - 1, VIEW_PANEL_ROW + VIEW_PANEL_ROWS - 1))
+        last = VIEW_PANEL_ROW + self.view_panel_rows - 1
+        return a1(self.view(seat), cells(0, VIEW_PANEL_ROW, VIEW_COLS - 1, last))
 
     def view_log_range(self, seat: str, first: int, count: int, width: int = 3) -> str:
         """Private log rows ``first`` (0-based) onwards of ``seat``'s View tab: turn, kind, text, and the cells
         right of the text an entry laid out over rows uses (``width`` in all)."""
-        row = VIEW_LOG_HEADER_ROW + 1 + first
+        row = self.view_log_header_row + 1 + first
         return a1(self.view(seat), cells(0, row, width - 1, row + count - 1))
 
     def log_range(self, first: int, count: int) -> str:

@@ -8,9 +8,9 @@ one seat (its members' e-mail):
 - **opened**: a window is open (whose turn it is, what to type where, the deadline in each seat's time zone);
 - **reminder**: the deadline is near and a seat has not ticked Ready (its rows with nothing typed named);
 - **resolved**: a window was resolved; the channel gets the public log lines of the resolution (the public
-  turn report), each seat its View's news (``seat_events``: what only it may read, and the public events
-  that name it) followed by the public report; a game's own posts (``WritesPosts``, the Coalition's forum
-  posts) go out as posts of their own, each to the readers it names;
+  turn report), each seat its View's news (``writes.view_events``: what only it may read, and the public
+  events that concern it) followed by the rest of the public report; a game's own posts (``WritesPosts``,
+  the Coalition's forum posts) go out as posts of their own, each to the readers it names;
 - **over**: the match is over: the result, and the seed that lets anyone check every die.
 
 What a notice may carry is decided here and only here: the channel gets public events and public posts
@@ -36,7 +36,7 @@ from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.writes import seat_events, seat_names, status_line
+from sheets_gm.sync.writes import status_line, view_events
 
 #: The recipient of a notice for the match's chat channel, which every player reads.
 CHANNEL = "#channel"
@@ -245,8 +245,7 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     still_open = record.ruleset.window(state)
     step = still_open is not None and still_open.key == window.key  # a stepwise window's rows resolved, still open
     for seat in facts.tabs.input_seats():
-        names = seat_names(facts.adapter, facts.tabs, seat, [facts.before, state])
-        mine = seat_events(facts.events, seat, names)
+        mine = view_events(facts.adapter, facts.tabs, seat, facts.events, state, facts.before)
         if step and not mine:  # a step the seat had no part in is news for the channel, not for its mailbox
             continue
         rest = [e for e in public if e not in mine]  # the public report, less what the seat's news told already

@@ -12,6 +12,7 @@ by the next poll from the pending rows, keeping whatever was typed for the next 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -32,11 +33,13 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
+from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.fates import (
     GO_NOTHING,
     held_sentence,
     in_table,
+    out_sentence,
     row_feedback,
     row_verdicts,
     set_aside_sentence,
@@ -47,10 +50,11 @@ from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.older_copy import older_copy_sentence, restore_archives
-from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
+from sheets_gm.sync.read import MatchRead, SeatRead, adapter_of, read_match, seat_backend
 from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
+from sheets_gm.sync.typed_cells import with_cell_notes
 from sheets_gm.sync.writes import (
     board_writes,
     idle_feedback,
@@ -87,6 +91,7 @@ class WindowReport:
     short_tables: list[str] = field(default_factory=list)  # tables with fewer rows than the state gives them
     drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (drive_gate)
     facts: PollFacts | None = None  # what the poll saw and resolved, for its notices (sync.notices)
+    bots_typed: list[str] = field(default_factory=list)  # the seats whose bots typed for the window it drew
     saved_meanwhile: list[str] = field(default_factory=list)  # spreadsheets saved between a read and our write
     older_copies: list[str] = field(default_factory=list)  # seats whose file was saved from a copy older than ours
 
@@ -129,6 +134,27 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
         inputs[seat] = found
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
     return _Answer(inputs, orders, ruleset.check(state, orders, dice), moved)
+
+
+def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
+    """``answer`` with each seat's cells its ruleset reads without a word (``typed_cells``) among its problems, for
+    the feedback of a poll that resolves nothing (a resolution writes what its state and orders make, as the
+    completion of an interrupted one would; the next poll answers those cells again)."""
+    inputs = dict(answer.inputs)
+    for seat, found in answer.inputs.items():
+        seat_read = read.seats.get(seat)
+        if seat_read is None:
+            continue
+        rows, moved = closed_up(seat_read, window)
+        tables = {name: seat_read.tab.table(name).spec for name in rows}
+        noted = with_cell_notes({}, rows, tables)
+        if noted:
+            problems = {s: list(p) for s, p in found.problems.items()}
+            for subject, notes in noted.items():
+                own = moved.get(subject, subject)
+                problems[own] = problems.get(own, []) + [n for n in notes if n not in problems.get(own, [])]
+            inputs[seat] = replace(found, problems=problems)
+    return replace(answer, inputs=inputs)
 
 
 def _whole_cells(seat_read: SeatRead, rows: dict[str, list[TypedRow]]) -> tuple[dict[str, list[TypedRow]],
@@ -201,12 +227,15 @@ SAVE_RACE_ATTEMPTS = 4
 
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
          window_key: str | None = None, next_deadline: DeadlineRule | None = None,
-         dry_run: bool = False, owners: OwnersSource | None = None) -> WindowReport:
+         dry_run: bool = False, owners: OwnersSource | None = None,
+         live: Mapping[str, Any] | None = None) -> WindowReport:
     """Read the match once, answer every row, resolve the open window if due, write back.
 
     ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
     open window is that one (the GM must not force a window another sync opened meanwhile).
     ``owners``: who may type where, read only when a resolution must grow a table (``grow``).
+    ``live``: the match config's values of the settings that change no rule (``setting(live=True)``), taken
+    over the record's: they are drawn from now on and stored with the record at the next resolution.
 
     A spreadsheet saved between the read and the write is not written over (``sheets/guard.py``): the poll is
     made again from a fresh read, which answers what was saved (and completes a resolution whose first
@@ -215,7 +244,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     while True:
         try:
             report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key,
-                                next_deadline=next_deadline, dry_run=dry_run, owners=owners)
+                                next_deadline=next_deadline, dry_run=dry_run, owners=owners, live=live)
         except SavedMeanwhileError as exc:
             raced.append(exc.spreadsheet)
             if len(raced) >= SAVE_RACE_ATTEMPTS:
@@ -228,9 +257,9 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
 
 def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool,
                window_key: str | None, next_deadline: DeadlineRule | None, dry_run: bool,
-               owners: OwnersSource | None) -> WindowReport:
+               owners: OwnersSource | None, live: Mapping[str, Any] | None) -> WindowReport:
     """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
-    read = read_match(sheets, ruleset_class)
+    read = with_live_settings(read_match(sheets, ruleset_class), live or {})
     record = read.record
     check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
     ruleset = record.ruleset
@@ -249,12 +278,13 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         return report
     dice = record.dice()
     answer = _answer(read, window, dice)
-    report.rejected = [(f"{seat} · {subject}", p) for seat, i in answer.inputs.items()
+    idle_answer = _noted(read, window, answer)
+    report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
                        for subject, problems in i.problems.items() for p in problems]
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
-    report.untyped = _untyped_rows(read, window)
+    report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = any(s.pending is not None for s in read.seats.values())
     if pending:
@@ -278,7 +308,7 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
         report.reason = ""
     if not report.reason:
-        _feedback_writes(sheets, read, window, answer, batch, report)
+        _feedback_writes(sheets, read, window, idle_answer, batch, report)
         report.write_calls = batch.run(sheets.write_order(), past_open=True)
         if held is not None:
             raise held
@@ -300,17 +330,33 @@ def _held_open(sheets: MatchSheets) -> WorkbookOpenError | None:
     return None
 
 
-def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
-    """Per seat acting in ``window``, the subjects of its rows (units, players, armies; not its seat row, nor a
-    standing table's) with nothing typed for the window: whose orders the GM may want to chase."""
+def with_live_settings(read: MatchRead, live: Mapping[str, Any]) -> MatchRead:
+    """``read`` with the record's ruleset taking ``live``'s values where they differ (the same read when none
+    does): a new ruleset on the same board, and its sheet adapter."""
+    settings = read.record.ruleset.settings
+    changed = {k: v for k, v in live.items() if getattr(settings, k) != v}
+    if not changed:
+        return read
+    ruleset = type(read.record.ruleset).create(dataclasses.replace(settings, **changed),
+                                               read.record.ruleset.board_text)
+    return replace(read, record=replace(read.record, ruleset=ruleset), adapter=adapter_of(ruleset))
+
+
+def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str, list[str]]:
+    """Per seat the window waits for, the subjects of its rows (units, players, armies; not its seat row, nor a
+    standing table's) with nothing typed for the window and no order read for them elsewhere (a Coalition army
+    ordered by a post pasted in another row): whose orders the GM may want to chase. A seat that writes in the
+    window without being awaited (Win or Die's player setting reactions in her opponent's turn) has nothing to
+    chase: her action rows are for her own turn."""
     out: dict[str, list[str]] = {}
-    for seat in window.seats:
+    for seat in window.awaited:
         seat_read = read.seats.get(seat)
         if seat_read is None:
             continue
-        open_tables = {p.spec.name for p in seat_read.tab.tables
-                       if p.spec.open_in(window.phase) and p.spec.rows != SEAT_ROWS and not p.spec.standing}
-        typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key}
+        open_tables = {p.spec.name for p in seat_read.tab.tables if p.spec.open_in(window.phase)
+                       and p.spec.rows != SEAT_ROWS and not p.spec.standing and not p.spec.optional}
+        given = answer.inputs[seat].consumed if seat in answer.inputs else frozenset()
+        typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
         missing = [r.subject for r in seat_read.rows
                    if r.table in open_tables and r.subject and r.subject not in typed]
         if missing:
@@ -343,7 +389,9 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             if (row.table, row.row) in set_aside:
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
-                text = " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
+                out = idle_reason(read.adapter, read.record.state, seat)
+                text = out_sentence(out) if out else \
+                    " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
                 mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
@@ -436,6 +484,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         engine_unused = {answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}
         settled = settle_seat(adapter, record.state, new_state, seat_read, window, new_window, answer.inputs.get(seat),
                               verdicts, engine_unused)
+        play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)
         consumed = [r.to_json() for r in settled.read]
         archived = packed_cell(compact_json({"resolution": number, "window": window.key, "rows": consumed,
                                              **({"kept": settled.notes, "for": new_window.key}
@@ -453,13 +502,14 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                            outcome.text if outcome else "", settled.kept, settled.shown, overlays)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events, record.state))
-    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)
+    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline)
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "archived": archived_by_seat,
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
                "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),
-               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {})}
+               **({"kept_dice": dict(record.kept_dice)} if record.kept_for(record.state) else {}),
+               **({"bots": dict(record.bots)} if record.bots else {})}
     engine_tab = read.tabs.spec.tabs.engine
     batch.put(sheets.engine, *history_write(engine_tab, number, history))
     batch.put(sheets.engine, *engine_write(engine_tab, new_record))

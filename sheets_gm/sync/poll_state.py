@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from sheets_gm.sheets.marks import FileMark
+from sheets_gm.sheets.private_files import write_private
 
 #: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
 STATE_VERSION = 2
@@ -79,10 +79,7 @@ def load_state(path: Path) -> PollState | None:
 def save_state(path: Path, state: PollState) -> None:
     """Write ``state`` atomically (a reader sees the old file or the new one); a failure only costs a full read."""
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(state.to_json(), encoding="utf-8")
-        os.replace(tmp, path)
+        write_private(path, state.to_json())
 
 
 def forget_state(path: Path) -> None:

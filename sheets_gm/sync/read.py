@@ -190,6 +190,9 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         if type(exc) is not SheetError:
             raise
         if _refuse_if_old(sheets, ruleset_class, engine_range):
+            from sheets_gm.sync.swaps import SWAP_HINT, refuse_swapped  # swaps reads seat_backend from here
+
+            refuse_swapped(sheets, tabs, SWAP_HINT)
             raise SheetError(f"{exc}. The engine tab holds the match, so a tab was renamed or deleted, or the "
                              "match was created by an earlier version of sheets-gm: run sheets-gm repair -c "
                              f"{CONFIG_PLACEHOLDER}, which lays every tab out again and keeps the match and every "

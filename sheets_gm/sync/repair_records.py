@@ -27,7 +27,6 @@ from sheets_gm.sync.match_tabs import (
     ARCHIVE_FIRST_LINE_ROW,
     ARCHIVE_LINES,
     LOG_FIRST_ROW,
-    VIEW_LOG_HEADER_ROW,
     MatchTabs,
 )
 from sheets_gm.sync.read import seat_backend
@@ -124,8 +123,8 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
             continue
         view = tabs.view(seat)
         others = [n for n in backend.tab_names() if n not in laid_out]
-        found = _copy_from(backend, others, "A1", tabs.view_title(seat), VIEW_LOG_HEADER_ROW + 1, count, VIEW_COLS,
-                           filled)
+        found = _copy_from(backend, others, "A1", tabs.view_title(seat), tabs.view_log_header_row + 1, count,
+                           VIEW_COLS, filled)
         if found is not None:
             name, rows = found
             copied.add(name)

@@ -102,7 +102,8 @@ class ReplayCheck:
     difference: str | None
 
 
-def _rules(doc: dict[str, Any]) -> AnyRuleset:
+def replay_rules(doc: dict[str, Any]) -> AnyRuleset:
+    """The rules a replay document was played with (WindowReplayError if it cannot say)."""
     try:
         cls = get_ruleset(str(doc["ruleset"]))
         settings = parse_settings(cls.traits.settings_type, doc["settings"], where="replay settings")
@@ -123,7 +124,7 @@ def _apply(rules: AnyRuleset, state: Any, events: list[Any], where: str) -> tupl
 def replay_states(doc: dict[str, Any]) -> ReplayCheck:
     """Recompute every resolution from the first state, the GM events, the orders and the seed; compare every
     state with the recorded one."""
-    rules = _rules(doc)
+    rules = replay_rules(doc)
     try:
         seed = bytes.fromhex(str(doc["seed"]))
         state = rules.state_codec.from_json(doc["initial_state"])
@@ -159,3 +160,18 @@ def replay_states(doc: dict[str, Any]) -> ReplayCheck:
         if found is not None:
             problem = f"the final state differs from the replayed one: {found}"
     return ReplayCheck(len(entries), rolls, problem)
+
+
+def stopped_at(doc: dict[str, Any]) -> str | None:
+    """Where the match of a replay document stopped, in the words ``status`` uses: its open window's label
+    (Wesnoth's ``round 3 · dusk · Ann``, GvG's ``turn 4``) or its end and result; None if it cannot say."""
+    try:
+        rules = replay_rules(doc)
+        state = rules.state_codec.from_json(doc["final_state"])
+    except (WindowReplayError, KeyError, ValueError, TypeError):
+        return None
+    window = rules.window(state)
+    if window is not None:
+        return window.label
+    outcome = rules.outcome(state)
+    return f"its end ({outcome.text})" if outcome is not None else "its end"

@@ -2,7 +2,9 @@
 
 The board is readable by every member of the roster; a seat's orders spreadsheet is editable by
 that seat's members; the judge's spreadsheet by the judge (the GMs of the config); the engine
-spreadsheet is the GMs' alone, and the GMs edit every spreadsheet. A seat's typed cells are
+spreadsheet is the GMs' alone, and the GMs edit every spreadsheet. Every spreadsheet shared is first locked:
+its editors cannot share it on (``writersCanShare = false``), so a team member cannot hand the team's orders to
+the enemy. A seat's typed cells are
 protected for its members by the layout (the ``emails`` given when the match is created).
 Local workbooks are files: the GM shares them, and the plan says with whom.
 """
@@ -25,6 +27,10 @@ class Shareable(Protocol):
     def share(self, emails: Sequence[str], role: str = "writer", *, notify: bool = True,
               message: str | None = None) -> list[str]:
         """Give each address ``role`` on the spreadsheet; returns those e-mailed although ``notify`` was off."""
+        ...
+
+    def restrict_sharing(self) -> None:
+        """Let no editor share the spreadsheet on (Drive's ``writersCanShare = false``)."""
         ...
 
 
@@ -67,7 +73,14 @@ def share_match(grants: Sequence[Grant], *, notify: bool = True) -> list[str]:
     """Carry out the grants on every backend that can share; returns one line per grant for the GM
     (what was shared on Google; for a local file, with whom to share it)."""
     done: list[str] = []
+    restricted: list[int] = []
     for grant in grants:
+        if isinstance(grant.backend, Shareable) and id(grant.backend) not in restricted:
+            # First, so that no editor granted below may share it on with anyone, even for a moment.
+            grant.backend.restrict_sharing()
+            restricted.append(id(grant.backend))
+            done.append(f"Locked: {grant.backend.name}: only its owner can share it on (Drive's \"Editors can "
+                        "change permissions and share\" is off)")
         if isinstance(grant.backend, Shareable):
             invited = grant.backend.share(list(grant.emails), grant.role, notify=notify)
             line = f"Shared: {grant.backend.name}: {grant.role} for {', '.join(grant.emails)}"

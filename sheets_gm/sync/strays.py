@@ -237,8 +237,17 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
         elif not recovering:
             strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, "",
                                    drawn_again(tab.table(loose.table), loose.row)))
-    if recovering:
-        return tuple(rows), tuple(sorted(strays, key=lambda s: s.row))
+    if recovering:  # a row typed past its table is told apart all the same: it does not depend on the state
+        past = [r for r in rows if any(text_of(_line(grid, r.row, feedback_col)[col])
+                                       for col in tab.table(r.table).past_cols())]
+        for r in past:
+            placed = tab.table(r.table)
+            index = r.row - placed.first_row
+            home = index < len(expected[placed.spec.name]) and expected[placed.spec.name][index] == r.subject
+            why = _past_table(placed, _line(grid, r.row, feedback_col))
+            strays.append(StrayRow(r.table, r.row, r.subject, _line(grid, r.row, feedback_col), r.feedback, why,
+                                   _answer(why, r.feedback, feedback_col), home=home))
+        return tuple(r for r in rows if r not in past), tuple(sorted(strays, key=lambda s: s.row))
     kept: list[TypedRow] = []
     for placed in tab.tables:
         spec = placed.spec

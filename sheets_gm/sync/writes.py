@@ -7,10 +7,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event, visible_to
+from sheets_gm.engine.events import Event, kind_words, visible_to
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import (
     AnySheetAdapter,
+    DrawsDeadline,
     ExplainsIdleSeats,
     LabelsTurns,
     LaysOutLogEntries,
@@ -20,10 +21,11 @@ from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
 from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
+from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.fates import held_sentence, kept_sentence, ready_sentence
+from sheets_gm.sync.fates import held_sentence, kept_sentence, out_sentence, ready_sentence
 from sheets_gm.sync.match_record import MatchRecord
-from sheets_gm.sync.match_tabs import VIEW_PANEL_ROWS, MatchTabs
+from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 
@@ -52,6 +54,8 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
         return f"Nothing to write now: {window.label} is for {who}."
     if table.of_kind(ColumnKind.READY):
         return ready_sentence(window, seat, table, False)
+    if table.idle:
+        return table.idle
     if seat not in window.awaited and not table.standing:
         return (f"Not yet: {window.label} waits for {', '.join(window.awaited)}; {seat} writes here for "
                 f"{seat}'s own turn.")
@@ -85,11 +89,15 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
             elif c.kind is ColumnKind.SHOWN:
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
-                line[col] = ((notes or {}).get(subject) or idle_feedback(window, seat, spec, outcome_text, reason)
-                             if keep is None else
-                             (notes or {}).get(subject) or (kept_sentence(window) if window is not None and
-                                                            acts(window, seat, spec) else
-                                                            held_sentence(window, seat, spec)))
+                note = (notes or {}).get(subject, "")
+                if keep is None:
+                    line[col] = note or idle_feedback(window, seat, spec, outcome_text, reason)
+                elif window is not None and acts(window, seat, spec):
+                    line[col] = note or kept_sentence(window)
+                elif reason:  # a seat out of the match: nothing it types is read
+                    line[col] = out_sentence(reason)
+                else:  # kept for the seat's next window: why it waits, and that it waits
+                    line[col] = " · ".join(p for p in (note, held_sentence(window, seat, spec)) if p)
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:
@@ -120,10 +128,13 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
 
 
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
-                 status: str) -> None:
+                 status: str, deadline: str = "") -> None:
     """Every public tab the adapter draws as ``state`` shows it, each with the title, status line and legend
-    (a legend may change with the state: who is out)."""
-    for tab, drawing in tabs.drawn(adapter.drawings(state)):
+    (a legend may change with the state: who is out); an adapter that says when the open window closes is given
+    its ``deadline`` (the record's)."""
+    drawings = (adapter.drawings_before(state, describe_deadline(deadline) if deadline else "")
+                if isinstance(adapter, DrawsDeadline) else adapter.drawings(state))
+    for tab, drawing in tabs.drawn(drawings):
         values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
         notes: Grid | None = None
         if drawing.notes is not None:  # every cell's: a note not drawn again (an army moved on) goes
@@ -136,9 +147,9 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
 
 
 def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
-    """Events as log rows: turn (as the adapter names it, if it does), kind, sentence."""
+    """Events as log rows: turn (as the adapter names it, if it does), kind in words, sentence."""
     label = adapter.turn_label if isinstance(adapter, LabelsTurns) else None
-    return [[label(e.turn) if label else e.turn, e.kind.value, e.text] for e in events]
+    return [[label(e.turn) if label else e.turn, kind_words(e.kind), e.text] for e in events]
 
 
 def view_log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
@@ -207,6 +218,17 @@ def seat_events(events: Sequence[Event], seat: str, names: frozenset[str],
             or (concerns is not None and concerns(e))]
 
 
+def view_events(adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, events: Sequence[Event], state: Any,
+                before: Any = None) -> list[Event]:
+    """The events of ``events`` (which led from ``before`` to ``state``) that ``seat``'s View log lists: its
+    ``seat_events``, by the seat's names and the adapter's word on whom an event concerns (``NamesEventSeats``).
+    What a seat's notice of a resolution tells it is this very list."""
+    states = [state] if before is None else [before, state]
+    names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
+    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
+    return seat_events(events, seat, names, None if hook is None else lambda e: seat in hook(e, states))
+
+
 def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
                 seat: str, status: str, log_from: int, events: Sequence[Event], before: Any = None) -> int:
     """A seat's View tab: title, status, its private panel (rewritten whole) and the lines of its log (what
@@ -214,16 +236,14 @@ def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapt
     rows were added (an entry the adapter lays out takes several)."""
     batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
     rows = adapter.panel(state, seat)
-    if len(rows) > VIEW_PANEL_ROWS:  # never cut without a word (a game's panel says where the rest is itself)
-        rows = [*rows[:VIEW_PANEL_ROWS - 1], [f"… {len(rows) - VIEW_PANEL_ROWS + 1} more rows: the panel holds "
-                                              f"{VIEW_PANEL_ROWS} rows; the orders tab and the logs have the rest"]]
+    size = tabs.view_panel_rows
+    if len(rows) > size:  # never cut without a word (a game's panel says where the rest is itself)
+        rows = [*rows[:size - 1], [f"… {len(rows) - size + 1} more rows: the panel holds {size} rows; the orders "
+                                   "tab and the logs have the rest"]]
     panel = [list(r[:VIEW_COLS]) + [""] * (VIEW_COLS - len(r[:VIEW_COLS])) for r in rows]
-    panel += [[""] * VIEW_COLS for _ in range(VIEW_PANEL_ROWS - len(panel))]
+    panel += [[""] * VIEW_COLS for _ in range(size - len(panel))]
     batch.put(backend, tabs.view_panel_range(seat), panel)
-    states = [state] if before is None else [before, state]
-    names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
-    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
-    mine = seat_events(events, seat, names, None if hook is None else lambda e: seat in hook(e, states))
+    mine = view_events(adapter, tabs, seat, events, state, before)
     if not mine:
         return 0
     rows = view_log_lines(mine, adapter)
@@ -254,10 +274,11 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record
     status = status_line(adapter, record)
     outcome_text = outcome.text if outcome is not None else ""
     for seat in tabs.input_seats():
+        typed, _ = with_bot_rows({}, {}, record, adapter, window, seat, tabs.orders(seat), [])  # a bot's rows
         seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, state, window, seat,
-                           dice, status, outcome_text)
+                           dice, status, outcome_text, typed)
     views_writes(batch, sheets, tabs, adapter, state, status, {}, [])
-    board_writes(batch, sheets.board, tabs, adapter, state, status)
+    board_writes(batch, sheets.board, tabs, adapter, state, status, record.deadline)
 
 
 def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
@@ -267,5 +288,8 @@ def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     deadline_text = record.deadline
     line = adapter.status(state, window, record.ruleset.outcome(state))
     if window is not None and deadline_text:
-        line += f" · orders close {describe_deadline(deadline_text)}"
+        what = "results" if window.seats == (JUDGE,) else "orders"  # the judge's window closes on results
+        line += f" · {what} close {describe_deadline(deadline_text)}"
+    if record.bots:
+        line += f" · {bots_phrase(record)}"
     return line

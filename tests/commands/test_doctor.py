@@ -286,7 +286,7 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
     import sheets_gm.sheets.google as google
 
     real = google.open_service_account
-    monkeypatch.setattr(google, "open_service_account", lambda path: settle_auth(real(path)))
+    monkeypatch.setattr(google, "open_service_account", lambda path, *scopes: settle_auth(real(path, *scopes)))
     with GoogleApiFake() as f:
         yield f
     assert not f.violations, f.violations

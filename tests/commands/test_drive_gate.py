@@ -77,6 +77,11 @@ def clock(fake: GoogleApiFake, monkeypatch: pytest.MonkeyPatch) -> Clock:
 def started(fake: GoogleApiFake, tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str]) -> Iterator[Path]:
     """A match on four spreadsheets created, then polled twice (the first poll has no state; the second sees
     init's writes)."""
+    yield start_match(tmp_path, clock, capsys)
+
+
+def start_match(tmp_path: Path, clock: Clock, capsys: pytest.CaptureFixture[str], extra: str = "") -> Path:
+    """The ``started`` match, its config ending with ``extra`` (a table of its own: ``[bots]``…)."""
     write_service_account_key(tmp_path / "sa.json", ACCOUNT)
     (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
     match_toml = tmp_path / "match.toml"
@@ -84,12 +89,12 @@ def started(fake: GoogleApiFake, tmp_path: Path, clock: Clock, capsys: pytest.Ca
         'ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
         f'[sheets]\nbackend = "google"\nboard = "{KEYS["board"]}"\nengine = "{KEYS["engine"]}"\n'
         f'orders = {{ red = "{KEYS["red"]}", blue = "{KEYS["blue"]}" }}\n'
-        '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
+        '[google]\nservice_account = "sa.json"\n' + extra, encoding="utf-8")
     assert run(capsys, "init", "gvg", "-c", match_toml, "--no-share")[0] == 0
     for _ in range(2):
         clock.tick()
         assert run(capsys, "sync", "-c", match_toml, "--quiet")[0] == 0
-    yield match_toml
+    return match_toml
 
 
 def poll(fake: GoogleApiFake, clock: Clock, capsys: pytest.CaptureFixture[str], config: Path,

@@ -178,7 +178,7 @@ def test_an_old_one_workbook_match_warns_and_repair_moves_its_engine_out(
         patch.setattr("sheets_gm.match.run.refuse_exposures", lambda config: None)
         code, _, err = run(capsys, "init", "gvg", "-c", path)
     assert code == 1 and "match.xlsx holds the engine tab of a match" in err and "repair" in err
-    (tmp_path / "gm" / "engine.xlsx").unlink()
+    assert not (tmp_path / "gm" / "engine.xlsx").exists()  # refused before any file was created
 
     code, out, err = run(capsys, "repair", "-c", path)
     assert code == 0, err

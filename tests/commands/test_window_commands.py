@@ -175,7 +175,7 @@ def test_adjust_then_undo_keep_the_replay_exact(tmp_path: Path, capsys: pytest.C
     bots_type(path)  # typed for turn 2, then the GM takes turn 1 back
     code, out, err = run(capsys, "undo", "-c", path, "--reason", "Bo's orders were typed by Ann")
     assert code == 0, err
-    assert "GM undoes turn 1 (window 1)" in out and "set aside" in out
+    assert "GM undoes turn 1: " in out and "set aside" in out
     code, out, _ = run(capsys, "status", "-c", path)
     assert "Turn 1 (window 1)" in out and "Not ready: Ann, Bo" in out
     code, out, _ = run(capsys, "resolve", "-c", path, "--force", "--window", "1")

@@ -237,7 +237,7 @@ def test_win_or_die_logs_the_first_player_roll_first(tmp_path: Path, capsys: pyt
     assert code == 0, err
     board = openpyxl.load_workbook(tmp_path / "board.xlsx")
     rows = [[c.value for c in r] for r in board["Log"].iter_rows(min_row=2, max_row=3)]
-    assert rows[0][:2] == [0, "first_player"]
+    assert rows[0][:2] == [0, "first player"]
     assert re.fullmatch(r"Ann rolls \d, Bo rolls \d: (Ann|Bo) plays first\.", str(rows[0][2]))
     assert rows[1] == [None, None, None]
     gm = openpyxl.load_workbook(tmp_path / "gm" / "engine.xlsx")["GM"]

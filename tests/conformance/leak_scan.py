@@ -28,7 +28,7 @@ class Hit:
     text: str  # the string found
 
     def __str__(self) -> str:
-        tab = tab_of_part(self.file, self.part)
+        tab = tab_of_part(self.file, self.part) if self.file.suffix == ".xlsx" else ""  # else data: find_in_data
         return f"{self.file.name}: part {self.part}{f' (tab {tab!r})' if tab else ''}: {self.what}: {self.text!r}"
 
 
@@ -111,3 +111,11 @@ def find_in_notice(key: str, text: str, wanted: dict[str, str], seed: bytes | No
         hits += [NoticeHit(key, what, form.decode()) for what, form in seed_forms(seed).items()
                  if form.decode() in text]
     return hits
+
+
+def find_in_data(label: str, data: str, seed: bytes, wanted: dict[str, str]) -> list[Hit]:
+    """The seed in any form and each of ``wanted`` (text → what it is) in ``data``: what a program was given (a
+    bot's input as JSON), named ``label``."""
+    raw = data.encode()
+    hits = [Hit(Path(label), "data", what, form.decode()) for what, form in seed_forms(seed).items() if form in raw]
+    return hits + [Hit(Path(label), "data", what, text) for text, what in wanted.items() if text in data]

@@ -2,14 +2,19 @@
 
 Hypothesis drives the real sync on a match held in memory spreadsheets (a local workbook in the soak run,
 ``pytest -m soak``) with random typing: rows the bots would type (valid), junk, other seats' names, rows typed
-in a table the seat does not write in now, cleared cells, Go, Ready and End turn ticks, GM forces, a
-resolution cut before its commit, and ``undo``. After every step each cell the test typed (text, not tick
-boxes) that it has not overwritten since is in one of three states:
+in a table the seat does not write in now, long and multi-line text, text typed in the column past a table's
+last column, cleared cells, Go, Ready and End turn ticks, GM forces and deadlines closing windows with half-typed
+and unreadable rows, a resolution cut before its commit, and ``undo``. After every step each cell the test typed
+(text, not tick boxes) that it has not overwritten since is in one of three states:
 
 - still typed in its table (the same column of a row of the same table: an ordered table moves rows up), the
   row's feedback naming its fate: not one of the sentences of an empty row;
 - resolved: in the archive's rows of a resolution (the Log and the seat's View say what it did);
 - set aside: in the archive's set-aside cells, where the seat reads it.
+
+A row refused at a check (its feedback starts with ✘) that a resolution then takes from its cells, its seat
+having typed nothing since, must be told as not carried out (or carried out in part, or set aside) in the
+Archive's sentences: never cleared as if resolved. A cell typed past a table stays in the seat's tab.
 
 Never gone without a trace (``docs/sync.md``, "The life of a typed row").
 """
@@ -42,7 +47,7 @@ from sheets_gm.rulesets.registry import (
 )
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
 from sheets_gm.sheets.google import GoogleSheetBackend
-from sheets_gm.sheets.layout import CellValue, a1, cells, split_a1
+from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, split_a1
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ColumnKind
@@ -59,8 +64,9 @@ from tests.fakes.memory import InjectedFault, MemoryBackend
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
 IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over")
-JUNK = ("zz", "Q99", "-3", "0", "abc", "12")
-SYNCS = ("poll", "force", "cut", "undo", "race", "stale")  # an undo is followed by a poll
+JUNK = ("zz", "Q99", "-3", "0", "abc", "12", "attack\nmove\nQ99", "zz " * 90, "x" * 16_001)
+SYNCS = ("poll", "force", "deadline", "cut", "undo", "race", "stale")  # an undo is followed by a poll
+PAST_DEADLINE = (NOW - dt.timedelta(hours=1)).isoformat()
 ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)
 
 
@@ -90,6 +96,9 @@ class Table:
     bots: dict[str, Any]
     ledger: dict[tuple[str, str, str, str], Typed] = field(default_factory=dict)
     aside: list[Typed] = field(default_factory=list)  # cells set aside: their copy must stay readable
+    refused: set[tuple[str, str, str, str]] = field(default_factory=set)  # cells whose row said ✘ at the last check
+    touched: set[str] = field(default_factory=set)  # seats the test typed in since the last check
+    past: dict[tuple[str, int, int], str] = field(default_factory=dict)  # (seat, row, col) typed past a table
 
     def read(self) -> MatchRead:
         return read_match(self.sheets, self.cls)
@@ -184,6 +193,7 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
     backend = seat_backend(table.sheets, read.tabs, seat)
     backend.write([RangeWrite(a1(seat_read.tab.name, placed.cell(row.row - placed.first_row, key)), [[value]])])
     where = (seat, table_name, subject, key)
+    table.touched.add(seat)
     text = "" if isinstance(value, bool) or value is None else str(value).strip()
     if text and placed.spec.column(key).kind not in (ColumnKind.TICK, ColumnKind.READY):
         table.ledger[where] = Typed(seat, table_name, subject, key, text)
@@ -195,7 +205,7 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
 def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
     """One thing a table does: (what, and three numbers to choose with)."""
     what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
-                                 "cut", "undo", "race", "stale"]))
+                                 "deadline", "past", "cut", "undo", "race", "stale"]))
     return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
 
 
@@ -335,10 +345,15 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         if boxes:
             row, key = boxes[b % len(boxes)]
             _put(table, read, seat, row.table, row.subject, key, True)
+    elif what == "past":
+        _type_past(table, read, seat, b, c)
     elif what == "poll":
         poll(table.sheets, table.cls, now=NOW)
     elif what == "force":
         poll(table.sheets, table.cls, now=NOW, force=True)
+    elif what == "deadline":  # the GM's force opens a window whose deadline has passed: the next poll closes it
+        poll(table.sheets, table.cls, now=NOW, force=True, next_deadline=lambda _now: PAST_DEADLINE)
+        poll(table.sheets, table.cls, now=NOW)
     elif what == "cut":
         engine = table.engine
         if isinstance(engine, MemoryBackend):
@@ -354,6 +369,21 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         with contextlib.suppress(BetweenWindowsError):  # nothing to undo yet, or a cut resolution: the GM syncs
             undo_window(table.sheets, table.cls, "the lifecycle test takes it back")
         poll(table.sheets, table.cls, now=NOW)
+
+
+def _type_past(table: Table, read: MatchRead, seat: str, b: int, c: int) -> None:
+    """Type in the column right of a table's last column (a 4th item in a table of 3), where a table has one."""
+    seat_read = read.seats[seat]
+    spots = [(p, col) for p in seat_read.tab.tables for col in p.past_cols()]
+    if not spots:
+        return
+    placed, col = spots[b % len(spots)]
+    row = placed.first_row + c % placed.rows
+    value = f"past {b % 97}"
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    backend.write([RangeWrite(a1(seat_read.tab.name, cell_at(col, row)), [[value]])])
+    table.past[(seat, row, col)] = value
+    table.touched.add(seat)
 
 
 # -- the check -----------------------------------------------------------------------------------
@@ -390,6 +420,8 @@ def check(table: Table) -> None:
         table.ledger.clear()  # the match is over: nothing more is read
         return
     archives: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    _check_past(table, read)
+    refused_before, table.refused = table.refused, set()
     for where, typed in list(table.ledger.items()):
         seat_read = read.seats[typed.seat]
         still = [r for r in seat_read.rows if r.table == typed.table and _text(r.values.get(typed.key)) == typed.value]
@@ -398,6 +430,8 @@ def check(table: Table) -> None:
             row = (same or still)[0]
             assert row.feedback and not row.feedback.startswith(IDLE), \
                 f"{table.name}: {typed} is still typed but its feedback says {row.feedback!r}"
+            if row.feedback.startswith("✘") and row.subject == typed.subject:
+                table.refused.add(where)
             if row.subject != typed.subject:  # an ordered table moved it up
                 del table.ledger[where]
                 table.ledger[(typed.seat, typed.table, row.subject, typed.key)] = Typed(
@@ -408,6 +442,10 @@ def check(table: Table) -> None:
             archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
         traces = _traces(archives[typed.seat], typed)
         assert traces, f"{table.name}: {typed} is gone without a trace (not in its table nor in the archive)"
+        if where in refused_before and typed.seat not in table.touched:
+            backend = seat_backend(table.sheets, read.tabs, typed.seat)
+            assert _told_not_done(backend, read.tabs.archive(typed.seat), typed.value), \
+                f"{table.name}: {typed} was refused, then taken from its cells as if carried out"
         if "rows" not in traces:
             table.aside.append(typed)
         del table.ledger[where]
@@ -419,6 +457,33 @@ def check(table: Table) -> None:
             archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
         assert typed_again or _traces(archives[typed.seat], typed), \
             f"{table.name}: {typed} was set aside, and its copy is gone from the archive"
+
+
+def _check_past(table: Table, read: MatchRead) -> None:
+    """Every cell typed past a table that nothing typed over is still in the seat's tab (a row refused in place, or
+    moved to a free row saying from where)."""
+    table.touched.clear()
+    grids: dict[str, list[str]] = {}
+    for (seat, row, col), value in list(table.past.items()):
+        if seat not in grids:
+            tab = read.seats[seat].tab
+            grid = seat_backend(table.sheets, read.tabs, seat).read([tab.read_range()])[0]
+            grids[seat] = [_text(v) for line in grid for v in line]
+        assert value in grids[seat], f"{table.name}: {value!r} typed past a table in {seat}'s tab is gone"
+        del table.past[(seat, row, col)]  # checked once: later typing may overwrite it
+
+
+def _told_not_done(backend: SheetBackend, tab: str, value: str) -> bool:
+    """Whether the Archive's sentences name ``value`` as not carried out, carried out in part, or set aside."""
+    grid = backend.read([a1(tab, cells(0, ARCHIVE_PENDING_ROW, 1, ARCHIVE_LINES_READ))])[0]
+    entry = ""
+    for line in grid:
+        text = _text(line[1]) if len(line) > 1 else ""
+        if not text.startswith("·"):
+            entry = text
+        elif value in text and ("carried out" in text or "set aside" in entry.lower() or "Taken back" in entry):
+            return True
+    return False
 
 
 def _traces(archived: list[tuple[str, dict[str, Any]]], typed: Typed) -> list[str]:

@@ -75,6 +75,9 @@ SHARE = "drive.permissions.create"
 CHANGES = "drive.changes.list"
 START_TOKEN = "drive.changes.getStartPageToken"
 FILES = "drive.files.list"
+FILE_GET = "drive.files.get"
+FILE_UPDATE = "drive.files.update"
+PERMISSIONS = "drive.permissions.list"
 TOKEN = "oauth2.token"
 ALLOWED_LOCATIONS = "iamcredentials.allowedLocations"
 #: Endpoints of google-auth itself, left out of the API call and byte totals.
@@ -172,6 +175,7 @@ class Method:
     parameters: dict[str, Any]
     request: str | None
     response: str | None
+    scopes: tuple[str, ...] = ()  # the OAuth scopes any one of which lets a token call it
 
 
 class Discovery:
@@ -214,6 +218,7 @@ class Discovery:
                     parameters=m.get("parameters", {}),
                     request=m.get("request", {}).get("$ref"),
                     response=m.get("response", {}).get("$ref"),
+                    scopes=tuple(m.get("scopes", ())),
                 )
             )
         for sub in resource.get("resources", {}).values():
@@ -387,6 +392,7 @@ class FakeSpreadsheet:
     properties: dict[str, Any]
     sheets: list[FakeSheet]
     permissions: list[dict[str, Any]] = field(default_factory=list)
+    writers_can_share: bool = True  # Drive's default: an editor may share the file on
     shared: bool = True
     modified_time: datetime | None = None  # the time of the last edit through any route
 
@@ -730,6 +736,7 @@ class GoogleApiFake:
         self.player_email = "player@example.com"
         self.user_email = "gm@example.com"
         self._accounts: dict[str, str] = {}  # access token -> the service account it was issued to
+        self.scopes_granted: dict[str, frozenset[str]] = {}  # access token -> the scopes it was issued for
         self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
         self._drive_log: list[DriveEdit] = []  # in the order Drive listed them
         self._edits_made = 0  # edits so far, as made (DriveEdit.order)
@@ -963,6 +970,11 @@ class GoogleApiFake:
         try:
             if not auth.startswith("Bearer ") or len(auth) <= len("Bearer "):
                 raise HttpError(401, "Request is missing required authentication credential.", "UNAUTHENTICATED")
+            granted = self.scopes_granted.get(auth.removeprefix("Bearer "))
+            if granted is not None and method.scopes and not granted & set(method.scopes):
+                # What Google answers a token whose scopes do not reach the method (ACCESS_TOKEN_SCOPE_INSUFFICIENT).
+                raise HttpError(403, "Request had insufficient authentication scopes.", "PERMISSION_DENIED",
+                                "insufficientPermissions")
             status, payload, headers, content = self._serve(api, method, path_params, query, body, self._caller(auth))
         except HttpError as e:
             if fault is not None:  # nothing was applied: the fault answers
@@ -1040,6 +1052,9 @@ class GoogleApiFake:
             issuer = _jwt_issuer(form.get("assertion", [""])[0])
             if issuer:
                 self._accounts[token] = issuer
+            asked = _jwt_claim(form.get("assertion", [""])[0], "scope") or form.get("scope", [""])[0]
+            if asked:
+                self.scopes_granted[token] = frozenset(asked.split())
             content = json.dumps({"access_token": token, "expires_in": 3600, "token_type": "Bearer"}).encode()
         stats.response_bytes += len(content)
         return status, {"Content-Type": "application/json"}, content
@@ -1103,6 +1118,12 @@ class GoogleApiFake:
             payload = self._changes(query, caller)
         elif method.id == FILES:
             payload = self._files(query, caller)
+        elif method.id == FILE_GET:
+            payload = self._file(self._spreadsheet(path["fileId"], True), query)
+        elif method.id == FILE_UPDATE:
+            payload = self._update_file(self._spreadsheet(path["fileId"], True), body, query)
+        elif method.id == PERMISSIONS:
+            payload = self._permissions(self._spreadsheet(path["fileId"], True), query)
         else:
             raise UnexpectedRequest(f"{method.id} is a real Google method but the fake does not implement it")
         return 200, payload, json_headers, json.dumps(payload).encode()
@@ -1636,6 +1657,36 @@ class GoogleApiFake:
 
     # -- Drive ---------------------------------------------------------------------------
 
+    def _file(self, ss: FakeSpreadsheet, query: Mapping[str, list[str]]) -> dict[str, Any]:
+        """files.get: the spreadsheet as a Drive File (its id, name, type, ``writersCanShare``), cut to ``fields``
+        (Drive answers ``kind``, ``id``, ``name`` and ``mimeType`` without one)."""
+        full = {"kind": "drive#file", "id": ss.key, "name": str(ss.properties.get("title", "")),
+                "mimeType": "application/vnd.google-apps.spreadsheet", "writersCanShare": ss.writers_can_share,
+                "modifiedTime": _rfc3339(ss.modified_time or self.clock())}
+        fields = query.get("fields", [""])[0]
+        if not fields:
+            return {k: full[k] for k in ("kind", "id", "name", "mimeType")}
+        return partial_response(full, response_mask(self.drive_api, "File", fields))
+
+    def _update_file(self, ss: FakeSpreadsheet, body: dict[str, Any], query: Mapping[str, list[str]]) -> dict[str, Any]:
+        """files.update of the metadata the fake keeps: ``writersCanShare`` (Drive's "Editors can change
+        permissions and share"); any other field is a request this fake was not written for."""
+        other = set(body) - {"writersCanShare"}
+        if other:
+            raise UnexpectedRequest(f"files.update of {sorted(other)}: the fake keeps writersCanShare alone")
+        if "writersCanShare" in body:
+            ss.writers_can_share = bool(body["writersCanShare"])
+        return self._file(ss, query)
+
+    def _permissions(self, ss: FakeSpreadsheet, query: Mapping[str, list[str]]) -> dict[str, Any]:
+        """permissions.list: everyone the spreadsheet is shared with (one page), cut to ``fields``."""
+        owner = {"kind": "drive#permission", "id": "owner", "type": "user", "role": "owner",
+                 "emailAddress": self.user_email}
+        payload = {"kind": "drive#permissionList", "permissions": [owner, *(dict(p) for p in ss.permissions)]}
+        fields = query.get("fields", [""])[0]
+        return partial_response(payload, response_mask(self.drive_api, "PermissionList", fields)) if fields \
+            else payload
+
     def _share(self, ss: FakeSpreadsheet, body: dict[str, Any], query: Mapping[str, list[str]]) -> dict[str, Any]:
         kind, role = body.get("type"), body.get("role")
         email = str(body.get("emailAddress", ""))
@@ -1754,15 +1805,20 @@ def _rfc3339(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _jwt_issuer(assertion: str) -> str | None:
-    """The ``iss`` (the service account's e-mail) of a signed JWT grant, read without checking the signature."""
+def _jwt_claim(assertion: str, claim: str) -> str | None:
+    """A text claim of a signed JWT grant, read without checking the signature."""
     try:
         body = assertion.split(".")[1]
         claims = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
     except (IndexError, ValueError):
         return None
-    issuer = claims.get("iss") if isinstance(claims, dict) else None
-    return issuer if isinstance(issuer, str) else None
+    value = claims.get(claim) if isinstance(claims, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _jwt_issuer(assertion: str) -> str | None:
+    """The ``iss`` (the service account's e-mail) of a signed JWT grant, read without checking the signature."""
+    return _jwt_claim(assertion, "iss")
 
 
 @functools.cache
@@ -1853,7 +1909,7 @@ def signed_in_fake(monkeypatch: pytest.MonkeyPatch, spreadsheets: Mapping[str, s
     import sheets_gm.sheets.google as google
 
     original = google.open_service_account
-    monkeypatch.setattr(google, "open_service_account", lambda path: settle_auth(original(path)))
+    monkeypatch.setattr(google, "open_service_account", lambda path, *scopes: settle_auth(original(path, *scopes)))
     with GoogleApiFake() as fake:
         for key, title in spreadsheets.items():
             fake.create_spreadsheet(key, title)

@@ -660,6 +660,7 @@ def test_oauth_flow_then_saved_sign_in(tmp_path: Path, fake: GoogleApiFake, poli
 
     client = open_oauth(client_file, token_file, flow=flow)
     assert len(flows) == 1 and token_file.exists()
+    assert token_file.stat().st_mode & 0o777 == 0o600  # a refresh token: the GM's account alone reads it
     GoogleSheetBackend(client, KEY, retry=policy).read(["Board!A1"])
 
     again = open_oauth(client_file, token_file, flow=flow)  # the saved sign-in: no flow, a token refresh

@@ -374,6 +374,38 @@ def test_wesnoth_lists_each_pairing_once_with_its_count_and_a_faction_grid(capsy
     assert "the row against the column" in grid and "vs " in grid
 
 
+def test_wesnoth_counts_n_in_matches_and_draws_the_faction_grid(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """n was the seats (a mirror counted twice, in a column titled 'n seats') and the faction-against-faction
+    grid was text only: n is now the matches, and the PNG draws the grid as a heat map."""
+    out = tmp_path / "sim"
+    code, text, _err = run_cli(["simulate", "wesnoth", "--matches", "12", "--workers", "1", "--seed", "3",
+                                "--out", str(out)], capsys)
+    assert code == 0
+    assert "n seats" not in text and "(n: matches)" in text
+    data = json.loads((out / "simulate.json").read_text())
+    by_faction = data["variants"][0]["win_rate_by"]["faction"]
+    assert sum(v["matches"] for v in by_faction.values()) <= 2 * 12 == sum(v["total"] for v in by_faction.values())
+    grid = data["variants"][0]["win_rate_by"]["faction against faction"]
+    mirrors = {k: v for k, v in grid.items() if k.split(" vs ")[0] == k.split(" vs ")[1]}
+    assert all(v["matches"] * 2 == v["total"] for v in mirrors.values())  # a mirror's two seats, one match
+    pytest.importorskip("matplotlib")
+    from PIL import Image
+
+    with Image.open(out / "simulate.png") as png:
+        width, height = png.size
+    assert height > width * 0.6  # the heat map's row under the win rates and match lengths
+
+
+def test_the_grid_cells_are_the_row_against_the_column_with_their_matches() -> None:
+    from sheets_gm.simulate.chart import grid_cells
+    from sheets_gm.simulate.stats import Proportion
+
+    rows, columns, cells = grid_cells({"A vs B": Proportion(3, 4), "A vs A": Proportion(2, 4), "x": Proportion(1, 1)},
+                                      {"A vs B": 4, "A vs A": 2})
+    assert rows == ["A"] and columns == ["A", "B"] and cells[("A", "A")] == (0.5, 2)
+
+
 def test_champions_names_its_bots_by_their_kind_not_as_teams(capsys: pytest.CaptureFixture[str]) -> None:
     code, stdout, err = run_cli(["simulate", "champions", "--matches", "2", "--seed", "7", "--workers", "1",
                                  "--bots", "affinity,stack,affinity"], capsys)

@@ -11,7 +11,7 @@ from sheets_gm.sheets.layout import a1, cell_at, cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import seat_backend
 from tests.fakes.memory import MemoryBackend
-from tests.sync.test_typed_row_lifecycle import NOW, Match
+from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn
 
 
 def _wesnoth_turn() -> tuple[Match, str, str]:
@@ -241,7 +241,8 @@ def test_a_result_refused_for_its_losses_keeps_its_losses_rows_with_why() -> Non
     for index, lost in ((0, "99999"), (1, "10")):
         row = match.row("judge", "losses", index)
         assert row.text("slot1") == lost, row  # not emptied at the next window
-        assert row.feedback == f"✘ Not carried out in {closed.label}: {why}"
+        assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: {why} · Kept for when this table "), \
+            row.feedback
     assert "Llanowar Wardens — Lost in slot 1: 99999 — not carried out (result Dominaria 19D" in \
         match.archive("judge")
     match.bots_play()  # the next turn's orders: the judge's window opens again, and its check speaks afresh
@@ -250,3 +251,58 @@ def test_a_result_refused_for_its_losses_keeps_its_losses_rows_with_why() -> Non
     row = match.row("judge", "results", 0)
     assert (row.subject, row.text("winner")) == ("Dominaria 19D", "Llanowar Wardens")
     assert row.feedback.startswith("✘ result Dominaria 19D: "), row.feedback  # not turn 1's sentence
+
+
+# -- item 8: a reason is never masked by 'Kept for …' when the window changes ----------------------------------------
+def test_an_unreadable_side_row_keeps_its_reason_through_the_judge_s_window() -> None:
+    match = Match("coalition")
+    match.type("coalition", "armies", 0, "line", "Urza's Vanguard: Dominaria; 4C")
+    match.type("coalition", "armies", 0, "to", "4D")
+    match.poll()
+    why = "✘ the forum line and the order columns are both filled"
+    assert match.row("coalition", "armies", 0).feedback.startswith(why)
+    match.bots_play()  # the bots type their orders (a battle is announced), over her End square: still both filled
+    assert match.window().phase == "results"  # the judge's window opens
+    for _ in range(2):  # the resolution's drawing, then every poll while the judge writes
+        row = match.row("coalition", "armies", 0)
+        assert row.feedback.startswith(why) and "Kept for when this table opens again for coalition" in \
+            row.feedback, row.feedback
+        match.poll()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the next turn's orders: read again
+    match.poll()
+    row = match.row("coalition", "armies", 0)
+    assert row.window == match.window().key and row.feedback.startswith(why), row.feedback
+
+
+def test_actions_typed_in_the_opponent_s_turn_still_say_so_after_her_go() -> None:
+    match, acting, waiting = _winordie_turn()
+    state = match.read().record.state
+    mine = next(u for u in state.units if u.owner == waiting)
+    for key, value in (("unit", mine.id), ("action", "move"), ("target", "C5")):
+        match.type(waiting, "actions", 0, key, value)
+    match.poll()
+    held = f"Kept for {waiting}'s next turn: it is read when that opens"
+    assert match.row(waiting, "actions", 0).feedback.startswith(held)
+    unit = next(u for u in state.units if u.owner == acting and u.at is not None)
+    for key, value in (("unit", unit.id), ("action", "move"), ("target", unit.at.label if unit.at else "")):
+        match.type(acting, "actions", 0, key, value)
+    match.type(acting, "seat", 0, "go", True)
+    assert match.poll().resolved  # her Go resolves a step of her turn: the window stays hers
+    for _ in range(2):  # the resolution's drawing, then the next poll (it said 'Kept for turn 1 · …')
+        row = match.row(waiting, "actions", 0)
+        assert row.text("target") == "C5" and row.feedback.startswith(held), row.feedback
+        match.poll()
+
+
+def test_an_out_player_s_typing_is_told_it_is_not_read() -> None:
+    match = Match("champions")
+    while not any(p.out for p in match.read().record.state.players):
+        match.bots_play()
+    out = next(p.name for p in match.read().record.state.players if p.out)
+    match.type(out, "move_loot", 0, "move", "A1")
+    match.poll()
+    said = f"✘ {out} is out: all four champions died"
+    assert match.row(out, "move_loot", 0).feedback.startswith(said)  # it said 'Kept for …'s next turn'
+    match.bots_play()
+    row = match.row(out, "move_loot", 0)
+    assert row.text("move") == "A1" and row.feedback.startswith(said) and "is not read" in row.feedback

@@ -8,9 +8,9 @@ from enum import Enum
 
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import GM
-from sheets_gm.rulesets.registry import create_ruleset
+from sheets_gm.rulesets.registry import create_ruleset, sheet_spec
 from sheets_gm.sync.create import create_match
-from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW
+from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW, VIEW_PANEL_ROW
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.writes import seat_events
 from tests.fakes.memory import MemoryBackend
@@ -36,9 +36,9 @@ def test_a_seat_reads_its_private_events_and_the_public_ones_naming_it_or_its_su
     assert seat_events(events, GM, frozenset()) == [secret, mine]  # the GM's tab: every private event
 
 
-def _view_log(backend: MemoryBackend, seat: str) -> list[str]:
+def _view_log(backend: MemoryBackend, seat: str, header: int = VIEW_LOG_HEADER_ROW) -> list[str]:
     lines = []
-    for row in range(VIEW_LOG_HEADER_ROW + 1, VIEW_LOG_HEADER_ROW + 400):
+    for row in range(header + 1, header + 400):
         text = backend.value(f"View {seat}", f"C{row}")
         if text in (None, ""):
             break
@@ -53,11 +53,26 @@ def test_a_gvg_team_view_lists_what_happened_to_its_players() -> None:
     for _ in range(2):
         type_orders(sheets)
         assert sync(sheets).resolved
-    red, blue = _view_log(backends["red"], "red"), _view_log(backends["blue"], "blue")
+    header = VIEW_PANEL_ROW + sheet_spec("gvg").view_panel_rows + 1
+    red, blue = _view_log(backends["red"], "red", header), _view_log(backends["blue"], "blue", header)
     assert red and blue and red != blue
     assert any(line.startswith("red0 moves") for line in red)
     assert not any(line.startswith(("blue0 moves", "blue1 moves", "blue2 moves")) for line in red)
     assert any(line.startswith("blue0 moves") for line in blue)
+
+
+def test_a_gvg_team_view_shows_its_team_and_its_log_on_the_first_screen() -> None:
+    """The View's first 45 rows were empty: GvG's panel had nothing and the log started on row 46."""
+    backends = {n: MemoryBackend(n) for n in ("board", "engine", "red", "blue")}
+    sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"], (backends["red"], backends["blue"]))
+    create_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    header = VIEW_PANEL_ROW + sheet_spec("gvg").view_panel_rows + 1
+    assert header <= 30 and backends["red"].value("View red", f"A{header}") == "Turn"
+    panel = [backends["red"].value("View red", f"A{row}") for row in range(VIEW_PANEL_ROW, header)]
+    assert panel[0] == "Your team" and "Player Speed" in panel and "red0" in panel and "blue0" not in panel
+    assert _view_log(backends["red"], "red", header)
 
 
 def test_a_gvg_team_view_lists_the_battles_it_lost_and_the_hits_on_its_structures() -> None:
@@ -72,7 +87,8 @@ def test_a_gvg_team_view_lists_the_battles_it_lost_and_the_hits_on_its_structure
             break
     log = [str(backends["board"].value("Log", f"C{row}")) for row in range(2, 2000)
            if backends["board"].value("Log", f"C{row}") not in (None, "")]
-    views = {team: _view_log(backends[team], team) for team in ("red", "blue")}
+    header = VIEW_PANEL_ROW + sheet_spec("gvg").view_panel_rows + 1
+    views = {team: _view_log(backends[team], team, header) for team in ("red", "blue")}
     battles = [line for line in log if line.startswith("Battle")]  # every battle is fought by both teams
     hits = {team: [line for line in log if line.startswith(f"{team}'s") and (" loses 1 HP" in line
                                                                             or " is destroyed" in line)]

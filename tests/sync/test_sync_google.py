@@ -391,7 +391,9 @@ def test_init_shares_each_spreadsheet_with_the_right_people_only(fake: GoogleApi
     players = roster(2).members
     emails = {team: tuple(f"{p.name}@example.com" for p in players if p.seat == team) for team in sheets.seats}
     lines = share_match(sharing_plan(sheets, emails, gm=["gm@example.com"]), notify=False)
-    assert len(lines) == 5
+    assert len([line for line in lines if line.startswith("Shared: ")]) == 5
+    assert len([line for line in lines if line.startswith("Locked: ")]) == 4  # each spreadsheet, before its grants
+    assert not any(fake.spreadsheets[key].writers_can_share for key in KEYS.values())
 
     def granted(role: str) -> dict[str, str]:
         return {p["emailAddress"]: p["role"] for p in fake.spreadsheets[KEYS[role]].permissions}

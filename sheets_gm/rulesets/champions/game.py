@@ -34,7 +34,7 @@ from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.setup import new_match, sample_roster
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
 from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
-from sheets_gm.rulesets.champions.views import secrets_of, view_of
+from sheets_gm.rulesets.champions.views import seat_state, secrets_of, view_of
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
 
 if TYPE_CHECKING:  # the codec imports this module: the record builds it on demand
@@ -141,6 +141,10 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
     def view(self, state: ChampionsState, seat: str | None) -> dict[str, Any]:
         """The public board (``None``), or a player's own sheet: hers, her tile-mates' living champions."""
         return view_of(self.rules, state, seat)
+
+    def seat_state(self, state: ChampionsState, seat: str) -> ChampionsState:
+        """Her own player whole, the others as her view shows them, no bag or pool she has not seen."""
+        return seat_state(self.rules, state, seat)
 
     def secrets(self, state: ChampionsState, seat: str) -> list[str]:
         """Her bag and equipment; her health while no one shares her tile."""

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from sheets_gm.rulesets.champions.board import tile_class
 from sheets_gm.rulesets.champions.enums import CLASSES
 from sheets_gm.rulesets.champions.rules import ChampionsRules
-from sheets_gm.rulesets.champions.state import ChampionsState, Player
+from sheets_gm.rulesets.champions.state import FULL_HEALTH, NO_EQUIPMENT, ChampionsState, Player
 
 
 def public_view(state: ChampionsState) -> dict[str, Any]:
@@ -102,3 +103,28 @@ def secrets_of(state: ChampionsState, seat: str) -> list[str]:
 def view_of(rules: ChampionsRules, state: ChampionsState, seat: str | None) -> dict[str, Any]:
     """The public board (``None``), or a player's own sheet: hers, her tile-mates' living champions."""
     return public_view(state) if seat is None else player_view(rules, state, seat)
+
+
+#: What a bot playing a seat takes an item it has not seen for: no item of the loot table has this name.
+UNSEEN_ITEM = "?"
+
+
+def seat_state(rules: ChampionsRules, state: ChampionsState, seat: str) -> ChampionsState:
+    """The match as ``seat`` knows it, for a bot that plays her: her own player whole; another player's position
+    and whether she is out, her champions' health only while she shares the seat's tile (else full health, as
+    anyone would assume), never her bag or equipment; the pools' items unseen (her own tile's as many as lie
+    there, another tile's as many as a tile is dealt); only the reports of the seat's own battles."""
+    me = state.player(seat)
+    mates = {q.name for q in tile_mates(state, me)} if me is not None else set()
+    players = []
+    for p in state.players:
+        if p.name == seat:
+            players.append(p)
+            continue
+        health = p.health if p.name in mates or p.out else FULL_HEALTH
+        players.append(replace(p, health=health, equipment=NO_EQUIPMENT, bag=()))
+    here = me.at.label if me is not None and me.at is not None else None
+    pools = {tile: (UNSEEN_ITEM,) * (len(items) if tile == here else rules.settings.pool_size)
+             for tile, items in state.pools.items()}
+    reports = tuple(r for r in state.reports if seat in r.players)
+    return state.with_players(players, pools=pools, reports=reports)

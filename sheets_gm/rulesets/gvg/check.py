@@ -84,7 +84,7 @@ def check_skills(
         coins = state.coins[team]
         kept: list[Skill] = []
         for skill in orders.skills[team]:
-            part = f"skill {skill.value}"
+            part = f"skill {skill.display}"
             if skill in kept:
                 continue  # the same skill named twice is one activation
             ready = next_available_turn(state, s, team, skill)

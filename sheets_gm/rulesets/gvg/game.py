@@ -38,6 +38,7 @@ from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match, standard_roster
 from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
+from sheets_gm.rulesets.gvg.sheet.draw import move_roll
 from sheets_gm.rulesets.gvg.state import GmEvent, GvgState, gm_event_from_json, gm_event_to_json
 
 if TYPE_CHECKING:  # the codec imports this module: the record builds it on demand
@@ -144,6 +145,11 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
         """The dice of the turn about to be resolved."""
         return TurnDice(seed, state.turn, pins)
 
+
+    def rolls_shown(self, state: GvgState, dice: TurnDice) -> dict[str, int]:
+        """Every player's movement roll, published on both teams' orders tabs before the turn resolves."""
+        shown = {f"move/{p.name}": move_roll(state, dice, p) for p in state.players}
+        return {key: roll for key, roll in shown.items() if isinstance(roll, int) and not isinstance(roll, bool)}
 
     def merge_orders(self, parts: Mapping[str, TurnOrders]) -> TurnOrders:
         """The players' orders of every part; each team's skills from its own slot."""

@@ -23,11 +23,11 @@ from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve import ResolvedAhead
 from sheets_gm.rulesets.wesnoth.resolve.ending import end_turn
-from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row
+from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row, standing_choice
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState, teams_by_name
-from sheets_gm.rulesets.wesnoth.tables import Attack
+from sheets_gm.rulesets.wesnoth.tables import Attack, UnitType
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 
 
@@ -78,10 +78,15 @@ class _TurnBeingWritten:
     """A turn's rows so far, each resolved on the engine as it is tried, and kept only if the engine accepts all
     of it: the rows, their resolution so far (``work``) and the state it leaves (``current``)."""
 
-    def __init__(self, rules: WesnothRules, state: WesnothState, dice: TurnDice) -> None:
+    def __init__(self, rules: WesnothRules, state: WesnothState, dice: TurnDice,
+                 choices: tuple[tuple[str, str], ...] = ()) -> None:
         self.rules = rules
-        self.current = state
         self.work = TurnWork(rules, state, dice)
+        #: her standing advancement choices, recorded first as ``resolve_turn`` records them
+        self.choices = choices
+        for uid, choice in choices:
+            standing_choice(self.work, uid, choice)
+        self.current = self.work.state() if choices else state
         self.rows: list[UnitOrder] = []
         #: Rows tried so far that could have changed another unit (a move within the unit's reach cannot: ``play``).
         self.tried = 0
@@ -140,12 +145,19 @@ class _RowBot:
         resolved on the engine as the bot wrote it: the turn's resolution is handed to ``ahead``."""
         if state.finished or state.acting_player.name != seat:
             return TurnOrders(seat, (), True)
-        turn = _TurnBeingWritten(self.rules, state, dice)
+        turn = _TurnBeingWritten(self.rules, state, dice, self.standing_choices(state, seat))
         self.write(turn, seat, random.Random(f"{self.seed}/{state.turn}"))
-        orders = TurnOrders(seat, tuple(turn.rows), True)
+        orders = TurnOrders(seat, tuple(turn.rows), True, turn.choices)
         if self.ahead is not None:
             self.ahead.keep(state, orders, dice, turn.ended())
         return orders
+
+    def standing_choices(self, state: WesnothState, seat: str) -> tuple[tuple[str, str], ...]:
+        """Her units that may advance and do not say so yet, each to take its first advancement if it kills in a
+        counter-attack (paid then, if her gold allows: an advancement is worth its price, ``advance_word``)."""
+        types = self.rules.tables.units
+        return tuple((u.id, "true") for u in state.units
+                     if u.owner == seat and u.advance != "true" and types[u.type].advances_to)
 
     def write(self, turn: _TurnBeingWritten, seat: str, rng: random.Random) -> None:
         """Play the seat's rows on ``turn``."""
@@ -265,12 +277,9 @@ class SkirmisherBot(_RowBot):
         tod = state.time_of_day
         by_hex = around.by_hex
         best: tuple[float, UnitOrder] | None = None
-        # buy the advancement a final blow offers while a recruit's gold stays in hand
-        player = state.player(unit.owner)
-        settings = rules.settings
         utype = rules.utype(unit)
-        can_pay = player is not None and player.gold >= settings.advance_cost * utype.level + settings.faction_cost
-        advance = "true" if can_pay and utype.advances_to else ""
+        gold = player.gold if (player := state.player(unit.owner)) is not None else 0
+        kill_gold = rules.settings.kill_gold
         lost = _worth(utype.level) + (60 if unit.leader else 0)
         # the weapons and the exchange depend on where the unit strikes from only through its terrain
         exchanges: dict[tuple[str, Terrain], tuple[Attack, float] | None] = {}
@@ -300,11 +309,23 @@ class SkirmisherBot(_RowBot):
                 score = value + cover
                 if best is None or score > best[0]:
                     move = "" if h == unit.at else h.label
+                    # the gold in hand when the blow lands: what she has and the kill's gold
+                    paid = gold + kill_gold * rules.utype(target).level
                     best = (score, UnitOrder(unit.id, move=move, attack=target.id, weapon=self._name(unit, weapon),
-                                             advance=advance))
+                                             advance=self.advance_word(utype, paid)))
         if best is not None and best[0] > 2.5:
             return best[1]
         return None
+
+    def advance_word(self, utype: UnitType, gold: int) -> str:
+        """What a bot types in Advance for a unit of ``utype`` whose final blow finds ``gold`` in hand: ``true``
+        (its first advancement) whenever it can pay. An advancement is worth its price by the rules: a level up
+        and every wound healed for ``advance_cost`` gold a level (a level-0 unit's for nothing unless
+        ``advance_min_cost`` says otherwise), where a new level-1 recruit costs about as much and comes on its
+        keep, not on the front."""
+        if not utype.advances_to or gold < self.rules.advance_cost(utype.level):
+            return ""
+        return "true"
 
     def _name(self, unit: Unit, weapon: Attack) -> str:
         twins = [a for a in self.rules.utype(unit).attacks if a.name == weapon.name]

@@ -135,7 +135,7 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         player = state.acting_player.name
         return Window(key=f"{state.turn}/{player}", label=f"round {state.round} · {state.time_of_day} · {player}",
                       phase="orders", seats=(player,), turn=state.turn,
-                      stepwise=self.settings.resolve is ResolveMode.STEP)
+                      stepwise=self.settings.resolve is ResolveMode.STEP, log_turn=state.round)
 
     def dice(self, seed: bytes, state: WesnothState, pins: Mapping[str, Any] | None = None) -> TurnDice:
         """The d6 of the player turn about to be resolved."""
@@ -167,7 +167,9 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
         if state.winner is None:
             return Outcome((), f"a draw in round {state.round}")
         winners = tuple(p.name for p in state.players if p.team == state.winner)
-        return Outcome(winners, f"{state.team_label(state.winner)} ({', '.join(winners)}) wins in round {state.round}")
+        # "won by": a team's name may be a plural (wolves), and "team 2 wins" / "wolves win" cannot share a verb
+        return Outcome(winners, f"won by {state.team_label(state.winner)} ({', '.join(winners)}) in round "
+                                f"{state.round}")
 
 
     # -- the GM ------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.vocab import plural
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.wesnoth.routes import SHUT, STOP_VILLAGE, STOP_ZOC, STOPS, CostTable
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState, teams_by_name
@@ -147,32 +148,36 @@ def plan_move_among(rules: WesnothRules, units: Collection[Unit], players: Itera
                           + ": impassable terrain or enemy units are in the way")
     path, total = any_route
     if total > utype.moves:
-        farthest = _farthest_within(path, around, utype.moves, mover)
+        nearest = _nearest_reachable(rules, around, mover, dest)
+        hint = (f" (the nearest hex it can reach is {nearest.label}, "
+                f"{counted(board.grid.distance(nearest, dest), 'hex', 'hexes')} from {dest.label})" if nearest else "")
         raise MoveRefused(f"{dest.label} costs {plural(int(total), 'move')} by the cheapest route; {name} has "
-                          f"{utype.moves}: choose a nearer hex"
-                          + (f" (the farthest hex on that route is {farthest.label})" if farthest else ""))
+                          f"{utype.moves}: choose a nearer hex{hint}")
     for i, h in enumerate(path):
         reason = around.stop_reason(h)
         if reason and h != dest:
             walked = path[:i + 1]
             while walked and walked[-1] in around.occupant and around.occupant[walked[-1]].id != mover.id:
                 walked.pop()  # a friendly unit holds the stop: the last free hex before it
+            if walked != path[:i + 1]:
+                holder = around.occupant[h].id
+                ends = f"it ends on {walked[-1].label}, the free hex before" if walked else "it stays where it is"
+                reason += f", where its own {holder} stands ({ends})"
             spent = sum(utype.move_cost(board.terrain(x)) or 0 for x in walked)
             return MovePlan(tuple(walked), spent, reason)
     return MovePlan(tuple(path), int(total))
 
 
-def _farthest_within(path: list[Hex], around: Surroundings, moves: int, mover: Unit) -> Hex | None:
-    """The last hex of ``path`` the unit can end its move on within ``moves`` (no other unit on it), or None."""
-    spent = 0.0
-    farthest: Hex | None = None
-    for h in path:
-        spent += around.terrain_cost[h] or 0
-        if spent > moves:
-            break
-        if h not in around.occupant or around.occupant[h].id == mover.id:
-            farthest = h
-    return farthest if farthest != mover.at else None
+def _nearest_reachable(rules: WesnothRules, around: Surroundings, mover: Unit, dest: Hex) -> Hex | None:
+    """The hex nearest ``dest`` (in hexes) that ``mover`` can end a move on this turn, the cheapest of the nearest
+    (then the first in reading order), or None where it can go nowhere."""
+    grid = rules.board.grid
+    reach = rules.board.routes.reach(mover.at, around.terrain_cost, around.marks, rules.utype(mover).moves,
+                                     taken=around.occupant)
+    ends = [h for h in reach if h != mover.at]
+    if not ends:
+        return None
+    return min(ends, key=lambda h: (grid.distance(h, dest), reach[h], h.row, h.col))
 
 
 def reachable(rules: WesnothRules, state: WesnothState, mover: Unit) -> dict[Hex, int]:

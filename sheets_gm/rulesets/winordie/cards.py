@@ -5,8 +5,9 @@ The rulebook prints none of its cards, so they live in tables in ``templates/win
 - ``cards.csv``: one card a row (``set, name, region, faction, type, cost, speed, power,
   counter, health, hit, counter_hit, range, flying, limit``); the shipped rows are a made-up
   sample (their ``set`` is ``sample``), a few units per region;
-- ``abilities.csv``: one ability a row (``card, type, name, text``), type action, passive,
-  reaction or ultimate;
+- ``abilities.csv``: one ability a row (``card, type, name, text``, optionally ``before``), type action,
+  passive, reaction or ultimate; a passive's ``before`` (``attack``, ``attack_damaged``, ``attack_moved``) names
+  the own action its effect may change, which then waits for the GM as a reaction's target does;
 - ``lineups.csv``: the recommended line-ups (``lineup, card, count``), leader included;
 - ``tactics.csv``: the War Council's tactics (``name, text``).
 """
@@ -21,16 +22,16 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.engine.vocab import VocabularyError, parse_choice
-from sheets_gm.rulesets.winordie.enums import AbilityType, Enhancement, UnitType
+from sheets_gm.rulesets.winordie.enums import AbilityType, Enhancement, PassiveCue, UnitType
 
 TEMPLATE = Path(__file__).resolve().parent.parent.parent.parent / "templates" / "winordie"
 
 CARD_COLUMNS = ("set", "name", "region", "faction", "type", "cost", "speed", "power", "counter", "health", "hit",
                 "counter_hit", "range", "flying", "limit")
-ABILITY_COLUMNS = ("card", "type", "name", "text")
+ABILITY_COLUMNS = ("card", "type", "name", "text", "before")
 LINEUP_COLUMNS = ("lineup", "card", "count")
 TACTIC_COLUMNS = ("name", "text")
-_OPTIONAL = frozenset({"set", "flying", "limit", "range"})
+_OPTIONAL = frozenset({"set", "flying", "limit", "range", "before"})
 
 
 class CardTableError(ValueError):
@@ -44,6 +45,7 @@ class Ability:
     type: AbilityType
     name: str
     text: str = ""
+    before: PassiveCue | None = None  # a passive: the own action it may change, which then waits for the GM
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +189,17 @@ def build_ability(row: Mapping[str, object], where: str) -> Ability:
         kind = parse_choice(AbilityType, row.get("type", ""), "ability type")
     except VocabularyError as exc:
         raise CardTableError(f"{where}: ability {name!r}: {exc}") from None
-    return Ability(kind, name, str(row.get("text") or "").strip())
+    cue_text = str(row.get("before") or "").strip()
+    cue: PassiveCue | None = None
+    if cue_text:
+        try:
+            cue = parse_choice(PassiveCue, cue_text, "before")
+        except VocabularyError as exc:
+            raise CardTableError(f"{where}: ability {name!r}: {exc}") from None
+        if kind is not AbilityType.PASSIVE:
+            raise CardTableError(f"{where}: ability {name!r}: only a passive ability has a 'before' (it is "
+                                 f"{kind.value}); leave it empty")
+    return Ability(kind, name, str(row.get("text") or "").strip(), cue)
 
 
 def _rows(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:

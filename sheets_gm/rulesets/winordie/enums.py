@@ -132,6 +132,15 @@ class GmKind(StrEnum):
     SOFTEN = "soften"  # the attack a reaction stopped deals less damage
 
 
+class PassiveCue(StrEnum):
+    """Before which of its unit's own actions a passive ability is put before the GM (``abilities.csv``'s
+    ``before``): its effect may change that action, so the action waits for the GM as a reaction's does."""
+
+    ATTACK = "attack"  # before each attack of the unit (the first of a turn)
+    DAMAGED_ATTACK = "attack_damaged"  # before its attack while it has damage (Frenzy)
+    MOVED_ATTACK = "attack_moved"  # before its attack after a move this turn (Charge)
+
+
 class EventKind(StrEnum):
     """The kinds of log event."""
 
@@ -147,6 +156,7 @@ class EventKind(StrEnum):
     CALLED = "called"
     ABILITY = "ability"
     REACTION = "reaction"
+    PASSIVE = "passive"  # a passive ability a pending action may trigger, put before the GM with the action
     COUNCIL = "council"
     TURN_ENDED = "turn_ended"
     GAME_WON = "game_won"

@@ -37,7 +37,7 @@ from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.setup import new_match, roll_first
 from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
 from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.rulesets.winordie.views import secrets_of, view_of
+from sheets_gm.rulesets.winordie.views import seat_state, secrets_of, view_of
 
 if TYPE_CHECKING:  # the codec imports this module: the record builds it on demand
     from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
@@ -160,6 +160,10 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
         two turns it shows the acting player's start of turn done (her tokens recovered, mine income),
         as she plays from it."""
         return view_of(self.rules, state, seat)
+
+    def seat_state(self, state: WodState, seat: str) -> WodState:
+        """Everything of hers; each of the other player's face-down tokens as a stand-in unit, its card unknown."""
+        return seat_state(state, seat)
 
     def secrets(self, state: WodState, seat: str) -> list[str]:
         """Which unit each of the player's face-down tokens is."""

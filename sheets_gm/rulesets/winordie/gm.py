@@ -57,7 +57,8 @@ OPTIONS = (
     GmOption("fatigue", "PLAYER=N", "set a legion's fatigue, or change it with +N / -N"),
     GmOption("crystals", "PLAYER=N", "set a player's crystals, or change them with +N / -N"),
     GmOption("cancel", "UNIT", "the action of UNIT a reaction stopped does nothing when its row resolves (a Parry)"),
-    GmOption("dice", "UNIT=N", "the attack of UNIT a reaction stopped rolls N more dice, or fewer with -N (a Brace)"),
+    GmOption("dice", "UNIT=N", "the attack of UNIT a reaction or its passive stopped rolls N more dice, or fewer "
+                              "with -N (a Brace; a Frenzy: +1)"),
     GmOption("soften", "UNIT=N", "the attack of UNIT a reaction stopped deals N less damage"),
     # Last: a --done given with a --cancel settles the reaction once the change it asks for is recorded.
     GmOption("done", "N", "mark the pending effect number N as applied (it leaves the GM's list)"),

@@ -3,11 +3,20 @@ reactions, deployments and surrenders; with their JSON codecs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sheets_gm.rulesets.winordie.enums import ActionKind, Enhancement, Side, Trigger
+
+
+def numbered(actions: Sequence[Action]) -> list[tuple[int, Action]]:
+    """Each action with the number of the sheet row it was typed in (its place in the list unless it says).
+
+    >>> [n for n, _ in numbered([Action(ActionKind.MOVE, "A1", "C4"), Action(ActionKind.MOVE, "A2", "C5", row=3)])]
+    [1, 3]
+    """
+    return [(a.row or n, a) for n, a in enumerate(actions, start=1)]
 
 
 def action_row(n: int) -> str:
@@ -30,6 +39,9 @@ class Action:
     id: str = ""  # call: the new unit's id (default <player>-C<n>)
     enhancements: tuple[Enhancement, ...] = ()  # call, advanced mode
     aim: str = ""  # ability: what it is aimed at, for the GM (free text)
+    # The sheet's row it was typed in (``Row 3``) where that is not its place in the list (an empty row above
+    # it); 0: its place. Messages and the rows a resolution keeps name the row the player sees.
+    row: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The action as JSON-ready data (empty fields left out)."""
@@ -42,6 +54,8 @@ class Action:
             out["enhancements"] = [e.value for e in self.enhancements]
         if self.aim:
             out["aim"] = self.aim
+        if self.row:
+            out["row"] = self.row
         return out
 
     @classmethod
@@ -50,7 +64,8 @@ class Action:
         side = data.get("side")
         return cls(ActionKind(data["kind"]), str(data.get("unit", "")), str(data.get("target", "")),
                    Side(side) if side else None, str(data.get("id", "")),
-                   tuple(Enhancement(e) for e in data.get("enhancements", ())), str(data.get("aim", "")))
+                   tuple(Enhancement(e) for e in data.get("enhancements", ())), str(data.get("aim", "")),
+                   int(data.get("row", 0)))
 
     def describe(self) -> str:
         """The row in words, for messages: ``A1 attack B7``."""

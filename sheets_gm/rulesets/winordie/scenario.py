@@ -89,7 +89,7 @@ def _rules(f: Fields, doc: LinedDict, settings: WodSettings) -> WodRules:
         c = f.mapping(entry, doc.line_of("cards"), "a card", CARD_KEYS)
         try:
             listed = f.sequence(c.get("abilities"), c.line_of("abilities"), "abilities")
-            keys = ("type", "name", "text")
+            keys = ("type", "name", "text", "before")
             abilities = tuple(build_ability(f.mapping(a, c.line_of("abilities"), "an ability", keys), "ability")
                               for a in listed)
             cards.append(build_card(c, "card", abilities))

@@ -7,8 +7,12 @@ tokens is: the conformance test checks that no other view shows them."""
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import replace
+from statistics import median_low
 from typing import Any
 
+from sheets_gm.rulesets.winordie.cards import Card
 from sheets_gm.rulesets.winordie.enums import Phase
 from sheets_gm.rulesets.winordie.resolve.turns import start_of_turn
 from sheets_gm.rulesets.winordie.rules import WodRules, identity
@@ -89,3 +93,53 @@ def view_of(rules: WodRules, state: WodState, seat: str | None) -> dict[str, Any
         state = state.copy()
         start_of_turn(rules, state, [])
     return public_view(state) if seat is None else seat_view(state, seat)
+
+
+#: The card a bot playing a seat takes another player's face-down token for (no card of a line-up has this name).
+FACE_DOWN = "face-down token"
+
+
+def face_down_card(state: WodState, seat: str) -> Card:
+    """What ``seat`` may assume of a face-down token of the other player: a unit with the middle figures of her
+    own cards (speed, power, counter, health, hits and range), no ability, never flying. Built from her own cards
+    alone, so it tells a bot nothing of the other player's."""
+    own = [state.cards[name] for name in sorted({u.card for u in state.units + state.dead if u.owner == seat}
+                                                | set(state.legions[seat].barrack)) if name in state.cards]
+    if not own:
+        own = [state.cards[name] for name in sorted(state.cards)]  # a seat with no unit left: every card in sight
+    kind = Counter(c.type for c in own).most_common(1)[0][0]
+
+    def middle(field: str) -> int:
+        return int(median_low(getattr(c, field) for c in own))
+
+    return Card(FACE_DOWN, "", "", kind, middle("cost"), middle("speed"), middle("power"), middle("counter"),
+                middle("health"), middle("hit"), middle("counter_hit"), middle("range"))
+
+
+def seat_state(state: WodState, seat: str) -> WodState:
+    """The match as ``seat`` knows it, for a bot that plays her: everything of hers, the board as the table sees
+    it, and each face-down token of the other player as a ``face_down_card`` unit named after its token (its id,
+    card, enhancements and used abilities unknown); the other player's barrack as that many unknown cards, her
+    line-up as set up unknown; the cards only those she may see."""
+    known = state.copy()
+    stand_in = face_down_card(state, seat)
+    renamed: dict[str, str] = {}
+    units = []
+    for n, u in enumerate(known.units):
+        if u.owner != seat and u.hidden:
+            renamed[u.id] = f"{u.owner}-{u.token or f'undeployed-{n + 1}'}"
+            u = replace(u, id=renamed[u.id], card=FACE_DOWN, enhancements=(), used=set(), ultimates=set(), actions=0,
+                        moves=0)
+        units.append(u)
+    known.units = units
+    for name, legion in known.legions.items():
+        if name != seat:
+            legion.barrack = [FACE_DOWN] * len(legion.barrack)
+    seen = {u.card for u in state.units + state.dead if not u.hidden or u.owner == seat} | set(
+        state.legions[seat].barrack)
+    known.cards = {**{name: card for name, card in state.cards.items() if name in seen}, FACE_DOWN: stand_in}
+    known.recruits = {name: r for name, r in state.recruits.items() if name == seat}
+    known.start_barrack = {name: b for name, b in state.start_barrack.items() if name == seat}
+    known.changes = {renamed.get(uid, uid): change for uid, change in state.changes.items()}
+    known.pending = [replace(p, source=renamed.get(p.source, p.source)) for p in state.pending]
+    return known

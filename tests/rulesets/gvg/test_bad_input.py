@@ -262,7 +262,7 @@ def test_skill_on_cooldown_names_the_turn_it_is_ready(rules: GvgRules, state: Gv
     state.cooldowns[0][Skill.PLAYER_SPEED] = 3  # activated on turn 3: ready again on turn 7
     orders = TurnOrders(skills=((Skill.PLAYER_SPEED,), ()))
     checked = check_orders(rules, state, orders, dice())
-    check = only(checked, "red", "skill player_speed")
+    check = only(checked, "red", "skill Player Speed")
     assert check.verdict is Verdict.ON_COOLDOWN
     assert check.message == "Player Speed is on cooldown until turn 7"
     assert checked.accepted.skills == ((), ())
@@ -271,13 +271,13 @@ def test_skill_on_cooldown_names_the_turn_it_is_ready(rules: GvgRules, state: Gv
 def test_skill_is_ready_four_turns_after_activation(rules: GvgRules, state: GvgState) -> None:
     state.cooldowns[0][Skill.PLAYER_SPEED] = 1
     checked = check_orders(rules, state, TurnOrders(skills=((Skill.PLAYER_SPEED,), ())), dice())
-    assert only(checked, "red", "skill player_speed").verdict is Verdict.ACCEPTED
+    assert only(checked, "red", "skill Player Speed").verdict is Verdict.ACCEPTED
 
 
 def test_unaffordable_skill_names_coins_and_cost(rules: GvgRules, state: GvgState) -> None:
     orders = TurnOrders(skills=((Skill.CITY_PROTECTION,), ()))
     checked = check_orders(rules, state, orders, dice())
-    check = only(checked, "red", "skill city_protection")
+    check = only(checked, "red", "skill City Protection")
     assert check.verdict is Verdict.NOT_ENOUGH_COINS
     assert check.message == "red has 1 coin; City Protection costs 2"
     assert checked.accepted.skills == ((), ())
@@ -286,11 +286,11 @@ def test_unaffordable_skill_names_coins_and_cost(rules: GvgRules, state: GvgStat
 def test_second_skill_refused_when_the_first_spent_the_coins(rules: GvgRules, state: GvgState) -> None:
     orders = TurnOrders(skills=((), (Skill.CITY_PROTECTION, Skill.TREE_SPEED, Skill.BALLISTA)))
     checked = check_orders(rules, state, orders, dice())  # blue has 3 coins
-    assert only(checked, "blue", "skill city_protection").verdict is Verdict.ACCEPTED
-    tree_speed = only(checked, "blue", "skill tree_speed")
+    assert only(checked, "blue", "skill City Protection").verdict is Verdict.ACCEPTED
+    tree_speed = only(checked, "blue", "skill Tree Speed")
     assert tree_speed.verdict is Verdict.NOT_ENOUGH_COINS
     assert "1 coin" in tree_speed.message and "Tree Speed costs 2" in tree_speed.message
-    assert only(checked, "blue", "skill ballista").verdict is Verdict.ACCEPTED
+    assert only(checked, "blue", "skill Ballista Charges").verdict is Verdict.ACCEPTED
     assert checked.accepted.skills == ((), (Skill.CITY_PROTECTION, Skill.BALLISTA))
 
 
@@ -333,8 +333,8 @@ def test_every_bad_order_of_a_turn_gets_its_verdict(rules: GvgRules, state: GvgS
     checked = check_orders(rules, state, _bad_turn(state), _bad_dice())
     verdicts = {(c.subject, c.part): c.verdict for c in checked.rejected}
     assert verdicts == {
-        ("red", "skill city_protection"): Verdict.NOT_ENOUGH_COINS,
-        ("blue", "skill player_speed"): Verdict.ON_COOLDOWN,
+        ("red", "skill City Protection"): Verdict.NOT_ENOUGH_COINS,
+        ("blue", "skill Player Speed"): Verdict.ON_COOLDOWN,
         ("Zed", "player"): Verdict.UNKNOWN_PLAYER,
         ("Ann", "move"): Verdict.TOO_FAR,
         ("Ann", "action"): Verdict.NOT_A_HEALER,

@@ -85,3 +85,17 @@ def test_the_boss_tiles_legend_names_no_colour_a_team_may_have() -> None:
     look = GvgLook.of(sheet_spec("gvg"))
     [line] = [row[0] for row in legend(look, ("red", "blue")) if look.sign("lair") in str(row[0])]
     assert "red tile" not in str(line) and "a tile where the boss may appear" in str(line)
+
+
+def test_the_log_names_a_refused_skill_by_its_name_and_its_kind_in_words() -> None:
+    from sheets_gm.engine.events import kind_words
+    from sheets_gm.rulesets.gvg.enums import Skill
+    from sheets_gm.rulesets.gvg.resolve import resolve_turn
+    from sheets_gm.sync.writes import log_lines
+
+    rules, state = start()
+    orders = TurnOrders(skills=((Skill.HEALING_REDUCTION,), ()))
+    resolution = resolve_turn(rules, state, orders, TurnDice(b"skill", state.turn))
+    [refused] = [line for line in log_lines(resolution.events) if "Healing Reduction" in str(line[2])]
+    assert refused[1] == "order rejected" == kind_words(str(refused[1]))
+    assert "skill Healing Reduction refused" in str(refused[2]) and "healing_reduction" not in str(refused[2])

@@ -93,11 +93,35 @@ def test_a_good_exchange_is_taken_and_a_bad_one_is_not() -> None:
     assert row is None or row.attack != "Z1"
 
 
-def test_a_final_blow_buys_the_advancement_when_the_gold_allows() -> None:
+def test_a_final_blow_buys_the_advancement_whenever_the_gold_in_hand_pays_for_it() -> None:
+    """An advancement (a level up, every wound healed, for 4 gold a level) is worth more than the recruit the
+    bot used to keep its gold for: it buys one with the gold it has and the kill's gold (a level-1 Skeleton's
+    1), 4 for the level-1 Spearman; 0.01 advancements a match left ``advance_min_cost`` unjudgeable."""
     near_death = [Unit("S1", "Spearman", "Ann", Hex.parse("D2")),
                   Unit("Z1", "Skeleton", "Bo", Hex.parse("E2"), wounds=33)]
-    assert _rows(_state(near_death, gold=20))["S1"].advance == "true"
-    assert _rows(_state(near_death, gold=5))["S1"].advance == ""
+    assert _rows(_state(near_death, gold=3))["S1"].advance == "true"
+    assert _rows(_state(near_death, gold=2))["S1"].advance == ""
+
+
+def test_a_level_0_unit_advances_for_nothing_unless_the_least_cost_says_otherwise() -> None:
+    from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
+
+    r = _rules(BOARD)
+    bot = SkirmisherBot(r.rules, "t")
+    corpse = r.rules.tables.units["Walking Corpse"]
+    assert corpse.level == 0 and corpse.advances_to
+    assert bot.advance_word(corpse, 0) == "true"
+    dear = replace(r.rules, settings=replace(WesnothSettings(), advance_min_cost=4))
+    assert SkirmisherBot(dear, "t").advance_word(corpse, 3) == ""
+
+
+def test_the_bot_sets_each_unit_to_advance_if_it_kills_in_a_counter_attack() -> None:
+    state = _state([Unit("S1", "Spearman", "Ann", Hex.parse("A1")), Unit("Z1", "Skeleton", "Bo", Hex.parse("F3"))])
+    r = _rules(BOARD)
+    orders = SkirmisherBot(r.rules, "t").orders(state, "Ann", TurnDice(b"t", state.turn))
+    assert dict(orders.advance_choices)["S1"] == "true" and "Z1" not in dict(orders.advance_choices)
+    after = resolve_turn(r.rules, state, orders, TurnDice(b"t", state.turn)).state
+    assert next(u for u in after.units if u.id == "S1").advance == "true"
 
 
 def _same(a: Resolution[WesnothState], b: Resolution[WesnothState]) -> None:

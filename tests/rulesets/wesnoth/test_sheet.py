@@ -78,6 +78,15 @@ def read(r: WesnothRuleset, state: WesnothState, **tables: Mapping[str, Mapping[
     return sheet(r).read_orders(state, window, window.seats[0], rows_of(tables, window))
 
 
+def with_kept_choices(typed: Mapping[str, Mapping[str, Mapping[str, CellValue]]], state: WesnothState, seat: str
+                      ) -> dict[str, Mapping[str, Mapping[str, CellValue]]]:
+    """``typed`` with the standing choices typed at earlier turns, which stay in their rows (the bots restate
+    only the choices that change)."""
+    kept = {standing_row(u.id): {"advance": "yes" if u.advance == "true" else u.advance}
+            for u in state.units if u.owner == seat and u.advance}
+    return {**typed, STANDING: {**kept, **typed.get(STANDING, {})}}
+
+
 def bot_turns(r: WesnothRuleset, turns: int, kind: str = "skirmisher") -> list[tuple[WesnothState, TurnOrders]]:
     """The bots' orders for the first player turns, each with the state it is written for."""
     bots = {seat: bots_of(r)[kind].make(seat) for seat in r.sample_roster().seats}
@@ -104,6 +113,7 @@ def test_the_bots_orders_type_back_exactly_over_several_rounds(mode: str, kind: 
     for state, orders in turns:
         window = open_window(r, state)
         typed = sheet(r).typed_cells(state, window, window.seats[0], orders)
+        typed = with_kept_choices(typed, state, window.seats[0])
         back = sheet(r).read_orders(state, window, window.seats[0], rows_of(typed, window))
         assert back.orders == orders and not back.problems, window.label
         assert not back.go
@@ -119,7 +129,8 @@ def test_a_step_types_its_go_boxes_and_reads_back_as_a_step_that_keeps_the_turn(
             continue
         window = open_window(r, state)
         step = TurnOrders(orders.player, orders.rows[:2], False)
-        typed = sheet(r).typed_cells(state, window, window.seats[0], step)
+        typed = with_kept_choices(sheet(r).typed_cells(state, window, window.seats[0], step), state,
+                                  window.seats[0])
         assert all(cells["go"] is True for cells in typed[UNITS].values())
         back = sheet(r).read_orders(state, window, window.seats[0], rows_of(typed, window))
         assert back.orders == step and back.go
@@ -343,7 +354,7 @@ def test_the_board_draws_each_hex_two_cells_tall_with_even_columns_a_row_lower()
 
 
 #: The sample roster's seats: each one's sign and seat colour in templates/wesnoth/sheet.yaml.
-OWNERS = {"Ann": ("●", "#F4CCCC"), "Bo": ("■", "#CFE2F3")}
+OWNERS = {"Ann": ("●", "#F4CCCC"), "Bo": ("■", "#45B8AC")}  # seat 2's units teal, not its castle's pale blue
 
 
 def test_each_players_units_are_coloured_by_her_seat_over_the_map_and_only_units_match() -> None:
@@ -479,7 +490,7 @@ def test_the_status_line_names_the_round_time_of_day_the_player_to_act_and_who_i
     line = sheet(r).status(state, r.window(state), None)
     assert line.startswith("Round 1 · dawn · Ann's turn, Bo next · Ann: 15 gold, 0 villages | Bo: 15 gold")
     panel = sheet(r).panel(state, "Bo")
-    assert panel[0][:2] == ["Your gold", 15] and any(row and row[0] == "Bo-L (leader)" for row in panel)
+    assert panel[0][:2] == ["Your gold", "15 gold"] and any(row and row[0] == "Bo-L (leader)" for row in panel)
 
 
 @pytest.mark.parametrize("mode", ["step", "batch"])
@@ -558,8 +569,9 @@ def test_the_log_says_wounds_and_hp_left_brackets_where_needed_one_move_and_the_
     assert both or not [t for t in texts if re.search(r"[+−] \d+ \(", t) and "%" in t]
 
 
-def test_a_move_out_of_reach_names_the_farthest_hex_on_its_route_which_the_unit_can_reach() -> None:
-    """A refusal for a hex too far says where the unit could get to on that route, a hex it can end on."""
+def test_a_move_out_of_reach_names_the_reachable_hex_nearest_the_destination() -> None:
+    """A refusal for a hex too far names the hex nearest it that the unit can end on (the farthest hex on the
+    cheapest route could lie off the line: P4 to P9 said R8)."""
     from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move, reachable
 
     r = made()
@@ -571,29 +583,60 @@ def test_a_move_out_of_reach_names_the_farthest_hex_on_its_route_which_the_unit_
                and r.rules.utype(leader).move_cost(r.rules.board.terrain(h)) is not None)
     with pytest.raises(MoveRefused) as refused:
         plan_move(r.rules, state, leader, far)
-    found = re.search(r"the farthest hex on that route is ([A-Z]+\d+)", str(refused.value))
+    found = re.search(r"the nearest hex it can reach is ([A-Z]+\d+), (\d+) hex(es)? from ", str(refused.value))
     assert found, str(refused.value)
     there = grid.parse(found.group(1))
-    assert there in reachable(r.rules, state, leader)
+    reach = reachable(r.rules, state, leader)
+    assert there in reach
+    assert int(found.group(2)) == grid.distance(there, far) == min(grid.distance(h, far) for h in reach
+                                                                   if h != leader.at)
     assert plan_move(r.rules, state, leader, there).path
 
 
 def test_the_view_lists_each_units_reachable_hexes() -> None:
     """Each unit's row in the player's View says where it can move now: the hexes reachable() gives."""
     from sheets_gm.rulesets.wesnoth.movement import reachable
+    from sheets_gm.rulesets.wesnoth.sheet.adapter import REACH_PREFIX, UNIT_TEXT_HEADER
 
     r = made()
     state = start(r)
     panel = sheet(r).panel(state, "Ann")
     header = next(row for row in panel if row and row[0] == "Your unit")
-    col = header.index("Can move to now (a stop-free move)")
+    col = header.index(UNIT_TEXT_HEADER)
     assert col < 8  # the View tab shows 8 columns (sheets/spec.VIEW_COLS)
     leader = next(u for u in state.units if u.owner == "Ann" and u.leader)
     row = next(row for row in panel if row and str(row[0]).startswith(leader.id))
+    at = panel.index(row)
+    below = []
+    for line in panel[at + 1:]:
+        if not line or line[0]:
+            break
+        below.append(str(line[col]))
+    text = " ".join([str(row[col]), *below])
+    attacks, _, reach = text.partition(" " + REACH_PREFIX)
+    assert attacks == "; ".join(a.label for a in r.rules.utype(leader).attacks)
     listed: set[str] = set()
-    for run in str(row[col]).split(", "):
+    for run in reach.split(", "):
         first, _, last = run.partition("–")
         letters = first.rstrip("0123456789")
         low = int(first[len(letters):])
         listed |= {f"{letters}{n}" for n in range(low, int(last or low) + 1)}
     assert listed == {h.label for h in reachable(r.rules, state, leader) if h != leader.at}
+
+
+def test_the_views_unit_table_keeps_its_long_texts_in_the_wide_column_over_rows() -> None:
+    """The unit table was cut in LibreOffice: type and attacks in narrow columns, the hexes in the log's wide
+    column C beside a narrow Hex, the reachable hexes one long line. Now the long texts are in column C, a long
+    list over the rows under its first, and every cell is short enough for its column."""
+    from sheets_gm.rulesets.registry import sheet_spec
+
+    r = made()
+    state = start(r)
+    spec = sheet_spec("wesnoth")
+    panel = sheet(r).panel(state, "Ann")
+    widths = {0: 160, 2: 600, **spec.view_widths}
+    for row in panel:
+        for col, value in enumerate(row):
+            # about 7 px a character at the sheet's font: a value wider than its column would be cut
+            assert len(str(value)) * 7 <= widths.get(col, 100), (row, col, value)
+    assert len(panel) <= spec.view_panel_rows

@@ -712,7 +712,8 @@ def test_the_player_waiting_for_her_turn_is_not_asked_for_orders_and_a_ticked_re
     reactions = next(t for t in spec.inputs if t.standing)
     assert idle_feedback(window, "Bo", actions, "") == ("Not yet: turn 4 · Ann waits for Ann; Bo writes here for "
                                                         "Bo's own turn.")
-    assert idle_feedback(window, "Bo", reactions, "").startswith("Waiting for your orders")
+    assert idle_feedback(window, "Bo", reactions, "").startswith("Nothing set: a reaction written here stays")
+    assert idle_feedback(window, "Ann", reactions, "") == idle_feedback(window, "Bo", reactions, "")  # her turn too
     ready_table = next(t for t in spec.inputs if t.of_kind(ColumnKind.READY))
     assert ready_sentence(window, "Ann", ready_table, False, ticked=True) == (
         "Ready is ticked, but Ann counts as ready only once every row marked ✘ is mended or cleared (for turn 4 · "

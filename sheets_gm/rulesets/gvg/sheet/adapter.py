@@ -28,6 +28,7 @@ from sheets_gm.rulesets.gvg.sheet.draw import (
     move_roll,
     players_rows,
     status_line,
+    team_panel,
 )
 from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells, parse_order_cells
 from sheets_gm.rulesets.gvg.state import GvgState
@@ -161,5 +162,11 @@ class GvgSheet:
         return frozenset(teams)
 
     def panel(self, state: GvgState, seat: str) -> Grid:
-        """Nothing: a GvG team's only secret is its orders, which stay in its own orders tab."""
-        return []
+        """A team's coins, command skills (cost, when each can be activated) and players (``draw.team_panel``).
+        Nothing here is secret (a team's orders stay in its own orders tab): it is what
+        the team plans from, gathered on its first screen. The GM's: each team's coins and charges, and every player."""
+        if seat in state.teams:
+            return team_panel(self.rules, state, state.team_index(seat))
+        teams: Grid = [["Team", name, "Coins", state.coins[i], "Ballista charges", state.ballista[i]]
+                       for i, name in enumerate(state.teams)]
+        return [*teams, [], *players_rows(state)]

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
-from sheets_gm.rulesets.gvg.enums import Role, Status, Terrain
-from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree
+from sheets_gm.engine.words import counted
+from sheets_gm.rulesets.gvg.enums import Role, Skill, Status, Terrain
+from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree, next_available_turn, skill_active
 from sheets_gm.rulesets.gvg.state import GvgState, Player
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
 from sheets_gm.sheets.spec import SheetSpec
@@ -195,6 +196,31 @@ def legend(look: GvgLook, teams: tuple[str, ...]) -> Grid:
          "has."],
         ["Below the map: every player. Each team's orders tab shows this turn's move rolls of both teams."],
     ]
+
+
+def team_panel(rules: GvgRules, state: GvgState, team: int) -> Grid:
+    """A team's View panel: its coins and ballista charges, each command skill's cost and when it can be
+    activated (what the captain buys from), then its players: role, tile, status, what each carries. Three
+    columns, the long texts in the third, the View's wide one: a short panel that reads on screen and paper."""
+    settings = rules.settings
+    rows: Grid = [["Your team", state.teams[team],
+                   f"{counted(state.coins[team], 'coin')}, {counted(state.ballista[team], 'ballista charge')}"],
+                  [], ["Command skill", "Cost", "When"]]
+    for skill in Skill:
+        ready = next_available_turn(state, settings, team, skill)
+        when = "" if state.finished else "can be activated now" if ready <= state.turn else \
+            f"can be activated on turn {ready}"
+        if skill_active(state, settings, team, skill, state.turn):
+            when += f"; in effect this turn (activated on turn {state.cooldowns[team][skill]})"
+        rows.append([skill.display, counted(settings.cost(skill), "coin"), when])
+    rows += [[], ["Your player", "Role", "Where"]]
+    for p in state.players:
+        if p.team != team:
+            continue
+        tree = carried_tree(state, p.name)
+        where = f"on {p.at.label}, {'knocked down' if p.status is Status.KNOCKED_DOWN else 'active'}"
+        rows.append([p.name, p.role.display, where + (f", carries {state.teams[tree.team]}'s tree" if tree else "")])
+    return rows
 
 
 def status_line(look: GvgLook, state: GvgState, max_turns: int) -> str:

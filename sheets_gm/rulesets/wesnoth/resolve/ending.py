@@ -42,7 +42,8 @@ def check_end(work: TurnWork) -> None:
         return
     work.finished = True
     work.winner = next(iter(teams)) if teams else None
-    text = f"{work.start.team_label(work.winner)} wins" if work.winner is not None else "no leader is left: a draw"
+    text = f"won by {work.start.team_label(work.winner)}" if work.winner is not None else \
+        "no leader is left: a draw"
     work.event(EventKind.GAME_OVER, f"The game is over: {text}", winner=work.winner)
 
 

@@ -38,8 +38,9 @@ def move_and_attack(work: TurnWork, unit: Unit, row: UnitOrder) -> None:
         route = " ".join(h.label for h in plan.path)
         if plan.stopped:
             message = f"stopped on {unit.at.label} by {plan.stopped} ({plural(plan.cost, 'move')})"
-            work.event(EventKind.MOVED, f"{unit.id} ({unit.type}) moves {route or 'nowhere'} and stops: "
-                       f"{plan.stopped}", unit=unit.id, path=[h.label for h in plan.path], stopped=plan.stopped)
+            work.event(EventKind.MOVED, f"{unit.id} ({unit.type}) moves {route or 'nowhere'} "
+                       f"({plural(plan.cost, 'move')}) and stops: {plan.stopped}", unit=unit.id,
+                       path=[h.label for h in plan.path], stopped=plan.stopped)
         else:
             message = f"moved to {unit.at.label} ({plural(plan.cost, 'move')})"
             work.event(EventKind.MOVED, f"{unit.id} ({unit.type}) moves {route} ({plural(plan.cost, 'move')})",

@@ -42,6 +42,40 @@ if TYPE_CHECKING:
     from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
 
 
+#: The View's unit table: the header of its wide column, and how the second line of a unit's cell there starts.
+UNIT_TEXT_HEADER = "Attacks, then where it can move now (a stop-free move)"
+REACH_PREFIX = "can move to: "
+
+
+#: Characters a line of the View's wide column C (600 px) holds at the sheet's font, with room to spare.
+WIDE_CHARS = 78
+
+
+def wide_lines(text: str, separator: str = ", ", width: int = WIDE_CHARS) -> list[str]:
+    """``text`` as the lines of column C it takes, broken after a ``separator``, never inside an item.
+
+    >>> wide_lines("A1–3, B2, C4–9", width=9)
+    ['A1–3, B2,', 'C4–9']
+    """
+    lines: list[str] = []
+    line = ""
+    for item in text.split(separator):
+        joined = f"{line}{separator}{item}" if line else item
+        if line and len(joined) > width:
+            lines.append(line + separator.rstrip())
+            line = item
+        else:
+            line = joined
+    return [*lines, line]
+
+
+def _labelled(label: str, short: str, long: str) -> Grid:
+    """A panel line: a label, a short value, a long text in column C over the rows it needs."""
+    first, *rest = wide_lines(long)
+    more: Grid = [["", "", line] for line in rest]
+    return [[label, short, first], *more]
+
+
 def hex_runs(hexes: Sequence[Hex]) -> str:
     """Hexes column by column, each run of rows written once: ``K6, L1–7, M1–3, M5``."""
     runs: list[str] = []
@@ -208,25 +242,27 @@ class WesnothSheet:
         taken = {u.at for u in state.units}
         free = [h.label for h in rules.board.castle_of(player.slot) if h not in taken]
         villages = [h.label for h, o in state.villages if o == seat]
-        out: Grid = [
-            ["Your gold", player.gold, "Team", state.team_label(player.team), "Faction", player.faction],
-            ["Villages", f"{len(villages)}: {', '.join(villages) or 'none yet'}"],
-            ["Recruits", f"{own} ({settings.faction_cost} gold each)"],
-            ["Mercenaries", f"{', '.join(rules.tables.mercenaries(player.faction))} ({settings.mercenary_cost} gold "
-                            "each)"],
-            ["Castle", f"keep {keep.label if keep else '—'}; free castle hexes: {', '.join(free) or 'none'}"],
-            [],
-            # What each unit advances to is in the orders tab's standing choices; the View has room for 8 columns.
-            ["Your unit", "Type", "Hex", "HP", "Moves", "Hit on here", "Attacks", "Can move to now (a stop-free move)"],
-        ]
+        # A label, a short value, then the long texts in column C, the View's wide one, laid out over as many rows
+        # as they need (``wide_lines``): the table reads alike on screen, in LibreOffice and on paper.
+        out: Grid = [["Your gold", f"{player.gold} gold", f"{state.team_label(player.team)} · {player.faction}"]]
+        out += _labelled("Villages", str(len(villages)), ", ".join(villages) or "none yet")
+        out += _labelled("Recruits", f"{settings.faction_cost} gold each", own)
+        out += _labelled("Mercenaries", f"{settings.mercenary_cost} gold each",
+                         ", ".join(rules.tables.mercenaries(player.faction)))
+        out += _labelled("Castle", f"keep {keep.label if keep else '—'}",
+                         f"free castle hexes: {', '.join(free) or 'none'}")
+        # What each unit advances to is in the orders tab's standing choices.
+        out += [[], ["Your unit", "Type", UNIT_TEXT_HEADER, "Hex", "HP", "Moves", "Hit on here"]]
         for u in state.units:
             if u.owner != seat:
                 continue
             utype = rules.utype(u)
-            out.append([u.id + (" (leader)" if u.leader else ""), utype.name, u.at.label,
+            attacks = wide_lines("; ".join(a.label for a in utype.attacks), "; ")
+            reach = wide_lines(REACH_PREFIX + self._reach(state, u))
+            out.append([u.id + (" (leader)" if u.leader else ""), utype.name, attacks[0], u.at.label,
                         f"{utype.hitpoints - u.wounds}/{utype.hitpoints}", self._moves(state, u),
-                        f"{rules.defence(u)}+", "; ".join(a.label for a in utype.attacks),
-                        self._reach(state, u)])
+                        f"{rules.defence(u)}+"])
+            out += [["", "", line] for line in [*attacks[1:], *reach]]
         return out
 
     def _reach(self, state: WesnothState, unit: Unit) -> str:

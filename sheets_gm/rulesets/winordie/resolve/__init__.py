@@ -22,11 +22,11 @@ from sheets_gm.rulesets.winordie.enums import (
     EventKind,
     Phase,
 )
-from sheets_gm.rulesets.winordie.orders import WodOrders, action_row
+from sheets_gm.rulesets.winordie.orders import WodOrders, action_row, numbered
 from sheets_gm.rulesets.winordie.resolve.actions import cancel_action, execute
 from sheets_gm.rulesets.winordie.resolve.deploy import deploy
 from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
-from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standing_reactions
+from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standing_reactions, weigh_passive
 from sheets_gm.rulesets.winordie.resolve.result import TurnResult
 from sheets_gm.rulesets.winordie.resolve.turns import again, end_of_turn, start_of_turn
 from sheets_gm.rulesets.winordie.rules import (
@@ -42,8 +42,10 @@ def resolve_turn(rules: WodRules, state: WodState, orders: WodOrders, dice: Turn
     ``unused`` (they wait on her sheet while her turn stays open), with a verdict per row, reaction and
     placement."""
     result = play_window(rules, state, orders, dice)
-    return Resolution(result.state, result.events, {state.acting: result.unused} if result.unused else {},
-                      result.verdicts)
+    # rows of a game that ended here are not kept: the next game (of a best of three) starts with empty rows
+    same_game = result.state.game == state.game and result.state.phase is not Phase.OVER
+    kept = result.unused if same_game else {}
+    return Resolution(result.state, result.events, {state.acting: kept} if kept else {}, result.verdicts)
 
 
 def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnDice) -> TurnResult:
@@ -70,8 +72,8 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
         if seat != new.acting and rows:
             result.verdicts += [Verdict(seat, a.unit or seat, a.kind.value, False,
                                         f"Row {n}: it is {new.acting}'s turn; your rows resolve in your own turn")
-                                for n, a in enumerate(rows, start=1)]
-    for row, action in enumerate(orders.actions.get(new.acting, ()), start=1):
+                                for n, a in numbered(rows)]
+    for row, action in numbered(orders.actions.get(new.acting, ())):
         subject = action.unit or new.acting
         if new.phase is not Phase.ACTIONS or new.game != game:
             result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
@@ -92,13 +94,18 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
                                        {"row": row}, audience=frozenset({new.acting})))
             result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
             continue
+        # a reaction of the opponent, else a passive of the acting unit, puts the row before the GM
         fired = fire_reaction(rules, new, action, standing, result.events)
-        if fired:
-            result.stopped_by = fired
-            result.unused[action_row(row)] = f"{fired} reacted before this row{again(rules)}"
+        passive = "" if fired else weigh_passive(new, action, result.events)
+        if fired or passive:
+            result.stopped_by = fired or passive
+            kept, said = ((f"{fired} reacted before this row", f"{fired} reacts first; the GM applies the reaction's "
+                           "effect") if fired else
+                          (f"{passive} may change this attack: the GM weighs it first",
+                           f"{passive} may change this attack; the GM applies it (or not)"))
+            result.unused[action_row(row)] = kept + again(rules)
             result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
-                                           f"Row {row}: waiting: {fired} reacts first; the GM applies the "
-                                           "reaction's effect and this row resolves at the next sync."))
+                                           f"Row {row}: waiting: {said} and this row resolves at the next sync."))
             continue
         result.done = row
         change = new.changes.pop(action.unit, None) if action.unit else None

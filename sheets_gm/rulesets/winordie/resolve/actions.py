@@ -84,8 +84,10 @@ def _move(state: WodState, unit: Unit, route: Route, events: list[Event]) -> str
     unit.at = route.end
     unit.moves += 1
     stop = f", stopped by {route.stopped_by}" if route.stopped_by else ""
+    # the owner, public as the token is, puts the move in her own View's log (it names her units by id)
     events.append(Event(state.turn, EventKind.MOVED, f"{name} moves from {start.label} to {route.end.label}{stop}.",
-                        {"unit": name, "from": start.label, "to": route.end.label, "stopped": route.stopped_by}))
+                        {"unit": name, "from": start.label, "to": route.end.label, "stopped": route.stopped_by,
+                         "player": unit.owner}))
     return f"{unit.id} moves to {route.end.label}{stop}."
 
 
@@ -132,7 +134,8 @@ def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power
     extra = f" + {allies} adjacent all{'y' if allies == 1 else 'ies'}" if allies else ""
     tough_note = (" (Tough 1: one less)" if tough and hits else "") + (f" ({less} less, by the GM)" if less else "")
     events.append(Event(state.turn, kind,
-                        f"{striker.id} {verb} {victim.id}: {power}{extra} dice needing {hit}+ roll "
+                        f"{striker.id} {verb} {victim.id}: {power}{extra} {'die' if len(rolls) == 1 else 'dice'} "
+                        f"needing {hit}+ roll{'s' if len(rolls) == 1 else ''} "
                         f"{', '.join(map(str, rolls)) or 'nothing'}: {hits} hit{'s' if hits != 1 else ''}, "
                         f"{damage} damage{tough_note} ({damage_left(victim.damage, state.health(victim))}).",
                         {"unit": striker.id, "target": victim.id, "dice": len(rolls), "hit": hit, "rolls": rolls,

@@ -8,6 +8,7 @@ from sheets_gm.rulesets.winordie.enums import (
     AbilityType,
     ActionKind,
     EventKind,
+    PassiveCue,
     Trigger,
 )
 from sheets_gm.rulesets.winordie.orders import Action, Reaction
@@ -103,6 +104,36 @@ def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: li
                             f"uses {ability.name}; the GM applies it before the action goes on.",
                             {"player": seat, "unit": unit.id, "ability": ability.name}))
         return f"{seat}'s {unit.id} ({ability.name})"
+    return ""
+
+
+def weigh_passive(state: WodState, action: Action, events: list[Event]) -> str:
+    """Put before the GM, once a turn, a passive ability of the acting unit that ``action`` may trigger (its
+    card's ``before``: Frenzy before an attack while damaged, Charge before an attack after a move), as a
+    reaction is: the action waits while the GM applies the effect (``adjust --dice UNIT=1``, or nothing) and
+    resolves at the next sync. Its description, or "" when none applies."""
+    if action.kind is not ActionKind.ATTACK or not action.unit:
+        return ""
+    unit = state.unit(action.unit)
+    if unit is None or unit.owner != state.acting or unit.at is None:
+        return ""
+    for ability in state.card_of(unit).abilities:
+        cue = ability.before
+        if cue is None or ability.name in unit.used:
+            continue
+        if (cue is PassiveCue.DAMAGED_ATTACK and unit.damage < 1) or (cue is PassiveCue.MOVED_ATTACK
+                                                                         and unit.moves < 1):
+            continue
+        unit.used.add(ability.name)  # weighed once a turn: the row goes on at the next sync
+        reveal(state, unit, events, "it attacks")  # as the attack does: the GM's list names it
+        why = {PassiveCue.DAMAGED_ATTACK: f"it attacks with {unit.damage} damage",
+               PassiveCue.MOVED_ATTACK: "it attacks after a move this turn"}.get(cue, "it attacks")
+        pend(state, state.acting, unit.id, ability.name, ability.text, public_row(state, action), events)
+        events.append(Event(state.turn, EventKind.PASSIVE,
+                            f"{unit.id} ({unit.card})'s passive {ability.name} may change its attack ({why}): "
+                            f"{ability.text} The GM applies it before the attack goes on.",
+                            {"player": state.acting, "unit": unit.id, "ability": ability.name}))
+        return f"{unit.id}'s {ability.name}"
     return ""
 
 

@@ -20,7 +20,7 @@ opponent's turn are held: kept as typed, and read when her own turn opens.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TypeVar
 
@@ -179,7 +179,8 @@ def _actions(rules: WodRules, state: WodState, seat: str, rows: Sequence[TypedRo
         if action is None:
             stop = f"{row.subject} above cannot be read yet"
             continue
-        out.append(action)
+        number = _row_number(row.subject)
+        out.append(action if number == len(out) + 1 else replace(action, row=number))
         reading.consumed.add(row.subject)
     return tuple(out)
 

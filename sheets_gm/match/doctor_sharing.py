@@ -1,0 +1,51 @@
+"""Doctor's ``sharing`` check of a Google match: for each spreadsheet, whether its editors may share it on, and who
+can open it besides those ``init`` shared it with (the roster's e-mails by role, the GMs, the account itself).
+
+A team member who may share the team's orders spreadsheet can hand it to the enemy; an address the match does not
+know, a whole domain or "anyone with the link" can read what the file holds. Only reads (Drive's files.get and
+permissions.list, one each per spreadsheet): the fixes are said, never made.
+"""
+
+from __future__ import annotations
+
+from sheets_gm.match.checkup import Checkup
+from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.sync.share import sharing_plan
+from sheets_gm.sync.sheets import MatchSheets
+
+#: How to lock a spreadsheet by hand (doctor never writes).
+LOCK_FIX = ("in Google Drive, open its Share dialog, click the gear and untick \"Editors can change permissions and "
+            "share\" (init does it for every spreadsheet it shares)")
+
+
+def check_sharing(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> None:
+    """A ``sharing`` line per spreadsheet of a Google match: ✔ naming who can open it; ⚠ when its editors may
+    share it on, or when someone the match does not share it with can open it."""
+    if config.backend is not BackendKind.GOOGLE:
+        return
+    from sheets_gm.match.run import editor_emails, repair_roster  # match.run opens this layer's checks
+    from sheets_gm.sheets.google import GoogleSheetBackend
+
+    emails = editor_emails(config, repair_roster(config, sheets))
+    expected: dict[int, set[str]] = {}
+    for grant in sharing_plan(sheets, emails, config.gm_emails):
+        expected.setdefault(id(grant.backend), set()).update(e.casefold() for e in grant.emails)
+    for backend in sheets.write_order():
+        inner = getattr(backend, "inner", backend)  # doctor's read-only wrapper
+        if not isinstance(inner, GoogleSheetBackend):
+            continue
+        state = inner.sharing()
+        mine = {e.casefold() for e in (inner.account,) if e}
+        known = expected.get(id(backend), set()) | mine
+        others = [p for p in state.people if p.role != "owner" and p.email.casefold() not in known]
+        who = "; ".join(f"{p.who} ({p.role})" for p in state.people) or "nobody but its owner"
+        if state.writers_can_share:
+            report.warn("sharing", f"{backend.name}: its editors can share it on with anyone (a team member could "
+                                   f"hand it to the enemy); it can be opened by {who}", LOCK_FIX)
+        if others:
+            report.warn("sharing", f"{backend.name} can also be opened by "
+                                   f"{', '.join(f'{p.who} ({p.role})' for p in others)}, whom the match does not "
+                                   "share it with", "remove them in the spreadsheet's Share dialog, unless you mean "
+                                                    "them to read it")
+        if not state.writers_can_share and not others:
+            report.ok("sharing", f"{backend.name}: opened by {who}; only its owner can share it on")

@@ -1,0 +1,246 @@
+"""Seats a bot plays in a real match, in every game: played to the end through the real sync, the leak scan over
+what each bot is given, and a seat handed from a person to a bot and back in the middle of a match.
+
+The other seats are played by the demo's bots typing into their cells (``type_bot_orders``), as people would;
+the bot seat is left to the sync alone."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
+from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
+from sheets_gm.sheets.local import create_workbook
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.between import BetweenWindowsError, hand_seats, undo_window
+from sheets_gm.sync.bot_seats import bot_input
+from sheets_gm.sync.create import create_match
+from sheets_gm.sync.match_tabs import ABOUT_TAB
+from sheets_gm.sync.poll import WindowReport, poll
+from sheets_gm.sync.read import read_match
+from sheets_gm.sync.sheets import MatchSheets
+from tests.conformance.leak_scan import find_in_data
+
+NOW = dt.datetime(2026, 11, 25, 9, tzinfo=dt.UTC)
+SEED = b"bot seats: the seed of the match!"
+GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
+
+
+#: House rules that end a match in a few windows (Win or Die's is short anyway).
+SHORT = {"gvg": {"max_turns": 6}, "wesnoth": {"max_rounds": 4}, "champions": {"max_rounds": 3},
+         "coalition": {"max_turns": 3}}
+
+
+def _match(folder: Path, name: str, bots: dict[str, str], short: bool = False) -> tuple[MatchSheets, AnyRuleset]:
+    """A match of ``name`` on local workbooks laid out privately (a file per seat, the engine under gm/); ``short``:
+    with the house rules that end it soon."""
+    from sheets_gm.rulesets.registry import sheet_spec
+
+    settings = get_ruleset(name).traits.settings_type(**SHORT.get(name, {})) if short else None
+    rules = create_ruleset(name, settings)
+    roster = rules.sample_roster()
+    roster = type(roster)(roster.seats[:2], tuple(m for m in roster.members if m.seat in roster.seats[:2]))
+    tabs = sheet_spec(name).tabs
+    paths = {"board": (folder / "board.xlsx", tabs.board), "engine": (folder / "gm" / "engine.xlsx", ABOUT_TAB)}
+    paths |= {s: (folder / f"orders-{s}.xlsx", tabs.orders.format(seat=s)) for s in roster.seats}
+    if rules.traits.judge:
+        paths["judge"] = (folder / "gm" / "judge.xlsx", tabs.judge)
+    backends = {}
+    for role, (path, first) in paths.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        values: dict[str, Grid] = {"A1": [["engine"]]} if first == ABOUT_TAB else {}
+        backends[role] = create_workbook(path, WorkbookLayout("t", (TabLayout(first, rows=1, cols=1, values=values),)))
+    sheets = MatchSheets(roster.seats, backends["board"], backends["engine"],
+                         tuple(backends[s] for s in roster.seats), backends.get("judge"))
+    create_match(sheets, rules, roster, seed=SEED, bots=bots)
+    return sheets, rules
+
+
+def _people(rules: AnyRuleset, seats: tuple[str, ...]) -> dict[str, Any]:
+    """The demo's bots standing in for the people of ``seats`` (and the judge)."""
+    kinds = bots_of(rules)
+    make = next(iter(kinds.values())).make
+    return {seat: make(f"person/{seat}") for seat in (*seats, JUDGE)}
+
+
+def _step(sheets: MatchSheets, name: str, people: dict[str, Any]) -> WindowReport:
+    """The people type and tick Ready, then one poll: it must resolve (no window waits for a bot)."""
+    type_bot_orders(sheets, get_ruleset(name), people)
+    report = poll(sheets, get_ruleset(name), now=NOW)
+    assert report.resolved, f"{report.window}: waiting for {report.waiting_for}"
+    return report
+
+
+def _history_orders(sheets: MatchSheets, name: str) -> list[dict[str, Any]]:
+    """Every resolution's orders as the engine's history keeps them."""
+    from sheets_gm.sync.match_record import history_rows, joined_cells
+
+    record = read_match(sheets, get_ruleset(name)).record
+    (grid,) = sheets.engine.read([history_rows("Engine", record.resolved)])
+    return [json.loads(joined_cells(row, 1))["orders"] for row in grid[:record.resolved]]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_bot_seat_plays_the_match_to_its_end(tmp_path: Path, name: str) -> None:
+    rules = create_ruleset(name)
+    seats = rules.sample_roster().seats[:2]
+    best = next(iter(bots_of(rules)))
+    sheets, rules = _match(tmp_path, name, {seats[1]: best}, short=True)
+    people = _people(rules, seats[:1])
+    typed_by_bot = 0
+    for _ in range(rules.traits.max_windows + 1):
+        report = _step(sheets, name, people)
+        typed_by_bot += seats[1] in report.bots_typed
+        if report.finished:
+            break
+    assert report.finished, "the match did not end"
+    assert f"bots play {seats[1]} ({best})" in report.result
+    assert typed_by_bot > 0
+    # Its orders were read from its sheet like anyone's: the history holds them, and the match replays.
+    assert any(seats[1] in json.dumps(orders) for orders in _history_orders(sheets, name))
+    from sheets_gm.sync.replay import match_history, replay_document, replay_states
+
+    record = read_match(sheets, get_ruleset(name)).record
+    check = replay_states(replay_document(record, match_history(sheets, record, "Engine")))
+    assert check.difference is None and check.resolutions == record.resolved
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_leak_scan_over_what_a_bot_seat_is_given(tmp_path: Path, name: str) -> None:
+    rules = create_ruleset(name)
+    seats = rules.sample_roster().seats[:2]
+    sheets, rules = _match(tmp_path, name, {})
+    people = _people(rules, seats)
+    scanned = hidden = 0
+    for _ in range(8):
+        record = read_match(sheets, get_ruleset(name)).record
+        window = record.ruleset.window(record.state)
+        if window is None:
+            break
+        for seat in window.seats:
+            if seat not in seats:
+                continue
+            given = bot_input(record, record.state, seat)
+            assert given.dice.seed != record.seed
+            data = json.dumps({"state": record.ruleset.state_codec.to_json(given.state), "pins": given.dice.pins,
+                               "dice": given.dice.seed.hex()}, ensure_ascii=False)
+            wanted = {text: f"what only {other} may see" for other in seats if other != seat
+                      for text in record.ruleset.secrets(record.state, other)}
+            atoms = _hidden_atoms(name, record.state, seat)
+            wanted |= atoms
+            hits = find_in_data(f"{seat}'s bot input", data, record.seed, wanted)
+            assert not hits, "\n".join(map(str, hits))
+            scanned += 1
+            hidden += len(atoms)
+        _step(sheets, name, people)
+    assert scanned >= 4
+    assert hidden > 0 or name not in ("champions", "winordie")  # the games that hide state had something to find
+
+
+def _hidden_atoms(name: str, state: Any, seat: str) -> dict[str, str]:
+    """What the state holds that ``seat`` may not see, as the JSON strings it would be in a bot's input: another
+    player's items and the loot pools' (Champions), the ids and cards of another player's face-down units (Win or
+    Die), none of which the seat holds or sees herself."""
+    found: dict[str, str] = {}
+    if name == "champions":
+        me = state.player(seat)
+        mine = {*me.bag, *(i for items in me.equipment for i in items)}
+        for p in state.players:
+            if p.name != seat:
+                found |= {f'"{i}"': f"{p.name}'s item" for i in {*p.bag, *(i for e in p.equipment for i in e)} - mine}
+        found |= {f'"{i}"': "an item of a loot pool" for pool in state.pools.values() for i in set(pool) - mine}
+    elif name == "winordie":
+        seen = {u.card for u in [*state.units, *state.dead] if not u.hidden or u.owner == seat}
+        seen |= set(state.legions[seat].barrack)
+        for u in state.units:
+            if u.owner != seat and u.hidden:
+                found[f'"{u.id}"'] = f"the id of {u.owner}'s face-down unit"
+                if u.card not in seen:
+                    found[f'"{u.card}"'] = f"the card of {u.owner}'s face-down unit"
+    return found
+
+
+def _two(rules: AnyRuleset) -> Any:
+    roster = rules.sample_roster()
+    seats = roster.seats[:2]
+    return rules.new_match(type(roster)(seats, tuple(m for m in roster.members if m.seat in seats)), SEED)
+
+
+def test_a_champions_bot_never_reads_another_bag_nor_a_pool() -> None:
+    """The scan above is no formality: the state holds another player's bag and the pools, her bot's input not."""
+    rules = create_ruleset("champions")
+    state = _two(rules)
+    bo = state.player("Bo")
+    state = state.with_players([p if p.name != "Bo" else type(bo)(bo.name, bo.at, bag=("Secret Blade",))
+                                for p in state.players])
+    known = rules.seat_state(state, "Ann")
+    assert known.player("Bo").bag == () and known.player("Ann") == state.player("Ann")
+    items = {i for pool in state.pools.values() for i in pool}
+    assert items and not items & {i for pool in known.pools.values() for i in pool}
+    assert "Secret Blade" not in json.dumps(rules.state_codec.to_json(known))
+
+
+def test_a_win_or_die_bot_never_reads_a_face_down_token() -> None:
+    """Another player's hidden units are in the state (their ids and cards); her bot's input has stand-ins."""
+    rules = create_ruleset("winordie")
+    state = _two(rules)
+    theirs = [u for u in state.units if u.owner == "Bo" and u.hidden]
+    known = json.dumps(rules.state_codec.to_json(rules.seat_state(state, "Ann")), ensure_ascii=False)
+    assert theirs and not any(f'"{u.id}"' in known for u in theirs)
+    own_cards = {u.card for u in state.units if u.owner == "Ann"}
+    assert not any(f'"{u.card}"' in known for u in theirs if u.card not in own_cards)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seat_handed_to_a_bot_and_back(tmp_path: Path, name: str) -> None:
+    rules = create_ruleset(name)
+    seats = rules.sample_roster().seats[:2]
+    best = next(iter(bots_of(rules)))
+    sheets, rules = _match(tmp_path, name, {})
+    cls = get_ruleset(name)
+    everyone = _people(rules, seats)
+    for _ in range(2):
+        _step(sheets, name, everyone)
+    with pytest.raises(BetweenWindowsError, match="no bot called 'nobody'; its bots are"):
+        hand_seats(sheets, cls, {seats[1]: "nobody"}, "no opponent")
+    done = hand_seats(sheets, cls, {seats[1]: best}, "no opponent this week")
+    assert done.events[0].text == f"GM hands {seats[1]} to the {best} bot: no opponent this week."
+    record = read_match(sheets, cls).record
+    assert record.bots == {seats[1]: best}
+    log = sheets.board.read(["Log!A:C"])[0]
+    assert any(f"GM hands {seats[1]} to the {best} bot" in str(row) for row in log)
+    one = {s: b for s, b in everyone.items() if s != seats[1]}
+    typed = []
+    for _ in range(4):
+        report = _step(sheets, name, one)
+        typed += report.bots_typed
+        if report.finished:
+            break
+    assert seats[1] in typed
+    hand_seats(sheets, cls, {seats[1]: "none"}, "Bo is back")
+    assert read_match(sheets, cls).record.bots == {}
+    for _ in range(2):
+        report = _step(sheets, name, everyone)
+        assert not report.bots_typed
+        if report.finished:
+            break
+
+
+def test_undo_takes_a_hand_over_back_with_the_resolution(tmp_path: Path) -> None:
+    sheets, rules = _match(tmp_path, "wesnoth", {})
+    cls = get_ruleset("wesnoth")
+    people = _people(rules, ("Ann", "Bo"))
+    _step(sheets, "wesnoth", people)
+    hand_seats(sheets, cls, {"Bo": "skirmisher"}, "Bo left")
+    report = _step(sheets, "wesnoth", {"Ann": people["Ann"]})  # Bo's turn: its bot typed, Ready ticked
+    assert report.resolved
+    undo_window(sheets, cls, "resolved too early")
+    assert read_match(sheets, cls).record.bots == {"Bo": "skirmisher"}  # it played the undone window
+    undo_window(sheets, cls, "back to the start")
+    assert read_match(sheets, cls).record.bots == {}
