@@ -47,6 +47,7 @@ from sheets_gm.match.quota import idle_and_active  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_game, get_ruleset, ruleset_names  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend  # noqa: E402
+from sheets_gm.sheets.guard import ReadGuard  # noqa: E402
 from sheets_gm.sheets.layout import Grid, WorkbookLayout  # noqa: E402
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402
@@ -126,10 +127,11 @@ class Metered:
         """Read through the wrapped backend, counted."""
         return self._metered(lambda: self.inner.read(ranges))
 
-    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+              guard: Sequence[ReadGuard] = ()) -> list[Grid]:
         """Write through the wrapped backend, counted: a write with cell notes is one spreadsheets.batchUpdate,
         which Google counts as one write request like a values.batchUpdate."""
-        return self._metered(lambda: self.inner.write(writes, read_back=read_back), (WRITE, BATCH_UPDATE))
+        return self._metered(lambda: self.inner.write(writes, read_back=read_back, guard=guard), (WRITE, BATCH_UPDATE))
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
         """Lay out through the wrapped backend, counted."""

@@ -51,8 +51,18 @@ def window_summary(report: WindowReport) -> str:
 
 
 def describe_report(report: WindowReport) -> str:
-    """One line saying what a poll did, for the terminal and cron's mail."""
-    return window_summary(report)
+    """One line saying what a poll did, for the terminal and cron's mail (and which workbooks a player saved while
+    the sync was writing them: read again, nothing written over)."""
+    said = [window_summary(report)]
+    raced = list(dict.fromkeys(report.saved_meanwhile))
+    if raced:
+        said.append(f"Saved while the sync was writing it, so read again and nothing written over: {', '.join(raced)}.")
+    if report.older_copies:
+        said.append(f"Warning: the file of {', '.join(report.older_copies)} was saved from a copy older than the "
+                    "sync's last write (open in an office program while the sync wrote it): drawn again for the open "
+                    "window; the rows typed in the old copy are set aside in its Archive tab, and its tab tells the "
+                    "player to type them again.")
+    return " ".join(said)
 
 
 def rejected_lines(report: WindowReport) -> list[str]:

@@ -26,6 +26,7 @@ from sheets_gm.sheets.backend import (
     SheetError,
     SheetUnavailableError,
 )
+from sheets_gm.sheets.guard import ReadGuard
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
@@ -57,7 +58,8 @@ class ReadOnlyBackend:
         """Read through to the wrapped spreadsheet."""
         return self.inner.read(ranges)
 
-    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+              guard: Sequence[ReadGuard] = ()) -> list[Grid]:
         """Refused: doctor never writes."""
         raise AssertionError("doctor must not write to a spreadsheet")
 
@@ -154,8 +156,22 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
               (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
     _same_settings(config, record.ruleset.settings, report)
     _table_rows(config, read, report)
+    _older_copies(config, read, report)
     report.guarded("teams", lambda: check_teams(config, sheets, report))
     _deadline(config, record, report, now)
+
+
+def _older_copies(config: MatchConfig, read: MatchRead, report: Checkup) -> None:
+    """A warning naming each seat whose file was saved over the sync's write from an older copy (``older_copy``)."""
+    older = [f"{seat} (drawn for resolution {s.older_copy}, the match is at {read.record.resolved})"
+             for seat, s in read.seats.items() if s.older_copy is not None]
+    if older:
+        report.warn("older copies", "saved from a copy older than the sync's last write: " + "; ".join(older),
+                    f"run `sheets-gm sync -c {config.path}`: it draws those tabs again, gives their archive back and "
+                    "sets aside what the old copy holds (the player is told to type it again); ask players to close "
+                    "the file before the sync writes it")
+        return
+    report.ok("older copies", "every seat's file holds the sync's last write")
 
 
 def _table_rows(config: MatchConfig, read: MatchRead, report: Checkup) -> None:

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from sheets_gm.sheets.layout import Grid, WorkbookLayout
+
+if TYPE_CHECKING:
+    from sheets_gm.sheets.guard import ReadGuard
 
 
 class SheetError(Exception):
@@ -32,6 +35,17 @@ class WorkbookOpenError(SheetAccessError):
     """A local workbook is open in an office program (its lock file is there): it is not written."""
 
 
+class SavedMeanwhileError(SheetError):
+    """A guarded write found cells saved since the poll read them (``cells``, A1 names): nothing was written to that
+    spreadsheet, so the poll is made again from a fresh read (``sheets/guard.py``)."""
+
+    def __init__(self, name: str, cells: str) -> None:
+        super().__init__(f"{name} was saved while the sync was writing it ({cells} changed since it was read); "
+                         "nothing was written over it")
+        self.spreadsheet = name
+        self.cells = cells
+
+
 class SheetUnavailableError(SheetError):
     """The service kept failing (quota, 5xx, network) past the retry deadline."""
 
@@ -48,6 +62,15 @@ class RangeWrite:
     notes: Grid | None = None
 
 
+@runtime_checkable
+class OpenedElsewhere(Protocol):
+    """A spreadsheet an office program may hold open (a local workbook): the sync must not write it then."""
+
+    def refuse_if_open(self) -> None:
+        """Raise :class:`WorkbookOpenError` (saying how to close it) if an office program holds the file open."""
+        ...
+
+
 class SheetBackend(Protocol):
     """One spreadsheet: read many ranges in one call, write many ranges in one call."""
 
@@ -62,12 +85,18 @@ class SheetBackend(Protocol):
         its text starting with ``=``, never evaluated)."""
         ...
 
-    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+              guard: Sequence[ReadGuard] = ()) -> list[Grid]:
         """Write every range in one call, RAW (no value is parsed as a formula or a date), with its notes.
 
         Returns, for each ``read_back`` A1 range, what ``read([that range])`` would return right after the
         write (same trimming, same types), taken in the same call: whatever a player typed before the write
-        is in it, so the spreadsheet need not be read again to learn it. With no ``read_back``: ``[]``."""
+        is in it, so the spreadsheet need not be read again to learn it. With no ``read_back``: ``[]``.
+
+        ``guard``: ranges as the poll read them. A cell saved there since is never written over: a backend that
+        can check before it writes (a local workbook) writes nothing and raises :class:`SavedMeanwhileError`;
+        Google writes only the guarded cells that change, clearing a typed cell only if it still holds what
+        was read (``sheets/guard.py``)."""
         ...
 
     def apply_layout(self, layout: WorkbookLayout) -> None:

@@ -9,8 +9,9 @@ address a tab by its numeric id, which the backend learns from the layout call o
 ``spreadsheets.get`` of the tabs' ids, and keeps in the ``sheet_ids`` file between processes. A write
 that must answer with ranges as they stand after it (``read_back``) takes that route too, the
 batchUpdate asked to include the updated spreadsheet's cells for those ranges: still one write
-request and no read. Drive's change log (:class:`DriveChangeLog`) says which files changed since a
-page token, and who modified each last.
+request and no read; so does a write guarded by what the poll read (``guard``) that clears a typed cell: the
+cell is cleared by a ``findReplace`` of the very text read, so a player's save in between stays. Drive's
+change log (:class:`DriveChangeLog`) says which files changed since a page token, and who modified each last.
 
 Credentials: :func:`open_service_account` (a key file; share each spreadsheet with the
 account's ``client_email``) or :func:`open_oauth` (the GM's own Google account).
@@ -38,6 +39,7 @@ from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_BATCH_UPDATE_URL
 from gspread.utils import ExportFormat
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError, SheetUnavailableError
+from sheets_gm.sheets.guard import Clear, ReadGuard, clear_if_unchanged
 from sheets_gm.sheets.layout import (
     BORDER_COLOUR,
     CellValue,
@@ -434,18 +436,27 @@ class GoogleSheetBackend:
             )
         return [[[_cell(v) for v in row] for row in vr.get("values", [])] for vr in value_ranges]
 
-    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+              guard: Sequence[ReadGuard] = ()) -> list[Grid]:
         """Every range in ONE values.batchUpdate, RAW. ``None`` leaves a cell unchanged and
         ``""`` clears it (as the Sheets API does); text is cut at :data:`MAX_CELL_CHARS`.
 
         With notes or ``read_back`` ranges, the write is ONE spreadsheets.batchUpdate of ``updateCells``
         requests instead (see :meth:`_write_cells`), which Google counts as one write request and no read:
         its answer holds the ``read_back`` ranges as they stand after the write, returned as :meth:`read`
-        would return them. With nothing to write, the ``read_back`` ranges are read (one values.batchGet)."""
-        if not writes:
+        would return them. With nothing to write, the ``read_back`` ranges are read (one values.batchGet).
+
+        ``guard`` (what the poll read): Google cannot check a cell before it writes, so the write leaves out every
+        guarded cell it would not change, and clears a cell that held text only if it still holds that text (a
+        ``findReplace`` of the whole cell, in the same batchUpdate): a player's save in between stays
+        (``sheets/guard.py``)."""
+        clears: list[Clear] = []
+        if guard:
+            writes, clears = clear_if_unchanged(writes, guard)
+        if not writes and not clears:
             return self.read(read_back)
-        if read_back or any(w.notes is not None for w in writes):
-            return self._write_cells(writes, read_back)
+        if read_back or clears or any(w.notes is not None for w in writes):
+            return self._write_cells(writes, read_back, clears)
         body = {
             "valueInputOption": "RAW",
             "includeValuesInResponse": False,
@@ -466,7 +477,8 @@ class GoogleSheetBackend:
         layout_requests(layout, {}, self.account, self.co_editors)  # a template error fails here, before any call
         self._call("layout update", lambda: self._apply_layout_once(layout))
 
-    def _write_cells(self, writes: Sequence[RangeWrite], read_back: Sequence[str]) -> list[Grid]:
+    def _write_cells(self, writes: Sequence[RangeWrite], read_back: Sequence[str],
+                     clears: Sequence[Clear] = ()) -> list[Grid]:
         """Values and notes as ``updateCells`` requests of one spreadsheets.batchUpdate, whose answer holds the
         ``read_back`` ranges after the write (:func:`snapshot_body`, :func:`snapshot_grids`). Tab ids kept from
         an earlier process may be stale (a tab deleted and laid out again): Google then refuses the write, and
@@ -474,13 +486,13 @@ class GoogleSheetBackend:
         fresh = self._ids is None and not self._load_ids()
         asked = list(dict.fromkeys(read_back))
         try:
-            payload = self._batch_update_cells(writes, asked, refresh=fresh)
+            payload = self._batch_update_cells(writes, asked, clears, refresh=fresh)
         except (SheetAccessError, SheetUnavailableError):
             raise
         except SheetError:
             if fresh:
                 raise
-            payload = self._batch_update_cells(writes, asked, refresh=True)
+            payload = self._batch_update_cells(writes, asked, clears, refresh=True)
         if not read_back:
             return []
         grids = snapshot_grids(payload, asked)
@@ -491,18 +503,29 @@ class GoogleSheetBackend:
         by_range = dict(zip(asked, grids, strict=True))
         return [by_range[r] for r in read_back]
 
-    def _batch_update_cells(self, writes: Sequence[RangeWrite], read_back: Sequence[str], *,
-                            refresh: bool) -> Any:
-        """One spreadsheets.batchUpdate writing ``writes``, answering with ``read_back`` if any: its answer."""
-        body, params = snapshot_body(self._cell_write_requests(writes, refresh=refresh), read_back)
+    def _batch_update_cells(self, writes: Sequence[RangeWrite], read_back: Sequence[str], clears: Sequence[Clear],
+                            *, refresh: bool) -> Any:
+        """One spreadsheets.batchUpdate writing ``writes`` and ``clears``, answering with ``read_back`` if any: its
+        answer."""
+        body, params = snapshot_body(self._cell_write_requests(writes, clears, refresh=refresh), read_back)
         url = SPREADSHEET_BATCH_UPDATE_URL % self.key
         return self._call("write", lambda: self._http.request("post", url, params=params, json=body).json())
 
-    def _cell_write_requests(self, writes: Sequence[RangeWrite], *, refresh: bool) -> list[dict[str, Any]]:
-        if refresh or self._ids is None or any(split_a1(w.range)[0].casefold() not in self._ids for w in writes):
+    def _cell_write_requests(self, writes: Sequence[RangeWrite], clears: Sequence[Clear] = (), *,
+                             refresh: bool) -> list[dict[str, Any]]:
+        tabs = [split_a1(r)[0].casefold() for r in [*(w.range for w in writes), *(c.cell for c in clears)]]
+        if refresh or self._ids is None or any(tab not in self._ids for tab in tabs):
             self._remember_ids(self._call("read of the tab ids", self._fetch_ids))
         ids = self._ids or {}
         requests: list[dict[str, Any]] = []
+        for clear in clears:  # each cleared only if it still holds what was read: a player's newer text stays
+            tab, cells = split_a1(clear.cell)
+            sid = ids.get(tab.casefold())
+            if sid is None:
+                raise SheetError(f"{self.name} has no tab named {tab!r} (range {clear.cell!r}).")
+            requests.append({"findReplace": {"find": clear.text, "replacement": "", "matchCase": True,
+                                             "matchEntireCell": True, "searchByRegex": False,
+                                             "includeFormulas": False, "range": grid_range(sid, cells)}})
         for w in writes:
             tab, cells = split_a1(w.range)
             sid = ids.get(tab.casefold())

@@ -126,7 +126,14 @@ from openpyxl.styles.numbers import is_datetime
 from openpyxl.utils import column_index_from_string, get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
 
-from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError, WorkbookOpenError
+from sheets_gm.sheets.backend import (
+    RangeWrite,
+    SavedMeanwhileError,
+    SheetAccessError,
+    SheetError,
+    WorkbookOpenError,
+)
+from sheets_gm.sheets.guard import ReadGuard, changed_since, describe_cells
 from sheets_gm.sheets.layout import (
     BORDER_COLOUR,
     CellValue,
@@ -485,16 +492,25 @@ class LocalWorkbookBackend:
         """The workbook's tabs, in order (the helper tab of long dropdown lists included)."""
         return list(self._workbook_for_read().sheetnames)
 
-    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+              guard: Sequence[ReadGuard] = ()) -> list[Grid]:
         """Write every range RAW and save once, atomically (see the module notes); then the values of each
         ``read_back`` range as a ``read`` right after would give them, taken from the workbook as saved, under
-        the same lock (no other sync can write in between, and the file is not loaded again)."""
+        the same lock (no other sync can write in between, and the file is not loaded again).
+
+        ``guard``: what the poll read. The newest file is compared with it under the lock, right before it is
+        replaced (and again if it changes while the new one is saved): a cell saved there since raises
+        :class:`SavedMeanwhileError` and nothing is written."""
         if not writes:
             return self.read(read_back) if read_back else []
 
         def change(wb: Any) -> bool:
             for full in read_back:  # a bad range fails before anything is written, as on Google
                 self._resolve(wb, full)
+            saved = [c for g, now in zip(guard, self._grids(wb, [g.range for g in guard]), strict=True)
+                     for c in changed_since(g, now)]
+            if saved:
+                raise SavedMeanwhileError(self.name, describe_cells(saved, {t.casefold(): t for t in wb.sheetnames}))
             changed = False
             for w in writes:
                 changed = self._write_range(wb, w.range, w.values) or changed
@@ -605,6 +621,11 @@ class LocalWorkbookBackend:
         wb, stamp = self._load()
         self._cache = (stamp, wb)
         return wb
+
+    def refuse_if_open(self) -> None:
+        """Raise :class:`WorkbookOpenError` if LibreOffice or Excel holds the workbook open (its lock file is there):
+        writing it now would lose the typing there, or be lost at the office program's next save."""
+        self._refuse_if_open_elsewhere()
 
     def _refuse_if_open_elsewhere(self) -> None:
         paths = {self.path}

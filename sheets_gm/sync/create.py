@@ -34,7 +34,7 @@ from sheets_gm.sync.match_tabs import (
     SEAT_LOG_ROWS,
     MatchTabs,
 )
-from sheets_gm.sync.read import adapter_of, seat_backend
+from sheets_gm.sync.read import adapter_of, current_mark, seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.writes import drawn_writes, log_lines, public_log_writes
 
@@ -171,6 +171,8 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()
     drawn_writes(batch, sheets, tabs, record, adapter, record.dice())
+    for seat in tabs.input_seats():  # drawn for resolution 0: a copy of the file older than a resolution shows
+        batch.put(seat_backend(sheets, tabs, seat), tabs.archive_pending_range(seat), [["", current_mark(0), None]])
     opening = ruleset.opening_events(state, seed)  # the set-up's draws head the Log (who plays first, and why)
     record = replace(record, log_rows=public_log_writes(batch, sheets.board, tabs, 0, opening))
     if opening:  # the GM tab's log starts with them too: the GM reads the whole match there

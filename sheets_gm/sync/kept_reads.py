@@ -27,8 +27,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
-from sheets_gm.sheets.google import GoogleSheetBackend, grid_range
-from sheets_gm.sheets.layout import Grid, WorkbookLayout, split_a1
+from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.guard import ReadGuard, changed_since, grid_cells, same_value, written_cells
+from sheets_gm.sheets.layout import Grid, WorkbookLayout
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -105,7 +106,8 @@ class KeptSheet:
         self.read_live = KeptRead(wanted, tuple(grids))
         return grids
 
-    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+              guard: Sequence[ReadGuard] = ()) -> list[Grid]:
         """Write for real, or note the write while rehearsing. Never from a kept read: the gate reads live first.
 
         A real write also asks for what this poll read here, as it stands after the write (the backend's
@@ -119,7 +121,7 @@ class KeptSheet:
                              "written there, and the next poll reads every spreadsheet")
         before = self.snapshot or self.read_live
         ours = before.ranges if before is not None else ()
-        grids = self.inner.write(writes, read_back=(*ours, *read_back))
+        grids = self.inner.write(writes, read_back=(*ours, *read_back), guard=guard)
         if before is not None:
             self.snapshot = KeptRead(ours, tuple(grids[:len(ours)]))
             self.snapshot_at = self.clock()
@@ -214,33 +216,22 @@ class KeptSheets:
 
 
 def typed_meanwhile(before: KeptRead, after: KeptRead, writes: Sequence[RangeWrite]) -> bool:
-    """Whether ``after`` (what a write answered with) differs from ``before`` (what the poll read) in a cell the
-    ``writes`` did not set: someone typed between the read and the write.
+    """Whether ``after`` (what a write answered with) differs from ``before`` (what the poll read) overlaid with
+    what the ``writes`` set: someone typed between the read and the write, in a cell the write did not set, or in
+    one it cleared only if unchanged and found changed (``sheets/guard.py``).
 
     >>> read = KeptRead(("T!A1:C2",), ([["Ann", "", "old"]],))
     >>> typed_meanwhile(read, KeptRead(read.ranges, ([["Ann", "", "new"]],)), [RangeWrite("T!C1", [["new"]])])
     False
     >>> typed_meanwhile(read, KeptRead(read.ranges, ([["Ann", "", "new"], ["Bo"]],)), [RangeWrite("T!C1", [["new"]])])
     True
+    >>> typed_meanwhile(read, KeptRead(read.ranges, ([["Ann", "", "hers"]],)), [RangeWrite("T!C1", [[""]])])
+    True
     """
-    written: set[tuple[str, int, int]] = set()
-    for w in writes:
-        tab, row0, col0 = _origin(w.range)
-        written |= {(tab, row0 + i, col0 + j) for i, row in enumerate(w.values) for j, v in enumerate(row)
-                    if v is not None}
+    written = written_cells(writes)
     for a1_range, old, new in zip(before.ranges, before.grids, after.grids, strict=True):
-        tab, row0, col0 = _origin(a1_range)
-        for i in range(max(len(old), len(new))):
-            was, now = (old[i] if i < len(old) else []), (new[i] if i < len(new) else [])
-            for j in range(max(len(was), len(now))):
-                a, b = (was[j] if j < len(was) else ""), (now[j] if j < len(now) else "")
-                if (tab, row0 + i, col0 + j) not in written and (a or "") != (b or ""):
-                    return True
+        now = grid_cells(a1_range, new)
+        for cell in changed_since(ReadGuard(a1_range, old), new):
+            if cell not in written or not same_value(written[cell], now.get(cell, "")):
+                return True
     return False
-
-
-def _origin(a1_range: str) -> tuple[str, int, int]:
-    """The folded tab name and the 0-based first row and column of an A1 range."""
-    tab, cells = split_a1(a1_range)
-    box = grid_range(0, cells)
-    return tab.casefold(), box.get("startRowIndex", 0), box.get("startColumnIndex", 0)

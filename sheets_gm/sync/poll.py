@@ -22,7 +22,13 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
-from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sheets.backend import (
+    OpenedElsewhere,
+    SavedMeanwhileError,
+    SheetBackend,
+    SheetError,
+    WorkbookOpenError,
+)
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
@@ -43,6 +49,7 @@ from sheets_gm.sync.fates import (
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.notices import PollFacts
+from sheets_gm.sync.older_copy import older_copy_sentence, restore_archives
 from sheets_gm.sync.read import MatchRead, SeatRead, adapter_of, read_match, seat_backend
 from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
@@ -86,6 +93,8 @@ class WindowReport:
     drive: str = ""  # Google, through the Drive gate: why the poll read and how many spreadsheets (drive_gate)
     facts: PollFacts | None = None  # what the poll saw and resolved, for its notices (sync.notices)
     bots_typed: list[str] = field(default_factory=list)  # the seats whose bots typed for the window it drew
+    saved_meanwhile: list[str] = field(default_factory=list)  # spreadsheets saved between a read and our write
+    older_copies: list[str] = field(default_factory=list)  # seats whose file was saved from a copy older than ours
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -213,6 +222,10 @@ def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> bool:
     return False
 
 
+#: How many times a poll is made again when a player saves a spreadsheet between its read and its write.
+SAVE_RACE_ATTEMPTS = 4
+
+
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
          window_key: str | None = None, next_deadline: DeadlineRule | None = None,
          dry_run: bool = False, owners: OwnersSource | None = None,
@@ -223,7 +236,30 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     open window is that one (the GM must not force a window another sync opened meanwhile).
     ``owners``: who may type where, read only when a resolution must grow a table (``grow``).
     ``live``: the match config's values of the settings that change no rule (``setting(live=True)``), taken
-    over the record's: they are drawn from now on and stored with the record at the next resolution."""
+    over the record's: they are drawn from now on and stored with the record at the next resolution.
+
+    A spreadsheet saved between the read and the write is not written over (``sheets/guard.py``): the poll is
+    made again from a fresh read, which answers what was saved (and completes a resolution whose first
+    spreadsheets were written); ``WindowReport.saved_meanwhile`` says so."""
+    raced: list[str] = []
+    while True:
+        try:
+            report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key,
+                                next_deadline=next_deadline, dry_run=dry_run, owners=owners, live=live)
+        except SavedMeanwhileError as exc:
+            raced.append(exc.spreadsheet)
+            if len(raced) >= SAVE_RACE_ATTEMPTS:
+                raise SheetError(f"{exc}, {len(raced)} times in a row: the sync stopped there, and the next sync "
+                                 "reads it again") from None
+            continue
+        report.saved_meanwhile = raced
+        return report
+
+
+def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool,
+               window_key: str | None, next_deadline: DeadlineRule | None, dry_run: bool,
+               owners: OwnersSource | None, live: Mapping[str, Any] | None) -> WindowReport:
+    """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
     read = with_live_settings(read_match(sheets, ruleset_class), live or {})
     record = read.record
     check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
@@ -265,13 +301,34 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     if dry_run:
         return report
     batch = WriteBatch()
+    read.guard(batch, sheets)  # a cell saved after our read is never written over
+    report.older_copies = [seat for seat, s in read.seats.items() if s.older_copy is not None]
+    if report.older_copies and report.reason:  # her rows are the copy's: draw her tab again first, resolve next poll
+        report.reason = ""
+    held = _held_open(sheets) if report.reason and not pending else None
+    if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
+        report.reason = ""
     if not report.reason:
         _feedback_writes(sheets, read, window, idle_answer, batch, report)
-        report.write_calls = batch.run(sheets.write_order())
+        report.write_calls = batch.run(sheets.write_order(), past_open=True)
+        if held is not None:
+            raise held
         return report
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
     report.write_calls = batch.run(sheets.write_order())
     return report
+
+
+def _held_open(sheets: MatchSheets) -> WorkbookOpenError | None:
+    """Why a resolution cannot write now: an office program holds one of the match's workbooks open (None if
+    none does)."""
+    for backend in sheets.write_order():
+        if isinstance(backend, OpenedElsewhere):
+            try:
+                backend.refuse_if_open()
+            except WorkbookOpenError as exc:
+                return exc
+    return None
 
 
 def with_live_settings(read: MatchRead, live: Mapping[str, Any]) -> MatchRead:
@@ -314,8 +371,12 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
     cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so."""
     outcome_text = ""
     go_idle = window.stepwise and any(i.go for i in answer.inputs.values())
+    archive_lines = restore_archives(sheets, read, batch)  # a file saved from an older copy gets its archive back
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
+        if seat_read.older_copy is not None:
+            _draw_older_copy_again(batch, backend, read, seat_read, window, archive_lines[seat])
+            continue
         seat_input = answer.inputs.get(seat)
         preview = read.tabs.spec.preview  # else the verdicts wait for the resolution (hidden things, dice)
         verdicts = [v for v in answer.verdicts if v.seat == seat] if preview else []
@@ -352,6 +413,23 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         if stale:
             _set_aside(batch, backend, read, seat, window, stale)
         report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+
+
+def _draw_older_copy_again(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat_read: SeatRead,
+                           window: Window, first: int) -> None:
+    """A seat's file saved from a copy older than the last resolution (``sync/older_copy.py``): every row typed in
+    the copy set aside (an archive entry from line ``first`` keeps it: none is resolved twice, whatever window it
+    was typed for), and the tab drawn again for the open window, the stray rows kept, the status line saying
+    what happened."""
+    record, seat = read.record, seat_read.seat
+    typed = [r for r in seat_read.rows if r.typed]
+    if typed:
+        count = archive_lines_writes(batch, backend, read.tabs, seat, first, [stale_line(seat_read.tab, window, typed)])
+        batch.put(backend, lines_cell(read.tabs, seat), [[count]])
+    overlays = stray_overlays(read.adapter, record.state, seat, seat_read.tab, seat_read.tab, seat_read.strays,
+                              batch, backend)
+    seat_tables_writes(batch, backend, seat_read.tab, read.adapter, record.state, window, seat, record.dice(),
+                       older_copy_sentence(read, seat) + status_line(read.adapter, record), "", {}, {}, overlays)
 
 
 def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:
@@ -410,6 +488,9 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     next_dice = record.dice(new_state)
     tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
     report.tables_grown = list(tabs.grown(read.tabs))
+    archived_by_seat: dict[str, str] = {}
+    for seat in report.tables_grown:  # laid out again: its rows are no longer where they were read
+        batch.unguard(seat_backend(sheets, read.tabs, seat))
     verdicts = list(resolution.verdicts) or answer.verdicts  # what the resolution said, if it says anything
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
@@ -429,6 +510,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
         batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, ""]])
+        archived_by_seat[seat] = archived  # the engine keeps it too: a seat's file saved from an older copy gets it
         overlays = stray_overlays(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
@@ -437,6 +519,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                                             record.seat_logs, resolution.events, record.state))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline)
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
+               "archived": archived_by_seat,
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),
                "gm_events": record.gm_events, **({"deal": record.deal} if record.deal else {}),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheets_gm.engine.ruleset import GM, Window
@@ -21,7 +21,7 @@ from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
 from sheets_gm.sync.legacy.detect import CONFIG_PLACEHOLDER, refuse_old_layout
 from sheets_gm.sync.match_record import MatchRecord, engine_read_range, joined_cells, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.sheets import MatchSheets, ReadBatch
+from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
 from sheets_gm.sync.strays import StrayRow, sort_rows
 
 REPAIR_HINT = (f"put it back, or run sheets-gm repair -c {CONFIG_PLACEHOLDER}, which rebuilds the layout and keeps "
@@ -57,6 +57,7 @@ class SeatRead:
     kept: tuple[Mapping[str, Any], ...] = ()  # the rows the last resolution kept, and why (their feedback)
     strays: tuple[StrayRow, ...] = ()  # rows no order is read from (not in ``rows``), each with its answer
     archive_lines: int = 0  # the readable lines of the seat's archive: where the next one goes
+    older_copy: int | None = None  # the resolution the file was drawn for, when older than the last (a stale copy)
 
     def note(self, row: TypedRow) -> str:
         """Why ``row`` is still typed, if the last resolution kept it and it still holds what it held then ('' if
@@ -149,6 +150,13 @@ class MatchRead:
     tabs: MatchTabs
     adapter: AnySheetAdapter
     seats: Mapping[str, SeatRead]
+    typed: Mapping[str, tuple[str, Grid]] = field(default_factory=dict)  # seat -> its input tab's range, as read
+
+    def guard(self, batch: WriteBatch, sheets: MatchSheets) -> None:
+        """Guard ``batch``'s writes to every seat's input tab by what this read found there: a cell a player saves
+        after this read is never written over (``sheets/guard.py``)."""
+        for seat, (a1_range, grid) in self.typed.items():
+            batch.guard(seat_backend(sheets, self.tabs, seat), a1_range, grid)
 
 
 def _refuse_if_old(sheets: MatchSheets, ruleset_class: type[AnyRuleset], engine_range: str) -> bool:
@@ -235,8 +243,10 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         pending = _pending(archived, record)
         rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows,
                                  recovering=pending is not None)
-        seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row))
-    return MatchRead(record, tabs, adapter, seats)
+        seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row),
+                               older_copy(archived, record))
+    return MatchRead(record, tabs, adapter, seats,
+                     {seat: (tabs.orders(seat).read_range(), grid) for seat, grid in grids.items()})
 
 
 def _check_written_tabs(batch: ReadBatch, sheets: MatchSheets, tabs: MatchTabs) -> None:
@@ -267,6 +277,20 @@ def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
         raise LayoutDriftError(f"tab {tab!r} cell E2 (a hidden column) holds unreadable orders; restore it from "
                                "the history row of the same window") from None
     return found if isinstance(found, dict) else None
+
+
+def current_mark(resolution: int) -> str:
+    """What a seat's pending row holds when nothing is under way: the resolution the file was last drawn for
+    (``create_match`` draws it for 0; every resolution writes its own there), so a copy older than that shows."""
+    return json.dumps({"resolution": resolution, "window": "", "rows": []}, separators=(",", ":"))
+
+
+def older_copy(archived: Mapping[str, Any] | None, record: MatchRecord) -> int | None:
+    """The resolution the seat's file was drawn for, when it holds the pending row of one before the last: every
+    resolution writes its own there (an undo empties it), so the file was saved over our write from a copy taken
+    before it (a player's office program still holding the workbook as it was); None when the file is current."""
+    found = archived.get("resolution") if archived is not None else None
+    return found if isinstance(found, int) and not isinstance(found, bool) and found < record.resolved else None
 
 
 def _archive_lines(grid: Grid) -> int:

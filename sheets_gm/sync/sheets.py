@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sheets_gm.sheets.backend import RangeWrite, SheetBackend
+from sheets_gm.sheets.backend import RangeWrite, SheetBackend, WorkbookOpenError
+from sheets_gm.sheets.guard import ReadGuard
 from sheets_gm.sheets.layout import Grid
 
 
@@ -80,6 +81,15 @@ class WriteBatch:
     """Ranges to write, grouped by spreadsheet; ``run`` makes one call per spreadsheet with writes."""
 
     writes: list[tuple[SheetBackend, RangeWrite]] = field(default_factory=list)
+    guards: list[tuple[SheetBackend, ReadGuard]] = field(default_factory=list)
+
+    def guard(self, backend: SheetBackend, a1: str, grid: Grid) -> None:
+        """Write nothing over a cell of ``a1`` saved in ``backend`` since it was read as ``grid`` (``sheets/guard``)."""
+        self.guards.append((backend, ReadGuard(a1, grid)))
+
+    def unguard(self, backend: SheetBackend) -> None:
+        """Drop ``backend``'s guards (its tab was laid out again: what was read is no longer where it was)."""
+        self.guards = [(b, g) for b, g in self.guards if b is not backend]
 
     def put(self, backend: SheetBackend, a1: str, values: Grid, notes: Grid | None = None) -> None:
         """Add a range to write to ``backend`` (with its cells' notes, if given: see ``RangeWrite``)."""
@@ -89,12 +99,27 @@ class WriteBatch:
         """How many ranges are queued."""
         return len(self.writes)
 
-    def run(self, order: Sequence[SheetBackend]) -> int:
-        """Write everything, one call per spreadsheet in ``order``; returns the number of calls."""
+    def run(self, order: Sequence[SheetBackend], *, past_open: bool = False) -> int:
+        """Write everything, one call per spreadsheet in ``order``; returns the number of calls. ``past_open``: a
+        workbook open in an office program is passed over and the others written, then its WorkbookOpenError raised
+        (answers to the other seats need not wait for it; a resolution, which must write them all, stops there)."""
         calls = 0
+        held_open: list[WorkbookOpenError] = []
         for backend in order:
             mine = [w for b, w in self.writes if b is backend]
             if mine:
-                backend.write(mine)
+                guard = [g for b, g in self.guards if b is backend]
+                try:
+                    if guard:
+                        backend.write(mine, guard=guard)
+                    else:
+                        backend.write(mine)
+                except WorkbookOpenError as exc:
+                    if not past_open:
+                        raise
+                    held_open.append(exc)
+                    continue
                 calls += 1
+        if held_open:
+            raise held_open[0]
         return calls

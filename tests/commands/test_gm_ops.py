@@ -422,7 +422,7 @@ class Crash:
         self.original = backend.write
 
     def __enter__(self) -> None:
-        def fail(writes: Any, *, read_back: Any = ()) -> list[Grid]:
+        def fail(writes: Any, *, read_back: Any = (), guard: Any = ()) -> list[Grid]:
             raise InjectedFault(f"crash writing {self.backend.name}")
         self.backend.write = fail  # type: ignore[method-assign]
 

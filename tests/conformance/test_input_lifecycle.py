@@ -24,8 +24,10 @@ Never gone without a trace (``docs/sync.md``, "The life of a typed row").
 from __future__ import annotations
 
 import contextlib
+import copy
 import datetime as dt
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,8 +48,10 @@ from sheets_gm.rulesets.registry import (
     ruleset_names,
 )
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
-from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells
+from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, split_a1
 from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.between import BetweenWindowsError, adjust_match, undo_window
 from sheets_gm.sync.create import create_match
@@ -58,13 +62,15 @@ from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.repair import repair_match
 from sheets_gm.sync.replay import match_history, replay_document
 from sheets_gm.sync.sheets import MatchSheets
+from tests.fakes.clock import FakeClock
+from tests.fakes.google_api import GoogleApiFake, fake_client
 from tests.fakes.memory import InjectedFault, MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
 IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over")
 JUNK = ("zz", "Q99", "-3", "0", "abc", "12", "attack\nmove\nQ99", "zz " * 90, "x" * 16_001)
-SYNCS = ("poll", "force", "deadline", "cut", "undo", "adjust", "repair")  # an undo, an adjust, a repair: a poll
+SYNCS = ("poll", "force", "deadline", "cut", "undo", "adjust", "repair", "race", "stale")  # each followed by a poll
 PAST_DEADLINE = (NOW - dt.timedelta(hours=1)).isoformat()
 #: An adjustment each game accepts in most states, as ``sheets-gm adjust`` gives it ({seat}: a seat's name).
 ADJUST = {"gvg": ("coins", "{seat}=3"), "wesnoth": ("gold", "{seat}=5"), "winordie": ("crystals", "{seat}=+1"),
@@ -130,6 +136,30 @@ def _local_match(name: str, folder: Path | None) -> tuple[MatchSheets, Any]:
                        book("judge") if rules.traits.judge else None), engine
 
 
+#: The Google fake holding each spreadsheet a Google table's backends open, by key (for a player's save).
+GOOGLE_FAKES: dict[str, GoogleApiFake] = {}
+
+
+def _google_match(name: str, _folder: Path | None) -> tuple[MatchSheets, Any]:
+    """A match on spreadsheets of the Google fake (started by the caller): a spreadsheet per role."""
+    fake = next(iter(GOOGLE_FAKES.values()))
+    rules = create_ruleset(name)
+    seats = rules.sample_roster().seats
+    client = fake_client()
+    clock = FakeClock()
+    retry = RetryPolicy(deadline=60, time=clock.time, sleep=clock.sleep, random=lambda: 0.5)
+
+    def sheet(role: str) -> GoogleSheetBackend:
+        key = f"1Lifecycle_{name}_{role}_".ljust(44, "0")[:44]
+        fake.create_spreadsheet(key, f"lifecycle · {role}", ("Sheet1",))
+        GOOGLE_FAKES[key] = fake
+        return GoogleSheetBackend(client, key, retry=retry, title=role)
+
+    engine = sheet("engine")
+    return MatchSheets(seats, sheet("board"), engine, tuple(sheet(f"seat{i}") for i in range(len(seats))),
+                       sheet("judge") if rules.traits.judge else None), engine
+
+
 def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, Any]] = _memory_match,
               folder: Path | None = None) -> Table:
     """A new sample match of ``name`` and a bot per seat (and for the judge)."""
@@ -184,8 +214,111 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
 def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
     """One thing a table does: (what, and three numbers to choose with)."""
     what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
-                                 "deadline", "past", "cut", "undo", "adjust", "repair"]))
+                                 "deadline", "past", "cut", "undo", "adjust", "repair", "race", "stale"]))
     return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
+
+
+def _typing(table: Table, read: MatchRead, seat: str, b: int, c: int) -> tuple[str, str, str, str] | None:
+    """What a player of ``seat`` types next: (table, subject, column, value), chosen by ``b`` and ``c``."""
+    seat_read = read.seats[seat]
+    columns = _text_columns(read, seat)
+    rows = [r for r in seat_read.rows if any(t == r.table for t, _k in columns)]
+    if not rows:
+        return None
+    row = rows[b % len(rows)]
+    keys = [k for t, k in columns if t == row.table]
+    others = [s for s in read.record.seats if s != seat]
+    pool = [*JUNK, *others, *(r.subject for r in seat_read.rows)]
+    bot_rows = _bot_values(table, read).get(seat, {}).get(row.table, {})
+    pool += [str(v) for cells_ in bot_rows.values() for v in cells_.values() if v not in (None, "", False, True)]
+    return row.table, row.subject, keys[c % len(keys)], pool[(b + c) % len(pool)]
+
+
+def player_save(backend: SheetBackend, cell: str, value: CellValue) -> None:
+    """A player saving ``value`` in ``cell`` of her spreadsheet, as her office program does: not through the
+    sync's own backend object (a local workbook is replaced by another writer; Google's cell is set by hand)."""
+    if isinstance(backend, MemoryBackend):
+        tab, where = split_a1(cell)
+        backend.type(tab, where, value)
+    elif isinstance(backend, LocalWorkbookBackend):
+        LocalWorkbookBackend(backend.path).write([RangeWrite(cell, [[value]])])
+    elif isinstance(backend, GoogleSheetBackend):
+        GOOGLE_FAKES[backend.key].set_values(backend.key, cell, [[value]], user_entered=False)
+    else:
+        raise TypeError(f"no player can save in {backend!r}")
+
+
+@contextlib.contextmanager
+def saving_at(table: Table, moment: int, save: Callable[[], None]) -> Iterator[None]:
+    """Run ``save`` (a player's save) right before the ``moment``-th write of the match's spreadsheets made
+    meanwhile (0: the first), whichever spreadsheet that write is for; past the last, once they are all made."""
+    writes = [0]
+    patched = list({id(b): b for b in table.sheets.write_order()}.values())
+
+    def wrap(backend: Any) -> Callable[..., Any]:
+        real = backend.write
+
+        def write(*args: Any, **kwargs: Any) -> Any:
+            if writes[0] == moment:
+                save()
+            writes[0] += 1
+            return real(*args, **kwargs)
+
+        return write
+
+    for backend in patched:
+        backend.write = wrap(backend)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        for backend in patched:
+            del backend.write
+    if writes[0] <= moment:
+        save()
+
+
+def _race(table: Table, read: MatchRead, seat: str, a: int, b: int, c: int) -> None:
+    """A sync (forced when ``b`` is even) while the player of ``seat`` saves a cell at a moment chosen by ``a``:
+    before any write, between two spreadsheets' writes, or after them all; then the next poll."""
+    typing = _typing(table, read, seat, b, c)
+    if typing is None:  # nothing she can type: the sync runs all the same
+        poll(table.sheets, table.cls, now=NOW, force=b % 2 == 0)
+        return
+    table_name, subject, key, value = typing
+    seat_read = read.seats[seat]
+    placed = seat_read.tab.table(table_name)
+    row = next(r for r in seat_read.rows if r.table == table_name and r.subject == subject)
+    cell = a1(seat_read.tab.name, placed.cell(row.row - placed.first_row, key))
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    moments = len(table.sheets.write_order()) + 1
+    with saving_at(table, a // len(read.seats) % moments, lambda: player_save(backend, cell, value)):
+        poll(table.sheets, table.cls, now=NOW, force=b % 2 == 0)
+    table.ledger[(seat, table_name, subject, key)] = Typed(seat, table_name, subject, key, value)
+    poll(table.sheets, table.cls, now=NOW)  # the next poll: what she saved after our write of her file is answered
+
+
+def _stale(table: Table, read: MatchRead, seat: str) -> None:
+    """A forced sync while the seat's office program holds her file as it was, then she saves that copy over the
+    sync's write, and the next poll."""
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    if isinstance(backend, MemoryBackend):
+        held: Any = copy.deepcopy(backend.tabs)
+    elif isinstance(backend, LocalWorkbookBackend):
+        held = backend.path.read_bytes()
+    elif isinstance(backend, GoogleSheetBackend):  # a copy of the spreadsheet, restored as a version
+        held = copy.deepcopy(GOOGLE_FAKES[backend.key].spreadsheets[backend.key])
+    else:
+        raise TypeError(f"no player holds a copy of {backend!r}")
+    poll(table.sheets, table.cls, now=NOW, force=True)
+    if isinstance(backend, MemoryBackend):
+        backend.tabs = held
+    elif isinstance(backend, GoogleSheetBackend):
+        GOOGLE_FAKES[backend.key].spreadsheets[backend.key] = held
+    else:  # saved as an office program saves: a new file in its place
+        saved = backend.path.with_name(f".{backend.path.name}.copy")
+        saved.write_bytes(held)
+        os.replace(saved, backend.path)
+    poll(table.sheets, table.cls, now=NOW)
 
 
 def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
@@ -194,17 +327,13 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
     seat = seats[a % len(seats)]
     seat_read = read.seats[seat]
     if what == "type":
-        columns = _text_columns(read, seat)
-        rows = [r for r in seat_read.rows if any(t == r.table for t, _k in columns)]
-        if not rows:
-            return
-        row = rows[b % len(rows)]
-        keys = [k for t, k in columns if t == row.table]
-        others = [s for s in read.record.seats if s != seat]
-        pool = [*JUNK, *others, *(r.subject for r in seat_read.rows)]
-        bot_rows = _bot_values(table, read).get(seat, {}).get(row.table, {})
-        pool += [str(v) for cells_ in bot_rows.values() for v in cells_.values() if v not in (None, "", False, True)]
-        _put(table, read, seat, row.table, row.subject, keys[c % len(keys)], pool[(b + c) % len(pool)])
+        typing = _typing(table, read, seat, b, c)
+        if typing is not None:
+            _put(table, read, seat, *typing)
+    elif what == "race":
+        _race(table, read, seat, a, b, c)
+    elif what == "stale":
+        _stale(table, read, seat)
     elif what == "bot":
         for who, by_table in _bot_values(table, read).items():
             for table_name, by_subject in by_table.items():
@@ -481,5 +610,24 @@ def test_nothing_typed_is_lost_on_local_workbooks(name: str, tmp_path: Path) -> 
         folder = tmp_path / str(len(list(tmp_path.iterdir())))
         folder.mkdir()
         run(new_table(name, _local_match, folder), [s for s in steps if s[0] not in ("undo", "cut")])
+
+    inner()
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", _games())
+def test_nothing_typed_is_lost_on_google(name: str) -> None:
+    """The same on spreadsheets of the Google fake: saves racing a sync and stale versions restored included."""
+    @settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(steps=st.lists(step(), min_size=4, max_size=10))
+    def inner(steps: list[tuple[str, int, int, int]]) -> None:
+        with GoogleApiFake() as fake:
+            GOOGLE_FAKES.clear()
+            GOOGLE_FAKES["fake"] = fake
+            try:
+                run(new_table(name, _google_match), [s for s in steps if s[0] not in ("undo", "cut")])
+            finally:
+                GOOGLE_FAKES.clear()
+            assert not fake.violations, fake.violations
 
     inner()

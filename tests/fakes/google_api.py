@@ -45,7 +45,7 @@ import functools
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -740,6 +740,9 @@ class GoogleApiFake:
         self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
         self._drive_log: list[DriveEdit] = []  # in the order Drive listed them
         self._edits_made = 0  # edits so far, as made (DriveEdit.order)
+        # A player's edit that lands between a poll's read and its write: by spreadsheet key, run (once each) when
+        # the next write request reaches that spreadsheet, before Google applies it (see ``save_before_write``).
+        self._before_write: dict[str, list[Callable[[], None]]] = {}
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -809,6 +812,17 @@ class GoogleApiFake:
                     continue
                 ev = _parse_user_entered(v) if user_entered else _raw_value(v)
                 rect.sheet.cells.setdefault(pos, {})["userEnteredValue"] = ev
+
+    def save_before_write(self, key: str, a1: str, rows: Sequence[Sequence[CellValue]], *,
+                          when: str | None = None) -> None:
+        """A player typing ``rows`` at ``a1`` of spreadsheet ``key`` (as :meth:`set_values`) just as the next write
+        request to the spreadsheet ``when`` (default: ``key``) arrives, after whatever was read: the edit lands
+        first, then the write is applied."""
+        self._before_write.setdefault(when or key, []).append(lambda: self.set_values(key, a1, rows))
+
+    def _player_edits_before_write(self, key: str) -> None:
+        for edit in self._before_write.pop(key, []):
+            edit()
 
     def values(self, key: str, tab: str) -> list[list[Any]]:
         """A tab's values as FORMULA rendering gives them, trimmed like Google."""
@@ -1077,6 +1091,7 @@ class GoogleApiFake:
         if method.id == READ:
             payload = self._batch_get(self._spreadsheet(path["spreadsheetId"], False), query)
         elif method.id == WRITE:
+            self._player_edits_before_write(path["spreadsheetId"])
             payload = self._batch_update_values(self._spreadsheet(path["spreadsheetId"], False), body)
             self._edited(self.spreadsheets[path["spreadsheetId"]], caller)
         elif method.id == GET:
@@ -1084,6 +1099,7 @@ class GoogleApiFake:
         elif method.id == BATCH_UPDATE:
             fields = query.get("fields", [""])[0]
             mask = response_mask(self.sheets_api, "BatchUpdateSpreadsheetResponse", fields) if fields else None
+            self._player_edits_before_write(path["spreadsheetId"])
             payload = self._batch_update(self._spreadsheet(path["spreadsheetId"], False), body, mask is not None)
             self._edited(self.spreadsheets[path["spreadsheetId"]], caller)
             if mask is not None:
@@ -1451,6 +1467,53 @@ class GoogleApiFake:
                     )
                 self._write_cell(sheet, r, c, data, paths)
         return {}
+
+    def _req_findReplace(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
+        """Find-and-replace in a range, a tab or every tab. Modelled: plain (not regex) matching of the formatted
+        value of cells that hold no formula (unless ``includeFormulas``), case-sensitive or not, the entire cell or
+        part of it; the replacement is stored as text, an empty cell when it leaves nothing."""
+        if sum(k in args for k in ("range", "sheetId", "allSheets")) != 1:
+            raise HttpError(400, "Exactly one of 'range', 'sheetId' or 'allSheets' must be set")
+        if args.get("searchByRegex"):
+            raise UnexpectedRequest("the fake's findReplace does not model regular expressions")
+        find, replacement = str(args.get("find", "")), str(args.get("replacement", ""))
+        if not find:
+            raise HttpError(400, "The find text must not be empty.")
+        if "range" in args:
+            sheet, r0, c0, r1, c1 = self._grid_rect(ss, args["range"])
+            areas = [(sheet, r0, c0, r1, c1)]
+        else:
+            sheets = ss.sheets if args.get("allSheets") else [self._sheet_for(ss, args.get("sheetId"))]
+            areas = [(sh, 0, 0, sh.row_count, sh.column_count) for sh in sheets]
+        fold = (lambda t: t) if args.get("matchCase") else str.casefold
+        changed = 0
+        for sheet, r0, c0, r1, c1 in areas:
+            for (r, c), cell in list(sheet.cells.items()):
+                ev = cell.get("userEnteredValue")
+                if not (r0 <= r < r1 and c0 <= c < c1) or not ev:
+                    continue
+                if "formulaValue" in ev and not args.get("includeFormulas"):
+                    continue
+                shown = str(_render(ev, "FORMATTED_VALUE"))
+                if args.get("matchEntireCell"):
+                    if fold(shown) != fold(find):
+                        continue
+                    new = replacement
+                else:
+                    at = fold(shown).find(fold(find))
+                    if at < 0:
+                        continue
+                    new = shown[:at] + replacement + shown[at + len(find):]
+                if new:
+                    cell["userEnteredValue"] = {"stringValue": new}
+                else:
+                    cell.pop("userEnteredValue", None)
+                    if not cell:
+                        del sheet.cells[(r, c)]
+                changed += 1
+        reply = {"valuesChanged": changed, "occurrencesChanged": changed, "rowsChanged": changed,
+                 "sheetsChanged": 1 if changed else 0} if changed else {}
+        return {"findReplace": reply}
 
     def _req_repeatCell(self, ss: FakeSpreadsheet, args: dict[str, Any]) -> dict[str, Any]:
         paths = self.sheets_api.check_field_mask("CellData", args.get("fields", ""), "repeatCell")

@@ -12,7 +12,8 @@ import re
 from collections.abc import Sequence
 
 from sheets_gm.engine.grid import column_index
-from sheets_gm.sheets.backend import RangeWrite, SheetError
+from sheets_gm.sheets.backend import RangeWrite, SavedMeanwhileError, SheetError
+from sheets_gm.sheets.guard import ReadGuard, changed_since, describe_cells
 from sheets_gm.sheets.layout import CellValue, Grid, WorkbookLayout, split_a1, trim_grid
 
 _CELLS = re.compile(r"^([A-Z]+)(\d+)(?::([A-Z]+)(\d+)?)?$")
@@ -92,10 +93,16 @@ class MemoryBackend:
             out.append(trim_grid([[data.get((r, c)) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]))
         return out
 
-    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = ()) -> list[Grid]:
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+              guard: Sequence[ReadGuard] = ()) -> list[Grid]:
         """All ranges in one call, RAW; a range past the tab's size fails like Google. The ``read_back`` ranges
-        come back as read once the write is made, in the same call (counted as a write only)."""
+        come back as read once the write is made, in the same call (counted as a write only). A ``guard`` range
+        that no longer holds what was read stops the write, as a local workbook's does (``sheets/guard.py``)."""
         self._call("write")
+        saved = [c for g, now in zip(guard, self._grids([g.range for g in guard]), strict=True)
+                 for c in changed_since(g, now)]
+        if saved:
+            raise SavedMeanwhileError(self._name, describe_cells(saved, {t.casefold(): t for t in self.tabs}))
         for full in read_back:  # a bad range fails before anything is written
             if split_a1(full)[0] not in self.tabs:
                 raise SheetError(f"Unable to parse range: {full}")
