@@ -261,16 +261,19 @@ def refused_whole(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, rea
 
 
 def partly_done(adapter: AnySheetAdapter, state: Any, seat: str, read: Sequence[TypedRow],
-                verdicts: Sequence[Verdict], done: frozenset[Key]) -> dict[Key, str]:
-    """The rows carried out of which a part was refused (a move made, then its attack refused; a seat row's choice
-    refused and the default taken): what was done and what was not, by table and subject."""
+                verdicts: Sequence[Verdict], done: frozenset[Key],
+                problems: Mapping[str, Sequence[str]]) -> dict[Key, str]:
+    """The rows carried out of which a part was refused or could not be read (a move made, then its attack
+    refused; a destination carried out beside an action no one can read; a seat row's choice refused and the
+    default taken): what was done and what was not, by table and subject."""
     out: dict[Key, str] = {}
     for row in read:
         if (row.table, row.subject) not in done:
             continue
         said = row_verdicts(adapter, state, seat, row, verdicts)
         yes = list(dict.fromkeys(v.message for v in said if v.accepted))
-        no = list(dict.fromkeys(v.message for v in said if not v.accepted))
+        unread = list(problems.get(row.subject, [])) if row.typed else []
+        no = list(dict.fromkeys([*unread, *(v.message for v in said if not v.accepted)]))
         if no:
             out[(row.table, row.subject)] = (f"done: {'; '.join(yes)}; " if yes else "") + f"not done: {'; '.join(no)}"
     return out
@@ -331,7 +334,7 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     out.unused = refused_whole(adapter, state, seat_read, out.read, verdicts, problems)
     out.unused.update({(r.table, r.subject): engine_unused[r.subject] for r in out.read if r.subject in engine_unused})
     done = seat_read.done(window, consumed) - frozenset(out.unused) if seat_read.pending is None else frozenset()
-    out.partly = partly_done(adapter, state, seat, out.read, verdicts, done)
+    out.partly = partly_done(adapter, state, seat, out.read, verdicts, done, problems)
     same_window = new_window is not None and new_window.key == window.key
     out.set_aside = seat_read.stale(window) if seat_read.pending is None else []
     # At the match's end the rows it did not carry out stay as typed, saying that nothing more is read.

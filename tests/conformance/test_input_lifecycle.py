@@ -293,7 +293,7 @@ def _race(table: Table, read: MatchRead, seat: str, a: int, b: int, c: int) -> N
     moments = len(table.sheets.write_order()) + 1
     with saving_at(table, a // len(read.seats) % moments, lambda: player_save(backend, cell, value)):
         poll(table.sheets, table.cls, now=NOW, force=b % 2 == 0)
-    table.ledger[(seat, table_name, subject, key)] = Typed(seat, table_name, subject, key, value)
+    table.ledger[(seat, table_name, subject, key)] = Typed(seat, table_name, subject, key, value.strip())  # as _put
     poll(table.sheets, table.cls, now=NOW)  # the next poll: what she saved after our write of her file is answered
 
 
