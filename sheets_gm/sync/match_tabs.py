@@ -154,6 +154,11 @@ class MatchTabs:
         """The row of a View tab's log header (1-based), a blank row under the panel."""
         return VIEW_PANEL_ROW + self.spec.view_panel_rows + 1
 
+    def view_list_range(self, seat: str) -> str:
+        """The last column of ``seat``'s View panel: the list a ``values_from: view`` column's dropdown offers."""
+        return a1(self.view(seat), cells(VIEW_COLS - 1, VIEW_PANEL_ROW, VIEW_COLS - 1,
+                                         VIEW_PANEL_ROW + self.view_panel_rows - 1))
+
     def view_panel_range(self, seat: str) -> str:
         """The View tab's panel, rewritten whole after each resolution."""
         last = VIEW_PANEL_ROW + self.view_panel_rows - 1

@@ -169,7 +169,7 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, record.state, window, seat, dice, status,
                            outcome.text if outcome else "", kept.get(seat), overlays=laid)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
-    board_writes(batch, sheets.board, tabs, adapter, record.state, status)
+    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
     batch.run(sheets.write_order())
     return report
 

@@ -11,7 +11,7 @@ import pytest
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google import GoogleSheetBackend, layout_requests
-from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
+from sheets_gm.sheets.layout import Dropdown, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import create_workbook
 from sheets_gm.sheets.spec import TabNames
 from sheets_gm.sync.create import create_match
@@ -122,3 +122,13 @@ def test_google_deletes_a_retired_tab_through_the_api() -> None:
         log = TabLayout("Log", rows=2, cols=2)
         backend.apply_layout(WorkbookLayout("t", (TabLayout("Dominaria", rows=2, cols=2), log), retired=("Board",)))
         assert backend.tab_names() == ["Dominaria", "Log"]
+
+
+def test_google_lists_a_dropdown_from_a_range_without_refusing_what_is_typed() -> None:
+    metadata = {"sheets": [{"properties": {"sheetId": 3, "title": "Orders Ann", "index": 0}},
+                           {"properties": {"sheetId": 4, "title": "View Ann", "index": 1}}]}
+    orders = TabLayout("Orders Ann", rows=10, cols=4, dropdowns=(Dropdown("C3:C6", (), source="'View Ann'!H4:H9"),))
+    reqs = layout_requests(WorkbookLayout("t", (orders, TabLayout("View Ann", rows=10, cols=8))), metadata)
+    [rule] = [r["setDataValidation"]["rule"] for r in reqs if "setDataValidation" in r]
+    assert rule == {"condition": {"type": "ONE_OF_RANGE", "values": [{"userEnteredValue": "='View Ann'!H4:H9"}]},
+                    "strict": False, "showCustomUi": True}
