@@ -43,7 +43,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
 
 from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
-from sheets_gm.match.quota import idle_and_active  # noqa: E402
+from sheets_gm.match.quota import played_match  # noqa: E402
+from sheets_gm.match.schedule import DeadlineSchedule  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_game, get_ruleset, ruleset_names  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend  # noqa: E402
@@ -376,9 +377,12 @@ def gated_report(rulesets: Sequence[str], seed: str, bot: str) -> list[str]:
     for ruleset in rulesets:
         count, steps = gated_polls(ruleset, seed, bot)
         failed += gated_problems(ruleset, count, steps)
-        loads = [idle_and_active(count, period) for period in (1.0, 5.0)]
-        per_account = ", ".join(f"{idle.matches_per_account()} / {active.matches_per_account()}"
-                                for idle, active in loads)
+        seats = len(create_ruleset(ruleset).sample_roster().seats)
+        traits = get_ruleset(ruleset).traits
+        loads = [played_match(traits, seats, count, DeadlineSchedule(), period) for period in (1.0, 5.0)]
+        per_account = ", ".join(f"{load.idle.matches_per_account()} / "
+                                + "–".join(str(p.matches_per_account()) for p in reversed(load.realistic))
+                                for load in loads)
         print(f"{ruleset:<12} {count:>6}  " + "  ".join(f"{steps[n].text():>11}" for n in names)
               + f"   {per_account}")
     return failed

@@ -9,7 +9,7 @@ left out when that one failed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -23,16 +23,15 @@ from sheets_gm.match.gm_files import chmod_fix, exposed
 from sheets_gm.match.notify.doctor import check_notices
 from sheets_gm.match.privacy import exposures, place, shared_folders
 from sheets_gm.match.quota import (
-    ACTIVE_CHANGES_PER_HOUR,
-    ACTIVE_RESOLUTIONS_PER_HOUR,
     COMFORT,
     DRIVE_LIMITS_SOURCE,
     FULL_READ_HOURS,
     LIMITS_SOURCE,
     READS_PER_MINUTE_PER_USER,
     SAFETY_NET_MINUTES,
-    idle_and_active,
+    WRITES_PER_MINUTE_PER_USER,
     number,
+    played_match,
 )
 from sheets_gm.rulesets.registry import GAMES, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetAccessError
@@ -219,6 +218,43 @@ def check_secret_files(config: MatchConfig, report: Checkup) -> None:
                                 "players' e-mails, orders not yet resolved or the Google key", chmod_fix(found))
 
 
+def check_deadline_minute(config: MatchConfig, report: Checkup, matches: int, spreadsheets: int,
+                          together: int) -> None:
+    """How many matches like this one resolve within one minute (a resolution reads and writes each of its
+    ``spreadsheets`` once), and a warning when ``matches`` of them sharing this match's deadline minute are more."""
+    figure = (f"a resolution reads and writes each of the {spreadsheets} spreadsheets once, so {together} matches like "
+              f"this one resolve together within one minute's {READS_PER_MINUTE_PER_USER} reads and "
+              f"{WRITES_PER_MINUTE_PER_USER} writes")
+    if not config.schedule.times:
+        report.ok("deadline minute", f"{figure}; this match has no deadlines: it resolves when its seats are ready, "
+                                     "at moments of their own")
+        return
+    times = ", ".join(t.strftime("%H:%M") for t in config.schedule.times)
+    if matches <= together:
+        report.ok("deadline minute", f"{figure}; {who_shares(matches)} at {times} ({config.schedule.zone}) fit")
+        return
+    spread = ", ".join(shifted(config.schedule.times[0], minute) for minute in range(-(-matches // together)))
+    report.warn("deadline minute", f"{figure}; {who_shares(matches)} at {times} ({config.schedule.zone}) are more: "
+                                   f"the rest are refused (HTTP 429) and resolve a minute or more late",
+                f"spread the deadlines of the matches on this account over minutes, {together} a minute "
+                f"({spread}…)")
+
+
+def who_shares(matches: int) -> str:
+    """``this match`` or ``the N matches sharing its deadline minute``."""
+    return "this match's deadlines" if matches == 1 else f"{matches} matches sharing its deadline minute"
+
+
+def shifted(moment: time, minutes: int) -> str:
+    """``moment`` ``minutes`` later, as HH:MM (across midnight).
+
+    >>> shifted(time(23, 59), 2)
+    '00:01'
+    """
+    total = (moment.hour * 60 + moment.minute + minutes) % (24 * 60)
+    return f"{total // 60:02d}:{total % 60:02d}"
+
+
 def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
     """The cron line; for Google, the requests a minute of ``matches`` matches like this one polled from cron every
     minute through the Drive gate (idle, and being played), and of ``sync --watch``, against Google's limits."""
@@ -231,21 +267,26 @@ def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
     report.ok("cron", f"this match's crontab line (a poll every minute): {cron}")
     note = (f"computed from Google's published limits ({LIMITS_SOURCE}, {DRIVE_LIMITS_SOURCE}): Google does not "
             "report the quota left")
-    idle, active = idle_and_active(spreadsheets)
+    load = played_match(get_ruleset(config.ruleset).traits, len(config.seats), spreadsheets, config.schedule)
+    lighter, heavier = load.realistic
     who = "this match" if matches == 1 else f"{matches} matches like this one"
-    reads = matches * active.reads_per_minute
+    reads = matches * heavier.reads_per_minute
+    pace = (f"{number(load.windows)} windows an hour from [deadlines]" if config.schedule.times else
+            f"no deadlines, taken as a window every {number(1 / load.windows)} hours")
     figures = (f"from cron every minute an idle poll asks Drive once (every {SAFETY_NET_MINUTES} minutes its file "
                f"index, the safety net) and reads no spreadsheet; a player's save reads her spreadsheet, and our "
                f"answer comes back with it as it then stands; all {spreadsheets} spreadsheets are read at a "
-               f"resolution and every "
-               f"{FULL_READ_HOURS} hours: {number(idle.reads_per_minute)} reads a minute idle, "
-               f"{number(active.reads_per_minute)} while played ({ACTIVE_CHANGES_PER_HOUR:g} saves and "
-               f"{ACTIVE_RESOLUTIONS_PER_HOUR:g} resolutions an hour); one service account holds "
-               f"{idle.matches_per_account()} idle matches like this one or {active.matches_per_account()} being "
-               f"played, within its {READS_PER_MINUTE_PER_USER} reads a minute; {who}: {number(reads)} reads and "
-               f"{number(matches * active.drive_per_minute)} Drive requests a minute while played")
-    fix = (f"run some matches under another service account (each holds {active.matches_per_account()} matches like "
-           "this one being played)")
+               f"resolution and every {FULL_READ_HOURS} hours. Idle: {number(load.idle.reads_per_minute)} reads a "
+               f"minute, {load.idle.matches_per_account()} matches like this one per service account. Played "
+               f"({number(load.savers)} people save in a window, {pace}): at least "
+               f"{number(load.saves_per_hour(1))} saves an hour (one each a window), realistically "
+               f"{number(lighter.changes_per_hour)}–{number(heavier.changes_per_hour)} (two to four each): "
+               f"{number(lighter.reads_per_minute)}–{number(heavier.reads_per_minute)} reads a minute, "
+               f"{heavier.matches_per_account()}–{lighter.matches_per_account()} matches like this one per service "
+               f"account within its {READS_PER_MINUTE_PER_USER} reads a minute; {who}: up to {number(reads)} reads "
+               f"and {number(matches * heavier.drive_per_minute)} Drive requests a minute while played")
+    fix = (f"run some matches under another service account (each holds {heavier.matches_per_account()}–"
+           f"{lighter.matches_per_account()} matches like this one being played)")
     if reads > READS_PER_MINUTE_PER_USER:
         report.warn("quota", f"{figures}; over the {READS_PER_MINUTE_PER_USER} a minute Google allows, so polls will "
                              f"be refused (HTTP 429) and retried late; {note}", fix)
@@ -253,6 +294,7 @@ def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
         report.warn("quota", f"{figures}: little room is left for your own commands; {note}", fix)
     else:
         report.ok("quota", f"{figures}; {note}")
+    check_deadline_minute(config, report, matches, spreadsheets, load.per_deadline_minute)
     report.ok("watch", f"sync --watch polls through the same Drive gate every {number(config.interval)} s "
                        f"([sync] interval): its idle polls read no spreadsheet and ask Drive "
                        f"{number(60 / config.interval)} times a minute, far within Drive's quota")

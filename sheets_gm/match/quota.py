@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sheets_gm.engine.ruleset import RulesetTraits, TurnStructure
+from sheets_gm.match.schedule import DeadlineSchedule
 from sheets_gm.sync.poll_gate import FULL_READ_HOURS as FULL_READ_HOURS  # doctor and the gate name them here
 from sheets_gm.sync.poll_gate import SAFETY_NET_MINUTES as SAFETY_NET_MINUTES
 
@@ -54,10 +56,43 @@ def number(value: float) -> str:
 #: Where Drive's limits come from; Drive counts quota units, hundreds of thousands a minute per user, so the
 #: one ``changes.list`` a poll makes is never what limits a service account.
 DRIVE_LIMITS_SOURCE = "https://developers.google.com/workspace/drive/api/guides/limits"
-#: What doctor assumes of a match being played: players' saves an hour (each costs the read of the saver's
-#: spreadsheet and our answer in it) and resolutions an hour (every spreadsheet read and written).
-ACTIVE_CHANGES_PER_HOUR = 4.0
+#: Windows an hour of a match being played without deadlines (each window resolves when every seat it waits for is
+#: ready): a lively table closes one every two hours. With ``[deadlines]`` the schedule gives the pace instead.
 ACTIVE_RESOLUTIONS_PER_HOUR = 0.5
+#: Saves of her spreadsheet each seat that acts in a window makes in it, as a poll sees them (a poll a minute reads
+#: a spreadsheet once however many cells changed since): at least one, realistically two to four (she types, the
+#: feedback answers, she corrects).
+FEWEST_SAVES_PER_WINDOW = 1
+REALISTIC_SAVES_PER_WINDOW = (2, 4)
+
+
+def savers_per_window(traits: RulesetTraits, seats: int) -> float:
+    """How many people save their spreadsheet in an average window of a game with ``seats`` seats: every seat when
+    they submit together, one seat when they take turns in order, both when two alternate (the other reacts); a
+    judge's window, which follows each orders window, is the judge's save alone.
+
+    >>> from sheets_gm.rulesets.registry import get_ruleset
+    >>> [savers_per_window(get_ruleset(name).traits, n) for name, n in
+    ...  [("champions", 16), ("gvg", 2), ("coalition", 2), ("wesnoth", 3), ("winordie", 2)]]
+    [16.0, 2.0, 1.5, 1.0, 2.0]
+    """
+    acting = {TurnStructure.SIMULTANEOUS: float(seats), TurnStructure.SEQUENTIAL: 1.0,
+              TurnStructure.ALTERNATING: float(min(seats, 2))}[traits.turn_structure]
+    return (acting + 1.0) / 2.0 if traits.judge else acting
+
+
+def windows_per_hour(schedule: DeadlineSchedule) -> float:
+    """Windows an hour of a match being played: the deadlines of its schedule spread over the week, or without
+    deadlines :data:`ACTIVE_RESOLUTIONS_PER_HOUR`.
+
+    >>> windows_per_hour(DeadlineSchedule())
+    0.5
+    >>> round(windows_per_hour(DeadlineSchedule.parse(["20:00"])), 4)
+    0.0417
+    """
+    if not schedule.times:
+        return ACTIVE_RESOLUTIONS_PER_HOUR
+    return len(schedule.times) * len(schedule.days) / (7 * 24)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,15 +139,50 @@ class GatedLoad:
         return int(READS_PER_MINUTE_PER_USER / per_match + 1e-9) if per_match > 0 else 0
 
 
-def idle_and_active(spreadsheets: int, period: float = 1.0) -> tuple[GatedLoad, GatedLoad]:
-    """The load of a match of ``spreadsheets`` spreadsheets polled every ``period`` minutes: idle, and being played
-    (:data:`ACTIVE_CHANGES_PER_HOUR`, :data:`ACTIVE_RESOLUTIONS_PER_HOUR`).
+@dataclass(frozen=True, slots=True)
+class PlayedMatch:
+    """The Sheets load of one match, from its game, seats, spreadsheets and deadlines: idle, and being played at
+    the fewest saves (one per acting seat a window) and at the realistic two and four each."""
 
-    >>> idle, active = idle_and_active(4)
-    >>> round(idle.reads_per_minute, 4), idle.drive_per_minute, idle.matches_per_account()
-    (0.0111, 1.0, 5400)
-    >>> active.matches_per_account()
-    540
+    spreadsheets: int
+    savers: float  # people saving in an average window (``savers_per_window``)
+    windows: float  # windows an hour (``windows_per_hour``)
+    period: float = 1.0
+
+    @property
+    def idle(self) -> GatedLoad:
+        """Nobody saves: the full read every :data:`FULL_READ_HOURS` hours alone."""
+        return GatedLoad(self.spreadsheets, self.period)
+
+    def saves_per_hour(self, each: int) -> float:
+        """Saves an hour when every acting seat saves ``each`` times a window."""
+        return self.savers * each * self.windows
+
+    def played(self, each: int) -> GatedLoad:
+        """Being played, every acting seat saving ``each`` times a window, a resolution closing each window."""
+        return GatedLoad(self.spreadsheets, self.period, self.saves_per_hour(each), self.windows)
+
+    @property
+    def realistic(self) -> tuple[GatedLoad, GatedLoad]:
+        """Being played at the realistic saves: the lighter (two each a window) and the heavier (four)."""
+        low, high = REALISTIC_SAVES_PER_WINDOW
+        return self.played(low), self.played(high)
+
+    @property
+    def per_deadline_minute(self) -> int:
+        """How many matches like this one resolve within one minute under one account: a resolution reads and
+        writes every spreadsheet once, against the 60 reads and 60 writes a minute a user gets."""
+        return min(READS_PER_MINUTE_PER_USER, WRITES_PER_MINUTE_PER_USER) // self.spreadsheets
+
+
+def played_match(traits: RulesetTraits, seats: int, spreadsheets: int, schedule: DeadlineSchedule,
+                 period: float = 1.0) -> PlayedMatch:
+    """The load of a match of a game with these traits, ``seats`` seats, ``spreadsheets`` spreadsheets and this
+    deadline schedule, polled every ``period`` minutes.
+
+    >>> from sheets_gm.rulesets.registry import get_ruleset
+    >>> m = played_match(get_ruleset("champions").traits, 16, 18, DeadlineSchedule())
+    >>> m.saves_per_hour(1), [load.matches_per_account() for load in m.realistic], m.per_deadline_minute
+    (8.0, [128, 81], 3)
     """
-    return (GatedLoad(spreadsheets, period),
-            GatedLoad(spreadsheets, period, ACTIVE_CHANGES_PER_HOUR, ACTIVE_RESOLUTIONS_PER_HOUR))
+    return PlayedMatch(spreadsheets, savers_per_window(traits, seats), windows_per_hour(schedule), period)

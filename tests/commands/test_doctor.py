@@ -325,11 +325,37 @@ def test_a_healthy_google_match_passes_and_reports_its_quota_headroom(fake: Goog
     quota = line(out, "✔", "quota")
     assert ("an idle poll asks Drive once (every 30 minutes its file index, the safety net) and reads no "
             "spreadsheet") in quota
-    assert "0.011 reads a minute idle, 0.11 while played" in quota
-    assert "one service account holds 5400 idle matches like this one or 540 being played" in quota
+    assert "Idle: 0.011 reads a minute, 5400 matches like this one per service account" in quota
+    assert ("Played (2 people save in a window, no deadlines, taken as a window every 2 hours): at least 1 saves an "
+            "hour (one each a window), realistically 2–4 (two to four each): 0.078–0.11 reads a minute, 540–771 "
+            "matches like this one per service account") in quota
+    minute = line(out, "✔", "deadline minute")
+    assert "each of the 4 spreadsheets once, so 15 matches like this one resolve together within one minute" in minute
+    assert "no deadlines" in minute
     assert "developers.google.com/workspace/sheets/api/limits" in quota
     assert "Google does not report the quota left" in quota
     assert fake.calls(WRITE) == fake.calls(BATCH_UPDATE) == 0
+
+
+def with_deadline(config: Path, when: str) -> None:
+    """Give the match a daily deadline at ``when``."""
+    config.write_text(config.read_text(encoding="utf-8") + f'[deadlines]\ntimes = ["{when}"]\n', encoding="utf-8")
+
+
+def test_matches_sharing_a_deadline_minute_past_what_it_holds_are_told_to_spread(fake: GoogleApiFake, tmp_path: Path,
+                                                                               doctor: Doctor) -> None:
+    config = google_match(fake, tmp_path)
+    with_deadline(config, "23:59")
+    _, out = doctor(config, "--matches", "15")
+    assert "15 matches sharing its deadline minute at 23:59 (UTC) fit" in line(out, "✔", "deadline minute")
+    _, out = doctor(config, "--matches", "40")
+    minute = line(out, "⚠", "deadline minute")
+    assert "15 matches like this one resolve together" in minute
+    assert "40 matches sharing its deadline minute at 23:59 (UTC) are more" in minute
+    assert "HTTP 429" in minute
+    assert "fix: spread the deadlines of the matches on this account over minutes, 15 a minute (23:59, 00:00, " \
+           "00:01…)" in minute
+    assert "1 windows an hour" not in out and "0.042 windows an hour from [deadlines]" in line(out, "✔", "quota")
 
 
 def test_an_unshared_spreadsheet_names_the_service_account_to_share_with(fake: GoogleApiFake, tmp_path: Path,
@@ -391,8 +417,8 @@ def test_a_short_watch_interval_is_gated_by_drive_as_cron_is(fake: GoogleApiFake
 
 
 @pytest.mark.parametrize(("matches", "mark", "says"), [
-    (3, "✔", "3 matches like this one: 0.33 reads and 3 Drive requests a minute while played"),
-    (500, "⚠", "500 matches like this one: 55.6 reads"),
+    (3, "✔", "3 matches like this one: up to 0.33 reads and 3 Drive requests a minute while played"),
+    (500, "⚠", "500 matches like this one: up to 55.6 reads"),
     (600, "⚠", "over the 60 a minute Google allows"),
 ])
 def test_matches_sharing_the_account_count_towards_the_quota(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor,
@@ -403,7 +429,7 @@ def test_matches_sharing_the_account_count_towards_the_quota(fake: GoogleApiFake
     found = line(out, mark, "quota")
     assert says in found
     if mark == "⚠":
-        assert "fix: run some matches under another service account (each holds 540 matches" in found
+        assert "fix: run some matches under another service account (each holds 540–771 matches" in found
 
 
 def test_spreadsheets_without_a_match_say_run_init(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor) -> None:
