@@ -294,12 +294,13 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
         summary = ""
     if gate is not None and kept is not None:
         from sheets_gm.sheets.google import GoogleSheetBackend
-        from sheets_gm.sync.drive_gate import after_google_poll
+        from sheets_gm.sync.drive_gate import after_google_poll, drive_log
 
         # A bot typed in the window this poll opened: the next poll reads its spreadsheet (its Ready may be all
         # the window waits for), though the write was ours.
         bots = [b.key for b in map(sheets.of, report.bots_typed) if isinstance(b, GoogleSheetBackend)]
-        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept, read_back=bots)
+        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept, read_back=bots,
+                          log=drive_log(sheets))
     elif not report.bots_typed:  # else nothing is kept: the next poll reads the workbooks the bots typed in
         after_local_poll(config.path, config_mark, sheets, before, report, summary, warning, read_at)
     return report, warning, after_poll(config, sheets, report, _now)
