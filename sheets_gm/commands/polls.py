@@ -273,7 +273,7 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
                 from sheets_gm.sync.drive_gate import read_and_poll, reads_line
 
                 report, kept = read_and_poll(lambda s: sync_once(config, s, now=read_at), sheets, gate, config.path,
-                                             _now)
+                                             _now, log)
                 report.drive = reads_line(gate, kept)
         except WorkbookOpenError as exc:
             # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn
@@ -294,13 +294,12 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
         summary = ""
     if gate is not None and kept is not None:
         from sheets_gm.sheets.google import GoogleSheetBackend
-        from sheets_gm.sync.drive_gate import after_google_poll, drive_log
+        from sheets_gm.sync.drive_gate import after_google_poll
 
         # A bot typed in the window this poll opened: the next poll reads its spreadsheet (its Ready may be all
         # the window waits for), though the write was ours.
         bots = [b.key for b in map(sheets.of, report.bots_typed) if isinstance(b, GoogleSheetBackend)]
-        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept, read_back=bots,
-                          log=drive_log(sheets))
+        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept, read_back=bots)
     elif not report.bots_typed:  # else nothing is kept: the next poll reads the workbooks the bots typed in
         after_local_poll(config.path, config_mark, sheets, before, report, summary, warning, read_at)
     return report, warning, after_poll(config, sheets, report, _now)

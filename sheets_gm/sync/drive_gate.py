@@ -194,11 +194,14 @@ def after_idle(config_path: Path, gate: DriveGate) -> None:
 
 
 def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheets, gate: DriveGate,
-                  config_path: Path, clock: Callable[[], datetime]) -> tuple[WindowReport, KeptSheets]:
+                  config_path: Path, clock: Callable[[], datetime],
+                  log: DriveChangeLog | None = None) -> tuple[WindowReport, KeptSheets]:
     """Run the poll ``run`` on the spreadsheets the gate names read live and the others from their kept reads:
     rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``kept_reads``).
-    ``clock`` dates the answers of our writes."""
-    kept = KeptSheets(sheets, {} if gate.fresh is None else load_kept(kept_path(config_path)), gate.fresh, clock)
+    ``clock`` dates the answers of our writes; through ``log`` Drive's version of each spreadsheet is asked right
+    after our write (without it, what the poll wrote is read back by the next)."""
+    kept = KeptSheets(sheets, {} if gate.fresh is None else load_kept(kept_path(config_path)), gate.fresh, clock,
+                      None if log is None else version_after_write(log))
     if gate.fresh is not None:
         kept.rehearse(True)
         report = run(kept.sheets)
@@ -222,35 +225,31 @@ def reads_line(gate: DriveGate, kept: KeptSheets) -> str:
     return f"(Drive: {gate.reason}; {what}.)"
 
 
-def _versions_after_write(log: DriveChangeLog | None, kept: KeptSheets) -> tuple[dict[str, int], list[str]]:
-    """Drive's version of each spreadsheet this poll wrote with a snapshot, asked right after the poll's writes
-    (one ``files.get`` each): the version its kept read covers. A spreadsheet Drive names someone else as the
-    last to modify since (a player typed after our write), or whose version Drive did not give, is read back by
-    the next poll instead."""
-    versions: dict[str, int] = {}
-    read_back: list[str] = []
-    for key in kept.snapshots():
+def version_after_write(log: DriveChangeLog) -> Callable[[str], int | None]:
+    """What a poll asks right after each write of a spreadsheet: Drive's version of the file (one ``files.get``),
+    where our own change ends; None when Drive names someone else as its last modifier (a player typed just
+    after our write: the next poll reads it back) or does not answer."""
+    def ask(key: str) -> int | None:
         try:
-            drive = log.version(key) if log is not None else None
+            drive = log.version(key)
         except SheetError:
-            drive = None
-        if drive is not None and drive.by_me:
-            versions[key] = drive.version
-        else:
-            read_back.append(key)
-    return versions, read_back
+            return None
+        return drive.version if drive.by_me else None
+    return ask
 
 
 def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: DriveGate, report: WindowReport,
                       read_at: datetime, summary: str, warning: str, kept: KeptSheets,
-                      read_back: Sequence[str] = (), log: DriveChangeLog | None = None) -> None:
+                      read_back: Sequence[str] = ()) -> None:
     """A poll that read succeeded: keep what it read (for what it wrote, what the write answered with), when each
     spreadsheet was read, Drive's token from before the read, and which writes need no reading back (not those
-    of ``read_back``, keys of spreadsheets the next poll reads whatever Drive says: where a bot typed) with
-    Drive's version of each (asked through ``log`` right after the writes; without it they are read back)."""
+    of ``read_back``, keys of spreadsheets the next poll reads whatever Drive says: where a bot typed), and
+    Drive's version of each spreadsheet that its kept read covers (for a write, asked right after it)."""
     if config_mark is None or not gate.token:
         return
-    written_versions, unversioned = _versions_after_write(log, kept)
+    after_write = kept.versions_after_write()
+    written_versions = {key: v for key, v in after_write.items() if v is not None}
+    unversioned = [key for key, v in after_write.items() if v is None]
     live = kept.read_live()
     old = gate.state
     reads = {**(old.read_at if old is not None and gate.fresh is not None else {}), **{k: iso(read_at) for k in live}}
