@@ -26,6 +26,7 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -1053,6 +1054,7 @@ class DriveVersion:
     version: int
     by_me: bool
     drive_id: str = ""
+    modified_at: str = ""  # its last modification time (RFC 3339)
 
 
 def _version(file: dict[str, Any]) -> int | None:
@@ -1143,21 +1145,35 @@ class DriveChangeLog:
         ``files.get``, no Sheets read). Asked right after our write, its version is where our own change ends:
         any later version is someone's edit, whoever made it."""
         payload = self._get(f"{DRIVE_FILES_API_V3_URL}/{key}", {
-            **_ALL_DRIVES, "fields": "version,driveId,lastModifyingUser(me)"})
+            **_ALL_DRIVES, "fields": "version,driveId,modifiedTime,lastModifyingUser(me)"})
         version = _version(payload)
         if version is None:
             raise SheetError(f"Drive gave no version of the file {key}.")
         user = payload.get("lastModifyingUser") or {}
         return DriveVersion(version, isinstance(user, dict) and user.get("me") is True,
-                            str(payload.get("driveId") or ""))
+                            str(payload.get("driveId") or ""), str(payload.get("modifiedTime") or ""))
 
-    def _get(self, url: str, params: dict[str, Any]) -> dict[str, Any]:
+    def google_time(self) -> datetime:
+        """Google's clock: the ``Date`` of one Drive answer (the change log's start token), to the second."""
+        response = self._request(f"{DRIVE_CHANGES_URL}/startPageToken", dict(_ALL_DRIVES))
         try:
-            response = self._http.request("get", url, params=params)
-            payload = response.json()
+            return parsedate_to_datetime(response.headers["Date"]).astimezone(UTC)
+        except (KeyError, TypeError, ValueError) as e:
+            raise SheetError("Drive's answer gave no date to compare this machine's clock with.") from e
+
+    def _request(self, url: str, params: dict[str, Any]) -> requests.Response:
+        try:
+            return self._http.request("get", url, params=params)
         except APIError as e:
             raise SheetError(f"Drive did not answer: {describe(e)}.") from e
-        except (auth_exceptions.GoogleAuthError, requests.RequestException, ValueError) as e:
+        except (auth_exceptions.GoogleAuthError, requests.RequestException) as e:
+            raise SheetError(f"Drive did not answer: {e}.") from e
+
+    def _get(self, url: str, params: dict[str, Any]) -> dict[str, Any]:
+        response = self._request(url, params)
+        try:
+            payload = response.json()
+        except ValueError as e:
             raise SheetError(f"Drive did not answer: {e}.") from e
         if not isinstance(payload, dict):
             raise SheetError("Drive answered something that is not a JSON object.")

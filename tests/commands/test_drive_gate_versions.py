@@ -16,7 +16,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend
 from sheets_gm.sync.poll_state import load_state, state_path
-from tests.commands.test_commands_google import ACCOUNT, KEYS
+from tests.commands.test_commands_google import ACCOUNT, KEYS, run
 from tests.commands.test_drive_gate import Clock, ann_destination, ann_row, clock, fake, poll, start_match, started  # noqa: F401 (fixtures)
 from tests.fakes.google_api import FILE_GET, FILES, GoogleApiFake, fake_client
 from tests.matchfiles import type_orders
@@ -157,3 +157,44 @@ def test_the_fake_lists_a_shared_drives_files_only_when_asked_for_every_drive(fa
     assert plain.get("changes", []) == []  # Drive leaves shared drives' files out unless told
     assert log.version(KEYS["red"]).drive_id == "0AMatchDrive"
 
+
+
+def doctor_lines(capsys: pytest.CaptureFixture[str], config: Path, name: str) -> list[str]:
+    """Doctor's lines of the check ``name`` (each with its fix, if any)."""
+    out = run(capsys, "doctor", "-c", config)[1]
+    return [line for line in out.splitlines() if line[2:].startswith(f"{name}:")]
+
+
+def test_doctor_says_the_match_is_in_my_drive_and_the_gate_sees_its_edits(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheets_gm.match.doctor_drive.machine_now", lambda: clock.now)
+    assert doctor_lines(capsys, started, "drive") == [
+        "✔ drive: the spreadsheets are 4 in My Drive; Drive's lists show each of them, so the sync sees their edits "
+        "at the next poll"]
+    assert doctor_lines(capsys, started, "clock") == [
+        "✔ clock: this machine's clock agrees with Google's (within 5 s)"]
+
+
+def test_doctor_says_the_match_is_in_a_shared_drive_and_the_gate_sees_its_edits(
+        fake: GoogleApiFake, clock: Clock, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheets_gm.match.doctor_drive.machine_now", lambda: clock.now)
+    for key in KEYS.values():
+        fake.spreadsheets[key].drive_id = "0AMatchDrive"
+    match = start_match(tmp_path, clock, capsys)
+    assert doctor_lines(capsys, match, "drive") == [
+        "✔ drive: the spreadsheets are 4 in the shared drive 0AMatchDrive; Drive's lists show each of them, so the "
+        "sync sees their edits at the next poll"]
+    type_orders(open_match_sheets(load_config(match)), ready=False, seats=("red",))  # a test edit, seen by the gate
+    assert poll(fake, clock, capsys, match)[0] == 1
+
+
+def test_doctor_warns_of_a_machine_clock_a_minute_off_googles(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheets_gm.match.doctor_drive.machine_now", lambda: clock.now + timedelta(minutes=1))
+    lines = doctor_lines(capsys, started, "clock")
+    assert lines[0].startswith("⚠ clock: this machine's clock is 60 s ahead of Google's")
+    monkeypatch.setattr("sheets_gm.match.doctor_drive.machine_now", lambda: clock.now - timedelta(seconds=3))
+    assert doctor_lines(capsys, started, "clock")[0].startswith("✔ clock")
