@@ -101,7 +101,8 @@ def test_a_players_typing_just_after_our_write_is_read_back(
             fake.set_values(KEYS["red"], ann_destination(fake), [["ZZ96"]])
     fake.after_edit.append(after_ours)
     assert poll(fake, clock, capsys, started)[0] == 1
-    assert KEYS["red"] in load_state(state_path(started)).written  # Drive names her last: read it back
+    state = load_state(state_path(started))
+    assert state is not None and KEYS["red"] in state.written  # Drive names her last: read it back
     reads, _, out = poll(fake, clock, capsys, started)
     assert reads == 1 and answered(fake, "ZZ96", out)
 
