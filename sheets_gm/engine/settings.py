@@ -26,19 +26,27 @@ class SettingError(ValueError):
 
 
 def setting(default: Any, doc: str, *, minimum: int | None = None, maximum: int | None = None,
-            path: bool = False, only_when: tuple[str, Any] | None = None, optional: bool = False) -> Any:
+            path: bool = False, only_when: tuple[str, Any] | None = None, optional: bool = False,
+            live: bool = False) -> Any:
     """A dataclass field for a setting, with its documentation and optional integer bounds.
 
     ``path``: the setting names a file or folder (a ``str``, empty for none), which ``parse_settings``
     resolves against the folder it is given (a match config's own), so the match holds where it is.
     ``only_when``: ``(other setting, value)`` under which alone this one changes anything (Win or Die's
     advanced-mode settings), so a GM who sets it without is told (``idle_settings``).
-    ``optional``: a text setting that may be left empty (the Coalition's ``strategies_to``)."""
+    ``optional``: a text setting that may be left empty (the Coalition's ``strategies_to``).
+    ``live``: a setting that changes no rule, only what the sheets say (the Coalition's ``strategies_to``):
+    the match config's value is taken in a running match, where every other setting is fixed at its creation."""
     meta = {"doc": doc, "minimum": minimum, "maximum": maximum, "path": path, "only_when": only_when,
-            "optional": optional}
+            "optional": optional, "live": live}
     if isinstance(default, list | dict | set):
         raise TypeError("settings defaults must be immutable (use a tuple)")
     return dataclasses.field(default=default, metadata=meta)
+
+
+def live_settings(cls: type[Any]) -> frozenset[str]:
+    """The names of the settings of ``cls`` marked ``live``: a running match takes the config's value."""
+    return frozenset(f.name for f in dataclasses.fields(cls) if f.metadata.get("live"))
 
 
 def describe_type(tp: Any) -> str:

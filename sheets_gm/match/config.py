@@ -365,9 +365,24 @@ def settings_drift(config: MatchConfig, held: Any) -> list[str]:
     """Each house rule that ``[settings]`` now sets otherwise than the match holds (``held``, the
     settings it was created with and keeps): ``movement = 'rook' in the config but 'king' in the
     match``. SettingError when ``[settings]`` itself is wrong."""
-    from sheets_gm.engine.settings import parse_settings, settings_to_mapping
+    from sheets_gm.engine.settings import live_settings, parse_settings, settings_to_mapping
 
-    wanted = settings_to_mapping(parse_settings(get_ruleset(config.ruleset).traits.settings_type, config.settings,
-                                                folder=config.folder))
+    kind = get_ruleset(config.ruleset).traits.settings_type
+    wanted = settings_to_mapping(parse_settings(kind, config.settings, folder=config.folder))
     have = settings_to_mapping(held)
-    return [f"{k} = {wanted[k]!r} in the config but {have[k]!r} in the match" for k in have if wanted[k] != have[k]]
+    live = live_settings(kind)  # taken from the config in a running match: never a drift
+    return [f"{k} = {wanted[k]!r} in the config but {have[k]!r} in the match" for k in have
+            if wanted[k] != have[k] and k not in live]
+
+
+def live_values(config: MatchConfig) -> dict[str, Any]:
+    """The config's values of the ruleset's live settings (``engine.settings.setting(live=True)``): what a
+    running match takes from ``[settings]`` at every poll. SettingError when ``[settings]`` is wrong."""
+    from sheets_gm.engine.settings import live_settings, parse_settings
+
+    kind = get_ruleset(config.ruleset).traits.settings_type
+    live = live_settings(kind)
+    if not live:
+        return {}
+    parsed = parse_settings(kind, config.settings, folder=config.folder)
+    return {k: getattr(parsed, k) for k in live}

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sheets_gm.engine.dice import new_seed
 from sheets_gm.engine.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.engine.words import counted
-from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
 from sheets_gm.match.init_targets import check_local_targets
@@ -58,9 +59,18 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
         try:
             return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
                         next_deadline=config.schedule.next_deadline, dry_run=dry_run,
-                        owners=lambda: layout_owners(config, sheets))
+                        owners=lambda: layout_owners(config, sheets), live=_live(config))
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
+
+
+def _live(config: MatchConfig) -> dict[str, Any]:
+    """The config's live settings (``config.live_values``); none when ``[settings]`` does not read (the sync's
+    warning says why, and the match keeps what it holds)."""
+    try:
+        return live_values(config)
+    except SettingError:
+        return {}
 
 
 def configured_ruleset(config: MatchConfig) -> AnyRuleset:

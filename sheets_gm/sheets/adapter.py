@@ -181,6 +181,16 @@ class LaysOutLogEntries(Protocol):
 
 
 @runtime_checkable
+class DrawsDeadline(Protocol):
+    """An adapter whose public tabs carry the open window's deadline (Coalition: the Battle Announcements post
+    says by when the strategies are due, as the forum's did)."""
+
+    def drawings_before(self, state: Any, deadline: str) -> Sequence[BoardDrawing]:
+        """``drawings(state)``, the open window closing at ``deadline`` (as people read it; '' for none)."""
+        ...
+
+
+@runtime_checkable
 class NamesEventSeats(Protocol):
     """An adapter whose public events concern seats their data does not name by a seat's or a row's name (GvG: a
     battle names its sides by team number and only the winner by name; a hit on a structure names its id): it

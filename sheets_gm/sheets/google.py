@@ -810,15 +810,14 @@ def _tab_requests(tab: TabLayout, sid: int, keepers: Sequence[str]) -> list[dict
     for index, conditional in enumerate(tab.conditional_fills):
         reqs.append({"addConditionalFormatRule": {"index": index, "rule": _conditional_rule(tab, conditional, rng)}})
     for dd in tab.dropdowns:
+        condition = ({"type": "ONE_OF_RANGE", "values": [{"userEnteredValue": f"={dd.source}"}]} if dd.source else
+                     {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in dd.values]})
         reqs.append(
             {
                 "setDataValidation": {
                     "range": rng(dd.range),
-                    "rule": {
-                        "condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in dd.values]},
-                        "strict": True,
-                        "showCustomUi": True,
-                    },
+                    # a list read from cells only helps: anything typed is kept (a warning mark at most)
+                    "rule": {"condition": condition, "strict": not dd.source, "showCustomUi": True},
                 }
             }
         )

@@ -49,10 +49,13 @@ class ConditionalFill:
 
 @dataclass(frozen=True, slots=True)
 class Dropdown:
-    """A list of allowed values for the cells of a range (strict: other values are refused)."""
+    """A list of allowed values for the cells of a range (strict: other values are refused); or, with
+    ``source`` (a range of the same spreadsheet, with its tab), a list of what those cells hold now, which only
+    helps: anything typed is kept (a player's own bag, written in her View tab at every resolution)."""
 
     range: str
     values: tuple[str, ...]
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)

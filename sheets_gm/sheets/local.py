@@ -874,6 +874,17 @@ def _cells(ws: Any, tab: TabLayout, box: _Box) -> Iterator[Any]:
                 yield cell
 
 
+def _absolute(source: str) -> str:
+    """A range with its tab as a list validation's source: ``'View Ann'!$H$4:$H$43``."""
+    tab, cells = split_a1(source)
+    first, _, last = cells.partition(":")
+
+    def fixed(cell: str) -> str:
+        letters = cell.rstrip("0123456789")
+        return f"${letters}${cell[len(letters):]}"
+    return f"{quote_tab(tab)}!{fixed(first)}:{fixed(last or first)}"
+
+
 def _list_formula(values: tuple[str, ...], lists: list[tuple[str, ...]]) -> str:
     """A list validation's source: inline when Excel allows it, else a helper-tab column."""
     inline = ",".join(values)
@@ -950,9 +961,9 @@ def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
         inputs.append(box)
         rule = DataValidation(
             type="list",
-            formula1=_list_formula(tuple(dropdown.values), lists),
+            formula1=_absolute(dropdown.source) if dropdown.source else _list_formula(tuple(dropdown.values), lists),
             allow_blank=True,
-            showErrorMessage=True,
+            showErrorMessage=not dropdown.source,  # a list read from cells only helps: anything typed is kept
             showDropDown=False,  # (sic) False shows the in-cell arrow
             errorTitle="Not in the list",
             error="Pick one of the values from the dropdown list.",

@@ -37,6 +37,7 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -89,6 +90,10 @@ class Column(_Strict):
     kind: ColumnKind
     values: tuple[str, ...] = ()  # a choice column's vocabulary
     width: int = 0  # pixels; 0 lets the kind decide
+    # "view": a text column whose dropdown lists what the adapter writes in the last column of the seat's View
+    # panel (the seat's own list, such as a Champions player's bag), rewritten at every resolution; it only
+    # helps: anything typed is read.
+    values_from: Literal["", "view"] = ""
 
     @model_validator(mode="after")
     def _vocabulary(self) -> Column:
@@ -96,6 +101,8 @@ class Column(_Strict):
             raise ValueError(f"column {self.key!r} is a choice: give its values")
         if self.kind is not ColumnKind.CHOICE and self.values:
             raise ValueError(f"column {self.key!r} is {self.kind.value}: only a choice column has values")
+        if self.values_from and self.kind is not ColumnKind.TEXT:
+            raise ValueError(f"column {self.key!r} is {self.kind.value}: only a text column takes values_from")
         return self
 
 
@@ -118,6 +125,9 @@ class InputTable(_Strict):
     # Each row is a roster member's own (its subject is the member's name, and rows do not move during a
     # match): its typed cells are protected for that member's e-mail alone (and the GMs), not the whole seat.
     member_rows: bool = False
+    # Its rows are another way to give the orders of other rows (Coalition's Forum post lines), not orders
+    # awaited themselves: ``status`` never lists them as having nothing typed.
+    optional: bool = False
     phases: tuple[str, ...] = ()  # the window phases it is open in; empty: every phase
     columns: tuple[Column, ...]
 

@@ -380,11 +380,13 @@ class InputTab:
         return ""
 
     def layout(self, colours: Colours, editors: Sequence[str],
-               row_editors: Mapping[tuple[str, int], Sequence[str]] | None = None) -> TabLayout:
+               row_editors: Mapping[tuple[str, int], Sequence[str]] | None = None,
+               view_list: str = "") -> TabLayout:
         """The tab as a layout: titles and headers, colours, dropdowns, tick boxes, and protections that
         leave only the typed cells open (to ``editors``, or to anyone who may edit the spreadsheet). A
         ``member_rows`` table's rows are each protected for their own editors instead, when ``row_editors``
-        names them by (table, 0-based row): a player's row for that player alone."""
+        names them by (table, 0-based row): a player's row for that player alone. ``view_list``: the range
+        of the seat's View panel that a ``values_from: view`` column's dropdown lists."""
         width = self.width
         values: dict[str, Grid] = {"A1": [[self.title]]}
         fills = [Fill(cells(0, TITLE_ROW, width - 1, TITLE_ROW), colours.header, bold=True),
@@ -416,6 +418,8 @@ class InputTab:
                     protections.append(Protection(col_cells, f"{spec.name}: {c.header}, written by sheets-gm"))
                 if c.kind is ColumnKind.CHOICE:
                     dropdowns.append(Dropdown(col_cells, c.values))
+                if c.values_from == "view" and view_list:
+                    dropdowns.append(Dropdown(col_cells, (), source=view_list))
                 if c.kind in (ColumnKind.TICK, ColumnKind.READY):
                     checkboxes.append(Checkbox(col_cells))
             gap = 1 + max(i for i, c in t.columns() if c.kind is not ColumnKind.FEEDBACK)  # right of its own columns

@@ -123,7 +123,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                            outcome.text if outcome else "", kept, why, overlays)
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,
                              read.record.state)
-    board_writes(batch, sheets.board, read.tabs, read.adapter, state, status)
+    board_writes(batch, sheets.board, read.tabs, read.adapter, state, status, record.deadline)
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events, read.adapter)
     return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)
 

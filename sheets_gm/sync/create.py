@@ -111,7 +111,8 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
         out.append((backend, tab.layout(spec.colours, tuple(emails.get(seat, ())),
-                                        member_row_editors(tab, adapter, state, seat, member_emails or {}))))
+                                        member_row_editors(tab, adapter, state, seat, member_emails or {}),
+                                        tabs.view_list_range(seat) if seat in tabs.view_seats() else "")))
         out.append((backend, _archive_tab(tabs, seat, windows)))
         out.append((backend, _view_tab(tabs, seat)))
     out.append((sheets.engine, _view_tab(tabs, GM)))

@@ -26,7 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sheets_gm.engine.ruleset import Verdict, Window
+from sheets_gm.engine.ruleset import JUDGE, Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, GroupsRows, PlacesVerdicts, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
@@ -96,6 +96,8 @@ def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ti
     if ticked:
         return (f"{box} is ticked, but {seat} counts as ready only once every row marked ✘ is mended or cleared "
                 f"(for {window.label}).")
+    if seat == JUDGE:
+        return f"Tick {box} when the judge's results for {window.label} are in."
     return f"Tick {box} when {seat}'s orders for {window.label} are in."
 
 

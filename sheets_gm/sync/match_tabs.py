@@ -154,6 +154,11 @@ class MatchTabs:
         """The row of a View tab's log header (1-based), a blank row under the panel."""
         return VIEW_PANEL_ROW + self.spec.view_panel_rows + 1
 
+    def view_list_range(self, seat: str) -> str:
+        """The last column of ``seat``'s View panel: the list a ``values_from: view`` column's dropdown offers."""
+        return a1(self.view(seat), cells(VIEW_COLS - 1, VIEW_PANEL_ROW, VIEW_COLS - 1,
+                                         VIEW_PANEL_ROW + self.view_panel_rows - 1))
+
     def view_panel_range(self, seat: str) -> str:
         """The View tab's panel, rewritten whole after each resolution."""
         last = VIEW_PANEL_ROW + self.view_panel_rows - 1
@@ -164,6 +169,10 @@ class MatchTabs:
         right of the text an entry laid out over rows uses (``width`` in all)."""
         row = self.view_log_header_row + 1 + first
         return a1(self.view(seat), cells(0, row, width - 1, row + count - 1))
+
+    def log_header_range(self) -> str:
+        """The public log's header row (what a poll checks of the Log, which it writes at every resolution)."""
+        return a1(self.spec.tabs.log, cells(0, 1, len(self.spec.headers.log) - 1, 1))
 
     def log_range(self, first: int, count: int) -> str:
         """Public log lines ``first`` (0-based) onwards."""

@@ -12,6 +12,7 @@ by the next poll from the pending rows, keeping whatever was typed for the next 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -22,7 +23,7 @@ from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.backend import SheetBackend
-from sheets_gm.sheets.layout import a1
+from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
@@ -42,12 +43,13 @@ from sheets_gm.sync.fates import (
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.notices import PollFacts
-from sheets_gm.sync.read import MatchRead, SeatRead, read_match, seat_backend
+from sheets_gm.sync.read import MatchRead, SeatRead, adapter_of, read_match, seat_backend
 from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.typed_cells import with_cell_notes
 from sheets_gm.sync.writes import (
+    acts,
     board_writes,
     idle_feedback,
     idle_reason,
@@ -213,13 +215,16 @@ def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> bool:
 
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
          window_key: str | None = None, next_deadline: DeadlineRule | None = None,
-         dry_run: bool = False, owners: OwnersSource | None = None) -> WindowReport:
+         dry_run: bool = False, owners: OwnersSource | None = None,
+         live: Mapping[str, Any] | None = None) -> WindowReport:
     """Read the match once, answer every row, resolve the open window if due, write back.
 
     ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
     open window is that one (the GM must not force a window another sync opened meanwhile).
-    ``owners``: who may type where, read only when a resolution must grow a table (``grow``)."""
-    read = read_match(sheets, ruleset_class)
+    ``owners``: who may type where, read only when a resolution must grow a table (``grow``).
+    ``live``: the match config's values of the settings that change no rule (``setting(live=True)``), taken
+    over the record's: they are drawn from now on and stored with the record at the next resolution."""
+    read = with_live_settings(read_match(sheets, ruleset_class), live or {})
     record = read.record
     check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
     ruleset = record.ruleset
@@ -244,7 +249,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
-    report.untyped = _untyped_rows(read, window)
+    report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = any(s.pending is not None for s in read.seats.values())
     if pending:
@@ -269,19 +274,33 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     return report
 
 
-def _untyped_rows(read: MatchRead, window: Window) -> dict[str, list[str]]:
+def with_live_settings(read: MatchRead, live: Mapping[str, Any]) -> MatchRead:
+    """``read`` with the record's ruleset taking ``live``'s values where they differ (the same read when none
+    does): a new ruleset on the same board, and its sheet adapter."""
+    settings = read.record.ruleset.settings
+    changed = {k: v for k, v in live.items() if getattr(settings, k) != v}
+    if not changed:
+        return read
+    ruleset = type(read.record.ruleset).create(dataclasses.replace(settings, **changed),
+                                               read.record.ruleset.board_text)
+    return replace(read, record=replace(read.record, ruleset=ruleset), adapter=adapter_of(ruleset))
+
+
+def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str, list[str]]:
     """Per seat the window waits for, the subjects of its rows (units, players, armies; not its seat row, nor a
-    standing table's) with nothing typed for the window: whose orders the GM may want to chase. A seat that
-    writes in the window without being awaited (Win or Die's player setting reactions in her opponent's turn)
-    has nothing to chase: her action rows are for her own turn."""
+    standing table's) with nothing typed for the window and no order read for them elsewhere (a Coalition army
+    ordered by a post pasted in another row): whose orders the GM may want to chase. A seat that writes in the
+    window without being awaited (Win or Die's player setting reactions in her opponent's turn) has nothing to
+    chase: her action rows are for her own turn."""
     out: dict[str, list[str]] = {}
     for seat in window.awaited:
         seat_read = read.seats.get(seat)
         if seat_read is None:
             continue
-        open_tables = {p.spec.name for p in seat_read.tab.tables
-                       if p.spec.open_in(window.phase) and p.spec.rows != SEAT_ROWS and not p.spec.standing}
-        typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key}
+        open_tables = {p.spec.name for p in seat_read.tab.tables if p.spec.open_in(window.phase)
+                       and p.spec.rows != SEAT_ROWS and not p.spec.standing and not p.spec.optional}
+        given = answer.inputs[seat].consumed if seat in answer.inputs else frozenset()
+        typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
         missing = [r.subject for r in seat_read.rows
                    if r.table in open_tables and r.subject and r.subject not in typed]
         if missing:
@@ -341,18 +360,32 @@ def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
                stale: list[TypedRow]) -> None:
-    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared."""
+    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared and
+    drawn again as the open window draws them: the stamp, and what the row shows (a stamp or a move roll typed over
+    by hand is put back)."""
     tabs = read.tabs
     tab = read.seats[seat].tab
     count = archive_lines_writes(batch, backend, tabs, seat, read.seats[seat].archive_lines,
                                  [stale_line(tab, window, stale)])
     batch.put(backend, lines_cell(tabs, seat), [[count]])
+    state = read.record.state
+    dice = read.record.dice()
     for row in stale:
         placed = tab.table(row.table)
+        index = row.row - placed.first_row
+        shown = read.adapter.shown(state, seat, placed.spec, row.subject, dice) \
+            if placed.spec.of_kind(ColumnKind.SHOWN) else {}
         for c in placed.spec.columns:
+            value: CellValue
             if c.kind.typed:
-                empty: bool | str = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
-                batch.put(backend, a1(tab.name, placed.cell(row.row - placed.first_row, c.key)), [[empty]])
+                value = False if c.kind in (ColumnKind.TICK, ColumnKind.READY) else ""
+            elif c.kind is ColumnKind.WINDOW:
+                value = window.key if acts(window, seat, placed.spec) else ""
+            elif c.kind is ColumnKind.SHOWN:
+                value = shown.get(c.key, "")
+            else:
+                continue
+            batch.put(backend, a1(tab.name, placed.cell(index, c.key)), [[value]])
 
 
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
@@ -402,7 +435,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                            outcome.text if outcome else "", settled.kept, settled.shown, overlays)
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events, record.state))
-    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status)
+    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline)
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,
                "events": len(resolution.events), "seat_logs_from": dict(record.seat_logs),

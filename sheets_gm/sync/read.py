@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.ruleset import GM, Window
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_of, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import LayoutDriftError, SheetBackend, SheetError
@@ -172,10 +172,13 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
     batch = ReadBatch()
     batch.ask(sheets.engine, engine_range)
     batch.ask(sheets.board, tabs.board_title_row())
+    batch.ask(sheets.board, tabs.log_header_range())  # the tabs a resolution writes: there, and still ours
+    batch.ask(sheets.engine, tabs.view_status_range(GM))
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         batch.ask(backend, tabs.orders(seat).read_range())
         batch.ask(backend, tabs.archive_pending_range(seat))
+        batch.ask(backend, tabs.view_status_range(seat))
     try:
         batch.run(sheets.write_order())
     except SheetError as exc:
@@ -210,6 +213,7 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
     if not any(text_of(v) == spec.headers.board for v in (title_row[0] if title_row else [])):
         raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.board!r} should say {spec.headers.board!r} "
                                f"in row 1, right of the board, but does not; {REPAIR_HINT}")
+    _check_written_tabs(batch, sheets, tabs)
     seats: dict[str, SeatRead] = {}
     grids = {seat: batch.get(seat_backend(sheets, tabs, seat), tabs.orders(seat).read_range())
              for seat in tabs.input_seats()}
@@ -233,6 +237,23 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
                                  recovering=pending is not None)
         seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row))
     return MatchRead(record, tabs, adapter, seats)
+
+
+def _check_written_tabs(batch: ReadBatch, sheets: MatchSheets, tabs: MatchTabs) -> None:
+    """LayoutDriftError naming the cell when a tab a resolution writes, and no poll reads, lost its heading: the
+    Log's header row, a View tab's title (the GM tab's too). A missing one already failed the read, naming it."""
+    header = list(tabs.spec.headers.log)
+    found = [text_of(v) for v in (batch.get(sheets.board, tabs.log_header_range()) or [[]])[0]]
+    if found[:len(header)] != header:
+        raise LayoutDriftError(f"the layout has changed: tab {tabs.spec.tabs.log!r} row 1 should say "
+                               f"{' | '.join(header)!r} but says {' | '.join(found)!r}; {REPAIR_HINT}")
+    for seat in tabs.view_seats():
+        backend = sheets.engine if seat == GM else seat_backend(sheets, tabs, seat)
+        grid = batch.get(backend, tabs.view_status_range(seat))
+        title = text_of(grid[0][0]) if grid and grid[0] else ""
+        if title != tabs.view_title(seat):
+            raise LayoutDriftError(f"the layout has changed: tab {tabs.view(seat)!r} cell A1 should say "
+                                   f"{tabs.view_title(seat)!r} but says {title!r}; {REPAIR_HINT}")
 
 
 def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
-from sheets_gm.sheets.backend import SheetBackend, SheetError
+from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow
@@ -134,6 +134,8 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
                                 "what it showed is drawn in the new tabs")
     layouts = match_layouts(sheets, tabs, record.ruleset, adapter, record.state, emails or {}, member_emails)
     absent = {t.name for backend, t in layouts if t.name not in backend.tab_names()}  # deleted or renamed
+    for seat, pushed in extra.items():  # before the layout, which may narrow the tab to its columns
+        seat_backend(sheets, tabs, seat).write([RangeWrite(cell, [[""]]) for cell in pushed])
     apply_layouts(sheets, layouts, title or f"sheets-gm · {record.ruleset.traits.title}", retired)
     batch = WriteBatch()
     laid_out = {t.name for _, t in layouts} | {spec.tabs.roster, *retired}
@@ -164,12 +166,10 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         # An empty cell of a row laid over is written empty: the tab's old cells (a column inserted) do not stay.
         laid = {t: {i: {c: "" if v is None else v for c, v in line.items()} for i, line in rows.items()}
                 for t, rows in laid.items()}
-        for name in extra.get(seat, []):
-            batch.put(backend, name, [[""]])
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, record.state, window, seat, dice, status,
                            outcome.text if outcome else "", kept.get(seat), overlays=laid)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
-    board_writes(batch, sheets.board, tabs, adapter, record.state, status)
+    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
     batch.run(sheets.write_order())
     return report
 

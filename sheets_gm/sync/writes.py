@@ -11,6 +11,7 @@ from sheets_gm.engine.events import Event, kind_words, visible_to
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import (
     AnySheetAdapter,
+    DrawsDeadline,
     ExplainsIdleSeats,
     LabelsTurns,
     LaysOutLogEntries,
@@ -127,10 +128,13 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
 
 
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
-                 status: str) -> None:
+                 status: str, deadline: str = "") -> None:
     """Every public tab the adapter draws as ``state`` shows it, each with the title, status line and legend
-    (a legend may change with the state: who is out)."""
-    for tab, drawing in tabs.drawn(adapter.drawings(state)):
+    (a legend may change with the state: who is out); an adapter that says when the open window closes is given
+    its ``deadline`` (the record's)."""
+    drawings = (adapter.drawings_before(state, describe_deadline(deadline) if deadline else "")
+                if isinstance(adapter, DrawsDeadline) else adapter.drawings(state))
+    for tab, drawing in tabs.drawn(drawings):
         values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
         notes: Grid | None = None
         if drawing.notes is not None:  # every cell's: a note not drawn again (an army moved on) goes
@@ -274,7 +278,7 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record
         seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, state, window, seat,
                            dice, status, outcome_text, typed)
     views_writes(batch, sheets, tabs, adapter, state, status, {}, [])
-    board_writes(batch, sheets.board, tabs, adapter, state, status)
+    board_writes(batch, sheets.board, tabs, adapter, state, status, record.deadline)
 
 
 def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
@@ -284,7 +288,8 @@ def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     deadline_text = record.deadline
     line = adapter.status(state, window, record.ruleset.outcome(state))
     if window is not None and deadline_text:
-        line += f" · orders close {describe_deadline(deadline_text)}"
+        what = "results" if window.seats == (JUDGE,) else "orders"  # the judge's window closes on results
+        line += f" · {what} close {describe_deadline(deadline_text)}"
     if record.bots:
         line += f" · {bots_phrase(record)}"
     return line

@@ -4,8 +4,10 @@ Hypothesis drives the real sync on a match held in memory spreadsheets (a local 
 ``pytest -m soak``) with random typing: rows the bots would type (valid), junk, other seats' names, rows typed
 in a table the seat does not write in now, long and multi-line text, text typed in the column past a table's
 last column, cleared cells, Go, Ready and End turn ticks, GM forces and deadlines closing windows with half-typed
-and unreadable rows, a resolution cut before its commit, and ``undo``. After every step each cell the test typed
-(text, not tick boxes) that it has not overwritten since is in one of three states:
+and unreadable rows, a resolution cut before its commit, ``undo``, the GM's ``adjust``, and ``repair`` after a
+tab renamed, a drawn tab deleted or a column inserted in an orders tab (after which the Log must still verify:
+its lines come back). After every step each cell the test typed (text, not tick boxes) that it has not
+overwritten since is in one of three states:
 
 - still typed in its table (the same column of a row of the same table: an ordered table moves rows up), the
   row's feedback naming its fate: not one of the sentences of an empty row;
@@ -47,11 +49,14 @@ from sheets_gm.sheets.backend import RangeWrite, SheetBackend
 from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sheets.spec import ColumnKind
-from sheets_gm.sync.between import BetweenWindowsError, undo_window
+from sheets_gm.sync.between import BetweenWindowsError, adjust_match, undo_window
 from sheets_gm.sync.create import create_match
+from sheets_gm.sync.log_check import forged_log_lines
 from sheets_gm.sync.match_tabs import ARCHIVE_COLS, ARCHIVE_COPY_COL, ARCHIVE_PENDING_ROW
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.repair import repair_match
+from sheets_gm.sync.replay import match_history, replay_document
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import InjectedFault, MemoryBackend
 
@@ -59,8 +64,12 @@ NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
 IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over")
 JUNK = ("zz", "Q99", "-3", "0", "abc", "12", "attack\nmove\nQ99", "zz " * 90, "x" * 16_001)
-SYNCS = ("poll", "force", "deadline", "cut", "undo")  # an undo is followed by a poll
+SYNCS = ("poll", "force", "deadline", "cut", "undo", "adjust", "repair")  # an undo, an adjust, a repair: a poll
 PAST_DEADLINE = (NOW - dt.timedelta(hours=1)).isoformat()
+#: An adjustment each game accepts in most states, as ``sheets-gm adjust`` gives it ({seat}: a seat's name).
+ADJUST = {"gvg": ("coins", "{seat}=3"), "wesnoth": ("gold", "{seat}=5"), "winordie": ("crystals", "{seat}=+1"),
+          "coalition": ("vp", "{seat}=2"), "champions": ("give", "{seat}=Iron Sword")}
+DAMAGES = ("rename", "delete", "insert")
 ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)
 
 
@@ -175,7 +184,7 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
 def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
     """One thing a table does: (what, and three numbers to choose with)."""
     what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
-                                 "deadline", "past", "cut", "undo"]))
+                                 "deadline", "past", "cut", "undo", "adjust", "repair"]))
     return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
 
 
@@ -240,6 +249,57 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         with contextlib.suppress(BetweenWindowsError):  # nothing to undo yet, or a cut resolution: the GM syncs
             undo_window(table.sheets, table.cls, "the lifecycle test takes it back")
         poll(table.sheets, table.cls, now=NOW)
+    elif what == "adjust":
+        flag, value = ADJUST[table.name]
+        gm = get_game(table.name).gm
+        assert gm is not None
+        events = gm.events_from_options(read.record.seats, {flag: [value.format(seat=read.record.seats[a % 2])]},
+                                        "the lifecycle test adjusts")
+        with contextlib.suppress(BetweenWindowsError):  # refused as it stands (a cut resolution, the match over)
+            adjust_match(table.sheets, table.cls, events)
+        poll(table.sheets, table.cls, now=NOW)
+    elif what == "repair":
+        if any(s.pending is not None for s in read.seats.values()):
+            poll(table.sheets, table.cls, now=NOW)  # a cut resolution: the GM syncs it before the layout is edited
+        _damage(table, table.read(), DAMAGES[b % len(DAMAGES)], seat, c)
+        repair_match(table.sheets, table.cls)
+        doc = replay_document(table.read().record, match_history(table.sheets, table.read().record,
+                                                                  read.tabs.spec.tabs.engine))
+        assert forged_log_lines(table.sheets, doc, table.read().record.log_rows) == [], \
+            f"{table.name}: the Log does not verify after repair"
+        poll(table.sheets, table.cls, now=NOW)
+
+
+def _damage(table: Table, read: MatchRead, how: str, seat: str, n: int) -> None:
+    """What a GM or a player does to the layout that ``repair`` mends: a tab renamed (any tab of a seat's
+    spreadsheet or the board's), a drawn tab deleted (the Log, a View: what repair recomputes), or a column
+    inserted in a seat's orders tab."""
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    if how == "insert":
+        assert isinstance(backend, MemoryBackend)
+        tab = read.tabs.orders(seat).name
+        at = 1 + n % (read.tabs.orders(seat).width - 1)  # never column A (the subjects)
+        cells_ = backend.tabs[tab]
+        backend.tabs[tab] = {(r, c + 1 if c >= at else c): v for (r, c), v in cells_.items()}
+        table.past = {(s, row, col + 1 if s == seat and col >= at else col): v  # typed past a table: moved too
+                      for (s, row, col), v in table.past.items()}
+        rows, cols = backend.sizes[tab]
+        backend.sizes[tab] = (rows, cols + 1)
+        return
+    board = table.sheets.board
+    assert isinstance(board, MemoryBackend)
+    if how == "delete":
+        target, name = (board, read.tabs.spec.tabs.log) if n % 2 else (backend, read.tabs.view(seat))
+        assert isinstance(target, MemoryBackend)
+        target.tabs.pop(name, None)
+        target.sizes.pop(name, None)
+        return
+    target = backend if n % 2 else board
+    assert isinstance(target, MemoryBackend)
+    names = [t for t in target.tabs if "(renamed)" not in t]
+    name = names[n % len(names)]
+    target.tabs[f"{name} (renamed)"] = target.tabs.pop(name)
+    target.sizes[f"{name} (renamed)"] = target.sizes.pop(name)
 
 
 def _type_past(table: Table, read: MatchRead, seat: str, b: int, c: int) -> None:

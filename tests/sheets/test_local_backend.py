@@ -953,3 +953,16 @@ def test_a_tab_too_large_to_shrink_prints_across_pages_with_its_labels_repeated(
     ws = openpyxl.load_workbook(tmp_path / "b.xlsx")["Dominaria"]
     assert not ws.sheet_properties.pageSetUpPr.fitToPage
     assert ws.print_title_rows == "$1:$1" and ws.print_title_cols == "$A:$A"
+
+
+def test_a_dropdown_listing_cells_of_another_tab_only_helps(tmp_path: Path) -> None:
+    """A list read from a range (a player's bag in her View tab) is the range itself, and what is typed stays."""
+    view = TabLayout("View Ann", rows=10, cols=8)
+    orders = TabLayout("Orders Ann", rows=10, cols=4,
+                       dropdowns=(Dropdown("C3:C6", (), source="'View Ann'!H4:H9"), Dropdown("D3:D6", ("a", "b"))))
+    backend = create_workbook(tmp_path / "ann.xlsx", WorkbookLayout("t", (orders, view)))
+    ws = openpyxl.load_workbook(backend.path)["Orders Ann"]
+    listed = validation_at(ws, "C3")
+    assert listed.formula1 == "'View Ann'!$H$4:$H$9" and not listed.showErrorMessage
+    strict = validation_at(ws, "D3")
+    assert strict.formula1 == '"a,b"' and strict.showErrorMessage

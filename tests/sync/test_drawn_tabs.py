@@ -4,14 +4,15 @@ tab's title, repair bringing back a drawn tab and deleting a tab an earlier layo
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.sheets.adapter import BoardDrawing
-from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.backend import LayoutDriftError, SheetError
 from sheets_gm.sheets.google import GoogleSheetBackend, layout_requests
-from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
+from sheets_gm.sheets.layout import Dropdown, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local import create_workbook
 from sheets_gm.sheets.spec import TabNames
 from sheets_gm.sync.create import create_match
@@ -35,7 +36,8 @@ def test_each_drawn_tab_is_laid_out_in_order_with_the_title_and_status(registere
     assert board.value(STANDINGS_TAB, "D2") == "Turn 1."
 
 
-def test_the_idle_poll_reads_the_board_tabs_title_only(registered_race: type[RaceRuleset]) -> None:
+def test_the_idle_poll_reads_the_board_tabs_title_and_the_logs_header_only(
+        registered_race: type[RaceRuleset]) -> None:
     sheets, backends = new_race()
     board = backends[0]
     poll(sheets, RACE, now=NOW)
@@ -44,7 +46,8 @@ def test_the_idle_poll_reads_the_board_tabs_title_only(registered_race: type[Rac
     board.ranges_read.clear()
     poll(sheets, RACE, now=NOW)
     assert [b.calls for b in backends] == [["read"]] * 4
-    assert board.ranges_read == ["'Board'!1:1"]  # never the standings: the poll does not need them
+    # never the standings (the poll does not need them); the Log's header row, which a resolution writes under
+    assert board.ranges_read == ["'Board'!1:1", "'Log'!A1:C1"]
 
 
 def test_a_resolution_rewrites_every_drawn_tab_in_its_one_write(registered_race: type[RaceRuleset]) -> None:
@@ -122,3 +125,29 @@ def test_google_deletes_a_retired_tab_through_the_api() -> None:
         log = TabLayout("Log", rows=2, cols=2)
         backend.apply_layout(WorkbookLayout("t", (TabLayout("Dominaria", rows=2, cols=2), log), retired=("Board",)))
         assert backend.tab_names() == ["Dominaria", "Log"]
+
+
+def test_google_lists_a_dropdown_from_a_range_without_refusing_what_is_typed() -> None:
+    metadata = {"sheets": [{"properties": {"sheetId": 3, "title": "Orders Ann", "index": 0}},
+                           {"properties": {"sheetId": 4, "title": "View Ann", "index": 1}}]}
+    orders = TabLayout("Orders Ann", rows=10, cols=4, dropdowns=(Dropdown("C3:C6", (), source="'View Ann'!H4:H9"),))
+    reqs = layout_requests(WorkbookLayout("t", (orders, TabLayout("View Ann", rows=10, cols=8))), metadata)
+    [rule] = [r["setDataValidation"]["rule"] for r in reqs if "setDataValidation" in r]
+    assert rule == {"condition": {"type": "ONE_OF_RANGE", "values": [{"userEnteredValue": "='View Ann'!H4:H9"}]},
+                    "strict": False, "showCustomUi": True}
+
+
+def test_a_poll_stops_naming_a_written_tab_whose_heading_was_typed_over(registered_race: type[RaceRuleset]) -> None:
+    """The Log and the View tabs are written at every resolution and read by no poll: their heading is checked, so
+    a tab typed over (or deleted) stops the sync before anything is written, as the README promises."""
+    sheets, backends = new_race()
+    board = backends[0]
+    board.type("Log", "B1", "Sort")
+    with pytest.raises(LayoutDriftError, match=re.escape("tab 'Log' row 1 should say 'Turn | Kind | What happened' "
+                                                         "but says 'Turn | Sort | What happened'")):
+        poll(sheets, RACE, now=NOW)
+    board.type("Log", "B1", "Kind")
+    seat = backends[2]
+    seat.type("View Ann", "A1", "My notes")
+    with pytest.raises(LayoutDriftError, match="tab 'View Ann' cell A1 should say"):
+        poll(sheets, RACE, now=NOW)

@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from sheets_gm.engine.grid import Coord, CoordError
 from sheets_gm.engine.ruleset import Verdict
@@ -374,16 +375,26 @@ def _sets(player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
                 continue
             chosen.append(action)
         sets[cls] = tuple(chosen)
-        shown = "; ".join(a.text for a in chosen)
-        gaps = (f". {_actions(missing)} not typed: {default.text} for {'it' if len(missing) == 1 else 'them'}"
-                if missing else "")
+        shown = _in_runs([a.text for a in chosen])
         if problems:
+            gaps = f"; {_actions(missing)} not typed: the default too" if missing else ""
             verdicts.append(Verdict(name, subject, "set", False,
-                                    f"{'; '.join(problems)}. Replaced by {default.text}{gaps}: {shown}"))
+                                    f"{'; '.join(problems)}. Replaced by {default.text}, the default{gaps}. "
+                                    f"The {cls.display} will {shown}"))
         else:
-            note = f" ({gaps[2:]})" if gaps else ""
+            note = f" ({_actions(missing)} not typed: the default, {default.text})" if missing else ""
             verdicts.append(Verdict(name, subject, "set", True, f"the {cls.display} will {shown}{note}"))
     return sets
+
+
+def _in_runs(texts: list[str]) -> str:
+    """Actions in order, a run of the same one written once with its count, so that a set reads on one line.
+
+    >>> _in_runs(["evade", "attack", "attack", "attack"]), _in_runs(["heal", "evade", "heal", "evade"])
+    ('evade; attack ×3', 'heal; evade; heal; evade')
+    """
+    runs = [(text, len(list(run))) for text, run in groupby(texts)]
+    return "; ".join(f"{text} ×{n}" if n > 1 else text for text, n in runs)
 
 
 def _actions(numbers: list[int]) -> str:

@@ -86,8 +86,14 @@ class LootTable:
         return self.items.get(name)
 
     def find(self, text: str) -> Item | None:
-        """The item a player named, whatever the case and surrounding spaces (``iron sword``), or None."""
-        return self.items.get(text) or self._by_folded.get(text.strip().casefold())
+        """The item a player named, whatever the case and surrounding spaces (``iron sword``), or as her bag's
+        list describes it (``2× Chainmail (defensive, medium, uncommon, 1d10)``), or None."""
+        found = self.items.get(text) or self._by_folded.get(text.strip().casefold())
+        if found is not None or not text.rstrip().endswith(")") or " (" not in text:
+            return found
+        name = text[:text.rindex(" (")].strip()
+        count, times, rest = name.partition("× ")
+        return self.find(rest) if times and count.isdigit() else self._by_folded.get(name.casefold())
 
     @cached_property
     def _by_folded(self) -> dict[str, Item]:

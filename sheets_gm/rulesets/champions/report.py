@@ -167,9 +167,9 @@ STEP_CELLS = 5
 
 def report_rows(text: str) -> list[list[str]]:
     """A battle report laid out over rows for a sheet: the header, then a row per action (``Round 1 · Di's Rogue
-    attacks Ann's Rogue:``) with each step of its arithmetic in a cell of its own (the last cell takes any steps
-    beyond :data:`STEP_CELLS`), then a row per champion's health. It reads the report as ``fight`` writes it:
-    ``Round N`` lines, an action's steps indented under it, ``Health`` and its indented lines.
+    attacks Ann's Rogue:``) with each step of its arithmetic in a cell of its own (steps beyond
+    :data:`STEP_CELLS` go on in the row under it), then a row per champion's health. It reads the report as
+    ``fight`` writes it: ``Round N`` lines, an action's steps indented under it, ``Health`` and its indented lines.
 
     >>> report_rows("Battle on A1: Di (Rogue) vs Ann (Rogue)\\nRound 1\\nDi's Rogue attacks Ann's Rogue:\\n"
     ...             "  Attack [5, 7, 4] = 16\\n  → 16 damage to Ann's Rogue\\nAnn's Rogue evades.\\nHealth\\n"
@@ -191,4 +191,16 @@ def report_rows(text: str) -> list[list[str]]:
             section = line
         else:
             rows.append([f"{section} · {line}" if section else line])
-    return [[*row[:STEP_CELLS], " · ".join(row[STEP_CELLS:])] if len(row) > STEP_CELLS + 1 else row for row in rows]
+    return [line for row in rows for line in _wrapped(row)]
+
+
+def _wrapped(row: list[str]) -> list[list[str]]:
+    """A row whose steps run past :data:`STEP_CELLS` goes on in the next rows, under the steps (its first cell
+    blank), a step a cell: nothing is joined into one cell or cut.
+
+    >>> _wrapped(["Round 1 · Ann's Mage attacks Bo's Rogue:", *"abcdefg"])
+    [["Round 1 · Ann's Mage attacks Bo's Rogue:", 'a', 'b', 'c', 'd', 'e'], ['', 'f', 'g']]
+    """
+    head, steps = row[0], row[1:]
+    chunks = [steps[i:i + STEP_CELLS] for i in range(0, len(steps), STEP_CELLS)] or [[]]
+    return [[head if i == 0 else "", *chunk] for i, chunk in enumerate(chunks)]

@@ -12,17 +12,21 @@ from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState
 
 
-def describe(board: Board, move: Move) -> str:
+def describe(board: Board, move: Move, state: CoalitionState | None = None) -> str:
     """What an accepted order will do, in a sentence for the row's feedback cell (then how it was read, when it
-    was written loosely)."""
-    said = _doing(board, move)
+    was written loosely); ``state`` says where a transfer's receiving army stands."""
+    said = _doing(board, move, state)
     return f"{said} · {move.note}" if move.note else said
 
 
-def _doing(board: Board, move: Move) -> str:
+def _doing(board: Board, move: Move, state: CoalitionState | None) -> str:
+    if move.word is OrderWord.TRANSFER and not move.moves:
+        receiver = state.army(move.target or "") if state is not None else None
+        there = f" on {board.short(receiver.at)}" if receiver is not None else ""
+        return (f"{move.army} holds at {board.short(move.start)} and transfers "
+                f"{'/'.join(map(str, move.units or ()))} to {move.target}{there}")
     if not move.moves:
         doing = {OrderWord.INTERCEPT: f"holds and intercepts {move.target or 'the first enemy passing'}",
-                 OrderWord.TRANSFER: f"holds and transfers {'/'.join(map(str, move.units or ()))} to {move.target}",
                  OrderWord.HEAL: "holds and asks to heal",
                  OrderWord.GARRISON: "holds its portal as a garrison"}.get(move.word, "holds")
         return f"{move.army} {doing} at {board.short(move.start)}"
@@ -67,9 +71,11 @@ def check_orders(board: Board, settings: CoalitionSettings, state: CoalitionStat
     if state.phase is Phase.ORDERS:
         read = read_orders(board, settings, state, orders)
         for name, move in read.moves.items():
-            verdicts.append(Verdict(move.side.value, name, "order", True, describe(board, move)))
+            verdicts.append(Verdict(move.side.value, name, "order", True, describe(board, move, state)))
         for name, (seat, refusal) in read.refused.items():
             verdicts.append(Verdict(seat, name, "order", False, refusal.message))
+        for seat, refusal in read.foreign:
+            verdicts.append(Verdict(seat, refusal.army, "order", False, refusal.message))
         for seat in orders.orders:
             if seat not in ("coalition", "phyrexia") and orders.orders[seat]:
                 verdicts.append(Verdict(seat, seat, "order", False,

@@ -58,6 +58,9 @@ class Refusal:
 
     army: str
     message: str
+    # The army is the other side's: the refusal is the writing side's alone, and the army's own orders and its
+    # line in the public Movement Results are untouched by it.
+    foreign: bool = False
 
 
 def parse_forum_line(text: str) -> tuple[str, ArmyOrder]:
@@ -200,8 +203,9 @@ def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState,
     if army.side is Side.MERCENARY:
         return Refusal(name, f"{name} is a mercenary army: the engine moves it, nobody orders it")
     if army.side.value != seat:
-        return Refusal(name, f"{name} is an army of {army.side.display}, not of {seat}; {seat}'s armies are "
-                             f"{_names(index.of_side(seat))}")
+        return Refusal(name, f"{name} is an army of {army.side.display}, the other side: {seat} orders its own "
+                             f"armies ({_names(index.of_side(seat))}). This line is not read, and the Movement "
+                             "Results do not print it", foreign=True)
     try:
         word = OrderWord(order.word.strip().lower() or "none")
     except ValueError:

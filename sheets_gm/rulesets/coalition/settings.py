@@ -50,7 +50,8 @@ class CoalitionSettings:
     max_turns: int = setting(100, "the engine's limit (the rulebook's round has none): after this turn more "
                                   "victory points wins, equal is a draw", minimum=1)
     strategies_to: str = setting("", "where the sides send their battle strategies (an address or a forum thread), "
-                                     "quoted at the end of the Battle Announcements post; empty: not said",
-                           optional=True)
+                                     "quoted at the end of the Battle Announcements post with the deadline; "
+                                     "empty: the post gives the deadline alone; may change in a running match",
+                           optional=True, live=True)
     weather_table: tuple[str, ...] = setting(DEFAULT_WEATHER, "the weather table: one die with a face per "
                                                               "entry, rolled for each battle announced")

@@ -134,8 +134,8 @@ def test_a_set_with_actions_missing_uses_what_was_typed_and_names_the_rest(rules
     first_only = Orders({"Ann": PlayerOrders(sets=(("gladiator", ("evade",)),))})
     [v] = [v for v in rules.check(state, first_only, rules.dice(SEED, state)) if v.part == "set"]
     assert v.accepted and v.message == (
-        "the Gladiator will evade; attack healer mage rogue gladiator; attack healer mage rogue gladiator; attack "
-        "healer mage rogue gladiator (Actions 2, 3 and 4 not typed: attack healer mage rogue gladiator for them)")
+        "the Gladiator will evade; attack healer mage rogue gladiator ×3 (Actions 2, 3 and 4 not typed: the "
+        "default, attack healer mage rogue gladiator)")
     gap = Orders({"Ann": PlayerOrders(sets=(("gladiator", ("evade", "", "evade")),))})
     [v] = [v for v in rules.check(state, gap, rules.dice(SEED, state)) if v.part == "set"]
     assert v.accepted and "(Actions 2 and 4 not typed" in v.message

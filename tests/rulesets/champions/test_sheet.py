@@ -161,3 +161,18 @@ def test_a_battle_report_reads_over_rows_of_the_view_log_a_row_per_action() -> N
     assert len({len(r) for r in rows}) == 1
     other = view_log_lines([Event(2, EventKind.NO_BATTLE, "Nobody to fight on B2.")], sheet)
     assert other == [["round 1, fight", "no battle", "Nobody to fight on B2."]]
+
+
+def test_an_attack_of_many_steps_goes_on_in_the_row_under_it_a_step_a_cell() -> None:
+    rules = create_ruleset("champions")
+    sheet = sheet_of(rules)
+    steps = ["Attack [5, 7, 4] = 16", "+1d8 Item [5] = 21", "+1d8 Item [3] = 24", "+1d6 Support [4x1.25 = 5] = 29",
+             "Opponent Defense 1d10 [4] = 25", "Strength Boost [25x1.25] = 31", "Critical Hit [31x2] = 62",
+             "Evade [62/2] = 31", "→ 31 damage to Ann's Mage"]
+    text = "Battle on A1: Di (Rogue) vs Ann (Mage)\nRound 1\nDi's Rogue attacks Ann's Mage:\n" + "".join(
+        f"  {s}\n" for s in steps) + "Health\n  Ann's Mage: 85 − 31 = 54"
+    rows = view_log_lines([Event(2, EventKind.BATTLE, text, audience=frozenset({"Ann", "Di"}))], sheet)
+    assert rows[1][2:] == ["Round 1 · Di's Rogue attacks Ann's Mage:", *steps[:5]]
+    assert rows[2][2:] == ["", *steps[5:], ""] and rows[2][:2] == ["", ""]
+    assert not any(" · " in str(cell) for row in rows for cell in row[3:])
+    assert rows[3][2] == "Health · Ann's Mage: 85 − 31 = 54"

@@ -8,13 +8,16 @@ from functools import cache
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.champions.enums import CLASSES, Phase
+from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.gm import events_from_options
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
 from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState, Player
-from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_of
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_of, sheet_spec
+from sheets_gm.sheets.layout import cells
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.between import adjust_match
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.create import create_match, match_layouts
+from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.repair import repair_match
@@ -241,3 +244,45 @@ def test_a_formula_typed_in_a_cell_is_quoted_back_whole() -> None:
     feedback = _feedback(sheets, "Ann")
     for row in (("fight", "Ann"), ("sets", "Ann.mage"), ("equip", "Ann.rogue")):
         assert "'=SUM(1,2)'" in feedback[row] and "'=SUM(1'" not in feedback[row]
+
+
+def test_the_equip_cells_list_her_bag_described_and_a_pick_from_the_list_equips_it() -> None:
+    sheets = _fight_window(b"words")
+    cls = get_ruleset("champions")
+    read = read_match(sheets, cls)
+    state = read.record.state
+    assert isinstance(state, ChampionsState)
+    ann = state.player("Ann")
+    assert ann is not None and ann.bag
+    backend = sheets.of("Ann")
+    assert isinstance(backend, MemoryBackend)
+    listed = [str(backend.tabs["View Ann"].get((r, 7)) or "") for r in range(3, 31)]  # H4:H31: the panel's last
+    rules = create_ruleset("champions")
+    assert isinstance(rules, ChampionsRuleset)
+    described = [i.describe() for i in (rules.rules.table.get(n) for n in dict.fromkeys(ann.bag)) if i is not None]
+    assert [x for x in listed if x] == ["none", *described]
+    assert backend.tabs["View Ann"].get((3, 6)) == "For the Item lists:"
+    tabs = MatchTabs(sheet_spec("champions"), read.record.seats, False)
+    layouts = match_layouts(sheets, tabs, rules, sheet_of(rules), state, {})
+    orders = next(t for b, t in layouts if b is backend and t.name == "Orders Ann")
+    equip = tabs.orders("Ann").table("equip")
+    sources = {d.range: d.source for d in orders.dropdowns if d.source}
+    assert sources == {cells(equip.col(k), equip.first_row, equip.col(k), equip.last_row): "'View Ann'!H4:H31"
+                       for k in ("item1", "item2", "item3")}
+    item = rules.rules.table.get(ann.bag[0])
+    assert item is not None
+    _type(sheets, "Ann", "equip", "Ann.mage", "item1", item.describe())
+    poll(sheets, cls, now=NOW)
+    said = _feedback(sheets, "Ann")[("equip", "Ann.mage")]
+    assert said.startswith("✔") or "carries" in said, said
+    assert "no item" not in said
+
+
+def test_a_players_view_log_starts_on_its_first_screen() -> None:
+    sheets = _fight_window(b"words")
+    backend = sheets.of("Ann")
+    assert isinstance(backend, MemoryBackend)
+    view = backend.tabs["View Ann"]
+    header = next(r for (r, c), v in sorted(view.items()) if c == 0 and v == "Turn")
+    assert header + 1 == 33  # row 33 (1-based): under a 28-row panel, not row 45
+    assert view.get((header + 1, 0)) == "round 1, move" and "Ann" in str(view.get((header + 1, 2)))

@@ -8,7 +8,9 @@ import json
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.check import check_orders
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase
+from sheets_gm.rulesets.coalition.forum import movement_results
 from sheets_gm.rulesets.coalition.game import CoalitionRuleset
+from sheets_gm.rulesets.coalition.resolve.moves import resolve_orders
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, board, dice, state
 
@@ -25,7 +27,20 @@ def refusal(seat: str, name: str, order: ArmyOrder) -> str:
 
 def test_an_army_not_on_the_side_is_named_with_the_sides_armies() -> None:
     message = refusal("coalition", "Bo", ArmyOrder(to="4D"))
-    assert "Bo is an army of Phyrexia, not of coalition" in message and "Ann" in message
+    assert "Bo is an army of Phyrexia, the other side: coalition orders its own armies (Ann)" in message
+    assert "not read, and the Movement Results do not print it" in message
+
+
+def test_a_line_for_the_other_sides_army_neither_voids_its_order_nor_shows_in_the_public_post() -> None:
+    s = state(ANN, BO)
+    orders = CoalitionOrders({"coalition": {"Bo": ArmyOrder(line="Bo: Dominaria; 4C > 5C")},
+                              "phyrexia": {"Bo": ArmyOrder(to="4D")}})
+    verdicts = check_orders(board(), SETTINGS, s, orders)
+    assert {(v.seat, v.subject, v.accepted) for v in verdicts} == {("coalition", "Bo", False), ("phyrexia", "Bo", True)}
+    after, events = resolve_orders(board(), SETTINGS, s, orders, dice())
+    post = movement_results(after)
+    assert "Bo: Dominaria; 4C > 4D [moved -> Dominaria 4D]" in post and "5C" not in post
+    assert "Coalition" not in post.split("\n")[2:] and not any("refused" in e.text for e in events)
 
 
 def test_an_unknown_army_is_refused() -> None:

@@ -8,15 +8,16 @@ import pytest
 from sheets_gm.engine.diff import first_difference
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.board import load_board
-from sheets_gm.rulesets.coalition.check import describe
+from sheets_gm.rulesets.coalition.check import check_orders, describe
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode, Side
 from sheets_gm.rulesets.coalition.forum import movement_results
 from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move, OrderLineError, Refusal, parse_forum_line, read_order
+from sheets_gm.rulesets.coalition.resolve.moves import resolve_orders
 from sheets_gm.rulesets.coalition.sheet.panels import panel
 from sheets_gm.rulesets.coalition.sheet.read import read_army_row
-from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, CoalitionState, MoveReport
+from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, CoalitionOrders, CoalitionState, MoveReport
 from sheets_gm.sheets.tables import CellError, TypedRow
-from tests.rulesets.coalition.helpers import SETTINGS, army, board, state
+from tests.rulesets.coalition.helpers import SETTINGS, army, board, dice, state
 
 TWO_PLANES = """planes:
   Dominaria:
@@ -90,3 +91,24 @@ def test_verify_names_a_move_report_by_its_army() -> None:
     said = first_difference({"movement": [{"army": "Frank", "end": "3B"}, {"army": "Jeff", "end": "3C"}]},
                             {"movement": [{"army": "Frank", "end": "3B"}, {"army": "Jeff", "end": "3D"}]})
     assert said == "movement[Jeff].end: recorded '3C', recomputed '3D'"
+
+
+def test_a_partial_moves_reason_names_a_drawn_tie_or_the_steps() -> None:
+    s = state(army("Ann", "coalition", "2C", rank=2), army("Cy", "coalition", "4C", rank=2),
+              army("Di", "coalition", "3A", rank=2))
+    tie = CoalitionOrders({"coalition": {"Ann": ArmyOrder(to="3C"), "Cy": ArmyOrder(to="3C")}})
+    after, _ = resolve_orders(board(), SETTINGS, s, tie, dice({"partial/Dominaria 3C": ["Cy"]}))
+    ann = next(m for m in after.movement if m.army == "Ann")
+    assert ann.code is ResultCode.PARTIAL
+    assert ann.note == "Cy and Ann were both 1 step from 3C: Cy was drawn to enter (partial/Dominaria 3C)"
+    closer = CoalitionOrders({"coalition": {"Ann": ArmyOrder(to="3C"), "Di": ArmyOrder(to="3C")}})
+    after, _ = resolve_orders(board(), SETTINGS, s, closer, dice())
+    di = next(m for m in after.movement if m.army == "Di")
+    assert di.note == "Ann is closer to 3C (1 step against 2)"
+
+
+def test_a_transfer_names_the_receiving_armys_square() -> None:
+    s = state(army("Ann", "coalition", "2C", rank=2), army("Cy", "coalition", "3C", rank=2))
+    [verdict] = check_orders(board(), SETTINGS, s, CoalitionOrders({"coalition": {"Ann": ArmyOrder(
+        word="transfer", target="Cy", units=(100, 0, 0, 0))}}))
+    assert verdict.accepted and verdict.message == "Ann holds at 2C and transfers 100/0/0/0 to Cy on 3C"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from sheets_gm.match.config import load_config
+from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.run import init_match, sync_once
 from sheets_gm.rulesets.coalition.check import check_orders
@@ -15,7 +15,8 @@ from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.read import read_match
+from sheets_gm.sync.read import MatchRead, read_match
+from sheets_gm.sync.sheets import MatchSheets
 from tests.rulesets.coalition.helpers import SETTINGS, army, board, state
 from tests.sync.test_table_sizes import coalition_war
 
@@ -54,12 +55,17 @@ def test_an_army_in_the_post_with_its_own_row_filled_too_holds_and_says_why() ->
     assert read.orders == {"Frank": ArmyOrder(line="Frank: 3A > 3B")}
 
 
-def test_a_post_pasted_in_the_sheet_gives_each_named_army_its_feedback(tmp_path: Path) -> None:
+def _three_a_side(tmp_path: Path, seed: bytes) -> tuple[MatchConfig, MatchSheets, MatchRead]:
+    """A match of three armies a side on local workbooks, created and read."""
     config = load_config(coalition_war(tmp_path, 3))
-    init_match(config, now=NOW, seed=b"post")
+    init_match(config, now=NOW, seed=seed)
     sheets = open_match_sheets(config)
+    return config, sheets, read_match(sheets, get_ruleset("coalition"))
+
+
+def test_a_post_pasted_in_the_sheet_gives_each_named_army_its_feedback(tmp_path: Path) -> None:
+    config, sheets, read = _three_a_side(tmp_path, b"post")
     cls = get_ruleset("coalition")
-    read = read_match(sheets, cls)
     tab = read.seats["coalition"].tab
     armies = tab.table("armies")
     rows = [r for r in read.seats["coalition"].rows if r.table == "armies"]
@@ -71,3 +77,27 @@ def test_a_post_pasted_in_the_sheet_gives_each_named_army_its_feedback(tmp_path:
     after = {r.subject: r.feedback for r in read_match(sheets, cls).seats["coalition"].rows if r.table == "armies"}
     assert f"{second} holds at" in after[second], after[second]
     assert f"{first} holds at" in after[first] and "'Our orders' has no army name" in after[first], after[first]
+    report = sync_once(config, sheets, now=NOW, dry_run=True)
+    assert second not in report.untyped.get("coalition", []) and first not in report.untyped.get("coalition", [])
+    assert report.untyped["coalition"] == [r.subject for r in rows[2:]]  # the armies no line names
+
+
+def test_a_whole_post_pasted_in_the_forum_post_table_orders_each_army_it_names(tmp_path: Path) -> None:
+    config, sheets, read = _three_a_side(tmp_path, b"post table")
+    cls = get_ruleset("coalition")
+    tab = read.seats["coalition"].tab
+    table = tab.table("post")
+    at = {a.name: a.at for a in read.record.state.armies}
+    names = [r.subject for r in read.seats["coalition"].rows if r.table == "armies"]
+    post = ["Coalition orders, turn 1", "", *(f"{n}: {at[n]} - none" for n in names), "Nobody: Dominaria; 1A > 1B"]
+    sheets.of("coalition").write([RangeWrite(a1(tab.name, table.cell(0, "line")), [[line] for line in post])])
+    sync_once(config, sheets, now=NOW)
+    seat = read_match(sheets, cls).seats["coalition"]
+    armies = {r.subject: r.feedback for r in seat.rows if r.table == "armies"}
+    assert all(f"{n} holds at" in armies[n] for n in names), armies
+    lines = {r.subject: r.feedback for r in seat.rows if r.table == "post"}
+    nobody = f"coalition line {len(post)}"
+    assert "names no army ('Nobody')" in lines[nobody] and lines[nobody].startswith("✘")
+    assert not any(f.startswith("✘") for s, f in lines.items() if s != nobody), lines
+    report = sync_once(config, sheets, now=NOW, dry_run=True)
+    assert "coalition" not in report.untyped

@@ -8,18 +8,26 @@ import datetime as dt
 import random
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import GM, JUDGE, Roster, Window
 from sheets_gm.rulesets.coalition.bots import side_orders, stand_in_results
-from sheets_gm.rulesets.coalition.enums import BattleType, Phase, Side, Terrain
+from sheets_gm.rulesets.coalition.enums import BattleType, Colour, Phase, Side, Terrain
 from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
-from sheets_gm.rulesets.coalition.sheet.report import REPORT_ROWS
-from sheets_gm.rulesets.coalition.sheet.report import _cut as report_cut
-from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders, CoalitionState
+from sheets_gm.rulesets.coalition.sheet.report import report_rows, stacked
+from sheets_gm.rulesets.coalition.state import (
+    ArmyOrder,
+    Battle,
+    BattleResult,
+    CoalitionOrders,
+    CoalitionState,
+    Creature,
+)
 from sheets_gm.rulesets.registry import TEMPLATES, bots_of, default_board_text, get_ruleset, sheet_of
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.backend import RangeWrite
@@ -230,7 +238,9 @@ def test_each_plane_has_its_tab_with_its_squares_armies_and_battles() -> None:
     values = dominaria.values
     assert values[0][:4] == ["Dominaria", "1", "2", "3"] and values[1][0] == "A" and values[9][0] == "I"
     assert mirrodin.values[0][0] == "Mirrodin (wraps east–west)" and phyrexia.values[0][0] == "Phyrexia"
-    assert len(values) == 1 + rules.board.planes["Dominaria"].height  # the plane alone: no posts under it
+    height = rules.board.planes["Dominaria"].height
+    assert len(values) == 2 + height  # the plane and its terrain key row: no posts under it
+    assert values[-1][:7] == ["Terrain", *(t.value for t in Terrain)]
     wrath = values[3][4]  # Dominaria 4C: the Coalition's white base, Urza's Vanguard on it
     assert wrath == "⌂ Wrath (white)\n◆ Urza's Vanguard (6 · 10000)"
     portal = next(str(c) for r in values for c in r if str(c).startswith("◎"))
@@ -240,7 +250,7 @@ def test_each_plane_has_its_tab_with_its_squares_armies_and_battles() -> None:
     colours = sheet.spec.colours.extra
     assert any(r.startswith("B2:") for r in fills) and colours[Terrain.SWAMP.value] in fills.values()
     assert dominaria.row_heights[1] == dominaria.row_heights[9] > dominaria.row_heights[0]  # squares, name row
-    assert "Turn report" in str(dominaria.legend[-1][0])
+    assert "Turn report" in str(dominaria.legend[2][0])
     battle = s.with_(battles=(Battle(BattleType.ATTACKS, "Dominaria 4C", ("Urza's Vanguard",)),))
     assert str(sheet.drawings(battle)[0].values[3][4]).startswith("⚔ battle (attacks)\n⌂ Wrath")
 
@@ -298,7 +308,7 @@ def test_the_turn_report_has_a_column_per_post_and_keeps_its_size() -> None:
     after = rules.resolve(s, orders, rules.dice(b"posts", s)).state
     assert after.phase is Phase.RESULTS  # battles were announced: the judge's window is open
     drawn = sheet.drawings(after)[-1]
-    assert (drawn.width, drawn.height) == (first.width, first.height) == (3, 1 + REPORT_ROWS)
+    assert (drawn.width, drawn.height) == (first.width, first.height) == (3, 1 + report_rows(rules.board))
     moves, results, announced = (_column(drawn, c) for c in range(3))
     assert moves[0] == "Movement Results, turn 1" and any(re.search(r" \[[a-z]+( -> .*)?\]", m) for m in moves)
     assert results == ["Battle Results, turn 1", "They come when the judge's results are in."]
@@ -313,9 +323,10 @@ def test_the_turn_report_has_a_column_per_post_and_keeps_its_size() -> None:
 
 
 def test_a_post_longer_than_its_column_is_cut_with_a_line_saying_so() -> None:
-    lines = [f"line {i}" for i in range(REPORT_ROWS + 5)]
-    cut = report_cut(lines, REPORT_ROWS)
-    assert len(cut) == REPORT_ROWS and cut[-1] == "… 6 more lines: the Log tab has every event of the turn."
+    parts = [[f"line {i}" for i in range(100)], [f"line {i}" for i in range(55)]]
+    assert stacked(parts, 200) == [*parts[0], "", *parts[1]]
+    cut = stacked(parts, 150)
+    assert len(cut) == 150 and cut[-1] == "… 7 more lines: the Log tab has every event of the turn."
 
 
 def test_a_sides_panel_lists_its_own_armies_and_the_judges_the_battles() -> None:
@@ -468,3 +479,30 @@ def test_a_sides_panel_past_its_rows_sends_to_the_sides_orders_tab() -> None:
     rows = SHEET.panel(s, "coalition")
     assert len(rows) == 40 and str(rows[-1][0]).startswith("… 35 more rows: every army has its row in the Orders "
                                                             "coalition tab")
+
+
+def test_a_planes_legend_ends_above_its_last_row_so_it_prints_without_empty_rows() -> None:
+    rules = full_game()
+    sheet = sheet_of(rules)
+    s = rules.new_match(rules.sample_roster(), b"print")
+    for drawing in sheet.drawings(s)[:-1]:
+        written = [r for r in drawing.legend if r and r[0]]
+        assert 3 + len(written) <= drawing.height  # title, status, a blank row, then the legend's cells
+        assert all(str(line[0]).count("\n") <= 3 for line in written)  # each fits a square's height
+
+
+def test_the_judges_panel_at_war_size_keeps_each_armys_legend_and_creatures() -> None:
+    s = _war(40)
+    s = s.with_(armies=tuple(replace(a, legend=f"Legend of {a.name}",
+                                     creatures=(Creature("Pikemen", (Colour.WHITE,), 6, 5000),))
+                             for a in s.armies))
+    rows = SHEET.panel(s, JUDGE)
+    first = next(r for r in rows if r and r[0] == "Dominaria 1A")
+    assert first[2] == "C0 attacks P0 · plains · Fog"
+    assert [str(c).split(":")[0] for c in first[3:]] == ["C0 (coalition)", "P0 (phyrexia)"]
+    assert "legend Legend of C0" in str(first[3]) and "5000 Pikemen (white, size 6)" in str(first[3])
+    assert "legend Legend of P0" in str(first[4])
+    assert "with its legend and creatures" in str(rows[-1][0])
+    fighters = next(t for t in SHEET.spec.inputs if t.name == "losses")
+    shown = SHEET.shown(s, JUDGE, fighters, "P3", TurnDice(b"x", 3))
+    assert "legend Legend of P3" in str(shown["battle"]) and "Pikemen" in str(shown["battle"])

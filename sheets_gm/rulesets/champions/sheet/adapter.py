@@ -25,7 +25,7 @@ from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
-from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
+from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 LOOT_COLUMNS = ("loot1", "loot2", "loot3")
@@ -33,6 +33,18 @@ ITEM_COLUMNS = ("item1", "item2", "item3")
 ACTION_COLUMNS = ("action1", "action2", "action3", "action4")
 NOTHING = "none"  # typed as Item 1: the champion carries nothing
 TILE_SHADES = ("#E6E6E6", "#F7F7F7")  # a board's tiles in turn, as a chessboard's squares
+
+
+def with_list(rows: Grid, heading: str, entries: Sequence[str]) -> Grid:
+    """A View panel's ``rows`` with ``entries`` down its last column (the list an equip cell's dropdown offers:
+    ``values_from: view``) and ``heading`` beside the first, in the column before."""
+    width = VIEW_COLS
+    out: Grid = [[*row, *[""] * (width - len(row))] for row in rows]
+    out += [[""] * width for _ in range(len(entries) - len(out))]
+    out[0][width - 2] = heading
+    for i, entry in enumerate(entries):
+        out[i][width - 1] = entry
+    return out
 
 
 def board_span(state: ChampionsState) -> int:
@@ -222,4 +234,11 @@ class ChampionsSheet:
         mates = tile_mates(state, p)
         if mates:
             lines += ["", "On your tile", *(health_line(q) for q in mates)]
-        return [[line] for line in lines]
+        return with_list([[line] for line in lines], "For the Item lists:", [NOTHING, *self._bag_choices(p)])
+
+    def _bag_choices(self, p: Player) -> list[str]:
+        """What the equip cells' lists offer: each kind of item in her bag and on her champions, described (its
+        type, tier and dice, as she weighs them), once each; ``items.LootTable.find`` reads a choice back."""
+        names = [*p.bag, *(name for c in CLASSES for name in p.items_of(c))]
+        found = (self.rules.table.get(name) for name in dict.fromkeys(names))
+        return [item.describe() for item in found if item is not None]

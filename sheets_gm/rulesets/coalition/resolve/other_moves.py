@@ -17,7 +17,13 @@ from sheets_gm.rulesets.coalition.enums import (
 )
 from sheets_gm.rulesets.coalition.orders import Move
 from sheets_gm.rulesets.coalition.placement import place_around
-from sheets_gm.rulesets.coalition.resolve.turn_work import MoveWork, closest_army, occupants_by_square, passes_portal
+from sheets_gm.rulesets.coalition.resolve.turn_work import (
+    MoveWork,
+    closest_army,
+    entered_first,
+    occupants_by_square,
+    passes_portal,
+)
 from sheets_gm.rulesets.coalition.state import (
     TOP_RANKS,
     Battle,
@@ -174,7 +180,7 @@ def _into_empty_square(t: MoveWork, mv: _Moving, going: Mapping[str, Move], plac
         for n in group:
             if n != first:
                 mv.partial.add(n)
-                t.note[n] = f"{first} is closer to {t.board.short(place)}"
+                t.note[n] = entered_first(t, going, place, first, n)
     if len(entering) >= 2:
         t.battle(BattleType.VS, place, sorted(entering))
 

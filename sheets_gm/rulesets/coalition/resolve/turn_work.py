@@ -41,6 +41,9 @@ class ReadOrders:
     moves: dict[str, Move] = field(default_factory=dict)
     refused: dict[str, tuple[str, Refusal]] = field(default_factory=dict)
     typed: dict[str, ArmyOrder] = field(default_factory=dict)  # the order as written, by army
+    # Lines a side wrote for the other side's armies, with the side that wrote them: answered to that side
+    # alone, never the army's own order nor a line of the public post.
+    foreign: list[tuple[str, Refusal]] = field(default_factory=list)
 
 
 def read_orders(board: Board, settings: CoalitionSettings, state: CoalitionState,
@@ -51,6 +54,9 @@ def read_orders(board: Board, settings: CoalitionSettings, state: CoalitionState
     for seat in (s.value for s in PLAYER_SIDES):
         for army_name, order in sorted(orders.orders.get(seat, {}).items()):
             read = read_order(board, settings, state, index, seat, army_name, order)
+            if isinstance(read, Refusal) and read.foreign:
+                out.foreign.append((seat, read))
+                continue
             name = read.army
             if name in out.moves or name in out.refused:
                 read = Refusal(name, f"{name} has another order this turn; an army gets one order")
@@ -120,6 +126,17 @@ def occupants_by_square(t: MoveWork, exclude: set[str]) -> dict[str, list[tuple[
         if name not in exclude:
             out[place].append((name, t.armies[name].side))
     return out
+
+
+def entered_first(t: MoveWork, going: Mapping[str, Move], place: str, first: str, other: str) -> str:
+    """Why ``first`` entered ``place`` and ``other`` stopped short: the fewer steps, or a draw between armies as
+    far from it (``partial/<place>``, see :func:`closest_army`)."""
+    mine, theirs = len(going[first].route or ()), len(going[other].route or ())
+    square = t.board.short(place)
+    if mine == theirs:
+        return (f"{first} and {other} were both {mine} step{'s' if mine != 1 else ''} from {square}: {first} was "
+                f"drawn to enter (partial/{place})")
+    return f"{first} is closer to {square} ({mine} step{'s' if mine != 1 else ''} against {theirs})"
 
 
 def closest_army(t: MoveWork, going: Mapping[str, Move], place: str, group: list[str]) -> str:

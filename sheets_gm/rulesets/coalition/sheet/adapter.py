@@ -19,10 +19,12 @@ from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import Phase
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_results, battle_title, movement_results
 from sheets_gm.rulesets.coalition.sheet.draw import PlaneDrawer
-from sheets_gm.rulesets.coalition.sheet.panels import panel, slots_text
+from sheets_gm.rulesets.coalition.sheet.panels import makeup_text, panel, slots_text
 from sheets_gm.rulesets.coalition.sheet.read import (
+    POST_SPARE_LINES,
     army_cells,
     judge_cells,
+    post_line_name,
     read_judge_rows,
     read_side_rows,
 )
@@ -63,6 +65,9 @@ class CoalitionSheet:
         if table.rows == "armies":
             mine = [a for a in state.armies if a.side.value == seat]
             return [a.name for a in sorted(mine, key=lambda a: (-a.rank, a.name))]
+        if table.rows == "post_lines":  # a line per army of the side, and room for a title and blank lines
+            count = sum(1 for a in state.armies if a.side.value == seat) + POST_SPARE_LINES
+            return [post_line_name(seat, n) for n in range(1, count + 1)]
         announced = [b for b in state.battles if b.announced]
         if table.rows == "battles":
             return [b.at for b in announced]
@@ -72,7 +77,8 @@ class CoalitionSheet:
 
     def shown(self, state: CoalitionState, seat: str, table: InputTable, subject: str,
               dice: TurnDice) -> Mapping[str, CellValue]:
-        """An army's square, rank and slots; a battle's announcement; an army's battle and slots."""
+        """An army's square, rank and slots; a battle's announcement; an army's battle, slots, legend and
+        creatures (what the judge weighs where she enters its losses)."""
         if table.rows == "armies":
             army = state.army(subject)
             if army is None:
@@ -91,7 +97,7 @@ class CoalitionSheet:
             b = next((b for b in state.battles if subject in b.armies), None)
             if army is None or b is None:
                 return {}
-            return {"battle": f"{b.at} ({army.side.value}) · {slots_text(army)}"}
+            return {"battle": f"{b.at} ({army.side.value}) · {slots_text(army)} · {makeup_text(army)}"}
         return {}
 
     def stray_reason(self, state: CoalitionState, seat: str, table: InputTable, subject: str) -> str:
@@ -124,7 +130,7 @@ class CoalitionSheet:
             orders = CoalitionOrders(results=read.results)
             ready = any(r.ticked("ready") for r in rows.get("judge", ()))
         else:
-            read = read_side_rows(self.plane_map, state, rows.get("armies", ()))
+            read = read_side_rows(self.plane_map, state, rows.get("armies", ()), rows.get("post", ()))
             orders = CoalitionOrders(orders={seat: read.orders} if read.orders else {})
             ready = any(r.ticked("ready") for r in rows.get("side", ()))
         problems = {k: tuple(v) for k, v in read.problems.items()}
@@ -141,8 +147,13 @@ class CoalitionSheet:
     def drawings(self, state: CoalitionState) -> Sequence[BoardDrawing]:
         """A tab per plane, named after it (``sheet_board``), then the Turn report tab with the forum's posts
         (``sheet_report``; the layout's board tab)."""
+        return self.drawings_before(state, "")
+
+    def drawings_before(self, state: CoalitionState, deadline: str) -> Sequence[BoardDrawing]:
+        """``drawings``, the Battle Announcements post saying by when the strategies are due (``deadline``: the
+        open results window's, as people read it)."""
         return (*self.drawer.drawings(state), report_drawing(state, self.plane_map, self.spec.colours.extra,
-                                                             self.strategies_to))
+                                                             self.strategies_to, deadline))
 
     def status(self, state: CoalitionState, window: Window | None, outcome: Outcome | None) -> str:
         """The turn and window, the victory points, the open battles; or the result."""

@@ -25,6 +25,8 @@ LABEL_WIDTH = 110
 NAME_HEIGHT = 36  # the name row: "Mirrodin (wraps east–west)" on two lines
 SQUARE_WIDTH = 140
 SQUARE_HEIGHT = 96
+#: The legend's lines before it came in two cells: the rows a plane tab laid out then has blanked.
+OLD_LEGEND_LINES = 18
 def square_text(view: SquareView, symbols: Mapping[str, str], ranks: Mapping[str, int]) -> str:
     """What a square's cell says, a line each: the battle, the structure (a base's colour, a feature's
     controlling side, where a portal leads), then every army on it with its rank (1 to 6, by army name
@@ -133,37 +135,50 @@ class PlaneDrawer:
         return self.board.terrain_of(f"{plane} {col + 1}{chr(ord('A') + row)}")
 
     def legend(self) -> Grid:
-        """The signs and terrain colours, for the column right of the plane (laid out once)."""
+        """The signs, for the column right of the plane, in three cells of several lines each (their rows are a
+        square's height), so that the legend ends above the plane's last row and a printed plane has no row
+        the map does not use; the rest of the rows an earlier layout's longer legend took are blanked."""
         s = self.symbols
-        lines: Grid = [
-            ["How to read the map"],
-            [f"{s.get('coalition', '')} Coalition army (rank 1–6 · units)"],
-            [f"{s.get('phyrexia', '')} Phyrexian army (rank · units)"],
-            [f"{s.get('mercenary', '')} mercenary band (rank · units)"],
-            [f"{s.get('battle', '')} open battle on the square (its kind)"],
-            [f"{s.get('base', '')} Coalition base (faction colour)"],
-            [f"{s.get('stronghold', '')} Phyrexian stronghold"],
-            [f"{s.get('feature', '')} terrain feature (· the side controlling it)"],
-            [f"{s.get('portal', '')} portal (where it leads)"],
-            [f"{s.get('destroyed', '')} destroyed structure"],
-            ["Terrain:"],
-        ]
-        lines += [[t.value] for t in Terrain]
-        lines += [[f"The other planes have a tab each; the forum posts are in the {self.report_tab} tab."]]
-        return lines
+        signs = "\n".join([
+            "How to read the map (rest the pointer on a square: its armies' makeup)",
+            f"{s.get('coalition', '')} Coalition army · {s.get('phyrexia', '')} Phyrexian army · "
+            f"{s.get('mercenary', '')} mercenary band: name (rank · units)",
+            f"{s.get('battle', '')} open battle on the square (its kind)",
+        ])
+        structures = "\n".join([
+            f"{s.get('base', '')} Coalition base (faction colour) · {s.get('stronghold', '')} Phyrexian stronghold",
+            f"{s.get('feature', '')} terrain feature (· the side controlling it) · {s.get('portal', '')} portal "
+            f"(where it leads) · {s.get('destroyed', '')} destroyed",
+        ])
+        where = (f"Terrain: the row under the map. The other planes have a tab each; the forum posts are in the "
+                 f"{self.report_tab} tab.")
+        blank: Grid = [[""] for _ in range(OLD_LEGEND_LINES - 3)]
+        return [[signs], [structures], [where], *blank]
 
-    def legend_fills(self, plane: Plane) -> list[Fill]:
-        """The terrain lines of the legend in their colours (the legend starts on row 4, right of the plane)."""
+    def key(self, plane: Plane) -> Grid:
+        """The terrain key, under the map: each terrain's name in its colour (:meth:`key_fills`), as many to a
+        row as the plane is wide."""
+        names = [t.value for t in Terrain]
+        per_row = max(1, plane.width)
+        return [["Terrain" if i == 0 else "", *names[i:i + per_row]] for i in range(0, len(names), per_row)]
+
+    def key_fills(self, plane: Plane) -> list[Fill]:
+        """The key's terrain names in their colours; the legend's three cells wrap (white)."""
+        per_row = max(1, plane.width)
+        first = 2 + plane.height  # the key's first row, 1-based, under the map's last
+        out = [Fill(cells(0, first, 0, first), self.colours.get("label", "#EFEFEF"), bold=True)]
+        for i, t in enumerate(Terrain):
+            col, row = 1 + i % per_row, first + i // per_row
+            out.append(Fill(cells(col, row, col, row), self.colours.get(t.value, "#FFFFFF")))
         col = plane.width + 2
-        first = 4 + [r[0] for r in self.legend()].index(Terrain.PLAINS.value)  # the first terrain's line
-        return [Fill(cells(col, first + i, col, first + i), self.colours.get(t.value, "#FFFFFF"))
-                for i, t in enumerate(Terrain)]
+        return [*out, Fill(cells(col, 4, col, 6), "#FFFFFF", wrap=True)]
 
     def drawing(self, state: CoalitionState, plane: Plane) -> BoardDrawing:
         """``plane``'s tab for ``state``, named after the plane."""
         widths = {0: LABEL_WIDTH} | {c: SQUARE_WIDTH for c in range(1, plane.width + 1)}
         heights = {0: NAME_HEIGHT} | {1 + r: SQUARE_HEIGHT for r in range(plane.height)}
-        return BoardDrawing(self.values(state, plane), tuple(self.fills(plane) + self.legend_fills(plane)), widths,
+        values = [*self.values(state, plane), *self.key(plane)]
+        return BoardDrawing(values, tuple(self.fills(plane) + self.key_fills(plane)), widths,
                             heights, self.legend(), tab=plane.name, print_pages_wide=0,
                             notes=self.notes(state, plane))
 

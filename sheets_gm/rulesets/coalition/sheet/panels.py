@@ -127,20 +127,23 @@ def judge_panel(state: CoalitionState, board: Board, *, gm: bool = False, judge_
     whole: Grid = [*rows, *detailed, *tail, [], ["To paste on the forum:"], *post, *changes]
     if len(whole) <= PANEL_ROWS:
         return whole
-    # A row per battle, its armies on it, so that every battle shows; the post is in the report tab.
-    compact: Grid = [[b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather} · "
-                + "; ".join(f"{a.name} ({a.side.value}): {_army_text(a)}"
-                            for a in (armies.get(n) for n in b.armies) if a is not None)]
-               for b in waiting]
+    # A row per battle, each army in a cell of its own right of it with its legend and creatures, so that as
+    # many battles as the rows hold show whole; the post is in the report tab.
+    compact: Grid = [[b.at, "", f"{battle_title(b)} · {board.terrain_of(b.at).value} · {b.weather}",
+                      *(f"{a.name} ({a.side.value}): {_army_text(a)} · {makeup_text(a)}"
+                        for a in (armies.get(n) for n in b.armies) if a is not None)]
+                     for b in waiting]
+    header: Grid = [rows[0], ["Square", "Side", "The battle", "Each army: square, rank, units per slot (total), "
+                                                                "legend, creatures"]]
     note: Grid = [[f"The Battle Announcements post to paste is in the {report_tab} tab."]]
-    fitted: Grid = [*rows, *compact, *tail, *note, *changes]
+    fitted: Grid = [*header, *compact, *tail, *note, *changes]
     if len(fitted) <= PANEL_ROWS:
         return fitted
-    room = PANEL_ROWS - len(rows) - 1
+    room = PANEL_ROWS - len(header) - 1
     left = waiting[room:]
-    return [*rows, *compact[:room], [f"… {len(left)} more battles ({', '.join(b.at for b in left)}): every battle "
-                                     f"has its row in the {judge_tab} tab's results table, and each army in one its "
-                                     "row in the losses table under it"]]
+    return [*header, *compact[:room], [f"… {len(left)} more battles ({', '.join(b.at for b in left)}): every battle "
+                                       f"has its row in the {judge_tab} tab's results table, and each army in one "
+                                       "its row in the losses table under it, with its legend and creatures"]]
 
 
 def panel(state: CoalitionState, board: Board, seat: str, tabs: TabNames | None = None,

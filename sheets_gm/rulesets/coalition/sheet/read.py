@@ -115,13 +115,31 @@ def army_cells(order: ArmyOrder) -> dict[str, CellValue]:
     return {k: v for k, v in values.items() if v}
 
 
-def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]) -> ReadRows:
+#: Rows of the Forum post table beyond one per army of the side: a post's title, greetings, blank lines.
+POST_SPARE_LINES = 20
+
+
+def post_line_name(side: str, number: int) -> str:
+    """The subject of ``side``'s Forum post table's row ``number`` (1-based): ``coalition line 7`` (a row's
+    subject names it in one side's tab alone)."""
+    return f"{side} line {number}"
+
+
+def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow],
+                   post: Sequence[TypedRow] = ()) -> ReadRows:
     """A side's army rows as orders by army. A whole forum post pasted in one row's forum line cell (several
-    lines) gives each army it names its line, as if typed in that army's row."""
+    lines), or in the Forum post table (``post``: a line per row), gives each army it names its line, as if
+    typed in that army's row; in the table a line without an army name before a colon (the post's title, a
+    greeting) is passed over."""
     out = ReadRows()
     posted: list[tuple[str, str, str]] = []  # (army, its line, the row the post was pasted in)
     bumps: list[tuple[str, str, str, str]] = []  # a post's "Joint engage bump: Army > Square": army, square, row, line
     unread: ReadRows = ReadRows()  # the post's lines that name no army, by the row they were pasted in
+    for row in post:
+        text = row.text("line")
+        if text.strip():
+            posted += _split_post(state, row.subject, text, unread, bumps, titles_pass=True)
+            out.consumed.add(row.subject)
     for row in rows:
         try:
             order = read_army_row(board, state, row)
@@ -173,15 +191,15 @@ def _bumped(out: ReadRows, army: str, square: str) -> str:
 
 
 def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
-                bumps: list[tuple[str, str, str, str]]) -> list[tuple[str, str, str]]:
+                bumps: list[tuple[str, str, str, str]], titles_pass: bool = False) -> list[tuple[str, str, str]]:
     """The lines of a pasted forum post by army; a line that names no army of the match is a problem of the row
-    it was pasted in (blank lines and a line without a colon, such as a title, are passed over only when blank).
+    it was pasted in (blank lines are passed over, and with ``titles_pass`` a line without a colon too: a title).
     A line ``Joint engage bump: Army > Square`` (the rulebook's request, posted beside the moves) is added to
     ``bumps`` as (army, square, the row, the line)."""
     found: list[tuple[str, str, str]] = []
     by_lower = {a.name.lower(): a.name for a in state.armies}
     for line in (part.strip() for part in post.splitlines()):
-        if not line:
+        if not line or (titles_pass and ":" not in line):
             continue
         bump = _BUMP_LINE.match(line)
         if bump:
