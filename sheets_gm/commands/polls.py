@@ -58,11 +58,19 @@ def describe_report(report: WindowReport) -> str:
     if raced:
         said.append(f"Saved while the sync was writing it, so read again and nothing written over: {', '.join(raced)}.")
     if report.older_copies:
-        said.append(f"Warning: the file of {', '.join(report.older_copies)} was saved from a copy older than the "
-                    "sync's last write (open in an office program while the sync wrote it): drawn again for the open "
-                    "window; the rows typed in the old copy are set aside in its Archive tab, and its tab tells the "
-                    "player to type them again.")
+        said.append(older_copies_line(report))
     return " ".join(said)
+
+
+def older_copies_line(report: WindowReport, *, done: bool = True) -> str:
+    """The warning that a seat's file was saved over the sync's write from an older copy, and what the sync did
+    (``done``) or will do with it."""
+    what = ("drawn again for the open window, its Archive and View given back" if done else
+            "the next sync draws it again for the open window and gives its Archive and View back")
+    return (f"Warning: the file of {', '.join(report.older_copies)} was saved from a copy older than the sync's last "
+            f"write (open in an office program while the sync wrote it): {what}; "
+            + "; ".join(report.older_copy_fates) + f". {'This' if done else 'That'} sync resolves nothing; the "
+            "Archive tab says what was not read again and why.")
 
 
 def rejected_lines(report: WindowReport) -> list[str]:
@@ -375,6 +383,8 @@ def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
         lines.append("Nothing typed yet in: " + "; ".join(f"{seat}: {', '.join(rows)}"
                                                           for seat, rows in report.untyped.items()))
     lines += rejected_lines(report)
+    if report.older_copies:
+        lines.append(older_copies_line(report, done=False))
     lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
     return lines
 

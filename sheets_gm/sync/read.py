@@ -64,7 +64,7 @@ class SeatRead:
         not)."""
         for k in self.kept:
             if (k.get("table"), k.get("subject")) == (row.table, row.subject) \
-                    and _cells_text(k.get("values")) == _cells_text(row.values):
+                    and cells_text(k.get("values")) == cells_text(row.values):
                 return str(k.get("note", ""))
         return ""
 
@@ -124,7 +124,7 @@ class SeatRead:
                 continue
             stays = row.subject not in consumed if row.table in standing else (row.table, row.subject) not in done
             if stays and moving and window is not None and row.window == window.key:  # typed ahead: ticks kept
-                row = _unticked(self.tab, row)
+                row = unticked(self.tab, row)
             if stays and row.typed:
                 kept.setdefault(row.table, {})[row.subject] = row
         for placed in self.tab.tables:
@@ -136,7 +136,7 @@ class SeatRead:
         return kept
 
 
-def _unticked(tab: InputTab, row: TypedRow) -> TypedRow:
+def unticked(tab: InputTab, row: TypedRow) -> TypedRow:
     """``row`` with its tick boxes (Go, Ready) cleared."""
     ticks = [c.key for c in tab.table(row.table).spec.columns if c.kind in (ColumnKind.TICK, ColumnKind.READY)]
     return replace(row, values={**row.values, **dict.fromkeys(ticks, False)}) if ticks else row
@@ -321,7 +321,7 @@ def _kept(found: dict[str, Any] | None, record: MatchRecord) -> tuple[Mapping[st
     return tuple(k for k in found["kept"] if isinstance(k, dict))
 
 
-def _cells_text(values: object) -> dict[str, str]:
+def cells_text(values: object) -> dict[str, str]:
     """A row's typed cells as text, the empty ones left out (to compare a row with what was archived of it)."""
     if not isinstance(values, Mapping):
         return {}

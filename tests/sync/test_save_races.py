@@ -259,9 +259,13 @@ def test_gvg_a_stale_copy_saved_over_the_write_no_longer_locks_the_team_out(
     red.path.write_bytes(old)  # her office program saves the workbook it still held
     assert main(["doctor", "-c", str(config)]) == 0
     assert "⚠ older copies: saved from a copy older than the sync's last write: red" in capsys.readouterr().out
+    assert main(["status", "-c", str(config)]) == 0
+    said = capsys.readouterr().out
+    assert "the next sync draws it again for the open window" in said and "That sync resolves nothing" in said
     assert main(["sync", "-c", str(config)]) == 0
     said = capsys.readouterr().out
     assert "Warning: the file of red was saved from a copy older than the sync's last write" in said
+    assert "red (drawn for resolution 0, the match is at 1): 0 row(s) typed in it read for turn 2" in said
     assert "resolved" not in said.split("Warning")[0]  # turn 1 is not resolved twice, nor turn 2 with nothing
     type_orders(sheets)
     assert main(["sync", "-c", str(config)]) == 0
