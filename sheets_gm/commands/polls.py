@@ -59,6 +59,8 @@ def describe_report(report: WindowReport) -> str:
         said.append(f"Saved while the sync was writing it, so read again and nothing written over: {', '.join(raced)}.")
     if report.older_copies:
         said.append(older_copies_line(report))
+    if report.drawn_again:
+        said.append(f"Drawn again, typed over by hand: {', '.join(report.drawn_again)}.")
     return " ".join(said)
 
 
@@ -315,10 +317,13 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
         from sheets_gm.sync.drive_gate import after_google_poll
 
         # A bot typed in the window this poll opened: the next poll reads its spreadsheet (its Ready may be all
-        # the window waits for), though the write was ours.
-        bots = [b.key for b in map(sheets.of, report.bots_typed) if isinstance(b, GoogleSheetBackend)]
-        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept, read_back=bots)
-    elif not report.bots_typed:  # else nothing is kept: the next poll reads the workbooks the bots typed in
+        # the window waits for), though the write was ours. So does a file drawn again over an older copy: this
+        # poll resolved nothing, the next one resolves what is due.
+        again = [b.key for b in (sheets.of(s) if s in sheets.seats else sheets.judge_sheet()
+                                 for s in [*report.bots_typed, *report.older_copies])
+                 if isinstance(b, GoogleSheetBackend)]
+        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept, read_back=again)
+    elif not report.bots_typed and not report.older_copies:  # else nothing kept: the next poll reads them
         after_local_poll(config.path, config_mark, sheets, before, report, summary, warning, read_at)
     return report, warning, after_poll(config, sheets, report, _now)
 

@@ -35,6 +35,7 @@ from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.drawn_cells import RowKey, drawn_again_writes
 from sheets_gm.sync.fates import (
     GO_NOTHING,
     held_sentence,
@@ -103,6 +104,7 @@ class WindowReport:
     saved_meanwhile: list[str] = field(default_factory=list)  # spreadsheets saved between a read and our write
     older_copies: list[str] = field(default_factory=list)  # seats whose file was saved from a copy older than ours
     older_copy_fates: list[str] = field(default_factory=list)  # what the poll does with each such file, for the GM
+    drawn_again: list[str] = field(default_factory=list)  # drawn cells typed over that the poll put back, by tab
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -321,11 +323,15 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
         report.reason = ""
     if not report.reason:
-        _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history)
+        drawn = drawn_again_writes(sheets, read, batch)  # drawn cells typed over: put back now
+        report.drawn_again = drawn.where
+        _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn.notes)
         report.write_calls = batch.run(sheets.write_order(), past_open=True)
         if held is not None:
             raise held
         return report
+    if read.log_header_typed_over:  # the rest a resolution draws whole
+        batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
     report.write_calls = batch.run(sheets.write_order())
     return report
@@ -379,7 +385,7 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
 
 def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answer: _Answer, batch: WriteBatch,
                      report: WindowReport, copies: Mapping[str, OlderCopy] | None = None,
-                     history: History | None = None) -> None:
+                     history: History | None = None, drawn_notes: Mapping[RowKey, str] | None = None) -> None:
     """Feedback cells whose text changed; rows stamped for another window set aside (a copy in the archive) and
     cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so. A file saved
     from an older copy (``copies``, with the engine's ``history`` rows since) is drawn again whole first."""
@@ -419,6 +425,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             else:
                 text = seat_read.note(row) or idle_feedback(window, seat, spec, outcome_text,
                                                             idle_reason(read.adapter, read.record.state, seat))
+            said = (drawn_notes or {}).get((seat, row.table, row.row), "")  # a shown cell typed over, put back
+            text = f"{text} · {said}" if said and text else said or text
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),

@@ -266,6 +266,10 @@ def test_gvg_a_stale_copy_saved_over_the_write_no_longer_locks_the_team_out(
     said = capsys.readouterr().out
     assert "Warning: the file of red was saved from a copy older than the sync's last write" in said
     assert "red (drawn for resolution 0, the match is at 1): 0 row(s) typed in it read for turn 2" in said
+    from sheets_gm.sync.poll_state import load_state, state_path
+
+    # That sync resolved nothing: the next one must read (not repeat it as idle), to resolve what is due then
+    assert load_state(state_path(config)) is None
     assert "resolved" not in said.split("Warning")[0]  # turn 1 is not resolved twice, nor turn 2 with nothing
     type_orders(sheets)
     assert main(["sync", "-c", str(config)]) == 0
