@@ -308,7 +308,7 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
     warning = "\n".join(w for w in (settings_warning(config, report), tables_warning(config, report),
                                     notify_warning(config)) if w)
     # What an idle poll after this one repeats: never a resolution, nor feedback written now.
-    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False)),
+    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[])),
                          *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""
