@@ -7,17 +7,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import openpyxl
+from openpyxl import Workbook
 
+from sheets_gm.sync.sheets import MatchSheets
 from tests.matchfiles import local_match, record_of, sync, type_orders
 
 
-def test_a_stamp_and_a_roll_typed_over_are_set_aside_and_drawn_again(tmp_path: Path) -> None:
+def _typed_red0(tmp_path: Path) -> tuple[MatchSheets, Path, Workbook, int]:
+    """A GvG match in one workbook with the bots' orders typed (Ready unticked), the workbook and red0's row."""
     _config, sheets = local_match(tmp_path)
     type_orders(sheets, ready=False)
     path = tmp_path / "match.xlsx"
     book = openpyxl.load_workbook(path)
+    return sheets, path, book, next(r for r in range(1, 20) if book["Orders red"].cell(r, 1).value == "red0")
+
+
+def test_a_stamp_and_a_roll_typed_over_are_set_aside_and_drawn_again(tmp_path: Path) -> None:
+    sheets, path, book, row = _typed_red0(tmp_path)
     ws = book["Orders red"]
-    row = next(r for r in range(1, 20) if ws.cell(r, 1).value == "red0")
     stamp, roll = ws.cell(row, 2).value, ws.cell(row, 3).value
     destination = ws.cell(row, 4).value
     ws.cell(row, 2).value, ws.cell(row, 3).value = "7", 7 if roll != 7 else 6
@@ -37,12 +44,8 @@ def test_a_move_roll_typed_over_in_a_typed_row_is_put_back_at_the_next_poll_and_
         tmp_path: Path) -> None:
     """GvG's Move roll is drawn by the sync (the keyed die is read, never the cell): typed over in a row with orders
     in it, the next poll puts the roll back and the row's feedback names what was typed there; the orders stay."""
-    _config, sheets = local_match(tmp_path)
-    type_orders(sheets, ready=False)
-    path = tmp_path / "match.xlsx"
-    book = openpyxl.load_workbook(path)
+    sheets, path, book, row = _typed_red0(tmp_path)
     ws = book["Orders red"]
-    row = next(r for r in range(1, 20) if ws.cell(r, 1).value == "red0")
     roll, destination = ws.cell(row, 3).value, ws.cell(row, 4).value
     ws.cell(row, 3).value = 7 if roll != 7 else 6
     book.save(path)

@@ -14,11 +14,10 @@ import pytest
 
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sheets.spec import ColumnKind
-from sheets_gm.sync.read import read_match, seat_backend
-from tests.conformance.test_input_lifecycle import _do, _put, new_table
-from tests.fakes.memory import MemoryBackend
+from sheets_gm.sync.read import read_match
+from tests.conformance.test_input_lifecycle import _do, _put
 from tests.matchfiles import GVG, local_match, order_cell, sync, type_orders
-from tests.sync.test_save_races import history_orders, sync_any
+from tests.sync.test_save_races import history_orders, new_acting, sync_any
 
 
 def _archive_text(path: Path, tab: str) -> str:
@@ -92,15 +91,11 @@ def test_a_stale_copys_carried_out_rows_and_ticks_resolve_nothing_again(name: st
     """Every game: the bots type and tick, the window resolves, the copy of before comes back. Nothing it holds that
     the resolution read comes back typed (no "already acted" refusal, no stale Go or Ready), and the next poll
     resolves nothing (Win or Die: her turn is not resolved with no orders)."""
-    table = new_table(name)
+    table, seat, backend = new_acting(name)
+    _do(table, "bot", 0, 0, 0)
     read = table.read()
     window = read.record.ruleset.window(read.record.state)
     assert window is not None
-    seat = next(s for s in window.seats if s in read.seats)
-    backend = seat_backend(table.sheets, read.tabs, seat)
-    assert isinstance(backend, MemoryBackend)
-    _do(table, "bot", 0, 0, 0)
-    read = table.read()
     seat_read = read.seats[seat]
     for row in seat_read.rows:  # every Go, Ready and End turn of the tables she writes in now (not a table ahead)
         for c in seat_read.tab.table(row.table).spec.columns:
