@@ -139,20 +139,21 @@ def _text(row: TypedRow) -> dict[str, str]:
     return cells_text(row.values)
 
 
-def older_copy_sentence(read: MatchRead, seat: str, copy: OlderCopy | None = None) -> str:
-    """What a seat's tab and View say when its file was saved from a copy older than the sync's last write ('' if
-    not): what was read, what went to the Archive."""
-    if read.seats[seat].older_copy is None:
-        return ""
+def older_copy_sentence(read: MatchRead, seat: str, copy: OlderCopy) -> str:
+    """What a seat's tab and View say when its file was saved from a copy older than the sync's last write: what
+    was read, what went to the Archive."""
     archive = read.tabs.archive(seat)
     told = [f"⚠ This file was saved from a copy older than resolution {read.record.resolved} (it was still open "
             "when the sync wrote it): sheets-gm drew it again for the window open now"]
-    if copy is not None and copy.fresh:
+    if copy.fresh:
         told.append(f"what you typed in it ({len(copy.fresh)} row(s)) is read for the window open now")
-    if copy is not None and copy.done:
+    if copy.done:
         told.append(f"{len(copy.done)} row(s) already carried out are not read again (tab {archive!r} says which)")
-    if copy is not None and (copy.ticks or copy.gone):
-        told.append(f"{len(copy.ticks) + len(copy.gone)} row(s) for a closed window are set aside in tab {archive!r}")
+    if copy.ticks:
+        told.append(f"the ticks of {len(copy.ticks)} row(s) were for a window already resolved: unticked (tick "
+                    "again if you mean the window open now)")
+    if copy.gone:
+        told.append(f"{len(copy.gone)} row(s) whose subject has no row any more are set aside in tab {archive!r}")
     return "; ".join(told) + ". · "
 
 
