@@ -283,7 +283,7 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
                 from sheets_gm.sync.drive_gate import read_and_poll, reads_line
 
                 report, kept = read_and_poll(lambda s: sync_once(config, s, now=read_at), sheets, gate, config.path,
-                                             _now, log)
+                                             _now)
                 report.drive = reads_line(gate, kept)
         except WorkbookOpenError as exc:
             # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn

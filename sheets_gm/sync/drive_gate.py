@@ -194,12 +194,13 @@ def after_idle(config_path: Path, gate: DriveGate) -> None:
 
 
 def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheets, gate: DriveGate,
-                  config_path: Path, clock: Callable[[], datetime],
-                  log: DriveChangeLog | None = None) -> tuple[WindowReport, KeptSheets]:
+                  config_path: Path, clock: Callable[[], datetime]) -> tuple[WindowReport, KeptSheets]:
     """Run the poll ``run`` on the spreadsheets the gate names read live and the others from their kept reads:
     rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``kept_reads``).
-    ``clock`` dates the answers of our writes; through ``log`` Drive's version of each spreadsheet is asked right
-    after our write (without it, what the poll wrote is read back by the next)."""
+    ``clock`` dates the answers of our writes; Drive's version of each spreadsheet is asked right after our write
+    to it, through the change log of the account the spreadsheets are opened with (``drive_log``), so that the
+    next poll passes our write over."""
+    log = drive_log(sheets)
     kept = KeptSheets(sheets, {} if gate.fresh is None else load_kept(kept_path(config_path)), gate.fresh, clock,
                       None if log is None else version_after_write(log))
     if gate.fresh is not None:
