@@ -56,7 +56,7 @@ def check_drive(config: MatchConfig, sheets: MatchSheets, report: Checkup,
         drives.setdefault(file.drive_id, []).append(backend.name)
         modified.append(file.modified_at)
     where = "; ".join(f"{len(names)} in My Drive" if not drive else f"{len(names)} in the shared drive {drive}"
-                      for drive, names in drives.items())
+                      for drive, names in sorted(drives.items()))  # My Drive ("") first
     _check_listed(log, report, {b.key: b.name for b in google}, min(modified), where)
 
 

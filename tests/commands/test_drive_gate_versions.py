@@ -191,6 +191,18 @@ def test_doctor_says_the_match_is_in_a_shared_drive_and_the_gate_sees_its_edits(
     assert poll(fake, clock, capsys, match)[0] == 1
 
 
+def test_doctor_names_both_drives_of_a_match_split_between_them(
+        fake: GoogleApiFake, clock: Clock, tmp_path: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sheets_gm.match.doctor_drive.machine_now", lambda: clock.now)
+    for key in (KEYS["red"], KEYS["blue"]):
+        fake.spreadsheets[key].drive_id = "0AMatchDrive"
+    match = start_match(tmp_path, clock, capsys)
+    assert doctor_lines(capsys, match, "drive") == [
+        "✔ drive: the spreadsheets are 2 in My Drive; 2 in the shared drive 0AMatchDrive; Drive's lists show each of "
+        "them, so the sync sees their edits at the next poll"]
+
+
 def test_doctor_warns_of_a_machine_clock_a_minute_off_googles(
         fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
