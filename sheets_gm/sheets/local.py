@@ -146,6 +146,7 @@ from sheets_gm.sheets.layout import (
     trim_grid,
 )
 from sheets_gm.sheets.marks import FileMark, bytes_mark
+from sheets_gm.sheets.row_fit import fit_rows, fixed_rows, record_fixed_rows
 
 __all__ = [
     "LISTS_TAB",
@@ -512,8 +513,12 @@ class LocalWorkbookBackend:
             if saved:
                 raise SavedMeanwhileError(self.name, describe_cells(saved, {t.casefold(): t for t in wb.sheetnames}))
             changed = False
+            fixed = fixed_rows(wb)
             for w in writes:
-                changed = self._write_range(wb, w.range, w.values) or changed
+                if self._write_range(wb, w.range, w.values):
+                    changed = True
+                    ws, box = self._resolve(wb, w.range)
+                    fit_rows(ws, range(box.min_row, box.min_row + len(w.values)), fixed.get(ws.title, set()))
                 if w.notes is not None:
                     changed = self._write_notes(wb, w.range, w.notes) or changed
             return changed
@@ -807,7 +812,11 @@ class LocalWorkbookBackend:
 
         lists: list[tuple[str, ...]] = []
         for tab in layout.tabs:
-            _apply_tab(wb[tab.name], tab, lists)
+            ws = wb[tab.name]
+            _apply_tab(ws, tab, lists)
+            fixed = {row + 1 for row in tab.row_heights}
+            record_fixed_rows(wb, tab.name, fixed)
+            fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed)
         if lists:
             helper = wb.create_sheet(LISTS_TAB)
             for col, values in enumerate(lists, start=1):
