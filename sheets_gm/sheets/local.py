@@ -59,7 +59,8 @@ Layouts (``apply_layout``), mapped onto what an .xlsx can hold
     conditional fills are "begins with" conditional formats (a solid fill, bold if asked) and
     the layout owns its tabs' conditional formats: applying it again replaces them;
     ``frozen_rows`` freeze panes; hidden tabs are hidden; column widths are converted from
-    pixels to Excel character widths. Dropdowns are list validations that refuse other
+    pixels to Excel character widths. A row holding a wrapping cell is made as tall as its text
+    after each write and layout, as Google grows it (``row_fit``; rows the layout sized keep it). Dropdowns are list validations that refuse other
     values: inline (``"a,b,c"``) when Excel allows it, else (a list longer than 255
     characters, or a value holding ``,`` or ``"``) a reference to a column of the hidden
     helper tab :data:`LISTS_TAB`. Checkboxes are ``TRUE,FALSE`` list validations, their
