@@ -95,8 +95,7 @@ def test_every_cell_of_a_table_wraps_so_a_long_answer_is_read_whole(tmp_path: Pa
     wrapped = {f.range for f in layout.fills if f.wrap}
     for t in tab.tables:
         for i, c in t.columns():
-            column = cells(i, t.first_row, i, t.last_row)
-            assert (column in wrapped) is (c.kind not in (ColumnKind.TICK, ColumnKind.READY)), (t.spec.name, c.key)
+            assert cells(i, t.first_row, i, t.last_row) in wrapped, (t.spec.name, c.key)
 
 
 @pytest.mark.parametrize(("value", "expected"), [(True, True), (False, False), ("TRUE", True), ("x", True),
