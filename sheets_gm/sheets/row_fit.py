@@ -51,8 +51,8 @@ def lines_needed(text: str, pixels: int) -> int:
 
     >>> lines_needed("short", 200)
     1
-    >>> lines_needed("a b c d e f g h i j", 40)
-    5
+    >>> lines_needed("a b c d e f g h i j", 40)  # five characters a line: "a b c", "d e f", "g h i", "j"
+    4
     >>> lines_needed("one\\ntwo", 500)
     2
     """
