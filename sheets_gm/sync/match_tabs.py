@@ -21,7 +21,7 @@ from typing import Any
 from sheets_gm.engine.ruleset import GM, JUDGE
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sheets.layout import a1, cells
+from sheets_gm.sheets.layout import a1, cells, quote_tab
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, VIEW_PANEL_ROWS, SheetSpec
 from sheets_gm.sheets.tables import InputTab
 
@@ -178,9 +178,9 @@ class MatchTabs:
         """Public log lines ``first`` (0-based) onwards."""
         return a1(self.spec.tabs.log, cells(0, LOG_FIRST_ROW + first, 2, LOG_FIRST_ROW - 1 + first + count))
 
-    def board_title_row(self) -> str:
-        """The board tab's first row: its title stands right of the board, wherever that ends."""
-        return a1(self.spec.tabs.board, "1:1")
+    def board_tab_range(self) -> str:
+        """The board tab whole: what a poll reads of it (its title row checked, its drawn cells compared)."""
+        return quote_tab(self.spec.tabs.board)
 
     def drawn(self, drawings: Sequence[BoardDrawing]) -> list[tuple[str, BoardDrawing]]:
         """Each public drawing with the name of its tab, in order (SheetError naming the fault unless exactly

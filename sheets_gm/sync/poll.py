@@ -35,6 +35,7 @@ from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.drawn_cells import RowKey, drawn_again_writes
 from sheets_gm.sync.fates import (
     GO_NOTHING,
     held_sentence,
@@ -49,7 +50,14 @@ from sheets_gm.sync.fates import (
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.notices import PollFacts
-from sheets_gm.sync.older_copy import older_copy_sentence, restore_archives
+from sheets_gm.sync.older_copy import (
+    History,
+    OlderCopy,
+    copy_fate,
+    draw_copy_again,
+    read_copies,
+    restore_archives,
+)
 from sheets_gm.sync.read import MatchRead, SeatRead, adapter_of, read_match, seat_backend
 from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
@@ -95,6 +103,8 @@ class WindowReport:
     bots_typed: list[str] = field(default_factory=list)  # the seats whose bots typed for the window it drew
     saved_meanwhile: list[str] = field(default_factory=list)  # spreadsheets saved between a read and our write
     older_copies: list[str] = field(default_factory=list)  # seats whose file was saved from a copy older than ours
+    older_copy_fates: list[str] = field(default_factory=list)  # what the poll does with each such file, for the GM
+    drawn_again: list[str] = field(default_factory=list)  # drawn cells typed over that the poll put back, by tab
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -268,6 +278,9 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         report.finished = True
         return report
     dice = record.dice()
+    copies, history = read_copies(sheets, read, window)  # a file saved from an older copy: read as drawn again
+    if copies:
+        read = replace(read, seats={**read.seats, **{seat: c.drawn for seat, c in copies.items()}})
     answer = _answer(read, window, dice)
     idle_answer = _noted(read, window, answer)
     report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
@@ -288,22 +301,27 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         report.reason = "a Go box is ticked"
     elif _deadline_passed(record.deadline, now):
         report.reason = f"the deadline {describe_deadline(record.deadline)} has passed"
+    report.older_copies = list(copies)
+    report.older_copy_fates = [copy_fate(read, seat, c) for seat, c in copies.items()]
+    if report.older_copies and report.reason:  # her file is drawn again first: the next poll resolves
+        report.reason = ""
     if dry_run:
         return report
     batch = WriteBatch()
     read.guard(batch, sheets)  # a cell saved after our read is never written over
-    report.older_copies = [seat for seat, s in read.seats.items() if s.older_copy is not None]
-    if report.older_copies and report.reason:  # her rows are the copy's: draw her tab again first, resolve next poll
-        report.reason = ""
     held = _held_open(sheets) if report.reason and not pending else None
     if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
         report.reason = ""
     if not report.reason:
-        _feedback_writes(sheets, read, window, idle_answer, batch, report)
+        drawn = drawn_again_writes(sheets, read, batch)  # drawn cells typed over: put back now
+        report.drawn_again = drawn.where
+        _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn.notes)
         report.write_calls = batch.run(sheets.write_order(), past_open=True)
         if held is not None:
             raise held
         return report
+    if read.log_header_typed_over:  # the rest a resolution draws whole
+        batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
     report.write_calls = batch.run(sheets.write_order())
     return report
@@ -356,17 +374,19 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
 
 
 def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answer: _Answer, batch: WriteBatch,
-                     report: WindowReport) -> None:
+                     report: WindowReport, copies: Mapping[str, OlderCopy] | None = None,
+                     history: History | None = None, drawn_notes: Mapping[RowKey, str] | None = None) -> None:
     """Feedback cells whose text changed; rows stamped for another window set aside (a copy in the archive) and
-    cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so."""
+    cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so. A file saved
+    from an older copy (``copies``, with the engine's ``history`` rows since) is drawn again whole first."""
     outcome_text = ""
     go_idle = window.stepwise and any(i.go for i in answer.inputs.values())
-    archive_lines = restore_archives(sheets, read, batch)  # a file saved from an older copy gets its archive back
+    copies = copies or {}
+    restore_archives(sheets, read, batch, copies, history or {}, window)  # what a copy lost of its archive
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
-        if seat_read.older_copy is not None:
-            _draw_older_copy_again(batch, backend, read, seat_read, window, archive_lines[seat])
-            continue
+        if seat in copies:
+            draw_copy_again(sheets, batch, backend, read, copies[seat], window, history or {})
         seat_input = answer.inputs.get(seat)
         preview = read.tabs.spec.preview  # else the verdicts wait for the resolution (hidden things, dice)
         verdicts = [v for v in answer.verdicts if v.seat == seat] if preview else []
@@ -395,6 +415,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             else:
                 text = seat_read.note(row) or idle_feedback(window, seat, spec, outcome_text,
                                                             idle_reason(read.adapter, read.record.state, seat))
+            said = (drawn_notes or {}).get((seat, row.table, row.row), "")  # a shown cell typed over, put back
+            text = f"{text} · {said}" if said and text else said or text
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
@@ -403,23 +425,6 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         if stale:
             _set_aside(batch, backend, read, seat, window, stale)
         report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
-
-
-def _draw_older_copy_again(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat_read: SeatRead,
-                           window: Window, first: int) -> None:
-    """A seat's file saved from a copy older than the last resolution (``sync/older_copy.py``): every row typed in
-    the copy set aside (an archive entry from line ``first`` keeps it: none is resolved twice, whatever window it
-    was typed for), and the tab drawn again for the open window, the stray rows kept, the status line saying
-    what happened."""
-    record, seat = read.record, seat_read.seat
-    typed = [r for r in seat_read.rows if r.typed]
-    if typed:
-        count = archive_lines_writes(batch, backend, read.tabs, seat, first, [stale_line(seat_read.tab, window, typed)])
-        batch.put(backend, lines_cell(read.tabs, seat), [[count]])
-    overlays = stray_overlays(read.adapter, record.state, seat, seat_read.tab, seat_read.tab, seat_read.strays,
-                              batch, backend)
-    seat_tables_writes(batch, backend, seat_read.tab, read.adapter, record.state, window, seat, record.dice(),
-                       older_copy_sentence(read, seat) + status_line(read.adapter, record), "", {}, {}, overlays)
 
 
 def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:

@@ -191,3 +191,9 @@ def _view_lines(steps: ReplayedSteps, adapter: AnySheetAdapter, tabs: MatchTabs,
         if mine:
             rows += view_log_lines(mine, adapter)
     return rows
+
+
+def replayed_view_lines(sheets: MatchSheets, record: MatchRecord, tabs: MatchTabs, adapter: AnySheetAdapter,
+                        seat: str) -> Grid:
+    """The log rows of ``seat``'s View tab recomputed from the match's replay (the lines of an undo are not in it)."""
+    return _view_lines(_Replay(sheets, record, tabs).steps(), adapter, tabs, seat)
