@@ -22,8 +22,8 @@ from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.state import FULL_HEALTH, MAX_HEALTH, NO_EQUIPMENT, ChampionsState, Player
-from sheets_gm.scenario.fields import Fields, ScenarioError
-from sheets_gm.scenario.play import Entry, Play, Scenario
+from sheets_gm.rulesets.parts.fields import Fields, ScenarioError
+from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "items", "given", "turns", "expect")

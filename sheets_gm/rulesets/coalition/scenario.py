@@ -19,9 +19,9 @@ from sheets_gm.rulesets.coalition.state import (
     CoalitionOrders,
     CoalitionState,
 )
+from sheets_gm.rulesets.parts.fields import Fields
+from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
 from sheets_gm.rulesets.registry import default_board_text
-from sheets_gm.scenario.fields import Fields
-from sheets_gm.scenario.play import Entry, Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "planes", "given", "turns", "expect")
