@@ -9,8 +9,8 @@ from typing import Any
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
+from sheets_gm.rulesets.gvg.engine import GvgRuleset
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind
-from sheets_gm.rulesets.gvg.game import GvgRuleset
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings

@@ -17,7 +17,7 @@ from sheets_gm.rulesets.parts.fields import Fields
 from sheets_gm.rulesets.parts.scenario import Entry as ScenarioEntry
 from sheets_gm.rulesets.parts.scenario import Play, Scenario
 from sheets_gm.rulesets.wesnoth.board import MapError, WesnothBoard
-from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings

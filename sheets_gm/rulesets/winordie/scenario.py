@@ -29,8 +29,8 @@ from sheets_gm.rulesets.winordie.cards import (
     parse_enhancements,
     shipped_tables,
 )
+from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.enums import ActionKind, Phase, Side, Trigger
-from sheets_gm.rulesets.winordie.game import WodRuleset
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, action_row
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.settings import WodSettings

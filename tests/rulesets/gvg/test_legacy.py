@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from sheets_gm.rulesets.gvg.game import GvgRuleset
+from sheets_gm.rulesets.gvg.engine import GvgRuleset
 from sheets_gm.rulesets.gvg.legacy import GvgLegacy
 from sheets_gm.rulesets.parts.legacy import LegacyError
 from sheets_gm.rulesets.registry import get_game

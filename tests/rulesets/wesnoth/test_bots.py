@@ -13,7 +13,7 @@ from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.registry import bots_of, create_ruleset
 from sheets_gm.rulesets.wesnoth import game as wesnoth_game
 from sheets_gm.rulesets.wesnoth.bots import SkirmisherBot, _TurnBeingWritten
-from sheets_gm.rulesets.wesnoth.game import WesnothRuleset, refused_rows
+from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset, refused_rows
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
 from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState

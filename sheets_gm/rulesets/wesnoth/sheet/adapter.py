@@ -39,7 +39,7 @@ from sheets_gm.sheets.spec import ColumnKind, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
-    from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
+    from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 
 
 #: The View's unit table: the header of its wide column, and how the second line of a unit's cell there starts.

@@ -33,7 +33,7 @@ from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
-    from sheets_gm.rulesets.winordie.game import WodRuleset
+    from sheets_gm.rulesets.winordie.engine import WodRuleset
 
 
 @dataclass(frozen=True)
