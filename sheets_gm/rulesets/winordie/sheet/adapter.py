@@ -27,7 +27,7 @@ from sheets_gm.rulesets.winordie.sheet.read import (
     typed_cells,
 )
 from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class WodSheet:
+class WodSheet(SheetAdapter[WodState, WodOrders]):
     """Win or Die's sheet: a player's units, numbered action and reaction rows, the hex board."""
 
     ruleset: WodRuleset
