@@ -15,7 +15,7 @@ from typing import Any
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Outcome, Window
-from sheets_gm.rulesets.gvg.battle import Side
+from sheets_gm.rulesets.gvg.combat import Side
 from sheets_gm.rulesets.gvg.enums import Skill
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
