@@ -67,7 +67,6 @@ from sheets_gm.sync.writes import (
     acts,
     board_writes,
     idle_feedback,
-    idle_reason,
     public_log_writes,
     seat_tables_writes,
     status_line,
@@ -400,7 +399,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             if (row.table, row.row) in set_aside:
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
-                out = idle_reason(read.adapter, read.record.state, seat)
+                out = read.adapter.idle_reason(read.record.state, seat)
                 text = out_sentence(out) if out else \
                     " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
             elif seat_input is not None and spec.open_in(window.phase) and (
@@ -414,7 +413,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                                     seat_read.note(row), row.subject in seat_input.held, extra)
             else:
                 text = seat_read.note(row) or idle_feedback(window, seat, spec, outcome_text,
-                                                            idle_reason(read.adapter, read.record.state, seat))
+                                                            read.adapter.idle_reason(read.record.state, seat))
             said = (drawn_notes or {}).get((seat, row.table, row.row), "")  # a shown cell typed over, put back
             text = f"{text} · {said}" if said and text else said or text
             if text != row.feedback:

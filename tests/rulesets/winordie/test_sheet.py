@@ -14,8 +14,8 @@ import pytest
 
 from sheets_gm.engine.ruleset import GM, Window
 from sheets_gm.rulesets.registry import bots_of, sheet_spec
+from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.enums import ActionKind, Enhancement, GmKind, ResolveMode, Side, Trigger
-from sheets_gm.rulesets.winordie.game import WodRuleset
 from sheets_gm.rulesets.winordie.gm import Adjustment, events_from_options
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json

@@ -27,17 +27,17 @@ from sheets_gm.rulesets.winordie.sheet.read import (
     typed_cells,
 )
 from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
-    from sheets_gm.rulesets.winordie.game import WodRuleset
+    from sheets_gm.rulesets.winordie.engine import WodRuleset
 
 
 @dataclass(frozen=True)
-class WodSheet:
+class WodSheet(SheetAdapter[WodState, WodOrders]):
     """Win or Die's sheet: a player's units, numbered action and reaction rows, the hex board."""
 
     ruleset: WodRuleset
