@@ -758,8 +758,8 @@ def layout_requests(
         conditional[sid] = len(s.get("conditionalFormats", []))
 
     reqs: list[dict[str, Any]] = []
-    title = metadata.get("properties", {}).get("title")
-    if layout.title and layout.title != title:
+    title = str(metadata.get("properties", {}).get("title", ""))
+    if layout.title and not title.startswith(layout.title):  # "Friday GvG · orders red" (init --create) is kept
         reqs.append({"updateSpreadsheetProperties": {"properties": {"title": layout.title}, "fields": "title"}})
 
     ids: dict[str, int] = {}
