@@ -1719,6 +1719,8 @@ class GoogleApiFake:
                 **({"parents": list(ss.parents)} if ss.parents else {}),
                 **({"appProperties": dict(ss.app_properties)} if ss.app_properties else {}),
                 **({"driveId": ss.drive_id} if ss.drive_id else {})}
+        if ss.drive_id:
+            del full["writersCanShare"]  # a My Drive setting: Drive leaves it out for a shared drive's file
         fields = query.get("fields", [""])[0]
         if not fields:
             return {k: full[k] for k in ("kind", "id", "name", "mimeType")}
@@ -1800,6 +1802,10 @@ class GoogleApiFake:
         other = set(body) - {"writersCanShare"}
         if other:
             raise UnexpectedRequest(f"files.update of {sorted(other)}: the fake keeps writersCanShare alone")
+        if "writersCanShare" in body and ss.drive_id:
+            # What Drive answers: the lock is a My Drive setting; a shared drive's own settings say who may share.
+            raise HttpError(403, "Sharing restrictions cannot be set on a shared drive item.", "PERMISSION_DENIED",
+                            "teamDrivesSharingRestrictionNotAllowed")
         if "writersCanShare" in body:
             ss.writers_can_share = bool(body["writersCanShare"])
         return self._file(ss, query)
