@@ -143,6 +143,8 @@ def test_running_it_again_makes_no_second_set(fake: GoogleApiFake, tmp_path: Pat
     assert {"emailAddress": "ann@example.org", "role": "writer"}.items() <= {
         k: v for p in fake.spreadsheets[sheets_section(config)["orders"]["red"]].permissions
         if p.get("emailAddress") == "ann@example.org" for k, v in p.items()}.items()
+    _, out, _ = run(capsys, "doctor", "-c", config)
+    assert out.count("it is in a shared drive, whose own settings say who may share it on") == 4, out
     code, out, err = run(capsys, "init", "gvg", "-c", config, "--create", URL, "--no-email")
     assert code == 1 and "already holds a gvg match" in err
     assert fake.calls(CREATE) == 4 and len(made(fake)) == 4 and config.read_text(encoding="utf-8") == written
