@@ -20,6 +20,7 @@ from sheets_gm.match.config_keys import needed_spreadsheets
 from sheets_gm.match.create_sheets import journal_path
 from sheets_gm.sheets.drive_create import DriveCreateError, DriveCreator, DriveFolder, folder_id
 from sheets_gm.sheets.retry import RetryPolicy
+from tests.commands.test_commands import run
 from tests.fakes.google_api import (
     CREATE,
     FaultKind,
@@ -64,12 +65,6 @@ def starter(tmp_path: Path, game: str, *, oauth: bool = False) -> Path:
     path = tmp_path / "match.toml"
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def sheets_section(path: Path) -> dict[str, Any]:
@@ -154,23 +149,29 @@ class Crash(Exception):
     """The machine stopping in the middle of a run."""
 
 
-def test_a_run_stopped_after_3_of_18_is_completed_not_repeated(
-        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    config = starter(tmp_path, "champions")
-    before = config.read_text(encoding="utf-8")
+def crash_after(made_so_far: int, game: str, config: Path, fake: GoogleApiFake,
+                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run ``init GAME --create`` and stop the machine once ``made_so_far`` spreadsheets are made."""
     original = DriveCreator.create
 
     def crashing(self: DriveCreator, *args: Any) -> Any:
-        if fake.calls(CREATE) == 3:
+        if fake.calls(CREATE) == made_so_far:
             raise Crash
         return original(self, *args)
 
     monkeypatch.setattr(DriveCreator, "create", crashing)
     with pytest.raises(Crash):
-        main(["init", "champions", "-c", str(config), "--create", URL])
-    assert len(made(fake)) == 3 and config.read_text(encoding="utf-8") == before  # nothing half-written
+        main(["init", game, "-c", str(config), "--create", URL])
     monkeypatch.setattr(DriveCreator, "create", original)
+
+
+def test_a_run_stopped_after_3_of_18_is_completed_not_repeated(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    config = starter(tmp_path, "champions")
+    before = config.read_text(encoding="utf-8")
+    crash_after(3, "champions", config, fake, monkeypatch)
+    assert len(made(fake)) == 3 and config.read_text(encoding="utf-8") == before  # nothing half-written
     code, out, err = run(capsys, "init", "champions", "-c", config, "--create", URL, "--no-email")
     assert code == 0, err
     assert "Found 3 spreadsheet(s) an earlier init --create made" in out and "Created 15 spreadsheet(s)" in out
@@ -201,17 +202,7 @@ def test_the_search_trailing_a_creation_and_a_trashed_spreadsheet(
     # A run stopped after 2; Drive's search does not list them yet (the journal's keys find them), and the GM
     # trashed one of them: it is made again, the other reused.
     config = starter(tmp_path, "gvg")
-    original = DriveCreator.create
-
-    def crashing(self: DriveCreator, *args: Any) -> Any:
-        if fake.calls(CREATE) == 2:
-            raise Crash
-        return original(self, *args)
-
-    monkeypatch.setattr(DriveCreator, "create", crashing)
-    with pytest.raises(Crash):
-        main(["init", "gvg", "-c", str(config), "--create", URL])
-    monkeypatch.setattr(DriveCreator, "create", original)
+    crash_after(2, "gvg", config, fake, monkeypatch)
     first, second = made(fake)
     fake.trash(second)
     monkeypatch.setattr(DriveCreator, "made_for", lambda self, match, folder: [])
