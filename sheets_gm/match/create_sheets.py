@@ -14,12 +14,14 @@ import json
 import os
 import secrets
 import shutil
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig
 from sheets_gm.match.config_keys import ConfigKeysError, NeededSpreadsheet, needed_spreadsheets, with_sheet_keys
+from sheets_gm.match.privacy import refuse_exposures
 from sheets_gm.sheets.private_files import write_private
 
 if TYPE_CHECKING:
@@ -72,6 +74,14 @@ def _write_config(path: Path, text: str) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def _named_roles(config: MatchConfig) -> list[str]:
+    """The roles whose own line ``[sheets]`` has, so gets a key: the board, and the engine, each seat's orders and
+    the judge when the config names them (a role it leaves out shares the board's or the engine's file)."""
+    sheets = tomllib.loads(config.path.read_text(encoding="utf-8")).get("sheets", {})
+    roles = ["board", *(role for role in ("engine", "judge") if role in sheets)]
+    return roles + ([f"orders {seat}" for seat in config.seats] if "orders" in sheets else [])
+
+
 def _role(needed: NeededSpreadsheet) -> str:
     """The role a spreadsheet is marked with in Drive: every role the layout gives it."""
     return ", ".join(needed.roles)
@@ -91,6 +101,12 @@ def create_google_sheets(config: MatchConfig, folder: str, *, client: gspread.Cl
         raise ConfigError(f"{config.path}: init --create needs Google credentials: under [google], set "
                           "oauth_client (your own account: files in your My Drive) or service_account (a folder of a "
                           "shared drive); README.md, 'Google Sheets', shows how to get either")
+    refuse_exposures(config)  # a layout init would refuse is refused before anything is made
+    named = _named_roles(config)
+    try:
+        with_sheet_keys(config.path.read_text(encoding="utf-8"), dict.fromkeys(named, "key"), config.seats)
+    except ConfigKeysError as exc:
+        raise ConfigError(f"{config.path}: nothing was created, as the keys could not be written in: {exc}") from None
     wanted = folder_id(folder)  # a bad URL is named before any sign-in
     drive = DriveCreator(client or google_client(config, "share"))
     place = drive.folder(wanted)
@@ -112,7 +128,7 @@ def create_google_sheets(config: MatchConfig, folder: str, *, client: gspread.Cl
             outcome.created.append(needed.name)
             made[role] = key
             write_private(journal_file, json.dumps(journal, indent=1))
-        keys |= {each: key for each in needed.roles}
+        keys |= {each: key for each in needed.roles if each in named}
     try:
         text = with_sheet_keys(config.path.read_text(encoding="utf-8"), keys, config.seats)
     except ConfigKeysError as exc:

@@ -300,3 +300,24 @@ def test_needed_spreadsheets_of_every_starter_layout() -> None:
     for game, count in COUNTS.items():
         config = load_config(starter_config(game))
         assert len(needed_spreadsheets(config)) == (10 if game == "champions" else count)
+
+
+def test_a_config_whose_keys_cannot_be_written_in_is_named_before_anything_is_made(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A TOML literal string ('…') on the board's line: the line cannot be rewritten in place, so the GM is told
+    # which lines to write, and no spreadsheet is made that the config would not name.
+    config = starter(tmp_path, "gvg")
+    text = config.read_text(encoding="utf-8")
+    config.write_text(re.sub(r'^board = "board.xlsx"', "board = 'board.xlsx'", text, flags=re.M), encoding="utf-8")
+    code, _out, err = run(capsys, "init", "gvg", "-c", config, "--create", URL)
+    assert code == 1 and "nothing was created" in err and "put these lines under [sheets] yourself" in err
+    assert fake.calls() == 0
+
+
+def test_a_layout_init_refuses_is_refused_before_anything_is_made(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = starter(tmp_path, "gvg")
+    text = config.read_text(encoding="utf-8")
+    config.write_text(re.sub(r"^orders = .*$", "", text, flags=re.M), encoding="utf-8")  # every team in the board
+    code, _out, err = run(capsys, "init", "gvg", "-c", config, "--create", URL)
+    assert code == 1 and "would let players read secrets" in err and fake.calls() == 0
