@@ -90,8 +90,9 @@ def _role(needed: NeededSpreadsheet) -> str:
 def create_google_sheets(config: MatchConfig, folder: str, *, client: gspread.Client | None = None) -> CreateOutcome:
     """Create in the Drive folder ``folder`` (its URL or id) every spreadsheet of ``config`` not made yet, then
     write their keys and ``backend = "google"`` into the config file. ``client``: default, the config's own
-    credentials (``connect.google_client``). Refusals (no credentials, a bad folder, a service account and a My
-    Drive folder) come before anything is created."""
+    credentials (``connect.google_client``). Refusals (no credentials, a layout init refuses, a ``[sheets]`` line
+    the keys cannot be written into, a bad folder, a service account and a My Drive folder) come before anything
+    is created."""
     from sheets_gm.match.connect import google_client
     from sheets_gm.sheets.drive_create import DriveCreator, folder_id
 
@@ -114,7 +115,11 @@ def create_google_sheets(config: MatchConfig, folder: str, *, client: gspread.Cl
     journal = _read_journal(journal_file) or {"match": secrets.token_hex(12), "made": {}}
     made: dict[str, str] = {str(k): str(v) for k, v in (journal.get("made") or {}).items()}
     journal["made"] = made
-    write_private(journal_file, json.dumps(journal, indent=1))  # the id is kept before anything is created
+    try:
+        write_private(journal_file, json.dumps(journal, indent=1))  # the id is kept before anything is created
+    except OSError as exc:
+        raise ConfigError(f"cannot write {journal_file} ({exc.strerror or exc}), where init --create keeps what it "
+                          "makes so that a second run never makes it again; nothing was created") from None
     outcome = CreateOutcome(folder=place.where)
     found = _found(drive, journal["match"], place, made, outcome)
     keys: dict[str, str] = {}

@@ -129,8 +129,8 @@ class DriveCreator:
                                    "shared drive), or give another folder")
         found = DriveFolder(str(meta.get("id", folder)), name, str(meta.get("driveId", "")))
         if self.service_account and not found.drive_id:
-            raise DriveCreateError(f"{found.where} is in a My Drive, and a service account cannot own files there "
-                                   f"(Google gives it no storage); nothing was created. {_USE_INSTEAD}")
+            raise DriveCreateError(f"the folder {name!r} is in a My Drive, and a service account cannot own files "
+                                   f"there (Google gives it no storage); nothing was created. {_USE_INSTEAD}")
         return found
 
     def made_for(self, match: str, folder: DriveFolder) -> list[MadeSpreadsheet]:
