@@ -1711,7 +1711,7 @@ class GoogleApiFake:
         folders, ``appProperties``, whether it is trashed), cut to ``fields`` (Drive answers ``kind``, ``id``, ``name``
         and ``mimeType`` without one). A file of a shared drive is not found unless the request
         ``supportsAllDrives``."""
-        if ss.drive_id and not _true(query, "supportsAllDrives"):
+        if ss.drive_id and not _flag(query, "supportsAllDrives"):
             raise HttpError(404, f"File not found: {ss.key}.", "NOT_FOUND", "notFound")
         full = {"kind": "drive#file", "id": ss.key, "name": str(ss.properties.get("title", "")),
                 "mimeType": "application/vnd.google-apps.spreadsheet", "writersCanShare": ss.writers_can_share,
@@ -1730,7 +1730,7 @@ class GoogleApiFake:
         """files.get of a folder: its id, name, type, shared drive, whether it is trashed, and whether the caller
         may add files to it (``capabilities.canAddChildren``); not found when the caller does not see it, or when it
         is in a shared drive and the request does not ``supportsAllDrives``."""
-        if not folder.shared or (folder.drive_id and not _true(query, "supportsAllDrives")):
+        if not folder.shared or (folder.drive_id and not _flag(query, "supportsAllDrives")):
             raise HttpError(404, f"File not found: {folder.id}.", "NOT_FOUND", "notFound")
         full: dict[str, Any] = {"kind": "drive#file", "id": folder.id, "name": folder.name, "mimeType": FOLDER_MIME,
                                 "trashed": folder.trashed,
@@ -1753,7 +1753,7 @@ class GoogleApiFake:
         if len(parents) != 1:
             raise UnexpectedRequest(f"the fake's files.create takes one parent folder, not {parents!r}")
         folder = self.folders.get(parents[0])
-        if folder is None or not folder.shared or (folder.drive_id and not _true(query, "supportsAllDrives")):
+        if folder is None or not folder.shared or (folder.drive_id and not _flag(query, "supportsAllDrives")):
             raise HttpError(404, f"File not found: {parents[0]}.", "NOT_FOUND", "notFound")
         if not folder.writable or folder.trashed:
             raise HttpError(403, f"The user does not have sufficient permissions for file {folder.id}.",
@@ -1779,8 +1779,8 @@ class GoogleApiFake:
             raise UnexpectedRequest(f"the fake's files.list does not answer {q!r}")
         corpora = query.get("corpora", ["user"])[0]
         drive_id = query.get("driveId", [""])[0]
-        if corpora == "drive" and not (drive_id and _true(query, "includeItemsFromAllDrives")
-                                       and _true(query, "supportsAllDrives")):
+        if corpora == "drive" and not (drive_id and _flag(query, "includeItemsFromAllDrives")
+                                       and _flag(query, "supportsAllDrives")):
             raise HttpError(400, "The driveId parameter must be specified if and only if corpora is set to drive, "
                                  "with includeItemsFromAllDrives and supportsAllDrives.", reason="invalid")
         if corpora not in ("user", "drive"):
@@ -1932,7 +1932,7 @@ def partial_response(payload: dict[str, Any], mask: Mapping[str, Any]) -> dict[s
     return result
 
 
-def _true(query: Mapping[str, list[str]], name: str) -> bool:
+def _flag(query: Mapping[str, list[str]], name: str) -> bool:
     """Whether the boolean query parameter ``name`` is set true."""
     return query.get(name, ["false"])[0].lower() == "true"
 
