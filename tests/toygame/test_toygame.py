@@ -127,6 +127,7 @@ def test_the_gm_corrects_a_square_with_adjust(tmp_path: Path, capsys: pytest.Cap
         assert main(["adjust", "-c", str(config), "--mark", "A1=none", "--mark", "c1=x", "--reason", "meant C1"]) == 0
         assert main(["adjust", "-c", str(config), "--mark", "A1=Y", "--reason", "x"]) == 1
         assert "--mark 'A1=Y': write a square A1 to C3, '=' and X, O or none" in capsys.readouterr().err
+        assert main(["verify", "-c", str(config)]) == 0  # the corrections replay with the turns
     assert _board(tmp_path / "board.xlsx")[1] == ["1", None, None, "X"]
     log = [str(c.value) for row in load_workbook(tmp_path / "board.xlsx")["Log"].iter_rows() for c in row]
     assert "The GM sets A1 to free (meant C1)." in log and "The GM sets C1 to X (meant C1)." in log
