@@ -35,7 +35,8 @@ class SeatInput(Generic[OrdersT]):
     the ticked rows to be resolved now, without waiting for the other rows. ``held`` are the
     subjects of rows typed in an open table that the seat writes for its own next window, not
     this one (Win or Die's actions typed in the opponent's turn): they stay typed, unread, and
-    are read when that window opens."""
+    are read when that window opens; ``held_why`` says why, by subject, where the seat could not
+    guess it (Wesnoth's recruits typed after the leader acted this turn)."""
 
     orders: OrdersT
     problems: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -43,6 +44,7 @@ class SeatInput(Generic[OrdersT]):
     ready: bool = False
     go: bool = False
     held: frozenset[str] = frozenset()
+    held_why: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +147,16 @@ class ExplainsIdleSeats(Protocol[_StateIn]):
 
     def idle_reason(self, state: _StateIn, seat: str) -> str:
         """Why ``seat`` has nothing to write in any window now ('' to let the sync say it)."""
+        ...
+
+
+@runtime_checkable
+class ExplainsIdleRows(Protocol[_StateIn]):
+    """An adapter that says, in its game's words, why one row has nothing to write now (a GvG player knocked down
+    until a later turn): its feedback says so instead of waiting for orders, and nobody is chased for it."""
+
+    def idle_row_reason(self, state: _StateIn, seat: str, table: InputTable, subject: str) -> str:
+        """Why the row of ``subject`` in ``seat``'s ``table`` takes no orders now ('' when it does)."""
         ...
 
 

@@ -60,6 +60,7 @@ from sheets_gm.sync.writes import (
     board_writes,
     idle_feedback,
     idle_reason,
+    idle_row_reason,
     public_log_writes,
     seat_tables_writes,
     status_line,
@@ -200,7 +201,8 @@ def renamed_input(found: SeatInput[Any], real: Mapping[str, str]) -> SeatInput[A
         return real.get(subject, subject)
 
     return replace(found, problems={own(s): p for s, p in found.problems.items()},
-                   consumed=frozenset(own(s) for s in found.consumed), held=frozenset(own(s) for s in found.held))
+                   consumed=frozenset(own(s) for s in found.consumed), held=frozenset(own(s) for s in found.held),
+                   held_why={own(s): why for s, why in found.held_why.items()})
 
 
 def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> bool:
@@ -359,7 +361,9 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
         given = answer.inputs[seat].consumed if seat in answer.inputs else frozenset()
         typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
         missing = [r.subject for r in seat_read.rows
-                   if r.table in open_tables and r.subject and r.subject not in typed]
+                   if r.table in open_tables and r.subject and r.subject not in typed
+                   and not idle_row_reason(read.adapter, read.record.state, seat, seat_read.tab.table(r.table).spec,
+                                           r.subject)]  # a player knocked down is not chased
         if missing:
             out[seat] = list(dict.fromkeys(missing))
     return out
@@ -401,10 +405,12 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                     mine += [v for v in verdicts if v.subject not in subjects]
                 extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
-                                    seat_read.note(row), row.subject in seat_input.held, extra)
+                                    seat_read.note(row), row.subject in seat_input.held, extra,
+                                    seat_input.held_why.get(row.subject, ""))
             else:
-                text = seat_read.note(row) or idle_feedback(window, seat, spec, outcome_text,
-                                                            idle_reason(read.adapter, read.record.state, seat))
+                state = read.record.state
+                text = seat_read.note(row) or idle_row_reason(read.adapter, state, seat, spec, row.subject) \
+                    or idle_feedback(window, seat, spec, outcome_text, idle_reason(read.adapter, state, seat))
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),

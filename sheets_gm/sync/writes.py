@@ -12,6 +12,7 @@ from sheets_gm.engine.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import (
     AnySheetAdapter,
     DrawsDeadline,
+    ExplainsIdleRows,
     ExplainsIdleSeats,
     LabelsTurns,
     LaysOutLogEntries,
@@ -19,7 +20,7 @@ from sheets_gm.sheets.adapter import (
 )
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
-from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
+from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
@@ -38,6 +39,11 @@ def acts(window: Window | None, seat: str, table: InputTable) -> bool:
 def idle_reason(adapter: AnySheetAdapter, state: Any, seat: str) -> str:
     """The adapter's words for why ``seat`` has nothing to write now (a player who is out), or ''."""
     return adapter.idle_reason(state, seat) if isinstance(adapter, ExplainsIdleSeats) else ""
+
+
+def idle_row_reason(adapter: AnySheetAdapter, state: Any, seat: str, table: InputTable, subject: str) -> str:
+    """The adapter's words for why one row takes no orders now (a GvG player knocked down), or ''."""
+    return adapter.idle_row_reason(state, seat, table, subject) if isinstance(adapter, ExplainsIdleRows) else ""
 
 
 def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_text: str, reason: str = "") -> str:
@@ -90,8 +96,11 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
                 note = (notes or {}).get(subject, "")
-                if keep is None:
-                    line[col] = note or idle_feedback(window, seat, spec, outcome_text, reason)
+                if keep is None and note and spec.rows == SEAT_ROWS:  # what its Go did, then what it waits for
+                    line[col] = f"{note} · {idle_feedback(window, seat, spec, outcome_text, reason)}"
+                elif keep is None:
+                    line[col] = note or (window is not None and idle_row_reason(adapter, state, seat, spec, subject)) \
+                        or idle_feedback(window, seat, spec, outcome_text, reason)
                 elif window is not None and acts(window, seat, spec):
                     line[col] = note or kept_sentence(window)
                 elif reason:  # a seat out of the match: nothing it types is read
