@@ -16,6 +16,10 @@ cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed ro
   those rows in their cells, with every other row no order is read from (a subject typed twice, a cell typed
   past its table), and keeps them in place through resolutions.
 
+Beside those, what was done with what is no longer in a row is told too: a Go unticked once its step resolved
+(``go_sentence``), the engine's word on a standing row a resolution read (``standing_said``), why a row kept for
+the seat's next turn cannot be used now (``held_sentence``'s ``why``).
+
 Every writer that decides what happens to typed rows (a poll, a deadline, ``resolve --force``, ``undo``) takes
 its sentences and its decision from here: ``settle_seat`` is what a resolution does with one seat's rows.
 """
