@@ -366,7 +366,9 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
         given = answer.inputs[seat].consumed if seat in answer.inputs else frozenset()
         typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
         missing = [r.subject for r in seat_read.rows
-                   if r.table in open_tables and r.subject and r.subject not in typed]
+                   if r.table in open_tables and r.subject and r.subject not in typed
+                   and not read.adapter.idle_row_reason(read.record.state, seat, seat_read.tab.table(r.table).spec,
+                                           r.subject)]  # a player knocked down is not chased
         if missing:
             out[seat] = list(dict.fromkeys(missing))
     return out
@@ -410,10 +412,12 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                     mine += [v for v in verdicts if v.subject not in subjects]
                 extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
-                                    seat_read.note(row), row.subject in seat_input.held, extra)
+                                    seat_read.note(row), row.subject in seat_input.held, extra,
+                                    seat_input.held_why.get(row.subject, ""))
             else:
-                text = seat_read.note(row) or idle_feedback(window, seat, spec, outcome_text,
-                                                            read.adapter.idle_reason(read.record.state, seat))
+                state = read.record.state
+                text = seat_read.note(row) or read.adapter.idle_row_reason(state, seat, spec, row.subject) \
+                    or idle_feedback(window, seat, spec, outcome_text, read.adapter.idle_reason(state, seat))
             said = (drawn_notes or {}).get((seat, row.table, row.row), "")  # a shown cell typed over, put back
             text = f"{text} · {said}" if said and text else said or text
             if text != row.feedback:

@@ -842,6 +842,32 @@ def test_the_cards_tab_lists_every_card_seen_and_no_hidden_one_at_a_fixed_size()
                                                                                    ["(no ability)"])
 
 
+def test_a_standing_reaction_s_verdicts_name_its_row_fired_or_not_able_to_fire() -> None:
+    """The engine's word on a standing reaction is of its reaction row (``Reaction 3``: the sheet shows it there),
+    whether it fired or could not fire (no command token left)."""
+    r = rules()
+    state = _started(r)
+    acting, reactor = state.acting, state.other(state.acting)
+    drummer = _first(state, reactor, "War Drummer")
+    mover = next(u for u in state.units if u.owner == acting and u.at is not None)
+    assert mover.at is not None
+    step_to = next(h for h in r.rules.board.neighbours(mover.at)
+                   if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
+    orders = WodOrders(actions={acting: (Action(ActionKind.MOVE, mover.id, step_to.label),)},
+                       reactions={reactor: (Reaction(drummer.id, "Drum of Dread", Trigger.ANY, row=3),)})
+    fired = [v for v in r.resolve(state, orders, r.dice(SEED, state)).verdicts if v.seat == reactor]
+    assert [(v.subject, v.accepted) for v in fired] == [("Reaction 3", True)]
+    assert fired[0].message == (f"Reaction 3: fired before {acting}'s move: {drummer.id} used Drum of Dread (the GM "
+                                "applies its effect); it stands, and can fire again next turn.")
+    poor = state.copy()
+    poor.legions[reactor].tokens = 0
+    idle = [v for v in r.resolve(poor, orders, r.dice(SEED, poor)).verdicts if v.seat == reactor]
+    assert [(v.subject, v.accepted) for v in idle] == [("Reaction 3", True)]
+    assert idle[0].message == (f"Reaction 3: stands (before any enemy action), but {reactor} has 0 command tokens: it "
+                               f"can fire again once {reactor}'s own turn recovers them.")
+    assert Reaction.from_json(Reaction(drummer.id, "Drum of Dread", row=3).to_json()).row == 3
+
+
 def test_a_refused_row_under_an_empty_one_is_named_by_its_own_number_and_answered_in_its_own_row() -> None:
     """Row 1 refused, Row 2 left empty, Row 3 refused: sync's rejected list says Row 1 and Row 3 (the numbers she
     sees, never a unit id first), and each row's verdict is in that row's own Feedback cell."""
