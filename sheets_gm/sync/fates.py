@@ -16,8 +16,11 @@ cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed ro
   those rows in their cells, with every other row no order is read from (a subject typed twice, a cell typed
   past its table), and keeps them in place through resolutions.
 
-Every writer that decides what happens to typed rows (a poll, a deadline, ``resolve --force``, ``undo``) takes
-its sentences and its decision from here: ``settle_seat`` is what a resolution does with one seat's rows.
+Every writer that decides what happens to typed rows takes its sentences and its decision from here:
+``settle_seat`` is what a resolution (a poll, a deadline, ``resolve --force``, a reaction's or the judge's window,
+the last window of a match) does with one seat's rows; ``settle_change`` what a change the GM makes between two
+resolutions (``adjust``, a seat handed to a bot, ``undo``) does with them; ``over_feedback`` what a row typed once
+the match is over says.
 """
 
 from __future__ import annotations
@@ -58,6 +61,17 @@ def held_sentence(window: Window | None, seat: str, table: InputTable) -> str:
 def out_sentence(reason: str) -> str:
     """A row typed by a seat with nothing to write in any window (``idle_reason``: a Champions player who is out)."""
     return f"{MARK}{reason} What is typed here is not read."
+
+
+def over_feedback(row: TypedRow, seat: str, table: InputTable, idle: str, out_reason: str = "") -> str | None:
+    """What a row says once the match is over, no window open (a row typed after its last window): a typed row,
+    that it is kept as typed and nothing more is read (``out_sentence`` for a seat out of the match), unless it
+    says so already (after why the last window did not carry it out); a row emptied since, its ``idle`` sentence.
+    None: the row already says what it should."""
+    over = out_sentence(out_reason) if out_reason else held_sentence(None, seat, table)
+    if row.typed:
+        return None if over in row.feedback else over
+    return idle if over in row.feedback else None
 
 
 def unused_sentence(window: Window, why: str) -> str:
@@ -155,10 +169,11 @@ def stale_line(tab: InputTab, open_window: Window, rows: Sequence[TypedRow]) -> 
     return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
-def gone_line(tab: InputTab, window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
-    """Rows kept by a resolution of ``window`` whose subject the new state draws no row for (a unit that fell)."""
-    text = (f"Set aside when {window.label} resolved: what they are for has no row any more; no longer in your "
-            "rows:")
+def gone_line(tab: InputTab, window: Window, rows: Sequence[TypedRow], cause: str = "") -> ArchiveLine:
+    """Rows kept by a resolution of ``window`` (or by the GM's change ``cause`` made while it was open: "the GM's
+    adjustment (a reason)") whose subject the new state draws no row for (a unit that fell)."""
+    when = cause or f"{window.label} resolved"
+    text = f"Set aside when {when}: what they are for has no row any more; no longer in your rows:"
     return ArchiveLine(capital(window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
@@ -175,6 +190,25 @@ def taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]
     whole = seat_read.seat in handed
     standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
     return [r for r in seat_read.rows if r.typed and r.table not in standing and (whole or r.subject in handed)]
+
+
+def put_back_sentence(window: Window, resolution: int, row: TypedRow, ticked: Sequence[str]) -> str:
+    """What a row an undo put back says: where it came from and, when a box was ticked, that it was unticked so that
+    nothing resolves until the seat ticks it again."""
+    undone = f"the GM's undo of {window.label} (resolution {resolution})"
+    said = f"Put back by {undone}: read again when it resolves." if row.typed else f"Undone by {undone}."
+    if ticked:
+        said += (f" {' and '.join(ticked)} unticked, so nothing resolves before you look again: tick "
+                 f"{' or '.join(ticked)} again when your rows are right.")
+    return said
+
+
+def aside_notice(count: int, cause: str, archive_tab: str) -> str:
+    """What the seat's View says when a GM's change (``cause``: "the GM undid turn 3 (why)", "the GM adjusted the
+    match (why)") set aside ``count`` of her rows (a Log line only she reads)."""
+    rows = f"{count} row{' you typed was' if count == 1 else 's you typed were'}"
+    return (f"{rows} set aside when {cause}: tab {archive_tab!r} lists them; type them again when their window "
+            "opens.")
 
 
 def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
@@ -224,6 +258,16 @@ class SeatSettled:
             out.append(stale_line(tab, window, self.set_aside))
         if self.gone:
             out.append(gone_line(tab, window, self.gone))
+        return out
+
+    def change_lines(self, tab: InputTab, window: Window, cause: str) -> list[ArchiveLine]:
+        """The Archive entries a GM's change (``settle_change``; ``cause``: "the GM adjusted the match (why)")
+        writes for the seat, ``window`` open after it (or, once it ended the match, the one open before)."""
+        out = []
+        if self.set_aside:
+            out.append(stale_line(tab, window, self.set_aside))
+        if self.gone:
+            out.append(gone_line(tab, window, self.gone, cause))
         return out
 
 
@@ -370,4 +414,32 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         note = partly_sentence(window, why)
         out.shown.setdefault(row.table, {})[row.subject] = note
         out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
+    return out
+
+
+# -- what a change the GM makes between two resolutions does with one seat's rows ----------------------------------
+def settle_change(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, window: Window | None,
+                  rows: Sequence[TypedRow], told: Mapping[str, Mapping[str, str]]) -> SeatSettled:
+    """What a change the GM makes between two resolutions (``adjust``, a seat handed to a bot, ``undo``) does with
+    the seat's ``rows`` (her typed rows, or those an undo puts back), the match drawn at ``state`` with ``window``
+    open: a row for ``window``, typed ahead (a table she does not write in now) or in a standing table stays in its
+    cells, saying what ``told`` says of it (by table and subject), else what a kept row says; once the change ended
+    the match (``window`` None) every row stays as typed, saying that nothing more is read. A row stamped for
+    another window than ``window`` is set aside to the Archive, and so is a row whose subject ``state`` no longer
+    draws (a unit the change removed): never dropped."""
+    out = SeatSettled()
+    standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
+    kept: dict[str, dict[str, TypedRow]] = {}
+    for row in rows:
+        said = told.get(row.table, {}).get(row.subject, "")
+        if not (row.typed or said):
+            continue
+        if window is None or row.window == window.key or row.table in standing \
+                or not seat_read.writes_in(window, row.table):
+            kept.setdefault(row.table, {})[row.subject] = row
+            if said:
+                out.shown.setdefault(row.table, {})[row.subject] = said
+        elif row.typed:
+            out.set_aside.append(row)
+    out.kept, out.gone = _drawable(adapter, state, seat_read.seat, seat_read.tab, kept)
     return out

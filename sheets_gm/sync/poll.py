@@ -40,6 +40,7 @@ from sheets_gm.sync.fates import (
     held_sentence,
     in_table,
     out_sentence,
+    over_feedback,
     row_feedback,
     row_verdicts,
     set_aside_sentence,
@@ -276,6 +277,11 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                                 + "; nothing was forced")
     if window is None:
         report.finished = True
+        if not dry_run:  # a row typed after the last window is answered: kept as typed, nothing more is read
+            batch = WriteBatch()
+            read.guard(batch, sheets)
+            report.feedback_written = _over_feedback_writes(sheets, read, batch)
+            report.write_calls = batch.run(sheets.write_order(), past_open=True)
         return report
     dice = record.dice()
     answer = _answer(read, window, dice)
@@ -413,6 +419,26 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         if stale:
             _set_aside(batch, backend, read, seat, window, stale)
         report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+
+
+def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> int:
+    """Once the match is over: the feedback of each row whose fate changed since the last window (typed since, or
+    emptied: ``fates.over_feedback``); how many cells."""
+    record = read.record
+    outcome = record.ruleset.outcome(record.state)
+    written = 0
+    for seat, seat_read in read.seats.items():
+        backend = seat_backend(sheets, read.tabs, seat)
+        out = idle_reason(read.adapter, record.state, seat)
+        for row in seat_read.rows:
+            placed = seat_read.tab.table(row.table)
+            idle = idle_feedback(None, seat, placed.spec, outcome.text if outcome else "", out)
+            text = over_feedback(row, seat, placed.spec, idle, out)
+            if text is not None and text != row.feedback:
+                cell = placed.cell(row.row - placed.first_row, placed.spec.of_kind(ColumnKind.FEEDBACK)[0].key)
+                batch.put(backend, a1(seat_read.tab.name, cell), [[text]])
+                written += 1
+    return written
 
 
 def _draw_older_copy_again(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat_read: SeatRead,

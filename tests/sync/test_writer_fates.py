@@ -1,0 +1,73 @@
+"""Every writer around the poll decides a typed row's fate through ``sync/fates.py`` (issue 38, "The design"): the
+GM's ``adjust`` and the end of a match keep a row in its cells with its true fate, or set it aside to the seat's
+Archive with a line of her View; never dropped. Played with the real sync on memory spreadsheets."""
+
+from __future__ import annotations
+
+from sheets_gm.rulesets.registry import get_game
+from sheets_gm.sheets.layout import a1
+from sheets_gm.sync.between import adjust_match
+from sheets_gm.sync.read import seat_backend
+from tests.sync.test_row_fates import _wesnoth_turn
+from tests.sync.test_typed_row_lifecycle import Match
+
+
+def _adjust(match: Match, game: str, reason: str, **options: list[str]) -> None:
+    gm = get_game(game).gm
+    assert gm is not None
+    adjust_match(match.sheets, match.cls, gm.events_from_options(match.read().record.seats, options, reason))
+
+
+def _view(match: Match, seat: str) -> str:
+    read = match.read()
+    backend = seat_backend(match.sheets, read.tabs, seat)
+    return "\n".join(str(v) for line in backend.read([a1(read.tabs.view(seat), "A1:H200")])[0] for v in line)
+
+
+def test_a_row_of_a_unit_the_gm_s_adjustment_removes_is_set_aside_with_why() -> None:
+    match, seat, _other = _wesnoth_turn()
+    unit = match.row(seat, "units", 1).subject
+    for key, value in (("action", "move"), ("target", "Q99")):
+        match.type(seat, "units", 1, key, value)
+    match.poll()
+    assert match.row(seat, "units", 1).feedback.startswith("✘ Target 'Q99'")
+    _adjust(match, "wesnoth", "fell off a cliff", wounds=[f"{unit}=99"])
+    assert all(r.subject != unit for r in match.read().seats[seat].rows)
+    archive = match.archive(seat)
+    assert ("Set aside when the GM adjusted the match (fell off a cliff): what they are for has no row any more"
+            in archive), archive
+    assert f"· {unit} — Action: move, Target: Q99" in archive
+    view = _view(match, seat)
+    assert "1 row you typed was set aside when the GM adjusted the match (fell off a cliff)" in view, view
+
+
+def test_rows_typed_when_the_gm_s_adjustment_ends_the_match_stay_as_typed_and_say_so() -> None:
+    match = Match("coalition")
+    seat = match.window().seats[0]
+    row = next(r for r in match.read().seats[seat].rows if r.table != "seat")
+    key = next(c.key for c in match.read().seats[seat].tab.table(row.table).spec.columns if c.kind.typed)
+    index = [r.subject for r in match.read().seats[seat].rows if r.table == row.table].index(row.subject)
+    match.type(seat, row.table, index, key, "zz")
+    match.poll()
+    _adjust(match, "coalition", "the other side gave up", concede=["phyrexia" if seat == "coalition" else "coalition"])
+    read = match.read()
+    assert read.record.ruleset.window(read.record.state) is None
+    kept = match.row(seat, row.table, index)
+    assert kept.text(key) == "zz"
+    assert kept.feedback.startswith("Kept as typed: the match is over, nothing more is read."), kept.feedback
+
+
+def test_a_row_typed_once_the_match_is_over_is_answered_and_kept() -> None:
+    match = Match("coalition")
+    seat = match.window().seats[0]
+    _adjust(match, "coalition", "the other side gave up", concede=["phyrexia" if seat == "coalition" else "coalition"])
+    row = next(r for r in match.read().seats[seat].rows if r.table != "seat")
+    key = next(c.key for c in match.read().seats[seat].tab.table(row.table).spec.columns if c.kind.typed)
+    index = [r.subject for r in match.read().seats[seat].rows if r.table == row.table].index(row.subject)
+    match.type(seat, row.table, index, key, "late order")
+    report = match.poll()
+    assert report.finished and not report.resolved
+    late = match.row(seat, row.table, index)
+    assert late.text(key) == "late order"
+    assert late.feedback.startswith("Kept as typed: the match is over, nothing more is read."), late.feedback
+    assert match.poll().write_calls == 0  # answered once: an idle poll of a finished match writes nothing
