@@ -417,6 +417,25 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     return out
 
 
+def stays(row: TypedRow, seat: str, table: InputTable, window: Window | None) -> bool:
+    """Whether a typed row stays in its cells when its seat's tables are drawn anew for ``window`` (a GM's change,
+    ``repair``): typed for it, typed ahead (in a table the seat does not write in now), a standing table's, or
+    every row once the match is over (None). Else it is stamped for another window: set aside to the Archive."""
+    if window is None or row.window == window.key or table.standing:
+        return True
+    return not (seat in window.seats and table.open_in(window.phase))
+
+
+def kept_refusals(rows: Sequence[TypedRow]) -> dict[str, dict[str, str]]:
+    """What the kept ``rows`` refused by the sync already say, by table and subject (a tab laid out again by
+    ``repair`` keeps each row's refusal until the next poll checks it again: never masked by "Kept for …")."""
+    out: dict[str, dict[str, str]] = {}
+    for row in rows:
+        if row.feedback.startswith(MARK):
+            out.setdefault(row.table, {})[row.subject] = row.feedback
+    return out
+
+
 # -- what a change the GM makes between two resolutions does with one seat's rows ----------------------------------
 def settle_change(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, window: Window | None,
                   rows: Sequence[TypedRow], told: Mapping[str, Mapping[str, str]]) -> SeatSettled:
@@ -428,14 +447,12 @@ def settle_change(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, win
     another window than ``window`` is set aside to the Archive, and so is a row whose subject ``state`` no longer
     draws (a unit the change removed): never dropped."""
     out = SeatSettled()
-    standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
     kept: dict[str, dict[str, TypedRow]] = {}
     for row in rows:
         said = told.get(row.table, {}).get(row.subject, "")
         if not (row.typed or said):
             continue
-        if window is None or row.window == window.key or row.table in standing \
-                or not seat_read.writes_in(window, row.table):
+        if stays(row, seat_read.seat, seat_read.tab.table(row.table).spec, window):
             kept.setdefault(row.table, {})[row.subject] = row
             if said:
                 out.shown.setdefault(row.table, {})[row.subject] = said

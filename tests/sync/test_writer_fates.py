@@ -8,6 +8,8 @@ from sheets_gm.rulesets.registry import get_game
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.between import adjust_match
 from sheets_gm.sync.read import seat_backend
+from sheets_gm.sync.repair import repair_match
+from tests.fakes.memory import MemoryBackend
 from tests.sync.test_row_fates import _wesnoth_turn
 from tests.sync.test_typed_row_lifecycle import Match
 
@@ -71,3 +73,37 @@ def test_a_row_typed_once_the_match_is_over_is_answered_and_kept() -> None:
     assert late.text(key) == "late order"
     assert late.feedback.startswith("Kept as typed: the match is over, nothing more is read."), late.feedback
     assert match.poll().write_calls == 0  # answered once: an idle poll of a finished match writes nothing
+
+
+def test_repair_keeps_a_refused_row_with_its_refusal_and_a_late_row_of_a_finished_match() -> None:
+    match, seat, _other = _wesnoth_turn()
+    match.type(seat, "units", 1, "action", "move")
+    match.type(seat, "units", 1, "target", "Q99")
+    match.poll()
+    refused = match.row(seat, "units", 1).feedback
+    assert refused.startswith("✘ Target 'Q99'")
+    board = match.sheets.board
+    assert isinstance(board, MemoryBackend)
+    log = match.read().tabs.spec.tabs.log
+    board.tabs[f"{log} (renamed)"] = board.tabs.pop(log)
+    board.sizes[f"{log} (renamed)"] = board.sizes.pop(log)
+    repair_match(match.sheets, match.cls)
+    row = match.row(seat, "units", 1)
+    assert (row.text("action"), row.text("target")) == ("move", "Q99")
+    assert row.feedback == refused  # not masked by "Kept for …" until the next poll checks it again
+    match.poll()
+    assert match.row(seat, "units", 1).feedback == refused
+
+
+def test_repair_of_a_finished_match_keeps_what_was_typed_after_its_end() -> None:
+    match = Match("coalition")
+    seat = match.window().seats[0]
+    _adjust(match, "coalition", "the other side gave up", concede=["phyrexia" if seat == "coalition" else "coalition"])
+    row = next(r for r in match.read().seats[seat].rows if r.table != "seat")
+    key = next(c.key for c in match.read().seats[seat].tab.table(row.table).spec.columns if c.kind.typed)
+    index = [r.subject for r in match.read().seats[seat].rows if r.table == row.table].index(row.subject)
+    match.type(seat, row.table, index, key, "late order")
+    repair_match(match.sheets, match.cls)
+    late = match.row(seat, row.table, index)
+    assert late.text(key) == "late order"
+    assert late.feedback.startswith("Kept as typed: the match is over, nothing more is read."), late.feedback
