@@ -63,6 +63,19 @@ def out_sentence(reason: str) -> str:
     return f"{MARK}{reason} What is typed here is not read."
 
 
+def kept_feedback(window: Window | None, seat: str, table: InputTable, reads: bool, note: str = "",
+                  out_reason: str = "") -> str:
+    """What a row kept in its cells says as its tables are drawn for ``window`` (``reads``: the seat writes in
+    ``table`` in it): ``note`` (why a resolution kept it) or that it is kept for the window; for a seat out of the
+    match (``out_reason``), that nothing it types is read; else why it waits, and that it waits for the seat's next
+    window (or, the match over, that nothing more is read)."""
+    if window is not None and reads:
+        return note or kept_sentence(window)
+    if out_reason:
+        return out_sentence(out_reason)
+    return " · ".join(p for p in (note, held_sentence(window, seat, table)) if p)
+
+
 def over_feedback(row: TypedRow, seat: str, table: InputTable, idle: str, out_reason: str = "") -> str | None:
     """What a row says once the match is over, no window open (a row typed after its last window): a typed row,
     that it is kept as typed and nothing more is read (``out_sentence`` for a seat out of the match), unless it

@@ -37,9 +37,8 @@ from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.fates import (
     GO_NOTHING,
-    held_sentence,
     in_table,
-    out_sentence,
+    kept_feedback,
     over_feedback,
     row_feedback,
     row_verdicts,
@@ -397,8 +396,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
                 out = idle_reason(read.adapter, read.record.state, seat)
-                text = out_sentence(out) if out else \
-                    " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
+                text = kept_feedback(window, seat, spec, False, seat_read.note(row), out)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
                 mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
