@@ -4,14 +4,16 @@ Archive with a line of her View; never dropped. Played with the real sync on mem
 
 from __future__ import annotations
 
+from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import get_game
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.between import adjust_match
+from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import seat_backend
 from sheets_gm.sync.repair import repair_match
 from tests.fakes.memory import MemoryBackend
 from tests.sync.test_row_fates import _wesnoth_turn
-from tests.sync.test_typed_row_lifecycle import Match
+from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn
 
 
 def _adjust(match: Match, game: str, reason: str, **options: list[str]) -> None:
@@ -107,3 +109,41 @@ def test_repair_of_a_finished_match_keeps_what_was_typed_after_its_end() -> None
     late = match.row(seat, row.table, index)
     assert late.text(key) == "late order"
     assert late.feedback.startswith("Kept as typed: the match is over, nothing more is read."), late.feedback
+
+
+def _typed_columns(match: Match, seat: str, table: str) -> list[str]:
+    spec = match.read().seats[seat].tab.table(table).spec
+    return [c.key for c in spec.columns if c.kind.typed and c.kind.name not in ("TICK", "READY")]
+
+
+def test_an_unreadable_reaction_stays_with_why_through_the_turn_it_waits_in() -> None:
+    match, _acting, waiting = _winordie_turn()
+    key = _typed_columns(match, waiting, "reactions")[0]
+    match.type(waiting, "reactions", 0, key, "zz")
+    match.poll()
+    said = match.row(waiting, "reactions", 0).feedback
+    assert said.startswith("✘"), said
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the acting player's turn, forced
+    for _ in range(2):  # the resolution's drawing, then the next poll
+        row = match.row(waiting, "reactions", 0)
+        assert row.text(key) == "zz" and row.feedback.startswith("✘"), row.feedback
+        match.poll()
+
+
+def test_an_unreadable_judge_result_is_kept_with_why_when_the_gm_forces_the_window() -> None:
+    match = Match("coalition")
+    while match.window().phase != "results" or not match.read().seats[JUDGE].rows:
+        match.bots_play()
+    results = [r for r in match.read().seats[JUDGE].rows if r.table == "results"]
+    assert results, "a battle to judge"
+    key = _typed_columns(match, JUDGE, "results")[0]
+    match.type(JUDGE, "results", 0, key, "nonsense")
+    match.poll()
+    said = match.row(JUDGE, "results", 0).feedback
+    assert said.startswith("✘"), said
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    kept = [r for r in match.read().seats[JUDGE].rows if r.table == "results" and r.text(key) == "nonsense"]
+    archive = match.archive(JUDGE)
+    assert (kept and kept[0].feedback.startswith(f"✘ Not carried out in {closed.label}")) or \
+        ("nonsense" in archive and "not carried out" in archive), (kept, archive[-800:])
