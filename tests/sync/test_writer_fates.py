@@ -61,7 +61,8 @@ def test_rows_typed_when_the_gm_s_adjustment_ends_the_match_stay_as_typed_and_sa
     assert kept.feedback.startswith("Kept as typed: the match is over, nothing more is read."), kept.feedback
 
 
-def test_a_row_typed_once_the_match_is_over_is_answered_and_kept() -> None:
+def _typed_after_the_end() -> tuple[Match, str, str, int, str]:
+    """A Coalition match its GM ended (a side conceded), then a side typing an order: the side, table, row, column."""
     match = Match("coalition")
     seat = match.window().seats[0]
     _adjust(match, "coalition", "the other side gave up", concede=["phyrexia" if seat == "coalition" else "coalition"])
@@ -69,9 +70,14 @@ def test_a_row_typed_once_the_match_is_over_is_answered_and_kept() -> None:
     key = next(c.key for c in match.read().seats[seat].tab.table(row.table).spec.columns if c.kind.typed)
     index = [r.subject for r in match.read().seats[seat].rows if r.table == row.table].index(row.subject)
     match.type(seat, row.table, index, key, "late order")
+    return match, seat, row.table, index, key
+
+
+def test_a_row_typed_once_the_match_is_over_is_answered_and_kept() -> None:
+    match, seat, table, index, key = _typed_after_the_end()
     report = match.poll()
     assert report.finished and not report.resolved
-    late = match.row(seat, row.table, index)
+    late = match.row(seat, table, index)
     assert late.text(key) == "late order"
     assert late.feedback.startswith("Kept as typed: the match is over, nothing more is read."), late.feedback
     assert match.poll().write_calls == 0  # answered once: an idle poll of a finished match writes nothing
@@ -98,15 +104,9 @@ def test_repair_keeps_a_refused_row_with_its_refusal_and_a_late_row_of_a_finishe
 
 
 def test_repair_of_a_finished_match_keeps_what_was_typed_after_its_end() -> None:
-    match = Match("coalition")
-    seat = match.window().seats[0]
-    _adjust(match, "coalition", "the other side gave up", concede=["phyrexia" if seat == "coalition" else "coalition"])
-    row = next(r for r in match.read().seats[seat].rows if r.table != "seat")
-    key = next(c.key for c in match.read().seats[seat].tab.table(row.table).spec.columns if c.kind.typed)
-    index = [r.subject for r in match.read().seats[seat].rows if r.table == row.table].index(row.subject)
-    match.type(seat, row.table, index, key, "late order")
+    match, seat, table, index, key = _typed_after_the_end()
     repair_match(match.sheets, match.cls)
-    late = match.row(seat, row.table, index)
+    late = match.row(seat, table, index)
     assert late.text(key) == "late order"
     assert late.feedback.startswith("Kept as typed: the match is over, nothing more is read."), late.feedback
 
