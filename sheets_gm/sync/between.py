@@ -26,6 +26,7 @@ from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bo
 from sheets_gm.sync.fates import (
     aside_notice,
     handed_line,
+    kept_refusals,
     put_back_sentence,
     settle_change,
     taken_over,
@@ -103,10 +104,10 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     """Queue the whole match drawn at ``record``'s state, ``events`` logged; returns the record with its
     log counters moved on (the caller queues its engine values last). What becomes of each seat's ``kept_rows`` is
     ``fates.settle_change``'s: kept in their cells, or set aside to the Archive (an entry naming ``cause``, "the
-    GM adjusted the match (why)", and a line of her View), never dropped. With ``notes``, the rows the last resolution
-    kept unused still say why; ``told`` (by seat, table and subject) is what a kept row says; ``lines``: the
-    Archive entries the caller's change writes first, by seat; ``pending_cleared``: the Archive's pending row
-    emptied (an undo: it names the undone resolution)."""
+    GM adjusted the match (why)", and a line of her View), never dropped. With ``notes``, the rows the last
+    resolution kept unused still say why, and a row the last poll refused its refusal; ``told`` (by seat, table and
+    subject) is what a kept row says; ``lines``: the Archive entries the caller's change writes first, by seat;
+    ``pending_cleared``: the Archive's pending row emptied (an undo: it names the undone resolution)."""
     ruleset = record.ruleset
     state = record.state
     window = ruleset.window(state)
@@ -119,7 +120,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     events = list(events)
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
-        said: dict[str, dict[str, str]] = {}
+        said = kept_refusals(kept_rows.get(seat, [])) if notes else {}  # what the last check refused, until the next
         for row in kept_rows.get(seat, []) if notes else []:
             if seat_read.note(row):
                 said.setdefault(row.table, {})[row.subject] = seat_read.note(row)

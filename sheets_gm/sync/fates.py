@@ -440,12 +440,14 @@ def stays(row: TypedRow, seat: str, table: InputTable, window: Window | None) ->
 
 
 def kept_refusals(rows: Sequence[TypedRow]) -> dict[str, dict[str, str]]:
-    """What the kept ``rows`` refused by the sync already say, by table and subject (a tab laid out again by
-    ``repair`` keeps each row's refusal until the next poll checks it again: never masked by "Kept for …")."""
+    """The refusals (``✘ …``) the kept ``rows`` already say, by table and subject: a tab drawn again by ``repair``
+    or a GM's change keeps each row's refusal until the next poll checks it again (and, once the change ended the
+    match, for good), never masked by "Kept for …"."""
     out: dict[str, dict[str, str]] = {}
     for row in rows:
-        if row.feedback.startswith(MARK):
-            out.setdefault(row.table, {})[row.subject] = row.feedback
+        refusals = [p for p in row.feedback.split(" · ") if p.startswith(MARK)]
+        if row.typed and refusals:
+            out.setdefault(row.table, {})[row.subject] = " · ".join(refusals)
     return out
 
 

@@ -53,12 +53,15 @@ def test_rows_typed_when_the_gm_s_adjustment_ends_the_match_stay_as_typed_and_sa
     index = [r.subject for r in match.read().seats[seat].rows if r.table == row.table].index(row.subject)
     match.type(seat, row.table, index, key, "zz")
     match.poll()
+    match_refusal = match.row(seat, row.table, index).feedback
+    assert match_refusal.startswith("✘"), match_refusal  # refused by the check: it says so after the end too
     _adjust(match, "coalition", "the other side gave up", concede=["phyrexia" if seat == "coalition" else "coalition"])
     read = match.read()
     assert read.record.ruleset.window(read.record.state) is None
     kept = match.row(seat, row.table, index)
     assert kept.text(key) == "zz"
-    assert kept.feedback.startswith("Kept as typed: the match is over, nothing more is read."), kept.feedback
+    refusal = match_refusal.split(" · ")[0]
+    assert kept.feedback == f"{refusal} · Kept as typed: the match is over, nothing more is read.", kept.feedback
 
 
 def _typed_after_the_end() -> tuple[Match, str, str, int, str]:
