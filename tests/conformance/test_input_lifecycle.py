@@ -80,7 +80,8 @@ ADJUST = {"gvg": ("coins", "{seat}=3"), "wesnoth": ("gold", "{seat}=5"), "winord
 #: or a legion's morale (a row whose subject goes: set aside to the Archive), as ``sheets-gm adjust`` gives it.
 ENDS: dict[str, Callable[[Any, tuple[str, ...], int], tuple[str, str]]] = {
     "coalition": lambda _state, seats, n: ("concede", seats[n % 2]),
-    "wesnoth": lambda state, _seats, n: ("wounds", f"{[u.id for u in state.units][n % len(state.units)]}=99"),
+    "wesnoth": lambda state, seats, n: ("wounds", f"{state.units[n % len(state.units)].id}=99") if state.units
+    else ("gold", f"{seats[n % 2]}=5"),
     "winordie": lambda _state, seats, n: ("morale", f"{seats[n % 2]}=-99"),
 }
 DAMAGES = ("rename", "delete", "insert")
