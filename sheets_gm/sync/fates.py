@@ -20,8 +20,11 @@ Beside those, what was done with what is no longer in a row is told too: a Go un
 (``go_sentence``), the engine's word on a standing row a resolution read (``standing_said``), why a row kept for
 the seat's next turn cannot be used now (``held_sentence``'s ``why``).
 
-Every writer that decides what happens to typed rows (a poll, a deadline, ``resolve --force``, ``undo``) takes
-its sentences and its decision from here: ``settle_seat`` is what a resolution does with one seat's rows.
+Every writer that decides what happens to typed rows takes its sentences and its decision from here:
+``settle_seat`` is what a resolution (a poll, a deadline, ``resolve --force``, a reaction's or the judge's window,
+the last window of a match) does with one seat's rows; ``settle_change`` what a change the GM makes between two
+resolutions (``adjust``, a seat handed to a bot, ``undo``) does with them; ``over_feedback`` what a row typed once
+the match is over says.
 """
 
 from __future__ import annotations
@@ -65,6 +68,30 @@ def held_sentence(window: Window | None, seat: str, table: InputTable, why: str 
 def out_sentence(reason: str) -> str:
     """A row typed by a seat with nothing to write in any window (``idle_reason``: a Champions player who is out)."""
     return f"{MARK}{reason} What is typed here is not read."
+
+
+def kept_feedback(window: Window | None, seat: str, table: InputTable, reads: bool, note: str = "",
+                  out_reason: str = "") -> str:
+    """What a row kept in its cells says as its tables are drawn for ``window`` (``reads``: the seat writes in
+    ``table`` in it): ``note`` (why a resolution kept it) or that it is kept for the window; for a seat out of the
+    match (``out_reason``), that nothing it types is read; else why it waits, and that it waits for the seat's next
+    window (or, the match over, that nothing more is read)."""
+    if window is not None and reads:
+        return note or kept_sentence(window)
+    if out_reason:
+        return out_sentence(out_reason)
+    return " · ".join(p for p in (note, held_sentence(window, seat, table)) if p)
+
+
+def over_feedback(row: TypedRow, seat: str, table: InputTable, idle: str, out_reason: str = "") -> str | None:
+    """What a row says once the match is over, no window open (a row typed after its last window): a typed row,
+    that it is kept as typed and nothing more is read (``out_sentence`` for a seat out of the match), unless it
+    says so already (after why the last window did not carry it out); a row emptied since, its ``idle`` sentence.
+    None: the row already says what it should."""
+    over = out_sentence(out_reason) if out_reason else held_sentence(None, seat, table)
+    if row.typed:
+        return None if over in row.feedback else over
+    return idle if over in row.feedback else None
 
 
 def unused_sentence(window: Window, why: str) -> str:
@@ -184,10 +211,11 @@ def stale_line(tab: InputTab, open_window: Window, rows: Sequence[TypedRow]) -> 
     return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
-def gone_line(tab: InputTab, window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
-    """Rows kept by a resolution of ``window`` whose subject the new state draws no row for (a unit that fell)."""
-    text = (f"Set aside when {window.label} resolved: what they are for has no row any more; no longer in your "
-            "rows:")
+def gone_line(tab: InputTab, window: Window, rows: Sequence[TypedRow], cause: str = "") -> ArchiveLine:
+    """Rows kept by a resolution of ``window`` (or by the GM's change ``cause`` made while it was open: "the GM's
+    adjustment (a reason)") whose subject the new state draws no row for (a unit that fell)."""
+    when = cause or f"{window.label} resolved"
+    text = f"Set aside when {when}: what they are for has no row any more; no longer in your rows:"
     return ArchiveLine(capital(window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
@@ -204,6 +232,25 @@ def taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]
     whole = seat_read.seat in handed
     standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
     return [r for r in seat_read.rows if r.typed and r.table not in standing and (whole or r.subject in handed)]
+
+
+def put_back_sentence(window: Window, resolution: int, row: TypedRow, ticked: Sequence[str]) -> str:
+    """What a row an undo put back says: where it came from and, when a box was ticked, that it was unticked so that
+    nothing resolves until the seat ticks it again."""
+    undone = f"the GM's undo of {window.label} (resolution {resolution})"
+    said = f"Put back by {undone}: read again when it resolves." if row.typed else f"Undone by {undone}."
+    if ticked:
+        said += (f" {' and '.join(ticked)} unticked, so nothing resolves before you look again: tick "
+                 f"{' or '.join(ticked)} again when your rows are right.")
+    return said
+
+
+def aside_notice(count: int, cause: str, archive_tab: str) -> str:
+    """What the seat's View says when a GM's change (``cause``: "the GM undid turn 3 (why)", "the GM adjusted the
+    match (why)") set aside ``count`` of her rows (a Log line only she reads)."""
+    rows = f"{count} row{' you typed was' if count == 1 else 's you typed were'}"
+    return (f"{rows} set aside when {cause}: tab {archive_tab!r} lists them; type them again when their window "
+            "opens.")
 
 
 def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
@@ -253,6 +300,16 @@ class SeatSettled:
             out.append(stale_line(tab, window, self.set_aside))
         if self.gone:
             out.append(gone_line(tab, window, self.gone))
+        return out
+
+    def change_lines(self, tab: InputTab, window: Window, cause: str) -> list[ArchiveLine]:
+        """The Archive entries a GM's change (``settle_change``; ``cause``: "the GM adjusted the match (why)")
+        writes for the seat, ``window`` open after it (or, once it ended the match, the one open before)."""
+        out = []
+        if self.set_aside:
+            out.append(stale_line(tab, window, self.set_aside))
+        if self.gone:
+            out.append(gone_line(tab, window, self.gone, cause))
         return out
 
 
@@ -433,4 +490,51 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         note = partly_sentence(window, why)
         out.shown.setdefault(row.table, {})[row.subject] = note
         out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
+    return out
+
+
+def stays(row: TypedRow, seat: str, table: InputTable, window: Window | None) -> bool:
+    """Whether a typed row stays in its cells when its seat's tables are drawn anew for ``window`` (a GM's change,
+    ``repair``): typed for it, typed ahead (in a table the seat does not write in now), a standing table's, or
+    every row once the match is over (None). Else it is stamped for another window: set aside to the Archive."""
+    if window is None or row.window == window.key or table.standing:
+        return True
+    return not (seat in window.seats and table.open_in(window.phase))
+
+
+def kept_refusals(rows: Sequence[TypedRow]) -> dict[str, dict[str, str]]:
+    """The refusals (``✘ …``) the kept ``rows`` already say, by table and subject: a tab drawn again by ``repair``
+    or a GM's change keeps each row's refusal until the next poll checks it again (and, once the change ended the
+    match, for good), never masked by "Kept for …"."""
+    out: dict[str, dict[str, str]] = {}
+    for row in rows:
+        refusals = [p for p in row.feedback.split(" · ") if p.startswith(MARK)]
+        if row.typed and refusals:
+            out.setdefault(row.table, {})[row.subject] = " · ".join(refusals)
+    return out
+
+
+# -- what a change the GM makes between two resolutions does with one seat's rows ----------------------------------
+def settle_change(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, window: Window | None,
+                  rows: Sequence[TypedRow], told: Mapping[str, Mapping[str, str]]) -> SeatSettled:
+    """What a change the GM makes between two resolutions (``adjust``, a seat handed to a bot, ``undo``) does with
+    the seat's ``rows`` (her typed rows, or those an undo puts back), the match drawn at ``state`` with ``window``
+    open: a row for ``window``, typed ahead (a table she does not write in now) or in a standing table stays in its
+    cells, saying what ``told`` says of it (by table and subject), else what a kept row says; once the change ended
+    the match (``window`` None) every row stays as typed, saying that nothing more is read. A row stamped for
+    another window than ``window`` is set aside to the Archive, and so is a row whose subject ``state`` no longer
+    draws (a unit the change removed): never dropped."""
+    out = SeatSettled()
+    kept: dict[str, dict[str, TypedRow]] = {}
+    for row in rows:
+        said = told.get(row.table, {}).get(row.subject, "")
+        if not (row.typed or said):
+            continue
+        if stays(row, seat_read.seat, seat_read.tab.table(row.table).spec, window):
+            kept.setdefault(row.table, {})[row.subject] = row
+            if said:
+                out.shown.setdefault(row.table, {})[row.subject] = said
+        elif row.typed:
+            out.set_aside.append(row)
+    out.kept, out.gone = _drawable(adapter, state, seat_read.seat, seat_read.tab, kept)
     return out

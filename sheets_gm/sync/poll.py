@@ -38,9 +38,9 @@ from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import RowKey, drawn_again_writes
 from sheets_gm.sync.fates import (
     GO_NOTHING,
-    held_sentence,
     in_table,
-    out_sentence,
+    kept_feedback,
+    over_feedback,
     row_feedback,
     row_verdicts,
     set_aside_sentence,
@@ -275,6 +275,11 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                                 + "; nothing was forced")
     if window is None:
         report.finished = True
+        if not dry_run:  # a row typed after the last window is answered: kept as typed, nothing more is read
+            batch = WriteBatch()
+            read.guard(batch, sheets)
+            report.feedback_written = _over_feedback_writes(sheets, read, batch)
+            report.write_calls = batch.run(sheets.write_order(), past_open=True)
         return report
     dice = record.dice()
     copies, history = read_copies(sheets, read, window)  # a file saved from an older copy: read as drawn again
@@ -402,8 +407,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
                 out = read.adapter.idle_reason(read.record.state, seat)
-                text = out_sentence(out) if out else \
-                    " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
+                text = kept_feedback(window, seat, spec, False, seat_read.note(row), out)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
                 mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
@@ -428,6 +432,26 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         if stale:
             _set_aside(batch, backend, read, seat, window, stale)
         report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+
+
+def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> int:
+    """Once the match is over: the feedback of each row whose fate changed since the last window (typed since, or
+    emptied: ``fates.over_feedback``); how many cells."""
+    record = read.record
+    outcome = record.ruleset.outcome(record.state)
+    written = 0
+    for seat, seat_read in read.seats.items():
+        backend = seat_backend(sheets, read.tabs, seat)
+        out = read.adapter.idle_reason(record.state, seat)
+        for row in seat_read.rows:
+            placed = seat_read.tab.table(row.table)
+            idle = idle_feedback(None, seat, placed.spec, outcome.text if outcome else "", out)
+            text = over_feedback(row, seat, placed.spec, idle, out)
+            if text is not None and text != row.feedback:
+                cell = placed.cell(row.row - placed.first_row, placed.spec.of_kind(ColumnKind.FEEDBACK)[0].key)
+                batch.put(backend, a1(seat_read.tab.name, cell), [[text]])
+                written += 1
+    return written
 
 
 def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:

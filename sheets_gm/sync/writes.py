@@ -18,7 +18,7 @@ from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.fates import held_sentence, kept_sentence, out_sentence, ready_sentence
+from sheets_gm.sync.fates import kept_feedback, ready_sentence
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import seat_backend
@@ -85,12 +85,8 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                 elif keep is None:
                     line[col] = note or (window is not None and adapter.idle_row_reason(state, seat, spec, subject)) \
                         or idle_feedback(window, seat, spec, outcome_text, reason)
-                elif window is not None and acts(window, seat, spec):
-                    line[col] = note or kept_sentence(window)
-                elif reason:  # a seat out of the match: nothing it types is read
-                    line[col] = out_sentence(reason)
-                else:  # kept for the seat's next window: why it waits, and that it waits
-                    line[col] = " · ".join(p for p in (note, held_sentence(window, seat, spec)) if p)
+                else:
+                    line[col] = kept_feedback(window, seat, spec, acts(window, seat, spec), note, reason)
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:

@@ -807,6 +807,17 @@ def test_the_gm_s_events_on_a_stopped_action_name_a_face_down_unit_by_its_token(
     assert f"{hidden.token}'s attack is cancelled: Parry." in public and attacker.id not in public
 
 
+def test_the_gm_names_a_face_down_stopped_attacker_by_the_token_the_board_shows() -> None:
+    """adjust --cancel "Bo token 4": the GM reads the board, where a face-down unit is its token."""
+    r = rules()
+    state, _orders, attacker, _ = _stopped_attack(r)
+    hidden = state.unit(attacker.id)
+    assert hidden is not None and hidden.hidden and hidden.token
+    applied = r.apply_gm_event(state, Adjustment(GmKind.CANCEL, hidden.token.upper(), reason="Parry"))
+    assert applied.state.changes[attacker.id].cancel
+    assert [e.text for e in applied.events] == [f"GM cancels the action of {hidden.token} the reaction stopped: Parry."]
+
+
 def test_a_change_to_a_stopped_action_is_refused_when_no_reaction_stopped_it() -> None:
     r = rules()
     state = _started(r)
