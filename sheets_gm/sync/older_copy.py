@@ -6,7 +6,8 @@ Every resolution writes its number in the seat's pending row (``read.current_mar
 the copy (``SeatRead.older_copy``). The poll then resolves nothing: it draws the seat's tab again for the open
 window, sets aside the rows the copy holds (a copy in the archive: none is resolved twice), and writes back,
 from the engine's history rows (each keeps what it archived for every seat), what the copy lost of the seat's
-archive: each later resolution's history row, its readable entry and the pending row.
+archive: each later resolution's readable entry (its copy beside it in the hidden Copies tab) and the pending
+row. The engine's history rows stay the one copy ``undo`` reads.
 """
 
 from __future__ import annotations
@@ -33,9 +34,9 @@ def older_copy_sentence(read: MatchRead, seat: str) -> str:
 
 
 def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> dict[str, int]:
-    """For every seat whose file is an older copy, queue its archive's rows of each resolution since the copy (the
-    hidden history rows, a readable entry each, the pending row) from the engine's history rows (one read of the
-    engine's spreadsheet, made only when a copy was found); returns each such seat's archive line count after."""
+    """For every seat whose file is an older copy, queue its archive's lines of each resolution since the copy (a
+    readable entry each, and the pending row) from the engine's history rows (one read of the engine's spreadsheet,
+    made only when a copy was found); returns each such seat's archive line count after."""
     older = {seat: s.older_copy for seat, s in read.seats.items() if s.older_copy is not None}
     if not older:
         return {}
@@ -59,7 +60,6 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) ->
             if not isinstance(archived, str):
                 continue  # resolved by an earlier version of sheets-gm: its engine row kept no copy
             key = str(entry.get("window", ""))
-            batch.put(backend, read.tabs.archive_history_range(seat, n), [[key, archived, ""]])
             last = [key, archived]
             window = _window(read, entry)
             rows = _rows(key, archived)
