@@ -15,8 +15,8 @@ from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.doctor_sharing import check_sharing
+from sheets_gm.match.doctor_teams import check_teams
 from sheets_gm.match.engine_move import EngineMoveError, stray_engine
-from sheets_gm.match.team_check import check_teams
 from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import (
     LayoutDriftError,
@@ -26,8 +26,7 @@ from sheets_gm.sheets.backend import (
     SheetError,
     SheetUnavailableError,
 )
-from sheets_gm.sheets.guard import ReadGuard
-from sheets_gm.sheets.layout import Grid, WorkbookLayout
+from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
 from sheets_gm.sheets.local import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import SEAT_ROWS

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from sheets_gm.sheets.layout import Grid, WorkbookLayout
-
-if TYPE_CHECKING:
-    from sheets_gm.sheets.guard import ReadGuard
+from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
 
 
 class SheetError(Exception):

@@ -39,13 +39,14 @@ from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_BATCH_UPDATE_URL
 from gspread.utils import ExportFormat
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError, SheetUnavailableError
-from sheets_gm.sheets.guard import Clear, ReadGuard, clear_if_unchanged
+from sheets_gm.sheets.guard import Clear, clear_if_unchanged
 from sheets_gm.sheets.layout import (
     BORDER_COLOUR,
     CellValue,
     ConditionalFill,
     Grid,
     Protection,
+    ReadGuard,
     TabLayout,
     WorkbookLayout,
     quote_tab,

@@ -22,19 +22,11 @@ from dataclasses import dataclass
 
 from sheets_gm.engine.grid import column_index
 from sheets_gm.sheets.backend import RangeWrite
-from sheets_gm.sheets.layout import CellValue, Grid, cell_at, quote_tab, split_a1
+from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, cell_at, quote_tab, split_a1
 
 _CELLS = re.compile(r"^\$?([A-Za-z]{0,3})\$?(\d*)(?::\$?([A-Za-z]{0,3})\$?(\d*))?$")
 
 Cell = tuple[str, int, int]  # the folded tab name, the 0-based row and column
-
-
-@dataclass(frozen=True, slots=True)
-class ReadGuard:
-    """One range a poll read (``range``, a full A1 range) and what it held then (``grid``, as ``read`` gave it)."""
-
-    range: str
-    grid: Grid
 
 
 def origin(a1_range: str) -> Cell:

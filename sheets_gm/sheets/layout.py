@@ -123,6 +123,14 @@ class WorkbookLayout:
         raise KeyError(name)
 
 
+@dataclass(frozen=True, slots=True)
+class ReadGuard:
+    """One range a poll read (``range``, a full A1 range) and what it held then (``grid``, as ``read`` gave it)."""
+
+    range: str
+    grid: Grid
+
+
 def quote_tab(name: str) -> str:
     """A tab name as it stands in an A1 range: ``'Orders red'``."""
     return "'" + name.replace("'", "''") + "'"

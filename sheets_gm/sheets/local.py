@@ -133,12 +133,13 @@ from sheets_gm.sheets.backend import (
     SheetError,
     WorkbookOpenError,
 )
-from sheets_gm.sheets.guard import ReadGuard, changed_since, describe_cells
+from sheets_gm.sheets.guard import changed_since, describe_cells
 from sheets_gm.sheets.layout import (
     BORDER_COLOUR,
     CellValue,
     ConditionalFill,
     Grid,
+    ReadGuard,
     TabLayout,
     WorkbookLayout,
     quote_tab,

@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, WorkbookOpenError
-from sheets_gm.sheets.guard import ReadGuard
-from sheets_gm.sheets.layout import Grid
+from sheets_gm.sheets.layout import Grid, ReadGuard
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from sheets_gm.engine.grid import column_index
 from sheets_gm.sheets.backend import RangeWrite, SavedMeanwhileError, SheetError
-from sheets_gm.sheets.guard import ReadGuard, changed_since, describe_cells
-from sheets_gm.sheets.layout import CellValue, Grid, WorkbookLayout, split_a1, trim_grid
+from sheets_gm.sheets.guard import changed_since, describe_cells
+from sheets_gm.sheets.layout import CellValue, Grid, ReadGuard, WorkbookLayout, split_a1, trim_grid
 
 _CELLS = re.compile(r"^([A-Z]+)(\d+)(?::([A-Z]+)(\d+)?)?$")
 

@@ -233,56 +233,73 @@ def board_from_planes(value: Any, line: int, f: Fields, text: str) -> Board:
     terrain: dict[str, Terrain] = {}
     pending: list[tuple[Structure, int]] = []
     for name, spec_value in planes_doc.items():
-        pline = planes_doc.line_of(name)
-        if " " in name.strip() or not name.strip():
-            raise f.fail(pline, f"plane name {name!r}: one word, like Dominaria")
-        spec = f.mapping(spec_value, pline, f"plane {name}", ("size", "wrap", "terrain", "rows", "squares"))
-        size = _SIZE.match(str(spec.get("size", "")))
-        if size is None:
-            raise f.fail(spec.line_of("size"), f"plane {name}: size is columns x rows, like 24x9")
-        try:
-            plane = Plane(name, int(size.group(1)), int(size.group(2)), wrap=bool(spec.get("wrap", False)))
-        except ValueError as exc:
-            raise f.fail(spec.line_of("size"), str(exc)) from None
-        planes[name] = plane
-        default = f.choice(Terrain, spec.get("terrain", "plains"), spec.line_of("terrain"), "terrain")
-        rows = f.sequence(spec.get("rows"), spec.line_of("rows"), f"plane {name} rows")
-        if rows and len(rows) != plane.height:
-            raise f.fail(spec.line_of("rows"), f"plane {name}: rows lists {len(rows)} rows; it has {plane.height}")
-        for sq in plane.cells():
-            letter = str(rows[sq.row]).replace(" ", "")[sq.col:sq.col + 1] if rows else ""
-            if rows and (len(str(rows[sq.row]).replace(" ", "")) != plane.width or letter not in TERRAIN_BY_LETTER):
-                raise f.fail(spec.line_of("rows"), f"plane {name}, row {chr(65 + sq.row)}: write {plane.width} "
-                                                   f"letters among {' '.join(TERRAIN_BY_LETTER)} "
-                                                   "(plains islands swamp mountains forest ocean)")
-            terrain[f"{name} {sq.label}"] = TERRAIN_BY_LETTER[letter] if letter else default
-        squares = f.mapping(spec.get("squares"), spec.line_of("squares"), f"plane {name} squares")
-        for label, entry_value in squares.items():
-            sline = squares.line_of(label)
-            try:
-                place = f"{name} {plane.parse(label).label}"
-            except CoordError as exc:
-                raise f.fail(sline, str(exc)) from None
-            entry = f.mapping(entry_value, sline, f"square {label}", ("terrain", "structure", "name", "colour", "to"))
-            if "terrain" in entry:
-                terrain[place] = f.choice(Terrain, entry["terrain"], sline, "terrain")
-            if "structure" in entry:
-                kind = f.choice(StructureKind, entry["structure"], sline, "structure")
-                colour = f.choice(Colour, entry["colour"], sline, "colour") if "colour" in entry else None
-                if kind is StructureKind.BASE and colour is None:
-                    raise f.fail(sline, f"base at {place}: give its colour (white, blue, black, red or green)")
-                if kind is StructureKind.PORTAL and "to" not in entry:
-                    raise f.fail(sline, f"portal at {place}: give the square it leads to, like to: Phyrexia 1A")
-                fallback = f"Portal {place}" if kind is StructureKind.PORTAL else ""
-                struct_name = str(entry.get("name") or fallback)
-                if not struct_name.strip():
-                    raise f.fail(sline, f"{kind.value} at {place}: give its name")
-                to = str(entry["to"]) if kind is StructureKind.PORTAL else None
-                pending.append((Structure(struct_name.strip(), kind, place, colour, to), sline))
-            elif set(entry) & {"name", "colour", "to"}:
-                raise f.fail(sline, f"square {label}: name, colour and to belong to a structure; add structure: "
-                                    "base, stronghold, feature or portal")
+        planes[name] = _read_plane(name, spec_value, planes_doc.line_of(name), f, terrain, pending)
     board = Board(planes, terrain, [], text)
+    return Board(planes, terrain, _placed_structures(board, pending, f), text)
+
+
+def _read_plane(name: str, spec_value: Any, pline: int, f: Fields, terrain: dict[str, Terrain],
+                pending: list[tuple[Structure, int]]) -> Plane:
+    """One plane of ``planes``: its size, its squares' terrain (into ``terrain``) and the structures its squares
+    hold (into ``pending``, placed once every plane is known)."""
+    if " " in name.strip() or not name.strip():
+        raise f.fail(pline, f"plane name {name!r}: one word, like Dominaria")
+    spec = f.mapping(spec_value, pline, f"plane {name}", ("size", "wrap", "terrain", "rows", "squares"))
+    size = _SIZE.match(str(spec.get("size", "")))
+    if size is None:
+        raise f.fail(spec.line_of("size"), f"plane {name}: size is columns x rows, like 24x9")
+    try:
+        plane = Plane(name, int(size.group(1)), int(size.group(2)), wrap=bool(spec.get("wrap", False)))
+    except ValueError as exc:
+        raise f.fail(spec.line_of("size"), str(exc)) from None
+    default = f.choice(Terrain, spec.get("terrain", "plains"), spec.line_of("terrain"), "terrain")
+    rows = f.sequence(spec.get("rows"), spec.line_of("rows"), f"plane {name} rows")
+    if rows and len(rows) != plane.height:
+        raise f.fail(spec.line_of("rows"), f"plane {name}: rows lists {len(rows)} rows; it has {plane.height}")
+    for sq in plane.cells():
+        letter = str(rows[sq.row]).replace(" ", "")[sq.col:sq.col + 1] if rows else ""
+        if rows and (len(str(rows[sq.row]).replace(" ", "")) != plane.width or letter not in TERRAIN_BY_LETTER):
+            raise f.fail(spec.line_of("rows"), f"plane {name}, row {chr(65 + sq.row)}: write {plane.width} "
+                                               f"letters among {' '.join(TERRAIN_BY_LETTER)} "
+                                               "(plains islands swamp mountains forest ocean)")
+        terrain[f"{name} {sq.label}"] = TERRAIN_BY_LETTER[letter] if letter else default
+    squares = f.mapping(spec.get("squares"), spec.line_of("squares"), f"plane {name} squares")
+    for label, entry_value in squares.items():
+        sline = squares.line_of(label)
+        try:
+            place = f"{name} {plane.parse(label).label}"
+        except CoordError as exc:
+            raise f.fail(sline, str(exc)) from None
+        _read_square(place, label, entry_value, sline, f, terrain, pending)
+    return plane
+
+
+def _read_square(place: str, label: str, entry_value: Any, sline: int, f: Fields, terrain: dict[str, Terrain],
+                 pending: list[tuple[Structure, int]]) -> None:
+    """One entry of a plane's ``squares``: its terrain, and the structure it holds."""
+    entry = f.mapping(entry_value, sline, f"square {label}", ("terrain", "structure", "name", "colour", "to"))
+    if "terrain" in entry:
+        terrain[place] = f.choice(Terrain, entry["terrain"], sline, "terrain")
+    if "structure" in entry:
+        kind = f.choice(StructureKind, entry["structure"], sline, "structure")
+        colour = f.choice(Colour, entry["colour"], sline, "colour") if "colour" in entry else None
+        if kind is StructureKind.BASE and colour is None:
+            raise f.fail(sline, f"base at {place}: give its colour (white, blue, black, red or green)")
+        if kind is StructureKind.PORTAL and "to" not in entry:
+            raise f.fail(sline, f"portal at {place}: give the square it leads to, like to: Phyrexia 1A")
+        fallback = f"Portal {place}" if kind is StructureKind.PORTAL else ""
+        struct_name = str(entry.get("name") or fallback)
+        if not struct_name.strip():
+            raise f.fail(sline, f"{kind.value} at {place}: give its name")
+        to = str(entry["to"]) if kind is StructureKind.PORTAL else None
+        pending.append((Structure(struct_name.strip(), kind, place, colour, to), sline))
+    elif set(entry) & {"name", "colour", "to"}:
+        raise f.fail(sline, f"square {label}: name, colour and to belong to a structure; add structure: "
+                            "base, stronghold, feature or portal")
+
+
+def _placed_structures(board: Board, pending: list[tuple[Structure, int]], f: Fields) -> list[Structure]:
+    """The structures read from the squares, names unique and each portal's target checked on ``board``."""
     structures: list[Structure] = []
     names: set[str] = set()
     for structure, sline in pending:
@@ -304,4 +321,4 @@ def board_from_planes(value: Any, line: int, f: Fields, text: str) -> Board:
                                     "to another plane")
             structure = Structure(structure.name, structure.kind, structure.at, None, to)
         structures.append(structure)
-    return Board(planes, terrain, structures, text)
+    return structures

@@ -13,13 +13,25 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.engine.hexgrid import Hex, HexGrid
 from sheets_gm.rulesets.wesnoth.terrain import UNREACHABLE, Terrain
 
-if TYPE_CHECKING:
-    from sheets_gm.rulesets.wesnoth.board import WesnothBoard
+
+class RouteBoard(Protocol):
+    """What the route tables read of a board (``WesnothBoard`` is one): its grid, villages and terrain."""
+
+    @property
+    def grid(self) -> HexGrid:
+        """The board's hexes."""
+
+    @property
+    def village_set(self) -> frozenset[Hex]:
+        """The hexes holding a village."""
+
+    def terrain(self, h: Hex) -> Terrain:
+        """The terrain of a hex."""
 
 #: The distance of a hex no route reaches.
 NOWHERE = 1e9
@@ -62,7 +74,7 @@ class BoardRoutes:
 
     Inside, hexes are numbered in reading order so that a search reads lists, not dictionaries."""
 
-    def __init__(self, board: WesnothBoard) -> None:
+    def __init__(self, board: RouteBoard) -> None:
         self.board = board
         grid = board.grid
         #: Every hex in reading order (its number is its place here).

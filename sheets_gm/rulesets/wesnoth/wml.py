@@ -139,93 +139,7 @@ class Preprocessor:
 
     # -- stage 1: comments, conditionals, definitions --------------------------------------
     def _strip(self, text: str, where: str) -> tuple[str, list[str]]:
-        out: list[str] = []
-        sink = out
-        body: list[str] = []
-        arg_text: list[str] = []
-        defining: tuple[str, tuple[str, ...], dict[str, str], _LineAt] | None = None
-        arg_name: str | None = None
-        branches: list[bool] = []
-        undefs: list[str] = []
-        in_quote = False
-        line_start = True
-        i, n = 0, len(text)
-        while i < n:
-            c = text[i]
-            if c == "#" and not in_quote:
-                j = _line_end(text, i)
-                words = text[i:j].split(None, 1)
-                word = words[0]
-                rest = words[1].strip() if len(words) > 1 else ""
-                line = _LineAt(text, i)
-                if word == "#enddef":
-                    if defining is None:
-                        raise WmlError(f"{where}:{line}: #enddef without #define")
-                    name, params, optional, _ = defining
-                    if all(branches):
-                        self.macros[name] = Macro(name, params, optional, "".join(body))
-                    defining, sink = None, out
-                    i = j
-                    continue
-                if word == "#endarg" and defining is not None and arg_name is not None:
-                    defining[2][arg_name] = "".join(arg_text)
-                    arg_name, sink = None, body
-                    i = j
-                    continue
-                if line_start:
-                    if word in _CONDITIONALS:
-                        branches.append((word == "#ifdef" and rest in self.macros)
-                                        or (word == "#ifndef" and rest not in self.macros))
-                        i = j if all(branches) else self._skip(text, j, branches, where)
-                        continue
-                    if word == "#else":
-                        if not branches:
-                            raise WmlError(f"{where}:{line}: #else without #ifdef")
-                        branches[-1] = not branches[-1]
-                        i = j if all(branches) else self._skip(text, j, branches, where)
-                        continue
-                    if word == "#endif":
-                        if not branches:
-                            raise WmlError(f"{where}:{line}: #endif without #ifdef")
-                        branches.pop()
-                        i = j
-                        continue
-                    if word == "#define":
-                        if defining is not None:
-                            raise WmlError(f"{where}:{line}: #define inside the #define of {defining[0]}")
-                        parts = rest.split()
-                        if not parts:
-                            raise WmlError(f"{where}:{line}: #define needs a macro name")
-                        defining = (parts[0], tuple(parts[1:]), {}, line)
-                        body = []
-                        sink = body
-                        i = j + 1
-                        continue
-                    if word == "#arg" and defining is not None:
-                        arg_name, arg_text = rest, []
-                        sink = arg_text
-                        i = j + 1
-                        continue
-                    if word == "#undef":
-                        if defining is None and all(branches):
-                            undefs.append(rest)
-                        i = j
-                        continue
-                i = j  # any other '#' starts a comment to the end of the line
-                continue
-            if c == '"':
-                in_quote = not in_quote
-            if c == "\n":
-                line_start = not in_quote
-            elif not c.isspace():
-                line_start = False
-            sink.append(c)
-            i += 1
-        if defining is not None:
-            raise WmlError(f"{where}:{defining[3]}: #define {defining[0]} has no #enddef")
-        if branches:
-            raise WmlError(f"{where}: an #ifdef is not closed by #endif")
-        return "".join(out), undefs
+        return _Stripper(self, text, where).run()
 
     @staticmethod
     def _skip(text: str, i: int, branches: list[bool], where: str) -> int:
@@ -526,3 +440,108 @@ def _value(toks: list[Token], i: int, count: int) -> tuple[int, list[str]]:
         i += 1
     values.append("".join(buf).strip())
     return i, values
+
+
+class _Stripper:
+    """Stage 1 over one text: comments dropped, conditionals applied, ``#define``s learnt into the
+    preprocessor's macros; ``run`` gives the text left and the names the text ``#undef``s."""
+
+    def __init__(self, pre: Preprocessor, text: str, where: str) -> None:
+        self.pre, self.text, self.where = pre, text, where
+        self.out: list[str] = []
+        self.sink = self.out
+        self.body: list[str] = []
+        self.arg_text: list[str] = []
+        self.defining: tuple[str, tuple[str, ...], dict[str, str], _LineAt] | None = None
+        self.arg_name: str | None = None
+        self.branches: list[bool] = []
+        self.undefs: list[str] = []
+
+    def run(self) -> tuple[str, list[str]]:
+        """Walk the text once; raise ``WmlError`` on a directive out of place."""
+        text, where = self.text, self.where
+        in_quote = False
+        line_start = True
+        i, n = 0, len(text)
+        while i < n:
+            c = text[i]
+            if c == "#" and not in_quote:
+                i = self._hash(i, line_start)
+                continue
+            if c == '"':
+                in_quote = not in_quote
+            if c == "\n":
+                line_start = not in_quote
+            elif not c.isspace():
+                line_start = False
+            self.sink.append(c)
+            i += 1
+        if self.defining is not None:
+            raise WmlError(f"{where}:{self.defining[3]}: #define {self.defining[0]} has no #enddef")
+        if self.branches:
+            raise WmlError(f"{where}: an #ifdef is not closed by #endif")
+        return "".join(self.out), self.undefs
+
+    def _hash(self, i: int, line_start: bool) -> int:
+        """A ``#`` outside quotes at ``i``: a directive or a comment; where the walk goes on."""
+        text, where = self.text, self.where
+        j = _line_end(text, i)
+        words = text[i:j].split(None, 1)
+        word = words[0]
+        rest = words[1].strip() if len(words) > 1 else ""
+        line = _LineAt(text, i)
+        if word == "#enddef":
+            if self.defining is None:
+                raise WmlError(f"{where}:{line}: #enddef without #define")
+            name, params, optional, _ = self.defining
+            if all(self.branches):
+                self.pre.macros[name] = Macro(name, params, optional, "".join(self.body))
+            self.defining, self.sink = None, self.out
+            return j
+        if word == "#endarg" and self.defining is not None and self.arg_name is not None:
+            self.defining[2][self.arg_name] = "".join(self.arg_text)
+            self.arg_name, self.sink = None, self.body
+            return j
+        if line_start:
+            found = self._line_directive(word, rest, line, j)
+            if found is not None:
+                return found
+        return j  # any other '#' starts a comment to the end of the line
+
+    def _line_directive(self, word: str, rest: str, line: _LineAt, j: int) -> int | None:
+        """A directive that must start its line (conditionals, ``#define``, ``#arg``, ``#undef``): where the walk
+        goes on, or None when ``word`` is none of them."""
+        text, where, branches = self.text, self.where, self.branches
+        if word in _CONDITIONALS:
+            branches.append((word == "#ifdef" and rest in self.pre.macros)
+                            or (word == "#ifndef" and rest not in self.pre.macros))
+            return j if all(branches) else self.pre._skip(text, j, branches, where)
+        if word == "#else":
+            if not branches:
+                raise WmlError(f"{where}:{line}: #else without #ifdef")
+            branches[-1] = not branches[-1]
+            return j if all(branches) else self.pre._skip(text, j, branches, where)
+        if word == "#endif":
+            if not branches:
+                raise WmlError(f"{where}:{line}: #endif without #ifdef")
+            branches.pop()
+            return j
+        if word == "#define":
+            if self.defining is not None:
+                raise WmlError(f"{where}:{line}: #define inside the #define of {self.defining[0]}")
+            parts = rest.split()
+            if not parts:
+                raise WmlError(f"{where}:{line}: #define needs a macro name")
+            self.defining = (parts[0], tuple(parts[1:]), {}, line)
+            self.body = []
+            self.sink = self.body
+            return j + 1
+        if word == "#arg" and self.defining is not None:
+            self.arg_name, self.arg_text = rest, []
+            self.sink = self.arg_text
+            return j + 1
+        if word == "#undef":
+            if self.defining is None and all(branches):
+                self.undefs.append(rest)
+            return j
+        return None

@@ -16,8 +16,9 @@ from typing import Any
 
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import GmOption
+from sheets_gm.rulesets.winordie.ending import check_defeat
 from sheets_gm.rulesets.winordie.enums import ActionKind, EventKind, GmKind, Phase
-from sheets_gm.rulesets.winordie.rules import WodRules, check_defeat, kill, public_name, reveal
+from sheets_gm.rulesets.winordie.rules import WodRules, kill, public_name, reveal
 from sheets_gm.rulesets.winordie.state import ActionChange, Pending, Unit, WodState
 
 

@@ -80,27 +80,8 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
     notes += _control_changes(state.control, control)
     notes += [f"{name} counts turn {count} in {board.structure_at[armies[name].at].name}"
               for name, count in sorted(counters.items()) if count and name in armies]
-    for plane, side in sorted(dominates.items()):
-        gain = _domination_vp(settings, plane, Side(side))
-        if gain:
-            vp[side] += gain
-            notes.append(f"{Side(side).display} dominates {plane}: +{counted(gain, 'victory point')}")
-            events.append(Event(turn, EventKind.DOMINATION, notes[-1], {"plane": plane, "side": side, "vp": gain}))
-    mercenary_turns: dict[str, int] = {}
-    for name in sorted(n for n, a in armies.items() if a.side is Side.MERCENARY):
-        struct = board.by_name.get((armies[name].guards or "").lower())
-        if struct is None or struct.name in destroyed:
-            continue
-        held = any(a.at == struct.at and a.side is not Side.MERCENARY for a in armies.values())
-        if not held:
-            continue
-        failed = state.mercenary_turns.get(name, 0) + 1
-        if failed >= settings.mercenary_turns:
-            del armies[name]
-            notes.append(f"Mercenary {name} failed to retake {struct.name} for {failed} turns and disbands")
-            events.append(Event(turn, EventKind.DISBANDED, notes[-1], {"army": name, "structure": struct.name}))
-        else:
-            mercenary_turns[name] = failed
+    _score_domination(settings, turn, dominates, vp, notes, events)
+    mercenary_turns = _disband_mercenaries(board, settings, state, armies, destroyed, notes, events)
     new = state.with_(armies=tuple(armies[a.name] for a in state.armies if a.name in armies), counters=counters,
                       destroyed=tuple(destroyed), vp=vp, control=control, dominates=dominates,
                       mercenary_turns=mercenary_turns, notes=tuple(notes), turn_start={}, fought=(),
@@ -114,6 +95,39 @@ def end_turn(board: Board, settings: CoalitionSettings, state: CoalitionState) -
         return new.with_(phase=Phase.OVER, winner=winner, ending=ending,
                          notes=(*new.notes, f"{text} ({ending})")), events
     return new.with_(phase=Phase.ORDERS, turn=turn + 1), events
+
+
+def _score_domination(settings: CoalitionSettings, turn: int, dominates: Mapping[str, str], vp: dict[str, int],
+                      notes: list[str], events: list[Event]) -> None:
+    """Each plane a side dominates earns it the plane's victory points (into ``vp``), with its note and event."""
+    for plane, side in sorted(dominates.items()):
+        gain = _domination_vp(settings, plane, Side(side))
+        if gain:
+            vp[side] += gain
+            notes.append(f"{Side(side).display} dominates {plane}: +{counted(gain, 'victory point')}")
+            events.append(Event(turn, EventKind.DOMINATION, notes[-1], {"plane": plane, "side": side, "vp": gain}))
+
+
+def _disband_mercenaries(board: Board, settings: CoalitionSettings, state: CoalitionState, armies: dict[str, Army],
+                         destroyed: list[str], notes: list[str], events: list[Event]) -> dict[str, int]:
+    """Mercenaries whose structure another side holds count a failed turn; past the limit they disband (taken out
+    of ``armies``). The failed turns each remaining one has counted."""
+    mercenary_turns: dict[str, int] = {}
+    for name in sorted(n for n, a in armies.items() if a.side is Side.MERCENARY):
+        struct = board.by_name.get((armies[name].guards or "").lower())
+        if struct is None or struct.name in destroyed:
+            continue
+        held = any(a.at == struct.at and a.side is not Side.MERCENARY for a in armies.values())
+        if not held:
+            continue
+        failed = state.mercenary_turns.get(name, 0) + 1
+        if failed >= settings.mercenary_turns:
+            del armies[name]
+            notes.append(f"Mercenary {name} failed to retake {struct.name} for {failed} turns and disbands")
+            events.append(Event(state.turn, EventKind.DISBANDED, notes[-1], {"army": name, "structure": struct.name}))
+        else:
+            mercenary_turns[name] = failed
+    return mercenary_turns
 
 
 def _domination_vp(settings: CoalitionSettings, plane: str, side: Side) -> int:

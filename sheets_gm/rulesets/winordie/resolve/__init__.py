@@ -17,6 +17,7 @@ from __future__ import annotations
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Resolution, Verdict
+from sheets_gm.rulesets.winordie.ending import check_defeat, finish_game
 from sheets_gm.rulesets.winordie.enums import (
     Ending,
     EventKind,
@@ -29,11 +30,7 @@ from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
 from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standing_reactions, weigh_passive
 from sheets_gm.rulesets.winordie.resolve.result import TurnResult
 from sheets_gm.rulesets.winordie.resolve.turns import again, end_of_turn, start_of_turn
-from sheets_gm.rulesets.winordie.rules import (
-    WodRules,
-    check_defeat,
-    finish_game,
-)
+from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.state import WodState
 
 

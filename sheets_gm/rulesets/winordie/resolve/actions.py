@@ -5,6 +5,7 @@ from __future__ import annotations
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex
+from sheets_gm.rulesets.winordie.ending import check_defeat
 from sheets_gm.rulesets.winordie.enums import (
     AbilityType,
     ActionKind,
@@ -17,7 +18,6 @@ from sheets_gm.rulesets.winordie.resolve.legal import Checked, Refusal, check_ac
 from sheets_gm.rulesets.winordie.resolve.reactions import pend
 from sheets_gm.rulesets.winordie.rules import (
     WodRules,
-    check_defeat,
     kill,
     public_name,
     reveal,

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from sheets_gm.engine.events import Event
+from sheets_gm.rulesets.winordie.ending import check_defeat
 from sheets_gm.rulesets.winordie.enums import (
     EventKind,
     ResolveMode,
     Terrain,
 )
-from sheets_gm.rulesets.winordie.rules import (
-    WodRules,
-    check_defeat,
-)
+from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.state import WodState
 
 
