@@ -135,7 +135,10 @@ def archived_copies(sheets: MatchSheets, cls: type[AnyRuleset]) -> dict[str, set
     for seat in read.seats:
         (grid,) = seat_backend(sheets, read.tabs, seat).read([read.tabs.copies_lines_range(seat, 0, 400)])
         out[seat] |= {str(v) for row in grid for v in row if v not in (None, "")}
-    return out
+    # A copy naming no row ('{"resolution":2,…,"rows":[]}' of a window the seat did not type in) tells nothing, and
+    # is the same for every seat.
+    shared = {t for seat, mine in out.items() for t in mine if any(t in o for s, o in out.items() if s != seat)}
+    return {seat: {t for t in mine - shared if '"rows":[]' not in t and t != "[]"} for seat, mine in out.items()}
 
 
 def scan(config: MatchConfig, record: MatchRecord, emails: dict[str, str], typed: dict[str, set[str]],
