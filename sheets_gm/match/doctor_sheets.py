@@ -14,6 +14,7 @@ from sheets_gm.engine.settings import SettingError
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.doctor_drive import check_drive
 from sheets_gm.match.doctor_sharing import check_sharing
 from sheets_gm.match.doctor_teams import check_teams
 from sheets_gm.match.engine_move import EngineMoveError, stray_engine
@@ -118,6 +119,7 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
         return False  # a config for another match than the one there: it is judged as a config to create
     _check_layout(config, sheets, report, now)
     report.guarded("sharing", lambda: check_sharing(config, sheets, report))
+    report.guarded("drive", lambda: check_drive(config, sheets, report))
     return True
 
 

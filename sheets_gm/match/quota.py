@@ -113,8 +113,11 @@ class GatedLoad:
 
     @property
     def drive_per_minute(self) -> float:
-        """Drive requests a minute (one ``changes.list``, or every half hour one ``files.list``, a poll)."""
-        return 1.0 / self.period
+        """Drive requests a minute: one a poll (``changes.list``, or every half hour ``files.list``); one
+        ``files.get`` right after each write (the version our write leaves); and one per spreadsheet before a read
+        of them all (the versions it covers), every :data:`FULL_READ_HOURS` hours and at a resolution's deadline."""
+        full_reads_per_hour = 1 / FULL_READ_HOURS + self.resolutions_per_hour
+        return 1.0 / self.period + self.writes_per_minute + full_reads_per_hour * self.spreadsheets / 60.0
 
     @property
     def reads_per_hour(self) -> float:

@@ -27,6 +27,7 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -1043,7 +1044,9 @@ DRIVE_CHANGES_URL = "https://www.googleapis.com/drive/v3/changes"
 DRIVE_PAGE_SIZE = 1000
 #: What ``changes.list`` answers of each change: the file, when, and who last modified the file and when.
 _CHANGES_FIELDS = ("nextPageToken,newStartPageToken,"
-                   "changes(fileId,time,file(modifiedTime,lastModifyingUser(emailAddress,me)))")
+                   "changes(fileId,time,file(modifiedTime,version,driveId,lastModifyingUser(emailAddress,me)))")
+#: Asked of every Drive list and file: the files of shared drives too (Drive leaves them out unless told).
+_ALL_DRIVES = {"supportsAllDrives": "true"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -1062,6 +1065,27 @@ class DriveChanges:
     modified_by: dict[str, str] = field(default_factory=dict)
     modified_at: dict[str, str] = field(default_factory=dict)
     by_me: frozenset[str] = frozenset()
+    versions: dict[str, int] = field(default_factory=dict)  # Drive's version of each file as the log lists it
+
+
+@dataclass(frozen=True, slots=True)
+class DriveVersion:
+    """A file's Drive ``version`` (a number Drive raises at every change of the file, whoever makes it), whether
+    its last modifier is the account asking (``by_me``) and which drive holds it (``drive_id``: "" for My
+    Drive, else the shared drive's id)."""
+
+    version: int
+    by_me: bool
+    drive_id: str = ""
+    modified_at: str = ""  # its last modification time (RFC 3339)
+
+
+def _version(file: dict[str, Any]) -> int | None:
+    """Drive's ``version`` of a File resource (an int64, which JSON carries as a string); None when absent."""
+    try:
+        return int(file["version"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1072,6 +1096,7 @@ class DriveFiles:
     modified: dict[str, str]
     complete: bool
     by_me: frozenset[str] = frozenset()
+    versions: dict[str, int] = field(default_factory=dict)  # Drive's version of each file listed
 
 
 class DriveChangeLog:
@@ -1088,7 +1113,7 @@ class DriveChangeLog:
 
     def start_token(self) -> str:
         """The page token of the log as it is now (changes made from now on come after it)."""
-        payload = self._get(f"{DRIVE_CHANGES_URL}/startPageToken", {})
+        payload = self._get(f"{DRIVE_CHANGES_URL}/startPageToken", dict(_ALL_DRIVES))
         token = payload.get("startPageToken")
         if not isinstance(token, str) or not token:
             raise SheetError("Drive gave no start page token for its change log.")
@@ -1098,7 +1123,7 @@ class DriveChangeLog:
         """The files changed since ``token``: one ``changes.list`` of up to :data:`DRIVE_PAGE_SIZE` changes."""
         payload = self._get(DRIVE_CHANGES_URL, {
             "pageToken": token, "pageSize": DRIVE_PAGE_SIZE, "includeRemoved": "false", "spaces": "drive",
-            "fields": _CHANGES_FIELDS})
+            "includeItemsFromAllDrives": "true", **_ALL_DRIVES, "fields": _CHANGES_FIELDS})
         changed: dict[str, str] = {}
         latest: dict[str, dict[str, Any]] = {}  # the file as the latest change of each lists it
         for change in payload.get("changes", []):
@@ -1111,13 +1136,14 @@ class DriveChangeLog:
         modified_by = {file_id: str(user.get("emailAddress", "")) for file_id, user in users.items()}
         modified_at = {file_id: str(file["modifiedTime"]) for file_id, file in latest.items() if "modifiedTime" in file}
         by_me = frozenset(file_id for file_id, user in users.items() if user.get("me") is True)
+        versions = {file_id: v for file_id, file in latest.items() if (v := _version(file)) is not None}
         following = payload.get("nextPageToken")
         if isinstance(following, str) and following:
-            return DriveChanges(changed, following, False, modified_by, modified_at, by_me)
+            return DriveChanges(changed, following, False, modified_by, modified_at, by_me, versions)
         new = payload.get("newStartPageToken")
         if not isinstance(new, str) or not new:
             raise SheetError("Drive's change log gave no page token to ask from next time.")
-        return DriveChanges(changed, new, True, modified_by, modified_at, by_me)
+        return DriveChanges(changed, new, True, modified_by, modified_at, by_me, versions)
 
     def modified_since(self, moment: datetime) -> DriveFiles:
         """The files Drive's file index dates after ``moment`` (one ``files.list`` of up to
@@ -1128,20 +1154,49 @@ class DriveChangeLog:
         when = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
         payload = self._get(DRIVE_FILES_API_V3_URL, {
             "q": f"modifiedTime > '{when}' and trashed = false", "pageSize": DRIVE_PAGE_SIZE, "spaces": "drive",
-            "fields": "nextPageToken,files(id,modifiedTime,lastModifyingUser(me))"})
+            "corpora": "allDrives", "includeItemsFromAllDrives": "true", **_ALL_DRIVES,
+            "fields": "nextPageToken,files(id,modifiedTime,version,lastModifyingUser(me))"})
         listed = [f for f in payload.get("files", []) if isinstance(f, dict) and f.get("id")]
         files = {str(f["id"]): str(f.get("modifiedTime", "")) for f in listed}
         mine = frozenset(str(f["id"]) for f in listed if (f.get("lastModifyingUser") or {}).get("me") is True)
+        versions = {str(f["id"]): v for f in listed if (v := _version(f)) is not None}
         following = payload.get("nextPageToken")
-        return DriveFiles(files, not (isinstance(following, str) and following), mine)
+        return DriveFiles(files, not (isinstance(following, str) and following), mine, versions)
 
-    def _get(self, url: str, params: dict[str, Any]) -> dict[str, Any]:
+    def version(self, key: str) -> DriveVersion:
+        """The file ``key`` as Drive has it now: its ``version``, whether we modified it last, and its drive (one
+        ``files.get``, no Sheets read). Asked right after our write, its version is where our own change ends:
+        any later version is someone's edit, whoever made it."""
+        payload = self._get(f"{DRIVE_FILES_API_V3_URL}/{key}", {
+            **_ALL_DRIVES, "fields": "version,driveId,modifiedTime,lastModifyingUser(me)"})
+        version = _version(payload)
+        if version is None:
+            raise SheetError(f"Drive gave no version of the file {key}.")
+        user = payload.get("lastModifyingUser") or {}
+        return DriveVersion(version, isinstance(user, dict) and user.get("me") is True,
+                            str(payload.get("driveId") or ""), str(payload.get("modifiedTime") or ""))
+
+    def google_time(self) -> datetime:
+        """Google's clock: the ``Date`` of one Drive answer (the change log's start token), to the second."""
+        response = self._request(f"{DRIVE_CHANGES_URL}/startPageToken", dict(_ALL_DRIVES))
         try:
-            response = self._http.request("get", url, params=params)
-            payload = response.json()
+            return parsedate_to_datetime(response.headers["Date"]).astimezone(UTC)
+        except (KeyError, TypeError, ValueError) as e:
+            raise SheetError("Drive's answer gave no date to compare this machine's clock with.") from e
+
+    def _request(self, url: str, params: dict[str, Any]) -> requests.Response:
+        try:
+            return self._http.request("get", url, params=params)
         except APIError as e:
             raise SheetError(f"Drive did not answer: {describe(e)}.") from e
-        except (auth_exceptions.GoogleAuthError, requests.RequestException, ValueError) as e:
+        except (auth_exceptions.GoogleAuthError, requests.RequestException) as e:
+            raise SheetError(f"Drive did not answer: {e}.") from e
+
+    def _get(self, url: str, params: dict[str, Any]) -> dict[str, Any]:
+        response = self._request(url, params)
+        try:
+            payload = response.json()
+        except ValueError as e:
             raise SheetError(f"Drive did not answer: {e}.") from e
         if not isinstance(payload, dict):
             raise SheetError("Drive answered something that is not a JSON object.")

@@ -53,21 +53,21 @@ Safety
     with a :class:`SheetAccessError` that says to save, close the file and sync again.
 
 Layouts (``apply_layout``), mapped onto what an .xlsx can hold
-    Tabs are created or reshaped in the layout's order (tabs outside the layout are kept
-    after them, except empty ones such as a new workbook's ``Sheet``); fixed values are
-    written RAW; fills are solid ``PatternFill`` colours with bold set as the layout says;
-    conditional fills are "begins with" conditional formats (a solid fill, bold if asked) and
-    the layout owns its tabs' conditional formats: applying it again replaces them;
-    ``frozen_rows`` freeze panes; hidden tabs are hidden; column widths are converted from
-    pixels to Excel character widths. Dropdowns are list validations that refuse other
-    values: inline (``"a,b,c"``) when Excel allows it, else (a list longer than 255
-    characters, or a value holding ``,`` or ``"``) a reference to a column of the hidden
-    helper tab :data:`LISTS_TAB`. Checkboxes are ``TRUE,FALSE`` list validations, their
-    empty cells are set to ``FALSE``, and they show as ☐ / ☑ (:data:`CHECKBOX_FORMAT`). A
-    layout owns its tabs' validations: applying it again replaces them rather than adding
-    duplicates. ``rows`` and ``cols`` do not shrink the sheet (an .xlsx sheet has a fixed,
-    huge grid); they bound the cells the layout may touch and the cells whose protection
-    is set.
+    Tabs are created or reshaped in the layout's order (tabs outside the layout are kept after
+    them, except empty ones such as a new workbook's ``Sheet``); fixed values are written RAW;
+    fills are solid ``PatternFill`` colours with bold set as the layout says; conditional fills
+    are "begins with" conditional formats (a solid fill, bold if asked) and the layout owns its
+    tabs' conditional formats: applying it again replaces them; ``frozen_rows`` freeze panes;
+    hidden tabs are hidden; column widths are converted from pixels to Excel character widths. A
+    row holding a wrapping cell is made as tall as its text after each write and layout, as
+    Google grows it (``row_fit``; rows the layout sized keep it). Dropdowns are list validations
+    that refuse other values: inline (``"a,b,c"``) when Excel allows it, else (a list longer
+    than 255 characters, or a value holding ``,`` or ``"``) a reference to a column of the
+    hidden helper tab :data:`LISTS_TAB`. Checkboxes are ``TRUE,FALSE`` list validations, their
+    empty cells are set to ``FALSE``, and they show as ☐ / ☑ (:data:`CHECKBOX_FORMAT`). A layout
+    owns its tabs' validations: applying it again replaces them rather than adding duplicates.
+    ``rows`` and ``cols`` do not shrink the sheet (an .xlsx sheet has a fixed, huge grid); they
+    bound the cells the layout may touch and the cells whose protection is set.
 
     Protections: an .xlsx file has no users, only "sheet protection on" plus a "locked"
     flag per cell, so a layout's :class:`~sheets_gm.sheets.layout.Protection` entries map
@@ -147,6 +147,7 @@ from sheets_gm.sheets.layout import (
     trim_grid,
 )
 from sheets_gm.sheets.marks import FileMark, bytes_mark
+from sheets_gm.sheets.row_fit import fit_rows, fixed_rows, record_fixed_rows
 
 __all__ = [
     "LISTS_TAB",
@@ -513,8 +514,12 @@ class LocalWorkbookBackend:
             if saved:
                 raise SavedMeanwhileError(self.name, describe_cells(saved, {t.casefold(): t for t in wb.sheetnames}))
             changed = False
+            fixed = fixed_rows(wb)
             for w in writes:
-                changed = self._write_range(wb, w.range, w.values) or changed
+                if self._write_range(wb, w.range, w.values):
+                    changed = True
+                    ws, box = self._resolve(wb, w.range)
+                    fit_rows(ws, range(box.min_row, box.min_row + len(w.values)), fixed.get(ws.title, set()))
                 if w.notes is not None:
                     changed = self._write_notes(wb, w.range, w.notes) or changed
             return changed
@@ -808,7 +813,11 @@ class LocalWorkbookBackend:
 
         lists: list[tuple[str, ...]] = []
         for tab in layout.tabs:
-            _apply_tab(wb[tab.name], tab, lists)
+            ws = wb[tab.name]
+            _apply_tab(ws, tab, lists)
+            fixed = {row + 1 for row in tab.row_heights}
+            record_fixed_rows(wb, tab.name, fixed)
+            fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed)
         if lists:
             helper = wb.create_sheet(LISTS_TAB)
             for col, values in enumerate(lists, start=1):

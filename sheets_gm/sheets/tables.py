@@ -408,14 +408,16 @@ class InputTab:
             for i, c in t.columns():
                 col_cells = cells(i, t.first_row, i, t.last_row)
                 widths[i] = max(widths.get(i, 0), c.width or _default_width(c.kind))
-                if c.kind.typed and own_rows:
-                    protections += _row_protections(t, i, c, own_rows, tuple(editors))
-                elif c.kind.typed:
-                    protections.append(Protection(col_cells, f"{spec.name}: {c.header}", tuple(editors),
-                                                  player_input=True))
-                else:
-                    fills.append(Fill(col_cells, colours.engine, wrap=c.kind is ColumnKind.FEEDBACK))
+                # Every cell of a table wraps from its top, so a long answer or order is read whole in its cell,
+                # its row as tall as it needs, and the row's other cells (tick boxes too) beside its first line.
+                if not c.kind.typed:
+                    fills.append(Fill(col_cells, colours.engine, wrap=True))
                     protections.append(Protection(col_cells, f"{spec.name}: {c.header}, written by sheets-gm"))
+                else:
+                    fills.append(Fill(col_cells, colours.input, wrap=True))
+                    protections += (_row_protections(t, i, c, own_rows, tuple(editors)) if own_rows else
+                                    [Protection(col_cells, f"{spec.name}: {c.header}", tuple(editors),
+                                                player_input=True)])
                 if c.kind is ColumnKind.CHOICE:
                     dropdowns.append(Dropdown(col_cells, c.values))
                 if c.values_from == "view" and view_list:

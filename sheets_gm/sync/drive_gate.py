@@ -32,7 +32,7 @@ question.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -49,16 +49,18 @@ from sheets_gm.sync.sheets import MatchSheets
 SAFETY_NET = timedelta(minutes=SAFETY_NET_MINUTES)
 #: Every spreadsheet is read with Sheets at least this often, whatever Drive says.
 FULL_READ = timedelta(hours=FULL_READ_HOURS)
-#: A change Drive dates this much before a spreadsheet's last read started is still read again: the two clocks
-#: (this machine's and Google's) may differ by a few seconds.
-CLOCK_MARGIN = timedelta(seconds=10)
+#: Drive's file index is asked for the files modified since this much before the oldest last read: this machine's
+#: clock dates the reads and may be off Google's (``doctor`` warns past a few seconds); what the margin lets in
+#: twice, Drive's versions pass over.
+CLOCK_MARGIN = timedelta(minutes=2)
 
 
 @dataclass(frozen=True, slots=True)
 class DriveGate:
     """What the gate decided: read (``reason`` says why) or not. ``fresh``: the spreadsheets to read, by key
     (None: every one); ``token``: Drive's page token to keep; ``checked_at``: when Drive's file index was last
-    asked (now, if this poll asked it)."""
+    asked (now, if this poll asked it); ``versions``: Drive's version of each spreadsheet to read, as Drive
+    listed it before the read (what the read covers)."""
 
     read: bool
     reason: str
@@ -66,6 +68,7 @@ class DriveGate:
     state: PollState | None = None
     fresh: frozenset[str] | None = None
     checked_at: str = ""
+    versions: dict[str, int] = field(default_factory=dict)
 
 
 def _keys(sheets: MatchSheets) -> set[str]:
@@ -92,28 +95,47 @@ def _moment(text: str) -> datetime | None:
         return None
 
 
-def _after_read(state: PollState, listed: dict[str, str], by_me: frozenset[str], keys: set[str]) -> set[str]:
-    """The spreadsheets of ``keys`` that Drive dates (``listed``: key -> RFC 3339) after their last read, but for
-    our own write that answered with a snapshot: Drive names us (``by_me``) as the last to modify the file and
-    dates it no later than that answer (less the clocks' margin). Were a player to save after it, Drive would
-    name her as the last to modify the file."""
+def _after_read(state: PollState, listed: dict[str, int | None], keys: set[str]) -> set[str]:
+    """The spreadsheets of ``keys`` that Drive lists (``listed``: key -> Drive's version of the file as listed)
+    at a version later than the one their kept read covers (``state.versions``): an edit since, whoever made
+    it (the GM typing on her own account as well as a player). Ours is passed over without a clock: the version
+    taken right after our write is the kept read's. A spreadsheet whose kept read has no known version (read in
+    full, not listed since) or listed with none is read."""
     out = set()
-    for key, when in listed.items():
-        if key not in keys:
-            continue
-        read, moment = _moment(state.read_at.get(key, "")), _moment(when)
-        snapshot = _moment(state.snapshot_at.get(key, ""))
-        if read is not None and moment is not None and moment <= read - CLOCK_MARGIN:
-            continue  # that read saw it
-        if key in by_me and snapshot is not None and moment is not None and moment <= snapshot + CLOCK_MARGIN:
-            continue  # our own write: its answer is the kept read
-        out.add(key)
+    for key, version in listed.items():
+        known = state.versions.get(key)
+        if key in keys and (version is None or known is None or version > known):
+            out.add(key)
     return out
+
+
+def _versions_before(log: DriveChangeLog, keys: set[str]) -> dict[str, int]:
+    """Drive's version of each of ``keys`` now (one ``files.get`` each), before the poll reads them: everything up
+    to it is in the read. A version Drive does not give is left out (that spreadsheet's next listed change is
+    read)."""
+    versions: dict[str, int] = {}
+    for key in sorted(keys):
+        try:
+            versions[key] = log.version(key).version
+        except SheetError:
+            continue
+    return versions
 
 
 def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
                 log: DriveChangeLog, now: datetime) -> DriveGate:
-    """Whether this poll of the Google match reads, and which spreadsheets (see the module notes)."""
+    """Whether this poll of the Google match reads, and which spreadsheets (see the module notes); for the
+    spreadsheets it reads, Drive's version of each before the read (as the gate's list gave it, else asked)."""
+    gate = _check(config_path, config_mark, sheets, log, now)
+    if not gate.read:
+        return gate
+    reading = _keys(sheets) if gate.fresh is None else set(gate.fresh)
+    unknown = reading - set(gate.versions)
+    return replace(gate, versions={**gate.versions, **_versions_before(log, unknown)}) if unknown else gate
+
+
+def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
+           log: DriveChangeLog, now: datetime) -> DriveGate:
     state = load_state(state_path(config_path))
     if state is None or not state.drive_token:
         return DriveGate(True, "no record of the last poll", _start_token(log))
@@ -138,7 +160,8 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
             return DriveGate(True, "Drive did not answer", token, state, checked_at=checked_at)
         if not files.complete:
             return DriveGate(True, "more files than one page of Drive's list", token, state, checked_at=checked_at)
-        changed, checked_at = _after_read(state, files.modified, files.by_me, keys), iso(now)
+        listed = {key: files.versions.get(key) for key in files.modified}
+        changed, checked_at = _after_read(state, listed, keys), iso(now)
         source = "Drive's file index"
     else:
         try:
@@ -147,13 +170,16 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
             return DriveGate(True, "Drive did not answer", token, state, checked_at=checked_at)
         if not changes.complete:
             return DriveGate(True, "more changes than one page of Drive's log", token, state, checked_at=checked_at)
-        changed, token = _after_read(state, changes.changed, changes.by_me, keys), changes.token
+        listed = {key: changes.versions.get(key) for key in changes.changed}
+        changed, token = _after_read(state, listed, keys), changes.token
         source = "Drive's change log"
     written = set(state.written) & keys
     fresh = changed | written
     reason = (f"{len(changed)} of {len(keys)} spreadsheets changed ({source})" if changed else
               "reading back what the last poll wrote" if written else "no spreadsheet changed")
-    return DriveGate(bool(fresh), reason, token, state, frozenset(fresh), checked_at)
+    # Drive listed these versions before this poll reads: its reads cover them.
+    versions = {key: v for key, v in listed.items() if key in fresh and v is not None}
+    return DriveGate(bool(fresh), reason, token, state, frozenset(fresh), checked_at, versions)
 
 
 def before_google_poll(config_path: Path) -> None:
@@ -171,8 +197,12 @@ def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheet
                   config_path: Path, clock: Callable[[], datetime]) -> tuple[WindowReport, KeptSheets]:
     """Run the poll ``run`` on the spreadsheets the gate names read live and the others from their kept reads:
     rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``kept_reads``).
-    ``clock`` dates the answers of our writes."""
-    kept = KeptSheets(sheets, {} if gate.fresh is None else load_kept(kept_path(config_path)), gate.fresh, clock)
+    ``clock`` dates the answers of our writes; Drive's version of each spreadsheet is asked right after our write
+    to it, through the change log of the account the spreadsheets are opened with (``drive_log``), so that the
+    next poll passes our write over."""
+    log = drive_log(sheets)
+    kept = KeptSheets(sheets, {} if gate.fresh is None else load_kept(kept_path(config_path)), gate.fresh, clock,
+                      None if log is None else version_after_write(log))
     if gate.fresh is not None:
         kept.rehearse(True)
         report = run(kept.sheets)
@@ -196,14 +226,31 @@ def reads_line(gate: DriveGate, kept: KeptSheets) -> str:
     return f"(Drive: {gate.reason}; {what}.)"
 
 
+def version_after_write(log: DriveChangeLog) -> Callable[[str], int | None]:
+    """What a poll asks right after each write of a spreadsheet: Drive's version of the file (one ``files.get``),
+    where our own change ends; None when Drive names someone else as its last modifier (a player typed just
+    after our write: the next poll reads it back) or does not answer."""
+    def ask(key: str) -> int | None:
+        try:
+            drive = log.version(key)
+        except SheetError:
+            return None
+        return drive.version if drive.by_me else None
+    return ask
+
+
 def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: DriveGate, report: WindowReport,
                       read_at: datetime, summary: str, warning: str, kept: KeptSheets,
                       read_back: Sequence[str] = ()) -> None:
     """A poll that read succeeded: keep what it read (for what it wrote, what the write answered with), when each
     spreadsheet was read, Drive's token from before the read, and which writes need no reading back (not those
-    of ``read_back``, keys of spreadsheets the next poll reads whatever Drive says: where a bot typed)."""
+    of ``read_back``, keys of spreadsheets the next poll reads whatever Drive says: where a bot typed), and
+    Drive's version of each spreadsheet that its kept read covers (for a write, asked right after it)."""
     if config_mark is None or not gate.token:
         return
+    after_write = kept.versions_after_write()
+    written_versions = {key: v for key, v in after_write.items() if v is not None}
+    unversioned = [key for key, v in after_write.items() if v is None]
     live = kept.read_live()
     old = gate.state
     reads = {**(old.read_at if old is not None and gate.fresh is not None else {}), **{k: iso(read_at) for k in live}}
@@ -214,7 +261,7 @@ def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: Dri
     save_state(state_path(config_path), PollState(
         config=config_mark, deadline=report.deadline, finished=report.finished, summary=summary, warning=warning,
         full_read_at=full, drive_token=gate.token, read_at=reads,
-        written=list(dict.fromkeys([*kept.to_read_back(), *read_back])),
-        snapshot_at={**(old.snapshot_at if old is not None and gate.fresh is not None else {}),
-                     **{key: iso(moment) for key, moment in kept.snapshots().items()}},
+        written=list(dict.fromkeys([*kept.to_read_back(), *read_back, *unversioned])),
+        versions={**(old.versions if old is not None and gate.fresh is not None else {}),
+                  **{key: v for key, v in gate.versions.items() if key in live}, **written_versions},
         checked_at=iso(read_at) if everything else gate.checked_at))

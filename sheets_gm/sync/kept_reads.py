@@ -74,9 +74,11 @@ class KeptSheet:
     (while rehearsing) only noted. Everything else goes to the spreadsheet itself."""
 
     def __init__(self, inner: GoogleSheetBackend, kept: KeptRead | None, live: bool,
-                 clock: Callable[[], datetime]) -> None:
+                 clock: Callable[[], datetime], after_write: Callable[[str], int | None] | None = None) -> None:
         self.inner = inner
         self.clock = clock
+        self.after_write = after_write  # asked right after each real write: the version it leaves (drive_gate)
+        self.version_after_write: int | None = None  # what it answered last (None: unknown, read it back)
         self.snapshot: KeptRead | None = None  # what this poll's write answered with (see ``write``)
         self.snapshot_at: datetime | None = None  # when that write was answered
         self.typed_meanwhile = False  # the answer shows a cell we did not write changed since our read
@@ -126,6 +128,7 @@ class KeptSheet:
             self.snapshot = KeptRead(ours, tuple(grids[:len(ours)]))
             self.snapshot_at = self.clock()
             self.typed_meanwhile = self.typed_meanwhile or typed_meanwhile(before, self.snapshot, writes)
+            self.version_after_write = self.after_write(self.key) if self.after_write is not None else None
         return grids[len(ours):]
 
     def apply_layout(self, layout: WorkbookLayout) -> None:
@@ -146,17 +149,20 @@ class KeptSheet:
 
 class KeptSheets:
     """A match's spreadsheets for one gated poll: each Google spreadsheet wrapped once in a :class:`KeptSheet`,
-    live when its key is in ``live`` (None: every one), the others answered from ``kept``."""
+    live when its key is in ``live`` (None: every one), the others answered from ``kept``; ``after_write`` is
+    asked right after each real write with a snapshot, for the version of the spreadsheet it leaves."""
 
     def __init__(self, sheets: MatchSheets, kept: dict[str, KeptRead], live: Iterable[str] | None,
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 after_write: Callable[[str], int | None] | None = None) -> None:
         wanted = None if live is None else set(live)
         self.kept = kept
         self.wrapped: dict[int, KeptSheet] = {}
         for backend in sheets.write_order():
             if isinstance(backend, GoogleSheetBackend):
                 is_live = wanted is None or backend.key in wanted
-                self.wrapped[id(backend)] = KeptSheet(backend, kept.get(backend.key), is_live, clock)
+                self.wrapped[id(backend)] = KeptSheet(backend, kept.get(backend.key), is_live, clock,
+                                                        after_write)
 
         def wrap(backend: SheetBackend) -> SheetBackend:
             return self.wrapped.get(id(backend), backend)
@@ -205,6 +211,11 @@ class KeptSheets:
         reading back."""
         return {s.key: s.snapshot_at for s in self.wrapped.values()
                 if s.written and not s.laid_out and s.snapshot is not None and s.snapshot_at is not None}
+
+    def versions_after_write(self) -> dict[str, int | None]:
+        """For each spreadsheet of :meth:`snapshots`, what ``after_write`` answered right after the last write."""
+        snapped = self.snapshots()
+        return {s.key: s.version_after_write for s in self.wrapped.values() if s.key in snapped}
 
     def to_read_back(self) -> list[str]:
         """The spreadsheets the next poll reads whatever Drive says: written with no snapshot to show for it (a

@@ -109,32 +109,24 @@ class _Answer:
     inputs: dict[str, SeatInput[Any]]
     orders: Any
     verdicts: list[Verdict]
-    real: dict[str, dict[str, str]] = field(default_factory=dict)  # seat -> subject read as -> its row's own
-
-    def own(self, seat: str, subject: str) -> str:
-        """The subject of the row ``subject`` was read as (an ordered table's rows move up over empty rows)."""
-        return self.real.get(seat, {}).get(subject, subject)
 
 
 def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
     ruleset = read.record.ruleset
     state = read.record.state
     inputs: dict[str, SeatInput[Any]] = {}
-    moved: dict[str, dict[str, str]] = {}
     for seat in window.seats:
         seat_read = read.seats.get(seat)
         if seat_read is None:
             inputs[seat] = read.adapter.read_orders(state, window, seat, {})
             continue
-        rows, moved[seat] = closed_up(seat_read, window)
-        rows, refused = _whole_cells(seat_read, rows)
-        found = renamed_input(read.adapter.read_orders(state, window, seat, rows), moved[seat])
+        rows, refused = _whole_cells(seat_read, in_order(seat_read, window))
+        found = read.adapter.read_orders(state, window, seat, rows)
         if refused:
-            found = replace(found, problems={**found.problems, **{moved[seat].get(s, s): why
-                                                                  for s, why in refused.items()}})
+            found = replace(found, problems={**found.problems, **refused})
         inputs[seat] = found
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
-    return _Answer(inputs, orders, ruleset.check(state, orders, dice), moved)
+    return _Answer(inputs, orders, ruleset.check(state, orders, dice))
 
 
 def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
@@ -146,14 +138,13 @@ def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
         seat_read = read.seats.get(seat)
         if seat_read is None:
             continue
-        rows, moved = closed_up(seat_read, window)
+        rows = in_order(seat_read, window)
         tables = {name: seat_read.tab.table(name).spec for name in rows}
         noted = with_cell_notes({}, rows, tables)
         if noted:
             problems = {s: list(p) for s, p in found.problems.items()}
             for subject, notes in noted.items():
-                own = moved.get(subject, subject)
-                problems[own] = problems.get(own, []) + [n for n in notes if n not in problems.get(own, [])]
+                problems[subject] = problems.get(subject, []) + [n for n in notes if n not in problems.get(subject, [])]
             inputs[seat] = replace(found, problems=problems)
     return replace(answer, inputs=inputs)
 
@@ -174,33 +165,32 @@ def _whole_cells(seat_read: SeatRead, rows: dict[str, list[TypedRow]]) -> tuple[
     return {t: [r for r in typed if r.subject not in refused] for t, typed in rows.items()}, refused
 
 
-def closed_up(seat_read: SeatRead, window: Window) -> tuple[dict[str, list[TypedRow]], dict[str, str]]:
-    """The rows typed for ``window``, an ordered table's typed rows moved up over the empty rows above them (an
-    emptied row does not stop the reading), and each moved row's real subject by the subject it is read as."""
+def _rejected(verdict: Verdict) -> tuple[str, str]:
+    """A refusal for the rejected list: who and which row, and why; a message that starts by naming its row
+    (Win or Die's "Row 3 (Ann-4 move D3): …") names it once ("Ann · Row 3 (Ann-4 move D3)": "…").
+
+    >>> _rejected(Verdict("Ann", "Row 3", "move", False, "Row 3 (Ann-4 move D3): D3 is 3 hexes away"))
+    ('Ann · Row 3 (Ann-4 move D3)', 'D3 is 3 hexes away')
+    >>> _rejected(Verdict("Ann", "Ann.mage", "set", False, "action 2: only the Healer heals"))
+    ('Ann · Ann.mage', 'action 2: only the Healer heals')
+    """
+    who = f"{verdict.seat} · {verdict.subject}"
+    head, colon, why = verdict.message.partition(": ")
+    if colon and head.startswith(verdict.subject) and head[len(verdict.subject):][:2] in ("", " ("):
+        return f"{verdict.seat} · {head}", why
+    return who, verdict.message
+
+
+def in_order(seat_read: SeatRead, window: Window) -> dict[str, list[TypedRow]]:
+    """The rows typed for ``window``, by table; an ordered table's typed rows in the sheet's order under their own
+    subjects (an emptied row above them is left out, so it stops nothing): a game names a row as the player sees
+    it (Win or Die's Row 3 typed under an empty Row 2 is Row 3 in its answer, the Log and the rejected list)."""
     rows = seat_read.for_window(window)
-    real: dict[str, str] = {}
     for placed in seat_read.tab.tables:
         name = placed.spec.name
-        if not placed.spec.ordered or name not in rows:
-            continue
-        subjects = [r.subject for r in sorted(seat_read.rows, key=lambda r: r.row) if r.table == name]
-        typed = sorted((r for r in rows[name] if r.typed), key=lambda r: r.row)
-        moved = [replace(r, subject=subjects[i]) for i, r in enumerate(typed) if i < len(subjects)]
-        real.update({m.subject: r.subject for m, r in zip(moved, typed, strict=False) if m.subject != r.subject})
-        rows[name] = moved
-    return rows, real
-
-
-def renamed_input(found: SeatInput[Any], real: Mapping[str, str]) -> SeatInput[Any]:
-    """``found`` with the subjects an ordered table's rows were read as (``closed_up``) back to their own."""
-    if not real:
-        return found
-
-    def own(subject: str) -> str:
-        return real.get(subject, subject)
-
-    return replace(found, problems={own(s): p for s, p in found.problems.items()},
-                   consumed=frozenset(own(s) for s in found.consumed), held=frozenset(own(s) for s in found.held))
+        if placed.spec.ordered and name in rows:
+            rows[name] = sorted((r for r in rows[name] if r.typed), key=lambda r: r.row)
+    return rows
 
 
 def _go_resolves(read: MatchRead, window: Window, answer: _Answer) -> bool:
@@ -282,7 +272,7 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     idle_answer = _noted(read, window, answer)
     report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
                        for subject, problems in i.problems.items() for p in problems]
-    report.rejected += [(f"{v.seat} · {v.subject}", v.message) for v in answer.verdicts if not v.accepted]
+    report.rejected += [_rejected(v) for v in answer.verdicts if not v.accepted]
     report.rejected += [r for seat, s in read.seats.items() for r in stray_rejections(seat, s.strays)]
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
     report.untyped = _untyped_rows(read, window, answer)
@@ -496,7 +486,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         backend = seat_backend(sheets, read.tabs, seat)
         # Every row read is archived (a cut resolution is completed, and an undo puts rows back, from the
         # archive); the rows it did not carry out stay typed, with why (fates.settle_seat).
-        engine_unused = {answer.own(seat, s): why for s, why in resolution.unused.get(seat, {}).items()}
+        engine_unused = dict(resolution.unused.get(seat, {}))
         settled = settle_seat(adapter, record.state, new_state, seat_read, window, new_window, answer.inputs.get(seat),
                               verdicts, engine_unused)
         play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)

@@ -5,7 +5,8 @@ GM's folder, never a player's file): the config file's and each local workbook's
 (size, modification time, content hash) as the last full poll left them, the open window's
 deadline (so a due deadline is seen without parsing the engine record), what that poll said,
 and for a Google match Drive's page token, when each spreadsheet was last read, which ones the last
-poll wrote and when Drive's file index was last asked (``drive_gate``).
+poll wrote, Drive's version of each spreadsheet that its kept read
+covers, and when Drive's file index was last asked (``drive_gate``).
 
 The file is only ever a shortcut: it is removed before a full poll starts and written after it
 succeeds, so a poll that fails half-way leaves none, and a machine without one (a second machine
@@ -25,7 +26,7 @@ from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
 
 #: Bumped when the file's meaning changes; a file of another version is ignored (the poll reads all).
-STATE_VERSION = 2
+STATE_VERSION = 3
 
 
 @dataclass
@@ -42,7 +43,7 @@ class PollState:
     drive_token: str = ""  # Google: the page token of Drive's change log after the last question
     read_at: dict[str, str] = field(default_factory=dict)  # Google: when each spreadsheet was last read, by key
     written: list[str] = field(default_factory=list)  # Google: spreadsheets the last poll wrote unseen (read back)
-    snapshot_at: dict[str, str] = field(default_factory=dict)  # Google: when the last poll's write answered, by key
+    versions: dict[str, int] = field(default_factory=dict)  # Google: Drive's version each kept read covers, by key
     checked_at: str = ""  # Google: when Drive's file index was last asked (the safety net)
 
     def to_json(self) -> str:

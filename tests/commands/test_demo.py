@@ -75,7 +75,7 @@ def test_libreoffice_opens_the_demo_board_and_prints_it_on_one_page(
         assert "▼" in page and "▲" in page
 
 
-@pytest.mark.parametrize("game", ["gvg", "wesnoth", "winordie", "champions"])
+@pytest.mark.parametrize("game", ["gvg", "wesnoth", "winordie", "champions", "coalition"])
 def test_the_starter_config_names_each_orders_file_as_the_demo_and_the_export_do(game: str) -> None:
     """A GM who played the demo (orders-red.xlsx) finds the same names in her own match's starter config."""
     import tomllib

@@ -417,7 +417,7 @@ def test_a_short_watch_interval_is_gated_by_drive_as_cron_is(fake: GoogleApiFake
 
 
 @pytest.mark.parametrize(("matches", "mark", "says"), [
-    (3, "✔", "3 matches like this one: up to 0.33 reads and 3 Drive requests a minute while played"),
+    (3, "✔", "3 matches like this one: up to 0.33 reads and 3.4 Drive requests a minute while played"),
     (500, "⚠", "500 matches like this one: up to 55.6 reads"),
     (600, "⚠", "over the 60 a minute Google allows"),
 ])

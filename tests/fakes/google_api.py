@@ -48,6 +48,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -372,6 +373,7 @@ class DriveEdit:
     moment: datetime
     by: str
     order: int = 0
+    version: int = 0  # the file's Drive version after this edit
 
 
 def latest_edits(edits: Iterable[DriveEdit]) -> dict[str, DriveEdit]:
@@ -395,6 +397,11 @@ class FakeSpreadsheet:
     writers_can_share: bool = True  # Drive's default: an editor may share the file on
     shared: bool = True
     modified_time: datetime | None = None  # the time of the last edit through any route
+    # Drive's ``version``: "a monotonically increasing version number for the file", raised by every change
+    # whoever makes it; Drive does not promise steps of one, so each edit raises it by a few.
+    version: int = 1
+    modified_by: str = ""  # the account of the last edit through any route
+    drive_id: str = ""  # "" in the owner's My Drive, else the id of the shared drive that holds it
 
     def sheet(self, title: str) -> FakeSheet:
         """The tab called ``title`` (KeyError if none)."""
@@ -743,6 +750,8 @@ class GoogleApiFake:
         # A player's edit that lands between a poll's read and its write: by spreadsheet key, run (once each) when
         # the next write request reaches that spreadsheet, before Google applies it (see ``save_before_write``).
         self._before_write: dict[str, list[Callable[[], None]]] = {}
+        # Called as (key, account) after every edit: a test types "at the same moment" as a write this way.
+        self.after_edit: list[Callable[[str, str], None]] = []
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -849,8 +858,13 @@ class GoogleApiFake:
         lag has passed."""
         moment = self.clock()
         ss.modified_time = moment
+        ss.modified_by = by
         self._edits_made += 1
-        self._drive_pending.append((moment + self.drive_lag, DriveEdit(ss.key, moment, by, self._edits_made)))
+        ss.version += 1 + self._edits_made % 3
+        self._drive_pending.append((moment + self.drive_lag,
+                                    DriveEdit(ss.key, moment, by, self._edits_made, ss.version)))
+        for hook in list(self.after_edit):
+            hook(ss.key, by)
 
     def _listed_changes(self) -> list[DriveEdit]:
         """The change log as Drive lists it now: the pending edits whose lag has passed join it, in that order."""
@@ -988,7 +1002,8 @@ class GoogleApiFake:
             api.validate(method.response, payload, f"the fake's answer to {what}")
         stats.response_bytes += len(content)
         self.log.append(RecordedCall(method.id, http_method, url, query, body, status))
-        return status, headers, content
+        # Google dates every answer by its own clock (HTTP's Date header, to the second).
+        return status, {**headers, "Date": format_datetime(self.clock(), usegmt=True)}, content
 
     def _fault(
         self,
@@ -1119,7 +1134,7 @@ class GoogleApiFake:
         elif method.id == FILES:
             payload = self._files(query, caller)
         elif method.id == FILE_GET:
-            payload = self._file(self._spreadsheet(path["fileId"], True), query)
+            payload = self._file(self._spreadsheet(path["fileId"], True), query, caller)
         elif method.id == FILE_UPDATE:
             payload = self._update_file(self._spreadsheet(path["fileId"], True), body, query)
         elif method.id == PERMISSIONS:
@@ -1145,10 +1160,11 @@ class GoogleApiFake:
         start = int(token)
         page = log[start:start + size]
         last = latest_edits(log)
+        all_drives = _flag(query, "includeItemsFromAllDrives") and _flag(query, "supportsAllDrives")
+        drive_id = query.get("driveId", [""])[0]
         changes = [{"kind": "drive#change", "changeType": "file", "removed": False, "fileId": edit.key,
                     "time": _rfc3339(edit.moment), "file": self._drive_file(last[edit.key], caller)}
-                   for edit in page
-                   if self.spreadsheets.get(edit.key) is not None and self.spreadsheets[edit.key].shared]
+                   for edit in page if self._listable(edit.key, all_drives, drive_id)]
         payload: dict[str, Any] = {"kind": "drive#changeList", "changes": changes}
         if start + size < len(log):
             payload["nextPageToken"] = str(start + size)
@@ -1157,6 +1173,17 @@ class GoogleApiFake:
         fields = query.get("fields", [""])[0]
         return partial_response(payload, response_mask(self.drive_api, "ChangeList", fields)) if fields else payload
 
+    def _listable(self, key: str, all_drives: bool, drive_id: str = "") -> bool:
+        """Whether a list of Drive (changes or files) shows the spreadsheet ``key``: shared with the caller, and in
+        a shared drive only when the list asks for every drive's items (``includeItemsFromAllDrives`` with
+        ``supportsAllDrives``, as Drive requires) or names that drive (``driveId``)."""
+        ss = self.spreadsheets.get(key)
+        if ss is None or not ss.shared:
+            return False
+        if drive_id:
+            return all_drives and ss.drive_id == drive_id
+        return not ss.drive_id or all_drives
+
     def _drive_file(self, last: DriveEdit, caller: str) -> dict[str, Any]:
         """A spreadsheet's File resource as Drive lists it after its edit ``last``."""
         ss = self.spreadsheets[last.key]
@@ -1164,7 +1191,8 @@ class GoogleApiFake:
                 "me": last.by.lower() == caller.lower()}
         return {"kind": "drive#file", "id": ss.key, "name": str(ss.properties.get("title", "")),
                 "mimeType": "application/vnd.google-apps.spreadsheet", "modifiedTime": _rfc3339(last.moment),
-                "lastModifyingUser": user}
+                "lastModifyingUser": user, "version": str(last.version),
+                **({"driveId": ss.drive_id} if ss.drive_id else {})}
 
     def _files(self, query: dict[str, list[str]], caller: str) -> dict[str, Any]:
         """files.list for the one question the poll gate asks, ``modifiedTime > 'T' and trashed = false``: the
@@ -1180,9 +1208,12 @@ class GoogleApiFake:
         size = int(query.get("pageSize", ["100"])[0])
         if not 1 <= size <= 1000:
             raise HttpError(400, f"Invalid Value: pageSize {size}", "INVALID_ARGUMENT", "invalid")
+        corpora = query.get("corpora", ["user"])[0]
+        all_drives = (_flag(query, "includeItemsFromAllDrives") and _flag(query, "supportsAllDrives")
+                      and corpora in ("allDrives", "drive"))
         last = latest_edits(self._listed_changes())
         files = [self._drive_file(edit, caller) for key, edit in sorted(last.items()) if edit.moment > after
-                 and self.spreadsheets.get(key) is not None and self.spreadsheets[key].shared]
+                 and self._listable(key, all_drives, query.get("driveId", [""])[0])]
         payload: dict[str, Any] = {"kind": "drive#fileList", "files": files[:size]}
         if len(files) > size:
             payload["nextPageToken"] = str(size)
@@ -1657,12 +1688,19 @@ class GoogleApiFake:
 
     # -- Drive ---------------------------------------------------------------------------
 
-    def _file(self, ss: FakeSpreadsheet, query: Mapping[str, list[str]]) -> dict[str, Any]:
-        """files.get: the spreadsheet as a Drive File (its id, name, type, ``writersCanShare``), cut to ``fields``
-        (Drive answers ``kind``, ``id``, ``name`` and ``mimeType`` without one)."""
+    def _file(self, ss: FakeSpreadsheet, query: Mapping[str, list[str]], caller: str = "") -> dict[str, Any]:
+        """files.get: the spreadsheet as a Drive File (its id, name, type, ``writersCanShare``, its ``version`` and
+        last modifier now, its shared drive), cut to ``fields`` (Drive answers ``kind``, ``id``, ``name`` and
+        ``mimeType`` without one). A file in a shared drive is not found unless the request ``supportsAllDrives``."""
+        if ss.drive_id and not _flag(query, "supportsAllDrives"):
+            raise HttpError(404, f"File not found: {ss.key}.", "NOT_FOUND", "notFound")
+        by = ss.modified_by or "owner@example.com"
+        user = {"kind": "drive#user", "displayName": by.partition("@")[0], "emailAddress": by,
+                "me": by.lower() == caller.lower()}
         full = {"kind": "drive#file", "id": ss.key, "name": str(ss.properties.get("title", "")),
                 "mimeType": "application/vnd.google-apps.spreadsheet", "writersCanShare": ss.writers_can_share,
-                "modifiedTime": _rfc3339(ss.modified_time or self.clock())}
+                "modifiedTime": _rfc3339(ss.modified_time or self.clock()), "version": str(ss.version),
+                "lastModifyingUser": user, **({"driveId": ss.drive_id} if ss.drive_id else {})}
         fields = query.get("fields", [""])[0]
         if not fields:
             return {k: full[k] for k in ("kind", "id", "name", "mimeType")}
@@ -1798,6 +1836,11 @@ def partial_response(payload: dict[str, Any], mask: Mapping[str, Any]) -> dict[s
     """``payload`` cut to a :func:`response_mask`, as Google answers."""
     result: dict[str, Any] = _masked(payload, mask)
     return result
+
+
+def _flag(query: Mapping[str, list[str]], name: str) -> bool:
+    """Whether the boolean query parameter ``name`` is set true."""
+    return query.get(name, ["false"])[0].lower() == "true"
 
 
 def _rfc3339(moment: datetime) -> str:

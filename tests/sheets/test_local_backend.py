@@ -966,3 +966,34 @@ def test_a_dropdown_listing_cells_of_another_tab_only_helps(tmp_path: Path) -> N
     assert listed.formula1 == "'View Ann'!$H$4:$H$9" and not listed.showErrorMessage
     strict = validation_at(ws, "D3")
     assert strict.formula1 == '"a,b"' and strict.showErrorMessage
+
+
+def test_a_row_grows_to_show_its_wrapped_text_whole_and_shrinks_back(tmp_path: Path) -> None:
+    """LibreOffice and Excel draw a row at the height the file says: a long Feedback answer in a wrapping cell
+    makes its row as tall as its lines (as Google Sheets does by itself), and a short one brings it back."""
+    tab = TabLayout("Orders Ann", rows=6, cols=3, column_widths={2: 300},
+                    fills=(Fill("C2:C6", "#EFEFEF", wrap=True),))
+    book = create_workbook(tmp_path / "o.xlsx", WorkbookLayout("t", (tab,)))
+    answer = "✘ action 2 (heal partner): only the Healer heals; a Gladiator may attack or evade. " * 3
+    book.write([RangeWrite("'Orders Ann'!A2:C3", [["Ann.gladiator", "", answer], ["Ann.rogue", "", "✔ attack"]])])
+    ws = openpyxl.load_workbook(tmp_path / "o.xlsx")["Orders Ann"]
+    lines = ws.row_dimensions[2].height / 15
+    assert 4 <= lines <= 7  # 250 characters in 300 pixels: five lines, give or take the font
+    assert ws.row_dimensions[3].height is None  # one line: the default height
+    assert ws["C2"].alignment.wrap_text and ws["C2"].alignment.vertical == "top"
+
+    book.write([RangeWrite("'Orders Ann'!C2", [["✔ the Gladiator will attack"]])])
+    assert openpyxl.load_workbook(tmp_path / "o.xlsx")["Orders Ann"].row_dimensions[2].height is None
+
+
+def test_a_row_the_layout_gave_a_height_keeps_it_whatever_is_written(tmp_path: Path) -> None:
+    """A board's map rows keep their height: the rows a layout fixed are recorded in the workbook (a custom
+    document property LibreOffice keeps), so a later write, by another process, leaves them alone."""
+    tab = TabLayout("Board", rows=4, cols=2, row_heights={1: 60}, fills=(Fill("A1:B4", "#FFFFFF", wrap=True),))
+    create_workbook(tmp_path / "b.xlsx", WorkbookLayout("t", (tab,)))
+    book = LocalWorkbookBackend(tmp_path / "b.xlsx")
+    long_text = "a tile holding a structure, two attackers and two defenders, each on a line of its own " * 4
+    book.write([RangeWrite("Board!A2:A3", [[long_text], [long_text]])])
+    ws = openpyxl.load_workbook(tmp_path / "b.xlsx")["Board"]
+    assert ws.row_dimensions[2].height == 45  # 60 pixels, as laid out
+    assert ws.row_dimensions[3].height > 45  # not fixed: grown to its text

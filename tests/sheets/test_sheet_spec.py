@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from sheets_gm.sheets.layout import cells
 from sheets_gm.sheets.spec import ColumnKind, SheetSpecError, load_sheet_spec
 from sheets_gm.sheets.tables import InputTab, ticked
 from tests.sync.race_game import TEMPLATE
@@ -83,6 +84,18 @@ def test_the_status_line_runs_on_to_the_right_rather_than_wrapping_in_column_a(t
     layout = InputTab.place("Orders Ann", "title", spec.inputs).layout(spec.colours, ())
     status = [f for f in layout.fills if f.range == "A2:E2"]
     assert status and not any(f.wrap for f in status)  # wrapped in a narrow column A, a long status was cut off
+
+
+def test_every_cell_of_a_table_wraps_so_a_long_answer_is_read_whole(tmp_path: Path) -> None:
+    """The feedback, the shown cells and the typed cells wrap from their top (Google then grows the row to its
+    text, and the local backend sets the row's height): a long answer is never drawn over the rows under it."""
+    spec = load_sheet_spec(write(tmp_path, GOOD))
+    tab = InputTab.place("Orders Ann", "title", spec.inputs)
+    layout = tab.layout(spec.colours, ())
+    wrapped = {f.range for f in layout.fills if f.wrap}
+    for t in tab.tables:
+        for i, c in t.columns():
+            assert cells(i, t.first_row, i, t.last_row) in wrapped, (t.spec.name, c.key)
 
 
 @pytest.mark.parametrize(("value", "expected"), [(True, True), (False, False), ("TRUE", True), ("x", True),

@@ -15,7 +15,7 @@ from sheets_gm.sync.drive_gate import DriveGate, read_and_poll
 from sheets_gm.sync.kept_reads import KeptRead, KeptSheets, kept_path, load_kept, save_kept
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
-from tests.fakes.google_api import BATCH_UPDATE, READ, WRITE, GoogleApiFake, fake_client
+from tests.fakes.google_api import BATCH_UPDATE, FILE_GET, READ, WRITE, GoogleApiFake, fake_client
 
 ORDERS, ENGINE = "1OrdersKeptReadsTest_abcdefghijklmnopqrst", "1EngineKeptReadsTest_abcdefghijklmnopqrst"
 RANGE = "Tab!A1:C2"
@@ -139,6 +139,16 @@ def test_a_write_answers_with_the_spreadsheet_and_that_is_kept_for_the_next_poll
     _, seen = read_and_poll(polling(lambda s: [("orders", "")]), sheets, gate, kept(tmp_path), CLOCK)
     assert seen.read_live()[ORDERS] == KeptRead((RANGE,), ([["typed now", "", "answered from state 1"]],))
     assert seen.snapshots() == {ORDERS: NOON} and seen.to_read_back() == []
+
+
+def test_every_gated_poll_asks_drive_the_version_each_write_leaves(
+        fake: GoogleApiFake, sheets: MatchSheets, tmp_path: Path) -> None:
+    """The version is asked by whoever runs the gated poll (cron's sync, the bench): with no version to keep, the
+    next poll would read back everything we wrote."""
+    gate = DriveGate(True, "1 changed", "t", fresh=frozenset({ORDERS}))
+    _, seen = read_and_poll(polling(lambda s: [("orders", "")]), sheets, gate, kept(tmp_path), CLOCK)
+    assert fake.calls(FILE_GET) == 1  # one Drive files.get, right after the one write
+    assert seen.versions_after_write() == {ORDERS: fake.spreadsheets[ORDERS].version}
 
 
 def test_typing_between_our_read_and_our_write_is_read_back(

@@ -91,9 +91,9 @@ def test_the_joint_engage_bump_line_of_a_post_is_read() -> None:
     match = Match("coalition")
     match.type("coalition", "armies", 0, "line", _coalition_post(match, "3A"))  # not next to 11F: refused
     report = match.poll()
-    assert [why for _row, why in report.rejected] == [
-        "Mirran Partisans: a joint engage bump names a square next to the engaged square 11F, for an army that "
-        "engages"]
+    assert report.rejected == [(  # the army is named once, not before its own message again
+        "coalition · Mirran Partisans",
+        "a joint engage bump names a square next to the engaged square 11F, for an army that engages")]
 
 
 def test_a_cell_past_the_limit_is_refused_by_name_and_kept() -> None:

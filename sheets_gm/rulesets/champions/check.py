@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
@@ -189,7 +189,7 @@ def _equip(rules: ChampionsRules, player: Player, rows: tuple[tuple[str, tuple[s
         typed_for.add(cls)
         missing = [i for i in typed if rules.table.find(i) is None]
         if missing:
-            verdicts.append(Verdict(name, subject, "equip", False, _unknown_item(rules, player, cls, missing[0])))
+            verdicts.append(Verdict(name, subject, "equip", False, _unknown_items(rules, player, cls, missing)))
             continue
         known = [item for i in typed if (item := rules.table.find(i)) is not None]
         items = tuple(item.name for item in known)
@@ -280,14 +280,19 @@ def _not_in_bag(player: Player, cls: ChampClass, item: str,
             f"{_listing(player.bag)}. {keeps}")
 
 
-def _unknown_item(rules: ChampionsRules, player: Player, cls: ChampClass, text: str) -> str:
-    """Why a cell names no item: several items typed in one cell, or a name not in the loot table."""
-    parts = [p.strip() for p in re.split(r"[,;/+&]| and ", text) if p.strip()]
-    if len(parts) > 1 and all(rules.table.find(p) is not None for p in parts):
-        return (f"{text!r} names {len(parts)} items in one cell: write one item per cell ({parts[0]} in this one, "
-                f"{parts[1]} in the next). The {cls.display} keeps {_listing(player.items_of(cls))}")
-    return (f"there is no item {text!r} in the loot table (names are read whatever their case); the bag holds "
-            f"{_listing(player.bag)}. The {cls.display} keeps {_listing(player.items_of(cls))}")
+def _unknown_items(rules: ChampionsRules, player: Player, cls: ChampClass, texts: Sequence[str]) -> str:
+    """Why the cells ``texts`` name no item, each of them (several items typed in one cell, or a name not in the
+    loot table), then what the bag holds and what the champion keeps."""
+    why: list[str] = []
+    for text in texts:
+        parts = [p.strip() for p in re.split(r"[,;/+&]| and ", text) if p.strip()]
+        if len(parts) > 1 and all(rules.table.find(p) is not None for p in parts):
+            why.append(f"{text!r} names {len(parts)} items in one cell: write one item per cell ({parts[0]} in this "
+                       f"one, {parts[1]} in the next)")
+        else:
+            why.append(f"there is no item {text!r} in the loot table (names are read whatever their case)")
+    keeps = _listing(player.items_of(cls))
+    return f"{'; '.join(why)}; the bag holds {_listing(player.bag)}. The {cls.display} keeps {keeps}"
 
 
 def _field(state: ChampionsState, player: Player, pairs: tuple[tuple[str, ...], ...],

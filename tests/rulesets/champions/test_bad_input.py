@@ -204,3 +204,13 @@ def test_refused_orders_change_nothing(rules: ChampionsRuleset) -> None:
     assert rules.state_codec.to_json(state) == before
     ann = after.player("Ann")
     assert ann is not None and ann.bag == ("Plate Armour",) and ann.equipment == ((), (), (), ())
+
+
+def test_every_item_cell_that_names_no_item_is_named(rules: ChampionsRuleset) -> None:
+    """An equip row with two cells naming no item answers both (the player mends them at once), not the first."""
+    ann = Player("Ann", at("B2"), bag=("Iron Sword", "Oak Staff"))
+    state = two_players(ann)
+    [v] = refused(rules, state, PlayerOrders(equip=(("gladiator", ("Iron Sword", "iron sword, oak staff", "foo")),)))
+    assert "'iron sword, oak staff' names 2 items in one cell" in v.message
+    assert "there is no item 'foo' in the loot table" in v.message
+    assert v.message.endswith("the bag holds Iron Sword, Oak Staff. The Gladiator keeps nothing"), v.message

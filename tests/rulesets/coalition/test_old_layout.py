@@ -16,6 +16,7 @@ from sheets_gm.rulesets.registry import TEMPLATES, sheet_spec
 from sheets_gm.sync.match_tabs import MatchTabs
 
 NEW_TABS = ["Dominaria", "Phyrexia", "Mirrodin", "Turn report"]
+OLD_ORDERS = "coalition-orders.xlsx"  # the Coalition's workbook as the starter config named it then
 OLD_TITLE = "sheets-gm · Coalition–Phyrexia war map"  # the old Board tab's title, right of the planes (column Z)
 
 
@@ -26,9 +27,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
 
 
 def old_layout_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    """A match whose board workbook is laid out as before: one Board tab, Log, Settings."""
+    """A match whose board workbook is laid out as before: one Board tab, Log, Settings; its config is the
+    starter of that time, naming the sides' workbooks coalition-orders.xlsx and phyrexia-orders.xlsx (the
+    starter now names them orders-coalition.xlsx as every game does: a config naming its files keeps them)."""
     config = tmp_path / "match.toml"
-    shutil.copy(TEMPLATES / "coalition" / "match.toml", config)
+    starter = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
+    old_names = starter.replace('"orders-coalition.xlsx"', '"coalition-orders.xlsx"').replace(
+        '"orders-phyrexia.xlsx"', '"phyrexia-orders.xlsx"')
+    assert old_names != starter
+    config.write_text(old_names, encoding="utf-8")
     code, _, err = run(capsys, "init", "coalition", "-c", config)
     assert code == 0, err
     book = openpyxl.load_workbook(tmp_path / "board.xlsx")
@@ -45,9 +52,9 @@ def type_end_square(tmp_path: Path, square: str) -> str:
     """The Coalition's first army's End square typed; returns the cell."""
     tab = MatchTabs(sheet_spec("coalition"), ("coalition", "phyrexia"), True).orders("coalition")
     cell = tab.table("armies").cell(0, "to")
-    book = openpyxl.load_workbook(tmp_path / "coalition-orders.xlsx")
+    book = openpyxl.load_workbook(tmp_path / OLD_ORDERS)
     book["Orders coalition"][cell] = square
-    book.save(tmp_path / "coalition-orders.xlsx")
+    book.save(tmp_path / OLD_ORDERS)
     return cell
 
 
@@ -70,7 +77,7 @@ def test_repair_brings_an_old_board_tab_to_a_tab_per_plane(tmp_path: Path,
     assert book.sheetnames == [*NEW_TABS, "Log", "Settings"]
     assert book["Dominaria"]["A1"].value == "Dominaria" and book["Dominaria"]["E4"].value.startswith("⌂ Wrath")
     assert str(book["Turn report"]["A2"].value).startswith("Nothing yet")
-    orders = openpyxl.load_workbook(tmp_path / "coalition-orders.xlsx")["Orders coalition"]
+    orders = openpyxl.load_workbook(tmp_path / OLD_ORDERS)["Orders coalition"]
     assert orders[cell].value == "4D"  # the typed order kept
     assert run(capsys, "doctor", "-c", config)[0] == 0
     code, out, _ = run(capsys, "sync", "-c", config)

@@ -381,7 +381,7 @@ def test_the_starter_config_creates_a_match_of_the_sample_armies(tmp_path: Path)
     assert config.seats == ("coalition", "phyrexia") and config.judge is not None
     init_match(config, now=dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC), seed=b"starter")
     assert {p.name for p in tmp_path.rglob("*.xlsx")} == {"board.xlsx", "engine.xlsx", "judge.xlsx",
-                                                         "coalition-orders.xlsx", "phyrexia-orders.xlsx"}
+                                                         "orders-coalition.xlsx", "orders-phyrexia.xlsx"}
     start = full_game().new_match(Roster(("coalition", "phyrexia")), b"s")
     assert {a.side for a in start.armies} == {Side.COALITION, Side.PHYREXIA, Side.MERCENARY}
 

@@ -840,3 +840,25 @@ def test_the_cards_tab_lists_every_card_seen_and_no_hidden_one_at_a_fixed_size()
     abilities = [str(row[4]) for row in drawn.values[1:] if row[4]]
     assert abilities == [f"{a.name} ({a.type.value})" for a in card.abilities] or (not card.abilities and abilities ==
                                                                                    ["(no ability)"])
+
+
+def test_a_refused_row_under_an_empty_one_is_named_by_its_own_number_and_answered_in_its_own_row() -> None:
+    """Row 1 refused, Row 2 left empty, Row 3 refused: sync's rejected list says Row 1 and Row 3 (the numbers she
+    sees, never a unit id first), and each row's verdict is in that row's own Feedback cell."""
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    seat = state.acting
+    mine = [u for u in state.units if u.owner == seat]
+    match.type(seat, "actions", 0, {"unit": mine[0].id, "action": "move", "target": "A1"})  # too far or taken
+    match.type(seat, "actions", 2, {"unit": mine[1].id, "action": "attack", "target": "A1"})  # no one there
+    match.type(seat, "seat", 0, {"go": True})
+    report = poll(match.sheets, type(r), now=NOW)
+    assert report.resolved
+    rows = [who for who, _why in report.rejected]
+    assert rows == [f"{seat} · Row 1 ({mine[0].id} move A1)", f"{seat} · Row 3 ({mine[1].id} attack A1)"], rows
+    said = dict(report.rejected)
+    # Both rows are kept to mend; they move up under each other, each with its own verdict in its feedback.
+    first, second = (str(match.value(seat, "actions", i, "feedback")) for i in (0, 1))
+    assert match.value(seat, "actions", 0, "unit") == mine[0].id and said[rows[0]] in first
+    assert match.value(seat, "actions", 1, "unit") == mine[1].id and said[rows[1]] in second

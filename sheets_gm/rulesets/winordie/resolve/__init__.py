@@ -67,11 +67,11 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
     game = new.game
     for seat, rows in orders.actions.items():
         if seat != new.acting and rows:
-            result.verdicts += [Verdict(seat, a.unit or seat, a.kind.value, False,
+            result.verdicts += [Verdict(seat, action_row(n), a.kind.value, False,
                                         f"Row {n}: it is {new.acting}'s turn; your rows resolve in your own turn")
                                 for n, a in numbered(rows)]
     for row, action in numbered(orders.actions.get(new.acting, ())):
-        subject = action.unit or new.acting
+        subject = action_row(row)  # the row she typed it in: its answer goes there, and the rejected list names it
         if new.phase is not Phase.ACTIONS or new.game != game:
             result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
                                            f"Row {row}: not resolved: the game is over."))

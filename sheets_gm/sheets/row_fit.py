@@ -1,0 +1,115 @@
+"""Rows of a local workbook as tall as their wrapped text, as Google Sheets makes them.
+
+Google Sheets grows a row to show the whole text of its wrapping cells (a Feedback answer over three lines)
+unless the row was given a height; LibreOffice and Excel open an .xlsx at the heights the file says and never
+grow a row by themselves, so a long answer would be drawn over the rows under it. The local backend therefore
+sets, after each write and layout, the height of every row it touched that holds a wrapping cell: enough
+lines of the default font for the longest of them, word-wrapped at its column's width (or the default height
+when one line is enough). A row the layout gave a height (a board's map rows) keeps it: those rows are
+recorded in the workbook (:data:`FIXED_ROWS_PROPERTY`, a custom document property LibreOffice keeps on save)
+so a later write knows them.
+
+The widths are estimates of the default font (Calibri 11 in Excel, its metric twin Carlito in LibreOffice),
+taken a little wide so that a row is never too short; a slack line is cheaper than a cut answer.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from sheets_gm.sheets.xlsx import openpyxl  # noqa: F401  # first: without numpy (see that module)  # isort: skip
+
+from openpyxl.packaging.custom import StringProperty
+from openpyxl.utils import get_column_letter
+
+#: The custom document property holding, per tab, the rows whose height the layout fixed (JSON).
+FIXED_ROWS_PROPERTY = "sheets-gm fixed rows"
+#: The height of one line of the default font in points (a row's default height).
+LINE_POINTS = 15.0
+#: Pixels a character of the default font takes on average in running text (a 720-pixel cell holds about 120).
+CHAR_PIXELS = 5.9
+#: Pixels of a cell's width its text does not use (the padding either side).
+CELL_PADDING = 6
+#: Excel's default column width, in characters, where a column has none.
+DEFAULT_COLUMN_CHARS = 8.43
+#: Most lines a row is made tall for (a row taller than a screen helps nobody; Excel's limit is 409 points).
+MAX_LINES = 27
+
+
+def column_pixels(ws: Any, column: int) -> int:
+    """The width of a 1-based column in pixels (Excel's character width converted back)."""
+    dimension = ws.column_dimensions.get(get_column_letter(column))
+    chars = dimension.width if dimension is not None and dimension.width else DEFAULT_COLUMN_CHARS
+    return int(chars * 7 + 5)
+
+
+def lines_needed(text: str, pixels: int) -> int:
+    """Lines ``text`` takes word-wrapped in a cell ``pixels`` wide (its own line breaks kept).
+
+    >>> lines_needed("short", 200)
+    1
+    >>> lines_needed("a b c d e f g h i j", 40)  # five characters a line: "a b c", "d e f", "g h i", "j"
+    4
+    >>> lines_needed("one\\ntwo", 500)
+    2
+    """
+    room = max(1.0, (pixels - CELL_PADDING) / CHAR_PIXELS)  # characters a line holds
+    total = 0
+    for paragraph in text.split("\n"):
+        lines, used = 1, 0.0
+        for word in paragraph.split(" "):
+            size = len(word)
+            if used and used + 1 + size > room:  # the word goes to the next line
+                lines, used = lines + 1, 0.0
+            if size > room:  # a word longer than the line is broken across lines
+                extra = math.ceil(size / room) - 1
+                lines, used = lines + extra, size - extra * room
+            else:
+                used += size + (1 if used else 0)
+        total += lines
+    return total
+
+
+def fixed_rows(wb: Any) -> dict[str, set[int]]:
+    """The rows (1-based) of each tab whose height the layout fixed, as recorded in the workbook."""
+    try:
+        recorded = json.loads(wb.custom_doc_props[FIXED_ROWS_PROPERTY].value)
+    except (KeyError, TypeError, ValueError):
+        return {}
+    if not isinstance(recorded, dict):
+        return {}
+    return {str(tab): {int(r) for r in rows if isinstance(r, int)} for tab, rows in recorded.items()
+            if isinstance(rows, list)}
+
+
+def record_fixed_rows(wb: Any, tab: str, rows: Iterable[int]) -> None:
+    """Record the rows (1-based) of ``tab`` whose height its layout fixed (replacing what was recorded for it)."""
+    recorded = fixed_rows(wb)
+    recorded[tab] = set(rows)
+    value = json.dumps({name: sorted(rows) for name, rows in recorded.items() if rows}, separators=(",", ":"))
+    props = wb.custom_doc_props
+    if FIXED_ROWS_PROPERTY in props.names:
+        del props[FIXED_ROWS_PROPERTY]
+    props.append(StringProperty(name=FIXED_ROWS_PROPERTY, value=value))
+
+
+def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int]) -> None:
+    """Make each of ``rows`` (1-based) that holds a wrapping cell as tall as its longest wrapped text needs,
+    or of the default height when one line is enough; rows in ``fixed`` are left as the layout made them."""
+    for row in sorted(set(rows) - fixed):
+        wrapping = False
+        lines = 1
+        for cell in ws[row]:
+            if not cell.alignment.wrap_text:
+                continue
+            wrapping = True
+            if isinstance(cell.value, str) and cell.value:
+                lines = max(lines, lines_needed(cell.value, column_pixels(ws, cell.column)))
+        if not wrapping:
+            continue
+        height = None if lines == 1 else LINE_POINTS * min(lines, MAX_LINES)
+        if ws.row_dimensions[row].height != height:
+            ws.row_dimensions[row].height = height
