@@ -35,7 +35,8 @@ class SeatInput(Generic[OrdersT]):
     the ticked rows to be resolved now, without waiting for the other rows. ``held`` are the
     subjects of rows typed in an open table that the seat writes for its own next window, not
     this one (Win or Die's actions typed in the opponent's turn): they stay typed, unread, and
-    are read when that window opens."""
+    are read when that window opens; ``held_why`` says why, by subject, where the seat could not
+    guess it (Wesnoth's recruits typed after the leader acted this turn)."""
 
     orders: OrdersT
     problems: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -43,6 +44,7 @@ class SeatInput(Generic[OrdersT]):
     ready: bool = False
     go: bool = False
     held: frozenset[str] = frozenset()
+    held_why: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +133,12 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
     def idle_reason(self, state: _StateIn, seat: str) -> str:
         """Why ``seat`` has nothing to write in any window now, in the game's words (Champions: a player who is
         out); by default '', and the sync says whose window it is."""
+        return ""
+
+    def idle_row_reason(self, state: _StateIn, seat: str, table: InputTable, subject: str) -> str:
+        """Why the row of ``subject`` in ``seat``'s ``table`` takes no orders now, in the game's words (GvG: a player
+        knocked down until a later turn): its feedback says so instead of waiting for orders, and nobody is chased
+        for it; by default '' (it takes orders)."""
         return ""
 
     def drawings_before(self, state: _StateIn, deadline: str) -> Sequence[BoardDrawing]:

@@ -14,11 +14,11 @@ from sheets_gm.sheets.adapter import (
 )
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
-from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
+from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.fates import held_sentence, kept_sentence, out_sentence, ready_sentence
+from sheets_gm.sync.fates import kept_feedback, ready_sentence
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import seat_backend
@@ -80,14 +80,13 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
                 note = (notes or {}).get(subject, "")
-                if keep is None:
-                    line[col] = note or idle_feedback(window, seat, spec, outcome_text, reason)
-                elif window is not None and acts(window, seat, spec):
-                    line[col] = note or kept_sentence(window)
-                elif reason:  # a seat out of the match: nothing it types is read
-                    line[col] = out_sentence(reason)
-                else:  # kept for the seat's next window: why it waits, and that it waits
-                    line[col] = " · ".join(p for p in (note, held_sentence(window, seat, spec)) if p)
+                if keep is None and note and spec.rows == SEAT_ROWS:  # what its Go did, then what it waits for
+                    line[col] = f"{note} · {idle_feedback(window, seat, spec, outcome_text, reason)}"
+                elif keep is None:
+                    line[col] = note or (window is not None and adapter.idle_row_reason(state, seat, spec, subject)) \
+                        or idle_feedback(window, seat, spec, outcome_text, reason)
+                else:
+                    line[col] = kept_feedback(window, seat, spec, acts(window, seat, spec), note, reason)
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:

@@ -92,7 +92,7 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
             result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
             continue
         # a reaction of the opponent, else a passive of the acting unit, puts the row before the GM
-        fired = fire_reaction(rules, new, action, standing, result.events)
+        fired = fire_reaction(rules, new, action, standing, result.events, result.verdicts)
         passive = "" if fired else weigh_passive(new, action, result.events)
         if fired or passive:
             result.stopped_by = fired or passive

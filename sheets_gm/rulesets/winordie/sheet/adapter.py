@@ -15,14 +15,13 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.winordie.enums import Mode, Phase
-from sheets_gm.rulesets.winordie.orders import WodOrders, action_row
+from sheets_gm.rulesets.winordie.orders import WodOrders, action_row, reaction_row
 from sheets_gm.rulesets.winordie.sheet.draw import draw_board, draw_cards, gm_panel, own_panel, tracks, unit_cells
 from sheets_gm.rulesets.winordie.sheet.read import (
     ACTIONS,
     REACTIONS,
     SEAT,
     UNITS,
-    reaction_row,
     read_seat,
     typed_cells,
 )
