@@ -58,11 +58,21 @@ def describe_report(report: WindowReport) -> str:
     if raced:
         said.append(f"Saved while the sync was writing it, so read again and nothing written over: {', '.join(raced)}.")
     if report.older_copies:
-        said.append(f"Warning: the file of {', '.join(report.older_copies)} was saved from a copy older than the "
-                    "sync's last write (open in an office program while the sync wrote it): drawn again for the open "
-                    "window; the rows typed in the old copy are set aside in its Archive tab, and its tab tells the "
-                    "player to type them again.")
+        said.append(older_copies_line(report))
+    if report.drawn_again:
+        said.append(f"Drawn again, typed over by hand: {', '.join(report.drawn_again)}.")
     return " ".join(said)
+
+
+def older_copies_line(report: WindowReport, *, done: bool = True) -> str:
+    """The warning that a seat's file was saved over the sync's write from an older copy, and what the sync did
+    (``done``) or will do with it."""
+    what = ("drawn again for the open window, its Archive and View given back" if done else
+            "the next sync draws it again for the open window and gives its Archive and View back")
+    return (f"Warning: the file of {', '.join(report.older_copies)} was saved from a copy older than the sync's last "
+            f"write (open in an office program while the sync wrote it): {what}; "
+            + "; ".join(report.older_copy_fates) + f". {'This' if done else 'That'} sync resolves nothing; the "
+            "Archive tab says what was not read again and why.")
 
 
 def rejected_lines(report: WindowReport) -> list[str]:
@@ -298,7 +308,7 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
     warning = "\n".join(w for w in (settings_warning(config, report), tables_warning(config, report),
                                     notify_warning(config)) if w)
     # What an idle poll after this one repeats: never a resolution, nor feedback written now.
-    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False)),
+    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[])),
                          *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""
@@ -307,10 +317,13 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
         from sheets_gm.sync.drive_gate import after_google_poll
 
         # A bot typed in the window this poll opened: the next poll reads its spreadsheet (its Ready may be all
-        # the window waits for), though the write was ours.
-        bots = [b.key for b in map(sheets.of, report.bots_typed) if isinstance(b, GoogleSheetBackend)]
-        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept, read_back=bots)
-    elif not report.bots_typed:  # else nothing is kept: the next poll reads the workbooks the bots typed in
+        # the window waits for), though the write was ours. So does a file drawn again over an older copy: this
+        # poll resolved nothing, the next one resolves what is due.
+        again = [b.key for b in (sheets.of(s) if s in sheets.seats else sheets.judge_sheet()
+                                 for s in [*report.bots_typed, *report.older_copies])
+                 if isinstance(b, GoogleSheetBackend)]
+        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept, read_back=again)
+    elif not report.bots_typed and not report.older_copies:  # else nothing kept: the next poll reads them
         after_local_poll(config.path, config_mark, sheets, before, report, summary, warning, read_at)
     return report, warning, after_poll(config, sheets, report, _now)
 
@@ -375,6 +388,8 @@ def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
         lines.append("Nothing typed yet in: " + "; ".join(f"{seat}: {', '.join(rows)}"
                                                           for seat, rows in report.untyped.items()))
     lines += rejected_lines(report)
+    if report.older_copies:
+        lines.append(older_copies_line(report, done=False))
     lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
     return lines
 

@@ -168,9 +168,10 @@ def _older_copies(config: MatchConfig, read: MatchRead, report: Checkup) -> None
              for seat, s in read.seats.items() if s.older_copy is not None]
     if older:
         report.warn("older copies", "saved from a copy older than the sync's last write: " + "; ".join(older),
-                    f"run `sheets-gm sync -c {config.path}`: it draws those tabs again, gives their archive back and "
-                    "sets aside what the old copy holds (the player is told to type it again); ask players to close "
-                    "the file before the sync writes it")
+                    f"run `sheets-gm sync -c {config.path}`: it draws those tabs and Views again, gives their "
+                    "archive back, reads what the player typed in the old copy for the open window and does not read "
+                    "again what a resolution already carried out (her Archive says so); ask players to close the file "
+                    "before the sync writes it")
         return
     report.ok("older copies", "every seat's file holds the sync's last write")
 

@@ -1,73 +1,275 @@
-"""A seat's file saved over the sync's write from an older copy: its archive written back from the engine.
+"""A seat's file saved over the sync's write from an older copy: what she typed read, the rest drawn again.
 
 A player's office program may still hold her workbook as it was before a resolution when she saves it (on a
-shared folder the lock file does not always travel): the file then holds the older tables, stamps and archive.
-Every resolution writes its number in the seat's pending row (``read.current_mark``), so the next poll sees
-the copy (``SeatRead.older_copy``). The poll then resolves nothing: it draws the seat's tab again for the open
-window, sets aside the rows the copy holds (a copy in the archive: none is resolved twice), and writes back,
-from the engine's history rows (each keeps what it archived for every seat), what the copy lost of the seat's
-archive: each later resolution's history row, its readable entry and the pending row.
+shared folder the lock file does not always travel): the file then holds the older tables, stamps, View and
+archive. Every resolution writes its number in the seat's pending row (``read.current_mark``), so the next poll
+sees the copy (``SeatRead.older_copy``). That poll resolves nothing. It reads the engine's history rows of every
+resolution since the copy (one read of the engine's spreadsheet, made only when a copy was found: each keeps
+what it archived for every seat), and sorts the copy's typed rows (:func:`read_copies`):
+
+- a row that a resolution since already read, unchanged since (same table, subject and cells), is not read again
+  (none is resolved twice): an Archive entry says which resolution carried it out;
+- a row holding only tick boxes (Go, Ready, End turn) stamped for a window that is not the open one: a tick is
+  for one window, so it is unticked, and the Archive says so (a stale Go never resolves her turn with nothing);
+- every other typed row is what she typed in the copy: it is read for the open window (stamped for it, its ticks
+  kept only if it was stamped for the open window already), answered in its cell like any row;
+- a row whose subject the state no longer draws (a unit that fell since) is set aside to the Archive.
+
+The tab is then drawn again for the open window (stamps, rolls, headers, status), her rows in it; her View (title,
+status, panel, and the log lines the copy lost, recomputed from the replay) and the board, when the board is in
+that same file; and what the copy lost of her archive is written back from the engine's history rows: each later
+resolution's readable entry (its copy beside it in the hidden Copies tab) and the pending row. The engine's
+history rows stay the one copy ``undo`` reads.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sheets_gm.sheets.backend import SheetError
+from sheets_gm.engine.ruleset import Window
+from sheets_gm.sheets.backend import SheetBackend, SheetError
+from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes
+from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, capital, row_text, window_words
 from sheets_gm.sync.fates import read_line
 from sheets_gm.sync.match_record import history_range, joined_cells
-from sheets_gm.sync.read import MatchRead, current_mark, seat_backend
+from sheets_gm.sync.read import MatchRead, SeatRead, cells_text, current_mark, seat_backend, unticked
+from sheets_gm.sync.repair_records import replayed_view_lines
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.strays import stray_overlays
+from sheets_gm.sync.writes import acts, board_writes, seat_tables_writes, status_line, view_writes
+
+History = Mapping[int, Mapping[str, Any]]  # resolution number -> its engine history row ({} if unreadable)
 
 
-def older_copy_sentence(read: MatchRead, seat: str) -> str:
-    """What a seat's tab says when its file was saved from a copy older than the sync's last write ('' if not)."""
-    if read.seats[seat].older_copy is None:
-        return ""
-    return (f"⚠ This file was saved from a copy older than resolution {read.record.resolved} (it was still open "
-            "when the sync wrote it): sheets-gm drew it again for the window open now, and the rows typed in the "
-            f"old copy are set aside in tab {read.tabs.archive(seat)!r}: type again what you still want. · ")
+@dataclass(frozen=True)
+class OlderCopy:
+    """What a seat's file saved from an older copy held, sorted (``read_copies``): ``drawn`` is the seat's read
+    as the tab is drawn again for the open window (her rows in it, stamped for it); the rest go to her Archive."""
+
+    since: int  # the resolution the copy was drawn for
+    drawn: SeatRead
+    done: tuple[tuple[int, TypedRow], ...] = ()  # rows a resolution since already read (its number), unchanged
+    ticks: tuple[TypedRow, ...] = ()  # rows of ticks alone, stamped for a closed window: unticked
+    gone: tuple[TypedRow, ...] = ()  # rows whose subject the state no longer draws: set aside
+    fresh: tuple[TypedRow, ...] = ()  # rows she typed in the copy, read for the open window (as drawn)
 
 
-def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> dict[str, int]:
-    """For every seat whose file is an older copy, queue its archive's rows of each resolution since the copy (the
-    hidden history rows, a readable entry each, the pending row) from the engine's history rows (one read of the
-    engine's spreadsheet, made only when a copy was found); returns each such seat's archive line count after."""
+def read_copies(sheets: MatchSheets, read: MatchRead, window: Window | None) -> tuple[dict[str, OlderCopy], History]:
+    """Every seat whose file is an older copy, its rows sorted (see the module), and the engine's history rows of
+    the resolutions since the oldest copy (read only when a copy was found)."""
     older = {seat: s.older_copy for seat, s in read.seats.items() if s.older_copy is not None}
     if not older:
-        return {}
-    record = read.record
-    engine_tab = read.tabs.spec.tabs.engine
-    numbers = list(range(min(older.values()) + 1, record.resolved + 1))
+        return {}, {}
+    history = _history(sheets, read, min(older.values()) + 1)
+    return {seat: _sorted(read, read.seats[seat], since, history, window) for seat, since in older.items()}, history
+
+
+def _history(sheets: MatchSheets, read: MatchRead, first: int) -> dict[int, dict[str, Any]]:
+    """The engine's history rows from resolution ``first`` to the last ({} for each when they cannot be read)."""
+    numbers = list(range(first, read.record.resolved + 1))
     try:
-        grids = sheets.engine.read([history_range(engine_tab, n) for n in numbers])
+        grids = sheets.engine.read([history_range(read.tabs.spec.tabs.engine, n) for n in numbers])
     except SheetError:
         grids = [[] for _ in numbers]  # the tab is drawn again all the same; the archive waits for repair
-    history = {n: _entry(grid) for n, grid in zip(numbers, grids, strict=True)}
+    return {n: _entry(grid) for n, grid in zip(numbers, grids, strict=True)}
+
+
+def _archived(entry: Mapping[str, Any], seat: str) -> tuple[list[TypedRow], list[Mapping[str, Any]]]:
+    """The rows a history row says its resolution read of ``seat``'s, and those it kept (each with its note)."""
+    archived = entry.get("archived", {}).get(seat) if isinstance(entry.get("archived"), dict) else None
+    if not isinstance(archived, str):
+        return [], []
+    try:
+        found = json.loads(joined_cells([str(entry.get("window", "")), archived], 1))
+    except ValueError:
+        return [], []
+    if not isinstance(found, dict):
+        return [], []
+    kept: list[Mapping[str, Any]] = [k for k in found.get("kept", []) if isinstance(k, dict)]
+    return _rows(found.get("rows", [])), kept
+
+
+def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, window: Window | None) -> OlderCopy:
+    """One copy's typed rows sorted (see the module), and the seat's read as its tab is drawn again."""
+    read_since = [(n, row, kept) for n in sorted(history) if n > since
+                  for rows, kept in [_archived(history[n], seat_read.seat)] for row in rows]
+    done: list[tuple[int, TypedRow]] = []
+    ticks: list[TypedRow] = []
+    fresh: list[TypedRow] = []
+    for row in (r for r in seat_read.rows if r.typed):
+        mine = (row.table, row.subject, _text(row))
+        carried_out = next((n for n, r, kept in read_since if (r.table, r.subject, _text(r)) == mine
+                            and not any((k.get("table"), k.get("subject"), cells_text(k.get("values"))) == mine
+                                        for k in kept)), None)
+        if carried_out is not None:
+            done.append((carried_out, row))
+            continue
+        stamped = window is not None and row.window == window.key
+        if not stamped and row.window and not unticked(seat_read.tab, row).typed:
+            ticks.append(row)
+            continue
+        fresh.append(row if stamped or not row.window else unticked(seat_read.tab, row))
+    drawn, gone = _drawn(read, seat_read, window, fresh)
+    return OlderCopy(since, drawn, tuple(done), tuple(ticks), tuple(gone),
+                     tuple(r for r in drawn.rows if r.typed))
+
+
+def _drawn(read: MatchRead, seat_read: SeatRead, window: Window | None,
+           fresh: Sequence[TypedRow]) -> tuple[SeatRead, list[TypedRow]]:
+    """The seat's read as its tab is drawn again for ``window``: a row per subject the state draws, where the
+    drawing puts it, holding what she typed in the copy for that subject (stamped as the window stamps the table);
+    and the rows she typed whose subject has no row any more."""
+    state = read.record.state
+    by_key = {(r.table, r.subject): r for r in fresh}
+    rows: list[TypedRow] = []
+    for placed in seat_read.tab.tables:
+        spec = placed.spec
+        stamp = window.key if window is not None and acts(window, seat_read.seat, spec) else ""
+        for i, subject in enumerate(read.adapter.rows(state, seat_read.seat, spec)[:placed.rows]):
+            typed = by_key.pop((spec.name, subject), None)
+            values = dict(typed.values) if typed is not None else {c.key: "" for c in spec.columns if c.kind.typed}
+            rows.append(TypedRow(spec.name, subject, placed.first_row + i, stamp, values, ""))
+    return replace(seat_read, rows=tuple(rows), kept=()), list(by_key.values())
+
+
+def _text(row: TypedRow) -> dict[str, str]:
+    return cells_text(row.values)
+
+
+def older_copy_sentence(read: MatchRead, seat: str, copy: OlderCopy) -> str:
+    """What a seat's tab and View say when its file was saved from a copy older than the sync's last write: what
+    was read, what went to the Archive."""
+    archive = read.tabs.archive(seat)
+    told = [f"⚠ This file was saved from a copy older than resolution {read.record.resolved} (it was still open "
+            "when the sync wrote it): sheets-gm drew it again for the window open now"]
+    if copy.fresh:
+        told.append(f"what you typed in it ({len(copy.fresh)} row(s)) is read for the window open now")
+    if copy.done:
+        told.append(f"{len(copy.done)} row(s) already carried out are not read again (tab {archive!r} says which)")
+    if copy.ticks:
+        told.append(f"the ticks of {len(copy.ticks)} row(s) were for a window already resolved: unticked (tick "
+                    "again if you mean the window open now)")
+    if copy.gone:
+        told.append(f"{len(copy.gone)} row(s) whose subject has no row any more are set aside in tab {archive!r}")
+    return "; ".join(told) + ". · "
+
+
+def copy_fate(read: MatchRead, seat: str, copy: OlderCopy) -> str:
+    """What the sync does with a seat's file saved from an older copy, for the GM: ``red (drawn for resolution 0, the
+    match is at 1): 1 row read for turn 2, 4 already carried out not read again, 1 tick unticked``."""
+    window = read.record.ruleset.window(read.record.state)
+    parts = [f"{len(copy.fresh)} row(s) typed in it read for {window.label if window else 'nothing'}"]
+    if copy.done:
+        parts.append(f"{len(copy.done)} already carried out not read again")
+    if copy.ticks:
+        parts.append(f"{len(copy.ticks)} row(s) of ticks for a closed window unticked")
+    if copy.gone:
+        parts.append(f"{len(copy.gone)} row(s) whose subject has no row any more set aside")
+    return f"{seat} (drawn for resolution {copy.since}, the match is at {read.record.resolved}): {', '.join(parts)}"
+
+
+def copy_lines(read: MatchRead, copy: OlderCopy, window: Window | None, history: History) -> list[ArchiveLine]:
+    """The Archive entries saying why the copy's rows that are not read were left: carried out already, ticks of a
+    closed window, a subject with no row any more."""
+    tab = copy.drawn.tab
+    now = read.record.resolved
+    label = capital(window.label) if window is not None else "End"
+    lines: list[ArchiveLine] = []
+    for n in sorted({n for n, _r in copy.done}):
+        rows = tuple(r for m, r in copy.done if m == n)
+        was = _window(read, history.get(n, {}))
+        when = was.label if was is not None else f"resolution {n}"
+        lines.append(ArchiveLine(capital(when), (
+            f"Not read again: this file was saved from a copy older than resolution {now}, and these rows, "
+            f"unchanged, were already carried out when {when} resolved (its entry above says what became of "
+            "them):"), tuple(row_text(tab, r) for r in rows), rows))
+    if copy.ticks:
+        keys = ", ".join(dict.fromkeys(window_words(r.window, window) for r in copy.ticks))
+        lines.append(ArchiveLine(label, (
+            f"Unticked: this file was saved from a copy older than resolution {now}; these ticks were for {keys}, "
+            "and a tick counts for one window only: tick again if you mean the window open now:"),
+            tuple(row_text(tab, r) for r in copy.ticks), copy.ticks))
+    if copy.gone:
+        lines.append(ArchiveLine(label, (
+            f"Set aside: this file was saved from a copy older than resolution {now}, and what these rows are for "
+            "has no row any more; no longer in your rows:"), tuple(row_text(tab, r) for r in copy.gone), copy.gone))
+    return lines
+
+
+def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, copies: Mapping[str, OlderCopy],
+                     history: History, window: Window | None) -> dict[str, int]:
+    """For every seat whose file is an older copy, queue its archive's rows of each resolution since the copy (a
+    readable entry each, the pending row) from the engine's history rows, then the entries
+    of the copy's rows not read (``copy_lines``); returns each such seat's archive line count after."""
+    record = read.record
     counts: dict[str, int] = {}
-    for seat, copy in older.items():
+    for seat, copy in copies.items():
         seat_read = read.seats[seat]
         backend = seat_backend(sheets, read.tabs, seat)
         lines: list[ArchiveLine] = []
         last: list[Any] = ["", current_mark(record.resolved)]
-        for n in range(copy + 1, record.resolved + 1):
+        for n in range(copy.since + 1, record.resolved + 1):
             entry = history.get(n, {})
             archived = entry.get("archived", {}).get(seat) if isinstance(entry.get("archived"), dict) else None
             if not isinstance(archived, str):
                 continue  # resolved by an earlier version of sheets-gm: its engine row kept no copy
             key = str(entry.get("window", ""))
-            batch.put(backend, read.tabs.archive_history_range(seat, n), [[key, archived, ""]])
             last = [key, archived]
-            window = _window(read, entry)
-            rows = _rows(key, archived)
-            if window is not None and rows:
-                lines.append(read_line(seat_read.tab, window, rows, {}))
+            was = _window(read, entry)
+            rows, _kept = _archived(entry, seat)
+            if was is not None and rows:
+                lines.append(read_line(seat_read.tab, was, rows, {}))
+        lines += copy_lines(read, copy, window, history)
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[*last, counts[seat]]])
     return counts
+
+
+def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBackend, read: MatchRead,
+                    copy: OlderCopy, window: Window, history: History) -> None:
+    """Queue the seat's file drawn again for ``window``: its tab (status, headings, stamps, rolls, her rows, the stray
+    rows kept), its View (title, status, panel, the log lines the copy lost) and the board when it is in that file;
+    the status lines say what happened (``older_copy_sentence``)."""
+    record, seat, adapter = read.record, copy.drawn.seat, read.adapter
+    tab = copy.drawn.tab
+    status = older_copy_sentence(read, seat, copy) + status_line(adapter, record)
+    kept: dict[str, dict[str, TypedRow]] = {}
+    for row in copy.fresh:
+        kept.setdefault(row.table, {})[row.subject] = row
+    overlays = stray_overlays(adapter, record.state, seat, tab, tab, copy.drawn.strays, batch, backend)
+    seat_tables_writes(batch, backend, tab, adapter, record.state, window, seat, record.dice(), status, "", kept, {},
+                       overlays)
+    if seat in read.tabs.view_seats():
+        view_writes(batch, backend, read.tabs, adapter, record.state, seat, status, record.seat_logs.get(seat, 0), [])
+        _lost_view_lines(sheets, batch, backend, read, copy, history)
+    if sheets.board is backend or sheets.board.name == backend.name:  # the board is in her file: drawn again too
+        board_writes(batch, sheets.board, read.tabs, adapter, record.state, status_line(adapter, record),
+                     record.deadline)
+
+
+def _lost_view_lines(sheets: MatchSheets, batch: WriteBatch, backend: SheetBackend, read: MatchRead,
+                     copy: OlderCopy, history: History) -> None:
+    """Queue the View log lines written since the copy was drawn, recomputed from the match's replay, when the
+    replay gives every line the record counts (an undo's own lines are not in it: the lines then wait for
+    ``repair``, which says what it cannot recompute)."""
+    record, seat = read.record, copy.drawn.seat
+    count = record.seat_logs.get(seat, 0)
+    starts = history.get(copy.since + 1, {}).get("seat_logs_from")
+    first = starts.get(seat, 0) if isinstance(starts, dict) else None
+    if not isinstance(first, int) or first >= count:
+        return
+    try:
+        lines = replayed_view_lines(sheets, record, read.tabs, read.adapter, seat)
+    except (SheetError, ValueError, KeyError, TypeError):
+        return  # the replay cannot be worked out: the lines wait for repair
+    if len(lines) != count:
+        return
+    rows = [[*line[:VIEW_COLS], *[""] * (VIEW_COLS - len(line[:VIEW_COLS]))] for line in lines[first:]]
+    batch.put(backend, read.tabs.view_log_range(seat, first, len(rows), VIEW_COLS), rows)
 
 
 def _entry(grid: Any) -> dict[str, Any]:
@@ -80,7 +282,7 @@ def _entry(grid: Any) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def _window(read: MatchRead, entry: dict[str, Any]) -> Any:
+def _window(read: MatchRead, entry: Mapping[str, Any]) -> Any:
     """The window a history row resolved (None when its state cannot be read)."""
     ruleset = read.record.ruleset
     try:
@@ -89,10 +291,9 @@ def _window(read: MatchRead, entry: dict[str, Any]) -> Any:
         return None
 
 
-def _rows(key: str, archived: str) -> list[TypedRow]:
-    """The rows an archived cell holds ([] when it cannot be read)."""
+def _rows(found: Any) -> list[TypedRow]:
+    """The rows of an archived list ([] when it cannot be read)."""
     try:
-        found = json.loads(joined_cells([key, archived], 1))
-        return [TypedRow.from_json(r) for r in found.get("rows", [])]
+        return [TypedRow.from_json(r) for r in found]
     except (ValueError, KeyError, TypeError, AttributeError):
         return []

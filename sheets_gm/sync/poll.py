@@ -35,11 +35,12 @@ from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.drawn_cells import RowKey, drawn_again_writes
 from sheets_gm.sync.fates import (
     GO_NOTHING,
-    held_sentence,
     in_table,
-    out_sentence,
+    kept_feedback,
+    over_feedback,
     row_feedback,
     row_verdicts,
     set_aside_sentence,
@@ -49,7 +50,14 @@ from sheets_gm.sync.fates import (
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.notices import PollFacts
-from sheets_gm.sync.older_copy import older_copy_sentence, restore_archives
+from sheets_gm.sync.older_copy import (
+    History,
+    OlderCopy,
+    copy_fate,
+    draw_copy_again,
+    read_copies,
+    restore_archives,
+)
 from sheets_gm.sync.read import MatchRead, SeatRead, adapter_of, read_match, seat_backend
 from sheets_gm.sync.seed_check import check_seed
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
@@ -59,7 +67,6 @@ from sheets_gm.sync.writes import (
     acts,
     board_writes,
     idle_feedback,
-    idle_reason,
     public_log_writes,
     seat_tables_writes,
     status_line,
@@ -95,6 +102,8 @@ class WindowReport:
     bots_typed: list[str] = field(default_factory=list)  # the seats whose bots typed for the window it drew
     saved_meanwhile: list[str] = field(default_factory=list)  # spreadsheets saved between a read and our write
     older_copies: list[str] = field(default_factory=list)  # seats whose file was saved from a copy older than ours
+    older_copy_fates: list[str] = field(default_factory=list)  # what the poll does with each such file, for the GM
+    drawn_again: list[str] = field(default_factory=list)  # drawn cells typed over that the poll put back, by tab
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -266,8 +275,16 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                                 + "; nothing was forced")
     if window is None:
         report.finished = True
+        if not dry_run:  # a row typed after the last window is answered: kept as typed, nothing more is read
+            batch = WriteBatch()
+            read.guard(batch, sheets)
+            report.feedback_written = _over_feedback_writes(sheets, read, batch)
+            report.write_calls = batch.run(sheets.write_order(), past_open=True)
         return report
     dice = record.dice()
+    copies, history = read_copies(sheets, read, window)  # a file saved from an older copy: read as drawn again
+    if copies:
+        read = replace(read, seats={**read.seats, **{seat: c.drawn for seat, c in copies.items()}})
     answer = _answer(read, window, dice)
     idle_answer = _noted(read, window, answer)
     report.rejected = [(f"{seat} · {subject}", p) for seat, i in idle_answer.inputs.items()
@@ -288,22 +305,27 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         report.reason = "a Go box is ticked"
     elif _deadline_passed(record.deadline, now):
         report.reason = f"the deadline {describe_deadline(record.deadline)} has passed"
+    report.older_copies = list(copies)
+    report.older_copy_fates = [copy_fate(read, seat, c) for seat, c in copies.items()]
+    if report.older_copies and report.reason:  # her file is drawn again first: the next poll resolves
+        report.reason = ""
     if dry_run:
         return report
     batch = WriteBatch()
     read.guard(batch, sheets)  # a cell saved after our read is never written over
-    report.older_copies = [seat for seat, s in read.seats.items() if s.older_copy is not None]
-    if report.older_copies and report.reason:  # her rows are the copy's: draw her tab again first, resolve next poll
-        report.reason = ""
     held = _held_open(sheets) if report.reason and not pending else None
     if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
         report.reason = ""
     if not report.reason:
-        _feedback_writes(sheets, read, window, idle_answer, batch, report)
+        drawn = drawn_again_writes(sheets, read, batch)  # drawn cells typed over: put back now
+        report.drawn_again = drawn.where
+        _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn.notes)
         report.write_calls = batch.run(sheets.write_order(), past_open=True)
         if held is not None:
             raise held
         return report
+    if read.log_header_typed_over:  # the rest a resolution draws whole
+        batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
     report.write_calls = batch.run(sheets.write_order())
     return report
@@ -349,24 +371,28 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
         given = answer.inputs[seat].consumed if seat in answer.inputs else frozenset()
         typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
         missing = [r.subject for r in seat_read.rows
-                   if r.table in open_tables and r.subject and r.subject not in typed]
+                   if r.table in open_tables and r.subject and r.subject not in typed
+                   and not read.adapter.idle_row_reason(read.record.state, seat, seat_read.tab.table(r.table).spec,
+                                           r.subject)]  # a player knocked down is not chased
         if missing:
             out[seat] = list(dict.fromkeys(missing))
     return out
 
 
 def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answer: _Answer, batch: WriteBatch,
-                     report: WindowReport) -> None:
+                     report: WindowReport, copies: Mapping[str, OlderCopy] | None = None,
+                     history: History | None = None, drawn_notes: Mapping[RowKey, str] | None = None) -> None:
     """Feedback cells whose text changed; rows stamped for another window set aside (a copy in the archive) and
-    cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so."""
+    cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so. A file saved
+    from an older copy (``copies``, with the engine's ``history`` rows since) is drawn again whole first."""
     outcome_text = ""
     go_idle = window.stepwise and any(i.go for i in answer.inputs.values())
-    archive_lines = restore_archives(sheets, read, batch)  # a file saved from an older copy gets its archive back
+    copies = copies or {}
+    restore_archives(sheets, read, batch, copies, history or {}, window)  # what a copy lost of its archive
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
-        if seat_read.older_copy is not None:
-            _draw_older_copy_again(batch, backend, read, seat_read, window, archive_lines[seat])
-            continue
+        if seat in copies:
+            draw_copy_again(sheets, batch, backend, read, copies[seat], window, history or {})
         seat_input = answer.inputs.get(seat)
         preview = read.tabs.spec.preview  # else the verdicts wait for the resolution (hidden things, dice)
         verdicts = [v for v in answer.verdicts if v.seat == seat] if preview else []
@@ -380,9 +406,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             if (row.table, row.row) in set_aside:
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
-                out = idle_reason(read.adapter, read.record.state, seat)
-                text = out_sentence(out) if out else \
-                    " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
+                out = read.adapter.idle_reason(read.record.state, seat)
+                text = kept_feedback(window, seat, spec, False, seat_read.note(row), out)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
                 mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
@@ -391,10 +416,14 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                     mine += [v for v in verdicts if v.subject not in subjects]
                 extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
-                                    seat_read.note(row), row.subject in seat_input.held, extra)
+                                    seat_read.note(row), row.subject in seat_input.held, extra,
+                                    seat_input.held_why.get(row.subject, ""))
             else:
-                text = seat_read.note(row) or idle_feedback(window, seat, spec, outcome_text,
-                                                            idle_reason(read.adapter, read.record.state, seat))
+                state = read.record.state
+                text = seat_read.note(row) or read.adapter.idle_row_reason(state, seat, spec, row.subject) \
+                    or idle_feedback(window, seat, spec, outcome_text, read.adapter.idle_reason(state, seat))
+            said = (drawn_notes or {}).get((seat, row.table, row.row), "")  # a shown cell typed over, put back
+            text = f"{text} · {said}" if said and text else said or text
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
@@ -405,21 +434,24 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
 
 
-def _draw_older_copy_again(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat_read: SeatRead,
-                           window: Window, first: int) -> None:
-    """A seat's file saved from a copy older than the last resolution (``sync/older_copy.py``): every row typed in
-    the copy set aside (an archive entry from line ``first`` keeps it: none is resolved twice, whatever window it
-    was typed for), and the tab drawn again for the open window, the stray rows kept, the status line saying
-    what happened."""
-    record, seat = read.record, seat_read.seat
-    typed = [r for r in seat_read.rows if r.typed]
-    if typed:
-        count = archive_lines_writes(batch, backend, read.tabs, seat, first, [stale_line(seat_read.tab, window, typed)])
-        batch.put(backend, lines_cell(read.tabs, seat), [[count]])
-    overlays = stray_overlays(read.adapter, record.state, seat, seat_read.tab, seat_read.tab, seat_read.strays,
-                              batch, backend)
-    seat_tables_writes(batch, backend, seat_read.tab, read.adapter, record.state, window, seat, record.dice(),
-                       older_copy_sentence(read, seat) + status_line(read.adapter, record), "", {}, {}, overlays)
+def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> int:
+    """Once the match is over: the feedback of each row whose fate changed since the last window (typed since, or
+    emptied: ``fates.over_feedback``); how many cells."""
+    record = read.record
+    outcome = record.ruleset.outcome(record.state)
+    written = 0
+    for seat, seat_read in read.seats.items():
+        backend = seat_backend(sheets, read.tabs, seat)
+        out = read.adapter.idle_reason(record.state, seat)
+        for row in seat_read.rows:
+            placed = seat_read.tab.table(row.table)
+            idle = idle_feedback(None, seat, placed.spec, outcome.text if outcome else "", out)
+            text = over_feedback(row, seat, placed.spec, idle, out)
+            if text is not None and text != row.feedback:
+                cell = placed.cell(row.row - placed.first_row, placed.spec.of_kind(ColumnKind.FEEDBACK)[0].key)
+                batch.put(backend, a1(seat_read.tab.name, cell), [[text]])
+                written += 1
+    return written
 
 
 def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:
@@ -499,8 +531,9 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
-        batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, ""]])
-        archived_by_seat[seat] = archived  # the engine keeps it too: a seat's file saved from an older copy gets it
+        # The engine's history row keeps it for good: undo puts the rows back from there, and a seat's file saved
+        # from an older copy gets its Archive entry back from there.
+        archived_by_seat[seat] = archived
         overlays = stray_overlays(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,

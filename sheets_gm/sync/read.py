@@ -1,7 +1,8 @@
 """One poll's reading of a match of any ruleset: one read per spreadsheet, the layout checked.
 
 What is read: the engine tab's record, the board's title row, and for every seat (and the
-judge) its whole input tab and its archive's pending row. Nothing is written here.
+judge) its whole input tab, the pending row of its hidden Copies tab and its Archive's header
+row. Nothing is written here.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ class SeatRead:
         not)."""
         for k in self.kept:
             if (k.get("table"), k.get("subject")) == (row.table, row.subject) \
-                    and _cells_text(k.get("values")) == _cells_text(row.values):
+                    and cells_text(k.get("values")) == cells_text(row.values):
                 return str(k.get("note", ""))
         return ""
 
@@ -124,7 +125,7 @@ class SeatRead:
                 continue
             stays = row.subject not in consumed if row.table in standing else (row.table, row.subject) not in done
             if stays and moving and window is not None and row.window == window.key:  # typed ahead: ticks kept
-                row = _unticked(self.tab, row)
+                row = unticked(self.tab, row)
             if stays and row.typed:
                 kept.setdefault(row.table, {})[row.subject] = row
         for placed in self.tab.tables:
@@ -136,7 +137,7 @@ class SeatRead:
         return kept
 
 
-def _unticked(tab: InputTab, row: TypedRow) -> TypedRow:
+def unticked(tab: InputTab, row: TypedRow) -> TypedRow:
     """``row`` with its tick boxes (Go, Ready) cleared."""
     ticks = [c.key for c in tab.table(row.table).spec.columns if c.kind in (ColumnKind.TICK, ColumnKind.READY)]
     return replace(row, values={**row.values, **dict.fromkeys(ticks, False)}) if ticks else row
@@ -151,6 +152,8 @@ class MatchRead:
     adapter: AnySheetAdapter
     seats: Mapping[str, SeatRead]
     typed: Mapping[str, tuple[str, Grid]] = field(default_factory=dict)  # seat -> its input tab's range, as read
+    board: tuple[str, Grid] | None = None  # the board tab's range and cells, as read (``sync/drawn_cells.py``)
+    log_header_typed_over: bool = False  # the Log's header row typed over in place: the poll writes it again
 
     def guard(self, batch: WriteBatch, sheets: MatchSheets) -> None:
         """Guard ``batch``'s writes to every seat's input tab by what this read found there: a cell a player saves
@@ -179,13 +182,14 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
     engine_range = engine_read_range(spec.tabs.engine)
     batch = ReadBatch()
     batch.ask(sheets.engine, engine_range)
-    batch.ask(sheets.board, tabs.board_title_row())
+    batch.ask(sheets.board, tabs.board_tab_range())  # its title row checked, its drawn cells compared
     batch.ask(sheets.board, tabs.log_header_range())  # the tabs a resolution writes: there, and still ours
     batch.ask(sheets.engine, tabs.view_status_range(GM))
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         batch.ask(backend, tabs.orders(seat).read_range())
         batch.ask(backend, tabs.archive_pending_range(seat))
+        batch.ask(backend, tabs.archive_header_range(seat))
         batch.ask(backend, tabs.view_status_range(seat))
     try:
         batch.run(sheets.write_order())
@@ -217,11 +221,12 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         raise LayoutDriftError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
                                f"{', '.join(record.seats)}")
     adapter = adapter_of(record.ruleset)
-    title_row = batch.get(sheets.board, tabs.board_title_row())
+    board_grid = batch.get(sheets.board, tabs.board_tab_range())
+    title_row = board_grid[:1]
     if not any(text_of(v) == spec.headers.board for v in (title_row[0] if title_row else [])):
         raise LayoutDriftError(f"the layout has changed: tab {spec.tabs.board!r} should say {spec.headers.board!r} "
                                f"in row 1, right of the board, but does not; {REPAIR_HINT}")
-    _check_written_tabs(batch, sheets, tabs)
+    log_typed_over = _check_written_tabs(batch, sheets, tabs)
     seats: dict[str, SeatRead] = {}
     grids = {seat: batch.get(seat_backend(sheets, tabs, seat), tabs.orders(seat).read_range())
              for seat in tabs.input_seats()}
@@ -239,24 +244,37 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
             raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")
         rows = tuple(r for placed in tab.tables for r in placed.read(grid))
         pending_row = batch.get(backend, tabs.archive_pending_range(seat))
-        archived = _archived(pending_row, tabs.archive(seat))
+        archived = _archived(pending_row, tabs.copies(seat))
         pending = _pending(archived, record)
         rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows,
                                  recovering=pending is not None)
         seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row),
                                older_copy(archived, record))
     return MatchRead(record, tabs, adapter, seats,
-                     {seat: (tabs.orders(seat).read_range(), grid) for seat, grid in grids.items()})
+                     {seat: (tabs.orders(seat).read_range(), grid) for seat, grid in grids.items()},
+                     (tabs.board_tab_range(), board_grid), log_typed_over)
 
 
-def _check_written_tabs(batch: ReadBatch, sheets: MatchSheets, tabs: MatchTabs) -> None:
+def _check_written_tabs(batch: ReadBatch, sheets: MatchSheets, tabs: MatchTabs) -> bool:
     """LayoutDriftError naming the cell when a tab a resolution writes, and no poll reads, lost its heading: the
-    Log's header row, a View tab's title (the GM tab's too). A missing one already failed the read, naming it."""
+    Log's header row with none of its cells in place (a row inserted or deleted: writing the header there could
+    write over a line), each Archive's header row, a View tab's title (the GM tab's too). A missing one already
+    failed the read, naming it. True when the Log's header was typed over in place (some of its cells still as
+    drawn): the poll writes it again (``sync/drawn_cells.py``)."""
     header = list(tabs.spec.headers.log)
     found = [text_of(v) for v in (batch.get(sheets.board, tabs.log_header_range()) or [[]])[0]]
-    if found[:len(header)] != header:
+    found += [""] * (len(header) - len(found))
+    typed_over = found[:len(header)] != header
+    if typed_over and not any(f == h for f, h in zip(found, header, strict=False)):
         raise LayoutDriftError(f"the layout has changed: tab {tabs.spec.tabs.log!r} row 1 should say "
                                f"{' | '.join(header)!r} but says {' | '.join(found)!r}; {REPAIR_HINT}")
+    archive_header = list(tabs.spec.headers.archive)
+    for seat in tabs.input_seats():
+        found = [text_of(v) for v in (batch.get(seat_backend(sheets, tabs, seat), tabs.archive_header_range(seat))
+                                      or [[]])[0]]
+        if found[:len(archive_header)] != archive_header:
+            raise LayoutDriftError(f"the layout has changed: tab {tabs.archive(seat)!r} row 1 should say "
+                                   f"{' | '.join(archive_header)!r} but says {' | '.join(found)!r}; {REPAIR_HINT}")
     for seat in tabs.view_seats():
         backend = sheets.engine if seat == GM else seat_backend(sheets, tabs, seat)
         grid = batch.get(backend, tabs.view_status_range(seat))
@@ -264,6 +282,7 @@ def _check_written_tabs(batch: ReadBatch, sheets: MatchSheets, tabs: MatchTabs) 
         if title != tabs.view_title(seat):
             raise LayoutDriftError(f"the layout has changed: tab {tabs.view(seat)!r} cell A1 should say "
                                    f"{tabs.view_title(seat)!r} but says {title!r}; {REPAIR_HINT}")
+    return typed_over
 
 
 def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
@@ -274,8 +293,8 @@ def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
     try:
         found = json.loads(joined_cells(line[:2], 1))  # the window key, then the rows read (packed if long)
     except ValueError:
-        raise LayoutDriftError(f"tab {tab!r} cell E2 (a hidden column) holds unreadable orders; restore it from "
-                               "the history row of the same window") from None
+        raise LayoutDriftError(f"tab {tab!r} cell C2 (a hidden tab) holds unreadable orders; restore it from the "
+                               "engine's history row of the same window ('archived')") from None
     return found if isinstance(found, dict) else None
 
 
@@ -321,7 +340,7 @@ def _kept(found: dict[str, Any] | None, record: MatchRecord) -> tuple[Mapping[st
     return tuple(k for k in found["kept"] if isinstance(k, dict))
 
 
-def _cells_text(values: object) -> dict[str, str]:
+def cells_text(values: object) -> dict[str, str]:
     """A row's typed cells as text, the empty ones left out (to compare a row with what was archived of it)."""
     if not isinstance(values, Mapping):
         return {}

@@ -7,17 +7,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import openpyxl
+from openpyxl import Workbook
 
+from sheets_gm.sync.sheets import MatchSheets
 from tests.matchfiles import local_match, record_of, sync, type_orders
 
 
-def test_a_stamp_and_a_roll_typed_over_are_set_aside_and_drawn_again(tmp_path: Path) -> None:
+def _typed_red0(tmp_path: Path) -> tuple[MatchSheets, Path, Workbook, int]:
+    """A GvG match in one workbook with the bots' orders typed (Ready unticked), the workbook and red0's row."""
     _config, sheets = local_match(tmp_path)
     type_orders(sheets, ready=False)
     path = tmp_path / "match.xlsx"
     book = openpyxl.load_workbook(path)
+    return sheets, path, book, next(r for r in range(1, 20) if book["Orders red"].cell(r, 1).value == "red0")
+
+
+def test_a_stamp_and_a_roll_typed_over_are_set_aside_and_drawn_again(tmp_path: Path) -> None:
+    sheets, path, book, row = _typed_red0(tmp_path)
     ws = book["Orders red"]
-    row = next(r for r in range(1, 20) if ws.cell(r, 1).value == "red0")
     stamp, roll = ws.cell(row, 2).value, ws.cell(row, 3).value
     destination = ws.cell(row, 4).value
     ws.cell(row, 2).value, ws.cell(row, 3).value = "7", 7 if roll != 7 else 6
@@ -31,3 +38,42 @@ def test_a_stamp_and_a_roll_typed_over_are_set_aside_and_drawn_again(tmp_path: P
                        for c in r if c)
     assert str(destination) in archive
     assert record_of(sheets).resolved == 0
+
+
+def test_a_move_roll_typed_over_in_a_typed_row_is_put_back_at_the_next_poll_and_the_row_says_so(
+        tmp_path: Path) -> None:
+    """GvG's Move roll is drawn by the sync (the keyed die is read, never the cell): typed over in a row with orders
+    in it, the next poll puts the roll back and the row's feedback names what was typed there; the orders stay."""
+    sheets, path, book, row = _typed_red0(tmp_path)
+    ws = book["Orders red"]
+    roll, destination = ws.cell(row, 3).value, ws.cell(row, 4).value
+    ws.cell(row, 3).value = 7 if roll != 7 else 6
+    book.save(path)
+    report = sync(sheets)
+    assert not report.resolved and report.drawn_again == ["Orders red (Move roll)"]
+    ws = openpyxl.load_workbook(path)["Orders red"]
+    assert ws.cell(row, 3).value == roll and ws.cell(row, 4).value == destination
+    feedback = str(ws.cell(row, 12).value)
+    assert "⚠ Move roll is drawn by sheets-gm and is not read: what was typed there ('7'" in feedback or \
+        "what was typed there ('6')" in feedback, feedback
+    assert sync(sheets).drawn_again == []
+    assert "Move roll is drawn" not in str(openpyxl.load_workbook(path)["Orders red"].cell(row, 12).value)
+
+
+def test_on_google_a_board_cell_typed_over_is_drawn_again_at_the_next_poll() -> None:
+    """The same on Google through the fake: a board cell typed over is put back by the next poll."""
+    from sheets_gm.rulesets.registry import get_ruleset
+    from sheets_gm.sync.poll import poll
+    from tests.fakes.clock import FakeClock
+    from tests.fakes.google_api import GoogleApiFake
+    from tests.matchfiles import NOW
+    from tests.sync.test_sync_google import KEYS, create, policy
+
+    with GoogleApiFake() as fake:
+        sheets = create(fake, policy(FakeClock()), 3)
+        (before,) = sheets.board.read(["'Board'!A1:C3"])
+        fake.set_values(KEYS["board"], "'Board'!B2", [["scribble"]], user_entered=False)
+        report = poll(sheets, get_ruleset("gvg"), now=NOW)
+        assert "Board" in report.drawn_again and not report.resolved
+        assert sheets.board.read(["'Board'!A1:C3"])[0] == before
+        assert not fake.violations, fake.violations

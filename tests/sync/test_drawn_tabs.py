@@ -36,7 +36,7 @@ def test_each_drawn_tab_is_laid_out_in_order_with_the_title_and_status(registere
     assert board.value(STANDINGS_TAB, "D2") == "Turn 1."
 
 
-def test_the_idle_poll_reads_the_board_tabs_title_and_the_logs_header_only(
+def test_the_idle_poll_reads_the_board_tab_and_the_logs_header_only(
         registered_race: type[RaceRuleset]) -> None:
     sheets, backends = new_race()
     board = backends[0]
@@ -46,8 +46,9 @@ def test_the_idle_poll_reads_the_board_tabs_title_and_the_logs_header_only(
     board.ranges_read.clear()
     poll(sheets, RACE, now=NOW)
     assert [b.calls for b in backends] == [["read"]] * 4
-    # never the standings (the poll does not need them); the Log's header row, which a resolution writes under
-    assert board.ranges_read == ["'Board'!1:1", "'Log'!A1:C1"]
+    # never the standings (the poll does not need them); the board (its title checked, its drawn cells compared:
+    # nothing typed over, nothing written); the Log's header row, which a resolution writes under
+    assert board.ranges_read == ["'Board'", "'Log'!A1:C1"]
 
 
 def test_a_resolution_rewrites_every_drawn_tab_in_its_one_write(registered_race: type[RaceRuleset]) -> None:
@@ -142,12 +143,35 @@ def test_a_poll_stops_naming_a_written_tab_whose_heading_was_typed_over(register
     a tab typed over (or deleted) stops the sync before anything is written, as the README promises."""
     sheets, backends = new_race()
     board = backends[0]
-    board.type("Log", "B1", "Sort")
+    for where, text in (("A1", "Round"), ("B1", "Sort"), ("C1", "Events")):  # no cell in place: a row moved?
+        board.type("Log", where, text)
     with pytest.raises(LayoutDriftError, match=re.escape("tab 'Log' row 1 should say 'Turn | Kind | What happened' "
-                                                         "but says 'Turn | Sort | What happened'")):
+                                                         "but says 'Round | Sort | Events'")):
         poll(sheets, RACE, now=NOW)
-    board.type("Log", "B1", "Kind")
+    for where, text in (("A1", "Turn"), ("B1", "Kind"), ("C1", "What happened")):
+        board.type("Log", where, text)
     seat = backends[2]
     seat.type("View Ann", "A1", "My notes")
     with pytest.raises(LayoutDriftError, match="tab 'View Ann' cell A1 should say"):
         poll(sheets, RACE, now=NOW)
+
+
+def test_drawn_cells_typed_over_are_drawn_again_at_the_next_poll(registered_race: type[RaceRuleset]) -> None:
+    """A board cell and a cell of the Log's header typed over (the rest of the header in place) are put back by the
+    next poll, which resolves nothing; the poll says which tabs it drew again."""
+    sheets, backends = new_race()
+    board = backends[0]
+    poll(sheets, RACE, now=NOW)
+    drawn = {k: v for k, v in board.tabs["Board"].items()}
+    cell = next(k for k, v in sorted(drawn.items()) if v not in (None, ""))
+    board.tabs["Board"][cell] = "scribble"
+    board.type("Log", "B1", "Sort")
+    report = poll(sheets, RACE, now=NOW)
+    assert not report.resolved
+    assert board.tabs["Board"][cell] == drawn[cell]
+    assert board.value("Log", "B1") == "Kind"
+    assert report.drawn_again == ["Board", "Log (header)"]
+    for b in backends:
+        b.calls.clear()
+    assert poll(sheets, RACE, now=NOW).drawn_again == []
+    assert [b.calls for b in backends] == [["read"]] * 4  # drawn as it should be: nothing written

@@ -191,11 +191,8 @@ def _games() -> list[str]:
     return [n for n in ruleset_names() if get_game(n).sheet is not None]
 
 
-@pytest.mark.parametrize("name", _games())
-def test_a_stale_copy_saved_over_the_syncs_write_is_drawn_again_and_never_resolved_twice(name: str) -> None:
-    """A player's office program still holds her file as it was before a resolution and she saves it: the next
-    poll sees the older copy, draws her tab again for the open window, sets aside what the copy holds (never
-    resolving it twice), tells her and the GM; what she types then is read for the open window."""
+def new_acting(name: str) -> tuple[Any, str, MemoryBackend]:
+    """A new sample match of ``name`` in memory spreadsheets, a seat acting in its first window, and its backend."""
     table = new_table(name)
     read = table.read()
     opened = read.record.ruleset.window(read.record.state)
@@ -203,6 +200,15 @@ def test_a_stale_copy_saved_over_the_syncs_write_is_drawn_again_and_never_resolv
     seat = next(s for s in opened.seats if s in read.seats)
     backend = seat_backend(table.sheets, read.tabs, seat)
     assert isinstance(backend, MemoryBackend)
+    return table, seat, backend
+
+
+@pytest.mark.parametrize("name", _games())
+def test_a_stale_copy_saved_over_the_syncs_write_is_drawn_again_and_never_resolved_twice(name: str) -> None:
+    """A player's office program still holds her file as it was before a resolution and she saves it: the next
+    poll sees the older copy, draws her tab again for the open window, reads nothing the resolution carried out
+    again, tells her and the GM; what she types then is read for the open window."""
+    table, seat, backend = new_acting(name)
     for _ in range(2):
         _do(table, "bot", 0, 0, 0)
     old = copy.deepcopy(backend.tabs)
@@ -259,9 +265,17 @@ def test_gvg_a_stale_copy_saved_over_the_write_no_longer_locks_the_team_out(
     red.path.write_bytes(old)  # her office program saves the workbook it still held
     assert main(["doctor", "-c", str(config)]) == 0
     assert "⚠ older copies: saved from a copy older than the sync's last write: red" in capsys.readouterr().out
+    assert main(["status", "-c", str(config)]) == 0
+    said = capsys.readouterr().out
+    assert "the next sync draws it again for the open window" in said and "That sync resolves nothing" in said
     assert main(["sync", "-c", str(config)]) == 0
     said = capsys.readouterr().out
     assert "Warning: the file of red was saved from a copy older than the sync's last write" in said
+    assert "red (drawn for resolution 0, the match is at 1): 0 row(s) typed in it read for turn 2" in said
+    from sheets_gm.sync.poll_state import load_state, state_path
+
+    # That sync resolved nothing: the next one must read (not repeat it as idle), to resolve what is due then
+    assert load_state(state_path(config)) is None
     assert "resolved" not in said.split("Warning")[0]  # turn 1 is not resolved twice, nor turn 2 with nothing
     type_orders(sheets)
     assert main(["sync", "-c", str(config)]) == 0

@@ -1,0 +1,179 @@
+"""A copy of a seat's file saved over the sync's write (issue 38, item 6; ``docs/sync.md``, "A copy saved over the
+sync's write"): what she typed in the copy is read for the open window; what a resolution already carried out, and
+ticks of a closed window, are not read again and the Archive says why; the tab and View are drawn again at once."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sync.read import read_match
+from tests.conformance.test_input_lifecycle import _do, _put
+from tests.matchfiles import GVG, local_match, order_cell, sync, type_orders
+from tests.sync.test_save_races import history_orders, new_acting, sync_any
+
+
+def _archive_text(path: Path, tab: str) -> str:
+    return " ".join(str(c) for r in openpyxl.load_workbook(path)[tab].iter_rows(values_only=True) for c in r if c)
+
+
+def test_gvg_what_she_typed_in_the_stale_copy_is_read_for_the_open_turn(tmp_path: Path) -> None:
+    """Red's LibreOffice held red.xlsx with turn 1's orders and Ready ticked; turn 1 resolved; in the old copy Ann
+    then changed red1's destination and saved over the sync's write. The next sync reads red1's new destination for
+    turn 2 (stamped for it, answered in its row), does not read again the rows turn 1 carried out (nor its Ready),
+    draws the tab and View again at once, says so to red and to the GM; turn 2 then resolves with the new order."""
+    _config, sheets = local_match(tmp_path, private=True)
+    red = sheets.of("red")
+    assert isinstance(red, LocalWorkbookBackend)
+    type_orders(sheets)
+    held = red.path.read_bytes()  # her office program holds the file with turn 1's orders
+    assert sync(sheets).resolved
+    after_one = read_match(sheets, GVG)
+    turn2 = after_one.record.window_key()
+    type_orders(sheets, ready=False, seats=("red",))  # what red1 could do in turn 2 (typed here only to learn it)
+    typed = read_match(sheets, GVG).seats["red"]
+    player = next(r for r in typed.rows if r.table == "players" and r.text("destination"))
+    new_destination = player.text("destination")
+    tab = after_one.tabs.orders("red")
+    copy_path = tmp_path / "copy.xlsx"
+    copy_path.write_bytes(held)
+    book = openpyxl.load_workbook(copy_path)
+    cell = order_cell(after_one, "red", "players", player.subject, "destination")
+    was = book[tab.name][cell].value
+    book[tab.name][cell].value = new_destination if str(was) != new_destination else "H1"
+    book.save(copy_path)
+    os.replace(copy_path, red.path)  # saved over the sync's write
+    report = sync(sheets)
+    assert report.older_copies == ["red"] and not report.resolved
+    now = read_match(sheets, GVG)
+    assert now.record.resolved == 1
+    rows = now.seats["red"].rows
+    mine = next(r for r in rows if r.table == "players" and r.subject == player.subject)
+    assert mine.window == turn2 and mine.text("destination") == str(book[tab.name][cell].value)
+    assert mine.feedback and not mine.feedback.startswith(("Waiting", "✘ This was written for")), mine
+    others = [r for r in rows if r.typed and r.subject != player.subject]
+    assert not others, others  # turn 1's orders, Ready included, are not read again
+    status = str(openpyxl.load_workbook(red.path)[tab.name]["A2"].value or "") + " ".join(
+        str(c) for r in openpyxl.load_workbook(red.path)[tab.name].iter_rows(max_row=3, values_only=True)
+        for c in r if c)
+    assert "saved from a copy older than resolution 1" in status and "read for the window open now" in status
+    view = openpyxl.load_workbook(red.path)[now.tabs.view("red")]
+    assert "saved from a copy older than resolution 1" in str(view["A2"].value)
+    archive = _archive_text(red.path, now.tabs.archive("red"))
+    assert "Not read again" in archive and "already carried out" in archive
+    type_orders(sheets, seats=("blue",))
+    book = openpyxl.load_workbook(red.path)
+    ready = now.tabs.orders("red").table("captain").cell(0, "ready")
+    book[tab.name][ready].value = True
+    book.save(red.path)
+    report = sync(sheets)
+    assert report.resolved and not report.older_copies
+    orders = history_orders(sheets, 2)["players"]
+    assert str(book[tab.name][cell].value) in json.dumps(orders[player.subject])  # read for turn 2
+
+
+def _typed_ticks(seat_read: object) -> list[object]:
+    tab = seat_read.tab  # type: ignore[attr-defined]
+    return [r for r in seat_read.rows  # type: ignore[attr-defined]
+            if any(r.values.get(c.key) is True for c in tab.table(r.table).spec.columns
+                   if c.kind in (ColumnKind.TICK, ColumnKind.READY))]
+
+
+@pytest.mark.parametrize("name", ["winordie", "wesnoth", "gvg", "coalition", "champions"])
+def test_a_stale_copys_carried_out_rows_and_ticks_resolve_nothing_again(name: str) -> None:
+    """Every game: the bots type and tick, the window resolves, the copy of before comes back. Nothing it holds that
+    the resolution read comes back typed (no "already acted" refusal, no stale Go or Ready), and the next poll
+    resolves nothing (Win or Die: her turn is not resolved with no orders)."""
+    table, seat, backend = new_acting(name)
+    _do(table, "bot", 0, 0, 0)
+    read = table.read()
+    window = read.record.ruleset.window(read.record.state)
+    assert window is not None
+    seat_read = read.seats[seat]
+    for row in seat_read.rows:  # every Go, Ready and End turn of the tables she writes in now (not a table ahead)
+        for c in seat_read.tab.table(row.table).spec.columns:
+            if c.kind in (ColumnKind.TICK, ColumnKind.READY) and seat_read.writes_in(window, row.table):
+                _put(table, read, seat, row.table, row.subject, c.key, True)
+    held = copy.deepcopy(backend.tabs)
+    report = sync_any(table, force=True)
+    assert report.resolved
+    resolved = table.read().record.resolved
+    backend.tabs = held
+    report = sync_any(table)
+    assert report.older_copies == [seat] and not report.resolved
+    after = table.read()
+    assert not _typed_ticks(after.seats[seat]), after.seats[seat].rows
+    for row in after.seats[seat].rows:
+        assert "already" not in row.feedback, row
+    report = sync_any(table)
+    assert not report.resolved and table.read().record.resolved == resolved
+
+
+def test_on_google_a_stale_version_restored_is_read_for_the_open_turn() -> None:
+    """The same on Google through the fake: red's spreadsheet restored to its version of before turn 1 resolved,
+    a destination changed in it. The next poll reads that destination for turn 2 and drops turn 1's orders."""
+    from sheets_gm.sheets.layout import a1
+    from sheets_gm.sync.autoplay import type_bot_orders
+    from tests.fakes.clock import FakeClock
+    from tests.fakes.google_api import GoogleApiFake
+    from tests.matchfiles import bots
+    from tests.sync.test_sync_google import KEYS, create, policy
+
+    with GoogleApiFake() as fake:
+        sheets = create(fake, policy(FakeClock()), 3)
+        type_bot_orders(sheets, GVG, bots())
+        held = copy.deepcopy(fake.spreadsheets[KEYS["red"]])
+        assert sync(sheets).resolved
+        read = read_match(sheets, GVG)
+        turn2 = read.record.window_key()
+        player = read.adapter.rows(read.record.state, "red", read.tabs.orders("red").table("players").spec)[0]
+        cell = a1(read.tabs.orders("red").name, order_cell(read, "red", "players", player, "destination"))
+        fake.spreadsheets[KEYS["red"]] = held  # the old version comes back
+        fake.set_values(KEYS["red"], cell, [["Q99"]], user_entered=False)  # she typed in it
+        report = sync(sheets)
+        assert report.older_copies == ["red"] and not report.resolved
+        rows = read_match(sheets, GVG).seats["red"].rows
+        mine = next(r for r in rows if r.table == "players" and r.subject == player)
+        assert mine.window == turn2 and mine.text("destination") == "Q99"
+        assert mine.feedback.startswith("✘") and "Q99" in mine.feedback, mine  # answered for turn 2
+        assert not [r for r in rows if r.typed and r.subject != player]
+        assert not fake.violations, fake.violations
+
+
+def test_an_older_copy_still_open_in_libreoffice_waits_and_the_other_team_is_answered(tmp_path: Path) -> None:
+    """Red's old copy was saved over the sync's write and red.xlsx is still open (its lock file is there): the poll
+    writes nothing to red's file (LibreOffice would save over it), answers blue, and says which file is open; once
+    it is closed, red's file is drawn again and what she typed in the copy is read."""
+    from sheets_gm.sheets.backend import WorkbookOpenError
+    from tests.conformance.test_input_lifecycle import player_save
+
+    _config, sheets = local_match(tmp_path, private=True)
+    red, blue = sheets.of("red"), sheets.of("blue")
+    assert isinstance(red, LocalWorkbookBackend) and isinstance(blue, LocalWorkbookBackend)
+    type_orders(sheets)
+    held = red.path.read_bytes()
+    assert sync(sheets).resolved
+    red.path.write_bytes(held)  # the old copy saved over the sync's write
+    read = read_match(sheets, GVG)
+    blue_cell = order_cell(read, "blue", "players", "blue0", "destination")
+    player_save(blue, f"'{read.tabs.orders('blue').name}'!{blue_cell}", "ZZ99")
+    lock = red.path.parent / f".~lock.{red.path.name}#"
+    lock.write_text(",Ann Smith,ann-laptop,22.11.2026 12:00,file:///home/ann;", encoding="utf-8")
+    before = red.path.read_bytes()
+    with pytest.raises(WorkbookOpenError, match="open in LibreOffice by Ann Smith"):
+        sync(sheets)
+    assert red.path.read_bytes() == before  # not written while open
+    row = next(r for r in read_match(sheets, GVG).seats["blue"].rows if r.values.get("destination") == "ZZ99")
+    assert row.feedback.startswith("✘"), row  # blue was answered meanwhile
+    lock.unlink()
+    report = sync(sheets)
+    assert report.older_copies == ["red"] and not report.resolved
+    assert all(r.window == read.record.window_key() for r in read_match(sheets, GVG).seats["red"].rows
+               if r.table == "players")
