@@ -46,7 +46,7 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
     opened: dict[str, SheetBackend] = {}
     make: Callable[[str, str], SheetBackend]
     if config.backend is BackendKind.LOCAL:
-        from sheets_gm.sheets.local import LocalWorkbookBackend
+        from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
         def make(where: str, role: str) -> SheetBackend:
             return LocalWorkbookBackend(config.local_path(where))

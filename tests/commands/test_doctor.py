@@ -260,7 +260,7 @@ def test_an_unforeseen_error_is_a_failed_check_not_a_crash(tmp_path: Path, docto
 
 def test_doctor_refuses_to_write_through_its_read_only_sheets(tmp_path: Path) -> None:
     from sheets_gm.match.doctor_sheets import ReadOnlyBackend
-    from sheets_gm.sheets.local import LocalWorkbookBackend
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
     _, _ = local_match(tmp_path)
     backend = ReadOnlyBackend(LocalWorkbookBackend(tmp_path / "match.xlsx"))

@@ -20,7 +20,7 @@ from sheets_gm.sheets import google
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.google import GoogleSheetBackend, snapshot_grids
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, TabLayout, WorkbookLayout
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import (

@@ -14,7 +14,7 @@ import pytest
 from sheets_gm.rulesets.gvg.game import GvgRuleset
 from sheets_gm.rulesets.gvg.legacy import GvgLegacy
 from sheets_gm.rulesets.registry import get_game
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.legacy.hooks import LegacyError
 from sheets_gm.sync.legacy.upgrade import upgraded_record, windows_replay
 from sheets_gm.sync.match_record import MatchRecordError, key_column
