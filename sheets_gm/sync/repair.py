@@ -21,6 +21,7 @@ from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.archive_lines import moved_archive_writes
 from sheets_gm.sync.create import apply_layouts, match_layouts
+from sheets_gm.sync.fates import kept_refusals, stays
 from sheets_gm.sync.legacy.upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, ARCHIVE_COPY_COL, ARCHIVE_LINES, MatchTabs
@@ -166,8 +167,9 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         # An empty cell of a row laid over is written empty: the tab's old cells (a column inserted) do not stay.
         laid = {t: {i: {c: "" if v is None else v for c, v in line.items()} for i, line in rows.items()}
                 for t, rows in laid.items()}
+        said = kept_refusals([r for rows in kept.get(seat, {}).values() for r in rows.values()])
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, record.state, window, seat, dice, status,
-                           outcome.text if outcome else "", kept.get(seat), overlays=laid)
+                           outcome.text if outcome else "", kept.get(seat), said, overlays=laid)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
     board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
     batch.run(sheets.write_order())
@@ -214,14 +216,12 @@ def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapt
     window = record.ruleset.window(record.state)
     rows = tuple(r for placed in tab.tables for r in placed.read(grid))
     rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows)
-    standing = {p.spec.name for p in tab.tables if p.spec.standing}
     kept: dict[str, dict[str, TypedRow]] = {}
     stamped: list[TypedRow] = []
     for row in rows:
         if not row.typed:
             continue
-        writes = window is not None and seat in window.seats and tab.table(row.table).spec.open_in(window.phase)
-        if window is not None and (row.window == window.key or row.table in standing or not writes):
+        if stays(row, seat, tab.table(row.table).spec, window):  # its fate, as a GM's change would decide it
             kept.setdefault(row.table, {})[row.subject] = row
         else:
             stamped.append(row)

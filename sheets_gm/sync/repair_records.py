@@ -11,11 +11,10 @@ them). The engine record is not rewritten: the lines go where it counts them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from sheets_gm.engine.events import visible_to
 from sheets_gm.engine.ruleset import GM
-from sheets_gm.sheets.adapter import AnySheetAdapter, NamesEventSeats
+from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.spec import VIEW_COLS
@@ -32,7 +31,7 @@ from sheets_gm.sync.match_tabs import (
 from sheets_gm.sync.read import seat_backend
 from sheets_gm.sync.replay import match_history, replay_document
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.writes import log_lines, seat_events, seat_names, view_log_lines
+from sheets_gm.sync.writes import log_lines, view_events, view_log_lines
 
 
 def _filled(grid: Grid) -> int:
@@ -182,12 +181,8 @@ def _view_lines(steps: ReplayedSteps, adapter: AnySheetAdapter, tabs: MatchTabs,
     """The log rows of ``seat``'s View tab as the sync wrote them step by step (``views_writes``): the GM's starts
     with the set-up's draws."""
     rows: Grid = [list(r) for r in log_lines(steps.opening)] if seat == GM else []
-    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
     for before, after, events in steps.steps:
-        states: list[Any] = [before, after]
-        names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
-        concerns = None if hook is None else lambda e, states=states: seat in hook(e, states)
-        mine = seat_events(events, seat, names, concerns)
+        mine = view_events(adapter, tabs, seat, events, after, before)
         if mine:
             rows += view_log_lines(mine, adapter)
     return rows

@@ -13,7 +13,7 @@ from typing import Any
 import openpyxl
 import pytest
 
-from sheets_gm.sync.legacy.hooks import CarriedOrders, LegacyError, RawCells, UpgradedMatch
+from sheets_gm.rulesets.parts.legacy import CarriedOrders, LegacyError, RawCells, UpgradedMatch
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MATCH_KEYS
 from tests.commands.test_window_commands import bots_type, new_match, run
 from tests.sync import race_game

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheets_gm.engine.settings import parse_settings
+from sheets_gm.rulesets.parts.legacy import LegacyError, LegacyUpgrades, RawCells, UpgradedMatch
 from sheets_gm.rulesets.registry import AnyRuleset, UnknownRulesetError, get_game, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.legacy.detect import legacy_of
-from sheets_gm.sync.legacy.hooks import LegacyError, LegacyUpgrades, RawCells, UpgradedMatch
 from sheets_gm.sync.match_record import (
     HISTORY_FIRST_ROW,
     MatchRecord,
