@@ -497,7 +497,7 @@ def test_the_ready_box_shows_as_a_box_in_libreoffice(tmp_path: Path, capsys: pyt
     """LibreOffice shows an .xlsx FALSE as 0 unless the cell's number format says otherwise."""
     import openpyxl
 
-    from sheets_gm.sheets.local.backend import CHECKBOX_FORMAT
+    from sheets_gm.sheets.local.layout import CHECKBOX_FORMAT
 
     path = config(tmp_path, 'roster = "roster.csv"')
     roster(tmp_path)

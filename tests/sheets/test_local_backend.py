@@ -32,7 +32,9 @@ from sheets_gm.sheets.layout import (
     WorkbookLayout,
     a1,
 )
-from sheets_gm.sheets.local.backend import LISTS_TAB, MAX_CELL_CHARS, LocalWorkbookBackend, create_workbook
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
+from sheets_gm.sheets.local.cells import MAX_CELL_CHARS
+from sheets_gm.sheets.local.layout import LISTS_TAB
 
 
 class FakeClock:
