@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.sheets.backend import SheetAccessError
-from sheets_gm.sheets.google import (
+from sheets_gm.sheets.google.backend import (
     EXPORT_SCOPES,
     PLAY_SCOPES,
     SHARE_SCOPES,

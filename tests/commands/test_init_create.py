@@ -228,7 +228,7 @@ def test_googles_own_refusal_of_a_service_account_in_a_my_drive_is_named_at_once
         fake: GoogleApiFake, tmp_path: Path) -> None:
     # Whatever the folder looked like, Google's 403 storageQuotaExceeded (domain usageLimits, which is otherwise a
     # rate limit) is final: one attempt, and the way out named.
-    from sheets_gm.sheets.google import SHARE_SCOPES, open_service_account
+    from sheets_gm.sheets.google.backend import SHARE_SCOPES, open_service_account
 
     client = open_service_account(write_service_account_key(tmp_path / "sa.json", ACCOUNT), SHARE_SCOPES)
     drive = DriveCreator(client, RetryPolicy(sleep=lambda s: None))
@@ -241,7 +241,7 @@ def test_googles_own_refusal_of_a_service_account_in_a_my_drive_is_named_at_once
 def test_the_gms_own_account_creates_in_her_my_drive(fake: GoogleApiFake, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    import sheets_gm.sheets.google as google
+    import sheets_gm.sheets.google.backend as google
 
     monkeypatch.setattr(google, "open_oauth", lambda *args, **kwargs: fake_client())
     config = starter(tmp_path, "wesnoth", oauth=True)

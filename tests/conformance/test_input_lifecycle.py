@@ -49,7 +49,7 @@ from sheets_gm.rulesets.registry import (
     ruleset_names,
 )
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, split_a1
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy

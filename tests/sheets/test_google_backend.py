@@ -20,7 +20,7 @@ import requests
 from google.oauth2.credentials import Credentials as UserCredentials
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
-from sheets_gm.sheets.google import (
+from sheets_gm.sheets.google.backend import (
     MAX_CELL_CHARS,
     GoogleSheetBackend,
     grid_range,

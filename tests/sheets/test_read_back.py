@@ -16,9 +16,9 @@ from typing import Any
 import openpyxl
 import pytest
 
-from sheets_gm.sheets import google
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
-from sheets_gm.sheets.google import GoogleSheetBackend, snapshot_grids
+from sheets_gm.sheets.google import backend as google
+from sheets_gm.sheets.google.backend import GoogleSheetBackend, snapshot_grids
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
