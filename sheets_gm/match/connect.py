@@ -16,15 +16,16 @@ if TYPE_CHECKING:
     from sheets_gm.sheets.retry import RetryPolicy
 
 
-#: What a command does with Google, which says the OAuth scopes it asks for (``sheets.google.signin``): ``play`` (read and
-#: write cells, read Drive's change log and sharing list), ``share`` (init: share the spreadsheets), ``export``.
+#: What a command does with Google, which says the OAuth scopes it asks for (``sheets.google.signin``): ``play``
+#: (read and write cells, read Drive's change log and sharing list), ``share`` (init: share the spreadsheets),
+#: ``export``.
 Access = Literal["play", "share", "export"]
 
 
 def google_client(config: MatchConfig, access: Access = "play") -> gspread.Client:
     """A signed-in gspread client: the service account if configured (its tokens asked for the scopes of
     ``access`` alone), else the GM's OAuth sign-in (asked once, for what init needs)."""
-    from sheets_gm.sheets.google.backend import (
+    from sheets_gm.sheets.google.signin import (
         EXPORT_SCOPES,
         PLAY_SCOPES,
         SHARE_SCOPES,

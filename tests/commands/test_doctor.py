@@ -283,7 +283,7 @@ def test_help_ends_with_an_example(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
     """The fake Google, with service-account clients whose token lookups stay inside it."""
-    import sheets_gm.sheets.google.backend as google
+    import sheets_gm.sheets.google.signin as google
 
     real = google.open_service_account
     monkeypatch.setattr(google, "open_service_account", lambda path, *scopes: settle_auth(real(path, *scopes)))
