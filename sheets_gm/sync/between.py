@@ -38,7 +38,7 @@ from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.replay import entry_dice
 from sheets_gm.sync.seed_check import check_seed
-from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_overlays
 from sheets_gm.sync.writes import (
     board_writes,
@@ -255,6 +255,24 @@ def _json_row(grid: Grid, where: str) -> dict[str, Any]:
     return data
 
 
+def _archived_rows(entry: Mapping[str, Any], seat: str, number: int, engine_tab: str) -> list[Any]:
+    """The rows (as JSON) resolution ``number`` read of ``seat``, from the engine's history row ``entry``, which keeps
+    them under ``archived`` (BetweenWindowsError when it does not: a match whose history lacks them is moved over by
+    ``repair``, from the hidden columns its Archive tabs had)."""
+    archived = entry.get("archived")
+    cell = archived.get(seat) if isinstance(archived, Mapping) else None
+    try:
+        found = json.loads(joined_cells([cell], 0)) if isinstance(cell, str) else None
+    except ValueError:
+        found = None
+    if not isinstance(found, dict) or not isinstance(found.get("rows"), list):
+        raise BetweenWindowsError(f"tab {engine_tab!r}, the history row of resolution {number}, keeps no readable copy "
+                                  f"of the rows {seat} typed (a match made by an earlier version of sheets-gm: run "
+                                  "sheets-gm repair, which moves its copies there from the Archive tabs) — nothing "
+                                  "was written")
+    return list(found["rows"])
+
+
 def _unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
     """A row put back by an undo with its Ready and Go boxes unticked (the seat says again when it is ready, and
     the next poll does not resolve it again before the GM has done what the undo was for), and the headers of
@@ -342,13 +360,8 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         raise BetweenWindowsError("nothing to undo: no window of this match has been resolved yet")
     tabs = read.tabs
     engine_tab = tabs.spec.tabs.engine
-    reads = ReadBatch()
-    reads.ask(sheets.engine, history_range(engine_tab, number))
-    for seat in read.seats:
-        reads.ask(seat_backend(sheets, tabs, seat), tabs.archive_history_range(seat, number))
-    reads.run(sheets.write_order())
-    entry = _json_row(reads.get(sheets.engine, history_range(engine_tab, number)),
-                      f"tab {engine_tab!r}, the history row of resolution {number}")
+    (history,) = sheets.engine.read([history_range(engine_tab, number)])
+    entry = _json_row(history, f"tab {engine_tab!r}, the history row of resolution {number}")
     ruleset = record.ruleset
     try:
         state = ruleset.state_codec.from_json(entry["state_before"])
@@ -367,10 +380,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     told: dict[str, dict[str, dict[str, str]]] = {}  # what each row put back says, by seat, table and subject
     lines: dict[str, list[ArchiveLine]] = {}
     for seat, seat_read in read.seats.items():
-        backend = seat_backend(sheets, tabs, seat)
-        archived = _json_row(reads.get(backend, tabs.archive_history_range(seat, number)),
-                             f"tab {tabs.archive(seat)!r}, the row of resolution {number}")
-        consumed = [TypedRow.from_json(r) for r in archived.get("rows", [])]
+        consumed = [TypedRow.from_json(r) for r in _archived_rows(entry, seat, number, engine_tab)]
         standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
         returned = {(r.table, r.subject): r for r in consumed}
         still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]

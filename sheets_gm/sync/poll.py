@@ -531,8 +531,9 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
-        batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, ""]])
-        archived_by_seat[seat] = archived  # the engine keeps it too: a seat's file saved from an older copy gets it
+        # The engine's history row keeps it for good: undo puts the rows back from there, and a seat's file saved
+        # from an older copy gets its Archive entry back from there.
+        archived_by_seat[seat] = archived
         overlays = stray_overlays(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,

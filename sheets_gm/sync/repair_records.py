@@ -22,9 +22,9 @@ from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.log_check import ReplayedSteps, replay_steps
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import (
-    ARCHIVE_COLS,
     ARCHIVE_FIRST_LINE_ROW,
     ARCHIVE_LINES,
+    ARCHIVE_TEXT_COLS,
     LOG_FIRST_ROW,
     MatchTabs,
 )
@@ -143,8 +143,9 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
 
 def _restore_archives(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch, laid_out: set[str],
                       absent: set[str]) -> tuple[list[str], set[str]]:
-    """Each seat's archive that was laid out again (deleted or renamed): copied back whole, hidden columns and all,
-    from a renamed tab holding the archive's headers; else a note saying what is gone."""
+    """Each seat's archive that was laid out again (deleted or renamed): its sentences copied back from a renamed tab
+    holding the archive's headers (the copies are in the hidden Copies tab and the engine's history, untouched);
+    else a note saying what is gone."""
     notes: list[str] = []
     copied: set[str] = set()
     header = tabs.spec.headers.archive
@@ -162,17 +163,17 @@ def _restore_archives(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch, l
                 break
         if found is None:
             notes.append(f"tab {archive!r} was missing in {backend.name} and no copy was found: it is laid out again "
-                         "empty (what became of the rows typed before is no longer listed there, and undo cannot put "
-                         "back the rows of the windows resolved before)")
+                         "empty (what became of the rows typed before is no longer listed there; undo still puts back "
+                         "the rows of the windows resolved before, from the engine's history)")
             continue
         name, grid = found
         copied.add(name)
         body = grid[ARCHIVE_FIRST_LINE_ROW - 1:ARCHIVE_FIRST_LINE_ROW - 1 + ARCHIVE_LINES]  # under the header row
         if body:
-            batch.put(backend, a1(archive, cells(0, ARCHIVE_FIRST_LINE_ROW, ARCHIVE_COLS - 1,
+            batch.put(backend, a1(archive, cells(0, ARCHIVE_FIRST_LINE_ROW, ARCHIVE_TEXT_COLS - 1,
                                                  ARCHIVE_FIRST_LINE_ROW + len(body) - 1)),
-                      _padded(body, len(body), ARCHIVE_COLS))
-        notes.append(f"tab {archive!r} was missing in {backend.name}: its lines and the sync's copies were copied "
+                      _padded(body, len(body), ARCHIVE_TEXT_COLS))
+        notes.append(f"tab {archive!r} was missing in {backend.name}: its lines were copied "
                      f"back from tab {name!r} (a renamed copy), which may go once you have checked {archive!r}")
     return notes, copied
 

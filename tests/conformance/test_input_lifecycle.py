@@ -50,14 +50,15 @@ from sheets_gm.rulesets.registry import (
 )
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
-from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, split_a1
+from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, quote_tab, split_a1
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.between import BetweenWindowsError, adjust_match, undo_window
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.log_check import forged_log_lines
-from sheets_gm.sync.match_tabs import ARCHIVE_COLS, ARCHIVE_COPY_COL, ARCHIVE_PENDING_ROW
+from sheets_gm.sync.match_record import history_rows, joined_cells
+from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_LINE_ROW, COPIES_COLS
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.repair import repair_match
@@ -512,26 +513,47 @@ def _type_past(table: Table, read: MatchRead, seat: str, b: int, c: int) -> None
 
 
 # -- the check -----------------------------------------------------------------------------------
-def _archived_rows(backend: SheetBackend, tab: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every row the archive holds, as ('rows' for a resolution's, 'kept', or 'copy' for one an archive entry names:
-    set aside or read), its JSON: the entries' hidden copies (column C) and the pending and history rows (D:F)."""
-    grid = backend.read([a1(tab, cells(0, ARCHIVE_PENDING_ROW, ARCHIVE_COLS - 1, ARCHIVE_LINES_READ))])[0]
-    for line in grid:
-        for value in line[ARCHIVE_COPY_COL:ARCHIVE_COLS]:
-            text = "" if value is None else str(value)
-            if not text.startswith(("{", "[")):
-                continue
-            try:
-                found = json.loads(text)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(found, list):
-                yield from (("copy", row) for row in found if isinstance(row, dict))
-                continue
-            for part in ("rows", "stale", "kept"):
-                for row in found.get(part, []) if isinstance(found, dict) else []:
-                    if isinstance(row, dict):
-                        yield part, row
+def _archived_rows(table: Table, read: MatchRead, seat: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every row the sync keeps a copy of for ``seat``, as ('rows' for a resolution's, 'kept', or 'copy' for one an
+    archive entry names: set aside or read), its JSON: the copies in the seat's hidden Copies tab (column A, in the
+    row of each Archive line; the pending row in B2:D2), and the rows each resolution read in the engine's history
+    rows (``archived``). The Archive tab itself holds sentences only: no JSON, nothing right of column B."""
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    archive, copies = backend.read([quote_tab(read.tabs.archive(seat)),
+                                    a1(read.tabs.copies(seat), cells(0, ARCHIVE_FIRST_LINE_ROW, COPIES_COLS - 1,
+                                                                     ARCHIVE_LINES_READ))])
+    for number, line in enumerate(archive, start=1):
+        assert not any(_text(v) for v in line[2:]), f"{table.name}: {read.tabs.archive(seat)} row {number} holds " \
+            f"more than its two columns of sentences: {line!r}"
+        assert not any(_text(v).startswith(("{", "[")) for v in line[:2]), \
+            f"{table.name}: {read.tabs.archive(seat)} row {number} holds JSON: {line!r}"
+    texts = [v for line in copies for v in line]
+    resolved = read.record.resolved
+    if resolved:
+        for grid in table.engine.read([history_rows(read.tabs.spec.tabs.engine, resolved)]):
+            for row in grid:
+                try:
+                    entry = json.loads(joined_cells(row, 1)) if len(row) > 1 else None
+                except ValueError:
+                    continue
+                archived = entry.get("archived") if isinstance(entry, dict) else None
+                if isinstance(archived, dict) and isinstance(archived.get(seat), str):
+                    texts.append(archived[seat])
+    for value in texts:
+        text = "" if value is None else str(value)
+        if not text.startswith(("{", "[", "⧉")):
+            continue
+        try:
+            found = json.loads(joined_cells([text], 0))
+        except ValueError:
+            continue
+        if isinstance(found, list):
+            yield from (("copy", row) for row in found if isinstance(row, dict))
+            continue
+        for part in ("rows", "stale", "kept"):
+            for row in found.get(part, []) if isinstance(found, dict) else []:
+                if isinstance(row, dict):
+                    yield part, row
 
 
 def _text(value: object) -> str:
@@ -570,8 +592,7 @@ def check(table: Table) -> None:
         assert not fresh, f"{table.name}: {typed} was typed in a stale copy saved over the sync's write: it must be " \
                           "read for the open window, not taken from its row"
         if typed.seat not in archives:
-            backend = seat_backend(table.sheets, read.tabs, typed.seat)
-            archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
+            archives[typed.seat] = list(_archived_rows(table, read, typed.seat))
         traces = _traces(archives[typed.seat], typed)
         assert traces, f"{table.name}: {typed} is gone without a trace (not in its table nor in the archive)"
         if where in refused_before and typed.seat not in table.touched:
@@ -586,8 +607,7 @@ def check(table: Table) -> None:
         typed_again = any(r.table == typed.table and _text(r.values.get(typed.key)) == typed.value
                           for r in read.seats[typed.seat].rows)
         if not typed_again and typed.seat not in archives:
-            backend = seat_backend(table.sheets, read.tabs, typed.seat)
-            archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
+            archives[typed.seat] = list(_archived_rows(table, read, typed.seat))
         assert typed_again or _traces(archives[typed.seat], typed), \
             f"{table.name}: {typed} was set aside, and its copy is gone from the archive"
 
@@ -608,7 +628,7 @@ def _check_past(table: Table, read: MatchRead) -> None:
 
 def _told_not_done(backend: SheetBackend, tab: str, value: str) -> bool:
     """Whether the Archive's sentences name ``value`` as not carried out, carried out in part, or set aside."""
-    grid = backend.read([a1(tab, cells(0, ARCHIVE_PENDING_ROW, 1, ARCHIVE_LINES_READ))])[0]
+    grid = backend.read([a1(tab, cells(0, ARCHIVE_FIRST_LINE_ROW, 1, ARCHIVE_LINES_READ))])[0]
     entry = ""
     for line in grid:
         text = _text(line[1]) if len(line) > 1 else ""
