@@ -51,7 +51,8 @@ T = TypeVar("T")
 class GoogleSheetBackend:
     """One Google spreadsheet behind the SheetBackend interface.
 
-    ``client`` is a gspread Client (see :func:`open_service_account`, :func:`open_oauth`);
+    ``client`` is a gspread Client (see ``signin``: :func:`~sheets_gm.sheets.google.signin.open_service_account`,
+    :func:`~sheets_gm.sheets.google.signin.open_oauth`);
     ``spreadsheet_key`` the key in the spreadsheet's URL (a whole URL is accepted too).
     Every call goes through ``retry``; errors become SheetAccessError (not shared, bad
     credentials), SheetUnavailableError (Google kept failing) or SheetError.
@@ -121,7 +122,7 @@ class GoogleSheetBackend:
     def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
               guard: Sequence[ReadGuard] = ()) -> list[Grid]:
         """Every range in ONE values.batchUpdate, RAW. ``None`` leaves a cell unchanged and
-        ``""`` clears it (as the Sheets API does); text is cut at :data:`MAX_CELL_CHARS`.
+        ``""`` clears it (as the Sheets API does); text is cut at :data:`~sheets_gm.sheets.google.cells.MAX_CELL_CHARS`.
 
         With notes or ``read_back`` ranges, the write is ONE spreadsheets.batchUpdate of ``updateCells``
         requests instead (see :meth:`_write_cells`), which Google counts as one write request and no read:
@@ -163,7 +164,7 @@ class GoogleSheetBackend:
     def _write_cells(self, writes: Sequence[RangeWrite], read_back: Sequence[str],
                      clears: Sequence[Clear] = ()) -> list[Grid]:
         """Values and notes as ``updateCells`` requests of one spreadsheets.batchUpdate, whose answer holds the
-        ``read_back`` ranges after the write (:func:`snapshot_body`, :func:`snapshot_grids`). Tab ids kept from
+        ``read_back`` ranges after the write (``snapshot_body``, ``snapshot_grids``). Tab ids kept from
         an earlier process may be stale (a tab deleted and laid out again): Google then refuses the write, and
         it is made once more with the ids asked afresh."""
         fresh = self._ids is None and not self._load_ids()

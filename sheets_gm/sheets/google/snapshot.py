@@ -39,7 +39,7 @@ def snapshot_body(requests: list[dict[str, Any]], read_back: Sequence[str]) -> t
 
 
 def snapshot_grids(payload: Any, ranges: Sequence[str]) -> list[Grid] | None:
-    """Each of ``ranges`` as :meth:`GoogleSheetBackend.read` gives it, from the ``updatedSpreadsheet`` of a
+    """Each of ``ranges`` as the backend's ``read`` gives it, from the ``updatedSpreadsheet`` of a
     spreadsheets.batchUpdate answer asked with :func:`snapshot_body`; None unless the answer holds, for each
     tab, one grid per range asked there, in the order asked, each starting where its range starts."""
     updated = payload.get("updatedSpreadsheet", {}) if isinstance(payload, dict) else {}
