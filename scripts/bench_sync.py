@@ -48,7 +48,8 @@ from sheets_gm.match.quota import played_match  # noqa: E402
 from sheets_gm.match.schedule import DeadlineSchedule  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_game, get_ruleset, ruleset_names  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
-from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend  # noqa: E402
+from sheets_gm.sheets.google.backend import GoogleSheetBackend  # noqa: E402
+from sheets_gm.sheets.google.drive import DriveChangeLog  # noqa: E402
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout  # noqa: E402
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402

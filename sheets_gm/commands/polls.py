@@ -313,7 +313,7 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""
     if gate is not None and kept is not None:
-        from sheets_gm.sheets.google import GoogleSheetBackend
+        from sheets_gm.sheets.google.backend import GoogleSheetBackend
         from sheets_gm.sync.drive_gate import after_google_poll
 
         # A bot typed in the window this poll opened: the next poll reads its spreadsheet (its Ready may be all

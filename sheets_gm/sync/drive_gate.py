@@ -37,7 +37,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sheets.google.drive import DriveChangeLog
 from sheets_gm.sheets.marks import FileMark, unchanged
 from sheets_gm.sync.kept_reads import KeptSheets, kept_path, load_kept, save_kept
 from sheets_gm.sync.poll import WindowReport

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.guard import changed_since, grid_cells, same_value, written_cells
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
 from sheets_gm.sheets.private_files import write_private

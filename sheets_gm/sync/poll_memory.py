@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.marks import FileMark, file_mark
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.poll_state import PollState, forget_state, iso, save_state, state_path

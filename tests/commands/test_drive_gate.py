@@ -15,7 +15,7 @@ import pytest
 
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sync.deadline import stamp_deadline
 from sheets_gm.sync.kept_reads import kept_path
 from sheets_gm.sync.poll_state import load_state, state_path

@@ -14,7 +14,8 @@ import pytest
 
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sheets.google.drive import DriveChangeLog
 from sheets_gm.sync.poll_state import load_state, state_path
 from tests.commands.test_commands_google import ACCOUNT, KEYS, run
 from tests.commands.test_drive_gate import Clock, ann_destination, ann_row, clock, fake, poll, start_match, started  # noqa: F401 (fixtures)

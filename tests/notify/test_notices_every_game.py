@@ -21,7 +21,7 @@ from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.notify.outbox import Outbox
 from sheets_gm.match.run import init_match
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from tests.conformance.test_leak_scan import email_of, roster_csv
 from tests.notify.servers import CERT, PASSWORD, USER, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server

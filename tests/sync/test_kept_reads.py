@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.sheets.backend import RangeWrite, SheetError
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sync.drive_gate import DriveGate, read_and_poll
 from sheets_gm.sync.kept_reads import KeptRead, KeptSheets, kept_path, load_kept, save_kept
 from sheets_gm.sync.poll import WindowReport

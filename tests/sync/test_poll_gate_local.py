@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.deadline import stamp_deadline
 from sheets_gm.sync.poll_gate import idle_local_poll
 from sheets_gm.sync.poll_state import load_state, state_path

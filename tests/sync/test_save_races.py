@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.layout import a1
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.kept_reads import KeptSheets
 from sheets_gm.sync.match_record import history_range, joined_cells
