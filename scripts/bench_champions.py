@@ -21,8 +21,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.enums import EventKind
-from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.registry import bots_of, create_ruleset
 
 

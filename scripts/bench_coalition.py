@@ -31,8 +31,8 @@ import yaml
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.enums import Colour, Phase, Side
-from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import SLOT_CAPACITY, Army, CoalitionOrders, CoalitionState
 from sheets_gm.rulesets.registry import bots_of

@@ -12,7 +12,7 @@ import openpyxl
 
 from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.engine.settings import settings_to_mapping
-from sheets_gm.rulesets.gvg.game import GvgRuleset
+from sheets_gm.rulesets.gvg.engine import GvgRuleset
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.state import GvgState

@@ -9,17 +9,19 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import sheets_gm
 
 PACKAGE = Path(sheets_gm.__file__).resolve().parent
 
 #: Bottom to top. A module belongs to the layer of its longest listed prefix. The part protocols are the modules a
-#: game implements, each in the package that uses its part (a game's scenario codec, its tally, its legacy hooks).
+#: game implements (its scenario codec, its tally, its legacy hooks): they sit under the record, in ``rulesets.parts``,
+#: and the machinery that uses a part (``scenario``, ``simulate``, ``sync``) imports it from there.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("sheets_gm.engine", "sheets_gm.yamlio", "sheets_gm.console", "sheets_gm"),
     ("sheets_gm.sheets",),
-    ("sheets_gm.scenario.codec", "sheets_gm.scenario.fields", "sheets_gm.scenario.play", "sheets_gm.simulate.figures",
-     "sheets_gm.sync.legacy.hooks"),
+    ("sheets_gm.rulesets.parts",),
     ("sheets_gm.rulesets",),
     ("sheets_gm.sync", "sheets_gm.scenario", "sheets_gm.simulate"),
     ("sheets_gm.match",),
@@ -45,8 +47,13 @@ def module_name(path: Path) -> str:
 
 def imports_of(path: Path) -> set[str]:
     """Every ``sheets_gm`` module ``path`` imports, wherever the import statement is."""
+    return imports_in(path.read_text(encoding="utf-8"))
+
+
+def imports_in(source: str) -> set[str]:
+    """Every ``sheets_gm`` module the Python ``source`` imports, wherever the import statement is."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -60,17 +67,37 @@ MODULES = {module_name(p) for p in PACKAGE.rglob("*.py")}
 
 def upward_imports() -> list[str]:
     """Each import of a higher layer, as 'importer (layer) -> imported (layer)'."""
-    wrong = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        importer = module_name(path)
-        for imported in sorted(imports_of(path)):
-            if layer_of(imported) > layer_of(importer):
-                wrong.append(f"{importer} ({layer_of(importer)}) -> {imported} ({layer_of(imported)})")
-    return wrong
+    return [wrong for path in sorted(PACKAGE.rglob("*.py")) for wrong in upward(module_name(path), imports_of(path))]
+
+
+def upward(importer: str, imported: set[str]) -> list[str]:
+    """Each of ``imported`` in a higher layer than ``importer``, as 'importer (layer) -> imported (layer)'."""
+    return [f"{importer} ({layer_of(importer)}) -> {module} ({layer_of(module)})"
+            for module in sorted(imported) if layer_of(module) > layer_of(importer)]
 
 
 def test_no_module_imports_a_higher_layer() -> None:
     assert upward_imports() == []
+
+
+@pytest.mark.parametrize("importer", ["sheets_gm.rulesets.game", "sheets_gm.rulesets.registry",
+                                      "sheets_gm.rulesets.gvg.scenario", "sheets_gm.rulesets.parts.scenario"])
+@pytest.mark.parametrize("statement", ["from sheets_gm.scenario.play import play", "import sheets_gm.scenario.runner",
+                                       "from sheets_gm.simulate.runner import run_simulation",
+                                       "from sheets_gm.sync.legacy.upgrade import upgrade_match",
+                                       "from sheets_gm.sync import poll"])
+def test_a_game_that_imports_the_machinery_is_refused(importer: str, statement: str) -> None:
+    """The games and their parts' protocols look only down: an import of the scenario runner, the simulator or
+    the sync from ``rulesets`` (under ``TYPE_CHECKING`` or inside a function too) is one the test above fails on."""
+    source = f"from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    {statement}\n"
+    assert len(upward(importer, imports_in(source))) == 1, statement
+
+
+def test_the_parts_protocols_are_below_the_games_and_the_machinery_above() -> None:
+    parts = layer_of("sheets_gm.rulesets.parts.figures")
+    assert parts < layer_of("sheets_gm.rulesets.game") < layer_of("sheets_gm.scenario.play")
+    assert parts < layer_of("sheets_gm.rulesets.gvg.figures") < layer_of("sheets_gm.simulate.runner")
+    assert layer_of("sheets_gm.rulesets.gvg.legacy") < layer_of("sheets_gm.sync.legacy.upgrade")
 
 
 def test_the_engine_names_no_part_of_a_game_but_its_rules() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
-from sheets_gm.match.config import toml_key
+from sheets_gm.match.config import MatchConfig, toml_key
 from sheets_gm.match.cron import cron_line, cron_notes_pointer
 from sheets_gm.match.init_common import InitOutcome
 from sheets_gm.rulesets.registry import GAMES, TEMPLATES, get_ruleset
@@ -153,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
     ruleset = args.ruleset.strip().lower()
     if ruleset not in GAMES:
         raise UserError(f"unknown ruleset {args.ruleset!r}; this build knows: {', '.join(sorted(GAMES))}")
+    if args.practice and args.create is not None:
+        raise UserError("--practice plays on local workbooks; leave out --create")
     if args.practice:
         if args.config.exists():
             raise UserError(f"--practice writes a config of its own, and {args.config} exists: run it in an empty "
@@ -177,6 +179,8 @@ def run(args: argparse.Namespace) -> int:
     config = load(args)
     if config.ruleset != ruleset:
         raise UserError(f"{config.path} is a {config.ruleset} match, not {ruleset}")
+    if args.create is not None:
+        config = _create_spreadsheets(args, config)
     if args.roster is not None and not args.roster.exists():
         raise UserError(f"no roster file at {args.roster}")
     with user_errors():
@@ -203,6 +207,26 @@ def run(args: argparse.Namespace) -> int:
           f"reads nothing):\n  {cron_line(args.config)}\n"
           f"or run `{program_name()} sync -c {args.config}` by hand ({cron_notes_pointer()} says more).")
     return 0
+
+
+def _create_spreadsheets(args: argparse.Namespace, config: MatchConfig) -> MatchConfig:
+    """``--create``: the match's spreadsheets made in the Drive folder (or found from an earlier run), their keys
+    written into the config; the config read again."""
+    from sheets_gm.match.create_sheets import create_google_sheets
+
+    with user_errors():
+        made = create_google_sheets(config, args.create)
+    if made.already:
+        print(f"{config.path} names Google spreadsheets already: nothing to create.")
+        return config
+    if made.reused:
+        print(f"Found {len(made.reused)} spreadsheet(s) an earlier init --create made: {', '.join(made.reused)}.")
+    if made.created:
+        print(f"Created {len(made.created)} spreadsheet(s) in the {made.folder}: {', '.join(made.created)}.")
+    for warning in made.warnings:
+        print(f"Warning: {warning}.")
+    print(f"Wrote their keys into {config.path} (backend = \"google\" under [sheets]; your comments are kept).")
+    return load(args)
 
 
 def _write_practice(ruleset: str, config: Path) -> None:
@@ -259,3 +283,7 @@ def register(sub: Any) -> None:
     p.add_argument("--no-share", action="store_true",
                    help="do not share the spreadsheets with the players and GMs (Google), nor list who gets which file")
     p.add_argument("--no-email", action="store_true", help="Google: share without sending e-mails")
+    p.add_argument("--create", metavar="FOLDER",
+                   help="Google: create every spreadsheet the config's [sheets] needs in this Drive folder (its URL "
+                        "or id), named after the match, and write their keys into the config; run again, it reuses "
+                        "the ones it made")

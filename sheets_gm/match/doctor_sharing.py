@@ -48,4 +48,6 @@ def check_sharing(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> 
                                    "share it with", "remove them in the spreadsheet's Share dialog, unless you mean "
                                                     "them to read it")
         if not state.writers_can_share and not others:
-            report.ok("sharing", f"{backend.name}: opened by {who}; only its owner can share it on")
+            who_shares = ("only its owner can share it on" if state.writers_can_share is False else
+                          "it is in a shared drive, whose own settings say who may share it on")
+            report.ok("sharing", f"{backend.name}: opened by {who}; {who_shares}")

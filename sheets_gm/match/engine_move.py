@@ -56,7 +56,7 @@ def engine_tabs(config: MatchConfig) -> tuple[str, ...]:
     names = [spec.tabs.engine, spec.tabs.gm, spec.tabs.roster]
     if traits.judge and config.judge is None:
         tabs = MatchTabs(spec, config.seats, True)
-        names += [spec.tabs.judge, tabs.archive(JUDGE), tabs.view(JUDGE)]
+        names += list(tabs.seat_tab_names(JUDGE))  # the Judge tab, its Archive, View and Copies
     return tuple(names)
 
 

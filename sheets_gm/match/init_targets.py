@@ -31,7 +31,8 @@ def match_tab_names(config: MatchConfig) -> set[str]:
     names = {tabs.board, tabs.log, tabs.settings, tabs.engine, tabs.judge, tabs.gm, tabs.roster, ABOUT_TAB,
              *tabs.retired}
     for seat in config.seats:
-        names |= {tabs.orders.format(seat=seat), tabs.archive.format(seat=seat), tabs.view.format(seat=seat)}
+        names |= {tabs.orders.format(seat=seat), tabs.archive.format(seat=seat), tabs.view.format(seat=seat),
+                  tabs.copies.format(seat=seat)}
     return names
 
 

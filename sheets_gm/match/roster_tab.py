@@ -50,7 +50,8 @@ def roster_tab_layout(spec: SheetSpec, columns: tuple[str, ...], seats: tuple[st
     roster groups, such as the Coalition's mercenary bands)."""
     last = 1 + ROSTER_ROWS
     return TabLayout(
-        name=spec.tabs.roster, rows=last, cols=len(columns), frozen_rows=1,
+        # Every column read (to Z) is in the grid: Google refuses a read past a tab's last column.
+        name=spec.tabs.roster, rows=last, cols=max(len(columns), ROSTER_COLS), frozen_rows=1,
         values={"A1": [list(columns)]},
         fills=(Fill(cells(0, 1, len(columns) - 1, 1), spec.colours.header, bold=True),),
         dropdowns=(Dropdown(cells(1, 2, 1, last), seats),),

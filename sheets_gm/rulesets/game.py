@@ -6,13 +6,15 @@ everything the layers above ask of a game, so none of them probes a class for wh
 
 - ``rules``: the engine class (``engine.ruleset.Ruleset``): set-up, windows, check, resolve, views…;
 - ``sheet``: the sheet adapter (``sheets.adapter.SheetAdapter``), made from a match's rules;
-- ``scenario``: the reader and runner of the game's scenario files (``scenario.codec.ScenarioCodec``);
-- ``simulation``: its bots and what ``simulate`` counts (``simulate.figures``);
+- ``scenario``: the reader of the game's scenario files (``rulesets.parts.scenario.ScenarioCodec``);
+- ``simulation``: its bots and what ``simulate`` counts (``rulesets.parts.figures``);
 - ``gm``: the GM's ``adjust`` options and the events they make (applied by ``Ruleset.apply_gm_event``);
-- ``legacy``: how to read what an earlier version of the game wrote (``sync.legacy``);
+- ``legacy``: how to read what an earlier version of the game wrote (``rulesets.parts.legacy``, applied by
+  ``sync.legacy``);
 - ``commands``: the game's own tools, ``sheets-gm <name> TOOL``, as data the command layer mounts.
 
-Each part's protocol lives with the layer that uses it; this record only assembles them.
+Each part's protocol lives below this record, in ``rulesets.parts`` (the sheet adapter's in ``sheets.adapter``),
+so the record and the games look only down; the layers that use a part import it from there.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from sheets_gm.engine.ruleset import BotKind, GmOption, Ruleset, RulesetTraits
 
-if TYPE_CHECKING:  # the parts' protocols, for their types only: a command loads only the layers it uses
-    from sheets_gm.scenario.codec import ScenarioCodec
+if TYPE_CHECKING:  # the parts' protocols, for their types only: a command loads only the parts it uses
+    from sheets_gm.rulesets.parts.figures import MatchTally, SimulationSpec
+    from sheets_gm.rulesets.parts.legacy import LegacyUpgrades
+    from sheets_gm.rulesets.parts.scenario import ScenarioCodec
     from sheets_gm.sheets.adapter import SheetAdapter
-    from sheets_gm.simulate.figures import MatchTally, SimulationSpec
-    from sheets_gm.sync.legacy.hooks import LegacyUpgrades
 
 RulesT = TypeVar("RulesT", bound=Ruleset[Any, Any, Any])
 

@@ -35,7 +35,8 @@ class SeatInput(Generic[OrdersT]):
     the ticked rows to be resolved now, without waiting for the other rows. ``held`` are the
     subjects of rows typed in an open table that the seat writes for its own next window, not
     this one (Win or Die's actions typed in the opponent's turn): they stay typed, unread, and
-    are read when that window opens."""
+    are read when that window opens; ``held_why`` says why, by subject, where the seat could not
+    guess it (Wesnoth's recruits typed after the leader acted this turn)."""
 
     orders: OrdersT
     problems: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -43,6 +44,7 @@ class SeatInput(Generic[OrdersT]):
     ready: bool = False
     go: bool = False
     held: frozenset[str] = frozenset()
+    held_why: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,10 @@ class BoardDrawing:
 
 
 class SheetAdapter(Protocol[_StateIn, OrdersT]):
-    """A ruleset's sheet: its layout as data (``spec``) and the code data cannot replace."""
+    """A ruleset's sheet: its layout as data (``spec``) and the code data cannot replace.
+
+    A game's adapter subclasses it, as its engine class subclasses ``Ruleset``: the members below the
+    optional line have defaults it inherits, and overrides where its game says more."""
 
     @property
     def spec(self) -> SheetSpec:
@@ -124,6 +129,42 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         units, its bag, its tile-mates); ``[]`` when there is nothing private."""
         ...
 
+    # -- optional: an adapter that subclasses ``SheetAdapter`` inherits these defaults ------------------------
+    def idle_reason(self, state: _StateIn, seat: str) -> str:
+        """Why ``seat`` has nothing to write in any window now, in the game's words (Champions: a player who is
+        out); by default '', and the sync says whose window it is."""
+        return ""
+
+    def idle_row_reason(self, state: _StateIn, seat: str, table: InputTable, subject: str) -> str:
+        """Why the row of ``subject`` in ``seat``'s ``table`` takes no orders now, in the game's words (GvG: a player
+        knocked down until a later turn): its feedback says so instead of waiting for orders, and nobody is chased
+        for it; by default '' (it takes orders)."""
+        return ""
+
+    def drawings_before(self, state: _StateIn, deadline: str) -> Sequence[BoardDrawing]:
+        """``drawings(state)``, the open window closing at ``deadline`` (as people read it; '' for none), for a game
+        whose public tabs carry it (Coalition: the Battle Announcements post says by when the strategies are due, as
+        the forum's did). By default the drawings, which do not show it."""
+        return self.drawings(state)
+
+    def turn_label(self, turn: int) -> CellValue:
+        """The Log's turn cell of an event of ``turn``, for a game that counts something other than the engine's
+        turns (Champions: rounds of two windows). By default the turn itself."""
+        return turn
+
+    def log_entry_rows(self, event: Event) -> list[list[CellValue]] | None:
+        """The rows of ``event`` in a View log, each a list of cells from the log's text column on (the first row
+        stands beside the event's turn and kind), for a game whose long private entries read better over several
+        rows (Champions' battle reports: a row per action). By default None: the entry keeps one cell."""
+        return None
+
+    def event_seats(self, event: Event, states: Sequence[Any]) -> frozenset[str]:
+        """The seats ``event`` concerns beyond those its data names by a seat's or a row's name, read with
+        ``states`` (the state the events started from, then the state they led to), so that a seat's View log
+        lists its losses as well as its wins (GvG: a battle names only its winner; a hit on a structure names its
+        id). By default none."""
+        return frozenset()
+
 
 AnySheetAdapter = SheetAdapter[Any, Any]
 
@@ -135,16 +176,6 @@ class ExplainsStrayRows(Protocol[_StateIn]):
 
     def stray_reason(self, state: _StateIn, seat: str, table: InputTable, subject: str) -> str:
         """Why ``seat``'s ``table`` has no row for ``subject`` now ('' to let the sync say it)."""
-        ...
-
-
-@runtime_checkable
-class ExplainsIdleSeats(Protocol[_StateIn]):
-    """An adapter that says, in its game's words, why a seat has nothing to write (a player who is out); the
-    sync says whose window it is for the others."""
-
-    def idle_reason(self, state: _StateIn, seat: str) -> str:
-        """Why ``seat`` has nothing to write in any window now ('' to let the sync say it)."""
         ...
 
 
@@ -166,49 +197,6 @@ class GroupsRows(Protocol):
 
     def row_group(self, state: Any, table: str, subject: str) -> str:
         """The subject whose verdicts decide the row of ``subject`` in ``table`` ('' when the row has its own)."""
-        ...
-
-
-@runtime_checkable
-class LaysOutLogEntries(Protocol):
-    """An adapter whose long private log entries read better over several rows of a View tab's log
-    (Champions' battle reports: a row per action, each step of its arithmetic in a cell of its own)."""
-
-    def log_entry_rows(self, event: Event) -> list[list[CellValue]] | None:
-        """The rows of ``event`` in a View log, each a list of cells from the log's text column on (the first
-        row stands beside the event's turn and kind); None to keep it in one cell."""
-        ...
-
-
-@runtime_checkable
-class DrawsDeadline(Protocol):
-    """An adapter whose public tabs carry the open window's deadline (Coalition: the Battle Announcements post
-    says by when the strategies are due, as the forum's did)."""
-
-    def drawings_before(self, state: Any, deadline: str) -> Sequence[BoardDrawing]:
-        """``drawings(state)``, the open window closing at ``deadline`` (as people read it; '' for none)."""
-        ...
-
-
-@runtime_checkable
-class NamesEventSeats(Protocol):
-    """An adapter whose public events concern seats their data does not name by a seat's or a row's name (GvG: a
-    battle names its sides by team number and only the winner by name; a hit on a structure names its id): it
-    says whose View log lists such an event, so that a seat reads its losses as well as its wins."""
-
-    def event_seats(self, event: Event, states: Sequence[Any]) -> frozenset[str]:
-        """The seats ``event`` concerns, read with ``states`` (the state the events started from, then the
-        state they led to)."""
-        ...
-
-
-@runtime_checkable
-class LabelsTurns(Protocol):
-    """An adapter whose game counts something other than the engine's turns (Champions: rounds of two windows):
-    it names a turn as its logs show it."""
-
-    def turn_label(self, turn: int) -> CellValue:
-        """The Log's turn cell of an event of ``turn``."""
         ...
 
 

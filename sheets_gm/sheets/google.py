@@ -66,6 +66,9 @@ DEFAULT_TIMEOUT = (10.0, 60.0)
 #: Google's limit on the characters of one cell; longer text is cut to it.
 MAX_CELL_CHARS = 50_000
 
+#: Drive's refusal of ``writersCanShare`` on a file of a shared drive (its drive's settings say who may share).
+SHARED_DRIVE_NO_LOCK = "teamDrivesSharingRestrictionNotAllowed"
+
 #: Roles a spreadsheet can be shared with.
 SHARE_ROLES = ("reader", "commenter", "writer")
 
@@ -624,14 +627,25 @@ class GoogleSheetBackend:
                 invited.append(email)
         return invited
 
-    def restrict_sharing(self) -> None:
+    def restrict_sharing(self) -> bool:
         """Only the owner (and its GMs, through the owner) may share the spreadsheet on: Drive's files.update with
         ``writersCanShare = false`` (the Share dialog's "Editors can change permissions and share", unticked), so
-        that no member of a team can share the team's orders with the enemy. One call."""
+        that no member of a team can share the team's orders with the enemy. One call. False for a spreadsheet of a
+        shared drive, which Drive lets nobody lock so (403 ``teamDrivesSharingRestrictionNotAllowed``)."""
         url = f"{DRIVE_FILES_API_V3_URL}/{self.key}"
-        self._call("sharing settings", lambda: self._http.request(
-            "patch", url, params={"supportsAllDrives": "true", "fields": "writersCanShare"},
-            json={"writersCanShare": False}))
+
+        def lock() -> bool:
+            try:
+                self._http.request("patch", url, params={"supportsAllDrives": "true", "fields": "writersCanShare"},
+                                   json={"writersCanShare": False})
+            except APIError as e:
+                details = e.error.get("errors", []) if isinstance(e.error, dict) else []
+                if any(isinstance(d, dict) and d.get("reason") == SHARED_DRIVE_NO_LOCK for d in details):
+                    return False
+                raise
+            return True
+
+        return self._call("sharing settings", lock)
 
     def sharing(self) -> Sharing:
         """Who can open the spreadsheet and whether its editors may share it on: Drive's files.get
@@ -760,8 +774,8 @@ def layout_requests(
         conditional[sid] = len(s.get("conditionalFormats", []))
 
     reqs: list[dict[str, Any]] = []
-    title = metadata.get("properties", {}).get("title")
-    if layout.title and layout.title != title:
+    title = str(metadata.get("properties", {}).get("title", ""))
+    if layout.title and not title.startswith(layout.title):  # "Friday GvG · orders red" (init --create) is kept
         reqs.append({"updateSpreadsheetProperties": {"properties": {"title": layout.title}, "fields": "title"}})
 
     ids: dict[str, int] = {}

@@ -40,6 +40,9 @@ T = TypeVar("T")
 RETRY_STATUSES = frozenset({408, 429})
 #: Drive answers some quota errors with 403 and one of these reasons.
 RATE_LIMIT_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded"})
+#: Drive's 403 reasons under its ``usageLimits`` domain that no wait mends: a service account has no storage to own
+#: a file in a My Drive, an account whose storage is full.
+LASTING_REASONS = frozenset({"storageQuotaExceeded", "quotaExceeded"})
 
 
 def http_status(exc: BaseException) -> int | None:
@@ -65,9 +68,11 @@ def _error_json(exc: BaseException) -> dict[str, Any]:
 
 def _is_rate_limit_403(exc: BaseException) -> bool:
     error = _error_json(exc)
+    details = error.get("errors")
+    if isinstance(details, list) and any(isinstance(d, dict) and d.get("reason") in LASTING_REASONS for d in details):
+        return False
     if error.get("status") == "RESOURCE_EXHAUSTED":
         return True
-    details = error.get("errors")
     if isinstance(details, list):
         for d in details:
             if isinstance(d, dict) and (d.get("reason") in RATE_LIMIT_REASONS or d.get("domain") == "usageLimits"):

@@ -181,6 +181,7 @@ class TabNames(_Strict):
     orders: str = "Orders {seat}"
     archive: str = "Archive {seat}"
     view: str = "View {seat}"  # what the seat may see: its private panel and log, in its own spreadsheet
+    copies: str = "Copies {seat}"  # hidden, in the seat's spreadsheet: the sync's copies of its archived rows
     judge: str = "Judge"
     gm: str = "GM"  # the GM's own panel and the full private log, in the engine spreadsheet
     roster: str = "Roster"  # the roster the GM types when there is no roster file, in the engine spreadsheet
@@ -208,8 +209,9 @@ class Headers(_Strict):
     gm_title: str = "sheets-gm · for the GM only"
     log: tuple[str, ...] = ("Turn", "Kind", "What happened")
     settings: tuple[str, ...] = ("Setting", "Value", "Default", "What it changes")
-    archive: tuple[str, ...] = ("Window", "What became of the orders typed in this tab's spreadsheet",
-                                "Rows named (JSON)", "Window key", "Rows read (JSON)", "Lines")
+    archive: tuple[str, ...] = ("Window", "What became of the orders typed in this tab's spreadsheet")
+    copies: tuple[str, ...] = ("Rows the Archive line of this row names (JSON)", "Window key", "Rows read (JSON)",
+                               "Archive lines")
 
 
 class Colours(_Strict):

@@ -3,12 +3,11 @@
 ``sheets-gm simulate RULESET`` plays many seeded matches of any registered ruleset between
 its bots, with the default settings and, when house rules are given, with them too, in
 parallel processes, and reports per bot how often it wins (with a 95% interval), how long
-matches last, how they end, and the figures the ruleset counts (``figures``: what each game
+matches last, how they end, and the figures the ruleset counts (``rulesets.parts.figures``: what each game
 counts, such as the coins a team earns and spends and how often its players fall).
 
 One module per job:
 
-- ``figures``: what a ruleset tells the simulation it counts (its tally and figure specs);
 - ``plan``: what to play: the bots, the variants (default, house rule), the seed of every
   match and the chunks the workers take;
 - ``worker``: plays a chunk of matches in one process and returns small plain records;

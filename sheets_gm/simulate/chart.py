@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.simulate.figures import SimulationSpec
+from sheets_gm.rulesets.parts.figures import SimulationSpec
 from sheets_gm.simulate.plan import Plan, describe_bots
 from sheets_gm.simulate.stats import Proportion, VariantFigures
 

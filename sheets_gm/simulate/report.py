@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from sheets_gm.simulate.figures import FigureKind, FigureSpec, SimulationSpec
+from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, SimulationSpec
 from sheets_gm.simulate.plan import TEAM_LABELS, Plan, describe_bots
 from sheets_gm.simulate.runner import SimulationRun
 from sheets_gm.simulate.stats import BotFigures, Proportion, Spread, VariantFigures, newcombe_difference

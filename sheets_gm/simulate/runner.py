@@ -18,8 +18,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 
+from sheets_gm.rulesets.parts.figures import SimulationSpec
 from sheets_gm.rulesets.registry import create_ruleset, game_of
-from sheets_gm.simulate.figures import SimulationSpec
 from sheets_gm.simulate.plan import Chunk, Plan, chunks
 from sheets_gm.simulate.stats import VariantFigures, summarize
 from sheets_gm.simulate.worker import ChunkTask, MatchRecord, ignore_interrupts, run_chunk

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sheets_gm.simulate.figures import FigureKind, SimulationSpec
+from sheets_gm.rulesets.parts.figures import FigureKind, SimulationSpec
 from sheets_gm.simulate.plan import TEAM_LABELS, Plan
 from sheets_gm.simulate.worker import MatchRecord
 

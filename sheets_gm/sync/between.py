@@ -16,22 +16,29 @@ from typing import Any
 
 from sheets_gm.engine.dice import deal_prefix
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
+from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
-from sheets_gm.sync.fates import handed_line, taken_over, undo_lines
+from sheets_gm.sync.fates import (
+    aside_notice,
+    handed_line,
+    kept_refusals,
+    put_back_sentence,
+    settle_change,
+    taken_over,
+    undo_lines,
+)
 from sheets_gm.sync.grow import OwnersSource, grow_tables
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.replay import entry_dice
 from sheets_gm.sync.seed_check import check_seed
-from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.strays import stray_overlays
 from sheets_gm.sync.writes import (
     board_writes,
@@ -47,6 +54,7 @@ class SyncEvent(Enum):
 
     UNDO = "undo"
     BOT = "bot"  # a seat handed to a bot, or back to a person
+    ASIDE = "set_aside"  # rows a GM's change set aside (a line of the seat's View only)
 
 
 class BetweenWindowsError(ValueError):
@@ -89,36 +97,53 @@ def _check_not_interrupted(read: MatchRead) -> None:
 
 
 def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: Sequence[Event], batch: WriteBatch,
-            kept_rows: dict[str, list[TypedRow]], notes: bool = False,
+            kept_rows: dict[str, list[TypedRow]], cause: str, notes: bool = False,
             owners: OwnersSource | None = None,
-            told: Mapping[str, Mapping[str, Mapping[str, str]]] | None = None) -> MatchRecord:
+            told: Mapping[str, Mapping[str, Mapping[str, str]]] | None = None,
+            lines: Mapping[str, Sequence[ArchiveLine]] | None = None, pending_cleared: bool = False) -> MatchRecord:
     """Queue the whole match drawn at ``record``'s state, ``events`` logged; returns the record with its
-    log counters moved on (the caller queues its engine values last). With ``notes``, the rows the last
-    resolution kept unused still say why; ``told`` (by seat, table and subject) is what a kept row says."""
+    log counters moved on (the caller queues its engine values last). What becomes of each seat's ``kept_rows`` is
+    ``fates.settle_change``'s: kept in their cells, or set aside to the Archive (an entry naming ``cause``, "the
+    GM adjusted the match (why)", and a line of her View), never dropped. With ``notes``, the rows the last
+    resolution kept unused still say why, and a row the last poll refused its refusal; ``told`` (by seat, table and
+    subject) is what a kept row says; ``lines``: the Archive entries the caller's change writes first, by seat;
+    ``pending_cleared``: the Archive's pending row emptied (an undo: it names the undone resolution)."""
     ruleset = record.ruleset
     state = record.state
     window = ruleset.window(state)
+    before = ruleset.window(read.record.state) or window  # open before the change (a GM changes a match in play)
+    assert before is not None, "a change the GM makes leaves a window open, or had one open"
     outcome = ruleset.outcome(state)
     status = status_line(read.adapter, record)
     dice = record.dice()
     tabs = grow_tables(sheets, read.tabs, ruleset, read.adapter, state, owners)  # a unit added: its row
+    events = list(events)
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
-        standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
-        kept: dict[str, dict[str, TypedRow]] = {}
-        why: dict[str, dict[str, str]] = {}
-        for row in kept_rows.get(seat, []):
-            said = (told or {}).get(seat, {}).get(row.table, {}).get(row.subject)
-            if window is not None and (row.typed or said) and (row.window == window.key or row.table in standing
-                                                               or not seat_read.writes_in(window, row.table)):
-                kept.setdefault(row.table, {})[row.subject] = row  # (a row not for this window: typed ahead)
-                if notes and seat_read.note(row):
-                    why.setdefault(row.table, {})[row.subject] = seat_read.note(row)
-                if said:  # a row an undo put back (a seat row whose Go it unticked, though nothing else is typed)
-                    why.setdefault(row.table, {})[row.subject] = said
+        said = kept_refusals(kept_rows.get(seat, [])) if notes else {}  # what the last check refused, until the next
+        for row in kept_rows.get(seat, []) if notes else []:
+            if seat_read.note(row):
+                said.setdefault(row.table, {})[row.subject] = seat_read.note(row)
+        for table, by_subject in (told or {}).get(seat, {}).items():
+            said.setdefault(table, {}).update(by_subject)
+        settled = settle_change(read.adapter, state, seat_read, window, kept_rows.get(seat, []), said)
+        changed = settled.change_lines(seat_read.tab, window or before, cause)
+        if changed:
+            count = len(settled.set_aside) + len(settled.gone)
+            events.append(Event((window or before).logged_turn, SyncEvent.ASIDE,
+                                capital(aside_notice(count, cause, read.tabs.archive(seat))),
+                                {"rows": count}, audience=frozenset({seat})))
+        written = [*(lines or {}).get(seat, ()), *changed]
+        if written or pending_cleared:
+            count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, written)
+            if pending_cleared:
+                batch.put(backend, read.tabs.archive_pending_range(seat), [["", "", count]])
+            else:
+                batch.put(backend, lines_cell(read.tabs, seat), [[count]])
         overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
-        kept, why = with_bot_rows(kept, why, record, read.adapter, window, seat, tabs.orders(seat), [])
+        kept, why = with_bot_rows(settled.kept, settled.shown, record, read.adapter, window, seat, tabs.orders(seat),
+                                  [])
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", kept, why, overlays)
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,
@@ -160,7 +185,10 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     pending = {**pending, "events": [*pending["events"], *(ruleset.gm_event_codec.to_json(e) for e in gm_events)]}
     batch = WriteBatch()
     rows = {seat: list(s.rows) for seat, s in read.seats.items()}
-    new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, notes=True,
+    # every game's GM event carries the GM's reason, written to the Log with it
+    reasons = "; ".join(dict.fromkeys(w for e in gm_events if (w := str(getattr(e, "reason", "") or "").strip())))
+    cause = f"the GM adjusted the match ({reasons})" if reasons else "the GM adjusted the match"
+    new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, cause, notes=True,
                   owners=owners)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     outcome = ruleset.outcome(state)
@@ -194,17 +222,16 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
                  {"name": name, "bot": bots.get(name, NO_BOT), "reason": reason.strip()}) for name in wanted]
     batch = WriteBatch()
     rows: dict[str, list[TypedRow]] = {}
+    lines: dict[str, list[ArchiveLine]] = {}
     for seat, seat_read in read.seats.items():
         # What a person typed in rows a bot takes over goes to the seat's archive: the bot types its own.
         taken = taken_over(seat_read, {n: k for n, k in bots.items() if record.bots.get(n) != k})
         rows[seat] = [r for r in seat_read.rows if r not in taken]
         if taken:
-            backend = seat_backend(sheets, read.tabs, seat)
             kind = bots.get(seat) or bots.get(taken[0].subject, "")
-            count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines,
-                                         [handed_line(seat_read.tab, window, kind, reason.strip(), taken)])
-            batch.put(backend, lines_cell(read.tabs, seat), [[count]])
-    new = _redraw(sheets, read, replace(record, bots=bots), log, batch, rows, notes=True, owners=owners)
+            lines[seat] = [handed_line(seat_read.tab, window, kind, reason.strip(), taken)]
+    new = _redraw(sheets, read, replace(record, bots=bots), log, batch, rows,
+                  f"the GM handed seats to bots ({reason.strip()})", notes=True, owners=owners, lines=lines)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     return BetweenReport(log, record.state, batch.run(sheets.write_order()), open_now=window.label)
 
@@ -226,6 +253,24 @@ def _json_row(grid: Grid, where: str) -> dict[str, Any]:
         raise BetweenWindowsError(f"{where} cannot be read; undo needs it (restore it from an export) — nothing "
                                   "was written")
     return data
+
+
+def _archived_rows(entry: Mapping[str, Any], seat: str, number: int, engine_tab: str) -> list[Any]:
+    """The rows (as JSON) resolution ``number`` read of ``seat``, from the engine's history row ``entry``, which keeps
+    them under ``archived`` (BetweenWindowsError when it does not: a match whose history lacks them is moved over by
+    ``repair``, from the hidden columns its Archive tabs had)."""
+    archived = entry.get("archived")
+    cell = archived.get(seat) if isinstance(archived, Mapping) else None
+    try:
+        found = json.loads(joined_cells([cell], 0)) if isinstance(cell, str) else None
+    except ValueError:
+        found = None
+    if not isinstance(found, dict) or not isinstance(found.get("rows"), list):
+        raise BetweenWindowsError(f"tab {engine_tab!r}, the history row of resolution {number}, keeps no readable copy "
+                                  f"of the rows {seat} typed (a match made by an earlier version of sheets-gm: run "
+                                  "sheets-gm repair, which moves its copies there from the Archive tabs) — nothing "
+                                  "was written")
+    return list(found["rows"])
 
 
 def _unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
@@ -268,17 +313,6 @@ def _same_cells(row: TypedRow, other: TypedRow | None) -> bool:
         return {k: text_of(v) for k, v in r.values.items() if v not in (None, "", False)}
 
     return cells(row) == cells(other)
-
-
-def _put_back(window: Window, resolution: int, row: TypedRow, ticked: Sequence[str]) -> str:
-    """What a row an undo put back says: where it came from and, when a box was ticked, that it was unticked so that
-    nothing resolves until the seat ticks it again."""
-    undone = f"the GM's undo of {window.label} (resolution {resolution})"
-    said = f"Put back by {undone}: read again when it resolves." if row.typed else f"Undone by {undone}."
-    if ticked:
-        said += (f" {' and '.join(ticked)} unticked, so nothing resolves before you look again: tick "
-                 f"{' or '.join(ticked)} again when your rows are right.")
-    return said
 
 
 def _window_dice(read: MatchRead, state: Any, entry: Mapping[str, Any], deal: int) -> tuple[
@@ -326,13 +360,8 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         raise BetweenWindowsError("nothing to undo: no window of this match has been resolved yet")
     tabs = read.tabs
     engine_tab = tabs.spec.tabs.engine
-    reads = ReadBatch()
-    reads.ask(sheets.engine, history_range(engine_tab, number))
-    for seat in read.seats:
-        reads.ask(seat_backend(sheets, tabs, seat), tabs.archive_history_range(seat, number))
-    reads.run(sheets.write_order())
-    entry = _json_row(reads.get(sheets.engine, history_range(engine_tab, number)),
-                      f"tab {engine_tab!r}, the history row of resolution {number}")
+    (history,) = sheets.engine.read([history_range(engine_tab, number)])
+    entry = _json_row(history, f"tab {engine_tab!r}, the history row of resolution {number}")
     ruleset = record.ruleset
     try:
         state = ruleset.state_codec.from_json(entry["state_before"])
@@ -349,11 +378,9 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     restored: dict[str, list[TypedRow]] = {}
     set_aside: dict[str, list[TypedRow]] = {}
     told: dict[str, dict[str, dict[str, str]]] = {}  # what each row put back says, by seat, table and subject
+    lines: dict[str, list[ArchiveLine]] = {}
     for seat, seat_read in read.seats.items():
-        backend = seat_backend(sheets, tabs, seat)
-        archived = _json_row(reads.get(backend, tabs.archive_history_range(seat, number)),
-                             f"tab {tabs.archive(seat)!r}, the row of resolution {number}")
-        consumed = [TypedRow.from_json(r) for r in archived.get("rows", [])]
+        consumed = [TypedRow.from_json(r) for r in _archived_rows(entry, seat, number, engine_tab)]
         standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
         returned = {(r.table, r.subject): r for r in consumed}
         still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]
@@ -366,8 +393,8 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         for row in consumed:
             unticked, ticked = _unticked(seat_read.tab.table(row.table).spec, row)
             restored[seat].append(unticked)
-            told.setdefault(seat, {}).setdefault(row.table, {})[row.subject] = _put_back(reopened, number, unticked,
-                                                                                          ticked)
+            told.setdefault(seat, {}).setdefault(row.table, {})[row.subject] = put_back_sentence(
+                reopened, number, unticked, ticked)
         restored[seat] += [r for r in still if r not in homeless]
         # Rows typed since, unless what comes back is what they hold (the rows the undone resolution kept unused,
         # moved up or not, or those an interrupted undo already put back): a line of the archive keeps them.
@@ -376,10 +403,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
         typed_since = [r for r in others if r not in same] + homeless
         if typed_since:
             set_aside[seat] = typed_since
-        lines = undo_lines(seat_read.tab, reopened, reason.strip(), consumed, typed_since, was_open)
-        count = archive_lines_writes(batch, backend, tabs, seat, seat_read.archive_lines, lines)
-        # The pending row names the undone resolution: emptied, or the next sync would take it as cut short.
-        batch.put(backend, tabs.archive_pending_range(seat), [["", "", count]])
+        lines[seat] = undo_lines(seat_read.tab, reopened, reason.strip(), consumed, typed_since, was_open)
     text = (f"GM undoes {reopened.label}: {reason.strip()}. The match is back to before it; "
             "its orders are back in their rows, Ready and Go unticked")
     if set_aside:
@@ -396,8 +420,8 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     data = {"resolution": number, "window": window_key, "reason": reason.strip()}
     undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
     aside = [Event(reopened.logged_turn, SyncEvent.UNDO,
-                   f"The GM's undo set aside {counted(len(rows), 'row')} you typed since {reopened.label} resolved: "
-                   f"tab {tabs.archive(seat)!r} lists them; type them again when their window opens.",
+                   capital(aside_notice(len(rows), f"the GM undid {reopened.label} ({reason.strip()})",
+                                        tabs.archive(seat))),
                    {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
              for seat, rows in set_aside.items()]
     # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target; but the rolls
@@ -408,7 +432,9 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1,
                    kept_dice={"window": window_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {},
                    bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {})
-    new = _redraw(sheets, read, back, [undo, *aside], batch, restored, owners=owners, told=told)
+    cause = f"the GM undid {reopened.label} ({reason.strip()})"
+    new = _redraw(sheets, read, back, [undo, *aside], batch, restored, cause, owners=owners, told=told, lines=lines,
+                  pending_cleared=True)
     batch.put(sheets.engine, *engine_write(engine_tab, new))
     calls = batch.run(sheets.write_order())
     return BetweenReport([undo, *aside], state, calls, sum(len(r) for r in restored.values()),

@@ -24,12 +24,8 @@ from sheets_gm.sync.match_record import (
     key_column,
 )
 from sheets_gm.sync.match_tabs import (
-    ARCHIVE_COLS,
-    ARCHIVE_COPY_COL,
-    ARCHIVE_FIRST_HISTORY_ROW,
     ARCHIVE_FIRST_LINE_ROW,
     ARCHIVE_LINES,
-    ARCHIVE_TEXT_COLS,
     LOG_ROWS,
     SEAT_LOG_ROWS,
     MatchTabs,
@@ -67,15 +63,19 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
                      print_pages_wide=drawing.print_pages_wide)
 
 
-def _archive_tab(tabs: MatchTabs, seat: str, windows: int) -> TabLayout:
-    """A seat's archive: sentences in A:B, readable; the sync's own copies in hidden columns C:F."""
-    header = tabs.spec.headers.archive
-    rows = max(ARCHIVE_FIRST_HISTORY_ROW + windows + HISTORY_MARGIN, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1)
-    layout = _simple_tab(tabs.archive(seat), header, rows, tabs.spec,
-                         "What became of the orders typed here, written by sheets-gm: only the GM edits",
-                         {0: 210, 1: 1100})
-    return replace(layout, hidden_columns=tuple(range(ARCHIVE_COPY_COL, ARCHIVE_COLS)),
-                   fills=(Fill(cells(0, 1, ARCHIVE_TEXT_COLS - 1, 1), tabs.spec.colours.header, bold=True),))
+def _archive_tab(tabs: MatchTabs, seat: str) -> TabLayout:
+    """A seat's archive: sentences only, the window in A and what became of the rows in B."""
+    return _simple_tab(tabs.archive(seat), tabs.spec.headers.archive, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1,
+                       tabs.spec, "What became of the orders typed here, written by sheets-gm: only the GM edits",
+                       {0: 210, 1: 1100})
+
+
+def _copies_tab(tabs: MatchTabs, seat: str) -> TabLayout:
+    """The hidden tab beside a seat's archive: the sync's own copies of the rows each Archive line names (in the
+    line's row) and the pending row. Only the seat's own typing: it lives in the seat's spreadsheet, so that the
+    write clearing a row holds its copy."""
+    return replace(_simple_tab(tabs.copies(seat), tabs.spec.headers.copies, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1,
+                               tabs.spec, "The sync's own copies: only sheets-gm writes here"), hidden=True)
 
 
 def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
@@ -113,8 +113,9 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
         out.append((backend, tab.layout(spec.colours, tuple(emails.get(seat, ())),
                                         member_row_editors(tab, adapter, state, seat, member_emails or {}),
                                         tabs.view_list_range(seat) if seat in tabs.view_seats() else "")))
-        out.append((backend, _archive_tab(tabs, seat, windows)))
+        out.append((backend, _archive_tab(tabs, seat)))
         out.append((backend, _view_tab(tabs, seat)))
+        out.append((backend, _copies_tab(tabs, seat)))
     out.append((sheets.engine, _view_tab(tabs, GM)))
     out.append((sheets.engine, TabLayout(
         name=spec.tabs.engine, rows=HISTORY_FIRST_ROW + windows + HISTORY_MARGIN, cols=ENGINE_COLS, hidden=True,

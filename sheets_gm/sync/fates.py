@@ -16,8 +16,15 @@ cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed ro
   those rows in their cells, with every other row no order is read from (a subject typed twice, a cell typed
   past its table), and keeps them in place through resolutions.
 
-Every writer that decides what happens to typed rows (a poll, a deadline, ``resolve --force``, ``undo``) takes
-its sentences and its decision from here: ``settle_seat`` is what a resolution does with one seat's rows.
+Beside those, what was done with what is no longer in a row is told too: a Go unticked once its step resolved
+(``go_sentence``), the engine's word on a standing row a resolution read (``standing_said``), why a row kept for
+the seat's next turn cannot be used now (``held_sentence``'s ``why``).
+
+Every writer that decides what happens to typed rows takes its sentences and its decision from here:
+``settle_seat`` is what a resolution (a poll, a deadline, ``resolve --force``, a reaction's or the judge's window,
+the last window of a match) does with one seat's rows; ``settle_change`` what a change the GM makes between two
+resolutions (``adjust``, a seat handed to a bot, ``undo``) does with them; ``over_feedback`` what a row typed once
+the match is over says.
 """
 
 from __future__ import annotations
@@ -43,12 +50,15 @@ def kept_sentence(window: Window) -> str:
     return f"Kept for {window.label}."
 
 
-def held_sentence(window: Window | None, seat: str, table: InputTable) -> str:
-    """Kept for the seat's next window: typed in a table it does not write in now; read when that opens."""
+def held_sentence(window: Window | None, seat: str, table: InputTable, why: str = "") -> str:
+    """Kept for the seat's next window: typed in a table it does not write in now, or (``why``) in one it writes
+    in but cannot use it now; read when that opens."""
     if window is None:
         return "Kept as typed: the match is over, nothing more is read."
     if not table.open_in(window.phase):
         return f"Kept for when this table opens again for {seat}: it is read then ({window.label} is being played now)."
+    if seat in window.seats and why:
+        return f"Kept for {seat}'s next turn ({why}): it is read when that opens, not in {window.label}."
     if seat in window.seats:
         return f"Kept for {seat}'s next turn: it is read when that opens, not in {window.label}."
     who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
@@ -60,9 +70,39 @@ def out_sentence(reason: str) -> str:
     return f"{MARK}{reason} What is typed here is not read."
 
 
+def kept_feedback(window: Window | None, seat: str, table: InputTable, reads: bool, note: str = "",
+                  out_reason: str = "") -> str:
+    """What a row kept in its cells says as its tables are drawn for ``window`` (``reads``: the seat writes in
+    ``table`` in it): ``note`` (why a resolution kept it) or that it is kept for the window; for a seat out of the
+    match (``out_reason``), that nothing it types is read; else why it waits, and that it waits for the seat's next
+    window (or, the match over, that nothing more is read)."""
+    if window is not None and reads:
+        return note or kept_sentence(window)
+    if out_reason:
+        return out_sentence(out_reason)
+    return " · ".join(p for p in (note, held_sentence(window, seat, table)) if p)
+
+
+def over_feedback(row: TypedRow, seat: str, table: InputTable, idle: str, out_reason: str = "") -> str | None:
+    """What a row says once the match is over, no window open (a row typed after its last window): a typed row,
+    that it is kept as typed and nothing more is read (``out_sentence`` for a seat out of the match), unless it
+    says so already (after why the last window did not carry it out); a row emptied since, its ``idle`` sentence.
+    None: the row already says what it should."""
+    over = out_sentence(out_reason) if out_reason else held_sentence(None, seat, table)
+    if row.typed:
+        return None if over in row.feedback else over
+    return idle if over in row.feedback else None
+
+
 def unused_sentence(window: Window, why: str) -> str:
     """Read but not carried out by a resolution, its window still open: kept for it, with why."""
     return f"Not resolved, kept for {window.label}: {why}."
+
+
+def closed_note(note: str, closed: Window) -> str:
+    """A kept row's ``note`` once ``closed`` ends: 'not resolved, kept for' it becomes 'not carried out in' it."""
+    head = unused_sentence(closed, "")[:-1]
+    return refused_sentence(closed, note[len(head):].removesuffix(".")) if note.startswith(head) else note
 
 
 def refused_sentence(closed: Window, why: str) -> str:
@@ -101,11 +141,27 @@ def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ti
     return f"Tick {box} when {seat}'s orders for {window.label} are in."
 
 
+def go_sentence(closed: Window, done: int, left: int, box: str) -> str:
+    """What became of a seat's ticked Go (``box``) once it resolved a step of ``closed`` (the window stays open):
+    how many rows it carried out and left (each left row says why); it is unticked, for the next step."""
+    said = [f"carried out {done} row{'s' * (done != 1)}"] * bool(done) + \
+        [f"left {left} (still in your rows, each saying why)"] * bool(left)
+    what = " and ".join(said) if said else "resolved nothing"
+    return f"{box} {what} in {closed.label}, and is unticked: tick {box} again for the rows you type next."
+
+
+def standing_said(closed: Window, verdicts: Sequence[Verdict]) -> str:
+    """What the engine said of a standing row (a reaction that stood, fired or could not fire) when ``closed``
+    resolved: kept in the row until the next resolution says otherwise."""
+    return " · ".join(("✔ " if v.accepted else MARK) + f"{capital(closed.label)}: {v.message}" for v in verdicts)
+
+
 GO_NOTHING = "Go did nothing: no row can be read yet (mend the cells marked ✘, or clear them); nothing was resolved"
 
 
 def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
-                 verdicts: list[Verdict], ready: bool, note: str = "", held: bool = False, extra: str = "") -> str:
+                 verdicts: list[Verdict], ready: bool, note: str = "", held: bool = False, extra: str = "",
+                 why_held: str = "") -> str:
     """The feedback sentence of one typed row read for the open window: why a resolution kept it (``note``), its
     unreadable cells, then the engine's verdicts (and for a seat row, its Ready box, and ``extra``: why its Go did
     nothing); a row ``held`` for the seat's next window says so; with none of them, that it is kept. A refusal kept
@@ -122,7 +178,7 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
         ticked = row.ticked(table.of_kind(ColumnKind.READY)[0].key)
         parts.append(ready_sentence(window, seat, table, ready, ticked))
     if held:
-        parts.append(held_sentence(window, seat, table))
+        parts.append(held_sentence(window, seat, table, why_held))
     elif not parts:
         parts.append(kept_sentence(window))
     return " · ".join(parts)
@@ -155,10 +211,11 @@ def stale_line(tab: InputTab, open_window: Window, rows: Sequence[TypedRow]) -> 
     return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
-def gone_line(tab: InputTab, window: Window, rows: Sequence[TypedRow]) -> ArchiveLine:
-    """Rows kept by a resolution of ``window`` whose subject the new state draws no row for (a unit that fell)."""
-    text = (f"Set aside when {window.label} resolved: what they are for has no row any more; no longer in your "
-            "rows:")
+def gone_line(tab: InputTab, window: Window, rows: Sequence[TypedRow], cause: str = "") -> ArchiveLine:
+    """Rows kept by a resolution of ``window`` (or by the GM's change ``cause`` made while it was open: "the GM's
+    adjustment (a reason)") whose subject the new state draws no row for (a unit that fell)."""
+    when = cause or f"{window.label} resolved"
+    text = f"Set aside when {when}: what they are for has no row any more; no longer in your rows:"
     return ArchiveLine(capital(window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
@@ -175,6 +232,25 @@ def taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]
     whole = seat_read.seat in handed
     standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
     return [r for r in seat_read.rows if r.typed and r.table not in standing and (whole or r.subject in handed)]
+
+
+def put_back_sentence(window: Window, resolution: int, row: TypedRow, ticked: Sequence[str]) -> str:
+    """What a row an undo put back says: where it came from and, when a box was ticked, that it was unticked so that
+    nothing resolves until the seat ticks it again."""
+    undone = f"the GM's undo of {window.label} (resolution {resolution})"
+    said = f"Put back by {undone}: read again when it resolves." if row.typed else f"Undone by {undone}."
+    if ticked:
+        said += (f" {' and '.join(ticked)} unticked, so nothing resolves before you look again: tick "
+                 f"{' or '.join(ticked)} again when your rows are right.")
+    return said
+
+
+def aside_notice(count: int, cause: str, archive_tab: str) -> str:
+    """What the seat's View says when a GM's change (``cause``: "the GM undid turn 3 (why)", "the GM adjusted the
+    match (why)") set aside ``count`` of her rows (a Log line only she reads)."""
+    rows = f"{count} row{' you typed was' if count == 1 else 's you typed were'}"
+    return (f"{rows} set aside when {cause}: tab {archive_tab!r} lists them; type them again when their window "
+            "opens.")
 
 
 def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
@@ -224,6 +300,16 @@ class SeatSettled:
             out.append(stale_line(tab, window, self.set_aside))
         if self.gone:
             out.append(gone_line(tab, window, self.gone))
+        return out
+
+    def change_lines(self, tab: InputTab, window: Window, cause: str) -> list[ArchiveLine]:
+        """The Archive entries a GM's change (``settle_change``; ``cause``: "the GM adjusted the match (why)")
+        writes for the seat, ``window`` open after it (or, once it ended the match, the one open before)."""
+        out = []
+        if self.set_aside:
+            out.append(stale_line(tab, window, self.set_aside))
+        if self.gone:
+            out.append(gone_line(tab, window, self.gone, cause))
         return out
 
 
@@ -304,6 +390,19 @@ def _drawable(adapter: AnySheetAdapter, state: Any, seat: str, tab: InputTab,
     return out, gone
 
 
+def fresh_input(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, tab: InputTab,
+                kept: Mapping[str, Mapping[str, TypedRow]]) -> SeatInput[Any] | None:
+    """The reading of the rows kept for ``window`` (a new window, ``state`` its state) in the tables the seat
+    writes in then: what the next poll will answer them (a row typed ahead that cannot be read, a row it holds for
+    the seat's next turn), so that the resolution draws them so at once, not 'Kept for …'. None when the seat does
+    not write in ``window``."""
+    if window is None or seat not in window.seats:
+        return None
+    rows = {table: [replace(row, subject=subject, window=window.key) for subject, row in by_subject.items()]
+            for table, by_subject in kept.items() if tab.table(table).spec.open_in(window.phase)}
+    return adapter.read_orders(state, window, seat, rows) if rows else None
+
+
 def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: Window, same_window: bool,
                unused: Mapping[Key, str]) -> str:
     """What a row kept by a resolution says of why it is still typed, for as long as it holds what it holds (the
@@ -313,7 +412,7 @@ def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: W
     why = unused.get((row.table, row.subject))
     if why is not None and row.window == window.key:
         return unused_sentence(new_window, why) if same_window else refused_sentence(window, why)
-    return seat_read.note(row)
+    return seat_read.note(row) if same_window else closed_note(seat_read.note(row), window)
 
 
 def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read: SeatRead, window: Window,
@@ -345,6 +444,7 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
         kept = _untick(seat_read.tab, kept, out.unused)
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
+    fresh = fresh_input(adapter, new_state, new_window, seat, seat_read.tab, out.kept) if not same_window else None
     # What each kept row says: why the resolution did not carry it out, and the cells it cannot read. The Archive's
     # pending row keeps the sentence, so that it stays while the row waits in a window that does not read it.
     for table, rows in out.kept.items():
@@ -352,16 +452,36 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
         for subject, row in rows.items():
             note = _kept_note(seat_read, row, window, target, same_window, out.unused)
+            if seat_read.tab.table(table).spec.standing and seat_read.pending is None:  # the engine's word on it
+                note = standing_said(window, row_verdicts(adapter, state, seat, row, verdicts)) or note
             # a cell too long to read says so again when a cut resolution is completed (its row was not read)
             wrong = list(problems.get(row.subject, [])) or too_long(row, headers)
+            reread = fresh is not None and seat_read.tab.table(table).spec.open_in(target.phase)
+            if fresh is not None and reread and fresh.problems.get(subject):  # what the window that opens says
+                wrong = [*fresh.problems[subject], *too_long(row, headers)]
             said = " · ".join([note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note])
             if said:
                 out.notes.append({"table": table, "subject": subject, "values": dict(row.values), "note": said})
-            if same_window and seat_input is not None and row.subject in seat_input.held:  # still for her next turn
-                said = " · ".join(p for p in (said, held_sentence(target, seat, seat_read.tab.table(table).spec)) if p)
+            waiting = seat_input if same_window else fresh if reread else None
+            if waiting is not None and subject in waiting.held:  # for her next turn, not this window
+                waits = waiting.held_why.get(subject, "")
+                said = " · ".join(p for p in (said, held_sentence(target, seat, seat_read.tab.table(table).spec, waits))
+                                  if p)
             if said:
                 by_subject[subject] = said
         out.shown[table] = by_subject
+    # A Go that resolved a step is unticked with its row: the seat row says what it did, until the next resolution.
+    if window.stepwise and same_window and seat_read.pending is None:
+        for row in out.read:
+            spec = seat_read.tab.table(row.table).spec
+            ticks = spec.of_kind(ColumnKind.TICK)
+            if spec.rows != SEAT_ROWS or not ticks or not any(row.ticked(c.key) for c in ticks):
+                continue
+            steps = [r for r in out.read if seat_read.tab.table(r.table).spec.rows != SEAT_ROWS]
+            left = sum((r.table, r.subject) in out.unused for r in steps)
+            went = go_sentence(window, len(steps) - left, left, ticks[0].header)
+            out.shown.setdefault(row.table, {})[row.subject] = went
+            out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": went})
     # A row carried out in part is cleared; its feedback says what was not done until the next window resolves.
     for row in out.read:
         why = out.partly.get((row.table, row.subject))
@@ -370,4 +490,51 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         note = partly_sentence(window, why)
         out.shown.setdefault(row.table, {})[row.subject] = note
         out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
+    return out
+
+
+def stays(row: TypedRow, seat: str, table: InputTable, window: Window | None) -> bool:
+    """Whether a typed row stays in its cells when its seat's tables are drawn anew for ``window`` (a GM's change,
+    ``repair``): typed for it, typed ahead (in a table the seat does not write in now), a standing table's, or
+    every row once the match is over (None). Else it is stamped for another window: set aside to the Archive."""
+    if window is None or row.window == window.key or table.standing:
+        return True
+    return not (seat in window.seats and table.open_in(window.phase))
+
+
+def kept_refusals(rows: Sequence[TypedRow]) -> dict[str, dict[str, str]]:
+    """The refusals (``✘ …``) the kept ``rows`` already say, by table and subject: a tab drawn again by ``repair``
+    or a GM's change keeps each row's refusal until the next poll checks it again (and, once the change ended the
+    match, for good), never masked by "Kept for …"."""
+    out: dict[str, dict[str, str]] = {}
+    for row in rows:
+        refusals = [p for p in row.feedback.split(" · ") if p.startswith(MARK)]
+        if row.typed and refusals:
+            out.setdefault(row.table, {})[row.subject] = " · ".join(refusals)
+    return out
+
+
+# -- what a change the GM makes between two resolutions does with one seat's rows ----------------------------------
+def settle_change(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, window: Window | None,
+                  rows: Sequence[TypedRow], told: Mapping[str, Mapping[str, str]]) -> SeatSettled:
+    """What a change the GM makes between two resolutions (``adjust``, a seat handed to a bot, ``undo``) does with
+    the seat's ``rows`` (her typed rows, or those an undo puts back), the match drawn at ``state`` with ``window``
+    open: a row for ``window``, typed ahead (a table she does not write in now) or in a standing table stays in its
+    cells, saying what ``told`` says of it (by table and subject), else what a kept row says; once the change ended
+    the match (``window`` None) every row stays as typed, saying that nothing more is read. A row stamped for
+    another window than ``window`` is set aside to the Archive, and so is a row whose subject ``state`` no longer
+    draws (a unit the change removed): never dropped."""
+    out = SeatSettled()
+    kept: dict[str, dict[str, TypedRow]] = {}
+    for row in rows:
+        said = told.get(row.table, {}).get(row.subject, "")
+        if not (row.typed or said):
+            continue
+        if stays(row, seat_read.seat, seat_read.tab.table(row.table).spec, window):
+            kept.setdefault(row.table, {})[row.subject] = row
+            if said:
+                out.shown.setdefault(row.table, {})[row.subject] = said
+        elif row.typed:
+            out.set_aside.append(row)
+    out.kept, out.gone = _drawable(adapter, state, seat_read.seat, seat_read.tab, kept)
     return out

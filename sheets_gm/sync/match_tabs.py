@@ -3,10 +3,11 @@
 - the board spreadsheet: Board (the adapter's drawing from A1, the title, status line and
   legend to its right) and any other public tab the adapter draws (a tab per plane), Log
   (public events only), Settings;
-- each seat's spreadsheet: Orders <seat> (its input tables), Archive <seat> (in sentences,
-  what became of the seat's typed rows: read by a resolution, taken back by an undo, set aside;
-  in hidden columns the sync's own copy of what each resolution read), View <seat> (what only
-  that seat may see, and its private log);
+- each seat's spreadsheet: Orders <seat> (its input tables), Archive <seat> (in sentences only,
+  what became of the seat's typed rows: read by a resolution, taken back by an undo, set aside),
+  View <seat> (what only that seat may see, and its private log), and Copies <seat> (hidden: the
+  sync's own copies of the rows each Archive line names, in the line's row, and the pending row:
+  what the resolution under way read, written in the same call that clears those rows);
 - the judge's spreadsheet (a ruleset with a judge): Judge (the judge's input tables) and its archive;
 - the engine spreadsheet: Engine (hidden; the record and one history row per resolution) and
   GM (the adapter's panel for the GM, such as effects to apply by hand, and every private event).
@@ -25,14 +26,16 @@ from sheets_gm.sheets.layout import a1, cells, quote_tab
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, VIEW_PANEL_ROWS, SheetSpec
 from sheets_gm.sheets.tables import InputTab
 
-ARCHIVE_PENDING_ROW = 2
-ARCHIVE_FIRST_HISTORY_ROW = 5
 ARCHIVE_FIRST_LINE_ROW = 2  # the readable lines, one after the other, never written over
 ARCHIVE_LINES = 3_000
-ARCHIVE_TEXT_COLS = 2  # A: the window, B: the sentence
-ARCHIVE_COPY_COL = 2  # C, hidden: the rows a line names, as JSON (the seat's own typing, nothing secret)
-ARCHIVE_DATA_COL = 3  # D:F, hidden: window key, rows read (JSON), lines written (row 2) — the pending and history rows
-ARCHIVE_COLS = ARCHIVE_DATA_COL + 3
+ARCHIVE_TEXT_COLS = 2  # A: the window, B: the sentence; nothing else on the tab a player reads
+#: The hidden Copies tab (in the seat's spreadsheet, beside its Archive): column A holds, in the row of each Archive
+#: line that names rows, those rows as JSON; B:D of the pending row hold the window key, the rows read (JSON) and
+#: the Archive's line count.
+COPIES_COPY_COL = 0
+COPIES_PENDING_ROW = 2
+COPIES_DATA_COL = 1
+COPIES_COLS = COPIES_DATA_COL + 3
 VIEW_PANEL_ROW = 4
 #: The View log's header row for a panel of the default size (``MatchTabs.view_log_header_row`` for a game's own).
 VIEW_LOG_HEADER_ROW = VIEW_PANEL_ROW + VIEW_PANEL_ROWS + 1
@@ -112,21 +115,32 @@ class MatchTabs:
         """The archive tab's name of ``seat`` (or of the judge)."""
         return self.spec.tabs.archive.format(seat=seat)
 
-    def archive_pending_range(self, seat: str) -> str:
-        """The archive's pending row (hidden columns): the window key and rows the resolution under way read, and
-        how many readable lines the archive holds."""
-        return a1(self.archive(seat), cells(ARCHIVE_DATA_COL, ARCHIVE_PENDING_ROW, ARCHIVE_COLS - 1,
-                                            ARCHIVE_PENDING_ROW))
+    def copies(self, seat: str) -> str:
+        """The hidden tab beside ``seat``'s archive holding the sync's own copies of its rows."""
+        return self.spec.tabs.copies.format(seat=seat)
 
-    def archive_history_range(self, seat: str, resolution: int) -> str:
-        """The archive's row (hidden columns) of the ``resolution``-th resolution: its window key and rows read."""
-        row = ARCHIVE_FIRST_HISTORY_ROW + resolution - 1
-        return a1(self.archive(seat), cells(ARCHIVE_DATA_COL, row, ARCHIVE_COLS - 1, row))
+    def seat_tab_names(self, seat: str) -> tuple[str, ...]:
+        """Every tab ``seat`` has in its own spreadsheet: its input tab, Archive, View and Copies."""
+        return self.orders(seat).name, self.archive(seat), self.view(seat), self.copies(seat)
+
+    def archive_pending_range(self, seat: str) -> str:
+        """The pending row (on the hidden Copies tab): the window key and rows the resolution under way read (or
+        the last one's mark), and how many readable lines the archive holds."""
+        return a1(self.copies(seat), cells(COPIES_DATA_COL, COPIES_PENDING_ROW, COPIES_COLS - 1, COPIES_PENDING_ROW))
+
+    def archive_header_range(self, seat: str) -> str:
+        """The archive's header row (what a poll checks of the tab, which a resolution writes and no poll reads)."""
+        return a1(self.archive(seat), cells(0, 1, ARCHIVE_TEXT_COLS - 1, 1))
 
     def archive_lines_range(self, seat: str, first: int, count: int) -> str:
-        """Readable lines ``first`` (0-based) onwards of the archive: window, sentence, and the hidden copy."""
+        """Readable lines ``first`` (0-based) onwards of the archive: window and sentence."""
         row = ARCHIVE_FIRST_LINE_ROW + first
-        return a1(self.archive(seat), cells(0, row, ARCHIVE_COPY_COL, row + count - 1))
+        return a1(self.archive(seat), cells(0, row, ARCHIVE_TEXT_COLS - 1, row + count - 1))
+
+    def copies_lines_range(self, seat: str, first: int, count: int) -> str:
+        """The copies of archive lines ``first`` (0-based) onwards: in the Copies tab, each in its line's row."""
+        row = ARCHIVE_FIRST_LINE_ROW + first
+        return a1(self.copies(seat), cells(COPIES_COPY_COL, row, COPIES_COPY_COL, row + count - 1))
 
     def view(self, seat: str) -> str:
         """The View tab's name of ``seat`` (the GM's tab for ``GM``)."""

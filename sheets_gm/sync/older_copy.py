@@ -18,7 +18,8 @@ what it archived for every seat), and sorts the copy's typed rows (:func:`read_c
 The tab is then drawn again for the open window (stamps, rolls, headers, status), her rows in it; her View (title,
 status, panel, and the log lines the copy lost, recomputed from the replay) and the board, when the board is in
 that same file; and what the copy lost of her archive is written back from the engine's history rows: each later
-resolution's history row, its readable entry and the pending row.
+resolution's readable entry (its copy beside it in the hidden Copies tab) and the pending row. The engine's
+history rows stay the one copy ``undo`` reads.
 """
 
 from __future__ import annotations
@@ -201,8 +202,8 @@ def copy_lines(read: MatchRead, copy: OlderCopy, window: Window | None, history:
 
 def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, copies: Mapping[str, OlderCopy],
                      history: History, window: Window | None) -> dict[str, int]:
-    """For every seat whose file is an older copy, queue its archive's rows of each resolution since the copy (the
-    hidden history rows, a readable entry each, the pending row) from the engine's history rows, then the entries
+    """For every seat whose file is an older copy, queue its archive's rows of each resolution since the copy (a
+    readable entry each, the pending row) from the engine's history rows, then the entries
     of the copy's rows not read (``copy_lines``); returns each such seat's archive line count after."""
     record = read.record
     counts: dict[str, int] = {}
@@ -217,7 +218,6 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
             if not isinstance(archived, str):
                 continue  # resolved by an earlier version of sheets-gm: its engine row kept no copy
             key = str(entry.get("window", ""))
-            batch.put(backend, read.tabs.archive_history_range(seat, n), [[key, archived, ""]])
             last = [key, archived]
             was = _window(read, entry)
             rows, _kept = _archived(entry, seat)

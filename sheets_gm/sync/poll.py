@@ -38,9 +38,9 @@ from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import RowKey, drawn_again_writes
 from sheets_gm.sync.fates import (
     GO_NOTHING,
-    held_sentence,
     in_table,
-    out_sentence,
+    kept_feedback,
+    over_feedback,
     row_feedback,
     row_verdicts,
     set_aside_sentence,
@@ -67,7 +67,6 @@ from sheets_gm.sync.writes import (
     acts,
     board_writes,
     idle_feedback,
-    idle_reason,
     public_log_writes,
     seat_tables_writes,
     status_line,
@@ -276,6 +275,11 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                                 + "; nothing was forced")
     if window is None:
         report.finished = True
+        if not dry_run:  # a row typed after the last window is answered: kept as typed, nothing more is read
+            batch = WriteBatch()
+            read.guard(batch, sheets)
+            report.feedback_written = _over_feedback_writes(sheets, read, batch)
+            report.write_calls = batch.run(sheets.write_order(), past_open=True)
         return report
     dice = record.dice()
     copies, history = read_copies(sheets, read, window)  # a file saved from an older copy: read as drawn again
@@ -367,7 +371,9 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
         given = answer.inputs[seat].consumed if seat in answer.inputs else frozenset()
         typed = {r.subject for r in seat_read.rows if r.typed and r.window == window.key} | given
         missing = [r.subject for r in seat_read.rows
-                   if r.table in open_tables and r.subject and r.subject not in typed]
+                   if r.table in open_tables and r.subject and r.subject not in typed
+                   and not read.adapter.idle_row_reason(read.record.state, seat, seat_read.tab.table(r.table).spec,
+                                           r.subject)]  # a player knocked down is not chased
         if missing:
             out[seat] = list(dict.fromkeys(missing))
     return out
@@ -400,9 +406,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             if (row.table, row.row) in set_aside:
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
-                out = idle_reason(read.adapter, read.record.state, seat)
-                text = out_sentence(out) if out else \
-                    " · ".join(p for p in (seat_read.note(row), held_sentence(window, seat, spec)) if p)
+                out = read.adapter.idle_reason(read.record.state, seat)
+                text = kept_feedback(window, seat, spec, False, seat_read.note(row), out)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
                 mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
@@ -411,10 +416,12 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                     mine += [v for v in verdicts if v.subject not in subjects]
                 extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
-                                    seat_read.note(row), row.subject in seat_input.held, extra)
+                                    seat_read.note(row), row.subject in seat_input.held, extra,
+                                    seat_input.held_why.get(row.subject, ""))
             else:
-                text = seat_read.note(row) or idle_feedback(window, seat, spec, outcome_text,
-                                                            idle_reason(read.adapter, read.record.state, seat))
+                state = read.record.state
+                text = seat_read.note(row) or read.adapter.idle_row_reason(state, seat, spec, row.subject) \
+                    or idle_feedback(window, seat, spec, outcome_text, read.adapter.idle_reason(state, seat))
             said = (drawn_notes or {}).get((seat, row.table, row.row), "")  # a shown cell typed over, put back
             text = f"{text} · {said}" if said and text else said or text
             if text != row.feedback:
@@ -425,6 +432,26 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         if stale:
             _set_aside(batch, backend, read, seat, window, stale)
         report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+
+
+def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> int:
+    """Once the match is over: the feedback of each row whose fate changed since the last window (typed since, or
+    emptied: ``fates.over_feedback``); how many cells."""
+    record = read.record
+    outcome = record.ruleset.outcome(record.state)
+    written = 0
+    for seat, seat_read in read.seats.items():
+        backend = seat_backend(sheets, read.tabs, seat)
+        out = read.adapter.idle_reason(record.state, seat)
+        for row in seat_read.rows:
+            placed = seat_read.tab.table(row.table)
+            idle = idle_feedback(None, seat, placed.spec, outcome.text if outcome else "", out)
+            text = over_feedback(row, seat, placed.spec, idle, out)
+            if text is not None and text != row.feedback:
+                cell = placed.cell(row.row - placed.first_row, placed.spec.of_kind(ColumnKind.FEEDBACK)[0].key)
+                batch.put(backend, a1(seat_read.tab.name, cell), [[text]])
+                written += 1
+    return written
 
 
 def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict]) -> bool:
@@ -504,8 +531,9 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
-        batch.put(backend, read.tabs.archive_history_range(seat, number), [[window.key, archived, ""]])
-        archived_by_seat[seat] = archived  # the engine keeps it too: a seat's file saved from an older copy gets it
+        # The engine's history row keeps it for good: undo puts the rows back from there, and a seat's file saved
+        # from an older copy gets its Archive entry back from there.
+        archived_by_seat[seat] = archived
         overlays = stray_overlays(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,

@@ -1,7 +1,8 @@
 """One poll's reading of a match of any ruleset: one read per spreadsheet, the layout checked.
 
 What is read: the engine tab's record, the board's title row, and for every seat (and the
-judge) its whole input tab and its archive's pending row. Nothing is written here.
+judge) its whole input tab, the pending row of its hidden Copies tab and its Archive's header
+row. Nothing is written here.
 """
 
 from __future__ import annotations
@@ -188,6 +189,7 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         backend = seat_backend(sheets, tabs, seat)
         batch.ask(backend, tabs.orders(seat).read_range())
         batch.ask(backend, tabs.archive_pending_range(seat))
+        batch.ask(backend, tabs.archive_header_range(seat))
         batch.ask(backend, tabs.view_status_range(seat))
     try:
         batch.run(sheets.write_order())
@@ -242,7 +244,7 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
             raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")
         rows = tuple(r for placed in tab.tables for r in placed.read(grid))
         pending_row = batch.get(backend, tabs.archive_pending_range(seat))
-        archived = _archived(pending_row, tabs.archive(seat))
+        archived = _archived(pending_row, tabs.copies(seat))
         pending = _pending(archived, record)
         rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows,
                                  recovering=pending is not None)
@@ -256,9 +258,9 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
 def _check_written_tabs(batch: ReadBatch, sheets: MatchSheets, tabs: MatchTabs) -> bool:
     """LayoutDriftError naming the cell when a tab a resolution writes, and no poll reads, lost its heading: the
     Log's header row with none of its cells in place (a row inserted or deleted: writing the header there could
-    write over a line), a View tab's title (the GM tab's too). A missing one already failed the read, naming it.
-    True when the Log's header was typed over in place (some of its cells still as drawn): the poll writes it
-    again (``sync/drawn_cells.py``)."""
+    write over a line), each Archive's header row, a View tab's title (the GM tab's too). A missing one already
+    failed the read, naming it. True when the Log's header was typed over in place (some of its cells still as
+    drawn): the poll writes it again (``sync/drawn_cells.py``)."""
     header = list(tabs.spec.headers.log)
     found = [text_of(v) for v in (batch.get(sheets.board, tabs.log_header_range()) or [[]])[0]]
     found += [""] * (len(header) - len(found))
@@ -266,6 +268,13 @@ def _check_written_tabs(batch: ReadBatch, sheets: MatchSheets, tabs: MatchTabs) 
     if typed_over and not any(f == h for f, h in zip(found, header, strict=False)):
         raise LayoutDriftError(f"the layout has changed: tab {tabs.spec.tabs.log!r} row 1 should say "
                                f"{' | '.join(header)!r} but says {' | '.join(found)!r}; {REPAIR_HINT}")
+    archive_header = list(tabs.spec.headers.archive)
+    for seat in tabs.input_seats():
+        found = [text_of(v) for v in (batch.get(seat_backend(sheets, tabs, seat), tabs.archive_header_range(seat))
+                                      or [[]])[0]]
+        if found[:len(archive_header)] != archive_header:
+            raise LayoutDriftError(f"the layout has changed: tab {tabs.archive(seat)!r} row 1 should say "
+                                   f"{' | '.join(archive_header)!r} but says {' | '.join(found)!r}; {REPAIR_HINT}")
     for seat in tabs.view_seats():
         backend = sheets.engine if seat == GM else seat_backend(sheets, tabs, seat)
         grid = batch.get(backend, tabs.view_status_range(seat))
@@ -284,8 +293,8 @@ def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
     try:
         found = json.loads(joined_cells(line[:2], 1))  # the window key, then the rows read (packed if long)
     except ValueError:
-        raise LayoutDriftError(f"tab {tab!r} cell E2 (a hidden column) holds unreadable orders; restore it from "
-                               "the history row of the same window") from None
+        raise LayoutDriftError(f"tab {tab!r} cell C2 (a hidden tab) holds unreadable orders; restore it from the "
+                               "engine's history row of the same window ('archived')") from None
     return found if isinstance(found, dict) else None
 
 

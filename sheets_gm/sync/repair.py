@@ -16,14 +16,20 @@ from dataclasses import dataclass, field
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
-from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
+from sheets_gm.sheets.layout import CellValue, Grid, quote_tab
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow
-from sheets_gm.sync.archive_lines import moved_archive_writes
+from sheets_gm.sync.archive_move import (
+    archive_moves_read,
+    archive_moves_writes,
+    copies_laid_out_writes,
+    old_columns_cleared,
+)
 from sheets_gm.sync.create import apply_layouts, match_layouts
+from sheets_gm.sync.fates import kept_refusals, stays
 from sheets_gm.sync.legacy.upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
-from sheets_gm.sync.match_tabs import ABOUT_TAB, ARCHIVE_COPY_COL, ARCHIVE_LINES, MatchTabs
+from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.read import adapter_of, seat_backend
 from sheets_gm.sync.repair_columns import FoundColumns, laid_out_columns
 from sheets_gm.sync.repair_records import restore_logs
@@ -136,18 +142,16 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     absent = {t.name for backend, t in layouts if t.name not in backend.tab_names()}  # deleted or renamed
     for seat, pushed in extra.items():  # before the layout, which may narrow the tab to its columns
         seat_backend(sheets, tabs, seat).write([RangeWrite(cell, [[""]]) for cell in pushed])
+    moves = archive_moves_read(sheets, tabs)  # an archive of an earlier layout: copies where players read sentences
     apply_layouts(sheets, layouts, title or f"sheets-gm · {record.ruleset.traits.title}", retired)
     batch = WriteBatch()
     laid_out = {t.name for _, t in layouts} | {spec.tabs.roster, *retired}
     restored, copied = restore_logs(sheets, tabs, record, adapter, batch, laid_out | mentioned, absent)
     report.notes += _stray_tabs(sheets, laid_out | mentioned | copied)
     report.notes += restored
-    for seat in tabs.input_seats():  # an archive of the earlier layout: JSON where players now read sentences
-        backend = seat_backend(sheets, tabs, seat)
-        (grid,) = backend.read([a1(tabs.archive(seat), cells(0, 1, ARCHIVE_COPY_COL, ARCHIVE_LINES))])
-        if moved_archive_writes(batch, backend, tabs, seat, grid):
-            report.notes.append(f"tab {tabs.archive(seat)!r} in {backend.name} was moved to the new archive "
-                                "layout: sentences, the sync's copies in hidden columns")
+    report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
+    report.notes += copies_laid_out_writes(sheets, tabs, record, batch,
+                                           absent - {tabs.copies(seat) for seat in moves})
     status = status_line(adapter, record)
     outcome = record.ruleset.outcome(record.state)
     dice = record.dice()
@@ -166,11 +170,13 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         # An empty cell of a row laid over is written empty: the tab's old cells (a column inserted) do not stay.
         laid = {t: {i: {c: "" if v is None else v for c, v in line.items()} for i, line in rows.items()}
                 for t, rows in laid.items()}
+        said = kept_refusals([r for rows in kept.get(seat, {}).values() for r in rows.values()])
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, record.state, window, seat, dice, status,
-                           outcome.text if outcome else "", kept.get(seat), overlays=laid)
+                           outcome.text if outcome else "", kept.get(seat), said, overlays=laid)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
     board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
     batch.run(sheets.write_order())
+    old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
     return report
 
 
@@ -191,7 +197,7 @@ def _renamed(backend: SheetBackend, tab: InputTab, tabs: MatchTabs) -> tuple[str
     """A tab of ``backend`` that no layout names whose header rows are those of ``tab``'s tables: the orders
     tab renamed by hand (its name and grid), or None."""
     laid_out = set(tabs.spec.tabs.retired) | {t for seat in tabs.input_seats()
-                                              for t in (tabs.orders(seat).name, tabs.archive(seat))}
+                                              for t in tabs.seat_tab_names(seat)}
     others = [name for name in backend.tab_names() if name not in laid_out]
     if not others:
         return None
@@ -214,14 +220,12 @@ def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapt
     window = record.ruleset.window(record.state)
     rows = tuple(r for placed in tab.tables for r in placed.read(grid))
     rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows)
-    standing = {p.spec.name for p in tab.tables if p.spec.standing}
     kept: dict[str, dict[str, TypedRow]] = {}
     stamped: list[TypedRow] = []
     for row in rows:
         if not row.typed:
             continue
-        writes = window is not None and seat in window.seats and tab.table(row.table).spec.open_in(window.phase)
-        if window is not None and (row.window == window.key or row.table in standing or not writes):
+        if stays(row, seat, tab.table(row.table).spec, window):  # its fate, as a GM's change would decide it
             kept.setdefault(row.table, {})[row.subject] = row
         else:
             stamped.append(row)

@@ -83,5 +83,20 @@ def laid_out_columns(grid: Grid, tab: InputTab) -> FoundColumns:
             if col >= width and (col in sources or (in_table and name in ours)):
                 extra.append(a1(tab.name, cell_at(col, row)))
             elif col not in sources and in_table and row > placed.header_row and name not in ours:
-                orphans.append((cell_at(col, row), text_of(value)))
+                back = _moved_back(col, where, placed)
+                if back is not None and back < width and not text_of(new[back]):
+                    new[back] = value  # typed beside the table (a cell past its last column): moved back with it
+                else:
+                    orphans.append((cell_at(col, row), text_of(value)))
     return FoundColumns(out, extra, orphans, moved)
+
+
+def _moved_back(col: int, where: dict[str, int], placed: PlacedTable) -> int | None:
+    """Where a cell typed beside a table's columns (in a column the table does not use) goes back to: shifted as the
+    nearest table column on its left was; None when that lands on one of the table's columns (or none is left)."""
+    left = [(src, placed.col(key)) for key, src in where.items() if src < col]
+    if not left:
+        return None
+    src, dst = max(left)
+    back = col - (src - dst)
+    return None if back < 0 or back in {placed.col(key) for key in where} else back

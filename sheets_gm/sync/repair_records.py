@@ -11,11 +11,10 @@ them). The engine record is not rewritten: the lines go where it counts them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from sheets_gm.engine.events import visible_to
 from sheets_gm.engine.ruleset import GM
-from sheets_gm.sheets.adapter import AnySheetAdapter, NamesEventSeats
+from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.spec import VIEW_COLS
@@ -23,16 +22,16 @@ from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.log_check import ReplayedSteps, replay_steps
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import (
-    ARCHIVE_COLS,
     ARCHIVE_FIRST_LINE_ROW,
     ARCHIVE_LINES,
+    ARCHIVE_TEXT_COLS,
     LOG_FIRST_ROW,
     MatchTabs,
 )
 from sheets_gm.sync.read import seat_backend
 from sheets_gm.sync.replay import match_history, replay_document
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.writes import log_lines, seat_events, seat_names, view_log_lines
+from sheets_gm.sync.writes import log_lines, view_events, view_log_lines
 
 
 def _filled(grid: Grid) -> int:
@@ -144,8 +143,9 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
 
 def _restore_archives(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch, laid_out: set[str],
                       absent: set[str]) -> tuple[list[str], set[str]]:
-    """Each seat's archive that was laid out again (deleted or renamed): copied back whole, hidden columns and all,
-    from a renamed tab holding the archive's headers; else a note saying what is gone."""
+    """Each seat's archive that was laid out again (deleted or renamed): its sentences copied back from a renamed tab
+    holding the archive's headers (the copies are in the hidden Copies tab and the engine's history, untouched);
+    else a note saying what is gone."""
     notes: list[str] = []
     copied: set[str] = set()
     header = tabs.spec.headers.archive
@@ -163,17 +163,17 @@ def _restore_archives(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch, l
                 break
         if found is None:
             notes.append(f"tab {archive!r} was missing in {backend.name} and no copy was found: it is laid out again "
-                         "empty (what became of the rows typed before is no longer listed there, and undo cannot put "
-                         "back the rows of the windows resolved before)")
+                         "empty (what became of the rows typed before is no longer listed there; undo still puts back "
+                         "the rows of the windows resolved before, from the engine's history)")
             continue
         name, grid = found
         copied.add(name)
         body = grid[ARCHIVE_FIRST_LINE_ROW - 1:ARCHIVE_FIRST_LINE_ROW - 1 + ARCHIVE_LINES]  # under the header row
         if body:
-            batch.put(backend, a1(archive, cells(0, ARCHIVE_FIRST_LINE_ROW, ARCHIVE_COLS - 1,
+            batch.put(backend, a1(archive, cells(0, ARCHIVE_FIRST_LINE_ROW, ARCHIVE_TEXT_COLS - 1,
                                                  ARCHIVE_FIRST_LINE_ROW + len(body) - 1)),
-                      _padded(body, len(body), ARCHIVE_COLS))
-        notes.append(f"tab {archive!r} was missing in {backend.name}: its lines and the sync's copies were copied "
+                      _padded(body, len(body), ARCHIVE_TEXT_COLS))
+        notes.append(f"tab {archive!r} was missing in {backend.name}: its lines were copied "
                      f"back from tab {name!r} (a renamed copy), which may go once you have checked {archive!r}")
     return notes, copied
 
@@ -182,12 +182,8 @@ def _view_lines(steps: ReplayedSteps, adapter: AnySheetAdapter, tabs: MatchTabs,
     """The log rows of ``seat``'s View tab as the sync wrote them step by step (``views_writes``): the GM's starts
     with the set-up's draws."""
     rows: Grid = [list(r) for r in log_lines(steps.opening)] if seat == GM else []
-    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
     for before, after, events in steps.steps:
-        states: list[Any] = [before, after]
-        names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
-        concerns = None if hook is None else lambda e, states=states: seat in hook(e, states)
-        mine = seat_events(events, seat, names, concerns)
+        mine = view_events(adapter, tabs, seat, events, after, before)
         if mine:
             rows += view_log_lines(mine, adapter)
     return rows

@@ -29,8 +29,9 @@ class Shareable(Protocol):
         """Give each address ``role`` on the spreadsheet; returns those e-mailed although ``notify`` was off."""
         ...
 
-    def restrict_sharing(self) -> None:
-        """Let no editor share the spreadsheet on (Drive's ``writersCanShare = false``)."""
+    def restrict_sharing(self) -> bool:
+        """Let no editor share the spreadsheet on (Drive's ``writersCanShare = false``); False when Drive keeps no
+        such lock for it (a file of a shared drive)."""
         ...
 
 
@@ -77,10 +78,13 @@ def share_match(grants: Sequence[Grant], *, notify: bool = True) -> list[str]:
     for grant in grants:
         if isinstance(grant.backend, Shareable) and id(grant.backend) not in restricted:
             # First, so that no editor granted below may share it on with anyone, even for a moment.
-            grant.backend.restrict_sharing()
             restricted.append(id(grant.backend))
-            done.append(f"Locked: {grant.backend.name}: only its owner can share it on (Drive's \"Editors can "
-                        "change permissions and share\" is off)")
+            if grant.backend.restrict_sharing():
+                done.append(f"Locked: {grant.backend.name}: only its owner can share it on (Drive's \"Editors can "
+                            "change permissions and share\" is off)")
+            else:
+                done.append(f"Not locked: {grant.backend.name} is in a shared drive, where Drive keeps no such lock "
+                            "per file: the shared drive's own sharing settings say who may share it on")
         if isinstance(grant.backend, Shareable):
             invited = grant.backend.share(list(grant.emails), grant.role, notify=notify)
             line = f"Shared: {grant.backend.name}: {grant.role} for {', '.join(grant.emails)}"

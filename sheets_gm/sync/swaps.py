@@ -43,11 +43,6 @@ def _owner(seat: str) -> str:
     return "the judge" if seat == JUDGE else seat
 
 
-def _seat_tabs(tabs: MatchTabs, seat: str) -> tuple[str, ...]:
-    """The tabs the layout gives ``seat`` in its own spreadsheet: its input tab, its archive and its View."""
-    return tabs.orders(seat).name, tabs.archive(seat), tabs.view(seat)
-
-
 def find_misplaced(sheets: MatchSheets, tabs: MatchTabs) -> list[Misplaced]:
     """Every seat whose input tab is in a spreadsheet of the match other than its own (one tab list read per
     spreadsheet of a seat's input), with that spreadsheet's tabs of the seat."""
@@ -56,7 +51,7 @@ def find_misplaced(sheets: MatchSheets, tabs: MatchTabs) -> list[Misplaced]:
     held = {id(backend): backend.tab_names() for backend in distinct}
     out: list[Misplaced] = []
     for seat, home in homes.items():
-        own = _seat_tabs(tabs, seat)
+        own = tabs.seat_tab_names(seat)
         for backend in distinct:
             if backend is home or own[0] not in held[id(backend)]:
                 continue

@@ -11,19 +11,14 @@ from sheets_gm.engine.events import Event, kind_words, visible_to
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import (
     AnySheetAdapter,
-    DrawsDeadline,
-    ExplainsIdleSeats,
-    LabelsTurns,
-    LaysOutLogEntries,
-    NamesEventSeats,
 )
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1
-from sheets_gm.sheets.spec import VIEW_COLS, ColumnKind, InputTable
+from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.fates import held_sentence, kept_sentence, out_sentence, ready_sentence
+from sheets_gm.sync.fates import kept_feedback, ready_sentence
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import seat_backend
@@ -35,14 +30,9 @@ def acts(window: Window | None, seat: str, table: InputTable) -> bool:
     return window is not None and seat in window.seats and table.open_in(window.phase)
 
 
-def idle_reason(adapter: AnySheetAdapter, state: Any, seat: str) -> str:
-    """The adapter's words for why ``seat`` has nothing to write now (a player who is out), or ''."""
-    return adapter.idle_reason(state, seat) if isinstance(adapter, ExplainsIdleSeats) else ""
-
-
 def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_text: str, reason: str = "") -> str:
     """A row's feedback while nothing is typed in it (``reason``: the game's words for a seat with nothing to
-    write in any window, from ``idle_reason``)."""
+    write in any window, from the adapter's ``idle_reason``)."""
     if window is None:
         return f"The match is over: {outcome_text}" if outcome_text else "The match is over."
     if reason:
@@ -75,7 +65,7 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
         raise ValueError(f"table {spec.name!r} of {seat} has {placed.rows} rows for {len(subjects)}: lay the tab out "
                          "for the state first")
     stamp = window.key if window is not None and acts(window, seat, spec) else ""
-    reason = idle_reason(adapter, state, seat)
+    reason = adapter.idle_reason(state, seat)
     grid: Grid = []
     for subject in subjects:
         shown = adapter.shown(state, seat, spec, subject, dice) if spec.of_kind(ColumnKind.SHOWN) else {}
@@ -90,14 +80,13 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                 line[col] = shown.get(c.key, "")
             elif c.kind is ColumnKind.FEEDBACK:
                 note = (notes or {}).get(subject, "")
-                if keep is None:
-                    line[col] = note or idle_feedback(window, seat, spec, outcome_text, reason)
-                elif window is not None and acts(window, seat, spec):
-                    line[col] = note or kept_sentence(window)
-                elif reason:  # a seat out of the match: nothing it types is read
-                    line[col] = out_sentence(reason)
-                else:  # kept for the seat's next window: why it waits, and that it waits
-                    line[col] = " · ".join(p for p in (note, held_sentence(window, seat, spec)) if p)
+                if keep is None and note and spec.rows == SEAT_ROWS:  # what its Go did, then what it waits for
+                    line[col] = f"{note} · {idle_feedback(window, seat, spec, outcome_text, reason)}"
+                elif keep is None:
+                    line[col] = note or (window is not None and adapter.idle_row_reason(state, seat, spec, subject)) \
+                        or idle_feedback(window, seat, spec, outcome_text, reason)
+                else:
+                    line[col] = kept_feedback(window, seat, spec, acts(window, seat, spec), note, reason)
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:
@@ -132,8 +121,7 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
     """Every public tab the adapter draws as ``state`` shows it, each with the title, status line and legend
     (a legend may change with the state: who is out); an adapter that says when the open window closes is given
     its ``deadline`` (the record's)."""
-    drawings = (adapter.drawings_before(state, describe_deadline(deadline) if deadline else "")
-                if isinstance(adapter, DrawsDeadline) else adapter.drawings(state))
+    drawings = adapter.drawings_before(state, describe_deadline(deadline) if deadline else "")
     for tab, drawing in tabs.drawn(drawings):
         values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
         notes: Grid | None = None
@@ -148,18 +136,16 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
 
 def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
     """Events as log rows: turn (as the adapter names it, if it does), kind in words, sentence."""
-    label = adapter.turn_label if isinstance(adapter, LabelsTurns) else None
-    return [[label(e.turn) if label else e.turn, kind_words(e.kind), e.text] for e in events]
+    return [[adapter.turn_label(e.turn) if adapter is not None else e.turn, kind_words(e.kind), e.text] for e in events]
 
 
 def view_log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
     """Events as the rows of a View tab's log: ``log_lines``, but an entry the adapter lays out over several
     rows (a battle report) takes them, its first row beside the turn and kind; rows padded to one width."""
     events = list(events)
-    lays_out = adapter.log_entry_rows if isinstance(adapter, LaysOutLogEntries) else None
     rows: Grid = []
     for e, line in zip(events, log_lines(events, adapter), strict=True):
-        laid = lays_out(e) if lays_out is not None else None
+        laid = adapter.log_entry_rows(e) if adapter is not None else None
         if not laid:
             rows.append(line)
             continue
@@ -210,8 +196,8 @@ def seat_events(events: Sequence[Event], seat: str, names: frozenset[str],
                 concerns: Callable[[Event], bool] | None = None) -> list[Event]:
     """What ``seat``'s View log lists: what happened to it. The events only some seats may read that it may, and
     the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion) or that
-    ``concerns`` says are the seat's (a battle it lost: ``NamesEventSeats``); the GM's lists every private event
-    (the public ones are all in the Log)."""
+    ``concerns`` says are the seat's (a battle it lost: the adapter's ``event_seats``); the GM's lists every private
+    event (the public ones are all in the Log)."""
     if seat == GM:
         return private_events(events, seat)
     return [e for e in visible_to(events, seat) if e.audience is not None or _names_any(e.data, names)
@@ -221,12 +207,11 @@ def seat_events(events: Sequence[Event], seat: str, names: frozenset[str],
 def view_events(adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, events: Sequence[Event], state: Any,
                 before: Any = None) -> list[Event]:
     """The events of ``events`` (which led from ``before`` to ``state``) that ``seat``'s View log lists: its
-    ``seat_events``, by the seat's names and the adapter's word on whom an event concerns (``NamesEventSeats``).
+    ``seat_events``, by the seat's names and the adapter's word on whom an event concerns (``event_seats``).
     What a seat's notice of a resolution tells it is this very list."""
     states = [state] if before is None else [before, state]
     names = seat_names(adapter, tabs, seat, states) if seat != GM else frozenset()
-    hook = adapter.event_seats if isinstance(adapter, NamesEventSeats) else None
-    return seat_events(events, seat, names, None if hook is None else lambda e: seat in hook(e, states))
+    return seat_events(events, seat, names, lambda e: seat in adapter.event_seats(e, states))
 
 
 def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,

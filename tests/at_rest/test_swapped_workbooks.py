@@ -53,7 +53,7 @@ def test_swapped_orders_files_are_named_then_put_back_with_their_typed_rows(
     err = capsys.readouterr().err
     one, two = config.seats[:2]
     assert f"workbooks were swapped: {second} holds {one}'s tabs 'Orders {one}', 'Archive {one}', 'View {one}', " \
-           f"which belong in {first}" in err
+           f"'Copies {one}', which belong in {first}" in err
     assert f"{first} holds {two}'s tabs" in err and "nothing was written" in err and "sheets-gm repair" in err
     assert {p: p.read_bytes() for p in tmp_path.rglob("*.xlsx")} == files
     main(["doctor", "-c", str(config.path)])

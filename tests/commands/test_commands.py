@@ -88,7 +88,7 @@ def test_init_in_an_empty_folder_writes_a_starter_config_and_lays_out_the_roster
     wb = openpyxl.load_workbook(engine)
     assert "Engine" not in wb.sheetnames
     ws = wb["Roster"]
-    assert [c.value for c in ws[1]] == ["name", "team", "email", "role", "captain"]
+    assert [c.value for c in ws[1]] == ["name", "team", "email", "role", "captain", *[None] * 21]  # read to Z
     lists = {str(v.sqref): v.formula1 for v in ws.data_validations.dataValidation}
     assert any(ref.startswith("B2") and "red,blue" in str(f) for ref, f in lists.items())
 

@@ -347,7 +347,7 @@ def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(
         "Your orders for turn 2, set aside by the GM's undo of turn 1; no longer in your rows"))
     details = [str(archive[f"B{r}"].value) for r in range(line + 1, line + 5)]
     assert "    · red — Skill 1: Tree Speed, Skill 2: Player Speed, Ready ✔" in details
-    stale = {row["subject"]: row for row in json.loads(str(archive[f"C{line}"].value))}
+    stale = {row["subject"]: row for row in json.loads(str(match.book()["Copies red"][f"A{line}"].value))}
     assert {"red0", "red1", "red2", "red"} <= set(stale)
     assert {row["window"] for row in stale.values()} == {"2"}  # typed for turn 2
     assert [stale["red"]["values"][k] for k in ("skill1", "skill2")] == ["Tree Speed", "Player Speed"]
@@ -398,7 +398,7 @@ def test_a_gm_command_waits_for_a_resolution_interrupted_half_way(match: Match,
     """red's orders were archived by a resolution cut before its commit: adjust and undo wait for the sync."""
     type_orders(match.sheets)
     book = match.book()
-    book["Archive red"]["E2"] = json.dumps({"resolution": 1, "window": "1", "rows": []})
+    book["Copies red"]["C2"] = json.dumps({"resolution": 1, "window": "1", "rows": []})
     book.save(match.workbook)
     files = match.files()
     for args in (["adjust", "--coins", "red=3", "--reason", "x"], ["undo", "--reason", "x"]):
@@ -524,8 +524,8 @@ def test_adjust_and_undo_over_four_google_spreadsheets_cost_one_write_each(googl
     google.reset_counters()
     undone = undo_window(sheets, GVG, "redo turn 2")
     assert undone.write_calls == 4 and undone.restored > 0
-    # the match is read once, then the engine's history row and the teams' archive rows
-    reads = {(READ, role): 1 if role == "board" else 2 for role in KEYS}
+    # the match is read once, then the engine's history row alone: it keeps what the undone resolution read
+    reads = {(READ, role): 2 if role == "engine" else 1 for role in KEYS}
     assert google_calls(google) == Counter({**reads, **{(WRITE, role): 1 for role in KEYS}})
     assert replay_states(match_replay(sheets, GVG)).difference is None
     assert sync(sheets, force=True).resolved

@@ -203,3 +203,19 @@ def test_repair_after_a_column_inserted_keeps_the_orders_and_leaves_one_feedback
     assert all(ws.cell(r, c).value in (None, "") for r in range(1, ws.max_row + 1)
                for c in range(13, ws.max_column + 1))  # right of the Feedback column (L)
     assert run(capsys, "sync", "-c", match)[0] == 0
+
+
+def test_repair_after_a_column_inserted_moves_a_cell_typed_beside_the_table_back_with_it(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A cell typed beside the players table (H5: a column the table does not use, answered ✘ in its row) is
+    shifted by a column inserted before it; repair puts it back where it was, still answered, not dropped."""
+    edit(match, lambda book: book["Orders blue"].cell(5, 8, "past the table"))
+    assert run(capsys, "sync", "-c", match)[0] == 0
+    edit(match, lambda book: book["Orders blue"].insert_cols(2))
+    code, out, err = run(capsys, "repair", "-c", match)
+    assert code == 0, err
+    assert "held 'past the table'" not in out  # not an orphan: moved back
+    assert run(capsys, "sync", "-c", match)[0] == 0
+    ws = openpyxl.load_workbook(match.parent / "match.xlsx")["Orders blue"]
+    assert ws.cell(5, 8).value == "past the table"
+    assert str(ws.cell(5, 12).value).startswith("✘") and "past the table" in str(ws.cell(5, 12).value)

@@ -50,14 +50,15 @@ from sheets_gm.rulesets.registry import (
 )
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
 from sheets_gm.sheets.google import GoogleSheetBackend
-from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, split_a1
+from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, quote_tab, split_a1
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.between import BetweenWindowsError, adjust_match, undo_window
 from sheets_gm.sync.create import create_match
 from sheets_gm.sync.log_check import forged_log_lines
-from sheets_gm.sync.match_tabs import ARCHIVE_COLS, ARCHIVE_COPY_COL, ARCHIVE_PENDING_ROW
+from sheets_gm.sync.match_record import history_rows, joined_cells
+from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_LINE_ROW, COPIES_COLS
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match, seat_backend
 from sheets_gm.sync.repair import repair_match
@@ -71,11 +72,20 @@ NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"input-lifecycle"
 IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over")
 JUNK = ("zz", "Q99", "-3", "0", "abc", "12", "attack\nmove\nQ99", "zz " * 90, "x" * 16_001)
-SYNCS = ("poll", "force", "deadline", "cut", "undo", "adjust", "repair", "race", "stale")  # each followed by a poll
+SYNCS = ("poll", "force", "deadline", "cut", "undo", "adjust", "repair", "race", "stale", "react", "judge",
+         "end")  # each followed by a poll
 PAST_DEADLINE = (NOW - dt.timedelta(hours=1)).isoformat()
 #: An adjustment each game accepts in most states, as ``sheets-gm adjust`` gives it ({seat}: a seat's name).
 ADJUST = {"gvg": ("coins", "{seat}=3"), "wesnoth": ("gold", "{seat}=5"), "winordie": ("crystals", "{seat}=+1"),
           "coalition": ("vp", "{seat}=2"), "champions": ("give", "{seat}=Iron Sword")}
+#: The GM's adjustment that ends the match where the game has one (a side concedes), else one that removes a unit
+#: or a legion's morale (a row whose subject goes: set aside to the Archive), as ``sheets-gm adjust`` gives it.
+ENDS: dict[str, Callable[[Any, tuple[str, ...], int], tuple[str, str]]] = {
+    "coalition": lambda _state, seats, n: ("concede", seats[n % 2]),
+    "wesnoth": lambda state, seats, n: ("wounds", f"{state.units[n % len(state.units)].id}=99") if state.units
+    else ("gold", f"{seats[n % 2]}=5"),
+    "winordie": lambda _state, seats, n: ("morale", f"{seats[n % 2]}=-99"),
+}
 DAMAGES = ("rename", "delete", "insert")
 ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)
 
@@ -216,7 +226,8 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
 def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
     """One thing a table does: (what, and three numbers to choose with)."""
     what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
-                                 "deadline", "past", "cut", "undo", "adjust", "repair", "race", "stale"]))
+                                 "deadline", "past", "cut", "undo", "adjust", "repair", "race", "stale", "react",
+                                 "judge", "end"]))
     return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
 
 
@@ -400,15 +411,25 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         with contextlib.suppress(BetweenWindowsError):  # nothing to undo yet, or a cut resolution: the GM syncs
             undo_window(table.sheets, table.cls, "the lifecycle test takes it back")
         poll(table.sheets, table.cls, now=NOW)
-    elif what == "adjust":
+    elif what in ("adjust", "end"):
         flag, value = ADJUST[table.name]
+        flag, value = ENDS[table.name](read.record.state, read.record.seats, b) if what == "end" and \
+            table.name in ENDS else (flag, value.format(seat=read.record.seats[a % 2]))
         gm = get_game(table.name).gm
         assert gm is not None
-        events = gm.events_from_options(read.record.seats, {flag: [value.format(seat=read.record.seats[a % 2])]},
-                                        "the lifecycle test adjusts")
+        events = gm.events_from_options(read.record.seats, {flag: [value]}, "the lifecycle test adjusts")
         with contextlib.suppress(BetweenWindowsError):  # refused as it stands (a cut resolution, the match over)
             adjust_match(table.sheets, table.cls, events)
         poll(table.sheets, table.cls, now=NOW)
+    elif what == "react":  # a seat types in a standing table (a reaction) outside her own turn, then a poll
+        _react(table, read, b, c)
+        poll(table.sheets, table.cls, now=NOW)
+    elif what == "judge":  # the judge types in her tables, then the GM forces the open window (hers or not)
+        if JUDGE in read.seats:
+            typing = _typing(table, read, JUDGE, b, c)
+            if typing is not None:
+                _put(table, read, JUDGE, *typing)
+        poll(table.sheets, table.cls, now=NOW, force=True)
     elif what == "repair":
         if any(s.pending is not None for s in read.seats.values()):
             poll(table.sheets, table.cls, now=NOW)  # a cut resolution: the GM syncs it before the layout is edited
@@ -422,6 +443,26 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         assert not forged or any("cannot be recomputed" in n for n in repaired.notes), \
             f"{table.name}: the Log does not verify after repair, and repair did not say why: {forged}"
         poll(table.sheets, table.cls, now=NOW)
+
+
+def _react(table: Table, read: MatchRead, b: int, c: int) -> None:
+    """A seat that does not act in the open window types in a row of a standing table (Win or Die's reactions,
+    Wesnoth's standing choices): a value its bot would type there, another seat's name or junk."""
+    window = read.record.ruleset.window(read.record.state)
+    acting = set(window.seats) if window is not None else set()
+    spots = [(seat, r) for seat, s in read.seats.items() if seat not in acting for r in s.rows
+             if s.tab.table(r.table).spec.standing] or \
+            [(seat, r) for seat, s in read.seats.items() for r in s.rows if s.tab.table(r.table).spec.standing]
+    if not spots:
+        return
+    seat, row = spots[b % len(spots)]
+    keys = [k for t, k in _text_columns(read, seat) if t == row.table]
+    if not keys:
+        return
+    known = [str(v) for by_subject in _bot_values(table, read).get(seat, {}).get(row.table, {}).values()
+             for v in by_subject.values() if v not in (None, "", False, True)]
+    pool = [*known, *JUNK[:6], *(s for s in read.record.seats if s != seat)]
+    _put(table, read, seat, row.table, row.subject, keys[c % len(keys)], pool[(b + c) % len(pool)])
 
 
 def _damage(table: Table, read: MatchRead, how: str, seat: str, n: int) -> None:
@@ -472,26 +513,47 @@ def _type_past(table: Table, read: MatchRead, seat: str, b: int, c: int) -> None
 
 
 # -- the check -----------------------------------------------------------------------------------
-def _archived_rows(backend: SheetBackend, tab: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every row the archive holds, as ('rows' for a resolution's, 'kept', or 'copy' for one an archive entry names:
-    set aside or read), its JSON: the entries' hidden copies (column C) and the pending and history rows (D:F)."""
-    grid = backend.read([a1(tab, cells(0, ARCHIVE_PENDING_ROW, ARCHIVE_COLS - 1, ARCHIVE_LINES_READ))])[0]
-    for line in grid:
-        for value in line[ARCHIVE_COPY_COL:ARCHIVE_COLS]:
-            text = "" if value is None else str(value)
-            if not text.startswith(("{", "[")):
-                continue
-            try:
-                found = json.loads(text)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(found, list):
-                yield from (("copy", row) for row in found if isinstance(row, dict))
-                continue
-            for part in ("rows", "stale", "kept"):
-                for row in found.get(part, []) if isinstance(found, dict) else []:
-                    if isinstance(row, dict):
-                        yield part, row
+def _archived_rows(table: Table, read: MatchRead, seat: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every row the sync keeps a copy of for ``seat``, as ('rows' for a resolution's, 'kept', or 'copy' for one an
+    archive entry names: set aside or read), its JSON: the copies in the seat's hidden Copies tab (column A, in the
+    row of each Archive line; the pending row in B2:D2), and the rows each resolution read in the engine's history
+    rows (``archived``). The Archive tab itself holds sentences only: no JSON, nothing right of column B."""
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    archive, copies = backend.read([quote_tab(read.tabs.archive(seat)),
+                                    a1(read.tabs.copies(seat), cells(0, ARCHIVE_FIRST_LINE_ROW, COPIES_COLS - 1,
+                                                                     ARCHIVE_LINES_READ))])
+    for number, line in enumerate(archive, start=1):
+        assert not any(_text(v) for v in line[2:]), f"{table.name}: {read.tabs.archive(seat)} row {number} holds " \
+            f"more than its two columns of sentences: {line!r}"
+        assert not any(_text(v).startswith(("{", "[")) for v in line[:2]), \
+            f"{table.name}: {read.tabs.archive(seat)} row {number} holds JSON: {line!r}"
+    texts = [v for line in copies for v in line]
+    resolved = read.record.resolved
+    if resolved:
+        for grid in table.engine.read([history_rows(read.tabs.spec.tabs.engine, resolved)]):
+            for row in grid:
+                try:
+                    entry = json.loads(joined_cells(row, 1)) if len(row) > 1 else None
+                except ValueError:
+                    continue
+                archived = entry.get("archived") if isinstance(entry, dict) else None
+                if isinstance(archived, dict) and isinstance(archived.get(seat), str):
+                    texts.append(archived[seat])
+    for value in texts:
+        text = "" if value is None else str(value)
+        if not text.startswith(("{", "[", "⧉")):
+            continue
+        try:
+            found = json.loads(joined_cells([text], 0))
+        except ValueError:
+            continue
+        if isinstance(found, list):
+            yield from (("copy", row) for row in found if isinstance(row, dict))
+            continue
+        for part in ("rows", "stale", "kept"):
+            for row in found.get(part, []) if isinstance(found, dict) else []:
+                if isinstance(row, dict):
+                    yield part, row
 
 
 def _text(value: object) -> str:
@@ -500,10 +562,7 @@ def _text(value: object) -> str:
 
 def check(table: Table) -> None:
     """Every cell in the ledger is still typed with a fate in its feedback, resolved, or set aside."""
-    read = table.read()
-    if read.record.ruleset.window(read.record.state) is None:
-        table.ledger.clear()  # the match is over: nothing more is read
-        return
+    read = table.read()  # once the match is over, what was typed stays in its cells saying so, or is archived
     archives: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     _check_past(table, read)
     refused_before, table.refused = table.refused, set()
@@ -524,11 +583,16 @@ def check(table: Table) -> None:
                 table.ledger[(typed.seat, typed.table, row.subject, typed.key)] = Typed(
                     typed.seat, typed.table, row.subject, typed.key, typed.value)
             continue
+        # A row no order is read from (typed past its table, a subject typed twice) stays in its cells, answered
+        strays = [s for s in seat_read.strays if s.table == typed.table and typed.value in map(_text, s.cells)]
+        if strays:
+            assert strays[0].feedback.startswith("✘") or strays[0].why.startswith("✘"), \
+                f"{table.name}: {typed} is in a row no order is read from, unanswered: {strays[0].feedback!r}"
+            continue
         assert not fresh, f"{table.name}: {typed} was typed in a stale copy saved over the sync's write: it must be " \
                           "read for the open window, not taken from its row"
         if typed.seat not in archives:
-            backend = seat_backend(table.sheets, read.tabs, typed.seat)
-            archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
+            archives[typed.seat] = list(_archived_rows(table, read, typed.seat))
         traces = _traces(archives[typed.seat], typed)
         assert traces, f"{table.name}: {typed} is gone without a trace (not in its table nor in the archive)"
         if where in refused_before and typed.seat not in table.touched:
@@ -543,8 +607,7 @@ def check(table: Table) -> None:
         typed_again = any(r.table == typed.table and _text(r.values.get(typed.key)) == typed.value
                           for r in read.seats[typed.seat].rows)
         if not typed_again and typed.seat not in archives:
-            backend = seat_backend(table.sheets, read.tabs, typed.seat)
-            archives[typed.seat] = list(_archived_rows(backend, read.tabs.archive(typed.seat)))
+            archives[typed.seat] = list(_archived_rows(table, read, typed.seat))
         assert typed_again or _traces(archives[typed.seat], typed), \
             f"{table.name}: {typed} was set aside, and its copy is gone from the archive"
 
@@ -565,7 +628,7 @@ def _check_past(table: Table, read: MatchRead) -> None:
 
 def _told_not_done(backend: SheetBackend, tab: str, value: str) -> bool:
     """Whether the Archive's sentences name ``value`` as not carried out, carried out in part, or set aside."""
-    grid = backend.read([a1(tab, cells(0, ARCHIVE_PENDING_ROW, 1, ARCHIVE_LINES_READ))])[0]
+    grid = backend.read([a1(tab, cells(0, ARCHIVE_FIRST_LINE_ROW, 1, ARCHIVE_LINES_READ))])[0]
     entry = ""
     for line in grid:
         text = _text(line[1]) if len(line) > 1 else ""
@@ -603,12 +666,18 @@ UNDO_TWICE = [("force", 0, 0, 0), ("type", 0, 0, 0), ("undo", 0, 0, 0), ("force"
 # what was typed in the copy is read for the open window (the check asserts it is still in its row).
 STALE_COPIES = [("bot", 0, 0, 0), ("type", 0, 1, 1), ("stale", 0, 2, 3), ("type", 1, 0, 0), ("stale", 1, 5, 7),
                 ("stale", 0, 11, 4)]
+# Every writer a row meets besides the poll: a reaction typed outside the seat's turn, the judge's tables, the GM's
+# adjustment ending the match (or removing a unit), rows typed once it is over, and a repair of the finished match.
+EVERY_WRITER = [("type", 0, 0, 0), ("react", 1, 0, 0), ("judge", 0, 2, 1), ("react", 0, 3, 1), ("type", 1, 5, 2),
+                ("end", 0, 0, 0), ("type", 0, 1, 0), ("type", 1, 4, 3), ("poll", 0, 0, 0), ("repair", 0, 0, 0),
+                ("force", 0, 0, 0)]
 
 
 @pytest.mark.parametrize("name", _games())
 @LIFECYCLE
 @given(steps=STEPS)
 @example(steps=STALE_COPIES)
+@example(steps=EVERY_WRITER)
 def test_nothing_typed_is_lost_without_a_trace(name: str, steps: list[tuple[str, int, int, int]]) -> None:
     steps = [s for s in steps if s[0] != "undo"]
     run(new_table(name), steps)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import json
 import re
 import tomllib
 from dataclasses import replace
@@ -47,10 +48,10 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.local import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.create import create_match
-from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells
 from sheets_gm.sync.notices import CHANNEL, Notice, NoticeRules, poll_notices
 from sheets_gm.sync.poll import WindowReport, poll
-from sheets_gm.sync.read import read_match
+from sheets_gm.sync.read import read_match, seat_backend
 from sheets_gm.sync.sheets import MatchSheets
 from tests.conformance.leak_scan import (
     Hit,
@@ -120,9 +121,32 @@ def openers(config: MatchConfig) -> dict[Path, set[str]]:
     return out
 
 
-def scan(config: MatchConfig, record: MatchRecord, emails: dict[str, str], typed: dict[str, set[str]]) -> list[Hit]:
+def archived_copies(sheets: MatchSheets, cls: type[AnyRuleset]) -> dict[str, set[str]]:
+    """The sync's copies of what each seat typed, as the cells hold them: the rows each resolution read (the
+    engine's history rows, ``archived``) and the copies of its Archive lines (its hidden Copies tab)."""
+    read = read_match(sheets, cls)
+    out: dict[str, set[str]] = {seat: set() for seat in read.seats}
+    if read.record.resolved:
+        (grid,) = sheets.engine.read([history_rows(read.tabs.spec.tabs.engine, read.record.resolved)])
+        for row in grid:
+            entry = json.loads(joined_cells(row, 1)) if len(row) > 1 else {}
+            for seat, text in (entry.get("archived") or {}).items():
+                out[seat].add(str(text))
+    for seat in read.seats:
+        (grid,) = seat_backend(sheets, read.tabs, seat).read([read.tabs.copies_lines_range(seat, 0, 400)])
+        out[seat] |= {str(v) for row in grid for v in row if v not in (None, "")}
+    # A copy naming no row ('{"resolution":2,…,"rows":[]}' of a window the seat did not type in) tells nothing, and
+    # is the same for every seat.
+    shared = {t for seat, mine in out.items() for t in mine if any(t in o for s, o in out.items() if s != seat)}
+    return {seat: {t for t in mine - shared if '"rows":[]' not in t and t != "[]"} for seat, mine in out.items()}
+
+
+def scan(config: MatchConfig, record: MatchRecord, emails: dict[str, str], typed: dict[str, set[str]],
+         copies: dict[str, set[str]] | None = None) -> list[Hit]:
     """Every secret in a file a seat can open. ``emails``: each member's e-mail → her seat; ``typed``: each
-    seat's typed strings while they are secret (``typed_strings``: no file held them before)."""
+    seat's typed strings while they are secret (``typed_strings``: no file held them before); ``copies``: the
+    sync's copies of each seat's archived rows (``archived_copies``), in a game that is not of perfect
+    information: in no file another seat opens, hidden tab or not."""
     hits: list[Hit] = []
     for path, readers in openers(config).items():
         hits += find_seed(path, record.seed)
@@ -132,6 +156,7 @@ def scan(config: MatchConfig, record: MatchRecord, emails: dict[str, str], typed
             wanted = {text: f"what only {seat} may see" for text in record.ruleset.secrets(record.state, seat)
                       if seat != JUDGE}
             wanted |= {email: f"the e-mail of a member of {seat}" for email, s in emails.items() if s == seat}
+            wanted |= {text: f"the sync's copy of what {seat} typed" for text in (copies or {}).get(seat, set())}
             hits += find_texts(path, wanted)
             hits += [Hit(path, part, f"{seat}'s typed orders, not resolved yet", text)
                      for (part, text), n in count_texts(path, typed.get(seat, set())).items() if n]
@@ -179,7 +204,8 @@ def play_and_scan(config: MatchConfig, sheets: MatchSheets, emails: dict[str, st
         hits += scan_notices(report, emails, secret)
         type_bot_orders(sheets, cls, bots, ready=True)
         report = poll(sheets, cls, now=NOW)
-        hits += scan(config, read_match(sheets, cls).record, emails, {})
+        copies = archived_copies(sheets, cls) if private else {}
+        hits += scan(config, read_match(sheets, cls).record, emails, {}, copies)
         hits += scan_notices(report, emails, {})
     return hits
 
@@ -269,6 +295,7 @@ def test_the_scan_finds_the_secrets_of_a_match_in_one_workbook(tmp_path: Path) -
     assert any(h.what.startswith("the seed") and h.part.startswith("xl/worksheets/") for h in hits), found
     assert {"the e-mail of a member of red", "the e-mail of a member of blue"} <= found, found
     assert any(h.what.endswith("typed orders, not resolved yet") for h in hits), found
+    assert {"the sync's copy of what red typed", "the sync's copy of what blue typed"} <= found, found
     assert all(h.file == path for h in hits)
 
 

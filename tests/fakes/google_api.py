@@ -79,6 +79,7 @@ FILES = "drive.files.list"
 FILE_GET = "drive.files.get"
 FILE_UPDATE = "drive.files.update"
 PERMISSIONS = "drive.permissions.list"
+CREATE = "drive.files.create"
 TOKEN = "oauth2.token"
 ALLOWED_LOCATIONS = "iamcredentials.allowedLocations"
 #: Endpoints of google-auth itself, left out of the API call and byte totals.
@@ -89,6 +90,12 @@ _ALLOWED_LOCATIONS = re.compile(
     r"^https://iamcredentials\.googleapis\.com/v1/projects/-/serviceAccounts/[^/]+/allowedLocations$"
 )
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
+FOLDER_MIME = "application/vnd.google-apps.folder"
+#: What Drive answers a service account creating a file in a My Drive (403, domain usageLimits).
+NO_STORAGE_MESSAGE = ("Service Accounts do not have storage quota. Leverage shared drives "
+                      "(https://developers.google.com/workspace/drive/api/guides/about-shareddrives), or use OAuth "
+                      "delegation (http://support.google.com/a/answer/7281227) instead.")
 
 CellValue = str | int | float | bool | None
 
@@ -104,12 +111,14 @@ class UnexpectedRequest(AssertionError):
 class HttpError(Exception):
     """An error answer from the fake: HTTP status, Google status name, message."""
 
-    def __init__(self, code: int, message: str, status: str = "INVALID_ARGUMENT", reason: str = "badRequest"):
+    def __init__(self, code: int, message: str, status: str = "INVALID_ARGUMENT", reason: str = "badRequest",
+                 domain: str = "global"):
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.reason = reason
+        self.domain = domain  # Drive's error domain (``usageLimits`` for quota refusals)
 
 
 # --------------------------------------------------------------------------- discovery
@@ -402,6 +411,12 @@ class FakeSpreadsheet:
     version: int = 1
     modified_by: str = ""  # the account of the last edit through any route
     drive_id: str = ""  # "" in the owner's My Drive, else the id of the shared drive that holds it
+    # Drive's side of the file: its folders, the private properties the app that made it set (``appProperties``),
+    # whether it is in the trash, and when it was made (its order).
+    parents: list[str] = field(default_factory=list)
+    app_properties: dict[str, str] = field(default_factory=dict)
+    trashed: bool = False
+    created: int = 0
 
     def sheet(self, title: str) -> FakeSheet:
         """The tab called ``title`` (KeyError if none)."""
@@ -421,6 +436,20 @@ class FakeSpreadsheet:
         """Keep each tab's ``index`` equal to its position."""
         for i, s in enumerate(self.sheets):
             s.properties["index"] = i
+
+
+@dataclass
+class FakeFolder:
+    """A Drive folder: in a My Drive (``drive_id`` "") or a shared drive; whether the caller sees it (``shared``)
+    and may add files to it (``writable``: an Editor, or a Content manager of a shared drive), and whether it is in
+    the trash."""
+
+    id: str
+    name: str
+    drive_id: str = ""
+    shared: bool = True
+    writable: bool = True
+    trashed: bool = False
 
 
 def _render(ev: Mapping[str, Any] | None, how: str) -> CellValue:
@@ -722,6 +751,7 @@ class GoogleApiFake:
         self.sheets_api = _discovery("sheets.v4.json")
         self.drive_api = _discovery("drive.v3.json")
         self.spreadsheets: dict[str, FakeSpreadsheet] = {}
+        self.folders: dict[str, FakeFolder] = {}
         self.stats: dict[str, EndpointStats] = {}
         self.log: list[RecordedCall] = []
         self.faults: list[Fault] = []
@@ -801,6 +831,18 @@ class GoogleApiFake:
         )
         self.spreadsheets[key] = ss
         return ss
+
+    def create_folder(self, folder_id: str, name: str = "Matches", *, drive_id: str = "", shared: bool = True,
+                      writable: bool = True) -> FakeFolder:
+        """A Drive folder the caller sees (unless not ``shared``) and may add files to (unless not ``writable``), in
+        the caller's My Drive, or in the shared drive ``drive_id``."""
+        folder = FakeFolder(folder_id, name, drive_id, shared, writable)
+        self.folders[folder_id] = folder
+        return folder
+
+    def trash(self, key: str) -> None:
+        """Move a spreadsheet to the trash, as its owner would in Drive (Sheets still opens it; searches skip it)."""
+        self.spreadsheets[key].trashed = True
 
     def set_shared(self, key: str, shared: bool) -> None:
         """Share or unshare a spreadsheet with the caller (unshared: 403 on Sheets, 404 on Drive)."""
@@ -1133,6 +1175,10 @@ class GoogleApiFake:
             payload = self._changes(query, caller)
         elif method.id == FILES:
             payload = self._files(query, caller)
+        elif method.id == CREATE:
+            payload = self._create_file(body, query, caller)
+        elif method.id == FILE_GET and path["fileId"] in self.folders:
+            payload = self._folder(self.folders[path["fileId"]], query)
         elif method.id == FILE_GET:
             payload = self._file(self._spreadsheet(path["fileId"], True), query, caller)
         elif method.id == FILE_UPDATE:
@@ -1200,6 +1246,8 @@ class GoogleApiFake:
         the change log), is after T. Any other query is refused, so a test cannot pass on a query Drive would
         read otherwise."""
         q = query.get("q", [""])[0]
+        if q.startswith("appProperties has"):
+            return self._files_by_property(q, query)
         m = re.fullmatch(r"modifiedTime > '(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)' and trashed = false", q)
         if m is None:
             raise UnexpectedRequest(f"the fake's files.list answers only modifiedTime > 'T' and trashed = false, "
@@ -1690,8 +1738,9 @@ class GoogleApiFake:
 
     def _file(self, ss: FakeSpreadsheet, query: Mapping[str, list[str]], caller: str = "") -> dict[str, Any]:
         """files.get: the spreadsheet as a Drive File (its id, name, type, ``writersCanShare``, its ``version`` and
-        last modifier now, its shared drive), cut to ``fields`` (Drive answers ``kind``, ``id``, ``name`` and
-        ``mimeType`` without one). A file in a shared drive is not found unless the request ``supportsAllDrives``."""
+        last modifier now, its shared drive, folders, ``appProperties``, whether it is trashed), cut to ``fields``
+        (Drive answers ``kind``, ``id``, ``name`` and ``mimeType`` without one). A file in a shared drive is not
+        found unless the request ``supportsAllDrives``."""
         if ss.drive_id and not _flag(query, "supportsAllDrives"):
             raise HttpError(404, f"File not found: {ss.key}.", "NOT_FOUND", "notFound")
         by = ss.modified_by or "owner@example.com"
@@ -1700,11 +1749,86 @@ class GoogleApiFake:
         full = {"kind": "drive#file", "id": ss.key, "name": str(ss.properties.get("title", "")),
                 "mimeType": "application/vnd.google-apps.spreadsheet", "writersCanShare": ss.writers_can_share,
                 "modifiedTime": _rfc3339(ss.modified_time or self.clock()), "version": str(ss.version),
-                "lastModifyingUser": user, **({"driveId": ss.drive_id} if ss.drive_id else {})}
+                "lastModifyingUser": user, "trashed": ss.trashed,
+                **({"parents": list(ss.parents)} if ss.parents else {}),
+                **({"appProperties": dict(ss.app_properties)} if ss.app_properties else {}),
+                **({"driveId": ss.drive_id} if ss.drive_id else {})}
+        if ss.drive_id:
+            del full["writersCanShare"]  # a My Drive setting: Drive leaves it out for a shared drive's file
         fields = query.get("fields", [""])[0]
         if not fields:
             return {k: full[k] for k in ("kind", "id", "name", "mimeType")}
         return partial_response(full, response_mask(self.drive_api, "File", fields))
+
+    def _folder(self, folder: FakeFolder, query: Mapping[str, list[str]]) -> dict[str, Any]:
+        """files.get of a folder: its id, name, type, shared drive, whether it is trashed, and whether the caller
+        may add files to it (``capabilities.canAddChildren``); not found when the caller does not see it, or when it
+        is in a shared drive and the request does not ``supportsAllDrives``."""
+        if not folder.shared or (folder.drive_id and not _flag(query, "supportsAllDrives")):
+            raise HttpError(404, f"File not found: {folder.id}.", "NOT_FOUND", "notFound")
+        full: dict[str, Any] = {"kind": "drive#file", "id": folder.id, "name": folder.name, "mimeType": FOLDER_MIME,
+                                "trashed": folder.trashed,
+                                "capabilities": {"canAddChildren": folder.writable and not folder.trashed}}
+        if folder.drive_id:
+            full["driveId"] = folder.drive_id
+        fields = query.get("fields", [""])[0]
+        if not fields:
+            return {k: full[k] for k in ("kind", "id", "name", "mimeType")}
+        return partial_response(full, response_mask(self.drive_api, "File", fields))
+
+    def _create_file(self, body: dict[str, Any], query: Mapping[str, list[str]], caller: str) -> dict[str, Any]:
+        """files.create of a Google spreadsheet (no content) in one folder, as Drive does it: the parent must be a
+        folder the caller sees (a shared drive's only with ``supportsAllDrives``) and may add to; a service account
+        owns nothing in a My Drive (403 ``storageQuotaExceeded``). The new spreadsheet has one empty tab, its
+        ``appProperties``, and is the caller's."""
+        if body.get("mimeType") != SPREADSHEET_MIME:
+            raise UnexpectedRequest(f"the fake's files.create makes spreadsheets only, not {body.get('mimeType')!r}")
+        parents = list(body.get("parents") or [])
+        if len(parents) != 1:
+            raise UnexpectedRequest(f"the fake's files.create takes one parent folder, not {parents!r}")
+        folder = self.folders.get(parents[0])
+        if folder is None or not folder.shared or (folder.drive_id and not _flag(query, "supportsAllDrives")):
+            raise HttpError(404, f"File not found: {parents[0]}.", "NOT_FOUND", "notFound")
+        if not folder.writable or folder.trashed:
+            raise HttpError(403, f"The user does not have sufficient permissions for file {folder.id}.",
+                            "PERMISSION_DENIED", "insufficientFilePermissions")
+        if not folder.drive_id and caller in self._accounts.values():
+            raise HttpError(403, NO_STORAGE_MESSAGE, "PERMISSION_DENIED", "storageQuotaExceeded", "usageLimits")
+        key = f"1{base64.urlsafe_b64encode(self._new_id().to_bytes(32, 'big')).decode().rstrip('=')}"[:44]
+        ss = self.create_spreadsheet(key, str(body.get("name") or "Untitled spreadsheet"))
+        ss.drive_id, ss.parents = folder.drive_id, [folder.id]
+        ss.app_properties = {str(k): str(v) for k, v in (body.get("appProperties") or {}).items()}
+        ss.created = len(self.spreadsheets)
+        self._edited(ss, caller)
+        return self._file(ss, query, caller)
+
+    def _files_by_property(self, q: str, query: Mapping[str, list[str]]) -> dict[str, Any]:
+        """files.list for ``appProperties has { key='K' and value='V' } and trashed = false and mimeType = 'M'``:
+        the spreadsheets not in the trash whose private property K is V, oldest first (``orderBy=createdTime``),
+        from the caller's My Drive, or with ``corpora=drive`` from the shared drive ``driveId`` (which Drive takes
+        only with ``includeItemsFromAllDrives`` and ``supportsAllDrives``)."""
+        m = re.fullmatch(r"appProperties has \{ key='(\w+)' and value='([^'\\]*)' \} and trashed = false"
+                         rf" and mimeType = '{SPREADSHEET_MIME}'", q)
+        if m is None:
+            raise UnexpectedRequest(f"the fake's files.list does not answer {q!r}")
+        corpora = query.get("corpora", ["user"])[0]
+        drive_id = query.get("driveId", [""])[0]
+        if corpora == "drive" and not (drive_id and _flag(query, "includeItemsFromAllDrives")
+                                       and _flag(query, "supportsAllDrives")):
+            raise HttpError(400, "The driveId parameter must be specified if and only if corpora is set to drive, "
+                                 "with includeItemsFromAllDrives and supportsAllDrives.", reason="invalid")
+        if corpora not in ("user", "drive"):
+            raise UnexpectedRequest(f"the fake's files.list searches corpora user and drive, not {corpora!r}")
+        found = sorted((ss for ss in self.spreadsheets.values()
+                        if ss.shared and not ss.trashed and ss.app_properties.get(m.group(1)) == m.group(2)
+                        and ss.drive_id == (drive_id if corpora == "drive" else "")),
+                       key=lambda ss: ss.created)
+        payload: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False,
+                                   "files": [self._file(ss, {"fields": ["kind,id,name,mimeType,appProperties"],
+                                                                  "supportsAllDrives": ["true"]})
+                                             for ss in found]}
+        fields = query.get("fields", [""])[0]
+        return partial_response(payload, response_mask(self.drive_api, "FileList", fields)) if fields else payload
 
     def _update_file(self, ss: FakeSpreadsheet, body: dict[str, Any], query: Mapping[str, list[str]]) -> dict[str, Any]:
         """files.update of the metadata the fake keeps: ``writersCanShare`` (Drive's "Editors can change
@@ -1712,6 +1836,10 @@ class GoogleApiFake:
         other = set(body) - {"writersCanShare"}
         if other:
             raise UnexpectedRequest(f"files.update of {sorted(other)}: the fake keeps writersCanShare alone")
+        if "writersCanShare" in body and ss.drive_id:
+            # What Drive answers: the lock is a My Drive setting; a shared drive's own settings say who may share.
+            raise HttpError(403, "Sharing restrictions cannot be set on a shared drive item.", "PERMISSION_DENIED",
+                            "teamDrivesSharingRestrictionNotAllowed")
         if "writersCanShare" in body:
             ss.writers_can_share = bool(body["writersCanShare"])
         return self._file(ss, query)
@@ -1872,7 +2000,7 @@ def _discovery(name: str) -> Discovery:
 def _error_payload(api: Discovery, e: HttpError) -> dict[str, Any]:
     error: dict[str, Any] = {"code": e.code, "message": e.message}
     if api.name == "drive":
-        error["errors"] = [{"message": e.message, "domain": "global", "reason": e.reason}]
+        error["errors"] = [{"message": e.message, "domain": e.domain, "reason": e.reason}]
     else:
         error["status"] = e.status
     return {"error": error}

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 import pytest
 
 from sheets_gm.engine.ruleset import Verdict
-from sheets_gm.scenario.fields import Fields, ScenarioError
-from sheets_gm.scenario.play import Entry, Play, Scenario, play
+from sheets_gm.rulesets.parts.fields import Fields, ScenarioError
+from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
+from sheets_gm.scenario.play import play
 from tests.toygame.game import ToyOrders, ToyRuleset, ToySettings, ToyState
 
 RULES = ToyRuleset(ToySettings(), "3")

@@ -41,12 +41,12 @@ from sheets_gm.engine.ruleset import (
 from sheets_gm.engine.settings import setting
 from sheets_gm.rulesets import registry
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
+from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Fill, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 TEMPLATE = Path(__file__).resolve().parent / "race_template"
 STAMINA = 2
@@ -251,7 +251,7 @@ class SteadyBot:
 
 
 @dataclass(frozen=True)
-class RaceSheet:
+class RaceSheet(SheetAdapter[RaceState, RaceOrders]):
     """The race's sheet: runners' rows, the track drawn in one row."""
 
     rules: RaceRuleset

@@ -12,12 +12,12 @@ import json
 
 import pytest
 
-from sheets_gm.sheets.backend import LayoutDriftError
+from sheets_gm.sheets.backend import LayoutDriftError, SheetError
 from sheets_gm.sheets.layout import CellValue
-from sheets_gm.sync.between import adjust_match, undo_window
+from sheets_gm.sync.between import BetweenWindowsError, adjust_match, undo_window
 from sheets_gm.sync.create import SeatsMismatchError, create_match
 from sheets_gm.sync.export import match_replay
-from sheets_gm.sync.match_record import engine_read_range, parse_match_record
+from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW, MatchTabs
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.replay import replay_states
@@ -61,6 +61,15 @@ def tick_ready(backend: MemoryBackend, seat: str, value: CellValue = True) -> No
 def feedback(backend: MemoryBackend, seat: str, table: str, index: int) -> str:
     placed = tabs().orders(seat).table(table)
     return str(backend.value(f"Orders {seat}", placed.cell(index, "feedback")))
+
+
+def engine_archived(engine: MemoryBackend, resolution: int, seat: str) -> dict[str, object]:
+    """What the engine's history row of ``resolution`` keeps of the rows ``seat`` typed that it read (``archived``):
+    the one copy ``undo`` reads."""
+    entry = json.loads(str(engine.value("Engine", f"B{HISTORY_FIRST_ROW + resolution - 1}")))
+    found = json.loads(entry["archived"][seat])
+    assert isinstance(found, dict)
+    return found
 
 
 def archive_lines(backend: MemoryBackend, seat: str) -> list[str]:
@@ -147,8 +156,9 @@ def test_the_window_resolves_when_every_seat_is_ready(registered_race: type[Race
     assert ann.value("Orders Ann", runners.cell(0, "window")) == "2"
     assert ann.value("Orders Ann", runners.cell(0, "at")) == after.at["Ann-1"]
     assert ann.value("Orders Ann", tabs().orders("Ann").table("seat").cell(0, "ready")) is False
-    archived = json.loads(str(ann.value("Archive Ann", "E5")))  # the hidden history row of resolution 1
-    assert archived["rows"][0]["values"]["pace"] == "run"
+    archived = engine_archived(engine, 1, "Ann")  # the engine's history row of resolution 1 keeps what it read
+    assert archived["rows"][0]["values"]["pace"] == "run"  # type: ignore[index]
+    assert json.loads(str(ann.value("Copies Ann", "C2")))["rows"] == archived["rows"]  # and the pending row
     assert archive_lines(ann, "Ann") == [  # and what Ann reads
         "Turn 1 resolved with what you typed:", "    · Ann-1 — Pace: run", "    · Ann — Ready ✔"]
     assert ann.value("Archive Ann", "A2") == "Turn 1"
@@ -184,8 +194,9 @@ def test_a_row_typed_for_another_window_is_set_aside(registered_race: type[RaceR
     assert archive_lines(ann, "Ann") == [
         "Set aside while turn 1 was played, as written for window “7”; no longer in your rows: type them again in "
         "the window they are for:", "    · Ann-1 — Pace: run"]
-    assert json.loads(str(ann.value("Archive Ann", "C2")))[0]["values"]["pace"] == "run"  # hidden: the rows
-    assert ann.value("Archive Ann", "F2") == 2  # the lines written
+    assert json.loads(str(ann.value("Copies Ann", "A2")))[0]["values"]["pace"] == "run"  # hidden: the rows
+    assert ann.value("Copies Ann", "D2") == 2  # the lines written
+    assert all(c < 2 for _, c in ann.tabs["Archive Ann"]), "the Archive holds its two columns of sentences only"
 
 
 def test_the_deadline_and_the_gm_resolve_without_every_seat(registered_race: type[RaceRuleset]) -> None:
@@ -314,7 +325,7 @@ def test_rows_a_resolution_did_not_use_stay_typed_and_say_why(registered_race: t
     assert feedback(ann, "Ann", "runners", 1) == said and feedback(bo, "Bo", "runners", 0) == said
     assert bo.value("Orders Bo", tabs().orders("Bo").table("runners").cell(0, "pace")) == "run"
     assert ann.value("Orders Ann", tabs().orders("Ann").table("seat").cell(0, "ready")) is False
-    archived = json.loads(str(ann.value("Archive Ann", "E2")))
+    archived = json.loads(str(ann.value("Copies Ann", "C2")))
     assert {r["subject"] for r in archived["rows"]} == {"Ann-1", "Ann-2", "Ann"}  # all it read: undo, recovery
     assert "    · Ann-2 — Pace: walk — not carried out (the whistle blew after Ann-1 moved): still in your rows" in \
         archive_lines(ann, "Ann")
@@ -432,7 +443,7 @@ def test_rows_typed_since_an_undone_turn_stay_in_the_archive_after_the_next_reso
         "unticked, to be read again when turn 1 resolves:", said, "Turn 1 resolved with what you typed:",
         "Set aside while turn 2 was played, as written for window “9”; no longer in your rows: type them again in "
         "the window they are for:", "Turn 2 resolved with what you typed:"]
-    copy = json.loads(str(ann.value("Archive Ann", f"C{2 + lines.index(said)}")))  # the hidden copy
+    copy = json.loads(str(ann.value("Copies Ann", f"A{2 + lines.index(said)}")))  # the hidden copy, in its row
     assert copy == [{"table": "runners", "subject": "Ann-2", "window": "2", "values": {"pace": "walk"}}]
 
 
@@ -466,9 +477,120 @@ def test_two_rows_set_aside_one_poll_after_the_other_are_both_kept(registered_ra
     assert lines[1::2] == ["    · Ann-1 — Pace: run", "    · Ann-2 — Pace: walk"] and len(lines) == 4
 
 
-def test_repair_moves_an_archive_of_the_earlier_layout_and_undo_still_reads_it(
+def _engine_without_archived(engine: MemoryBackend, resolved: int) -> None:
+    """The engine's history rows as a version of sheets-gm that kept no ``archived`` copy wrote them."""
+    for number in range(1, resolved + 1):
+        cell = f"B{HISTORY_FIRST_ROW + number - 1}"
+        entry = json.loads(str(engine.value("Engine", cell)))
+        entry.pop("archived", None)
+        engine.type("Engine", cell, json.dumps(entry))
+
+
+def _as_hidden_columns_layout(seats: dict[str, MemoryBackend], engine: MemoryBackend, resolved: int) -> None:
+    """Turn each seat's archive back into the layout the sync wrote before the Copies tab: the copies in hidden
+    columns of the Archive (C: each line's rows, D:F: the pending row 2 and the history rows from row 5), no Copies
+    tab, the engine's history rows without their ``archived`` copy."""
+    for seat, backend in seats.items():
+        copies = backend.tabs.pop(f"Copies {seat}")
+        rows, _cols = backend.sizes.pop(f"Copies {seat}")
+        backend.sizes[f"Archive {seat}"] = (rows, 6)
+        archive = backend.tabs[f"Archive {seat}"]
+        for c, header in enumerate(("Rows named (JSON)", "Window key", "Rows read (JSON)", "Lines"), start=2):
+            archive[(0, c)] = header
+        for (r, c), value in copies.items():
+            if r > 0:
+                archive[(r, c + 2)] = value
+        for number in range(1, resolved + 1):
+            entry = json.loads(str(engine.value("Engine", f"B{HISTORY_FIRST_ROW + number - 1}")))
+            archive[(3 + number, 3)] = entry["window"]
+            archive[(3 + number, 4)] = entry["archived"][seat]
+    _engine_without_archived(engine, resolved)
+
+
+def test_repair_moves_an_archive_of_the_first_layout_and_undo_still_reads_it(
         registered_race: type[RaceRuleset]) -> None:
-    """A match created before the archive read as sentences: its JSON moves to the hidden columns."""
+    """A match created before the archive read as sentences (JSON in A:C): its copies move to the engine's history
+    and the hidden Copies tab, the rows it had set aside to entries."""
+    from sheets_gm.sync.repair import repair_match
+
+    sheets, (_board, engine, ann, bo) = new_race()
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    assert poll(sheets, RACE, now=NOW).resolved
+    read = engine_archived(engine, 1, "Ann")
+    text = json.dumps(read)
+    _as_hidden_columns_layout({"Ann": ann, "Bo": bo}, engine, 1)
+    for cell in ("A2", "B2", "C2", "B3", "C3", "B4", "C4", "D2", "E2", "F2", "D5", "E5", "C1", "D1", "E1", "F1"):
+        ann.type("Archive Ann", cell, "")
+    fly = {"table": "runners", "subject": "Ann-2", "window": "7", "values": {"pace": "fly"}}
+    stale = {"window": "1", "stale": [fly]}
+    for cell, value in (("A2", "1"), ("B2", text), ("C2", json.dumps(stale)), ("A4", "Window"), ("A5", "1"),
+                        ("B5", text)):
+        ann.type("Archive Ann", cell, value)  # the first layout: pending row 2, stale JSON in C, history from 5
+    report = repair_match(sheets, RACE)
+    assert any("'Archive Ann'" in n and "moved to the new archive layout" in n for n in report.notes)
+    assert archive_lines(ann, "Ann") == ["Set aside before this archive was laid out anew; no longer in your rows: "
+                                         "type them again in the window they are for:", "    · Ann-2 — Pace: fly"]
+    assert engine_archived(engine, 1, "Ann") == read  # moved to the engine's history row
+    assert json.loads(str(ann.value("Copies Ann", "A2"))) == [fly]  # the entry's copy, in its row
+    assert not any(str(v).startswith(("{", "[")) for (_r, c), v in ann.tabs["Archive Ann"].items() if c < 2)
+    assert undo_window(sheets, RACE, "checking the move").restored == 3
+    assert ann.value("Orders Ann", tabs().orders("Ann").table("runners").cell(0, "pace")) == "run"
+
+
+def test_repair_moves_the_hidden_columns_of_an_archive_off_the_tab_players_read(
+        registered_race: type[RaceRuleset]) -> None:
+    """The layout before this one kept the sync's copies in hidden columns C:F of the Archive: repair moves them once
+    (each line's copy to the Copies tab, in the same row; the pending row; each resolution's rows read to the engine's
+    history, where undo reads them), losing nothing, and the Archive holds sentences only."""
+    from sheets_gm.sync.repair import repair_match
+
+    sheets, (_board, engine, ann, bo) = new_race()
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    assert poll(sheets, RACE, now=NOW).resolved
+    ann.type("Orders Ann", tabs().orders("Ann").table("runners").cell(1, "window"), "7")  # a row pasted back
+    type_pace(ann, "Ann", 1, "fly")
+    poll(sheets, RACE, now=NOW)  # set aside: an entry and its copy
+    lines = archive_lines(ann, "Ann")
+    pending = ann.value("Copies Ann", "C2")
+    copy = ann.value("Copies Ann", f"A{2 + len(lines) - 2}")
+    read = engine_archived(engine, 1, "Ann")
+    _as_hidden_columns_layout({"Ann": ann, "Bo": bo}, engine, 1)
+    with pytest.raises(SheetError, match="repair"):
+        poll(sheets, RACE, now=NOW)  # the sync names the fix; nothing written
+    report = repair_match(sheets, RACE)
+    assert any("'Archive Ann'" in n and "moved to the new archive layout" in n for n in report.notes)
+    assert archive_lines(ann, "Ann") == lines
+    assert ann.sizes["Archive Ann"][1] == 2  # laid out with its two columns of sentences (Google drops the rest)
+    assert not any(str(v).startswith(("{", "[")) for (_r, c), v in ann.tabs["Archive Ann"].items() if c < 2)
+    assert ann.value("Copies Ann", "C2") == pending and ann.value("Copies Ann", "D2") == len(lines)
+    assert ann.value("Copies Ann", f"A{2 + len(lines) - 2}") == copy and "fly" in str(copy)
+    assert engine_archived(engine, 1, "Ann") == read
+    assert not poll(sheets, RACE, now=NOW).resolved  # the sync reads the moved match
+    assert archive_lines(ann, "Ann") == lines
+    assert not any("moved to the new archive" in n for n in repair_match(sheets, RACE).notes)  # once
+    assert undo_window(sheets, RACE, "checking the move").restored == 3
+    assert ann.value("Orders Ann", tabs().orders("Ann").table("runners").cell(0, "pace")) == "run"
+
+
+def test_undo_of_a_match_whose_history_kept_no_copy_names_repair(registered_race: type[RaceRuleset]) -> None:
+    sheets, (_board, engine, ann, bo) = new_race()
+    type_pace(ann, "Ann", 0, "run")
+    tick_ready(ann, "Ann")
+    tick_ready(bo, "Bo")
+    assert poll(sheets, RACE, now=NOW).resolved
+    _engine_without_archived(engine, 1)
+    with pytest.raises(BetweenWindowsError, match="run sheets-gm repair"):
+        undo_window(sheets, RACE, "no copy")
+
+
+def test_repair_lays_a_deleted_copies_tab_out_again_counting_the_archive_lines(
+        registered_race: type[RaceRuleset]) -> None:
+    """The hidden Copies tab deleted by hand: repair writes its pending row afresh (the last resolution's mark, the
+    lines the Archive holds), so the next entry goes after the last one, never over it; undo reads the engine."""
     from sheets_gm.sync.repair import repair_match
 
     sheets, (_board, _engine, ann, bo) = new_race()
@@ -476,18 +598,13 @@ def test_repair_moves_an_archive_of_the_earlier_layout_and_undo_still_reads_it(
     tick_ready(ann, "Ann")
     tick_ready(bo, "Bo")
     assert poll(sheets, RACE, now=NOW).resolved
-    read = str(ann.value("Archive Ann", "E5"))
-    for cell in ("A2", "B2", "C2", "B3", "C3", "D2", "E2", "F2", "D5", "E5"):
-        ann.type("Archive Ann", cell, "")
-    fly = {"table": "runners", "subject": "Ann-2", "window": "7", "values": {"pace": "fly"}}
-    stale = {"window": "1", "stale": [fly]}
-    for cell, value in (("A2", "1"), ("B2", read), ("C2", json.dumps(stale)), ("A4", "Window"), ("A5", "1"),
-                        ("B5", read)):
-        ann.type("Archive Ann", cell, value)  # the earlier layout: pending row 2, stale JSON in C, history from 5
+    lines = archive_lines(ann, "Ann")
+    del ann.tabs["Copies Ann"], ann.sizes["Copies Ann"]
     report = repair_match(sheets, RACE)
-    assert any("'Archive Ann'" in n and "moved to the new archive layout" in n for n in report.notes)
-    assert archive_lines(ann, "Ann") == ["Set aside before this archive was laid out anew; no longer in your rows: "
-                                         "type them again in the window they are for:", "    · Ann-2 — Pace: fly"]
-    assert ann.value("Archive Ann", "E5") == read and ann.value("Archive Ann", "B5") == ""
-    assert undo_window(sheets, RACE, "checking the move").restored == 3
-    assert ann.value("Orders Ann", tabs().orders("Ann").table("runners").cell(0, "pace")) == "run"
+    assert any("'Copies Ann' (hidden) was missing" in n for n in report.notes), report.notes
+    assert ann.value("Copies Ann", "D2") == len(lines)
+    ann.type("Orders Ann", tabs().orders("Ann").table("runners").cell(1, "window"), "7")
+    type_pace(ann, "Ann", 1, "fly")
+    assert not poll(sheets, RACE, now=NOW).resolved  # not taken for a copy older than the last resolution
+    assert archive_lines(ann, "Ann")[:len(lines)] == lines and "Ann-2 — Pace: fly" in archive_lines(ann, "Ann")[-1]
+    assert undo_window(sheets, RACE, "after the repair").restored == 3

@@ -168,14 +168,18 @@ def test_a_refused_recruit_in_step_mode_stays_with_why_at_end_turn() -> None:
     leader = match.row(ann, "units", 0)
     assert leader.feedback.startswith("✘ Carried out in part in round 1 · dawn · Ann: done: recruited Ann-R1"), \
         leader.feedback
+    match.poll()  # the leader has acted: the recruit waits for Ann's next turn, and says why
+    row = match.row(ann, "recruit", 0)
+    assert "Thief costs 4 gold" in row.feedback and "Ann-L has already acted this turn" in row.feedback, row.feedback
     match.type(ann, "seat", 0, "ready", True)
-    assert match.poll().resolved  # End turn: the leader has acted, so the recruit is refused again, and stays
+    assert match.poll().resolved  # End turn: the recruit is not tried again, and stays for her next turn
     row = match.row(ann, "recruit", 0)
     assert row.text("type") == "Thief"
-    assert row.feedback.startswith("✘ Not carried out in round 1 · dawn · Ann: ") and "already acted" in \
-        row.feedback, row.feedback
+    assert row.feedback.startswith("✘ Not carried out in round 1 · dawn · Ann: recruit: Thief costs 4 gold") and \
+        "Kept for Ann's next turn" in row.feedback, row.feedback
     archive = match.archive(ann)
-    assert "Recruit 1 — Type: Thief — not carried out (" in archive and "already acted" in archive
+    assert "Recruit 2 — Type: Thief — not carried out (recruit: Thief costs 4 gold" in archive
+    assert archive.count("Type: Thief") == 2  # the two recruits the Go read, and nothing at End turn
 
 
 # -- item 8: a row carried out in part says what was not done --------------------------------------------------------

@@ -404,3 +404,56 @@ def test_init_shares_each_spreadsheet_with_the_right_people_only(fake: GoogleApi
     assert granted("blue") == {"blue0@example.com": "writer", "blue1@example.com": "writer",
                                "gm@example.com": "writer"}
     assert granted("engine") == {"gm@example.com": "writer"}
+
+
+def _as_hidden_columns_layout(fake: GoogleApiFake, role: str, seat: str, resolved: int) -> None:
+    """Turn ``seat``'s archive on Google back into the layout the sync wrote before the Copies tab: the copies in
+    hidden columns C:F of the Archive (C: each line's rows; D:F: the pending row 2 and a history row per resolution
+    from row 5), no Copies tab, the engine's history rows without their ``archived`` copy."""
+    ss = fake.spreadsheets[KEYS[role]]
+    copies = ss.sheet(f"Copies {seat}")
+    ss.sheets.remove(copies)
+    ss.renumber()
+    archive = ss.sheet(f"Archive {seat}")
+    archive.properties["gridProperties"]["columnCount"] = 6
+    for (r, c), cell in copies.cells.items():
+        if r > 0 and "userEnteredValue" in cell:
+            archive.cells[(r, c + 2)] = {"userEnteredValue": dict(cell["userEnteredValue"])}
+    engine = fake.spreadsheets[KEYS["engine"]].sheet(ENGINE_TAB)
+    for number in range(1, resolved + 1):
+        row = HISTORY_FIRST_ROW - 1 + number - 1
+        entry = json.loads(str(engine.value(row, 1)))
+        archive.cells[(3 + number, 3)] = {"userEnteredValue": {"stringValue": entry["window"]}}
+        archive.cells[(3 + number, 4)] = {"userEnteredValue": {"stringValue": entry["archived"][seat]}}
+        if seat == TEAMS[-1]:  # the last seat moved: the engine keeps no copy any more
+            entry.pop("archived")
+            engine.cells[(row, 1)] = {"userEnteredValue": {"stringValue": json.dumps(entry)}}
+
+
+def test_repair_moves_an_archive_of_hidden_columns_off_the_tab_on_google(fake: GoogleApiFake) -> None:
+    """A match whose Archive tabs kept the sync's copies in hidden columns (the layout before the Copies tab): the
+    sync names repair; repair moves the copies (the Archive narrowed to its two columns of sentences, Google dropping
+    the rest), and undo puts the rows back from the engine's history, as before."""
+    from sheets_gm.sync.between import undo_window
+    from sheets_gm.sync.repair import repair_match
+
+    sheets = create(fake, policy(FakeClock()))
+    type_bot_orders(sheets, GVG, bots())
+    assert sync(sheets).resolved
+    archive_before = {seat: fake.values(KEYS[seat], f"Archive {seat}") for seat in TEAMS}
+    pending = {seat: fake.values(KEYS[seat], f"Copies {seat}")[1][1:4] for seat in TEAMS}
+    for seat in TEAMS:
+        _as_hidden_columns_layout(fake, seat, seat, 1)
+    with pytest.raises(Exception, match="run sheets-gm repair"):
+        sync(sheets)
+    report = repair_match(open_match(policy(FakeClock())), GVG)
+    for seat in TEAMS:
+        assert any(f"'Archive {seat}'" in n and "moved to the new archive layout" in n for n in report.notes)
+        ss = fake.spreadsheets[KEYS[seat]]
+        assert ss.sheet(f"Archive {seat}").column_count == 2 and ss.sheet(f"Copies {seat}").properties.get("hidden")
+        assert fake.values(KEYS[seat], f"Archive {seat}") == archive_before[seat]
+        assert fake.values(KEYS[seat], f"Copies {seat}")[1][1:4] == pending[seat]
+    engine = fake.spreadsheets[KEYS["engine"]].sheet(ENGINE_TAB)
+    assert set(json.loads(str(engine.value(HISTORY_FIRST_ROW - 1, 1)))["archived"]) == set(TEAMS)
+    assert not sync(sheets).resolved
+    assert undo_window(sheets, GVG, "checking the move").restored > 0

@@ -20,7 +20,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.run import init_match, sync_once
 from sheets_gm.rulesets.registry import TEMPLATES, bots_of, create_ruleset, default_board_text, get_ruleset, sheet_of
-from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1

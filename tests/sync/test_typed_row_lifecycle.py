@@ -69,7 +69,14 @@ class Match:
     def archive(self, seat: str) -> str:
         read = self.read()
         backend = seat_backend(self.sheets, read.tabs, seat)
-        return "\n".join(str(v) for line in backend.read([a1(read.tabs.archive(seat), "A1:F60")])[0] for v in line)
+        # One value a line: the Archive holds its two columns of sentences only (the copies are in the hidden tab).
+        return "".join(f"{v}\n" for line in backend.read([a1(read.tabs.archive(seat), "A1:B60")])[0] for v in line)
+
+    def copies(self, seat: str) -> str:
+        """The seat's hidden Copies tab as text: the copies of its Archive lines' rows and its pending row."""
+        read = self.read()
+        backend = seat_backend(self.sheets, read.tabs, seat)
+        return "\n".join(str(v) for line in backend.read([a1(read.tabs.copies(seat), "A1:D60")])[0] for v in line)
 
 
 def _winordie_turn() -> tuple[Match, str, str]:
@@ -179,7 +186,7 @@ def test_clearing_row_1_and_ticking_go_resolves_the_rows_below() -> None:
     match.type(ann, "seat", 0, "go", True)
     report = match.poll()
     assert report.resolved and report.reason == "a Go box is ticked"
-    assert '"subject":"Row 2"' in match.archive(ann)  # Row 2 was read and resolved
+    assert '"subject":"Row 2"' in match.copies(ann)  # Row 2 was read and resolved
 
 
 def test_a_row_refused_whole_at_a_resolution_stays_with_why_in_any_game() -> None:

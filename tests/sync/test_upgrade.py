@@ -13,7 +13,7 @@ from typing import Any
 import openpyxl
 import pytest
 
-from sheets_gm.sync.legacy.hooks import CarriedOrders, LegacyError, RawCells, UpgradedMatch
+from sheets_gm.rulesets.parts.legacy import CarriedOrders, LegacyError, RawCells, UpgradedMatch
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MATCH_KEYS
 from tests.commands.test_window_commands import bots_type, new_match, run
 from tests.sync import race_game
@@ -127,8 +127,10 @@ def test_repair_moves_the_match_and_the_sync_verify_and_undo_work_on_it(
     assert "Old board" not in board.sheetnames
     ann = openpyxl.load_workbook(folder / "ann.xlsx")
     assert "Old orders Ann" not in ann.sheetnames  # cleared, so the layout dropped it: its rows are in the new tab
-    archived = json.loads(ann["Archive Ann"]["E5"].value)  # the hidden history row
-    assert archived["resolution"] == 1 and [r["subject"] for r in archived["rows"]] == ["Ann-1"]
+    assert "Copies Ann" in ann.sheetnames and ann["Copies Ann"].sheet_state == "hidden"
+    entry = json.loads(engine["B21"].value)  # the engine's history row of resolution 1 keeps what it read
+    archived = json.loads(entry["archived"]["Ann"])
+    assert archived["resolution"] == 1 and "Ann-1" in [r["subject"] for r in archived["rows"]]
     orders = ann["Orders Ann"]
     assert (orders["A5"].value, orders["B5"].value, orders["D5"].value) == ("Ann-1", "2", "walk")
     code, out, err = run(capsys, "sync", "-c", old_race)

@@ -37,11 +37,11 @@ from sheets_gm.engine.ruleset import (
 from sheets_gm.engine.settings import setting
 from sheets_gm.rulesets import registry
 from sheets_gm.rulesets.game import Game, Simulation
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 SQUARES = tuple(f"{col}{row}" for row in "123" for col in "ABC")
 LINES = [SQUARES[i:i + 3] for i in (0, 3, 6)] + [SQUARES[i::3] for i in range(3)] + [SQUARES[::4], SQUARES[2:7:2]]
@@ -189,7 +189,7 @@ class RandomMarker:
 
 
 @dataclass(frozen=True)
-class ToySheet:
+class ToySheet(SheetAdapter[ToyState, ToyOrders]):
     """The sheet half: a row per player to type a square in, and the grid drawn on the board."""
 
     rules: ToyRuleset

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.grid import Coord
-from sheets_gm.rulesets.champions.battle import STRONG
 from sheets_gm.rulesets.champions.board import board, tile_class
+from sheets_gm.rulesets.champions.combat import STRONG
 from sheets_gm.rulesets.champions.enums import (
     CLASS_INDEX,
     CLASSES,

@@ -276,6 +276,12 @@ def _not_in_bag(player: Player, cls: ChampClass, item: str,
         return (f"{item} is on the {holder.display}, whose row in this order keeps it ("
                 f"{_listing(wanted[holder])}): take it off the {holder.display}'s row, or clear that row, to move "
                 f"it. {keeps}")
+    claims = [c for c in CLASSES if c is not cls and item in (wanted or {}).get(c, ())]
+    if claims and (item in player.bag or holders):
+        have = Counter(player.bag)[item] + sum(player.items_of(c).count(item) for c in CLASSES)
+        rows = " and ".join(f"the {c.display}'s row" for c in claims)
+        return (f"{item} is already asked for by {rows} in this order, and {player.name} has {have} (the bag "
+                f"holds {_listing(player.bag)}): give it to one champion only. {keeps}")
     return (f"{item} is not in {player.name}'s bag nor on one of {player.name}'s champions; the bag holds "
             f"{_listing(player.bag)}. {keeps}")
 

@@ -17,7 +17,7 @@ from sheets_gm.rulesets.champions.enums import CLASSES, HAND_TYPES, EventKind
 from sheets_gm.rulesets.champions.equipment import AFFINITY
 from sheets_gm.rulesets.champions.items import LootTable
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
-from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
+from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 LAST_STANDING = "last_standing"
 FELL_TOGETHER = "fell_together"

@@ -1,160 +1,18 @@
-"""Champions as the rest of sheets-gm sees it: its engine class (the core's ``Ruleset``) and its ``GAME`` record."""
+"""The ``GAME`` record of Champions: its engine class (``engine.py``) and its parts
+(sheet, scenario codec, simulation, GM options), each made from a match's rules."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
 
-from sheets_gm.engine.codecs import Codec
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import (
-    BoardKind,
-    BotKind,
-    Information,
-    Outcome,
-    Resolution,
-    Roster,
-    Ruleset,
-    RulesetTraits,
-    SeatKind,
-    TurnStructure,
-    Verdict,
-    Window,
-)
+from sheets_gm.engine.ruleset import BotKind
 from sheets_gm.rulesets.champions.bots import ChampionsBot
-from sheets_gm.rulesets.champions.check import check_orders
-from sheets_gm.rulesets.champions.enums import Phase
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.figures import ChampionsTally, simulation_spec
-from sheets_gm.rulesets.champions.gm import GM_OPTIONS, apply_gm_event, events_from_options
-from sheets_gm.rulesets.champions.items import LootTable, loot_table_from_text
-from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
-from sheets_gm.rulesets.champions.resolve import resolve_turn, window_turn
-from sheets_gm.rulesets.champions.rules import ChampionsRules
-from sheets_gm.rulesets.champions.settings import ChampionsSettings
-from sheets_gm.rulesets.champions.setup import new_match, sample_roster
+from sheets_gm.rulesets.champions.gm import GM_OPTIONS, events_from_options
+from sheets_gm.rulesets.champions.scenario import ChampionsScenarioCodec
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
-from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
-from sheets_gm.rulesets.champions.views import seat_state, secrets_of, view_of
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
-
-if TYPE_CHECKING:  # the codec imports this module: the record builds it on demand
-    from sheets_gm.rulesets.champions.scenario import ChampionsScenarioCodec
-
-
-class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
-    """Champions: up to sixteen players loot a shrinking grid and fight 2v2 battles of four-action sets."""
-
-    traits: ClassVar[RulesetTraits] = RulesetTraits(
-        name="champions",
-        title="Champions loot battle royale",
-        turn_structure=TurnStructure.SIMULTANEOUS,
-        seat_kind=SeatKind.PLAYER,
-        information=Information.HIDDEN_STATE,
-        board_kind=BoardKind.SQUARE,
-        judge=False,
-        min_seats=2,
-        max_seats=16,
-        max_windows=2 * ChampionsSettings().max_rounds,
-        settings_type=ChampionsSettings,
-        default_board="loot.yaml",
-    )
-
-    def __init__(self, rules: ChampionsRules) -> None:
-        self.rules = rules
-
-    @classmethod
-    def create(cls, settings: Any, board: str) -> ChampionsRuleset:
-        """The rules of a match whose "board" is its loot file (items and tier weights per tile class);
-        LootTableError names the bad line."""
-        return cls(ChampionsRules(loot_table_from_text(board), settings))
-
-    @classmethod
-    def with_table(cls, table: LootTable, settings: ChampionsSettings) -> ChampionsRuleset:
-        """The rules of a match with a loot table already read (scenarios)."""
-        return cls(ChampionsRules(table, settings))
-
-    @property
-    def settings(self) -> ChampionsSettings:
-        """The match's house rules."""
-        return self.rules.settings
-
-    @property
-    def board_text(self) -> str:
-        """The loot file as text."""
-        return self.rules.table.to_text()
-
-    # -- set-up ----------------------------------------------------------------------------
-    def sample_roster(self) -> Roster:
-        """Sixteen players, Ann to Pia."""
-        return sample_roster()
-
-    def new_match(self, roster: Roster, seed: bytes) -> ChampionsState:
-        """Each seat a player on a tile of her own (the roster's ``spawn`` column, or drawn)."""
-        return new_match(self.rules, roster, seed)
-
-    # -- codecs ------------------------------------------------------------------------------
-    state_codec = Codec.of(ChampionsState)
-    orders_codec = Codec.of(Orders)
-    gm_event_codec = Codec.of(Adjustment)
-
-    # -- play --------------------------------------------------------------------------------
-    def seats(self, state: ChampionsState) -> tuple[str, ...]:
-        """Every player, in roster order."""
-        return tuple(p.name for p in state.players)
-
-    def window(self, state: ChampionsState) -> Window | None:
-        """Two windows a round, for the players still in: move and loot, then equip and fight."""
-        if state.finished:
-            return None
-        phase = state.phase
-        key = f"{state.round}/{'move' if phase is Phase.MOVE else 'fight'}"
-        return Window(key=key, label=f"round {state.round} · {phase.display}", phase=phase.value,
-                      seats=tuple(p.name for p in state.alive()), turn=window_turn(state))
-
-    def dice(self, seed: bytes, state: ChampionsState, pins: Mapping[str, Any] | None = None) -> TurnDice:
-        """The dice of the open window: d4 to d20, every pin checked against the die that uses it."""
-        return TurnDice(seed, window_turn(state), pins, die_sides=None)
-
-
-    def merge_orders(self, parts: Mapping[str, Orders]) -> Orders:
-        """Every player's orders from every part."""
-        players: dict[str, PlayerOrders] = {}
-        for part in parts.values():
-            players.update(part.players)
-        return Orders(players)
-
-    def check(self, state: ChampionsState, orders: Orders, dice: TurnDice) -> list[Verdict]:
-        """A verdict per order part, naming the row and what would be accepted."""
-        return check_orders(self.rules, state, orders).verdicts
-
-    def resolve(self, state: ChampionsState, orders: Orders, dice: TurnDice) -> Resolution[ChampionsState]:
-        return resolve_turn(self.rules, state, orders, dice)
-
-    def outcome(self, state: ChampionsState) -> Outcome | None:
-        if not state.finished:
-            return None
-        winners = state.winners
-        if len(winners) == 1:
-            return Outcome(winners, f"{winners[0]} wins in round {state.round}")
-        return Outcome(winners, f"{' and '.join(winners)} share the win in round {state.round}")
-
-    def view(self, state: ChampionsState, seat: str | None) -> dict[str, Any]:
-        """The public board (``None``), or a player's own sheet: hers, her tile-mates' living champions."""
-        return view_of(self.rules, state, seat)
-
-    def seat_state(self, state: ChampionsState, seat: str) -> ChampionsState:
-        """Her own player whole, the others as her view shows them, no bag or pool she has not seen."""
-        return seat_state(self.rules, state, seat)
-
-    def secrets(self, state: ChampionsState, seat: str) -> list[str]:
-        """Her bag and equipment; her health while no one shares her tile."""
-        return secrets_of(state, seat)
-
-    # -- the GM ------------------------------------------------------------------------------
-    def apply_gm_event(self, state: ChampionsState, event: Adjustment) -> Resolution[ChampionsState]:
-        return apply_gm_event(self.rules, state, event)
-
-    # -- bots --------------------------------------------------------------------------------
 
 
 def bot_kinds(ruleset: ChampionsRuleset) -> Mapping[str, BotKind]:
@@ -170,16 +28,10 @@ def bot_kinds(ruleset: ChampionsRuleset) -> Mapping[str, BotKind]:
     return {kind.name: kind for kind in kinds}
 
 
-def _scenario_codec() -> ChampionsScenarioCodec:
-    from sheets_gm.rulesets.champions.scenario import ChampionsScenarioCodec
-
-    return ChampionsScenarioCodec()
-
-
 GAME = Game(
     rules=ChampionsRuleset,
     sheet=lambda r: ChampionsSheet(r.rules),  # a public board, each player's orders tab for both windows, her View
-    scenario=_scenario_codec,
+    scenario=ChampionsScenarioCodec,
     simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.rules.settings.max_rounds),
                           tally=lambda r, start: ChampionsTally(r.rules.table, start)),
     gm=GmPart(GM_OPTIONS, events_from_options,

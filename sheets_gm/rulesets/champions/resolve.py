@@ -13,9 +13,9 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.ruleset import Resolution
-from sheets_gm.rulesets.champions.battle import BattleResult, Fighter, fight
 from sheets_gm.rulesets.champions.board import board, shrink_axis, size_for, tiles
 from sheets_gm.rulesets.champions.check import EquipFight, check_orders, default_action
+from sheets_gm.rulesets.champions.combat import BattleResult, Fighter, fight
 from sheets_gm.rulesets.champions.enums import (
     CLASS_INDEX,
     CLASSES,

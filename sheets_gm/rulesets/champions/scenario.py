@@ -15,15 +15,15 @@ from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.ruleset import Verdict
 from sheets_gm.engine.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.champions.board import SIZES, board, size_for
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.enums import CLASS_INDEX, ChampClass, Phase
-from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.items import LootTable, LootTableError, items_from_entries, loot_table_from_text
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.state import FULL_HEALTH, MAX_HEALTH, NO_EQUIPMENT, ChampionsState, Player
-from sheets_gm.scenario.fields import Fields, ScenarioError
-from sheets_gm.scenario.play import Entry, Play, Scenario
+from sheets_gm.rulesets.parts.fields import Fields, ScenarioError
+from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "items", "given", "turns", "expect")

@@ -29,7 +29,7 @@ from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.planes import Plane, Square
 from sheets_gm.engine.topology import cheapest_routes
 from sheets_gm.rulesets.coalition.enums import TERRAIN_BY_LETTER, Colour, Side, StructureKind, Terrain
-from sheets_gm.scenario.fields import Fields
+from sheets_gm.rulesets.parts.fields import Fields
 from sheets_gm.yamlio import YamlError, load_yaml_text
 
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")

@@ -6,8 +6,8 @@ from sheets_gm.engine.ruleset import JUDGE, Verdict
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import BattleType, OrderWord, Phase
 from sheets_gm.rulesets.coalition.orders import ArmyIndex, Move
-from sheets_gm.rulesets.coalition.resolve.results import CheckedResult, check_result
-from sheets_gm.rulesets.coalition.resolve.turn_work import read_orders
+from sheets_gm.rulesets.coalition.resolve.judging import CheckedResult, check_result
+from sheets_gm.rulesets.coalition.resolve.work import read_orders
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState
 

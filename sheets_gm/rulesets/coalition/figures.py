@@ -7,10 +7,10 @@ from typing import Any
 
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.coalition.enums import EventKind
-from sheets_gm.rulesets.coalition.resolve.end_turn import ENDINGS
+from sheets_gm.rulesets.coalition.resolve.upkeep import ENDINGS
 from sheets_gm.rulesets.coalition.setup import SEATS
 from sheets_gm.rulesets.coalition.state import CoalitionState
-from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
+from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 _LABELS = {"structures": "decided by destroying every enemy structure",
            "kills": "decided by killing the enemy's top three ranks",

@@ -1,166 +1,18 @@
-"""The Coalition–Phyrexia war game as the rest of sheets-gm sees it: its engine class and ``GAME`` record.
-
-A turn has two windows: **orders** (the seats ``coalition`` and ``phyrexia`` write their
-armies' orders; at the deadline the engine adjudicates movement and announces the battles)
-and **results** (the seat ``judge`` enters each battle's result; the engine applies them and
-runs the end of the turn). A turn without an open battle has no results window.
-"""
+"""The ``GAME`` record of the Coalition–Phyrexia war game: its engine class (``engine.py``) and its parts
+(sheet, scenario codec, simulation, GM options), each made from a match's rules."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
 
-from sheets_gm.engine.codecs import Codec
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import (
-    JUDGE,
-    BoardKind,
-    BotKind,
-    Information,
-    Outcome,
-    Resolution,
-    Roster,
-    Ruleset,
-    RulesetTraits,
-    SeatKind,
-    TurnStructure,
-    Verdict,
-    Window,
-)
-from sheets_gm.rulesets.coalition.board import Board, load_board
+from sheets_gm.engine.ruleset import BotKind
 from sheets_gm.rulesets.coalition.bots import CoalitionBot
-from sheets_gm.rulesets.coalition.check import check_orders
-from sheets_gm.rulesets.coalition.enums import Phase, Side
+from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.figures import CoalitionTally, simulation_spec
-from sheets_gm.rulesets.coalition.gm import OPTIONS, ORDER_SEATS, apply_gm_event, events_from_options
-from sheets_gm.rulesets.coalition.resolve import resolve_turn
-from sheets_gm.rulesets.coalition.settings import CoalitionSettings
-from sheets_gm.rulesets.coalition.setup import (
-    SEATS,
-    new_match,
-    roster_from_yaml,
-)
+from sheets_gm.rulesets.coalition.gm import OPTIONS, events_from_options
+from sheets_gm.rulesets.coalition.scenario import CoalitionScenarioCodec
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
-from sheets_gm.rulesets.coalition.state import Adjustment, CoalitionOrders, CoalitionState
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
-
-if TYPE_CHECKING:  # the codec imports this module: the record builds it on demand
-    from sheets_gm.rulesets.coalition.scenario import CoalitionScenarioCodec
-
-
-class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
-    """The Coalition–Phyrexia war game: two sides' movement orders, a judge's battle results."""
-
-    traits: ClassVar[RulesetTraits] = RulesetTraits(
-        name="coalition",
-        title="Coalition–Phyrexia war game",
-        turn_structure=TurnStructure.SIMULTANEOUS,
-        seat_kind=SeatKind.SIDE,
-        information=Information.PRIVATE_ORDERS,
-        board_kind=BoardKind.PLANES,
-        judge=True,
-        min_seats=2,
-        max_seats=2,
-        max_windows=2 * CoalitionSettings().max_turns,
-        settings_type=CoalitionSettings,
-        default_board="map.yaml",
-        roster_groups=(Side.MERCENARY.value,),
-    )
-
-    def __init__(self, board: Board, settings: CoalitionSettings) -> None:
-        self.board = board
-        self._settings = settings
-        self._sample: Roster | None = None
-
-    @classmethod
-    def create(cls, settings: Any, board: str) -> CoalitionRuleset:
-        """The rules of a match on ``board`` (the map's YAML); ValueError naming the bad line."""
-        return cls(load_board(board, "map"), settings)
-
-    @property
-    def settings(self) -> CoalitionSettings:
-        """The match's house rules."""
-        return self._settings
-
-    @property
-    def board_text(self) -> str:
-        """The map as its YAML text."""
-        return self.board.to_text()
-
-    # -- set-up ----------------------------------------------------------------------------
-    def sample_roster(self) -> Roster:
-        """The armies of ``templates/coalition/armies.yaml``: both sides and three mercenary bands."""
-        if self._sample is None:
-            from sheets_gm.rulesets.registry import TEMPLATES
-            path = TEMPLATES / "coalition" / "armies.yaml"
-            self._sample = roster_from_yaml(path.read_text(encoding="utf-8"), str(path))
-        return self._sample
-
-    def new_match(self, roster: Roster, seed: bytes) -> CoalitionState:
-        """Every army where the roster places it; ValueError naming the roster row of a bad army. A roster of
-        seats alone (``init`` without a roster file) places the sample armies of ``templates/coalition/armies.yaml``."""
-        if not roster.members:
-            roster = Roster(roster.seats, self.sample_roster().members)
-        return new_match(self.board, roster, seed)
-
-    # -- codecs ------------------------------------------------------------------------------
-    state_codec = Codec.of(CoalitionState)
-    orders_codec = Codec.of(CoalitionOrders)
-    gm_event_codec = Codec.of(Adjustment)
-
-    # -- play --------------------------------------------------------------------------------
-    def seats(self, state: CoalitionState) -> tuple[str, ...]:
-        """The Coalition and Phyrexia (the judge, who enters results, is no seat: see ``traits.judge``)."""
-        return SEATS
-
-    def window(self, state: CoalitionState) -> Window | None:
-        """Orders (both sides) or results (the judge); None once the round is over."""
-        if state.phase is Phase.ORDERS:
-            return Window(str(state.turn), f"turn {state.turn} · orders", "orders", ORDER_SEATS, state.turn)
-        if state.phase is Phase.RESULTS:
-            return Window(f"{state.turn}/results", f"turn {state.turn} · battle results", "results", (JUDGE,),
-                          state.turn)
-        return None
-
-    def dice(self, seed: bytes, state: CoalitionState, pins: Mapping[str, Any] | None = None) -> TurnDice:
-        """The turn's keyed dice and draws (d6 or the weather table's die, d100, draws among names and squares)."""
-        return TurnDice(seed, state.turn, pins, die_sides=None)
-
-
-    def merge_orders(self, parts: Mapping[str, CoalitionOrders]) -> CoalitionOrders:
-        """Each side's orders from its own part; the judge's results from the judge's part."""
-        orders = {seat: part.orders[seat] for seat, part in parts.items() if seat in part.orders}
-        judge = parts.get(JUDGE)
-        return CoalitionOrders(orders, dict(judge.results) if judge is not None else {})
-
-    def check(self, state: CoalitionState, orders: CoalitionOrders, dice: TurnDice) -> list[Verdict]:
-        """A verdict per army order, or per battle result in the results window."""
-        return check_orders(self.board, self._settings, state, orders)
-
-    def resolve(self, state: CoalitionState, orders: CoalitionOrders, dice: TurnDice) -> Resolution[CoalitionState]:
-        """Adjudicate movement (orders window), or apply the judge's results and end the turn (results window)."""
-        return resolve_turn(self.board, self._settings, state, orders, dice)
-
-    def outcome(self, state: CoalitionState) -> Outcome | None:
-        if not state.finished:
-            return None
-        how = {"structures": "by destroying the enemy's structures", "kills": "by killing the enemy's top ranks",
-               "vp": "on victory points", "turn_limit": f"on victory points at turn {state.turn}",
-               "concession": "by the other side's concession"}.get(
-            state.ending or "", "")
-        if state.winner in (None, "draw"):
-            return Outcome((), f"a draw {how}".strip())
-        return Outcome((state.winner or "",), f"{Side(state.winner or 'coalition').display} wins {how}")
-
-
-
-    # -- the GM ------------------------------------------------------------------------------
-    def apply_gm_event(self, state: CoalitionState, event: Adjustment) -> Resolution[CoalitionState]:
-        """The correction applied, logged with its reason; ValueError naming what does not fit."""
-        return apply_gm_event(self.board, self._settings, state, event)
-
-    # -- bots --------------------------------------------------------------------------------
 
 
 def bot_kinds(ruleset: CoalitionRuleset) -> Mapping[str, BotKind]:
@@ -177,17 +29,11 @@ def bot_kinds(ruleset: CoalitionRuleset) -> Mapping[str, BotKind]:
     return {kind.name: kind for kind in kinds}
 
 
-def _scenario_codec() -> CoalitionScenarioCodec:
-    from sheets_gm.rulesets.coalition.scenario import CoalitionScenarioCodec
-
-    return CoalitionScenarioCodec()
-
-
 GAME = Game(
     rules=CoalitionRuleset,
     # armies' orders rows per side, the judge's result rows, three planes
     sheet=lambda r: CoalitionSheet(r.board, r.settings.strategies_to),
-    scenario=_scenario_codec,
+    scenario=CoalitionScenarioCodec,
     simulation=Simulation(bots=bot_kinds, spec=lambda r: simulation_spec(r.settings.max_turns),
                           tally=lambda r, start: CoalitionTally(start)),
     gm=GmPart(OPTIONS, events_from_options,

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.rulesets.coalition.board import Board, PlaceError, board_from_planes, load_board
+from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase, ResultCode, Side
-from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.setup import army_from_fields
 from sheets_gm.rulesets.coalition.state import (
     TOP_RANKS,
@@ -19,9 +19,9 @@ from sheets_gm.rulesets.coalition.state import (
     CoalitionOrders,
     CoalitionState,
 )
+from sheets_gm.rulesets.parts.fields import Fields
+from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
 from sheets_gm.rulesets.registry import default_board_text
-from sheets_gm.scenario.fields import Fields
-from sheets_gm.scenario.play import Entry, Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "planes", "given", "turns", "expect")

@@ -12,7 +12,7 @@ from typing import Any
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.gvg.enums import EventKind, Skill
 from sheets_gm.rulesets.gvg.state import GvgState
-from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
+from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 #: The skills in the order of their "spent on" figures.
 SKILLS: tuple[Skill, ...] = tuple(Skill)

@@ -27,7 +27,7 @@ from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders, orders_to_jso
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells, parse_order_cells, parse_turn
 from sheets_gm.rulesets.gvg.state import GvgState
-from sheets_gm.sync.legacy.hooks import CarriedOrders, LegacyError, RawCells, UpgradedMatch
+from sheets_gm.rulesets.parts.legacy import CarriedOrders, LegacyError, RawCells, UpgradedMatch
 
 OLD_KEYS = ("ruleset", "turn", "state", "seed", "seed_hash", "settings", "map", "log_rows", "deadline", "teams",
             "gm_events")

@@ -9,15 +9,15 @@ from typing import Any
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.board import GvgMap, MapError
+from sheets_gm.rulesets.gvg.engine import GvgRuleset
 from sheets_gm.rulesets.gvg.enums import Action, Role, Skill, Status, StructureKind
-from sheets_gm.rulesets.gvg.game import GvgRuleset
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterError, check_team_names, fresh_structures, fresh_trees
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, Boss, GmEvent, GvgState, Player, Tree
-from sheets_gm.scenario.fields import Fields
-from sheets_gm.scenario.play import Entry, Play, Scenario
+from sheets_gm.rulesets.parts.fields import Fields
+from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "teams", "map", "given", "turns", "expect")

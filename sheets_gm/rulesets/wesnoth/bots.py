@@ -22,8 +22,8 @@ from sheets_gm.rulesets.wesnoth.combat import _hit_chances, best_attack, damages
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve import ResolvedAhead
-from sheets_gm.rulesets.wesnoth.resolve.ending import end_turn
 from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row, standing_choice
+from sheets_gm.rulesets.wesnoth.resolve.upkeep import end_turn
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import Unit, WesnothState, teams_by_name

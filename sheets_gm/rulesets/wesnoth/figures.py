@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.state import WesnothState
-from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 LEADER_KILLED = "leader_killed"
 CONQUEST = "conquest"

@@ -13,17 +13,17 @@ from typing import Any
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.rulesets.parts.fields import Fields
+from sheets_gm.rulesets.parts.scenario import Entry as ScenarioEntry
+from sheets_gm.rulesets.parts.scenario import Play, Scenario
 from sheets_gm.rulesets.wesnoth.board import MapError, WesnothBoard
-from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.settings import ResolveMode, WesnothSettings
 from sheets_gm.rulesets.wesnoth.setup import Entry, RosterError, check_entries, leader_id
 from sheets_gm.rulesets.wesnoth.state import TIMES_OF_DAY, Player, Unit, WesnothState
 from sheets_gm.rulesets.wesnoth.tables import TableError, tables_at
-from sheets_gm.scenario.fields import Fields
-from sheets_gm.scenario.play import Entry as ScenarioEntry
-from sheets_gm.scenario.play import Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "players", "map", "given", "turns", "expect")

@@ -19,7 +19,7 @@ from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhanceme
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders
 from sheets_gm.rulesets.winordie.resolve.actions import try_action
-from sheets_gm.rulesets.winordie.resolve.turns import start_of_turn
+from sheets_gm.rulesets.winordie.resolve.upkeep import start_of_turn
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.state import Unit, WodState
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 from sheets_gm.rulesets.winordie.enums import Ending, EventKind
 from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.simulate.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 
 FIGURES = ("glorious", "triumph", "first", "lost", "damage", "calls", "reactions", "abilities")
 

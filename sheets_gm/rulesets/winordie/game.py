@@ -1,190 +1,20 @@
-"""Win or Die as the rest of sheets-gm sees it: its engine class (the core's ``Ruleset``) and its ``GAME`` record."""
+"""The ``GAME`` record of Win or Die: its engine class (``engine.py``) and its parts
+(sheet, scenario codec, simulation, GM options), each made from a match's rules."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from sheets_gm.engine.codecs import Codec
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import (
-    BoardKind,
-    Information,
-    Member,
-    Outcome,
-    Resolution,
-    Roster,
-    Ruleset,
-    RulesetTraits,
-    SeatKind,
-    TurnStructure,
-    Verdict,
-    Window,
-)
 from sheets_gm.rulesets.game import Game, GmPart, Simulation
-from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.bots import bot_kinds
-from sheets_gm.rulesets.winordie.cards import shipped_tables
-from sheets_gm.rulesets.winordie.check import check_orders
-from sheets_gm.rulesets.winordie.enums import Ending, Phase, ResolveMode
+from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.figures import WodTally, simulation_spec
-from sheets_gm.rulesets.winordie.gm import OPTIONS, Adjustment, apply_gm_event, events_from_options
-from sheets_gm.rulesets.winordie.orders import WodOrders, merge_orders, orders_from_json, orders_to_json
-from sheets_gm.rulesets.winordie.resolve import resolve_turn
-from sheets_gm.rulesets.winordie.rules import WodRules
-from sheets_gm.rulesets.winordie.settings import WodSettings
-from sheets_gm.rulesets.winordie.setup import new_match, roll_first
+from sheets_gm.rulesets.winordie.gm import OPTIONS, events_from_options
+from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
 from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
-from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.rulesets.winordie.views import seat_state, secrets_of, view_of
-
-if TYPE_CHECKING:  # the codec imports this module: the record builds it on demand
-    from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
-
-
-#: The most windows of one game with the default settings: two deployments, then at most 15 turns (the
-#: first player's fatigue reaches 8 at the end of her 8th turn), each reopened at most 7 times by reactions.
-GAME_WINDOWS = 2 + 15 * 8
-
-
-class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
-    """Win or Die: two players, hidden units on a hex board, command tokens and reactions."""
-
-    traits: ClassVar[RulesetTraits] = RulesetTraits(
-        name="winordie",
-        title="Win or Die",
-        turn_structure=TurnStructure.ALTERNATING,
-        seat_kind=SeatKind.PLAYER,
-        information=Information.HIDDEN_STATE,
-        board_kind=BoardKind.HEX,
-        judge=False,
-        min_seats=2,
-        max_seats=2,
-        max_windows=GAME_WINDOWS * WodSettings().best_of,
-        settings_type=WodSettings,
-        default_board="map-basic.txt",
-    )
-
-    def __init__(self, rules: WodRules) -> None:
-        self.rules = rules
-        self._sample: Roster | None = None
-
-    @classmethod
-    def create(cls, settings: Any, board: str) -> WodRuleset:
-        """The rules of a match on ``board`` (the map as text) with the shipped cards tables."""
-        return cls(WodRules(WodMap.from_text(board), settings, shipped_tables()))
-
-    @property
-    def settings(self) -> WodSettings:
-        """The match's house rules."""
-        return self.rules.settings
-
-    @property
-    def board_text(self) -> str:
-        """The map as text."""
-        return self.rules.board.to_text()
-
-    # -- set-up ----------------------------------------------------------------------------
-    def sample_roster(self) -> Roster:
-        """Ann with the line-up Ironclad Defense against Bo with Firepower Suppression (the first game's)."""
-        if self._sample is None:
-            self._sample = Roster(("Ann", "Bo"), (Member("Ann", "Ann", {"lineup": "Ironclad Defense"}),
-                                                  Member("Bo", "Bo", {"lineup": "Firepower Suppression"})))
-        return self._sample
-
-    def new_match(self, roster: Roster, seed: bytes) -> WodState:
-        """Legions and barracks from the roster, the first player by dice; deployment comes next."""
-        return new_match(self.rules, roster, seed)
-
-    def opening_events(self, state: WodState, seed: bytes) -> list[Event]:
-        """The first-player roll of ``new_match`` ("Ann rolls 2, Bo rolls 5: Bo plays first."), rolled
-        again from the same seed, so the Log, the GM tab and the export start with why she goes first."""
-        events: list[Event] = []
-        roll_first(state, TurnDice(seed, 0), events)
-        return events
-
-    # -- codecs ------------------------------------------------------------------------------
-    state_codec = Codec.of(WodState)
-    orders_codec = Codec(orders_to_json, orders_from_json)
-    gm_event_codec = Codec.of(Adjustment)
-
-    # -- play --------------------------------------------------------------------------------
-    def seats(self, state: WodState) -> tuple[str, ...]:
-        """The two players, in roster order."""
-        return state.seats
-
-    def window(self, state: WodState) -> Window | None:
-        """A deployment window per player (the first player first), then one per player-turn: the acting
-        player writes her actions, the other her standing reactions (the turn waits for the acting player only)."""
-        if state.finished:
-            return None
-        prefix = "" if state.game == 1 else f"g{state.game}/"
-        game = "" if state.game == 1 else f"game {state.game} · "
-        seat = state.acting
-        if state.phase is Phase.DEPLOY:
-            return Window(key=f"{prefix}deploy/{seat}", label=f"{game}deployment · {seat}", phase="deploy",
-                          seats=(seat,), turn=state.dice_turn())
-        return Window(key=f"{prefix}{state.turn}", label=f"{game}turn {state.turn} · {seat}", phase="actions",
-                      seats=(seat, state.other(seat)), turn=state.dice_turn(),
-                      stepwise=self.settings.resolve is ResolveMode.STEP, waits_for=(seat,))
-
-    def dice(self, seed: bytes, state: WodState, pins: Mapping[str, Any] | None = None) -> TurnDice:
-        """The d6 of the open window (keyed by game and turn)."""
-        return TurnDice(seed, state.dice_turn(), pins)
-
-
-    def merge_orders(self, parts: Mapping[str, WodOrders]) -> WodOrders:
-        return merge_orders(parts)
-
-    def check(self, state: WodState, orders: WodOrders, dice: TurnDice) -> list[Verdict]:
-        """A verdict per row, reaction and placement, as resolving them in order would give."""
-        return check_orders(self.rules, state, orders, dice)
-
-    def resolve(self, state: WodState, orders: WodOrders, dice: TurnDice) -> Resolution[WodState]:
-        """The window resolved; the acting player's rows refused or stopped by a reaction are ``unused`` (they wait on
-        her sheet while her turn stays open)."""
-        return resolve_turn(self.rules, state, orders, dice)
-
-    def outcome(self, state: WodState) -> Outcome | None:
-        if not state.finished or state.winner is None:
-            return None
-        how = {Ending.MORALE: "glorious victory", Ending.FATIGUE: "battle triumph",
-               Ending.SURRENDER: "surrender"}[state.games[-1][1]]
-        loser = state.other(state.winner)
-        score = f" {state.legions[state.winner].wins}-{state.legions[loser].wins}" if len(state.games) > 1 else ""
-        return Outcome((state.winner,), f"{state.winner} wins{score} ({how})")
-
-    def view(self, state: WodState, seat: str | None) -> dict[str, Any]:
-        """The public board (``None``) or a player's sheet: never the other player's hidden units. Between
-        two turns it shows the acting player's start of turn done (her tokens recovered, mine income),
-        as she plays from it."""
-        return view_of(self.rules, state, seat)
-
-    def seat_state(self, state: WodState, seat: str) -> WodState:
-        """Everything of hers; each of the other player's face-down tokens as a stand-in unit, its card unknown."""
-        return seat_state(state, seat)
-
-    def secrets(self, state: WodState, seat: str) -> list[str]:
-        """Which unit each of the player's face-down tokens is."""
-        return secrets_of(state, seat)
-
-    # -- the GM ------------------------------------------------------------------------------
-    def apply_gm_event(self, state: WodState, event: Adjustment) -> Resolution[WodState]:
-        new, events = apply_gm_event(self.rules, state, event)
-        return Resolution(new, events)
-
-
-def _scenario_codec() -> WodScenarioCodec:
-    from sheets_gm.rulesets.winordie.scenario import WodScenarioCodec
-
-    return WodScenarioCodec()
-
 
 GAME = Game(
     rules=WodRuleset,
     sheet=WodSheet,
-    scenario=_scenario_codec,
+    scenario=WodScenarioCodec,
     simulation=Simulation(bots=lambda r: bot_kinds(r.rules), spec=lambda r: simulation_spec(),
                           tally=lambda r, start: WodTally(start)),
     gm=GmPart(OPTIONS, events_from_options,

@@ -140,8 +140,7 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
         return new, events
     if adj.kind in (GmKind.CANCEL, GmKind.DICE, GmKind.SOFTEN):
         return new, _change_stopped_action(new, adj)
-    unit = new.unit(adj.target) or next((u for u in new.units if u.token.lower() == adj.target.strip().lower()),
-                                        None)
+    unit = _named_unit(new, adj.target)
     if unit is None or unit.at is None:
         raise GmEventError(f"there is no unit {adj.target!r} on the board; name it by its id or its token's name")
     if new.phase is not Phase.ACTIONS:
@@ -181,6 +180,12 @@ def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[W
     return new, events
 
 
+def _named_unit(state: WodState, name: str) -> Unit | None:
+    """The unit the GM names by its id or, as the board shows a face-down unit, by its token's name."""
+    return state.unit(name) or next((u for u in state.units if u.token and u.token.lower() == name.strip().lower()),
+                                    None)
+
+
 def _stopped_row(state: WodState, unit: Unit) -> tuple[Pending, str] | None:
     """The reaction fired this turn (still on the GM's list) before a row of ``unit``, and that row's action
     ('attack', 'move'…): the pending effect whose row, as the reactor read it, is one of ``unit``'s (named by
@@ -201,7 +206,7 @@ def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
     player's sheet): cancelled, more or fewer dice, less damage; it applies when the row resolves. Refused unless
     a reaction fired this turn before a row of that unit (and, for dice and damage, before an attack). The Log
     names a face-down unit by its token."""
-    unit = state.unit(adj.target)
+    unit = _named_unit(state, adj.target)
     if state.phase is not Phase.ACTIONS or unit is None or unit.owner != state.acting:
         mine = ", ".join(u.id for u in state.units if u.owner == state.acting) or "none"
         raise GmEventError(f"{adj.target!r} is not a unit of {state.acting}, whose turn it is: only the acting "

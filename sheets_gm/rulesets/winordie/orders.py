@@ -25,6 +25,11 @@ def action_row(n: int) -> str:
     return f"Row {n}"
 
 
+def reaction_row(n: int) -> str:
+    """The n-th standing reaction row (from 1) as her sheet's row and the engine's verdicts name it: ``Reaction 2``."""
+    return f"Reaction {n}"
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One row of the acting player's actions.
@@ -82,16 +87,21 @@ class Reaction:
     ability: str
     when: Trigger = Trigger.ATTACKED
     within: int = 1  # for ``near``: the acting enemy unit within this many hexes of ``unit``
+    row: int = 0  # the reaction row it was typed in (0: its place in the list), so its verdicts reach that row
 
     def to_json(self) -> dict[str, Any]:
         """The reaction as JSON-ready data."""
-        return {"unit": self.unit, "ability": self.ability, "when": self.when.value, "within": self.within}
+        out: dict[str, Any] = {"unit": self.unit, "ability": self.ability, "when": self.when.value,
+                               "within": self.within}
+        if self.row:
+            out["row"] = self.row
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Reaction:
         """Rebuild a reaction saved by ``to_json``."""
         return cls(str(data["unit"]), str(data["ability"]), Trigger(data.get("when", "attacked")),
-                   int(data.get("within", 1)))
+                   int(data.get("within", 1)), int(data.get("row", 0)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,8 @@ from typing import Any
 
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.ruleset import Resolution, Verdict
+from sheets_gm.rulesets.parts.fields import Fields
+from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
 from sheets_gm.rulesets.winordie.board import MapError, WodMap
 from sheets_gm.rulesets.winordie.cards import (
     Card,
@@ -27,14 +29,12 @@ from sheets_gm.rulesets.winordie.cards import (
     parse_enhancements,
     shipped_tables,
 )
+from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.enums import ActionKind, Phase, Side, Trigger
-from sheets_gm.rulesets.winordie.game import WodRuleset
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, action_row
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.state import Legion, Unit, WodState, reading_order
-from sheets_gm.scenario.fields import Fields
-from sheets_gm.scenario.play import Entry, Play, Scenario
 from sheets_gm.yamlio import LinedDict
 
 TOP_KEYS = ("name", "ruleset", "settings", "players", "cards", "map", "given", "turns", "expect")

@@ -14,7 +14,7 @@ from typing import Any
 
 from sheets_gm.rulesets.winordie.cards import Card
 from sheets_gm.rulesets.winordie.enums import Phase
-from sheets_gm.rulesets.winordie.resolve.turns import start_of_turn
+from sheets_gm.rulesets.winordie.resolve.upkeep import start_of_turn
 from sheets_gm.rulesets.winordie.rules import WodRules, identity
 from sheets_gm.rulesets.winordie.state import Unit, WodState, reading_order
 

@@ -1,7 +1,7 @@
 """A match or replay that an earlier version of a game wrote, in one place: recognised and moved onto today's layout.
 
-- ``hooks``: what a game's record declares (``Game.legacy``, a ``LegacyUpgrades``): pure converters from
-  the old engine record, orders tabs and replays to today's terms;
+- what a game's record declares (``Game.legacy``, a ``LegacyUpgrades`` of ``rulesets.parts.legacy``): pure
+  converters from the old engine record, orders tabs and replays to today's terms;
 - ``detect``: recognising a match on an old layout from cells a command has read anyway, so every command
   but ``repair`` refuses it in one line;
 - ``upgrade``: what ``repair`` does to such a match, and how ``verify`` reads an old replay.

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sheets_gm.rulesets.parts.legacy import LegacyUpgrades, RawCells
 from sheets_gm.rulesets.registry import AnyRuleset, get_game
 from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sync.legacy.hooks import LegacyUpgrades, RawCells
 
 CONFIG_PLACEHOLDER = "MATCH.toml"
 

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheets_gm.engine.settings import parse_settings
+from sheets_gm.rulesets.parts.legacy import LegacyError, LegacyUpgrades, RawCells, UpgradedMatch
 from sheets_gm.rulesets.registry import AnyRuleset, UnknownRulesetError, get_game, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.archive_move import OLD_FIRST_HISTORY_ROW
 from sheets_gm.sync.legacy.detect import legacy_of
-from sheets_gm.sync.legacy.hooks import LegacyError, LegacyUpgrades, RawCells, UpgradedMatch
 from sheets_gm.sync.match_record import (
     HISTORY_FIRST_ROW,
     MatchRecord,
@@ -31,7 +32,7 @@ from sheets_gm.sync.match_record import (
     parse_match_record,
     spread_cells,
 )
-from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_HISTORY_ROW, MatchTabs
+from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import adapter_of, seat_backend
 from sheets_gm.sync.replay import OLD_LOG_ROWS, WINDOW_REPLAY_FORMAT, WindowReplayError
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
@@ -187,8 +188,8 @@ def upgrade_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> Upgra
         entries = _archive_entries(record, up, seat, adapter)
         (old,) = backend.read([quote_tab(archive)])
         # In the old tab's three columns (Google refuses more before the layout widens it): the repair that
-        # follows moves them to the hidden columns (``archive_lines.moved_archive``).
-        _rewrite(batch, backend, archive, old, {ARCHIVE_FIRST_HISTORY_ROW + i: [e["window"], text, ""]
+        # follows moves them to the engine's history and the hidden Copies tab (``archive_move``).
+        _rewrite(batch, backend, archive, old, {OLD_FIRST_HISTORY_ROW + i: [e["window"], text, ""]
                                                  for i, (e, text) in enumerate(zip(up.history, entries, strict=True))})
     engine_rows: dict[int, Sequence[CellValue]] = {
         2 + i: [k[0], *v] for i, (k, v) in enumerate(zip(key_column(), record.values(), strict=True))}

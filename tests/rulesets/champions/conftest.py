@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.enums import Phase
-from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
 from sheets_gm.rulesets.registry import create_ruleset
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Verdict
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.enums import CLASSES, Phase
-from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
 from tests.rulesets.champions.conftest import at, state_of

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.enums import CLASSES, Phase
 from sheets_gm.rulesets.champions.figures import equipment_style
-from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.orders import Orders
 from sheets_gm.rulesets.champions.state import Player
 from sheets_gm.rulesets.registry import bots_of

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.rulesets.champions.board import board
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.enums import CLASSES, Phase
 from sheets_gm.rulesets.champions.equipment import equip_problem
-from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.state import MAX_HEALTH, ChampionsState, Player
 from sheets_gm.rulesets.registry import bots_of

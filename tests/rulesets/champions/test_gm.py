@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_gm.rulesets.champions.game import ChampionsRuleset
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.gm import GmEventError, events_from_options
 from sheets_gm.rulesets.champions.state import Adjustment, Player
 from tests.rulesets.champions.conftest import at, state_of

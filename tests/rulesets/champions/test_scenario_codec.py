@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.scenario.fields import ScenarioError
+from sheets_gm.rulesets.parts.fields import ScenarioError
 from sheets_gm.scenario.runner import run_file
 
 GOOD = """name: t

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sheets_gm.engine.ruleset import Member, Roster
-from sheets_gm.rulesets.champions.game import ChampionsRuleset
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.state import FULL_HEALTH
 
 

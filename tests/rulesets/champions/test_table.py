@@ -7,8 +7,8 @@ import datetime as dt
 from functools import cache
 
 from sheets_gm.engine.grid import Coord
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.enums import CLASSES, Phase
-from sheets_gm.rulesets.champions.game import ChampionsRuleset
 from sheets_gm.rulesets.champions.gm import events_from_options
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
 from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState, Player

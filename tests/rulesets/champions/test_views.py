@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from sheets_gm.rulesets.champions.game import ChampionsRuleset
+from sheets_gm.rulesets.champions.engine import ChampionsRuleset
 from sheets_gm.rulesets.champions.state import BattleReport, Player
 from sheets_gm.rulesets.registry import bots_of
 from tests.rulesets.champions.conftest import at, state_of

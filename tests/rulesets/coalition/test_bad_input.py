@@ -7,9 +7,9 @@ import json
 
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.check import check_orders
+from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase
 from sheets_gm.rulesets.coalition.forum import movement_results
-from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.resolve.moves import resolve_orders
 from sheets_gm.rulesets.coalition.state import ArmyOrder, Battle, BattleResult, CoalitionOrders
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, board, dice, state

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.enums import BattleType, Phase
 from sheets_gm.rulesets.coalition.forum import PART_CHARS, PART_LINES, announcement_parts, results_parts
-from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.sheet.report import report_drawing, report_rows
 from sheets_gm.rulesets.coalition.state import Battle, BattleReport, CoalitionState

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from sheets_gm.rulesets.coalition.bots import stand_in_results
+from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_results, movement_results
-from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.resolve.moves import resolve_orders
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionOrders
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, board, dice, state

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.enums import Colour
 from sheets_gm.rulesets.coalition.forum import battle_results
-from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.gm import events_from_options
 from sheets_gm.rulesets.coalition.state import CoalitionOrders
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, dice, state

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sheets_gm.engine.ruleset import JUDGE, Window
 from sheets_gm.rulesets.coalition.check import describe_result
 from sheets_gm.rulesets.coalition.enums import BattleType, Colour, Phase
-from sheets_gm.rulesets.coalition.resolve.results import CheckedResult, check_result
+from sheets_gm.rulesets.coalition.resolve.judging import CheckedResult, check_result
 from sheets_gm.rulesets.coalition.sheet.panels import judge_panel
 from sheets_gm.rulesets.coalition.sheet.read import read_judge_rows
 from sheets_gm.rulesets.coalition.state import Battle, BattleResult, CoalitionState, Creature

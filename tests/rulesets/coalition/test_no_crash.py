@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheets_gm.rulesets.coalition.game import CoalitionRuleset
+from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.state import ArmyOrder, BattleResult, CoalitionOrders
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, dice, state
 

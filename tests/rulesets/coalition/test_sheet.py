@@ -15,8 +15,8 @@ from typing import Any
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import GM, JUDGE, Roster, Window
 from sheets_gm.rulesets.coalition.bots import side_orders, stand_in_results
+from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.enums import BattleType, Colour, Phase, Side, Terrain
-from sheets_gm.rulesets.coalition.game import CoalitionRuleset
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.coalition.sheet.report import report_rows, stacked

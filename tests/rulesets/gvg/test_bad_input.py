@@ -25,7 +25,7 @@ from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, RosterError, new_match
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GmEvent, GvgState
-from sheets_gm.scenario.fields import ScenarioError
+from sheets_gm.rulesets.parts.fields import ScenarioError
 from sheets_gm.scenario.runner import run_file
 from sheets_gm.yamlio import YamlError
 from tests.paths import GVG_MAP

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import openpyxl
 
+from sheets_gm.rulesets.gvg.engine import GvgRuleset
 from sheets_gm.rulesets.gvg.enums import Terrain
-from sheets_gm.rulesets.gvg.game import GvgRuleset
 from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.registry import create_ruleset
 from sheets_gm.sheets.layout import cells

@@ -12,8 +12,8 @@ import pytest
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.ruleset import Roster
+from sheets_gm.rulesets.gvg.engine import GvgRuleset
 from sheets_gm.rulesets.gvg.enums import Action, Skill
-from sheets_gm.rulesets.gvg.game import GvgRuleset
 from sheets_gm.rulesets.gvg.sheet.adapter import GvgSheet
 from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, sheet_spec

@@ -11,9 +11,9 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.registry import bots_of, create_ruleset
-from sheets_gm.rulesets.wesnoth import game as wesnoth_game
+from sheets_gm.rulesets.wesnoth import engine as wesnoth_engine
 from sheets_gm.rulesets.wesnoth.bots import SkirmisherBot, _TurnBeingWritten
-from sheets_gm.rulesets.wesnoth.game import WesnothRuleset, refused_rows
+from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset, refused_rows
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
 from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
 from sheets_gm.rulesets.wesnoth.state import Player, Unit, WesnothState
@@ -142,7 +142,7 @@ def test_a_turn_a_bot_wrote_is_resolved_as_the_engine_resolves_it(path: Path, mo
         raise AssertionError("the ruleset resolved a turn its bot had already resolved")
 
     # the ruleset may only take the bot's resolution; the reference below is the engine's own resolve_turn
-    monkeypatch.setattr(wesnoth_game, "resolve_turn", resolved_again)
+    monkeypatch.setattr(wesnoth_engine, "resolve_turn", resolved_again)
     r = _rules(path.read_text(encoding="utf-8"))
     makers = bots_of(r)
     for match in range(2):

@@ -10,13 +10,13 @@ import pytest
 
 from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.engine.settings import parse_settings
+from sheets_gm.rulesets.parts.fields import ScenarioError
 from sheets_gm.rulesets.registry import create_ruleset
-from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.gm import Adjustment, GmEventError, events_from_options
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.state import WesnothState
-from sheets_gm.scenario.fields import ScenarioError
 from sheets_gm.scenario.runner import run_file
 from tests.paths import WESNOTH_TEMPLATES
 

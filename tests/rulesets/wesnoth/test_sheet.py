@@ -18,7 +18,7 @@ from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.ruleset import Member, Roster, Window
 from sheets_gm.engine.settings import parse_settings
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
-from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
+from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.rulesets.wesnoth.sheet.adapter import WesnothSheet

@@ -6,7 +6,7 @@ from typing import Any
 
 from sheets_gm.engine.events import Event
 from sheets_gm.rulesets.registry import bots_of, create_ruleset
-from sheets_gm.rulesets.winordie.game import WodRuleset
+from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.orders import WodOrders
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.state import WodState

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.rulesets.parts.fields import ScenarioError
 from sheets_gm.rulesets.winordie.cards import CardTableError, read_tables
 from sheets_gm.rulesets.winordie.enums import ActionKind, Mode
 from sheets_gm.rulesets.winordie.orders import Action, Placement, WodOrders
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.setup import RosterError
-from sheets_gm.scenario.fields import ScenarioError
 from sheets_gm.scenario.runner import run_file
 from tests.paths import ROOT
 from tests.rulesets.winordie.helpers import canonical, deployed, rules

@@ -14,8 +14,8 @@ import pytest
 
 from sheets_gm.engine.ruleset import GM, Window
 from sheets_gm.rulesets.registry import bots_of, sheet_spec
+from sheets_gm.rulesets.winordie.engine import WodRuleset
 from sheets_gm.rulesets.winordie.enums import ActionKind, Enhancement, GmKind, ResolveMode, Side, Trigger
-from sheets_gm.rulesets.winordie.game import WodRuleset
 from sheets_gm.rulesets.winordie.gm import Adjustment, events_from_options
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
@@ -807,6 +807,17 @@ def test_the_gm_s_events_on_a_stopped_action_name_a_face_down_unit_by_its_token(
     assert f"{hidden.token}'s attack is cancelled: Parry." in public and attacker.id not in public
 
 
+def test_the_gm_names_a_face_down_stopped_attacker_by_the_token_the_board_shows() -> None:
+    """adjust --cancel "Bo token 4": the GM reads the board, where a face-down unit is its token."""
+    r = rules()
+    state, _orders, attacker, _ = _stopped_attack(r)
+    hidden = state.unit(attacker.id)
+    assert hidden is not None and hidden.hidden and hidden.token
+    applied = r.apply_gm_event(state, Adjustment(GmKind.CANCEL, hidden.token.upper(), reason="Parry"))
+    assert applied.state.changes[attacker.id].cancel
+    assert [e.text for e in applied.events] == [f"GM cancels the action of {hidden.token} the reaction stopped: Parry."]
+
+
 def test_a_change_to_a_stopped_action_is_refused_when_no_reaction_stopped_it() -> None:
     r = rules()
     state = _started(r)
@@ -840,6 +851,32 @@ def test_the_cards_tab_lists_every_card_seen_and_no_hidden_one_at_a_fixed_size()
     abilities = [str(row[4]) for row in drawn.values[1:] if row[4]]
     assert abilities == [f"{a.name} ({a.type.value})" for a in card.abilities] or (not card.abilities and abilities ==
                                                                                    ["(no ability)"])
+
+
+def test_a_standing_reaction_s_verdicts_name_its_row_fired_or_not_able_to_fire() -> None:
+    """The engine's word on a standing reaction is of its reaction row (``Reaction 3``: the sheet shows it there),
+    whether it fired or could not fire (no command token left)."""
+    r = rules()
+    state = _started(r)
+    acting, reactor = state.acting, state.other(state.acting)
+    drummer = _first(state, reactor, "War Drummer")
+    mover = next(u for u in state.units if u.owner == acting and u.at is not None)
+    assert mover.at is not None
+    step_to = next(h for h in r.rules.board.neighbours(mover.at)
+                   if state.unit_at(h) is None and not r.rules.board.terrain[h].obstacle)
+    orders = WodOrders(actions={acting: (Action(ActionKind.MOVE, mover.id, step_to.label),)},
+                       reactions={reactor: (Reaction(drummer.id, "Drum of Dread", Trigger.ANY, row=3),)})
+    fired = [v for v in r.resolve(state, orders, r.dice(SEED, state)).verdicts if v.seat == reactor]
+    assert [(v.subject, v.accepted) for v in fired] == [("Reaction 3", True)]
+    assert fired[0].message == (f"Reaction 3: fired before {acting}'s move: {drummer.id} used Drum of Dread (the GM "
+                                "applies its effect); it stands, and can fire again next turn.")
+    poor = state.copy()
+    poor.legions[reactor].tokens = 0
+    idle = [v for v in r.resolve(poor, orders, r.dice(SEED, poor)).verdicts if v.seat == reactor]
+    assert [(v.subject, v.accepted) for v in idle] == [("Reaction 3", True)]
+    assert idle[0].message == (f"Reaction 3: stands (before any enemy action), but {reactor} has 0 command tokens: it "
+                               f"can fire again once {reactor}'s own turn recovers them.")
+    assert Reaction.from_json(Reaction(drummer.id, "Drum of Dread", row=3).to_json()).row == 3
 
 
 def test_a_refused_row_under_an_empty_one_is_named_by_its_own_number_and_answered_in_its_own_row() -> None:

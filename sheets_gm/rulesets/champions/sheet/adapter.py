@@ -16,14 +16,14 @@ from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord, column_label
 from sheets_gm.engine.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.champions.board import size_for
+from sheets_gm.rulesets.champions.combat_report import report_rows
 from sheets_gm.rulesets.champions.enums import CLASSES, EventKind, Phase
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders, cell_words
-from sheets_gm.rulesets.champions.report import report_rows
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
 from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health_line, tile_mates
 from sheets_gm.rulesets.registry import sheet_spec
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
@@ -58,7 +58,7 @@ def _champion(subject: str) -> str:
 
 
 @dataclass(frozen=True)
-class ChampionsSheet:
+class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
     """The Champions sheet adapter."""
 
     rules: ChampionsRules

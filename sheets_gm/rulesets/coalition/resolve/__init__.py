@@ -1,8 +1,8 @@
 """Resolving a Coalition window, one module per phase of the seed's turn. The orders window's movement
 (``moves``), in the rulings' order: ``raids``, ``intercepts`` and mutual engages, all ``other_moves`` at once,
-``reinforcements`` (transfers, mercenaries), then the battles ``announce``d (``turn_work`` holds what the phases
-share); the judge's battle ``results``; then the end of the turn: healing, structures, points and the end of
-the round (``end_turn``)."""
+``reinforcements`` (transfers, mercenaries), then the battles ``announce``d (``work`` holds what the phases
+share); the judge's battle results (``judging``); then the end of the turn: healing, structures, points and the
+end of the round (``upkeep``)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import JUDGE, Resolution
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import EventKind, Phase
+from sheets_gm.rulesets.coalition.resolve.judging import resolve_results
 from sheets_gm.rulesets.coalition.resolve.moves import resolve_orders
-from sheets_gm.rulesets.coalition.resolve.results import resolve_results
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState
 

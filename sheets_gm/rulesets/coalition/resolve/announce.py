@@ -10,7 +10,7 @@ from sheets_gm.rulesets.coalition.enums import (
 )
 from sheets_gm.rulesets.coalition.forum import announcement
 from sheets_gm.rulesets.coalition.orders import forum_line, normalised_line
-from sheets_gm.rulesets.coalition.resolve.turn_work import MoveWork, ReadOrders
+from sheets_gm.rulesets.coalition.resolve.work import MoveWork, ReadOrders
 from sheets_gm.rulesets.coalition.state import (
     Battle,
     CoalitionState,

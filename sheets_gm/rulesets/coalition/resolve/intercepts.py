@@ -16,7 +16,7 @@ from sheets_gm.rulesets.coalition.enums import (
     StructureKind,
 )
 from sheets_gm.rulesets.coalition.orders import Move
-from sheets_gm.rulesets.coalition.resolve.turn_work import MoveWork, passes_portal
+from sheets_gm.rulesets.coalition.resolve.work import MoveWork, passes_portal
 
 
 def resolve_intercepts(t: MoveWork, movers: dict[str, Move], ordered: Mapping[str, str | None], turn: int) -> None:

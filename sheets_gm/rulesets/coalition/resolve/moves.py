@@ -26,7 +26,7 @@ from sheets_gm.rulesets.coalition.resolve.intercepts import resolve_intercepts, 
 from sheets_gm.rulesets.coalition.resolve.other_moves import resolve_other_moves
 from sheets_gm.rulesets.coalition.resolve.raids import resolve_raids
 from sheets_gm.rulesets.coalition.resolve.reinforcements import resolve_mercenaries, resolve_transfers
-from sheets_gm.rulesets.coalition.resolve.turn_work import MoveWork, read_orders, with_route
+from sheets_gm.rulesets.coalition.resolve.work import MoveWork, read_orders, with_route
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import (
     CoalitionOrders,
@@ -80,7 +80,7 @@ def resolve_orders(board: Board, settings: CoalitionSettings, state: CoalitionSt
         announced=announced, movement=reports, turn_start={a.name: a.at for a in state.armies},
         fought=tuple(fought), heal_requests=heal, phase=Phase.RESULTS, outcomes=())
     if not any(b.announced for b in new.battles):
-        from sheets_gm.rulesets.coalition.resolve.end_turn import end_turn  # the end of turn runs now: no judge window
+        from sheets_gm.rulesets.coalition.resolve.upkeep import end_turn  # the end of turn runs now: no judge window
         new, more = end_turn(board, settings, new)
         t.events.extend(more)
     return new, t.events

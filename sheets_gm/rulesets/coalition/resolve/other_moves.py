@@ -17,7 +17,7 @@ from sheets_gm.rulesets.coalition.enums import (
 )
 from sheets_gm.rulesets.coalition.orders import Move
 from sheets_gm.rulesets.coalition.placement import place_around
-from sheets_gm.rulesets.coalition.resolve.turn_work import (
+from sheets_gm.rulesets.coalition.resolve.work import (
     MoveWork,
     closest_army,
     entered_first,

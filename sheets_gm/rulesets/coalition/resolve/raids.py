@@ -11,7 +11,7 @@ from sheets_gm.rulesets.coalition.enums import (
     ResultCode,
 )
 from sheets_gm.rulesets.coalition.orders import Move
-from sheets_gm.rulesets.coalition.resolve.turn_work import MoveWork
+from sheets_gm.rulesets.coalition.resolve.work import MoveWork
 
 
 def resolve_raids(t: MoveWork, movers: dict[str, Move], turn: int) -> None:

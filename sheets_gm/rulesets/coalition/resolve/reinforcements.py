@@ -14,7 +14,7 @@ from sheets_gm.rulesets.coalition.enums import (
     Side,
 )
 from sheets_gm.rulesets.coalition.orders import Move
-from sheets_gm.rulesets.coalition.resolve.turn_work import MoveWork
+from sheets_gm.rulesets.coalition.resolve.work import MoveWork
 from sheets_gm.rulesets.coalition.state import (
     SLOT_CAPACITY,
     CoalitionState,

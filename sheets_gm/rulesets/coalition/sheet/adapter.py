@@ -31,7 +31,7 @@ from sheets_gm.rulesets.coalition.sheet.read import (
 from sheets_gm.rulesets.coalition.sheet.report import report_drawing
 from sheets_gm.rulesets.coalition.state import CoalitionOrders, CoalitionState, rank_text
 from sheets_gm.rulesets.registry import sheet_spec
-from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
@@ -40,7 +40,7 @@ _PHASE_WORDS = {Phase.ORDERS: "orders", Phase.RESULTS: "battle results"}
 
 
 @dataclass(frozen=True)
-class CoalitionSheet:
+class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
     """The Coalition's sheet: armies' orders rows per side, the judge's result rows, a tab per plane, the
     turn report."""
 

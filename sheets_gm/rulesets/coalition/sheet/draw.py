@@ -14,9 +14,9 @@ from collections.abc import Mapping
 
 from sheets_gm.engine.planes import Plane
 from sheets_gm.rulesets.coalition.board import Board
-from sheets_gm.rulesets.coalition.boardview import SquareView, plane_rows
 from sheets_gm.rulesets.coalition.enums import Side, StructureKind, Terrain
 from sheets_gm.rulesets.coalition.sheet.panels import creature_text, full_strength_label, slots_text
+from sheets_gm.rulesets.coalition.sheet.squares import SquareView, plane_rows
 from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_text
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
@@ -32,7 +32,7 @@ def square_text(view: SquareView, symbols: Mapping[str, str], ranks: Mapping[str
     controlling side, where a portal leads), then every army on it with its rank (1 to 6, by army name
     in ``ranks``) and units.
 
-    >>> from sheets_gm.rulesets.coalition.boardview import ArmyMark
+    >>> from sheets_gm.rulesets.coalition.sheet.squares import ArmyMark
     >>> from sheets_gm.rulesets.coalition.enums import BattleType, Side
     >>> v = SquareView("3C", Terrain.FOREST, "Wrath", StructureKind.BASE, None, False, "",
     ...                (ArmyMark("Frank", Side.COALITION, "Captain", 9000),), BattleType.ATTACKS)

@@ -4,9 +4,9 @@ Order of a turn (rulings/gvg.md): command skills → scheduled events (halftime,
 movement (simultaneous) → action phase (every tile at once) → knock-down bookkeeping →
 win check. The input state is never changed.
 
-One module per phase: ``commands``, ``schedule``, ``movement``, the action phase's ``tiles`` (with
-``battles``, ``neutral`` objectives, ``pickups`` and what fights share in ``combat``), then ``upkeep``; the
-turn being resolved is a ``turn.Turn`` passed to each.
+One module per phase: ``commands``, ``schedule``, ``movement``, the action phase's ``tiles`` (with the
+``fights``, ``neutral`` objectives and ``pickups``), then ``upkeep``; the turn being resolved is a ``work.Turn``
+passed to each.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from sheets_gm.rulesets.gvg.resolve.commands import command_phase
 from sheets_gm.rulesets.gvg.resolve.movement import carrier_home, movement_phase
 from sheets_gm.rulesets.gvg.resolve.schedule import scheduled_events
 from sheets_gm.rulesets.gvg.resolve.tiles import action_phase
-from sheets_gm.rulesets.gvg.resolve.turn import Turn
 from sheets_gm.rulesets.gvg.resolve.upkeep import bookkeeping, turn_limit
+from sheets_gm.rulesets.gvg.resolve.work import Turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.state import GvgState
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import EventKind, Skill
-from sheets_gm.rulesets.gvg.resolve.turn import Turn
+from sheets_gm.rulesets.gvg.resolve.work import Turn
 
 
 def command_phase(work: Turn) -> None:

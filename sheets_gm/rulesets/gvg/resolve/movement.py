@@ -7,8 +7,8 @@ from functools import partial
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import EventKind
-from sheets_gm.rulesets.gvg.resolve.turn import _ACTIVE, _MOVED, Turn
 from sheets_gm.rulesets.gvg.resolve.upkeep import finish
+from sheets_gm.rulesets.gvg.resolve.work import _ACTIVE, _MOVED, Turn
 from sheets_gm.rulesets.gvg.rules import Reach
 
 

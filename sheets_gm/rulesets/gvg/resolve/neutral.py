@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.engine.words import counted
-from sheets_gm.rulesets.gvg.battle import Side
+from sheets_gm.rulesets.gvg.combat import Side
 from sheets_gm.rulesets.gvg.enums import EventKind
-from sheets_gm.rulesets.gvg.resolve.combat import contribution
-from sheets_gm.rulesets.gvg.resolve.turn import Turn
+from sheets_gm.rulesets.gvg.resolve.fights import contribution
+from sheets_gm.rulesets.gvg.resolve.work import Turn
 from sheets_gm.rulesets.gvg.state import Player
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.enums import EventKind, StructureKind
-from sheets_gm.rulesets.gvg.resolve.turn import _PICKUP, Turn
+from sheets_gm.rulesets.gvg.resolve.work import _PICKUP, Turn
 from sheets_gm.rulesets.gvg.rules import carried_tree
 from sheets_gm.rulesets.gvg.settings import OwnTreePickup
 from sheets_gm.rulesets.gvg.state import Player

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.gvg.enums import EventKind
-from sheets_gm.rulesets.gvg.resolve.turn import Turn
+from sheets_gm.rulesets.gvg.resolve.work import Turn
 from sheets_gm.rulesets.gvg.state import Boss
 
 

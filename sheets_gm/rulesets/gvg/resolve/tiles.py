@@ -6,11 +6,11 @@ from collections import defaultdict
 
 from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.gvg.enums import Skill
-from sheets_gm.rulesets.gvg.resolve.battles import open_battle, structure_battle
+from sheets_gm.rulesets.gvg.resolve.fights import open_battle, structure_battle
 from sheets_gm.rulesets.gvg.resolve.neutral import boss_fight, jungle
 from sheets_gm.rulesets.gvg.resolve.pickups import pickups
-from sheets_gm.rulesets.gvg.resolve.turn import _ACTIVE, _BUFF, _BULWARK, _FISH, _HEALER, _PICKUP, Turn
 from sheets_gm.rulesets.gvg.resolve.upkeep import revives
+from sheets_gm.rulesets.gvg.resolve.work import _ACTIVE, _BUFF, _BULWARK, _FISH, _HEALER, _PICKUP, Turn
 from sheets_gm.rulesets.gvg.state import Player, Structure
 
 

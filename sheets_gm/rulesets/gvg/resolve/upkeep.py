@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sheets_gm.rulesets.gvg.enums import EventKind, Skill
-from sheets_gm.rulesets.gvg.resolve.turn import _ACTIVE, _HEALER, _KNOCKED_DOWN, _REVIVE, Turn
+from sheets_gm.rulesets.gvg.resolve.work import _ACTIVE, _HEALER, _KNOCKED_DOWN, _REVIVE, Turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import TurnLimitRule
 from sheets_gm.rulesets.gvg.state import GvgState

@@ -15,8 +15,8 @@ from typing import Any
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Outcome, Window
-from sheets_gm.rulesets.gvg.battle import Side
-from sheets_gm.rulesets.gvg.enums import Skill
+from sheets_gm.rulesets.gvg.combat import Side
+from sheets_gm.rulesets.gvg.enums import Skill, Status
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.sheet.draw import (
@@ -33,7 +33,7 @@ from sheets_gm.rulesets.gvg.sheet.draw import (
 from sheets_gm.rulesets.gvg.sheet.read import parse_captain_cells, parse_order_cells
 from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.rulesets.registry import sheet_spec
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
@@ -44,7 +44,7 @@ TILE_HEIGHT = 56  # pixels: the three lines of text a tile shows (draw.TILE_LINE
 
 
 @dataclass(frozen=True)
-class GvgSheet:
+class GvgSheet(SheetAdapter[GvgState, TurnOrders]):
     """The GvG sheet adapter."""
 
     rules: GvgRules
@@ -66,6 +66,16 @@ class GvgSheet:
             return [seat]
         team = state.team_index(seat) if seat in state.teams else -1
         return [p.name for p in state.players if p.team == team]
+
+    def idle_row_reason(self, state: GvgState, seat: str, table: InputTable, subject: str) -> str:
+        """A knocked-down player's row: she takes no orders this turn, and stands again the next."""
+        if table.rows == SEAT_ROWS or state.finished:
+            return ""
+        player = next((p for p in state.players if p.name == subject), None)
+        if player is None or player.status is not Status.KNOCKED_DOWN:
+            return ""
+        return (f"{subject} is knocked down until turn {state.turn + 1}: no orders for {subject} in turn "
+                f"{state.turn} (a row typed here is refused).")
 
     def shown(self, state: GvgState, seat: str, table: InputTable, subject: str,
               dice: TurnDice) -> Mapping[str, CellValue]:

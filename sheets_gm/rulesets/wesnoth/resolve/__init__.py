@@ -4,8 +4,8 @@ Each row is checked against the board as it is when the row resolves: a row that
 impossible (its target died, its hex filled) is skipped with the reason and changes nothing.
 Every verdict names the unit and the part of its order, with what would be accepted.
 
-One module per part of a turn: a row (``rows``), its ``moves``, ``attacks``, ``recruits`` and ``rest``, and
-the end of the turn, the round and the match (``ending``); the turn being resolved is a ``work.TurnWork``
+One module per part of a turn: a row (``rows``), its ``moves``, ``fights``, ``recruits`` and ``rest``, and
+the end of the turn, the round and the match (``upkeep``); the turn being resolved is a ``work.TurnWork``
 passed to each. A bot that writes a turn resolves each row as it keeps it; what it hands over
 (``ResolvedAhead``) spares resolving the same turn twice."""
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders
-from sheets_gm.rulesets.wesnoth.resolve.ending import end_turn
 from sheets_gm.rulesets.wesnoth.resolve.rows import resolve_row, standing_choice
+from sheets_gm.rulesets.wesnoth.resolve.upkeep import end_turn
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import WesnothState

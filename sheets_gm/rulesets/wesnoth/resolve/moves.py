@@ -7,7 +7,7 @@ from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.movement import MoveRefused, plan_move_among
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
-from sheets_gm.rulesets.wesnoth.resolve.attacks import attack
+from sheets_gm.rulesets.wesnoth.resolve.fights import attack
 from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.state import Unit
 from sheets_gm.rulesets.wesnoth.terrain import Feature

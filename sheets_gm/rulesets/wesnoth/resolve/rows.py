@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
-from sheets_gm.rulesets.wesnoth.resolve.ending import conquest
 from sheets_gm.rulesets.wesnoth.resolve.moves import move_and_attack
 from sheets_gm.rulesets.wesnoth.resolve.recruits import recruit
 from sheets_gm.rulesets.wesnoth.resolve.rest import rest
+from sheets_gm.rulesets.wesnoth.resolve.upkeep import conquest
 from sheets_gm.rulesets.wesnoth.resolve.work import TRUE_WORDS, TurnWork
 
 

@@ -33,13 +33,13 @@ from sheets_gm.rulesets.wesnoth.sheet.read import (
     typed_cells,
 )
 from sheets_gm.rulesets.wesnoth.state import DAY, NIGHT, Unit, WesnothState
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import ColumnKind, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
-    from sheets_gm.rulesets.wesnoth.game import WesnothRuleset
+    from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
 
 
 #: The View's unit table: the header of its wide column, and how the second line of a unit's cell there starts.
@@ -111,7 +111,7 @@ def batch_spec(spec: SheetSpec) -> SheetSpec:
 
 
 @dataclass(frozen=True)
-class WesnothSheet:
+class WesnothSheet(SheetAdapter[WesnothState, TurnOrders]):
     """The Wesnoth board game's sheet: a row per unit with its Go box, the leader's recruits, standing
     advancement choices and End turn; the hex board and the Units tab."""
 

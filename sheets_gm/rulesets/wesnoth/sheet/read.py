@@ -101,6 +101,12 @@ def read_seat(rules: WesnothRules, state: WesnothState, window: Window, seat: st
     mine = {u.id: u for u in state.units if u.owner == seat}
     leader = next((u for u in mine.values() if u.leader), None)
     typed_recruits = sorted((r for r in rows.get(RECRUIT, []) if r.typed), key=lambda r: r.row)
+    held: dict[str, str] = {}
+    if leader is not None and leader.id in state.acted and typed_recruits:
+        # Recruiting is the leader's whole action, spent this turn: these recruits wait for her next turn.
+        held = dict.fromkeys((r.subject for r in typed_recruits),
+                             f"{leader.id} has already acted this turn, and recruiting is the leader's whole action")
+        typed_recruits = []
     entries = _recruits(rules, state, seat, leader, typed_recruits, reading)
     unit_rows = sorted((r for r in rows.get(UNITS, []) if r.typed), key=lambda r: r.row)
     if leader is not None and typed_recruits and all(r.subject != leader.id for r in unit_rows):
@@ -132,7 +138,8 @@ def read_seat(rules: WesnothRules, state: WesnothState, window: Window, seat: st
     if ready and blocking:
         reading.problem(seat, f"End turn waits for {_listing(blocking)}: mend or empty the cells marked ✘ (or the "
                               "deadline resolves the rows that read)")
-    return SeatInput(orders, reading.problems, frozenset(consumed), ready=ready and not blocking, go=step)
+    return SeatInput(orders, reading.problems, frozenset(consumed), ready=ready and not blocking, go=step,
+                     held=frozenset(held), held_why=held)
 
 
 # -- a unit's row --------------------------------------------------------------------------------

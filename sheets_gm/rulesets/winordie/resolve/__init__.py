@@ -8,7 +8,7 @@ the ability for the GM and stops the rows: they wait for the next sync), then re
 when her rows are all resolved and her turn ends, fatigue +1. A game that ends stops
 everything after it. ``check`` and ``resolve`` both run this on a copy of the state.
 
-One module per part: ``deploy``, the ``turns``' start and end, whether a row is ``legal``, the ``actions``
+One module per part: ``deploy``, a turn's start and end (``upkeep``), whether a row is ``legal``, the ``actions``
 themselves, the opponent's ``reactions``; ``result`` is what a window did.
 """
 
@@ -29,7 +29,7 @@ from sheets_gm.rulesets.winordie.resolve.deploy import deploy
 from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
 from sheets_gm.rulesets.winordie.resolve.reactions import fire_reaction, standing_reactions, weigh_passive
 from sheets_gm.rulesets.winordie.resolve.result import TurnResult
-from sheets_gm.rulesets.winordie.resolve.turns import again, end_of_turn, start_of_turn
+from sheets_gm.rulesets.winordie.resolve.upkeep import again, end_of_turn, start_of_turn
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.state import WodState
 
@@ -92,7 +92,7 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
             result.unused[action_row(row)] = f"refused: {checked}"  # kept to mend if her turn stays open (a Go)
             continue
         # a reaction of the opponent, else a passive of the acting unit, puts the row before the GM
-        fired = fire_reaction(rules, new, action, standing, result.events)
+        fired = fire_reaction(rules, new, action, standing, result.events, result.verdicts)
         passive = "" if fired else weigh_passive(new, action, result.events)
         if fired or passive:
             result.stopped_by = fired or passive

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Verdict
 from sheets_gm.rulesets.winordie.enums import (
@@ -11,7 +13,7 @@ from sheets_gm.rulesets.winordie.enums import (
     PassiveCue,
     Trigger,
 )
-from sheets_gm.rulesets.winordie.orders import Action, Reaction
+from sheets_gm.rulesets.winordie.orders import Action, Reaction, reaction_row
 from sheets_gm.rulesets.winordie.resolve.legal import target_unit
 from sheets_gm.rulesets.winordie.rules import (
     WodRules,
@@ -24,9 +26,10 @@ from sheets_gm.rulesets.winordie.state import Pending, WodState
 # -- standing reactions --------------------------------------------------------------------
 def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: tuple[Reaction, ...],
               verdicts: list[Verdict]) -> list[Reaction]:
-    """The reacting player's standing reactions that can fire, a verdict for each."""
+    """The reacting player's standing reactions that can fire, a verdict for each (of its reaction row)."""
     out = []
-    for n, r in enumerate(reactions, start=1):
+    for place, r in enumerate(reactions, start=1):
+        n = r.row or place
         unit = state.unit(r.unit)
         problem = None
         if unit is None or unit.owner != seat:
@@ -40,10 +43,10 @@ def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: t
             elif r.within < 0:
                 problem = "within is a number of hexes, 0 or more"
         if problem:
-            verdicts.append(Verdict(seat, r.unit, "reaction", False, f"Reaction {n}: {problem}"))
+            verdicts.append(Verdict(seat, reaction_row(n), "reaction", False, f"Reaction {n}: {problem}"))
             continue
-        out.append(r)
-        verdicts.append(Verdict(seat, r.unit, "reaction", True,
+        out.append(replace(r, row=n))
+        verdicts.append(Verdict(seat, reaction_row(n), "reaction", True,
                                 f"Reaction {n}: stands ({_when(r)}){_cannot_fire_now(rules, state, seat, r)}."))
     return out
 
@@ -74,8 +77,9 @@ def _when(r: Reaction) -> str:
 
 
 def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: list[Reaction],
-                   events: list[Event]) -> str:
-    """Fire the first standing reaction that matches ``action`` and can be paid; its description, or ""."""
+                   events: list[Event], verdicts: list[Verdict]) -> str:
+    """Fire the first standing reaction that matches ``action`` and can be paid; its description, or "". Its row's
+    verdict says that it fired (it stood)."""
     seat = state.other(state.acting)
     legion = state.legions[seat]
     if legion.tokens < 1:
@@ -103,6 +107,12 @@ def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: li
                             f"{seat} reacts before {state.acting}'s {action.kind.value}: {unit.id} ({unit.card}) "
                             f"uses {ability.name}; the GM applies it before the action goes on.",
                             {"player": seat, "unit": unit.id, "ability": ability.name}))
+        subject = reaction_row(r.row)
+        verdicts[:] = [v for v in verdicts if (v.seat, v.subject) != (seat, subject)]
+        verdicts.append(Verdict(seat, subject, "reaction", True,
+                                f"Reaction {r.row}: fired before {state.acting}'s {action.kind.value}: "
+                                f"{unit.id} used {ability.name} (the GM applies its effect); it stands, "
+                                "and can fire again next turn."))
         return f"{seat}'s {unit.id} ({ability.name})"
     return ""
 

@@ -15,29 +15,28 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import GM, Outcome, Window
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.winordie.enums import Mode, Phase
-from sheets_gm.rulesets.winordie.orders import WodOrders, action_row
+from sheets_gm.rulesets.winordie.orders import WodOrders, action_row, reaction_row
 from sheets_gm.rulesets.winordie.sheet.draw import draw_board, draw_cards, gm_panel, own_panel, tracks, unit_cells
 from sheets_gm.rulesets.winordie.sheet.read import (
     ACTIONS,
     REACTIONS,
     SEAT,
     UNITS,
-    reaction_row,
     read_seat,
     typed_cells,
 )
 from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
+from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 if TYPE_CHECKING:
-    from sheets_gm.rulesets.winordie.game import WodRuleset
+    from sheets_gm.rulesets.winordie.engine import WodRuleset
 
 
 @dataclass(frozen=True)
-class WodSheet:
+class WodSheet(SheetAdapter[WodState, WodOrders]):
     """Win or Die's sheet: a player's units, numbered action and reaction rows, the hex board."""
 
     ruleset: WodRuleset

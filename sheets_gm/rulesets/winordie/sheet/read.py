@@ -28,7 +28,7 @@ from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.rulesets.winordie.cards import CardTableError, parse_enhancements
 from sheets_gm.rulesets.winordie.enums import AbilityType, ActionKind, Enhancement, Phase, Side, Trigger
-from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders, action_row
+from sheets_gm.rulesets.winordie.orders import Action, Placement, Reaction, WodOrders, action_row, reaction_row
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.sheets.adapter import SeatInput
@@ -39,11 +39,6 @@ UNITS, ACTIONS, REACTIONS, SEAT = "units", "actions", "reactions", "seat"
 SURRENDER = "surrender"
 Cells = dict[str, dict[str, dict[str, CellValue]]]
 E = TypeVar("E", bound=Enum)
-
-
-def reaction_row(n: int) -> str:
-    """The subject of the n-th reaction row (from 1): ``Reaction 2``."""
-    return f"Reaction {n}"
 
 
 def _row_number(subject: str) -> int:
@@ -317,7 +312,8 @@ def _reactions(state: WodState, seat: str, rows: Sequence[TypedRow], reading: _R
                                          "(empty is 1)")
         if len(reading.problems.get(row.subject, [])) > before or unit is None or when is None or within is None:
             continue
-        out.append(Reaction(unit.id, ability, when, within))
+        number = _row_number(row.subject)
+        out.append(Reaction(unit.id, ability, when, within, number if number != len(out) + 1 else 0))
     return tuple(out)
 
 

@@ -278,7 +278,7 @@ def resolve_results(board: Board, settings: CoalitionSettings, state: CoalitionS
                     ) -> tuple[CoalitionState, list[Event], list[str]]:
     """The results window: each result checked (the refused ones listed, with why), the others applied,
     then the end of the turn. A battle without an accepted result stays open."""
-    from sheets_gm.rulesets.coalition.resolve.end_turn import end_turn  # the end of turn follows the results
+    from sheets_gm.rulesets.coalition.resolve.upkeep import end_turn  # the end of turn follows the results
 
     index = ArmyIndex(state)
     checked: list[CheckedResult] = []

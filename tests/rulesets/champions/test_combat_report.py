@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_gm.rulesets.champions.enums import EvadeRule
-from sheets_gm.rulesets.champions.items import Dice
-from sheets_gm.rulesets.champions.report import (
+from sheets_gm.rulesets.champions.combat_report import (
     AttackRolls,
     Bonus,
     DieRoll,
@@ -15,6 +13,8 @@ from sheets_gm.rulesets.champions.report import (
     is_critical,
     round_half_up,
 )
+from sheets_gm.rulesets.champions.enums import EvadeRule
+from sheets_gm.rulesets.champions.items import Dice
 
 RULEBOOK_EXAMPLE = """Attack [4, 2, 1, 10] = 17
 +1d8 Item [5] = 22

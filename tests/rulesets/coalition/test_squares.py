@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sheets_gm.rulesets.coalition.boardview import plane_rows
 from sheets_gm.rulesets.coalition.enums import BattleType, StructureKind
+from sheets_gm.rulesets.coalition.sheet.squares import plane_rows
 from sheets_gm.rulesets.coalition.state import Battle
 from tests.rulesets.coalition.helpers import army, board, state
 

@@ -12,6 +12,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.rulesets.champions.combat_report import (
+    AttackRolls,
+    Bonus,
+    DieRoll,
+    HealRolls,
+    attack_lines,
+    heal_lines,
+    is_critical,
+)
 from sheets_gm.rulesets.champions.enums import (
     CLASS_INDEX,
     HAND_TYPES,
@@ -26,15 +35,6 @@ from sheets_gm.rulesets.champions.enums import (
 from sheets_gm.rulesets.champions.equipment import AFFINITY
 from sheets_gm.rulesets.champions.items import Dice, Item
 from sheets_gm.rulesets.champions.orders import SET_LENGTH, Action
-from sheets_gm.rulesets.champions.report import (
-    AttackRolls,
-    Bonus,
-    DieRoll,
-    HealRolls,
-    attack_lines,
-    heal_lines,
-    is_critical,
-)
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import MAX_HEALTH, champion_id, champion_name
 

@@ -8,7 +8,7 @@ from sheets_gm.engine.vocab import plural
 from sheets_gm.rulesets.wesnoth.combat import best_attack, damage, hit_score
 from sheets_gm.rulesets.wesnoth.enums import EventKind
 from sheets_gm.rulesets.wesnoth.orders import UnitOrder
-from sheets_gm.rulesets.wesnoth.resolve.ending import check_end
+from sheets_gm.rulesets.wesnoth.resolve.upkeep import check_end
 from sheets_gm.rulesets.wesnoth.resolve.work import TRUE_WORDS, TurnWork
 from sheets_gm.rulesets.wesnoth.state import Unit
 from sheets_gm.rulesets.wesnoth.tables import Attack

@@ -1,0 +1,202 @@
+"""What a player reads about her row once something happened to it (issue 38, item 8: reasons masked again): a
+Go that resolved a step says what it did, a standing reaction says what the engine said of it, an out or knocked-down
+player's row says why it takes no orders, a recruit the leader can no longer make says why it waits, two rows asking
+for one item are told the truth. Played with the real sync on memory spreadsheets; every sentence comes from
+``sync/fates.py`` or the game's own words."""
+
+from __future__ import annotations
+
+from sheets_gm.commands.polls import window_status_lines
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.poll import poll
+from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn
+
+
+# -- Win or Die --------------------------------------------------------------------------------------------------
+def test_a_go_that_resolved_a_step_says_so_in_the_seat_row_once_unticked() -> None:
+    match, bo, _ann = _winordie_turn()
+    for index in (0, 1):  # the second move finds Bo-1 already there: refused, and kept
+        for key, value in (("unit", "Bo-1"), ("action", "move"), ("target", "E6")):
+            match.type(bo, "actions", index, key, value)
+    match.type(bo, "seat", 0, "go", True)
+    assert match.poll().resolved
+    closed = match.window()
+    for _ in range(2):  # the resolution's drawing, then every poll while nothing is typed
+        seat = match.row(bo, "seat", 0)
+        assert not seat.ticked("go")
+        assert seat.feedback.startswith(f"Go carried out 1 row and left 1 (still in your rows, each saying why) in "
+                                        f"{closed.label}, and is unticked: tick Go again"), seat.feedback
+        assert "Tick Ready when Bo's orders" in seat.feedback
+        row = match.row(bo, "actions", 0)
+        assert (row.text("unit"), row.text("target")) == ("Bo-1", "E6")
+        assert row.feedback == f"Not resolved, kept for {closed.label}: refused: Bo-1 is already on E6."
+        match.poll()
+
+
+def test_a_row_refused_when_her_turn_ends_stays_typed_with_its_reason() -> None:
+    match, bo, _ann = _winordie_turn()
+    for index in (0, 1):
+        for key, value in (("unit", "Bo-1"), ("action", "move"), ("target", "E6")):
+            match.type(bo, "actions", index, key, value)
+    closed = match.window()
+    match.type(bo, "seat", 0, "ready", True)
+    assert match.poll().resolved
+    for _ in range(2):
+        row = match.row(bo, "actions", 0)
+        assert row.text("target") == "E6"
+        assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: refused: Bo-1 is already on E6"), \
+            row.feedback
+        match.poll()
+    assert "Target: E6 — not carried out (refused: Bo-1 is already on E6): still in your rows" in match.archive(bo)
+
+
+def _parry(match: Match, ann: str) -> None:
+    for key, value in (("unit", "Ann-2"), ("ability", "Parry"), ("when", "any"), ("within", 9)):
+        match.type(ann, "reactions", 0, key, value)
+
+
+def test_a_standing_reaction_that_fired_or_cannot_fire_says_what_the_engine_said() -> None:
+    match, bo, ann = _winordie_turn()
+    _parry(match, ann)
+    closed = match.window()
+    for key, value in (("unit", "Bo-1"), ("action", "move"), ("target", "E6")):
+        match.type(bo, "actions", 0, key, value)
+    match.type(bo, "seat", 0, "ready", True)
+    assert match.poll().resolved  # Ann's Parry fires before Bo's move: the GM applies it
+    fired = (f"✔ {closed.label[:1].upper()}{closed.label[1:]}: Reaction 1: fired before Bo's move: Ann-2 used Parry "
+             "(the GM applies its effect); it stands, and can fire again next turn.")
+    for _ in range(2):  # it said 'Kept for turn 1 · Bo.'
+        assert match.row(ann, "reactions", 0).feedback == fired
+        match.poll()
+    match.type(bo, "seat", 0, "go", True)  # the GM has applied it: Bo's move goes on
+    assert match.poll().resolved
+    for _ in range(2):  # Parry is spent this turn: the engine says it cannot fire again before next turn
+        row = match.row(ann, "reactions", 0)
+        assert row.text("ability") == "Parry"
+        assert row.feedback.startswith("✔ Turn 1 · Bo: Reaction 1: stands (before any enemy action), but Parry has "
+                                       "been used this turn: it can fire again next turn"), row.feedback
+        match.poll()
+
+
+def test_an_unreadable_reaction_keeps_its_reason_through_every_window() -> None:
+    match, bo, ann = _winordie_turn()
+    for key, value in (("unit", "Ann-1"), ("ability", "bogus")):
+        match.type(ann, "reactions", 1, key, value)
+    why = "✘ Ability 'bogus': Ann-1 (Sol Commander) has no such reaction"
+    for seat in (bo, ann, bo):  # Bo's turn, Ann's own (reactions unread), Bo's again
+        match.poll()
+        assert match.row(ann, "reactions", 1).feedback.startswith(why)
+        match.type(seat, "seat", 0, "ready", True)
+        assert match.poll().resolved
+        row = match.row(ann, "reactions", 1)
+        assert row.text("ability") == "bogus" and row.feedback.startswith(why), row.feedback
+
+
+# -- Champions ---------------------------------------------------------------------------------------------------
+def test_two_rows_asking_for_one_item_the_second_is_told_the_first_asked_for_it() -> None:
+    match = Match("champions")
+    match.bots_play()  # the first move and loot: Bo picks up a Steel Axe
+    state = match.read().record.state
+    assert match.window().phase == "equip_fight" and state.player("Bo").bag == ("Steel Axe",)
+    match.type("Bo", "equip", 0, "item1", "Steel Axe")  # the Gladiator
+    match.type("Bo", "equip", 1, "item1", "steel axe")  # and the Rogue
+    match.poll()
+    assert match.row("Bo", "equip", 0).feedback == "✔ the Gladiator carries Steel Axe"
+    assert match.row("Bo", "equip", 1).feedback == (
+        "✘ Steel Axe is already asked for by the Gladiator's row in this order, and Bo has 1 (the bag holds "
+        "Steel Axe): give it to one champion only. The Rogue keeps nothing")
+
+
+# -- GvG ---------------------------------------------------------------------------------------------------------
+def test_a_knocked_down_player_s_row_says_so_and_is_not_chased() -> None:
+    match = Match("gvg")
+    while not any(p.status.value == "knocked_down" for p in match.read().record.state.players):
+        match.bots_play()
+    state = match.read().record.state
+    down = next(p for p in state.players if p.status.value == "knocked_down")
+    team = state.teams[down.team]
+    said = (f"{down.name} is knocked down until turn {state.turn + 1}: no orders for {down.name} in turn "
+            f"{state.turn} (a row typed here is refused).")
+    index = [r.subject for r in match.read().seats[team].rows if r.table == "players"].index(down.name)
+    assert match.row(team, "players", index).feedback == said  # drawn so by the resolution
+    report = match.poll()
+    assert match.row(team, "players", index).feedback == said  # and by every poll (not 'Waiting for your orders')
+    assert down.name not in report.untyped[team]
+    assert down.name not in " ".join(window_status_lines(report, NOW))
+    match.type(team, "players", index, "destination", "H8")  # typed anyway: the engine refuses it
+    match.poll()
+    assert f"{down.name} is knocked down and skips turn {state.turn}" in match.row(team, "players", index).feedback
+
+
+# -- Wesnoth -----------------------------------------------------------------------------------------------------
+def test_a_recruit_typed_after_the_leader_acted_says_why_it_waits_and_is_read_in_her_next_turn() -> None:
+    match = Match("wesnoth")
+    ann = match.window().seats[0]
+    closed = match.window()
+    for key, value in (("action", "rest"), ("go", True)):
+        match.type(ann, "units", 0, key, value)
+    assert match.poll().resolved  # the leader rests: its one action this turn
+    match.type(ann, "recruit", 0, "type", "Thief")
+    match.poll()
+    row = match.row(ann, "recruit", 0)
+    assert row.feedback == (f"Kept for {ann}'s next turn (Ann-L has already acted this turn, and recruiting is the "
+                            f"leader's whole action): it is read when that opens, not in {closed.label}."), row.feedback
+    match.type(ann, "seat", 0, "ready", True)
+    assert match.poll().resolved  # End turn: the recruit is not emptied, nor archived as resolved
+    row = match.row(ann, "recruit", 0)
+    assert row.text("type") == "Thief" and row.feedback.startswith(f"Kept for {ann}'s next turn"), row.feedback
+    assert "Type: Thief" not in match.archive(ann)
+    bo = match.window().seats[0]
+    match.type(bo, "seat", 0, "ready", True)
+    assert match.poll().resolved  # Bo's turn ends: Ann's opens, and her End turn recruits the Thief
+    match.type(ann, "seat", 0, "ready", True)
+    assert match.poll().resolved
+    units = match.read().record.state.units
+    assert any(u.owner == ann and u.type == "Thief" for u in units)
+    assert "Recruit 1 — Type: Thief" in match.archive(ann)
+
+
+# -- Coalition ---------------------------------------------------------------------------------------------------
+def test_the_judge_s_unreadable_rows_keep_their_reasons_until_the_judge_s_window_opens_again() -> None:
+    match = Match("coalition")
+    match.bots_play()
+    assert match.window().phase == "results"
+    match.type("judge", "losses", 0, "slot1", "abc")
+    match.poll()
+    why = "✘ Lost in slot 1 'abc' is not a whole number"
+    assert match.row("judge", "losses", 0).feedback.startswith(why)
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the next turn's orders
+    for _ in range(2):
+        assert match.row("judge", "losses", 0).feedback.startswith(why)
+        match.poll()
+    type_bot_orders(match.sheets, match.cls, {s: b for s, b in match.bots.items() if s != "judge"})
+    assert match.poll().resolved and match.window().phase == "results"  # the judge's window opens again
+    for _ in range(2):
+        row = match.row("judge", "losses", 0)
+        assert row.text("slot1") == "abc" and row.feedback.startswith(why), row.feedback
+        match.poll()
+
+
+def test_a_row_typed_ahead_is_drawn_as_its_turn_reads_it_and_keeps_its_reason_while_it_waits() -> None:
+    match, bo, ann = _winordie_turn()
+    for key, value in (("unit", "Bo-1"), ("action", "move"), ("target", "C5")):  # Ann names Bo's unit: unreadable
+        match.type(ann, "actions", 0, key, value)
+    for key, value in (("unit", "Ann-1"), ("action", "move"), ("target", "C5")):  # and Bo names Ann's
+        match.type(bo, "actions", 0, key, value)
+    match.poll()
+    assert match.row(ann, "actions", 0).feedback.startswith("Kept for Ann's next turn")
+    bo_why = "✘ Unit 'Ann-1' is not one of your units on the board"
+    ann_why = "✘ Unit 'Bo-1' is not one of your units on the board"
+    assert match.row(bo, "actions", 0).feedback.startswith(bo_why)
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # Bo's turn closes: Ann's opens
+    for _ in range(2):  # the resolution's drawing (it said 'Kept for turn 2 · Ann.'), then the next poll
+        assert match.row(ann, "actions", 0).feedback.startswith(ann_why)
+        bo_row = match.row(bo, "actions", 0)
+        assert bo_row.feedback.startswith(bo_why) and "Kept for Bo's next turn" in bo_row.feedback, bo_row.feedback
+        match.poll()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # and back to Bo's
+    for _ in range(2):
+        row = match.row(ann, "actions", 0)
+        assert row.feedback.startswith(ann_why) and "Kept for Ann's next turn" in row.feedback, row.feedback
+        assert match.row(bo, "actions", 0).feedback.startswith(bo_why)
+        match.poll()
