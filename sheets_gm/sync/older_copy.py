@@ -102,8 +102,10 @@ def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, 
     fresh: list[TypedRow] = []
     for row in (r for r in seat_read.rows if r.typed):
         mine = (row.table, row.subject, _text(row))
+        # A row the resolution kept (refused, or not carried out) was not done, wherever it kept it: an ordered
+        # table moves a kept row up, so it is matched by table and cells, not by its subject.
         carried_out = next((n for n, r, kept in read_since if (r.table, r.subject, _text(r)) == mine
-                            and not any((k.get("table"), k.get("subject"), cells_text(k.get("values"))) == mine
+                            and not any((k.get("table"), cells_text(k.get("values"))) == (mine[0], mine[2])
                                         for k in kept)), None)
         if carried_out is not None:
             done.append((carried_out, row))
