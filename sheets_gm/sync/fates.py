@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheets_gm.engine.ruleset import JUDGE, Verdict, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter, GroupsRows, PlacesVerdicts, SeatInput
+from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.archive_lines import ArchiveLine, capital, row_text, window_words
@@ -315,16 +315,16 @@ class SeatSettled:
 
 def in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
     """Whether ``verdict`` is of a row of ``table`` (every row of its subject, unless the adapter places it)."""
-    placed = adapter.verdict_table(verdict.part) if isinstance(adapter, PlacesVerdicts) else ""
+    placed = adapter.verdict_table(verdict.part)
     return not placed or placed == table
 
 
 def row_verdicts(adapter: AnySheetAdapter, state: Any, seat: str, row: TypedRow,
                  verdicts: Sequence[Verdict]) -> list[Verdict]:
     """The verdicts of ``row``: of its subject, shown in its table; for a row read as part of another's order (a
-    losses row of a battle's result: ``GroupsRows``) with none of its own, that row's."""
+    losses row of a battle's result: the adapter's ``row_group``) with none of its own, that row's."""
     own = [v for v in verdicts if v.seat == seat and v.subject == row.subject and in_table(adapter, v, row.table)]
-    group = adapter.row_group(state, row.table, row.subject) if isinstance(adapter, GroupsRows) and not own else ""
+    group = "" if own else adapter.row_group(state, row.table, row.subject)
     return [v for v in verdicts if v.seat == seat and v.subject == group] if group else own
 
 

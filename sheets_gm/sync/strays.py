@@ -4,7 +4,7 @@ A stray row is one of:
 - a row naming a subject that is another seat's (another player, a unit of another seat): its
   orders go in that seat's own tab or file;
 - a row naming a subject its table has no row for now (a battle nobody fights, a unit that is not
-  there): the adapter may say why in its game's words (``ExplainsStrayRows``);
+  there): the adapter may say why in its game's words (its ``stray_reason``);
 - two or more typed rows for one subject in one table: none is read, and each names the others;
 - a row without a subject with something typed in it (a table's blank row), or the blank row
   between two tables (or under the last) with something typed in it.
@@ -28,7 +28,7 @@ from typing import Any
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.rulesets.registry import AnyRuleset
-from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsStrayRows
+from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cell_at, cells
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
@@ -141,9 +141,7 @@ def _not_here(seats: _Seats, placed: PlacedTable, subject: str, expected: Sequen
     if owner:
         return f"{MARK}{subject} is {owner}'s: {owner}'s orders go in {owner}'s {seats.place(owner)}; nothing in " \
                "this row is read."
-    reason = ""
-    if isinstance(seats.adapter, ExplainsStrayRows):
-        reason = seats.adapter.stray_reason(seats.state, seats.seat, spec, subject)
+    reason = seats.adapter.stray_reason(seats.state, seats.seat, spec, subject)
     if not reason:
         reason = f"this table has no row for {subject} now ({_listing(expected)})"
     return f"{MARK}{reason[:1].upper()}{reason[1:]}: nothing in this row is read; write in the row of the " \
