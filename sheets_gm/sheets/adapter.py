@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
@@ -78,6 +78,17 @@ class BoardDrawing:
     def height(self) -> int:
         """Rows the board uses (at least one)."""
         return max(len(self.values), 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A message a game sends out after a resolution beside its log (the Coalition's forum posts): a title and
+    its lines. ``audience`` says who may read it, as an event's does: None is public (the match's chat channel
+    and every seat's e-mail), a set of seats is for their e-mail alone (never the channel)."""
+
+    title: str
+    text: str
+    audience: frozenset[str] | None = None
 
 
 class SheetAdapter(Protocol[_StateIn, OrdersT]):
@@ -165,58 +176,28 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         id). By default none."""
         return frozenset()
 
-
-AnySheetAdapter = SheetAdapter[Any, Any]
-
-
-@runtime_checkable
-class ExplainsStrayRows(Protocol[_StateIn]):
-    """An adapter that says, in its game's words, why a typed row names a subject its table has no row for
-    (a battle nobody fights, an army in no battle); the sync says it in general words for the others."""
-
     def stray_reason(self, state: _StateIn, seat: str, table: InputTable, subject: str) -> str:
-        """Why ``seat``'s ``table`` has no row for ``subject`` now ('' to let the sync say it)."""
-        ...
-
-
-@runtime_checkable
-class PlacesVerdicts(Protocol):
-    """An adapter whose subjects have rows in more than one table (a Champions champion: its equip row and its
-    action set row): it names the table each part of an order is typed in, so a verdict shows in that row only."""
+        """Why ``seat``'s ``table`` has no row for ``subject`` now, in the game's words (the Coalition judge's *no
+        battle to judge at 5C*, an army in no battle). By default '': the sync says it in general words."""
+        return ""
 
     def verdict_table(self, part: str) -> str:
-        """The table ``part`` of an order is typed in ('' for every row of its subject)."""
-        ...
+        """The table ``part`` of an order is typed in, for a game whose subjects have rows in more than one table
+        (a Champions champion: its equip row and its action set row), so that a verdict shows in that row only.
+        By default '': a verdict shows in every row of its subject."""
+        return ""
 
-
-@runtime_checkable
-class GroupsRows(Protocol):
-    """An adapter some of whose rows are read as part of another row's order (the Coalition judge's losses rows,
-    part of their battle's result): that row's verdicts are theirs too, so a refused result is told, and kept, in
-    the rows it was read from."""
-
-    def row_group(self, state: Any, table: str, subject: str) -> str:
-        """The subject whose verdicts decide the row of ``subject`` in ``table`` ('' when the row has its own)."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class Post:
-    """A message a game sends out after a resolution beside its log (the Coalition's forum posts): a title and
-    its lines. ``audience`` says who may read it, as an event's does: None is public (the match's chat channel
-    and every seat's e-mail), a set of seats is for their e-mail alone (never the channel)."""
-
-    title: str
-    text: str
-    audience: frozenset[str] | None = None
-
-
-@runtime_checkable
-class WritesPosts(Protocol[_StateIn]):
-    """An adapter whose game posts messages of its own after a resolution (the Coalition's Movement Results,
-    Battle Announcements and Battle Results): the notices send each as a post of its own. A game without it
-    sends its log's lines alone."""
+    def row_group(self, state: _StateIn, table: str, subject: str) -> str:
+        """The subject whose verdicts decide the row of ``subject`` in ``table``, for a game some of whose rows are
+        read as part of another row's order (the Coalition judge's losses rows, part of their battle's result): a
+        refused result is told, and kept, in the rows it was read from. By default '': every row has its own."""
+        return ""
 
     def posts(self, before: _StateIn, state: _StateIn) -> Sequence[Post]:
-        """The posts of the resolution that went from ``before`` to ``state``, each with its audience."""
-        ...
+        """The messages the game posts of its own after the resolution that went from ``before`` to ``state``, each
+        with its audience (the Coalition's Movement Results, Battle Announcements and Battle Results): the notices
+        send each as a post of its own. By default none: the notices send the log's lines alone."""
+        return ()
+
+
+AnySheetAdapter = SheetAdapter[Any, Any]

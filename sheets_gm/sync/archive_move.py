@@ -24,7 +24,8 @@ from typing import Any
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, lines_cell, row_text
+from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
+from sheets_gm.sync.fate_words import relaid_line
 from sheets_gm.sync.match_record import MatchRecord, history_range, history_write, joined_cells
 from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_LINE_ROW, ARCHIVE_LINES, ARCHIVE_TEXT_COLS, MatchTabs
 from sheets_gm.sync.read import current_mark, seat_backend
@@ -77,9 +78,7 @@ def _first_layout(grid: Grid, tab: InputTab) -> ArchiveMove | None:
                 rows = tuple(TypedRow.from_json(r) for r in stale["stale"])
             except (KeyError, TypeError):
                 continue
-            move.lines.append(ArchiveLine("", "Set aside before this archive was laid out anew; no longer in your "
-                                              "rows: type them again in the window they are for:",
-                                          tuple(row_text(tab, r) for r in rows), rows))
+            move.lines.append(relaid_line(tab, rows))
     return move if move.pending or move.history or move.lines else None
 
 

@@ -21,8 +21,9 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, capital, lines_cell
+from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
+from sheets_gm.sync.fate_words import adjust_cause, handed_cause, undo_cause
 from sheets_gm.sync.fates import (
     aside_notice,
     handed_line,
@@ -132,7 +133,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
         if changed:
             count = len(settled.set_aside) + len(settled.gone)
             events.append(Event((window or before).logged_turn, SyncEvent.ASIDE,
-                                capital(aside_notice(count, cause, read.tabs.archive(seat))),
+                                aside_notice(count, cause, read.tabs.archive(seat)),
                                 {"rows": count}, audience=frozenset({seat})))
         written = [*(lines or {}).get(seat, ()), *changed]
         if written or pending_cleared:
@@ -189,7 +190,7 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     rows = {seat: list(s.rows) for seat, s in read.seats.items()}
     # every game's GM event carries the GM's reason, written to the Log with it
     reasons = "; ".join(dict.fromkeys(w for e in gm_events if (w := str(getattr(e, "reason", "") or "").strip())))
-    cause = f"the GM adjusted the match ({reasons})" if reasons else "the GM adjusted the match"
+    cause = adjust_cause(reasons)
     new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, cause, notes=True,
                   owners=owners)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
@@ -233,7 +234,7 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
             kind = bots.get(seat) or bots.get(taken[0].subject, "")
             lines[seat] = [handed_line(seat_read.tab, window, kind, reason.strip(), taken)]
     new = _redraw(sheets, read, replace(record, bots=bots), log, batch, rows,
-                  f"the GM handed seats to bots ({reason.strip()})", notes=True, owners=owners, lines=lines)
+                  handed_cause(reason.strip()), notes=True, owners=owners, lines=lines)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     return BetweenReport(log, record.state, batch.run(sheets.write_order()), open_now=window.label)
 
@@ -422,8 +423,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     data = {"resolution": number, "window": window_key, "reason": reason.strip()}
     undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
     aside = [Event(reopened.logged_turn, SyncEvent.UNDO,
-                   capital(aside_notice(len(rows), f"the GM undid {reopened.label} ({reason.strip()})",
-                                        tabs.archive(seat))),
+                   aside_notice(len(rows), undo_cause(reopened, reason.strip()), tabs.archive(seat)),
                    {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
              for seat, rows in set_aside.items()]
     # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target; but the rolls
@@ -434,7 +434,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1,
                    kept_dice={"window": window_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {},
                    bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {})
-    cause = f"the GM undid {reopened.label} ({reason.strip()})"
+    cause = undo_cause(reopened, reason.strip())
     new = _redraw(sheets, read, back, [undo, *aside], batch, restored, cause, owners=owners, told=told, lines=lines,
                   pending_cleared=True)
     batch.put(sheets.engine, *engine_write(engine_tab, new))

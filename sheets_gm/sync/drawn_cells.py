@@ -22,6 +22,7 @@ from sheets_gm.sheets.guard import grid_cells, origin, same_value, written_cells
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import text_of
+from sheets_gm.sync.fate_words import drawn_cell_words, drawn_cells_note
 from sheets_gm.sync.read import MatchRead, seat_backend
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.writes import board_writes, status_line
@@ -79,13 +80,12 @@ def _shown_cells(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: D
                     if _alike(was, value):
                         continue
                     batch.put(backend, cell, [[value]])
-                    wrong.append(f"{c.header} is drawn by sheets-gm and is not read: what was typed there "
-                                 f"({text_of(was)!r}) was put back to {text_of(value) or 'empty'}")
+                    wrong.append(drawn_cell_words(c.header, text_of(was), text_of(value)))
                     if f"{seat_read.tab.name} ({c.header})" not in out.where:
                         out.where.append(f"{seat_read.tab.name} ({c.header})")
                 row = placed.first_row + index
                 if wrong and (spec.name, row) in typed_rows:
-                    out.notes[(seat, spec.name, row)] = "⚠ " + "; ".join(wrong)
+                    out.notes[(seat, spec.name, row)] = drawn_cells_note(wrong)
 
 
 def _board(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: DrawnAgain) -> None:

@@ -12,9 +12,9 @@ cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed ro
   carry out: it stays in its cells with ``✘`` and why, whatever else resolves, until she changes it;
 - **set aside to the Archive**: it cannot stay in its cells (stamped for another window, its subject gone): a
   copy and a sentence go to her Archive tab, and its cells are cleared in the same write;
-- **not yours**: a row naming another seat's subject: it goes in that seat's file. ``sync/strays.py`` answers
-  those rows in their cells, with every other row no order is read from (a subject typed twice, a cell typed
-  past its table), and keeps them in place through resolutions.
+- **not yours**: a row naming another seat's subject: it goes in that seat's file. ``sync/strays.py`` finds
+  those rows, with every other row no order is read from (a subject typed twice, a cell typed past its table),
+  answers them with ``fate_words``' sentences in their cells, and keeps them in place through resolutions.
 
 Beside those, what was done with what is no longer in a row is told too: a Go unticked once its step resolved
 (``go_sentence``), the engine's word on a standing row a resolution read (``standing_said``), why a row kept for
@@ -25,6 +25,10 @@ Every writer that decides what happens to typed rows takes its sentences and its
 the last window of a match) does with one seat's rows; ``settle_change`` what a change the GM makes between two
 resolutions (``adjust``, a seat handed to a bot, ``undo``) does with them; ``over_feedback`` what a row typed once
 the match is over says.
+
+The sentences of the rows around those decisions (a row no order is read from, an empty row, a file saved from an
+older copy, a drawn cell typed over) are this module's too, kept in ``sync/fate_words.py`` so that each stays
+small: between them they are the one place a sentence about a player's row comes from.
 """
 
 from __future__ import annotations
@@ -33,14 +37,14 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sheets_gm.engine.ruleset import JUDGE, Verdict, Window
-from sheets_gm.sheets.adapter import AnySheetAdapter, GroupsRows, PlacesVerdicts, SeatInput
+from sheets_gm.engine.ruleset import Verdict, Window
+from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.archive_lines import ArchiveLine, capital, row_text, window_words
+from sheets_gm.sync.fate_words import MARK, ready_sentence
 from sheets_gm.sync.read import SeatRead
 
-MARK = "✘ "  # every refusal starts with it
 Key = tuple[str, str]  # a row by its table and subject
 
 
@@ -122,23 +126,6 @@ def set_aside_sentence(row_window: str, window: Window, archive_tab: str) -> str
     """Set aside to the Archive: stamped for another window than the open one."""
     return (f"{MARK}This was written for {row_window or 'another window'}, not for {window.label}: it was set "
             f"aside (a copy is in tab {archive_tab!r}); write it again if you still want it.")
-
-
-def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ticked: bool = False) -> str:
-    """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it;
-    a box ticked over rows that cannot be read yet, that it waits for them)."""
-    box = table.of_kind(ColumnKind.READY)[0].header
-    if seat not in window.awaited:
-        label = window.label[:1].upper() + window.label[1:]
-        return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
-    if ready:
-        return f"{box} for {window.label}."
-    if ticked:
-        return (f"{box} is ticked, but {seat} counts as ready only once every row marked ✘ is mended or cleared "
-                f"(for {window.label}).")
-    if seat == JUDGE:
-        return f"Tick {box} when the judge's results for {window.label} are in."
-    return f"Tick {box} when {seat}'s orders for {window.label} are in."
 
 
 def go_sentence(closed: Window, done: int, left: int, box: str) -> str:
@@ -315,16 +302,16 @@ class SeatSettled:
 
 def in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
     """Whether ``verdict`` is of a row of ``table`` (every row of its subject, unless the adapter places it)."""
-    placed = adapter.verdict_table(verdict.part) if isinstance(adapter, PlacesVerdicts) else ""
+    placed = adapter.verdict_table(verdict.part)
     return not placed or placed == table
 
 
 def row_verdicts(adapter: AnySheetAdapter, state: Any, seat: str, row: TypedRow,
                  verdicts: Sequence[Verdict]) -> list[Verdict]:
     """The verdicts of ``row``: of its subject, shown in its table; for a row read as part of another's order (a
-    losses row of a battle's result: ``GroupsRows``) with none of its own, that row's."""
+    losses row of a battle's result: the adapter's ``row_group``) with none of its own, that row's."""
     own = [v for v in verdicts if v.seat == seat and v.subject == row.subject and in_table(adapter, v, row.table)]
-    group = adapter.row_group(state, row.table, row.subject) if isinstance(adapter, GroupsRows) and not own else ""
+    group = "" if own else adapter.row_group(state, row.table, row.subject)
     return [v for v in verdicts if v.seat == seat and v.subject == group] if group else own
 
 

@@ -9,7 +9,7 @@ one seat (its members' e-mail):
 - **reminder**: the deadline is near and a seat has not ticked Ready (its rows with nothing typed named);
 - **resolved**: a window was resolved; the channel gets the public log lines of the resolution (the public
   turn report), each seat its View's news (``writes.view_events``: what only it may read, and the public
-  events that concern it) followed by the rest of the public report; a game's own posts (``WritesPosts``,
+  events that concern it) followed by the rest of the public report; a game's own posts (its adapter's ``posts``,
   the Coalition's forum posts) go out as posts of their own, each to the readers it names;
 - **over**: the match is over: the result, and the seed that lets anyone check every die.
 
@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import describe_wait
-from sheets_gm.sheets.adapter import AnySheetAdapter, WritesPosts
+from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
 from sheets_gm.sync.match_record import MatchRecord
@@ -254,7 +254,7 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
                  *(_lines(rest) or ["  · nothing more"]), "", status]
         out.append(Notice(_key(record, done, NoticeKind.RESOLVED, seat), NoticeKind.RESOLVED, seat,
                           f"{head}: news for {seat}", "\n".join(lines)))
-    if isinstance(facts.adapter, WritesPosts) and NoticeKind.POST in rules.kinds:
+    if NoticeKind.POST in rules.kinds:
         for number, post in enumerate(facts.adapter.posts(facts.before, state), 1):
             readers = [CHANNEL] if post.audience is None else sorted(post.audience)
             for reader in readers:

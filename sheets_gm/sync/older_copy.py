@@ -33,7 +33,8 @@ from sheets_gm.engine.ruleset import Window
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, capital, row_text, window_words
+from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, capital, window_words
+from sheets_gm.sync.fate_words import copy_done_line, copy_gone_line, copy_ticks_line, older_copy_sentence
 from sheets_gm.sync.fates import read_line
 from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.read import MatchRead, SeatRead, cells_text, current_mark, seat_backend, unticked
@@ -142,24 +143,6 @@ def _text(row: TypedRow) -> dict[str, str]:
     return cells_text(row.values)
 
 
-def older_copy_sentence(read: MatchRead, seat: str, copy: OlderCopy) -> str:
-    """What a seat's tab and View say when its file was saved from a copy older than the sync's last write: what
-    was read, what went to the Archive."""
-    archive = read.tabs.archive(seat)
-    told = [f"⚠ This file was saved from a copy older than resolution {read.record.resolved} (it was still open "
-            "when the sync wrote it): sheets-gm drew it again for the window open now"]
-    if copy.fresh:
-        told.append(f"what you typed in it ({len(copy.fresh)} row(s)) is read for the window open now")
-    if copy.done:
-        told.append(f"{len(copy.done)} row(s) already carried out are not read again (tab {archive!r} says which)")
-    if copy.ticks:
-        told.append(f"the ticks of {len(copy.ticks)} row(s) were for a window already resolved: unticked (tick "
-                    "again if you mean the window open now)")
-    if copy.gone:
-        told.append(f"{len(copy.gone)} row(s) whose subject has no row any more are set aside in tab {archive!r}")
-    return "; ".join(told) + ". · "
-
-
 def copy_fate(read: MatchRead, seat: str, copy: OlderCopy) -> str:
     """What the sync does with a seat's file saved from an older copy, for the GM: ``red (drawn for resolution 0, the
     match is at 1): 1 row read for turn 2, 4 already carried out not read again, 1 tick unticked``."""
@@ -185,20 +168,12 @@ def copy_lines(read: MatchRead, copy: OlderCopy, window: Window | None, history:
         rows = tuple(r for m, r in copy.done if m == n)
         was = _window(read, history.get(n, {}))
         when = was.label if was is not None else f"resolution {n}"
-        lines.append(ArchiveLine(capital(when), (
-            f"Not read again: this file was saved from a copy older than resolution {now}, and these rows, "
-            f"unchanged, were already carried out when {when} resolved (its entry above says what became of "
-            "them):"), tuple(row_text(tab, r) for r in rows), rows))
+        lines.append(copy_done_line(tab, capital(when), now, when, rows))
     if copy.ticks:
         keys = ", ".join(dict.fromkeys(window_words(r.window, window) for r in copy.ticks))
-        lines.append(ArchiveLine(label, (
-            f"Unticked: this file was saved from a copy older than resolution {now}; these ticks were for {keys}, "
-            "and a tick counts for one window only: tick again if you mean the window open now:"),
-            tuple(row_text(tab, r) for r in copy.ticks), copy.ticks))
+        lines.append(copy_ticks_line(tab, label, now, keys, copy.ticks))
     if copy.gone:
-        lines.append(ArchiveLine(label, (
-            f"Set aside: this file was saved from a copy older than resolution {now}, and what these rows are for "
-            "has no row any more; no longer in your rows:"), tuple(row_text(tab, r) for r in copy.gone), copy.gone))
+        lines.append(copy_gone_line(tab, label, now, copy.gone))
     return lines
 
 
@@ -235,10 +210,11 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
                     copy: OlderCopy, window: Window, history: History) -> None:
     """Queue the seat's file drawn again for ``window``: its tab (status, headings, stamps, rolls, her rows, the stray
     rows kept), its View (title, status, panel, the log lines the copy lost) and the board when it is in that file;
-    the status lines say what happened (``older_copy_sentence``)."""
+    the status lines say what happened (``fate_words.older_copy_sentence``)."""
     record, seat, adapter = read.record, copy.drawn.seat, read.adapter
     tab = copy.drawn.tab
-    status = older_copy_sentence(read, seat, copy) + status_line(adapter, record)
+    status = older_copy_sentence(record.resolved, len(copy.fresh), len(copy.done), len(copy.ticks), len(copy.gone),
+                                 read.tabs.archive(seat)) + status_line(adapter, record)
     kept: dict[str, dict[str, TypedRow]] = {}
     for row in copy.fresh:
         kept.setdefault(row.table, {})[row.subject] = row

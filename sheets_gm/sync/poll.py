@@ -36,6 +36,7 @@ from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import RowKey, drawn_again_writes
+from sheets_gm.sync.fate_words import idle_feedback
 from sheets_gm.sync.fates import (
     GO_NOTHING,
     in_table,
@@ -66,7 +67,6 @@ from sheets_gm.sync.typed_cells import with_cell_notes
 from sheets_gm.sync.writes import (
     acts,
     board_writes,
-    idle_feedback,
     public_log_writes,
     seat_tables_writes,
     status_line,

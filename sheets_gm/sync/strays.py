@@ -4,7 +4,7 @@ A stray row is one of:
 - a row naming a subject that is another seat's (another player, a unit of another seat): its
   orders go in that seat's own tab or file;
 - a row naming a subject its table has no row for now (a battle nobody fights, a unit that is not
-  there): the adapter may say why in its game's words (``ExplainsStrayRows``);
+  there): the adapter may say why in its game's words (its ``stray_reason``);
 - two or more typed rows for one subject in one table: none is read, and each names the others;
 - a row without a subject with something typed in it (a table's blank row), or the blank row
   between two tables (or under the last) with something typed in it.
@@ -28,16 +28,25 @@ from typing import Any
 
 from sheets_gm.engine.grid import column_label
 from sheets_gm.rulesets.registry import AnyRuleset
-from sheets_gm.sheets.adapter import AnySheetAdapter, ExplainsStrayRows
+from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cell_at, cells
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, LooseRow, PlacedTable, TypedRow, text_of
+from sheets_gm.sync.fate_words import (
+    HELD,
+    MARK,
+    blank_row_sentence,
+    duplicate_sentence,
+    elsewhere_words,
+    moved_sentence,
+    no_row_sentence,
+    no_subject_sentence,
+    not_yours_sentence,
+    past_table_sentence,
+)
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-
-MARK = "✘ "  # every answer starts with it: in a blank row's feedback cell, anything else was typed by a player
-HELD = " · You typed in this cell: "  # what a player typed in a blank row's feedback cell, kept in the answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,11 +119,11 @@ class _Seats:
             if other == self.seat:
                 continue
             if subject.casefold() == other.casefold():
-                return f"{other}'s orders go in {other}'s {self.place(other)}, not in {self.seat}'s"
+                return elsewhere_words(self.seat, other, self.place(other))
         for placed in self.tabs.orders(self.seat).tables:
             owner = self.owner(placed.spec, subject)
             if owner:
-                return f"{subject} is {owner}'s: {owner}'s orders go in {owner}'s {self.place(owner)}"
+                return elsewhere_words(self.seat, owner, self.place(owner), subject)
         return ""
 
 
@@ -123,48 +132,21 @@ def _height(placed: PlacedTable) -> int:
     return placed.last_row - placed.first_row + 1
 
 
-def _listing(subjects: Sequence[str]) -> str:
-    if not subjects:
-        return "it has no rows now"
-    shown = ", ".join(subjects[:8]) + (f" and {len(subjects) - 8} more" if len(subjects) > 8 else "")
-    return f"its rows are {shown}"
-
-
 def _not_here(seats: _Seats, placed: PlacedTable, subject: str, expected: Sequence[str]) -> str:
     """Why a row naming ``subject`` is not read: it is another seat's, or the table has no row for it."""
     spec = placed.spec
-    header = spec.columns[0].header
     owner = seats.owner(spec, subject)
-    if owner and spec.rows == SEAT_ROWS:
-        return f"{MARK}{owner}'s orders go in {owner}'s {seats.place(owner)}, not in {seats.seat}'s: nothing in this " \
-               "row is read."
     if owner:
-        return f"{MARK}{subject} is {owner}'s: {owner}'s orders go in {owner}'s {seats.place(owner)}; nothing in " \
-               "this row is read."
-    reason = ""
-    if isinstance(seats.adapter, ExplainsStrayRows):
-        reason = seats.adapter.stray_reason(seats.state, seats.seat, spec, subject)
-    if not reason:
-        reason = f"this table has no row for {subject} now ({_listing(expected)})"
-    return f"{MARK}{reason[:1].upper()}{reason[1:]}: nothing in this row is read; write in the row of the " \
-           f"{header.lower()} you mean."
-
-
-def _duplicate(subject: str, rows: Sequence[int]) -> str:
-    where = ", ".join(str(r) for r in rows[:-1]) + f" and {rows[-1]}"
-    return f"{MARK}{subject} has {len(rows)} typed rows in this table (rows {where}): none is read until one is " \
-           "left; clear the others."
+        return not_yours_sentence(seats.seat, owner, seats.place(owner), "" if spec.rows == SEAT_ROWS else subject)
+    reason = seats.adapter.stray_reason(seats.state, seats.seat, spec, subject)
+    return no_row_sentence(reason, subject, expected, spec.columns[0].header)
 
 
 def _past_table(placed: PlacedTable, line: Sequence[CellValue]) -> str:
     """The answer to a row with something typed right of its table's last column (a 4th item in a table of 3)."""
-    typed = [(col, text_of(line[col])) for col in placed.past_cols() if text_of(line[col])]
-    where = ", ".join(f"{column_label(col)} ({value!r})" for col, value in typed)
+    typed = [(column_label(col), text_of(line[col])) for col in placed.past_cols() if text_of(line[col])]
     own = [(col, c.header) for col, c in placed.columns() if c.kind is not ColumnKind.FEEDBACK]
-    said = f"Columns {where} are" if len(typed) > 1 else f"Column {where} is"
-    return (f"{MARK}{said} past this table, which ends at column {column_label(own[-1][0])}: its columns are "
-            f"{', '.join(h for _col, h in own)}. Nothing in this row is read until what is typed past the table is "
-            "cleared or moved into its columns.")
+    return past_table_sentence(typed, column_label(own[-1][0]), [h for _col, h in own])
 
 
 def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow) -> str:
@@ -176,24 +158,13 @@ def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow) -> str:
     if not loose.typed and not held:
         return ""
     if loose.table:
-        placed = tab.table(loose.table)
-        header = placed.spec.columns[0].header
-        return (f"{MARK}This row has no {header}: nothing typed in it is read; write in the row of the "
-                f"{header.lower()} it is for.")
-    under = loose.row > tab.last_row
-    where = "under the last table" if under else "between two tables"
-    text = f"{MARK}Row {loose.row} is {where}: nothing typed in it is read"
+        return no_subject_sentence(tab.table(loose.table).spec.columns[0].header)
     name = text_of(loose.cells[0]) if loose.cells else ""
     other = seats.elsewhere(name) if name else ""
     mine = [p for p in tab.tables if name and name in seats.adapter.rows(seats.state, seats.seat, p.spec)]
-    if other:
-        text += f". {other}."
-    elif mine:
-        index = seats.adapter.rows(seats.state, seats.seat, mine[0].spec).index(name)
-        text += f"; write {name}'s orders in its own row (row {mine[0].first_row + index})."
-    else:
-        text += "; write orders in the rows of the tables."
-    return text + (HELD + held if held else "")
+    own_row = mine[0].first_row + seats.adapter.rows(seats.state, seats.seat, mine[0].spec).index(name) \
+        if mine and not other else 0
+    return blank_row_sentence(loose.row, loose.row > tab.last_row, other, name, own_row, held)
 
 
 def _line(grid: Grid, row: int, width: int) -> tuple[CellValue, ...]:
@@ -265,7 +236,7 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
                                        _answer(why, r.feedback, feedback_col)))
             elif r.typed and typed[r.subject] > 1:
-                why = _duplicate(r.subject, [o.row for o in mine if o.subject == r.subject and o.typed])
+                why = duplicate_sentence(r.subject, [o.row for o in mine if o.subject == r.subject and o.typed])
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
                                        _answer(why, r.feedback, feedback_col), home=home))
             elif any(text_of(line[col]) for col in placed.past_cols()):
@@ -315,7 +286,7 @@ def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow], b
         if s in staying or not s.why or not free:
             continue  # nothing typed to keep (the table's drawing covers our old answer), or no blank row left
         row = free.pop(0)
-        why = f"{s.why} (Moved here from row {s.row}, which the table needed.)"
+        why = moved_sentence(s.why, s.row)
         batch.put(backend, a1(tab.name, cells(0, row, tab.width - 1, row)), [[*s.cells, why]])
     was_blank = set(was.blank_rows())
     for row in [r for r in free if r not in was_blank and r <= was.last_row]:
@@ -355,11 +326,11 @@ def stray_overlays(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTa
                 if not free_blank:
                     continue  # no free row anywhere (every table full, every blank row typed in): not kept
                 row = free_blank.pop(0)
-                moved = replace(s, why=f"{s.why} (Moved here from row {s.row}, which the table needed.)")
+                moved = replace(s, why=moved_sentence(s.why, s.row))
                 batch.put(backend, a1(tab.name, cells(0, row, feedback_col, row)), [[*s.cells, moved.why]])
                 continue
             if placed.first_row + index != s.row:
-                moved = replace(s, why=f"{s.why} (Moved here from row {s.row}, which the table needed.)")
+                moved = replace(s, why=moved_sentence(s.why, s.row))
             free.remove(index)
             lines[index] = {**dict(enumerate(moved.cells)), feedback_col: moved.why}
     return {t: v for t, v in out.items() if v}

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of, ticked
+from sheets_gm.sync.fate_words import not_a_tick_words
 
 #: What a tick cell may hold and still say "not ticked".
 UNTICKED = frozenset({"", "false", "no", "n", "0", "-", "☐"})
@@ -28,10 +29,7 @@ def cell_notes(row: TypedRow, table: InputTable) -> list[str]:
         if column.kind in (ColumnKind.READY, ColumnKind.TICK) and not isinstance(value, bool) and value is not None:
             text = text_of(value)
             if not ticked(value) and text.casefold() not in UNTICKED:
-                what = "your orders are not marked ready" if column.kind is ColumnKind.READY else \
-                    "the box is not counted as ticked"
-                notes.append(f"the {column.header} cell holds {_shown(text)}, which is not a tick: {what}; tick the "
-                             "box (or type x) to tick it, or empty the cell")
+                notes.append(not_a_tick_words(column.header, _shown(text), column.kind is ColumnKind.READY))
     return notes
 
 

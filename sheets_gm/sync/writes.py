@@ -18,7 +18,8 @@ from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.fates import kept_feedback, ready_sentence
+from sheets_gm.sync.fate_words import idle_feedback
+from sheets_gm.sync.fates import kept_feedback
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import seat_backend
@@ -28,28 +29,6 @@ from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 def acts(window: Window | None, seat: str, table: InputTable) -> bool:
     """Whether ``seat`` types into ``table`` in ``window``."""
     return window is not None and seat in window.seats and table.open_in(window.phase)
-
-
-def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_text: str, reason: str = "") -> str:
-    """A row's feedback while nothing is typed in it (``reason``: the game's words for a seat with nothing to
-    write in any window, from the adapter's ``idle_reason``)."""
-    if window is None:
-        return f"The match is over: {outcome_text}" if outcome_text else "The match is over."
-    if reason:
-        return reason
-    if seat in window.seats and not table.open_in(window.phase):
-        return f"Not open now: {window.label} is being played; this table opens in another window."
-    if not acts(window, seat, table):
-        who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
-        return f"Nothing to write now: {window.label} is for {who}."
-    if table.of_kind(ColumnKind.READY):
-        return ready_sentence(window, seat, table, False)
-    if table.idle:
-        return table.idle
-    if seat not in window.awaited and not table.standing:
-        return (f"Not yet: {window.label} waits for {', '.join(window.awaited)}; {seat} writes here for "
-                f"{seat}'s own turn.")
-    return f"Waiting for {'the results' if seat == JUDGE else 'your orders'} for {window.label}."
 
 
 def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, placed: PlacedTable,

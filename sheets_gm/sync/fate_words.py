@@ -1,0 +1,221 @@
+"""The sentences ``sync/fates.py`` does not build itself: what a player reads of a row no order is read from, of a
+row with nothing typed in it, of a file saved from an older copy, of a cell drawn by sheets-gm that she typed over.
+
+``fates.py`` decides what becomes of a typed row and says it; this module is its vocabulary for the rows around
+those (``docs/sync.md``, "The life of a typed row", names both): together they are the one place a sentence about
+a player's row comes from. The callers (``strays``, ``writes``, ``older_copy``, ``archive_move``, ``between``,
+``drawn_cells``) decide which rows get which sentence and nothing about its words. Every function here is pure
+text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sheets_gm.engine.ruleset import JUDGE, Window
+from sheets_gm.sheets.spec import ColumnKind, InputTable
+from sheets_gm.sheets.tables import InputTab, TypedRow
+from sheets_gm.sync.archive_lines import ArchiveLine, row_text
+
+MARK = "✘ "  # every refusal, and every answer to a stray row, starts with it
+HELD = " · You typed in this cell: "  # what a player typed in a blank row's feedback cell, kept in the answer
+WARN = "⚠ "  # a file or a cell sheets-gm drew again over what a player saved
+
+
+def _who(window: Window) -> str:
+    """The seats ``window`` is for, the first three named."""
+    return ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
+
+
+# -- a row with nothing typed in it, and a seat row's Ready box ------------------------------------------------
+def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_text: str, reason: str = "") -> str:
+    """A row's feedback while nothing is typed in it (``reason``: the game's words for a seat with nothing to
+    write in any window, from the adapter's ``idle_reason``)."""
+    if window is None:
+        return f"The match is over: {outcome_text}" if outcome_text else "The match is over."
+    if reason:
+        return reason
+    if seat in window.seats and not table.open_in(window.phase):
+        return f"Not open now: {window.label} is being played; this table opens in another window."
+    if seat not in window.seats:
+        return f"Nothing to write now: {window.label} is for {_who(window)}."
+    if table.of_kind(ColumnKind.READY):
+        return ready_sentence(window, seat, table, False)
+    if table.idle:
+        return table.idle
+    if seat not in window.awaited and not table.standing:
+        return (f"Not yet: {window.label} waits for {', '.join(window.awaited)}; {seat} writes here for "
+                f"{seat}'s own turn.")
+    return f"Waiting for {'the results' if seat == JUDGE else 'your orders'} for {window.label}."
+
+
+def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ticked: bool = False) -> str:
+    """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it;
+    a box ticked over rows that cannot be read yet, that it waits for them)."""
+    box = table.of_kind(ColumnKind.READY)[0].header
+    if seat not in window.awaited:
+        label = window.label[:1].upper() + window.label[1:]
+        return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
+    if ready:
+        return f"{box} for {window.label}."
+    if ticked:
+        return (f"{box} is ticked, but {seat} counts as ready only once every row marked ✘ is mended or cleared "
+                f"(for {window.label}).")
+    if seat == JUDGE:
+        return f"Tick {box} when the judge's results for {window.label} are in."
+    return f"Tick {box} when {seat}'s orders for {window.label} are in."
+
+
+def not_a_tick_words(header: str, shown: str, ready: bool) -> str:
+    """A tick cell (Go, or the ``ready`` box) of ``header`` holding ``shown`` (quoted), neither a tick nor an
+    untick: not counted as ticked (``typed_cells``; a refusal, said after ``MARK``)."""
+    what = "your orders are not marked ready" if ready else "the box is not counted as ticked"
+    return f"the {header} cell holds {shown}, which is not a tick: {what}; tick the box (or type x) to tick it, or " \
+           "empty the cell"
+
+
+# -- a row no order is read from (``strays``) -----------------------------------------------------------------------
+def not_yours_sentence(seat: str, owner: str, place: str, subject: str = "") -> str:
+    """A row naming ``owner``'s subject (``subject``), or ``owner`` itself in a seat table (no ``subject``):
+    ``owner``'s orders go in ``place`` (its own tab or file); nothing in the row is read."""
+    if not subject:
+        return f"{MARK}{owner}'s orders go in {owner}'s {place}, not in {seat}'s: nothing in this row is read."
+    return f"{MARK}{subject} is {owner}'s: {owner}'s orders go in {owner}'s {place}; nothing in this row is read."
+
+
+def elsewhere_words(seat: str, owner: str, place: str, subject: str = "") -> str:
+    """``not_yours_sentence``'s words inside another answer (a blank row naming ``owner`` or its ``subject``)."""
+    if not subject:
+        return f"{owner}'s orders go in {owner}'s {place}, not in {seat}'s"
+    return f"{subject} is {owner}'s: {owner}'s orders go in {owner}'s {place}"
+
+
+def no_row_sentence(reason: str, subject: str, subjects: Sequence[str], header: str) -> str:
+    """A row naming ``subject``, for which its table (whose rows are ``subjects``, named by ``header``) has no row
+    now: ``reason`` is the game's words for it (the adapter's ``stray_reason``), '' for the general ones."""
+    if not reason:
+        listing = "it has no rows now" if not subjects else "its rows are " + ", ".join(subjects[:8]) + (
+            f" and {len(subjects) - 8} more" if len(subjects) > 8 else "")
+        reason = f"this table has no row for {subject} now ({listing})"
+    return f"{MARK}{reason[:1].upper()}{reason[1:]}: nothing in this row is read; write in the row of the " \
+           f"{header.lower()} you mean."
+
+
+def duplicate_sentence(subject: str, rows: Sequence[int]) -> str:
+    """One of several typed rows for ``subject`` in one table (at tab ``rows``): none is read until one is left."""
+    where = ", ".join(str(r) for r in rows[:-1]) + f" and {rows[-1]}"
+    return f"{MARK}{subject} has {len(rows)} typed rows in this table (rows {where}): none is read until one is " \
+           "left; clear the others."
+
+
+def past_table_sentence(typed: Sequence[tuple[str, str]], last_column: str, headers: Sequence[str]) -> str:
+    """A row with something typed right of its table's last column (``last_column``; its columns ``headers``):
+    ``typed`` is each such cell's column letter and what it holds."""
+    where = ", ".join(f"{col} ({value!r})" for col, value in typed)
+    said = f"Columns {where} are" if len(typed) > 1 else f"Column {where} is"
+    return (f"{MARK}{said} past this table, which ends at column {last_column}: its columns are "
+            f"{', '.join(headers)}. Nothing in this row is read until what is typed past the table is "
+            "cleared or moved into its columns.")
+
+
+def no_subject_sentence(header: str) -> str:
+    """A row of a table without a subject (``header``'s cell empty) with something typed in it."""
+    return (f"{MARK}This row has no {header}: nothing typed in it is read; write in the row of the "
+            f"{header.lower()} it is for.")
+
+
+def blank_row_sentence(row: int, under: bool, other: str = "", name: str = "", own_row: int = 0,
+                       held: str = "") -> str:
+    """Row ``row`` between two tables (or ``under`` the last) with something typed in it: ``other``, where the
+    seat it names writes (``elsewhere_words``); else, for a ``name`` of the seat's own, its ``own_row``. ``held``:
+    what the player typed in the row's feedback cell, kept in the answer."""
+    where = "under the last table" if under else "between two tables"
+    text = f"{MARK}Row {row} is {where}: nothing typed in it is read"
+    if other:
+        text += f". {other}."
+    elif own_row:
+        text += f"; write {name}'s orders in its own row (row {own_row})."
+    else:
+        text += "; write orders in the rows of the tables."
+    return text + (HELD + held if held else "")
+
+
+def moved_sentence(said: str, row: int) -> str:
+    """A stray row's answer ``said`` once it moved from ``row``, which a table redrawn by a resolution needed."""
+    return f"{said} (Moved here from row {row}, which the table needed.)"
+
+
+# -- a file saved from an older copy (``older_copy``) and a drawn cell typed over (``drawn_cells``) -----------------
+def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, archive: str) -> str:
+    """What a seat's tab and View say when its file was saved from a copy older than resolution ``now`` (it was still
+    open when the sync wrote it): how many rows were read (``fresh``), not read again (``done``), unticked
+    (``ticks``), set aside (``gone``) to tab ``archive``."""
+    told = [f"{WARN}This file was saved from a copy older than resolution {now} (it was still open "
+            "when the sync wrote it): sheets-gm drew it again for the window open now"]
+    if fresh:
+        told.append(f"what you typed in it ({fresh} row(s)) is read for the window open now")
+    if done:
+        told.append(f"{done} row(s) already carried out are not read again (tab {archive!r} says which)")
+    if ticks:
+        told.append(f"the ticks of {ticks} row(s) were for a window already resolved: unticked (tick "
+                    "again if you mean the window open now)")
+    if gone:
+        told.append(f"{gone} row(s) whose subject has no row any more are set aside in tab {archive!r}")
+    return "; ".join(told) + ". · "
+
+
+def copy_done_line(tab: InputTab, label: str, now: int, when: str, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """The Archive entry of an older copy's rows, unchanged, already carried out when ``when`` resolved (the copy is
+    older than resolution ``now``): not read again."""
+    return ArchiveLine(label, (
+        f"Not read again: this file was saved from a copy older than resolution {now}, and these rows, "
+        f"unchanged, were already carried out when {when} resolved (its entry above says what became of "
+        "them):"), tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def copy_ticks_line(tab: InputTab, label: str, now: int, keys: str, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """The Archive entry of an older copy's ticks for windows already resolved (``keys``): unticked."""
+    return ArchiveLine(label, (
+        f"Unticked: this file was saved from a copy older than resolution {now}; these ticks were for {keys}, "
+        "and a tick counts for one window only: tick again if you mean the window open now:"),
+        tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def copy_gone_line(tab: InputTab, label: str, now: int, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """The Archive entry of an older copy's rows whose subject has no row any more: set aside."""
+    return ArchiveLine(label, (
+        f"Set aside: this file was saved from a copy older than resolution {now}, and what these rows are for "
+        "has no row any more; no longer in your rows:"), tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def relaid_line(tab: InputTab, rows: Sequence[TypedRow]) -> ArchiveLine:
+    """The Archive entry of rows an archive of the first layout kept as set aside, once ``repair`` lays it anew."""
+    return ArchiveLine("", "Set aside before this archive was laid out anew; no longer in your rows: type them again "
+                           "in the window they are for:", tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def drawn_cell_words(header: str, was: str, put_back: str) -> str:
+    """One cell of ``header``, drawn by sheets-gm, in which a player typed ``was``: put back to ``put_back``."""
+    return f"{header} is drawn by sheets-gm and is not read: what was typed there ({was!r}) was put back to " \
+           f"{put_back or 'empty'}"
+
+
+def drawn_cells_note(words: Sequence[str]) -> str:
+    """The note of a row whose drawn cells were put back (``drawn_cell_words`` each)."""
+    return WARN + "; ".join(words)
+
+
+# -- the causes a GM's change names in the sentences of the rows it set aside ---------------------------------------
+def adjust_cause(reasons: str) -> str:
+    """``adjust``'s cause: 'the GM adjusted the match (why)'."""
+    return f"the GM adjusted the match ({reasons})" if reasons else "the GM adjusted the match"
+
+
+def handed_cause(reason: str) -> str:
+    """A seat handed to a bot (or back): 'the GM handed seats to bots (why)'."""
+    return f"the GM handed seats to bots ({reason})"
+
+
+def undo_cause(window: Window, reason: str) -> str:
+    """``undo``'s cause: 'the GM undid turn 3 (why)'."""
+    return f"the GM undid {window.label} ({reason})"
