@@ -695,7 +695,7 @@ def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
     @given(steps=STEPS)
     @example(steps=STALE_COPIES)
     @example(steps=EVERY_WRITER)
-@example(steps=REFUSED_THEN_STALE)
+    @example(steps=REFUSED_THEN_STALE)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         run(new_table(name), [s for s in steps if s[0] != "undo"])
 
