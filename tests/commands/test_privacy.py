@@ -115,11 +115,11 @@ def test_wesnoth_without_an_engine_line_is_refused(tmp_path: Path, capsys: pytes
 
 def test_a_judges_file_a_side_opens_is_refused(tmp_path: Path) -> None:
     text = starter_config("coalition").read_text(encoding="utf-8").replace('judge = "gm/judge.xlsx"',
-                                                                            'judge = "coalition-orders.xlsx"')
+                                                                            'judge = "orders-coalition.xlsx"')
     path = tmp_path / "match.toml"
     path.write_text(text, encoding="utf-8")
     (found,) = exposures(load_config(path))
-    assert found.role == "judge" and found.where == "coalition-orders.xlsx"
+    assert found.role == "judge" and found.where == "orders-coalition.xlsx"
     assert "coalition can open it (it is their orders file)" in found.describe()
 
 
