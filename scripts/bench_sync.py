@@ -53,7 +53,6 @@ from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout  # noqa: E40
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
-from sheets_gm.sync.create import create_match  # noqa: E402
 from sheets_gm.sync.drive_gate import (  # noqa: E402
     after_google_poll,
     after_idle,
@@ -61,6 +60,7 @@ from sheets_gm.sync.drive_gate import (  # noqa: E402
     check_drive,
     read_and_poll,
 )
+from sheets_gm.sync.life.create import create_match  # noqa: E402
 from sheets_gm.sync.poll import poll  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
 from tests.fakes.google_api import (  # noqa: E402

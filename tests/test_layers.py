@@ -84,7 +84,7 @@ def test_no_module_imports_a_higher_layer() -> None:
                                       "sheets_gm.rulesets.gvg.scenario", "sheets_gm.rulesets.parts.scenario"])
 @pytest.mark.parametrize("statement", ["from sheets_gm.scenario.play import play", "import sheets_gm.scenario.runner",
                                        "from sheets_gm.simulate.runner import run_simulation",
-                                       "from sheets_gm.sync.legacy.upgrade import upgrade_match",
+                                       "from sheets_gm.sync.life.legacy.upgrade import upgrade_match",
                                        "from sheets_gm.sync import poll"])
 def test_a_game_that_imports_the_machinery_is_refused(importer: str, statement: str) -> None:
     """The games and their parts' protocols look only down: an import of the scenario runner, the simulator or
@@ -97,7 +97,7 @@ def test_the_parts_protocols_are_below_the_games_and_the_machinery_above() -> No
     parts = layer_of("sheets_gm.rulesets.parts.figures")
     assert parts < layer_of("sheets_gm.rulesets.game") < layer_of("sheets_gm.scenario.play")
     assert parts < layer_of("sheets_gm.rulesets.gvg.figures") < layer_of("sheets_gm.simulate.runner")
-    assert layer_of("sheets_gm.rulesets.gvg.legacy") < layer_of("sheets_gm.sync.legacy.upgrade")
+    assert layer_of("sheets_gm.rulesets.gvg.legacy") < layer_of("sheets_gm.sync.life.legacy.upgrade")
 
 
 def test_the_engine_names_no_part_of_a_game_but_its_rules() -> None:

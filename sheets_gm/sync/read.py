@@ -19,11 +19,11 @@ from sheets_gm.sheets.backend import LayoutDriftError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.legacy.detect import CONFIG_PLACEHOLDER, refuse_old_layout
 from sheets_gm.sync.match_record import MatchRecord, engine_read_range, joined_cells, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER, refuse_old_layout
+from sheets_gm.sync.rows.strays import StrayRow, sort_rows
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch
-from sheets_gm.sync.strays import StrayRow, sort_rows
 
 REPAIR_HINT = (f"put it back, or run sheets-gm repair -c {CONFIG_PLACEHOLDER}, which rebuilds the layout and keeps "
                "the match and every typed order — nothing was written")

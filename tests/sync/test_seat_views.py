@@ -9,7 +9,7 @@ from enum import Enum
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import GM
 from sheets_gm.rulesets.registry import create_ruleset, sheet_spec
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW, VIEW_PANEL_ROW
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.writes import seat_events

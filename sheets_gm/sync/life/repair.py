@@ -19,22 +19,22 @@ from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, quote_tab
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow
-from sheets_gm.sync.archive_move import (
+from sheets_gm.sync.life.archive_move import (
     archive_moves_read,
     archive_moves_writes,
     copies_laid_out_writes,
     old_columns_cleared,
 )
-from sheets_gm.sync.create import apply_layouts, match_layouts
-from sheets_gm.sync.fates import kept_refusals, stays
-from sheets_gm.sync.legacy.upgrade import old_tabs, upgrade_match
+from sheets_gm.sync.life.create import apply_layouts, match_layouts
+from sheets_gm.sync.life.legacy.upgrade import old_tabs, upgrade_match
+from sheets_gm.sync.life.repair_columns import FoundColumns, laid_out_columns
+from sheets_gm.sync.life.repair_records import restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.read import adapter_of, seat_backend
-from sheets_gm.sync.repair_columns import FoundColumns, laid_out_columns
-from sheets_gm.sync.repair_records import restore_logs
+from sheets_gm.sync.rows.fates import kept_refusals, stays
+from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_overlays
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.strays import StrayRow, sort_rows, stray_overlays
 from sheets_gm.sync.writes import (
     board_writes,
     seat_tables_writes,

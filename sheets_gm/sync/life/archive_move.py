@@ -24,10 +24,10 @@ from typing import Any
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, lines_cell, row_text
 from sheets_gm.sync.match_record import MatchRecord, history_range, history_write, joined_cells
 from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_LINE_ROW, ARCHIVE_LINES, ARCHIVE_TEXT_COLS, MatchTabs
 from sheets_gm.sync.read import current_mark, seat_backend
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell, row_text
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 
 #: The earlier layouts' rows and columns (see the module's docstring).

@@ -12,7 +12,7 @@ cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed ro
   carry out: it stays in its cells with ``✘`` and why, whatever else resolves, until she changes it;
 - **set aside to the Archive**: it cannot stay in its cells (stamped for another window, its subject gone): a
   copy and a sentence go to her Archive tab, and its cells are cleared in the same write;
-- **not yours**: a row naming another seat's subject: it goes in that seat's file. ``sync/strays.py`` answers
+- **not yours**: a row naming another seat's subject: it goes in that seat's file. ``sync/rows/strays.py`` answers
   those rows in their cells, with every other row no order is read from (a subject typed twice, a cell typed
   past its table), and keeps them in place through resolutions.
 
@@ -37,8 +37,8 @@ from sheets_gm.engine.ruleset import JUDGE, Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, GroupsRows, PlacesVerdicts, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
-from sheets_gm.sync.archive_lines import ArchiveLine, capital, row_text, window_words
 from sheets_gm.sync.read import SeatRead
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
 
 MARK = "✘ "  # every refusal starts with it
 Key = tuple[str, str]  # a row by its table and subject

@@ -21,9 +21,15 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
-from sheets_gm.sync.fates import (
+from sheets_gm.sync.life.grow import OwnersSource, grow_tables
+from sheets_gm.sync.life.replay import entry_dice
+from sheets_gm.sync.life.seed_check import check_seed
+from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
+from sheets_gm.sync.read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, lines_cell
+from sheets_gm.sync.rows.fates import (
     aside_notice,
     handed_line,
     kept_refusals,
@@ -32,14 +38,8 @@ from sheets_gm.sync.fates import (
     taken_over,
     undo_lines,
 )
-from sheets_gm.sync.grow import OwnersSource, grow_tables
-from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
-from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
-from sheets_gm.sync.read import MatchRead, read_match, seat_backend
-from sheets_gm.sync.replay import entry_dice
-from sheets_gm.sync.seed_check import check_seed
+from sheets_gm.sync.rows.strays import stray_overlays
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.strays import stray_overlays
 from sheets_gm.sync.writes import (
     board_writes,
     public_log_writes,
