@@ -47,7 +47,7 @@ from sheets_gm.sync.older_copy import (
     read_copies,
     restore_archives,
 )
-from sheets_gm.sync.read import MatchRead, SeatRead, adapter_of, read_match, seat_backend
+from sheets_gm.sync.read import MatchRead, adapter_of, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
@@ -60,9 +60,10 @@ from sheets_gm.sync.rows.fates import (
     settle_seat,
     stale_line,
 )
+from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.rows.strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.rows.typed_cells import with_cell_notes
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
     acts,
     board_writes,

@@ -20,9 +20,8 @@ from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.read import seat_backend
 from sheets_gm.sync.rows.fates import kept_feedback, ready_sentence
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 
 def acts(window: Window | None, seat: str, table: InputTable) -> bool:

@@ -62,8 +62,8 @@ from sheets_gm.sync.life.replay import match_history, replay_document
 from sheets_gm.sync.match_record import history_rows, joined_cells
 from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_LINE_ROW, COPIES_COLS
 from sheets_gm.sync.poll import poll
-from sheets_gm.sync.read import MatchRead, read_match, seat_backend
-from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.read import MatchRead, read_match
+from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GoogleApiFake, fake_client
 from tests.fakes.memory import InjectedFault, MemoryBackend

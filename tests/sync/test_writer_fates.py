@@ -10,7 +10,7 @@ from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.life.adjust_undo import adjust_match
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
-from sheets_gm.sync.read import seat_backend
+from sheets_gm.sync.sheets import seat_backend
 from tests.fakes.memory import MemoryBackend
 from tests.sync.test_row_fates import _wesnoth_turn
 from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn

@@ -27,7 +27,7 @@ from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
-from sheets_gm.sync.read import MatchRead, read_match, seat_backend
+from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fates import (
     aside_notice,
@@ -39,7 +39,7 @@ from sheets_gm.sync.rows.fates import (
     undo_lines,
 )
 from sheets_gm.sync.rows.strays import stray_overlays
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
     board_writes,
     public_log_writes,

@@ -31,10 +31,10 @@ from sheets_gm.sync.life.repair_columns import FoundColumns, laid_out_columns
 from sheets_gm.sync.life.repair_records import restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
-from sheets_gm.sync.read import adapter_of, seat_backend
+from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.rows.fates import kept_refusals, stays
 from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_overlays
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
     board_writes,
     seat_tables_writes,

@@ -29,8 +29,7 @@ from sheets_gm.sync.match_tabs import (
     LOG_FIRST_ROW,
     MatchTabs,
 )
-from sheets_gm.sync.read import seat_backend
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import log_lines, view_events, view_log_lines
 
 

@@ -37,8 +37,8 @@ from sheets_gm.engine.ruleset import JUDGE, Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, GroupsRows, PlacesVerdicts, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
-from sheets_gm.sync.read import SeatRead
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
+from sheets_gm.sync.rows.seat_read import SeatRead
 
 MARK = "✘ "  # every refusal starts with it
 Key = tuple[str, str]  # a row by its table and subject

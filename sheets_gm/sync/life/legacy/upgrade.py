@@ -34,8 +34,8 @@ from sheets_gm.sync.match_record import (
 )
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.old_layout import legacy_of
-from sheets_gm.sync.read import adapter_of, seat_backend
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.read import adapter_of
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 
 def windows_replay(doc: Mapping[str, Any]) -> dict[str, Any]:
