@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sheets_gm.sheets.xlsx import openpyxl  # noqa: F401  # first: without numpy (see that module)  # isort: skip
@@ -46,8 +46,10 @@ def column_pixels(ws: Any, column: int) -> int:
     return int(chars * 7 + 5)
 
 
-def lines_needed(text: str, pixels: int) -> int:
-    """Lines ``text`` takes word-wrapped in a cell ``pixels`` wide (its own line breaks kept).
+def lines_needed(text: str, pixels: int, measure: Callable[[str], float] = len) -> int:
+    """Lines ``text`` takes word-wrapped in a cell ``pixels`` wide (its own line breaks kept); ``measure`` gives
+    a word's (and a space's) width in average characters of the default font (its length unless the text is of
+    signs or letters wider or narrower than most).
 
     >>> lines_needed("short", 200)
     1
@@ -57,18 +59,18 @@ def lines_needed(text: str, pixels: int) -> int:
     2
     """
     room = max(1.0, (pixels - CELL_PADDING) / CHAR_PIXELS)  # characters a line holds
-    total = 0
+    total, space = 0, measure(" ")
     for paragraph in text.split("\n"):
         lines, used = 1, 0.0
         for word in paragraph.split(" "):
-            size = len(word)
-            if used and used + 1 + size > room:  # the word goes to the next line
+            size = measure(word)
+            if used and used + space + size > room:  # the word goes to the next line
                 lines, used = lines + 1, 0.0
             if size > room:  # a word longer than the line is broken across lines
                 extra = math.ceil(size / room) - 1
                 lines, used = lines + extra, size - extra * room
             else:
-                used += size + (1 if used else 0)
+                used += size + (space if used else 0)
         total += lines
     return total
 

@@ -212,7 +212,7 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
         seat_read = read.seats[seat]
         backend = seat_backend(sheets, read.tabs, seat)
         lines: list[ArchiveLine] = []
-        last: list[Any] = ["", current_mark(record.resolved)]
+        last: list[Any] = ["", current_mark(record.resolved, record.deal)]
         for n in range(copy.since + 1, record.resolved + 1):
             entry = history.get(n, {})
             archived = entry.get("archived", {}).get(seat) if isinstance(entry.get("archived"), dict) else None

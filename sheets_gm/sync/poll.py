@@ -524,7 +524,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                               verdicts, engine_unused)
         play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)
         consumed = [r.to_json() for r in settled.read]
-        archived = packed_cell(compact_json({"resolution": number, "window": window.key, "rows": consumed,
+        archived = packed_cell(compact_json({"resolution": number, **({"deal": record.deal} if record.deal else {}),
+                                             "window": window.key, "rows": consumed,
                                              **({"kept": settled.notes, "for": new_window.key}
                                                 if settled.notes and new_window else {})}),
                                f"rows {seat} typed that resolution {number} read")

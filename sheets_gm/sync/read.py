@@ -191,10 +191,19 @@ def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def current_mark(resolution: int) -> str:
+def current_mark(resolution: int, deal: int = 0) -> str:
     """What a seat's pending row holds when nothing is under way: the resolution the file was last drawn for
-    (``create_match`` draws it for 0; every resolution writes its own there), so a copy older than that shows."""
-    return json.dumps({"resolution": resolution, "window": "", "rows": []}, separators=(",", ":"))
+    (``create_match`` draws it for 0; every resolution and every undo writes its own there), so a copy older than
+    that shows. ``deal`` counts the match's undos (``MatchRecord.deal``): after an undo, resolution numbers are
+    used again, and the deal tells a file drawn before the undo from one drawn after."""
+    return json.dumps({"resolution": resolution, **({"deal": deal} if deal else {}), "window": "", "rows": []},
+                      separators=(",", ":"))
+
+
+def _deal(found: Mapping[str, Any]) -> int:
+    """The undo count a pending row was written at (0 when it names none: before the first undo)."""
+    deal = found.get("deal", 0)
+    return deal if isinstance(deal, int) and not isinstance(deal, bool) else -1
 
 
 def older_copy(archived: Mapping[str, Any] | None, record: MatchRecord) -> int | None:
@@ -202,7 +211,11 @@ def older_copy(archived: Mapping[str, Any] | None, record: MatchRecord) -> int |
     resolution writes its own there (an undo empties it), so the file was saved over our write from a copy taken
     before it (a player's office program still holding the workbook as it was); None when the file is current."""
     found = archived.get("resolution") if archived is not None else None
-    return found if isinstance(found, int) and not isinstance(found, bool) and found < record.resolved else None
+    if archived is None or not isinstance(found, int) or isinstance(found, bool):
+        return None
+    if _deal(archived) < record.deal:  # drawn before an undo: older whatever its number says
+        return max(0, min(found, record.resolved - 1))
+    return found if found < record.resolved else None
 
 
 def _archive_lines(grid: Grid) -> int:
@@ -214,7 +227,7 @@ def _archive_lines(grid: Grid) -> int:
 
 def _pending(found: dict[str, Any] | None, record: MatchRecord) -> dict[str, Any] | None:
     """The consumed rows of the resolution under way, when the last one was cut before its commit."""
-    if found is not None and found.get("resolution") == record.resolved + 1 \
+    if found is not None and found.get("resolution") == record.resolved + 1 and _deal(found) == record.deal \
             and found.get("window") == record.window_key() and isinstance(found.get("rows"), list):
         return found
     return None
@@ -223,7 +236,7 @@ def _pending(found: dict[str, Any] | None, record: MatchRecord) -> dict[str, Any
 def _kept(found: dict[str, Any] | None, record: MatchRecord) -> tuple[Mapping[str, Any], ...]:
     """The rows the last resolution kept (for the window it opened, ``for``), or the one under way kept unused,
     each with its note."""
-    if found is None or not isinstance(found.get("kept"), list):
+    if found is None or not isinstance(found.get("kept"), list) or _deal(found) != record.deal:
         return ()
     committed = found.get("resolution") == record.resolved and found.get("for", found.get("window")) == \
         record.window_key()

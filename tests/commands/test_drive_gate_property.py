@@ -145,7 +145,7 @@ def test_behind_the_drive_gate_every_save_is_answered(table: Any, steps: list[St
 
 
 @pytest.mark.soak
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(steps=STEPS)
 def test_behind_the_drive_gate_every_save_is_answered_long(table: Any, steps: list[Step]) -> None:

@@ -15,8 +15,8 @@ overwritten since is in one of three states:
 - resolved: in the archive's rows of a resolution (the Log and the seat's View say what it did);
 - set aside: in the archive's set-aside cells, where the seat reads it.
 
-A row refused at a check (its feedback starts with ✘) that a resolution then takes from its cells, its seat
-having typed nothing since, must be told as not carried out (or carried out in part, or set aside) in the
+A row refused at a check (its feedback starts with ✘) that a resolution then takes from its cells, nothing
+typed in that row since, must be told as not carried out (or carried out in part, or set aside) in the
 Archive's sentences: never cleared as if resolved. A cell typed past a table stays in the seat's tab.
 
 Never gone without a trace (``docs/sync.md``, "The life of a typed row").
@@ -117,7 +117,7 @@ class Table:
     ledger: dict[tuple[str, str, str, str], Typed] = field(default_factory=dict)
     aside: list[Typed] = field(default_factory=list)  # cells set aside: their copy must stay readable
     refused: set[tuple[str, str, str, str]] = field(default_factory=set)  # cells whose row said ✘ at the last check
-    touched: set[str] = field(default_factory=set)  # seats the test typed in since the last check
+    retyped: set[tuple[str, str, str]] = field(default_factory=set)  # rows (seat, table, subject) typed in since
     past: dict[tuple[str, int, int], str] = field(default_factory=dict)  # (seat, row, col) typed past a table
     fresh: set[tuple[str, str, str, str]] = field(default_factory=set)  # cells typed in a stale copy: read, kept
 
@@ -214,7 +214,7 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
     backend = seat_backend(table.sheets, read.tabs, seat)
     backend.write([RangeWrite(a1(seat_read.tab.name, placed.cell(row.row - placed.first_row, key)), [[value]])])
     where = (seat, table_name, subject, key)
-    table.touched.add(seat)
+    table.retyped.add(where[:3])
     text = "" if isinstance(value, bool) or value is None else str(value).strip()
     if text and placed.spec.column(key).kind not in (ColumnKind.TICK, ColumnKind.READY):
         table.ledger[where] = Typed(seat, table_name, subject, key, text)
@@ -307,6 +307,7 @@ def _race(table: Table, read: MatchRead, seat: str, a: int, b: int, c: int) -> N
     with saving_at(table, a // len(read.seats) % moments, lambda: player_save(backend, cell, value)):
         poll(table.sheets, table.cls, now=NOW, force=b % 2 == 0)
     table.ledger[(seat, table_name, subject, key)] = Typed(seat, table_name, subject, key, value.strip())  # as _put
+    table.retyped.add((seat, table_name, subject))
     poll(table.sheets, table.cls, now=NOW)  # the next poll: what she saved after our write of her file is answered
 
 
@@ -509,7 +510,6 @@ def _type_past(table: Table, read: MatchRead, seat: str, b: int, c: int) -> None
     backend = seat_backend(table.sheets, read.tabs, seat)
     backend.write([RangeWrite(a1(seat_read.tab.name, cell_at(col, row)), [[value]])])
     table.past[(seat, row, col)] = value
-    table.touched.add(seat)
 
 
 # -- the check -----------------------------------------------------------------------------------
@@ -566,6 +566,7 @@ def check(table: Table) -> None:
     archives: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     _check_past(table, read)
     refused_before, table.refused = table.refused, set()
+    retyped, table.retyped = table.retyped, set()
     for where, typed in list(table.ledger.items()):
         seat_read = read.seats[typed.seat]
         still = [r for r in seat_read.rows if r.table == typed.table and _text(r.values.get(typed.key)) == typed.value]
@@ -595,7 +596,7 @@ def check(table: Table) -> None:
             archives[typed.seat] = list(_archived_rows(table, read, typed.seat))
         traces = _traces(archives[typed.seat], typed)
         assert traces, f"{table.name}: {typed} is gone without a trace (not in its table nor in the archive)"
-        if where in refused_before and typed.seat not in table.touched:
+        if where in refused_before and where[:3] not in retyped:
             backend = seat_backend(table.sheets, read.tabs, typed.seat)
             assert _told_not_done(backend, read.tabs.archive(typed.seat), typed.value), \
                 f"{table.name}: {typed} was refused, then taken from its cells as if carried out"
@@ -615,7 +616,6 @@ def check(table: Table) -> None:
 def _check_past(table: Table, read: MatchRead) -> None:
     """Every cell typed past a table that nothing typed over is still in the seat's tab (a row refused in place, or
     moved to a free row saying from where)."""
-    table.touched.clear()
     grids: dict[str, list[str]] = {}
     for (seat, row, col), value in list(table.past.items()):
         if seat not in grids:
@@ -656,8 +656,20 @@ def run(table: Table, steps: list[tuple[str, int, int, int]]) -> None:
 
 LIFECYCLE = settings(max_examples=6, deadline=None, derandomize=True,
                      suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+#: Fewer examples in the test command for a game whose sync costs most (a Coalition step costs five of GvG's); the
+#: soak's long run walks every step kind, undo included, with more.
+TEST_COMMAND_EXAMPLES = {"coalition": 3}
+
+
+def _lifecycle(name: str) -> settings:
+    """The test command's settings for ``name``'s lifecycle properties."""
+    return settings(LIFECYCLE, max_examples=TEST_COMMAND_EXAMPLES.get(name, LIFECYCLE.max_examples))
 STEPS = st.lists(step(), min_size=4, max_size=18)
 # A row typed, set aside by an undo, the window resolved again; then the same once more: the first copy must stay.
+# A file held open through an undo and the resolution after it, then saved with new typing: an undo used to empty the
+# Archive's pending row, so the copy carried no mark and its typing was set aside as stale instead of read (found by
+# the soak run).
+STALE_AFTER_UNDO = [("force", 0, 0, 0), ("undo", 0, 0, 0), ("stale", 0, 0, 0)]
 UNDO_TWICE = [("force", 0, 0, 0), ("type", 0, 0, 0), ("undo", 0, 0, 0), ("force", 0, 0, 0), ("type", 0, 1, 0),
               ("undo", 0, 0, 0), ("force", 0, 0, 0)]
 
@@ -674,13 +686,15 @@ EVERY_WRITER = [("type", 0, 0, 0), ("react", 1, 0, 0), ("judge", 0, 2, 1), ("rea
 
 
 @pytest.mark.parametrize("name", _games())
-@LIFECYCLE
-@given(steps=STEPS)
-@example(steps=STALE_COPIES)
-@example(steps=EVERY_WRITER)
-def test_nothing_typed_is_lost_without_a_trace(name: str, steps: list[tuple[str, int, int, int]]) -> None:
-    steps = [s for s in steps if s[0] != "undo"]
-    run(new_table(name), steps)
+def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
+    @_lifecycle(name)
+    @given(steps=STEPS)
+    @example(steps=STALE_COPIES)
+    @example(steps=EVERY_WRITER)
+    def inner(steps: list[tuple[str, int, int, int]]) -> None:
+        run(new_table(name), [s for s in steps if s[0] != "undo"])
+
+    inner()
 
 
 # A standing row typed for a unit recruited in the window an undo takes back (Wesnoth's 'Ann-R2, defending'):
@@ -690,21 +704,75 @@ UNDO_A_RECRUITS_STANDING_ROW = [("type", 0, 0, 0)] * 6 + [("bot", 0, 0, 0), ("fo
 
 
 @pytest.mark.parametrize("name", _games())
-@LIFECYCLE
-@given(steps=STEPS)
-@example(steps=UNDO_TWICE)
-@example(steps=UNDO_A_RECRUITS_STANDING_ROW)
-def test_nothing_typed_is_lost_across_an_undo(name: str, steps: list[tuple[str, int, int, int]]) -> None:
-    run(new_table(name), steps)
+def test_nothing_typed_is_lost_across_an_undo(name: str) -> None:
+    @_lifecycle(name)
+    @given(steps=STEPS)
+    @example(steps=UNDO_TWICE)
+    @example(steps=STALE_AFTER_UNDO)
+    @example(steps=UNDO_A_RECRUITS_STANDING_ROW)
+    def inner(steps: list[tuple[str, int, int, int]]) -> None:
+        run(new_table(name), steps)
+
+    inner()
+
+
+# GvG's red4 refused ('Q99' is off the board), then typed again (the bot's 'C5') before any sync, then resolved with
+# C5 by the forced sync of a stale save: carried out as typed, which the Archive says. The soak run took it for a
+# refused row cleared as if resolved, because the test forgot the row was typed since (found by the soak run).
+REFUSED_THEN_TYPED_AGAIN = [("race", 0, 4941, 0), ("bot", 0, 0, 0), ("stale", 335, 0, 0)]
+
+
+@pytest.mark.parametrize("name", _games())
+def test_a_refused_row_typed_again_is_resolved_with_what_was_typed(name: str) -> None:
+    run(new_table(name), REFUSED_THEN_TYPED_AGAIN)
+
+
+def test_a_refused_row_typed_again_is_archived_as_carried_out() -> None:
+    table = new_table("gvg")
+    for what, a, b, c in REFUSED_THEN_TYPED_AGAIN:
+        _do(table, what, a, b, c)
+        if what == "race":
+            check(table)
+            assert ("red", "players", "red4", "destination") in table.refused
+    typed = table.ledger[("red", "players", "red4", "destination")].value
+    assert typed != "Q99"
+    check(table)
+    read = table.read()
+    grid = seat_backend(table.sheets, read.tabs, "red").read(
+        [a1(read.tabs.archive("red"), cells(1, ARCHIVE_FIRST_LINE_ROW, 1, ARCHIVE_LINES_READ))])[0]
+    lines = [_text(line[0]) for line in grid if line]
+    assert any(line.startswith("· red4") and typed in line and "not carried out" not in line for line in lines), lines
+
+
+#: Examples of the soak's long run, per game, so that each game's run ends in a few minutes (one core): a step costs
+#: far more in some games than in others (a Coalition sync draws the judge's tables and many battles). Seeds are
+#: random in the soak run, so each run walks new steps.
+LONG_RUN_EXAMPLES = {"gvg": 30, "wesnoth": 12, "winordie": 30, "coalition": 7, "champions": 10}
+
+
+# Found by the soak run before main's Archive and repair changes landed, passing since: kept as examples. GvG lost
+# red1's 'zz' after nine rows typed and a cell typed past the table; Win or Die lost a cell typed past a table across
+# a stale save, two repairs and an undo.
+SOAK_FOUND_TYPED_THEN_PAST = [("type", 0, 0, 0)] * 9 + [("past", 0, 0, 0)]
+SOAK_FOUND_STALE_REPAIR_PAST = [("type", 29, 1337, 922), ("stale", 750, 3535, 1642), ("repair", 477, 6015, 273),
+                                ("past", 208, 1371, 6446), ("undo", 94, 99, 205), ("past", 287, 948, 3792),
+                                ("repair", 5813, 2912, 86), ("type", 849, 401, 4117), ("type", 0, 0, 0),
+                                ("type", 0, 0, 0)]
 
 
 @pytest.mark.soak
 @pytest.mark.parametrize("name", _games())
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                                                 HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(step(), min_size=10, max_size=40))
-def test_nothing_typed_is_lost_in_long_runs(name: str, steps: list[tuple[str, int, int, int]]) -> None:
-    run(new_table(name), steps)
+def test_nothing_typed_is_lost_in_long_runs(name: str) -> None:
+    @settings(max_examples=LONG_RUN_EXAMPLES.get(name, 20), deadline=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(steps=st.lists(step(), min_size=10, max_size=40))
+    @example(steps=REFUSED_THEN_TYPED_AGAIN)
+    @example(steps=SOAK_FOUND_TYPED_THEN_PAST)
+    @example(steps=SOAK_FOUND_STALE_REPAIR_PAST)
+    def inner(steps: list[tuple[str, int, int, int]]) -> None:
+        run(new_table(name), steps)
+
+    inner()
 
 
 @pytest.mark.soak

@@ -4,12 +4,16 @@ had an empty table."""
 
 from __future__ import annotations
 
+import importlib
 from enum import Enum
 
-from sheets_gm.engine.events import Event
+from sheets_gm.engine.events import Event, kind_words
 from sheets_gm.engine.ruleset import GM
-from sheets_gm.rulesets.registry import create_ruleset, sheet_spec
-from sheets_gm.sync.life.create import create_match
+from sheets_gm.rulesets.registry import GAMES, create_ruleset, sheet_spec
+from sheets_gm.sheets.layout import WorkbookLayout
+from sheets_gm.sheets.row_fit import lines_needed
+from sheets_gm.sync.life.adjust_undo import SyncEvent
+from sheets_gm.sync.life.create import LOG_KIND_WIDTH, create_match
 from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW, VIEW_PANEL_ROW
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.writes import seat_events
@@ -99,3 +103,34 @@ def test_a_gvg_team_view_lists_the_battles_it_lost_and_the_hits_on_its_structure
             assert line in views[team], f"{team}'s View misses {line!r}"
         other = "blue" if team == "red" else "red"
         assert not any(line in views[team] for line in hits[other] if line not in battles)
+
+
+class _LayoutsSeen(MemoryBackend):
+    """A memory spreadsheet that keeps the layouts it was given (their column widths)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.widths: dict[str, dict[int, int]] = {}
+
+    def apply_layout(self, layout: WorkbookLayout) -> None:
+        super().apply_layout(layout)
+        self.widths.update({tab.name: dict(tab.column_widths) for tab in layout.tabs})
+
+
+def _game_kinds(game: str) -> list[str]:
+    """Every event kind of ``game`` and of the sync, in the Log's words."""
+    enums = importlib.import_module(f"sheets_gm.rulesets.{game}.enums")
+    kinds = [value for name, c in vars(enums).items() if name == "EventKind" for value in c]
+    return [kind_words(k) for k in [*kinds, *SyncEvent]]
+
+
+def test_the_logs_kind_column_holds_every_kind_whole_in_the_log_and_the_view() -> None:
+    """GvG's 'structure destroyed' and Champions' 'loot empty' ran into the line beside them (issue 40)."""
+    backends = {n: _LayoutsSeen(n) for n in ("board", "engine", "red", "blue")}
+    sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"], (backends["red"], backends["blue"]))
+    create_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
+    assert backends["board"].widths["Log"][1] == backends["red"].widths["View red"][1] == LOG_KIND_WIDTH
+    for game in GAMES:
+        view = sheet_spec(game).view_widths.get(1, LOG_KIND_WIDTH)
+        for words in _game_kinds(game):
+            assert lines_needed(words, min(view, LOG_KIND_WIDTH)) == 1, (game, words)

@@ -28,7 +28,7 @@ from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
-from sheets_gm.sync.read import MatchRead, read_match
+from sheets_gm.sync.read import MatchRead, current_mark, read_match
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, lines_cell
 from sheets_gm.sync.rows.fates import (
     aside_notice,
@@ -108,7 +108,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     GM adjusted the match (why)", and a line of her View), never dropped. With ``notes``, the rows the last
     resolution kept unused still say why, and a row the last poll refused its refusal; ``told`` (by seat, table and
     subject) is what a kept row says; ``lines``: the Archive entries the caller's change writes first, by seat;
-    ``pending_cleared``: the Archive's pending row emptied (an undo: it names the undone resolution)."""
+    ``pending_cleared``: the Archive's pending row, which names the undone resolution, replaced by the mark of
+    the match as the undo leaves it (an undo)."""
     ruleset = record.ruleset
     state = record.state
     window = ruleset.window(state)
@@ -138,7 +139,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
         if written or pending_cleared:
             count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, written)
             if pending_cleared:
-                batch.put(backend, read.tabs.archive_pending_range(seat), [["", "", count]])
+                batch.put(backend, read.tabs.archive_pending_range(seat),
+                          [["", current_mark(record.resolved, record.deal), count]])
             else:
                 batch.put(backend, lines_cell(read.tabs, seat), [[count]])
         overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,

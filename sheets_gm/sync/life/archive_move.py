@@ -214,7 +214,7 @@ def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRe
             (grid,) = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES)])
             filled = [i for i, row in enumerate(grid, start=1) if any(text_of(v) for v in row)]
             count = max(filled, default=0)
-        batch.put(backend, tabs.archive_pending_range(seat), [["", current_mark(record.resolved), count]])
+        batch.put(backend, tabs.archive_pending_range(seat), [["", current_mark(record.resolved, record.deal), count]])
         notes.append(f"tab {tabs.copies(seat)!r} (hidden) was missing in {backend.name}: laid out again; the rows "
                      "each resolution read are in the engine's history, and what was set aside stays listed in "
                      f"{tabs.archive(seat)!r}")

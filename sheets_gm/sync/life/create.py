@@ -34,6 +34,10 @@ from sheets_gm.sync.read import adapter_of, current_mark
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import drawn_writes, log_lines, public_log_writes
 
+#: The width in pixels of the Log's Kind column (and the View log's): its longest words ("structure destroyed")
+#: whole, not run into the line beside them.
+LOG_KIND_WIDTH = 150
+
 
 class SeatsMismatchError(ValueError):
     """The match config's seats are not the roster's."""
@@ -88,7 +92,7 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
         fills=(Fill(cells(0, 1, VIEW_COLS - 1, 1), spec.colours.header, bold=True),
                Fill(cells(0, header, 2, header), spec.colours.header, bold=True)),
         protections=(Protection(None, f"What {seat} sees: written by sheets-gm"),),
-        column_widths={0: 160, 2: 600, **spec.view_widths})
+        column_widths={0: 160, 1: LOG_KIND_WIDTH, 2: 600, **spec.view_widths})
 
 
 def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, adapter: AnySheetAdapter,
@@ -102,7 +106,7 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
     out: list[tuple[SheetBackend, TabLayout]] = [
         *((sheets.board, drawn_tab(tabs, name, drawing)) for name, drawing in tabs.drawn(adapter.drawings(state))),
         (sheets.board, _simple_tab(spec.tabs.log, spec.headers.log, LOG_ROWS, spec, "Written by sheets-gm",
-                                   {2: 700})),
+                                   {1: LOG_KIND_WIDTH, 2: 700})),
         (sheets.board, _simple_tab(spec.tabs.settings, spec.headers.settings,
                                    len(ruleset.traits.settings_type.__dataclass_fields__) + 2, spec,
                                    "Settings of this match: fixed at init", {3: 600})),

@@ -12,7 +12,7 @@ from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.setup import RosterEntry, new_match
-from sheets_gm.rulesets.gvg.sheet.draw import TILE_LINES, GvgLook, legend, tile_text
+from sheets_gm.rulesets.gvg.sheet.draw import TILE_LINES, GvgLook, legend, tile_lines, tile_text
 from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.rulesets.registry import sheet_spec
 from tests.paths import GVG_MAP
@@ -75,10 +75,29 @@ def test_a_tile_with_a_structure_two_attackers_and_two_defenders_shows_all_four_
         state.player(name).at = bulwark.at
     look = GvgLook.of(sheet_spec("gvg"))
     text = tile_text(look, rules, state, bulwark.at, [p for p in state.players if p.at == bulwark.at])
-    lines = text.split("\n")
-    assert len(lines) <= TILE_LINES
+    assert tile_lines(text) <= TILE_LINES, text
     for name in ("red0", "red1", "blue2", "blue3"):
         assert name in text
+
+
+def test_a_tile_too_crowded_for_every_name_counts_each_teams_players_within_its_three_lines() -> None:
+    rules, state = start()
+    bulwark = next(s for s in state.structures.values() if s.kind.value == "bulwark" and s.team == 1)
+    look = GvgLook.of(sheet_spec("gvg"))
+    crowd = ("red0", "red1", "red2", "blue2", "blue3")
+    for name in crowd:
+        state.player(name).at = bulwark.at
+    here = [p for p in state.players if p.at == bulwark.at]
+    text = tile_text(look, rules, state, bulwark.at, here)
+    # as wrapped at the tile's width (the demo's three attackers wrapped to a second line, cutting the defenders)
+    assert tile_lines(text) <= TILE_LINES, text
+    assert all(name in text for name in crowd), text
+    for p in state.players:
+        p.name = {"red0": "Bartholomew", "red1": "Wilhelmina", "red2": "Maximilian"}.get(p.name, p.name)
+    text = tile_text(look, rules, state, bulwark.at, here)
+    assert tile_lines(text) <= TILE_LINES, text
+    red, blue = look.team_mark(0), look.team_mark(1)
+    assert f"3{red} " in text and f"2{blue} " in text, text
 
 
 def test_the_boss_tiles_legend_names_no_colour_a_team_may_have() -> None:

@@ -413,6 +413,10 @@ def test_a_panel_shows_her_units_hidden_or_not_and_nothing_of_the_other_s() -> N
         assert panel[0][:2] == ["Your legion", f"morale {state.legions[seat].morale}"]
         assert str(panel[0][2]).startswith("fatigue 0/8 · ") and "command tokens · council: none" in str(panel[0][2])
         assert any(row and row[0] == "Barrack" for row in panel)
+        barrack = panel[[row[:1] for row in panel].index(["Barrack"]) + 1:]
+        costs = [row[1] for row in barrack[:barrack.index([])] if len(row) > 1]
+        # a cost in words, not a bare number drawn right-aligned against the Stats beside it
+        assert costs and all(re.fullmatch(r"\d+ crystals?", str(c)) for c in costs), costs
 
 
 # -- through the sync ----------------------------------------------------------------------

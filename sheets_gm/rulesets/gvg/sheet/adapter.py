@@ -20,6 +20,7 @@ from sheets_gm.rulesets.gvg.enums import Skill, Status
 from sheets_gm.rulesets.gvg.orders import PlayerOrder, TurnOrders
 from sheets_gm.rulesets.gvg.rules import GvgRules
 from sheets_gm.rulesets.gvg.sheet.draw import (
+    TILE_WIDTH,
     GvgLook,
     coin_fill,
     legend,
@@ -39,7 +40,6 @@ from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 SKILL_COLUMNS = tuple(f"skill{i}" for i in range(1, 8))
-TILE_WIDTH = 110  # pixels: a player's name and marks on one line
 TILE_HEIGHT = 56  # pixels: the three lines of text a tile shows (draw.TILE_LINES)
 
 

@@ -15,6 +15,7 @@ from sheets_gm.rulesets.gvg.enums import Role, Skill, Status, Terrain
 from sheets_gm.rulesets.gvg.rules import GvgRules, carried_tree, next_available_turn, skill_active
 from sheets_gm.rulesets.gvg.state import GvgState, Player
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
+from sheets_gm.sheets.row_fit import lines_needed
 from sheets_gm.sheets.spec import SheetSpec
 
 #: Light fills for teams named after a colour, so that team "red" is painted red whatever its slot.
@@ -27,6 +28,13 @@ TEAM_COLOUR_WORDS = {
 
 #: The lines of text a tile's cell shows (its height in the layout: ``adapter.TILE_HEIGHT``).
 TILE_LINES = 3
+#: A tile's width in pixels: a player's name and marks on one line.
+TILE_WIDTH = 110
+#: Widths in average characters of the default font (sheets.row_fit) of a tile's narrow characters, its other
+#: letters and digits, and its signs (⚔, ♥, ▼), measured in the widest font that draws a tile (DejaVu Sans,
+#: LibreOffice's stand-in for Calibri and its source of the signs): "☗blue2▲ ☗blue3▲" is one line, with
+#: "☗blue22▲" it is two.
+NARROW, NARROW_WIDTH, LETTER_WIDTH, SIGN_WIDTH = frozenset(" fijlrt1.,'"), 0.6, 1.08, 1.64
 
 #: The players' list below the map: its header row.
 PLAYERS_HEADER = ("Player", "Team", "Role", "Position", "Status", "Carries")
@@ -100,26 +108,88 @@ def tile_text(look: GvgLook, rules: GvgRules, state: GvgState, tile: Coord, here
     for p in here:
         mark = look.sign("down") if p.status is Status.KNOCKED_DOWN else look.role(p.role)
         carrying = look.sign("tree") if carried_tree(state, p.name) is not None else ""
-        people.append(f"{mark}{p.name}{look.team_mark(p.team)}{carrying}")
+        people.append(OnTile(mark, p.name, look.team_mark(p.team), carrying))
     return "\n".join(fit_lines([part for part in parts if part], people))
 
 
-def fit_lines(things: list[str], people: list[str], lines: int = TILE_LINES) -> list[str]:
-    """A tile's lines within the ``lines`` its cell shows: one a thing and one a player while they fit; else the
-    things share a line and the players share the lines left, as few to a line as fit, the attackers and the
-    defenders of a crowded tile all in sight.
+@dataclass(frozen=True, slots=True)
+class OnTile:
+    """A player as a tile shows her: her role's sign (or the knocked-down sign), her name, her team's mark and
+    the tree sign if she carries one."""
 
-    >>> fit_lines(["♜♥♥"], ["⚔a▲", "☗b▲", "⚔c▼", "☗d▼"])
+    mark: str
+    name: str
+    team: str
+    carrying: str = ""
+
+    @property
+    def label(self) -> str:
+        """Her whole label, as the legend reads it."""
+        return f"{self.mark}{self.name}{self.team}{self.carrying}"
+
+
+def fit_lines(things: list[str], people: list[OnTile], lines: int = TILE_LINES,
+              pixels: int = TILE_WIDTH) -> list[str]:
+    """A tile's lines within the ``lines`` its cell shows at ``pixels`` wide, word-wrapping counted: one a thing
+    and one a player while they fit; else the things share a line and the players as many to a line as its width
+    holds (a team's players on lines of their own where they fit, the things' line shared where nothing else
+    does); else, on a tile too crowded for every name, each team's players counted with their signs (``3▼ ⚔⚔☗``;
+    the players' list below the map names them), so the attackers and the defenders all stay in sight.
+
+    >>> a, b, c, d = (OnTile(m, n, t) for m, n, t in (("⚔", "a", "▲"), ("☗", "b", "▲"), ("⚔", "c", "▼"),
+    ...                                                ("☗", "d", "▼")))
+    >>> fit_lines(["♜♥♥"], [a, b, c, d])
     ['♜♥♥', '⚔a▲ ☗b▲', '⚔c▼ ☗d▼']
-    >>> fit_lines(["⌂ base"], ["⚔a▲"])
+    >>> fit_lines(["⌂ base"], [a])
     ['⌂ base', '⚔a▲']
+    >>> crowd = [OnTile("⚔", f"player{n}", "▼") for n in range(3)] + [OnTile("☗", "defender", "▲")]
+    >>> fit_lines(["♜♥"], crowd)
+    ['♜♥', '3▼ ⚔⚔⚔', '1▲ ☗']
     """
-    if len(things) + len(people) <= lines:
-        return [*things, *people]
     head = [" ".join(things)] if things else []
-    rows = max(lines - len(head), 1)
-    per_row = -(-len(people) // rows)
-    return [*head, *(" ".join(people[i:i + per_row]) for i in range(0, len(people), per_row))]
+    labels = [p.label for p in people]
+    by_team = [line for group in _teams(people) for line in _packed([p.label for p in group], pixels)]
+    for candidate in ([*things, *labels], [*head, *by_team], [*head, *_packed(labels, pixels)],
+                      _packed([*head, *labels], pixels), [*head, *_counted(people)]):
+        if sum(tile_lines(line, pixels) for line in candidate) <= lines:
+            return candidate
+    return [*head, " ".join(_counted(people))]
+
+
+def tile_lines(text: str, pixels: int = TILE_WIDTH) -> int:
+    """Lines ``text`` takes in a tile's cell, its signs measured wider than its letters.
+
+    >>> tile_lines("⚔red1▼ ⚔red2▼"), tile_lines("♜♥ ⚔red1▼ ⚔red2▼")
+    (1, 2)
+    >>> tile_lines("☗blue2▲ ☗blue3▲"), tile_lines("☗blue22▲ ☗blue3▲")
+    (1, 2)
+    """
+    return lines_needed(text, pixels, lambda word: sum(
+        NARROW_WIDTH if c in NARROW else LETTER_WIDTH if c.isascii() else SIGN_WIDTH for c in word))
+
+
+def _packed(labels: list[str], pixels: int) -> list[str]:
+    """``labels`` in their order, as many to a line as one line ``pixels`` wide holds."""
+    packed: list[str] = []
+    for label in labels:
+        if packed and tile_lines(f"{packed[-1]} {label}", pixels) == 1:
+            packed[-1] = f"{packed[-1]} {label}"
+        else:
+            packed.append(label)
+    return packed
+
+
+def _counted(people: list[OnTile]) -> list[str]:
+    """A line per team on the tile: how many of its players stand there, its mark and their signs."""
+    return [f"{len(group)}{group[0].team} {''.join(p.mark + p.carrying for p in group)}" for group in _teams(people)]
+
+
+def _teams(people: list[OnTile]) -> list[list[OnTile]]:
+    """``people`` grouped by team, in the order the teams first appear."""
+    teams: dict[str, list[OnTile]] = {}
+    for p in people:
+        teams.setdefault(p.team, []).append(p)
+    return list(teams.values())
 
 
 def map_grid(look: GvgLook, rules: GvgRules, state: GvgState) -> Grid:
@@ -194,6 +264,8 @@ def legend(look: GvgLook, teams: tuple[str, ...]) -> Grid:
         [f"{s('coin')}: a jungle coin to take (its tile yellow until it is taken); {s('lair')}: a tile where the "
          f"boss may appear, no team's whatever its shade; {s('boss')} with its {s('heart')} HP: the boss, once it "
          "has."],
+        [f"A tile too crowded for every name counts each team's players with their signs (3{s('team1')} "
+         f"{s('dps')}{s('dps')}{s('tank')})."],
         ["Below the map: every player. Each team's orders tab shows this turn's move rolls of both teams."],
     ]
 

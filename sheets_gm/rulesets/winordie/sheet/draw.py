@@ -178,7 +178,8 @@ def own_panel(view: View, seat: str, fatigue_limit: int) -> Grid:
         barrack[name] = barrack.get(name, 0) + 1
     for name, count in barrack.items():
         card = cards.get(name, {})
-        out.append([f"{name} ×{count}", card.get("cost", ""), stats({}, card)])
+        cost = card.get("cost", "")  # in words, left as the Stats beside it ("4" ran into "speed 3 · …")
+        out.append([f"{name} ×{count}", _count(cost, "crystal") if isinstance(cost, int) else cost, stats({}, card)])
     if not barrack:
         out.append(["(empty)"])
     out += [[], ["Card", "Ability", "What it does", "Type"]]
