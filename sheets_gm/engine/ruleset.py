@@ -169,6 +169,7 @@ class Verdict:
     part: str  # which part of the order: "move", "action", "skill", "recruit"…
     accepted: bool
     message: str  # a sentence a player understands: "G9 is 5 steps away; your roll is 3"
+    about: str = ""  # what the order is about when ``subject`` names its row instead (a Win or Die unit): '' = subject
 
 
 @dataclass(frozen=True, slots=True)

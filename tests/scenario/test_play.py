@@ -63,10 +63,11 @@ def test_dice_pinned_and_never_rolled_are_noted_by_turn() -> None:
 
 
 def test_a_refused_gm_event_ends_the_run_with_a_difference() -> None:
-    entry: Entry[ToyState, ToyOrders] = Entry.of(11, "turn 1", [Play(ToyOrders({"Ann": "A1"}))], gm=[{"coins": 1}])
+    marks = [{"square": square, "mark": "O", "reason": "typo"} for square in ("A1", "B1", "C1", "C3")]
+    entry: Entry[ToyState, ToyOrders] = Entry.of(11, "turn 1", [Play(ToyOrders({"Ann": "A2"}))], gm=marks)
     run = play(_scenario(entry), FIELDS)
-    assert run.differences == ["GM event refused: Noughts and crosses (test game) takes no GM events"]
-    assert run.events == []
+    assert run.differences == ["GM event refused: the game is over: undo its last turn to play on"]
+    assert [e.text for e in run.events][-2:] == ["The GM sets C1 to O (typo).", "Bo wins."]
 
 
 def test_an_entry_can_decide_its_next_window_from_the_last_resolution() -> None:

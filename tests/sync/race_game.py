@@ -5,6 +5,12 @@ each runner's pace: ``run`` rolls a d6 and costs a point of stamina (with none l
 moves 1), ``walk`` moves 2 and gives a point back. Stamina is private to the runner's seat (its
 view, its private log); positions are public. The first runner at the end wins for its seat; a
 tie shares the win. Registered only by the tests that use it (``registered_race``).
+
+Why a second test game: the toy game (``tests/toygame``) is the example to copy and shows one seat marking
+one square in turn, with nothing hidden and no dice. The sync's tests need what it cannot show: several seats
+in one simultaneous window with a row per runner, rolled dice, private state (a seat's view, secrets and log
+lines with an ``audience``, a GM event only its seat reads), a window that does not wait for every seat
+(``first_decides``), rows a resolution leaves unused and typed (``whistle``), and a second public tab.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Noughts and crosses as a sheets-gm game: the whole game in one module, to show what a game is.
 
-Two players take turns to mark a free square of a 3×3 grid (A1 to C3); three of a mark in a row,
-a column or a diagonal win. A turn with no move passes, and the ninth turn ends the game.
-"""
+Two players take turns to mark a free square of a 3×3 grid (A1 to C3); three of a mark in a row, a column or a
+diagonal win. A turn with no move passes; the ninth ends the game. The GM may correct a square (``adjust --mark``),
+and scenario files play it as data (``scenarios/``)."""
 
 from __future__ import annotations
 
@@ -16,43 +16,27 @@ from typing import Any, ClassVar
 
 import pytest
 
+from sheets_gm.engine import ruleset as rs
 from sheets_gm.engine.codecs import Codec
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import (
-    BoardKind,
-    BotKind,
-    Information,
-    Member,
-    Outcome,
-    Resolution,
-    Roster,
-    Ruleset,
-    RulesetTraits,
-    SeatKind,
-    TurnStructure,
-    Verdict,
-    Window,
-)
 from sheets_gm.engine.settings import setting
 from sheets_gm.rulesets import registry
-from sheets_gm.rulesets.game import Game, Simulation
+from sheets_gm.rulesets.game import Game, GmPart, Simulation
+from sheets_gm.rulesets.parts.fields import Fields
 from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
+from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.yamlio import LinedDict
 
 SQUARES = tuple(f"{col}{row}" for row in "123" for col in "ABC")
 LINES = [SQUARES[i:i + 3] for i in (0, 3, 6)] + [SQUARES[i::3] for i in range(3)] + [SQUARES[::4], SQUARES[2:7:2]]
 
 
-class Kind(Enum):
-    """What the log says."""
-
-    MARK = "mark"
-    PASS = "pass"
-    END = "end"
+Kind = Enum("Kind", "MARK PASS END GM")  # what a log line tells
 
 
 @dataclass(frozen=True)
@@ -84,18 +68,18 @@ class ToyOrders:
     square: Mapping[str, str] = field(default_factory=dict)
 
 
-class ToyRuleset(Ruleset[ToyState, ToyOrders, dict[str, Any]]):
+class ToyRuleset(rs.Ruleset[ToyState, ToyOrders, dict[str, Any]]):
     """The engine half: pure functions of the state, the orders and the dice (which this game never rolls)."""
 
-    traits: ClassVar[RulesetTraits] = RulesetTraits(
-        name="tictactoe", title="Noughts and crosses (test game)", turn_structure=TurnStructure.SEQUENTIAL,
-        seat_kind=SeatKind.PLAYER, information=Information.PERFECT, board_kind=BoardKind.SQUARE, judge=False,
+    traits: ClassVar[rs.RulesetTraits] = rs.RulesetTraits(
+        name="tictactoe", title="Noughts and crosses (test game)", turn_structure=rs.TurnStructure.SEQUENTIAL,
+        seat_kind=rs.SeatKind.PLAYER, information=rs.Information.PERFECT, board_kind=rs.BoardKind.SQUARE, judge=False,
         min_seats=2, max_seats=2, max_windows=9, settings_type=ToySettings, default_board="board.txt")
     state_codec = Codec.plain(ToyState)
     orders_codec = Codec.plain(ToyOrders)
-    gm_event_codec: Codec[dict[str, Any]] = Codec(dict, dict)
+    gm_event_codec: Codec[dict[str, Any]] = Codec(dict, dict)  # a GM event is JSON already
 
-    def __init__(self, settings: ToySettings, board: str) -> None:
+    def __init__(self, settings: ToySettings, board: str = "3") -> None:
         if board.strip() != "3":
             raise ValueError(f"line 1: the board is the size of the grid, 3, not {board.strip()!r}")
         self._settings, self._board = settings, board
@@ -115,25 +99,23 @@ class ToyRuleset(Ruleset[ToyState, ToyOrders, dict[str, Any]]):
         """The board file's text."""
         return self._board
 
-    def sample_roster(self) -> Roster:
+    def sample_roster(self) -> rs.Roster:
         """Ann and Bo."""
-        return Roster(("Ann", "Bo"), (Member("Ann", "Ann"), Member("Bo", "Bo")))
+        return rs.Roster(("Ann", "Bo"), (rs.Member("Ann", "Ann"), rs.Member("Bo", "Bo")))
 
-    def new_match(self, roster: Roster, seed: bytes) -> ToyState:
+    def new_match(self, roster: rs.Roster, seed: bytes) -> ToyState:
         """An empty grid; the roster's first player marks first unless the settings say the second."""
         first, second = roster.seats
-        players = (first, second) if self.settings.first == 1 else (second, first)
-        return ToyState(players, dict.fromkeys(SQUARES, ""))
+        return ToyState((first, second) if self.settings.first == 1 else (second, first), dict.fromkeys(SQUARES, ""))
 
     def seats(self, state: ToyState) -> tuple[str, ...]:
         """The two players, the first to mark first."""
         return state.players
 
-    def window(self, state: ToyState) -> Window | None:
+    def window(self, state: ToyState) -> rs.Window | None:
         """One window a turn, for the player whose turn it is."""
-        if state.over:
-            return None
-        return Window(str(state.turn), f"turn {state.turn} · {state.acting()}", "move", (state.acting(),), state.turn)
+        seat, turn = state.acting(), state.turn
+        return None if state.over else rs.Window(str(turn), f"turn {turn} · {seat}", "move", (seat,), turn)
 
     def dice(self, seed: bytes, state: ToyState, pins: Mapping[str, Any] | None = None) -> TurnDice:
         """The turn's dice (never rolled)."""
@@ -143,37 +125,61 @@ class ToyRuleset(Ruleset[ToyState, ToyOrders, dict[str, Any]]):
         """Each player's square."""
         return ToyOrders({seat: sq for part in parts.values() for seat, sq in part.square.items()})
 
-    def check(self, state: ToyState, orders: ToyOrders, dice: TurnDice) -> list[Verdict]:
+    def check(self, state: ToyState, orders: ToyOrders, dice: TurnDice) -> list[rs.Verdict]:
         """A free square of the grid is accepted from the player whose turn it is."""
         out = []
         for seat, square in orders.square.items():
             why = ("it is not your turn" if seat != state.acting() else
                    f"there is no square {square!r}: write A1 to C3" if square not in SQUARES else
                    f"{square} is taken" if state.marks[square] else "")
-            out.append(Verdict(seat, seat, "square", not why, why or f"{seat} marks {square}"))
+            out.append(rs.Verdict(seat, seat, "square", not why, why or f"{seat} marks {square}"))
         return out
 
-    def resolve(self, state: ToyState, orders: ToyOrders, dice: TurnDice) -> Resolution[ToyState]:
+    def resolve(self, state: ToyState, orders: ToyOrders, dice: TurnDice) -> rs.Resolution[ToyState]:
         """The acting player's square marked (or her turn passed); three in a row win, the ninth turn ends it."""
-        seat = state.acting()
-        square = orders.square.get(seat, "")
+        seat, square = state.acting(), orders.square.get(state.acting(), "")
         if all(v.accepted for v in self.check(state, orders, dice) if v.seat == seat) and square:
             marks = {**state.marks, square: "XO"[(state.turn - 1) % 2]}
             events = [Event(state.turn, Kind.MARK, f"{seat} marks {square}.")]
         else:
             marks, events = dict(state.marks), [Event(state.turn, Kind.PASS, f"{seat} passes.")]
-        won = any(marks[a] and marks[a] == marks[b] == marks[c] for a, b, c in LINES)
-        over = won or state.turn == 9
-        if over:
-            events.append(Event(state.turn, Kind.END, f"{seat} wins." if won else "A draw."))
-        return Resolution(replace(state, marks=marks, turn=state.turn + (not over), over=over,
-                                  winner=seat if won else None), events)
+        return _ended(replace(state, marks=marks), events, state.turn == 9, next_turn=True)
 
-    def outcome(self, state: ToyState) -> Outcome | None:
+    def apply_gm_event(self, state: ToyState, event: dict[str, Any]) -> rs.Resolution[ToyState]:
+        """A square's mark set by the GM (``adjust --mark B2=none``); a line it makes wins for that mark's player."""
+        if state.over:
+            raise ValueError("the game is over: undo its last turn to play on")
+        text = f"The GM sets {event['square']} to {event['mark'] or 'free'} ({event['reason']})."
+        marks = {**state.marks, event["square"]: event["mark"]}
+        return _ended(replace(state, marks=marks), [Event(state.turn, Kind.GM, text)], False, next_turn=False)
+
+    def outcome(self, state: ToyState) -> rs.Outcome | None:
         """The winner, or a draw, once the game is over."""
-        if not state.over:
-            return None
-        return Outcome((state.winner,), f"{state.winner} wins") if state.winner else Outcome((), "a draw")
+        winners = (state.winner,) if state.winner else ()
+        return rs.Outcome(winners, f"{state.winner} wins" if state.winner else "a draw") if state.over else None
+
+
+def _ended(state: ToyState, events: list[Event], last: bool, next_turn: bool) -> rs.Resolution[ToyState]:
+    """The state after a mark: three of one mark in a row win for its player; else the last turn draws."""
+    line = next((m for a, b, c in LINES if (m := state.marks[a]) and m == state.marks[b] == state.marks[c]), "")
+    winner = state.players["XO".index(line)] if line else None
+    over = bool(line) or last
+    events += [Event(state.turn, Kind.END, f"{winner} wins." if winner else "A draw.")] if over else []
+    return rs.Resolution(replace(state, turn=state.turn + (next_turn and not over), over=over, winner=winner), events)
+
+
+OPTIONS = (rs.GmOption("mark", "SQUARE=MARK", "set a square's mark: X, O or none (free)"),)
+
+
+def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[dict[str, Any]]:
+    """``--mark B2=none`` as GM events; ValueError naming the option and what it accepts."""
+    out = []
+    for text in values.get("mark", ()):
+        square, _, mark = (part.strip() for part in text.upper().partition("="))
+        if square not in SQUARES or mark not in ("X", "O", "NONE"):
+            raise ValueError(f"--mark {text!r}: write a square A1 to C3, '=' and X, O or none, e.g. B2=none")
+        out.append({"square": square, "mark": mark.replace("NONE", ""), "reason": reason})
+    return out
 
 
 @dataclass
@@ -208,7 +214,7 @@ class ToySheet(SheetAdapter[ToyState, ToyOrders]):
         """Nothing but what she types."""
         return {}
 
-    def read_orders(self, state: ToyState, window: Window, seat: str,
+    def read_orders(self, state: ToyState, window: rs.Window, seat: str,
                     rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[ToyOrders]:
         """Her square, in capitals, and her Ready box."""
         row = next(iter(rows.get("move", [])), None)
@@ -216,7 +222,7 @@ class ToySheet(SheetAdapter[ToyState, ToyOrders]):
         ready = row is not None and row.ticked("ready")
         return SeatInput(ToyOrders({seat: square} if square else {}), {}, frozenset({seat}), ready=ready)
 
-    def typed_cells(self, state: ToyState, window: Window, seat: str,
+    def typed_cells(self, state: ToyState, window: rs.Window, seat: str,
                     orders: ToyOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
         """What a player types for ``orders``: her square."""
         return {"move": {seat: {"square": orders.square[seat], "ready": True}}} if seat in orders.square else {}
@@ -227,7 +233,7 @@ class ToySheet(SheetAdapter[ToyState, ToyOrders]):
         grid += [[row, *(state.marks[f"{c}{row}"] for c in "ABC")] for row in "123"]
         return (BoardDrawing(grid, (), {i: 40 for i in range(4)}),)
 
-    def status(self, state: ToyState, window: Window | None, outcome: Outcome | None) -> str:
+    def status(self, state: ToyState, window: rs.Window | None, outcome: rs.Outcome | None) -> str:
         """Whose turn it is, or how the game ended."""
         return f"Over: {outcome.text}." if outcome else f"Turn {state.turn}: {state.acting()} to mark."
 
@@ -243,7 +249,7 @@ class ToyTally:
     rules: ToyRuleset
     start: ToyState
 
-    def window(self, resolution: Resolution[Any]) -> None:
+    def window(self, resolution: rs.Resolution[Any]) -> None:
         """Nothing to count while it is played."""
 
     def finish(self, state: ToyState) -> MatchSummary:
@@ -252,11 +258,53 @@ class ToyTally:
                             tuple((float(p == state.winner),) for p in self.start.players))
 
 
+class ToyScenarioCodec:
+    """Scenario files: ``players`` (the roster's order), ``turns`` from an empty grid, ``expect``."""
+
+    keys = ("name", "ruleset", "settings", "players", "turns", "expect")  # no ``given``: nine turns reach any grid
+
+    def load(self, doc: LinedDict, f: Fields, settings: Any) -> Scenario[ToyState, ToyOrders]:
+        """A new game of the two players, a window per turn, and ``expect`` to compare."""
+        line, turns = doc.line_of("players"), f.sequence(doc.get("turns"), doc.line_of("turns"), "turns")
+        players = tuple(f.text(p, line, "a player") for p in f.sequence(doc.get("players"), line, "players"))
+        if len(players) != 2:
+            raise f.fail(line, f"players: name the two, in the roster's order, e.g. [Ann, Bo]; {len(players)} named")
+        want = f.mapping(doc.get("expect"), doc.line_of("expect"), "expect",
+                         ("marks", "winner", "refused", "log_contains"))
+        rules = ToyRuleset(settings)
+        return Scenario(rules, rules.new_match(rs.Roster(players), b""),
+                        [_turn(f, t, doc.line_of("turns"), i) for i, t in enumerate(turns)],
+                        lambda final, verdicts: _compare(f, want, final, verdicts))
+
+
+def _turn(f: Fields, item: Any, line: int, i: int) -> Entry[ToyState, ToyOrders]:
+    """A turn: whose it must be, her square (none: she passes), and GM events before it (``adjust --mark``'s)."""
+    t = f.mapping(item, line, f"turn {i + 1}", ("player", "square", "gm"))
+    seat, square = f.text(t.get("player"), t.line, "player"), str(t.get("square") or "").strip().upper()
+    try:
+        gm = events_from_options((), {"mark": [str(m) for m in f.sequence(t.get("gm"), t.line, "gm")]}, "scenario")
+    except ValueError as exc:
+        raise f.fail(t.line_of("gm"), str(exc)) from None
+    return Entry.of(t.line, f"turn {i + 1}", [Play(ToyOrders({seat: square} if square else {}))], gm, seat)
+
+
+def _compare(f: Fields, e: LinedDict, state: ToyState, verdicts: Sequence[rs.Verdict]) -> list[str]:
+    """Each difference from ``expect``: marks (null: free), the winner (a player, draw or null), who was refused."""
+    marks = f.mapping(e.get("marks"), e.line_of("marks"), "expect.marks")
+    if bad := [sq for sq in marks if sq not in SQUARES]:
+        raise f.fail(marks.line_of(bad[0]), f"expect.marks: {bad[0]!r} is no square of the grid; write A1 to C3")
+    got = {"marks": {sq: state.marks[sq] or None for sq in marks}, "winner": state.winner or (
+        "draw" if state.over else None), "refused": sorted(v.seat for v in verdicts if not v.accepted)}
+    return [f"{key}: expected {e[key]}, got {got[key]}" for key in got if key in e and e[key] != got[key]]
+
+
 GAME = Game(
     rules=ToyRuleset,
     sheet=ToySheet,
+    scenario=ToyScenarioCodec,
+    gm=GmPart(OPTIONS, events_from_options, '--mark B2=none --reason "Bo typed into the wrong square"'),
     simulation=Simulation(
-        bots=lambda r: {"random": BotKind("random", "a free square at random",
+        bots=lambda r: {"random": rs.BotKind("random", "a free square at random",
                                           lambda seed: RandomMarker(random.Random(seed)))},
         spec=lambda r: SimulationSpec("turns", (("line", "three in a row"), ("draw", "a full grid")),
                                       (FigureSpec("won", "won", FigureKind.SHARE),)),

@@ -183,7 +183,55 @@ def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState,
                army_name: str, order: ArmyOrder) -> Move | Refusal:
     """The order of ``army_name`` written by ``seat`` checked against ``state`` (``index``: its armies by
     name): a Move, or why not."""
-    in_battle = index.fighting
+    found = _own_army(index, seat, army_name, order)
+    if isinstance(found, Refusal):
+        return found
+    army, order = found
+    name = army.name
+    try:
+        word = OrderWord(order.word.strip().lower() or "none")
+    except ValueError:
+        return Refusal(name, f"{name}: the order {order.word!r} is not one of {choices(OrderWord)}")
+    plane = army.at.split(" ")[0]
+    order, note = _on_own_plane(board, army, order)
+    try:
+        start = board.parse(order.start, plane) if order.start.strip() else army.at
+        via = tuple(board.parse(s, plane) for s in order.via if str(s).strip())
+        end = board.parse(order.to, plane) if order.to.strip() else start
+    except PlaceError as exc:
+        return Refusal(name, f"{name}: {exc}")
+    if start != army.at:
+        here = army.at if not start.startswith(plane + " ") else board.short(army.at)  # the plane when it differs
+        return Refusal(name, f"{name} is at {here}, not {_where(board, start, plane)}: "
+                             "the start square is where the army stands")
+    moves = end != start or bool(via)
+    if name in index.fighting and (moves or word is not OrderWord.NONE):
+        battle = next(b for b in index.battles.values() if name in b.armies)
+        return Refusal(name, f"{name} is in the battle at {_where(board, battle.at, plane)}: an army in battle "
+                             "takes no order until it ends")
+    if word in STAYING_WORDS and moves:
+        return Refusal(name, f"{name}: {word.value} does not move; give the start square only "
+                             f"({army.at.split(' ')[1]}), no route or end")
+    route, why = _route(board, settings, index, name, plane, start, via, end) if moves else (None, "")
+    if why:
+        return Refusal(name, why)
+    target_army, why = _target(index, name, word, order)
+    why = why or _word_conditions(board, settings, state, army, word, start, end, target_army, order,
+                                  index.fighting) or ""
+    if why:
+        return Refusal(name, why)
+    bump, why = _bump(board, name, word, plane, end, order)
+    if why:
+        return Refusal(name, why)
+    units = tuple(order.units) if word is OrderWord.TRANSFER else None
+    return Move(name, army.side, word, start, end, route if moves else (),
+                target_army.name if target_army else None,
+                (units[0], units[1], units[2], units[3]) if units else None, bump, note)
+
+
+def _own_army(index: ArmyIndex, seat: str, army_name: str, order: ArmyOrder) -> tuple[Army, ArmyOrder] | Refusal:
+    """The army an order is for, one of ``seat``'s own, and the order with its forum line (if any) read into
+    its fields; or why not."""
     given = order
     if order.line.strip():
         try:
@@ -206,82 +254,68 @@ def read_order(board: Board, settings: CoalitionSettings, state: CoalitionState,
         return Refusal(name, f"{name} is an army of {army.side.display}, the other side: {seat} orders its own "
                              f"armies ({_names(index.of_side(seat))}). This line is not read, and the Movement "
                              "Results do not print it", foreign=True)
-    try:
-        word = OrderWord(order.word.strip().lower() or "none")
-    except ValueError:
-        return Refusal(name, f"{name}: the order {order.word!r} is not one of {choices(OrderWord)}")
-    plane = army.at.split(" ")[0]
-    order, note = _on_own_plane(board, army, order)
-    try:
-        start = board.parse(order.start, plane) if order.start.strip() else army.at
-        via = tuple(board.parse(s, plane) for s in order.via if str(s).strip())
-        end = board.parse(order.to, plane) if order.to.strip() else start
-    except PlaceError as exc:
-        return Refusal(name, f"{name}: {exc}")
-    if start != army.at:
-        here = army.at if not start.startswith(plane + " ") else board.short(army.at)  # the plane when it differs
-        return Refusal(name, f"{name} is at {here}, not {_where(board, start, plane)}: "
-                             "the start square is where the army stands")
-    moves = end != start or bool(via)
-    if name in in_battle and (moves or word is not OrderWord.NONE):
-        battle = next(b for b in index.battles.values() if name in b.armies)
-        return Refusal(name, f"{name} is in the battle at {_where(board, battle.at, plane)}: an army in battle "
-                             "takes no order until it ends")
-    if word in STAYING_WORDS and moves:
-        return Refusal(name, f"{name}: {word.value} does not move; give the start square only "
-                             f"({army.at.split(' ')[1]}), no route or end")
+    return army, order
+
+
+def _route(board: Board, settings: CoalitionSettings, index: ArmyIndex, name: str, plane: str, start: str,
+           via: tuple[str, ...], end: str) -> tuple[tuple[str, ...] | None, str]:
+    """A moving army's route (its waypoints and end; None for a straight move to ``end``), or why the move
+    is refused: another plane, a step that is not one orthogonal step, too many steps, an end on a battle."""
+    if board.plane_of(end) is not board.plane_of(start) or any(board.plane_of(v) is not board.plane_of(start)
+                                                               for v in via):
+        return None, (f"{name}: {_where(board, end, plane)} is on another plane; cross to it through a "
+                      "portal (end the move on the portal square)")
     route: tuple[str, ...] | None = None
-    if moves:
-        if board.plane_of(end) is not board.plane_of(start) or any(board.plane_of(v) is not board.plane_of(start)
-                                                                   for v in via):
-            return Refusal(name, f"{name}: {_where(board, end, plane)} is on another plane; cross to it through a "
-                                 "portal (end the move on the portal square)")
-        if via:
-            route = (*via, end)
-            here = start
-            for step in route:
-                gap = board.distance(here, step)
-                if gap != 1:
-                    what = "a diagonal step" if _diagonal(board, here, step) else (
-                        "not a step (the same square)" if gap == 0 else f"a gap of {gap} squares")
-                    return Refusal(name, f"{name}: {board.short(here)} > {board.short(step)} is {what}; a route "
-                                         "goes one orthogonal step at a time (no diagonals), ending on the end square")
-                here = step
-            steps = len(route)
-        else:
-            steps = board.distance(start, end) or 0
-        if steps > settings.max_steps:
-            return Refusal(name, f"{name}: {board.short(start)} to {board.short(end)} is {steps} steps; an army "
-                                 f"moves at most {settings.max_steps}")
-        if end in index.battles:
-            return Refusal(name, f"{name}: {_where(board, end, plane)} holds a battle; no army may end its move "
-                                 "there (choose another square)")
-    target_army: Army | None = None
+    if via:
+        route = (*via, end)
+        here = start
+        for step in route:
+            gap = board.distance(here, step)
+            if gap != 1:
+                what = "a diagonal step" if _diagonal(board, here, step) else (
+                    "not a step (the same square)" if gap == 0 else f"a gap of {gap} squares")
+                return None, (f"{name}: {board.short(here)} > {board.short(step)} is {what}; a route "
+                              "goes one orthogonal step at a time (no diagonals), ending on the end square")
+            here = step
+        steps = len(route)
+    else:
+        steps = board.distance(start, end) or 0
+    if steps > settings.max_steps:
+        return None, (f"{name}: {board.short(start)} to {board.short(end)} is {steps} steps; an army "
+                      f"moves at most {settings.max_steps}")
+    if end in index.battles:
+        return None, (f"{name}: {_where(board, end, plane)} holds a battle; no army may end its move "
+                      "there (choose another square)")
+    return route, ""
+
+
+def _target(index: ArmyIndex, name: str, word: OrderWord, order: ArmyOrder) -> tuple[Army | None, str]:
+    """The army an order targets (None when it names none), or why the target is refused."""
     if order.target.strip():
         if word not in TARGETED_WORDS and word is not OrderWord.INTERCEPT:
-            return Refusal(name, f"{name}: {word.value} takes no target army; engage, replace, raid, support, "
-                                 "transfer and intercept do")
+            return None, (f"{name}: {word.value} takes no target army; engage, replace, raid, support, "
+                          "transfer and intercept do")
         target_army = index.find(order.target)
         if target_army is None:
-            return Refusal(name, f"{name}: there is no army {order.target.strip()!r} to {word.value}")
-    elif word in TARGETED_WORDS:
-        return Refusal(name, f"{name}: {word.value} needs the target army's name after the order word")
-    refusal = _word_conditions(board, settings, state, army, word, start, end, target_army, order, in_battle)
-    if refusal is not None:
-        return Refusal(name, refusal)
-    bump: str | None = None
-    if order.bump.strip():
-        try:
-            bump = board.parse(order.bump, plane)
-        except PlaceError as exc:
-            return Refusal(name, f"{name}: joint engage bump: {exc}")
-        if word is not OrderWord.ENGAGE or bump not in board.ring(end, 1):
-            return Refusal(name, f"{name}: a joint engage bump names a square next to the engaged square "
-                                 f"{board.short(end)}, for an army that engages")
-    units = tuple(order.units) if word is OrderWord.TRANSFER else None
-    return Move(name, army.side, word, start, end, route if moves else (),
-                target_army.name if target_army else None,
-                (units[0], units[1], units[2], units[3]) if units else None, bump, note)
+            return None, f"{name}: there is no army {order.target.strip()!r} to {word.value}"
+        return target_army, ""
+    if word in TARGETED_WORDS:
+        return None, f"{name}: {word.value} needs the target army's name after the order word"
+    return None, ""
+
+
+def _bump(board: Board, name: str, word: OrderWord, plane: str, end: str, order: ArmyOrder) -> tuple[str | None, str]:
+    """A joint engage's bump square (None when the order names none), or why it is refused."""
+    if not order.bump.strip():
+        return None, ""
+    try:
+        bump = board.parse(order.bump, plane)
+    except PlaceError as exc:
+        return None, f"{name}: joint engage bump: {exc}"
+    if word is not OrderWord.ENGAGE or bump not in board.ring(end, 1):
+        return None, (f"{name}: a joint engage bump names a square next to the engaged square "
+                      f"{board.short(end)}, for an army that engages")
+    return bump, ""
 
 
 def _on_own_plane(board: Board, army: Army, order: ArmyOrder) -> tuple[ArmyOrder, str]:

@@ -236,7 +236,7 @@ def _show(value: Any) -> str:
 
 def _compare(f: Fields, e: LinedDict, state: WodState, verdicts: Sequence[Verdict], game: int) -> list[str]:
     out: list[str] = []
-    refused = {v.subject for v in verdicts if not v.accepted}
+    refused = {v.about or v.subject for v in verdicts if not v.accepted}  # units, as the format counts them
 
     def check(path: str, want: Any, got: Any) -> None:
         if want != got:

@@ -1,5 +1,8 @@
-"""The test game's record: the race's, with two tools of its own (``sheets-gm toolgame shout WORD`` and one that
-fails as a user error)."""
+"""The toy game's record with two tools of its own (``sheets-gm toolgame shout WORD`` and one that fails as a user
+error), for ``tests/commands/test_ruleset_tools.py``.
+
+It exists because the toy game (``tests/toygame``), the example to copy, keeps to what every game needs and has no
+``commands`` part: this adds one to it, as ``sheets_gm/rulesets/wesnoth/commands.py`` does for a real game."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import argparse
 from dataclasses import replace
 
 from sheets_gm.rulesets.game import GameCommand, GameCommandError
-from tests.sync.race_game import GAME as RACE_GAME
+from tests.toygame.game import GAME as TOY_GAME
 
 
 def _shout(args: argparse.Namespace) -> int:
@@ -27,7 +30,7 @@ def _what(p: argparse.ArgumentParser) -> None:
     p.add_argument("what")
 
 
-GAME = replace(RACE_GAME, commands=(
+GAME = replace(TOY_GAME, commands=(
     GameCommand("shout", "print a word in capitals", "Print WORD in capitals.", "sheets-gm toolgame shout hello",
                 _word, _shout),
     GameCommand("refuse", "always fail", "Fail with a user error.", "sheets-gm toolgame refuse this", _what, _refuse),

@@ -178,12 +178,7 @@ def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionSta
                     gain = kill_vp(settings, armies[c.victim].rank)
                     vp[c.winner.value] += gain
                     lines.append(f"{c.winner.display} +{gain} victory points for the kill")
-        tried = set(r.failed_kill) | ({b.armies[0]} if b.type is BattleType.RAID and b.armies[0] in losers else set())
-        for name in sorted(tried):
-            if name not in dead:
-                armies[name] = _lose_squad(armies[name], settings.kill_squad)
-                lines.append(f"{name} tried a kill and lost: its kill squad is lost")
-                events.append(Event(turn, EventKind.SQUAD, f"{name} loses its kill squad", {"army": name}))
+        _lose_kill_squads(settings, b, r, losers, dead, armies, lines, events, turn)
         to_bump += [(n, b.at) for n in losers if n not in dead]
         stays = _who_stays(b, winners, armies, dice)
         for name in winners:
@@ -194,7 +189,32 @@ def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionSta
     alive = {n: a for n, a in armies.items() if n not in dead}
     for name in sorted(dead):
         events.append(Event(turn, EventKind.KILL, f"{name} is killed", {"army": name, "rank": armies[name].rank}))
-    # bumps, one after the other so two armies never share a square
+    bump_lines = _bump(board, dice, turn, alive, to_bump, open_battles, events)
+    reports = [BattleReport(rep.title, rep.winner, rep.lines + tuple(bump_lines.get(rep.title.rsplit(", ", 1)[1], ())))
+               for rep in reports]
+    new = state.with_(armies=tuple(alive[a.name] for a in state.armies if a.name in alive),
+                      battles=tuple(sorted(open_battles.values(), key=lambda b: board.order[b.at])),
+                      vp=vp, outcomes=tuple(reports), phase=Phase.RESULTS)
+    return new, events
+
+
+def _lose_kill_squads(settings: CoalitionSettings, b: Battle, r: BattleResult, losers: list[str], dead: set[str],
+                      armies: dict[str, Army], lines: list[str], events: list[Event], turn: int) -> None:
+    """Every living army that tried a kill and lost (a raider that lost its raid among them) loses its kill squad,
+    told in ``lines`` (the battle report) and ``events``."""
+    tried = set(r.failed_kill) | ({b.armies[0]} if b.type is BattleType.RAID and b.armies[0] in losers else set())
+    for name in sorted(tried):
+        if name not in dead:
+            armies[name] = _lose_squad(armies[name], settings.kill_squad)
+            lines.append(f"{name} tried a kill and lost: its kill squad is lost")
+            events.append(Event(turn, EventKind.SQUAD, f"{name} loses its kill squad", {"army": name}))
+
+
+def _bump(board: Board, dice: TurnDice, turn: int, alive: dict[str, Army], to_bump: list[tuple[str, str]],
+          open_battles: dict[str, Battle], events: list[Event]) -> dict[str, list[str]]:
+    """The armies of ``to_bump`` (each with its battle's place, ``place>wanted`` for a joint engage's chosen square)
+    bumped one after the other, so two armies never share a square; one onto an enemy opens an intercept battle.
+    Updates ``alive``, ``open_battles`` and ``events``; returns the bump lines by battle place."""
     occupants: dict[str, list[tuple[str, Side]]] = defaultdict(list)
     for a in alive.values():
         occupants[a.at].append((a.name, a.side))
@@ -216,12 +236,7 @@ def apply_results(board: Board, settings: CoalitionSettings, state: CoalitionSta
             text += f", onto {enemy}: {enemy} intercepts {name} next turn"
         bump_lines[centre].append(text)
         events.append(Event(turn, EventKind.BUMP, text, {"army": name, "to": spot, "enemy": enemy}))
-    reports = [BattleReport(rep.title, rep.winner, rep.lines + tuple(bump_lines.get(rep.title.rsplit(", ", 1)[1], ())))
-               for rep in reports]
-    new = state.with_(armies=tuple(alive[a.name] for a in state.armies if a.name in alive),
-                      battles=tuple(sorted(open_battles.values(), key=lambda b: board.order[b.at])),
-                      vp=vp, outcomes=tuple(reports), phase=Phase.RESULTS)
-    return new, events
+    return bump_lines
 
 
 def _kill(settings: CoalitionSettings, b: Battle, r: BattleResult, killer: str, victim: str,

@@ -23,7 +23,7 @@ from sheets_gm.rulesets.winordie.enums import (
     EventKind,
     Phase,
 )
-from sheets_gm.rulesets.winordie.orders import WodOrders, action_row, numbered
+from sheets_gm.rulesets.winordie.orders import Action, WodOrders, action_row, numbered
 from sheets_gm.rulesets.winordie.resolve.actions import cancel_action, execute
 from sheets_gm.rulesets.winordie.resolve.deploy import deploy
 from sheets_gm.rulesets.winordie.resolve.legal import Refusal, check_action
@@ -68,16 +68,16 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
     for seat, rows in orders.actions.items():
         if seat != new.acting and rows:
             result.verdicts += [Verdict(seat, action_row(n), a.kind.value, False,
-                                        f"Row {n}: it is {new.acting}'s turn; your rows resolve in your own turn")
+                                        f"Row {n}: it is {new.acting}'s turn; your rows resolve in your own turn",
+                                        a.unit or seat)
                                 for n, a in numbered(rows)]
     for row, action in numbered(orders.actions.get(new.acting, ())):
-        subject = action_row(row)  # the row she typed it in: its answer goes there, and the rejected list names it
         if new.phase is not Phase.ACTIONS or new.game != game:
-            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
+            result.verdicts.append(_row_verdict(new.acting, row, action, True,
                                            f"Row {row}: not resolved: the game is over."))
             continue
         if result.stopped:
-            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
+            result.verdicts.append(_row_verdict(new.acting, row, action, True,
                                            f"Row {row}: waiting for the reaction above; it resolves at the next "
                                            "sync."))
             result.unused[action_row(row)] = f"{result.stopped_by} reacted before a row above{again(rules)}"
@@ -85,7 +85,7 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
         checked = check_action(rules, new, action)
         if isinstance(checked, Refusal):
             result.done = row
-            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, False, f"Row {row} "
+            result.verdicts.append(_row_verdict(new.acting, row, action, False, f"Row {row} "
                                            f"({action.describe()}): {checked}"))
             result.events.append(Event(new.turn, EventKind.REFUSED, f"Row {row} refused: {checked}",
                                        {"row": row}, audience=frozenset({new.acting})))
@@ -101,19 +101,24 @@ def play_window(rules: WodRules, state: WodState, orders: WodOrders, dice: TurnD
                           (f"{passive} may change this attack: the GM weighs it first",
                            f"{passive} may change this attack; the GM applies it (or not)"))
             result.unused[action_row(row)] = kept + again(rules)
-            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
+            result.verdicts.append(_row_verdict(new.acting, row, action, True,
                                            f"Row {row}: waiting: {said} and this row resolves at the next sync."))
             continue
         result.done = row
         change = new.changes.pop(action.unit, None) if action.unit else None
         if change is not None and change.cancel:
-            result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True,
+            result.verdicts.append(_row_verdict(new.acting, row, action, True,
                                            f"Row {row}: cancelled by the GM ({change.reason}): it does nothing."))
             cancel_action(new, action, change, result.events)
             continue
         message = execute(rules, new, action, checked, dice, result.events, change)
-        result.verdicts.append(Verdict(new.acting, subject, action.kind.value, True, f"Row {row}: {message}"))
+        result.verdicts.append(_row_verdict(new.acting, row, action, True, f"Row {row}: {message}"))
         check_defeat(rules, new, result.events)
     if new.acting not in orders.hold and not result.stopped and new.phase is Phase.ACTIONS and new.game == game:
         end_of_turn(rules, new, result.events)
     return result
+
+
+def _row_verdict(seat: str, row: int, action: Action, accepted: bool, message: str) -> Verdict:
+    """The answer to the action typed in row ``row``: named after the row (its answer shows there), about its unit."""
+    return Verdict(seat, action_row(row), action.kind.value, accepted, message, action.unit or seat)

@@ -43,7 +43,7 @@ def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: t
             elif r.within < 0:
                 problem = "within is a number of hexes, 0 or more"
         if problem:
-            verdicts.append(Verdict(seat, reaction_row(n), "reaction", False, f"Reaction {n}: {problem}"))
+            verdicts.append(Verdict(seat, reaction_row(n), "reaction", False, f"Reaction {n}: {problem}", r.unit))
             continue
         out.append(replace(r, row=n))
         verdicts.append(Verdict(seat, reaction_row(n), "reaction", True,
