@@ -42,7 +42,7 @@ print(json.dumps({{"code": code, "modules": len(sys.modules), "heavy": heavy}}))
 _LOADS_PROBE = """
 import json, sys
 import openpyxl
-import sheets_gm.sheets.local as local
+import sheets_gm.sheets.local.backend as local
 count = 0
 real = openpyxl.load_workbook
 def counting(*args, **kwargs):

@@ -13,7 +13,7 @@ spreadsheet and nothing else; bytes read by an idle poll do not grow over the ma
 over the first windows of the same phase: the median of the last three idle polls of a phase against
 that of its first three, since what is read varies with the match).
 
-Then, for each game, the polls cron makes every minute through the Drive gate (``sync/drive_gate.py``):
+Then, for each game, the polls cron makes every minute through the Drive gate (``sync/gate/``):
 Sheets and Drive requests of an idle poll, of one player's save, of the poll that resolves after the bots
 typed, of the polls after those two, and of the half-hourly look at Drive's file index; bars: an idle poll,
 the polls after a write of ours and the half-hourly one make no Sheets request and at most one Drive
@@ -48,18 +48,15 @@ from sheets_gm.match.quota import played_match  # noqa: E402
 from sheets_gm.match.schedule import DeadlineSchedule  # noqa: E402
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_game, get_ruleset, ruleset_names  # noqa: E402
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
-from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend  # noqa: E402
+from sheets_gm.sheets.google.backend import GoogleSheetBackend  # noqa: E402
+from sheets_gm.sheets.google.drive import DriveChangeLog  # noqa: E402
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout  # noqa: E402
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
-from sheets_gm.sync.drive_gate import (  # noqa: E402
-    after_google_poll,
-    after_idle,
-    before_google_poll,
-    check_drive,
-    read_and_poll,
-)
+from sheets_gm.sync.gate.drive import DriveGate  # noqa: E402
+from sheets_gm.sync.gate.run import IdlePoll, gated_poll  # noqa: E402
+from sheets_gm.sync.gate.state import Said  # noqa: E402
 from sheets_gm.sync.life.create import create_match  # noqa: E402
 from sheets_gm.sync.poll import poll  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
@@ -317,17 +314,11 @@ def gated_polls(ruleset: str, seed: str, bot: str = "") -> tuple[int, dict[str, 
             now += timedelta(minutes=minutes)
             fake.now = now
             fake.reset_counters()
-            gate = check_drive(config, mark, plain, log, now)
-            resolved = False
-            if gate.read:
-                before_google_poll(config)
-                report, kept = read_and_poll(
-                    lambda sheets: poll(sheets, cls, now=now, force=force, window_key=open_key if force else None),
-                    plain, gate, config, lambda: now)
-                resolved = report.resolved
-                after_google_poll(config, mark, gate, report, now, "", "", kept)
-            else:
-                after_idle(config, gate)
+            gated = gated_poll(
+                DriveGate(config, mark, plain, log, now, lambda: now),
+                lambda sheets: poll(sheets, cls, now=now, force=force, window_key=open_key if force else None),
+                may_idle=lambda _: True, said=lambda _: Said())
+            resolved = not isinstance(gated, IdlePoll) and gated[0].resolved
             written = fake.calls(WRITE) + fake.calls(BATCH_UPDATE)  # a write with notes, or a layout: one write each
             drive = fake.calls(CHANGES) + fake.calls(START_TOKEN) + fake.calls(FILES) + fake.calls(FILE_GET)
             reads = fake.calls(READ) + fake.calls(GET)  # a spreadsheets.get (tab ids) is a read request too

@@ -26,13 +26,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # The sync's own floors (``docs/architecture.md``, "Inside the sync"): the match's spreadsheets and record; a
     # typed row's life; the poll's reading and writing; the match's life; the poll; the poll gate.
     ("sheets_gm.sync.sheets", "sheets_gm.sync.match_record", "sheets_gm.sync.match_tabs", "sheets_gm.sync.deadline",
-     "sheets_gm.sync.old_layout", "sheets_gm.sync.lock", "sheets_gm.sync.poll_state"),
+     "sheets_gm.sync.old_layout", "sheets_gm.sync.lock"),
     ("sheets_gm.sync.rows",),
     ("sheets_gm.sync",),
     ("sheets_gm.sync.life",),
     ("sheets_gm.sync.poll", "sheets_gm.sync.drawn_cells", "sheets_gm.sync.older_copy"),
-    ("sheets_gm.sync.gate", "sheets_gm.sync.drive_gate", "sheets_gm.sync.poll_memory", "sheets_gm.scenario",
-     "sheets_gm.simulate"),
+    ("sheets_gm.sync.gate", "sheets_gm.scenario", "sheets_gm.simulate"),
     ("sheets_gm.match",),
     ("sheets_gm.commands", "sheets_gm.cli"),
 )

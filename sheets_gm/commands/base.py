@@ -8,6 +8,7 @@ import shlex
 import shutil
 import sys
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,11 @@ class UsageError(UserError):
 
 
 Handler = Callable[[argparse.Namespace], int]
+
+
+def clock() -> datetime:
+    """Now, for every poll command (the tests set it: no test waits for a deadline or a Retry-After)."""
+    return datetime.now(UTC)
 
 
 def command(sub: Any, name: str, func: Handler, summary: str, description: str,

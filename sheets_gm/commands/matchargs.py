@@ -61,8 +61,8 @@ def gm_change(config: MatchConfig, *, lock: bool = True) -> Iterator[None]:
     poll is forgotten, so the next poll reads every spreadsheet: what that record kept (each spreadsheet as last
     read, our last writes) no longer describes the match, and Drive names our account for the GM's writes as
     for a poll's."""
+    from sheets_gm.sync.gate.state import forget_state, state_path
     from sheets_gm.sync.lock import match_lock
-    from sheets_gm.sync.poll_state import forget_state, state_path
 
     try:
         if lock:

@@ -8,33 +8,33 @@ import contextlib
 import json
 import signal
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
-from sheets_gm.commands import sync as sync_command
+from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import gm_change, load, open_match, user_errors
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.engine.words import counted, describe_wait
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.notify.announce import after_poll, outbox_lines, send_due
-from sheets_gm.match.notify.outbox import due
+from sheets_gm.match.notify.outbox import Due, due
 from sheets_gm.match.run import sync_once
 from sheets_gm.match.watch import seconds_until, watch
 from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark, file_mark
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.deadline import describe_deadline
+from sheets_gm.sync.gate.run import IdlePoll, QuietFailure, gate_for, gated_poll
+from sheets_gm.sync.gate.state import PollState, Said
 from sheets_gm.sync.poll import WindowReport
-from sheets_gm.sync.poll_memory import after_local_poll, before_local_poll
-from sheets_gm.sync.poll_state import PollState
 from sheets_gm.sync.sheets import MatchSheets
 
 
 def _now() -> datetime:
-    return sync_command.clock()
+    return base.clock()
 
 
 def window_summary(report: WindowReport) -> str:
@@ -147,31 +147,6 @@ def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: Workboo
     return True
 
 
-class QuietFailure(Exception):
-    """A cron poll that failed for a reason already said this turn (a workbook left open): exit 1, print nothing."""
-
-
-@dataclass(frozen=True)
-class IdlePoll:
-    """A poll the Drive gate found idle: nothing read, nothing written; what the last full poll saw (its
-    deadline, whether the match is over, the line it printed). ``sync --watch`` waits on it as on a report."""
-
-    state: PollState
-    resolved: bool = False
-    feedback_written: int = 0
-    notices: str = ""  # what sending the notices waiting for a retry did ('' when none was due)
-
-    @property
-    def deadline(self) -> str:
-        """The open window's deadline, as the last full poll saw it."""
-        return self.state.deadline
-
-    @property
-    def finished(self) -> bool:
-        """Whether the match was over at the last full poll."""
-        return self.state.finished
-
-
 def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: float) -> str:
     """What ``sync --watch`` prints after a poll: the settings warning if any, the summary, the next poll."""
     if isinstance(report, IdlePoll):
@@ -234,7 +209,7 @@ def run_sync(args: argparse.Namespace) -> int:
 def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileMark | None,
                sheets: MatchSheets) -> int:
     """One poll for cron: a Google match asks Drive first and reads nothing when nothing changed
-    (``match.drive_gate``); either kind keeps what the poll saw for the next one's gate."""
+    (``sync.gate.drive``); either kind keeps what the poll saw for the next one's gate."""
     try:
         gated = _gated_poll(config, config_mark, sheets, quiet=args.quiet)
     except QuietFailure:
@@ -264,68 +239,54 @@ def send_waiting_notices(args: argparse.Namespace) -> None:
 
 def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: MatchSheets,
                 quiet: bool) -> tuple[WindowReport, str, str] | IdlePoll:
-    """A poll behind the gates: for Google, Drive first (nothing read when nothing changed and the last poll's
-    line can be said again, or ``quiet``), then the poll on the spreadsheets Drive names read afresh and the others
-    as last read (``drive_gate.read_and_poll``); for local workbooks the full poll. Then what the next poll's gate
-    needs is kept, and the poll's notices are queued and sent (``notify.announce.after_poll``; an idle poll sends
-    only the letters waiting for a retry, and reads when the open window's reminder fell due). Returns the poll's
-    report, its warning and what the notices did, or the idle poll."""
+    """A poll behind the match's gate (``sync.gate.run``): for Google, idle when Drive says nothing changed and
+    the last poll's line can be said again (or ``quiet``) and no reminder fell due; else the poll, and what the
+    next poll's gate needs is kept. Then the poll's notices are queued and sent (``notify.announce.after_poll``;
+    an idle poll sends only the letters waiting for a retry). Returns the poll's report, its warning and what the
+    notices did, or the idle poll."""
     read_at = _now()
-    gate = None
-    if config.backend is BackendKind.GOOGLE:
-        from sheets_gm.sync.drive_gate import after_idle, before_google_poll, check_drive, drive_log
+    notices: list[Due] = []
 
-        log = drive_log(sheets)
-        if log is not None:
-            gate = check_drive(config.path, config_mark, sheets, log, read_at)
-            notices = due(config.path, read_at)
-            if not gate.read and gate.state is not None and (quiet or gate.state.summary) and not notices.reminder:
-                after_idle(config.path, gate)
-                return IdlePoll(gate.state, notices=send_due(config, _now) if notices.letters else "")
-            before_google_poll(config.path)
-    before = before_local_poll(config.path, sheets)
-    kept = None
+    def may_idle(state: PollState) -> bool:
+        notices.append(due(config.path, read_at))
+        return bool(quiet or state.summary) and not notices[0].reminder
+
+    gate = gate_for(config.path, config_mark, sheets, read_at, _now, google=config.backend is BackendKind.GOOGLE)
     with user_errors():
         try:
-            if gate is None:
-                report = poll_match(config, sheets)
-            else:
-                from sheets_gm.sync.drive_gate import read_and_poll, reads_line
-
-                report, kept = read_and_poll(lambda s: sync_once(config, s, now=read_at), sheets, gate, config.path,
-                                             _now)
-                report.drive = reads_line(gate, kept)
+            gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at), may_idle=may_idle,
+                               said=lambda report: _said(config, report))
         except WorkbookOpenError as exc:
-            # A player left the workbook open: every cron poll fails until it is closed. Say it once a turn
-            # to cron (quiet); a GM who runs sync by hand is told every time what it did: nothing.
-            if _report_open_workbook(config, sheets, exc):
-                raise UserError(f"{exc} (said once this turn; the next polls keep trying quietly)") from None
-            if quiet:
-                raise QuietFailure from None
-            raise UserError(f"nothing synced: {exc} (cron's quiet polls said it once this turn and keep trying; "
-                            "close the workbook, or wait for it to be closed)") from None
+            raise _open_workbook_failure(config, sheets, exc, quiet) from None
+    if isinstance(gated, IdlePoll):
+        return replace(gated, notices=send_due(config, _now) if notices[0].letters else "")
     _open_workbook_memory(config).unlink(missing_ok=True)
+    report, said = gated
+    return report, said.warning, after_poll(config, sheets, report, _now)
+
+
+def _said(config: MatchConfig, report: WindowReport) -> Said:
+    """What a poll says that an idle poll after it repeats: never a resolution, nor feedback written now; and the
+    warnings every poll repeats."""
     warning = "\n".join(w for w in (settings_warning(config, report), tables_warning(config, report),
                                     notify_warning(config)) if w)
-    # What an idle poll after this one repeats: never a resolution, nor feedback written now.
     summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[])),
                          *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""
-    if gate is not None and kept is not None:
-        from sheets_gm.sheets.google import GoogleSheetBackend
-        from sheets_gm.sync.drive_gate import after_google_poll
+    return Said(summary, warning)
 
-        # A bot typed in the window this poll opened: the next poll reads its spreadsheet (its Ready may be all
-        # the window waits for), though the write was ours. So does a file drawn again over an older copy: this
-        # poll resolved nothing, the next one resolves what is due.
-        again = [b.key for b in (sheets.of(s) if s in sheets.seats else sheets.judge_sheet()
-                                 for s in [*report.bots_typed, *report.older_copies])
-                 if isinstance(b, GoogleSheetBackend)]
-        after_google_poll(config.path, config_mark, gate, report, read_at, summary, warning, kept, read_back=again)
-    elif not report.bots_typed and not report.older_copies:  # else nothing kept: the next poll reads them
-        after_local_poll(config.path, config_mark, sheets, before, report, summary, warning, read_at)
-    return report, warning, after_poll(config, sheets, report, _now)
+
+def _open_workbook_failure(config: MatchConfig, sheets: MatchSheets, exc: WorkbookOpenError,
+                           quiet: bool) -> Exception:
+    """A player left the workbook open: every cron poll fails until it is closed. Say it once a turn to cron
+    (quiet); a GM who runs sync by hand is told every time what it did: nothing."""
+    if _report_open_workbook(config, sheets, exc):
+        return UserError(f"{exc} (said once this turn; the next polls keep trying quietly)")
+    if quiet:
+        return QuietFailure()
+    return UserError(f"nothing synced: {exc} (cron's quiet polls said it once this turn and keep trying; "
+                     "close the workbook, or wait for it to be closed)")
 
 
 def run_resolve(args: argparse.Namespace) -> int:

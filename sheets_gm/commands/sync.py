@@ -2,21 +2,16 @@
 
 This module is all that an idle ``sync`` from cron imports besides the poll gate: when no workbook
 changed since the last poll and no deadline is due, the poll ends here, before any game, sheet or
-config code loads (``sheets_gm.sync.poll_gate``).
+config code loads (``sheets_gm.sync.gate.idle``).
 """
 
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
 from typing import Any
 
+from sheets_gm.commands import base
 from sheets_gm.commands.base import add_config_option, command
-
-
-def clock() -> datetime:
-    """Now, for every poll command (the tests set it: no test waits for a deadline or a Retry-After)."""
-    return datetime.now(UTC)
 
 
 def run_sync(args: argparse.Namespace) -> int:
@@ -25,9 +20,9 @@ def run_sync(args: argparse.Namespace) -> int:
     sent then without a read."""
     if not args.watch:
         from sheets_gm.match.notify.outbox import due
-        from sheets_gm.sync.poll_gate import idle_local_poll
+        from sheets_gm.sync.gate.idle import idle_local_poll
 
-        now = clock()
+        now = base.clock()
         idle = idle_local_poll(args.config, now)
         notices = due(args.config, now) if idle is not None else None
         if idle is not None and notices is not None and not notices.reminder and (args.quiet or idle.summary):

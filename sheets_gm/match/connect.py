@@ -16,15 +16,22 @@ if TYPE_CHECKING:
     from sheets_gm.sheets.retry import RetryPolicy
 
 
-#: What a command does with Google, which says the OAuth scopes it asks for (``sheets.google``): ``play`` (read and
-#: write cells, read Drive's change log and sharing list), ``share`` (init: share the spreadsheets), ``export``.
+#: What a command does with Google, which says the OAuth scopes it asks for (``sheets.google.signin``): ``play``
+#: (read and write cells, read Drive's change log and sharing list), ``share`` (init: share the spreadsheets),
+#: ``export``.
 Access = Literal["play", "share", "export"]
 
 
 def google_client(config: MatchConfig, access: Access = "play") -> gspread.Client:
     """A signed-in gspread client: the service account if configured (its tokens asked for the scopes of
     ``access`` alone), else the GM's OAuth sign-in (asked once, for what init needs)."""
-    from sheets_gm.sheets.google import EXPORT_SCOPES, PLAY_SCOPES, SHARE_SCOPES, open_oauth, open_service_account
+    from sheets_gm.sheets.google.signin import (
+        EXPORT_SCOPES,
+        PLAY_SCOPES,
+        SHARE_SCOPES,
+        open_oauth,
+        open_service_account,
+    )
 
     if config.service_account is not None:
         scopes = {"play": PLAY_SCOPES, "share": SHARE_SCOPES, "export": EXPORT_SCOPES}[access]
@@ -46,12 +53,12 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
     opened: dict[str, SheetBackend] = {}
     make: Callable[[str, str], SheetBackend]
     if config.backend is BackendKind.LOCAL:
-        from sheets_gm.sheets.local import LocalWorkbookBackend
+        from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
         def make(where: str, role: str) -> SheetBackend:
             return LocalWorkbookBackend(config.local_path(where))
     else:
-        from sheets_gm.sheets.google import GoogleSheetBackend
+        from sheets_gm.sheets.google.backend import GoogleSheetBackend
         from sheets_gm.sheets.retry import DEFAULT_RETRY
 
         client = google_client(config, access)

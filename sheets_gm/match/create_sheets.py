@@ -27,7 +27,7 @@ from sheets_gm.sheets.private_files import write_private
 if TYPE_CHECKING:
     import gspread
 
-    from sheets_gm.sheets.drive_create import DriveCreator, DriveFolder, MadeSpreadsheet
+    from sheets_gm.sheets.google.drive_create import DriveCreator, DriveFolder, MadeSpreadsheet
 
 
 @dataclass
@@ -94,7 +94,7 @@ def create_google_sheets(config: MatchConfig, folder: str, *, client: gspread.Cl
     the keys cannot be written into, a bad folder, a service account and a My Drive folder) come before anything
     is created."""
     from sheets_gm.match.connect import google_client
-    from sheets_gm.sheets.drive_create import DriveCreator, folder_id
+    from sheets_gm.sheets.google.drive_create import DriveCreator, folder_id
 
     if config.backend is BackendKind.GOOGLE:
         return CreateOutcome(already=True)
@@ -146,7 +146,7 @@ def _found(drive: DriveCreator, match: str, place: DriveFolder, made: dict[str, 
            outcome: CreateOutcome) -> dict[str, MadeSpreadsheet]:
     """The spreadsheets an earlier run made for ``match``, by role: Drive's search, then the keys the journal
     holds that the search does not list yet (each checked: a spreadsheet moved to the trash is made again)."""
-    from sheets_gm.sheets.drive_create import MadeSpreadsheet
+    from sheets_gm.sheets.google.drive_create import MadeSpreadsheet
 
     found: dict[str, MadeSpreadsheet] = {}
     for sheet in drive.made_for(match, place):

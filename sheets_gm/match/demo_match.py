@@ -24,7 +24,7 @@ from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sh
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
-from sheets_gm.sheets.local import create_workbook
+from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.private_files import private_folder
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.create import create_match

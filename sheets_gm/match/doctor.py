@@ -134,7 +134,7 @@ def check_credentials(config: MatchConfig, report: Checkup) -> bool:
     """Google only: the service-account key or the OAuth client file and its saved sign-in."""
     if config.backend is BackendKind.LOCAL:
         return True
-    from sheets_gm.sheets.google import account_email, open_oauth, open_service_account
+    from sheets_gm.sheets.google.signin import account_email, open_oauth, open_service_account
 
     if config.service_account is not None:
         try:

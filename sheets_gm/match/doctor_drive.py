@@ -16,7 +16,7 @@ from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sync.sheets import MatchSheets
 
 if TYPE_CHECKING:
-    from sheets_gm.sheets.google import DriveChangeLog
+    from sheets_gm.sheets.google.drive import DriveChangeLog
 
 #: A machine clock further than this from Google's is warned of: deadlines are judged by it.
 CLOCK_TOLERANCE = timedelta(seconds=5)
@@ -36,7 +36,8 @@ def check_drive(config: MatchConfig, sheets: MatchSheets, report: Checkup,
     machine's (default :func:`machine_now`)."""
     if config.backend is not BackendKind.GOOGLE:
         return
-    from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend
+    from sheets_gm.sheets.google.backend import GoogleSheetBackend
+    from sheets_gm.sheets.google.drive import DriveChangeLog
 
     backends = [getattr(b, "inner", b) for b in sheets.write_order()]  # doctor's read-only wrapper
     google = [b for b in backends if isinstance(b, GoogleSheetBackend)]

@@ -24,7 +24,7 @@ def check_sharing(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> 
     if config.backend is not BackendKind.GOOGLE:
         return
     from sheets_gm.match.run import editor_emails, repair_roster  # match.run opens this layer's checks
-    from sheets_gm.sheets.google import GoogleSheetBackend
+    from sheets_gm.sheets.google.backend import GoogleSheetBackend
 
     emails = editor_emails(config, repair_roster(config, sheets))
     expected: dict[int, set[str]] = {}

@@ -28,7 +28,7 @@ from sheets_gm.sheets.backend import (
     SheetUnavailableError,
 )
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
-from sheets_gm.sheets.local import office_lock_files
+from sheets_gm.sheets.local.office_locks import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline

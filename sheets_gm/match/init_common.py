@@ -42,7 +42,7 @@ def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[
     The GM's own workbooks (the engine's, the judge's) are created 0600 in a folder made 0700 (``gm_files``), and
     every copy moved aside is made 0600. Returns each workbook moved aside with where it now is."""
     from sheets_gm.match.gm_files import gm_only_files, gm_only_folders
-    from sheets_gm.sheets.local import create_workbook
+    from sheets_gm.sheets.local.backend import create_workbook
 
     private = set(gm_only_files(config))
     for folder in gm_only_folders(config):

@@ -38,7 +38,7 @@ def match_tab_names(config: MatchConfig) -> set[str]:
 
 def _tabs(path: Path) -> list[str]:
     """The tabs of the workbook ``path``; InitTargetError when it is no readable .xlsx workbook."""
-    from sheets_gm.sheets.local import LocalWorkbookBackend
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
     if not path.is_file():
         raise InitTargetError(f"{path} exists but is not a file; init never replaces it: name another workbook in "

@@ -166,7 +166,7 @@ def _refuse_existing_match(backends: list[SheetBackend], engine: SheetBackend | 
 def _refuse_existing_local_match(config: MatchConfig, existing: list[Path]) -> None:
     """``_refuse_existing_match`` on the local workbooks of the match that exist already, before init creates
     any of the others."""
-    from sheets_gm.sheets.local import LocalWorkbookBackend
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
     backends: list[SheetBackend] = [LocalWorkbookBackend(path) for path in existing]
     engine_path = config.local_path(config.engine)

@@ -10,13 +10,8 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.sheets.backend import SheetAccessError
-from sheets_gm.sheets.google import (
-    EXPORT_SCOPES,
-    PLAY_SCOPES,
-    SHARE_SCOPES,
-    GoogleSheetBackend,
-    open_service_account,
-)
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sheets.google.signin import EXPORT_SCOPES, PLAY_SCOPES, SHARE_SCOPES, open_service_account
 from tests.commands.test_window_commands import run
 from tests.commands.test_window_init import ACCOUNT, KEYS, fake, google_race
 from tests.fakes.google_api import FILE_UPDATE, GoogleApiFake, iter_bodies, settle_auth

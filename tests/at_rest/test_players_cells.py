@@ -17,7 +17,8 @@ from sheets_gm.cli import main
 from sheets_gm.match.config import ConfigError, load_config
 from sheets_gm.match.seat_roster import SeatRosterError, parse_seat_roster
 from sheets_gm.sheets.backend import RangeWrite
-from sheets_gm.sheets.local import MAX_CELL_CHARS, LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+from sheets_gm.sheets.local.cells import MAX_CELL_CHARS
 from tests.at_rest.starter import starter_match
 
 

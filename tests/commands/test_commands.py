@@ -319,7 +319,7 @@ def test_sync_before_init_says_to_run_init(tmp_path: Path, capsys: pytest.Captur
     import shutil
 
     from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
-    from sheets_gm.sheets.local import create_workbook
+    from sheets_gm.sheets.local.backend import create_workbook
 
     create_workbook(tmp_path / "match.xlsx", WorkbookLayout("x", (TabLayout("Sheet1", 1, 1),)))
     code, _, err = run(capsys, "sync", "-c", path)
@@ -497,7 +497,7 @@ def test_the_ready_box_shows_as_a_box_in_libreoffice(tmp_path: Path, capsys: pyt
     """LibreOffice shows an .xlsx FALSE as 0 unless the cell's number format says otherwise."""
     import openpyxl
 
-    from sheets_gm.sheets.local import CHECKBOX_FORMAT
+    from sheets_gm.sheets.local.layout import CHECKBOX_FORMAT
 
     path = config(tmp_path, 'roster = "roster.csv"')
     roster(tmp_path)

@@ -15,7 +15,7 @@ from sheets_gm.match.checkup import Verdict
 from sheets_gm.match.doctor import run_doctor
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.registry import create_ruleset, ruleset_names
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import WorkbookLayout
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.sheets import MatchSheets
@@ -260,7 +260,7 @@ def test_an_unforeseen_error_is_a_failed_check_not_a_crash(tmp_path: Path, docto
 
 def test_doctor_refuses_to_write_through_its_read_only_sheets(tmp_path: Path) -> None:
     from sheets_gm.match.doctor_sheets import ReadOnlyBackend
-    from sheets_gm.sheets.local import LocalWorkbookBackend
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
     _, _ = local_match(tmp_path)
     backend = ReadOnlyBackend(LocalWorkbookBackend(tmp_path / "match.xlsx"))
@@ -283,7 +283,7 @@ def test_help_ends_with_an_example(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
     """The fake Google, with service-account clients whose token lookups stay inside it."""
-    import sheets_gm.sheets.google as google
+    import sheets_gm.sheets.google.signin as google
 
     real = google.open_service_account
     monkeypatch.setattr(google, "open_service_account", lambda path, *scopes: settle_auth(real(path, *scopes)))

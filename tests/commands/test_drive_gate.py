@@ -15,10 +15,10 @@ import pytest
 
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sync.deadline import stamp_deadline
-from sheets_gm.sync.kept_reads import kept_path
-from sheets_gm.sync.poll_state import load_state, state_path
+from sheets_gm.sync.gate.kept_reads import kept_path
+from sheets_gm.sync.gate.state import load_state, state_path
 from tests.commands.test_commands_google import ACCOUNT, KEYS, ROSTER, run
 from tests.fakes.google_api import (
     BATCH_UPDATE,
@@ -44,22 +44,11 @@ class Clock:
         self.fake = fake
         self.now = START
         fake.now = START
-        monkeypatch.setattr("sheets_gm.commands.polls._now", lambda: self.now)
-        monkeypatch.setattr("sheets_gm.commands.sync.datetime", _Frozen(self))
+        monkeypatch.setattr("sheets_gm.commands.base.clock", lambda: self.now)
 
     def tick(self, minutes: float = 1) -> None:
         self.now += timedelta(minutes=minutes)
         self.fake.now = self.now
-
-
-class _Frozen:
-    """``datetime`` as ``commands.sync`` uses it (``now``), on the test's clock."""
-
-    def __init__(self, clock: Clock) -> None:
-        self.clock = clock
-
-    def now(self, tz: object = None) -> datetime:
-        return self.clock.now
 
 
 @pytest.fixture

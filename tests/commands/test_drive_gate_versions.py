@@ -14,8 +14,9 @@ import pytest
 
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend
-from sheets_gm.sync.poll_state import load_state, state_path
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sheets.google.drive import DriveChangeLog
+from sheets_gm.sync.gate.state import load_state, state_path
 from tests.commands.test_commands_google import ACCOUNT, KEYS, run
 from tests.commands.test_drive_gate import Clock, ann_destination, ann_row, clock, fake, poll, start_match, started  # noqa: F401 (fixtures)
 from tests.fakes.google_api import FILE_GET, FILES, GoogleApiFake, fake_client
@@ -113,9 +114,7 @@ def test_a_machine_clock_a_minute_off_loses_nothing(
         offset: timedelta) -> None:
     google = Clock(fake, monkeypatch)
     machine: Callable[[], datetime] = lambda: google.now + offset  # noqa: E731 - the cron machine's clock
-    monkeypatch.setattr("sheets_gm.commands.polls._now", machine)
-    monkeypatch.setattr("sheets_gm.commands.sync.datetime", type("Off", (), {"now": staticmethod(
-        lambda tz=None: machine())}))
+    monkeypatch.setattr("sheets_gm.commands.base.clock", machine)
     match = start_match(tmp_path, google, capsys)
     for step in range(40):  # forty minutes of cron, across the 30-minute file index
         if step % 7 == 3:

@@ -25,7 +25,7 @@ from sheets_gm.rulesets.gvg.enums import Terrain
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GvgState
 from sheets_gm.rulesets.registry import create_ruleset
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sync.life.adjust_undo import adjust_match, undo_window
 from sheets_gm.sync.life.create import create_match

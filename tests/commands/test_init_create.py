@@ -18,7 +18,7 @@ from sheets_gm.commands.init import starter_config
 from sheets_gm.match.config import load_config
 from sheets_gm.match.config_keys import needed_spreadsheets
 from sheets_gm.match.create_sheets import journal_path
-from sheets_gm.sheets.drive_create import DriveCreateError, DriveCreator, DriveFolder, folder_id
+from sheets_gm.sheets.google.drive_create import DriveCreateError, DriveCreator, DriveFolder, folder_id
 from sheets_gm.sheets.retry import RetryPolicy
 from tests.commands.test_commands import run
 from tests.fakes.google_api import (
@@ -184,7 +184,7 @@ def test_a_creation_whose_answer_was_lost_is_found_not_made_twice(
         fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Google made the 2nd spreadsheet, and the connection broke before its answer came: the retry finds it.
-    import sheets_gm.sheets.drive_create as drive_create
+    import sheets_gm.sheets.google.drive_create as drive_create
 
     monkeypatch.setattr(drive_create, "DEFAULT_RETRY", RetryPolicy(sleep=lambda s: None, random=lambda: 0.0))
     config = starter(tmp_path, "gvg")
@@ -228,7 +228,7 @@ def test_googles_own_refusal_of_a_service_account_in_a_my_drive_is_named_at_once
         fake: GoogleApiFake, tmp_path: Path) -> None:
     # Whatever the folder looked like, Google's 403 storageQuotaExceeded (domain usageLimits, which is otherwise a
     # rate limit) is final: one attempt, and the way out named.
-    from sheets_gm.sheets.google import SHARE_SCOPES, open_service_account
+    from sheets_gm.sheets.google.signin import SHARE_SCOPES, open_service_account
 
     client = open_service_account(write_service_account_key(tmp_path / "sa.json", ACCOUNT), SHARE_SCOPES)
     drive = DriveCreator(client, RetryPolicy(sleep=lambda s: None))
@@ -241,7 +241,7 @@ def test_googles_own_refusal_of_a_service_account_in_a_my_drive_is_named_at_once
 def test_the_gms_own_account_creates_in_her_my_drive(fake: GoogleApiFake, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    import sheets_gm.sheets.google as google
+    import sheets_gm.sheets.google.signin as google
 
     monkeypatch.setattr(google, "open_oauth", lambda *args, **kwargs: fake_client())
     config = starter(tmp_path, "wesnoth", oauth=True)

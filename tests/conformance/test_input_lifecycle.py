@@ -49,9 +49,9 @@ from sheets_gm.rulesets.registry import (
     ruleset_names,
 )
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, quote_tab, split_a1
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, undo_window

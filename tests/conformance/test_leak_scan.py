@@ -45,7 +45,7 @@ from sheets_gm.rulesets.registry import (
 )
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells

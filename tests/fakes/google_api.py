@@ -2077,7 +2077,7 @@ def settle_auth(client: gspread.Client) -> gspread.Client:
 def signed_in_fake(monkeypatch: pytest.MonkeyPatch, spreadsheets: Mapping[str, str]) -> Iterator[GoogleApiFake]:
     """The fake holding an empty spreadsheet per key (titled as ``spreadsheets`` says), every service-account
     sign-in of sheets-gm settled (``settle_auth``); on leaving, no request may have broken the API's schema."""
-    import sheets_gm.sheets.google as google
+    import sheets_gm.sheets.google.signin as google
 
     original = google.open_service_account
     monkeypatch.setattr(google, "open_service_account", lambda path, *scopes: settle_auth(original(path, *scopes)))

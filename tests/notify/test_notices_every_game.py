@@ -2,7 +2,7 @@
 server on this machine) and by chat (a local webhook) that a window opened, that its deadline is near, that it
 resolved; and when the servers fail (a refused connection, a 429 with Retry-After, a timeout) the poll goes on,
 the notices wait in the outbox, and the next polls send each exactly once, an idle one without reading any
-spreadsheet. The clock is the tests' (``commands.sync.clock``): nothing sleeps."""
+spreadsheet. The clock is the tests' (``commands.base.clock``): nothing sleeps."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.notify.outbox import Outbox
 from sheets_gm.match.run import init_match
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from tests.conformance.test_leak_scan import email_of, roster_csv
 from tests.notify.servers import CERT, PASSWORD, USER, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server
@@ -45,7 +45,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     found = Clock(NOON)
-    monkeypatch.setattr("sheets_gm.commands.sync.clock", found)
+    monkeypatch.setattr("sheets_gm.commands.base.clock", found)
     return found
 
 

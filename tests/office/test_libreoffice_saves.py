@@ -19,7 +19,7 @@ import pytest
 from sheets_gm.rulesets.registry import get_game, ruleset_names
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import Grid, ReadGuard, split_a1
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.poll import poll

@@ -11,7 +11,9 @@ import gspread
 import pytest
 
 from sheets_gm.sheets.backend import RangeWrite, SheetError
-from sheets_gm.sheets.google import DRIVE_CHANGES_URL, DriveChangeLog, GoogleSheetBackend, open_service_account
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sheets.google.drive import DRIVE_CHANGES_URL, DriveChangeLog
+from sheets_gm.sheets.google.signin import open_service_account
 from sheets_gm.sheets.retry import RetryPolicy
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import CHANGES, GoogleApiFake, fake_client, settle_auth, write_service_account_key

@@ -20,14 +20,10 @@ import requests
 from google.oauth2.credentials import Credentials as UserCredentials
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
-from sheets_gm.sheets.google import (
-    MAX_CELL_CHARS,
-    GoogleSheetBackend,
-    grid_range,
-    layout_requests,
-    open_oauth,
-    open_service_account,
-)
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sheets.google.cells import MAX_CELL_CHARS, grid_range
+from sheets_gm.sheets.google.layout_requests import layout_requests
+from sheets_gm.sheets.google.signin import open_oauth, open_service_account
 from sheets_gm.sheets.layout import (
     CellValue,
     Checkbox,

@@ -32,7 +32,9 @@ from sheets_gm.sheets.layout import (
     WorkbookLayout,
     a1,
 )
-from sheets_gm.sheets.local import LISTS_TAB, MAX_CELL_CHARS, LocalWorkbookBackend, create_workbook
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
+from sheets_gm.sheets.local.cells import MAX_CELL_CHARS
+from sheets_gm.sheets.local.layout import LISTS_TAB
 
 
 class FakeClock:
@@ -934,7 +936,7 @@ def test_a_workbook_saved_by_libreoffice_reads_the_same(applied: Path, tmp_path:
 
 def test_row_heights_are_set_and_every_tab_prints_one_page_wide(tmp_path: Path) -> None:
     from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
-    from sheets_gm.sheets.local import create_workbook
+    from sheets_gm.sheets.local.backend import create_workbook
 
     tab = TabLayout("Board", rows=10, cols=8, row_heights={0: 40, 3: 44})
     create_workbook(tmp_path / "b.xlsx", WorkbookLayout("t", (tab,)))
@@ -946,7 +948,7 @@ def test_row_heights_are_set_and_every_tab_prints_one_page_wide(tmp_path: Path) 
 
 def test_a_tab_too_large_to_shrink_prints_across_pages_with_its_labels_repeated(tmp_path: Path) -> None:
     from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
-    from sheets_gm.sheets.local import create_workbook
+    from sheets_gm.sheets.local.backend import create_workbook
 
     tab = TabLayout("Dominaria", rows=40, cols=30, print_pages_wide=0)
     create_workbook(tmp_path / "b.xlsx", WorkbookLayout("t", (tab,)))

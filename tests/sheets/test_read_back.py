@@ -16,11 +16,12 @@ from typing import Any
 import openpyxl
 import pytest
 
-from sheets_gm.sheets import google
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
-from sheets_gm.sheets.google import GoogleSheetBackend, snapshot_grids
+from sheets_gm.sheets.google import backend as google_backend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sheets.google.snapshot import snapshot_grids
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, TabLayout, WorkbookLayout
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import (
@@ -173,13 +174,13 @@ def test_the_request_google_is_sent(laid_out: GoogleSheetBackend, fake: GoogleAp
 def test_the_answer_is_cut_to_what_the_snapshot_needs(laid_out: GoogleSheetBackend, fake: GoogleApiFake,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     answers: list[Any] = []
-    real = google.snapshot_grids
+    real = snapshot_grids
 
     def spy(payload: Any, ranges: Sequence[str]) -> list[Grid] | None:
         answers.append(payload)
         return real(payload, ranges)
 
-    monkeypatch.setattr(google, "snapshot_grids", spy)
+    monkeypatch.setattr(google_backend, "snapshot_grids", spy)
     laid_out.write(WRITES, read_back=["Board!B2:C2"])
     (answer,) = answers
     assert answer == {"updatedSpreadsheet": {"sheets": [{"properties": {"title": "Board"}, "data": [
@@ -211,7 +212,7 @@ def test_stale_tab_ids_are_asked_again_and_the_answer_still_comes(
 
 def test_an_answer_that_does_not_match_the_ranges_is_read_instead(
         laid_out: GoogleSheetBackend, fake: GoogleApiFake, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(google, "snapshot_grids", lambda payload, ranges: None)
+    monkeypatch.setattr(google_backend, "snapshot_grids", lambda payload, ranges: None)
     assert laid_out.write(WRITES, read_back=["Board!A1:C2"]) == [[[], ["", "ours", 5]]]
     assert fake.calls(BATCH_UPDATE) == 1 and fake.calls(READ) == 1
 

@@ -16,7 +16,7 @@ import pytest
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
-from sheets_gm.sheets.local import create_workbook
+from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.bot_seats import bot_input
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, hand_seats, undo_window

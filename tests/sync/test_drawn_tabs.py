@@ -11,9 +11,10 @@ import pytest
 
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.backend import LayoutDriftError, SheetError
-from sheets_gm.sheets.google import GoogleSheetBackend, layout_requests
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sheets.google.layout_requests import layout_requests
 from sheets_gm.sheets.layout import Dropdown, TabLayout, WorkbookLayout
-from sheets_gm.sheets.local import create_workbook
+from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.spec import TabNames
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.repair import repair_match

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.sheets.backend import RangeWrite, SheetError
-from sheets_gm.sheets.google import GoogleSheetBackend
-from sheets_gm.sync.drive_gate import DriveGate, read_and_poll
-from sheets_gm.sync.kept_reads import KeptRead, KeptSheets, kept_path, load_kept, save_kept
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sync.gate.drive import DriveCheck, read_and_poll
+from sheets_gm.sync.gate.kept_reads import KeptRead, KeptSheets, kept_path, load_kept, save_kept
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.google_api import BATCH_UPDATE, FILE_GET, READ, WRITE, GoogleApiFake, fake_client
@@ -74,7 +74,7 @@ def polling(writes_to: Callable[[MatchSheets], list[tuple[str, str]]]) -> Callab
 
 def test_a_poll_that_writes_where_it_read_live_reads_nothing_else(
         fake: GoogleApiFake, sheets: MatchSheets, tmp_path: Path) -> None:
-    gate = DriveGate(True, "1 changed", "t", fresh=frozenset({ORDERS}))
+    gate = DriveCheck(True, "1 changed", "t", fresh=frozenset({ORDERS}))
     _, seen = read_and_poll(polling(lambda s: [("orders", "")]), sheets, gate, kept(tmp_path), CLOCK)
     assert fake.calls(READ) == 1 and writes(fake) == 1  # Ann's spreadsheet: read, answered; the engine kept
     assert fake.values(ORDERS, "Tab")[0][2] == "answered from state 1"
@@ -83,7 +83,7 @@ def test_a_poll_that_writes_where_it_read_live_reads_nothing_else(
 
 def test_a_poll_that_would_write_from_a_kept_read_reads_that_spreadsheet_live_first(
         fake: GoogleApiFake, sheets: MatchSheets, tmp_path: Path) -> None:
-    gate = DriveGate(True, "1 changed", "t", fresh=frozenset({ORDERS}))
+    gate = DriveCheck(True, "1 changed", "t", fresh=frozenset({ORDERS}))
     _, seen = read_and_poll(polling(lambda s: [("engine", "")]), sheets, gate, kept(tmp_path), CLOCK)
     assert fake.calls(READ) == 2 and writes(fake) == 1  # each read once, the engine live before its write
     assert fake.values(ENGINE, "Tab")[0] == ["state 2", "", "answered from state 2"]
@@ -99,14 +99,14 @@ def test_a_poll_with_nothing_to_write_runs_once_and_writes_nothing(
         runs.append(1)
         return poll(s)
 
-    read_and_poll(counted, sheets, DriveGate(True, "read back", "t", fresh=frozenset({ORDERS})), kept(tmp_path),
+    read_and_poll(counted, sheets, DriveCheck(True, "read back", "t", fresh=frozenset({ORDERS})), kept(tmp_path),
                   CLOCK)
     assert (len(runs), fake.calls(READ), writes(fake)) == (1, 1, 0)
 
 
 def test_a_full_gate_reads_everything_live_and_runs_once(
         fake: GoogleApiFake, sheets: MatchSheets, tmp_path: Path) -> None:
-    _, seen = read_and_poll(polling(lambda s: [("engine", "")]), sheets, DriveGate(True, "deadline", "t"),
+    _, seen = read_and_poll(polling(lambda s: [("engine", "")]), sheets, DriveCheck(True, "deadline", "t"),
                             kept(tmp_path), CLOCK)
     assert (fake.calls(READ), writes(fake)) == (2, 1) and seen.all_read_live()
 
@@ -135,7 +135,7 @@ def test_an_unreadable_copy_of_the_reads_is_none(tmp_path: Path, text: str) -> N
 
 def test_a_write_answers_with_the_spreadsheet_and_that_is_kept_for_the_next_poll(
         fake: GoogleApiFake, sheets: MatchSheets, tmp_path: Path) -> None:
-    gate = DriveGate(True, "1 changed", "t", fresh=frozenset({ORDERS}))
+    gate = DriveCheck(True, "1 changed", "t", fresh=frozenset({ORDERS}))
     _, seen = read_and_poll(polling(lambda s: [("orders", "")]), sheets, gate, kept(tmp_path), CLOCK)
     assert seen.read_live()[ORDERS] == KeptRead((RANGE,), ([["typed now", "", "answered from state 1"]],))
     assert seen.snapshots() == {ORDERS: NOON} and seen.to_read_back() == []
@@ -145,7 +145,7 @@ def test_every_gated_poll_asks_drive_the_version_each_write_leaves(
         fake: GoogleApiFake, sheets: MatchSheets, tmp_path: Path) -> None:
     """The version is asked by whoever runs the gated poll (cron's sync, the bench): with no version to keep, the
     next poll would read back everything we wrote."""
-    gate = DriveGate(True, "1 changed", "t", fresh=frozenset({ORDERS}))
+    gate = DriveCheck(True, "1 changed", "t", fresh=frozenset({ORDERS}))
     _, seen = read_and_poll(polling(lambda s: [("orders", "")]), sheets, gate, kept(tmp_path), CLOCK)
     assert fake.calls(FILE_GET) == 1  # one Drive files.get, right after the one write
     assert seen.versions_after_write() == {ORDERS: fake.spreadsheets[ORDERS].version}
@@ -157,7 +157,7 @@ def test_typing_between_our_read_and_our_write_is_read_back(
         fake.set_values(ORDERS, "Tab!B2", [["typed meanwhile"]])
         return [("orders", "")]
 
-    gate = DriveGate(True, "1 changed", "t", fresh=frozenset({ORDERS}))
+    gate = DriveCheck(True, "1 changed", "t", fresh=frozenset({ORDERS}))
     _, seen = read_and_poll(polling(typed_then), sheets, gate, kept(tmp_path), CLOCK)
     assert seen.read_live()[ORDERS].grids[0][1] == ["", "typed meanwhile"]  # kept, and the next poll reads it
     assert seen.to_read_back() == [ORDERS]

@@ -10,7 +10,8 @@ import pytest
 from sheets_gm.engine.ruleset import Member, Roster
 from sheets_gm.rulesets.registry import create_ruleset, get_ruleset
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
-from sheets_gm.sheets.local import MAX_CELL_CHARS, create_workbook
+from sheets_gm.sheets.local.backend import create_workbook
+from sheets_gm.sheets.local.cells import MAX_CELL_CHARS
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_record import (
     CELL_CHUNK,

@@ -12,7 +12,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.read import read_match
 from tests.conformance.test_input_lifecycle import _do, _put

@@ -21,7 +21,7 @@ import pytest
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.registry import create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetUnavailableError
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.create import create_match

@@ -24,7 +24,7 @@ from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.registry import create_ruleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
-from sheets_gm.sheets.local import LocalWorkbookBackend, create_workbook
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.read import MatchRead, read_match
@@ -364,7 +364,7 @@ def test_a_workbook_changed_on_disk_is_read_again_not_served_from_memory(tmp_pat
     import openpyxl
 
     from sheets_gm.sheets.backend import RangeWrite
-    from sheets_gm.sheets.local import LocalWorkbookBackend
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
     path = tmp_path / "book.xlsx"
     openpyxl.Workbook().save(path)

@@ -15,7 +15,7 @@ from sheets_gm.rulesets.gvg.engine import GvgRuleset
 from sheets_gm.rulesets.gvg.legacy import GvgLegacy
 from sheets_gm.rulesets.parts.legacy import LegacyError
 from sheets_gm.rulesets.registry import get_game
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.life.legacy.upgrade import upgraded_record, windows_replay
 from sheets_gm.sync.life.replay import (
     WINDOW_REPLAY_FORMAT,

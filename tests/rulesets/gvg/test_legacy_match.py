@@ -15,7 +15,7 @@ from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.rulesets.registry import get_game
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
-from sheets_gm.sheets.local import LocalWorkbookBackend
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.match_record import engine_read_range, parse_match_record
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.google_api import signed_in_fake, write_service_account_key

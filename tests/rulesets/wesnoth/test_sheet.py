@@ -26,9 +26,9 @@ from sheets_gm.rulesets.wesnoth.sheet.draw import MAP_TOP, UNITS_TAB, hex_rows, 
 from sheets_gm.rulesets.wesnoth.sheet.read import SEAT, STANDING, UNITS, standing_row
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 from sheets_gm.sheets.adapter import SeatInput
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import CellValue, TabLayout, WorkbookLayout, cells
-from sheets_gm.sheets.local import create_workbook
+from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders

@@ -18,7 +18,7 @@ from gspread.exceptions import APIError
 from gspread.urls import DRIVE_FILES_API_V3_URL
 
 from sheets_gm.sheets.backend import SheetAccessError, SheetError
-from sheets_gm.sheets.google import DEFAULT_TIMEOUT, account_email
+from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT, account_email
 from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy, describe, http_status
 
 T = TypeVar("T")

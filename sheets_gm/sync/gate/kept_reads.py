@@ -1,7 +1,7 @@
 """What each spreadsheet of a Google match held when a poll last read it, so that the next poll reads only the
 spreadsheets Drive says changed and takes the others from here.
 
-A poll through the Drive gate (``drive_gate``) wraps each spreadsheet in a :class:`KeptSheet`: one Drive named
+A poll through the Drive gate (``gate.drive``) wraps each spreadsheet in a :class:`KeptSheet`: one Drive named
 is read live (once, whatever the poll asks of it again), any other answers from its kept read, provided the poll
 asks the very ranges that were read (else it is read live: a table grew, a new version asks more). A first pass
 *rehearses* the poll: it reads but writes nothing, noting which spreadsheets the poll would write. The poll is
@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
-from sheets_gm.sheets.google import GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.guard import changed_since, grid_cells, same_value, written_cells
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
 from sheets_gm.sheets.private_files import write_private
@@ -77,7 +77,7 @@ class KeptSheet:
                  clock: Callable[[], datetime], after_write: Callable[[str], int | None] | None = None) -> None:
         self.inner = inner
         self.clock = clock
-        self.after_write = after_write  # asked right after each real write: the version it leaves (drive_gate)
+        self.after_write = after_write  # asked right after each real write: the version it leaves (gate.drive)
         self.version_after_write: int | None = None  # what it answered last (None: unknown, read it back)
         self.snapshot: KeptRead | None = None  # what this poll's write answered with (see ``write``)
         self.snapshot_at: datetime | None = None  # when that write was answered

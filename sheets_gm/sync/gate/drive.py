@@ -1,4 +1,5 @@
-"""The Google poll gate: ask Drive once which of the match's spreadsheets changed, and read only those.
+"""The gate of a Google match (:class:`DriveGate`, a ``Gate`` of ``gate.run``): ask Drive once which of the
+match's spreadsheets changed, and read only those.
 
 Sheets allows a user 60 read requests a minute; Drive's quota is thousands of times larger. So a
 poll first asks Drive one question and reads with Sheets only what it must:
@@ -8,7 +9,7 @@ poll first asks Drive one question and reads with Sheets only what it must:
   :data:`CLOCK_MARGIN`), but for our own write: each write answers with the spreadsheet as it then
   stands, kept as its last read, and the log's entry for it (our account named as the file's last
   modifier, dated no later than that answer) is passed over. The other spreadsheets are answered
-  from their last read (``kept_reads``): a player's save costs the read of her own spreadsheet, not
+  from their last read (``gate.kept_reads``): a player's save costs the read of her own spreadsheet, not
   of the whole match, and our answer to it no read at all.
 - **Every** :data:`SAFETY_NET`, instead of the change log, Drive's file index (one ``files.list`` of
   the files modified since the oldest of those reads): a second, independent look at the same
@@ -20,7 +21,7 @@ poll first asks Drive one question and reads with Sheets only what it must:
   player's input.
 
 A poll that would write a spreadsheet it answered from a kept read, or resolve, reads every
-spreadsheet first (``kept_reads``), so a resolution still reads each once and writes each once.
+spreadsheet first (``gate.kept_reads``), so a resolution still reads each once and writes each once.
 
 Why the change log rather than ``files.list ... modifiedTime > T`` every minute: the change log lists
 every edit once it is indexed, however late, after the saved token. The file index is asked against
@@ -37,12 +38,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from sheets_gm.sheets.backend import SheetError
-from sheets_gm.sheets.google import DriveChangeLog, GoogleSheetBackend
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sheets.google.drive import DriveChangeLog
 from sheets_gm.sheets.marks import FileMark, unchanged
-from sheets_gm.sync.kept_reads import KeptSheets, kept_path, load_kept, save_kept
+from sheets_gm.sync.gate.idle import FULL_READ_HOURS, SAFETY_NET_MINUTES, deadline_due
+from sheets_gm.sync.gate.kept_reads import KeptSheets, kept_path, load_kept, save_kept
+from sheets_gm.sync.gate.state import PollState, Said, forget_state, iso, load_state, save_state, state_path
 from sheets_gm.sync.poll import WindowReport
-from sheets_gm.sync.poll_gate import FULL_READ_HOURS, SAFETY_NET_MINUTES, deadline_due
-from sheets_gm.sync.poll_state import PollState, forget_state, iso, load_state, save_state, state_path
 from sheets_gm.sync.sheets import MatchSheets
 
 #: Drive's file index is asked at least this often, instead of the change log (see the module notes).
@@ -56,8 +58,8 @@ CLOCK_MARGIN = timedelta(minutes=2)
 
 
 @dataclass(frozen=True, slots=True)
-class DriveGate:
-    """What the gate decided: read (``reason`` says why) or not. ``fresh``: the spreadsheets to read, by key
+class DriveCheck:
+    """What the Drive gate decided: read (``reason`` says why) or not. ``fresh``: the spreadsheets to read, by key
     (None: every one); ``token``: Drive's page token to keep; ``checked_at``: when Drive's file index was last
     asked (now, if this poll asked it); ``versions``: Drive's version of each spreadsheet to read, as Drive
     listed it before the read (what the read covers)."""
@@ -123,7 +125,7 @@ def _versions_before(log: DriveChangeLog, keys: set[str]) -> dict[str, int]:
 
 
 def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
-                log: DriveChangeLog, now: datetime) -> DriveGate:
+                log: DriveChangeLog, now: datetime) -> DriveCheck:
     """Whether this poll of the Google match reads, and which spreadsheets (see the module notes); for the
     spreadsheets it reads, Drive's version of each before the read (as the gate's list gave it, else asked)."""
     gate = _check(config_path, config_mark, sheets, log, now)
@@ -135,12 +137,12 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
 
 
 def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
-           log: DriveChangeLog, now: datetime) -> DriveGate:
+           log: DriveChangeLog, now: datetime) -> DriveCheck:
     state = load_state(state_path(config_path))
     if state is None or not state.drive_token:
-        return DriveGate(True, "no record of the last poll", _start_token(log))
+        return DriveCheck(True, "no record of the last poll", _start_token(log))
     if config_mark is None or not unchanged(config_path, state.config):
-        return DriveGate(True, "the config changed", _start_token(log))
+        return DriveCheck(True, "the config changed", _start_token(log))
     keys = _keys(sheets)
     full_read = _moment(state.full_read_at)
     reads = [_moment(state.read_at.get(k, "")) for k in keys]
@@ -150,16 +152,16 @@ def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
                   f"the last read of every spreadsheet is {FULL_READ_HOURS} hours old"
                   if full_read is None or now - full_read >= FULL_READ else "")
     if everything:
-        return DriveGate(True, everything, state.drive_token, state, checked_at=state.checked_at)
+        return DriveCheck(True, everything, state.drive_token, state, checked_at=state.checked_at)
     token, checked_at = state.drive_token, state.checked_at
     if checked is None or now - checked >= SAFETY_NET:
         oldest = min(r for r in reads if r is not None)
         try:
             files = log.modified_since(oldest - CLOCK_MARGIN)
         except SheetError:
-            return DriveGate(True, "Drive did not answer", token, state, checked_at=checked_at)
+            return DriveCheck(True, "Drive did not answer", token, state, checked_at=checked_at)
         if not files.complete:
-            return DriveGate(True, "more files than one page of Drive's list", token, state, checked_at=checked_at)
+            return DriveCheck(True, "more files than one page of Drive's list", token, state, checked_at=checked_at)
         listed = {key: files.versions.get(key) for key in files.modified}
         changed, checked_at = _after_read(state, listed, keys), iso(now)
         source = "Drive's file index"
@@ -167,9 +169,9 @@ def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
         try:
             changes = log.since(token)
         except SheetError:
-            return DriveGate(True, "Drive did not answer", token, state, checked_at=checked_at)
+            return DriveCheck(True, "Drive did not answer", token, state, checked_at=checked_at)
         if not changes.complete:
-            return DriveGate(True, "more changes than one page of Drive's log", token, state, checked_at=checked_at)
+            return DriveCheck(True, "more changes than one page of Drive's log", token, state, checked_at=checked_at)
         listed = {key: changes.versions.get(key) for key in changes.changed}
         changed, token = _after_read(state, listed, keys), changes.token
         source = "Drive's change log"
@@ -179,24 +181,19 @@ def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
               "reading back what the last poll wrote" if written else "no spreadsheet changed")
     # Drive listed these versions before this poll reads: its reads cover them.
     versions = {key: v for key, v in listed.items() if key in fresh and v is not None}
-    return DriveGate(bool(fresh), reason, token, state, frozenset(fresh), checked_at, versions)
+    return DriveCheck(bool(fresh), reason, token, state, frozenset(fresh), checked_at, versions)
 
 
-def before_google_poll(config_path: Path) -> None:
-    """A poll that reads starts: forget the state (a poll that fails half-way leaves none)."""
-    forget_state(state_path(config_path))
-
-
-def after_idle(config_path: Path, gate: DriveGate) -> None:
+def after_idle(config_path: Path, gate: DriveCheck) -> None:
     """An idle poll: keep the state, from Drive's new page token (and file-index check) on."""
     if gate.state is not None:
         save_state(state_path(config_path), replace(gate.state, drive_token=gate.token, checked_at=gate.checked_at))
 
 
-def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheets, gate: DriveGate,
+def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheets, gate: DriveCheck,
                   config_path: Path, clock: Callable[[], datetime]) -> tuple[WindowReport, KeptSheets]:
     """Run the poll ``run`` on the spreadsheets the gate names read live and the others from their kept reads:
-    rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``kept_reads``).
+    rehearsed first, then for real once every spreadsheet it writes was read live in it (see ``gate.kept_reads``).
     ``clock`` dates the answers of our writes; Drive's version of each spreadsheet is asked right after our write
     to it, through the change log of the account the spreadsheets are opened with (``drive_log``), so that the
     next poll passes our write over."""
@@ -215,7 +212,7 @@ def read_and_poll(run: Callable[[MatchSheets], WindowReport], sheets: MatchSheet
     return run(kept.sheets), kept
 
 
-def reads_line(gate: DriveGate, kept: KeptSheets) -> str:
+def reads_line(gate: DriveCheck, kept: KeptSheets) -> str:
     """What a poll that read says of it: why, and how many spreadsheets it read (the others as last read).
 
     A line for the GM, who pays Google's read quota: ``(Drive: 1 of 4 spreadsheets changed (Drive's change
@@ -239,7 +236,7 @@ def version_after_write(log: DriveChangeLog) -> Callable[[str], int | None]:
     return ask
 
 
-def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: DriveGate, report: WindowReport,
+def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: DriveCheck, report: WindowReport,
                       read_at: datetime, summary: str, warning: str, kept: KeptSheets,
                       read_back: Sequence[str] = ()) -> None:
     """A poll that read succeeded: keep what it read (for what it wrote, what the write answered with), when each
@@ -265,3 +262,59 @@ def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: Dri
         versions={**(old.versions if old is not None and gate.fresh is not None else {}),
                   **{key: v for key, v in gate.versions.items() if key in live}, **written_versions},
         checked_at=iso(read_at) if everything else gate.checked_at))
+
+
+class DriveGate:
+    """The gate of one poll of a Google match (the ``Gate`` of ``gate.run``): Drive decides whether it reads and
+    which spreadsheets (:func:`check_drive`); the poll runs on those read live and the others as last read
+    (:func:`read_and_poll`); what it read is kept for the next one (:func:`after_google_poll`)."""
+
+    def __init__(self, config_path: Path, config_mark: FileMark | None, sheets: MatchSheets, log: DriveChangeLog,
+                 read_at: datetime, clock: Callable[[], datetime]) -> None:
+        self.config_path = config_path
+        self.config_mark = config_mark  # the config file as it was before it was loaded
+        self.sheets = sheets
+        self.log = log
+        self.read_at = read_at
+        self.clock = clock  # dates the answers of our writes
+        self.check: DriveCheck | None = None
+        self.kept: KeptSheets | None = None
+
+    def _checked(self) -> DriveCheck:
+        if self.check is None:
+            self.check = check_drive(self.config_path, self.config_mark, self.sheets, self.log, self.read_at)
+        return self.check
+
+    def idle_state(self) -> PollState | None:
+        """The last full poll's state when Drive says nothing need be read, else None."""
+        check = self._checked()
+        return check.state if not check.read else None
+
+    def keep_idle(self) -> None:
+        """Keep the state, from Drive's new page token (and file-index check) on."""
+        after_idle(self.config_path, self._checked())
+
+    def forget(self) -> None:
+        """Forget the state: a poll that fails half-way leaves none."""
+        forget_state(state_path(self.config_path))
+
+    def poll(self, run: Callable[[MatchSheets], WindowReport]) -> WindowReport:
+        """The poll on the spreadsheets Drive names read afresh, the others as last read; its report says so."""
+        check = self._checked()
+        report, self.kept = read_and_poll(run, self.sheets, check, self.config_path, self.clock)
+        report.drive = reads_line(check, self.kept)
+        return report
+
+    def keep(self, report: WindowReport, said: Said) -> None:
+        """Keep what the poll read, and Drive's versions, for the next poll's gate."""
+        if self.kept is None:
+            return
+        # A bot typed in the window this poll opened: the next poll reads its spreadsheet (its Ready may be all
+        # the window waits for), though the write was ours. So does a file drawn again over an older copy: this
+        # poll resolved nothing, the next one resolves what is due.
+        sheets = self.sheets
+        again = [b.key for b in (sheets.of(s) if s in sheets.seats else sheets.judge_sheet()
+                                 for s in [*report.bots_typed, *report.older_copies])
+                 if isinstance(b, GoogleSheetBackend)]
+        after_google_poll(self.config_path, self.config_mark, self._checked(), report, self.read_at, said.summary,
+                          said.warning, self.kept, read_back=again)

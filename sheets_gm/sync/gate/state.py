@@ -6,7 +6,7 @@ GM's folder, never a player's file): the config file's and each local workbook's
 deadline (so a due deadline is seen without parsing the engine record), what that poll said,
 and for a Google match Drive's page token, when each spreadsheet was last read, which ones the last
 poll wrote, Drive's version of each spreadsheet that its kept read
-covers, and when Drive's file index was last asked (``drive_gate``).
+covers, and when Drive's file index was last asked (``gate.drive``).
 
 The file is only ever a shortcut: it is removed before a full poll starts and written after it
 succeeds, so a poll that fails half-way leaves none, and a machine without one (a second machine
@@ -62,6 +62,15 @@ class PollState:
             return cls(**raw)
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a poll said, as the next idle poll repeats it: ``summary`` ('' when it must not be repeated, e.g. a
+    resolution) and ``warning`` (what every poll repeats until the GM fixes it)."""
+
+    summary: str = ""
+    warning: str = ""
 
 
 def state_path(config_path: Path) -> Path:

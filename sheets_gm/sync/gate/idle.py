@@ -1,4 +1,4 @@
-"""Whether a poll of a match needs to read at all, from what the last full poll saw (``poll_state``).
+"""Whether a poll of a match needs to read at all, from what the last full poll saw (``gate.state``).
 
 A poll reads when a workbook (or, for Google, a spreadsheet) may have changed since the last
 full poll, when the open window's deadline is due, or when there is no usable state; otherwise
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sheets_gm.sheets.marks import unchanged
 from sheets_gm.sync.deadline import deadline_moment
-from sheets_gm.sync.poll_state import PollState, load_state, state_path
+from sheets_gm.sync.gate.state import PollState, load_state, state_path
 
 
 def deadline_due(state: PollState, now: datetime) -> bool:
@@ -23,9 +23,9 @@ def deadline_due(state: PollState, now: datetime) -> bool:
 
 
 #: Minutes after which a local poll reads everything whatever the state says (a new version of sheets-gm, a change
-#: no fingerprint caught); a Google poll asks Drive's file index instead (``drive_gate``).
+#: no fingerprint caught); a Google poll asks Drive's file index instead (``gate.drive``).
 SAFETY_NET_MINUTES = 30
-#: Hours after which a Google poll reads every spreadsheet whatever Drive says (``drive_gate``, ``match.quota``).
+#: Hours after which a Google poll reads every spreadsheet whatever Drive says (``gate.drive``, ``match.quota``).
 FULL_READ_HOURS = 6
 
 

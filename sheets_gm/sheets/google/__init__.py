@@ -1,0 +1,1 @@
+"""The Google Sheets backend and Drive, one module per job."""

@@ -1,0 +1,429 @@
+"""The local workbook backend: one .xlsx file read and written with openpyxl.
+
+The embedded default: a GM runs a match with no Google account, players (or the GM) open
+the file in LibreOffice or Excel to type orders and save it, and ``sheets-gm sync`` reads
+and writes the same file. It follows the Google backend's rules so the sync cannot tell
+them apart:
+
+Reading (``read``)
+    One load of the file per call (cached while the file's size, mtime and inode stay the
+    same). Each A1 range comes back as rows of values, trimmed like Google's
+    ``values.batchGet``: trailing empty rows and trailing empty cells of each row are left
+    out, so an empty range is ``[]`` and an empty row before a non-empty one is ``[]``.
+    **An empty cell inside a row is ``""``; ``None`` is never returned.** A cell holding
+    the empty string counts as empty. Numbers come back as ``int`` or ``float`` (an
+    integral number is usually an ``int``: the file stores doubles, and openpyxl writes
+    16 significant digits, so a float may come back rounded in its 17th digit and an
+    integer past 10**16 as a float), booleans as ``bool``, text as ``str``, a formula as
+    its text (``"=SUM(A1:A3)"``, never evaluated), an error as its code (``"#N/A"``).
+    LibreOffice saves a typed or ticked TRUE/FALSE as the formula ``=TRUE()``/``=FALSE()``:
+    those come back as the booleans they stand for.
+    **Dates and times typed by a user come back as ISO text**: a date-formatted cell
+    ``"2024-03-01"``, a date-and-time ``"2024-03-01T12:30:00"``, a time ``"12:30:00"``, a
+    duration (``[h]:mm:ss``) ``"30:00:00"``. Only what was last
+    *saved* is read: orders typed in LibreOffice or Excel count once the file is saved.
+
+Writing (``write``)
+    Every value is RAW, as with Google's ``valueInputOption=RAW``: a string is stored as a
+    text cell even when it starts with ``=``, ``+``, ``-`` or ``@`` (and such a cell is
+    given Excel's "quote prefix" style, so an office program keeps showing it as text).
+    ``None`` leaves a cell unchanged and ``""`` clears its value (styles are kept), as in
+    the Sheets API. A single-cell range is the top-left anchor of the values; a larger
+    range must contain them. Text is made storable: characters XML cannot hold become
+    U+FFFD, ``\\r\\n`` and ``\\r`` become ``\\n``, and text longer than
+    :data:`~sheets_gm.sheets.local.cells.MAX_CELL_CHARS` UTF-16 units (Excel's per-cell limit) is cut
+    there, except over a cell that already holds that very text (a player's cell rewritten as typed stays as typed).
+    A write loads the newest file under the lock, changes only the written cells (every
+    other cell, style, validation and protection is kept) and saves it atomically: a
+    temporary file in the same folder, flushed and fsync'ed, then ``os.replace`` onto the
+    workbook, so a crash leaves either the old or the new file, never half of one. If the
+    file changed on disk while the new one was being prepared, the write starts again
+    from the newest file. A write that changes nothing does not touch the file. A range's
+    ``notes`` become the cells' comments (LibreOffice and Excel show one when the pointer
+    rests on its cell): ``""`` removes a comment, ``None`` leaves it. A write given
+    ``read_back`` ranges answers with their values as saved, read from the written workbook
+    under the same lock: exactly what a ``read`` right after would give.
+
+Safety
+    A sidecar lock file (``.<name>.sheets-gm.lock`` next to the workbook, ``flock``) keeps
+    two syncs from writing at once; :meth:`LocalWorkbookBackend.hold_lock` holds it across
+    a whole read-resolve-write. A workbook open in LibreOffice (``.~lock.<name>#``) or
+    Excel (``~$<name>``) is never written: the office program would overwrite the sync's
+    changes on its next save, or the sync would overwrite unsaved typing. The write stops
+    with a :class:`SheetAccessError` that says to save, close the file and sync again.
+
+Layouts (``apply_layout``)
+    Mapped onto what an .xlsx can hold as :mod:`sheets_gm.sheets.local.layout` says, protections as
+    :mod:`sheets_gm.sheets.local.protection` says (an .xlsx has no users: sheet protection and a "locked"
+    flag per cell).
+
+Not kept by openpyxl
+    Drawn shapes, text boxes, form controls and images (charts survive) that a user adds
+    to the workbook are dropped by openpyxl when the sync saves it: keep them out of a
+    workbook the sync writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from sheets_gm.sheets.backend import RangeWrite, SavedMeanwhileError, SheetAccessError, SheetError
+from sheets_gm.sheets.guard import changed_since, describe_cells
+from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout, split_a1, trim_grid
+from sheets_gm.sheets.local.boxes import Box, parse_cells, worksheet_named
+from sheets_gm.sheets.local.cells import cell_out, clean_text, comment_for, given_cells, write_box
+from sheets_gm.sheets.local.disk import (
+    NEW_FILE_MODE,
+    PRIVATE_FILE_MODE,
+    FileChangedError,
+    Stamp,
+    save_atomically,
+    stamp_of,
+    try_lock,
+    unlock,
+)
+from sheets_gm.sheets.local.layout import apply_layout
+from sheets_gm.sheets.local.office_locks import refuse_if_open
+from sheets_gm.sheets.marks import FileMark
+from sheets_gm.sheets.row_fit import fit_rows, fixed_rows
+from sheets_gm.sheets.xlsx import openpyxl
+
+__all__ = ["LocalWorkbookBackend", "create_workbook"]
+
+_LOCK_POLL_SECONDS = 0.1
+_ATTEMPTS = 3  # loads or saves retried while the file is being replaced under us
+
+
+class LocalWorkbookBackend:
+    """A :class:`~sheets_gm.sheets.backend.SheetBackend` over one local .xlsx workbook.
+
+    ``path`` is the workbook (it must end in ``.xlsx``; it need not exist until it is read
+    or written: :func:`create_workbook` makes one from a layout). ``lock_timeout`` is how
+    long a write waits for another sync's lock before giving up; ``clock`` and ``sleep``
+    are injectable so tests never sleep for real. See the module notes for how values,
+    dates, empty cells and protections are mapped.
+
+    To run a whole sync (read, resolve, write) as one critical section, so that two syncs
+    started at once resolve a turn only once, hold the lock around it::
+
+        with backend.hold_lock():
+            grids = backend.read(ranges)
+            ...
+            backend.write(writes)
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        lock_timeout: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.path = Path(path)
+        if self.path.suffix.lower() != ".xlsx":
+            raise SheetAccessError(
+                f"{self.path} is not an .xlsx workbook: save it as Excel 2007-365 (.xlsx) and use that file"
+            )
+        self.lock_timeout = lock_timeout
+        self._clock = clock
+        self._sleep = sleep
+        self._thread_lock = threading.RLock()
+        self._lock_depth = 0
+        self._lock_fd: int | None = None
+        self._cache: tuple[Stamp, Any] | None = None
+        #: The fingerprint of the file as the last write saved it, when that write changed the very version the
+        #: last read loaded (None otherwise): the poll gate records it so our own save is not taken for a player's.
+        self.own_save: FileMark | None = None
+
+    def __repr__(self) -> str:
+        return f"LocalWorkbookBackend({str(self.path)!r})"
+
+    @property
+    def name(self) -> str:
+        """The workbook's path, as given."""
+        return str(self.path)
+
+    @property
+    def lock_path(self) -> Path:
+        """The sidecar lock file two syncs of this workbook take turns on."""
+        return self.path.parent / f".{self.path.name}.sheets-gm.lock"
+
+    # ----------------------------------------------------------------- the interface
+
+    def read(self, ranges: Sequence[str]) -> list[Grid]:
+        """The values of each A1 range, in order, from one load of the file (see the module notes)."""
+        return self._grids(self._workbook_for_read(), ranges)
+
+    def _grids(self, wb: Any, ranges: Sequence[str]) -> list[Grid]:
+        """The values of each A1 range of the loaded workbook ``wb``, trimmed like Google's."""
+        out: list[Grid] = []
+        for full in ranges:
+            ws, box = self._resolve(wb, full)
+            min_row, min_col, max_row, max_col = box.clamp(ws.max_row, ws.max_column)
+            if min_row > max_row or min_col > max_col:
+                out.append([])
+                continue
+            rows = [
+                [cell_out(cell) for cell in row]
+                for row in ws.iter_rows(min_row=min_row, max_row=max_row, min_col=min_col, max_col=max_col)
+            ]
+            out.append(trim_grid(rows))
+        return out
+
+    def tab_names(self) -> list[str]:
+        """The workbook's tabs, in order (the helper tab of long dropdown lists included)."""
+        return list(self._workbook_for_read().sheetnames)
+
+    def write(self, writes: Sequence[RangeWrite], *, read_back: Sequence[str] = (),
+              guard: Sequence[ReadGuard] = ()) -> list[Grid]:
+        """Write every range RAW and save once, atomically (see the module notes); then the values of each
+        ``read_back`` range as a ``read`` right after would give them, taken from the workbook as saved, under
+        the same lock (no other sync can write in between, and the file is not loaded again).
+
+        ``guard``: what the poll read. The newest file is compared with it under the lock, right before it is
+        replaced (and again if it changes while the new one is saved): a cell saved there since raises
+        :class:`SavedMeanwhileError` and nothing is written."""
+        if not writes:
+            return self.read(read_back) if read_back else []
+
+        def change(wb: Any) -> bool:
+            for full in read_back:  # a bad range fails before anything is written, as on Google
+                self._resolve(wb, full)
+            saved = [c for g, now in zip(guard, self._grids(wb, [g.range for g in guard]), strict=True)
+                     for c in changed_since(g, now)]
+            if saved:
+                raise SavedMeanwhileError(self.name, describe_cells(saved, {t.casefold(): t for t in wb.sheetnames}))
+            changed = False
+            fixed = fixed_rows(wb)
+            for w in writes:
+                if self._write_range(wb, w.range, w.values):
+                    changed = True
+                    ws, box = self._resolve(wb, w.range)
+                    fit_rows(ws, range(box.min_row, box.min_row + len(w.values)), fixed.get(ws.title, set()))
+                if w.notes is not None:
+                    changed = self._write_notes(wb, w.range, w.notes) or changed
+            return changed
+
+        with self.hold_lock():
+            return self._grids(self._modify(change), read_back)
+
+    def apply_layout(self, layout: WorkbookLayout) -> None:
+        """Create or reshape the workbook's tabs from ``layout`` and save once, atomically."""
+
+        def change(wb: Any) -> bool:
+            apply_layout(wb, layout)
+            return True
+
+        self._modify(change)
+
+    def export_xlsx(self) -> bytes:
+        """The workbook file's bytes, as last saved."""
+        self._stamp()  # a clear error if it is missing
+        try:
+            return self.path.read_bytes()
+        except OSError as e:
+            raise SheetAccessError(f"cannot read {self.path}: {e.strerror or e}") from e
+
+    # ----------------------------------------------------------------- the lock
+
+    @contextlib.contextmanager
+    def hold_lock(self) -> Iterator[None]:
+        """Hold the sidecar lock (re-entrant): no other sync of this workbook writes meanwhile.
+
+        Waits up to ``lock_timeout`` seconds, then raises :class:`SheetAccessError`.
+        """
+        with self._thread_lock:
+            if self._lock_depth == 0:
+                self._lock_fd = self._acquire_lock()
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+                if self._lock_depth == 0 and self._lock_fd is not None:
+                    unlock(self._lock_fd)
+                    os.close(self._lock_fd)
+                    self._lock_fd = None
+
+    def _acquire_lock(self) -> int:
+        try:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
+        except OSError as e:
+            raise SheetAccessError(
+                f"cannot create the lock file {self.lock_path} next to {self.path}: {e.strerror or e}"
+            ) from e
+        deadline = self._clock() + self.lock_timeout
+        while True:
+            if try_lock(fd):
+                return fd
+            if self._clock() >= deadline:
+                os.close(fd)
+                raise SheetAccessError(
+                    f"another sync is writing {self.path} (it holds {self.lock_path}); "
+                    "wait for it to finish, then run the sync again"
+                )
+            self._sleep(_LOCK_POLL_SECONDS)
+
+    # ----------------------------------------------------------------- files
+
+    def _stamp(self) -> Stamp:
+        return stamp_of(self.path)
+
+    def _load(self) -> tuple[Any, Stamp]:
+        """The newest saved workbook and the stamp of the file it was read from."""
+        for _ in range(_ATTEMPTS):
+            before = self._stamp()
+            try:
+                data = self.path.read_bytes()
+            except OSError as e:
+                raise SheetAccessError(f"cannot read {self.path}: {e.strerror or e}") from e
+            if self._stamp() != before:  # being saved right now: read it again
+                self._sleep(_LOCK_POLL_SECONDS)
+                continue
+            try:
+                wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
+            except Exception as e:
+                raise SheetAccessError(
+                    f"{self.path} is not a readable .xlsx workbook ({type(e).__name__}: {e}); "
+                    "open it in LibreOffice or Excel and save it as .xlsx, or restore a backup"
+                ) from e
+            return wb, before
+        raise SheetAccessError(f"{self.path} keeps changing while it is read; try again")
+
+    def _workbook_for_read(self) -> Any:
+        stamp = self._stamp()
+        if self._cache is not None and self._cache[0] == stamp:
+            return self._cache[1]
+        wb, stamp = self._load()
+        self._cache = (stamp, wb)
+        return wb
+
+    def refuse_if_open(self) -> None:
+        """Raise :class:`WorkbookOpenError` if LibreOffice or Excel holds the workbook open (its lock file is there):
+        writing it now would lose the typing there, or be lost at the office program's next save."""
+        refuse_if_open(self.path)
+
+    def _modify(self, change: Callable[[Any], bool]) -> Any:
+        """Read-modify-write the newest file under the lock, saved once and atomically; the workbook as it now
+        stands on disk.
+
+        The workbook read last is reused when the file has not changed since (same device, inode,
+        size and modification time): a resolving sync loads the file once, not once for the read
+        and again for the write, and a demo once in all instead of four times a turn."""
+        self.own_save = None
+        with self.hold_lock():
+            for _ in range(_ATTEMPTS):
+                stamp = self._stamp()
+                cached = self._cache
+                read_before = cached is not None and cached[0] == stamp
+                if cached is not None and read_before:
+                    wb = cached[1]
+                else:
+                    wb, stamp = self._load()
+                self._cache = None  # ``change`` edits it: only a saved workbook goes back in the cache
+                if not change(wb):
+                    self._cache = (stamp, wb)  # nothing changed: still the file as it is
+                    return wb
+                refuse_if_open(self.path)
+                try:
+                    saved = self._save(wb, stamp)
+                except FileChangedError:
+                    continue
+                if read_before:
+                    self.own_save = saved
+                with contextlib.suppress(SheetAccessError):
+                    self._cache = (self._stamp(), wb)  # the workbook is now exactly the saved file
+                return wb
+            raise SheetAccessError(f"{self.path} kept changing while the sync was saving it; try again")
+
+    def _save(self, wb: Any, expected: Stamp | None, *, must_not_exist: bool = False,
+              mode: int = NEW_FILE_MODE) -> FileMark:
+        """Save ``wb`` over the file atomically, if it is still the version ``expected``; the saved file's mark
+        (see :func:`~sheets_gm.sheets.local.disk.save_atomically`)."""
+        buffer = io.BytesIO()
+        wb.save(buffer)
+        mark = save_atomically(self.path, buffer.getvalue(), expected, must_not_exist=must_not_exist, mode=mode)
+        self._cache = None
+        return mark
+
+    # ----------------------------------------------------------------- cells
+
+    def _resolve(self, wb: Any, full: str) -> tuple[Any, Box]:
+        """The worksheet and box of a full A1 range; a bare ``A1:B2`` is on the first tab."""
+        try:
+            if full.startswith("'") or "!" in full:
+                tab, cells = split_a1(full)
+            elif worksheet_named(wb, full) is not None:
+                tab, cells = full, ""
+            else:
+                tab, cells = wb.sheetnames[0], full
+            box = parse_cells(cells)
+        except ValueError as e:
+            raise SheetError(f"{self.path}: {full!r} is not an A1 range") from e
+        ws = worksheet_named(wb, tab)
+        if ws is None:
+            raise SheetError(
+                f"{self.path}: there is no tab named {tab!r} (range {full!r}); "
+                f"the tabs are {', '.join(repr(n) for n in wb.sheetnames)}"
+            )
+        return ws, box
+
+    def _write_range(self, wb: Any, full: str, values: Grid) -> bool:
+        ws, box = self._resolve(wb, full)
+        return write_box(ws, box, values, f"{self.path}: range {full!r}")
+
+    def _write_notes(self, wb: Any, full: str, notes: Grid) -> bool:
+        ws, box = self._resolve(wb, full)
+        changed = False
+        for cell, note in given_cells(ws, box, notes):
+            text = clean_text(str(note))
+            if (cell.comment.text if cell.comment is not None else "") == text:
+                continue
+            cell.comment = comment_for(text) if text else None
+            changed = True
+        return changed
+
+
+def create_workbook(
+    path: str | os.PathLike[str],
+    layout: WorkbookLayout,
+    *,
+    overwrite: bool = False,
+    lock_timeout: float = 10.0,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    private: bool = False,
+) -> LocalWorkbookBackend:
+    """Make a new workbook file at ``path`` from ``layout`` (atomically) and return its backend.
+
+    An existing file is never replaced unless ``overwrite`` is true, and never while it is
+    open in LibreOffice or Excel. ``private``: the new file is 0600 from its first byte (the GM's
+    engine), whatever the umask; later saves keep its mode.
+    """
+    backend = LocalWorkbookBackend(path, lock_timeout=lock_timeout, clock=clock, sleep=sleep)
+    with backend.hold_lock():
+        exists = backend.path.exists()
+        if exists and not overwrite:
+            raise SheetAccessError(f"{backend.path} already exists; choose another file or overwrite it explicitly")
+        expected = backend._stamp() if exists else None
+        if exists:
+            refuse_if_open(backend.path)
+        wb = openpyxl.Workbook()
+        apply_layout(wb, layout)
+        try:
+            backend._save(wb, expected, must_not_exist=not exists,
+                          mode=PRIVATE_FILE_MODE if private else NEW_FILE_MODE)
+        except FileChangedError as e:
+            raise SheetAccessError(f"{backend.path} changed while it was being replaced; try again") from e
+        if private and exists:  # a file replaced keeps the mode it had
+            with contextlib.suppress(OSError):
+                os.chmod(backend.path, PRIVATE_FILE_MODE)
+    return backend

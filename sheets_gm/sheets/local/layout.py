@@ -1,0 +1,322 @@
+"""A :class:`~sheets_gm.sheets.layout.WorkbookLayout` mapped onto what an .xlsx can hold.
+
+Tabs are created or reshaped in the layout's order (tabs outside the layout are kept after
+them, except empty ones such as a new workbook's ``Sheet``); fixed values are written RAW;
+fills are solid ``PatternFill`` colours with bold set as the layout says; conditional fills
+are "begins with" conditional formats (a solid fill, bold if asked) and the layout owns its
+tabs' conditional formats: applying it again replaces them; ``frozen_rows`` freeze panes;
+hidden tabs are hidden; column widths are converted from pixels to Excel character widths. A
+row holding a wrapping cell is made as tall as its text after each write and layout, as
+Google grows it (``row_fit``; rows the layout sized keep it). Dropdowns are list validations
+that refuse other values: inline (``"a,b,c"``) when Excel allows it, else (a list longer
+than 255 characters, or a value holding ``,`` or ``"``) a reference to a column of the
+hidden helper tab :data:`LISTS_TAB`. Checkboxes are ``TRUE,FALSE`` list validations, their
+empty cells are set to ``FALSE``, and they show as ☐ / ☑ (:data:`CHECKBOX_FORMAT`). A layout
+owns its tabs' validations: applying it again replaces them rather than adding duplicates.
+``rows`` and ``cols`` do not shrink the sheet (an .xlsx sheet has a fixed, huge grid); they
+bound the cells the layout may touch and the cells whose protection is set (``protection``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from copy import copy
+from typing import Any
+
+from openpyxl.formatting.formatting import ConditionalFormattingList
+from openpyxl.formatting.rule import Rule
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.styles.differential import DifferentialStyle
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation, DataValidationList
+
+from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.layout import BORDER_COLOUR, ConditionalFill, TabLayout, WorkbookLayout, quote_tab, split_a1
+from sheets_gm.sheets.local.boxes import (
+    MAX_COLS,
+    MAX_ROWS,
+    Box,
+    box_ref,
+    is_empty_sheet,
+    layout_cells,
+    tab_box,
+    worksheet_named,
+)
+from sheets_gm.sheets.local.cells import store, write_box
+from sheets_gm.sheets.local.protection import apply_protection
+from sheets_gm.sheets.row_fit import fit_rows, record_fixed_rows
+
+LISTS_TAB = "sheets-gm lists"
+"""The hidden helper tab holding dropdown lists too long (or too odd) for an inline list."""
+
+#: How a tick box shows: LibreOffice reads an .xlsx TRUE/FALSE as 1/0 and would show "0"; this
+#: number format shows it as a box, ticked or not (Excel shows TRUE/FALSE, ignoring formats on booleans).
+CHECKBOX_FORMAT = '"☑";"☑";"☐"'
+
+_INLINE_LIST_LIMIT = 255  # Excel refuses a list validation formula longer than this
+_COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
+
+
+def apply_layout(wb: Any, layout: WorkbookLayout) -> None:
+    """Create or reshape the tabs of the loaded workbook ``wb`` from ``layout`` (it is saved by the caller)."""
+    names = [t.name for t in layout.tabs]
+    if not names and layout.retired:  # only deletes tabs (an engine moved out): the others stay as they are
+        retired = {n.casefold() for n in layout.retired}
+        for ws in list(wb.worksheets):
+            if ws.title.casefold() in retired:
+                wb.remove(ws)
+        wb.active = next(i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible")
+        return
+    _check_layout(wb, layout)
+    _arrange_tabs(wb, layout)
+
+    lists: list[tuple[str, ...]] = []
+    for tab in layout.tabs:
+        ws = wb[tab.name]
+        _apply_tab(ws, tab, lists)
+        fixed = {row + 1 for row in tab.row_heights}
+        record_fixed_rows(wb, tab.name, fixed)
+        fit_rows(ws, range(1, min(tab.rows, ws.max_row) + 1), fixed)
+    if lists:
+        helper = wb.create_sheet(LISTS_TAB)
+        for col, values in enumerate(lists, start=1):
+            for row, value in enumerate(values, start=1):
+                store(helper.cell(row=row, column=col), value)
+        helper.sheet_state = "hidden"
+        helper.protection.sheet = True
+
+    wb.active = next(i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible")
+    for ws in wb.worksheets:
+        ws.sheet_view.tabSelected = ws is wb.active
+    if layout.title:  # '' leaves the title as it is (a tab laid out again alone)
+        wb.properties.title = layout.title
+
+
+def _check_layout(wb: Any, layout: WorkbookLayout) -> None:
+    """Refuse a layout no workbook can take: no tab, a tab named twice, the helper tab's name, every tab hidden."""
+    names = [t.name for t in layout.tabs]
+    if not names:
+        raise SheetError("a layout needs at least one tab")
+    if len({n.casefold() for n in names}) != len(names):
+        raise SheetError(f"layout {layout.title!r} names a tab twice")
+    if LISTS_TAB.casefold() in {n.casefold() for n in names}:
+        raise SheetError(f"{LISTS_TAB!r} is reserved for the local workbook's dropdown lists")
+    folded = {n.casefold() for n in names}
+    others_shown = any(
+        ws.title.casefold() not in folded and ws.title != LISTS_TAB and ws.sheet_state == "visible"
+        and not is_empty_sheet(ws)
+        for ws in wb.worksheets
+    )  # kept after the layout's tabs: a workbook holding only a hidden engine tab is fine beside them
+    if all(t.hidden for t in layout.tabs) and not others_shown:
+        raise SheetError(f"layout {layout.title!r} hides every tab; at least one must be visible")
+
+
+def _arrange_tabs(wb: Any, layout: WorkbookLayout) -> None:
+    """The layout's tabs made or renamed, in its order; the old helper tab, empty strays and retired tabs gone."""
+    names = [t.name for t in layout.tabs]
+    for tab in layout.tabs:
+        if len(tab.name) > 31:
+            raise SheetError(f"{tab.name!r} is longer than the 31 characters an .xlsx tab name may have")
+        ws = worksheet_named(wb, tab.name)
+        if ws is None:
+            try:
+                ws = wb.create_sheet(tab.name)
+            except ValueError as e:
+                raise SheetError(f"{tab.name!r} cannot be a tab name in an .xlsx workbook: {e}") from e
+        elif ws.title != tab.name:
+            ws.title = tab.name
+    old_lists = worksheet_named(wb, LISTS_TAB)
+    if old_lists is not None:
+        wb.remove(old_lists)
+    retired = {n.casefold() for n in layout.retired}
+    for ws in list(wb.worksheets):
+        if ws.title not in names and (is_empty_sheet(ws) or ws.title.casefold() in retired):
+            wb.remove(ws)
+    for index, tab_name in enumerate(names):
+        ws = wb[tab_name]
+        wb.move_sheet(ws, offset=index - wb.index(ws))
+
+
+def _apply_tab(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> None:
+    """One layout tab onto its worksheet: values, fills, conditional fills, page and sizes, validations, locks.
+    ``lists`` gathers the dropdown lists bound for the helper tab."""
+    if tab.rows < 1 or tab.cols < 1 or tab.rows > MAX_ROWS or tab.cols > MAX_COLS:
+        raise SheetError(f"tab {tab.name!r}: {tab.rows} x {tab.cols} is not a possible sheet size")
+    _write_values(ws, tab)
+    _apply_fills(ws, tab)
+    _apply_conditional_fills(ws, tab)
+    _apply_page(ws, tab)
+    _apply_sizes(ws, tab)
+    inputs = _apply_validations(ws, tab, lists)
+    apply_protection(ws, tab, inputs)
+
+
+def _write_values(ws: Any, tab: TabLayout) -> None:
+    """The layout's fixed values, written RAW."""
+    where = f"tab {tab.name!r}"
+    for cells, grid in tab.values.items():
+        box = tab_box(tab, cells, "value")
+        height, width = len(grid), max((len(r) for r in grid), default=0)
+        if box.min_row + height - 1 > tab.rows or box.min_col + width - 1 > tab.cols:
+            raise SheetError(f"{where}: the values at {cells!r} run past its {tab.rows} x {tab.cols} cells")
+        write_box(ws, box, grid, f"{where}: values {cells!r}")
+
+
+def _apply_fills(ws: Any, tab: TabLayout) -> None:
+    """Solid fills, with bold, wrapping and an outline where the layout asks."""
+    for fill in tab.fills:
+        argb = _argb(fill.colour)
+        pattern = PatternFill(fill_type="solid", start_color=argb, end_color=argb)
+        wrapped = Alignment(wrap_text=True, vertical="top")
+        for cell in layout_cells(ws, tab, tab_box(tab, fill.range, "fill")):
+            cell.fill = pattern
+            if bool(cell.font.b) != fill.bold:
+                font = copy(cell.font)
+                font.b = fill.bold
+                cell.font = font
+            if fill.wrap:
+                cell.alignment = wrapped
+        if fill.border:
+            _outline(ws, tab, tab_box(tab, fill.range, "fill"))
+
+
+def _apply_conditional_fills(ws: Any, tab: TabLayout) -> None:
+    """The tab's "begins with" formats; the layout owns them, so applying it again replaces them."""
+    ws.conditional_formatting = ConditionalFormattingList()
+    for conditional in tab.conditional_fills:
+        box = tab_box(tab, conditional.range, "conditional fill")
+        ws.conditional_formatting.add(box_ref(box, tab), _begins_with_rule(conditional, box, f"tab {tab.name!r}"))
+
+
+def _apply_page(ws: Any, tab: TabLayout) -> None:
+    """Frozen rows, the tab shown or hidden, and how it prints."""
+    ws.freeze_panes = f"A{tab.frozen_rows + 1}" if tab.frozen_rows > 0 else None
+    ws.sheet_state = "hidden" if tab.hidden else "visible"
+    # Printed or exported to PDF, a tab is one page wide (the board on one page, not cut in strips).
+    ws.page_setup.orientation = "landscape" if tab.cols > 6 else "portrait"
+    if tab.print_pages_wide:
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.page_setup.fitToWidth = tab.print_pages_wide
+        ws.page_setup.fitToHeight = 0
+    else:  # at its own size, over as many pages as it needs, its labels repeated on each
+        ws.sheet_properties.pageSetUpPr.fitToPage = False
+        ws.print_title_rows = "1:1"
+        ws.print_title_cols = "A:A"
+    ws.print_options.headings = tab.print_headings
+
+
+def _apply_sizes(ws: Any, tab: TabLayout) -> None:
+    """Column widths, hidden columns and row heights, each checked against the tab's size."""
+    where = f"tab {tab.name!r}"
+    for col, pixels in tab.column_widths.items():
+        if not 0 <= col < tab.cols:
+            raise SheetError(f"{where}: column {col} (0-based) is outside its {tab.cols} columns")
+        ws.column_dimensions[get_column_letter(col + 1)].width = _px_to_width(pixels)
+    for col in tab.hidden_columns:
+        if not 0 <= col < tab.cols:
+            raise SheetError(f"{where}: hidden column {col} (0-based) is outside its {tab.cols} columns")
+        ws.column_dimensions[get_column_letter(col + 1)].hidden = True
+    for row, pixels in tab.row_heights.items():
+        if not 0 <= row < tab.rows:
+            raise SheetError(f"{where}: row {row} (0-based) is outside its {tab.rows} rows")
+        ws.row_dimensions[row + 1].height = pixels * 0.75  # points
+
+
+def _apply_validations(ws: Any, tab: TabLayout, lists: list[tuple[str, ...]]) -> list[Box]:
+    """Dropdowns and tick boxes as list validations (the layout owns them: applying it again replaces them);
+    the boxes they cover, which are player input."""
+    ws.data_validations = DataValidationList()
+    inputs: list[Box] = []
+    for dropdown in tab.dropdowns:
+        box = tab_box(tab, dropdown.range, "dropdown")
+        inputs.append(box)
+        rule = DataValidation(
+            type="list",
+            formula1=_absolute(dropdown.source) if dropdown.source else _list_formula(tuple(dropdown.values), lists),
+            allow_blank=True,
+            showErrorMessage=not dropdown.source,  # a list read from cells only helps: anything typed is kept
+            showDropDown=False,  # (sic) False shows the in-cell arrow
+            errorTitle="Not in the list",
+            error="Pick one of the values from the dropdown list.",
+        )
+        rule.add(box_ref(box, tab))
+        ws.add_data_validation(rule)
+    for checkbox in tab.checkboxes:
+        box = tab_box(tab, checkbox.range, "checkbox")
+        inputs.append(box)
+        rule = DataValidation(
+            type="list",
+            formula1='"TRUE,FALSE"',
+            allow_blank=True,
+            showErrorMessage=True,
+            errorTitle="Tick box",
+            error="Enter TRUE (ticked) or FALSE.",
+        )
+        rule.add(box_ref(box, tab))
+        ws.add_data_validation(rule)
+        for cell in layout_cells(ws, tab, box):
+            if cell.value is None or cell.value == "":
+                store(cell, False)
+            cell.number_format = CHECKBOX_FORMAT
+    return inputs
+
+
+def _begins_with_rule(conditional: ConditionalFill, box: Box, where: str) -> Rule:
+    """Excel's "begins with" rule, written as Excel writes it (the formula is what Excel and LibreOffice test)."""
+    try:
+        argb = _argb(conditional.colour)
+    except SheetError as e:
+        raise SheetError(f"{where}: conditional fill {conditional.range!r}: {e}") from e
+    text = '"' + conditional.prefix.replace('"', '""') + '"'
+    first = f"{get_column_letter(box.min_col)}{box.min_row}"  # relative: Excel shifts it to each cell
+    style = DifferentialStyle(fill=PatternFill(fill_type="solid", start_color=argb, end_color=argb),
+                              font=Font(b=True) if conditional.bold else None)
+    return Rule(type="beginsWith", operator="beginsWith", text=conditional.prefix,
+                formula=[f"LEFT({first},LEN({text}))={text}"], dxf=style)
+
+
+def _outline(ws: Any, tab: TabLayout, box: Box) -> None:
+    """A thin grey line round ``box``: each edge cell gets the side it lies on, its other sides kept."""
+    min_row, min_col, max_row, max_col = box.clamp(tab.rows, tab.cols)
+    line = Side(style="thin", color=_argb(BORDER_COLOUR))
+    for cell in layout_cells(ws, tab, box):
+        old = cell.border
+        cell.border = Border(left=line if cell.column == min_col else old.left,
+                             right=line if cell.column == max_col else old.right,
+                             top=line if cell.row == min_row else old.top,
+                             bottom=line if cell.row == max_row else old.bottom)
+
+
+def _absolute(source: str) -> str:
+    """A range with its tab as a list validation's source: ``'View Ann'!$H$4:$H$43``."""
+    tab, cells = split_a1(source)
+    first, _, last = cells.partition(":")
+
+    def fixed(cell: str) -> str:
+        letters = cell.rstrip("0123456789")
+        return f"${letters}${cell[len(letters):]}"
+    return f"{quote_tab(tab)}!{fixed(first)}:{fixed(last or first)}"
+
+
+def _list_formula(values: tuple[str, ...], lists: list[tuple[str, ...]]) -> str:
+    """A list validation's source: inline when Excel allows it, else a helper-tab column."""
+    inline = ",".join(values)
+    if values and len(inline) + 2 <= _INLINE_LIST_LIMIT and not any("," in v or '"' in v for v in values):
+        return f'"{inline}"'
+    if values not in lists:
+        lists.append(values)
+    column = get_column_letter(lists.index(values) + 1)
+    return f"{quote_tab(LISTS_TAB)}!${column}$1:${column}${max(1, len(values))}"
+
+
+def _px_to_width(pixels: int) -> float:
+    """Excel's column width (characters of the default font) for a width in pixels."""
+    return max(0.0, math.floor((pixels - 5) / 7 * 100 + 0.5) / 100)
+
+
+def _argb(colour: str) -> str:
+    match = _COLOUR.match(colour.strip())
+    if match is None:
+        raise SheetError(f"colour {colour!r} is not #RRGGBB")
+    return "FF" + match.group(1).upper()

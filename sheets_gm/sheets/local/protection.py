@@ -1,0 +1,76 @@
+"""A layout's protections mapped onto an .xlsx: "sheet protection on" plus a "locked" flag per cell.
+
+An .xlsx file has no users, so a layout's :class:`~sheets_gm.sheets.layout.Protection` entries map to it like
+this, for each tab:
+
+* no protection with ``editors=()`` (GM-only) on the tab: sheet protection off,
+  everything editable (as in Google, where unprotected cells are open to editors);
+* otherwise sheet protection on (no password: it guards against slips, not people),
+  and within the tab's ``rows`` x ``cols`` a cell is
+
+  1. **locked** if a GM-only protection with a range covers it;
+  2. else **unlocked** if the layout marks it as player input: a dropdown, a
+     checkbox, or a protection naming editors or marked ``player_input`` (a seat's own input range,
+     with or without an e-mail);
+  3. else **locked** if the whole tab has a GM-only protection (``range=None``);
+  4. else **unlocked**.
+
+Sharing and per-player editors have no local meaning: give each team its own workbook file for privacy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from openpyxl.cell.cell import MergedCell
+from openpyxl.styles import Protection as CellProtection
+
+from sheets_gm.sheets.layout import TabLayout
+from sheets_gm.sheets.local.boxes import WHOLE_TAB, Box, layout_cells, tab_box
+
+
+def apply_protection(ws: Any, tab: TabLayout, inputs: list[Box]) -> None:
+    """Sheet protection and per-cell locks for one tab (the mapping is in the notes above)."""
+    gm_ranges: list[Box] = []
+    gm_whole_tab = False
+    for p in tab.protections:
+        if p.editors or p.player_input:
+            inputs.append(WHOLE_TAB if p.range is None else tab_box(tab, p.range, "protection"))
+        elif p.range is None:
+            gm_whole_tab = True
+        else:
+            gm_ranges.append(tab_box(tab, p.range, "protection"))
+    ws.protection.sheet = bool(gm_ranges) or gm_whole_tab
+    if not ws.protection.sheet:
+        return
+    locked = CellProtection(locked=True, hidden=False)
+    unlocked = CellProtection(locked=False, hidden=False)
+    for cell in _protection_candidates(ws, tab, inputs, gm_whole_tab):
+        row, col = cell.row, cell.column
+        if any(b.contains(row, col) for b in gm_ranges):
+            lock = True
+        elif any(b.contains(row, col) for b in inputs):
+            lock = False
+        else:
+            lock = gm_whole_tab
+        if bool(cell.protection.locked) != lock:
+            cell.protection = locked if lock else unlocked
+
+
+def _protection_candidates(ws: Any, tab: TabLayout, inputs: list[Box], gm_whole_tab: bool) -> Iterator[Any]:
+    """The cells whose lock may need setting. A cell is locked unless told otherwise, so in a tab locked
+    whole only the cells that exist and the input cells can differ: a 20,000-row log is not made of
+    60,000 styled empty cells that every later save writes again."""
+    if not gm_whole_tab:
+        yield from layout_cells(ws, tab, WHOLE_TAB)
+        return
+    seen: set[tuple[int, int]] = set()
+    for cell in list(ws._cells.values()):
+        if not isinstance(cell, MergedCell):
+            seen.add((cell.row, cell.column))
+            yield cell
+    for box in inputs:
+        for cell in layout_cells(ws, tab, box):
+            if (cell.row, cell.column) not in seen:
+                yield cell

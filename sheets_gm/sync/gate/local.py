@@ -1,0 +1,71 @@
+"""The gate of a match on local workbooks: each workbook's fingerprint, kept so that the next idle poll can skip
+its reads (``gate.idle`` decides from them before anything loads).
+
+Before a full poll the state file is removed (a poll that fails half-way leaves none: the next
+one reads everything); after it succeeds, each local workbook's fingerprint is kept: the one the
+local backend gives for its own save when the poll wrote the workbook (our write is not a
+player's), else the one taken before the poll read it (a save by a player after that moment
+shows as a change, and the next poll reads it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+from sheets_gm.sheets.marks import FileMark, file_mark
+from sheets_gm.sync.gate.state import PollState, Said, forget_state, iso, save_state, state_path
+from sheets_gm.sync.poll import WindowReport
+from sheets_gm.sync.sheets import MatchSheets
+
+
+class LocalGate:
+    """The gate of one poll of a local match (the ``Gate`` of ``gate.run``): it never stays idle here (an idle
+    local poll ends in ``gate.idle``, before any workbook is opened), and keeps the workbooks' fingerprints."""
+
+    def __init__(self, config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
+                 read_at: datetime) -> None:
+        self.config_path = config_path
+        self.config_mark = config_mark  # the config file as it was before it was loaded
+        self.sheets = sheets
+        self.read_at = read_at
+        self.before: dict[str, FileMark | None] = {}
+
+    def idle_state(self) -> PollState | None:
+        """None: the poll reads (see the class notes)."""
+        return None
+
+    def keep_idle(self) -> None:
+        """Nothing to keep: this gate is never idle."""
+
+    def forget(self) -> None:
+        """Forget the last poll's state and fingerprint every workbook as it is before this poll reads it."""
+        forget_state(state_path(self.config_path))
+        self.before = {str(b.path.resolve()): file_mark(b.path) for b in self._workbooks()}
+
+    def poll(self, run: Callable[[MatchSheets], WindowReport]) -> WindowReport:
+        """The full poll."""
+        return run(self.sheets)
+
+    def keep(self, report: WindowReport, said: Said) -> None:
+        """Keep what this poll saw (see the module notes); nothing when a fingerprint is missing, or when a bot
+        typed in a workbook or a file was drawn again over an older copy (the next poll reads them)."""
+        if report.bots_typed or report.older_copies:
+            return
+        files: dict[str, FileMark] = {}
+        for backend in self._workbooks():
+            where = str(backend.path.resolve())
+            mark = backend.own_save or self.before.get(where)
+            if mark is None:
+                return
+            files[where] = mark
+        if self.config_mark is None or not files:
+            return
+        save_state(state_path(self.config_path), PollState(
+            config=self.config_mark, deadline=report.deadline, finished=report.finished, summary=said.summary,
+            warning=said.warning, files=files, full_read_at=iso(self.read_at)))
+
+    def _workbooks(self) -> list[LocalWorkbookBackend]:
+        return [b for b in self.sheets.write_order() if isinstance(b, LocalWorkbookBackend)]
