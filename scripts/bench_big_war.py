@@ -33,7 +33,7 @@ from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # 
 from sheets_gm.sheets.backend import RangeWrite  # noqa: E402
 from sheets_gm.sheets.layout import a1  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
-from sheets_gm.sync.create import create_match  # noqa: E402
+from sheets_gm.sync.life.create import create_match  # noqa: E402
 from sheets_gm.sync.poll import poll  # noqa: E402
 from sheets_gm.sync.read import read_match  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402

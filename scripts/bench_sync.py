@@ -54,10 +54,10 @@ from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout  # noqa: E40
 from sheets_gm.sheets.marks import file_mark  # noqa: E402
 from sheets_gm.sheets.retry import RetryPolicy  # noqa: E402
 from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
-from sheets_gm.sync.create import create_match  # noqa: E402
 from sheets_gm.sync.gate.drive import DriveGate  # noqa: E402
 from sheets_gm.sync.gate.run import IdlePoll, gated_poll  # noqa: E402
 from sheets_gm.sync.gate.state import Said  # noqa: E402
+from sheets_gm.sync.life.create import create_match  # noqa: E402
 from sheets_gm.sync.poll import poll  # noqa: E402
 from sheets_gm.sync.sheets import MatchSheets  # noqa: E402
 from tests.fakes.google_api import (  # noqa: E402

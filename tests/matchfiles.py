@@ -19,7 +19,7 @@ from sheets_gm.rulesets.gvg.state import GvgState
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import MatchRead, read_match

@@ -23,7 +23,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("sheets_gm.sheets",),
     ("sheets_gm.rulesets.parts",),
     ("sheets_gm.rulesets",),
-    ("sheets_gm.sync", "sheets_gm.scenario", "sheets_gm.simulate"),
+    # The sync's own floors (``docs/architecture.md``, "Inside the sync"): the match's spreadsheets and record; a
+    # typed row's life; the poll's reading and writing; the match's life; the poll; the poll gate.
+    ("sheets_gm.sync.sheets", "sheets_gm.sync.match_record", "sheets_gm.sync.match_tabs", "sheets_gm.sync.deadline",
+     "sheets_gm.sync.old_layout", "sheets_gm.sync.lock"),
+    ("sheets_gm.sync.rows",),
+    ("sheets_gm.sync",),
+    ("sheets_gm.sync.life",),
+    ("sheets_gm.sync.poll", "sheets_gm.sync.drawn_cells", "sheets_gm.sync.older_copy"),
+    ("sheets_gm.sync.gate", "sheets_gm.scenario", "sheets_gm.simulate"),
     ("sheets_gm.match",),
     ("sheets_gm.commands", "sheets_gm.cli"),
 )
@@ -84,7 +92,7 @@ def test_no_module_imports_a_higher_layer() -> None:
                                       "sheets_gm.rulesets.gvg.scenario", "sheets_gm.rulesets.parts.scenario"])
 @pytest.mark.parametrize("statement", ["from sheets_gm.scenario.play import play", "import sheets_gm.scenario.runner",
                                        "from sheets_gm.simulate.runner import run_simulation",
-                                       "from sheets_gm.sync.legacy.upgrade import upgrade_match",
+                                       "from sheets_gm.sync.life.legacy.upgrade import upgrade_match",
                                        "from sheets_gm.sync import poll"])
 def test_a_game_that_imports_the_machinery_is_refused(importer: str, statement: str) -> None:
     """The games and their parts' protocols look only down: an import of the scenario runner, the simulator or
@@ -97,7 +105,15 @@ def test_the_parts_protocols_are_below_the_games_and_the_machinery_above() -> No
     parts = layer_of("sheets_gm.rulesets.parts.figures")
     assert parts < layer_of("sheets_gm.rulesets.game") < layer_of("sheets_gm.scenario.play")
     assert parts < layer_of("sheets_gm.rulesets.gvg.figures") < layer_of("sheets_gm.simulate.runner")
-    assert layer_of("sheets_gm.rulesets.gvg.legacy") < layer_of("sheets_gm.sync.legacy.upgrade")
+    assert layer_of("sheets_gm.rulesets.gvg.legacy") < layer_of("sheets_gm.sync.life.legacy.upgrade")
+
+
+def test_the_sync_reads_a_row_below_the_match_and_the_poll_above_both() -> None:
+    """A typed row's life sits under the poll's reading and writing, the match's life over them, the poll over it."""
+    order = ["sheets_gm.sync.sheets", "sheets_gm.sync.rows.fates", "sheets_gm.sync.read", "sheets_gm.sync.life.repair",
+             "sheets_gm.sync.poll"]
+    assert [layer_of(m) for m in order] == sorted({layer_of(m) for m in order})
+    assert layer_of("sheets_gm.sync.poll") < layer_of("sheets_gm.match.run")
 
 
 def test_the_engine_names_no_part_of_a_game_but_its_rules() -> None:

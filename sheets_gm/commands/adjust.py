@@ -93,7 +93,7 @@ def bot_changes(values: Sequence[str]) -> dict[str, str]:
 def _hand_over(args: argparse.Namespace) -> int:
     """``adjust --bot``: hand seats to the game's bots or back to people, logged."""
     from sheets_gm.match.run import layout_owners
-    from sheets_gm.sync.between import hand_seats
+    from sheets_gm.sync.life.adjust_undo import hand_seats
 
     config = load(args)
     wanted = bot_changes(args.bot)
@@ -113,7 +113,7 @@ def _hand_over(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     """Apply the GM events to the match under the sync lock, and print the log lines written."""
     from sheets_gm.match.run import layout_owners
-    from sheets_gm.sync.between import adjust_match
+    from sheets_gm.sync.life.adjust_undo import adjust_match
 
     if getattr(args, "bot", None):
         return _hand_over(args)

@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.config import BackendKind
     from sheets_gm.match.export_folder import folder_contents
     from sheets_gm.rulesets.registry import get_ruleset
-    from sheets_gm.sync.export import export_match
+    from sheets_gm.sync.life.export import export_match
     from sheets_gm.sync.read import read_match
     from sheets_gm.sync.writes import status_line
 

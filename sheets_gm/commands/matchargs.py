@@ -15,10 +15,10 @@ from sheets_gm.match.run import require_sheets
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.spec import SheetSpecError
-from sheets_gm.sync.between import BetweenWindowsError
-from sheets_gm.sync.create import SeatsMismatchError
-from sheets_gm.sync.legacy.detect import OldLayoutError
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError
+from sheets_gm.sync.life.create import SeatsMismatchError
 from sheets_gm.sync.match_record import MatchRecordError
+from sheets_gm.sync.old_layout import OldLayoutError
 from sheets_gm.sync.sheets import MatchSheets
 
 #: Errors whose message already says what to fix: shown as one line, exit code 1.

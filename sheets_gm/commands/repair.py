@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.swap_back import put_back_swapped
     from sheets_gm.match.team_check import row_emails
     from sheets_gm.rulesets.registry import get_ruleset
-    from sheets_gm.sync.repair import repair_match
+    from sheets_gm.sync.life.repair import repair_match
 
     config = load(args)
     with user_errors(), gm_change(config):

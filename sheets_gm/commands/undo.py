@@ -10,14 +10,14 @@ from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, gm_change, load, open_match, user_errors
 
 if TYPE_CHECKING:
-    from sheets_gm.sync.between import DealtDie
+    from sheets_gm.sync.life.adjust_undo import DealtDie
 
 
 def run(args: argparse.Namespace) -> int:
     """Undo the last resolved window under the sync lock, and say what happened."""
     from sheets_gm.match.run import layout_owners
     from sheets_gm.rulesets.registry import get_ruleset
-    from sheets_gm.sync.between import undo_window
+    from sheets_gm.sync.life.adjust_undo import undo_window
 
     if not (args.reason or "").strip():
         raise UserError('--reason is required, e.g. --reason "wrong orders typed"; it is written to the log')

@@ -28,15 +28,15 @@ def _read_replay(path: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.rulesets.registry import get_ruleset
-    from sheets_gm.sync.legacy.upgrade import windows_replay
-    from sheets_gm.sync.log_check import forged_log_lines
-    from sheets_gm.sync.read import read_match
-    from sheets_gm.sync.replay import (
+    from sheets_gm.sync.life.legacy.upgrade import windows_replay
+    from sheets_gm.sync.life.log_check import forged_log_lines
+    from sheets_gm.sync.life.replay import (
         WindowReplayError,
         match_history,
         replay_document,
         replay_states,
     )
+    from sheets_gm.sync.read import read_match
 
     if args.replay is not None and args.config is not None:
         raise UserError("give a replay file or -c MATCH.toml, not both")

@@ -27,8 +27,8 @@ from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.private_files import private_folder
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
-from sheets_gm.sync.export import export_match
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.life.export import export_match
 from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.notices import NoticeRules, poll_notices
 from sheets_gm.sync.poll import WindowReport, poll

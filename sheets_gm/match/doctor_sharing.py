@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.sync.share import sharing_plan
+from sheets_gm.sync.life.share import sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 
 #: How to lock a spreadsheet by hand (doctor never writes).

@@ -32,11 +32,11 @@ from sheets_gm.sheets.local.office_locks import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.legacy.detect import OldLayoutError, refuse_old_layout
+from sheets_gm.sync.life.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.read import MatchRead, read_match
-from sheets_gm.sync.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.swaps import SwappedWorkbooksError, describe_misplaced, find_misplaced
 

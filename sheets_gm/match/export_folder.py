@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from sheets_gm.sync.replay import stopped_at
+from sheets_gm.sync.life.replay import stopped_at
 
 REPLAY_NAME = "replay.json"
 

@@ -30,14 +30,14 @@ from sheets_gm.rulesets.registry import (
 )
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
-from sheets_gm.sync.create import create_match
-from sheets_gm.sync.grow import LayoutOwners
-from sheets_gm.sync.legacy.detect import OldLayoutError, refuse_old_layout
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.life.grow import LayoutOwners
+from sheets_gm.sync.life.share import share_match, sharing_plan
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB
+from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.poll import WindowReport, poll
-from sheets_gm.sync.share import share_match, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 
 

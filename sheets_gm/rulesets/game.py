@@ -10,7 +10,7 @@ everything the layers above ask of a game, so none of them probes a class for wh
 - ``simulation``: its bots and what ``simulate`` counts (``rulesets.parts.figures``);
 - ``gm``: the GM's ``adjust`` options and the events they make (applied by ``Ruleset.apply_gm_event``);
 - ``legacy``: how to read what an earlier version of the game wrote (``rulesets.parts.legacy``, applied by
-  ``sync.legacy``);
+  ``sync.life.legacy``);
 - ``commands``: the game's own tools, ``sheets-gm <name> TOOL``, as data the command layer mounts.
 
 Each part's protocol lives below this record, in ``rulesets.parts`` (the sheet adapter's in ``sheets.adapter``),

@@ -17,8 +17,8 @@ from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab
-from sheets_gm.sync.read import read_match, seat_backend
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.read import read_match
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 
 class UntypableOrdersError(ValueError):

@@ -27,9 +27,9 @@ from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.autoplay import typed_values
-from sheets_gm.sync.fates import SeatSettled
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.rows.fates import SeatSettled
 
 #: The kind that hands a seat back to a person (``adjust --bot Bo=none``).
 NO_BOT = "none"

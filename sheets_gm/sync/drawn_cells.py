@@ -22,9 +22,9 @@ from sheets_gm.sheets.guard import grid_cells, origin, same_value, written_cells
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import text_of
-from sheets_gm.sync.fate_words import drawn_cell_words, drawn_cells_note
-from sheets_gm.sync.read import MatchRead, seat_backend
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.read import MatchRead
+from sheets_gm.sync.rows.fate_words import drawn_cell_words, drawn_cells_note
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import board_writes, status_line
 
 RowKey = tuple[str, str, int]  # seat, table, tab row (1-based): where a row's feedback goes

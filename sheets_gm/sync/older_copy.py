@@ -33,14 +33,15 @@ from sheets_gm.engine.ruleset import Window
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, capital, window_words
-from sheets_gm.sync.fate_words import copy_done_line, copy_gone_line, copy_ticks_line, older_copy_sentence
-from sheets_gm.sync.fates import read_line
+from sheets_gm.sync.life.repair_records import replayed_view_lines
 from sheets_gm.sync.match_record import history_range, joined_cells
-from sheets_gm.sync.read import MatchRead, SeatRead, cells_text, current_mark, seat_backend, unticked
-from sheets_gm.sync.repair_records import replayed_view_lines
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.strays import stray_overlays
+from sheets_gm.sync.read import MatchRead, current_mark
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, window_words
+from sheets_gm.sync.rows.fate_words import copy_done_line, copy_gone_line, copy_ticks_line, older_copy_sentence
+from sheets_gm.sync.rows.fates import read_line
+from sheets_gm.sync.rows.seat_read import SeatRead, cells_text, unticked
+from sheets_gm.sync.rows.strays import stray_overlays
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import acts, board_writes, seat_tables_writes, status_line, view_writes
 
 History = Mapping[int, Mapping[str, Any]]  # resolution number -> its engine history row ({} if unreadable)

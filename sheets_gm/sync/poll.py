@@ -32,23 +32,11 @@ from sheets_gm.sheets.backend import (
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
-from sheets_gm.sync.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import RowKey, drawn_again_writes
-from sheets_gm.sync.fate_words import idle_feedback
-from sheets_gm.sync.fates import (
-    GO_NOTHING,
-    in_table,
-    kept_feedback,
-    over_feedback,
-    row_feedback,
-    row_verdicts,
-    set_aside_sentence,
-    settle_seat,
-    stale_line,
-)
-from sheets_gm.sync.grow import OwnersSource, grow_tables
+from sheets_gm.sync.life.grow import OwnersSource, grow_tables
+from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.older_copy import (
@@ -59,11 +47,24 @@ from sheets_gm.sync.older_copy import (
     read_copies,
     restore_archives,
 )
-from sheets_gm.sync.read import MatchRead, SeatRead, adapter_of, read_match, seat_backend
-from sheets_gm.sync.seed_check import check_seed
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.strays import stray_feedback_writes, stray_overlays, stray_rejections
-from sheets_gm.sync.typed_cells import with_cell_notes
+from sheets_gm.sync.read import MatchRead, adapter_of, read_match
+from sheets_gm.sync.rows.archive_lines import archive_lines_writes, lines_cell
+from sheets_gm.sync.rows.fate_words import idle_feedback
+from sheets_gm.sync.rows.fates import (
+    GO_NOTHING,
+    in_table,
+    kept_feedback,
+    over_feedback,
+    row_feedback,
+    row_verdicts,
+    set_aside_sentence,
+    settle_seat,
+    stale_line,
+)
+from sheets_gm.sync.rows.seat_read import SeatRead
+from sheets_gm.sync.rows.strays import stray_feedback_writes, stray_overlays, stray_rejections
+from sheets_gm.sync.rows.typed_cells import with_cell_notes
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
     acts,
     board_writes,

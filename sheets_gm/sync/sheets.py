@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, WorkbookOpenError
 from sheets_gm.sheets.layout import Grid, ReadGuard
+from sheets_gm.sync.match_tabs import MatchTabs
 
 
 @dataclass(frozen=True)
@@ -122,3 +123,8 @@ class WriteBatch:
         if held_open:
             raise held_open[0]
         return calls
+
+
+def seat_backend(sheets: MatchSheets, tabs: MatchTabs, seat: str) -> SheetBackend:
+    """The spreadsheet holding ``seat``'s input tab (the judge's for the judge)."""
+    return sheets.of(seat) if seat in tabs.seats else sheets.judge_sheet()

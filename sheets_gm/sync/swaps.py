@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError, SheetUnavailableError
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.read import seat_backend
-from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.sheets import MatchSheets, seat_backend
 
 #: What to do about swapped workbooks, said wherever a read finds them.
 SWAP_HINT = ("Run sheets-gm repair -c MATCH.toml: it puts local workbooks back in their places, tabs, typed rows and "

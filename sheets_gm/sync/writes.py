@@ -18,12 +18,11 @@ from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.fate_words import idle_feedback
-from sheets_gm.sync.fates import kept_feedback
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.read import seat_backend
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.rows.fate_words import idle_feedback
+from sheets_gm.sync.rows.fates import kept_feedback
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 
 def acts(window: Window | None, seat: str, table: InputTable) -> bool:

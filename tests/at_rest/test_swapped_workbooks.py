@@ -86,7 +86,7 @@ def test_on_google_repair_moves_nothing_and_names_the_keys(tmp_path: Path) -> No
     from dataclasses import replace
 
     from sheets_gm.match.config import BackendKind, load_config
-    from sheets_gm.sync.create import create_match
+    from sheets_gm.sync.life.create import create_match
     from sheets_gm.sync.sheets import MatchSheets
     from tests.matchfiles import local_config, roster
 

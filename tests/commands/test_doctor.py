@@ -17,7 +17,7 @@ from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.registry import create_ruleset, ruleset_names
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import WorkbookLayout
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.google_api import (
     BATCH_UPDATE,

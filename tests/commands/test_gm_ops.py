@@ -27,11 +27,11 @@ from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GvgState
 from sheets_gm.rulesets.registry import create_ruleset
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.layout import Grid
-from sheets_gm.sync.between import adjust_match, undo_window
-from sheets_gm.sync.create import create_match
-from sheets_gm.sync.export import match_replay
+from sheets_gm.sync.life.adjust_undo import adjust_match, undo_window
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.life.export import match_replay
+from sheets_gm.sync.life.replay import replay_states
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MatchRecord
-from sheets_gm.sync.replay import replay_states
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import READ, WRITE, GoogleApiFake, fake_client

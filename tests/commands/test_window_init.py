@@ -16,7 +16,7 @@ import pytest
 from sheets_gm.commands.init import private_config, starter_config
 from sheets_gm.engine.ruleset import JUDGE, Roster
 from sheets_gm.rulesets.registry import GAMES
-from sheets_gm.sync.share import sharing_plan
+from sheets_gm.sync.life.share import sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 from tests.commands.test_window_commands import run
 from tests.fakes.google_api import GoogleApiFake, signed_in_fake, write_service_account_key

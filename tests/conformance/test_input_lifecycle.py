@@ -54,16 +54,16 @@ from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, quote_tab, sp
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ColumnKind
-from sheets_gm.sync.between import BetweenWindowsError, adjust_match, undo_window
-from sheets_gm.sync.create import create_match
-from sheets_gm.sync.log_check import forged_log_lines
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, undo_window
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.life.log_check import forged_log_lines
+from sheets_gm.sync.life.repair import repair_match
+from sheets_gm.sync.life.replay import match_history, replay_document
 from sheets_gm.sync.match_record import history_rows, joined_cells
 from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_LINE_ROW, COPIES_COLS
 from sheets_gm.sync.poll import poll
-from sheets_gm.sync.read import MatchRead, read_match, seat_backend
-from sheets_gm.sync.repair import repair_match
-from sheets_gm.sync.replay import match_history, replay_document
-from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.read import MatchRead, read_match
+from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GoogleApiFake, fake_client
 from tests.fakes.memory import InjectedFault, MemoryBackend

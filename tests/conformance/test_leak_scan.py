@@ -47,12 +47,12 @@ from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells
 from sheets_gm.sync.notices import CHANNEL, Notice, NoticeRules, poll_notices
 from sheets_gm.sync.poll import WindowReport, poll
-from sheets_gm.sync.read import read_match, seat_backend
-from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.read import read_match
+from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.conformance.leak_scan import (
     Hit,
     NoticeHit,

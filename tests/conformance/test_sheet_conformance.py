@@ -26,7 +26,7 @@ from sheets_gm.rulesets.registry import (
     ruleset_names,
 )
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.between import undo_window
-from sheets_gm.sync.log_check import forged_log_lines
+from sheets_gm.sync.life.adjust_undo import undo_window
+from sheets_gm.sync.life.log_check import forged_log_lines
+from sheets_gm.sync.life.replay import match_history, replay_document, replay_states
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
-from sheets_gm.sync.replay import match_history, replay_document, replay_states
 from tests.conformance.test_input_lifecycle import NOW, Table, _games, new_table
 
 WINDOWS = 8

@@ -18,9 +18,9 @@ from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get
 from sheets_gm.sheets.layout import Grid, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.between import BetweenWindowsError, hand_seats, undo_window
 from sheets_gm.sync.bot_seats import bot_input
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, hand_seats, undo_window
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
@@ -104,7 +104,7 @@ def test_a_bot_seat_plays_the_match_to_its_end(tmp_path: Path, name: str) -> Non
     assert typed_by_bot > 0
     # Its orders were read from its sheet like anyone's: the history holds them, and the match replays.
     assert any(seats[1] in json.dumps(orders) for orders in _history_orders(sheets, name))
-    from sheets_gm.sync.replay import match_history, replay_document, replay_states
+    from sheets_gm.sync.life.replay import match_history, replay_document, replay_states
 
     record = read_match(sheets, get_ruleset(name)).record
     check = replay_states(replay_document(record, match_history(sheets, record, "Engine")))

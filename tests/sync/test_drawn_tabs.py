@@ -16,9 +16,9 @@ from sheets_gm.sheets.google.layout_requests import layout_requests
 from sheets_gm.sheets.layout import Dropdown, TabLayout, WorkbookLayout
 from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.spec import TabNames
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
-from sheets_gm.sync.repair import repair_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GoogleApiFake, fake_client
@@ -83,7 +83,7 @@ def test_repair_brings_back_a_drawn_tab_and_deletes_a_retired_one(registered_rac
     board.sizes["Old track"] = (1, 1)
     spec = tabs().spec
     retiring = spec.model_copy(update={"tabs": spec.tabs.model_copy(update={"retired": ("Old track",)})})
-    monkeypatch.setattr("sheets_gm.sync.repair.sheet_spec", lambda name: retiring)
+    monkeypatch.setattr("sheets_gm.sync.life.repair.sheet_spec", lambda name: retiring)
     report = repair_match(sheets, RACE)
     assert STANDINGS_TAB in board.tabs and board.value(STANDINGS_TAB, "A1") == "Runner"
     assert "Old track" not in board.tabs

@@ -13,11 +13,11 @@ from openpyxl import load_workbook
 from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.registry import create_ruleset, get_ruleset
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
-from sheets_gm.sync.export import export_match, neutralise, to_csv
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.life.export import export_match, neutralise, to_csv
+from sheets_gm.sync.life.replay import WindowReplayError, replay_states
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
-from sheets_gm.sync.replay import WindowReplayError, replay_states
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend
 from tests.matchfiles import NOW, SEED, TEAMS, bots, roster

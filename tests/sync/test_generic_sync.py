@@ -14,13 +14,13 @@ import pytest
 
 from sheets_gm.sheets.backend import LayoutDriftError, SheetError
 from sheets_gm.sheets.layout import CellValue
-from sheets_gm.sync.between import BetweenWindowsError, adjust_match, undo_window
-from sheets_gm.sync.create import SeatsMismatchError, create_match
-from sheets_gm.sync.export import match_replay
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, undo_window
+from sheets_gm.sync.life.create import SeatsMismatchError, create_match
+from sheets_gm.sync.life.export import match_replay
+from sheets_gm.sync.life.replay import replay_states
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import VIEW_LOG_HEADER_ROW, MatchTabs
 from sheets_gm.sync.poll import poll
-from sheets_gm.sync.replay import replay_states
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.sync.race_game import RACE, RaceOrders, RaceRuleset, RaceSettings, RaceSheet, as_ruleset, registered_race
@@ -511,7 +511,7 @@ def test_repair_moves_an_archive_of_the_first_layout_and_undo_still_reads_it(
         registered_race: type[RaceRuleset]) -> None:
     """A match created before the archive read as sentences (JSON in A:C): its copies move to the engine's history
     and the hidden Copies tab, the rows it had set aside to entries."""
-    from sheets_gm.sync.repair import repair_match
+    from sheets_gm.sync.life.repair import repair_match
 
     sheets, (_board, engine, ann, bo) = new_race()
     type_pace(ann, "Ann", 0, "run")
@@ -544,7 +544,7 @@ def test_repair_moves_the_hidden_columns_of_an_archive_off_the_tab_players_read(
     """The layout before this one kept the sync's copies in hidden columns C:F of the Archive: repair moves them once
     (each line's copy to the Copies tab, in the same row; the pending row; each resolution's rows read to the engine's
     history, where undo reads them), losing nothing, and the Archive holds sentences only."""
-    from sheets_gm.sync.repair import repair_match
+    from sheets_gm.sync.life.repair import repair_match
 
     sheets, (_board, engine, ann, bo) = new_race()
     type_pace(ann, "Ann", 0, "run")
@@ -591,7 +591,7 @@ def test_repair_lays_a_deleted_copies_tab_out_again_counting_the_archive_lines(
         registered_race: type[RaceRuleset]) -> None:
     """The hidden Copies tab deleted by hand: repair writes its pending row afresh (the last resolution's mark, the
     lines the Archive holds), so the next entry goes after the last one, never over it; undo reads the engine."""
-    from sheets_gm.sync.repair import repair_match
+    from sheets_gm.sync.life.repair import repair_match
 
     sheets, (_board, _engine, ann, bo) = new_race()
     type_pace(ann, "Ann", 0, "run")

@@ -12,7 +12,7 @@ from sheets_gm.rulesets.registry import create_ruleset, get_ruleset
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.local.cells import MAX_CELL_CHARS
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_record import (
     CELL_CHUNK,
     VALUE_CELLS,

@@ -9,7 +9,7 @@ from datetime import timedelta
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.sheets.layout import a1, cell_at, cells
 from sheets_gm.sync.poll import poll
-from sheets_gm.sync.read import seat_backend
+from sheets_gm.sync.sheets import seat_backend
 from tests.fakes.memory import MemoryBackend
 from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn
 

@@ -2,7 +2,7 @@
 Go that resolved a step says what it did, a standing reaction says what the engine said of it, an out or knocked-down
 player's row says why it takes no orders, a recruit the leader can no longer make says why it waits, two rows asking
 for one item are told the truth. Played with the real sync on memory spreadsheets; every sentence comes from
-``sync/fates.py`` or the game's own words."""
+``sync/rows/fates.py`` or the game's own words."""
 
 from __future__ import annotations
 

@@ -20,8 +20,8 @@ from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.gate.kept_reads import KeptSheets
 from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.poll import poll
-from sheets_gm.sync.read import MatchRead, read_match, seat_backend
-from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.read import MatchRead, read_match
+from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.conformance.test_input_lifecycle import _do, _local_match, check, new_table, player_save, saving_at
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GoogleApiFake

@@ -1,5 +1,5 @@
-"""Every sentence a player reads about her row is built in one place (issue 38, "The design"): ``sync/fates.py``
-and its vocabulary ``sync/fate_words.py``. The modules that write rows (``strays``, ``writes``, ``older_copy``,
+"""Every sentence a player reads about her row is built in one place (issue 38, "The design"): ``sync/rows/fates.py``
+and its vocabulary ``sync/rows/fate_words.py``. The modules that write rows (``strays``, ``writes``, ``older_copy``,
 ``drawn_cells``, ``typed_cells``, ``archive_move``, ``between``, the poll) pick a sentence and build none: no text
 literal elsewhere in ``sync/`` starts as a row's fate does."""
 
@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 import sheets_gm.sync
-from sheets_gm.sync.fate_words import (
+from sheets_gm.sync.rows.fate_words import (
     blank_row_sentence,
     duplicate_sentence,
     no_row_sentence,
@@ -47,7 +47,7 @@ def test_no_module_of_the_sync_but_the_fates_builds_a_sentence_about_a_row() -> 
         for line, text in _literals(ast.parse(path.read_text(encoding="utf-8"))):
             if text.lstrip().startswith(OPENINGS):
                 found.append(f"{path.relative_to(SYNC)}:{line}: {text[:60]!r}")
-    assert not found, "sentences about a row built outside sync/fates.py and sync/fate_words.py:\n" + "\n".join(found)
+    assert not found, "sentences about a row built outside sync/rows/fates.py and sync/rows/fate_words.py:\n" + "\n".join(found)
 
 
 def test_the_stray_rows_sentences_read_as_they_did() -> None:

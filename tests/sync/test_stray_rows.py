@@ -8,7 +8,7 @@ her seat row 17 and a blank row 18; the feedback column is E."""
 
 from __future__ import annotations
 
-from sheets_gm.sync.between import adjust_match
+from sheets_gm.sync.life.adjust_undo import adjust_match
 from sheets_gm.sync.poll import poll
 from tests.sync.race_game import RACE, RaceRuleset, registered_race
 from tests.sync.test_generic_sync import NOW, feedback, new_race, tabs, tick_ready, type_pace

@@ -25,7 +25,7 @@ from sheets_gm.rulesets.registry import create_ruleset, get_ruleset
 from sheets_gm.sheets.backend import LayoutDriftError
 from sheets_gm.sheets.layout import CellValue, cell_at
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match

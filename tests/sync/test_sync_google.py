@@ -24,7 +24,7 @@ from sheets_gm.sheets.backend import SheetUnavailableError
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, parse_match_record
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.clock import FakeClock
@@ -384,7 +384,7 @@ def test_a_huge_order_cell_does_not_break_the_completion_of_an_interrupted_resol
 
 
 def test_init_shares_each_spreadsheet_with_the_right_people_only(fake: GoogleApiFake) -> None:
-    from sheets_gm.sync.share import share_match, sharing_plan
+    from sheets_gm.sync.life.share import share_match, sharing_plan
 
     clock = FakeClock()
     sheets = create(fake, policy(clock), size=2)
@@ -434,8 +434,8 @@ def test_repair_moves_an_archive_of_hidden_columns_off_the_tab_on_google(fake: G
     """A match whose Archive tabs kept the sync's copies in hidden columns (the layout before the Copies tab): the
     sync names repair; repair moves the copies (the Archive narrowed to its two columns of sentences, Google dropping
     the rest), and undo puts the rows back from the engine's history, as before."""
-    from sheets_gm.sync.between import undo_window
-    from sheets_gm.sync.repair import repair_match
+    from sheets_gm.sync.life.adjust_undo import undo_window
+    from sheets_gm.sync.life.repair import repair_match
 
     sheets = create(fake, policy(FakeClock()))
     type_bot_orders(sheets, GVG, bots())

@@ -26,7 +26,7 @@ from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend, create_workbook
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.matchfiles import SEED, TEAMS, bots, engine_match, order_cell, roster, state_of, sync

@@ -25,7 +25,7 @@ from sheets_gm.rulesets.wesnoth.terrain import Feature, Terrain
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_record import engine_write
 from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
 from sheets_gm.sync.poll import poll

@@ -13,10 +13,10 @@ from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.poll import WindowReport, poll
-from sheets_gm.sync.read import MatchRead, read_match, seat_backend
-from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.read import MatchRead, read_match
+from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.fakes.memory import MemoryBackend
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)

@@ -5,7 +5,7 @@ cell; rows the undone resolution kept (moved up in an ordered table) are put bac
 from __future__ import annotations
 
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.between import undo_window
+from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from tests.conformance.test_input_lifecycle import NOW, Table, _put, new_table

@@ -1,4 +1,4 @@
-"""Every writer around the poll decides a typed row's fate through ``sync/fates.py`` (issue 38, "The design"): the
+"""Every writer around the poll decides a typed row's fate through ``sync/rows/fates.py`` (issue 38, "The design"): the
 GM's ``adjust`` and the end of a match keep a row in its cells with its true fate, or set it aside to the seat's
 Archive with a line of her View; never dropped. Played with the real sync on memory spreadsheets."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import get_game
 from sheets_gm.sheets.layout import a1
-from sheets_gm.sync.between import adjust_match
+from sheets_gm.sync.life.adjust_undo import adjust_match
+from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
-from sheets_gm.sync.read import seat_backend
-from sheets_gm.sync.repair import repair_match
+from sheets_gm.sync.sheets import seat_backend
 from tests.fakes.memory import MemoryBackend
 from tests.sync.test_row_fates import _wesnoth_turn
 from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn

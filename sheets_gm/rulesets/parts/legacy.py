@@ -4,7 +4,7 @@ A game whose matches in play were laid out by code that is gone (the guild game'
 it moved onto the generic one) declares the ``legacy`` part of its record: a ``LegacyUpgrades``
 that recognises the old engine record and the old replay formats and converts them, as plain data,
 into what the generic sync and ``verify`` read. The converters are pure: they never import the old
-code, so they keep working once it is deleted. ``sync/legacy/upgrade.py`` applies them to a
+code, so they keep working once it is deleted. ``sync/life/legacy/upgrade.py`` applies them to a
 match's spreadsheets.
 """
 

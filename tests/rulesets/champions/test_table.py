@@ -15,12 +15,12 @@ from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState, Playe
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_of, sheet_spec
 from sheets_gm.sheets.layout import cells
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.between import adjust_match
-from sheets_gm.sync.create import create_match, match_layouts
+from sheets_gm.sync.life.adjust_undo import adjust_match
+from sheets_gm.sync.life.create import create_match, match_layouts
+from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
-from sheets_gm.sync.repair import repair_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend
 

@@ -12,8 +12,8 @@ from sheets_gm.rulesets.coalition.sheet.report import report_drawing, report_row
 from sheets_gm.rulesets.coalition.state import Battle, BattleReport, CoalitionState
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
 from sheets_gm.sync.deadline import describe_deadline
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend

@@ -12,7 +12,7 @@ from sheets_gm.rulesets.coalition.sheet.read import read_judge_rows
 from sheets_gm.rulesets.coalition.state import Battle, BattleResult, CoalitionState, Creature
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.fate_words import idle_feedback
+from sheets_gm.sync.rows.fate_words import idle_feedback
 from tests.rulesets.coalition.helpers import SETTINGS, army, board, state
 
 RAID = Battle(BattleType.RAID, "Dominaria 3C", ("Raider", "Target"), weather="Clear")

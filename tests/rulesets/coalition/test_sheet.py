@@ -33,7 +33,7 @@ from sheets_gm.sheets.adapter import BoardDrawing, SeatInput
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets

@@ -16,14 +16,14 @@ from sheets_gm.rulesets.gvg.legacy import GvgLegacy
 from sheets_gm.rulesets.parts.legacy import LegacyError
 from sheets_gm.rulesets.registry import get_game
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
-from sheets_gm.sync.legacy.upgrade import upgraded_record, windows_replay
-from sheets_gm.sync.match_record import MatchRecordError, key_column
-from sheets_gm.sync.replay import (
+from sheets_gm.sync.life.legacy.upgrade import upgraded_record, windows_replay
+from sheets_gm.sync.life.replay import (
     WINDOW_REPLAY_FORMAT,
     WindowReplayError,
     replay_document,
     replay_states,
 )
+from sheets_gm.sync.match_record import MatchRecordError, key_column
 
 FIXTURES = Path(__file__).resolve().parent / "legacy"
 HOOK = GvgLegacy()

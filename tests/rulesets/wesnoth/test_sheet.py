@@ -32,10 +32,10 @@ from sheets_gm.sheets.local.backend import create_workbook
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.create import create_match
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
-from sheets_gm.sync.repair import repair_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import BATCH_UPDATE, GoogleApiFake, fake_client

@@ -30,11 +30,11 @@ from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.between import adjust_match
-from sheets_gm.sync.create import create_match
-from sheets_gm.sync.fate_words import idle_feedback, ready_sentence
+from sheets_gm.sync.life.adjust_undo import adjust_match
+from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import poll
+from sheets_gm.sync.rows.fate_words import idle_feedback, ready_sentence
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend
 from tests.rulesets.winordie.helpers import SEED, deployed, rules, step

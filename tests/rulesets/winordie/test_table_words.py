@@ -62,7 +62,7 @@ def test_a_players_own_moves_are_in_her_views_log() -> None:
 
 def test_the_reactions_table_does_not_wait_for_orders_in_her_own_turn() -> None:
     from sheets_gm.rulesets.registry import sheet_spec
-    from sheets_gm.sync.fate_words import idle_feedback
+    from sheets_gm.sync.rows.fate_words import idle_feedback
 
     r = rules()
     state = deployed(r)

@@ -21,8 +21,8 @@ from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.archive_move import OLD_FIRST_HISTORY_ROW
-from sheets_gm.sync.legacy.detect import legacy_of
+from sheets_gm.sync.life.archive_move import OLD_FIRST_HISTORY_ROW
+from sheets_gm.sync.life.replay import OLD_LOG_ROWS, WINDOW_REPLAY_FORMAT, WindowReplayError
 from sheets_gm.sync.match_record import (
     HISTORY_FIRST_ROW,
     MatchRecord,
@@ -33,9 +33,9 @@ from sheets_gm.sync.match_record import (
     spread_cells,
 )
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.read import adapter_of, seat_backend
-from sheets_gm.sync.replay import OLD_LOG_ROWS, WINDOW_REPLAY_FORMAT, WindowReplayError
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.old_layout import legacy_of
+from sheets_gm.sync.read import adapter_of
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 
 def windows_replay(doc: Mapping[str, Any]) -> dict[str, Any]:

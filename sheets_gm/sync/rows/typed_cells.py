@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of, ticked
-from sheets_gm.sync.fate_words import not_a_tick_words
+from sheets_gm.sync.rows.fate_words import not_a_tick_words
 
 #: What a tick cell may hold and still say "not ticked".
 UNTICKED = frozenset({"", "false", "no", "n", "0", "-", "☐"})

@@ -23,10 +23,9 @@ from typing import Any
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.layout import TabLayout
-from sheets_gm.sync.create import apply_layouts, match_layouts
+from sheets_gm.sync.life.create import apply_layouts, match_layouts
 from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
-from sheets_gm.sync.read import seat_backend
-from sheets_gm.sync.sheets import MatchSheets
+from sheets_gm.sync.sheets import MatchSheets, seat_backend
 
 
 @dataclass(frozen=True)

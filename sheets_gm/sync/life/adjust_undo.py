@@ -16,15 +16,22 @@ from typing import Any
 
 from sheets_gm.engine.dice import deal_prefix
 from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
-from sheets_gm.sync.fate_words import adjust_cause, handed_cause, undo_cause
-from sheets_gm.sync.fates import (
+from sheets_gm.sync.life.grow import OwnersSource, grow_tables
+from sheets_gm.sync.life.replay import entry_dice
+from sheets_gm.sync.life.seed_check import check_seed
+from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
+from sheets_gm.sync.read import MatchRead, current_mark, read_match
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
+from sheets_gm.sync.rows.fate_words import adjust_cause, handed_cause, undo_cause
+from sheets_gm.sync.rows.fates import (
     aside_notice,
     handed_line,
     kept_refusals,
@@ -33,14 +40,8 @@ from sheets_gm.sync.fates import (
     taken_over,
     undo_lines,
 )
-from sheets_gm.sync.grow import OwnersSource, grow_tables
-from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
-from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
-from sheets_gm.sync.read import MatchRead, current_mark, read_match, seat_backend
-from sheets_gm.sync.replay import entry_dice
-from sheets_gm.sync.seed_check import check_seed
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.strays import stray_overlays
+from sheets_gm.sync.rows.strays import stray_overlays
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
     board_writes,
     public_log_writes,
@@ -348,6 +349,69 @@ def _window_dice(read: MatchRead, state: Any, entry: Mapping[str, Any], deal: in
     return keep, tuple(dice)
 
 
+#: By seat: the rows an undo puts back, the rows it sets aside, what each row put back says (by table and subject)
+#: and the Archive's lines.
+_RowsPutBack = tuple[dict[str, list[TypedRow]], dict[str, list[TypedRow]], dict[str, dict[str, dict[str, str]]],
+                    dict[str, list[ArchiveLine]]]
+
+
+def _rows_put_back(read: MatchRead, state: Any, entry: Mapping[str, Any], reopened: Window, reason: str,
+                   was_open: Window | None) -> _RowsPutBack:
+    """What an undo of the resolution ``entry`` records does to each seat's rows: the rows it read put back in their
+    cells (ticks cleared) with the standing rows that still have a subject, and the rows typed since set aside."""
+    number = read.record.resolved
+    engine_tab = read.tabs.spec.tabs.engine
+    restored: dict[str, list[TypedRow]] = {}
+    set_aside: dict[str, list[TypedRow]] = {}
+    told: dict[str, dict[str, dict[str, str]]] = {}  # what each row put back says, by seat, table and subject
+    lines: dict[str, list[ArchiveLine]] = {}
+    for seat, seat_read in read.seats.items():
+        consumed = [TypedRow.from_json(r) for r in _archived_rows(entry, seat, number, engine_tab)]
+        standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
+        returned = {(r.table, r.subject): r for r in consumed}
+        still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]
+        # A standing row stays, unless its subject has no row before the undone resolution (a reaction of a unit
+        # recruited in it): then it is set aside with the rows typed since, never dropped.
+        subjects = {t: set(read.adapter.rows(state, seat, seat_read.tab.table(t).spec))
+                    for t in {r.table for r in still}}
+        homeless = [r for r in still if r.subject not in subjects[r.table]]
+        restored[seat] = []
+        for row in consumed:
+            unticked, ticked = _unticked(seat_read.tab.table(row.table).spec, row)
+            restored[seat].append(unticked)
+            told.setdefault(seat, {}).setdefault(row.table, {})[row.subject] = put_back_sentence(
+                reopened, number, unticked, ticked)
+        restored[seat] += [r for r in still if r not in homeless]
+        # Rows typed since, unless what comes back is what they hold (the rows the undone resolution kept unused,
+        # moved up or not, or those an interrupted undo already put back): a line of the archive keeps them.
+        others = [r for r in seat_read.rows if r.typed and r.table not in standing]
+        same = _came_back(others, returned, seat_read.tab)
+        typed_since = [r for r in others if r not in same] + homeless
+        if typed_since:
+            set_aside[seat] = typed_since
+        lines[seat] = undo_lines(seat_read.tab, reopened, reason, consumed, typed_since, was_open)
+    return restored, set_aside, told, lines
+
+
+def _undo_text(record: MatchRecord, entry: Mapping[str, Any], reopened: Window, reason: str,
+               set_aside: Mapping[str, list[TypedRow]]) -> str:
+    """The Log's line for an undo of the resolution ``entry`` records (without its closing full stop)."""
+    text = (f"GM undoes {reopened.label}: {reason}. The match is back to before it; "
+            "its orders are back in their rows, Ready and Go unticked")
+    if set_aside:
+        text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
+                 "rows, to type again")
+    log_from = entry.get("log_from")
+    if isinstance(log_from, int) and 0 <= log_from < record.log_rows:  # what the verify of the Log leaves out
+        text += (f"; what it logged (Log rows {LOG_FIRST_ROW + log_from} to {LOG_FIRST_ROW + record.log_rows - 1}) "
+                 "no longer holds")
+    dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
+    if dropped:
+        text += (f"; {counted(dropped, 'GM event')} recorded after {reopened.label} "
+                 f"{'was' if dropped == 1 else 'were'} dropped (the log keeps them: adjust again what still holds)")
+    return text
+
+
 def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str,
                 owners: OwnersSource | None = None) -> BetweenReport:
     """Take back the last resolution: the state before it, its typed rows back in their cells, logged; rows
@@ -378,48 +442,8 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                                   "history was edited — nothing was written")
     was_open = ruleset.window(record.state)
     batch = WriteBatch()
-    restored: dict[str, list[TypedRow]] = {}
-    set_aside: dict[str, list[TypedRow]] = {}
-    told: dict[str, dict[str, dict[str, str]]] = {}  # what each row put back says, by seat, table and subject
-    lines: dict[str, list[ArchiveLine]] = {}
-    for seat, seat_read in read.seats.items():
-        consumed = [TypedRow.from_json(r) for r in _archived_rows(entry, seat, number, engine_tab)]
-        standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
-        returned = {(r.table, r.subject): r for r in consumed}
-        still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]
-        # A standing row stays, unless its subject has no row before the undone resolution (a reaction of a unit
-        # recruited in it): then it is set aside with the rows typed since, never dropped.
-        subjects = {t: set(read.adapter.rows(state, seat, seat_read.tab.table(t).spec))
-                    for t in {r.table for r in still}}
-        homeless = [r for r in still if r.subject not in subjects[r.table]]
-        restored[seat] = []
-        for row in consumed:
-            unticked, ticked = _unticked(seat_read.tab.table(row.table).spec, row)
-            restored[seat].append(unticked)
-            told.setdefault(seat, {}).setdefault(row.table, {})[row.subject] = put_back_sentence(
-                reopened, number, unticked, ticked)
-        restored[seat] += [r for r in still if r not in homeless]
-        # Rows typed since, unless what comes back is what they hold (the rows the undone resolution kept unused,
-        # moved up or not, or those an interrupted undo already put back): a line of the archive keeps them.
-        others = [r for r in seat_read.rows if r.typed and r.table not in standing]
-        same = _came_back(others, returned, seat_read.tab)
-        typed_since = [r for r in others if r not in same] + homeless
-        if typed_since:
-            set_aside[seat] = typed_since
-        lines[seat] = undo_lines(seat_read.tab, reopened, reason.strip(), consumed, typed_since, was_open)
-    text = (f"GM undoes {reopened.label}: {reason.strip()}. The match is back to before it; "
-            "its orders are back in their rows, Ready and Go unticked")
-    if set_aside:
-        text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
-                 "rows, to type again")
-    log_from = entry.get("log_from")
-    if isinstance(log_from, int) and 0 <= log_from < record.log_rows:  # what the verify of the Log leaves out
-        text += (f"; what it logged (Log rows {LOG_FIRST_ROW + log_from} to {LOG_FIRST_ROW + record.log_rows - 1}) "
-                 "no longer holds")
-    dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
-    if dropped:
-        text += (f"; {counted(dropped, 'GM event')} recorded after {reopened.label} "
-                 f"{'was' if dropped == 1 else 'were'} dropped (the log keeps them: adjust again what still holds)")
+    restored, set_aside, told, lines = _rows_put_back(read, state, entry, reopened, reason.strip(), was_open)
+    text = _undo_text(record, entry, reopened, reason.strip(), set_aside)
     data = {"resolution": number, "window": window_key, "reason": reason.strip()}
     undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
     aside = [Event(reopened.logged_turn, SyncEvent.UNDO,

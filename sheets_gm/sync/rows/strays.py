@@ -33,7 +33,8 @@ from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cell_at, cells
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, LooseRow, PlacedTable, TypedRow, text_of
-from sheets_gm.sync.fate_words import (
+from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.rows.fate_words import (
     HELD,
     MARK,
     blank_row_sentence,
@@ -45,7 +46,6 @@ from sheets_gm.sync.fate_words import (
     not_yours_sentence,
     past_table_sentence,
 )
-from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 
 

@@ -24,10 +24,10 @@ from sheets_gm.rulesets.registry import AnyRuleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
 from sheets_gm.sheets.tables import text_of
-from sheets_gm.sync.between import SyncEvent
+from sheets_gm.sync.life.adjust_undo import SyncEvent
+from sheets_gm.sync.life.replay import OLD_LOG_ROWS, entry_dice
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of
-from sheets_gm.sync.replay import OLD_LOG_ROWS, entry_dice
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.writes import log_lines
 

@@ -30,8 +30,8 @@ from sheets_gm.sync.match_tabs import (
     SEAT_LOG_ROWS,
     MatchTabs,
 )
-from sheets_gm.sync.read import adapter_of, current_mark, seat_backend
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.read import adapter_of, current_mark
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import drawn_writes, log_lines, public_log_writes
 
 #: The width in pixels of the Log's Kind column (and the View log's): its longest words ("structure destroyed")

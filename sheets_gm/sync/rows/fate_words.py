@@ -1,4 +1,4 @@
-"""The sentences ``sync/fates.py`` does not build itself: what a player reads of a row no order is read from, of a
+"""The sentences ``sync/rows/fates.py`` does not build itself: what a player reads of a row no order is read from, of a
 row with nothing typed in it, of a file saved from an older copy, of a cell drawn by sheets-gm that she typed over.
 
 ``fates.py`` decides what becomes of a typed row and says it; this module is its vocabulary for the rows around
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from sheets_gm.engine.ruleset import JUDGE, Window
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow
-from sheets_gm.sync.archive_lines import ArchiveLine, row_text
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, row_text
 
 MARK = "✘ "  # every refusal, and every answer to a stray row, starts with it
 HELD = " · You typed in this cell: "  # what a player typed in a blank row's feedback cell, kept in the answer

@@ -14,10 +14,10 @@ from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.private_files import private_folder, write_private
 from sheets_gm.sheets.xlsx import openpyxl
+from sheets_gm.sync.life.replay import match_history, replay_document
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.read import read_match
-from sheets_gm.sync.replay import match_history, replay_document
 from sheets_gm.sync.sheets import MatchSheets
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what spreadsheet programs run as a formula

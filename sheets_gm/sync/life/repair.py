@@ -19,22 +19,22 @@ from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, quote_tab
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow
-from sheets_gm.sync.archive_move import (
+from sheets_gm.sync.life.archive_move import (
     archive_moves_read,
     archive_moves_writes,
     copies_laid_out_writes,
     old_columns_cleared,
 )
-from sheets_gm.sync.create import apply_layouts, match_layouts
-from sheets_gm.sync.fates import kept_refusals, stays
-from sheets_gm.sync.legacy.upgrade import old_tabs, upgrade_match
+from sheets_gm.sync.life.create import apply_layouts, match_layouts
+from sheets_gm.sync.life.legacy.upgrade import old_tabs, upgrade_match
+from sheets_gm.sync.life.repair_columns import FoundColumns, laid_out_columns
+from sheets_gm.sync.life.repair_records import restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
-from sheets_gm.sync.read import adapter_of, seat_backend
-from sheets_gm.sync.repair_columns import FoundColumns, laid_out_columns
-from sheets_gm.sync.repair_records import restore_logs
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
-from sheets_gm.sync.strays import StrayRow, sort_rows, stray_overlays
+from sheets_gm.sync.read import adapter_of
+from sheets_gm.sync.rows.fates import kept_refusals, stays
+from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_overlays
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
     board_writes,
     seat_tables_writes,
@@ -90,39 +90,12 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         report.notes += upgrade.notes
         kept = {seat: dict(rows) for seat, rows in upgrade.carried.items()}
         report.rows_kept = sum(len(r) for rows in kept.values() for r in rows.values())
-    window = record.ruleset.window(record.state)
-    grown: dict[str, dict[str, int]] = {}
-    mentioned: set[str] = set()  # renamed tabs the notes name already
-    read_as: dict[str, tuple[InputTab, FoundColumns]] = {}  # each seat's tab as read, its columns put in place
-    extra: dict[str, list[str]] = {}  # cells of ours left right of the layout by a column inserted, to clear
+    # The old orders tab was read by the upgrade, and cleared.
+    found = _SeatTabsRead() if upgrade is not None else _seat_tabs_read(sheets, tabs, report)
+    grown, mentioned, extra = found.grown, found.mentioned, found.extra
     overlays: dict[str, tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]] = {}  # see _typed_rows
-    for seat in tabs.input_seats():
-        backend = seat_backend(sheets, tabs, seat)
-        tab = tabs.orders(seat)
-        if upgrade is not None:
-            continue  # the old orders tab was read by the upgrade, and cleared
-        if tab.name in backend.tab_names():
-            (grid,) = backend.read([quote_tab(tab.name)])  # whole: a column inserted pushes ours past the layout
-        else:
-            renamed = _renamed(backend, tab, tabs)
-            if renamed is None:
-                report.notes.append(f"tab {tab.name!r} was missing in {backend.name}: laid out again, with nothing "
-                                    "typed")
-                continue
-            name, grid = renamed
-            mentioned.add(name)
-            report.notes.append(f"tab {tab.name!r} was missing in {backend.name}; its typed rows were found in tab "
-                                f"{name!r} and written back into {tab.name!r} (the renamed tab is left as it is, a "
-                                f"copy: it may go once you have checked {tab.name!r})")
-        grown[seat] = tab.sizes_in(grid)  # the tables as the match grew them
-        tab = tabs.with_sizes({seat: grown[seat]}).orders(seat)
-        columns = laid_out_columns(grid, tab)
-        report.notes += columns.notes(backend.name)
-        read_as[seat] = (tab, columns)
-        if columns.extra and tab.name in backend.tab_names():
-            extra[seat] = columns.extra
     adapter = adapter_of(record.ruleset)
-    for seat, (tab, columns) in read_as.items():
+    for seat, (tab, columns) in found.read_as.items():
         kept[seat], overlays[seat] = _typed_rows(sheets, tabs, record, adapter, seat, tab, columns.grid, report)
     # Laid out again as the match's settings lay it out (the rows were read with the ruleset's file layout, which
     # spans it), with the rows the match grew its tables to (never fewer than the layout's), and more where the
@@ -153,6 +126,60 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     report.notes += copies_laid_out_writes(sheets, tabs, record, batch,
                                            absent - {tabs.copies(seat) for seat in moves})
     status = status_line(adapter, record)
+    _seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays)
+    views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
+    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
+    batch.run(sheets.write_order())
+    old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
+    return report
+
+
+@dataclass
+class _SeatTabsRead:
+    """Each seat's orders tab as repair found it, before anything is laid out again."""
+
+    grown: dict[str, dict[str, int]] = field(default_factory=dict)  # each seat's tables as the match grew them
+    mentioned: set[str] = field(default_factory=set)  # renamed tabs the notes name already
+    read_as: dict[str, tuple[InputTab, FoundColumns]] = field(default_factory=dict)  # its columns put in place
+    extra: dict[str, list[str]] = field(default_factory=dict)  # cells of ours a column inserted pushed right
+
+
+def _seat_tabs_read(sheets: MatchSheets, tabs: MatchTabs, report: WindowRepairReport) -> _SeatTabsRead:
+    """Every seat's orders tab read whole (a tab renamed by hand found by its headers), its tables' sizes and its
+    columns put back where the layout has them; what was missing or moved is said in ``report``'s notes."""
+    found = _SeatTabsRead()
+    for seat in tabs.input_seats():
+        backend = seat_backend(sheets, tabs, seat)
+        tab = tabs.orders(seat)
+        if tab.name in backend.tab_names():
+            (grid,) = backend.read([quote_tab(tab.name)])  # whole: a column inserted pushes ours past the layout
+        else:
+            renamed = _renamed(backend, tab, tabs)
+            if renamed is None:
+                report.notes.append(f"tab {tab.name!r} was missing in {backend.name}: laid out again, with nothing "
+                                    "typed")
+                continue
+            name, grid = renamed
+            found.mentioned.add(name)
+            report.notes.append(f"tab {tab.name!r} was missing in {backend.name}; its typed rows were found in tab "
+                                f"{name!r} and written back into {tab.name!r} (the renamed tab is left as it is, a "
+                                f"copy: it may go once you have checked {tab.name!r})")
+        found.grown[seat] = tab.sizes_in(grid)  # the tables as the match grew them
+        tab = tabs.with_sizes({seat: found.grown[seat]}).orders(seat)
+        columns = laid_out_columns(grid, tab)
+        report.notes += columns.notes(backend.name)
+        found.read_as[seat] = (tab, columns)
+        if columns.extra and tab.name in backend.tab_names():
+            found.extra[seat] = columns.extra
+    return found
+
+
+def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord,
+                       adapter: AnySheetAdapter, status: str, kept: Mapping[str, dict[str, dict[str, TypedRow]]],
+                       overlays: Mapping[str, tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]]) -> None:
+    """Each seat's tables drawn again for the open window with the rows it ``kept``, and laid over them what stays
+    where it was typed (``overlays``: the stray rows with their answers, the rows stamped for another window)."""
+    window = record.ruleset.window(record.state)
     outcome = record.ruleset.outcome(record.state)
     dice = record.dice()
     for seat in tabs.input_seats():
@@ -173,11 +200,6 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         said = kept_refusals([r for rows in kept.get(seat, {}).values() for r in rows.values()])
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, record.state, window, seat, dice, status,
                            outcome.text if outcome else "", kept.get(seat), said, overlays=laid)
-    views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
-    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
-    batch.run(sheets.write_order())
-    old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
-    return report
 
 
 def _stray_tabs(sheets: MatchSheets, laid_out: set[str]) -> list[str]:

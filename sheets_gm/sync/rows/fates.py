@@ -12,7 +12,7 @@ cells, the line her Archive tab keeps (``docs/sync.md``, "The life of a typed ro
   carry out: it stays in its cells with ``✘`` and why, whatever else resolves, until she changes it;
 - **set aside to the Archive**: it cannot stay in its cells (stamped for another window, its subject gone): a
   copy and a sentence go to her Archive tab, and its cells are cleared in the same write;
-- **not yours**: a row naming another seat's subject: it goes in that seat's file. ``sync/strays.py`` finds
+- **not yours**: a row naming another seat's subject: it goes in that seat's file. ``sync/rows/strays.py`` finds
   those rows, with every other row no order is read from (a subject typed twice, a cell typed past its table),
   answers them with ``fate_words``' sentences in their cells, and keeps them in place through resolutions.
 
@@ -27,7 +27,7 @@ resolutions (``adjust``, a seat handed to a bot, ``undo``) does with them; ``ove
 the match is over says.
 
 The sentences of the rows around those decisions (a row no order is read from, an empty row, a file saved from an
-older copy, a drawn cell typed over) are this module's too, kept in ``sync/fate_words.py`` so that each stays
+older copy, a drawn cell typed over) are this module's too, kept in ``sync/rows/fate_words.py`` so that each stays
 small: between them they are the one place a sentence about a player's row comes from.
 """
 
@@ -41,9 +41,9 @@ from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
-from sheets_gm.sync.archive_lines import ArchiveLine, capital, row_text, window_words
-from sheets_gm.sync.fate_words import MARK, ready_sentence
-from sheets_gm.sync.read import SeatRead
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
+from sheets_gm.sync.rows.fate_words import MARK, ready_sentence
+from sheets_gm.sync.rows.seat_read import SeatRead
 
 Key = tuple[str, str]  # a row by its table and subject
 

@@ -24,12 +24,12 @@ from typing import Any
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
-from sheets_gm.sync.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
-from sheets_gm.sync.fate_words import relaid_line
 from sheets_gm.sync.match_record import MatchRecord, history_range, history_write, joined_cells
 from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_LINE_ROW, ARCHIVE_LINES, ARCHIVE_TEXT_COLS, MatchTabs
-from sheets_gm.sync.read import current_mark, seat_backend
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.read import current_mark
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
+from sheets_gm.sync.rows.fate_words import relaid_line
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 #: The earlier layouts' rows and columns (see the module's docstring).
 OLD_PENDING_ROW = 2

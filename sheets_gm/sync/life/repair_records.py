@@ -19,7 +19,8 @@ from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import text_of
-from sheets_gm.sync.log_check import ReplayedSteps, replay_steps
+from sheets_gm.sync.life.log_check import ReplayedSteps, replay_steps
+from sheets_gm.sync.life.replay import match_history, replay_document
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import (
     ARCHIVE_FIRST_LINE_ROW,
@@ -28,9 +29,7 @@ from sheets_gm.sync.match_tabs import (
     LOG_FIRST_ROW,
     MatchTabs,
 )
-from sheets_gm.sync.read import seat_backend
-from sheets_gm.sync.replay import match_history, replay_document
-from sheets_gm.sync.sheets import MatchSheets, WriteBatch
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import log_lines, view_events, view_log_lines
 
 

@@ -1,0 +1,123 @@
+"""A seat's input tab as a poll read it: its typed rows, and what its pending row keeps of them.
+
+Every writer around the poll decides a row's fate from this (``fates``); ``read`` builds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sheets_gm.engine.ruleset import Window
+from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
+from sheets_gm.sync.rows.strays import StrayRow
+
+
+@dataclass(frozen=True)
+class SeatRead:
+    """One seat's input tab as read: its rows, and what the archive's pending row holds of them.
+
+    A typed row is, at any poll, in one of these states (``docs/sync.md``, "The life of a typed row"): read for
+    the open window (its stamp is the open window's key); held for the seat's next window (typed in a table the
+    seat does not write in now: kept in its cell, read when that window opens); stale (typed in a table open now
+    but stamped for another window: set aside, a copy in the archive); or standing (read in every window)."""
+
+    seat: str
+    tab: InputTab
+    rows: tuple[TypedRow, ...]
+    pending: Mapping[str, Any] | None  # {"resolution": n, "window": key, "rows": [...]} when a resolution was cut
+    kept: tuple[Mapping[str, Any], ...] = ()  # the rows the last resolution kept, and why (their feedback)
+    strays: tuple[StrayRow, ...] = ()  # rows no order is read from (not in ``rows``), each with its answer
+    archive_lines: int = 0  # the readable lines of the seat's archive: where the next one goes
+    older_copy: int | None = None  # the resolution the file was drawn for, when older than the last (a stale copy)
+
+    def note(self, row: TypedRow) -> str:
+        """Why ``row`` is still typed, if the last resolution kept it and it still holds what it held then ('' if
+        not)."""
+        for k in self.kept:
+            if (k.get("table"), k.get("subject")) == (row.table, row.subject) \
+                    and cells_text(k.get("values")) == cells_text(row.values):
+                return str(k.get("note", ""))
+        return ""
+
+    def _standing(self) -> set[str]:
+        return {p.spec.name for p in self.tab.tables if p.spec.standing}
+
+    def writes_in(self, window: Window | None, table: str) -> bool:
+        """Whether the seat writes in ``table`` in ``window`` (it acts in the window and the table is open)."""
+        return window is not None and self.seat in window.seats and self.tab.table(table).spec.open_in(window.phase)
+
+    def for_window(self, window: Window) -> dict[str, list[TypedRow]]:
+        """The rows typed for ``window`` (or, when recovering, the rows it had consumed), by table name,
+        only for the tables open in the window's phase."""
+        standing = self._standing()
+        if self.pending is not None:
+            rows = [TypedRow.from_json(r) for r in self.pending["rows"]]
+        else:
+            rows = [r for r in self.rows if r.window == window.key or (r.table in standing and r.typed)]
+        out: dict[str, list[TypedRow]] = {}
+        for placed in self.tab.tables:
+            if placed.spec.open_in(window.phase):
+                out[placed.spec.name] = [r for r in rows if r.table == placed.spec.name]
+        return out
+
+    def stale(self, window: Window) -> list[TypedRow]:
+        """Rows typed in a table the seat writes in now but stamped for another window (a window undone, or
+        one a cut resolution left): they cannot be read as this window's, and are set aside."""
+        standing = self._standing()
+        return [r for r in self.rows if r.typed and r.window != window.key and r.table not in standing
+                and self.writes_in(window, r.table)]
+
+    def done(self, window: Window, used: frozenset[str]) -> frozenset[tuple[str, str]]:
+        """(table, subject) of the rows a resolution of ``window`` carried out: rows typed for it, in a table the
+        seat writes in, whose subjects it ``used`` (a row of another table with the same subject is not one)."""
+        return frozenset((r.table, r.subject) for r in self.rows if r.subject in used and r.window == window.key
+                         and self.writes_in(window, r.table))
+
+    def held(self, window: Window | None) -> list[TypedRow]:
+        """Rows typed ahead, in a table the seat does not write in now (a standing table's too): kept in their
+        cells for the seat's next window that opens the table."""
+        return [r for r in self.rows if r.typed and not self.writes_in(window, r.table)]
+
+    def carried(self, window: Window | None, new_window: Window, done: frozenset[tuple[str, str]],
+                consumed: frozenset[str]) -> dict[str, dict[str, TypedRow]]:
+        """The typed rows that stay when the tables are drawn for ``new_window`` after ``window`` resolved, by
+        table and the subject of the row they are drawn in: every typed row but those ``done`` (by table and
+        subject: carried out) and the stale ones (set aside), and a standing table's rows not ``consumed``.
+        Moving to another window, the tick boxes (Go, Ready) of the rows typed for ``window`` are cleared: a
+        tick was for that window (a row typed ahead keeps its ticks, for the window it was typed for). In an
+        ordered table the rows move up together, in order, the first to the table's first row, gaps closed."""
+        standing = self._standing()
+        stale = {(r.table, r.row) for r in self.stale(window)} if window is not None and self.pending is None else set()
+        moving = window is None or new_window.key != window.key
+        kept: dict[str, dict[str, TypedRow]] = {}
+        for row in self.rows:
+            if not row.typed or (row.table, row.row) in stale:
+                continue
+            stays = row.subject not in consumed if row.table in standing else (row.table, row.subject) not in done
+            if stays and moving and window is not None and row.window == window.key:  # typed ahead: ticks kept
+                row = unticked(self.tab, row)
+            if stays and row.typed:
+                kept.setdefault(row.table, {})[row.subject] = row
+        for placed in self.tab.tables:
+            if placed.spec.ordered and kept.get(placed.spec.name):
+                subjects = [r.subject for r in sorted(self.rows, key=lambda r: r.row) if r.table == placed.spec.name]
+                rows = kept[placed.spec.name]
+                ordered = sorted(rows, key=subjects.index)
+                kept[placed.spec.name] = {subjects[i]: rows[s] for i, s in enumerate(ordered)}
+        return kept
+
+
+def unticked(tab: InputTab, row: TypedRow) -> TypedRow:
+    """``row`` with its tick boxes (Go, Ready) cleared."""
+    ticks = [c.key for c in tab.table(row.table).spec.columns if c.kind in (ColumnKind.TICK, ColumnKind.READY)]
+    return replace(row, values={**row.values, **dict.fromkeys(ticks, False)}) if ticks else row
+
+
+def cells_text(values: object) -> dict[str, str]:
+    """A row's typed cells as text, the empty ones left out (to compare a row with what was archived of it)."""
+    if not isinstance(values, Mapping):
+        return {}
+    return {str(k): text_of(v) for k, v in values.items() if v not in (None, "", False)}
