@@ -47,7 +47,8 @@ def test_no_module_of_the_sync_but_the_fates_builds_a_sentence_about_a_row() -> 
         for line, text in _literals(ast.parse(path.read_text(encoding="utf-8"))):
             if text.lstrip().startswith(OPENINGS):
                 found.append(f"{path.relative_to(SYNC)}:{line}: {text[:60]!r}")
-    assert not found, "sentences about a row built outside sync/rows/fates.py and sync/rows/fate_words.py:\n" + "\n".join(found)
+    assert not found, ("sentences about a row built outside sync/rows/fates.py and sync/rows/fate_words.py:\n"
+                       + "\n".join(found))
 
 
 def test_the_stray_rows_sentences_read_as_they_did() -> None:
