@@ -37,7 +37,7 @@ from sheets_gm.sync.life.repair_records import replayed_view_lines
 from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.read import MatchRead, current_mark
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, window_words
-from sheets_gm.sync.rows.fate_words import copy_done_line, copy_gone_line, copy_ticks_line, older_copy_sentence
+from sheets_gm.sync.rows.fate_words import MARK, copy_done_line, copy_gone_line, copy_ticks_line, older_copy_sentence
 from sheets_gm.sync.rows.fates import read_line
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text, unticked
 from sheets_gm.sync.rows.strays import stray_overlays
@@ -198,9 +198,10 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
             key = str(entry.get("window", ""))
             last = [key, archived]
             was = _window(read, entry)
-            rows, _kept = _archived(entry, seat)
+            rows, kept = _archived(entry, seat)
             if was is not None and rows:
-                lines.append(read_line(seat_read.tab, was, rows, {}))
+                unused, partly = _kept_words(kept)
+                lines.append(read_line(seat_read.tab, was, rows, unused, partly))
         lines += copy_lines(read, copy, window, history)
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[*last, counts[seat]]])
@@ -276,3 +277,18 @@ def _rows(found: Any) -> list[TypedRow]:
         return [TypedRow.from_json(r) for r in found]
     except (ValueError, KeyError, TypeError, AttributeError):
         return []
+
+
+def _kept_words(kept: Sequence[Mapping[str, Any]]) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]:
+    """What a resolution's history row says of the rows it did not carry out whole (its kept notes, as their
+    feedback said them), by table and subject: those not carried out, and those carried out in part; so the entry
+    written back from the engine says what became of each row as the first one did."""
+    unused: dict[tuple[str, str], str] = {}
+    partly: dict[tuple[str, str], str] = {}
+    for k in kept:
+        key = (str(k.get("table", "")), str(k.get("subject", "")))
+        note = str(k.get("note", "")).removeprefix(MARK).strip()
+        if not note:
+            continue
+        (partly if "in part" in note else unused)[key] = note
+    return unused, partly

@@ -682,6 +682,11 @@ STALE_COPIES = [("bot", 0, 0, 0), ("type", 0, 1, 1), ("stale", 0, 2, 3), ("type"
 # row, moved up its ordered table) saved back: the copy's row was not carried out, so it is not "already carried
 # out" (Wesnoth's recruit table; found by a random run).
 REFUSED_THEN_STALE = [("race", 795, 5894, 7422), ("stale", 8543, 9503, 1713)]
+# A cell typed past a table whose subject the GM's change takes away (the table shrinks under it): kept and answered
+# where it is, not emptied as a row drawn anew. A seat row refused in part, then a copy held through the resolution
+# saved back: the entry written back from the engine says what was not carried out, as the first did.
+PAST_UNDER_A_SHRINKING_TABLE = [("past", 3446, 2821, 7118), ("end", 1922, 1488, 1326)]
+REFUSED_SEAT_ROW_THEN_STALE = [("type", 5558, 1169, 5715), ("poll", 7574, 6500, 184), ("stale", 5338, 5755, 992)]
 # Every writer a row meets besides the poll: a reaction typed outside the seat's turn, the judge's tables, the GM's
 # adjustment ending the match (or removing a unit), rows typed once it is over, and a repair of the finished match.
 EVERY_WRITER = [("type", 0, 0, 0), ("react", 1, 0, 0), ("judge", 0, 2, 1), ("react", 0, 3, 1), ("type", 1, 5, 2),
@@ -696,6 +701,8 @@ def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
     @example(steps=STALE_COPIES)
     @example(steps=EVERY_WRITER)
     @example(steps=REFUSED_THEN_STALE)
+    @example(steps=PAST_UNDER_A_SHRINKING_TABLE)
+    @example(steps=REFUSED_SEAT_ROW_THEN_STALE)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         run(new_table(name), [s for s in steps if s[0] != "undo"])
 

@@ -229,8 +229,13 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
             line = _line(grid, r.row, feedback_col)
             index = r.row - placed.first_row
             home = index < len(listed) and listed[index] == r.subject
-            if not r.typed and not home:
+            beside = any(text_of(line[col]) for col in placed.past_cols())
+            if not r.typed and not home and not beside:
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", drawn_again(placed, r.row)))
+            elif not r.typed and not home:  # typed past its table, its subject gone (the table shrank): answered
+                why = _past_table(placed, line)
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
+                                       _answer(why, r.feedback, feedback_col)))
             elif r.subject not in listed:
                 why = _not_here(seats, placed, r.subject, listed)
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
@@ -239,7 +244,7 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
                 why = duplicate_sentence(r.subject, [o.row for o in mine if o.subject == r.subject and o.typed])
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
                                        _answer(why, r.feedback, feedback_col), home=home))
-            elif any(text_of(line[col]) for col in placed.past_cols()):
+            elif beside:
                 why = _past_table(placed, line)
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
                                        _answer(why, r.feedback, feedback_col), home=home))
