@@ -93,10 +93,17 @@ def laid_out_columns(grid: Grid, tab: InputTab) -> FoundColumns:
 
 def _moved_back(col: int, where: dict[str, int], placed: PlacedTable) -> int | None:
     """Where a cell typed beside a table's columns (in a column the table does not use) goes back to: shifted as the
-    nearest table column on its left was; None when that lands on one of the table's columns (or none is left)."""
+    nearest table column on its left was, or else as the nearest on its right was (a column inserted between them
+    moved only the right one); None when each lands on one of the table's columns (or no table column is left of
+    it)."""
+    ours = {placed.col(key) for key in where}
     left = [(src, placed.col(key)) for key, src in where.items() if src < col]
+    right = [(src, placed.col(key)) for key, src in where.items() if src > col]
     if not left:
         return None
-    src, dst = max(left)
-    back = col - (src - dst)
-    return None if back < 0 or back in {placed.col(key) for key in where} else back
+    shifts = [max(left)] + ([min(right)] if right else [])
+    for src, dst in shifts:
+        back = col - (src - dst)
+        if back >= 0 and back not in ours:
+            return back
+    return None
