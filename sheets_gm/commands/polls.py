@@ -54,9 +54,9 @@ def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: floa
 
 def _watch_step(config: MatchConfig, sheets: MatchSheets) -> WindowReport | IdlePoll:
     """One poll of ``sync --watch``, behind the match's gate as cron's polls are (an idle Google one reads no
-    spreadsheet); prints what its notices did."""
-    with user_errors():
-        gated = poll_behind_gate(config, file_mark(config.path), sheets, quiet=False, clock=_now)
+    spreadsheet); prints what its notices did. Its errors reach the loop as raised: Google unavailable makes it
+    wait and poll again (``match.watch``), any other ends it as a user error."""
+    gated = poll_behind_gate(config, file_mark(config.path), sheets, quiet=False, clock=_now)
     if isinstance(gated, LeftOpen):
         raise _left_open(gated)
     if gated.notices:
