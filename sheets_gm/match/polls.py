@@ -24,7 +24,7 @@ from sheets_gm.match.notify.announce import after_poll, send_due
 from sheets_gm.match.notify.outbox import Due, due
 from sheets_gm.match.poll_words import describe_report, poll_warnings, rejected_lines
 from sheets_gm.match.run import gm_change, sync_once
-from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
+from sheets_gm.sheets.backend import WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.gate.run import IdlePoll as IdlePoll  # where the commands find it
@@ -72,7 +72,7 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
         gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at), may_idle=may_idle,
                            said=lambda report: said_of(config, report))
     except WorkbookOpenError as exc:
-        return LeftOpen(str(exc), _first_this_turn(config, sheets, exc, clock))
+        return LeftOpen(str(exc), _first_this_turn(config, exc))
     if isinstance(gated, IdlePoll):
         return replace(gated, notices=send_waiting(config, clock) if notices[0].letters else "")
     _open_workbook_memory(config).unlink(missing_ok=True)
@@ -113,14 +113,11 @@ def _open_workbook_memory(config: MatchConfig) -> Path:
     return config.lock_path.with_name("open-workbook.json")
 
 
-def _first_this_turn(config: MatchConfig, sheets: MatchSheets, exc: WorkbookOpenError, clock: Clock) -> bool:
-    """Whether the polls stop at this open workbook for the first time this turn (then it is remembered)."""
+def _first_this_turn(config: MatchConfig, exc: WorkbookOpenError) -> bool:
+    """Whether the polls stop at this open workbook for the first time this turn (then it is remembered): the
+    window is the one the poll that met it had open (``exc.window``)."""
     memory = _open_workbook_memory(config)
-    try:
-        turn: str | None = sync_once(config, sheets, now=clock(), dry_run=True).window_key
-    except SheetError:
-        turn = None
-    said = {"turn": turn, "message": str(exc)}
+    said = {"turn": exc.window or None, "message": str(exc)}
     try:
         if json.loads(memory.read_text(encoding="utf-8")) == said:
             return False
