@@ -321,9 +321,12 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         drawn = drawn_again_writes(sheets, read, batch)  # drawn cells typed over: put back now
         report.drawn_again = drawn.where
         _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn.notes)
-        report.write_calls = batch.run(sheets.write_order(), past_open=True)
+        try:
+            report.write_calls = batch.run(sheets.write_order(), past_open=True)
+        except WorkbookOpenError as exc:
+            raise WorkbookOpenError(str(exc), window.key) from exc
         if held is not None:
-            raise held
+            raise WorkbookOpenError(str(held), window.key) from held
         return report
     if read.log_header_typed_over:  # the rest a resolution draws whole
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
