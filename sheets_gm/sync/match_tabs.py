@@ -109,8 +109,9 @@ class MatchTabs:
             for placed in tab.tables:
                 need = len(adapter.rows(state, seat, placed.spec))
                 if need > placed.rows:
-                    out.append(f"the {placed.spec.name.replace('_', ' ')} table of tab {tab.name!r} has {placed.rows} "
-                               f"rows for {need}: the last {need - placed.rows} have no row to type in")
+                    name = placed.spec.name.replace("_", " ")
+                    out.append(f"the {name} table of tab {placed.tab!r} has {placed.rows} rows for {need}: the last "
+                               f"{need - placed.rows} have no row to type in")
         return out
 
     def grown(self, before: MatchTabs) -> tuple[str, ...]:

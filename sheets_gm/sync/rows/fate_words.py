@@ -77,7 +77,8 @@ def not_a_tick_words(header: str, shown: str, ready: bool) -> str:
 # -- a row read as other rows' orders (a line of a pasted forum post) ---------------------------------------------
 def read_as_words(subject: str, message: str) -> str:
     """A verdict on ``subject``'s order shown in the row it was read from (a line of a pasted post naming it)."""
-    return f"read as {subject}'s order: {message}"
+    whose = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
+    return f"read as {whose} order: {message}"
 
 
 # -- a row no order is read from (``strays``) -----------------------------------------------------------------------
