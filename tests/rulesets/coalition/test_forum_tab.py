@@ -7,6 +7,7 @@ import csv
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from openpyxl import load_workbook
 
 from sheets_gm.match.config import MatchConfig, load_config
@@ -15,7 +16,7 @@ from sheets_gm.match.run import init_match, sync_once
 from sheets_gm.rulesets.coalition.sheet.read import read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder
 from sheets_gm.rulesets.registry import get_ruleset
-from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.backend import RangeWrite, SheetError
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.read import read_match
@@ -183,6 +184,8 @@ def test_repair_moves_the_post_table_of_an_orders_tab_made_before_the_forum_tab(
             orders.cell(side.title_row + r, c + 1, value)
     book.save(path)
     sheets = open_match_sheets(config)
+    with pytest.raises(SheetError, match="repair"):  # the poll reads nothing of a layout it does not know
+        sync_once(config, sheets, now=NOW)
     report = repair_match(sheets, CLS)
     assert any("now has tab 'Forum coalition' of its own" in n for n in report.notes), report.notes
     lines = _forum(sheets)
@@ -191,3 +194,23 @@ def test_repair_moves_the_post_table_of_an_orders_tab_made_before_the_forum_tab(
     seat = read_match(sheets, CLS).seats["coalition"]
     assert not seat.strays, seat.strays
     assert _forum(sheets)["coalition line 2"][1].startswith(f"✔ read as {FRANK}'s order")
+
+
+def test_a_forum_tab_saved_from_a_copy_older_than_the_resolution_is_not_read_again(tmp_path: Path) -> None:
+    """The side's office program held its file with the post pasted; the orders resolved; the file is then saved
+    over the sync's write. The lines already carried out are not read again (the Archive says why), and the
+    Forum tab is drawn again as the open window draws it."""
+    config, sheets = _seed_match(tmp_path)
+    _paste(sheets, SEED_POST[:4])
+    path = Path(sheets.of("coalition").name)
+    held = path.read_bytes()
+    assert sync_once(config, sheets, now=NOW, force=True).resolved
+    path.write_bytes(held)  # saved over the sync's write
+    sheets = open_match_sheets(config)
+    report = sync_once(config, sheets, now=NOW)
+    assert report.older_copies == ["coalition"] and not report.resolved
+    lines = _forum(sheets)
+    assert all(text == "" for text, _said in lines.values()), lines
+    (archive,) = sheets.of("coalition").read(["'Archive coalition'!A1:B60"])
+    said = " ".join(str(c) for line in archive for c in line if c)
+    assert "already carried out" in said and f"{FRANK}: 3A > 2B - engage Jeff the Owl" in said
