@@ -123,6 +123,7 @@ def test_the_rulebooks_post_pasted_in_the_forum_tab_is_answered_line_by_line_and
     assert lines["coalition line 6"][1].startswith("✘ ") and "goes nowhere" in lines["coalition line 6"][1]
     armies = {r.subject: r.feedback for r in read_match(sheets, CLS).seats["coalition"].rows if r.table == "armies"}
     assert lines["coalition line 3"][1].removeprefix(f"✔ read as {FRANK}'s order: ") in armies[FRANK]
+    assert "ordered by the pasted post's line in coalition line 3" in armies[FRANK]  # told in both places
     report = sync_once(config, sheets, now=NOW, force=True)
     assert report.resolved
     after = read_match(sheets, CLS)

@@ -1,7 +1,9 @@
 """The Coalition's typed rows read as orders, and orders written back as typed cells (its exact inverse).
 
 A side's row per army holds the order in columns (route, end square, order word, target,
-transfer units, joint engage bump) or the forum line in one cell; the judge's rows hold a
+transfer units, joint engage bump) or the forum line in one cell, and its Forum tab a pasted post
+(a line per row, or the whole post in one cell: each line naming an army is that army's order, and
+an army's own row wins over it); the judge's rows hold a
 battle's result (a row per battle) and each army's losses (a row per army in a battle). A
 cell that cannot be read is a sentence naming the column and what would be accepted, and its
 row gives no order; everything else (squares, names, conditions) is the engine's to check, in
@@ -210,6 +212,8 @@ def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[tuple[str, 
         out.orders[army] = ArmyOrder(line=line)
         out.consumed.add(army)
         out.read_as.setdefault(pasted_in, []).append(army)
+        if pasted_in != army:
+            out.notes.setdefault(army, []).append(f"ordered by the pasted post's line in {pasted_in}")
 
 
 def _bumped(out: ReadRows, army: str, square: str) -> str:
