@@ -1,8 +1,9 @@
 """The Coalition–Phyrexia game's sheet adapter for the generic sync.
 
 Its layout is ``templates/coalition/sheet.yaml``: each side's orders tab has a row per army
-(its orders window) and a Ready box, and its Forum tab a row per line of a pasted forum post; the judge's tab has a row per battle announced, a row per
-army in those battles (losses) and a Ready box (the results window). The rows are read by
+(its orders window) and a Ready box, and its Forum tab a row per line of a pasted forum post; the
+judge's tab has a row per battle announced, a row per army in those battles (losses) and a Ready
+box (the results window). The rows are read by
 ``sheet_rows``; a public tab per plane is drawn by ``sheet_board`` and the Turn report tab (the
 forum's posts) by ``sheet_report``; the View tabs are filled by ``sheet_panels``.
 """
