@@ -54,6 +54,8 @@ def describe_report(report: WindowReport) -> str:
     """One line saying what a poll did, for the terminal and cron's mail (and which workbooks a player saved while
     the sync was writing them: read again, nothing written over)."""
     said = [window_summary(report)]
+    if report.schedule_change:
+        said.append(report.schedule_change)
     raced = list(dict.fromkeys(report.saved_meanwhile))
     if raced:
         said.append(f"Saved while the sync was writing it, so read again and nothing written over: {', '.join(raced)}.")
@@ -270,7 +272,8 @@ def _said(config: MatchConfig, report: WindowReport) -> Said:
     warnings every poll repeats."""
     warning = "\n".join(w for w in (settings_warning(config, report), tables_warning(config, report),
                                     notify_warning(config)) if w)
-    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[])),
+    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[],
+                                                         schedule_change="")),
                          *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""
@@ -344,6 +347,8 @@ def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
     lines = [f"{report.window[:1].upper()}{report.window[1:]} (window {report.window_key}) · orders open"
              + _deadline_phrase(report.deadline, now, "it", "every seat")]
     lines.append(report.result)
+    if report.schedule_change:
+        lines.append(report.schedule_change)
     lines.append(f"Not ready: {', '.join(report.waiting_for)}" if report.waiting_for else "Every seat is ready.")
     if report.untyped:
         lines.append("Nothing typed yet in: " + "; ".join(f"{seat}: {', '.join(rows)}"

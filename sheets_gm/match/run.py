@@ -19,6 +19,7 @@ from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_l
 from sheets_gm.match.init_targets import check_local_targets
 from sheets_gm.match.privacy import place, refuse_exposures, shared_folders
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
+from sheets_gm.match.schedule import DeadlineSchedule
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
 from sheets_gm.match.team_check import row_emails, team_warnings
 from sheets_gm.rulesets.registry import (
@@ -31,6 +32,7 @@ from sheets_gm.rulesets.registry import (
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
 from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.life.deadline_change import ScheduleRule
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.share import share_match, sharing_plan
 from sheets_gm.sync.lock import match_lock
@@ -58,10 +60,15 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
     with match_lock(config.lock_path):
         try:
             return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
-                        next_deadline=config.schedule.next_deadline, dry_run=dry_run,
-                        owners=lambda: layout_owners(config, sheets), live=_live(config))
+                        dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),
+                        schedule=schedule_rule(config.schedule))
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
+
+
+def schedule_rule(schedule: DeadlineSchedule) -> ScheduleRule:
+    """The config's deadline schedule as a poll applies it (``sync.life.deadline_change``)."""
+    return ScheduleRule(schedule.remembered(), schedule.describe(), schedule.next_deadline)
 
 
 def _live(config: MatchConfig) -> dict[str, Any]:
@@ -315,7 +322,8 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     try:
         record = create_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
                               member_emails=row_emails(roster), deadline=deadline,
-                              schedule_text=config.schedule.describe(), title=config.title,
+                              schedule_text=config.schedule.describe(), schedule=config.schedule.remembered(),
+                              title=config.title,
                               bots={**roster_bots(ruleset.traits, roster), **config.bots})
     except BotSeatError as exc:
         raise ConfigError(f"{config.path} [bots] (or the roster's bot column): {exc}") from None

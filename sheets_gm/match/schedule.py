@@ -79,6 +79,15 @@ class DeadlineSchedule:
         moment = self.next_after(now)
         return "" if moment is None else stamp_deadline(moment, self.zone)
 
+    def remembered(self) -> str:
+        """The schedule as a match's record remembers the one it applied: ``none`` without deadlines, else its
+        words (``describe``), which name every time, day and the zone, so two schedules that differ read apart.
+
+        >>> DeadlineSchedule().remembered(), DeadlineSchedule.parse(["20:00"], ["thu", "mon"], "UTC").remembered()
+        ('none', 'every Mon, Thu at 20:00 (UTC)')
+        """
+        return "none" if self.empty else self.describe()
+
     def describe(self) -> str:
         """The schedule in words, for the settings tab and ``status``."""
         if self.empty:
