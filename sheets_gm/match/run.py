@@ -19,7 +19,6 @@ from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_l
 from sheets_gm.match.init_targets import check_local_targets
 from sheets_gm.match.privacy import place, refuse_exposures, shared_folders
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
-from sheets_gm.match.schedule import DeadlineSchedule
 from sheets_gm.match.seat_roster import SeatRosterError, read_seat_roster, seat_emails
 from sheets_gm.match.team_check import row_emails, team_warnings
 from sheets_gm.rulesets.registry import (
@@ -32,7 +31,6 @@ from sheets_gm.rulesets.registry import (
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
 from sheets_gm.sync.life.create import create_match
-from sheets_gm.sync.life.deadline_change import ScheduleRule
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.share import share_match, sharing_plan
 from sheets_gm.sync.lock import match_lock
@@ -61,14 +59,9 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
         try:
             return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
                         dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),
-                        schedule=schedule_rule(config.schedule))
+                        schedule=config.schedule.rule())
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
-
-
-def schedule_rule(schedule: DeadlineSchedule) -> ScheduleRule:
-    """The config's deadline schedule as a poll applies it (``sync.life.deadline_change``)."""
-    return ScheduleRule(schedule.remembered(), schedule.describe(), schedule.next_deadline)
 
 
 def _live(config: MatchConfig) -> dict[str, Any]:

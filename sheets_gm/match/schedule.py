@@ -8,6 +8,7 @@ from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sheets_gm.sync.deadline import stamp_deadline
+from sheets_gm.sync.life.deadline_change import ScheduleRule
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
@@ -87,6 +88,10 @@ class DeadlineSchedule:
         ('none', 'every Mon, Thu at 20:00 (UTC)')
         """
         return "none" if self.empty else self.describe()
+
+    def rule(self) -> ScheduleRule:
+        """The schedule as a poll applies it to a running match (``sync.life.deadline_change``)."""
+        return ScheduleRule(self.remembered(), self.describe(), self.next_deadline)
 
     def describe(self) -> str:
         """The schedule in words, for the settings tab and ``status``."""

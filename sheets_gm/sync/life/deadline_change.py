@@ -89,15 +89,20 @@ def schedule_change(record: MatchRecord, rule: ScheduleRule | None, now: datetim
 
 
 def change_sentence(change: DeadlineChange, *, done: bool = True) -> str:
-    """What the GM is told of a change a poll made, or (not ``done``: ``status``, a dry run) will make."""
+    """What the GM is told of a change a poll made, or (not ``done``: ``status``, ``doctor``) will make."""
     if change.event is None:
         return f"The match takes its deadline schedule as it is in the config ({change.words})."
     if done:
         return change.event.text
+    window = change.record.ruleset.window(change.record.state)
+    assert window is not None  # schedule_change makes no change once the match is over
     shown = describe_deadline(change.before) if change.before else "no deadline"
-    return (f"The config's [deadlines] changed ({change.words}): the next sync applies them ("
-            + change.event.text.removeprefix("Deadlines changed by the GM: ").rstrip(".")
-            + f"); the sheets say {shown} until then.")
+    if not change.record.deadline:
+        return (f"The config's [deadlines] were taken away: the next sync drops the deadline, and {window.label} "
+                f"then resolves when every seat it waits for is ready; the sheets say {shown} until then.")
+    return (f"The config's [deadlines] changed ({change.words}): the next sync applies them, and "
+            f"{closing_word(window)} then close {describe_deadline(change.record.deadline)}; the sheets say {shown} "
+            "until then.")
 
 
 def settings_row_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord,
