@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from sheets_gm.match.schedule import DeadlineSchedule
+from sheets_gm.sheets.layout import Grid
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.life.deadline_change import ScheduleRule
@@ -28,7 +29,7 @@ def _poll(table: Table, rule: ScheduleRule, minutes: int = 0, force: bool = Fals
     return poll(table.sheets, table.cls, now=NOW + timedelta(minutes=minutes), schedule=rule, force=force)
 
 
-def _log(table: Table) -> list[list[object]]:
+def _log(table: Table) -> Grid:
     read = read_match(table.sheets, table.cls)
     (grid,) = table.sheets.board.read([read.tabs.log_range(0, read.record.log_rows)])
     return grid
@@ -53,8 +54,10 @@ def test_a_changed_schedule_moves_the_open_window_s_deadline_and_verify_passes(n
     record = read_match(table.sheets, table.cls).record
     assert record.deadline == "2026-11-23T12:30+01:00[Europe/Paris]"  # NOW is Sunday 13:00 in Paris: Monday's
     assert (report.deadline, record.schedule) == (record.deadline, NOON.remembered)
+    window = record.ruleset.window(record.state)
+    assert window is not None
     assert _log(table)[-1][1:3] == ["deadlines", "Deadlines changed by the GM: " + (
-        "results" if record.ruleset.window(record.state).seats == ("judge",) else "orders")
+        "results" if window.seats == ("judge",) else "orders")
         + " now close Mon 23 Nov, 12:30 (Europe/Paris) (the schedule: every Mon, Sun at 12:30 (Europe/Paris))."]
     assert _verify(table) == []
     for _ in range(3):  # played on, the change and the lines after it replay
@@ -92,11 +95,13 @@ def test_the_open_window_is_announced_again_with_its_new_deadline() -> None:
     seen = PollSeen(first.window_key, first.deadline, (), {}, False)
     keys = {n.key for n in poll_notices(first.facts, seen, rules, NOW)}
     changed = _poll(table, NOON, minutes=5)
+    assert changed.facts is not None and changed.facts.deadline_changed
     seen = PollSeen(changed.window_key, changed.deadline, (), {}, False)
     notices = [n for n in poll_notices(changed.facts, seen, rules, NOW) if n.kind is NoticeKind.OPENED]
     assert notices and not {n.key for n in notices} & keys
     assert all(n.body.startswith("The GM changed the deadlines.") for n in notices)
     assert all("Orders close Mon 23 Nov, 12:30 (Europe/Paris)." in n.body for n in notices)
     again = _poll(table, NOON, minutes=6)  # the next poll builds the first notice's key again: sent once
+    assert again.facts is not None and not again.facts.deadline_changed
     seen = PollSeen(again.window_key, again.deadline, (), {}, False)
     assert {n.key for n in poll_notices(again.facts, seen, rules, NOW) if n.kind is NoticeKind.OPENED} <= keys
