@@ -8,7 +8,7 @@ clock is the tests' own
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -200,3 +200,32 @@ def test_a_schedule_that_does_not_parse_is_refused_by_name_and_the_match_keeps_i
         assert code == 1 and "[deadlines]" in err and said in err, err
     match.write_text(good, encoding="utf-8")  # the match was left as it was
     assert (record(match).deadline, record(match).schedule) == ("", "none")
+
+
+def test_sync_watch_reads_a_changed_config_before_its_next_poll(
+        match: Path, clock: Clock, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    import sheets_gm.commands.polls as polls
+
+    good = match.read_text(encoding="utf-8")
+    said: list[str] = []
+
+    def fake_watch(step: Callable[[], object], stop: threading.Event, **_: object) -> object:
+        """Three polls of the watch, the GM editing the config between them (no waiting)."""
+        step()
+        match.write_text(good + SCHEDULE, encoding="utf-8")
+        clock.tick()
+        report = step()
+        said.append(str(getattr(report, "schedule_change", "")))
+        match.write_text(good + '\n[deadlines]\ntimes = ["25:00"]\n', encoding="utf-8")
+        clock.tick()
+        return step()
+
+    monkeypatch.setattr(polls, "watch", fake_watch)
+    code, out, _ = run(capsys, "sync", "-c", match, "--watch")
+    assert code == 0
+    assert said == [f"Deadlines changed by the GM: orders now close {SAID} (the schedule: every day at 12:30 (UTC))."]
+    assert "The config was changed but does not read: " in out and "'25:00' is not a time of day" in out
+    match.write_text(good + SCHEDULE, encoding="utf-8")
+    assert record(match).deadline == "2026-11-23T12:30+00:00[UTC]"  # the bad config changed nothing
