@@ -252,6 +252,8 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     made again from a fresh read, which answers what was saved (and completes a resolution whose first
     spreadsheets were written); ``WindowReport.saved_meanwhile`` says so."""
     raced: list[str] = []
+    if next_deadline is None and schedule is not None:
+        next_deadline = schedule.next_deadline
     while True:
         try:
             report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key,
@@ -297,8 +299,6 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     change = schedule_change(record, schedule, now)
     if change is not None:  # the GM's [deadlines] are the match's from this poll on: the window is judged by them
         read, record = _with_change(read, change, report, done=not dry_run)
-    if next_deadline is None and schedule is not None:
-        next_deadline = schedule.next_deadline
     dice = record.dice()
     copies, history = read_copies(sheets, read, window)  # a file saved from an older copy: read as drawn again
     if copies:
@@ -313,16 +313,7 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = any(s.pending is not None for s in read.seats.values())
-    if pending:
-        report.reason = "completing a resolution that was interrupted"
-    elif force:
-        report.reason = "forced by the GM"
-    elif not report.waiting_for:
-        report.reason = "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
-    elif window.stepwise and any(i.go for i in answer.inputs.values()) and _go_resolves(read, window, answer):
-        report.reason = "a Go box is ticked"
-    elif _deadline_passed(record.deadline, now):
-        report.reason = f"the deadline {describe_deadline(record.deadline)} has passed"
+    report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending, now=now)
     report.older_copies = list(copies)
     report.older_copy_fates = [copy_fate(read, seat, c) for seat, c in copies.items()]
     if report.older_copies and report.reason:  # her file is drawn again first: the next poll resolves
@@ -354,6 +345,24 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
     report.write_calls = batch.run(sheets.write_order())
     return report
+
+
+def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[str], *, force: bool, pending: bool,
+                now: datetime) -> str:
+    """Why the open window resolves now ('' when it does not): a resolution to complete, the GM's force, every
+    seat ready, a Go box asking for its rows, or the deadline (the record's, a GM's change applied) passed."""
+    deadline = read.record.deadline
+    if pending:
+        return "completing a resolution that was interrupted"
+    if force:
+        return "forced by the GM"
+    if not waiting:
+        return "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
+    if window.stepwise and any(i.go for i in answer.inputs.values()) and _go_resolves(read, window, answer):
+        return "a Go box is ticked"
+    if _deadline_passed(deadline, now):
+        return f"the deadline {describe_deadline(deadline)} has passed"
+    return ""
 
 
 def _with_change(read: MatchRead, change: DeadlineChange, report: WindowReport,
