@@ -89,9 +89,10 @@ def schedule_change(record: MatchRecord, rule: ScheduleRule | None, now: datetim
 
 
 def change_sentence(change: DeadlineChange, *, done: bool = True) -> str:
-    """What the GM is told of a change a poll made, or (not ``done``: ``status``, ``doctor``) will make."""
+    """What the GM is told of a change a poll made, or (not ``done``: ``status``, ``doctor``) will make; nothing
+    when a record of an earlier version only takes the config's schedule as its own (its deadline unchanged)."""
     if change.event is None:
-        return f"The match takes its deadline schedule as it is in the config ({change.words})."
+        return ""
     if done:
         return change.event.text
     window = change.record.ruleset.window(change.record.state)
