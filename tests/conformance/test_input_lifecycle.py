@@ -694,6 +694,11 @@ REFUSED_SEAT_ROW_THEN_STALE = [("type", 5558, 1169, 5715), ("poll", 7574, 6500, 
 # (read for the open window: it is in the Archive's rows of that resolution). The test took it for a row set aside
 # (found by a random run of the steps; the sync was right).
 STALE_COPY_READ_AT_ONCE = [("ready", 1, 0, 0), ("cut", 0, 0, 0), ("stale", 1, 2380, 7209)]
+# Win or Die's deployment forced with a unit's row not read (a cell typed past the table beside it) and another row
+# refused: nothing is deployed, yet the rows that could be were cleared and archived as resolved (the engine said
+# "Row 1: Bo-1 deploys on E7." of a deployment it refused whole). Found by a random run on local workbooks.
+FORCED_DEPLOYMENT_REFUSED = [("bot", 0, 0, 0), ("judge", 0, 0, 0), ("past", 1, 0, 1), ("bot", 0, 0, 0),
+                             ("type", 1, 1077, 3516), ("stale", 0, 0, 0), ("force", 0, 0, 0)]
 # Every writer a row meets besides the poll: a reaction typed outside the seat's turn, the judge's tables, the GM's
 # adjustment ending the match (or removing a unit), rows typed once it is over, and a repair of the finished match.
 EVERY_WRITER = [("type", 0, 0, 0), ("react", 1, 0, 0), ("judge", 0, 2, 1), ("react", 0, 3, 1), ("type", 1, 5, 2),
@@ -711,6 +716,7 @@ def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
     @example(steps=PAST_UNDER_A_SHRINKING_TABLE)
     @example(steps=REFUSED_SEAT_ROW_THEN_STALE)
     @example(steps=STALE_COPY_READ_AT_ONCE)
+    @example(steps=FORCED_DEPLOYMENT_REFUSED)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         run(new_table(name), [s for s in steps if s[0] != "undo"])
 
