@@ -699,6 +699,11 @@ STALE_COPY_READ_AT_ONCE = [("ready", 1, 0, 0), ("cut", 0, 0, 0), ("stale", 1, 23
 # "Row 1: Bo-1 deploys on E7." of a deployment it refused whole). Found by a random run on local workbooks.
 FORCED_DEPLOYMENT_REFUSED = [("bot", 0, 0, 0), ("judge", 0, 0, 0), ("past", 1, 0, 1), ("bot", 0, 0, 0),
                              ("type", 1, 1077, 3516), ("stale", 0, 0, 0), ("force", 0, 0, 0)]
+# A recruit refused ('-3'), a resolution cut before its commit, the bot's 'Gryphon Rider' typed over it, then the
+# cut resolution completed: the row typed since was told the old row's reason ("Type '-3' is not a unit type"), and
+# its leader's row the reason that row gave it; the recruit was then carried out. Found by a random run of the steps.
+CUT_THEN_TYPED_OVER = [("race", 1, 2, 0), ("judge", 0, 0, 0), ("judge", 0, 0, 0), ("cut", 0, 0, 0), ("bot", 0, 0, 0),
+                       ("judge", 0, 0, 0), ("force", 0, 0, 0), ("judge", 0, 0, 0)]
 # Every writer a row meets besides the poll: a reaction typed outside the seat's turn, the judge's tables, the GM's
 # adjustment ending the match (or removing a unit), rows typed once it is over, and a repair of the finished match.
 EVERY_WRITER = [("type", 0, 0, 0), ("react", 1, 0, 0), ("judge", 0, 2, 1), ("react", 0, 3, 1), ("type", 1, 5, 2),
@@ -717,6 +722,7 @@ def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
     @example(steps=REFUSED_SEAT_ROW_THEN_STALE)
     @example(steps=STALE_COPY_READ_AT_ONCE)
     @example(steps=FORCED_DEPLOYMENT_REFUSED)
+    @example(steps=CUT_THEN_TYPED_OVER)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         run(new_table(name), [s for s in steps if s[0] != "undo"])
 
