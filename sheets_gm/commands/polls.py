@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import shlex
 import signal
 import threading
 from dataclasses import replace
@@ -313,7 +314,8 @@ def run_resolve(args: argparse.Namespace) -> int:
     with user_errors(), gm_change(config, lock=False):  # poll_match takes the lock; the gate's record goes after
         report = poll_match(config, sheets, force=args.force, window=named)
     if report.force_refused:
-        raise UserError(f"{report.force_refused}. Look at the match again (sheets-gm status) before forcing")
+        raise UserError(f"{report.force_refused}. Look at the match again "
+                        f"(sheets-gm status -c {shlex.quote(str(args.config))}) before forcing")
     if report.finished and not report.resolved:
         raise UserError(f"the match is over ({report.result}); nothing to resolve")
     if not report.resolved:

@@ -84,7 +84,7 @@ def read_only(sheets: MatchSheets) -> MatchSheets:
         return wrapped.setdefault(id(backend), ReadOnlyBackend(backend))
 
     return MatchSheets(sheets.seats, wrap(sheets.board), wrap(sheets.engine), tuple(wrap(o) for o in sheets.orders),
-                       None if sheets.judge is None else wrap(sheets.judge))
+                       None if sheets.judge is None else wrap(sheets.judge), sheets.config_name)
 
 
 def spreadsheet_roles(config: MatchConfig) -> dict[str, list[str]]:

@@ -123,7 +123,8 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
                              "match was created by an earlier version of sheets-gm: run sheets-gm repair -c "
                              f"{CONFIG_PLACEHOLDER}, which lays every tab out again and keeps the match and every "
                              "typed row") from None
-        raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
+        raise SheetError(f"{exc}. If the match was never created, run sheets-gm init {ruleset_class.traits.name} -c "
+                         f"{CONFIG_PLACEHOLDER}; if a tab was renamed or "
                          "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
                          f"repair -c {CONFIG_PLACEHOLDER}, which rebuilds the layout and keeps the match") from None
     engine_grid = batch.get(sheets.engine, engine_range)

@@ -84,6 +84,7 @@ def test_adjust_bot_hands_a_team_player_to_a_bot_and_back(in_tmp: Path, capsys: 
     code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "red2=objective", "--reason", "Bo is late")
     assert code == 0, out
     assert "GM hands red2 to the objective bot: Bo is late." in out
+    assert "`sheets-gm undo -c match.toml` takes this back with the last resolution." in out
     cfg = load_config(in_tmp / "match.toml")
     sheets = open_match_sheets(cfg)
     read = read_match(sheets, get_ruleset("gvg"))
