@@ -339,7 +339,8 @@ def test_a_healthy_google_match_passes_and_reports_its_quota_headroom(fake: Goog
     assert ("an idle poll asks Drive once (every 30 minutes its file index, the safety net) and reads no "
             "spreadsheet") in quota
     assert "Idle: 0.011 reads a minute, 5400 matches like this one per service account" in quota
-    assert ("Played (2 people save in a window, no deadlines, taken as a window every 2 hours): at least 1 saves an "
+    assert "ask Drive 1 time a minute, far within" in line(out, "✔", "watch")  # a poll every 60 s: not "1 times"
+    assert ("Played (2 people save in a window, no deadlines, taken as a window every 2 hours): at least 1 save an "
             "hour (one each a window), realistically 2–4 (two to four each): 0.078–0.11 reads a minute, 540–771 "
             "matches like this one per service account") in quota
     minute = line(out, "✔", "deadline minute")

@@ -196,11 +196,11 @@ def test_a_tampered_history_fails_verify_naming_the_turn(match: Match, capsys: p
         return capsys.readouterr().out
 
     said = forge({"coins": [0, 40]})
-    assert "MISMATCH after 1 windows replayed" in said and "40" in said
+    assert "MISMATCH after 1 window replayed" in said and "40" in said
     said = forge({"coins": [5, 4]})
     assert "MISMATCH" in said and "cannot be applied" in said
     said = forge(None)
-    assert "MISMATCH after 1 windows replayed" in said
+    assert "MISMATCH after 1 window replayed" in said
 
 
 # --------------------------------------------------------------------------- undo
