@@ -19,6 +19,7 @@ from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import gm_change, load, open_match, user_errors
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.engine.words import counted, describe_wait
+from sheets_gm.match.bot_drift import bot_drift, bots_fix
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.notify.announce import after_poll, outbox_lines, send_due
 from sheets_gm.match.notify.outbox import Due, due
@@ -98,6 +99,18 @@ def settings_warning(config: MatchConfig, report: WindowReport) -> str:
             "Settings tab shows them), or create a new match to play with the new rules.")
 
 
+def bots_warning(config: MatchConfig, report: WindowReport) -> str:
+    """A warning when ``[bots]`` no longer says who the match's bots play, with the ``adjust`` that applies the
+    edit ('' when it does: ``match/bot_drift.py`` says why a poll never applies it itself)."""
+    if report.facts is None:
+        return ""
+    said, changes = bot_drift(config, report.facts.record.bots)
+    if not said:
+        return ""
+    return (f"Warning: {'; '.join(said)}. [bots] is read when the match is created: this sync did not apply the "
+            f"edit; {bots_fix(config, changes)}.")
+
+
 def tables_warning(config: MatchConfig, report: WindowReport) -> str:
     """A warning naming each table with fewer rows than the match gives it ('' when every row has its own)."""
     if not report.short_tables:
@@ -154,8 +167,8 @@ def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: floa
         warnings = [report.state.warning] if report.state.warning else []
         said = f"{report.state.summary or 'Nothing changed.'} (Drive: no spreadsheet changed, nothing read.)"
     else:
-        warnings = [w for w in (settings_warning(config, report), tables_warning(config, report),
-                                notify_warning(config)) if w]
+        warnings = [w for w in (settings_warning(config, report), bots_warning(config, report),
+                                tables_warning(config, report), notify_warning(config)) if w]
         said = " ".join(p for p in (describe_report(report), report.drive) if p)
     return "".join(f"{w}\n" for w in warnings) + f"{said} Next poll in {describe_wait(wait)}."
 
@@ -269,8 +282,8 @@ def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: Match
 def _said(config: MatchConfig, report: WindowReport) -> Said:
     """What a poll says that an idle poll after it repeats: never a resolution, nor feedback written now; and the
     warnings every poll repeats."""
-    warning = "\n".join(w for w in (settings_warning(config, report), tables_warning(config, report),
-                                    notify_warning(config)) if w)
+    warning = "\n".join(w for w in (settings_warning(config, report), bots_warning(config, report),
+                                    tables_warning(config, report), notify_warning(config)) if w)
     summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[])),
                          *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
