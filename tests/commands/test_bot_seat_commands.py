@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import openpyxl
@@ -152,7 +152,7 @@ def test_an_edit_of_bots_in_a_running_match_is_named_with_the_adjust_that_applie
     run(capsys, "init", "gvg", "--practice")
     config = in_tmp / "match.toml"
 
-    def bots() -> dict[str, str]:
+    def bots() -> Mapping[str, str]:
         return read_match(open_match_sheets(load_config(config)), get_ruleset("gvg")).record.bots
 
     code, out = run(capsys, "doctor", "-c", "match.toml")
