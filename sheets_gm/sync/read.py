@@ -87,6 +87,13 @@ def _no_match_yet(sheets: MatchSheets, engine_tab: str, roster_tab: str, ruleset
     where = sheets.engine.name
     if engine_tab in names and grid is None:
         return ""  # the tab is there but could not be read: not a match never created
+    if engine_tab not in names:
+        moved = _engine_elsewhere(sheets, engine_tab)
+        if moved:
+            return (f"{where} has no engine tab {engine_tab!r}, and {moved} has one: the config names {where} as the "
+                    f"engine but the match's engine is still in {moved}. Run sheets-gm repair -c "
+                    f"{CONFIG_PLACEHOLDER}, which moves it there (or point engine under [sheets] back at {moved}) "
+                    "— nothing was written")
     what = f"has no engine tab {engine_tab!r}" if engine_tab not in names else f"has an empty engine tab {engine_tab!r}"
     then = f"run sheets-gm init {ruleset} -c {CONFIG_PLACEHOLDER}"
     if roster_tab in names:
@@ -94,6 +101,20 @@ def _no_match_yet(sheets: MatchSheets, engine_tab: str, roster_tab: str, ruleset
     return (f"no match was created yet: {where} {what} (init stops before creating the match when it has no "
             f"roster yet). To create it, {then}. If a match was created there and its engine tab was since "
             "renamed or deleted, restore that tab from a backup or an export — nothing was written")
+
+
+def _engine_elsewhere(sheets: MatchSheets, engine_tab: str) -> str:
+    """The name of another spreadsheet of the match that holds an engine tab (the engine before the config moved
+    it: ``repair`` moves it), or ''."""
+    for backend in sheets.write_order():
+        if backend is sheets.engine:
+            continue
+        try:
+            if engine_tab in backend.tab_names():
+                return backend.name
+        except SheetError:
+            continue
+    return ""
 
 
 def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
