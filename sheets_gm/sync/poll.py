@@ -522,12 +522,15 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         engine_unused = dict(resolution.unused.get(seat, {}))
         settled = settle_seat(adapter, record.state, new_state, seat_read, window, new_window, answer.inputs.get(seat),
                               verdicts, engine_unused)
+        before_bots = settled.kept
         play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)
         consumed = [r.to_json() for r in settled.read]
+        stayed = settled.stayed(seat_read, before_bots)  # an undo puts them back where they stood
         archived = packed_cell(compact_json({"resolution": number, **({"deal": record.deal} if record.deal else {}),
                                              "window": window.key, "rows": consumed,
                                              **({"kept": settled.notes, "for": new_window.key}
-                                                if settled.notes and new_window else {})}),
+                                                if settled.notes and new_window else {}),
+                                             **({"stayed": stayed} if stayed else {})}),
                                f"rows {seat} typed that resolution {number} read")
         # else the cut resolution wrote this seat's lines, with its rows read
         lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []
