@@ -43,7 +43,7 @@ from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
-from sheets_gm.sync.rows.fate_words import MARK, ready_sentence
+from sheets_gm.sync.rows.fate_words import MARK, read_as_words, ready_sentence
 from sheets_gm.sync.rows.seat_read import SeatRead
 
 Key = tuple[str, str]  # a row by its table and subject
@@ -339,6 +339,23 @@ def in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
     return not placed or placed == table
 
 
+def routed(verdicts: Sequence[Verdict], seat: str, seat_input: SeatInput[Any] | None) -> list[Verdict]:
+    """``verdicts`` and, for each row of ``seat`` read as other subjects' orders (``SeatInput.read_as``: a line of a
+    pasted forum post), a copy of each of their verdicts under the row's subject, saying whose order it read as."""
+    out = list(verdicts)
+    if seat_input is None:
+        return out
+    for row, subjects in seat_input.read_as.items():
+        out += [replace(v, subject=row, message=read_as_words(v.subject, v.message))
+                for v in verdicts if v.seat == seat and v.subject in subjects and v.subject != row]
+    return out
+
+
+def game_notes(seat_input: SeatInput[Any] | None, subject: str) -> str:
+    """What the game tells ``subject``'s row that is neither a refusal nor a verdict (``SeatInput.notes``)."""
+    return " · ".join(seat_input.notes.get(subject, ())) if seat_input is not None else ""
+
+
 def row_verdicts(adapter: AnySheetAdapter, state: Any, seat: str, row: TypedRow,
                  verdicts: Sequence[Verdict]) -> list[Verdict]:
     """The verdicts of ``row``: of its subject, shown in its table; for a row read as part of another's order (a
@@ -445,6 +462,7 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     the new state no longer draws, are set aside to the Archive. ``verdicts``: the engine's answers to the orders
     of ``state`` (the resolution's own when it gives them, else the check's)."""
     seat = seat_read.seat
+    verdicts = routed(verdicts, seat, seat_input)
     consumed = seat_input.consumed if seat_input is not None else frozenset()
     problems: Mapping[str, Sequence[str]] = seat_input.problems if seat_input is not None else {}
     out = SeatSettled()
