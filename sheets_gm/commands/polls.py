@@ -5,6 +5,7 @@ and exit codes, and says where the match stands."""
 from __future__ import annotations
 
 import argparse
+import shlex
 import signal
 import threading
 from datetime import datetime
@@ -193,7 +194,8 @@ def run_resolve(args: argparse.Namespace) -> int:
         done = resolve_now(config, sheets, force=args.force, window=named, clock=_now)
     report = done.report
     if report.force_refused:
-        raise UserError(f"{report.force_refused}. Look at the match again (sheets-gm status) before forcing")
+        raise UserError(f"{report.force_refused}. Look at the match again "
+                        f"(sheets-gm status -c {shlex.quote(str(args.config))}) before forcing")
     if report.finished and not report.resolved:
         raise UserError(f"the match is over ({report.result}); nothing to resolve")
     if not report.resolved:
