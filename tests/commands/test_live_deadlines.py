@@ -142,7 +142,7 @@ def test_a_deadline_added_mid_window_resolves_it_when_it_passes_each_row_keeping
                         .iter_rows(values_only=True) for c in row if c)
     assert cat in archive
     code, out, _ = run(capsys, "verify", "-c", match)
-    assert code == 0 and out.startswith("OK: 1 windows") and "are the match's own" in out
+    assert code == 0 and out.startswith("OK: 1 window and ") and "are the match's own" in out
 
 
 def test_a_deadline_removed_mid_window_is_dropped(match: Path, clock: Clock,
