@@ -33,6 +33,7 @@ from sheets_gm.sheets.local.office_locks import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.life.deadline_change import change_sentence, schedule_change
 from sheets_gm.sync.life.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -257,10 +258,15 @@ def _same_seats(config: MatchConfig, record: MatchRecord, report: Checkup) -> bo
 
 
 def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: datetime) -> None:
-    """The open window's deadline: warn when it passed and nobody resolved the window."""
+    """The open window's deadline: warn when it passed and nobody resolved the window; say so when the config's
+    ``[deadlines]`` are not yet the ones the match applied (the next sync gives the window their deadline)."""
     window = record.ruleset.window(record.state)
     if window is None:
         report.ok("deadline", "the match is over: nothing is due")
+        return
+    change = schedule_change(record, config.schedule.rule(), now)
+    if change is not None and change.event is not None:
+        report.ok("deadline", change_sentence(change, done=False))
         return
     if not record.deadline:
         report.ok("deadline", f"{window.label} has no deadline: it resolves when every seat is ready or when you "

@@ -28,6 +28,8 @@ def describe_report(report: WindowReport) -> str:
     """One line saying what a poll did, for the terminal and cron's mail (and which workbooks a player saved while
     the sync was writing them: read again, nothing written over)."""
     said = [window_summary(report)]
+    if report.schedule_change:  # the GM's new [deadlines], applied by this poll
+        said.append(report.schedule_change)
     raced = list(dict.fromkeys(report.saved_meanwhile))
     if raced:
         said.append(f"Saved while the sync was writing it, so read again and nothing written over: {', '.join(raced)}.")

@@ -69,6 +69,7 @@ class PollFacts:
     resolved: Window | None = None
     before: Any = None
     events: Sequence[Event] = ()
+    deadline_changed: bool = False  # the GM changed [deadlines]: the open window's notice is sent again
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,23 +172,30 @@ def _zone(rules: NoticeRules, seat: str) -> str | None:
 
 
 def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list[Notice]:
-    """The open window announced: to the channel, and to each seat that acts in it with what to type."""
+    """The open window announced: to the channel, and to each seat that acts in it with what to type. After the
+    GM changed the deadlines (``facts.deadline_changed``) it is announced again, under a key naming the new
+    deadline, saying so."""
     record = facts.record
     window = record.ruleset.window(record.state)
     if window is None:
         return []
     head = f"[{rules.title}] {_upper(window.label)} is open"
+    changed = ["The GM changed the deadlines."] if facts.deadline_changed else []
+    if changed:
+        head += ": the deadline changed"
+    when = f"{window.key}@{seen.deadline or 'none'}" if changed else window.key
     who = ", ".join(window.awaited)
     status = status_line(facts.adapter, record)
-    out = [Notice(_key(record, window.key, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
-                  "\n".join([f"{_upper(window.label)} is open: it waits for {who}.",
+    out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
+                  "\n".join([*changed, f"{_upper(window.label)} is open: it waits for {who}.",
                              _closing(seen.deadline, None), status]))]
     for seat in window.seats:
-        lines = [f"{_upper(window.label)} is open: " + (f"{seat}'s orders are awaited." if seat in window.awaited
-                                                         else f"it waits for {who}; {seat} may write in it too."),
+        lines = [*changed, f"{_upper(window.label)} is open: " + (
+                     f"{seat}'s orders are awaited." if seat in window.awaited
+                     else f"it waits for {who}; {seat} may write in it too."),
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
                  *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), "", status]
-        out.append(Notice(_key(record, window.key, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
+        out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
                           f"{head}: orders for {seat}", "\n".join(lines)))
     return out
 

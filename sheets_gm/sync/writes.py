@@ -259,6 +259,11 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record
     board_writes(batch, sheets.board, tabs, adapter, state, status, record.deadline)
 
 
+def closing_word(window: Window) -> str:
+    """What a window's deadline closes: ``results`` for the judge's window, ``orders`` for every other."""
+    return "results" if window.seats == (JUDGE,) else "orders"
+
+
 def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     """The adapter's status line for the record's state, with the open window's deadline if it has one."""
     state = record.state
@@ -266,8 +271,7 @@ def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     deadline_text = record.deadline
     line = adapter.status(state, window, record.ruleset.outcome(state))
     if window is not None and deadline_text:
-        what = "results" if window.seats == (JUDGE,) else "orders"  # the judge's window closes on results
-        line += f" · {what} close {describe_deadline(deadline_text)}"
+        line += f" · {closing_word(window)} close {describe_deadline(deadline_text)}"
     if record.bots:
         line += f" · {bots_phrase(record)}"
     return line

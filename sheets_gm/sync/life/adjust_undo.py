@@ -51,6 +51,7 @@ class SyncEvent(Enum):
     UNDO = "undo"
     BOT = "bot"  # a seat handed to a bot, or back to a person
     ASIDE = "set_aside"  # rows a GM's change set aside (a line of the seat's View only)
+    DEADLINES = "deadlines"  # the GM changed the match config's [deadlines] (sync.life.deadline_change)
 
 
 class BetweenWindowsError(ValueError):
