@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
@@ -106,7 +107,7 @@ def _hand_over(args: argparse.Namespace) -> int:
     for event in done.events:
         print(event.text)
     print(f"Written to the match; open now: {done.open_now}. A bot whose seat acts in it has typed its rows; "
-          "`sheets-gm undo` takes this back with the last resolution.")
+          f"`sheets-gm undo -c {shlex.quote(str(args.config))}` takes this back with the last resolution.")
     return 0
 
 
@@ -128,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     where = (f"{done.over}: no window is open now" if done.over else
              f"open now: {done.open_now}")
     print(f"Written to the match; {where}. Every GM event is kept for the replay: "
-          "`sheets-gm verify` applies it again.")
+          f"`sheets-gm verify -c {shlex.quote(str(args.config))}` applies it again.")
     return 0
 
 

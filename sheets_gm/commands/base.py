@@ -62,7 +62,7 @@ def game_command(sub: Any, tool: GameCommand) -> argparse.ArgumentParser:
 
 
 #: The stand-in for the config's path in the messages of the layers that do not know it (``sync``'s "run
-#: sheets-gm repair -c MATCH.toml": ``sync.old_layout.CONFIG_PLACEHOLDER``, not imported here to keep a
+#: sheets-gm repair -c MATCH.toml": ``sheets.adapter.CONFIG_STAND_IN``, not imported here to keep a
 #: command's start light); a command names the real one before it prints them.
 CONFIG_STAND_IN = "MATCH.toml"
 

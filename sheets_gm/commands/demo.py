@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.commands.base import UserError, activate_script, command, program_name
+from sheets_gm.engine.words import counted
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     prog = program_name()
     print()
-    print(f"Result after {result.windows} windows: {result.result}")
+    print(f"Result after {counted(result.windows, 'window')}: {result.result}")
     for role, path in result.files.items():
         print(f"  {role}: {path}")
     print("Open the board and each seat's workbook in LibreOffice or Excel: a seat's workbook holds its orders "

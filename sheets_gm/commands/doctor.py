@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
 from typing import Any
 
+from sheets_gm.commands import base
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option
 
@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.matches < 1:
         raise UserError("--matches must be 1 or more")
-    checks = run_doctor(args.config, now=datetime.now(UTC), matches=args.matches, debug=args.debug,
+    checks = run_doctor(args.config, now=base.clock(), matches=args.matches, debug=args.debug,
                         send_test=args.send_test)
     for check in checks:
         print(f"{_MARKS[check.verdict]} {check.name}: {check.message}")

@@ -8,6 +8,7 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
+from sheets_gm.engine.words import counted
 
 
 def _early_refusal(where: str) -> str:
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"Replaced the earlier export of this match in {folder}{at}.")
     elif not before.empty:
         print(f"Replaced {before.describe()} in {folder}.")
-    print(f"Wrote {len(written)} files:")
+    print(f"Wrote {counted(len(written), 'file')}:")
     for path in written:
         print(f"  {path}")
     for path in before.left_over(written):

@@ -12,6 +12,7 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command, program_name
 from sheets_gm.commands.matchargs import add_config_option, load, user_errors
+from sheets_gm.engine.words import counted
 from sheets_gm.match.config import MatchConfig, toml_key
 from sheets_gm.match.cron import cron_line, cron_notes_pointer
 from sheets_gm.match.init_common import InitOutcome
@@ -194,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
     if outcome.roster_tab is not None:
         _print_roster_tab(outcome, ruleset, args.config)
         return 0
-    print(f"Match created: {', '.join(config.seats)} ({outcome.players} roster lines) in "
+    print(f"Match created: {', '.join(config.seats)} ({counted(outcome.players, 'roster line')}) in "
           f"{', '.join(outcome.where)}.")
     for warning in outcome.warnings:
         print(f"Warning: {warning}.")
@@ -220,9 +221,11 @@ def _create_spreadsheets(args: argparse.Namespace, config: MatchConfig) -> Match
         print(f"{config.path} names Google spreadsheets already: nothing to create.")
         return config
     if made.reused:
-        print(f"Found {len(made.reused)} spreadsheet(s) an earlier init --create made: {', '.join(made.reused)}.")
+        print(f"Found {counted(len(made.reused), 'spreadsheet')} an earlier init --create made: "
+              f"{', '.join(made.reused)}.")
     if made.created:
-        print(f"Created {len(made.created)} spreadsheet(s) in the {made.folder}: {', '.join(made.created)}.")
+        print(f"Created {counted(len(made.created), 'spreadsheet')} in the {made.folder}: "
+              f"{', '.join(made.created)}.")
     for warning in made.warnings:
         print(f"Warning: {warning}.")
     print(f"Wrote their keys into {config.path} (backend = \"google\" under [sheets]; your comments are kept).")

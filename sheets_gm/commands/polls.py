@@ -5,6 +5,7 @@ and exit codes, and says where the match stands."""
 from __future__ import annotations
 
 import argparse
+import shlex
 import signal
 import threading
 from datetime import datetime
@@ -73,6 +74,28 @@ def _left_open(left: LeftOpen) -> UserError:
                      "close the workbook, or wait for it to be closed)")
 
 
+class _HeldConfig:
+    """The config a ``sync --watch`` polls with, read again when its file changed (a GM's new ``[deadlines]`` or
+    live setting applies at the next poll, as under cron). One that no longer reads is said once, and the watch
+    goes on with the config as it was last read. The spreadsheets stay those opened at the start."""
+
+    def __init__(self, args: argparse.Namespace, config: MatchConfig, mark: FileMark | None) -> None:
+        self.args, self.config, self.mark = args, config, mark
+
+    def current(self) -> MatchConfig:
+        """The config as its file says now (or as last read, when the file no longer reads)."""
+        mark = file_mark(self.args.config)
+        if mark == self.mark:
+            return self.config
+        self.mark = mark
+        try:
+            self.config = load(self.args)
+        except UserError as exc:
+            print(f"The config was changed but does not read: {exc}; the watch goes on with it as it was last "
+                  "read.", flush=True)
+        return self.config
+
+
 def run_sync(args: argparse.Namespace) -> int:
     """One poll (for cron), or ``--watch``: poll until the match ends or Ctrl-C."""
     config_mark = file_mark(args.config)  # before it is read: a change meanwhile shows at the next poll
@@ -82,6 +105,7 @@ def run_sync(args: argparse.Namespace) -> int:
         return _sync_once(args, config, config_mark, sheets)
     interval = args.interval or config.interval
     stop = threading.Event()
+    held = _HeldConfig(args, config, config_mark)
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         if stop.is_set():
@@ -93,7 +117,7 @@ def run_sync(args: argparse.Namespace) -> int:
     try:
         with user_errors():
             last = watch(
-                lambda: _watch_step(config, sheets), stop,
+                lambda: _watch_step(held.current(), sheets), stop,
                 interval=interval, max_interval=max(config.max_interval, interval),
                 on_report=lambda r, wait: print(_watch_line(config, r, wait), flush=True),
                 on_unavailable=lambda e, wait: print(f"Google is unavailable ({e}); trying again in "
@@ -170,7 +194,8 @@ def run_resolve(args: argparse.Namespace) -> int:
         done = resolve_now(config, sheets, force=args.force, window=named, clock=_now)
     report = done.report
     if report.force_refused:
-        raise UserError(f"{report.force_refused}. Look at the match again (sheets-gm status) before forcing")
+        raise UserError(f"{report.force_refused}. Look at the match again "
+                        f"(sheets-gm status -c {shlex.quote(str(args.config))}) before forcing")
     if report.finished and not report.resolved:
         raise UserError(f"the match is over ({report.result}); nothing to resolve")
     if not report.resolved:
@@ -200,6 +225,8 @@ def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
     lines = [f"{report.window[:1].upper()}{report.window[1:]} (window {report.window_key}) · orders open"
              + _deadline_phrase(report.deadline, now, "it", "every seat")]
     lines.append(report.result)
+    if report.schedule_change:
+        lines.append(report.schedule_change)
     lines.append(f"Not ready: {', '.join(report.waiting_for)}" if report.waiting_for else "Every seat is ready.")
     if report.untyped:
         lines.append("Nothing typed yet in: " + "; ".join(f"{seat}: {', '.join(rows)}"

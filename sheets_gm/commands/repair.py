@@ -41,15 +41,16 @@ def run(args: argparse.Namespace) -> int:
               f"is no longer in a file players open. Keep {moved.target} to yourself.")
     for note in fixed.notes:
         print(f"Note: {note}.")
+    resolved, seed = counted(fixed.record.resolved, "window"), fixed.record.seed_hash[:12]
     if fixed.upgraded:
         print(f"Moved the match from the old {fixed.upgraded} layout onto the new one: its state, seed (hash "
-              f"{fixed.record.seed_hash[:12]}…, unchanged), history ({fixed.record.resolved} windows resolved) and "
-              f"log are kept, verify and undo read them; {counted(fixed.rows_kept, 'row')} typed for the open window "
+              f"{seed}…, unchanged), history ({resolved} resolved) and log are kept, verify and undo read them; "
+              f"{counted(fixed.rows_kept, 'row')} typed for the open window "
               f"{'is' if fixed.rows_kept == 1 else 'are'} carried into the new tabs.")
     else:
-        print(f"Repaired: every tab is laid out again around the match ({fixed.record.resolved} windows resolved, "
-              f"seed hash {fixed.record.seed_hash[:12]}…, unchanged); {counted(fixed.rows_kept, 'typed row')} "
-              f"{'is' if fixed.rows_kept == 1 else 'are'} back in their cells.")
+        print(f"Repaired: every tab is laid out again around the match ({resolved} resolved, seed hash {seed}…, "
+              f"unchanged); {counted(fixed.rows_kept, 'typed row')} {'is' if fixed.rows_kept == 1 else 'are'} back "
+              "in their cells.")
     print(f"Check it with {program_name()} doctor -c {args.config}, then sync as before.")
     return 0
 

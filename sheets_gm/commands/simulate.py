@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     bar_console = progress_console()
     with Progress(*columns, console=bar_console, transient=True, auto_refresh=False,
                   disable=not bar_console.is_terminal) as progress:
-        task = progress.add_task(f"Playing matches ({workers} workers)", total=total)
+        task = progress.add_task(f"Playing matches ({counted(workers, 'worker')})", total=total)
 
         def advance(count: int) -> None:
             progress.advance(task, count)

@@ -9,6 +9,7 @@ from typing import Any
 
 from sheets_gm.commands.base import UserError, command
 from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
+from sheets_gm.engine.words import counted
 
 DEFAULT_CONFIG = Path("match.toml")
 
@@ -55,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         found = replay_states(windows_replay(doc))
     except WindowReplayError as exc:
         raise UserError(f"{where}: {exc}") from None
-    done, rolls, difference = f"{found.resolutions} windows", f"{found.rolls} dice and draws", found.difference
+    done, difference = counted(found.resolutions, "window"), found.difference
+    rolls = counted(found.rolls, "die or draw", "dice and draws")
     if difference is not None:
         print(f"MISMATCH after {done} replayed: {difference}")
         return 1
@@ -68,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
             print("Put each line back as the match logged it (the version history, or type it again): the Log is "
                   "what players read.")
             return 1
-        log = f"; the Log's {read.record.log_rows} lines are the match's own"
+        verb = "is" if read.record.log_rows == 1 else "are"
+        log = f"; the Log's {counted(read.record.log_rows, 'line')} {verb} the match's own"
     else:
         log = ""
     print(f"OK: {done} and {rolls} replayed from the seed; every state matches{log}.")

@@ -218,6 +218,12 @@ def settings_rows(settings: Any, deadlines: str = "") -> list[list[str]]:
         shown = ",".join(str(v) for v in value) if isinstance(value, list) else str(value).lower() \
             if isinstance(value, bool) else str(value)
         rows.append([name, shown, default, doc])
-    rows.append(["deadlines", deadlines or "none", "none",
-                 "When each turn's orders close (the match config's [deadlines] when the match was created)"])
+    rows.append(deadlines_row(deadlines))
     return rows
+
+
+def deadlines_row(deadlines: str) -> list[str]:
+    """The settings tab's last row: the deadline schedule in words (``none`` without one). The sync writes it again
+    when the GM changes the match config's ``[deadlines]`` in a running match."""
+    return ["deadlines", deadlines or "none", "none",
+            "When each turn's orders close (the match config's [deadlines]: a change applies from the next sync)"]

@@ -197,7 +197,17 @@ def _explain(error: ValidationError, path: Path) -> str:
         return f"{path}: {where} is missing"
     got = repr(first.get("input"))
     got = got if len(got) <= 80 else got[:77] + "..."
-    return f"{path}: {where}: {' '.join(first['msg'].lower().split())} (got {got})"
+    example = _EXAMPLES.get(tuple(str(p) for p in first["loc"][:2]))
+    accepted = f"; write it as {example}" if example else ""
+    return f"{path}: {where}: {' '.join(first['msg'].lower().split())} (got {got}){accepted}"
+
+
+#: What a key whose value has the wrong type would accept, for its message.
+_EXAMPLES: dict[tuple[str, ...], str] = {
+    ("deadlines", "times"): 'times = ["20:00"] (a list of HH:MM times)',
+    ("deadlines", "days"): 'days = ["mon", "thu"] (a list of weekdays; none: every day)',
+    ("deadlines", "timezone"): 'timezone = "Europe/Paris" (an IANA time zone name)',
+}
 
 
 def _optional_path(folder: Path, value: str | None) -> Path | None:

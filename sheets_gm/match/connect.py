@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
@@ -77,4 +78,4 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
     engine = backend(config.engine, "engine")
     orders = tuple(backend(where, f"orders {seat}") for seat, where in zip(config.seats, config.orders, strict=True))
     judge = backend(config.judge, "judge") if config.judge else None
-    return MatchSheets(config.seats, board, engine, orders, judge)
+    return MatchSheets(config.seats, board, engine, orders, judge, shlex.quote(config.path.name))

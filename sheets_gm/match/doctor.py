@@ -15,6 +15,7 @@ from typing import Any
 
 from sheets_gm.engine.ruleset import Information
 from sheets_gm.engine.settings import SettingError, idle_settings, parse_settings
+from sheets_gm.engine.words import counted
 from sheets_gm.match.checkup import Check, Checkup
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config, read_config_toml
 from sheets_gm.match.cron import cron_line
@@ -31,6 +32,7 @@ from sheets_gm.match.quota import (
     SAFETY_NET_MINUTES,
     WRITES_PER_MINUTE_PER_USER,
     number,
+    numbered,
     played_match,
 )
 from sheets_gm.rulesets.registry import GAMES, UnknownRulesetError, get_ruleset
@@ -222,7 +224,8 @@ def check_deadline_minute(config: MatchConfig, report: Checkup, matches: int, sp
                           together: int) -> None:
     """How many matches like this one resolve within one minute (a resolution reads and writes each of its
     ``spreadsheets`` once), and a warning when ``matches`` of them sharing this match's deadline minute are more."""
-    figure = (f"a resolution reads and writes each of the {spreadsheets} spreadsheets once, so {together} matches like "
+    each = "its one spreadsheet" if spreadsheets == 1 else f"each of the {spreadsheets} spreadsheets"
+    figure = (f"a resolution reads and writes {each} once, so {counted(together, 'match', 'matches')} like "
               f"this one resolve together within one minute's {READS_PER_MINUTE_PER_USER} reads and "
               f"{WRITES_PER_MINUTE_PER_USER} writes")
     if not config.schedule.times:
@@ -238,6 +241,11 @@ def check_deadline_minute(config: MatchConfig, report: Checkup, matches: int, sp
                                    f"the rest are refused (HTTP 429) and resolve a minute or more late",
                 f"spread the deadlines of the matches on this account over minutes, {together} a minute "
                 f"({spread}…)")
+
+
+def _all(spreadsheets: int) -> str:
+    """``all 4 spreadsheets are``, or ``its one spreadsheet is``."""
+    return "its one spreadsheet is" if spreadsheets == 1 else f"all {spreadsheets} spreadsheets are"
 
 
 def who_shares(matches: int) -> str:
@@ -271,15 +279,15 @@ def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
     lighter, heavier = load.realistic
     who = "this match" if matches == 1 else f"{matches} matches like this one"
     reads = matches * heavier.reads_per_minute
-    pace = (f"{number(load.windows)} windows an hour from [deadlines]" if config.schedule.times else
-            f"no deadlines, taken as a window every {number(1 / load.windows)} hours")
+    pace = (f"{numbered(load.windows, 'window')} an hour from [deadlines]" if config.schedule.times else
+            f"no deadlines, taken as a window every {numbered(1 / load.windows, 'hour')}")
     figures = (f"from cron every minute an idle poll asks Drive once (every {SAFETY_NET_MINUTES} minutes its file "
                f"index, the safety net) and reads no spreadsheet; a player's save reads her spreadsheet, and our "
-               f"answer comes back with it as it then stands; all {spreadsheets} spreadsheets are read at a "
-               f"resolution and every {FULL_READ_HOURS} hours. Idle: {number(load.idle.reads_per_minute)} reads a "
-               f"minute, {load.idle.matches_per_account()} matches like this one per service account. Played "
-               f"({number(load.savers)} people save in a window, {pace}): at least "
-               f"{number(load.saves_per_hour(1))} saves an hour (one each a window), realistically "
+               f"answer comes back with it as it then stands; {_all(spreadsheets)} read at a "
+               f"resolution and every {FULL_READ_HOURS} hours. Idle: {numbered(load.idle.reads_per_minute, 'read')} a "
+               f"minute, {counted(load.idle.matches_per_account(), 'match', 'matches')} like this one per service "
+               f"account. Played ({numbered(load.savers, 'person saves', 'people save')} in a window, {pace}): at "
+               f"least {numbered(load.saves_per_hour(1), 'save')} an hour (one each a window), realistically "
                f"{number(lighter.changes_per_hour)}–{number(heavier.changes_per_hour)} (two to four each): "
                f"{number(lighter.reads_per_minute)}–{number(heavier.reads_per_minute)} reads a minute, "
                f"{heavier.matches_per_account()}–{lighter.matches_per_account()} matches like this one per service "
@@ -297,4 +305,4 @@ def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
     check_deadline_minute(config, report, matches, spreadsheets, load.per_deadline_minute)
     report.ok("watch", f"sync --watch polls through the same Drive gate every {number(config.interval)} s "
                        f"([sync] interval): its idle polls read no spreadsheet and ask Drive "
-                       f"{number(60 / config.interval)} times a minute, far within Drive's quota")
+                       f"{numbered(60 / config.interval, 'time')} a minute, far within Drive's quota")

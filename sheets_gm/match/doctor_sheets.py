@@ -6,11 +6,12 @@ doctor may run while a sync is running, or while players are typing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.settings import SettingError
+from sheets_gm.match.bot_drift import bot_drift, bots_fix
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
 from sheets_gm.match.connect import open_match_sheets
@@ -32,6 +33,7 @@ from sheets_gm.sheets.local.office_locks import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.life.deadline_change import change_sentence, schedule_change
 from sheets_gm.sync.life.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -84,7 +86,7 @@ def read_only(sheets: MatchSheets) -> MatchSheets:
         return wrapped.setdefault(id(backend), ReadOnlyBackend(backend))
 
     return MatchSheets(sheets.seats, wrap(sheets.board), wrap(sheets.engine), tuple(wrap(o) for o in sheets.orders),
-                       None if sheets.judge is None else wrap(sheets.judge))
+                       None if sheets.judge is None else wrap(sheets.judge), sheets.config_name)
 
 
 def spreadsheet_roles(config: MatchConfig) -> dict[str, list[str]]:
@@ -156,6 +158,7 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
     report.ok("layout", "every header cell is in place; " +
               (f"{window.label} (window {window.key}) is open" if window else "the match is over"))
     _same_settings(config, record.ruleset.settings, report)
+    _same_bots(config, record.bots, report)
     _table_rows(config, read, report)
     _older_copies(config, read, report)
     report.guarded("teams", lambda: check_teams(config, sheets, report))
@@ -255,10 +258,15 @@ def _same_seats(config: MatchConfig, record: MatchRecord, report: Checkup) -> bo
 
 
 def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: datetime) -> None:
-    """The open window's deadline: warn when it passed and nobody resolved the window."""
+    """The open window's deadline: warn when it passed and nobody resolved the window; say so when the config's
+    ``[deadlines]`` are not yet the ones the match applied (the next sync gives the window their deadline)."""
     window = record.ruleset.window(record.state)
     if window is None:
         report.ok("deadline", "the match is over: nothing is due")
+        return
+    change = schedule_change(record, config.schedule.rule(), now)
+    if change is not None and change.event is not None:
+        report.ok("deadline", change_sentence(change, done=False))
         return
     if not record.deadline:
         report.ok("deadline", f"{window.label} has no deadline: it resolves when every seat is ready or when you "
@@ -358,6 +366,23 @@ def _access_fix(config: MatchConfig, backend: SheetBackend, where: str) -> str:
     who = account if isinstance(account, str) else "the Google account you signed in with"
     return (f"open the spreadsheet, click Share and add {who} as Editor; if it still fails, check the key "
             f"{where!r} in [sheets] of {config.path}")
+
+
+def _same_bots(config: MatchConfig, held: Mapping[str, str], report: Checkup) -> None:
+    """Warn when ``[bots]`` (or the roster file's bot column) no longer says who the match's bots play (``held``:
+    the record's, changed only by ``adjust --bot``), with the command that applies the edit."""
+    said, changes = bot_drift(config, held)
+    if said:
+        report.warn("bots vs match", "; ".join(said) + ": [bots] is read when the match is created, so the edit is "
+                    "not applied", bots_fix(config, changes))
+    else:
+        report.ok("bots vs match", "the config's bots are the match's" + (f" ({bots_phrase_of(held)})" if held
+                                                                          else " (none)"))
+
+
+def bots_phrase_of(held: Mapping[str, str]) -> str:
+    """``Bo: skirmisher, red4: objective``."""
+    return ", ".join(f"{name}: {kind}" for name, kind in held.items())
 
 
 def _same_settings(config: MatchConfig, held: Any, report: Checkup) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.engine.words import counted
+from sheets_gm.match.bot_drift import bot_drift, bots_fix
 from sheets_gm.match.config import MatchConfig, settings_drift
 from sheets_gm.sync.poll import WindowReport
 
@@ -27,6 +28,8 @@ def describe_report(report: WindowReport) -> str:
     """One line saying what a poll did, for the terminal and cron's mail (and which workbooks a player saved while
     the sync was writing them: read again, nothing written over)."""
     said = [window_summary(report)]
+    if report.schedule_change:  # the GM's new [deadlines], applied by this poll
+        said.append(report.schedule_change)
     raced = list(dict.fromkeys(report.saved_meanwhile))
     if raced:
         said.append(f"Saved while the sync was writing it, so read again and nothing written over: {', '.join(raced)}.")
@@ -70,6 +73,18 @@ def settings_warning(config: MatchConfig, report: WindowReport) -> str:
             "Settings tab shows them), or create a new match to play with the new rules.")
 
 
+def bots_warning(config: MatchConfig, report: WindowReport) -> str:
+    """A warning when ``[bots]`` no longer says who the match's bots play, with the ``adjust`` that applies the
+    edit ('' when it does: ``match/bot_drift.py`` says why a poll never applies it itself)."""
+    if report.facts is None:
+        return ""
+    said, changes = bot_drift(config, report.facts.record.bots)
+    if not said:
+        return ""
+    return (f"Warning: {'; '.join(said)}. [bots] is read when the match is created: this sync did not apply the "
+            f"edit; {bots_fix(config, changes)}.")
+
+
 def tables_warning(config: MatchConfig, report: WindowReport) -> str:
     """A warning naming each table with fewer rows than the match gives it ('' when every row has its own)."""
     if not report.short_tables:
@@ -88,6 +103,6 @@ def notify_warning(config: MatchConfig) -> str:
 
 def poll_warnings(config: MatchConfig, report: WindowReport) -> list[str]:
     """The warnings a poll of the match gives, each until the GM mends its cause: house rules changed in the
-    config, tables short of rows, bad ``[notify]`` options."""
-    return [w for w in (settings_warning(config, report), tables_warning(config, report), notify_warning(config))
-            if w]
+    config, ``[bots]`` edited, tables short of rows, bad ``[notify]`` options."""
+    return [w for w in (settings_warning(config, report), bots_warning(config, report), tables_warning(config, report),
+                        notify_warning(config)) if w]

@@ -84,7 +84,8 @@ def said_of(config: MatchConfig, report: WindowReport) -> Said:
     """What a poll says that an idle poll after it repeats: never a resolution, nor feedback written now; and the
     warnings every poll repeats."""
     warning = "\n".join(poll_warnings(config, report))
-    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[])),
+    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[],
+                                                         schedule_change="")),
                          *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sheets_gm.engine.ruleset import RulesetTraits, TurnStructure
+from sheets_gm.engine.words import counted
 from sheets_gm.match.schedule import DeadlineSchedule
 from sheets_gm.sync.gate.idle import FULL_READ_HOURS as FULL_READ_HOURS  # doctor and the gate name them here
 from sheets_gm.sync.gate.idle import SAFETY_NET_MINUTES as SAFETY_NET_MINUTES
@@ -39,6 +40,16 @@ WRITES_PER_MINUTE_PER_USER = 60
 WRITES_PER_MINUTE_PER_PROJECT = 300
 #: Above this share of the per-user limit, doctor warns: the GM's own commands need room too.
 COMFORT = 0.8
+
+
+def numbered(value: float, noun: str, plural: str | None = None) -> str:
+    """A figure (``number``) and its noun, in the singular when the figure reads 1 (``counted``'s rule).
+
+    >>> numbered(1.02, "save"), numbered(0.5, "window"), numbered(2, "person", "people")
+    ('1 save', '0.5 windows', '2 people')
+    """
+    shown = number(value)
+    return counted(1, noun, plural) if shown == "1" else f"{shown} {plural if plural is not None else noun + 's'}"
 
 
 def number(value: float) -> str:

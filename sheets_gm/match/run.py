@@ -62,8 +62,8 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
     with match_lock(config.lock_path):
         try:
             return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
-                        next_deadline=config.schedule.next_deadline, dry_run=dry_run,
-                        owners=lambda: layout_owners(config, sheets), live=_live(config))
+                        dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),
+                        schedule=config.schedule.rule())
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
 
@@ -336,7 +336,8 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     try:
         record = create_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
                               member_emails=row_emails(roster), deadline=deadline,
-                              schedule_text=config.schedule.describe(), title=config.title,
+                              schedule_text=config.schedule.describe(), schedule=config.schedule.remembered(),
+                              title=config.title,
                               bots={**roster_bots(ruleset.traits, roster), **config.bots})
     except BotSeatError as exc:
         raise ConfigError(f"{config.path} [bots] (or the roster's bot column): {exc}") from None

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sheets_gm.sync.deadline import stamp_deadline
+from sheets_gm.sync.life.deadline_change import ScheduleRule
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
@@ -78,6 +79,19 @@ class DeadlineSchedule:
         its UTC offset and the zone, ``2026-11-23T20:00+01:00[Europe/Paris]``."""
         moment = self.next_after(now)
         return "" if moment is None else stamp_deadline(moment, self.zone)
+
+    def remembered(self) -> str:
+        """The schedule as a match's record remembers the one it applied: ``none`` without deadlines, else its
+        words (``describe``), which name every time, day and the zone, so two schedules that differ read apart.
+
+        >>> DeadlineSchedule().remembered(), DeadlineSchedule.parse(["20:00"], ["thu", "mon"], "UTC").remembered()
+        ('none', 'every Mon, Thu at 20:00 (UTC)')
+        """
+        return "none" if self.empty else self.describe()
+
+    def rule(self) -> ScheduleRule:
+        """The schedule as a poll applies it to a running match (``sync.life.deadline_change``)."""
+        return ScheduleRule(self.remembered(), self.describe(), self.next_deadline)
 
     def describe(self) -> str:
         """The schedule in words, for the settings tab and ``status``."""

@@ -21,6 +21,11 @@ from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
 OrdersT = TypeVar("OrdersT")
+
+#: How a drawn text names the match's config in a command it suggests (``sheets-gm adjust -c MATCH.toml …``):
+#: a game knows no config, so the sync writes the real file's name in its place (``sync.writes.view_writes``),
+#: and a command's error message names the file the GM gave.
+CONFIG_STAND_IN = "MATCH.toml"
 _StateIn = TypeVar("_StateIn", contravariant=True)
 
 
@@ -143,7 +148,8 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
 
     def panel(self, state: _StateIn, seat: str) -> Grid:
         """What ``seat`` may see beyond the public board, as rows of cells for its View tab (its hidden
-        units, its bag, its tile-mates); ``[]`` when there is nothing private."""
+        units, its bag, its tile-mates); ``[]`` when there is nothing private. A command it suggests names the
+        match's config ``-c`` ``CONFIG_STAND_IN``: the sync writes the real config's name there."""
         ...
 
     # -- optional: an adapter that subclasses ``SheetAdapter`` inherits these defaults ------------------------

@@ -208,6 +208,11 @@ def play_bots(settled: SeatSettled, record: MatchRecord, adapter: AnySheetAdapte
     settled.kept, settled.shown = kept, shown
 
 
+def whole_bot_seats(record: MatchRecord) -> frozenset[str]:
+    """The seats a bot plays whole (not the judge's, nor a member's): nobody sits there to be told anything."""
+    return frozenset(name for name in record.bots if name in record.seats)
+
+
 def bots_phrase(record: MatchRecord) -> str:
     """Which seats bots play, for the status line: ``bots play Bo (skirmisher), red3 (objective)``; '' for none."""
     if not record.bots:

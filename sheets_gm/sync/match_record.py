@@ -33,9 +33,9 @@ from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 
 #: The keys of the engine tab, in their rows (A2 downwards).
 MATCH_KEYS = ("ruleset", "window", "state", "seed", "seed_hash", "settings", "board", "log_rows", "deadline",
-              "seats", "gm_events", "resolved", "seat_logs", "deal", "kept_dice", "bots")
+              "seats", "gm_events", "resolved", "seat_logs", "deal", "kept_dice", "bots", "schedule")
 #: Keys an engine tab written by an earlier version may lack (an empty key cell): their value's default.
-LATER_KEYS = {"deal": "0", "kept_dice": "", "bots": "{}"}
+LATER_KEYS = {"deal": "0", "kept_dice": "", "bots": "{}", "schedule": ""}
 HISTORY_FIRST_ROW = 21
 HISTORY_MARGIN = 10  # history rows laid out past the ruleset's declared cap
 #: Characters of a long value kept per cell: an .xlsx cell holds 32,767 UTF-16 units (a character outside the
@@ -138,7 +138,10 @@ class MatchRecord:
     (``{"window": KEY, "keys": {die key: [deal, sides]}}``, or empty) names the rolls of the window an undo
     reopened that were public before anyone typed orders (GvG's move rolls): they keep the deal they were
     shown with, so that nobody's orders are refused for a roll changed by the undo. ``bots`` names the seats (or a
-    team's or side's members) one of the game's bots plays, with the kind of bot (``sync.bot_seats``)."""
+    team's or side's members) one of the game's bots plays, with the kind of bot (``sync.bot_seats``). ``schedule`` is
+    the match config's ``[deadlines]`` the open window's deadline was taken from, in words (``none`` for no
+    deadlines; '' in a record written before it was kept): a config whose schedule says otherwise is a change the
+    next poll applies (``sync.life.deadline_change``)."""
 
     ruleset: AnyRuleset
     state: Any
@@ -153,6 +156,7 @@ class MatchRecord:
     deal: int = 0
     kept_dice: Mapping[str, Any] = field(default_factory=dict)
     bots: Mapping[str, str] = field(default_factory=dict)
+    schedule: str = ""
 
     @property
     def name(self) -> str:
@@ -196,6 +200,7 @@ class MatchRecord:
             "deal": self.deal,
             "kept_dice": compact_json(dict(self.kept_dice)) if self.kept_dice else "",
             "bots": compact_json(dict(self.bots)),
+            "schedule": self.schedule,
         }
         return [spread_cells(v, f"{k} value") if isinstance(v, str) else [v] for k, v in
                 ((k, found[k]) for k in MATCH_KEYS)]
@@ -276,6 +281,7 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
             deal=int(_text(values["deal"]) or 0),
             kept_dice=json.loads(_text(values["kept_dice"])) if _text(values["kept_dice"]) else {},
             bots={str(k): str(v) for k, v in json.loads(_text(values["bots"]) or "{}").items()},
+            schedule=_text(values["schedule"]),
         )
     except UnknownRulesetError as exc:
         raise MatchRecordError(f"{where}: {exc}") from None

@@ -13,6 +13,10 @@ one seat (its members' e-mail):
   the Coalition's forum posts) go out as posts of their own, each to the readers it names;
 - **over**: the match is over: the result, and the seed that lets anyone check every die.
 
+A seat a bot plays whole is told nothing (``bot_seats.whole_bot_seats``): nobody reads its mail, and the bot
+needs no reminder. The channel, which the GM reads with the players, still hears every window, and its status
+line names the seats bots play; the judge's notices (the GM's mailbox) go even when the stand-in judge plays.
+
 What a notice may carry is decided here and only here: the channel gets public events and public posts
 alone; a seat gets what its View shows and public text. Each notice has a key naming the match (its seed's
 hash), the window (with the resolution's number and the match's undo count, so that a window resolved again
@@ -33,6 +37,7 @@ from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import describe_wait
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
+from sheets_gm.sync.bot_seats import whole_bot_seats
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -64,6 +69,7 @@ class PollFacts:
     resolved: Window | None = None
     before: Any = None
     events: Sequence[Event] = ()
+    deadline_changed: bool = False  # the GM changed [deadlines]: the open window's notice is sent again
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,23 +172,30 @@ def _zone(rules: NoticeRules, seat: str) -> str | None:
 
 
 def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list[Notice]:
-    """The open window announced: to the channel, and to each seat that acts in it with what to type."""
+    """The open window announced: to the channel, and to each seat that acts in it with what to type. After the
+    GM changed the deadlines (``facts.deadline_changed``) it is announced again, under a key naming the new
+    deadline, saying so."""
     record = facts.record
     window = record.ruleset.window(record.state)
     if window is None:
         return []
     head = f"[{rules.title}] {_upper(window.label)} is open"
+    changed = ["The GM changed the deadlines."] if facts.deadline_changed else []
+    if changed:
+        head += ": the deadline changed"
+    when = f"{window.key}@{seen.deadline or 'none'}" if changed else window.key
     who = ", ".join(window.awaited)
     status = status_line(facts.adapter, record)
-    out = [Notice(_key(record, window.key, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
-                  "\n".join([f"{_upper(window.label)} is open: it waits for {who}.",
+    out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
+                  "\n".join([*changed, f"{_upper(window.label)} is open: it waits for {who}.",
                              _closing(seen.deadline, None), status]))]
     for seat in window.seats:
-        lines = [f"{_upper(window.label)} is open: " + (f"{seat}'s orders are awaited." if seat in window.awaited
-                                                         else f"it waits for {who}; {seat} may write in it too."),
+        lines = [*changed, f"{_upper(window.label)} is open: " + (
+                     f"{seat}'s orders are awaited." if seat in window.awaited
+                     else f"it waits for {who}; {seat} may write in it too."),
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
                  *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), "", status]
-        out.append(Notice(_key(record, window.key, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
+        out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
                           f"{head}: orders for {seat}", "\n".join(lines)))
     return out
 
@@ -288,7 +301,8 @@ def poll_notices(facts: PollFacts, seen: PollSeen, rules: NoticeRules, now: date
     else:
         out += opened_notices(facts, rules, seen)
         out += reminder_notices(facts, rules, seen, now)
-    return [n for n in out if n.kind in rules.kinds]
+    bots = whole_bot_seats(facts.record)  # never built, so a seat handed back to a person hears of its window
+    return [n for n in out if n.kind in rules.kinds and n.recipient not in bots]
 
 
 def reminder_due(seen: PollSeen, rules: NoticeRules) -> datetime | None:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from sheets_gm.rulesets.parts.legacy import LegacyUpgrades, RawCells
 from sheets_gm.rulesets.registry import AnyRuleset, get_game
+from sheets_gm.sheets.adapter import CONFIG_STAND_IN
 from sheets_gm.sheets.backend import SheetError
 
-CONFIG_PLACEHOLDER = "MATCH.toml"
+CONFIG_PLACEHOLDER = CONFIG_STAND_IN
 
 
 class OldLayoutError(SheetError):

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.words import counted
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import TypedRow
@@ -148,13 +149,13 @@ def copy_fate(read: MatchRead, seat: str, copy: OlderCopy) -> str:
     """What the sync does with a seat's file saved from an older copy, for the GM: ``red (drawn for resolution 0, the
     match is at 1): 1 row read for turn 2, 4 already carried out not read again, 1 tick unticked``."""
     window = read.record.ruleset.window(read.record.state)
-    parts = [f"{len(copy.fresh)} row(s) typed in it read for {window.label if window else 'nothing'}"]
+    parts = [f"{counted(len(copy.fresh), 'row')} typed in it read for {window.label if window else 'nothing'}"]
     if copy.done:
         parts.append(f"{len(copy.done)} already carried out not read again")
     if copy.ticks:
-        parts.append(f"{len(copy.ticks)} row(s) of ticks for a closed window unticked")
+        parts.append(f"{counted(len(copy.ticks), 'row')} of ticks for a closed window unticked")
     if copy.gone:
-        parts.append(f"{len(copy.gone)} row(s) whose subject has no row any more set aside")
+        parts.append(f"{counted(len(copy.gone), 'row')} whose subject has no row any more set aside")
     return f"{seat} (drawn for resolution {copy.since}, the match is at {read.record.resolved}): {', '.join(parts)}"
 
 

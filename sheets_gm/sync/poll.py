@@ -35,9 +35,16 @@ from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import RowKey, drawn_again_writes
+from sheets_gm.sync.life.deadline_change import (
+    DeadlineChange,
+    ScheduleRule,
+    change_sentence,
+    change_writes,
+    schedule_change,
+)
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.seed_check import check_seed
-from sheets_gm.sync.match_record import compact_json, engine_write, history_write, packed_cell
+from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.older_copy import (
     History,
@@ -107,6 +114,7 @@ class WindowReport:
     older_copies: list[str] = field(default_factory=list)  # seats whose file was saved from a copy older than ours
     older_copy_fates: list[str] = field(default_factory=list)  # what the poll does with each such file, for the GM
     drawn_again: list[str] = field(default_factory=list)  # drawn cells typed over that the poll put back, by tab
+    schedule_change: str = ""  # what the GM's change of [deadlines] did (a dry run: will do), for her
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -231,7 +239,7 @@ SAVE_RACE_ATTEMPTS = 4
 def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool = False,
          window_key: str | None = None, next_deadline: DeadlineRule | None = None,
          dry_run: bool = False, owners: OwnersSource | None = None,
-         live: Mapping[str, Any] | None = None) -> WindowReport:
+         live: Mapping[str, Any] | None = None, schedule: ScheduleRule | None = None) -> WindowReport:
     """Read the match once, answer every row, resolve the open window if due, write back.
 
     ``force`` resolves the open window even if it is not due; with ``window_key``, only if the
@@ -239,15 +247,20 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     ``owners``: who may type where, read only when a resolution must grow a table (``grow``).
     ``live``: the match config's values of the settings that change no rule (``setting(live=True)``), taken
     over the record's: they are drawn from now on and stored with the record at the next resolution.
+    ``schedule``: the match config's deadline schedule; one the record did not apply gives the open window its next
+    deadline before the poll judges it due (``life.deadline_change``), and the next windows' deadlines.
 
     A spreadsheet saved between the read and the write is not written over (``sheets/guard.py``): the poll is
     made again from a fresh read, which answers what was saved (and completes a resolution whose first
     spreadsheets were written); ``WindowReport.saved_meanwhile`` says so."""
     raced: list[str] = []
+    if next_deadline is None and schedule is not None:
+        next_deadline = schedule.next_deadline
     while True:
         try:
             report = _poll_once(sheets, ruleset_class, now=now, force=force, window_key=window_key,
-                                next_deadline=next_deadline, dry_run=dry_run, owners=owners, live=live)
+                                next_deadline=next_deadline, dry_run=dry_run, owners=owners, live=live,
+                                schedule=schedule)
         except SavedMeanwhileError as exc:
             raced.append(exc.spreadsheet)
             if len(raced) >= SAVE_RACE_ATTEMPTS:
@@ -260,7 +273,8 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
 
 def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime, force: bool,
                window_key: str | None, next_deadline: DeadlineRule | None, dry_run: bool,
-               owners: OwnersSource | None, live: Mapping[str, Any] | None) -> WindowReport:
+               owners: OwnersSource | None, live: Mapping[str, Any] | None,
+               schedule: ScheduleRule | None = None) -> WindowReport:
     """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
     read = with_live_settings(read_match(sheets, ruleset_class), live or {})
     record = read.record
@@ -284,6 +298,9 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
             report.feedback_written = _over_feedback_writes(sheets, read, batch)
             report.write_calls = batch.run(sheets.write_order(), past_open=True)
         return report
+    change = schedule_change(record, schedule, now)
+    if change is not None:  # the GM's [deadlines] are the match's from this poll on: the window is judged by them
+        read, record = _with_change(read, change, report, done=not dry_run)
     dice = record.dice()
     copies, history = read_copies(sheets, read, window)  # a file saved from an older copy: read as drawn again
     if copies:
@@ -298,16 +315,7 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
     pending = any(s.pending is not None for s in read.seats.values())
-    if pending:
-        report.reason = "completing a resolution that was interrupted"
-    elif force:
-        report.reason = "forced by the GM"
-    elif not report.waiting_for:
-        report.reason = "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
-    elif window.stepwise and any(i.go for i in answer.inputs.values()) and _go_resolves(read, window, answer):
-        report.reason = "a Go box is ticked"
-    elif _deadline_passed(record.deadline, now):
-        report.reason = f"the deadline {describe_deadline(record.deadline)} has passed"
+    report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending, now=now)
     report.older_copies = list(copies)
     report.older_copy_fates = [copy_fate(read, seat, c) for seat, c in copies.items()]
     if report.older_copies and report.reason:  # her file is drawn again first: the next poll resolves
@@ -320,9 +328,14 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
         report.reason = ""
     if not report.reason:
-        drawn = drawn_again_writes(sheets, read, batch)  # drawn cells typed over: put back now
+        # drawn cells typed over: put back now (compared with what the sheets show, the deadline before a change)
+        drawn = drawn_again_writes(sheets, read if change is None else replace(read, record=change.before_record),
+                                   batch)
         report.drawn_again = drawn.where
         _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn.notes)
+        if change is not None and held is None:  # the record keeps the schedule with the deadline: engine last
+            changed = change_writes(batch, sheets, read.tabs, read.adapter, change, resolving=False)
+            batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, changed))
         try:
             report.write_calls = batch.run(sheets.write_order(), past_open=True)
         except WorkbookOpenError as exc:
@@ -332,9 +345,43 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         return report
     if read.log_header_typed_over:  # the rest a resolution draws whole
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
+    if change is not None:  # its Log line before the resolution's: an undo of the resolution leaves it
+        read = replace(read, record=change_writes(batch, sheets, read.tabs, read.adapter, change, resolving=True))
     _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
     report.write_calls = batch.run(sheets.write_order())
     return report
+
+
+def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[str], *, force: bool, pending: bool,
+                now: datetime) -> str:
+    """Why the open window resolves now ('' when it does not): a resolution to complete, the GM's force, every
+    seat ready, a Go box asking for its rows, or the deadline (the record's, a GM's change applied) passed."""
+    deadline = read.record.deadline
+    if pending:
+        return "completing a resolution that was interrupted"
+    if force:
+        return "forced by the GM"
+    if not waiting:
+        return "every seat is ready" if len(window.awaited) > 1 else f"{window.awaited[0]} is ready"
+    if window.stepwise and any(i.go for i in answer.inputs.values()) and _go_resolves(read, window, answer):
+        return "a Go box is ticked"
+    if _deadline_passed(deadline, now):
+        return f"the deadline {describe_deadline(deadline)} has passed"
+    return ""
+
+
+def _with_change(read: MatchRead, change: DeadlineChange, report: WindowReport,
+                 done: bool) -> tuple[MatchRead, MatchRecord]:
+    """``read`` with the record ``change`` makes, and ``report`` saying the deadline and status line it gives
+    (``done``: the poll writes them; else a dry run, ``status``, tells what the next poll does, and judges the window
+    as it will). Returns the read and its record."""
+    record = change.record
+    report.schedule_change = change_sentence(change, done=done)
+    report.deadline = record.deadline
+    report.result = status_line(read.adapter, record)
+    if done:
+        report.facts = PollFacts(record, read.tabs, read.adapter, deadline_changed=change.event is not None)
+    return replace(read, record=record), record
 
 
 def _held_open(sheets: MatchSheets) -> WorkbookOpenError | None:

@@ -61,15 +61,62 @@ class MatchRead:
 
 def _refuse_if_old(sheets: MatchSheets, ruleset_class: type[AnyRuleset], engine_range: str) -> bool:
     """OldLayoutError when a read that failed was of a match on the old layout (whose tabs are not where the
-    new layout reads: Google refuses a range past a tab's edge); else whether the engine tab holds a match
-    (False when that cannot be told)."""
+    new layout reads: Google refuses a range past a tab's edge); SheetError saying so when the engine holds no
+    match yet (``_no_match_yet``); else whether the engine tab holds a match (False when that cannot be told)."""
     try:
         (grid,) = sheets.engine.read([engine_range])
     except SheetError:
-        return False
-    refuse_old_layout(ruleset_class, grid)
-    header = sheet_spec(ruleset_class.traits.name).headers.engine
-    return bool(grid and grid[0] and text_of(grid[0][0]) == header)
+        grid = None
+    if grid is not None:
+        refuse_old_layout(ruleset_class, grid)
+    spec = sheet_spec(ruleset_class.traits.name)
+    never = _no_match_yet(sheets, spec.tabs.engine, spec.tabs.roster, ruleset_class.traits.name, grid)
+    if never:
+        raise SheetError(never)
+    return bool(grid and grid[0] and text_of(grid[0][0]) == spec.headers.engine)
+
+
+def _no_match_yet(sheets: MatchSheets, engine_tab: str, roster_tab: str, ruleset: str, grid: Grid | None) -> str:
+    """What to say when the engine spreadsheet holds no match at all (no engine tab, or an empty one): ``init``
+    never created it (it stops before, a roster missing), so the command that creates it; '' otherwise (the
+    engine read failed for another reason, or holds something)."""
+    if grid:
+        return ""
+    try:
+        names = sheets.engine.tab_names()
+    except SheetError:
+        return ""
+    where = sheets.engine.name
+    if engine_tab in names and grid is None:
+        return ""  # the tab is there but could not be read: not a match never created
+    if engine_tab not in names:
+        moved = _engine_elsewhere(sheets, engine_tab)
+        if moved:
+            return (f"{where} has no engine tab {engine_tab!r}, and {moved} has one: the config names {where} as the "
+                    f"engine but the match's engine is still in {moved}. Run sheets-gm repair -c "
+                    f"{CONFIG_PLACEHOLDER}, which moves it there (or point engine under [sheets] back at {moved}) "
+                    "— nothing was written")
+    what = f"has no engine tab {engine_tab!r}" if engine_tab not in names else f"has an empty engine tab {engine_tab!r}"
+    then = f"run sheets-gm init {ruleset} -c {CONFIG_PLACEHOLDER}"
+    if roster_tab in names:
+        then = f"type the players in tab {roster_tab!r} of {where}, then {then}"
+    return (f"no match was created yet: {where} {what} (init stops before creating the match when it has no "
+            f"roster yet). To create it, {then}. If a match was created there and its engine tab was since "
+            "renamed or deleted, restore that tab from a backup or an export — nothing was written")
+
+
+def _engine_elsewhere(sheets: MatchSheets, engine_tab: str) -> str:
+    """The name of another spreadsheet of the match that holds an engine tab (the engine before the config moved
+    it: ``repair`` moves it), or ''."""
+    for backend in sheets.write_order():
+        if backend is sheets.engine:
+            continue
+        try:
+            if engine_tab in backend.tab_names():
+                return backend.name
+        except SheetError:
+            continue
+    return ""
 
 
 def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
@@ -100,7 +147,8 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
                              "match was created by an earlier version of sheets-gm: run sheets-gm repair -c "
                              f"{CONFIG_PLACEHOLDER}, which lays every tab out again and keeps the match and every "
                              "typed row") from None
-        raise SheetError(f"{exc}. If the match was never created, run sheets-gm init; if a tab was renamed or "
+        raise SheetError(f"{exc}. If the match was never created, run sheets-gm init {ruleset_class.traits.name} -c "
+                         f"{CONFIG_PLACEHOLDER}; if a tab was renamed or "
                          "deleted, or the match was created by an earlier version of sheets-gm, run sheets-gm "
                          f"repair -c {CONFIG_PLACEHOLDER}, which rebuilds the layout and keeps the match") from None
     engine_grid = batch.get(sheets.engine, engine_range)

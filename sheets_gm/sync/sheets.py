@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from sheets_gm.sheets.adapter import CONFIG_STAND_IN
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, WorkbookOpenError
 from sheets_gm.sheets.layout import Grid, ReadGuard
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -20,6 +21,9 @@ class MatchSheets:
     engine: SheetBackend
     orders: tuple[SheetBackend, ...]
     judge: SheetBackend | None = None
+    # The match's config as a command that the sheets suggest names it (``-c friday.toml``): the stand-in where
+    # there is none (a demo, a test), as the commands' help writes it.
+    config_name: str = CONFIG_STAND_IN
 
     @classmethod
     def single(cls, seats: tuple[str, ...], backend: SheetBackend) -> MatchSheets:

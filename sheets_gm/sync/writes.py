@@ -10,6 +10,7 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event, kind_words, visible_to
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import (
+    CONFIG_STAND_IN,
     AnySheetAdapter,
 )
 from sheets_gm.sheets.backend import SheetBackend
@@ -193,13 +194,25 @@ def view_events(adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, events: Se
     return seat_events(events, seat, names, lambda e: seat in adapter.event_seats(e, states))
 
 
+def with_config_named(rows: Grid, config_name: str) -> Grid:
+    """``rows`` with every ``-c`` ``CONFIG_STAND_IN`` of their text naming ``config_name``, the match's config.
+
+    >>> with_config_named([["run sheets-gm adjust -c MATCH.toml --done 1", 3]], "friday.toml")
+    [['run sheets-gm adjust -c friday.toml --done 1', 3]]
+    """
+    stand_in = f"-c {CONFIG_STAND_IN}"
+    return [[v.replace(stand_in, f"-c {config_name}") if isinstance(v, str) else v for v in row] for row in rows]
+
+
 def view_writes(batch: WriteBatch, backend: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
-                seat: str, status: str, log_from: int, events: Sequence[Event], before: Any = None) -> int:
+                seat: str, status: str, log_from: int, events: Sequence[Event], before: Any = None, *,
+                config_name: str = CONFIG_STAND_IN) -> int:
     """A seat's View tab: title, status, its private panel (rewritten whole) and the lines of its log (what
     happened to it, ``seat_events``; ``before`` is the state the events started from); returns how many log
-    rows were added (an entry the adapter lays out takes several)."""
+    rows were added (an entry the adapter lays out takes several). A command the panel suggests names the match's
+    config, ``config_name``."""
     batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
-    rows = adapter.panel(state, seat)
+    rows = with_config_named(adapter.panel(state, seat), config_name)
     size = tabs.view_panel_rows
     if len(rows) > size:  # never cut without a word (a game's panel says where the rest is itself)
         rows = [*rows[:size - 1], [f"… {len(rows) - size + 1} more rows: the panel holds {size} rows; the orders "
@@ -224,7 +237,8 @@ def views_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, adapte
     for seat in tabs.view_seats():
         backend = sheets.engine if seat == GM else seat_backend(sheets, tabs, seat)
         counts[seat] = counts.get(seat, 0) + view_writes(batch, backend, tabs, adapter, state, seat, status,
-                                                         counts.get(seat, 0), events, before)
+                                                         counts.get(seat, 0), events, before,
+                                                         config_name=sheets.config_name)
     return counts
 
 
@@ -245,6 +259,11 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record
     board_writes(batch, sheets.board, tabs, adapter, state, status, record.deadline)
 
 
+def closing_word(window: Window) -> str:
+    """What a window's deadline closes: ``results`` for the judge's window, ``orders`` for every other."""
+    return "results" if window.seats == (JUDGE,) else "orders"
+
+
 def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     """The adapter's status line for the record's state, with the open window's deadline if it has one."""
     state = record.state
@@ -252,8 +271,7 @@ def status_line(adapter: AnySheetAdapter, record: MatchRecord) -> str:
     deadline_text = record.deadline
     line = adapter.status(state, window, record.ruleset.outcome(state))
     if window is not None and deadline_text:
-        what = "results" if window.seats == (JUDGE,) else "orders"  # the judge's window closes on results
-        line += f" · {what} close {describe_deadline(deadline_text)}"
+        line += f" · {closing_word(window)} close {describe_deadline(deadline_text)}"
     if record.bots:
         line += f" · {bots_phrase(record)}"
     return line

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import openpyxl
@@ -84,6 +84,7 @@ def test_adjust_bot_hands_a_team_player_to_a_bot_and_back(in_tmp: Path, capsys: 
     code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "red2=objective", "--reason", "Bo is late")
     assert code == 0, out
     assert "GM hands red2 to the objective bot: Bo is late." in out
+    assert "`sheets-gm undo -c match.toml` takes this back with the last resolution." in out
     cfg = load_config(in_tmp / "match.toml")
     sheets = open_match_sheets(cfg)
     read = read_match(sheets, get_ruleset("gvg"))
@@ -142,3 +143,36 @@ def test_a_bot_plays_one_army_of_a_side(in_tmp: Path, capsys: pytest.CaptureFixt
     assert read_match(open_match_sheets(load_config(in_tmp / "match.toml")),
                       get_ruleset("coalition")).record.bots == {"phyrexia": "commander", "judge": "commander",
                                                                 "coalition": "commander"}
+
+
+def test_an_edit_of_bots_in_a_running_match_is_named_with_the_adjust_that_applies_it(
+        in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[bots] is read at init: a later edit is not applied by a poll (which would overturn adjust and undo), and
+    sync and doctor say so, with the adjust that applies it; once applied (or the config put back) they are quiet."""
+    run(capsys, "init", "gvg", "--practice")
+    config = in_tmp / "match.toml"
+
+    def bots() -> Mapping[str, str]:
+        return read_match(open_match_sheets(load_config(config)), get_ruleset("gvg")).record.bots
+
+    code, out = run(capsys, "doctor", "-c", "match.toml")
+    assert "✔ bots vs match: the config's bots are the match's (blue: objective)" in out
+    config.write_text(config.read_text().replace('blue = "objective"', 'blue = "random"\nred2 = "noskills"'))
+    code, out = run(capsys, "sync", "-c", "match.toml")
+    assert code == 0 and bots() == {"blue": "objective"}, out  # not applied
+    assert ("Warning: [bots] names blue = 'random', but the objective bot plays blue in the match; [bots] names "
+            "red2 = 'noskills', but a person plays red2 in the match. [bots] is read when the match is created: this "
+            "sync did not apply the edit; to apply it, run `sheets-gm adjust -c match.toml --bot blue=random --bot "
+            "red2=noskills --reason \"…\"` between two windows") in out
+    code, out = run(capsys, "doctor", "-c", "match.toml")
+    assert "⚠ bots vs match: [bots] names blue = 'random'" in out and "so the edit is not applied" in out
+    assert "fix: to apply it, run `sheets-gm adjust -c match.toml --bot blue=random --bot red2=noskills" in out
+    code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "blue=random", "--bot", "red2=noskills",
+                     "--reason", "as the config says")
+    assert code == 0 and bots() == {"blue": "random", "red2": "noskills"}, out
+    code, out = run(capsys, "sync", "-c", "match.toml")
+    assert code == 0 and "[bots]" not in out, out
+    config.write_text(config.read_text().replace('red2 = "noskills"\n', ""))  # a line taken out: back to a person?
+    code, out = run(capsys, "sync", "-c", "match.toml")
+    assert "the noskills bot plays red2 in the match, which [bots] does not name" in out
+    assert "--bot red2=none" in out and bots()["red2"] == "noskills"

@@ -323,8 +323,40 @@ def test_sync_before_init_says_to_run_init(tmp_path: Path, capsys: pytest.Captur
 
     create_workbook(tmp_path / "match.xlsx", WorkbookLayout("x", (TabLayout("Sheet1", 1, 1),)))
     code, _, err = run(capsys, "sync", "-c", path)
-    assert code == 1 and "If the match was never created, run sheets-gm init" in err and "sheets-gm repair" in err
+    assert code == 1 and f"no match was created yet: {tmp_path / 'match.xlsx'} has no engine tab 'Engine'" in err
+    assert f"run sheets-gm init gvg -c {path}." in err and "Roster" not in err
     shutil.rmtree(tmp_path / ".sheets-gm", ignore_errors=True)
+
+
+def test_sync_with_the_engine_moved_in_the_config_only_says_to_run_repair(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The config names a new engine file while the match's engine tab is still in the board's: not a match never
+    created, but one whose engine repair moves."""
+    from tests.matchfiles import local_match
+
+    path, _ = local_match(tmp_path)
+    path.write_text(path.read_text().replace('board = "match.xlsx"', 'board = "match.xlsx"\nengine = "gm/engine.xlsx"'))
+    (tmp_path / "gm").mkdir()
+    openpyxl.Workbook().save(tmp_path / "gm" / "engine.xlsx")
+    code, _, err = run(capsys, "sync", "-c", path)
+    assert code == 1 and "no match was created" not in err
+    assert f"{tmp_path / 'gm' / 'engine.xlsx'} has no engine tab 'Engine', and {tmp_path / 'match.xlsx'} has one" in err
+    assert f"Run sheets-gm repair -c {path}, which moves it there" in err
+
+
+@pytest.mark.parametrize("command", ["sync", "status", "resolve"])
+def test_a_command_after_an_init_that_stopped_for_its_roster_says_to_run_init(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """init without a roster lays out the Roster tab and creates no match: a command of a match in play says
+    that no match was created and how to create one, not that some tab of it is missing."""
+    path = tmp_path / "match.toml"
+    assert run(capsys, "init", "gvg", "-c", path)[0] == 0
+    code, _, err = run(capsys, command, "-c", path)
+    assert code == 1 and "Traceback" not in err
+    engine = tmp_path / "gm" / "engine.xlsx"
+    assert f"no match was created yet: {engine} has no engine tab 'Engine'" in err
+    assert f"type the players in tab 'Roster' of {engine}, then run sheets-gm init gvg -c {path}." in err
+    assert "Copies" not in err and "repair" not in err
 
 
 @pytest.mark.parametrize(("extra", "roster_text", "message"), [

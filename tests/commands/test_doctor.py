@@ -63,6 +63,19 @@ def line(out: str, mark: str, name: str) -> str:
     raise AssertionError(f"no {mark} {name} line in:\n{out}")
 
 
+def check_names(out: str) -> list[str]:
+    """The name of every check printed, in order (the words before the first ': ' of each line that starts with a
+    verdict's mark): a word of a message, or of a path the message names, is no check's name."""
+    return [text[2:].split(": ", 1)[0] for text in out.splitlines() if text[:2] in ("✔ ", "⚠ ", "✘ ")]
+
+
+def test_check_names_reads_the_name_of_each_check_only() -> None:
+    out = ("✔ config: /tmp/layout/match.toml is valid\n✘ spreadsheet (orders red): cannot open it\n"
+           "    fix: share it; the layout is read next\n⚠ secret files: /tmp/layout/key.json\n1 problem to fix.")
+    assert check_names(out) == ["config", "spreadsheet (orders red)", "secret files"]
+    assert "layout" not in check_names(out) and "layout" in check_names("✔ layout: every header cell\n")
+
+
 # --------------------------------------------------------------------------- a local workbook
 
 
@@ -326,7 +339,8 @@ def test_a_healthy_google_match_passes_and_reports_its_quota_headroom(fake: Goog
     assert ("an idle poll asks Drive once (every 30 minutes its file index, the safety net) and reads no "
             "spreadsheet") in quota
     assert "Idle: 0.011 reads a minute, 5400 matches like this one per service account" in quota
-    assert ("Played (2 people save in a window, no deadlines, taken as a window every 2 hours): at least 1 saves an "
+    assert "ask Drive 1 time a minute, far within" in line(out, "✔", "watch")  # a poll every 60 s: not "1 times"
+    assert ("Played (2 people save in a window, no deadlines, taken as a window every 2 hours): at least 1 save an "
             "hour (one each a window), realistically 2–4 (two to four each): 0.078–0.11 reads a minute, 540–771 "
             "matches like this one per service account") in quota
     minute = line(out, "✔", "deadline minute")
@@ -368,7 +382,8 @@ def test_an_unshared_spreadsheet_names_the_service_account_to_share_with(fake: G
     assert f"Share the spreadsheet with {SA_EMAIL}" in found
     assert f"fix: open the spreadsheet, click Share and add {SA_EMAIL} as Editor" in found
     assert "✔ spreadsheet (orders blue): " in out
-    assert "layout" not in out  # nothing is read further while a spreadsheet cannot be
+    assert "layout" not in check_names(out)  # nothing is read further while a spreadsheet cannot be
+    assert "config vs match" not in check_names(out) and "table rows" not in check_names(out)
 
 
 def test_a_missing_key_file_fails_with_how_to_get_one(fake: GoogleApiFake, tmp_path: Path, doctor: Doctor) -> None:

@@ -117,6 +117,7 @@ def test_adjust_coins_is_written_to_the_engine_board_log_and_orders_tabs(
     assert match.run("adjust", "--coins", "red=5", "--reason", "duel paid twice") == 0
     out = capsys.readouterr().out
     assert "GM sets red's coins from 0 to 5: duel paid twice." in out
+    assert f"`sheets-gm verify -c {match.config}` applies it again." in out  # the match's own config
     record = match.record()
     assert record.state.coins[0] == 5 and record.state.turn == before.state.turn == 2
     assert record.resolved == before.resolved == 1
@@ -195,11 +196,11 @@ def test_a_tampered_history_fails_verify_naming_the_turn(match: Match, capsys: p
         return capsys.readouterr().out
 
     said = forge({"coins": [0, 40]})
-    assert "MISMATCH after 1 windows replayed" in said and "40" in said
+    assert "MISMATCH after 1 window replayed" in said and "40" in said
     said = forge({"coins": [5, 4]})
     assert "MISMATCH" in said and "cannot be applied" in said
     said = forge(None)
-    assert "MISMATCH after 1 windows replayed" in said
+    assert "MISMATCH after 1 window replayed" in said
 
 
 # --------------------------------------------------------------------------- undo
@@ -405,7 +406,7 @@ def test_a_gm_command_waits_for_a_resolution_interrupted_half_way(match: Match,
         assert match.run(*args) == 1
         err = capsys.readouterr().err
         assert "the last resolution was interrupted (red's orders are archived but not saved)" in err
-        assert "run `sheets-gm sync` to complete it first — nothing was written" in err
+        assert f"run `sheets-gm sync -c {match.config}` to complete it first — nothing was written" in err
         assert match.files() == files
     assert sync(match.sheets).resolved  # the sync completes it
     assert match.run("adjust", "--coins", "red=3", "--reason", "x") == 0

@@ -85,7 +85,7 @@ def test_every_spreadsheet_of_a_games_layout_is_created_named_written_laid_out_a
     assert code == 0, err
     keys = made(fake)
     assert len(keys) == COUNTS[game] == fake.calls(CREATE)
-    assert f"Created {COUNTS[game]} spreadsheet(s) in the folder 'Friday matches' (a shared drive)" in out
+    assert f"Created {COUNTS[game]} spreadsheets in the folder 'Friday matches' (a shared drive)" in out
     names = sorted(str(fake.spreadsheets[k].properties["title"]) for k in keys)
     assert f"{title} · board" in names and f"{title} · engine" in names
     seats = load_config(config).seats
@@ -174,7 +174,7 @@ def test_a_run_stopped_after_3_of_18_is_completed_not_repeated(
     assert len(made(fake)) == 3 and config.read_text(encoding="utf-8") == before  # nothing half-written
     code, out, err = run(capsys, "init", "champions", "-c", config, "--create", URL, "--no-email")
     assert code == 0, err
-    assert "Found 3 spreadsheet(s) an earlier init --create made" in out and "Created 15 spreadsheet(s)" in out
+    assert "Found 3 spreadsheets an earlier init --create made" in out and "Created 15 spreadsheets" in out
     assert len(made(fake)) == 18 == fake.calls(CREATE)
     sheets = sheets_section(config)
     assert len({sheets["board"], sheets["engine"], *sheets["orders"].values()}) == 18
@@ -208,7 +208,7 @@ def test_the_search_trailing_a_creation_and_a_trashed_spreadsheet(
     monkeypatch.setattr(DriveCreator, "made_for", lambda self, match, folder: [])
     code, out, err = run(capsys, "init", "gvg", "-c", config, "--create", URL, "--no-email")
     assert code == 0, err
-    assert "Found 1 spreadsheet(s)" in out and "Created 3 spreadsheet(s)" in out
+    assert "Found 1 spreadsheet an" in out and "Created 3 spreadsheets" in out
     assert sheets_section(config)["board"] == first and second not in sheets_section(config).values()
     assert json.loads(journal_path(load_config(config)).read_text(encoding="utf-8"))["made"]["board"] == first
 

@@ -84,6 +84,8 @@ def test_repair_restores_a_header_and_keeps_the_seed_and_every_typed_order(
     assert typed_orders(match) == typed
     code, out, _ = run(capsys, "resolve", "-c", match, "--force", "--turn", "1")
     assert code == 0 and "Turn 1 resolved" in out
+    code, out, err = run(capsys, "repair", "-c", match)
+    assert code == 0 and "around the match (1 window resolved, seed hash" in out, err  # one, not "1 windows"
 
 
 def test_repair_finds_orders_in_swapped_columns(match: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -147,7 +147,7 @@ def test_verify_finds_an_order_changed_after_the_fact(tmp_path: Path, capsys: py
     doc["resolutions"][0]["orders"]["pace"] = {"Ann-1": "walk"}  # as if Ann had walked
     replay.write_text(json.dumps(doc), encoding="utf-8")
     code, out, _ = run(capsys, "verify", replay)
-    assert code == 1 and "MISMATCH after 1 windows replayed" in out
+    assert code == 1 and "MISMATCH after 1 window replayed" in out
 
 
 def _view_cells(tmp_path: Path, seat: str) -> list[str]:
@@ -171,7 +171,7 @@ def test_adjust_then_undo_keep_the_replay_exact(tmp_path: Path, capsys: pytest.C
     code, out, _ = run(capsys, "sync", "-c", path)
     assert "Turn 1 resolved" in out
     code, out, _ = run(capsys, "verify", "-c", path)
-    assert code == 0 and "OK: 1 windows" in out
+    assert code == 0 and "OK: 1 window and 1 die or draw replayed" in out
     bots_type(path)  # typed for turn 2, then the GM takes turn 1 back
     code, out, err = run(capsys, "undo", "-c", path, "--reason", "Bo's orders were typed by Ann")
     assert code == 0, err
@@ -181,7 +181,7 @@ def test_adjust_then_undo_keep_the_replay_exact(tmp_path: Path, capsys: pytest.C
     code, out, _ = run(capsys, "resolve", "-c", path, "--force", "--window", "1")
     assert code == 0 and "Turn 1 resolved (forced by the GM)" in out
     code, out, _ = run(capsys, "verify", "-c", path)
-    assert code == 0 and "OK: 1 windows" in out, out
+    assert code == 0 and "OK: 1 window and 1 die or draw replayed" in out, out
 
 
 def test_undo_with_nothing_resolved_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -259,4 +259,4 @@ def test_demo_turns_stops_a_match_early(tmp_path: Path, capsys: pytest.CaptureFi
                                         registered_race: object) -> None:
     code, out, err = run(capsys, "demo", "race", "--out", tmp_path / "demo", "--turns", "1")
     assert code == 0, err
-    assert "Result after 1 windows: Turn 2." in out
+    assert "Result after 1 window: Turn 2." in out

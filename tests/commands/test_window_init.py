@@ -310,3 +310,19 @@ def test_repair_keeps_each_seats_typed_cells_to_its_members(
     assert seat_editors(fake, "Ann") == {"ann@example.org", "al@example.org"}
     assert seat_editors(fake, "Bo") == {"bo@example.org"}
     assert {fake.spreadsheets[k].properties["title"] for k in KEYS.values()} == {"Cloud race"}  # the GM's title
+
+
+def test_win_or_die_s_gm_tab_names_the_match_s_own_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The GM tab's line of effects to apply gives the adjust command with the config the match really has, as a
+    shell takes it; and so again once repair draws the tab anew."""
+    path = tmp_path / "friday night.toml"
+    run(capsys, "init", "winordie", "-c", path)
+    type_rows(tmp_path / "gm" / "engine.xlsx",
+              [("Ann", "Ann", "", "Ironclad Defense"), ("Bo", "Bo", "", "Firepower Suppression")])
+    for command in ("init", "repair"):
+        code, _, err = run(capsys, command, *(["winordie"] if command == "init" else []), "-c", path)
+        assert code == 0, err
+        gm = openpyxl.load_workbook(tmp_path / "gm" / "engine.xlsx")["GM"]
+        line = next(str(c.value) for r in gm.iter_rows() for c in r if str(c.value).startswith("Effects to apply"))
+        assert "sheets-gm adjust -c 'friday night.toml' --damage" in line, command
+        assert "match.toml" not in line and "MATCH.toml" not in line

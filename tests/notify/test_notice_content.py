@@ -57,6 +57,19 @@ def test_an_open_window_is_told_to_the_channel_and_to_each_seat_with_what_to_typ
     assert "tab 'Orders Ann'" in ann.body and "Pace" in ann.body and "tick Ready when your orders are in" in ann.body
 
 
+def test_a_seat_a_bot_plays_whole_is_told_nothing_and_hears_again_once_handed_back(
+        registered_race: type[RaceRuleset]) -> None:
+    sheets, _ = new_race()
+    report = poll(sheets, RACE, now=NOW)
+    assert report.facts is not None
+    botted = replace(report.facts, record=replace(report.facts.record, bots={"Bo": "steady"}))
+    match = report.facts.record.seed_hash[:16]
+    told = [n.key for n in poll_notices(botted, seen_of(report), NoticeRules(), NOW)]
+    assert told == [f"{match}/1/opened/{who}" for who in (CHANNEL, "Ann")]
+    back = [n.key for n in poll_notices(report.facts, seen_of(report), NoticeRules(), NOW)]
+    assert f"{match}/1/opened/Bo" in back  # never built while the bot played: a person back hears of the window
+
+
 def test_a_window_opened_again_by_an_undo_is_news_again(registered_race: type[RaceRuleset]) -> None:
     sheets, _ = new_race()
     report = poll(sheets, RACE, now=NOW)

@@ -244,3 +244,40 @@ def test_notices_that_cannot_be_sent_wait_and_go_once_at_the_next_polls(
         ledger = box.ledger()
         assert ledger and all(v.startswith("sent ") for v in ledger.values())
 
+
+
+@pytest.mark.parametrize("game", ["winordie", "gvg"])
+def test_a_seat_or_member_a_bot_plays_is_mailed_nothing(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Win or Die's second player handed to a bot gets no e-mail (no "your turn", no news); in GvG a bot playing
+    one member of red leaves that member's address out of red's mail, the others of red still hear. The channel,
+    which the GM reads, still hears every window."""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match(game, tmp_path, port)
+        kind = next(iter(bots_of(create_ruleset(game))))
+        seat = config.seats[1] if game == "winordie" else config.seats[0]
+        name = seat if game == "winordie" else next(m for m in _members(tmp_path) if email_of(m) in addresses[seat])
+        assert main(["adjust", "-c", str(config.path), "--bot", f"{name}={kind}", "--reason", "away"]) == 0
+        capsys.readouterr()
+        sync(config, capsys)
+        assert [t for t in hook.texts() if " is open" in t]  # the channel hears the window
+        played = addresses[seat] if game == "winordie" else {email_of(name)}
+        assert mails_to(box, played) == [], "a mail went to what a bot plays"
+        for other in config.seats:
+            if other in load_window(config) and (game == "gvg" or other != seat):
+                assert any("is open" in s for s in mails_to(box, addresses[other] - played)), other
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        assert any(" resolved**" in t for t in hook.texts())
+        assert mails_to(box, played) == [], "a mail went to what a bot plays"
+
+
+def _members(folder: Path) -> list[str]:
+    """The names of the roster file's members."""
+    import csv
+
+    with (folder / "roster.csv").open(encoding="utf-8") as f:
+        return [row["name"] for row in csv.DictReader(f)]

@@ -271,7 +271,7 @@ def test_gvg_a_stale_copy_saved_over_the_write_no_longer_locks_the_team_out(
     assert main(["sync", "-c", str(config)]) == 0
     said = capsys.readouterr().out
     assert "Warning: the file of red was saved from a copy older than the sync's last write" in said
-    assert "red (drawn for resolution 0, the match is at 1): 0 row(s) typed in it read for turn 2" in said
+    assert "red (drawn for resolution 0, the match is at 1): 0 rows typed in it read for turn 2" in said
     from sheets_gm.sync.gate.state import load_state, state_path
 
     # That sync resolved nothing: the next one must read (not repeat it as idle), to resolve what is due then

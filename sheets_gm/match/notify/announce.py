@@ -10,7 +10,7 @@ that cannot be built, queued or sent is a line for the GM, never a failed poll. 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from datetime import datetime
 
 from sheets_gm.engine.ruleset import JUDGE
@@ -61,15 +61,17 @@ def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Map
     return out
 
 
-def seat_addresses(config: MatchConfig, sheets: MatchSheets) -> dict[str, tuple[str, ...]]:
-    """Each seat's members' e-mail addresses, from the roster file the config names or else the Roster tab;
-    the judge's are the config's ``gm_emails``."""
+def seat_addresses(config: MatchConfig, sheets: MatchSheets,
+                   bots: Collection[str] = ()) -> dict[str, tuple[str, ...]]:
+    """Each seat's members' e-mail addresses, from the roster file the config names or else the Roster tab, but
+    those of the members a bot plays (``bots``: the match record's, by name); the judge's are the config's
+    ``gm_emails``."""
     from sheets_gm.match.run import repair_roster
 
     roster = repair_roster(config, sheets)
     found: dict[str, list[str]] = {}
     for member in roster.members:
-        if member.email and member.seat in config.seats:
+        if member.email and member.seat in config.seats and member.name not in bots:
             found.setdefault(member.seat, []).append(member.email)
     out = {seat: tuple(dict.fromkeys(emails)) for seat, emails in found.items()}
     if config.gm_emails:
@@ -108,10 +110,10 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
         return 0
     addresses: Mapping[str, tuple[str, ...]] = {}
     if notify.email is not None and any(n.recipient != CHANNEL for n in fresh):
-        addresses = seat_addresses(config, sheets)
+        addresses = seat_addresses(config, sheets, report.facts.record.bots)
         # A seat without an address gets no e-mail: recorded, so that the next polls do not read the roster for it
         box.skip((n.key for n in fresh if n.recipient != CHANNEL and not addresses.get(n.recipient)),
-                 "no e-mail address in the roster")
+                 "no e-mail address in the roster for a member no bot plays")
     return len(box.add(letters_of(fresh, notify, addresses, now)))
 
 

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from sheets_gm.engine.vocab import choices
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
 from sheets_gm.rulesets.coalition.enums import STAYING_WORDS, TARGETED_WORDS, OrderWord, Side, StructureKind
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
@@ -383,10 +384,10 @@ def _word_conditions(board: Board, settings: CoalitionSettings, state: Coalition
         if army.rank > 2:
             return f"{name}: only armies of the bottom two ranks (1 and 2) raid; this one has rank {army.rank}"
         if army.highest < settings.raid_min_squad:
-            return (f"{name}: a raider needs {settings.raid_min_squad} units in its highest slot; it has "
+            return (f"{name}: a raider needs {counted(settings.raid_min_squad, 'unit')} in its highest slot; it has "
                     f"{army.highest}")
         if target is not None and target.total >= settings.raid_target_max:
-            return (f"{name}: {target.name} has {target.total} units; a raid needs a target under "
+            return (f"{name}: {target.name} has {counted(target.total, 'unit')}; a raid needs a target under "
                     f"{settings.raid_target_max}")
         if end in board.structure_at and board.structure_at[end].name not in state.destroyed:
             return (f"{name}: {board.short(end)} is a structure ({board.structure_at[end].name}); no raid into a "
@@ -406,7 +407,7 @@ def _word_conditions(board: Board, settings: CoalitionSettings, state: Coalition
             return f"{name}: a transfer names the units sent per slot, four whole numbers like 100/0/0/0"
         for slot, (sent, have) in enumerate(zip(order.units, army.units, strict=True), start=1):
             if sent > have:
-                return f"{name}: slot {slot} sends {sent} units; it has {have}"
+                return f"{name}: slot {slot} sends {counted(sent, 'unit')}; it has {have}"
     if word is OrderWord.GARRISON:
         struct = board.structure_at.get(end)
         if struct is None or struct.kind is not StructureKind.PORTAL:

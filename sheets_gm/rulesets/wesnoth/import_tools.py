@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.wesnoth.board import CODE_TABLE, MapError, WesnothBoard
 from sheets_gm.rulesets.wesnoth.importer import DEFAULT_ERA, UNITS_CFG, convert
 from sheets_gm.rulesets.wesnoth.tables import TEMPLATE_DIR, TableError, load_tables
@@ -115,8 +116,9 @@ def import_map(file: Path, *, out: Path | None = None, codes: Path | None = None
     except MapError as exc:
         raise ImportToolError(f"{exc}; nothing was written") from None
     if board.players < 2:
-        raise ImportToolError(f"{file}: {board.players} player start(s) on the map, and a match needs at least two "
-                              "(a keep hex with a player number before its code, such as '1 Kh'); nothing was written")
+        raise ImportToolError(f"{file}: {counted(board.players, 'player start')} on the map, and a match needs at "
+                              "least two (a keep hex with a player number before its code, such as '1 Kh'); "
+                              "nothing was written")
     target = out if out is not None else Path(f"{file.stem}.txt")
     if target.is_dir():
         target = target / f"{file.stem}.txt"

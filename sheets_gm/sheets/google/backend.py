@@ -35,7 +35,7 @@ from gspread.utils import ExportFormat
 
 from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError, SheetUnavailableError
 from sheets_gm.sheets.google.cells import cell_value, grid_range, note_requests, raw_value, value_requests
-from sheets_gm.sheets.google.errors import api_error
+from sheets_gm.sheets.google.errors import api_error, spreadsheet_refused
 from sheets_gm.sheets.google.layout_requests import LAYOUT_METADATA_FIELDS, ids_after, layout_requests
 from sheets_gm.sheets.google.sharing import Sharing, read_sharing, restrict_sharing, share_spreadsheet
 from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT, account_email
@@ -292,7 +292,7 @@ class GoogleSheetBackend:
         try:
             return self.retry.call(f"{what} of {self.name}", fn)
         except APIError as e:
-            raise api_error(what, e, name=self.name, key=self.key, title=self.title, account=self.account) from e
+            raise api_error(what, e, spreadsheet_refused(self.name, self.key, self.title, self.account)) from e
         except auth_exceptions.RefreshError as e:
             raise SheetAccessError(
                 f"Google refused to sign in for the {what} of {self.name}: {e}. For a service account, "

@@ -18,8 +18,9 @@ from gspread.exceptions import APIError
 from gspread.urls import DRIVE_FILES_API_V3_URL
 
 from sheets_gm.sheets.backend import SheetAccessError, SheetError
+from sheets_gm.sheets.google.errors import USE_INSTEAD, Refused, api_error
 from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT, account_email
-from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy, describe, http_status
+from sheets_gm.sheets.retry import DEFAULT_RETRY, RetryPolicy
 
 T = TypeVar("T")
 
@@ -28,15 +29,11 @@ SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 #: The private properties set on each spreadsheet created: which match, and which of its spreadsheets.
 MATCH_PROPERTY = "sheetsGmMatch"
 ROLE_PROPERTY = "sheetsGmRole"
-#: What Drive says when a service account would own a file in a My Drive.
-NO_STORAGE_REASON = "storageQuotaExceeded"
 
 _ID = r"[A-Za-z0-9_-]{10,}"
 _FOLDER_URLS = (re.compile(rf"/folders/({_ID})"), re.compile(rf"[?&]id=({_ID})"))
 _OTHER_URLS = {"spreadsheets": "a spreadsheet", "document": "a document", "presentation": "a presentation",
                "forms": "a form", "file": "a file"}
-_USE_INSTEAD = ("Share a folder of a shared drive with the service account (as Content manager) and give its URL, "
-                "or sign in with your own account (oauth_client under [google]) and use a folder of your My Drive")
 
 
 class DriveCreateError(SheetAccessError):
@@ -130,7 +127,7 @@ class DriveCreator:
         found = DriveFolder(str(meta.get("id", folder)), name, str(meta.get("driveId", "")))
         if self.service_account and not found.drive_id:
             raise DriveCreateError(f"the folder {name!r} is in a My Drive, and a service account cannot own files "
-                                   f"there (Google gives it no storage); nothing was created. {_USE_INSTEAD}")
+                                   f"there (Google gives it no storage); nothing was created. {USE_INSTEAD}")
         return found
 
     def made_for(self, match: str, folder: DriveFolder) -> list[MadeSpreadsheet]:
@@ -203,20 +200,18 @@ class DriveCreator:
         return payload
 
     def _refusal(self, what: str, err: APIError, file: str) -> SheetError:
-        status = http_status(err) or err.code
-        error = err.error if isinstance(err.error, dict) else {}
-        reasons = {str(d.get("reason", "")) for d in error.get("errors", []) if isinstance(d, dict)}
-        if NO_STORAGE_REASON in reasons and self.service_account:
-            return DriveCreateError(f"Google refused the {what}: a service account cannot own files in a My Drive "
-                                    f"({describe(err)}). {_USE_INSTEAD}")
-        if status == 404:
-            return DriveCreateError(f"Drive has no folder or file {file} that {self.account} can see ({what}): check "
-                                    f"the URL, and share the folder with {self.service_account or 'your account'} "
-                                    "as Editor")
-        if status == 403:
-            return DriveCreateError(f"Drive refused the {what} to {self.account} ({describe(err)}): share the folder "
-                                    f"with {self.service_account or 'your account'} as Editor (Content manager in a "
-                                    "shared drive)")
-        if status == 401:
-            return SheetAccessError(f"Google rejected the credentials for the {what} ({describe(err)})")
-        return SheetError(f"The {what} failed: {describe(err)}")
+        """Google's refusal of a request on the folder (or a file in it) ``file``, through the backend's one
+        mapper (``errors.api_error``): only a file out of reach is named for a folder, with its own fix."""
+        return api_error(what, err, Refused("", self.service_account, self._unreachable(file), DriveCreateError))
+
+    def _unreachable(self, file: str) -> Callable[[str, int, str], str]:
+        share = f"{self.service_account or 'your account'} as Editor"
+
+        def said(what: str, status: int, detail: str) -> str:
+            if status == 404:
+                return (f"Drive has no folder or file {file} that {self.account} can see ({what}): check the URL, "
+                        f"and share the folder with {share}")
+            return (f"Drive refused the {what} to {self.account} ({detail}): share the folder with {share} "
+                    "(Content manager in a shared drive)")
+
+        return said

@@ -218,7 +218,7 @@ def reads_line(gate: DriveCheck, kept: KeptSheets) -> str:
     A line for the GM, who pays Google's read quota: ``(Drive: 1 of 4 spreadsheets changed (Drive's change
     log); read 1 of 4 spreadsheets, the others as last read.)``."""
     read, total = len(kept.read_live()), len(kept.wrapped)
-    what = f"read all {total} spreadsheets" if read == total else (
+    what = ("read its one spreadsheet" if total == 1 else f"read all {total} spreadsheets") if read == total else (
         f"read {read} of {total} spreadsheets, the others as last read")
     return f"(Drive: {gate.reason}; {what}.)"
 

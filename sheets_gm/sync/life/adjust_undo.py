@@ -28,6 +28,7 @@ from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
+from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER
 from sheets_gm.sync.read import MatchRead, current_mark, read_match
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fate_words import adjust_cause, handed_cause, undo_cause
@@ -50,6 +51,7 @@ class SyncEvent(Enum):
     UNDO = "undo"
     BOT = "bot"  # a seat handed to a bot, or back to a person
     ASIDE = "set_aside"  # rows a GM's change set aside (a line of the seat's View only)
+    DEADLINES = "deadlines"  # the GM changed the match config's [deadlines] (sync.life.deadline_change)
 
 
 class BetweenWindowsError(ValueError):
@@ -88,7 +90,8 @@ def _check_not_interrupted(read: MatchRead) -> None:
     cut = [seat for seat, s in read.seats.items() if s.pending is not None]
     if cut:
         raise BetweenWindowsError(f"the last resolution was interrupted ({', '.join(cut)}'s orders are archived but "
-                                  "not saved); run `sheets-gm sync` to complete it first — nothing was written")
+                                  f"not saved); run `sheets-gm sync -c {CONFIG_PLACEHOLDER}` to complete it first — "
+                                  "nothing was written")
 
 
 def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: Sequence[Event], batch: WriteBatch,
@@ -266,8 +269,8 @@ def _archived_record(entry: Mapping[str, Any], seat: str, number: int, engine_ta
     if not isinstance(found, dict) or not isinstance(found.get("rows"), list):
         raise BetweenWindowsError(f"tab {engine_tab!r}, the history row of resolution {number}, keeps no readable copy "
                                   f"of the rows {seat} typed (a match made by an earlier version of sheets-gm: run "
-                                  "sheets-gm repair, which moves its copies there from the Archive tabs) — nothing "
-                                  "was written")
+                                  f"sheets-gm repair -c {CONFIG_PLACEHOLDER}, which moves its copies there from the "
+                                  "Archive tabs) — nothing was written")
     return found
 
 

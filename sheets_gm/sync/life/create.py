@@ -154,7 +154,7 @@ def apply_layouts(sheets: MatchSheets, layouts: Sequence[tuple[SheetBackend, Tab
 
 def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, seed: bytes,
                         emails: Mapping[str, Sequence[str]] | None = None, deadline: str = "",
-                        schedule_text: str = "", title: str = "",
+                        schedule_text: str = "", schedule: str = "", title: str = "",
                         member_emails: Mapping[str, Sequence[str]] | None = None,
                         bots: Mapping[str, str] | None = None) -> MatchRecord:
     """Lay out every spreadsheet of a new match and draw its first window; returns the engine record.
@@ -162,7 +162,8 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
     The roster is checked by the ruleset before anything is written (ValueError naming the line);
     the config's seats must be the roster's, in its order (SeatsMismatchError). ``bots``: the seats (or
     members) one of the game's bots plays, by kind of bot (BotSeatError naming a name or kind that is none);
-    a bot acting in the first window types its rows in the same write as the tables."""
+    a bot acting in the first window types its rows in the same write as the tables. ``schedule_text`` is the deadline
+    schedule in words for the Settings tab, ``schedule`` as the record remembers it (``MatchRecord.schedule``)."""
     adapter = adapter_of(ruleset)
     state = ruleset.new_match(roster, seed)
     seats = ruleset.seats(state)
@@ -172,7 +173,8 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
                                  "in the roster's order")
     tabs = MatchTabs(adapter.spec, seats, ruleset.traits.judge).fitted(adapter, state)  # a row for every army…
     record = MatchRecord(ruleset=ruleset, state=state, seed=seed, seed_hash=seed_hash(seed), seats=seats,
-                         deadline=deadline, bots=checked_bots(ruleset, adapter, tabs, state, bots or {}))
+                         deadline=deadline, schedule=schedule,
+                         bots=checked_bots(ruleset, adapter, tabs, state, bots or {}))
     apply_layouts(sheets, match_layouts(sheets, tabs, ruleset, adapter, state, emails or {}, member_emails),
                   title or f"sheets-gm · {ruleset.traits.title}")
     batch = WriteBatch()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sheets_gm.engine.words import counted
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cell_at
 from sheets_gm.sheets.tables import InputTab, PlacedTable, text_of
 
@@ -31,7 +32,8 @@ class FoundColumns:
         if self.moved:
             out.append(f"the columns of an orders tab in {where} had moved (a column inserted or swapped): each was "
                        "read by its header and is laid out again where it belongs"
-                       + (f"; {len(self.extra)} cells of ours left right of the table were cleared" if self.extra
+                       + (f"; {counted(len(self.extra), 'cell')} of ours left right of the table "
+                          f"{'was' if len(self.extra) == 1 else 'were'} cleared" if self.extra
                           else ""))
         for cell, text in self.orphans:
             out.append(f"cell {cell} in {where} held {text!r} in a column that is none of the table's (not read, and "

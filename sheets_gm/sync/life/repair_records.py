@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from sheets_gm.engine.events import visible_to
 from sheets_gm.engine.ruleset import GM
+from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
@@ -31,6 +32,12 @@ from sheets_gm.sync.match_tabs import (
 )
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import log_lines, view_events, view_log_lines
+
+
+def _recomputed(lines: int) -> str:
+    """``the 3 lines the replay recomputes were``, or the one line's ``was``."""
+    return ("the line the replay recomputes was" if lines == 1 else
+            f"the {lines} lines the replay recomputes were")
 
 
 def _filled(grid: Grid) -> int:
@@ -105,10 +112,10 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
                          *log_lines(visible_to(steps.events, None), adapter)]
                 batch.put(board, tabs.log_range(0, record.log_rows), _padded(lines, record.log_rows, 3))
                 missing = max(record.log_rows - len(lines), 0)
-                notes.append(f"tab {log_tab!r} had {filled} of the match's {record.log_rows} Log lines and no copy "
-                             f"was found: the {min(len(lines), record.log_rows)} lines the replay recomputes were "
-                             "written back" + (f" ({missing} lines of undos and of windows they took back cannot be "
-                                               "recomputed)" if missing else ""))
+                notes.append(f"tab {log_tab!r} had {filled} of the match's {counted(record.log_rows, 'Log line')} "
+                             f"and no copy was found: {_recomputed(min(len(lines), record.log_rows))} written back"
+                             + (f" ({counted(missing, 'line')} of undos and of windows they took back cannot be "
+                                "recomputed)" if missing else ""))
     for seat in tabs.view_seats():
         count = record.seat_logs.get(seat, 0)
         if not count:
@@ -127,16 +134,16 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
             name, rows = found
             copied.add(name)
             batch.put(backend, where, _padded(rows, count, VIEW_COLS))
-            notes.append(f"tab {view!r} had {filled} of its {count} log lines: they were copied back from tab "
+            notes.append(f"tab {view!r} had {filled} of its {counted(count, 'log line')}: copied back from tab "
                          f"{name!r} (a renamed copy), which may go once you have checked {view!r}")
             continue
         lines = _view_lines(replay.steps(), adapter, tabs, seat)
         batch.put(backend, where, _padded(lines, count, VIEW_COLS))
         missing = max(count - len(lines), 0)
-        notes.append(f"tab {view!r} had {filled} of its {count} log lines and no copy was found: the "
-                     f"{min(len(lines), count)} lines the replay recomputes were written back"
-                     + (f" ({missing} lines the sync wrote of itself, such as an undo's, cannot be recomputed)"
-                        if missing else ""))
+        notes.append(f"tab {view!r} had {filled} of its {counted(count, 'log line')} and no copy was found: "
+                     f"{_recomputed(min(len(lines), count))} written back"
+                     + (f" ({counted(missing, 'line')} the sync wrote of itself, such as an undo's, cannot be "
+                        "recomputed)" if missing else ""))
     return notes, copied
 
 
@@ -175,6 +182,26 @@ def _restore_archives(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch, l
         notes.append(f"tab {archive!r} was missing in {backend.name}: its lines were copied "
                      f"back from tab {name!r} (a renamed copy), which may go once you have checked {archive!r}")
     return notes, copied
+
+
+def renamed_copies(sheets: MatchSheets, tabs: MatchTabs, laid_out: set[str],
+                   absent: set[str]) -> dict[str, tuple[str, Grid]]:
+    """Each seat's Copies tab laid out again (``absent``) whose renamed copy is still in its spreadsheet, found by its
+    headers among the tabs no layout names (``laid_out``): by seat, that tab's name and grid. A poll stops while the
+    tab is missing, so the copy holds what the sync wrote there last."""
+    found: dict[str, tuple[str, Grid]] = {}
+    header = list(tabs.spec.headers.copies)
+    for seat in tabs.input_seats():
+        if tabs.copies(seat) not in absent:
+            continue
+        backend = seat_backend(sheets, tabs, seat)
+        for name in [n for n in backend.tab_names() if n not in laid_out]:
+            (head,) = backend.read([a1(name, cells(0, 1, len(header) - 1, 1))])
+            if head and [text_of(v) for v in head[0][:len(header)]] == header:
+                (grid,) = backend.read([a1(name, cells(0, 1, len(header) - 1, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES))])
+                found[seat] = (name, grid)
+                break
+    return found
 
 
 def _view_lines(steps: ReplayedSteps, adapter: AnySheetAdapter, tabs: MatchTabs, seat: str) -> Grid:

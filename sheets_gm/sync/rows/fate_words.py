@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sheets_gm.engine.ruleset import JUDGE, Window
+from sheets_gm.engine.words import counted
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, row_text
@@ -153,6 +154,11 @@ def moved_sentence(said: str, row: int) -> str:
 
 
 # -- a file saved from an older copy (``older_copy``) and a drawn cell typed over (``drawn_cells``) -----------------
+def _are(count: int) -> str:
+    """The verb of ``count`` rows: ``is`` for one, ``are`` for any other count."""
+    return "is" if count == 1 else "are"
+
+
 def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, archive: str) -> str:
     """What a seat's tab and View say when its file was saved from a copy older than resolution ``now`` (it was still
     open when the sync wrote it): how many rows were read (``fresh``), not read again (``done``), unticked
@@ -160,14 +166,16 @@ def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, 
     told = [f"{WARN}This file was saved from a copy older than resolution {now} (it was still open "
             "when the sync wrote it): sheets-gm drew it again for the window open now"]
     if fresh:
-        told.append(f"what you typed in it ({fresh} row(s)) is read for the window open now")
+        told.append(f"what you typed in it ({counted(fresh, 'row')}) is read for the window open now")
     if done:
-        told.append(f"{done} row(s) already carried out are not read again (tab {archive!r} says which)")
+        told.append(f"{counted(done, 'row')} already carried out {_are(done)} not read again (tab {archive!r} says "
+                    "which)")
     if ticks:
-        told.append(f"the ticks of {ticks} row(s) were for a window already resolved: unticked (tick "
+        told.append(f"the ticks of {counted(ticks, 'row')} were for a window already resolved: unticked (tick "
                     "again if you mean the window open now)")
     if gone:
-        told.append(f"{gone} row(s) whose subject has no row any more are set aside in tab {archive!r}")
+        told.append(f"{counted(gone, 'row')} whose subject has no row any more {_are(gone)} set aside in tab "
+                    f"{archive!r}")
     return "; ".join(told) + ". · "
 
 

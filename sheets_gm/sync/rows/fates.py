@@ -44,7 +44,7 @@ from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
 from sheets_gm.sync.rows.fate_words import MARK, read_as_words, ready_sentence
-from sheets_gm.sync.rows.seat_read import SeatRead
+from sheets_gm.sync.rows.seat_read import SeatRead, cells_text
 
 Key = tuple[str, str]  # a row by its table and subject
 
@@ -483,6 +483,10 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         kept = _untick(seat_read.tab, kept, out.unused)
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
     fresh = fresh_input(adapter, new_state, new_window, seat, seat_read.tab, out.kept) if not same_window else None
+    # A cut resolution completed reads the rows it had read then (the pending row's): a row typed since, or over
+    # since, is not what their reasons are about, and says none of them.
+    read_then = {(r["table"], r["subject"]): cells_text(r.get("values")) for r in seat_read.pending["rows"]} \
+        if seat_read.pending is not None else None
     # What each kept row says: why the resolution did not carry it out, and the cells it cannot read. The Archive's
     # pending row keeps the sentence, so that it stays while the row waits in a window that does not read it.
     for table, rows in out.kept.items():
@@ -493,7 +497,8 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
             if seat_read.tab.table(table).spec.standing and seat_read.pending is None:  # the engine's word on it
                 note = standing_said(window, row_verdicts(adapter, state, seat, row, verdicts)) or note
             # a cell too long to read says so again when a cut resolution is completed (its row was not read)
-            wrong = list(problems.get(row.subject, [])) or too_long(row, headers)
+            typed_over = read_then is not None and read_then.get((table, subject)) != cells_text(row.values)
+            wrong = [*problems.get(row.subject, [])] * (not typed_over) or too_long(row, headers)
             reread = fresh is not None and seat_read.tab.table(table).spec.open_in(target.phase)
             if fresh is not None and reread and fresh.problems.get(subject):  # what the window that opens says
                 wrong = [*fresh.problems[subject], *too_long(row, headers)]

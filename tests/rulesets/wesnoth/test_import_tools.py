@@ -276,7 +276,7 @@ def test_a_map_with_an_unknown_code_names_its_line_and_column_and_codes_may_add_
 
 
 @pytest.mark.parametrize(("text", "said"), [
-    ("Gg, Gg, Gg\nGg, 1 Kh, Gg\nGg, Gg, Gg\n", "1 player start(s) on the map, and a match needs at least two"),
+    ("Gg, Gg, Gg\nGg, 1 Kh, Gg\nGg, Gg, Gg\n", "1 player start on the map, and a match needs at least two"),
     ("Gg, Gg\n", "a Wesnoth map has at least 3 rows and columns"),
     ("Gg, Gg, Gg\nGg, 1 2 Kh, Gg\nGg, Gg, Gg\n", "line 2, column 2: '1 2 Kh' is not a terrain code"),
 ])

@@ -379,7 +379,8 @@ def test_the_gm_s_tab_lists_the_effects_to_apply_and_every_unit() -> None:
     state = _with_pending(_started(r), PENDING_LINES + 3)
     panel = _sheet(r).panel(state, GM)
     unit = next(u for u in state.units if not u.hidden)
-    assert panel[0][0].startswith(f"Effects to apply ({PENDING_LINES + 3}): sheets-gm adjust")  # type: ignore[union-attr]
+    assert panel[0][0].startswith(  # type: ignore[union-attr]
+        f"Effects to apply ({PENDING_LINES + 3}): sheets-gm adjust -c MATCH.toml --damage")  # the sync names the config
     assert panel[2] == [1, unit.id, "Deal 1 damage.", "Fire Volley", "B4", unit.owner, 3]
     assert panel[1 + PENDING_LINES] == ["… and 4 more"]
     listed = {row[0] for row in panel[PENDING_LINES + 4:]}

@@ -103,8 +103,8 @@ def check_result(board: Board, settings: CoalitionSettings, state: CoalitionStat
             return f"result {place}: kill {result.kill!r} is not one of killed, escaped, squad_lost or roll"
         left = armies[killer].highest - (result.losses.get(killer, (0, 0, 0, 0))[3])
         if left < settings.kill_squad:
-            return (f"result {place}: {killer} would have {left} units in its highest slot after its losses; a kill "
-                    f"needs {settings.kill_squad} (a kill squad)")
+            return (f"result {place}: {killer} would have {counted(left, 'unit')} in its highest slot after its "
+                    f"losses; a kill needs {settings.kill_squad} (a kill squad)")
         if victim is None:
             return f"result {place}: there is no losing army to kill"
     return CheckedResult(battle, result, winner, killer, victim)

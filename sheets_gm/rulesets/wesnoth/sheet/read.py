@@ -28,6 +28,7 @@ from enum import StrEnum
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.wesnoth.orders import RecruitEntry, TurnOrders, UnitOrder, recruit_row
 from sheets_gm.rulesets.wesnoth.resolve.work import TRUE_WORDS
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
@@ -369,7 +370,7 @@ def typed_cells(window: Window, seat: str, orders: TurnOrders, recruit_rows: int
         if row.recruit:
             if len(row.recruit) > recruit_rows:
                 raise ValueError(f"{row.unit} recruits {len(row.recruit)} units; the recruit table has "
-                                 f"{recruit_rows} rows")
+                                 f"{counted(recruit_rows, 'row')}")
             out[RECRUIT] = {recruit_row(i): {"type": e.type, "hex": e.at, "name": e.id}
                             for i, e in enumerate(row.recruit, start=1)}
     for uid, choice in orders.advance_choices:

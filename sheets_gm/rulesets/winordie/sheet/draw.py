@@ -19,7 +19,7 @@ from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.enums import Terrain
-from sheets_gm.sheets.adapter import BoardDrawing
+from sheets_gm.sheets.adapter import CONFIG_STAND_IN, BoardDrawing
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 from sheets_gm.sheets.spec import SheetSpec
 
@@ -193,7 +193,7 @@ def own_panel(view: View, seat: str, fatigue_limit: int) -> Grid:
 def gm_panel(pending: Sequence[Mapping[str, Any]], views: Sequence[View]) -> Grid:
     """The GM's tab: the ability and tactic effects to apply (with the command that settles each), then
     every unit, hidden or not, from each player's own view."""
-    out: Grid = [[f"Effects to apply ({len(pending)}): sheets-gm adjust -c match.toml --damage … --reason …, "
+    out: Grid = [[f"Effects to apply ({len(pending)}): sheets-gm adjust -c {CONFIG_STAND_IN} --damage … --reason …, "
                   "then --done N"],
                  ["#", "Source", "What it does", "Ability or tactic", "Aimed at", "Player", "Turn"]]
     lines: Grid = [[p["id"], p["source"], p["text"], p["name"], p["target"], p["player"], p["turn"]]
