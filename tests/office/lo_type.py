@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import time
@@ -33,7 +34,7 @@ def _prop(name: str, value: object) -> PropertyValue:
 
 def main(job_path: str, profile: str) -> int:
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
-    pipe = f"{PIPE}_{Path(profile).name}"
+    pipe = f"{PIPE}_{os.getpid()}"  # its own: every test names its profile lo-profile, and runs may overlap
     office = subprocess.Popen(["soffice", "--headless", "--invisible", "--norestore", "--nologo", "--nodefault",
                                f"-env:UserInstallation=file://{profile}", f"--accept=pipe,name={pipe};urp;"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -170,6 +170,7 @@ def figure(run: SimulationRun, values: tuple[float, ...], key: str) -> float:
     return values[[f.key for f in run.spec.figures].index(key)]
 
 
+@pytest.mark.xdist_group("rook-run")  # one worker plays the 240 matches of rook_run, not each
 def test_records_are_consistent(rook_run: SimulationRun) -> None:
     for variant, records in zip(rook_run.plan.variants, rook_run.records, strict=True):
         assert [r.index for r in records] == list(range(rook_run.plan.matches))
@@ -188,6 +189,7 @@ def test_records_are_consistent(rook_run: SimulationRun) -> None:
                 assert figure(rook_run, seat, "coins_spent") <= figure(rook_run, seat, "coins_earned")
 
 
+@pytest.mark.xdist_group("rook-run")  # one worker plays the 240 matches of rook_run, not each
 def test_rook_movement_makes_matches_longer_and_bloodier(rook_run: SimulationRun) -> None:
     """A rook steps 4 ways, not 8: every trip takes more turns, so matches last longer and more
     players fall on the way. The effect is large (about +7 turns, 5 standard errors and more)."""

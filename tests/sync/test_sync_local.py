@@ -196,6 +196,7 @@ SAVES = [("single", 1, OSError), ("single", 1, Crash)] + [("per-role", k, OSErro
 ]
 
 
+@pytest.mark.xdist_group("before-and-after")  # one worker builds the before_and_after folders, not each
 @pytest.mark.parametrize(("layout", "failing_save", "error"), SAVES,
                          ids=[f"{lay}-save{k}-{e.__name__}" for lay, k, e in SAVES])
 def test_a_crash_during_a_save_leaves_the_workbook_intact_and_the_next_poll_completes_the_turn(
