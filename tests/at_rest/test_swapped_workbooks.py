@@ -41,6 +41,7 @@ def test_swapped_orders_files_are_named_then_put_back_with_their_typed_rows(
     type_bot_orders(sheets, get_ruleset(game), {s: make(f"1/{s}") for s in config.seats}, ready=False)
     before = typed_rows(config.path, game)
     assert any(before.values())
+    own_tabs = read_match(open_match_sheets(config), get_ruleset(game)).tabs.seat_tab_names(config.seats[0])
     first, second = (config.local_path(w) for w in config.orders[:2])
     aside = first.with_name("aside.xlsx")
     os.replace(first, aside)
@@ -52,8 +53,8 @@ def test_swapped_orders_files_are_named_then_put_back_with_their_typed_rows(
     assert main(["sync", "-c", str(config.path)]) == 1
     err = capsys.readouterr().err
     one, two = config.seats[:2]
-    assert f"workbooks were swapped: {second} holds {one}'s tabs 'Orders {one}', 'Archive {one}', 'View {one}', " \
-           f"'Copies {one}', which belong in {first}" in err
+    tabs = ", ".join(repr(t) for t in own_tabs)  # Orders, Archive, View, Copies, and a Coalition side's Forum
+    assert f"workbooks were swapped: {second} holds {one}'s tabs {tabs}, which belong in {first}" in err
     assert f"{first} holds {two}'s tabs" in err and "nothing was written" in err and "sheets-gm repair" in err
     assert {p: p.read_bytes() for p in tmp_path.rglob("*.xlsx")} == files
     main(["doctor", "-c", str(config.path)])
