@@ -513,6 +513,13 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
             if said:
                 by_subject[subject] = said
         out.shown[table] = by_subject
+    _step_notes(out, seat_read, window, same_window)
+    return out
+
+
+def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_window: bool) -> None:
+    """Add to ``out`` what the seat row of a step resolved by Go says (its Go unticked), and what a row carried
+    out in part says (cleared, until the next window resolves)."""
     # A Go that resolved a step is unticked with its row: the seat row says what it did, until the next resolution.
     if window.stepwise and same_window and seat_read.pending is None:
         for row in out.read:
@@ -533,7 +540,6 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         note = partly_sentence(window, why)
         out.shown.setdefault(row.table, {})[row.subject] = note
         out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
-    return out
 
 
 def stays(row: TypedRow, seat: str, table: InputTable, window: Window | None) -> bool:
