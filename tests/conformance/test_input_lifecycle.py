@@ -687,6 +687,12 @@ REFUSED_THEN_STALE = [("race", 795, 5894, 7422), ("stale", 8543, 9503, 1713)]
 # saved back: the entry written back from the engine says what was not carried out, as the first did.
 PAST_UNDER_A_SHRINKING_TABLE = [("past", 3446, 2821, 7118), ("end", 1922, 1488, 1326)]
 REFUSED_SEAT_ROW_THEN_STALE = [("type", 5558, 1169, 5715), ("poll", 7574, 6500, 184), ("stale", 5338, 5755, 992)]
+# A row refused (GvG's 'zz'), a resolution cut before its commit, then the row typed over ('F22', the bot's) and the
+# cut resolution completed: the row said the refusal of 'zz' beside F22, which the next turn carried out, so the
+# check took F22 for a refused row cleared as if resolved. The sync's answer was wrong, not the check: a completed
+# resolution answers a row typed over since as it stands (found by the soak's long run).
+TYPED_OVER_AFTER_A_CUT = [("type", 1, 0, 0), ("race", 0, 0, 0), ("cut", 0, 0, 0), ("bot", 0, 0, 0),
+                          ("poll", 0, 0, 0), ("race", 0, 0, 0)]
 # Every writer a row meets besides the poll: a reaction typed outside the seat's turn, the judge's tables, the GM's
 # adjustment ending the match (or removing a unit), rows typed once it is over, and a repair of the finished match.
 EVERY_WRITER = [("type", 0, 0, 0), ("react", 1, 0, 0), ("judge", 0, 2, 1), ("react", 0, 3, 1), ("type", 1, 5, 2),
@@ -703,6 +709,7 @@ def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
     @example(steps=REFUSED_THEN_STALE)
     @example(steps=PAST_UNDER_A_SHRINKING_TABLE)
     @example(steps=REFUSED_SEAT_ROW_THEN_STALE)
+    @example(steps=TYPED_OVER_AFTER_A_CUT)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         run(new_table(name), [s for s in steps if s[0] != "undo"])
 
