@@ -472,30 +472,73 @@ def _damage(table: Table, read: MatchRead, how: str, seat: str, n: int) -> None:
     inserted in a seat's orders tab."""
     backend = seat_backend(table.sheets, read.tabs, seat)
     if how == "insert":
-        assert isinstance(backend, MemoryBackend)
         tab = read.tabs.orders(seat).name
         at = 1 + n % (read.tabs.orders(seat).width - 1)  # never column A (the subjects)
-        cells_ = backend.tabs[tab]
-        backend.tabs[tab] = {(r, c + 1 if c >= at else c): v for (r, c), v in cells_.items()}
+        _insert_column(backend, tab, at)
         table.past = {(s, row, col + 1 if s == seat and col >= at else col): v  # typed past a table: moved too
                       for (s, row, col), v in table.past.items()}
+        return
+    if how == "delete":
+        target, name = (table.sheets.board, read.tabs.spec.tabs.log) if n % 2 else (backend, read.tabs.view(seat))
+        _edit_tabs(target, lambda tabs: tabs.delete(name))
+        return
+    target = backend if n % 2 else table.sheets.board
+    names = [t for t in target.tab_names() if "(renamed)" not in t]
+    name = names[n % len(names)]
+    _edit_tabs(target, lambda tabs: tabs.rename(name, f"{name} (renamed)"))
+
+
+class _Tabs:
+    """A spreadsheet's tabs as a player edits them by hand: in memory, in an .xlsx saved over the file as an office
+    program saves it, or in Sheets' own window (the Google fake)."""
+
+    def __init__(self, backend: SheetBackend, book: Any = None) -> None:
+        self.backend, self.book = backend, book
+
+    def rename(self, name: str, new: str) -> None:
+        backend = self.backend
+        if isinstance(backend, MemoryBackend):
+            backend.tabs[new] = backend.tabs.pop(name)
+            backend.sizes[new] = backend.sizes.pop(name)
+        elif isinstance(backend, GoogleSheetBackend):
+            GOOGLE_FAKES[backend.key].rename_tab(backend.key, name, new)
+        else:
+            self.book[name].title = new
+
+    def delete(self, name: str) -> None:
+        backend = self.backend
+        if isinstance(backend, MemoryBackend):
+            backend.tabs.pop(name, None)
+            backend.sizes.pop(name, None)
+        elif isinstance(backend, GoogleSheetBackend):
+            GOOGLE_FAKES[backend.key].delete_tab(backend.key, name)
+        elif name in self.book.sheetnames:
+            del self.book[name]
+
+
+def _edit_tabs(backend: SheetBackend, edit: Callable[[_Tabs], None]) -> None:
+    """``edit`` made by hand to ``backend``'s tabs (an .xlsx loaded, edited and saved over the file)."""
+    if not isinstance(backend, LocalWorkbookBackend):
+        edit(_Tabs(backend))
+        return
+    book = openpyxl.load_workbook(backend.path)
+    edit(_Tabs(backend, book))
+    saved = backend.path.with_name(f".{backend.path.name}.edit")
+    book.save(saved)
+    os.replace(saved, backend.path)
+
+
+def _insert_column(backend: SheetBackend, tab: str, at: int) -> None:
+    """A column inserted by hand before column ``at`` (0 is A) of ``tab``."""
+    if isinstance(backend, MemoryBackend):
+        cells_ = backend.tabs[tab]
+        backend.tabs[tab] = {(r, c + 1 if c >= at else c): v for (r, c), v in cells_.items()}
         rows, cols = backend.sizes[tab]
         backend.sizes[tab] = (rows, cols + 1)
-        return
-    board = table.sheets.board
-    assert isinstance(board, MemoryBackend)
-    if how == "delete":
-        target, name = (board, read.tabs.spec.tabs.log) if n % 2 else (backend, read.tabs.view(seat))
-        assert isinstance(target, MemoryBackend)
-        target.tabs.pop(name, None)
-        target.sizes.pop(name, None)
-        return
-    target = backend if n % 2 else board
-    assert isinstance(target, MemoryBackend)
-    names = [t for t in target.tabs if "(renamed)" not in t]
-    name = names[n % len(names)]
-    target.tabs[f"{name} (renamed)"] = target.tabs.pop(name)
-    target.sizes[f"{name} (renamed)"] = target.sizes.pop(name)
+    elif isinstance(backend, GoogleSheetBackend):
+        GOOGLE_FAKES[backend.key].insert_column(backend.key, tab, at)
+    else:
+        _edit_tabs(backend, lambda tabs: tabs.book[tab].insert_cols(at + 1))
 
 
 def _type_past(table: Table, read: MatchRead, seat: str, b: int, c: int) -> None:
