@@ -116,6 +116,41 @@ def test_the_sync_reads_a_row_below_the_match_and_the_poll_above_both() -> None:
     assert layer_of("sheets_gm.sync.poll") < layer_of("sheets_gm.match.run")
 
 
+#: The poll's orchestration, the match layer's (``match/polls.py``, ``match/idle_poll.py``): the gate, whether a poll
+#: stays idle, when notices are queued and sent. A command imports none of it: it prints what the match's polls return.
+GATE = "sheets_gm.sync.gate"
+ORCHESTRATION = {"after_poll", "send_due", "due", "gate_for", "gated_poll", "idle_local_poll", "may_stay_idle"}
+
+
+def poll_work_in(source: str) -> list[str]:
+    """What of the poll's orchestration the Python ``source`` imports: a module of the gate, or one of the names
+    that decide when notices are queued and sent (wherever the import statement is)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name == GATE or a.name.startswith(GATE + ".")]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            gate = node.module == GATE or node.module.startswith(GATE + ".")
+            found += [f"{node.module}.{a.name}" for a in node.names if gate or a.name in ORCHESTRATION]
+    return found
+
+
+def test_the_commands_only_print_what_the_matchs_polls_return() -> None:
+    commands = [*sorted(PACKAGE.glob("commands/*.py")), PACKAGE / "cli.py"]
+    assert {module_name(p): poll_work_in(p.read_text(encoding="utf-8")) for p in commands} == {
+        module_name(p): [] for p in commands}
+
+
+@pytest.mark.parametrize("statement", ["from sheets_gm.sync.gate.run import gate_for",
+                                       "from sheets_gm.sync.gate.state import forget_state",
+                                       "import sheets_gm.sync.gate.idle",
+                                       "from sheets_gm.match.notify.announce import after_poll",
+                                       "from sheets_gm.match.notify.outbox import due"])
+def test_a_command_that_runs_the_gate_or_sends_notices_is_refused(statement: str) -> None:
+    """The check above fails on a command that builds the gate, forgets its record or decides on notices itself."""
+    assert len(poll_work_in(f"def run() -> None:\n    {statement}\n")) == 1, statement
+
+
 def test_the_engine_names_no_part_of_a_game_but_its_rules() -> None:
     engine = [p for p in PACKAGE.glob("engine/*.py")]
     for path in engine:

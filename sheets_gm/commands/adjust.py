@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.commands.base import UserError, command
-from sheets_gm.commands.matchargs import add_config_option, gm_change, load, open_match, user_errors
+from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
 from sheets_gm.engine.ruleset import GmOption, split_option
 from sheets_gm.match.config import ConfigError, read_config_toml
 from sheets_gm.rulesets.registry import get_game, get_ruleset, ruleset_names
@@ -92,7 +92,7 @@ def bot_changes(values: Sequence[str]) -> dict[str, str]:
 
 def _hand_over(args: argparse.Namespace) -> int:
     """``adjust --bot``: hand seats to the game's bots or back to people, logged."""
-    from sheets_gm.match.run import layout_owners
+    from sheets_gm.match.run import gm_change, layout_owners
     from sheets_gm.sync.life.adjust_undo import hand_seats
 
     config = load(args)
@@ -112,7 +112,7 @@ def _hand_over(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Apply the GM events to the match under the sync lock, and print the log lines written."""
-    from sheets_gm.match.run import layout_owners
+    from sheets_gm.match.run import gm_change, layout_owners
     from sheets_gm.sync.life.adjust_undo import adjust_match
 
     if getattr(args, "bot", None):

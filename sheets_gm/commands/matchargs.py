@@ -52,23 +52,3 @@ def open_match(config: MatchConfig, access: Access = "play") -> MatchSheets:
     """The configured match's spreadsheets (nothing is read yet); ``access``: what the command does with Google."""
     with user_errors():
         return open_match_sheets(config, access=access)
-
-
-@contextmanager
-def gm_change(config: MatchConfig, *, lock: bool = True) -> Iterator[None]:
-    """The match lock (unless ``lock`` is False: the command takes it itself), for a GM command that writes the
-    match (adjust, undo, repair, resolve). When it is done, or stops half-way, the poll gate's record of the last
-    poll is forgotten, so the next poll reads every spreadsheet: what that record kept (each spreadsheet as last
-    read, our last writes) no longer describes the match, and Drive names our account for the GM's writes as
-    for a poll's."""
-    from sheets_gm.sync.gate.state import forget_state, state_path
-    from sheets_gm.sync.lock import match_lock
-
-    try:
-        if lock:
-            with match_lock(config.lock_path):
-                yield
-        else:
-            yield
-    finally:
-        forget_state(state_path(config.path))

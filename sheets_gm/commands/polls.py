@@ -1,34 +1,33 @@
-"""What ``sheets-gm sync``, ``resolve`` and ``status`` do (their command line is ``commands/sync.py``): poll the
-match, resolve a turn, say where it stands."""
+"""What ``sheets-gm sync``, ``resolve`` and ``status`` print (their command line is ``commands/sync.py``): the
+match layer polls, resolves and sends the notices (``match.polls``); this module turns what it returns into lines
+and exit codes, and says where the match stands."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import signal
 import threading
-from dataclasses import replace
 from datetime import datetime
-from pathlib import Path
 from types import FrameType
 
 from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError
-from sheets_gm.commands.matchargs import gm_change, load, open_match, user_errors
-from sheets_gm.engine.settings import SettingError
-from sheets_gm.engine.words import counted, describe_wait
-from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
-from sheets_gm.match.notify.announce import after_poll, outbox_lines, send_due
-from sheets_gm.match.notify.outbox import Due, due
+from sheets_gm.commands.matchargs import load, open_match, user_errors
+from sheets_gm.engine.words import describe_wait
+from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.notify.announce import outbox_lines
+from sheets_gm.match.poll_words import (
+    describe_report,
+    older_copies_line,
+    poll_warnings,
+    rejected_lines,
+    tables_warning,
+)
+from sheets_gm.match.polls import FullPoll, IdlePoll, LeftOpen, poll_behind_gate, resolve_now, send_waiting
 from sheets_gm.match.run import sync_once
 from sheets_gm.match.watch import seconds_until, watch
-from sheets_gm.sheets.backend import SheetError, WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark, file_mark
-from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.gate.run import IdlePoll, QuietFailure, gate_for, gated_poll
-from sheets_gm.sync.gate.state import PollState, Said
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -37,114 +36,9 @@ def _now() -> datetime:
     return base.clock()
 
 
-def window_summary(report: WindowReport) -> str:
-    """One line saying what a poll of a match on the generic sync did."""
-    if report.resolved:
-        grown = (f" More rows were laid out for {', '.join(report.tables_grown)}'s tables." if report.tables_grown
-                 else "")
-        return f"{report.window[:1].upper()}{report.window[1:]} resolved ({report.reason}).{grown} {report.result}"
-    if report.finished:
-        return f"Nothing to do: {report.result}"
-    waiting = (f"waiting for {', '.join(report.waiting_for)}" if report.waiting_for else "every seat is ready")
-    fed = f"; {counted(report.feedback_written, 'feedback cell')} updated" if report.feedback_written else ""
-    return f"{report.window[:1].upper()}{report.window[1:]}: {waiting}{fed}."
-
-
-def describe_report(report: WindowReport) -> str:
-    """One line saying what a poll did, for the terminal and cron's mail (and which workbooks a player saved while
-    the sync was writing them: read again, nothing written over)."""
-    said = [window_summary(report)]
-    raced = list(dict.fromkeys(report.saved_meanwhile))
-    if raced:
-        said.append(f"Saved while the sync was writing it, so read again and nothing written over: {', '.join(raced)}.")
-    if report.older_copies:
-        said.append(older_copies_line(report))
-    if report.drawn_again:
-        said.append(f"Drawn again, typed over by hand: {', '.join(report.drawn_again)}.")
-    return " ".join(said)
-
-
-def older_copies_line(report: WindowReport, *, done: bool = True) -> str:
-    """The warning that a seat's file was saved over the sync's write from an older copy, and what the sync did
-    (``done``) or will do with it."""
-    what = ("drawn again for the open window, its Archive and View given back" if done else
-            "the next sync draws it again for the open window and gives its Archive and View back")
-    return (f"Warning: the file of {', '.join(report.older_copies)} was saved from a copy older than the sync's last "
-            f"write (open in an office program while the sync wrote it): {what}; "
-            + "; ".join(report.older_copy_fates) + f". {'This' if done else 'That'} sync resolves nothing; the "
-            "Archive tab says what was not read again and why.")
-
-
-def rejected_lines(report: WindowReport) -> list[str]:
-    """The rows the poll refused or could not read, each with why (what ``sync`` and ``status`` list)."""
-    if not report.rejected:
-        return []
-    return [f"Rejected ({len(report.rejected)}):", *(f"  {who}: {why}" for who, why in report.rejected)]
-
-
-def settings_warning(config: MatchConfig, report: WindowReport) -> str:
-    """A warning when ``[settings]`` no longer says what the match plays with ('' when it does)."""
-    if report.settings is None:
-        return ""
-    try:
-        changed = settings_drift(config, report.settings)
-    except SettingError as exc:
-        return f"Warning: {exc}; the match keeps the house rules it was created with."
-    if not changed:
-        return ""
-    return (f"Warning: {'; '.join(changed)}. House rules are fixed when a match is created: this match keeps its "
-            f"own, and the change in {config.path} is ignored. Make [settings] say what the match uses (the "
-            "Settings tab shows them), or create a new match to play with the new rules.")
-
-
-def tables_warning(config: MatchConfig, report: WindowReport) -> str:
-    """A warning naming each table with fewer rows than the match gives it ('' when every row has its own)."""
-    if not report.short_tables:
-        return ""
-    return (f"Warning: {'; '.join(report.short_tables)}. Run sheets-gm repair -c {config.path}: it lays the tabs out "
-            "with a row for each and keeps what was typed (the next resolution would too, too late for this window).")
-
-
-def notify_warning(config: MatchConfig) -> str:
-    """A warning while ``[notify]`` has bad options: the match is polled, but no notice is sent ('' otherwise)."""
-    if not config.notify_problems:
-        return ""
-    return ("Warning: notices are off until [notify] is mended (the polls go on; what the notices would say is "
-            "not kept): " + " · ".join(config.notify_problems))
-
-
-def _open_workbook_memory(config: MatchConfig) -> Path:
-    """Where a sync remembers which open-workbook message it last gave (beside the match's lock file)."""
-    return config.lock_path.with_name("open-workbook.json")
-
-
-def poll_match(config: MatchConfig, sheets: MatchSheets, *, dry_run: bool = False, force: bool = False,
-               window: str | None = None) -> WindowReport:
-    """One poll of the match; with ``force``, resolve the open window if it is ``window``."""
-    return sync_once(config, sheets, now=_now(), force=force, dry_run=dry_run, window=window)
-
-
-def _open_key(report: WindowReport) -> str:
-    """The open window, as ``resolve --force --window`` names it."""
-    return report.window_key
-
-
-def _report_open_workbook(config: MatchConfig, sheets: MatchSheets, exc: WorkbookOpenError) -> bool:
-    """Whether to print the open-workbook message now: once per turn and message, not on every poll."""
-    memory = _open_workbook_memory(config)
-    try:
-        turn: str | None = _open_key(poll_match(config, sheets, dry_run=True))
-    except SheetError:
-        turn = None
-    said = {"turn": turn, "message": str(exc)}
-    try:
-        if json.loads(memory.read_text(encoding="utf-8")) == said:
-            return False
-    except (OSError, ValueError):
-        pass
-    with contextlib.suppress(OSError):
-        write_private(memory, json.dumps(said))
-    return True
+def poll_match(config: MatchConfig, sheets: MatchSheets, *, dry_run: bool = False) -> WindowReport:
+    """One poll of the match (``dry_run``: read it, write nothing)."""
+    return sync_once(config, sheets, now=_now(), dry_run=dry_run)
 
 
 def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: float) -> str:
@@ -153,24 +47,30 @@ def _watch_line(config: MatchConfig, report: WindowReport | IdlePoll, wait: floa
         warnings = [report.state.warning] if report.state.warning else []
         said = f"{report.state.summary or 'Nothing changed.'} (Drive: no spreadsheet changed, nothing read.)"
     else:
-        warnings = [w for w in (settings_warning(config, report), tables_warning(config, report),
-                                notify_warning(config)) if w]
+        warnings = poll_warnings(config, report)
         said = " ".join(p for p in (describe_report(report), report.drive) if p)
     return "".join(f"{w}\n" for w in warnings) + f"{said} Next poll in {describe_wait(wait)}."
 
 
 def _watch_step(config: MatchConfig, sheets: MatchSheets) -> WindowReport | IdlePoll:
-    """One poll of ``sync --watch``: gated by Drive for a Google match, as cron's polls are (an idle one reads
-    no spreadsheet), a full poll otherwise."""
-    gated = _gated_poll(config, file_mark(config.path), sheets, quiet=False)
-    if isinstance(gated, IdlePoll):
-        if gated.notices:
-            print(gated.notices, flush=True)
-        return gated
-    report, _, notices = gated
-    if notices:
-        print(notices, flush=True)
-    return report
+    """One poll of ``sync --watch``, behind the match's gate as cron's polls are (an idle Google one reads no
+    spreadsheet); prints what its notices did. Its errors reach the loop as raised: Google unavailable makes it
+    wait and poll again (``match.watch``), any other ends it as a user error."""
+    gated = poll_behind_gate(config, file_mark(config.path), sheets, quiet=False, clock=_now)
+    if isinstance(gated, LeftOpen):
+        raise _left_open(gated)
+    if gated.notices:
+        print(gated.notices, flush=True)
+    return gated if isinstance(gated, IdlePoll) else gated.report
+
+
+def _left_open(left: LeftOpen) -> UserError:
+    """A player left the workbook open: every poll stops until it is closed. What cron is told the first time
+    this turn (its later quiet polls exit 1 and print nothing), and a GM who runs sync by hand every time."""
+    if left.first:
+        return UserError(f"{left.message} (said once this turn; the next polls keep trying quietly)")
+    return UserError(f"nothing synced: {left.message} (cron's quiet polls said it once this turn and keep trying; "
+                     "close the workbook, or wait for it to be closed)")
 
 
 def run_sync(args: argparse.Namespace) -> int:
@@ -208,85 +108,41 @@ def run_sync(args: argparse.Namespace) -> int:
 
 def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileMark | None,
                sheets: MatchSheets) -> int:
-    """One poll for cron: a Google match asks Drive first and reads nothing when nothing changed
-    (``sync.gate.drive``); either kind keeps what the poll saw for the next one's gate."""
-    try:
-        gated = _gated_poll(config, config_mark, sheets, quiet=args.quiet)
-    except QuietFailure:
-        return 1
+    """One poll for cron, behind the match's gate (``match.polls``): print what it says, as ``--quiet`` allows."""
+    with user_errors():
+        gated = poll_behind_gate(config, config_mark, sheets, quiet=args.quiet, clock=_now)
+    if isinstance(gated, LeftOpen):
+        if args.quiet and not gated.first:
+            return 1  # said once this turn already
+        raise _left_open(gated)
     if isinstance(gated, IdlePoll):
         if gated.state.warning:
             print(gated.state.warning)
         if not args.quiet:
             print("\n".join(line for line in (gated.state.summary, gated.notices) if line))
         return 0
-    report, warning, notices = gated
-    if warning:
-        print(warning)
-    if not (args.quiet and not report.resolved):
-        print("\n".join([describe_report(report), *([] if args.quiet else [*rejected_lines(report),
-                                                                          *([report.drive] if report.drive else []),
-                                                                          *([notices] if notices else [])])]))
+    _print_full_poll(gated, quiet=args.quiet)
     return 0
 
 
+def _print_full_poll(done: FullPoll, *, quiet: bool) -> None:
+    """What cron's poll that read prints: its warnings, and its line (with ``quiet``, only at a resolution); and
+    unless ``quiet``, the rows refused, what Drive let it skip and what its notices did."""
+    report = done.report
+    if done.warning:
+        print(done.warning)
+    if quiet and not report.resolved:
+        return
+    more = [] if quiet else [*rejected_lines(report), *([report.drive] if report.drive else []),
+                             *([done.notices] if done.notices else [])]
+    print("\n".join([describe_report(report), *more]))
+
+
 def send_waiting_notices(args: argparse.Namespace) -> None:
-    """An idle poll with notices waiting for a retry: send them (no spreadsheet is read) and say so."""
-    line = send_due(load(args), _now)
+    """Cron's idle poll with notices waiting for a retry: send them (no spreadsheet is read) and say so."""
+    line = send_waiting(load(args), _now)
     if line and not args.quiet:
         print(line)
-
-
-def _gated_poll(config: MatchConfig, config_mark: FileMark | None, sheets: MatchSheets,
-                quiet: bool) -> tuple[WindowReport, str, str] | IdlePoll:
-    """A poll behind the match's gate (``sync.gate.run``): for Google, idle when Drive says nothing changed and
-    the last poll's line can be said again (or ``quiet``) and no reminder fell due; else the poll, and what the
-    next poll's gate needs is kept. Then the poll's notices are queued and sent (``notify.announce.after_poll``;
-    an idle poll sends only the letters waiting for a retry). Returns the poll's report, its warning and what the
-    notices did, or the idle poll."""
-    read_at = _now()
-    notices: list[Due] = []
-
-    def may_idle(state: PollState) -> bool:
-        notices.append(due(config.path, read_at))
-        return bool(quiet or state.summary) and not notices[0].reminder
-
-    gate = gate_for(config.path, config_mark, sheets, read_at, _now, google=config.backend is BackendKind.GOOGLE)
-    with user_errors():
-        try:
-            gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at), may_idle=may_idle,
-                               said=lambda report: _said(config, report))
-        except WorkbookOpenError as exc:
-            raise _open_workbook_failure(config, sheets, exc, quiet) from None
-    if isinstance(gated, IdlePoll):
-        return replace(gated, notices=send_due(config, _now) if notices[0].letters else "")
-    _open_workbook_memory(config).unlink(missing_ok=True)
-    report, said = gated
-    return report, said.warning, after_poll(config, sheets, report, _now)
-
-
-def _said(config: MatchConfig, report: WindowReport) -> Said:
-    """What a poll says that an idle poll after it repeats: never a resolution, nor feedback written now; and the
-    warnings every poll repeats."""
-    warning = "\n".join(w for w in (settings_warning(config, report), tables_warning(config, report),
-                                    notify_warning(config)) if w)
-    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[])),
-                         *rejected_lines(report)])
-    if report.resolved and not report.finished:  # the next window's line needs a read
-        summary = ""
-    return Said(summary, warning)
-
-
-def _open_workbook_failure(config: MatchConfig, sheets: MatchSheets, exc: WorkbookOpenError,
-                           quiet: bool) -> Exception:
-    """A player left the workbook open: every cron poll fails until it is closed. Say it once a turn to cron
-    (quiet); a GM who runs sync by hand is told every time what it did: nothing."""
-    if _report_open_workbook(config, sheets, exc):
-        return UserError(f"{exc} (said once this turn; the next polls keep trying quietly)")
-    if quiet:
-        return QuietFailure()
-    return UserError(f"nothing synced: {exc} (cron's quiet polls said it once this turn and keep trying; "
-                     "close the workbook, or wait for it to be closed)")
 
 
 def run_resolve(args: argparse.Namespace) -> int:
@@ -306,24 +162,24 @@ def run_resolve(args: argparse.Namespace) -> int:
             seen = poll_match(config, sheets, dry_run=True)
         if seen.finished:
             raise UserError(f"the match is over ({seen.result}); nothing to resolve")
-        key = _open_key(seen)
+        key = seen.window_key
         raise UserError(f"--force needs the window you mean, so that it never forces a window that another sync "
                         f"opened meanwhile: window {key} ({seen.window}) is open now; to resolve it anyway run "
                         f"sheets-gm resolve -c {args.config} --force --window {key}")
-    with user_errors(), gm_change(config, lock=False):  # poll_match takes the lock; the gate's record goes after
-        report = poll_match(config, sheets, force=args.force, window=named)
+    with user_errors():
+        done = resolve_now(config, sheets, force=args.force, window=named, clock=_now)
+    report = done.report
     if report.force_refused:
         raise UserError(f"{report.force_refused}. Look at the match again (sheets-gm status) before forcing")
     if report.finished and not report.resolved:
         raise UserError(f"the match is over ({report.result}); nothing to resolve")
     if not report.resolved:
         missing = ", ".join(report.waiting_for) or "nobody"
-        key = _open_key(report)
+        key = report.window_key
         raise UserError(f"window {key} ({report.window}) is not due: not every seat is ready and the deadline has "
                         f"not passed (not ready: {missing}). To resolve it anyway: "
                         f"sheets-gm resolve -c {args.config} --force --window {key}")
-    notices = after_poll(config, sheets, report, _now)
-    print("\n".join(line for line in (describe_report(report), notices) if line))
+    print("\n".join(line for line in (describe_report(report), done.notices) if line))
     return 0
 
 

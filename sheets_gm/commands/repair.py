@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sheets_gm.commands.base import command, program_name
-from sheets_gm.commands.matchargs import add_config_option, gm_change, load, user_errors
+from sheets_gm.commands.matchargs import add_config_option, load, user_errors
 from sheets_gm.engine.words import counted
 
 
@@ -16,7 +16,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.backups import backup_workbooks
     from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.match.engine_move import create_engine_file, move_engine
-    from sheets_gm.match.run import editor_emails, repair_roster
+    from sheets_gm.match.run import editor_emails, gm_change, repair_roster
     from sheets_gm.match.swap_back import put_back_swapped
     from sheets_gm.match.team_check import row_emails
     from sheets_gm.rulesets.registry import get_ruleset

@@ -2,7 +2,7 @@
 
 This module is all that an idle ``sync`` from cron imports besides the poll gate: when no workbook
 changed since the last poll and no deadline is due, the poll ends here, before any game, sheet or
-config code loads (``sheets_gm.sync.gate.idle``).
+config code loads (``sheets_gm.match.idle_poll`` decides).
 """
 
 from __future__ import annotations
@@ -19,18 +19,15 @@ def run_sync(args: argparse.Namespace) -> int:
     open window's reminder fell due (then it reads, to know whom to remind); notices waiting for a retry are
     sent then without a read."""
     if not args.watch:
-        from sheets_gm.match.notify.outbox import due
-        from sheets_gm.sync.gate.idle import idle_local_poll
+        from sheets_gm.match.idle_poll import idle_local_sync
 
-        now = base.clock()
-        idle = idle_local_poll(args.config, now)
-        notices = due(args.config, now) if idle is not None else None
-        if idle is not None and notices is not None and not notices.reminder and (args.quiet or idle.summary):
+        idle = idle_local_sync(args.config, base.clock(), quiet=args.quiet)
+        if idle is not None:
             if idle.warning:
                 print(idle.warning)
             if not args.quiet:
                 print(idle.summary)
-            if notices.letters:  # letters waiting for a retry: sent without reading any spreadsheet
+            if idle.letters_waiting:  # letters waiting for a retry: sent without reading any spreadsheet
                 from sheets_gm.commands import polls
 
                 polls.send_waiting_notices(args)

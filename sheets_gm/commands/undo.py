@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sheets_gm.commands.base import UserError, command
-from sheets_gm.commands.matchargs import add_config_option, gm_change, load, open_match, user_errors
+from sheets_gm.commands.matchargs import add_config_option, load, open_match, user_errors
 
 if TYPE_CHECKING:
     from sheets_gm.sync.life.adjust_undo import DealtDie
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def run(args: argparse.Namespace) -> int:
     """Undo the last resolved window under the sync lock, and say what happened."""
-    from sheets_gm.match.run import layout_owners
+    from sheets_gm.match.run import gm_change, layout_owners
     from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.life.adjust_undo import undo_window
 

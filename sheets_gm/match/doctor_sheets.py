@@ -184,7 +184,7 @@ def _table_rows(config: MatchConfig, read: MatchRead, report: Checkup) -> None:
         report.warn("table rows", "; ".join(short), f"run `sheets-gm repair -c {config.path}`: it lays the tabs out "
                                                     "with a row for each and keeps every typed row")
         return
-    sizes = [f"{read.tabs.orders(seat).name} {placed.rows} {placed.spec.name}"
+    sizes = [f"{placed.tab} {placed.rows} {placed.spec.name}"
              for seat in read.tabs.input_seats() for placed in read.tabs.orders(seat).tables
              if placed.spec.rows != SEAT_ROWS]
     report.ok("table rows", "a row for everything the match has (" + ", ".join(sizes) + "); a table that needs "

@@ -1,10 +1,13 @@
-"""A configured match of a ruleset on the generic sync: create it, and poll it under the match lock.
+"""A configured match of a ruleset on the generic sync: create it, poll it under the match lock, and change it
+between polls as a GM does (the poll gate's record forgotten after).
 
 Every game whose record has a sheet part runs here; ``require_sheets`` refuses one without.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -30,6 +33,7 @@ from sheets_gm.rulesets.registry import (
 )
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
+from sheets_gm.sync.gate.state import forget_state, state_path
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.share import share_match, sharing_plan
@@ -62,6 +66,23 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
                         owners=lambda: layout_owners(config, sheets), live=_live(config))
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
+
+
+@contextmanager
+def gm_change(config: MatchConfig, *, lock: bool = True) -> Iterator[None]:
+    """The match lock (unless ``lock`` is False: the caller takes it itself), for a GM command that writes the
+    match (adjust, undo, repair, resolve). When it is done, or stops half-way, the poll gate's record of the last
+    poll is forgotten, so the next poll reads every spreadsheet: what that record kept (each spreadsheet as last
+    read, our last writes) no longer describes the match, and Drive names our account for the GM's writes as
+    for a poll's."""
+    try:
+        if lock:
+            with match_lock(config.lock_path):
+                yield
+        else:
+            yield
+    finally:
+        forget_state(state_path(config.path))
 
 
 def _live(config: MatchConfig) -> dict[str, Any]:

@@ -36,7 +36,7 @@ class SeatInput(Generic[OrdersT]):
     subjects of rows typed in an open table that the seat writes for its own next window, not
     this one (Win or Die's actions typed in the opponent's turn): they stay typed, unread, and
     are read when that window opens; ``held_why`` says why, by subject, where the seat could not
-    guess it (Wesnoth's recruits typed after the leader acted this turn)."""
+    guess it (Wesnoth's recruits typed after the leader acted this turn). ``read_as`` and ``notes``: see below."""
 
     orders: OrdersT
     problems: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -45,6 +45,12 @@ class SeatInput(Generic[OrdersT]):
     go: bool = False
     held: frozenset[str] = frozenset()
     held_why: Mapping[str, str] = field(default_factory=dict)
+    # A row read as the order of other subjects (a line of a pasted forum post, the armies it names): by the row's
+    # subject, those subjects; the row shows their verdicts, as their own rows do.
+    read_as: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    # What the game tells a row that is neither a refusal nor a verdict (a post's title line, passed over; an army's
+    # row whose line in a pasted post is not read), by subject.
+    notes: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

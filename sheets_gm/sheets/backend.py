@@ -29,7 +29,13 @@ class SheetAccessError(SheetError):
 
 
 class WorkbookOpenError(SheetAccessError):
-    """A local workbook is open in an office program (its lock file is there): it is not written."""
+    """A local workbook is open in an office program (its lock file is there): it is not written. ``window``: the
+    key of the window the poll that met it had open ('' when it was met outside a poll), so that what a poll says
+    about it can be said once a window."""
+
+    def __init__(self, message: str, window: str = "") -> None:
+        super().__init__(message)
+        self.window = window
 
 
 class SavedMeanwhileError(SheetError):

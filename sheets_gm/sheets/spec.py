@@ -128,6 +128,9 @@ class InputTable(_Strict):
     # Its rows are another way to give the orders of other rows (Coalition's Forum post lines), not orders
     # awaited themselves: ``status`` never lists them as having nothing typed.
     optional: bool = False
+    # The seat's tab it stands in: '' for the orders tab, else the key of one of the layout's ``tabs.pages`` (a
+    # tab of its own in the seat's spreadsheet, read and drawn with the orders tab: Coalition's Forum tab).
+    page: str = Field(default="", pattern=r"^([a-z][a-z0-9_]*)?$")
     phases: tuple[str, ...] = ()  # the window phases it is open in; empty: every phase
     columns: tuple[Column, ...]
 
@@ -188,6 +191,9 @@ class TabNames(_Strict):
     # Public tabs an earlier layout of the game drew and this one does not (Coalition's one Board tab before
     # its tab per plane): repair deletes them from the board spreadsheet. They held nothing typed.
     retired: tuple[str, ...] = ()
+    # A seat's further input tabs, by key (an input table's ``page``): ``{forum: "Forum {seat}"}``. Each is laid
+    # out, read and drawn as the orders tab is, in the seat's own spreadsheet, beside it.
+    pages: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _retired(self) -> TabNames:
@@ -207,6 +213,7 @@ class Headers(_Strict):
     judge_title: str = "sheets-gm · the judge's entries"
     view_title: str = "sheets-gm · what {seat} sees"
     gm_title: str = "sheets-gm · for the GM only"
+    page_titles: dict[str, str] = Field(default_factory=dict)  # each of ``tabs.pages``' title, by key ({seat})
     log: tuple[str, ...] = ("Turn", "Kind", "What happened")
     settings: tuple[str, ...] = ("Setting", "Value", "Default", "What it changes")
     archive: tuple[str, ...] = ("Window", "What became of the orders typed in this tab's spreadsheet")
@@ -255,11 +262,20 @@ class SheetSpec(_Strict):
             raise ValueError("two input tables have the same name")
         if not any(t.rows == SEAT_ROWS and not t.judge for t in self.inputs):
             raise ValueError("give a seat table (rows: seat) with its Ready box, so a seat can say its orders are in")
+        for t in self.inputs:
+            if t.page and (t.judge or t.page not in self.tabs.pages or t.page not in self.headers.page_titles):
+                raise ValueError(f"table {t.name!r}: page {t.page!r} is a seat's tab of its own: name it under "
+                                 "tabs.pages and headers.page_titles (a judge's table stays in the judge's tab)")
+        for key in self.tabs.pages:
+            if not any(t.page == key for t in self.inputs) or not any(t.rows == SEAT_ROWS for t in self.inputs
+                                                                       if t.page == ""):
+                raise ValueError(f"tabs.pages: {key!r} holds no input table")
         return self
 
-    def tables(self, *, judge: bool) -> tuple[InputTable, ...]:
-        """The input tables of the seats' orders tabs (``judge=False``) or of the judge's tab."""
-        return tuple(t for t in self.inputs if t.judge == judge)
+    def tables(self, *, judge: bool, page: str | None = None) -> tuple[InputTable, ...]:
+        """The input tables of the seats' input tabs (``judge=False``) or of the judge's tab; with ``page``, only
+        those of that tab ('' the orders tab, or a key of ``tabs.pages``)."""
+        return tuple(t for t in self.inputs if t.judge == judge and (page is None or t.page == page))
 
 
 def load_sheet_spec(path: Path) -> SheetSpec:

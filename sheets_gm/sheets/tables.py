@@ -172,6 +172,11 @@ class PlacedTable:
     header_row: int
     feedback_col: int  # the tab's last column, where every table's feedback stands
     rows: int  # the rows laid out in this match (``min_rows`` at least; one for a seat table)
+    tab: str = ""  # the name of the tab it stands on (a seat's orders tab, or another of its input tabs)
+
+    def at(self, within: str) -> str:
+        """A range within the table's tab (``cell``, ``rows_range``…) as a full range naming the tab."""
+        return a1(self.tab, within)
 
     @property
     def first_row(self) -> int:
@@ -267,11 +272,36 @@ class PlacedTable:
 
 @dataclass(frozen=True, slots=True)
 class InputTab:
-    """A tab of input tables (a seat's orders tab, or the judge's tab)."""
+    """A tab of input tables (a seat's orders tab, or the judge's tab), and the seat's further input tabs
+    (``pages``: Coalition's Forum tab), each a tab of its own laid out the same way.
+
+    ``tables`` are every table of the seat, on whichever tab (what a row's table name finds); the geometry (where
+    rows are, what is blank, what the tab's width is, its layout) is of this tab's own tables alone:
+    ``sheets()`` gives each tab with only its own tables, to read, lay out and answer one tab at a time."""
 
     name: str
     title: str
     tables: tuple[PlacedTable, ...]
+    pages: tuple[InputTab, ...] = ()
+
+    def sheets(self) -> tuple[InputTab, ...]:
+        """This tab with its own tables only, then each page: every tab the seat types in."""
+        own = tuple(t for t in self.tables if t.tab == self.name)
+        return (InputTab(self.name, self.title, own) if self.pages else self, *self.pages)
+
+    def with_pages(self, pages: Sequence[InputTab]) -> InputTab:
+        """This tab with ``pages`` beside it: their tables among ``tables``."""
+        mine = tuple(t for t in self.tables if t.tab == self.name)
+        return InputTab(self.name, self.title, mine + tuple(t for p in pages for t in p.tables), tuple(pages))
+
+    def page_of(self, table: str) -> InputTab:
+        """The tab (with its own tables only) that table ``table`` stands on."""
+        tab = self.table(table).tab
+        return next(s for s in self.sheets() if s.name == tab)
+
+    @property
+    def _own(self) -> tuple[PlacedTable, ...]:
+        return tuple(t for t in self.tables if t.tab == self.name)
 
     @classmethod
     def place(cls, name: str, title: str, tables: Sequence[InputTable],
@@ -283,41 +313,49 @@ class InputTab:
         feedback_col = max([len(t.columns) - 1 for t in tables] + [1])
         for spec in tables:
             rows = 1 if spec.rows == SEAT_ROWS else max(1, (sizes or {}).get(spec.name, spec.min_rows))
-            placed.append(PlacedTable(spec, row, row + 1, feedback_col, rows))
+            placed.append(PlacedTable(spec, row, row + 1, feedback_col, rows, name))
             row += 2 + rows + 1
         return cls(name, title, tuple(placed))
 
     def sizes(self) -> dict[str, int]:
         """Each table's rows, by name."""
-        return {t.spec.name: t.rows for t in self.tables}
+        return {t.spec.name: t.rows for t in self.tables}  # every tab's
 
     def sizes_in(self, grid: Grid) -> dict[str, int]:
         """Each table's rows as the tab read in ``grid`` (from A1) lays them out: a table ends where the next
         one's title stands in column A (a gap row before it), its last such title: tables only grow, so a title
         left above by an earlier layout (a resolution cut between laying the tab out larger and writing its
         rows) is never the current one. A table whose end is not found keeps the rows placed here (the header
-        check then names the cell that moved)."""
+        check then names the cell that moved). The last table (a seat's further tab holds one), with no title
+        under it, has at least the rows placed here and as many as its drawn subjects run down column A."""
         column_a = [text_of(line[0]) if line else "" for line in grid]
         found: dict[str, int] = {}
         title_row = FIRST_TABLE_ROW
-        for t, after in zip(self.tables, self.tables[1:], strict=False):
+        for t, after in zip(self._own, self._own[1:], strict=False):
             first = title_row + 2  # the table's first row
             titles = [row for row in range(first + 2, len(column_a) + 1)  # one row at least, then the gap
                       if column_a[row - 1] == after.spec.heading]
             rows = titles[-1] - 1 - first if titles else t.rows
             found[t.spec.name] = rows
             title_row += 2 + rows + 1
+        last = self._own[-1] if self._own else None
+        if last is not None and last.spec.rows != SEAT_ROWS:  # no title under it: its drawn subjects say its end
+            first = title_row + 2
+            end = first
+            while end <= len(column_a) and column_a[end - 1]:
+                end += 1
+            found[last.spec.name] = max(last.rows, end - first)
         return found
 
     @property
     def width(self) -> int:
         """The tab's columns: to the feedback column (at least two)."""
-        return max([t.width for t in self.tables] + [2])
+        return max([t.width for t in self._own] + [2])
 
     @property
     def last_row(self) -> int:
         """The last row any table uses."""
-        return max([t.last_row for t in self.tables] + [STATUS_ROW])
+        return max([t.last_row for t in self._own] + [STATUS_ROW])
 
     def table(self, name: str) -> PlacedTable:
         """The placed table called ``name`` (KeyError naming the tab if none)."""
@@ -334,7 +372,7 @@ class InputTab:
     def blank_rows(self) -> list[int]:
         """The rows between two tables and the one under the last: part of the tab, read, and in no table."""
         return [row for row in range(FIRST_TABLE_ROW, self.last_row + 2)
-                if not any(t.title_row <= row <= t.last_row for t in self.tables)]
+                if not any(t.title_row <= row <= t.last_row for t in self._own)]
 
     def loose_rows(self, grid: Grid) -> list[LooseRow]:
         """The rows of ``grid`` (read from A1) that no table reads an order from, yet hold something: a blank
@@ -343,7 +381,7 @@ class InputTab:
         out: list[LooseRow] = []
         feedback_col = self.width - 1
         for row in range(FIRST_TABLE_ROW, max(self.last_row + 1, len(grid)) + 1):  # and any row read below
-            table = next((t for t in self.tables if t.title_row <= row <= t.last_row), None)
+            table = next((t for t in self._own if t.title_row <= row <= t.last_row), None)
             if table is not None and row <= table.header_row:
                 continue  # a title or header row: protected, and checked for drift
             line = grid[row - 1] if row - 1 < len(grid) else []
@@ -366,7 +404,7 @@ class InputTab:
     def header_checks(self) -> list[tuple[int, int, str]]:
         """(row, 0-based column, text) of every fixed text the sync checks before writing anything."""
         checks = [(TITLE_ROW, 0, self.title)]
-        for t in self.tables:
+        for t in self._own:
             checks += [(t.header_row, i, c.header) for i, c in t.columns()]
         return checks
 
@@ -396,7 +434,7 @@ class InputTab:
         checkboxes: list[Checkbox] = []
         protections = [Protection(cells(0, TITLE_ROW, width - 1, STATUS_ROW), "Title and status: written by sheets-gm")]
         widths: dict[int, int] = {}
-        for t in self.tables:
+        for t in self._own:
             spec = t.spec
             title, header = t.heading_rows()
             values[cell_at(0, t.title_row)] = [title[:1]]

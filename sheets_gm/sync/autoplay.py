@@ -14,7 +14,7 @@ from typing import Any
 from sheets_gm.engine.ruleset import Bot, Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter
-from sheets_gm.sheets.layout import CellValue, a1
+from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab
 from sheets_gm.sync.read import read_match
@@ -82,6 +82,6 @@ def type_bot_orders(sheets: MatchSheets, ruleset_class: type[AnyRuleset], bots: 
                     raise UntypableOrdersError(f"{seat}'s table {table_name!r} has no row {subject!r}; its rows are "
                                                f"{', '.join(rows) or '(none)'}")
                 for key, value in values.items():
-                    batch.put(backend, a1(tab.name, placed.cell(rows[subject] - placed.first_row, key)), [[value]])
+                    batch.put(backend, placed.at(placed.cell(rows[subject] - placed.first_row, key)), [[value]])
     batch.run(sheets.write_order())
     return typed

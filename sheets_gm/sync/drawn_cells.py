@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sheets_gm.sheets.guard import grid_cells, origin, same_value, written_cells
-from sheets_gm.sheets.layout import CellValue, a1
+from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.read import MatchRead
@@ -58,11 +58,11 @@ def _shown_cells(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: D
     """An orders tab's shown cells typed over, put back; a typed row's feedback says what was typed there."""
     record = read.record
     dice = record.dice()
-    for seat, (a1_range, grid) in read.typed.items():
+    for seat, ranges in read.typed.items():
         seat_read = read.seats.get(seat)
         if seat_read is None or seat_read.older_copy is not None:  # a copy is drawn again whole
             continue
-        found = grid_cells(a1_range, grid)
+        found = {cell: value for a1_range, grid in ranges for cell, value in grid_cells(a1_range, grid).items()}
         backend = seat_backend(sheets, read.tabs, seat)
         typed_rows = {(r.table, r.row) for r in seat_read.rows if r.typed}
         for placed in seat_read.tab.tables:
@@ -74,15 +74,15 @@ def _shown_cells(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: D
                 drawn = read.adapter.shown(record.state, seat, spec, subject, dice)
                 wrong: list[str] = []
                 for c in shown_cols:
-                    cell = a1(seat_read.tab.name, placed.cell(index, c.key))
+                    cell = placed.at(placed.cell(index, c.key))
                     was = found.get(origin(cell), "")
                     value = drawn.get(c.key, "")
                     if _alike(was, value):
                         continue
                     batch.put(backend, cell, [[value]])
                     wrong.append(drawn_cell_words(c.header, text_of(was), text_of(value)))
-                    if f"{seat_read.tab.name} ({c.header})" not in out.where:
-                        out.where.append(f"{seat_read.tab.name} ({c.header})")
+                    if f"{placed.tab} ({c.header})" not in out.where:
+                        out.where.append(f"{placed.tab} ({c.header})")
                 row = placed.first_row + index
                 if wrong and (spec.name, row) in typed_rows:
                     out.notes[(seat, spec.name, row)] = drawn_cells_note(wrong)

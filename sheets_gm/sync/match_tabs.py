@@ -3,7 +3,8 @@
 - the board spreadsheet: Board (the adapter's drawing from A1, the title, status line and
   legend to its right) and any other public tab the adapter draws (a tab per plane), Log
   (public events only), Settings;
-- each seat's spreadsheet: Orders <seat> (its input tables), Archive <seat> (in sentences only,
+- each seat's spreadsheet: Orders <seat> (its input tables; a game may put some in a further tab, each of
+  ``tabs.pages``: Coalition's Forum <seat>), Archive <seat> (in sentences only,
   what became of the seat's typed rows: read by a resolution, taken back by an undo, set aside),
   View <seat> (what only that seat may see, and its private log), and Copies <seat> (hidden: the
   sync's own copies of the rows each Archive line names, in the line's row, and the pending row:
@@ -67,8 +68,18 @@ class MatchTabs:
         if seat == JUDGE:
             return InputTab.place(self.spec.tabs.judge, self.spec.headers.judge_title, self.spec.tables(judge=True),
                                   sizes)
-        return InputTab.place(self.spec.tabs.orders.format(seat=seat), self.spec.headers.orders_title.format(seat=seat),
-                              self.spec.tables(judge=False), sizes)
+        tab = InputTab.place(self.spec.tabs.orders.format(seat=seat), self.spec.headers.orders_title.format(seat=seat),
+                             self.spec.tables(judge=False, page=""), sizes)
+        if not self.spec.tabs.pages:
+            return tab
+        titles = self.spec.headers.page_titles
+        return tab.with_pages([InputTab.place(name.format(seat=seat), titles[key].format(seat=seat),
+                                              self.spec.tables(judge=False, page=key), sizes)
+                               for key, name in self.spec.tabs.pages.items()])
+
+    def pages(self, seat: str) -> tuple[str, ...]:
+        """The names of ``seat``'s further input tabs (Coalition's Forum tab), beside its orders tab."""
+        return () if seat == JUDGE else tuple(name.format(seat=seat) for name in self.spec.tabs.pages.values())
 
     def with_sizes(self, sizes: Mapping[str, Mapping[str, int]]) -> MatchTabs:
         """The same tabs with these table rows (by seat and table)."""
@@ -98,8 +109,9 @@ class MatchTabs:
             for placed in tab.tables:
                 need = len(adapter.rows(state, seat, placed.spec))
                 if need > placed.rows:
-                    out.append(f"the {placed.spec.name.replace('_', ' ')} table of tab {tab.name!r} has {placed.rows} "
-                               f"rows for {need}: the last {need - placed.rows} have no row to type in")
+                    name = placed.spec.name.replace("_", " ")
+                    out.append(f"the {name} table of tab {placed.tab!r} has {placed.rows} rows for {need}: the last "
+                               f"{need - placed.rows} have no row to type in")
         return out
 
     def grown(self, before: MatchTabs) -> tuple[str, ...]:
@@ -120,8 +132,9 @@ class MatchTabs:
         return self.spec.tabs.copies.format(seat=seat)
 
     def seat_tab_names(self, seat: str) -> tuple[str, ...]:
-        """Every tab ``seat`` has in its own spreadsheet: its input tab, Archive, View and Copies."""
-        return self.orders(seat).name, self.archive(seat), self.view(seat), self.copies(seat)
+        """Every tab ``seat`` has in its own spreadsheet: its input tab, Archive, View and Copies, and its further
+        input tabs (``pages``)."""
+        return self.orders(seat).name, self.archive(seat), self.view(seat), self.copies(seat), *self.pages(seat)
 
     def archive_pending_range(self, seat: str) -> str:
         """The pending row (on the hidden Copies tab): the window key and rows the resolution under way read (or

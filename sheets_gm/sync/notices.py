@@ -151,7 +151,7 @@ def what_to_type(tabs: MatchTabs, window: Window, seat: str) -> list[str]:
         typed = [c.header for c in spec.columns if c.kind.typed and c.kind is not ColumnKind.READY]
         ready = [c.header for c in spec.columns if c.kind is ColumnKind.READY]
         what = ", ".join(typed) if typed else ""
-        where = f"tab {tab.name!r}, table “{spec.heading}”"
+        where = f"tab {placed.tab!r}, table “{spec.heading}”"
         if spec.rows == SEAT_ROWS:
             parts = [f"fill {what}" if what else "", f"tick {ready[0]} when your orders are in" if ready else ""]
             lines.append(f"{where}: " + " and ".join(p for p in parts if p) + ".")

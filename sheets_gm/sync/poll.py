@@ -29,7 +29,7 @@ from sheets_gm.sheets.backend import (
     SheetError,
     WorkbookOpenError,
 )
-from sheets_gm.sheets.layout import CellValue, a1
+from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.bot_seats import play_bots
@@ -52,9 +52,11 @@ from sheets_gm.sync.rows.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fate_words import idle_feedback
 from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
+    game_notes,
     in_table,
     kept_feedback,
     over_feedback,
+    routed,
     row_feedback,
     row_verdicts,
     set_aside_sentence,
@@ -321,9 +323,12 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         drawn = drawn_again_writes(sheets, read, batch)  # drawn cells typed over: put back now
         report.drawn_again = drawn.where
         _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn.notes)
-        report.write_calls = batch.run(sheets.write_order(), past_open=True)
+        try:
+            report.write_calls = batch.run(sheets.write_order(), past_open=True)
+        except WorkbookOpenError as exc:
+            raise WorkbookOpenError(str(exc), window.key) from exc
         if held is not None:
-            raise held
+            raise WorkbookOpenError(str(held), window.key) from held
         return report
     if read.log_header_typed_over:  # the rest a resolution draws whole
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
@@ -396,7 +401,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             draw_copy_again(sheets, batch, backend, read, copies[seat], window, history or {})
         seat_input = answer.inputs.get(seat)
         preview = read.tabs.spec.preview  # else the verdicts wait for the resolution (hidden things, dice)
-        verdicts = [v for v in answer.verdicts if v.seat == seat] if preview else []
+        verdicts = routed([v for v in answer.verdicts if v.seat == seat], seat, seat_input) if preview else []
         subjects = {r.subject for r in seat_read.rows}
         stale = seat_read.stale(window)
         set_aside = {(r.table, r.row) for r in stale}
@@ -415,7 +420,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                     [v for v in verdicts if v.subject == row.subject and in_table(read.adapter, v, row.table)]
                 if spec.rows == SEAT_ROWS:  # the seat row also says what no other row does
                     mine += [v for v in verdicts if v.subject not in subjects]
-                extra = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
+                go = GO_NOTHING if spec.rows == SEAT_ROWS and seat_input.go and go_idle else ""
+                extra = " · ".join(p for p in (game_notes(seat_input, row.subject), go) if p)
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
                                     seat_read.note(row), row.subject in seat_input.held, extra,
                                     seat_input.held_why.get(row.subject, ""))
@@ -427,7 +433,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
             text = f"{text} · {said}" if said and text else said or text
             if text != row.feedback:
                 index = row.row - placed.first_row
-                batch.put(backend, a1(seat_read.tab.name, placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
+                batch.put(backend, placed.at(placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
                           [[text]])
                 report.feedback_written += 1
         if stale:
@@ -450,7 +456,7 @@ def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatc
             text = over_feedback(row, seat, placed.spec, idle, out)
             if text is not None and text != row.feedback:
                 cell = placed.cell(row.row - placed.first_row, placed.spec.of_kind(ColumnKind.FEEDBACK)[0].key)
-                batch.put(backend, a1(seat_read.tab.name, cell), [[text]])
+                batch.put(backend, placed.at(cell), [[text]])
                 written += 1
     return written
 
@@ -486,7 +492,7 @@ def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: 
                 value = shown.get(c.key, "")
             else:
                 continue
-            batch.put(backend, a1(tab.name, placed.cell(index, c.key)), [[value]])
+            batch.put(backend, placed.at(placed.cell(index, c.key)), [[value]])
 
 
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
@@ -522,12 +528,15 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         engine_unused = dict(resolution.unused.get(seat, {}))
         settled = settle_seat(adapter, record.state, new_state, seat_read, window, new_window, answer.inputs.get(seat),
                               verdicts, engine_unused)
+        before_bots = settled.kept
         play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)
         consumed = [r.to_json() for r in settled.read]
+        stayed = settled.stayed(seat_read, before_bots)  # an undo puts them back where they stood
         archived = packed_cell(compact_json({"resolution": number, **({"deal": record.deal} if record.deal else {}),
                                              "window": window.key, "rows": consumed,
                                              **({"kept": settled.notes, "for": new_window.key}
-                                                if settled.notes and new_window else {})}),
+                                                if settled.notes and new_window else {}),
+                                             **({"stayed": stayed} if stayed else {})}),
                                f"rows {seat} typed that resolution {number} read")
         # else the cut resolution wrote this seat's lines, with its rows read
         lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []

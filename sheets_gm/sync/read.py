@@ -17,12 +17,12 @@ from sheets_gm.rulesets.registry import AnyRuleset, sheet_of, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import LayoutDriftError, SheetError
 from sheets_gm.sheets.layout import Grid
-from sheets_gm.sheets.tables import text_of
+from sheets_gm.sheets.tables import TypedRow, text_of
 from sheets_gm.sync.match_record import MatchRecord, engine_read_range, joined_cells, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER, refuse_old_layout
 from sheets_gm.sync.rows.seat_read import SeatRead
-from sheets_gm.sync.rows.strays import sort_rows
+from sheets_gm.sync.rows.strays import StrayRow, sort_rows
 from sheets_gm.sync.sheets import MatchSheets, ReadBatch, WriteBatch, seat_backend
 from sheets_gm.sync.swaps import SWAP_HINT, refuse_swapped
 
@@ -46,15 +46,17 @@ class MatchRead:
     tabs: MatchTabs
     adapter: AnySheetAdapter
     seats: Mapping[str, SeatRead]
-    typed: Mapping[str, tuple[str, Grid]] = field(default_factory=dict)  # seat -> its input tab's range, as read
+    # seat -> each of its input tabs' range and cells, as read (its orders tab, then its further tabs)
+    typed: Mapping[str, tuple[tuple[str, Grid], ...]] = field(default_factory=dict)
     board: tuple[str, Grid] | None = None  # the board tab's range and cells, as read (``sync/drawn_cells.py``)
     log_header_typed_over: bool = False  # the Log's header row typed over in place: the poll writes it again
 
     def guard(self, batch: WriteBatch, sheets: MatchSheets) -> None:
         """Guard ``batch``'s writes to every seat's input tab by what this read found there: a cell a player saves
         after this read is never written over (``sheets/guard.py``)."""
-        for seat, (a1_range, grid) in self.typed.items():
-            batch.guard(seat_backend(sheets, self.tabs, seat), a1_range, grid)
+        for seat, ranges in self.typed.items():
+            for a1_range, grid in ranges:
+                batch.guard(seat_backend(sheets, self.tabs, seat), a1_range, grid)
 
 
 def _refuse_if_old(sheets: MatchSheets, ruleset_class: type[AnyRuleset], engine_range: str) -> bool:
@@ -82,7 +84,8 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
     batch.ask(sheets.engine, tabs.view_status_range(GM))
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
-        batch.ask(backend, tabs.orders(seat).read_range())
+        for page in tabs.orders(seat).sheets():
+            batch.ask(backend, page.read_range())
         batch.ask(backend, tabs.archive_pending_range(seat))
         batch.ask(backend, tabs.archive_header_range(seat))
         batch.ask(backend, tabs.view_status_range(seat))
@@ -121,31 +124,47 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
                                f"in row 1, right of the board, but does not; {REPAIR_HINT}")
     log_typed_over = _check_written_tabs(batch, sheets, tabs)
     seats: dict[str, SeatRead] = {}
-    grids = {seat: batch.get(seat_backend(sheets, tabs, seat), tabs.orders(seat).read_range())
-             for seat in tabs.input_seats()}
+    grids = {seat: {page.name: batch.get(seat_backend(sheets, tabs, seat), page.read_range())
+                    for page in tabs.orders(seat).sheets()} for seat in tabs.input_seats()}
     # The match's own layout (a setting may take a column out, e.g. Wesnoth's Go under batch resolution): the
     # ruleset's file layout, read above, spans it. Each tab is read as it is laid out now: its tables' rows are
     # those the match grew them to.
     tabs = MatchTabs(adapter.spec, sheets.seats, ruleset_class.traits.judge)
-    tabs = tabs.with_sizes({seat: tabs.orders(seat).sizes_in(grid) for seat, grid in grids.items()})
+    tabs = tabs.with_sizes({seat: {name: rows for page in tabs.orders(seat).sheets()
+                                   for name, rows in page.sizes_in(grids[seat][page.name]).items()}
+                            for seat in grids})
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
-        grid = grids[seat]
-        drift = tab.drift(grid)
-        if drift:
-            raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")
-        rows = tuple(r for placed in tab.tables for r in placed.read(grid))
         pending_row = batch.get(backend, tabs.archive_pending_range(seat))
         archived = _archived(pending_row, tabs.copies(seat))
         pending = _pending(archived, record)
-        rows, strays = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, tab, grid, rows,
-                                 recovering=pending is not None)
+        rows, strays = _seat_rows(sheets, record, adapter, tabs, seat, grids[seat], recovering=pending is not None)
         seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row),
                                older_copy(archived, record))
     return MatchRead(record, tabs, adapter, seats,
-                     {seat: (tabs.orders(seat).read_range(), grid) for seat, grid in grids.items()},
+                     {seat: tuple((page.read_range(), grids[seat][page.name]) for page in tabs.orders(seat).sheets())
+                      for seat in grids},
                      (tabs.board_tab_range(), board_grid), log_typed_over)
+
+
+def _seat_rows(sheets: MatchSheets, record: MatchRecord, adapter: AnySheetAdapter, tabs: MatchTabs, seat: str,
+               grids: Mapping[str, Grid], *, recovering: bool) -> tuple[tuple[TypedRow, ...], tuple[StrayRow, ...]]:
+    """Each of ``seat``'s input tabs checked and read (``grids``: by tab name): the rows an order may be read from,
+    and the stray rows with their answers, of every tab."""
+    rows: tuple[TypedRow, ...] = ()
+    strays: tuple[StrayRow, ...] = ()
+    for page in tabs.orders(seat).sheets():
+        grid = grids[page.name]
+        drift = page.drift(grid)
+        if drift:
+            raise LayoutDriftError(f"the layout has changed: {drift}; {REPAIR_HINT}")
+        read = tuple(r for placed in page.tables for r in placed.read(grid))
+        kept, found = sort_rows(record.ruleset, adapter, record.state, sheets, tabs, seat, page, grid, read,
+                                recovering=recovering)
+        rows += kept
+        strays += found
+    return rows, strays
 
 
 def _check_written_tabs(batch: ReadBatch, sheets: MatchSheets, tabs: MatchTabs) -> bool:

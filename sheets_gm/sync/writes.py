@@ -13,7 +13,7 @@ from sheets_gm.sheets.adapter import (
     AnySheetAdapter,
 )
 from sheets_gm.sheets.backend import SheetBackend
-from sheets_gm.sheets.layout import CellValue, Grid, a1
+from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
@@ -83,15 +83,16 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
     """Rewrite a seat's input tab for ``state``: its status line and every table whole (``kept`` and ``notes``
     by table: see ``table_grid``; ``overlays``: cells by table, row index and tab column laid over the drawn
     rows, the stray rows kept as typed: see ``strays.stray_overlays``)."""
-    batch.put(backend, tab.status_cell(), [[status]])
+    for page in tab.sheets():  # the orders tab and the seat's further tabs (a Forum tab) each have the line
+        batch.put(backend, page.status_cell(), [[status]])
     for placed in tab.tables:  # its title and headers too: where a tab grown at this resolution moved them
-        batch.put(backend, a1(tab.name, placed.heading_range()), placed.heading_rows())
+        batch.put(backend, placed.at(placed.heading_range()), placed.heading_rows())
         grid = table_grid(adapter, state, window, seat, placed, dice, outcome_text,
                           (kept or {}).get(placed.spec.name), (notes or {}).get(placed.spec.name))
         for index, laid in (overlays or {}).get(placed.spec.name, {}).items():
             for col, value in laid.items():
                 grid[index][col] = value
-        batch.put(backend, a1(tab.name, placed.rows_range()), grid)
+        batch.put(backend, placed.at(placed.rows_range()), grid)
 
 
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,

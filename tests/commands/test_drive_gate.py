@@ -333,3 +333,18 @@ def test_watch_polls_are_gated_by_drive_as_crons_are(
     assert fake.calls(READ) == 0 and fake.calls(WRITE) == 0  # nothing changed: Drive alone was asked
     assert fake.calls(CHANGES) + fake.calls(START_TOKEN) == 3
     assert out.count("(Drive: no spreadsheet changed, nothing read.)") == 3
+
+
+def test_a_watch_poll_that_finds_google_unavailable_waits_and_polls_again(
+        fake: GoogleApiFake, clock: Clock, started: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Google still unavailable when one poll gives up (here it asks to wait past the retries' deadline) does not
+    end ``sync --watch``: it says so, waits, and the next poll reads what was typed."""
+    _ThreePolls.clock = clock
+    monkeypatch.setattr("sheets_gm.commands.polls.threading.Event", _ThreePolls)
+    type_orders(open_match_sheets(load_config(started)), ready=False, seats=("red",))
+    fake.inject(FaultKind.RATE_LIMIT_JSON, endpoint=READ, retry_after=600)
+    code, out, err = run(capsys, "sync", "-c", started, "--watch")
+    assert code == 0, err
+    assert "Google is unavailable (" in out and "asked to wait 600 s" in out
+    assert "feedback cells updated" in out

@@ -212,7 +212,7 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
     placed = seat_read.tab.table(table_name)
     row = next(r for r in seat_read.rows if r.table == table_name and r.subject == subject)
     backend = seat_backend(table.sheets, read.tabs, seat)
-    backend.write([RangeWrite(a1(seat_read.tab.name, placed.cell(row.row - placed.first_row, key)), [[value]])])
+    backend.write([RangeWrite(placed.at(placed.cell(row.row - placed.first_row, key)), [[value]])])
     where = (seat, table_name, subject, key)
     table.retyped.add(where[:3])
     text = "" if isinstance(value, bool) or value is None else str(value).strip()
@@ -301,7 +301,7 @@ def _race(table: Table, read: MatchRead, seat: str, a: int, b: int, c: int) -> N
     seat_read = read.seats[seat]
     placed = seat_read.tab.table(table_name)
     row = next(r for r in seat_read.rows if r.table == table_name and r.subject == subject)
-    cell = a1(seat_read.tab.name, placed.cell(row.row - placed.first_row, key))
+    cell = placed.at(placed.cell(row.row - placed.first_row, key))
     backend = seat_backend(table.sheets, read.tabs, seat)
     moments = len(table.sheets.write_order()) + 1
     with saving_at(table, a // len(read.seats) % moments, lambda: player_save(backend, cell, value)):
@@ -551,7 +551,7 @@ def _type_past(table: Table, read: MatchRead, seat: str, b: int, c: int) -> None
     row = placed.first_row + c % placed.rows
     value = f"past {b % 97}"
     backend = seat_backend(table.sheets, read.tabs, seat)
-    backend.write([RangeWrite(a1(seat_read.tab.name, cell_at(col, row)), [[value]])])
+    backend.write([RangeWrite(placed.at(cell_at(col, row)), [[value]])])
     table.past[(seat, row, col)] = value
 
 

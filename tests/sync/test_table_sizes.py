@@ -220,7 +220,7 @@ def test_a_match_laid_out_with_too_few_rows_is_warned_by_sync_status_and_doctor_
     out = capsys.readouterr().out
     assert "Warning: the armies table of tab 'Orders coalition' has 60 rows for 70: the last 10 have no row" in out
     assert "the armies table of tab 'Orders phyrexia' has 60 rows for 70" in out
-    assert "the post table of tab 'Orders phyrexia' has 80 rows for 90" in out  # a post line per army, and spare
+    assert "the post table of tab 'Forum phyrexia' has 140 rows for 160" in out  # two post lines per army, and spare
     assert "Run sheets-gm repair" in out
     main(["doctor", "-c", str(path)])
     assert "tab 'Orders phyrexia' has 60 rows for 70" in capsys.readouterr().out

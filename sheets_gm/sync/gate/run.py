@@ -5,7 +5,8 @@ The state is only ever a shortcut (``gate.state``): it is forgotten before a pol
 succeeds, so a poll that fails half-way leaves none and the next one reads everything. Two gates implement
 :class:`Gate`: ``gate.local.LocalGate`` (the workbooks' fingerprints) and ``gate.drive.DriveGate`` (Drive's change
 log, the kept reads); :func:`gate_for` picks the match's. The poll itself is handed in (the match layer's
-``sync_once``), so the gate knows no config and no game.
+``sync_once``), so the gate knows no config and no game; ``match.polls`` runs the gate for cron and
+``sync --watch``.
 """
 
 from __future__ import annotations
@@ -39,10 +40,6 @@ class Gate(Protocol):
 
     def keep(self, report: WindowReport, said: Said) -> None:
         """The poll succeeded: keep what the next poll's gate needs."""
-
-
-class QuietFailure(Exception):
-    """A cron poll that failed for a reason already said this turn (a workbook left open): exit 1, print nothing."""
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
-from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
-from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
+from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.replay import entry_dice
@@ -31,16 +31,9 @@ from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead, current_mark, read_match
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fate_words import adjust_cause, handed_cause, undo_cause
-from sheets_gm.sync.rows.fates import (
-    aside_notice,
-    handed_line,
-    kept_refusals,
-    put_back_sentence,
-    settle_change,
-    taken_over,
-    undo_lines,
-)
+from sheets_gm.sync.rows.fates import aside_notice, handed_line, kept_refusals, settle_change, taken_over, undo_lines
 from sheets_gm.sync.rows.strays import stray_overlays
+from sheets_gm.sync.rows.undo_rows import undone_seat
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
     board_writes,
@@ -259,10 +252,11 @@ def _json_row(grid: Grid, where: str) -> dict[str, Any]:
     return data
 
 
-def _archived_rows(entry: Mapping[str, Any], seat: str, number: int, engine_tab: str) -> list[Any]:
-    """The rows (as JSON) resolution ``number`` read of ``seat``, from the engine's history row ``entry``, which keeps
-    them under ``archived`` (BetweenWindowsError when it does not: a match whose history lacks them is moved over by
-    ``repair``, from the hidden columns its Archive tabs had)."""
+def _archived_record(entry: Mapping[str, Any], seat: str, number: int, engine_tab: str) -> dict[str, Any]:
+    """What resolution ``number`` archived of ``seat``'s rows, from the engine's history row ``entry``, which keeps it
+    under ``archived``: the rows it read (``rows``) and those it kept in their cells (``stayed``, and ``kept``: why).
+    BetweenWindowsError when it does not: a match whose history lacks them is moved over by ``repair``, from the
+    hidden columns its Archive tabs had."""
     archived = entry.get("archived")
     cell = archived.get(seat) if isinstance(archived, Mapping) else None
     try:
@@ -274,49 +268,7 @@ def _archived_rows(entry: Mapping[str, Any], seat: str, number: int, engine_tab:
                                   f"of the rows {seat} typed (a match made by an earlier version of sheets-gm: run "
                                   "sheets-gm repair, which moves its copies there from the Archive tabs) — nothing "
                                   "was written")
-    return list(found["rows"])
-
-
-def _unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
-    """A row put back by an undo with its Ready and Go boxes unticked (the seat says again when it is ready, and
-    the next poll does not resolve it again before the GM has done what the undo was for), and the headers of
-    the boxes that were ticked."""
-    boxes = {c.key: c.header for c in table.columns
-             if c.kind is ColumnKind.READY or (c.kind is ColumnKind.TICK and c.key == GO_COLUMN)}
-    ticked = [boxes[k] for k, v in row.values.items() if k in boxes and v not in (None, "", False)]
-    return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()}), ticked
-
-
-def _came_back(rows: Sequence[TypedRow], returned: Mapping[tuple[str, str], TypedRow],
-               tab: InputTab) -> list[TypedRow]:
-    """The typed ``rows`` that hold what the undo puts back (so nothing was typed in them since): a row holding its
-    own subject's returned cells (kept unused by the resolution, or put back by an interrupted undo), or, in an
-    ordered table, any returned row's cells (a row the resolution kept, moved up). Each returned row once."""
-    left = dict(returned)
-    back: list[TypedRow] = []
-    for row in rows:
-        if _same_cells(row, left.get((row.table, row.subject))):
-            back.append(row)
-            del left[(row.table, row.subject)]
-    for row in rows:
-        if row in back or not tab.table(row.table).spec.ordered:
-            continue
-        found = next((key for key, r in left.items() if key[0] == row.table and _same_cells(row, r)), None)
-        if found is not None:
-            back.append(row)
-            del left[found]
-    return back
-
-
-def _same_cells(row: TypedRow, other: TypedRow | None) -> bool:
-    """Whether ``other`` holds what ``row`` holds, cell for cell (the empty ones aside)."""
-    if other is None:
-        return False
-
-    def cells(r: TypedRow) -> dict[str, str]:
-        return {k: text_of(v) for k, v in r.values.items() if v not in (None, "", False)}
-
-    return cells(row) == cells(other)
+    return found
 
 
 def _window_dice(read: MatchRead, state: Any, entry: Mapping[str, Any], deal: int) -> tuple[
@@ -357,8 +309,9 @@ _RowsPutBack = tuple[dict[str, list[TypedRow]], dict[str, list[TypedRow]], dict[
 
 def _rows_put_back(read: MatchRead, state: Any, entry: Mapping[str, Any], reopened: Window, reason: str,
                    was_open: Window | None) -> _RowsPutBack:
-    """What an undo of the resolution ``entry`` records does to each seat's rows: the rows it read put back in their
-    cells (ticks cleared) with the standing rows that still have a subject, and the rows typed since set aside."""
+    """What an undo of the resolution ``entry`` records does to each seat's rows (``undo_rows.undone_seat``): the rows
+    it read and those it kept back where they stood (ticks cleared), the standing rows that still have a subject, and
+    the rows typed since set aside."""
     number = read.record.resolved
     engine_tab = read.tabs.spec.tabs.engine
     restored: dict[str, list[TypedRow]] = {}
@@ -366,30 +319,13 @@ def _rows_put_back(read: MatchRead, state: Any, entry: Mapping[str, Any], reopen
     told: dict[str, dict[str, dict[str, str]]] = {}  # what each row put back says, by seat, table and subject
     lines: dict[str, list[ArchiveLine]] = {}
     for seat, seat_read in read.seats.items():
-        consumed = [TypedRow.from_json(r) for r in _archived_rows(entry, seat, number, engine_tab)]
-        standing = {p.spec.name for p in seat_read.tab.tables if p.spec.standing}
-        returned = {(r.table, r.subject): r for r in consumed}
-        still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]
-        # A standing row stays, unless its subject has no row before the undone resolution (a reaction of a unit
-        # recruited in it): then it is set aside with the rows typed since, never dropped.
-        subjects = {t: set(read.adapter.rows(state, seat, seat_read.tab.table(t).spec))
-                    for t in {r.table for r in still}}
-        homeless = [r for r in still if r.subject not in subjects[r.table]]
-        restored[seat] = []
-        for row in consumed:
-            unticked, ticked = _unticked(seat_read.tab.table(row.table).spec, row)
-            restored[seat].append(unticked)
-            told.setdefault(seat, {}).setdefault(row.table, {})[row.subject] = put_back_sentence(
-                reopened, number, unticked, ticked)
-        restored[seat] += [r for r in still if r not in homeless]
-        # Rows typed since, unless what comes back is what they hold (the rows the undone resolution kept unused,
-        # moved up or not, or those an interrupted undo already put back): a line of the archive keeps them.
-        others = [r for r in seat_read.rows if r.typed and r.table not in standing]
-        same = _came_back(others, returned, seat_read.tab)
-        typed_since = [r for r in others if r not in same] + homeless
-        if typed_since:
-            set_aside[seat] = typed_since
-        lines[seat] = undo_lines(seat_read.tab, reopened, reason, consumed, typed_since, was_open)
+        found = _archived_record(entry, seat, number, engine_tab)
+        consumed = [TypedRow.from_json(r) for r in found["rows"]]
+        undone = undone_seat(read.adapter, state, seat_read, consumed, found, reopened, number)
+        restored[seat], told[seat] = undone.restored, undone.told
+        if undone.typed_since:
+            set_aside[seat] = undone.typed_since
+        lines[seat] = undo_lines(seat_read.tab, reopened, reason, undone.read, undone.typed_since, was_open)
     return restored, set_aside, told, lines
 
 

@@ -114,9 +114,10 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
-        out.append((backend, tab.layout(spec.colours, tuple(emails.get(seat, ())),
-                                        member_row_editors(tab, adapter, state, seat, member_emails or {}),
-                                        tabs.view_list_range(seat) if seat in tabs.view_seats() else "")))
+        editors = member_row_editors(tab, adapter, state, seat, member_emails or {})
+        view_list = tabs.view_list_range(seat) if seat in tabs.view_seats() else ""
+        out += [(backend, page.layout(spec.colours, tuple(emails.get(seat, ())), editors, view_list))
+                for page in tab.sheets()]  # the orders tab, then the seat's further tabs (a Forum tab)
         out.append((backend, _archive_tab(tabs, seat)))
         out.append((backend, _view_tab(tabs, seat)))
         out.append((backend, _copies_tab(tabs, seat)))

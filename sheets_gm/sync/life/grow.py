@@ -53,7 +53,7 @@ def grow_tables(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, adapt
         return tabs
     found = owners() if owners is not None else LayoutOwners()
     backends = [seat_backend(sheets, fitted, seat) for seat in grown]
-    moved = {fitted.orders(seat).name for seat in grown}
+    moved = {page.name for seat in grown for page in fitted.orders(seat).sheets()}
     layouts = [(backend, _titles_left_to_the_write(tab) if tab.name in moved else tab)
                for backend, tab in match_layouts(sheets, fitted, ruleset, adapter, state, found.emails,
                                                  found.member_emails)

@@ -27,6 +27,7 @@ from sheets_gm.sync.life.archive_move import (
 )
 from sheets_gm.sync.life.create import apply_layouts, match_layouts
 from sheets_gm.sync.life.legacy.upgrade import old_tabs, upgrade_match
+from sheets_gm.sync.life.moved_tables import tables_moved_out
 from sheets_gm.sync.life.repair_columns import FoundColumns, laid_out_columns
 from sheets_gm.sync.life.repair_records import restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
@@ -95,8 +96,9 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     grown, mentioned, extra = found.grown, found.mentioned, found.extra
     overlays: dict[str, tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]] = {}  # see _typed_rows
     adapter = adapter_of(record.ruleset)
-    for seat, (tab, columns) in found.read_as.items():
-        kept[seat], overlays[seat] = _typed_rows(sheets, tabs, record, adapter, seat, tab, columns.grid, report)
+    for seat, pages in found.read_as.items():
+        kept[seat], overlays[seat] = _seat_typed_rows(sheets, tabs.with_sizes({seat: found.grown[seat]}), record,
+                                                      adapter, seat, pages, found.moved.get(seat, ()), report)
     # Laid out again as the match's settings lay it out (the rows were read with the ruleset's file layout, which
     # spans it), with the rows the match grew its tables to (never fewer than the layout's), and more where the
     # state needs them.
@@ -140,8 +142,10 @@ class _SeatTabsRead:
 
     grown: dict[str, dict[str, int]] = field(default_factory=dict)  # each seat's tables as the match grew them
     mentioned: set[str] = field(default_factory=set)  # renamed tabs the notes name already
-    read_as: dict[str, tuple[InputTab, FoundColumns]] = field(default_factory=dict)  # its columns put in place
+    # each of its input tabs read, its columns put in place
+    read_as: dict[str, list[tuple[InputTab, FoundColumns]]] = field(default_factory=dict)
     extra: dict[str, list[str]] = field(default_factory=dict)  # cells of ours a column inserted pushed right
+    moved: dict[str, tuple[TypedRow, ...]] = field(default_factory=dict)  # rows of a table an old layout put elsewhere
 
 
 def _seat_tabs_read(sheets: MatchSheets, tabs: MatchTabs, report: WindowRepairReport) -> _SeatTabsRead:
@@ -150,28 +154,45 @@ def _seat_tabs_read(sheets: MatchSheets, tabs: MatchTabs, report: WindowRepairRe
     found = _SeatTabsRead()
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
-        tab = tabs.orders(seat)
-        if tab.name in backend.tab_names():
-            (grid,) = backend.read([quote_tab(tab.name)])  # whole: a column inserted pushes ours past the layout
-        else:
-            renamed = _renamed(backend, tab, tabs)
-            if renamed is None:
-                report.notes.append(f"tab {tab.name!r} was missing in {backend.name}: laid out again, with nothing "
-                                    "typed")
+        grids: dict[str, Grid] = {}
+        for page in tabs.orders(seat).sheets():
+            grid = _tab_grid(backend, page, tabs, report, found)
+            if grid is None:
                 continue
-            name, grid = renamed
-            found.mentioned.add(name)
-            report.notes.append(f"tab {tab.name!r} was missing in {backend.name}; its typed rows were found in tab "
-                                f"{name!r} and written back into {tab.name!r} (the renamed tab is left as it is, a "
-                                f"copy: it may go once you have checked {tab.name!r})")
-        found.grown[seat] = tab.sizes_in(grid)  # the tables as the match grew them
-        tab = tabs.with_sizes({seat: found.grown[seat]}).orders(seat)
-        columns = laid_out_columns(grid, tab)
-        report.notes += columns.notes(backend.name)
-        found.read_as[seat] = (tab, columns)
-        if columns.extra and tab.name in backend.tab_names():
-            found.extra[seat] = columns.extra
+            if page.name == tabs.orders(seat).name:  # an earlier layout's table that now has a tab of its own
+                moved = tables_moved_out(grid, page, [t for t in tabs.orders(seat).tables if t.tab != page.name])
+                grid, found.moved[seat] = moved.grid, moved.rows
+                report.notes += moved.notes
+            grids[page.name] = grid
+            found.grown.setdefault(seat, {}).update(page.sizes_in(grid))  # the tables as the match grew them
+        for page in tabs.with_sizes({seat: found.grown.get(seat, {})}).orders(seat).sheets():
+            if page.name not in grids:
+                continue
+            columns = laid_out_columns(grids[page.name], page)
+            report.notes += columns.notes(backend.name)
+            found.read_as.setdefault(seat, []).append((page, columns))
+            if columns.extra and page.name in backend.tab_names():
+                found.extra.setdefault(seat, []).extend(columns.extra)
     return found
+
+
+def _tab_grid(backend: SheetBackend, tab: InputTab, tabs: MatchTabs, report: WindowRepairReport,
+              found: _SeatTabsRead) -> Grid | None:
+    """One of a seat's input tabs read whole (a column inserted pushes ours past the layout), or the tab renamed by
+    hand that holds its tables' headers; None when neither is there (what was missing is said in ``report``)."""
+    if tab.name in backend.tab_names():
+        (grid,) = backend.read([quote_tab(tab.name)])
+        return grid
+    renamed = _renamed(backend, tab, tabs)
+    if renamed is None:
+        report.notes.append(f"tab {tab.name!r} was missing in {backend.name}: laid out again, with nothing typed")
+        return None
+    name, grid = renamed
+    found.mentioned.add(name)
+    report.notes.append(f"tab {tab.name!r} was missing in {backend.name}; its typed rows were found in tab "
+                        f"{name!r} and written back into {tab.name!r} (the renamed tab is left as it is, a "
+                        f"copy: it may go once you have checked {tab.name!r})")
+    return grid
 
 
 def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord,
@@ -228,6 +249,36 @@ def _renamed(backend: SheetBackend, tab: InputTab, tabs: MatchTabs) -> tuple[str
         if all(placed.holds_header(grid) for placed in tab.tables):
             return name, grid
     return None
+
+
+def _seat_typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapter: AnySheetAdapter, seat: str,
+                     pages: Sequence[tuple[InputTab, FoundColumns]], moved: Sequence[TypedRow],
+                     report: WindowRepairReport) -> tuple[
+        dict[str, dict[str, TypedRow]], tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]]:
+    """``_typed_rows`` of each of ``seat``'s input tabs read (``pages``), with the rows of a table an earlier layout
+    put in another tab (``moved``): kept by table and subject, or stamped for another window."""
+    kept: dict[str, dict[str, TypedRow]] = {}
+    strays: tuple[StrayRow, ...] = ()
+    stamped: tuple[TypedRow, ...] = ()
+    for page, columns in pages:
+        rows, (_was, found, stale) = _typed_rows(sheets, tabs, record, adapter, seat, page, columns.grid, report)
+        kept.update(rows)
+        strays += found
+        stamped += stale
+    window = record.ruleset.window(record.state)
+    tab = tabs.orders(seat)
+    for row in moved:
+        subjects = adapter.rows(record.state, seat, tab.table(row.table).spec)
+        if row.subject not in subjects:
+            report.notes.append(f"{seat}'s {row.subject} of the table moved held {row.values}: it has no row now, "
+                                "not carried")
+            continue
+        if stays(row, seat, tab.table(row.table).spec, window):
+            kept.setdefault(row.table, {})[row.subject] = row
+        else:
+            stamped += (row,)
+        report.rows_kept += 1
+    return kept, (tab, strays, stamped)
 
 
 def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapter: AnySheetAdapter, seat: str,

@@ -74,6 +74,13 @@ def not_a_tick_words(header: str, shown: str, ready: bool) -> str:
            "empty the cell"
 
 
+# -- a row read as other rows' orders (a line of a pasted forum post) ---------------------------------------------
+def read_as_words(subject: str, message: str) -> str:
+    """A verdict on ``subject``'s order shown in the row it was read from (a line of a pasted post naming it)."""
+    whose = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
+    return f"read as {whose} order: {message}"
+
+
 # -- a row no order is read from (``strays``) -----------------------------------------------------------------------
 def not_yours_sentence(seat: str, owner: str, place: str, subject: str = "") -> str:
     """A row naming ``owner``'s subject (``subject``), or ``owner`` itself in a seat table (no ``subject``):

@@ -23,8 +23,9 @@ the seat's next turn cannot be used now (``held_sentence``'s ``why``).
 Every writer that decides what happens to typed rows takes its sentences and its decision from here:
 ``settle_seat`` is what a resolution (a poll, a deadline, ``resolve --force``, a reaction's or the judge's window,
 the last window of a match) does with one seat's rows; ``settle_change`` what a change the GM makes between two
-resolutions (``adjust``, a seat handed to a bot, ``undo``) does with them; ``over_feedback`` what a row typed once
-the match is over says.
+resolutions (``adjust``, a seat handed to a bot, ``undo``) does with them (for an undo, ``undo_rows`` first says
+which rows come back: those the undone resolution read or kept, where they stood); ``over_feedback`` what a row
+typed once the match is over says.
 
 The sentences of the rows around those decisions (a row no order is read from, an empty row, a file saved from an
 older copy, a drawn cell typed over) are this module's too, kept in ``sync/rows/fate_words.py`` so that each stays
@@ -42,7 +43,7 @@ from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
-from sheets_gm.sync.rows.fate_words import MARK, ready_sentence
+from sheets_gm.sync.rows.fate_words import MARK, read_as_words, ready_sentence
 from sheets_gm.sync.rows.seat_read import SeatRead
 
 Key = tuple[str, str]  # a row by its table and subject
@@ -226,10 +227,30 @@ def put_back_sentence(window: Window, resolution: int, row: TypedRow, ticked: Se
     nothing resolves until the seat ticks it again."""
     undone = f"the GM's undo of {window.label} (resolution {resolution})"
     said = f"Put back by {undone}: read again when it resolves." if row.typed else f"Undone by {undone}."
-    if ticked:
-        said += (f" {' and '.join(ticked)} unticked, so nothing resolves before you look again: tick "
-                 f"{' or '.join(ticked)} again when your rows are right.")
-    return said
+    return said + _unticked_words(ticked)
+
+
+def _unticked_words(ticked: Sequence[str]) -> str:
+    """That the boxes ``ticked`` (their headers) were unticked by an undo ('' for none)."""
+    if not ticked:
+        return ""
+    return (f" {' and '.join(ticked)} unticked, so nothing resolves before you look again: tick "
+            f"{' or '.join(ticked)} again when your rows are right.")
+
+
+def kept_back_sentence(window: Window, resolution: int, seat: str, table: InputTable, ticked: Sequence[str],
+                       note: str) -> str:
+    """What a row the undone resolution had kept in its cells (refused, unread, typed ahead) says once an undo put it
+    back where it stood, then the refusals its ``note`` gave of its cells (one saying that the undone window did not
+    carry it out no longer holds) and, in a table ``seat`` does not write in during ``window``, that it waits for
+    her next window; the next poll checks it again."""
+    undone = refused_sentence(window, "")
+    parts = [f"Put back by the GM's undo of {window.label} (resolution {resolution}), where it stood before it."
+             + _unticked_words(ticked)]
+    parts += [p for p in dict.fromkeys(note.split(" · ")) if p.startswith(MARK) and not p.startswith(undone)]
+    if not (seat in window.seats and table.open_in(window.phase)):
+        parts.append(held_sentence(window, seat, table))
+    return " · ".join(parts)
 
 
 def aside_notice(count: int, cause: str, archive_tab: str) -> str:
@@ -289,6 +310,18 @@ class SeatSettled:
             out.append(gone_line(tab, window, self.gone))
         return out
 
+    def stayed(self, seat_read: SeatRead, before: Mapping[str, Mapping[str, TypedRow]]) -> list[dict[str, Any]]:
+        """The typed rows this resolution keeps in their cells outside the standing tables (those of ``kept`` that
+        were already in ``before``: not a bot's rows typed in their place), as its history row keeps them for an
+        undo: each as it stood when read (its subject, window and cells) and ``at``, the subject of the row it is
+        drawn in now (an ordered table moves its rows up). A cut resolution completed keeps those its first try
+        recorded with the rows it read (the seat's tables were drawn since)."""
+        if seat_read.pending is not None:
+            return [s for s in seat_read.pending.get("stayed", []) if isinstance(s, dict)]
+        tab = seat_read.tab
+        return [{**row.to_json(), "at": at} for table, rows in self.kept.items() if not tab.table(table).spec.standing
+                for at, row in rows.items() if row.typed and before.get(table, {}).get(at) is row]
+
     def change_lines(self, tab: InputTab, window: Window, cause: str) -> list[ArchiveLine]:
         """The Archive entries a GM's change (``settle_change``; ``cause``: "the GM adjusted the match (why)")
         writes for the seat, ``window`` open after it (or, once it ended the match, the one open before)."""
@@ -304,6 +337,23 @@ def in_table(adapter: AnySheetAdapter, verdict: Verdict, table: str) -> bool:
     """Whether ``verdict`` is of a row of ``table`` (every row of its subject, unless the adapter places it)."""
     placed = adapter.verdict_table(verdict.part)
     return not placed or placed == table
+
+
+def routed(verdicts: Sequence[Verdict], seat: str, seat_input: SeatInput[Any] | None) -> list[Verdict]:
+    """``verdicts`` and, for each row of ``seat`` read as other subjects' orders (``SeatInput.read_as``: a line of a
+    pasted forum post), a copy of each of their verdicts under the row's subject, saying whose order it read as."""
+    out = list(verdicts)
+    if seat_input is None:
+        return out
+    for row, subjects in seat_input.read_as.items():
+        out += [replace(v, subject=row, message=read_as_words(v.subject, v.message))
+                for v in verdicts if v.seat == seat and v.subject in subjects and v.subject != row]
+    return out
+
+
+def game_notes(seat_input: SeatInput[Any] | None, subject: str) -> str:
+    """What the game tells ``subject``'s row that is neither a refusal nor a verdict (``SeatInput.notes``)."""
+    return " · ".join(seat_input.notes.get(subject, ())) if seat_input is not None else ""
 
 
 def row_verdicts(adapter: AnySheetAdapter, state: Any, seat: str, row: TypedRow,
@@ -434,6 +484,7 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     the new state no longer draws, are set aside to the Archive. ``verdicts``: the engine's answers to the orders
     of ``state`` (the resolution's own when it gives them, else the check's)."""
     seat = seat_read.seat
+    verdicts = routed(verdicts, seat, seat_input)
     consumed = seat_input.consumed if seat_input is not None else frozenset()
     problems: Mapping[str, Sequence[str]] = seat_input.problems if seat_input is not None else {}
     out = SeatSettled()

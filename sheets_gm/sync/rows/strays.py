@@ -66,6 +66,7 @@ class StrayRow:
     why: str
     mend: Mapping[int, CellValue] = field(default_factory=dict)  # what an idle poll writes in the row, by column
     home: bool = False
+    tab: str = ""  # the input tab it is on (the seat's orders tab, or one of its further tabs)
 
     @property
     def label(self) -> str:
@@ -218,7 +219,7 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
             why = _past_table(placed, _line(grid, r.row, feedback_col))
             strays.append(StrayRow(r.table, r.row, r.subject, _line(grid, r.row, feedback_col), r.feedback, why,
                                    _answer(why, r.feedback, feedback_col), home=home))
-        return tuple(r for r in rows if r not in past), tuple(sorted(strays, key=lambda s: s.row))
+        return tuple(r for r in rows if r not in past), _on(tab, strays)
     kept: list[TypedRow] = []
     for placed in tab.tables:
         spec = placed.spec
@@ -250,7 +251,12 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
                                        _answer(why, r.feedback, feedback_col), home=home))
             else:
                 kept.append(r)
-    return tuple(kept), tuple(sorted(strays, key=lambda s: s.row))
+    return tuple(kept), _on(tab, strays)
+
+
+def _on(tab: InputTab, strays: Sequence[StrayRow]) -> tuple[StrayRow, ...]:
+    """``strays`` in row order, each naming the tab it is on."""
+    return tuple(replace(s, tab=tab.name) for s in sorted(strays, key=lambda s: s.row))
 
 
 def _answer(why: str, feedback: str, col: int) -> dict[int, CellValue]:
@@ -269,7 +275,7 @@ def stray_feedback_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTa
     for s in strays:
         if s.mend:
             for col, value in s.mend.items():
-                batch.put(backend, a1(tab.name, cell_at(col, s.row)), [[value]])
+                batch.put(backend, a1(s.tab or tab.name, cell_at(col, s.row)), [[value]])
             count += 1
     return count
 
@@ -302,6 +308,17 @@ def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow], b
 def stray_overlays(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, tab: InputTab,
                    strays: Sequence[StrayRow], batch: WriteBatch,
                    backend: SheetBackend) -> dict[str, dict[int, dict[int, CellValue]]]:
+    """``_tab_overlays`` of each of the seat's input tabs (its orders tab and its further tabs), by table."""
+    out: dict[str, dict[int, dict[int, CellValue]]] = {}
+    for page_was, page in zip(was.sheets(), tab.sheets(), strict=True):
+        mine = [s for s in strays if (s.tab or tab.name) == page.name]
+        out.update(_tab_overlays(adapter, state, seat, page_was, page, mine, batch, backend))
+    return out
+
+
+def _tab_overlays(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, tab: InputTab,
+                  strays: Sequence[StrayRow], batch: WriteBatch,
+                  backend: SheetBackend) -> dict[str, dict[int, dict[int, CellValue]]]:
     """Where a resolution redrawing ``seat``'s tables for ``state`` (in ``tab``, read as ``was``: the same unless a
     table grew) keeps the stray rows of its tables: cells by
     table, row index and tab column, laid over the drawn rows. A duplicate keeps its typed cells in its subject's

@@ -47,12 +47,14 @@ def test_a_pasted_post_gives_each_army_its_line_and_names_what_it_cannot_place()
     assert verdicts["Frank"].accepted and verdicts["Ann"].accepted and "5C > 5D > 5E" in verdicts["Ann"].message
 
 
-def test_an_army_in_the_post_with_its_own_row_filled_too_holds_and_says_why() -> None:
+def test_an_army_in_the_post_with_its_own_row_filled_too_keeps_its_rows_order_and_both_say_so() -> None:
     s = state(army("Frank", "coalition", "3A"), army("Ann", "coalition", "5C"))
     read = read_side_rows(board(), s, [_row("Frank", {"line": "Frank: 3A > 3B\nAnn: 5C > 5D"}),
                                        _row("Ann", {"to": "4C"})])
-    assert "Ann" not in read.orders and "another order" in read.problems["Ann"][0]
-    assert read.orders == {"Frank": ArmyOrder(line="Frank: 3A > 3B")}
+    assert read.orders == {"Frank": ArmyOrder(line="Frank: 3A > 3B"), "Ann": ArmyOrder(to="4C")}
+    assert "row wins over a pasted post" in read.problems["Frank"][0]  # the row the post was pasted in
+    assert "this row's order wins over the post" in read.notes["Ann"][0]  # the army's own row, no refusal
+    assert "Ann" not in read.problems
 
 
 def _three_a_side(tmp_path: Path, seed: bytes) -> tuple[MatchConfig, MatchSheets, MatchRead]:
@@ -90,7 +92,7 @@ def test_a_whole_post_pasted_in_the_forum_post_table_orders_each_army_it_names(t
     at = {a.name: a.at for a in read.record.state.armies}
     names = [r.subject for r in read.seats["coalition"].rows if r.table == "armies"]
     post = ["Coalition orders, turn 1", "", *(f"{n}: {at[n]} - none" for n in names), "Nobody: Dominaria; 1A > 1B"]
-    sheets.of("coalition").write([RangeWrite(a1(tab.name, table.cell(0, "line")), [[line] for line in post])])
+    sheets.of("coalition").write([RangeWrite(table.at(table.cell(0, "line")), [[line] for line in post])])
     sync_once(config, sheets, now=NOW)
     seat = read_match(sheets, cls).seats["coalition"]
     armies = {r.subject: r.feedback for r in seat.rows if r.table == "armies"}

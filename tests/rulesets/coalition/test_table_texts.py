@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from sheets_gm.commands.polls import settings_warning
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.poll_words import settings_warning
 from sheets_gm.match.run import init_match, sync_once
 from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.registry import get_ruleset

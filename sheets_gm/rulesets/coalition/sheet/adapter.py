@@ -1,8 +1,9 @@
 """The Coalition–Phyrexia game's sheet adapter for the generic sync.
 
 Its layout is ``templates/coalition/sheet.yaml``: each side's orders tab has a row per army
-(its orders window) and a Ready box; the judge's tab has a row per battle announced, a row per
-army in those battles (losses) and a Ready box (the results window). The rows are read by
+(its orders window) and a Ready box, and its Forum tab a row per line of a pasted forum post; the
+judge's tab has a row per battle announced, a row per army in those battles (losses) and a Ready
+box (the results window). The rows are read by
 ``sheet_rows``; a public tab per plane is drawn by ``sheet_board`` and the Turn report tab (the
 forum's posts) by ``sheet_report``; the View tabs are filled by ``sheet_panels``.
 """
@@ -21,10 +22,10 @@ from sheets_gm.rulesets.coalition.forum import battle_announcements, battle_resu
 from sheets_gm.rulesets.coalition.sheet.draw import PlaneDrawer
 from sheets_gm.rulesets.coalition.sheet.panels import makeup_text, panel, slots_text
 from sheets_gm.rulesets.coalition.sheet.read import (
-    POST_SPARE_LINES,
     army_cells,
     judge_cells,
     post_line_name,
+    post_lines,
     read_judge_rows,
     read_side_rows,
 )
@@ -65,8 +66,8 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
         if table.rows == "armies":
             mine = [a for a in state.armies if a.side.value == seat]
             return [a.name for a in sorted(mine, key=lambda a: (-a.rank, a.name))]
-        if table.rows == "post_lines":  # a line per army of the side, and room for a title and blank lines
-            count = sum(1 for a in state.armies if a.side.value == seat) + POST_SPARE_LINES
+        if table.rows == "post_lines":  # the Forum tab: two lines per army of the side, room for a title and more
+            count = post_lines(sum(1 for a in state.armies if a.side.value == seat))
             return [post_line_name(seat, n) for n in range(1, count + 1)]
         announced = [b for b in state.battles if b.announced]
         if table.rows == "battles":
@@ -130,11 +131,13 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
             orders = CoalitionOrders(results=read.results)
             ready = any(r.ticked("ready") for r in rows.get("judge", ()))
         else:
-            read = read_side_rows(self.plane_map, state, rows.get("armies", ()), rows.get("post", ()))
+            read = read_side_rows(self.plane_map, state, rows.get("armies", ()), rows.get("post", ()), seat)
             orders = CoalitionOrders(orders={seat: read.orders} if read.orders else {})
             ready = any(r.ticked("ready") for r in rows.get("side", ()))
         problems = {k: tuple(v) for k, v in read.problems.items()}
-        return SeatInput(orders, problems, frozenset(read.consumed | {seat}), ready=ready)
+        return SeatInput(orders, problems, frozenset(read.consumed | {seat}), ready=ready,
+                         read_as={k: tuple(v) for k, v in read.read_as.items()},
+                         notes={k: tuple(v) for k, v in read.notes.items()})
 
     def typed_cells(self, state: CoalitionState, window: Window, seat: str,
                     orders: CoalitionOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:

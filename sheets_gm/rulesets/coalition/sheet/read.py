@@ -1,7 +1,9 @@
 """The Coalition's typed rows read as orders, and orders written back as typed cells (its exact inverse).
 
 A side's row per army holds the order in columns (route, end square, order word, target,
-transfer units, joint engage bump) or the forum line in one cell; the judge's rows hold a
+transfer units, joint engage bump) or the forum line in one cell, and its Forum tab a pasted post
+(a line per row, or the whole post in one cell: each line naming an army is that army's order, and
+an army's own row wins over it); the judge's rows hold a
 battle's result (a row per battle) and each army's losses (a row per army in a battle). A
 cell that cannot be read is a sentence naming the column and what would be accepted, and its
 row gives no order; everything else (squares, names, conditions) is the engine's to check, in
@@ -47,6 +49,8 @@ class ReadRows:
     results: dict[str, BattleResult] = field(default_factory=dict)
     problems: dict[str, list[str]] = field(default_factory=dict)
     consumed: set[str] = field(default_factory=set)
+    read_as: dict[str, list[str]] = field(default_factory=dict)  # a post's row: the armies whose orders it gives
+    notes: dict[str, list[str]] = field(default_factory=dict)  # what a row is told that is no refusal
 
 
 def _route(board: Board, at: str, text: str) -> tuple[str, tuple[str, ...]]:
@@ -115,22 +119,37 @@ def army_cells(order: ArmyOrder) -> dict[str, CellValue]:
     return {k: v for k, v in values.items() if v}
 
 
-#: Rows of the Forum post table beyond one per army of the side: a post's title, greetings, blank lines.
+#: Rows of the Forum tab beyond two per army of the side (its line and a blank line after it): a post's title,
+#: greetings, the joint engage bump requests.
 POST_SPARE_LINES = 20
 
 
+def post_lines(armies: int) -> int:
+    """The rows of a side's Forum tab for a side of ``armies`` armies."""
+    return 2 * armies + POST_SPARE_LINES
+
+
 def post_line_name(side: str, number: int) -> str:
-    """The subject of ``side``'s Forum post table's row ``number`` (1-based): ``coalition line 7`` (a row's
-    subject names it in one side's tab alone)."""
+    """The subject of ``side``'s Forum tab row ``number`` (1-based): ``coalition line 7`` (a row's subject names it
+    in one side's tab alone)."""
     return f"{side} line {number}"
 
 
+def _row_wins(army: str, pasted_in: str) -> tuple[str, str]:
+    """What the post's line for ``army`` (pasted in ``pasted_in``) and ``army``'s own row say when both give it an
+    order: the army's row wins."""
+    return (f"{army}'s line is not read: {army}'s own row in the orders tab holds an order, and an army's row wins "
+            f"over a pasted post; clear the row to use this line, or clear the line",
+            f"the pasted post's line for {army} ({pasted_in}) is not read: this row's order wins over the post")
+
+
 def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow],
-                   post: Sequence[TypedRow] = ()) -> ReadRows:
+                   post: Sequence[TypedRow] = (), side: str = "") -> ReadRows:
     """A side's army rows as orders by army. A whole forum post pasted in one row's forum line cell (several
-    lines), or in the Forum post table (``post``: a line per row), gives each army it names its line, as if
-    typed in that army's row; in the table a line without an army name before a colon (the post's title, a
-    greeting) is passed over."""
+    lines), or in the Forum tab (``post``: a line per row, or the whole post in one of its cells), gives each army
+    it names its line, as if typed in that army's row; in the Forum tab a line without an army name before a colon
+    (the post's title, a greeting) is passed over. An army with an order in its own row keeps it: its line in a
+    post is not read, and both say so. A line naming an army of another side than ``side`` goes nowhere."""
     out = ReadRows()
     posted: list[tuple[str, str, str]] = []  # (army, its line, the row the post was pasted in)
     bumps: list[tuple[str, str, str, str]] = []  # a post's "Joint engage bump: Army > Square": army, square, row, line
@@ -138,8 +157,12 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
     for row in post:
         text = row.text("line")
         if text.strip():
-            posted += _split_post(state, row.subject, text, unread, bumps, titles_pass=True)
+            found = _split_post(state, row.subject, text, unread, bumps, titles_pass=True, side=side)
+            posted += found
             out.consumed.add(row.subject)
+            if not found and row.subject not in unread.problems and not any(b[2] == row.subject for b in bumps):
+                out.notes.setdefault(row.subject, []).append(
+                    "passed over: no army's order in this line (a title, a greeting or a blank line)")
     for row in rows:
         try:
             order = read_army_row(board, state, row)
@@ -147,20 +170,12 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
             out.problems.setdefault(row.subject, []).append(f"{exc}; {row.subject} holds until it is mended")
             continue
         if order is not None and "\n" in order.line.strip():
-            posted += _split_post(state, row.subject, order.line, unread, bumps)
+            posted += _split_post(state, row.subject, order.line, unread, bumps, side=side)
             out.consumed.add(row.subject)
         elif order is not None:
             out.orders[row.subject] = order
             out.consumed.add(row.subject)
-    for army, line, pasted_in in posted:
-        if army in out.orders or army in out.problems:
-            out.problems.setdefault(army, []).append(
-                f"{army} has a line in the post pasted in {pasted_in}'s row and another order: an army gets one "
-                f"order; clear one; {army} holds until then")
-            out.orders.pop(army, None)
-            continue
-        out.orders[army] = ArmyOrder(line=line)
-        out.consumed.add(army)
+    _posted_orders(out, unread, posted)
     for army, square, pasted_in, line in bumps:
         why = _bumped(out, army, square)
         if why:
@@ -169,6 +184,36 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
     for subject, said in unread.problems.items():
         out.problems.setdefault(subject, []).extend(said)
     return out
+
+
+def _posted_orders(out: ReadRows, unread: ReadRows, posted: Sequence[tuple[str, str, str]]) -> None:
+    """Give each army a post names its line (``out.read_as``: the row it was pasted in reads as that army's order),
+    unless its own row holds an order (the row wins, and both rows say so) or the post names it twice (neither
+    line is read, and the army holds)."""
+    by_army: dict[str, list[tuple[str, str]]] = {}
+    for army, line, pasted_in in posted:
+        by_army.setdefault(army, []).append((line, pasted_in))
+    own = set(out.orders) | set(out.problems)
+    for army, lines in by_army.items():
+        if army in own:
+            for _line, pasted_in in lines:
+                line_said, row_said = _row_wins(army, pasted_in)
+                unread.problems.setdefault(pasted_in, []).append(line_said)
+                out.notes.setdefault(army, []).append(row_said)
+            continue
+        if len(lines) > 1:
+            where = ", ".join(dict.fromkeys(p for _l, p in lines))
+            for _line, pasted_in in lines:
+                unread.problems.setdefault(pasted_in, []).append(
+                    f"{army} has {len(lines)} lines in the post ({where}): an army gets one order, so none is read "
+                    f"and {army} holds; keep one line")
+            continue
+        line, pasted_in = lines[0]
+        out.orders[army] = ArmyOrder(line=line)
+        out.consumed.add(army)
+        out.read_as.setdefault(pasted_in, []).append(army)
+        if pasted_in != army:
+            out.notes.setdefault(army, []).append(f"ordered by the pasted post's line in {pasted_in}")
 
 
 def _bumped(out: ReadRows, army: str, square: str) -> str:
@@ -191,7 +236,8 @@ def _bumped(out: ReadRows, army: str, square: str) -> str:
 
 
 def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
-                bumps: list[tuple[str, str, str, str]], titles_pass: bool = False) -> list[tuple[str, str, str]]:
+                bumps: list[tuple[str, str, str, str]], titles_pass: bool = False,
+                side: str = "") -> list[tuple[str, str, str]]:
     """The lines of a pasted forum post by army; a line that names no army of the match is a problem of the row
     it was pasted in (blank lines are passed over, and with ``titles_pass`` a line without a colon too: a title).
     A line ``Joint engage bump: Army > Square`` (the rulebook's request, posted beside the moves) is added to
@@ -218,6 +264,12 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
             out.problems.setdefault(subject, []).append(
                 f"the pasted post's line {line!r} {what}: each line is one army's order, {FORUM_FORM}; the other "
                 "lines are read")
+            continue
+        owner = next((a.side.value for a in state.armies if a.name == army), side)
+        if side and owner != side:
+            out.problems.setdefault(subject, []).append(
+                f"the pasted post's line {line!r} names {army}, an army of {owner}, not of {side}: it goes nowhere "
+                f"(a side orders its own armies); clear it")
             continue
         found.append((army, line, subject))
     return found

@@ -1,0 +1,45 @@
+"""Whether a poll of a match may stay idle, and cron's idle poll of a local match, decided before anything loads.
+
+A poll the gate finds idle (nothing changed, no deadline due: ``sync.gate``) stays idle only when it has
+something to say again (the last full poll's line, or nothing at all for ``--quiet``) and the open window's
+reminder has not fallen due: a reminder needs a read, to know whom to remind. Standard library only, as
+``sync.gate.idle`` and ``notify.outbox`` are: cron's idle sync of a local match decides here before any game,
+sheet or config code loads (``commands/sync.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from sheets_gm.match.notify.outbox import Due, due
+from sheets_gm.sync.gate.idle import idle_local_poll
+from sheets_gm.sync.gate.state import PollState
+
+
+def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:
+    """Whether a poll the gate found idle stays so: a line to say again (or ``quiet``), and no reminder due."""
+    return bool(quiet or state.summary) and not notices.reminder
+
+
+@dataclass(frozen=True)
+class IdleSync:
+    """Cron's idle poll of a local match: what it says again (the last full poll's warning and line), and
+    whether letters wait for a retry (sent then, reading no spreadsheet)."""
+
+    warning: str
+    summary: str
+    letters_waiting: bool
+
+
+def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSync | None:
+    """The idle poll of the local match configured by ``config_path`` when it may stay idle, else None: the
+    poll reads (a Google match always asks Drive first: ``match.polls``)."""
+    state = idle_local_poll(config_path, now)
+    if state is None:
+        return None
+    notices = due(config_path, now)
+    if not may_stay_idle(state, notices, quiet=quiet):
+        return None
+    return IdleSync(state.warning, state.summary, notices.letters > 0)

@@ -1,0 +1,93 @@
+"""What a poll of a match says: the line of its report, the rows it refused, and the warnings every poll repeats
+until the GM mends them. ``sync`` and ``sync --watch`` print them, ``status`` some of them, and the gate keeps
+them for the next idle poll to say again (``match.polls``)."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.settings import SettingError
+from sheets_gm.engine.words import counted
+from sheets_gm.match.config import MatchConfig, settings_drift
+from sheets_gm.sync.poll import WindowReport
+
+
+def window_summary(report: WindowReport) -> str:
+    """One line saying what a poll of a match on the generic sync did."""
+    if report.resolved:
+        grown = (f" More rows were laid out for {', '.join(report.tables_grown)}'s tables." if report.tables_grown
+                 else "")
+        return f"{report.window[:1].upper()}{report.window[1:]} resolved ({report.reason}).{grown} {report.result}"
+    if report.finished:
+        return f"Nothing to do: {report.result}"
+    waiting = (f"waiting for {', '.join(report.waiting_for)}" if report.waiting_for else "every seat is ready")
+    fed = f"; {counted(report.feedback_written, 'feedback cell')} updated" if report.feedback_written else ""
+    return f"{report.window[:1].upper()}{report.window[1:]}: {waiting}{fed}."
+
+
+def describe_report(report: WindowReport) -> str:
+    """One line saying what a poll did, for the terminal and cron's mail (and which workbooks a player saved while
+    the sync was writing them: read again, nothing written over)."""
+    said = [window_summary(report)]
+    raced = list(dict.fromkeys(report.saved_meanwhile))
+    if raced:
+        said.append(f"Saved while the sync was writing it, so read again and nothing written over: {', '.join(raced)}.")
+    if report.older_copies:
+        said.append(older_copies_line(report))
+    if report.drawn_again:
+        said.append(f"Drawn again, typed over by hand: {', '.join(report.drawn_again)}.")
+    return " ".join(said)
+
+
+def older_copies_line(report: WindowReport, *, done: bool = True) -> str:
+    """The warning that a seat's file was saved over the sync's write from an older copy, and what the sync did
+    (``done``) or will do with it."""
+    what = ("drawn again for the open window, its Archive and View given back" if done else
+            "the next sync draws it again for the open window and gives its Archive and View back")
+    return (f"Warning: the file of {', '.join(report.older_copies)} was saved from a copy older than the sync's last "
+            f"write (open in an office program while the sync wrote it): {what}; "
+            + "; ".join(report.older_copy_fates) + f". {'This' if done else 'That'} sync resolves nothing; the "
+            "Archive tab says what was not read again and why.")
+
+
+def rejected_lines(report: WindowReport) -> list[str]:
+    """The rows the poll refused or could not read, each with why (what ``sync`` and ``status`` list)."""
+    if not report.rejected:
+        return []
+    return [f"Rejected ({len(report.rejected)}):", *(f"  {who}: {why}" for who, why in report.rejected)]
+
+
+def settings_warning(config: MatchConfig, report: WindowReport) -> str:
+    """A warning when ``[settings]`` no longer says what the match plays with ('' when it does)."""
+    if report.settings is None:
+        return ""
+    try:
+        changed = settings_drift(config, report.settings)
+    except SettingError as exc:
+        return f"Warning: {exc}; the match keeps the house rules it was created with."
+    if not changed:
+        return ""
+    return (f"Warning: {'; '.join(changed)}. House rules are fixed when a match is created: this match keeps its "
+            f"own, and the change in {config.path} is ignored. Make [settings] say what the match uses (the "
+            "Settings tab shows them), or create a new match to play with the new rules.")
+
+
+def tables_warning(config: MatchConfig, report: WindowReport) -> str:
+    """A warning naming each table with fewer rows than the match gives it ('' when every row has its own)."""
+    if not report.short_tables:
+        return ""
+    return (f"Warning: {'; '.join(report.short_tables)}. Run sheets-gm repair -c {config.path}: it lays the tabs out "
+            "with a row for each and keeps what was typed (the next resolution would too, too late for this window).")
+
+
+def notify_warning(config: MatchConfig) -> str:
+    """A warning while ``[notify]`` has bad options: the match is polled, but no notice is sent ('' otherwise)."""
+    if not config.notify_problems:
+        return ""
+    return ("Warning: notices are off until [notify] is mended (the polls go on; what the notices would say is "
+            "not kept): " + " · ".join(config.notify_problems))
+
+
+def poll_warnings(config: MatchConfig, report: WindowReport) -> list[str]:
+    """The warnings a poll of the match gives, each until the GM mends its cause: house rules changed in the
+    config, tables short of rows, bad ``[notify]`` options."""
+    return [w for w in (settings_warning(config, report), tables_warning(config, report), notify_warning(config))
+            if w]

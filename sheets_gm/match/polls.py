@@ -1,0 +1,128 @@
+"""A configured match's polls as the commands run them: cron's and ``sync --watch``'s behind the gate, a GM's
+``resolve``, and the notices after each. The commands only print what these return.
+
+One poll behind the gate (:func:`poll_behind_gate`): build the match's gate (``sync.gate.run.gate_for``: Drive's
+for a Google match, the workbooks' fingerprints else), let it decide whether the poll reads at all (it stays
+idle only as ``match.idle_poll`` allows), run the poll under the match lock (``match.run.sync_once``), keep what
+it said for the next idle poll (:func:`said_of`), and queue and send its notices (``notify.announce``; an idle
+poll sends only the letters waiting for a retry). A player's workbook left open stops every poll until it is
+closed: that is said once a turn (:class:`LeftOpen`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+
+from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.match.idle_poll import may_stay_idle
+from sheets_gm.match.notify.announce import after_poll, send_due
+from sheets_gm.match.notify.outbox import Due, due
+from sheets_gm.match.poll_words import describe_report, poll_warnings, rejected_lines
+from sheets_gm.match.run import gm_change, sync_once
+from sheets_gm.sheets.backend import WorkbookOpenError
+from sheets_gm.sheets.marks import FileMark
+from sheets_gm.sheets.private_files import write_private
+from sheets_gm.sync.gate.run import IdlePoll as IdlePoll  # where the commands find it
+from sheets_gm.sync.gate.run import gate_for, gated_poll
+from sheets_gm.sync.gate.state import PollState, Said
+from sheets_gm.sync.poll import WindowReport
+from sheets_gm.sync.sheets import MatchSheets
+
+Clock = Callable[[], datetime]
+
+
+@dataclass(frozen=True)
+class FullPoll:
+    """A poll that read: its report, what queueing and sending its notices did ('' when nothing moved), and the
+    warnings that every poll repeats until the GM mends them ('' when none; ``resolve`` gives none)."""
+
+    report: WindowReport
+    notices: str = ""
+    warning: str = ""
+
+
+@dataclass(frozen=True)
+class LeftOpen:
+    """A poll that stopped at a workbook left open in an office program: nothing was synced. ``first`` when this
+    is the first time this turn the polls stop at it with this message (cron says it then, and only then)."""
+
+    message: str
+    first: bool
+
+
+def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: MatchSheets, *, quiet: bool,
+                     clock: Clock) -> FullPoll | IdlePoll | LeftOpen:
+    """One poll of the match behind its gate, then its notices (see the module notes). ``config_mark``: the config
+    file as it was before it was loaded; ``quiet``: cron's ``--quiet``, which stays idle with nothing to say
+    again. Errors other than a workbook left open are raised (Google unavailable included)."""
+    read_at = clock()
+    notices: list[Due] = []
+
+    def may_idle(state: PollState) -> bool:
+        notices.append(due(config.path, read_at))
+        return may_stay_idle(state, notices[0], quiet=quiet)
+
+    gate = gate_for(config.path, config_mark, sheets, read_at, clock, google=config.backend is BackendKind.GOOGLE)
+    try:
+        gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at), may_idle=may_idle,
+                           said=lambda report: said_of(config, report))
+    except WorkbookOpenError as exc:
+        return LeftOpen(str(exc), _first_this_turn(config, exc))
+    if isinstance(gated, IdlePoll):
+        return replace(gated, notices=send_waiting(config, clock) if notices[0].letters else "")
+    _open_workbook_memory(config).unlink(missing_ok=True)
+    report, said = gated
+    return FullPoll(report, after_poll(config, sheets, report, clock), said.warning)
+
+
+def said_of(config: MatchConfig, report: WindowReport) -> Said:
+    """What a poll says that an idle poll after it repeats: never a resolution, nor feedback written now; and the
+    warnings every poll repeats."""
+    warning = "\n".join(poll_warnings(config, report))
+    summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[])),
+                         *rejected_lines(report)])
+    if report.resolved and not report.finished:  # the next window's line needs a read
+        summary = ""
+    return Said(summary, warning)
+
+
+def send_waiting(config: MatchConfig, clock: Clock) -> str:
+    """An idle poll with letters waiting for a retry (``match.idle_poll`` says so before anything loads): send
+    them, reading no spreadsheet; a line for the GM ('' when nothing moved)."""
+    return send_due(config, clock)
+
+
+def resolve_now(config: MatchConfig, sheets: MatchSheets, *, force: bool, window: str | None,
+                clock: Clock) -> FullPoll:
+    """A GM's poll that resolves the open window if it is due (with ``force``, the window ``window`` anyway: see
+    ``sync.poll``), then the notices of the resolution; a refused force (another window open) queues none. The poll
+    takes the lock; the gate's record goes after."""
+    with gm_change(config, lock=False):
+        report = sync_once(config, sheets, now=clock(), force=force, window=window)
+    done = report.resolved and not report.force_refused
+    return FullPoll(report, after_poll(config, sheets, report, clock) if done else "")
+
+
+def _open_workbook_memory(config: MatchConfig) -> Path:
+    """Where a sync remembers which open-workbook message it last gave (beside the match's lock file)."""
+    return config.lock_path.with_name("open-workbook.json")
+
+
+def _first_this_turn(config: MatchConfig, exc: WorkbookOpenError) -> bool:
+    """Whether the polls stop at this open workbook for the first time this turn (then it is remembered): the
+    window is the one the poll that met it had open (``exc.window``)."""
+    memory = _open_workbook_memory(config)
+    said = {"turn": exc.window or None, "message": str(exc)}
+    try:
+        if json.loads(memory.read_text(encoding="utf-8")) == said:
+            return False
+    except (OSError, ValueError):
+        pass
+    with contextlib.suppress(OSError):
+        write_private(memory, json.dumps(said))
+    return True

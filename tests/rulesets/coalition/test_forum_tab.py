@@ -1,0 +1,217 @@
+"""Each side's Forum tab: a whole forum post pasted in (a line per row, or all of it in one cell), each line answered
+in place, the post resolved, repaired and moved from the orders tab of a match made before the tab."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.run import init_match, sync_once
+from sheets_gm.rulesets.coalition.sheet.read import read_side_rows
+from sheets_gm.rulesets.coalition.state import ArmyOrder
+from sheets_gm.rulesets.registry import get_ruleset
+from sheets_gm.sheets.backend import RangeWrite, SheetError
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.life.repair import repair_match
+from sheets_gm.sync.read import read_match
+from sheets_gm.sync.sheets import MatchSheets
+from tests.rulesets.coalition.helpers import army, board, state
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+CLS = get_ruleset("coalition")
+
+FRANK = "Frank, the Intergalactic Space Toad"
+#: The rulebook's own order lines (4.1.1 Engage, 4.1.3 Intercept), posted as a side's Movement post, with a title
+#: and a line for the other side's army (Jeff the Owl is Phyrexia's).
+SEED_POST = [
+    "Coalition movement, turn 1",
+    "",
+    f"{FRANK}: 3A > 2B - engage Jeff the Owl",
+    "The Frogettes: 2C – intercept Newt with a Blowfish",
+    "",
+    "Jeff the Owl: 2B - none",
+]
+
+
+def _line(subject: str, text: str) -> TypedRow:
+    return TypedRow("post", subject, 5, "1", {"line": text}, "")
+
+
+def test_each_line_of_the_forum_tab_is_read_as_its_armys_order_and_a_title_is_passed_over() -> None:
+    s = state(army("Frank", "coalition", "3A"), army("Ann", "coalition", "5C"), army("Jeff", "phyrexia", "2B"))
+    post = [_line("coalition line 1", "Our moves"), _line("coalition line 2", "Frank: 3A > 3B"),
+            _line("coalition line 3", "Jeff: 2B - none")]
+    read = read_side_rows(board(), s, [], post, "coalition")
+    assert read.orders == {"Frank": ArmyOrder(line="Frank: 3A > 3B")}
+    assert read.read_as == {"coalition line 2": ["Frank"]}
+    assert "passed over" in read.notes["coalition line 1"][0]
+    assert "an army of phyrexia, not of coalition: it goes nowhere" in read.problems["coalition line 3"][0]
+    assert {"coalition line 1", "coalition line 2", "coalition line 3"} <= read.consumed
+
+
+def test_a_whole_post_pasted_in_one_cell_of_the_forum_tab_is_read_all_of_it() -> None:
+    names = [f"Army {n:02d}" for n in range(40)]
+    s = state(*(army(n, "coalition", f"{1 + n_ % 20}{'ABCDEFGHI'[n_ // 20]}") for n_, n in enumerate(names)))
+    text = "\n".join(["Turn 1 orders", *(f"{n}: {a.at} - none" for n, a in zip(names, s.armies, strict=True))])
+    read = read_side_rows(board(), s, [], [_line("coalition line 1", text)], "coalition")
+    assert set(read.orders) == set(names) and read.read_as["coalition line 1"] == names
+    assert "coalition line 1" not in read.problems
+
+
+def test_an_army_named_twice_in_the_post_holds_and_both_lines_say_why() -> None:
+    s = state(army("Frank", "coalition", "3A"))
+    read = read_side_rows(board(), s, [], [_line("coalition line 1", "Frank: 3A > 3B"),
+                                           _line("coalition line 2", "Frank: 3A > 4A")], "coalition")
+    assert read.orders == {}
+    assert all("Frank has 2 lines in the post" in read.problems[f"coalition line {n}"][0] for n in (1, 2))
+
+
+def test_the_armys_own_row_wins_over_its_line_in_the_forum_tab_and_both_say_so() -> None:
+    s = state(army("Frank", "coalition", "3A"))
+    row = TypedRow("armies", "Frank", 5, "1", {"to": "4A"}, "")
+    read = read_side_rows(board(), s, [row], [_line("coalition line 1", "Frank: 3A > 3B")], "coalition")
+    assert read.orders == {"Frank": ArmyOrder(to="4A")}
+    assert "an army's row wins over a pasted post" in read.problems["coalition line 1"][0]
+    assert "this row's order wins over the post" in read.notes["Frank"][0] and "Frank" not in read.problems
+
+
+def _seed_match(tmp_path: Path) -> tuple[MatchConfig, MatchSheets]:
+    """A match of the rulebook's armies (4.1's examples) on local workbooks, created."""
+    with (tmp_path / "armies.csv").open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
+        out.writerow([FRANK, "coalition", 3, "Dominaria 3A", "2000/1000/600/600", "white blue", "white"])
+        out.writerow(["The Frogettes", "coalition", 2, "Dominaria 2C", "2000/1000/600/600", "white", "white"])
+        out.writerow(["Jeff the Owl", "phyrexia", 2, "Dominaria 2B", "2000/1000/600/600", "", ""])
+        out.writerow(["Newt with a Blowfish", "phyrexia", 1, "Dominaria 6A", "2000/1000/600/600", "", ""])
+    text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
+    (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
+                                         encoding="utf-8")
+    config = load_config(tmp_path / "match.toml")
+    init_match(config, now=NOW, seed=b"forum tab")
+    return config, open_match_sheets(config)
+
+
+def _paste(sheets: MatchSheets, lines: list[str]) -> None:
+    """``lines`` pasted from the first Post line cell of the Coalition's Forum tab down, a line per row."""
+    table = read_match(sheets, CLS).seats["coalition"].tab.table("post")
+    assert table.tab == "Forum coalition"
+    sheets.of("coalition").write([RangeWrite(table.at(table.cell(0, "line")), [[line] for line in lines])])
+
+
+def _forum(sheets: MatchSheets) -> dict[str, tuple[str, str]]:
+    """The Coalition's Forum tab as read: each line's text and answer, by subject."""
+    seat = read_match(sheets, CLS).seats["coalition"]
+    return {r.subject: (r.text("line"), r.feedback) for r in seat.rows if r.table == "post"}
+
+
+def test_the_rulebooks_post_pasted_in_the_forum_tab_is_answered_line_by_line_and_resolved(tmp_path: Path) -> None:
+    config, sheets = _seed_match(tmp_path)
+    _paste(sheets, SEED_POST)
+    sync_once(config, sheets, now=NOW)
+    lines = _forum(sheets)
+    assert "passed over" in lines["coalition line 1"][1]
+    assert lines["coalition line 3"][1].startswith(f"✔ read as {FRANK}'s order: "), lines["coalition line 3"]
+    assert lines["coalition line 4"][1].startswith("✔ read as The Frogettes' order: "), lines["coalition line 4"]
+    assert lines["coalition line 6"][1].startswith("✘ ") and "goes nowhere" in lines["coalition line 6"][1]
+    armies = {r.subject: r.feedback for r in read_match(sheets, CLS).seats["coalition"].rows if r.table == "armies"}
+    assert lines["coalition line 3"][1].removeprefix(f"✔ read as {FRANK}'s order: ") in armies[FRANK]
+    assert "ordered by the pasted post's line in coalition line 3" in armies[FRANK]  # told in both places
+    report = sync_once(config, sheets, now=NOW, force=True)
+    assert report.resolved
+    after = read_match(sheets, CLS)
+    battles = {(b.at, frozenset(b.armies)) for b in after.record.state.battles}
+    assert ("Dominaria 2B", frozenset({FRANK, "Jeff the Owl"})) in battles
+    lines = _forum(sheets)
+    assert lines["coalition line 3"][0] == "" and lines["coalition line 4"][0] == ""  # carried out: cleared
+    assert lines["coalition line 6"][0] == "Jeff the Owl: 2B - none"  # refused: kept, saying why
+    assert "goes nowhere" in lines["coalition line 6"][1]
+    (archive,) = sheets.of("coalition").read(["'Archive coalition'!A1:B40"])
+    said = "\n".join(str(c) for line in archive for c in line if c)
+    assert "Turn 1 · orders resolved with what you typed" in said, said
+    assert f"coalition line 3 — Post line (Army: Plane; 3A > 3B - engage Target): {FRANK}: 3A > 2B" in said, said
+
+
+def test_a_renamed_forum_tab_is_laid_out_again_with_its_lines_and_a_deleted_one_drawn_again(tmp_path: Path) -> None:
+    config, sheets = _seed_match(tmp_path)
+    _paste(sheets, SEED_POST[:3])
+    path = Path(sheets.of("coalition").name)
+    book = load_workbook(path)
+    book["Forum coalition"].title = "my post"
+    book.save(path)
+    sheets = open_match_sheets(config)
+    report = repair_match(sheets, CLS)
+    assert any("'Forum coalition' was missing" in n and "'my post'" in n for n in report.notes), report.notes
+    assert _forum(sheets)["coalition line 3"][0] == f"{FRANK}: 3A > 2B - engage Jeff the Owl"
+    book = load_workbook(path)
+    del book["Forum coalition"]
+    del book["my post"]
+    book.save(path)
+    sheets = open_match_sheets(config)
+    report = repair_match(sheets, CLS)
+    assert any("'Forum coalition' was missing" in n and "nothing typed" in n for n in report.notes), report.notes
+    sync_once(config, sheets, now=NOW)  # the match reads again
+    assert _forum(sheets)["coalition line 1"] == ("", _forum(sheets)["coalition line 1"][1])
+
+
+def test_repair_moves_the_post_table_of_an_orders_tab_made_before_the_forum_tab(tmp_path: Path) -> None:
+    """A match made before the Forum tab kept the post table in the orders tab, above the Ready row: repair lays
+    the Forum tab out and writes the typed lines there, and the orders tab's Ready row back where it belongs."""
+    config, sheets = _seed_match(tmp_path)
+    read = read_match(sheets, CLS)
+    tab = read.seats["coalition"].tab
+    side = tab.table("side")
+    path = Path(sheets.of("coalition").name)
+    book = load_workbook(path)
+    del book["Forum coalition"]
+    orders = book["Orders coalition"]
+    title = ("Or paste your side's whole forum post here: click the first Post line cell, paste (a line per row; "
+             "each army's line is its order)")
+    old: list[list[str | None]] = [[title],
+           ["Line", "For", "Post line (Army: Plane; 3A > 3B - engage Target)", *[None] * 8, "Feedback"],
+           ["coalition line 1", "1", "Our moves"],
+           ["coalition line 2", "1", f"{FRANK}: 3A > 2B - engage Jeff the Owl"],
+           ["coalition line 3", "1", None], []]
+    orders.insert_rows(side.title_row, len(old))
+    for r, line in enumerate(old):
+        for c, value in enumerate(line):
+            orders.cell(side.title_row + r, c + 1, value)
+    book.save(path)
+    sheets = open_match_sheets(config)
+    with pytest.raises(SheetError, match="repair"):  # the poll reads nothing of a layout it does not know
+        sync_once(config, sheets, now=NOW)
+    report = repair_match(sheets, CLS)
+    assert any("now has tab 'Forum coalition' of its own" in n for n in report.notes), report.notes
+    lines = _forum(sheets)
+    assert lines["coalition line 2"][0] == f"{FRANK}: 3A > 2B - engage Jeff the Owl"
+    sync_once(config, sheets, now=NOW)
+    seat = read_match(sheets, CLS).seats["coalition"]
+    assert not seat.strays, seat.strays
+    assert _forum(sheets)["coalition line 2"][1].startswith(f"✔ read as {FRANK}'s order")
+
+
+def test_a_forum_tab_saved_from_a_copy_older_than_the_resolution_is_not_read_again(tmp_path: Path) -> None:
+    """The side's office program held its file with the post pasted; the orders resolved; the file is then saved
+    over the sync's write. The lines already carried out are not read again (the Archive says why), and the
+    Forum tab is drawn again as the open window draws it."""
+    config, sheets = _seed_match(tmp_path)
+    _paste(sheets, SEED_POST[:4])
+    path = Path(sheets.of("coalition").name)
+    held = path.read_bytes()
+    assert sync_once(config, sheets, now=NOW, force=True).resolved
+    path.write_bytes(held)  # saved over the sync's write
+    sheets = open_match_sheets(config)
+    report = sync_once(config, sheets, now=NOW)
+    assert report.older_copies == ["coalition"] and not report.resolved
+    lines = _forum(sheets)
+    assert all(text == "" for text, _said in lines.values()), lines
+    (archive,) = sheets.of("coalition").read(["'Archive coalition'!A1:B60"])
+    said = " ".join(str(c) for line in archive for c in line if c)
+    assert "already carried out" in said and f"{FRANK}: 3A > 2B - engage Jeff the Owl" in said
