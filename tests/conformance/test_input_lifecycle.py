@@ -741,6 +741,10 @@ TYPED_OVER_AFTER_A_CUT = [("type", 1, 0, 0), ("race", 0, 0, 0), ("cut", 0, 0, 0)
 # empty, unverifiable and unnamed; it is recomputed from the replay (found by the soak's long run, Wesnoth and Win or
 # Die).
 LOG_RENAMED_THEN_LOST = [("repair", 0, 0, 250), ("adjust", 0, 0, 0), ("repair", 0, 10000, 337)]
+# A row typed in a stale copy, an undo setting it aside (its copy in the hidden Copies tab), then that Copies tab
+# renamed and repaired: the tab laid out again had lost the copies, still in the renamed tab; they are copied back
+# (found by the soak's long run, Win or Die).
+COPIES_RENAMED = [("stale", 881, 0, 0), ("undo", 0, 0, 0), ("repair", 2963, 0, 1695)]
 # Every writer a row meets besides the poll: a reaction typed outside the seat's turn, the judge's tables, the GM's
 # adjustment ending the match (or removing a unit), rows typed once it is over, and a repair of the finished match.
 EVERY_WRITER = [("type", 0, 0, 0), ("react", 1, 0, 0), ("judge", 0, 2, 1), ("react", 0, 3, 1), ("type", 1, 5, 2),
@@ -778,6 +782,7 @@ def test_nothing_typed_is_lost_across_an_undo(name: str) -> None:
     @example(steps=UNDO_TWICE)
     @example(steps=STALE_AFTER_UNDO)
     @example(steps=UNDO_A_RECRUITS_STANDING_ROW)
+    @example(steps=COPIES_RENAMED)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         run(new_table(name), steps)
 

@@ -197,17 +197,38 @@ def archive_moves_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchReco
     return notes
 
 
+def _renamed_copies(backend: SheetBackend, tabs: MatchTabs, laid_out: set[str]) -> tuple[str, Grid] | None:
+    """A tab of ``backend`` no layout names whose first row is the Copies tab's headers (a Copies tab renamed by
+    hand): its name and its copies column, from the Archive's first line's row on (None if there is none)."""
+    header = list(tabs.spec.headers.copies)
+    for name in [n for n in backend.tab_names() if n not in laid_out]:
+        (head,) = backend.read([a1(name, cells(0, 1, len(header) - 1, 1))])
+        if head and [text_of(v) for v in head[0]] == header:
+            (grid,) = backend.read([a1(name, cells(0, ARCHIVE_FIRST_LINE_ROW, 0,
+                                                   ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1))])
+            return name, grid
+    return None
+
+
 def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, batch: WriteBatch,
-                           absent: set[str]) -> list[str]:
+                           absent: set[str], laid_out: set[str]) -> list[str]:
     """Each seat's Copies tab that ``repair`` laid out again (deleted or renamed by hand): its pending row written
     afresh, the mark of the last resolution and the count of the lines its Archive holds (so no new line goes over
-    one); returns a note for each. The rows each resolution read are in the engine's history; the copies of rows set
-    aside are gone, their sentences stay in the Archive."""
+    one); returns a note for each. The copies of the rows each Archive line names are copied back from a renamed
+    copy (a tab no layout names, ``laid_out``, with the Copies tab's headers); with none, the rows each resolution
+    read are in the engine's history, and the copies of rows set aside are gone, their sentences stay in the
+    Archive."""
     notes: list[str] = []
     for seat in tabs.input_seats():
         if tabs.copies(seat) not in absent:
             continue
         backend = seat_backend(sheets, tabs, seat)
+        renamed = _renamed_copies(backend, tabs, laid_out)
+        if renamed is not None:
+            name, grid = renamed
+            batch.put(backend, tabs.copies_lines_range(seat, 0, len(grid)), [[row[0] if row else ""] for row in grid])
+            notes.append(f"tab {tabs.copies(seat)!r} (hidden) was missing in {backend.name}: the copies of the rows "
+                         f"its Archive lines name were copied back from tab {name!r} (a renamed copy), which may go")
         count = 0
         if tabs.archive(seat) not in absent:
             (grid,) = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES)])

@@ -126,7 +126,7 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     report.notes += restored
     report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
     report.notes += copies_laid_out_writes(sheets, tabs, record, batch,
-                                           absent - {tabs.copies(seat) for seat in moves})
+                                           absent - {tabs.copies(seat) for seat in moves}, laid_out | mentioned)
     status = status_line(adapter, record)
     _seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
