@@ -608,3 +608,27 @@ def test_repair_lays_a_deleted_copies_tab_out_again_counting_the_archive_lines(
     assert not poll(sheets, RACE, now=NOW).resolved  # not taken for a copy older than the last resolution
     assert archive_lines(ann, "Ann")[:len(lines)] == lines and "Ann-2 — Pace: fly" in archive_lines(ann, "Ann")[-1]
     assert undo_window(sheets, RACE, "after the repair").restored == 3
+
+
+def test_repair_copies_a_renamed_copies_tab_back_with_the_copies_of_rows_set_aside(
+        registered_race: type[RaceRuleset]) -> None:
+    """The hidden Copies tab renamed by hand (found by a random run of the lifecycle steps: the copies of the rows an
+    undo had set aside were gone after repair): repair lays it out again and copies back, from the renamed tab, the
+    copy of each row its Archive names, in that line's row, and the count of the Archive's lines."""
+    from sheets_gm.sync.life.repair import repair_match
+
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    ann.type("Orders Ann", tabs().orders("Ann").table("runners").cell(1, "window"), "7")
+    type_pace(ann, "Ann", 1, "fly")
+    poll(sheets, RACE, now=NOW)  # written for window 7: set aside, its copy in the Copies tab
+    copies = {k: v for k, v in ann.tabs["Copies Ann"].items() if k[1] == 0 and k[0] >= 1 and v}
+    assert any("fly" in str(v) for v in copies.values()), copies
+    count = ann.value("Copies Ann", "D2")
+    ann.tabs["Copies Ann (old)"] = ann.tabs.pop("Copies Ann")
+    ann.sizes["Copies Ann (old)"] = ann.sizes.pop("Copies Ann")
+    report = repair_match(sheets, RACE)
+    assert any("copied back from tab 'Copies Ann (old)' (a renamed copy)" in n for n in report.notes), report.notes
+    assert not any("'Copies Ann (old)' in Ann is no part of the match's layout" in n for n in report.notes)
+    assert {k: v for k, v in ann.tabs["Copies Ann"].items() if k[1] == 0 and k[0] >= 1 and v} == copies
+    assert str(ann.value("Copies Ann", "D2")) == str(count)
+    assert not poll(sheets, RACE, now=NOW).resolved  # the repaired match syncs

@@ -4,16 +4,21 @@ Archive with a line of her View; never dropped. Played with the real sync on mem
 
 from __future__ import annotations
 
+import pytest
+
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import get_game
 from sheets_gm.sheets.layout import a1
-from sheets_gm.sync.life.adjust_undo import adjust_match
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import seat_backend
+from tests.conformance.test_input_lifecycle import new_table
 from tests.fakes.memory import MemoryBackend
 from tests.sync.test_row_fates import _wesnoth_turn
 from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn
+from tests.sync.test_undo_ticks import _play
 
 
 def _adjust(match: Match, game: str, reason: str, **options: list[str]) -> None:
@@ -150,3 +155,38 @@ def test_an_unreadable_judge_result_is_kept_with_why_when_the_gm_forces_the_wind
     archive = match.archive(JUDGE)
     assert (kept and kept[0].feedback.startswith(f"✘ Not carried out in {closed.label}")) or \
         ("nonsense" in archive and "not carried out" in archive), (kept, archive[-800:])
+
+
+def test_the_gm_s_changes_to_a_stopped_face_down_attack_name_its_token_in_the_log_and_views() -> None:
+    """Win or Die through the sync (issue 38 item 11): a face-down unit whose attack a reaction stopped, changed by
+    the GM's ``adjust`` by its id (--cancel, --dice, --soften), is named by its token in the public Log and in the
+    other player's View, never by its id or card; --dice for a unit no reaction stopped is refused, writing nothing."""
+    table = new_table("winordie")
+    for _ in range(40):
+        state = read_match(table.sheets, table.cls).record.state
+        stopped = [p for p in state.pending if p.turn == state.turn and p.player != state.acting]
+        hidden = [u for u in state.units if u.owner == state.acting and u.hidden and u.token
+                  and any(p.target.startswith(f"{u.token} attack ") for p in stopped)]
+        if hidden:
+            break
+        _play(table, 1)
+    else:
+        raise AssertionError("no reaction stopped a face-down attacker in 40 windows")
+    unit, other = hidden[0], next(s for s in state.seats if s != state.acting)
+    gm = get_game("winordie").gm
+    assert gm is not None
+    idle = next(u for u in state.units if u.owner == state.acting
+                and not any(p.target.startswith((f"{u.id} ", f"{u.token} ")) for p in stopped))
+    refused = f"no reaction has stopped an action of {idle.id}.*nothing was written"
+    with pytest.raises(BetweenWindowsError, match=refused):
+        adjust_match(table.sheets, table.cls, gm.events_from_options(state.seats, {"dice": [f"{idle.id}=1"]}, "Brace"))
+    options = {"cancel": [unit.id], "dice": [f"{unit.id}=-1"], "soften": [f"{unit.id}=1"]}
+    adjust_match(table.sheets, table.cls, gm.events_from_options(state.seats, options, "Parry"))
+    read = read_match(table.sheets, table.cls)
+    log = [str(line[2]) for line in table.sheets.board.read([a1(read.tabs.spec.tabs.log, "A2:C400")])[0]
+           if len(line) > 2 and str(line[1]).startswith("gm")]
+    assert len(log) == 3 and all(unit.token in line for line in log), log
+    backend = seat_backend(table.sheets, read.tabs, other)
+    view = "\n".join(str(v) for line in backend.read([a1(read.tabs.view(other), "A1:H400")])[0] for v in line)
+    for text in ("\n".join(log), view):
+        assert f"{unit.id} " not in text and f"{unit.id}'" not in text and state.card_of(unit).name not in text

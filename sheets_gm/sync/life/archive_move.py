@@ -25,7 +25,14 @@ from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
 from sheets_gm.sync.match_record import MatchRecord, history_range, history_write, joined_cells
-from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_LINE_ROW, ARCHIVE_LINES, ARCHIVE_TEXT_COLS, MatchTabs
+from sheets_gm.sync.match_tabs import (
+    ARCHIVE_FIRST_LINE_ROW,
+    ARCHIVE_LINES,
+    ARCHIVE_TEXT_COLS,
+    COPIES_COLS,
+    COPIES_PENDING_ROW,
+    MatchTabs,
+)
 from sheets_gm.sync.read import current_mark
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fate_words import relaid_line
@@ -197,45 +204,47 @@ def archive_moves_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchReco
     return notes
 
 
-def _renamed_copies(backend: SheetBackend, tabs: MatchTabs, laid_out: set[str]) -> tuple[str, Grid] | None:
-    """A tab of ``backend`` no layout names whose first row is the Copies tab's headers (a Copies tab renamed by
-    hand): its name and its copies column, from the Archive's first line's row on (None if there is none)."""
-    header = list(tabs.spec.headers.copies)
-    for name in [n for n in backend.tab_names() if n not in laid_out]:
-        (head,) = backend.read([a1(name, cells(0, 1, len(header) - 1, 1))])
-        if head and [text_of(v) for v in head[0]] == header:
-            (grid,) = backend.read([a1(name, cells(0, ARCHIVE_FIRST_LINE_ROW, 0,
-                                                   ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1))])
-            return name, grid
-    return None
-
-
 def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, batch: WriteBatch,
-                           absent: set[str], laid_out: set[str]) -> list[str]:
+                           absent: set[str], renamed: Mapping[str, tuple[str, Grid]] | None = None) -> list[str]:
     """Each seat's Copies tab that ``repair`` laid out again (deleted or renamed by hand): its pending row written
     afresh, the mark of the last resolution and the count of the lines its Archive holds (so no new line goes over
-    one); returns a note for each. The copies of the rows each Archive line names are copied back from a renamed
-    copy (a tab no layout names, ``laid_out``, with the Copies tab's headers); with none, the rows each resolution
-    read are in the engine's history, and the copies of rows set aside are gone, their sentences stay in the
-    Archive."""
+    one); returns a note for each. The rows each resolution read are in the engine's history. A Copies tab renamed
+    by hand (``renamed``: by seat, its name and grid) gives back the copies of the rows set aside, each in its
+    Archive line's row, and that count; deleted, they are gone, and their sentences stay in the Archive."""
     notes: list[str] = []
+    renamed = renamed or {}
     for seat in tabs.input_seats():
         if tabs.copies(seat) not in absent:
             continue
         backend = seat_backend(sheets, tabs, seat)
-        renamed = _renamed_copies(backend, tabs, laid_out)
-        if renamed is not None:
-            name, grid = renamed
-            batch.put(backend, tabs.copies_lines_range(seat, 0, len(grid)), [[row[0] if row else ""] for row in grid])
-            notes.append(f"tab {tabs.copies(seat)!r} (hidden) was missing in {backend.name}: the copies of the rows "
-                         f"its Archive lines name were copied back from tab {name!r} (a renamed copy), which may go")
         count = 0
         if tabs.archive(seat) not in absent:
             (grid,) = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES)])
             filled = [i for i, row in enumerate(grid, start=1) if any(text_of(v) for v in row)]
             count = max(filled, default=0)
+        if seat in renamed:
+            name, old = renamed[seat]
+            count = max(count, _old_count(old))
+            lines = [[row[0] if row else ""] for row in old[ARCHIVE_FIRST_LINE_ROW - 1:]]
+            while lines and not text_of(lines[-1][0]):
+                lines.pop()
+            if lines:
+                batch.put(backend, tabs.copies_lines_range(seat, 0, len(lines)), lines)
+            notes.append(f"tab {tabs.copies(seat)!r} (hidden) was missing in {backend.name}: laid out again, the "
+                         f"copies of the rows its Archive names copied back from tab {name!r} (a renamed copy), "
+                         "which may go once you have run a sync")
+        else:
+            notes.append(f"tab {tabs.copies(seat)!r} (hidden) was missing in {backend.name}: laid out again; the "
+                         "rows each resolution read are in the engine's history, and what was set aside stays listed "
+                         f"in {tabs.archive(seat)!r}")
         batch.put(backend, tabs.archive_pending_range(seat), [["", current_mark(record.resolved, record.deal), count]])
-        notes.append(f"tab {tabs.copies(seat)!r} (hidden) was missing in {backend.name}: laid out again; the rows "
-                     "each resolution read are in the engine's history, and what was set aside stays listed in "
-                     f"{tabs.archive(seat)!r}")
     return notes
+
+
+def _old_count(grid: Grid) -> int:
+    """The Archive's line count a Copies tab's pending row holds (0 when it holds none)."""
+    row = grid[COPIES_PENDING_ROW - 1] if len(grid) >= COPIES_PENDING_ROW else []
+    cell = row[COPIES_COLS - 1] if len(row) >= COPIES_COLS else ""
+    with contextlib.suppress(ValueError):
+        return max(0, int(text_of(cell) or 0))
+    return 0

@@ -29,7 +29,7 @@ from sheets_gm.sync.life.create import apply_layouts, match_layouts
 from sheets_gm.sync.life.legacy.upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.life.moved_tables import tables_moved_out
 from sheets_gm.sync.life.repair_columns import FoundColumns, laid_out_columns
-from sheets_gm.sync.life.repair_records import restore_logs
+from sheets_gm.sync.life.repair_records import renamed_copies, restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.read import adapter_of
@@ -122,11 +122,12 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     batch = WriteBatch()
     laid_out = {t.name for _, t in layouts} | {spec.tabs.roster, *retired}
     restored, copied = restore_logs(sheets, tabs, record, adapter, batch, laid_out | mentioned, absent)
-    report.notes += _stray_tabs(sheets, laid_out | mentioned | copied)
+    relaid = absent - {tabs.copies(seat) for seat in moves}
+    renamed = renamed_copies(sheets, tabs, laid_out | mentioned | copied, relaid)
+    report.notes += _stray_tabs(sheets, laid_out | mentioned | copied | {name for name, _grid in renamed.values()})
     report.notes += restored
     report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
-    report.notes += copies_laid_out_writes(sheets, tabs, record, batch,
-                                           absent - {tabs.copies(seat) for seat in moves}, laid_out | mentioned)
+    report.notes += copies_laid_out_writes(sheets, tabs, record, batch, relaid, renamed)
     status = status_line(adapter, record)
     _seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])

@@ -223,6 +223,26 @@ def _replayed_view(replay: _Replay, adapter: AnySheetAdapter, tabs: MatchTabs, s
     return _view_lines(replay.steps(), adapter, tabs, seat)
 
 
+def renamed_copies(sheets: MatchSheets, tabs: MatchTabs, laid_out: set[str],
+                   absent: set[str]) -> dict[str, tuple[str, Grid]]:
+    """Each seat's Copies tab laid out again (``absent``) whose renamed copy is still in its spreadsheet, found by its
+    headers among the tabs no layout names (``laid_out``): by seat, that tab's name and grid. A poll stops while the
+    tab is missing, so the copy holds what the sync wrote there last."""
+    found: dict[str, tuple[str, Grid]] = {}
+    header = list(tabs.spec.headers.copies)
+    for seat in tabs.input_seats():
+        if tabs.copies(seat) not in absent:
+            continue
+        backend = seat_backend(sheets, tabs, seat)
+        for name in [n for n in backend.tab_names() if n not in laid_out]:
+            (head,) = backend.read([a1(name, cells(0, 1, len(header) - 1, 1))])
+            if head and [text_of(v) for v in head[0][:len(header)]] == header:
+                (grid,) = backend.read([a1(name, cells(0, 1, len(header) - 1, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES))])
+                found[seat] = (name, grid)
+                break
+    return found
+
+
 def _view_lines(steps: ReplayedSteps, adapter: AnySheetAdapter, tabs: MatchTabs, seat: str) -> Grid:
     """The log rows of ``seat``'s View tab as the sync wrote them step by step (``views_writes``): the GM's starts
     with the set-up's draws."""

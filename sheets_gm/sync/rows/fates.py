@@ -41,10 +41,10 @@ from typing import Any
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
-from sheets_gm.sheets.tables import InputTab, TypedRow, text_of, too_long
+from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
 from sheets_gm.sync.rows.fate_words import MARK, read_as_words, ready_sentence
-from sheets_gm.sync.rows.seat_read import SeatRead
+from sheets_gm.sync.rows.seat_read import SeatRead, cells_text
 
 Key = tuple[str, str]  # a row by its table and subject
 
@@ -452,28 +452,6 @@ def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: W
     return seat_read.note(row) if same_window else closed_note(seat_read.note(row), window)
 
 
-def _unreadable(row: TypedRow, looked: Sequence[TypedRow], problems: Mapping[str, Sequence[str]],
-                opening: Sequence[str], headers: Mapping[str, str]) -> list[str]:
-    """The cells of the kept ``row`` that cannot be read, for its feedback: what the window that opens says of it
-    (``opening``), else what the resolution said of the row it read (``problems``, by subject), else a cell too long
-    to read (said again when a cut resolution is completed: its row was not read). What the resolution said of a row
-    is said only of the row it read (``looked``: the rows it looked at), while it holds what was read: a row typed
-    over since a cut resolution read it, completed now from what that one read, is not answered with what the row
-    held then."""
-    long = too_long(row, headers)
-    if opening:
-        return [*opening, *long]
-    was = next((r for r in looked if (r.table, r.subject) == (row.table, row.subject)), None)
-    if was is None or _typed_text(was) != _typed_text(row):
-        return long
-    return list(problems.get(row.subject, [])) or long
-
-
-def _typed_text(row: TypedRow) -> dict[str, str]:
-    """A row's typed text by column, tick boxes and empty cells left out."""
-    return {k: text_of(v) for k, v in row.values.items() if not isinstance(v, bool) and text_of(v)}
-
-
 def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read: SeatRead, window: Window,
                 new_window: Window | None, seat_input: SeatInput[Any] | None, verdicts: Sequence[Verdict],
                 engine_unused: Mapping[str, str]) -> SeatSettled:
@@ -488,8 +466,8 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     consumed = seat_input.consumed if seat_input is not None else frozenset()
     problems: Mapping[str, Sequence[str]] = seat_input.problems if seat_input is not None else {}
     out = SeatSettled()
-    looked = [r for rows in seat_read.for_window(window).values() for r in rows]
-    out.read = [r for r in looked if r.subject in consumed and (r.typed or seat_read.pending is not None)]
+    out.read = [r for rows in seat_read.for_window(window).values() for r in rows
+                if r.subject in consumed and (r.typed or seat_read.pending is not None)]
     out.unused = refused_whole(adapter, state, seat_read, out.read, verdicts, problems)
     out.unused.update({(r.table, r.subject): engine_unused[r.subject] for r in out.read if r.subject in engine_unused})
     done = seat_read.done(window, consumed) - frozenset(out.unused) if seat_read.pending is None else frozenset()
@@ -505,6 +483,10 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
         kept = _untick(seat_read.tab, kept, out.unused)
     out.kept, out.gone = _drawable(adapter, new_state, seat, seat_read.tab, kept)
     fresh = fresh_input(adapter, new_state, new_window, seat, seat_read.tab, out.kept) if not same_window else None
+    # A cut resolution completed reads the rows it had read then (the pending row's): a row typed since, or over
+    # since, is not what their reasons are about, and says none of them.
+    read_then = {(r["table"], r["subject"]): cells_text(r.get("values")) for r in seat_read.pending["rows"]} \
+        if seat_read.pending is not None else None
     # What each kept row says: why the resolution did not carry it out, and the cells it cannot read. The Archive's
     # pending row keeps the sentence, so that it stays while the row waits in a window that does not read it.
     for table, rows in out.kept.items():
@@ -514,9 +496,12 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
             note = _kept_note(seat_read, row, window, target, same_window, out.unused)
             if seat_read.tab.table(table).spec.standing and seat_read.pending is None:  # the engine's word on it
                 note = standing_said(window, row_verdicts(adapter, state, seat, row, verdicts)) or note
+            # a cell too long to read says so again when a cut resolution is completed (its row was not read)
+            typed_over = read_then is not None and read_then.get((table, subject)) != cells_text(row.values)
+            wrong = [*problems.get(row.subject, [])] * (not typed_over) or too_long(row, headers)
             reread = fresh is not None and seat_read.tab.table(table).spec.open_in(target.phase)
-            opening = fresh.problems.get(subject, []) if fresh is not None and reread else []
-            wrong = _unreadable(row, looked, problems, opening, headers)
+            if fresh is not None and reread and fresh.problems.get(subject):  # what the window that opens says
+                wrong = [*fresh.problems[subject], *too_long(row, headers)]
             said = " · ".join([note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note])
             if said:
                 out.notes.append({"table": table, "subject": subject, "values": dict(row.values), "note": said})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.engine.ruleset import Verdict
@@ -49,7 +51,9 @@ def deploy(rules: WodRules, state: WodState, orders: WodOrders, result: TurnResu
             result.verdicts.append(Verdict(seat, uid, "deploy", False,
                                            f"{uid} is not placed: place every unit of the legion on a plain in or "
                                            f"next to your baseline"))
-    if refused:
+    if refused:  # nothing is deployed: a row that could be is not carried out either, and says so
+        result.verdicts[:] = [_not_deployed(v) if v.seat == seat and v.part == "deploy" and v.accepted else v
+                              for v in result.verdicts]
         return
     mine = sorted(chosen.items(), key=lambda item: (item[1].row, item[1].col))
     for n, (uid, at) in enumerate(mine, start=1):
@@ -71,6 +75,13 @@ def deploy(rules: WodRules, state: WodState, orders: WodOrders, result: TurnResu
         state.started = False
         for legion in state.legions.values():
             legion.tokens = rules.settings.tokens
+
+
+def _not_deployed(verdict: Verdict) -> Verdict:
+    """A placement that was legal, refused with the deployment it belongs to (all of a legion's units or none)."""
+    row = verdict.message.split(":", 1)[0]
+    return replace(verdict, accepted=False, message=f"{row}: {verdict.subject} is not deployed, as no unit is while "
+                                                    "another row is refused: a legion deploys all its units at once")
 
 
 def _placement_problem(rules: WodRules, state: WodState, seat: str, p: Placement, waiting: dict[str, Unit],
