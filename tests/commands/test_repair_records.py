@@ -99,3 +99,30 @@ def test_repair_recomputes_a_log_with_no_copy_and_keeps_a_renamed_tab_it_cannot_
     assert "tab 'Notes' in " in out and "may hold the only copy of what it shows: keep it" in out
     assert _values(tmp_path / "board.xlsx", "Log", 2) == log
     assert run(capsys, "verify", "-c", config)[0] == 0
+
+
+def test_a_log_renamed_then_lost_again_gets_the_lines_logged_since_from_the_replay(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Log renamed and repaired (copied back from the renamed tab), played on, then deleted: the renamed copy lacks
+    what was logged since, which comes back from the replay, never left as empty lines (found by the soak run)."""
+    config = _played(tmp_path, capsys, "wesnoth", 2)
+    board = openpyxl.load_workbook(tmp_path / "board.xlsx")
+    board["Log"].title = "Log (old)"
+    board.save(tmp_path / "board.xlsx")
+    assert run(capsys, "repair", "-c", config)[0] == 0
+    sheets = open_match_sheets(load_config(config))
+    bots = {s: next(iter(bots_of(create_ruleset("wesnoth")).values())).make(f"again/{s}") for s in sheets.seats}
+    for _ in range(2):
+        type_bot_orders(sheets, get_ruleset("wesnoth"), bots)
+        poll(sheets, get_ruleset("wesnoth"), now=NOW, force=True)
+    log = _values(tmp_path / "board.xlsx", "Log", 2)
+    assert len(log) > len(_values(tmp_path / "board.xlsx", "Log (old)", 2))
+    board = openpyxl.load_workbook(tmp_path / "board.xlsx")
+    del board["Log"]
+    board.save(tmp_path / "board.xlsx")
+    code, out, err = run(capsys, "repair", "-c", config)
+    assert code == 0, err
+    assert "copied back from tab 'Log (old)' (a renamed copy)" in out and "recomputed from the replay" in out, out
+    assert _values(tmp_path / "board.xlsx", "Log", 2) == log
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 0, out

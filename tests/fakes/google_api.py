@@ -864,6 +864,36 @@ class GoogleApiFake:
                 ev = _parse_user_entered(v) if user_entered else _raw_value(v)
                 rect.sheet.cells.setdefault(pos, {})["userEnteredValue"] = ev
 
+    def rename_tab(self, key: str, title: str, new_title: str) -> None:
+        """A player renaming tab ``title`` of spreadsheet ``key`` in Sheets' own window."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        ss.sheet(title).properties["title"] = new_title
+
+    def delete_tab(self, key: str, title: str) -> None:
+        """A player deleting tab ``title`` of spreadsheet ``key`` in Sheets' own window."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        ss.sheets.remove(ss.sheet(title))
+        ss.renumber()
+
+    def insert_column(self, key: str, title: str, at: int) -> None:
+        """A player inserting an empty column before column ``at`` (0 is A) of tab ``title``, as Sheets does: the
+        cells, column sizes, protected ranges and conditional formats right of it move one column right."""
+        ss = self.spreadsheets[key]
+        self._edited(ss, self.player_email)
+        sheet = ss.sheet(title)
+        sheet.cells = {(r, c + (c >= at)): v for (r, c), v in sheet.cells.items()}
+        sheet.columns = {c + (c >= at): v for c, v in sheet.columns.items()}
+        sheet.properties["gridProperties"]["columnCount"] = sheet.column_count + 1
+        ranges = [p.get("range", {}) for p in sheet.protected_ranges]
+        ranges += [grid for pr in sheet.protected_ranges for grid in pr.get("unprotectedRanges", [])]
+        ranges += [r for rule in sheet.conditional_formats for r in rule.get("ranges", [])]
+        for grid in ranges:
+            for edge in ("startColumnIndex", "endColumnIndex"):
+                if edge in grid and (grid[edge] > at or (edge == "startColumnIndex" and grid[edge] == at)):
+                    grid[edge] += 1
+
     def save_before_write(self, key: str, a1: str, rows: Sequence[Sequence[CellValue]], *,
                           when: str | None = None) -> None:
         """A player typing ``rows`` at ``a1`` of spreadsheet ``key`` (as :meth:`set_values`) just as the next write

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.sheets.layout import a1, cell_at, cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import seat_backend
-from tests.fakes.memory import MemoryBackend
+from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.sync.test_typed_row_lifecycle import NOW, Match, _winordie_turn
 
 
@@ -63,6 +65,30 @@ def test_a_deadline_keeps_an_unreadable_row_with_its_reason() -> None:
     assert row.text("weapon") == "nonsense"
     assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: {why}"), row.feedback
 
+
+
+def test_a_row_typed_over_after_a_cut_resolution_is_not_answered_with_what_it_held() -> None:
+    """A resolution cut before its commit is completed by the next poll from the rows it read; a refused row typed
+    over meanwhile is answered as it is now, not with the refusal of what it held (found by the soak run: GvG's
+    blue1 said "'zz' is not a tile" beside F22, which the next turn carried out)."""
+    match = Match("gvg")
+    match.type("blue", "players", 0, "destination", "zz")
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    assert match.row("blue", "players", 0).feedback.startswith("✘ Not carried out in turn 1: destination 'zz'")
+    engine = match.sheets.engine
+    assert isinstance(engine, MemoryBackend)
+    engine.calls.clear()
+    engine.fail_on_call = 2  # its read, then its write: the commit
+    with pytest.raises(InjectedFault):
+        poll(match.sheets, match.cls, now=NOW, force=True)
+    engine.fail_on_call = None
+    match.type("blue", "players", 0, "destination", "F22")
+    report = match.poll()
+    assert report.resolved and report.reason == "completing a resolution that was interrupted"
+    row = match.row("blue", "players", 0)
+    assert row.text("destination") == "F22"
+    assert "zz" not in row.feedback and not row.feedback.startswith("✘"), row.feedback
+    assert "zz" in match.archive("blue")  # what turn 2 read of the row, and did not carry out, is told there
 
 # -- item 2: a typed cell is read whole, or refused by name --------------------------------------------------------
 def _coalition_post(match: Match, bump: str) -> str:

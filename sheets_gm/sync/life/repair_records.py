@@ -3,14 +3,16 @@
 A layout laid out again over a deleted or renamed tab is empty, while the engine record still counts its lines
 (``log_rows``, ``seat_logs``). Each log whose counted lines are not all there is written back: copied from a
 tab of the same spreadsheet that no layout names and holds that log's header (the tab renamed by hand: it is a
-copy, so the note says it may go), else recomputed from the match's replay (every line a resolution or a GM event
+copy, so the note says it may go; the lines logged after it was renamed, which it lacks, recomputed), else
+recomputed from the match's replay (every line a resolution or a GM event
 logged; an undo's own lines, and those of a window it took back, are not in the replay, and the note counts
 them). The engine record is not rewritten: the lines go where it counts them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from sheets_gm.engine.events import visible_to
 from sheets_gm.engine.ruleset import GM
@@ -83,6 +85,42 @@ def _copy_from(backend: SheetBackend, others: Sequence[str], header_cell: str, h
     return best
 
 
+class _Lines:
+    """A log's lines as the replay recomputes them, worked out only if asked."""
+
+    def __init__(self, make: Callable[[], Grid]) -> None:
+        self._make = make
+        self._lines: Grid | None = None
+
+    def get(self) -> Grid:
+        if self._lines is None:
+            self._lines = self._make()
+        return self._lines
+
+
+def _completed(rows: Grid, own: Grid, replayed: _Lines, count: int, width: int) -> tuple[Grid, str]:
+    """A log's ``count`` lines copied back from a renamed copy's ``rows``, and what the note adds of the lines the
+    copy does not hold ('' when it holds them all). A copy renamed before later lines were logged (in the tab laid
+    out in its place, since lost) lacks them: a line the copy has not is the tab's ``own`` where it still holds it,
+    else the replay's line of that place when the replay agrees with every line kept (no undo's line between them,
+    which the replay has not)."""
+    copy, kept = _padded(rows, count, width), _padded(own, count, width)
+    whole = [line if _filled([line]) else kept[i] for i, line in enumerate(copy)]
+    before = _filled(whole)
+    if before == count:
+        return whole, ""
+    lines = _padded(replayed.get(), count, width)
+    agree = all(list(map(text_of, line)) == list(map(text_of, lines[i]))
+                for i, line in enumerate(whole) if _filled([line]))
+    if agree:
+        whole = [line if _filled([line]) else lines[i] for i, line in enumerate(whole)]
+    new, gaps = _filled(whole) - before, count - _filled(whole)
+    said = [f"{new} line{'s' * (new != 1)} it does not hold recomputed from the replay"] * (new > 0)
+    said += [f"{gaps} line{'s' * (gaps != 1)} it does not hold that cannot be recomputed (such as an undo's) left "
+             "empty"] * (gaps > 0)
+    return whole, f" ({' and '.join(said)})"
+
+
 def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapter: AnySheetAdapter,
                  batch: WriteBatch, laid_out: set[str], absent: set[str]) -> tuple[list[str], set[str]]:
     """Queue the lines of every log the record counts and the tabs no longer hold, and each archive laid out again
@@ -99,17 +137,18 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
         if filled < record.log_rows:
             others = [n for n in board.tab_names() if n not in laid_out]
             found = _copy_from(board, others, "A1", header[0], LOG_FIRST_ROW, record.log_rows, 3, filled)
+            public = _Lines(lambda: [*log_lines(visible_to(replay.steps().opening, None)),
+                                     *log_lines(visible_to(replay.steps().events, None), adapter)])
             if found is not None:
                 name, rows = found
                 copied.add(name)
-                batch.put(board, tabs.log_range(0, record.log_rows), _padded(rows, record.log_rows, 3))
+                whole, more = _completed(rows, grid, public, record.log_rows, 3)
+                batch.put(board, tabs.log_range(0, record.log_rows), whole)
                 notes.append(f"tab {log_tab!r} had {filled} of the match's {record.log_rows} Log lines: they were "
                              f"copied back from tab {name!r} (a renamed copy), which may go once you have checked "
-                             f"{log_tab!r}")
+                             f"{log_tab!r}" + more)
             else:
-                steps = replay.steps()
-                lines = [*log_lines(visible_to(steps.opening, None)),
-                         *log_lines(visible_to(steps.events, None), adapter)]
+                lines = public.get()
                 batch.put(board, tabs.log_range(0, record.log_rows), _padded(lines, record.log_rows, 3))
                 missing = max(record.log_rows - len(lines), 0)
                 notes.append(f"tab {log_tab!r} had {filled} of the match's {counted(record.log_rows, 'Log line')} "
@@ -130,14 +169,16 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
         others = [n for n in backend.tab_names() if n not in laid_out]
         found = _copy_from(backend, others, "A1", tabs.view_title(seat), tabs.view_log_header_row + 1, count,
                            VIEW_COLS, filled)
+        replayed = _Lines(partial(_replayed_view, replay, adapter, tabs, seat))
         if found is not None:
             name, rows = found
             copied.add(name)
-            batch.put(backend, where, _padded(rows, count, VIEW_COLS))
-            notes.append(f"tab {view!r} had {filled} of its {counted(count, 'log line')}: copied back from tab "
-                         f"{name!r} (a renamed copy), which may go once you have checked {view!r}")
+            whole, more = _completed(rows, grid, replayed, count, VIEW_COLS)
+            batch.put(backend, where, whole)
+            notes.append(f"tab {view!r} had {filled} of its {counted(count, 'log line')}: they were copied back from "
+                         f"tab {name!r} (a renamed copy), which may go once you have checked {view!r}" + more)
             continue
-        lines = _view_lines(replay.steps(), adapter, tabs, seat)
+        lines = replayed.get()
         batch.put(backend, where, _padded(lines, count, VIEW_COLS))
         missing = max(count - len(lines), 0)
         notes.append(f"tab {view!r} had {filled} of its {counted(count, 'log line')} and no copy was found: "
@@ -182,6 +223,11 @@ def _restore_archives(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch, l
         notes.append(f"tab {archive!r} was missing in {backend.name}: its lines were copied "
                      f"back from tab {name!r} (a renamed copy), which may go once you have checked {archive!r}")
     return notes, copied
+
+
+def _replayed_view(replay: _Replay, adapter: AnySheetAdapter, tabs: MatchTabs, seat: str) -> Grid:
+    """The lines of ``seat``'s View log as the match's replay recomputes them."""
+    return _view_lines(replay.steps(), adapter, tabs, seat)
 
 
 def renamed_copies(sheets: MatchSheets, tabs: MatchTabs, laid_out: set[str],
