@@ -336,3 +336,25 @@ def test_an_out_player_s_typing_is_told_it_is_not_read() -> None:
     match.bots_play()
     row = match.row(out, "move_loot", 0)
     assert row.text("move") == "A1" and row.feedback.startswith(said) and "is not read" in row.feedback
+
+
+def test_a_champions_set_with_a_typo_is_fought_with_the_default_and_told_so_not_kept_as_not_carried_out() -> None:
+    """The check replaces an unreadable action by the default and the fight uses that set (``champions/check.py``):
+    the row was carried out in part, so it is cleared saying what was done and what was not, not kept as "not
+    carried out" to be refused again every window (issue 38, item 4)."""
+    match, seat = _champions_fight()
+    match.type(seat, "sets", 1, "action1", "dance")
+    match.type(seat, "sets", 1, "action2", "evade")
+    match.poll()
+    before = match.row(seat, "sets", 1)
+    assert "✘ action 1: unknown action 'dance'" in before.feedback and "✔ the Rogue will" in before.feedback, \
+        before.feedback
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    row = match.row(seat, "sets", 1)
+    assert not row.typed, row
+    assert row.feedback.startswith(f"✘ Carried out in part in {closed.label}: done: the Rogue will attack "), \
+        row.feedback
+    assert "not done: action 1: unknown action 'dance'" in row.feedback
+    archive = match.archive(seat)
+    assert "Ann.rogue — Action 1: dance, Action 2: evade — carried out in part" in archive, archive[-600:]
