@@ -358,3 +358,24 @@ def test_a_champions_set_with_a_typo_is_fought_with_the_default_and_told_so_not_
     assert "not done: action 1: unknown action 'dance'" in row.feedback
     archive = match.archive(seat)
     assert "Ann.rogue — Action 1: dance, Action 2: evade — carried out in part" in archive, archive[-600:]
+
+
+def test_a_pasted_post_of_thirteen_armies_in_one_cell_of_the_forum_tab_is_read_whole_with_its_bump_line() -> None:
+    """The same post pasted into the first Post line cell of the side's Forum tab, read through the sheet: every
+    army is ordered, the joint engage bump line is read (and answered by the rule it breaks), the cell kept whole."""
+    match = Match("coalition")
+    post = "Coalition movement, turn 1\n\n" + _coalition_post(match, "3A")
+    read = match.read()
+    forum = read.seats["coalition"].tab.page_of("post")
+    backend = seat_backend(match.sheets, read.tabs, "coalition")
+    assert isinstance(backend, MemoryBackend)
+    backend.type(forum.name, forum.table("post").cell(0, "line"), post)
+    report = match.poll()
+    assert report.rejected == [(
+        "coalition · Mirran Partisans",
+        "a joint engage bump names a square next to the engaged square 11F, for an army that engages")]
+    rows = [match.row("coalition", "armies", i) for i in range(13)]
+    assert all("ordered by the pasted post's line in coalition line 1" in r.feedback for r in rows), \
+        [r.feedback for r in rows]
+    line = match.row("coalition", "post", 0)
+    assert line.text("line") == post and "Coalition movement" not in line.feedback, line.feedback  # a title
