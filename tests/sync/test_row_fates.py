@@ -379,3 +379,25 @@ def test_a_pasted_post_of_thirteen_armies_in_one_cell_of_the_forum_tab_is_read_w
         [r.feedback for r in rows]
     line = match.row("coalition", "post", 0)
     assert line.text("line") == post and "Coalition movement" not in line.feedback, line.feedback  # a title
+
+
+def test_a_readable_recruit_beside_one_that_cannot_be_read_is_kept_with_why_when_the_turn_ends() -> None:
+    """The leader recruits every typed row in one action, so none is made while one cannot be read: a deadline or a
+    forced resolution left the readable row cleared and archived as read, though nothing was recruited (found by
+    the audit of issue 38, item 4). It stays typed, saying why, and the Archive says it was not carried out."""
+    match = Match("wesnoth")
+    ann = match.window().seats[0]
+    match.type(ann, "units", 0, "action", "recruit")
+    match.type(ann, "recruit", 0, "type", "Dragon")
+    match.type(ann, "recruit", 1, "type", "Thief")
+    match.poll()
+    waiting = match.row(ann, "recruit", 1)
+    assert waiting.feedback.startswith("✘ Not recruited while Recruit 1 cannot be read"), waiting.feedback
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    assert not any(u.owner == ann and not u.leader for u in match.read().record.state.units)  # nothing recruited
+    row = match.row(ann, "recruit", 1)
+    assert row.text("type") == "Thief", row
+    assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: Not recruited while Recruit 1 cannot be "
+                                   "read"), row.feedback
+    assert "Recruit 2 — Type: Thief — not carried out (Not recruited while Recruit 1" in match.archive(ann)
