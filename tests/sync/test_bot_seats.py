@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -268,7 +269,7 @@ def test_a_seat_handed_back_keeps_its_bots_rows_unticked_so_nothing_resolves_bef
     rows = read_match(sheets, cls).seats[seat].rows
     assert any(r.feedback.startswith("Handed back to you by the GM (back early): what the bot typed stays for you "
                                      "to change.") for r in rows), [r.feedback for r in rows]
-    def texts(found: list[Any]) -> list[tuple[str, str, str]]:  # what the bot typed, boxes aside
+    def texts(found: Sequence[Any]) -> list[tuple[str, str, str]]:  # what the bot typed, boxes aside
         return sorted((r.table, r.subject, k) for r in found for k, v in r.values.items()
                       if isinstance(v, str) and v.strip())
 
