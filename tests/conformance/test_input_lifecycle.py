@@ -433,11 +433,11 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
             adjust_match(table.sheets, table.cls, events)
         poll(table.sheets, table.cls, now=NOW)
     elif what == "handback":  # the GM hands a seat to a bot (``adjust --bot``), or back to its player
-        kinds = list(bots_of(read.record.ruleset))
+        bot_kinds = list(bots_of(read.record.ruleset))
         name = read.record.seats[a % len(read.record.seats)]
+        kind = NO_BOT if name in read.record.bots else bot_kinds[b % len(bot_kinds)]
         with contextlib.suppress(BetweenWindowsError):  # refused as it stands (a cut resolution, the match over)
-            hand_seats(table.sheets, table.cls, {name: NO_BOT if name in read.record.bots else kinds[b % len(kinds)]},
-                       "the lifecycle test hands it over")
+            hand_seats(table.sheets, table.cls, {name: kind}, "the lifecycle test hands it over")
         poll(table.sheets, table.cls, now=NOW)
     elif what == "react":  # a seat types in a standing table (a reaction) outside her own turn, then a poll
         _react(table, read, b, c)
@@ -743,8 +743,8 @@ def _history(table: Table, read: MatchRead) -> Iterator[tuple[set[str], dict[str
             try:
                 entry = json.loads(joined_cells(line, 1)) if len(line) > 1 else None
                 archived = {seat: json.loads(joined_cells([text], 0)).get("rows", [])
-                            for seat, text in (entry or {}).get("archived", {}).items()}
-            except (ValueError, AttributeError):
+                            for seat, text in entry.get("archived", {}).items()}
+            except (ValueError, AttributeError):  # no history row there, or not one the sync wrote
                 continue
             yield _names(entry.get("orders")) - {""}, archived
 
