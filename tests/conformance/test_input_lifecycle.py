@@ -88,10 +88,12 @@ def _gvg_moved(state: Any, n: int) -> tuple[str, str]:
 
 
 def _champions_out(state: Any, n: int) -> tuple[str, list[str]]:
-    """Champions' GM killing a player's four champions: she is out, her rows' subjects go."""
-    alive = state.alive()
-    name = alive[n % len(alive)].name if alive else state.players[0].name
-    return "health", [f"{name}.{c}=0" for c in ("gladiator", "rogue", "mage", "healer")]
+    """Champions' GM killing a player's four champions (she is out: her rows' subjects go), or, for an odd ``n``,
+    those of every player but one (the last standing wins: the match is over)."""
+    alive = [p.name for p in state.alive()] or [state.players[0].name]
+    out = [p for i, p in enumerate(alive) if i != n % len(alive)] if n % 2 else []
+    out = out or alive[n % len(alive):][:1]
+    return "health", [f"{name}.{c}=0" for name in out for c in ("gladiator", "rogue", "mage", "healer")]
 
 
 #: The GM's adjustment that ends the match where the game has one (a side concedes), else one that removes a unit,
