@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -193,10 +194,16 @@ def _google_match(name: str, _folder: Path | None) -> tuple[MatchSheets, Any]:
                        sheet("judge") if rules.traits.judge else None), engine
 
 
+#: Settings a game's sample match is made with here, where its defaults would keep a run from its end: GvG's last turn
+#: early (the turn-limit rule ends it), so that rows typed at the end and once it is over are walked.
+SETTINGS = {"gvg": {"max_turns": 5}}
+
+
 def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, Any]] = _memory_match,
               folder: Path | None = None) -> Table:
     """A new sample match of ``name`` and a bot per seat (and for the judge)."""
-    rules = create_ruleset(name)
+    defaults = get_ruleset(name).traits.settings_type()
+    rules = create_ruleset(name, dataclasses.replace(defaults, **SETTINGS[name]) if name in SETTINGS else None)
     sheets, engine = make(name, folder)
     create_match(sheets, rules, rules.sample_roster(), seed=SEED)
     kind = next(iter(bots_of(rules).values()))
