@@ -2,7 +2,8 @@
 
 Hypothesis drives the real sync on a match held in memory spreadsheets (a local workbook in the soak run,
 ``pytest -m soak``) with random typing: rows the bots would type (valid), junk, other seats' names, rows typed
-in a table the seat does not write in now, long and multi-line text, a stale copy saved over the sync's
+in a table the seat does not write in now, long and multi-line text, a whole post pasted in one cell (a Coalition
+side's forum post, the rulebook's joint engage bump line in it), a stale copy saved over the sync's
 write with new typing in it (read for the open window, never set aside), text typed in the column past a table's
 last column, cleared cells, Go, Ready and End turn ticks, GM forces and deadlines closing windows with half-typed
 and unreadable rows, a resolution cut before its commit, ``undo``, the GM's ``adjust``, and ``repair`` after a
@@ -501,7 +502,7 @@ def _react(table: Table, read: MatchRead, b: int, c: int) -> None:
 def _damage(table: Table, read: MatchRead, how: str, seat: str, n: int) -> None:
     """What a GM or a player does to the layout that ``repair`` mends: a tab renamed (any tab of a seat's
     spreadsheet or the board's), a drawn tab deleted (the Log, a View: what repair recomputes), or a column
-    inserted in a seat's orders tab."""
+    inserted in one of a seat's input tabs (its orders tab, or Coalition's Forum tab)."""
     backend = seat_backend(table.sheets, read.tabs, seat)
     if how == "insert":
         tabs = read.tabs.orders(seat).sheets()  # the orders tab, or a further input tab (Coalition's Forum tab)
