@@ -81,17 +81,21 @@ def _history(sheets: MatchSheets, read: MatchRead, first: int) -> dict[int, dict
     return {n: _entry(grid) for n, grid in zip(numbers, grids, strict=True)}
 
 
-def _archived(entry: Mapping[str, Any], seat: str) -> tuple[list[TypedRow], list[Mapping[str, Any]]]:
-    """The rows a history row says its resolution read of ``seat``'s, and those it kept (each with its note)."""
+def _found(entry: Mapping[str, Any], seat: str) -> Mapping[str, Any]:
+    """What a history row keeps of ``seat``'s rows ({} when it keeps nothing readable)."""
     archived = entry.get("archived", {}).get(seat) if isinstance(entry.get("archived"), dict) else None
     if not isinstance(archived, str):
-        return [], []
+        return {}
     try:
         found = json.loads(joined_cells([str(entry.get("window", "")), archived], 1))
     except ValueError:
-        return [], []
-    if not isinstance(found, dict):
-        return [], []
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _archived(entry: Mapping[str, Any], seat: str) -> tuple[list[TypedRow], list[Mapping[str, Any]]]:
+    """The rows a history row says its resolution read of ``seat``'s, and those it kept (each with its note)."""
+    found = _found(entry, seat)
     kept: list[Mapping[str, Any]] = [k for k in found.get("kept", []) if isinstance(k, dict)]
     return _rows(found.get("rows", [])), kept
 
@@ -199,9 +203,9 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
             key = str(entry.get("window", ""))
             last = [key, archived]
             was = _window(read, entry)
-            rows, kept = _archived(entry, seat)
+            rows, _kept = _archived(entry, seat)
             if was is not None and rows:
-                unused, partly = _kept_words(kept)
+                unused, partly = _said(_found(entry, seat))
                 lines.append(read_line(seat_read.tab, was, rows, unused, partly))
         lines += copy_lines(read, copy, window, history)
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
@@ -280,16 +284,30 @@ def _rows(found: Any) -> list[TypedRow]:
         return []
 
 
-def _kept_words(kept: Sequence[Mapping[str, Any]]) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]:
-    """What a resolution's history row says of the rows it did not carry out whole (its kept notes, as their
-    feedback said them), by table and subject: those not carried out, and those carried out in part; so the entry
-    written back from the engine says what became of each row as the first one did."""
-    unused: dict[tuple[str, str], str] = {}
-    partly: dict[tuple[str, str], str] = {}
-    for k in kept:
-        key = (str(k.get("table", "")), str(k.get("subject", "")))
+Said = dict[tuple[str, str], str]
+
+
+def _said(found: Mapping[str, Any]) -> tuple[Said, Said]:
+    """What a resolution's Archive entry said of the rows it did not carry out whole, by the table and subject each
+    was read in: those not carried out (and why), and those carried out in part; so the entry written back from the
+    engine says what the first one said, row for row. Its history row keeps those words (``SeatSettled.told``); one
+    written by an earlier version of sheets-gm keeps only its kept rows' feedback, each under the row it was drawn
+    in after (an ordered table moves its rows up), taken back to the row it was read in (``stayed``)."""
+    if "unused" in found or "partly" in found:
+        return _told(found.get("unused")), _told(found.get("partly"))
+    read_in = {(str(s.get("table", "")), str(s.get("at", ""))): str(s.get("subject", ""))
+               for s in found.get("stayed", []) if isinstance(s, dict)}
+    unused: Said = {}
+    partly: Said = {}
+    for k in (k for k in found.get("kept", []) if isinstance(k, dict)):
+        table, subject = str(k.get("table", "")), str(k.get("subject", ""))
         note = str(k.get("note", "")).removeprefix(MARK).strip()
-        if not note:
-            continue
-        (partly if "in part" in note else unused)[key] = note
+        if note:
+            (partly if "in part" in note else unused)[(table, read_in.get((table, subject), subject))] = note
     return unused, partly
+
+
+def _told(said: Any) -> Said:
+    """``[[table, subject, words], ...]`` by table and subject (what cannot be read left out)."""
+    return {(str(t[0]), str(t[1])): str(t[2]) for t in said if isinstance(t, list) and len(t) == 3} \
+        if isinstance(said, list) else {}

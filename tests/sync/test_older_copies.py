@@ -15,6 +15,7 @@ import pytest
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.read import read_match
+from sheets_gm.sync.sheets import seat_backend
 from tests.conformance.test_input_lifecycle import _do, _put
 from tests.matchfiles import GVG, local_match, order_cell, sync, type_orders
 from tests.sync.test_save_races import history_orders, new_acting, sync_any
@@ -177,3 +178,44 @@ def test_an_older_copy_still_open_in_libreoffice_waits_and_the_other_team_is_ans
     assert report.older_copies == ["red"] and not report.resolved
     assert all(r.window == read.record.window_key() for r in read_match(sheets, GVG).seats["red"].rows
                if r.table == "players")
+
+
+def test_the_archive_entry_given_back_to_an_older_copy_is_the_one_the_resolution_wrote() -> None:
+    """Win or Die: Ann's turn resolves her first rows and keeps the last ones (a Charge the GM weighs first), moved
+    up to rows 1 and 2 of her ordered actions table. Her office program then saves the copy of before over the
+    sync's write. The Archive entry the next poll writes back from the engine's history row says what the first one
+    said, row for row: the kept rows not carried out and why, the others carried out (not the other way round, by
+    the rows the kept ones were moved to, nor with their feedback's words for the reason)."""
+    table, _seat, backend = new_acting("winordie")
+    for step in range(2):
+        _do(table, "bot", step, 0, 0)
+        assert sync_any(table, force=True).resolved
+    read = table.read()
+    assert read.record.ruleset.window(read.record.state).seats[0] == "Ann"  # type: ignore[union-attr]
+    ann = seat_backend(table.sheets, read.tabs, "Ann")
+    assert isinstance(ann, type(backend))
+    _do(table, "bot", 2, 0, 0)
+    held = copy.deepcopy(ann.tabs)
+    assert sync_any(table, force=True).resolved
+    archive = f"'{read.tabs.archive('Ann')}'!A1:B200"
+    (written,) = ann.read([archive])
+    assert any("not carried out" in str(line[-1]) for line in written), written
+    ann.tabs = held
+    assert sync_any(table).older_copies == ["Ann"]
+    (given_back,) = ann.read([archive])
+    assert given_back[:len(written)] == written
+
+
+def test_a_history_row_of_before_gives_its_kept_notes_back_to_the_rows_they_were_read_in() -> None:
+    """A history row written before the entry's own words were kept holds only the kept rows' feedback, each under the
+    row it was moved up to (Row 1) and ``stayed`` saying where it was read (Row 5): the note goes back to Row 5."""
+    from sheets_gm.sync.older_copy import _said
+
+    found = {"kept": [{"table": "actions", "subject": "Row 1", "note": "✘ Not carried out: no tokens"},
+                      {"table": "actions", "subject": "Row 2", "note": "Carried out in part: the move"}],
+             "stayed": [{"table": "actions", "subject": "Row 5", "at": "Row 1"},
+                        {"table": "actions", "subject": "Row 6", "at": "Row 2"}]}
+    assert _said(found) == ({("actions", "Row 5"): "Not carried out: no tokens"},
+                            {("actions", "Row 6"): "Carried out in part: the move"})
+    said = {"unused": [["actions", "Row 5", "no tokens"]], "partly": [], **found}
+    assert _said(said) == ({("actions", "Row 5"): "no tokens"}, {})
