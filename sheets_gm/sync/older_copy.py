@@ -102,18 +102,11 @@ def _archived(entry: Mapping[str, Any], seat: str) -> tuple[list[TypedRow], list
 
 def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, window: Window | None) -> OlderCopy:
     """One copy's typed rows sorted (see the module), and the seat's read as its tab is drawn again."""
-    read_since = [(n, row, kept) for n in sorted(history) if n > since
-                  for rows, kept in [_archived(history[n], seat_read.seat)] for row in rows]
     done: list[tuple[int, TypedRow]] = []
     ticks: list[TypedRow] = []
-    fresh: list[TypedRow] = []
+    fresh: list[tuple[TypedRow, str]] = []  # each with the subject of the row it is drawn in now
     for row in (r for r in seat_read.rows if r.typed):
-        mine = (row.table, row.subject, _text(row))
-        # A row the resolution kept (refused, or not carried out) was not done, wherever it kept it: an ordered
-        # table moves a kept row up, so it is matched by table and cells, not by its subject.
-        carried_out = next((n for n, r, kept in read_since if (r.table, r.subject, _text(r)) == mine
-                            and not any((k.get("table"), cells_text(k.get("values"))) == (mine[0], mine[2])
-                                        for k in kept)), None)
+        carried_out, now = _followed(row, seat_read.seat, since, history)
         if carried_out is not None:
             done.append((carried_out, row))
             continue
@@ -121,10 +114,42 @@ def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, 
         if not stamped and row.window and not unticked(seat_read.tab, row).typed:
             ticks.append(row)
             continue
-        fresh.append(row if stamped or not row.window else unticked(seat_read.tab, row))
-    drawn, gone = _drawn(read, seat_read, window, fresh)
+        fresh.append((row if stamped or not row.window else unticked(seat_read.tab, row), now))
+    drawn, gone = _drawn(read, seat_read, window, _moved_up(fresh))
+    last = next((found for n in sorted(history, reverse=True) if (found := _found(history[n], seat_read.seat))), {})
+    drawn = replace(drawn, kept=tuple(k for k in last.get("kept", []) if isinstance(k, dict)))  # their reasons
     return OlderCopy(since, drawn, tuple(done), tuple(ticks), tuple(gone),
                      tuple(r for r in drawn.rows if r.typed))
+
+
+def _moved_up(fresh: Sequence[tuple[TypedRow, str]]) -> list[TypedRow]:
+    """The copy's rows read, each in the row a resolution since drew it in (a kept row an ordered table moved up),
+    unless another row she typed holds that place: then where she typed it (neither is lost)."""
+    taken = {(r.table, r.subject) for r, now in fresh if now == r.subject}
+    out = []
+    for row, now in fresh:
+        if now != row.subject and (row.table, now) not in taken:
+            taken.add((row.table, now))
+            row = replace(row, subject=now)
+        out.append(row)
+    return out
+
+
+def _followed(row: TypedRow, seat: str, since: int, history: History) -> tuple[int | None, str]:
+    """The resolution since the copy that carried ``row`` out (None if none did), and the subject of the row it is
+    drawn in now. A resolution that read it and kept it (refused, or not carried out) did not carry it out; an
+    ordered table moved it up, and the next resolution read it under the subject it was moved to."""
+    subject, text = row.subject, _text(row)
+    for n in sorted(k for k in history if k > since):
+        found = _found(history[n], seat)
+        if not any((r.table, r.subject, _text(r)) == (row.table, subject, text) for r in _rows(found.get("rows", []))):
+            continue
+        if not any((k.get("table"), cells_text(k.get("values"))) == (row.table, text)
+                   for k in found.get("kept", []) if isinstance(k, dict)):
+            return n, subject
+        subject = next((str(s.get("at")) for s in found.get("stayed", []) if isinstance(s, dict)
+                        and (s.get("table"), s.get("subject")) == (row.table, subject) and s.get("at")), subject)
+    return None, subject
 
 
 def _drawn(read: MatchRead, seat_read: SeatRead, window: Window | None,

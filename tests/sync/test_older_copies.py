@@ -15,8 +15,10 @@ import pytest
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.read import read_match
+from sheets_gm.sync.rows.seat_read import cells_text
 from sheets_gm.sync.sheets import seat_backend
 from tests.conformance.test_input_lifecycle import _do, _put
+from tests.fakes.memory import MemoryBackend
 from tests.matchfiles import GVG, local_match, order_cell, sync, type_orders
 from tests.sync.test_save_races import history_orders, new_acting, sync_any
 
@@ -191,7 +193,7 @@ def test_the_archive_entry_given_back_to_an_older_copy_is_the_one_the_resolution
         _do(table, "bot", step, 0, 0)
         assert sync_any(table, force=True).resolved
     read = table.read()
-    assert read.record.ruleset.window(read.record.state).seats[0] == "Ann"  # type: ignore[union-attr]
+    assert read.record.ruleset.window(read.record.state).seats[0] == "Ann"
     ann = seat_backend(table.sheets, read.tabs, "Ann")
     assert isinstance(ann, type(backend))
     _do(table, "bot", 2, 0, 0)
@@ -219,3 +221,44 @@ def test_a_history_row_of_before_gives_its_kept_notes_back_to_the_rows_they_were
                             {("actions", "Row 6"): "Carried out in part: the move"})
     said = {"unused": [["actions", "Row 5", "no tokens"]], "partly": [], **found}
     assert _said(said) == ({("actions", "Row 5"): "no tokens"}, {})
+
+
+def _rows_as_drawn(table: object, seat: str, tables: tuple[str, ...]) -> list[tuple[str, str, dict[str, str], str]]:
+    read = table.read()  # type: ignore[attr-defined]
+    return [(r.table, r.subject, dict(r.values), r.feedback) for r in read.seats[seat].rows if r.table in tables]
+
+
+def test_an_older_copys_kept_rows_go_back_where_the_resolution_moved_them_and_are_never_carried_out_twice() -> None:
+    """Win or Die: Ann's turn keeps her last rows (a Charge the GM weighs first), moved up to rows 1 and 2 of her
+    ordered actions table, each saying why. The copy of before, saved over the sync's write, is drawn again as the
+    resolution drew it: those rows in rows 1 and 2 with their reasons (not in rows 5 and 6 with "Kept for"). And when
+    a second resolution carried them out before the copy came back, they are not read again."""
+    table, _seat, _backend = new_acting("winordie")
+    for step in range(2):
+        _do(table, "bot", step, 0, 0)
+        assert sync_any(table, force=True).resolved
+    read = table.read()
+    ann = seat_backend(table.sheets, read.tabs, "Ann")
+    assert isinstance(ann, MemoryBackend)
+    _do(table, "bot", 2, 0, 0)
+    held = copy.deepcopy(ann.tabs)
+    assert sync_any(table, force=True).resolved
+    resolved = table.read().record.resolved
+    as_drawn = _rows_as_drawn(table, "Ann", ("actions",))
+    kept = [r for r in as_drawn if any(r[2].values())]
+    assert kept and all(r[3].startswith("Not resolved") for r in kept), kept
+    after = copy.deepcopy(ann.tabs)
+    ann.tabs = copy.deepcopy(held)
+    assert sync_any(table).older_copies == ["Ann"]
+    assert _rows_as_drawn(table, "Ann", ("actions",)) == as_drawn
+    ann.tabs = after
+    assert not sync_any(table, force=True).older_copies
+    _do(table, "bot", 3, 0, 0)
+    assert sync_any(table, force=True).resolved  # the kept rows carried out now
+    carried = table.read().record.resolved
+    assert carried > resolved
+    ann.tabs = held
+    report = sync_any(table)
+    assert report.older_copies == ["Ann"] and not report.resolved
+    again = [r for r in table.read().seats["Ann"].rows if r.table == "actions" and r.typed]
+    assert not [r for r in again if any(cells_text(r.values) == cells_text(k[2]) for k in kept)], again
