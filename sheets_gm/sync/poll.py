@@ -485,7 +485,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 report.feedback_written += 1
         if stale:
             _set_aside(batch, backend, read, seat, window, stale)
-        report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+        if seat not in copies:  # drawn again: its stray rows were laid where the drawing leaves them free
+            report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
 
 
 def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> int:

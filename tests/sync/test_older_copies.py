@@ -262,3 +262,27 @@ def test_an_older_copys_kept_rows_go_back_where_the_resolution_moved_them_and_ar
     assert report.older_copies == ["Ann"] and not report.resolved
     again = [r for r in table.read().seats["Ann"].rows if r.table == "actions" and r.typed]
     assert not [r for r in again if any(cells_text(r.values) == cells_text(k[2]) for k in kept)], again
+
+
+def test_an_older_copys_stray_rows_moved_aside_leave_the_rows_drawn_there_their_own_answer() -> None:
+    """Wesnoth: Ann recruits; her office program still holds the file of before, where the units table drew only her
+    leader, and she types a move in the empty row under it (it has no Unit) and saves over the sync's write. The
+    poll draws her tab again: her recruit now has that row, so the typed cells move down to a free row with their
+    ✘ answer, and the recruit's row says what any empty row of the window says, not the stray's ✘."""
+    table, seat, backend = new_acting("wesnoth")
+    read = table.read()
+    units = read.seats[seat].tab.table("units")
+    _do(table, "bot", 0, 0, 0)
+    held = copy.deepcopy(backend.tabs)
+    assert sync_any(table, force=True).resolved
+    after = table.read()
+    recruits = [r for r in after.seats[seat].rows if r.table == "units"][1:]
+    assert recruits, "the bot recruits in its first turn"
+    backend.tabs = held
+    backend.type(units.tab, units.cell(1, "action"), "move")  # under her leader, in the copy: no Unit there
+    report = sync_any(table)
+    assert report.older_copies == [seat]
+    drawn = table.read().seats[seat]
+    row = next(r for r in drawn.rows if r.table == "units" and r.subject == recruits[0].subject)
+    assert not row.feedback.startswith("✘"), row
+    assert any(s.cells and "move" in [str(c) for c in s.cells] for s in drawn.strays), drawn.strays
