@@ -324,7 +324,7 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         return report
     batch = WriteBatch()
     read.guard(batch, sheets)  # a cell saved after our read is never written over
-    held = _held_open(sheets) if report.reason and not pending else None
+    held = held_open(sheets) if report.reason and not pending else None
     if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
         report.reason = ""
     if not report.reason:
@@ -384,9 +384,9 @@ def _with_change(read: MatchRead, change: DeadlineChange, report: WindowReport,
     return replace(read, record=record), record
 
 
-def _held_open(sheets: MatchSheets) -> WorkbookOpenError | None:
+def held_open(sheets: MatchSheets) -> WorkbookOpenError | None:
     """Why a resolution cannot write now: an office program holds one of the match's workbooks open (None if
-    none does)."""
+    none does). ``status`` says it beside a window that is due."""
     for backend in sheets.write_order():
         if isinstance(backend, OpenedElsewhere):
             try:

@@ -286,3 +286,24 @@ def test_an_older_copys_stray_rows_moved_aside_leave_the_rows_drawn_there_their_
     row = next(r for r in drawn.rows if r.table == "units" and r.subject == recruits[0].subject)
     assert not row.feedback.startswith("✘"), row
     assert any(s.cells and "move" in [str(c) for c in s.cells] for s in drawn.strays), drawn.strays
+
+
+def test_status_says_which_open_workbook_a_due_window_waits_for(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Every team is ready, but red's file is open in LibreOffice (its lock file is there): the resolution waits for
+    it. ``status`` says so beside "Due now", naming the file and who holds it, not only that the window is due."""
+    from sheets_gm.cli import main
+
+    config, sheets = local_match(tmp_path, private=True)
+    red = sheets.of("red")
+    assert isinstance(red, LocalWorkbookBackend)
+    type_orders(sheets)
+    lock = red.path.parent / f".~lock.{red.path.name}#"
+    lock.write_text(",Ann Smith,ann-laptop,22.11.2026 12:00,file:///home/ann;", encoding="utf-8")
+    assert main(["status", "-c", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "Due now: every seat is ready" in out
+    assert f"waits until {red.path.name} is closed" in out and "open in LibreOffice by Ann Smith" in out, out
+    lock.unlink()
+    assert main(["status", "-c", str(config)]) == 0
+    assert "waits until" not in capsys.readouterr().out
