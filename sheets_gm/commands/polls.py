@@ -247,8 +247,9 @@ def _waits_for(held: WorkbookOpenError | None) -> str:
     """``orders-red.xlsx is closed: it is open in LibreOffice by Ann (lock file …) …`` ('' for None)."""
     if held is None:
         return ""
-    path, _, why = str(held).partition(" is open in ")
-    return f"{Path(path).name} is closed: it is open in {why}" if why else str(held)
+    if not held.path or not held.holder:
+        return str(held)
+    return f"{Path(held.path).name} is closed: it is open in {held.holder}"
 
 
 def run_status(args: argparse.Namespace) -> int:

@@ -340,9 +340,9 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         try:
             report.write_calls = batch.run(sheets.write_order(), past_open=True)
         except WorkbookOpenError as exc:
-            raise WorkbookOpenError(str(exc), window.key) from exc
+            raise exc.in_window(window.key) from exc
         if held is not None:
-            raise WorkbookOpenError(str(held), window.key) from held
+            raise held.in_window(window.key) from held
         return report
     if read.log_header_typed_over:  # the rest a resolution draws whole
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
