@@ -368,3 +368,21 @@ def test_the_resolution_that_opens_an_equip_window_answers_a_kept_row_for_that_w
     assert claimed not in opened.feedback, opened.feedback  # the window closed said it; this one says its own
     match.poll()
     assert match.row(seat, "equip", 1).feedback == opened.feedback  # the next poll says nothing else
+
+
+# -- Win or Die's deployment names a unit's row as the player sees it ---------------------------------------------------
+def test_a_deployment_verdict_names_the_unit_whose_row_she_sees_not_its_place_among_the_rows_read() -> None:
+    match = Match("winordie")
+    closed = match.window()
+    seat = closed.seats[0]
+    units = [r.subject for r in match.read().seats[seat].rows if r.table == "units"]
+    match.type(seat, "units", 3, "deploy", "A7")  # the fourth unit's row alone, the rows above it left empty
+    report = poll(match.sheets, match.cls, now=NOW, force=True)
+    assert report.resolved  # nothing deployed: the other units are not placed
+    row = match.row(seat, "units", 3)
+    assert row.text("deploy") == "A7"
+    # it said "Row 1: Bo-4 is not deployed …": the first placement read, in the table's fourth row
+    assert row.feedback.startswith(f"Not resolved, kept for {closed.label}: {units[3]} is not deployed, as no unit "
+                                   "is while another row is refused"), row.feedback
+    assert "Row 1" not in row.feedback
+    assert "Row 1" not in " ".join(why for _who, why in report.rejected), report.rejected
