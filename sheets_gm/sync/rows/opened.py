@@ -92,6 +92,8 @@ def answer_settled(opened: OpenedCheck, adapter: AnySheetAdapter, seat: str, tab
     for table, rows in settled.kept.items():
         spec = tab.table(table).spec
         for subject, row in rows.items():
+            if not row.typed:  # nothing typed: the drawing says what an empty row says
+                continue
             said = opened.answer(adapter, seat, spec, replace(row, subject=subject), notes.get((table, subject), ""))
             if said is not None:
                 settled.shown.setdefault(table, {})[subject] = said
