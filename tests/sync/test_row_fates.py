@@ -370,7 +370,7 @@ def test_the_resolution_that_opens_an_equip_window_answers_a_kept_row_for_that_w
     assert match.row(seat, "equip", 1).feedback == opened.feedback  # the next poll says nothing else
 
 
-# -- Win or Die's deployment names a unit's row as the player sees it ---------------------------------------------------
+# -- Win or Die's deployment names a unit's row as the player sees it --------------------------------------------------
 def test_a_deployment_verdict_names_the_unit_whose_row_she_sees_not_its_place_among_the_rows_read() -> None:
     match = Match("winordie")
     closed = match.window()
