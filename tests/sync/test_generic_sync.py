@@ -652,3 +652,23 @@ def test_repair_copies_back_a_renamed_copies_tab_s_pending_row_before_it_says_th
     report = repair_match(sheets, RACE)
     assert any("copied back from tab 'Copies Ann (old)' (a renamed copy), which may go" in n for n in report.notes)
     assert (ann.value("Copies Ann", "B2"), ann.value("Copies Ann", "C2")) == pending  # nothing only the copy holds
+
+
+def test_repair_keeps_a_renamed_archive_that_holds_more_than_its_sentences(registered_race: type[RaceRuleset]) -> None:
+    """A renamed Archive tab is copied back by its sentences (columns A and B); one holding cells right of them (an
+    earlier layout's copies of the rows) is never said to be a tab that may go: they are its only copy."""
+    from sheets_gm.sync.life.repair import repair_match
+
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    ann.type("Orders Ann", tabs().orders("Ann").table("runners").cell(1, "window"), "7")
+    type_pace(ann, "Ann", 1, "fly")
+    poll(sheets, RACE, now=NOW)  # set aside: an entry of the Archive
+    lines = archive_lines(ann, "Ann")
+    assert lines
+    ann.tabs["Archive Ann (old)"] = ann.tabs.pop("Archive Ann")
+    ann.sizes["Archive Ann (old)"] = ann.sizes.pop("Archive Ann")
+    ann.type("Archive Ann (old)", "D2", '{"rows": "a copy kept nowhere else"}')
+    report = repair_match(sheets, RACE)
+    said = next(n for n in report.notes if "copied back from tab 'Archive Ann (old)'" in n)
+    assert "may go" not in said and "keep it until you have moved what you need" in said, said
+    assert archive_lines(ann, "Ann") == lines
