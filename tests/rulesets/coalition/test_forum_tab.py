@@ -240,8 +240,9 @@ def test_text_typed_under_a_full_forum_table_is_answered_as_past_it_never_read_a
     sheets.of("coalition").write([RangeWrite(under, [["Army 03: Dominaria; 4A > 4B"]])])
     report = sync_once(config, sheets, now=NOW)
     row = f"Row {table.last_row + 1}"
-    assert (f"coalition · row {table.last_row + 1}", f"{row} is under the last table: nothing typed in it is read; "
-            "write orders in the rows of the tables.") in report.rejected, report.rejected
+    assert (f"coalition · row {table.last_row + 1}", f"{row} is under the last table, which ends at row "
+            f"{table.last_row}: nothing typed in it is read; write orders in the rows of the tables.") in \
+        report.rejected, report.rejected
     (line,) = sheets.of("coalition").read([under])[0:1]
     assert line[0][0] == "Army 03: Dominaria; 4A > 4B" and str(line[0][3]).startswith(f"✘ {row} is under"), line
     assert read_match(sheets, CLS).seats["coalition"].tab.table("post").rows == 62  # not one more line
