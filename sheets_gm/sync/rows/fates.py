@@ -25,7 +25,8 @@ Every writer that decides what happens to typed rows takes its sentences and its
 the last window of a match) does with one seat's rows; ``settle_change`` what a change the GM makes between two
 resolutions (``adjust``, a seat handed to a bot, ``undo``) does with them (for an undo, ``undo_rows`` first says
 which rows come back: those the undone resolution read or kept, where they stood); ``over_feedback`` what a row
-typed once the match is over says.
+typed once the match is over says. What a window a resolution or an undo opens says at once of the rows kept for it
+(read and checked as the next poll would) is ``sync/rows/opened.py``'s, built from ``row_feedback``.
 
 The sentences of the rows around those decisions (a row no order is read from, an empty row, a file saved from an
 older copy, a drawn cell typed over) are this module's too, kept in ``sync/rows/fate_words.py`` so that each stays
