@@ -25,6 +25,7 @@ from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.log_check import ReplayedSteps, replay_steps
 from sheets_gm.sync.life.replay import match_history, replay_document
+from sheets_gm.sync.life.view_from_log import NO_SEAT_KINDS, log_only_lines, with_log_lines
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import (
     ARCHIVE_FIRST_LINE_ROW,
@@ -34,7 +35,6 @@ from sheets_gm.sync.match_tabs import (
     MatchTabs,
 )
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
-from sheets_gm.sync.life.view_from_log import NO_SEAT_KINDS, log_only_lines, with_log_lines
 from sheets_gm.sync.writes import log_lines, seat_names, view_events, view_log_lines
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from sheets_gm.engine.events import kind_words
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.tables import text_of
-from sheets_gm.sync.life.adjust_undo import SyncEvent
+from sheets_gm.sync.life.own_lines import SyncEvent
 
 #: The sync's own lines no View lists: an undo's and a deadline change's name no seat in their data (a seat handed
 #: to a bot is named, and its View lists the line).
