@@ -132,6 +132,7 @@ class _Answer:
     inputs: dict[str, SeatInput[Any]]
     orders: Any
     verdicts: list[Verdict]
+    diced: bool = True  # whether the check rolled or drew a die (its verdicts may then tell one)
 
 
 def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
@@ -149,7 +150,9 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
             found = replace(found, problems={**found.problems, **refused})
         inputs[seat] = found
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
-    return _Answer(inputs, orders, ruleset.check(state, orders, dice))
+    fresh = not (dice.rolled or dice.drawn)  # a die peeked at is public: it tells nothing
+    verdicts = ruleset.check(state, orders, dice)
+    return _Answer(inputs, orders, verdicts, diced=not fresh or bool(dice.rolled or dice.drawn))
 
 
 def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
@@ -451,8 +454,12 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         if seat in copies:
             draw_copy_again(sheets, batch, backend, read, copies[seat], window, history or {})
         seat_input = answer.inputs.get(seat)
-        preview = read.tabs.spec.preview  # else the verdicts wait for the resolution (hidden things, dice)
-        verdicts = routed([v for v in answer.verdicts if v.seat == seat], seat, seat_input) if preview else []
+        # Else the verdicts wait for the resolution (hidden things, dice), unless the game's only secret is the dice
+        # and the check rolled none: what it says then is what anyone could work out from the board.
+        preview = read.tabs.spec.preview or (read.tabs.spec.preview_without_dice and not answer.diced)
+        checked = read.adapter.placed_verdicts([v for v in answer.verdicts if v.seat == seat], seat_input) \
+            if preview else []
+        verdicts = routed(checked, seat, seat_input)
         subjects = {r.subject for r in seat_read.rows}
         stale = seat_read.stale(window)
         set_aside = {(r.table, r.row) for r in stale}

@@ -11,7 +11,6 @@ import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 from typing import Any
 
 from sheets_gm.engine.dice import deal_prefix
@@ -24,6 +23,7 @@ from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
+from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
 from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
@@ -52,15 +52,6 @@ from sheets_gm.sync.writes import (
     status_line,
     views_writes,
 )
-
-
-class SyncEvent(Enum):
-    """What the generic sync itself writes to a match's log."""
-
-    UNDO = "undo"
-    BOT = "bot"  # a seat handed to a bot, or back to a person
-    ASIDE = "set_aside"  # rows a GM's change set aside (a line of the seat's View only)
-    DEADLINES = "deadlines"  # the GM changed the match config's [deadlines] (sync.life.deadline_change)
 
 
 class BetweenWindowsError(ValueError):
@@ -159,6 +150,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                              read.record.state)
     board_writes(batch, sheets.board, read.tabs, read.adapter, state, status, record.deadline)
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events, read.adapter)
+    record = with_own_lines(record, record.log_rows, events, read.adapter)  # for verify -c to check their words
     return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)
 
 
