@@ -457,3 +457,23 @@ def test_repair_moves_an_archive_of_hidden_columns_off_the_tab_on_google(fake: G
     assert set(json.loads(str(engine.value(HISTORY_FIRST_ROW - 1, 1)))["archived"]) == set(TEAMS)
     assert not sync(sheets).resolved
     assert undo_window(sheets, GVG, "checking the move").restored > 0
+
+
+def test_repair_copies_back_a_renamed_copies_tab_on_google(fake: GoogleApiFake) -> None:
+    """The hidden Copies tab renamed by hand on Google: repair reads the renamed tab within its edge (Google refuses a
+    range past a tab's last row; the read asked for one row more and repair stopped) and copies it back. Found by
+    ``scripts/fuzz_lifecycle.py`` (Wesnoth on the Google fake, a single step: a repair after that rename)."""
+    from sheets_gm.sync.life.repair import repair_match
+
+    sheets = create(fake, policy(FakeClock()))
+    type_bot_orders(sheets, GVG, bots())
+    assert sync(sheets).resolved
+    seat = TEAMS[0]
+    before = fake.values(KEYS[seat], f"Copies {seat}")
+    fake.rename_tab(KEYS[seat], f"Copies {seat}", f"Copies {seat} (renamed)")
+    report = repair_match(open_match(policy(FakeClock())), GVG)
+    assert any(f"'Copies {seat} (renamed)'" in n for n in report.notes), report.notes
+    after = fake.values(KEYS[seat], f"Copies {seat}")
+    assert [row[:1] for row in after] == [row[:1] for row in before]  # the copies, each in its line's row
+    assert after[1][3] == before[1][3]  # the count of the Archive's lines, in the pending row written afresh
+    assert not sync(sheets).resolved

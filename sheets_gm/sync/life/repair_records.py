@@ -244,7 +244,9 @@ def renamed_copies(sheets: MatchSheets, tabs: MatchTabs, laid_out: set[str],
         for name in [n for n in backend.tab_names() if n not in laid_out]:
             (head,) = backend.read([a1(name, cells(0, 1, len(header) - 1, 1))])
             if head and [text_of(v) for v in head[0][:len(header)]] == header:
-                (grid,) = backend.read([a1(name, cells(0, 1, len(header) - 1, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES))])
+                # to the tab's last row as create lays it out: Google refuses a range past a tab's edge
+                last = ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES - 1
+                (grid,) = backend.read([a1(name, cells(0, 1, len(header) - 1, last))])
                 found[seat] = (name, grid)
                 break
     return found
