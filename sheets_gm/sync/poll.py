@@ -34,7 +34,7 @@ from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.drawn_cells import RowKey, drawn_again_writes
+from sheets_gm.sync.drawn_cells import RowKey, board_drawn_again, drawn_again_writes
 from sheets_gm.sync.life.deadline_change import (
     DeadlineChange,
     ScheduleRule,
@@ -295,6 +295,7 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         if not dry_run:  # a row typed after the last window is answered: kept as typed, nothing more is read
             batch = WriteBatch()
             read.guard(batch, sheets)
+            report.drawn_again = board_drawn_again(sheets, read, batch)  # the result it shows, typed over
             report.feedback_written = _over_feedback_writes(sheets, read, batch)
             report.write_calls = batch.run(sheets.write_order(), past_open=True)
         return report
@@ -324,7 +325,7 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         return report
     batch = WriteBatch()
     read.guard(batch, sheets)  # a cell saved after our read is never written over
-    held = _held_open(sheets) if report.reason and not pending else None
+    held = held_open(sheets) if report.reason and not pending else None
     if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
         report.reason = ""
     if not report.reason:
@@ -339,9 +340,9 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         try:
             report.write_calls = batch.run(sheets.write_order(), past_open=True)
         except WorkbookOpenError as exc:
-            raise WorkbookOpenError(str(exc), window.key) from exc
+            raise exc.in_window(window.key) from exc
         if held is not None:
-            raise WorkbookOpenError(str(held), window.key) from held
+            raise held.in_window(window.key) from held
         return report
     if read.log_header_typed_over:  # the rest a resolution draws whole
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
@@ -384,9 +385,9 @@ def _with_change(read: MatchRead, change: DeadlineChange, report: WindowReport,
     return replace(read, record=record), record
 
 
-def _held_open(sheets: MatchSheets) -> WorkbookOpenError | None:
+def held_open(sheets: MatchSheets) -> WorkbookOpenError | None:
     """Why a resolution cannot write now: an office program holds one of the match's workbooks open (None if
-    none does)."""
+    none does). ``status`` says it beside a window that is due."""
     for backend in sheets.write_order():
         if isinstance(backend, OpenedElsewhere):
             try:
@@ -485,7 +486,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 report.feedback_written += 1
         if stale:
             _set_aside(batch, backend, read, seat, window, stale)
-        report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+        if seat not in copies:  # drawn again: its stray rows were laid where the drawing leaves them free
+            report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
 
 
 def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> int:
@@ -583,7 +585,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                              "window": window.key, "rows": consumed,
                                              **({"kept": settled.notes, "for": new_window.key}
                                                 if settled.notes and new_window else {}),
-                                             **({"stayed": stayed} if stayed else {})}),
+                                             **({"stayed": stayed} if stayed else {}), **settled.told()}),
                                f"rows {seat} typed that resolution {number} read")
         # else the cut resolution wrote this seat's lines, with its rows read
         lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []

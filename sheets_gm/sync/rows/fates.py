@@ -40,7 +40,7 @@ from typing import Any
 
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
-from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
+from sheets_gm.sheets.spec import GO_COLUMN, SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
 from sheets_gm.sync.rows.fate_words import MARK, read_as_words, ready_sentence
@@ -214,6 +214,34 @@ def handed_line(tab: InputTab, open_window: Window, bot: str, reason: str, rows:
     return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
 
 
+def unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
+    """``row`` with its Ready and Go boxes unticked (an undo puts it back, or its seat is handed back to its player:
+    the seat says again when it is ready, and the next poll resolves nothing before she looks), and the headers of
+    the boxes that were ticked."""
+    boxes = {c.key: c.header for c in table.columns
+             if c.kind is ColumnKind.READY or (c.kind is ColumnKind.TICK and c.key == GO_COLUMN)}
+    ticked = [boxes[k] for k, v in row.values.items() if k in boxes and v not in (None, "", False)]
+    return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()}), ticked
+
+
+def handed_back(tab: InputTab, rows: Sequence[TypedRow], reason: str) -> tuple[list[TypedRow],
+                                                                               dict[str, dict[str, str]]]:
+    """A seat handed back to its player: what its bot typed stays for her to change, Ready and Go unticked (left
+    ticked, the next poll would resolve the bot's rows as hers before she saw them); what each row that had a box
+    ticked says, by table and subject."""
+    out: list[TypedRow] = []
+    said: dict[str, dict[str, str]] = {}
+    for row in rows:
+        row, ticked = unticked(tab.table(row.table).spec, row)
+        out.append(row)
+        if ticked:
+            said.setdefault(row.table, {})[row.subject] = (
+                f"Handed back to you by the GM ({reason}): what the bot typed stays for you to change. "
+                f"{' and '.join(ticked)} unticked, so nothing resolves before you look: tick {' or '.join(ticked)} "
+                "when your rows are right.")
+    return out, said
+
+
 def taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]:
     """The typed rows of ``seat_read`` that bots ``handed`` the seat (or those rows' subjects) take over; the
     standing tables' aside (their rows stay from turn to turn, a bot's typing over them row by row)."""
@@ -321,6 +349,16 @@ class SeatSettled:
         tab = seat_read.tab
         return [{**row.to_json(), "at": at} for table, rows in self.kept.items() if not tab.table(table).spec.standing
                 for at, row in rows.items() if row.typed and before.get(table, {}).get(at) is row]
+
+    def told(self) -> dict[str, Any]:
+        """What this resolution's Archive entry says of the rows it did not carry out whole, by the table and subject
+        each was read in (``unused`` and ``partly`` as ``[table, subject, why]``), for its history row: a file saved
+        from an older copy gets that same entry back from there (``older_copy.restore_archives``)."""
+        out: dict[str, Any] = {}
+        for name, said in (("unused", self.unused), ("partly", self.partly)):
+            if said:
+                out[name] = [[table, subject, why] for (table, subject), why in said.items()]
+        return out
 
     def change_lines(self, tab: InputTab, window: Window, cause: str) -> list[ArchiveLine]:
         """The Archive entries a GM's change (``settle_change``; ``cause``: "the GM adjusted the match (why)")
