@@ -459,21 +459,23 @@ def test_repair_moves_an_archive_of_hidden_columns_off_the_tab_on_google(fake: G
     assert undo_window(sheets, GVG, "checking the move").restored > 0
 
 
-def test_repair_copies_back_a_renamed_copies_tab_on_google(fake: GoogleApiFake) -> None:
-    """The hidden Copies tab renamed by hand on Google: repair reads the renamed tab within its edge (Google refuses a
-    range past a tab's last row; the read asked for one row more and repair stopped) and copies it back. Found by
-    ``scripts/fuzz_lifecycle.py`` (Wesnoth on the Google fake, a single step: a repair after that rename)."""
+def test_repair_copies_a_renamed_copies_tab_back_on_google(fake: GoogleApiFake) -> None:
+    """A seat's hidden Copies tab renamed by hand in Sheets: repair lays it out again and copies it back from the
+    renamed tab. It read that tab one row past its last (row 3002 of 3001), which Google refuses: repair stopped on
+    an error (found by a random run of the lifecycle steps on the Google fake)."""
     from sheets_gm.sync.life.repair import repair_match
 
     sheets = create(fake, policy(FakeClock()))
     type_bot_orders(sheets, GVG, bots())
     assert sync(sheets).resolved
-    seat = TEAMS[0]
-    before = fake.values(KEYS[seat], f"Copies {seat}")
-    fake.rename_tab(KEYS[seat], f"Copies {seat}", f"Copies {seat} (renamed)")
+    def copies() -> tuple[list[Any], Any]:  # each Archive line's copy (column A), and the count of its lines (D2)
+        grid = fake.values(KEYS["red"], "Copies red")
+        return [row[0] for row in grid[1:] if row and row[0]], grid[1][3]
+
+    before = copies()
+    assert before[0] and before[1]
+    fake.rename_tab(KEYS["red"], "Copies red", "Copies red (renamed)")
     report = repair_match(open_match(policy(FakeClock())), GVG)
-    assert any(f"'Copies {seat} (renamed)'" in n for n in report.notes), report.notes
-    after = fake.values(KEYS[seat], f"Copies {seat}")
-    assert [row[:1] for row in after] == [row[:1] for row in before]  # the copies, each in its line's row
-    assert after[1][3] == before[1][3]  # the count of the Archive's lines, in the pending row written afresh
-    assert not sync(sheets).resolved
+    assert any("copied back from tab 'Copies red (renamed)'" in n for n in report.notes), report.notes
+    assert copies() == before
+    assert not sync(sheets).resolved  # the repaired match syncs
