@@ -15,7 +15,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.ruleset import Outcome, Window
+from sheets_gm.engine.ruleset import Outcome, Verdict, Window
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
@@ -198,6 +198,12 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         (a Champions champion: its equip row and its action set row), so that a verdict shows in that row only.
         By default '': a verdict shows in every row of its subject."""
         return ""
+
+    def placed_verdicts(self, verdicts: Sequence[Verdict], seat_input: SeatInput[OrdersT] | None) -> list[Verdict]:
+        """``verdicts`` (the check's, shown before resolving) each under the subject of the row it is about, for a
+        game whose check names another (Wesnoth: a recruit's verdict is its leader's; the n-th is the n-th recruit
+        row's). By default as they are."""
+        return list(verdicts)
 
     def row_group(self, state: _StateIn, table: str, subject: str) -> str:
         """The subject whose verdicts decide the row of ``subject`` in ``table``, for a game some of whose rows are

@@ -243,6 +243,10 @@ class SheetSpec(_Strict):
     # are worked out with the window's dice and hidden things (Win or Die: an attack on a face-down token)
     # says false: the rows then show only what the adapter could not read, and the logs tell what happened.
     preview: bool = True
+    # With ``preview`` false, whether the verdicts are shown anyway when the check rolled no die: a game whose only
+    # secret before resolving is the dice (Wesnoth) shows then what the board alone decides (a recruit its gold
+    # does not cover, a move too long); once a die is rolled, nothing is shown before the resolution.
+    preview_without_dice: bool = False
     # Pixel widths of a View tab's panel columns, by 0-based column, where the game's panel needs other widths
     # than the default (names in column A, long texts in column C): ``{1: 150, 7: 200}``.
     view_widths: dict[int, int] = Field(default_factory=dict)

@@ -1,7 +1,7 @@
 """An in-memory spreadsheet implementing SheetBackend, for fast sync tests.
 
 It behaves like Google where the sync depends on it: reads are trimmed of trailing empty
-rows and cells, writes past a tab's size fail, values are stored RAW. It counts calls and
+rows and cells, reads and writes past a tab's size fail, values are stored RAW. It counts calls and
 can fail the Nth call (a crash or an outage at any point of a resolution).
 """
 
@@ -76,6 +76,13 @@ class MemoryBackend:
         """Every range in one call, trimmed like values.batchGet."""
         self._call("read")
         self.ranges_read += ranges
+        for full in ranges:  # a range past the tab's size fails, like Google's values.batchGet
+            tab, cells = split_a1(full)
+            if tab in self.sizes and cells:
+                _r1, _c1, r2, c2 = parse_cells(cells, self.sizes[tab])
+                rows, cols = self.sizes[tab]
+                if r2 >= rows or c2 >= cols:
+                    raise SheetError(f"Range ({full}) exceeds grid limits. Max rows: {rows}, max columns: {cols}")
         out = self._grids(ranges)
         self.read_bytes += len(json.dumps(out, ensure_ascii=False).encode())
         return out

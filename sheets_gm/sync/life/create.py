@@ -8,7 +8,7 @@ from dataclasses import replace
 from sheets_gm.engine.dice import seed_hash
 from sheets_gm.engine.ruleset import GM, Roster
 from sheets_gm.engine.settings import settings_rows
-from sheets_gm.rulesets.registry import AnyRuleset
+from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
@@ -95,6 +95,18 @@ def _view_tab(tabs: MatchTabs, seat: str) -> TabLayout:
         column_widths={0: 160, 1: LOG_KIND_WIDTH, 2: 600, **spec.view_widths})
 
 
+def _spanning(layout: TabLayout, width: int, spec: SheetSpec) -> TabLayout:
+    """An orders tab's ``layout`` at least ``width`` columns wide: a poll reads each orders tab as the game's file
+    layout spans it before it knows the match's own (Wesnoth's batch resolution takes the Go column out), and
+    Google refuses a read past a tab's edge. The spare columns are coloured and protected as a narrower table's
+    are: no column of the match is there."""
+    if layout.cols >= width:
+        return layout
+    spare = cells(layout.cols, 1, width - 1, layout.rows)
+    return replace(layout, cols=width, fills=(*layout.fills, Fill(spare, spec.colours.engine)),
+                   protections=(*layout.protections, Protection(spare, "No column here: nothing typed here is read")))
+
+
 def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, adapter: AnySheetAdapter,
                   state: object, emails: Mapping[str, Sequence[str]],
                   member_emails: Mapping[str, Sequence[str]] | None = None) -> list[tuple[SheetBackend, TabLayout]]:
@@ -111,12 +123,15 @@ def match_layouts(sheets: MatchSheets, tabs: MatchTabs, ruleset: AnyRuleset, ada
                                    len(ruleset.traits.settings_type.__dataclass_fields__) + 2, spec,
                                    "Settings of this match: fixed at init", {3: 600})),
     ]
+    file_tabs = MatchTabs(sheet_spec(ruleset.traits.name), sheets.seats, ruleset.traits.judge)
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
         editors = member_row_editors(tab, adapter, state, seat, member_emails or {})
         view_list = tabs.view_list_range(seat) if seat in tabs.view_seats() else ""
-        out += [(backend, page.layout(spec.colours, tuple(emails.get(seat, ())), editors, view_list))
+        read_widths = {page.name: page.width for page in file_tabs.orders(seat).sheets()}
+        out += [(backend, _spanning(page.layout(spec.colours, tuple(emails.get(seat, ())), editors, view_list),
+                                    read_widths.get(page.name, 0), spec))
                 for page in tab.sheets()]  # the orders tab, then the seat's further tabs (a Forum tab)
         out.append((backend, _archive_tab(tabs, seat)))
         out.append((backend, _view_tab(tabs, seat)))

@@ -13,9 +13,10 @@ A deadline of the old schedule that passed before the poll that reads the new on
 GM's schedule is the one she edited); a GM who wants the window closed now resolves it (``resolve --force``).
 
 A deadline is no part of the replayed state (the history rows keep none, and ``verify`` replays orders, dice and
-GM events only); the Log line is of the sync's own kind (``SyncEvent.DEADLINES``), which ``verify -c`` leaves
-alone, as it does an undo's line. A record written before the schedule was kept ('') takes the config's as the one
-it applied, its open window's deadline unchanged: what it was computed from is not known.
+GM events only); the Log line is of the sync's own kind (``SyncEvent.DEADLINES``), kept with its row in the record
+(``own_lines``) so that ``verify -c`` checks its words, as it does an undo's line. A record written before
+the schedule was kept ('') takes the config's as the one it applied, its open window's deadline unchanged: what
+it was computed from is not known.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from sheets_gm.engine.settings import deadlines_row, settings_table
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.layout import CellValue, a1
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.life.adjust_undo import SyncEvent
+from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -124,6 +125,7 @@ def change_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, adapt
     if change.event is None:
         return record
     logged = public_log_writes(batch, sheets.board, tabs, record.log_rows, [change.event], adapter)
+    record = with_own_lines(record, record.log_rows, [change.event], adapter)  # for verify -c to check its words
     record = replace(record, log_rows=record.log_rows + logged)
     if resolving:
         return record

@@ -7,15 +7,18 @@ writes them (the set-up's draws first, a turn as the game names it: Champions' "
 for word: a line whose die, total, tile or any word was typed over is named by its cell, with what the
 match logged. A match moved from a ruleset's old layout keeps the Log rows that layout wrote, in its own
 words: those are compared by turn, kind and every number they hold (the replay's ``old_log_rows``). Lines
-the sync writes of itself (an undo) and the lines an undo took back are not
-recomputed by the replay, and are left as they are: the rows the undo's line names ("rows 13 to 20"),
-or, in a Log written before undo lines named them, the lines above it of its turn or a later one.
+the sync writes of itself (an undo, a seat handed to a bot, a deadline change) are not recomputed by the
+replay: the record keeps each with its row (``own_lines``), and it is compared word for word with that row (a
+Log written before the record kept them leaves them as they are). The lines an undo took back are left as
+they are: the rows the undo's line names ("rows 13 to 20"), or, in a Log written before undo lines named
+them, the lines above it of its turn or a later one.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +27,7 @@ from sheets_gm.rulesets.registry import AnyRuleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
 from sheets_gm.sheets.tables import text_of
-from sheets_gm.sync.life.adjust_undo import SyncEvent
+from sheets_gm.sync.life.own_lines import SyncEvent, own_by_row
 from sheets_gm.sync.life.replay import OLD_LOG_ROWS, entry_dice
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of
@@ -114,7 +117,8 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int) ->
         (grid,) = sheets.board.read([tabs.log_range(0, log_rows)])
     except SheetError as exc:
         return [f"the Log tab cannot be read ({exc})"]
-    return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows, int(doc.get(OLD_LOG_ROWS) or 0))
+    return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows, int(doc.get(OLD_LOG_ROWS) or 0),
+                    own_by_row(doc))
 
 
 #: How an undo's Log line names the rows it takes back (``between.undo_window``).
@@ -138,7 +142,12 @@ def _figures(line: Line) -> Line:
 _OWN_KINDS = frozenset(kind.value for kind in SyncEvent)
 
 
-def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_rows: int = 0) -> list[str]:
+def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_rows: int = 0,
+             own: Mapping[int, Line] | None = None) -> list[str]:
+    """A sentence per Log row that differs from what the match logged: the replay's lines (``expected``), and the
+    sync's own lines the record keeps by row (``own``: an undo's, a seat handed to a bot, a deadline change),
+    each compared with the row it was written to."""
+    own = own or {}
     rows = _lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid])
     rows += [("", "", "")] * (log_rows - len(rows))
     undo = SyncEvent.UNDO.value
@@ -154,8 +163,14 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_r
     left = Counter(expected)
     by_figures = Counter(_figures(line) for line in expected.elements())
     unmatched: list[int] = []
+    problems: list[str] = []
     for i, line in enumerate(rows):
-        if line[1] in _OWN_KINDS or i in undone:
+        if i in own and i not in undone:
+            if line != own[i]:
+                problems.append(f"tab {tab!r} cell {cell_at(2, LOG_FIRST_ROW + i)} says {line[2]!r} "
+                                f"({line[1] or 'no kind'}) but the sync logged {own[i][2]!r} ({own[i][1]})")
+            continue
+        if line[1] in _OWN_KINDS or i in undone:  # a line the record does not keep (logged before it kept them)
             continue
         if i < old_rows and by_figures[_figures(line)] > 0:  # worded by the old layout: its numbers hold
             by_figures[_figures(line)] -= 1
@@ -163,7 +178,6 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_r
             left[line] -= 1
         else:
             unmatched.append(i)
-    problems = []
     for i in unmatched:
         turn, kind, text = rows[i]
         instead = next((k for k, n in left.items() if n > 0 and k[0] == turn and k[1] == kind), None)

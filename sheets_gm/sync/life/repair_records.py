@@ -5,8 +5,9 @@ A layout laid out again over a deleted or renamed tab is empty, while the engine
 tab of the same spreadsheet that no layout names and holds that log's header (the tab renamed by hand: it is a
 copy, so the note says it may go; the lines logged after it was renamed, which it lacks, recomputed), else
 recomputed from the match's replay (every line a resolution or a GM event
-logged; an undo's own lines, and those of a window it took back, are not in the replay, and the note counts
-them). The engine record is not rewritten: the lines go where it counts them.
+logged; an undo's own lines, and those of a window it took back, are not in the replay: a View's public ones
+are taken from the Log, ``view_from_log``, and the note counts those it cannot put back). The engine record is
+not rewritten: the lines go where it counts them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.log_check import ReplayedSteps, replay_steps
 from sheets_gm.sync.life.replay import match_history, replay_document
+from sheets_gm.sync.life.view_from_log import NO_SEAT_KINDS, log_only_lines, with_log_lines
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import (
     ARCHIVE_FIRST_LINE_ROW,
@@ -34,7 +36,7 @@ from sheets_gm.sync.match_tabs import (
     MatchTabs,
 )
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
-from sheets_gm.sync.writes import log_lines, view_events, view_log_lines
+from sheets_gm.sync.writes import log_lines, seat_names, view_events, view_log_lines
 
 
 def _recomputed(lines: int) -> str:
@@ -63,6 +65,7 @@ class _Replay:
     def __init__(self, sheets: MatchSheets, record: MatchRecord, tabs: MatchTabs) -> None:
         self._args = (sheets, record, tabs)
         self._found: ReplayedSteps | None = None
+        self.copied: dict[str, int] = {}  # by seat, the View lines taken from the Log (``_replayed_view``)
 
     def steps(self) -> ReplayedSteps:
         if self._found is None:
@@ -132,25 +135,29 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
     board = sheets.board
     log_tab = tabs.spec.tabs.log
     header = tabs.spec.headers.log
+    public = _Lines(lambda: [*log_lines(visible_to(replay.steps().opening, None)),
+                             *log_lines(visible_to(replay.steps().events, None), adapter)])
+    log: Grid = []  # the Log as repair leaves it: where a View's public lines the replay has not are found
     if record.log_rows:
         (grid,) = board.read([tabs.log_range(0, record.log_rows)])
+        log = grid
         filled = _filled(grid)
         if filled < record.log_rows:
             others = [n for n in board.tab_names() if n not in laid_out]
             found = _copy_from(board, others, "A1", header[0], LOG_FIRST_ROW, record.log_rows, 3, filled)
-            public = _Lines(lambda: [*log_lines(visible_to(replay.steps().opening, None)),
-                                     *log_lines(visible_to(replay.steps().events, None), adapter)])
             if found is not None:
                 name, rows = found
                 copied.add(name)
                 whole, more = _completed(rows, grid, public, record.log_rows, 3)
+                log = whole
                 batch.put(board, tabs.log_range(0, record.log_rows), whole)
                 notes.append(f"tab {log_tab!r} had {filled} of the match's {record.log_rows} Log lines: they were "
                              f"copied back from tab {name!r} (a renamed copy), which may go once you have checked "
                              f"{log_tab!r}" + more)
             else:
                 lines = public.get()
-                batch.put(board, tabs.log_range(0, record.log_rows), _padded(lines, record.log_rows, 3))
+                log = _padded(lines, record.log_rows, 3)
+                batch.put(board, tabs.log_range(0, record.log_rows), log)
                 missing = max(record.log_rows - len(lines), 0)
                 notes.append(f"tab {log_tab!r} had {filled} of the match's {counted(record.log_rows, 'Log line')} "
                              f"and no copy was found: {_recomputed(min(len(lines), record.log_rows))} written back"
@@ -170,7 +177,7 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
         others = [n for n in backend.tab_names() if n not in laid_out]
         found = _copy_from(backend, others, "A1", tabs.view_title(seat), tabs.view_log_header_row + 1, count,
                            VIEW_COLS, filled)
-        replayed = _Lines(partial(_replayed_view, replay, adapter, tabs, seat))
+        replayed = _Lines(partial(_replayed_view, replay, adapter, tabs, seat, log, public, count))
         if found is not None:
             name, rows = found
             copied.add(name)
@@ -181,11 +188,7 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
             continue
         lines = replayed.get()
         batch.put(backend, where, _padded(lines, count, VIEW_COLS))
-        missing = max(count - len(lines), 0)
-        notes.append(f"tab {view!r} had {filled} of its {counted(count, 'log line')} and no copy was found: "
-                     f"{_recomputed(min(len(lines), count))} written back"
-                     + (f" ({counted(missing, 'line')} the sync wrote of itself, such as an undo's, cannot be "
-                        "recomputed)" if missing else ""))
+        notes.append(_view_note(view, filled, count, len(lines), replay.copied.get(seat, 0)))
     return notes, copied
 
 
@@ -221,14 +224,45 @@ def _restore_archives(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch, l
             batch.put(backend, a1(archive, cells(0, ARCHIVE_FIRST_LINE_ROW, ARCHIVE_TEXT_COLS - 1,
                                                  ARCHIVE_FIRST_LINE_ROW + len(body) - 1)),
                       _padded(body, len(body), ARCHIVE_TEXT_COLS))
+        # Cells right of the sentences (an earlier layout's copies of the rows) are not copied: the tab keeps them.
+        beyond = any(text_of(v) for line in grid for v in line[ARCHIVE_TEXT_COLS:])
+        after = ("which holds more than its sentences (cells right of column B): keep it until you have moved what "
+                 "you need") if beyond else f"which may go once you have checked {archive!r}"
         notes.append(f"tab {archive!r} was missing in {backend.name}: its lines were copied "
-                     f"back from tab {name!r} (a renamed copy), which may go once you have checked {archive!r}")
+                     f"back from tab {name!r} (a renamed copy), {after}")
     return notes, copied
 
 
-def _replayed_view(replay: _Replay, adapter: AnySheetAdapter, tabs: MatchTabs, seat: str) -> Grid:
-    """The lines of ``seat``'s View log as the match's replay recomputes them."""
-    return _view_lines(replay.steps(), adapter, tabs, seat)
+def _replayed_view(replay: _Replay, adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, log: Grid,
+                   public: _Lines, count: int) -> Grid:
+    """The lines of ``seat``'s View log as the match's replay recomputes them, with the public lines it cannot
+    recompute (a seat handed to a bot, a window an undo took back) taken from the ``log`` where they name the seat
+    (``view_from_log``), unless that would make more lines than the View's ``count``."""
+    steps = replay.steps()
+    lines = _view_lines(steps, adapter, tabs, seat)
+    if seat == GM or len(lines) >= count:
+        return lines
+    states = [steps.first, *(s for before, after, _ in steps.steps for s in (before, after))]
+    extra = log_only_lines(log, public.get(), seat_names(adapter, tabs, seat, states), NO_SEAT_KINDS)
+    if not extra or len(lines) + len(extra) > count:
+        return lines
+    replay.copied[seat] = len(extra)
+    return with_log_lines(lines, log, extra)
+
+
+def _view_note(view: str, filled: int, count: int, written: int, copied: int) -> str:
+    """What ``repair`` says of a View log written back with no copy found: how many lines were recomputed, how
+    many copied from the Log, and how many could be neither (lines only that seat was shown)."""
+    recomputed = min(written, count) - copied
+    said = f"{_recomputed(recomputed)} written back"
+    if copied:
+        said += (f", and {counted(copied, 'public line')} the replay cannot recompute (a seat handed to a bot, a "
+                 f"window an undo took back) copied from tab 'Log'")
+    missing = max(count - written, 0)
+    if missing:
+        said += (f" ({counted(missing, 'line')} the sync wrote to this seat alone, such as the rows an undo or the "
+                 "GM's change set aside, cannot be recomputed and are not in the Log)")
+    return f"tab {view!r} had {filled} of its {counted(count, 'log line')} and no copy was found: {said}"
 
 
 def renamed_copies(sheets: MatchSheets, tabs: MatchTabs, laid_out: set[str],

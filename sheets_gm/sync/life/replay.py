@@ -19,6 +19,7 @@ from sheets_gm.engine.diff import first_difference
 from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.rulesets.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sync.life.own_lines import OWN_LINES, own_lines
 from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells, kept_keys
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -87,6 +88,7 @@ def replay_document(record: MatchRecord, entries: list[dict[str, Any]]) -> dict[
                          **({"deal": e["deal"]} if e.get("deal") else {}),
                          **({"kept_dice": e["kept_dice"]} if e.get("kept_dice") else {})} for e in entries],
         "gm_events_after": _events(record.gm_events),
+        OWN_LINES: own_lines([*(e.get("gm_events") for e in entries), record.gm_events]),
         "final_state": ruleset.state_codec.to_json(record.state),
         **({OLD_LOG_ROWS: max(int(e.get(OLD_LOG_ROWS) or 0) for e in entries)}
            if any(e.get(OLD_LOG_ROWS) for e in entries) else {}),

@@ -317,6 +317,28 @@ def test_in_batch_mode_a_go_box_waits_for_end_turn() -> None:
     assert not poll(sheets, cls, now=NOW).resolved
 
 
+def test_a_batch_match_is_read_and_resolved_on_google() -> None:
+    """A poll reads each orders tab as the file layout spans it (Go column included) before it knows the match is
+    batch; Google refuses a read past a tab's edge, so every poll of a batch match stopped there. The batch tab is
+    laid out as wide as that read, its spare column protected (found by the lifecycle runs once the memory fake
+    refused such reads too)."""
+    keys = {role: f"1WesnothBatch_{role}_".ljust(44, "0")[:44] for role in ("board", "engine", "Ann", "Bo")}
+    clock = FakeClock()
+    retry = RetryPolicy(deadline=60, time=clock.time, sleep=clock.sleep, random=lambda: 0.5)
+    r = made(resolve="batch")
+    with GoogleApiFake() as fake:
+        for role, key in keys.items():
+            fake.create_spreadsheet(key, role, ("Sheet1",))
+        client = fake_client()
+        backend = {role: GoogleSheetBackend(client, key, retry=retry, title=role) for role, key in keys.items()}
+        sheets = MatchSheets(("Ann", "Bo"), backend["board"], backend["engine"], (backend["Ann"], backend["Bo"]))
+        create_match(sheets, r, r.sample_roster(), seed=SEED)
+        cls = get_ruleset("wesnoth")
+        type_bot_orders(sheets, cls, {s: _StepBot(r, s) for s in r.sample_roster().seats}, ready=True)
+        assert poll(sheets, cls, now=NOW).resolved
+        assert not fake.violations, fake.violations
+
+
 def test_a_batch_match_has_no_go_column_and_no_step_mode_words() -> None:
     """Under resolve = "batch" a Go box would do nothing: the units table has none and no title speaks of step
     mode or Go; a step match keeps both."""

@@ -9,13 +9,13 @@ nothing but the orders not yet resolved, so every tab is drawn from the state it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.hexgrid import Hex
-from sheets_gm.engine.ruleset import GM, Outcome, Window
+from sheets_gm.engine.ruleset import GM, Outcome, Verdict, Window
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.rulesets.wesnoth.movement import reachable
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders, recruit_row
@@ -187,6 +187,23 @@ class WesnothSheet(SheetAdapter[WesnothState, TurnOrders]):
                     rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[TurnOrders]:
         """Her rows for her turn (``sheet.read``)."""
         return read_seat(self.ruleset.rules, state, window, seat, rows)
+
+    def placed_verdicts(self, verdicts: Sequence[Verdict], seat_input: SeatInput[TurnOrders] | None) -> list[Verdict]:
+        """The check's verdicts, and a copy of each recruit's under its recruit row (a recruit's verdict is its
+        leader's: the n-th is the n-th recruit's, as ``engine.refused_rows`` reads them; one refusal for them all,
+        every recruit row's)."""
+        out = list(verdicts)
+        if seat_input is None:
+            return out
+        for order in seat_input.orders.rows:
+            entries = len(order.recruit)
+            said = [v for v in verdicts if v.subject == order.unit and v.part == "recruit"]
+            if not entries or not said:
+                continue
+            if len(said) < entries and not any(v.accepted for v in said):
+                said = said[:1] * entries
+            out += [replace(v, subject=recruit_row(n)) for n, v in enumerate(said[:entries], start=1)]
+        return out
 
     def typed_cells(self, state: WesnothState, window: Window, seat: str,
                     orders: TurnOrders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:

@@ -1,0 +1,31 @@
+"""Wesnoth shows the engine's verdicts before resolving only when its check rolls no die: a refused recruit says
+why in its row, as the sync's own output does; a row whose check rolls (an attack) shows nothing of its outcome."""
+
+from __future__ import annotations
+
+from tests.sync.test_typed_row_lifecycle import Match
+
+
+def test_a_recruit_its_gold_does_not_cover_says_so_in_its_row_before_the_turn_resolves() -> None:
+    match = Match("wesnoth")
+    ann = match.window().seats[0]
+    for i in range(4):  # 15 gold: three Thieves at 4 gold each, not a fourth
+        match.type(ann, "recruit", i, "type", "Thief")
+    report = match.poll()
+    assert not report.resolved
+    assert any("Thief costs 4 gold; Ann has 3" in p for _, p in report.rejected)  # the sync's own output
+    said = [match.row(ann, "recruit", i).feedback for i in range(4)]
+    assert said[:3] == [f"✔ recruited Ann-R{n} (Thief) on {at} for 4 gold" for n, at in
+                        zip((1, 2, 3), ("P4", "N5", "O5"), strict=True)], said
+    assert said[3] == "✘ Thief costs 4 gold; Ann has 3", said  # not "Kept for round 1 …"
+    assert not any(s.startswith("Kept for") for s in said)
+
+
+def test_a_row_whose_check_rolls_a_die_shows_no_verdict_before_it_resolves() -> None:
+    match = Match("wesnoth")
+    ann = match.window().seats[0]
+    match.type(ann, "units", 0, "action", "rest")  # a rest rolls its die: its outcome waits for the resolution
+    report = match.poll()
+    assert not report.resolved
+    leader = match.row(ann, "units", 0).feedback
+    assert leader.startswith("Kept for") and "✔" not in leader and "✘" not in leader, leader
