@@ -24,6 +24,7 @@ from typing import Any
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
+from sheets_gm.sync.life.cut_copies import pending_back
 from sheets_gm.sync.match_record import MatchRecord, history_range, history_write, joined_cells
 from sheets_gm.sync.match_tabs import (
     ARCHIVE_FIRST_LINE_ROW,
@@ -33,7 +34,6 @@ from sheets_gm.sync.match_tabs import (
     COPIES_PENDING_ROW,
     MatchTabs,
 )
-from sheets_gm.sync.read import current_mark
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fate_words import relaid_line
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -218,9 +218,10 @@ def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRe
             continue
         backend = seat_backend(sheets, tabs, seat)
         count = 0
+        archive: Grid | None = None
         if tabs.archive(seat) not in absent:
-            (grid,) = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES)])
-            filled = [i for i, row in enumerate(grid, start=1) if any(text_of(v) for v in row)]
+            (archive,) = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES)])
+            filled = [i for i, row in enumerate(archive, start=1) if any(text_of(v) for v in row)]
             count = max(filled, default=0)
         if seat in renamed:
             name, old = renamed[seat]
@@ -237,7 +238,9 @@ def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRe
             notes.append(f"tab {tabs.copies(seat)!r} (hidden) was missing in {backend.name}: laid out again; the "
                          "rows each resolution read are in the engine's history, and what was set aside stays listed "
                          f"in {tabs.archive(seat)!r}")
-        batch.put(backend, tabs.archive_pending_range(seat), [["", current_mark(record.resolved, record.deal), count]])
+        back = pending_back(sheets, tabs, record, batch, seat, archive, count, renamed.get(seat))
+        notes += [back.note] if back.note else []
+        batch.put(backend, tabs.archive_pending_range(seat), [back.row])  # a cut resolution's rows, if any
     return notes
 
 

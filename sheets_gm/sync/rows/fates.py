@@ -43,7 +43,7 @@ from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
-from sheets_gm.sync.rows.fate_words import MARK, read_as_words, ready_sentence
+from sheets_gm.sync.rows.fate_words import MARK, read_as_words, read_line_sentence, ready_sentence
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text
 
 Key = tuple[str, str]  # a row by its table and subject
@@ -187,7 +187,7 @@ def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: M
             return f"{row_text(tab, r)} — carried out in part ({partly[key]})"
         return row_text(tab, r)
 
-    return ArchiveLine(capital(window.label), f"{capital(window.label)} resolved with what you typed:",
+    return ArchiveLine(capital(window.label), read_line_sentence(window.label),
                        tuple(detail(r) for r in read), tuple(read))
 
 
