@@ -28,7 +28,7 @@ from sheets_gm.sync.match_record import MatchRecord, history_rows, joined_cells
 from sheets_gm.sync.match_tabs import COPIES_COLS, COPIES_DATA_COL, COPIES_PENDING_ROW, MatchTabs
 from sheets_gm.sync.read import current_mark, cut_pending
 from sheets_gm.sync.rows.archive_lines import row_text
-from sheets_gm.sync.rows.fate_words import cut_lost_sentence, read_line_sentence
+from sheets_gm.sync.rows.fate_words import cut_lost_sentence, read_line_sentence, resolution_aside_entry
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 DETAIL = "· "  # how an Archive entry's line for one row starts, once its indent is stripped (``ArchiveLine.grid``)
@@ -126,7 +126,7 @@ def _lost_entry(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, windo
             (details if not entries else []).append(text.removeprefix(DETAIL))
         elif text:
             entries.append(text)
-    if any(not e.startswith("Set aside wh") for e in entries):
+    if not all(resolution_aside_entry(e) for e in entries):
         return None
     if _committed(sheets, tabs, record, window, seat, details):
         return None

@@ -249,3 +249,9 @@ def cut_lost_sentence(label: str, resolution: int, copies: str) -> str:
             f"the resolution was cut before the match took it, and the copy of these rows was lost with the hidden "
             f"tab {copies!r}: they were NOT carried out and are no longer in your rows (those marked still in your "
             "rows excepted): type again those you still want:")
+
+
+def resolution_aside_entry(text: str) -> bool:
+    """Whether an Archive entry's sentence is one a resolution writes beside its entry of the rows it read (``fates``'
+    ``stale_line``, ``gone_line``: rows set aside while its window was played, or when it resolved)."""
+    return text.startswith(("Set aside while ", "Set aside when "))
