@@ -77,7 +77,8 @@ def test_a_cut_resolution_s_rows_come_back_from_the_journal_when_the_copies_tab_
     assert path is not None and path.exists() and stat.S_IMODE(path.stat().st_mode) == 0o600
     _copies_gone(match, "blue")
     report = repair_match(match.sheets, match.cls)
-    assert any("written back from the GM's journal" in n and "blue's file" in n for n in report.notes), report.notes
+    assert any(f"had read {len(typed) + 1} rows from blue's file: its pending row was written back from the GM's "
+               "journal" in n for n in report.notes), report.notes  # her players' rows and the captain's
     completed = match.poll()
     assert completed.resolved and completed.reason == "completing a resolution that was interrupted"
     assert _read_in_history(match, "blue") == typed  # carried out with the rows the cut resolution read
@@ -163,3 +164,16 @@ def test_a_copies_tab_deleted_with_nothing_under_way_gets_the_mark_and_no_note_o
     assert not any("cut before" in n for n in report.notes), report.notes
     assert "Turn 1 resolved with what you typed" in match.archive("blue")
     assert match.read().seats["blue"].pending is None
+
+
+def test_without_a_journal_or_an_archive_repair_says_the_cut_resolution_s_rows_cannot_be_listed() -> None:
+    match = _match(None)
+    _cut(match, match.sheets.engine)  # type: ignore[arg-type]
+    archive = match.read().tabs.archive("blue")
+    _copies_gone(match, "blue")
+    blue = match.sheets.of("blue")
+    assert isinstance(blue, MemoryBackend)
+    blue.tabs.pop(archive), blue.sizes.pop(archive)
+    report = repair_match(match.sheets, match.cls)
+    assert any("resolution 1 (turn 1) was cut before its commit" in n and "could not be recovered" in n
+               and "no longer lists them" in n for n in report.notes), report.notes

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.words import counted
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.tables import TypedRow, text_of
 from sheets_gm.sync.journal import journal_under_way
@@ -41,6 +42,16 @@ class PendingBack:
 
     row: list[CellValue]
     note: str = ""
+
+
+def _rows_read(row: Sequence[CellValue]) -> int:
+    """How many rows a pending row (window key, rows read, line count) holds as read (0 when it cannot tell)."""
+    try:
+        found = json.loads(joined_cells(list(row), 1))
+    except ValueError:
+        return 0
+    rows = found.get("rows") if isinstance(found, dict) else None
+    return len(rows) if isinstance(rows, list) else 0
 
 
 def _line_count(row: Sequence[CellValue]) -> int:
@@ -67,8 +78,8 @@ def pending_back(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, batc
             return mark
         return PendingBack([*row[:2], max(count, lines) if archive is not None else count],
                            f"resolution {journal.resolution} ({window.label}) was cut before its commit and had read "
-                           f"rows from {where}: they were written back from the GM's journal into the pending row, "
-                           "and the next sync completes the resolution with them")
+                           f"{counted(_rows_read(row), 'row')} from {where}: its pending row was written back from "
+                           "the GM's journal, and the next sync completes the resolution with them")
     if renamed is not None:
         name, old = renamed
         found = old[COPIES_PENDING_ROW - 1][COPIES_DATA_COL:COPIES_COLS] if len(old) >= COPIES_PENDING_ROW else []
@@ -77,8 +88,13 @@ def pending_back(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, batc
                                f"resolution {record.resolved + 1} ({window.label}) was cut before its commit: the rows "
                                f"it had read from {where} were written back from tab {name!r} into the pending row, "
                                "and the next sync completes the resolution with them")
-    if archive is None or not _cut_evidenced(sheets, tabs, record, seat):
-        return mark
+    if archive is None:  # laid out again too: nothing lists what the cut resolution read from her cells
+        if not _cut_evidenced(sheets, tabs, record, seat):
+            return mark
+        return PendingBack(mark.row, f"resolution {record.resolved + 1} ({window.label}) was cut before its commit, "
+                                     "and no journal of it was found in the GM's .sheets-gm folder: the rows it had "
+                                     f"read from {where}, if it had reached that file, could not be recovered, and "
+                                     f"{tabs.archive(seat)!r}, laid out again too, no longer lists them")
     lost = _lost_entry(sheets, tabs, record, window, seat, archive)
     if lost is None:
         return mark
@@ -111,8 +127,9 @@ def _cut_evidenced(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, se
 
 def _lost_entry(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, window: Window, seat: str,
                 archive: Grid) -> tuple[int, str, list[str]] | None:
-    """The last Archive entry of the rows a resolution of ``window`` read, when it is not one the engine committed:
-    its line (0-based), its window cell and its lines of rows; None when there is none."""
+    """The last Archive entry of the rows a resolution of ``window`` read, when a resolution is under way (another
+    seat's pending row shows it) and the entry is not one the engine committed: its line (0-based), its window cell
+    and its lines of rows; None when there is none."""
     sentence = read_line_sentence(window.label)
     starts = [i for i, line in enumerate(archive) if len(line) > 1 and text_of(line[1]) == sentence]
     if not starts:
@@ -128,7 +145,7 @@ def _lost_entry(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, windo
             entries.append(text)
     if not all(resolution_aside_entry(e) for e in entries):
         return None
-    if _committed(sheets, tabs, record, window, seat, details):
+    if not _cut_evidenced(sheets, tabs, record, seat) or _committed(sheets, tabs, record, window, seat, details):
         return None
     return first, text_of(archive[first][0]), details
 
