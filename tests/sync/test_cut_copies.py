@@ -5,10 +5,12 @@ real sync on memory spreadsheets (GvG: red's file is written before blue's)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +19,9 @@ from sheets_gm.sync.journal import Journal, journal_path, journal_under_way, loa
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.match_record import history_rows, joined_cells
 from sheets_gm.sync.poll import poll
+from sheets_gm.sync.sheets import seat_backend
+from tests.conformance import test_input_lifecycle as lifecycle
+from tests.fakes.google_api import GoogleApiFake
 from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.sync.test_typed_row_lifecycle import NOW, Match
 
@@ -55,7 +60,7 @@ def _copies_gone(match: Match, seat: str, rename: bool = False) -> None:
         backend.tabs[f"{name} (old)"], backend.sizes[f"{name} (old)"] = cells_, size
 
 
-def _read_in_history(match: Match, seat: str) -> list[str]:
+def _read_in_history(match: Match | lifecycle.Table, seat: str) -> list[str]:
     """The destinations of ``seat``'s rows each committed resolution read (the engine's history rows)."""
     read = match.read()
     found: list[str] = []
@@ -177,3 +182,36 @@ def test_without_a_journal_or_an_archive_repair_says_the_cut_resolution_s_rows_c
     report = repair_match(match.sheets, match.cls)
     assert any("resolution 1 (turn 1) was cut before its commit" in n and "could not be recovered" in n
                and "no longer lists them" in n for n in report.notes), report.notes
+
+
+@pytest.mark.parametrize("where", ["local", "google"])
+def test_on_local_workbooks_and_google_the_journal_gives_a_cut_resolution_its_rows_back(where: str,
+                                                                                       tmp_path: Path) -> None:
+    """The same on a workbook per seat (the Copies tab deleted in the .xlsx, as an office program saves it) and on
+    the Google fake (deleted in Sheets' own window), the engine's write failing as a crash would cut it."""
+    with contextlib.ExitStack() as stack:
+        if where == "google":
+            lifecycle.GOOGLE_FAKES.clear()
+            lifecycle.GOOGLE_FAKES["fake"] = stack.enter_context(GoogleApiFake())
+            stack.callback(lifecycle.GOOGLE_FAKES.clear)
+            table = lifecycle.new_table("gvg", lifecycle._google_match)
+        else:
+            table = lifecycle.new_table("gvg", lifecycle._local_match, tmp_path)
+        type_bot_orders(table.sheets, table.cls, table.bots)
+        read = table.read()
+        typed = [str(r.values["destination"]) for r in read.seats["blue"].rows if r.values.get("destination")]
+        engine: Any = table.sheets.engine
+
+        def crash(*_args: object, **_kwargs: object) -> None:
+            raise InjectedFault("the engine's write")
+
+        engine.write = crash
+        with pytest.raises(InjectedFault):
+            poll(table.sheets, table.cls, now=NOW, force=True)
+        del engine.write
+        copies = read.tabs.copies("blue")
+        lifecycle._edit_tabs(seat_backend(table.sheets, read.tabs, "blue"), lambda tabs: tabs.delete(copies))
+        report = repair_match(table.sheets, table.cls)
+        assert any("written back from the GM's journal" in n for n in report.notes), report.notes
+        assert poll(table.sheets, table.cls, now=NOW).resolved
+        assert typed and _read_in_history(table, "blue") == typed
