@@ -8,6 +8,8 @@ spreadsheet in this order: the seats' (archive the consumed rows in the pending 
 every table for the next window), the judge's, the board's (board, status, public log), then
 the engine's last: its record is the commit. A resolution cut before the commit is completed
 by the next poll from the pending rows, keeping whatever was typed for the next window since.
+Each seat's pending row is also kept in the GM's journal before the seats are written
+(``sync/journal.py``), for ``repair`` to write back into a Copies tab deleted meanwhile.
 """
 
 from __future__ import annotations
