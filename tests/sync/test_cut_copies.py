@@ -215,3 +215,21 @@ def test_on_local_workbooks_and_google_the_journal_gives_a_cut_resolution_its_ro
         assert any("written back from the GM's journal" in n for n in report.notes), report.notes
         assert poll(table.sheets, table.cls, now=NOW).resolved
         assert typed and _read_in_history(table, "blue") == typed
+
+
+def test_a_repair_while_a_cut_resolution_is_pending_keeps_the_rows_it_left_in_her_cells() -> None:
+    """Repair draws a seat's tables for the window the record has open, so the rows the cut resolution had left in her
+    cells (a Wesnoth standing choice, refused) came back stamped for the window being resolved, and its completion
+    cleared them as carried out, with no trace: only the rows it read and carried out go (found by a random run)."""
+    match = Match("wesnoth")
+    seat = match.window().seats[0]
+    row = next(r for r in match.read().seats[seat].rows if r.table == "standing")
+    match.type(seat, "standing", 0, "advance", row.subject)  # not an advancement: refused, and kept
+    _cut(match, match.sheets.engine)  # type: ignore[arg-type]
+    kept = [r for r in match.read().seats[seat].rows if r.table == "standing" and r.typed]
+    assert [r.values["advance"] for r in kept] == [row.subject]
+    repair_match(match.sheets, match.cls)
+    assert match.poll().reason == "completing a resolution that was interrupted"
+    after = [r for r in match.read().seats[seat].rows if r.table == "standing" and r.typed]
+    assert [r.values["advance"] for r in after] == [row.subject]
+    assert after[0].feedback.startswith("✘"), after[0].feedback

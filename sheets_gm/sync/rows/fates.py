@@ -476,8 +476,9 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     out.set_aside = seat_read.stale(window) if seat_read.pending is None else []
     # At the match's end the rows it did not carry out stay as typed, saying that nothing more is read.
     target = new_window or window
-    if seat_read.pending is not None:  # a cut resolution: every row typed since stays
-        done = frozenset((r.table, r.subject) for r in seat_read.rows if r.window and r.window != target.key)
+    if seat_read.pending is not None:  # a cut resolution: every row typed since (for ``target``) stays
+        # and a row it read and carried out still in her cells (a repair drew them again for ``window``) goes
+        done = seat_read.done(window, consumed) - frozenset(out.unused) if target.key != window.key else frozenset()
     kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
         kept = _untick(seat_read.tab, kept, out.unused)
