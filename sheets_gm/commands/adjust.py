@@ -94,6 +94,7 @@ def bot_changes(values: Sequence[str]) -> dict[str, str]:
 def _hand_over(args: argparse.Namespace) -> int:
     """``adjust --bot``: hand seats to the game's bots or back to people, logged."""
     from sheets_gm.match.run import gm_change, layout_owners
+    from sheets_gm.sync.bot_seats import NO_BOT
     from sheets_gm.sync.life.adjust_undo import hand_seats
 
     config = load(args)
@@ -106,7 +107,12 @@ def _hand_over(args: argparse.Namespace) -> int:
                           owners=lambda: layout_owners(config, sheets))
     for event in done.events:
         print(event.text)
-    print(f"Written to the match; open now: {done.open_now}. A bot whose seat acts in it has typed its rows; "
+    said = []
+    if any(kind != NO_BOT for kind in wanted.values()):
+        said.append("A bot whose seat acts in it has typed its rows.")
+    if any(kind == NO_BOT for kind in wanted.values()):
+        said.append("What a bot typed stays for its player to change, Ready and Go unticked.")
+    print(f"Written to the match; open now: {done.open_now}. {' '.join(said)} "
           f"`sheets-gm undo -c {shlex.quote(str(args.config))}` takes this back with the last resolution.")
     return 0
 

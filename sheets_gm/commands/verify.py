@@ -29,6 +29,7 @@ def _read_replay(path: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Replay the JSON export or the configured match's sheets; exit 1 on the first mismatch."""
     from sheets_gm.rulesets.registry import get_ruleset
+    from sheets_gm.sync.drawn_cells import typed_over_words
     from sheets_gm.sync.life.legacy.upgrade import windows_replay
     from sheets_gm.sync.life.log_check import forged_log_lines
     from sheets_gm.sync.life.replay import (
@@ -64,11 +65,9 @@ def run(args: argparse.Namespace) -> int:
     if args.replay is None:
         with user_errors(config):
             forged = forged_log_lines(sheets, doc, read.record.log_rows)
-        if forged:
-            print(f"The match replays ({done}, every state matches), but its Log was edited by hand:")
-            print("\n".join(f"  {line}" for line in forged))
-            print("Put each line back as the match logged it (the version history, or type it again): the Log is "
-                  "what players read.")
+            typed_over = typed_over_words(sheets, read)
+        if forged or typed_over:
+            _say_edited(done, forged, typed_over)
             return 1
         verb = "is" if read.record.log_rows == 1 else "are"
         log = f"; the Log's {counted(read.record.log_rows, 'line')} {verb} the match's own"
@@ -76,6 +75,19 @@ def run(args: argparse.Namespace) -> int:
         log = ""
     print(f"OK: {done} and {rolls} replayed from the seed; every state matches{log}.")
     return 0
+
+
+def _say_edited(done: str, forged: list[str], typed_over: list[str]) -> None:
+    """What ``verify -c`` found typed over by hand on the sheets of a match whose replay holds."""
+    what = "its Log was" if not typed_over else "what players read was"
+    print(f"The match replays ({done}, every state matches), but {what} edited by hand:")
+    print("\n".join(f"  {line}" for line in [*forged, *typed_over]))
+    if forged:
+        print("Put each Log line back as the match logged it (the version history, or type it again): the Log is "
+              "what players read.")
+    if typed_over:
+        print("Those cells are drawn by sheets-gm: the next sync draws the board tab and the Log's header again, "
+              "another drawn tab at the next resolution; sheets-gm repair draws them all now.")
 
 
 def register(sub: Any) -> None:

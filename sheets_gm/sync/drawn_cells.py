@@ -12,14 +12,18 @@ not only at the next resolution:
 - the Log's header row, typed over in place (at least one of its cells still as drawn): written again. A row with
   none of its cells in place (a row inserted or deleted above the lines) stops the sync instead
   (``read._check_written_tabs``): writing the header there could write over a line of the Log.
+
+The board tab and the Log's header are drawn again in a match that is over too (its board shows the result), and
+``verify -c`` names every drawn cell of the board's spreadsheet typed over (``typed_over_words``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.guard import grid_cells, origin, same_value, written_cells
-from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.layout import CellValue, cell_at
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.read import MatchRead
@@ -47,11 +51,49 @@ def drawn_again_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) 
     """Queue every drawn cell typed over (see the module) drawn again; what was done."""
     out = DrawnAgain()
     _shown_cells(sheets, read, batch, out)
-    _board(sheets, read, batch, out)
+    out.where += board_drawn_again(sheets, read, batch)
+    return out
+
+
+def board_drawn_again(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> list[str]:
+    """Queue the board tab's cells and the Log's header typed over drawn again (a match in play, or over: its board
+    still shows the result); the tabs, as ``DrawnAgain.where`` names them."""
+    where: list[str] = []
+    for write, _wrong in _board_typed_over(sheets, read):
+        batch.put(sheets.board, write.range, write.values, write.notes)
+        if read.tabs.spec.tabs.board not in where:
+            where.append(read.tabs.spec.tabs.board)
     if read.log_header_typed_over:
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
-        out.where.append(f"{read.tabs.spec.tabs.log} (header)")
+        where.append(f"{read.tabs.spec.tabs.log} (header)")
+    return where
+
+
+def typed_over_words(sheets: MatchSheets, read: MatchRead) -> list[str]:
+    """A sentence per cell the sync draws in the board's spreadsheet (the board tab, the other drawn tabs: Wesnoth's
+    Units, a Coalition plane; the Log's header row) that holds something else (``verify -c``): its cell, what it
+    says and what the sync draws. The board tab is in ``read``; the rest costs one more read."""
+    board = read.tabs.spec.tabs.board
+    out = [_typed_over_words(board, cell, was, value)
+           for _write, wrong in _board_typed_over(sheets, read) for cell, (was, value) in wrong.items()]
+    others = [w for w in _drawing(sheets, read) if origin(w.range)[0] != _board_tab(read)]
+    found_all = sheets.board.read([*(w.range for w in others), read.tabs.log_header_range()])
+    for write, grid in zip(others, found_all, strict=False):  # the other drawn tabs: Wesnoth's Units, a plane
+        found_cells = grid_cells(write.range, grid)
+        out += [_typed_over_words(_tab_name(write.range), cell_at(cell[2], cell[1] + 1), found_cells.get(cell, ""), v)
+                for cell, v in written_cells([write]).items() if not _alike(found_cells.get(cell, ""), v)]
+    log = read.tabs.spec.tabs.log
+    found = found_all[-1]
+    row = list(found[0]) if found else []
+    for c, header in enumerate(read.tabs.spec.headers.log):
+        was = row[c] if c < len(row) else ""
+        if not _alike(was, header):
+            out.append(_typed_over_words(log, cell_at(c, 1), was, header))
     return out
+
+
+def _typed_over_words(tab: str, cell: str, was: CellValue, drawn: CellValue) -> str:
+    return f"tab {tab!r} cell {cell} says {text_of(was)!r} but the sync draws {text_of(drawn)!r}"
 
 
 def _shown_cells(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: DrawnAgain) -> None:
@@ -88,23 +130,42 @@ def _shown_cells(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: D
                     out.notes[(seat, spec.name, row)] = drawn_cells_note(wrong)
 
 
-def _board(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: DrawnAgain) -> None:
-    """Each range of the board tab whose cells differ from the drawing, written again whole."""
-    if read.board is None:
-        return
-    board_range, grid = read.board
-    found = grid_cells(board_range, grid)
+def _drawing(sheets: MatchSheets, read: MatchRead) -> list[RangeWrite]:
+    """What a resolution draws in the board spreadsheet's drawn tabs (the board tab, and Wesnoth's Units or a
+    Coalition plane), for the match as ``read`` found it."""
     drawing = WriteBatch()
     record = read.record
     board_writes(drawing, sheets.board, read.tabs, read.adapter, record.state, status_line(read.adapter, record),
                  record.deadline)
+    return [write for backend, write in drawing.writes if backend is sheets.board]
+
+
+def _board_tab(read: MatchRead) -> str:
+    """The board tab's name as ``origin`` folds it."""
+    return origin(read.board[0])[0] if read.board is not None else ""
+
+
+def _tab_name(a1_range: str) -> str:
+    """The tab of a full A1 range, as its title is written (``'Units'!A1:F9`` is ``Units``)."""
+    return a1_range.rsplit("!", 1)[0].strip("'").replace("''", "'")
+
+
+def _board_typed_over(sheets: MatchSheets, read: MatchRead) -> list[tuple[RangeWrite, dict[str, tuple[CellValue,
+                                                                                               CellValue]]]]:
+    """Each drawn range of the board tab holding a cell that differs from the drawing, with those cells (by A1
+    name: what the tab holds, what the sync draws)."""
+    if read.board is None:
+        return []
+    board_range, grid = read.board
+    found = grid_cells(board_range, grid)
     board_tab = origin(board_range)[0]
-    for _backend, write in drawing.writes:
+    out = []
+    for write in _drawing(sheets, read):
         cells = written_cells([write])
         if any(tab != board_tab for tab, _r, _c in cells):
             continue  # another drawn tab (Wesnoth's Units, a Coalition plane): not read by a poll
-        if all(_alike(found.get(cell, ""), value) for cell, value in cells.items()):
-            continue
-        batch.put(sheets.board, write.range, write.values, write.notes)
-        if read.tabs.spec.tabs.board not in out.where:
-            out.where.append(read.tabs.spec.tabs.board)
+        wrong = {cell_at(c, r + 1): (found.get((tab, r, c), ""), value) for (tab, r, c), value in cells.items()
+                 if not _alike(found.get((tab, r, c), ""), value)}
+        if wrong:
+            out.append((write, wrong))
+    return out

@@ -36,7 +36,7 @@ from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.drawn_cells import RowKey, drawn_again_writes
+from sheets_gm.sync.drawn_cells import RowKey, board_drawn_again, drawn_again_writes
 from sheets_gm.sync.journal import Journal, journaled_run
 from sheets_gm.sync.life.deadline_change import (
     DeadlineChange,
@@ -298,6 +298,7 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         if not dry_run:  # a row typed after the last window is answered: kept as typed, nothing more is read
             batch = WriteBatch()
             read.guard(batch, sheets)
+            report.drawn_again = board_drawn_again(sheets, read, batch)  # the result it shows, typed over
             report.feedback_written = _over_feedback_writes(sheets, read, batch)
             report.write_calls = batch.run(sheets.write_order(), past_open=True)
         return report

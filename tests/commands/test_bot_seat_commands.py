@@ -99,6 +99,7 @@ def test_adjust_bot_hands_a_team_player_to_a_bot_and_back(in_tmp: Path, capsys: 
     assert code == 1 and "write NAME=BOT" in out
     code, out = run(capsys, "adjust", "-c", "match.toml", "--bot", "red2=none", "--reason", "Bo arrived")
     assert code == 0 and "GM hands red2 back to a person: Bo arrived." in out
+    assert "has typed its rows" not in out and "What a bot typed stays for its player to change" in out
     assert read_match(sheets, get_ruleset("gvg")).record.bots == {"blue": "objective"}
 
 

@@ -65,3 +65,27 @@ def test_a_log_line_whose_words_were_changed_is_named(tmp_path: Path, capsys: py
     book.save(path)
     code, out, _ = run(capsys, "verify", "-c", config)
     assert code == 1 and f"tab 'Log' cell C{row} says {forged!r} but the match logged {truth!r}" in out
+
+
+def test_a_board_cell_and_the_log_header_typed_over_are_named_until_the_next_poll_draws_them_again(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The sync draws the board tab and the Log's header; ``verify -c`` names a cell of either typed over, with what
+    the sync draws there (issue 38, item 12), and passes once the next poll has drawn them again."""
+    config, sheets = local_match(tmp_path)
+    play(sheets, 4)
+    assert run(capsys, "verify", "-c", config)[0] == 0
+    path = tmp_path / "match.xlsx"
+    book = openpyxl.load_workbook(path)
+    board = book["Board"]
+    status = next(c for row in board.iter_rows() for c in row if str(c.value or "").startswith("Turn 5 of "))
+    truth = status.value
+    status.value = "Match over: blue wins"
+    book["Log"]["A1"] = "Round"
+    book.save(path)
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 1, out
+    assert f"tab 'Board' cell {status.coordinate} says 'Match over: blue wins' but the sync draws {truth!r}" in out
+    assert "tab 'Log' cell A1 says 'Round' but the sync draws 'Turn'" in out
+    assert run(capsys, "sync", "-c", config)[0] == 0
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 0, out

@@ -1,17 +1,21 @@
-"""``verify -c`` on a match nobody edited, for every game with a sheet: the replay matches every state and every
-line of the public Log is the match's own (the set-up's draws, round labels, GM events and an undo included)."""
+"""``verify -c`` on a match nobody edited, for every game with a sheet: the replay matches every state, every
+line of the public Log is the match's own (the set-up's draws, round labels, GM events and an undo included), and
+every drawn cell of the board spreadsheet (the board tab, the other drawn tabs, the Log's header) is as drawn."""
 
 from __future__ import annotations
 
 import pytest
 
+from sheets_gm.rulesets.registry import bots_of
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.life.adjust_undo import undo_window
+from sheets_gm.sync.drawn_cells import typed_over_words
+from sheets_gm.sync.life.adjust_undo import hand_seats, undo_window
 from sheets_gm.sync.life.log_check import forged_log_lines
+from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.life.replay import match_history, replay_document, replay_states
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
-from tests.conformance.test_input_lifecycle import NOW, Table, _games, new_table
+from tests.conformance.test_input_lifecycle import NOW, Table, _damage, _edit_tabs, _games, new_table
 
 WINDOWS = 8
 
@@ -23,7 +27,7 @@ def _verify(table: Table) -> list[str]:
     found = replay_states(doc)
     if found.difference is not None:
         return [found.difference]
-    return forged_log_lines(table.sheets, doc, read.record.log_rows)
+    return forged_log_lines(table.sheets, doc, read.record.log_rows) + typed_over_words(table.sheets, read)
 
 
 def _play(table: Table, windows: int) -> None:
@@ -49,5 +53,28 @@ def test_verify_passes_an_untouched_match_after_an_undo(name: str) -> None:
     table = new_table(name)
     _play(table, 3)
     undo_window(table.sheets, table.cls, "the conformance test takes it back")
+    _play(table, 2)
+    assert _verify(table) == []
+
+
+@pytest.mark.parametrize("name", _games())
+def test_verify_passes_after_an_adjust_a_damaged_layout_repaired_and_more_windows(name: str) -> None:
+    """The GM's paths between windows (issue 38, item 12): a seat handed to a bot (the adjustment every game has),
+    the Log renamed, a View deleted and a column inserted, then ``repair``; the match verifies after each."""
+    table = new_table(name)
+    _play(table, 3)
+    seat = table.sheets.seats[0]
+    hand_seats(table.sheets, table.cls, {seat: next(iter(bots_of(read_match(table.sheets, table.cls).record.ruleset)))},
+               "the conformance test hands the seat over")
+    assert _verify(table) == []
+    _play(table, 2)
+    read = read_match(table.sheets, table.cls)
+    log = read.tabs.spec.tabs.log
+    _edit_tabs(table.sheets.board, lambda tabs: tabs.rename(log, f"{log} (renamed)"))
+    _damage(table, read, "delete", seat, 0)  # the seat's View deleted
+    _damage(table, read, "insert", seat, 1)  # a column inserted in her orders tab
+    assert log not in table.sheets.board.tab_names()
+    repair_match(table.sheets, table.cls)
+    assert _verify(table) == []
     _play(table, 2)
     assert _verify(table) == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -244,3 +245,37 @@ def test_undo_takes_a_hand_over_back_with_the_resolution(tmp_path: Path) -> None
     assert read_match(sheets, cls).record.bots == {"Bo": "skirmisher"}  # it played the undone window
     undo_window(sheets, cls, "back to the start")
     assert read_match(sheets, cls).record.bots == {}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seat_handed_back_keeps_its_bots_rows_unticked_so_nothing_resolves_before_its_player_looks(
+        tmp_path: Path, name: str) -> None:
+    """A seat handed back keeps what its bot typed, for its player to change; with the bot's Ready or Go still
+    ticked, the next poll resolved them as hers before she saw them (found by the audit of issue 38). They come
+    back unticked, and the seat's row says so."""
+    rules = create_ruleset(name)
+    sheets, rules = _match(tmp_path, name, {})
+    cls = get_ruleset(name)
+    read = read_match(sheets, cls)
+    window = read.record.ruleset.window(read.record.state)
+    assert window is not None
+    seat = window.seats[0]
+    hand_seats(sheets, cls, {seat: next(iter(bots_of(rules)))}, "away for the day")  # its bot types at once
+    read = read_match(sheets, cls)
+    ticked = [r for r in read.seats[seat].rows if r.typed and any(
+        r.ticked(c.key) for c in read.seats[seat].tab.table(r.table).spec.columns if c.kind.name in ("READY", "TICK"))]
+    assert ticked, "the bot ticked its seat's box"
+    hand_seats(sheets, cls, {seat: "none"}, "back early")
+    rows = read_match(sheets, cls).seats[seat].rows
+    assert any(r.feedback.startswith("Handed back to you by the GM (back early): what the bot typed stays for you "
+                                     "to change.") for r in rows), [r.feedback for r in rows]
+    def texts(found: Sequence[Any]) -> list[tuple[str, str, str]]:  # what the bot typed, boxes aside
+        return sorted((r.table, r.subject, k) for r in found for k, v in r.values.items()
+                      if isinstance(v, str) and v.strip())
+
+    assert texts(rows) == texts(read.seats[seat].rows)  # nothing of what the bot typed is lost
+    report = poll(sheets, cls, now=NOW)
+    assert not report.resolved, report.reason
+    read = read_match(sheets, cls)
+    assert not any(r.ticked(c.key) for r in read.seats[seat].rows
+                   for c in read.seats[seat].tab.table(r.table).spec.columns if c.kind.name in ("READY", "TICK"))

@@ -131,3 +131,22 @@ def test_the_safety_net_reads_every_30_minutes(tmp_path: Path, capsys: pytest.Ca
     sync(capsys, config)
     assert idle_local_poll(config, datetime.now(UTC) + timedelta(minutes=29)) is not None
     assert idle_local_poll(config, datetime.now(UTC) + timedelta(minutes=31)) is None  # a new version, a missed edit
+
+
+def test_a_match_folder_copied_elsewhere_is_read_at_its_first_poll_there(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The state file keeps each workbook by its absolute path: a copy of the folder (a GM moving a match, or
+    restoring a backup beside it) must not judge its own workbooks by the original's, or what a player types in the
+    copy waits for the safety net, unanswered, while the original stays untouched."""
+    import shutil
+
+    config, _ = local_match(tmp_path / "first")
+    sync(capsys, config)
+    copy = tmp_path / "copy"
+    shutil.copytree(tmp_path / "first", copy)
+    moved = copy / "match.toml"
+    copied = MatchSheets.single(TEAMS, LocalWorkbookBackend(copy / "match.xlsx"))
+    type_orders(copied, ready=False)  # a player types in the copy; the original is not touched
+    reads = Reads(monkeypatch)
+    out = sync(capsys, moved)
+    assert reads.count == 1 and "feedback cells updated" in out, out

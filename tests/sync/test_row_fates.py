@@ -336,3 +336,68 @@ def test_an_out_player_s_typing_is_told_it_is_not_read() -> None:
     match.bots_play()
     row = match.row(out, "move_loot", 0)
     assert row.text("move") == "A1" and row.feedback.startswith(said) and "is not read" in row.feedback
+
+
+def test_a_champions_set_with_a_typo_is_fought_with_the_default_and_told_so_not_kept_as_not_carried_out() -> None:
+    """The check replaces an unreadable action by the default and the fight uses that set (``champions/check.py``):
+    the row was carried out in part, so it is cleared saying what was done and what was not, not kept as "not
+    carried out" to be refused again every window (issue 38, item 4)."""
+    match, seat = _champions_fight()
+    match.type(seat, "sets", 1, "action1", "dance")
+    match.type(seat, "sets", 1, "action2", "evade")
+    match.poll()
+    before = match.row(seat, "sets", 1)
+    assert "✘ action 1: unknown action 'dance'" in before.feedback and "✔ the Rogue will" in before.feedback, \
+        before.feedback
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    row = match.row(seat, "sets", 1)
+    assert not row.typed, row
+    assert row.feedback.startswith(f"✘ Carried out in part in {closed.label}: done: the Rogue will attack "), \
+        row.feedback
+    assert "not done: action 1: unknown action 'dance'" in row.feedback
+    archive = match.archive(seat)
+    assert "Ann.rogue — Action 1: dance, Action 2: evade — carried out in part" in archive, archive[-600:]
+
+
+def test_a_pasted_post_of_thirteen_armies_in_one_cell_of_the_forum_tab_is_read_whole_with_its_bump_line() -> None:
+    """The same post pasted into the first Post line cell of the side's Forum tab, read through the sheet: every
+    army is ordered, the joint engage bump line is read (and answered by the rule it breaks), the cell kept whole."""
+    match = Match("coalition")
+    post = "Coalition movement, turn 1\n\n" + _coalition_post(match, "3A")
+    read = match.read()
+    forum = read.seats["coalition"].tab.page_of("post")
+    backend = seat_backend(match.sheets, read.tabs, "coalition")
+    assert isinstance(backend, MemoryBackend)
+    backend.type(forum.name, forum.table("post").cell(0, "line"), post)
+    report = match.poll()
+    assert report.rejected == [(
+        "coalition · Mirran Partisans",
+        "a joint engage bump names a square next to the engaged square 11F, for an army that engages")]
+    rows = [match.row("coalition", "armies", i) for i in range(13)]
+    assert all("ordered by the pasted post's line in coalition line 1" in r.feedback for r in rows), \
+        [r.feedback for r in rows]
+    line = match.row("coalition", "post", 0)
+    assert line.text("line") == post and "Coalition movement" not in line.feedback, line.feedback  # a title
+
+
+def test_a_readable_recruit_beside_one_that_cannot_be_read_is_kept_with_why_when_the_turn_ends() -> None:
+    """The leader recruits every typed row in one action, so none is made while one cannot be read: a deadline or a
+    forced resolution left the readable row cleared and archived as read, though nothing was recruited (found by
+    the audit of issue 38, item 4). It stays typed, saying why, and the Archive says it was not carried out."""
+    match = Match("wesnoth")
+    ann = match.window().seats[0]
+    match.type(ann, "units", 0, "action", "recruit")
+    match.type(ann, "recruit", 0, "type", "Dragon")
+    match.type(ann, "recruit", 1, "type", "Thief")
+    match.poll()
+    waiting = match.row(ann, "recruit", 1)
+    assert waiting.feedback.startswith("✘ Not recruited while Recruit 1 cannot be read"), waiting.feedback
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    assert not any(u.owner == ann and not u.leader for u in match.read().record.state.units)  # nothing recruited
+    row = match.row(ann, "recruit", 1)
+    assert row.text("type") == "Thief", row
+    assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: Not recruited while Recruit 1 cannot be "
+                                   "read"), row.feedback
+    assert "Recruit 2 — Type: Thief — not carried out (Not recruited while Recruit 1" in match.archive(ann)

@@ -8,7 +8,8 @@ import pytest
 
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.registry import get_game
-from sheets_gm.sheets.layout import a1
+from sheets_gm.sheets.guard import grid_cells
+from sheets_gm.sheets.layout import a1, cell_at
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
@@ -190,3 +191,25 @@ def test_the_gm_s_changes_to_a_stopped_face_down_attack_name_its_token_in_the_lo
     view = "\n".join(str(v) for line in backend.read([a1(read.tabs.view(other), "A1:H400")])[0] for v in line)
     for text in ("\n".join(log), view):
         assert f"{unit.id} " not in text and f"{unit.id}'" not in text and state.card_of(unit).name not in text
+
+
+def test_a_poll_of_a_finished_match_draws_again_a_board_cell_and_the_log_header_typed_over() -> None:
+    """Once the match is over its board still shows the result: a cell typed over there (or the Log's header) is
+    drawn again by the next poll, as in a match in play (issue 38, item 12: the promise of docs/sync.md)."""
+    match, *_ = _typed_after_the_end()
+    match.poll()
+    read = match.read()
+    assert read.board is not None
+    board_range, grid = read.board
+    board = match.sheets.board
+    assert isinstance(board, MemoryBackend)
+    tab = read.tabs.spec.tabs.board
+    (before,) = board.read([board_range])
+    status = next(cell_at(c, r + 1) for (_t, r, c), v in grid_cells(board_range, grid).items()
+                  if "wins" in str(v))  # the result line
+    board.type(tab, status, "Match over: phyrexia wins")
+    board.type(read.tabs.spec.tabs.log, "A1", "Round")
+    report = match.poll()
+    assert report.finished and set(report.drawn_again) == {tab, f"{read.tabs.spec.tabs.log} (header)"}
+    assert board.read([board_range]) == [before]
+    assert board.read([read.tabs.log_header_range()])[0][0][0] == "Turn"

@@ -387,11 +387,11 @@ def _sets(player: Player, rows: tuple[tuple[str, tuple[str, ...]], ...],
             chosen.append(action)
         sets[cls] = tuple(chosen)
         shown = _in_runs([a.text for a in chosen])
-        if problems:
+        if problems:  # the set is fought with the default in place of each action refused: carried out in part
             gaps = f"; {_actions(missing)} not typed: the default too" if missing else ""
             verdicts.append(Verdict(name, subject, "set", False,
-                                    f"{'; '.join(problems)}. Replaced by {default.text}, the default{gaps}. "
-                                    f"The {cls.display} will {shown}"))
+                                    f"{'; '.join(problems)}. Replaced by {default.text}, the default{gaps}"))
+            verdicts.append(Verdict(name, subject, "set", True, f"the {cls.display} will {shown}"))
         else:
             note = f" ({_actions(missing)} not typed: the default, {default.text})" if missing else ""
             verdicts.append(Verdict(name, subject, "set", True, f"the {cls.display} will {shown}{note}"))

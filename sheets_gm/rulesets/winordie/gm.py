@@ -207,7 +207,12 @@ def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
     a reaction fired this turn before a row of that unit (and, for dice and damage, before an attack). The Log
     names a face-down unit by its token."""
     unit = _named_unit(state, adj.target)
-    if state.phase is not Phase.ACTIONS or unit is None or unit.owner != state.acting:
+    if state.phase is not Phase.ACTIONS:
+        when = ("the deployment is still open: no action has been played" if state.phase is Phase.DEPLOY
+                else "the game is over: no action waits")
+        raise GmEventError(f"{when}, so --{adj.kind.value} has nothing to change; to change a unit, use --damage, "
+                           "--heal or --move")
+    if unit is None or unit.owner != state.acting:
         mine = ", ".join(u.id for u in state.units if u.owner == state.acting) or "none"
         raise GmEventError(f"{adj.target!r} is not a unit of {state.acting}, whose turn it is: only the acting "
                            f"player's action a reaction stopped can be changed (her units: {mine})")

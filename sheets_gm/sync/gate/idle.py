@@ -45,6 +45,8 @@ def idle_local_poll(config_path: Path, now: datetime) -> PollState | None:
     state = load_state(state_path(config_path))
     if state is None or not state.files or not unchanged(config_path, state.config):
         return None
+    if state.folder != str(config_path.parent.resolve()):  # a copy of the match: its files are not those kept
+        return None
     if deadline_due(state, now) or safety_net_due(state, now):
         return None
     if not all(unchanged(Path(where), mark) for where, mark in state.files.items()):

@@ -65,7 +65,8 @@ class LocalGate:
             return
         save_state(state_path(self.config_path), PollState(
             config=self.config_mark, deadline=report.deadline, finished=report.finished, summary=said.summary,
-            warning=said.warning, files=files, full_read_at=iso(self.read_at)))
+            warning=said.warning, files=files, full_read_at=iso(self.read_at),
+            folder=str(self.config_path.parent.resolve())))
 
     def _workbooks(self) -> list[LocalWorkbookBackend]:
         return [b for b in self.sheets.write_order() if isinstance(b, LocalWorkbookBackend)]

@@ -10,7 +10,8 @@ covers, and when Drive's file index was last asked (``gate.drive``).
 
 The file is only ever a shortcut: it is removed before a full poll starts and written after it
 succeeds, so a poll that fails half-way leaves none, and a machine without one (a second machine
-carrying the match on, a fresh checkout) simply reads everything. Only the standard library is
+carrying the match on, a fresh checkout) simply reads everything; so does a copy of the match's folder made
+elsewhere, since a local match's file names the folder it was written for. Only the standard library is
 imported here: cron's idle sync decides from this file alone, before any game or sheet code loads.
 """
 
@@ -45,6 +46,7 @@ class PollState:
     written: list[str] = field(default_factory=list)  # Google: spreadsheets the last poll wrote unseen (read back)
     versions: dict[str, int] = field(default_factory=dict)  # Google: Drive's version each kept read covers, by key
     checked_at: str = ""  # Google: when Drive's file index was last asked (the safety net)
+    folder: str = ""  # local: the config's folder, resolved; a copy of the match elsewhere judges nothing by it
 
     def to_json(self) -> str:
         """The file's text."""

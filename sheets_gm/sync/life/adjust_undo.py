@@ -32,7 +32,15 @@ from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER
 from sheets_gm.sync.read import MatchRead, current_mark, read_match
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fate_words import adjust_cause, handed_cause, undo_cause
-from sheets_gm.sync.rows.fates import aside_notice, handed_line, kept_refusals, settle_change, taken_over, undo_lines
+from sheets_gm.sync.rows.fates import (
+    aside_notice,
+    handed_back,
+    handed_line,
+    kept_refusals,
+    settle_change,
+    taken_over,
+    undo_lines,
+)
 from sheets_gm.sync.rows.strays import stray_overlays
 from sheets_gm.sync.rows.undo_rows import undone_seat
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -223,15 +231,18 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
     batch = WriteBatch()
     rows: dict[str, list[TypedRow]] = {}
     lines: dict[str, list[ArchiveLine]] = {}
+    told: dict[str, dict[str, dict[str, str]]] = {}
     for seat, seat_read in read.seats.items():
         # What a person typed in rows a bot takes over goes to the seat's archive: the bot types its own.
         taken = taken_over(seat_read, {n: k for n, k in bots.items() if record.bots.get(n) != k})
         rows[seat] = [r for r in seat_read.rows if r not in taken]
+        if seat in record.bots and seat not in bots:  # handed back: the bot's rows wait for her, unticked
+            rows[seat], told[seat] = handed_back(seat_read.tab, rows[seat], reason.strip())
         if taken:
             kind = bots.get(seat) or bots.get(taken[0].subject, "")
             lines[seat] = [handed_line(seat_read.tab, window, kind, reason.strip(), taken)]
     new = _redraw(sheets, read, replace(record, bots=bots), log, batch, rows,
-                  handed_cause(reason.strip()), notes=True, owners=owners, lines=lines)
+                  handed_cause(reason.strip()), notes=True, owners=owners, told=told, lines=lines)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     return BetweenReport(log, record.state, batch.run(sheets.write_order()), open_now=window.label)
 

@@ -40,7 +40,7 @@ from typing import Any
 
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
-from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
+from sheets_gm.sheets.spec import GO_COLUMN, SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
 from sheets_gm.sync.rows.fate_words import MARK, read_as_words, read_line_sentence, ready_sentence
@@ -212,6 +212,34 @@ def handed_line(tab: InputTab, open_window: Window, bot: str, reason: str, rows:
     text = (f"Set aside when the GM handed these rows to the {bot} bot during {open_window.label} ({reason}); no "
             "longer in your rows: the bot types its own, and `adjust --bot NAME=none` hands them back:")
     return ArchiveLine(capital(open_window.label), text, tuple(row_text(tab, r) for r in rows), tuple(rows))
+
+
+def unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
+    """``row`` with its Ready and Go boxes unticked (an undo puts it back, or its seat is handed back to its player:
+    the seat says again when it is ready, and the next poll resolves nothing before she looks), and the headers of
+    the boxes that were ticked."""
+    boxes = {c.key: c.header for c in table.columns
+             if c.kind is ColumnKind.READY or (c.kind is ColumnKind.TICK and c.key == GO_COLUMN)}
+    ticked = [boxes[k] for k, v in row.values.items() if k in boxes and v not in (None, "", False)]
+    return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()}), ticked
+
+
+def handed_back(tab: InputTab, rows: Sequence[TypedRow], reason: str) -> tuple[list[TypedRow],
+                                                                               dict[str, dict[str, str]]]:
+    """A seat handed back to its player: what its bot typed stays for her to change, Ready and Go unticked (left
+    ticked, the next poll would resolve the bot's rows as hers before she saw them); what each row that had a box
+    ticked says, by table and subject."""
+    out: list[TypedRow] = []
+    said: dict[str, dict[str, str]] = {}
+    for row in rows:
+        row, ticked = unticked(tab.table(row.table).spec, row)
+        out.append(row)
+        if ticked:
+            said.setdefault(row.table, {})[row.subject] = (
+                f"Handed back to you by the GM ({reason}): what the bot typed stays for you to change. "
+                f"{' and '.join(ticked)} unticked, so nothing resolves before you look: tick {' or '.join(ticked)} "
+                "when your rows are right.")
+    return out, said
 
 
 def taken_over(seat_read: SeatRead, handed: Mapping[str, str]) -> list[TypedRow]:

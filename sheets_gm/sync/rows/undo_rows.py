@@ -19,9 +19,8 @@ from typing import Any
 
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.sheets.adapter import AnySheetAdapter
-from sheets_gm.sheets.spec import GO_COLUMN, ColumnKind, InputTable
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.rows.fates import kept_back_sentence, put_back_sentence
+from sheets_gm.sync.rows.fates import kept_back_sentence, put_back_sentence, unticked
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text
 
 
@@ -116,16 +115,6 @@ def _placed(seat_read: SeatRead, back: Sequence[_Back]) -> tuple[list[tuple[_Bac
     return out, overflow
 
 
-def _unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
-    """A row put back by an undo with its Ready and Go boxes unticked (the seat says again when it is ready, and
-    the next poll does not resolve it again before the GM has done what the undo was for), and the headers of
-    the boxes that were ticked."""
-    boxes = {c.key: c.header for c in table.columns
-             if c.kind is ColumnKind.READY or (c.kind is ColumnKind.TICK and c.key == GO_COLUMN)}
-    ticked = [boxes[k] for k, v in row.values.items() if k in boxes and v not in (None, "", False)]
-    return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()}), ticked
-
-
 def _typed_since(seat_read: SeatRead, rows: Sequence[TypedRow], expected: Sequence[tuple[str, set[str], TypedRow]],
                  ) -> list[TypedRow]:
     """Of the typed ``rows``, those that hold none of the rows the undo puts back (``expected``: each by its table,
@@ -161,7 +150,7 @@ def undone_seat(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, read:
     out.read = [r for r in read if id(r) in kept_read]  # (one of a table this layout lacks is set aside)
     for b, subject in placed:
         spec = seat_read.tab.table(b.row.table).spec
-        row, ticked = _unticked(spec, replace(b.row, subject=subject))
+        row, ticked = unticked(spec, replace(b.row, subject=subject))
         out.restored.append(row)
         said = put_back_sentence(reopened, resolution, row, ticked) if b.read else \
             kept_back_sentence(reopened, resolution, seat_read.seat, spec, ticked, b.note)

@@ -336,7 +336,15 @@ def _recruits(rules: WesnothRules, state: WesnothState, seat: str, leader: Unit 
                                          f"it empty for {seat}-R<n>")
         if len(reading.problems.get(row.subject, [])) == before and utype is not None:
             out.append(RecruitEntry(utype.name, at, name))
-    return tuple(out) if len(out) == len(rows) else ()
+    if len(out) == len(rows):
+        return tuple(out)
+    unread = [r.subject for r in rows if reading.problems.get(r.subject)]
+    for row in rows:  # the readable ones wait too, and say so: none is recruited until every one reads
+        if not reading.problems.get(row.subject):
+            reading.problem(row.subject, f"Not recruited while {_listing(unread)} cannot be read: the leader recruits "
+                                         "every row in its one action; mend or empty "
+                                         + ("it" if len(unread) == 1 else "them"))
+    return ()
 
 
 # -- standing choices ----------------------------------------------------------------------------
