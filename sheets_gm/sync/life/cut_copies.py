@@ -33,6 +33,7 @@ from sheets_gm.sync.rows.fate_words import cut_lost_sentence, read_line_sentence
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 DETAIL = "· "  # how an Archive entry's line for one row starts, once its indent is stripped (``ArchiveLine.grid``)
+STILL_TYPED = "still in your rows"  # how such a line of a row read and not carried out ends (``fates.read_line``)
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ def pending_back(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, batc
     backend = seat_backend(sheets, tabs, seat)
     batch.put(backend, tabs.archive_lines_range(seat, index, 1),
               [[when, cut_lost_sentence(window.label, record.resolved + 1, tabs.copies(seat))]])
-    listed = "; ".join(details) or "none listed"
+    listed = "; ".join(d for d in details if not d.endswith(STILL_TYPED)) or "none listed"
     return PendingBack(mark.row, f"resolution {record.resolved + 1} ({window.label}) was cut before its commit, and "
                                  f"no journal of it was found in the GM's .sheets-gm folder (the match was carried on "
                                  f"from another computer, or the file was removed): the rows it had read from {where} "
