@@ -9,6 +9,7 @@ import shlex
 import signal
 import threading
 from datetime import datetime
+from pathlib import Path
 from types import FrameType
 
 from sheets_gm.commands import base
@@ -27,9 +28,10 @@ from sheets_gm.match.poll_words import (
 from sheets_gm.match.polls import FullPoll, IdlePoll, LeftOpen, poll_behind_gate, resolve_now, send_waiting
 from sheets_gm.match.run import sync_once
 from sheets_gm.match.watch import seconds_until, watch
+from sheets_gm.sheets.backend import WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark, file_mark
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.poll import WindowReport
+from sheets_gm.sync.poll import WindowReport, held_open
 from sheets_gm.sync.sheets import MatchSheets
 
 
@@ -218,8 +220,9 @@ def _deadline_phrase(deadline: str, now: datetime, what: str, who: str) -> str:
             f"; the deadline {when} has passed: the next sync resolves {what}")
 
 
-def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
-    """What ``status`` prints for a match on the generic sync: window, deadline, who is not ready, rejections."""
+def window_status_lines(report: WindowReport, now: datetime, held: str = "") -> list[str]:
+    """What ``status`` prints for a match on the generic sync: window, deadline, who is not ready, rejections;
+    ``held``: the workbook open in an office program that a due window's resolution waits for ('' if none)."""
     if report.finished:
         return [report.result]
     lines = [f"{report.window[:1].upper()}{report.window[1:]} (window {report.window_key}) · orders open"
@@ -235,7 +238,18 @@ def window_status_lines(report: WindowReport, now: datetime) -> list[str]:
     if report.older_copies:
         lines.append(older_copies_line(report, done=False))
     lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
+    if report.reason and held:
+        lines.append(f"The resolution waits until {held}")
     return lines
+
+
+def _waits_for(held: WorkbookOpenError | None) -> str:
+    """``orders-red.xlsx is closed: it is open in LibreOffice by Ann (lock file …) …`` ('' for None)."""
+    if held is None:
+        return ""
+    if not held.path or not held.holder:
+        return str(held)
+    return f"{Path(held.path).name} is closed: it is open in {held.holder}"
 
 
 def run_status(args: argparse.Namespace) -> int:
@@ -244,7 +258,8 @@ def run_status(args: argparse.Namespace) -> int:
     sheets = open_match(config)
     with user_errors():
         report = poll_match(config, sheets, dry_run=True)
-    lines = window_status_lines(report, _now())
+    held = held_open(sheets) if report.reason else None  # a resolution writes every seat's file
+    lines = window_status_lines(report, _now(), _waits_for(held))
     warning = tables_warning(config, report)
     print("\n".join([*lines, *([warning] if warning else []), *outbox_lines(config, _now())]))
     return 0

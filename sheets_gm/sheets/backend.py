@@ -31,11 +31,18 @@ class SheetAccessError(SheetError):
 class WorkbookOpenError(SheetAccessError):
     """A local workbook is open in an office program (its lock file is there): it is not written. ``window``: the
     key of the window the poll that met it had open ('' when it was met outside a poll), so that what a poll says
-    about it can be said once a window."""
+    about it can be said once a window; ``path``: the workbook; ``holder``: who holds it open ("LibreOffice by Ann
+    (lock file …)"), '' where unknown."""
 
-    def __init__(self, message: str, window: str = "") -> None:
+    def __init__(self, message: str, window: str = "", *, path: str = "", holder: str = "") -> None:
         super().__init__(message)
         self.window = window
+        self.path = path
+        self.holder = holder
+
+    def in_window(self, window: str) -> WorkbookOpenError:
+        """The same refusal, met by a poll that had ``window`` open."""
+        return WorkbookOpenError(str(self), window, path=self.path, holder=self.holder)
 
 
 class SavedMeanwhileError(SheetError):

@@ -439,7 +439,9 @@ class InputTab:
             title, header = t.heading_rows()
             values[cell_at(0, t.title_row)] = [title[:1]]
             values[cell_at(0, t.header_row)] = [header]
-            fills.append(Fill(cells(0, t.header_row, t.width - 1, t.header_row), colours.header, bold=True))
+            # a heading wider than its column wraps: the heading beside it would cut it (the row grows to fit)
+            fills.append(Fill(cells(0, t.header_row, t.width - 1, t.header_row), colours.header, bold=True,
+                              wrap=True))
             protections.append(Protection(cells(0, t.title_row, width - 1, t.header_row), f"{spec.name}: headers"))
             own_rows = {i: tuple(who) for (name, i), who in (row_editors or {}).items()
                         if name == spec.name and who} if spec.member_rows else {}

@@ -81,35 +81,32 @@ def _history(sheets: MatchSheets, read: MatchRead, first: int) -> dict[int, dict
     return {n: _entry(grid) for n, grid in zip(numbers, grids, strict=True)}
 
 
-def _archived(entry: Mapping[str, Any], seat: str) -> tuple[list[TypedRow], list[Mapping[str, Any]]]:
-    """The rows a history row says its resolution read of ``seat``'s, and those it kept (each with its note)."""
+def _found(entry: Mapping[str, Any], seat: str) -> Mapping[str, Any]:
+    """What a history row keeps of ``seat``'s rows ({} when it keeps nothing readable)."""
     archived = entry.get("archived", {}).get(seat) if isinstance(entry.get("archived"), dict) else None
     if not isinstance(archived, str):
-        return [], []
+        return {}
     try:
         found = json.loads(joined_cells([str(entry.get("window", "")), archived], 1))
     except ValueError:
-        return [], []
-    if not isinstance(found, dict):
-        return [], []
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _archived(entry: Mapping[str, Any], seat: str) -> tuple[list[TypedRow], list[Mapping[str, Any]]]:
+    """The rows a history row says its resolution read of ``seat``'s, and those it kept (each with its note)."""
+    found = _found(entry, seat)
     kept: list[Mapping[str, Any]] = [k for k in found.get("kept", []) if isinstance(k, dict)]
     return _rows(found.get("rows", [])), kept
 
 
 def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, window: Window | None) -> OlderCopy:
     """One copy's typed rows sorted (see the module), and the seat's read as its tab is drawn again."""
-    read_since = [(n, row, kept) for n in sorted(history) if n > since
-                  for rows, kept in [_archived(history[n], seat_read.seat)] for row in rows]
     done: list[tuple[int, TypedRow]] = []
     ticks: list[TypedRow] = []
-    fresh: list[TypedRow] = []
+    fresh: list[tuple[TypedRow, str]] = []  # each with the subject of the row it is drawn in now
     for row in (r for r in seat_read.rows if r.typed):
-        mine = (row.table, row.subject, _text(row))
-        # A row the resolution kept (refused, or not carried out) was not done, wherever it kept it: an ordered
-        # table moves a kept row up, so it is matched by table and cells, not by its subject.
-        carried_out = next((n for n, r, kept in read_since if (r.table, r.subject, _text(r)) == mine
-                            and not any((k.get("table"), cells_text(k.get("values"))) == (mine[0], mine[2])
-                                        for k in kept)), None)
+        carried_out, now = _followed(row, seat_read.seat, since, history)
         if carried_out is not None:
             done.append((carried_out, row))
             continue
@@ -117,10 +114,42 @@ def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, 
         if not stamped and row.window and not unticked(seat_read.tab, row).typed:
             ticks.append(row)
             continue
-        fresh.append(row if stamped or not row.window else unticked(seat_read.tab, row))
-    drawn, gone = _drawn(read, seat_read, window, fresh)
+        fresh.append((row if stamped or not row.window else unticked(seat_read.tab, row), now))
+    drawn, gone = _drawn(read, seat_read, window, _moved_up(fresh))
+    last = next((found for n in sorted(history, reverse=True) if (found := _found(history[n], seat_read.seat))), {})
+    drawn = replace(drawn, kept=tuple(k for k in last.get("kept", []) if isinstance(k, dict)))  # their reasons
     return OlderCopy(since, drawn, tuple(done), tuple(ticks), tuple(gone),
                      tuple(r for r in drawn.rows if r.typed))
+
+
+def _moved_up(fresh: Sequence[tuple[TypedRow, str]]) -> list[TypedRow]:
+    """The copy's rows read, each in the row a resolution since drew it in (a kept row an ordered table moved up),
+    unless another row she typed holds that place: then where she typed it (neither is lost)."""
+    taken = {(r.table, r.subject) for r, now in fresh if now == r.subject}
+    out = []
+    for row, now in fresh:
+        if now != row.subject and (row.table, now) not in taken:
+            taken.add((row.table, now))
+            row = replace(row, subject=now)
+        out.append(row)
+    return out
+
+
+def _followed(row: TypedRow, seat: str, since: int, history: History) -> tuple[int | None, str]:
+    """The resolution since the copy that carried ``row`` out (None if none did), and the subject of the row it is
+    drawn in now. A resolution that read it and kept it (refused, or not carried out) did not carry it out; an
+    ordered table moved it up, and the next resolution read it under the subject it was moved to."""
+    subject, text = row.subject, _text(row)
+    for n in sorted(k for k in history if k > since):
+        found = _found(history[n], seat)
+        if not any((r.table, r.subject, _text(r)) == (row.table, subject, text) for r in _rows(found.get("rows", []))):
+            continue
+        if not any((k.get("table"), cells_text(k.get("values"))) == (row.table, text)
+                   for k in found.get("kept", []) if isinstance(k, dict)):
+            return n, subject
+        subject = next((str(s.get("at")) for s in found.get("stayed", []) if isinstance(s, dict)
+                        and (s.get("table"), s.get("subject")) == (row.table, subject) and s.get("at")), subject)
+    return None, subject
 
 
 def _drawn(read: MatchRead, seat_read: SeatRead, window: Window | None,
@@ -199,9 +228,9 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
             key = str(entry.get("window", ""))
             last = [key, archived]
             was = _window(read, entry)
-            rows, kept = _archived(entry, seat)
+            rows, _kept = _archived(entry, seat)
             if was is not None and rows:
-                unused, partly = _kept_words(kept)
+                unused, partly = _said(_found(entry, seat))
                 lines.append(read_line(seat_read.tab, was, rows, unused, partly))
         lines += copy_lines(read, copy, window, history)
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
@@ -280,16 +309,30 @@ def _rows(found: Any) -> list[TypedRow]:
         return []
 
 
-def _kept_words(kept: Sequence[Mapping[str, Any]]) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]:
-    """What a resolution's history row says of the rows it did not carry out whole (its kept notes, as their
-    feedback said them), by table and subject: those not carried out, and those carried out in part; so the entry
-    written back from the engine says what became of each row as the first one did."""
-    unused: dict[tuple[str, str], str] = {}
-    partly: dict[tuple[str, str], str] = {}
-    for k in kept:
-        key = (str(k.get("table", "")), str(k.get("subject", "")))
+Said = dict[tuple[str, str], str]
+
+
+def _said(found: Mapping[str, Any]) -> tuple[Said, Said]:
+    """What a resolution's Archive entry said of the rows it did not carry out whole, by the table and subject each
+    was read in: those not carried out (and why), and those carried out in part; so the entry written back from the
+    engine says what the first one said, row for row. Its history row keeps those words (``SeatSettled.told``); one
+    written by an earlier version of sheets-gm keeps only its kept rows' feedback, each under the row it was drawn
+    in after (an ordered table moves its rows up), taken back to the row it was read in (``stayed``)."""
+    if "unused" in found or "partly" in found:
+        return _told(found.get("unused")), _told(found.get("partly"))
+    read_in = {(str(s.get("table", "")), str(s.get("at", ""))): str(s.get("subject", ""))
+               for s in found.get("stayed", []) if isinstance(s, dict)}
+    unused: Said = {}
+    partly: Said = {}
+    for k in (k for k in found.get("kept", []) if isinstance(k, dict)):
+        table, subject = str(k.get("table", "")), str(k.get("subject", ""))
         note = str(k.get("note", "")).removeprefix(MARK).strip()
-        if not note:
-            continue
-        (partly if "in part" in note else unused)[key] = note
+        if note:
+            (partly if "in part" in note else unused)[(table, read_in.get((table, subject), subject))] = note
     return unused, partly
+
+
+def _told(said: Any) -> Said:
+    """``[[table, subject, words], ...]`` by table and subject (what cannot be read left out)."""
+    return {(str(t[0]), str(t[1])): str(t[2]) for t in said if isinstance(t, list) and len(t) == 3} \
+        if isinstance(said, list) else {}

@@ -328,7 +328,7 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         return report
     batch = WriteBatch()
     read.guard(batch, sheets)  # a cell saved after our read is never written over
-    held = _held_open(sheets) if report.reason and not pending else None
+    held = held_open(sheets) if report.reason and not pending else None
     if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
         report.reason = ""
     if not report.reason:
@@ -343,9 +343,9 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         try:
             report.write_calls = batch.run(sheets.write_order(), past_open=True)
         except WorkbookOpenError as exc:
-            raise WorkbookOpenError(str(exc), window.key) from exc
+            raise exc.in_window(window.key) from exc
         if held is not None:
-            raise WorkbookOpenError(str(held), window.key) from held
+            raise held.in_window(window.key) from held
         return report
     if read.log_header_typed_over:  # the rest a resolution draws whole
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
@@ -388,9 +388,9 @@ def _with_change(read: MatchRead, change: DeadlineChange, report: WindowReport,
     return replace(read, record=record), record
 
 
-def _held_open(sheets: MatchSheets) -> WorkbookOpenError | None:
+def held_open(sheets: MatchSheets) -> WorkbookOpenError | None:
     """Why a resolution cannot write now: an office program holds one of the match's workbooks open (None if
-    none does)."""
+    none does). ``status`` says it beside a window that is due."""
     for backend in sheets.write_order():
         if isinstance(backend, OpenedElsewhere):
             try:
@@ -489,7 +489,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 report.feedback_written += 1
         if stale:
             _set_aside(batch, backend, read, seat, window, stale)
-        report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
+        if seat not in copies:  # drawn again: its stray rows were laid where the drawing leaves them free
+            report.feedback_written += stray_feedback_writes(batch, backend, seat_read.tab, seat_read.strays)
 
 
 def _over_feedback_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> int:
@@ -590,7 +591,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                              "window": window.key, "rows": consumed,
                                              **({"kept": settled.notes, "for": new_window.key}
                                                 if settled.notes and new_window else {}),
-                                             **({"stayed": stayed} if stayed else {})}),
+                                             **({"stayed": stayed} if stayed else {}), **settled.told()}),
                                f"rows {seat} typed that resolution {number} read")
         # else the cut resolution wrote this seat's lines, with its rows read
         lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []

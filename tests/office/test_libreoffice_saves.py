@@ -86,6 +86,8 @@ def test_what_libreoffice_saves_is_read_as_typed_in_every_game(tmp_path: Path) -
     typed = subprocess.run([SYSTEM_PYTHON, str(TYPIST), str(tmp_path / "job.json"), str(tmp_path / "lo-profile")],
                            capture_output=True, text=True, timeout=300, check=False)
     assert typed.returncode == 0, typed.stderr
+    held = {name: Path(next(iter(p for p in job if p.startswith(str(tmp_path / name))))) for name in tables}
+    copies = {name: path.read_bytes() for name, path in held.items()}  # a copy as Calc saved it, kept open there
     for name, table in tables.items():
         report = poll(table.sheets, table.cls, now=NOW)
         if not report.resolved:  # a game that waits for more than the ticks typed: the GM closes the window
@@ -94,6 +96,19 @@ def test_what_libreoffice_saves_is_read_as_typed_in_every_game(tmp_path: Path) -
         read = read_match(table.sheets, table.cls)
         (grid,) = table.sheets.engine.read([history_range(read.tabs.spec.tabs.engine, 1)])
         assert json.loads(joined_cells(grid[0], 1))["orders"] == expected[name], name
+        _older_copy_saved_over(table, held[name], copies[name])
+
+
+def _older_copy_saved_over(table: Table, path: Path, saved: bytes) -> None:
+    """Calc's copy of before the resolution saved over the sync's write (its lock file left behind): the next poll
+    sees it by what Calc kept of the marks the sync wrote, draws it again and resolves nothing; the orders in it,
+    carried out already, are not read again, and the poll after resolves nothing either."""
+    resolved = read_match(table.sheets, table.cls).record.resolved
+    path.write_bytes(saved)
+    report = poll(table.sheets, table.cls, now=NOW)
+    assert report.older_copies and not report.resolved, (table.name, report)
+    assert not poll(table.sheets, table.cls, now=NOW).resolved, table.name
+    assert read_match(table.sheets, table.cls).record.resolved == resolved, table.name
 
 
 def _folder(root: Path, name: str) -> Path:

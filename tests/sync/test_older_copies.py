@@ -15,7 +15,10 @@ import pytest
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sync.read import read_match
+from sheets_gm.sync.rows.seat_read import cells_text
+from sheets_gm.sync.sheets import seat_backend
 from tests.conformance.test_input_lifecycle import _do, _put
+from tests.fakes.memory import MemoryBackend
 from tests.matchfiles import GVG, local_match, order_cell, sync, type_orders
 from tests.sync.test_save_races import history_orders, new_acting, sync_any
 
@@ -177,3 +180,130 @@ def test_an_older_copy_still_open_in_libreoffice_waits_and_the_other_team_is_ans
     assert report.older_copies == ["red"] and not report.resolved
     assert all(r.window == read.record.window_key() for r in read_match(sheets, GVG).seats["red"].rows
                if r.table == "players")
+
+
+def test_the_archive_entry_given_back_to_an_older_copy_is_the_one_the_resolution_wrote() -> None:
+    """Win or Die: Ann's turn resolves her first rows and keeps the last ones (a Charge the GM weighs first), moved
+    up to rows 1 and 2 of her ordered actions table. Her office program then saves the copy of before over the
+    sync's write. The Archive entry the next poll writes back from the engine's history row says what the first one
+    said, row for row: the kept rows not carried out and why, the others carried out (not the other way round, by
+    the rows the kept ones were moved to, nor with their feedback's words for the reason)."""
+    table, _seat, backend = new_acting("winordie")
+    for step in range(2):
+        _do(table, "bot", step, 0, 0)
+        assert sync_any(table, force=True).resolved
+    read = table.read()
+    assert read.record.ruleset.window(read.record.state).seats[0] == "Ann"
+    ann = seat_backend(table.sheets, read.tabs, "Ann")
+    assert isinstance(ann, type(backend))
+    _do(table, "bot", 2, 0, 0)
+    held = copy.deepcopy(ann.tabs)
+    assert sync_any(table, force=True).resolved
+    archive = f"'{read.tabs.archive('Ann')}'!A1:B200"
+    (written,) = ann.read([archive])
+    assert any("not carried out" in str(line[-1]) for line in written), written
+    ann.tabs = held
+    assert sync_any(table).older_copies == ["Ann"]
+    (given_back,) = ann.read([archive])
+    assert given_back[:len(written)] == written
+
+
+def test_a_history_row_of_before_gives_its_kept_notes_back_to_the_rows_they_were_read_in() -> None:
+    """A history row written before the entry's own words were kept holds only the kept rows' feedback, each under the
+    row it was moved up to (Row 1) and ``stayed`` saying where it was read (Row 5): the note goes back to Row 5."""
+    from sheets_gm.sync.older_copy import _said
+
+    found = {"kept": [{"table": "actions", "subject": "Row 1", "note": "✘ Not carried out: no tokens"},
+                      {"table": "actions", "subject": "Row 2", "note": "Carried out in part: the move"}],
+             "stayed": [{"table": "actions", "subject": "Row 5", "at": "Row 1"},
+                        {"table": "actions", "subject": "Row 6", "at": "Row 2"}]}
+    assert _said(found) == ({("actions", "Row 5"): "Not carried out: no tokens"},
+                            {("actions", "Row 6"): "Carried out in part: the move"})
+    said = {"unused": [["actions", "Row 5", "no tokens"]], "partly": [], **found}
+    assert _said(said) == ({("actions", "Row 5"): "no tokens"}, {})
+
+
+def _rows_as_drawn(table: object, seat: str, tables: tuple[str, ...]) -> list[tuple[str, str, dict[str, str], str]]:
+    read = table.read()  # type: ignore[attr-defined]
+    return [(r.table, r.subject, dict(r.values), r.feedback) for r in read.seats[seat].rows if r.table in tables]
+
+
+def test_an_older_copys_kept_rows_go_back_where_the_resolution_moved_them_and_are_never_carried_out_twice() -> None:
+    """Win or Die: Ann's turn keeps her last rows (a Charge the GM weighs first), moved up to rows 1 and 2 of her
+    ordered actions table, each saying why. The copy of before, saved over the sync's write, is drawn again as the
+    resolution drew it: those rows in rows 1 and 2 with their reasons (not in rows 5 and 6 with "Kept for"). And when
+    a second resolution carried them out before the copy came back, they are not read again."""
+    table, _seat, _backend = new_acting("winordie")
+    for step in range(2):
+        _do(table, "bot", step, 0, 0)
+        assert sync_any(table, force=True).resolved
+    read = table.read()
+    ann = seat_backend(table.sheets, read.tabs, "Ann")
+    assert isinstance(ann, MemoryBackend)
+    _do(table, "bot", 2, 0, 0)
+    held = copy.deepcopy(ann.tabs)
+    assert sync_any(table, force=True).resolved
+    resolved = table.read().record.resolved
+    as_drawn = _rows_as_drawn(table, "Ann", ("actions",))
+    kept = [r for r in as_drawn if any(r[2].values())]
+    assert kept and all(r[3].startswith("Not resolved") for r in kept), kept
+    after = copy.deepcopy(ann.tabs)
+    ann.tabs = copy.deepcopy(held)
+    assert sync_any(table).older_copies == ["Ann"]
+    assert _rows_as_drawn(table, "Ann", ("actions",)) == as_drawn
+    ann.tabs = after
+    assert not sync_any(table, force=True).older_copies
+    _do(table, "bot", 3, 0, 0)
+    assert sync_any(table, force=True).resolved  # the kept rows carried out now
+    carried = table.read().record.resolved
+    assert carried > resolved
+    ann.tabs = held
+    report = sync_any(table)
+    assert report.older_copies == ["Ann"] and not report.resolved
+    again = [r for r in table.read().seats["Ann"].rows if r.table == "actions" and r.typed]
+    assert not [r for r in again if any(cells_text(r.values) == cells_text(k[2]) for k in kept)], again
+
+
+def test_an_older_copys_stray_rows_moved_aside_leave_the_rows_drawn_there_their_own_answer() -> None:
+    """Wesnoth: Ann recruits; her office program still holds the file of before, where the units table drew only her
+    leader, and she types a move in the empty row under it (it has no Unit) and saves over the sync's write. The
+    poll draws her tab again: her recruit now has that row, so the typed cells move down to a free row with their
+    ✘ answer, and the recruit's row says what any empty row of the window says, not the stray's ✘."""
+    table, seat, backend = new_acting("wesnoth")
+    read = table.read()
+    units = read.seats[seat].tab.table("units")
+    _do(table, "bot", 0, 0, 0)
+    held = copy.deepcopy(backend.tabs)
+    assert sync_any(table, force=True).resolved
+    after = table.read()
+    recruits = [r for r in after.seats[seat].rows if r.table == "units"][1:]
+    assert recruits, "the bot recruits in its first turn"
+    backend.tabs = held
+    backend.type(units.tab, units.cell(1, "action"), "move")  # under her leader, in the copy: no Unit there
+    report = sync_any(table)
+    assert report.older_copies == [seat]
+    drawn = table.read().seats[seat]
+    row = next(r for r in drawn.rows if r.table == "units" and r.subject == recruits[0].subject)
+    assert not row.feedback.startswith("✘"), row
+    assert any(s.cells and "move" in [str(c) for c in s.cells] for s in drawn.strays), drawn.strays
+
+
+def test_status_says_which_open_workbook_a_due_window_waits_for(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Every team is ready, but red's file is open in LibreOffice (its lock file is there): the resolution waits for
+    it. ``status`` says so beside "Due now", naming the file and who holds it, not only that the window is due."""
+    from sheets_gm.cli import main
+
+    config, sheets = local_match(tmp_path, private=True)
+    red = sheets.of("red")
+    assert isinstance(red, LocalWorkbookBackend)
+    type_orders(sheets)
+    lock = red.path.parent / f".~lock.{red.path.name}#"
+    lock.write_text(",Ann Smith,ann-laptop,22.11.2026 12:00,file:///home/ann;", encoding="utf-8")
+    assert main(["status", "-c", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "Due now: every seat is ready" in out
+    assert f"waits until {red.path.name} is closed" in out and "open in LibreOffice by Ann Smith" in out, out
+    lock.unlink()
+    assert main(["status", "-c", str(config)]) == 0
+    assert "waits until" not in capsys.readouterr().out

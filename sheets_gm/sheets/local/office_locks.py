@@ -18,11 +18,10 @@ def refuse_if_open(path: Path) -> None:
     for each in sorted(paths):
         for lock in office_lock_files(each):
             program = "LibreOffice" if lock.name.startswith(".~lock.") else "Excel"
+            holder = f"{program}{_read_lock_owner(lock)} (lock file {lock.name})"
             raise WorkbookOpenError(
-                f"{path} is open in {program}{_read_lock_owner(lock)} (lock file {lock.name}): "
-                f"save your changes and close the file there, then sync again; writing now would lose "
-                f"edits. If it is not open anywhere, delete {lock}"
-            )
+                f"{path} is open in {holder}: save your changes and close the file there, then sync again; writing "
+                f"now would lose edits. If it is not open anywhere, delete {lock}", path=str(path), holder=holder)
 
 
 def office_lock_files(path: Path) -> list[Path]:

@@ -350,6 +350,16 @@ class SeatSettled:
         return [{**row.to_json(), "at": at} for table, rows in self.kept.items() if not tab.table(table).spec.standing
                 for at, row in rows.items() if row.typed and before.get(table, {}).get(at) is row]
 
+    def told(self) -> dict[str, Any]:
+        """What this resolution's Archive entry says of the rows it did not carry out whole, by the table and subject
+        each was read in (``unused`` and ``partly`` as ``[table, subject, why]``), for its history row: a file saved
+        from an older copy gets that same entry back from there (``older_copy.restore_archives``)."""
+        out: dict[str, Any] = {}
+        for name, said in (("unused", self.unused), ("partly", self.partly)):
+            if said:
+                out[name] = [[table, subject, why] for (table, subject), why in said.items()]
+        return out
+
     def change_lines(self, tab: InputTab, window: Window, cause: str) -> list[ArchiveLine]:
         """The Archive entries a GM's change (``settle_change``; ``cause``: "the GM adjusted the match (why)")
         writes for the seat, ``window`` open after it (or, once it ended the match, the one open before)."""
