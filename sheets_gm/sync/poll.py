@@ -591,7 +591,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                              "window": window.key, "rows": consumed,
                                              **({"kept": settled.notes, "for": new_window.key}
                                                 if settled.notes and new_window else {}),
-                                             **({"stayed": stayed} if stayed else {}), **settled.told()}),
+                                             "stayed": stayed,  # even empty: not a history from before it
+                                             **settled.told()}),
                                f"rows {seat} typed that resolution {number} read")
         # else the cut resolution wrote this seat's lines, with its rows read
         lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []

@@ -2,7 +2,8 @@
 
 Hypothesis drives the real sync on a match held in memory spreadsheets (a local workbook in the soak run,
 ``pytest -m soak``) with random typing: rows the bots would type (valid), junk, other seats' names, rows typed
-in a table the seat does not write in now, long and multi-line text, a stale copy saved over the sync's
+in a table the seat does not write in now, long and multi-line text, a whole post pasted in one cell (a Coalition
+side's forum post, the rulebook's joint engage bump line in it), a stale copy saved over the sync's
 write with new typing in it (read for the open window, never set aside), text typed in the column past a table's
 last column, cleared cells, Go, Ready and End turn ticks, GM forces and deadlines closing windows with half-typed
 and unreadable rows, a resolution cut before its commit, ``undo``, the GM's ``adjust``, and ``repair`` after a
@@ -44,6 +45,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.rulesets.coalition.orders import forum_line
 from sheets_gm.rulesets.registry import (
     AnyRuleset,
     bots_of,
@@ -78,18 +80,38 @@ SEED = b"input-lifecycle"
 IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over")
 JUNK = ("zz", "Q99", "-3", "0", "abc", "12", "attack\nmove\nQ99", "zz " * 90, "x" * 16_001)
 SYNCS = ("poll", "force", "deadline", "cut", "undo", "adjust", "repair", "race", "stale", "react", "judge",
-         "end")  # each followed by a poll
+         "end", "post")  # each followed by a poll
 PAST_DEADLINE = (NOW - dt.timedelta(hours=1)).isoformat()
 #: An adjustment each game accepts in most states, as ``sheets-gm adjust`` gives it ({seat}: a seat's name).
 ADJUST = {"gvg": ("coins", "{seat}=3"), "wesnoth": ("gold", "{seat}=5"), "winordie": ("crystals", "{seat}=+1"),
           "coalition": ("vp", "{seat}=2"), "champions": ("give", "{seat}=Iron Sword")}
-#: The GM's adjustment that ends the match where the game has one (a side concedes), else one that removes a unit
-#: or a legion's morale (a row whose subject goes: set aside to the Archive), as ``sheets-gm adjust`` gives it.
-ENDS: dict[str, Callable[[Any, tuple[str, ...], int], tuple[str, str]]] = {
+
+
+def _gvg_moved(state: Any, n: int) -> tuple[str, str]:
+    """GvG's GM moving a player onto another's tile: her typed destination and roll may no longer fit."""
+    players = state.players
+    return "position", f"{players[n % len(players)].name}={players[(n + 1) % len(players)].at.label}"
+
+
+def _champions_out(state: Any, n: int) -> tuple[str, list[str]]:
+    """Champions' GM killing a player's four champions (she is out: her rows' subjects go), or, for an odd ``n``,
+    those of every player but one (the last standing wins: the match is over)."""
+    alive = [p.name for p in state.alive()] or [state.players[0].name]
+    out = [p for i, p in enumerate(alive) if i != n % len(alive)] if n % 2 else []
+    out = out or alive[n % len(alive):][:1]
+    return "health", [f"{name}.{c}=0" for name in out for c in ("gladiator", "rogue", "mage", "healer")]
+
+
+#: The GM's adjustment that ends the match where the game has one (a side concedes), else one that removes a unit,
+#: a legion's morale or a player's champions (a row whose subject goes: set aside to the Archive), or moves a player
+#: (a typed order that no longer fits), as ``sheets-gm adjust`` gives it.
+ENDS: dict[str, Callable[[Any, tuple[str, ...], int], tuple[str, str | list[str]]]] = {
     "coalition": lambda _state, seats, n: ("concede", seats[n % 2]),
     "wesnoth": lambda state, seats, n: ("wounds", f"{state.units[n % len(state.units)].id}=99") if state.units
     else ("gold", f"{seats[n % 2]}=5"),
     "winordie": lambda _state, seats, n: ("morale", f"{seats[n % 2]}=-99"),
+    "gvg": lambda state, _seats, n: _gvg_moved(state, n),
+    "champions": lambda state, _seats, n: _champions_out(state, n),
 }
 DAMAGES = ("rename", "delete", "insert")
 ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)
@@ -180,10 +202,16 @@ def _google_match(name: str, _folder: Path | None) -> tuple[MatchSheets, Any]:
                        sheet("judge") if rules.traits.judge else None), engine
 
 
+#: Settings a game's sample match is made with here, where its defaults would keep a run from its end: GvG's last turn
+#: early (the turn-limit rule ends it), so that rows typed at the end and once it is over are walked.
+SETTINGS = {"gvg": {"max_turns": 5}}
+
+
 def new_table(name: str, make: Callable[[str, Path | None], tuple[MatchSheets, Any]] = _memory_match,
               folder: Path | None = None) -> Table:
     """A new sample match of ``name`` and a bot per seat (and for the judge)."""
-    rules = create_ruleset(name)
+    defaults = get_ruleset(name).traits.settings_type()
+    rules = create_ruleset(name, dataclasses.replace(defaults, **SETTINGS[name]) if name in SETTINGS else None)
     sheets, engine = make(name, folder)
     journal = Path(tempfile.mkdtemp(prefix="lifecycle-journal-"))  # the GM's folder: the resolutions' journal
     sheets = dataclasses.replace(sheets, journal=journal_path(journal / "match.toml"))
@@ -239,7 +267,7 @@ def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
     """One thing a table does: (what, and three numbers to choose with)."""
     what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
                                  "deadline", "past", "cut", "undo", "adjust", "repair", "race", "stale", "react",
-                                 "judge", "end"]))
+                                 "judge", "end", "post"]))
     return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
 
 
@@ -426,13 +454,17 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         poll(table.sheets, table.cls, now=NOW)
     elif what in ("adjust", "end"):
         flag, value = ADJUST[table.name]
-        flag, value = ENDS[table.name](read.record.state, read.record.seats, b) if what == "end" and \
+        change = ENDS[table.name](read.record.state, read.record.seats, b) if what == "end" and \
             table.name in ENDS else (flag, value.format(seat=read.record.seats[a % 2]))
         gm = get_game(table.name).gm
         assert gm is not None
-        events = gm.events_from_options(read.record.seats, {flag: [value]}, "the lifecycle test adjusts")
+        given = [change[1]] if isinstance(change[1], str) else change[1]
+        events = gm.events_from_options(read.record.seats, {change[0]: given}, "the lifecycle test adjusts")
         with contextlib.suppress(BetweenWindowsError):  # refused as it stands (a cut resolution, the match over)
             adjust_match(table.sheets, table.cls, events)
+        poll(table.sheets, table.cls, now=NOW)
+    elif what == "post":  # a whole forum post (or every order the bot would give) pasted in one cell, then a poll
+        _paste_post(table, read, seat, b)
         poll(table.sheets, table.cls, now=NOW)
     elif what == "react":  # a seat types in a standing table (a reaction) outside her own turn, then a poll
         _react(table, read, b, c)
@@ -487,14 +519,16 @@ def _react(table: Table, read: MatchRead, b: int, c: int) -> None:
 def _damage(table: Table, read: MatchRead, how: str, seat: str, n: int) -> None:
     """What a GM or a player does to the layout that ``repair`` mends: a tab renamed (any tab of a seat's
     spreadsheet or the board's), a drawn tab deleted (the Log, a View: what repair recomputes), or a column
-    inserted in a seat's orders tab."""
+    inserted in one of a seat's input tabs (its orders tab, or Coalition's Forum tab)."""
     backend = seat_backend(table.sheets, read.tabs, seat)
     if how == "insert":
-        tab = read.tabs.orders(seat).name
-        at = 1 + n % (read.tabs.orders(seat).width - 1)  # never column A (the subjects)
-        _insert_column(backend, tab, at)
-        table.past = {(s, row, col + 1 if s == seat and col >= at else col): v  # typed past a table: moved too
-                      for (s, row, col), v in table.past.items()}
+        tabs = read.tabs.orders(seat).sheets()  # the orders tab, or a further input tab (Coalition's Forum tab)
+        tab = tabs[n // 101 % len(tabs)]
+        at = 1 + n % (tab.width - 1)  # never column A (the subjects)
+        _insert_column(backend, tab.name, at)
+        if tab.name == read.tabs.orders(seat).name:
+            table.past = {(s, row, col + 1 if s == seat and col >= at else col): v  # typed past a table: moved too
+                          for (s, row, col), v in table.past.items()}
         return
     if how == "delete":
         target, name = (table.sheets.board, read.tabs.spec.tabs.log) if n % 2 else (backend, read.tabs.view(seat))
@@ -571,6 +605,44 @@ def _type_past(table: Table, read: MatchRead, seat: str, b: int, c: int) -> None
     backend = seat_backend(table.sheets, read.tabs, seat)
     backend.write([RangeWrite(placed.at(cell_at(col, row)), [[value]])])
     table.past[(seat, row, col)] = value
+
+
+#: The rulebook's own joint engage bump line (an army this sample match does not have: refused by name, the post's
+#: other lines read).
+RULEBOOK_BUMP = "Joint engage bump: Coal Army 019 > 18B"
+
+
+def _post_lines(table: Table, read: MatchRead, seat: str) -> list[str]:
+    """What a player pastes as one post: a title, a line per order her bot would give now (a Coalition side's
+    orders as the forum writes them, with a joint engage bump line for an army that engages and the rulebook's own
+    one), and a greeting; in other games the bot's cells, a line each."""
+    state = read.record.state
+    window = read.record.ruleset.window(state)
+    title, greeting = f"Moves of {seat}, {window.label if window else 'the match over'}", "Good luck all"
+    if table.name != "coalition":
+        rows = _bot_values(table, read).get(seat, {})
+        return [title, *(f"{subject}: {v}" for by in rows.values() for subject, cells_ in by.items()
+                         for v in cells_.values() if v not in (None, "", False, True)), greeting]
+    rules: Any = read.record.ruleset
+    armies = {a.name: a for a in state.armies}
+    orders = table.bots[seat].orders(state, seat, rules.dice(read.record.seed, state)).orders.get(seat, {}) \
+        if window is not None and seat in window.seats else {}
+    lines = [forum_line(army, order, rules.board, armies[army].at) for army, order in orders.items()]
+    bumps = [f"Joint engage bump: {army} > {armies[army].at.split()[-1]}" for army, o in orders.items()
+             if o.word == "engage"][:1]
+    return [title, "", *lines, *bumps, RULEBOOK_BUMP, "", greeting]
+
+
+def _paste_post(table: Table, read: MatchRead, seat: str, b: int) -> None:
+    """A whole post pasted in one text cell (issue 38: a cell read whole, never cut): in the Coalition, the Forum
+    tab's first Post line cell or an army's forum line cell, chosen by ``b``; elsewhere a text cell of the seat's."""
+    columns = [(t, k) for t, k in _text_columns(read, seat) if k == "line"] or _text_columns(read, seat)
+    spots = [(r, k) for t, k in columns for r in read.seats[seat].rows if r.table == t]
+    if not spots:
+        return
+    spots.sort(key=lambda spot: not read.seats[seat].tab.table(spot[0].table).spec.page)  # the Forum tab first
+    row, key = spots[0] if b % 2 == 0 else spots[b % len(spots)]
+    _put(table, read, seat, row.table, row.subject, key, "\n".join(_post_lines(table, read, seat)))
 
 
 # -- the check -----------------------------------------------------------------------------------
@@ -847,6 +919,13 @@ UNDO_THEN_COPIES_RENAMED = [("judge", 0, 0, 0), ("bot", 0, 0, 0), ("undo", 0, 0,
 ASIDE_THEN_COPIES_DELETED = [("race", 0, 0, 0), ("undo", 0, 0, 0), ("end", 0, 0, 0), ("cut", 0, 0, 0),
                              ("repair", 0, 0, 3521)]
 
+# GvG: red3's row read by a resolution cut before its commit, '-3' typed in it for the next turn, the cut resolution
+# completed (the row kept with its ✘), then undone: the history said why it kept '-3' but, recording no row kept from
+# before (an empty ``stayed`` was left out), passed for one written before ``stayed``, and the undo neither put '-3'
+# back nor set it aside (found by a random run of the steps; tests/sync/test_undo_kept_rows.py).
+CUT_TYPED_OVER_THEN_UNDONE = [("type", 0, 2, 277), ("cut", 0, 0, 0), ("type", 0, 2, 0), ("react", 0, 0, 0),
+                              ("undo", 0, 0, 0)]
+
 
 @pytest.mark.parametrize("name", _games())
 def test_nothing_typed_is_lost_across_an_undo(name: str) -> None:
@@ -857,6 +936,7 @@ def test_nothing_typed_is_lost_across_an_undo(name: str) -> None:
     @example(steps=UNDO_A_RECRUITS_STANDING_ROW)
     @example(steps=UNDO_THEN_COPIES_RENAMED)
     @example(steps=ASIDE_THEN_COPIES_DELETED)
+    @example(steps=CUT_TYPED_OVER_THEN_UNDONE)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         run(new_table(name), steps)
 
@@ -935,12 +1015,18 @@ def test_nothing_typed_is_lost_on_local_workbooks(name: str, tmp_path: Path) -> 
     inner()
 
 
+# A seat's hidden Copies tab renamed, then repaired: repair read the renamed tab one row past its last, which Google
+# refuses, and stopped on the error (found by a random run on the Google fake; tests/sync/test_sync_google.py).
+COPIES_RENAMED = [("repair", 0, 0, 3)]
+
+
 @pytest.mark.soak
 @pytest.mark.parametrize("name", _games())
 def test_nothing_typed_is_lost_on_google(name: str) -> None:
     """The same on spreadsheets of the Google fake: saves racing a sync and stale versions restored included."""
     @settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(steps=st.lists(step(), min_size=4, max_size=10))
+    @example(steps=COPIES_RENAMED)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         with GoogleApiFake() as fake:
             GOOGLE_FAKES.clear()

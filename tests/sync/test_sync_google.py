@@ -457,3 +457,25 @@ def test_repair_moves_an_archive_of_hidden_columns_off_the_tab_on_google(fake: G
     assert set(json.loads(str(engine.value(HISTORY_FIRST_ROW - 1, 1)))["archived"]) == set(TEAMS)
     assert not sync(sheets).resolved
     assert undo_window(sheets, GVG, "checking the move").restored > 0
+
+
+def test_repair_copies_a_renamed_copies_tab_back_on_google(fake: GoogleApiFake) -> None:
+    """A seat's hidden Copies tab renamed by hand in Sheets: repair lays it out again and copies it back from the
+    renamed tab. It read that tab one row past its last (row 3002 of 3001), which Google refuses: repair stopped on
+    an error (found by a random run of the lifecycle steps on the Google fake)."""
+    from sheets_gm.sync.life.repair import repair_match
+
+    sheets = create(fake, policy(FakeClock()))
+    type_bot_orders(sheets, GVG, bots())
+    assert sync(sheets).resolved
+    def copies() -> tuple[list[Any], Any]:  # each Archive line's copy (column A), and the count of its lines (D2)
+        grid = fake.values(KEYS["red"], "Copies red")
+        return [row[0] for row in grid[1:] if row and row[0]], grid[1][3]
+
+    before = copies()
+    assert before[0] and before[1]
+    fake.rename_tab(KEYS["red"], "Copies red", "Copies red (renamed)")
+    report = repair_match(open_match(policy(FakeClock())), GVG)
+    assert any("copied back from tab 'Copies red (renamed)'" in n for n in report.notes), report.notes
+    assert copies() == before
+    assert not sync(sheets).resolved  # the repaired match syncs

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
@@ -17,6 +19,7 @@ from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import seat_backend
 from tests.conformance.test_input_lifecycle import NOW, Table, _put, new_table
+from tests.fakes.memory import InjectedFault
 
 FLY = {"unit": "Ann-1", "action": "fly", "target": "A2"}  # a row no poll can read: 'fly' is no action
 AHEAD = {"unit": "Bo-1", "action": "move", "target": "E6"}  # Bo's row for her next turn, typed in Ann's
@@ -157,3 +160,46 @@ def test_wesnoth_rows_a_step_left_unread_are_put_back_and_only_a_row_typed_since
     assert any("✘ Order 'zz' is not a whole number" in r.feedback for r in back.values())
     archive = _archive(table, seat)
     assert "set aside by the GM's undo" in archive and "A1" in archive  # what was typed since, kept there
+
+
+def _gvg_row_typed_over_after_a_cut() -> Table:
+    """GvG, turn 1: red3's Action typed, a forced resolution cut before its commit (red's rows already cleared for
+    turn 2), then ``-3`` typed in red3's Destination and the cut resolution completed by the next poll, which keeps
+    that row with its ✘ for turn 2."""
+    table = new_table("gvg")
+    _put(table, read_match(table.sheets, table.cls), "red", "players", "red3", "action", "act")
+    engine = table.engine
+    engine.calls.clear()
+    engine.fail_on_call = 2  # its read, then its write: the commit
+    with pytest.raises(InjectedFault):
+        poll(table.sheets, table.cls, now=NOW, force=True)
+    engine.fail_on_call = None
+    _put(table, read_match(table.sheets, table.cls), "red", "players", "red3", "destination", "-3")
+    assert poll(table.sheets, table.cls, now=NOW).resolved
+    (row,) = _typed(table, "red", "players")
+    assert _cells(row) == {"destination": "-3"} and row.feedback.startswith("✘ destination '-3'")
+    return table
+
+
+def test_an_undo_sets_aside_a_row_typed_after_a_cut_resolution_it_takes_back() -> None:
+    """The completed resolution's history said why it kept the row typed since, but recorded no rows it had kept
+    from before (an empty ``stayed`` was left out): the undo took it for a history written before ``stayed`` and
+    counted the row typed since as one it would put back, which its own row read took the place of: neither put
+    back nor set aside, the ``-3`` was gone (found by a random run of the lifecycle steps)."""
+    table = _gvg_row_typed_over_after_a_cut()
+    report = undo_window(table.sheets, table.cls, "the red captain asked")
+    assert report.set_aside == 1
+    (row,) = _typed(table, "red", "players")
+    assert _cells(row) == {"action": "act"}  # the row resolution 1 read, back
+    assert "set aside by the GM's undo" in _archive(table, "red") and "Destination: -3" in _archive(table, "red")
+
+
+def test_an_undo_of_a_history_from_before_stayed_sets_aside_a_noted_row_whose_place_is_taken() -> None:
+    """The same history as a version before ``stayed`` wrote it (only the kept row with its note): the noted row
+    cannot go back where the row read goes, so it is set aside, never dropped."""
+    table = _gvg_row_typed_over_after_a_cut()
+    _forget_stayed(table)
+    report = undo_window(table.sheets, table.cls, "the red captain asked")
+    assert report.set_aside == 1
+    assert [_cells(r) for r in _typed(table, "red", "players")] == [{"action": "act"}]
+    assert "Destination: -3" in _archive(table, "red")

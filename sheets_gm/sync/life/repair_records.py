@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from sheets_gm.engine.events import visible_to
+from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.ruleset import GM
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.adapter import AnySheetAdapter
@@ -244,7 +245,8 @@ def renamed_copies(sheets: MatchSheets, tabs: MatchTabs, laid_out: set[str],
         for name in [n for n in backend.tab_names() if n not in laid_out]:
             (head,) = backend.read([a1(name, cells(0, 1, len(header) - 1, 1))])
             if head and [text_of(v) for v in head[0][:len(header)]] == header:
-                (grid,) = backend.read([a1(name, cells(0, 1, len(header) - 1, ARCHIVE_FIRST_LINE_ROW + ARCHIVE_LINES))])
+                # the whole tab, however many rows it has (a range past its last row is refused by Google)
+                (grid,) = backend.read([a1(name, f"A1:{column_label(len(header) - 1)}")])
                 found[seat] = (name, grid)
                 break
     return found

@@ -89,8 +89,14 @@ def _placed(seat_read: SeatRead, back: Sequence[_Back]) -> tuple[list[tuple[_Bac
         spare = list(rows)
         for b in (b for b in mine if not b.read):
             if b.row.subject or not placed.spec.ordered:
-                if (b.row.subject or b.at) not in taken:
+                at = b.row.subject or b.at
+                if at not in taken:
                     rows.append(b)
+                elif not b.row.subject and not any(r.row.subject == at and cells_text(r.row.values) ==
+                                                   cells_text(b.row.values) for r in spare):
+                    # a history from before ``stayed`` noting a row typed after a cut resolution, where the row it
+                    # read goes back: set aside, never dropped
+                    overflow.append(replace(b, row=replace(b.row, subject=at)))
                 continue
             # not placed by the history: the same cells as a row it read (left unused, moved up) are that row
             twin = next((r for r in spare if cells_text(r.row.values) == cells_text(b.row.values)), None)
