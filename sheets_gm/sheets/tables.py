@@ -28,7 +28,8 @@ in a blank row (``InputTab.loose_rows``) is answered too, never silently ignored
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sheets_gm.engine.grid import column_label
@@ -270,6 +271,16 @@ class PlacedTable:
         return out
 
 
+def _name_shape(name: str) -> str:
+    """``name`` with each run of digits as ``#``: the drawn subjects of a table share it (``coalition line #``)."""
+    return re.sub(r"\d+", "#", name)
+
+
+def _drawn_names(subjects: Sequence[str]) -> set[str]:
+    """The shapes of a table's drawn ``subjects`` (``_name_shape``)."""
+    return {_name_shape(s) for s in subjects}
+
+
 @dataclass(frozen=True, slots=True)
 class InputTab:
     """A tab of input tables (a seat's orders tab, or the judge's tab), and the seat's further input tabs
@@ -321,13 +332,16 @@ class InputTab:
         """Each table's rows, by name."""
         return {t.spec.name: t.rows for t in self.tables}  # every tab's
 
-    def sizes_in(self, grid: Grid) -> dict[str, int]:
+    def sizes_in(self, grid: Grid, subjects: Callable[[InputTable], Sequence[str]] | None = None) -> dict[str, int]:
         """Each table's rows as the tab read in ``grid`` (from A1) lays them out: a table ends where the next
         one's title stands in column A (a gap row before it), its last such title: tables only grow, so a title
         left above by an earlier layout (a resolution cut between laying the tab out larger and writing its
         rows) is never the current one. A table whose end is not found keeps the rows placed here (the header
         check then names the cell that moved). The last table (a seat's further tab holds one), with no title
-        under it, has at least the rows placed here and as many as its drawn subjects run down column A."""
+        under it, has at least the rows placed here and as many as its drawn subjects run down column A: with
+        ``subjects`` (the rows the match draws in a table), only the cells of column A that hold one of them, or a
+        name like theirs with other numbers (a row drawn for a state that needed more), not what a player typed
+        in column A just under the table (answered as typed past the table, never read as one of its rows)."""
         column_a = [text_of(line[0]) if line else "" for line in grid]
         found: dict[str, int] = {}
         title_row = FIRST_TABLE_ROW
@@ -342,7 +356,9 @@ class InputTab:
         if last is not None and last.spec.rows != SEAT_ROWS:  # no title under it: its drawn subjects say its end
             first = title_row + 2
             end = first
-            while end <= len(column_a) and column_a[end - 1]:
+            drawn = _drawn_names(subjects(last.spec)) if subjects is not None else None
+            while end <= len(column_a) and column_a[end - 1] and (
+                    drawn is None or end - first < last.rows or _name_shape(column_a[end - 1]) in drawn):
                 end += 1
             found[last.spec.name] = max(last.rows, end - first)
         return found

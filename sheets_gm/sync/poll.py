@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
-from sheets_gm.engine.ruleset import Verdict, Window
+from sheets_gm.engine.ruleset import Resolution, Verdict, Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.backend import (
@@ -48,6 +48,7 @@ from sheets_gm.sync.life.deadline_change import (
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_write, history_write, packed_cell
+from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.notices import PollFacts
 from sheets_gm.sync.older_copy import (
     History,
@@ -62,6 +63,7 @@ from sheets_gm.sync.rows.archive_lines import archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fate_words import idle_feedback
 from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
+    SeatSettled,
     game_notes,
     in_table,
     kept_feedback,
@@ -73,6 +75,7 @@ from sheets_gm.sync.rows.fates import (
     settle_seat,
     stale_line,
 )
+from sheets_gm.sync.rows.opened import answer_settled, check_opened
 from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.rows.strays import stray_feedback_writes, stray_overlays, stray_rejections
 from sheets_gm.sync.rows.typed_cells import with_cell_notes
@@ -547,6 +550,36 @@ def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: 
             batch.put(backend, placed.at(placed.cell(index, c.key)), [[value]])
 
 
+def _settle_all(read: MatchRead, window: Window, answer: _Answer, resolution: Resolution[Any], new_record: MatchRecord,
+                tabs: MatchTabs, report: WindowReport, next_dice: TurnDice) -> dict[str, tuple[SeatSettled,
+                                                                                       dict[str, dict[str, TypedRow]]]]:
+    """What the resolution does with every seat's rows (``fates.settle_seat``), with the rows its bots type for the
+    window it opens, and those kept before them; when it opens a new window, every row kept for it says at once what
+    that window makes of it (``opened.check_opened``), not what the window it closed said."""
+    adapter: AnySheetAdapter = read.adapter
+    ruleset = read.record.ruleset
+    new_state = resolution.state
+    new_window = ruleset.window(new_state)
+    verdicts = list(resolution.verdicts) or answer.verdicts  # what the resolution said, if it says anything
+    out: dict[str, tuple[SeatSettled, dict[str, dict[str, TypedRow]]]] = {}
+    for seat, seat_read in read.seats.items():
+        # Every row read is archived (a cut resolution is completed, and an undo puts rows back, from the
+        # archive); the rows it did not carry out stay typed, with why (fates.settle_seat).
+        engine_unused = dict(resolution.unused.get(seat, {}))
+        settled = settle_seat(adapter, read.record.state, new_state, seat_read, window, new_window,
+                              answer.inputs.get(seat), verdicts, engine_unused)
+        before_bots = settled.kept
+        play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)
+        out[seat] = settled, before_bots
+    if new_window is not None and new_window.key != window.key:
+        seat_tabs = {s: r.tab for s, r in read.seats.items()}
+        opened = check_opened(ruleset, adapter, new_state, new_window, next_dice, seat_tabs,
+                              {s: settled.kept for s, (settled, _b) in out.items()}, read.tabs.spec.preview)
+        for seat, (settled, _before) in out.items():
+            answer_settled(opened, adapter, seat, read.seats[seat].tab, settled)
+    return out
+
+
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
              next_deadline: DeadlineRule | None, batch: WriteBatch, report: WindowReport,
              owners: OwnersSource | None) -> Journal:
@@ -575,16 +608,10 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     pending: dict[str, tuple[CellValue, ...]] = {}  # each seat's pending row, for the journal
     for seat in report.tables_grown:  # laid out again: its rows are no longer where they were read
         batch.unguard(seat_backend(sheets, read.tabs, seat))
-    verdicts = list(resolution.verdicts) or answer.verdicts  # what the resolution said, if it says anything
+    all_settled = _settle_all(read, window, answer, resolution, new_record, tabs, report, next_dice)
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
-        # Every row read is archived (a cut resolution is completed, and an undo puts rows back, from the
-        # archive); the rows it did not carry out stay typed, with why (fates.settle_seat).
-        engine_unused = dict(resolution.unused.get(seat, {}))
-        settled = settle_seat(adapter, record.state, new_state, seat_read, window, new_window, answer.inputs.get(seat),
-                              verdicts, engine_unused)
-        before_bots = settled.kept
-        play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)
+        settled, before_bots = all_settled[seat]
         consumed = [r.to_json() for r in settled.read]
         stayed = settled.stayed(seat_read, before_bots)  # an undo puts them back where they stood
         archived = packed_cell(compact_json({"resolution": number, **({"deal": record.deal} if record.deal else {}),

@@ -8,7 +8,7 @@ row. Nothing is written here.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +17,7 @@ from sheets_gm.rulesets.registry import AnyRuleset, sheet_of, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import LayoutDriftError, SheetError
 from sheets_gm.sheets.layout import Grid
+from sheets_gm.sheets.spec import InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
 from sheets_gm.sync.match_record import MatchRecord, engine_read_range, joined_cells, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -179,7 +180,8 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
     # those the match grew them to.
     tabs = MatchTabs(adapter.spec, sheets.seats, ruleset_class.traits.judge)
     tabs = tabs.with_sizes({seat: {name: rows for page in tabs.orders(seat).sheets()
-                                   for name, rows in page.sizes_in(grids[seat][page.name]).items()}
+                                   for name, rows in page.sizes_in(grids[seat][page.name],
+                                                                   _drawn_rows(adapter, record, seat)).items()}
                             for seat in grids})
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
@@ -194,6 +196,11 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
                      {seat: tuple((page.read_range(), grids[seat][page.name]) for page in tabs.orders(seat).sheets())
                       for seat in grids},
                      (tabs.board_tab_range(), board_grid), log_typed_over)
+
+
+def _drawn_rows(adapter: AnySheetAdapter, record: MatchRecord, seat: str) -> Callable[[InputTable], list[str]]:
+    """The subjects the match draws in each of ``seat``'s tables (where a table's rows end, ``sizes_in``)."""
+    return lambda spec: adapter.rows(record.state, seat, spec)
 
 
 def _seat_rows(sheets: MatchSheets, record: MatchRecord, adapter: AnySheetAdapter, tabs: MatchTabs, seat: str,

@@ -132,11 +132,14 @@ def test_a_deadline_added_mid_window_resolves_it_when_it_passes_each_row_keeping
     after = record(match)
     assert after.state.turn == 2 and after.deadline == "2026-11-24T12:30+00:00[UTC]"
     red = folder / "red.xlsx"
-    assert _cell(red, "Orders red", "Ann", 4) == "Z99"  # refused: kept as typed, with why
-    assert _cell(red, "Orders red", "Ann", FEEDBACK).startswith("✘ Not carried out in turn 1: Z99 is off the board")
-    assert _cell(red, "Orders red", "Ben", 4) == "banana"  # unreadable: kept as typed, with why
-    assert _cell(red, "Orders red", "Ben", FEEDBACK).startswith("✘ Not carried out in turn 1: destination 'banana' "
-                                                                "is not a tile")
+    # refused and unreadable: kept as typed, with why; turn 2 reads them at once, and says it as the next poll would
+    assert _cell(red, "Orders red", "Ann", 4) == "Z99"
+    assert _cell(red, "Orders red", "Ann", FEEDBACK).startswith("✘ Z99 is off the board")
+    assert _cell(red, "Orders red", "Ben", 4) == "banana"
+    assert _cell(red, "Orders red", "Ben", FEEDBACK).startswith("✘ destination 'banana' is not a tile")
+    archive = "\n".join(str(c) for row in openpyxl.load_workbook(red)["Archive red"].iter_rows(values_only=True)
+                        for c in row if c)
+    assert "Ann — Destination: Z99, Action: act — not carried out (Z99 is off the board" in archive  # turn 1: not done
     assert _cell(folder / "blue.xlsx", "Orders blue", "Cat", 4) == ""  # carried out: drawn empty for turn 2
     archive = "\n".join(str(c) for row in openpyxl.load_workbook(folder / "blue.xlsx")["Archive blue"]
                         .iter_rows(values_only=True) for c in row if c)

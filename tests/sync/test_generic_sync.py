@@ -632,3 +632,43 @@ def test_repair_copies_a_renamed_copies_tab_back_with_the_copies_of_rows_set_asi
     assert {k: v for k, v in ann.tabs["Copies Ann"].items() if k[1] == 0 and k[0] >= 1 and v} == copies
     assert str(ann.value("Copies Ann", "D2")) == str(count)
     assert not poll(sheets, RACE, now=NOW).resolved  # the repaired match syncs
+
+
+def test_repair_copies_back_a_renamed_copies_tab_s_pending_row_before_it_says_the_tab_may_go(
+        registered_race: type[RaceRuleset]) -> None:
+    """The pending row of a renamed Copies tab (what the last resolution read, and the notes of the rows it kept) was
+    written afresh by repair, which then said the renamed tab, its only copy, may go (issue 38)."""
+    from sheets_gm.sync.life.repair import repair_match
+
+    sheets, (_board, _engine, ann, bo) = new_race()
+    type_pace(ann, "Ann", 1, "fly")  # refused: kept, and the resolution's pending row notes why
+    for seat, player in (("Ann", ann), ("Bo", bo)):
+        player.type(f"Orders {seat}", tabs().orders(seat).table("seat").cell(0, "ready"), True)
+    assert poll(sheets, RACE, now=NOW, force=True).resolved
+    pending = (ann.value("Copies Ann", "B2"), ann.value("Copies Ann", "C2"))
+    assert pending[0] and '"rows"' in str(pending[1]), pending
+    ann.tabs["Copies Ann (old)"] = ann.tabs.pop("Copies Ann")
+    ann.sizes["Copies Ann (old)"] = ann.sizes.pop("Copies Ann")
+    report = repair_match(sheets, RACE)
+    assert any("copied back from tab 'Copies Ann (old)' (a renamed copy), which may go" in n for n in report.notes)
+    assert (ann.value("Copies Ann", "B2"), ann.value("Copies Ann", "C2")) == pending  # nothing only the copy holds
+
+
+def test_repair_keeps_a_renamed_archive_that_holds_more_than_its_sentences(registered_race: type[RaceRuleset]) -> None:
+    """A renamed Archive tab is copied back by its sentences (columns A and B); one holding cells right of them (an
+    earlier layout's copies of the rows) is never said to be a tab that may go: they are its only copy."""
+    from sheets_gm.sync.life.repair import repair_match
+
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    ann.type("Orders Ann", tabs().orders("Ann").table("runners").cell(1, "window"), "7")
+    type_pace(ann, "Ann", 1, "fly")
+    poll(sheets, RACE, now=NOW)  # set aside: an entry of the Archive
+    lines = archive_lines(ann, "Ann")
+    assert lines
+    ann.tabs["Archive Ann (old)"] = ann.tabs.pop("Archive Ann")
+    ann.sizes["Archive Ann (old)"] = ann.sizes.pop("Archive Ann")
+    ann.type("Archive Ann (old)", "D2", '{"rows": "a copy kept nowhere else"}')
+    report = repair_match(sheets, RACE)
+    said = next(n for n in report.notes if "copied back from tab 'Archive Ann (old)'" in n)
+    assert "may go" not in said and "keep it until you have moved what you need" in said, said
+    assert archive_lines(ann, "Ann") == lines

@@ -10,6 +10,7 @@ import pytest
 
 from sheets_gm.rulesets.wesnoth.settings import WesnothSettings
 from sheets_gm.sheets.layout import a1, cell_at, cells
+from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import seat_backend
 from tests.fakes.memory import InjectedFault, MemoryBackend
@@ -74,7 +75,8 @@ def test_a_row_typed_over_after_a_cut_resolution_is_not_answered_with_what_it_he
     match = Match("gvg")
     match.type("blue", "players", 0, "destination", "zz")
     assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
-    assert match.row("blue", "players", 0).feedback.startswith("✘ Not carried out in turn 1: destination 'zz'")
+    # turn 2 opens, and reads the row at once: what its check says replaces turn 1's sentence
+    assert match.row("blue", "players", 0).feedback.startswith("✘ destination 'zz' is not a tile")
     engine = match.sheets.engine
     assert isinstance(engine, MemoryBackend)
     engine.calls.clear()
@@ -401,3 +403,51 @@ def test_a_readable_recruit_beside_one_that_cannot_be_read_is_kept_with_why_when
     assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: Not recruited while Recruit 1 cannot be "
                                    "read"), row.feedback
     assert "Recruit 2 — Type: Thief — not carried out (Not recruited while Recruit 1" in match.archive(ann)
+
+
+# -- a window opened by a resolution answers the rows kept for it at once ---------------------------------------------
+def test_the_resolution_that_opens_an_equip_window_answers_a_kept_row_for_that_window() -> None:
+    match = Match("champions")
+
+    def bagged() -> list[str]:
+        return [p.name for p in match.read().record.state.players if p.bag and not p.out]
+
+    while not (match.window().phase == "equip_fight" and bagged()):
+        match.bots_play()
+    seat = bagged()[0]
+    item = next(p.bag[0] for p in match.read().record.state.players if p.name == seat)
+    type_bot_orders(match.sheets, match.cls, {s: b for s, b in match.bots.items() if s != seat})
+    match.type(seat, "equip", 0, "item1", item)
+    match.type(seat, "equip", 1, "item1", item)  # two rows ask for the one item: the second is refused
+    match.poll()
+    claimed = f"{item} is already asked for by the Gladiator's row"
+    assert claimed in match.row(seat, "equip", 1).feedback
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the Gladiator takes it; the row is kept
+    assert match.window().phase == "move_loot"
+    assert claimed in match.row(seat, "equip", 1).feedback  # kept for when the table opens again
+    type_bot_orders(match.sheets, match.cls, {s: b for s, b in match.bots.items() if s != seat})
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the next equip window opens
+    assert match.window().phase == "equip_fight"
+    opened = match.row(seat, "equip", 1)
+    assert opened.text("item1") == item
+    assert claimed not in opened.feedback, opened.feedback  # the window closed said it; this one says its own
+    match.poll()
+    assert match.row(seat, "equip", 1).feedback == opened.feedback  # the next poll says nothing else
+
+
+# -- Win or Die's deployment names a unit's row as the player sees it --------------------------------------------------
+def test_a_deployment_verdict_names_the_unit_whose_row_she_sees_not_its_place_among_the_rows_read() -> None:
+    match = Match("winordie")
+    closed = match.window()
+    seat = closed.seats[0]
+    units = [r.subject for r in match.read().seats[seat].rows if r.table == "units"]
+    match.type(seat, "units", 3, "deploy", "A7")  # the fourth unit's row alone, the rows above it left empty
+    report = poll(match.sheets, match.cls, now=NOW, force=True)
+    assert report.resolved  # nothing deployed: the other units are not placed
+    row = match.row(seat, "units", 3)
+    assert row.text("deploy") == "A7"
+    # it said "Row 1: Bo-4 is not deployed …": the first placement read, in the table's fourth row
+    assert row.feedback.startswith(f"Not resolved, kept for {closed.label}: {units[3]} is not deployed, as no unit "
+                                   "is while another row is refused"), row.feedback
+    assert "Row 1" not in row.feedback
+    assert "Row 1" not in " ".join(why for _who, why in report.rejected), report.rejected

@@ -70,3 +70,5 @@ def test_the_stray_rows_sentences_read_as_they_did() -> None:
     assert blank_row_sentence(9, True, name="Ann-R1", own_row=4, held="note") == (
         "✘ Row 9 is under the last table: nothing typed in it is read; write Ann-R1's orders in its own row (row 4)."
         " · You typed in this cell: note")
+    assert blank_row_sentence(9, True, last_row=7).startswith("✘ Row 9 is under the last table, which ends at row 7: "
+                                                             "nothing typed in it is read")

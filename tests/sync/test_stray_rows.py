@@ -67,8 +67,8 @@ def test_what_is_typed_outside_the_tables_is_answered_in_its_row_and_kept(regist
     report = poll(sheets, RACE, now=NOW)
     assert ann.value("Orders Ann", "E8") == ("✘ Row 8 is between two tables: nothing typed in it is read. Bo's orders "
                                              "go in Bo's own file (Bo, tab Orders Bo), not in Ann's.")
-    assert ann.value("Orders Ann", "E18") == ("✘ Row 18 is under the last table: nothing typed in it is read; write "
-                                              "orders in the rows of the tables.")
+    assert ann.value("Orders Ann", "E18") == ("✘ Row 18 is under the last table, which ends at row 17: nothing typed "
+                                              "in it is read; write orders in the rows of the tables.")
     assert ann.value("Orders Ann", "E14") == ("✘ Row 14 is between two tables: nothing typed in it is read; write "
                                               f"orders in the rows of the tables.{HELD}remember to run")
     assert feedback(ann, "Ann", "runners", 2) == ("✘ This row has no Runner: nothing typed in it is read; write in "

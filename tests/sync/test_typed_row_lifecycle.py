@@ -199,4 +199,8 @@ def test_a_row_refused_whole_at_a_resolution_stays_with_why_in_any_game() -> Non
     assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
     row = match.row(red, "players", 0)
     assert row.text("destination") == "O23" and row.window == match.window().key  # read again next turn
-    assert row.feedback.startswith(f"✘ Not carried out in turn 1: {refusal}"), row.feedback
+    # turn 2 reads it at once, and what its own check says is the row's answer (the next poll says the same)
+    assert row.feedback.startswith("✘ "), row.feedback
+    match.poll()
+    assert match.row(red, "players", 0).feedback == row.feedback
+    assert f"Destination: O23 — not carried out ({refusal}" in match.archive(red)

@@ -88,6 +88,22 @@ def test_a_row_typed_ahead_for_the_next_turn_and_kept_through_a_step_is_put_back
     (row,) = _typed(table, "Bo", "actions")
     assert (row.subject, _cells(row)) == ("Row 1", AHEAD)
     assert row.feedback.startswith("Put back by the GM's undo of turn 1 · Ann (resolution 3), where it stood")
+    # its true fate in the window reopened, at once (it said only where it came from until the next poll)
+    held = "Kept for Bo's next turn: it is read when that opens, not in turn 1 · Ann."
+    assert row.feedback.endswith(f" · {held}"), row.feedback
+    poll(table.sheets, table.cls, now=NOW)
+    assert _typed(table, "Bo", "actions")[0].feedback == held
+    assert f"Row 1 — Unit: Bo-1, Action: move, Target: E6 — {held}" in _archive(table, "Bo")  # the undo's entry
+
+
+def test_the_undo_s_archive_entry_says_what_became_of_every_row_she_had() -> None:
+    table, first = _winordie_step_with_a_refused_row()
+    undo_window(table.sheets, table.cls, "Ann-7 was meant to charge")
+    archive = _archive(table, "Ann")
+    taken = archive.index("Taken back by the GM's undo (Ann-7 was meant to charge)")
+    assert f"Row 1 — Unit: {first['unit']}, Action: {first['action']}, Target: {first['target']}" in archive[taken:]
+    stood = archive.index("Put back by the GM's undo (Ann-7 was meant to charge): turn 1 · Ann had left these rows")
+    assert "Row 2 — Unit: Ann-1, Action: fly, Target: A2 — ✘ Action 'fly' is not an action" in archive[stood:]
 
 
 def test_a_second_undo_sets_aside_only_what_was_typed_after_the_window_it_reopens() -> None:
@@ -203,3 +219,44 @@ def test_an_undo_of_a_history_from_before_stayed_sets_aside_a_noted_row_whose_pl
     assert report.set_aside == 1
     assert [_cells(r) for r in _typed(table, "red", "players")] == [{"action": "act"}]
     assert "Destination: -3" in _archive(table, "red")
+
+
+def test_a_wesnoth_row_typed_ahead_says_it_is_kept_for_its_side_s_turn_once_put_back() -> None:
+    table = new_table("wesnoth")
+    for _ in range(4):
+        type_bot_orders(table.sheets, table.cls, table.bots)
+        poll(table.sheets, table.cls, now=NOW)
+    read = read_match(table.sheets, table.cls)
+    seat = read.record.ruleset.window(read.record.state).seats[0]  # type: ignore[union-attr]
+    other = next(s for s in read.record.seats if s != seat)
+    unit = [r for r in read.seats[other].rows if r.table == "units"][1].subject
+    _put(table, read, other, "units", unit, "action", "move")
+    _put(table, read_match(table.sheets, table.cls), other, "units", unit, "to", "A1")
+    type_bot_orders(table.sheets, table.cls, {seat: table.bots[seat]})
+    assert poll(table.sheets, table.cls, now=NOW).resolved  # the other side's turn opens: her row is read in it
+    undo_window(table.sheets, table.cls, "the turn went wrong")
+    (row,) = _typed(table, other, "units")
+    held = f"Kept for {other}'s next turn: it is read when that opens"
+    assert row.feedback.startswith("Put back by the GM's undo of") and row.feedback.count(held) == 1, row.feedback
+    assert f"{unit} — Action: move, Destination: A1 — {held}" in _archive(table, other)
+
+
+def test_a_champions_row_typed_ahead_says_it_waits_for_its_table_once_put_back() -> None:
+    table = new_table("champions")
+    while True:
+        read = read_match(table.sheets, table.cls)
+        window = read.record.ruleset.window(read.record.state)
+        assert window is not None
+        if window.phase == "equip_fight":
+            break
+        type_bot_orders(table.sheets, table.cls, table.bots)
+        poll(table.sheets, table.cls, now=NOW)
+    seat = window.seats[0]
+    _put(table, read, seat, "move_loot", seat, "move", "A1")  # for the next move window, typed in this one
+    type_bot_orders(table.sheets, table.cls, table.bots)
+    assert poll(table.sheets, table.cls, now=NOW).resolved
+    undo_window(table.sheets, table.cls, "a fight went wrong")
+    row = next(r for r in _typed(table, seat, "move_loot"))
+    held = f"Kept for when this table opens again for {seat}"
+    assert row.text("move") == "A1" and row.feedback.startswith("Put back by the GM's undo of"), row.feedback
+    assert row.feedback.count(held) == 1, row.feedback

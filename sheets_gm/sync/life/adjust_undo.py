@@ -41,8 +41,9 @@ from sheets_gm.sync.rows.fates import (
     taken_over,
     undo_lines,
 )
+from sheets_gm.sync.rows.opened import check_opened
 from sheets_gm.sync.rows.strays import stray_overlays
-from sheets_gm.sync.rows.undo_rows import undone_seat
+from sheets_gm.sync.rows.undo_rows import UndoneSeat, undone_seat
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
     board_writes,
@@ -321,25 +322,38 @@ _RowsPutBack = tuple[dict[str, list[TypedRow]], dict[str, list[TypedRow]], dict[
                     dict[str, list[ArchiveLine]]]
 
 
-def _rows_put_back(read: MatchRead, state: Any, entry: Mapping[str, Any], reopened: Window, reason: str,
+def _rows_put_back(read: MatchRead, back: MatchRecord, entry: Mapping[str, Any], reopened: Window, reason: str,
                    was_open: Window | None) -> _RowsPutBack:
-    """What an undo of the resolution ``entry`` records does to each seat's rows (``undo_rows.undone_seat``): the rows
-    it read and those it kept back where they stood (ticks cleared), the standing rows that still have a subject, and
-    the rows typed since set aside."""
+    """What an undo of the resolution ``entry`` records does to each seat's rows (``undo_rows.undone_seat``), the
+    match taken back to ``back``: the rows it read and those it kept back where they stood (ticks cleared), the
+    standing rows that still have a subject, and the rows typed since set aside. Each row put back says at once what
+    the window reopened makes of it (``opened.check_opened``: held for her next turn, refused, the engine's
+    verdicts), as the next poll would."""
+    state = back.state
     number = read.record.resolved
     engine_tab = read.tabs.spec.tabs.engine
     restored: dict[str, list[TypedRow]] = {}
     set_aside: dict[str, list[TypedRow]] = {}
     told: dict[str, dict[str, dict[str, str]]] = {}  # what each row put back says, by seat, table and subject
     lines: dict[str, list[ArchiveLine]] = {}
+    undone: dict[str, UndoneSeat] = {}
     for seat, seat_read in read.seats.items():
         found = _archived_record(entry, seat, number, engine_tab)
         consumed = [TypedRow.from_json(r) for r in found["rows"]]
-        undone = undone_seat(read.adapter, state, seat_read, consumed, found, reopened, number)
-        restored[seat], told[seat] = undone.restored, undone.told
-        if undone.typed_since:
-            set_aside[seat] = undone.typed_since
-        lines[seat] = undo_lines(seat_read.tab, reopened, reason, undone.read, undone.typed_since, was_open)
+        undone[seat] = undone_seat(read.adapter, state, seat_read, consumed, found, reopened, number)
+        restored[seat] = undone[seat].restored
+        if undone[seat].typed_since:
+            set_aside[seat] = undone[seat].typed_since
+    seat_tabs = {seat: seat_read.tab for seat, seat_read in read.seats.items()}
+    put = {seat: {t: {r.subject: r for r in rows if r.table == t} for t in {r.table for r in rows}}
+           for seat, rows in restored.items()}
+    opened = check_opened(back.ruleset, read.adapter, state, reopened, back.dice(), seat_tabs, put,
+                          read.tabs.spec.preview)
+    for seat, seat_undone in undone.items():
+        told[seat] = seat_undone.told_in(opened, read.adapter, seat, seat_tabs[seat])
+        fates = seat_undone.fates(told[seat], reopened, seat, seat_tabs[seat])
+        lines[seat] = undo_lines(seat_tabs[seat], reopened, reason, seat_undone.read, seat_undone.typed_since,
+                                 was_open, seat_undone.stood, seat_undone.standing, fates)
     return restored, set_aside, told, lines
 
 
@@ -392,14 +406,6 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                                   "history was edited — nothing was written")
     was_open = ruleset.window(record.state)
     batch = WriteBatch()
-    restored, set_aside, told, lines = _rows_put_back(read, state, entry, reopened, reason.strip(), was_open)
-    text = _undo_text(record, entry, reopened, reason.strip(), set_aside)
-    data = {"resolution": number, "window": window_key, "reason": reason.strip()}
-    undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
-    aside = [Event(reopened.logged_turn, SyncEvent.UNDO,
-                   aside_notice(len(rows), undo_cause(reopened, reason.strip()), tabs.archive(seat)),
-                   {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
-             for seat, rows in set_aside.items()]
     # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target; but the rolls
     # its sheets showed before anyone typed keep their values (orders typed for them stay good, and a team with bad
     # rolls gains nothing by asking for an undo).
@@ -408,6 +414,14 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1,
                    kept_dice={"window": window_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {},
                    bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {})
+    restored, set_aside, told, lines = _rows_put_back(read, back, entry, reopened, reason.strip(), was_open)
+    text = _undo_text(record, entry, reopened, reason.strip(), set_aside)
+    data = {"resolution": number, "window": window_key, "reason": reason.strip()}
+    undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
+    aside = [Event(reopened.logged_turn, SyncEvent.UNDO,
+                   aside_notice(len(rows), undo_cause(reopened, reason.strip()), tabs.archive(seat)),
+                   {"resolution": number, "rows": len(rows)}, audience=frozenset({seat}))
+             for seat, rows in set_aside.items()]
     cause = undo_cause(reopened, reason.strip())
     new = _redraw(sheets, read, back, [undo, *aside], batch, restored, cause, owners=owners, told=told, lines=lines,
                   pending_cleared=True)

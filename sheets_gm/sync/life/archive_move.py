@@ -31,9 +31,11 @@ from sheets_gm.sync.match_tabs import (
     ARCHIVE_LINES,
     ARCHIVE_TEXT_COLS,
     COPIES_COLS,
+    COPIES_DATA_COL,
     COPIES_PENDING_ROW,
     MatchTabs,
 )
+from sheets_gm.sync.read import current_mark
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fate_words import relaid_line
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -223,9 +225,11 @@ def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRe
             (archive,) = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES)])
             filled = [i for i, row in enumerate(archive, start=1) if any(text_of(v) for v in row)]
             count = max(filled, default=0)
+        pending: list[CellValue] = ["", current_mark(record.resolved, record.deal)]
         if seat in renamed:
             name, old = renamed[seat]
             count = max(count, _old_count(old))
+            pending = _old_pending(old) or pending  # what the last resolution read, cut or not: its only copy
             lines = [[row[0] if row else ""] for row in old[ARCHIVE_FIRST_LINE_ROW - 1:]]
             while lines and not text_of(lines[-1][0]):
                 lines.pop()
@@ -240,8 +244,18 @@ def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRe
                          f"in {tabs.archive(seat)!r}")
         back = pending_back(sheets, tabs, record, batch, seat, archive, count, renamed.get(seat))
         notes += [back.note] if back.note else []
-        batch.put(backend, tabs.archive_pending_range(seat), [back.row])  # a cut resolution's rows, if any
+        # a cut resolution's rows (from the journal or the renamed tab), else the renamed tab's pending row, or the mark
+        batch.put(backend, tabs.archive_pending_range(seat), [back.row if back.note else [*pending, count]])
     return notes
+
+
+def _old_pending(grid: Grid) -> list[CellValue]:
+    """The window key and rows read a renamed Copies tab's pending row holds (what the sync wrote there last: a
+    resolution's rows and the notes of the rows it kept, or a resolution cut short, whose only copy it is); [] when
+    it holds none."""
+    row = list(grid[COPIES_PENDING_ROW - 1]) if len(grid) >= COPIES_PENDING_ROW else []
+    cells_ = (row + [""] * COPIES_COLS)[COPIES_DATA_COL:COPIES_COLS - 1]
+    return cells_ if text_of(cells_[0]) and text_of(cells_[1]) else []
 
 
 def _old_count(grid: Grid) -> int:

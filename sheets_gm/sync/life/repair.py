@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
@@ -92,10 +94,10 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
         kept = {seat: dict(rows) for seat, rows in upgrade.carried.items()}
         report.rows_kept = sum(len(r) for rows in kept.values() for r in rows.values())
     # The old orders tab was read by the upgrade, and cleared.
-    found = _SeatTabsRead() if upgrade is not None else _seat_tabs_read(sheets, tabs, report)
+    adapter = adapter_of(record.ruleset)
+    found = _SeatTabsRead() if upgrade is not None else _seat_tabs_read(sheets, tabs, report, adapter, record.state)
     grown, mentioned, extra = found.grown, found.mentioned, found.extra
     overlays: dict[str, tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]] = {}  # see _typed_rows
-    adapter = adapter_of(record.ruleset)
     for seat, pages in found.read_as.items():
         kept[seat], overlays[seat] = _seat_typed_rows(sheets, tabs.with_sizes({seat: found.grown[seat]}), record,
                                                       adapter, seat, pages, found.moved.get(seat, ()), report)
@@ -149,9 +151,11 @@ class _SeatTabsRead:
     moved: dict[str, tuple[TypedRow, ...]] = field(default_factory=dict)  # rows of a table an old layout put elsewhere
 
 
-def _seat_tabs_read(sheets: MatchSheets, tabs: MatchTabs, report: WindowRepairReport) -> _SeatTabsRead:
-    """Every seat's orders tab read whole (a tab renamed by hand found by its headers), its tables' sizes and its
-    columns put back where the layout has them; what was missing or moved is said in ``report``'s notes."""
+def _seat_tabs_read(sheets: MatchSheets, tabs: MatchTabs, report: WindowRepairReport, adapter: AnySheetAdapter,
+                    state: Any) -> _SeatTabsRead:
+    """Every seat's orders tab read whole (a tab renamed by hand found by its headers), its tables' sizes (the
+    rows ``state`` draws in them, and no text typed under the last) and its columns put back where the layout has
+    them; what was missing or moved is said in ``report``'s notes."""
     found = _SeatTabsRead()
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
@@ -165,7 +169,8 @@ def _seat_tabs_read(sheets: MatchSheets, tabs: MatchTabs, report: WindowRepairRe
                 grid, found.moved[seat] = moved.grid, moved.rows
                 report.notes += moved.notes
             grids[page.name] = grid
-            found.grown.setdefault(seat, {}).update(page.sizes_in(grid))  # the tables as the match grew them
+            drawn = partial(adapter.rows, state, seat)
+            found.grown.setdefault(seat, {}).update(page.sizes_in(grid, drawn))  # the tables as the match grew them
         for page in tabs.with_sizes({seat: found.grown.get(seat, {})}).orders(seat).sheets():
             if page.name not in grids:
                 continue

@@ -221,8 +221,12 @@ def _restore_archives(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch, l
             batch.put(backend, a1(archive, cells(0, ARCHIVE_FIRST_LINE_ROW, ARCHIVE_TEXT_COLS - 1,
                                                  ARCHIVE_FIRST_LINE_ROW + len(body) - 1)),
                       _padded(body, len(body), ARCHIVE_TEXT_COLS))
+        # Cells right of the sentences (an earlier layout's copies of the rows) are not copied: the tab keeps them.
+        beyond = any(text_of(v) for line in grid for v in line[ARCHIVE_TEXT_COLS:])
+        after = ("which holds more than its sentences (cells right of column B): keep it until you have moved what "
+                 "you need") if beyond else f"which may go once you have checked {archive!r}"
         notes.append(f"tab {archive!r} was missing in {backend.name}: its lines were copied "
-                     f"back from tab {name!r} (a renamed copy), which may go once you have checked {archive!r}")
+                     f"back from tab {name!r} (a renamed copy), {after}")
     return notes, copied
 
 

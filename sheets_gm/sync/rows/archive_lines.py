@@ -51,8 +51,8 @@ def capital(text: str) -> str:
 
 
 def row_text(tab: InputTab, row: TypedRow) -> str:
-    """A typed row in words: its subject, then each typed cell under its column's header
-    ("10F — Order: 10F > 10G", "Ann — Ready ✔")."""
+    """A typed row in words: its subject, then each typed cell under its column's header, without its hint
+    ("10F — Order: 10F > 10G", "Ann — Ready ✔", "coalition line 3 — Post line: Frank: 3A > 3B")."""
     try:
         columns = tab.table(row.table).spec.columns
     except KeyError:  # a table this layout no longer has: its cells by key
@@ -65,10 +65,23 @@ def row_text(tab: InputTab, row: TypedRow) -> str:
                 continue
             if c.kind in (ColumnKind.TICK, ColumnKind.READY):
                 if ticked(value):
-                    parts.append(f"{c.header} ✔")
+                    parts.append(f"{short_header(c.header)} ✔")
             else:
-                parts.append(f"{c.header}: {text_of(value)}")
+                parts.append(f"{short_header(c.header)}: {text_of(value)}")
     return f"{row.subject} — {', '.join(parts)}" if parts else row.subject
+
+
+def short_header(header: str) -> str:
+    """A column's header without the hint in brackets that ends it, as an Archive line names the column: the
+    sheet shows the hint above every row, a line repeating it for each row would bury what was typed.
+
+    >>> short_header("Post line (Army: Plane; 3A > 3B - engage Target)")
+    'Post line'
+    >>> short_header("Transfer units (1/2/3/4)"), short_header("Order")
+    ('Transfer units', 'Order')
+    """
+    head, bracket, _hint = header.partition(" (")
+    return head if bracket and header.endswith(")") and head else header
 
 
 def rows_text(tab: InputTab, rows: Sequence[TypedRow]) -> str:

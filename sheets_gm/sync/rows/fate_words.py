@@ -133,11 +133,14 @@ def no_subject_sentence(header: str) -> str:
 
 
 def blank_row_sentence(row: int, under: bool, other: str = "", name: str = "", own_row: int = 0,
-                       held: str = "") -> str:
+                       held: str = "", last_row: int = 0) -> str:
     """Row ``row`` between two tables (or ``under`` the last) with something typed in it: ``other``, where the
     seat it names writes (``elsewhere_words``); else, for a ``name`` of the seat's own, its ``own_row``. ``held``:
-    what the player typed in the row's feedback cell, kept in the answer."""
+    what the player typed in the row's feedback cell, kept in the answer; ``last_row``: where the last table ends
+    (a row under it is told so, as a cell past a table's last column is told its last column)."""
     where = "under the last table" if under else "between two tables"
+    if under and last_row:  # as a cell past a table's last column is told where the table ends
+        where += f", which ends at row {last_row}"
     text = f"{MARK}Row {row} is {where}: nothing typed in it is read"
     if other:
         text += f". {other}."

@@ -25,7 +25,8 @@ Every writer that decides what happens to typed rows takes its sentences and its
 the last window of a match) does with one seat's rows; ``settle_change`` what a change the GM makes between two
 resolutions (``adjust``, a seat handed to a bot, ``undo``) does with them (for an undo, ``undo_rows`` first says
 which rows come back: those the undone resolution read or kept, where they stood); ``over_feedback`` what a row
-typed once the match is over says.
+typed once the match is over says. What a window a resolution or an undo opens says at once of the rows kept for it
+(read and checked as the next poll would) is ``sync/rows/opened.py``'s, built from ``row_feedback``.
 
 The sentences of the rows around those decisions (a row no order is read from, an empty row, a file saved from an
 older copy, a drawn cell typed over) are this module's too, kept in ``sync/rows/fate_words.py`` so that each stays
@@ -266,19 +267,34 @@ def _unticked_words(ticked: Sequence[str]) -> str:
             f"{' or '.join(ticked)} again when your rows are right.")
 
 
+def kept_back_head(window: Window, resolution: int, ticked: Sequence[str]) -> str:
+    """Where a row the undone resolution had kept in its cells (refused, unread, typed ahead) comes from once an undo
+    put it back where it stood, and the boxes it unticked."""
+    return (f"Put back by the GM's undo of {window.label} (resolution {resolution}), where it stood before it."
+            + _unticked_words(ticked))
+
+
+def kept_back_refusals(window: Window, note: str) -> str:
+    """The refusals a kept row's ``note`` gave of its cells, but one saying that the undone ``window`` did not carry
+    it out: that no longer holds once it is undone."""
+    undone = refused_sentence(window, "")
+    return " · ".join(p for p in dict.fromkeys(note.split(" · ")) if p.startswith(MARK) and not p.startswith(undone))
+
+
 def kept_back_sentence(window: Window, resolution: int, seat: str, table: InputTable, ticked: Sequence[str],
                        note: str) -> str:
-    """What a row the undone resolution had kept in its cells (refused, unread, typed ahead) says once an undo put it
-    back where it stood, then the refusals its ``note`` gave of its cells (one saying that the undone window did not
-    carry it out no longer holds) and, in a table ``seat`` does not write in during ``window``, that it waits for
-    her next window; the next poll checks it again."""
-    undone = refused_sentence(window, "")
-    parts = [f"Put back by the GM's undo of {window.label} (resolution {resolution}), where it stood before it."
-             + _unticked_words(ticked)]
-    parts += [p for p in dict.fromkeys(note.split(" · ")) if p.startswith(MARK) and not p.startswith(undone)]
-    if not (seat in window.seats and table.open_in(window.phase)):
-        parts.append(held_sentence(window, seat, table))
-    return " · ".join(parts)
+    """What a row the undone resolution had kept in its cells says once an undo put it back where it stood, when the
+    window reopened does not read it (``undo_told`` says what one it reads says): where it comes from and the
+    refusals its ``note`` gave of its cells (the drawing of a table ``seat`` does not write in during ``window`` adds
+    that it waits for her next window: ``kept_feedback``)."""
+    return " · ".join(p for p in (kept_back_head(window, resolution, ticked), kept_back_refusals(window, note)) if p)
+
+
+def undo_told(head: str, answer: str, window: Window) -> str:
+    """What a row an undo put back says in the window it reopened, which reads it: where it comes from (``head``),
+    then its true fate in that window (``answer``, what the next poll says of it: kept for her next turn, refused
+    because …, the engine's verdicts), unless that is only that it is kept for the window."""
+    return head if not answer or answer == kept_sentence(window) else f"{head} · {answer}"
 
 
 def aside_notice(count: int, cause: str, archive_tab: str) -> str:
@@ -290,14 +306,29 @@ def aside_notice(count: int, cause: str, archive_tab: str) -> str:
 
 
 def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[TypedRow],
-               set_aside: Sequence[TypedRow], was_open: Window | None) -> list[ArchiveLine]:
-    """What the GM's undo of ``undone`` did to the seat's rows: the rows put back, the rows typed since set aside."""
+               set_aside: Sequence[TypedRow], was_open: Window | None, stood: Sequence[TypedRow] = (),
+               standing: Sequence[TypedRow] = (), fates: Mapping[Key, str] | None = None) -> list[ArchiveLine]:
+    """What the GM's undo of ``undone`` did to every row the seat had: the rows the undone resolution read, put back;
+    the rows it had kept in her cells (``stood``), put back where they stood, each with its fate now (``fates``, by
+    table and subject: held for her next turn, refused because …); the standing rows, left where they are; the rows
+    typed since, set aside."""
     lines = []
     if restored:
         lines.append(ArchiveLine(capital(undone.label), (
             f"Taken back by the GM's undo ({reason}): your orders for {undone.label} are back in your rows, Ready "
             f"unticked, to be read again when {undone.label} resolves:"),
             tuple(row_text(tab, r) for r in restored), tuple(restored)))
+    if stood:
+        def fate(row: TypedRow) -> str:
+            return (fates or {}).get((row.table, row.subject), "") or "as you typed it"
+        lines.append(ArchiveLine(capital(undone.label), (
+            f"Put back by the GM's undo ({reason}): {undone.label} had left these rows in your cells unread or "
+            "refused; they are in your rows again where they stood, each saying what it is now:"),
+            tuple(f"{row_text(tab, r)} — {fate(r)}" for r in stood), tuple(stood)))
+    if standing:
+        lines.append(ArchiveLine(capital(undone.label), (
+            f"Left where they stand by the GM's undo ({reason}): a standing row is read in every window its table "
+            "is open, and stays in your rows:"), tuple(row_text(tab, r) for r in standing), tuple(standing)))
     if set_aside:
         words = ", ".join(dict.fromkeys(window_words(r.window, was_open) for r in set_aside))
         lines.append(ArchiveLine(capital(words), (

@@ -165,7 +165,7 @@ def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow) -> str:
     mine = [p for p in tab.tables if name and name in seats.adapter.rows(seats.state, seats.seat, p.spec)]
     own_row = mine[0].first_row + seats.adapter.rows(seats.state, seats.seat, mine[0].spec).index(name) \
         if mine and not other else 0
-    return blank_row_sentence(loose.row, loose.row > tab.last_row, other, name, own_row, held)
+    return blank_row_sentence(loose.row, loose.row > tab.last_row, other, name, own_row, held, tab.last_row)
 
 
 def _line(grid: Grid, row: int, width: int) -> tuple[CellValue, ...]:

@@ -19,8 +19,17 @@ from typing import Any
 
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.sheets.adapter import AnySheetAdapter
-from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.rows.fates import kept_back_sentence, put_back_sentence, unticked
+from sheets_gm.sheets.tables import InputTab, TypedRow
+from sheets_gm.sync.rows.fates import (
+    held_sentence,
+    kept_back_head,
+    kept_back_refusals,
+    kept_back_sentence,
+    put_back_sentence,
+    undo_told,
+    unticked,
+)
+from sheets_gm.sync.rows.opened import OpenedCheck
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text
 
 
@@ -34,6 +43,38 @@ class UndoneSeat:
     restored: list[TypedRow] = field(default_factory=list)
     told: dict[str, dict[str, str]] = field(default_factory=dict)
     typed_since: list[TypedRow] = field(default_factory=list)
+    # By table and subject: where each row put back comes from, and the refusals its note gave (``told_in``).
+    heads: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
+    stood: list[TypedRow] = field(default_factory=list)  # the rows the undone resolution had kept, put back
+    standing: list[TypedRow] = field(default_factory=list)  # the standing rows that stay where they are
+
+    def told_in(self, opened: OpenedCheck, adapter: AnySheetAdapter, seat: str, tab: InputTab,
+                ) -> dict[str, dict[str, str]]:
+        """What each row put back says in the window the undo reopened (``opened``: what that window makes of the
+        rows put back): where it comes from, then its true fate there (``fates.undo_told``); a row the window does
+        not read, ``told``."""
+        out = {table: dict(by_subject) for table, by_subject in self.told.items()}
+        for row in self.restored:
+            head, note = self.heads.get(row.table, {}).get(row.subject, ("", ""))
+            answer = opened.answer(adapter, seat, tab.table(row.table).spec, row, note) if head else None
+            if answer is not None:
+                out.setdefault(row.table, {})[row.subject] = undo_told(head, answer, opened.window)
+        return out
+
+    def fates(self, told: Mapping[str, Mapping[str, str]], window: Window, seat: str,
+              tab: InputTab) -> dict[tuple[str, str], str]:
+        """What each row put back where it stood says now in ``window``, the window reopened (``told``, by table and
+        subject), without where it comes from: its fate, for the undo's Archive entry (in a table the seat does not
+        write in then, that it is kept for her next window)."""
+        out: dict[tuple[str, str], str] = {}
+        for row in self.stood:
+            head, _note = self.heads.get(row.table, {}).get(row.subject, ("", ""))
+            said = told.get(row.table, {}).get(row.subject, "").removeprefix(head).removeprefix(" · ")
+            spec = tab.table(row.table).spec
+            if not (seat in window.seats and spec.open_in(window.phase)):
+                said = " · ".join(p for p in (said, held_sentence(window, seat, spec)) if p)
+            out[(row.table, row.subject)] = said
+        return out
 
 
 @dataclass(frozen=True)
@@ -161,6 +202,11 @@ def undone_seat(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, read:
         said = put_back_sentence(reopened, resolution, row, ticked) if b.read else \
             kept_back_sentence(reopened, resolution, seat_read.seat, spec, ticked, b.note)
         out.told.setdefault(row.table, {})[subject] = said
+        head = (said, "") if b.read else (kept_back_head(reopened, resolution, ticked),
+                                          kept_back_refusals(reopened, b.note))
+        out.heads.setdefault(row.table, {})[subject] = head
+        if not b.read:
+            out.stood.append(row)
     returned = {(r.table, r.subject) for r in read}
     still = [r for r in seat_read.rows if r.typed and r.table in standing and (r.table, r.subject) not in returned]
     # A standing row stays, unless its subject has no row before the undone resolution (a reaction of a unit
@@ -168,7 +214,8 @@ def undone_seat(adapter: AnySheetAdapter, state: Any, seat_read: SeatRead, read:
     subjects = {t: set(adapter.rows(state, seat_read.seat, seat_read.tab.table(t).spec))
                 for t in {r.table for r in still}}
     homeless = [r for r in still if r.subject not in subjects[r.table]]
-    out.restored += [r for r in still if r not in homeless]
+    out.standing = [r for r in still if r not in homeless]
+    out.restored += out.standing
     where = {id(b): {b.at, subject} for b, subject in placed}
     expected = [(b.row.table, where.get(id(b), {b.at}), b.row) for b in back]
     others = [r for r in seat_read.rows if r.typed and r.table not in standing]

@@ -136,7 +136,7 @@ def test_the_rulebooks_post_pasted_in_the_forum_tab_is_answered_line_by_line_and
     (archive,) = sheets.of("coalition").read(["'Archive coalition'!A1:B40"])
     said = "\n".join(str(c) for line in archive for c in line if c)
     assert "Turn 1 · orders resolved with what you typed" in said, said
-    assert f"coalition line 3 — Post line (Army: Plane; 3A > 3B - engage Target): {FRANK}: 3A > 2B" in said, said
+    assert f"coalition line 3 — Post line: {FRANK}: 3A > 2B" in said, said  # the header without its hint
 
 
 def test_a_renamed_forum_tab_is_laid_out_again_with_its_lines_and_a_deleted_one_drawn_again(tmp_path: Path) -> None:
@@ -215,3 +215,37 @@ def test_a_forum_tab_saved_from_a_copy_older_than_the_resolution_is_not_read_aga
     (archive,) = sheets.of("coalition").read(["'Archive coalition'!A1:B60"])
     said = " ".join(str(c) for line in archive for c in line if c)
     assert "already carried out" in said and f"{FRANK}: 3A > 2B - engage Jeff the Owl" in said
+
+
+def test_text_typed_under_a_full_forum_table_is_answered_as_past_it_never_read_as_a_line(tmp_path: Path) -> None:
+    """A side of 21 armies: its Forum table has a drawn line in every row (2 a army and 20 more, past the 60 it is
+    laid out with), and column A just under it was taken for one more of its rows, then emptied (issue 38)."""
+    with (tmp_path / "armies.csv").open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
+        for n in range(21):
+            out.writerow([f"Army {n:02d}", "coalition", 1, f"Dominaria {1 + n % 9}{'ABC'[n // 9]}",
+                          "2000/1000/600/600", "white", "white"])
+        out.writerow(["Jeff the Owl", "phyrexia", 2, "Dominaria 12B", "2000/1000/600/600", "", ""])
+    text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
+    (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
+                                         encoding="utf-8")
+    config = load_config(tmp_path / "match.toml")
+    init_match(config, now=NOW, seed=b"forum tab")
+    sheets = open_match_sheets(config)
+    table = read_match(sheets, CLS).seats["coalition"].tab.table("post")
+    assert table.rows == 62
+    _paste(sheets, [f"Line {n}" for n in range(table.rows)])  # every line of the table typed
+    under = f"'{table.tab}'!A{table.last_row + 1}:D{table.last_row + 1}"
+    sheets.of("coalition").write([RangeWrite(under, [["Army 03: Dominaria; 4A > 4B"]])])
+    report = sync_once(config, sheets, now=NOW)
+    row = f"Row {table.last_row + 1}"
+    assert (f"coalition · row {table.last_row + 1}", f"{row} is under the last table, which ends at row "
+            f"{table.last_row}: nothing typed in it is read; write orders in the rows of the tables.") in \
+        report.rejected, report.rejected
+    (line,) = sheets.of("coalition").read([under])[0:1]
+    assert line[0][0] == "Army 03: Dominaria; 4A > 4B" and str(line[0][3]).startswith(f"✘ {row} is under"), line
+    assert read_match(sheets, CLS).seats["coalition"].tab.table("post").rows == 62  # not one more line
+    assert sync_once(config, sheets, now=NOW, force=True).resolved
+    (line,) = sheets.of("coalition").read([under])[0:1]
+    assert line[0][0] == "Army 03: Dominaria; 4A > 4B", line  # never wiped

@@ -33,18 +33,20 @@ def deploy(rules: WodRules, state: WodState, orders: WodOrders, result: TurnResu
     taken: dict[Hex, str] = {u.at: u.id for u in state.units if u.at is not None}
     chosen: dict[str, Hex] = {}
     refused = False
-    for row, p in enumerate(placements, start=1):
+    # A placement is named by its unit, whose row the player sees in the deployment table (its place among the
+    # placements read is not the table's row she sees: a row left empty above it is skipped).
+    for p in placements:
         problem = _placement_problem(rules, state, seat, p, waiting, chosen, taken, allowed)
         if problem:
             refused = True
-            result.verdicts.append(Verdict(seat, p.unit, "deploy", False, f"Row {row} ({p.unit} on {p.at}): {problem}"))
+            result.verdicts.append(Verdict(seat, p.unit, "deploy", False, f"{p.unit} (on {p.at}): {problem}"))
             continue
         unit = state.unit(p.unit)
         assert unit is not None
         at = rules.board.parse(p.at)
         chosen[unit.id] = at
         taken[at] = unit.id
-        result.verdicts.append(Verdict(seat, unit.id, "deploy", True, f"Row {row}: {unit.id} deploys on {at.label}."))
+        result.verdicts.append(Verdict(seat, unit.id, "deploy", True, f"{unit.id} deploys on {at.label}."))
     for uid in waiting:
         if uid not in chosen and not any(v.subject == uid for v in result.verdicts):
             refused = True
@@ -79,9 +81,8 @@ def deploy(rules: WodRules, state: WodState, orders: WodOrders, result: TurnResu
 
 def _not_deployed(verdict: Verdict) -> Verdict:
     """A placement that was legal, refused with the deployment it belongs to (all of a legion's units or none)."""
-    row = verdict.message.split(":", 1)[0]
-    return replace(verdict, accepted=False, message=f"{row}: {verdict.subject} is not deployed, as no unit is while "
-                                                    "another row is refused: a legion deploys all its units at once")
+    return replace(verdict, accepted=False, message=f"{verdict.subject} is not deployed, as no unit is while another "
+                                                    "row is refused: a legion deploys all its units at once")
 
 
 def _placement_problem(rules: WodRules, state: WodState, seat: str, p: Placement, waiting: dict[str, Unit],
