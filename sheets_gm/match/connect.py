@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend
 from sheets_gm.sheets.private_files import private_folder
+from sheets_gm.sync.journal import journal_path
 from sheets_gm.sync.sheets import MatchSheets
 
 if TYPE_CHECKING:
@@ -78,4 +79,5 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
     engine = backend(config.engine, "engine")
     orders = tuple(backend(where, f"orders {seat}") for seat, where in zip(config.seats, config.orders, strict=True))
     judge = backend(config.judge, "judge") if config.judge else None
-    return MatchSheets(config.seats, board, engine, orders, judge, shlex.quote(config.path.name))
+    return MatchSheets(config.seats, board, engine, orders, judge, shlex.quote(config.path.name),
+                       journal_path(config.path))

@@ -8,6 +8,8 @@ spreadsheet in this order: the seats' (archive the consumed rows in the pending 
 every table for the next window), the judge's, the board's (board, status, public log), then
 the engine's last: its record is the commit. A resolution cut before the commit is completed
 by the next poll from the pending rows, keeping whatever was typed for the next window since.
+Each seat's pending row is also kept in the GM's journal before the seats are written
+(``sync/journal.py``), for ``repair`` to write back into a Copies tab deleted meanwhile.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.drawn_cells import RowKey, board_drawn_again, drawn_again_writes
+from sheets_gm.sync.journal import Journal, journaled_run
 from sheets_gm.sync.life.deadline_change import (
     DeadlineChange,
     ScheduleRule,
@@ -354,8 +357,8 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         batch.put(sheets.board, read.tabs.log_header_range(), [list(read.tabs.spec.headers.log)])
     if change is not None:  # its Log line before the resolution's: an undo of the resolution leaves it
         read = replace(read, record=change_writes(batch, sheets, read.tabs, read.adapter, change, resolving=True))
-    _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
-    report.write_calls = batch.run(sheets.write_order())
+    journal = _resolve(sheets, read, window, dice, answer, now, next_deadline, batch, report, owners)
+    report.write_calls = journaled_run(batch, sheets.write_order(), sheets.journal, journal)  # the seats' rows first
     return report
 
 
@@ -586,7 +589,9 @@ def _settle_all(read: MatchRead, window: Window, answer: _Answer, resolution: Re
 
 def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDice, answer: _Answer, now: datetime,
              next_deadline: DeadlineRule | None, batch: WriteBatch, report: WindowReport,
-             owners: OwnersSource | None) -> None:
+             owners: OwnersSource | None) -> Journal:
+    """Queue the resolution of ``window`` in ``batch``; returns its journal (each seat's pending row), which is kept
+    before the batch runs."""
     record = read.record
     ruleset = record.ruleset
     adapter: AnySheetAdapter = read.adapter
@@ -607,6 +612,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     tabs = grow_tables(sheets, read.tabs, ruleset, adapter, new_state, owners)  # laid out again if it needs more rows
     report.tables_grown = list(tabs.grown(read.tabs))
     archived_by_seat: dict[str, str] = {}
+    pending: dict[str, tuple[CellValue, ...]] = {}  # each seat's pending row, for the journal
     for seat in report.tables_grown:  # laid out again: its rows are no longer where they were read
         batch.unguard(seat_backend(sheets, read.tabs, seat))
     all_settled = _settle_all(read, window, answer, resolution, new_record, tabs, report, next_dice)
@@ -625,7 +631,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         # else the cut resolution wrote this seat's lines, with its rows read
         lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
-        batch.put(backend, read.tabs.archive_pending_range(seat), [[window.key, archived, count]])
+        pending[seat] = (window.key, archived, count)
+        batch.put(backend, read.tabs.archive_pending_range(seat), [list(pending[seat])])
         # The engine's history row keeps it for good: undo puts the rows back from there, and a seat's file saved
         # from an older copy gets its Archive entry back from there.
         archived_by_seat[seat] = archived
@@ -652,4 +659,5 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     report.state = new_state
     report.finished = new_window is None
     report.result = status
+    return Journal(record.seed_hash, number, record.deal, window.key, pending)
 

@@ -252,6 +252,15 @@ def _check_written_tabs(batch: ReadBatch, sheets: MatchSheets, tabs: MatchTabs) 
     return typed_over
 
 
+def cut_pending(grid: Grid, tab: str, record: MatchRecord) -> dict[str, Any] | None:
+    """The pending row read as ``grid`` (its window key, rows read and line count, from tab ``tab``) when it is of the
+    resolution ``record`` has not committed: one a cut left (None otherwise, or when the row cannot be read)."""
+    try:
+        return _pending(_archived(grid, tab), record)
+    except LayoutDriftError:
+        return None
+
+
 def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
     """The archive's pending row: what the last resolution (committed or cut) consumed."""
     line = grid[0] if grid else []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sheets_gm.sheets.adapter import CONFIG_STAND_IN
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, WorkbookOpenError
@@ -24,6 +25,10 @@ class MatchSheets:
     # The match's config as a command that the sheets suggest names it (``-c friday.toml``): the stand-in where
     # there is none (a demo, a test), as the commands' help writes it.
     config_name: str = CONFIG_STAND_IN
+    # The match's write-ahead journal in the GM's private folder (``sync/journal.py``): each seat's pending row of the
+    # resolution under way, so that ``repair`` can put it back in a Copies tab deleted before the commit. None: the
+    # match keeps none (a test, a demo).
+    journal: Path | None = None
 
     @classmethod
     def single(cls, seats: tuple[str, ...], backend: SheetBackend) -> MatchSheets:

@@ -221,3 +221,25 @@ def test_repair_after_a_column_inserted_moves_a_cell_typed_beside_the_table_back
     ws = openpyxl.load_workbook(match.parent / "match.xlsx")["Orders blue"]
     assert ws.cell(5, 8).value == "past the table"
     assert str(ws.cell(5, 12).value).startswith("✘") and "past the table" in str(ws.cell(5, 12).value)
+
+
+def test_a_resolution_s_journal_is_kept_in_the_gm_s_folder_and_dropped_at_its_commit(
+        match: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands hand the poll the journal path beside the poll state (``.sheets-gm``): a resolution writes it
+    before the seats' files and drops it once the engine committed."""
+    from sheets_gm.sync import journal
+
+    journal_file = match.parent / ".sheets-gm" / f"{match.stem}.journal.json"
+    assert open_match_sheets(load_config(match)).journal == journal_file
+    kept: list[int] = []
+    write = journal.write_journal
+
+    def noted(path: Path | None, entry: journal.Journal) -> None:
+        write(path, entry)
+        assert path == journal_file and path.exists()
+        kept.append(entry.resolution)
+
+    monkeypatch.setattr(journal, "write_journal", noted)
+    code, out, err = run(capsys, "resolve", "-c", match, "--force", "--window", "1")
+    assert code == 0 and kept == [1], out + err
+    assert not journal_file.exists()

@@ -169,7 +169,8 @@ class KeptSheets:
 
         self.sheets = MatchSheets(sheets.seats, wrap(sheets.board), wrap(sheets.engine),
                                   tuple(wrap(b) for b in sheets.orders),
-                                  None if sheets.judge is None else wrap(sheets.judge), sheets.config_name)
+                                  None if sheets.judge is None else wrap(sheets.judge), sheets.config_name,
+                                  sheets.journal)
 
     def rehearse(self, on: bool) -> None:
         """Note writes instead of making them (``on``), or make them."""

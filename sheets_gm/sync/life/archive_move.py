@@ -24,6 +24,7 @@ from typing import Any
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid, a1, cells, quote_tab
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
+from sheets_gm.sync.life.cut_copies import pending_back
 from sheets_gm.sync.match_record import MatchRecord, history_range, history_write, joined_cells
 from sheets_gm.sync.match_tabs import (
     ARCHIVE_FIRST_LINE_ROW,
@@ -219,9 +220,10 @@ def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRe
             continue
         backend = seat_backend(sheets, tabs, seat)
         count = 0
+        archive: Grid | None = None
         if tabs.archive(seat) not in absent:
-            (grid,) = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES)])
-            filled = [i for i, row in enumerate(grid, start=1) if any(text_of(v) for v in row)]
+            (archive,) = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES)])
+            filled = [i for i, row in enumerate(archive, start=1) if any(text_of(v) for v in row)]
             count = max(filled, default=0)
         pending: list[CellValue] = ["", current_mark(record.resolved, record.deal)]
         if seat in renamed:
@@ -240,7 +242,10 @@ def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRe
             notes.append(f"tab {tabs.copies(seat)!r} (hidden) was missing in {backend.name}: laid out again; the "
                          "rows each resolution read are in the engine's history, and what was set aside stays listed "
                          f"in {tabs.archive(seat)!r}")
-        batch.put(backend, tabs.archive_pending_range(seat), [[*pending, count]])
+        back = pending_back(sheets, tabs, record, batch, seat, archive, count, renamed.get(seat))
+        notes += [back.note] if back.note else []
+        # a cut resolution's rows (from the journal or the renamed tab), else the renamed tab's pending row, or the mark
+        batch.put(backend, tabs.archive_pending_range(seat), [back.row if back.note else [*pending, count]])
     return notes
 
 

@@ -16,7 +16,7 @@ from sheets_gm.engine.ruleset import JUDGE, Window
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow
-from sheets_gm.sync.rows.archive_lines import ArchiveLine, row_text
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text
 
 MARK = "✘ "  # every refusal, and every answer to a stray row, starts with it
 HELD = " · You typed in this cell: "  # what a player typed in a blank row's feedback cell, kept in the answer
@@ -237,3 +237,24 @@ def handed_cause(reason: str) -> str:
 def undo_cause(window: Window, reason: str) -> str:
     """``undo``'s cause: 'the GM undid turn 3 (why)'."""
     return f"the GM undid {window.label} ({reason})"
+
+
+def read_line_sentence(label: str) -> str:
+    """The sentence of a resolution's Archive entry of the rows it read ("Turn 3 resolved with what you typed:")."""
+    return f"{capital(label)} resolved with what you typed:"
+
+
+def cut_lost_sentence(label: str, resolution: int, copies: str) -> str:
+    """What the Archive entry of a resolution cut before its commit says instead of ``read_line_sentence`` once
+    ``repair`` found the only copy of the rows it had read gone with the seat's hidden Copies tab (``copies``): they
+    were cleared from her rows and never carried out."""
+    return (f"{capital(label)} was being resolved with what you typed (resolution {resolution}), but "
+            f"the resolution was cut before the match took it, and the copy of these rows was lost with the hidden "
+            f"tab {copies!r}: they were NOT carried out and are no longer in your rows (those marked still in your "
+            "rows excepted): type again those you still want:")
+
+
+def resolution_aside_entry(text: str) -> bool:
+    """Whether an Archive entry's sentence is one a resolution writes beside its entry of the rows it read (``fates``'
+    ``stale_line``, ``gone_line``: rows set aside while its window was played, or when it resolved)."""
+    return text.startswith(("Set aside while ", "Set aside when "))

@@ -44,7 +44,7 @@ from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import GO_COLUMN, SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
-from sheets_gm.sync.rows.fate_words import MARK, read_as_words, ready_sentence
+from sheets_gm.sync.rows.fate_words import MARK, read_as_words, read_line_sentence, ready_sentence
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text
 
 Key = tuple[str, str]  # a row by its table and subject
@@ -188,7 +188,7 @@ def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: M
             return f"{row_text(tab, r)} — carried out in part ({partly[key]})"
         return row_text(tab, r)
 
-    return ArchiveLine(capital(window.label), f"{capital(window.label)} resolved with what you typed:",
+    return ArchiveLine(capital(window.label), read_line_sentence(window.label),
                        tuple(detail(r) for r in read), tuple(read))
 
 
@@ -545,8 +545,9 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     out.set_aside = seat_read.stale(window) if seat_read.pending is None else []
     # At the match's end the rows it did not carry out stay as typed, saying that nothing more is read.
     target = new_window or window
-    if seat_read.pending is not None:  # a cut resolution: every row typed since stays
-        done = frozenset((r.table, r.subject) for r in seat_read.rows if r.window and r.window != target.key)
+    if seat_read.pending is not None:  # a cut resolution: every row typed since (for ``target``) stays
+        # and a row it read and carried out still in her cells (a repair drew them again for ``window``) goes
+        done = seat_read.done(window, consumed) - frozenset(out.unused) if target.key != window.key else frozenset()
     kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
         kept = _untick(seat_read.tab, kept, out.unused)
