@@ -30,6 +30,7 @@ from sheets_gm.sync.autoplay import typed_values
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.rows.fates import SeatSettled
+from sheets_gm.sync.rows.seat_read import cells_text
 
 #: The kind that hands a seat back to a person (``adjust --bot Bo=none``).
 NO_BOT = "none"
@@ -189,8 +190,11 @@ def with_bot_rows(kept: Mapping[str, Mapping[str, TypedRow]], notes: Mapping[str
         out[table] = {s: r for s, r in out[table].items() if s not in gone}
         said[table] = {s: n for s, n in said.get(table, {}).items() if s not in gone}
     for table, by_subject in rows.items():
-        out.setdefault(table, {}).update(by_subject)
-        for subject in by_subject:
+        for subject, row in by_subject.items():
+            before = out.setdefault(table, {}).get(subject)
+            if table in standing and not row.typed and before is not None and before.typed:
+                continue  # a standing row typed before stays (read, answered): a bot's empty row is no typing over it
+            out[table][subject] = row
             said.get(table, {}).pop(subject, None)
     typed.append(seat)
     return out, said
@@ -199,13 +203,23 @@ def with_bot_rows(kept: Mapping[str, Mapping[str, TypedRow]], notes: Mapping[str
 def play_bots(settled: SeatSettled, record: MatchRecord, adapter: AnySheetAdapter, window: Window | None, seat: str,
               tab: InputTab, typed: MutableSequence[str]) -> None:
     """A resolution's settling of ``seat``'s rows (``fates.settle_seat``) with its bots' rows for ``window`` (see
-    ``with_bot_rows``): kept and shown as typed, the notes of the rows they replace dropped."""
+    ``with_bot_rows``): kept and shown as typed, the notes of the rows they replace dropped. A typed row they
+    replace with other cells (typed in the seat's file since a bot took it) is set aside to the Archive, never
+    dropped."""
     kept, shown = with_bot_rows(settled.kept, settled.shown, record, adapter, window, seat, tab, typed)
     if kept == settled.kept:
         return
+    settled.set_aside += [row for table, rows in settled.kept.items() for subject, row in rows.items()
+                          if row.typed and _replaced(row, kept.get(table, {}).get(subject))]
     settled.notes = [n for n in settled.notes if kept.get(n["table"], {}).get(n["subject"]) is
                      settled.kept.get(n["table"], {}).get(n["subject"])]
     settled.kept, settled.shown = kept, shown
+
+
+def _replaced(row: TypedRow, now: TypedRow | None) -> bool:
+    """Whether ``row`` is gone from a drawing that keeps ``now`` in its place: dropped, or typed over with other
+    cells."""
+    return now is not row and (now is None or cells_text(now.values) != cells_text(row.values))
 
 
 def whole_bot_seats(record: MatchRecord) -> frozenset[str]:

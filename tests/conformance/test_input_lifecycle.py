@@ -46,6 +46,7 @@ from hypothesis import strategies as st
 
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.rulesets.coalition.orders import forum_line
+from sheets_gm.rulesets.gvg.enums import Skill
 from sheets_gm.rulesets.registry import (
     AnyRuleset,
     bots_of,
@@ -60,8 +61,9 @@ from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, quote_tab, sp
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sync.bot_seats import NO_BOT
 from sheets_gm.sync.journal import journal_path
-from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, undo_window
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, hand_seats, undo_window
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.log_check import forged_log_lines
 from sheets_gm.sync.life.repair import repair_match
@@ -80,7 +82,7 @@ SEED = b"input-lifecycle"
 IDLE = ("Waiting for your orders", "Nothing to write now", "Not open now", "Not yet:", "The match is over")
 JUNK = ("zz", "Q99", "-3", "0", "abc", "12", "attack\nmove\nQ99", "zz " * 90, "x" * 16_001)
 SYNCS = ("poll", "force", "deadline", "cut", "undo", "adjust", "repair", "race", "stale", "react", "judge",
-         "end", "post")  # each followed by a poll
+         "end", "post", "handback")  # each followed by a poll
 PAST_DEADLINE = (NOW - dt.timedelta(hours=1)).isoformat()
 #: An adjustment each game accepts in most states, as ``sheets-gm adjust`` gives it ({seat}: a seat's name).
 ADJUST = {"gvg": ("coins", "{seat}=3"), "wesnoth": ("gold", "{seat}=5"), "winordie": ("crystals", "{seat}=+1"),
@@ -113,6 +115,14 @@ ENDS: dict[str, Callable[[Any, tuple[str, ...], int], tuple[str, str | list[str]
     "gvg": lambda state, _seats, n: _gvg_moved(state, n),
     "champions": lambda state, _seats, n: _champions_out(state, n),
 }
+#: Tables whose orders carry no name of the row: whether a typed cell's value is among the names of a resolution's
+#: orders (GvG's captain's skills, a list by team, named by value; a Coalition forum line, read as orders of the
+#: armies it names: a post with no colon is a title its reader passes over by design, ordering nothing).
+NAMED_BY_CELL: dict[tuple[str, str], Callable[[str, set[str]], bool]] = {
+    ("gvg", "captain"): lambda typed, names: next(
+        (s.value for s in Skill if s.display.casefold() == typed.casefold()), _name(typed)) in names,
+    ("coalition", "post"): lambda typed, names: ":" not in typed or any(
+        n.split(".")[2] in _name(typed) for n in names if n.startswith("orders.") and n.count(".") == 2)}
 DAMAGES = ("rename", "delete", "insert")
 ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)
 
@@ -267,7 +277,7 @@ def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
     """One thing a table does: (what, and three numbers to choose with)."""
     what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
                                  "deadline", "past", "cut", "undo", "adjust", "repair", "race", "stale", "react",
-                                 "judge", "end", "post"]))
+                                 "judge", "end", "post", "handback"]))
     return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
 
 
@@ -462,6 +472,13 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         events = gm.events_from_options(read.record.seats, {change[0]: given}, "the lifecycle test adjusts")
         with contextlib.suppress(BetweenWindowsError):  # refused as it stands (a cut resolution, the match over)
             adjust_match(table.sheets, table.cls, events)
+        poll(table.sheets, table.cls, now=NOW)
+    elif what == "handback":  # the GM hands a seat to a bot (``adjust --bot``), or back to its player
+        bot_kinds = list(bots_of(read.record.ruleset))
+        name = read.record.seats[a % len(read.record.seats)]
+        kind = NO_BOT if name in read.record.bots else bot_kinds[b % len(bot_kinds)]
+        with contextlib.suppress(BetweenWindowsError):  # refused as it stands (a cut resolution, the match over)
+            hand_seats(table.sheets, table.cls, {name: kind}, "the lifecycle test hands it over")
         poll(table.sheets, table.cls, now=NOW)
     elif what == "post":  # a whole forum post (or every order the bot would give) pasted in one cell, then a poll
         _paste_post(table, read, seat, b)
@@ -745,6 +762,10 @@ def check(table: Table) -> None:
             backend = seat_backend(table.sheets, read.tabs, typed.seat)
             assert _told_not_done(backend, read.tabs.archive(typed.seat), typed.value), \
                 f"{table.name}: {typed} was refused, then taken from its cells as if carried out"
+        if "rows" in traces and not _taken_by_engine(table, read, typed):
+            assert _told_not_done(seat_backend(table.sheets, read.tabs, typed.seat), read.tabs.archive(typed.seat),
+                                  typed.value), f"{table.name}: {typed} is archived as carried out, but no " \
+                                                "resolution that read it took an order from its row"
         if "rows" not in traces:
             table.aside.append(typed)
         del table.ledger[where]
@@ -781,9 +802,69 @@ def _told_not_done(backend: SheetBackend, tab: str, value: str) -> bool:
         text = _text(line[1]) if len(line) > 1 else ""
         if not text.startswith("·"):
             entry = text
-        elif value in text and ("carried out" in text or "set aside" in entry.lower() or "Taken back" in entry):
+        elif value in text and ("not carried out" in text or "carried out in part" in text
+                                or "set aside" in entry.lower() or "Taken back" in entry):
             return True
     return False
+
+
+def _taken_by_engine(table: Table, read: MatchRead, typed: Typed) -> bool:
+    """The engine-side oracle: whether a resolution whose history row archived ``typed``'s row as read (its
+    ``archived`` rows for the seat) took an order from that row (its ``orders``, through the ruleset's
+    ``orders_codec``). True when no history row holds it (a copy only: the Copies tab, or rows an undo took back).
+
+    Orders are matched to a row by the name they carry, a key or a text value of the orders: the row's subject
+    (GvG's player, a Coalition army or battle, a Wesnoth or Win or Die unit, a Champions player's class as
+    'player.class'), in an ordered table (whose subjects are positions) the row's first typed cell (a Wesnoth recruit's
+    unit type, a Win or Die action's unit), and in ``NAMED_BY_CELL``'s tables the typed cell. The limit: orders do
+    not say which row they came from, so an order's other fields are not compared with the row's cells (a row
+    whose name another order of that resolution carries counts as taken), and an order the engine
+    refuses inside its resolution without naming it ``unused`` is not seen here."""
+    spec = read.seats[typed.seat].tab.table(typed.table).spec
+    first, found = next(c.key for c in spec.columns if c.kind.typed and c.kind != ColumnKind.SUBJECT), False
+    for orders, archived in _history(table, read):
+        for row in archived.get(typed.seat, []):
+            if row.get("table") != typed.table or not isinstance(row.get("values"), dict) or \
+                    _text(row["values"].get(typed.key)) != typed.value:
+                continue
+            found = True
+            by_cell = NAMED_BY_CELL.get((table.name, typed.table))
+            if by_cell(typed.value, orders) if by_cell else \
+                    _name(row["values"].get(first) if spec.ordered else row.get("subject")) in orders:
+                return True
+    return not found
+
+
+def _history(table: Table, read: MatchRead) -> Iterator[tuple[set[str], dict[str, list[dict[str, Any]]]]]:
+    """Each resolution's history row: the names its orders carry (keys and text values, casefolded) and the rows
+    it archived as read, by seat."""
+    if not read.record.resolved:
+        return
+    for grid in table.engine.read([history_rows(read.tabs.spec.tabs.engine, read.record.resolved)]):
+        for line in grid:
+            try:
+                entry = json.loads(joined_cells(line, 1)) if len(line) > 1 else {}
+                archived = {seat: json.loads(joined_cells([text], 0)).get("rows", [])
+                            for seat, text in entry.get("archived", {}).items()}
+            except (ValueError, AttributeError):  # no history row there, or not one the sync wrote
+                continue
+            yield _names(entry.get("orders")) - {""}, archived
+
+
+def _name(value: object) -> str:
+    """A name as orders and rows both spell it: 'Ballista Charges' and 'ballista_charges' alike."""
+    return _text(value).casefold().replace("_", " ")
+
+
+def _names(data: Any) -> set[str]:
+    """Every key and text value of a JSON value, and each key joined by a dot to the names under it (Champions'
+    ``{"Bo": {"sets": [["healer", …]]}}`` names 'bo.healer', the subject of Bo's healer's row)."""
+    if isinstance(data, dict):
+        return {n for k, v in data.items() for under in [_names(v)] for n in (_name(k), *(f"{_name(k)}.{u}"
+                                                                                       for u in under), *under)}
+    if isinstance(data, list):
+        return {n for v in data for n in _names(v)}
+    return {_name(data)} if isinstance(data, str) else set()
 
 
 def _named(backend: SheetBackend, tab: str, value: str) -> bool:
@@ -866,6 +947,13 @@ FORCED_DEPLOYMENT_REFUSED = [("bot", 0, 0, 0), ("judge", 0, 0, 0), ("past", 1, 0
 # its leader's row the reason that row gave it; the recruit was then carried out. Found by a random run of the steps.
 CUT_THEN_TYPED_OVER = [("race", 1, 2, 0), ("judge", 0, 0, 0), ("judge", 0, 0, 0), ("cut", 0, 0, 0), ("bot", 0, 0, 0),
                        ("judge", 0, 0, 0), ("force", 0, 0, 0), ("judge", 0, 0, 0)]
+# A seat handed to a bot, then typed in by its player (her file is still hers): the bot's rows for the window that
+# opens (a resolution's, or the GM's adjustment's drawing) replaced her row without a trace; and a standing row typed
+# ahead was emptied by the bot's blank rows. Now the row typed over is set aside to her Archive, and a standing row
+# stays, answered (found by random runs with the hand-over step).
+TYPED_UNDER_A_BOT = [("handback", 721, 0, 0), ("type", 5933, 0, 0), ("race", 0, 0, 0)]
+ADJUSTED_UNDER_A_BOT = [("handback", 721, 0, 0), ("bot", 0, 0, 0), ("race", 4717, 0, 0), ("end", 0, 0, 0)]
+STANDING_UNDER_A_BOT = [("stale", 929, 1047, 0), ("handback", 3641, 0, 0), ("bot", 0, 0, 0), ("deadline", 0, 0, 0)]
 # Every writer a row meets besides the poll: a reaction typed outside the seat's turn, the judge's tables, the GM's
 # adjustment ending the match (or removing a unit), rows typed once it is over, and a repair of the finished match.
 EVERY_WRITER = [("type", 0, 0, 0), ("react", 1, 0, 0), ("judge", 0, 2, 1), ("react", 0, 3, 1), ("type", 1, 5, 2),
@@ -897,6 +985,9 @@ def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
     @example(steps=STALE_COPY_READ_AT_ONCE)
     @example(steps=FORCED_DEPLOYMENT_REFUSED)
     @example(steps=CUT_THEN_TYPED_OVER)
+    @example(steps=TYPED_UNDER_A_BOT)
+    @example(steps=ADJUSTED_UNDER_A_BOT)
+    @example(steps=STANDING_UNDER_A_BOT)
     @example(steps=COPIES_DELETED_AFTER_A_CUT)
     @example(steps=REPAIRED_WHILE_CUT)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
@@ -941,6 +1032,25 @@ def test_nothing_typed_is_lost_across_an_undo(name: str) -> None:
         run(new_table(name), steps)
 
     inner()
+
+
+@pytest.mark.parametrize(("name", "steps"), [("wesnoth", TYPED_UNDER_A_BOT), ("winordie", ADJUSTED_UNDER_A_BOT)])
+def test_a_row_typed_in_a_seat_a_bot_plays_is_set_aside_when_the_bot_types_over_it(
+        name: str, steps: list[tuple[str, int, int, int]]) -> None:
+    table = new_table(name)
+    run(table, steps[:-1])
+    bo = [t for t in table.ledger.values() if t.seat == "Bo" and t.value == "zz"]
+    assert bo and table.read().record.bots.get("Bo"), table.ledger
+    run(table, steps[-1:])
+    read = table.read()
+    assert _told_not_done(seat_backend(table.sheets, read.tabs, "Bo"), read.tabs.archive("Bo"), "zz")
+
+
+def test_a_standing_row_typed_ahead_stays_when_a_bot_plays_its_seat() -> None:
+    table = new_table("winordie")
+    run(table, STANDING_UNDER_A_BOT)
+    rows = [r for r in table.read().seats["Bo"].rows if r.table == "reactions" and _text(r.values.get("unit"))]
+    assert any(_text(r.values["unit"]).startswith("zz zz") and r.feedback.startswith("✘") for r in rows), rows
 
 
 # GvG's red4 refused ('Q99' is off the board), then typed again (the bot's 'C5') before any sync, then resolved with

@@ -21,7 +21,7 @@ from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, with_bot_rows
+from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, play_bots
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
 from sheets_gm.sync.life.replay import entry_dice
@@ -126,6 +126,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
         for table, by_subject in (told or {}).get(seat, {}).items():
             said.setdefault(table, {}).update(by_subject)
         settled = settle_change(read.adapter, state, seat_read, window, kept_rows.get(seat, []), said)
+        play_bots(settled, record, read.adapter, window, seat, tabs.orders(seat), [])  # a row typed over: set aside
         changed = settled.change_lines(seat_read.tab, window or before, cause)
         if changed:
             count = len(settled.set_aside) + len(settled.gone)
@@ -142,10 +143,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                 batch.put(backend, lines_cell(read.tabs, seat), [[count]])
         overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
                                   backend)
-        kept, why = with_bot_rows(settled.kept, settled.shown, record, read.adapter, window, seat, tabs.orders(seat),
-                                  [])
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
-                           outcome.text if outcome else "", kept, why, overlays)
+                           outcome.text if outcome else "", settled.kept, settled.shown, overlays)
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,
                              read.record.state)
     board_writes(batch, sheets.board, read.tabs, read.adapter, state, status, record.deadline)
