@@ -969,6 +969,9 @@ COPIES_DELETED_AFTER_A_CUT = [("bot", 0, 0, 0), ("type", 1, 0, 0), ("cut", 0, 0,
 # A row the cut resolution left in her cells (a Wesnoth standing choice, refused), then repair before the next poll:
 # drawn again for the window under way, its completion cleared it as carried out (found by a random run).
 REPAIRED_WHILE_CUT = [("type", 0, 1271, 0), ("cut", 0, 0, 0), ("repair", 0, 0, 8561)]
+# The bot's rows, its leader's Order typed over ('zz'), then a save racing the resolution: the recruit rows were
+# cleared and archived as read though the leader's unreadable row recruited nothing (found by the engine oracle).
+RECRUITS_OF_AN_UNREAD_LEADER = [("bot", 0, 0, 0), ("type", 0, 0, 0), ("race", 1, 0, 0)]
 
 
 @pytest.mark.parametrize("name", _games())
@@ -990,6 +993,7 @@ def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
     @example(steps=STANDING_UNDER_A_BOT)
     @example(steps=COPIES_DELETED_AFTER_A_CUT)
     @example(steps=REPAIRED_WHILE_CUT)
+    @example(steps=RECRUITS_OF_AN_UNREAD_LEADER)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         run(new_table(name), [s for s in steps if s[0] != "undo"])
 

@@ -405,6 +405,29 @@ def test_a_readable_recruit_beside_one_that_cannot_be_read_is_kept_with_why_when
     assert "Recruit 2 — Type: Thief — not carried out (Not recruited while Recruit 1" in match.archive(ann)
 
 
+def test_a_readable_recruit_whose_leader_s_row_cannot_be_read_is_kept_with_why_when_the_turn_ends() -> None:
+    """The leader's row ('zz' for its Order) cannot be read, so it recruits nothing: the recruit rows said nothing,
+    and a forced resolution cleared them and archived them as read (found by the lifecycle check's engine oracle).
+    They stay typed, saying they wait for the leader's row, and the Archive says they were not carried out."""
+    match = Match("wesnoth")
+    ann = match.window().seats[0]
+    match.type(ann, "units", 0, "order", "zz")
+    match.type(ann, "units", 0, "action", "recruit")
+    match.type(ann, "recruit", 0, "type", "Thief")
+    match.poll()
+    leader = match.row(ann, "units", 0).subject
+    waiting = match.row(ann, "recruit", 0)
+    assert waiting.feedback.startswith(f"✘ Not recruited while {leader}'s row cannot be read"), waiting.feedback
+    closed = match.window()
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
+    assert not any(u.owner == ann and not u.leader for u in match.read().record.state.units)  # nothing recruited
+    row = match.row(ann, "recruit", 0)
+    assert row.text("type") == "Thief", row
+    assert row.feedback.startswith(f"✘ Not carried out in {closed.label}: Not recruited while {leader}'s row"), \
+        row.feedback
+    assert "Recruit 1 — Type: Thief — not carried out" in match.archive(ann)
+
+
 # -- a window opened by a resolution answers the rows kept for it at once ---------------------------------------------
 def test_the_resolution_that_opens_an_equip_window_answers_a_kept_row_for_that_window() -> None:
     match = Match("champions")

@@ -122,10 +122,13 @@ def read_seat(rules: WesnothRules, state: WesnothState, window: Window, seat: st
         if found.order.recruit:
             leader_recruits = True
         read.append(found)
-    if entries and leader is not None and not leader_recruits and not reading.problems.get(leader.id):
+    if entries and leader is not None and not leader_recruits:
+        why = (f"Not recruited while {leader.id}'s row cannot be read: the leader recruits these in its action; "
+               "mend its row" if reading.problems.get(leader.id) else
+               f"{leader.id}'s row does not recruit: choose recruit in its Action to recruit these (recruiting is the "
+               "leader's whole action)")
         for r in typed_recruits:
-            reading.problem(r.subject, f"{leader.id}'s row does not recruit: choose recruit in its Action to "
-                                       "recruit these (recruiting is the leader's whole action)")
+            reading.problem(r.subject, why)
     read.sort(key=lambda r: r.key)
     choices_ = _standing(rules, mine, rows.get(STANDING, []), reading)
     go_rows = [r for r in read if r.go]
