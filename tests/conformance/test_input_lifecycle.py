@@ -272,12 +272,16 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
         table.ledger.pop(where, None)
 
 
+#: What a table does, as ``step()`` draws it (a kind listed several times is drawn as often); the random-run script
+#: draws from this list too.
+STEP_KINDS = ("type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force", "deadline", "past",
+              "cut", "undo", "adjust", "repair", "race", "stale", "react", "judge", "end", "post", "handback")
+
+
 @st.composite
 def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
     """One thing a table does: (what, and three numbers to choose with)."""
-    what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
-                                 "deadline", "past", "cut", "undo", "adjust", "repair", "race", "stale", "react",
-                                 "judge", "end", "post", "handback"]))
+    what = draw(st.sampled_from(STEP_KINDS))
     return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
 
 
