@@ -119,8 +119,8 @@ ENDS: dict[str, Callable[[Any, tuple[str, ...], int], tuple[str, str | list[str]
 #: orders (GvG's captain's skills, a list by team, named by value; a Coalition forum line, read as orders of the
 #: armies it names: a post with no colon is a title its reader passes over by design, ordering nothing).
 NAMED_BY_CELL: dict[tuple[str, str], Callable[[str, set[str]], bool]] = {
-    ("gvg", "captain"): lambda typed, names: next(
-        (s.value for s in Skill if s.display.casefold() == typed.casefold()), _name(typed)) in names,
+    ("gvg", "captain"): lambda typed, names: _name(next(
+        (s.value for s in Skill if s.display.casefold() == typed.casefold()), typed)) in names,
     ("coalition", "post"): lambda typed, names: ":" not in typed or any(
         n.split(".")[2] in _name(typed) for n in names if n.startswith("orders.") and n.count(".") == 2)}
 DAMAGES = ("rename", "delete", "insert")
