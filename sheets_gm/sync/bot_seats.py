@@ -209,8 +209,9 @@ def play_bots(settled: SeatSettled, record: MatchRecord, adapter: AnySheetAdapte
     kept, shown = with_bot_rows(settled.kept, settled.shown, record, adapter, window, seat, tab, typed)
     if kept == settled.kept:
         return
-    settled.set_aside += [row for table, rows in settled.kept.items() for subject, row in rows.items()
-                          if row.typed and _replaced(row, kept.get(table, {}).get(subject))]
+    settled.bots_over = [row for table, rows in settled.kept.items() for subject, row in rows.items()
+                         if row.typed and _replaced(row, kept.get(table, {}).get(subject))]
+    settled.set_aside += settled.bots_over
     settled.notes = [n for n in settled.notes if kept.get(n["table"], {}).get(n["subject"]) is
                      settled.kept.get(n["table"], {}).get(n["subject"])]
     settled.kept, settled.shown = kept, shown

@@ -628,8 +628,9 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                              "stayed": stayed,  # even empty: not a history from before it
                                              **settled.told()}),
                                f"rows {seat} typed that resolution {number} read")
-        # else the cut resolution wrote this seat's lines, with its rows read
-        lines = settled.lines(seat_read.tab, window) if seat_read.pending is None else []
+        # else the cut resolution wrote this seat's lines, with its rows read: only rows typed since are added
+        lines = (settled.lines(seat_read.tab, window) if seat_read.pending is None
+                 else settled.completing_lines(seat_read.tab, window))
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         pending[seat] = (window.key, archived, count)
         batch.put(backend, read.tabs.archive_pending_range(seat), [list(pending[seat])])

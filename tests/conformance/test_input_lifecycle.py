@@ -976,6 +976,10 @@ REPAIRED_WHILE_CUT = [("type", 0, 1271, 0), ("cut", 0, 0, 0), ("repair", 0, 0, 8
 # The bot's rows, its leader's Order typed over ('zz'), then a save racing the resolution: the recruit rows were
 # cleared and archived as read though the leader's unreadable row recruited nothing (found by the engine oracle).
 RECRUITS_OF_AN_UNREAD_LEADER = [("bot", 0, 0, 0), ("type", 0, 0, 0), ("race", 1, 0, 0)]
+# A seat handed to a bot, a resolution cut before its commit, then the bot's rows typed by her player in a table the
+# cut resolution had closed: the completing poll set her row aside for the bot's, but wrote no Archive entry (the
+# cut had written the seat's entries), so her row was gone without a trace (found by random runs, three games).
+CUT_UNDER_A_BOT = [("handback", 0, 0, 0), ("cut", 0, 0, 0), ("bot", 0, 0, 0)]
 
 
 @pytest.mark.parametrize("name", _games())
@@ -998,6 +1002,7 @@ def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
     @example(steps=COPIES_DELETED_AFTER_A_CUT)
     @example(steps=REPAIRED_WHILE_CUT)
     @example(steps=RECRUITS_OF_AN_UNREAD_LEADER)
+    @example(steps=CUT_UNDER_A_BOT)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         run(new_table(name), [s for s in steps if s[0] != "undo"])
 
@@ -1052,6 +1057,19 @@ def test_a_row_typed_in_a_seat_a_bot_plays_is_set_aside_when_the_bot_types_over_
     run(table, steps[-1:])
     read = table.read()
     assert _told_not_done(seat_backend(table.sheets, read.tabs, "Bo"), read.tabs.archive("Bo"), "zz")
+
+
+def test_a_row_a_bot_types_over_while_a_cut_resolution_completes_is_set_aside_to_the_archive() -> None:
+    table = new_table("champions")
+    for what, a, b, c in CUT_UNDER_A_BOT[:-1]:
+        _do(table, what, a, b, c)
+    assert table.read().record.bots.get("Ann") and any(s.pending is not None for s in table.read().seats.values())
+    run(table, CUT_UNDER_A_BOT[-1:])  # the bot's cells typed by hand, then the poll that completes the resolution
+    read = table.read()
+    archive = " ".join(_text(v) for line in seat_backend(table.sheets, read.tabs, "Ann").read(
+        [read.tabs.archive_lines_range("Ann", 0, 40)])[0] for v in line)
+    assert "Set aside while round 1 · move and loot was played" in archive, archive
+    assert "Loot 1: defensive" in archive, archive
 
 
 def test_a_standing_row_typed_ahead_stays_when_a_bot_plays_its_seat() -> None:

@@ -347,7 +347,8 @@ class SeatSettled:
     feedback); ``kept``: every row that stays in its cells, by table and the subject it is drawn in; ``shown``: the
     feedback each kept row shows (by table and subject; '' for the table's own default); ``notes``: the notes the
     Archive's pending row keeps so that the next polls say them again (``SeatRead.note``); ``set_aside``: rows
-    that cannot stay, copied to the Archive and cleared."""
+    that cannot stay, copied to the Archive and cleared; ``bots_over``: those of them a bot's rows typed over (rows
+    the seat's player typed since a bot took her seat: ``bot_seats.play_bots``)."""
 
     read: list[TypedRow] = field(default_factory=list)
     unused: dict[Key, str] = field(default_factory=dict)
@@ -357,6 +358,7 @@ class SeatSettled:
     notes: list[dict[str, Any]] = field(default_factory=list)
     set_aside: list[TypedRow] = field(default_factory=list)
     gone: list[TypedRow] = field(default_factory=list)
+    bots_over: list[TypedRow] = field(default_factory=list)
 
     def lines(self, tab: InputTab, window: Window) -> list[ArchiveLine]:
         """The Archive entries this resolution writes for the seat."""
@@ -368,6 +370,11 @@ class SeatSettled:
         if self.gone:
             out.append(gone_line(tab, window, self.gone))
         return out
+
+    def completing_lines(self, tab: InputTab, window: Window) -> list[ArchiveLine]:
+        """The Archive entries a cut resolution's completion writes for the seat: its first try wrote the rest (the
+        rows read, those set aside then), so only the rows typed since that a bot's rows typed over."""
+        return [stale_line(tab, window, self.bots_over)] if self.bots_over else []
 
     def stayed(self, seat_read: SeatRead, before: Mapping[str, Mapping[str, TypedRow]]) -> list[dict[str, Any]]:
         """The typed rows this resolution keeps in their cells outside the standing tables (those of ``kept`` that
