@@ -34,8 +34,7 @@ from tests.fakes.google_api import GoogleApiFake  # noqa: E402
 
 Step = tuple[str, int, int, int]
 #: The step kinds as ``step()`` draws them (a kind listed twice is drawn twice as often).
-KINDS = ("type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force", "deadline", "past", "cut",
-         "undo", "adjust", "repair", "race", "stale", "react", "judge", "end", "post", "handback")
+KINDS = lc.STEP_KINDS
 NUMBER_MAX = 10_000
 LEFT_OUT = {"memory": (), "local": ("undo", "cut"), "google": ("undo", "cut")}
 

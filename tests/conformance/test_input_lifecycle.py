@@ -119,8 +119,8 @@ ENDS: dict[str, Callable[[Any, tuple[str, ...], int], tuple[str, str | list[str]
 #: orders (GvG's captain's skills, a list by team, named by value; a Coalition forum line, read as orders of the
 #: armies it names: a post with no colon is a title its reader passes over by design, ordering nothing).
 NAMED_BY_CELL: dict[tuple[str, str], Callable[[str, set[str]], bool]] = {
-    ("gvg", "captain"): lambda typed, names: next(
-        (s.value for s in Skill if s.display.casefold() == typed.casefold()), _name(typed)) in names,
+    ("gvg", "captain"): lambda typed, names: _name(next(
+        (s.value for s in Skill if s.display.casefold() == typed.casefold()), typed)) in names,
     ("coalition", "post"): lambda typed, names: ":" not in typed or any(
         n.split(".")[2] in _name(typed) for n in names if n.startswith("orders.") and n.count(".") == 2)}
 DAMAGES = ("rename", "delete", "insert")
@@ -272,12 +272,16 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
         table.ledger.pop(where, None)
 
 
+#: What a table does, as ``step()`` draws it (a kind listed several times is drawn as often); the random-run script
+#: draws from this list too.
+STEP_KINDS = ("type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force", "deadline", "past",
+              "cut", "undo", "adjust", "repair", "race", "stale", "react", "judge", "end", "post", "handback")
+
+
 @st.composite
 def step(draw: st.DrawFn) -> tuple[str, int, int, int]:
     """One thing a table does: (what, and three numbers to choose with)."""
-    what = draw(st.sampled_from(["type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force",
-                                 "deadline", "past", "cut", "undo", "adjust", "repair", "race", "stale", "react",
-                                 "judge", "end", "post", "handback"]))
+    what = draw(st.sampled_from(STEP_KINDS))
     return what, draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
 
 

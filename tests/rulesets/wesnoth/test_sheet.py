@@ -317,22 +317,33 @@ def test_in_batch_mode_a_go_box_waits_for_end_turn() -> None:
     assert not poll(sheets, cls, now=NOW).resolved
 
 
+def _google_keys(pattern: str) -> dict[str, str]:
+    """A 44-character spreadsheet key per role of a two-player match, from ``pattern`` (``{role}`` in it)."""
+    return {role: pattern.format(role=role).ljust(44, "0")[:44] for role in ("board", "engine", "Ann", "Bo")}
+
+
+def _google_match(fake: GoogleApiFake, keys: dict[str, str], r: WesnothRuleset) -> MatchSheets:
+    """A match of ``r`` created on the Google fake, one spreadsheet per role (``keys``), retried on a fake clock."""
+    clock = FakeClock()
+    retry = RetryPolicy(deadline=60, time=clock.time, sleep=clock.sleep, random=lambda: 0.5)
+    for role, key in keys.items():
+        fake.create_spreadsheet(key, role, ("Sheet1",))
+    client = fake_client()
+    backend = {role: GoogleSheetBackend(client, key, retry=retry, title=role) for role, key in keys.items()}
+    sheets = MatchSheets(("Ann", "Bo"), backend["board"], backend["engine"], (backend["Ann"], backend["Bo"]))
+    create_match(sheets, r, r.sample_roster(), seed=SEED)
+    return sheets
+
+
 def test_a_batch_match_is_read_and_resolved_on_google() -> None:
     """A poll reads each orders tab as the file layout spans it (Go column included) before it knows the match is
     batch; Google refuses a read past a tab's edge, so every poll of a batch match stopped there. The batch tab is
     laid out as wide as that read, its spare column protected (found by the lifecycle runs once the memory fake
     refused such reads too)."""
-    keys = {role: f"1WesnothBatch_{role}_".ljust(44, "0")[:44] for role in ("board", "engine", "Ann", "Bo")}
-    clock = FakeClock()
-    retry = RetryPolicy(deadline=60, time=clock.time, sleep=clock.sleep, random=lambda: 0.5)
+    keys = _google_keys("1WesnothBatch_{role}_")
     r = made(resolve="batch")
     with GoogleApiFake() as fake:
-        for role, key in keys.items():
-            fake.create_spreadsheet(key, role, ("Sheet1",))
-        client = fake_client()
-        backend = {role: GoogleSheetBackend(client, key, retry=retry, title=role) for role, key in keys.items()}
-        sheets = MatchSheets(("Ann", "Bo"), backend["board"], backend["engine"], (backend["Ann"], backend["Bo"]))
-        create_match(sheets, r, r.sample_roster(), seed=SEED)
+        sheets = _google_match(fake, keys, r)
         cls = get_ruleset("wesnoth")
         type_bot_orders(sheets, cls, {s: _StepBot(r, s) for s in r.sample_roster().seats}, ready=True)
         assert poll(sheets, cls, now=NOW).resolved
@@ -416,17 +427,10 @@ def test_a_local_board_holds_one_rule_per_owner_after_creation_and_after_repair(
 
 
 def test_a_google_board_gets_its_owner_rules_in_its_one_layout_call_and_keeps_them_once_after_repair() -> None:
-    keys = {role: f"1{role}Key_sheetsgm_wesnoth_colours_0000000000" for role in ("board", "engine", "Ann", "Bo")}
-    clock = FakeClock()
-    retry = RetryPolicy(deadline=60, time=clock.time, sleep=clock.sleep, random=lambda: 0.5)
+    keys = _google_keys("1{role}Key_sheetsgm_wesnoth_colours_")
     r = made()
     with GoogleApiFake() as fake:
-        for role, key in keys.items():
-            fake.create_spreadsheet(key, role, ("Sheet1",))
-        client = fake_client()
-        backend = {role: GoogleSheetBackend(client, key, retry=retry, title=role) for role, key in keys.items()}
-        sheets = MatchSheets(("Ann", "Bo"), backend["board"], backend["engine"], (backend["Ann"], backend["Bo"]))
-        create_match(sheets, r, r.sample_roster(), seed=SEED)
+        sheets = _google_match(fake, keys, r)
         to_board = [c.body for c in fake.log if c.endpoint == BATCH_UPDATE and keys["board"] in c.url]
         assert len(to_board) == 1  # the layout's one call: the rules ride in it
         added = [q["addConditionalFormatRule"] for q in to_board[0]["requests"] if "addConditionalFormatRule" in q]
