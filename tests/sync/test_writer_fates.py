@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from sheets_gm.engine.ruleset import JUDGE
-from sheets_gm.rulesets.registry import get_game
+from sheets_gm.rulesets.registry import bots_of, get_game
 from sheets_gm.sheets.guard import grid_cells
 from sheets_gm.sheets.layout import a1, cell_at
-from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, hand_seats
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
@@ -213,3 +214,41 @@ def test_a_poll_of_a_finished_match_draws_again_a_board_cell_and_the_log_header_
     assert report.finished and set(report.drawn_again) == {tab, f"{read.tabs.spec.tabs.log} (header)"}
     assert board.read([board_range]) == [before]
     assert board.read([read.tabs.log_header_range()])[0][0][0] == "Turn"
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("gvg", {"coins": ["red=5"]}),
+    ("winordie", {"crystals": ["{seat}=+1"]}),
+    ("gvg", {"bot": ["{other}"]}),
+    ("winordie", {"bot": ["{other}"]}),
+])
+def test_the_rows_an_adjustment_draws_again_say_at_once_what_the_next_poll_says(
+        game: str, options: dict[str, list[str]]) -> None:
+    """An adjustment (or a seat handed to a bot) answers every row it keeps for the open window as the next poll
+    would (``opened.check_opened``): a refused row says why, a legal one what the check says, not "Kept for …" a
+    poll longer; the poll after it has nothing new to write in those cells."""
+    match = Match(game)
+    if game == "winordie":
+        while match.window().phase != "actions":
+            match.bots_play()
+    type_bot_orders(match.sheets, match.cls, match.bots, ready=False)
+    seat = match.window().seats[0]
+    typed = [r for r in match.read().seats[seat].rows if r.typed and r.table != "seat"]
+    assert len(typed) >= 2, typed
+    table = typed[0].table
+    key = _typed_columns(match, seat, table)[0]
+    index = [r.subject for r in match.read().seats[seat].rows if r.table == table].index(typed[0].subject)
+    match.type(seat, table, index, key, "zz")
+    other = next(s for s in match.window().seats if s != seat)
+    if "bot" in options:  # the other seat handed to a bot, which types its rows in the same write
+        bot = next(iter(bots_of(match.read().record.ruleset)))
+        hand_seats(match.sheets, match.cls, {other: bot}, "a ruling")
+    else:
+        _adjust(match, game, "a ruling", **{k: [v.format(seat=seat) for v in vs] for k, vs in options.items()})
+    after = {(s, r.table, r.row): r.feedback for s, sr in match.read().seats.items() for r in sr.rows if r.typed}
+    refused = match.row(seat, table, index)
+    assert refused.text(key) == "zz" and refused.feedback.startswith("✘"), refused.feedback
+    report = match.poll()
+    assert not report.resolved
+    polled = {(s, r.table, r.row): r.feedback for s, sr in match.read().seats.items() for r in sr.rows if r.typed}
+    assert polled == after, {k: (after.get(k), v) for k, v in polled.items() if after.get(k) != v}

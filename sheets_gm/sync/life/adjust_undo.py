@@ -27,12 +27,13 @@ from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
 from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.life.seed_check import check_seed
 from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
-from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER
 from sheets_gm.sync.read import MatchRead, current_mark, read_match
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
 from sheets_gm.sync.rows.fate_words import adjust_cause, handed_cause, undo_cause
 from sheets_gm.sync.rows.fates import (
+    SeatSettled,
     aside_notice,
     handed_back,
     handed_line,
@@ -41,7 +42,7 @@ from sheets_gm.sync.rows.fates import (
     taken_over,
     undo_lines,
 )
-from sheets_gm.sync.rows.opened import check_opened
+from sheets_gm.sync.rows.opened import OpenedCheck, check_opened
 from sheets_gm.sync.rows.strays import stray_overlays
 from sheets_gm.sync.rows.undo_rows import UndoneSeat, undone_seat
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -117,16 +118,10 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     dice = record.dice()
     tabs = grow_tables(sheets, read.tabs, ruleset, read.adapter, state, owners)  # a unit added: its row
     events = list(events)
+    all_settled = _settle_seats(read, record, tabs, kept_rows, notes, told)
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
-        said = kept_refusals(kept_rows.get(seat, [])) if notes else {}  # what the last check refused, until the next
-        for row in kept_rows.get(seat, []) if notes else []:
-            if seat_read.note(row):
-                said.setdefault(row.table, {})[row.subject] = seat_read.note(row)
-        for table, by_subject in (told or {}).get(seat, {}).items():
-            said.setdefault(table, {}).update(by_subject)
-        settled = settle_change(read.adapter, state, seat_read, window, kept_rows.get(seat, []), said)
-        play_bots(settled, record, read.adapter, window, seat, tabs.orders(seat), [])  # a row typed over: set aside
+        settled = all_settled[seat]
         changed = settled.change_lines(seat_read.tab, window or before, cause)
         if changed:
             count = len(settled.set_aside) + len(settled.gone)
@@ -151,6 +146,53 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events, read.adapter)
     record = with_own_lines(record, record.log_rows, events, read.adapter)  # for verify -c to check their words
     return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)
+
+
+def _settle_seats(read: MatchRead, record: MatchRecord, tabs: MatchTabs, kept_rows: Mapping[str, Sequence[TypedRow]],
+                  notes: bool, told: Mapping[str, Mapping[str, Mapping[str, str]]] | None) -> dict[str, SeatSettled]:
+    """What the change does with each seat's ``kept_rows`` (``fates.settle_change``, then the rows its bots type), the
+    match at ``record``'s state. With ``notes`` (an adjustment or a seat handed over, not an undo, whose rows put back
+    say already what the window reopened makes of them), each row kept for the window open after the change says at
+    once what that window makes of it, as the next poll writes it (``opened.check_opened``): read, refused because …,
+    or kept for her next turn; ``told`` (a seat handed back) still says why its boxes were unticked."""
+    ruleset = record.ruleset
+    state = record.state
+    window = ruleset.window(state)
+    out: dict[str, SeatSettled] = {}
+    for seat, seat_read in read.seats.items():
+        said = kept_refusals(kept_rows.get(seat, [])) if notes else {}  # what the last check refused, until the next
+        for row in kept_rows.get(seat, []) if notes else []:
+            if seat_read.note(row):
+                said.setdefault(row.table, {})[row.subject] = seat_read.note(row)
+        for table, by_subject in (told or {}).get(seat, {}).items():
+            said.setdefault(table, {}).update(by_subject)
+        out[seat] = settle_change(read.adapter, state, seat_read, window, kept_rows.get(seat, []), said)
+        play_bots(out[seat], record, read.adapter, window, seat, tabs.orders(seat), [])  # a row typed over: aside
+    if notes and window is not None:
+        seat_tabs = {seat: seat_read.tab for seat, seat_read in read.seats.items()}
+        opened = check_opened(ruleset, read.adapter, state, window, record.dice(), seat_tabs,
+                              {seat: settled.kept for seat, settled in out.items()}, read.tabs.spec.preview)
+        for seat, settled in out.items():
+            _answer_kept(opened, read, seat, settled, (told or {}).get(seat, {}))
+    return out
+
+
+def _answer_kept(opened: OpenedCheck, read: MatchRead, seat: str, settled: SeatSettled,
+                 told: Mapping[str, Mapping[str, str]]) -> None:
+    """Each typed row ``settled`` keeps for the window ``opened`` says what that window makes of it, with the note
+    the last resolution left it (``SeatRead.note``): the sentence the next poll writes. A row ``told`` something
+    (handed back, its boxes unticked) says that first."""
+    seat_read = read.seats[seat]
+    for table, rows in settled.kept.items():
+        spec = seat_read.tab.table(table).spec
+        for subject, row in rows.items():
+            if not row.typed:  # nothing typed: the drawing says what an empty row says
+                continue
+            said = opened.answer(read.adapter, seat, spec, replace(row, subject=subject), seat_read.note(row))
+            if said is None:
+                continue
+            first = told.get(table, {}).get(subject, "")
+            settled.shown.setdefault(table, {})[subject] = f"{first} · {said}" if first else said
 
 
 def _match_in_play(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
