@@ -33,6 +33,7 @@ from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 from sheets_gm.sync.writes import drawn_writes
 from tests.fakes.memory import InjectedFault, MemoryBackend
+from tests.rulesets.coalition.helpers import local_match
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 
@@ -100,19 +101,11 @@ def _pairs(count: int) -> list[tuple[str, str]]:
 
 def test_forty_battles_each_get_a_result_row_and_every_one_is_judged(tmp_path: Path) -> None:
     pairs = _pairs(40)
-    with (tmp_path / "armies.csv").open("w", newline="", encoding="utf-8") as f:
-        out = csv.writer(f)
-        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
-        for n, (ours, theirs) in enumerate(pairs, start=1):
-            out.writerow([f"Coal {n:02d}", "coalition", 3, f"Dominaria {ours}", "5000/2500/1500/1000", "white blue",
-                          "white"])
-            out.writerow([f"Phyr {n:02d}", "phyrexia", 1, f"Dominaria {theirs}", "500/250/150/100", "", ""])
-    text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
-    (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
-                                         encoding="utf-8")
-    config = load_config(tmp_path / "match.toml")
-    init_match(config, now=NOW, seed=b"forty")
-    sheets = open_match_sheets(config)
+    roster = [row for n, (ours, theirs) in enumerate(pairs, start=1)
+              for row in ([f"Coal {n:02d}", "coalition", 3, f"Dominaria {ours}", "5000/2500/1500/1000", "white blue",
+                           "white"],
+                          [f"Phyr {n:02d}", "phyrexia", 1, f"Dominaria {theirs}", "500/250/150/100", "", ""])]
+    config, sheets = local_match(tmp_path, roster, b"forty", NOW)
     cls = get_ruleset("coalition")
     read = read_match(sheets, cls)
     tab = read.seats["coalition"].tab

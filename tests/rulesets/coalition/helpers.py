@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import csv
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+
 from sheets_gm.engine.dice import TurnDice
+from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.run import init_match
 from sheets_gm.rulesets.coalition.board import Board, load_board
 from sheets_gm.rulesets.coalition.enums import Phase, Side
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import Army, Battle, CoalitionState
+from sheets_gm.rulesets.registry import TEMPLATES
+from sheets_gm.sync.sheets import MatchSheets
 
 MAP = """planes:
   Dominaria:
@@ -39,3 +49,19 @@ def state(*armies: Army, battles: tuple[Battle, ...] = (), phase: Phase = Phase.
 def dice(pins: dict[str, object] | None = None) -> TurnDice:
     """The dice of turn 3."""
     return TurnDice(b"unit", 3, pins, die_sides=None)  # type: ignore[arg-type]
+
+
+def local_match(folder: Path, armies: Iterable[Sequence[object]], seed: bytes,
+                now: datetime) -> tuple[MatchConfig, MatchSheets]:
+    """A match of ``armies`` (rows of the roster file: name, side, rank, at, units, factions, primary) on local
+    workbooks in ``folder``, created as ``init`` creates it from the template's config."""
+    with (folder / "armies.csv").open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
+        out.writerows(armies)
+    text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
+    (folder / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
+                                       encoding="utf-8")
+    config = load_config(folder / "match.toml")
+    init_match(config, now=now, seed=seed)
+    return config, open_match_sheets(config)

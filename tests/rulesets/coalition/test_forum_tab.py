@@ -3,16 +3,15 @@ in place, the post resolved, repaired and moved from the orders tab of a match m
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
 
-from sheets_gm.match.config import MatchConfig, load_config
+from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.run import init_match, sync_once
+from sheets_gm.match.run import sync_once
 from sheets_gm.rulesets.coalition.sheet.read import read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder
 from sheets_gm.rulesets.registry import get_ruleset
@@ -21,10 +20,9 @@ from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
-from tests.rulesets.coalition.helpers import army, board, state
+from tests.rulesets.coalition.helpers import army, board, local_match, state
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 CLS = get_ruleset("coalition")
 
 FRANK = "Frank, the Intergalactic Space Toad"
@@ -84,19 +82,12 @@ def test_the_armys_own_row_wins_over_its_line_in_the_forum_tab_and_both_say_so()
 
 def _seed_match(tmp_path: Path) -> tuple[MatchConfig, MatchSheets]:
     """A match of the rulebook's armies (4.1's examples) on local workbooks, created."""
-    with (tmp_path / "armies.csv").open("w", newline="", encoding="utf-8") as f:
-        out = csv.writer(f)
-        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
-        out.writerow([FRANK, "coalition", 3, "Dominaria 3A", "2000/1000/600/600", "white blue", "white"])
-        out.writerow(["The Frogettes", "coalition", 2, "Dominaria 2C", "2000/1000/600/600", "white", "white"])
-        out.writerow(["Jeff the Owl", "phyrexia", 2, "Dominaria 2B", "2000/1000/600/600", "", ""])
-        out.writerow(["Newt with a Blowfish", "phyrexia", 1, "Dominaria 6A", "2000/1000/600/600", "", ""])
-    text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
-    (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
-                                         encoding="utf-8")
-    config = load_config(tmp_path / "match.toml")
-    init_match(config, now=NOW, seed=b"forum tab")
-    return config, open_match_sheets(config)
+    return local_match(tmp_path, [[FRANK, "coalition", 3, "Dominaria 3A", "2000/1000/600/600", "white blue", "white"],
+                                  ["The Frogettes", "coalition", 2, "Dominaria 2C", "2000/1000/600/600", "white",
+                                   "white"],
+                                  ["Jeff the Owl", "phyrexia", 2, "Dominaria 2B", "2000/1000/600/600", "", ""],
+                                  ["Newt with a Blowfish", "phyrexia", 1, "Dominaria 6A", "2000/1000/600/600", "",
+                                   ""]], b"forum tab", NOW)
 
 
 def _paste(sheets: MatchSheets, lines: list[str]) -> None:
@@ -220,19 +211,10 @@ def test_a_forum_tab_saved_from_a_copy_older_than_the_resolution_is_not_read_aga
 def test_text_typed_under_a_full_forum_table_is_answered_as_past_it_never_read_as_a_line(tmp_path: Path) -> None:
     """A side of 21 armies: its Forum table has a drawn line in every row (2 a army and 20 more, past the 60 it is
     laid out with), and column A just under it was taken for one more of its rows, then emptied (issue 38)."""
-    with (tmp_path / "armies.csv").open("w", newline="", encoding="utf-8") as f:
-        out = csv.writer(f)
-        out.writerow(["name", "side", "rank", "at", "units", "factions", "primary"])
-        for n in range(21):
-            out.writerow([f"Army {n:02d}", "coalition", 1, f"Dominaria {1 + n % 9}{'ABC'[n // 9]}",
-                          "2000/1000/600/600", "white", "white"])
-        out.writerow(["Jeff the Owl", "phyrexia", 2, "Dominaria 12B", "2000/1000/600/600", "", ""])
-    text = (TEMPLATES / "coalition" / "match.toml").read_text(encoding="utf-8")
-    (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
-                                         encoding="utf-8")
-    config = load_config(tmp_path / "match.toml")
-    init_match(config, now=NOW, seed=b"forum tab")
-    sheets = open_match_sheets(config)
+    armies = [[f"Army {n:02d}", "coalition", 1, f"Dominaria {1 + n % 9}{'ABC'[n // 9]}", "2000/1000/600/600", "white",
+               "white"] for n in range(21)]
+    config, sheets = local_match(tmp_path, [*armies, ["Jeff the Owl", "phyrexia", 2, "Dominaria 12B",
+                                                      "2000/1000/600/600", "", ""]], b"forum tab", NOW)
     table = read_match(sheets, CLS).seats["coalition"].tab.table("post")
     assert table.rows == 62
     _paste(sheets, [f"Line {n}" for n in range(table.rows)])  # every line of the table typed
