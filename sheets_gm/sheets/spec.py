@@ -255,6 +255,11 @@ class SheetSpec(_Strict):
     view_panel_rows: int = Field(default=VIEW_PANEL_ROWS, ge=1, le=200)
     inputs: tuple[InputTable, ...]
 
+    def shows_verdicts(self, diced: bool) -> bool:
+        """Whether a seat's rows show the engine's verdicts before they resolve, when the check that gave them rolled
+        or drew a die (``diced``) or not (``preview``, ``preview_without_dice``)."""
+        return self.preview or (self.preview_without_dice and not diced)
+
     @model_validator(mode="after")
     def _tables(self) -> SheetSpec:
         for col, pixels in self.view_widths.items():

@@ -459,7 +459,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         seat_input = answer.inputs.get(seat)
         # Else the verdicts wait for the resolution (hidden things, dice), unless the game's only secret is the dice
         # and the check rolled none: what it says then is what anyone could work out from the board.
-        preview = read.tabs.spec.preview or (read.tabs.spec.preview_without_dice and not answer.diced)
+        preview = read.tabs.spec.shows_verdicts(answer.diced)
         checked = read.adapter.placed_verdicts([v for v in answer.verdicts if v.seat == seat], seat_input) \
             if preview else []
         verdicts = routed(checked, seat, seat_input)
@@ -581,7 +581,7 @@ def _settle_all(read: MatchRead, window: Window, answer: _Answer, resolution: Re
     if new_window is not None and new_window.key != window.key:
         seat_tabs = {s: r.tab for s, r in read.seats.items()}
         opened = check_opened(ruleset, adapter, new_state, new_window, next_dice, seat_tabs,
-                              {s: settled.kept for s, (settled, _b) in out.items()}, read.tabs.spec.preview)
+                              {s: settled.kept for s, (settled, _b) in out.items()}, read.tabs.spec)
         for seat, (settled, _before) in out.items():
             answer_settled(opened, adapter, seat, read.seats[seat].tab, settled)
     return out

@@ -171,7 +171,7 @@ def _settle_seats(read: MatchRead, record: MatchRecord, tabs: MatchTabs, kept_ro
     if notes and window is not None:
         seat_tabs = {seat: seat_read.tab for seat, seat_read in read.seats.items()}
         opened = check_opened(ruleset, read.adapter, state, window, record.dice(), seat_tabs,
-                              {seat: settled.kept for seat, settled in out.items()}, read.tabs.spec.preview)
+                              {seat: settled.kept for seat, settled in out.items()}, read.tabs.spec)
         for seat, settled in out.items():
             _answer_kept(opened, read, seat, settled, (told or {}).get(seat, {}))
     return out
@@ -380,8 +380,7 @@ def _rows_put_back(read: MatchRead, back: MatchRecord, entry: Mapping[str, Any],
     seat_tabs = {seat: seat_read.tab for seat, seat_read in read.seats.items()}
     put = {seat: {t: {r.subject: r for r in rows if r.table == t} for t in {r.table for r in rows}}
            for seat, rows in restored.items()}
-    opened = check_opened(back.ruleset, read.adapter, state, reopened, back.dice(), seat_tabs, put,
-                          read.tabs.spec.preview)
+    opened = check_opened(back.ruleset, read.adapter, state, reopened, back.dice(), seat_tabs, put, read.tabs.spec)
     for seat, seat_undone in undone.items():
         told[seat] = seat_undone.told_in(opened, read.adapter, seat, seat_tabs[seat])
         fates = seat_undone.fates(told[seat], reopened, seat, seat_tabs[seat])

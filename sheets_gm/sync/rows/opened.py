@@ -17,7 +17,7 @@ from typing import Any
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Ruleset, Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
-from sheets_gm.sheets.spec import InputTable
+from sheets_gm.sheets.spec import InputTable, SheetSpec
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.fates import SeatSettled, game_notes, routed, row_feedback, row_verdicts
 
@@ -46,17 +46,19 @@ class OpenedCheck:
             return None
         row = replace(row, window=self.window.key)
         mine = row_verdicts(adapter, self.state, seat, row,
-                            routed([v for v in self.verdicts if v.seat == seat], seat, found))
+                            routed(adapter.placed_verdicts([v for v in self.verdicts if v.seat == seat], found), seat,
+                                   found))
         return row_feedback(row, seat, self.window, table, found.problems, mine,
                             found.ready if ready is None else ready, note, row.subject in found.held,
                             game_notes(found, row.subject), found.held_why.get(row.subject, ""))
 
 
 def check_opened(ruleset: Ruleset[Any, Any, Any], adapter: AnySheetAdapter, state: Any, window: Window,
-                 dice: TurnDice, tabs: Mapping[str, InputTab], kept: KeptRows, preview: bool) -> OpenedCheck:
+                 dice: TurnDice, tabs: Mapping[str, InputTab], kept: KeptRows, sheet: SheetSpec) -> OpenedCheck:
     """Read every acting seat's ``kept`` rows in the tables it writes in during ``window`` (``state`` its state), as
-    the next poll reads them: a cell too long to read refused by name, the rest read as orders; with ``preview``
-    (a game that shows its verdicts before resolving), the engine's check of the orders they make."""
+    the next poll reads them: a cell too long to read refused by name, the rest read as orders; and the engine's
+    check of the orders they make where the game shows its verdicts before resolving, as the poll decides it
+    (``sheet.shows_verdicts``: a game whose only secret is the dice shows them when the check rolled none)."""
     inputs: dict[str, SeatInput[Any]] = {}
     any_rows = False
     for seat in window.seats:
@@ -78,10 +80,13 @@ def check_opened(ruleset: Ruleset[Any, Any, Any], adapter: AnySheetAdapter, stat
         any_rows = any_rows or bool(rows or refused)
         found = adapter.read_orders(state, window, seat, rows)
         inputs[seat] = replace(found, problems={**found.problems, **refused}) if refused else found
-    if not (preview and any_rows):
+    if not (any_rows and (sheet.preview or sheet.preview_without_dice)):
         return OpenedCheck(window, state, inputs)
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
-    return OpenedCheck(window, state, inputs, tuple(ruleset.check(state, orders, dice)))
+    verdicts = tuple(ruleset.check(state, orders, dice))
+    if not sheet.shows_verdicts(bool(dice.rolled or dice.drawn)):
+        return OpenedCheck(window, state, inputs)
+    return OpenedCheck(window, state, inputs, verdicts)
 
 
 def answer_settled(opened: OpenedCheck, adapter: AnySheetAdapter, seat: str, tab: InputTab,

@@ -3,7 +3,8 @@ why in its row, as the sync's own output does; a row whose check rolls (an attac
 
 from __future__ import annotations
 
-from tests.sync.test_typed_row_lifecycle import Match
+from sheets_gm.sync.poll import poll
+from tests.sync.test_typed_row_lifecycle import NOW, Match
 
 
 def test_a_recruit_its_gold_does_not_cover_says_so_in_its_row_before_the_turn_resolves() -> None:
@@ -29,3 +30,19 @@ def test_a_row_whose_check_rolls_a_die_shows_no_verdict_before_it_resolves() -> 
     assert not report.resolved
     leader = match.row(ann, "units", 0).feedback
     assert leader.startswith("Kept for") and "✔" not in leader and "✘" not in leader, leader
+
+
+def test_the_resolution_that_opens_a_turn_shows_a_kept_recruit_s_refusal_at_once_as_the_next_poll_does() -> None:
+    """Recruits typed ahead, in the other side's turn, are checked by the resolution that opens their side's turn
+    (``rows/opened.check_opened``) as a poll checks them: with no die rolled, a recruit the gold does not cover says
+    so at once, not a poll later."""
+    match = Match("wesnoth")
+    bo = match.read().record.seats[1]
+    for i in range(4):
+        match.type(bo, "recruit", i, "type", "Thief")  # typed ahead: kept for Bo's turn
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # Ann's turn resolves and Bo's opens
+    assert match.window().seats == (bo,), match.window()
+    said = [match.row(bo, "recruit", i).feedback for i in range(4)]
+    assert said[3].startswith("✘") and "gold" in said[3], said
+    assert not match.poll().resolved
+    assert [match.row(bo, "recruit", i).feedback for i in range(4)] == said  # what the next poll writes too
