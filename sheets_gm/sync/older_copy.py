@@ -41,7 +41,7 @@ from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes,
 from sheets_gm.sync.rows.fate_words import MARK, copy_done_line, copy_gone_line, copy_ticks_line, older_copy_sentence
 from sheets_gm.sync.rows.fates import read_line
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text, unticked
-from sheets_gm.sync.rows.strays import stray_overlays
+from sheets_gm.sync.rows.strays import StrayLayout, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import acts, board_writes, seat_tables_writes, status_line, view_writes
 
@@ -233,6 +233,7 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
                 unused, partly = _said(_found(entry, seat))
                 lines.append(read_line(seat_read.tab, was, rows, unused, partly))
         lines += copy_lines(read, copy, window, history)
+        lines += _copy_strays(read, copy).aside_line(copy.drawn.tab, window)
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[*last, counts[seat]]])
     return counts
@@ -250,15 +251,22 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
     kept: dict[str, dict[str, TypedRow]] = {}
     for row in copy.fresh:
         kept.setdefault(row.table, {})[row.subject] = row
-    overlays = stray_overlays(adapter, record.state, seat, tab, tab, copy.drawn.strays, batch, backend)
     seat_tables_writes(batch, backend, tab, adapter, record.state, window, seat, record.dice(), status, "", kept, {},
-                       overlays)
+                       _copy_strays(read, copy).queue(batch, backend))
     if seat in read.tabs.view_seats():
         view_writes(batch, backend, read.tabs, adapter, record.state, seat, status, record.seat_logs.get(seat, 0), [])
         _lost_view_lines(sheets, batch, backend, read, copy, history)
     if sheets.board is backend or sheets.board.name == backend.name:  # the board is in her file: drawn again too
         board_writes(batch, sheets.board, read.tabs, adapter, record.state, status_line(adapter, record),
                      record.deadline)
+
+
+def _copy_strays(read: MatchRead, copy: OlderCopy) -> StrayLayout:
+    """Where the copy's stray rows stay once its tab is drawn again. A row's name the current state does not draw
+    is the copy's own drawing from before (a unit that fell since), not a player's typing: drawn again, not kept."""
+    strays = [s for s in copy.drawn.strays if not s.over]
+    tab = copy.drawn.tab
+    return stray_layout(read.adapter, read.record.state, copy.drawn.seat, tab, tab, strays)
 
 
 def _lost_view_lines(sheets: MatchSheets, batch: WriteBatch, backend: SheetBackend, read: MatchRead,

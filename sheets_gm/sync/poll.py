@@ -77,7 +77,13 @@ from sheets_gm.sync.rows.fates import (
 )
 from sheets_gm.sync.rows.opened import answer_settled, check_opened
 from sheets_gm.sync.rows.seat_read import SeatRead
-from sheets_gm.sync.rows.strays import stray_feedback_writes, stray_overlays, stray_rejections
+from sheets_gm.sync.rows.strays import (
+    StrayLayout,
+    names_typed_over,
+    stray_feedback_writes,
+    stray_layout,
+    stray_rejections,
+)
 from sheets_gm.sync.rows.typed_cells import with_cell_notes
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
@@ -497,6 +503,16 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 batch.put(backend, placed.at(placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
                           [[text]])
                 report.feedback_written += 1
+        # a name typed over in a row with nothing else typed is written back (the stray rows' mends): kept here
+        named = StrayLayout(unplaced=tuple(s for s in seat_read.strays if s.over)) if seat not in copies else None
+        aside = ([stale_line(seat_read.tab, window, stale)] if stale else []) + \
+            (named.aside_line(seat_read.tab, window) if named is not None else [])
+        if named is not None and named.unplaced:
+            report.drawn_again.append(f"{seat_read.tab.name} (a row's name: what was typed there kept in "
+                                      f"{read.tabs.archive(seat)!r})")
+        if aside:
+            count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, aside)
+            batch.put(backend, lines_cell(read.tabs, seat), [[count]])
         if stale:
             _set_aside(batch, backend, read, seat, window, stale)
         if seat not in copies:  # drawn again: its stray rows were laid where the drawing leaves them free
@@ -529,14 +545,10 @@ def _has_verdict(adapter: AnySheetAdapter, row: TypedRow, verdicts: list[Verdict
 
 def _set_aside(batch: WriteBatch, backend: SheetBackend, read: MatchRead, seat: str, window: Window,
                stale: list[TypedRow]) -> None:
-    """Rows typed for another window: a line of the seat's archive says so and keeps them, then they are cleared and
-    drawn again as the open window draws them: the stamp, and what the row shows (a stamp or a move roll typed over
-    by hand is put back)."""
-    tabs = read.tabs
+    """Rows typed for another window (a line of the seat's archive says so and keeps them: ``stale_line``),
+    cleared and drawn again as the open window draws them: the stamp, and what the row shows (a stamp or a move
+    roll typed over by hand is put back)."""
     tab = read.seats[seat].tab
-    count = archive_lines_writes(batch, backend, tabs, seat, read.seats[seat].archive_lines,
-                                 [stale_line(tab, window, stale)])
-    batch.put(backend, lines_cell(tabs, seat), [[count]])
     state = read.record.state
     dice = read.record.dice()
     for row in stale:
@@ -631,16 +643,18 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         # else the cut resolution wrote this seat's lines, with its rows read: only rows typed since are added
         lines = (settled.lines(seat_read.tab, window) if seat_read.pending is None
                  else settled.completing_lines(seat_read.tab, window))
+        over = names_typed_over(adapter, (record.state, new_state), seat, seat_read.tab, seat_read.rows) \
+            if seat_read.pending is not None else ()  # else sort_rows told them apart
+        strays = stray_layout(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays + over)
+        lines += strays.aside_line(seat_read.tab, new_window)
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         pending[seat] = (window.key, archived, count)
         batch.put(backend, read.tabs.archive_pending_range(seat), [list(pending[seat])])
         # The engine's history row keeps it for good: undo puts the rows back from there, and a seat's file saved
         # from an older copy gets its Archive entry back from there.
         archived_by_seat[seat] = archived
-        overlays = stray_overlays(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
-                                  backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, new_state, new_window, seat, next_dice, status,
-                           outcome.text if outcome else "", settled.kept, settled.shown, overlays)
+                           outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events, record.state))
     board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline)

@@ -83,7 +83,7 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
                        overlays: Mapping[str, Mapping[int, Mapping[int, CellValue]]] | None = None) -> None:
     """Rewrite a seat's input tab for ``state``: its status line and every table whole (``kept`` and ``notes``
     by table: see ``table_grid``; ``overlays``: cells by table, row index and tab column laid over the drawn
-    rows, the stray rows kept as typed: see ``strays.stray_overlays``)."""
+    rows, the stray rows kept as typed: see ``strays.stray_layout``)."""
     for page in tab.sheets():  # the orders tab and the seat's further tabs (a Forum tab) each have the line
         batch.put(backend, page.status_cell(), [[status]])
     for placed in tab.tables:  # its title and headers too: where a tab grown at this resolution moved them

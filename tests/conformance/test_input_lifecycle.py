@@ -159,6 +159,7 @@ class Table:
     refused: set[tuple[str, str, str, str]] = field(default_factory=set)  # cells whose row said ✘ at the last check
     retyped: set[tuple[str, str, str]] = field(default_factory=set)  # rows (seat, table, subject) typed in since
     past: dict[tuple[str, int, int], str] = field(default_factory=dict)  # (seat, row, col) typed past a table
+    named: dict[tuple[str, str], str] = field(default_factory=dict)  # (seat, text) typed over a row's name: its tab
     fresh: set[tuple[str, str, str, str]] = field(default_factory=set)  # cells typed in a stale copy: read, kept
 
     def read(self) -> MatchRead:
@@ -275,7 +276,8 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
 #: What a table does, as ``step()`` draws it (a kind listed several times is drawn as often); the random-run script
 #: draws from this list too.
 STEP_KINDS = ("type", "type", "type", "bot", "clear", "tick", "poll", "poll", "ready", "force", "deadline", "past",
-              "cut", "undo", "adjust", "repair", "race", "stale", "react", "judge", "end", "post", "handback")
+              "cut", "undo", "adjust", "repair", "race", "stale", "react", "judge", "end", "post", "handback",
+              "name")
 
 
 @st.composite
@@ -444,6 +446,8 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
             _put(table, read, seat, row.table, row.subject, key, True)
     elif what == "past":
         _type_past(table, read, seat, b, c)
+    elif what == "name":
+        _type_name(table, read, seat, b)
     elif what == "poll":
         poll(table.sheets, table.cls, now=NOW)
     elif what == "force":
@@ -628,6 +632,20 @@ def _type_past(table: Table, read: MatchRead, seat: str, b: int, c: int) -> None
     table.past[(seat, row, col)] = value
 
 
+def _type_name(table: Table, read: MatchRead, seat: str, b: int) -> None:
+    """Type over a row's name cell (a post pasted over a Line cell, a unit renamed by hand), typed in or not."""
+    rows = read.seats[seat].rows
+    if not rows:
+        return
+    row = rows[b % len(rows)]
+    placed = read.seats[seat].tab.table(row.table)
+    value = f"name {b % 89}"
+    backend = seat_backend(table.sheets, read.tabs, seat)
+    backend.write([RangeWrite(placed.at(placed.cell(row.row - placed.first_row, placed.spec.columns[0].key)),
+                              [[value]])])
+    table.named[(seat, value)] = read.tabs.archive(seat)
+
+
 #: The rulebook's own joint engage bump line (an army this sample match does not have: refused by name, the post's
 #: other lines read).
 RULEBOOK_BUMP = "Joint engage bump: Coal Army 019 > 18B"
@@ -744,7 +762,8 @@ def check(table: Table) -> None:
                     typed.seat, typed.table, row.subject, typed.key, typed.value)
             continue
         # A row no order is read from (typed past its table, a subject typed twice) stays in its cells, answered
-        strays = [s for s in seat_read.strays if s.table == typed.table and typed.value in map(_text, s.cells)]
+        # (or moved to a blank row, its table having no free row)
+        strays = [s for s in seat_read.strays if s.table in (typed.table, "") and typed.value in map(_text, s.cells)]
         if strays:
             assert strays[0].feedback.startswith("✘") or strays[0].why.startswith("✘"), \
                 f"{table.name}: {typed} is in a row no order is read from, unanswered: {strays[0].feedback!r}"
@@ -796,6 +815,13 @@ def _check_past(table: Table, read: MatchRead) -> None:
             grids[seat] = [_text(v) for line in grid for v in line]
         assert value in grids[seat], f"{table.name}: {value!r} typed past a table in {seat}'s tab is gone"
         del table.past[(seat, row, col)]  # checked once: later typing may overwrite it
+    for (seat, value), archive in list(table.named.items()):  # stays in the tab (a stray row), or the Archive has it
+        pages = read.seats[seat].tab.sheets()  # the orders tab and its further tabs (Coalition's Forum)
+        found = seat_backend(table.sheets, read.tabs, seat).read([page.read_range() for page in pages])
+        texts = [_text(v) for grid in found for line in grid for v in line]
+        assert value in texts or _named(seat_backend(table.sheets, read.tabs, seat), archive, value), \
+            f"{table.name}: {value!r} typed over a row's name in {seat}'s tab is gone, and its Archive does not name it"
+        del table.named[(seat, value)]
 
 
 def _told_not_done(backend: SheetBackend, tab: str, value: str) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from sheets_gm.sync.life.adjust_undo import adjust_match
 from sheets_gm.sync.poll import poll
 from tests.sync.race_game import RACE, RaceRuleset, registered_race
-from tests.sync.test_generic_sync import NOW, feedback, new_race, tabs, tick_ready, type_pace
+from tests.sync.test_generic_sync import NOW, archive_lines, feedback, new_race, tabs, tick_ready, type_pace
 
 __all__ = ["registered_race"]  # the fixture, used by name
 
@@ -115,6 +115,52 @@ def test_a_subject_cell_changed_by_hand_with_nothing_typed_is_drawn_again(regist
     ann.type("Orders Ann", "A7", "Zed-8")
     ann.type("Orders Ann", "E7", "✘ This table has no row for Zed-8 now")
     report = poll(sheets, RACE, now=NOW)
-    assert [ann.value("Orders Ann", c) for c in ("A5", "B5", "A6", "B6", "A7", "E7")] == \
-        ["Ann-1", "1", "Ann-2", "1", "", ""]
+    assert [ann.value("Orders Ann", c) for c in ("A5", "B5", "A6", "B6", "A7")] == ["Ann-1", "1", "Ann-2", "1", ""]
     assert not report.rejected
+    # what was written over a name is not a name sheets-gm draws: kept in the Archive, and the row says so once
+    assert ann.value("Orders Ann", "E5") == ""
+    for cell, drawn in (("E6", "Ann-2 was written back"), ("E7", "the row was emptied")):
+        assert "Runner is drawn by sheets-gm and is not read" in str(ann.value("Orders Ann", cell))
+        assert drawn in str(ann.value("Orders Ann", cell)) and "'Archive Ann'" in str(ann.value("Orders Ann", cell))
+    lines = archive_lines(ann, "Ann")
+    assert lines[0].startswith("Set aside, never read as orders: typed where sheets-gm draws each row's name")
+    assert lines[1:] == ["    · row 6 — Runner: Zed-9", "    · row 7 — Runner: Zed-8"]
+    poll(sheets, RACE, now=NOW)  # the rows are as drawn now: the next poll answers them as any other
+    assert archive_lines(ann, "Ann")[1:] == ["    · row 6 — Runner: Zed-9", "    · row 7 — Runner: Zed-8"]
+
+
+def test_a_post_pasted_over_a_name_is_kept_by_a_resolution_and_by_repair(registered_race: type[RaceRuleset]) -> None:
+    """No poll comes between the paste and the resolution (the GM forces it), or ``repair`` runs first: the text
+    written over a runner's name is in the Archive all the same, never drawn over."""
+    from sheets_gm.sync.life.repair import repair_match
+
+    sheets, (_board, _engine, ann, bo) = new_race()
+    ann.type("Orders Ann", "A6", "Ann-1 run, Ann-2 walk (pasted)")
+    assert poll(sheets, RACE, now=NOW, force=True).resolved
+    assert ann.value("Orders Ann", "A6") == "Ann-2"
+    assert "    · row 6 — Runner: Ann-1 run, Ann-2 walk (pasted)" in archive_lines(ann, "Ann")
+    bo.type("Orders Bo", "A5", "Bo's post")
+    repair_match(sheets, RACE)  # kept as typed, moved to a free row of the table: the next poll keeps it
+    assert bo.value("Orders Bo", "A7") == "Bo's post" and bo.value("Orders Bo", "A5") == "Bo-1"
+    assert "the next sync keeps what was typed there" in str(bo.value("Orders Bo", "E7"))
+    poll(sheets, RACE, now=NOW)
+    assert bo.value("Orders Bo", "A7") == ""
+    assert "    · row 7 — Runner: Bo's post" in archive_lines(bo, "Bo")
+
+
+def test_a_stray_row_left_no_free_row_by_a_resolution_is_kept_in_the_archive(
+        registered_race: type[RaceRuleset]) -> None:
+    """Ann types Bo's runners over both of her rows, and something in every blank row: the redrawn table needs her
+    rows back, one stray row moves to the table's free row, and the other has nowhere left but the Archive."""
+    sheets, (_board, _engine, ann, _bo) = new_race()
+    for row, runner in ((5, "Bo-1"), (6, "Bo-2")):
+        ann.type("Orders Ann", f"A{row}", runner)
+        ann.type("Orders Ann", f"D{row}", "run")
+    for row in (8, 14, 18):
+        ann.type("Orders Ann", f"C{row}", f"note {row}")
+    assert poll(sheets, RACE, now=NOW, force=True).resolved
+    assert [ann.value("Orders Ann", c) for c in ("A5", "A6", "A7", "D7")] == ["Ann-1", "Ann-2", "Bo-1", "run"]
+    assert [ann.value("Orders Ann", f"C{row}") for row in (8, 14, 18)] == ["note 8", "note 14", "note 18"]
+    lines = archive_lines(ann, "Ann")
+    said = next(i for i, line in enumerate(lines) if "no free row left to keep it in" in line)
+    assert lines[said + 1] == "    · row 6 — Runner: Bo-2, Pace: run"

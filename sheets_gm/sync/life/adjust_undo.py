@@ -43,7 +43,7 @@ from sheets_gm.sync.rows.fates import (
     undo_lines,
 )
 from sheets_gm.sync.rows.opened import OpenedCheck, check_opened
-from sheets_gm.sync.rows.strays import stray_overlays
+from sheets_gm.sync.rows.strays import stray_layout
 from sheets_gm.sync.rows.undo_rows import UndoneSeat, undone_seat
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
@@ -128,7 +128,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
             events.append(Event((window or before).logged_turn, SyncEvent.ASIDE,
                                 aside_notice(count, cause, read.tabs.archive(seat)),
                                 {"rows": count}, audience=frozenset({seat})))
-        written = [*(lines or {}).get(seat, ()), *changed]
+        strays = stray_layout(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays)
+        written = [*(lines or {}).get(seat, ()), *changed, *strays.aside_line(seat_read.tab, window or before)]
         if written or pending_cleared:
             count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, written)
             if pending_cleared:
@@ -136,10 +137,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                           [["", current_mark(record.resolved, record.deal), count]])
             else:
                 batch.put(backend, lines_cell(read.tabs, seat), [[count]])
-        overlays = stray_overlays(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays, batch,
-                                  backend)
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
-                           outcome.text if outcome else "", settled.kept, settled.shown, overlays)
+                           outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,
                              read.record.state)
     board_writes(batch, sheets.board, read.tabs, read.adapter, state, status, record.deadline)

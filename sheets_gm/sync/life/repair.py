@@ -11,7 +11,7 @@ is not guessed at), then everything is drawn again with them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -35,8 +35,9 @@ from sheets_gm.sync.life.repair_records import renamed_copies, restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.read import adapter_of
+from sheets_gm.sync.rows.fate_words import name_kept_sentence
 from sheets_gm.sync.rows.fates import kept_refusals, stays
-from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_overlays
+from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
     board_writes,
@@ -54,6 +55,9 @@ class WindowRepairReport:
     rows_kept: int = 0
     notes: list[str] = field(default_factory=list)
     upgraded: str = ""  # the name of the ruleset's old layout the match was moved from ('' if it was not)
+
+
+_Overlay = tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]  # a seat's tab read, what is laid over it
 
 
 def _engine_record(sheets: MatchSheets, tabs: MatchTabs, ruleset: str) -> MatchRecord:
@@ -97,7 +101,7 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     adapter = adapter_of(record.ruleset)
     found = _SeatTabsRead() if upgrade is not None else _seat_tabs_read(sheets, tabs, report, adapter, record.state)
     grown, mentioned, extra = found.grown, found.mentioned, found.extra
-    overlays: dict[str, tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]] = {}  # see _typed_rows
+    overlays: dict[str, _Overlay] = {}  # see _typed_rows
     for seat, pages in found.read_as.items():
         kept[seat], overlays[seat] = _seat_typed_rows(sheets, tabs.with_sizes({seat: found.grown[seat]}), record,
                                                       adapter, seat, pages, found.moved.get(seat, ()), report)
@@ -131,7 +135,7 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
     report.notes += copies_laid_out_writes(sheets, tabs, record, batch, relaid, renamed)
     status = status_line(adapter, record)
-    _seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays)
+    report.notes += _seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
     board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
     batch.run(sheets.write_order())
@@ -203,9 +207,11 @@ def _tab_grid(backend: SheetBackend, tab: InputTab, tabs: MatchTabs, report: Win
 
 def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord,
                        adapter: AnySheetAdapter, status: str, kept: Mapping[str, dict[str, dict[str, TypedRow]]],
-                       overlays: Mapping[str, tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]]) -> None:
+                       overlays: Mapping[str, _Overlay]) -> list[str]:
     """Each seat's tables drawn again for the open window with the rows it ``kept``, and laid over them what stays
-    where it was typed (``overlays``: the stray rows with their answers, the rows stamped for another window)."""
+    where it was typed (``overlays``: the stray rows with their answers, the rows stamped for another window);
+    returns a note naming what a stray row held when no free row was left for it."""
+    notes: list[str] = []
     window = record.ruleset.window(record.state)
     outcome = record.ruleset.outcome(record.state)
     dice = record.dice()
@@ -214,7 +220,11 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
         laid: dict[str, dict[int, dict[int, CellValue]]] = {}
         if seat in overlays:
             was, strays, stamped = overlays[seat]
-            laid = stray_overlays(adapter, record.state, seat, was, tabs.orders(seat), strays, batch, backend)
+            layout = stray_layout(adapter, record.state, seat, was, tabs.orders(seat), strays)
+            laid = layout.queue(batch, backend)
+            notes += [f"{seat}'s {s.tab or was.name} {s.words(was)}: typed where no order is read, and no free row "
+                      "was left to keep it in; it is not in the tab any more, copy it back if it is wanted"
+                      for s in layout.unplaced]
             for row in stamped:  # a row stamped for another window keeps its stamp: the next poll sets it aside
                 placed = tabs.orders(seat).table(row.table)
                 index = adapter.rows(record.state, seat, placed.spec).index(row.subject)
@@ -227,6 +237,7 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
         said = kept_refusals([r for rows in kept.get(seat, {}).values() for r in rows.values()])
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, record.state, window, seat, dice, status,
                            outcome.text if outcome else "", kept.get(seat), said, overlays=laid)
+    return notes
 
 
 def _stray_tabs(sheets: MatchSheets, laid_out: set[str]) -> list[str]:
@@ -260,7 +271,7 @@ def _renamed(backend: SheetBackend, tab: InputTab, tabs: MatchTabs) -> tuple[str
 def _seat_typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapter: AnySheetAdapter, seat: str,
                      pages: Sequence[tuple[InputTab, FoundColumns]], moved: Sequence[TypedRow],
                      report: WindowRepairReport) -> tuple[
-        dict[str, dict[str, TypedRow]], tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]]:
+        dict[str, dict[str, TypedRow]], _Overlay]:
     """``_typed_rows`` of each of ``seat``'s input tabs read (``pages``), with the rows of a table an earlier layout
     put in another tab (``moved``): kept by table and subject, or stamped for another window."""
     kept: dict[str, dict[str, TypedRow]] = {}
@@ -289,7 +300,7 @@ def _seat_typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, 
 
 def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapter: AnySheetAdapter, seat: str,
                 tab: InputTab, grid: Grid, report: WindowRepairReport) -> tuple[
-        dict[str, dict[str, TypedRow]], tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]]:
+        dict[str, dict[str, TypedRow]], _Overlay]:
     """Every row ``seat`` typed, sorted as a poll sorts them (``grid``: the tab with its columns put back where the
     layout has them): the rows an order is read from, by table and subject (for the open window, a standing
     table, or typed ahead), and what the redraw lays over its rows: the stray rows with their answers (a row typed
@@ -308,6 +319,10 @@ def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapt
             kept.setdefault(row.table, {})[row.subject] = row
         else:
             stamped.append(row)
-    typed_strays = tuple(s for s in strays if s.why)
+    # a name typed over is kept as typed, answered (moved to a free row if its row is needed): the next poll keeps
+    # it in the Archive and draws the row again, as it does for one typed since
+    typed_strays = tuple(s for s in strays if s.why) + tuple(
+        replace(s, over="", why=name_kept_sentence(tab.table(s.table).spec.columns[0].header, s.over,
+                                                   tabs.archive(seat))) for s in strays if s.over)
     report.rows_kept += sum(len(r) for r in kept.values()) + len(stamped) + len(typed_strays)
     return kept, (tab, typed_strays, tuple(stamped))

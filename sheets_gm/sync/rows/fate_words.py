@@ -156,6 +156,36 @@ def moved_sentence(said: str, row: int) -> str:
     return f"{said} (Moved here from row {row}, which the table needed.)"
 
 
+def name_typed_over_sentence(header: str, typed: str, drawn: str, archive: str) -> str:
+    """A row whose ``header`` cell (the row's name, drawn by sheets-gm) held ``typed``, with nothing typed in the
+    row's own columns: ``drawn`` (the row's name) was written back, and what was typed is in tab ``archive``."""
+    back = f"{drawn} was written back" if drawn else "the row was emptied (its table has no row there now)"
+    return (f"{WARN}{header} is drawn by sheets-gm and is not read: what was typed there ({typed!r}) is kept in tab "
+            f"{archive!r}, and {back}; type orders in this row's other columns.")
+
+
+def name_kept_sentence(header: str, typed: str, archive: str) -> str:
+    """A row whose ``header`` cell (the row's name, drawn by sheets-gm) held ``typed``, kept as it was by ``repair``
+    (moved to a free row if its row is needed): the next sync keeps it in tab ``archive`` and draws the row again."""
+    return (f"{MARK}{header} is drawn by sheets-gm and is not read: nothing in this row is read, and the next sync "
+            f"keeps what was typed there ({typed!r}) in tab {archive!r} and draws this row again.")
+
+
+def strays_aside_line(label: str, named_over: Sequence[str], no_room: Sequence[str], archive_label: str) -> ArchiveLine:
+    """The Archive entry of what was typed where no order is read and could not stay in its tab: ``named_over``,
+    each cell typed where sheets-gm draws a row's name (written back), and ``no_room``, each stray row that the
+    tables drawn again for ``archive_label`` left no free row to stay in (words, as ``stray_text`` gives them)."""
+    said = []
+    if named_over:
+        said.append("typed where sheets-gm draws each row's name, which it wrote back")
+    if no_room:
+        them = "it" if len(no_room) == 1 else "them"
+        said.append(f"typed where no order is read, with no free row left to keep {them} in when the tables were "
+                    f"drawn for {archive_label}")
+    return ArchiveLine(label, f"Set aside, never read as orders: {'; and '.join(said)}. No longer in your tab: type "
+                              "what you still want in the row it is for:", (*named_over, *no_room))
+
+
 # -- a file saved from an older copy (``older_copy``) and a drawn cell typed over (``drawn_cells``) -----------------
 def _are(count: int) -> str:
     """The verb of ``count`` rows: ``is`` for one, ``are`` for any other count."""

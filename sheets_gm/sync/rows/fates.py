@@ -373,8 +373,11 @@ class SeatSettled:
 
     def completing_lines(self, tab: InputTab, window: Window) -> list[ArchiveLine]:
         """The Archive entries a cut resolution's completion writes for the seat: its first try wrote the rest (the
-        rows read, those set aside then), so only the rows typed since that a bot's rows typed over."""
-        return [stale_line(tab, window, self.bots_over)] if self.bots_over else []
+        rows read, those set aside then), so only the rows typed since that a bot's rows typed over, and the rows in
+        her cells whose subject the new state draws no row for (typed since, or a stray row the first try kept:
+        the first try drew no other, having set its own aside)."""
+        out = [stale_line(tab, window, self.bots_over)] if self.bots_over else []
+        return out + ([gone_line(tab, window, self.gone)] if self.gone else [])
 
     def stayed(self, seat_read: SeatRead, before: Mapping[str, Mapping[str, TypedRow]]) -> list[dict[str, Any]]:
         """The typed rows this resolution keeps in their cells outside the standing tables (those of ``kept`` that

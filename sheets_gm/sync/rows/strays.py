@@ -12,8 +12,11 @@ A stray row is one of:
 Each gets a sentence starting with ✘ in the tab's feedback column (in a blank row between tables,
 that cell is the player's too: what she typed there is quoted in the answer, never lost), and
 ``sync`` and ``status`` list it with the refused rows. A stray row is never set aside nor cleared:
-a resolution redraws the tables around it (``stray_overlays``); a row whose place the redrawn
-table needs moves to a free row of its table, or to a free blank row, saying from where.
+a resolution redraws the tables around it (``stray_layout``); a row whose place the redrawn
+table needs moves to a free row of its table, or to a free blank row, saying from where. Two
+cases only leave the tab, each to the seat's Archive in the same write (``StrayLayout.aside_line``):
+a row with nowhere left to go (every table full, every blank row typed in), and text typed over a
+row's name in a row with nothing else typed (``StrayRow.over``), which the poll writes back.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathlib import PurePath
 from typing import Any
 
 from sheets_gm.engine.grid import column_label
+from sheets_gm.engine.ruleset import Window
 from sheets_gm.rulesets.registry import AnyRuleset
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import SheetBackend
@@ -34,6 +38,7 @@ from sheets_gm.sheets.layout import CellValue, Grid, a1, cell_at, cells
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, LooseRow, PlacedTable, TypedRow, text_of
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, short_header
 from sheets_gm.sync.rows.fate_words import (
     HELD,
     MARK,
@@ -41,10 +46,12 @@ from sheets_gm.sync.rows.fate_words import (
     duplicate_sentence,
     elsewhere_words,
     moved_sentence,
+    name_typed_over_sentence,
     no_row_sentence,
     no_subject_sentence,
     not_yours_sentence,
     past_table_sentence,
+    strays_aside_line,
 )
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch
 
@@ -67,6 +74,34 @@ class StrayRow:
     mend: Mapping[int, CellValue] = field(default_factory=dict)  # what an idle poll writes in the row, by column
     home: bool = False
     tab: str = ""  # the input tab it is on (the seat's orders tab, or one of its further tabs)
+    over: str = ""  # typed in the row's name cell, which the drawing writes back: set aside to the Archive
+
+    def words(self, tab: InputTab) -> str:
+        """What was typed in the row, as an Archive line names it: its row, then each cell under its column's
+        header ("row 10 — Line: Army 03 …"; a blank row's cells one after the other)."""
+        if self.over:
+            header = tab.table(self.table).spec.columns[0].header
+            return f"row {self.row} — {short_header(header)}: {self.over}"
+        if self.table:  # its name, the cells a player types, and any typed past the table (drawn cells left out)
+            placed = tab.table(self.table)
+            named = {col: short_header(c.header) for col, c in placed.columns() if col == 0 or c.kind.typed}
+            named |= {col: column_label(col) for col in placed.past_cols()}
+            parts = [f"{named[col]}: {text_of(v)}" for col, v in enumerate(self.cells) if col in named and text_of(v)]
+        else:
+            parts = [text_of(v) for v in self.cells if text_of(v)]
+        return f"row {self.row} — {', '.join(parts)}"
+
+    def as_typed(self, tab: InputTab) -> TypedRow:
+        """What the Archive's hidden copy keeps of the row: its name as typed, and each cell typed in it, by its
+        column's key (a cell past the table, or in a blank row, by its column letter)."""
+        if self.over:
+            return TypedRow(self.table, self.over, self.row, "", {}, self.feedback)
+        keys = {col: c.key for col, c in tab.table(self.table).columns() if c.kind.typed} if self.table else {}
+        start = 1 if self.table else 0  # a table's first cell is the row's name
+        values = {keys.get(col, column_label(col)): v for col, v in enumerate(self.cells)
+                  if col >= start and text_of(v) and (col in keys or not self.table
+                                                      or col in tab.table(self.table).past_cols())}
+        return TypedRow(self.table, self.subject, self.row, "", values, self.feedback)
 
     @property
     def label(self) -> str:
@@ -187,17 +222,20 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
     feedback_col = tab.width - 1
     strays: list[StrayRow] = []
     expected = {p.spec.name: adapter.rows(state, seat, p.spec)[:_height(p)] for p in tab.tables}
+    ours = {name for p in tab.tables for name in adapter.rows(state, seat, p.spec)}  # names sheets-gm draws here
 
-    def drawn_again(placed: PlacedTable, row: int) -> dict[int, CellValue]:
-        """An untyped row not drawn as it stands: its subject and stamp put back, or emptied past the subjects."""
+    def drawn_again(placed: PlacedTable, row: int, over: str = "") -> dict[int, CellValue]:
+        """An untyped row not drawn as it stands: its subject and stamp put back, or emptied past the subjects;
+        ``over``: what was typed in its name cell, which its feedback says is kept in the Archive."""
         spec = placed.spec
         index = row - placed.first_row
-        if index >= len(expected[spec.name]):
-            return dict.fromkeys(range(feedback_col + 1), "")
+        drawn = expected[spec.name][index] if index < len(expected[spec.name]) else ""
+        said = name_typed_over_sentence(spec.columns[0].header, over, drawn, tabs.archive(seat)) if over else ""
+        if not drawn:
+            return {**dict.fromkeys(range(feedback_col + 1), ""), feedback_col: said}
         # the stamp a drawn row carries (writes.acts): the window's key where the seat types in the table now
         stamp = window.key if window is not None and seat in window.seats and spec.open_in(window.phase) else ""
-        return {0: expected[spec.name][index], placed.col(spec.of_kind(ColumnKind.WINDOW)[0].key): stamp,
-                feedback_col: ""}
+        return {0: drawn, placed.col(spec.of_kind(ColumnKind.WINDOW)[0].key): stamp, feedback_col: said}
 
     for loose in tab.loose_rows(grid):
         why = _loose_answer(seats, tab, loose)
@@ -232,7 +270,9 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
             home = index < len(listed) and listed[index] == r.subject
             beside = any(text_of(line[col]) for col in placed.past_cols())
             if not r.typed and not home and not beside:
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", drawn_again(placed, r.row)))
+                over = r.subject if r.subject not in ours else ""  # typed by a player: not a name we draw
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "",
+                                       drawn_again(placed, r.row, over), over=over))
             elif not r.typed and not home:  # typed past its table, its subject gone (the table shrank): answered
                 why = _past_table(placed, line)
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
@@ -252,6 +292,16 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
             else:
                 kept.append(r)
     return tuple(kept), _on(tab, strays)
+
+
+def names_typed_over(adapter: AnySheetAdapter, states: Sequence[Any], seat: str, tab: InputTab,
+                     rows: Sequence[TypedRow]) -> tuple[StrayRow, ...]:
+    """The rows with nothing typed whose name is none that sheets-gm draws for ``seat`` in any of ``states``: a
+    cut resolution's tab may hold the tables drawn for the state before it or after it, so the poll completing it
+    tells the names typed over only then (``sort_rows`` leaves them alone while recovering)."""
+    ours = {name for state in states for p in tab.tables for name in adapter.rows(state, seat, p.spec)}
+    return tuple(StrayRow(r.table, r.row, r.subject, (), r.feedback, "", over=r.subject, tab=tab.table(r.table).tab)
+                 for r in rows if not r.typed and r.subject and r.subject not in ours)
 
 
 def _on(tab: InputTab, strays: Sequence[StrayRow]) -> tuple[StrayRow, ...]:
@@ -280,54 +330,89 @@ def stray_feedback_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTa
     return count
 
 
-def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow], batch: WriteBatch,
-                     backend: SheetBackend) -> list[int]:
-    """Queue the blank rows of ``tab`` (the tab as the resolution draws it; ``was``: as it was read): a stray row
-    typed in a blank row that stays blank keeps its place and gets its answer; one that a grown table now covers
-    moves, typed cells and answer, to a free blank row, saying from where; a blank row that a table held before
-    the tables grew is emptied of what was drawn there. Returns the blank rows still free."""
+@dataclass(frozen=True)
+class StrayLayout:
+    """Where a redraw of a seat's tables keeps its stray rows.
+
+    ``tables``: cells laid over the drawn rows, by table, row index and tab column; ``writes``: the rows written
+    outside the tables (a blank row's answer, a row moved to a free blank row, a blank row emptied), as (range,
+    cells); ``unplaced``: the stray rows the redraw covers with nothing kept in the tab (a name typed over, written
+    back; a row left no free row anywhere), which the caller sets aside to the seat's Archive (``aside_line``)."""
+
+    tables: dict[str, dict[int, dict[int, CellValue]]] = field(default_factory=dict)
+    writes: tuple[tuple[str, list[list[CellValue]]], ...] = ()
+    unplaced: tuple[StrayRow, ...] = ()
+
+    def queue(self, batch: WriteBatch, backend: SheetBackend) -> dict[str, dict[int, dict[int, CellValue]]]:
+        """Queue the rows written outside the tables; returns what is laid over the tables' rows."""
+        for where, values in self.writes:
+            batch.put(backend, where, values)
+        return self.tables
+
+    def aside_line(self, tab: InputTab, window: Window | None) -> list[ArchiveLine]:
+        """The Archive entry of the stray rows not kept in the tab (none when every one stays): ``tab`` is the
+        seat's orders tab as read, ``window`` the window its tables are drawn for."""
+        if not self.unplaced:
+            return []
+        label = window.label if window is not None else "the end of the match"
+        over = [s.words(tab) for s in self.unplaced if s.over]
+        no_room = [s.words(tab) for s in self.unplaced if not s.over]
+        rows = tuple(s.as_typed(tab) for s in self.unplaced)
+        return [replace(strays_aside_line(capital(label), over, no_room, label), rows=rows)]
+
+
+def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
+                     writes: list[tuple[str, list[list[CellValue]]]], unplaced: list[StrayRow]) -> list[int]:
+    """The blank rows of ``tab`` (the tab as the resolution draws it; ``was``: as it was read): a stray row typed in
+    a blank row that stays blank keeps its place and gets its answer; one that a grown table now covers moves,
+    typed cells and answer, to a free blank row, saying from where (to ``unplaced`` when none is left); a blank row
+    that a table held before the tables grew is emptied of what was drawn there. Appends to ``writes``; returns the
+    blank rows still free."""
     blank = tab.blank_rows()
     loose = [s for s in strays if not s.table]
     staying = [s for s in loose if s.row in blank]
     free = [r for r in blank if r not in {s.row for s in staying}]
     for s in staying:
-        for col, value in s.mend.items():
-            batch.put(backend, a1(tab.name, cell_at(col, s.row)), [[value]])
+        writes += [(a1(tab.name, cell_at(col, s.row)), [[value]]) for col, value in s.mend.items()]
     for s in loose:
-        if s in staying or not s.why or not free:
-            continue  # nothing typed to keep (the table's drawing covers our old answer), or no blank row left
+        if s in staying or not s.why:
+            continue  # nothing typed to keep (the table's drawing covers our old answer)
+        if not free:
+            unplaced.append(s)
+            continue
         row = free.pop(0)
-        why = moved_sentence(s.why, s.row)
-        batch.put(backend, a1(tab.name, cells(0, row, tab.width - 1, row)), [[*s.cells, why]])
+        writes.append((a1(tab.name, cells(0, row, tab.width - 1, row)), [[*s.cells, moved_sentence(s.why, s.row)]]))
     was_blank = set(was.blank_rows())
     for row in [r for r in free if r not in was_blank and r <= was.last_row]:
-        batch.put(backend, a1(tab.name, cells(0, row, tab.width - 1, row)), [[""] * tab.width])
+        writes.append((a1(tab.name, cells(0, row, tab.width - 1, row)), [[""] * tab.width]))
     return free
 
 
-def stray_overlays(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, tab: InputTab,
-                   strays: Sequence[StrayRow], batch: WriteBatch,
-                   backend: SheetBackend) -> dict[str, dict[int, dict[int, CellValue]]]:
-    """``_tab_overlays`` of each of the seat's input tabs (its orders tab and its further tabs), by table."""
-    out: dict[str, dict[int, dict[int, CellValue]]] = {}
+def stray_layout(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, tab: InputTab,
+                 strays: Sequence[StrayRow]) -> StrayLayout:
+    """Where a redraw of ``seat``'s input tabs (its orders tab and its further tabs: ``tab``, read as ``was``) for
+    ``state`` keeps its ``strays`` (``_tab_layout`` of each tab)."""
+    tables: dict[str, dict[int, dict[int, CellValue]]] = {}
+    writes: list[tuple[str, list[list[CellValue]]]] = []
+    unplaced: list[StrayRow] = [s for s in strays if s.over]  # the drawing writes the name back: set aside
     for page_was, page in zip(was.sheets(), tab.sheets(), strict=True):
         mine = [s for s in strays if (s.tab or tab.name) == page.name]
-        out.update(_tab_overlays(adapter, state, seat, page_was, page, mine, batch, backend))
-    return out
+        tables.update(_tab_layout(adapter, state, seat, page_was, page, mine, writes, unplaced))
+    return StrayLayout(tables, tuple(writes), tuple(unplaced))
 
 
-def _tab_overlays(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, tab: InputTab,
-                  strays: Sequence[StrayRow], batch: WriteBatch,
-                  backend: SheetBackend) -> dict[str, dict[int, dict[int, CellValue]]]:
+def _tab_layout(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, tab: InputTab,
+                strays: Sequence[StrayRow], writes: list[tuple[str, list[list[CellValue]]]],
+                unplaced: list[StrayRow]) -> dict[str, dict[int, dict[int, CellValue]]]:
     """Where a resolution redrawing ``seat``'s tables for ``state`` (in ``tab``, read as ``was``: the same unless a
-    table grew) keeps the stray rows of its tables: cells by
-    table, row index and tab column, laid over the drawn rows. A duplicate keeps its typed cells in its subject's
-    row; any other stray row stays where it is if the new table leaves that row free, else moves to a free row of
-    its table, else to a free blank row between the tables (written into ``batch`` here), saying from where. The
-    stray rows typed in blank rows are written here too (``_blank_rows_kept``)."""
+    table grew) keeps the stray rows of its tables: cells by table, row index and tab column, laid over the drawn
+    rows. A duplicate keeps its typed cells in its subject's row; any other stray row stays where it is if the new
+    table leaves that row free, else moves to a free row of its table, else to a free blank row between the tables
+    (appended to ``writes``), saying from where, else to ``unplaced``. The stray rows typed in blank rows are kept
+    too (``_blank_rows_kept``)."""
     out: dict[str, dict[int, dict[int, CellValue]]] = {}
     feedback_col = tab.width - 1
-    free_blank = _blank_rows_kept(was, tab, strays, batch, backend)
+    free_blank = _blank_rows_kept(was, tab, strays, writes, unplaced)
     for placed in tab.tables:
         mine = [s for s in strays if s.table == placed.spec.name and s.why]
         if not mine:
@@ -346,14 +431,14 @@ def _tab_overlays(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab
                 index = free[0]
             elif index not in free:
                 if not free_blank:
-                    continue  # no free row anywhere (every table full, every blank row typed in): not kept
+                    unplaced.append(s)  # every table full, every blank row typed in: set aside by the caller
+                    continue
                 row = free_blank.pop(0)
-                moved = replace(s, why=moved_sentence(s.why, s.row))
-                batch.put(backend, a1(tab.name, cells(0, row, feedback_col, row)), [[*s.cells, moved.why]])
+                writes.append((a1(tab.name, cells(0, row, feedback_col, row)),
+                               [[*s.cells, moved_sentence(s.why, s.row)]]))
                 continue
             if placed.first_row + index != s.row:
                 moved = replace(s, why=moved_sentence(s.why, s.row))
             free.remove(index)
             lines[index] = {**dict(enumerate(moved.cells)), feedback_col: moved.why}
     return {t: v for t, v in out.items() if v}
-
