@@ -233,7 +233,7 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
                 unused, partly = _said(_found(entry, seat))
                 lines.append(read_line(seat_read.tab, was, rows, unused, partly))
         lines += copy_lines(read, copy, window, history)
-        lines += _copy_strays(read, copy).aside_line(copy.drawn.tab, window)
+        lines += _copy_strays(read, copy, history).aside_line(copy.drawn.tab, window)
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[*last, counts[seat]]])
     return counts
@@ -252,7 +252,7 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
     for row in copy.fresh:
         kept.setdefault(row.table, {})[row.subject] = row
     seat_tables_writes(batch, backend, tab, adapter, record.state, window, seat, record.dice(), status, "", kept, {},
-                       _copy_strays(read, copy).queue(batch, backend))
+                       _copy_strays(read, copy, history).queue(batch, backend))
     if seat in read.tabs.view_seats():
         view_writes(batch, backend, read.tabs, adapter, record.state, seat, status, record.seat_logs.get(seat, 0), [])
         _lost_view_lines(sheets, batch, backend, read, copy, history)
@@ -261,12 +261,15 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
                      record.deadline)
 
 
-def _copy_strays(read: MatchRead, copy: OlderCopy) -> StrayLayout:
+def _copy_strays(read: MatchRead, copy: OlderCopy, history: History) -> StrayLayout:
     """Where the copy's stray rows stay once its tab is drawn again. A row's name the current state does not draw
-    is the copy's own drawing from before (a unit that fell since), not a player's typing: drawn again, not kept."""
-    strays = [s for s in copy.drawn.strays if not s.over]
-    tab = copy.drawn.tab
-    return stray_layout(read.adapter, read.record.state, copy.drawn.seat, tab, tab, strays)
+    is the copy's own drawing from before (a unit that fell since) when a state since the copy drew it: drawn again,
+    not kept; a name none of them drew was typed over by a player (set aside to the Archive, as a poll does)."""
+    seat, tab = copy.drawn.seat, copy.drawn.tab
+    states = [read.record.state, *(s for n in history if n > copy.since and (s := _state(read, history[n])))]
+    drawn = {name for state in states for p in tab.tables for name in read.adapter.rows(state, seat, p.spec)}
+    strays = [s for s in copy.drawn.strays if not s.over or s.over not in drawn]
+    return stray_layout(read.adapter, read.record.state, seat, tab, tab, strays)
 
 
 def _lost_view_lines(sheets: MatchSheets, batch: WriteBatch, backend: SheetBackend, read: MatchRead,
@@ -300,13 +303,18 @@ def _entry(grid: Any) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def _window(read: MatchRead, entry: Mapping[str, Any]) -> Any:
-    """The window a history row resolved (None when its state cannot be read)."""
-    ruleset = read.record.ruleset
+def _state(read: MatchRead, entry: Mapping[str, Any]) -> Any:
+    """The state a history row's resolution started from (None when it cannot be read)."""
     try:
-        return ruleset.window(ruleset.state_codec.from_json(entry["state_before"]))
+        return read.record.ruleset.state_codec.from_json(entry["state_before"])
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _window(read: MatchRead, entry: Mapping[str, Any]) -> Any:
+    """The window a history row resolved (None when its state cannot be read)."""
+    state = _state(read, entry)
+    return None if state is None else read.record.ruleset.window(state)
 
 
 def _rows(found: Any) -> list[TypedRow]:
