@@ -1095,6 +1095,11 @@ RECRUITS_OF_AN_UNREAD_LEADER = [("bot", 0, 0, 0), ("type", 0, 0, 0), ("race", 1,
 # cut resolution had closed: the completing poll set her row aside for the bot's, but wrote no Archive entry (the
 # cut had written the seat's entries), so her row was gone without a trace (found by random runs, three games).
 CUT_UNDER_A_BOT = [("handback", 0, 0, 0), ("cut", 0, 0, 0), ("bot", 0, 0, 0)]
+# One member of a seat handed to a bot (a GvG team's player, a Coalition army; a whole seat in a game of players),
+# typed over by her player, a resolution cut under it, the seat handed whole (the member's bot handed back in the
+# same adjustment), then back to its players.
+MEMBER_TO_A_BOT = [("type", 0, 0, 0), ("handback", 0, 0, 2), ("bot", 0, 0, 0), ("type", 0, 1, 0), ("cut", 0, 0, 0),
+                   ("handback", 0, 1, 0), ("race", 0, 0, 0), ("handback", 0, 0, 0)]
 
 
 @pytest.mark.parametrize("name", _tables())
@@ -1118,6 +1123,7 @@ def test_nothing_typed_is_lost_without_a_trace(name: str) -> None:
     @example(steps=REPAIRED_WHILE_CUT)
     @example(steps=RECRUITS_OF_AN_UNREAD_LEADER)
     @example(steps=CUT_UNDER_A_BOT)
+    @example(steps=MEMBER_TO_A_BOT)
     def inner(steps: list[tuple[str, int, int, int]]) -> None:
         run(new_table(name), [s for s in steps if s[0] != "undo"])
 
@@ -1172,6 +1178,61 @@ def test_a_row_typed_in_a_seat_a_bot_plays_is_set_aside_when_the_bot_types_over_
     run(table, steps[-1:])
     read = table.read()
     assert _told_not_done(seat_backend(table.sheets, read.tabs, "Bo"), read.tabs.archive("Bo"), "zz")
+
+
+@pytest.mark.parametrize("name", ["gvg", "coalition"])
+def test_one_member_handed_to_a_bot_types_its_own_rows_and_the_rest_of_the_seat_stays_its_players(name: str) -> None:
+    """``adjust --bot`` of one member (GvG's red0, a Coalition army): its rows take the bot's orders for the open
+    window, and nothing else of the seat is typed by the bot; handing the seat whole takes the member's bot back."""
+    table = new_table(name)
+    read = table.read()
+    handed = _handed(read, 0, 0, 2)
+    (member, kind), = handed.items()
+    seat = read.record.seats[0]
+    assert member not in read.record.seats, handed
+    hand_seats(table.sheets, table.cls, handed, "the test hands one member over")
+    after = table.read()
+    assert after.record.bots == {member: kind}
+    rows = [r for r in after.seats[seat].rows if r.typed]
+    assert rows and {r.subject.split(".")[0] for r in rows} <= {member}, rows
+    whole = _handed(after, 0, 1, 0)
+    assert whole == {member: NO_BOT, seat: whole[seat]}, whole
+    hand_seats(table.sheets, table.cls, whole, "the test hands the seat over")
+    assert table.read().record.bots == {seat: whole[seat]}
+
+
+def _cut_pending(table: Table) -> list[str]:
+    """The seats a resolution cut before its commit has written (a pending row each)."""
+    return [s for s, r in table.read().seats.items() if r.pending is not None]
+
+
+#: A resolution cut, an undo refused while it waits (the GM syncs first), completed by a poll, undone; then a second
+#: cut with a row typed over since, completed by the next sync.
+CUT_AND_UNDO = [("bot", 0, 0, 0), ("type", 1, 0, 0), ("cut", 0, 0, 0), ("undo", 0, 0, 0), ("undo", 0, 0, 0),
+                ("bot", 0, 0, 0), ("cut", 0, 0, 0), ("type", 0, 1, 0), ("poll", 0, 0, 0)]
+
+
+@pytest.mark.parametrize(("name", "backend"), [("gvg", "local"), ("gvg", "google"), ("wesnoth-batch", "local")])
+def test_a_resolution_cut_and_an_undo_keep_every_typed_cell_on_local_workbooks_and_google(
+        name: str, backend: str, tmp_path: Path) -> None:
+    """The engine's write failing as a local save or Google fails (the resolution cut before its commit), then undo,
+    keep every typed cell, as in memory: the cut leaves a pending row, the next poll completes it."""
+    with GoogleApiFake() as fake:
+        GOOGLE_FAKES.clear()
+        GOOGLE_FAKES["fake"] = fake
+        try:
+            table = new_table(name, _local_match, tmp_path) if backend == "local" else new_table(name, _google_match)
+            for i, (what, a, b, c) in enumerate(CUT_AND_UNDO):
+                _do(table, what, a, b, c)
+                if what == "cut":
+                    assert _cut_pending(table), f"step {i}: the resolution was not cut"
+                if what in SYNCS:
+                    check(table)
+            assert table.read().record.resolved >= 1 and not _cut_pending(table)
+            run(table, [])
+        finally:
+            GOOGLE_FAKES.clear()
+        assert not fake.violations, fake.violations
 
 
 def test_a_row_a_bot_types_over_while_a_cut_resolution_completes_is_set_aside_to_the_archive() -> None:

@@ -37,7 +37,7 @@ from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.rows.fate_words import name_kept_sentence
 from sheets_gm.sync.rows.fates import kept_refusals, stays
-from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_layout
+from sheets_gm.sync.rows.strays import StrayRow, in_layout, sort_rows, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import (
     board_writes,
@@ -219,10 +219,14 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
         backend = seat_backend(sheets, tabs, seat)
         laid: dict[str, dict[int, dict[int, CellValue]]] = {}
         if seat in overlays:
-            was, strays, stamped = overlays[seat]
+            was, read_strays, stamped = overlays[seat]
+            pages = dict(zip((p.name for p in was.sheets()), zip(was.sheets(), tabs.orders(seat).sheets(),
+                                                                 strict=True), strict=True))
+            strays = [in_layout(s, *pages[s.tab or was.name]) for s in read_strays]  # as the match lays them out
             layout = stray_layout(adapter, record.state, seat, was, tabs.orders(seat), strays)
             laid = layout.queue(batch, backend)
-            notes += [f"{seat}'s {s.tab or was.name} {s.words(was)}: typed where no order is read, and no free row "
+            notes += [f"{seat}'s {s.tab or was.name} {s.words(tabs.orders(seat))}: typed where no order is read, and "
+                      "no free row "
                       "was left to keep it in; it is not in the tab any more, copy it back if it is wanted"
                       for s in layout.unplaced]
             for row in stamped:  # a row stamped for another window keeps its stamp: the next poll sets it aside

@@ -1,0 +1,41 @@
+"""``repair`` of a match whose house setting narrows its tabs (Wesnoth's batch mode has no Go column, so every
+feedback column is one to the left of the game's widest layout, in which repair reads a tab): the stray rows it
+keeps are written in the match's own columns, never past the feedback column (issue 38; found by a random run of
+the lifecycle steps on a batch-mode table: repair stopped with the write refused)."""
+
+from __future__ import annotations
+
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import a1, cell_at, quote_tab
+from sheets_gm.sync.life.repair import repair_match
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import read_match
+from sheets_gm.sync.sheets import seat_backend
+from tests.conformance.test_input_lifecycle import NOW, _named, new_table
+from tests.fakes.memory import MemoryBackend
+
+
+def test_repair_of_a_batch_match_keeps_a_name_typed_over_and_a_blank_rows_text_in_the_tabs_own_columns() -> None:
+    table = new_table("wesnoth-batch")
+    read = table.read()
+    tab = read.seats["Ann"].tab
+    backend = seat_backend(table.sheets, read.tabs, "Ann")
+    assert isinstance(backend, MemoryBackend)
+    recruit = tab.table("recruit")
+    blank = next(r for r in tab.blank_rows() if r > tab.table("units").last_row)
+    backend.write([RangeWrite(recruit.at(recruit.cell(0, "entry")), [["name 20"]]),  # a recruit row's name typed over
+                   RangeWrite(a1(tab.name, cell_at(2, blank)), [["a note"]])])  # text in a blank row
+    report = repair_match(table.sheets, table.cls)
+    after = read_match(table.sheets, table.cls)
+    width = after.seats["Ann"].tab.width
+    assert width == tab.width  # the batch layout: no Go column
+    grid = backend.read([quote_tab(tab.name)])[0]
+    assert not any(line[width:] for line in grid), "repair wrote past the tab's feedback column"
+    for text in ("name 20", "a note"):  # kept in the tab, each answered in its row's feedback column
+        line = next(line for line in grid if text in map(str, line))
+        assert len(line) == width and str(line[-1]).startswith("✘"), (text, line, report.notes)
+    poll(table.sheets, table.cls, now=NOW)  # still in the tab, answered, or set aside to the Archive
+    read = table.read()
+    grid = backend.read([quote_tab(tab.name)])[0]
+    assert "name 20" not in [r.subject for r in read.seats["Ann"].rows]
+    assert "name 20" in [str(v) for line in grid for v in line] or _named(backend, read.tabs.archive("Ann"), "name 20")
