@@ -1,7 +1,9 @@
-"""``repair`` of a match whose house setting narrows its tabs (Wesnoth's batch mode has no Go column, so every
-feedback column is one to the left of the game's widest layout, in which repair reads a tab): the stray rows it
-keeps are written in the match's own columns, never past the feedback column (issue 38; found by a random run of
-the lifecycle steps on a batch-mode table: repair stopped with the write refused)."""
+"""A match whose house setting narrows its tabs (Wesnoth's batch mode has no Go column, so every feedback column is
+one to the left of the game's widest layout, in which repair and the poll read a tab): repair writes the stray rows
+it keeps in the match's own columns, never past the feedback column, and the poll guards its writes with the cells
+of the range it read (issue 38; both found by random runs of the lifecycle steps on a batch-mode table: repair
+stopped with its write refused, and a poll after a column inserted and repaired stopped for ever, 'saved
+meanwhile')."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import seat_backend
-from tests.conformance.test_input_lifecycle import NOW, _named, new_table
+from tests.conformance.test_input_lifecycle import NOW, _do, _insert_column, _named, new_table
 from tests.fakes.memory import MemoryBackend
 
 
@@ -39,3 +41,18 @@ def test_repair_of_a_batch_match_keeps_a_name_typed_over_and_a_blank_rows_text_i
     grid = backend.read([quote_tab(tab.name)])[0]
     assert "name 20" not in [r.subject for r in read.seats["Ann"].rows]
     assert "name 20" in [str(v) for line in grid for v in line] or _named(backend, read.tabs.archive("Ann"), "name 20")
+
+
+def test_a_batch_tab_with_text_right_of_its_feedback_column_is_written_by_the_next_poll() -> None:
+    """A column inserted in a batch-mode tab, then repaired: the old feedback column, pushed right, is one past the
+    match's feedback column and inside the game's widest layout, in which the poll reads the tab. The poll guarded
+    its writes with the cells it read under the narrower range, so every write saw that column 'saved meanwhile'
+    and the sync stopped after four tries, for ever (found by a random run of the lifecycle steps)."""
+    table = new_table("wesnoth-batch")
+    read = table.read()
+    backend = seat_backend(table.sheets, read.tabs, "Ann")
+    _insert_column(backend, read.tabs.orders("Ann").name, 1)
+    repair_match(table.sheets, table.cls)
+    _do(table, "ready", 0, 0, 0)  # Ann's End turn: the poll writes her tab
+    report = poll(table.sheets, table.cls, now=NOW)
+    assert report.resolved and not report.saved_meanwhile
