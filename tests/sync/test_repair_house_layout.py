@@ -13,7 +13,7 @@ from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import seat_backend
-from tests.conformance.test_input_lifecycle import NOW, _do, _insert_column, _named, new_table
+from tests.conformance.test_input_lifecycle import NOW, _do, _insert_column, _named, new_table, run
 from tests.fakes.memory import MemoryBackend
 
 
@@ -56,3 +56,15 @@ def test_a_batch_tab_with_text_right_of_its_feedback_column_is_written_by_the_ne
     _do(table, "ready", 0, 0, 0)  # Ann's End turn: the poll writes her tab
     report = poll(table.sheets, table.cls, now=NOW)
     assert report.resolved and not report.saved_meanwhile
+
+
+def test_repair_of_a_batch_match_lays_a_row_stamped_for_another_window_in_the_tabs_own_columns() -> None:
+    """A row the cut resolution left stamped for the window it closed, then repair before the next poll: the row,
+    read in the game's widest layout, carries the Go column the batch table has not; repair stopped on it
+    (KeyError) instead of laying the row's cells in the match's columns (found by the lifecycle examples on the
+    batch table). The lifecycle check then finds every typed cell in its row, resolved or set aside."""
+    table = new_table("wesnoth-batch")
+    _do(table, "type", 0, 1271, 0)
+    _do(table, "cut", 0, 0, 0)
+    assert any(s.pending is not None for s in table.read().seats.values())
+    run(table, [("repair", 0, 0, 8561)])

@@ -232,7 +232,8 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
             for row in stamped:  # a row stamped for another window keeps its stamp: the next poll sets it aside
                 placed = tabs.orders(seat).table(row.table)
                 index = adapter.rows(record.state, seat, placed.spec).index(row.subject)
-                cells_ = {placed.col(k): v for k, v in row.values.items()}
+                keys = {c.key for c in placed.spec.columns}  # read in the file layout: a setting may take one out
+                cells_ = {placed.col(k): v for k, v in row.values.items() if k in keys}
                 cells_[placed.col(placed.spec.of_kind(ColumnKind.WINDOW)[0].key)] = row.window
                 laid.setdefault(row.table, {})[index] = {**laid.get(row.table, {}).get(index, {}), **cells_}
         # An empty cell of a row laid over is written empty: the tab's old cells (a column inserted) do not stay.
