@@ -110,9 +110,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0, help="the first seed")
     parser.add_argument("--steps-max", type=int, default=18, help="the most steps a run draws (at least 4)")
     parser.add_argument("--minimise", action="store_true", help="shrink each failure to a minimal list of steps")
+    parser.add_argument("--budget", type=float, default=0, help="start no further run after these many seconds "
+                        "(0: none); the summary says how many ran")
     args = parser.parse_args(argv)
-    started, failed = time.monotonic(), 0
+    started, failed, ran = time.monotonic(), 0, 0
     for seed in range(args.start, args.start + args.seeds):
+        if args.budget and time.monotonic() - started > args.budget:
+            break
+        ran += 1
         steps = draw_steps(seed, args.steps_max)
         found = failure(args.game, args.backend, steps)
         if found is None:
@@ -128,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             message = (failure(args.game, args.backend, steps) or found)[1]
         print(f"seed {seed}: {where}\n  {message}\n  steps = {steps!r}", flush=True)
     seconds = time.monotonic() - started
-    print(f"{args.game} on {args.backend}: {args.seeds} runs (seeds {args.start}..{args.start + args.seeds - 1}), "
+    print(f"{args.game} on {args.backend}: {ran} runs (seeds {args.start}..{args.start + ran - 1}), "
           f"{failed} failed, {seconds:.0f} s")
     return 1 if failed else 0
 
