@@ -508,8 +508,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         aside = ([stale_line(seat_read.tab, window, stale)] if stale else []) + \
             (named.aside_line(seat_read.tab, window) if named is not None else [])
         if named is not None and named.unplaced:
-            report.drawn_again.append(f"{seat_read.tab.name} (a row's name: what was typed there kept in "
-                                      f"{read.tabs.archive(seat)!r})")
+            report.drawn_again += [f"{tab} (a row's name: what was typed there kept in {read.tabs.archive(seat)!r})"
+                                   for tab in dict.fromkeys(s.tab for s in named.unplaced)]
         if aside:
             count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, aside)
             batch.put(backend, lines_cell(read.tabs, seat), [[count]])
