@@ -249,6 +249,13 @@ def drawn_cell_words(header: str, was: str, put_back: str) -> str:
            f"{put_back or 'empty'}"
 
 
+def shown_typed_over_line(label: str, cells: Sequence[str]) -> ArchiveLine:
+    """The Archive entry of what was typed in cells sheets-gm draws in the rows (a roll, a unit's hex: ``cells``,
+    each its row, subject, column and text), put back as drawn and never read."""
+    return ArchiveLine(label, "Typed in cells sheets-gm draws (never read as orders), put back as drawn; type orders "
+                              "in the row's own columns:", tuple(cells))
+
+
 def drawn_cells_note(words: Sequence[str]) -> str:
     """The note of a row whose drawn cells were put back (``drawn_cell_words`` each)."""
     return WARN + "; ".join(words)
