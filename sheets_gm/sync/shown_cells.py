@@ -8,7 +8,9 @@ an adjustment, an undo), since the row's answer is written over at the next poll
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sheets_gm.sheets.guard import grid_cells, origin, same_value
 from sheets_gm.sheets.layout import CellValue
@@ -47,11 +49,13 @@ def alike(was: CellValue, drawn: CellValue) -> bool:
     return same_value(was, drawn) or text_of(was) == text_of(drawn)
 
 
-def shown_typed_over(read: MatchRead) -> list[ShownTypedOver]:
-    """Every shown cell of every seat's rows that holds something else than the state draws there (a seat whose
-    file is an older copy is drawn again whole, and left out)."""
+def shown_typed_over(read: MatchRead, drawings: Sequence[tuple[Any, Any]] = ()) -> list[ShownTypedOver]:
+    """Every shown cell of every seat's rows that holds something else than the record's state draws there (a seat
+    whose file is an older copy is drawn again whole, and left out). ``drawings``: the (state, dice) pairs whose
+    drawing a cell may hold instead, when a cut resolution left tables drawn for the state after it: a cell
+    holding what any of them draws is not typed over."""
     record = read.record
-    dice = record.dice()
+    every = [(record.state, record.dice()), *drawings]
     out: list[ShownTypedOver] = []
     for seat, ranges in read.typed.items():
         seat_read = read.seats.get(seat)
@@ -63,14 +67,19 @@ def shown_typed_over(read: MatchRead) -> list[ShownTypedOver]:
             shown_cols = spec.of_kind(ColumnKind.SHOWN)
             if not shown_cols:
                 continue
-            for index, subject in enumerate(read.adapter.rows(record.state, seat, spec)[:placed.rows]):
-                drawn = read.adapter.shown(record.state, seat, spec, subject, dice)
-                for c in shown_cols:
-                    cell = placed.at(placed.cell(index, c.key))
-                    was = found.get(origin(cell), "")
-                    if not alike(was, drawn.get(c.key, "")):
-                        out.append(ShownTypedOver(seat, spec.name, placed.first_row + index, subject, c.header, cell,
-                                                  text_of(was), drawn.get(c.key, "")))
+            drawn: dict[tuple[int, str], list[tuple[str, CellValue]]] = {}  # by row index and column: each drawing
+            for state, dice in every:
+                for index, subject in enumerate(read.adapter.rows(state, seat, spec)[:placed.rows]):
+                    values = read.adapter.shown(state, seat, spec, subject, dice)
+                    for c in shown_cols:
+                        drawn.setdefault((index, c.key), []).append((subject, values.get(c.key, "")))
+            for (index, key), drawings_here in drawn.items():
+                cell = placed.at(placed.cell(index, key))
+                was = found.get(origin(cell), "")
+                if not any(alike(was, value) for _subject, value in drawings_here):
+                    subject, value = drawings_here[0]
+                    out.append(ShownTypedOver(seat, spec.name, placed.first_row + index, subject,
+                                              spec.column(key).header, cell, text_of(was), value))
     return out
 
 
