@@ -12,6 +12,7 @@ from openpyxl import Workbook
 
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sync.life.adjust_undo import undo_window
+from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
@@ -109,10 +110,10 @@ def test_a_hex_typed_over_in_a_row_with_no_orders_is_answered_and_kept_in_the_ar
         str(v) for v in backend.tabs[after.tabs.archive(seat)].values())  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("how", ["forced", "undone"])
-def test_a_hex_typed_over_is_kept_by_a_resolution_or_an_undo_that_draws_the_row_again(how: str) -> None:
-    """No poll comes between her typing and the GM's force (or his undo, which draws every row again too): what
-    she typed in the Hex cell is kept in her Archive all the same."""
+@pytest.mark.parametrize("how", ["forced", "undone", "repaired"])
+def test_a_hex_typed_over_is_kept_by_a_resolution_an_undo_or_repair_that_draws_the_row_again(how: str) -> None:
+    """No poll comes between her typing and the GM's force (or his undo, or repair, which draw every row again
+    too): what she typed in the Hex cell is kept in her Archive all the same."""
     table = new_table("wesnoth")
     cls = get_ruleset("wesnoth")
     if how == "undone":
@@ -125,7 +126,9 @@ def test_a_hex_typed_over_is_kept_by_a_resolution_or_an_undo_that_draws_the_row_
     backend.type(placed.tab, placed.cell(0, hex_key), "N5 please")  # type: ignore[attr-defined]
     if how == "forced":
         assert poll(table.sheets, cls, now=NOW, force=True).resolved
-    else:
+    elif how == "undone":
         undo_window(table.sheets, cls, "a test")
+    else:
+        repair_match(table.sheets, cls)
     archive = " ".join(str(v) for v in backend.tabs[read.tabs.archive(seat)].values())  # type: ignore[attr-defined]
     assert "Hex: N5 please (put back to" in archive
