@@ -309,23 +309,25 @@ def test_status_says_which_open_workbook_a_due_window_waits_for(tmp_path: Path,
     assert "waits until" not in capsys.readouterr().out
 
 
-def test_a_name_typed_over_in_an_older_copy_is_set_aside_again_not_taken_for_an_old_drawing() -> None:
-    """GvG: text typed over a player's name, set aside by the resolution that wrote the name back; her office
-    program still held the file with the text in it and saved it over the sync's write. The copy's name cell holds
-    no name sheets-gm drew then or since: it is her typing, set aside to the Archive again (the copy lost the first
-    entry), not drawn over as a name the copy's state drew (found by a random run of the lifecycle steps)."""
+@pytest.mark.parametrize("cell", ["name", "roll"])
+def test_a_drawn_cell_typed_over_in_a_stale_copy_is_kept_in_the_archive_it_gives_back(cell: str) -> None:
+    """Ann pastes a line over a row's name (or over its Move roll); the GM forces the window (the resolution keeps
+    the text in her Archive); her office program still held the file with the pasted text and saves it over the
+    sync's write, the Archive line with it gone. The copy drawn again keeps the text in her Archive once more, and
+    its tab shows what sheets-gm draws there."""
     table, seat, backend = new_acting("gvg")
     read = table.read()
     row = next(r for r in read.seats[seat].rows if r.table == "players")
-    placed = read.seats[seat].tab.table("players")
-    backend.type(placed.tab, placed.cell(row.row - placed.first_row, "player"), "name 0")
+    placed = read.seats[seat].tab.table(row.table)
+    key = placed.spec.of_kind(ColumnKind.SHOWN)[0].key if cell == "roll" else placed.spec.columns[0].key
+    backend.type(placed.tab, placed.cell(row.row - placed.first_row, key), "red1: H8, red2: H9 (pasted)")
     held = copy.deepcopy(backend.tabs)
     assert sync_any(table, force=True).resolved
-    backend.tabs = held  # saved over the sync's write: the name cell typed over, the Archive of before
+    backend.tabs = held
     report = sync_any(table)
     assert report.older_copies == [seat]
     after = table.read()
-    assert "name 0" not in [r.subject for r in after.seats[seat].rows]  # the name is drawn again
-    archive = [str(v) for line in backend.read([after.tabs.archive_lines_range(seat, 0, 40)])[0] for v in line if v]
-    assert any("name 0" in line and line.lstrip().startswith("·") for line in archive), archive
-    assert any("typed where sheets-gm draws each row's name" in line for line in archive), archive
+    archive = " ".join(str(v) for v in backend.tabs[after.tabs.archive(seat)].values())
+    assert "red1: H8, red2: H9 (pasted)" in archive
+    assert any(r.subject == row.subject for r in after.seats[seat].rows)
+    assert "(pasted)" not in str(backend.value(placed.tab, placed.cell(row.row - placed.first_row, key)))
