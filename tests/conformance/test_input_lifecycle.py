@@ -1155,7 +1155,7 @@ CUT_TYPED_OVER_THEN_UNDONE = [("type", 0, 2, 277), ("cut", 0, 0, 0), ("type", 0,
                               ("undo", 0, 0, 0)]
 
 
-@pytest.mark.parametrize("name", _tables())
+@pytest.mark.parametrize("name", _games())  # the house tables' undo: in the soak's long run
 def test_nothing_typed_is_lost_across_an_undo(name: str) -> None:
     @_lifecycle(name)
     @given(steps=STEPS)
@@ -1215,11 +1215,13 @@ CUT_AND_UNDO = [("bot", 0, 0, 0), ("type", 1, 0, 0), ("cut", 0, 0, 0), ("undo", 
                 ("bot", 0, 0, 0), ("cut", 0, 0, 0), ("type", 0, 1, 0), ("poll", 0, 0, 0)]
 
 
-@pytest.mark.parametrize(("name", "backend"), [("gvg", "local"), ("gvg", "google"), ("wesnoth-batch", "local")])
+@pytest.mark.parametrize("backend", ["local", "google"])
 def test_a_resolution_cut_and_an_undo_keep_every_typed_cell_on_local_workbooks_and_google(
-        name: str, backend: str, tmp_path: Path) -> None:
+        backend: str, tmp_path: Path) -> None:
     """The engine's write failing as a local save or Google fails (the resolution cut before its commit), then undo,
-    keep every typed cell, as in memory: the cut leaves a pending row, the next poll completes it."""
+    keep every typed cell, as in memory: the cut leaves a pending row, the next poll completes it (GvG here; every
+    game and house table in the soak run and ``scripts/fuzz_lifecycle.py``)."""
+    name = "gvg"
     with GoogleApiFake() as fake:
         GOOGLE_FAKES.clear()
         GOOGLE_FAKES["fake"] = fake
