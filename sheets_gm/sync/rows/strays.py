@@ -304,12 +304,14 @@ def drawn_names(adapter: AnySheetAdapter, states: Sequence[Any], seat: str, tab:
 
 def names_typed_over(adapter: AnySheetAdapter, states: Sequence[Any], seat: str, tab: InputTab,
                      rows: Sequence[TypedRow]) -> tuple[StrayRow, ...]:
-    """The rows with nothing typed whose name is none that sheets-gm draws for ``seat`` in any of ``states``: a
-    cut resolution's tab may hold the tables drawn for the state before it or after it, so the poll completing it
-    tells the names typed over only then (``sort_rows`` leaves them alone while recovering)."""
+    """The rows whose name is none that sheets-gm draws for ``seat`` in any of ``states``: a cut resolution's tab
+    may hold the tables drawn for the state before it or after it, so the poll completing it tells the names typed
+    over only then (``sort_rows`` leaves them alone while recovering). The name is kept in the Archive; a row with
+    orders typed in it follows its own fate besides (an ordered table's row moves up under the name drawn there,
+    another's is set aside as one whose subject has no row)."""
     ours = drawn_names(adapter, states, seat, tab)
     return tuple(StrayRow(r.table, r.row, r.subject, (), r.feedback, "", over=r.subject, tab=tab.table(r.table).tab)
-                 for r in rows if not r.typed and r.subject and r.subject not in ours)
+                 for r in rows if r.subject and r.subject not in ours)
 
 
 def _on(tab: InputTab, strays: Sequence[StrayRow]) -> tuple[StrayRow, ...]:
