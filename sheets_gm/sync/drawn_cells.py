@@ -112,7 +112,7 @@ def _shown_cells(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: D
             shown_cols = spec.of_kind(ColumnKind.SHOWN)
             if not shown_cols:
                 continue
-            for index, subject in enumerate(read.adapter.rows(record.state, seat, spec)[:placed.rows]):
+            for index, subject in enumerate(read.adapter.laid_out_rows(record.state, seat, placed)):
                 drawn = read.adapter.shown(record.state, seat, spec, subject, dice)
                 wrong: list[str] = []
                 for c in shown_cols:
