@@ -17,6 +17,7 @@ from sheets_gm.rulesets.coalition.sheet.read import read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.backend import RangeWrite, SheetError
+from sheets_gm.sheets.layout import Grid, cells
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -239,9 +240,9 @@ def _old_layout(sheets: MatchSheets, named: int) -> None:
     """The Coalition's Forum tab as an earlier version drew it: only its first ``named`` rows named (two a army and
     20 more), the rows under them, to the table's end, left blank."""
     table = read_match(sheets, CLS).seats["coalition"].tab.table("post")
-    blank = [[""] * table.width for _ in range(named, table.rows)]
-    sheets.of("coalition").write([RangeWrite(table.at(f"A{table.first_row + named}:"
-                                                      f"{chr(64 + table.width)}{table.last_row}"), blank)])
+    blank: Grid = [[""] * table.width for _ in range(named, table.rows)]
+    where = cells(0, table.first_row + named, table.width - 1, table.last_row)
+    sheets.of("coalition").write([RangeWrite(table.at(where), blank)])
 
 
 def _type_line(sheets: MatchSheets, index: int, text: str) -> None:
@@ -254,7 +255,7 @@ def _row(sheets: MatchSheets, index: int) -> list[object]:
     """The Forum table's row ``index`` (0-based) as the side sees it: Line, For, Post line, Feedback."""
     table = read_match(sheets, CLS).seats["coalition"].tab.table("post")
     row = table.first_row + index
-    (grid,) = sheets.of("coalition").read([table.at(f"A{row}:{chr(64 + table.width)}{row}")])
+    (grid,) = sheets.of("coalition").read([table.at(cells(0, row, table.width - 1, row))])
     return [*grid[0], *[""] * (table.width - len(grid[0]))] if grid else [""] * table.width
 
 
