@@ -7,7 +7,9 @@ A stray row is one of:
   there): the adapter may say why in its game's words (its ``stray_reason``);
 - two or more typed rows for one subject in one table: none is read, and each names the others;
 - a row without a subject with something typed in it (a table's blank row), or the blank row
-  between two tables (or under the last) with something typed in it.
+  between two tables (or under the last) with something typed in it. In a ``numbered`` table every
+  row is named by its place, so a line typed where an earlier version drew no name is no stray: it
+  is read as the line its place names, and the poll draws the name in (``_numbered_lines``).
 
 Each gets a sentence starting with ✘ in the tab's feedback column (in a blank row between tables,
 that cell is the player's too: what she typed there is quoted in the answer, never lost), and
