@@ -632,7 +632,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         batch.unguard(seat_backend(sheets, read.tabs, seat))
     all_settled = _settle_all(read, window, answer, resolution, new_record, tabs, report, next_dice)
     # shown cells typed over (a hex typed as the order): the tables are drawn again whole, their text kept first
-    shown = {} if any(s.pending is not None for s in read.seats.values()) else archived_details(shown_typed_over(read))
+    cut = any(s.pending is not None for s in read.seats.values())  # her tab may be drawn for the state after it
+    shown = archived_details(shown_typed_over(read, [(new_state, next_dice)] if cut else []))
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         settled, before_bots = all_settled[seat]
