@@ -173,7 +173,7 @@ def _drawn(read: MatchRead, seat_read: SeatRead, window: Window | None,
     for placed in seat_read.tab.tables:
         spec = placed.spec
         stamp = window.key if window is not None and acts(window, seat_read.seat, spec) else ""
-        for i, subject in enumerate(read.adapter.rows(state, seat_read.seat, spec)[:placed.rows]):
+        for i, subject in enumerate(read.adapter.laid_out_rows(state, seat_read.seat, placed)):
             typed = by_key.pop((spec.name, subject), None)
             values = dict(typed.values) if typed is not None else {c.key: "" for c in spec.columns if c.kind.typed}
             rows.append(TypedRow(spec.name, subject, placed.first_row + i, stamp, values, ""))

@@ -80,7 +80,7 @@ def seat_shown_typed_over(adapter: AnySheetAdapter, record: MatchRecord, seat: s
             continue
         drawn: dict[tuple[int, str], list[tuple[str, CellValue]]] = {}  # by row index and column: each drawing
         for state, dice in every:
-            for index, subject in enumerate(adapter.rows(state, seat, spec)[:placed.rows]):
+            for index, subject in enumerate(adapter.laid_out_rows(state, seat, placed)):
                 values = adapter.shown(state, seat, spec, subject, dice)
                 for c in shown_cols:
                     drawn.setdefault((index, c.key), []).append((subject, values.get(c.key, "")))

@@ -245,7 +245,7 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
                 if shown else []
             for row in overlay.stamped:  # a row stamped for another window keeps its stamp: the next poll sets it aside
                 placed = tabs.orders(seat).table(row.table)
-                index = adapter.rows(record.state, seat, placed.spec).index(row.subject)
+                index = adapter.laid_out_rows(record.state, seat, placed).index(row.subject)
                 keys = {c.key for c in placed.spec.columns}  # read in the file layout: a setting may take one out
                 cells_ = {placed.col(k): v for k, v in row.values.items() if k in keys}
                 cells_[placed.col(placed.spec.of_kind(ColumnKind.WINDOW)[0].key)] = row.window
@@ -306,7 +306,7 @@ def _seat_typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, 
     window = record.ruleset.window(record.state)
     tab = tabs.orders(seat)
     for row in moved:
-        subjects = adapter.rows(record.state, seat, tab.table(row.table).spec)
+        subjects = adapter.laid_out_rows(record.state, seat, tab.table(row.table))
         if row.subject not in subjects:
             report.notes.append(f"{seat}'s {row.subject} of the table moved held {row.values}: it has no row now, "
                                 "not carried")
