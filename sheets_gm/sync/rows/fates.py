@@ -41,7 +41,7 @@ from typing import Any
 
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
-from sheets_gm.sheets.spec import GO_COLUMN, SEAT_ROWS, ColumnKind, InputTable
+from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
 from sheets_gm.sync.rows.fate_words import MARK, read_as_words, read_line_sentence, ready_sentence
@@ -219,8 +219,7 @@ def unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
     """``row`` with its Ready and Go boxes unticked (an undo puts it back, or its seat is handed back to its player:
     the seat says again when it is ready, and the next poll resolves nothing before she looks), and the headers of
     the boxes that were ticked."""
-    boxes = {c.key: c.header for c in table.columns
-             if c.kind is ColumnKind.READY or (c.kind is ColumnKind.TICK and c.key == GO_COLUMN)}
+    boxes = {c.key: c.header for c in table.window_boxes()}
     ticked = [boxes[k] for k, v in row.values.items() if k in boxes and v not in (None, "", False)]
     return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()}), ticked
 
