@@ -328,11 +328,18 @@ def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[Ty
         lines.append(ArchiveLine(capital(undone.label), (
             f"Left where they stand by the GM's undo ({reason}): a standing row is read in every window its table "
             "is open, and stays in your rows:"), tuple(row_text(tab, r) for r in standing), tuple(standing)))
-    if set_aside:
-        words = ", ".join(dict.fromkeys(window_words(r.window, was_open) for r in set_aside))
+    stamped = [r for r in set_aside if r.window]
+    if stamped:
+        words = ", ".join(dict.fromkeys(window_words(r.window, was_open) for r in stamped))
         lines.append(ArchiveLine(capital(words), (
             f"Your orders for {words}, set aside by the GM's undo of {undone.label}; no longer in your rows: type "
-            f"them again when {words} opens:"), tuple(row_text(tab, r) for r in set_aside), tuple(set_aside)))
+            f"them again when {words} opens:"), tuple(row_text(tab, r) for r in stamped), tuple(stamped)))
+    unstamped = [r for r in set_aside if not r.window]
+    if unstamped:  # typed ahead, their table not open to her (the judge's rows in the sides' orders window)
+        lines.append(ArchiveLine(f"After {undone.label}", (
+            f"Typed after {undone.label} resolved, in a table that was not open to you then; set aside by the GM's "
+            f"undo of {undone.label}, no longer in your rows: {undone.label} is open again, type them again if you "
+            "still want them:"), tuple(row_text(tab, r) for r in unstamped), tuple(unstamped)))
     return lines
 
 

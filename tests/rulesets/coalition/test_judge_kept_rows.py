@@ -12,6 +12,7 @@ from sheets_gm.match.run import sync_once
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.rulesets.coalition.helpers import local_match
@@ -59,3 +60,22 @@ def test_a_refused_results_siege_and_kill_ticks_stay_ticked_when_it_is_kept_for_
     assert battle.values["siege"] is True, battle.values  # kept as she typed it: not a different result (a win)
     assert rows["Bo"].values["failed_kill"] is True, rows["Bo"].values
     assert rows["Bo"].values["slot1"] == 100
+
+
+def test_an_undo_names_the_window_of_a_judge_row_typed_while_no_window_of_hers_was_open(tmp_path: Path) -> None:
+    config, sheets = _battle(tmp_path)
+    judge = read_match(sheets, CLS).seats[JUDGE].tab
+    results = judge.table("results")
+    at = _judge_rows(sheets)["Dominaria 3B"].row
+    winner = results.at(f"{chr(65 + results.col('winner'))}{at}")
+    sheets.judge_sheet().write([RangeWrite(winner, [["Nobody"]])])  # refused: kept for the next results window
+    assert sync_once(config, sheets, now=NOW, force=True).resolved
+    at = _judge_rows(sheets)["Dominaria 3B"].row  # the sides' orders window is open: the judge has none
+    sheets.judge_sheet().write([RangeWrite(results.at(f"{chr(65 + results.col('winner'))}{at}"), [["Bo"]])])
+    undo_window(sheets, CLS, "the judge meant Bo")
+    (archive,) = sheets.judge_sheet().read(["'Archive judge'!A1:B40"])
+    said = [" ".join(str(c) for c in line if c) for line in archive]
+    aside = next(line for line in said if "set aside by the GM's undo" in line)
+    assert "no window" not in aside.casefold(), aside
+    assert "after turn 1 · battle results" in aside, aside
+    assert any("Dominaria 3B — Winner: Bo" in line for line in said), said
