@@ -13,6 +13,7 @@ from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.life.adjust_undo import undo_window
+from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.rulesets.coalition.helpers import local_match
@@ -79,3 +80,20 @@ def test_an_undo_names_the_window_of_a_judge_row_typed_while_no_window_of_hers_w
     assert "no window" not in aside.casefold(), aside
     assert "after turn 1 · battle results" in aside, aside
     assert any("Dominaria 3B — Winner: Bo" in line for line in said), said
+
+
+def test_repair_answers_the_rows_typed_for_the_open_window_as_the_poll_does_not_kept_for_that_window(
+        tmp_path: Path) -> None:
+    config, sheets = _battle(tmp_path)
+    judge = read_match(sheets, CLS).seats[JUDGE].tab
+    results, losses = judge.table("results"), judge.table("losses")
+    rows = _judge_rows(sheets)
+    at, bo = rows["Dominaria 3B"].row, rows["Bo"].row
+    sheets.judge_sheet().write([RangeWrite(results.at(f"{chr(65 + results.col('siege'))}{at}"), [[True]]),
+                                RangeWrite(losses.at(f"{chr(65 + losses.col('slot1'))}{bo}"), [[100]])])
+    sync_once(config, sheets, now=NOW)
+    polled = {s: r.feedback for s, r in _judge_rows(sheets).items() if s in ("Dominaria 3B", "Bo")}
+    assert polled["Dominaria 3B"].startswith("✔ Dominaria 3B: the battle goes on as a siege"), polled
+    repair_match(sheets, CLS)
+    repaired = {s: r.feedback for s, r in _judge_rows(sheets).items() if s in ("Dominaria 3B", "Bo")}
+    assert repaired == polled  # what the next poll writes, at once: never "Kept for <the window open now>"
