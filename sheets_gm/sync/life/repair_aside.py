@@ -1,0 +1,45 @@
+"""What ``repair`` keeps in a seat's Archive: what was typed where its redraw writes, and cannot stay in the tab.
+
+Repair draws every seat's tables again whole. A stray row keeps its place or moves to a free row; but text typed
+in a cell sheets-gm draws in a row (a hex typed as if the order), and a stray row with no free row left, would go
+under the redraw. They are written to the seat's Archive, after its last line (counted from what the tab holds
+and from the pending row's count), with their hidden copy, in the repair's one write. An Archive that repair lays
+out again itself is not written (its lines are being put back in the same write): the GM's note names them instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from sheets_gm.sheets.tables import text_of
+from sheets_gm.sync.match_tabs import ARCHIVE_LINES, MatchTabs
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
+from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
+
+
+def _lines_held(sheets: MatchSheets, tabs: MatchTabs, seat: str) -> int:
+    """How many lines the seat's Archive holds: its last filled row, or the pending row's count if more."""
+    backend = seat_backend(sheets, tabs, seat)
+    archive, counted = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES), lines_cell(tabs, seat)])
+    filled = max((i for i, row in enumerate(archive, start=1) if any(text_of(v) for v in row)), default=0)
+    text = text_of(counted[0][0]) if counted and counted[0] else ""
+    return max(filled, int(text) if text.isdigit() else 0)
+
+
+def repair_aside_writes(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch,
+                        lines: Mapping[str, Sequence[ArchiveLine]], relaid: set[str]) -> list[str]:
+    """Queue each seat's ``lines`` after the last of its Archive (``relaid``: the tabs repair lays out again);
+    returns a note for each seat whose Archive could not take them, naming what they keep."""
+    notes: list[str] = []
+    for seat, written in lines.items():
+        if not written:
+            continue
+        if tabs.archive(seat) in relaid or tabs.copies(seat) in relaid:
+            said = "; ".join(d for line in written for d in line.details)
+            notes.append(f"{seat}'s tab held what its redraw writes over, and {tabs.archive(seat)!r} is laid out "
+                         f"again: copy it back by hand if it is wanted: {said}")
+            continue
+        backend = seat_backend(sheets, tabs, seat)
+        count = archive_lines_writes(batch, backend, tabs, seat, _lines_held(sheets, tabs, seat), written)
+        batch.put(backend, lines_cell(tabs, seat), [[count]])
+    return notes
