@@ -193,6 +193,12 @@ def _are(count: int) -> str:
     return "is" if count == 1 else "are"
 
 
+def view_lines_wait_sentence(seat: str, lost: int) -> str:
+    """What the GM is told when an older copy lost View log lines the replay cannot give back (an undo's)."""
+    return (f"{seat}'s View log lacks {counted(lost, 'line')} written since the copy was drawn, which the replay "
+            "cannot place after an undo (not given back: the public ones are in the Log)")
+
+
 def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, archive: str) -> str:
     """What a seat's tab and View say when its file was saved from a copy older than resolution ``now`` (it was still
     open when the sync wrote it): how many rows were read (``fresh``), not read again (``done``), unticked
