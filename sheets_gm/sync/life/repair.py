@@ -41,7 +41,7 @@ from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_re
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital
-from sheets_gm.sync.rows.fate_words import name_kept_sentence, shown_typed_over_line
+from sheets_gm.sync.rows.fate_words import shown_typed_over_line
 from sheets_gm.sync.rows.fates import kept_refusals, stays
 from sheets_gm.sync.rows.opened import OpenedCheck, check_opened
 from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_layout
@@ -370,11 +370,9 @@ def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapt
             kept.setdefault(row.table, {})[row.subject] = row
         else:
             stamped.append(row)
-    # a name typed over is kept as typed, answered (moved to a free row if its row is needed): the next poll keeps
-    # it in the Archive and draws the row again, as it does for one typed since
-    typed_strays = tuple(s for s in strays if s.why) + tuple(
-        replace(s, over="", why=name_kept_sentence(tab.table(s.table).spec.columns[0].header, s.over,
-                                                   tabs.archive(seat))) for s in strays if s.over)
+    # a name typed over (``over``) goes to the Archive, the redraw writing the name back (``stray_layout``), as a
+    # poll does: the row's orders, if any, are among those kept above
+    typed_strays = tuple(s for s in strays if s.why or s.over)
     report.rows_kept += sum(len(r) for r in kept.values()) + len(stamped) + len(typed_strays)
     # a cut resolution under way may have drawn the shown cells for the state after it: not told apart then
     shown = () if journal_under_way(sheets.journal, record) is not None else tuple(
