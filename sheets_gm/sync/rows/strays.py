@@ -306,11 +306,20 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
         mine = [r for r in rows if r.table == spec.name]
         listed = expected[spec.name]
         typed = Counter(r.subject for r in mine if r.typed)
+        present = {r.subject for r in mine}
         for r in mine:
             line = _line(grid, r.row, feedback_col)
             index = r.row - placed.first_row
             home = index < len(listed) and listed[index] == r.subject
             beside = any(text_of(line[col]) for col in placed.past_cols())
+            drawn = listed[index] if index < len(listed) else ""
+            if r.typed and not home and not beside and drawn and drawn not in present and r.subject not in ours \
+                    and not seats.owner(spec, r.subject):
+                # the name drawn here typed over beside the row's orders: still that row, read as it; the name is
+                # written back and what was typed there set aside to the Archive
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", {0: drawn}, over=r.subject))
+                kept.append(replace(r, subject=drawn))
+                continue
             if not r.typed and not home and not beside:
                 over = r.subject if r.subject not in ours else ""  # typed by a player: not a name we draw
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "",
