@@ -44,7 +44,7 @@ from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital
 from sheets_gm.sync.rows.fate_words import shown_typed_over_line
 from sheets_gm.sync.rows.fates import kept_refusals, stays
 from sheets_gm.sync.rows.opened import OpenedCheck, check_opened
-from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_layout
+from sheets_gm.sync.rows.strays import StrayRow, in_layout, sort_rows, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.shown_cells import ShownTypedOver, archived_details, seat_shown_typed_over
 from sheets_gm.sync.writes import (
@@ -238,16 +238,20 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
         laid: dict[str, dict[int, dict[int, CellValue]]] = {}
         if seat in overlays:
             overlay = overlays[seat]
-            layout = stray_layout(adapter, record.state, seat, overlay.tab, tabs.orders(seat), overlay.strays)
+            was, tab = overlay.tab, tabs.orders(seat)
+            pages = dict(zip((p.name for p in was.sheets()), zip(was.sheets(), tab.sheets(), strict=True), strict=True))
+            strays = [in_layout(s, *pages[s.tab or was.name]) for s in overlay.strays]  # as the match lays them out
+            layout = stray_layout(adapter, record.state, seat, was, tab, strays)
             laid = layout.queue(batch, backend)
-            aside[seat] = layout.aside_line(overlay.tab, window)
+            aside[seat] = layout.aside_line(tab, window)
             shown = archived_details(list(overlay.shown)).get(seat, [])
             aside[seat] += [shown_typed_over_line(capital(window.label if window else "the match"), shown)] \
                 if shown else []
             for row in overlay.stamped:  # a row stamped for another window keeps its stamp: the next poll sets it aside
                 placed = tabs.orders(seat).table(row.table)
                 index = adapter.laid_out_rows(record.state, seat, placed).index(row.subject)
-                cells_ = {placed.col(k): v for k, v in row.values.items()}
+                keys = {c.key for c in placed.spec.columns}  # read in the file layout: a setting may take one out
+                cells_ = {placed.col(k): v for k, v in row.values.items() if k in keys}
                 cells_[placed.col(placed.spec.of_kind(ColumnKind.WINDOW)[0].key)] = row.window
                 laid.setdefault(row.table, {})[index] = {**laid.get(row.table, {}).get(index, {}), **cells_}
         # An empty cell of a row laid over is written empty: the tab's old cells (a column inserted) do not stay.

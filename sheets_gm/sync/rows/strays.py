@@ -365,6 +365,28 @@ def names_typed_over(adapter: AnySheetAdapter, states: Sequence[Any], seat: str,
                  for r in rows if r.subject and r.subject not in ours)
 
 
+def in_layout(stray: StrayRow, was: InputTab, tab: InputTab) -> StrayRow:
+    """``stray``, read in ``was``'s columns, in the columns ``tab`` lays out: ``repair`` reads a tab in the widest
+    layout of its game, which a house setting narrows (Wesnoth's batch mode has no Go column, so its feedback
+    column is one to the left). A table's row keeps each cell under its column's key and its cells past the table
+    in order; a blank row between tables keeps its cells where they are; a cell with no column in ``tab`` held
+    nothing (the reading put it there empty)."""
+    if was.width == tab.width and was.tables == tab.tables:
+        return stray
+    where = {col: col for col in range(tab.width - 1)}
+    if stray.table:
+        old, new = was.table(stray.table), tab.table(stray.table)
+        keys = {c.key for c in new.spec.columns}
+        where = {col: new.col(c.key) for col, c in old.columns() if c.key in keys}
+        where.update(zip(old.past_cols(), new.past_cols(), strict=False))
+    where[was.width - 1] = tab.width - 1  # the feedback column every table shares
+    cells: list[CellValue] = [None] * (tab.width - 1)
+    for col, value in enumerate(stray.cells):
+        if where.get(col, tab.width - 1) < tab.width - 1:
+            cells[where[col]] = value
+    return replace(stray, cells=tuple(cells), mend={where[c]: v for c, v in stray.mend.items() if c in where})
+
+
 def _on(tab: InputTab, strays: Sequence[StrayRow]) -> tuple[StrayRow, ...]:
     """``strays`` in row order, each naming the tab it is on."""
     return tuple(replace(s, tab=tab.name) for s in sorted(strays, key=lambda s: s.row))
