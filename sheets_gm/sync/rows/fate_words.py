@@ -192,10 +192,11 @@ def _are(count: int) -> str:
     return "is" if count == 1 else "are"
 
 
-def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, archive: str) -> str:
+def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, archive: str,
+                        restored: int = 0) -> str:
     """What a seat's tab and View say when its file was saved from a copy older than resolution ``now`` (it was still
     open when the sync wrote it): how many rows were read (``fresh``), not read again (``done``), unticked
-    (``ticks``), set aside (``gone``) to tab ``archive``."""
+    (``ticks``), set aside (``gone``) to tab ``archive``, and kept rows the copy lacked, drawn back (``restored``)."""
     told = [f"{WARN}This file was saved from a copy older than resolution {now} (it was still open "
             "when the sync wrote it): sheets-gm drew it again for the window open now"]
     if fresh:
@@ -209,6 +210,9 @@ def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, 
     if gone:
         told.append(f"{counted(gone, 'row')} whose subject has no row any more {_are(gone)} set aside in tab "
                     f"{archive!r}")
+    if restored:
+        told.append(f"{counted(restored, 'row')} that resolution {now} kept with its reason and the copy did not "
+                    f"hold {_are(restored)} back in {'their rows' if restored > 1 else 'its row'}")
     return "; ".join(told) + ". · "
 
 
