@@ -30,11 +30,13 @@ from sheets_gm.sync.life.archive_move import (
 from sheets_gm.sync.life.create import apply_layouts, match_layouts
 from sheets_gm.sync.life.legacy.upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.life.moved_tables import tables_moved_out
+from sheets_gm.sync.life.repair_aside import archive_aside, with_orphans
 from sheets_gm.sync.life.repair_columns import FoundColumns, laid_out_columns
 from sheets_gm.sync.life.repair_records import renamed_copies, restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.read import adapter_of
+from sheets_gm.sync.rows.archive_lines import ArchiveLine
 from sheets_gm.sync.rows.fate_words import name_kept_sentence
 from sheets_gm.sync.rows.fates import kept_refusals, stays
 from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_layout
@@ -135,10 +137,12 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
     report.notes += copies_laid_out_writes(sheets, tabs, record, batch, relaid, renamed)
     status = status_line(adapter, record)
-    report.notes += _seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays)
+    notes, aside = _seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays)
+    report.notes += notes
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
     board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
     batch.run(sheets.write_order())
+    archive_aside(sheets, tabs, with_orphans(aside, found.read_as, record.ruleset.window(record.state)))
     old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
     return report
 
@@ -207,11 +211,13 @@ def _tab_grid(backend: SheetBackend, tab: InputTab, tabs: MatchTabs, report: Win
 
 def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord,
                        adapter: AnySheetAdapter, status: str, kept: Mapping[str, dict[str, dict[str, TypedRow]]],
-                       overlays: Mapping[str, _Overlay]) -> list[str]:
+                       overlays: Mapping[str, _Overlay]) -> tuple[list[str], dict[str, list[ArchiveLine]]]:
     """Each seat's tables drawn again for the open window with the rows it ``kept``, and laid over them what stays
     where it was typed (``overlays``: the stray rows with their answers, the rows stamped for another window);
-    returns a note naming what a stray row held when no free row was left for it."""
+    returns a note naming what a stray row held when no free row was left for it, and the Archive entry of each
+    seat that keeps those rows."""
     notes: list[str] = []
+    aside: dict[str, list[ArchiveLine]] = {}
     window = record.ruleset.window(record.state)
     outcome = record.ruleset.outcome(record.state)
     dice = record.dice()
@@ -223,8 +229,9 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
             layout = stray_layout(adapter, record.state, seat, was, tabs.orders(seat), strays)
             laid = layout.queue(batch, backend)
             notes += [f"{seat}'s {s.tab or was.name} {s.words(was)}: typed where no order is read, and no free row "
-                      "was left to keep it in; it is not in the tab any more, copy it back if it is wanted"
+                      "was left to keep it in; it is not in the tab any more: its Archive keeps it"
                       for s in layout.unplaced]
+            aside[seat] = layout.aside_line(was, window)
             for row in stamped:  # a row stamped for another window keeps its stamp: the next poll sets it aside
                 placed = tabs.orders(seat).table(row.table)
                 index = adapter.rows(record.state, seat, placed.spec).index(row.subject)
@@ -237,7 +244,7 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
         said = kept_refusals([r for rows in kept.get(seat, {}).values() for r in rows.values()])
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, record.state, window, seat, dice, status,
                            outcome.text if outcome else "", kept.get(seat), said, overlays=laid)
-    return notes
+    return notes, aside
 
 
 def _stray_tabs(sheets: MatchSheets, laid_out: set[str]) -> list[str]:
