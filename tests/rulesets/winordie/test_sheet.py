@@ -230,6 +230,31 @@ def test_a_call_then_orders_for_the_called_unit_in_the_same_list() -> None:
     assert move.unit == "Scout"
 
 
+@pytest.mark.parametrize(("new_id", "said"), [
+    ("{other} token 1", "the name of a face-down token"), ("{other}-C1", "the id sheets-gm gives"),
+    ("{other}-9", "the id sheets-gm gives"), ("C3", "the name of a hex"),
+    ("Scout\nof the east", "U+000A LINE FEED"), ("Sc\u200bout", "U+200B ZERO WIDTH SPACE"),
+    ("Scout " + "x" * 300, "characters long"),
+])
+def test_a_called_unit_s_new_id_that_could_pass_for_another_unit_is_refused_by_name(new_id: str, said: str) -> None:
+    """A called unit's New id is the name everyone reads in the log and types as a target, and a target names a unit
+    by its id first: an id that is an enemy token's name ('Bo token 1'), another legion's own ids or calls to come,
+    a hex, a line break, an invisible character or a pasted paragraph is refused in its row, with what is accepted;
+    an id of her own choosing is read as before."""
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    other = next(s for s in state.legions if s != seat)
+    unit = next(u for u in state.units if u.owner == seat)
+    card = state.legions[seat].barrack[0]
+    call = {"unit": unit.id, "action": "call", "target": card, "side": "right"}
+    got = _read(r, state, seat, actions={"Row 1": {**call, "new_id": new_id.format(other=other)}})
+    assert said in " ".join(got.problems.get("Row 1", [])), got.problems
+    assert seat not in got.orders.actions
+    fine = _read(r, state, seat, actions={"Row 1": {**call, "new_id": "Scout of the east"}})
+    assert not fine.problems and fine.orders.actions[seat][0].id == "Scout of the east"
+
+
 # -- reactions and the other seat ----------------------------------------------------------
 def test_the_turn_waits_for_the_acting_player_only_and_the_reactions_are_read() -> None:
     r = rules()
