@@ -30,10 +30,11 @@ from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.life.adjust_undo import adjust_match
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import read_match
 from sheets_gm.sync.rows.fate_words import idle_feedback, ready_sentence
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend
@@ -503,6 +504,24 @@ def test_feedback_before_a_row_resolves_never_shows_a_hidden_target_or_the_dice(
     seat_feedback = str(match.value(seat, "seat", 0, "feedback"))
     assert "damage" not in seat_feedback and "Tick Ready" in seat_feedback
     assert match.value(seat, "actions", 0, "feedback") == f"Kept for turn 1 · {seat}."
+
+
+def test_a_gm_reason_naming_a_face_down_unit_by_its_id_is_refused_before_the_public_log_reads_it() -> None:
+    """The GM names a face-down unit by its id in the option (--damage Bo-6=1), and naturally in the reason too. The
+    reason goes to the public Log and the other player's View word for word: one naming a face-down unit's id (or a
+    hex's unit by id) is refused, nothing written, saying how to name it; the token's name is accepted."""
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    enemy = next(u for u in state.units if u.owner != state.acting and u.hidden)
+    before = match.state
+    with pytest.raises(BetweenWindowsError, match=f"names {enemy.id}, a face-down unit.*{enemy.token}"):
+        adjust_match(match.sheets, type(r), [Adjustment(GmKind.DAMAGE, enemy.id, "1",
+                                                        f"Fire Volley on {enemy.id.lower()} from the hill")])
+    assert read_match(match.sheets, type(r)).record.state == before
+    report = adjust_match(match.sheets, type(r), [Adjustment(GmKind.DAMAGE, enemy.id, "1",
+                                                             f"Fire Volley on {enemy.token}")])
+    assert not any(enemy.id in e.text for e in report.events)
 
 
 def test_standing_reactions_stay_typed_from_turn_to_turn_and_fire_in_a_later_one() -> None:
