@@ -21,13 +21,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sheets_gm.engine.ruleset import Window
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.guard import grid_cells, origin, same_value, written_cells
 from sheets_gm.sheets.layout import CellValue, cell_at
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.read import MatchRead
-from sheets_gm.sync.rows.fate_words import drawn_cell_words, drawn_cells_note
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital
+from sheets_gm.sync.rows.fate_words import WARN, drawn_cell_words, drawn_cells_note, drawn_over_line
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import board_writes, status_line
 
@@ -128,6 +130,24 @@ def _shown_cells(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: D
                 row = placed.first_row + index
                 if wrong and (spec.name, row) in typed_rows:
                     out.notes[(seat, spec.name, row)] = drawn_cells_note(wrong)
+
+
+def typed_over_lines(sheets: MatchSheets, read: MatchRead, window: Window) -> dict[str, list[ArchiveLine]]:
+    """Each seat's Archive entry of the shown cells typed over in its typed rows, for a poll that resolves ``window``
+    at once: the resolution draws the tab again for the next window, so no poll is left to say in her row what the
+    cell held; the entry says what was typed there and what the window was played with."""
+    found = DrawnAgain()
+    _shown_cells(sheets, read, WriteBatch(), found)  # what the next poll would put back; the resolution draws it all
+    out: dict[str, list[ArchiveLine]] = {}
+    for seat, seat_read in read.seats.items():
+        if seat_read.pending is not None:  # a cut resolution drew this file for the next window already
+            continue
+        said = [(r, found.notes[(seat, r.table, r.row)]) for r in seat_read.rows
+                if (seat, r.table, r.row) in found.notes]
+        if said:
+            out[seat] = [drawn_over_line(capital(window.label), [f"{r.subject} — {note.removeprefix(WARN)}"
+                                                                  for r, note in said])]
+    return out
 
 
 def _drawing(sheets: MatchSheets, read: MatchRead) -> list[RangeWrite]:

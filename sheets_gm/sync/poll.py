@@ -36,7 +36,7 @@ from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.drawn_cells import RowKey, board_drawn_again, drawn_again_writes
+from sheets_gm.sync.drawn_cells import RowKey, board_drawn_again, drawn_again_writes, typed_over_lines
 from sheets_gm.sync.journal import Journal, journaled_run
 from sheets_gm.sync.life.deadline_change import (
     DeadlineChange,
@@ -628,6 +628,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     for seat in report.tables_grown:  # laid out again: its rows are no longer where they were read
         batch.unguard(seat_backend(sheets, read.tabs, seat))
     all_settled = _settle_all(read, window, answer, resolution, new_record, tabs, report, next_dice)
+    typed_over = typed_over_lines(sheets, read, window)  # no poll is left to say it in her row
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         settled, before_bots = all_settled[seat]
@@ -646,7 +647,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         over = names_typed_over(adapter, (record.state, new_state), seat, seat_read.tab, seat_read.rows) \
             if seat_read.pending is not None else ()  # else sort_rows told them apart
         strays = stray_layout(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays + over)
-        lines += strays.aside_line(seat_read.tab, new_window)
+        lines += strays.aside_line(seat_read.tab, new_window) + typed_over.get(seat, [])
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         pending[seat] = (window.key, archived, count)
         batch.put(backend, read.tabs.archive_pending_range(seat), [list(pending[seat])])

@@ -17,18 +17,10 @@ from sheets_gm.sheets.tables import InputTab, text_of
 from sheets_gm.sync.life.repair_columns import FoundColumns
 from sheets_gm.sync.match_tabs import COPIES_COLS, COPIES_PENDING_ROW, MatchTabs
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital
+from sheets_gm.sync.rows.fate_words import orphans_line
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 Orphans = Mapping[str, Sequence[tuple[str, str, str]]]  # seat -> (tab, cell, text) typed in a column of no table
-
-
-def orphans_line(label: str, cells: Sequence[tuple[str, str, str]]) -> ArchiveLine:
-    """The Archive entry of the cells typed in a column that is none of the tables' (``cells``: tab, cell, text),
-    which repair could not keep in the tab (``label``: the window open)."""
-    return ArchiveLine(label, "Set aside by the GM's repair, never read as orders: typed in a column that is none of "
-                              "the table's (a column inserted), which the tab laid out again no longer has. No longer "
-                              "in your tab: type what you still want in the row and column it is for:",
-                       tuple(f"{tab} {cell}: {text}" for tab, cell, text in cells))
 
 
 def with_orphans(aside: Mapping[str, Sequence[ArchiveLine]],

@@ -257,6 +257,22 @@ def drawn_cells_note(words: Sequence[str]) -> str:
     return WARN + "; ".join(words)
 
 
+def orphans_line(label: str, cells: Sequence[tuple[str, str, str]]) -> ArchiveLine:
+    """The Archive entry of the cells typed in a column that is none of the tables' (``cells``: tab, cell, text),
+    which repair could not keep in the tab (``label``: the window open)."""
+    return ArchiveLine(label, "Set aside by the GM's repair, never read as orders: typed in a column that is none of "
+                              "the table's (a column inserted), which the tab laid out again no longer has. No longer "
+                              "in your tab: type what you still want in the row and column it is for:",
+                       tuple(f"{tab} {cell}: {text}" for tab, cell, text in cells))
+
+
+def drawn_over_line(label: str, details: Sequence[str]) -> ArchiveLine:
+    """The Archive entry of the cells sheets-gm draws that a player typed over in the poll that resolved ``label``
+    (``details``: each row's subject and ``drawn_cell_words``), which that resolution drew again."""
+    return ArchiveLine(label, "Not read: typed over cells sheets-gm draws, which are never read; the window was "
+                              "played with what sheets-gm drew there:", tuple(details))
+
+
 # -- the causes a GM's change names in the sentences of the rows it set aside ---------------------------------------
 def adjust_cause(reasons: str) -> str:
     """``adjust``'s cause: 'the GM adjusted the match (why)'."""
