@@ -119,6 +119,7 @@ def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, 
     last = next((found for n in sorted(history, reverse=True) if (found := _found(history[n], seat_read.seat))), {})
     placed = _moved_up(fresh)
     restored = _left_in_rows(last, placed) if any(n > since for n in history) else []
+    restored = [t for r in restored if (t := unticked(seat_read.tab, r)).typed]  # a tick is for one window only
     drawn, gone = _drawn(read, seat_read, window, placed + restored)
     drawn = replace(drawn, kept=tuple(k for k in last.get("kept", []) if isinstance(k, dict)))  # their reasons
     back = {(r.table, r.subject) for r in restored}
