@@ -5,8 +5,8 @@ spreadsheet. What the sync drew there for the open window and someone typed over
 not only at the next resolution:
 
 - an orders tab's shown cells (GvG's Move roll, a unit's Hex or HP): the keyed die and the state are what the
-  engine reads, never the cell; a typed row whose shown cell held something else says so in its feedback, once,
-  naming what was typed there and what was put back;
+  engine reads, never the cell; a row whose shown cell held something else says so in its feedback, once,
+  naming what was typed there and what was put back, and what was typed there is kept in the seat's Archive;
 - the board tab's cells (map, units, title, status, legend): each drawn range holding a cell that differs from
   the drawing is written again whole (its notes with it);
 - the Log's header row, typed over in place (at least one of its cells still as drawn): written again. A row with
@@ -21,16 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sheets_gm.engine.ruleset import Window
 from sheets_gm.sheets.backend import RangeWrite
-from sheets_gm.sheets.guard import grid_cells, origin, same_value, written_cells
+from sheets_gm.sheets.guard import grid_cells, origin, written_cells
 from sheets_gm.sheets.layout import CellValue, cell_at
-from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.read import MatchRead
-from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital
-from sheets_gm.sync.rows.fate_words import WARN, drawn_cell_words, drawn_cells_note, drawn_over_line
+from sheets_gm.sync.rows.fate_words import drawn_cell_words, drawn_cells_note
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
+from sheets_gm.sync.shown_cells import alike, archived_details, shown_typed_over
 from sheets_gm.sync.writes import board_writes, status_line
 
 RowKey = tuple[str, str, int]  # seat, table, tab row (1-based): where a row's feedback goes
@@ -42,11 +40,7 @@ class DrawnAgain:
 
     notes: dict[RowKey, str] = field(default_factory=dict)
     where: list[str] = field(default_factory=list)  # "Orders red (Move roll)", "Board", "Log (header)"
-
-
-def _alike(was: CellValue, drawn: CellValue) -> bool:
-    """Whether a cell read holds what the sync draws there (3 and '3' alike: a spreadsheet may give either)."""
-    return same_value(was, drawn) or text_of(was) == text_of(drawn)
+    typed: dict[str, list[str]] = field(default_factory=dict)  # by seat, each shown cell typed in: kept in its Archive
 
 
 def drawn_again_writes(sheets: MatchSheets, read: MatchRead, batch: WriteBatch) -> DrawnAgain:
@@ -83,13 +77,13 @@ def typed_over_words(sheets: MatchSheets, read: MatchRead) -> list[str]:
     for write, grid in zip(others, found_all, strict=False):  # the other drawn tabs: Wesnoth's Units, a plane
         found_cells = grid_cells(write.range, grid)
         out += [_typed_over_words(_tab_name(write.range), cell_at(cell[2], cell[1] + 1), found_cells.get(cell, ""), v)
-                for cell, v in written_cells([write]).items() if not _alike(found_cells.get(cell, ""), v)]
+                for cell, v in written_cells([write]).items() if not alike(found_cells.get(cell, ""), v)]
     log = read.tabs.spec.tabs.log
     found = found_all[-1]
     row = list(found[0]) if found else []
     for c, header in enumerate(read.tabs.spec.headers.log):
         was = row[c] if c < len(row) else ""
-        if not _alike(was, header):
+        if not alike(was, header):
             out.append(_typed_over_words(log, cell_at(c, 1), was, header))
     return out
 
@@ -99,55 +93,17 @@ def _typed_over_words(tab: str, cell: str, was: CellValue, drawn: CellValue) -> 
 
 
 def _shown_cells(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, out: DrawnAgain) -> None:
-    """An orders tab's shown cells typed over, put back; a typed row's feedback says what was typed there."""
-    record = read.record
-    dice = record.dice()
-    for seat, ranges in read.typed.items():
-        seat_read = read.seats.get(seat)
-        if seat_read is None or seat_read.older_copy is not None:  # a copy is drawn again whole
-            continue
-        found = {cell: value for a1_range, grid in ranges for cell, value in grid_cells(a1_range, grid).items()}
-        backend = seat_backend(sheets, read.tabs, seat)
-        typed_rows = {(r.table, r.row) for r in seat_read.rows if r.typed}
-        for placed in seat_read.tab.tables:
-            spec = placed.spec
-            shown_cols = spec.of_kind(ColumnKind.SHOWN)
-            if not shown_cols:
-                continue
-            for index, subject in enumerate(read.adapter.rows(record.state, seat, spec)[:placed.rows]):
-                drawn = read.adapter.shown(record.state, seat, spec, subject, dice)
-                wrong: list[str] = []
-                for c in shown_cols:
-                    cell = placed.at(placed.cell(index, c.key))
-                    was = found.get(origin(cell), "")
-                    value = drawn.get(c.key, "")
-                    if _alike(was, value):
-                        continue
-                    batch.put(backend, cell, [[value]])
-                    wrong.append(drawn_cell_words(c.header, text_of(was), text_of(value)))
-                    if f"{placed.tab} ({c.header})" not in out.where:
-                        out.where.append(f"{placed.tab} ({c.header})")
-                row = placed.first_row + index
-                if wrong and (spec.name, row) in typed_rows:
-                    out.notes[(seat, spec.name, row)] = drawn_cells_note(wrong)
-
-
-def typed_over_lines(sheets: MatchSheets, read: MatchRead, window: Window) -> dict[str, list[ArchiveLine]]:
-    """Each seat's Archive entry of the shown cells typed over in its typed rows, for a poll that resolves ``window``
-    at once: the resolution draws the tab again for the next window, so no poll is left to say in her row what the
-    cell held; the entry says what was typed there and what the window was played with."""
-    found = DrawnAgain()
-    _shown_cells(sheets, read, WriteBatch(), found)  # what the next poll would put back; the resolution draws it all
-    out: dict[str, list[ArchiveLine]] = {}
-    for seat, seat_read in read.seats.items():
-        if seat_read.pending is not None:  # a cut resolution drew this file for the next window already
-            continue
-        said = [(r, found.notes[(seat, r.table, r.row)]) for r in seat_read.rows
-                if (seat, r.table, r.row) in found.notes]
-        if said:
-            out[seat] = [drawn_over_line(capital(window.label), [f"{r.subject} — {note.removeprefix(WARN)}"
-                                                                  for r, note in said])]
-    return out
+    """An orders tab's shown cells typed over, put back; the row's feedback says what was typed there, and what was
+    typed (not a cell cleared) is kept in the seat's Archive: the row's answer is written over at the next poll."""
+    found = shown_typed_over(read)
+    wrong: dict[RowKey, list[str]] = {}
+    for f in found:
+        batch.put(seat_backend(sheets, read.tabs, f.seat), f.cell, [[f.drawn]])
+        wrong.setdefault((f.seat, f.table, f.row), []).append(drawn_cell_words(f.header, f.typed, text_of(f.drawn)))
+        if f.where not in out.where:
+            out.where.append(f.where)
+    out.notes.update({key: drawn_cells_note(words) for key, words in wrong.items()})
+    out.typed.update(archived_details(found))
 
 
 def _drawing(sheets: MatchSheets, read: MatchRead) -> list[RangeWrite]:
@@ -185,7 +141,7 @@ def _board_typed_over(sheets: MatchSheets, read: MatchRead) -> list[tuple[RangeW
         if any(tab != board_tab for tab, _r, _c in cells):
             continue  # another drawn tab (Wesnoth's Units, a Coalition plane): not read by a poll
         wrong = {cell_at(c, r + 1): (found.get((tab, r, c), ""), value) for (tab, r, c), value in cells.items()
-                 if not _alike(found.get((tab, r, c), ""), value)}
+                 if not alike(found.get((tab, r, c), ""), value)}
         if wrong:
             out.append((write, wrong))
     return out

@@ -41,7 +41,7 @@ from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes,
 from sheets_gm.sync.rows.fate_words import MARK, copy_done_line, copy_gone_line, copy_ticks_line, older_copy_sentence
 from sheets_gm.sync.rows.fates import read_line
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text, unticked
-from sheets_gm.sync.rows.strays import StrayLayout, stray_layout
+from sheets_gm.sync.rows.strays import StrayLayout, drawn_names, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.writes import acts, board_writes, seat_tables_writes, status_line, view_writes
 
@@ -263,7 +263,7 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
                 unused, partly = _said(_found(entry, seat))
                 lines.append(read_line(seat_read.tab, was, rows, unused, partly))
         lines += copy_lines(read, copy, window, history)
-        lines += _copy_strays(read, copy).aside_line(copy.drawn.tab, window)
+        lines += _copy_strays(read, copy, history).aside_line(copy.drawn.tab, window)
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[*last, counts[seat]]])
     return counts
@@ -282,7 +282,7 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
     for row in copy.fresh + copy.restored:
         kept.setdefault(row.table, {})[row.subject] = row
     seat_tables_writes(batch, backend, tab, adapter, record.state, window, seat, record.dice(), status, "", kept, {},
-                       _copy_strays(read, copy).queue(batch, backend))
+                       _copy_strays(read, copy, history).queue(batch, backend))
     if seat in read.tabs.view_seats():
         view_writes(batch, backend, read.tabs, adapter, record.state, seat, status, record.seat_logs.get(seat, 0), [])
         _lost_view_lines(sheets, batch, backend, read, copy, history)
@@ -291,12 +291,23 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
                      record.deadline)
 
 
-def _copy_strays(read: MatchRead, copy: OlderCopy) -> StrayLayout:
-    """Where the copy's stray rows stay once its tab is drawn again. A row's name the current state does not draw
-    is the copy's own drawing from before (a unit that fell since), not a player's typing: drawn again, not kept."""
-    strays = [s for s in copy.drawn.strays if not s.over]
+def _copy_strays(read: MatchRead, copy: OlderCopy, history: History) -> StrayLayout:
+    """Where the copy's stray rows stay once its tab is drawn again. A row's name that the state the copy was
+    drawn for (or one since) draws is the copy's own drawing (a unit that fell since), not a player's typing:
+    drawn again, not kept; any other name written over is kept in the Archive, as the poll keeps one."""
+    states = [s for n in range(copy.since + 1, read.record.resolved + 1) if (s := _state_before(read, history.get(n)))]
     tab = copy.drawn.tab
+    ours = drawn_names(read.adapter, states, copy.drawn.seat, tab)
+    strays = [s for s in copy.drawn.strays if not s.over or s.over not in ours]
     return stray_layout(read.adapter, read.record.state, copy.drawn.seat, tab, tab, strays)
+
+
+def _state_before(read: MatchRead, entry: Mapping[str, Any] | None) -> Any:
+    """The state a history row resolved from (None when it cannot be read)."""
+    try:
+        return read.record.ruleset.state_codec.from_json(entry["state_before"]) if entry else None
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _lost_view_lines(sheets: MatchSheets, batch: WriteBatch, backend: SheetBackend, read: MatchRead,

@@ -36,7 +36,7 @@ from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.drawn_cells import RowKey, board_drawn_again, drawn_again_writes, typed_over_lines
+from sheets_gm.sync.drawn_cells import DrawnAgain, board_drawn_again, drawn_again_writes
 from sheets_gm.sync.journal import Journal, journaled_run
 from sheets_gm.sync.life.deadline_change import (
     DeadlineChange,
@@ -59,8 +59,8 @@ from sheets_gm.sync.older_copy import (
     restore_archives,
 )
 from sheets_gm.sync.read import MatchRead, adapter_of, read_match
-from sheets_gm.sync.rows.archive_lines import archive_lines_writes, lines_cell
-from sheets_gm.sync.rows.fate_words import idle_feedback
+from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
+from sheets_gm.sync.rows.fate_words import idle_feedback, shown_typed_over_line
 from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
     SeatSettled,
@@ -86,6 +86,7 @@ from sheets_gm.sync.rows.strays import (
 )
 from sheets_gm.sync.rows.typed_cells import with_cell_notes
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
+from sheets_gm.sync.shown_cells import archived_details, shown_typed_over
 from sheets_gm.sync.writes import (
     acts,
     board_writes,
@@ -348,7 +349,7 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
         drawn = drawn_again_writes(sheets, read if change is None else replace(read, record=change.before_record),
                                    batch)
         report.drawn_again = drawn.where
-        _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn.notes)
+        _feedback_writes(sheets, read, window, idle_answer, batch, report, copies, history, drawn)
         if change is not None and held is None:  # the record keeps the schedule with the deadline: engine last
             changed = change_writes(batch, sheets, read.tabs, read.adapter, change, resolving=False)
             batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, changed))
@@ -450,7 +451,7 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
 
 def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answer: _Answer, batch: WriteBatch,
                      report: WindowReport, copies: Mapping[str, OlderCopy] | None = None,
-                     history: History | None = None, drawn_notes: Mapping[RowKey, str] | None = None) -> None:
+                     history: History | None = None, drawn: DrawnAgain | None = None) -> None:
     """Feedback cells whose text changed; rows stamped for another window set aside (a copy in the archive) and
     cleared. A row typed ahead, in a table its seat does not write in now, stays as typed and says so. A file saved
     from an older copy (``copies``, with the engine's ``history`` rows since) is drawn again whole first."""
@@ -496,7 +497,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 state = read.record.state
                 text = seat_read.note(row) or read.adapter.idle_row_reason(state, seat, spec, row.subject) \
                     or idle_feedback(window, seat, spec, outcome_text, read.adapter.idle_reason(state, seat))
-            said = (drawn_notes or {}).get((seat, row.table, row.row), "")  # a shown cell typed over, put back
+            said = drawn.notes.get((seat, row.table, row.row), "") if drawn else ""  # a shown cell typed over
             text = f"{text} · {said}" if said and text else said or text
             if text != row.feedback:
                 index = row.row - placed.first_row
@@ -505,11 +506,13 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 report.feedback_written += 1
         # a name typed over in a row with nothing else typed is written back (the stray rows' mends): kept here
         named = StrayLayout(unplaced=tuple(s for s in seat_read.strays if s.over)) if seat not in copies else None
+        shown = drawn.typed.get(seat, []) if drawn else []
         aside = ([stale_line(seat_read.tab, window, stale)] if stale else []) + \
-            (named.aside_line(seat_read.tab, window) if named is not None else [])
+            (named.aside_line(seat_read.tab, window) if named is not None else []) + \
+            ([shown_typed_over_line(capital(window.label), shown)] if shown else [])
         if named is not None and named.unplaced:
-            report.drawn_again.append(f"{seat_read.tab.name} (a row's name: what was typed there kept in "
-                                      f"{read.tabs.archive(seat)!r})")
+            report.drawn_again += [f"{tab} (a row's name: what was typed there kept in {read.tabs.archive(seat)!r})"
+                                   for tab in dict.fromkeys(s.tab for s in named.unplaced)]
         if aside:
             count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, aside)
             batch.put(backend, lines_cell(read.tabs, seat), [[count]])
@@ -628,7 +631,9 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
     for seat in report.tables_grown:  # laid out again: its rows are no longer where they were read
         batch.unguard(seat_backend(sheets, read.tabs, seat))
     all_settled = _settle_all(read, window, answer, resolution, new_record, tabs, report, next_dice)
-    typed_over = typed_over_lines(sheets, read, window)  # no poll is left to say it in her row
+    # shown cells typed over (a hex typed as the order): the tables are drawn again whole, their text kept first
+    cut = any(s.pending is not None for s in read.seats.values())  # her tab may be drawn for the state after it
+    shown = archived_details(shown_typed_over(read, [(new_state, next_dice)] if cut else []))
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         settled, before_bots = all_settled[seat]
@@ -647,7 +652,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         over = names_typed_over(adapter, (record.state, new_state), seat, seat_read.tab, seat_read.rows) \
             if seat_read.pending is not None else ()  # else sort_rows told them apart
         strays = stray_layout(adapter, new_state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays + over)
-        lines += strays.aside_line(seat_read.tab, new_window) + typed_over.get(seat, [])
+        lines += strays.aside_line(seat_read.tab, new_window)
+        lines += [shown_typed_over_line(capital(window.label), shown[seat])] if shown.get(seat) else []
         count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         pending[seat] = (window.key, archived, count)
         batch.put(backend, read.tabs.archive_pending_range(seat), [list(pending[seat])])

@@ -72,6 +72,7 @@ from sheets_gm.sync.match_record import history_rows, joined_cells
 from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_LINE_ROW, COPIES_COLS
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match
+from sheets_gm.sync.rows.archive_lines import one_line
 from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GoogleApiFake, fake_client
@@ -633,16 +634,18 @@ def _type_past(table: Table, read: MatchRead, seat: str, b: int, c: int) -> None
 
 
 def _type_name(table: Table, read: MatchRead, seat: str, b: int) -> None:
-    """Type over a row's name cell (a post pasted over a Line cell, a unit renamed by hand), typed in or not."""
+    """Type over a cell sheets-gm draws in a row, typed in or not: its name (a post pasted over a Line cell, a
+    unit renamed by hand), or for odd ``b`` a shown cell where the table has one (a hex typed as if the order)."""
     rows = read.seats[seat].rows
     if not rows:
         return
     row = rows[b % len(rows)]
     placed = read.seats[seat].tab.table(row.table)
+    shown = placed.spec.of_kind(ColumnKind.SHOWN)
+    key = shown[b % len(shown)].key if shown and b % 2 else placed.spec.columns[0].key
     value = f"name {b % 89}"
     backend = seat_backend(table.sheets, read.tabs, seat)
-    backend.write([RangeWrite(placed.at(placed.cell(row.row - placed.first_row, placed.spec.columns[0].key)),
-                              [[value]])])
+    backend.write([RangeWrite(placed.at(placed.cell(row.row - placed.first_row, key)), [[value]])])
     table.named[(seat, value)] = read.tabs.archive(seat)
 
 
@@ -832,7 +835,7 @@ def _told_not_done(backend: SheetBackend, tab: str, value: str) -> bool:
         text = _text(line[1]) if len(line) > 1 else ""
         if not text.startswith("·"):
             entry = text
-        elif value in text and ("not carried out" in text or "carried out in part" in text
+        elif one_line(value) in text and ("not carried out" in text or "carried out in part" in text
                                 or "set aside" in entry.lower() or "Taken back" in entry):
             return True
     return False
@@ -900,7 +903,7 @@ def _names(data: Any) -> set[str]:
 def _named(backend: SheetBackend, tab: str, value: str) -> bool:
     """Whether a line of the Archive's sentences names ``value`` (a row set aside, as the seat reads it)."""
     grid = backend.read([a1(tab, cells(0, ARCHIVE_FIRST_LINE_ROW, 1, ARCHIVE_LINES_READ))])[0]
-    return any(value in _text(line[1]) for line in grid if len(line) > 1)
+    return any(one_line(value) in _text(line[1]) for line in grid if len(line) > 1)  # its line breaks as " | "
 
 
 def _traces(archived: list[tuple[str, dict[str, Any]]], typed: Typed) -> list[str]:

@@ -335,3 +335,24 @@ def test_a_row_a_resolution_kept_comes_back_when_an_older_copy_lacks_it(tmp_path
                 and r.table == "players")
     assert back.text("destination") == "Z99" and back.feedback.startswith("✘"), back
     assert back.feedback == kept.feedback, (back, kept)
+
+
+def test_a_name_typed_over_in_a_stale_copy_is_kept_in_the_archive_it_gives_back() -> None:
+    """Ann pastes a line over a row's name; the GM forces the window (the resolution keeps the text in her Archive);
+    her office program still held the file with the pasted text and saves it over the sync's write, the Archive
+    line with it gone. The copy drawn again keeps the text in her Archive once more, and its tab shows the name."""
+    table, seat, backend = new_acting("gvg")
+    read = table.read()
+    row = next(r for r in read.seats[seat].rows if r.table == "players")
+    placed = read.seats[seat].tab.table(row.table)
+    backend.type(placed.tab, placed.cell(row.row - placed.first_row, placed.spec.columns[0].key),
+                 "red1: H8, red2: H9 (pasted)")
+    held = copy.deepcopy(backend.tabs)
+    assert sync_any(table, force=True).resolved
+    backend.tabs = held
+    report = sync_any(table)
+    assert report.older_copies == [seat]
+    after = table.read()
+    archive = " ".join(str(v) for v in backend.tabs[after.tabs.archive(seat)].values())
+    assert "red1: H8, red2: H9 (pasted)" in archive
+    assert any(r.subject == row.subject for r in after.seats[seat].rows)

@@ -30,8 +30,8 @@ from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER
 from sheets_gm.sync.read import MatchRead, current_mark, read_match
-from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
-from sheets_gm.sync.rows.fate_words import adjust_cause, handed_cause, undo_cause
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, lines_cell
+from sheets_gm.sync.rows.fate_words import adjust_cause, handed_cause, shown_typed_over_line, undo_cause
 from sheets_gm.sync.rows.fates import (
     SeatSettled,
     aside_notice,
@@ -46,6 +46,7 @@ from sheets_gm.sync.rows.opened import OpenedCheck, check_opened
 from sheets_gm.sync.rows.strays import stray_layout
 from sheets_gm.sync.rows.undo_rows import UndoneSeat, undone_seat
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
+from sheets_gm.sync.shown_cells import archived_details, shown_typed_over
 from sheets_gm.sync.writes import (
     board_writes,
     public_log_writes,
@@ -119,6 +120,7 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
     tabs = grow_tables(sheets, read.tabs, ruleset, read.adapter, state, owners)  # a unit added: its row
     events = list(events)
     all_settled = _settle_seats(read, record, tabs, kept_rows, notes, told)
+    shown = archived_details(shown_typed_over(read))  # shown cells typed over: kept, the rows drawn again whole
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         settled = all_settled[seat]
@@ -129,7 +131,8 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
                                 aside_notice(count, cause, read.tabs.archive(seat)),
                                 {"rows": count}, audience=frozenset({seat})))
         strays = stray_layout(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays)
-        written = [*(lines or {}).get(seat, ()), *changed, *strays.aside_line(seat_read.tab, window or before)]
+        written = [*(lines or {}).get(seat, ()), *changed, *strays.aside_line(seat_read.tab, window or before),
+                   *([shown_typed_over_line(capital(before.label), shown[seat])] if shown.get(seat) else [])]
         if written or pending_cleared:
             count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, written)
             if pending_cleared:

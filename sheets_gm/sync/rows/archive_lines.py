@@ -37,12 +37,23 @@ class ArchiveLine:
     def grid(self) -> list[list[CellValue]]:
         """The entry's readable lines as cells: window and sentence, then each detail indented."""
         first: list[CellValue] = [self.when, self.text]
-        return [first, *(list[CellValue](["", f"    · {d}"]) for d in self.details)]
+        return [first, *(list[CellValue](["", f"    · {one_line(d)}"]) for d in self.details)]
 
     def copies(self) -> list[list[CellValue]]:
         """The Copies tab's cells beside the entry's lines: the rows as JSON by its first line, then blanks."""
         copy = compact_json([r.to_json() for r in self.rows]) if self.rows else ""
         return [[copy], *(list[CellValue]([""]) for _ in self.details)]
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line, each line break shown as " | ": a line of the Archive is one row of the tab, which no
+    program makes taller for a cell's line breaks (a post pasted whole in one cell), so the lines would print over
+    the next row. The hidden copy keeps the text as typed.
+
+    >>> one_line("Army 00: Dominaria; 1A > 1B\\nArmy 01: Dominaria; 2A > 2B\\n")
+    'Army 00: Dominaria; 1A > 1B | Army 01: Dominaria; 2A > 2B'
+    """
+    return " | ".join(line.strip() for line in text.strip().splitlines() if line.strip())
 
 
 def capital(text: str) -> str:

@@ -16,7 +16,7 @@ from sheets_gm.engine.ruleset import JUDGE, Window
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.spec import ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow
-from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, one_line, row_text
 
 MARK = "✘ "  # every refusal, and every answer to a stray row, starts with it
 HELD = " · You typed in this cell: "  # what a player typed in a blank row's feedback cell, kept in the answer
@@ -160,7 +160,8 @@ def name_typed_over_sentence(header: str, typed: str, drawn: str, archive: str) 
     """A row whose ``header`` cell (the row's name, drawn by sheets-gm) held ``typed``, with nothing typed in the
     row's own columns: ``drawn`` (the row's name) was written back, and what was typed is in tab ``archive``."""
     back = f"{drawn} was written back" if drawn else "the row was emptied (its table has no row there now)"
-    return (f"{WARN}{header} is drawn by sheets-gm and is not read: what was typed there ({typed!r}) is kept in tab "
+    return (f"{WARN}{header} is drawn by sheets-gm and is not read: what was typed there ({one_line(typed)!r}) is "
+            f"kept in tab "
             f"{archive!r}, and {back}; type orders in this row's other columns.")
 
 
@@ -168,7 +169,7 @@ def name_kept_sentence(header: str, typed: str, archive: str) -> str:
     """A row whose ``header`` cell (the row's name, drawn by sheets-gm) held ``typed``, kept as it was by ``repair``
     (moved to a free row if its row is needed): the next sync keeps it in tab ``archive`` and draws the row again."""
     return (f"{MARK}{header} is drawn by sheets-gm and is not read: nothing in this row is read, and the next sync "
-            f"keeps what was typed there ({typed!r}) in tab {archive!r} and draws this row again.")
+            f"keeps what was typed there ({one_line(typed)!r}) in tab {archive!r} and draws this row again.")
 
 
 def strays_aside_line(label: str, named_over: Sequence[str], no_room: Sequence[str], archive_label: str) -> ArchiveLine:
@@ -252,6 +253,13 @@ def drawn_cell_words(header: str, was: str, put_back: str) -> str:
            f"{put_back or 'empty'}"
 
 
+def shown_typed_over_line(label: str, cells: Sequence[str]) -> ArchiveLine:
+    """The Archive entry of what was typed in cells sheets-gm draws in the rows (a roll, a unit's hex: ``cells``,
+    each its row, subject, column and text), put back as drawn and never read."""
+    return ArchiveLine(label, "Typed in cells sheets-gm draws (never read as orders), put back as drawn; type orders "
+                              "in the row's own columns:", tuple(cells))
+
+
 def drawn_cells_note(words: Sequence[str]) -> str:
     """The note of a row whose drawn cells were put back (``drawn_cell_words`` each)."""
     return WARN + "; ".join(words)
@@ -264,13 +272,6 @@ def orphans_line(label: str, cells: Sequence[tuple[str, str, str]]) -> ArchiveLi
                               "the table's (a column inserted), which the tab laid out again no longer has. No longer "
                               "in your tab: type what you still want in the row and column it is for:",
                        tuple(f"{tab} {cell}: {text}" for tab, cell, text in cells))
-
-
-def drawn_over_line(label: str, details: Sequence[str]) -> ArchiveLine:
-    """The Archive entry of the cells sheets-gm draws that a player typed over in the poll that resolved ``label``
-    (``details``: each row's subject and ``drawn_cell_words``), which that resolution drew again."""
-    return ArchiveLine(label, "Not read: typed over cells sheets-gm draws, which are never read; the window was "
-                              "played with what sheets-gm drew there:", tuple(details))
 
 
 # -- the causes a GM's change names in the sentences of the rows it set aside ---------------------------------------

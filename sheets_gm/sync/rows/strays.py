@@ -222,7 +222,7 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
     feedback_col = tab.width - 1
     strays: list[StrayRow] = []
     expected = {p.spec.name: adapter.rows(state, seat, p.spec)[:_height(p)] for p in tab.tables}
-    ours = {name for p in tab.tables for name in adapter.rows(state, seat, p.spec)}  # names sheets-gm draws here
+    ours = drawn_names(adapter, [state], seat, tabs.orders(seat))  # every tab of the seat: a table moved
 
     def drawn_again(placed: PlacedTable, row: int, over: str = "") -> dict[int, CellValue]:
         """An untyped row not drawn as it stands: its subject and stamp put back, or emptied past the subjects;
@@ -294,12 +294,20 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
     return tuple(kept), _on(tab, strays)
 
 
+def drawn_names(adapter: AnySheetAdapter, states: Sequence[Any], seat: str, tab: InputTab) -> set[str]:
+    """Every row name sheets-gm draws in ``seat``'s tables for any of ``states``, and every table's title and header
+    (drawn there before a row was inserted above them, or by an earlier layout): a name cell holding anything else
+    was typed over by hand."""
+    layout = {text for p in tab.tables for text in (p.spec.heading, *(c.header for c in p.spec.columns))}
+    return layout | {name for state in states for p in tab.tables for name in adapter.rows(state, seat, p.spec)}
+
+
 def names_typed_over(adapter: AnySheetAdapter, states: Sequence[Any], seat: str, tab: InputTab,
                      rows: Sequence[TypedRow]) -> tuple[StrayRow, ...]:
     """The rows with nothing typed whose name is none that sheets-gm draws for ``seat`` in any of ``states``: a
     cut resolution's tab may hold the tables drawn for the state before it or after it, so the poll completing it
     tells the names typed over only then (``sort_rows`` leaves them alone while recovering)."""
-    ours = {name for state in states for p in tab.tables for name in adapter.rows(state, seat, p.spec)}
+    ours = drawn_names(adapter, states, seat, tab)
     return tuple(StrayRow(r.table, r.row, r.subject, (), r.feedback, "", over=r.subject, tab=tab.table(r.table).tab)
                  for r in rows if not r.typed and r.subject and r.subject not in ours)
 

@@ -184,7 +184,7 @@ def test_repair_moves_the_post_table_of_an_orders_tab_made_before_the_forum_tab(
     assert lines["coalition line 2"][0] == f"{FRANK}: 3A > 2B - engage Jeff the Owl"
     sync_once(config, sheets, now=NOW)
     seat = read_match(sheets, CLS).seats["coalition"]
-    assert not seat.strays, seat.strays
+    assert not seat.strays, [(s.row, s.feedback) for s in seat.strays]
     assert _forum(sheets)["coalition line 2"][1].startswith(f"✔ read as {FRANK}'s order")
 
 
