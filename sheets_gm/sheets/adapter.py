@@ -18,7 +18,7 @@ from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import Outcome, Verdict, Window
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid
 from sheets_gm.sheets.spec import InputTable, SheetSpec
-from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sheets.tables import PlacedTable, TypedRow
 
 OrdersT = TypeVar("OrdersT")
 
@@ -163,6 +163,13 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         knocked down until a later turn): its feedback says so instead of waiting for orders, and nobody is chased
         for it; by default '' (it takes orders)."""
         return ""
+
+    def laid_out_rows(self, state: _StateIn, seat: str, placed: PlacedTable) -> list[str]:
+        """The names drawn down ``placed`` (a table of ``seat``'s as this match laid it out), row after row: by
+        default the subjects ``rows`` gives that it has room for, the rows under them blank (a table laid out at
+        its ``min_rows``, or grown with rows to spare). A table of ``numbered`` lines names every row it has (the
+        Coalition's Forum post: ``coalition line 60`` on a side of 3 armies), so that each one is read."""
+        return self.rows(state, seat, placed.spec)[:placed.rows]
 
     def drawings_before(self, state: _StateIn, deadline: str) -> Sequence[BoardDrawing]:
         """``drawings(state)``, the open window closing at ``deadline`` (as people read it; '' for none), for a game

@@ -128,6 +128,11 @@ class InputTable(_Strict):
     # Its rows are another way to give the orders of other rows (Coalition's Forum post lines), not orders
     # awaited themselves: ``status`` never lists them as having nothing typed.
     optional: bool = False
+    # Its rows are numbered lines (Coalition's Forum post: ``coalition line 7``), named by their place, not by
+    # anything of the state: every row the table has is one (the adapter's ``laid_out_rows`` names them all), and a
+    # line typed in a row whose name is not drawn yet (a table laid out by an earlier version, which named fewer)
+    # is read as the line its place names, the name drawn in.
+    numbered: bool = False
     # The seat's tab it stands in: '' for the orders tab, else the key of one of the layout's ``tabs.pages`` (a
     # tab of its own in the seat's spreadsheet, read and drawn with the orders tab: Coalition's Forum tab).
     page: str = Field(default="", pattern=r"^([a-z][a-z0-9_]*)?$")
@@ -147,6 +152,8 @@ class InputTable(_Strict):
             raise ValueError(f"table {self.name!r}: the first column is the subject")
         if self.rows == SEAT_ROWS and self.min_rows != 1:
             raise ValueError(f"table {self.name!r}: a seat table has one row")
+        if self.rows == SEAT_ROWS and self.numbered:
+            raise ValueError(f"table {self.name!r}: a seat table has one row, not numbered lines")
         return self
 
     @property

@@ -32,17 +32,27 @@ from typing import Any
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.backend import SheetBackend, SheetError
+from sheets_gm.sheets.guard import grid_cells
 from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.life.repair_records import replayed_view_lines
+from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.read import MatchRead, current_mark
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, window_words
-from sheets_gm.sync.rows.fate_words import MARK, copy_done_line, copy_gone_line, copy_ticks_line, older_copy_sentence
+from sheets_gm.sync.rows.fate_words import (
+    MARK,
+    copy_done_line,
+    copy_gone_line,
+    copy_ticks_line,
+    older_copy_sentence,
+    shown_typed_over_line,
+)
 from sheets_gm.sync.rows.fates import read_line
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text, unticked
 from sheets_gm.sync.rows.strays import StrayLayout, drawn_names, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
+from sheets_gm.sync.shown_cells import archived_details, seat_shown_typed_over
 from sheets_gm.sync.writes import acts, board_writes, seat_tables_writes, status_line, view_writes
 
 History = Mapping[int, Mapping[str, Any]]  # resolution number -> its engine history row ({} if unreadable)
@@ -191,7 +201,7 @@ def _drawn(read: MatchRead, seat_read: SeatRead, window: Window | None,
     for placed in seat_read.tab.tables:
         spec = placed.spec
         stamp = window.key if window is not None and acts(window, seat_read.seat, spec) else ""
-        for i, subject in enumerate(read.adapter.rows(state, seat_read.seat, spec)[:placed.rows]):
+        for i, subject in enumerate(read.adapter.laid_out_rows(state, seat_read.seat, placed)):
             typed = by_key.pop((spec.name, subject), None)
             values = dict(typed.values) if typed is not None else {c.key: "" for c in spec.columns if c.kind.typed}
             rows.append(TypedRow(spec.name, subject, placed.first_row + i, stamp, values, ""))
@@ -264,6 +274,8 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
                 lines.append(read_line(seat_read.tab, was, rows, unused, partly))
         lines += copy_lines(read, copy, window, history)
         lines += _copy_strays(read, copy, history).aside_line(copy.drawn.tab, window)
+        shown = _copy_shown(read, copy, history)
+        lines += [shown_typed_over_line(capital(window.label) if window else "End", shown)] if shown else []
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
         batch.put(backend, read.tabs.archive_pending_range(seat), [[*last, counts[seat]]])
     return counts
@@ -295,19 +307,34 @@ def _copy_strays(read: MatchRead, copy: OlderCopy, history: History) -> StrayLay
     """Where the copy's stray rows stay once its tab is drawn again. A row's name that the state the copy was
     drawn for (or one since) draws is the copy's own drawing (a unit that fell since), not a player's typing:
     drawn again, not kept; any other name written over is kept in the Archive, as the poll keeps one."""
-    states = [s for n in range(copy.since + 1, read.record.resolved + 1) if (s := _state_before(read, history.get(n)))]
     tab = copy.drawn.tab
-    ours = drawn_names(read.adapter, states, copy.drawn.seat, tab)
+    ours = drawn_names(read.adapter, [state for state, _entry in _copy_states(read, copy, history)], copy.drawn.seat,
+                       tab)
     strays = [s for s in copy.drawn.strays if not s.over or s.over not in ours]
     return stray_layout(read.adapter, read.record.state, copy.drawn.seat, tab, tab, strays)
 
 
-def _state_before(read: MatchRead, entry: Mapping[str, Any] | None) -> Any:
-    """The state a history row resolved from (None when it cannot be read)."""
-    try:
-        return read.record.ruleset.state_codec.from_json(entry["state_before"]) if entry else None
-    except (KeyError, TypeError, ValueError):
-        return None
+def _copy_shown(read: MatchRead, copy: OlderCopy, history: History) -> list[str]:
+    """The Archive's lines of the shown cells typed over in the copy (a hex typed as the order): a cell holding what
+    the state the copy was drawn for (or one since) drew there is the copy's own drawing, not typing."""
+    seat, rules, seed = copy.drawn.seat, read.record.ruleset, read.record.seed
+    found = {cell: v for where, grid in read.typed.get(seat, ()) for cell, v in grid_cells(where, grid).items()}
+    drawings = [(state, entry_dice(rules, seed, state, entry)) for state, entry in _copy_states(read, copy, history)]
+    shown = seat_shown_typed_over(read.adapter, read.record, seat, copy.drawn.tab, found, drawings)
+    return archived_details(shown).get(seat, [])
+
+
+def _copy_states(read: MatchRead, copy: OlderCopy, history: History) -> list[tuple[Any, Mapping[str, Any]]]:
+    """The states the copy's tab may have been drawn for (the one of its resolution, and each one since), each with
+    its history row; a row whose state cannot be read is left out."""
+    out: list[tuple[Any, Mapping[str, Any]]] = []
+    for n in range(copy.since + 1, read.record.resolved + 1):
+        entry = history.get(n) or {}
+        try:
+            out.append((read.record.ruleset.state_codec.from_json(entry["state_before"]), entry))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return out
 
 
 def _lost_view_lines(sheets: MatchSheets, batch: WriteBatch, backend: SheetBackend, read: MatchRead,

@@ -8,14 +8,16 @@ an adjustment, an undo), since the row's answer is written over at the next poll
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.guard import grid_cells, origin, same_value
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import ColumnKind
-from sheets_gm.sheets.tables import text_of
+from sheets_gm.sheets.tables import InputTab, text_of
+from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.read import MatchRead
 from sheets_gm.sync.rows.archive_lines import short_header
 
@@ -54,32 +56,41 @@ def shown_typed_over(read: MatchRead, drawings: Sequence[tuple[Any, Any]] = ()) 
     whose file is an older copy is drawn again whole, and left out). ``drawings``: the (state, dice) pairs whose
     drawing a cell may hold instead, when a cut resolution left tables drawn for the state after it: a cell
     holding what any of them draws is not typed over."""
-    record = read.record
-    every = [(record.state, record.dice()), *drawings]
     out: list[ShownTypedOver] = []
     for seat, ranges in read.typed.items():
         seat_read = read.seats.get(seat)
         if seat_read is None or seat_read.older_copy is not None:
             continue
         found = {cell: value for a1_range, grid in ranges for cell, value in grid_cells(a1_range, grid).items()}
-        for placed in seat_read.tab.tables:
-            spec = placed.spec
-            shown_cols = spec.of_kind(ColumnKind.SHOWN)
-            if not shown_cols:
-                continue
-            drawn: dict[tuple[int, str], list[tuple[str, CellValue]]] = {}  # by row index and column: each drawing
-            for state, dice in every:
-                for index, subject in enumerate(read.adapter.rows(state, seat, spec)[:placed.rows]):
-                    values = read.adapter.shown(state, seat, spec, subject, dice)
-                    for c in shown_cols:
-                        drawn.setdefault((index, c.key), []).append((subject, values.get(c.key, "")))
-            for (index, key), drawings_here in drawn.items():
-                cell = placed.at(placed.cell(index, key))
-                was = found.get(origin(cell), "")
-                if not any(alike(was, value) for _subject, value in drawings_here):
-                    subject, value = drawings_here[0]
-                    out.append(ShownTypedOver(seat, spec.name, placed.first_row + index, subject,
-                                              spec.column(key).header, cell, text_of(was), value))
+        out += seat_shown_typed_over(read.adapter, read.record, seat, seat_read.tab, found, drawings)
+    return out
+
+
+def seat_shown_typed_over(adapter: AnySheetAdapter, record: MatchRecord, seat: str, tab: InputTab,
+                          found: Mapping[tuple[str, int, int], CellValue],
+                          drawings: Sequence[tuple[Any, Any]] = ()) -> list[ShownTypedOver]:
+    """``shown_typed_over`` of one seat's tables (``tab``), from the cells read (``found``, by tab, row and column
+    from 0, as ``grid_cells`` gives them)."""
+    every = [(record.state, record.dice()), *drawings]
+    out: list[ShownTypedOver] = []
+    for placed in tab.tables:
+        spec = placed.spec
+        shown_cols = spec.of_kind(ColumnKind.SHOWN)
+        if not shown_cols:
+            continue
+        drawn: dict[tuple[int, str], list[tuple[str, CellValue]]] = {}  # by row index and column: each drawing
+        for state, dice in every:
+            for index, subject in enumerate(adapter.laid_out_rows(state, seat, placed)):
+                values = adapter.shown(state, seat, spec, subject, dice)
+                for c in shown_cols:
+                    drawn.setdefault((index, c.key), []).append((subject, values.get(c.key, "")))
+        for (index, key), drawings_here in drawn.items():
+            cell = placed.at(placed.cell(index, key))
+            was = found.get(origin(cell), "")
+            if not any(alike(was, value) for _subject, value in drawings_here):
+                subject, value = drawings_here[0]
+                out.append(ShownTypedOver(seat, spec.name, placed.first_row + index, subject,
+                                          spec.column(key).header, cell, text_of(was), value))
     return out
 
 

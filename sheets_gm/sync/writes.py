@@ -39,10 +39,11 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
     feedback the row's sentence in ``notes`` if it has one); an empty row's sentence in ``notes`` (a row carried
     out in part) stands for its idle feedback."""
     spec = placed.spec
-    subjects = adapter.rows(state, seat, spec)
-    if len(subjects) > placed.rows:  # the caller fits the tabs to the state first (MatchTabs.fitted)
-        raise ValueError(f"table {spec.name!r} of {seat} has {placed.rows} rows for {len(subjects)}: lay the tab out "
+    need = len(adapter.rows(state, seat, spec))
+    if need > placed.rows:  # the caller fits the tabs to the state first (MatchTabs.fitted)
+        raise ValueError(f"table {spec.name!r} of {seat} has {placed.rows} rows for {need}: lay the tab out "
                          "for the state first")
+    subjects = adapter.laid_out_rows(state, seat, placed)
     stamp = window.key if window is not None and acts(window, seat, spec) else ""
     reason = adapter.idle_reason(state, seat)
     grid: Grid = []

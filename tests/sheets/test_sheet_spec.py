@@ -33,6 +33,7 @@ def test_the_test_games_layout_reads_with_defaults_for_what_it_leaves_out(tmp_pa
     ("{key: pace, header: Pace", "{key: Pace!, header: Pace"),
     ("min_rows: 3", "min_rows: 0"),
     ("rows: seat\n", "rows: seat\n    min_rows: 2\n"),
+    ("rows: seat\n", "rows: seat\n    numbered: true\n"),
     ("      - {key: feedback, header: Feedback, kind: feedback}\n  - name: seat",
      "  - name: seat"),
     ("title: Your turn", "title: Your turn\n    colour: red"),

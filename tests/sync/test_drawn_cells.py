@@ -12,10 +12,11 @@ from openpyxl import Workbook
 
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sync.life.adjust_undo import undo_window
+from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
-from tests.conformance.test_input_lifecycle import NOW, new_table
+from tests.conformance.test_input_lifecycle import NOW, Table, new_table
 from tests.matchfiles import local_match, record_of, sync, type_orders
 
 
@@ -108,42 +109,47 @@ def test_a_hex_typed_over_in_a_row_with_no_orders_is_answered_and_kept_in_the_ar
     else: the next poll puts the hex back, her row says so, and her Archive keeps what she typed, which the row's
     answer no longer shows once a later poll writes it again."""
     table = new_table("wesnoth")
+    cls = get_ruleset("wesnoth")
+    seat, header = _hex_typed(table)
+    report = poll(table.sheets, cls, now=NOW)
+    assert report.drawn_again == [f"Orders {seat} ({header})"]
+    row = next(r for r in read_match(table.sheets, cls).seats[seat].rows if r.table == "units")
+    assert "what was typed there ('N5 please') was put back to" in row.feedback, row.feedback
+    assert "Hex: N5 please (put back to" in _archive(table, seat)
+    poll(table.sheets, cls, now=NOW)
+    assert "Hex: N5 please (put back to" in _archive(table, seat)
+
+
+def _hex_typed(table: Table) -> tuple[str, str]:
+    """The first seat types 'N5 please' into its first unit's Hex cell (drawn by sheets-gm); its name and the
+    column's header."""
     read = table.read()
     seat = read.record.seats[0]
-    backend = table.sheets.of(seat)
     placed = read.seats[seat].tab.table("units")
-    hex_key = next(c.key for c in placed.spec.columns if c.header.startswith("Hex"))
-    backend.type(placed.tab, placed.cell(0, hex_key), "N5 please")  # type: ignore[attr-defined]
-    cls = get_ruleset("wesnoth")
-    report = poll(table.sheets, cls, now=NOW)
-    assert report.drawn_again == [f"{placed.tab} ({placed.spec.column(hex_key).header})"]
-    after = read_match(table.sheets, cls)
-    row = next(r for r in after.seats[seat].rows if r.table == "units")
-    assert "what was typed there ('N5 please') was put back to" in row.feedback, row.feedback
-    archive = " ".join(str(v) for v in backend.tabs[after.tabs.archive(seat)].values())  # type: ignore[attr-defined]
-    assert "Hex: N5 please (put back to" in archive
-    poll(table.sheets, cls, now=NOW)
-    assert "Hex: N5 please (put back to" in " ".join(
-        str(v) for v in backend.tabs[after.tabs.archive(seat)].values())  # type: ignore[attr-defined]
+    column = next(c for c in placed.spec.columns if c.header.startswith("Hex"))
+    table.sheets.of(seat).type(placed.tab, placed.cell(0, column.key), "N5 please")  # type: ignore[attr-defined]
+    return seat, column.header
 
 
-@pytest.mark.parametrize("how", ["forced", "undone"])
-def test_a_hex_typed_over_is_kept_by_a_resolution_or_an_undo_that_draws_the_row_again(how: str) -> None:
-    """No poll comes between her typing and the GM's force (or his undo, which draws every row again too): what
-    she typed in the Hex cell is kept in her Archive all the same."""
+def _archive(table: Table, seat: str) -> str:
+    """The seat's Archive tab's text, every cell."""
+    tab = table.read().tabs.archive(seat)
+    return " ".join(str(v) for v in table.sheets.of(seat).tabs[tab].values())  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("how", ["forced", "undone", "repaired"])
+def test_a_hex_typed_over_is_kept_by_a_resolution_an_undo_or_repair_that_draws_the_row_again(how: str) -> None:
+    """No poll comes between her typing and the GM's force (or his undo, or repair, which draw every row again
+    too): what she typed in the Hex cell is kept in her Archive all the same."""
     table = new_table("wesnoth")
     cls = get_ruleset("wesnoth")
     if how == "undone":
         assert poll(table.sheets, cls, now=NOW, force=True).resolved
-    read = table.read()
-    seat = read.record.seats[0]
-    backend = table.sheets.of(seat)
-    placed = read.seats[seat].tab.table("units")
-    hex_key = next(c.key for c in placed.spec.columns if c.header.startswith("Hex"))
-    backend.type(placed.tab, placed.cell(0, hex_key), "N5 please")  # type: ignore[attr-defined]
+    seat, _header = _hex_typed(table)
     if how == "forced":
         assert poll(table.sheets, cls, now=NOW, force=True).resolved
-    else:
+    elif how == "undone":
         undo_window(table.sheets, cls, "a test")
-    archive = " ".join(str(v) for v in backend.tabs[read.tabs.archive(seat)].values())  # type: ignore[attr-defined]
-    assert "Hex: N5 please (put back to" in archive
+    else:
+        repair_match(table.sheets, cls)
+    assert "Hex: N5 please (put back to" in _archive(table, seat)

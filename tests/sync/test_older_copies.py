@@ -337,16 +337,18 @@ def test_a_row_a_resolution_kept_comes_back_when_an_older_copy_lacks_it(tmp_path
     assert back.feedback == kept.feedback, (back, kept)
 
 
-def test_a_name_typed_over_in_a_stale_copy_is_kept_in_the_archive_it_gives_back() -> None:
-    """Ann pastes a line over a row's name; the GM forces the window (the resolution keeps the text in her Archive);
-    her office program still held the file with the pasted text and saves it over the sync's write, the Archive
-    line with it gone. The copy drawn again keeps the text in her Archive once more, and its tab shows the name."""
+@pytest.mark.parametrize("cell", ["name", "roll"])
+def test_a_drawn_cell_typed_over_in_a_stale_copy_is_kept_in_the_archive_it_gives_back(cell: str) -> None:
+    """Ann pastes a line over a row's name (or over its Move roll); the GM forces the window (the resolution keeps
+    the text in her Archive); her office program still held the file with the pasted text and saves it over the
+    sync's write, the Archive line with it gone. The copy drawn again keeps the text in her Archive once more, and
+    its tab shows what sheets-gm draws there."""
     table, seat, backend = new_acting("gvg")
     read = table.read()
     row = next(r for r in read.seats[seat].rows if r.table == "players")
     placed = read.seats[seat].tab.table(row.table)
-    backend.type(placed.tab, placed.cell(row.row - placed.first_row, placed.spec.columns[0].key),
-                 "red1: H8, red2: H9 (pasted)")
+    key = placed.spec.of_kind(ColumnKind.SHOWN)[0].key if cell == "roll" else placed.spec.columns[0].key
+    backend.type(placed.tab, placed.cell(row.row - placed.first_row, key), "red1: H8, red2: H9 (pasted)")
     held = copy.deepcopy(backend.tabs)
     assert sync_any(table, force=True).resolved
     backend.tabs = held
@@ -356,3 +358,4 @@ def test_a_name_typed_over_in_a_stale_copy_is_kept_in_the_archive_it_gives_back(
     archive = " ".join(str(v) for v in backend.tabs[after.tabs.archive(seat)].values())
     assert "red1: H8, red2: H9 (pasted)" in archive
     assert any(r.subject == row.subject for r in after.seats[seat].rows)
+    assert "(pasted)" not in str(backend.value(placed.tab, placed.cell(row.row - placed.first_row, key)))

@@ -8,6 +8,8 @@ her seat row 17 and a blank row 18; the feedback column is E."""
 
 from __future__ import annotations
 
+import pytest
+
 from sheets_gm.sync.life.adjust_undo import adjust_match
 from sheets_gm.sync.poll import poll
 from tests.sync.race_game import RACE, RaceRuleset, registered_race
@@ -148,17 +150,23 @@ def test_a_post_pasted_over_a_name_is_kept_by_a_resolution_and_by_repair(registe
     assert "    · row 7 — Runner: Bo's post" in archive_lines(bo, "Bo")
 
 
-def test_a_stray_row_left_no_free_row_by_a_resolution_is_kept_in_the_archive(
-        registered_race: type[RaceRuleset]) -> None:
+@pytest.mark.parametrize("by", ["resolution", "repair"])
+def test_a_stray_row_left_no_free_row_by_a_redraw_is_kept_in_the_archive(
+        registered_race: type[RaceRuleset], by: str) -> None:
     """Ann types Bo's runners over both of her rows, and something in every blank row: the redrawn table needs her
     rows back, one stray row moves to the table's free row, and the other has nowhere left but the Archive."""
+    from sheets_gm.sync.life.repair import repair_match
+
     sheets, (_board, _engine, ann, _bo) = new_race()
     for row, runner in ((5, "Bo-1"), (6, "Bo-2")):
         ann.type("Orders Ann", f"A{row}", runner)
         ann.type("Orders Ann", f"D{row}", "run")
     for row in (8, 14, 18):
         ann.type("Orders Ann", f"C{row}", f"note {row}")
-    assert poll(sheets, RACE, now=NOW, force=True).resolved
+    if by == "repair":
+        repair_match(sheets, RACE)
+    else:
+        assert poll(sheets, RACE, now=NOW, force=True).resolved
     assert [ann.value("Orders Ann", c) for c in ("A5", "A6", "A7", "D7")] == ["Ann-1", "Ann-2", "Bo-1", "run"]
     assert [ann.value("Orders Ann", f"C{row}") for row in (8, 14, 18)] == ["note 8", "note 14", "note 18"]
     lines = archive_lines(ann, "Ann")

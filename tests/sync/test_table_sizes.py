@@ -262,3 +262,42 @@ def test_a_wesnoth_castle_of_nine_hexes_gives_nine_recruit_rows() -> None:
     first = read.record.state.players[0].name
     recruits = [r.subject for r in read.seats[first].rows if r.table == "recruit"]
     assert len(recruits) == 9  # she may recruit nine units in one step: a row each
+
+
+def test_a_forum_table_grown_with_rows_to_spare_names_them_all_and_keeps_them_when_armies_fall(
+        tmp_path: Path) -> None:
+    """A side of 21 armies has 62 lines; given 5 armies more, the resolution grows its Forum table to the 72 lines
+    they need and 5 to spare, and each of the 77 rows is a line: one pasted in the last is read. When armies fall,
+    the table keeps its rows (tables never shrink), each still a line (issue 38: the spare rows had no Line)."""
+    path = coalition_war(tmp_path, 21)
+    config = load_config(path)
+    init_match(config, now=NOW, seed=b"spare lines")
+    sheets = open_match_sheets(config)
+    cls = get_ruleset("coalition")
+    record = read_match(sheets, cls).record
+    mine = [a for a in record.state.armies if a.side.value == "coalition"]
+    more = [replace(a, name=f"{a.name} bis") for a in mine[:5]]
+    record = replace(record, state=replace(record.state, armies=(*record.state.armies, *more)))
+    sheets.engine.write([RangeWrite(*engine_write("Engine", record))])
+    assert sync_once(config, sheets, now=NOW, force=True).resolved
+    post = read_match(sheets, cls).seats["coalition"].tab.table("post")
+    assert post.rows == 2 * 26 + 20 + GROWTH_SPARE_ROWS
+    (names,) = sheets.of("coalition").read([post.at(post.column_cells("number"))])
+    assert [line[0] for line in names] == [f"coalition line {n}" for n in range(1, post.rows + 1)]
+    at = read_match(sheets, cls).record.state.army(mine[0].name)
+    assert at is not None
+    line = f"{at.name}: {at.at.replace(' ', '; ', 1)} - none"
+    sheets.of("coalition").write([RangeWrite(post.at(post.cell(post.rows - 1, "line")), [[line]])])
+    sync_once(config, sheets, now=NOW)
+    (row,) = sheets.of("coalition").read([post.at(post.cell(post.rows - 1, "feedback"))])
+    assert str(row[0][0]).startswith(f"✔ read as {at.name}'s order"), row
+    record = read_match(sheets, cls).record  # ten of the side's armies fall: its table keeps every line
+    fallen = {a.name for a in mine[:10]}
+    record = replace(record, state=replace(record.state, armies=tuple(a for a in record.state.armies
+                                                                        if a.name not in fallen)))
+    sheets.engine.write([RangeWrite(*engine_write("Engine", record))])
+    assert sync_once(config, sheets, now=NOW, force=True).resolved
+    after = read_match(sheets, cls).seats["coalition"]
+    assert after.tab.table("post").rows == post.rows and not after.strays
+    assert {r.subject for r in after.rows if r.table == "post"} == {f"coalition line {n}"
+                                                                    for n in range(1, post.rows + 1)}

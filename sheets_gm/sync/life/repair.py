@@ -18,9 +18,11 @@ from typing import Any
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
+from sheets_gm.sheets.guard import grid_cells
 from sheets_gm.sheets.layout import CellValue, Grid, quote_tab
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow
+from sheets_gm.sync.journal import journal_under_way
 from sheets_gm.sync.life.archive_move import (
     archive_moves_read,
     archive_moves_writes,
@@ -30,17 +32,18 @@ from sheets_gm.sync.life.archive_move import (
 from sheets_gm.sync.life.create import apply_layouts, match_layouts
 from sheets_gm.sync.life.legacy.upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.life.moved_tables import tables_moved_out
-from sheets_gm.sync.life.repair_aside import archive_aside, with_orphans
+from sheets_gm.sync.life.repair_aside import repair_aside_writes, with_orphans
 from sheets_gm.sync.life.repair_columns import FoundColumns, laid_out_columns
 from sheets_gm.sync.life.repair_records import renamed_copies, restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.read import adapter_of
-from sheets_gm.sync.rows.archive_lines import ArchiveLine
-from sheets_gm.sync.rows.fate_words import name_kept_sentence
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital
+from sheets_gm.sync.rows.fate_words import name_kept_sentence, shown_typed_over_line
 from sheets_gm.sync.rows.fates import kept_refusals, stays
 from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
+from sheets_gm.sync.shown_cells import ShownTypedOver, archived_details, seat_shown_typed_over
 from sheets_gm.sync.writes import (
     board_writes,
     seat_tables_writes,
@@ -59,7 +62,14 @@ class WindowRepairReport:
     upgraded: str = ""  # the name of the ruleset's old layout the match was moved from ('' if it was not)
 
 
-_Overlay = tuple[InputTab, tuple[StrayRow, ...], tuple[TypedRow, ...]]  # a seat's tab read, what is laid over it
+@dataclass(frozen=True)
+class _Overlay:
+    """A seat's tab as repair read it, and what its redraw lays over the tables or keeps in the Archive."""
+
+    tab: InputTab
+    strays: tuple[StrayRow, ...] = ()  # kept where they were typed, answered (see ``_typed_rows``)
+    stamped: tuple[TypedRow, ...] = ()  # stamped for another window: the next poll sets them aside
+    shown: tuple[ShownTypedOver, ...] = ()  # shown cells typed over: kept in the Archive
 
 
 def _engine_record(sheets: MatchSheets, tabs: MatchTabs, ruleset: str) -> MatchRecord:
@@ -137,12 +147,12 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
     report.notes += copies_laid_out_writes(sheets, tabs, record, batch, relaid, renamed)
     status = status_line(adapter, record)
-    notes, aside = _seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays)
-    report.notes += notes
+    aside = with_orphans(_seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays),
+                         found.read_as, record.ruleset.window(record.state))
+    report.notes += repair_aside_writes(sheets, tabs, batch, aside, absent)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
     board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
     batch.run(sheets.write_order())
-    archive_aside(sheets, tabs, with_orphans(aside, found.read_as, record.ruleset.window(record.state)))
     old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
     return report
 
@@ -211,12 +221,11 @@ def _tab_grid(backend: SheetBackend, tab: InputTab, tabs: MatchTabs, report: Win
 
 def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord,
                        adapter: AnySheetAdapter, status: str, kept: Mapping[str, dict[str, dict[str, TypedRow]]],
-                       overlays: Mapping[str, _Overlay]) -> tuple[list[str], dict[str, list[ArchiveLine]]]:
+                       overlays: Mapping[str, _Overlay]) -> dict[str, list[ArchiveLine]]:
     """Each seat's tables drawn again for the open window with the rows it ``kept``, and laid over them what stays
     where it was typed (``overlays``: the stray rows with their answers, the rows stamped for another window);
-    returns a note naming what a stray row held when no free row was left for it, and the Archive entry of each
-    seat that keeps those rows."""
-    notes: list[str] = []
+    returns by seat the Archive entries of what the redraw writes over: a stray row with no free row left, the
+    shown cells typed over."""
     aside: dict[str, list[ArchiveLine]] = {}
     window = record.ruleset.window(record.state)
     outcome = record.ruleset.outcome(record.state)
@@ -225,16 +234,16 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
         backend = seat_backend(sheets, tabs, seat)
         laid: dict[str, dict[int, dict[int, CellValue]]] = {}
         if seat in overlays:
-            was, strays, stamped = overlays[seat]
-            layout = stray_layout(adapter, record.state, seat, was, tabs.orders(seat), strays)
+            overlay = overlays[seat]
+            layout = stray_layout(adapter, record.state, seat, overlay.tab, tabs.orders(seat), overlay.strays)
             laid = layout.queue(batch, backend)
-            notes += [f"{seat}'s {s.tab or was.name} {s.words(was)}: typed where no order is read, and no free row "
-                      "was left to keep it in; it is not in the tab any more: its Archive keeps it"
-                      for s in layout.unplaced]
-            aside[seat] = layout.aside_line(was, window)
-            for row in stamped:  # a row stamped for another window keeps its stamp: the next poll sets it aside
+            aside[seat] = layout.aside_line(overlay.tab, window)
+            shown = archived_details(list(overlay.shown)).get(seat, [])
+            aside[seat] += [shown_typed_over_line(capital(window.label if window else "the match"), shown)] \
+                if shown else []
+            for row in overlay.stamped:  # a row stamped for another window keeps its stamp: the next poll sets it aside
                 placed = tabs.orders(seat).table(row.table)
-                index = adapter.rows(record.state, seat, placed.spec).index(row.subject)
+                index = adapter.laid_out_rows(record.state, seat, placed).index(row.subject)
                 cells_ = {placed.col(k): v for k, v in row.values.items()}
                 cells_[placed.col(placed.spec.of_kind(ColumnKind.WINDOW)[0].key)] = row.window
                 laid.setdefault(row.table, {})[index] = {**laid.get(row.table, {}).get(index, {}), **cells_}
@@ -244,7 +253,7 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
         said = kept_refusals([r for rows in kept.get(seat, {}).values() for r in rows.values()])
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, record.state, window, seat, dice, status,
                            outcome.text if outcome else "", kept.get(seat), said, overlays=laid)
-    return notes, aside
+    return aside
 
 
 def _stray_tabs(sheets: MatchSheets, laid_out: set[str]) -> list[str]:
@@ -284,15 +293,17 @@ def _seat_typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, 
     kept: dict[str, dict[str, TypedRow]] = {}
     strays: tuple[StrayRow, ...] = ()
     stamped: tuple[TypedRow, ...] = ()
+    shown: tuple[ShownTypedOver, ...] = ()
     for page, columns in pages:
-        rows, (_was, found, stale) = _typed_rows(sheets, tabs, record, adapter, seat, page, columns.grid, report)
+        rows, read = _typed_rows(sheets, tabs, record, adapter, seat, page, columns.grid, report)
         kept.update(rows)
-        strays += found
-        stamped += stale
+        strays += read.strays
+        stamped += read.stamped
+        shown += read.shown
     window = record.ruleset.window(record.state)
     tab = tabs.orders(seat)
     for row in moved:
-        subjects = adapter.rows(record.state, seat, tab.table(row.table).spec)
+        subjects = adapter.laid_out_rows(record.state, seat, tab.table(row.table))
         if row.subject not in subjects:
             report.notes.append(f"{seat}'s {row.subject} of the table moved held {row.values}: it has no row now, "
                                 "not carried")
@@ -302,7 +313,7 @@ def _seat_typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, 
         else:
             stamped += (row,)
         report.rows_kept += 1
-    return kept, (tab, strays, stamped)
+    return kept, _Overlay(tab, strays, stamped, shown)
 
 
 def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapter: AnySheetAdapter, seat: str,
@@ -332,4 +343,7 @@ def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapt
         replace(s, over="", why=name_kept_sentence(tab.table(s.table).spec.columns[0].header, s.over,
                                                    tabs.archive(seat))) for s in strays if s.over)
     report.rows_kept += sum(len(r) for r in kept.values()) + len(stamped) + len(typed_strays)
-    return kept, (tab, typed_strays, tuple(stamped))
+    # a cut resolution under way may have drawn the shown cells for the state after it: not told apart then
+    shown = () if journal_under_way(sheets.journal, record) is not None else tuple(
+        seat_shown_typed_over(adapter, record, seat, tab, grid_cells(tab.read_range(), grid)))
+    return kept, _Overlay(tab, typed_strays, tuple(stamped), shown)

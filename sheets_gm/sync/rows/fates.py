@@ -500,7 +500,8 @@ def _drawable(adapter: AnySheetAdapter, state: Any, seat: str, tab: InputTab,
     out: dict[str, dict[str, TypedRow]] = {}
     gone: list[TypedRow] = []
     for table, rows in kept.items():
-        drawn = set(adapter.rows(state, seat, tab.table(table).spec))  # tables grow to hold every row (grow)
+        placed = tab.table(table)  # tables grow to hold every row (grow); a numbered one names each row it has
+        drawn = set(adapter.rows(state, seat, placed.spec)) | set(adapter.laid_out_rows(state, seat, placed))
         out[table] = {s: r for s, r in rows.items() if s in drawn}
         gone += [r for s, r in rows.items() if s not in drawn]
     return out, gone

@@ -7,7 +7,9 @@ A stray row is one of:
   there): the adapter may say why in its game's words (its ``stray_reason``);
 - two or more typed rows for one subject in one table: none is read, and each names the others;
 - a row without a subject with something typed in it (a table's blank row), or the blank row
-  between two tables (or under the last) with something typed in it.
+  between two tables (or under the last) with something typed in it. In a ``numbered`` table every
+  row is named by its place, so a line typed where an earlier version drew no name is no stray: it
+  is read as the line its place names, and the poll draws the name in (``_numbered_lines``).
 
 Each gets a sentence starting with ✘ in the tab's feedback column (in a blank row between tables,
 that cell is the player's too: what she typed there is quoted in the answer, never lost), and
@@ -144,8 +146,9 @@ class _Seats:
     def owner(self, spec: InputTable, subject: str) -> str:
         """The other seat whose ``spec`` table has a row for ``subject`` ('' if none)."""
         for other in self.tabs.input_seats():
-            if other != self.seat and any(t.spec.name == spec.name for t in self.tabs.orders(other).tables) \
-                    and subject in self.adapter.rows(self.state, other, spec) and not self.secret(other, subject):
+            theirs = [t for t in self.tabs.orders(other).tables if t.spec.name == spec.name]
+            if other != self.seat and theirs and subject in _drawn(self.adapter, self.state, other, theirs[0]) \
+                    and not self.secret(other, subject):
                 return other
         return ""
 
@@ -161,6 +164,12 @@ class _Seats:
             if owner:
                 return elsewhere_words(self.seat, owner, self.place(owner), subject)
         return ""
+
+
+def _drawn(adapter: AnySheetAdapter, state: Any, seat: str, placed: PlacedTable) -> set[str]:
+    """Every name sheets-gm draws in ``seat``'s ``placed`` table for ``state``: the subjects of its rows (those a
+    table laid out before it grew has no room for yet too), and each numbered line it has."""
+    return set(adapter.rows(state, seat, placed.spec)) | set(adapter.laid_out_rows(state, seat, placed))
 
 
 def _height(placed: PlacedTable) -> int:
@@ -197,8 +206,8 @@ def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow) -> str:
         return no_subject_sentence(tab.table(loose.table).spec.columns[0].header)
     name = text_of(loose.cells[0]) if loose.cells else ""
     other = seats.elsewhere(name) if name else ""
-    mine = [p for p in tab.tables if name and name in seats.adapter.rows(seats.state, seats.seat, p.spec)]
-    own_row = mine[0].first_row + seats.adapter.rows(seats.state, seats.seat, mine[0].spec).index(name) \
+    mine = [p for p in tab.tables if name and name in seats.adapter.laid_out_rows(seats.state, seats.seat, p)]
+    own_row = mine[0].first_row + seats.adapter.laid_out_rows(seats.state, seats.seat, mine[0]).index(name) \
         if mine and not other else 0
     return blank_row_sentence(loose.row, loose.row > tab.last_row, other, name, own_row, held, tab.last_row)
 
@@ -206,6 +215,32 @@ def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow) -> str:
 def _line(grid: Grid, row: int, width: int) -> tuple[CellValue, ...]:
     line = grid[row - 1] if row - 1 < len(grid) else []
     return tuple(list(line[:width]) + [None] * (width - len(line[:width])))
+
+
+def _numbered_lines(tab: InputTab, grid: Grid, rows: Sequence[TypedRow], expected: Mapping[str, Sequence[str]],
+                    stamps: Mapping[str, str]) -> dict[int, tuple[TypedRow, dict[int, CellValue]]]:
+    """The lines typed in a ``numbered`` table's rows that have no name yet (a table laid out by an earlier version,
+    which named fewer rows than the table has), by sheet row: each read as the line its place names (``expected``),
+    stamped as the drawing stamps it (``stamps``, by table), with the cells the poll writes to draw that name in.
+    A row with something typed past the table's columns is left to be answered as such."""
+    out: dict[int, tuple[TypedRow, dict[int, CellValue]]] = {}
+    for placed in [p for p in tab.tables if p.spec.numbered]:
+        names = expected[placed.spec.name]
+        named = {r.subject for r in rows if r.table == placed.spec.name}
+        window_col = placed.col(placed.spec.of_kind(ColumnKind.WINDOW)[0].key)
+        for row in range(placed.first_row, placed.last_row + 1):
+            index = row - placed.first_row
+            line = _line(grid, row, placed.width)
+            if index >= len(names) or names[index] in named or text_of(line[0]) \
+                    or any(text_of(line[col]) for col in placed.past_cols()):
+                continue
+            values = {c.key: v.strip() if isinstance(v := line[col], str) else v
+                      for col, c in placed.columns() if c.kind.typed}
+            if any(text_of(v) for v in values.values()):
+                stamp = stamps[placed.spec.name]
+                typed = TypedRow(placed.spec.name, names[index], row, stamp, values, text_of(line[-1]))
+                out[row] = (typed, {0: names[index], window_col: stamp})
+    return out
 
 
 def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets: MatchSheets, tabs: MatchTabs,
@@ -221,7 +256,7 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
     window = ruleset.window(state)
     feedback_col = tab.width - 1
     strays: list[StrayRow] = []
-    expected = {p.spec.name: adapter.rows(state, seat, p.spec)[:_height(p)] for p in tab.tables}
+    expected = {p.spec.name: adapter.laid_out_rows(state, seat, p) for p in tab.tables}
     ours = drawn_names(adapter, [state], seat, tabs.orders(seat))  # every tab of the seat: a table moved
 
     def drawn_again(placed: PlacedTable, row: int, over: str = "") -> dict[int, CellValue]:
@@ -234,10 +269,17 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
         if not drawn:
             return {**dict.fromkeys(range(feedback_col + 1), ""), feedback_col: said}
         # the stamp a drawn row carries (writes.acts): the window's key where the seat types in the table now
-        stamp = window.key if window is not None and seat in window.seats and spec.open_in(window.phase) else ""
-        return {0: drawn, placed.col(spec.of_kind(ColumnKind.WINDOW)[0].key): stamp, feedback_col: said}
+        return {0: drawn, placed.col(spec.of_kind(ColumnKind.WINDOW)[0].key): stamps[spec.name], feedback_col: said}
 
+    stamps = {p.spec.name: window.key if window is not None and seat in window.seats
+              and p.spec.open_in(window.phase) else "" for p in tab.tables}
+    adopted = _numbered_lines(tab, grid, rows, expected, stamps)
+    rows = (*rows, *(row for row, _mend in adopted.values()))
     for loose in tab.loose_rows(grid):
+        if loose.row in adopted:  # its line is read; its name (and stamp) drawn in by the poll
+            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, "",
+                                   adopted[loose.row][1]))
+            continue
         why = _loose_answer(seats, tab, loose)
         if why == loose.feedback:
             if why:
@@ -299,17 +341,19 @@ def drawn_names(adapter: AnySheetAdapter, states: Sequence[Any], seat: str, tab:
     (drawn there before a row was inserted above them, or by an earlier layout): a name cell holding anything else
     was typed over by hand."""
     layout = {text for p in tab.tables for text in (p.spec.heading, *(c.header for c in p.spec.columns))}
-    return layout | {name for state in states for p in tab.tables for name in adapter.rows(state, seat, p.spec)}
+    return layout | {name for state in states for p in tab.tables for name in _drawn(adapter, state, seat, p)}
 
 
 def names_typed_over(adapter: AnySheetAdapter, states: Sequence[Any], seat: str, tab: InputTab,
                      rows: Sequence[TypedRow]) -> tuple[StrayRow, ...]:
-    """The rows with nothing typed whose name is none that sheets-gm draws for ``seat`` in any of ``states``: a
-    cut resolution's tab may hold the tables drawn for the state before it or after it, so the poll completing it
-    tells the names typed over only then (``sort_rows`` leaves them alone while recovering)."""
+    """The rows whose name is none that sheets-gm draws for ``seat`` in any of ``states``: a cut resolution's tab
+    may hold the tables drawn for the state before it or after it, so the poll completing it tells the names typed
+    over only then (``sort_rows`` leaves them alone while recovering). The name is kept in the Archive; a row with
+    orders typed in it follows its own fate besides (an ordered table's row moves up under the name drawn there,
+    another's is set aside as one whose subject has no row)."""
     ours = drawn_names(adapter, states, seat, tab)
     return tuple(StrayRow(r.table, r.row, r.subject, (), r.feedback, "", over=r.subject, tab=tab.table(r.table).tab)
-                 for r in rows if not r.typed and r.subject and r.subject not in ours)
+                 for r in rows if r.subject and r.subject not in ours)
 
 
 def _on(tab: InputTab, strays: Sequence[StrayRow]) -> tuple[StrayRow, ...]:
@@ -425,7 +469,7 @@ def _tab_layout(adapter: AnySheetAdapter, state: Any, seat: str, was: InputTab, 
         mine = [s for s in strays if s.table == placed.spec.name and s.why]
         if not mine:
             continue
-        subjects = adapter.rows(state, seat, placed.spec)[:_height(placed)]
+        subjects = adapter.laid_out_rows(state, seat, placed)
         lines = out.setdefault(placed.spec.name, {})
         typed_cols = [col for col, c in placed.columns() if c.kind.typed] + placed.past_cols()
         for s in [s for s in mine if s.home and s.subject in subjects]:

@@ -12,12 +12,15 @@ from openpyxl import load_workbook
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.run import sync_once
+from sheets_gm.rulesets.coalition.sheet.adapter import CoalitionSheet
 from sheets_gm.rulesets.coalition.sheet.read import read_side_rows
 from sheets_gm.rulesets.coalition.state import ArmyOrder
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.backend import RangeWrite, SheetError
+from sheets_gm.sheets.layout import Grid, cells
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.life.repair import repair_match
+from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.rulesets.coalition.helpers import army, board, local_match, state
@@ -231,3 +234,110 @@ def test_text_typed_under_a_full_forum_table_is_answered_as_past_it_never_read_a
     assert sync_once(config, sheets, now=NOW, force=True).resolved
     (line,) = sheets.of("coalition").read([under])[0:1]
     assert line[0][0] == "Army 03: Dominaria; 4A > 4B", line  # never wiped
+
+
+def _old_layout(sheets: MatchSheets, named: int) -> None:
+    """The Coalition's Forum tab as an earlier version drew it: only its first ``named`` rows named (two a army and
+    20 more), the rows under them, to the table's end, left blank."""
+    table = read_match(sheets, CLS).seats["coalition"].tab.table("post")
+    blank: Grid = [[""] * table.width for _ in range(named, table.rows)]
+    where = cells(0, table.first_row + named, table.width - 1, table.last_row)
+    sheets.of("coalition").write([RangeWrite(table.at(where), blank)])
+
+
+def _type_line(sheets: MatchSheets, index: int, text: str) -> None:
+    """``text`` typed in the Post line cell of the Forum table's row ``index`` (0-based)."""
+    table = read_match(sheets, CLS).seats["coalition"].tab.table("post")
+    sheets.of("coalition").write([RangeWrite(table.at(table.cell(index, "line")), [[text]])])
+
+
+def _row(sheets: MatchSheets, index: int) -> list[object]:
+    """The Forum table's row ``index`` (0-based) as the side sees it: Line, For, Post line, Feedback."""
+    table = read_match(sheets, CLS).seats["coalition"].tab.table("post")
+    row = table.first_row + index
+    (grid,) = sheets.of("coalition").read([table.at(cells(0, row, table.width - 1, row))])
+    return [*grid[0], *[""] * (table.width - len(grid[0]))] if grid else [""] * table.width
+
+
+ENGAGE = f"{FRANK}: 3A > 2B - engage Jeff the Owl"
+
+
+def test_every_row_of_the_forum_table_is_a_line_and_one_pasted_past_the_sides_own_lines_is_read(
+        tmp_path: Path) -> None:
+    """A side of two armies has 24 lines of its own (two a army and 20 more), and its Forum table the 60 rows it is
+    laid out with at least: each of the 60 is a line, so a long post pasted down the tab is read to its last row
+    (issue 38: the rows past the 24th had no Line and answered that nothing typed in them is read)."""
+    config, sheets = _seed_match(tmp_path)
+    table = read_match(sheets, CLS).seats["coalition"].tab.table("post")
+    assert table.rows == 60
+    names = [_row(sheets, i)[0] for i in (0, 23, 24, 59)]
+    assert names == ["coalition line 1", "coalition line 24", "coalition line 25", "coalition line 60"]
+    _type_line(sheets, 24, ENGAGE)
+    _type_line(sheets, 59, "Newt with a Blowfish: 6A - none")
+    sync_once(config, sheets, now=NOW)
+    lines = _forum(sheets)
+    assert lines["coalition line 25"] == (ENGAGE, lines["coalition line 25"][1])
+    assert lines["coalition line 25"][1].startswith(f"✔ read as {FRANK}'s order: "), lines["coalition line 25"]
+    assert "goes nowhere" in lines["coalition line 60"][1]  # the other side's army: read, and refused by name
+    assert not read_match(sheets, CLS).seats["coalition"].strays
+    assert sync_once(config, sheets, now=NOW, force=True).resolved
+    after = read_match(sheets, CLS)
+    assert ("Dominaria 2B", frozenset({FRANK, "Jeff the Owl"})) in \
+        {(b.at, frozenset(b.armies)) for b in after.record.state.battles}
+    assert _forum(sheets)["coalition line 25"][0] == ""  # carried out: cleared, and in the Archive
+    (archive,) = sheets.of("coalition").read(["'Archive coalition'!A1:B40"])
+    assert f"coalition line 25 — Post line: {ENGAGE}" in "\n".join(str(c) for line in archive for c in line if c)
+    assert [_row(sheets, i)[0] for i in (24, 59)] == ["coalition line 25", "coalition line 60"]  # drawn again
+
+
+@pytest.mark.parametrize("resolve", [False, True], ids=["poll", "poll that resolves"])
+def test_a_line_typed_in_a_row_an_older_version_left_without_a_name_is_read_and_its_name_drawn_in(
+        tmp_path: Path, resolve: bool) -> None:
+    """A match laid out by an earlier version named only the side's own 24 lines of its 60-row Forum table: a line
+    typed in one of the rows under them is read as the line its place names, on the first poll (one that resolves
+    carries it out), and the poll draws that name in."""
+    config, sheets = _seed_match(tmp_path)
+    _old_layout(sheets, 24)
+    assert _row(sheets, 30) == ["", "", "", ""]
+    _type_line(sheets, 30, ENGAGE)
+    report = sync_once(config, sheets, now=NOW, force=resolve)
+    assert report.resolved is resolve
+    assert not [r for r in report.rejected if "no Line" in r[1]], report.rejected
+    if not resolve:
+        assert _row(sheets, 30)[:3] == ["coalition line 31", "1", ENGAGE]
+        assert str(_row(sheets, 30)[3]).startswith(f"✔ read as {FRANK}'s order: "), _row(sheets, 30)
+        assert sync_once(config, sheets, now=NOW, force=True).resolved
+    after = read_match(sheets, CLS)
+    assert ("Dominaria 2B", frozenset({FRANK, "Jeff the Owl"})) in \
+        {(b.at, frozenset(b.armies)) for b in after.record.state.battles}
+    assert [_row(sheets, i)[0] for i in (24, 30, 59)] == ["coalition line 25", "coalition line 31",
+                                                           "coalition line 60"]  # every row named once redrawn
+    (archive,) = sheets.of("coalition").read(["'Archive coalition'!A1:B40"])
+    assert f"coalition line 31 — Post line: {ENGAGE}" in "\n".join(str(c) for line in archive for c in line if c)
+
+
+def test_repair_of_a_forum_tab_an_older_version_left_rows_without_a_name_keeps_the_line_typed_there(
+        tmp_path: Path) -> None:
+    """``repair`` lays an old Forum tab out with every row named and keeps a line typed in a row that had no name,
+    in that row, which the next poll reads."""
+    config, sheets = _seed_match(tmp_path)
+    _old_layout(sheets, 24)
+    _type_line(sheets, 40, ENGAGE)
+    repair_match(sheets, CLS)
+    assert _row(sheets, 40)[:3] == ["coalition line 41", "1", ENGAGE]
+    assert _row(sheets, 59)[0] == "coalition line 60"
+    sync_once(config, sheets, now=NOW)
+    assert _forum(sheets)["coalition line 41"][1].startswith(f"✔ read as {FRANK}'s order: ")
+    assert not read_match(sheets, CLS).seats["coalition"].strays
+
+
+def test_a_forum_table_larger_than_the_side_needs_now_names_every_row_it_has() -> None:
+    """A side that lost armies keeps the Forum table it was laid out with (tables never shrink): each of its rows
+    stays a line, while the armies table names only the armies left, the rows under them blank."""
+    sheet = CoalitionSheet(board())
+    s = state(army("Frank", "coalition", "3A"), army("Ann", "coalition", "5C"), army("Jeff", "phyrexia", "2B"))
+    tab = MatchTabs(sheet.spec, ("coalition", "phyrexia"), True, {"coalition": {"post": 75}}).orders("coalition")
+    assert len(sheet.rows(s, "coalition", tab.table("post").spec)) == 24  # what the side needs now
+    lines = sheet.laid_out_rows(s, "coalition", tab.table("post"))
+    assert lines == [f"coalition line {n}" for n in range(1, 76)]
+    assert sheet.laid_out_rows(s, "coalition", tab.table("armies")) == ["Ann", "Frank"]

@@ -35,7 +35,7 @@ from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import SEAT_ROWS, InputTable, SheetSpec
-from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.sheets.tables import PlacedTable, TypedRow
 
 _PHASE_WORDS = {Phase.ORDERS: "orders", Phase.RESULTS: "battle results"}
 
@@ -75,6 +75,13 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
         if table.rows == "fighters":
             return [n for b in announced for n in b.armies if state.army(n) is not None]
         return []
+
+    def laid_out_rows(self, state: CoalitionState, seat: str, placed: PlacedTable) -> list[str]:
+        """Every row of the Forum table is a line of the post, however many the tab has (its 60 at least, or more
+        than the side's armies need now): a line pasted in any of them is read."""
+        if placed.spec.rows == "post_lines":
+            return [post_line_name(seat, n) for n in range(1, placed.rows + 1)]
+        return super().laid_out_rows(state, seat, placed)
 
     def shown(self, state: CoalitionState, seat: str, table: InputTable, subject: str,
               dice: TurnDice) -> Mapping[str, CellValue]:
