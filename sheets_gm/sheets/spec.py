@@ -176,6 +176,13 @@ class InputTable(_Strict):
         """The columns of one kind, in order."""
         return [c for c in self.columns if c.kind is kind]
 
+    def window_boxes(self) -> list[Column]:
+        """The tick boxes that speak for the window rather than the order (Ready, and a Go box that asks for the
+        rows to be resolved now): cleared when the window they were ticked for is over. A tick that is part of
+        the order itself (Coalition's Siege, 'Tried a kill and lost') is kept with the row like any typed cell."""
+        return [c for c in self.columns
+                if c.kind is ColumnKind.READY or (c.kind is ColumnKind.TICK and c.key == GO_COLUMN)]
+
     def open_in(self, phase: str) -> bool:
         """Whether rows of this table are typed for a window of ``phase``."""
         return not self.phases or phase in self.phases

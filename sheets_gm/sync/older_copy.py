@@ -282,10 +282,11 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
 
 
 def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBackend, read: MatchRead,
-                    copy: OlderCopy, window: Window, history: History) -> None:
+                    copy: OlderCopy, window: Window, history: History) -> int:
     """Queue the seat's file drawn again for ``window``: its tab (status, headings, stamps, rolls, her rows, the stray
     rows kept), its View (title, status, panel, the log lines the copy lost) and the board when it is in that file;
-    the status lines say what happened (``fate_words.older_copy_sentence``)."""
+    the status lines say what happened (``fate_words.older_copy_sentence``). Returns how many View log lines the
+    copy lost that the replay cannot give back (they wait for ``repair``)."""
     record, seat, adapter = read.record, copy.drawn.seat, read.adapter
     tab = copy.drawn.tab
     status = older_copy_sentence(record.resolved, len(copy.fresh), len(copy.done), len(copy.ticks), len(copy.gone),
@@ -295,12 +296,14 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
         kept.setdefault(row.table, {})[row.subject] = row
     seat_tables_writes(batch, backend, tab, adapter, record.state, window, seat, record.dice(), status, "", kept, {},
                        _copy_strays(read, copy, history).queue(batch, backend))
+    lost = 0
     if seat in read.tabs.view_seats():
         view_writes(batch, backend, read.tabs, adapter, record.state, seat, status, record.seat_logs.get(seat, 0), [])
-        _lost_view_lines(sheets, batch, backend, read, copy, history)
+        lost = _lost_view_lines(sheets, batch, backend, read, copy, history)
     if sheets.board is backend or sheets.board.name == backend.name:  # the board is in her file: drawn again too
         board_writes(batch, sheets.board, read.tabs, adapter, record.state, status_line(adapter, record),
                      record.deadline)
+    return lost
 
 
 def _copy_strays(read: MatchRead, copy: OlderCopy, history: History) -> StrayLayout:
@@ -338,24 +341,25 @@ def _copy_states(read: MatchRead, copy: OlderCopy, history: History) -> list[tup
 
 
 def _lost_view_lines(sheets: MatchSheets, batch: WriteBatch, backend: SheetBackend, read: MatchRead,
-                     copy: OlderCopy, history: History) -> None:
+                     copy: OlderCopy, history: History) -> int:
     """Queue the View log lines written since the copy was drawn, recomputed from the match's replay, when the
     replay gives every line the record counts (an undo's own lines are not in it: the lines then wait for
-    ``repair``, which says what it cannot recompute)."""
+    ``repair``, which says what it cannot recompute); returns how many lost lines wait so."""
     record, seat = read.record, copy.drawn.seat
     count = record.seat_logs.get(seat, 0)
     starts = history.get(copy.since + 1, {}).get("seat_logs_from")
     first = starts.get(seat, 0) if isinstance(starts, dict) else None
     if not isinstance(first, int) or first >= count:
-        return
+        return 0
     try:
         lines = replayed_view_lines(sheets, record, read.tabs, read.adapter, seat)
     except (SheetError, ValueError, KeyError, TypeError):
-        return  # the replay cannot be worked out: the lines wait for repair
+        return count - first  # the replay cannot be worked out: the lines wait for repair
     if len(lines) != count:
-        return
+        return count - first
     rows = [[*line[:VIEW_COLS], *[""] * (VIEW_COLS - len(line[:VIEW_COLS]))] for line in lines[first:]]
     batch.put(backend, read.tabs.view_log_range(seat, first, len(rows), VIEW_COLS), rows)
+    return 0
 
 
 def _entry(grid: Any) -> dict[str, Any]:

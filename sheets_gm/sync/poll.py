@@ -60,7 +60,7 @@ from sheets_gm.sync.older_copy import (
 )
 from sheets_gm.sync.read import MatchRead, adapter_of, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
-from sheets_gm.sync.rows.fate_words import idle_feedback, shown_typed_over_line
+from sheets_gm.sync.rows.fate_words import idle_feedback, shown_typed_over_line, view_lines_wait_sentence
 from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
     SeatSettled,
@@ -462,7 +462,9 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)
         if seat in copies:
-            draw_copy_again(sheets, batch, backend, read, copies[seat], window, history or {})
+            lost = draw_copy_again(sheets, batch, backend, read, copies[seat], window, history or {})
+            if lost:  # said, not claimed given back: an undo's lines are in no replay
+                report.older_copy_fates.append(view_lines_wait_sentence(seat, lost))
         seat_input = answer.inputs.get(seat)
         # Else the verdicts wait for the resolution (hidden things, dice), unless the game's only secret is the dice
         # and the check rolled none: what it says then is what anyone could work out from the board.

@@ -173,8 +173,10 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
                                f"in row 1, right of the board, but does not; {REPAIR_HINT}")
     log_typed_over = _check_written_tabs(batch, sheets, tabs)
     seats: dict[str, SeatRead] = {}
-    grids = {seat: {page.name: batch.get(seat_backend(sheets, tabs, seat), page.read_range())
-                    for page in tabs.orders(seat).sheets()} for seat in tabs.input_seats()}
+    ranges = {seat: {page.name: page.read_range() for page in tabs.orders(seat).sheets()}
+              for seat in tabs.input_seats()}
+    grids = {seat: {name: batch.get(seat_backend(sheets, tabs, seat), a1_range) for name, a1_range in pages.items()}
+             for seat, pages in ranges.items()}
     # The match's own layout (a setting may take a column out, e.g. Wesnoth's Go under batch resolution): the
     # ruleset's file layout, read above, spans it. Each tab is read as it is laid out now: its tables' rows are
     # those the match grew them to.
@@ -192,9 +194,11 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         rows, strays = _seat_rows(sheets, record, adapter, tabs, seat, grids[seat], recovering=pending is not None)
         seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row),
                                older_copy(archived, record))
+    # each grid with the range it was read from (the file layout's, wider than the match's where a setting took a
+    # column out): a guard compares the same cells when it reads them again
     return MatchRead(record, tabs, adapter, seats,
-                     {seat: tuple((page.read_range(), grids[seat][page.name]) for page in tabs.orders(seat).sheets())
-                      for seat in grids},
+                     {seat: tuple((ranges[seat][page.name], grids[seat][page.name])
+                                  for page in tabs.orders(seat).sheets()) for seat in grids},
                      (tabs.board_tab_range(), board_grid), log_typed_over)
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.ruleset import Window
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
@@ -39,9 +41,10 @@ from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_re
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
 from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital
-from sheets_gm.sync.rows.fate_words import name_kept_sentence, shown_typed_over_line
+from sheets_gm.sync.rows.fate_words import shown_typed_over_line
 from sheets_gm.sync.rows.fates import kept_refusals, stays
-from sheets_gm.sync.rows.strays import StrayRow, sort_rows, stray_layout
+from sheets_gm.sync.rows.opened import OpenedCheck, check_opened
+from sheets_gm.sync.rows.strays import StrayRow, in_layout, sort_rows, stray_layout
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 from sheets_gm.sync.shown_cells import ShownTypedOver, archived_details, seat_shown_typed_over
 from sheets_gm.sync.writes import (
@@ -230,30 +233,65 @@ def _seat_tables_drawn(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, 
     window = record.ruleset.window(record.state)
     outcome = record.ruleset.outcome(record.state)
     dice = record.dice()
+    opened = _opened(record, adapter, tabs, window, dice, kept)
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         laid: dict[str, dict[int, dict[int, CellValue]]] = {}
         if seat in overlays:
             overlay = overlays[seat]
-            layout = stray_layout(adapter, record.state, seat, overlay.tab, tabs.orders(seat), overlay.strays)
+            was, tab = overlay.tab, tabs.orders(seat)
+            pages = dict(zip((p.name for p in was.sheets()), zip(was.sheets(), tab.sheets(), strict=True), strict=True))
+            strays = [in_layout(s, *pages[s.tab or was.name]) for s in overlay.strays]  # as the match lays them out
+            layout = stray_layout(adapter, record.state, seat, was, tab, strays)
             laid = layout.queue(batch, backend)
-            aside[seat] = layout.aside_line(overlay.tab, window)
+            aside[seat] = layout.aside_line(tab, window)
             shown = archived_details(list(overlay.shown)).get(seat, [])
             aside[seat] += [shown_typed_over_line(capital(window.label if window else "the match"), shown)] \
                 if shown else []
             for row in overlay.stamped:  # a row stamped for another window keeps its stamp: the next poll sets it aside
                 placed = tabs.orders(seat).table(row.table)
                 index = adapter.laid_out_rows(record.state, seat, placed).index(row.subject)
-                cells_ = {placed.col(k): v for k, v in row.values.items()}
+                keys = {c.key for c in placed.spec.columns}  # read in the file layout: a setting may take one out
+                cells_ = {placed.col(k): v for k, v in row.values.items() if k in keys}
                 cells_[placed.col(placed.spec.of_kind(ColumnKind.WINDOW)[0].key)] = row.window
                 laid.setdefault(row.table, {})[index] = {**laid.get(row.table, {}).get(index, {}), **cells_}
         # An empty cell of a row laid over is written empty: the tab's old cells (a column inserted) do not stay.
         laid = {t: {i: {c: "" if v is None else v for c, v in line.items()} for i, line in rows.items()}
                 for t, rows in laid.items()}
-        said = kept_refusals([r for rows in kept.get(seat, {}).values() for r in rows.values()])
+        said = _answers(opened, adapter, tabs.orders(seat), kept.get(seat, {}), seat)
         seat_tables_writes(batch, backend, tabs.orders(seat), adapter, record.state, window, seat, dice, status,
                            outcome.text if outcome else "", kept.get(seat), said, overlays=laid)
     return aside
+
+
+def _opened(record: MatchRecord, adapter: AnySheetAdapter, tabs: MatchTabs, window: Window | None, dice: TurnDice,
+            kept: Mapping[str, Mapping[str, Mapping[str, TypedRow]]]) -> OpenedCheck | None:
+    """What the open window makes of the typed rows every seat kept, as the next poll reads them (None once the
+    match is over)."""
+    if window is None:
+        return None
+    seat_tabs = {s: tabs.orders(s) for s in window.seats if s in tabs.input_seats()}
+    return check_opened(record.ruleset, adapter, record.state, window, dice, seat_tabs, kept, tabs.spec)
+
+
+def _answers(opened: OpenedCheck | None, adapter: AnySheetAdapter, tab: InputTab,
+             kept: Mapping[str, Mapping[str, TypedRow]], seat: str) -> dict[str, dict[str, str]]:
+    """What each typed row ``seat`` kept says once drawn again: what the open window makes of it, as the next poll
+    writes it (``opened``: read and checked, refused because …, held for her next turn), a refusal kept from a
+    window that closed coming first; a row of a table not open to her keeps its refusal, if any."""
+    said = kept_refusals([r for rows in kept.values() for r in rows.values()])
+    if opened is None:
+        return said
+    for table, rows in kept.items():
+        spec = tab.table(table).spec
+        for subject, row in rows.items():
+            if not row.typed:
+                continue
+            note = said.get(table, {}).get(subject, "") if row.window != opened.window.key else ""
+            answer = opened.answer(adapter, seat, spec, replace(row, subject=subject), note)
+            if answer is not None:
+                said.setdefault(table, {})[subject] = answer
+    return said
 
 
 def _stray_tabs(sheets: MatchSheets, laid_out: set[str]) -> list[str]:
@@ -337,11 +375,9 @@ def _typed_rows(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adapt
             kept.setdefault(row.table, {})[row.subject] = row
         else:
             stamped.append(row)
-    # a name typed over is kept as typed, answered (moved to a free row if its row is needed): the next poll keeps
-    # it in the Archive and draws the row again, as it does for one typed since
-    typed_strays = tuple(s for s in strays if s.why) + tuple(
-        replace(s, over="", why=name_kept_sentence(tab.table(s.table).spec.columns[0].header, s.over,
-                                                   tabs.archive(seat))) for s in strays if s.over)
+    # a name typed over (``over``) goes to the Archive, the redraw writing the name back (``stray_layout``), as a
+    # poll does: the row's orders, if any, are among those kept above
+    typed_strays = tuple(s for s in strays if s.why or s.over)
     report.rows_kept += sum(len(r) for r in kept.values()) + len(stamped) + len(typed_strays)
     # a cut resolution under way may have drawn the shown cells for the state after it: not told apart then
     shown = () if journal_under_way(sheets.journal, record) is not None else tuple(

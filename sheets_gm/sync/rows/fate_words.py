@@ -165,13 +165,6 @@ def name_typed_over_sentence(header: str, typed: str, drawn: str, archive: str) 
             f"{archive!r}, and {back}; type orders in this row's other columns.")
 
 
-def name_kept_sentence(header: str, typed: str, archive: str) -> str:
-    """A row whose ``header`` cell (the row's name, drawn by sheets-gm) held ``typed``, kept as it was by ``repair``
-    (moved to a free row if its row is needed): the next sync keeps it in tab ``archive`` and draws the row again."""
-    return (f"{MARK}{header} is drawn by sheets-gm and is not read: nothing in this row is read, and the next sync "
-            f"keeps what was typed there ({one_line(typed)!r}) in tab {archive!r} and draws this row again.")
-
-
 def strays_aside_line(label: str, named_over: Sequence[str], no_room: Sequence[str], archive_label: str) -> ArchiveLine:
     """The Archive entry of what was typed where no order is read and could not stay in its tab: ``named_over``,
     each cell typed where sheets-gm draws a row's name (written back), and ``no_room``, each stray row that the
@@ -191,6 +184,12 @@ def strays_aside_line(label: str, named_over: Sequence[str], no_room: Sequence[s
 def _are(count: int) -> str:
     """The verb of ``count`` rows: ``is`` for one, ``are`` for any other count."""
     return "is" if count == 1 else "are"
+
+
+def view_lines_wait_sentence(seat: str, lost: int) -> str:
+    """What the GM is told when an older copy lost View log lines the replay cannot give back (an undo's)."""
+    return (f"{seat}'s View log lacks {counted(lost, 'line')} written since the copy was drawn, which the replay "
+            "cannot place after an undo (not given back: the public ones are in the Log)")
 
 
 def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, archive: str,

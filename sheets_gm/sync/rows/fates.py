@@ -41,7 +41,7 @@ from typing import Any
 
 from sheets_gm.engine.ruleset import Verdict, Window
 from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
-from sheets_gm.sheets.spec import GO_COLUMN, SEAT_ROWS, ColumnKind, InputTable
+from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
 from sheets_gm.sync.rows.fate_words import MARK, read_as_words, read_line_sentence, ready_sentence
@@ -219,8 +219,7 @@ def unticked(table: InputTable, row: TypedRow) -> tuple[TypedRow, list[str]]:
     """``row`` with its Ready and Go boxes unticked (an undo puts it back, or its seat is handed back to its player:
     the seat says again when it is ready, and the next poll resolves nothing before she looks), and the headers of
     the boxes that were ticked."""
-    boxes = {c.key: c.header for c in table.columns
-             if c.kind is ColumnKind.READY or (c.kind is ColumnKind.TICK and c.key == GO_COLUMN)}
+    boxes = {c.key: c.header for c in table.window_boxes()}
     ticked = [boxes[k] for k, v in row.values.items() if k in boxes and v not in (None, "", False)]
     return replace(row, values={k: (False if k in boxes else v) for k, v in row.values.items()}), ticked
 
@@ -329,11 +328,18 @@ def undo_lines(tab: InputTab, undone: Window, reason: str, restored: Sequence[Ty
         lines.append(ArchiveLine(capital(undone.label), (
             f"Left where they stand by the GM's undo ({reason}): a standing row is read in every window its table "
             "is open, and stays in your rows:"), tuple(row_text(tab, r) for r in standing), tuple(standing)))
-    if set_aside:
-        words = ", ".join(dict.fromkeys(window_words(r.window, was_open) for r in set_aside))
+    stamped = [r for r in set_aside if r.window]
+    if stamped:
+        words = ", ".join(dict.fromkeys(window_words(r.window, was_open) for r in stamped))
         lines.append(ArchiveLine(capital(words), (
             f"Your orders for {words}, set aside by the GM's undo of {undone.label}; no longer in your rows: type "
-            f"them again when {words} opens:"), tuple(row_text(tab, r) for r in set_aside), tuple(set_aside)))
+            f"them again when {words} opens:"), tuple(row_text(tab, r) for r in stamped), tuple(stamped)))
+    unstamped = [r for r in set_aside if not r.window]
+    if unstamped:  # typed ahead, their table not open to her (the judge's rows in the sides' orders window)
+        lines.append(ArchiveLine(f"After {undone.label}", (
+            f"Typed after {undone.label} resolved, in a table that was not open to you then; set aside by the GM's "
+            f"undo of {undone.label}, no longer in your rows: {undone.label} is open again, type them again if you "
+            "still want them:"), tuple(row_text(tab, r) for r in unstamped), tuple(unstamped)))
     return lines
 
 

@@ -10,7 +10,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sheets_gm.engine.ruleset import Window
-from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
 from sheets_gm.sync.rows.strays import StrayRow
 
@@ -111,8 +110,8 @@ class SeatRead:
 
 
 def unticked(tab: InputTab, row: TypedRow) -> TypedRow:
-    """``row`` with its tick boxes (Go, Ready) cleared."""
-    ticks = [c.key for c in tab.table(row.table).spec.columns if c.kind in (ColumnKind.TICK, ColumnKind.READY)]
+    """``row`` with its window's tick boxes (Go, Ready) cleared; a tick that is part of its order stays."""
+    ticks = [c.key for c in tab.table(row.table).spec.window_boxes()]
     return replace(row, values={**row.values, **dict.fromkeys(ticks, False)}) if ticks else row
 
 

@@ -306,11 +306,20 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
         mine = [r for r in rows if r.table == spec.name]
         listed = expected[spec.name]
         typed = Counter(r.subject for r in mine if r.typed)
+        present = {r.subject for r in mine}
         for r in mine:
             line = _line(grid, r.row, feedback_col)
             index = r.row - placed.first_row
             home = index < len(listed) and listed[index] == r.subject
             beside = any(text_of(line[col]) for col in placed.past_cols())
+            drawn = listed[index] if index < len(listed) else ""
+            if r.typed and not home and not beside and drawn and drawn not in present and r.subject not in ours \
+                    and not seats.owner(spec, r.subject):
+                # the name drawn here typed over beside the row's orders: still that row, read as it; the name is
+                # written back and what was typed there set aside to the Archive
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", {0: drawn}, over=r.subject))
+                kept.append(replace(r, subject=drawn))
+                continue
             if not r.typed and not home and not beside:
                 over = r.subject if r.subject not in ours else ""  # typed by a player: not a name we draw
                 strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "",
@@ -354,6 +363,28 @@ def names_typed_over(adapter: AnySheetAdapter, states: Sequence[Any], seat: str,
     ours = drawn_names(adapter, states, seat, tab)
     return tuple(StrayRow(r.table, r.row, r.subject, (), r.feedback, "", over=r.subject, tab=tab.table(r.table).tab)
                  for r in rows if r.subject and r.subject not in ours)
+
+
+def in_layout(stray: StrayRow, was: InputTab, tab: InputTab) -> StrayRow:
+    """``stray``, read in ``was``'s columns, in the columns ``tab`` lays out: ``repair`` reads a tab in the widest
+    layout of its game, which a house setting narrows (Wesnoth's batch mode has no Go column, so its feedback
+    column is one to the left). A table's row keeps each cell under its column's key and its cells past the table
+    in order; a blank row between tables keeps its cells where they are; a cell with no column in ``tab`` held
+    nothing (the reading put it there empty)."""
+    if was.width == tab.width and was.tables == tab.tables:
+        return stray
+    where = {col: col for col in range(tab.width - 1)}
+    if stray.table:
+        old, new = was.table(stray.table), tab.table(stray.table)
+        keys = {c.key for c in new.spec.columns}
+        where = {col: new.col(c.key) for col, c in old.columns() if c.key in keys}
+        where.update(zip(old.past_cols(), new.past_cols(), strict=False))
+    where[was.width - 1] = tab.width - 1  # the feedback column every table shares
+    cells: list[CellValue] = [None] * (tab.width - 1)
+    for col, value in enumerate(stray.cells):
+        if where.get(col, tab.width - 1) < tab.width - 1:
+            cells[where[col]] = value
+    return replace(stray, cells=tuple(cells), mend={where[c]: v for c, v in stray.mend.items() if c in where})
 
 
 def _on(tab: InputTab, strays: Sequence[StrayRow]) -> tuple[StrayRow, ...]:
