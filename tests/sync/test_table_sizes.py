@@ -16,7 +16,7 @@ import yaml
 from sheets_gm.cli import main
 from sheets_gm.engine.ruleset import JUDGE, Member, Roster
 from sheets_gm.engine.settings import parse_settings
-from sheets_gm.match.config import load_config
+from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.run import init_match, sync_once
 from sheets_gm.rulesets.registry import TEMPLATES, bots_of, create_ruleset, default_board_text, get_ruleset, sheet_of
@@ -26,7 +26,7 @@ from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.autoplay import type_bot_orders
 from sheets_gm.sync.life.create import create_match
-from sheets_gm.sync.match_record import engine_write
+from sheets_gm.sync.match_record import MatchRecord, engine_write
 from sheets_gm.sync.match_tabs import GROWTH_SPARE_ROWS, MatchTabs
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import read_match
@@ -58,6 +58,15 @@ def coalition_war(tmp_path: Path, per_side: int) -> Path:
     (tmp_path / "match.toml").write_text(text.replace('# roster = "armies.csv"', 'roster = "armies.csv"', 1),
                                          encoding="utf-8")
     return tmp_path / "match.toml"
+
+
+def _war_started(tmp_path: Path, per_side: int, seed: bytes) -> tuple[Path, MatchConfig, MatchSheets, MatchRecord]:
+    """``coalition_war`` created as ``init`` creates it: its config's path, the config, its sheets and record."""
+    path = coalition_war(tmp_path, per_side)
+    config = load_config(path)
+    init_match(config, now=NOW, seed=seed)
+    sheets = open_match_sheets(config)
+    return path, config, sheets, read_match(sheets, get_ruleset("coalition")).record
 
 
 def test_a_coalition_war_of_70_armies_a_side_gives_every_army_an_order_row(tmp_path: Path) -> None:
@@ -197,12 +206,8 @@ def test_a_wesnoth_army_recruiting_past_its_unit_rows_grows_its_table(cut: bool,
 
 def test_a_match_laid_out_with_too_few_rows_is_warned_by_sync_status_and_doctor_and_repair_fits_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = coalition_war(tmp_path, 60)
-    config = load_config(path)
-    init_match(config, now=NOW, seed=b"short")
-    sheets = open_match_sheets(config)
+    path, _config, sheets, record = _war_started(tmp_path, 60, b"short")
     cls = get_ruleset("coalition")
-    record = read_match(sheets, cls).record
     # As a match laid out by an earlier sheets-gm stands: its tables hold 60 armies a side, and it has 70.
     more = [replace(a, name=f"{a.name} bis") for side in ("coalition", "phyrexia")
             for a in [a for a in record.state.armies if a.side.value == side][:10]]
@@ -269,12 +274,8 @@ def test_a_forum_table_grown_with_rows_to_spare_names_them_all_and_keeps_them_wh
     """A side of 21 armies has 62 lines; given 5 armies more, the resolution grows its Forum table to the 72 lines
     they need and 5 to spare, and each of the 77 rows is a line: one pasted in the last is read. When armies fall,
     the table keeps its rows (tables never shrink), each still a line (issue 38: the spare rows had no Line)."""
-    path = coalition_war(tmp_path, 21)
-    config = load_config(path)
-    init_match(config, now=NOW, seed=b"spare lines")
-    sheets = open_match_sheets(config)
+    _path, config, sheets, record = _war_started(tmp_path, 21, b"spare lines")
     cls = get_ruleset("coalition")
-    record = read_match(sheets, cls).record
     mine = [a for a in record.state.armies if a.side.value == "coalition"]
     more = [replace(a, name=f"{a.name} bis") for a in mine[:5]]
     record = replace(record, state=replace(record.state, armies=(*record.state.armies, *more)))

@@ -11,6 +11,7 @@ from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.run import sync_once
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sheets.layout import cell_at
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.life.adjust_undo import undo_window
 from sheets_gm.sync.life.repair import repair_match
@@ -39,19 +40,19 @@ def _judge_rows(sheets: MatchSheets) -> dict[str, TypedRow]:
     return {r.subject: r for r in read_match(sheets, CLS).seats[JUDGE].rows}
 
 
+def _judge_types(sheets: MatchSheets, *cells: tuple[str, str, str, object]) -> None:
+    """The judge types each (table, row's subject, column, value) in her tab, in one save."""
+    tab, rows = read_match(sheets, CLS).seats[JUDGE].tab, _judge_rows(sheets)
+    sheets.judge_sheet().write([RangeWrite(tab.table(t).at(cell_at(tab.table(t).col(key), rows[subject].row)),
+                                           [[value]]) for t, subject, key, value in cells])  # type: ignore[list-item]
+
+
 def test_a_refused_results_siege_and_kill_ticks_stay_ticked_when_it_is_kept_for_the_next_window(
         tmp_path: Path) -> None:
     config, sheets = _battle(tmp_path)
-    judge = read_match(sheets, CLS).seats[JUDGE].tab
-    results, losses = judge.table("results"), judge.table("losses")
-    rows = _judge_rows(sheets)
-    at = rows["Dominaria 3B"].row
-    bo = rows["Bo"].row
-    sheets.judge_sheet().write([  # a siege with a winner is refused; the judge's ticks are part of her result
-        RangeWrite(results.at(f"{chr(65 + results.col('winner'))}{at}"), [["Ann"]]),
-        RangeWrite(results.at(f"{chr(65 + results.col('siege'))}{at}"), [[True]]),
-        RangeWrite(losses.at(f"{chr(65 + losses.col('slot1'))}{bo}"), [[100]]),
-        RangeWrite(losses.at(f"{chr(65 + losses.col('failed_kill'))}{bo}"), [[True]])])
+    _judge_types(sheets,  # a siege with a winner is refused; the judge's ticks are part of her result
+                 ("results", "Dominaria 3B", "winner", "Ann"), ("results", "Dominaria 3B", "siege", True),
+                 ("losses", "Bo", "slot1", 100), ("losses", "Bo", "failed_kill", True))
     report = sync_once(config, sheets, now=NOW, force=True)
     assert report.resolved
     rows = _judge_rows(sheets)
@@ -65,14 +66,9 @@ def test_a_refused_results_siege_and_kill_ticks_stay_ticked_when_it_is_kept_for_
 
 def test_an_undo_names_the_window_of_a_judge_row_typed_while_no_window_of_hers_was_open(tmp_path: Path) -> None:
     config, sheets = _battle(tmp_path)
-    judge = read_match(sheets, CLS).seats[JUDGE].tab
-    results = judge.table("results")
-    at = _judge_rows(sheets)["Dominaria 3B"].row
-    winner = results.at(f"{chr(65 + results.col('winner'))}{at}")
-    sheets.judge_sheet().write([RangeWrite(winner, [["Nobody"]])])  # refused: kept for the next results window
+    _judge_types(sheets, ("results", "Dominaria 3B", "winner", "Nobody"))  # refused: kept for the next results window
     assert sync_once(config, sheets, now=NOW, force=True).resolved
-    at = _judge_rows(sheets)["Dominaria 3B"].row  # the sides' orders window is open: the judge has none
-    sheets.judge_sheet().write([RangeWrite(results.at(f"{chr(65 + results.col('winner'))}{at}"), [["Bo"]])])
+    _judge_types(sheets, ("results", "Dominaria 3B", "winner", "Bo"))  # the sides' orders window: the judge has none
     undo_window(sheets, CLS, "the judge meant Bo")
     (archive,) = sheets.judge_sheet().read(["'Archive judge'!A1:B40"])
     said = [" ".join(str(c) for c in line if c) for line in archive]
@@ -85,12 +81,7 @@ def test_an_undo_names_the_window_of_a_judge_row_typed_while_no_window_of_hers_w
 def test_repair_answers_the_rows_typed_for_the_open_window_as_the_poll_does_not_kept_for_that_window(
         tmp_path: Path) -> None:
     config, sheets = _battle(tmp_path)
-    judge = read_match(sheets, CLS).seats[JUDGE].tab
-    results, losses = judge.table("results"), judge.table("losses")
-    rows = _judge_rows(sheets)
-    at, bo = rows["Dominaria 3B"].row, rows["Bo"].row
-    sheets.judge_sheet().write([RangeWrite(results.at(f"{chr(65 + results.col('siege'))}{at}"), [[True]]),
-                                RangeWrite(losses.at(f"{chr(65 + losses.col('slot1'))}{bo}"), [[100]])])
+    _judge_types(sheets, ("results", "Dominaria 3B", "siege", True), ("losses", "Bo", "slot1", 100))
     sync_once(config, sheets, now=NOW)
     polled = {s: r.feedback for s, r in _judge_rows(sheets).items() if s in ("Dominaria 3B", "Bo")}
     assert polled["Dominaria 3B"].startswith("✔ Dominaria 3B: the battle goes on as a siege"), polled
