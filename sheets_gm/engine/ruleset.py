@@ -347,6 +347,12 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         return []
 
     # -- the GM ------------------------------------------------------------------------------
+    def gm_event_problem(self, state: StateT, event: GmEventT) -> str:
+        """Why a GM event the GM gives now may not be applied to ``state`` although it fits the rules ('' when
+        it may): its words would tell the public Log what the rules hide. Asked of a new adjustment only, never
+        of one a replay applies again (a match that logged it keeps it). None by default."""
+        return ""
+
     def apply_gm_event(self, state: StateT, event: GmEventT) -> Resolution[StateT]:
         """A GM event applied (the input state is not changed), with its logged events; a game without
         GM events (no ``gm`` part in its record) refuses every one."""

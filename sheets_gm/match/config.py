@@ -46,7 +46,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from sheets_gm.match.name_rule import NAME_RULE, name_problem
+from sheets_gm.engine.name_rule import NAME_RULE, name_problem
 from sheets_gm.match.notify.settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset

@@ -18,8 +18,8 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
+from sheets_gm.engine.name_rule import NAME_RULE, name_problem
 from sheets_gm.engine.ruleset import Member, Roster
-from sheets_gm.match.name_rule import NAME_RULE, name_problem
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import text_of
 

@@ -69,6 +69,7 @@ class OlderCopy:
     ticks: tuple[TypedRow, ...] = ()  # rows of ticks alone, stamped for a closed window: unticked
     gone: tuple[TypedRow, ...] = ()  # rows whose subject the state no longer draws: set aside
     fresh: tuple[TypedRow, ...] = ()  # rows she typed in the copy, read for the open window (as drawn)
+    restored: tuple[TypedRow, ...] = ()  # rows the last resolution kept in their cells, which the copy lacked
 
 
 def read_copies(sheets: MatchSheets, read: MatchRead, window: Window | None) -> tuple[dict[str, OlderCopy], History]:
@@ -125,11 +126,38 @@ def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, 
             ticks.append(row)
             continue
         fresh.append((row if stamped or not row.window else unticked(seat_read.tab, row), now))
-    drawn, gone = _drawn(read, seat_read, window, _moved_up(fresh))
     last = next((found for n in sorted(history, reverse=True) if (found := _found(history[n], seat_read.seat))), {})
+    placed = _moved_up(fresh)
+    restored = _left_in_rows(last, placed) if any(n > since for n in history) else []
+    restored = [t for r in restored if (t := unticked(seat_read.tab, r)).typed]  # a tick is for one window only
+    drawn, gone = _drawn(read, seat_read, window, placed + restored)
     drawn = replace(drawn, kept=tuple(k for k in last.get("kept", []) if isinstance(k, dict)))  # their reasons
+    back = {(r.table, r.subject) for r in restored}
     return OlderCopy(since, drawn, tuple(done), tuple(ticks), tuple(gone),
-                     tuple(r for r in drawn.rows if r.typed))
+                     tuple(r for r in drawn.rows if r.typed and (r.table, r.subject) not in back),
+                     tuple(r for r in drawn.rows if (r.table, r.subject) in back))
+
+
+def _left_in_rows(found: Mapping[str, Any], fresh: Sequence[TypedRow]) -> list[TypedRow]:
+    """The rows the last resolution since the copy kept in their cells (``stayed``, each where it stood) that the copy
+    has no typed row for: the copy was loaded before that resolution wrote them, so saving it emptied them; they come
+    back where the resolution left them, as it left them (its Archive says they are still in her rows)."""
+    taken = {(r.table, r.subject) for r in fresh}
+    texts = {(r.table, tuple(sorted(_text(r).items()))) for r in fresh}
+    out: list[TypedRow] = []
+    for entry in found.get("stayed", []):
+        if not isinstance(entry, dict) or not entry.get("at"):
+            continue
+        try:
+            row = TypedRow.from_json(entry)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+        key = (row.table, str(entry["at"]))
+        if key in taken or not any(_text(row).values()) or (row.table, tuple(sorted(_text(row).items()))) in texts:
+            continue
+        taken.add(key)
+        out.append(replace(row, subject=key[1]))
+    return out
 
 
 def _moved_up(fresh: Sequence[tuple[TypedRow, str]]) -> list[TypedRow]:
@@ -195,6 +223,8 @@ def copy_fate(read: MatchRead, seat: str, copy: OlderCopy) -> str:
         parts.append(f"{counted(len(copy.ticks), 'row')} of ticks for a closed window unticked")
     if copy.gone:
         parts.append(f"{counted(len(copy.gone), 'row')} whose subject has no row any more set aside")
+    if copy.restored:
+        parts.append(f"{counted(len(copy.restored), 'row')} kept by the last resolution and missing from it drawn back")
     return f"{seat} (drawn for resolution {copy.since}, the match is at {read.record.resolved}): {', '.join(parts)}"
 
 
@@ -260,9 +290,9 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
     record, seat, adapter = read.record, copy.drawn.seat, read.adapter
     tab = copy.drawn.tab
     status = older_copy_sentence(record.resolved, len(copy.fresh), len(copy.done), len(copy.ticks), len(copy.gone),
-                                 read.tabs.archive(seat)) + status_line(adapter, record)
+                                 read.tabs.archive(seat), len(copy.restored)) + status_line(adapter, record)
     kept: dict[str, dict[str, TypedRow]] = {}
-    for row in copy.fresh:
+    for row in copy.fresh + copy.restored:
         kept.setdefault(row.table, {})[row.subject] = row
     seat_tables_writes(batch, backend, tab, adapter, record.state, window, seat, record.dice(), status, "", kept, {},
                        _copy_strays(read, copy, history).queue(batch, backend))

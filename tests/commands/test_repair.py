@@ -207,6 +207,32 @@ def test_repair_after_a_column_inserted_keeps_the_orders_and_leaves_one_feedback
     assert run(capsys, "sync", "-c", match)[0] == 0
 
 
+def test_repair_after_a_column_inserted_sets_a_cell_typed_in_it_aside_in_the_team_s_archive(
+        match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Eve typed 'our plan' in a column a teammate inserted inside the players table. No column of the table is
+    there after repair: the GM is told, and so is the team, whose Archive keeps the text (its cell is gone), with
+    the lines it held before still there and the next entry of a resolution written under it."""
+    def insert(book: openpyxl.Workbook) -> None:
+        ws = book["Orders blue"]
+        ws.insert_cols(5)
+        ws["E5"] = "our plan"
+
+    edit(match, insert)
+    code, out, err = run(capsys, "repair", "-c", match)
+    assert code == 0, err
+    assert "held 'our plan'" in out
+    archive = openpyxl.load_workbook(match.parent / "match.xlsx")["Archive blue"]
+    lines = [" ".join(str(c) for c in row if c) for row in archive.iter_rows(min_row=2, values_only=True)]
+    said = [i for i, line in enumerate(lines) if "our plan" in line]
+    assert said and "repair" in " ".join(lines[: said[0] + 1]), lines
+    assert run(capsys, "sync", "-c", match)[0] == 0
+    type_orders(open_match_sheets(load_config(match)))
+    assert run(capsys, "sync", "-c", match)[0] == 0
+    archive = openpyxl.load_workbook(match.parent / "match.xlsx")["Archive blue"]
+    after = [" ".join(str(c) for c in row if c) for row in archive.iter_rows(min_row=2, values_only=True)]
+    assert after[: len(lines)] == lines and any("resolved" in line for line in after[len(lines):]), after
+
+
 def test_repair_after_a_column_inserted_moves_a_cell_typed_beside_the_table_back_with_it(
         match: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A cell typed beside the players table (H5: a column the table does not use, answered ✘ in its row) is

@@ -86,6 +86,24 @@ def test_on_google_a_board_cell_typed_over_is_drawn_again_at_the_next_poll() -> 
         assert not fake.violations, fake.violations
 
 
+def test_a_move_roll_typed_over_in_the_poll_that_resolves_the_turn_is_named_in_the_archive(tmp_path: Path) -> None:
+    """The same, but both captains ticked Ready in the same save: the poll resolves the turn at once, so no poll is
+    left to say in her row that the roll she typed was not read. The team's Archive entry for the turn says it (what
+    was typed, and the roll the turn was played with), so that her '7' does not vanish without a word."""
+    sheets, path, book, row = _typed_red0(tmp_path)
+    ws = book["Orders red"]
+    roll = ws.cell(row, 3).value
+    typed = 7 if roll != 7 else 6
+    ws.cell(row, 3).value = typed
+    book.save(path)
+    type_orders(sheets)  # Ready ticked
+    assert sync(sheets).resolved
+    archive = [" ".join(str(c) for c in r if c)
+               for r in openpyxl.load_workbook(path)["Archive red"].iter_rows(values_only=True)]
+    said = [line for line in archive if f"Move roll: {typed} (put back to {roll})" in line]
+    assert said, archive
+
+
 def test_a_hex_typed_over_in_a_row_with_no_orders_is_answered_and_kept_in_the_archive(tmp_path: Path) -> None:
     """A Wesnoth player types where she means her unit to go into its Hex cell (drawn by sheets-gm), and nothing
     else: the next poll puts the hex back, her row says so, and her Archive keeps what she typed, which the row's

@@ -309,6 +309,34 @@ def test_status_says_which_open_workbook_a_due_window_waits_for(tmp_path: Path,
     assert "waits until" not in capsys.readouterr().out
 
 
+def test_a_row_a_resolution_kept_comes_back_when_an_older_copy_lacks_it(tmp_path: Path) -> None:
+    """GvG: Cid's office program holds red's file from before anyone typed. Ann types a destination into a wall;
+    turn 1 resolves, keeps her row with its ✘ reason and tells her Archive it is "still in your rows". Cid then saves
+    his copy over the sync's write: it has no row of Ann's. The next poll draws Ann's kept row again, with its
+    reason, rather than leave the Archive saying it is in her rows when it is in no cell."""
+    _config, sheets = local_match(tmp_path, private=True)
+    red = sheets.of("red")
+    assert isinstance(red, LocalWorkbookBackend)
+    held = red.path.read_bytes()  # Cid's copy: nothing typed yet
+    read = read_match(sheets, GVG)
+    player = next(r for r in read.seats["red"].rows if r.table == "players")
+    cell = order_cell(read, "red", "players", player.subject, "destination")
+    type_orders(sheets)
+    book = openpyxl.load_workbook(red.path)
+    book[read.tabs.orders("red").name][cell].value = "Z99"  # no such tile: refused, kept
+    book.save(red.path)
+    assert sync(sheets).resolved
+    kept = next(r for r in read_match(sheets, GVG).seats["red"].rows if r.subject == player.subject
+                and r.table == "players")
+    assert kept.text("destination") == "Z99" and kept.feedback.startswith("✘"), kept
+    red.path.write_bytes(held)  # saved over the sync's write
+    assert sync(sheets).older_copies == ["red"]
+    back = next(r for r in read_match(sheets, GVG).seats["red"].rows if r.subject == player.subject
+                and r.table == "players")
+    assert back.text("destination") == "Z99" and back.feedback.startswith("✘"), back
+    assert back.feedback == kept.feedback, (back, kept)
+
+
 @pytest.mark.parametrize("cell", ["name", "roll"])
 def test_a_drawn_cell_typed_over_in_a_stale_copy_is_kept_in_the_archive_it_gives_back(cell: str) -> None:
     """Ann pastes a line over a row's name (or over its Move roll); the GM forces the window (the resolution keeps

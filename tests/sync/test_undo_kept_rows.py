@@ -260,3 +260,23 @@ def test_a_champions_row_typed_ahead_says_it_waits_for_its_table_once_put_back()
     held = f"Kept for when this table opens again for {seat}"
     assert row.text("move") == "A1" and row.feedback.startswith("Put back by the GM's undo of"), row.feedback
     assert row.feedback.count(held) == 1, row.feedback
+
+
+def test_a_standing_reaction_refused_says_so_at_once_after_an_undo_not_kept_until_the_next_poll() -> None:
+    """Win or Die: Bo's standing reaction names an ability her unit does not have (✘ in its row). Ann's step
+    resolves; the GM undoes it. The reaction stays where it stands, and its row says at once what the next poll says
+    of it (its ✘), not 'Kept for …', which read as accepted until the next poll."""
+    table, _first = _winordie_step_with_a_refused_row()
+    read = read_match(table.sheets, table.cls)
+    unit = next(u for u in read.record.state.units if u.owner == "Bo")
+    for key, value in {"unit": unit.id, "ability": "Dance"}.items():
+        _put(table, read_match(table.sheets, table.cls), "Bo", "reactions", "Reaction 1", key, value)
+    poll(table.sheets, table.cls, now=NOW)
+    (before,) = _typed(table, "Bo", "reactions")
+    assert before.feedback.startswith("✘"), before
+    undo_window(table.sheets, table.cls, "Ann-7 was meant to charge")
+    (after,) = _typed(table, "Bo", "reactions")
+    assert before.feedback in after.feedback and "Kept for" not in after.feedback, after
+    poll(table.sheets, table.cls, now=NOW)
+    (polled,) = _typed(table, "Bo", "reactions")
+    assert polled.feedback == before.feedback

@@ -10,6 +10,7 @@ morale or fatigue that cross, end the game as in play.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -101,6 +102,18 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
                     raise ValueError(f"--{option.flag} {text!r}: give the amount without a sign")
             out.append(Adjustment(kind, key.strip(), value, reason, relative))
     return out
+
+
+def reason_problem(state: WodState, adj: Adjustment) -> str:
+    """Why the GM's reason may not go to the public Log ('' when it may): it names a face-down unit by its id (as
+    the option may), which would tell the other player which unit that token is."""
+    for unit in state.units:
+        if unit.hidden and unit.token and re.search(rf"(?<![\w-]){re.escape(unit.id)}(?![\w-])", adj.reason,
+                                                   re.IGNORECASE):
+            return (f"the reason {adj.reason!r} names {unit.id}, a face-down unit: the Log every player reads "
+                    f"writes it word for word, so name it as the board shows it, {unit.token!r} (and not by its "
+                    "card)")
+    return ""
 
 
 def apply_gm_event(rules: WodRules, state: WodState, adj: Adjustment) -> tuple[WodState, list[Event]]:

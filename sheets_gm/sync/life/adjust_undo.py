@@ -220,6 +220,8 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     state = record.state
     log: list[Event] = []
     for event in gm_events:
+        if problem := ruleset.gm_event_problem(state, event):
+            raise BetweenWindowsError(f"{problem} — nothing was written")
         try:
             result = ruleset.apply_gm_event(state, event)
         except ValueError as exc:

@@ -34,7 +34,7 @@ from sheets_gm.sync.life.archive_move import (
 from sheets_gm.sync.life.create import apply_layouts, match_layouts
 from sheets_gm.sync.life.legacy.upgrade import old_tabs, upgrade_match
 from sheets_gm.sync.life.moved_tables import tables_moved_out
-from sheets_gm.sync.life.repair_aside import repair_aside_writes
+from sheets_gm.sync.life.repair_aside import repair_aside_writes, with_orphans
 from sheets_gm.sync.life.repair_columns import FoundColumns, laid_out_columns
 from sheets_gm.sync.life.repair_records import renamed_copies, restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
@@ -150,7 +150,8 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
     report.notes += copies_laid_out_writes(sheets, tabs, record, batch, relaid, renamed)
     status = status_line(adapter, record)
-    aside = _seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays)
+    aside = with_orphans(_seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays),
+                         found.read_as, record.ruleset.window(record.state))
     report.notes += repair_aside_writes(sheets, tabs, batch, aside, absent)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
     board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)

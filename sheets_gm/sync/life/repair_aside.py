@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from sheets_gm.sheets.tables import text_of
+from sheets_gm.engine.ruleset import Window
+from sheets_gm.sheets.tables import InputTab, text_of
+from sheets_gm.sync.life.repair_columns import FoundColumns
 from sheets_gm.sync.match_tabs import ARCHIVE_LINES, MatchTabs
-from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, lines_cell
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, lines_cell
+from sheets_gm.sync.rows.fate_words import orphans_line
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 
@@ -24,6 +27,21 @@ def _lines_held(sheets: MatchSheets, tabs: MatchTabs, seat: str) -> int:
     filled = max((i for i, row in enumerate(archive, start=1) if any(text_of(v) for v in row)), default=0)
     text = text_of(counted[0][0]) if counted and counted[0] else ""
     return max(filled, int(text) if text.isdigit() else 0)
+
+
+def with_orphans(aside: Mapping[str, Sequence[ArchiveLine]],
+                 read_as: Mapping[str, Sequence[tuple[InputTab, FoundColumns]]],
+                 window: Window | None) -> dict[str, list[ArchiveLine]]:
+    """``aside`` (each seat's entries of what the redraw writes over) with, first, each seat's entry of the cells its
+    tabs (``read_as``) held in a column of no table (a column inserted inside a table), for the Archive of
+    ``window``: the tab laid out again has no such column, so they would be in no cell."""
+    out = {seat: list(lines) for seat, lines in aside.items()}
+    label = capital(window.label) if window is not None else "End"
+    for seat, pages in read_as.items():
+        cells = [(page.name, cell, text) for page, columns in pages for cell, text in columns.orphans]
+        if cells:
+            out.setdefault(seat, []).insert(0, orphans_line(label, cells))
+    return out
 
 
 def repair_aside_writes(sheets: MatchSheets, tabs: MatchTabs, batch: WriteBatch,

@@ -37,8 +37,8 @@ class FoundColumns:
                           else ""))
         for cell, text in self.orphans:
             out.append(f"cell {cell} in {where} held {text!r} in a column that is none of the table's (not read, and "
-                       "the new layout writes there or leaves it aside): type it again where it belongs if it was an "
-                       "order")
+                       "the new layout writes there or leaves it aside): the seat's Archive keeps it, to type again "
+                       "where it belongs if it was an order")
         return out
 
 

@@ -192,10 +192,11 @@ def view_lines_wait_sentence(seat: str, lost: int) -> str:
             "cannot place after an undo (not given back: the public ones are in the Log)")
 
 
-def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, archive: str) -> str:
+def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, archive: str,
+                        restored: int = 0) -> str:
     """What a seat's tab and View say when its file was saved from a copy older than resolution ``now`` (it was still
     open when the sync wrote it): how many rows were read (``fresh``), not read again (``done``), unticked
-    (``ticks``), set aside (``gone``) to tab ``archive``."""
+    (``ticks``), set aside (``gone``) to tab ``archive``, and kept rows the copy lacked, drawn back (``restored``)."""
     told = [f"{WARN}This file was saved from a copy older than resolution {now} (it was still open "
             "when the sync wrote it): sheets-gm drew it again for the window open now"]
     if fresh:
@@ -209,6 +210,9 @@ def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, 
     if gone:
         told.append(f"{counted(gone, 'row')} whose subject has no row any more {_are(gone)} set aside in tab "
                     f"{archive!r}")
+    if restored:
+        told.append(f"{counted(restored, 'row')} that resolution {now} kept with its reason and the copy did not "
+                    f"hold {_are(restored)} back in {'their rows' if restored > 1 else 'its row'}")
     return "; ".join(told) + ". · "
 
 
@@ -258,6 +262,15 @@ def shown_typed_over_line(label: str, cells: Sequence[str]) -> ArchiveLine:
 def drawn_cells_note(words: Sequence[str]) -> str:
     """The note of a row whose drawn cells were put back (``drawn_cell_words`` each)."""
     return WARN + "; ".join(words)
+
+
+def orphans_line(label: str, cells: Sequence[tuple[str, str, str]]) -> ArchiveLine:
+    """The Archive entry of the cells typed in a column that is none of the tables' (``cells``: tab, cell, text),
+    which repair could not keep in the tab (``label``: the window open)."""
+    return ArchiveLine(label, "Set aside by the GM's repair, never read as orders: typed in a column that is none of "
+                              "the table's (a column inserted), which the tab laid out again no longer has. No longer "
+                              "in your tab: type what you still want in the row and column it is for:",
+                       tuple(f"{tab} {cell}: {text}" for tab, cell, text in cells))
 
 
 # -- the causes a GM's change names in the sentences of the rows it set aside ---------------------------------------

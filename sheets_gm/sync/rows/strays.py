@@ -243,6 +243,115 @@ def _numbered_lines(tab: InputTab, grid: Grid, rows: Sequence[TypedRow], expecte
     return out
 
 
+@dataclass(frozen=True)
+class _Sorting:
+    """What ``sort_rows`` tells a seat's rows apart by: the names drawn down each table (``expected``), every name
+    sheets-gm draws for the seat (``ours``), each table's stamp, and the tab read (``grid``)."""
+
+    seats: _Seats
+    tab: InputTab
+    grid: Grid
+    expected: Mapping[str, Sequence[str]]
+    ours: set[str]
+    stamps: Mapping[str, str]
+
+    @property
+    def feedback_col(self) -> int:
+        return self.tab.width - 1
+
+    def line(self, row: int) -> tuple[CellValue, ...]:
+        """The cells of tab row ``row`` before the feedback column."""
+        return _line(self.grid, row, self.feedback_col)
+
+    def drawn_again(self, placed: PlacedTable, row: int, over: str = "") -> dict[int, CellValue]:
+        """An untyped row not drawn as it stands: its subject and stamp put back, or emptied past the subjects;
+        ``over``: what was typed in its name cell, which its feedback says is kept in the Archive."""
+        spec = placed.spec
+        names = self.expected[spec.name]
+        index = row - placed.first_row
+        drawn = names[index] if index < len(names) else ""
+        archive = self.seats.tabs.archive(self.seats.seat)
+        said = name_typed_over_sentence(spec.columns[0].header, over, drawn, archive) if over else ""
+        if not drawn:
+            return {**dict.fromkeys(range(self.feedback_col + 1), ""), self.feedback_col: said}
+        # the stamp a drawn row carries (writes.acts): the window's key where the seat types in the table now
+        window_col = placed.col(spec.of_kind(ColumnKind.WINDOW)[0].key)
+        return {0: drawn, window_col: self.stamps[spec.name], self.feedback_col: said}
+
+    def loose(self, loose: LooseRow, adopted: Mapping[int, tuple[TypedRow, dict[int, CellValue]]],
+              recovering: bool) -> StrayRow | None:
+        """What becomes of a row without a subject: read as a numbered line (``adopted``), answered, or mended."""
+        cells_, col = loose.cells, self.feedback_col
+        if loose.row in adopted:  # its line is read; its name (and stamp) drawn in by the poll
+            return StrayRow(loose.table, loose.row, "", cells_, loose.feedback, "", adopted[loose.row][1])
+        why = _loose_answer(self.seats, self.tab, loose)
+        if why == loose.feedback:
+            return StrayRow(loose.table, loose.row, "", cells_, loose.feedback, why) if why else None
+        if why or not loose.table:
+            return StrayRow(loose.table, loose.row, "", cells_, loose.feedback, why, {col: why})
+        if recovering:
+            return None
+        return StrayRow(loose.table, loose.row, "", cells_, loose.feedback, "",
+                        self.drawn_again(self.tab.table(loose.table), loose.row))
+
+    def past_only(self, rows: Sequence[TypedRow]) -> list[StrayRow]:
+        """While recovering, the rows typed past their table: told apart all the same (it depends on no state)."""
+        out: list[StrayRow] = []
+        for r in rows:
+            placed = self.tab.table(r.table)
+            line = self.line(r.row)
+            if not any(text_of(line[col]) for col in placed.past_cols()):
+                continue
+            names = self.expected[placed.spec.name]
+            index = r.row - placed.first_row
+            home = index < len(names) and names[index] == r.subject
+            why = _past_table(placed, line)
+            out.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
+                                _answer(why, r.feedback, self.feedback_col), home=home))
+        return out
+
+    def table_rows(self, placed: PlacedTable, mine: Sequence[TypedRow]) -> tuple[list[TypedRow], list[StrayRow]]:
+        """One table's rows: those an order is read from, and the stray rows with their answers."""
+        spec, listed, col = placed.spec, self.expected[placed.spec.name], self.feedback_col
+        typed = Counter(r.subject for r in mine if r.typed)
+        present = {r.subject for r in mine}
+        kept: list[TypedRow] = []
+        strays: list[StrayRow] = []
+        for r in mine:
+            line = self.line(r.row)
+            index = r.row - placed.first_row
+            home = index < len(listed) and listed[index] == r.subject
+            beside = any(text_of(line[c]) for c in placed.past_cols())
+            drawn = listed[index] if index < len(listed) else ""
+            if r.typed and not home and not beside and drawn and drawn not in present and r.subject not in self.ours \
+                    and not self.seats.owner(spec, r.subject):
+                # the name drawn here typed over beside the row's orders: still that row, read as it; the name is
+                # written back and what was typed there set aside to the Archive
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", {0: drawn}, over=r.subject))
+                kept.append(replace(r, subject=drawn))
+                continue
+            if not r.typed and not home and not beside:
+                over = r.subject if r.subject not in self.ours else ""  # typed by a player: not a name we draw
+                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "",
+                                       self.drawn_again(placed, r.row, over), over=over))
+                continue
+            if not r.typed and not home:  # typed past its table, its subject gone (the table shrank): answered
+                why, at_home = _past_table(placed, line), False
+            elif r.subject not in listed:
+                why, at_home = _not_here(self.seats, placed, r.subject, listed), False
+            elif r.typed and typed[r.subject] > 1:
+                why = duplicate_sentence(r.subject, [o.row for o in mine if o.subject == r.subject and o.typed])
+                at_home = home
+            elif beside:
+                why, at_home = _past_table(placed, line), home
+            else:
+                kept.append(r)
+                continue
+            strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why, _answer(why, r.feedback, col),
+                                   home=at_home))
+        return kept, strays
+
+
 def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets: MatchSheets, tabs: MatchTabs,
               seat: str, tab: InputTab, grid: Grid, rows: Sequence[TypedRow], *,
               recovering: bool = False) -> tuple[tuple[TypedRow, ...], tuple[StrayRow, ...]]:
@@ -252,96 +361,24 @@ def sort_rows(ruleset: AnyRuleset, adapter: AnySheetAdapter, state: Any, sheets:
 
     A row with nothing typed in it, whose subject is not the one drawn there, is mended (the subject and stamp
     are sheets-gm's cells, which a player cannot clear): the drawn subject put back, or the row emptied."""
-    seats = _Seats(ruleset, adapter, state, sheets, tabs, seat)
     window = ruleset.window(state)
-    feedback_col = tab.width - 1
-    strays: list[StrayRow] = []
     expected = {p.spec.name: adapter.laid_out_rows(state, seat, p) for p in tab.tables}
-    ours = drawn_names(adapter, [state], seat, tabs.orders(seat))  # every tab of the seat: a table moved
-
-    def drawn_again(placed: PlacedTable, row: int, over: str = "") -> dict[int, CellValue]:
-        """An untyped row not drawn as it stands: its subject and stamp put back, or emptied past the subjects;
-        ``over``: what was typed in its name cell, which its feedback says is kept in the Archive."""
-        spec = placed.spec
-        index = row - placed.first_row
-        drawn = expected[spec.name][index] if index < len(expected[spec.name]) else ""
-        said = name_typed_over_sentence(spec.columns[0].header, over, drawn, tabs.archive(seat)) if over else ""
-        if not drawn:
-            return {**dict.fromkeys(range(feedback_col + 1), ""), feedback_col: said}
-        # the stamp a drawn row carries (writes.acts): the window's key where the seat types in the table now
-        return {0: drawn, placed.col(spec.of_kind(ColumnKind.WINDOW)[0].key): stamps[spec.name], feedback_col: said}
-
     stamps = {p.spec.name: window.key if window is not None and seat in window.seats
               and p.spec.open_in(window.phase) else "" for p in tab.tables}
+    sorting = _Sorting(_Seats(ruleset, adapter, state, sheets, tabs, seat), tab, grid, expected,
+                       drawn_names(adapter, [state], seat, tabs.orders(seat)), stamps)  # every tab: a table moved
     adopted = _numbered_lines(tab, grid, rows, expected, stamps)
     rows = (*rows, *(row for row, _mend in adopted.values()))
-    for loose in tab.loose_rows(grid):
-        if loose.row in adopted:  # its line is read; its name (and stamp) drawn in by the poll
-            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, "",
-                                   adopted[loose.row][1]))
-            continue
-        why = _loose_answer(seats, tab, loose)
-        if why == loose.feedback:
-            if why:
-                strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, why))
-        elif why or not loose.table:
-            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, why, {feedback_col: why}))
-        elif not recovering:
-            strays.append(StrayRow(loose.table, loose.row, "", loose.cells, loose.feedback, "",
-                                   drawn_again(tab.table(loose.table), loose.row)))
-    if recovering:  # a row typed past its table is told apart all the same: it does not depend on the state
-        past = [r for r in rows if any(text_of(_line(grid, r.row, feedback_col)[col])
-                                       for col in tab.table(r.table).past_cols())]
-        for r in past:
-            placed = tab.table(r.table)
-            index = r.row - placed.first_row
-            home = index < len(expected[placed.spec.name]) and expected[placed.spec.name][index] == r.subject
-            why = _past_table(placed, _line(grid, r.row, feedback_col))
-            strays.append(StrayRow(r.table, r.row, r.subject, _line(grid, r.row, feedback_col), r.feedback, why,
-                                   _answer(why, r.feedback, feedback_col), home=home))
-        return tuple(r for r in rows if r not in past), _on(tab, strays)
+    strays = [s for loose in tab.loose_rows(grid) if (s := sorting.loose(loose, adopted, recovering)) is not None]
+    if recovering:
+        past = sorting.past_only(rows)
+        rows_past = {(s.table, s.row) for s in past}
+        return tuple(r for r in rows if (r.table, r.row) not in rows_past), _on(tab, strays + past)
     kept: list[TypedRow] = []
     for placed in tab.tables:
-        spec = placed.spec
-        mine = [r for r in rows if r.table == spec.name]
-        listed = expected[spec.name]
-        typed = Counter(r.subject for r in mine if r.typed)
-        present = {r.subject for r in mine}
-        for r in mine:
-            line = _line(grid, r.row, feedback_col)
-            index = r.row - placed.first_row
-            home = index < len(listed) and listed[index] == r.subject
-            beside = any(text_of(line[col]) for col in placed.past_cols())
-            drawn = listed[index] if index < len(listed) else ""
-            if r.typed and not home and not beside and drawn and drawn not in present and r.subject not in ours \
-                    and not seats.owner(spec, r.subject):
-                # the name drawn here typed over beside the row's orders: still that row, read as it; the name is
-                # written back and what was typed there set aside to the Archive
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "", {0: drawn}, over=r.subject))
-                kept.append(replace(r, subject=drawn))
-                continue
-            if not r.typed and not home and not beside:
-                over = r.subject if r.subject not in ours else ""  # typed by a player: not a name we draw
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, "",
-                                       drawn_again(placed, r.row, over), over=over))
-            elif not r.typed and not home:  # typed past its table, its subject gone (the table shrank): answered
-                why = _past_table(placed, line)
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
-                                       _answer(why, r.feedback, feedback_col)))
-            elif r.subject not in listed:
-                why = _not_here(seats, placed, r.subject, listed)
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
-                                       _answer(why, r.feedback, feedback_col)))
-            elif r.typed and typed[r.subject] > 1:
-                why = duplicate_sentence(r.subject, [o.row for o in mine if o.subject == r.subject and o.typed])
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
-                                       _answer(why, r.feedback, feedback_col), home=home))
-            elif beside:
-                why = _past_table(placed, line)
-                strays.append(StrayRow(r.table, r.row, r.subject, line, r.feedback, why,
-                                       _answer(why, r.feedback, feedback_col), home=home))
-            else:
-                kept.append(r)
+        table_kept, table_strays = sorting.table_rows(placed, [r for r in rows if r.table == placed.spec.name])
+        kept += table_kept
+        strays += table_strays
     return tuple(kept), _on(tab, strays)
 
 

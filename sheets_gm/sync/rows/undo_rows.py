@@ -56,9 +56,10 @@ class UndoneSeat:
         out = {table: dict(by_subject) for table, by_subject in self.told.items()}
         for row in self.restored:
             head, note = self.heads.get(row.table, {}).get(row.subject, ("", ""))
-            answer = opened.answer(adapter, seat, tab.table(row.table).spec, row, note) if head else None
+            stays = not head and row in self.standing  # a standing row left where it is: its own answer alone
+            answer = opened.answer(adapter, seat, tab.table(row.table).spec, row, note) if head or stays else None
             if answer is not None:
-                out.setdefault(row.table, {})[row.subject] = undo_told(head, answer, opened.window)
+                out.setdefault(row.table, {})[row.subject] = undo_told(head, answer, opened.window) if head else answer
         return out
 
     def fates(self, told: Mapping[str, Mapping[str, str]], window: Window, seat: str,

@@ -208,6 +208,27 @@ def test_a_recruit_of_an_unknown_type_or_a_taken_name_is_named_and_the_leader_wa
     assert not mended.problems
 
 
+@pytest.mark.parametrize(("name", "said"), [
+    ("Bo-R1", "the name sheets-gm gives"), ("ann-r2", "the name sheets-gm gives"),
+    ("Bob\nthe Brave", "U+000A LINE FEED"), ("Bo\u202eR1", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("Bob the Brave, son of " + "x" * 400, "characters long"),
+])
+def test_a_recruit_name_that_could_pass_for_another_or_is_a_forum_post_is_refused_by_name(name: str, said: str) -> None:
+    """A recruit's name becomes a unit id everyone reads on the board and types as a target. One that is another
+    recruit's name-to-be (Bo-R1: Bo's first unnamed recruit would then be refused, 'the id is taken', for ever), that
+    holds a line break or an invisible character, or that is a pasted paragraph, is refused with what is accepted."""
+    r = made()
+    state = start(r)
+    faction = state.player("Ann").faction  # type: ignore[union-attr]
+    first = r.rules.tables.factions[faction].recruits[0]
+    got = read(r, state, units={"Ann-L": {"action": "recruit"}},
+               recruit={"Recruit 1": {"type": first, "name": name}})
+    assert got.orders.rows == () and said in got.problems["Recruit 1"][0], got.problems
+    fine = read(r, state, units={"Ann-L": {"action": "recruit"}},
+                recruit={"Recruit 1": {"type": first, "name": "Bob the Brave"}})
+    assert not fine.problems and fine.orders.rows[0].recruit[0].id == "Bob the Brave"
+
+
 def test_recruits_typed_under_a_leader_that_does_something_else_are_named() -> None:
     r = made()
     state = start(r)

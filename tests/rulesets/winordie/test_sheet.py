@@ -30,10 +30,11 @@ from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.autoplay import type_bot_orders
-from sheets_gm.sync.life.adjust_undo import adjust_match
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import read_match
 from sheets_gm.sync.rows.fate_words import idle_feedback, ready_sentence
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend
@@ -228,6 +229,31 @@ def test_a_call_then_orders_for_the_called_unit_in_the_same_list() -> None:
     assert (call.side, call.id, [e.value for e in call.enhancements], call.aim) == (Side.RIGHT, "Scout",
                                                                                       ["health", "movement"], "")
     assert move.unit == "Scout"
+
+
+@pytest.mark.parametrize(("new_id", "said"), [
+    ("{other} token 1", "the name of a face-down token"), ("{other}-C1", "the id sheets-gm gives"),
+    ("{other}-9", "the id sheets-gm gives"), ("C3", "the name of a hex"),
+    ("Scout\nof the east", "U+000A LINE FEED"), ("Sc\u200bout", "U+200B ZERO WIDTH SPACE"),
+    ("Scout " + "x" * 300, "characters long"),
+])
+def test_a_called_unit_s_new_id_that_could_pass_for_another_unit_is_refused_by_name(new_id: str, said: str) -> None:
+    """A called unit's New id is the name everyone reads in the log and types as a target, and a target names a unit
+    by its id first: an id that is an enemy token's name ('Bo token 1'), another legion's own ids or calls to come,
+    a hex, a line break, an invisible character or a pasted paragraph is refused in its row, with what is accepted;
+    an id of her own choosing is read as before."""
+    r = rules()
+    state = _started(r)
+    seat = state.acting
+    other = next(s for s in state.legions if s != seat)
+    unit = next(u for u in state.units if u.owner == seat)
+    card = state.legions[seat].barrack[0]
+    call = {"unit": unit.id, "action": "call", "target": card, "side": "right"}
+    got = _read(r, state, seat, actions={"Row 1": {**call, "new_id": new_id.format(other=other)}})
+    assert said in " ".join(got.problems.get("Row 1", [])), got.problems
+    assert seat not in got.orders.actions
+    fine = _read(r, state, seat, actions={"Row 1": {**call, "new_id": "Scout of the east"}})
+    assert not fine.problems and fine.orders.actions[seat][0].id == "Scout of the east"
 
 
 # -- reactions and the other seat ----------------------------------------------------------
@@ -478,6 +504,24 @@ def test_feedback_before_a_row_resolves_never_shows_a_hidden_target_or_the_dice(
     seat_feedback = str(match.value(seat, "seat", 0, "feedback"))
     assert "damage" not in seat_feedback and "Tick Ready" in seat_feedback
     assert match.value(seat, "actions", 0, "feedback") == f"Kept for turn 1 · {seat}."
+
+
+def test_a_gm_reason_naming_a_face_down_unit_by_its_id_is_refused_before_the_public_log_reads_it() -> None:
+    """The GM names a face-down unit by its id in the option (--damage Bo-6=1), and naturally in the reason too. The
+    reason goes to the public Log and the other player's View word for word: one naming a face-down unit's id (or a
+    hex's unit by id) is refused, nothing written, saying how to name it; the token's name is accepted."""
+    r = rules()
+    match = _deployed_in_sheets(r)
+    state = match.state
+    enemy = next(u for u in state.units if u.owner != state.acting and u.hidden)
+    before = match.state
+    with pytest.raises(BetweenWindowsError, match=f"names {enemy.id}, a face-down unit.*{enemy.token}"):
+        adjust_match(match.sheets, type(r), [Adjustment(GmKind.DAMAGE, enemy.id, "1",
+                                                        f"Fire Volley on {enemy.id.lower()} from the hill")])
+    assert read_match(match.sheets, type(r)).record.state == before
+    report = adjust_match(match.sheets, type(r), [Adjustment(GmKind.DAMAGE, enemy.id, "1",
+                                                             f"Fire Volley on {enemy.token}")])
+    assert not any(enemy.id in e.text for e in report.events)
 
 
 def test_standing_reactions_stay_typed_from_turn_to_turn_and_fire_in_a_later_one() -> None:

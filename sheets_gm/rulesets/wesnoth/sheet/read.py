@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from sheets_gm.engine.grid import CoordError
+from sheets_gm.engine.name_rule import NAME_RULE, name_problem
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.engine.words import counted
@@ -48,6 +49,8 @@ Cells = dict[str, dict[str, dict[str, CellValue]]]
 _ORDER_KEYS = ("order", "action", "to", "via", "target", "weapon", "reroll", "advance", "go")
 _SPLIT = re.compile(r"[\s,;]+")
 _ROW_NAME = re.compile(r"^recruit\s*\d+$", re.IGNORECASE)
+#: The longest name a recruit may be given: it is a unit id, drawn on the board's hex and typed as a target.
+NAME_MAX = 40
 
 
 class Action(StrEnum):
@@ -337,6 +340,9 @@ def _recruits(rules: WesnothRules, state: WesnothState, seat: str, leader: Unit 
         elif name and (_ROW_NAME.match(name) or name.endswith(STANDING_SUFFIX)):
             reading.problem(row.subject, f"Name {name!r} is the name of a row of this tab: give another, or leave "
                                          f"it empty for {seat}-R<n>")
+        elif name and (why := _name_refused(name, [p.name for p in state.players])):
+            reading.problem(row.subject, f"Name {_shown(name)}: {why}; give another, or leave it empty for "
+                                         f"{seat}-R<n>")
         if len(reading.problems.get(row.subject, [])) == before and utype is not None:
             out.append(RecruitEntry(utype.name, at, name))
     if len(out) == len(rows):
@@ -416,3 +422,20 @@ def _row_cells(row: UnitOrder, n: int, go: bool | None) -> dict[str, CellValue]:
         cells["go"] = go
     return cells
 
+
+def _name_refused(name: str, players: Sequence[str]) -> str:
+    """Why a recruit may not be called ``name`` ('' when it may): it holds a character that would let it pass for
+    another name, it is longer than a unit id may be, or it is the name sheets-gm gives one of ``players``' recruits
+    left unnamed (``Bo-R3``: that recruit would find its id taken, and a player could take another's)."""
+    if problem := name_problem(name):
+        return f"{problem} ({NAME_RULE})"
+    if len(name) > NAME_MAX:
+        return f"it is {len(name)} characters long; a unit's name is at most {NAME_MAX}"
+    if any(re.fullmatch(rf"{re.escape(p)}-(R\d+|L)", name, re.IGNORECASE) for p in players):
+        return "that is the name sheets-gm gives a recruit left unnamed (<player>-R<n>) or a leader (<player>-L)"
+    return ""
+
+
+def _shown(name: str) -> str:
+    """``name`` as an answer quotes it: a pasted paragraph cut to its first words, said so."""
+    return repr(name) if len(name) <= NAME_MAX else f"{name[:NAME_MAX]!r}… ({len(name)} characters)"

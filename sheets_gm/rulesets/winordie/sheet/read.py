@@ -19,11 +19,13 @@ opponent's turn are held: kept as typed, and read when her own turn opens.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TypeVar
 
+from sheets_gm.engine.name_rule import NAME_RULE, name_problem
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.vocab import VocabularyError, choices, parse_choice
 from sheets_gm.rulesets.winordie.cards import CardTableError, parse_enhancements
@@ -37,6 +39,8 @@ from sheets_gm.sheets.tables import TypedRow
 
 UNITS, ACTIONS, REACTIONS, SEAT = "units", "actions", "reactions", "seat"
 SURRENDER = "surrender"
+#: The longest New id a called unit may be given: it is a unit id, read in the log and typed as a target.
+ID_MAX = 40
 Cells = dict[str, dict[str, dict[str, CellValue]]]
 E = TypeVar("E", bound=Enum)
 
@@ -224,6 +228,9 @@ def _action(rules: WodRules, state: WodState, seat: str, row: TypedRow, called: 
             enhancements = parse_enhancements(row.text("enhancements"), "Enhancements")
         except CardTableError as exc:
             problems.append(str(exc))
+        if (typed := row.text("new_id")) and (why := _id_refused(rules, state, typed)):
+            shown = repr(typed) if len(typed) <= ID_MAX else f"{typed[:ID_MAX]!r}… ({len(typed)} characters)"
+            problems.append(f"New id {shown}: {why}; give another, or leave it empty for {seat}-C<n>")
     for text in problems:
         reading.problem(row.subject, text)
     if problems or kind is None:
@@ -387,3 +394,21 @@ def _reaction_cells(r: Reaction) -> dict[str, CellValue]:
     if r.within != 1:
         cells["within"] = r.within
     return cells
+
+
+def _id_refused(rules: WodRules, state: WodState, new_id: str) -> str:
+    """Why a called unit may not be called ``new_id`` ('' when it may): a target names a unit by its id first, so an
+    id that is a face-down token's name, an id sheets-gm gives (a legion's ``Bo-3``, a call's ``Bo-C2``, any
+    legion's) or a hex would let one unit pass for another; nor may it hold an invisible character or be a paragraph."""
+    if problem := name_problem(new_id):
+        return f"{problem} ({NAME_RULE})"
+    if len(new_id) > ID_MAX:
+        return f"it is {len(new_id)} characters long; a unit's id is at most {ID_MAX}"
+    for seat in state.legions:
+        if re.fullmatch(rf"{re.escape(seat)}\s+token\s+\d+", new_id, re.IGNORECASE):
+            return "that is the name of a face-down token (<player> token <n>)"
+        if re.fullmatch(rf"{re.escape(seat)}-C?\d+", new_id, re.IGNORECASE):
+            return "that is the id sheets-gm gives a unit of a legion (<player>-<n>) or a call (<player>-C<n>)"
+    if rules.board.is_hex(new_id):
+        return "that is the name of a hex, which a target may name"
+    return ""
