@@ -54,7 +54,7 @@ def test_a_deleted_view_gets_back_the_public_lines_the_replay_cannot_recompute_f
     assert _view(path, f"View {seat}") == [r for r in view if r not in private], out
     assert "copied from tab 'Log'" in out, out
     if private:  # in no other tab: counted, and said to be so
-        assert f"({len(private)} line{'s' * (len(private) != 1)} the sync wrote to this seat alone" in out, out
+        assert f"({len(private)} line{'s' * (len(private) != 1)} neither recomputed nor found in the Log" in out, out
     else:
         assert "cannot be recomputed" not in out, out
 
@@ -95,7 +95,7 @@ def test_a_view_deleted_after_an_undo_and_more_play_gets_each_line_back_in_the_r
     blank = ("",) * VIEW_COLS
     assert _view_log(config, seat, game) == [blank if i in private else r for i, r in enumerate(before)], out
     if private:
-        assert f"({counted(len(private), 'line')} the sync wrote to this seat alone" in out, out
+        assert f"({counted(len(private), 'line')} neither recomputed nor found in the Log" in out, out
         assert "not in the Log" not in out, out
     else:
         assert "cannot be recomputed" not in out, out

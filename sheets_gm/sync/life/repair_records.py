@@ -275,8 +275,8 @@ def _view_note(view: str, filled: int, count: int, written: int, copied: int, mi
         said += (f", and {counted(copied, 'public line')} the replay cannot recompute (a seat handed to a bot, a "
                  f"window an undo took back) copied from tab 'Log'")
     if missing:
-        said += (f" ({counted(missing, 'line')} the sync wrote to this seat alone, such as a window's private lines "
-                 "and the rows an undo or the GM's change set aside, cannot be recomputed and are in no other tab: "
+        said += (f" ({counted(missing, 'line')} neither recomputed nor found in the Log, such as those the sync "
+                 "wrote to this seat alone (a window's private lines, the rows an undo or the GM's change set aside): "
                  "their rows are left empty)")
     return f"tab {view!r} had {filled} of its {counted(count, 'log line')} and no copy was found: {said}"
 
@@ -317,6 +317,22 @@ def _view_lines(steps: ReplayedSteps, adapter: AnySheetAdapter, tabs: MatchTabs,
     with the set-up's draws."""
     rows: Grid = [list(r) for r in log_lines(steps.opening)] if seat == GM else []
     return rows + _steps_view(adapter, tabs, seat, steps.steps)
+
+
+def placed_view_rows(sheets: MatchSheets, record: MatchRecord, tabs: MatchTabs, adapter: AnySheetAdapter,
+                     seat: str) -> list[list[CellValue] | None] | None:
+    """``seat``'s View log rows as the record counts them, each in the row it held (``placed_view``), None for a
+    line the replay cannot recompute nor the Log give back; None when the history cannot place them."""
+    count = record.seat_logs.get(seat, 0)
+    if seat == GM or count < 1:
+        return None
+    replay = _Replay(sheets, record, tabs)
+    steps = replay.steps()
+    (log,) = sheets.board.read([tabs.log_range(0, record.log_rows)]) if record.log_rows else ([],)
+    states = [steps.first, *(s for before, after, _ in steps.steps for s in (before, after))]
+    placed = placed_view(steps, replay.gm_counts, replay.entries, adapter, partial(_steps_view, adapter, tabs, seat),
+                         log, seat, seat_names(adapter, tabs, seat, states), count)
+    return None if placed is None else placed.rows
 
 
 def replayed_view_lines(sheets: MatchSheets, record: MatchRecord, tabs: MatchTabs, adapter: AnySheetAdapter,

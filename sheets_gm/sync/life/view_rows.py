@@ -5,8 +5,9 @@ Each resolution's history entry says where its lines began in each View (``seat_
 recomputes only in part: its GM events', and those of a window an undo took back and the undo's own, which the
 replay has not. A resolution's recomputed lines go back in their rows; each stretch between them gets its GM
 events' lines and the public lines the Log holds in the same stretch that name the seat (``view_from_log``), in
-the Log's order from the stretch's top. What is left of a stretch (lines shown to this seat alone) stays empty:
-those rows are counted as lines that cannot be put back.
+the Log's order from the stretch's top (none when more Log lines name the seat than the stretch has rows: which
+were shown cannot be told). What is left of a stretch (lines shown to this seat alone) stays empty: those rows
+are counted as lines that cannot be put back.
 """
 
 from __future__ import annotations
@@ -90,6 +91,8 @@ def _fill(out: PlacedView, mine: Grid, steps: Sequence[Step], rows: tuple[int, i
     public = log_lines(visible_to([e for _, _, events in steps for e in events], None), adapter)
     extra = log_only_lines(log, public, names, NO_SEAT_KINDS)
     lines = with_log_lines(mine, log, extra)
+    if first + len(lines) > end:  # more Log lines name the seat than its View showed: which ones cannot be told
+        extra, lines = [], mine
     if first > end or first + len(lines) > end:
         return False
     out.rows[first:first + len(lines)] = [list(r) for r in lines]
