@@ -67,28 +67,31 @@ def placed_view(steps: ReplayedSteps, gm_counts: Sequence[int], entries: Sequenc
         return None
     out = PlacedView([None] * count)
     view_at = log_at = k = 0
+    known: Grid = [list(r) for r in log_lines(visible_to(steps.opening, None))]  # the set-up's, atop the Log
     for (row, log_from), gm in zip(anchors, gm_counts, strict=True):
         if not _fill(out, view_of(steps.steps[k:k + gm]), steps.steps[k:k + gm], (view_at, row),
-                     log[log_at:log_from], adapter, names):
+                     log[log_at:log_from], adapter, names, known):
             return None
+        known = []
         _, _, events = steps.steps[k + gm]
         lines = view_of(steps.steps[k + gm:k + gm + 1])
         if row + len(lines) > count:
             return None
         out.rows[row:row + len(lines)] = [list(r) for r in lines]
         view_at, log_at, k = row + len(lines), log_from + len(visible_to(events, None)), k + gm + 1
-    if not _fill(out, view_of(steps.steps[k:]), steps.steps[k:], (view_at, count), log[log_at:], adapter, names):
+    if not _fill(out, view_of(steps.steps[k:]), steps.steps[k:], (view_at, count), log[log_at:], adapter, names,
+                 known):
         return None
     return out
 
 
 def _fill(out: PlacedView, mine: Grid, steps: Sequence[Step], rows: tuple[int, int], log: Grid,
-          adapter: AnySheetAdapter, names: frozenset[str]) -> bool:
+          adapter: AnySheetAdapter, names: frozenset[str], known: Grid) -> bool:
     """Lay ``mine`` (the seat's lines of the GM-event ``steps`` of a stretch) and the stretch's ``log`` lines the
-    replay has not that name one of ``names`` in the View ``rows`` (first, end), in the Log's order from the top;
-    False when they do not fit."""
+    replay has not (nor ``known``: the set-up's, which no seat's View lists) that name one of ``names`` in the View
+    ``rows`` (first, end), in the Log's order from the top; False when they do not fit."""
     first, end = rows
-    public = log_lines(visible_to([e for _, _, events in steps for e in events], None), adapter)
+    public = [*known, *log_lines(visible_to([e for _, _, events in steps for e in events], None), adapter)]
     extra = log_only_lines(log, public, names, NO_SEAT_KINDS)
     lines = with_log_lines(mine, log, extra)
     if first + len(lines) > end:  # more Log lines name the seat than its View showed: which ones cannot be told
