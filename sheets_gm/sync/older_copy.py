@@ -33,9 +33,10 @@ from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.sheets.backend import SheetBackend, SheetError
 from sheets_gm.sheets.guard import grid_cells
+from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import VIEW_COLS
 from sheets_gm.sheets.tables import TypedRow
-from sheets_gm.sync.life.repair_records import replayed_view_lines
+from sheets_gm.sync.life.repair_records import placed_view_rows, replayed_view_lines
 from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.read import MatchRead, current_mark
@@ -342,9 +343,10 @@ def _copy_states(read: MatchRead, copy: OlderCopy, history: History) -> list[tup
 
 def _lost_view_lines(sheets: MatchSheets, batch: WriteBatch, backend: SheetBackend, read: MatchRead,
                      copy: OlderCopy, history: History) -> int:
-    """Queue the View log lines written since the copy was drawn, recomputed from the match's replay, when the
-    replay gives every line the record counts (an undo's own lines are not in it: the lines then wait for
-    ``repair``, which says what it cannot recompute); returns how many lost lines wait so."""
+    """Queue the View log lines written since the copy was drawn, each in the row it held (``placed_view_rows``:
+    the replay's lines, and the public ones of a window an undo took back from the Log), else recomputed from the
+    replay when it gives every line the record counts; a line this seat alone was shown, which neither gives,
+    waits for ``repair``, which says what it cannot recompute. Returns how many lost lines wait so."""
     record, seat = read.record, copy.drawn.seat
     count = record.seat_logs.get(seat, 0)
     starts = history.get(copy.since + 1, {}).get("seat_logs_from")
@@ -352,14 +354,19 @@ def _lost_view_lines(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacke
     if not isinstance(first, int) or first >= count:
         return 0
     try:
-        lines = replayed_view_lines(sheets, record, read.tabs, read.adapter, seat)
+        placed = placed_view_rows(sheets, record, read.tabs, read.adapter, seat)
+        lines: Sequence[Sequence[CellValue] | None] = (
+            placed if placed is not None else replayed_view_lines(sheets, record, read.tabs, read.adapter, seat))
     except (SheetError, ValueError, KeyError, TypeError):
         return count - first  # the replay cannot be worked out: the lines wait for repair
     if len(lines) != count:
         return count - first
-    rows = [[*line[:VIEW_COLS], *[""] * (VIEW_COLS - len(line[:VIEW_COLS]))] for line in lines[first:]]
+    # each line in the row it held; a row the replay cannot give (a line this seat alone was shown) waits for repair
+    rows: Grid = [[*line[:VIEW_COLS], *[""] * (VIEW_COLS - len(line[:VIEW_COLS]))] if line is not None
+                  else [""] * VIEW_COLS
+                  for line in lines[first:]]
     batch.put(backend, read.tabs.view_log_range(seat, first, len(rows), VIEW_COLS), rows)
-    return 0
+    return sum(1 for line in lines[first:] if line is None)
 
 
 def _entry(grid: Any) -> dict[str, Any]:

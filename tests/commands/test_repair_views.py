@@ -4,15 +4,25 @@ wrote of itself (a seat handed to a bot, an undo) and those of a window an undo 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import openpyxl
 import pytest
 
+from sheets_gm.engine.words import counted
 from sheets_gm.match.config import load_config
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.rulesets.registry import bots_of, create_ruleset
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset, sheet_spec
+from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.spec import VIEW_COLS
+from sheets_gm.sheets.tables import text_of
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.poll import poll
+from sheets_gm.sync.read import read_match
+from sheets_gm.sync.sheets import seat_backend
 from tests.commands.test_commands import ROSTER
-from tests.commands.test_repair_records import ROSTERS, _played, run
+from tests.commands.test_repair_records import NOW, ROSTERS, _played, run
 
 
 def _view(path: Path, tab: str) -> list[tuple[object, ...]]:
@@ -44,6 +54,48 @@ def test_a_deleted_view_gets_back_the_public_lines_the_replay_cannot_recompute_f
     assert _view(path, f"View {seat}") == [r for r in view if r not in private], out
     assert "copied from tab 'Log'" in out, out
     if private:  # in no other tab: counted, and said to be so
-        assert f"({len(private)} line{'s' * (len(private) != 1)} the sync wrote to this seat alone" in out, out
+        assert f"({len(private)} line{'s' * (len(private) != 1)} neither recomputed nor found in the Log" in out, out
+    else:
+        assert "cannot be recomputed" not in out, out
+
+
+def _view_log(config: Path, seat: str, game: str) -> list[tuple[str, ...]]:
+    """The rows of ``seat``'s View log as the record counts them, each cell as text ('' when empty)."""
+    sheets = open_match_sheets(load_config(config))
+    tabs = MatchTabs(sheet_spec(game), sheets.seats, get_ruleset(game).traits.judge)
+    count = read_match(sheets, get_ruleset(game)).record.seat_logs.get(seat, 0)
+    (grid,) = seat_backend(sheets, tabs, seat).read([tabs.view_log_range(seat, 0, count, VIEW_COLS)])
+    rows = [tuple(text_of(v) for v in (*row, *[""] * VIEW_COLS)[:VIEW_COLS]) for row in grid]
+    return rows + [("",) * VIEW_COLS] * (count - len(rows))
+
+
+@pytest.mark.parametrize("game", ["gvg", "wesnoth"])
+def test_a_view_deleted_after_an_undo_and_more_play_gets_each_line_back_in_the_row_it_held(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    monkeypatch.setitem(ROSTERS, "gvg", ROSTER)
+    config = _played(tmp_path, capsys, game, 2)
+    sheets = open_match_sheets(load_config(config))
+    cls = get_ruleset(game)
+    bots = {s: next(iter(bots_of(create_ruleset(game)).values())).make(f"again/{s}") for s in sheets.seats}
+    type_bot_orders(sheets, cls, bots)  # rows for the next window, which the undo sets aside
+    assert run(capsys, "undo", "-c", config, "--reason", "a misread order")[0] == 0
+    for _ in range(2):  # play on past the undone window
+        type_bot_orders(sheets, cls, bots)
+        poll(sheets, cls, now=NOW, force=True)
+    seat = sheets.seats[0]
+    before = _view_log(config, seat, game)
+    path = next(p for p in tmp_path.glob("*.xlsx") if f"View {seat}" in openpyxl.load_workbook(p).sheetnames)
+    book = openpyxl.load_workbook(path)
+    del book[f"View {seat}"]
+    book.save(path)
+    code, out, err = run(capsys, "repair", "-c", config)
+    assert code == 0, err
+    log = {tuple(text_of(cast(CellValue, v)) for v in r[:3]) for r in _view(tmp_path / "board.xlsx", "Log")}
+    private = [i for i, r in enumerate(before) if any(r) and r[:3] not in log]  # this seat's alone: in no other tab
+    blank = ("",) * VIEW_COLS
+    assert _view_log(config, seat, game) == [blank if i in private else r for i, r in enumerate(before)], out
+    if private:
+        assert f"({counted(len(private), 'line')} neither recomputed nor found in the Log" in out, out
+        assert "not in the Log" not in out, out
     else:
         assert "cannot be recomputed" not in out, out

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 from sheets_gm.engine.events import visible_to
 from sheets_gm.engine.grid import column_label
@@ -27,6 +28,7 @@ from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.log_check import ReplayedSteps, replay_steps
 from sheets_gm.sync.life.replay import match_history, replay_document
 from sheets_gm.sync.life.view_from_log import NO_SEAT_KINDS, log_only_lines, with_log_lines
+from sheets_gm.sync.life.view_rows import Step, placed_view
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import (
     ARCHIVE_FIRST_LINE_ROW,
@@ -65,12 +67,18 @@ class _Replay:
     def __init__(self, sheets: MatchSheets, record: MatchRecord, tabs: MatchTabs) -> None:
         self._args = (sheets, record, tabs)
         self._found: ReplayedSteps | None = None
+        self.entries: list[dict[str, Any]] = []  # the history entries replayed
+        self.gm_counts: list[int] = []  # how many GM events each entry's resolution follows
         self.copied: dict[str, int] = {}  # by seat, the View lines taken from the Log (``_replayed_view``)
+        self.missing: dict[str, int] = {}  # by seat, the View rows left empty among those recomputed
 
     def steps(self) -> ReplayedSteps:
         if self._found is None:
             sheets, record, tabs = self._args
-            self._found = replay_steps(replay_document(record, match_history(sheets, record, tabs.spec.tabs.engine)))
+            self.entries = match_history(sheets, record, tabs.spec.tabs.engine)
+            doc = replay_document(record, self.entries)
+            self.gm_counts = [len(r.get("gm_events") or []) for r in doc["resolutions"]]
+            self._found = replay_steps(doc)
         return self._found
 
 
@@ -188,7 +196,10 @@ def restore_logs(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, adap
             continue
         lines = replayed.get()
         batch.put(backend, where, _padded(lines, count, VIEW_COLS))
-        notes.append(_view_note(view, filled, count, len(lines), replay.copied.get(seat, 0)))
+        # laid out row for row (``placed_view``), or from the top with the lines the replay lacks at the end
+        written = min(len(lines), count)
+        missing = replay.missing.get(seat, count - written)
+        notes.append(_view_note(view, filled, count, count - missing, replay.copied.get(seat, 0), missing))
     return notes, copied
 
 
@@ -243,25 +254,30 @@ def _replayed_view(replay: _Replay, adapter: AnySheetAdapter, tabs: MatchTabs, s
     if seat == GM or len(lines) >= count:
         return lines
     states = [steps.first, *(s for before, after, _ in steps.steps for s in (before, after))]
-    extra = log_only_lines(log, public.get(), seat_names(adapter, tabs, seat, states), NO_SEAT_KINDS)
+    names = seat_names(adapter, tabs, seat, states)
+    placed = placed_view(steps, replay.gm_counts, replay.entries, adapter,
+                         partial(_steps_view, adapter, tabs, seat), log, seat, names, count)
+    if placed is not None:  # each line in the row it held: the rows of lines shown to this seat alone left empty
+        replay.copied[seat], replay.missing[seat] = placed.copied, placed.missing
+        return [[""] * VIEW_COLS if r is None else r for r in placed.rows]
+    extra = log_only_lines(log, public.get(), names, NO_SEAT_KINDS)
     if not extra or len(lines) + len(extra) > count:
         return lines
     replay.copied[seat] = len(extra)
     return with_log_lines(lines, log, extra)
 
 
-def _view_note(view: str, filled: int, count: int, written: int, copied: int) -> str:
+def _view_note(view: str, filled: int, count: int, written: int, copied: int, missing: int) -> str:
     """What ``repair`` says of a View log written back with no copy found: how many lines were recomputed, how
-    many copied from the Log, and how many could be neither (lines only that seat was shown)."""
-    recomputed = min(written, count) - copied
-    said = f"{_recomputed(recomputed)} written back"
+    many copied from the Log, and how many (``missing``) could be neither (lines only that seat was shown)."""
+    said = f"{_recomputed(written - copied)} written back"
     if copied:
         said += (f", and {counted(copied, 'public line')} the replay cannot recompute (a seat handed to a bot, a "
                  f"window an undo took back) copied from tab 'Log'")
-    missing = max(count - written, 0)
     if missing:
-        said += (f" ({counted(missing, 'line')} the sync wrote to this seat alone, such as the rows an undo or the "
-                 "GM's change set aside, cannot be recomputed and are not in the Log)")
+        said += (f" ({counted(missing, 'line')} neither recomputed nor found in the Log, such as those the sync "
+                 "wrote to this seat alone (a window's private lines, the rows an undo or the GM's change set aside): "
+                 "their rows are left empty)")
     return f"tab {view!r} had {filled} of its {counted(count, 'log line')} and no copy was found: {said}"
 
 
@@ -286,15 +302,37 @@ def renamed_copies(sheets: MatchSheets, tabs: MatchTabs, laid_out: set[str],
     return found
 
 
-def _view_lines(steps: ReplayedSteps, adapter: AnySheetAdapter, tabs: MatchTabs, seat: str) -> Grid:
-    """The log rows of ``seat``'s View tab as the sync wrote them step by step (``views_writes``): the GM's starts
-    with the set-up's draws."""
-    rows: Grid = [list(r) for r in log_lines(steps.opening)] if seat == GM else []
-    for before, after, events in steps.steps:
+def _steps_view(adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, steps: Sequence[Step]) -> Grid:
+    """The log rows of ``seat``'s View tab the replay ``steps`` wrote, as the sync wrote them (``views_writes``)."""
+    rows: Grid = []
+    for before, after, events in steps:
         mine = view_events(adapter, tabs, seat, events, after, before)
         if mine:
             rows += view_log_lines(mine, adapter)
     return rows
+
+
+def _view_lines(steps: ReplayedSteps, adapter: AnySheetAdapter, tabs: MatchTabs, seat: str) -> Grid:
+    """The log rows of ``seat``'s View tab as the sync wrote them step by step (``views_writes``): the GM's starts
+    with the set-up's draws."""
+    rows: Grid = [list(r) for r in log_lines(steps.opening)] if seat == GM else []
+    return rows + _steps_view(adapter, tabs, seat, steps.steps)
+
+
+def placed_view_rows(sheets: MatchSheets, record: MatchRecord, tabs: MatchTabs, adapter: AnySheetAdapter,
+                     seat: str) -> list[list[CellValue] | None] | None:
+    """``seat``'s View log rows as the record counts them, each in the row it held (``placed_view``), None for a
+    line the replay cannot recompute nor the Log give back; None when the history cannot place them."""
+    count = record.seat_logs.get(seat, 0)
+    if seat == GM or count < 1:
+        return None
+    replay = _Replay(sheets, record, tabs)
+    steps = replay.steps()
+    (log,) = sheets.board.read([tabs.log_range(0, record.log_rows)]) if record.log_rows else ([],)
+    states = [steps.first, *(s for before, after, _ in steps.steps for s in (before, after))]
+    placed = placed_view(steps, replay.gm_counts, replay.entries, adapter, partial(_steps_view, adapter, tabs, seat),
+                         log, seat, seat_names(adapter, tabs, seat, states), count)
+    return None if placed is None else placed.rows
 
 
 def replayed_view_lines(sheets: MatchSheets, record: MatchRecord, tabs: MatchTabs, adapter: AnySheetAdapter,

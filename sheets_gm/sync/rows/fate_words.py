@@ -187,9 +187,10 @@ def _are(count: int) -> str:
 
 
 def view_lines_wait_sentence(seat: str, lost: int) -> str:
-    """What the GM is told when an older copy lost View log lines the replay cannot give back (an undo's)."""
-    return (f"{seat}'s View log lacks {counted(lost, 'line')} written since the copy was drawn, which the replay "
-            "cannot place after an undo (not given back: the public ones are in the Log)")
+    """What the GM is told when an older copy lost View log lines that neither the replay nor the Log gives back
+    (lines that seat alone was shown in a window an undo took back)."""
+    return (f"{seat}'s View log lacks {counted(lost, 'line')} written since the copy was drawn, which neither the "
+            "replay nor the Log gives back (not given back: `repair` leaves their rows empty and counts them)")
 
 
 def older_copy_sentence(now: int, fresh: int, done: int, ticks: int, gone: int, archive: str,
