@@ -469,17 +469,20 @@ class StrayLayout:
             batch.put(backend, where, values)
         return self.tables
 
-    def aside_line(self, tab: InputTab, window: Window | None) -> list[ArchiveLine]:
+    def aside_line(self, tab: InputTab, window: Window | None, drawn_for: Window | None = None) -> list[ArchiveLine]:
         """The Archive entry of the stray rows not kept in the tab (none when every one stays): ``tab`` is the
-        seat's orders tab as read, ``window`` the window its tables are drawn for."""
+        seat's orders tab as read, ``window`` the window open when they were typed (it labels the entry),
+        ``drawn_for`` the window the tables are drawn again for (``window`` unless a resolution moved on)."""
         if not self.unplaced:
             return []
-        label = window.label if window is not None else "the end of the match"
+        typed_in = window.label if window is not None else "the end of the match"
+        drawn = drawn_for or window
         over = [s.words(tab) for s in self.unplaced if s.over]
         no_room = [s.words(tab) for s in self.unplaced if not s.over]
         rows = tuple(s.as_typed(tab) for s in self.unplaced)
-        return [replace(strays_aside_line(capital(label), over, no_room, label), rows=rows)]
-
+        line = strays_aside_line(capital(typed_in), over, no_room,
+                                 drawn.label if drawn is not None else "the end of the match")
+        return [replace(line, rows=rows)]
 
 def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
                      writes: list[tuple[str, list[list[CellValue]]]], unplaced: list[StrayRow]) -> list[int]:
