@@ -30,6 +30,7 @@ from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.gate.run import IdlePoll as IdlePoll  # where the commands find it
 from sheets_gm.sync.gate.run import gate_for, gated_poll
 from sheets_gm.sync.gate.state import PollState, Said
+from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -67,10 +68,14 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
         notices.append(due(config.path, read_at))
         return may_stay_idle(state, notices[0], quiet=quiet)
 
-    gate = gate_for(config.path, config_mark, sheets, read_at, clock, google=config.backend is BackendKind.GOOGLE)
     try:
-        gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at), may_idle=may_idle,
-                           said=lambda report: said_of(config, report))
+        # The gate decides under the match lock: a poll that waited for a GM's command (resolve --force, undo) is
+        # never served the spreadsheets as kept before that command wrote them, nor the state it forgot.
+        with match_lock(config.lock_path):
+            gate = gate_for(config.path, config_mark, sheets, read_at, clock,
+                            google=config.backend is BackendKind.GOOGLE)
+            gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at, lock=False), may_idle=may_idle,
+                               said=lambda report: said_of(config, report))
     except WorkbookOpenError as exc:
         return LeftOpen(str(exc), _first_this_turn(config, exc))
     if isinstance(gated, IdlePoll):
@@ -85,7 +90,7 @@ def said_of(config: MatchConfig, report: WindowReport) -> Said:
     warnings every poll repeats."""
     warning = "\n".join(poll_warnings(config, report))
     summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[],
-                                                         schedule_change="")),
+                                                         schedule_change="", completed="")),
                          *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""

@@ -6,6 +6,7 @@ Every game whose record has a sheet part runs here; ``require_sheets`` refuses o
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -57,9 +58,10 @@ def require_sheets(ruleset: str, where: str) -> None:
 
 
 def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
-                     dry_run: bool = False, window: str | None = None) -> WindowReport:
-    """One poll of the match under the match lock (``window``: force only that window, see ``poll``)."""
-    with match_lock(config.lock_path):
+                     dry_run: bool = False, window: str | None = None, lock: bool = True) -> WindowReport:
+    """One poll of the match under the match lock (``window``: force only that window, see ``poll``; ``lock``
+    False: the caller holds the lock already, as the gated poll does from before its gate decides)."""
+    with match_lock(config.lock_path) if lock else contextlib.nullcontext():
         try:
             return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
                         dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),

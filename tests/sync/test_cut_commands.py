@@ -1,0 +1,169 @@
+"""Every command that writes a match is all-or-nothing: cut at any write, the next command of any kind completes it
+(or it never ran), and says so; and a match knows its history: files put back from older copies are refused by name.
+
+A GvG match in four memory spreadsheets (red's, blue's, the board, the engine: written in that order, the engine
+last), its journal in the GM's folder. A command is cut at each write position (the write to that spreadsheet fails,
+as a kill -9 or a lost connection there would); the next command then runs, and every cell of every spreadsheet must
+be what the command run whole, then that next command, leaves. The long walk (more positions, every pair of command
+and next command, local workbooks and the Google fake) is under ``-m soak``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheets_gm.rulesets.gvg.state import Adjustment
+from sheets_gm.rulesets.registry import create_ruleset
+from sheets_gm.sheets.layout import Grid
+from sheets_gm.sync.history import HistoryError
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, hand_seats, undo_window
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.sheets import MatchSheets
+from tests.fakes.memory import InjectedFault, MemoryBackend
+from tests.matchfiles import GVG, SEED, record_of, roster, sync, type_orders
+
+ORDER = ("red", "blue", "board", "engine")  # the write order: the seats, the board, the engine last (the commit)
+
+Command = Callable[[MatchSheets], Any]
+COMMANDS: dict[str, Command] = {
+    "undo": lambda s: undo_window(s, GVG, "wrong orders"),
+    "adjust": lambda s: adjust_match(s, GVG, [Adjustment("refund", coins=(1, 8))]),
+    "bots": lambda s: hand_seats(s, GVG, {"red": "objective"}, "red is away"),
+}
+NEXT: dict[str, Command] = {
+    "sync": sync,
+    "status": lambda s: sync_dry(s),
+    "undo": COMMANDS["undo"],
+    "adjust": COMMANDS["adjust"],
+}
+
+
+def sync_dry(sheets: MatchSheets) -> Any:
+    from sheets_gm.sync.poll import poll
+    from tests.matchfiles import NOW
+
+    return poll(sheets, GVG, now=NOW, dry_run=True)
+
+
+_BUILT: dict[str, tuple[dict[str, MemoryBackend]]] = {}
+
+
+def _fresh(journal: Path) -> tuple[MatchSheets, dict[str, MemoryBackend]]:
+    """The match two turns in (built once, copied for each test), its journal at ``journal``."""
+    if "match" not in _BUILT:
+        backends = {n: MemoryBackend(n) for n in ORDER}
+        sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"],
+                             (backends["red"], backends["blue"]))
+        create_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
+        for _ in range(2):
+            type_orders(sheets)
+            assert sync(sheets).resolved
+        type_orders(sheets, ready=False)  # turn 3's orders typed, not ready: an undo sets them aside
+        _BUILT["match"] = (backends,)
+    backends = copy.deepcopy(_BUILT["match"][0])
+    sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"], (backends["red"], backends["blue"]),
+                         journal=journal)
+    return sheets, backends
+
+
+def cells(backends: dict[str, MemoryBackend]) -> dict[str, Any]:
+    """Every value and note of every spreadsheet."""
+    return copy.deepcopy({n: (b.tabs, b.notes) for n, b in backends.items()})
+
+
+class Cut:
+    """A command cut at its write to ``victim``: that write and every later one never happen."""
+
+    def __init__(self, backends: dict[str, MemoryBackend], victim: str) -> None:
+        self.backends = backends
+        self.victim = victim
+
+    def __enter__(self) -> None:
+        backend = self.backends[self.victim]
+        original = backend.write
+
+        def fail(writes: Any, **kwargs: Any) -> list[Grid]:
+            backend.write = original  # type: ignore[method-assign]
+            raise InjectedFault(f"cut at {self.victim}")
+        backend.write = fail  # type: ignore[method-assign]
+
+    def __exit__(self, *exc: object) -> None:
+        self.backends[self.victim].__dict__.pop("write", None)
+
+
+def _run(command: Command, sheets: MatchSheets) -> str:
+    """Run ``command``; '' when it went through, else what it refused with."""
+    try:
+        command(sheets)
+    except (BetweenWindowsError, HistoryError) as exc:
+        return str(exc)
+    return ""
+
+
+def check_cut(tmp_path: Path, op: str, victim: str, after: str) -> None:
+    """``op`` cut at its write to ``victim``, then ``after``: every cell as ``op`` run whole, then ``after``."""
+    whole, whole_backends = _fresh(tmp_path / "whole" / "journal.json")
+    COMMANDS[op](whole)
+    cut, cut_backends = _fresh(tmp_path / "cut" / "journal.json")
+    with Cut(cut_backends, victim), pytest.raises(InjectedFault):
+        COMMANDS[op](cut)
+    assert (tmp_path / "cut" / "journal.json").exists()
+    said = ""
+    if after in ("sync", "status"):
+        report = NEXT[after](cut)
+        said = report.completed
+        expected = NEXT[after](whole)
+        assert report.completed and not expected.completed
+    else:
+        said = _run(NEXT[after], cut)  # completes the cut command, tells the GM, and does nothing else
+        assert "Your " in said and "was not done: run it again" in said
+    assert "was cut short before its last write" in said and "it is now complete" in said
+    assert cells(cut_backends) == cells(whole_backends)
+    assert not (tmp_path / "cut" / "journal.json").exists()
+    assert record_of(cut).values() == record_of(whole).values()
+
+
+@pytest.mark.parametrize(("op", "victim", "after"), [
+    ("undo", "blue", "status"),  # issue 52, item 1: red's file undone, the engine not
+    ("undo", "engine", "sync"),
+    ("adjust", "red", "undo"),
+    ("bots", "board", "adjust"),
+])
+def test_a_command_cut_at_a_write_is_completed_by_the_next_command(tmp_path: Path, op: str, victim: str,
+                                                                   after: str) -> None:
+    check_cut(tmp_path, op, victim, after)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("after", sorted(NEXT))
+@pytest.mark.parametrize("victim", ORDER)
+@pytest.mark.parametrize("op", sorted(COMMANDS))
+def test_every_command_cut_at_every_write_is_completed_by_every_next_command(tmp_path: Path, op: str, victim: str,
+                                                                             after: str) -> None:
+    check_cut(tmp_path, op, victim, after)
+
+
+def test_a_cut_command_whose_journal_is_gone_is_refused_by_name_never_taken_for_a_players_copy(tmp_path: Path) -> None:
+    """Issue 52, item 1: without its journal, an undo cut after the seats' files is never read as their files saved
+    from an older copy (whose rows would go to the Archive for an undo the engine never recorded): every command
+    refuses, naming the engine, the file and repair."""
+    sheets, backends = _fresh(tmp_path / "journal.json")
+    before = cells(backends)
+    with Cut(backends, "board"), pytest.raises(InjectedFault):
+        COMMANDS["undo"](sheets)
+    (tmp_path / "journal.json").unlink()
+    written = cells(backends)
+    for after in NEXT.values():
+        said = _run(after, sheets) if after is not sync and after is not NEXT["status"] else ""
+        if not said:
+            with pytest.raises(HistoryError) as refused:
+                after(sheets)
+            said = str(refused.value)
+        assert "the engine is older than the files it wrote" in said and "repair" in said
+        assert "older copy" in said and "typed over by hand" not in said
+    assert cells(backends) == written != before  # nothing more written
