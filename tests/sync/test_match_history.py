@@ -16,7 +16,7 @@ import pytest
 
 from sheets_gm.rulesets.registry import create_ruleset
 from sheets_gm.sync.history import HistoryError
-from sheets_gm.sync.life.adjust_undo import undo_window
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, undo_window
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.match_record import MatchRecord, engine_read_range, parse_match_record
@@ -117,3 +117,15 @@ def test_a_file_of_another_match_is_refused_by_name() -> None:
             sync(sheets)
         assert cells(backends) == before
 
+
+
+def test_undo_with_a_window_takes_back_that_window_or_nothing() -> None:
+    """Issue 52, item 11: ``undo --window KEY`` typed while a poll resolves the next window never undoes that one."""
+    backends = played()[-1]
+    sheets = _sheets(backends)
+    before = cells(backends)
+    with pytest.raises(BetweenWindowsError, match=r"window '2' is not the last one resolved: '3' \(turn 3\) is"):
+        undo_window(sheets, GVG, "late orders", window_key="2")
+    assert cells(backends) == before
+    undo_window(sheets, GVG, "late orders", window_key="3")
+    assert record_of(sheets).resolved == 2

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sheets_gm.engine.dice import deal_prefix
-from sheets_gm.engine.events import Event
+from sheets_gm.engine.events import Event, kind_words
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
@@ -406,18 +406,59 @@ def _rows_put_back(read: MatchRead, back: MatchRecord, entry: Mapping[str, Any],
     return restored, set_aside, told, lines
 
 
+def _held_lines(record: MatchRecord) -> list[list[Any]]:
+    """The sync's own Log lines since the last resolution that an undo of it keeps: a change of the match's
+    deadlines (the undo keeps the schedule, so its line still holds), each with its Log row (``own_lines``)."""
+    deadlines = kind_words(SyncEvent.DEADLINES.value)
+    return [list(line) for line in (record.gm_events or {}).get("own", [])
+            if isinstance(line, list) and len(line) == 4 and line[2] == deadlines]
+
+
+def _ranges(first: int, end: int, held: set[int]) -> list[tuple[int, int]]:
+    """The Log rows from index ``first`` to ``end`` (excluded), ``held`` left out, as runs of row numbers.
+
+    >>> _ranges(5, 12, {7, 8}), _ranges(5, 7, {5, 6})
+    ([(7, 8), (11, 13)], [])
+    """
+    runs: list[tuple[int, int]] = []
+    for i in range(first, end):
+        if i in held:
+            continue
+        row = LOG_FIRST_ROW + i
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
+
+
+def _kept_events(entry: Mapping[str, Any], record: MatchRecord, ruleset: AnyRuleset,
+                 state: Any) -> dict[str, Any] | None:
+    """The GM events pending once the resolution ``entry`` records is undone: those it had applied before it, and
+    the lines of the sync's own since that still hold (``_held_lines``), so that ``verify -c`` keeps checking them."""
+    pending = entry.get("gm_events")
+    held = _held_lines(record)
+    if not held:
+        return pending if isinstance(pending, dict) else None
+    base = dict(pending) if isinstance(pending, dict) else {"state_before": ruleset.state_codec.to_json(state),
+                                                             "events": []}
+    return {**base, "own": [*base.get("own", []), *held]}
+
+
 def _undo_text(record: MatchRecord, entry: Mapping[str, Any], reopened: Window, reason: str,
                set_aside: Mapping[str, list[TypedRow]]) -> str:
-    """The Log's line for an undo of the resolution ``entry`` records (without its closing full stop)."""
+    """The Log's line for an undo of the resolution ``entry`` records (without its closing full stop). The rows it
+    names as no longer holding leave out the lines the undo keeps (``_held_lines``: a deadline change's)."""
     text = (f"GM undoes {reopened.label}: {reason}. The match is back to before it; "
             "its orders are back in their rows, Ready and Go unticked")
     if set_aside:
         text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
                  "rows, to type again")
     log_from = entry.get("log_from")
-    if isinstance(log_from, int) and 0 <= log_from < record.log_rows:  # what the verify of the Log leaves out
-        text += (f"; what it logged (Log rows {LOG_FIRST_ROW + log_from} to {LOG_FIRST_ROW + record.log_rows - 1}) "
-                 "no longer holds")
+    runs = _ranges(log_from, record.log_rows, {int(line[0]) for line in _held_lines(record)}) \
+        if isinstance(log_from, int) and 0 <= log_from < record.log_rows else []
+    if runs:  # what the verify of the Log leaves out
+        text += (f"; what it logged (Log rows {' and '.join(f'{a} to {b}' for a, b in runs)}) no longer holds")
     dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
     if dropped:
         text += (f"; {counted(dropped, 'GM event')} recorded after {reopened.label} "
@@ -467,7 +508,8 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     # rolls gains nothing by asking for an undo).
     bots = entry.get("bots") or {}  # the bots that played the undone window: a seat handed over since goes back
     keep, dealt = _window_dice(read, state, entry, record.deal + 1)
-    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1,
+    back = replace(record, state=state, resolved=number - 1, gm_events=_kept_events(entry, record, ruleset, state),
+                   deal=record.deal + 1,
                    kept_dice={"window": undone_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {},
                    bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {}
                    ).moved_on(f"undo of resolution {number} of deal {record.deal}")
