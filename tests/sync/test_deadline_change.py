@@ -119,7 +119,7 @@ def test_an_undo_after_a_change_keeps_its_line_and_verify_still_checks_it() -> N
     row = [r[1] for r in _log(table)].index("deadlines")
     undo_window(table.sheets, table.cls, "the test takes it back")
     log = _log(table)
-    undo = log[-1][2]
+    undo = str(log[-1][2])
     named = undo.partition("Log rows ")[2].partition(")")[0]
     runs = [range(int(a), int(b) + 1) for a, b in re.findall(r"(\d+) to (\d+)", named)]
     assert runs and all(row + 2 not in r for r in runs)  # every row the resolution logged, the change's left out
