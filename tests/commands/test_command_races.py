@@ -28,6 +28,7 @@ from sheets_gm.sheets.google.backend import GoogleSheetBackend
 from sheets_gm.sheets.marks import file_mark
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, undo_window
 from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.google_api import GoogleApiFake, fake_client, settle_auth, write_service_account_key
 from tests.matchfiles import GVG, SEED, TEAMS, local_match, record_of, roster, type_orders
@@ -36,12 +37,12 @@ NOON = datetime(2026, 11, 22, 12, tzinfo=UTC)
 SA_EMAIL = "race-bot@sheets-gm-test.iam.gserviceaccount.com"
 KEYS = {role: f"1{role.capitalize()}Key_command_races".ljust(44, "0") for role in ("board", "engine", "red", "blue")}
 
-Other = Callable[[Any, MatchSheets], None]
+Other = Callable[[Any, MatchSheets], object]
 OTHERS: dict[str, Other] = {
     "resolve --force --window": lambda config, sheets: resolve_now(config, open_match_sheets(config), force=True,
-                                                                   window="1", clock=lambda: NOON) and None,
+                                                                   window="1", clock=lambda: NOON),
     "sync": lambda config, sheets: poll_behind_gate(config, file_mark(config.path), open_match_sheets(config),
-                                                    quiet=False, clock=lambda: NOON) and None,
+                                                    quiet=False, clock=lambda: NOON),
     "undo --window": lambda config, sheets: _undo(config),
 }
 
@@ -52,9 +53,9 @@ def _undo(config: Any) -> None:
 
 
 @contextlib.contextmanager
-def racing(other: Callable[[], None]) -> Iterator[None]:
+def racing(other: Callable[[], object]) -> Iterator[None]:
     """The next time a poll asks for the match lock, ``other`` runs whole first (it held the lock)."""
-    real = run.match_lock
+    real = match_lock
     waiting = [True]
 
     @contextlib.contextmanager
@@ -100,8 +101,11 @@ def google_config(fake: GoogleApiFake, folder: Path) -> Path:
 def check_race(config_path: Path, other: str) -> None:
     config = load_config(config_path)
     sheets = open_match_sheets(config)
-    cron = lambda: poll_behind_gate(config, file_mark(config.path), open_match_sheets(config), quiet=False,  # noqa: E731
-                                    clock=lambda: NOON)
+
+    def cron() -> object:
+        return poll_behind_gate(config, file_mark(config.path), open_match_sheets(config), quiet=False,
+                                clock=lambda: NOON)
+
     cron()  # the gate keeps what this poll read: the next one may answer from it
     type_orders(sheets)  # every seat ready: window 1 is due
     with racing(lambda: OTHERS[other](config, sheets)):
