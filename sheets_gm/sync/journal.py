@@ -216,3 +216,24 @@ def completed_sentence(journal: ChangeJournal, written: list[str], done: list[st
               else "before its first write went through")
     return (f"{journal.what} was cut short before its last write ({before}): it is now complete, as if it had run "
             "whole")
+
+
+def start_init(path: Path | None, match_id: str) -> None:
+    """Keep, before ``init`` writes anything, that it creates the match ``match_id`` (``MatchRecord.match_id``): a
+    later ``init`` of the same config finds that match's files, cut short, as its own to lay out again, not another
+    match's (``init_under_way``). Nothing when the match keeps no journal; a file that cannot be written costs only
+    that."""
+    if path is not None:
+        with contextlib.suppress(OSError):
+            write_private(path, json.dumps({"version": JOURNAL_VERSION, "kind": "init", "match": match_id}))
+
+
+def init_under_way(path: Path | None) -> str:
+    """The id of the match an ``init`` of this config was creating when it was cut ('' when none was)."""
+    if path is None:
+        return ""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return str(raw["match"]) if raw.get("kind") == "init" and raw.get("version") == JOURNAL_VERSION else ""
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
+        return ""

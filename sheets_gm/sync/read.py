@@ -19,7 +19,7 @@ from sheets_gm.sheets.backend import LayoutDriftError, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
-from sheets_gm.sync.history import check_history
+from sheets_gm.sync.history import HistoryError, check_history
 from sheets_gm.sync.journal import change_under_way, complete_change, completed_sentence
 from sheets_gm.sync.match_record import (
     FileStamp,
@@ -131,8 +131,10 @@ def _engine_elsewhere(sheets: MatchSheets, engine_tab: str) -> str:
     return ""
 
 
-def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
-    """One batched read per spreadsheet; the layout and the engine record checked."""
+def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete: bool = True) -> MatchRead:
+    """One batched read per spreadsheet; the layout and the engine record checked, and every file's history
+    (``sync.history``). A change cut before its commit is completed first (``MatchRead.completed`` says so), unless
+    ``complete`` is False (``doctor``, which writes nothing): then HistoryError says the next command completes it."""
     spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     engine_range = engine_read_range(spec.tabs.engine)
@@ -208,6 +210,9 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
                                FileStamp.from_json(archived.get("gen")) if archived is not None else None,
                                tuple(pending_row[0]) if pending_row else ())
     change = change_under_way(sheets.journal, record)
+    if change is not None and not complete:
+        raise HistoryError(f"{change.what} was cut short before its last write (the engine's): the next sync, or any "
+                           "command that writes the match, completes it and says so")
     if change is not None:  # a change cut before its commit: completed, then the match read as it leaves it
         written = {seat_backend(sheets, tabs, seat).name for seat, s in seats.items()
                    if s.stamp is not None and s.stamp.generation == change.after}

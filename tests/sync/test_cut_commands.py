@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 
 from sheets_gm.rulesets.gvg.state import Adjustment
@@ -25,7 +27,7 @@ from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, h
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import InjectedFault, MemoryBackend
-from tests.matchfiles import GVG, SEED, record_of, roster, sync, type_orders
+from tests.matchfiles import GVG, SEED, local_match, record_of, roster, sync, type_orders
 
 ORDER = ("red", "blue", "board", "engine")  # the write order: the seats, the board, the engine last (the commit)
 
@@ -79,7 +81,7 @@ def cells(backends: dict[str, MemoryBackend]) -> dict[str, Any]:
 class Cut:
     """A command cut at its write to ``victim``: that write and every later one never happen."""
 
-    def __init__(self, backends: dict[str, MemoryBackend], victim: str) -> None:
+    def __init__(self, backends: dict[str, Any], victim: str) -> None:
         self.backends = backends
         self.victim = victim
 
@@ -88,9 +90,9 @@ class Cut:
         original = backend.write
 
         def fail(writes: Any, **kwargs: Any) -> list[Grid]:
-            backend.write = original  # type: ignore[method-assign]
+            backend.write = original
             raise InjectedFault(f"cut at {self.victim}")
-        backend.write = fail  # type: ignore[method-assign]
+        backend.write = fail
 
     def __exit__(self, *exc: object) -> None:
         self.backends[self.victim].__dict__.pop("write", None)
@@ -167,3 +169,106 @@ def test_a_cut_command_whose_journal_is_gone_is_refused_by_name_never_taken_for_
         assert "the engine is older than the files it wrote" in said and "repair" in said
         assert "older copy" in said and "typed over by hand" not in said
     assert cells(backends) == written != before  # nothing more written
+
+
+# --------------------------------------------------------------------------- local workbooks
+
+
+def _local(folder: Path) -> tuple[MatchSheets, dict[str, Any]]:
+    """The same match in local workbooks (the board, gm/engine.xlsx, red.xlsx, blue.xlsx), its journal beside."""
+    _config, sheets = local_match(folder, private=True)
+    for _ in range(2):
+        type_orders(sheets)
+        assert sync(sheets).resolved
+    type_orders(sheets, ready=False)
+    sheets = replace(sheets, journal=folder / ".sheets-gm" / "journal.json")
+    return sheets, {"red": sheets.orders[0], "blue": sheets.orders[1], "board": sheets.board,
+                    "engine": sheets.engine}
+
+
+def workbook_values(folder: Path) -> dict[str, object]:
+    """Every cell's value of every workbook of the match in ``folder``."""
+    out: dict[str, object] = {}
+    for name in ("match.xlsx", "gm/engine.xlsx", "red.xlsx", "blue.xlsx"):
+        book = openpyxl.load_workbook(folder / name)
+        out[name] = {sheet.title: [[c.value for c in row] for row in sheet.iter_rows()] for sheet in book}
+    return out
+
+
+def check_local_cut(tmp_path: Path, op: str, victim: str, after: str) -> None:
+    """``check_cut`` on local workbooks: each spreadsheet's write is one atomic save of its file."""
+    whole, _ = _local(tmp_path / "whole")
+    COMMANDS[op](whole)
+    cut, backends = _local(tmp_path / "cut")
+    with Cut(backends, victim), pytest.raises(InjectedFault):
+        COMMANDS[op](cut)
+    if after in ("sync", "status"):
+        report = NEXT[after](cut)
+        said = report.completed
+        NEXT[after](whole)
+    else:
+        said = _run(NEXT[after], cut)
+    assert "was cut short before its last write" in said and "it is now complete" in said
+    assert workbook_values(tmp_path / "cut") == workbook_values(tmp_path / "whole")
+
+
+def test_an_undo_cut_in_local_workbooks_is_completed_by_the_next_sync(tmp_path: Path) -> None:
+    """Issue 52, item 1, as it was found: an all-bot GvG match in local workbooks, an undo cut after the seats'
+    files were saved and before the engine's: the next sync completes it, every cell as the undo run whole."""
+    check_local_cut(tmp_path, "undo", "board", "sync")
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("after", ["sync", "undo"])
+@pytest.mark.parametrize("victim", ORDER)
+@pytest.mark.parametrize("op", sorted(COMMANDS))
+def test_every_command_cut_in_local_workbooks_is_completed(tmp_path: Path, op: str, victim: str, after: str) -> None:
+    check_local_cut(tmp_path, op, victim, after)
+
+
+# --------------------------------------------------------------------------- the Google fake
+
+
+def _google_run(tmp_path: Path, op: str, victim: str | None, after: str) -> tuple[dict[str, Any], str]:
+    """``op`` on a match in four spreadsheets of the Google fake, cut at ``victim`` (None: run whole), then
+    ``after``: every tab's values of every spreadsheet, and what ``after`` said of a cut command."""
+    from tests.commands.test_gm_ops import KEYS, google_match
+    from tests.fakes.google_api import GoogleApiFake
+
+    with GoogleApiFake() as fake:
+        sheets = replace(google_match(fake), journal=tmp_path / ("cut" if victim else "whole") / "journal.json")
+        type_orders(sheets, ready=False)
+        backends = {"red": sheets.orders[0], "blue": sheets.orders[1], "board": sheets.board, "engine": sheets.engine}
+        said = ""
+        if victim is None:
+            COMMANDS[op](sheets)
+        else:
+            with Cut(backends, victim), pytest.raises(InjectedFault):
+                COMMANDS[op](sheets)
+        if after in ("sync", "status"):
+            said = NEXT[after](sheets).completed
+        elif victim is not None:
+            said = _run(NEXT[after], sheets)
+        values: dict[str, Any] = {role: {s.title: fake.values(key, s.title) for s in fake.spreadsheets[key].sheets}
+                  for role, key in KEYS.items()}
+        assert not fake.violations, fake.violations
+    return values, said
+
+
+def check_google_cut(tmp_path: Path, op: str, victim: str, after: str) -> None:
+    whole, _ = _google_run(tmp_path, op, None, after)
+    cut, said = _google_run(tmp_path, op, victim, after)
+    assert "was cut short before its last write" in said and "it is now complete" in said
+    assert cut == whole
+
+
+def test_an_adjustment_cut_on_google_is_completed_by_the_next_sync(tmp_path: Path) -> None:
+    check_google_cut(tmp_path, "adjust", "blue", "sync")
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("after", ["sync", "undo"])
+@pytest.mark.parametrize("victim", ORDER)
+@pytest.mark.parametrize("op", sorted(COMMANDS))
+def test_every_command_cut_on_google_is_completed(tmp_path: Path, op: str, victim: str, after: str) -> None:
+    check_google_cut(tmp_path, op, victim, after)
