@@ -38,7 +38,7 @@ from sheets_gm.sync.life.deadline_change import change_sentence, schedule_change
 from sheets_gm.sync.life.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
+from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER, OldLayoutError, refuse_old_layout
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.swaps import SwappedWorkbooksError, describe_misplaced, find_misplaced
@@ -131,7 +131,8 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
     try:
         read = read_match(sheets, get_ruleset(config.ruleset), complete=False)
     except HistoryError as exc:  # a file of another match, an engine older than its files, a command cut short
-        report.fail("history", str(exc), f"as it says; `sheets-gm sync -c {config.path}` tells the same, and "
+        said = str(exc).replace(f"-c {CONFIG_PLACEHOLDER}", f"-c {config.path}")
+        report.fail("history", said, f"as it says; `sheets-gm sync -c {config.path}` tells the same, and "
                                          "resolves nothing until it is put right")
         return
     except LayoutDriftError as exc:

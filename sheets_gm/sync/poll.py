@@ -296,7 +296,8 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                owners: OwnersSource | None, live: Mapping[str, Any] | None,
                schedule: ScheduleRule | None = None) -> WindowReport:
     """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
-    read = with_live_settings(read_match(sheets, ruleset_class), live or {})
+    # a GM's change cut short is completed first; a dry run (status) writes nothing: it says the next sync will
+    read = with_live_settings(read_match(sheets, ruleset_class, complete=not dry_run), live or {})
     record = read.record
     check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
     ruleset = record.ruleset

@@ -292,6 +292,15 @@ def cut_pending(grid: Grid, tab: str, record: MatchRecord) -> dict[str, Any] | N
         return None
 
 
+def file_stamp(grid: Grid) -> FileStamp | None:
+    """The stamp a pending row read as ``grid`` keeps (None when it keeps none, or cannot be read)."""
+    try:
+        found = _archived(grid, "")
+    except LayoutDriftError:
+        return None
+    return FileStamp.from_json(found.get("gen")) if found is not None else None
+
+
 def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
     """The archive's pending row: what the last resolution (committed or cut) consumed."""
     line = grid[0] if grid else []

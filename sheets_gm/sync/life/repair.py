@@ -39,7 +39,7 @@ from sheets_gm.sync.life.repair_columns import FoundColumns, laid_out_columns
 from sheets_gm.sync.life.repair_records import renamed_copies, restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
-from sheets_gm.sync.read import adapter_of, restamped
+from sheets_gm.sync.read import adapter_of, current_mark, cut_pending, file_stamp, restamped
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital
 from sheets_gm.sync.rows.fate_words import shown_typed_over_line
 from sheets_gm.sync.rows.fates import kept_refusals, stays
@@ -176,8 +176,14 @@ def _restamp_seats(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, ba
         except SheetError:
             continue
         row = tuple(grid[0]) if grid else ()
-        if len(row) > 1 and row[1] not in (None, ""):
-            batch.put(backend, tabs.archive_pending_range(seat), [restamped(row, record, f"rows {seat} typed")])
+        if len(row) < 2 or row[1] in (None, "") or cut_pending(grid, tabs.copies(seat), record) is not None:
+            continue  # nothing to mend, or a resolution cut before its commit: the next poll completes it
+        stamp = file_stamp(grid)
+        if stamp is None or stamp == record.stamp():
+            mark = restamped(row, record, f"rows {seat} typed")
+        else:  # drawn for another generation, history or match: the file goes on from the engine as it is
+            mark = ["", current_mark(record.resolved, record.deal, record.stamp()), row[2] if len(row) > 2 else None]
+        batch.put(backend, tabs.archive_pending_range(seat), [mark])
 
 
 @dataclass
