@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
+from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.match_record import MatchRecord
@@ -177,6 +177,9 @@ def journaled_change(batch: WriteBatch, order: list[SheetBackend], path: Path | 
     journal kept at ``path`` first (JournalUnwritableError, nothing written, when it cannot be), dropped once the
     engine's write went through. ``before`` and ``after``: the record it changes and the one it writes. Returns the
     number of calls."""
+    for backend in order:  # a workbook open in an office program: refused before the journal, nothing written
+        if isinstance(backend, OpenedElsewhere) and any(b is backend for b, _w in batch.writes):
+            backend.refuse_if_open()
     if path is not None:
         writes = tuple((backend.name, w) for b in order for backend, w in batch.writes if backend is b)
         journal = ChangeJournal(before.seed_hash, what, before.generation, after.generation, writes)

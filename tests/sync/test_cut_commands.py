@@ -281,3 +281,19 @@ def test_an_adjustment_cut_on_google_is_completed_by_the_next_sync(tmp_path: Pat
 @pytest.mark.parametrize("op", sorted(COMMANDS))
 def test_every_command_cut_on_google_is_completed(tmp_path: Path, op: str, victim: str, after: str) -> None:
     check_google_cut(tmp_path, op, victim, after)
+
+
+def test_a_change_refused_for_a_workbook_left_open_leaves_no_journal_to_complete(tmp_path: Path) -> None:
+    """An undo refused because blue's workbook is open in LibreOffice wrote nothing, so no later sync completes it
+    behind the GM's back: she runs it again once the workbook is closed."""
+    from sheets_gm.sheets.backend import WorkbookOpenError
+
+    sheets, _ = _local(tmp_path)
+    lock = tmp_path / ".~lock.blue.xlsx#"
+    lock.write_text(",Bo,bo-laptop,22.11.2026 12:00,file:///home/bo;", encoding="utf-8")
+    before = workbook_values(tmp_path)
+    with pytest.raises(WorkbookOpenError):
+        COMMANDS["undo"](sheets)
+    assert workbook_values(tmp_path) == before and not sheets.journal.exists()  # type: ignore[union-attr]
+    lock.unlink()
+    assert not sync(sheets).completed and record_of(sheets).resolved == 2
