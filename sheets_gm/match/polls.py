@@ -23,7 +23,7 @@ from sheets_gm.match.idle_poll import may_stay_idle
 from sheets_gm.match.notify.announce import after_poll, send_due
 from sheets_gm.match.notify.outbox import Due, due
 from sheets_gm.match.poll_words import describe_report, poll_warnings, rejected_lines
-from sheets_gm.match.run import gm_change, sync_once
+from sheets_gm.match.run import complete_cut_change, gm_change, sync_once
 from sheets_gm.sheets.backend import WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
@@ -72,6 +72,7 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
         # The gate decides under the match lock: a poll that waited for a GM's command (resolve --force, undo) is
         # never served the spreadsheets as kept before that command wrote them, nor the state it forgot.
         with match_lock(config.lock_path):
+            completed = complete_cut_change(config, sheets)  # before the gate: its kept reads predate the change
             gate = gate_for(config.path, config_mark, sheets, read_at, clock,
                             google=config.backend is BackendKind.GOOGLE)
             gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at, lock=False), may_idle=may_idle,
@@ -82,6 +83,7 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
         return replace(gated, notices=send_waiting(config, clock) if notices[0].letters else "")
     _open_workbook_memory(config).unlink(missing_ok=True)
     report, said = gated
+    report.completed = report.completed or completed
     return FullPoll(report, after_poll(config, sheets, report, clock), said.warning)
 
 

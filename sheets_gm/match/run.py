@@ -38,7 +38,7 @@ from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import a1, cells
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
 from sheets_gm.sync.gate.state import forget_state, state_path
-from sheets_gm.sync.journal import drop_journal, init_under_way, journal_path, start_init
+from sheets_gm.sync.journal import drop_journal, init_under_way, journal_path, load_change, start_init
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.share import share_match, sharing_plan
@@ -54,6 +54,7 @@ from sheets_gm.sync.match_record import (
 from sheets_gm.sync.match_tabs import ABOUT_TAB, COPIES_COLS, COPIES_DATA_COL, COPIES_PENDING_ROW
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.poll import WindowReport, poll
+from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
 
 
@@ -79,6 +80,22 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
                         schedule=config.schedule.rule())
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
+
+
+def complete_cut_change(config: MatchConfig, sheets: MatchSheets) -> str:
+    """Complete a GM's change cut short (its journal kept, the engine not written: ``sync/journal.py``) before a
+    gated poll's gate decides: the gate's kept reads and rehearsal know nothing of it. The gate's record is forgotten
+    once it is complete (the poll after reads every spreadsheet). Returns what the GM is told ('' when there was none
+    to complete, or the match cannot be read: the poll says why)."""
+    if load_change(sheets.journal) is None:
+        return ""
+    try:
+        completed = read_match(sheets, get_ruleset(config.ruleset)).completed
+    except SheetError:
+        return ""
+    if completed:
+        forget_state(state_path(config.path))
+    return completed
 
 
 @contextmanager

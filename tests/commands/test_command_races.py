@@ -126,3 +126,29 @@ def test_a_poll_that_waited_for_another_command_resolves_the_window_once_local(t
 def test_a_poll_that_waited_for_another_command_resolves_the_window_once_google(
         fake: GoogleApiFake, tmp_path: Path, other: str) -> None:
     check_race(google_config(fake, tmp_path), other)
+
+
+@pytest.mark.parametrize("google", [False, True])
+def test_cron_completes_an_undo_killed_before_its_commit(fake: GoogleApiFake, tmp_path: Path, google: bool) -> None:
+    """An undo killed (nothing after it ran: the gate's record of the last poll is still there, its kept reads from
+    before the undo) is completed by cron's next poll, before its gate decides, and the poll says so."""
+    from tests.fakes.memory import InjectedFault
+    from tests.sync.test_cut_commands import Cut
+
+    config_path = google_config(fake, tmp_path) if google else local_match(tmp_path, private=True)[0]
+    config = load_config(config_path)
+
+    def cron() -> Any:
+        return poll_behind_gate(config, file_mark(config.path), open_match_sheets(config), quiet=False,
+                                clock=lambda: NOON)
+
+    cron()
+    type_orders(open_match_sheets(config))
+    assert cron().report.resolved  # turn 1; the gate keeps what this poll read
+    cron()
+    sheets = open_match_sheets(config)
+    with Cut({"board": sheets.board}, "board"), pytest.raises(InjectedFault):
+        undo_window(sheets, GVG, "wrong orders")  # killed: no gm_change to forget the gate's record
+    report = cron().report
+    assert "the undo of turn 1 was cut short before its last write" in report.completed
+    assert record_of(open_match_sheets(config)).resolved == 0
