@@ -20,7 +20,13 @@ from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
 from sheets_gm.sync.history import HistoryError, check_history
-from sheets_gm.sync.journal import change_under_way, complete_change, completed_sentence
+from sheets_gm.sync.journal import (
+    change_under_way,
+    complete_change,
+    completed_sentence,
+    drop_journal,
+    load_change,
+)
 from sheets_gm.sync.match_record import (
     FileStamp,
     MatchRecord,
@@ -210,6 +216,8 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
                                FileStamp.from_json(archived.get("gen")) if archived is not None else None,
                                tuple(pending_row[0]) if pending_row else ())
     change = change_under_way(sheets.journal, record)
+    if change is None and complete and load_change(sheets.journal) is not None:
+        drop_journal(sheets.journal)  # a change the engine committed (or of another match): nothing to complete
     if change is not None and not complete:
         raise HistoryError(f"{change.what} was cut short before its last write (the engine's): the next sync, or any "
                            "command that writes the match, completes it and says so")

@@ -297,3 +297,19 @@ def test_a_change_refused_for_a_workbook_left_open_leaves_no_journal_to_complete
     assert workbook_values(tmp_path) == before and not sheets.journal.exists()  # type: ignore[union-attr]
     lock.unlink()
     assert not sync(sheets).completed and record_of(sheets).resolved == 2
+
+
+def test_a_change_journal_left_after_its_commit_is_dropped_by_the_next_poll(tmp_path: Path) -> None:
+    """Killed between the engine's write and dropping its journal, a change is whole: the next poll completes
+    nothing, says nothing, and drops the journal (cron's polls do not read the match for it again)."""
+    from sheets_gm.sync import journal
+
+    sheets, _ = _fresh(tmp_path / "journal.json")
+    kept = journal.drop_journal
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(journal, "drop_journal", lambda path: None)  # killed before the journal went
+        COMMANDS["adjust"](sheets)
+    assert (tmp_path / "journal.json").exists()
+    assert kept is journal.drop_journal
+    report = sync(sheets)
+    assert not report.completed and not (tmp_path / "journal.json").exists()
