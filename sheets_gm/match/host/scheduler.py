@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import queue
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
@@ -131,6 +132,7 @@ class Host:
         self.changed = True  # something to write in the status file
         self.polls = 0  # visits finished (a benchmark's count)
         self._done: queue.SimpleQueue[tuple[Path, Outcome]] = queue.SimpleQueue()
+        self._stop: Waiter = threading.Event()  # what ``run`` waits on: once set, no poll starts
 
     # -- the pass -------------------------------------------------------------------------------------------
 
@@ -142,14 +144,18 @@ class Host:
         self._take_outcomes(now)
         self._ask_drive(now)
         for hosted in list(self.matches.values()):
+            if self._stop.is_set():
+                break  # stopping: no poll starts
             if not hosted.running:
                 self._look(hosted, now)
+        self._take_outcomes(now)  # those finished meanwhile (a pool that ran them at once: all of them)
         self._write_status(now)
         return self._until_next(now)
 
     def run(self, stop: Waiter) -> None:
         """Pass after pass until ``stop`` is set, then :meth:`close`. A pass ends at the latest a second later
         (a finished poll is taken in, a deadline fires at its second)."""
+        self._stop = stop
         try:
             while not stop.is_set():
                 wait = self.step()
