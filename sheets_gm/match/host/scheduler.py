@@ -131,6 +131,7 @@ class Host:
         self.status_at: datetime | None = None
         self.changed = True  # something to write in the status file
         self.polls = 0  # visits finished (a benchmark's count)
+        self.resolutions = 0  # windows resolved
         self._done: queue.SimpleQueue[tuple[Path, Outcome]] = queue.SimpleQueue()
         self._stop: Waiter = threading.Event()  # what ``run`` waits on: once set, no poll starts
 
@@ -300,6 +301,7 @@ class Host:
             self.say(f"{hosted.shown}: {outcome.warning}")
         hosted.warning = outcome.warning
         if outcome.done is Done.RESOLVED:
+            self.resolutions += 1
             self.say(f"{hosted.shown}: {outcome.line}")
         hosted.next_at = now if outcome.done is Done.RESOLVED else self._next_look(hosted, now)
 
