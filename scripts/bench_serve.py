@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import importlib
 import io
 import random
 import resource
@@ -301,8 +302,8 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     # is loaded before the memory is first measured: what is left is what the matches cost.
     for game in GAMES:
         create_ruleset(game)
-    import sheets_gm.sheets.google.backend  # noqa: F401
-    import sheets_gm.sheets.local.backend  # noqa: F401
+    importlib.import_module("sheets_gm.sheets.google.backend")
+    importlib.import_module("sheets_gm.sheets.local.backend")
     rss_before = rss_kib()
     cpu_before = time.process_time()
     running = Running([root / "local", root / "google"], root / "serve-status.json", args.interval, args.workers)
