@@ -382,7 +382,8 @@ def measure(args: argparse.Namespace, root: Path) -> None:
           f"request a match a minute: {cron_asks} for {cron_google_matches} matches of one account, measured)")
     print(f"- memory an idle match costs the host: {(rss_idle - rss_before) / (len(local) + len(google)):.0f} KiB "
           f"(resident {rss_before / 1024:.0f} MiB before the host, {rss_idle / 1024:.0f} MiB after it took the "
-          f"matches in and polled each: its config, its account's client and watcher, the games' modules; the fake's copies of the spreadsheets were made before); cron keeps none between minutes")
+          f"matches in and polled each; the fake's copies of the spreadsheets were made before); cron keeps "
+          "none between minutes")
     print(f"- every seat Ready: {windows} windows resolved in {resolved:.0f} s, {windows / resolved * 60:.0f} a "
           f"minute ({args.workers} workers); cron: {cron_windows:.0f} a minute ({len(fresh_sample)} local syncs "
           f"started at once), at most one a match a minute")
