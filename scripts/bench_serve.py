@@ -142,7 +142,7 @@ def google_matches(fake: GoogleApiFake, root: Path, count: int, accounts: int) -
     for a in range(accounts):
         key_files.append(write_service_account_key(root / f"account{a}.json",
                                                    f"bench{a}@sheets-gm-test.iam.gserviceaccount.com"))
-    configs = []
+    configs: list[Path] = []
     for i in range(count):
         folder = root / "google" / f"g{i:04d}"
         folder.mkdir(parents=True)
@@ -187,7 +187,7 @@ def locked_fake() -> GoogleApiFake:
 
     fake._dispatch = one_at_a_time  # type: ignore[method-assign]
     original = signin.open_service_account
-    signin.open_service_account = lambda path, *scopes: settle_auth(original(path, *scopes))  # type: ignore[assignment]
+    signin.open_service_account = lambda path, *scopes: settle_auth(original(path, *scopes))
     fake.start()
     return fake
 
