@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-import sheets_gm.match.host.scheduler as scheduler
-import sheets_gm.match.host.visit as visit_module
 from sheets_gm.cli import main
 from sheets_gm.commands.serve import stop_on_signals
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.host.status import read_status, status_lines
+from sheets_gm.match.host.visit import visit as visit_once
+from sheets_gm.match.polls import poll_behind_gate
 from sheets_gm.sync.lock import match_lock
 from tests.host.hosting import Clock, InlinePool, Passing, hosted, new_host
 from tests.matchfiles import NOW, local_match, state_of, type_orders
@@ -31,14 +31,14 @@ BROKEN = 'ruleset = "gvg"\n[sheets]\nbackend = "paper"\nboard = "match.xlsx"\n'
 def _visits(monkeypatch: pytest.MonkeyPatch, before: Callable[[Path], None] = lambda path: None) -> list[Path]:
     """Record every visit the host hands its pool (``before`` runs first, in the worker)."""
     seen: list[Path] = []
-    real = scheduler.visit
+    real = visit_once
 
     def visit(path: Path, *args: Any, **kwargs: Any) -> Any:
         seen.append(path)
         before(path)
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(scheduler, "visit", visit)
+    monkeypatch.setattr("sheets_gm.match.host.scheduler.visit", visit)
     return seen
 
 
@@ -49,7 +49,7 @@ def test_matches_are_found_under_the_folders_and_dropped_when_their_config_goes(
     (league / "notes.toml").write_text('title = "not a match"\n', encoding="utf-8")
     (league / ".old").mkdir()
     (league / ".old" / "match.toml").write_text('ruleset = "gvg"\n[sheets]\nboard = "x.xlsx"\n', encoding="utf-8")
-    clock, lines = Clock(NOW), []
+    clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, rescan=60)
     host.step()
     assert sorted(h.shown for h in host.matches.values()) == ["friday/match.toml", "sunday/deep/match.toml"]
@@ -77,17 +77,17 @@ def test_a_broken_match_is_retried_with_growing_waits_while_the_others_resolve(
     broken = league / "broken" / "match.toml"
     broken.write_text(BROKEN, encoding="utf-8")
 
-    real_poll = visit_module.poll_behind_gate
+    real_poll = poll_behind_gate
 
     def raise_in_rules(config: MatchConfig, *args: Any, **kwargs: Any) -> Any:
         if config.folder.name == "raising":
             raise ZeroDivisionError("the rules divided by zero")
         return real_poll(config, *args, **kwargs)
 
-    monkeypatch.setattr(visit_module, "poll_behind_gate", raise_in_rules)
+    monkeypatch.setattr("sheets_gm.match.host.visit.poll_behind_gate", raise_in_rules)
     seen = _visits(monkeypatch)
     type_orders(good)
-    clock, lines = Clock(NOW), []
+    clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=15)
     host.step()
     assert state_of(good).turn == 2 and hosted(host, league, "good").done == "resolved"
@@ -126,7 +126,7 @@ def test_a_match_another_command_holds_is_skipped_until_it_lets_go(tmp_path: Pat
     league = tmp_path / "league"
     config, sheets = local_match(league / "held")
     type_orders(sheets)
-    clock, lines = Clock(NOW), []
+    clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=15)
     with match_lock(config.parent / ".sheets-gm" / "match.lock"):  # a GM's undo, say, under way
         host.step()
@@ -144,7 +144,7 @@ def test_a_deadline_fires_at_its_second(tmp_path: Path) -> None:
     league = tmp_path / "league"
     _, sheets = local_match(league / "timed", deadline=(NOW + timedelta(seconds=37)).isoformat())
     type_orders(sheets, ready=False)
-    clock, lines = Clock(NOW), []
+    clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines, interval=15)
     host.run(Passing(clock, limit=40))
     match = hosted(host, league, "timed")
@@ -164,7 +164,7 @@ def test_sigterm_lets_the_resolution_under_way_finish_and_starts_no_other(
             os.kill(os.getpid(), signal.SIGTERM)  # systemctl stop, as the poll of a starts
 
     _visits(monkeypatch, stop_now)
-    clock, lines = Clock(NOW), []
+    clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines)
     stop = threading.Event()
     before = signal.getsignal(signal.SIGTERM)
@@ -184,7 +184,7 @@ def test_the_status_lists_each_match_its_last_poll_its_deadline_and_what_failed(
     local_match(league / "timed", deadline="2026-11-23T20:00+00:00")
     (league / "broken").mkdir()
     (league / "broken" / "match.toml").write_text(BROKEN, encoding="utf-8")
-    clock, lines = Clock(NOW), []
+    clock, lines = Clock(NOW), list[str]()
     host = new_host(league, clock, lines)
     host.step()
     clock.tick(5)

@@ -272,6 +272,11 @@ class Accounts:
         with self._lock:
             return self._watchers.setdefault(name, AccountWatcher(name, client, now))
 
+    def named(self, name: str) -> AccountWatcher | None:
+        """The watcher of the account ``name`` (None when no match of it was polled yet)."""
+        with self._lock:
+            return self._watchers.get(name)
+
     def all(self) -> list[AccountWatcher]:
         """Every watcher, by name."""
         with self._lock:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Protocol
 
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.match.host.accounts import Accounts
+from sheets_gm.match.host.accounts import Accounts, AccountWatcher
 from sheets_gm.match.host.discovery import find_configs
 from sheets_gm.match.host.quiet import Need, google_need, local_need
 from sheets_gm.match.host.status import AccountStatus, HostStatus, MatchStatus, write_status
@@ -225,7 +225,7 @@ class Host:
         elif hosted.local:
             need = local_need(hosted.path, now)
         else:
-            watcher = next((w for w in self.accounts.all() if w.name == hosted.account), None)
+            watcher = self._watcher(hosted)
             need = google_need(hosted.path, hosted.keys, watcher is not None and watcher.changed(hosted.path), now)
         hosted.looked_at = now
         if need.poll or need.letters:
@@ -271,6 +271,10 @@ class Host:
         if outcome.config is not None:
             hosted.config = outcome.config
         if outcome.account or outcome.done not in (Done.FAILED, Done.HELD, Done.UNAVAILABLE):
+            if hosted.account and outcome.account != hosted.account:  # its config names another account now
+                old = self._watcher(hosted)
+                if old is not None:
+                    old.detach(hosted.path)
             hosted.account, hosted.keys = outcome.account, outcome.keys
         if outcome.done in (Done.FAILED, Done.UNAVAILABLE):
             self._failed(hosted, outcome, now)
@@ -303,7 +307,15 @@ class Host:
         if outcome.done is Done.RESOLVED:
             self.resolutions += 1
             self.say(f"{hosted.shown}: {outcome.line}")
-        hosted.next_at = now if outcome.done is Done.RESOLVED else self._next_look(hosted, now)
+        watcher = self._watcher(hosted)
+        saved_meanwhile = watcher is not None and watcher.changed(hosted.path)  # Drive listed it during the poll
+        hosted.next_at = now if outcome.done is Done.RESOLVED or saved_meanwhile else self._next_look(hosted, now)
+
+    def _watcher(self, hosted: Hosted) -> AccountWatcher | None:
+        """The watcher of a Google match's account (None for a local match, or before its first poll)."""
+        if not hosted.account:
+            return None
+        return self.accounts.named(hosted.account)
 
     def _failed(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
         hosted.failures += 1
