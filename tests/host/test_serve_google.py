@@ -1,6 +1,6 @@
 """``sheets-gm serve`` on Google matches (the fake): one change-log request per account an interval serves every
-match of that account, only the match whose spreadsheets changed is read, and Drive's file index is asked once per
-account, not per match."""
+match of that account, only the match whose spreadsheets changed is read, Drive's file index is asked once per
+account, not per match, and a question Drive does not answer loses nothing."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from tests.fakes.google_api import (
     FILES,
     READ,
     START_TOKEN,
+    FaultKind,
     GoogleApiFake,
     signed_in_fake,
     write_service_account_key,
@@ -119,3 +120,15 @@ def test_one_change_log_request_an_interval_serves_every_match_of_an_account(
     status = host.status(clock())
     assert sorted((a.name, a.matches) for a in status.accounts) == [
         (f"service account {club}", 2), (f"service account {guild}", 1)]
+    # Drive not answering the club's question: nothing is read, it is said, and the next question, from the same
+    # token, brings the save made meanwhile.
+    type_orders(open_match_sheets(load_config(configs["one"])), ready=False)
+    fake.reset_counters()
+    fake.inject(FaultKind.UNAVAILABLE, endpoint=CHANGES)  # the club's question comes first (by name)
+    clock.tick(15)
+    host.step()
+    assert fake.calls(READ) == 0 and "Drive did not answer" in host.status(clock()).accounts[0].error
+    assert any(line.startswith(f"Account service account {club}: Drive did not answer") for line in lines)
+    clock.tick(15)
+    host.step()
+    assert read_keys(fake) == {keys("one")["red"], keys("one")["blue"]} and not host.status(clock()).accounts[0].error
