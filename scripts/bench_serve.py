@@ -23,8 +23,9 @@ Figures, each beside today's cron (one ``sheets-gm sync --quiet`` process a matc
   started, the time until each has resolved; cron's: ``--cron-sample`` local ``sync`` processes started at
   once (as cron starts them at the minute), the time until all are done.
 
-    .venv/bin/python scripts/bench_serve.py [--matches N] [--accounts 10] [--interval 15] [--idle 60]
-                                            [--saves 20] [--workers 4] [--cron-sample 8] [--seed S]
+    .venv/bin/python scripts/bench_serve.py [--matches N] [--accounts 10] [--interval 10] [--idle 60]
+                                            [--saves 20] [--workers 4] [--cron-sample 8] [--ready-sample M]
+                                            [--seed S]
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import gc
 import importlib
 import io
 import random
@@ -43,6 +45,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -93,6 +96,20 @@ def rss_kib() -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def kept_size(roots: list[Any]) -> int:
+    """Bytes of the objects reachable from ``roots`` (not modules, classes or functions: what every match shares)."""
+    seen: set[int] = set()
+    stack, total = list(roots), 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (type, types.ModuleType, types.FunctionType, types.MethodType)):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        stack.extend(gc.get_referents(obj))
+    return total
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -313,6 +330,7 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     running.wait_until(lambda: False, 2 * args.interval)  # our first writes read back, the accounts' tokens taken
     running.wait_until(running.settled, 5 * 60)
     rss_idle = rss_kib()
+    kept = kept_size(list(running.host.matches.values())) / len(running.host.matches)
     fake.reset_counters()
     cpu_before, wall_before = time.process_time(), time.monotonic()
     time.sleep(args.idle)
@@ -331,7 +349,7 @@ def measure(args: argparse.Namespace, root: Path) -> None:
     sample = rng.sample(local, args.saves // 2) + rng.sample(google, args.saves - args.saves // 2)
     rng.shuffle(sample)
     for config in sample:
-        time.sleep(rng.uniform(0, 3))
+        time.sleep(rng.uniform(0, args.interval))  # a moment at random within the host's looks
         hosted = running.host.matches[config.resolve()]
         type_orders(config, ready=False, seed=args.seed)
         saved = now()
@@ -341,11 +359,14 @@ def measure(args: argparse.Namespace, root: Path) -> None:
                 (hosted.read_at - saved).total_seconds())
     running.close()
 
-    # Every seat Ready: a fresh host, every match due at once.
-    for config in [*local, *google]:
+    # Every seat Ready (of every match, or of --ready-sample of them): a fresh host, every match due at once.
+    everything = [*local, *google]
+    ready = everything if args.ready_sample is None else rng.sample(everything, min(args.ready_sample,
+                                                                                    len(everything)))
+    for config in ready:
         type_orders(config, ready=True, seed=args.seed)
     fresh = Running([root / "local", root / "google"], root / "serve-status-2.json", args.interval, args.workers)
-    resolved = fresh.wait_until(lambda: fresh.host.resolutions >= len(local) + len(google), 60 * 60)
+    resolved = fresh.wait_until(lambda: fresh.host.resolutions >= len(ready), 60 * 60)
     windows = fresh.host.resolutions
     fresh.close()
     failed = [line for line in running.lines + fresh.lines if "failure 1;" in line]
@@ -380,11 +401,13 @@ def measure(args: argparse.Namespace, root: Path) -> None:
           f"{max(drive_rates):.1f} ({len(google) // args.accounts} matches an account; goal <= 10); Sheets "
           f"requests meanwhile: {sheets_reads}; cron: {cron_drive:.0f} a minute per account (one change-log "
           f"request a match a minute: {cron_asks} for {cron_google_matches} matches of one account, measured)")
-    print(f"- memory an idle match costs the host: {(rss_idle - rss_before) / (len(local) + len(google)):.0f} KiB "
-          f"(resident {rss_before / 1024:.0f} MiB before the host, {rss_idle / 1024:.0f} MiB after it took the "
-          f"matches in and polled each; the fake's copies of the spreadsheets were made before); cron keeps "
-          "none between minutes")
-    print(f"- every seat Ready: {windows} windows resolved in {resolved:.0f} s, {windows / resolved * 60:.0f} a "
+    print(f"- memory an idle match costs the host: {kept / 1024:.1f} KiB of objects kept between polls; the "
+          f"resident size grew {(rss_idle - rss_before) / (len(local) + len(google)):.0f} KiB a match "
+          f"({rss_before / 1024:.0f} MiB before the host, {rss_idle / 1024:.0f} MiB after it took the matches in "
+          f"and polled each once: the allocator keeps what those first polls used; the fake's copies of the "
+          f"spreadsheets were made before); cron keeps none between minutes")
+    print(f"- every seat Ready ({len(ready)} of the {len(everything)} matches, every one hosted): {windows} "
+          f"windows resolved in {resolved:.0f} s, {windows / resolved * 60:.0f} a "
           f"minute ({args.workers} workers); cron: {cron_windows:.0f} a minute ({len(fresh_sample)} local syncs "
           f"started at once), at most one a match a minute")
     if failed:
@@ -396,11 +419,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=100, help="local matches, and Google matches (default 100)")
     parser.add_argument("--accounts", type=int, default=10, help="Google accounts (default 10)")
-    parser.add_argument("--interval", type=float, default=15.0, help="the host's interval in seconds (default 15)")
+    parser.add_argument("--interval", type=float, default=10.0, help="the host's interval in seconds (default 10)")
     parser.add_argument("--idle", type=float, default=60.0, help="seconds of idle measured (default 60)")
     parser.add_argument("--saves", type=int, default=20, help="saves timed (default 20)")
     parser.add_argument("--workers", type=int, default=4, help="the host's workers (default 4)")
     parser.add_argument("--cron-sample", type=int, default=8, help="cron processes measured (default 8)")
+    parser.add_argument("--ready-sample", type=int, metavar="M",
+                        help="make M matches Ready for the windows a minute (default: every one)")
     parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
     args = parser.parse_args(argv)
     if args.matches < max(4, args.accounts) or args.saves < 2:

@@ -43,8 +43,9 @@ from sheets_gm.sync.deadline import deadline_moment
 Clock = Callable[[], datetime]
 Say = Callable[[str], None]
 
-#: Seconds between two looks at a match (a player's save is answered within about this long).
-DEFAULT_INTERVAL = 15.0
+#: Seconds between two looks at a match: a player's save is answered within this and the poll's own time (under
+#: 15 s); an account's watcher asks Drive 6 times a minute.
+DEFAULT_INTERVAL = 10.0
 #: Seconds between two searches of the folders for matches added or removed.
 DEFAULT_RESCAN = 60.0
 #: Workers polling matches side by side.
