@@ -210,3 +210,22 @@ def test_the_status_lists_each_match_its_last_poll_its_deadline_and_what_failed(
         assert main(["serve", str(tmp_path / "nowhere")]) == 2
     finally:
         monkeypatch_clock.undo()
+
+
+def test_a_restarted_host_reads_no_idle_local_match_again(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    _, sheets = local_match(league / "friday", deadline="2026-11-23T20:00+00:00")
+    clock, lines = Clock(NOW), list[str]()
+    first = new_host(league, clock, lines)
+    first.step()
+    assert hosted(first, league, "friday").done == "read"
+    first.close()
+    clock.tick(60)
+    again = new_host(league, clock, lines)  # systemctl restart
+    again.step()
+    match = hosted(again, league, "friday")
+    assert (match.done, match.read_at, match.deadline) == ("idle", None, "2026-11-23T20:00+00:00")
+    type_orders(sheets, ready=False)
+    clock.tick(10)
+    again.step()
+    assert match.done == "read" and match.read_at == clock()

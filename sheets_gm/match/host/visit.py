@@ -3,8 +3,9 @@
 The config is read afresh (a GM's edit applies at the next poll, as under cron), the match's spreadsheets opened
 (a Google match with its account's client, kept by the host), and ``match.polls.poll_behind_gate`` run with its
 account watcher's change log and no wait for the match lock: a match another command holds (``sync``,
-``resolve``, ``undo``…) is skipped and tried at the next interval. Whatever goes wrong comes back as an
-:class:`Outcome`, never raised: one match never stops the host.
+``resolve``, ``undo``…) is skipped and tried at the next interval. A local match that its last poll (cron's, or
+the host's before a restart) left idle is not read: the host's first look at it costs what cron's idle poll does.
+Whatever goes wrong comes back as an :class:`Outcome`, never raised: one match never stops the host.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.host.accounts import Accounts, config_keys
+from sheets_gm.match.idle_poll import idle_local_sync
 from sheets_gm.match.poll_words import describe_report
 from sheets_gm.match.polls import FullPoll, IdlePoll, LeftOpen, poll_behind_gate, send_waiting
 from sheets_gm.match.run import require_sheets
@@ -78,6 +80,11 @@ def visit(path: Path, accounts: Accounts, clock: Clock, *, letters_only: bool = 
             pass
         if letters_only:
             return kept.outcome(Done.LETTERS, notices=send_waiting(config, clock))
+        if not google:  # a host's first look (a restart): a local match its last poll left idle stays so
+            idle = idle_local_sync(path, clock(), quiet=True)
+            if idle is not None and not idle.letters_waiting:
+                return kept.outcome(Done.IDLE, idle.summary, idle.warning, deadline=idle.deadline,
+                                    finished=idle.finished)
         sheets = open_match_sheets(config, client=watcher.client if watcher else None)
         gated = poll_behind_gate(config, mark, sheets, quiet=True, clock=clock,
                                  drive_log=watcher.log_for(path) if watcher else None, lock_wait=0)
