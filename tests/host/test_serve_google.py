@@ -91,9 +91,16 @@ def test_one_change_log_request_an_interval_serves_every_match_of_an_account(
     configs = {match: create(league, match, capsys) for match in MATCHES}
     lines: list[str] = []
     host = new_host(league, clock, lines, interval=15)
-    for _ in range(4):  # the first polls (each match asks Drive itself once), our writes read back, then idle
-        host.step()
+    host.step()  # the first polls: each match asks Drive itself once
+    type_orders(open_match_sheets(load_config(configs["three"])), ready=False)  # right after three's first poll
+    said = []
+    for _ in range(4):  # our writes read back, three's save answered, then idle
         clock.tick(15)
+        host.step()
+        said.append(hosted(host, league, "three").line)
+    assert any("feedback cells updated" in line for line in said)  # nothing fell between its first poll and
+    # its account's watcher taking over
+    clock.tick(15)
     assert {h.account for h in host.matches.values()} == {f"service account {account(a)}" for a in ("club", "guild")}
     fake.reset_counters()
     for _ in range(4):  # a minute of idle

@@ -18,6 +18,7 @@ or ``sync --watch`` can carry the match on from it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ class AccountWatcher:
         self._matches: dict[Path, _Kept] = {}
         self._owners: dict[str, set[Path]] = {}
         self._lock = threading.Lock()
+        self._token_lock = threading.Lock()
 
     def attach(self, path: Path, keys: frozenset[str]) -> None:
         """Watch the match configured by ``path`` (its spreadsheets ``keys``); again with other keys: its config
@@ -136,8 +138,7 @@ class AccountWatcher:
         self.asked_at = now
         try:
             if not self.token:
-                self.requests += 1
-                self.token = self.log.start_token()
+                self._start()
                 self.error = ""
                 return set()
             touched = self._index(now) if now - self.indexed_at >= SAFETY_NET else self._changes()
@@ -185,10 +186,20 @@ class AccountWatcher:
                     touched.add(path)
         return touched
 
+    def _start(self) -> None:
+        """Take the token the watcher asks from, once (a worker and the host's thread may both want it)."""
+        with self._token_lock:
+            if not self.token:
+                self.requests += 1
+                self.token = self.log.start_token()
+
     def log_for(self, path: Path) -> DriveChangeLog:
         """The change log the match's next poll asks: Drive's own for its first poll in this host (or while the
         watcher has no token), else the watcher's answer (:class:`SharedChangeLog`). What was kept for the match
-        is handed over now: the poll covers it."""
+        is handed over now: the poll covers it. The watcher's token is taken before a first poll asks Drive, so
+        that what changes after that poll reaches the match through the watcher: nothing falls between."""
+        with contextlib.suppress(SheetError):  # else this poll asks Drive itself, as do the next until a token
+            self._start()
         with self._lock:
             kept = self._matches.get(path)
             if kept is None or kept.first or not self.token:
