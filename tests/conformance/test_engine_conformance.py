@@ -18,7 +18,7 @@ import pytest
 
 from sheets_gm.engine.ruleset import JUDGE, Ruleset, Window
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, ruleset_names
-from tests.toygame.game import toy_registered
+from tests.toygame.registered import toy_registered
 
 AnyRuleset = Ruleset[Any, Any, Any]
 MATCH_SEEDS = (b"conformance/1", b"conformance/2", b"conformance/3")
