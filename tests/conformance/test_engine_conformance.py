@@ -161,6 +161,13 @@ def test_no_view_shows_another_seats_secrets(rules: AnyRuleset, matches: list[Pl
                                 f"{seat}'s view shows {owner}'s {secret!r}"
 
 
+def test_a_game_that_shapes_its_views_says_what_a_bot_playing_a_seat_knows(rules: AnyRuleset) -> None:
+    cls = type(rules)
+    if cls.view is not Ruleset.view:
+        assert cls.seat_state is not Ruleset.seat_state, \
+            f"{cls.__name__} writes its views but not seat_state: a bot playing a seat would be given the whole state"
+
+
 def test_a_seat_sees_its_own_secrets(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:
     state = matches[0].start
     for seat in rules.seats(state):

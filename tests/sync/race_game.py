@@ -15,6 +15,7 @@ lines with an ``audience``, a GM event only its seat reads), a window that does 
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -46,7 +47,7 @@ from sheets_gm.engine.ruleset import (
 )
 from sheets_gm.engine.settings import setting
 from sheets_gm.rulesets import registry
-from sheets_gm.rulesets.game import Game, GmPart, Simulation
+from sheets_gm.rulesets.game import Game, GmPart, Hidden, Simulation
 from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
@@ -216,6 +217,10 @@ class RaceRuleset(Ruleset[RaceState, RaceOrders, dict[str, Any]]):
         return {"at": dict(state.at),
                 "stamina": {r: s for r, s in state.stamina.items() if seat is not None and state.owner[r] == seat}}
 
+    def seat_state(self, state: RaceState, seat: str) -> RaceState:
+        """The race as ``seat`` knows it: the stamina of her own runners only."""
+        return replace(state, stamina={r: s for r, s in state.stamina.items() if state.owner[r] == seat})
+
     def secrets(self, state: RaceState, seat: str) -> list[str]:
         """A seat's stamina is its own."""
         return [_stamina_text(r, s) for r, s in state.stamina.items() if state.owner[r] == seat]
@@ -357,9 +362,16 @@ def race_bots(rules: RaceRuleset) -> Mapping[str, BotKind]:
 
 
 #: The race as a game record: rules, a sheet, a bot and one GM option.
+def redraw_stamina(rules: RaceRuleset, state: RaceState, seat: str, rng: random.Random) -> RaceState:
+    """``state`` with the stamina of ``seat``'s runners (hers alone to see) drawn anew."""
+    return replace(state, stamina={r: rng.randint(0, STAMINA) if state.owner[r] == seat else s
+                                   for r, s in state.stamina.items()})
+
+
 GAME = Game(rules=RaceRuleset, sheet=RaceSheet,
             simulation=Simulation(bots=race_bots, spec=lambda r: RACE_SPEC, tally=RaceTally),
-            gm=GmPart(OPTIONS, events_from_options, '--stamina Ann-1=2 --reason "a slow start"'))
+            gm=GmPart(OPTIONS, events_from_options, '--stamina Ann-1=2 --reason "a slow start"'),
+            hidden=Hidden(redraw_stamina))
 
 RACE: type[AnyRuleset] = RaceRuleset
 

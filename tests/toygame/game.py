@@ -9,17 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_gm.engine import ruleset as rs
-from sheets_gm.engine.dice import TurnDice
-from sheets_gm.rulesets.game import Game, GmPart, Simulation
-from sheets_gm.rulesets.parts.fields import Fields
-from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
-from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
-from sheets_gm.yamlio import LinedDict
+from sheets_gm.rulesets import kit
 from tests.toygame.engine import SQUARES, ToyOrders, ToyRuleset, ToyState
 from tests.toygame.sheet import ToySheet
 
-OPTIONS = (rs.GmOption("mark", "SQUARE=MARK", "set a square's mark: X, O or none (free)"),)
+OPTIONS = (kit.GmOption("mark", "SQUARE=MARK", "set a square's mark: X, O or none (free)"),)
 
 
 def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[dict[str, Any]]:
@@ -39,7 +33,7 @@ class RandomMarker:
 
     rng: random.Random
 
-    def orders(self, state: ToyState, seat: str, dice: TurnDice) -> ToyOrders:
+    def orders(self, state: ToyState, seat: str, dice: kit.TurnDice) -> ToyOrders:
         """Its square, when it is its turn."""
         free = [s for s in SQUARES if not state.marks[s]]
         return ToyOrders({seat: self.rng.choice(free)} if seat == state.acting() and free else {})
@@ -52,12 +46,12 @@ class ToyTally:
     rules: ToyRuleset
     start: ToyState
 
-    def window(self, resolution: rs.Resolution[Any]) -> None:
+    def window(self, resolution: kit.Resolution[Any]) -> None:
         """Nothing to count while it is played."""
 
-    def finish(self, state: ToyState) -> MatchSummary:
+    def finish(self, state: ToyState) -> kit.MatchSummary:
         """Three in a row or a draw; 1 for the winner."""
-        return MatchSummary("line" if state.winner else "draw",
+        return kit.MatchSummary("line" if state.winner else "draw",
                             tuple((float(p == state.winner),) for p in self.start.players))
 
 
@@ -66,7 +60,7 @@ class ToyScenarioCodec:
 
     keys = ("name", "ruleset", "settings", "players", "turns", "expect")  # no ``given``: nine turns reach any grid
 
-    def load(self, doc: LinedDict, f: Fields, settings: Any) -> Scenario[ToyState, ToyOrders]:
+    def load(self, doc: kit.LinedDict, f: kit.Fields, settings: Any) -> kit.Scenario[ToyState, ToyOrders]:
         """A new game of the two players, a window per turn, and ``expect`` to compare."""
         line, turns = doc.line_of("players"), f.sequence(doc.get("turns"), doc.line_of("turns"), "turns")
         players = tuple(f.text(p, line, "a player") for p in f.sequence(doc.get("players"), line, "players"))
@@ -75,12 +69,12 @@ class ToyScenarioCodec:
         want = f.mapping(doc.get("expect"), doc.line_of("expect"), "expect",
                          ("marks", "winner", "refused", "log_contains"))
         rules = ToyRuleset(settings)
-        return Scenario(rules, rules.new_match(rs.Roster(players), b""),
+        return kit.Scenario(rules, rules.new_match(kit.Roster(players), b""),
                         [_turn(f, t, doc.line_of("turns"), i) for i, t in enumerate(turns)],
                         lambda final, verdicts: _compare(f, want, final, verdicts))
 
 
-def _turn(f: Fields, item: Any, line: int, i: int) -> Entry[ToyState, ToyOrders]:
+def _turn(f: kit.Fields, item: Any, line: int, i: int) -> kit.Entry[ToyState, ToyOrders]:
     """A turn: whose it must be, her square (none: she passes), and GM events before it (``adjust --mark``'s)."""
     t = f.mapping(item, line, f"turn {i + 1}", ("player", "square", "gm"))
     seat, square = f.text(t.get("player"), t.line, "player"), str(t.get("square") or "").strip().upper()
@@ -88,10 +82,10 @@ def _turn(f: Fields, item: Any, line: int, i: int) -> Entry[ToyState, ToyOrders]
         gm = events_from_options((), {"mark": [str(m) for m in f.sequence(t.get("gm"), t.line, "gm")]}, "scenario")
     except ValueError as exc:
         raise f.fail(t.line_of("gm"), str(exc)) from None
-    return Entry.of(t.line, f"turn {i + 1}", [Play(ToyOrders({seat: square} if square else {}))], gm, seat)
+    return kit.Entry.of(t.line, f"turn {i + 1}", [kit.Play(ToyOrders({seat: square} if square else {}))], gm, seat)
 
 
-def _compare(f: Fields, e: LinedDict, state: ToyState, verdicts: Sequence[rs.Verdict]) -> list[str]:
+def _compare(f: kit.Fields, e: kit.LinedDict, state: ToyState, verdicts: Sequence[kit.Verdict]) -> list[str]:
     """Each difference from ``expect``: marks (null: free), the winner (a player, draw or null), who was refused."""
     marks = f.mapping(e.get("marks"), e.line_of("marks"), "expect.marks")
     if bad := [sq for sq in marks if sq not in SQUARES]:
@@ -101,15 +95,15 @@ def _compare(f: Fields, e: LinedDict, state: ToyState, verdicts: Sequence[rs.Ver
     return [f"{key}: expected {e[key]}, got {got[key]}" for key in got if key in e and e[key] != got[key]]
 
 
-GAME = Game(
+GAME = kit.Game(
     rules=ToyRuleset,
     sheet=ToySheet,
     scenario=ToyScenarioCodec,
-    gm=GmPart(OPTIONS, events_from_options, '--mark B2=none --reason "Bo typed into the wrong square"'),
-    simulation=Simulation(
-        bots=lambda r: {"random": rs.BotKind("random", "a free square at random",
+    gm=kit.GmPart(OPTIONS, events_from_options, '--mark B2=none --reason "Bo typed into the wrong square"'),
+    simulation=kit.Simulation(
+        bots=lambda r: {"random": kit.BotKind("random", "a free square at random",
                                           lambda seed: RandomMarker(random.Random(seed)))},
-        spec=lambda r: SimulationSpec("turns", (("line", "three in a row"), ("draw", "a full grid")),
-                                      (FigureSpec("won", "won", FigureKind.SHARE),)),
+        spec=lambda r: kit.SimulationSpec("turns", (("line", "three in a row"), ("draw", "a full grid")),
+                                      (kit.FigureSpec("won", "won", kit.FigureKind.SHARE),)),
         tally=ToyTally),
 )
