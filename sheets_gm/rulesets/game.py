@@ -11,8 +11,7 @@ everything the layers above ask of a game, so none of them probes a class for wh
 - ``gm``: the GM's ``adjust`` options and the events they make (applied by ``Ruleset.apply_gm_event``);
 - ``legacy``: how to read what an earlier version of the game wrote (``rulesets.parts.legacy``, applied by
   ``sync.life.legacy``);
-- ``commands``: the game's own tools, ``sheets-gm <name> TOOL``, as data the command layer mounts;
-- ``hidden``: what each seat alone may know, as data a test can vary (the noninterference property).
+- ``commands``: the game's own tools, ``sheets-gm <name> TOOL``, as data the command layer mounts.
 
 Each part's protocol lives below this record, in ``rulesets.parts`` (the sheet adapter's in ``sheets.adapter``),
 so the record and the games look only down; the layers that use a part import it from there.
@@ -21,7 +20,6 @@ so the record and the games look only down; the layers that use a part import it
 from __future__ import annotations
 
 import argparse
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -58,17 +56,6 @@ class GmPart:
     example: str  # the options of one ``adjust`` in this game, for its help: '--coins red=5 --reason "..."'
 
 
-@dataclass(frozen=True, slots=True)
-class Hidden(Generic[RulesT]):
-    """What each seat alone may know, as typed data rather than texts matched by substring: ``redraw(rules, state,
-    seat, rng)`` is ``state`` with only ``seat``'s secrets drawn anew from ``rng`` (her face-down units, her bag,
-    her runners' stamina), every other seat's knowledge and the public board as they were. Noninterference is then a
-    property any game declaring it is held to: no other seat's view, ``seat_state`` or sheet, and no public tab, may
-    change when one seat's secrets do (``tests/conformance/test_hidden.py``)."""
-
-    redraw: Callable[[RulesT, Any, str, random.Random], Any]
-
-
 class GameCommandError(Exception):
     """A problem the user of a game's own tool can fix: the command layer prints it as one message (exit 1)."""
 
@@ -98,7 +85,6 @@ class Game(Generic[RulesT]):
     gm: GmPart | None = None
     legacy: LegacyUpgrades | None = None
     commands: tuple[GameCommand, ...] = ()
-    hidden: Hidden[RulesT] | None = None
 
     @property
     def traits(self) -> RulesetTraits:

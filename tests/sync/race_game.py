@@ -15,7 +15,6 @@ lines with an ``audience``, a GM event only its seat reads), a window that does 
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -47,7 +46,7 @@ from sheets_gm.engine.ruleset import (
 )
 from sheets_gm.engine.settings import setting
 from sheets_gm.rulesets import registry
-from sheets_gm.rulesets.game import Game, GmPart, Hidden, Simulation
+from sheets_gm.rulesets.game import Game, GmPart, Simulation
 from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
@@ -362,16 +361,9 @@ def race_bots(rules: RaceRuleset) -> Mapping[str, BotKind]:
 
 
 #: The race as a game record: rules, a sheet, a bot and one GM option.
-def redraw_stamina(rules: RaceRuleset, state: RaceState, seat: str, rng: random.Random) -> RaceState:
-    """``state`` with the stamina of ``seat``'s runners (hers alone to see) drawn anew."""
-    return replace(state, stamina={r: rng.randint(0, STAMINA) if state.owner[r] == seat else s
-                                   for r, s in state.stamina.items()})
-
-
 GAME = Game(rules=RaceRuleset, sheet=RaceSheet,
             simulation=Simulation(bots=race_bots, spec=lambda r: RACE_SPEC, tally=RaceTally),
-            gm=GmPart(OPTIONS, events_from_options, '--stamina Ann-1=2 --reason "a slow start"'),
-            hidden=Hidden(redraw_stamina))
+            gm=GmPart(OPTIONS, events_from_options, '--stamina Ann-1=2 --reason "a slow start"'))
 
 RACE: type[AnyRuleset] = RaceRuleset
 
