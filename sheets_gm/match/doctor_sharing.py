@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.sync.life.share import sharing_plan
+from sheets_gm.sync.life.share import lock_by_hand, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 
-#: How to lock a spreadsheet by hand (doctor never writes).
-LOCK_FIX = ("in Google Drive, open its Share dialog, click the gear and untick \"Editors can change permissions and "
-            "share\" (init does it for every spreadsheet it shares)")
+
+def lock_fix(owner: str) -> str:
+    """How to lock a spreadsheet by hand (doctor never writes), and by whom: its owner (``owner``, her address)."""
+    return f"{lock_by_hand(owner)}; init does it itself where these credentials own the spreadsheet"
 
 
 def check_sharing(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> None:
@@ -40,8 +41,9 @@ def check_sharing(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> 
         others = [p for p in state.people if p.role != "owner" and p.email.casefold() not in known]
         who = "; ".join(f"{p.who} ({p.role})" for p in state.people) or "nobody but its owner"
         if state.writers_can_share:
+            owner = next((p.email for p in state.people if p.role == "owner" and p.email), "")
             report.warn("sharing", f"{backend.name}: its editors can share it on with anyone (a team member could "
-                                   f"hand it to the enemy); it can be opened by {who}", LOCK_FIX)
+                                   f"hand it to the enemy); it can be opened by {who}", lock_fix(owner))
         if others:
             report.warn("sharing", f"{backend.name} can also be opened by "
                                    f"{', '.join(f'{p.who} ({p.role})' for p in others)}, whom the match does not "
