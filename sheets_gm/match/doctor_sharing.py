@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.sheets.backend import SheetAccessError
+from sheets_gm.sheets.retry import http_status
 from sheets_gm.sync.life.share import lock_by_hand, sharing_plan
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -35,7 +37,18 @@ def check_sharing(config: MatchConfig, sheets: MatchSheets, report: Checkup) -> 
         inner = getattr(backend, "inner", backend)  # doctor's read-only wrapper
         if not isinstance(inner, GoogleSheetBackend):
             continue
-        state = inner.sharing()
+        try:
+            state = inner.sharing()
+        except SheetAccessError as exc:
+            if inner.account is not None or exc.__cause__ is None or http_status(exc.__cause__) != 404:
+                raise
+            # The GM's own sign-in for playing reaches in Drive only what sheets-gm made (drive.file).
+            report.warn("sharing", f"{backend.name}: Drive shows your sign-in for playing (which reaches only the "
+                                   "spreadsheets sheets-gm made) no such file, so who can open it is not checked",
+                        "in Google Drive, open its Share dialog: click the gear (Settings) and check that \"Editors "
+                        "can change permissions and share\" is unticked, and remove anyone the match does not share "
+                        "it with")
+            continue
         mine = {e.casefold() for e in (inner.account,) if e}
         known = expected.get(id(backend), set()) | mine
         others = [p for p in state.people if p.role != "owner" and p.email.casefold() not in known]

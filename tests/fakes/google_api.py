@@ -105,6 +105,16 @@ NO_STORAGE_MESSAGE = ("Service Accounts do not have storage quota. Leverage shar
                       "(https://developers.google.com/workspace/drive/api/guides/about-shareddrives), or use OAuth "
                       "delegation (http://support.google.com/a/answer/7281227) instead.")
 
+SPREADSHEETS = "https://www.googleapis.com/auth/spreadsheets"
+DRIVE_FILE = "https://www.googleapis.com/auth/drive.file"
+#: Scopes that reach every file of the account in Drive (read, or more: the method's own scopes say which calls).
+WHOLE_DRIVE = frozenset({"https://www.googleapis.com/auth/drive", "https://www.googleapis.com/auth/drive.readonly",
+                         "https://www.googleapis.com/auth/drive.metadata",
+                         "https://www.googleapis.com/auth/drive.metadata.readonly"})
+#: Scopes that reach every spreadsheet of the account in Sheets.
+WHOLE_SHEETS = frozenset({SPREADSHEETS, "https://www.googleapis.com/auth/spreadsheets.readonly",
+                          "https://www.googleapis.com/auth/drive", "https://www.googleapis.com/auth/drive.readonly"})
+
 #: What Drive answers a request only the file's owner may make (403, reason ``insufficientFilePermissions``).
 OWNER_ONLY_MESSAGE = "The user does not have sufficient permissions for this file."
 
@@ -431,6 +441,9 @@ class FakeSpreadsheet:
     # The account that owns the file in a My Drive ("": the GM, ``GoogleApiFake.user_email``, who made it by hand);
     # files.create makes the caller its owner. A shared drive's files have none (the drive owns them).
     owner: str = ""
+    # Made by sheets-gm (files.create): what a token of the ``drive.file`` scope reaches; one a test makes is the
+    # GM's, made in Drive by hand.
+    by_app: bool = False
 
     def sheet(self, title: str) -> FakeSheet:
         """The tab called ``title`` (KeyError if none)."""
@@ -787,6 +800,7 @@ class GoogleApiFake:
         self.player_email = "player@example.com"
         self.user_email = "gm@example.com"
         self._accounts: dict[str, str] = {}  # access token -> the service account it was issued to
+        self._granted: frozenset[str] | None = None  # the scopes of the request being served (None: not recorded)
         self.scopes_granted: dict[str, frozenset[str]] = {}  # access token -> the scopes it was issued for
         self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
         self._drive_log: list[DriveEdit] = []  # in the order Drive listed them
@@ -1075,6 +1089,7 @@ class GoogleApiFake:
                 # What Google answers a token whose scopes do not reach the method (ACCESS_TOKEN_SCOPE_INSUFFICIENT).
                 raise HttpError(403, "Request had insufficient authentication scopes.", "PERMISSION_DENIED",
                                 "insufficientPermissions")
+            self._granted = granted
             status, payload, headers, content = self._serve(api, method, path_params, query, body, self._caller(auth))
         except HttpError as e:
             if fault is not None:  # nothing was applied: the fault answers
@@ -1170,8 +1185,19 @@ class GoogleApiFake:
         stats.response_bytes += len(content)
         return 200, {"Content-Type": "application/json"}, content
 
+    def _reaches(self, ss: FakeSpreadsheet | FakeFolder, drive: bool) -> bool:
+        """Whether the token of the request being served reaches the file ``ss`` through Drive (``drive``) or Sheets,
+        as Google decides: a token whose only scope for it is ``drive.file`` reaches the files sheets-gm made alone
+        (a hand-made file, or folder, is not found); the wider scopes reach every file the account may open."""
+        granted = self._granted
+        if granted is None or DRIVE_FILE not in granted or granted & (WHOLE_DRIVE if drive else WHOLE_SHEETS):
+            return True
+        return isinstance(ss, FakeSpreadsheet) and ss.by_app
+
     def _spreadsheet(self, key: str, drive: bool) -> FakeSpreadsheet:
         ss = self.spreadsheets.get(key)
+        if ss is not None and not self._reaches(ss, drive):
+            ss = None  # what Google answers a file the token's drive.file does not reach: not found
         if ss is None or (drive and not ss.shared):
             raise HttpError(404, f"File not found: {key}." if drive else "Requested entity was not found.",
                             "NOT_FOUND", "notFound")
@@ -1268,7 +1294,7 @@ class GoogleApiFake:
         a shared drive only when the list asks for every drive's items (``includeItemsFromAllDrives`` with
         ``supportsAllDrives``, as Drive requires) or names that drive (``driveId``)."""
         ss = self.spreadsheets.get(key)
-        if ss is None or not ss.shared:
+        if ss is None or not ss.shared or not self._reaches(ss, True):
             return False
         if drive_id:
             return all_drives and ss.drive_id == drive_id
@@ -1808,7 +1834,8 @@ class GoogleApiFake:
         """files.get of a folder: its id, name, type, shared drive, whether it is trashed, and whether the caller
         may add files to it (``capabilities.canAddChildren``); not found when the caller does not see it, or when it
         is in a shared drive and the request does not ``supportsAllDrives``."""
-        if not folder.shared or (folder.drive_id and not _flag(query, "supportsAllDrives")):
+        if not folder.shared or not self._reaches(folder, True) or (
+                folder.drive_id and not _flag(query, "supportsAllDrives")):
             raise HttpError(404, f"File not found: {folder.id}.", "NOT_FOUND", "notFound")
         full: dict[str, Any] = {"kind": "drive#file", "id": folder.id, "name": folder.name, "mimeType": FOLDER_MIME,
                                 "trashed": folder.trashed,
@@ -1831,7 +1858,8 @@ class GoogleApiFake:
         if len(parents) != 1:
             raise UnexpectedRequest(f"the fake's files.create takes one parent folder, not {parents!r}")
         folder = self.folders.get(parents[0])
-        if folder is None or not folder.shared or (folder.drive_id and not _flag(query, "supportsAllDrives")):
+        if folder is None or not folder.shared or not self._reaches(folder, True) or (
+                folder.drive_id and not _flag(query, "supportsAllDrives")):
             raise HttpError(404, f"File not found: {parents[0]}.", "NOT_FOUND", "notFound")
         if not folder.writable or folder.trashed:
             raise HttpError(403, f"The user does not have sufficient permissions for file {folder.id}.",
@@ -1842,6 +1870,7 @@ class GoogleApiFake:
         ss = self.create_spreadsheet(key, str(body.get("name") or "Untitled spreadsheet"))
         ss.drive_id, ss.parents = folder.drive_id, [folder.id]
         ss.owner = "" if folder.drive_id else caller
+        ss.by_app = True
         ss.app_properties = {str(k): str(v) for k, v in (body.get("appProperties") or {}).items()}
         ss.created = len(self.spreadsheets)
         self._edited(ss, caller)
@@ -1865,7 +1894,8 @@ class GoogleApiFake:
         if corpora not in ("user", "drive"):
             raise UnexpectedRequest(f"the fake's files.list searches corpora user and drive, not {corpora!r}")
         found = sorted((ss for ss in self.spreadsheets.values()
-                        if ss.shared and not ss.trashed and ss.app_properties.get(m.group(1)) == m.group(2)
+                        if ss.shared and not ss.trashed and self._reaches(ss, True)
+                        and ss.app_properties.get(m.group(1)) == m.group(2)
                         and ss.drive_id == (drive_id if corpora == "drive" else "")),
                        key=lambda ss: ss.created)
         payload: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False,
