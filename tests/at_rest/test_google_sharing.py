@@ -49,10 +49,10 @@ def test_init_on_spreadsheets_the_gm_made_shares_them_and_says_she_alone_can_loc
     assert fake.calls(FILE_UPDATE) == len(KEYS)  # each asked once, each refused
     assert all(fake.spreadsheets[key].writers_can_share for key in KEYS.values())
     assert out.count("Not locked: ") == len(KEYS) and "Locked: " not in out.replace("Not locked: ", "")
-    assert ("Not locked: spreadsheet 'Cloud race · orders Bo': its editors can still share it on, and only its owner "
-            "may stop them (these credentials are one of its editors); now that init has shared it, its owner "
-            "(gm@example.com) can do it: in Google Drive, open its Share dialog, click the gear (Settings) and "
-            "untick \"Editors can change permissions and share\"") in out
+    assert ("Not locked: spreadsheet 'Cloud race · orders Bo': its editors can still share it on, and Drive lets only "
+            f"its owner stop them (the service account {ACCOUNT} is one of its editors); now that init has shared "
+            "it, its owner (gm@example.com) can do it: in Google Drive, open its Share dialog, click the gear "
+            "(Settings) and untick \"Editors can change permissions and share\"") in out
     assert granted(fake, "Bo") == {"bo@example.org": "writer", "gm@example.org": "writer"}
     assert out.count("Shared: ") == 5  # the board: its writers, its readers; the engine; each seat's orders
 
@@ -76,9 +76,32 @@ def test_init_on_spreadsheets_their_owner_locked_already_says_whom_she_shares_ea
     assert "Match created" in out and "Shared: " not in out
     assert not any(fake.spreadsheets[key].permissions for key in KEYS.values())
     assert ("Not shared: spreadsheet 'Cloud race · orders Bo': its owner has turned off \"Editors can change "
-            "permissions and share\", so these credentials (an editor) cannot share it; gm@example.com shares it "
-            "in its Share dialog: Editor for bo@example.org, gm@example.org") in out
+            f"permissions and share\", so the service account {ACCOUNT}, an editor, cannot share it; gm@example.com "
+            "shares it in its Share dialog: Editor for bo@example.org, gm@example.org") in out
     assert "Viewer for ann@example.org, al@example.org, bo@example.org" in out
+    assert "Not locked" not in out and out.count("Locked: ") == len(KEYS)  # as its owner left it
+    assert ("Locked: spreadsheet 'Cloud race · orders Bo': only its owner can share it on (its owner turned Drive's "
+            "\"Editors can change permissions and share\" off)") in out
+
+    out = run(capsys, "doctor", "-c", google_race)[1]  # until she has shared them, doctor says with whom
+    assert ("⚠ sharing: spreadsheet 'Cloud race · orders Bo' is not shared with bo@example.org (Editor), "
+            "gm@example.org (Editor), whom the match shares it with: they cannot open it") in out
+    assert "fix: gm@example.com shares it in its Share dialog" in out
+    assert out.count("⚠ sharing: ") == len(KEYS)
+    for role, key in KEYS.items():  # she shares each as told
+        for email, grant in _plan(role).items():
+            fake.spreadsheets[key].permissions.append({"kind": "drive#permission", "id": email, "type": "user",
+                                                       "role": grant, "emailAddress": email})
+    assert "⚠ sharing" not in run(capsys, "doctor", "-c", google_race)[1]
+
+
+def _plan(role: str) -> dict[str, str]:
+    """Whom the race's init shares each spreadsheet with (its roster and GM), by role."""
+    gm = {"gm@example.org": "writer"}
+    return {"Ann": {"ann@example.org": "writer", "al@example.org": "writer", **gm},
+            "Bo": {"bo@example.org": "writer", **gm}, "engine": gm,
+            "board": {**gm, "ann@example.org": "reader", "al@example.org": "reader",
+                      "bo@example.org": "reader"}}[role]
 
 
 def test_each_command_asks_the_least_scopes_it_needs(fake: GoogleApiFake, google_race: Path,
@@ -152,7 +175,7 @@ def test_the_fake_keeps_the_sharing_settings_to_the_files_owner_as_drive_does(
     refused = [c for c in fake.log if c.endpoint == FILE_UPDATE and c.status == 403]
     assert len(refused) == (want is not SharingLock.LOCKED)
     if want is SharingLock.OWNER_ONLY:  # Drive's own words and reason
-        assert backend.owner() == (owner or fake.user_email)
+        assert backend.owner_lock() == (owner or fake.user_email, True)
         ss.writers_can_share = False  # the owner locks it: her editors may share it no more
         with pytest.raises(OwnerOnlyError, match=re.escape(OWNER_ONLY_MESSAGE)):
             backend.share(["eve@example.org"], "reader", notify=False)

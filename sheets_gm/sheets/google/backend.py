@@ -283,14 +283,15 @@ class GoogleSheetBackend:
         may lock it."""
         return restrict_sharing(self._call, self._http, self.key)
 
-    def owner(self) -> str:
+    def owner_lock(self) -> tuple[str, bool | None]:
         """The e-mail address of the spreadsheet's owner, as Drive's sharing list gives it ("" when it names none:
-        a shared drive's file, or a list these credentials may not read)."""
+        a shared drive's file, or a list these credentials may not read), and whether its editors may share it on
+        (None when Drive does not say)."""
         try:
-            people = self.sharing().people
+            state = self.sharing()
         except SheetError:
-            return ""
-        return next((p.email for p in people if p.role == "owner" and p.email), "")
+            return "", None
+        return next((p.email for p in state.people if p.role == "owner" and p.email), ""), state.writers_can_share
 
     def sharing(self) -> Sharing:
         """Who can open the spreadsheet and whether its editors may share it on (two Drive calls)."""

@@ -35,8 +35,9 @@ class Shareable(Protocol):
         keeps no such lock (a file of a shared drive), or may be locked by its owner alone."""
         ...
 
-    def owner(self) -> str:
-        """The e-mail address of the spreadsheet's owner ("" when unknown)."""
+    def owner_lock(self) -> tuple[str, bool | None]:
+        """The e-mail address of the spreadsheet's owner ("" when unknown), and whether its editors may share it on
+        (None when unknown)."""
         ...
 
 
@@ -87,17 +88,23 @@ def sharing_plan(sheets: MatchSheets, emails: Mapping[str, Sequence[str]], gm: S
     return grants
 
 
+def _signed_in(backend: Shareable) -> str:
+    """Who the commands are signed in as, in words: the service account by its address, else the GM's account."""
+    account = getattr(backend, "account", None)
+    return f"the service account {account}" if account else "the Google account you signed in with"
+
+
 def share_match(grants: Sequence[Grant], *, notify: bool = True) -> list[str]:
     """Carry out the grants on every backend that can share; returns one line per grant for the GM
     (what was shared on Google; for a local file, with whom to share it)."""
     done: list[str] = []
     restricted: list[int] = []
-    owners: dict[int, str] = {}
+    owners: dict[int, tuple[str, bool | None]] = {}
 
     def owner(backend: Shareable) -> str:
         if id(backend) not in owners:
-            owners[id(backend)] = backend.owner()
-        return owners[id(backend)]
+            owners[id(backend)] = backend.owner_lock()
+        return owners[id(backend)][0]
 
     for grant in grants:
         if isinstance(grant.backend, Shareable) and id(grant.backend) not in restricted:
@@ -110,16 +117,20 @@ def share_match(grants: Sequence[Grant], *, notify: bool = True) -> list[str]:
             elif lock is SharingLock.SHARED_DRIVE:
                 done.append(f"Not locked: {grant.backend.name} is in a shared drive, where Drive keeps no such lock "
                             "per file: the shared drive's own sharing settings say who may share it on")
+            elif owner(grant.backend) and owners[id(grant.backend)][1] is False:
+                done.append(f"Locked: {grant.backend.name}: only its owner can share it on (its owner turned Drive's "
+                            "\"Editors can change permissions and share\" off)")
             else:
-                done.append(f"Not locked: {grant.backend.name}: its editors can still share it on, and only its "
-                            f"owner may stop them (these credentials are one of its editors); now that init has "
-                            f"shared it, {lock_by_hand(owner(grant.backend))}. `doctor` warns until it is done")
+                done.append(f"Not locked: {grant.backend.name}: its editors can still share it on, and Drive lets "
+                            f"only its owner stop them ({_signed_in(grant.backend)} is one of its editors); now that "
+                            f"init has shared it, {lock_by_hand(owner(grant.backend))}. `doctor` warns until it is "
+                            "done")
         if isinstance(grant.backend, Shareable):
             try:
                 invited = grant.backend.share(list(grant.emails), grant.role, notify=notify)
             except OwnerOnlyError:
                 done.append(f"Not shared: {grant.backend.name}: its owner has turned off \"Editors can change "
-                            "permissions and share\", so these credentials (an editor) cannot share it; "
+                            f"permissions and share\", so {_signed_in(grant.backend)}, an editor, cannot share it; "
                             f"{owner(grant.backend) or 'its owner'} shares it in its Share dialog: "
                             f"{ROLE_WORDS.get(grant.role, grant.role)} for {', '.join(grant.emails)}")
                 continue
