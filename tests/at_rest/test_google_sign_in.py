@@ -143,3 +143,31 @@ def test_doctor_warns_of_a_saved_sign_in_that_holds_the_whole_drive(
     token.write_text(json.dumps({"refresh_token": "refresh", "client_id": "cid", "client_secret": "secret",
                                  "token_uri": TOKEN_URL, "scopes": list(SIGN_IN_SCOPES)}), encoding="utf-8")
     assert "⚠ credentials" not in run(capsys, "doctor", "-c", config)[1]
+
+
+@pytest.mark.parametrize(("scopes", "by_app", "sheets", "drive"), [
+    ({"spreadsheets", "drive.file"}, False, 200, 404),  # the GM's own hand-made file: Drive shows it none
+    ({"spreadsheets", "drive.file"}, True, 200, 200),  # one sheets-gm made
+    ({"drive.file"}, False, 404, 404),  # no spreadsheets scope: Sheets too reaches only sheets-gm's files
+    ({"drive.file"}, True, 200, 200),
+    ({"spreadsheets"}, True, 200, 403),  # no Drive scope at all: the method is out of reach
+    ({"spreadsheets", "drive"}, False, 200, 200),
+])
+def test_the_fake_reaches_what_each_tokens_scopes_reach_as_google_does(
+        scopes: set[str], by_app: bool, sheets: int, drive: int, fake: GoogleApiFake) -> None:
+    import gspread
+
+    from tests.fakes.google_api import fake_credentials
+
+    token = f"scoped-{'-'.join(sorted(scopes))}"
+    fake.scopes_granted[token] = frozenset(f"https://www.googleapis.com/auth/{s}" for s in scopes)
+    fake.spreadsheets[KEYS["Bo"]].by_app = by_app
+    http = gspread.Client(auth=fake_credentials(token)).http_client
+    base = "https://sheets.googleapis.com/v4/spreadsheets"
+    got_sheets = http.session.get(f"{base}/{KEYS['Bo']}", params={"fields": "spreadsheetId"}).status_code
+    got_drive = http.session.get(f"https://www.googleapis.com/drive/v3/files/{KEYS['Bo']}",
+                                 params={"fields": "id"}).status_code
+    assert (got_sheets, got_drive) == (sheets, drive)
+    if drive == 403:  # Google's own words for a scope the method does not take
+        assert "insufficient authentication scopes" in http.session.get(
+            f"https://www.googleapis.com/drive/v3/files/{KEYS['Bo']}", params={"fields": "id"}).text
