@@ -96,7 +96,11 @@ def _signed_in(backend: Shareable) -> str:
 
 def share_match(grants: Sequence[Grant], *, notify: bool = True) -> list[str]:
     """Carry out the grants on every backend that can share; returns one line per grant for the GM
-    (what was shared on Google; for a local file, with whom to share it)."""
+    (what was shared on Google; for a local file, with whom to share it), and a line per spreadsheet on its lock.
+
+    Drive keeps a file's lock to its owner: where these credentials are an editor, the lock's line names the owner
+    and where she clicks, and a grant Drive refuses (the owner locked the file before init shared it) names whom
+    she shares it with, by the Share dialog's roles; neither stops the others."""
     done: list[str] = []
     restricted: list[int] = []
     owners: dict[int, tuple[str, bool | None]] = {}
