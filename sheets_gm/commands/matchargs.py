@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -10,7 +11,7 @@ from sheets_gm.commands.base import UserError
 from sheets_gm.commands.base import add_config_option as add_config_option  # where every command finds it
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
-from sheets_gm.match.connect import Access, open_match_sheets
+from sheets_gm.match.connect import Access, open_match_sheets, sweep_cut_saves
 from sheets_gm.match.run import require_sheets
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.sheets.backend import SheetError
@@ -51,4 +52,13 @@ def load(args: argparse.Namespace) -> MatchConfig:
 def open_match(config: MatchConfig, access: Access = "play") -> MatchSheets:
     """The configured match's spreadsheets (nothing is read yet); ``access``: what the command does with Google."""
     with user_errors():
-        return open_match_sheets(config, access=access)
+        sheets = open_match_sheets(config, access=access)
+    say_swept(sheets)
+    return sheets
+
+
+def say_swept(sheets: MatchSheets) -> None:
+    """Remove what a save of the match's workbooks cut short left beside them, and tell the GM (on stderr, so a
+    command's own output stays as it is)."""
+    for line in sweep_cut_saves(sheets):
+        print(f"sheets-gm: note: {line}", file=sys.stderr)

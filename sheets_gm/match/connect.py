@@ -81,3 +81,22 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
     judge = backend(config.judge, "judge") if config.judge else None
     return MatchSheets(config.seats, board, engine, orders, judge, shlex.quote(config.path.name),
                        journal_path(config.path))
+
+
+def sweep_cut_saves(sheets: MatchSheets) -> list[str]:
+    """Remove the temporary files that saves of the match's local workbooks cut short (a kill, a power cut) left
+    beside them, each a whole or partial copy of its workbook made readable by the GM's account alone; a sentence
+    per workbook for the GM (none on Google, where a save is one request)."""
+    from sheets_gm.engine.words import counted
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+
+    out = []
+    for backend in sheets.write_order():
+        if not isinstance(backend, LocalWorkbookBackend):
+            continue
+        removed = backend.sweep_cut_saves()
+        if removed:
+            out.append(f"removed {counted(len(removed), 'temporary file')} that a save of {backend.path} cut short "
+                       f"left beside it ({', '.join(p.name for p in removed)}): that save never finished, and the "
+                       "workbook is as it was before it")
+    return out

@@ -29,6 +29,7 @@ from sheets_gm.sheets.backend import (
     SheetUnavailableError,
 )
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
+from sheets_gm.sheets.local.disk import cut_saves
 from sheets_gm.sheets.local.office_locks import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import SEAT_ROWS
@@ -322,7 +323,11 @@ def _local_files_ok(config: MatchConfig, report: Checkup) -> bool:
                        f"creates {where} and moves the engine there; else {fix}")
             report.fail(name, f"{path} does not exist" if not path.exists() else f"{path} is not a file", fix)
             fine = False
-        elif locks := office_lock_files(path):
+        elif leftovers := cut_saves(path):
+            report.warn(name, f"a save of {path} was cut short and left {', '.join(p.name for p in leftovers)} "
+                              "beside it (the workbook is as it was before that save)",
+                        "the next sync (or any command that opens the match) removes it")
+        if path.suffix.lower() == ".xlsx" and path.is_file() and (locks := office_lock_files(path)):
             # Reading is still safe, so the checks after this one go on.
             program = "LibreOffice" if locks[0].name.startswith(".~lock.") else "Excel"
             report.fail(name, f"{path} is open in {program} (lock file {locks[0].name}): the sync will not "

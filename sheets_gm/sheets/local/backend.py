@@ -84,8 +84,10 @@ from sheets_gm.sheets.local.disk import (
     PRIVATE_FILE_MODE,
     FileChangedError,
     Stamp,
+    cut_saves,
     save_atomically,
     stamp_of,
+    sweep_cut_saves,
     try_lock,
     unlock,
 )
@@ -252,6 +254,29 @@ class LocalWorkbookBackend:
                     unlock(self._lock_fd)
                     os.close(self._lock_fd)
                     self._lock_fd = None
+
+    def sweep_cut_saves(self) -> list[Path]:
+        """Remove the temporary files that saves of this workbook cut short left beside it
+        (:func:`~sheets_gm.sheets.local.disk.sweep_cut_saves`); those removed. Only when the lock is free at once
+        (or held here): a sync holding it may be saving, and a later command sweeps."""
+        if not cut_saves(self.path):
+            return []
+        with self._thread_lock:
+            if self._lock_depth:
+                return sweep_cut_saves(self.path)
+            try:
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
+            except OSError:
+                return []
+            try:
+                if not try_lock(fd):
+                    return []
+                try:
+                    return sweep_cut_saves(self.path)
+                finally:
+                    unlock(fd)
+            finally:
+                os.close(fd)
 
     def _acquire_lock(self) -> int:
         try:
