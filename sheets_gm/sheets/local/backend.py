@@ -95,7 +95,7 @@ from sheets_gm.sheets.local.layout import apply_layout
 from sheets_gm.sheets.local.office_locks import refuse_if_open
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.row_fit import fit_rows, fixed_rows
-from sheets_gm.sheets.xlsx import openpyxl
+from sheets_gm.sheets.xlsx import openpyxl, unpacked_size_problem
 
 __all__ = ["LocalWorkbookBackend", "create_workbook"]
 
@@ -313,6 +313,11 @@ class LocalWorkbookBackend:
             if self._stamp() != before:  # being saved right now: read it again
                 self._sleep(_LOCK_POLL_SECONDS)
                 continue
+            if too_large := unpacked_size_problem(data):
+                raise SheetAccessError(
+                    f"{self.path} is not read: {too_large}; a match's workbook unpacks to a few megabytes. "
+                    "Restore a backup of it (or repair the match), or name the right file in the config"
+                )
             try:
                 wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
             except Exception as e:
