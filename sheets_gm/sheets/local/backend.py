@@ -92,6 +92,7 @@ from sheets_gm.sheets.local.disk import (
     unlock,
 )
 from sheets_gm.sheets.local.layout import apply_layout
+from sheets_gm.sheets.local.links import drop_outside_links, outside_links
 from sheets_gm.sheets.local.office_locks import refuse_if_open
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.row_fit import fit_rows, fixed_rows
@@ -277,6 +278,25 @@ class LocalWorkbookBackend:
                     unlock(fd)
             finally:
                 os.close(fd)
+
+    def outside_links(self) -> list[str]:
+        """The targets of the workbook's links to other files (:mod:`~sheets_gm.sheets.local.links`), from the
+        workbook as last read (no load when it has not changed)."""
+        return outside_links(self._workbook_for_read())
+
+    def drop_outside_links(self) -> list[str]:
+        """Remove the workbook's links to other files and save it (under the lock, atomically), when it has any;
+        the targets removed."""
+        if not self.outside_links():
+            return []
+        dropped: list[str] = []
+
+        def change(wb: Any) -> bool:
+            dropped[:] = drop_outside_links(wb)
+            return bool(dropped)
+
+        self._modify(change)
+        return dropped
 
     def _acquire_lock(self) -> int:
         try:
