@@ -174,9 +174,11 @@ class LocalWorkbookBackend:
             if min_row > max_row or min_col > max_col:
                 out.append([])
                 continue
+            cells = ws._cells  # looked up, not made: openpyxl's iter_rows would create every empty cell it passes
             rows = [
-                [cell_out(cell) for cell in row]
-                for row in ws.iter_rows(min_row=min_row, max_row=max_row, min_col=min_col, max_col=max_col)
+                [cell_out(cell) if (cell := cells.get((r, c))) is not None else None
+                 for c in range(min_col, max_col + 1)]
+                for r in range(min_row, max_row + 1)
             ]
             out.append(trim_grid(rows))
         return out
@@ -205,14 +207,18 @@ class LocalWorkbookBackend:
             if saved:
                 raise SavedMeanwhileError(self.name, describe_cells(saved, {t.casefold(): t for t in wb.sheetnames}))
             changed = False
-            fixed = fixed_rows(wb)
+            written: dict[str, tuple[Any, set[int]]] = {}  # by tab: its rows written, fitted once all are written
             for w in writes:
                 if self._write_range(wb, w.range, w.values):
                     changed = True
                     ws, box = self._resolve(wb, w.range)
-                    fit_rows(ws, range(box.min_row, box.min_row + len(w.values)), fixed.get(ws.title, set()))
+                    written.setdefault(ws.title, (ws, set()))[1].update(range(box.min_row,
+                                                                              box.min_row + len(w.values)))
                 if w.notes is not None:
                     changed = self._write_notes(wb, w.range, w.notes) or changed
+            fixed = fixed_rows(wb)
+            for title, (ws, rows) in written.items():
+                fit_rows(ws, rows, fixed.get(title, set()))
             return changed
 
         with self.hold_lock():
