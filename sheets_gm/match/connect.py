@@ -128,13 +128,14 @@ def tidy_local_workbooks(sheets: MatchSheets, *, writes: bool = True) -> list[st
             links = backend.outside_links()
         except SheetError:
             continue  # missing or unreadable: the command's own read says so, in its words
-        done = "the next sync removes them (the cells keep their text)"
+        them = "it" if len(links) == 1 else "them"
+        done = f"the next sync removes {them} (the cells keep their text)"
         if links and writes:
             try:
                 links = backend.drop_outside_links()
-                done = "removed them (the cells keep their text)"
+                done = f"removed {them} (the cells keep their text)"
             except SheetError as exc:
-                done = f"they could not be removed now ({exc}); the next sync removes them"
+                done = f"not removed now ({exc}); the next sync removes {them}"
         if links:
             what = counted(len(links), "link")
             out.append(f"{backend.path} held {what} to other files ({', '.join(links)}): a match's workbook refers to "
