@@ -106,3 +106,15 @@ def test_the_next_command_removes_a_cut_save_and_tells_the_gm(
     assert code == 0, out + err
     assert temp_files(engine.parent) == []
     assert f"removed 1 temporary file that a save of {engine} cut short left beside it ({left.name})" in err
+
+
+def test_a_workbook_narrower_than_0600_is_never_written_wider(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = tmp_path / "engine.xlsx"
+    openpyxl.Workbook().save(book)
+    book.chmod(0o400)
+    seen: dict[str, Any] = {}
+    kill_at_the_write(monkeypatch, seen)
+    with pytest.raises(Killed):
+        LocalWorkbookBackend(book).write([RangeWrite("A1", [["x"]])])
+    monkeypatch.undo()
+    assert seen["mode"] == 0o400

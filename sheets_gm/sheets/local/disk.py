@@ -105,16 +105,21 @@ def save_atomically(path: Path, data: bytes, expected: Stamp | None, *, must_not
     the mode it had; a new one gets ``mode`` (less the umask). :class:`FileChangedError` if the file changed
     meanwhile; with ``must_not_exist``, a :class:`SheetAccessError` if a file is there.
 
-    The temporary file is made 0600 (O_EXCL) and given the final file's mode only once it is whole, right before
-    it is moved: a save cut short leaves a file only the GM's account reads (the engine's seed, a seat's private
-    workbook), which the next command that opens the match removes (``sweep_cut_saves``)."""
+    The temporary file is made 0600 (O_EXCL; narrower when the file will be) and given the final file's mode only
+    once it is whole, right before it is moved: a save cut short leaves a file only the GM's account reads (the
+    engine's seed, a seat's private workbook), which the next command that opens the match removes
+    (``sweep_cut_saves``)."""
     target = path
     with contextlib.suppress(OSError):
         target = path.resolve()  # replace the file a symlink points at, not the link
     tmp = temp_name(target)
+    final = mode & ~_umask()
+    if expected is not None:
+        with contextlib.suppress(OSError):
+            final = stat.S_IMODE(os.stat(target).st_mode)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     try:
-        fd = os.open(tmp, flags, PRIVATE_FILE_MODE)
+        fd = os.open(tmp, flags, final & PRIVATE_FILE_MODE)  # never wider than the file will be, nor than 0600
     except OSError as e:
         raise SheetAccessError(f"cannot save {path}: {e.strerror or e}") from e
     try:
@@ -123,10 +128,6 @@ def save_atomically(path: Path, data: bytes, expected: Stamp | None, *, must_not
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
-            final = mode & ~_umask()
-            if expected is not None:
-                with contextlib.suppress(OSError):
-                    final = stat.S_IMODE(os.stat(target).st_mode)
             with contextlib.suppress(OSError):
                 os.chmod(tmp, final)  # whole now: the mode the file will have
             current = stamp_of(path) if target.exists() else None
