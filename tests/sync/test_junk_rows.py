@@ -13,7 +13,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from sheets_gm.cli import main
 from sheets_gm.match import poll_words
-from tests.matchfiles import local_match
+from tests.matchfiles import local_match, sync, type_orders
 
 
 def type_junk(path: Path, first: int, count: int) -> None:
@@ -82,3 +82,29 @@ def test_the_poll_does_not_measure_the_tab_once_a_row(tmp_path: Path, monkeypatc
         counts.append(len(asked))
     capsys.readouterr()
     assert counts[1] < counts[0] + 20, counts
+
+
+def test_a_resolution_sets_thousands_of_rows_aside_in_an_entry_that_fits_the_archive(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows with no free row left go to the Archive at a resolution, each named; an entry naming more rows than
+    ``DETAIL_LINES`` puts several on a line, so that it never outgrows the tab (4,000 junk rows used to make the
+    resolution fail on a range before the Archive's first row). The tab is made small here, the rows few."""
+    from sheets_gm.sync.rows import archive_lines
+
+    monkeypatch.setattr(archive_lines, "ARCHIVE_LINES", 120)
+    _, sheets = local_match(tmp_path)
+    path = tmp_path / "match.xlsx"
+    type_junk(path, openpyxl.load_workbook(path)["Orders red"].max_row + 3, 250)
+    sync(sheets)
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    book = openpyxl.load_workbook(path)
+    archive = [str(row[1]) for row in book["Archive red"].iter_rows(min_row=2, values_only=True) if row[1]]
+    entry = next(i for i, line in enumerate(archive) if line.startswith("Set aside, never read as orders"))
+    text = " ".join(archive[entry:])
+    assert len(archive) - entry <= 1 + archive_lines.DETAIL_LINES
+    set_aside = [i for i in range(250) if f"junk{i}, " in text]
+    assert len(set_aside) > 200 and set_aside == list(range(set_aside[0], 250))  # every row past those kept
+    sheet = book["Orders red"]
+    kept = {str(sheet.cell(r, 1).value) for r in range(1, sheet.max_row + 1)}
+    assert all(f"junk{i}" in kept for i in range(set_aside[0]))  # the rows before them stay in the tab
