@@ -4,7 +4,9 @@ Every row typed where no order is read is answered and kept (docs/sync.md, "Ever
 poll's work grows with them; it must grow linearly. For each count of rows (default 500, 2,000 and 10,000) a fresh
 GvG match is made with ``init`` (the private layout every starter has), the rows are typed under red's orders
 table (a name and an order in each, as a paste gone wrong would leave them), and one ``sync`` is timed in this
-process (the median of ``--repeats`` runs, each on a fresh copy of the folder), with how many lines it printed.
+process (the median of ``--repeats`` runs, each on a fresh copy of the folder), with how many lines it printed; then
+the bots type both teams' orders and the poll that resolves the turn is timed too (it sets aside to the Archive the
+rows it has no free row to keep, in one entry).
 
     .venv/bin/python scripts/bench_junk_rows.py                     # 500, 2000, 10000 rows, 1 run each
     .venv/bin/python scripts/bench_junk_rows.py --rows 2000 --repeats 3
@@ -75,6 +77,18 @@ def one_poll(config: Path, profile: bool) -> tuple[float, int, str]:
     return seconds, len(out.getvalue().splitlines()), top
 
 
+def bots_type(config: Path) -> None:
+    """Both teams' bots type this turn's orders and tick Ready."""
+    from sheets_gm.match.config import load_config
+    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+    from sheets_gm.sync.autoplay import type_bot_orders
+
+    kinds = bots_of(create_ruleset("gvg"))
+    bots = {"red": kinds["objective"].make("bench/red"), "blue": kinds["random"].make("bench/blue")}
+    type_bot_orders(open_match_sheets(load_config(config)), get_ruleset("gvg"), bots, ready=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -88,18 +102,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = make_match(base)
         figures = []
         for rows in args.rows:
-            runs, lines, top = [], 0, ""
+            runs, resolving, lines, top = [], [], 0, ""
             for run in range(args.repeats):
                 folder = Path(tmp) / f"rows{rows}-{run}"
                 shutil.copytree(base, folder, symlinks=True)
                 type_junk(folder / "orders-red.xlsx", rows)
                 seconds, lines, top = one_poll(folder / config.name, args.profile)
                 runs.append(seconds)
+                bots_type(folder / config.name)
+                resolving.append(one_poll(folder / config.name, False)[0])
             median = statistics.median(runs)
             figures.append((rows, median))
             print(f"{rows:>6} junk rows: first poll median {median:.2f} s over {args.repeats} run(s) "
                   f"(min {min(runs):.2f}, max {max(runs):.2f}), {median / rows * 1000:.2f} ms a row; "
-                  f"{lines} lines printed")
+                  f"{lines} lines printed; the resolving poll after it: median {statistics.median(resolving):.2f} s")
             if top:
                 print(top)
         if len(figures) > 1:
