@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "demo": ("demo",),
     "scenario": ("scenario",),
     "simulate": ("simulate",),
+    "new_game": ("new-game",),
 }
 
 
