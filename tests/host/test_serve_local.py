@@ -196,7 +196,7 @@ def test_the_status_lists_each_match_its_last_poll_its_deadline_and_what_failed(
     assert shown[2].startswith("timed/match.toml [gvg, local] read, looked 12:00:00 (5 s ago), read 12:00:00 "
                                "(5 s ago); deadline Mon 23 Nov, 20:00 (UTC): Turn 1")
     assert shown[3:5] == ["What failed (1):", shown[4]] and "backend" in shown[4]
-    assert shown[4].endswith("(1 failures in a row; next try 12:00:30 (in 25 s))")
+    assert shown[4].endswith("(1 failure in a row; next try 12:00:30 (in 25 s))")
     monkeypatch_clock = pytest.MonkeyPatch()
     monkeypatch_clock.setattr("sheets_gm.commands.base.clock", clock)
     try:

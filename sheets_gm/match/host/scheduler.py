@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
+from sheets_gm.engine.words import counted
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.host.accounts import Accounts, AccountWatcher
 from sheets_gm.match.host.discovery import find_configs
@@ -167,7 +168,9 @@ class Host:
 
     def close(self) -> None:
         """Stop: the polls under way finish (a resolution completes), none starts; the status says so."""
-        self.say(f"Stopping: {sum(h.running for h in self.matches.values())} polls under way finish first.")
+        under_way = sum(h.running for h in self.matches.values())
+        self.say(f"Stopping: {counted(under_way, 'poll')} under way {'finish' if under_way != 1 else 'finishes'} "
+                 "first.")
         self.executor.shutdown(wait=True, cancel_futures=True)
         now = self.clock()
         self._take_outcomes(now)

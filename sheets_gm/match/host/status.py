@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from sheets_gm.engine.words import counted
 from sheets_gm.sheets.private_files import private_folder, write_private
 from sheets_gm.sync.deadline import describe_deadline
 
@@ -129,6 +130,7 @@ def status_lines(status: HostStatus, now: datetime) -> list[str]:
     failing = [m for m in status.matches if m.error]
     if failing:
         lines.append(f"What failed ({len(failing)}):")
-        lines += [f"  {m.config}: {m.error} ({m.failures} failures in a row; next try {_when(m.retry_at, now)})"
+        lines += [f"  {m.config}: {m.error} ({counted(m.failures, 'failure')} in a row; next try "
+                  f"{_when(m.retry_at, now)})"
                   if m.retry_at else f"  {m.config}: {m.error}" for m in failing]
     return lines
