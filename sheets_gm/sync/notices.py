@@ -84,6 +84,8 @@ class Notice:
     recipient: str
     subject: str
     body: str
+    window: str = ""  # the window it belongs to (``window_token``): stale once another is open ('' never stale)
+    until: str = ""  # the moment it is stale anyway (ISO: a reminder's deadline)
 
     @property
     def public(self) -> bool:
@@ -124,6 +126,16 @@ def match_id(record: MatchRecord) -> str:
 def _key(record: MatchRecord, window: str, kind: NoticeKind, recipient: str) -> str:
     deal = f"~{record.deal}" if record.deal else ""
     return f"{match_id(record)}/{window}{deal}/{kind.value}/{recipient}"
+
+
+def window_token(record: MatchRecord) -> str:
+    """The window open in ``record`` as the notices name it (its key, and the match's undo count): a notice of
+    the open window ("is open", a reminder) belongs to it, and is stale once another is open; ``end`` once the
+    match is over."""
+    window = record.ruleset.window(record.state)
+    if window is None:
+        return "end"
+    return f"{window.key}~{record.deal}" if record.deal else window.key
 
 
 def _upper(text: str) -> str:
@@ -180,15 +192,22 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     if window is None:
         return []
     head = f"[{rules.title}] {_upper(window.label)} is open"
+    taken_back = record.deal > 0 and facts.resolved is None and not facts.deadline_changed
     changed = ["The GM changed the deadlines."] if facts.deadline_changed else []
     if changed:
         head += ": the deadline changed"
-    when = f"{window.key}@{seen.deadline or 'none'}" if changed else window.key
+    elif taken_back:
+        # The first poll of a window an undo opened again (a resolution's next window is told by its own poll)
+        head = f"[{rules.title}] {_upper(window.label)} is open again: the GM took a turn back"
+        changed = [f"The GM took back the resolution of {window.label} (undo): it is open again, and its orders "
+                   "count anew. Check yours, and tick Ready again when they are in."]
+    token = window_token(record)
+    when = f"{window.key}@{seen.deadline or 'none'}" if facts.deadline_changed else window.key
     who = ", ".join(window.awaited)
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
                   "\n".join([*changed, f"{_upper(window.label)} is open: it waits for {who}.",
-                             _closing(seen.deadline, None), status]))]
+                             _closing(seen.deadline, None), status]), token)]
     for seat in window.seats:
         lines = [*changed, f"{_upper(window.label)} is open: " + (
                      f"{seat}'s orders are awaited." if seat in window.awaited
@@ -196,7 +215,7 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
                  *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), "", status]
         out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
-                          f"{head}: orders for {seat}", "\n".join(lines)))
+                          f"{head}: orders for {seat}", "\n".join(lines), token))
     return out
 
 
@@ -221,9 +240,10 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
     if not late:
         return []
     head = f"[{rules.title}] {_upper(window.label)} closes in {left}"
+    token, until = window_token(record), moment.isoformat(timespec="seconds")
     out = [Notice(_key(record, window.key, NoticeKind.REMINDER, CHANNEL), NoticeKind.REMINDER, CHANNEL, head,
                   f"{_upper(window.label)} closes in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
-                  f"{', '.join(late)}.")]
+                  f"{', '.join(late)}.", token, until)]
     for seat in late:
         lines = [f"{_upper(window.label)} closes in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
                  f"{seat} has not ticked Ready yet."]
@@ -231,7 +251,7 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
             lines.append(f"Nothing typed yet for: {', '.join(seen.untyped[seat])}.")
         lines += ["", "What to type:", *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat))]
         out.append(Notice(_key(record, window.key, NoticeKind.REMINDER, seat), NoticeKind.REMINDER, seat,
-                          f"{head}: {seat} is not ready", "\n".join(lines)))
+                          f"{head}: {seat} is not ready", "\n".join(lines), token, until))
     return out
 
 

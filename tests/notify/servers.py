@@ -51,16 +51,19 @@ def server_context() -> ssl.SSLContext:
 @dataclass
 class Mailbox:
     """What the SMTP server received: each message with its envelope's recipients; ``refuse`` makes it refuse
-    the RCPT of those addresses (550)."""
+    the RCPT of those addresses for good (550), ``busy`` for now (450)."""
 
     messages: list[tuple[list[str], EmailMessage]] = field(default_factory=list)
     refuse: set[str] = field(default_factory=set)
+    busy: set[str] = field(default_factory=set)
     logins: list[str] = field(default_factory=list)
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
                           rcpt_options: list[str]) -> str:
         if address in self.refuse:
             return "550 5.1.1 no such mailbox here"
+        if address in self.busy:
+            return "450 4.2.1 mailbox busy, try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
