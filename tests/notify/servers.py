@@ -123,12 +123,14 @@ def smtp_server(implicit_tls: bool = False, port: int = 0) -> Iterator[tuple[Mai
 @dataclass
 class Fault:
     """What the webhook answers instead of taking a post: a status (with headers and a body), or a hang of
-    ``hang`` seconds (longer than the client waits)."""
+    ``hang`` seconds (longer than the client waits); ``take``: the post is taken (recorded) before the fault, as a
+    server that posts and then answers too late, or not at all."""
 
     status: int = 0
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
     hang: float = 0.0
+    take: bool = False
 
 
 @dataclass
@@ -160,6 +162,8 @@ def webhook_server() -> Iterator[Hook]:
             length = int(self.headers.get("Content-Length", "0"))
             body = self.rfile.read(length)
             fault = hook.faults.pop(0) if hook.faults else None
+            if fault is not None and fault.take:
+                hook.posts.append(json.loads(body))
             if fault is not None and fault.hang:
                 hook.release.wait(fault.hang)  # the client gives up first; the test releases the thread
                 return

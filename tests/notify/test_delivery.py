@@ -1,0 +1,289 @@
+"""Notices a table can rely on (issue 55), each against the real local servers: an address the mail server refuses
+for good or for now, a mail outage across a window's close, a webhook that takes a post and never answers, one that
+refuses a post for good (400), hostile player text in each platform's markup, a webhook URL that is never printed,
+the take-back after an undo, and the reminder's time in ``status``. The clock is the tests' own; the one wait is
+the webhook's timeout, set short by the test."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.match.notify.announce import letters_of
+from sheets_gm.match.notify.chat import ChatHook
+from sheets_gm.match.notify.outbox import Outbox
+from sheets_gm.match.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
+from sheets_gm.sync.notices import CHANNEL, Notice, NoticeKind
+from tests.notify.servers import Fault, Mailbox, free_port, smtp_server, webhook_server
+from tests.notify.test_notices_every_game import (
+    GM,
+    NOON,
+    Clock,
+    load_window,
+    mails_to,
+    new_match,
+    play,
+    sync,
+)
+
+__all__ = ["clock", "secrets"]
+from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
+
+
+def status(config_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["status", "-c", str(config_path)]) == 0
+    return capsys.readouterr().out
+
+
+def subjects_of(box: Mailbox, address: str) -> list[str]:
+    return [str(m["Subject"]) for m in box.to(address)]
+
+
+def test_an_address_refused_for_good_is_dropped_and_named_and_the_team_gets_each_letter_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GvG team of several, one address refused (550): the others get each letter once, however many polls
+    follow; the GM is told by status and by an e-mail of her own, once."""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("gvg", tmp_path, port)
+        seat = config.seats[0]
+        gone, *others = sorted(addresses[seat])
+        assert others, "a team of several"
+        box.refuse.add(gone)
+        out = sync(config, capsys)
+        assert f"{gone} ({seat})" in out and "refused for good" in out, out
+        for minute in range(1, 11):  # ten more polls, a minute apart
+            clock.now = NOON + dt.timedelta(minutes=minute)
+            sync(config, capsys)
+        for address in others:
+            opened = [s for s in subjects_of(box, address) if "is open" in s]
+            assert len(opened) == 1, (address, subjects_of(box, address))
+        assert box.to(gone) == []
+        assert Outbox.of(config.path).waiting() == []
+        said = status(config.path, capsys)
+        assert "Notices not delivered" in said and gone in said and "550" in said, said
+        to_gm = [s for s in subjects_of(box, GM) if "refused for good" in s]
+        assert to_gm == [f"[{config.title}] An address refused for good: {gone}"]
+        ids = [str(m["Message-ID"]) for _, m in box.messages]
+        assert len(ids) == len(set(ids)), "a letter went twice"
+
+
+def test_an_address_refused_for_now_is_tried_alone_after_growing_waits_and_a_mended_roster_applies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("gvg", tmp_path, port)
+        seat = config.seats[0]
+        full, *others = sorted(addresses[seat])
+        box.busy.add(full)
+        sync(config, capsys)
+        (letter,) = [w for w in Outbox.of(config.path).waiting() if w.recipient == seat]
+        assert letter.pending == (full,) and set(letter.sent_to) == set(others)
+        waits = []
+        for _ in range(3):  # each refusal doubles the wait; before it ends, nothing is tried
+            (letter,) = [w for w in Outbox.of(config.path).waiting() if w.recipient == seat]
+            until = letter.waits_until()
+            assert until is not None
+            waits.append(until - clock.now)
+            clock.now = until - dt.timedelta(seconds=1)
+            sync(config, capsys)
+            assert [w.tries for w in Outbox.of(config.path).waiting() if w.recipient == seat] == [letter.tries]
+            clock.now = until
+            sync(config, capsys)
+        assert waits[0] < waits[1] < waits[2], waits
+        assert all(len([s for s in subjects_of(box, a) if "is open" in s]) == 1 for a in others)
+        box.busy.clear()
+        clock.now += dt.timedelta(hours=3)
+        sync(config, capsys)
+        assert [s for s in subjects_of(box, full) if "is open" in s], "the address taken at last"
+        assert all(len([s for s in subjects_of(box, a) if "is open" in s]) == 1 for a in others), \
+            "an address that had the letter got it again"
+
+        # The roster mended while a letter waits: the new address gets it, the old one never
+        box.busy.add(others[0])
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # the resolution's news waits for others[0]
+        roster = tmp_path / "roster.csv"
+        roster.write_text(roster.read_text(encoding="utf-8").replace(others[0], "mended@notices.example"),
+                          encoding="utf-8")
+        play(config, seed="m")
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # a poll that reads: the waiting letters follow the roster
+        assert any("news for" in s for s in subjects_of(box, "mended@notices.example"))
+        assert not any("news for" in s for s in subjects_of(box, others[0]))
+
+
+def test_a_notice_of_a_window_gone_by_is_never_sent_and_the_next_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mail server down from the window's opening to past its close: its "is open" and its reminder are
+    dropped, the news of its resolution goes, with one line on what went stale; status names what was dropped."""
+    port = free_port()
+    with webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("winordie", tmp_path, port)
+        sync(config, capsys)
+        label, first = _first_label(hook.texts()), load_window(config)
+        clock.now = NOON + dt.timedelta(hours=5, minutes=30)  # the reminder falls due: queued, not sent
+        sync(config, capsys)
+        assert any("closes in" in w.subject for w in Outbox.of(config.path).waiting())
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # resolved while the mail is down
+        with smtp_server(port=port) as (box, _):
+            clock.now += dt.timedelta(minutes=1)
+            sync(config, capsys)
+        for seat in first:
+            subjects = mails_to(box, addresses[seat])
+            assert not any(f"{label} is open" in s or f"{label} closes in" in s for s in subjects), subjects
+            news = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat]
+                    and "news for" in str(m["Subject"])]
+            assert len(news) == 1 and "While the mail was down" in news[0].get_content(), subjects
+        said = status(config.path, capsys)
+        assert "its window closed before it could be sent" in said, said
+
+
+def _first_label(texts: list[str]) -> str:
+    """The label of the window the first "is open" post names (``Turn 1``, ``Deployment · Ann``)."""
+    first = next(t for t in texts if " is open" in t)
+    return first.split("] ", 1)[1].split(" is open", 1)[0]
+
+
+def test_a_post_the_webhook_takes_and_never_answers_is_posted_once_more_at_most_and_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with smtp_server() as (_box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, _ = new_match("winordie", tmp_path, port)
+        hook.faults += [Fault(hang=5, take=True), Fault(hang=5, take=True)]
+        out = sync(config, capsys)
+        assert "may have reached the channel" in out, out
+        for minute in range(1, 6):
+            clock.now = NOON + dt.timedelta(minutes=minute)
+            sync(config, capsys)
+        hook.release.set()
+        texts = hook.texts()
+        first = texts[0]
+        assert texts.count(first) == 2, "posted once, and once more at most"
+        assert len(texts) == len(set(texts)) + 1
+        said = status(config.path, capsys)
+        assert "in doubt: posted twice" in said, said
+
+
+def test_a_post_refused_for_good_is_dropped_and_named_and_the_order_holds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with smtp_server() as (_box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, _ = new_match("winordie", tmp_path, port)
+        sync(config, capsys)
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        hook.faults += [Fault(500), Fault(400, body=b'{"message": "Invalid Form Body"}')]
+        out = sync(config, capsys)  # the 500 stops the channel for this poll: all its posts wait, in order
+        assert "500" in out and hook.posts == [p for p in hook.posts if "resolved" not in str(p)], out
+        clock.now += dt.timedelta(minutes=1)
+        out = sync(config, capsys)  # the 400: that post dropped, the others go after it, in order
+        assert "dropped" in out and "400" in out, out
+        texts = hook.texts()
+        assert not any(" resolved**" in t for t in texts), "the refused post went after all"
+        assert len(texts) > 1 and " is open" in texts[-1] and _first_label(texts[-1:]) != _first_label(texts), texts
+        box = Outbox.of(config.path)
+        assert box.waiting() == []
+        assert "refused it for good" in status(config.path, capsys)
+        ledger = box.ledger()
+        refused = [k for k, v in ledger.items() if v.startswith("dropped") and "resolved/#channel" in k]
+        assert refused, ledger
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        assert hook.texts() == texts, "a dropped post is never tried again"
+
+
+HOSTILE = "<!channel> @everyone <https://evil.example|board> **loud** [board](https://evil.example) & co"
+
+
+@pytest.mark.parametrize("style", [ChatStyle.SLACK, ChatStyle.DISCORD])
+def test_player_text_reaches_the_chat_as_the_characters_typed(style: ChatStyle, monkeypatch: pytest.MonkeyPatch,
+                                                              ) -> None:
+    """A recruit named with each platform's markup: Slack gets entities for ``&``, ``<`` and ``>`` (no ping, no
+    disguised link) and its own ``*bold*``; Discord gets its markdown escaped, links left whole, and no mention
+    parsed."""
+    notify = NotifySettings(frozenset(NoticeKind), None, {}, chat=ChatSettings(style, SecretSource(env="HOOK")))
+    notice = Notice("m/1@1/resolved/#channel", NoticeKind.RESOLVED, CHANNEL, "[Night] Turn 1 resolved",
+                    f"Ann recruits {HOSTILE}.")
+    (letter,) = letters_of([notice], notify, {}, NOON)
+    with webhook_server() as hook:
+        monkeypatch.setenv("HOOK", hook.url)
+        ChatHook(notify.chat).post(letter, NOON)  # type: ignore[arg-type]
+    (posted,) = hook.posts
+    if style is ChatStyle.SLACK:
+        text = posted["text"]
+        assert text.startswith("*[Night] Turn 1 resolved*\n") and "**" not in text.split("\n")[0]
+        assert "<" not in text and ">" not in text
+        assert "&lt;!channel&gt;" in text and "&lt;https://evil.example|board&gt;" in text and "&amp; co" in text
+    else:
+        text = posted["content"]
+        assert posted["allowed_mentions"] == {"parse": []}
+        assert text.startswith("**\\[Night\\] Turn 1 resolved**\n")
+        body = text.split("\n", 1)[1]
+        assert "\\<!channel\\>" in body and "\\*\\*loud\\*\\*" in body and "\\[board\\](https://evil.example)" in body
+        assert "@everyone" not in body and "@\u200beveryone" in body
+
+
+def test_a_webhook_url_with_a_space_is_never_printed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     clock: Clock, secrets: None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pasted URL cut by a space and a line break: sync, sync --watch's notices line, doctor --send-test --debug
+    and status name the setting, never the token."""
+    with smtp_server() as (_box, port):
+        config, _ = new_match("winordie", tmp_path, port)
+        monkeypatch.setenv("NOTICES_WEBHOOK", "http://127.0.0.1:9/api/webhooks/1/SECRET TOKENabc\nTAILtoken")
+        printed = []
+        for command in (["sync", "-c", str(config.path)], ["status", "-c", str(config.path)],
+                        ["--debug", "doctor", "-c", str(config.path), "--send-test"]):
+            main(command)
+            out, err = capsys.readouterr()
+            printed.append(out + err)
+        everything = "\n".join(printed)
+        assert "NOTICES_WEBHOOK" in everything and "a space or a line break" in everything, everything
+        for piece in ("SECRET", "TOKENabc", "TAILtoken", "api/webhooks"):
+            assert piece not in everything, piece
+
+
+def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   clock: Clock, secrets: None,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("winordie", tmp_path, port)
+        sync(config, capsys)
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        assert main(["undo", "-c", str(config.path), "--reason", "Ann ticked Ready too early"]) == 0
+        capsys.readouterr()
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        (again,) = [t for t in hook.texts() if "took a turn back" in t]
+        assert "is open again" in again and "tick Ready again" in again, again
+        seat = load_window(config)[0]
+        (mail,) = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat]
+                   and "took a turn back" in str(m["Subject"])]
+        assert "tick Ready again" in mail.get_content()
+
+
+def test_status_gives_the_reminder_in_utc(tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock,
+                                          secrets: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline is 20:00 in Paris (19:00 UTC) and the lead two hours: the reminder is due at 17:00 UTC."""
+    with smtp_server() as (_box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, _ = new_match("winordie", tmp_path, port)
+        sync(config, capsys)
+        said = status(config.path, capsys)
+        assert "due 2026-11-22 17:00 UTC" in said, said
