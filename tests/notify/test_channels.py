@@ -151,7 +151,7 @@ def test_a_webhook_post_in_each_style(style: ChatStyle, key: str, monkeypatch: p
     with webhook_server() as hook:
         monkeypatch.setenv("NOTICE_TEST_HOOK", hook.url)
         ChatHook(chat_settings(style=style)).post(chat_letter(), NOW)
-    mentions = {"allowed_mentions": {"parse": []}} if style is ChatStyle.DISCORD else {}
+    mentions: dict[str, object] = {"allowed_mentions": {"parse": []}} if style is ChatStyle.DISCORD else {}
     assert hook.posts == [{key: "**Turn 3 resolved**\nAnn moves.", **mentions}]
 
 
