@@ -7,17 +7,20 @@ the webhook's timeout, set short by the test."""
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.match.cron import cron_line
 from sheets_gm.match.notify.announce import letters_of
 from sheets_gm.match.notify.chat import ChatHook
+from sheets_gm.match.notify.env_file import env_file_path
 from sheets_gm.match.notify.outbox import Outbox
 from sheets_gm.match.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
 from sheets_gm.sync.notices import CHANNEL, Notice, NoticeKind
-from tests.notify.servers import Fault, Mailbox, free_port, smtp_server, webhook_server
+from tests.notify.servers import PASSWORD, Fault, Mailbox, free_port, smtp_server, webhook_server
 from tests.notify.test_notices_every_game import (
     GM,
     NOON,
@@ -287,3 +290,45 @@ def test_status_gives_the_reminder_in_utc(tmp_path: Path, capsys: pytest.Capture
         sync(config, capsys)
         said = status(config.path, capsys)
         assert "due 2026-11-22 17:00 UTC" in said, said
+
+
+def _run_cron_line(line: str) -> str:
+    """The crontab line's command run as cron runs it: /bin/sh, with an empty environment."""
+    command = line.split(" ", 5)[5]
+    done = subprocess.run(["env", "-i", "/bin/sh", "-c", command], capture_output=True, text=True, timeout=120,
+                          check=False)
+    return done.stdout + done.stderr
+
+
+def test_the_printed_cron_line_sends_under_cron_s_bare_environment_and_quiet_says_a_failure_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The line doctor prints, run with nothing in the environment: the secrets come from the match's environment
+    file, the notices go out; a channel that fails is said once by --quiet, and once when it works again."""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        config, _ = new_match("winordie", tmp_path, port)
+        env = env_file_path(config.path)
+        env.parent.mkdir(exist_ok=True)
+        env.write_text(f"# the notices' secrets, for cron\nNOTICES_SMTP_PASSWORD='{PASSWORD}'\n"
+                       f"export NOTICES_WEBHOOK=http://127.0.0.1:{free_port()}/hooks/closed\n", encoding="utf-8")
+        env.chmod(0o600)
+        monkeypatch.delenv("NOTICES_SMTP_PASSWORD")
+        monkeypatch.setenv("NOTICES_WEBHOOK", "")  # doctor fills what this process lacks from the file: kept here
+        main(["doctor", "-c", str(config.path)])
+        said = capsys.readouterr().out
+        line = cron_line(config.path, secret_env=True)
+        assert line in said and f"--env-file .sheets-gm/{config.path.stem}.env" in line, said
+        assert "cron's line reads NOTICES_SMTP_PASSWORD, NOTICES_WEBHOOK from" in said, said
+
+        first = _run_cron_line(line)
+        assert box.messages, first  # the mail password came from the file
+        assert first.count("the chat channel fails") == 1 and "connection refused" in first, first
+        again = _run_cron_line(line)
+        assert "chat channel" not in again, again  # said once
+        env.write_text(env.read_text(encoding="utf-8").replace(
+            next(w for w in env.read_text(encoding="utf-8").split() if "hooks/closed" in w),
+            f"NOTICES_WEBHOOK={hook.url}"), encoding="utf-8")
+        mended = _run_cron_line(line)
+        assert "the chat channel works again" in mended, mended
+        assert hook.posts, mended
+        assert "secret-token" not in first + again + mended

@@ -83,8 +83,9 @@ class SecretSource:
         if self.env:
             value = os.environ.get(self.env, "").strip()
             if not value:
-                raise SecretError(f"{what}: the environment variable {self.env} is not set (set it where cron runs "
-                                  "the sync, e.g. in the crontab line, or name a file with the _file key)")
+                raise SecretError(f"{what}: the environment variable {self.env} is not set (under cron, write it in "
+                                  "the environment file the crontab line reads, .sheets-gm/<config name>.env, "
+                                  "as doctor says; or name a file with the _file key)")
             return value
         assert self.file is not None
         try:
@@ -148,6 +149,11 @@ class NotifySettings:
     def sent_kinds(self) -> frozenset[NoticeKind]:
         """The kinds that go out: those chosen, less the reminder when its lead is "off"."""
         return self.kinds if self.lead is not None else self.kinds - {NoticeKind.REMINDER}
+
+    def secret_env(self) -> list[str]:
+        """The environment variables its secrets are read from (cron's line must bring them: ``notify.env_file``)."""
+        sources = [self.email.password if self.email else None, self.chat.url if self.chat else None]
+        return [s.env for s in sources if s is not None and s.env]
 
     def rules(self, title: str, verify_hint: str) -> NoticeRules:
         """The rules the notices are built by, for a match called ``title`` (``verify_hint``: how a player checks
