@@ -104,6 +104,28 @@ class NoticeRules:
     zones: Mapping[str, str] | None = None
     title: str = "sheets-gm match"
     verify_hint: str = "sheets-gm verify replay.json (in the match's export)"
+    links: Mapping[str, str] | None = None  # each seat's orders spreadsheet: its URL (Google) or file name (local)
+    board: str = ""  # the board's URL or file name ('' unknown)
+
+
+def where_line(label: str, link: str) -> str:
+    """A line saying where a spreadsheet is: its URL, or the workbook's file name.
+
+    >>> where_line("Your orders", "https://docs.google.com/spreadsheets/d/k/edit")
+    'Your orders: https://docs.google.com/spreadsheets/d/k/edit'
+    >>> where_line("The board", "match.xlsx")
+    'The board: the workbook match.xlsx'
+    """
+    return f"{label}: {link}" if "://" in link else f"{label}: the workbook {link}"
+
+
+def _links(rules: NoticeRules, seat: str | None) -> list[str]:
+    """Where ``seat`` types (its orders spreadsheet) and where the board is; the board alone for the channel."""
+    mine = (rules.links or {}).get(seat or "", "")
+    if mine and mine == rules.board:
+        return [where_line("Your orders and the board", mine)]
+    return ([where_line("Your orders", mine)] if mine else []) + (
+        [where_line("The board", rules.board)] if rules.board else [])
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,13 +229,14 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
                   "\n".join([*changed, f"{_upper(window.label)} is open: it waits for {who}.",
-                             _closing(seen.deadline, None), status]), token)]
+                             _closing(seen.deadline, None), status, *_links(rules, None)]), token)]
     for seat in window.seats:
         lines = [*changed, f"{_upper(window.label)} is open: " + (
                      f"{seat}'s orders are awaited." if seat in window.awaited
                      else f"it waits for {who}; {seat} may write in it too."),
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
-                 *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), "", status]
+                 *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), *_links(rules, seat), "",
+                 status]
         out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
                           f"{head}: orders for {seat}", "\n".join(lines), token))
     return out
@@ -249,7 +272,8 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
                  f"{seat} has not ticked Ready yet."]
         if seen.untyped.get(seat):
             lines.append(f"Nothing typed yet for: {', '.join(seen.untyped[seat])}.")
-        lines += ["", "What to type:", *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat))]
+        lines += ["", "What to type:", *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)),
+                  *_links(rules, seat)]
         out.append(Notice(_key(record, window.key, NoticeKind.REMINDER, seat), NoticeKind.REMINDER, seat,
                           f"{head}: {seat} is not ready", "\n".join(lines), token, until))
     return out
@@ -271,7 +295,7 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     public = visible_to(facts.events, None)
     status = status_line(facts.adapter, record)
     report = ["What happened (the public log):", *(_lines(public) or ["  · nothing that everyone may read"]), "",
-              status]
+              status, *_links(rules, None)]
     head = f"[{rules.title}] {_upper(window.label)} resolved"
     out = [Notice(_key(record, done, NoticeKind.RESOLVED, CHANNEL), NoticeKind.RESOLVED, CHANNEL, head,
                   "\n".join(report))]
@@ -284,7 +308,7 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
         rest = [e for e in public if e not in mine]  # the public report, less what the seat's news told already
         lines = [f"What happened to {seat} (your View tab's log):", *(_lines(mine) or ["  · nothing of yours"]), "",
                  "The rest of the public log:" if mine else "What happened (the public log):",
-                 *(_lines(rest) or ["  · nothing more"]), "", status]
+                 *(_lines(rest) or ["  · nothing more"]), "", status, *_links(rules, seat)]
         out.append(Notice(_key(record, done, NoticeKind.RESOLVED, seat), NoticeKind.RESOLVED, seat,
                           f"{head}: news for {seat}", "\n".join(lines)))
     if NoticeKind.POST in rules.kinds:

@@ -332,3 +332,25 @@ def test_the_printed_cron_line_sends_under_cron_s_bare_environment_and_quiet_say
         assert "the chat channel works again" in mended, mended
         assert hook.posts, mended
         assert "secret-token" not in first + again + mended
+
+
+def test_each_seat_is_told_where_its_orders_and_the_board_are(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Local workbooks: each seat's e-mail names its own orders workbook and the board's; the channel the board's.
+    (A Google match's links are its spreadsheets' URLs: ``test_notices_google``.)"""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("gvg", tmp_path, port)
+        sync(config, capsys)
+        board = config.local_path(config.board).name
+        assert f"The board: the workbook {board}" in hook.texts()[0], hook.texts()[0]
+        for seat, where in zip(config.seats, config.orders, strict=True):
+            (mail,) = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat]]
+            mine = config.local_path(where).name
+            body = mail.get_content()
+            assert (f"Your orders: the workbook {mine}" in body if mine != board else
+                    f"Your orders and the board: the workbook {board}" in body), body
+            others = {config.local_path(w).name for s, w in zip(config.seats, config.orders, strict=True)
+                      if s != seat} - {mine, board}
+            assert not any(other in body for other in others), "a seat was told another's workbook"

@@ -36,9 +36,23 @@ Clock = Callable[[], datetime]
 
 
 def notice_rules(config: MatchConfig, notify: NotifySettings) -> NoticeRules:
-    """The rules the match's notices are built by (its title, its ``[notify]`` choices)."""
-    return notify.rules(config.title, f"sheets-gm verify replay.json, in the match's export (the GM runs "
-                                      f"sheets-gm export -c {config.path.name})")
+    """The rules the match's notices are built by (its title, its ``[notify]`` choices, where each seat's orders
+    and the board are)."""
+    rules = notify.rules(config.title, f"sheets-gm verify replay.json, in the match's export (the GM runs "
+                                       f"sheets-gm export -c {config.path.name})")
+    return replace(rules, links={seat: spreadsheet_link(config, where) for seat, where in
+                                 zip(config.seats, config.orders, strict=False)},
+                   board=spreadsheet_link(config, config.board))
+
+
+def spreadsheet_link(config: MatchConfig, where: str) -> str:
+    """What a player opens for the spreadsheet ``where`` of the config: a Google spreadsheet's URL, or a local
+    workbook's file name (the GM shares the file itself)."""
+    from sheets_gm.match.config import BackendKind
+
+    if config.backend is BackendKind.GOOGLE:
+        return where if "://" in where else f"https://docs.google.com/spreadsheets/d/{where.strip()}/edit"
+    return config.local_path(where).name
 
 
 def seen_of(report: WindowReport) -> PollSeen:
