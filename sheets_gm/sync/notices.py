@@ -26,7 +26,7 @@ after an undo is news again), the kind and the recipient: the outbox sends each 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -86,6 +86,15 @@ class Notice:
     body: str
     window: str = ""  # the window it belongs to (``window_token``): stale once another is open ('' never stale)
     until: str = ""  # the moment it is stale anyway (ISO: a reminder's deadline)
+    deadline: str = ""  # the deadline its body gives in ``zone`` ('' when it gives none in a seat's zone)
+    zone: str = ""
+
+    def in_zone(self, zone: str) -> Notice:
+        """The notice as read in ``zone``: its deadline given there (a player of the seat in another zone)."""
+        if not self.deadline or zone == self.zone:
+            return self
+        return replace(self, body=self.body.replace(seat_deadline(self.deadline, self.zone or None),
+                                                    seat_deadline(self.deadline, zone or None)), zone=zone)
 
     @property
     def public(self) -> bool:
@@ -238,7 +247,8 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
                  *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), *_links(rules, seat), "",
                  status]
         out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
-                          f"{head}: orders for {seat}", "\n".join(lines), token))
+                          f"{head}: orders for {seat}", "\n".join(lines), token, deadline=seen.deadline,
+                          zone=_zone(rules, seat) or ""))
     return out
 
 
@@ -275,7 +285,8 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
         lines += ["", "What to type:", *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)),
                   *_links(rules, seat)]
         out.append(Notice(_key(record, window.key, NoticeKind.REMINDER, seat), NoticeKind.REMINDER, seat,
-                          f"{head}: {seat} is not ready", "\n".join(lines), token, until))
+                          f"{head}: {seat} is not ready", "\n".join(lines), token, until, seen.deadline,
+                          _zone(rules, seat) or ""))
     return out
 
 

@@ -354,3 +354,28 @@ def test_each_seat_is_told_where_its_orders_and_the_board_are(
             others = {config.local_path(w).name for s, w in zip(config.seats, config.orders, strict=True)
                       if s != seat} - {mine, board}
             assert not any(other in body for other in others), "a seat was told another's workbook"
+
+
+def test_each_player_reads_the_deadline_in_her_own_time_zone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GvG team over two continents: the seat's zone for most, one player's own by her address; each gets one
+    "is open" and one reminder, with the deadline in her zone."""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("gvg", tmp_path, port)
+        seat = config.seats[0]
+        far, *near = sorted(addresses[seat])
+        text = config.path.read_text(encoding="utf-8")
+        config.path.write_text(text.replace(f'timezones = {{ "{seat}" = "America/New_York" }}',
+                                            f'timezones = {{ "{seat}" = "America/New_York", "{far}" = "Asia/Tokyo" }}'),
+                               encoding="utf-8")
+        sync(config, capsys)
+        clock.now = NOON + dt.timedelta(hours=5, minutes=30)
+        sync(config, capsys)
+        for address, when in [(far, "Mon 23 Nov, 04:00 (Asia/Tokyo)"),
+                              *((a, "Sun 22 Nov, 14:00 (America/New_York)") for a in near)]:
+            told = [m for m in box.to(address) if "is open" in str(m["Subject"]) or "closes in" in str(m["Subject"])]
+            assert len(told) == 2, (address, [str(m["Subject"]) for m in told])
+            assert all(when in m.get_content() for m in told), (address, when)
+        assert all(set(rcpts) <= {far} or far not in rcpts for rcpts, _ in box.messages), "zones mixed in a letter"

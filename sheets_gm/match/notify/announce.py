@@ -80,9 +80,25 @@ def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Map
                 out.append(Letter(key, CHAT, CHANNEL, subject, text, iso(now), window=notice.window,
                                   until=notice.until))
         elif notify.email is not None and addresses.get(notice.recipient):
-            out.append(Letter(notice.key, EMAIL, notice.recipient, notice.subject, notice.body, iso(now),
-                              addresses[notice.recipient], window=notice.window, until=notice.until))
+            for key, told, to in _by_zone(notice, addresses[notice.recipient], notify.zones):
+                out.append(Letter(key, EMAIL, notice.recipient, told.subject, told.body, iso(now), to,
+                                  window=notice.window, until=notice.until,
+                                  zone=told.zone if told.deadline else None))
     return out
+
+
+def _by_zone(notice: Notice, to: tuple[str, ...], zones: Mapping[str, str]) -> list[tuple[str, Notice,
+                                                                                          tuple[str, ...]]]:
+    """A seat's e-mail as its players read it: one letter per time zone among them (a player's own zone, named by
+    her address in ``[notify] timezones``, else her seat's), each giving the deadline in that zone. The letter to
+    the seat's own zone keeps the notice's key; another zone's key names it."""
+    if not notice.deadline:
+        return [(notice.key, notice, to)]
+    groups: dict[str, list[str]] = {}
+    for address in to:
+        groups.setdefault(zones.get(address.casefold(), notice.zone), []).append(address)
+    return [(notice.key if zone == notice.zone else f"{notice.key}@{zone or 'deadline'}", notice.in_zone(zone),
+             tuple(group)) for zone, group in groups.items()]
 
 
 def seat_addresses(config: MatchConfig, sheets: MatchSheets,
@@ -138,21 +154,29 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
     if notify.email is not None and (mail_waits or any(n.recipient != CHANNEL for n in fresh)):
         addresses = seat_addresses(config, sheets, report.facts.record.bots)
         if mail_waits:
-            readdress(box, addresses, now)
+            readdress(box, addresses, notify.zones, now)
         # A seat without an address gets no e-mail: recorded, so that the next polls do not read the roster for it
         box.skip((n.key for n in fresh if n.recipient != CHANNEL and not addresses.get(n.recipient)),
                  "no e-mail address in the roster for a member no bot plays")
     return len(box.add(letters_of(fresh, notify, addresses, now)))
 
 
-def readdress(box: Outbox, addresses: Mapping[str, tuple[str, ...]], now: datetime) -> None:
+def readdress(box: Outbox, addresses: Mapping[str, tuple[str, ...]], zones: Mapping[str, str],
+              now: datetime) -> None:
     """The e-mails waiting sent to the seats' addresses as the roster says now (a roster mended takes effect for
-    the letters queued before): an address taken off is not written to, one added is; an address the letter was
-    sent to already is never sent it again."""
+    the letters queued before): an address taken off is not written to, one added is (a letter giving a deadline
+    in one zone, to those of the seat's players in that zone); an address the letter was sent to already is
+    never sent it again."""
     for letter in box.waiting():
-        if letter.channel != EMAIL or letter.recipient not in addresses or letter.to == addresses[letter.recipient]:
+        if letter.channel != EMAIL or letter.recipient not in addresses:
             continue
-        mended = replace(letter, to=tuple(dict.fromkeys((*addresses[letter.recipient], *letter.sent_to))))
+        now_to = addresses[letter.recipient]
+        if letter.zone is not None:
+            seat_zone = zones.get(letter.recipient, "")
+            now_to = tuple(a for a in now_to if zones.get(a.casefold(), seat_zone) == letter.zone)
+        if letter.to == now_to:
+            continue
+        mended = replace(letter, to=tuple(dict.fromkeys((*now_to, *letter.sent_to))))
         if mended.pending:
             box.keep(replace(mended, not_before="") if set(mended.pending) - set(letter.pending) else mended)
         elif mended.sent_to:

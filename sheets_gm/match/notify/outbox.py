@@ -51,7 +51,8 @@ class Letter:
     ``window`` names the window the notice belongs to (its "is open" or its reminder: '' for news, which never
     goes stale) and ``until`` the moment it is stale anyway (a reminder's deadline). ``doubt`` counts the posts
     of it that the webhook never answered (it may have taken them): one repeat at most. ``seq`` keeps the order
-    the letters were queued in."""
+    the letters were queued in. ``zone``: the time zone its deadline is given in (its addresses are the seat's
+    players of that zone), None for a letter with no deadline of a seat's."""
 
     key: str
     channel: str
@@ -70,6 +71,7 @@ class Letter:
     until: str = ""
     doubt: int = 0
     seq: int = 0
+    zone: str | None = None  # the time zone its deadline is given in, for its players of that zone (None: any)
 
     @property
     def pending(self) -> tuple[str, ...]:

@@ -5,7 +5,8 @@ Example::
     [notify]
     send = ["opened", "reminder", "resolved", "post", "over"]   # the default: every kind
     reminder = "2h"                 # how long before a deadline a seat not ready is reminded ("off": never)
-    timezones = { Ann = "America/New_York" }   # a seat's deadline in its own zone ([deadlines] timezone else)
+    timezones = { Ann = "America/New_York", "kim@example.org" = "Asia/Tokyo" }   # a seat's, or a player's (by
+                                    # her roster address) deadline in her own zone ([deadlines] timezone else)
 
     [notify.email]                  # a message per seat, to its members' roster addresses
     host = "smtp.example.org"
@@ -286,9 +287,11 @@ def _zones(value: Any, seats: Sequence[str], problems: _Problems) -> dict[str, s
     by_fold = {s.casefold(): s for s in seats}
     zones = {}
     for seat, zone in value.items():
-        name = by_fold.get(str(seat).casefold())
+        # A player's own zone is named by her roster e-mail address (a team may be spread over continents)
+        name = str(seat).strip().casefold() if _ADDRESS.match(str(seat).strip()) else by_fold.get(str(seat).casefold())
         if name is None:
-            problems.add("notify", "timezones", f"{seat!r} is not a seat; the seats are {', '.join(seats)}")
+            problems.add("notify", "timezones", f"{seat!r} is neither a seat nor an e-mail address; the seats are "
+                                                f"{', '.join(seats)} (a player's own zone: her roster address)")
             continue
         try:
             ZoneInfo(str(zone))
