@@ -35,7 +35,7 @@ from zoneinfo import ZoneInfo
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import describe_wait
-from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.adapter import AnySheetAdapter, Post
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.bot_seats import whole_bot_seats
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
@@ -88,6 +88,7 @@ class Notice:
     until: str = ""  # the moment it is stale anyway (ISO: a reminder's deadline)
     deadline: str = ""  # the deadline its body gives in ``zone`` ('' when it gives none in a seat's zone)
     zone: str = ""
+    attachment: str = ""  # the whole of what the body sums up (a channel's resolution: report and posts in full)
 
     def in_zone(self, zone: str) -> Notice:
         """The notice as read in ``zone``: its deadline given there (a player of the seat in another zone)."""
@@ -294,10 +295,15 @@ def _lines(events: Sequence[Event]) -> list[str]:
     return [f"  · {e.text}" for e in events]
 
 
+#: The public log lines a channel's notice of a resolution shows; the rest is on the board, and in its attachment.
+CHANNEL_LINES = 12
+
+
 def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
-    """A resolution told: the public report to the channel, its View's news and the public report to each
-    seat (for a step of a window that stays open, to the seats it concerns only), and the game's posts to the
-    readers each names."""
+    """A resolution told: to the channel a summary a person reads (the first lines of the public report, the
+    game's public posts named with their length, where it all stands), the whole of it attached; to each seat its
+    View's news and the public report (for a step of a window that stays open, to the seats it concerns only); a
+    post meant for some seats to their e-mail."""
     window, record = facts.resolved, facts.record
     if window is None:
         return []
@@ -305,11 +311,12 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     done = f"{window.key}@{record.resolved}"
     public = visible_to(facts.events, None)
     status = status_line(facts.adapter, record)
-    report = ["What happened (the public log):", *(_lines(public) or ["  · nothing that everyone may read"]), "",
-              status, *_links(rules, None)]
+    posts = list(facts.adapter.posts(facts.before, state)) if NoticeKind.POST in rules.kinds else []
     head = f"[{rules.title}] {_upper(window.label)} resolved"
-    out = [Notice(_key(record, done, NoticeKind.RESOLVED, CHANNEL), NoticeKind.RESOLVED, CHANNEL, head,
-                  "\n".join(report))]
+    out = [_channel_summary(_key(record, done, NoticeKind.RESOLVED, CHANNEL), head, public,
+                            [p for p in posts if p.audience is None], status, rules)]
+    if NoticeKind.RESOLVED not in rules.kinds and out[0].attachment:  # the posts without the report: still told
+        out = [replace(out[0], key=_key(record, f"{done}#posts", NoticeKind.POST, CHANNEL), kind=NoticeKind.POST)]
     still_open = record.ruleset.window(state)
     step = still_open is not None and still_open.key == window.key  # a stepwise window's rows resolved, still open
     for seat in facts.tabs.input_seats():
@@ -322,13 +329,37 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
                  *(_lines(rest) or ["  · nothing more"]), "", status, *_links(rules, seat)]
         out.append(Notice(_key(record, done, NoticeKind.RESOLVED, seat), NoticeKind.RESOLVED, seat,
                           f"{head}: news for {seat}", "\n".join(lines)))
-    if NoticeKind.POST in rules.kinds:
-        for number, post in enumerate(facts.adapter.posts(facts.before, state), 1):
-            readers = [CHANNEL] if post.audience is None else sorted(post.audience)
-            for reader in readers:
-                out.append(Notice(_key(record, f"{done}#{number}", NoticeKind.POST, reader), NoticeKind.POST,
-                                  reader, f"[{rules.title}] {post.title}", post.text))
+    for number, post in enumerate(posts, 1):
+        for reader in sorted(post.audience or ()):  # a public post is the channel's summary's
+            out.append(Notice(_key(record, f"{done}#{number}", NoticeKind.POST, reader), NoticeKind.POST,
+                              reader, f"[{rules.title}] {post.title}", post.text))
     return out
+
+
+def _channel_summary(key: str, head: str, public: Sequence[Event], posts: Sequence[Post], status: str,
+                     rules: NoticeRules) -> Notice:
+    """The channel's notice of a resolution: short enough to read (``CHANNEL_LINES`` of the public report, each
+    public post by its title and length), where the match stands and where the board is; the whole report and the
+    posts in full attached (``Notice.attachment``) when there is more than it shows."""
+    shown = _lines(public[:CHANNEL_LINES]) or ["  · nothing that everyone may read"]
+    more = len(public) - CHANNEL_LINES
+    lines = ["What happened (the public log):", *shown]
+    if more > 0:
+        lines.append(f"  … and {more} more line{'s' if more != 1 else ''}: the board's log holds them all")
+    if posts:
+        lines += ["", "The game's posts:",
+                  *(f"  · {post.title} ({_count(post.text.count(chr(10)) + 1, 'line')})" for post in posts)]
+    lines += ["", status, *_links(rules, None)]
+    whole = ""
+    if more > 0 or posts:
+        whole = "\n\n".join([f"{head}\n\nWhat happened (the public log):\n" + "\n".join(e.text for e in public),
+                              *(post.text for post in posts)]) + "\n"
+        lines.append("The whole report" + (" and the posts in full" if posts else "") + ": on the board.")
+    return Notice(key, NoticeKind.RESOLVED, CHANNEL, head, "\n".join(lines), attachment=whole)
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'s' if number != 1 else ''}"
 
 
 def over_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:

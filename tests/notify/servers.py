@@ -152,6 +152,22 @@ class Hook:
         return [str(p.get("content", p.get("text", ""))) for p in self.posts]
 
 
+def _post_of(content_type: str, body: bytes) -> dict[str, Any]:
+    """A post's JSON; a multipart post (Discord's with a file) as its ``payload_json`` with ``files``: each file's
+    name and text."""
+    if not content_type.startswith("multipart/"):
+        return dict(json.loads(body))
+    parsed = email.message_from_bytes(f"Content-Type: {content_type}\r\n\r\n".encode() + body,
+                                      policy=email.policy.default)
+    post: dict[str, Any] = {"files": {}}
+    for part in parsed.iter_parts():
+        if part.get_param("name", header="content-disposition") == "payload_json":
+            post.update(json.loads(part.get_content()))
+        else:
+            post["files"][part.get_filename()] = part.get_content()
+    return post
+
+
 @contextmanager
 def webhook_server() -> Iterator[Hook]:
     """A webhook on 127.0.0.1 in a thread, taking JSON posts (answer 204) unless a fault is queued."""
@@ -163,7 +179,7 @@ def webhook_server() -> Iterator[Hook]:
             body = self.rfile.read(length)
             fault = hook.faults.pop(0) if hook.faults else None
             if fault is not None and fault.take:
-                hook.posts.append(json.loads(body))
+                hook.posts.append(_post_of(self.headers.get("Content-Type", ""), body))
             if fault is not None and fault.hang:
                 hook.release.wait(fault.hang)  # the client gives up first; the test releases the thread
                 return
@@ -175,7 +191,7 @@ def webhook_server() -> Iterator[Hook]:
                 self.end_headers()
                 self.wfile.write(fault.body)
                 return
-            hook.posts.append(json.loads(body))
+            hook.posts.append(_post_of(self.headers.get("Content-Type", ""), body))
             self.send_response(204)
             self.end_headers()
 

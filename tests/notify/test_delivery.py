@@ -13,13 +13,15 @@ from pathlib import Path
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.match.config import load_config
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.notify.announce import letters_of
 from sheets_gm.match.notify.chat import ChatHook
 from sheets_gm.match.notify.env_file import env_file_path
 from sheets_gm.match.notify.outbox import Outbox
 from sheets_gm.match.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
-from sheets_gm.sync.notices import CHANNEL, Notice, NoticeKind
+from sheets_gm.match.run import init_match
+from sheets_gm.sync.notices import CHANNEL, CHANNEL_LINES, Notice, NoticeKind
 from tests.notify.servers import PASSWORD, Fault, Mailbox, free_port, smtp_server, webhook_server
 from tests.notify.test_notices_every_game import (
     GM,
@@ -379,3 +381,39 @@ def test_each_player_reads_the_deadline_in_her_own_time_zone(
             assert len(told) == 2, (address, [str(m["Subject"]) for m in told])
             assert all(when in m.get_content() for m in told), (address, when)
         assert all(set(rcpts) <= {far} or far not in rcpts for rcpts, _ in box.messages), "zones mixed in a letter"
+
+
+def test_a_big_coalition_turn_is_one_short_channel_summary_with_the_whole_attached(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A war of many armies resolved: the channel gets one summary of a Discord message (the first lines of the
+    report, the posts named with their length, where it stands, the board) with the whole report and the posts
+    in full attached, and the next turn's notice: not the posts pasted in pieces."""
+    from tests.sync.test_table_sizes import coalition_war
+
+    path = coalition_war(tmp_path, ARMIES_A_SIDE)
+    path.write_text(path.read_text(encoding="utf-8") + '\n[notify]\n[notify.chat]\nstyle = "discord"\n'
+                    'url_env = "NOTICES_WEBHOOK"\ntimeout = 5\n', encoding="utf-8")
+    with webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config = load_config(path)
+        init_match(config, now=NOON, share=False, seed=b"a big war")
+        sync(config, capsys)
+        before = len(hook.posts)
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        posts = hook.posts[before:]
+        assert len(posts) <= 2, [str(p.get("content"))[:80] for p in posts]
+        (summary,) = [p for p in posts if " resolved**" in str(p.get("content"))]
+        text = summary["content"]
+        assert len(text) <= 2000 and "more line" in text and "The game's posts:" in text, text
+        (attached,) = summary["files"].values()
+        assert "Movement Results, turn 1" in attached and len(attached) > len(text)
+        more = int(text.split("… and ", 1)[1].split(" more line", 1)[0])
+        report = attached.split("What happened (the public log):\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        assert len(report) == CHANNEL_LINES + more, "the attachment holds every line of the report"
+        assert all(line in attached for line in report)
+
+
+ARMIES_A_SIDE = 60

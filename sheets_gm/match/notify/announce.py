@@ -19,7 +19,7 @@ from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.notify.channel import SendError
 from sheets_gm.match.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
 from sheets_gm.match.notify.send import Sending, send_waiting
-from sheets_gm.match.notify.settings import NotifySettings
+from sheets_gm.match.notify.settings import ChatStyle, NotifySettings
 from sheets_gm.sync.notices import (
     CHANNEL,
     Notice,
@@ -73,12 +73,16 @@ def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Map
         if notice.recipient == CHANNEL:
             if notify.chat is None:
                 continue
-            parts = chat_parts(notice.subject, notice.body, notify.chat.style, notify.chat.limit)
+            attach = bool(notice.attachment) and notify.chat.style is ChatStyle.DISCORD
+            name = attachment_name(notice.key) if attach else ""
+            body = f"{notice.body}\nIn the file attached: {name}." if attach else notice.body
+            parts = chat_parts(notice.subject, body, notify.chat.style, notify.chat.limit)
             for number, text in enumerate(parts, 1):
                 key = notice.key if number == 1 else f"{notice.key}/part{number}"
                 subject = notice.subject if len(parts) == 1 else f"{notice.subject} ({number}/{len(parts)})"
                 out.append(Letter(key, CHAT, CHANNEL, subject, text, iso(now), window=notice.window,
-                                  until=notice.until))
+                                  until=notice.until, attachment=notice.attachment if attach and number == 1 else "",
+                                  attachment_name=name if number == 1 else ""))
         elif notify.email is not None and addresses.get(notice.recipient):
             for key, told, to in _by_zone(notice, addresses[notice.recipient], notify.zones):
                 out.append(Letter(key, EMAIL, notice.recipient, told.subject, told.body, iso(now), to,
@@ -99,6 +103,17 @@ def _by_zone(notice: Notice, to: tuple[str, ...], zones: Mapping[str, str]) -> l
         groups.setdefault(zones.get(address.casefold(), notice.zone), []).append(address)
     return [(notice.key if zone == notice.zone else f"{notice.key}@{zone or 'deadline'}", notice.in_zone(zone),
              tuple(group)) for zone, group in groups.items()]
+
+
+def attachment_name(key: str) -> str:
+    """The file name of a notice's attachment, from its key's window and kind: ``report-3@2.txt``.
+
+    >>> attachment_name("0123abcd/3@2/resolved/#channel")
+    'report-3@2.txt'
+    """
+    parts = key.split("/")
+    window = parts[1] if len(parts) > 1 else "match"
+    return "report-" + "".join(c if c.isalnum() or c in "@~.-" else "-" for c in window) + ".txt"
 
 
 def seat_addresses(config: MatchConfig, sheets: MatchSheets,

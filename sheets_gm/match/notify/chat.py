@@ -21,6 +21,7 @@ in doubt (``SendError.doubt``) and posted again once at most.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import http.client
 import json
 import re
@@ -78,6 +79,20 @@ def payload(style: ChatStyle, text: str) -> bytes:
     body: dict[str, object] = ({"content": text, "allowed_mentions": {"parse": []}} if style is ChatStyle.DISCORD
                                else {"text": text})
     return json.dumps(body, ensure_ascii=False).encode()
+
+
+def with_file(payload_json: bytes, name: str, text: str) -> tuple[bytes, str]:
+    """A Discord post with a text file attached: the multipart body (``payload_json`` and ``files[0]``) and its
+    content type."""
+    boundary = "sheets-gm-" + hashlib.sha256(payload_json + text.encode()).hexdigest()[:24]
+    safe = "".join(c if c.isalnum() or c in "@~.-_" else "-" for c in name)
+    body = b"".join([
+        f"--{boundary}\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n"
+        "Content-Type: application/json\r\n\r\n".encode(), payload_json, b"\r\n",
+        f"--{boundary}\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"{safe}\"\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n\r\n".encode(), text.encode(), b"\r\n",
+        f"--{boundary}--\r\n".encode()])
+    return body, f"multipart/form-data; boundary={boundary}"
 
 
 def chat_parts(subject: str, body: str, style: ChatStyle, limit: int) -> list[str]:
@@ -147,8 +162,11 @@ class ChatHook:
 
     def _post(self, letter: Letter, now: datetime) -> None:
         s = self.settings
-        request = urllib.request.Request(self.url, data=payload(s.style, letter.body), method="POST",
-                                         headers={"Content-Type": "application/json", "User-Agent": "sheets-gm"})
+        data, content_type = payload(s.style, letter.body), "application/json"
+        if letter.attachment and s.style is ChatStyle.DISCORD:
+            data, content_type = with_file(data, letter.attachment_name or "report.txt", letter.attachment)
+        request = urllib.request.Request(self.url, data=data, method="POST",
+                                         headers={"Content-Type": content_type, "User-Agent": "sheets-gm"})
         try:
             # Once it answered 2xx the post was taken, whatever becomes of the rest of its answer
             with urllib.request.urlopen(request, timeout=s.timeout) as answer, \

@@ -72,6 +72,8 @@ class Letter:
     doubt: int = 0
     seq: int = 0
     zone: str | None = None  # the time zone its deadline is given in, for its players of that zone (None: any)
+    attachment: str = ""  # a file posted with it (a chat post's whole report), as text
+    attachment_name: str = ""
 
     @property
     def pending(self) -> tuple[str, ...]:
