@@ -71,6 +71,9 @@ def test_an_address_refused_for_good_is_dropped_and_named_and_the_team_gets_each
         assert Outbox.of(config.path).waiting() == []
         said = status(config.path, capsys)
         assert "Notices not delivered" in said and gone in said and "550" in said, said
+        main(["doctor", "-c", str(config.path)])
+        doctor = capsys.readouterr().out
+        assert "⚠ notices: " in doctor and f"{gone} refused for good" in doctor, doctor
         to_gm = [s for s in subjects_of(box, GM) if "refused for good" in s]
         assert to_gm == [f"[{config.title}] An address refused for good: {gone}"]
         ids = [str(m["Message-ID"]) for _, m in box.messages]
