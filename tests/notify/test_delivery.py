@@ -420,3 +420,26 @@ def test_a_big_coalition_turn_is_one_short_channel_summary_with_the_whole_attach
 
 
 ARMIES_A_SIDE = 60
+
+
+def test_the_gm_drops_a_letter_that_would_wait_for_ever(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       clock: Clock, secrets: None,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A webhook deleted (404): the channel's letters wait; ``notices --drop`` takes one out for good, named in
+    the notes, and it is never posted once the webhook works again."""
+    with smtp_server() as (_box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, _ = new_match("winordie", tmp_path, port)
+        hook.faults.append(Fault(404, body=b'{"message": "Unknown Webhook"}'))
+        sync(config, capsys)
+        assert main(["notices", "-c", str(config.path)]) == 0
+        listed = capsys.readouterr().out
+        assert "Waiting (1):" in listed and "1. chat to the channel" in listed and "404" in listed, listed
+        assert main(["notices", "-c", str(config.path), "--drop", "7"]) == 1
+        assert "give a number from 1 to 1" in capsys.readouterr().err
+        assert main(["notices", "-c", str(config.path), "--drop", "1"]) == 0
+        out = capsys.readouterr().out
+        assert "Dropped 1:" in out and "Nothing waits to be sent." in out and "dropped by the GM" in out, out
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        assert hook.posts == []
