@@ -443,3 +443,21 @@ def test_the_gm_drops_a_letter_that_would_wait_for_ever(tmp_path: Path, capsys: 
         clock.now += dt.timedelta(minutes=1)
         sync(config, capsys)
         assert hook.posts == []
+
+
+def test_the_last_net_takes_every_piece_of_a_pasted_url_out_of_a_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever a library's message quotes of the webhook's URL, whole or a piece of a paste, the line the GM
+    reads names the setting instead; a password is taken out whole, and no common word with it."""
+    from sheets_gm.match.notify.announce import redact
+    from sheets_gm.match.notify.settings import EmailSettings, Security
+
+    monkeypatch.setenv("HOOK", "https://chat.example/api/webhooks/1/SECRET TOKENabcdef")
+    monkeypatch.setenv("PASS", "correct horse battery staple")
+    notify = NotifySettings(frozenset(), None, {}, chat=ChatSettings(ChatStyle.DISCORD, SecretSource(env="HOOK")),
+                            email=EmailSettings("h", 587, Security.STARTTLS, "gm@x.example", "gm",
+                                                SecretSource(env="PASS")))
+    line = redact("InvalidURL: '/api/webhooks/1/SECRET TOKENabcdef' and TOKENabcdef; login correct horse battery "
+                  "staple refused; the correct answer", notify)
+    assert "SECRET" not in line and "TOKENabcdef" not in line and "battery" not in line, line
+    assert "the environment variable HOOK" in line and "the environment variable PASS" in line
+    assert "the correct answer" in line

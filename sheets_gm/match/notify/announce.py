@@ -278,6 +278,24 @@ def quiet_alarms(config: MatchConfig) -> list[str]:
     return [redact(line, config.notify) for line in lines]
 
 
+def _url_pieces(url: str) -> set[str]:
+    """The pieces of a webhook's URL a message may quote alone: each piece of a paste (cut by a space or a line
+    break), the path, and each part of the path that is no plain lower-case word ("webhooks"). A password is only
+    ever taken out whole, so that no common word of a message is taken for one.
+
+    >>> sorted(_url_pieces("https://h.example/api/webhooks/1/SECRET TOKENabc"))
+    ['/api/webhooks/1/SECRET', 'SECRET', 'TOKENabc', 'https://h.example/api/webhooks/1/SECRET']
+    """
+    parts = url.split()
+    pieces = {p for p in parts if len(p) >= 6}
+    host_end = parts[0].find("/", parts[0].find("://") + 3) if parts and "://" in parts[0] else -1
+    if host_end > 0:
+        path = parts[0][host_end:]
+        pieces.add(path)
+        pieces |= {seg for seg in path.split("/") if len(seg) >= 6 and not (seg.isalpha() and seg.islower())}
+    return pieces
+
+
 def redact(text: str, notify: NotifySettings | None) -> str:
     """``text`` without any secret of ``notify`` (the webhook's URL, the mail password), whole or in pieces:
     each is named by where it is kept instead. The last net under every line the notices print."""
@@ -291,7 +309,8 @@ def redact(text: str, notify: NotifySettings | None) -> str:
             secret = source.read(what)
         except Exception:  # nothing to hide when it cannot be read
             continue
-        pieces = sorted({secret, *(p for p in secret.split() if len(p) >= 6)}, key=len, reverse=True)
+        pieces = sorted({secret, *(_url_pieces(secret) if what == "the webhook's URL" else ())}, key=len,
+                        reverse=True)
         for piece in pieces:
             text = text.replace(piece, f"<{what} from {source.describe()}>")
     return text
