@@ -350,7 +350,7 @@ def outbox_lines(config: MatchConfig, now: datetime) -> list[str]:
     reminder = box.reminder() if box.folder.is_dir() else None
     if reminder is not None and config.notify is not None:
         lines.append(f"Reminder of the seats not ready: due {reminder.astimezone(UTC):%Y-%m-%d %H:%M} UTC.")
-    return lines
+    return [redact(line, config.notify) for line in lines]
 
 
 #: How many notes of letters not delivered ``status`` and ``doctor`` show.
