@@ -3,7 +3,7 @@ the roster's addresses, what waits in the outbox and why, and on demand a test n
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import MatchConfig
@@ -110,10 +110,10 @@ def _waiting(config: MatchConfig, report: Checkup, now: datetime) -> None:
     box = Outbox.of(config.path)
     if not box.folder.is_dir():
         return
-    notes = box.notes()
+    notes = [note for note in box.notes() if _within_a_week(note.get("at", ""), now)]
     if notes:
         shown = [describe_note(note) for note in notes[-NOTES_SHOWN:]]
-        report.warn(NAME, f"{len(notes)} notice{'s' if len(notes) != 1 else ''} not delivered, the last ones: "
+        report.warn(NAME, f"{len(notes)} notice{'s' if len(notes) != 1 else ''} not delivered this week, the last: "
                     + " | ".join(shown), "mend what each names (an address in the roster; for a post in doubt, look "
                                          "in the channel); sheets-gm status lists them too")
     waiting = box.waiting()
@@ -126,6 +126,14 @@ def _waiting(config: MatchConfig, report: Checkup, now: datetime) -> None:
                 + " | ".join(shown) + more,
                 "they are tried again at every poll; mend what the error names, and check the channels with "
                 f"sheets-gm doctor -c {config.path} --send-test")
+
+
+def _within_a_week(at: str, now: datetime) -> bool:
+    """Whether a note made at ``at`` (ISO) is of the last seven days (doctor warns of those; status lists all)."""
+    try:
+        return now - datetime.fromisoformat(at) <= timedelta(days=7)
+    except (ValueError, TypeError):
+        return True
 
 
 def _test(config: MatchConfig, notify: NotifySettings, report: Checkup, now: datetime) -> None:
