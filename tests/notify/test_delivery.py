@@ -461,3 +461,52 @@ def test_the_last_net_takes_every_piece_of_a_pasted_url_out_of_a_line(monkeypatc
     assert "SECRET" not in line and "TOKENabcdef" not in line and "battery" not in line, line
     assert "the environment variable HOOK" in line and "the environment variable PASS" in line
     assert "the correct answer" in line
+
+
+@pytest.mark.parametrize("style", ["slack", "discord"])
+def test_a_wesnoth_recruit_with_a_hostile_name_reaches_the_channel_as_typed(
+        style: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player names her recruit ``<!channel> @everyone`` in her orders workbook: the resolution's channel post
+    shows those characters and pings nobody, on Slack and on Discord; her e-mail (plain text) has them as typed."""
+    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.rulesets.registry import get_ruleset
+    from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
+    from sheets_gm.sheets.backend import RangeWrite
+    from sheets_gm.sync.read import read_match
+    from tests.matchfiles import order_cell
+
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("wesnoth", tmp_path, port)
+        config.path.write_text(config.path.read_text(encoding="utf-8").replace('style = "discord"',
+                                                                               f'style = "{style}"'), encoding="utf-8")
+        sync(config, capsys)
+        sheets = open_match_sheets(config)
+        read = read_match(sheets, get_ruleset("wesnoth"))
+        state = read.record.state
+        window = read.record.ruleset.window(state)
+        assert window is not None
+        seat = window.seats[0]
+        leader = read.adapter.rows(state, seat, read.tabs.orders(seat).table("units").spec)[0]
+        rules = read.record.ruleset
+        assert isinstance(rules, WesnothRuleset)
+        recruit = rules.rules.tables.factions[state.player(seat).faction].recruits[0]
+        typed: list[tuple[str, str, str, str | bool]] = [
+            ("units", leader, "action", "recruit"), ("recruit", "Recruit 1", "type", recruit),
+            ("recruit", "Recruit 1", "name", "<!channel> @everyone"), ("seat", seat, "ready", True)]
+        for table, subject, key, value in typed:
+            where = f"'{read.tabs.orders(seat).table(table).tab}'!{order_cell(read, seat, table, subject, key)}"
+            sheets.of(seat).write([RangeWrite(where, [[value]])])
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        (post,) = [p for p in hook.posts if " resolved" in str(p.get("text", p.get("content")))]
+        if style == "slack":
+            text = post["text"]
+            assert "recruits &lt;!channel&gt; @everyone (" in text and "<" not in text, text
+        else:
+            text = post["content"]
+            assert post["allowed_mentions"] == {"parse": []}
+            assert "recruits \\<!channel\\> @\u200beveryone (" in text and "@everyone" not in text, text
+        news = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat] and "news for" in str(m["Subject"])]
+        assert news and "recruits <!channel> @everyone (" in news[0].get_content()
