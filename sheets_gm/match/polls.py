@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.idle_poll import may_stay_idle
@@ -33,6 +34,9 @@ from sheets_gm.sync.gate.state import PollState, Said
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
+
+if TYPE_CHECKING:
+    from sheets_gm.sheets.google.drive import DriveChangeLog
 
 Clock = Callable[[], datetime]
 
@@ -57,10 +61,13 @@ class LeftOpen:
 
 
 def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: MatchSheets, *, quiet: bool,
-                     clock: Clock) -> FullPoll | IdlePoll | LeftOpen:
+                     clock: Clock, drive_log: DriveChangeLog | None = None,
+                     lock_wait: float = 30.0) -> FullPoll | IdlePoll | LeftOpen:
     """One poll of the match behind its gate, then its notices (see the module notes). ``config_mark``: the config
     file as it was before it was loaded; ``quiet``: cron's ``--quiet``, which stays idle with nothing to say
-    again. Errors other than a workbook left open are raised (Google unavailable included)."""
+    again. ``drive_log`` and ``lock_wait`` are ``serve``'s (``match.host``): the change log its account's watcher
+    answers from, and no wait for a lock another command holds (``SyncBusyError``); cron and ``sync --watch``
+    leave both as they are. Errors other than a workbook left open are raised (Google unavailable included)."""
     read_at = clock()
     notices: list[Due] = []
 
@@ -71,10 +78,10 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
     try:
         # The gate decides under the match lock: a poll that waited for a GM's command (resolve --force, undo) is
         # never served the spreadsheets as kept before that command wrote them, nor the state it forgot.
-        with match_lock(config.lock_path):
+        with match_lock(config.lock_path, wait_seconds=lock_wait):
             completed = complete_cut_change(config, sheets)  # before the gate: its kept reads predate the change
             gate = gate_for(config.path, config_mark, sheets, read_at, clock,
-                            google=config.backend is BackendKind.GOOGLE)
+                            google=config.backend is BackendKind.GOOGLE, log=drive_log)
             gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at, lock=False), may_idle=may_idle,
                                said=lambda report: said_of(config, report))
     except WorkbookOpenError as exc:
