@@ -218,9 +218,9 @@ def test_a_history_row_of_before_gives_its_kept_notes_back_to_the_rows_they_were
              "stayed": [{"table": "actions", "subject": "Row 5", "at": "Row 1"},
                         {"table": "actions", "subject": "Row 6", "at": "Row 2"}]}
     assert _said(found) == ({("actions", "Row 5"): "Not carried out: no tokens"},
-                            {("actions", "Row 6"): "Carried out in part: the move"})
+                            {("actions", "Row 6"): "Carried out in part: the move"}, {})
     said = {"unused": [["actions", "Row 5", "no tokens"]], "partly": [], **found}
-    assert _said(said) == ({("actions", "Row 5"): "no tokens"}, {})
+    assert _said(said) == ({("actions", "Row 5"): "no tokens"}, {}, {})
 
 
 def _rows_as_drawn(table: object, seat: str, tables: tuple[str, ...]) -> list[tuple[str, str, dict[str, str], str]]:
