@@ -66,6 +66,26 @@ def test_a_whole_post_pasted_in_one_cell_of_the_forum_tab_is_read_all_of_it() ->
     assert "coalition line 1" not in read.problems
 
 
+def test_a_line_beginning_with_an_armys_name_is_its_order_and_an_unknown_name_gets_the_nearest() -> None:
+    """Issue 53, item 2: a dash typed for the colon was passed over as chatter and the army held; a misspelt name got
+    no suggestion. A line that begins with an army's exact name is its order, answered; an unknown name is refused
+    with the nearest names; a title or a greeting is still passed over."""
+    s = state(army("Tolarian Fleet", "coalition", "3A"), army("Urza's Vanguard", "coalition", "5C"),
+              army("Jeff", "phyrexia", "2B"))
+    texts = ["Our moves, turn 3", "Tolarian Fleet - Dominaria; 3A > 3B", "Urzas Vanguard: Dominaria; 5C > 5D",
+             "Hello all - good luck", "Tolarian Flet – Dominaria; 3A > 3B", "Tolarian Fleet 3A > 3B",
+             "Tolarian Fleets are the best"]
+    read = read_side_rows(board(), s, [], [_line(f"coalition line {n}", t) for n, t in enumerate(texts, 1)],
+                          "coalition")
+    assert read.orders == {"Tolarian Fleet": ArmyOrder(line="Tolarian Fleet: Dominaria; 3A > 3B")}
+    assert read.read_as == {"coalition line 2": ["Tolarian Fleet"]}
+    assert "names no army ('Urzas Vanguard'; did you mean Urza's Vanguard?)" in read.problems["coalition line 3"][0]
+    assert "names no army ('Tolarian Flet'; did you mean Tolarian Fleet?)" in read.problems["coalition line 5"][0]
+    assert "begins with Tolarian Fleet's name but no colon follows it" in read.problems["coalition line 6"][0]
+    assert {f"coalition line {n}" for n in (1, 4, 7)} <= set(read.notes)  # a title, a greeting: passed over
+    assert not {f"coalition line {n}" for n in (1, 4, 7)} & set(read.problems)
+
+
 def test_an_army_named_twice_in_the_post_holds_and_both_lines_say_why() -> None:
     s = state(army("Frank", "coalition", "3A"))
     read = read_side_rows(board(), s, [], [_line("coalition line 1", "Frank: 3A > 3B"),
