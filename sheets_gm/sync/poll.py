@@ -60,7 +60,12 @@ from sheets_gm.sync.older_copy import (
 )
 from sheets_gm.sync.read import MatchRead, adapter_of, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
-from sheets_gm.sync.rows.fate_words import idle_feedback, shown_typed_over_line, view_lines_wait_sentence
+from sheets_gm.sync.rows.fate_words import (
+    fitted_answer,
+    idle_feedback,
+    shown_typed_over_line,
+    view_lines_wait_sentence,
+)
 from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
     SeatSettled,
@@ -500,7 +505,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = seat_read.note(row) or read.adapter.idle_row_reason(state, seat, spec, row.subject) \
                     or idle_feedback(window, seat, spec, outcome_text, read.adapter.idle_reason(state, seat))
             said = drawn.notes.get((seat, row.table, row.row), "") if drawn else ""  # a shown cell typed over
-            text = f"{text} · {said}" if said and text else said or text
+            text = fitted_answer(f"{text} · {said}" if said and text else said or text)
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, placed.at(placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),

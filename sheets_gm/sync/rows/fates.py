@@ -44,7 +44,15 @@ from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
-from sheets_gm.sync.rows.fate_words import MARK, read_as_words, read_line_sentence, ready_sentence
+from sheets_gm.sync.rows.fate_words import (
+    MARK,
+    READ_AS,
+    READ_AS_REST,
+    fitted_answer,
+    read_as_words,
+    read_line_sentence,
+    ready_sentence,
+)
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text
 
 Key = tuple[str, str]  # a row by its table and subject
@@ -167,7 +175,9 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
         note = ""
     parts = [note] if note else []
     parts += [f"{MARK}{p}" for p in problems.get(row.subject, []) if p not in note]
-    parts += [("✔ " if v.accepted else MARK) + v.message for v in verdicts if v.message not in note]
+    # the refusals first: an answer too long for its cell keeps them (fitted_answer)
+    ordered = sorted(verdicts, key=lambda v: v.accepted)
+    parts += [("✔ " if v.accepted else MARK) + v.message for v in ordered if v.message not in note]
     if extra:
         parts.append(extra)
     if table.of_kind(ColumnKind.READY):
@@ -177,7 +187,8 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
         parts.append(held_sentence(window, seat, table, why_held))
     elif not parts:
         parts.append(kept_sentence(window))
-    return " · ".join(parts)
+    read_as = any(v.message.startswith(READ_AS) for v in verdicts)
+    return fitted_answer(" · ".join(parts), READ_AS_REST if read_as else "")
 
 
 # -- the Archive's sentences --------------------------------------------------------------------------------
