@@ -107,15 +107,23 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
     return f"Waiting for {'the results' if seat == JUDGE else 'your orders'} for {window.label}."
 
 
-def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ticked: bool = False) -> str:
+def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ticked: bool = False,
+                   waits: Sequence[str] = ()) -> str:
     """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it;
-    a box ticked over rows that cannot be read yet, that it waits for them)."""
+    a box ticked over rows that say ✘, that it waits for them: ``waits``, their subjects, when known)."""
     box = table.of_kind(ColumnKind.READY)[0].header
     if seat not in window.awaited:
         label = window.label[:1].upper() + window.label[1:]
         return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
     if ready:
         return f"{box} for {window.label}."
+    if ticked and waits:
+        named = ["this row" if s == seat else s for s in waits]
+        rows = ", ".join(named[:5]) + (f" and {len(named) - 5} more" if len(named) > 5 else "")
+        one = len(waits) == 1
+        return (f"{MARK}{box} is ticked, but not taken while {rows} {'is' if one else 'are'} refused (each row says "
+                f"why): mend or clear {'it' if one else 'them'}, and {box} counts; the deadline, or the GM's resolve "
+                f"--force, closes {window.label} without {'it' if one else 'them'}.")
     if ticked:
         return (f"{box} is ticked, but {seat} counts as ready only once every row marked ✘ is mended or cleared "
                 f"(for {window.label}).")

@@ -79,6 +79,34 @@ def held_sentence(window: Window | None, seat: str, table: InputTable, why: str 
     return f"Kept for {seat}'s next turn: it is read when that opens ({window.label} is for {who})."
 
 
+def ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, tab: InputTab,
+                   rows: Sequence[TypedRow]) -> dict[tuple[str, str], str]:
+    """What the rows ``rows`` typed in tables closed in ``window`` (kept for when the table opens again) already say is
+    wrong, by table and subject: their cells read now as the window that opens the table will read them (the
+    engine's verdicts wait for that window's state). A refusal stands until the row changes: the row says it while
+    it waits, ``✘ … — fix it before this table opens``, not only once the table opens."""
+    if window is None:
+        return {}
+    out: dict[tuple[str, str], str] = {}
+    by_table: dict[str, list[TypedRow]] = {}
+    for row in rows:
+        spec = tab.table(row.table).spec
+        if row.typed and not spec.open_in(window.phase) and not spec.standing:
+            by_table.setdefault(row.table, []).append(row)
+    for table, typed in by_table.items():
+        spec = tab.table(table).spec
+        opens = replace(window, phase=spec.phases[0], seats=(seat,), waits_for=None, stepwise=False)
+        try:
+            found = adapter.read_orders(state, opens, seat, {table: typed})
+        except (ValueError, KeyError):  # a game whose reading needs the window itself: it answers when it opens
+            continue
+        for row in typed:
+            said = [p for p in found.problems.get(row.subject, []) if p]
+            if said:
+                out[(table, row.subject)] = f"{MARK}{'; '.join(said)} — fix it before this table opens"
+    return out
+
+
 def out_sentence(reason: str) -> str:
     """A row typed by a seat with nothing to write in any window (``idle_reason``: a Champions player who is out)."""
     return f"{MARK}{reason} What is typed here is not read."
@@ -165,7 +193,7 @@ GO_NOTHING = "Go did nothing: no row can be read yet (mend the cells marked ✘,
 
 def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
                  verdicts: list[Verdict], ready: bool, note: str = "", held: bool = False, extra: str = "",
-                 why_held: str = "") -> str:
+                 why_held: str = "", waits: Sequence[str] = ()) -> str:
     """The feedback sentence of one typed row read for the open window: why a resolution kept it (``note``), its
     unreadable cells, then the engine's verdicts (and for a seat row, its Ready box, and ``extra``: why its Go did
     nothing); a row ``held`` for the seat's next window says so; with none of them, that it is kept. A refusal kept
@@ -177,12 +205,14 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
     parts += [f"{MARK}{p}" for p in problems.get(row.subject, []) if p not in note]
     # the refusals first: an answer too long for its cell keeps them (fitted_answer)
     ordered = sorted(verdicts, key=lambda v: v.accepted)
-    parts += [("✔ " if v.accepted else MARK) + v.message for v in ordered if v.message not in note]
+    said = problems.get(row.subject, [])  # a refusal the reading and the check both give is said once
+    parts += [("✔ " if v.accepted else MARK) + v.message for v in ordered if v.message not in note
+              and v.message not in said]
     if extra:
         parts.append(extra)
     if table.of_kind(ColumnKind.READY):
         ticked = row.ticked(table.of_kind(ColumnKind.READY)[0].key)
-        parts.append(ready_sentence(window, seat, table, ready, ticked))
+        parts.append(ready_sentence(window, seat, table, ready, ticked, waits))
     if held:
         parts.append(held_sentence(window, seat, table, why_held))
     elif not parts:

@@ -74,7 +74,7 @@ def test_a_line_beginning_with_an_armys_name_is_its_order_and_an_unknown_name_ge
               army("Jeff", "phyrexia", "2B"))
     texts = ["Our moves, turn 3", "Tolarian Fleet - Dominaria; 3A > 3B", "Urzas Vanguard: Dominaria; 5C > 5D",
              "Hello all - good luck", "Tolarian Flet – Dominaria; 3A > 3B", "Tolarian Fleet 3A > 3B",
-             "Tolarian Fleets are the best"]
+             "Tolarian Fleets are the best", "Tolarian Fleet"]
     read = read_side_rows(board(), s, [], [_line(f"coalition line {n}", t) for n, t in enumerate(texts, 1)],
                           "coalition")
     assert read.orders == {"Tolarian Fleet": ArmyOrder(line="Tolarian Fleet: Dominaria; 3A > 3B")}
@@ -82,6 +82,7 @@ def test_a_line_beginning_with_an_armys_name_is_its_order_and_an_unknown_name_ge
     assert "names no army ('Urzas Vanguard'; did you mean Urza's Vanguard?)" in read.problems["coalition line 3"][0]
     assert "names no army ('Tolarian Flet'; did you mean Tolarian Fleet?)" in read.problems["coalition line 5"][0]
     assert "begins with Tolarian Fleet's name but no colon follows it" in read.problems["coalition line 6"][0]
+    assert "begins with Tolarian Fleet's name" in read.problems["coalition line 8"][0]  # the name alone
     assert {f"coalition line {n}" for n in (1, 4, 7)} <= set(read.notes)  # a title, a greeting: passed over
     assert not {f"coalition line {n}" for n in (1, 4, 7)} & set(read.problems)
 

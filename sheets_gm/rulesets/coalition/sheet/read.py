@@ -271,7 +271,7 @@ def _army_line(by_lower: Mapping[str, str], line: str) -> tuple[str, str] | None
     low = line.lower()
     for name in sorted(by_lower, key=len, reverse=True):
         rest = line[len(name):]
-        if low.startswith(name) and not (rest[:1].isalnum() or rest[:1] in "'’"):
+        if low.startswith(name) and not (rest[:1].isalnum() or (rest[:1] and rest[:1] in "'’")):
             army = by_lower[name]
             sep = _AFTER_NAME.match(rest)
             return army, (f"{army}: {rest[sep.end():]}" if sep else line)
@@ -305,7 +305,8 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
             continue
         if named is not None and not named[1].startswith(f"{named[0]}:"):
             out.problems.setdefault(subject, []).append(
-                f"the pasted post's line {line!r} begins with {named[0]}'s name but no colon follows it: write "
+                f"the pasted post's line {line!r} begins with {named[0]}'{'' if named[0].endswith('s') else 's'} "
+                "name but no colon follows it: write "
                 f"{FORUM_FORM}; the other lines are read")
             continue
         army, line = named if named is not None else (None, line)
