@@ -155,6 +155,14 @@ class MatchConfig:
         return self.folder / ".sheets-gm"
 
     @property
+    def oauth_drive_token(self) -> Path:
+        """Where the GM's sign-in for Drive itself is kept (init's creating and sharing, export), apart from the one
+        every other command and cron's polls load (``oauth_token``): ``oauth-token.json`` ->
+        ``oauth-token-drive.json``."""
+        token = self.oauth_token
+        return token.with_name(f"{token.stem}-drive{token.suffix or '.json'}")
+
+    @property
     def sheet_ids_path(self) -> Path:
         """Where the Google tabs' numeric ids are kept between syncs (writing a cell note needs them)."""
         return self.state_dir / f"{self.path.stem}.sheet-ids.json"

@@ -28,11 +28,16 @@ Access = Literal["play", "share", "export"]
 
 def google_client(config: MatchConfig, access: Access = "play") -> gspread.Client:
     """A signed-in gspread client: the service account if configured (its tokens asked for the scopes of
-    ``access`` alone), else the GM's OAuth sign-in (asked once, for what init needs)."""
+    ``access`` alone), else the GM's OAuth sign-in: for playing (``SIGN_IN_SCOPES``: every spreadsheet's cells,
+    Drive on sheets-gm's own files alone), kept in ``oauth_token``, the one cron's polls load; for ``share`` and
+    ``export``, which reach Drive files sheets-gm did not make, a sign-in of its own (``DRIVE_SIGN_IN_SCOPES``)
+    kept beside it (``oauth_drive_token``), which no poll loads."""
     from sheets_gm.sheets.google.signin import (
+        DRIVE_SIGN_IN_SCOPES,
         EXPORT_SCOPES,
         PLAY_SCOPES,
         SHARE_SCOPES,
+        SIGN_IN_SCOPES,
         open_oauth,
         open_service_account,
     )
@@ -44,7 +49,9 @@ def google_client(config: MatchConfig, access: Access = "play") -> gspread.Clien
         raise SheetAccessError(f"{config.path}: [google] names no service_account or oauth_client file")
     if config.oauth_token.parent == config.state_dir:
         private_folder(config.state_dir)  # where the sign-in is saved (open_oauth makes the file itself 0600)
-    return open_oauth(config.oauth_client, config.oauth_token)
+    if access == "play":
+        return open_oauth(config.oauth_client, config.oauth_token, scopes=SIGN_IN_SCOPES)
+    return open_oauth(config.oauth_client, config.oauth_drive_token, scopes=DRIVE_SIGN_IN_SCOPES)
 
 
 def refuse_link_out(config: MatchConfig, path: Path) -> Path:
@@ -66,12 +73,13 @@ def refuse_link_out(config: MatchConfig, path: Path) -> Path:
 
 
 def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
-                      access: Access = "play") -> MatchSheets:
+                      access: Access = "play", client: gspread.Client | None = None) -> MatchSheets:
     """The board, engine and orders backends of ``config``; the same file or key opens one backend.
 
     The Google stack (gspread, google-auth, requests, tenacity) is imported only for a Google
     match: a local sync from cron starts without it. ``retry``: default ``DEFAULT_RETRY``; ``access``: what the
-    command does with Google (``google_client``)."""
+    command does with Google (``google_client``); ``client``: one already signed in to the match's account
+    (``serve`` keeps one per account), else one is signed in now."""
     opened: dict[str, SheetBackend] = {}
     make: Callable[[str, str], SheetBackend]
     if config.backend is BackendKind.LOCAL:
@@ -83,7 +91,7 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
         from sheets_gm.sheets.google.backend import GoogleSheetBackend
         from sheets_gm.sheets.retry import DEFAULT_RETRY
 
-        client = google_client(config, access)
+        client = client or google_client(config, access)
         policy = retry or DEFAULT_RETRY
 
         def make(where: str, role: str) -> SheetBackend:

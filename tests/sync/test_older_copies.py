@@ -325,7 +325,8 @@ def test_a_row_a_resolution_kept_comes_back_when_an_older_copy_lacks_it(tmp_path
     book = openpyxl.load_workbook(red.path)
     book[read.tabs.orders("red").name][cell].value = "Z99"  # no such tile: refused, kept
     book.save(red.path)
-    assert sync(sheets).resolved
+    assert not sync(sheets).resolved  # red's Ready waits for the refused row (issue 53: Ready means ready)
+    assert sync(sheets, force=True).resolved  # the GM closes the turn: the row is kept with its reason
     kept = next(r for r in read_match(sheets, GVG).seats["red"].rows if r.subject == player.subject
                 and r.table == "players")
     assert kept.text("destination") == "Z99" and kept.feedback.startswith("✘"), kept
