@@ -271,8 +271,8 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
             was = _window(read, entry)
             rows, _kept = _archived(entry, seat)
             if was is not None and rows:
-                unused, partly = _said(_found(entry, seat))
-                lines.append(read_line(seat_read.tab, was, rows, unused, partly))
+                unused, partly, aside = _said(_found(entry, seat))
+                lines.append(read_line(seat_read.tab, was, rows, unused, partly, aside))
         lines += copy_lines(read, copy, window, history)
         lines += _copy_strays(read, copy, history).aside_line(copy.drawn.tab, window)
         shown = _copy_shown(read, copy, history)
@@ -400,14 +400,15 @@ def _rows(found: Any) -> list[TypedRow]:
 Said = dict[tuple[str, str], str]
 
 
-def _said(found: Mapping[str, Any]) -> tuple[Said, Said]:
+def _said(found: Mapping[str, Any]) -> tuple[Said, Said, Said]:
     """What a resolution's Archive entry said of the rows it did not carry out whole, by the table and subject each
-    was read in: those not carried out (and why), and those carried out in part; so the entry written back from the
+    was read in: those not carried out (and why), those carried out in part, and those of the first set aside as
+    one window's (with their table's words); so the entry written back from the
     engine says what the first one said, row for row. Its history row keeps those words (``SeatSettled.told``); one
     written by an earlier version of sheets-gm keeps only its kept rows' feedback, each under the row it was drawn
     in after (an ordered table moves its rows up), taken back to the row it was read in (``stayed``)."""
     if "unused" in found or "partly" in found:
-        return _told(found.get("unused")), _told(found.get("partly"))
+        return _told(found.get("unused")), _told(found.get("partly")), _told(found.get("aside"))
     read_in = {(str(s.get("table", "")), str(s.get("at", ""))): str(s.get("subject", ""))
                for s in found.get("stayed", []) if isinstance(s, dict)}
     unused: Said = {}
@@ -417,7 +418,7 @@ def _said(found: Mapping[str, Any]) -> tuple[Said, Said]:
         note = str(k.get("note", "")).removeprefix(MARK).strip()
         if note:
             (partly if "in part" in note else unused)[(table, read_in.get((table, subject), subject))] = note
-    return unused, partly
+    return unused, partly, {}
 
 
 def _told(said: Any) -> Said:

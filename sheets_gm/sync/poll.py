@@ -60,10 +60,16 @@ from sheets_gm.sync.older_copy import (
 )
 from sheets_gm.sync.read import MatchRead, adapter_of, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
-from sheets_gm.sync.rows.fate_words import idle_feedback, shown_typed_over_line, view_lines_wait_sentence
+from sheets_gm.sync.rows.fate_words import (
+    fitted_answer,
+    idle_feedback,
+    shown_typed_over_line,
+    view_lines_wait_sentence,
+)
 from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
     SeatSettled,
+    ahead_refusals,
     game_notes,
     in_table,
     kept_feedback,
@@ -76,6 +82,7 @@ from sheets_gm.sync.rows.fates import (
     stale_line,
 )
 from sheets_gm.sync.rows.opened import answer_settled, check_opened
+from sheets_gm.sync.rows.ready import ready_taken
 from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.rows.strays import (
     StrayLayout,
@@ -144,6 +151,7 @@ class _Answer:
     orders: Any
     verdicts: list[Verdict]
     diced: bool = True  # whether the check rolled or drew a die (its verdicts may then tell one)
+    waits: dict[str, list[str]] = field(default_factory=dict)  # a seat's Ready not taken: the refused rows it waits for
 
 
 def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
@@ -163,7 +171,14 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
     fresh = not (dice.rolled or dice.drawn)  # a die peeked at is public: it tells nothing
     verdicts = ruleset.check(state, orders, dice)
-    return _Answer(inputs, orders, verdicts, diced=not fresh or bool(dice.rolled or dice.drawn))
+    diced = not fresh or bool(dice.rolled or dice.drawn)
+    # Ready means ready: not taken while a row of the seat's for this window says ✘ (sync/rows/ready.py)
+    waits: dict[str, list[str]] = {}
+    preview = read.tabs.spec.shows_verdicts(diced)
+    for seat, found in inputs.items():
+        shown = read.adapter.placed_verdicts([v for v in verdicts if v.seat == seat], found) if preview else []
+        inputs[seat], waits[seat] = ready_taken(read.seats.get(seat), found, shown)
+    return _Answer(inputs, orders, verdicts, diced=diced, waits={s: w for s, w in waits.items() if w})
 
 
 def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
@@ -496,6 +511,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         stale = seat_read.stale(window)
         set_aside = {(r.table, r.row) for r in stale}
         held = {(r.table, r.row) for r in seat_read.held(window)}
+        ahead = ahead_refusals(read.adapter, read.record.state, window, seat, seat_read.tab, seat_read.held(window))
         for row in seat_read.rows:
             placed = seat_read.tab.table(row.table)
             spec = placed.spec
@@ -503,7 +519,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
                 out = read.adapter.idle_reason(read.record.state, seat)
-                text = kept_feedback(window, seat, spec, False, seat_read.note(row), out)
+                note = seat_read.note(row) or ahead.get((row.table, row.subject), "")
+                text = kept_feedback(window, seat, spec, False, note, out)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
                 mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
@@ -514,13 +531,13 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 extra = " · ".join(p for p in (game_notes(seat_input, row.subject), go) if p)
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
                                     seat_read.note(row), row.subject in seat_input.held, extra,
-                                    seat_input.held_why.get(row.subject, ""))
+                                    seat_input.held_why.get(row.subject, ""), answer.waits.get(seat, ()))
             else:
                 state = read.record.state
                 text = seat_read.note(row) or read.adapter.idle_row_reason(state, seat, spec, row.subject) \
                     or idle_feedback(window, seat, spec, outcome_text, read.adapter.idle_reason(state, seat))
             said = drawn.notes.get((seat, row.table, row.row), "") if drawn else ""  # a shown cell typed over
-            text = f"{text} · {said}" if said and text else said or text
+            text = fitted_answer(f"{text} · {said}" if said and text else said or text)
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, placed.at(placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),

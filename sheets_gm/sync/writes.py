@@ -22,7 +22,7 @@ from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.match_record import FileStamp, MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.rows.archive_lines import one_line
-from sheets_gm.sync.rows.fate_words import idle_feedback
+from sheets_gm.sync.rows.fate_words import fitted_answer, idle_feedback
 from sheets_gm.sync.rows.fates import kept_feedback
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
@@ -68,6 +68,7 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                         or idle_feedback(window, seat, spec, outcome_text, reason)
                 else:
                     line[col] = kept_feedback(window, seat, spec, acts(window, seat, spec), note, reason)
+                line[col] = fitted_answer(str(line[col]))
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:

@@ -15,9 +15,10 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord, column_label
 from sheets_gm.engine.ruleset import GM, Outcome, Window
+from sheets_gm.engine.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.champions.board import size_for
 from sheets_gm.rulesets.champions.combat_report import report_rows
-from sheets_gm.rulesets.champions.enums import CLASSES, EventKind, Phase
+from sheets_gm.rulesets.champions.enums import CLASSES, EventKind, LootChoice, Phase
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders, cell_words
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
@@ -98,9 +99,15 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
         move, loot, equip, sets, field = "", [], [], [], []
         ready = False
         consumed: set[str] = set()
+        problems: dict[str, list[str]] = {}
         for row in rows.get("move_loot", []):
             move = row.text("move")
             loot = [row.text(k) for k in LOOT_COLUMNS if row.text(k)]
+            for n, word in enumerate(loot, start=1):  # a word no loot means is known now, whatever the window
+                try:
+                    parse_choice(LootChoice, word, f"looting action {n}")
+                except VocabularyError as exc:  # the check says the same of it: said once (fates.row_feedback)
+                    problems.setdefault(row.subject, []).append(f"{exc}; this action was not used")
             ready = ready or row.ticked("ready")
             consumed.add(row.subject)
         for row in rows.get("equip", []):
@@ -121,7 +128,7 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
             consumed.add(row.subject)
         orders = PlayerOrders(move, tuple(loot), tuple(equip), tuple(field), tuple(sets))
         part = Orders({seat: orders} if not orders.is_empty() else {})
-        return SeatInput(part, {}, frozenset(consumed), ready=ready)
+        return SeatInput(part, problems, frozenset(consumed), ready=ready)
 
     def typed_cells(self, state: ChampionsState, window: Window, seat: str,
                     orders: Orders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
