@@ -235,8 +235,9 @@ def run(args: argparse.Namespace) -> int:
     if outcome.roster_tab is not None:
         _print_roster_tab(outcome, ruleset, args.config)
         return 0
-    print(f"Match created: {', '.join(config.seats)} ({counted(outcome.players, 'roster line')}) in "
-          f"{', '.join(outcome.where)}.")
+    # a game that starts from its seats alone has no roster lines to count
+    lines = f" ({counted(outcome.players, 'roster line')})" if outcome.players else ""
+    print(f"Match created: {', '.join(config.seats)}{lines} in {', '.join(outcome.where)}.")
     for warning in outcome.warnings:
         print(f"Warning: {warning}.")
     print(f"Seed hash (publish it now; `export` reveals the seed at the end): {outcome.seed_hash}")
