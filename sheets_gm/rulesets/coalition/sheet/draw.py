@@ -10,6 +10,7 @@ match long (a tab cannot grow after it is laid out).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from sheets_gm.engine.planes import Plane
@@ -24,6 +25,9 @@ from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 LABEL_WIDTH = 110
 NAME_HEIGHT = 36  # the name row: "Mirrodin (wraps east–west)" on two lines
 SQUARE_WIDTH = 140
+#: Squares across a printed page of a plane (shrunk to fit, its coordinates repeated on every page): a plane of
+#: 25 squares prints three pages wide and its rows as tall as they need.
+SQUARES_PER_PAGE = 10
 SQUARE_HEIGHT = 96
 #: The legend's lines before it came in two cells: the rows a plane tab laid out then has blanked.
 OLD_LEGEND_LINES = 18
@@ -179,7 +183,9 @@ class PlaneDrawer:
         heights = {0: NAME_HEIGHT} | {1 + r: SQUARE_HEIGHT for r in range(plane.height)}
         values = [*self.values(state, plane), *self.key(plane)]
         return BoardDrawing(values, tuple(self.fills(plane) + self.key_fills(plane)), widths,
-                            heights, self.legend(), tab=plane.name, print_pages_wide=0,
+                            heights, self.legend(), tab=plane.name,
+                            print_pages_wide=math.ceil(plane.width / SQUARES_PER_PAGE), print_headings=False,
+                            print_title_rows=1, print_title_cols=1,
                             notes=self.notes(state, plane))
 
     def drawings(self, state: CoalitionState) -> list[BoardDrawing]:
