@@ -22,15 +22,18 @@ from sheets_gm.commands.base import UsageError, UserError, with_config_named
 COMMANDS: dict[str, tuple[str, ...]] = {
     "init": ("init",),
     "sync": ("sync", "resolve", "status"),
+    "serve": ("serve",),
     "export": ("export",),
     "verify": ("verify",),
     "adjust": ("adjust",),
     "undo": ("undo",),
     "doctor": ("doctor",),
+    "notices": ("notices",),
     "repair": ("repair",),
     "demo": ("demo",),
     "scenario": ("scenario",),
     "simulate": ("simulate",),
+    "new_game": ("new-game",),
 }
 
 

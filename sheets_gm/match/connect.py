@@ -73,12 +73,13 @@ def refuse_link_out(config: MatchConfig, path: Path) -> Path:
 
 
 def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
-                      access: Access = "play") -> MatchSheets:
+                      access: Access = "play", client: gspread.Client | None = None) -> MatchSheets:
     """The board, engine and orders backends of ``config``; the same file or key opens one backend.
 
     The Google stack (gspread, google-auth, requests, tenacity) is imported only for a Google
     match: a local sync from cron starts without it. ``retry``: default ``DEFAULT_RETRY``; ``access``: what the
-    command does with Google (``google_client``)."""
+    command does with Google (``google_client``); ``client``: one already signed in to the match's account
+    (``serve`` keeps one per account), else one is signed in now."""
     opened: dict[str, SheetBackend] = {}
     make: Callable[[str, str], SheetBackend]
     if config.backend is BackendKind.LOCAL:
@@ -90,7 +91,7 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
         from sheets_gm.sheets.google.backend import GoogleSheetBackend
         from sheets_gm.sheets.retry import DEFAULT_RETRY
 
-        client = google_client(config, access)
+        client = client or google_client(config, access)
         policy = retry or DEFAULT_RETRY
 
         def make(where: str, role: str) -> SheetBackend:

@@ -757,6 +757,7 @@ class RecordedCall:
     query: dict[str, list[str]]
     body: Any
     status: int | None  # None: the connection was reset
+    caller: str = ""  # the account the request was signed in as ('' for a faulted call)
 
 
 _HTML_429 = (
@@ -1102,7 +1103,7 @@ class GoogleApiFake:
         if payload is not None and method.response is not None:
             api.validate(method.response, payload, f"the fake's answer to {what}")
         stats.response_bytes += len(content)
-        self.log.append(RecordedCall(method.id, http_method, url, query, body, status))
+        self.log.append(RecordedCall(method.id, http_method, url, query, body, status, self._caller(auth)))
         # Google dates every answer by its own clock (HTTP's Date header, to the second).
         return status, {**headers, "Date": format_datetime(self.clock(), usegmt=True)}, content
 

@@ -154,13 +154,9 @@ def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
     if config_mark is None or not unchanged(config_path, state.config):
         return DriveCheck(True, "the config changed", _start_token(log))
     keys = _keys(sheets)
-    full_read = _moment(state.full_read_at)
     reads = [_moment(state.read_at.get(k, "")) for k in keys]
     checked = _moment(state.checked_at)
-    everything = ("the deadline is due" if deadline_due(state, now) else
-                  "a spreadsheet with no earlier read" if None in reads else
-                  f"the last read of every spreadsheet is {FULL_READ_HOURS} hours old"
-                  if full_read is None or now - full_read >= FULL_READ else "")
+    everything = _everything(state, keys, now)
     if everything:
         return DriveCheck(True, everything, state.drive_token, state, checked_at=state.checked_at)
     token, checked_at = state.drive_token, state.checked_at
@@ -195,6 +191,32 @@ def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
     # Drive listed these versions before this poll reads: its reads cover them.
     versions = {key: v for key, v in listed.items() if key in fresh and v is not None}
     return DriveCheck(bool(fresh), reason, token, state, frozenset(fresh), checked_at, versions, unseen)
+
+
+def _everything(state: PollState, keys: set[str], now: datetime) -> str:
+    """Why this poll reads every spreadsheet whatever Drive says ('' when it need not)."""
+    full_read = _moment(state.full_read_at)
+    return ("the deadline is due" if deadline_due(state, now) else
+            "a spreadsheet with no earlier read" if any(_moment(state.read_at.get(k, "")) is None for k in keys) else
+            f"the last read of every spreadsheet is {FULL_READ_HOURS} hours old"
+            if full_read is None or now - full_read >= FULL_READ else "")
+
+
+def due_without_changes(config_path: Path, keys: set[str], now: datetime) -> str:
+    """Why a poll of the Google match configured by ``config_path`` (its spreadsheets ``keys``) must run even when
+    Drive lists no change to them ('' when it need not: it would stay idle): no record of the last poll, the
+    config changed, a full read due (:func:`check_drive`'s reasons), the safety net's look at Drive's file index
+    due, or our last writes to read back. ``serve`` asks this of every match whose account's change log named
+    none of its files, reading nothing."""
+    state = load_state(state_path(config_path))
+    if state is None or not state.drive_token:
+        return "no record of the last poll"
+    if not unchanged(config_path, state.config):
+        return "the config changed"
+    checked = _moment(state.checked_at)
+    return (_everything(state, keys, now)
+            or ("Drive's file index is due" if checked is None or now - checked >= SAFETY_NET else "")
+            or ("reading back what the last poll wrote" if set(state.written) & keys else ""))
 
 
 def after_idle(config_path: Path, gate: DriveCheck) -> None:
