@@ -99,7 +99,9 @@ def practice_files(ruleset: str) -> tuple[str, str]:
     traits = rules.traits
     sample = rules.sample_roster()
     seats = sample.seats[:max(2, traits.min_seats)]
-    best = next(iter(bots_of(rules)), None)
+    kinds = bots_of(rules)
+    # a kind made for practice (Champions' ``seek``, which comes to fight her) before the game's default
+    best = next((k.name for k in kinds.values() if k.tutor), next(iter(kinds), None))
     if best is None:
         raise UserError(f"the {traits.title} game has no bot to practise against")
     roster = Roster(seats, tuple(m for m in sample.members if m.seat in seats))
