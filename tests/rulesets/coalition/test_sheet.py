@@ -506,3 +506,27 @@ def test_the_judges_panel_at_war_size_keeps_each_armys_legend_and_creatures() ->
     fighters = next(t for t in SHEET.spec.inputs if t.name == "losses")
     shown = SHEET.shown(s, JUDGE, fighters, "P3", TurnDice(b"x", 3))
     assert "legend Legend of P3" in str(shown["battle"]) and "Pikemen" in str(shown["battle"])
+
+
+def test_a_crowded_square_shows_every_army_or_says_how_many_more() -> None:
+    """Issue 54: a crowded square cut off its last army. Walked over crowds of 1 to 12 armies under a base and a
+    battle: the cell's text fits the square's lines at its width, and every army is named in it or counted in
+    its last line (the square's note names them all)."""
+    from sheets_gm.rulesets.coalition.enums import StructureKind
+    from sheets_gm.rulesets.coalition.sheet.draw import SQUARE_LINES, SQUARE_WIDTH, square_text
+    from sheets_gm.rulesets.coalition.sheet.squares import ArmyMark, SquareView
+    from sheets_gm.sheets.row_fit import lines_needed
+
+    symbols = {"battle": "!", "base": "⌂", "coalition": "◆", "phyrexia": "▲"}
+    for crowd in range(1, 13):
+        marks = tuple(ArmyMark(f"{'Urza' if i % 2 else 'Keld'}'s Vanguard {i}", Side.COALITION if i % 2 else
+                               Side.PHYREXIA, "Captain", 10000) for i in range(crowd))
+        view = SquareView("3C", Terrain.FOREST, "Wrath", StructureKind.BASE, Colour.WHITE, False, "", marks,
+                          BattleType.ATTACKS)
+        text = square_text(view, symbols, {})
+        assert lines_needed(text, SQUARE_WIDTH) <= SQUARE_LINES, (crowd, text)
+        named = sum(1 for m in marks if f"{m.name} (" in text)
+        more = re.search(r"\+(\d+) more arm", text)
+        assert named + (int(more.group(1)) if more else 0) == crowd, (crowd, text)
+        if crowd <= 2:
+            assert text.count("\n") == 2 + crowd - 1  # one army a line while they fit
