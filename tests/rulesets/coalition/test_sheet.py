@@ -530,3 +530,18 @@ def test_a_crowded_square_shows_every_army_or_says_how_many_more() -> None:
         assert named + (int(more.group(1)) if more else 0) == crowd, (crowd, text)
         if crowd <= 2:
             assert text.count("\n") == 2 + crowd - 1  # one army a line while they fit
+
+
+def test_an_army_locked_in_battle_is_not_chased_for_orders_and_its_row_says_why() -> None:
+    """Issue 54: status listed armies in an open battle under "Nothing typed yet"; they take no order. And an
+    empty Champions equipment row keeps the equipment: an answer, not an order awaited."""
+    s = battle_state().with_(phase=Phase.ORDERS)
+    armies = next(t for t in SHEET.spec.inputs if t.rows == "armies")
+    reason = SHEET.idle_row_reason(s, "coalition", armies, "Ann")
+    assert reason == "Ann is in the battle at Dominaria 3C: an army in battle takes no order until it ends"
+    free = state(army("Ann", "coalition", "3C", rank=2))
+    assert SHEET.idle_row_reason(free, "coalition", armies, "Ann") == ""
+    assert SHEET.idle_row_reason(battle_state(), "coalition", armies, "Ann") == ""  # the results window: no orders
+    from sheets_gm.rulesets.registry import sheet_spec
+
+    assert next(t for t in sheet_spec("champions").inputs if t.name == "equip").optional
