@@ -77,6 +77,7 @@ class SavedMeanwhileError(SheetError):
                          "nothing was written over it")
         self.spreadsheet = name
         self.cells = cells
+        self.completed = ""  # what the sync completed before the race (a change cut short), said after the poll again
 
 
 class SheetUnavailableError(SheetError):

@@ -39,7 +39,7 @@ from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.life.repair_records import placed_view_rows, replayed_view_lines
 from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.match_record import history_range, joined_cells
-from sheets_gm.sync.read import MatchRead, current_mark
+from sheets_gm.sync.read import MatchRead, current_mark, restamped
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, window_words
 from sheets_gm.sync.rows.fate_words import (
     MARK,
@@ -260,7 +260,7 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
         seat_read = read.seats[seat]
         backend = seat_backend(sheets, read.tabs, seat)
         lines: list[ArchiveLine] = []
-        last: list[Any] = ["", current_mark(record.resolved, record.deal)]
+        last: list[Any] = ["", current_mark(record.resolved, record.deal, record.stamp())]
         for n in range(copy.since + 1, record.resolved + 1):
             entry = history.get(n, {})
             archived = entry.get("archived", {}).get(seat) if isinstance(entry.get("archived"), dict) else None
@@ -278,7 +278,8 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
         shown = _copy_shown(read, copy, history)
         lines += [shown_typed_over_line(capital(window.label) if window else "End", shown)] if shown else []
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
-        batch.put(backend, read.tabs.archive_pending_range(seat), [[*last, counts[seat]]])
+        batch.put(backend, read.tabs.archive_pending_range(seat),  # drawn again for the match as it is now
+                  [[*restamped(last, record, f"rows {seat} typed")[:2], counts[seat]]])
     return counts
 
 
@@ -303,7 +304,7 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
         lost = _lost_view_lines(sheets, batch, backend, read, copy, history)
     if sheets.board is backend or sheets.board.name == backend.name:  # the board is in her file: drawn again too
         board_writes(batch, sheets.board, read.tabs, adapter, record.state, status_line(adapter, record),
-                     record.deadline)
+                     record.deadline, record.stamp())
     return lost
 
 

@@ -128,6 +128,7 @@ class WindowReport:
     older_copy_fates: list[str] = field(default_factory=list)  # what the poll does with each such file, for the GM
     drawn_again: list[str] = field(default_factory=list)  # drawn cells typed over that the poll put back, by tab
     schedule_change: str = ""  # what the GM's change of [deadlines] did (a dry run: will do), for her
+    completed: str = ""  # a GM's change cut short that the poll completed before anything else (``sync/journal.py``)
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -270,6 +271,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     made again from a fresh read, which answers what was saved (and completes a resolution whose first
     spreadsheets were written); ``WindowReport.saved_meanwhile`` says so."""
     raced: list[str] = []
+    completed = ""
     if next_deadline is None and schedule is not None:
         next_deadline = schedule.next_deadline
     while True:
@@ -278,12 +280,14 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
                                 next_deadline=next_deadline, dry_run=dry_run, owners=owners, live=live,
                                 schedule=schedule)
         except SavedMeanwhileError as exc:
+            completed = completed or exc.completed
             raced.append(exc.spreadsheet)
             if len(raced) >= SAVE_RACE_ATTEMPTS:
                 raise SheetError(f"{exc}, {len(raced)} times in a row: the sync stopped there, and the next sync "
                                  "reads it again") from None
             continue
         report.saved_meanwhile = raced
+        report.completed = report.completed or completed
         return report
 
 
@@ -292,7 +296,8 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                owners: OwnersSource | None, live: Mapping[str, Any] | None,
                schedule: ScheduleRule | None = None) -> WindowReport:
     """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
-    read = with_live_settings(read_match(sheets, ruleset_class), live or {})
+    # a GM's change cut short is completed first; a dry run (status) writes nothing: it says the next sync will
+    read = with_live_settings(read_match(sheets, ruleset_class, complete=not dry_run), live or {})
     record = read.record
     check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
     ruleset = record.ruleset
@@ -300,7 +305,22 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     report = WindowReport(window="" if window is None else window.label, state=record.state,
                           result=status_line(read.adapter, record), window_key="" if window is None else window.key,
                           deadline=record.deadline, settings=ruleset.settings,
-                          facts=PollFacts(record, read.tabs, read.adapter))
+                          facts=PollFacts(record, read.tabs, read.adapter), completed=read.completed)
+    try:
+        return _poll_read(sheets, read, report, now=now, force=force, window_key=window_key,
+                          next_deadline=next_deadline, dry_run=dry_run, owners=owners, schedule=schedule)
+    except SavedMeanwhileError as exc:
+        exc.completed = read.completed  # said once the poll made again went through
+        raise
+
+
+def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, now: datetime, force: bool,
+               window_key: str | None, next_deadline: DeadlineRule | None, dry_run: bool,
+               owners: OwnersSource | None, schedule: ScheduleRule | None) -> WindowReport:
+    """``_poll_once`` from its read on: answer, resolve if due, write."""
+    record = read.record
+    ruleset = record.ruleset
+    window = ruleset.window(record.state)
     if force and window_key is not None and (window is None or window_key != window.key):
         force = False
         report.force_refused = (f"window {window_key!r} is not the open one: "
@@ -622,7 +642,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                adapter)
     new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
                          log_rows=record.log_rows + public,
-                         kept_dice=record.kept_dice if record.kept_for(new_state) else {})  # a step: same window
+                         kept_dice=record.kept_dice if record.kept_for(new_state) else {}  # a step: same window
+                         ).moved_on(f"resolution {number} of deal {record.deal}")
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = record.dice(new_state)
@@ -646,7 +667,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                              **({"kept": settled.notes, "for": new_window.key}
                                                 if settled.notes and new_window else {}),
                                              "stayed": stayed,  # even empty: not a history from before it
-                                             **settled.told()}),
+                                             **settled.told(), "gen": new_record.stamp().to_json()}),
                                f"rows {seat} typed that resolution {number} read")
         # else the cut resolution wrote this seat's lines, with its rows read: only rows typed since are added
         lines = (settled.lines(seat_read.tab, window) if seat_read.pending is None
@@ -666,7 +687,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                            outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events, record.state))
-    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline)
+    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline, new_record.stamp())
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "archived": archived_by_seat,
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,

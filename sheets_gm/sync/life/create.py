@@ -196,7 +196,8 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
     batch = WriteBatch()
     drawn_writes(batch, sheets, tabs, record, adapter, record.dice())
     for seat in tabs.input_seats():  # drawn for resolution 0: a copy of the file older than a resolution shows
-        batch.put(seat_backend(sheets, tabs, seat), tabs.archive_pending_range(seat), [["", current_mark(0), None]])
+        batch.put(seat_backend(sheets, tabs, seat), tabs.archive_pending_range(seat),
+                  [["", current_mark(0, 0, record.stamp()), None]])
     opening = ruleset.opening_events(state, seed)  # the set-up's draws head the Log (who plays first, and why)
     record = replace(record, log_rows=public_log_writes(batch, sheets.board, tabs, 0, opening))
     if opening:  # the GM tab's log starts with them too: the GM reads the whole match there
