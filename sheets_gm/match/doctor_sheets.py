@@ -139,9 +139,11 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
                                          "resolves nothing until it is put right")
         return
     except LayoutDriftError as exc:
-        report.fail("layout", str(exc), "put the cell back as it was (Edit > Undo, or the version history), or "
-                                        f"run `sheets-gm repair -c {config.path}`: it rebuilds the layout and keeps "
-                                        "the match and every typed row")
+        fix = ("put the cell back as it was (Edit > Undo, or the version history), or "
+               f"run `sheets-gm repair -c {config.path}`: it rebuilds the layout and keeps the match and every "
+               "typed row")
+        for cell in exc.breaks or (str(exc),):  # each cell out of place, a line each, as repair mends them all
+            report.fail("layout", f"the layout has changed: {cell}" if exc.breaks else cell, fix)
         return
     except OldLayoutError as exc:
         report.fail("match", str(exc.for_config(config.path)), f"run `sheets-gm repair -c {config.path}`: it moves "

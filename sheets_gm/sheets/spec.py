@@ -125,8 +125,9 @@ class InputTable(_Strict):
     # Each row is a roster member's own (its subject is the member's name, and rows do not move during a
     # match): its typed cells are protected for that member's e-mail alone (and the GMs), not the whole seat.
     member_rows: bool = False
-    # Its rows are another way to give the orders of other rows (Coalition's Forum post lines), not orders
-    # awaited themselves: ``status`` never lists them as having nothing typed.
+    # Its rows are another way to give the orders of other rows (Coalition's Forum post lines), or an empty row
+    # is itself an answer (Champions' equipment: kept as it is), not orders awaited: ``status`` never lists them
+    # as having nothing typed.
     optional: bool = False
     # Its rows are numbered lines (Coalition's Forum post: ``coalition line 7``), named by their place, not by
     # anything of the state: every row the table has is one (the adapter's ``laid_out_rows`` names them all), and a

@@ -204,6 +204,12 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
                                    for name, rows in page.sizes_in(grids[seat][page.name],
                                                                    _drawn_rows(adapter, record, seat)).items()}
                             for seat in grids})
+    # every header cell out of place in every seat's tabs, not only the first: doctor lists them all
+    breaks = tuple(d for seat in tabs.input_seats() for page in tabs.orders(seat).sheets()
+                   for d in page.drifts(grids[seat][page.name]))
+    if len(breaks) > 1:
+        raise LayoutDriftError(f"the layout has changed in {len(breaks)} places: {'; '.join(breaks)}; {REPAIR_HINT}",
+                               breaks)
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)

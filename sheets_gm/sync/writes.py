@@ -115,7 +115,7 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
         batch.put(board, tabs.board_values_range(tab, drawing.width, drawing.height), values, notes)
         info: Grid = [[tabs.spec.headers.board], [status]]
         if drawing.legend:  # where the layout put it: a row under the status line
-            info += [[""], *([r[0] if r else ""] for r in drawing.legend)]
+            info += [[""], *drawing.legend_rows]
         batch.put(board, tabs.board_info_range(tab, drawing.width, len(info)), info)
         if stamp is not None and tab == tabs.spec.tabs.board:
             batch.put(board, a1(tab, cells(drawing.width, 1, drawing.width, 1)), [[stamp.cell()]])

@@ -426,12 +426,14 @@ def test_ctrl_c_during_watch_stops_after_the_poll_under_way_and_restores_the_han
     def fake_watch(step: object, stop: threading.Event, **kwargs: object) -> None:
         signal.raise_signal(signal.SIGINT)  # the GM presses Ctrl-C while a poll runs
         seen["stopped"] = stop.is_set()
+        seen["waits"] = (kwargs["interval"], kwargs["max_interval"])
         return None
 
     before = signal.getsignal(signal.SIGINT)
     monkeypatch.setattr(sync_command, "watch", fake_watch)
     code, out, _ = run(capsys, "sync", "-c", match, "--watch")
-    assert code == 0 and seen == {"stopped": True}
+    # Issue 54: on local workbooks the watch polls every interval (an idle local poll compares file stamps only)
+    assert code == 0 and seen == {"stopped": True, "waits": (60.0, 60.0)}
     assert "Stopping after this poll (press Ctrl-C again to stop at once)." in out
     assert out.splitlines()[-1] == "Stopped."
     assert signal.getsignal(signal.SIGINT) is before
