@@ -357,3 +357,9 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         """A GM event applied (the input state is not changed), with its logged events; a game without
         GM events (no ``gm`` part in its record) refuses every one."""
         raise ValueError(f"{self.traits.title} takes no GM events")
+
+    def concede(self, state: StateT, seat: str, reason: str) -> Resolution[StateT]:
+        """``seat`` gives up (``adjust --concede``, ``engine.gm_events``): the match ended as the game's rules end
+        it, logged with ``reason`` (the input state is not changed); ValueError when it cannot be (the match is
+        over, the seat is out already). A game without GM events refuses it."""
+        raise ValueError(f"{self.traits.title} takes no concession")

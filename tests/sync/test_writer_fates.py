@@ -24,9 +24,7 @@ from tests.sync.test_undo_ticks import _play
 
 
 def _adjust(match: Match, game: str, reason: str, **options: list[str]) -> None:
-    gm = get_game(game).gm
-    assert gm is not None
-    adjust_match(match.sheets, match.cls, gm.events_from_options(match.read().record.seats, options, reason))
+    adjust_match(match.sheets, match.cls, get_game(game).gm_events(match.read().record.seats, options, reason))
 
 
 def _view(match: Match, seat: str) -> str:

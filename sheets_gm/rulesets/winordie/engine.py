@@ -27,7 +27,7 @@ from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.cards import shipped_tables
 from sheets_gm.rulesets.winordie.check import check_orders
 from sheets_gm.rulesets.winordie.enums import Ending, Phase, ResolveMode
-from sheets_gm.rulesets.winordie.gm import Adjustment, apply_gm_event, reason_problem
+from sheets_gm.rulesets.winordie.gm import Adjustment, apply_gm_event, concede, reason_problem
 from sheets_gm.rulesets.winordie.orders import WodOrders, merge_orders, orders_from_json, orders_to_json
 from sheets_gm.rulesets.winordie.resolve import resolve_turn
 from sheets_gm.rulesets.winordie.rules import WodRules
@@ -168,4 +168,9 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
 
     def apply_gm_event(self, state: WodState, event: Adjustment) -> Resolution[WodState]:
         new, events = apply_gm_event(self.rules, state, event)
+        return Resolution(new, events)
+
+    def concede(self, state: WodState, seat: str, reason: str) -> Resolution[WodState]:
+        """A player concedes, as her Surrender cell does: she loses the game."""
+        new, events = concede(self.rules, state, seat, reason)
         return Resolution(new, events)

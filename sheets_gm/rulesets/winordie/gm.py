@@ -17,8 +17,8 @@ from typing import Any
 
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import GmOption
-from sheets_gm.rulesets.winordie.ending import check_defeat
-from sheets_gm.rulesets.winordie.enums import ActionKind, EventKind, GmKind, Phase
+from sheets_gm.rulesets.winordie.ending import check_defeat, finish_game
+from sheets_gm.rulesets.winordie.enums import ActionKind, Ending, EventKind, GmKind, Phase
 from sheets_gm.rulesets.winordie.rules import WodRules, kill, public_name, reveal
 from sheets_gm.rulesets.winordie.state import ActionChange, Pending, Unit, WodState
 
@@ -257,3 +257,17 @@ def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
     state.changes[unit.id] = change
     return [Event(state.turn, EventKind.GM_ADJUSTMENT, said,
                   {"field": adj.kind.value, "unit": name, "value": adj.value, "reason": adj.reason})]
+
+
+def concede(rules: WodRules, state: WodState, seat: str, reason: str) -> tuple[WodState, list[Event]]:
+    """``seat`` concedes, as her Surrender cell does: she loses the game (best of three: the next one is set up,
+    her loss counted); the input state is not changed."""
+    if state.phase is Phase.OVER:
+        raise GmEventError("the match is over already; nobody can concede")
+    if seat not in state.legions:
+        raise GmEventError(f"there is no player {seat!r}; the players are {' and '.join(state.seats)}")
+    new = state.copy()
+    events = [Event(new.turn, EventKind.SURRENDER, f"{seat} surrenders (the GM records it: {reason}).",
+                    {"player": seat, "reason": reason})]
+    finish_game(rules, new, new.other(seat), Ending.SURRENDER, events)
+    return new, events

@@ -15,6 +15,7 @@ from typing import Any
 
 from sheets_gm.engine.dice import deal_prefix
 from sheets_gm.engine.events import Event
+from sheets_gm.engine.gm_events import apply_gm, gm_event_problem, gm_event_to_json
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
@@ -220,15 +221,15 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     state = record.state
     log: list[Event] = []
     for event in gm_events:
-        if problem := ruleset.gm_event_problem(state, event):
+        if problem := gm_event_problem(ruleset, state, event):
             raise BetweenWindowsError(f"{problem} — nothing was written")
         try:
-            result = ruleset.apply_gm_event(state, event)
+            result = apply_gm(ruleset, state, event)
         except ValueError as exc:
             raise BetweenWindowsError(f"{exc} — nothing was written") from None
         state, log = result.state, log + result.events
     pending = record.gm_events or {"state_before": ruleset.state_codec.to_json(record.state), "events": []}
-    pending = {**pending, "events": [*pending["events"], *(ruleset.gm_event_codec.to_json(e) for e in gm_events)]}
+    pending = {**pending, "events": [*pending["events"], *(gm_event_to_json(ruleset, e) for e in gm_events)]}
     batch = WriteBatch()
     rows = {seat: list(s.rows) for seat, s in read.seats.items()}
     # every game's GM event carries the GM's reason, written to the Log with it

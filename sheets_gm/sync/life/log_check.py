@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.engine.events import Event, kind_words, visible_to
+from sheets_gm.engine.gm_events import apply_gm, gm_event_from_json
 from sheets_gm.rulesets.registry import AnyRuleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
@@ -70,7 +71,7 @@ def replay_steps(doc: dict[str, Any]) -> ReplayedSteps:
     def apply(gm_events: list[Any]) -> None:
         nonlocal state
         for data in gm_events:
-            done = rules.apply_gm_event(state, rules.gm_event_codec.from_json(data))
+            done = apply_gm(rules, state, gm_event_from_json(rules, data))
             out.steps.append((state, done.state, list(done.events)))
             state = done.state
 
