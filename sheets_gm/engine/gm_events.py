@@ -11,9 +11,10 @@ codec writes).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import GmOption, Resolution, Ruleset
 
 #: ``adjust --concede SEAT``, which every game with GM events accepts.
@@ -62,11 +63,22 @@ def concession_of(seats: Sequence[str], values: Sequence[str], reason: str) -> C
     return Concession(seat, reason.strip())
 
 
+#: The data key that marks an event as the GM's (an adjustment and what it led to, an undo, a seat handed to a bot):
+#: every seat's View lists the GM's events it may read, as the board's Log does.
+BY_GM = "by_gm"
+
+
+def by_gm(event: Event) -> Event:
+    """``event`` marked as the GM's (``BY_GM``)."""
+    return Event(event.turn, event.kind, event.text, {**event.data, BY_GM: True}, event.audience)
+
+
 def apply_gm(rules: Ruleset[Any, Any, Any], state: Any, event: Any) -> Resolution[Any]:
-    """A GM event applied: a concession by ``rules.concede``, any other by ``rules.apply_gm_event``."""
-    if isinstance(event, Concession):
-        return rules.concede(state, event.seat, event.reason)
-    return rules.apply_gm_event(state, event)
+    """A GM event applied: a concession by ``rules.concede``, any other by ``rules.apply_gm_event``; every event
+    it logs marked as the GM's (``by_gm``)."""
+    done = rules.concede(state, event.seat, event.reason) if isinstance(event, Concession) else \
+        rules.apply_gm_event(state, event)
+    return replace(done, events=[by_gm(e) for e in done.events])
 
 
 def gm_event_problem(rules: Ruleset[Any, Any, Any], state: Any, event: Any) -> str:

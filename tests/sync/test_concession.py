@@ -8,10 +8,12 @@ import pytest
 
 from sheets_gm.engine.gm_events import Concession
 from sheets_gm.rulesets.registry import get_game
+from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, undo_window
 from sheets_gm.sync.life.export import match_replay
 from sheets_gm.sync.life.log_check import forged_log_lines
 from sheets_gm.sync.life.replay import replay_states
+from sheets_gm.sync.sheets import seat_backend
 from tests.sync.test_typed_row_lifecycle import Match
 
 GAMES = ("gvg", "wesnoth", "champions", "winordie", "coalition")
@@ -67,3 +69,34 @@ def test_a_concession_names_a_seat_goes_alone_and_needs_a_reason() -> None:
     with pytest.raises(ValueError, match="--concede goes alone: give --coins in an adjust of its own"):
         game.gm_events(seats, {"concede": ["red"], "coins": ["red=3"]}, "x")
     assert game.gm_options[-1].flag == "concede"
+
+
+def _view(match: Match, seat: str) -> str:
+    read = match.read()
+    backend = seat_backend(match.sheets, read.tabs, seat)
+    return "\n".join(str(v) for line in backend.read([a1(read.tabs.view(seat), "A1:H400")])[0] for v in line)
+
+
+def test_every_view_lists_the_gm_s_adjustments_and_undo_it_may_read() -> None:
+    """Issue 54, item 9: the board's Log has the GM's lines, and so does each seat's View: an adjustment naming
+    another team, an undo between the undone lines and the replayed ones. Checked to fail without ``BY_GM`` in
+    ``writes.seat_events``."""
+    match = _played("gvg")
+    red, blue = match.read().record.seats
+    adjust_match(match.sheets, match.cls, get_game("gvg").gm_events((red, blue), {"coins": [f"{red}=7"]},
+                                                                    "duel paid twice"))
+    undo_window(match.sheets, match.cls, "a misread order")
+    for seat in (red, blue):
+        view = _view(match, seat)
+        assert f"GM sets {red}'s coins from" in view and "duel paid twice" in view, (seat, view)
+        assert "GM undoes turn 1: a misread order." in view, (seat, view)
+
+
+def test_a_gm_line_private_to_one_seat_reaches_her_view_alone() -> None:
+    """A Champions health set by the GM is her own news (a private event): her View lists it, no other does."""
+    match = Match("champions")
+    ann, bo = match.read().record.seats[:2]
+    adjust_match(match.sheets, match.cls, get_game("champions").gm_events(
+        match.read().record.seats, {"health": [f"{ann}.mage=40"]}, "healed twice"))
+    assert "healed twice" in _view(match, ann)
+    assert "healed twice" not in _view(match, bo)

@@ -15,7 +15,7 @@ from typing import Any
 
 from sheets_gm.engine.dice import deal_prefix
 from sheets_gm.engine.events import Event
-from sheets_gm.engine.gm_events import apply_gm, gm_event_problem, gm_event_to_json
+from sheets_gm.engine.gm_events import BY_GM, apply_gm, gm_event_problem, gm_event_to_json
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
@@ -265,8 +265,9 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
         bots = checked_bots(ruleset, read.adapter, read.tabs, record.state, wanted, record.bots)
     except BotSeatError as exc:
         raise BetweenWindowsError(f"{exc} — nothing was written") from None
-    log = [Event(window.turn, SyncEvent.BOT, _handed(name, bots.get(name, NO_BOT), reason.strip()),
-                 {"name": name, "bot": bots.get(name, NO_BOT), "reason": reason.strip()}) for name in wanted]
+    log = [Event(window.logged_turn, SyncEvent.BOT, _handed(name, bots.get(name, NO_BOT), reason.strip()),
+                 {"name": name, "bot": bots.get(name, NO_BOT), "reason": reason.strip(), BY_GM: True})
+           for name in wanted]
     batch = WriteBatch()
     rows: dict[str, list[TypedRow]] = {}
     lines: dict[str, list[ArchiveLine]] = {}
@@ -453,7 +454,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                    bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {})
     restored, set_aside, told, lines = _rows_put_back(read, back, entry, reopened, reason.strip(), was_open)
     text = _undo_text(record, entry, reopened, reason.strip(), set_aside)
-    data = {"resolution": number, "window": window_key, "reason": reason.strip()}
+    data = {"resolution": number, "window": window_key, "reason": reason.strip(), BY_GM: True}
     undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
     aside = [Event(reopened.logged_turn, SyncEvent.UNDO,
                    aside_notice(len(rows), undo_cause(reopened, reason.strip()), tabs.archive(seat)),
