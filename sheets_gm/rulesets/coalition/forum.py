@@ -225,6 +225,7 @@ def dice_event(turn: int, dice: TurnDice) -> Event | None:
     rolled, drawn = dict(dice.rolled), {k: list(v) for k, v in dice.drawn.items()}
 
     def text() -> str:
-        parts = [f"{k} = {v}" for k, v in rolled.items()] + [f"{k}: {', '.join(v)}" for k, v in drawn.items()]
+        parts = ([f"{dice.message(k)} = {v}" for k, v in rolled.items()]
+                 + [f"{dice.message(k)}: {', '.join(v)}" for k, v in drawn.items()])
         return "Dice and draws: " + "; ".join(parts)
     return Event(turn, EventKind.DICE, text, {"rolled": rolled, "drawn": drawn})

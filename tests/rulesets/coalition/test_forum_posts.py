@@ -53,7 +53,8 @@ def test_the_log_names_every_die_and_draw_with_its_key() -> None:
         to="3C", word="engage", target="Bo")}}), dice({"route/Ann": ["2C 3C"], "weather/Dominaria 3C": 2}))
     logged = [e for e in events if e.kind.value == "dice"]
     assert len(logged) == 1
-    assert logged[0].text == "Dice and draws: weather/Dominaria 3C = 2; route/Ann: 2C 3C, 3B 3C"
+    # issue 54, item 10: each key printed whole, as verify computes its message (the turn's dice, deal 0)
+    assert logged[0].text == "Dice and draws: 3/weather/Dominaria 3C = 2; 3/route/Ann: 2C 3C, 3B 3C"
 
 
 def test_movement_results_quote_an_accepted_order_as_the_forum_writes_it() -> None:
