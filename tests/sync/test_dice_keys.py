@@ -8,6 +8,7 @@ import re
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
+from sheets_gm.rulesets.registry import create_ruleset
 from sheets_gm.rulesets.winordie.setup import roll_first
 from sheets_gm.sheets.layout import a1
 from sheets_gm.sync.life.adjust_undo import undo_window
@@ -39,14 +40,13 @@ def test_each_gvg_die_in_the_log_checks_by_hand_from_its_printed_message_after_a
 
 
 def test_win_or_die_logs_every_first_player_roll_a_tie_too() -> None:
+    r = create_ruleset("winordie")
+    state = r.new_match(r.sample_roster(), b"first")
+    a, b = state.seats
     events: list[Event] = []
-
-    class Seats:
-        seats = ("Ines", "Kwame")
-
-    first = roll_first(Seats(), TurnDice(b"s", 0, {"first/1/Ines": 3, "first/1/Kwame": 3, "first/2/Ines": 1,
-                                                   "first/2/Kwame": 4}), events)  # type: ignore[arg-type]
-    assert first == "Kwame"
+    first = roll_first(state, TurnDice(b"s", 0, {f"first/1/{a}": 3, f"first/1/{b}": 3, f"first/2/{a}": 1,
+                                                 f"first/2/{b}": 4}), events)
+    assert first == b
     assert [e.text for e in events] == [
-        "Ines rolls 3 [0/first/1/Ines], Kwame rolls 3 [0/first/1/Kwame]: a tie, both roll again.",
-        "Ines rolls 1 [0/first/2/Ines], Kwame rolls 4 [0/first/2/Kwame]: Kwame plays first."]
+        f"{a} rolls 3 [0/first/1/{a}], {b} rolls 3 [0/first/1/{b}]: a tie, both roll again.",
+        f"{a} rolls 1 [0/first/2/{a}], {b} rolls 4 [0/first/2/{b}]: {b} plays first."]
