@@ -115,10 +115,12 @@ def practice_files(ruleset: str) -> tuple[str, str]:
         writer.writerow(["name", traits.seat_kind.value, *fields])
         writer.writerows([m.name, m.seat, *(m.fields.get(k, "") for k in fields)] for m in roster.members)
         csv_text = out.getvalue()
-    orders = ", ".join(f'{toml_key(s)} = "{orders_file(s)}"' for s in seats)
+    # The bots' workbooks go where the GM's files are: the person must not read a bot's orders before hers.
+    orders = ", ".join(f'{toml_key(s)} = "{orders_file(s) if n == 0 else "gm/" + orders_file(s)}"'
+                       for n, s in enumerate(seats))
     lines += ["", "[sheets]", 'backend = "local"', 'board = "board.xlsx"         # the public board',
               'engine = "gm/engine.xlsx"    # the engine (state, seed): the bot never reads it',
-              f"orders = {{ {orders} }}   # yours is {orders_file(seats[0])}"]
+              f"orders = {{ {orders} }}   # yours is {orders_file(seats[0])}; the bots' stay under gm/"]
     if traits.judge:
         lines.append('judge = "gm/judge.xlsx"')
     lines += ["", "[bots]                        # who the game's bots play (sheets-gm adjust --bot changes it)"]

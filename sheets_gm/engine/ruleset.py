@@ -30,6 +30,7 @@ and only moves them through the functions below.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -339,6 +340,14 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         """The open window's rolls every seat is shown before it resolves, by dice key (GvG's movement rolls): a
         bot playing a seat in a match is given these rolls and no other. None by default."""
         return {}
+
+    def unseen_twin(self, state: StateT, seat: str, rng: random.Random) -> StateT:
+        """A state that ``seat`` cannot tell from ``state``: what it may not see drawn afresh with ``rng``
+        (another player's face-down units swapped between their tokens, another player's bag), everything it may
+        see unchanged. The noninterference test hands a seat both and asks that nothing the seat receives
+        differs. By default ``state`` itself: a game whose only secrets are the orders not yet resolved and the
+        seed (the test varies those itself)."""
+        return state
 
     def secrets(self, state: StateT, seat: str) -> list[str]:
         """Texts only ``seat`` may see (a hidden unit's id and hex, a bag's items): the conformance

@@ -22,6 +22,7 @@ from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
+from sheets_gm.sync.rows.archive_lines import one_line
 from sheets_gm.sync.rows.fate_words import idle_feedback
 from sheets_gm.sync.rows.fates import kept_feedback
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -117,8 +118,20 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
 
 
 def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
-    """Events as log rows: turn (as the adapter names it, if it does), kind in words, sentence."""
-    return [[adapter.turn_label(e.turn) if adapter is not None else e.turn, kind_words(e.kind), e.text] for e in events]
+    """Events as log rows: turn (as the adapter names it, if it does), kind in words, sentence. A sentence that
+    carries a player's text with line breaks in it (an Aim typed on two lines) is shown on one line, as the Archive
+    shows it: a Log row is one row tall, and its lines would print over the next."""
+    return [[adapter.turn_label(e.turn) if adapter is not None else e.turn, kind_words(e.kind), log_sentence(e.text)]
+            for e in events]
+
+
+def log_sentence(text: str) -> str:
+    """An event's sentence as a Log row shows it: on one line (``one_line``) when it has line breaks, else as is.
+
+    >>> log_sentence("Ann-3 uses Fire Volley on G2\\nthen E5; the GM applies its effect.")
+    'Ann-3 uses Fire Volley on G2 | then E5; the GM applies its effect.'
+    """
+    return one_line(text) if "\n" in text or "\r" in text else text
 
 
 def view_log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:

@@ -47,7 +47,7 @@ def test_practice_plays_against_the_bot_through_the_cron_sync(in_tmp: Path,
     assert code == 0, out
     assert "you play Ann" in out and "Bo (skirmisher)" in out
     text = (in_tmp / "match.toml").read_text()
-    assert '\nBo = "skirmisher"' in text and 'orders = { Ann = "orders-Ann.xlsx"' in text
+    assert '\nBo = "skirmisher"' in text and 'orders = { Ann = "orders-Ann.xlsx", Bo = "gm/orders-Bo.xlsx"' in text
     code, out = run(capsys, "status", "-c", "match.toml")
     assert "bots play Bo (skirmisher)" in out
     _person_types(in_tmp / "match.toml", "Ann")
@@ -77,6 +77,11 @@ def test_practice_in_every_game(in_tmp: Path, capsys: pytest.CaptureFixture[str]
     cfg = load_config(in_tmp / "match.toml")
     record = read_match(open_match_sheets(cfg), get_ruleset(name)).record
     assert len(record.seats) == 2 and record.bots == cfg.bots and record.seats[0] not in record.bots
+    # Issue 51: the bot's orders workbook is kept with the GM's files, where the learner does not open it.
+    mine, *bots = cfg.seats
+    assert [p.name for p in in_tmp.glob("orders-*.xlsx")] == [Path(cfg.orders[0]).name]
+    for seat, where in zip(bots, cfg.orders[1:], strict=True):
+        assert Path(where).parts[0] == "gm" and (in_tmp / where).exists(), (seat, where)
 
 
 def test_adjust_bot_hands_a_team_player_to_a_bot_and_back(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:

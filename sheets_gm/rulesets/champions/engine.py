@@ -4,6 +4,7 @@ corrections). The ``GAME`` record in ``game.py`` names it with the game's other 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from random import Random
 from typing import Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
@@ -31,7 +32,7 @@ from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.settings import ChampionsSettings
 from sheets_gm.rulesets.champions.setup import new_match, sample_roster
 from sheets_gm.rulesets.champions.state import Adjustment, ChampionsState
-from sheets_gm.rulesets.champions.views import seat_state, secrets_of, view_of
+from sheets_gm.rulesets.champions.views import seat_state, secrets_of, unseen_twin, view_of
 
 
 class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
@@ -138,6 +139,11 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
     def seat_state(self, state: ChampionsState, seat: str) -> ChampionsState:
         """Her own player whole, the others as her view shows them, no bag or pool she has not seen."""
         return seat_state(self.rules, state, seat)
+
+    def unseen_twin(self, state: ChampionsState, seat: str, rng: Random) -> ChampionsState:
+        """The other players' bags and equipment, and the health of those off her tile, swapped among them; the
+        items of every pool and the battles she did not fight in another order."""
+        return unseen_twin(state, seat, rng)
 
     def secrets(self, state: ChampionsState, seat: str) -> list[str]:
         """Her bag and equipment; her health while no one shares her tile."""

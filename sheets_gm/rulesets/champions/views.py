@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
+from random import Random
 from typing import Any
 
 from sheets_gm.rulesets.champions.board import tile_class
@@ -128,3 +129,30 @@ def seat_state(rules: ChampionsRules, state: ChampionsState, seat: str) -> Champ
              for tile, items in state.pools.items()}
     reports = tuple(r for r in state.reports if seat in r.players)
     return state.with_players(players, pools=pools, reports=reports)
+
+
+def unseen_twin(state: ChampionsState, seat: str, rng: Random) -> ChampionsState:
+    """A match ``seat`` cannot tell from ``state``: the other players' bags and equipment shuffled among them, the
+    health of those off her tile (and still in) shuffled among those, each pool's items in another order (she
+    sees only how many lie on her tile), and the reports of battles she did not fight in another order."""
+    me = state.player(seat)
+    mates = {q.name for q in tile_mates(state, me)} if me is not None else set()
+    others = [i for i, p in enumerate(state.players) if p.name != seat]
+    kits = [(state.players[i].equipment, state.players[i].bag) for i in others]
+    rng.shuffle(kits)
+    unseen = [i for i in others if state.players[i].name not in mates and not state.players[i].out]
+    healths = [state.players[i].health for i in unseen]
+    rng.shuffle(healths)
+    players = list(state.players)
+    for i, (equipment, bag) in zip(others, kits, strict=True):
+        players[i] = replace(players[i], equipment=equipment, bag=bag)
+    for i, health in zip(unseen, healths, strict=True):
+        players[i] = replace(players[i], health=health)
+    pools = {tile: tuple(rng.sample(items, len(items))) for tile, items in state.pools.items()}
+    theirs = [n for n, r in enumerate(state.reports) if seat not in r.players]
+    moved = [state.reports[n] for n in theirs]
+    rng.shuffle(moved)
+    reports = list(state.reports)
+    for n, report in zip(theirs, moved, strict=True):
+        reports[n] = report
+    return state.with_players(players, pools=pools, reports=tuple(reports))

@@ -4,6 +4,7 @@ corrections). The ``GAME`` record in ``game.py`` names it with the game's other 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from random import Random
 from typing import Any, ClassVar
 
 from sheets_gm.engine.codecs import Codec
@@ -34,7 +35,7 @@ from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.setup import new_match, roll_first
 from sheets_gm.rulesets.winordie.state import WodState
-from sheets_gm.rulesets.winordie.views import seat_state, secrets_of, view_of
+from sheets_gm.rulesets.winordie.views import seat_state, secrets_of, unseen_twin, view_of
 
 #: The most windows of one game with the default settings: two deployments, then at most 15 turns (the
 #: first player's fatigue reaches 8 at the end of her 8th turn), each reopened at most 7 times by reactions.
@@ -157,6 +158,10 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
     def seat_state(self, state: WodState, seat: str) -> WodState:
         """Everything of hers; each of the other player's face-down tokens as a stand-in unit, its card unknown."""
         return seat_state(state, seat)
+
+    def unseen_twin(self, state: WodState, seat: str, rng: Random) -> WodState:
+        """The other player's face-down units dealt afresh to her tokens, her roster and barrack reordered."""
+        return unseen_twin(state, seat, rng)
 
     def secrets(self, state: WodState, seat: str) -> list[str]:
         """Which unit each of the player's face-down tokens is."""

@@ -10,7 +10,6 @@ morale or fatigue that cross, end the game as in play.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +18,7 @@ from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import GmOption
 from sheets_gm.rulesets.winordie.ending import check_defeat, finish_game
 from sheets_gm.rulesets.winordie.enums import ActionKind, Ending, EventKind, GmKind, Phase
-from sheets_gm.rulesets.winordie.rules import WodRules, kill, public_name, reveal
+from sheets_gm.rulesets.winordie.rules import WodRules, face_down_named, kill, public_name, reveal
 from sheets_gm.rulesets.winordie.state import ActionChange, Pending, Unit, WodState
 
 
@@ -107,12 +106,11 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
 def reason_problem(state: WodState, adj: Adjustment) -> str:
     """Why the GM's reason may not go to the public Log ('' when it may): it names a face-down unit by its id (as
     the option may), which would tell the other player which unit that token is."""
-    for unit in state.units:
-        if unit.hidden and unit.token and re.search(rf"(?<![\w-]){re.escape(unit.id)}(?![\w-])", adj.reason,
-                                                   re.IGNORECASE):
-            return (f"the reason {adj.reason!r} names {unit.id}, a face-down unit: the Log every player reads "
-                    f"writes it word for word, so name it as the board shows it, {unit.token!r} (and not by its "
-                    "card)")
+    unit = face_down_named(state, adj.reason)
+    if unit is not None:
+        return (f"the reason {adj.reason!r} names {unit.id}, a face-down unit: the Log every player reads "
+                f"writes it word for word, so name it as the board shows it, {unit.token!r} (and not by its "
+                "card)")
     return ""
 
 

@@ -3,6 +3,7 @@ how a unit is named in the public log, revealing and dying (how a game ends: ``e
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from sheets_gm.engine.events import Event
@@ -40,6 +41,23 @@ def public_name(state: WodState, unit: Unit) -> str:
 def identity(unit: Unit) -> str:
     """A hidden unit's secret: which unit its face-down token is (only its owner may read it)."""
     return f"{unit.token or 'undeployed'}: {unit.id} ({unit.card})"
+
+
+def face_down_named(state: WodState, text: str, but: Unit | None = None) -> Unit | None:
+    """The face-down unit (other than ``but``) that ``text`` names by its id, if any: a text the public Log prints
+    word for word (the GM's reason, a player's Aim) must not tell which unit a token is.
+
+    >>> from sheets_gm.rulesets.winordie.state import Legion
+    >>> u = Unit("Kwame-2", "Bone Thrower", "Kwame", token="Kwame token 2")
+    >>> state = WodState(("Ann", "Kwame"), {}, [u], {})
+    >>> face_down_named(state, "my hidden Kwame-2 follows up").id, face_down_named(state, "Kwame-22 on E5")
+    ('Kwame-2', None)
+    """
+    for unit in state.units:
+        if unit is not but and unit.hidden and unit.token and re.search(
+                rf"(?<![\w-]){re.escape(unit.id)}(?![\w-])", text, re.IGNORECASE):
+            return unit
+    return None
 
 
 def reveal(state: WodState, unit: Unit, events: list[Event], why: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from random import Random
 from statistics import median_low
 from typing import Any
 
@@ -116,22 +117,36 @@ def face_down_card(state: WodState, seat: str) -> Card:
                 middle("health"), middle("hit"), middle("counter_hit"), middle("range"))
 
 
+def _public_order(unit: Unit) -> tuple[str, int, int, str]:
+    """A sort key for another player's face-down unit made of what the table sees of it alone (its owner, its
+    hex, its token): never its place in the roster, which would tell which token is her leader."""
+    row, col = reading_order(unit)
+    return unit.owner, row, col, unit.token
+
+
 def seat_state(state: WodState, seat: str) -> WodState:
     """The match as ``seat`` knows it, for a bot that plays her: everything of hers, the board as the table sees
     it, and each face-down token of the other player as a ``face_down_card`` unit named after its token (its id,
     card, enhancements and used abilities unknown); the other player's barrack as that many unknown cards, her
-    line-up as set up unknown; the cards only those she may see."""
+    line-up as set up unknown; the cards only those she may see.
+
+    The units come in an order the seat could make herself: hers as they are, then the other player's exposed
+    units by id, then her face-down ones by hex and token, so that a bot breaking a tie by the first unit it
+    meets learns nothing from the roster's order."""
     known = state.copy()
     stand_in = face_down_card(state, seat)
     renamed: dict[str, str] = {}
-    units = []
-    for n, u in enumerate(known.units):
-        if u.owner != seat and u.hidden:
-            renamed[u.id] = f"{u.owner}-{u.token or f'undeployed-{n + 1}'}"
-            u = replace(u, id=renamed[u.id], card=FACE_DOWN, enhancements=(), used=set(), ultimates=set(), actions=0,
-                        moves=0)
-        units.append(u)
-    known.units = units
+    own = [u for u in known.units if u.owner == seat]
+    exposed = sorted((u for u in known.units if u.owner != seat and not u.hidden), key=lambda u: (u.owner, u.id))
+    hidden = []
+    undeployed: Counter[str] = Counter()
+    for u in sorted((u for u in known.units if u.owner != seat and u.hidden), key=_public_order):
+        if not u.token:
+            undeployed[u.owner] += 1
+        renamed[u.id] = f"{u.owner}-{u.token or f'undeployed-{undeployed[u.owner]}'}"
+        hidden.append(replace(u, id=renamed[u.id], card=FACE_DOWN, enhancements=(), used=set(), ultimates=set(),
+                              actions=0, moves=0))
+    known.units = [*own, *exposed, *hidden]
     for name, legion in known.legions.items():
         if name != seat:
             legion.barrack = [FACE_DOWN] * len(legion.barrack)
@@ -143,3 +158,33 @@ def seat_state(state: WodState, seat: str) -> WodState:
     known.changes = {renamed.get(uid, uid): change for uid, change in state.changes.items()}
     known.pending = [replace(p, source=renamed.get(p.source, p.source)) for p in state.pending]
     return known
+
+
+#: What moves with a face-down token on the table (its hex, its name, the command tokens and damage beside it,
+#: what it did this turn): everything of a hidden unit that the other player sees.
+_TOKEN_FIELDS = ("at", "token", "tokens", "damage", "actions", "moves")
+
+
+def unseen_twin(state: WodState, seat: str, rng: Random) -> WodState:
+    """A match ``seat`` cannot tell from ``state``: the other player's face-down units (deployed or not) dealt
+    afresh to her tokens, each taking another's place on the table with its damage and command tokens, the
+    roster's order shuffled, her barrack in another order. A unit an effect waiting for the GM or a GM's change
+    names keeps its place (the GM's sheet names it)."""
+    twin = state.copy()
+    named = {p.source for p in state.pending} | set(state.changes)
+    for owner in state.seats:
+        if owner == seat:
+            continue
+        movable = [u for u in twin.units if u.owner == owner and u.hidden and u.id not in named]
+        places = [tuple(getattr(u, f) for f in _TOKEN_FIELDS) for u in movable]
+        rng.shuffle(places)
+        for unit, place in zip(movable, places, strict=True):
+            for field_name, value in zip(_TOKEN_FIELDS, place, strict=True):
+                setattr(unit, field_name, value)
+        rng.shuffle(twin.legions[owner].barrack)
+    slots = [i for i, u in enumerate(twin.units) if u.owner != seat and u.hidden and u.id not in named]
+    moved = [twin.units[i] for i in slots]
+    rng.shuffle(moved)
+    for i, unit in zip(slots, moved, strict=True):
+        twin.units[i] = unit
+    return twin

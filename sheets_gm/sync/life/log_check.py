@@ -33,7 +33,7 @@ from sheets_gm.sync.life.replay import OLD_LOG_ROWS, entry_dice
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.sheets import MatchSheets
-from sheets_gm.sync.writes import log_lines
+from sheets_gm.sync.writes import log_lines, log_sentence
 
 Line = tuple[str, str, str]  # turn, kind, sentence: as the Log's columns A to C show them
 
@@ -41,7 +41,7 @@ Line = tuple[str, str, str]  # turn, kind, sentence: as the Log's columns A to C
 def _lines(grid: Grid) -> list[Line]:
     """Log rows as text, as a reader sees them (a turn written as a number reads as that number; a kind in words,
     so a Log written with the kinds' ids, ``order_rejected``, reads as the same lines)."""
-    return [(text_of(row[0]), kind_words(text_of(row[1])), text_of(row[2])) for row in grid]
+    return [(text_of(row[0]), kind_words(text_of(row[1])), log_sentence(text_of(row[2]))) for row in grid]
 
 
 @dataclass(frozen=True)

@@ -107,3 +107,21 @@ def test_a_change_to_a_stopped_action_during_the_deployment_says_no_action_was_p
     said = str(refused.value)
     assert "not a unit of" not in said, said
     assert f"the deployment is still open: no action has been played, so --{flag} has nothing to change" in said
+
+
+def test_an_aim_naming_a_face_down_unit_by_its_id_is_refused_in_place() -> None:
+    """Issue 51: the Aim goes to the Log both players read, word for word; naming one of her own face-down units
+    by its id would tell the opponent which unit that token is. The row is refused and says what to write."""
+    r = rules()
+    state = deployed(r)
+    seat = state.acting
+    archer = next(u for u in state.units if u.owner == seat and state.card_of(u).abilities
+                  and state.card_of(u).abilities[0].type.value == "action")
+    hidden = next(u for u in state.units if u.owner == seat and u.hidden and u.token and u is not archer)
+    ability = state.card_of(archer).abilities[0].name
+    leaky = Action(ActionKind.ABILITY, archer.id, ability, aim=f"G2; my hidden {hidden.id} follows up")
+    (verdict,) = r.check(state, WodOrders(actions={seat: (leaky,)}), r.dice(b"x", state))
+    assert not verdict.accepted
+    assert f"the Aim names {hidden.id}, a face-down unit" in verdict.message and repr(hidden.token) in verdict.message
+    fine = Action(ActionKind.ABILITY, archer.id, ability, aim=f"G2; {hidden.token} follows up")
+    assert all(v.accepted for v in r.check(state, WodOrders(actions={seat: (fine,)}), r.dice(b"x", state)))

@@ -13,6 +13,7 @@ from sheets_gm.rulesets.winordie.movement import Route, plan_move
 from sheets_gm.rulesets.winordie.orders import Action
 from sheets_gm.rulesets.winordie.rules import (
     WodRules,
+    face_down_named,
 )
 from sheets_gm.rulesets.winordie.state import Unit, WodState
 
@@ -131,6 +132,12 @@ def _check_ability(state: WodState, unit: Unit, action: Action) -> Checked:
         return Refusal(f"{unit.id} has used its ultimate {ability.name} this game (once per game)")
     if ability.type is AbilityType.ACTION and ability.name in unit.used:
         return Refusal(f"{unit.id} has used {ability.name} this turn (once per turn)")
+    named = face_down_named(state, action.aim, but=unit)
+    if named is not None:
+        where = f" on {named.at.label}" if named.at is not None else ""
+        return Refusal(f"the Aim names {named.id}, a face-down unit, and the Log both players read prints the Aim "
+                       f"word for word: name a unit as the board shows it ({named.token!r}{where}), never by its "
+                       "id or card")
     return None
 
 

@@ -1,0 +1,201 @@
+"""No seat learns what its rules hide, proven by difference: the files, notices and bot orders a seat receives.
+
+For every game, a match is played through the real sync on local workbooks laid out as ``init`` lays them out,
+one seat S handed to the game's best bot (so the sync itself types S's orders from what S may see). At a window,
+the match folder is copied, and the copy made to differ in what S may not see only: the engine holds a twin state
+(``Ruleset.unseen_twin``: another player's face-down units dealt afresh to her tokens, bags and pools
+shuffled), and every other seat types other orders. The same poll then runs on both, at the same time, and
+everything S receives must be identical: every XML part of every workbook S opens (cell values, notes,
+validation lists, hidden tabs, defined names, document properties but their time stamps), and every notice to
+S's members and to the public channel. A deliberate leak (a board cell naming a face-down unit) shows the test
+failing. The substring scan (``test_leak_scan.py``) stays as a second net.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+import shutil
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheets_gm.commands.init import starter_config
+from sheets_gm.engine.ruleset import JUDGE
+from sheets_gm.match.config import MatchConfig, load_config, toml_key
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.notify.announce import seen_of
+from sheets_gm.match.run import init_match
+from sheets_gm.rulesets.registry import AnyRuleset, bots_of, create_ruleset, get_game, get_ruleset, ruleset_names
+from sheets_gm.sheets.backend import RangeWrite
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.match_record import engine_write
+from sheets_gm.sync.notices import NoticeRules, poll_notices
+from sheets_gm.sync.poll import WindowReport, poll
+from sheets_gm.sync.read import read_match
+from tests.conformance.leak_scan import xml_parts
+from tests.conformance.test_leak_scan import roster_csv
+
+NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+SEED = b"noninterference seed of the match"
+GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
+#: Windows played before the snapshot: Win or Die deploys in its first two, face down.
+WARM_UP = {"winordie": 3}
+_STAMPS = re.compile(rb"<dcterms:(created|modified)[^>]*>[^<]*</dcterms:\1>")
+
+
+@dataclass(frozen=True)
+class Received:
+    """Everything a seat receives after a poll: each file it opens (XML parts, time stamps cut), its notices."""
+
+    files: dict[str, dict[str, bytes]]
+    notices: list[str]
+
+    def differences(self, other: Received) -> list[str]:
+        """What differs, file part by file part and notice by notice."""
+        out = []
+        for name in sorted(set(self.files) | set(other.files)):
+            mine, theirs = self.files.get(name, {}), other.files.get(name, {})
+            out += [f"{name}: part {part}" for part in sorted(set(mine) | set(theirs))
+                    if mine.get(part) != theirs.get(part)]
+        if self.notices != other.notices:
+            out.append(f"notices: {self.notices} != {other.notices}")
+        return out
+
+
+def config_text(game: str, seat: str, kind: str) -> str:
+    """The game's starter config (as ``init GAME`` writes it, private sheets) with ``seat`` played by ``kind``."""
+    text = starter_config(game).read_text(encoding="utf-8")
+    return f'{text}\n[bots]\n{toml_key(seat)} = "{kind}"\n'
+
+
+def received(config: MatchConfig, seat: str, report: WindowReport) -> Received:
+    """What ``seat`` receives after the poll of ``report``: the board and its own orders workbook, every notice
+    that poll sends to its members or to the channel."""
+    opened = {config.local_path(config.board).resolve(),
+              config.local_path(config.orders[config.seats.index(seat)]).resolve()}
+    files = {path.name: {part: _STAMPS.sub(b"", raw) for part, raw in xml_parts(path).items()} for path in opened}
+    assert report.facts is not None
+    notices = [f"{n.recipient}: {n.subject}\n{n.body}" for n in
+               poll_notices(report.facts, seen_of(report), NoticeRules(lead=dt.timedelta(days=365)), NOW)
+               if n.public or n.recipient == seat]
+    return Received(files, notices)
+
+
+def others_type(config: MatchConfig, seat: str, secret: str) -> None:
+    """Every seat acting now but ``seat`` (and the judge) types the orders of a bot made from ``secret``, no Ready
+    ticked: the orders others keep to themselves until the window resolves."""
+    sheets = open_match_sheets(config)
+    cls = get_ruleset(config.ruleset)
+    rules = read_match(sheets, cls).record.ruleset
+    make = next(iter(bots_of(rules).values())).make
+    type_bot_orders(sheets, cls, {s: make(f"{secret}/{s}") for s in (*config.seats, JUDGE) if s != seat},
+                    ready=False)
+
+
+def twin_engine(config: MatchConfig, seat: str, rng: random.Random) -> bool:
+    """The engine of the match rewritten with a twin state ``seat`` cannot tell from its own; whether it differs."""
+    sheets = open_match_sheets(config)
+    read = read_match(sheets, get_ruleset(config.ruleset))
+    record = read.record
+    twin = record.ruleset.unseen_twin(record.state, seat, rng)
+    codec = record.ruleset.state_codec
+    if codec.to_json(twin) == codec.to_json(record.state):
+        return False
+    where, values = engine_write(read.tabs.spec.tabs.engine, replace(record, state=twin))
+    sheets.engine.write([RangeWrite(where, values)])
+    return True
+
+
+def match_at(tmp: Path, game: str, seat: str, windows: int) -> MatchConfig:
+    """A match of ``game`` created by ``init`` in ``tmp``, ``seat`` played by the best bot, after ``windows``
+    windows every seat played by bots."""
+    rules: AnyRuleset = create_ruleset(game)
+    best = next(iter(bots_of(rules)))
+    tmp.mkdir(parents=True)
+    (tmp / "match.toml").write_text(config_text(game, seat, best), encoding="utf-8")
+    config = load_config(tmp / "match.toml")
+    roster_csv(rules, tmp / "roster.csv", config.seats)
+    init_match(config, now=NOW, roster_file=tmp / "roster.csv", share=False, seed=SEED)
+    sheets = open_match_sheets(config)
+    cls = get_ruleset(game)
+    make = bots_of(rules)[best].make
+    for n in range(windows):
+        type_bot_orders(sheets, cls, {s: make(f"warm-up/{n}/{s}") for s in (*config.seats, JUDGE) if s != seat})
+        poll(sheets, cls, now=NOW)
+        poll(sheets, cls, now=NOW)  # the bot seat's rows typed by the first poll are read by the second
+    return config
+
+
+def seats_of(game: str) -> list[str]:
+    """The seats (or teams) of the game's starter config."""
+    data = tomllib.loads(starter_config(game).read_text(encoding="utf-8"))
+    return [str(s) for s in data.get("seats") or data.get("teams") or []]
+
+
+def compare(tmp_path: Path, game: str, seat: str, windows: int, twin_seed: int) -> tuple[list[str], bool]:
+    """The differences ``seat`` receives between a match and its twin after one poll; whether the two differ at
+    all where ``seat`` may not look (the engine's state, or another seat's workbook), without which the
+    comparison would prove nothing."""
+    config = match_at(tmp_path / "a", game, seat, windows)
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    twin = load_config(tmp_path / "b" / "match.toml")
+    varied = twin_engine(twin, seat, random.Random(twin_seed))
+    cls = get_ruleset(game)
+    got = []
+    for cfg, secret in ((config, "one"), (twin, "another")):
+        others_type(cfg, seat, secret)
+        got.append(received(cfg, seat, poll(open_match_sheets(cfg), cls, now=NOW)))
+    hidden_from_seat = {p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*.xlsx")} - {
+        Path(name) for name in got[0].files}
+    apart = [p for p in hidden_from_seat if xml_parts(tmp_path / "a" / p) != xml_parts(tmp_path / "b" / p)]
+    return got[0].differences(got[1]), varied or bool(apart)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_receives_the_same_whatever_it_may_not_see(game: str, tmp_path: Path) -> None:
+    diffs, apart = compare(tmp_path, game, seats_of(game)[0], WARM_UP.get(game, 1), twin_seed=1)
+    assert diffs == []
+    assert apart, "the twin matches differ nowhere: the comparison proves nothing"
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("windows", [1, 2, 4, 6])
+@pytest.mark.parametrize("game", GAMES)
+def test_soak_every_seat_receives_the_same_whatever_it_may_not_see(game: str, windows: int,
+                                                                   tmp_path: Path) -> None:
+    for n, seat in enumerate(seats_of(game)):
+        diffs, apart = compare(tmp_path / str(n), game, str(seat), WARM_UP.get(game, 0) + windows, twin_seed=n)
+        assert diffs == [] and apart, seat
+
+
+@pytest.fixture
+def board_names_a_face_down_unit(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A deliberate leak: Win or Die's board status line names the card behind the other player's first token."""
+    from sheets_gm.rulesets.winordie.sheet import adapter as wod_adapter
+
+    cls = wod_adapter.WodSheet
+    drawn: Callable[..., Any] = cls.drawings_before
+
+    def leaking(self: Any, state: Any, deadline: str) -> Any:
+        drawings = drawn(self, state, deadline)
+        hidden = sorted((u for u in state.units if u.hidden and u.token), key=lambda u: u.token)
+        if hidden:
+            board, *rest = drawings
+            values = [list(r) for r in board.values]
+            values[-1][0] = f"{hidden[-1].token} is {hidden[-1].card}"
+            drawings = [replace(board, values=values), *rest]
+        return drawings
+
+    monkeypatch.setattr(cls, "drawings_before", leaking)
+    yield
+
+
+def test_a_board_naming_a_face_down_unit_is_found(board_names_a_face_down_unit: None, tmp_path: Path) -> None:
+    diffs, varied = compare(tmp_path, "winordie", "Ann", WARM_UP["winordie"], twin_seed=1)
+    assert varied and any(d.startswith("board.xlsx: part xl/") for d in diffs), diffs
