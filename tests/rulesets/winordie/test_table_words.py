@@ -188,6 +188,14 @@ def test_a_passive_an_attack_may_trigger_is_put_before_the_gm_with_the_attack() 
     plain = next(e for e in again.events if e.kind is EventKind.ATTACK)
     more = next(e for e in r.resolve(changed, rest, r.dice(SEED, changed)).events if e.kind is EventKind.ATTACK)
     assert len(more.data["rolls"]) == len(plain.data["rolls"]) + 1, (plain.data, more.data)
+    # Issue 54, item 4: the attacker falls before its attack (the GM's damage, a reaction's): its passive leaves the
+    # GM's list, and the board's "Waiting for the GM" with it. Checked to fail without the drop in ``rules.kill``.
+    from sheets_gm.rulesets.winordie.enums import GmKind
+    from sheets_gm.rulesets.winordie.gm import Adjustment
+
+    fallen = r.apply_gm_event(first.state, Adjustment(GmKind.DAMAGE, attacker.id, "99", "Fire Volley"))
+    assert not fallen.state.pending
+    assert any(e.data.get("dropped") and e.data["pending"] == pending.id for e in fallen.events)
 
 
 def test_a_passives_cue_is_kept_with_the_match_and_an_older_match_weighs_none() -> None:
