@@ -34,6 +34,7 @@ from sheets_gm.rulesets.winordie.resolve import resolve_turn
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.setup import new_match, roll_first
+from sheets_gm.rulesets.winordie.stand_in import stand_in_events
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.rulesets.winordie.views import seat_state, secrets_of, unseen_twin, view_of
 
@@ -174,6 +175,10 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
     def apply_gm_event(self, state: WodState, event: Adjustment) -> Resolution[WodState]:
         new, events = apply_gm_event(self.rules, state, event)
         return Resolution(new, events)
+
+    def stand_in_gm_events(self, state: WodState) -> list[Adjustment]:
+        """The stand-in GM's adjustments (``stand_in.stand_in_events``) when the ``stand_in_gm`` setting is on."""
+        return stand_in_events(self.rules, state, reason_problem) if self.settings.stand_in_gm else []
 
     def concede(self, state: WodState, seat: str, reason: str) -> Resolution[WodState]:
         """A player concedes, as her Surrender cell does: she loses the game."""

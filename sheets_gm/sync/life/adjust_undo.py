@@ -246,6 +246,19 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
                          open_now=window.label if window is not None else "")
 
 
+def stand_in_gm(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
+                owners: OwnersSource | None = None) -> BetweenReport | None:
+    """The stand-in GM's adjustments (``Ruleset.stand_in_gm_events``: a practice match's Win or Die GM), applied as
+    a GM's ``adjust`` when it has any; None when it has none, or the match is over or its last resolution was cut
+    short (the next poll completes it first)."""
+    read = read_match(sheets, ruleset_class)
+    record = read.record
+    if record.ruleset.window(record.state) is None or any(s.pending is not None for s in read.seats.values()):
+        return None
+    events = record.ruleset.stand_in_gm_events(record.state)
+    return adjust_match(sheets, ruleset_class, events, owners) if events else None
+
+
 def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Mapping[str, str], reason: str,
                owners: OwnersSource | None = None) -> BetweenReport:
     """Hand seats (or a team's or side's members) to one of the game's bots, or back to a person (``none``), all or
