@@ -10,20 +10,7 @@
 # module fixture), which all go to one worker.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
-stamp=.venv/.sheets-gm-install
-want="$(sha256sum pyproject.toml | cut -d' ' -f1) test"
-if ! grep -qxF "$want" "$stamp" 2>/dev/null; then
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[test]'
-  echo "$want" > "$stamp"
-fi
-workers=${SHEETS_GM_TEST_WORKERS:-$(.venv/bin/python -c 'import os; print(min(4, len(os.sched_getaffinity(0))))')}
-case $workers in
-  ''|*[!0-9]*|0) echo "SHEETS_GM_TEST_WORKERS must be a whole number of 1 or more, not '$workers'" >&2; exit 2 ;;
-  1) .venv/bin/python -m pytest -n 0 ;;
-  *) .venv/bin/python -m pytest -n "$workers" --dist loadgroup ;;
-esac
+source scripts/install.sh
+.venv/bin/python -m pytest "${parallel[@]}"
 .venv/bin/ruff check .
 .venv/bin/mypy

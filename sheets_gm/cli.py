@@ -22,6 +22,7 @@ from sheets_gm.commands.base import UsageError, UserError, with_config_named
 COMMANDS: dict[str, tuple[str, ...]] = {
     "init": ("init",),
     "sync": ("sync", "resolve", "status"),
+    "serve": ("serve",),
     "export": ("export",),
     "verify": ("verify",),
     "adjust": ("adjust",),
@@ -31,6 +32,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "demo": ("demo",),
     "scenario": ("scenario",),
     "simulate": ("simulate",),
+    "new_game": ("new-game",),
 }
 
 

@@ -16,7 +16,7 @@ def test_there_are_scenarios_for_every_rule() -> None:
     assert len(FILES) >= 60
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.relative_to(SCENARIOS).parts[0]}/{p.stem}")
 def test_scenario(path: Path) -> None:
     outcome = run_file(path)
     assert outcome.passed, f"{outcome.name}: " + "; ".join(outcome.differences)

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         if folder.resolve() in live:
             raise UserError(f"{folder} holds the match's own workbooks, which the export could replace: "
                             "export into a folder of its own (the default is export/ next to the config)")
-    sheets = open_match(config, "export")
+    sheets = open_match(config, "export", writes=False)
     with user_errors(config):
         read = read_match(sheets, get_ruleset(config.ruleset))
         found = read.record

@@ -152,6 +152,42 @@ def _relative_to(path: Path, folder: Path) -> str:
     return Path(os.path.relpath(path.resolve(), folder.resolve())).as_posix()
 
 
+def _layout_lines(data: dict[str, Any]) -> str:
+    """The ``[sheets]`` lines of the private layout for the seats of the config ``data``, as local file names (what
+    ``init --create`` makes a spreadsheet of each)."""
+    seats = [str(s) for s in data.get("seats") or data.get("teams") or []]
+    pairs = ", ".join(f'{toml_key(s)} = "{orders_file(s)}"' for s in seats)
+    return f'board = "board.xlsx"; engine = "gm/engine.xlsx"; orders = {{ {pairs} }}'
+
+
+def refuse_google_without_keys(path: Path) -> None:
+    """Before ``init --create`` loads the config ``path``: a ``[sheets]`` that says ``backend = "google"`` but names
+    no spreadsheet (no ``board``), or names local workbooks, gives --create nothing to make and the loader only
+    "[sheets] board is missing" to say. --create writes that line itself, with the keys of what it makes, from the
+    layout ``[sheets]`` gives as local file names: UserError saying so, and the other way (the keys of
+    spreadsheets the GM made, without --create). A config that does not parse is left to the loader."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return
+    sheets = data.get("sheets")
+    if not isinstance(sheets, dict) or sheets.get("backend") != "google":
+        return
+    named = [sheets.get("board"), sheets.get("engine"), sheets.get("judge"),
+             *(sheets["orders"].values() if isinstance(sheets.get("orders"), dict) else ())]
+    local = [str(v) for v in named if isinstance(v, str) and v.lower().endswith(".xlsx")]
+    if "board" in sheets and not local:
+        return  # keys of the GM's own spreadsheets: nothing to create, as --create says
+    what = (f"names local workbooks ({', '.join(local)})" if local else "names no spreadsheet (no board key)")
+    raise UserError(
+        f'{path}: [sheets] says backend = "google" but {what}. init --create turns backend = "local" into "google" '
+        "itself, and writes in the keys of the spreadsheets it makes, one for each file the [sheets] layout names: "
+        'set the line back to backend = "local" and name the files under [sheets], a line each '
+        f"({_layout_lines(data)}), then run this again. Or, to use spreadsheets you made yourself, give their keys "
+        "(or URLs) under [sheets] (board, engine, orders; a service account must be an Editor of each) and run init "
+        "without --create")
+
+
 def run(args: argparse.Namespace) -> int:
     """Write a starter config if there is none, then create the match it describes."""
     from sheets_gm.match.run import init_match
@@ -182,6 +218,8 @@ def run(args: argparse.Namespace) -> int:
     elif args.private:
         raise UserError(f"--private shapes a new starter config, and {args.config} exists: set engine and orders "
                         "under [sheets] in it yourself (see its comments)")
+    if args.create is not None:
+        refuse_google_without_keys(args.config)
     config = load(args)
     if config.ruleset != ruleset:
         raise UserError(f"{config.path} is a {config.ruleset} match, not {ruleset}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -10,7 +11,7 @@ from sheets_gm.commands.base import UserError
 from sheets_gm.commands.base import add_config_option as add_config_option  # where every command finds it
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
-from sheets_gm.match.connect import Access, open_match_sheets
+from sheets_gm.match.connect import Access, open_match_sheets, tidy_local_workbooks
 from sheets_gm.match.run import require_sheets
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.sheets.backend import SheetError
@@ -48,7 +49,17 @@ def load(args: argparse.Namespace) -> MatchConfig:
         return config
 
 
-def open_match(config: MatchConfig, access: Access = "play") -> MatchSheets:
-    """The configured match's spreadsheets (nothing is read yet); ``access``: what the command does with Google."""
+def open_match(config: MatchConfig, access: Access = "play", *, writes: bool = True) -> MatchSheets:
+    """The configured match's spreadsheets (nothing is read yet); ``access``: what the command does with Google;
+    ``writes``: False for a command that only reads (what ``say_tidied`` finds is then named, not mended)."""
     with user_errors():
-        return open_match_sheets(config, access=access)
+        sheets = open_match_sheets(config, access=access)
+        say_tidied(sheets, writes=writes)
+    return sheets
+
+
+def say_tidied(sheets: MatchSheets, *, writes: bool = True) -> None:
+    """Put right what a local match's workbooks hold that they must not (``tidy_local_workbooks``: what a cut save
+    left, links to other files), and tell the GM (on stderr, so a command's own output stays as it is)."""
+    for line in tidy_local_workbooks(sheets, writes=writes):
+        print(f"sheets-gm: note: {line}", file=sys.stderr)

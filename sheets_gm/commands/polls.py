@@ -255,7 +255,7 @@ def _waits_for(held: WorkbookOpenError | None) -> str:
 def run_status(args: argparse.Namespace) -> int:
     """Print where the match stands; reads only, writes nothing."""
     config = load(args)
-    sheets = open_match(config)
+    sheets = open_match(config, writes=False)
     with user_errors():
         report = poll_match(config, sheets, dry_run=True)
     held = held_open(sheets) if report.reason else None  # a resolution writes every seat's file

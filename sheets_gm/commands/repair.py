@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sheets_gm.commands.base import command, program_name
-from sheets_gm.commands.matchargs import add_config_option, load, user_errors
+from sheets_gm.commands.matchargs import add_config_option, load, say_tidied, user_errors
 from sheets_gm.engine.words import counted
 
 
@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
         backups = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
         create_engine_file(config)
         sheets, swapped = put_back_swapped(config, open_match_sheets(config))
+        say_tidied(sheets)
         moved = move_engine(config, sheets)
         roster = repair_roster(config, sheets)
         fixed = repair_match(sheets, get_ruleset(config.ruleset),

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         args.config = args.config or DEFAULT_CONFIG
         config = load(args)
         where = str(config.path)
-        sheets = open_match(config)
+        sheets = open_match(config, writes=False)
         with user_errors(config):
             read = read_match(sheets, get_ruleset(config.ruleset))
             doc = replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))

@@ -31,7 +31,7 @@ and only moves them through the functions below.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -96,12 +96,14 @@ class RulesetTraits:
     seat_kind: SeatKind
     information: Information
     board_kind: BoardKind
-    judge: bool  # whether a human judge enters results in a window of their own
     min_seats: int
     max_seats: int
     max_windows: int  # an upper bound on the windows of a match with the default settings (conformance)
     settings_type: type[Any]
-    default_board: str  # the file of the default board in the template folder ``templates/<name>/``
+    # The file of the default board in the template folder ``templates/<name>/``; '' for a game with no board file
+    # (its rules are created with an empty board text).
+    default_board: str = ""
+    judge: bool = False  # whether a human judge enters results in a window of their own
     # Roster groups that are no seat: a roster row may name one instead of a seat (Coalition's mercenary
     # bands, which nobody plays: the engine moves them).
     roster_groups: tuple[str, ...] = ()
@@ -219,6 +221,27 @@ def split_option(option: str, value: str, form: str, example: str) -> tuple[str,
     return key.strip(), rest.strip()
 
 
+def shared_json(views: Sequence[Any]) -> Any:
+    """What every one of ``views`` (JSON values) shows alike: a mapping's keys whose values they share, a list or a
+    value they all hold equal; None when they share nothing. The public board of a game whose views are by seat.
+
+    >>> shared_json([{"turn": 3, "fleet": ["A1"], "shots": ["B2"]}, {"turn": 3, "fleet": ["C3"], "shots": ["B2"]}])
+    {'turn': 3, 'shots': ['B2']}
+    """
+    if not views:
+        return {}
+    first = views[0]
+    if isinstance(first, dict) and all(isinstance(v, dict) for v in views):
+        out = {}
+        for key in first:
+            if all(key in v for v in views):
+                shared = shared_json([v[key] for v in views])
+                if shared is not None or all(v[key] is None for v in views):
+                    out[key] = shared
+        return out
+    return first if all(v == first for v in views) else None
+
+
 class Bot(Protocol[_StateIn, _OrdersOut]):
     """Plays one seat: returns that seat's orders for the open window (``merge_orders`` joins the seats')."""
 
@@ -238,23 +261,31 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
     """A game's rules bound to one match's settings and board; every method is pure."""
 
     traits: ClassVar[RulesetTraits]
+    _settings: Any  # the defaults' own fields: a game that writes ``create``, ``settings`` and ``board_text`` has none
+    _board_text: str
+
+    def __init__(self, settings: Any, board: str = "") -> None:
+        """The rules of a match (the default ``create``): its settings and its board text, kept as given. A game
+        that reads its board (a map to parse) overrides this, or ``create``, ``settings`` and ``board_text``."""
+        self._settings, self._board_text = settings, board
 
     @classmethod
     def create(cls, settings: Any, board: str) -> Ruleset[StateT, OrdersT, GmEventT]:
         """The rules of a match: its settings (an instance of ``traits.settings_type``) and its
-        board as text (the match's, or the default one of its template folder); ValueError
-        naming the line of a board that does not parse."""
-        ...
+        board as text (the match's, the default one of its template folder, or '' for a game with no
+        board file); ValueError naming the line of a board that does not parse. By default the class
+        made with both (``__init__``)."""
+        return cls(settings, board)
 
     @property
     def settings(self) -> Any:
-        """The match's settings."""
-        ...
+        """The match's settings (by default as ``create`` was given them)."""
+        return self._settings
 
     @property
     def board_text(self) -> str:
-        """The board as text, as the engine record stores it."""
-        ...
+        """The board as text, as the engine record stores it (by default as ``create`` was given it)."""
+        return self._board_text
 
     # -- set-up ----------------------------------------------------------------------------
     def sample_roster(self) -> Roster:
@@ -324,17 +355,22 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         ...
 
     def view(self, state: StateT, seat: str | None) -> dict[str, Any]:
-        """What ``seat`` may see, as JSON-ready data; ``None`` is the public board (nobody's view). By default the
-        whole state, for every seat: a game whose only secrets are the orders not yet resolved, which never
-        enter the state."""
-        return self.state_codec.to_json(state)
+        """What ``seat`` may see, as JSON-ready data; ``None`` is the public board (nobody's view). By default a
+        seat's view is its ``seat_state`` as JSON, and the public board what every seat's view shows alike: the
+        whole state in a game whose only secrets are the orders not yet resolved, which never enter the state. A
+        game whose views have a shape of their own overrides this (and ``seat_state``)."""
+        if seat is not None:
+            return self.state_codec.to_json(self.seat_state(state, seat))
+        shared = shared_json([self.view(state, s) for s in self.seats(state)])
+        return shared if isinstance(shared, dict) else {}
 
     def seat_state(self, state: StateT, seat: str) -> StateT:
         """The state as ``seat`` knows it: what a bot playing the seat in a match is given. What the seat's view
         shows, and in place of what it may not see a stand-in anyone at the table would assume (another player's
-        face-down token as an average unit, her bag as empty). By default the state rebuilt from the seat's view,
-        which is the whole state in a game whose view is (its only secrets are orders not yet resolved)."""
-        return self.state_codec.from_json(self.view(state, seat))
+        face-down token as an average unit, her bag as empty). By default the state itself (nothing hidden); a
+        game that hides part of its state overrides this, and the default views follow it. A game that overrides
+        ``view`` overrides this too (the engine conformance test says so): a view need not have the state's shape."""
+        return state
 
     def rolls_shown(self, state: StateT, dice: TurnDice) -> dict[str, int]:
         """The open window's rolls every seat is shown before it resolves, by dice key (GvG's movement rolls): a

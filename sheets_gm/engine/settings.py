@@ -194,6 +194,14 @@ def settings_table(cls: type[Any]) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+def settings_markdown(cls: type[Any]) -> str:
+    """The rules page's settings table of ``cls``: a row per setting, its name and default as code (the form
+    ``tests/conformance/test_rules_pages.py`` looks for), what it accepts and what it changes."""
+    rows = [f"| `{name}` | `{default}` | {accepts} | {doc.rstrip('.')}. |"
+            for name, default, accepts, doc in settings_table(cls)]
+    return "\n".join(["| Setting | Default | Accepts | What it changes |", "|---|---|---|---|", *rows]) + "\n"
+
+
 def settings_to_mapping(settings: Any) -> dict[str, Any]:
     """The settings as plain JSON-ready values (enums by value, tuples as lists)."""
     out: dict[str, Any] = {}

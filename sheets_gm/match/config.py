@@ -35,9 +35,7 @@ file are relative to the file's own folder. Example::
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -47,8 +45,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sheets_gm.engine.name_rule import NAME_RULE, name_problem
+from sheets_gm.match.bounded_file import FileRefused, check_bounded, read_bounded
 from sheets_gm.match.notify.settings import NotifySettings, parse_notify
 from sheets_gm.match.schedule import DeadlineSchedule, ScheduleError
+from sheets_gm.match.seat_roster import MAX_ROSTER_BYTES, ROSTER_ACCEPTED
 from sheets_gm.rulesets.registry import UnknownRulesetError, get_ruleset
 
 
@@ -155,6 +155,14 @@ class MatchConfig:
         return self.folder / ".sheets-gm"
 
     @property
+    def oauth_drive_token(self) -> Path:
+        """Where the GM's sign-in for Drive itself is kept (init's creating and sharing, export), apart from the one
+        every other command and cron's polls load (``oauth_token``): ``oauth-token.json`` ->
+        ``oauth-token-drive.json``."""
+        token = self.oauth_token
+        return token.with_name(f"{token.stem}-drive{token.suffix or '.json'}")
+
+    @property
     def sheet_ids_path(self) -> Path:
         """Where the Google tabs' numeric ids are kept between syncs (writing a cell note needs them)."""
         return self.state_dir / f"{self.path.stem}.sheet-ids.json"
@@ -214,6 +222,20 @@ def _optional_path(folder: Path, value: str | None) -> Path | None:
     return None if value is None else folder / Path(value).expanduser()
 
 
+def _roster_path(path: Path, value: str | None) -> Path | None:
+    """The config's ``roster`` path, checked as the config itself is, from its status alone (a file not there yet is
+    left to the commands that read it): ConfigError for a folder, a device, a FIFO or a file past the bound."""
+    roster = _optional_path(path.parent, value)
+    if roster is not None:
+        try:
+            check_bounded(roster, MAX_ROSTER_BYTES, what="a roster is a few kilobytes")
+        except FileNotFoundError:
+            pass
+        except FileRefused as exc:
+            raise ConfigError(f"{path}: roster: {exc}: {ROSTER_ACCEPTED}") from None
+    return roster
+
+
 def toml_key(name: str) -> str:
     """``name`` as a TOML key: bare when it can be, quoted otherwise."""
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
@@ -247,33 +269,11 @@ def read_config_toml(path: Path) -> dict[str, Any]:
     not a regular file (``/dev/zero``, a FIFO: refused without reading, so nothing hangs), a file past
     ``MAX_CONFIG_BYTES``, text that is not UTF-8 or not TOML, or tables nested past ``MAX_CONFIG_DEPTH``."""
     try:
-        # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        data = read_bounded(path, MAX_CONFIG_BYTES, what="a match config is a few kilobytes")
     except FileNotFoundError:
         raise ConfigError(f"no config file at {path}; create one (see `sheets-gm init --help`) or pass -c") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path} is a folder; pass the match's .toml file") from None
-    except OSError as exc:
-        raise ConfigError(f"{path} cannot be read: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise ConfigError(f"{path} is a folder; pass the match's .toml file")
-        if not stat.S_ISREG(info.st_mode):
-            raise ConfigError(f"{path} is not a regular file (a device, a pipe or a socket); pass the match's .toml "
-                              "file")
-        if info.st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{path} is {info.st_size:,} bytes long: a match config is a few kilobytes (at most "
-                              f"{MAX_CONFIG_BYTES:,} bytes are read); pass the match's .toml file")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_CONFIG_BYTES + 1)
-    except OSError as exc:
-        raise ConfigError(f"{path} cannot be read: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path} grew past {MAX_CONFIG_BYTES:,} bytes while it was read; pass the match's .toml "
-                          "file")
+    except FileRefused as exc:
+        raise ConfigError(f"{exc}; pass the match's .toml file") from None
     try:
         raw = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -334,7 +334,7 @@ def _resolve(path: Path, data: _ConfigFile) -> MatchConfig:
         engine=(data.sheets.engine or board).strip(),
         orders=tuple(data.sheets.orders.get(seat, board).strip() for seat in seats),
         judge=data.sheets.judge.strip() if data.sheets.judge else None,
-        roster=_optional_path(folder, data.roster),
+        roster=_roster_path(path, data.roster),
         map=_optional_path(folder, data.map),
         gm_emails=tuple(data.gm_emails),
         service_account=_optional_path(folder, google.service_account),

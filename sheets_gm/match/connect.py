@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from sheets_gm.match.config import BackendKind, MatchConfig
-from sheets_gm.sheets.backend import SheetAccessError, SheetBackend
+from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sheets.private_files import private_folder
 from sheets_gm.sync.journal import journal_path
 from sheets_gm.sync.sheets import MatchSheets
@@ -26,11 +28,16 @@ Access = Literal["play", "share", "export"]
 
 def google_client(config: MatchConfig, access: Access = "play") -> gspread.Client:
     """A signed-in gspread client: the service account if configured (its tokens asked for the scopes of
-    ``access`` alone), else the GM's OAuth sign-in (asked once, for what init needs)."""
+    ``access`` alone), else the GM's OAuth sign-in: for playing (``SIGN_IN_SCOPES``: every spreadsheet's cells,
+    Drive on sheets-gm's own files alone), kept in ``oauth_token``, the one cron's polls load; for ``share`` and
+    ``export``, which reach Drive files sheets-gm did not make, a sign-in of its own (``DRIVE_SIGN_IN_SCOPES``)
+    kept beside it (``oauth_drive_token``), which no poll loads."""
     from sheets_gm.sheets.google.signin import (
+        DRIVE_SIGN_IN_SCOPES,
         EXPORT_SCOPES,
         PLAY_SCOPES,
         SHARE_SCOPES,
+        SIGN_IN_SCOPES,
         open_oauth,
         open_service_account,
     )
@@ -42,28 +49,49 @@ def google_client(config: MatchConfig, access: Access = "play") -> gspread.Clien
         raise SheetAccessError(f"{config.path}: [google] names no service_account or oauth_client file")
     if config.oauth_token.parent == config.state_dir:
         private_folder(config.state_dir)  # where the sign-in is saved (open_oauth makes the file itself 0600)
-    return open_oauth(config.oauth_client, config.oauth_token)
+    if access == "play":
+        return open_oauth(config.oauth_client, config.oauth_token, scopes=SIGN_IN_SCOPES)
+    return open_oauth(config.oauth_client, config.oauth_drive_token, scopes=DRIVE_SIGN_IN_SCOPES)
+
+
+def refuse_link_out(config: MatchConfig, path: Path) -> Path:
+    """``path`` (a workbook of ``config``), unless a symbolic link on its way leads out of the config's folder: then
+    SheetAccessError. The sync never follows a link out of the match's folder, as ``init`` never does (a workbook
+    named by its own path elsewhere, which ``init --allow-outside-folder`` laid out, is the GM's choice and stays)."""
+    plain = Path(os.path.normpath(path.absolute()))
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        raise SheetAccessError(f"{config.path}: [sheets] names {path}, a link that leads nowhere (a loop of links); "
+                               "name the workbook itself") from None
+    if real != plain and not real.is_relative_to(config.folder.resolve()):
+        raise SheetAccessError(f"{config.path}: [sheets] names {path}, a link to {real}, outside the config's folder "
+                               f"{config.folder}: the sync never follows a link out of the match's folder (init "
+                               "refuses one too). Put the workbook itself in place of the link, or name its own path "
+                               "in [sheets]")
+    return path
 
 
 def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
-                      access: Access = "play") -> MatchSheets:
+                      access: Access = "play", client: gspread.Client | None = None) -> MatchSheets:
     """The board, engine and orders backends of ``config``; the same file or key opens one backend.
 
     The Google stack (gspread, google-auth, requests, tenacity) is imported only for a Google
     match: a local sync from cron starts without it. ``retry``: default ``DEFAULT_RETRY``; ``access``: what the
-    command does with Google (``google_client``)."""
+    command does with Google (``google_client``); ``client``: one already signed in to the match's account
+    (``serve`` keeps one per account), else one is signed in now."""
     opened: dict[str, SheetBackend] = {}
     make: Callable[[str, str], SheetBackend]
     if config.backend is BackendKind.LOCAL:
         from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 
         def make(where: str, role: str) -> SheetBackend:
-            return LocalWorkbookBackend(config.local_path(where))
+            return LocalWorkbookBackend(refuse_link_out(config, config.local_path(where)))
     else:
         from sheets_gm.sheets.google.backend import GoogleSheetBackend
         from sheets_gm.sheets.retry import DEFAULT_RETRY
 
-        client = google_client(config, access)
+        client = client or google_client(config, access)
         policy = retry or DEFAULT_RETRY
 
         def make(where: str, role: str) -> SheetBackend:
@@ -81,3 +109,43 @@ def open_match_sheets(config: MatchConfig, *, retry: RetryPolicy | None = None,
     judge = backend(config.judge, "judge") if config.judge else None
     return MatchSheets(config.seats, board, engine, orders, judge, shlex.quote(config.path.name),
                        journal_path(config.path))
+
+
+def tidy_local_workbooks(sheets: MatchSheets, *, writes: bool = True) -> list[str]:
+    """What a command that opens a local match puts right in its workbooks before it reads them, a sentence each for
+    the GM (nothing on Google, where a save is one request and a spreadsheet links to no file of this computer):
+
+    - the temporary files that saves cut short (a kill, a power cut) left beside a workbook, each a whole or partial
+      copy of it readable by the GM's account alone, are removed;
+    - links from a workbook to other files (an external workbook reference such as ``file:///etc/passwd``, a
+      cell's hyperlink to a file) are removed and the workbook saved; a command that only reads (``writes`` False:
+      ``status``, ``verify``, ``export``) names them and leaves them to the next sync."""
+    from sheets_gm.engine.words import counted
+    from sheets_gm.sheets.local.backend import LocalWorkbookBackend
+
+    out = []
+    for backend in sheets.write_order():
+        if not isinstance(backend, LocalWorkbookBackend):
+            continue
+        removed = backend.sweep_cut_saves()
+        if removed:
+            out.append(f"removed {counted(len(removed), 'temporary file')} that a save of {backend.path} cut short "
+                       f"left beside it ({', '.join(p.name for p in removed)}): that save never finished, and the "
+                       "workbook is as it was before it")
+        try:
+            links = backend.outside_links()
+        except SheetError:
+            continue  # missing or unreadable: the command's own read says so, in its words
+        them = "it" if len(links) == 1 else "them"
+        done = f"the next sync removes {them} (the cells keep their text)"
+        if links and writes:
+            try:
+                links = backend.drop_outside_links()
+                done = f"removed {them} (the cells keep their text)"
+            except SheetError as exc:
+                done = f"not removed now ({exc}); the next sync removes {them}"
+        if links:
+            what = counted(len(links), "link")
+            out.append(f"{backend.path} held {what} to other files ({', '.join(links)}): a match's workbook refers to "
+                       f"no file outside it, which an office program would open or refresh; {done}")
+    return out

@@ -164,7 +164,24 @@ def check_credentials(config: MatchConfig, report: Checkup) -> bool:
         return False
     report.ok("credentials", f"your own Google account (OAuth client {config.oauth_client}, "
                              f"sign-in saved in {config.oauth_token})")
+    check_sign_in_scopes(config, report)
     return True
+
+
+def check_sign_in_scopes(config: MatchConfig, report: Checkup) -> None:
+    """The GM's saved sign-in for playing (the one cron's polls load) holds no more than ``SIGN_IN_SCOPES``: one an
+    earlier sheets-gm saved holds the whole ``drive`` scope, which can read and delete her whole Drive."""
+    from sheets_gm.sheets.google.signin import SIGN_IN_SCOPES, saved_scopes
+
+    held = saved_scopes(config.oauth_token)
+    wider = sorted((held or frozenset()) - set(SIGN_IN_SCOPES))
+    if wider:
+        report.warn("credentials", f"the sign-in saved in {config.oauth_token}, which every poll loads, holds "
+                                   f"{', '.join(s.rsplit('/', 1)[-1] for s in wider)} as well: an earlier sheets-gm "
+                                   "asked for the whole Drive, which that file can read and delete",
+                    f"delete {config.oauth_token} and run `sheets-gm status -c {config.path}` once at a "
+                    "computer with a browser: the new sign-in asks for your spreadsheets and the files sheets-gm "
+                    f"made alone; init and export sign in apart ({config.oauth_drive_token.name})")
 
 
 def _key_fix(config: MatchConfig, message: str) -> str:

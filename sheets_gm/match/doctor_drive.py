@@ -37,7 +37,7 @@ def check_drive(config: MatchConfig, sheets: MatchSheets, report: Checkup,
     if config.backend is not BackendKind.GOOGLE:
         return
     from sheets_gm.sheets.google.backend import GoogleSheetBackend
-    from sheets_gm.sheets.google.drive import DriveChangeLog
+    from sheets_gm.sheets.google.drive import DriveChangeLog, DriveFileUnseen
 
     backends = [getattr(b, "inner", b) for b in sheets.write_order()]  # doctor's read-only wrapper
     google = [b for b in backends if isinstance(b, GoogleSheetBackend)]
@@ -47,15 +47,28 @@ def check_drive(config: MatchConfig, sheets: MatchSheets, report: Checkup,
     report.guarded("clock", lambda: _check_clock(log, report, clock or machine_now))
     drives: dict[str, list[str]] = {}
     modified: list[str] = []
+    unseen: list[GoogleSheetBackend] = []
     for backend in google:
         try:
             file = log.version(backend.key)
+        except DriveFileUnseen:
+            unseen.append(backend)
+            continue
         except SheetError as exc:
             report.fail("drive", f"{backend.name}: {exc}", "check that the spreadsheet is shared with the account "
                                                            "and that Google answers (run doctor again)")
             return
         drives.setdefault(file.drive_id, []).append(backend.name)
         modified.append(file.modified_at)
+    if unseen:
+        report.warn("drive", f"Drive shows these credentials none of {', '.join(b.name for b in unseen)} (your own "
+                             "sign-in for playing reaches in Drive only the spreadsheets sheets-gm made): every poll "
+                             f"reads {'it' if len(unseen) == 1 else 'them'} in full, a Sheets read each a minute",
+                    "to let polls read only what changed, make the match's spreadsheets with init --create, or play "
+                    "with a service account (service_account under [google]) the spreadsheets are shared with")
+        google = [b for b in google if b not in unseen]
+        if not google:
+            return
     where = "; ".join(f"{len(names)} in My Drive" if not drive else f"{len(names)} in the shared drive {drive}"
                       for drive, names in sorted(drives.items()))  # My Drive ("") first
     _check_listed(log, report, {b.key: b.name for b in google}, min(modified), where)

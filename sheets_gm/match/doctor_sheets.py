@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from sheets_gm.engine.settings import SettingError
+from sheets_gm.engine.words import counted
 from sheets_gm.match.bot_drift import bot_drift, bots_fix
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import BackendKind, MatchConfig, settings_drift
@@ -29,11 +30,13 @@ from sheets_gm.sheets.backend import (
     SheetUnavailableError,
 )
 from sheets_gm.sheets.layout import Grid, ReadGuard, WorkbookLayout
+from sheets_gm.sheets.local.disk import cut_saves
 from sheets_gm.sheets.local.office_locks import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
 from sheets_gm.sync.life.deadline_change import change_sentence, schedule_change
+from sheets_gm.sync.life.log_check import below_log_words, log_to_end
 from sheets_gm.sync.life.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -161,6 +164,7 @@ def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now
     _same_bots(config, record.bots, report)
     _table_rows(config, read, report)
     _older_copies(config, read, report)
+    report.guarded("log", lambda: _below_log(config, sheets, read, report))
     report.guarded("teams", lambda: check_teams(config, sheets, report))
     _deadline(config, record, report, now)
 
@@ -177,6 +181,19 @@ def _older_copies(config: MatchConfig, read: MatchRead, report: Checkup) -> None
                     "before the sync writes it")
         return
     report.ok("older copies", "every seat's file holds the sync's last write")
+
+
+def _below_log(config: MatchConfig, sheets: MatchSheets, read: MatchRead, report: Checkup) -> None:
+    """A failed check naming each line typed in the Log below the match's last one (or in a Log where the match
+    logged nothing): players read it as the match's, and no poll reads that far (one more read, doctor's own)."""
+    log_rows = read.record.log_rows
+    (grid,) = sheets.board.read([log_to_end(read.tabs, log_rows)])
+    typed = below_log_words(grid, log_rows, read.tabs.spec.tabs.log, start=log_rows)
+    if typed:
+        report.fail("log", "; ".join(typed), "delete those lines: players read the Log as what the match logged "
+                                              f"(`sheets-gm verify -c {config.path}` checks every line of it)")
+        return
+    report.ok("log", f"nothing is typed below the match's {counted(log_rows, 'line')} of the Log")
 
 
 def _table_rows(config: MatchConfig, read: MatchRead, report: Checkup) -> None:
@@ -322,7 +339,11 @@ def _local_files_ok(config: MatchConfig, report: Checkup) -> bool:
                        f"creates {where} and moves the engine there; else {fix}")
             report.fail(name, f"{path} does not exist" if not path.exists() else f"{path} is not a file", fix)
             fine = False
-        elif locks := office_lock_files(path):
+        elif leftovers := cut_saves(path):
+            report.warn(name, f"a save of {path} was cut short and left {', '.join(p.name for p in leftovers)} "
+                              "beside it (the workbook is as it was before that save)",
+                        "the next sync (or any command that opens the match) removes it")
+        if path.suffix.lower() == ".xlsx" and path.is_file() and (locks := office_lock_files(path)):
             # Reading is still safe, so the checks after this one go on.
             program = "LibreOffice" if locks[0].name.startswith(".~lock.") else "Excel"
             report.fail(name, f"{path} is open in {program} (lock file {locks[0].name}): the sync will not "

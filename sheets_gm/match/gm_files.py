@@ -71,7 +71,8 @@ def secret_paths(config: MatchConfig, export: Path | None = None) -> list[Path]:
     state = config.state_dir
     if state.is_dir():
         paths += [state, *sorted(p for p in state.iterdir() if p.is_file())]
-    paths += [p for p in (config.service_account, config.oauth_client, config.oauth_token) if p is not None]
+    paths += [p for p in (config.service_account, config.oauth_client, config.oauth_token, config.oauth_drive_token)
+              if p is not None]
     folder = export or config.folder / "export"
     if folder.is_dir():
         paths += [folder, *sorted(p for p in folder.iterdir() if p.is_file())]

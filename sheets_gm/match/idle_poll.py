@@ -26,11 +26,14 @@ def may_stay_idle(state: PollState, notices: Due, *, quiet: bool) -> bool:
 @dataclass(frozen=True)
 class IdleSync:
     """Cron's idle poll of a local match: what it says again (the last full poll's warning and line), and
-    whether letters wait for a retry (sent then, reading no spreadsheet)."""
+    whether letters wait for a retry (sent then, reading no spreadsheet); and, for ``serve``, the open window's
+    deadline and whether the match is over, as the last full poll saw them."""
 
     warning: str
     summary: str
     letters_waiting: bool
+    deadline: str = ""
+    finished: bool = False
 
 
 def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSync | None:
@@ -42,4 +45,4 @@ def idle_local_sync(config_path: Path, now: datetime, *, quiet: bool) -> IdleSyn
     notices = due(config_path, now)
     if not may_stay_idle(state, notices, quiet=quiet):
         return None
-    return IdleSync(state.warning, state.summary, notices.letters > 0)
+    return IdleSync(state.warning, state.summary, notices.letters > 0, state.deadline, state.finished)

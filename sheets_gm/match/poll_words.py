@@ -4,6 +4,8 @@ them for the next idle poll to say again (``match.polls``)."""
 
 from __future__ import annotations
 
+import re
+
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.engine.words import counted
 from sheets_gm.match.bot_drift import bot_drift, bots_fix
@@ -51,11 +53,42 @@ def older_copies_line(report: WindowReport, *, done: bool = True) -> str:
             "Archive tab says what was not read again and why.")
 
 
+#: Rejected rows of one kind (one seat's, answered alike but for their numbers) listed before the rest are counted.
+SHOWN_OF_A_KIND = 3
+#: Rejected rows listed in all before the rest are counted (every one is answered in its own feedback cell).
+SHOWN_IN_ALL = 40
+
+
+def _kind(who: str, why: str) -> tuple[str, str]:
+    """What rejected rows are alike by: their seat ("red · row 24" is red's) and their answer, numbers aside."""
+    return who.partition(" · ")[0], re.sub(r"\d[\d,]*", "#", why)
+
+
 def rejected_lines(report: WindowReport) -> list[str]:
-    """The rows the poll refused or could not read, each with why (what ``sync`` and ``status`` list)."""
+    """The rows the poll refused or could not read, each with why (what ``sync`` and ``status`` list): the first
+    :data:`SHOWN_OF_A_KIND` of a kind, then how many more of that kind (10,000 rows pasted under a table are three
+    lines and a count, not 10,000 lines), and no more than :data:`SHOWN_IN_ALL` rows in all."""
     if not report.rejected:
         return []
-    return [f"Rejected ({len(report.rejected)}):", *(f"  {who}: {why}" for who, why in report.rejected)]
+    kinds: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for who, why in report.rejected:
+        kinds.setdefault(_kind(who, why), []).append((who, why))
+    lines = [f"Rejected ({len(report.rejected):,}):"]
+    shown, untold, other_kinds = 0, 0, 0
+    for (seat, _), rows in kinds.items():
+        room = min(SHOWN_OF_A_KIND, SHOWN_IN_ALL - shown)
+        if room <= 0:
+            untold, other_kinds = untold + len(rows), other_kinds + 1
+            continue
+        lines += [f"  {who}: {why}" for who, why in rows[:room]]
+        shown += min(room, len(rows))
+        if len(rows) > room:
+            lines.append(f"  … and {counted(len(rows) - room, 'more row')} of {seat} like these, each answered in "
+                         "its feedback cell")
+    if untold:
+        lines.append(f"  … and {counted(untold, 'more row')} of {counted(other_kinds, 'other kind')}, each answered "
+                     "in its feedback cell")
+    return lines
 
 
 def settings_warning(config: MatchConfig, report: WindowReport) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.idle_poll import may_stay_idle
@@ -32,6 +33,9 @@ from sheets_gm.sync.gate.run import gate_for, gated_poll
 from sheets_gm.sync.gate.state import PollState, Said
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
+
+if TYPE_CHECKING:
+    from sheets_gm.sheets.google.drive import DriveChangeLog
 
 Clock = Callable[[], datetime]
 
@@ -56,10 +60,13 @@ class LeftOpen:
 
 
 def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: MatchSheets, *, quiet: bool,
-                     clock: Clock) -> FullPoll | IdlePoll | LeftOpen:
+                     clock: Clock, drive_log: DriveChangeLog | None = None,
+                     lock_wait: float = 30.0) -> FullPoll | IdlePoll | LeftOpen:
     """One poll of the match behind its gate, then its notices (see the module notes). ``config_mark``: the config
     file as it was before it was loaded; ``quiet``: cron's ``--quiet``, which stays idle with nothing to say
-    again. Errors other than a workbook left open are raised (Google unavailable included)."""
+    again. ``drive_log`` and ``lock_wait`` are ``serve``'s (``match.host``): the change log its account's watcher
+    answers from, and no wait for a lock another command holds (``SyncBusyError``); cron and ``sync --watch``
+    leave both as they are. Errors other than a workbook left open are raised (Google unavailable included)."""
     read_at = clock()
     notices: list[Due] = []
 
@@ -67,9 +74,10 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
         notices.append(due(config.path, read_at))
         return may_stay_idle(state, notices[0], quiet=quiet)
 
-    gate = gate_for(config.path, config_mark, sheets, read_at, clock, google=config.backend is BackendKind.GOOGLE)
+    gate = gate_for(config.path, config_mark, sheets, read_at, clock, google=config.backend is BackendKind.GOOGLE,
+                    log=drive_log)
     try:
-        gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at), may_idle=may_idle,
+        gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at, lock_wait=lock_wait), may_idle=may_idle,
                            said=lambda report: said_of(config, report))
     except WorkbookOpenError as exc:
         return LeftOpen(str(exc), _first_this_turn(config, exc))

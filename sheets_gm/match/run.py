@@ -58,9 +58,10 @@ def require_sheets(ruleset: str, where: str) -> None:
 
 
 def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
-                     dry_run: bool = False, window: str | None = None) -> WindowReport:
-    """One poll of the match under the match lock (``window``: force only that window, see ``poll``)."""
-    with match_lock(config.lock_path):
+              dry_run: bool = False, window: str | None = None, lock_wait: float = 30.0) -> WindowReport:
+    """One poll of the match under the match lock (``window``: force only that window, see ``poll``); the lock is
+    waited for up to ``lock_wait`` seconds (``serve`` waits for none: it skips a match another command holds)."""
+    with match_lock(config.lock_path, wait_seconds=lock_wait):
         try:
             report = poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
                           dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),

@@ -20,10 +20,19 @@ from pathlib import Path
 
 from sheets_gm.engine.name_rule import NAME_RULE, name_problem
 from sheets_gm.engine.ruleset import Member, Roster
+from sheets_gm.match.bounded_file import FileRefused, read_bounded
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import text_of
 
 SEAT_WORDS = ("seat", "team", "player", "side")
+
+
+#: The largest roster file read (a roster of a hundred members is a few kilobytes).
+MAX_ROSTER_BYTES = 1_000_000
+#: What the config's ``roster`` setting (or init's ``--roster``) must name, said when a file is refused.
+ROSTER_ACCEPTED = (f"the config's roster setting (or init's --roster) names a CSV file of at most {MAX_ROSTER_BYTES:,} "
+                   "bytes, UTF-8, its first line naming the columns name, seat (or team, player, side), email and the "
+                   "ruleset's own")
 
 
 class SeatRosterError(ValueError):
@@ -35,13 +44,17 @@ def read_seat_roster(path: Path, seats: tuple[str, ...], *, seat_word: str = "",
     """The roster in the CSV file ``path`` for a match of ``seats`` (matched without regard to case); see
     ``parse_seat_roster`` for ``seat_word`` and ``groups``."""
     try:
-        with path.open(encoding="utf-8-sig", newline="") as f:
-            text = f.read()
+        text = read_bounded(path, MAX_ROSTER_BYTES, what="a roster is a few kilobytes").decode("utf-8-sig")
         rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)))
     except FileNotFoundError:
         raise SeatRosterError(f"no roster file at {path}") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise SeatRosterError(f"{path} cannot be read as a CSV file ({exc})") from None
+    except FileRefused as exc:
+        raise SeatRosterError(f"{exc}: {ROSTER_ACCEPTED}") from None
+    except UnicodeDecodeError as exc:
+        raise SeatRosterError(f"{path} cannot be read as a CSV file: it is not UTF-8 text (byte {exc.start}); "
+                              f"{ROSTER_ACCEPTED}") from None
+    except csv.Error as exc:
+        raise SeatRosterError(f"{path} cannot be read as a CSV file ({exc}); {ROSTER_ACCEPTED}") from None
     return parse_seat_roster(rows, seats, where=str(path), seat_word=seat_word, groups=groups)
 
 
@@ -76,6 +89,10 @@ def parse_seat_roster(rows: Sequence[Sequence[CellValue]], seats: tuple[str, ...
     header = [_column(text_of(h)) for h in rows[0]]
     words = (seat_word, *SEAT_WORDS) if seat_word else SEAT_WORDS
     seat_col = next((header.index(w) for w in words if w in header), None)
+    if not {"name", "email", *words} & set(header):  # not a roster at all: what it holds is not repeated
+        raise SeatRosterError(f"{where} is not a roster: its first {line_word} names none of the columns name, seat "
+                              "(or team, player, side) and email (what it holds is not repeated here, in case it "
+                              "is a file of another kind)")
     if "name" not in header or seat_col is None:
         raise SeatRosterError(f"{where} {line_word} 1 should name the columns name and seat (or team, player, "
                               f"side), then email and the ruleset's own; it names {', '.join(header) or 'nothing'}")

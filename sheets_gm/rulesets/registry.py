@@ -82,8 +82,10 @@ def template_dir(name: str) -> Path:
 
 
 def default_board_text(name: str) -> str:
-    """The default board of the ruleset ``name``, as shipped in its template folder."""
-    return (template_dir(name) / get_ruleset(name).traits.default_board).read_text(encoding="utf-8")
+    """The default board of the ruleset ``name``, as shipped in its template folder; '' for a game with no board
+    file (``traits.default_board`` empty)."""
+    board = get_ruleset(name).traits.default_board
+    return (template_dir(name) / board).read_text(encoding="utf-8") if board else ""
 
 
 def create_ruleset(name: str, settings: Any | None = None, board: str | None = None) -> AnyRuleset:

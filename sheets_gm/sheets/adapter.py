@@ -119,11 +119,6 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         The table is laid out with (and grows to) as many rows as this gives."""
         ...
 
-    def shown(self, state: _StateIn, seat: str, table: InputTable, subject: str,
-              dice: TurnDice) -> Mapping[str, CellValue]:
-        """The values of the row's ``shown`` columns by key (hit points, a move roll)."""
-        ...
-
     def read_orders(self, state: _StateIn, window: Window, seat: str,
                     rows: Mapping[str, Sequence[TypedRow]]) -> SeatInput[OrdersT]:
         """The seat's orders for ``window`` from its typed rows (by table name; only rows typed for this
@@ -142,17 +137,24 @@ class SheetAdapter(Protocol[_StateIn, OrdersT]):
         Exactly one is drawn in the layout's board tab (``tab`` empty); most games draw only that one."""
         ...
 
+    # -- optional: an adapter that subclasses ``SheetAdapter`` inherits these defaults ------------------------
+    def shown(self, state: _StateIn, seat: str, table: InputTable, subject: str,
+              dice: TurnDice) -> Mapping[str, CellValue]:
+        """The values of the row's ``shown`` columns by key (hit points, a move roll); by default none (a layout
+        with no ``shown`` column)."""
+        return {}
+
     def status(self, state: _StateIn, window: Window | None, outcome: Outcome | None) -> str:
-        """One line: where the match stands (round, whose turn, scores), for every tab's status row."""
-        ...
+        """One line: where the match stands (round, whose turn, scores), for every tab's status row. By default how
+        the match ended, or the open window's label ("Now: turn 3 · Ann.")."""
+        return f"Over: {outcome.text}." if outcome is not None else f"Now: {window.label}." if window else ""
 
     def panel(self, state: _StateIn, seat: str) -> Grid:
         """What ``seat`` may see beyond the public board, as rows of cells for its View tab (its hidden
-        units, its bag, its tile-mates); ``[]`` when there is nothing private. A command it suggests names the
-        match's config ``-c`` ``CONFIG_STAND_IN``: the sync writes the real config's name there."""
-        ...
+        units, its bag, its tile-mates); ``[]`` (the default) when there is nothing private. A command it suggests
+        names the match's config ``-c`` ``CONFIG_STAND_IN``: the sync writes the real config's name there."""
+        return []
 
-    # -- optional: an adapter that subclasses ``SheetAdapter`` inherits these defaults ------------------------
     def idle_reason(self, state: _StateIn, seat: str) -> str:
         """Why ``seat`` has nothing to write in any window now, in the game's words (Champions: a player who is
         out); by default '', and the sync says whose window it is."""

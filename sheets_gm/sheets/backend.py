@@ -9,6 +9,7 @@ what a player typed while the sync was resolving is learnt without reading the s
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -26,6 +27,22 @@ class LayoutDriftError(SheetError):
 
 class SheetAccessError(SheetError):
     """The spreadsheet or file cannot be opened: not shared, missing, locked, bad credentials."""
+
+
+class OwnerOnlyError(SheetAccessError):
+    """The file's owner alone may make this change of its sharing, and the account asking is one of its editors
+    (Drive's 403 ``insufficientFilePermissions``): its sharing settings, or any share once its owner has turned off
+    editors' sharing."""
+
+
+class SharingLock(enum.Enum):
+    """What became of a request to let no editor of a spreadsheet share it on (Drive's ``writersCanShare``)."""
+
+    LOCKED = "locked"
+    #: A shared drive's file: Drive keeps no such lock per file (the shared drive's settings say who may share).
+    SHARED_DRIVE = "shared drive"
+    #: Drive lets only the file's owner change it, and the account asking is an editor (the GM made it by hand).
+    OWNER_ONLY = "owner only"
 
 
 class WorkbookOpenError(SheetAccessError):

@@ -100,16 +100,27 @@ def record_fixed_rows(wb: Any, tab: str, rows: Iterable[int]) -> None:
 
 def fit_rows(ws: Any, rows: Iterable[int], fixed: set[int]) -> None:
     """Make each of ``rows`` (1-based) that holds a wrapping cell as tall as its longest wrapped text needs,
-    or of the default height when one line is enough; rows in ``fixed`` are left as the layout made them."""
+    or of the default height when one line is enough; rows in ``fixed`` are left as the layout made them.
+
+    Linear in the rows: the tab's width, which alignments wrap and each column's width are found once, not once
+    a row (openpyxl counts a tab's width over every cell each time it is asked)."""
+    width = ws.max_column
+    wrapping_styles = {i for i, alignment in enumerate(ws.parent._alignments) if alignment.wrap_text}
+    pixels: dict[int, int] = {}
     for row in sorted(set(rows) - fixed):
         wrapping = False
         lines = 1
-        for cell in ws[row]:
-            if not cell.alignment.wrap_text:
+        cells = next(ws.iter_rows(min_row=row, max_row=row, max_col=width)) if width else ()
+        for cell in cells:
+            style = cell._style  # None on a merged cell's covered part: the default alignment
+            if (style.alignmentId if style is not None else 0) not in wrapping_styles:
                 continue
             wrapping = True
             if isinstance(cell.value, str) and cell.value:
-                lines = max(lines, lines_needed(cell.value, column_pixels(ws, cell.column)))
+                column = cell.column
+                if column not in pixels:
+                    pixels[column] = column_pixels(ws, column)
+                lines = max(lines, lines_needed(cell.value, pixels[column]))
         if not wrapping:
             continue
         height = None if lines == 1 else LINE_POINTS * min(lines, MAX_LINES)

@@ -321,3 +321,35 @@ def test_a_layout_init_refuses_is_refused_before_anything_is_made(
     config.write_text(re.sub(r"^orders = .*$", "", text, flags=re.M), encoding="utf-8")  # every team in the board
     code, _out, err = run(capsys, "init", "gvg", "-c", config, "--create", URL)
     assert code == 1 and "would let players read secrets" in err and fake.calls() == 0
+
+
+@pytest.mark.parametrize(("sheets", "names"), [
+    ('backend = "google"', "names no spreadsheet (no board key)"),
+    ('backend = "google"\nboard = "board.xlsx"\nengine = "gm/engine.xlsx"', "names local workbooks (board.xlsx, "
+                                                                             "gm/engine.xlsx)"),
+])
+def test_a_config_that_says_google_but_names_no_spreadsheet_is_told_what_to_do(
+        sheets: str, names: str, fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The GM wrote backend = "google" herself and left out (or kept local) the files: before, the loader said only
+    # "[sheets] board is missing" (or init went on to open "board.xlsx" as a spreadsheet's key).
+    config = tmp_path / "match.toml"
+    config.write_text(f'ruleset = "gvg"\ntitle = "Friday GvG"\nteams = ["red", "blue"]\n\n[sheets]\n{sheets}\n\n'
+                      '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
+    write_service_account_key(tmp_path / "sa.json", ACCOUNT)
+    before = config.read_text(encoding="utf-8")
+    code, _out, err = run(capsys, "init", "gvg", "-c", config, "--create", URL)
+    assert code == 1 and "is missing" not in err
+    assert f'[sheets] says backend = "google" but {names}' in err
+    assert 'set the line back to backend = "local"' in err
+    assert ('board = "board.xlsx"; engine = "gm/engine.xlsx"; orders = { red = "orders-red.xlsx", '
+            'blue = "orders-blue.xlsx" }') in err
+    assert "give their keys" in err and "without --create" in err
+    assert fake.calls() == 0 and config.read_text(encoding="utf-8") == before
+
+    # Done as told: the line set back, the files named; init --create makes them and turns the line to Google.
+    config.write_text(before.replace(sheets, 'backend = "local"\nboard = "board.xlsx"\nengine = "gm/engine.xlsx"\n'
+                                             'orders = { red = "orders-red.xlsx", blue = "orders-blue.xlsx" }'),
+                      encoding="utf-8")
+    code, _out, err = run(capsys, "init", "gvg", "-c", config, "--create", URL, "--no-email")
+    assert code == 0, err
+    assert sheets_section(config)["backend"] == "google" and len(made(fake)) == 4

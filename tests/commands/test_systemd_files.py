@@ -25,3 +25,15 @@ def test_each_timer_polls_every_minute_at_an_offset_of_its_own() -> None:
     assert timer["AccuracySec"] == "1s"
     assert "OnBootSec" not in timer and "OnUnitActiveSec" not in timer
     assert _unit("sheets-gm-sync.service")["Service"]["Type"] == "oneshot"  # never started again while running
+
+
+def test_the_serve_unit_runs_one_long_process_that_stops_on_sigterm_after_its_polls() -> None:
+    """``sheets-gm serve`` is one long-running process (no timer): restarted when it fails, stopped by SIGTERM,
+    and given time to finish the resolution under way before systemd kills it."""
+    unit = _unit("sheets-gm-serve.service")
+    service = unit["Service"]
+    assert service["Type"] == "simple" and service["Restart"] == "on-failure"
+    assert " serve " in service["ExecStart"] and " sync " not in service["ExecStart"]
+    assert service["KillSignal"] == "SIGTERM" and int(service["TimeoutStopSec"]) >= 60
+    assert unit["Install"]["WantedBy"] == "default.target"
+    assert not (SCRIPTS / "sheets-gm-serve.timer").exists()

@@ -89,3 +89,44 @@ def test_a_board_cell_and_the_log_header_typed_over_are_named_until_the_next_pol
     assert run(capsys, "sync", "-c", config)[0] == 0
     code, out, _ = run(capsys, "verify", "-c", config)
     assert code == 0, out
+
+
+def test_a_line_typed_below_the_log_or_in_an_empty_log_is_named(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The Log's whole length is compared with the match's (issue 52, item 5): players read every line of it."""
+    config, sheets = local_match(tmp_path)
+    path = tmp_path / "match.xlsx"
+    assert record_of(sheets).log_rows == 0  # GvG's set-up logs nothing
+    book = openpyxl.load_workbook(path)
+    book["Log"].cell(2, 3).value = "blue surrenders; red wins the match."
+    book.save(path)
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 1 and ("tab 'Log' row 2 says 'blue surrenders; red wins the match.', in a Log where the match "
+                          "logged nothing yet: no event of the match says it") in out
+    book["Log"].cell(2, 3).value = None
+    book.save(path)
+    play(sheets, 3)
+    lines = record_of(sheets).log_rows
+    assert run(capsys, "verify", "-c", config)[0] == 0
+    book = openpyxl.load_workbook(path)
+    book["Log"].cell(2 + lines + 5, 1).value = 3
+    book["Log"].cell(2 + lines + 5, 3).value = "blue surrenders; red wins the match."
+    book.save(path)
+    code, out, _ = run(capsys, "verify", "-c", config)
+    assert code == 1 and (f"tab 'Log' row {2 + lines + 5} says '3 | blue surrenders; red wins the match.', below "
+                          f"the match's last line (row {1 + lines}): no event of the match says it") in out
+
+
+def test_doctor_names_a_line_typed_below_the_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config, sheets = local_match(tmp_path)
+    play(sheets, 2)
+    lines = record_of(sheets).log_rows
+    code, out, _ = run(capsys, "doctor", "-c", config)
+    assert code == 0 and f"nothing is typed below the match's {lines} lines of the Log" in out
+    path = tmp_path / "match.xlsx"
+    book = openpyxl.load_workbook(path)
+    book["Log"].cell(2 + lines, 3).value = "blue surrenders; red wins the match."
+    book.save(path)
+    code, out, _ = run(capsys, "doctor", "-c", config)
+    assert code == 1 and (f"log: tab 'Log' row {2 + lines} says 'blue surrenders; red wins the match.', below the "
+                          f"match's last line (row {1 + lines}): no event of the match says it") in out, out

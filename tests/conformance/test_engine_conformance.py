@@ -18,7 +18,7 @@ import pytest
 
 from sheets_gm.engine.ruleset import JUDGE, Ruleset, Window
 from sheets_gm.rulesets.registry import bots_of, create_ruleset, ruleset_names
-from tests.toygame.game import toy_registered
+from tests.toygame.registered import toy_registered
 
 AnyRuleset = Ruleset[Any, Any, Any]
 MATCH_SEEDS = (b"conformance/1", b"conformance/2", b"conformance/3")
@@ -159,6 +159,13 @@ def test_no_view_shows_another_seats_secrets(rules: AnyRuleset, matches: list[Pl
                         if seat != owner:
                             assert secret not in canonical(rules.view(state, seat)), \
                                 f"{seat}'s view shows {owner}'s {secret!r}"
+
+
+def test_a_game_that_shapes_its_views_says_what_a_bot_playing_a_seat_knows(rules: AnyRuleset) -> None:
+    cls = type(rules)
+    if cls.view is not Ruleset.view:
+        assert cls.seat_state is not Ruleset.seat_state, \
+            f"{cls.__name__} writes its views but not seat_state: a bot playing a seat would be given the whole state"
 
 
 def test_a_seat_sees_its_own_secrets(rules: AnyRuleset, matches: list[PlayedMatch]) -> None:

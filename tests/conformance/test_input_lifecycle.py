@@ -35,6 +35,7 @@ import datetime as dt
 import errno
 import json
 import os
+import shlex
 import shutil
 import tempfile
 import weakref
@@ -51,7 +52,6 @@ from hypothesis import strategies as st
 
 from sheets_gm.engine.ruleset import JUDGE, SeatKind
 from sheets_gm.rulesets.coalition.orders import forum_line
-from sheets_gm.rulesets.gvg.enums import Skill
 from sheets_gm.rulesets.registry import (
     AnyRuleset,
     bots_of,
@@ -68,18 +68,20 @@ from sheets_gm.sheets.layout import CellValue, a1, cell_at, cells, quote_tab, sp
 from sheets_gm.sheets.local.backend import LocalWorkbookBackend
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import ColumnKind
+from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.bot_seats import NO_BOT, members
 from sheets_gm.sync.journal import journal_path
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, hand_seats, undo_window
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.log_check import forged_log_lines
 from sheets_gm.sync.life.repair import repair_match
-from sheets_gm.sync.life.replay import match_history, replay_document
+from sheets_gm.sync.life.replay import entry_dice, match_history, replay_document
 from sheets_gm.sync.match_record import history_rows, joined_cells
 from sheets_gm.sync.match_tabs import ARCHIVE_FIRST_LINE_ROW, COPIES_COLS
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.rows.archive_lines import one_line
+from sheets_gm.sync.rows.fates import routed, row_verdicts
 from sheets_gm.sync.sheets import MatchSheets, seat_backend
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import FaultKind, GoogleApiFake, fake_client
@@ -92,10 +94,18 @@ JUNK = ("zz", "Q99", "-3", "0", "abc", "12", "attack\nmove\nQ99", "zz " * 90, "x
 SYNCS = ("poll", "force", "deadline", "cut", "undo", "adjust", "repair", "race", "stale", "react", "judge",
          "end", "post", "handback")  # each followed by a poll
 PAST_DEADLINE = (NOW - dt.timedelta(hours=1)).isoformat()
-#: An adjustment each game accepts in most states, as ``sheets-gm adjust`` gives it ({seat}: a seat's name).
-ADJUST = {"gvg": ("coins", "{seat}=3"), "wesnoth": ("gold", "{seat}=5"), "winordie": ("crystals", "{seat}=+1"),
-          "coalition": ("vp", "{seat}=2"), "champions": ("give", "{seat}=Iron Sword")}
 
+
+def _adjustment(game: str, seats: tuple[str, ...], seat: str) -> tuple[str, list[str]]:
+    """The GM's adjustment of the game's record's example (its ``GmPart``, as ``sheets-gm adjust`` gives it), made of
+    ``seat``: a value naming a seat of the match (``red=5``, ``Ann.mage=40``, ``Bo-2=3``) names ``seat`` instead."""
+    gm = get_game(game).gm
+    assert gm is not None
+    words = shlex.split(gm.example)
+    flag, value = words[0].removeprefix("--"), words[1]
+    named = next((s for s in sorted(seats, key=len, reverse=True)
+                  if value.startswith(s) and not value[len(s):len(s) + 1].isalnum()), None)
+    return flag, [seat + value[len(named):] if named else value]
 
 def _gvg_moved(state: Any, n: int) -> tuple[str, str]:
     """GvG's GM moving a player onto another's tile: her typed destination and roll may no longer fit."""
@@ -123,14 +133,6 @@ ENDS: dict[str, Callable[[Any, tuple[str, ...], int], tuple[str, str | list[str]
     "gvg": lambda state, _seats, n: _gvg_moved(state, n),
     "champions": lambda state, _seats, n: _champions_out(state, n),
 }
-#: Tables whose orders carry no name of the row: whether a typed cell's value is among the names of a resolution's
-#: orders (GvG's captain's skills, a list by team, named by value; a Coalition forum line, read as orders of the
-#: armies it names: a post with no colon is a title its reader passes over by design, ordering nothing).
-NAMED_BY_CELL: dict[tuple[str, str], Callable[[str, set[str]], bool]] = {
-    ("gvg", "captain"): lambda typed, names: _name(next(
-        (s.value for s in Skill if s.display.casefold() == typed.casefold()), typed)) in names,
-    ("coalition", "post"): lambda typed, names: ":" not in typed or any(
-        n.split(".")[2] in _name(typed) for n in names if n.startswith("orders.") and n.count(".") == 2)}
 DAMAGES = ("rename", "delete", "insert")
 ARCHIVE_LINES_READ = 400  # the archive rows the check reads (a run writes far fewer lines and history rows)
 
@@ -188,6 +190,7 @@ class Table:
     past: dict[tuple[str, int, int], str] = field(default_factory=dict)  # (seat, row, col) typed past a table
     named: dict[tuple[str, str], str] = field(default_factory=dict)  # (seat, text) typed over a row's name: its tab
     fresh: set[tuple[str, str, str, str]] = field(default_factory=set)  # cells typed in a stale copy: read, kept
+    answers: dict[str, Callable[[TypedRow], bool]] = field(default_factory=dict)  # the engine's, by history row
 
     def read(self) -> MatchRead:
         return read_match(self.sheets, self.cls)
@@ -497,10 +500,12 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         with contextlib.suppress(BetweenWindowsError):  # nothing to undo yet, or a cut resolution: the GM syncs
             undo_window(table.sheets, table.cls, "the lifecycle test takes it back")
         poll(table.sheets, table.cls, now=NOW)
+    elif what in ("adjust", "end") and get_game(table.game).gm is None:  # no GM part: nothing to adjust
+        poll(table.sheets, table.cls, now=NOW)
     elif what in ("adjust", "end"):
-        flag, value = ADJUST[table.game]
-        change = ENDS[table.game](read.record.state, read.record.seats, b) if what == "end" and \
-            table.game in ENDS else (flag, value.format(seat=read.record.seats[a % 2]))
+        players = read.record.seats
+        change = ENDS[table.game](read.record.state, players, b) if what == "end" and \
+            table.game in ENDS else _adjustment(table.game, players, players[a % 2])
         given = [change[1]] if isinstance(change[1], str) else change[1]
         events = get_game(table.game).gm_events(read.record.seats, {change[0]: given}, "the lifecycle test adjusts")
         with contextlib.suppress(BetweenWindowsError):  # refused as it stands (a cut resolution, the match over)
@@ -929,34 +934,56 @@ def _told_not_done(backend: SheetBackend, tab: str, value: str) -> bool:
 
 def _taken_by_engine(table: Table, read: MatchRead, typed: Typed) -> bool:
     """The engine-side oracle: whether a resolution whose history row archived ``typed``'s row as read (its
-    ``archived`` rows for the seat) took an order from that row (its ``orders``, through the ruleset's
-    ``orders_codec``). True when no history row holds it (a copy only: the Copies tab, or rows an undo took back).
+    ``archived`` rows for the seat: the cells it consumed) took an order from that row. True when no history row
+    holds it (a copy only: the Copies tab, or rows an undo took back).
 
-    Orders are matched to a row by the name they carry, a key or a text value of the orders: the row's subject
-    (GvG's player, a Coalition army or battle, a Wesnoth or Win or Die unit, a Champions player's class as
-    'player.class'), in an ordered table (whose subjects are positions) the row's first typed cell (a Wesnoth recruit's
-    unit type, a Win or Die action's unit), and in ``NAMED_BY_CELL``'s tables the typed cell. The limit: orders do
-    not say which row they came from, so an order's other fields are not compared with the row's cells (a row
-    whose name another order of that resolution carries counts as taken), and an order the engine
-    refuses inside its resolution without naming it ``unused`` is not seen here."""
-    spec = read.seats[typed.seat].tab.table(typed.table).spec
-    first, found = next(c.key for c in spec.columns if c.kind.typed and c.kind != ColumnKind.SUBJECT), False
-    for orders, archived in _history(table, read):
-        for row in archived.get(typed.seat, []):
-            if row.get("table") != typed.table or not isinstance(row.get("values"), dict) or \
-                    _text(row["values"].get(typed.key)) != typed.value:
-                continue
+    Each such resolution is played again from its history row (the state before it, the orders it resolved, its
+    dice), and the engine's answers say it, as every game names the row an answer is of by its subject: a row is
+    not taken when the engine left its subject unused (``Resolution.unused``), when every verdict of its row refused
+    it (the resolution's own verdicts, else the check's; those of the row it is read as part of, as the sheet reads
+    them), or when it has no verdict and a cell the adapter could not read (the rows read again)."""
+    found = False
+    for entry, archived in _history(table, read):
+        rows = [row for row in archived.get(typed.seat, []) if row.get("table") == typed.table
+                and isinstance(row.get("values"), dict) and _text(row["values"].get(typed.key)) == typed.value]
+        if rows:
             found = True
-            by_cell = NAMED_BY_CELL.get((table.game, typed.table))
-            if by_cell(typed.value, orders) if by_cell else \
-                    _name(row["values"].get(first) if spec.ordered else row.get("subject")) in orders:
+            key = json.dumps([entry, typed.seat], sort_keys=True)
+            if key not in table.answers:  # played again once per resolution and seat
+                table.answers[key] = _answers(table, read, entry, typed.seat, archived[typed.seat])
+            answers = table.answers[key]
+            if any(answers(TypedRow.from_json(row)) for row in rows):
                 return True
     return not found
 
 
-def _history(table: Table, read: MatchRead) -> Iterator[tuple[set[str], dict[str, list[dict[str, Any]]]]]:
-    """Each resolution's history row: the names its orders carry (keys and text values, casefolded) and the rows
-    it archived as read, by seat."""
+def _answers(table: Table, read: MatchRead, entry: dict[str, Any], seat: str,
+             archived: list[dict[str, Any]]) -> Callable[[TypedRow], bool]:
+    """Whether the engine took an order from a row of ``seat`` that a resolution read, played again from its
+    history row (``entry``) with the rows it read (``archived``)."""
+    rules, adapter = read.record.ruleset, read.adapter
+    state = rules.state_codec.from_json(entry["state_before"])
+    orders = rules.orders_codec.from_json(entry["orders"])
+    resolution = rules.resolve(state, orders, entry_dice(rules, read.record.seed, state, entry))
+    verdicts = resolution.verdicts or rules.check(state, orders, entry_dice(rules, read.record.seed, state, entry))
+    window = rules.window(state)
+    assert window is not None, f"{table.name}: resolution {entry.get('resolution')} resolved no window"
+    typed_rows = [TypedRow.from_json(r) for r in archived]
+    seat_input = adapter.read_orders(state, window, seat, {t: [r for r in typed_rows if r.table == t]
+                                                           for t in dict.fromkeys(r.table for r in typed_rows)})
+    unused = resolution.unused.get(seat, {})
+    routed_verdicts = routed(verdicts, seat, seat_input)
+
+    def taken(row: TypedRow) -> bool:
+        said = row_verdicts(adapter, state, seat, row, routed_verdicts)
+        refused = (said and not any(v.accepted for v in said)) or (not said and seat_input.problems.get(row.subject))
+        return row.subject not in unused and not refused
+
+    return taken
+
+
+def _history(table: Table, read: MatchRead) -> Iterator[tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]]:
+    """Each resolution's history row, and the rows it archived as read, by seat."""
     if not read.record.resolved:
         return
     for grid in table.engine.read([history_rows(read.tabs.spec.tabs.engine, read.record.resolved)]):
@@ -967,23 +994,7 @@ def _history(table: Table, read: MatchRead) -> Iterator[tuple[set[str], dict[str
                             for seat, text in entry.get("archived", {}).items()}
             except (ValueError, AttributeError):  # no history row there, or not one the sync wrote
                 continue
-            yield _names(entry.get("orders")) - {""}, archived
-
-
-def _name(value: object) -> str:
-    """A name as orders and rows both spell it: 'Ballista Charges' and 'ballista_charges' alike."""
-    return _text(value).casefold().replace("_", " ")
-
-
-def _names(data: Any) -> set[str]:
-    """Every key and text value of a JSON value, and each key joined by a dot to the names under it (Champions'
-    ``{"Bo": {"sets": [["healer", …]]}}`` names 'bo.healer', the subject of Bo's healer's row)."""
-    if isinstance(data, dict):
-        return {n for k, v in data.items() for under in [_names(v)] for n in (_name(k), *(f"{_name(k)}.{u}"
-                                                                                       for u in under), *under)}
-    if isinstance(data, list):
-        return {n for v in data for n in _names(v)}
-    return {_name(data)} if isinstance(data, str) else set()
+            yield entry, archived
 
 
 def _named(backend: SheetBackend, tab: str, value: str) -> bool:

@@ -25,7 +25,7 @@ from sheets_gm.rulesets.winordie import engine as wod_engine
 from sheets_gm.rulesets.winordie import views as wod_views
 from tests.conformance.noninterference import AnyRuleset, canonical, differences
 from tests.conformance.test_engine_conformance import PlayedMatch, play
-from tests.toygame.game import toy_registered
+from tests.toygame.registered import toy_registered
 
 GAMES = [*ruleset_names(), "tictactoe"]
 QUICK = settings(max_examples=4, deadline=None, derandomize=True,

@@ -31,7 +31,7 @@ from sheets_gm.sync.poll import poll
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.memory import MemoryBackend
 from tests.sync.race_game import registered_race
-from tests.toygame.game import toy_registered
+from tests.toygame.registered import toy_registered
 
 __all__ = ["registered_race"]
 

@@ -28,6 +28,14 @@ matching call from now answer 429 (JSON or HTML body), 408, 500 or 503 (optional
 Retry-After) or reset the connection, before or after applying the request. A spreadsheet
 can be "not shared" (Sheets 403 PERMISSION_DENIED, Drive 404).
 
+Owners: a spreadsheet a test makes (:meth:`GoogleApiFake.create_spreadsheet`) is the GM's own, made by hand in her
+My Drive (``user_email``); one files.create makes is the caller's (in a shared drive, the drive's). Every other
+account that opens it is an editor, and Drive keeps to its owner what it keeps to owners: the sharing settings
+(``writersCanShare``) and, once the owner has turned editors' sharing off, sharing at all (403
+``insufficientFilePermissions``). A shared drive's own "who may share" settings are not modelled: any caller may
+share its files, and nobody may set ``writersCanShare`` on them (Drive's 403
+``teamDrivesSharingRestrictionNotAllowed``).
+
 Usage::
 
     with GoogleApiFake() as fake:
@@ -96,6 +104,19 @@ FOLDER_MIME = "application/vnd.google-apps.folder"
 NO_STORAGE_MESSAGE = ("Service Accounts do not have storage quota. Leverage shared drives "
                       "(https://developers.google.com/workspace/drive/api/guides/about-shareddrives), or use OAuth "
                       "delegation (http://support.google.com/a/answer/7281227) instead.")
+
+SPREADSHEETS = "https://www.googleapis.com/auth/spreadsheets"
+DRIVE_FILE = "https://www.googleapis.com/auth/drive.file"
+#: Scopes that reach every file of the account in Drive (read, or more: the method's own scopes say which calls).
+WHOLE_DRIVE = frozenset({"https://www.googleapis.com/auth/drive", "https://www.googleapis.com/auth/drive.readonly",
+                         "https://www.googleapis.com/auth/drive.metadata",
+                         "https://www.googleapis.com/auth/drive.metadata.readonly"})
+#: Scopes that reach every spreadsheet of the account in Sheets.
+WHOLE_SHEETS = frozenset({SPREADSHEETS, "https://www.googleapis.com/auth/spreadsheets.readonly",
+                          "https://www.googleapis.com/auth/drive", "https://www.googleapis.com/auth/drive.readonly"})
+
+#: What Drive answers a request only the file's owner may make (403, reason ``insufficientFilePermissions``).
+OWNER_ONLY_MESSAGE = "The user does not have sufficient permissions for this file."
 
 CellValue = str | int | float | bool | None
 
@@ -417,6 +438,12 @@ class FakeSpreadsheet:
     app_properties: dict[str, str] = field(default_factory=dict)
     trashed: bool = False
     created: int = 0
+    # The account that owns the file in a My Drive ("": the GM, ``GoogleApiFake.user_email``, who made it by hand);
+    # files.create makes the caller its owner. A shared drive's files have none (the drive owns them).
+    owner: str = ""
+    # Made by sheets-gm (files.create): what a token of the ``drive.file`` scope reaches; one a test makes is the
+    # GM's, made in Drive by hand.
+    by_app: bool = False
 
     def sheet(self, title: str) -> FakeSheet:
         """The tab called ``title`` (KeyError if none)."""
@@ -730,6 +757,7 @@ class RecordedCall:
     query: dict[str, list[str]]
     body: Any
     status: int | None  # None: the connection was reset
+    caller: str = ""  # the account the request was signed in as ('' for a faulted call)
 
 
 _HTML_429 = (
@@ -773,6 +801,7 @@ class GoogleApiFake:
         self.player_email = "player@example.com"
         self.user_email = "gm@example.com"
         self._accounts: dict[str, str] = {}  # access token -> the service account it was issued to
+        self._granted: frozenset[str] | None = None  # the scopes of the request being served (None: not recorded)
         self.scopes_granted: dict[str, frozenset[str]] = {}  # access token -> the scopes it was issued for
         self._drive_pending: list[tuple[datetime, DriveEdit]] = []  # (listed from, the edit)
         self._drive_log: list[DriveEdit] = []  # in the order Drive listed them
@@ -1061,6 +1090,7 @@ class GoogleApiFake:
                 # What Google answers a token whose scopes do not reach the method (ACCESS_TOKEN_SCOPE_INSUFFICIENT).
                 raise HttpError(403, "Request had insufficient authentication scopes.", "PERMISSION_DENIED",
                                 "insufficientPermissions")
+            self._granted = granted
             status, payload, headers, content = self._serve(api, method, path_params, query, body, self._caller(auth))
         except HttpError as e:
             if fault is not None:  # nothing was applied: the fault answers
@@ -1073,7 +1103,7 @@ class GoogleApiFake:
         if payload is not None and method.response is not None:
             api.validate(method.response, payload, f"the fake's answer to {what}")
         stats.response_bytes += len(content)
-        self.log.append(RecordedCall(method.id, http_method, url, query, body, status))
+        self.log.append(RecordedCall(method.id, http_method, url, query, body, status, self._caller(auth)))
         # Google dates every answer by its own clock (HTTP's Date header, to the second).
         return status, {**headers, "Date": format_datetime(self.clock(), usegmt=True)}, content
 
@@ -1156,8 +1186,19 @@ class GoogleApiFake:
         stats.response_bytes += len(content)
         return 200, {"Content-Type": "application/json"}, content
 
+    def _reaches(self, ss: FakeSpreadsheet | FakeFolder, drive: bool) -> bool:
+        """Whether the token of the request being served reaches the file ``ss`` through Drive (``drive``) or Sheets,
+        as Google decides: a token whose only scope for it is ``drive.file`` reaches the files sheets-gm made alone
+        (a hand-made file, or folder, is not found); the wider scopes reach every file the account may open."""
+        granted = self._granted
+        if granted is None or DRIVE_FILE not in granted or granted & (WHOLE_DRIVE if drive else WHOLE_SHEETS):
+            return True
+        return isinstance(ss, FakeSpreadsheet) and ss.by_app
+
     def _spreadsheet(self, key: str, drive: bool) -> FakeSpreadsheet:
         ss = self.spreadsheets.get(key)
+        if ss is not None and not self._reaches(ss, drive):
+            ss = None  # what Google answers a file the token's drive.file does not reach: not found
         if ss is None or (drive and not ss.shared):
             raise HttpError(404, f"File not found: {key}." if drive else "Requested entity was not found.",
                             "NOT_FOUND", "notFound")
@@ -1198,7 +1239,7 @@ class GoogleApiFake:
                 raise UnexpectedRequest(f"the fake exports only {XLSX}, not {mime!r}")
             return 200, None, {"Content-Type": XLSX}, _xlsx(ss)
         elif method.id == SHARE:
-            payload = self._share(self._spreadsheet(path["fileId"], True), body, query)
+            payload = self._share(self._spreadsheet(path["fileId"], True), body, query, caller)
         elif method.id == START_TOKEN:
             payload = {"kind": "drive#startPageToken", "startPageToken": str(len(self._listed_changes()))}
         elif method.id == CHANGES:
@@ -1212,7 +1253,7 @@ class GoogleApiFake:
         elif method.id == FILE_GET:
             payload = self._file(self._spreadsheet(path["fileId"], True), query, caller)
         elif method.id == FILE_UPDATE:
-            payload = self._update_file(self._spreadsheet(path["fileId"], True), body, query)
+            payload = self._update_file(self._spreadsheet(path["fileId"], True), body, query, caller)
         elif method.id == PERMISSIONS:
             payload = self._permissions(self._spreadsheet(path["fileId"], True), query)
         else:
@@ -1254,7 +1295,7 @@ class GoogleApiFake:
         a shared drive only when the list asks for every drive's items (``includeItemsFromAllDrives`` with
         ``supportsAllDrives``, as Drive requires) or names that drive (``driveId``)."""
         ss = self.spreadsheets.get(key)
-        if ss is None or not ss.shared:
+        if ss is None or not ss.shared or not self._reaches(ss, True):
             return False
         if drive_id:
             return all_drives and ss.drive_id == drive_id
@@ -1794,7 +1835,8 @@ class GoogleApiFake:
         """files.get of a folder: its id, name, type, shared drive, whether it is trashed, and whether the caller
         may add files to it (``capabilities.canAddChildren``); not found when the caller does not see it, or when it
         is in a shared drive and the request does not ``supportsAllDrives``."""
-        if not folder.shared or (folder.drive_id and not _flag(query, "supportsAllDrives")):
+        if not folder.shared or not self._reaches(folder, True) or (
+                folder.drive_id and not _flag(query, "supportsAllDrives")):
             raise HttpError(404, f"File not found: {folder.id}.", "NOT_FOUND", "notFound")
         full: dict[str, Any] = {"kind": "drive#file", "id": folder.id, "name": folder.name, "mimeType": FOLDER_MIME,
                                 "trashed": folder.trashed,
@@ -1817,7 +1859,8 @@ class GoogleApiFake:
         if len(parents) != 1:
             raise UnexpectedRequest(f"the fake's files.create takes one parent folder, not {parents!r}")
         folder = self.folders.get(parents[0])
-        if folder is None or not folder.shared or (folder.drive_id and not _flag(query, "supportsAllDrives")):
+        if folder is None or not folder.shared or not self._reaches(folder, True) or (
+                folder.drive_id and not _flag(query, "supportsAllDrives")):
             raise HttpError(404, f"File not found: {parents[0]}.", "NOT_FOUND", "notFound")
         if not folder.writable or folder.trashed:
             raise HttpError(403, f"The user does not have sufficient permissions for file {folder.id}.",
@@ -1827,6 +1870,8 @@ class GoogleApiFake:
         key = f"1{base64.urlsafe_b64encode(self._new_id().to_bytes(32, 'big')).decode().rstrip('=')}"[:44]
         ss = self.create_spreadsheet(key, str(body.get("name") or "Untitled spreadsheet"))
         ss.drive_id, ss.parents = folder.drive_id, [folder.id]
+        ss.owner = "" if folder.drive_id else caller
+        ss.by_app = True
         ss.app_properties = {str(k): str(v) for k, v in (body.get("appProperties") or {}).items()}
         ss.created = len(self.spreadsheets)
         self._edited(ss, caller)
@@ -1850,7 +1895,8 @@ class GoogleApiFake:
         if corpora not in ("user", "drive"):
             raise UnexpectedRequest(f"the fake's files.list searches corpora user and drive, not {corpora!r}")
         found = sorted((ss for ss in self.spreadsheets.values()
-                        if ss.shared and not ss.trashed and ss.app_properties.get(m.group(1)) == m.group(2)
+                        if ss.shared and not ss.trashed and self._reaches(ss, True)
+                        and ss.app_properties.get(m.group(1)) == m.group(2)
                         and ss.drive_id == (drive_id if corpora == "drive" else "")),
                        key=lambda ss: ss.created)
         payload: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False,
@@ -1860,9 +1906,22 @@ class GoogleApiFake:
         fields = query.get("fields", [""])[0]
         return partial_response(payload, response_mask(self.drive_api, "FileList", fields)) if fields else payload
 
-    def _update_file(self, ss: FakeSpreadsheet, body: dict[str, Any], query: Mapping[str, list[str]]) -> dict[str, Any]:
+    def owner_of(self, ss: FakeSpreadsheet) -> str:
+        """The account that owns the spreadsheet ``ss`` in a My Drive (the GM unless files.create made it)."""
+        return ss.owner or self.user_email
+
+    def _owner_only(self, ss: FakeSpreadsheet, caller: str) -> None:
+        """Refuse, as Drive does, a change only the file's owner may make, asked by anyone else (an editor: a
+        service account the GM shared the file with, say)."""
+        if caller.casefold() != self.owner_of(ss).casefold():
+            raise HttpError(403, OWNER_ONLY_MESSAGE, "PERMISSION_DENIED", "insufficientFilePermissions")
+
+    def _update_file(self, ss: FakeSpreadsheet, body: dict[str, Any], query: Mapping[str, list[str]],
+                     caller: str) -> dict[str, Any]:
         """files.update of the metadata the fake keeps: ``writersCanShare`` (Drive's "Editors can change
-        permissions and share"); any other field is a request this fake was not written for."""
+        permissions and share"), which in a My Drive only the file's owner may change (an editor gets 403
+        ``insufficientFilePermissions``, whatever the value asked), and which a shared drive's file does not keep
+        at all; any other field is a request this fake was not written for."""
         other = set(body) - {"writersCanShare"}
         if other:
             raise UnexpectedRequest(f"files.update of {sorted(other)}: the fake keeps writersCanShare alone")
@@ -1871,20 +1930,29 @@ class GoogleApiFake:
             raise HttpError(403, "Sharing restrictions cannot be set on a shared drive item.", "PERMISSION_DENIED",
                             "teamDrivesSharingRestrictionNotAllowed")
         if "writersCanShare" in body:
+            self._owner_only(ss, caller)
             ss.writers_can_share = bool(body["writersCanShare"])
         return self._file(ss, query)
 
     def _permissions(self, ss: FakeSpreadsheet, query: Mapping[str, list[str]]) -> dict[str, Any]:
         """permissions.list: everyone the spreadsheet is shared with (one page), cut to ``fields``."""
         owner = {"kind": "drive#permission", "id": "owner", "type": "user", "role": "owner",
-                 "emailAddress": self.user_email}
+                 "emailAddress": self.owner_of(ss)}
         payload = {"kind": "drive#permissionList", "permissions": [owner, *(dict(p) for p in ss.permissions)]}
         fields = query.get("fields", [""])[0]
         return partial_response(payload, response_mask(self.drive_api, "PermissionList", fields)) if fields \
             else payload
 
-    def _share(self, ss: FakeSpreadsheet, body: dict[str, Any], query: Mapping[str, list[str]]) -> dict[str, Any]:
+    def _share(self, ss: FakeSpreadsheet, body: dict[str, Any], query: Mapping[str, list[str]],
+               caller: str) -> dict[str, Any]:
+        """permissions.create, refused as Drive refuses it: to an editor of a My Drive file whose owner has turned
+        off editors' sharing (``writersCanShare`` false), and a new owner named by anyone but the owner (403
+        ``insufficientFilePermissions``); a quiet share with an address that has no Google account; a role or
+        type Drive does not know. A shared drive's file is shared by any caller (the drive's default settings:
+        the fake keeps no per-drive "who may share")."""
         kind, role = body.get("type"), body.get("role")
+        if not ss.drive_id and (role == "owner" or not ss.writers_can_share):
+            self._owner_only(ss, caller)
         email = str(body.get("emailAddress", ""))
         quiet = query.get("sendNotificationEmail", ["true"])[0] == "false"
         if quiet and email.lower() in {e.lower() for e in self.no_google_account}:

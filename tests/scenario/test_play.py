@@ -10,7 +10,7 @@ from sheets_gm.engine.ruleset import Verdict
 from sheets_gm.rulesets.parts.fields import Fields, ScenarioError
 from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
 from sheets_gm.scenario.play import play
-from tests.toygame.game import ToyOrders, ToyRuleset, ToySettings, ToyState
+from tests.toygame.engine import ToyOrders, ToyRuleset, ToySettings, ToyState
 
 RULES = ToyRuleset(ToySettings(), "3")
 START = RULES.new_match(RULES.sample_roster(), b"")

@@ -105,28 +105,14 @@ class RaceRuleset(Ruleset[RaceState, RaceOrders, dict[str, Any]]):
         information=Information.PRIVATE_ORDERS, board_kind=BoardKind.SQUARE, judge=False, min_seats=2, max_seats=4,
         max_windows=20, settings_type=RaceSettings, default_board="track.txt")
 
+    _settings: RaceSettings
+
     def __init__(self, settings: RaceSettings, board: str) -> None:
         found = re.fullmatch(r"\s*track\s+(\d+)\s*", board)
         if found is None:
             raise ValueError(f"line 1: write 'track N', not {board.strip()!r}")
-        self._settings = settings
-        self._board = board
+        super().__init__(settings, board)  # the defaults keep both: ``create``, ``settings``, ``board_text``
         self.length = int(found.group(1))
-
-    @classmethod
-    def create(cls, settings: Any, board: str) -> RaceRuleset:
-        """The race on ``board`` (``track N``)."""
-        return cls(settings, board)
-
-    @property
-    def settings(self) -> RaceSettings:
-        """The house rules."""
-        return self._settings
-
-    @property
-    def board_text(self) -> str:
-        """The board as text."""
-        return self._board
 
     def sample_roster(self) -> Roster:
         """Two players with two runners each."""
@@ -229,6 +215,10 @@ class RaceRuleset(Ruleset[RaceState, RaceOrders, dict[str, Any]]):
         """Positions for all; stamina only of the seat's own runners."""
         return {"at": dict(state.at),
                 "stamina": {r: s for r, s in state.stamina.items() if seat is not None and state.owner[r] == seat}}
+
+    def seat_state(self, state: RaceState, seat: str) -> RaceState:
+        """The race as ``seat`` knows it: the stamina of her own runners only."""
+        return replace(state, stamina={r: s for r, s in state.stamina.items() if state.owner[r] == seat})
 
     def secrets(self, state: RaceState, seat: str) -> list[str]:
         """A seat's stamina is its own."""

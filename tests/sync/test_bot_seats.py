@@ -221,7 +221,7 @@ def test_a_seat_handed_to_a_bot_and_back(tmp_path: Path, name: str) -> None:
     for _ in range(4):
         report = _step(sheets, name, one)
         typed += report.bots_typed
-        if report.finished:
+        if report.finished or seats[1] in typed:  # handed back as soon as the bot played: a short game may end
             break
     assert seats[1] in typed
     hand_seats(sheets, cls, {seats[1]: "none"}, "Bo is back")

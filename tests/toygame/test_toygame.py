@@ -13,7 +13,8 @@ from sheets_gm.cli import main
 from sheets_gm.rulesets.parts.fields import ScenarioError
 from sheets_gm.rulesets.registry import GAMES, ruleset_names
 from sheets_gm.scenario.runner import run_file
-from tests.toygame.game import GAME, toy_registered
+from tests.toygame.game import GAME
+from tests.toygame.registered import toy_registered
 
 HERE = Path(__file__).parent
 SCENARIOS = sorted((HERE / "scenarios").glob("*.yaml"))

@@ -60,6 +60,7 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
         default_board="map.yaml",
         roster_groups=(Side.MERCENARY.value,),
     )
+    _settings: CoalitionSettings
 
     def __init__(self, board: Board, settings: CoalitionSettings) -> None:
         self.board = board

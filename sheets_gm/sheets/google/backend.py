@@ -33,7 +33,7 @@ from gspread.http_client import BackOffHTTPClient
 from gspread.urls import SPREADSHEET_BATCH_UPDATE_URL
 from gspread.utils import ExportFormat
 
-from sheets_gm.sheets.backend import RangeWrite, SheetAccessError, SheetError, SheetUnavailableError
+from sheets_gm.sheets.backend import RangeWrite, SharingLock, SheetAccessError, SheetError, SheetUnavailableError
 from sheets_gm.sheets.google.cells import cell_value, grid_range, note_requests, raw_value, value_requests
 from sheets_gm.sheets.google.errors import api_error, spreadsheet_refused
 from sheets_gm.sheets.google.layout_requests import LAYOUT_METADATA_FIELDS, ids_after, layout_requests
@@ -277,10 +277,21 @@ class GoogleSheetBackend:
         ``notify`` was off."""
         return share_spreadsheet(self._call, self._http, self.key, emails, role, notify=notify, message=message)
 
-    def restrict_sharing(self) -> bool:
-        """Only the owner may share the spreadsheet on (see :func:`~sheets_gm.sheets.google.sharing.restrict_sharing`);
-        False for a spreadsheet of a shared drive, which Drive lets nobody lock so."""
+    def restrict_sharing(self) -> SharingLock:
+        """Only the owner may share the spreadsheet on (see :func:`~sheets_gm.sheets.google.sharing.restrict_sharing`):
+        whether it is locked now, is in a shared drive (which Drive lets nobody lock so), or has an owner who alone
+        may lock it."""
         return restrict_sharing(self._call, self._http, self.key)
+
+    def owner_lock(self) -> tuple[str, bool | None]:
+        """The e-mail address of the spreadsheet's owner, as Drive's sharing list gives it ("" when it names none:
+        a shared drive's file, or a list these credentials may not read), and whether its editors may share it on
+        (None when Drive does not say)."""
+        try:
+            state = self.sharing()
+        except SheetError:
+            return "", None
+        return next((p.email for p in state.people if p.role == "owner" and p.email), ""), state.writers_can_share
 
     def sharing(self) -> Sharing:
         """Who can open the spreadsheet and whether its editors may share it on (two Drive calls)."""

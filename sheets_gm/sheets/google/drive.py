@@ -17,7 +17,7 @@ from gspread.urls import DRIVE_FILES_API_V3_URL
 
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google.signin import DEFAULT_TIMEOUT
-from sheets_gm.sheets.retry import describe
+from sheets_gm.sheets.retry import describe, http_status
 
 #: Drive v3's change log (``changes.list``, ``changes.getStartPageToken``).
 DRIVE_CHANGES_URL = "https://www.googleapis.com/drive/v3/changes"
@@ -28,6 +28,12 @@ _CHANGES_FIELDS = ("nextPageToken,newStartPageToken,"
                    "changes(fileId,time,file(modifiedTime,version,driveId,lastModifyingUser(emailAddress,me)))")
 #: Asked of every Drive list and file: the files of shared drives too (Drive leaves them out unless told).
 _ALL_DRIVES = {"supportsAllDrives": "true"}
+
+
+class DriveFileUnseen(SheetError):
+    """Drive shows the signed-in account no such file (404), though it may open it in Sheets: a spreadsheet the GM
+    made by hand, asked with her own sign-in's ``drive.file`` scope, which reaches the files sheets-gm made alone.
+    Drive's change log and file index leave it out as well."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +154,13 @@ class DriveChangeLog:
         """The file ``key`` as Drive has it now: its ``version``, whether we modified it last, and its drive (one
         ``files.get``, no Sheets read). Asked right after our write, its version is where our own change ends:
         any later version is someone's edit, whoever made it."""
-        payload = self._get(f"{DRIVE_FILES_API_V3_URL}/{key}", {
-            **_ALL_DRIVES, "fields": "version,driveId,modifiedTime,lastModifyingUser(me)"})
+        try:
+            payload = self._get(f"{DRIVE_FILES_API_V3_URL}/{key}", {
+                **_ALL_DRIVES, "fields": "version,driveId,modifiedTime,lastModifyingUser(me)"})
+        except SheetError as e:
+            if isinstance(e.__cause__, APIError) and http_status(e.__cause__) == 404:
+                raise DriveFileUnseen(f"Drive shows these credentials no file {key}.") from e
+            raise
         version = _version(payload)
         if version is None:
             raise SheetError(f"Drive gave no version of the file {key}.")

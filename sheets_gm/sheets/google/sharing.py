@@ -10,12 +10,16 @@ from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 from gspread.urls import DRIVE_FILES_API_V3_URL
 
-from sheets_gm.sheets.backend import SheetError
+from sheets_gm.sheets.backend import OwnerOnlyError, SharingLock, SheetError
+from sheets_gm.sheets.retry import describe
 
 T = TypeVar("T")
 
 #: Drive's refusal of ``writersCanShare`` on a file of a shared drive (its drive's settings say who may share).
 SHARED_DRIVE_NO_LOCK = "teamDrivesSharingRestrictionNotAllowed"
+#: Drive's refusal, in a My Drive, of what only the file's owner may do, to one of its editors: change its sharing
+#: settings (``writersCanShare``), or share it at all once its owner has turned editors' sharing off.
+OWNER_ONLY = "insufficientFilePermissions"
 
 #: Roles a spreadsheet can be shared with.
 SHARE_ROLES = ("reader", "commenter", "writer")
@@ -48,6 +52,12 @@ def _grantee(permission: dict[str, Any]) -> Grantee:
     if kind == "domain":
         return Grantee(f"anyone at {permission.get('domain', '?')}", role)
     return Grantee(email or kind, role, email)
+
+
+def _reasons(e: APIError) -> set[str]:
+    """The ``reason`` of each error detail Drive gave with a refusal."""
+    details = e.error.get("errors", []) if isinstance(e.error, dict) else []
+    return {str(d.get("reason", "")) for d in details if isinstance(d, dict)}
 
 
 def _share_params(notify: bool, message: str | None) -> dict[str, str]:
@@ -86,7 +96,16 @@ def share_spreadsheet(call: Caller, http: HTTPClient, key: str, emails: Sequence
     url = f"{DRIVE_FILES_API_V3_URL}/{key}/permissions"
 
     def post(what: str, params: dict[str, str], body: dict[str, Any]) -> None:
-        call(what, lambda: http.request("post", url, params=dict(params), json=body))
+        def request() -> None:
+            try:
+                http.request("post", url, params=dict(params), json=body)
+            except APIError as e:
+                if OWNER_ONLY in _reasons(e):
+                    raise OwnerOnlyError(f"Google refused the {what}: its owner has turned off editors' sharing, "
+                                         f"and these credentials are an editor ({describe(e)})") from e
+                raise
+
+        call(what, request)
 
     invited: list[str] = []
     for email in seen:
@@ -101,23 +120,29 @@ def share_spreadsheet(call: Caller, http: HTTPClient, key: str, emails: Sequence
     return invited
 
 
-def restrict_sharing(call: Caller, http: HTTPClient, key: str) -> bool:
+def restrict_sharing(call: Caller, http: HTTPClient, key: str) -> SharingLock:
     """Only the owner (and its GMs, through the owner) may share the spreadsheet ``key`` on: Drive's files.update
     with ``writersCanShare = false`` (the Share dialog's "Editors can change permissions and share", unticked), so
-    that no member of a team can share the team's orders with the enemy. One call. False for a spreadsheet of a
-    shared drive, which Drive lets nobody lock so (403 ``teamDrivesSharingRestrictionNotAllowed``)."""
+    that no member of a team can share the team's orders with the enemy. One call.
+
+    Drive lets only a My Drive file's owner change that setting: an editor (a service account the GM shared her
+    own spreadsheet with) is refused (403 ``insufficientFilePermissions``): ``OWNER_ONLY``. A spreadsheet of a
+    shared drive cannot be locked so by anyone (403 ``teamDrivesSharingRestrictionNotAllowed``):
+    ``SHARED_DRIVE``."""
     url = f"{DRIVE_FILES_API_V3_URL}/{key}"
 
-    def lock() -> bool:
+    def lock() -> SharingLock:
         try:
             http.request("patch", url, params={"supportsAllDrives": "true", "fields": "writersCanShare"},
                          json={"writersCanShare": False})
         except APIError as e:
-            details = e.error.get("errors", []) if isinstance(e.error, dict) else []
-            if any(isinstance(d, dict) and d.get("reason") == SHARED_DRIVE_NO_LOCK for d in details):
-                return False
+            reasons = _reasons(e)
+            if SHARED_DRIVE_NO_LOCK in reasons:
+                return SharingLock.SHARED_DRIVE
+            if OWNER_ONLY in reasons:
+                return SharingLock.OWNER_ONLY
             raise
-        return True
+        return SharingLock.LOCKED
 
     return call("sharing settings", lock)
 

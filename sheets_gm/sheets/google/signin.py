@@ -20,10 +20,10 @@ from sheets_gm.sheets.private_files import make_private
 DEFAULT_TIMEOUT = (10.0, 60.0)
 
 # The OAuth scopes sheets-gm asks for (docs/sync.md, "Google scopes"): the least each use needs, by the scopes
-# Google's discovery documents give each method. ``drive.file`` would reach only files sheets-gm created; the
-# match's spreadsheets are the GM's own, created in Drive, so Drive calls need the scopes below.
+# Google's discovery documents give each method and by what each scope reaches.
 SPREADSHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets"
 DRIVE_SCOPE = "https://www.googleapis.com/auth/drive"
+DRIVE_FILE_SCOPE = "https://www.googleapis.com/auth/drive.file"
 DRIVE_READONLY_SCOPE = "https://www.googleapis.com/auth/drive.readonly"
 DRIVE_METADATA_READONLY_SCOPE = "https://www.googleapis.com/auth/drive.metadata.readonly"
 #: Playing a match (sync, status, resolve, undo, adjust, repair, doctor): cells, layouts, protections (Sheets), and
@@ -34,9 +34,28 @@ PLAY_SCOPES = (SPREADSHEETS_SCOPE, DRIVE_METADATA_READONLY_SCOPE)
 SHARE_SCOPES = (SPREADSHEETS_SCOPE, DRIVE_SCOPE)
 #: Exporting a match: Drive's files.export, read only.
 EXPORT_SCOPES = (SPREADSHEETS_SCOPE, DRIVE_READONLY_SCOPE)
-#: What the GM's own account is asked once, at its sign-in (a consent covers every later command, so it is what
-#: init needs); a service account asks each command's own scopes, as it needs no consent.
-SIGN_IN_SCOPES = SHARE_SCOPES
+#: The GM's own account (OAuth), signed in for every command that plays the match, cron's polls first: every
+#: spreadsheet's cells (Sheets), and Drive only on the files sheets-gm made (``drive.file``: their change log,
+#: versions, sharing list and export). Its refresh token, kept for cron, can neither read nor delete the rest of
+#: the GM's Drive.
+SIGN_IN_SCOPES = (SPREADSHEETS_SCOPE, DRIVE_FILE_SCOPE)
+#: The GM's own account, signed in apart (a token of its own, never loaded by a poll) for the steps that reach Drive
+#: files sheets-gm did not make: init's look-up of the Drive folder and creation in it, and its sharing of
+#: spreadsheets the GM made by hand; export of those.
+DRIVE_SIGN_IN_SCOPES = SHARE_SCOPES
+
+
+def saved_scopes(token_path: str | Path) -> frozenset[str] | None:
+    """The scopes a saved OAuth sign-in was granted (its ``scopes``), None when the file says none or cannot be
+    read (a damaged file is named when it is used)."""
+    try:
+        data = json.loads(Path(token_path).expanduser().read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    scopes = data.get("scopes") if isinstance(data, dict) else None
+    if isinstance(scopes, str):
+        scopes = scopes.split()
+    return frozenset(str(s) for s in scopes) if isinstance(scopes, list) else None
 
 
 def _read_json(path: Path, what: str, how_to_get_one: str) -> dict[str, Any]:
@@ -94,13 +113,16 @@ def open_oauth(
     credentials_path: str | Path,
     token_path: str | Path,
     *,
+    scopes: Sequence[str] = SIGN_IN_SCOPES,
     flow: gspread.auth.FlowCallable | None = None,
 ) -> gspread.Client:
     """A gspread client signed in as the GM's own Google account.
 
     ``credentials_path`` is the OAuth client file (Desktop app) from the Google Cloud
     console; ``token_path`` is where the sign-in is kept between runs. When no saved
-    sign-in exists, ``flow`` (default: a browser on a local port) asks the GM to sign in.
+    sign-in exists, ``flow`` (default: a browser on a local port) asks the GM to sign in, for ``scopes``
+    (``SIGN_IN_SCOPES`` for playing, ``DRIVE_SIGN_IN_SCOPES`` for the steps that need Drive itself, each kept in a
+    file of its own). A saved sign-in keeps the scopes it was granted.
     """
     creds = Path(credentials_path).expanduser()
     token = Path(token_path).expanduser()
@@ -117,7 +139,7 @@ def open_oauth(
             credentials_filename=creds,
             authorized_user_filename=token,
             http_client=HTTPClient,
-            scopes=list(SIGN_IN_SCOPES),
+            scopes=list(scopes),
             **kwargs,
         )
     except (ValueError, KeyError, TypeError) as e:

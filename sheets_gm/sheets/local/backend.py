@@ -84,16 +84,19 @@ from sheets_gm.sheets.local.disk import (
     PRIVATE_FILE_MODE,
     FileChangedError,
     Stamp,
+    cut_saves,
     save_atomically,
     stamp_of,
+    sweep_cut_saves,
     try_lock,
     unlock,
 )
 from sheets_gm.sheets.local.layout import apply_layout
+from sheets_gm.sheets.local.links import drop_outside_links, outside_links
 from sheets_gm.sheets.local.office_locks import refuse_if_open
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.row_fit import fit_rows, fixed_rows
-from sheets_gm.sheets.xlsx import openpyxl
+from sheets_gm.sheets.xlsx import openpyxl, unpacked_size_problem
 
 __all__ = ["LocalWorkbookBackend", "create_workbook"]
 
@@ -171,9 +174,11 @@ class LocalWorkbookBackend:
             if min_row > max_row or min_col > max_col:
                 out.append([])
                 continue
+            cells = ws._cells  # looked up, not made: openpyxl's iter_rows would create every empty cell it passes
             rows = [
-                [cell_out(cell) for cell in row]
-                for row in ws.iter_rows(min_row=min_row, max_row=max_row, min_col=min_col, max_col=max_col)
+                [cell_out(cell) if (cell := cells.get((r, c))) is not None else None
+                 for c in range(min_col, max_col + 1)]
+                for r in range(min_row, max_row + 1)
             ]
             out.append(trim_grid(rows))
         return out
@@ -202,14 +207,18 @@ class LocalWorkbookBackend:
             if saved:
                 raise SavedMeanwhileError(self.name, describe_cells(saved, {t.casefold(): t for t in wb.sheetnames}))
             changed = False
-            fixed = fixed_rows(wb)
+            written: dict[str, tuple[Any, set[int]]] = {}  # by tab: its rows written, fitted once all are written
             for w in writes:
                 if self._write_range(wb, w.range, w.values):
                     changed = True
                     ws, box = self._resolve(wb, w.range)
-                    fit_rows(ws, range(box.min_row, box.min_row + len(w.values)), fixed.get(ws.title, set()))
+                    written.setdefault(ws.title, (ws, set()))[1].update(range(box.min_row,
+                                                                              box.min_row + len(w.values)))
                 if w.notes is not None:
                     changed = self._write_notes(wb, w.range, w.notes) or changed
+            fixed = fixed_rows(wb)
+            for title, (ws, rows) in written.items():
+                fit_rows(ws, rows, fixed.get(title, set()))
             return changed
 
         with self.hold_lock():
@@ -253,6 +262,48 @@ class LocalWorkbookBackend:
                     os.close(self._lock_fd)
                     self._lock_fd = None
 
+    def sweep_cut_saves(self) -> list[Path]:
+        """Remove the temporary files that saves of this workbook cut short left beside it
+        (:func:`~sheets_gm.sheets.local.disk.sweep_cut_saves`); those removed. Only when the lock is free at once
+        (or held here): a sync holding it may be saving, and a later command sweeps."""
+        if not cut_saves(self.path):
+            return []
+        with self._thread_lock:
+            if self._lock_depth:
+                return sweep_cut_saves(self.path)
+            try:
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
+            except OSError:
+                return []
+            try:
+                if not try_lock(fd):
+                    return []
+                try:
+                    return sweep_cut_saves(self.path)
+                finally:
+                    unlock(fd)
+            finally:
+                os.close(fd)
+
+    def outside_links(self) -> list[str]:
+        """The targets of the workbook's links to other files (:mod:`~sheets_gm.sheets.local.links`), from the
+        workbook as last read (no load when it has not changed)."""
+        return outside_links(self._workbook_for_read())
+
+    def drop_outside_links(self) -> list[str]:
+        """Remove the workbook's links to other files and save it (under the lock, atomically), when it has any;
+        the targets removed."""
+        if not self.outside_links():
+            return []
+        dropped: list[str] = []
+
+        def change(wb: Any) -> bool:
+            dropped[:] = drop_outside_links(wb)
+            return bool(dropped)
+
+        self._modify(change)
+        return dropped
+
     def _acquire_lock(self) -> int:
         try:
             fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
@@ -288,6 +339,11 @@ class LocalWorkbookBackend:
             if self._stamp() != before:  # being saved right now: read it again
                 self._sleep(_LOCK_POLL_SECONDS)
                 continue
+            if too_large := unpacked_size_problem(data):
+                raise SheetAccessError(
+                    f"{self.path} is not read: {too_large}; a match's workbook unpacks to a few megabytes. "
+                    "Restore a backup of it (or repair the match), or name the right file in the config"
+                )
             try:
                 wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
             except Exception as e:

@@ -14,6 +14,9 @@ poll first asks Drive one question and reads with Sheets only what it must:
 - **Every** :data:`SAFETY_NET`, instead of the change log, Drive's file index (one ``files.list`` of
   the files modified since the oldest of those reads): a second, independent look at the same
   question, against an entry the change log is late with or lost.
+- **A spreadsheet Drive does not show** the signed-in account (its ``files.get`` answers 404 while Sheets opens it:
+  one the GM made by hand, polled with her own sign-in, whose ``drive.file`` scope reaches only what sheets-gm
+  made) is read at every poll: no change of it would ever be listed. The others keep the gate.
 - **Every spreadsheet** is read when the open window's deadline is due, at least every
   :data:`FULL_READ` whatever Drive says (the last resort, should Drive ever not record an edit), when
   the config changed, and whenever there is no state (a second machine carrying the match on), no
@@ -39,7 +42,7 @@ from pathlib import Path
 
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
-from sheets_gm.sheets.google.drive import DriveChangeLog
+from sheets_gm.sheets.google.drive import DriveChangeLog, DriveFileUnseen
 from sheets_gm.sheets.marks import FileMark, unchanged
 from sheets_gm.sync.gate.idle import FULL_READ_HOURS, SAFETY_NET_MINUTES, deadline_due
 from sheets_gm.sync.gate.kept_reads import KeptSheets, kept_path, load_kept, save_kept
@@ -71,6 +74,7 @@ class DriveCheck:
     fresh: frozenset[str] | None = None
     checked_at: str = ""
     versions: dict[str, int] = field(default_factory=dict)
+    unseen: frozenset[str] = frozenset()  # the spreadsheets Drive does not show these credentials (read every poll)
 
 
 def _keys(sheets: MatchSheets) -> set[str]:
@@ -111,17 +115,20 @@ def _after_read(state: PollState, listed: dict[str, int | None], keys: set[str])
     return out
 
 
-def _versions_before(log: DriveChangeLog, keys: set[str]) -> dict[str, int]:
+def _versions_before(log: DriveChangeLog, keys: set[str]) -> tuple[dict[str, int], set[str]]:
     """Drive's version of each of ``keys`` now (one ``files.get`` each), before the poll reads them: everything up
     to it is in the read. A version Drive does not give is left out (that spreadsheet's next listed change is
-    read)."""
+    read); the keys of files Drive does not show at all come second (each is read at every poll)."""
     versions: dict[str, int] = {}
+    unseen: set[str] = set()
     for key in sorted(keys):
         try:
             versions[key] = log.version(key).version
+        except DriveFileUnseen:
+            unseen.add(key)
         except SheetError:
             continue
-    return versions
+    return versions, unseen
 
 
 def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
@@ -132,8 +139,11 @@ def check_drive(config_path: Path, config_mark: FileMark | None, sheets: MatchSh
     if not gate.read:
         return gate
     reading = _keys(sheets) if gate.fresh is None else set(gate.fresh)
-    unknown = reading - set(gate.versions)
-    return replace(gate, versions={**gate.versions, **_versions_before(log, unknown)}) if unknown else gate
+    unknown = reading - set(gate.versions) - gate.unseen
+    if not unknown:
+        return gate
+    versions, unseen = _versions_before(log, unknown)
+    return replace(gate, versions={**gate.versions, **versions}, unseen=gate.unseen | unseen)
 
 
 def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
@@ -144,13 +154,9 @@ def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
     if config_mark is None or not unchanged(config_path, state.config):
         return DriveCheck(True, "the config changed", _start_token(log))
     keys = _keys(sheets)
-    full_read = _moment(state.full_read_at)
     reads = [_moment(state.read_at.get(k, "")) for k in keys]
     checked = _moment(state.checked_at)
-    everything = ("the deadline is due" if deadline_due(state, now) else
-                  "a spreadsheet with no earlier read" if None in reads else
-                  f"the last read of every spreadsheet is {FULL_READ_HOURS} hours old"
-                  if full_read is None or now - full_read >= FULL_READ else "")
+    everything = _everything(state, keys, now)
     if everything:
         return DriveCheck(True, everything, state.drive_token, state, checked_at=state.checked_at)
     token, checked_at = state.drive_token, state.checked_at
@@ -176,12 +182,41 @@ def _check(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets,
         changed, token = _after_read(state, listed, keys), changes.token
         source = "Drive's change log"
     written = set(state.written) & keys
-    fresh = changed | written
+    unseen = frozenset(state.unseen) & keys
+    fresh = changed | written | unseen
     reason = (f"{len(changed)} of {len(keys)} spreadsheets changed ({source})" if changed else
-              "reading back what the last poll wrote" if written else "no spreadsheet changed")
+              "reading back what the last poll wrote" if written else
+              f"{len(unseen)} of {len(keys)} spreadsheets are not shown to these credentials, so read at every "
+              "poll" if unseen else "no spreadsheet changed")
     # Drive listed these versions before this poll reads: its reads cover them.
     versions = {key: v for key, v in listed.items() if key in fresh and v is not None}
-    return DriveCheck(bool(fresh), reason, token, state, frozenset(fresh), checked_at, versions)
+    return DriveCheck(bool(fresh), reason, token, state, frozenset(fresh), checked_at, versions, unseen)
+
+
+def _everything(state: PollState, keys: set[str], now: datetime) -> str:
+    """Why this poll reads every spreadsheet whatever Drive says ('' when it need not)."""
+    full_read = _moment(state.full_read_at)
+    return ("the deadline is due" if deadline_due(state, now) else
+            "a spreadsheet with no earlier read" if any(_moment(state.read_at.get(k, "")) is None for k in keys) else
+            f"the last read of every spreadsheet is {FULL_READ_HOURS} hours old"
+            if full_read is None or now - full_read >= FULL_READ else "")
+
+
+def due_without_changes(config_path: Path, keys: set[str], now: datetime) -> str:
+    """Why a poll of the Google match configured by ``config_path`` (its spreadsheets ``keys``) must run even when
+    Drive lists no change to them ('' when it need not: it would stay idle): no record of the last poll, the
+    config changed, a full read due (:func:`check_drive`'s reasons), the safety net's look at Drive's file index
+    due, or our last writes to read back. ``serve`` asks this of every match whose account's change log named
+    none of its files, reading nothing."""
+    state = load_state(state_path(config_path))
+    if state is None or not state.drive_token:
+        return "no record of the last poll"
+    if not unchanged(config_path, state.config):
+        return "the config changed"
+    checked = _moment(state.checked_at)
+    return (_everything(state, keys, now)
+            or ("Drive's file index is due" if checked is None or now - checked >= SAFETY_NET else "")
+            or ("reading back what the last poll wrote" if set(state.written) & keys else ""))
 
 
 def after_idle(config_path: Path, gate: DriveCheck) -> None:
@@ -261,7 +296,7 @@ def after_google_poll(config_path: Path, config_mark: FileMark | None, gate: Dri
         written=list(dict.fromkeys([*kept.to_read_back(), *read_back, *unversioned])),
         versions={**(old.versions if old is not None and gate.fresh is not None else {}),
                   **{key: v for key, v in gate.versions.items() if key in live}, **written_versions},
-        checked_at=iso(read_at) if everything else gate.checked_at))
+        checked_at=iso(read_at) if everything else gate.checked_at, unseen=sorted(gate.unseen)))
 
 
 class DriveGate:

@@ -15,12 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sync.gate.state import PollState, Said
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
+
+if TYPE_CHECKING:
+    from sheets_gm.sheets.google.drive import DriveChangeLog
 
 
 class Gate(Protocol):
@@ -64,14 +67,15 @@ class IdlePoll:
 
 
 def gate_for(config_path: Path, config_mark: FileMark | None, sheets: MatchSheets, read_at: datetime,
-             clock: Callable[[], datetime], *, google: bool) -> Gate:
+             clock: Callable[[], datetime], *, google: bool, log: DriveChangeLog | None = None) -> Gate:
     """The gate of the match configured by ``config_path``: Drive's for a match on Google (``google``), else the
     workbooks'. ``config_mark`` is the config file as it was before it was loaded; ``read_at`` when this poll
-    started; ``clock`` dates the answers of our writes."""
+    started; ``clock`` dates the answers of our writes; ``log``: the change log to ask (default: the one of the
+    account the spreadsheets are opened with; ``serve`` hands in its account watcher's answer)."""
     if google:
         from sheets_gm.sync.gate.drive import DriveGate, drive_log  # Google's client loads for a Google match only
 
-        log = drive_log(sheets)
+        log = log or drive_log(sheets)
         if log is not None:
             return DriveGate(config_path, config_mark, sheets, log, read_at, clock)
     from sheets_gm.sync.gate.local import LocalGate

@@ -46,6 +46,7 @@ class PollState:
     written: list[str] = field(default_factory=list)  # Google: spreadsheets the last poll wrote unseen (read back)
     versions: dict[str, int] = field(default_factory=dict)  # Google: Drive's version each kept read covers, by key
     checked_at: str = ""  # Google: when Drive's file index was last asked (the safety net)
+    unseen: list[str] = field(default_factory=list)  # Google: spreadsheets Drive shows these credentials not at all
     folder: str = ""  # local: the config's folder, resolved; a copy of the match elsewhere judges nothing by it
 
     def to_json(self) -> str:

@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from sheets_gm.rulesets.registry import AnyRuleset
+from sheets_gm.sheets.backend import SheetAccessError
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.private_files import private_folder, write_private
-from sheets_gm.sheets.xlsx import openpyxl
+from sheets_gm.sheets.xlsx import openpyxl, unpacked_size_problem
 from sheets_gm.sync.life.replay import match_history, replay_document
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import ABOUT_TAB
@@ -49,9 +50,12 @@ def match_replay(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> dict[s
     return replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))
 
 
-def _visible_tabs(data: bytes) -> list[tuple[str, Grid]]:
+def _visible_tabs(data: bytes, where: str) -> list[tuple[str, Grid]]:
     """Each visible tab of an .xlsx file with what its cells hold: a formula someone typed stays its text (the
-    CSV then neutralises it), never an empty cell, as a computed value that no program stored would be."""
+    CSV then neutralises it), never an empty cell, as a computed value that no program stored would be. A file
+    that would unpack past the limit (``unpacked_size_problem``) is refused, named by ``where``."""
+    if too_large := unpacked_size_problem(data):
+        raise SheetAccessError(f"{where} is not exported as CSV: {too_large}")
     book = openpyxl.load_workbook(io.BytesIO(data))
     out: list[tuple[str, Grid]] = []
     for sheet in book.worksheets:
@@ -95,7 +99,7 @@ def export_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], folder: P
         path = folder / f"{names[id(backend)]}.xlsx"
         write_private(path, data)
         written.append(path)
-        for tab, grid in _visible_tabs(data):
+        for tab, grid in _visible_tabs(data, backend.name):
             if tab == ABOUT_TAB:
                 continue
             csv_path = folder / f"{tab}.csv"

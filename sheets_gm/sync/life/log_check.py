@@ -30,7 +30,7 @@ from sheets_gm.sheets.layout import Grid, cell_at
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.own_lines import SyncEvent, own_by_row
 from sheets_gm.sync.life.replay import OLD_LOG_ROWS, entry_dice
-from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, LOG_ROWS, MatchTabs
 from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.writes import log_lines, log_sentence
@@ -112,14 +112,34 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int) ->
     logged for that turn and kind instead (one read of the board spreadsheet's Log tab)."""
     name = str(doc["ruleset"])
     tabs = MatchTabs(sheet_spec(name), sheets.seats, get_ruleset(name).traits.judge)
-    if log_rows < 1:
-        return []
-    try:
-        (grid,) = sheets.board.read([tabs.log_range(0, log_rows)])
+    try:  # the tab whole, not the match's count of lines: a line typed below them is read too
+        (grid,) = sheets.board.read([log_to_end(tabs, 0)])
     except SheetError as exc:
         return [f"the Log tab cannot be read ({exc})"]
-    return _compare(grid, replayed_log(doc), tabs.spec.tabs.log, log_rows, int(doc.get(OLD_LOG_ROWS) or 0),
-                    own_by_row(doc))
+    return [*_compare(grid[:log_rows], replayed_log(doc), tabs.spec.tabs.log, log_rows,
+                      int(doc.get(OLD_LOG_ROWS) or 0), own_by_row(doc)),
+            *below_log_words(grid, log_rows, tabs.spec.tabs.log)]
+
+
+def log_to_end(tabs: MatchTabs, first: int) -> str:
+    """The Log's lines from line ``first`` (0 its first) to the tab's last row."""
+    return tabs.log_range(first, LOG_ROWS - (LOG_FIRST_ROW - 1) - first)
+
+
+def below_log(grid: Grid, log_rows: int, start: int = 0) -> list[tuple[int, Line]]:
+    """The Log rows below the match's ``log_rows`` lines that hold something (``grid``: the Log from its line
+    ``start`` down, 0 its first), each with its row index from 0: no event of the match wrote them."""
+    return [(i, line) for i, line in enumerate(_lines([[*row[:3], *[""] * (3 - len(row[:3]))] for row in grid]),
+                                               start=start)
+            if i >= log_rows and any(line)]
+
+
+def below_log_words(grid: Grid, log_rows: int, tab: str, start: int = 0) -> list[str]:
+    """A sentence per Log row below the match's lines that holds something (``verify -c``, ``doctor``)."""
+    last = (f"below the match's last line (row {LOG_FIRST_ROW + log_rows - 1})" if log_rows else
+            "in a Log where the match logged nothing yet")
+    return [f"tab {tab!r} row {LOG_FIRST_ROW + i} says {' | '.join(t for t in line if t)!r}, {last}: no event of "
+            "the match says it" for i, line in below_log(grid, log_rows, start)]
 
 
 #: How an undo's Log line names the rows it takes back (``between.undo_window``).

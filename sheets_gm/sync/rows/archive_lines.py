@@ -23,6 +23,10 @@ from sheets_gm.sync.match_record import compact_json
 from sheets_gm.sync.match_tabs import ARCHIVE_LINES, COPIES_COLS, COPIES_PENDING_ROW, MatchTabs
 from sheets_gm.sync.sheets import WriteBatch
 
+#: The most detail lines one Archive entry takes (an entry naming more rows puts several on a line): the tab holds
+#: ``ARCHIVE_LINES`` lines, and one entry must never outgrow it.
+DETAIL_LINES = 100
+
 
 @dataclass(frozen=True, slots=True)
 class ArchiveLine:
@@ -34,15 +38,24 @@ class ArchiveLine:
     details: tuple[str, ...] = ()
     rows: tuple[TypedRow, ...] = ()
 
+    def detail_lines(self) -> list[str]:
+        """The entry's detail lines: one per row it names, or, past :data:`DETAIL_LINES` rows (thousands pasted
+        under a table, set aside at once), as many rows a line as it takes to fit that many lines, so that one
+        entry never outgrows the tab (every row is still named, and copied whole to the Copies tab)."""
+        if len(self.details) <= DETAIL_LINES:
+            return [one_line(d) for d in self.details]
+        per = -(-len(self.details) // DETAIL_LINES)
+        return ["; ".join(one_line(d) for d in self.details[i:i + per]) for i in range(0, len(self.details), per)]
+
     def grid(self) -> list[list[CellValue]]:
-        """The entry's readable lines as cells: window and sentence, then each detail indented."""
+        """The entry's readable lines as cells: window and sentence, then each detail line indented."""
         first: list[CellValue] = [self.when, self.text]
-        return [first, *(list[CellValue](["", f"    · {one_line(d)}"]) for d in self.details)]
+        return [first, *(list[CellValue](["", f"    · {line}"]) for line in self.detail_lines())]
 
     def copies(self) -> list[list[CellValue]]:
         """The Copies tab's cells beside the entry's lines: the rows as JSON by its first line, then blanks."""
         copy = compact_json([r.to_json() for r in self.rows]) if self.rows else ""
-        return [[copy], *(list[CellValue]([""]) for _ in self.details)]
+        return [[copy], *(list[CellValue]([""]) for _ in self.detail_lines())]
 
 
 def one_line(text: str) -> str:

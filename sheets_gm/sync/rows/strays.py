@@ -121,6 +121,30 @@ class _Seats:
     sheets: MatchSheets
     tabs: MatchTabs
     seat: str
+    # What the answers look up again and again (every junk row pasted under a table asks the same), found once a
+    # poll: each seat's input tab, and the names drawn in each seat's table (None: the seat has no such table).
+    _tabs: dict[str, InputTab] = field(default_factory=dict, compare=False, repr=False)
+    _drawn: dict[tuple[str, str], set[str] | None] = field(default_factory=dict, compare=False, repr=False)
+    _laid_out: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
+
+    def orders(self, seat: str) -> InputTab:
+        """``seat``'s input tab (``MatchTabs.orders``), placed once."""
+        if seat not in self._tabs:
+            self._tabs[seat] = self.tabs.orders(seat)
+        return self._tabs[seat]
+
+    def drawn(self, other: str, table: str) -> set[str] | None:
+        """Every name sheets-gm draws in ``other``'s table ``table`` (``_drawn``); None when it has none."""
+        if (other, table) not in self._drawn:
+            theirs = [t for t in self.orders(other).tables if t.spec.name == table]
+            self._drawn[other, table] = _drawn(self.adapter, self.state, other, theirs[0]) if theirs else None
+        return self._drawn[other, table]
+
+    def laid_out(self, placed: PlacedTable) -> list[str]:
+        """The subjects laid out down this seat's ``placed`` table."""
+        if placed.spec.name not in self._laid_out:
+            self._laid_out[placed.spec.name] = list(self.adapter.laid_out_rows(self.state, self.seat, placed))
+        return self._laid_out[placed.spec.name]
 
     def secret(self, other: str, subject: str) -> bool:
         """Whether ``subject`` is part of one of ``other``'s secrets (a face-down unit's id) and absent from what this
@@ -134,7 +158,7 @@ class _Seats:
 
     def place(self, other: str) -> str:
         """Where ``other``'s orders go, as seen from this seat's tab."""
-        tab = self.tabs.orders(other).name
+        tab = self.orders(other).name
         theirs = self.sheet_of(other)
         if theirs is self.sheet_of(self.seat):
             return f"own tab, {tab}"
@@ -146,9 +170,10 @@ class _Seats:
     def owner(self, spec: InputTable, subject: str) -> str:
         """The other seat whose ``spec`` table has a row for ``subject`` ('' if none)."""
         for other in self.tabs.input_seats():
-            theirs = [t for t in self.tabs.orders(other).tables if t.spec.name == spec.name]
-            if other != self.seat and theirs and subject in _drawn(self.adapter, self.state, other, theirs[0]) \
-                    and not self.secret(other, subject):
+            if other == self.seat:
+                continue
+            drawn = self.drawn(other, spec.name)
+            if drawn is not None and subject in drawn and not self.secret(other, subject):
                 return other
         return ""
 
@@ -159,7 +184,7 @@ class _Seats:
                 continue
             if subject.casefold() == other.casefold():
                 return elsewhere_words(self.seat, other, self.place(other))
-        for placed in self.tabs.orders(self.seat).tables:
+        for placed in self.orders(self.seat).tables:
             owner = self.owner(placed.spec, subject)
             if owner:
                 return elsewhere_words(self.seat, owner, self.place(owner), subject)
@@ -206,9 +231,8 @@ def _loose_answer(seats: _Seats, tab: InputTab, loose: LooseRow) -> str:
         return no_subject_sentence(tab.table(loose.table).spec.columns[0].header)
     name = text_of(loose.cells[0]) if loose.cells else ""
     other = seats.elsewhere(name) if name else ""
-    mine = [p for p in tab.tables if name and name in seats.adapter.laid_out_rows(seats.state, seats.seat, p)]
-    own_row = mine[0].first_row + seats.adapter.laid_out_rows(seats.state, seats.seat, mine[0]).index(name) \
-        if mine and not other else 0
+    mine = [p for p in tab.tables if name and name in seats.laid_out(p)]
+    own_row = mine[0].first_row + seats.laid_out(mine[0]).index(name) if mine and not other else 0
     return blank_row_sentence(loose.row, loose.row > tab.last_row, other, name, own_row, held, tab.last_row)
 
 

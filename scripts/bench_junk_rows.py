@@ -1,0 +1,128 @@
+"""Benchmark the first poll of a local match whose orders tab has junk rows typed under its table.
+
+Every row typed where no order is read is answered and kept (docs/sync.md, "Every typed cell gets an answer"), so a
+poll's work grows with them; it must grow linearly. For each count of rows (default 500, 2,000 and 10,000) a fresh
+GvG match is made with ``init`` (the private layout every starter has), the rows are typed under red's orders
+table (a name and an order in each, as a paste gone wrong would leave them), and one ``sync`` is timed in this
+process (the median of ``--repeats`` runs, each on a fresh copy of the folder), with how many lines it printed; then
+the bots type both teams' orders and the poll that resolves the turn is timed too (it sets aside to the Archive the
+rows it has no free row to keep, in one entry).
+
+    .venv/bin/python scripts/bench_junk_rows.py                     # 500, 2000, 10000 rows, 1 run each
+    .venv/bin/python scripts/bench_junk_rows.py --rows 2000 --repeats 3
+    .venv/bin/python scripts/bench_junk_rows.py --rows 2000 --profile   # cProfile's top functions too
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import io
+import pstats
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import openpyxl
+
+from sheets_gm.cli import main as cli
+
+
+def make_match(folder: Path) -> Path:
+    """A local GvG match (4 players, no deadline) made by ``init``; its config."""
+    (folder / "roster.csv").write_text("name,team,role\nAnn,red,dps\nBen,red,tank\n"
+                                       "Cat,blue,dps\nDan,blue,healer\n", encoding="utf-8")
+    config = folder / "match.toml"
+    config.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+                      '[sheets]\nbackend = "local"\nboard = "board.xlsx"\nengine = "gm/engine.xlsx"\n'
+                      'orders = { red = "orders-red.xlsx", blue = "orders-blue.xlsx" }\n', encoding="utf-8")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        if cli(["init", "gvg", "-c", str(config), "--no-share", "--no-email"]) != 0:
+            raise SystemExit("init failed")
+    return config
+
+
+def type_junk(workbook: Path, rows: int) -> None:
+    """``rows`` rows typed under the last table of the first tab: a name and a destination in each."""
+    book = openpyxl.load_workbook(workbook)
+    sheet = book.worksheets[0]
+    first = sheet.max_row + 3
+    for i in range(rows):
+        sheet.cell(first + i, 1).value = f"junk{i}"
+        sheet.cell(first + i, 2).value = f"F{i % 9 + 1}"
+    book.save(workbook)
+
+
+def one_poll(config: Path, profile: bool) -> tuple[float, int, str]:
+    """Seconds of one ``sync``, the lines it printed, and cProfile's top functions when asked."""
+    out = io.StringIO()
+    profiler = cProfile.Profile() if profile else None
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        if profiler is not None:
+            profiler.enable()
+        cli(["sync", "-c", str(config)])
+        if profiler is not None:
+            profiler.disable()
+    seconds = time.perf_counter() - start
+    top = ""
+    if profiler is not None:
+        text = io.StringIO()
+        pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(40)
+        top = text.getvalue()
+    return seconds, len(out.getvalue().splitlines()), top
+
+
+def bots_type(config: Path) -> None:
+    """Both teams' bots type this turn's orders and tick Ready."""
+    from sheets_gm.match.config import load_config
+    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset
+    from sheets_gm.sync.autoplay import type_bot_orders
+
+    kinds = bots_of(create_ruleset("gvg"))
+    bots = {"red": kinds["objective"].make("bench/red"), "blue": kinds["random"].make("bench/blue")}
+    type_bot_orders(open_match_sheets(load_config(config)), get_ruleset("gvg"), bots, ready=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Measure and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, nargs="+", default=[500, 2000, 10000], help="junk rows to type")
+    parser.add_argument("--repeats", type=int, default=1, help="polls timed per count (default 1)")
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top functions of the last poll")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base"
+        base.mkdir()
+        config = make_match(base)
+        figures = []
+        for rows in args.rows:
+            runs, resolving, lines, top = [], [], 0, ""
+            for run in range(args.repeats):
+                folder = Path(tmp) / f"rows{rows}-{run}"
+                shutil.copytree(base, folder, symlinks=True)
+                type_junk(folder / "orders-red.xlsx", rows)
+                seconds, lines, top = one_poll(folder / config.name, args.profile)
+                runs.append(seconds)
+                bots_type(folder / config.name)
+                resolving.append(one_poll(folder / config.name, False)[0])
+            median = statistics.median(runs)
+            figures.append((rows, median))
+            print(f"{rows:>6} junk rows: first poll median {median:.2f} s over {args.repeats} run(s) "
+                  f"(min {min(runs):.2f}, max {max(runs):.2f}), {median / rows * 1000:.2f} ms a row; "
+                  f"{lines} lines printed; the resolving poll after it: median {statistics.median(resolving):.2f} s")
+            if top:
+                print(top)
+        if len(figures) > 1:
+            (r0, s0), (r1, s1) = figures[0], figures[-1]
+            print(f"growth: {r1 / r0:.0f}x the rows took {s1 / s0:.1f}x the time (linear: about {r1 / r0:.0f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,439 @@
+"""``sheets-gm serve`` against today's cron, in one run: N local matches of mixed games and N on the fake Google
+spread over ten accounts, on this machine. Prints its figures; exits 0 (the goals are printed beside them).
+
+Set-up: one local match of each of four games (GvG, Wesnoth, Coalition, Champions) is made with ``init`` and
+copied N/4 times; one GvG match is made on the fake Google with ``init``, and its four spreadsheets are copied
+N times on the fake, their configs spread over ten service accounts. The fake runs in this process (behind a
+lock: the host's workers call it from their threads), so its own work counts in the host's CPU.
+
+The host is the real one (``match.host.Host``) on a real clock, a real thread pool and the interval given.
+Figures, each beside today's cron (one ``sheets-gm sync --quiet`` process a match a minute):
+
+- idle CPU of the whole host over ``--idle`` seconds, as a share of one core; cron's: the CPU of an idle local
+  ``sync`` process (measured, a sample) times the local matches, plus, for each Google match, that of a process
+  that imports Google's client (measured) and makes the idle gated poll (measured here, in process);
+- the answer to a save (a player types orders, not Ready): seconds from the save to the poll that wrote the
+  answer, median and 95th percentile over ``--saves`` saves at random moments, half local and half Google;
+  cron's: the wait for the next minute (uniform, so its 95th percentile is 57 s) plus a poll that reads
+  (measured);
+- Drive requests a minute per account while idle (every Drive endpoint, counted on the fake per account);
+  cron's: one change-log request per match a minute (measured on one account's matches, in process);
+- memory an idle match costs the host: its resident memory after it took the matches in, less before, by match;
+- windows resolved a minute when every seat of every match is Ready: every match's orders typed, a fresh host
+  started, the time until each has resolved; cron's: ``--cron-sample`` local ``sync`` processes started at
+  once (as cron starts them at the minute), the time until all are done.
+
+    .venv/bin/python scripts/bench_serve.py [--matches N] [--accounts 10] [--interval 10] [--idle 60]
+                                            [--saves 20] [--workers 4] [--cron-sample 8] [--ready-sample M]
+                                            [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import gc
+import importlib
+import io
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import types
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # for tests.fakes: the fake Google lives with the tests
+
+import sheets_gm.sheets.google.signin as signin  # noqa: E402
+from sheets_gm.cli import main as cli  # noqa: E402
+from sheets_gm.engine.ruleset import JUDGE  # noqa: E402
+from sheets_gm.match.config import load_config  # noqa: E402
+from sheets_gm.match.connect import open_match_sheets  # noqa: E402
+from sheets_gm.match.host.scheduler import Host  # noqa: E402
+from sheets_gm.match.polls import poll_behind_gate  # noqa: E402
+from sheets_gm.rulesets.registry import bots_of, create_ruleset, get_ruleset  # noqa: E402
+from sheets_gm.sheets.marks import file_mark  # noqa: E402
+from sheets_gm.sync.autoplay import type_bot_orders  # noqa: E402
+from tests.fakes.google_api import CHANGES, GoogleApiFake, settle_auth, write_service_account_key  # noqa: E402
+
+GAMES = ("gvg", "wesnoth", "coalition", "champions")
+ROSTER = "name,team,role\nAnn,red,dps\nBen,red,tank\nCat,blue,dps\nDan,blue,healer\n"
+GVG_CONFIG = ('ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n[sheets]\nbackend = "local"\n'
+              'board = "board.xlsx"\nengine = "gm/engine.xlsx"\norders = { red = "orders-red.xlsx", '
+              'blue = "orders-blue.xlsx" }\n')
+ROLES = ("board", "engine", "red", "blue")
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def program() -> list[str]:
+    """How cron starts a sync: the installed ``sheets-gm`` beside this Python, else ``python -m sheets_gm.cli``."""
+    installed = Path(sys.executable).with_name("sheets-gm")
+    return [str(installed)] if installed.exists() else [sys.executable, "-m", "sheets_gm.cli"]
+
+
+def child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def rss_kib() -> int:
+    for line in Path("/proc/self/status").read_text(encoding="utf-8").splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def kept_size(roots: list[Any]) -> int:
+    """Bytes of the objects reachable from ``roots`` (not modules, classes or functions: what every match shares)."""
+    seen: set[int] = set()
+    stack, total = list(roots), 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (type, types.ModuleType, types.FunctionType, types.MethodType)):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        stack.extend(gc.get_referents(obj))
+    return total
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
+
+
+# -- the matches ---------------------------------------------------------------------------------------------
+
+
+def local_templates(root: Path) -> list[Path]:
+    """One local match per game, made with init (GvG from a roster, the others from their starter configs)."""
+    made = []
+    for game in GAMES:
+        folder = root / f"template-{game}"
+        folder.mkdir(parents=True)
+        if game == "gvg":
+            (folder / "roster.csv").write_text(ROSTER, encoding="utf-8")
+            (folder / "match.toml").write_text(GVG_CONFIG, encoding="utf-8")
+        subprocess.run([*program(), "init", game, "-c", "match.toml"], check=True, capture_output=True, cwd=folder)
+        made.append(folder)
+    return made
+
+
+def local_matches(root: Path, count: int) -> list[Path]:
+    """``count`` local matches, the four games in turn, copied from their templates (the poll state left out)."""
+    templates = local_templates(root / "templates")
+    configs = []
+    for i in range(count):
+        folder = root / "local" / f"m{i:04d}"
+        shutil.copytree(templates[i % len(templates)], folder, ignore=shutil.ignore_patterns(".sheets-gm"))
+        configs.append(folder / "match.toml")
+    return configs
+
+
+def key(match: int, role: str) -> str:
+    return f"1{role}_{match:04d}_bench_serve_".ljust(44, "0")
+
+
+def google_matches(fake: GoogleApiFake, root: Path, count: int, accounts: int) -> list[Path]:
+    """``count`` GvG matches on the fake, over ``accounts`` service accounts: one made with init, the others
+    its copies (each of its spreadsheets copied on the fake under a key of its own)."""
+    keys_of = [{role: key(i, role) for role in ROLES} for i in range(count)]
+    for role in ROLES:
+        fake.create_spreadsheet(keys_of[0][role], f"bench · {role}")
+    key_files = []
+    for a in range(accounts):
+        key_files.append(write_service_account_key(root / f"account{a}.json",
+                                                   f"bench{a}@sheets-gm-test.iam.gserviceaccount.com"))
+    configs: list[Path] = []
+    for i in range(count):
+        folder = root / "google" / f"g{i:04d}"
+        folder.mkdir(parents=True)
+        (folder / "roster.csv").write_text(ROSTER, encoding="utf-8")
+        k = keys_of[i]
+        config = folder / "match.toml"
+        config.write_text(
+            'ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+            f'[sheets]\nbackend = "google"\nboard = "{k["board"]}"\nengine = "{k["engine"]}"\n'
+            f'orders = {{ red = "{k["red"]}", blue = "{k["blue"]}" }}\n'
+            f'[google]\nservice_account = "{key_files[i % accounts]}"\n', encoding="utf-8")
+        if i == 0:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as said:
+                if cli(["init", "gvg", "-c", str(config), "--no-share"]) != 0:
+                    raise SystemExit(f"init on the fake failed: {said.getvalue()}")
+        else:
+            for role in ROLES:
+                clone = copy.deepcopy(fake.spreadsheets[keys_of[0][role]])
+                clone.key = k[role]
+                fake.spreadsheets[k[role]] = clone
+            ids = configs[0].parent / ".sheets-gm" / "match.sheet-ids.json"
+            if ids.exists():
+                (folder / ".sheets-gm").mkdir(mode=0o700)
+                text = ids.read_text(encoding="utf-8")
+                for role in ROLES:
+                    text = text.replace(keys_of[0][role], k[role])
+                (folder / ".sheets-gm" / "match.sheet-ids.json").write_text(text, encoding="utf-8")
+        configs.append(config)
+    return configs
+
+
+def locked_fake() -> GoogleApiFake:
+    """The fake, its requests answered one at a time (the host's workers call it from their threads), every
+    service-account sign-in settled (no thread of google-auth's own)."""
+    fake = GoogleApiFake()
+    lock = threading.Lock()
+    dispatch = fake._dispatch
+
+    def one_at_a_time(request: Any) -> Any:
+        with lock:
+            return dispatch(request)
+
+    fake._dispatch = one_at_a_time  # type: ignore[method-assign]
+    original = signin.open_service_account
+    signin.open_service_account = lambda path, *scopes: settle_auth(original(path, *scopes))
+    fake.start()
+    return fake
+
+
+def type_orders(config_path: Path, *, ready: bool, seed: str) -> None:
+    """The bots type the open window's orders of every seat (and tick Ready when ``ready``), as players would."""
+    config = load_config(config_path)
+    rules = create_ruleset(config.ruleset)
+    make = next(iter(bots_of(rules).values())).make
+    bots = {seat: make(f"{seed}/{seat}") for seat in (*config.seats, JUDGE)}
+    type_bot_orders(open_match_sheets(config), get_ruleset(config.ruleset), bots, ready=ready)
+
+
+# -- the host ------------------------------------------------------------------------------------------------
+
+
+class Running:
+    """A host on a thread of its own, on the real clock and a real pool."""
+
+    def __init__(self, folders: Sequence[Path], status: Path, interval: float, workers: int) -> None:
+        self.lines: list[str] = []
+        self.stop = threading.Event()
+        self.host = Host(folders, ThreadPoolExecutor(workers), clock=now, say=self.lines.append, status_file=status,
+                         interval=interval, workers=workers)
+        self.thread = threading.Thread(target=self.host.run, args=(self.stop,), daemon=True)
+        self.thread.start()
+
+    def wait_until(self, done: Callable[[], bool], limit: float) -> float:
+        """Seconds until ``done`` (checked every 0.1 s), at most ``limit``."""
+        start = time.monotonic()
+        while not done() and time.monotonic() - start < limit:
+            time.sleep(0.1)
+        return time.monotonic() - start
+
+    def settled(self) -> bool:
+        matches = list(self.host.matches.values())
+        return bool(matches) and all(not h.running and h.looked_at is not None and h.done in ("read", "idle")
+                                     for h in matches)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
+# -- cron, measured --------------------------------------------------------------------------------------------
+
+
+def cron_idle_cpu(configs: Sequence[Path]) -> float:
+    """CPU seconds of one idle local ``sync --quiet`` process (median over the sample; each polled once before)."""
+    for config in configs:
+        subprocess.run([*program(), "sync", "-c", str(config), "--quiet"], capture_output=True, cwd=config.parent)
+    spent = []
+    for config in configs:
+        before = child_cpu()
+        subprocess.run([*program(), "sync", "-c", str(config), "--quiet"], capture_output=True, cwd=config.parent)
+        spent.append(child_cpu() - before)
+    return statistics.median(spent)
+
+
+def google_import_cpu() -> float:
+    """CPU seconds of a process that imports Google's client (what cron's Google poll loads, beyond a local one)."""
+    before = child_cpu()
+    subprocess.run([sys.executable, "-c", "import gspread, google.auth, requests, sheets_gm.sheets.google.drive"],
+                   check=True)
+    return child_cpu() - before
+
+
+def cron_google_poll(fake: GoogleApiFake, configs: Sequence[Path]) -> tuple[float, int]:
+    """An idle Google poll as cron makes it, in process (each match its own change log): median CPU seconds, and
+    the change-log requests the matches of one account make in one minute (one poll each)."""
+    spent, asked = [], 0
+    account = load_config(configs[0]).service_account
+    for config_path in configs:
+        config = load_config(config_path)
+        sheets = open_match_sheets(config)
+        mark = file_mark(config_path)
+        poll_behind_gate(config, mark, sheets, quiet=True, clock=now)  # settles the state
+        before, calls = time.process_time(), fake.calls(CHANGES)
+        poll_behind_gate(config, mark, sheets, quiet=True, clock=now)
+        spent.append(time.process_time() - before)
+        if config.service_account == account:
+            asked += fake.calls(CHANGES) - calls
+    return statistics.median(spent), asked
+
+
+def cron_resolutions(configs: Sequence[Path], seed: str) -> float:
+    """Windows a minute cron resolves: the sample's orders typed Ready, a ``sync`` each started at once (as cron
+    starts them at the minute); the sample over the seconds until all are done."""
+    for config in configs:
+        type_orders(config, ready=True, seed=seed)
+    start = time.monotonic()
+    runs = [subprocess.Popen([*program(), "sync", "-c", str(c), "--quiet"], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, cwd=c.parent) for c in configs]
+    for run in runs:
+        run.wait()
+    return len(configs) / (time.monotonic() - start) * 60
+
+
+# -- the run --------------------------------------------------------------------------------------------------
+
+
+def measure(args: argparse.Namespace, root: Path) -> None:
+    rng = random.Random(args.seed)
+    t0 = time.monotonic()
+    local = local_matches(root, args.matches)
+    fake = locked_fake()
+    google = google_matches(fake, root, args.matches, args.accounts)
+    print(f"Made {len(local)} local matches ({', '.join(GAMES)} in turn) and {len(google)} GvG matches on the fake "
+          f"over {args.accounts} accounts in {time.monotonic() - t0:.0f} s.")
+
+    # The host takes every match in; then it idles. What every host loads once (each game's rules, both backends)
+    # is loaded before the memory is first measured: what is left is what the matches cost.
+    for game in GAMES:
+        create_ruleset(game)
+    importlib.import_module("sheets_gm.sheets.google.backend")
+    importlib.import_module("sheets_gm.sheets.local.backend")
+    rss_before = rss_kib()
+    cpu_before = time.process_time()
+    running = Running([root / "local", root / "google"], root / "serve-status.json", args.interval, args.workers)
+    took = running.wait_until(running.settled, 30 * 60)
+    print(f"serve: first look at all {len(running.host.matches)} matches (each polled once) in {took:.0f} s, "
+          f"{time.process_time() - cpu_before:.0f} s of CPU.")
+    running.wait_until(lambda: False, 2 * args.interval)  # our first writes read back, the accounts' tokens taken
+    running.wait_until(running.settled, 5 * 60)
+    rss_idle = rss_kib()
+    kept = kept_size(list(running.host.matches.values())) / len(running.host.matches)
+    fake.reset_counters()
+    cpu_before, wall_before = time.process_time(), time.monotonic()
+    time.sleep(args.idle)
+    idle_cpu = (time.process_time() - cpu_before) / (time.monotonic() - wall_before)
+    minutes = (time.monotonic() - wall_before) / 60
+    per_account: dict[str, int] = {}
+    for call in fake.log:
+        if call.endpoint.startswith("drive."):
+            per_account[call.caller] = per_account.get(call.caller, 0) + 1
+    drive_rates = [per_account.get(f"bench{a}@sheets-gm-test.iam.gserviceaccount.com", 0) / minutes
+                   for a in range(args.accounts)]
+    sheets_reads = sum(1 for call in fake.log if call.endpoint.startswith("sheets."))
+
+    # Saves, at random moments: the seconds until the host's poll answered each.
+    latencies: dict[str, list[float]] = {"local": [], "google": []}
+    sample = rng.sample(local, args.saves // 2) + rng.sample(google, args.saves - args.saves // 2)
+    rng.shuffle(sample)
+    for config in sample:
+        time.sleep(rng.uniform(0, args.interval))  # a moment at random within the host's looks
+        hosted = running.host.matches[config.resolve()]
+        type_orders(config, ready=False, seed=args.seed)
+        saved = now()
+        running.wait_until(lambda h=hosted, s=saved: h.read_at is not None and h.read_at >= s, 120)  # type: ignore[misc]
+        if hosted.read_at is not None and hosted.read_at >= saved:
+            latencies["local" if "local" in config.parts else "google"].append(
+                (hosted.read_at - saved).total_seconds())
+    running.close()
+
+    # Every seat Ready (of every match, or of --ready-sample of them): a fresh host, every match due at once.
+    everything = [*local, *google]
+    ready = everything if args.ready_sample is None else rng.sample(everything, min(args.ready_sample,
+                                                                                    len(everything)))
+    for config in ready:
+        type_orders(config, ready=True, seed=args.seed)
+    fresh = Running([root / "local", root / "google"], root / "serve-status-2.json", args.interval, args.workers)
+    resolved = fresh.wait_until(lambda: fresh.host.resolutions >= len(ready), 60 * 60)
+    windows = fresh.host.resolutions
+    fresh.close()
+    failed = [line for line in running.lines + fresh.lines if "failure 1;" in line]
+
+    # Today's cron, on the same matches.
+    cron_sample = rng.sample(local, min(args.cron_sample, len(local)))
+    local_idle = cron_idle_cpu(cron_sample)
+    google_extra = google_import_cpu()
+    polled = google[: min(len(google), args.accounts * 2)]
+    google_poll, cron_asks = cron_google_poll(fake, polled)
+    cron_google_matches = len(polled[:: args.accounts])  # those of the first account (the configs take turns)
+    cron_cpu = (len(local) * local_idle + len(google) * (local_idle + google_extra + google_poll)) / 60
+    cron_drive = cron_asks / max(cron_google_matches, 1) * len(google) / args.accounts
+    fresh_sample = rng.sample(local, min(args.cron_sample, len(local)))  # their next window, typed Ready
+    cron_windows = cron_resolutions(fresh_sample, args.seed + "/cron")
+    fake.stop()
+
+    every = [*latencies["local"], *latencies["google"]]
+    print(f"\nFigures ({args.matches} local + {args.matches} Google matches, {args.accounts} accounts, interval "
+          f"{args.interval:g} s, {args.workers} workers; serve beside today's cron):")
+    print(f"- idle CPU of the host: {idle_cpu * 100:.1f} % of one core over {args.idle:g} s (goal < 5 %); cron: "
+          f"{cron_cpu * 100:.0f} % ({local_idle:.2f} s CPU an idle local sync process, +{google_extra:.2f} s to "
+          f"import Google's client, +{google_poll * 1000:.0f} ms the Google poll; a process a match a minute); "
+          f"ratio {cron_cpu / max(idle_cpu, 1e-9):.0f}x")
+    if every:
+        print(f"- a save answered in: median {statistics.median(every):.1f} s, 95th percentile "
+              f"{percentile(every, 0.95):.1f} s over {len(every)} saves (local median "
+              f"{statistics.median(latencies['local'] or [0]):.1f} s, Google median "
+              f"{statistics.median(latencies['google'] or [0]):.1f} s; goal 15 s); cron: the next minute, 95th "
+              f"percentile 57 s plus the poll")
+    print(f"- Drive requests a minute per account while idle: median {statistics.median(drive_rates):.1f}, most "
+          f"{max(drive_rates):.1f} ({len(google) // args.accounts} matches an account; goal <= 10); Sheets "
+          f"requests meanwhile: {sheets_reads}; cron: {cron_drive:.0f} a minute per account (one change-log "
+          f"request a match a minute: {cron_asks} for {cron_google_matches} matches of one account, measured)")
+    print(f"- memory an idle match costs the host: {kept / 1024:.1f} KiB of objects kept between polls; the "
+          f"resident size grew {(rss_idle - rss_before) / (len(local) + len(google)):.0f} KiB a match "
+          f"({rss_before / 1024:.0f} MiB before the host, {rss_idle / 1024:.0f} MiB after it took the matches in "
+          f"and polled each once: the allocator keeps what those first polls used; the fake's copies of the "
+          f"spreadsheets were made before); cron keeps none between minutes")
+    print(f"- every seat Ready ({len(ready)} of the {len(everything)} matches, every one hosted): {windows} "
+          f"windows resolved in {resolved:.0f} s, {windows / resolved * 60:.0f} a "
+          f"minute ({args.workers} workers); cron: {cron_windows:.0f} a minute ({len(fresh_sample)} local syncs "
+          f"started at once), at most one a match a minute")
+    if failed:
+        print(f"- failures said by the host: {len(failed)}, e.g. {failed[0][:300]}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Measure and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=100, help="local matches, and Google matches (default 100)")
+    parser.add_argument("--accounts", type=int, default=10, help="Google accounts (default 10)")
+    parser.add_argument("--interval", type=float, default=10.0, help="the host's interval in seconds (default 10)")
+    parser.add_argument("--idle", type=float, default=60.0, help="seconds of idle measured (default 60)")
+    parser.add_argument("--saves", type=int, default=20, help="saves timed (default 20)")
+    parser.add_argument("--workers", type=int, default=4, help="the host's workers (default 4)")
+    parser.add_argument("--cron-sample", type=int, default=8, help="cron processes measured (default 8)")
+    parser.add_argument("--ready-sample", type=int, metavar="M",
+                        help="make M matches Ready for the windows a minute (default: every one)")
+    parser.add_argument("--seed", default="bench", help="the random seed (default bench)")
+    args = parser.parse_args(argv)
+    if args.matches < max(4, args.accounts) or args.saves < 2:
+        parser.error("--matches: at least 4 and at least one a Google account; --saves: at least 2")
+    with tempfile.TemporaryDirectory() as tmp:
+        measure(args, Path(tmp))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

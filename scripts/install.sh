@@ -1,0 +1,20 @@
+# Sourced by scripts/test.sh and scripts/test_game.sh (from the checkout's root): a virtual environment in .venv
+# with the package and its test extras. pip runs only when pyproject.toml changed since the last install (a stamp in
+# .venv); a fresh clone always installs.
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+stamp=.venv/.sheets-gm-install
+want="$(sha256sum pyproject.toml | cut -d' ' -f1) test"
+if ! grep -qxF "$want" "$stamp" 2>/dev/null; then
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e '.[test]'
+  echo "$want" > "$stamp"
+fi
+# pytest's parallel processes (pytest-xdist): one per core this shell may use, at most 4 (CI has 2), or
+# SHEETS_GM_TEST_WORKERS of them when that is set (1: no worker processes).
+workers=${SHEETS_GM_TEST_WORKERS:-$(.venv/bin/python -c 'import os; print(min(4, len(os.sched_getaffinity(0))))')}
+case $workers in
+  ''|*[!0-9]*|0) echo "SHEETS_GM_TEST_WORKERS must be a whole number of 1 or more, not '$workers'" >&2; exit 2 ;;
+  1) parallel=(-n 0) ;;
+  *) parallel=(-n "$workers" --dist loadgroup) ;;
+esac

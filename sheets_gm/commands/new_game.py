@@ -1,0 +1,149 @@
+"""``sheets-gm new-game NAME``: write a new game that plays, for a contributor to make into hers.
+
+It writes the game's package (``sheets_gm/rulesets/NAME/``), its template folder (``templates/NAME/``: the sheet
+layout and a starter match config), its rules page (``docs/rules-NAME.md``, with the settings table made from the
+game's settings), a scenario (``tests/scenarios/NAME/``) and its line in the registry: nothing else. The game is
+the starter in ``templates/new-game/`` (a race: each turn every player goes 1 to 3 steps), named NAME; it passes
+the conformance tests as written, and ``scripts/test_game.sh NAME`` runs them (``docs/adding-a-ruleset.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import keyword
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from sheets_gm.commands.base import UserError, command
+
+#: The checkout the game is written into: the one this program runs from.
+ROOT = Path(__file__).resolve().parent.parent.parent
+#: The starter game, in the checkout: its files name it ``newgame`` (``NewGame`` in class names).
+STARTER = "templates/new-game"
+NAME = re.compile(r"[a-z][a-z0-9_]{1,30}")
+
+
+def camel(name: str) -> str:
+    """The class-name prefix of a game called ``name``.
+
+    >>> camel("salvo_duel")
+    'SalvoDuel'
+    """
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def named(text: str, name: str, title: str) -> str:
+    """The starter's ``text`` for the game ``name`` called ``title``."""
+    return text.replace("NEWGAME_TITLE", title).replace("NewGame", camel(name)).replace("newgame", name)
+
+
+def sorted_imports(text: str) -> str:
+    """``text`` with each run of ``from sheets_gm…`` lines in module order, as ruff sorts them: the game's own
+    modules sort among the core's by its name."""
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    run: list[str] = []
+    for line in [*lines, ""]:
+        if line.startswith("from sheets_gm"):
+            run.append(line)
+            continue
+        out += sorted(run, key=lambda imported: imported.split()[1])
+        run = []
+        out.append(line)
+    return "".join(out)
+
+
+def planned(root: Path, name: str) -> dict[Path, Path]:
+    """Each file the game gets (under ``root``), from the starter's file it is made of."""
+    starter = root / STARTER
+    out = {root / "sheets_gm" / "rulesets" / name / f.name.removesuffix(".tmpl"): f
+           for f in sorted((starter / "package").glob("*.tmpl"))}
+    out.update({root / "templates" / name / f.name: f for f in sorted((starter / "template").iterdir())})
+    out[root / "docs" / f"rules-{name}.md"] = starter / "rules.md.tmpl"
+    out[root / "tests" / "scenarios" / name / "the_first_to_reach_the_goal_wins.yaml"] = starter / "scenario.yaml"
+    return out
+
+
+def registry_line(name: str) -> str:
+    """The game's line in ``GAMES``."""
+    return f'    "{name}": "sheets_gm.rulesets.{name}.game:GAME",\n'
+
+
+def registered(text: str, name: str) -> str:
+    """The registry's source ``text`` with the game's line in ``GAMES``, in name order."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith("GAMES: dict[str, str] = {")), None)
+    if start is None:
+        raise UserError("sheets_gm/rulesets/registry.py has no 'GAMES: dict[str, str] = {' line to add the game to")
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("}"))
+    at = next((i for i in range(start + 1, end) if lines[i].strip() > registry_line(name).strip()), end)
+    return "".join([*lines[:at], registry_line(name), *lines[at:]])
+
+
+def settings_table_of(engine: Path, name: str) -> str:
+    """The rules page's settings table, made from the settings of the engine module just written."""
+    from sheets_gm.engine.settings import settings_markdown
+
+    spec = importlib.util.spec_from_file_location(f"_new_game_{name}_engine", engine)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
+    try:
+        spec.loader.exec_module(module)
+        return settings_markdown(getattr(module, f"{camel(name)}Settings"))
+    finally:
+        del sys.modules[spec.name]
+
+
+def write_game(root: Path, name: str, title: str) -> list[Path]:
+    """Write the game ``name`` into the checkout at ``root``; the files written, the registry last. UserError for a
+    name that cannot be a game's or is taken, before anything is written."""
+    if not NAME.fullmatch(name) or keyword.iskeyword(name) or name == "newgame":
+        raise UserError(f"{name!r} cannot name a game: write 2 to 31 lower-case letters, digits or _, starting with "
+                        "a letter (it names the package, the template folder and the registry key), e.g. salvo")
+    registry = root / "sheets_gm" / "rulesets" / "registry.py"
+    text = registry.read_text(encoding="utf-8")
+    if f'    "{name}": ' in text:
+        raise UserError(f"a game called {name!r} is registered already (sheets_gm/rulesets/registry.py)")
+    files = planned(root, name)
+    taken = [str(p.relative_to(root)) for p in files if p.exists()]
+    if taken:
+        raise UserError(f"the game {name!r} would overwrite {', '.join(taken)}: remove them, or choose another name")
+    for target, source in files.items():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        made = named(source.read_text(encoding="utf-8"), name, title)
+        target.write_text(sorted_imports(made) if target.suffix == ".py" else made, encoding="utf-8")
+    page = root / "docs" / f"rules-{name}.md"
+    table = settings_table_of(root / "sheets_gm" / "rulesets" / name / "engine.py", name)
+    page.write_text(page.read_text(encoding="utf-8").replace("{settings}", table), encoding="utf-8")
+    registry.write_text(registered(text, name), encoding="utf-8")
+    return [*files, registry]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the game and say what to do next."""
+    root = args.root.resolve()
+    written = write_game(root, args.name, args.title or args.name.replace("_", " ").capitalize())
+    for path in written:
+        print(f"wrote {path.relative_to(root)}")
+    print(f"\n{args.name} plays: scripts/test_game.sh {args.name} runs its tests; make it your game by editing "
+          f"sheets_gm/rulesets/{args.name}/, templates/{args.name}/, docs/rules-{args.name}.md and "
+          f"tests/scenarios/{args.name}/ (docs/adding-a-ruleset.md)")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``new-game`` to the command line."""
+    p = command(sub, "new-game", run, "write a new game that plays, to make into yours",
+                "Write a new game called NAME into this checkout: its package (sheets_gm/rulesets/NAME/), its "
+                "template folder (templates/NAME/: sheet.yaml and a starter match.toml), its rules page "
+                "(docs/rules-NAME.md, the settings table made from its settings), a scenario "
+                "(tests/scenarios/NAME/) and its registry line. It is a small race that passes the conformance "
+                "tests as written; docs/adding-a-ruleset.md walks you through making it your game.",
+                'sheets-gm new-game salvo --title "Salvo"')
+    p.add_argument("name", metavar="NAME", help="the game's name: lower-case letters, digits and _, e.g. salvo")
+    p.add_argument("--title", default="", help="its name for people (default: NAME capitalised)")
+    p.add_argument("--root", type=Path, default=ROOT, help=f"the checkout to write it into (default: {ROOT})")

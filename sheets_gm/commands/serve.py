@@ -1,0 +1,113 @@
+"""``sheets-gm serve FOLDER…``: every match under the folders, from one long-running process (``match.host``);
+``serve --status FOLDER…``: what that process says it is doing."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+
+from sheets_gm.commands import base
+from sheets_gm.commands.base import UsageError, UserError, command
+from sheets_gm.match.host.scheduler import DEFAULT_INTERVAL, DEFAULT_RESCAN, DEFAULT_WORKERS, Host
+from sheets_gm.match.host.status import read_status, status_lines, status_path
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+@contextmanager
+def stop_on_signals(stop: threading.Event) -> Iterator[None]:
+    """SIGTERM (``systemctl stop``) and Ctrl-C set ``stop``: the host finishes the polls under way and stops. A
+    second one stops at once (a resolution cut short is completed by the next start, from its journal)."""
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        _say(f"{signal.Signals(signum).name}: stopping after the polls under way (again: stop at once).")
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Run every match under the folders until SIGTERM, or print the running host's status (``--status``)."""
+    folders = [Path(f) for f in args.folders]
+    missing = [str(f) for f in folders if not f.exists()]
+    if missing:
+        raise UsageError(f"no such folder: {', '.join(missing)} (serve takes the folders its match configs are "
+                         "under, or the configs themselves)")
+    where = Path(args.status_file) if args.status_file else status_path(folders)
+    if args.status:
+        status = read_status(where)
+        if status is None:
+            raise UserError(f"no status of sheets-gm serve at {where}: is it running for these folders? (start it "
+                            "with sheets-gm serve FOLDER…, or name its file with --status-file)")
+        print("\n".join(status_lines(status, base.clock())))
+        return 0
+    stop = threading.Event()
+    pool = ThreadPoolExecutor(args.workers, thread_name_prefix="sheets-gm-serve")
+    host = Host(folders, pool, clock=base.clock, say=_say, status_file=where, interval=args.interval,
+                rescan=args.rescan, workers=args.workers)
+    _say(f"sheets-gm serve: matches under {', '.join(map(str, folders))}, a look every {args.interval:g} s, "
+         f"{args.workers} workers; status in {where} (sheets-gm serve --status).")
+    with stop_on_signals(stop):
+        try:
+            host.run(stop)
+        except KeyboardInterrupt:
+            print("Stopped at once.", file=sys.stderr)
+            return 130
+    return 0
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: give between 1 and 3600 seconds")
+    return value
+
+
+def _workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of workers") from None
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r}: give between 1 and 64 workers")
+    return value
+
+
+def register(sub: object) -> None:
+    """Add ``serve`` to the command line."""
+    p = command(sub, "serve", run_serve, "run every match under the folders from one process (a service)",
+                "Find every match config under the folders (again every minute: matches come and go) and run them "
+                "all from this one process: a player's save is answered within the interval, a deadline fires at "
+                "its second, one Drive request an interval serves every match of a Google account, and a match "
+                "that fails is retried with growing waits while the others go on. Cron, sync, resolve, undo and "
+                "the other commands still work on any match meanwhile (serve skips a match they hold). Stops "
+                "cleanly on SIGTERM; scripts/sheets-gm-serve.service runs it under systemd.",
+                "sheets-gm serve ~/matches      (and: sheets-gm serve --status ~/matches)")
+    p.add_argument("folders", nargs="+", metavar="FOLDER", help="folders the match configs are under (or configs)")
+    p.add_argument("--status", action="store_true", help="print what the running serve says it is doing, and exit")
+    p.add_argument("--interval", type=_seconds, default=DEFAULT_INTERVAL, metavar="S",
+                   help=f"seconds between two looks at a match (default {DEFAULT_INTERVAL:g})")
+    p.add_argument("--workers", type=_workers, default=DEFAULT_WORKERS, metavar="N",
+                   help=f"matches polled side by side (default {DEFAULT_WORKERS})")
+    p.add_argument("--rescan", type=_seconds, default=DEFAULT_RESCAN, metavar="S",
+                   help=f"seconds between two searches of the folders for new matches (default {DEFAULT_RESCAN:g})")
+    p.add_argument("--status-file", metavar="PATH",
+                   help="where the status is kept (default: .sheets-gm/serve-status.json in the first folder)")

@@ -1,0 +1,301 @@
+"""One watcher per Google account: one change-log request an interval serves every match whose spreadsheets
+that account holds.
+
+Under cron each Google match asks Drive's change log once a poll from a page token of its own. Under ``serve``
+the :class:`AccountWatcher` of an account asks it once an interval for all of them (and, every
+``gate.drive.SAFETY_NET``, Drive's file index once for all of them), and keeps, for each match, the changes to its
+spreadsheets since that match's last poll. A match is polled when the log named one of its spreadsheets (or its
+gate would read anyway: ``quiet``), and its gate is handed a :class:`SharedChangeLog`, which answers the gate's
+questions from what the watcher kept instead of asking Drive: ``since`` and ``modified_since`` give the changes to
+the match's spreadsheets since its last poll, and the token is the watcher's. The gate itself is unchanged: it
+compares Drive's versions with those its kept reads cover, passes our own writes over, and reads what changed.
+
+A match's first poll in a host is answered by Drive itself, from the page token its last poll (cron's, say)
+kept: the watcher knows only what changed since it started. So is every poll of a match while its watcher has no
+token (Drive did not give one yet). The token the shared log gives is a valid token of the same account, so cron
+or ``sync --watch`` can carry the match on from it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.connect import google_client
+from sheets_gm.sheets.backend import SheetAccessError, SheetError
+from sheets_gm.sheets.google.drive import DriveChangeLog, DriveChanges, DriveFiles
+from sheets_gm.sync.gate.drive import CLOCK_MARGIN, SAFETY_NET
+
+if TYPE_CHECKING:
+    import gspread
+
+#: The most pages of the change log one question follows; past that, every match of the account reads in full.
+MAX_PAGES = 10
+
+
+def account_of(config: MatchConfig) -> str:
+    """The Google account a match's spreadsheets are opened with, as the host names it: the service account's
+    e-mail (two key files of one account are one account), else the OAuth sign-in's file."""
+    if config.service_account is not None:
+        try:
+            email = json.loads(config.service_account.read_text(encoding="utf-8")).get("client_email")
+        except (OSError, ValueError, AttributeError):
+            email = None
+        return f"service account {email}" if isinstance(email, str) and email else str(config.service_account)
+    return f"OAuth sign-in {config.oauth_token.resolve()}"
+
+
+def config_keys(config: MatchConfig) -> frozenset[str]:
+    """The keys of a Google match's spreadsheets, as its config names them."""
+    return frozenset(k for k in (config.board, config.engine, *config.orders, config.judge) if k)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """One spreadsheet as Drive last listed it for the watcher: when its latest change was, who made it (and
+    whether it was us), its modification time and Drive's version."""
+
+    time: str
+    modified_by: str = ""
+    modified_at: str = ""
+    by_me: bool = False
+    version: int | None = None
+
+
+@dataclass
+class _Kept:
+    """What a watcher keeps for one match: its spreadsheets, the changes to them since its last poll, whether
+    the watcher's knowledge of them is complete, and whether its next poll is its first in this host."""
+
+    keys: frozenset[str]
+    changes: dict[str, Listed] = field(default_factory=dict)
+    complete: bool = True
+    first: bool = True
+
+
+class AccountWatcher:
+    """The watcher of one Google account (see the module notes). ``ask`` runs on the host's own thread; the
+    shared logs it hands out are asked from the workers': what they share is behind a lock."""
+
+    def __init__(self, name: str, client: gspread.Client, started: datetime) -> None:
+        self.name = name
+        self.client = client
+        self.log = DriveChangeLog(client)
+        self.token = ""
+        self.indexed_at = started  # Drive's file index is asked from here (less the clock margin) on
+        self.asked_at: datetime | None = None
+        self.requests = 0  # Drive requests the watcher made (its change log, start tokens, file index)
+        self.error = ""  # why Drive did not answer the last question ('' when it did)
+        self._matches: dict[Path, _Kept] = {}
+        self._owners: dict[str, set[Path]] = {}
+        self._lock = threading.Lock()
+        self._token_lock = threading.Lock()
+
+    def attach(self, path: Path, keys: frozenset[str]) -> None:
+        """Watch the match configured by ``path`` (its spreadsheets ``keys``); again with other keys: its config
+        named others."""
+        with self._lock:
+            kept = self._matches.get(path)
+            if kept is not None and kept.keys == keys:
+                return
+            self._forget(path)
+            self._matches[path] = _Kept(keys)
+            for key in keys:
+                self._owners.setdefault(key, set()).add(path)
+
+    def detach(self, path: Path) -> None:
+        """Stop watching a match (its config is gone, or names another account)."""
+        with self._lock:
+            self._forget(path)
+
+    def _forget(self, path: Path) -> None:
+        kept = self._matches.pop(path, None)
+        for key in kept.keys if kept is not None else ():
+            self._owners.get(key, set()).discard(path)
+
+    @property
+    def matches(self) -> int:
+        """How many matches this watcher serves."""
+        return len(self._matches)
+
+    def changed(self, path: Path) -> bool:
+        """Whether the log named a spreadsheet of the match since its last poll (or lost track of them)."""
+        with self._lock:
+            kept = self._matches.get(path)
+            return kept is not None and (bool(kept.changes) or not kept.complete)
+
+    def ask(self, now: datetime) -> set[Path]:
+        """One question to Drive for every match of the account: its change log since the watcher's token (the
+        first time, the token to start from), or every ``SAFETY_NET`` its file index. Returns the matches one of
+        whose spreadsheets changed. Drive not answering is kept in ``error``; the question is asked again at the
+        next interval, from the same token: nothing is lost."""
+        self.asked_at = now
+        try:
+            if not self.token:
+                self._start()
+                self.error = ""
+                return set()
+            touched = self._index(now) if now - self.indexed_at >= SAFETY_NET else self._changes()
+        except SheetError as exc:
+            self.error = str(exc)
+            return set()
+        self.error = ""
+        return touched
+
+    def _changes(self) -> set[Path]:
+        token, listed, complete = self.token, {}, False
+        for _ in range(MAX_PAGES):
+            self.requests += 1
+            page = self.log.since(token)
+            for key, time in page.changed.items():
+                listed[key] = Listed(time, page.modified_by.get(key, ""), page.modified_at.get(key, ""),
+                                     key in page.by_me, page.versions.get(key))
+            token = page.token
+            if page.complete:
+                complete = True
+                break
+        self.token = token
+        return self._deliver(listed, complete)
+
+    def _index(self, now: datetime) -> set[Path]:
+        self.requests += 1
+        files = self.log.modified_since(self.indexed_at - CLOCK_MARGIN)
+        self.indexed_at = now
+        listed = {key: Listed(time, "", time, key in files.by_me, files.versions.get(key))
+                  for key, time in files.modified.items()}
+        return self._deliver(listed, files.complete)
+
+    def _deliver(self, listed: dict[str, Listed], complete: bool) -> set[Path]:
+        touched: set[Path] = set()
+        with self._lock:
+            for key, entry in listed.items():
+                for path in self._owners.get(key, ()):
+                    kept = self._matches[path]
+                    if entry.time >= kept.changes.get(key, entry).time:  # RFC 3339 in UTC sorts as text
+                        kept.changes[key] = entry
+                    touched.add(path)
+            if not complete:
+                for path, kept in self._matches.items():
+                    kept.complete = False
+                    touched.add(path)
+        return touched
+
+    def _start(self) -> None:
+        """Take the token the watcher asks from, once (a worker and the host's thread may both want it)."""
+        with self._token_lock:
+            if not self.token:
+                self.requests += 1
+                self.token = self.log.start_token()
+
+    def log_for(self, path: Path) -> DriveChangeLog:
+        """The change log the match's next poll asks: Drive's own for its first poll in this host (or while the
+        watcher has no token), else the watcher's answer (:class:`SharedChangeLog`). What was kept for the match
+        is handed over now: the poll covers it. The watcher's token is taken before a first poll asks Drive, so
+        that what changes after that poll reaches the match through the watcher: nothing falls between."""
+        with contextlib.suppress(SheetError):  # else this poll asks Drive itself, as do the next until a token
+            self._start()
+        with self._lock:
+            kept = self._matches.get(path)
+            if kept is None or kept.first or not self.token:
+                if kept is not None:
+                    kept.changes, kept.complete = {}, True
+                return DriveChangeLog(self.client)
+            return SharedChangeLog(self, path)
+
+    def polled(self, path: Path) -> None:
+        """The match's poll succeeded: its next polls are answered by the watcher."""
+        with self._lock:
+            kept = self._matches.get(path)
+            if kept is not None:
+                kept.first = False
+
+    def take(self, path: Path) -> tuple[dict[str, Listed], bool, str]:
+        """The changes kept for the match since its last poll, whether they are complete, and the watcher's
+        token; the match's record starts again empty."""
+        with self._lock:
+            kept = self._matches.get(path)
+            if kept is None:
+                return {}, False, self.token
+            out = (kept.changes, kept.complete, self.token)
+            kept.changes, kept.complete = {}, True
+            return out
+
+
+class SharedChangeLog(DriveChangeLog):
+    """A match's change log as its account's watcher answers it (see the module notes): no request to Drive but
+    the version of a file (``version``, asked around our own writes, as under cron)."""
+
+    def __init__(self, watcher: AccountWatcher, path: Path) -> None:
+        super().__init__(watcher.client)
+        self.watcher = watcher
+        self.path = path
+
+    def start_token(self) -> str:
+        """The watcher's token: every change after it reaches this match through the watcher."""
+        self.watcher.take(self.path)  # a poll that asks for a start token reads every spreadsheet
+        return self.watcher.token
+
+    def since(self, token: str) -> DriveChanges:
+        """The changes to the match's spreadsheets since its last poll (``token`` is the one that poll kept: the
+        watcher's own, or cron's from before the host, which the match's first poll asked Drive about)."""
+        listed, complete, now_token = self.watcher.take(self.path)
+        return DriveChanges({k: e.time for k, e in listed.items()}, now_token, complete,
+                            {k: e.modified_by for k, e in listed.items()},
+                            {k: e.modified_at for k, e in listed.items() if e.modified_at},
+                            frozenset(k for k, e in listed.items() if e.by_me),
+                            {k: e.version for k, e in listed.items() if e.version is not None})
+
+    def modified_since(self, moment: datetime) -> DriveFiles:
+        """The files the watcher's change log and file index listed since the match's last poll: the watcher asks
+        the index itself, once for the account, every ``SAFETY_NET`` (``moment`` is covered: the match's earlier
+        polls handed over everything before)."""
+        changes = self.since(self.watcher.token)
+        return DriveFiles(dict(changes.changed), changes.complete, changes.by_me, dict(changes.versions))
+
+
+class Accounts:
+    """The host's Google accounts: a signed-in client and a watcher each, made when the first match of the
+    account is polled. Used from the host's thread and the workers': behind a lock."""
+
+    def __init__(self) -> None:
+        self._watchers: dict[str, AccountWatcher] = {}
+        self._lock = threading.Lock()
+
+    def watcher_for(self, config: MatchConfig, now: datetime) -> AccountWatcher:
+        """The watcher of the account the match ``config`` is opened with (signed in now if new). A GM's own
+        account must have been signed in before (``sheets-gm doctor``): a service cannot open a browser."""
+        name = account_of(config)
+        with self._lock:
+            watcher = self._watchers.get(name)
+        if watcher is not None:
+            return watcher
+        if config.service_account is None and not config.oauth_token.exists():
+            raise SheetAccessError(f"{config.path}: the GM's Google account is not signed in on this machine "
+                                   f"({config.oauth_token} is missing): run sheets-gm doctor -c {config.path.name} "
+                                   "once in a terminal to sign in, and serve polls the match from then on")
+        client = google_client(config)
+        with self._lock:
+            return self._watchers.setdefault(name, AccountWatcher(name, client, now))
+
+    def named(self, name: str) -> AccountWatcher | None:
+        """The watcher of the account ``name`` (None when no match of it was polled yet)."""
+        with self._lock:
+            return self._watchers.get(name)
+
+    def all(self) -> list[AccountWatcher]:
+        """Every watcher, by name."""
+        with self._lock:
+            return [self._watchers[n] for n in sorted(self._watchers)]
+
+    def drop_idle(self) -> None:
+        """Forget the watchers that serve no match any more."""
+        with self._lock:
+            for name in [n for n, w in self._watchers.items() if not w.matches]:
+                del self._watchers[name]
+

@@ -1,0 +1,372 @@
+"""The host: every match under the folders, looked at every interval, polled by a bounded pool of workers.
+
+Each pass (:meth:`Host.step`) runs on the host's own thread and reads no spreadsheet itself:
+
+1. every ``rescan`` seconds, the folders are searched again (``discovery``): a new config joins, a removed one
+   leaves;
+2. what the workers finished is taken in (:class:`~sheets_gm.match.host.visit.Outcome`): a resolution and a
+   new warning are said (the log: systemd's journal), the status kept;
+3. each Google account's watcher asks Drive once if its interval is up (``accounts``), and the matches whose
+   spreadsheets it named are due now;
+4. each match that is due is looked at (``quiet``: its files' stamps, its gate's record, its notices) and polled
+   only when it needs it, by a worker (``visit``); the others are looked at again an interval later, or at their
+   deadline's second when that comes first.
+
+A match that fails (its config or a workbook does not read, its rules raise, Google stays unavailable) is said
+once, and tried again after a wait that doubles each time (:data:`FIRST_RETRY` up to :data:`LAST_RETRY`), at once
+when its config file changes (the GM mended it); every other match goes on. A match another command holds is
+skipped until the next interval. :meth:`Host.close` (SIGTERM) lets the polls under way finish (a resolution
+completes) and starts no other; one killed half-way is completed by the next poll, from its journal, as after a
+crash.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Protocol
+
+from sheets_gm.engine.words import counted
+from sheets_gm.match.config import BackendKind, MatchConfig
+from sheets_gm.match.host.accounts import Accounts, AccountWatcher
+from sheets_gm.match.host.discovery import find_configs
+from sheets_gm.match.host.quiet import Need, google_need, local_need
+from sheets_gm.match.host.status import AccountStatus, HostStatus, MatchStatus, write_status
+from sheets_gm.match.host.visit import Done, Outcome, visit
+from sheets_gm.sync.deadline import deadline_moment
+
+Clock = Callable[[], datetime]
+Say = Callable[[str], None]
+
+#: Seconds between two looks at a match: a player's save is answered within this and the poll's own time (under
+#: 15 s); an account's watcher asks Drive 6 times a minute.
+DEFAULT_INTERVAL = 10.0
+#: Seconds between two searches of the folders for matches added or removed.
+DEFAULT_RESCAN = 60.0
+#: Workers polling matches side by side.
+DEFAULT_WORKERS = 4
+#: The first wait before a failed match is tried again; it doubles at each failure, up to :data:`LAST_RETRY`.
+FIRST_RETRY = timedelta(seconds=30)
+LAST_RETRY = timedelta(hours=1)
+
+
+class Waiter(Protocol):
+    """What the host waits on between passes: ``threading.Event`` (set on SIGTERM) or a fake in tests."""
+
+    def is_set(self) -> bool:
+        """True once the host should stop."""
+        ...
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` seconds or until set; True if set."""
+        ...
+
+
+def retry_wait(failures: int) -> timedelta:
+    """How long a match that failed ``failures`` times in a row waits before it is tried again."""
+    wait: timedelta = FIRST_RETRY * (2 ** max(failures - 1, 0))
+    return min(wait, LAST_RETRY)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+@dataclass
+class Hosted:
+    """One match the host runs: what it knows of it between polls."""
+
+    path: Path
+    shown: str  # the config as the status names it (relative to the folder it was found under)
+    next_at: datetime
+    config: MatchConfig | None = None
+    account: str = ""
+    keys: frozenset[str] = frozenset()
+    running: bool = False
+    done: str = "new"
+    line: str = ""
+    warning: str = ""
+    deadline: str = ""
+    finished: bool = False
+    looked_at: datetime | None = None
+    read_at: datetime | None = None
+    error: str = ""
+    failures: int = 0
+    retry_at: datetime | None = None
+    failed_stamp: tuple[int, int] | None = None  # the config file's size and time when it last failed
+    said: set[str] = field(default_factory=set)  # the open-workbook messages already said
+
+    @property
+    def local(self) -> bool:
+        return self.config is None or self.config.backend is BackendKind.LOCAL
+
+
+class Host:
+    """Every match under ``folders``, run side by side (see the module notes). ``executor``: the bounded pool
+    (a ``ThreadPoolExecutor`` of ``workers``; tests hand one that runs each poll at once); ``say``: the log."""
+
+    def __init__(self, folders: Sequence[Path], executor: Executor, *, clock: Clock, say: Say,
+                 status_file: Path, interval: float = DEFAULT_INTERVAL, rescan: float = DEFAULT_RESCAN,
+                 workers: int = DEFAULT_WORKERS) -> None:
+        self.folders = [Path(f) for f in folders]
+        self.executor = executor
+        self.clock = clock
+        self.say = say
+        self.status_file = status_file
+        self.interval = timedelta(seconds=interval)
+        self.rescan = timedelta(seconds=rescan)
+        self.workers = workers
+        self.accounts = Accounts()
+        self.matches: dict[Path, Hosted] = {}
+        self.started = clock()
+        self.scanned_at: datetime | None = None
+        self.status_at: datetime | None = None
+        self.changed = True  # something to write in the status file
+        self.polls = 0  # visits finished (a benchmark's count)
+        self.resolutions = 0  # windows resolved
+        self._done: queue.SimpleQueue[tuple[Path, Outcome]] = queue.SimpleQueue()
+        self._stop: Waiter = threading.Event()  # what ``run`` waits on: once set, no poll starts
+
+    # -- the pass -------------------------------------------------------------------------------------------
+
+    def step(self) -> float:
+        """One pass (see the module notes); returns the seconds until something is due."""
+        now = self.clock()
+        if self.scanned_at is None or now - self.scanned_at >= self.rescan:
+            self._scan(now)
+        self._take_outcomes(now)
+        self._ask_drive(now)
+        for hosted in list(self.matches.values()):
+            if self._stop.is_set():
+                break  # stopping: no poll starts
+            if not hosted.running:
+                self._look(hosted, now)
+        self._take_outcomes(now)  # those finished meanwhile (a pool that ran them at once: all of them)
+        self._write_status(now)
+        return self._until_next(now)
+
+    def run(self, stop: Waiter) -> None:
+        """Pass after pass until ``stop`` is set, then :meth:`close`. A pass ends at the latest a second later
+        (a finished poll is taken in, a deadline fires at its second)."""
+        self._stop = stop
+        try:
+            while not stop.is_set():
+                wait = self.step()
+                stop.wait(min(max(wait, 0.05), 1.0))
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop: the polls under way finish (a resolution completes), none starts; the status says so."""
+        under_way = sum(h.running for h in self.matches.values())
+        self.say(f"Stopping: {counted(under_way, 'poll')} under way {'finish' if under_way != 1 else 'finishes'} "
+                 "first.")
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        now = self.clock()
+        self._take_outcomes(now)
+        for hosted in self.matches.values():
+            hosted.running = False
+        self._write_status(now, running=False)
+        self.say("Stopped.")
+
+    # -- the matches ----------------------------------------------------------------------------------------
+
+    def _scan(self, now: datetime) -> None:
+        self.scanned_at = now
+        found = set(find_configs(self.folders))
+        for path in sorted(found - self.matches.keys()):
+            self.matches[path] = Hosted(path, self._shown(path), now)
+            self.say(f"{self._shown(path)}: found; polled from now on.")
+            self.changed = True
+        for path in sorted(self.matches.keys() - found):
+            hosted = self.matches.pop(path)
+            for watcher in self.accounts.all():
+                watcher.detach(path)
+            self.say(f"{hosted.shown}: its config is gone; no longer polled.")
+            self.changed = True
+        self.accounts.drop_idle()
+
+    def _shown(self, path: Path) -> str:
+        for folder in self.folders:
+            try:
+                return str(path.relative_to(folder.resolve()))
+            except ValueError:
+                continue
+        return str(path)
+
+    def _ask_drive(self, now: datetime) -> None:
+        for watcher in self.accounts.all():
+            if watcher.asked_at is not None and now - watcher.asked_at < self.interval:
+                continue
+            had = watcher.error
+            for path in watcher.ask(now):
+                hosted = self.matches.get(path)
+                if hosted is not None and not hosted.failures:
+                    hosted.next_at = now
+            if watcher.error and watcher.error != had:
+                self.say(f"Account {watcher.name}: Drive did not answer ({watcher.error}); asked again in "
+                         f"{self.interval.total_seconds():g} s.")
+            self.changed = True
+
+    def _look(self, hosted: Hosted, now: datetime) -> None:
+        """Look at a match that is due: poll it (by a worker) when it needs it, else look again later."""
+        if hosted.failures and _stamp(hosted.path) != hosted.failed_stamp:
+            hosted.next_at = now  # the GM changed the config: try it now
+        if now < hosted.next_at:
+            return
+        if hosted.config is None or hosted.failures:
+            need = Need(poll=True, why="not polled yet" if hosted.config is None else "trying again")
+        elif hosted.local:
+            need = local_need(hosted.path, now)
+        else:
+            watcher = self._watcher(hosted)
+            need = google_need(hosted.path, hosted.keys, watcher is not None and watcher.changed(hosted.path), now)
+        hosted.looked_at = now
+        if need.poll or need.letters:
+            self._submit(hosted, letters_only=not need.poll)
+        else:
+            hosted.next_at = self._next_look(hosted, now)
+
+    def _submit(self, hosted: Hosted, *, letters_only: bool) -> None:
+        hosted.running = True
+        path = hosted.path
+
+        def done(future: Future[Outcome]) -> None:
+            if future.cancelled():
+                return
+            exc = future.exception()
+            outcome = future.result() if exc is None else Outcome(Done.FAILED, f"{type(exc).__name__}: {exc}")
+            self._done.put((path, outcome))
+
+        future = self.executor.submit(visit, path, self.accounts, self.clock, letters_only=letters_only)
+        future.add_done_callback(done)
+
+    def _next_look(self, hosted: Hosted, now: datetime) -> datetime:
+        """An interval from now, or the deadline's second when it comes first."""
+        later = now + self.interval
+        moment = None if hosted.finished else deadline_moment(hosted.deadline)
+        return moment if moment is not None and now < moment < later else later
+
+    def _take_outcomes(self, now: datetime) -> None:
+        while True:
+            try:
+                path, outcome = self._done.get_nowait()
+            except queue.Empty:
+                return
+            self.polls += 1
+            hosted = self.matches.get(path)
+            if hosted is not None:
+                self._took(hosted, outcome, now)
+                self.changed = True
+
+    def _took(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
+        hosted.running = False
+        hosted.looked_at = now
+        if outcome.config is not None:
+            hosted.config = outcome.config
+        if outcome.account or outcome.done not in (Done.FAILED, Done.HELD, Done.UNAVAILABLE):
+            if hosted.account and outcome.account != hosted.account:  # its config names another account now
+                old = self._watcher(hosted)
+                if old is not None:
+                    old.detach(hosted.path)
+            hosted.account, hosted.keys = outcome.account, outcome.keys
+        if outcome.done in (Done.FAILED, Done.UNAVAILABLE):
+            self._failed(hosted, outcome, now)
+            return
+        if hosted.failures:
+            self.say(f"{hosted.shown}: polled again after {hosted.failures} failures.")
+        hosted.failures, hosted.error, hosted.retry_at, hosted.failed_stamp = 0, "", None, None
+        hosted.done = outcome.done.value
+        if outcome.notices:
+            self.say(f"{hosted.shown}: {outcome.notices}")
+        if outcome.done is Done.HELD:
+            hosted.line = outcome.line
+            hosted.next_at = now + self.interval
+            return
+        if outcome.done is Done.OPEN:
+            if outcome.line not in hosted.said:
+                hosted.said.add(outcome.line)
+                self.say(f"{hosted.shown}: nothing synced: {outcome.line}")
+            hosted.line = outcome.line
+            hosted.next_at = now + self.interval
+            return
+        hosted.said.clear()
+        if outcome.done is not Done.LETTERS:
+            hosted.line, hosted.deadline, hosted.finished = outcome.line, outcome.deadline, outcome.finished
+        if outcome.done in (Done.READ, Done.RESOLVED):
+            hosted.read_at = now
+        if outcome.warning and outcome.warning != hosted.warning:
+            self.say(f"{hosted.shown}: {outcome.warning}")
+        hosted.warning = outcome.warning
+        if outcome.done is Done.RESOLVED:
+            self.resolutions += 1
+            self.say(f"{hosted.shown}: {outcome.line}")
+        watcher = self._watcher(hosted)
+        saved_meanwhile = watcher is not None and watcher.changed(hosted.path)  # Drive listed it during the poll
+        hosted.next_at = now if outcome.done is Done.RESOLVED or saved_meanwhile else self._next_look(hosted, now)
+
+    def _watcher(self, hosted: Hosted) -> AccountWatcher | None:
+        """The watcher of a Google match's account (None for a local match, or before its first poll)."""
+        if not hosted.account:
+            return None
+        return self.accounts.named(hosted.account)
+
+    def _failed(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
+        hosted.failures += 1
+        wait = retry_wait(hosted.failures)
+        hosted.retry_at = hosted.next_at = now + wait
+        hosted.failed_stamp = _stamp(hosted.path)
+        hosted.done = outcome.done.value
+        if outcome.line != hosted.error:
+            self.say(f"{hosted.shown}: {outcome.line} (failure {hosted.failures}; tried again in "
+                     f"{int(wait.total_seconds())} s, or as soon as its config changes)")
+            if outcome.trace:
+                self.say(outcome.trace.rstrip())
+        hosted.error = outcome.line
+
+    def _until_next(self, now: datetime) -> float:
+        moments = [h.next_at for h in self.matches.values() if not h.running]
+        moments += [w.asked_at + self.interval for w in self.accounts.all() if w.asked_at is not None]
+        if self.scanned_at is not None:
+            moments.append(self.scanned_at + self.rescan)
+        return max(0.0, (min(moments, default=now + self.interval) - now).total_seconds())
+
+    # -- the status -----------------------------------------------------------------------------------------
+
+    def status(self, now: datetime, *, running: bool = True) -> HostStatus:
+        """The host as the status file says it."""
+        def iso(moment: datetime | None) -> str:
+            return "" if moment is None else moment.isoformat(timespec="seconds")
+
+        matches = [MatchStatus(
+            config=h.shown, game=h.config.ruleset if h.config else "",
+            where="" if h.config is None else "local" if h.local else h.account,
+            state="over" if h.finished and not h.error else "polling" if h.running else h.done,
+            looked_at=iso(h.looked_at), read_at=iso(h.read_at), line=h.line, deadline=h.deadline,
+            error=h.error, failures=h.failures, retry_at=iso(h.retry_at))
+            for h in sorted(self.matches.values(), key=lambda h: h.shown)]
+        accounts = [AccountStatus(w.name, iso(w.asked_at), w.requests, w.matches, w.error)
+                    for w in self.accounts.all()]
+        return HostStatus(os.getpid(), [str(f) for f in self.folders], iso(self.started), iso(now),
+                          self.interval.total_seconds(), self.workers, running, matches, accounts)
+
+    def _write_status(self, now: datetime, *, running: bool = True) -> None:
+        if running and self.status_at is not None:
+            since = now - self.status_at
+            if since < self.interval and not (self.changed and since >= timedelta(seconds=1)):
+                return
+        self.status_at, self.changed = now, False
+        try:
+            write_status(self.status_file, self.status(now, running=running))
+        except OSError as exc:
+            self.say(f"The status file {self.status_file} cannot be written: {exc}")

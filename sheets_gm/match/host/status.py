@@ -1,0 +1,136 @@
+"""The host's status file, and what ``sheets-gm serve --status`` prints of it.
+
+The host rewrites the file (JSON, readable by its owner alone) after every interval and every poll that did
+something: its process, when it started and last wrote, each account's watcher (its last question to Drive,
+its requests, what Drive last refused) and each match (its game and where it lives, when the host last looked at
+it and last read it, its line, its next deadline, what failed and when it is tried again). ``serve --status``
+reads it from another process: the host need not answer anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from sheets_gm.engine.words import counted
+from sheets_gm.sheets.private_files import private_folder, write_private
+from sheets_gm.sync.deadline import describe_deadline
+
+#: The status file's name, in the ``.sheets-gm`` folder of the first folder ``serve`` is given.
+STATUS_NAME = "serve-status.json"
+
+
+@dataclass
+class MatchStatus:
+    """One match as the host last saw it (see the module notes); times ISO, '' when never."""
+
+    config: str
+    game: str = ""
+    where: str = ""  # "local", or the Google account
+    state: str = "new"  # new, idle, read, resolved, letters, held, open, unavailable, failed, over
+    looked_at: str = ""
+    read_at: str = ""
+    line: str = ""
+    deadline: str = ""
+    error: str = ""
+    failures: int = 0
+    retry_at: str = ""
+
+
+@dataclass
+class AccountStatus:
+    """One account's watcher: its last question to Drive, its requests so far, the matches it serves."""
+
+    name: str
+    asked_at: str = ""
+    requests: int = 0
+    matches: int = 0
+    error: str = ""
+
+
+@dataclass
+class HostStatus:
+    """The whole host (see the module notes)."""
+
+    pid: int
+    folders: list[str]
+    started: str
+    written: str
+    interval: float
+    workers: int
+    running: bool = True
+    matches: list[MatchStatus] = field(default_factory=list)
+    accounts: list[AccountStatus] = field(default_factory=list)
+
+
+def status_path(folders: list[Path]) -> Path:
+    """Where the host of ``folders`` keeps its status file: the first folder's ``.sheets-gm`` (a config named
+    itself: its folder's)."""
+    first = folders[0].resolve()
+    return (first if first.is_dir() else first.parent) / ".sheets-gm" / STATUS_NAME
+
+
+def write_status(path: Path, status: HostStatus) -> None:
+    """Write the status file atomically (a reader sees the old one or the new one)."""
+    private_folder(path.parent)
+    write_private(path, json.dumps(asdict(status), indent=1, sort_keys=True))
+
+
+def read_status(path: Path) -> HostStatus | None:
+    """The status file at ``path``; None when there is none or it does not read."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw["matches"] = [MatchStatus(**m) for m in raw["matches"]]
+        raw["accounts"] = [AccountStatus(**a) for a in raw["accounts"]]
+        return HostStatus(**raw)
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _when(text: str, now: datetime) -> str:
+    """``12:04:05 (3 s ago)``; ``never`` for ''."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return "never"
+    seconds = int((now - moment).total_seconds())
+    ago = f"in {-seconds} s" if seconds < 0 else f"{seconds} s ago" if seconds < 120 else f"{seconds // 60} min ago"
+    return f"{moment.strftime('%H:%M:%S')} ({ago})"
+
+
+def status_lines(status: HostStatus, now: datetime) -> list[str]:
+    """What ``serve --status`` prints: the host, its accounts, a line per match, and what failed."""
+    running = status.running and _alive(status.pid)
+    head = (f"sheets-gm serve (process {status.pid}) is running since {status.started}"
+            if running else f"sheets-gm serve is not running (process {status.pid} stopped)")
+    lines = [f"{head}; status written {_when(status.written, now)}; {len(status.matches)} matches under "
+             f"{', '.join(status.folders)}; a look every {status.interval:g} s, {status.workers} workers."]
+    for account in status.accounts:
+        lines.append(f"Account {account.name}: {account.matches} matches, Drive asked {_when(account.asked_at, now)}"
+                     f", {account.requests} requests" + (f"; Drive did not answer: {account.error}"
+                                                         if account.error else ""))
+    for match in status.matches:
+        deadline = f"; deadline {describe_deadline(match.deadline)}" if match.deadline else ""
+        said = f": {match.line}" if match.line and match.state != "failed" else ""
+        lines.append(f"{match.config} [{match.game or '?'}, {match.where or '?'}] {match.state}, looked "
+                     f"{_when(match.looked_at, now)}, read {_when(match.read_at, now)}{deadline}{said}")
+    failing = [m for m in status.matches if m.error]
+    if failing:
+        lines.append(f"What failed ({len(failing)}):")
+        lines += [f"  {m.config}: {m.error} ({counted(m.failures, 'failure')} in a row; next try "
+                  f"{_when(m.retry_at, now)})"
+                  if m.retry_at else f"  {m.config}: {m.error}" for m in failing]
+    return lines

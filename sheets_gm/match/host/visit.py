@@ -1,0 +1,127 @@
+"""One hosted match's poll, as a worker of the host runs it: the same one-match poll as cron's.
+
+The config is read afresh (a GM's edit applies at the next poll, as under cron), the match's spreadsheets opened
+(a Google match with its account's client, kept by the host), and ``match.polls.poll_behind_gate`` run with its
+account watcher's change log and no wait for the match lock: a match another command holds (``sync``,
+``resolve``, ``undo``…) is skipped and tried at the next interval. A local match that its last poll (cron's, or
+the host's before a restart) left idle is not read: the host's first look at it costs what cron's idle poll does.
+Whatever goes wrong comes back as an :class:`Outcome`, never raised: one match never stops the host.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+
+from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.host.accounts import Accounts, config_keys
+from sheets_gm.match.idle_poll import idle_local_sync
+from sheets_gm.match.poll_words import describe_report
+from sheets_gm.match.polls import FullPoll, IdlePoll, LeftOpen, poll_behind_gate, send_waiting
+from sheets_gm.match.run import require_sheets
+from sheets_gm.sheets.backend import SheetError, SheetUnavailableError
+from sheets_gm.sheets.marks import file_mark
+from sheets_gm.sync.lock import SyncBusyError, match_lock
+
+Clock = Callable[[], datetime]
+
+
+class Done(StrEnum):
+    """How a visit ended."""
+
+    IDLE = "idle"  # nothing to read (a Google gate found nothing changed)
+    READ = "read"  # a poll that read (feedback written or not)
+    RESOLVED = "resolved"  # a window was resolved
+    LETTERS = "letters"  # only the letters waiting for a retry were sent
+    HELD = "held"  # another command held the match's lock: skipped
+    OPEN = "open"  # a player's workbook is open in an office program: nothing synced
+    UNAVAILABLE = "unavailable"  # Google kept failing past the retries
+    FAILED = "failed"  # the config, a workbook or the rules failed: the GM must look
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a visit did: how it ended, the line it says (the poll's, or what failed), the warnings every poll
+    repeats, what its notices did, and, when the config read, what the host keeps of it (its backend, the
+    account and keys of a Google match, the deadline and whether the match is over)."""
+
+    done: Done
+    line: str = ""
+    warning: str = ""
+    notices: str = ""
+    config: MatchConfig | None = None
+    account: str = ""
+    keys: frozenset[str] = frozenset()
+    deadline: str = ""
+    finished: bool = False
+    trace: str = ""  # a failure's traceback, for the log (never the status file)
+
+
+def visit(path: Path, accounts: Accounts, clock: Clock, *, letters_only: bool = False) -> Outcome:
+    """Poll the match configured by ``path`` once (see the module notes); with ``letters_only``, send only the
+    letters waiting for a retry (an idle local match, as cron's idle poll does)."""
+    config: MatchConfig | None = None
+    try:
+        mark = file_mark(path)
+        config = load_config(path)
+        require_sheets(config.ruleset, str(config.path))
+        google = config.backend is BackendKind.GOOGLE
+        watcher = accounts.watcher_for(config, clock()) if google else None
+        keys = config_keys(config) if google else frozenset()
+        if watcher is not None:
+            watcher.attach(path, keys)
+        kept = _Kept(config, watcher.name if watcher else "", keys)
+        with match_lock(config.lock_path, wait_seconds=0):  # skip a match another command holds, reading nothing
+            pass
+        if letters_only:
+            return kept.outcome(Done.LETTERS, notices=send_waiting(config, clock))
+        if not google:  # a host's first look (a restart): a local match its last poll left idle stays so
+            idle = idle_local_sync(path, clock(), quiet=True)
+            if idle is not None and not idle.letters_waiting:
+                return kept.outcome(Done.IDLE, idle.summary, idle.warning, deadline=idle.deadline,
+                                    finished=idle.finished)
+        sheets = open_match_sheets(config, client=watcher.client if watcher else None)
+        gated = poll_behind_gate(config, mark, sheets, quiet=True, clock=clock,
+                                 drive_log=watcher.log_for(path) if watcher else None, lock_wait=0)
+        if watcher is not None:
+            watcher.polled(path)
+    except SyncBusyError:
+        return Outcome(Done.HELD, "another command holds the match (its lock): skipped, tried again at the next "
+                       "interval", config=config)
+    except SheetUnavailableError as exc:
+        return Outcome(Done.UNAVAILABLE, f"Google is unavailable: {exc}", config=config)
+    except (ConfigError, SheetError, ValueError) as exc:
+        return Outcome(Done.FAILED, str(exc), config=config)
+    except Exception as exc:  # a rules or program error: reported, retried later; the other matches go on
+        return Outcome(Done.FAILED, f"{type(exc).__name__}: {exc}", config=config, trace=traceback.format_exc())
+    return _said(gated, kept)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What the host keeps of a config that read."""
+
+    config: MatchConfig
+    account: str
+    keys: frozenset[str]
+
+    def outcome(self, done: Done, line: str = "", warning: str = "", notices: str = "", deadline: str = "",
+                finished: bool = False) -> Outcome:
+        return Outcome(done, line, warning, notices, self.config, self.account, self.keys, deadline, finished)
+
+
+def _said(gated: FullPoll | IdlePoll | LeftOpen, kept: _Kept) -> Outcome:
+    if isinstance(gated, LeftOpen):
+        return kept.outcome(Done.OPEN, gated.message)
+    if isinstance(gated, IdlePoll):
+        state = gated.state
+        return kept.outcome(Done.IDLE, state.summary, state.warning, gated.notices, state.deadline, state.finished)
+    report = gated.report
+    line = " ".join(p for p in (describe_report(report), report.drive) if p)
+    return kept.outcome(Done.RESOLVED if report.resolved else Done.READ, line, gated.warning, gated.notices,
+                        report.deadline, report.finished)

@@ -1,0 +1,50 @@
+"""What a game package uses of the core, in one import: ``from sheets_gm.rulesets import kit``.
+
+A game written by ``sheets-gm new-game`` reads ``kit.Ruleset``, ``kit.setting``, ``kit.GameSheet``, ``kit.Game``…:
+each name is the core's own, from the module that defines it (listed below), so a game may as well import it from
+there; the kit spares a small game a dozen import lines that say nothing of its rules.
+"""
+
+from __future__ import annotations
+
+from sheets_gm.engine.codecs import Codec
+from sheets_gm.engine.dice import TurnDice
+from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import (
+    GM,
+    JUDGE,
+    BoardKind,
+    BotKind,
+    GmOption,
+    Information,
+    Member,
+    Outcome,
+    Resolution,
+    Roster,
+    Ruleset,
+    RulesetTraits,
+    SeatKind,
+    TurnStructure,
+    Verdict,
+    Window,
+    split_option,
+)
+from sheets_gm.engine.settings import setting
+from sheets_gm.rulesets.game import Game, GameCommand, GameCommandError, GmPart, Simulation
+from sheets_gm.rulesets.parts.fields import Fields
+from sheets_gm.rulesets.parts.figures import FigureKind, FigureSpec, MatchSummary, SimulationSpec
+from sheets_gm.rulesets.parts.scenario import Entry, Play, Scenario
+from sheets_gm.rulesets.sheet import GameSheet
+from sheets_gm.sheets.adapter import BoardDrawing, Post, SeatInput
+from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sheets.spec import InputTable
+from sheets_gm.sheets.tables import TypedRow
+from sheets_gm.yamlio import LinedDict
+
+__all__ = [
+    "GM", "JUDGE", "BoardDrawing", "BoardKind", "BotKind", "CellValue", "Codec", "Entry", "Event", "Fields",
+    "FigureKind", "FigureSpec", "Game", "GameCommand", "GameCommandError", "GameSheet", "GmOption", "GmPart", "Grid",
+    "Information", "InputTable", "LinedDict", "MatchSummary", "Member", "Outcome", "Play", "Post",
+    "Resolution", "Roster", "Ruleset", "RulesetTraits", "Scenario", "SeatInput", "SeatKind", "Simulation",
+    "SimulationSpec", "TurnDice", "TurnStructure", "TypedRow", "Verdict", "Window", "setting", "split_option",
+]

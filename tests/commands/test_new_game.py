@@ -1,0 +1,107 @@
+"""``sheets-gm new-game NAME``: a new game that plays, written into a copy of the checkout, passes the conformance
+tests as written; and the toy game is that starting game made into noughts and crosses."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.commands.new_game import planned, registered, sorted_imports
+from tests.paths import ROOT
+
+#: What a copy of the checkout needs for the game's tests: the package, the starter, the tests and their settings.
+COPIED = ("sheets_gm", "templates", "tests", "pyproject.toml")
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the checkout with the game ``salvo`` written into it by the command."""
+    root = tmp_path_factory.mktemp("checkout")
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__", "*.xlsx"))
+        else:
+            shutil.copy(source, root / name)
+    (root / "docs").mkdir()
+    assert main(["new-game", "salvo", "--title", "Salvo", "--root", str(root)]) == 0
+    return root
+
+
+def test_it_writes_the_package_templates_rules_page_scenario_and_registry_line_and_nothing_else(
+        checkout: Path) -> None:
+    made = {str(p.relative_to(checkout)) for p in checkout.rglob("*") if p.is_file() and "salvo" in str(p)}
+    assert made == {"sheets_gm/rulesets/salvo/__init__.py", "sheets_gm/rulesets/salvo/engine.py",
+                    "sheets_gm/rulesets/salvo/sheet.py", "sheets_gm/rulesets/salvo/game.py",
+                    "templates/salvo/sheet.yaml", "templates/salvo/match.toml", "docs/rules-salvo.md",
+                    "tests/scenarios/salvo/the_first_to_reach_the_goal_wins.yaml"}
+    registry = (checkout / "sheets_gm/rulesets/registry.py").read_text(encoding="utf-8")
+    assert registry == registered((ROOT / "sheets_gm/rulesets/registry.py").read_text(encoding="utf-8"), "salvo")
+    page = (checkout / "docs/rules-salvo.md").read_text(encoding="utf-8")
+    assert "| `goal` | `10` | a whole number | How far a player must go to win. |" in page
+    assert "newgame" not in "".join(p.read_text(encoding="utf-8") for p in (checkout / "sheets_gm/rulesets/salvo")
+                                    .glob("*.py"))
+
+
+def test_the_game_it_writes_passes_the_conformance_tests_its_scenario_and_ruff(checkout: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    tests = ["tests/conformance/test_engine_conformance.py", "tests/conformance/test_sheet_conformance.py",
+             "tests/conformance/test_game_records.py", "tests/conformance/test_rules_pages.py",
+             "tests/test_scenarios.py"]
+    done = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "-m", "not soak", "-n", "0", "-q", "-p",
+                           "no:cacheprovider", "--game", "salvo", *tests],
+                          cwd=checkout, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    passed = re.search(r"(\d+) passed", done.stdout)
+    assert passed and int(passed.group(1)) >= 15 and "failed" not in done.stdout, done.stdout[-1000:]
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
+    if ruff is not None:
+        linted = subprocess.run([ruff, "check", "--no-cache", "sheets_gm/rulesets/salvo"], cwd=checkout,
+                                capture_output=True, text=True, check=False)
+        assert linted.returncode == 0, linted.stdout
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("Salvo", "'Salvo' cannot name a game: write 2 to 31 lower-case letters"),
+    ("class", "'class' cannot name a game"),
+    ("gvg", "a game called 'gvg' is registered already"),
+])
+def test_a_name_that_cannot_be_a_new_games_is_refused_before_anything_is_written(
+        tmp_path: Path, name: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "sheets_gm/rulesets").mkdir(parents=True)
+    shutil.copy(ROOT / "sheets_gm/rulesets/registry.py", tmp_path / "sheets_gm/rulesets/registry.py")
+    assert main(["new-game", name, "--root", str(tmp_path)]) == 1
+    assert message in capsys.readouterr().err
+    assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == ["registry.py"]
+
+
+def test_files_in_the_way_are_named_and_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "sheets_gm/rulesets").mkdir(parents=True)
+    shutil.copy(ROOT / "sheets_gm/rulesets/registry.py", tmp_path / "sheets_gm/rulesets/registry.py")
+    shutil.copytree(ROOT / "templates/new-game", tmp_path / "templates/new-game")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/rules-salvo.md").write_text("mine", encoding="utf-8")
+    assert main(["new-game", "salvo", "--root", str(tmp_path)]) == 1
+    assert "would overwrite docs/rules-salvo.md" in capsys.readouterr().err
+    assert not (tmp_path / "sheets_gm/rulesets/salvo").exists()
+    assert (tmp_path / "docs/rules-salvo.md").read_text(encoding="utf-8") == "mine"
+
+
+def test_the_toy_game_is_the_starting_game_made_into_noughts_and_crosses() -> None:
+    starter = {p.name for p in planned(ROOT, "toy") if p.parent == ROOT / "sheets_gm" / "rulesets" / "toy"}
+    toy = {p.name for p in (ROOT / "tests/toygame").glob("*.py")} - {"test_toygame.py", "registered.py"}
+    assert toy == starter == {"__init__.py", "engine.py", "sheet.py", "game.py"}
+
+
+def test_the_games_own_imports_are_sorted_among_the_cores() -> None:
+    text = ("x\nfrom sheets_gm.rulesets.zz.engine import A\nfrom sheets_gm.engine import B\n"
+            "\nfrom sheets_gm.a import C\n")
+    assert sorted_imports(text) == ("x\nfrom sheets_gm.engine import B\nfrom sheets_gm.rulesets.zz.engine import A\n"
+                                    "\nfrom sheets_gm.a import C\n")

@@ -1,0 +1,55 @@
+"""Which game each test runs for, so that one game's tests run alone: ``pytest --game NAME`` (``scripts/test_game.sh``).
+
+A test runs for a game when it sits in that game's own folder (``tests/rulesets/NAME/``), or when one of its
+parameters names the game: a game's name (the conformance tests' ``name``, their ``rules`` fixture), a table of it
+(``wesnoth-batch``) or a file of its scenarios (``tests/scenarios/NAME/``). Each such test also answers to the
+keyword ``game_NAME`` (``pytest -k game_salvo``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.rulesets.registry import ruleset_names
+from tests.paths import ROOT, SCENARIOS
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--game NAME``: only the tests that run for that game."""
+    parser.addoption("--game", default="", metavar="NAME",
+                     help="run only the tests that run for the game NAME (its folder, its conformance tests, its "
+                          "scenarios)")
+
+
+def games_of(item: pytest.Item, games: set[str]) -> set[str]:
+    """The games of ``games`` that ``item`` runs for."""
+    found: set[str] = set()
+    parts = Path(item.path).resolve().relative_to(ROOT / "tests").parts if Path(item.path).resolve().is_relative_to(
+        ROOT / "tests") else ()
+    if len(parts) > 2 and parts[0] == "rulesets" and parts[1] in games:
+        found.add(parts[1])
+    callspec = getattr(item, "callspec", None)
+    for value in callspec.params.values() if callspec is not None else ():
+        if isinstance(value, Path) and value.resolve().is_relative_to(SCENARIOS):
+            found.add(value.resolve().relative_to(SCENARIOS).parts[0])
+        elif isinstance(value, str) and (value in games or value.split("-")[0] in games):
+            found.add(value if value in games else value.split("-")[0])
+    return found & games
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each test's ``game_NAME`` keywords; with ``--game``, the tests of other games (and of none) deselected."""
+    games = set(ruleset_names())
+    wanted = str(config.getoption("--game")).strip().lower()
+    if wanted and wanted not in games:
+        raise pytest.UsageError(f"--game {wanted!r}: no such game; this build knows {', '.join(sorted(games))}")
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        mine = games_of(item, games)
+        item.extra_keyword_matches.update(f"game_{name}" for name in mine)
+        (kept if not wanted or wanted in mine else dropped).append(item)
+    if wanted:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept

@@ -1,0 +1,141 @@
+"""``sheets-gm serve`` on Google matches (the fake): one change-log request per account an interval serves every
+match of that account, only the match whose spreadsheets changed is read, Drive's file index is asked once per
+account, not per match, and a question Drive does not answer loses nothing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from tests.commands.test_commands_google import ROSTER, run
+from tests.fakes.google_api import (
+    CHANGES,
+    FILE_GET,
+    FILES,
+    READ,
+    START_TOKEN,
+    FaultKind,
+    GoogleApiFake,
+    signed_in_fake,
+    write_service_account_key,
+)
+from tests.host.hosting import Clock, hosted, new_host
+from tests.matchfiles import type_orders
+
+START = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+ROLES = ("board", "engine", "red", "blue")
+#: Three matches on two accounts: two on the club's service account, one on a second.
+MATCHES = {"one": "club", "two": "club", "three": "guild"}
+
+
+def keys(match: str) -> dict[str, str]:
+    """The spreadsheet keys of a match, by role."""
+    return {role: f"1{role}_{match}_serve_test_".ljust(44, "0") for role in ROLES}
+
+
+def account(name: str) -> str:
+    return f"{name}-bot@sheets-gm-test.iam.gserviceaccount.com"
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
+    spreadsheets = {key: f"{match} · {role}" for match in MATCHES for role, key in keys(match).items()}
+    with signed_in_fake(monkeypatch, spreadsheets) as f:
+        yield f
+
+
+def create(league: Path, match: str, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A GvG match on the fake, created by init on its account's key."""
+    folder = league / match
+    folder.mkdir(parents=True)
+    write_service_account_key(folder / "sa.json", account(MATCHES[match]))
+    (folder / "roster.csv").write_text(ROSTER, encoding="utf-8")
+    k = keys(match)
+    config = folder / "match.toml"
+    config.write_text(
+        'ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+        f'[sheets]\nbackend = "google"\nboard = "{k["board"]}"\nengine = "{k["engine"]}"\n'
+        f'orders = {{ red = "{k["red"]}", blue = "{k["blue"]}" }}\n[google]\nservice_account = "sa.json"\n',
+        encoding="utf-8")
+    assert run(capsys, "init", "gvg", "-c", config, "--no-share")[0] == 0
+    return config
+
+
+def by_account(fake: GoogleApiFake, endpoint: str) -> dict[str, int]:
+    """Requests to ``endpoint`` by the account that made them."""
+    out: dict[str, int] = {}
+    for call in fake.log:
+        if call.endpoint == endpoint:
+            out[call.caller] = out.get(call.caller, 0) + 1
+    return out
+
+
+def read_keys(fake: GoogleApiFake) -> set[str]:
+    return {m.group(1) for c in fake.log if c.endpoint == READ
+            and (m := re.search(r"/spreadsheets/([^/:?]+)", c.url)) is not None}
+
+
+def test_one_change_log_request_an_interval_serves_every_match_of_an_account(
+        fake: GoogleApiFake, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock(START, on_move=lambda now: setattr(fake, "now", now))
+    fake.now = START
+    monkeypatch.setattr("sheets_gm.commands.base.clock", clock)
+    league = tmp_path / "league"
+    configs = {match: create(league, match, capsys) for match in MATCHES}
+    lines: list[str] = []
+    host = new_host(league, clock, lines, interval=15)
+    host.step()  # the first polls: each match asks Drive itself once
+    type_orders(open_match_sheets(load_config(configs["three"])), ready=False)  # right after three's first poll
+    said = []
+    for _ in range(4):  # our writes read back, three's save answered, then idle
+        clock.tick(15)
+        host.step()
+        said.append(hosted(host, league, "three").line)
+    assert any("feedback cells updated" in line for line in said)  # nothing fell between its first poll and
+    # its account's watcher taking over
+    clock.tick(15)
+    assert {h.account for h in host.matches.values()} == {f"service account {account(a)}" for a in ("club", "guild")}
+    fake.reset_counters()
+    for _ in range(4):  # a minute of idle
+        host.step()
+        clock.tick(15)
+    club, guild = account("club"), account("guild")
+    assert by_account(fake, CHANGES) == {club: 4, guild: 4}  # not one a match
+    assert fake.calls(READ) == fake.calls(START_TOKEN) == fake.calls(FILES) == fake.calls(FILE_GET) == 0
+    type_orders(open_match_sheets(load_config(configs["two"])), ready=False)  # two's players type
+    fake.reset_counters()
+    host.step()
+    assert by_account(fake, CHANGES) == {club: 1, guild: 1}
+    assert read_keys(fake) == {keys("two")["red"], keys("two")["blue"]}  # only the changed match, only its files
+    assert hosted(host, league, "two").done == "read"
+    assert "feedback cells updated" in hosted(host, league, "two").line
+    # Drive's file index, the safety net every 30 minutes: once per account, not once per match.
+    fake.reset_counters()
+    for _ in range(2 * 60 + 1):
+        clock.tick(15)
+        host.step()
+    assert by_account(fake, FILES) == {club: 1, guild: 1}
+    assert by_account(fake, CHANGES) == {club: 120, guild: 120}
+    assert fake.calls(READ) == 0  # our answers to two were passed over by their versions
+    status = host.status(clock())
+    assert sorted((a.name, a.matches) for a in status.accounts) == [
+        (f"service account {club}", 2), (f"service account {guild}", 1)]
+    # Drive not answering the club's question: nothing is read, it is said, and the next question, from the same
+    # token, brings the save made meanwhile.
+    type_orders(open_match_sheets(load_config(configs["one"])), ready=False)
+    fake.reset_counters()
+    fake.inject(FaultKind.UNAVAILABLE, endpoint=CHANGES)  # the club's question comes first (by name)
+    clock.tick(15)
+    host.step()
+    assert fake.calls(READ) == 0 and "Drive did not answer" in host.status(clock()).accounts[0].error
+    assert any(line.startswith(f"Account service account {club}: Drive did not answer") for line in lines)
+    clock.tick(15)
+    host.step()
+    assert read_keys(fake) == {keys("one")["red"], keys("one")["blue"]} and not host.status(clock()).accounts[0].error
