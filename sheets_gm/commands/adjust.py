@@ -66,11 +66,8 @@ def parse_events(args: argparse.Namespace, ruleset: str, seats: tuple[str, ...])
     if foreign:
         raise UserError(f"{', '.join(foreign)}: not a correction of a {ruleset} match; it accepts "
                         f"{', '.join('--' + f for f in sorted(accepted))}")
-    if game.gm is None:
-        raise UserError(f"a {ruleset} match takes no GM events")
     try:
-        return list(game.gm.events_from_options(seats, {k: v for k, v in values.items() if k in accepted},
-                                                (args.reason or "").strip()))
+        return game.gm_events(seats, {k: v for k, v in values.items() if k in accepted}, (args.reason or "").strip())
     except ValueError as exc:
         raise UserError(str(exc)) from None
 

@@ -89,6 +89,7 @@ def practice_files(ruleset: str) -> tuple[str, str]:
     the game plays with, of its sample roster, the first one the person's and every other one (and a judge) played
     by the game's best bot (its default), on local workbooks laid out as ``--private`` lays them out."""
     import csv
+    import dataclasses
     import io
 
     from sheets_gm.engine.ruleset import Roster
@@ -130,6 +131,8 @@ def practice_files(ruleset: str) -> tuple[str, str]:
     lines += [f'{toml_key(s)} = "{best}"' for s in seats[1:]]
     if traits.judge:
         lines.append(f'judge = "{best}"             # the stand-in judge enters the battle results')
+    if any(f.name == "stand_in_gm" for f in dataclasses.fields(traits.settings_type)):
+        lines += ["", "[settings]", "stand_in_gm = true   # the stand-in GM applies the mechanical card effects"]
     return "\n".join(lines) + "\n", csv_text
 
 

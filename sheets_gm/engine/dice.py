@@ -160,8 +160,8 @@ class TurnDice:
     """The dice of one turn: keyed rolls and draws, some of them pinned, with a record of what was rolled
     (``rolled``: key → value) and drawn (``drawn``: key → order), for the log."""
 
-    __slots__ = ("_die_sides", "_mac", "_sides", "_values", "deal", "drawn", "peeked", "pins", "rolled", "seed",
-                 "turn")
+    __slots__ = ("_die_sides", "_kept", "_mac", "_sides", "_values", "deal", "drawn", "peeked", "pins", "rolled",
+                 "seed", "turn")
 
     def __init__(self, seed: bytes, turn: int, pins: Mapping[str, int | list[str]] | None = None, *,
                  die_sides: int | None = SIDES, deal: int = 0) -> None:
@@ -194,6 +194,19 @@ class TurnDice:
         self._sides: dict[str, int] = {}  # the keys rolled with a die other than a d6, and its sides
         self.peeked: dict[str, int] = {}  # every key looked at ahead (``peek``: a roll published), and its sides
         self._mac = _TurnMac(seed, turn, deal)
+        self._kept: dict[str, int] = {}  # a key whose roll stays that of an earlier deal, and that deal
+
+    def message(self, key: str) -> str:
+        """The whole HMAC message of ``key``'s die or draw, as the Log prints it and ``verify`` computes it:
+        ``"<turn>/<key>"``, or ``"<turn>.<deal>/<key>"`` in a window dealt afresh (a roll kept from an earlier
+        deal names that deal). Anyone can check the die by hand with it once the seed is revealed.
+
+        >>> TurnDice(b"s", 7).message("combat/Elif"), TurnDice(b"s", 7).dealt(1).message("combat/Elif")
+        ('7/combat/Elif', '7.1/combat/Elif')
+        >>> TurnDice(b"s", 7).dealt(2, {"move/Ann": (0, 6)}).message("move/Ann")
+        '7/move/Ann'
+        """
+        return f"{deal_prefix(self.turn, self._kept.get(key, self.deal))}{key}"
 
     def dealt(self, deal: int, keep: Mapping[str, tuple[int, int]] | None = None) -> TurnDice:
         """The same turn's dice dealt afresh as deal ``deal`` (the same pins; nothing rolled yet); deal 0 is
@@ -208,10 +221,14 @@ class TurnDice:
         (True, True)
         """
         pins = dict(self.pins)
+        kept: dict[str, int] = {}
         for key, (old, sides) in (keep or {}).items():
             if key not in pins:
                 pins[key] = TurnDice(self.seed, self.turn, die_sides=None, deal=old).peek(key, sides)
-        return TurnDice(self.seed, self.turn, pins, die_sides=self._die_sides, deal=deal)
+                kept[key] = old
+        dice = TurnDice(self.seed, self.turn, pins, die_sides=self._die_sides, deal=deal)
+        dice._kept = kept
+        return dice
 
     def record_mark(self) -> tuple[int, int]:
         """How many rolls and draws are recorded so far: give it to ``take_back`` to forget the ones after it."""

@@ -406,3 +406,14 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
         """A GM event applied (the input state is not changed), with its logged events; a game without
         GM events (no ``gm`` part in its record) refuses every one."""
         raise ValueError(f"{self.traits.title} takes no GM events")
+
+    def stand_in_gm_events(self, state: StateT) -> list[GmEventT]:
+        """The GM events a stand-in GM makes now, when the match has one (Win or Die's ``stand_in_gm``): the sync
+        applies them after a poll as a GM's ``adjust``. None by default."""
+        return []
+
+    def concede(self, state: StateT, seat: str, reason: str) -> Resolution[StateT]:
+        """``seat`` gives up (``adjust --concede``, ``engine.gm_events``): the match ended as the game's rules end
+        it, logged with ``reason`` (the input state is not changed); ValueError when it cannot be (the match is
+        over, the seat is out already). A game without GM events refuses it."""
+        raise ValueError(f"{self.traits.title} takes no concession")

@@ -39,6 +39,7 @@ from sheets_gm.sheets.layout import a1, cells
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
 from sheets_gm.sync.gate.state import forget_state, state_path
 from sheets_gm.sync.journal import drop_journal, init_under_way, journal_path, load_change, start_init
+from sheets_gm.sync.life.adjust_undo import stand_in_gm
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.share import share_match, sharing_plan
@@ -77,11 +78,16 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
     ``lock`` False: the caller holds the lock already, as the gated poll does from before its gate decides."""
     with match_lock(config.lock_path, wait_seconds=lock_wait) if lock else contextlib.nullcontext():
         try:
-            return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
-                        dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),
-                        schedule=config.schedule.rule())
+            report = poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
+                          dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),
+                          schedule=config.schedule.rule())
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
+        # a practice match's stand-in GM applies what the cards make mechanical, as the GM would (only a match whose
+        # config turns it on pays the read it takes)
+        if not dry_run and config.settings.get("stand_in_gm") is True:
+            stand_in_gm(sheets, get_ruleset(config.ruleset), owners=lambda: layout_owners(config, sheets))
+        return report
 
 
 def complete_cut_change(config: MatchConfig, sheets: MatchSheets) -> str:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from sheets_gm.engine.gm_events import CONCEDE, concession_of
 from sheets_gm.engine.ruleset import BotKind, GmOption, Ruleset, RulesetTraits
 
 if TYPE_CHECKING:  # the parts' protocols, for their types only: a command loads only the parts it uses
@@ -98,8 +99,23 @@ class Game(Generic[RulesT]):
 
     @property
     def gm_options(self) -> tuple[GmOption, ...]:
-        """The options of ``adjust`` for this game (none without a GM part)."""
-        return self.gm.options if self.gm is not None else ()
+        """The options of ``adjust`` for this game (none without a GM part): its own, then ``--concede``, which
+        every game with GM events takes (``engine.gm_events``)."""
+        return (*self.gm.options, CONCEDE) if self.gm is not None else ()
+
+    def gm_events(self, seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[Any]:
+        """The GM events ``adjust``'s options ask for (``values`` by flag, without dashes): a concession
+        (``--concede SEAT``, alone), or the game's own corrections; ValueError naming what is wrong and what is
+        accepted."""
+        if self.gm is None:
+            raise ValueError(f"a {self.name} match takes no GM events")
+        if values.get(CONCEDE.flag):
+            others = [f"--{flag}" for flag, given in values.items() if given and flag != CONCEDE.flag]
+            if others:
+                raise ValueError(f"--concede goes alone: give {', '.join(others)} in an adjust of its own")
+            return [concession_of(seats, values[CONCEDE.flag], reason)]
+        return list(self.gm.events_from_options(seats, {k: v for k, v in values.items() if k != CONCEDE.flag},
+                                                reason))
 
     def sheet_of(self, rules: RulesT) -> SheetAdapter[Any, Any] | None:
         """The sheet adapter of a match with these rules, or None for a game with no sheet."""

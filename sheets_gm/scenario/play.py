@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from sheets_gm.engine.dice import PinnedDieError, TurnDice
 from sheets_gm.engine.events import Event
+from sheets_gm.engine.gm_events import apply_gm
 from sheets_gm.engine.ruleset import Resolution, Ruleset, Verdict
 from sheets_gm.rulesets.parts.fields import Fields
 from sheets_gm.rulesets.parts.scenario import Entry, Scenario
@@ -43,7 +44,7 @@ def play(scenario: Scenario[StateT, OrdersT], fields: Fields) -> ScenarioRun:
     for entry in scenario.entries:
         for gm_event in entry.gm:
             try:
-                applied = rules.apply_gm_event(state, gm_event)
+                applied = apply_gm(rules, state, gm_event)
             except ValueError as exc:
                 return ScenarioRun(events, [f"GM event refused: {exc}"])
             state, events = applied.state, events + applied.events

@@ -8,6 +8,7 @@ from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event, kind_words, visible_to
+from sheets_gm.engine.gm_events import BY_GM
 from sheets_gm.engine.ruleset import GM, JUDGE, Window
 from sheets_gm.sheets.adapter import (
     CONFIG_STAND_IN,
@@ -193,14 +194,15 @@ def _names_any(value: Any, names: frozenset[str]) -> bool:
 
 def seat_events(events: Sequence[Event], seat: str, names: frozenset[str],
                 concerns: Callable[[Event], bool] | None = None) -> list[Event]:
-    """What ``seat``'s View log lists: what happened to it. The events only some seats may read that it may, and
-    the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion) or that
+    """What ``seat``'s View log lists: what happened to it. The events only some seats may read that it may, the
+    GM's events it may read (``BY_GM``: an adjustment, an undo, a seat handed to a bot, as the board's Log has them),
+    and the public events whose data names it or one of ``names`` (a move of its unit, a hit on its champion) or that
     ``concerns`` says are the seat's (a battle it lost: the adapter's ``event_seats``); the GM's lists every private
     event (the public ones are all in the Log)."""
     if seat == GM:
         return private_events(events, seat)
-    return [e for e in visible_to(events, seat) if e.audience is not None or _names_any(e.data, names)
-            or (concerns is not None and concerns(e))]
+    return [e for e in visible_to(events, seat) if e.audience is not None or e.data.get(BY_GM)
+            or _names_any(e.data, names) or (concerns is not None and concerns(e))]
 
 
 def view_events(adapter: AnySheetAdapter, tabs: MatchTabs, seat: str, events: Sequence[Event], state: Any,

@@ -371,7 +371,7 @@ def test_orders_typed_since_the_undone_turn_are_set_aside_not_lost(
     (["adjust", "--duel", "red=3"], "the score is the winner's points, a dash and the loser's, like 3-1"),
     (["adjust"], "nothing to change: give --coins TEAM=N, --hp TILE=N, --position PLAYER=TILE or --duel TEAM=W-L"),
     (["adjust", "--vp", "red=1", "--reason", "x"], "--vp: not a correction of a gvg match; it accepts "
-                                                   "--coins, --duel, --hp, --position"),
+                                                   "--coins, --concede, --duel, --hp, --position"),
     (["undo"], "--reason is required"),
     (["undo", "--reason", "x"], "nothing to undo"),
 ])

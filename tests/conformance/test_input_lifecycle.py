@@ -521,10 +521,8 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
         players = read.record.seats
         change = ENDS[table.game](read.record.state, players, b) if what == "end" and \
             table.game in ENDS else _adjustment(table.game, players, players[a % 2])
-        gm = get_game(table.game).gm
-        assert gm is not None
         given = [change[1]] if isinstance(change[1], str) else change[1]
-        events = gm.events_from_options(read.record.seats, {change[0]: given}, "the lifecycle test adjusts")
+        events = get_game(table.game).gm_events(read.record.seats, {change[0]: given}, "the lifecycle test adjusts")
         with contextlib.suppress(BetweenWindowsError):  # refused as it stands (a cut resolution, the match over)
             adjust_match(table.sheets, table.cls, events)
         poll(table.sheets, table.cls, now=NOW)

@@ -24,9 +24,7 @@ from tests.sync.test_undo_ticks import _play
 
 
 def _adjust(match: Match, game: str, reason: str, **options: list[str]) -> None:
-    gm = get_game(game).gm
-    assert gm is not None
-    adjust_match(match.sheets, match.cls, gm.events_from_options(match.read().record.seats, options, reason))
+    adjust_match(match.sheets, match.cls, get_game(game).gm_events(match.read().record.seats, options, reason))
 
 
 def _view(match: Match, seat: str) -> str:
@@ -179,7 +177,7 @@ def test_the_gm_s_changes_to_a_stopped_face_down_attack_name_its_token_in_the_lo
     assert gm is not None
     idle = next(u for u in state.units if u.owner == state.acting
                 and not any(p.target.startswith((f"{u.id} ", f"{u.token} ")) for p in stopped))
-    refused = f"no reaction has stopped an action of {idle.id}.*nothing was written"
+    refused = f"no reaction or passive has stopped an action of {idle.id}.*nothing was written"
     with pytest.raises(BetweenWindowsError, match=refused):
         adjust_match(table.sheets, table.cls, gm.events_from_options(state.seats, {"dice": [f"{idle.id}=1"]}, "Brace"))
     options = {"cancel": [unit.id], "dice": [f"{unit.id}=-1"], "soften": [f"{unit.id}=1"]}

@@ -24,7 +24,7 @@ from sheets_gm.engine.ruleset import (
 )
 from sheets_gm.rulesets.champions.check import check_orders
 from sheets_gm.rulesets.champions.enums import Phase
-from sheets_gm.rulesets.champions.gm import apply_gm_event
+from sheets_gm.rulesets.champions.gm import apply_gm_event, concede
 from sheets_gm.rulesets.champions.items import LootTable, loot_table_from_text
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders
 from sheets_gm.rulesets.champions.resolve import resolve_turn, window_turn
@@ -152,3 +152,7 @@ class ChampionsRuleset(Ruleset[ChampionsState, Orders, Adjustment]):
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: ChampionsState, event: Adjustment) -> Resolution[ChampionsState]:
         return apply_gm_event(self.rules, state, event)
+
+    def concede(self, state: ChampionsState, seat: str, reason: str) -> Resolution[ChampionsState]:
+        """A player concedes: she is out; the last player standing wins."""
+        return concede(state, seat, reason)

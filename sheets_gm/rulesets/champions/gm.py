@@ -40,6 +40,7 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     if not reason.strip():
         raise ValueError('--reason is required, e.g. --reason "healed twice"; it is written to the log')
     out: list[Adjustment] = []
+    named: set[tuple[str, str]] = set()
     for value in values.get("health", ()):
         who, number = _split("--health", value, "PLAYER.CLASS=N", "Ann.mage=40")
         player, dot, cls = who.rpartition(".")
@@ -49,7 +50,13 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
             hp = int(number)
         except ValueError:
             raise ValueError(f"--health {value!r}: {number!r} is not a whole number") from None
+        if (player.casefold(), cls.casefold()) in named:
+            raise ValueError(f"--health {value!r}: {who} is named twice; give each champion's health once")
+        named.add((player.casefold(), cls.casefold()))
         out.append(Adjustment(reason, health=(player, cls, hp)))
+    # Healths are set as one change: those that keep a champion alive first, so that a player goes out only if all
+    # four of hers end at 0, never on the way (a dead champion revived while the last living one is set to 0).
+    out.sort(key=lambda adj: adj.health is not None and adj.health[2] == 0)
     for value in values.get("move", ()):
         out.append(Adjustment(reason, position=_split("--move", value, "PLAYER=TILE", "Ann=B2")))
     for value in values.get("give", ()):
@@ -123,3 +130,23 @@ def apply_gm_event(rules: ChampionsRules, state: ChampionsState, adj: Adjustment
         raise GmEventError("an adjustment must change a health, a position or a bag")
     return Resolution(state.with_players(players), events)
 
+
+
+def concede(state: ChampionsState, name: str, reason: str) -> Resolution[ChampionsState]:
+    """``name`` concedes: she is out, as when her last champion dies (her champions keep their health); the
+    last player standing wins."""
+    if state.finished:
+        raise GmEventError("the match is over already; nobody can concede")
+    turn = window_turn(state)
+    players = list(state.players)
+    i = next((i for i, p in enumerate(players) if p.name == name), None)
+    if i is None:
+        raise GmEventError(f"there is no player {name!r}; the players: {', '.join(p.name for p in players)}")
+    p = players[i]
+    if p.out:
+        raise GmEventError(f"{name} is out already")
+    players[i] = Player(p.name, None, p.health, p.equipment, p.bag, state.round)
+    events = [Event(turn, EventKind.PLAYER_OUT, f"{name} concedes and is out: {reason}.",
+                    {"player": name, "round": state.round, "concession": True, "reason": reason})]
+    now = state.with_players(players)
+    return last_standing_wins(now, turn, events) if len(now.alive()) == 1 else Resolution(now, events)

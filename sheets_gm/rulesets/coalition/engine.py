@@ -31,7 +31,7 @@ from sheets_gm.engine.ruleset import (
 from sheets_gm.rulesets.coalition.board import Board, load_board
 from sheets_gm.rulesets.coalition.check import check_orders
 from sheets_gm.rulesets.coalition.enums import Phase, Side
-from sheets_gm.rulesets.coalition.gm import ORDER_SEATS, apply_gm_event
+from sheets_gm.rulesets.coalition.gm import ORDER_SEATS, apply_gm_event, concede
 from sheets_gm.rulesets.coalition.resolve import resolve_turn
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.setup import (
@@ -153,3 +153,7 @@ class CoalitionRuleset(Ruleset[CoalitionState, CoalitionOrders, Adjustment]):
     def apply_gm_event(self, state: CoalitionState, event: Adjustment) -> Resolution[CoalitionState]:
         """The correction applied, logged with its reason; ValueError naming what does not fit."""
         return apply_gm_event(self.board, self._settings, state, event)
+
+    def concede(self, state: CoalitionState, seat: str, reason: str) -> Resolution[CoalitionState]:
+        """A side concedes: the round ends now, the other side the winner."""
+        return concede(state, seat, reason)

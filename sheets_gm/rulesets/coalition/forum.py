@@ -11,7 +11,7 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.rulesets.coalition.board import Board
 from sheets_gm.rulesets.coalition.enums import BattleType, EventKind, Phase, ResultCode, Side
-from sheets_gm.rulesets.coalition.state import Battle, CoalitionState
+from sheets_gm.rulesets.coalition.state import Battle, CoalitionState, MoveReport
 
 _PLURAL = {"attacks": "attack", "raids": "raid", "intercepts": "intercept", "besieges": "besiege"}
 
@@ -109,24 +109,38 @@ def in_parts(title: str, items: Sequence[PostItem], tail: Sequence[str] = (), *,
 
 
 def _strategies_line(state: CoalitionState, strategies_to: str, deadline: str) -> list[str]:
-    """Where the sides send their strategies and by when: the results window's ``deadline`` while it is open (a
-    date and time, as the forum's post gave it), else the turn's results deadline by name."""
+    """Where the sides send their strategies and by when, always a line (the judge's guide promises one): the
+    results window's ``deadline`` while it is open (a date and time, as the forum's post gave it), else the
+    turn's results deadline by name; to ``strategies_to`` when the setting names where."""
     when = deadline if deadline and state.phase is Phase.RESULTS else ""
+    due = when or f"the turn {state.turn} results deadline (the status line says when)"
     if strategies_to:
-        return [f"Send your battle strategies to {strategies_to} before "
-                f"{when or f'the turn {state.turn} results deadline (the status line says when)'}."]
-    return [f"Battle strategies are due before {when}."] if when else []
+        return [f"Send your battle strategies to {strategies_to} before {due}."]
+    return [f"Battle strategies are due before {due}."]
+
+
+#: The heading of the battles a post announced before and still waiting for a result.
+STILL_OPEN = "Still open from an earlier turn (no result accepted yet; the weather as announced)"
+
+
+def _announcement_items(state: CoalitionState, board: Board) -> list[PostItem]:
+    """The post's battles: this adjudication's, a line each, then every battle announced earlier that is still
+    open (its result refused, or never entered), which the judge still judges this turn."""
+    fresh = {b.at for b in state.announced}
+    kept = [b for b in state.battles if b.announced and b.at not in fresh] if state.phase is Phase.RESULTS else []
+    return ([PostItem((announcement(b, board),)) for b in state.announced]
+            + [PostItem((announcement(b, board),), STILL_OPEN) for b in kept])
 
 
 def announcement_parts(state: CoalitionState, board: Board, strategies_to: str = "",
                        deadline: str = "") -> list[list[str]]:
-    """The Battle Announcements post of the turn in forum-sized parts: every battle announced, a line each, and in
-    each part where the sides send their strategies (the ``strategies_to`` setting) and by when (``deadline``,
-    the results window's, as the status line writes it)."""
+    """The Battle Announcements post of the turn in forum-sized parts: every battle announced, a line each (and
+    those still open from an earlier turn), and in each part where the sides send their strategies (the
+    ``strategies_to`` setting) and by when (``deadline``, the results window's, as the status line writes it)."""
     head = f"Battle Announcements, turn {reported_turn(state)}"
-    if not state.announced:
+    items = _announcement_items(state, board)
+    if not items:
         return [[head, "", "No battles this turn."]]
-    items = [PostItem((announcement(b, board),)) for b in state.announced]
     return in_parts(head, items, _strategies_line(state, strategies_to, deadline))
 
 
@@ -134,10 +148,19 @@ def battle_announcements(state: CoalitionState, board: Board, strategies_to: str
     """The Battle Announcements post of the turn as one text (every battle, a line each, then where the sides
     send their strategies and by when); ``announcement_parts`` cuts it to the forum's size."""
     head = f"Battle Announcements, turn {reported_turn(state)}"
-    if not state.announced:
+    items = _announcement_items(state, board)
+    if not items:
         return f"{head}\n\nNo battles this turn."
-    items = [PostItem((announcement(b, board),)) for b in state.announced]
     return "\n".join(_render(head, items, _strategies_line(state, strategies_to, deadline)))
+
+
+def end_words(m: MoveReport) -> str:
+    """Where an army's order left it, as its Log line and the Movement Results post say it: `` at 3C`` after a
+    move; a partial move that could not leave its square says so (`` and stays on 2B``); nothing for an army
+    that held."""
+    if m.end != m.start:
+        return f" at {m.end}"
+    return f" and stays on {m.start}" if m.code is ResultCode.PARTIAL else ""
 
 
 def _movement_items(state: CoalitionState) -> list[PostItem]:
@@ -146,7 +169,8 @@ def _movement_items(state: CoalitionState) -> list[PostItem]:
         for m in state.movement:
             if m.side.value != side or not (m.order or m.code is not ResultCode.HELD):
                 continue
-            where = f" -> {m.end}" if m.end != m.start else ""
+            where = f" -> {m.end}" if m.end != m.start else f", stays on {m.start}" if m.code is ResultCode.PARTIAL \
+                else ""
             note = f" ({m.note})" if m.note else ""
             idle = "a mercenary, moved by the engine" if m.side is Side.MERCENARY else "(no order)"
             order = m.order or f"{m.army}: {idle}"
@@ -201,6 +225,7 @@ def dice_event(turn: int, dice: TurnDice) -> Event | None:
     rolled, drawn = dict(dice.rolled), {k: list(v) for k, v in dice.drawn.items()}
 
     def text() -> str:
-        parts = [f"{k} = {v}" for k, v in rolled.items()] + [f"{k}: {', '.join(v)}" for k, v in drawn.items()]
+        parts = ([f"{dice.message(k)} = {v}" for k, v in rolled.items()]
+                 + [f"{dice.message(k)}: {', '.join(v)}" for k, v in drawn.items()])
         return "Dice and draws: " + "; ".join(parts)
     return Event(turn, EventKind.DICE, text, {"rolled": rolled, "drawn": drawn})

@@ -22,14 +22,13 @@ OPTIONS = (
             GmOption("units", "ARMY=N1/N2/N3/N4", "set an army's units per slot"),
             GmOption("change", "ARMY=CREATURES", "the judge's army change, applied once the army has counted "
                                                  "change_turns where it heals: '5000 Elves (green 2/2); ...'"),
-            GmOption("concede", "SIDE", "the side concedes: the round ends now, the other side the winner",
-                     repeatable=False),
         )
+# A side's concession is every game's ``adjust --concede`` (``engine.gm_events``), ended here by ``concede``.
 
 
 def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]], reason: str) -> list[Adjustment]:
-    """Victory points, positions and units, each with ``reason``."""
-    if not any(values.get(k) for k in ("vp", "position", "units", "change", "concede")):
+    """Victory points, positions, units and army changes, each with ``reason``."""
+    if not any(values.get(k) for k in ("vp", "position", "units", "change")):
         raise ValueError("nothing to change: give --vp SIDE=N, --position ARMY=PLACE, --units ARMY=N1/N2/N3/N4, "
                          "--change ARMY=CREATURES or --concede SIDE")
     if not reason.strip():
@@ -53,10 +52,6 @@ def events_from_options(seats: Sequence[str], values: Mapping[str, Sequence[str]
     for value in values.get("change", ()):
         events.append(Adjustment(reason, change=split_option("--change", value, "ARMY=CREATURES",
                                                              "Frank=5000 Elves (green 1/1)")))
-    for value in values.get("concede", ()):
-        if value.strip().lower() not in ORDER_SEATS:
-            raise ValueError(f"--concede {value!r}: the side that concedes, coalition or phyrexia")
-        events.append(Adjustment(reason, concede=value.strip().lower()))
     return events
 
 
@@ -66,6 +61,8 @@ def apply_gm_event(board: Board, settings: CoalitionSettings, state: CoalitionSt
     new = state
     texts = []
     if event.vp is not None:
+        if event.vp[1] < 0:
+            raise ValueError(f"--vp {event.vp[0]}={event.vp[1]}: victory points are 0 or more")
         new = new.with_(vp={**new.vp, event.vp[0]: event.vp[1]})
         texts.append(f"{event.vp[0]} victory points set to {event.vp[1]}")
     for change in (event.position, event.units):
@@ -92,16 +89,29 @@ def apply_gm_event(board: Board, settings: CoalitionSettings, state: CoalitionSt
         new, said = _change(board, settings, new, *event.change)
         texts.append(said)
     events: list[Event] = []
-    if event.concede is not None:
-        if new.phase is Phase.OVER:
-            raise ValueError(f"--concede: the round is already over ({new.winner})")
-        winner = Side.PHYREXIA if event.concede == Side.COALITION.value else Side.COALITION
+    if event.concede is not None:  # a match recorded before every game's --concede: its adjustment concedes
+        ended = concede(new, event.concede)
+        new, events = ended.state, ended.events
         texts.append(f"{Side(event.concede).display} concedes")
-        said = f"{winner.display} wins the round (concession)"
-        new = new.with_(phase=Phase.OVER, winner=winner.value, ending="concession", notes=(*new.notes, said))
-        events.append(Event(state.turn, EventKind.VICTORY, said, {"winner": winner.value, "ending": "concession"}))
     text = f"GM adjustment ({event.reason}): " + "; ".join(texts)
     return Resolution(new, [Event(state.turn, EventKind.ADJUSTED, text, event.to_json()), *events])
+
+
+def concede(state: CoalitionState, side: str, reason: str = "") -> Resolution[CoalitionState]:
+    """``side`` concedes: the round ends now, the other side the winner. With ``reason`` (``adjust --concede``),
+    the GM's line says who concedes and why before the victory; without, the caller's line does."""
+    if side not in ORDER_SEATS:
+        raise ValueError(f"--concede {side!r}: the side that concedes, coalition or phyrexia")
+    if state.phase is Phase.OVER:
+        raise ValueError(f"--concede: the round is already over ({state.winner})")
+    winner = Side.PHYREXIA if side == Side.COALITION.value else Side.COALITION
+    said = f"{winner.display} wins the round (concession)"
+    new = state.with_(phase=Phase.OVER, winner=winner.value, ending="concession", notes=(*state.notes, said))
+    events = [Event(state.turn, EventKind.VICTORY, said, {"winner": winner.value, "ending": "concession"})]
+    if reason:
+        events.insert(0, Event(state.turn, EventKind.ADJUSTED, f"GM adjustment ({reason}): {Side(side).display} "
+                                                              "concedes", {"reason": reason, "concession": side}))
+    return Resolution(new, events)
 
 
 def _change(board: Board, settings: CoalitionSettings, state: CoalitionState, name: str,

@@ -23,9 +23,10 @@ class Contribution:
         self.total = 0 if self.roll is None else self.roll + sum(v for _, v in self.bonuses)
 
     def describe(self) -> str:
-        """``Ann (DPS) rolls 2 [combat/Ann] + 2 (DPS) = 4``, or ``Cy (Healer) does not roll``.
+        """``Ann (DPS) rolls 2 [12/combat/Ann] + 2 (DPS) = 4``, or ``Cy (Healer) does not roll``.
 
-        The die's key is shown so that a player can recompute the roll from the revealed seed."""
+        The die's whole message (``TurnDice.message``) is shown so that a player can recompute the roll from the
+        revealed seed."""
         who = f"{self.player.name} ({self.player.role.display})"
         if self.roll is None:
             return f"{who} does not roll"

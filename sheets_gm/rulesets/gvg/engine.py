@@ -24,7 +24,7 @@ from sheets_gm.engine.ruleset import (
 )
 from sheets_gm.rulesets.gvg.board import GvgMap
 from sheets_gm.rulesets.gvg.check import check_orders, verdicts_of
-from sheets_gm.rulesets.gvg.gm import apply_gm_event
+from sheets_gm.rulesets.gvg.gm import apply_gm_event, concede
 from sheets_gm.rulesets.gvg.orders import TurnOrders, orders_from_json, orders_to_json
 from sheets_gm.rulesets.gvg.resolve import resolve_turn
 from sheets_gm.rulesets.gvg.rules import GvgRules
@@ -157,4 +157,9 @@ class GvgRuleset(Ruleset[GvgState, TurnOrders, GmEvent]):
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: GvgState, event: GmEvent) -> Resolution[GvgState]:
         new, events = apply_gm_event(self.rules, state, event)
+        return Resolution(new, events)
+
+    def concede(self, state: GvgState, seat: str, reason: str) -> Resolution[GvgState]:
+        """A team concedes: the other team wins the match."""
+        new, events = concede(state, seat, reason)
         return Resolution(new, events)

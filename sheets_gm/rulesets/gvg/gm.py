@@ -25,6 +25,23 @@ def apply_gm_event(rules: GvgRules, state: GvgState, event: GmEvent) -> tuple[Gv
     return new, _adjust(rules, new, event)
 
 
+def concede(state: GvgState, team: str, reason: str) -> tuple[GvgState, list[Event]]:
+    """``team`` concedes: the match ends now, the other team the winner (the input state is not changed)."""
+    if state.finished:
+        raise GmEventError("the match is over already; nobody can concede")
+    if team not in state.teams:
+        raise GmEventError(f"there is no team {team!r}; the teams are {state.teams[0]} and {state.teams[1]}")
+    new = state.copy()
+    loser = state.teams.index(team)
+    new.finished, new.winner = True, 1 - loser
+    winner = state.teams[1 - loser]
+    how = f"{team} conceded"
+    return new, [Event(state.turn, EventKind.GM_ADJUSTMENT, f"GM: {team} concedes: {reason}.",
+                       {"field": "concession", "team": team, "reason": reason}),
+                 Event(state.turn, EventKind.MATCH_WON, f"{winner} wins the match: {how}.",
+                       {"winner": winner, "how": how})]
+
+
 def _duel(rules: GvgRules, state: GvgState, duel: ArcheryDuel) -> Event:
     if duel.winner not in (0, 1):
         raise GmEventError(f"archery duel: the winner must be {state.teams[0]} or {state.teams[1]}")

@@ -70,15 +70,16 @@ class Reach(NamedTuple):
             return f"your roll is {self.roll} + {self.speed_bonus} (Player Speed)"
         return f"your roll is {self.roll}"
 
-    def in_the_log(self, player: str) -> str:
-        """How far a move could go, as the log says it: the die with its key, every bonus by name and the
-        total (``rolled 2 [move/Ann] + 3 (Player Speed) = 5``), or the carrier's pace and why."""
+    def in_the_log(self, message: str) -> str:
+        """How far a move could go, as the log says it: the die with its whole message (``TurnDice.message``),
+        every bonus by name and the total (``rolled 2 [5/move/Ann] + 3 (Player Speed) = 5``), or the carrier's
+        pace and why."""
         if self.roll is None:
             pace = "carrying the tree" + (" with an enemy on the tile" if self.contested else "")
             if self.tree_speed:
                 return f"{pace}: {self.steps // 2} × 2 (Tree Speed) = {counted(self.steps, 'step')}"
             return f"{pace}: {counted(self.steps, 'step')}"
-        rolled = f"rolled {self.roll} [move/{player}]"
+        rolled = f"rolled {self.roll} [{message}]"
         return f"{rolled} + {self.speed_bonus} (Player Speed) = {self.steps}" if self.speed_bonus else rolled
 
     def to_json(self) -> dict[str, Any]:

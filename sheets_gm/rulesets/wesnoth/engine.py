@@ -26,7 +26,7 @@ from sheets_gm.engine.ruleset import (
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.rulesets.wesnoth.board import WesnothBoard
 from sheets_gm.rulesets.wesnoth.check import check_orders
-from sheets_gm.rulesets.wesnoth.gm import Adjustment, apply_gm_event
+from sheets_gm.rulesets.wesnoth.gm import Adjustment, apply_gm_event, concede
 from sheets_gm.rulesets.wesnoth.orders import TurnOrders, recruit_row
 from sheets_gm.rulesets.wesnoth.resolve import ResolvedAhead, resolve_turn
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
@@ -167,6 +167,11 @@ class WesnothRuleset(Ruleset[WesnothState, TurnOrders, Adjustment]):
     # -- the GM ------------------------------------------------------------------------------
     def apply_gm_event(self, state: WesnothState, event: Adjustment) -> Resolution[WesnothState]:
         new, events = apply_gm_event(self.rules, state, event)
+        return Resolution(new, events)
+
+    def concede(self, state: WesnothState, seat: str, reason: str) -> Resolution[WesnothState]:
+        """A player concedes: she leaves the game; it ends when the living leaders all belong to one team."""
+        new, events = concede(self.rules, state, seat, reason)
         return Resolution(new, events)
 
 def refused_rows(orders: TurnOrders, verdicts: Sequence[Verdict]) -> dict[str, dict[str, str]]:

@@ -6,10 +6,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import CoordError
 from sheets_gm.engine.ruleset import GmOption
+from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.wesnoth.enums import EventKind
+from sheets_gm.rulesets.wesnoth.resolve.upkeep import end_turn, leaders_end
+from sheets_gm.rulesets.wesnoth.resolve.work import TurnWork
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 
@@ -66,6 +70,8 @@ def apply_gm_event(rules: WesnothRules, state: WesnothState, event: Adjustment) 
         player = state.player(event.key)
         if player is None:
             raise GmEventError(f"no player {event.key!r}; the players are {', '.join(p.name for p in state.players)}")
+        if int(event.value) < 0:
+            raise GmEventError(f"--gold {event.key}={event.value}: gold is 0 or more (a player never owes gold)")
         players = tuple(replace(p, gold=int(event.value)) if p.name == event.key else p for p in state.players)
         return state.evolve(players=players), [Event(state.round, EventKind.GM, f"GM sets {event.key}'s gold to "
                                                      f"{event.value}{note}")]
@@ -73,10 +79,13 @@ def apply_gm_event(rules: WesnothRules, state: WesnothState, event: Adjustment) 
         unit = state.unit(event.key)
         if unit is None:
             raise GmEventError(f"no unit {event.key!r}")
-        wounds = max(0, int(event.value))
+        wounds = int(event.value)
+        if wounds < 0:
+            raise GmEventError(f"--wounds {event.key}={event.value}: wounds are 0 (unhurt) or more")
         if wounds >= rules.utype(unit).hitpoints:
             units = tuple(u for u in state.units if u.id != unit.id)
-            return state.evolve(units=units), [Event(state.round, EventKind.GM, f"GM removes {unit.id}{note}")]
+            removed = state.evolve(units=units)
+            return game_end(removed, [Event(state.round, EventKind.GM, f"GM removes {unit.id}{note}")])
         units = tuple(replace(u, wounds=wounds) if u.id == unit.id else u for u in state.units)
         return state.evolve(units=units), [Event(state.round, EventKind.GM, f"GM sets {unit.id}'s wounds to "
                                                  f"{wounds}{note}")]
@@ -98,3 +107,42 @@ def apply_gm_event(rules: WesnothRules, state: WesnothState, event: Adjustment) 
         return state.evolve(villages=ordered), [Event(state.round, EventKind.GM, f"GM gives the village on {h.label} "
                                                       f"to {owner or 'nobody'}{note}")]
     raise GmEventError(f"unknown correction {event.what!r}; use gold, wounds or village")
+
+
+def game_end(state: WesnothState, events: list[Event]) -> tuple[WesnothState, list[Event]]:
+    """The state after a GM's change, ended if the living leaders now all belong to one team (the rules' one end
+    check, ``leaders_end``, as a resolution applies it), with ``events`` and the game's last line."""
+    if state.finished:
+        return state, events
+    teams = {p.team for p in state.players for u in state.units if u.leader and u.owner == p.name}
+    ended = leaders_end(teams, state.team_label)
+    if ended is None:
+        return state, events
+    winner, text = ended
+    return (state.evolve(finished=True, winner=winner),
+            [*events, Event(state.round, EventKind.GAME_OVER, text, {"winner": winner})])
+
+
+def concede(rules: WesnothRules, state: WesnothState, seat: str, reason: str) -> tuple[WesnothState, list[Event]]:
+    """``seat`` concedes: she leaves the game as a conquered player does, with her units, her villages unowned;
+    the game ends if the living leaders then all belong to one team. Conceding in her own turn ends that turn."""
+    if state.finished:
+        raise GmEventError("the game is over already; nobody can concede")
+    player = state.player(seat)
+    if player is None or player.out:
+        raise GmEventError(f"{seat} is out of the game already" if player is not None else f"no player {seat!r}")
+    gone = [u.id for u in state.units if u.owner == seat]
+    lost = [h for h, owner in state.villages if owner == seat]
+    left = state.evolve(players=tuple(replace(p, out=True) if p.name == seat else p for p in state.players),
+                        units=tuple(u for u in state.units if u.owner != seat),
+                        villages=tuple((h, o) for h, o in state.villages if o != seat))
+    events = [Event(state.round, EventKind.GM, f"GM: {seat} concedes ({reason}) and leaves the game with "
+                                               f"{counted(len(gone), 'unit')}; {counted(len(lost), 'village')} "
+                                               "unowned", {"player": seat, "units": gone})]
+    left, events = game_end(left, events)
+    if left.finished or state.acting_player.name != seat:
+        return left, events
+    work = TurnWork(rules, left, TurnDice(b"", left.turn))  # ending a turn rolls no die
+    end_turn(work)
+    done = work.state()
+    return done, [*events, *work.events]

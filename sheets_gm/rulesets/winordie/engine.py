@@ -28,12 +28,13 @@ from sheets_gm.rulesets.winordie.board import WodMap
 from sheets_gm.rulesets.winordie.cards import shipped_tables
 from sheets_gm.rulesets.winordie.check import check_orders
 from sheets_gm.rulesets.winordie.enums import Ending, Phase, ResolveMode
-from sheets_gm.rulesets.winordie.gm import Adjustment, apply_gm_event, reason_problem
+from sheets_gm.rulesets.winordie.gm import Adjustment, apply_gm_event, concede, reason_problem
 from sheets_gm.rulesets.winordie.orders import WodOrders, merge_orders, orders_from_json, orders_to_json
 from sheets_gm.rulesets.winordie.resolve import resolve_turn
 from sheets_gm.rulesets.winordie.rules import WodRules
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.setup import new_match, roll_first
+from sheets_gm.rulesets.winordie.stand_in import stand_in_events
 from sheets_gm.rulesets.winordie.state import WodState
 from sheets_gm.rulesets.winordie.views import seat_state, secrets_of, unseen_twin, view_of
 
@@ -173,4 +174,13 @@ class WodRuleset(Ruleset[WodState, WodOrders, Adjustment]):
 
     def apply_gm_event(self, state: WodState, event: Adjustment) -> Resolution[WodState]:
         new, events = apply_gm_event(self.rules, state, event)
+        return Resolution(new, events)
+
+    def stand_in_gm_events(self, state: WodState) -> list[Adjustment]:
+        """The stand-in GM's adjustments (``stand_in.stand_in_events``) when the ``stand_in_gm`` setting is on."""
+        return stand_in_events(self.rules, state, reason_problem) if self.settings.stand_in_gm else []
+
+    def concede(self, state: WodState, seat: str, reason: str) -> Resolution[WodState]:
+        """A player concedes, as her Surrender cell does: she loses the game."""
+        new, events = concede(self.rules, state, seat, reason)
         return Resolution(new, events)

@@ -16,8 +16,8 @@ from typing import Any
 
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.ruleset import GmOption
-from sheets_gm.rulesets.winordie.ending import check_defeat
-from sheets_gm.rulesets.winordie.enums import ActionKind, EventKind, GmKind, Phase
+from sheets_gm.rulesets.winordie.ending import check_defeat, finish_game
+from sheets_gm.rulesets.winordie.enums import ActionKind, Ending, EventKind, GmKind, Phase
 from sheets_gm.rulesets.winordie.rules import WodRules, face_down_named, kill, public_name, reveal
 from sheets_gm.rulesets.winordie.state import ActionChange, Pending, Unit, WodState
 
@@ -197,15 +197,30 @@ def _named_unit(state: WodState, name: str) -> Unit | None:
                                     None)
 
 
+def _stopping(state: WodState) -> list[Pending]:
+    """The effects on the GM's list that stopped a row of the acting player this turn: the other player's
+    reactions fired before it, and the acting unit's own passives weighed before its attack (Charge, Frenzy:
+    ``reactions.weigh_passive``, on the acting player's side of the list)."""
+    reactor = state.other(state.acting)
+    out = []
+    for p in state.pending:
+        if p.turn != state.turn:
+            continue
+        if p.player == reactor:
+            out.append(p)
+        elif p.player == state.acting and (source := state.unit(p.source)) is not None:
+            ability = state.card_of(source).ability(p.name)
+            if ability is not None and ability.before is not None:
+                out.append(p)
+    return out
+
+
 def _stopped_row(state: WodState, unit: Unit) -> tuple[Pending, str] | None:
-    """The reaction fired this turn (still on the GM's list) before a row of ``unit``, and that row's action
-    ('attack', 'move'…): the pending effect whose row, as the reactor read it, is one of ``unit``'s (named by
+    """The reaction or passive that stopped a row of ``unit`` this turn (still on the GM's list), and that row's
+    action ('attack', 'move'…): the pending effect whose row, as its list names it, is one of ``unit``'s (named by
     its id, or by its token while it was face down)."""
     names = {unit.id, public_name(state, unit), unit.token} - {""}
-    reactor = state.other(state.acting)
-    for p in state.pending:
-        if p.player != reactor or p.turn != state.turn:
-            continue
+    for p in _stopping(state):
         for name in names:
             if p.target.startswith(f"{name} "):
                 return p, p.target[len(name):].split()[0]
@@ -229,12 +244,11 @@ def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
                            f"player's action a reaction stopped can be changed (her units: {mine})")
     found = _stopped_row(state, unit)
     if found is None:
-        waiting = [f"{p.source}'s {p.name} before {p.target!r}" for p in state.pending
-                   if p.player == state.other(state.acting) and p.turn == state.turn]
-        raise GmEventError(f"no reaction has stopped an action of {unit.id} this turn, so --{adj.kind.value} has "
-                           "nothing to change (" + ("the reactions waiting on the GM's list stopped "
-                                                    + "; ".join(waiting) if waiting else
-                                                    "no reaction waits on the GM's list") +
+        waiting = [f"{p.source}'s {p.name} before {p.target!r}" for p in _stopping(state)]
+        raise GmEventError(f"no reaction or passive has stopped an action of {unit.id} this turn, so "
+                           f"--{adj.kind.value} has nothing to change (" +
+                           ("the reactions and passives waiting on the GM's list stopped " + "; ".join(waiting)
+                            if waiting else "no reaction or passive waits on the GM's list") +
                            "); to change what a row already did, use --damage, --heal or --move")
     stopped, action = found
     if adj.kind is not GmKind.CANCEL and action != ActionKind.ATTACK.value:
@@ -255,3 +269,17 @@ def _change_stopped_action(state: WodState, adj: Adjustment) -> list[Event]:
     state.changes[unit.id] = change
     return [Event(state.turn, EventKind.GM_ADJUSTMENT, said,
                   {"field": adj.kind.value, "unit": name, "value": adj.value, "reason": adj.reason})]
+
+
+def concede(rules: WodRules, state: WodState, seat: str, reason: str) -> tuple[WodState, list[Event]]:
+    """``seat`` concedes, as her Surrender cell does: she loses the game (best of three: the next one is set up,
+    her loss counted); the input state is not changed."""
+    if state.phase is Phase.OVER:
+        raise GmEventError("the match is over already; nobody can concede")
+    if seat not in state.legions:
+        raise GmEventError(f"there is no player {seat!r}; the players are {' and '.join(state.seats)}")
+    new = state.copy()
+    events = [Event(new.turn, EventKind.SURRENDER, f"{seat} surrenders (the GM records it: {reason}).",
+                    {"player": seat, "reason": reason})]
+    finish_game(rules, new, new.other(seat), Ending.SURRENDER, events)
+    return new, events

@@ -82,3 +82,12 @@ def kill(state: WodState, unit: Unit, events: list[Event], why: str) -> None:
                         f"{unit.id} ({unit.card}) dies ({why}); {unit.owner}'s morale falls by {loss} to "
                         f"{legion.morale}.",
                         {"unit": unit.id, "card": unit.card, "owner": unit.owner, "morale_lost": loss}))
+    card = state.card_of(unit)
+    for p in list(state.pending):  # its own passive waiting on its attack: that attack will not be made
+        ability = card.ability(p.name) if p.source == unit.id else None
+        if ability is not None and ability.before is not None:
+            state.pending.remove(p)
+            events.append(Event(state.turn, EventKind.PASSIVE,
+                                f"{unit.id}'s {p.name} (#{p.id}) leaves the GM's list: {unit.id} has fallen, so the "
+                                "attack it was weighed for is not made.",
+                                {"unit": unit.id, "ability": p.name, "pending": p.id, "dropped": True}))

@@ -111,15 +111,21 @@ def new_match(rules: WodRules, roster: Roster, seed: bytes) -> WodState:
 
 
 def roll_first(state: WodState, dice: TurnDice, events: list[Event]) -> str:
-    """The first player: each rolls a die (``first/<n>/<player>``), again while equal; the higher starts."""
+    """The first player: each rolls a die (``first/<n>/<player>``), again while equal; the higher starts. Every
+    roll is logged with its die's whole message, a tie too."""
     a, b = state.seats
     for n in range(1, ROLL_LIMIT + 1):
-        ra, rb = dice.d6(f"first/{n}/{a}"), dice.d6(f"first/{n}/{b}")
-        if ra != rb:
-            first = a if ra > rb else b
-            events.append(Event(0, EventKind.FIRST_PLAYER, f"{a} rolls {ra}, {b} rolls {rb}: {first} plays first.",
-                                {"rolls": {a: ra, b: rb}, "first": first}))
-            return first
+        ka, kb = f"first/{n}/{a}", f"first/{n}/{b}"
+        ra, rb = dice.d6(ka), dice.d6(kb)
+        said = f"{a} rolls {ra} [{dice.message(ka)}], {b} rolls {rb} [{dice.message(kb)}]"
+        if ra == rb:
+            events.append(Event(0, EventKind.FIRST_PLAYER, f"{said}: a tie, both roll again.",
+                                {"rolls": {a: ra, b: rb}, "first": ""}))
+            continue
+        first = a if ra > rb else b
+        events.append(Event(0, EventKind.FIRST_PLAYER, f"{said}: {first} plays first.",
+                            {"rolls": {a: ra, b: rb}, "first": first}))
+        return first
     return a
 
 

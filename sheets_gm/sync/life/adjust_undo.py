@@ -15,6 +15,7 @@ from typing import Any
 
 from sheets_gm.engine.dice import deal_prefix
 from sheets_gm.engine.events import Event, kind_words
+from sheets_gm.engine.gm_events import BY_GM, apply_gm, gm_event_problem, gm_event_to_json
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
@@ -230,15 +231,15 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     state = record.state
     log: list[Event] = []
     for event in gm_events:
-        if problem := ruleset.gm_event_problem(state, event):
+        if problem := gm_event_problem(ruleset, state, event):
             raise BetweenWindowsError(f"{problem} — nothing was written")
         try:
-            result = ruleset.apply_gm_event(state, event)
+            result = apply_gm(ruleset, state, event)
         except ValueError as exc:
             raise BetweenWindowsError(f"{exc} — nothing was written") from None
         state, log = result.state, log + result.events
     pending = record.gm_events or {"state_before": ruleset.state_codec.to_json(record.state), "events": []}
-    pending = {**pending, "events": [*pending["events"], *(ruleset.gm_event_codec.to_json(e) for e in gm_events)]}
+    pending = {**pending, "events": [*pending["events"], *(gm_event_to_json(ruleset, e) for e in gm_events)]}
     batch = WriteBatch()
     rows = {seat: list(s.rows) for seat, s in read.seats.items()}
     # every game's GM event carries the GM's reason, written to the Log with it
@@ -254,6 +255,19 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     calls = journaled_change(batch, sheets.write_order(), sheets.journal,
                              f"the GM's adjustment ({reasons or 'no reason given'})", record, new)
     return BetweenReport(log, state, calls, over=over, open_now=window.label if window is not None else "")
+
+
+def stand_in_gm(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
+                owners: OwnersSource | None = None) -> BetweenReport | None:
+    """The stand-in GM's adjustments (``Ruleset.stand_in_gm_events``: a practice match's Win or Die GM), applied as
+    a GM's ``adjust`` when it has any; None when it has none, or the match is over or its last resolution was cut
+    short (the next poll completes it first)."""
+    read = read_match(sheets, ruleset_class)
+    record = read.record
+    if record.ruleset.window(record.state) is None or any(s.pending is not None for s in read.seats.values()):
+        return None
+    events = record.ruleset.stand_in_gm_events(record.state)
+    return adjust_match(sheets, ruleset_class, events, owners) if events else None
 
 
 def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Mapping[str, str], reason: str,
@@ -275,8 +289,9 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
         bots = checked_bots(ruleset, read.adapter, read.tabs, record.state, wanted, record.bots)
     except BotSeatError as exc:
         raise BetweenWindowsError(f"{exc} — nothing was written") from None
-    log = [Event(window.turn, SyncEvent.BOT, _handed(name, bots.get(name, NO_BOT), reason.strip()),
-                 {"name": name, "bot": bots.get(name, NO_BOT), "reason": reason.strip()}) for name in wanted]
+    log = [Event(window.logged_turn, SyncEvent.BOT, _handed(name, bots.get(name, NO_BOT), reason.strip()),
+                 {"name": name, "bot": bots.get(name, NO_BOT), "reason": reason.strip(), BY_GM: True})
+           for name in wanted]
     batch = WriteBatch()
     rows: dict[str, list[TypedRow]] = {}
     lines: dict[str, list[ArchiveLine]] = {}
@@ -515,7 +530,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
                    ).moved_on(f"undo of resolution {number} of deal {record.deal}")
     restored, set_aside, told, lines = _rows_put_back(read, back, entry, reopened, reason.strip(), was_open)
     text = _undo_text(record, entry, reopened, reason.strip(), set_aside)
-    data = {"resolution": number, "window": undone_key, "reason": reason.strip()}
+    data = {"resolution": number, "window": undone_key, "reason": reason.strip(), BY_GM: True}
     undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
     aside = [Event(reopened.logged_turn, SyncEvent.UNDO,
                    aside_notice(len(rows), undo_cause(reopened, reason.strip()), tabs.archive(seat)),

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.engine.events import Event, kind_words, visible_to
+from sheets_gm.engine.gm_events import apply_gm, gm_event_from_json
 from sheets_gm.rulesets.registry import AnyRuleset, get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sheets.layout import Grid, cell_at
@@ -70,7 +71,7 @@ def replay_steps(doc: dict[str, Any]) -> ReplayedSteps:
     def apply(gm_events: list[Any]) -> None:
         nonlocal state
         for data in gm_events:
-            done = rules.apply_gm_event(state, rules.gm_event_codec.from_json(data))
+            done = apply_gm(rules, state, gm_event_from_json(rules, data))
             out.steps.append((state, done.state, list(done.events)))
             state = done.state
 
@@ -159,6 +160,23 @@ def _figures(line: Line) -> Line:
     return line[0], line[1], " ".join(re.findall(r"\d+", line[2]))
 
 
+_BRACKETED_KEY = re.compile(r" \[[^\]]*/[^\]]*\]")  # a die's key in brackets: ' [12/combat/Ann]'
+_KEY_MESSAGE = re.compile(r"(?<![\w./])\d+(?:\.\d+)?/[A-Za-z]")  # a die's whole message: '12/combat/Ann'
+_KEY_PREFIX = re.compile(r"(?<![\w./])\d+(?:\.\d+)?/(?=[A-Za-z])")  # a message's '<turn>.<deal>/' before its key
+
+
+def without_dice_keys(line: Line) -> Line:
+    """A line as one written before the Log printed each die's whole message is compared: its sentence without
+    the dice's bracketed keys and without the '<turn>/' or '<turn>.<deal>/' of a key written in the text.
+
+    >>> without_dice_keys(("5", "battle", "Ann (DPS) rolls 2 [5/combat/Ann] + 2 (DPS) = 4"))
+    ('5', 'battle', 'Ann (DPS) rolls 2 + 2 (DPS) = 4')
+    >>> without_dice_keys(("2", "attack", "hitting on 4+: 17.1/swing/Ann-L/1=5 hit; 0/5 HP"))
+    ('2', 'attack', 'hitting on 4+: swing/Ann-L/1=5 hit; 0/5 HP')
+    """
+    return line[0], line[1], _KEY_PREFIX.sub("", _BRACKETED_KEY.sub("", line[2]))
+
+
 #: The kinds of the lines the sync logs of itself (an undo, a seat handed to a bot): no replayed event says them.
 _OWN_KINDS = frozenset(kind.value for kind in SyncEvent)
 
@@ -184,7 +202,9 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_r
         else:
             undone.update(i for i, (turn, _, _) in enumerate(rows[:j]) if _turn(back) <= _turn(turn))
     left = Counter(expected)
-    by_figures = Counter(_figures(line) for line in expected.elements())
+    by_figures = Counter(_figures(without_dice_keys(line)) for line in expected.elements())
+    # a line logged before each die's whole message was printed (a match that began earlier) says its dice so
+    by_keys = Counter(without_dice_keys(line) for line in expected.elements())
     unmatched: list[int] = []
     problems: list[str] = []
     for i, line in enumerate(rows):
@@ -195,10 +215,13 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_r
             continue
         if line[1] in _OWN_KINDS or i in undone:  # a line the record does not keep (logged before it kept them)
             continue
-        if i < old_rows and by_figures[_figures(line)] > 0:  # worded by the old layout: its numbers hold
-            by_figures[_figures(line)] -= 1
+        if i < old_rows and by_figures[_figures(without_dice_keys(line))] > 0:  # the old layout's: its numbers hold
+            by_figures[_figures(without_dice_keys(line))] -= 1
         elif i >= old_rows and left[line] > 0:
             left[line] -= 1
+            by_keys[without_dice_keys(line)] -= 1
+        elif i >= old_rows and not _KEY_MESSAGE.search(line[2]) and by_keys[without_dice_keys(line)] > 0:
+            by_keys[without_dice_keys(line)] -= 1
         else:
             unmatched.append(i)
     for i in unmatched:

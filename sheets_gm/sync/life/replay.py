@@ -16,6 +16,7 @@ from typing import Any
 
 from sheets_gm.engine.dice import TurnDice, seed_hash
 from sheets_gm.engine.diff import first_difference
+from sheets_gm.engine.gm_events import apply_gm, gm_event_from_json
 from sheets_gm.engine.settings import SettingError, parse_settings, settings_to_mapping
 from sheets_gm.rulesets.registry import AnyRuleset, UnknownRulesetError, get_ruleset
 from sheets_gm.sheets.backend import SheetError
@@ -117,7 +118,7 @@ def replay_rules(doc: dict[str, Any]) -> AnyRuleset:
 def _apply(rules: AnyRuleset, state: Any, events: list[Any], where: str) -> tuple[Any, str | None]:
     for i, data in enumerate(events, start=1):
         try:
-            state = rules.apply_gm_event(state, rules.gm_event_codec.from_json(data)).state
+            state = apply_gm(rules, state, gm_event_from_json(rules, data)).state
         except (KeyError, ValueError, TypeError, IndexError) as exc:
             return state, f"GM event {i} {where} cannot be applied ({exc})"
     return state, None

@@ -5,7 +5,8 @@ View tab is lost, ``repair`` recomputes its lines from the replay, which has nei
 itself (a seat handed to a bot) nor those of a window an undo took back. Those that were public are still in the
 board's Log: a Log line the replay does not recompute, and that names the seat or one of its subjects (its units,
 players, armies: ``writes.seat_names``), is put back in the View, in the Log's order among the recomputed lines.
-A line that was private to the seat exists nowhere else: it stays counted as missing.
+The GM's own lines (an undo's, a seat handed to a bot) are in every seat's View, as the GM's events are. A line
+that was private to the seat exists nowhere else: it stays counted as missing.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.own_lines import SyncEvent
 
-#: The sync's own lines no View lists: an undo's and a deadline change's name no seat in their data (a seat handed
-#: to a bot is named, and its View lists the line).
-NO_SEAT_KINDS = frozenset(kind_words(k.value) for k in (SyncEvent.UNDO, SyncEvent.DEADLINES))
+#: The sync's own lines no View lists: a deadline change's.
+NO_SEAT_KINDS = frozenset(kind_words(k.value) for k in (SyncEvent.DEADLINES,))
+#: The sync's own lines every View lists, as the GM's events (``gm_events.BY_GM``): an undo's, a seat handed to a bot.
+EVERY_SEAT_KINDS = frozenset(kind_words(k.value) for k in (SyncEvent.UNDO, SyncEvent.BOT))
 
 Key = tuple[str, str, str]  # a log line's turn, kind and sentence, as text
 
@@ -43,8 +45,9 @@ def names_any(text: str, names: frozenset[str]) -> bool:
 def log_only_lines(log: Grid, replayed_public: Grid, names: frozenset[str],
                    never: frozenset[str] = frozenset()) -> list[tuple[int, list[CellValue]]]:
     """The Log's lines (with their index) that the replay's public lines do not account for and that name one of
-    ``names``: the public lines of the seat's View the replay cannot recompute. A line of a kind in ``never`` (in
-    words, as the Log writes it) is in no seat's View, whoever it names."""
+    ``names`` or are the GM's own (``EVERY_SEAT_KINDS``): the public lines of the seat's View the replay cannot
+    recompute. A line of a kind in ``never`` (in words, as the Log writes it) is in no seat's View, whoever it
+    names."""
     known = Counter(_key(r) for r in replayed_public)
     out: list[tuple[int, list[CellValue]]] = []
     for i, row in enumerate(log):
@@ -53,7 +56,7 @@ def log_only_lines(log: Grid, replayed_public: Grid, names: frozenset[str],
             continue
         if known[key] > 0:
             known[key] -= 1
-        elif key[1] not in never and names_any(key[2], names):
+        elif key[1] not in never and (key[1] in EVERY_SEAT_KINDS or names_any(key[2], names)):
             out.append((i, list(row[:3])))
     return out
 

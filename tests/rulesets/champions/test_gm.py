@@ -46,3 +46,27 @@ def test_events_that_do_not_fit_are_refused(rules: ChampionsRuleset, event: Adju
     with pytest.raises(GmEventError) as caught:
         rules.apply_gm_event(state, event)
     assert expected in str(caught.value)
+
+
+def test_several_healths_are_one_change_a_player_out_only_if_all_four_end_at_0(rules: ChampionsRuleset) -> None:
+    """Issue 54, item 5: Bo's last living champion set to 0 while a dead one is revived, in one adjust, leaves Bo
+    in (never "Bo is out … nothing was written"). Checked to fail without the ordering in ``events_from_options``."""
+    state = state_of(Player("Ann", at("A1")), Player("Bo", at("B2"), (0, 0, 10, 0)))
+    events = events_from_options(("Ann", "Bo"), {"health": ["Bo.mage=0", "Bo.rogue=30"]}, "swapped by mistake")
+    for event in events:
+        state = rules.apply_gm_event(state, event).state
+    bo = state.players[1]
+    assert bo.health == (0, 30, 0, 0) and not bo.out
+    with pytest.raises(ValueError, match=r"Bo\.mage is named twice"):
+        events_from_options(("Ann", "Bo"), {"health": ["Bo.mage=0", "Bo.mage=3"]}, "x")
+
+
+def test_a_player_who_concedes_is_out_and_the_last_standing_wins(rules: ChampionsRuleset) -> None:
+    state = state_of(Player("Ann", at("A1")), Player("Bo", at("B2")), Player("Cy", at("A2")))
+    done = rules.concede(state, "Cy", "left early")
+    assert done.state.players[2].out and not done.state.finished
+    assert done.events[0].text == "Cy concedes and is out: left early."
+    done = rules.concede(done.state, "Bo", "bedtime")
+    assert done.state.finished and done.state.winners == ("Ann",)
+    with pytest.raises(GmEventError, match="the match is over already"):
+        rules.concede(done.state, "Ann", "x")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from sheets_gm.engine.gm_events import apply_gm, gm_event_from_json, gm_event_to_json
 from sheets_gm.rulesets.coalition.engine import CoalitionRuleset
 from sheets_gm.rulesets.coalition.enums import Colour
 from sheets_gm.rulesets.coalition.forum import battle_results
 from sheets_gm.rulesets.coalition.gm import events_from_options
 from sheets_gm.rulesets.coalition.state import CoalitionOrders
+from sheets_gm.rulesets.registry import get_game
 from tests.rulesets.coalition.helpers import MAP, SETTINGS, army, dice, state
 
 RULES = CoalitionRuleset.create(SETTINGS, MAP)
@@ -71,14 +73,34 @@ def test_battle_results_say_each_turn_counted_in_a_structure() -> None:
 
 def test_a_side_concedes_and_the_round_ends_logged_and_replayed() -> None:
     s = state(army("Ann", "coalition", "2B"), army("Bo", "phyrexia", "8F"))
-    (event,) = events_from_options(RULES.seats(s), {"concede": ["Phyrexia"]}, "Bo's player concedes on the forum")
-    done = RULES.apply_gm_event(s, event)
+    (event,) = get_game("coalition").gm_events(RULES.seats(s), {"concede": ["Phyrexia"]},
+                                               "Bo's player concedes on the forum")
+    done = apply_gm(RULES, s, event)
     assert done.state.winner == "coalition" and RULES.window(done.state) is None
     outcome = RULES.outcome(done.state)
     assert outcome is not None and "concession" in outcome.text
     assert [e.text for e in done.events][-1] == "Coalition wins the round (concession)"
-    assert type(event).from_json(event.to_json()) == event
+    assert done.events[0].text == "GM adjustment (Bo's player concedes on the forum): Phyrexia concedes"
+    assert gm_event_from_json(RULES, gm_event_to_json(RULES, event)) == event
     with pytest.raises(ValueError, match="the round is already over"):
-        RULES.apply_gm_event(done.state, event)
-    with pytest.raises(ValueError, match="coalition or phyrexia"):
-        events_from_options(RULES.seats(s), {"concede": ["judge"]}, "x")
+        apply_gm(RULES, done.state, event)
+    with pytest.raises(ValueError, match="there is no seat 'judge'; the seats are coalition and phyrexia"):
+        get_game("coalition").gm_events(RULES.seats(s), {"concede": ["judge"]}, "x")
+
+
+def test_a_concession_recorded_before_every_game_had_one_still_replays_the_same() -> None:
+    """A match whose GM conceded with the Coalition's own adjustment (its JSON carries ``concede``) replays it
+    as it was logged, by the one ending every concession takes."""
+    s = state(army("Ann", "coalition", "2B"), army("Bo", "phyrexia", "8F"))
+    old = {"reason": "Bo left", "vp": None, "position": None, "units": None, "change": None, "concede": "phyrexia"}
+    done = apply_gm(RULES, s, gm_event_from_json(RULES, old))
+    assert done.state.winner == "coalition"
+    assert [e.text for e in done.events] == ["GM adjustment (Bo left): Phyrexia concedes",
+                                             "Coalition wins the round (concession)"]
+
+
+def test_victory_points_below_zero_are_refused() -> None:
+    s = state(army("Ann", "coalition", "2B"), army("Bo", "phyrexia", "8F"))
+    (event,) = events_from_options(RULES.seats(s), {"vp": ["coalition=-5"]}, "typo")
+    with pytest.raises(ValueError, match="victory points are 0 or more"):
+        RULES.apply_gm_event(s, event)

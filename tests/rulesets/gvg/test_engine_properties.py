@@ -143,5 +143,5 @@ def test_every_move_sentence_names_its_own_player_and_tiles() -> None:
         key = f"move/{data['player']}"
         assert data["reach"]["roll"] == rolls[key] and data["reach"]["bonuses"] == []
         assert event.text == (f"{data['player']} moves from {data['start']} to {data['to']} "
-                              f"(rolled {rolls[key]} [{key}]).")
+                              f"(rolled {rolls[key]} [{dice.message(key)}]).")
     assert len({e.text for e in moved}) == len(moved)

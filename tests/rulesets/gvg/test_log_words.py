@@ -47,7 +47,7 @@ def test_a_move_with_player_speed_says_the_die_the_bonus_and_the_total() -> None
     moved = next(e for e in resolution.events if e.kind is EventKind.MOVED)
     bonus = rules.settings.player_speed_bonus
     assert moved.text == (f"{mover.name} moves from {mover.at.label} to {far.label} "
-                          f"(rolled 2 [move/{mover.name}] + {bonus} (Player Speed) = {2 + bonus}).")
+                          f"(rolled 2 [{state.turn}/move/{mover.name}] + {bonus} (Player Speed) = {2 + bonus}).")
     reach = moved.to_json()["data"]["reach"]
     assert reach["roll"] == 2 and reach["bonuses"] == [{"name": "Player Speed", "value": bonus}]
     assert reach["steps"] == 2 + bonus
@@ -80,5 +80,5 @@ def test_every_move_of_a_carrier_or_a_player_with_player_speed_says_why_it_could
     sped = [e for e in moves if e.data["reach"] is not None and e.data["reach"].speed_bonus]
     carried = [e for e in moves if e.data["reach"] is not None and e.data["reach"].roll is None]
     assert sped and carried  # the bots buy Player Speed and carry trees in these matches
-    assert all(re.search(r"\(rolled \d \[move/\w+\] \+ \d \(Player Speed\) = \d+\)\.$", e.text) for e in sped)
+    assert all(re.search(r"\(rolled \d \[\d+/move/\w+\] \+ \d \(Player Speed\) = \d+\)\.$", e.text) for e in sped)
     assert all(re.search(r"\(carrying the tree[^:]*: .*\d+ steps?\)\.$", e.text) for e in carried)

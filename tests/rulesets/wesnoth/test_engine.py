@@ -138,6 +138,45 @@ def test_gm_corrections() -> None:
         events_from_options({"gold": ["Ann"]}, "x")
 
 
+def test_the_gm_removing_the_last_enemy_leader_ends_the_game_as_a_resolution_would() -> None:
+    """Issue 54, item 1: the rules' one end check ("the living leaders all belong to one team") after a GM's
+    removal too. Checked to fail with ``game_end`` left out of the wounds correction."""
+    r = rules()
+    state = start(r)
+    leader = next(u for u in state.units if u.owner == "Bo" and u.leader)
+    done = r.apply_gm_event(state, Adjustment("wounds", leader.id, "999", "Bo concedes"))
+    assert done.state.finished and done.state.winner == 1 and r.window(done.state) is None
+    assert [e.text for e in done.events] == [f"GM removes {leader.id} (Bo concedes)",
+                                             "The game is over: won by team 1"]
+    outcome = r.outcome(done.state)
+    assert outcome is not None and outcome.winners == ("Ann",)
+    other = next(u for u in state.units if u.owner == "Ann" and u.leader)
+    both = r.apply_gm_event(done.state.evolve(finished=False, winner=None),
+                            Adjustment("wounds", other.id, "999", "x"))
+    assert both.state.finished and both.state.winner is None  # no leader left: a draw, as in play
+
+
+def test_a_player_who_concedes_leaves_the_game_and_it_ends_when_one_team_is_left() -> None:
+    r = rules()
+    state = start(r)
+    done = r.concede(state, "Ann", "called away")
+    assert done.state.finished and done.state.winner == 2
+    assert not any(u.owner == "Ann" for u in done.state.units) and done.state.player("Ann").out  # type: ignore[union-attr]
+    assert done.events[0].text.startswith("GM: Ann concedes (called away) and leaves the game with 1 unit")
+    with pytest.raises(GmEventError, match="the game is over already"):
+        r.concede(done.state, "Bo", "x")
+
+
+def test_gold_and_wounds_below_zero_are_refused() -> None:
+    r = rules()
+    state = start(r)
+    leader = state.units[0]
+    with pytest.raises(GmEventError, match="gold is 0 or more"):
+        r.apply_gm_event(state, Adjustment("gold", "Ann", "-1", "x"))
+    with pytest.raises(GmEventError, match="wounds are 0"):
+        r.apply_gm_event(state, Adjustment("wounds", leader.id, "-2", "x"))
+
+
 def test_orders_and_states_survive_json() -> None:
     orders = TurnOrders("Ann", (UnitOrder("S1", move="C3", via=("B2",), attack="Z1", weapon="bow/fire",
                                           reroll_below=2, advance="true"),

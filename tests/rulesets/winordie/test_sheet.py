@@ -871,13 +871,13 @@ def test_a_change_to_a_stopped_action_is_refused_when_no_reaction_stopped_it() -
     state = _started(r)
     unit = next(u for u in state.units if u.owner == state.acting)
     for kind, value in ((GmKind.DICE, "-1"), (GmKind.SOFTEN, "1"), (GmKind.CANCEL, "")):
-        with pytest.raises(ValueError, match=f"no reaction has stopped an action of {unit.id} this turn, so "
+        with pytest.raises(ValueError, match=f"no reaction or passive has stopped an action of {unit.id} this turn, so "
                                              f"--{kind.value} has nothing to change"):
             r.apply_gm_event(state, Adjustment(kind, unit.id, value, "Brace", relative=kind is GmKind.DICE))
     stopped, _, attacker, _ = _stopped_attack(r)
     other = next(u for u in stopped.units if u.owner == stopped.acting and u.id != attacker.id)
-    with pytest.raises(ValueError, match=f"no reaction has stopped an action of {other.id} this turn.*the reactions "
-                                         "waiting on the GM's list stopped"):
+    with pytest.raises(ValueError, match=f"no reaction or passive has stopped an action of {other.id} this turn.*"
+                                         "the reactions and passives waiting on the GM's list stopped"):
         r.apply_gm_event(stopped, Adjustment(GmKind.DICE, other.id, "-1", "Brace", relative=True))
 
 

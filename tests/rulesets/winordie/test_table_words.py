@@ -175,6 +175,27 @@ def test_a_passive_an_attack_may_trigger_is_put_before_the_gm_with_the_attack() 
     again = r.resolve(first.state, rest, r.dice(SEED, first.state))
     assert any(e.kind is EventKind.ATTACK and e.data["unit"] == attacker.id for e in again.events)
     assert not any(e.kind is EventKind.PASSIVE for e in again.events)  # weighed once: the attack goes on
+    # Issue 54, item 3: the guide's own `adjust --dice UNIT=1 --done N --reason Charge` applies the passive's extra
+    # die (it was refused: only the other player's reactions were looked at). Checked to fail with it put back.
+    from sheets_gm.rulesets.winordie.gm import events_from_options
+
+    pending = first.state.pending[-1]
+    changed = first.state
+    for event in events_from_options(state.seats, {"dice": [f"{attacker.id}=1"], "done": [str(pending.id)]},
+                                     passive.name):
+        changed = r.apply_gm_event(changed, event).state
+    assert changed.changes[attacker.id].dice == 1 and not changed.pending
+    plain = next(e for e in again.events if e.kind is EventKind.ATTACK)
+    more = next(e for e in r.resolve(changed, rest, r.dice(SEED, changed)).events if e.kind is EventKind.ATTACK)
+    assert len(more.data["rolls"]) == len(plain.data["rolls"]) + 1, (plain.data, more.data)
+    # Issue 54, item 4: the attacker falls before its attack (the GM's damage, a reaction's): its passive leaves the
+    # GM's list, and the board's "Waiting for the GM" with it. Checked to fail without the drop in ``rules.kill``.
+    from sheets_gm.rulesets.winordie.enums import GmKind
+    from sheets_gm.rulesets.winordie.gm import Adjustment
+
+    fallen = r.apply_gm_event(first.state, Adjustment(GmKind.DAMAGE, attacker.id, "99", "Fire Volley"))
+    assert not fallen.state.pending
+    assert any(e.data.get("dropped") and e.data["pending"] == pending.id for e in fallen.events)
 
 
 def test_a_passives_cue_is_kept_with_the_match_and_an_older_match_weighs_none() -> None:

@@ -19,7 +19,7 @@ from sheets_gm.rulesets.coalition.enums import (
     Phase,
     ResultCode,
 )
-from sheets_gm.rulesets.coalition.forum import dice_event
+from sheets_gm.rulesets.coalition.forum import dice_event, end_words
 from sheets_gm.rulesets.coalition.orders import Move
 from sheets_gm.rulesets.coalition.resolve.announce import announce_battles, move_reports
 from sheets_gm.rulesets.coalition.resolve.intercepts import resolve_intercepts, resolve_mutual_engages
@@ -67,8 +67,7 @@ def resolve_orders(board: Board, settings: CoalitionSettings, state: CoalitionSt
             t.events.append(Event(turn, EventKind.ORDER, f"{r.army}: order refused ({r.note})",
                                   {"army": r.army, "code": r.code.value}, audience=frozenset({r.side.value})))
         elif r.order or r.code is not ResultCode.HELD:
-            text = f"{r.army}: {r.code.value}" + (f" at {r.end}" if r.end != r.start else "") + \
-                (f" ({r.note})" if r.note else "")
+            text = f"{r.army}: {r.code.value}" + end_words(r) + (f" ({r.note})" if r.note else "")
             t.events.append(Event(turn, EventKind.ORDER, text, {"army": r.army, "code": r.code.value,
                                                                  "start": r.start, "end": r.end}))
     logged = dice_event(turn, dice)

@@ -211,7 +211,7 @@ def _onto_held_square(t: MoveWork, mv: _Moving, going: Mapping[str, Move], place
         else:
             for n in supporters:
                 mv.partial.add(n)
-                t.note[n] = "the side's joint engagement this turn is elsewhere" if defend_side in granted \
+                t.note[n] = _elsewhere(t, defend_side, granted) if defend_side in granted \
                     else "no joint engagement in a structure"
     cap = t.settings.joint_max_armies
     if len(attackers) + len(defenders) > cap:
@@ -220,11 +220,16 @@ def _onto_held_square(t: MoveWork, mv: _Moving, going: Mapping[str, Move], place
         left_out = defenders[cap - 1:]
         defenders = defenders[:cap - 1]
         room = cap - len(defenders)
-        kept = t.dice.draw(f"jointcap/{place}", sorted(attackers))[:room] if len(attackers) > room \
-            else attackers
-        for n in [*left_out, *(n for n in attackers if n not in kept)]:
+        drawn = len(attackers) > room
+        kept = t.dice.draw(f"jointcap/{place}", sorted(attackers))[:room] if drawn else attackers
+        for n in left_out:
             mv.partial.add(n)
             t.note[n] = f"at most {cap} armies in a joint engagement"
+        for n in attackers:
+            if n not in kept:
+                mv.partial.add(n)
+                t.note[n] = (f"at most {cap} armies in a joint engagement: {' and '.join(kept)} drawn to attack "
+                             f"(jointcap/{place})")
         attackers = [n for n in attackers if n in kept]
     bumps = tuple((n, going[n].bump or "") for n in attackers if going[n].bump)
     t.battle(BattleType.ATTACKS, place, attackers + defenders, bumps, leading=len(attackers))
@@ -268,4 +273,12 @@ def _no_joint_note(t: MoveWork, place: str, engagers: list[str], side: Side, gra
         return "no joint engagement in a structure"
     if any(t.armies[n].rank in TOP_RANKS for n in engagers):
         return "armies of the top three ranks cannot make a joint engagement"
-    return "the side's joint engagement this turn is elsewhere" if side in granted else "no joint engagement"
+    return _elsewhere(t, side, granted) if side in granted else "no joint engagement"
+
+
+def _elsewhere(t: MoveWork, side: Side, granted: Mapping[Side, str]) -> str:
+    """Why the side's engagement is no joint one: its one joint engagement this turn is on another square, drawn
+    among its candidates (``joint/<side>``) when it had several."""
+    key = f"joint/{side.value}"
+    how = f" (drawn, {key})" if key in t.dice.drawn else ""
+    return f"the side's joint engagement this turn is at {granted[side]}{how}"

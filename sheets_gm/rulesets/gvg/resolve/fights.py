@@ -35,7 +35,7 @@ def structure_battle(work: Turn, structure: Structure, people: list[Player]) -> 
     carrier_bonus(work, attack, carriers)
     defence = Side(x, f"{work.team(x)}'s {name}")
     key = f"defense/{tile.label}"
-    defence.flat.append((f"{name} die {key}", work.dice.d6(key)))
+    defence.flat.append((f"{name} die {work.dice.message(key)}", work.dice.d6(key)))
     if structure.kind is _FISH:
         tier = s.fish_tier(work.destroyed_bulwarks[x])
         if tier:
@@ -128,7 +128,7 @@ def contribution(work: Turn, p: Player, bonuses: list[tuple[str, int]]) -> Contr
     if not work.rolls(p):
         return Contribution(p, None, None)
     key = f"combat/{p.name}"
-    return Contribution(p, work.dice.d6(key), key, bonuses + buffs(work, p))
+    return Contribution(p, work.dice.d6(key), work.dice.message(key), bonuses + buffs(work, p))
 
 
 def carrier_teams_on(work: Turn, people: list[Player]) -> frozenset[int]:

@@ -30,7 +30,8 @@ def movement_phase(work: Turn) -> None:
             p.at = order.teleport
         elif order.move is not None and order.move != p.at:
             reach = reaches.get(p.name)
-            work.log(_MOVED, partial(_moved_text, p.name, p.at, order.move, reach),
+            work.log(_MOVED, partial(_moved_text, p.name, p.at, order.move, reach,
+                                     work.dice.message(f"move/{p.name}")),
                      player=p.name, start=p.at, to=order.move, reach=reach)
             p.at = order.move
     for tree in st.trees:
@@ -58,8 +59,8 @@ def carrier_home(work: Turn) -> bool:
     return True
 
 
-def _moved_text(name: str, start: Coord, to: Coord, reach: Reach | None) -> str:
-    """The sentence of a move, with the die, every bonus by name and the total that allowed it; the log
-    renders it when read (``partial`` keeps each move's values)."""
-    why = "" if reach is None else f" ({reach.in_the_log(name)})"
+def _moved_text(name: str, start: Coord, to: Coord, reach: Reach | None, message: str) -> str:
+    """The sentence of a move, with the die (its whole ``message``), every bonus by name and the total that allowed
+    it; the log renders it when read (``partial`` keeps each move's values)."""
+    why = "" if reach is None else f" ({reach.in_the_log(message)})"
     return f"{name} moves from {start.label} to {to.label}{why}."

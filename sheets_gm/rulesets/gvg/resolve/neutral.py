@@ -47,7 +47,7 @@ def boss_fight(work: Turn, tile: Coord, people: list[Player]) -> None:
         hit = side.total >= boss_roll
         work.log(EventKind.BATTLE,
                  f"{work.team(team)} against the boss on {tile.label}: {side.describe()} vs the boss's "
-                 f"{boss_roll} [{key}]: {'hit' if hit else 'miss'}.",
+                 f"{boss_roll} [{work.dice.message(key)}]: {'hit' if hit else 'miss'}.",
                  tile=tile.label, kind="boss", pvp=False, sides=[side],
                  boss_roll=boss_roll, key=key, outcome="hit" if hit else "miss")
         if hit:
@@ -57,7 +57,7 @@ def boss_fight(work: Turn, tile: Coord, people: list[Player]) -> None:
         first = 0 if tie_roll <= 3 else 1
         attempts.sort(key=lambda a: a[0] != first)
         work.log(EventKind.BATTLE, f"Equal totals against the boss: the final-blow die rolls {tie_roll} "
-                 f"[final-blow] (1-3: {work.team(0)} strikes first, 4-6: {work.team(1)}).",
+                 f"[{work.dice.message('final-blow')}] (1-3: {work.team(0)} strikes first, 4-6: {work.team(1)}).",
                  tile=tile.label, kind="boss-tie", roll=tie_roll, key="final-blow", first=work.team(first))
     else:
         attempts.sort(key=lambda a: -a[1])

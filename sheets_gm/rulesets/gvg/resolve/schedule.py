@@ -24,6 +24,6 @@ def scheduled_events(work: Turn) -> None:
             roll = work.dice.d6("spawn/boss")
             tile = tiles[0] if roll <= 3 else tiles[-1]
         st.boss = Boss(tile, work.s.boss_hp)
-        how = "" if roll is None else f" (rolled {roll} [spawn/boss])"
+        how = "" if roll is None else f" (rolled {roll} [{work.dice.message('spawn/boss')}])"
         work.log(EventKind.BOSS_SPAWNED, f"A boss with {work.s.boss_hp} HP appears on {tile.label}{how}.",
                  at=tile.label, hp=work.s.boss_hp, roll=roll)

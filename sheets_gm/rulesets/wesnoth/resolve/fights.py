@@ -61,7 +61,7 @@ def swings(work: TurnWork, key: str, count: int, score: int) -> tuple[int, list[
     for n in range(1, count + 1):
         value = work.dice.d6(f"{key}/{n}")
         hits += value >= score
-        rolls.append(f"{key}/{n}={value} {'hit' if value >= score else 'miss'}")
+        rolls.append(f"{work.dice.message(f'{key}/{n}')}={value} {'hit' if value >= score else 'miss'}")
     return hits, rolls
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from sheets_gm.rulesets.wesnoth.enums import EventKind
@@ -37,14 +38,29 @@ def check_end(work: TurnWork) -> None:
     """The game ends when the living leaders all belong to one team (a draw if none lives)."""
     if work.finished:
         return
-    teams = {work.team(u.owner) for u in work.units.values() if u.leader}
-    if len(teams) > 1:
+    ended = leaders_end({work.team(u.owner) for u in work.units.values() if u.leader}, work.start.team_label)
+    if ended is None:
         return
     work.finished = True
-    work.winner = next(iter(teams)) if teams else None
-    text = f"won by {work.start.team_label(work.winner)}" if work.winner is not None else \
-        "no leader is left: a draw"
-    work.event(EventKind.GAME_OVER, f"The game is over: {text}", winner=work.winner)
+    work.winner, text = ended
+    work.event(EventKind.GAME_OVER, text, winner=work.winner)
+
+
+def leaders_end(teams: set[int], label: Callable[[int], str]) -> tuple[int | None, str] | None:
+    """The end the rules give when the living leaders belong to ``teams`` (None while two or more teams have
+    one): the winning team (None for a draw, no leader left) and the Log's line. A resolution and a GM's change
+    (``gm.apply_gm_event``, a concession) end a game by this one check.
+
+    >>> leaders_end({1, 2}, lambda t: f"team {t}") is None
+    True
+    >>> leaders_end({2}, lambda t: f"team {t}")
+    (2, 'The game is over: won by team 2')
+    """
+    if len(teams) > 1:
+        return None
+    winner = next(iter(teams)) if teams else None
+    text = f"won by {label(winner)}" if winner is not None else "no leader is left: a draw"
+    return winner, f"The game is over: {text}"
 
 
 def end_turn(work: TurnWork) -> None:

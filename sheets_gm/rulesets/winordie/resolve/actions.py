@@ -136,7 +136,7 @@ def _strike(rules: WodRules, state: WodState, striker: Unit, victim: Unit, power
     events.append(Event(state.turn, kind,
                         f"{striker.id} {verb} {victim.id}: {power}{extra} {'die' if len(rolls) == 1 else 'dice'} "
                         f"needing {hit}+ roll{'s' if len(rolls) == 1 else ''} "
-                        f"{', '.join(map(str, rolls)) or 'nothing'}: {hits} hit{'s' if hits != 1 else ''}, "
+                        f"{rolled_keys(dice, key, rolls) or 'nothing'}: {hits} hit{'s' if hits != 1 else ''}, "
                         f"{damage} damage{tough_note} ({damage_left(victim.damage, state.health(victim))}).",
                         {"unit": striker.id, "target": victim.id, "dice": len(rolls), "hit": hit, "rolls": rolls,
                          "hits": hits, "damage": damage, "key": key}))
@@ -202,3 +202,9 @@ def try_action(rules: WodRules, state: WodState, action: Action, dice: TurnDice,
     execute(rules, state, action, checked, dice, events)
     check_defeat(rules, state, events)
     return None
+
+
+def rolled_keys(dice: TurnDice, key: str, rolls: list[int]) -> str:
+    """An attack's dice as the Log prints them: each value with its die's whole message (``TurnDice.message``), so
+    that anyone can check it by hand once the seed is revealed: ``3 [12/attack/Ann-3/1], 5 [12/attack/Ann-3/2]``."""
+    return ", ".join(f"{value} [{dice.message(f'{key}/{i}')}]" for i, value in enumerate(rolls, start=1))

@@ -103,7 +103,7 @@ class WodSheet(SheetAdapter[WodState, WodOrders]):
         game = f"Game {state.game} · " if best_of > 1 else ""
         if state.phase is Phase.DEPLOY:
             return f"{game}Deployment: {state.acting} places her face-down tokens. {line}"
-        return f"{game}Turn {state.turn}: {state.acting}'s turn. {line}"
+        return f"{game}Turn {state.turn}: {state.acting}'s turn. {line}{_gm_waits(len(view['pending']))}"
 
     def panel(self, state: WodState, seat: str) -> Grid:
         """A player's: her legion's tracks, her units hidden or not, her barrack and her cards' abilities.
@@ -112,3 +112,16 @@ class WodSheet(SheetAdapter[WodState, WodOrders]):
             return gm_panel(self.ruleset.view(state, None)["pending"],
                             [self.ruleset.view(state, s) for s in state.seats])
         return own_panel(self.ruleset.view(state, seat), seat, self._fatigue_limit)
+
+
+def _gm_waits(pending: int) -> str:
+    """What the status line says of the GM's list: the effects that wait for a person to apply them with
+    ``sheets-gm adjust`` (a practice match has no GM but the learner), or nothing when none waits.
+
+    >>> _gm_waits(0), _gm_waits(2)
+    ('', ' · 2 card effects wait for the GM: apply each with sheets-gm adjust, then --done N')
+    """
+    if not pending:
+        return ""
+    return (f" · {pending} card effect{'s' if pending != 1 else ''} wait{'s' if pending == 1 else ''} for the GM: "
+            "apply each with sheets-gm adjust, then --done N")

@@ -1,0 +1,115 @@
+"""The stand-in GM: the effects on the GM's list that the cards make mechanical, as the GM's own adjustments.
+
+A practice match has no GM but the learner (the ``stand_in_gm`` setting: ``init winordie --practice`` turns it on).
+After each poll the sync asks ``stand_in_events`` and applies what it returns as a GM's ``adjust`` (logged, with a
+reason that says it is the stand-in's, kept for ``verify``). What a card leaves to judgement stays on the list for
+a person, and the status line counts it.
+
+What it applies, by the ability's name (the shipped abilities table's wording):
+
+- **Charge**, **Frenzy** (a passive weighed before its unit's attack): that attack rolls 1 more die;
+- **Parry** (before an enemy attack on the reactor): that attack deals 1 less damage;
+- **Drum of Dread** (before an enemy action next to it): the acting legion loses 1 morale;
+- **Heaven's Mandate**: its player gains 2 crystals and 2 morale;
+- **Fire Volley**: 1 damage to the enemy unit its Aim names (by id, token or hex), when that unit is within 3
+  hexes of the archer in line of sight.
+
+Every other effect (a move to choose, a next attack, a unit to raise…) is left for a person, as is a Fire Volley
+whose Aim names no enemy in reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sheets_gm.rulesets.winordie.enums import GmKind, Phase
+from sheets_gm.rulesets.winordie.gm import Adjustment, GmEventError, apply_gm_event
+from sheets_gm.rulesets.winordie.rules import WodRules, public_name
+from sheets_gm.rulesets.winordie.state import Pending, Unit, WodState
+
+FIRE_VOLLEY_RANGE = 3
+
+
+def _reason(state: WodState, p: Pending) -> str:
+    source = state.unit(p.source) or next((u for u in state.dead if u.id == p.source), None)
+    named = public_name(state, source) if source is not None else p.source
+    return f"stand-in GM: {p.name} of {named} (#{p.id})"
+
+
+def _named(unit: Unit) -> str:
+    """A unit as an adjustment names it: its id, or its token while it is face down (as the public Log must)."""
+    return unit.token if unit.hidden and unit.token else unit.id
+
+
+def _stopped(state: WodState, p: Pending) -> Unit | None:
+    """The acting player's unit whose row ``p`` stopped (its list entry names the row as its reader read it)."""
+    for unit in state.units:
+        if unit.owner != state.acting:
+            continue
+        for name in {unit.id, public_name(state, unit), unit.token} - {""}:
+            if p.target.startswith(f"{name} "):
+                return unit
+    return None
+
+
+def _aimed(rules: WodRules, state: WodState, p: Pending) -> Unit | None:
+    """The enemy unit a Fire Volley's Aim names (its id, its token, or its hex), in reach and in line of sight."""
+    archer = state.unit(p.source)
+    aim = p.target.strip().lower()
+    if archer is None or archer.at is None or not aim:
+        return None
+    for unit in state.units:
+        if unit.owner == archer.owner or unit.at is None:
+            continue
+        names = {unit.at.label.lower(), unit.token.lower(), *([] if unit.hidden else [unit.id.lower()])} - {""}
+        if aim in names and rules.board.distance(archer.at, unit.at) <= FIRE_VOLLEY_RANGE \
+                and rules.board.clear_line(archer.at, unit.at):
+            return unit
+    return None
+
+
+def _effects(rules: WodRules, state: WodState, p: Pending, why: str) -> list[Adjustment] | None:
+    """The adjustments that apply ``p``'s effect, or None when it needs a person's judgement."""
+    if p.name in ("Charge", "Frenzy"):
+        unit = state.unit(p.source)
+        return None if unit is None else [Adjustment(GmKind.DICE, _named(unit), "+1", why, True)]
+    if p.name == "Parry":
+        attacker = _stopped(state, p)
+        return None if attacker is None else [Adjustment(GmKind.SOFTEN, _named(attacker), "1", why)]
+    if p.name == "Drum of Dread":
+        return [Adjustment(GmKind.MORALE, state.acting, "-1", why, True)]
+    if p.name == "Heaven's Mandate":
+        return [Adjustment(GmKind.CRYSTALS, p.player, "+2", why, True),
+                Adjustment(GmKind.MORALE, p.player, "+2", why, True)]
+    if p.name == "Fire Volley":
+        target = _aimed(rules, state, p)
+        return None if target is None else [Adjustment(GmKind.DAMAGE, _named(target), "1", why)]
+    return None
+
+
+def stand_in_events(rules: WodRules, state: WodState,
+                    problem: Callable[[WodState, Adjustment], str] | None = None) -> list[Adjustment]:
+    """The stand-in GM's adjustments for the effects on the list now, in the list's order, each followed by its
+    ``--done``: only those that apply as they stand (tried on a copy; one refused, or whose reason ``problem``
+    would keep from the public Log, is left for a person)."""
+    out: list[Adjustment] = []
+    now = state
+    for p in list(state.pending):
+        if now.phase is Phase.OVER:
+            break
+        why = _reason(now, p)
+        effects = _effects(rules, now, p, why)
+        if effects is None:
+            continue
+        events = [*effects, Adjustment(GmKind.DONE, str(p.id), reason=why)]
+        trial = now
+        try:
+            for adj in events:
+                if problem is not None and problem(trial, adj):
+                    raise GmEventError(problem(trial, adj))
+                trial = apply_gm_event(rules, trial, adj)[0]
+        except ValueError:
+            continue
+        out += events
+        now = trial
+    return out

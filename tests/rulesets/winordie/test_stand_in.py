@@ -1,0 +1,81 @@
+"""The stand-in GM (issue 54, item 4): what the cards make mechanical applied as the GM's adjustments, the rest
+left for a person; a practice match has it, and its sync applies it after each poll."""
+
+from __future__ import annotations
+
+from sheets_gm.engine.gm_events import apply_gm
+from sheets_gm.rulesets.winordie.enums import ActionKind, GmKind, PassiveCue
+from sheets_gm.rulesets.winordie.orders import Action, WodOrders
+from sheets_gm.rulesets.winordie.settings import WodSettings
+from sheets_gm.rulesets.winordie.state import Pending, WodState
+from sheets_gm.sync.life.adjust_undo import stand_in_gm
+from sheets_gm.sync.life.export import match_replay
+from sheets_gm.sync.life.replay import replay_states
+from tests.rulesets.winordie.helpers import SEED, deployed, rules
+from tests.sync.test_typed_row_lifecycle import Match
+
+ON = WodSettings(stand_in_gm=True)
+
+
+def _passive_waits(settings: WodSettings | None) -> tuple[WodState, str]:
+    """A turn whose attack a passive (Frenzy or Charge) stopped: the state, and the attacker."""
+    r = rules(settings)
+    state = deployed(r).copy()
+    acting = state.acting
+    board = r.rules.board
+    attacker = next(u for u in state.units if u.owner == acting and u.at is not None
+                    and any(a.before for a in state.card_of(u).abilities))
+    passive = next(a for a in state.card_of(attacker).abilities if a.before)
+    enemy = next(u for u in state.units if u.owner != acting and u.at is not None)
+    taken = {u.at for u in state.units}
+    assert attacker.at is not None
+    step_to = next(h for h in board.neighbours(attacker.at) if h not in taken and board.terrain[h].value == ".")
+    enemy.at = next(h for h in board.neighbours(step_to) if h not in taken and h != attacker.at)
+    enemy.hidden = attacker.hidden = False
+    attacker.damage = 1 if passive.before is PassiveCue.DAMAGED_ATTACK else 0
+    rows = (Action(ActionKind.MOVE, attacker.id, step_to.label), Action(ActionKind.ATTACK, attacker.id, enemy.id))
+    first = r.resolve(state, WodOrders(actions={acting: rows}, hold=(acting,)), r.dice(SEED, state))
+    return first.state, attacker.id
+
+
+def test_the_stand_in_gm_gives_a_passive_its_die_and_settles_it() -> None:
+    r = rules(ON)
+    state, attacker = _passive_waits(ON)
+    (pending,) = state.pending
+    events = r.stand_in_gm_events(state)
+    assert [(e.kind, e.target, e.value) for e in events] == [(GmKind.DICE, attacker, "+1"),
+                                                           (GmKind.DONE, str(pending.id), "")]
+    assert all(e.reason.startswith(f"stand-in GM: {pending.name} of {attacker} (") for e in events), events
+    for event in events:
+        state = apply_gm(r, state, event).state
+    assert state.changes[attacker].dice == 1 and not state.pending
+    assert rules().stand_in_gm_events(_passive_waits(None)[0]) == []  # off unless the match turns it on
+
+
+def test_what_needs_judgement_is_left_for_a_person() -> None:
+    r = rules(ON)
+    state, _ = _passive_waits(ON)
+    state = state.copy()
+    unit = next(u for u in state.units if u.owner == state.acting)
+    state.pending.append(Pending(99, state.turn, state.acting, unit.id, "Root Walk",
+                                 "Move me to any free forest hex within 4 hexes.", ""))
+    events = r.stand_in_gm_events(state)
+    assert "99" not in [e.target for e in events if e.kind is GmKind.DONE]
+    assert [e.kind for e in events][-1] is GmKind.DONE  # the passive still applied
+
+
+def test_a_practice_match_s_sync_applies_the_stand_in_gm_logged_and_replayed() -> None:
+    match = Match("winordie", ON)
+    for _ in range(40):
+        read = match.read()
+        if read.record.ruleset.window(read.record.state) is None:
+            break
+        if read.record.ruleset.stand_in_gm_events(read.record.state):
+            done = stand_in_gm(match.sheets, match.cls)
+            assert done is not None
+            assert any("stand-in GM" in e.text for e in done.events), done.events
+            assert match.read().record.ruleset.stand_in_gm_events(match.read().record.state) == []
+            assert replay_states(match_replay(match.sheets, match.cls)).difference is None
+            return
+        match.bots_play()
+    raise AssertionError("no effect the stand-in GM applies came up in 40 windows")

@@ -1,0 +1,102 @@
+"""``adjust --concede SEAT``: every game's GM records that a seat gives up, and the match ends as that game's rules
+end it (issue 54, item 2); logged, kept for the replay, taken back by ``undo``. Played with the real sync on
+memory spreadsheets."""
+
+from __future__ import annotations
+
+import pytest
+
+from sheets_gm.engine.gm_events import Concession
+from sheets_gm.rulesets.registry import get_game
+from sheets_gm.sheets.layout import a1
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, undo_window
+from sheets_gm.sync.life.export import match_replay
+from sheets_gm.sync.life.log_check import forged_log_lines
+from sheets_gm.sync.life.replay import replay_states
+from sheets_gm.sync.sheets import seat_backend
+from tests.sync.test_typed_row_lifecycle import Match
+
+GAMES = ("gvg", "wesnoth", "champions", "winordie", "coalition")
+
+
+def _played(game: str) -> Match:
+    """A sample match with one window resolved by its bots (``undo`` then has one to take back)."""
+    match = Match(game)
+    match.bots_play()
+    return match
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_concedes_and_the_match_ends_logged_replayed_and_undone(game: str) -> None:
+    match = _played(game)
+    seats = match.read().record.seats
+    loser, other = seats[-1], seats[0]
+    events = get_game(game).gm_events(seats, {"concede": [loser.upper()]}, "left the league")
+    assert events == [Concession(loser, "left the league")]
+    report = adjust_match(match.sheets, match.cls, events)
+    read = match.read()
+    rules = read.record.ruleset
+    if len(seats) > 2:  # Champions' sixteen: the one who concedes is out, the others play on
+        window = rules.window(read.record.state)
+        assert window is not None and loser not in window.seats and other in window.seats
+        assert replay_states(match_replay(match.sheets, match.cls)).difference is None
+        return
+    assert rules.window(read.record.state) is None, f"{game}: the match goes on after {loser} conceded"
+    outcome = rules.outcome(read.record.state)
+    assert outcome is not None and other in outcome.winners, (game, outcome)
+    assert report.over == outcome.text
+    assert any("left the league" in e.text for e in report.events), [e.text for e in report.events]
+    doc = match_replay(match.sheets, match.cls)
+    read = match.read()
+    assert doc["gm_events_after"] == [{"concession": loser, "reason": "left the league"}]
+    assert replay_states(doc).difference is None
+    assert forged_log_lines(match.sheets, doc, read.record.log_rows) == []
+    with pytest.raises(BetweenWindowsError, match="the match is over"):
+        adjust_match(match.sheets, match.cls, events)
+    undo_window(match.sheets, match.cls, "the concession was a joke")
+    read = match.read()
+    assert read.record.ruleset.window(read.record.state) is not None
+    assert replay_states(match_replay(match.sheets, match.cls)).difference is None
+
+
+def test_a_concession_names_a_seat_goes_alone_and_needs_a_reason() -> None:
+    game = get_game("gvg")
+    seats = ("red", "blue")
+    with pytest.raises(ValueError, match="there is no seat 'green'; the seats are red and blue"):
+        game.gm_events(seats, {"concede": ["green"]}, "x")
+    with pytest.raises(ValueError, match="--reason is required with --concede"):
+        game.gm_events(seats, {"concede": ["red"]}, "")
+    with pytest.raises(ValueError, match="--concede goes alone: give --coins in an adjust of its own"):
+        game.gm_events(seats, {"concede": ["red"], "coins": ["red=3"]}, "x")
+    assert game.gm_options[-1].flag == "concede"
+
+
+def _view(match: Match, seat: str) -> str:
+    read = match.read()
+    backend = seat_backend(match.sheets, read.tabs, seat)
+    return "\n".join(str(v) for line in backend.read([a1(read.tabs.view(seat), "A1:H400")])[0] for v in line)
+
+
+def test_every_view_lists_the_gm_s_adjustments_and_undo_it_may_read() -> None:
+    """Issue 54, item 9: the board's Log has the GM's lines, and so does each seat's View: an adjustment naming
+    another team, an undo between the undone lines and the replayed ones. Checked to fail without ``BY_GM`` in
+    ``writes.seat_events``."""
+    match = _played("gvg")
+    red, blue = match.read().record.seats
+    adjust_match(match.sheets, match.cls, get_game("gvg").gm_events((red, blue), {"coins": [f"{red}=7"]},
+                                                                    "duel paid twice"))
+    undo_window(match.sheets, match.cls, "a misread order")
+    for seat in (red, blue):
+        view = _view(match, seat)
+        assert f"GM sets {red}'s coins from" in view and "duel paid twice" in view, (seat, view)
+        assert "GM undoes turn 1: a misread order." in view, (seat, view)
+
+
+def test_a_gm_line_private_to_one_seat_reaches_her_view_alone() -> None:
+    """A Champions health set by the GM is her own news (a private event): her View lists it, no other does."""
+    match = Match("champions")
+    ann, bo = match.read().record.seats[:2]
+    adjust_match(match.sheets, match.cls, get_game("champions").gm_events(
+        match.read().record.seats, {"health": [f"{ann}.mage=40"]}, "healed twice"))
+    assert "healed twice" in _view(match, ann)
+    assert "healed twice" not in _view(match, bo)
