@@ -68,6 +68,31 @@ def test_matches_are_found_under_the_folders_and_dropped_when_their_config_goes(
     assert "friday/match.toml: its config is gone; no longer polled." in lines
 
 
+def test_a_match_removed_between_two_searches_is_dropped_at_its_next_look_not_failed(tmp_path: Path) -> None:
+    """A GM who moves a match's folder away sees it dropped, not a failure with its retry; one failure mended
+    is said in the singular."""
+    league = tmp_path / "league"
+    local_match(league / "kept")
+    config, _ = local_match(league / "moved")
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, interval=15, rescan=600)
+    host.step()
+    kept = league / "kept" / "match.toml"
+    good = kept.read_text(encoding="utf-8")
+    kept.write_text(good.replace("[sheets]", "[sheets\n"), encoding="utf-8")
+    config.unlink()
+    clock.tick(15)
+    host.step()
+    assert "moved/match.toml: its config is gone; no longer polled." in lines
+    assert not any(line.startswith("moved/") and "failure" in line for line in lines)
+    assert sorted(h.shown for h in host.matches.values()) == ["kept/match.toml"]
+    assert hosted(host, league, "kept").failures == 1  # a broken config is still a failure, retried
+    kept.write_text(good, encoding="utf-8")
+    clock.tick(1)
+    host.step()
+    assert "kept/match.toml: polled again after 1 failure." in lines
+
+
 def test_a_broken_match_is_retried_with_growing_waits_while_the_others_resolve(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     league = tmp_path / "league"
