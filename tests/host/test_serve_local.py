@@ -254,3 +254,25 @@ def test_a_restarted_host_reads_no_idle_local_match_again(tmp_path: Path) -> Non
     clock.tick(10)
     again.step()
     assert match.done == "read" and match.read_at == clock()
+
+
+def test_a_second_serve_of_the_same_folders_is_refused_naming_the_running_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two hosts of one folder (systemd's and one started by hand) would overwrite each other's status, so
+    `serve --status` would name whichever wrote last, and a stopping one would say "not running" of both: the
+    second is refused while the first holds the status file's lock (a lock, not the pid: a crashed host's pid
+    may be another process's after a reboot)."""
+    league = tmp_path / "league"
+    local_match(league / "friday")
+    clock, lines = Clock(NOW), list[str]()
+    first = new_host(league, clock, lines)
+    first.step()
+    status_file = league / ".sheets-gm" / "serve-status.json"
+    monkeypatch.setattr("sheets_gm.match.host.scheduler.Host.run", lambda self, stop: None)  # a serve not refused
+    with match_lock(status_file.with_name("serve-status.json.lock")):  # what the running serve holds
+        assert main(["serve", str(league)]) == 1
+        err = capsys.readouterr().err
+        assert f"sheets-gm serve is already running (process {os.getpid()}) with the status file {status_file}" in err
+    first.close()
+    read = read_status(status_file)
+    assert read is not None and not read.running  # the refused one wrote nothing over the first one's status
