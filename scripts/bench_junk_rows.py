@@ -28,22 +28,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import openpyxl
+from bench_local import make_match  # the same match, made the same way (scripts/ is on the path)
 
 from sheets_gm.cli import main as cli
-
-
-def make_match(folder: Path) -> Path:
-    """A local GvG match (4 players, no deadline) made by ``init``; its config."""
-    (folder / "roster.csv").write_text("name,team,role\nAnn,red,dps\nBen,red,tank\n"
-                                       "Cat,blue,dps\nDan,blue,healer\n", encoding="utf-8")
-    config = folder / "match.toml"
-    config.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
-                      '[sheets]\nbackend = "local"\nboard = "board.xlsx"\nengine = "gm/engine.xlsx"\n'
-                      'orders = { red = "orders-red.xlsx", blue = "orders-blue.xlsx" }\n', encoding="utf-8")
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        if cli(["init", "gvg", "-c", str(config), "--no-share", "--no-email"]) != 0:
-            raise SystemExit("init failed")
-    return config
 
 
 def type_junk(workbook: Path, rows: int) -> None:

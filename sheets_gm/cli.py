@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "adjust": ("adjust",),
     "undo": ("undo",),
     "doctor": ("doctor",),
+    "notices": ("notices",),
     "repair": ("repair",),
     "demo": ("demo",),
     "scenario": ("scenario",),

@@ -67,6 +67,39 @@ def game_command(sub: Any, tool: GameCommand) -> argparse.ArgumentParser:
 CONFIG_STAND_IN = "MATCH.toml"
 
 
+def whole_number(option: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, or an error naming ``option`` and the range."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip().replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} takes a whole number from {low} to {high:,}; "
+                                             f"got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{option} takes a whole number from {low} to {high:,}; got {value}")
+        return value
+
+    return parse
+
+
+def seconds(option: str, low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds from ``low`` to ``high``, or an error naming ``option`` and the range."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} takes a number of seconds from {low:g} to {high:g}; "
+                                             f"got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{option} takes a number of seconds from {low:g} to {high:g}; "
+                                             f"got {value:g}")
+        return value
+
+    return parse
+
+
 def with_config_named(message: str, config: object) -> str:
     """``message`` with its commands' ``-c MATCH.toml`` naming ``config``, the file the GM gave (as she typed
     it), so that the command it suggests runs as printed; unchanged when there is no config.

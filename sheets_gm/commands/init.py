@@ -16,6 +16,7 @@ from sheets_gm.engine.words import counted
 from sheets_gm.match.config import MatchConfig, toml_key
 from sheets_gm.match.cron import cron_line, cron_notes_pointer
 from sheets_gm.match.init_common import InitOutcome
+from sheets_gm.match.notify.env_file import env_file_path
 from sheets_gm.rulesets.registry import GAMES, TEMPLATES, get_ruleset
 from sheets_gm.sheets.files import orders_file
 from sheets_gm.sync.deadline import describe_deadline
@@ -244,9 +245,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"The first orders are open{until}.")
     for line in outcome.shared:
         print(line)
+    secret_env = config.notify.secret_env() if config.notify is not None else []
     print(f"Next: schedule the sync; this match's crontab line (crontab -e), a poll every minute (an idle poll "
-          f"reads nothing):\n  {cron_line(args.config)}\n"
+          f"reads nothing):\n  {cron_line(args.config, secret_env=bool(secret_env))}\n"
           f"or run `{program_name()} sync -c {args.config}` by hand ({cron_notes_pointer()} says more).")
+    if secret_env:
+        print(f"cron starts it with none of your variables: write {', '.join(f'{n}=…' for n in secret_env)} (a line "
+              f"each) in {env_file_path(args.config)}, which the line reads, and chmod 600 it "
+              f"(`{program_name()} doctor -c {args.config}` checks it).")
     return 0
 
 

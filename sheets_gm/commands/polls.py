@@ -17,7 +17,7 @@ from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import load, open_match, user_errors
 from sheets_gm.engine.words import describe_wait
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.notify.announce import outbox_lines
+from sheets_gm.match.notify.announce import outbox_lines, quiet_alarms
 from sheets_gm.match.poll_words import (
     describe_report,
     older_copies_line,
@@ -146,9 +146,18 @@ def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileM
             print(gated.state.warning)
         if not args.quiet:
             print("\n".join(line for line in (gated.state.summary, gated.notices) if line))
+        _say_alarms(config, args.quiet)
         return 0
     _print_full_poll(gated, quiet=args.quiet)
+    _say_alarms(config, args.quiet)
     return 0
+
+
+def _say_alarms(config: MatchConfig, quiet: bool) -> None:
+    """With ``--quiet``, once: a channel of the notices that fails and why, or that works again."""
+    if quiet:
+        for line in quiet_alarms(config):
+            print(line)
 
 
 def _print_full_poll(done: FullPoll, *, quiet: bool) -> None:
@@ -166,9 +175,11 @@ def _print_full_poll(done: FullPoll, *, quiet: bool) -> None:
 
 def send_waiting_notices(args: argparse.Namespace) -> None:
     """Cron's idle poll with notices waiting for a retry: send them (no spreadsheet is read) and say so."""
-    line = send_waiting(load(args), _now)
+    config = load(args)
+    line = send_waiting(config, _now)
     if line and not args.quiet:
         print(line)
+    _say_alarms(config, args.quiet)
 
 
 def run_resolve(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType
 
 from sheets_gm.commands import base
-from sheets_gm.commands.base import UsageError, UserError, command
+from sheets_gm.commands.base import UsageError, UserError, command, seconds, whole_number
 from sheets_gm.match.host.scheduler import DEFAULT_INTERVAL, DEFAULT_RESCAN, DEFAULT_WORKERS, Host
 from sheets_gm.match.host.status import read_status, status_lines, status_path
 from sheets_gm.sync.lock import SyncBusyError, match_lock
@@ -86,26 +86,6 @@ def _serve(args: argparse.Namespace, folders: list[Path], where: Path) -> int:
     return 0
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 1 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"{text!r}: give between 1 and 3600 seconds")
-    return value
-
-
-def _workers(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of workers") from None
-    if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError(f"{text!r}: give between 1 and 64 workers")
-    return value
-
-
 def register(sub: object) -> None:
     """Add ``serve`` to the command line."""
     p = command(sub, "serve", run_serve, "run every match under the folders from one process (a service)",
@@ -118,11 +98,11 @@ def register(sub: object) -> None:
                 "sheets-gm serve ~/matches      (and: sheets-gm serve --status ~/matches)")
     p.add_argument("folders", nargs="+", metavar="FOLDER", help="folders the match configs are under (or configs)")
     p.add_argument("--status", action="store_true", help="print what the running serve says it is doing, and exit")
-    p.add_argument("--interval", type=_seconds, default=DEFAULT_INTERVAL, metavar="S",
+    p.add_argument("--interval", type=seconds("--interval", 1, 3600), default=DEFAULT_INTERVAL, metavar="S",
                    help=f"seconds between two looks at a match (default {DEFAULT_INTERVAL:g})")
-    p.add_argument("--workers", type=_workers, default=DEFAULT_WORKERS, metavar="N",
+    p.add_argument("--workers", type=whole_number("--workers", 1, 64), default=DEFAULT_WORKERS, metavar="N",
                    help=f"matches polled side by side (default {DEFAULT_WORKERS})")
-    p.add_argument("--rescan", type=_seconds, default=DEFAULT_RESCAN, metavar="S",
+    p.add_argument("--rescan", type=seconds("--rescan", 1, 3600), default=DEFAULT_RESCAN, metavar="S",
                    help=f"seconds between two searches of the folders for new matches (default {DEFAULT_RESCAN:g})")
     p.add_argument("--status-file", metavar="PATH",
                    help="where the status is kept (default: .sheets-gm/serve-status.json in the first folder)")

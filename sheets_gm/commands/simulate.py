@@ -4,36 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
-from sheets_gm.commands.base import UsageError, UserError, command
+from sheets_gm.commands.base import UsageError, UserError, command, whole_number
 from sheets_gm.console import CommandConsole
 from sheets_gm.engine.words import counted
 
 #: The most worker processes ``--workers`` accepts.
 MAX_WORKERS = 256
-
-
-def _whole(option: str, low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``, or an error naming ``option``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text.strip().replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{option} takes a whole number from {low} to {high:,}; "
-                                             f"got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{option} takes a whole number from {low} to {high:,}; got {value}")
-        return value
-
-    return parse
-
-
 
 
 def progress_console() -> Console:
@@ -171,7 +152,7 @@ def register(sub: Any) -> None:
                 "the same figures whatever the worker count.",
                 "sheets-gm simulate wesnoth --matches 2000 --seed 7 --set start_gold=20 --out sim-out")
     p.add_argument("ruleset", metavar="RULESET", help=f"the ruleset to simulate ({', '.join(ruleset_names())})")
-    p.add_argument("--matches", type=_whole("--matches", 1, 10_000_000), default=1000,
+    p.add_argument("--matches", type=whole_number("--matches", 1, 10_000_000), default=1000,
                    help="matches per variant (default 1000)")
     p.add_argument("--seed", default="1", help="any text; the same seed gives the same figures (default 1)")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
@@ -179,7 +160,7 @@ def register(sub: Any) -> None:
     p.add_argument("--bots", default=None, metavar="A[,B…]",
                    help="bot A's kind and bot B's, and more for games of more seats (one name: both; default: the "
                         "ruleset's first kind). The kinds are the ruleset's own: an unknown name lists them")
-    p.add_argument("--workers", type=_whole("--workers", 1, MAX_WORKERS), default=None,
+    p.add_argument("--workers", type=whole_number("--workers", 1, MAX_WORKERS), default=None,
                    help="worker processes (default: one per CPU)")
     p.add_argument("--map", type=Path, default=None,
                    help="a board file (default: the ruleset's, in templates/RULESET/)")

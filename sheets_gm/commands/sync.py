@@ -8,6 +8,7 @@ config code loads (``sheets_gm.match.idle_poll`` decides).
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from sheets_gm.commands import base
@@ -17,7 +18,15 @@ from sheets_gm.commands.base import add_config_option, command
 def run_sync(args: argparse.Namespace) -> int:
     """One poll (for cron), or ``--watch``; an idle local poll ends at the gate (see the module notes), unless the
     open window's reminder fell due (then it reads, to know whom to remind); notices waiting for a retry are
-    sent then without a read."""
+    sent then without a read. ``--env-file`` (cron's line) is read first: the notices' secrets."""
+    if args.env_file is not None:
+        from sheets_gm.match.notify.env_file import EnvFileError, apply_env_file
+
+        try:
+            apply_env_file(args.env_file)
+        except EnvFileError as exc:  # the poll goes on; the notices' channels say what they lack (once, --quiet)
+            if not args.quiet:
+                print(f"Warning: {exc}")
     if not args.watch:
         from sheets_gm.match.idle_poll import idle_local_sync
 
@@ -62,7 +71,11 @@ def register(sub: Any) -> None:
     add_config_option(p)
     p.add_argument("--watch", action="store_true", help="keep polling until the match ends or Ctrl-C")
     p.add_argument("--interval", type=_positive, metavar="S", help="seconds between polls (default: [sync] interval)")
-    p.add_argument("--quiet", action="store_true", help="print only when a turn is resolved (cron mails less)")
+    p.add_argument("--quiet", action="store_true", help="print only when a turn is resolved (cron mails less), "
+                                                        "and once when a channel of the notices fails or works again")
+    p.add_argument("--env-file", type=Path, metavar="FILE",
+                   help="read NAME=value lines into the environment first: the notices' secrets under cron (the "
+                        "crontab line init and doctor print names the match's .sheets-gm/<config name>.env)")
     p = command(sub, "resolve", run_resolve,
                 "resolve the open window now (--force --window KEY: even if not every seat is ready)",
                 "Poll the match and resolve the open window if it is due; with --force --window KEY, resolve it "

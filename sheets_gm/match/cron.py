@@ -48,13 +48,17 @@ def cron_program() -> str:
     return f"{shlex.quote(sys.executable)} -m sheets_gm.cli"
 
 
-def cron_line(config_path: Path, program: str | None = None, *, period: int = CRON_PERIOD) -> str:
+def cron_line(config_path: Path, program: str | None = None, *, period: int = CRON_PERIOD,
+              secret_env: bool = False) -> str:
     """The crontab line that syncs this match quietly every ``period`` minutes (cron mails only what it prints:
-    a resolved turn, a warning or a failure); ``program`` defaults to this one, by its absolute path."""
+    a resolved turn, a warning, a failure, a channel of the notices that fails); ``program`` defaults to this
+    one, by its absolute path. ``secret_env``: the config names secrets by environment variable, which cron's
+    bare environment lacks, so the line reads them from the match's environment file (``notify.env_file``)."""
     folder = config_path.resolve().parent
     schedule = cron_schedule(cron_offset(config_path, period) if period > 1 else 0, period=period)
+    env = f" --env-file {shlex.quote(f'.sheets-gm/{config_path.stem}.env')}" if secret_env else ""
     return (f"{schedule} cd {shlex.quote(str(folder))} && "
-            f"{program or cron_program()} sync -c {shlex.quote(config_path.name)} --quiet")
+            f"{program or cron_program()} sync -c {shlex.quote(config_path.name)} --quiet{env}")
 
 
 def cron_notes_pointer() -> str:

@@ -283,7 +283,7 @@ def shifted(moment: time, minutes: int) -> str:
 def check_quota(config: MatchConfig, report: Checkup, matches: int) -> None:
     """The cron line; for Google, the requests a minute of ``matches`` matches like this one polled from cron every
     minute through the Drive gate (idle, and being played), and of ``sync --watch``, against Google's limits."""
-    cron = cron_line(config.path)
+    cron = cron_line(config.path, secret_env=bool(config.notify is not None and config.notify.secret_env()))
     if config.backend is BackendKind.LOCAL:
         report.ok("quota", "local workbooks use no Google quota")
         report.ok("cron", f"this match's crontab line (a poll every minute; an idle poll reads nothing): {cron}")

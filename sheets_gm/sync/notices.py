@@ -26,7 +26,7 @@ after an undo is news again), the kind and the recipient: the outbox sends each 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -35,7 +35,7 @@ from zoneinfo import ZoneInfo
 from sheets_gm.engine.events import Event, visible_to
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import describe_wait
-from sheets_gm.sheets.adapter import AnySheetAdapter
+from sheets_gm.sheets.adapter import AnySheetAdapter, Post
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sync.bot_seats import whole_bot_seats
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline, stamp_deadline
@@ -84,6 +84,18 @@ class Notice:
     recipient: str
     subject: str
     body: str
+    window: str = ""  # the window it belongs to (``window_token``): stale once another is open ('' never stale)
+    until: str = ""  # the moment it is stale anyway (ISO: a reminder's deadline)
+    deadline: str = ""  # the deadline its body gives in ``zone`` ('' when it gives none in a seat's zone)
+    zone: str = ""
+    attachment: str = ""  # the whole of what the body sums up (a channel's resolution: report and posts in full)
+
+    def in_zone(self, zone: str) -> Notice:
+        """The notice as read in ``zone``: its deadline given there (a player of the seat in another zone)."""
+        if not self.deadline or zone == self.zone:
+            return self
+        return replace(self, body=self.body.replace(seat_deadline(self.deadline, self.zone or None),
+                                                    seat_deadline(self.deadline, zone or None)), zone=zone)
 
     @property
     def public(self) -> bool:
@@ -102,6 +114,28 @@ class NoticeRules:
     zones: Mapping[str, str] | None = None
     title: str = "sheets-gm match"
     verify_hint: str = "sheets-gm verify replay.json (in the match's export)"
+    links: Mapping[str, str] | None = None  # each seat's orders spreadsheet: its URL (Google) or file name (local)
+    board: str = ""  # the board's URL or file name ('' unknown)
+
+
+def where_line(label: str, link: str) -> str:
+    """A line saying where a spreadsheet is: its URL, or the workbook's file name.
+
+    >>> where_line("Your orders", "https://docs.google.com/spreadsheets/d/k/edit")
+    'Your orders: https://docs.google.com/spreadsheets/d/k/edit'
+    >>> where_line("The board", "match.xlsx")
+    'The board: the workbook match.xlsx'
+    """
+    return f"{label}: {link}" if "://" in link else f"{label}: the workbook {link}"
+
+
+def _links(rules: NoticeRules, seat: str | None) -> list[str]:
+    """Where ``seat`` types (its orders spreadsheet) and where the board is; the board alone for the channel."""
+    mine = (rules.links or {}).get(seat or "", "")
+    if mine and mine == rules.board:
+        return [where_line("Your orders and the board", mine)]
+    return ([where_line("Your orders", mine)] if mine else []) + (
+        [where_line("The board", rules.board)] if rules.board else [])
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +158,16 @@ def match_id(record: MatchRecord) -> str:
 def _key(record: MatchRecord, window: str, kind: NoticeKind, recipient: str) -> str:
     deal = f"~{record.deal}" if record.deal else ""
     return f"{match_id(record)}/{window}{deal}/{kind.value}/{recipient}"
+
+
+def window_token(record: MatchRecord) -> str:
+    """The window open in ``record`` as the notices name it (its key, and the match's undo count): a notice of
+    the open window ("is open", a reminder) belongs to it, and is stale once another is open; ``end`` once the
+    match is over."""
+    window = record.ruleset.window(record.state)
+    if window is None:
+        return "end"
+    return f"{window.key}~{record.deal}" if record.deal else window.key
 
 
 def _upper(text: str) -> str:
@@ -180,23 +224,32 @@ def opened_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen) -> list
     if window is None:
         return []
     head = f"[{rules.title}] {_upper(window.label)} is open"
+    taken_back = record.deal > 0 and facts.resolved is None and not facts.deadline_changed
     changed = ["The GM changed the deadlines."] if facts.deadline_changed else []
     if changed:
         head += ": the deadline changed"
-    when = f"{window.key}@{seen.deadline or 'none'}" if changed else window.key
+    elif taken_back:
+        # The first poll of a window an undo opened again (a resolution's next window is told by its own poll)
+        head = f"[{rules.title}] {_upper(window.label)} is open again: the GM took a turn back"
+        changed = [f"The GM took back the resolution of {window.label} (undo): it is open again, and its orders "
+                   "count anew. Check yours, and tick Ready again when they are in."]
+    token = window_token(record)
+    when = f"{window.key}@{seen.deadline or 'none'}" if facts.deadline_changed else window.key
     who = ", ".join(window.awaited)
     status = status_line(facts.adapter, record)
     out = [Notice(_key(record, when, NoticeKind.OPENED, CHANNEL), NoticeKind.OPENED, CHANNEL, head,
                   "\n".join([*changed, f"{_upper(window.label)} is open: it waits for {who}.",
-                             _closing(seen.deadline, None), status]))]
+                             _closing(seen.deadline, None), status, *_links(rules, None)]), token)]
     for seat in window.seats:
         lines = [*changed, f"{_upper(window.label)} is open: " + (
                      f"{seat}'s orders are awaited." if seat in window.awaited
                      else f"it waits for {who}; {seat} may write in it too."),
                  _closing(seen.deadline, _zone(rules, seat)), "", "What to type:",
-                 *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), "", status]
+                 *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)), *_links(rules, seat), "",
+                 status]
         out.append(Notice(_key(record, when, NoticeKind.OPENED, seat), NoticeKind.OPENED, seat,
-                          f"{head}: orders for {seat}", "\n".join(lines)))
+                          f"{head}: orders for {seat}", "\n".join(lines), token, deadline=seen.deadline,
+                          zone=_zone(rules, seat) or ""))
     return out
 
 
@@ -221,17 +274,20 @@ def reminder_notices(facts: PollFacts, rules: NoticeRules, seen: PollSeen, now: 
     if not late:
         return []
     head = f"[{rules.title}] {_upper(window.label)} closes in {left}"
+    token, until = window_token(record), moment.isoformat(timespec="seconds")
     out = [Notice(_key(record, window.key, NoticeKind.REMINDER, CHANNEL), NoticeKind.REMINDER, CHANNEL, head,
                   f"{_upper(window.label)} closes in {left} ({describe_deadline(seen.deadline)}). Not ready yet: "
-                  f"{', '.join(late)}.")]
+                  f"{', '.join(late)}.", token, until)]
     for seat in late:
         lines = [f"{_upper(window.label)} closes in {left}: {seat_deadline(seen.deadline, _zone(rules, seat))}.",
                  f"{seat} has not ticked Ready yet."]
         if seen.untyped.get(seat):
             lines.append(f"Nothing typed yet for: {', '.join(seen.untyped[seat])}.")
-        lines += ["", "What to type:", *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat))]
+        lines += ["", "What to type:", *(f"  · {line}" for line in what_to_type(facts.tabs, window, seat)),
+                  *_links(rules, seat)]
         out.append(Notice(_key(record, window.key, NoticeKind.REMINDER, seat), NoticeKind.REMINDER, seat,
-                          f"{head}: {seat} is not ready", "\n".join(lines)))
+                          f"{head}: {seat} is not ready", "\n".join(lines), token, until, seen.deadline,
+                          _zone(rules, seat) or ""))
     return out
 
 
@@ -239,10 +295,15 @@ def _lines(events: Sequence[Event]) -> list[str]:
     return [f"  · {e.text}" for e in events]
 
 
+#: The public log lines a channel's notice of a resolution shows; the rest is on the board, and in its attachment.
+CHANNEL_LINES = 12
+
+
 def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
-    """A resolution told: the public report to the channel, its View's news and the public report to each
-    seat (for a step of a window that stays open, to the seats it concerns only), and the game's posts to the
-    readers each names."""
+    """A resolution told: to the channel a summary a person reads (the first lines of the public report, the
+    game's public posts named with their length, where it all stands), the whole of it attached; to each seat its
+    View's news and the public report (for a step of a window that stays open, to the seats it concerns only); a
+    post meant for some seats to their e-mail."""
     window, record = facts.resolved, facts.record
     if window is None:
         return []
@@ -250,11 +311,12 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
     done = f"{window.key}@{record.resolved}"
     public = visible_to(facts.events, None)
     status = status_line(facts.adapter, record)
-    report = ["What happened (the public log):", *(_lines(public) or ["  · nothing that everyone may read"]), "",
-              status]
+    posts = list(facts.adapter.posts(facts.before, state)) if NoticeKind.POST in rules.kinds else []
     head = f"[{rules.title}] {_upper(window.label)} resolved"
-    out = [Notice(_key(record, done, NoticeKind.RESOLVED, CHANNEL), NoticeKind.RESOLVED, CHANNEL, head,
-                  "\n".join(report))]
+    out = [_channel_summary(_key(record, done, NoticeKind.RESOLVED, CHANNEL), head, public,
+                            [p for p in posts if p.audience is None], status, rules)]
+    if NoticeKind.RESOLVED not in rules.kinds and out[0].attachment:  # the posts without the report: still told
+        out = [replace(out[0], key=_key(record, f"{done}#posts", NoticeKind.POST, CHANNEL), kind=NoticeKind.POST)]
     still_open = record.ruleset.window(state)
     step = still_open is not None and still_open.key == window.key  # a stepwise window's rows resolved, still open
     for seat in facts.tabs.input_seats():
@@ -264,16 +326,40 @@ def resolved_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:
         rest = [e for e in public if e not in mine]  # the public report, less what the seat's news told already
         lines = [f"What happened to {seat} (your View tab's log):", *(_lines(mine) or ["  · nothing of yours"]), "",
                  "The rest of the public log:" if mine else "What happened (the public log):",
-                 *(_lines(rest) or ["  · nothing more"]), "", status]
+                 *(_lines(rest) or ["  · nothing more"]), "", status, *_links(rules, seat)]
         out.append(Notice(_key(record, done, NoticeKind.RESOLVED, seat), NoticeKind.RESOLVED, seat,
                           f"{head}: news for {seat}", "\n".join(lines)))
-    if NoticeKind.POST in rules.kinds:
-        for number, post in enumerate(facts.adapter.posts(facts.before, state), 1):
-            readers = [CHANNEL] if post.audience is None else sorted(post.audience)
-            for reader in readers:
-                out.append(Notice(_key(record, f"{done}#{number}", NoticeKind.POST, reader), NoticeKind.POST,
-                                  reader, f"[{rules.title}] {post.title}", post.text))
+    for number, post in enumerate(posts, 1):
+        for reader in sorted(post.audience or ()):  # a public post is the channel's summary's
+            out.append(Notice(_key(record, f"{done}#{number}", NoticeKind.POST, reader), NoticeKind.POST,
+                              reader, f"[{rules.title}] {post.title}", post.text))
     return out
+
+
+def _channel_summary(key: str, head: str, public: Sequence[Event], posts: Sequence[Post], status: str,
+                     rules: NoticeRules) -> Notice:
+    """The channel's notice of a resolution: short enough to read (``CHANNEL_LINES`` of the public report, each
+    public post by its title and length), where the match stands and where the board is; the whole report and the
+    posts in full attached (``Notice.attachment``) when there is more than it shows."""
+    shown = _lines(public[:CHANNEL_LINES]) or ["  · nothing that everyone may read"]
+    more = len(public) - CHANNEL_LINES
+    lines = ["What happened (the public log):", *shown]
+    if more > 0:
+        lines.append(f"  … and {more} more line{'s' if more != 1 else ''}: the board's log holds them all")
+    if posts:
+        lines += ["", "The game's posts:",
+                  *(f"  · {post.title} ({_count(post.text.count(chr(10)) + 1, 'line')})" for post in posts)]
+    lines += ["", status, *_links(rules, None)]
+    whole = ""
+    if more > 0 or posts:
+        whole = "\n\n".join([f"{head}\n\nWhat happened (the public log):\n" + "\n".join(e.text for e in public),
+                              *(post.text for post in posts)]) + "\n"
+        lines.append("The whole report" + (" and the posts in full" if posts else "") + ": on the board.")
+    return Notice(key, NoticeKind.RESOLVED, CHANNEL, head, "\n".join(lines), attachment=whole)
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'s' if number != 1 else ''}"
 
 
 def over_notices(facts: PollFacts, rules: NoticeRules) -> list[Notice]:

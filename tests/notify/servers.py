@@ -51,16 +51,19 @@ def server_context() -> ssl.SSLContext:
 @dataclass
 class Mailbox:
     """What the SMTP server received: each message with its envelope's recipients; ``refuse`` makes it refuse
-    the RCPT of those addresses (550)."""
+    the RCPT of those addresses for good (550), ``busy`` for now (450)."""
 
     messages: list[tuple[list[str], EmailMessage]] = field(default_factory=list)
     refuse: set[str] = field(default_factory=set)
+    busy: set[str] = field(default_factory=set)
     logins: list[str] = field(default_factory=list)
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str,
                           rcpt_options: list[str]) -> str:
         if address in self.refuse:
             return "550 5.1.1 no such mailbox here"
+        if address in self.busy:
+            return "450 4.2.1 mailbox busy, try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -120,12 +123,14 @@ def smtp_server(implicit_tls: bool = False, port: int = 0) -> Iterator[tuple[Mai
 @dataclass
 class Fault:
     """What the webhook answers instead of taking a post: a status (with headers and a body), or a hang of
-    ``hang`` seconds (longer than the client waits)."""
+    ``hang`` seconds (longer than the client waits); ``take``: the post is taken (recorded) before the fault, as a
+    server that posts and then answers too late, or not at all."""
 
     status: int = 0
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
     hang: float = 0.0
+    take: bool = False
 
 
 @dataclass
@@ -147,6 +152,22 @@ class Hook:
         return [str(p.get("content", p.get("text", ""))) for p in self.posts]
 
 
+def _post_of(content_type: str, body: bytes) -> dict[str, Any]:
+    """A post's JSON; a multipart post (Discord's with a file) as its ``payload_json`` with ``files``: each file's
+    name and text."""
+    if not content_type.startswith("multipart/"):
+        return dict(json.loads(body))
+    parsed = email.message_from_bytes(f"Content-Type: {content_type}\r\n\r\n".encode() + body,
+                                      policy=email.policy.default)
+    post: dict[str, Any] = {"files": {}}
+    for part in parsed.iter_parts():
+        if part.get_param("name", header="content-disposition") == "payload_json":
+            post.update(json.loads(part.get_content()))
+        else:
+            post["files"][part.get_filename()] = part.get_content()
+    return post
+
+
 @contextmanager
 def webhook_server() -> Iterator[Hook]:
     """A webhook on 127.0.0.1 in a thread, taking JSON posts (answer 204) unless a fault is queued."""
@@ -157,6 +178,8 @@ def webhook_server() -> Iterator[Hook]:
             length = int(self.headers.get("Content-Length", "0"))
             body = self.rfile.read(length)
             fault = hook.faults.pop(0) if hook.faults else None
+            if fault is not None and fault.take:
+                hook.posts.append(_post_of(self.headers.get("Content-Type", ""), body))
             if fault is not None and fault.hang:
                 hook.release.wait(fault.hang)  # the client gives up first; the test releases the thread
                 return
@@ -168,7 +191,7 @@ def webhook_server() -> Iterator[Hook]:
                 self.end_headers()
                 self.wfile.write(fault.body)
                 return
-            hook.posts.append(json.loads(body))
+            hook.posts.append(_post_of(self.headers.get("Content-Type", ""), body))
             self.send_response(204)
             self.end_headers()
 

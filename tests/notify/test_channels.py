@@ -123,14 +123,18 @@ def test_a_server_that_never_answers_times_out(silent_port: int) -> None:
     assert caught.value.down
 
 
-def test_an_address_the_server_refuses_fails_that_letter_only() -> None:
+def test_each_address_gets_its_own_answer_from_the_server() -> None:
     with smtp_server() as (box, port), MailSession(mail_settings(port)) as mail:
         box.refuse.add("gone@notices.example")
-        with pytest.raises(SendError, match=r"gone@notices\.example") as caught:
-            mail.send(letter(("gone@notices.example",)))
-        assert not caught.value.down
+        box.busy.add("full@notices.example")
+        delivery = mail.send(letter(("gone@notices.example", "ann@notices.example", "full@notices.example")))
+        assert delivery.accepted == ("ann@notices.example",)
+        assert list(delivery.refused) == ["gone@notices.example"] and "550" in delivery.refused["gone@notices.example"]
+        assert list(delivery.later) == ["full@notices.example"] and "450" in delivery.later["full@notices.example"]
+        every = mail.send(letter(("gone@notices.example",)))  # every address refused: still an answer, not a fault
+        assert every.accepted == () and list(every.refused) == ["gone@notices.example"]
         mail.send(letter())  # the connection still serves the next one
-    assert len(box.to("ann@notices.example")) == 1
+    assert len(box.to("ann@notices.example")) == 2 and box.to("gone@notices.example") == []
 
 
 def chat_settings(url_env: str = "NOTICE_TEST_HOOK", style: ChatStyle = ChatStyle.DISCORD,
@@ -147,7 +151,8 @@ def test_a_webhook_post_in_each_style(style: ChatStyle, key: str, monkeypatch: p
     with webhook_server() as hook:
         monkeypatch.setenv("NOTICE_TEST_HOOK", hook.url)
         ChatHook(chat_settings(style=style)).post(chat_letter(), NOW)
-    assert hook.posts == [{key: "**Turn 3 resolved**\nAnn moves."}]
+    mentions: dict[str, object] = {"allowed_mentions": {"parse": []}} if style is ChatStyle.DISCORD else {}
+    assert hook.posts == [{key: "**Turn 3 resolved**\nAnn moves.", **mentions}]
 
 
 def test_a_rate_limit_sets_the_next_try_from_retry_after(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -189,6 +194,6 @@ def test_a_deleted_webhook_names_where_its_url_comes_from(monkeypatch: pytest.Mo
 
 def test_a_long_notice_is_cut_between_lines_into_messages_the_style_takes() -> None:
     body = "\n".join(f"Army {n} holds its square." for n in range(300))
-    parts = chat_parts("Movement Results, turn 4", body, 2000)
+    parts = chat_parts("Movement Results, turn 4", body, ChatStyle.DISCORD, 2000)
     assert len(parts) > 1 and all(len(p) <= 2000 for p in parts)
     assert "\n".join(parts) == f"**Movement Results, turn 4**\n{body}"

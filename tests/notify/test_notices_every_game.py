@@ -176,9 +176,11 @@ def test_the_table_hears_its_window_open_its_deadline_near_and_its_resolution(
             assert len(news) == 1, (seat, mails_to(box, addresses[seat]))
             assert all(set(rcpts) <= addresses[seat] for rcpts, m in box.messages
                        if f"news for {seat}" in str(m["Subject"])), "a seat's news went to another seat"
-        if game == "coalition":
-            assert any("] Movement Results, turn 1**" in t for t in hook.texts()), hook.texts()
-            assert any("] Battle Announcements, turn 1**" in t for t in hook.texts())
+        if game == "coalition":  # the forum's posts: named in the summary, in full in its attachment
+            (summary,) = [p for p in hook.posts if " resolved**" in str(p.get("content"))]
+            assert "The game's posts:" in summary["content"] and "Movement Results, turn 1 (" in summary["content"]
+            (attached,) = summary["files"].values()
+            assert "Movement Results, turn 1" in attached and "Battle Announcements, turn 1" in attached
         exactly_once(box, hook)
         assert load_config(config.path).notify is not None
         assert Outbox.of(config.path).waiting() == []

@@ -35,6 +35,8 @@ def test_an_idle_google_poll_sends_what_waits_without_a_sheets_request(
         assert (reads, drive) == (0, 1), "the retry is made by an idle poll"
         assert "Notices: 1 sent." in out, out
         assert len(hook.posts) == 1 and "Turn 1 is open" in hook.texts()[0]
+        board = f"https://docs.google.com/spreadsheets/d/{KEYS['board']}/edit"
+        assert f"The board: {board}" in hook.texts()[0], "the channel's notice links the board"
         reads, _, out = poll(fake, clock, capsys, started)
         assert reads == 0 and len(hook.posts) == 1 and "Notices" not in out
 

@@ -61,7 +61,7 @@ sender = "GM <{USER}>"
     ('[notify]\ntimezones = { red = "Mars/Olympus" }\n' + GOOD_CHAT,
      "[notify] timezones: red: 'Mars/Olympus' is not a time zone; use an IANA name"),
     ('[notify]\ntimezones = { green = "UTC" }\n' + GOOD_CHAT,
-     "[notify] timezones: 'green' is not a seat; the seats are red, blue"),
+     "[notify] timezones: 'green' is neither a seat nor an e-mail address; the seats are red, blue"),
     ('[notify]\nreminders = "2h"\n' + GOOD_CHAT,
      "[notify] reminders: unknown key; the keys accepted there are send, reminder, timezones, email, chat"),
     ("[notify]\nreminder = \"2h\"\n", "[notify] email/chat: no channel to send through"),

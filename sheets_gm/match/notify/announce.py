@@ -11,15 +11,24 @@ that cannot be built, queued or sent is a line for the GM, never a failed poll. 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from datetime import datetime
+from dataclasses import replace
+from datetime import UTC, datetime
 
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig
 from sheets_gm.match.notify.channel import SendError
 from sheets_gm.match.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
-from sheets_gm.match.notify.send import send_waiting
-from sheets_gm.match.notify.settings import NotifySettings
-from sheets_gm.sync.notices import CHANNEL, Notice, NoticeRules, PollSeen, poll_notices, reminder_due
+from sheets_gm.match.notify.send import Sending, send_waiting
+from sheets_gm.match.notify.settings import ChatStyle, NotifySettings
+from sheets_gm.sync.notices import (
+    CHANNEL,
+    Notice,
+    NoticeRules,
+    PollSeen,
+    poll_notices,
+    reminder_due,
+    window_token,
+)
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -27,9 +36,23 @@ Clock = Callable[[], datetime]
 
 
 def notice_rules(config: MatchConfig, notify: NotifySettings) -> NoticeRules:
-    """The rules the match's notices are built by (its title, its ``[notify]`` choices)."""
-    return notify.rules(config.title, f"sheets-gm verify replay.json, in the match's export (the GM runs "
-                                      f"sheets-gm export -c {config.path.name})")
+    """The rules the match's notices are built by (its title, its ``[notify]`` choices, where each seat's orders
+    and the board are)."""
+    rules = notify.rules(config.title, f"sheets-gm verify replay.json, in the match's export (the GM runs "
+                                       f"sheets-gm export -c {config.path.name})")
+    return replace(rules, links={seat: spreadsheet_link(config, where) for seat, where in
+                                 zip(config.seats, config.orders, strict=False)},
+                   board=spreadsheet_link(config, config.board))
+
+
+def spreadsheet_link(config: MatchConfig, where: str) -> str:
+    """What a player opens for the spreadsheet ``where`` of the config: a Google spreadsheet's URL, or a local
+    workbook's file name (the GM shares the file itself)."""
+    from sheets_gm.match.config import BackendKind
+
+    if config.backend is BackendKind.GOOGLE:
+        return where if "://" in where else f"https://docs.google.com/spreadsheets/d/{where.strip()}/edit"
+    return config.local_path(where).name
 
 
 def seen_of(report: WindowReport) -> PollSeen:
@@ -50,15 +73,47 @@ def letters_of(notices: Iterable[Notice], notify: NotifySettings, addresses: Map
         if notice.recipient == CHANNEL:
             if notify.chat is None:
                 continue
-            parts = chat_parts(notice.subject, notice.body, notify.chat.limit)
+            attach = bool(notice.attachment) and notify.chat.style is ChatStyle.DISCORD
+            name = attachment_name(notice.key) if attach else ""
+            body = f"{notice.body}\nIn the file attached: {name}." if attach else notice.body
+            parts = chat_parts(notice.subject, body, notify.chat.style, notify.chat.limit)
             for number, text in enumerate(parts, 1):
                 key = notice.key if number == 1 else f"{notice.key}/part{number}"
                 subject = notice.subject if len(parts) == 1 else f"{notice.subject} ({number}/{len(parts)})"
-                out.append(Letter(key, CHAT, CHANNEL, subject, text, iso(now)))
+                out.append(Letter(key, CHAT, CHANNEL, subject, text, iso(now), window=notice.window,
+                                  until=notice.until, attachment=notice.attachment if attach and number == 1 else "",
+                                  attachment_name=name if number == 1 else ""))
         elif notify.email is not None and addresses.get(notice.recipient):
-            out.append(Letter(notice.key, EMAIL, notice.recipient, notice.subject, notice.body, iso(now),
-                              addresses[notice.recipient]))
+            for key, told, to in _by_zone(notice, addresses[notice.recipient], notify.zones):
+                out.append(Letter(key, EMAIL, notice.recipient, told.subject, told.body, iso(now), to,
+                                  window=notice.window, until=notice.until,
+                                  zone=told.zone if told.deadline else None))
     return out
+
+
+def _by_zone(notice: Notice, to: tuple[str, ...], zones: Mapping[str, str]) -> list[tuple[str, Notice,
+                                                                                          tuple[str, ...]]]:
+    """A seat's e-mail as its players read it: one letter per time zone among them (a player's own zone, named by
+    her address in ``[notify] timezones``, else her seat's), each giving the deadline in that zone. The letter to
+    the seat's own zone keeps the notice's key; another zone's key names it."""
+    if not notice.deadline:
+        return [(notice.key, notice, to)]
+    groups: dict[str, list[str]] = {}
+    for address in to:
+        groups.setdefault(zones.get(address.casefold(), notice.zone), []).append(address)
+    return [(notice.key if zone == notice.zone else f"{notice.key}@{zone or 'deadline'}", notice.in_zone(zone),
+             tuple(group)) for zone, group in groups.items()]
+
+
+def attachment_name(key: str) -> str:
+    """The file name of a notice's attachment, from its key's window and kind: ``report-3@2.txt``.
+
+    >>> attachment_name("0123abcd/3@2/resolved/#channel")
+    'report-3@2.txt'
+    """
+    parts = key.split("/")
+    window = parts[1] if len(parts) > 1 else "match"
+    return "report-" + "".join(c if c.isalnum() or c in "@~.-" else "-" for c in window) + ".txt"
 
 
 def seat_addresses(config: MatchConfig, sheets: MatchSheets,
@@ -89,7 +144,7 @@ def after_poll(config: MatchConfig, sheets: MatchSheets, report: WindowReport, c
     try:
         queued = _queue(config, notify, sheets, report, box, clock())
     except Exception as exc:  # the poll is written: nothing of the notices may turn it into a failure
-        return f"Notices: not queued ({type(exc).__name__}: {exc}); the poll itself is done."
+        return redact(f"Notices: not queued ({type(exc).__name__}: {exc}); the poll itself is done.", notify)
     line = send_due(config, clock)
     return line or (f"Notices: {queued} queued." if queued else "")
 
@@ -104,25 +159,161 @@ def _queue(config: MatchConfig, notify: NotifySettings, sheets: MatchSheets, rep
     notices = poll_notices(report.facts, seen, rules, now)
     due_at = reminder_due(seen, rules)
     box.remind_at(seen.window_key, due_at if due_at is not None and due_at > now else None)
+    box.open_at(window_token(report.facts.record))
     ledger = box.ledger()
     fresh = [n for n in notices if n.key not in ledger]
-    if not fresh:
+    mail_waits = notify.email is not None and any(w.channel == EMAIL for w in box.waiting())
+    if not fresh and not mail_waits:
         return 0
     addresses: Mapping[str, tuple[str, ...]] = {}
-    if notify.email is not None and any(n.recipient != CHANNEL for n in fresh):
+    if notify.email is not None and (mail_waits or any(n.recipient != CHANNEL for n in fresh)):
         addresses = seat_addresses(config, sheets, report.facts.record.bots)
+        if mail_waits:
+            readdress(box, addresses, notify.zones, now)
         # A seat without an address gets no e-mail: recorded, so that the next polls do not read the roster for it
         box.skip((n.key for n in fresh if n.recipient != CHANNEL and not addresses.get(n.recipient)),
                  "no e-mail address in the roster for a member no bot plays")
     return len(box.add(letters_of(fresh, notify, addresses, now)))
 
 
+def readdress(box: Outbox, addresses: Mapping[str, tuple[str, ...]], zones: Mapping[str, str],
+              now: datetime) -> None:
+    """The e-mails waiting sent to the seats' addresses as the roster says now (a roster mended takes effect for
+    the letters queued before): an address taken off is not written to, one added is (a letter giving a deadline
+    in one zone, to those of the seat's players in that zone); an address the letter was sent to already is
+    never sent it again."""
+    for letter in box.waiting():
+        if letter.channel != EMAIL or letter.recipient not in addresses:
+            continue
+        now_to = addresses[letter.recipient]
+        if letter.zone is not None:
+            seat_zone = zones.get(letter.recipient, "")
+            now_to = tuple(a for a in now_to if zones.get(a.casefold(), seat_zone) == letter.zone)
+        if letter.to == now_to:
+            continue
+        mended = replace(letter, to=tuple(dict.fromkeys((*now_to, *letter.sent_to))))
+        if mended.pending:
+            box.keep(replace(mended, not_before="") if set(mended.pending) - set(letter.pending) else mended)
+        elif mended.sent_to:
+            box.sent(mended, now)
+        else:
+            box.drop(mended, "the roster names no address for it any more", now)
+
+
 def send_due(config: MatchConfig, clock: Clock) -> str:
-    """Send what waits in the match's outbox and may be tried now; a line for the GM. Never raises."""
+    """Send what waits in the match's outbox and may be tried now; a line for the GM. Never raises, and never
+    prints a secret (``redact``)."""
     try:
-        return send_waiting(Outbox.of(config.path), config.notify, clock).line()
+        box = Outbox.of(config.path)
+        done = send_waiting(box, config.notify, clock)
+        if done.refused and _tell_gm_of_refusals(config, box, done, clock()):
+            again = send_waiting(box, config.notify, clock)
+            done.sent += again.sent
+            done.waiting = again.waiting
+        keep_alarms(box, done)
+        return redact(done.line(), config.notify)
     except Exception as exc:  # as in after_poll: the outbox keeps the letters for the next poll
-        return f"Notices: not sent ({type(exc).__name__}: {exc}); they wait for the next poll."
+        return redact(f"Notices: not sent ({type(exc).__name__}: {exc}); they wait for the next poll.", config.notify)
+
+
+def _tell_gm_of_refusals(config: MatchConfig, box: Outbox, done: Sending, now: datetime) -> bool:
+    """An e-mail to the GM (the config's ``gm_emails``) naming each address refused for good, once an address;
+    whether one was queued."""
+    notify = config.notify
+    if notify is None or notify.email is None or not config.gm_emails:
+        return False
+    waiting = box.waiting()
+    match = next((w.key.split("/", 1)[0] for w in [*done.sent, *waiting] if "/" in w.key), "match")
+    letters = [Letter(f"{match}/refused/{r.address}", EMAIL, "the GM",
+                      f"[{config.title}] An address refused for good: {r.address}",
+                      f"The mail server refused {r.address} ({r.seat} in the roster) for good: {r.said}.\n\n"
+                      f"It was dropped from the letters it was on; the other addresses got them. Mend the roster "
+                      f"(its email column) and the letters still waiting go to the new address. "
+                      f"sheets-gm status -c {config.path.name} lists what was not delivered.",
+                      iso(now), tuple(config.gm_emails))
+               for r in done.refused if r.address not in config.gm_emails]
+    return bool(box.add(letters))
+
+
+def keep_alarms(box: Outbox, done: Sending) -> None:
+    """Each channel's failure as this sending found it, for ``quiet_alarms``: a failure new or changed is to be
+    said; a channel that worked again is to be said once too."""
+    alarms = box.alarms()
+    for channel, error in done.failing.items():
+        kind = _error_kind(error)
+        if alarms.get(channel, {}).get("kind") != kind:
+            alarms[channel] = {"kind": kind, "error": error, "said": ""}
+    for channel in done.working:
+        if channel in alarms and alarms[channel].get("kind") != "works":
+            alarms[channel] = {"kind": "works", "error": "", "said": "" if alarms[channel].get("said") else "yes"}
+    box.set_alarms(alarms)
+
+
+def _error_kind(error: str) -> str:
+    """An error without its moments and counts: the same failure said once, however its times change."""
+    import re
+
+    return re.sub(r"\d", "#", error)[:120]
+
+
+def quiet_alarms(config: MatchConfig) -> list[str]:
+    """What ``sync --quiet`` says of the notices: once, a channel that fails and why, and once, that it works
+    again; nothing else (cron mails what a poll prints)."""
+    box = Outbox.of(config.path)
+    if not box.folder.is_dir():
+        return []
+    alarms = box.alarms()
+    lines = []
+    for channel, alarm in sorted(alarms.items()):
+        if alarm.get("said"):
+            continue
+        alarm["said"] = "yes"
+        if alarm.get("kind") == "works":
+            lines.append(f"Notices: the {channel} channel works again; what waited is being sent.")
+        else:
+            lines.append(f"Notices: the {channel} channel fails ({alarm.get('error', '')}); its notices wait in the "
+                         f"outbox, tried at every poll (said once: sheets-gm status -c {config.path.name} shows "
+                         "what waits)")
+    box.set_alarms(alarms)
+    return [redact(line, config.notify) for line in lines]
+
+
+def _url_pieces(url: str) -> set[str]:
+    """The pieces of a webhook's URL a message may quote alone: each piece of a paste (cut by a space or a line
+    break), the path, and each part of the path that is no plain lower-case word ("webhooks"). A password is only
+    ever taken out whole, so that no common word of a message is taken for one.
+
+    >>> sorted(_url_pieces("https://h.example/api/webhooks/1/SECRET TOKENabc"))
+    ['/api/webhooks/1/SECRET', 'SECRET', 'TOKENabc', 'https://h.example/api/webhooks/1/SECRET']
+    """
+    parts = url.split()
+    pieces = {p for p in parts if len(p) >= 6}
+    host_end = parts[0].find("/", parts[0].find("://") + 3) if parts and "://" in parts[0] else -1
+    if host_end > 0:
+        path = parts[0][host_end:]
+        pieces.add(path)
+        pieces |= {seg for seg in path.split("/") if len(seg) >= 6 and not (seg.isalpha() and seg.islower())}
+    return pieces
+
+
+def redact(text: str, notify: NotifySettings | None) -> str:
+    """``text`` without any secret of ``notify`` (the webhook's URL, the mail password), whole or in pieces:
+    each is named by where it is kept instead. The last net under every line the notices print."""
+    if notify is None:
+        return text
+    sources = [(s, w) for s, w in ((notify.chat.url if notify.chat else None, "the webhook's URL"),
+                                   (notify.email.password if notify.email else None, "the mail password"))
+               if s is not None]
+    for source, what in sources:
+        try:
+            secret = source.read(what)
+        except Exception:  # nothing to hide when it cannot be read
+            continue
+        pieces = sorted({secret, *(_url_pieces(secret) if what == "the webhook's URL" else ())}, key=len,
+                        reverse=True)
+        for piece in pieces:
+            text = text.replace(piece, f"<{what} from {source.describe()}>")
+    return text
 
 
 def describe_letter(letter: Letter, now: datetime) -> str:
@@ -152,10 +343,24 @@ def outbox_lines(config: MatchConfig, now: datetime) -> list[str]:
         lines += [f"  {describe_letter(letter, now)}" for letter in waiting]
     elif config.notify is not None:
         lines.append("Notices: nothing waits (" + ", ".join(config.notify.channels()) + ").")
+    notes = box.notes() if box.folder.is_dir() else []
+    if notes:
+        lines.append(f"Notices not delivered (the last {min(len(notes), NOTES_SHOWN)} of {len(notes)} kept):")
+        lines += [f"  {describe_note(note)}" for note in notes[-NOTES_SHOWN:]]
     reminder = box.reminder() if box.folder.is_dir() else None
     if reminder is not None and config.notify is not None:
-        lines.append(f"Reminder of the seats not ready: due {reminder:%Y-%m-%d %H:%M} UTC.")
-    return lines
+        lines.append(f"Reminder of the seats not ready: due {reminder.astimezone(UTC):%Y-%m-%d %H:%M} UTC.")
+    return [redact(line, config.notify) for line in lines]
+
+
+#: How many notes of letters not delivered ``status`` and ``doctor`` show.
+NOTES_SHOWN = 10
+
+
+def describe_note(note: Mapping[str, str]) -> str:
+    """A note of the outbox for the GM: when, which letter, what became of it."""
+    who = "the channel" if note.get("recipient") == CHANNEL else note.get("recipient", "?")
+    return f"{note.get('at', '?')} {note.get('channel', '?')} to {who}: {note.get('subject', '')!r}: {note.get('what')}"
 
 
 def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> list[tuple[str, str]]:
@@ -169,8 +374,8 @@ def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> lis
             f"the match's notices reach you here.")
     results: list[tuple[str, str]] = []
     if notify.chat is not None:
-        letter = Letter(f"test/{iso(now)}/chat", CHAT, CHANNEL, subject, chat_parts(subject, body,
-                                                                                     notify.chat.limit)[0], iso(now))
+        text = chat_parts(subject, body, notify.chat.style, notify.chat.limit)[0]
+        letter = Letter(f"test/{iso(now)}/chat", CHAT, CHANNEL, subject, text, iso(now))
         try:
             ChatHook(notify.chat).post(letter, now)
             results.append(("ok", f"chat: a test notice was posted to the {notify.chat.style.value} webhook"))
@@ -184,9 +389,14 @@ def send_test(config: MatchConfig, notify: NotifySettings, now: datetime) -> lis
                             tuple(config.gm_emails))
             try:
                 with MailSession(notify.email) as mail:
-                    mail.send(letter)
-                results.append(("ok", f"e-mail: a test notice was sent to {', '.join(config.gm_emails)} "
-                                      f"through {notify.email.host}:{notify.email.port}"))
+                    delivery = mail.send(letter)
+                refused = {**delivery.refused, **delivery.later}
+                if delivery.accepted:
+                    results.append(("ok", f"e-mail: a test notice was sent to {', '.join(delivery.accepted)} "
+                                          f"through {notify.email.host}:{notify.email.port}"))
+                if refused:
+                    results.append(("fail", "e-mail: the mail server refused " + "; ".join(
+                        f"{address} ({said})" for address, said in refused.items())))
             except SendError as exc:
                 results.append(("fail", f"e-mail: {exc}"))
     return results

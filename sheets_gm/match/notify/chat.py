@@ -1,15 +1,32 @@
 """Notices to a chat channel: a JSON POST to its webhook, Discord's ``{"content": …}`` or Slack's ``{"text": …}``.
 
 The webhook's URL is its password (whoever has it may post), so it is read from its environment variable or
-file when a letter is sent, and no message ever shows it. A server that asks to wait (HTTP 429) is believed:
-its ``Retry-After`` (seconds or a date, or Discord's ``retry_after`` in the body) sets when the letters may
-be tried again.
+file when a letter is sent, and no message ever shows it: a URL that would not even parse (a paste with a space
+or a line break) is refused naming the setting, never its value. A server that asks to wait (HTTP 429) is
+believed: its ``Retry-After`` (seconds or a date, or Discord's ``retry_after`` in the body) sets when the letters
+may be tried again.
+
+What a chat post says is text the GM's webhook posts, and part of it was typed by players (names, free text):
+every notice is escaped for the platform it goes to before the one mark of ours (the subject in bold) is put
+around it, so a player's ``<!channel>``, ``@everyone`` or disguised link shows as the characters typed
+(``escape_chat``), and a Discord post pings nobody (``allowed_mentions``).
+
+How each answer is taken: 2xx posted; 429 (rate limit), 401/403/404 (a wrong or deleted URL), 5xx, a refused
+connection: the channel fails for this poll and the letter waits, still first, so the channel's order holds;
+another 4xx (400: the webhook will never take this post): refused for good, dropped and named; no answer after
+the post was sent (a timeout, a dropped connection, a gateway's 502/504): the webhook may have taken it, so it is
+in doubt (``SendError.doubt``) and posted again once at most.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import http.client
 import json
+import re
 import urllib.error
+import urllib.parse
 import urllib.request
 from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
@@ -18,17 +35,72 @@ from sheets_gm.match.notify.channel import SendError
 from sheets_gm.match.notify.outbox import Letter
 from sheets_gm.match.notify.settings import ChatSettings, ChatStyle, SecretError
 
+#: A bare link, left as typed by ``escape_chat`` (the chat shows it as the address it is: no disguise).
+_LINK = re.compile(r"https?://[^\s<>\[\]()]+")
+#: Discord's markdown marks, escaped anywhere in a line.
+_DISCORD_MARKS = re.compile(r"([\\*_~`|<>\[\]])")
+#: Discord's marks that mean something at the start of a line only (a heading, a list, a quote).
+_DISCORD_LINE_START = re.compile(r"^(\s*)([#>+-]|\d+\.)", re.MULTILINE)
+
+
+def escape_chat(style: ChatStyle, text: str) -> str:
+    """``text`` as the platform shows it literally: Slack's ``&``, ``<`` and ``>`` as entities (its only
+    markup that links and pings); Discord's markdown marks behind a backslash and ``@everyone``/``@here``
+    broken by an invisible space, links left whole.
+
+    >>> escape_chat(ChatStyle.SLACK, "<!channel> & <https://evil.example|board>")
+    '&lt;!channel&gt; &amp; &lt;https://evil.example|board&gt;'
+    >>> escape_chat(ChatStyle.DISCORD, "**Bo** [board](https://evil.example)")
+    '\\\\*\\\\*Bo\\\\*\\\\* \\\\[board\\\\](https://evil.example)'
+    """
+    if style is ChatStyle.SLACK:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    out: list[str] = []
+    at = 0
+    for link in _LINK.finditer(text):
+        out += [_discord_plain(text[at:link.start()]), link.group()]
+        at = link.end()
+    out.append(_discord_plain(text[at:]))
+    return _DISCORD_LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}", "".join(out))
+
+
+def _discord_plain(text: str) -> str:
+    return re.sub(r"@(everyone|here)", "@\u200b\\1", _DISCORD_MARKS.sub(r"\\\1", text))
+
+
+def bold(style: ChatStyle, text: str) -> str:
+    """``text`` (escaped already) in bold: Discord's ``**…**``, Slack's mrkdwn ``*…*``."""
+    return f"**{text}**" if style is ChatStyle.DISCORD else f"*{text}*"
+
 
 def payload(style: ChatStyle, text: str) -> bytes:
-    """The JSON body a webhook of ``style`` takes for ``text``."""
-    key = "content" if style is ChatStyle.DISCORD else "text"
-    return json.dumps({key: text}, ensure_ascii=False).encode()
+    """The JSON body a webhook of ``style`` takes for ``text`` (escaped already); a Discord post parses no
+    mention at all, whatever its text says."""
+    body: dict[str, object] = ({"content": text, "allowed_mentions": {"parse": []}} if style is ChatStyle.DISCORD
+                               else {"text": text})
+    return json.dumps(body, ensure_ascii=False).encode()
 
 
-def chat_parts(subject: str, body: str, limit: int) -> list[str]:
-    """A notice as the chat messages it takes: its subject in bold, then its body, in parts of at most
-    ``limit`` characters (each part a letter of its own, so that a part once taken is never posted again)."""
-    return split_message(f"**{subject}**\n{body}" if subject else body, limit)
+def with_file(payload_json: bytes, name: str, text: str) -> tuple[bytes, str]:
+    """A Discord post with a text file attached: the multipart body (``payload_json`` and ``files[0]``) and its
+    content type."""
+    boundary = "sheets-gm-" + hashlib.sha256(payload_json + text.encode()).hexdigest()[:24]
+    safe = "".join(c if c.isalnum() or c in "@~.-_" else "-" for c in name)
+    body = b"".join([
+        f"--{boundary}\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n"
+        "Content-Type: application/json\r\n\r\n".encode(), payload_json, b"\r\n",
+        f"--{boundary}\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"{safe}\"\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n\r\n".encode(), text.encode(), b"\r\n",
+        f"--{boundary}--\r\n".encode()])
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def chat_parts(subject: str, body: str, style: ChatStyle, limit: int) -> list[str]:
+    """A notice as the chat messages it takes: escaped for ``style`` (``escape_chat``), its subject in bold, then
+    its body, in parts of at most ``limit`` characters (each part a letter of its own, so that a part once taken
+    is never posted again)."""
+    text = escape_chat(style, body)
+    return split_message(f"{bold(style, escape_chat(style, subject))}\n{text}" if subject else text, limit)
 
 
 def split_message(text: str, limit: int) -> list[str]:
@@ -62,24 +134,49 @@ class ChatHook:
 
     def __init__(self, settings: ChatSettings) -> None:
         self.settings = settings
+        where = settings.url.describe()
         try:
             self.url = settings.url.read("the webhook's URL")
         except SecretError as exc:
             raise SendError(str(exc), down=True) from None
-        if not self.url.startswith(("https://", "http://")):
-            raise SendError(f"the webhook's URL in {settings.url.describe()} is not an http(s) address", down=True)
+        if any(c.isspace() or ord(c) < 32 for c in self.url):
+            raise SendError(f"the webhook's URL in {where} holds a space or a line break (a paste cut in two?): "
+                            "write it on one line", down=True)
+        try:
+            parts = urllib.parse.urlsplit(self.url)
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in ("https", "http") or not parts.netloc:
+            raise SendError(f"the webhook's URL in {where} is not an http(s) address", down=True)
 
     def post(self, letter: Letter, now: datetime) -> None:
         """Post ``letter`` (its body is the message: ``chat_parts``); SendError when the webhook does not take it
-        (never naming its URL)."""
-        s = self.settings
-        request = urllib.request.Request(self.url, data=payload(s.style, letter.body), method="POST",
-                                         headers={"Content-Type": "application/json", "User-Agent": "sheets-gm"})
+        (never naming its URL; see the module notes for how each answer is taken)."""
         try:
-            with urllib.request.urlopen(request, timeout=s.timeout) as answer:
+            self._post(letter, now)
+        except SendError:
+            raise
+        except Exception as exc:  # whatever it is, its words may hold the URL: named by its kind
+            raise SendError(f"the {self.settings.style.value} webhook could not be posted to ({type(exc).__name__}; "
+                            f"check the URL in {self.settings.url.describe()})", down=True) from None
+
+    def _post(self, letter: Letter, now: datetime) -> None:
+        s = self.settings
+        data, content_type = payload(s.style, letter.body), "application/json"
+        if letter.attachment and s.style is ChatStyle.DISCORD:
+            data, content_type = with_file(data, letter.attachment_name or "report.txt", letter.attachment)
+        request = urllib.request.Request(self.url, data=data, method="POST",
+                                         headers={"Content-Type": content_type, "User-Agent": "sheets-gm"})
+        try:
+            # Once it answered 2xx the post was taken, whatever becomes of the rest of its answer
+            with urllib.request.urlopen(request, timeout=s.timeout) as answer, \
+                    contextlib.suppress(OSError, http.client.HTTPException):
                 answer.read()
         except urllib.error.HTTPError as exc:
-            body = exc.read()[:2000]
+            try:
+                body = exc.read()[:2000]
+            except (OSError, http.client.HTTPException):
+                body = b""
             if exc.code == 429:
                 wait = retry_after(exc.headers.get("Retry-After"), body, now)
                 raise SendError(f"the {s.style.value} webhook asks to wait (429 Too Many Requests)"
@@ -90,13 +187,25 @@ class ChatHook:
                                                                                            else "")
             if exc.code in (401, 403, 404):
                 raise SendError(f"{refused}; check the URL in {s.url.describe()}", down=True) from None
-            raise SendError(refused, down=exc.code >= 500) from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            why = ("no answer in time" if isinstance(reason, TimeoutError) or "timed out" in str(reason) else
-                   "connection refused" if isinstance(reason, ConnectionRefusedError) else
-                   getattr(reason, "strerror", None) or str(reason))
-            raise SendError(f"cannot reach the {s.style.value} webhook ({why})", down=True) from None
+            if exc.code in (502, 504):
+                raise SendError(f"{refused} (a gateway's answer: the post may have reached the channel)", down=True,
+                                doubt=True) from None
+            raise SendError(refused, down=exc.code >= 500, permanent=exc.code < 500) from None
+        except urllib.error.URLError as exc:  # the post never left: nothing can have reached the channel
+            raise SendError(f"cannot reach the {s.style.value} webhook ({_why(exc.reason)})", down=True) from None
+        except (OSError, http.client.HTTPException) as exc:  # sent, but no answer: it may have been taken
+            raise SendError(f"the {s.style.value} webhook gave no answer to the post ({_why(exc)}): it may have "
+                            "reached the channel", down=True, doubt=True) from None
+
+
+def _why(reason: object) -> str:
+    if isinstance(reason, TimeoutError) or "timed out" in str(reason):
+        return "no answer in time"
+    if isinstance(reason, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(reason, http.client.RemoteDisconnected | ConnectionResetError):
+        return "the connection was closed"
+    return getattr(reason, "strerror", None) or type(reason).__name__
 
 
 def retry_after(header: str | None, body: bytes, now: datetime) -> datetime | None:

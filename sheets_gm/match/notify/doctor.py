@@ -3,11 +3,11 @@ the roster's addresses, what waits in the outbox and why, and on demand a test n
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sheets_gm.match.checkup import Checkup
 from sheets_gm.match.config import MatchConfig
-from sheets_gm.match.notify.announce import describe_letter, send_test
+from sheets_gm.match.notify.announce import NOTES_SHOWN, describe_letter, describe_note, send_test
 from sheets_gm.match.notify.outbox import Outbox
 from sheets_gm.match.notify.settings import NotifySettings, SecretError, SecretSource
 from sheets_gm.match.seat_roster import SeatRosterError
@@ -30,6 +30,8 @@ def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: 
         return
     report.ok(NAME, "through " + " and ".join(notify.channels()) + "; sent: "
               + ", ".join(sorted(k.value for k in notify.sent_kinds)))
+    if notify.secret_env():
+        _env_file(config, notify.secret_env(), report)
     if notify.email is not None and notify.email.password is not None:
         _secret(report, notify.email.password, "the mail password", "password_env")
     if notify.chat is not None:
@@ -39,6 +41,35 @@ def check_notices(config: MatchConfig, report: Checkup, *, now: datetime, test: 
     _waiting(config, report, now)
     if test:
         _test(config, notify, report, now)
+
+
+def _env_file(config: MatchConfig, names: list[str], report: Checkup) -> None:
+    """The environment file cron's line reads (``notify.env_file``): there, only its owner may read it, and it
+    sets every variable ``[notify]`` names (never shown). Its values are used by the checks after this one, as
+    cron's sync would use them, for the variables this process lacks."""
+    import os
+
+    from sheets_gm.match.notify.env_file import EnvFileError, env_file_path, exposed, read_env_file
+
+    path = env_file_path(config.path)
+    try:
+        found = read_env_file(path)
+    except EnvFileError as exc:
+        # A warning, not a failure: a GM who runs sync by hand (or --watch) needs no file
+        report.warn(NAME, f"under cron the notices fail: cron's line reads the secrets from {path}: {exc}",
+                    f"write {', '.join(f'{n}=…' for n in names)} there, a line each, then chmod 600 {path} (cron "
+                    "starts the sync with none of your variables)")
+        return
+    missing = [n for n in names if not found.get(n)]
+    if missing:
+        report.warn(NAME, f"{path} (which cron's line reads) does not set {', '.join(missing)}: under cron the "
+                          "notices through it fail", f"add {', '.join(f'{n}=…' for n in missing)} to {path}")
+    else:
+        report.ok(NAME, f"cron's line reads {', '.join(names)} from {path}")
+    if exposed(path):
+        report.warn(NAME, exposed(path), f"chmod 600 {path}")
+    for name, value in found.items():
+        os.environ.setdefault(name, value)
 
 
 def _secret(report: Checkup, source: SecretSource, what: str, key: str) -> None:
@@ -79,6 +110,12 @@ def _waiting(config: MatchConfig, report: Checkup, now: datetime) -> None:
     box = Outbox.of(config.path)
     if not box.folder.is_dir():
         return
+    notes = [note for note in box.notes() if _within_a_week(note.get("at", ""), now)]
+    if notes:
+        shown = [describe_note(note) for note in notes[-NOTES_SHOWN:]]
+        report.warn(NAME, f"{len(notes)} notice{'s' if len(notes) != 1 else ''} not delivered this week, the last: "
+                    + " | ".join(shown), "mend what each names (an address in the roster; for a post in doubt, look "
+                                         "in the channel); sheets-gm status lists them too")
     waiting = box.waiting()
     if not waiting:
         report.ok(NAME, f"the outbox ({box.folder}) is empty: every notice was sent")
@@ -89,6 +126,14 @@ def _waiting(config: MatchConfig, report: Checkup, now: datetime) -> None:
                 + " | ".join(shown) + more,
                 "they are tried again at every poll; mend what the error names, and check the channels with "
                 f"sheets-gm doctor -c {config.path} --send-test")
+
+
+def _within_a_week(at: str, now: datetime) -> bool:
+    """Whether a note made at ``at`` (ISO) is of the last seven days (doctor warns of those; status lists all)."""
+    try:
+        return now - datetime.fromisoformat(at) <= timedelta(days=7)
+    except (ValueError, TypeError):
+        return True
 
 
 def _test(config: MatchConfig, notify: NotifySettings, report: Checkup, now: datetime) -> None:

@@ -1,5 +1,10 @@
 """Notices by e-mail: one SMTP connection per sending, encrypted from before the login (STARTTLS or TLS).
 
+A letter is delivered address by address: the server's answer to each RCPT decides. An address it accepts is
+never sent that letter again; one it refuses for good (5xx) is dropped from the letter and named to the GM; one
+it refuses for now (4xx) is tried again later, alone. So one bad address in a team's roster never makes the
+others' letters repeat.
+
 The password is read from its environment variable or file when the connection is made, never kept. Each
 message's ``Message-ID`` is made from its notice's key, so that a message sent again after a crash between
 the server's acceptance and the outbox's record is the same message to the reader's mail program.
@@ -10,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import smtplib
 import ssl
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formatdate
 from types import TracebackType
@@ -29,6 +35,21 @@ def message_of(letter: Letter, sender: str) -> EmailMessage:
     message["Message-ID"] = f"<{hashlib.sha256(letter.key.encode()).hexdigest()[:40]}@sheets-gm.notice>"
     message.set_content(letter.body)
     return message
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What the server did with one letter: the addresses it ``accepted``, those it refused for good
+    (``refused``: address → its words) and those it refused for now (``later``: address → its words)."""
+
+    accepted: tuple[str, ...] = ()
+    refused: dict[str, str] = field(default_factory=dict)
+    later: dict[str, str] = field(default_factory=dict)
+
+
+def _answer(code: int, reply: bytes | str) -> str:
+    text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
+    return f"{code} {text}".strip()
 
 
 class MailSession:
@@ -85,27 +106,30 @@ class MailSession:
             raise SendError(f"cannot reach the mail server {self.server} ({_why(exc)})", down=True) from None
         return self
 
-    def send(self, letter: Letter) -> None:
-        """Send ``letter``; SendError when the server does not take it (``down`` when the connection failed)."""
+    def send(self, letter: Letter) -> Delivery:
+        """Send ``letter`` to its addresses still pending (``Letter.pending``) and say what became of each;
+        SendError when the message itself was not taken (``down`` when the connection failed; ``permanent``
+        when the server refused the message for good)."""
         assert self.smtp is not None, "send inside the with block"
-        if not letter.to:
+        pending = letter.pending
+        if not pending:
             raise SendError(f"no e-mail address for {letter.recipient} in the roster: add one (the roster's email "
                             "column)", down=False)
         try:
-            refused = self.smtp.send_message(message_of(letter, self.settings.sender))
+            refused = self.smtp.send_message(message_of(letter, self.settings.sender), to_addrs=list(pending))
         except smtplib.SMTPRecipientsRefused as exc:
-            raise SendError("the mail server refused every address: " + _refused(exc.recipients), down=False) \
-                from None
+            refused = exc.recipients
         except smtplib.SMTPResponseException as exc:
-            # 4xx: try again later; 421 closes the connection. 5xx: this message is refused.
-            text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) else str(exc)
-            raise SendError(f"the mail server {self.server} answered {exc.smtp_code} {text}",
-                            down=exc.smtp_code == 421) from None
+            # 421 closes the connection; another 4xx: try again later; 5xx: this message is refused for good.
+            said = _answer(exc.smtp_code, exc.smtp_error)
+            raise SendError(f"the mail server {self.server} answered {said}", down=exc.smtp_code == 421,
+                            permanent=exc.smtp_code >= 500) from None
         except (OSError, smtplib.SMTPException) as exc:
             raise SendError(f"the connection to {self.server} failed while sending ({_why(exc)})", down=True) from None
-        if refused:
-            raise SendError("the mail server refused some addresses (the others got it): " + _refused(refused),
-                            down=False)
+        answers = {address: (code, _answer(code, reply)) for address, (code, reply) in refused.items()}
+        return Delivery(tuple(a for a in pending if a not in answers),
+                        {a: said for a, (code, said) in answers.items() if code >= 500},
+                        {a: said for a, (code, said) in answers.items() if code < 500})
 
     def _close(self) -> None:
         if self.smtp is None:
@@ -128,7 +152,3 @@ def _why(exc: BaseException) -> str:
         return "connection refused"
     return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
-
-def _refused(recipients: dict[str, tuple[int, bytes]]) -> str:
-    return "; ".join(f"{address} ({code} {reply.decode('utf-8', 'replace')})"
-                     for address, (code, reply) in recipients.items())

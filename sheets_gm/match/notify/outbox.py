@@ -7,7 +7,12 @@ file 0600: a letter holds a seat's private news and its members' addresses):
   with how often it was tried, the last error and when it may be tried again (a server's Retry-After);
 - ``ledger.json``: every key ever queued, and when it was sent: a poll that builds a notice again (a
   resolution completed after a fault, every poll of an open window) queues nothing new;
-- ``reminder.json``: when the open window's reminder falls due, so that an idle poll knows to read then.
+- ``reminder.json``: when the open window's reminder falls due, so that an idle poll knows to read then;
+- ``window.json``: the window open at the last poll that read: a letter of another window (its "is open" or its
+  reminder) is stale, and is dropped rather than sent;
+- ``notes.json``: what was not delivered and why, for the GM (``status``, ``doctor``): an address the mail
+  server refused for good, a post the webhook refused for good, a post in doubt, a notice gone stale;
+- ``alarm.json``: each channel's failure as ``--quiet`` said it last, so that cron's mail says it once.
 
 The ledger is changed under ``ledger.lock`` (held a moment, never while sending), so two syncs queueing at once
 never lose each other's keys.
@@ -32,14 +37,22 @@ from pathlib import Path
 #: A letter's channels.
 EMAIL = "email"
 CHAT = "chat"
+#: How many notes of letters not delivered the outbox keeps for the GM.
+NOTES_KEPT = 100
 
 
 @dataclass(frozen=True)
 class Letter:
     """One delivery: a notice (or one part of a long one) to one recipient over one channel.
 
-    ``to`` holds the addresses of an e-mail (a seat's members); ``not_before`` is when it may be tried again
-    (ISO, after a server asked to wait), ``error`` why the last try failed."""
+    ``to`` holds the addresses of an e-mail (a seat's members); ``sent_to`` those the mail server accepted it for
+    already (never sent to again), ``dropped`` those it refused for good (with its words); ``not_before`` is when it
+    may be tried again (ISO, after a server asked to wait or refused for now), ``error`` why the last try failed.
+    ``window`` names the window the notice belongs to (its "is open" or its reminder: '' for news, which never
+    goes stale) and ``until`` the moment it is stale anyway (a reminder's deadline). ``doubt`` counts the posts
+    of it that the webhook never answered (it may have taken them): one repeat at most. ``seq`` keeps the order
+    the letters were queued in. ``zone``: the time zone its deadline is given in (its addresses are the seat's
+    players of that zone), None for a letter with no deadline of a seat's."""
 
     key: str
     channel: str
@@ -52,17 +65,46 @@ class Letter:
     error: str = ""
     tried_at: str = ""
     not_before: str = ""
+    sent_to: tuple[str, ...] = ()
+    dropped: tuple[str, ...] = ()
+    window: str = ""
+    until: str = ""
+    doubt: int = 0
+    seq: int = 0
+    zone: str | None = None  # the time zone its deadline is given in, for its players of that zone (None: any)
+    attachment: str = ""  # a file posted with it (a chat post's whole report), as text
+    attachment_name: str = ""
+
+    @property
+    def pending(self) -> tuple[str, ...]:
+        """The addresses it is still to be sent to: neither accepted nor refused for good."""
+        done = set(self.sent_to) | {d.split(" ", 1)[0] for d in self.dropped}
+        return tuple(a for a in self.to if a not in done)
+
+    def stale(self, open_window: str | None, now: datetime) -> str:
+        """Why it belongs to a time gone by ('' when it does not): its window closed, or its moment passed."""
+        if self.window and open_window is not None and self.window != open_window:
+            return "its window closed before it could be sent"
+        try:
+            until = datetime.fromisoformat(self.until) if self.until else None
+        except ValueError:
+            until = None
+        if until is not None and now >= until:
+            return "its deadline passed before it could be sent"
+        return ""
 
     def to_json(self) -> str:
         """The letter's file."""
-        return json.dumps({**asdict(self), "to": list(self.to)}, ensure_ascii=False, indent=1)
+        return json.dumps({**asdict(self), "to": list(self.to), "sent_to": list(self.sent_to),
+                           "dropped": list(self.dropped)}, ensure_ascii=False, indent=1)
 
     @classmethod
     def from_json(cls, text: str) -> Letter:
         """A letter from its file (ValueError for a file that is not one)."""
         try:
             raw = json.loads(text)
-            return cls(**{**raw, "to": tuple(raw.get("to", ()))})
+            return cls(**{**raw, "to": tuple(raw.get("to", ())), "sent_to": tuple(raw.get("sent_to", ())),
+                          "dropped": tuple(raw.get("dropped", ()))})
         except (TypeError, AttributeError) as exc:
             raise ValueError(f"not a letter ({exc})") from None
 
@@ -121,6 +163,9 @@ class Outbox:
         self.letters_dir = folder / "letters"
         self.ledger_path = folder / "ledger.json"
         self.reminder_path = folder / "reminder.json"
+        self.window_path = folder / "window.json"
+        self.notes_path = folder / "notes.json"
+        self.alarm_path = folder / "alarm.json"
 
     @classmethod
     def of(cls, config_path: Path) -> Outbox:
@@ -173,6 +218,8 @@ class Outbox:
             fresh = [letter for letter in letters if letter.key not in ledger]
             if fresh:
                 _private_folder(self.letters_dir)
+            # The ledger only grows: its size numbers the letters in the order they were queued.
+            fresh = [replace(letter, seq=len(ledger) + number) for number, letter in enumerate(fresh)]
             for letter in fresh:
                 _write_private(self._file(letter.key), letter.to_json())
                 ledger[letter.key] = "queued"
@@ -198,20 +245,83 @@ class Outbox:
                 found.append(Letter.from_json(path.read_text(encoding="utf-8")))
             except (OSError, ValueError) as exc:
                 found.append(Letter(f"?/{path.name}", "?", "?", f"{path.name} cannot be read", "", "", error=str(exc)))
-        return sorted(found, key=lambda letter: (letter.queued_at, letter.key))
+        return sorted(found, key=lambda letter: (letter.queued_at, letter.seq, letter.key))
 
     def sent(self, letter: Letter, now: datetime) -> None:
         """``letter`` was taken by its channel: it leaves the outbox, and the ledger says when."""
+        refused = f" (not to {', '.join(letter.dropped)}: refused for good)" if letter.dropped else ""
         with self._ledger_held() as ledger:
-            ledger[letter.key] = f"sent {iso(now)}"
+            ledger[letter.key] = f"sent {iso(now)}{refused}"
         self._file(letter.key).unlink(missing_ok=True)
 
-    def failed(self, letter: Letter, error: str, now: datetime, retry_at: datetime | None = None) -> Letter:
-        """``letter`` could not be sent: it stays, with why, and when it may be tried again."""
+    def failed(self, letter: Letter, error: str, now: datetime, retry_at: datetime | None = None,
+               **changes: object) -> Letter:
+        """``letter`` could not be sent (to every address): it stays, with why, when it may be tried again and
+        ``changes`` (the addresses that took it, those refused for good, a post in doubt)."""
         kept = replace(letter, tries=letter.tries + 1, error=error, tried_at=iso(now),
-                       not_before=iso(retry_at) if retry_at is not None else "")
+                       not_before=iso(retry_at) if retry_at is not None else "", **changes)  # type: ignore[arg-type]
         _write_private(self._file(letter.key), kept.to_json())
         return kept
+
+    def keep(self, letter: Letter) -> None:
+        """``letter`` written back as it is now (its addresses mended, another's stale notices folded in)."""
+        _write_private(self._file(letter.key), letter.to_json())
+
+    def drop(self, letter: Letter, why: str, now: datetime) -> None:
+        """``letter`` is never sent (or never sent again): it leaves the outbox, the ledger says why, and the GM
+        reads it in the notes (``status``, ``doctor``)."""
+        with self._ledger_held() as ledger:
+            ledger[letter.key] = f"dropped {iso(now)}: {why}"
+        self.note(letter, why, now)
+        self._file(letter.key).unlink(missing_ok=True)
+
+    # -- what the GM is told of letters not delivered ----------------------------------------------------
+    def note(self, letter: Letter, what: str, now: datetime) -> None:
+        """Keep ``what`` happened to ``letter`` for the GM (the last hundred notes are kept)."""
+        notes = self.notes()
+        notes.append({"at": iso(now), "channel": letter.channel, "recipient": letter.recipient,
+                      "subject": letter.subject, "what": what})
+        _private_folder(self.folder)
+        _write_private(self.notes_path, json.dumps(notes[-NOTES_KEPT:], ensure_ascii=False, indent=0))
+
+    def notes(self) -> list[dict[str, str]]:
+        """What was not delivered and why, oldest first (see ``note``)."""
+        try:
+            raw = json.loads(self.notes_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        return [{str(k): str(v) for k, v in n.items()} for n in raw if isinstance(n, dict)] \
+            if isinstance(raw, list) else []
+
+    # -- the window open now ----------------------------------------------------------------------------
+    def open_at(self, window: str) -> None:
+        """The poll that read found ``window`` open (a letter of any other window is stale)."""
+        if self.open_window() != window:
+            _private_folder(self.folder)
+            _write_private(self.window_path, json.dumps({"window": window}))
+
+    def open_window(self) -> str | None:
+        """The window the last poll that read found open (None before any)."""
+        try:
+            return str(json.loads(self.window_path.read_text(encoding="utf-8"))["window"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    # -- what --quiet said --------------------------------------------------------------------------------
+    def alarms(self) -> dict[str, dict[str, str]]:
+        """Each channel's state as kept for ``--quiet``: its failure (``error``) and whether it was ``said``."""
+        try:
+            raw = json.loads(self.alarm_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {str(k): {str(a): str(b) for a, b in v.items()} for k, v in raw.items() if isinstance(v, dict)} \
+            if isinstance(raw, dict) else {}
+
+    def set_alarms(self, alarms: dict[str, dict[str, str]]) -> None:
+        """Keep the channels' states (see ``alarms``)."""
+        if alarms != self.alarms():
+            _private_folder(self.folder)
+            _write_private(self.alarm_path, json.dumps(alarms, ensure_ascii=False))
 
     def postpone(self, letter: Letter, error: str, retry_at: datetime | None) -> Letter:
         """``letter`` was not tried because its channel failed just before: it keeps its tries, and says why."""

@@ -1,37 +1,75 @@
 """Sending what waits in the outbox: each channel tried once per poll, never holding the poll up for long.
 
-Letters go oldest first. A channel that fails as a whole (no server, no login, a timeout, a rate limit) is
-not tried again in the same sending: its other letters wait for the next poll, marked with why, so a server
-that is down costs a poll one connection attempt (at most ``timeout`` seconds), not one per letter. A letter
-refused on its own (an address the mail server refuses) stays too, with the server's words, until the GM
-mends what it names; nothing is ever dropped.
+Letters go in the order they were queued. A letter of a time gone by (its window closed, its deadline passed) is
+never sent: it is dropped, and the next letter to the same recipient says in a line that it went stale
+(``fold``). A channel that fails as a whole (no server, no login, a timeout, a rate limit) is not tried again in
+the same sending: its other letters wait for the next poll behind the one it failed on, marked with why, so a
+server that is down costs a poll one connection attempt (at most ``timeout`` seconds), not one per letter, and
+the channel's order holds.
+
+What each refusal does to a letter (``docs/notices.md``, "Sent once"):
+
+- an e-mail goes address by address: an address the server accepted is never sent it again; one it refused for
+  good (5xx) is dropped from the letter and named to the GM; one it refused for now (4xx) is tried again alone,
+  after a wait that grows with each try (``retry_wait``);
+- a chat post the webhook refused for good (400) is dropped and named; one it never answered may have been
+  taken: it is posted once more at most, then dropped as in doubt and named.
+
+Whatever is dropped is kept in the outbox's notes, which ``status`` and ``doctor`` show.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 
 from sheets_gm.match.notify.channel import SendError
-from sheets_gm.match.notify.outbox import CHAT, EMAIL, Letter, Outbox
+from sheets_gm.match.notify.outbox import CHAT, EMAIL, Letter, Outbox, iso
 from sheets_gm.match.notify.settings import NotifySettings
 
 Clock = Callable[[], datetime]
 
+#: The longest wait between two tries of an address refused for now.
+LONGEST_WAIT = timedelta(hours=2)
+
+
+def retry_wait(tries: int) -> timedelta:
+    """How long an address refused for now waits after its ``tries``-th refusal: 1, 2, 4 … minutes, at most
+    ``LONGEST_WAIT``.
+
+    >>> [int(retry_wait(n).total_seconds() // 60) for n in (1, 2, 3, 9)]
+    [1, 2, 4, 120]
+    """
+    return min(timedelta(minutes=2 ** max(tries - 1, 0)), LONGEST_WAIT)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An address the mail server refused for good: the seat it was on the roster for, and the server's words."""
+
+    seat: str
+    address: str
+    said: str
+
 
 @dataclass
 class Sending:
-    """What one sending did: letters sent, letters still waiting (with their errors), and whether another
+    """What one sending did: letters sent, letters still waiting (with their errors), letters dropped (with why),
+    addresses refused for good, each channel that failed as a whole (its error) or worked, and whether another
     process was sending (then this one sent nothing)."""
 
     sent: list[Letter] = field(default_factory=list)
     waiting: list[Letter] = field(default_factory=list)
+    dropped: list[tuple[Letter, str]] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)
+    failing: dict[str, str] = field(default_factory=dict)
+    working: set[str] = field(default_factory=set)
     busy: bool = False
 
     def line(self) -> str:
         """A line for the GM: ``Notices: 3 sent, 2 waiting (chat: cannot reach …).`` ('' when nothing moved)."""
-        if not self.sent and not self.waiting:
+        if not self.sent and not self.waiting and not self.dropped:
             return ""
         parts = [f"{len(self.sent)} sent"] if self.sent else []
         if self.waiting:
@@ -41,6 +79,13 @@ class Sending:
                     why.setdefault(letter.channel, letter.error.removeprefix("not tried: "))
             errors = [f"{channel}: {error}" for channel, error in sorted(why.items())]
             parts.append(f"{len(self.waiting)} waiting" + (f" ({'; '.join(errors)})" if errors else ""))
+        if self.dropped:
+            parts.append(f"{len(self.dropped)} dropped (" + "; ".join(
+                f"{letter.channel} to {letter.recipient}, {letter.subject!r}: {why}" for letter, why in self.dropped)
+                + ")")
+        if self.refused:
+            parts.append("refused for good, dropped from their letters: " + ", ".join(
+                dict.fromkeys(f"{r.address} ({r.seat})" for r in self.refused)) + " (mend the roster)")
         return "Notices: " + ", ".join(parts) + "."
 
 
@@ -51,8 +96,8 @@ def send_waiting(box: Outbox, notify: NotifySettings | None, clock: Clock) -> Se
         if not mine:
             return Sending(waiting=box.waiting(), busy=True)
         now = clock()
-        letters = box.waiting()
         done = Sending()
+        letters = _without_stale(box, box.waiting(), notify, now, done)
         due = [letter for letter in letters if letter.due(now)]
         done.waiting += [letter for letter in letters if not letter.due(now)]
         for channel in (EMAIL, CHAT):
@@ -66,6 +111,46 @@ def send_waiting(box: Outbox, notify: NotifySettings | None, clock: Clock) -> Se
             _send_channel(box, notify, channel, mine_now, clock, done)
         done.waiting += [letter for letter in due if letter.channel not in (EMAIL, CHAT)]
         return done
+
+
+def _without_stale(box: Outbox, letters: list[Letter], notify: NotifySettings | None, now: datetime,
+                   done: Sending) -> list[Letter]:
+    """``letters`` less those of a time gone by, which are dropped and folded into the next letter to the same
+    recipient over the same channel (when one waits)."""
+    open_window = box.open_window()
+    kept: list[Letter] = []
+    stale: dict[tuple[str, str], list[str]] = {}
+    for letter in letters:
+        why = letter.stale(open_window, now)
+        if why:
+            box.drop(letter, why, now)
+            done.dropped.append((letter, why))
+            stale.setdefault((letter.channel, letter.recipient), []).append(letter.subject)
+            continue
+        subjects = stale.pop((letter.channel, letter.recipient), None)
+        if subjects:
+            letter = fold(letter, subjects, notify)
+            box.keep(letter)
+        kept.append(letter)
+    return kept
+
+
+def fold(letter: Letter, subjects: list[str], notify: NotifySettings | None) -> Letter:
+    """``letter`` with a line saying that the notices ``subjects`` to the same recipient went stale while its
+    channel was down, and were not sent (a chat post only when the line keeps it within the style's limit)."""
+    channel = "mail" if letter.channel == EMAIL else "chat"
+    said = "; ".join(f"“{s}”" for s in subjects)
+    line = f"(While the {channel} was down, {len(subjects)} notice{'s' if len(subjects) != 1 else ''} went " \
+           f"stale and {'were' if len(subjects) != 1 else 'was'} not sent: {said}.)"
+    if letter.channel == EMAIL:
+        return replace(letter, body=f"{line}\n\n{letter.body}")
+    if notify is None or notify.chat is None:
+        return letter
+    from sheets_gm.match.notify.chat import escape_chat
+
+    head, _, rest = letter.body.partition("\n")
+    body = f"{head}\n{escape_chat(notify.chat.style, line)}" + (f"\n{rest}" if rest else "")
+    return replace(letter, body=body) if len(body) <= notify.chat.limit else letter
 
 
 class _DownAfterLetter(Exception):
@@ -88,32 +173,81 @@ def _send_channel(box: Outbox, notify: NotifySettings, channel: str, letters: li
             assert notify.email is not None
             with MailSession(notify.email) as mail:
                 while left:
-                    _one(box, left, mail.send, clock, done)
+                    _mail_one(box, left.pop(0), mail.send, clock, done)
         else:
             assert notify.chat is not None
             hook = ChatHook(notify.chat)
             while left:
-                _one(box, left, lambda letter: hook.post(letter, clock()), clock, done)
+                _post_one(box, left.pop(0), lambda letter: hook.post(letter, clock()), clock, done)
     except _DownAfterLetter as down:
         error = down.error
     except SendError as exc:  # the channel failed before any letter: the first one counts the try
         error = exc
         done.waiting.append(box.failed(left.pop(0), str(exc), clock(), exc.retry_at))
     else:
+        done.working.add(channel)
         return
+    done.failing[channel] = str(error)
     done.waiting += [box.postpone(letter, f"not tried: {error}", error.retry_at) for letter in left]
 
 
-def _one(box: Outbox, left: list[Letter], send: Callable[[Letter], None], clock: Clock, done: Sending) -> None:
-    """Send the first of ``left``: sent, or kept with its error (and when the whole channel failed on it,
-    ``_DownAfterLetter``)."""
-    letter = left.pop(0)
+def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clock: Clock, done: Sending) -> None:
+    """Send ``letter`` by e-mail to its addresses still pending (see the module notes)."""
+    from sheets_gm.match.notify.mail import Delivery
+
+    now = clock()
     try:
-        send(letter)
+        delivery = send(letter)
     except SendError as exc:
-        done.waiting.append(box.failed(letter, str(exc), clock(), exc.retry_at))
+        if exc.permanent:
+            why = f"the mail server refused it for good: {exc}"
+            box.drop(letter, why, now)
+            done.dropped.append((letter, why))
+            return
+        wait = None if exc.down else now + retry_wait(letter.tries + 1)
+        done.waiting.append(box.failed(letter, str(exc), now, exc.retry_at or wait))
         if exc.down:
             raise _DownAfterLetter(exc) from None
         return
-    box.sent(letter, clock())
+    assert isinstance(delivery, Delivery)
+    refused = tuple(f"{address} ({said})" for address, said in delivery.refused.items())
+    letter = replace(letter, sent_to=letter.sent_to + delivery.accepted, dropped=letter.dropped + refused)
+    for address, said in delivery.refused.items():
+        done.refused.append(Refusal(letter.recipient, address, said))
+        box.note(letter, f"{address} refused for good ({said}): dropped from this letter; mend the roster", now)
+    if delivery.later:
+        until = now + retry_wait(letter.tries + 1)
+        error = "refused for now: " + "; ".join(f"{a} ({said})" for a, said in delivery.later.items()) + (
+            f" (the others have it); tried again alone from {iso(until)}" if letter.sent_to else "")
+        done.waiting.append(box.failed(letter, error, now, until, sent_to=letter.sent_to, dropped=letter.dropped))
+    elif letter.sent_to:
+        box.sent(letter, now)
+        done.sent.append(letter)
+    else:
+        why = "every address was refused for good: " + ", ".join(refused)
+        box.drop(letter, why, now)
+        done.dropped.append((letter, why))
+
+
+def _post_one(box: Outbox, letter: Letter, post: Callable[[Letter], None], clock: Clock, done: Sending) -> None:
+    """Post ``letter`` to the chat (see the module notes)."""
+    now = clock()
+    try:
+        post(letter)
+    except SendError as exc:
+        if exc.permanent:
+            why = f"the webhook refused it for good: {exc}"
+            box.drop(letter, why, now)
+            done.dropped.append((letter, why))
+            return
+        if exc.doubt and letter.doubt >= 1:
+            why = (f"in doubt: posted twice, and neither post was answered ({exc}); look in the channel whether "
+                   "it arrived")
+            box.drop(letter, why, now)
+            done.dropped.append((letter, why))
+        else:
+            error = f"{exc}; posted once more at the next try, at most" if exc.doubt else str(exc)
+            done.waiting.append(box.failed(letter, error, now, exc.retry_at, doubt=letter.doubt + exc.doubt))
+        raise _DownAfterLetter(exc) from None
+    box.sent(letter, now)
     done.sent.append(letter)

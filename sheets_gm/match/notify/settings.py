@@ -5,7 +5,8 @@ Example::
     [notify]
     send = ["opened", "reminder", "resolved", "post", "over"]   # the default: every kind
     reminder = "2h"                 # how long before a deadline a seat not ready is reminded ("off": never)
-    timezones = { Ann = "America/New_York" }   # a seat's deadline in its own zone ([deadlines] timezone else)
+    timezones = { Ann = "America/New_York", "kim@example.org" = "Asia/Tokyo" }   # a seat's, or a player's (by
+                                    # her roster address) deadline in her own zone ([deadlines] timezone else)
 
     [notify.email]                  # a message per seat, to its members' roster addresses
     host = "smtp.example.org"
@@ -83,8 +84,9 @@ class SecretSource:
         if self.env:
             value = os.environ.get(self.env, "").strip()
             if not value:
-                raise SecretError(f"{what}: the environment variable {self.env} is not set (set it where cron runs "
-                                  "the sync, e.g. in the crontab line, or name a file with the _file key)")
+                raise SecretError(f"{what}: the environment variable {self.env} is not set (under cron, write it in "
+                                  "the environment file the crontab line reads, .sheets-gm/<config name>.env, "
+                                  "as doctor says; or name a file with the _file key)")
             return value
         assert self.file is not None
         try:
@@ -148,6 +150,11 @@ class NotifySettings:
     def sent_kinds(self) -> frozenset[NoticeKind]:
         """The kinds that go out: those chosen, less the reminder when its lead is "off"."""
         return self.kinds if self.lead is not None else self.kinds - {NoticeKind.REMINDER}
+
+    def secret_env(self) -> list[str]:
+        """The environment variables its secrets are read from (cron's line must bring them: ``notify.env_file``)."""
+        sources = [self.email.password if self.email else None, self.chat.url if self.chat else None]
+        return [s.env for s in sources if s is not None and s.env]
 
     def rules(self, title: str, verify_hint: str) -> NoticeRules:
         """The rules the notices are built by, for a match called ``title`` (``verify_hint``: how a player checks
@@ -280,9 +287,11 @@ def _zones(value: Any, seats: Sequence[str], problems: _Problems) -> dict[str, s
     by_fold = {s.casefold(): s for s in seats}
     zones = {}
     for seat, zone in value.items():
-        name = by_fold.get(str(seat).casefold())
+        # A player's own zone is named by her roster e-mail address (a team may be spread over continents)
+        name = str(seat).strip().casefold() if _ADDRESS.match(str(seat).strip()) else by_fold.get(str(seat).casefold())
         if name is None:
-            problems.add("notify", "timezones", f"{seat!r} is not a seat; the seats are {', '.join(seats)}")
+            problems.add("notify", "timezones", f"{seat!r} is neither a seat nor an e-mail address; the seats are "
+                                                f"{', '.join(seats)} (a player's own zone: her roster address)")
             continue
         try:
             ZoneInfo(str(zone))

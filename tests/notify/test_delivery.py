@@ -1,0 +1,512 @@
+"""Notices a table can rely on (issue 55), each against the real local servers: an address the mail server refuses
+for good or for now, a mail outage across a window's close, a webhook that takes a post and never answers, one that
+refuses a post for good (400), hostile player text in each platform's markup, a webhook URL that is never printed,
+the take-back after an undo, and the reminder's time in ``status``. The clock is the tests' own; the one wait is
+the webhook's timeout, set short by the test."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.match.config import load_config
+from sheets_gm.match.cron import cron_line
+from sheets_gm.match.notify.announce import letters_of
+from sheets_gm.match.notify.chat import ChatHook
+from sheets_gm.match.notify.env_file import env_file_path
+from sheets_gm.match.notify.outbox import Outbox
+from sheets_gm.match.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
+from sheets_gm.match.run import init_match
+from sheets_gm.sync.notices import CHANNEL, CHANNEL_LINES, Notice, NoticeKind
+from tests.notify.servers import PASSWORD, Fault, Mailbox, free_port, smtp_server, webhook_server
+from tests.notify.test_notices_every_game import (
+    GM,
+    NOON,
+    Clock,
+    load_window,
+    mails_to,
+    new_match,
+    play,
+    sync,
+)
+
+__all__ = ["clock", "secrets"]
+from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
+
+
+def status(config_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["status", "-c", str(config_path)]) == 0
+    return capsys.readouterr().out
+
+
+def subjects_of(box: Mailbox, address: str) -> list[str]:
+    return [str(m["Subject"]) for m in box.to(address)]
+
+
+def test_an_address_refused_for_good_is_dropped_and_named_and_the_team_gets_each_letter_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GvG team of several, one address refused (550): the others get each letter once, however many polls
+    follow; the GM is told by status and by an e-mail of her own, once."""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("gvg", tmp_path, port)
+        seat = config.seats[0]
+        gone, *others = sorted(addresses[seat])
+        assert others, "a team of several"
+        box.refuse.add(gone)
+        out = sync(config, capsys)
+        assert f"{gone} ({seat})" in out and "refused for good" in out, out
+        for minute in range(1, 11):  # ten more polls, a minute apart
+            clock.now = NOON + dt.timedelta(minutes=minute)
+            sync(config, capsys)
+        for address in others:
+            opened = [s for s in subjects_of(box, address) if "is open" in s]
+            assert len(opened) == 1, (address, subjects_of(box, address))
+        assert box.to(gone) == []
+        assert Outbox.of(config.path).waiting() == []
+        said = status(config.path, capsys)
+        assert "Notices not delivered" in said and gone in said and "550" in said, said
+        main(["doctor", "-c", str(config.path)])
+        doctor = capsys.readouterr().out
+        assert "⚠ notices: " in doctor and f"{gone} refused for good" in doctor, doctor
+        to_gm = [s for s in subjects_of(box, GM) if "refused for good" in s]
+        assert to_gm == [f"[{config.title}] An address refused for good: {gone}"]
+        ids = [str(m["Message-ID"]) for _, m in box.messages]
+        assert len(ids) == len(set(ids)), "a letter went twice"
+
+
+def test_an_address_refused_for_now_is_tried_alone_after_growing_waits_and_a_mended_roster_applies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("gvg", tmp_path, port)
+        seat = config.seats[0]
+        full, *others = sorted(addresses[seat])
+        box.busy.add(full)
+        sync(config, capsys)
+        (letter,) = [w for w in Outbox.of(config.path).waiting() if w.recipient == seat]
+        assert letter.pending == (full,) and set(letter.sent_to) == set(others)
+        waits = []
+        for _ in range(3):  # each refusal doubles the wait; before it ends, nothing is tried
+            (letter,) = [w for w in Outbox.of(config.path).waiting() if w.recipient == seat]
+            until = letter.waits_until()
+            assert until is not None
+            waits.append(until - clock.now)
+            clock.now = until - dt.timedelta(seconds=1)
+            sync(config, capsys)
+            assert [w.tries for w in Outbox.of(config.path).waiting() if w.recipient == seat] == [letter.tries]
+            clock.now = until
+            sync(config, capsys)
+        assert waits[0] < waits[1] < waits[2], waits
+        assert all(len([s for s in subjects_of(box, a) if "is open" in s]) == 1 for a in others)
+        box.busy.clear()
+        clock.now += dt.timedelta(hours=3)
+        sync(config, capsys)
+        assert [s for s in subjects_of(box, full) if "is open" in s], "the address taken at last"
+        assert all(len([s for s in subjects_of(box, a) if "is open" in s]) == 1 for a in others), \
+            "an address that had the letter got it again"
+
+        # The roster mended while a letter waits: the new address gets it, the old one never
+        box.busy.add(others[0])
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # the resolution's news waits for others[0]
+        roster = tmp_path / "roster.csv"
+        roster.write_text(roster.read_text(encoding="utf-8").replace(others[0], "mended@notices.example"),
+                          encoding="utf-8")
+        play(config, seed="m")
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # a poll that reads: the waiting letters follow the roster
+        assert any("news for" in s for s in subjects_of(box, "mended@notices.example"))
+        assert not any("news for" in s for s in subjects_of(box, others[0]))
+
+
+def test_a_notice_of_a_window_gone_by_is_never_sent_and_the_next_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mail server down from the window's opening to past its close: its "is open" and its reminder are
+    dropped, the news of its resolution goes, with one line on what went stale; status names what was dropped."""
+    port = free_port()
+    with webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("winordie", tmp_path, port)
+        sync(config, capsys)
+        label, first = _first_label(hook.texts()), load_window(config)
+        clock.now = NOON + dt.timedelta(hours=5, minutes=30)  # the reminder falls due: queued, not sent
+        sync(config, capsys)
+        assert any("closes in" in w.subject for w in Outbox.of(config.path).waiting())
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)  # resolved while the mail is down
+        with smtp_server(port=port) as (box, _):
+            clock.now += dt.timedelta(minutes=1)
+            sync(config, capsys)
+        for seat in first:
+            subjects = mails_to(box, addresses[seat])
+            assert not any(f"{label} is open" in s or f"{label} closes in" in s for s in subjects), subjects
+            news = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat]
+                    and "news for" in str(m["Subject"])]
+            assert len(news) == 1 and "While the mail was down" in news[0].get_content(), subjects
+        said = status(config.path, capsys)
+        assert "its window closed before it could be sent" in said, said
+
+
+def _first_label(texts: list[str]) -> str:
+    """The label of the window the first "is open" post names (``Turn 1``, ``Deployment · Ann``)."""
+    first = next(t for t in texts if " is open" in t)
+    return first.split("] ", 1)[1].split(" is open", 1)[0]
+
+
+def test_a_post_the_webhook_takes_and_never_answers_is_posted_once_more_at_most_and_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with smtp_server() as (_box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, _ = new_match("winordie", tmp_path, port)
+        hook.faults += [Fault(hang=5, take=True), Fault(hang=5, take=True)]
+        out = sync(config, capsys)
+        assert "may have reached the channel" in out, out
+        for minute in range(1, 6):
+            clock.now = NOON + dt.timedelta(minutes=minute)
+            sync(config, capsys)
+        hook.release.set()
+        texts = hook.texts()
+        first = texts[0]
+        assert texts.count(first) == 2, "posted once, and once more at most"
+        assert len(texts) == len(set(texts)) + 1
+        said = status(config.path, capsys)
+        assert "in doubt: posted twice" in said, said
+
+
+def test_a_post_refused_for_good_is_dropped_and_named_and_the_order_holds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with smtp_server() as (_box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, _ = new_match("winordie", tmp_path, port)
+        sync(config, capsys)
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        hook.faults += [Fault(500), Fault(400, body=b'{"message": "Invalid Form Body"}')]
+        out = sync(config, capsys)  # the 500 stops the channel for this poll: all its posts wait, in order
+        assert "500" in out and hook.posts == [p for p in hook.posts if "resolved" not in str(p)], out
+        clock.now += dt.timedelta(minutes=1)
+        out = sync(config, capsys)  # the 400: that post dropped, the others go after it, in order
+        assert "dropped" in out and "400" in out, out
+        texts = hook.texts()
+        assert not any(" resolved**" in t for t in texts), "the refused post went after all"
+        assert len(texts) > 1 and " is open" in texts[-1] and _first_label(texts[-1:]) != _first_label(texts), texts
+        box = Outbox.of(config.path)
+        assert box.waiting() == []
+        assert "refused it for good" in status(config.path, capsys)
+        ledger = box.ledger()
+        refused = [k for k, v in ledger.items() if v.startswith("dropped") and "resolved/#channel" in k]
+        assert refused, ledger
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        assert hook.texts() == texts, "a dropped post is never tried again"
+
+
+HOSTILE = "<!channel> @everyone <https://evil.example|board> **loud** [board](https://evil.example) & co"
+
+
+@pytest.mark.parametrize("style", [ChatStyle.SLACK, ChatStyle.DISCORD])
+def test_player_text_reaches_the_chat_as_the_characters_typed(style: ChatStyle, monkeypatch: pytest.MonkeyPatch,
+                                                              ) -> None:
+    """A recruit named with each platform's markup: Slack gets entities for ``&``, ``<`` and ``>`` (no ping, no
+    disguised link) and its own ``*bold*``; Discord gets its markdown escaped, links left whole, and no mention
+    parsed."""
+    notify = NotifySettings(frozenset(NoticeKind), None, {}, chat=ChatSettings(style, SecretSource(env="HOOK")))
+    notice = Notice("m/1@1/resolved/#channel", NoticeKind.RESOLVED, CHANNEL, "[Night] Turn 1 resolved",
+                    f"Ann recruits {HOSTILE}.")
+    (letter,) = letters_of([notice], notify, {}, NOON)
+    with webhook_server() as hook:
+        monkeypatch.setenv("HOOK", hook.url)
+        ChatHook(notify.chat).post(letter, NOON)  # type: ignore[arg-type]
+    (posted,) = hook.posts
+    if style is ChatStyle.SLACK:
+        text = posted["text"]
+        assert text.startswith("*[Night] Turn 1 resolved*\n") and "**" not in text.split("\n")[0]
+        assert "<" not in text and ">" not in text
+        assert "&lt;!channel&gt;" in text and "&lt;https://evil.example|board&gt;" in text and "&amp; co" in text
+    else:
+        text = posted["content"]
+        assert posted["allowed_mentions"] == {"parse": []}
+        assert text.startswith("**\\[Night\\] Turn 1 resolved**\n")
+        body = text.split("\n", 1)[1]
+        assert "\\<!channel\\>" in body and "\\*\\*loud\\*\\*" in body and "\\[board\\](https://evil.example)" in body
+        assert "@everyone" not in body and "@\u200beveryone" in body
+
+
+def test_a_webhook_url_with_a_space_is_never_printed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     clock: Clock, secrets: None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pasted URL cut by a space and a line break: sync, sync --watch's notices line, doctor --send-test --debug
+    and status name the setting, never the token."""
+    with smtp_server() as (_box, port):
+        config, _ = new_match("winordie", tmp_path, port)
+        monkeypatch.setenv("NOTICES_WEBHOOK", "http://127.0.0.1:9/api/webhooks/1/SECRET TOKENabc\nTAILtoken")
+        printed = []
+        for command in (["sync", "-c", str(config.path)], ["status", "-c", str(config.path)],
+                        ["--debug", "doctor", "-c", str(config.path), "--send-test"]):
+            main(command)
+            out, err = capsys.readouterr()
+            printed.append(out + err)
+        everything = "\n".join(printed)
+        assert "NOTICES_WEBHOOK" in everything and "a space or a line break" in everything, everything
+        for piece in ("SECRET", "TOKENabc", "TAILtoken", "api/webhooks"):
+            assert piece not in everything, piece
+
+
+def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   clock: Clock, secrets: None,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("winordie", tmp_path, port)
+        sync(config, capsys)
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        assert main(["undo", "-c", str(config.path), "--reason", "Ann ticked Ready too early"]) == 0
+        capsys.readouterr()
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        (again,) = [t for t in hook.texts() if "took a turn back" in t]
+        assert "is open again" in again and "tick Ready again" in again, again
+        seat = load_window(config)[0]
+        (mail,) = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat]
+                   and "took a turn back" in str(m["Subject"])]
+        assert "tick Ready again" in mail.get_content()
+
+
+def test_status_gives_the_reminder_in_utc(tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock,
+                                          secrets: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline is 20:00 in Paris (19:00 UTC) and the lead two hours: the reminder is due at 17:00 UTC."""
+    with smtp_server() as (_box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, _ = new_match("winordie", tmp_path, port)
+        sync(config, capsys)
+        said = status(config.path, capsys)
+        assert "due 2026-11-22 17:00 UTC" in said, said
+
+
+def _run_cron_line(line: str) -> str:
+    """The crontab line's command run as cron runs it: /bin/sh, with an empty environment."""
+    command = line.split(" ", 5)[5]
+    done = subprocess.run(["env", "-i", "/bin/sh", "-c", command], capture_output=True, text=True, timeout=120,
+                          check=False)
+    return done.stdout + done.stderr
+
+
+def test_the_printed_cron_line_sends_under_cron_s_bare_environment_and_quiet_says_a_failure_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The line doctor prints, run with nothing in the environment: the secrets come from the match's environment
+    file, the notices go out; a channel that fails is said once by --quiet, and once when it works again."""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        config, _ = new_match("winordie", tmp_path, port)
+        env = env_file_path(config.path)
+        env.parent.mkdir(exist_ok=True)
+        env.write_text(f"# the notices' secrets, for cron\nNOTICES_SMTP_PASSWORD='{PASSWORD}'\n"
+                       f"export NOTICES_WEBHOOK=http://127.0.0.1:{free_port()}/hooks/closed\n", encoding="utf-8")
+        env.chmod(0o600)
+        monkeypatch.delenv("NOTICES_SMTP_PASSWORD")
+        monkeypatch.setenv("NOTICES_WEBHOOK", "")  # doctor fills what this process lacks from the file: kept here
+        main(["doctor", "-c", str(config.path)])
+        said = capsys.readouterr().out
+        line = cron_line(config.path, secret_env=True)
+        assert line in said and f"--env-file .sheets-gm/{config.path.stem}.env" in line, said
+        assert "cron's line reads NOTICES_SMTP_PASSWORD, NOTICES_WEBHOOK from" in said, said
+
+        first = _run_cron_line(line)
+        assert box.messages, first  # the mail password came from the file
+        assert first.count("the chat channel fails") == 1 and "connection refused" in first, first
+        again = _run_cron_line(line)
+        assert "chat channel" not in again, again  # said once
+        env.write_text(env.read_text(encoding="utf-8").replace(
+            next(w for w in env.read_text(encoding="utf-8").split() if "hooks/closed" in w),
+            f"NOTICES_WEBHOOK={hook.url}"), encoding="utf-8")
+        mended = _run_cron_line(line)
+        assert "the chat channel works again" in mended, mended
+        assert hook.posts, mended
+        assert "secret-token" not in first + again + mended
+
+
+def test_each_seat_is_told_where_its_orders_and_the_board_are(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Local workbooks: each seat's e-mail names its own orders workbook and the board's; the channel the board's.
+    (A Google match's links are its spreadsheets' URLs: ``test_notices_google``.)"""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("gvg", tmp_path, port)
+        sync(config, capsys)
+        board = config.local_path(config.board).name
+        assert f"The board: the workbook {board}" in hook.texts()[0], hook.texts()[0]
+        for seat, where in zip(config.seats, config.orders, strict=True):
+            (mail,) = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat]]
+            mine = config.local_path(where).name
+            body = mail.get_content()
+            assert (f"Your orders: the workbook {mine}" in body if mine != board else
+                    f"Your orders and the board: the workbook {board}" in body), body
+            others = {config.local_path(w).name for s, w in zip(config.seats, config.orders, strict=True)
+                      if s != seat} - {mine, board}
+            assert not any(other in body for other in others), "a seat was told another's workbook"
+
+
+def test_each_player_reads_the_deadline_in_her_own_time_zone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GvG team over two continents: the seat's zone for most, one player's own by her address; each gets one
+    "is open" and one reminder, with the deadline in her zone."""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("gvg", tmp_path, port)
+        seat = config.seats[0]
+        far, *near = sorted(addresses[seat])
+        text = config.path.read_text(encoding="utf-8")
+        config.path.write_text(text.replace(f'timezones = {{ "{seat}" = "America/New_York" }}',
+                                            f'timezones = {{ "{seat}" = "America/New_York", "{far}" = "Asia/Tokyo" }}'),
+                               encoding="utf-8")
+        sync(config, capsys)
+        clock.now = NOON + dt.timedelta(hours=5, minutes=30)
+        sync(config, capsys)
+        for address, when in [(far, "Mon 23 Nov, 04:00 (Asia/Tokyo)"),
+                              *((a, "Sun 22 Nov, 14:00 (America/New_York)") for a in near)]:
+            told = [m for m in box.to(address) if "is open" in str(m["Subject"]) or "closes in" in str(m["Subject"])]
+            assert len(told) == 2, (address, [str(m["Subject"]) for m in told])
+            assert all(when in m.get_content() for m in told), (address, when)
+        assert all(set(rcpts) <= {far} or far not in rcpts for rcpts, _ in box.messages), "zones mixed in a letter"
+
+
+def test_a_big_coalition_turn_is_one_short_channel_summary_with_the_whole_attached(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A war of many armies resolved: the channel gets one summary of a Discord message (the first lines of the
+    report, the posts named with their length, where it stands, the board) with the whole report and the posts
+    in full attached, and the next turn's notice: not the posts pasted in pieces."""
+    from tests.sync.test_table_sizes import coalition_war
+
+    path = coalition_war(tmp_path, ARMIES_A_SIDE)
+    path.write_text(path.read_text(encoding="utf-8") + '\n[notify]\n[notify.chat]\nstyle = "discord"\n'
+                    'url_env = "NOTICES_WEBHOOK"\ntimeout = 5\n', encoding="utf-8")
+    with webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config = load_config(path)
+        init_match(config, now=NOON, share=False, seed=b"a big war")
+        sync(config, capsys)
+        before = len(hook.posts)
+        play(config)
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        posts = hook.posts[before:]
+        assert len(posts) <= 2, [str(p.get("content"))[:80] for p in posts]
+        (summary,) = [p for p in posts if " resolved**" in str(p.get("content"))]
+        text = summary["content"]
+        assert len(text) <= 2000 and "more line" in text and "The game's posts:" in text, text
+        (attached,) = summary["files"].values()
+        assert "Movement Results, turn 1" in attached and len(attached) > len(text)
+        more = int(text.split("… and ", 1)[1].split(" more line", 1)[0])
+        report = attached.split("What happened (the public log):\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        assert len(report) == CHANNEL_LINES + more, "the attachment holds every line of the report"
+        assert all(line in attached for line in report)
+
+
+ARMIES_A_SIDE = 60
+
+
+def test_the_gm_drops_a_letter_that_would_wait_for_ever(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       clock: Clock, secrets: None,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A webhook deleted (404): the channel's letters wait; ``notices --drop`` takes one out for good, named in
+    the notes, and it is never posted once the webhook works again."""
+    with smtp_server() as (_box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, _ = new_match("winordie", tmp_path, port)
+        hook.faults.append(Fault(404, body=b'{"message": "Unknown Webhook"}'))
+        sync(config, capsys)
+        assert main(["notices", "-c", str(config.path)]) == 0
+        listed = capsys.readouterr().out
+        assert "Waiting (1):" in listed and "1. chat to the channel" in listed and "404" in listed, listed
+        assert main(["notices", "-c", str(config.path), "--drop", "7"]) == 1
+        assert "give a number from 1 to 1" in capsys.readouterr().err
+        assert main(["notices", "-c", str(config.path), "--drop", "1"]) == 0
+        out = capsys.readouterr().out
+        assert "Dropped 1:" in out and "Nothing waits to be sent." in out and "dropped by the GM" in out, out
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        assert hook.posts == []
+
+
+def test_the_last_net_takes_every_piece_of_a_pasted_url_out_of_a_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever a library's message quotes of the webhook's URL, whole or a piece of a paste, the line the GM
+    reads names the setting instead; a password is taken out whole, and no common word with it."""
+    from sheets_gm.match.notify.announce import redact
+    from sheets_gm.match.notify.settings import EmailSettings, Security
+
+    monkeypatch.setenv("HOOK", "https://chat.example/api/webhooks/1/SECRET TOKENabcdef")
+    monkeypatch.setenv("PASS", "correct horse battery staple")
+    notify = NotifySettings(frozenset(), None, {}, chat=ChatSettings(ChatStyle.DISCORD, SecretSource(env="HOOK")),
+                            email=EmailSettings("h", 587, Security.STARTTLS, "gm@x.example", "gm",
+                                                SecretSource(env="PASS")))
+    line = redact("InvalidURL: '/api/webhooks/1/SECRET TOKENabcdef' and TOKENabcdef; login correct horse battery "
+                  "staple refused; the correct answer", notify)
+    assert "SECRET" not in line and "TOKENabcdef" not in line and "battery" not in line, line
+    assert "the environment variable HOOK" in line and "the environment variable PASS" in line
+    assert "the correct answer" in line
+
+
+@pytest.mark.parametrize("style", ["slack", "discord"])
+def test_a_wesnoth_recruit_with_a_hostile_name_reaches_the_channel_as_typed(
+        style: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player names her recruit ``<!channel> @everyone`` in her orders workbook: the resolution's channel post
+    shows those characters and pings nobody, on Slack and on Discord; her e-mail (plain text) has them as typed."""
+    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.rulesets.registry import get_ruleset
+    from sheets_gm.rulesets.wesnoth.engine import WesnothRuleset
+    from sheets_gm.sheets.backend import RangeWrite
+    from sheets_gm.sync.read import read_match
+    from tests.matchfiles import order_cell
+
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match("wesnoth", tmp_path, port)
+        config.path.write_text(config.path.read_text(encoding="utf-8").replace('style = "discord"',
+                                                                               f'style = "{style}"'), encoding="utf-8")
+        sync(config, capsys)
+        sheets = open_match_sheets(config)
+        read = read_match(sheets, get_ruleset("wesnoth"))
+        state = read.record.state
+        window = read.record.ruleset.window(state)
+        assert window is not None
+        seat = window.seats[0]
+        leader = read.adapter.rows(state, seat, read.tabs.orders(seat).table("units").spec)[0]
+        rules = read.record.ruleset
+        assert isinstance(rules, WesnothRuleset)
+        recruit = rules.rules.tables.factions[state.player(seat).faction].recruits[0]
+        typed: list[tuple[str, str, str, str | bool]] = [
+            ("units", leader, "action", "recruit"), ("recruit", "Recruit 1", "type", recruit),
+            ("recruit", "Recruit 1", "name", "<!channel> @everyone"), ("seat", seat, "ready", True)]
+        for table, subject, key, value in typed:
+            where = f"'{read.tabs.orders(seat).table(table).tab}'!{order_cell(read, seat, table, subject, key)}"
+            sheets.of(seat).write([RangeWrite(where, [[value]])])
+        clock.now += dt.timedelta(minutes=1)
+        sync(config, capsys)
+        (post,) = [p for p in hook.posts if " resolved" in str(p.get("text", p.get("content")))]
+        if style == "slack":
+            text = post["text"]
+            assert "recruits &lt;!channel&gt; @everyone (" in text and "<" not in text, text
+        else:
+            text = post["content"]
+            assert post["allowed_mentions"] == {"parse": []}
+            assert "recruits \\<!channel\\> @\u200beveryone (" in text and "@everyone" not in text, text
+        news = [m for rcpts, m in box.messages if set(rcpts) & addresses[seat] and "news for" in str(m["Subject"])]
+        assert news and "recruits <!channel> @everyone (" in news[0].get_content()
