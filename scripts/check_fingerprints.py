@@ -5,7 +5,8 @@ before and after; a rules fix that is meant to change play prints a new one for 
 and its commit says so. Each game plays ``--matches`` matches through the ruleset interface
 alone, from its sample roster with default settings on its default board: match ``i`` has
 the dice seed ``fingerprint/<game>/<i>``, and its seats are played by the game's bot kinds in
-turn (seat ``s`` of match ``i`` by kind ``(i + s) mod kinds``), each seeded from the match.
+turn (seat ``s`` of match ``i`` by kind ``(i + s) mod kinds``; not a kind made for practice, which plays
+toward a person), each seeded from the match.
 What is hashed: every event (its JSON), every resolution's state (the state codec's JSON) and
 the outcome, in order.
 
@@ -40,7 +41,7 @@ def _dump(value: Any) -> bytes:
 def fingerprint(game: str, matches: int) -> tuple[int, int, str]:
     """(windows, events, SHA-256 hex) over ``matches`` seeded bot matches of ``game``."""
     rules = create_ruleset(game)
-    kinds = list(bots_of(rules).values())
+    kinds = [k for k in bots_of(rules).values() if not k.tutor]  # practice's kinds play a person, not a bot
     digest = hashlib.sha256()
     windows = events = 0
     for i in range(matches):

@@ -1,7 +1,9 @@
 """Walk the input-lifecycle invariant far: seeded random step lists, each failure minimised for an ``@example``.
 
 ``tests/conformance/test_input_lifecycle.py`` checks, after every sync, that each cell a seat typed is in its cell
-with its true fate, in the Log and her View, or in her Archive; hypothesis walks a few step lists per game. This
+with its true fate, in the Log and her View, or in her Archive, and that an order lives in its window (bound to
+it, a refusal standing until the row changes, Ready taken only when no row of the seat is refused); hypothesis walks
+a few step lists per game. This
 tool walks many more, reproducibly: run ``i`` draws its steps from ``random.Random(i)`` with the shapes of that
 test's ``step()`` strategy, plays them with ``run(new_table(game, make), steps)`` and catches what fails. With
 ``--minimise`` each failure is shrunk greedily (steps dropped, then numbers made smaller, as long as it fails at

@@ -99,7 +99,9 @@ def practice_files(ruleset: str) -> tuple[str, str]:
     traits = rules.traits
     sample = rules.sample_roster()
     seats = sample.seats[:max(2, traits.min_seats)]
-    best = next(iter(bots_of(rules)), None)
+    kinds = bots_of(rules)
+    # a kind made for practice (Champions' ``seek``, which comes to fight her) before the game's default
+    best = next((k.name for k in kinds.values() if k.tutor), next(iter(kinds), None))
     if best is None:
         raise UserError(f"the {traits.title} game has no bot to practise against")
     roster = Roster(seats, tuple(m for m in sample.members if m.seat in seats))
@@ -236,8 +238,9 @@ def run(args: argparse.Namespace) -> int:
     if outcome.roster_tab is not None:
         _print_roster_tab(outcome, ruleset, args.config)
         return 0
-    print(f"Match created: {', '.join(config.seats)} ({counted(outcome.players, 'roster line')}) in "
-          f"{', '.join(outcome.where)}.")
+    # a game that starts from its seats alone has no roster lines to count
+    lines = f" ({counted(outcome.players, 'roster line')})" if outcome.players else ""
+    print(f"Match created: {', '.join(config.seats)}{lines} in {', '.join(outcome.where)}.")
     for warning in outcome.warnings:
         print(f"Warning: {warning}.")
     print(f"Seed hash (publish it now; `export` reveals the seed at the end): {outcome.seed_hash}")

@@ -16,7 +16,7 @@ from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError
 from sheets_gm.commands.matchargs import load, open_match, user_errors
 from sheets_gm.engine.words import describe_wait
-from sheets_gm.match.config import MatchConfig
+from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.notify.announce import outbox_lines, quiet_alarms
 from sheets_gm.match.poll_words import (
     describe_report,
@@ -120,7 +120,7 @@ def run_sync(args: argparse.Namespace) -> int:
         with user_errors():
             last = watch(
                 lambda: _watch_step(held.current(), sheets), stop,
-                interval=interval, max_interval=max(config.max_interval, interval),
+                interval=interval, max_interval=_watch_ceiling(config, interval),
                 on_report=lambda r, wait: print(_watch_line(config, r, wait), flush=True),
                 on_unavailable=lambda e, wait: print(f"Google is unavailable ({e}); trying again in "
                                                      f"{describe_wait(wait)}.", flush=True),
@@ -130,6 +130,15 @@ def run_sync(args: argparse.Namespace) -> int:
             signal.signal(sig, handler)
     print("Stopped." if last is None or not last.finished else "The match is over; watch ends.")
     return 0
+
+
+def _watch_ceiling(config: MatchConfig, interval: float) -> float:
+    """The longest wait of ``sync --watch``: ``[sync] max_interval`` for Google, whose polls cost requests; none
+    beyond ``interval`` on local workbooks, whose idle poll only compares the files' stamps (a learner who saved
+    sees her turn resolved within the minute the README promises)."""
+    if config.backend is not BackendKind.GOOGLE:
+        return interval
+    return max(config.max_interval, interval)
 
 
 def _sync_once(args: argparse.Namespace, config: MatchConfig, config_mark: FileMark | None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sheets_gm.commands.base import command, program_name
@@ -13,7 +14,7 @@ from sheets_gm.engine.words import counted
 
 def run(args: argparse.Namespace) -> int:
     """Repair the configured match under the sync lock and say what was kept."""
-    from sheets_gm.match.backups import backup_workbooks
+    from sheets_gm.match.backups import REPAIRS_KEPT, backup_workbooks
     from sheets_gm.match.connect import open_match_sheets
     from sheets_gm.match.engine_move import create_engine_file, move_engine
     from sheets_gm.match.run import editor_emails, gm_change, repair_roster
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
 
     config = load(args)
     with user_errors(), gm_change(config):
-        backups = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
+        kept, copies, pruned = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
         create_engine_file(config)
         sheets, swapped = put_back_swapped(config, open_match_sheets(config))
         say_tidied(sheets)
@@ -33,8 +34,10 @@ def run(args: argparse.Namespace) -> int:
         fixed = repair_match(sheets, get_ruleset(config.ruleset),
                                     emails=editor_emails(config, roster), member_emails=row_emails(roster),
                                     title=config.title)
-    for backup in backups:
-        print(f"Kept a copy of the workbook as {backup}")
+    if kept is not None:
+        print(f"Kept a copy of the {counted(len(copies), 'workbook')} as they were in {_shown(kept, config.folder)}/ "
+              f"(the last {REPAIRS_KEPT} repairs' copies are kept in {_shown(kept.parent, config.folder)}/"
+              f"{'; removed the oldest: ' + ', '.join(p.name for p in pruned) if pruned else ''}).")
     for line in swapped:
         print(f"Swapped back: {line}.")
     if moved is not None:
@@ -54,6 +57,14 @@ def run(args: argparse.Namespace) -> int:
               "in their cells.")
     print(f"Check it with {program_name()} doctor -c {args.config}, then sync as before.")
     return 0
+
+
+def _shown(path: Path, folder: Path) -> str:
+    """``path`` relative to the match's folder when it is in it (as the GM finds it from there)."""
+    try:
+        return str(path.relative_to(folder))
+    except ValueError:
+        return str(path)
 
 
 def register(sub: Any) -> None:

@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     sheets = open_match(config)
     with user_errors(config), gm_change(config):
         back = undo_window(sheets, get_ruleset(config.ruleset), args.reason,
-                           owners=lambda: layout_owners(config, sheets))
+                           owners=lambda: layout_owners(config, sheets), window_key=args.window)
     print(back.events[0].text)
     _print_dice(back.dice, back.fresh_prefix)
     if back.set_aside:
@@ -62,6 +62,10 @@ def register(sub: Any) -> None:
                 "orders back in their rows, and log it. The log keeps every row. The window is resolved again "
                 "with dice dealt afresh (the undone dice are public in the log, so they are never used again): "
                 "the same orders may roll otherwise. Run it twice to go back two windows.",
-                'sheets-gm undo -c match.toml --reason "blue ticked Ready too early"')
+                'sheets-gm undo -c match.toml --window 2 --reason "blue ticked Ready too early"')
     add_config_option(p)
     p.add_argument("--reason", default="", metavar="TEXT", help="why (required); written to the log")
+    p.add_argument("--window", metavar="KEY",
+                   help="undo only if the last window resolved is KEY (the key status gave it while it was open, "
+                        "as resolve --force --window takes it): a window a sync resolved while you typed the command "
+                        "is never taken back in its place; the refusal names the window that is last")

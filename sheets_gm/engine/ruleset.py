@@ -255,6 +255,10 @@ class BotKind:
     name: str
     help: str
     make: Callable[[str], Bot[Any, Any]]
+    # made for practice: it plays toward the one person at the table (Champions' ``seek`` comes to her tile, so
+    # that she learns the fights too). ``init --practice`` seats it rather than the default; the simulator's
+    # fingerprints (bot against bot) leave it out.
+    tutor: bool = False
 
 
 class Ruleset(Protocol[StateT, OrdersT, GmEventT]):

@@ -35,12 +35,13 @@ from sheets_gm.sheets.local.office_locks import office_lock_files
 from sheets_gm.sheets.retry import RetryPolicy
 from sheets_gm.sheets.spec import SEAT_ROWS
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
+from sheets_gm.sync.history import HistoryError
 from sheets_gm.sync.life.deadline_change import change_sentence, schedule_change
 from sheets_gm.sync.life.log_check import below_log_words, log_to_end
 from sheets_gm.sync.life.seed_check import seed_fix, seed_problem
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
-from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
+from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER, OldLayoutError, refuse_old_layout
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.swaps import SwappedWorkbooksError, describe_misplaced, find_misplaced
@@ -131,11 +132,18 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
 def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now: datetime) -> None:
     """Read the match as a poll reads it: the layout, the drawn tabs, the house rules, the deadline."""
     try:
-        read = read_match(sheets, get_ruleset(config.ruleset))
+        read = read_match(sheets, get_ruleset(config.ruleset), complete=False)
+    except HistoryError as exc:  # a file of another match, an engine older than its files, a command cut short
+        said = str(exc).replace(f"-c {CONFIG_PLACEHOLDER}", f"-c {config.path}")
+        report.fail("history", said, f"as it says; `sheets-gm sync -c {config.path}` tells the same, and "
+                                         "resolves nothing until it is put right")
+        return
     except LayoutDriftError as exc:
-        report.fail("layout", str(exc), "put the cell back as it was (Edit > Undo, or the version history), or "
-                                        f"run `sheets-gm repair -c {config.path}`: it rebuilds the layout and keeps "
-                                        "the match and every typed row")
+        fix = ("put the cell back as it was (Edit > Undo, or the version history), or "
+               f"run `sheets-gm repair -c {config.path}`: it rebuilds the layout and keeps the match and every "
+               "typed row")
+        for cell in exc.breaks or (str(exc),):  # each cell out of place, a line each, as repair mends them all
+            report.fail("layout", f"the layout has changed: {cell}" if exc.breaks else cell, fix)
         return
     except OldLayoutError as exc:
         report.fail("match", str(exc.for_config(config.path)), f"run `sheets-gm repair -c {config.path}`: it moves "

@@ -15,8 +15,11 @@ from pathlib import Path
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.sheets.private_files import exposed_mode
 
-#: What the copies kept beside a workbook are called: ``<stem>.before-repair-<time>.xlsx``, ``…before-init-…``.
+#: What the copies kept beside a workbook are called: ``<stem>.before-init-<time>.xlsx`` (and, by a repair of an
+#: earlier version, ``…before-repair-…``; a repair now keeps its copies in ``backups/``).
 BACKUP_MARKS = ("before-repair-", "before-init-")
+#: The folder beside the config where each repair keeps its copies (``match.backups``).
+BACKUPS_FOLDER = "backups"
 
 
 def _player_files(config: MatchConfig) -> set[Path]:
@@ -68,6 +71,9 @@ def secret_paths(config: MatchConfig, export: Path | None = None) -> list[Path]:
         for where in dict.fromkeys((config.board, config.engine, *config.orders,
                                     *([config.judge] if config.judge else []))):
             paths += backups_of(config.local_path(where))
+        backups = config.folder / BACKUPS_FOLDER  # each repair's folder of copies (``match.backups``)
+        if backups.is_dir():
+            paths += [backups, *sorted(backups.rglob("*"))]
     state = config.state_dir
     if state.is_dir():
         paths += [state, *sorted(p for p in state.iterdir() if p.is_file())]

@@ -29,7 +29,8 @@ def window_summary(report: WindowReport) -> str:
 def describe_report(report: WindowReport) -> str:
     """One line saying what a poll did, for the terminal and cron's mail (and which workbooks a player saved while
     the sync was writing them: read again, nothing written over)."""
-    said = [window_summary(report)]
+    said = [f"Completed first: {report.completed}." if report.completed else "", window_summary(report)]
+    said = [s for s in said if s]
     if report.schedule_change:  # the GM's new [deadlines], applied by this poll
         said.append(report.schedule_change)
     raced = list(dict.fromkeys(report.saved_meanwhile))

@@ -24,13 +24,14 @@ from sheets_gm.match.idle_poll import may_stay_idle
 from sheets_gm.match.notify.announce import after_poll, send_due
 from sheets_gm.match.notify.outbox import Due, due
 from sheets_gm.match.poll_words import describe_report, poll_warnings, rejected_lines
-from sheets_gm.match.run import gm_change, sync_once
+from sheets_gm.match.run import complete_cut_change, gm_change, sync_once
 from sheets_gm.sheets.backend import WorkbookOpenError
 from sheets_gm.sheets.marks import FileMark
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.gate.run import IdlePoll as IdlePoll  # where the commands find it
 from sheets_gm.sync.gate.run import gate_for, gated_poll
 from sheets_gm.sync.gate.state import PollState, Said
+from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.poll import WindowReport
 from sheets_gm.sync.sheets import MatchSheets
 
@@ -74,17 +75,22 @@ def poll_behind_gate(config: MatchConfig, config_mark: FileMark | None, sheets: 
         notices.append(due(config.path, read_at))
         return may_stay_idle(state, notices[0], quiet=quiet)
 
-    gate = gate_for(config.path, config_mark, sheets, read_at, clock, google=config.backend is BackendKind.GOOGLE,
-                    log=drive_log)
     try:
-        gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at, lock_wait=lock_wait), may_idle=may_idle,
-                           said=lambda report: said_of(config, report))
+        # The gate decides under the match lock: a poll that waited for a GM's command (resolve --force, undo) is
+        # never served the spreadsheets as kept before that command wrote them, nor the state it forgot.
+        with match_lock(config.lock_path, wait_seconds=lock_wait):
+            completed = complete_cut_change(config, sheets)  # before the gate: its kept reads predate the change
+            gate = gate_for(config.path, config_mark, sheets, read_at, clock,
+                            google=config.backend is BackendKind.GOOGLE, log=drive_log)
+            gated = gated_poll(gate, lambda s: sync_once(config, s, now=read_at, lock=False), may_idle=may_idle,
+                               said=lambda report: said_of(config, report))
     except WorkbookOpenError as exc:
         return LeftOpen(str(exc), _first_this_turn(config, exc))
     if isinstance(gated, IdlePoll):
         return replace(gated, notices=send_waiting(config, clock) if notices[0].letters else "")
     _open_workbook_memory(config).unlink(missing_ok=True)
     report, said = gated
+    report.completed = report.completed or completed
     return FullPoll(report, after_poll(config, sheets, report, clock), said.warning)
 
 
@@ -93,7 +99,7 @@ def said_of(config: MatchConfig, report: WindowReport) -> Said:
     warnings every poll repeats."""
     warning = "\n".join(poll_warnings(config, report))
     summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[],
-                                                         schedule_change="")),
+                                                         schedule_change="", completed="")),
                          *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""

@@ -6,13 +6,16 @@ Every game whose record has a sheet part runs here; ``require_sheets`` refuses o
 
 from __future__ import annotations
 
+import contextlib
+import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sheets_gm.engine.dice import new_seed
+from sheets_gm.engine.dice import new_seed, seed_hash
 from sheets_gm.engine.ruleset import JUDGE, Roster, RulesetTraits, SeatKind
 from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.engine.words import counted
@@ -32,16 +35,26 @@ from sheets_gm.rulesets.registry import (
     sheet_spec,
 )
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
+from sheets_gm.sheets.layout import a1, cells
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
 from sheets_gm.sync.gate.state import forget_state, state_path
+from sheets_gm.sync.journal import drop_journal, init_under_way, journal_path, load_change, start_init
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.grow import LayoutOwners
 from sheets_gm.sync.life.share import share_match, sharing_plan
 from sheets_gm.sync.lock import match_lock
-from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
-from sheets_gm.sync.match_tabs import ABOUT_TAB
+from sheets_gm.sync.match_record import (
+    FileStamp,
+    MatchRecord,
+    MatchRecordError,
+    engine_read_range,
+    joined_cells,
+    parse_match_record,
+)
+from sheets_gm.sync.match_tabs import ABOUT_TAB, COPIES_COLS, COPIES_DATA_COL, COPIES_PENDING_ROW
 from sheets_gm.sync.old_layout import OldLayoutError, refuse_old_layout
 from sheets_gm.sync.poll import WindowReport, poll
+from sheets_gm.sync.read import read_match
 from sheets_gm.sync.sheets import MatchSheets
 
 
@@ -57,16 +70,34 @@ def require_sheets(ruleset: str, where: str) -> None:
 
 
 def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force: bool = False,
-              dry_run: bool = False, window: str | None = None, lock_wait: float = 30.0) -> WindowReport:
+                     dry_run: bool = False, window: str | None = None, lock_wait: float = 30.0,
+                     lock: bool = True) -> WindowReport:
     """One poll of the match under the match lock (``window``: force only that window, see ``poll``); the lock is
-    waited for up to ``lock_wait`` seconds (``serve`` waits for none: it skips a match another command holds)."""
-    with match_lock(config.lock_path, wait_seconds=lock_wait):
+    waited for up to ``lock_wait`` seconds (``serve`` waits for none: it skips a match another command holds).
+    ``lock`` False: the caller holds the lock already, as the gated poll does from before its gate decides."""
+    with match_lock(config.lock_path, wait_seconds=lock_wait) if lock else contextlib.nullcontext():
         try:
             return poll(sheets, get_ruleset(config.ruleset), now=now, force=force, window_key=window,
                         dry_run=dry_run, owners=lambda: layout_owners(config, sheets), live=_live(config),
                         schedule=config.schedule.rule())
         except OldLayoutError as exc:
             raise exc.for_config(config.path) from None
+
+
+def complete_cut_change(config: MatchConfig, sheets: MatchSheets) -> str:
+    """Complete a GM's change cut short (its journal kept, the engine not written: ``sync/journal.py``) before a
+    gated poll's gate decides: the gate's kept reads and rehearsal know nothing of it. The gate's record is forgotten
+    once it is complete (the poll after reads every spreadsheet). Returns what the GM is told ('' when there was none
+    to complete, or the match cannot be read: the poll says why)."""
+    if load_change(sheets.journal) is None:
+        return ""
+    try:
+        completed = read_match(sheets, get_ruleset(config.ruleset)).completed
+    except SheetError:
+        return ""
+    if completed:
+        forget_state(state_path(config.path))
+    return completed
 
 
 @contextmanager
@@ -154,10 +185,55 @@ def _match_replaced(config: MatchConfig) -> str:
         return ""
 
 
+def _match_files_in(backend: SheetBackend, config: MatchConfig) -> tuple[str, str]:
+    """What of a match's files ``backend`` holds: the match's id (a stamp's, ``sync.history``; '' for a match made
+    before stamps) and what it is (a seat's orders, the board); ('', '') when it holds none."""
+    spec = sheet_spec(config.ruleset)
+    copies = re.compile(re.escape(spec.tabs.copies).replace(re.escape("{seat}"), "(.+)") + "$")
+    names = backend.tab_names()
+    for name in names:
+        found = copies.match(name)
+        if found is None:
+            continue
+        (grid,) = backend.read([a1(name, cells(COPIES_DATA_COL, COPIES_PENDING_ROW, COPIES_COLS - 1,
+                                               COPIES_PENDING_ROW))])
+        row = grid[0] if grid else []
+        text = str(row[1]) if len(row) > 1 and row[1] not in (None, "") else ""
+        if not text:
+            continue
+        try:
+            stamp = FileStamp.from_json(json.loads(joined_cells(row[:2], 1)).get("gen"))
+        except (ValueError, AttributeError):
+            stamp = None
+        return (stamp.match if stamp is not None else ""), f"the orders of {found[1]}"
+    if spec.tabs.board in names:
+        (grid,) = backend.read([a1(spec.tabs.board, "1:1")])
+        stamp = next((st for v in (grid[0] if grid else []) if (st := FileStamp.from_cell(v))), None)
+        if stamp is not None:
+            return stamp.match, "the board"
+    return "", ""
+
+
+def _refuse_other_match_files(backends: list[SheetBackend], config: MatchConfig) -> None:
+    """MatchExistsError when a file init would lay out holds another match's files (a seat's orders, a board): a
+    copied config naming a running match's workbook. A match this config's init was creating when it was cut
+    (``init_under_way``) is its own, laid out again."""
+    ours = init_under_way(journal_path(config.path))
+    for backend in backends:
+        match, what = _match_files_in(backend, config)
+        if not what or (match and match == ours):
+            continue
+        whose = f"match {match}" if match else "a match"
+        raise MatchExistsError(f"{backend.name} holds {what} of {whose} already; init never writes over a match "
+                               "(its typed orders would be lost). Point this config's [sheets] at files of its own. "
+                               "To replace that match, export it first, then run init --overwrite (local workbooks "
+                               "are kept aside as backups)")
+
+
 def _refuse_existing_match(backends: list[SheetBackend], engine: SheetBackend | None, config: MatchConfig) -> None:
     """MatchExistsError when an engine tab holds a match (readable or not): the configured engine's (``engine``,
     None when it does not exist yet), or one in another file of the match (its engine before the config moved it:
-    ``repair`` moves it)."""
+    ``repair`` moves it); or when another file holds another match's files (``_refuse_other_match_files``)."""
     tab = sheet_spec(config.ruleset).tabs.engine
     engine_name = engine.name if engine is not None else place(config, config.engine)
     for backend in backends:
@@ -166,6 +242,7 @@ def _refuse_existing_match(backends: list[SheetBackend], engine: SheetBackend | 
                                    f"{engine_name} as the engine; init never replaces a match. To move the "
                                    f"engine there, run sheets-gm repair -c {config.path}")
     if engine is None or not _holds_record(engine, tab):
+        _refuse_other_match_files(backends, config)
         return
     (grid,) = engine.read([engine_read_range(tab)])
     try:
@@ -334,14 +411,17 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
             roster = Roster(config.seats)
     deadline = config.schedule.next_deadline(now)
     emails = editor_emails(config, roster)
+    seed = seed or new_seed()
+    start_init(journal_path(config.path), seed_hash(seed)[:16])  # a cut init is this config's own, laid out again
     try:
-        record = create_match(sheets, ruleset, roster, seed=seed or new_seed(), emails=emails,
+        record = create_match(sheets, ruleset, roster, seed=seed, emails=emails,
                               member_emails=row_emails(roster), deadline=deadline,
                               schedule_text=config.schedule.describe(), schedule=config.schedule.remembered(),
                               title=config.title,
                               bots={**roster_bots(ruleset.traits, roster), **config.bots})
     except BotSeatError as exc:
         raise ConfigError(f"{config.path} [bots] (or the roster's bot column): {exc}") from None
+    drop_journal(journal_path(config.path))
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.warnings += uneven_teams(ruleset.traits, roster)

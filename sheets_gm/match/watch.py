@@ -64,9 +64,10 @@ def watch(step: Callable[[], R], stop: Waiter, *, interval: float, max_interval:
           ) -> R | None:
     """Poll until the match is over or ``stop`` is set; returns the last report.
 
-    Google being unavailable (after the retries of one poll) does not end the loop: it
+    The first poll is at once and the next one ``interval`` later, as after any change: the back-off starts from
+    there. Google being unavailable (after the retries of one poll) does not end the loop: it
     waits, backing off, and tries again. Any other error ends it (the GM must act)."""
-    delay = interval
+    delay = interval / 2  # the first idle poll doubles it to ``interval``: the watch just started, as after a change
     last: R | None = None
     while not stop.is_set():
         try:

@@ -9,6 +9,7 @@ returns data, never touching a spreadsheet.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -26,6 +27,10 @@ OrdersT = TypeVar("OrdersT")
 #: a game knows no config, so the sync writes the real file's name in its place (``sync.writes.view_writes``),
 #: and a command's error message names the file the GM gave.
 CONFIG_STAND_IN = "MATCH.toml"
+#: The width of the column right of a drawing (title, status line, legend), in pixels.
+LEGEND_PIXELS = 440
+#: The characters a legend line holds in that column (the default font's average width, with room for signs).
+LEGEND_CHARS = 64
 _StateIn = TypeVar("_StateIn", contravariant=True)
 
 
@@ -78,6 +83,11 @@ class BoardDrawing:
     tab: str = ""
     conditional_fills: tuple[ConditionalFill, ...] = ()
     print_pages_wide: int = 1  # the tab's print width in pages: 0 for as many as it needs (layout.TabLayout)
+    # printed with the spreadsheet's column letters and row numbers: for a board whose cells are its coordinates;
+    # not for one that labels its rows and columns with its own (a Coalition plane: square 4C is not cell E4)
+    print_headings: bool = True
+    print_title_rows: int = 0  # rows each printed page repeats (the map's column labels): layout.TabLayout
+    print_title_cols: int = 0  # columns each printed page repeats (a plane's row letters)
     notes: Mapping[tuple[int, int], str] | None = None
 
     @property
@@ -89,6 +99,22 @@ class BoardDrawing:
     def height(self) -> int:
         """Rows the board uses (at least one)."""
         return max(len(self.values), 1)
+
+    @property
+    def legend_rows(self) -> Grid:
+        """The legend as the tab holds it, one row per line: a line too long for the legend column
+        (``LEGEND_PIXELS``) is cut between words over the rows under it, so that nothing spills past the column
+        (a printed page ends at it, and cut the legend off, or shrank the board to fit the spill). An entry of
+        several lines is a cell the drawing wraps itself (the Coalition's, in a wrapping fill): kept whole."""
+        rows: Grid = []
+        for row in self.legend:
+            text = str(row[0]) if row and row[0] is not None else ""
+            if "\n" in text or len(text) <= LEGEND_CHARS:
+                rows.append([text])
+                continue
+            rows += [[part] for part in textwrap.wrap(text, LEGEND_CHARS, subsequent_indent="   ",
+                                                      break_on_hyphens=False)]
+        return rows
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,13 @@ class SheetError(Exception):
 
 
 class LayoutDriftError(SheetError):
-    """A header cell no longer says what the template wrote: the layout was edited by hand."""
+    """A header cell no longer says what the template wrote: the layout was edited by hand. ``breaks`` names each
+    cell out of place, a sentence each, where the read found several (``doctor`` lists them all, as ``repair``
+    mends them all); empty when the message names the one."""
+
+    def __init__(self, message: str, breaks: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.breaks = breaks
 
 
 class SheetAccessError(SheetError):
@@ -71,6 +77,7 @@ class SavedMeanwhileError(SheetError):
                          "nothing was written over it")
         self.spreadsheet = name
         self.cells = cells
+        self.completed = ""  # what the sync completed before the race (a change cut short), said after the poll again
 
 
 class SheetUnavailableError(SheetError):

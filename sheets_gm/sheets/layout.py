@@ -104,6 +104,10 @@ class TabLayout:
     # Printed one page wide (1, shrunk to fit), or across as many pages as it needs (0) with its first row
     # and first column repeated on each (a Coalition plane, too large to read shrunk to one page).
     print_pages_wide: int = 1
+    # Rows and columns every printed page repeats: the first ``print_title_rows`` (0: the frozen header rows) and
+    # the first ``print_title_cols`` (a plane's row letters).
+    print_title_rows: int = 0
+    print_title_cols: int = 0
 
 
 @dataclass(frozen=True, slots=True)

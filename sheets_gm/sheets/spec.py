@@ -125,14 +125,19 @@ class InputTable(_Strict):
     # Each row is a roster member's own (its subject is the member's name, and rows do not move during a
     # match): its typed cells are protected for that member's e-mail alone (and the GMs), not the whole seat.
     member_rows: bool = False
-    # Its rows are another way to give the orders of other rows (Coalition's Forum post lines), not orders
-    # awaited themselves: ``status`` never lists them as having nothing typed.
+    # Its rows are another way to give the orders of other rows (Coalition's Forum post lines), or an empty row
+    # is itself an answer (Champions' equipment: kept as it is), not orders awaited: ``status`` never lists them
+    # as having nothing typed.
     optional: bool = False
     # Its rows are numbered lines (Coalition's Forum post: ``coalition line 7``), named by their place, not by
     # anything of the state: every row the table has is one (the adapter's ``laid_out_rows`` names them all), and a
     # line typed in a row whose name is not drawn yet (a table laid out by an earlier version, which named fewer)
     # is read as the line its place names, the name drawn in.
     numbered: bool = False
+    # Its rows are one window's (Coalition's Forum post: a post is one turn's): a row its window read and did not
+    # carry out is not kept for a later window but set aside to the Archive with why, and these words say why to
+    # the player. Empty: a row not carried out stays typed, read again in its seat's next window.
+    one_window: str = ""
     # The seat's tab it stands in: '' for the orders tab, else the key of one of the layout's ``tabs.pages`` (a
     # tab of its own in the seat's spreadsheet, read and drawn with the orders tab: Coalition's Forum tab).
     page: str = Field(default="", pattern=r"^([a-z][a-z0-9_]*)?$")

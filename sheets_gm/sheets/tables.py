@@ -426,12 +426,18 @@ class InputTab:
 
     def drift(self, grid: Grid) -> str:
         """'' when every fixed text is in place, else a sentence naming the first cell that changed."""
+        found = self.drifts(grid)
+        return found[0] if found else ""
+
+    def drifts(self, grid: Grid) -> list[str]:
+        """A sentence for each fixed text out of place, naming its cell (none when all are in place)."""
+        out: list[str] = []
         for row, col, want in self.header_checks():
             line = grid[row - 1] if row - 1 < len(grid) else []
             got = text_of(line[col] if col < len(line) else None)
             if got != want:
-                return (f"tab {self.name!r} cell {cell_at(col, row)} should say {want!r} but says {got!r}")
-        return ""
+                out.append(f"tab {self.name!r} cell {cell_at(col, row)} should say {want!r} but says {got!r}")
+        return out
 
     def layout(self, colours: Colours, editors: Sequence[str],
                row_editors: Mapping[tuple[str, int], Sequence[str]] | None = None,

@@ -15,6 +15,17 @@ completes the cut resolution with the rows it read.
 It costs no call to any spreadsheet: the API bars (one read and one write per spreadsheet for a resolution) hold.
 A journal that cannot be written does not stop the resolution (the seats' pending rows still hold everything unless
 a Copies tab is deleted), and one that cannot be read is as good as none.
+
+Every other command that writes a match (an undo, an adjustment, a seat handed to a bot) is one transaction too,
+through the same file: its journal (``ChangeJournal``) is every range it writes, in every spreadsheet, kept before
+the first write and dropped once the engine's write (the commit) went through. Each seat's file it draws carries the
+generation it moves the match to (``MatchRecord.stamp``), so the next command of any kind (``read_match``) sees a
+change cut short (the engine still at the generation before it, a seat's file or more at the one after) and
+completes it (``complete_change``): each spreadsheet not written yet gets its writes, the engine last, the files
+already written (a player may have typed in them since) are left as they are; then it says so
+(``MatchRead.completed``). A change's journal that cannot be written stops the change before its first write: without
+it a cut change could be neither completed nor told apart from an engine put back from an older copy
+(``sync/history.py``).
 """
 
 from __future__ import annotations
@@ -25,8 +36,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from sheets_gm.sheets.backend import SheetBackend
-from sheets_gm.sheets.layout import CellValue
+from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SheetBackend, SheetError
+from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.private_files import write_private
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.sheets import WriteBatch
@@ -103,3 +114,129 @@ def journaled_run(batch: WriteBatch, order: list[SheetBackend], path: Path | Non
     calls = batch.run(order)
     drop_journal(path)
     return calls
+
+
+@dataclass(frozen=True)
+class ChangeJournal:
+    """A change under way (an undo, an adjustment, a seat handed to a bot), ``what`` in the GM's words: the match's
+    generation ``before`` it and ``after`` it, and every range it writes, by spreadsheet name (``writes``: the
+    spreadsheet, the range, its values and its notes), in the order they are written."""
+
+    seed_hash: str
+    what: str
+    before: int
+    after: int
+    writes: tuple[tuple[str, RangeWrite], ...]
+
+    def under_way(self, record: MatchRecord) -> bool:
+        """Whether ``record`` (the engine as read) is still at the generation before this change: it was cut."""
+        return self.seed_hash == record.seed_hash and self.before == record.generation
+
+
+class JournalUnwritableError(SheetError):
+    """A change's journal that cannot be kept: the change is refused before its first write."""
+
+
+def _encode(journal: ChangeJournal) -> str:
+    return json.dumps({"version": JOURNAL_VERSION, "kind": "change", "seed_hash": journal.seed_hash,
+                       "what": journal.what, "before": journal.before, "after": journal.after,
+                       "writes": [[name, w.range, w.values, w.notes] for name, w in journal.writes]},
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+def _grid(found: object) -> Grid:
+    if not isinstance(found, list) or not all(isinstance(row, list) for row in found):
+        raise TypeError("not a grid")
+    return [list(row) for row in found]
+
+
+def load_change(path: Path | None) -> ChangeJournal | None:
+    """The change journal kept at ``path`` (None when there is none, or a resolution's, or one that cannot be read)."""
+    if path is None:
+        return None
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if raw.get("version") != JOURNAL_VERSION or raw.get("kind") != "change":
+            return None
+        writes = tuple((str(name), RangeWrite(str(a1), _grid(values), None if notes is None else _grid(notes)))
+                       for name, a1, values, notes in raw["writes"])
+        return ChangeJournal(str(raw["seed_hash"]), str(raw["what"]), int(raw["before"]), int(raw["after"]), writes)
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def change_under_way(path: Path | None, record: MatchRecord) -> ChangeJournal | None:
+    """The change journal at ``path`` when ``record`` shows its change cut before the commit (None otherwise)."""
+    journal = load_change(path)
+    return journal if journal is not None and journal.under_way(record) else None
+
+
+def journaled_change(batch: WriteBatch, order: list[SheetBackend], path: Path | None, what: str,
+                     before: MatchRecord, after: MatchRecord) -> int:
+    """Run a change's ``batch`` (one call per spreadsheet, in ``order``: the engine last) as one transaction: its
+    journal kept at ``path`` first (JournalUnwritableError, nothing written, when it cannot be), dropped once the
+    engine's write went through. ``before`` and ``after``: the record it changes and the one it writes. Returns the
+    number of calls."""
+    for backend in order:  # a workbook open in an office program: refused before the journal, nothing written
+        if isinstance(backend, OpenedElsewhere) and any(b is backend for b, _w in batch.writes):
+            backend.refuse_if_open()
+    if path is not None:
+        writes = tuple((backend.name, w) for b in order for backend, w in batch.writes if backend is b)
+        journal = ChangeJournal(before.seed_hash, what, before.generation, after.generation, writes)
+        try:
+            write_private(path, _encode(journal))
+        except OSError as exc:
+            raise JournalUnwritableError(
+                f"the journal that lets the next command complete {what} if it is cut short cannot be kept at "
+                f"{path} ({exc.strerror or exc}): nothing was written. Free the disk, or make the folder the "
+                "GM's own and writable, then run the command again") from None
+    calls = batch.run(order)
+    drop_journal(path)
+    return calls
+
+
+def complete_change(order: list[SheetBackend], path: Path | None, journal: ChangeJournal,
+                    written: set[str]) -> list[str]:
+    """Complete the cut change ``journal``: each spreadsheet of ``order`` not in ``written`` (the files already drawn
+    for the change) gets its writes, the engine last; the journal is dropped once they went through. Returns the
+    names of the spreadsheets written now."""
+    done: list[str] = []
+    for backend in order:
+        if backend.name in written:
+            continue
+        mine = [w for name, w in journal.writes if name == backend.name]
+        if mine:
+            backend.write(mine)
+            done.append(backend.name)
+    drop_journal(path)
+    return done
+
+
+def completed_sentence(journal: ChangeJournal, written: list[str], done: list[str]) -> str:
+    """What the GM is told of a cut change completed: ``the undo of turn 2 was cut short before its last write (red
+    written, blue, board and engine not): it is now complete, as if it had run whole``."""
+    before = (f"{', '.join(written)} written, {', '.join(done)} not" if written
+              else "before its first write went through")
+    return (f"{journal.what} was cut short before its last write ({before}): it is now complete, as if it had run "
+            "whole")
+
+
+def start_init(path: Path | None, match_id: str) -> None:
+    """Keep, before ``init`` writes anything, that it creates the match ``match_id`` (``MatchRecord.match_id``): a
+    later ``init`` of the same config finds that match's files, cut short, as its own to lay out again, not another
+    match's (``init_under_way``). Nothing when the match keeps no journal; a file that cannot be written costs only
+    that."""
+    if path is not None:
+        with contextlib.suppress(OSError):
+            write_private(path, json.dumps({"version": JOURNAL_VERSION, "kind": "init", "match": match_id}))
+
+
+def init_under_way(path: Path | None) -> str:
+    """The id of the match an ``init`` of this config was creating when it was cut ('' when none was)."""
+    if path is None:
+        return ""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return str(raw["match"]) if raw.get("kind") == "init" and raw.get("version") == JOURNAL_VERSION else ""
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
+        return ""

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import re
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
@@ -33,9 +34,9 @@ from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 
 #: The keys of the engine tab, in their rows (A2 downwards).
 MATCH_KEYS = ("ruleset", "window", "state", "seed", "seed_hash", "settings", "board", "log_rows", "deadline",
-              "seats", "gm_events", "resolved", "seat_logs", "deal", "kept_dice", "bots", "schedule")
+              "seats", "gm_events", "resolved", "seat_logs", "deal", "kept_dice", "bots", "schedule", "generation")
 #: Keys an engine tab written by an earlier version may lack (an empty key cell): their value's default.
-LATER_KEYS = {"deal": "0", "kept_dice": "", "bots": "{}", "schedule": ""}
+LATER_KEYS = {"deal": "0", "kept_dice": "", "bots": "{}", "schedule": "", "generation": ""}
 HISTORY_FIRST_ROW = 21
 HISTORY_MARGIN = 10  # history rows laid out past the ruleset's declared cap
 #: Characters of a long value kept per cell: an .xlsx cell holds 32,767 UTF-16 units (a character outside the
@@ -118,6 +119,63 @@ def kept_keys(kept: Mapping[str, Any] | None, window_key: str) -> dict[str, tupl
     return {str(k): (int(v[0]), int(v[1])) for k, v in dict(kept.get("keys") or {}).items()}
 
 
+#: How the board's cell holding its stamp starts (``FileStamp.cell``).
+STAMP_MARK = "⧉gen⧉"
+#: Hex digits kept of the history's hash.
+HISTORY_HASH = 16
+
+
+@dataclass(frozen=True)
+class FileStamp:
+    """The match and generation a seat's file was drawn for (``MatchRecord.stamp``), kept in its pending row: the
+    match's id, how many changes it had committed, and the hash of their history."""
+
+    match: str
+    generation: int
+    history: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The stamp as the pending row keeps it."""
+        return {"match": self.match, "n": self.generation, "h": self.history}
+
+    def cell(self) -> str:
+        """The stamp as the board keeps it, in one cell (``STAMP_MARK`` and its JSON)."""
+        return STAMP_MARK + compact_json(self.to_json())
+
+    @classmethod
+    def from_cell(cls, value: CellValue) -> FileStamp | None:
+        """The stamp a board's cell keeps (None when the cell is not one, or cannot be read)."""
+        text = value if isinstance(value, str) else ""
+        if not text.startswith(STAMP_MARK):
+            return None
+        try:
+            return cls.from_json(json.loads(text[len(STAMP_MARK):]))
+        except ValueError:
+            return None
+
+    @classmethod
+    def from_json(cls, data: Any) -> FileStamp | None:
+        """The stamp a pending row keeps (None when it keeps none readable: a file written before stamps).
+
+        >>> FileStamp.from_json({"match": "ab", "n": 3, "h": "cd"}), FileStamp.from_json("x")
+        (FileStamp(match='ab', generation=3, history='cd'), None)
+        """
+        if not isinstance(data, dict):
+            return None
+        n = data.get("n")
+        if not isinstance(n, int) or isinstance(n, bool):
+            return None
+        return cls(str(data.get("match", "")), n, str(data.get("h", "")))
+
+
+def _generation(text: str) -> dict[str, Any]:
+    """The record's ``generation`` and ``history`` from the engine's cell (nothing kept: 0 and '')."""
+    if not text:
+        return {}
+    found = json.loads(text)
+    return {"generation": int(found["n"]), "history": str(found["h"])}
+
+
 class MatchRecordError(ValueError):
     """An engine tab that cannot be read: no match yet, or edited by hand."""
 
@@ -141,7 +199,11 @@ class MatchRecord:
     team's or side's members) one of the game's bots plays, with the kind of bot (``sync.bot_seats``). ``schedule`` is
     the match config's ``[deadlines]`` the open window's deadline was taken from, in words (``none`` for no
     deadlines; '' in a record written before it was kept): a config whose schedule says otherwise is a change the
-    next poll applies (``sync.life.deadline_change``)."""
+    next poll applies (``sync.life.deadline_change``). ``generation`` counts every change the match committed that drew
+    every seat's file again (a resolution, an undo, an adjustment, a seat handed over, a repair; it never goes down,
+    an undo included), and ``history`` chains a hash of each (``moved_on``): every seat's file carries both with the
+    match's id (``stamp``), so that an engine older than the files it wrote, or a file of another match, shows
+    (``sync.read``); 0 and '' in a record written before they were kept."""
 
     ruleset: AnyRuleset
     state: Any
@@ -157,6 +219,8 @@ class MatchRecord:
     kept_dice: Mapping[str, Any] = field(default_factory=dict)
     bots: Mapping[str, str] = field(default_factory=dict)
     schedule: str = ""
+    generation: int = 0
+    history: str = ""
 
     @property
     def name(self) -> str:
@@ -180,6 +244,21 @@ class MatchRecord:
         window = self.ruleset.window(state)
         return kept_keys(self.kept_dice, window.key if window is not None else "")
 
+    @property
+    def match_id(self) -> str:
+        """The match's id: the start of its seed's published hash (two matches never share a seed)."""
+        return self.seed_hash[:16]
+
+    def stamp(self) -> FileStamp:
+        """What every seat's file drawn for this record carries (``FileStamp``)."""
+        return FileStamp(self.match_id, self.generation, self.history)
+
+    def moved_on(self, what: str) -> MatchRecord:
+        """This record one change further on: ``what`` (``"resolution 3"``, ``"undo of resolution 3"``…) counted in
+        its generation and chained into its history's hash."""
+        digest = hashlib.sha256(f"{self.history}|{self.generation + 1}|{what}".encode()).hexdigest()[:HISTORY_HASH]
+        return replace(self, generation=self.generation + 1, history=digest)
+
     def values(self) -> Grid:
         """The value column of the engine tab, one cell per key (B2 downwards)."""
         r = self.ruleset
@@ -201,6 +280,7 @@ class MatchRecord:
             "kept_dice": compact_json(dict(self.kept_dice)) if self.kept_dice else "",
             "bots": compact_json(dict(self.bots)),
             "schedule": self.schedule,
+            "generation": compact_json({"n": self.generation, "h": self.history}) if self.generation else "",
         }
         return [spread_cells(v, f"{k} value") if isinstance(v, str) else [v] for k, v in
                 ((k, found[k]) for k in MATCH_KEYS)]
@@ -282,6 +362,7 @@ def parse_match_record(rows: Grid, where: str) -> MatchRecord:
             kept_dice=json.loads(_text(values["kept_dice"])) if _text(values["kept_dice"]) else {},
             bots={str(k): str(v) for k, v in json.loads(_text(values["bots"]) or "{}").items()},
             schedule=_text(values["schedule"]),
+            **_generation(_text(values["generation"])),
         )
     except UnknownRulesetError as exc:
         raise MatchRecordError(f"{where}: {exc}") from None

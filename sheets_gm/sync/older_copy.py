@@ -39,7 +39,7 @@ from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.life.repair_records import placed_view_rows, replayed_view_lines
 from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.match_record import history_range, joined_cells
-from sheets_gm.sync.read import MatchRead, current_mark
+from sheets_gm.sync.read import MatchRead, current_mark, restamped
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, window_words
 from sheets_gm.sync.rows.fate_words import (
     MARK,
@@ -260,7 +260,7 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
         seat_read = read.seats[seat]
         backend = seat_backend(sheets, read.tabs, seat)
         lines: list[ArchiveLine] = []
-        last: list[Any] = ["", current_mark(record.resolved, record.deal)]
+        last: list[Any] = ["", current_mark(record.resolved, record.deal, record.stamp())]
         for n in range(copy.since + 1, record.resolved + 1):
             entry = history.get(n, {})
             archived = entry.get("archived", {}).get(seat) if isinstance(entry.get("archived"), dict) else None
@@ -271,14 +271,15 @@ def restore_archives(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, co
             was = _window(read, entry)
             rows, _kept = _archived(entry, seat)
             if was is not None and rows:
-                unused, partly = _said(_found(entry, seat))
-                lines.append(read_line(seat_read.tab, was, rows, unused, partly))
+                unused, partly, aside = _said(_found(entry, seat))
+                lines.append(read_line(seat_read.tab, was, rows, unused, partly, aside))
         lines += copy_lines(read, copy, window, history)
         lines += _copy_strays(read, copy, history).aside_line(copy.drawn.tab, window)
         shown = _copy_shown(read, copy, history)
         lines += [shown_typed_over_line(capital(window.label) if window else "End", shown)] if shown else []
         counts[seat] = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, lines)
-        batch.put(backend, read.tabs.archive_pending_range(seat), [[*last, counts[seat]]])
+        batch.put(backend, read.tabs.archive_pending_range(seat),  # drawn again for the match as it is now
+                  [[*restamped(last, record, f"rows {seat} typed")[:2], counts[seat]]])
     return counts
 
 
@@ -303,7 +304,7 @@ def draw_copy_again(sheets: MatchSheets, batch: WriteBatch, backend: SheetBacken
         lost = _lost_view_lines(sheets, batch, backend, read, copy, history)
     if sheets.board is backend or sheets.board.name == backend.name:  # the board is in her file: drawn again too
         board_writes(batch, sheets.board, read.tabs, adapter, record.state, status_line(adapter, record),
-                     record.deadline)
+                     record.deadline, record.stamp())
     return lost
 
 
@@ -399,14 +400,15 @@ def _rows(found: Any) -> list[TypedRow]:
 Said = dict[tuple[str, str], str]
 
 
-def _said(found: Mapping[str, Any]) -> tuple[Said, Said]:
+def _said(found: Mapping[str, Any]) -> tuple[Said, Said, Said]:
     """What a resolution's Archive entry said of the rows it did not carry out whole, by the table and subject each
-    was read in: those not carried out (and why), and those carried out in part; so the entry written back from the
+    was read in: those not carried out (and why), those carried out in part, and those of the first set aside as
+    one window's (with their table's words); so the entry written back from the
     engine says what the first one said, row for row. Its history row keeps those words (``SeatSettled.told``); one
     written by an earlier version of sheets-gm keeps only its kept rows' feedback, each under the row it was drawn
     in after (an ordered table moves its rows up), taken back to the row it was read in (``stayed``)."""
     if "unused" in found or "partly" in found:
-        return _told(found.get("unused")), _told(found.get("partly"))
+        return _told(found.get("unused")), _told(found.get("partly")), _told(found.get("aside"))
     read_in = {(str(s.get("table", "")), str(s.get("at", ""))): str(s.get("subject", ""))
                for s in found.get("stayed", []) if isinstance(s, dict)}
     unused: Said = {}
@@ -416,7 +418,7 @@ def _said(found: Mapping[str, Any]) -> tuple[Said, Said]:
         note = str(k.get("note", "")).removeprefix(MARK).strip()
         if note:
             (partly if "in part" in note else unused)[(table, read_in.get((table, subject), subject))] = note
-    return unused, partly
+    return unused, partly, {}
 
 
 def _told(said: Any) -> Said:

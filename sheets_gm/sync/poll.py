@@ -60,10 +60,16 @@ from sheets_gm.sync.older_copy import (
 )
 from sheets_gm.sync.read import MatchRead, adapter_of, read_match
 from sheets_gm.sync.rows.archive_lines import archive_lines_writes, capital, lines_cell
-from sheets_gm.sync.rows.fate_words import idle_feedback, shown_typed_over_line, view_lines_wait_sentence
+from sheets_gm.sync.rows.fate_words import (
+    fitted_answer,
+    idle_feedback,
+    shown_typed_over_line,
+    view_lines_wait_sentence,
+)
 from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
     SeatSettled,
+    ahead_refusals,
     game_notes,
     in_table,
     kept_feedback,
@@ -76,6 +82,7 @@ from sheets_gm.sync.rows.fates import (
     stale_line,
 )
 from sheets_gm.sync.rows.opened import answer_settled, check_opened
+from sheets_gm.sync.rows.ready import ready_taken
 from sheets_gm.sync.rows.seat_read import SeatRead
 from sheets_gm.sync.rows.strays import (
     StrayLayout,
@@ -128,6 +135,7 @@ class WindowReport:
     older_copy_fates: list[str] = field(default_factory=list)  # what the poll does with each such file, for the GM
     drawn_again: list[str] = field(default_factory=list)  # drawn cells typed over that the poll put back, by tab
     schedule_change: str = ""  # what the GM's change of [deadlines] did (a dry run: will do), for her
+    completed: str = ""  # a GM's change cut short that the poll completed before anything else (``sync/journal.py``)
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -143,6 +151,7 @@ class _Answer:
     orders: Any
     verdicts: list[Verdict]
     diced: bool = True  # whether the check rolled or drew a die (its verdicts may then tell one)
+    waits: dict[str, list[str]] = field(default_factory=dict)  # a seat's Ready not taken: the refused rows it waits for
 
 
 def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
@@ -162,7 +171,14 @@ def _answer(read: MatchRead, window: Window, dice: TurnDice) -> _Answer:
     orders = ruleset.merge_orders({s: i.orders for s, i in inputs.items()})
     fresh = not (dice.rolled or dice.drawn)  # a die peeked at is public: it tells nothing
     verdicts = ruleset.check(state, orders, dice)
-    return _Answer(inputs, orders, verdicts, diced=not fresh or bool(dice.rolled or dice.drawn))
+    diced = not fresh or bool(dice.rolled or dice.drawn)
+    # Ready means ready: not taken while a row of the seat's for this window says ✘ (sync/rows/ready.py)
+    waits: dict[str, list[str]] = {}
+    preview = read.tabs.spec.shows_verdicts(diced)
+    for seat, found in inputs.items():
+        shown = read.adapter.placed_verdicts([v for v in verdicts if v.seat == seat], found) if preview else []
+        inputs[seat], waits[seat] = ready_taken(read.seats.get(seat), found, shown)
+    return _Answer(inputs, orders, verdicts, diced=diced, waits={s: w for s, w in waits.items() if w})
 
 
 def _noted(read: MatchRead, window: Window, answer: _Answer) -> _Answer:
@@ -270,6 +286,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     made again from a fresh read, which answers what was saved (and completes a resolution whose first
     spreadsheets were written); ``WindowReport.saved_meanwhile`` says so."""
     raced: list[str] = []
+    completed = ""
     if next_deadline is None and schedule is not None:
         next_deadline = schedule.next_deadline
     while True:
@@ -278,12 +295,14 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
                                 next_deadline=next_deadline, dry_run=dry_run, owners=owners, live=live,
                                 schedule=schedule)
         except SavedMeanwhileError as exc:
+            completed = completed or exc.completed
             raced.append(exc.spreadsheet)
             if len(raced) >= SAVE_RACE_ATTEMPTS:
                 raise SheetError(f"{exc}, {len(raced)} times in a row: the sync stopped there, and the next sync "
                                  "reads it again") from None
             continue
         report.saved_meanwhile = raced
+        report.completed = report.completed or completed
         return report
 
 
@@ -292,7 +311,8 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                owners: OwnersSource | None, live: Mapping[str, Any] | None,
                schedule: ScheduleRule | None = None) -> WindowReport:
     """One attempt of ``poll``: read, answer, resolve if due, write (SavedMeanwhileError: a save raced the write)."""
-    read = with_live_settings(read_match(sheets, ruleset_class), live or {})
+    # a GM's change cut short is completed first; a dry run (status) writes nothing: it says the next sync will
+    read = with_live_settings(read_match(sheets, ruleset_class, complete=not dry_run), live or {})
     record = read.record
     check_seed(record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")  # every roll drawn comes from it
     ruleset = record.ruleset
@@ -300,7 +320,22 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
     report = WindowReport(window="" if window is None else window.label, state=record.state,
                           result=status_line(read.adapter, record), window_key="" if window is None else window.key,
                           deadline=record.deadline, settings=ruleset.settings,
-                          facts=PollFacts(record, read.tabs, read.adapter))
+                          facts=PollFacts(record, read.tabs, read.adapter), completed=read.completed)
+    try:
+        return _poll_read(sheets, read, report, now=now, force=force, window_key=window_key,
+                          next_deadline=next_deadline, dry_run=dry_run, owners=owners, schedule=schedule)
+    except SavedMeanwhileError as exc:
+        exc.completed = read.completed  # said once the poll made again went through
+        raise
+
+
+def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, now: datetime, force: bool,
+               window_key: str | None, next_deadline: DeadlineRule | None, dry_run: bool,
+               owners: OwnersSource | None, schedule: ScheduleRule | None) -> WindowReport:
+    """``_poll_once`` from its read on: answer, resolve if due, write."""
+    record = read.record
+    ruleset = record.ruleset
+    window = ruleset.window(record.state)
     if force and window_key is not None and (window is None or window_key != window.key):
         force = False
         report.force_refused = (f"window {window_key!r} is not the open one: "
@@ -476,6 +511,7 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
         stale = seat_read.stale(window)
         set_aside = {(r.table, r.row) for r in stale}
         held = {(r.table, r.row) for r in seat_read.held(window)}
+        ahead = ahead_refusals(read.adapter, read.record.state, window, seat, seat_read.tab, seat_read.held(window))
         for row in seat_read.rows:
             placed = seat_read.tab.table(row.table)
             spec = placed.spec
@@ -483,7 +519,8 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 text = set_aside_sentence(row.window, window, read.tabs.archive(seat))
             elif (row.table, row.row) in held:
                 out = read.adapter.idle_reason(read.record.state, seat)
-                text = kept_feedback(window, seat, spec, False, seat_read.note(row), out)
+                note = seat_read.note(row) or ahead.get((row.table, row.subject), "")
+                text = kept_feedback(window, seat, spec, False, note, out)
             elif seat_input is not None and spec.open_in(window.phase) and (
                     row.typed or spec.rows == SEAT_ROWS or _has_verdict(read.adapter, row, verdicts)):
                 mine = row_verdicts(read.adapter, read.record.state, seat, row, verdicts) if row.typed else \
@@ -494,13 +531,13 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                 extra = " · ".join(p for p in (game_notes(seat_input, row.subject), go) if p)
                 text = row_feedback(row, seat, window, spec, seat_input.problems, mine, seat_input.ready,
                                     seat_read.note(row), row.subject in seat_input.held, extra,
-                                    seat_input.held_why.get(row.subject, ""))
+                                    seat_input.held_why.get(row.subject, ""), answer.waits.get(seat, ()))
             else:
                 state = read.record.state
                 text = seat_read.note(row) or read.adapter.idle_row_reason(state, seat, spec, row.subject) \
                     or idle_feedback(window, seat, spec, outcome_text, read.adapter.idle_reason(state, seat))
             said = drawn.notes.get((seat, row.table, row.row), "") if drawn else ""  # a shown cell typed over
-            text = f"{text} · {said}" if said and text else said or text
+            text = fitted_answer(f"{text} · {said}" if said and text else said or text)
             if text != row.feedback:
                 index = row.row - placed.first_row
                 batch.put(backend, placed.at(placed.cell(index, spec.of_kind(ColumnKind.FEEDBACK)[0].key)),
@@ -622,7 +659,8 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                adapter)
     new_record = replace(record, state=new_state, deadline=deadline, resolved=number, gm_events=None,
                          log_rows=record.log_rows + public,
-                         kept_dice=record.kept_dice if record.kept_for(new_state) else {})  # a step: same window
+                         kept_dice=record.kept_dice if record.kept_for(new_state) else {}  # a step: same window
+                         ).moved_on(f"resolution {number} of deal {record.deal}")
     status = status_line(adapter, new_record)
     outcome = ruleset.outcome(new_state)
     next_dice = record.dice(new_state)
@@ -646,7 +684,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                                              **({"kept": settled.notes, "for": new_window.key}
                                                 if settled.notes and new_window else {}),
                                              "stayed": stayed,  # even empty: not a history from before it
-                                             **settled.told()}),
+                                             **settled.told(), "gen": new_record.stamp().to_json()}),
                                f"rows {seat} typed that resolution {number} read")
         # else the cut resolution wrote this seat's lines, with its rows read: only rows typed since are added
         lines = (settled.lines(seat_read.tab, window) if seat_read.pending is None
@@ -666,7 +704,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
                            outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
     new_record = replace(new_record, seat_logs=views_writes(batch, sheets, read.tabs, adapter, new_state, status,
                                                             record.seat_logs, resolution.events, record.state))
-    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline)
+    board_writes(batch, sheets.board, read.tabs, adapter, new_state, status, deadline, new_record.stamp())
     history = {"resolution": number, "window": window.key, "orders": ruleset.orders_codec.to_json(answer.orders),
                "archived": archived_by_seat,
                "state_before": ruleset.state_codec.to_json(record.state), "log_from": record.log_rows,

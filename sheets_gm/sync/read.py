@@ -8,18 +8,34 @@ row. Nothing is written here.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheets_gm.engine.ruleset import GM
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_of, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import LayoutDriftError, SheetError
-from sheets_gm.sheets.layout import Grid
+from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.spec import InputTable
 from sheets_gm.sheets.tables import TypedRow, text_of
-from sheets_gm.sync.match_record import MatchRecord, engine_read_range, joined_cells, parse_match_record
+from sheets_gm.sync.history import HistoryError, check_history
+from sheets_gm.sync.journal import (
+    change_under_way,
+    complete_change,
+    completed_sentence,
+    drop_journal,
+    load_change,
+)
+from sheets_gm.sync.match_record import (
+    FileStamp,
+    MatchRecord,
+    compact_json,
+    engine_read_range,
+    joined_cells,
+    packed_cell,
+    parse_match_record,
+)
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER, refuse_old_layout
 from sheets_gm.sync.rows.seat_read import SeatRead
@@ -51,6 +67,7 @@ class MatchRead:
     typed: Mapping[str, tuple[tuple[str, Grid], ...]] = field(default_factory=dict)
     board: tuple[str, Grid] | None = None  # the board tab's range and cells, as read (``sync/drawn_cells.py``)
     log_header_typed_over: bool = False  # the Log's header row typed over in place: the poll writes it again
+    completed: str = ""  # a change cut short that this read completed first, for the GM ('' when none was)
 
     def guard(self, batch: WriteBatch, sheets: MatchSheets) -> None:
         """Guard ``batch``'s writes to every seat's input tab by what this read found there: a cell a player saves
@@ -120,8 +137,10 @@ def _engine_elsewhere(sheets: MatchSheets, engine_tab: str) -> str:
     return ""
 
 
-def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
-    """One batched read per spreadsheet; the layout and the engine record checked."""
+def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete: bool = True) -> MatchRead:
+    """One batched read per spreadsheet; the layout and the engine record checked, and every file's history
+    (``sync.history``). A change cut before its commit is completed first (``MatchRead.completed`` says so), unless
+    ``complete`` is False (``doctor``, which writes nothing): then HistoryError says the next command completes it."""
     spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     engine_range = engine_read_range(spec.tabs.engine)
@@ -185,6 +204,12 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
                                    for name, rows in page.sizes_in(grids[seat][page.name],
                                                                    _drawn_rows(adapter, record, seat)).items()}
                             for seat in grids})
+    # every header cell out of place in every seat's tabs, not only the first: doctor lists them all
+    breaks = tuple(d for seat in tabs.input_seats() for page in tabs.orders(seat).sheets()
+                   for d in page.drifts(grids[seat][page.name]))
+    if len(breaks) > 1:
+        raise LayoutDriftError(f"the layout has changed in {len(breaks)} places: {'; '.join(breaks)}; {REPAIR_HINT}",
+                               breaks)
     for seat in tabs.input_seats():
         backend = seat_backend(sheets, tabs, seat)
         tab = tabs.orders(seat)
@@ -193,7 +218,23 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRea
         pending = _pending(archived, record)
         rows, strays = _seat_rows(sheets, record, adapter, tabs, seat, grids[seat], recovering=pending is not None)
         seats[seat] = SeatRead(seat, tab, rows, pending, _kept(archived, record), strays, _archive_lines(pending_row),
-                               older_copy(archived, record))
+                               older_copy(archived, record),
+                               FileStamp.from_json(archived.get("gen")) if archived is not None else None,
+                               tuple(pending_row[0]) if pending_row else ())
+    change = change_under_way(sheets.journal, record)
+    if change is None and complete and load_change(sheets.journal) is not None:
+        drop_journal(sheets.journal)  # a change the engine committed (or of another match): nothing to complete
+    if change is not None and not complete:
+        raise HistoryError(f"{change.what} was cut short before its last write (the engine's): the next sync, or any "
+                           "command that writes the match, completes it and says so")
+    if change is not None:  # a change cut before its commit: completed, then the match read as it leaves it
+        written = {seat_backend(sheets, tabs, seat).name for seat, s in seats.items()
+                   if s.stamp is not None and s.stamp.generation == change.after}
+        done = complete_change(sheets.write_order(), sheets.journal, change, written)
+        return replace(read_match(sheets, ruleset_class), completed=completed_sentence(change, sorted(written), done))
+    board_stamp = next((st for v in (title_row[0] if title_row else []) if (st := FileStamp.from_cell(v))), None)
+    # an engine older than its files, a file of another match, a board older than the engine: refused
+    check_history(sheets, tabs, record, seats, board_stamp)
     # each grid with the range it was read from (the file layout's, wider than the match's where a setting took a
     # column out): a guard compares the same cells when it reads them again
     return MatchRead(record, tabs, adapter, seats,
@@ -265,6 +306,15 @@ def cut_pending(grid: Grid, tab: str, record: MatchRecord) -> dict[str, Any] | N
         return None
 
 
+def file_stamp(grid: Grid) -> FileStamp | None:
+    """The stamp a pending row read as ``grid`` keeps (None when it keeps none, or cannot be read)."""
+    try:
+        found = _archived(grid, "")
+    except LayoutDriftError:
+        return None
+    return FileStamp.from_json(found.get("gen")) if found is not None else None
+
+
 def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
     """The archive's pending row: what the last resolution (committed or cut) consumed."""
     line = grid[0] if grid else []
@@ -278,13 +328,29 @@ def _archived(grid: Grid, tab: str) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def current_mark(resolution: int, deal: int = 0) -> str:
+def current_mark(resolution: int, deal: int = 0, stamp: FileStamp | None = None) -> str:
     """What a seat's pending row holds when nothing is under way: the resolution the file was last drawn for
     (``create_match`` draws it for 0; every resolution and every undo writes its own there), so a copy older than
     that shows. ``deal`` counts the match's undos (``MatchRecord.deal``): after an undo, resolution numbers are
-    used again, and the deal tells a file drawn before the undo from one drawn after."""
-    return json.dumps({"resolution": resolution, **({"deal": deal} if deal else {}), "window": "", "rows": []},
-                      separators=(",", ":"))
+    used again, and the deal tells a file drawn before the undo from one drawn after. ``stamp``: the match and
+    generation the file is drawn for (``MatchRecord.stamp``)."""
+    return json.dumps({"resolution": resolution, **({"deal": deal} if deal else {}), "window": "", "rows": [],
+                       **({"gen": stamp.to_json()} if stamp is not None else {})}, separators=(",", ":"))
+
+
+def restamped(cells: Sequence[CellValue], record: MatchRecord, what: str) -> list[CellValue]:
+    """A pending row as read (``SeatRead.pending_cells``: the window key, the rows read, the line count) with
+    ``record``'s stamp in place of the one it holds: the file drawn again for ``record``, its rows read kept
+    (``what`` names them for a value too long). An empty or unreadable row becomes the mark of nothing under way."""
+    row = list(cells) + [""] * (3 - len(cells))
+    stamp = record.stamp()
+    try:
+        found = json.loads(joined_cells(row[:2], 1)) if text_of(row[1]) else None
+    except ValueError:
+        found = None
+    if not isinstance(found, dict):
+        return ["", current_mark(record.resolved, record.deal, stamp), row[2]]
+    return [row[0], packed_cell(compact_json({**found, "gen": stamp.to_json()}), what), row[2]]
 
 
 def _deal(found: Mapping[str, Any]) -> int:

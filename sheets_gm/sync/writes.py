@@ -14,15 +14,15 @@ from sheets_gm.sheets.adapter import (
     AnySheetAdapter,
 )
 from sheets_gm.sheets.backend import SheetBackend
-from sheets_gm.sheets.layout import CellValue, Grid
+from sheets_gm.sheets.layout import CellValue, Grid, a1, cells
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, PlacedTable, TypedRow
 from sheets_gm.sync.bot_seats import bots_phrase, with_bot_rows
 from sheets_gm.sync.deadline import describe_deadline
-from sheets_gm.sync.match_record import MatchRecord
+from sheets_gm.sync.match_record import FileStamp, MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.rows.archive_lines import one_line
-from sheets_gm.sync.rows.fate_words import idle_feedback
+from sheets_gm.sync.rows.fate_words import fitted_answer, idle_feedback
 from sheets_gm.sync.rows.fates import kept_feedback
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
@@ -68,6 +68,7 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                         or idle_feedback(window, seat, spec, outcome_text, reason)
                 else:
                     line[col] = kept_feedback(window, seat, spec, acts(window, seat, spec), note, reason)
+                line[col] = fitted_answer(str(line[col]))
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")
             else:
@@ -99,10 +100,12 @@ def seat_tables_writes(batch: WriteBatch, backend: SheetBackend, tab: InputTab, 
 
 
 def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapter: AnySheetAdapter, state: Any,
-                 status: str, deadline: str = "") -> None:
+                 status: str, deadline: str = "", stamp: FileStamp | None = None) -> None:
     """Every public tab the adapter draws as ``state`` shows it, each with the title, status line and legend
     (a legend may change with the state: who is out); an adapter that says when the open window closes is given
-    its ``deadline`` (the record's)."""
+    its ``deadline`` (the record's). ``stamp``: the match and generation the board is drawn for (``sync.history``),
+    kept in the board tab's row 1, in the narrow gap between the drawing and its title (no drawing of it, nothing a
+    player reads)."""
     drawings = adapter.drawings_before(state, describe_deadline(deadline) if deadline else "")
     for tab, drawing in tabs.drawn(drawings):
         values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
@@ -112,8 +115,10 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
         batch.put(board, tabs.board_values_range(tab, drawing.width, drawing.height), values, notes)
         info: Grid = [[tabs.spec.headers.board], [status]]
         if drawing.legend:  # where the layout put it: a row under the status line
-            info += [[""], *([r[0] if r else ""] for r in drawing.legend)]
+            info += [[""], *drawing.legend_rows]
         batch.put(board, tabs.board_info_range(tab, drawing.width, len(info)), info)
+        if stamp is not None and tab == tabs.spec.tabs.board:
+            batch.put(board, a1(tab, cells(drawing.width, 1, drawing.width, 1)), [[stamp.cell()]])
 
 
 def log_lines(events: Iterable[Event], adapter: AnySheetAdapter | None = None) -> Grid:
@@ -270,7 +275,7 @@ def drawn_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, record
         seat_tables_writes(batch, seat_backend(sheets, tabs, seat), tabs.orders(seat), adapter, state, window, seat,
                            dice, status, outcome_text, typed)
     views_writes(batch, sheets, tabs, adapter, state, status, {}, [])
-    board_writes(batch, sheets.board, tabs, adapter, state, status, record.deadline)
+    board_writes(batch, sheets.board, tabs, adapter, state, status, record.deadline, record.stamp())
 
 
 def closing_word(window: Window) -> str:

@@ -52,8 +52,10 @@ def test_every_secret_file_of_a_match_is_the_gms_alone(tmp_path: Path, game: str
     assert [p.name for p in (tmp_path / "export").iterdir() if mode(p) != 0o600] == []
     assert main(["init", game, "-c", str(config.path), "--overwrite"]) == 0
     copies = sorted(tmp_path.rglob("*.before-*.xlsx"))
-    assert {p.name.split(".")[1].rsplit("-", 2)[0] for p in copies} == {"before-repair", "before-init"}
-    assert [p.name for p in copies if mode(p) != 0o600] == []
+    assert {p.name.split(".")[1].rsplit("-", 2)[0] for p in copies} == {"before-init"}
+    repaired = sorted((tmp_path / "backups").rglob("*.xlsx"))  # issue 54: a repair's copies, in one folder
+    assert repaired and [p.name for p in [*copies, *repaired] if mode(p) != 0o600] == []
+    assert all(mode(p) == 0o700 for p in (tmp_path / "backups").rglob("*") if p.is_dir())
     assert mode(engine) == 0o600  # the new engine is private again
     capsys.readouterr()
 

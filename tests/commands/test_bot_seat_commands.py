@@ -74,6 +74,8 @@ def test_practice_refuses_an_existing_config(in_tmp: Path, capsys: pytest.Captur
 def test_practice_in_every_game(in_tmp: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
     code, out = run(capsys, "init", name, "--practice")
     assert code == 0, out
+    # Issue 54: a game that starts from its seats alone counts no "0 roster lines"
+    assert "(0 roster lines)" not in out and ("(10 roster lines)" in out) == (name == "gvg"), out
     cfg = load_config(in_tmp / "match.toml")
     record = read_match(open_match_sheets(cfg), get_ruleset(name)).record
     assert len(record.seats) == 2 and record.bots == cfg.bots and record.seats[0] not in record.bots

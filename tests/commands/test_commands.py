@@ -426,12 +426,14 @@ def test_ctrl_c_during_watch_stops_after_the_poll_under_way_and_restores_the_han
     def fake_watch(step: object, stop: threading.Event, **kwargs: object) -> None:
         signal.raise_signal(signal.SIGINT)  # the GM presses Ctrl-C while a poll runs
         seen["stopped"] = stop.is_set()
+        seen["waits"] = (kwargs["interval"], kwargs["max_interval"])
         return None
 
     before = signal.getsignal(signal.SIGINT)
     monkeypatch.setattr(sync_command, "watch", fake_watch)
     code, out, _ = run(capsys, "sync", "-c", match, "--watch")
-    assert code == 0 and seen == {"stopped": True}
+    # Issue 54: on local workbooks the watch polls every interval (an idle local poll compares file stamps only)
+    assert code == 0 and seen == {"stopped": True, "waits": (60.0, 60.0)}
     assert "Stopping after this poll (press Ctrl-C again to stop at once)." in out
     assert out.splitlines()[-1] == "Stopped."
     assert signal.getsignal(signal.SIGINT) is before
@@ -623,3 +625,47 @@ def test_init_warns_of_uneven_teams(tmp_path: Path, capsys: pytest.CaptureFixtur
     roster(tmp_path, ROSTER)
     code, out, _ = run(capsys, "init", "gvg", "-c", path, "--overwrite")
     assert code == 0 and "the teams are uneven" not in out
+
+
+@pytest.mark.parametrize("shared", ["red.xlsx", "board.xlsx"])
+def test_init_of_a_second_config_naming_a_running_match_s_workbook_refuses(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], shared: str) -> None:
+    """Issue 52, item 3: a copied config with one line not edited (its own engine, the first match's orders or
+    board) is refused before anything is written: that match's typed orders are never laid over."""
+    first = config(tmp_path, workbook="board.xlsx")
+    assert run(capsys, "init", "gvg", "-c", first, "--roster", roster(tmp_path))[0] == 0
+    type_orders(first, ready=False)
+    before = {name: (tmp_path / name).read_bytes() for name in ("board.xlsx", "red.xlsx", "blue.xlsx")}
+    mine = {"red.xlsx": "red2.xlsx", "board.xlsx": "board2.xlsx", "blue.xlsx": "blue2.xlsx"}
+    mine[shared] = shared
+    second = tmp_path / "second.toml"
+    second.write_text(first.read_text(encoding="utf-8").replace('"gm/engine.xlsx"', '"gm/engine2.xlsx"')
+                      .replace('"board.xlsx"', f'"{mine["board.xlsx"]}"').replace('"red.xlsx"', f'"{mine["red.xlsx"]}"')
+                      .replace('"blue.xlsx"', f'"{mine["blue.xlsx"]}"'), encoding="utf-8")
+    code, out, err = run(capsys, "init", "gvg", "-c", second, "--roster", roster(tmp_path))
+    assert code != 0
+    said = out + err
+    assert f"{shared} holds " in said and "init never writes over a match" in said
+    assert ("the orders of red" if shared == "red.xlsx" else "the board") in said
+    assert {name: (tmp_path / name).read_bytes() for name in before} == before
+    assert not (tmp_path / "gm" / "engine2.xlsx").exists()
+
+
+def test_a_config_naming_another_match_s_board_is_refused_by_sync_and_doctor(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 52, item 3: two configs naming one board (each match's players would read the other's board): the
+    board carries its match's id, and the other match's sync and doctor name it, nothing written."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = config(tmp_path / "a", workbook="board.xlsx"), config(tmp_path / "b", workbook="board.xlsx")
+    for path in (first, second):
+        assert run(capsys, "init", "gvg", "-c", path, "--roster", roster(path.parent))[0] == 0
+    second.write_text(second.read_text(encoding="utf-8").replace('board = "board.xlsx"', 'board = "../a/board.xlsx"'),
+                      encoding="utf-8")
+    board = (tmp_path / "a" / "board.xlsx").read_bytes()
+    code, out, err = run(capsys, "sync", "-c", second)
+    assert code != 0 and "is the board of another match" in out + err
+    code, out, err = run(capsys, "doctor", "-c", second)
+    assert code != 0 and "is the board of another match" in out + err
+    assert (tmp_path / "a" / "board.xlsx").read_bytes() == board
+    assert run(capsys, "sync", "-c", first)[0] == 0  # the first match goes on

@@ -229,6 +229,22 @@ def test_a_drifted_header_names_the_tab_and_the_cell(tmp_path: Path, doctor: Doc
     assert "tab 'Orders blue' cell D4" in found and "fix: put the cell back" in found
 
 
+def test_doctor_lists_every_layout_break_as_repair_mends_them_all(tmp_path: Path, doctor: Doctor) -> None:
+    """Issue 54: three header cells typed over in two tabs: doctor named only the first; now a line each."""
+    config, _ = local_match(tmp_path)
+    book = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    book["Orders blue"]["D4"] = "Where to?"
+    book["Orders blue"]["E4"] = "What?"
+    book["Orders red"]["D4"] = "Go"
+    book.save(tmp_path / "match.xlsx")
+    code, out = doctor(config)
+    assert code == 1
+    broken = [ln for ln in out.splitlines() if ln.startswith("✘ layout")]
+    assert len(broken) == 3, out
+    for cell in ("'Orders blue' cell D4", "'Orders blue' cell E4", "'Orders red' cell D4"):
+        assert sum(cell in ln for ln in broken) == 1, (cell, broken)
+
+
 def test_an_edited_engine_tab_fails_without_a_crash(tmp_path: Path, doctor: Doctor) -> None:
     config, _ = local_match(tmp_path)
     book = openpyxl.load_workbook(tmp_path / "match.xlsx")

@@ -26,7 +26,6 @@ from sheets_gm.rulesets.gvg.settings import GvgSettings
 from sheets_gm.rulesets.gvg.state import Adjustment, ArcheryDuel, GvgState
 from sheets_gm.rulesets.registry import create_ruleset
 from sheets_gm.sheets.google.backend import GoogleSheetBackend
-from sheets_gm.sheets.layout import Grid
 from sheets_gm.sync.life.adjust_undo import adjust_match, undo_window
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.export import match_replay
@@ -35,7 +34,6 @@ from sheets_gm.sync.match_record import HISTORY_FIRST_ROW, MatchRecord
 from sheets_gm.sync.sheets import MatchSheets
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import READ, WRITE, GoogleApiFake, fake_client
-from tests.fakes.memory import InjectedFault, MemoryBackend
 from tests.matchfiles import GVG, SEED, local_match, record_of, roster, rules_of, sync, type_orders
 
 STATUS = "Q2"  # the board's status line, right of the 15-column map
@@ -415,58 +413,7 @@ def test_a_gm_command_waits_for_a_resolution_interrupted_half_way(match: Match,
 # --------------------------------------------------------------------------- crashes
 
 
-class Crash:
-    """Make a backend's next write fail, as a crash at that point would."""
-
-    def __init__(self, backend: MemoryBackend) -> None:
-        self.backend = backend
-        self.original = backend.write
-
-    def __enter__(self) -> None:
-        def fail(writes: Any, *, read_back: Any = (), guard: Any = ()) -> list[Grid]:
-            raise InjectedFault(f"crash writing {self.backend.name}")
-        self.backend.write = fail  # type: ignore[method-assign]
-
-    def __exit__(self, *exc: object) -> None:
-        self.backend.write = self.original  # type: ignore[method-assign]
-
-
-def memory_match() -> tuple[MatchSheets, dict[str, MemoryBackend]]:
-    """A match in four memory spreadsheets (board, engine, a team's each), two turns played."""
-    backends = {n: MemoryBackend(n) for n in ("board", "engine", "red", "blue")}
-    sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"], (backends["red"], backends["blue"]))
-    create_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
-    for _ in range(2):
-        type_orders(sheets)
-        assert sync(sheets).resolved
-    return sheets, backends
-
-
-@pytest.mark.parametrize("victim", ["red", "blue", "board", "engine"])
-@pytest.mark.parametrize("op", ["adjust", "undo"])
-def test_a_crash_at_any_write_leaves_the_engine_as_it_was_and_running_again_completes(victim: str, op: str) -> None:
-    sheets, backends = memory_match()
-    before = record_of(sheets)
-
-    def do() -> None:
-        if op == "adjust":
-            adjust_match(sheets, GVG, [Adjustment("refund", coins=(1, 8)), ArcheryDuel(0, 3, 2)])
-        else:
-            undo_window(sheets, GVG, "redo")
-
-    with Crash(backends[victim]), pytest.raises(InjectedFault):
-        do()
-    assert record_of(sheets).values() == before.values()
-    assert sync(sheets).resolved is False  # a sync in between changes nothing that matters
-    do()
-    record = record_of(sheets)
-    if op == "adjust":
-        assert record.state.coins == [before.state.coins[0] + 2, 8] and len(pending_events(record)) == 2
-    else:
-        assert record.resolved == 1 and not record.state.finished and record.deal == 1
-        assert sync(sheets, force=True).resolved  # turn 2 dealt afresh: verify replays it
-        assert record_of(sheets).resolved == 2 and record_of(sheets).deal == 1
-    assert replay_states(match_replay(sheets, GVG)).difference is None
+# A GM's change cut at any write, and the next command completing it: tests/sync/test_cut_commands.py.
 
 
 # --------------------------------------------------------------------------- Google

@@ -78,7 +78,9 @@ def test_repair_restores_a_header_and_keeps_the_seed_and_every_typed_order(
     code, out, err = run(capsys, "repair", "-c", match)
     assert code == 0, err
     assert f"{len(typed)} typed rows are back" in out and "seed hash" in out and "Kept a copy" in out
-    assert list(match.parent.glob("match.before-repair-*.xlsx"))
+    [kept] = list((match.parent / "backups").glob("*-repair"))  # issue 54: one folder, named by date and command
+    assert [p.name for p in kept.iterdir()] == ["match.xlsx"] and f"in backups/{kept.name}/" in out
+    assert not list(match.parent.glob("match.before-repair-*.xlsx"))
     assert openpyxl.load_workbook(match.parent / "match.xlsx")["Orders red"]["D4"].value == "Destination"
     assert seed_hash(match) == before
     assert typed_orders(match) == typed
@@ -269,3 +271,19 @@ def test_a_resolution_s_journal_is_kept_in_the_gm_s_folder_and_dropped_at_its_co
     code, out, err = run(capsys, "resolve", "-c", match, "--force", "--window", "1")
     assert code == 0 and kept == [1], out + err
     assert not journal_file.exists()
+
+
+def test_repair_copies_are_kept_together_and_only_the_last_five_repairs(match: Path) -> None:
+    """Issue 54: each repair's copies in one folder named by config, date and command; the sixth repair removes the
+    oldest folder and says which."""
+    from sheets_gm.match.backups import REPAIRS_KEPT, backup_workbooks, repair_folders
+
+    config = load_config(match)
+    stamps = [f"20261126-0{n}0000" for n in range(REPAIRS_KEPT + 1)]
+    pruned_each = []
+    for stamp in stamps:
+        folder, copies, pruned = backup_workbooks(config, stamp)
+        assert folder == match.parent / "backups" / f"match-{stamp}-repair" and copies == [folder / "match.xlsx"]
+        pruned_each.append([p.name for p in pruned])
+    assert pruned_each == [[]] * REPAIRS_KEPT + [[f"match-{stamps[0]}-repair"]]
+    assert [p.name for p in repair_folders(config)] == [f"match-{s}-repair" for s in stamps[1:]]

@@ -23,7 +23,15 @@ A row refused at a check (its feedback starts with ✘) that a resolution then t
 typed in that row since, must be told as not carried out (or carried out in part, or set aside) in the
 Archive's sentences: never cleared as if resolved. A cell typed past a table stays in the seat's tab.
 
-Never gone without a trace (``docs/sync.md``, "The life of a typed row").
+Never gone without a trace (``docs/sync.md``, "The life of a typed row"). And an order lives in its window (issue
+53), walked with every step:
+
+- **Bound to its window**: a row of a table read for one window only (a Coalition post's line) is never still
+  typed, to be read, once its window has closed: it was carried out or set aside with why;
+- **A refusal stands until the row changes**: a row that said ✘ at the last check, nothing typed in it since, says
+  ✘ still while its window is open, and through a window where its table is closed;
+- **Ready means ready**: no window closes on its seats' Ready while one of them has a row for it that cannot be
+  read, or that the game refuses before resolving (the seat's rows read and checked here, not by the poll).
 """
 
 from __future__ import annotations
@@ -190,6 +198,8 @@ class Table:
     past: dict[tuple[str, int, int], str] = field(default_factory=dict)  # (seat, row, col) typed past a table
     named: dict[tuple[str, str], str] = field(default_factory=dict)  # (seat, text) typed over a row's name: its tab
     fresh: set[tuple[str, str, str, str]] = field(default_factory=set)  # cells typed in a stale copy: read, kept
+    typed_in: dict[tuple[str, str, str, str], str] = field(default_factory=dict)  # the window each cell was typed in
+    checked_in: str = ""  # the window open at the last check
     answers: dict[str, Callable[[TypedRow], bool]] = field(default_factory=dict)  # the engine's, by history row
 
     def read(self) -> MatchRead:
@@ -307,6 +317,9 @@ def _put(table: Table, read: MatchRead, seat: str, table_name: str, subject: str
     text = "" if isinstance(value, bool) or value is None else str(value).strip()
     if text and placed.spec.column(key).kind not in (ColumnKind.TICK, ColumnKind.READY):
         table.ledger[where] = Typed(seat, table_name, subject, key, text)
+        window = read.record.ruleset.window(read.record.state)  # typed ahead (its table closed to her): for the next
+        opens = window is not None and seat in window.seats and placed.spec.open_in(window.phase)
+        table.typed_in[where] = window.key if window is not None and opens else ""  # window that opens it
     else:
         table.ledger.pop(where, None)
 
@@ -484,8 +497,10 @@ def _do(table: Table, what: str, a: int, b: int, c: int) -> None:
             _put(table, read, seat, row.table, row.subject, key, True)
     elif what == "past":
         _type_past(table, read, seat, b, c)
+        table.retyped.add((seat, "", ""))  # her typing changed: a refusal of hers may honestly change with it
     elif what == "name":
         _type_name(table, read, seat, b)
+        table.retyped.add((seat, "", ""))
     elif what == "poll":
         poll(table.sheets, table.cls, now=NOW)
     elif what == "force":
@@ -833,9 +848,14 @@ def _text(value: object) -> str:
     return "" if value is None or isinstance(value, bool) else str(value).strip()
 
 
-def check(table: Table) -> None:
-    """Every cell in the ledger is still typed with a fate in its feedback, resolved, or set aside."""
+def check(table: Table, what: str = "poll") -> None:
+    """Every cell in the ledger is still typed with a fate in its feedback, resolved, or set aside; a row of a table
+    read for one window is bound to it; a refusal stands until the row changes (after ``what``, the step just
+    made)."""
     read = table.read()  # once the match is over, what was typed stays in its cells saying so, or is archived
+    window = read.record.ruleset.window(read.record.state)
+    key = window.key if window is not None else ""
+    same_window, table.checked_in = key == table.checked_in, key
     archives: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     _check_past(table, read)
     refused_before, table.refused = table.refused, set()
@@ -852,6 +872,23 @@ def check(table: Table) -> None:
                 f"{table.name}: {typed} is still typed but its feedback says {row.feedback!r}"
             if row.feedback.startswith("✘") and row.subject == typed.subject:
                 table.refused.add(where)
+            spec = seat_read.tab.table(typed.table).spec
+            reads = window is not None and typed.seat in window.seats and spec.open_in(window.phase)
+            if reads and not table.typed_in.get(where, key):  # typed ahead: the window it was kept for is open
+                table.typed_in[where] = key
+            # Bound to its window: a row of a table read for one window only is never carried into a later one
+            assert not (spec.one_window and reads and row.subject == typed.subject
+                        and table.typed_in.get(where, key) != key), \
+                f"{table.name}: {typed} was typed for window {table.typed_in.get(where)!r}, its table is read for " \
+                f"one window only, and it is still in its row to be read in window {key!r}: {row.feedback!r}"
+            # A refusal stands until the row changes: while its window is open, and while its table is closed
+            closed = window is not None and not spec.open_in(window.phase)
+            # (a refusal may name another row of hers, "named twice", "its own row wins": none typed in since)
+            if where in refused_before and not any(r[0] == typed.seat for r in retyped) \
+                    and row.subject == typed.subject and what not in GM_CHANGES and (same_window or closed):
+                assert "✘" in row.feedback, \
+                    f"{table.name}: {typed} was refused, nothing was typed in its row since, and its ✘ is gone " \
+                    f"({'the window is the same' if same_window else 'its table is closed now'}): {row.feedback!r}"
             if row.subject != typed.subject:  # an ordered table moved it up
                 del table.ledger[where]
                 table.ledger[(typed.seat, typed.table, row.subject, typed.key)] = Typed(
@@ -1012,12 +1049,67 @@ def _traces(archived: list[tuple[str, dict[str, Any]]], typed: Typed) -> list[st
             and _text(row["values"].get(typed.key)) == typed.value]
 
 
+#: Steps that change what a row is checked against besides its own typing: a refusal may honestly go with them.
+GM_CHANGES = ("undo", "adjust", "end", "handback", "repair", "stale", "cut", "race")
+READY_REASONS = ("every seat is ready", " is ready")
+
+
+def _refused_while_ready(table: Table) -> dict[str, list[str]]:
+    """The seats of the open window whose Ready (End turn) is ticked while one of their rows for it cannot be read or
+    is refused by the check the game shows before resolving: read and checked here, as a player would see them, not
+    by the poll's own bookkeeping (a standing row, and one held for the seat's next turn, hold nothing back)."""
+    read = table.read()
+    rules = read.record.ruleset
+    window = rules.window(read.record.state)
+    if window is None:
+        return {}
+    found: dict[str, Any] = {}
+    ticked: list[str] = []
+    standing: dict[str, set[str]] = {}
+    for seat in window.seats:
+        seat_read = read.seats.get(seat)
+        if seat_read is None:
+            continue
+        tables = {p.spec.name: p.spec for p in seat_read.tab.tables}
+        mine = [r for r in seat_read.rows if r.window == window.key and tables[r.table].open_in(window.phase)]
+        rows: dict[str, list[Any]] = {}
+        for r in mine:
+            rows.setdefault(r.table, []).append(r)
+        found[seat] = read.adapter.read_orders(read.record.state, window, seat, rows)
+        if seat in window.awaited and any(r.ticked(c.key) for r in mine
+                                          for c in tables[r.table].of_kind(ColumnKind.READY)):
+            ticked.append(seat)
+        standing[seat] = {r.subject for r in mine if r.typed and tables[r.table].standing} - \
+            {r.subject for r in mine if r.typed and not tables[r.table].standing}
+    if not ticked:
+        return {}
+    dice = read.record.dice()
+    verdicts = rules.check(read.record.state, rules.merge_orders({s: f.orders for s, f in found.items()}), dice)
+    shown = read.tabs.spec.shows_verdicts(bool(dice.rolled or dice.drawn))
+    out: dict[str, list[str]] = {}
+    for seat in ticked:
+        refused = [sub for sub, said in found[seat].problems.items() if said] + \
+            [v.subject for v in verdicts if shown and v.seat == seat and not v.accepted]
+        refused = [sub for sub in dict.fromkeys(refused) if sub not in standing[seat] and sub not in found[seat].held]
+        if refused:
+            out[seat] = refused
+    return out
+
+
 def run(table: Table, steps: list[tuple[str, int, int, int]]) -> None:
-    """The steps in order, the ledger checked after each poll (and undo), and once more after a last poll."""
+    """The steps in order, the ledger checked after each poll (and undo), and once more after a last poll. A poll
+    that closes the window on its seats' Ready is checked against the rows those seats had refused (Ready means
+    ready)."""
     for what, a, b, c in [*steps, ("poll", 0, 0, 0)]:
-        _do(table, what, a, b, c)
+        refused = _refused_while_ready(table) if what == "poll" else {}
+        if refused:
+            report = poll(table.sheets, table.cls, now=NOW)
+            assert not (report.resolved and any(r in report.reason for r in READY_REASONS)), \
+                f"{table.name}: the window closed on Ready ({report.reason}) while {refused} had rows refused"
+        else:
+            _do(table, what, a, b, c)
         if what in SYNCS:
-            check(table)
+            check(table, what)
 
 
 LIFECYCLE = settings(max_examples=6, deadline=None, derandomize=True,
@@ -1114,6 +1206,23 @@ CUT_UNDER_A_BOT = [("handback", 0, 0, 0), ("cut", 0, 0, 0), ("bot", 0, 0, 0)]
 # same adjustment), then back to its players.
 MEMBER_TO_A_BOT = [("type", 0, 0, 0), ("handback", 0, 0, 2), ("bot", 0, 0, 0), ("type", 0, 1, 0), ("cut", 0, 0, 0),
                    ("handback", 0, 1, 0), ("race", 0, 0, 0), ("handback", 0, 0, 0)]
+
+
+# An order lives in its window (issue 53), each shown failing with its defect put back. A refused row (junk typed in
+# a seat's first text row) with every seat's Ready ticked: the window closed on Ready (Ready taken over it, GvG and
+# Champions). A Coalition post's line refused ('Core Sentinels', an army's name with no colon) kept in the Forum tab
+# and read as that army's order the next turn (a post is one turn's: set aside now). A refused row through the
+# judge's window, where its table is closed: its ✘ was replaced by "Kept for when this table opens again".
+READY_OVER_A_REFUSAL = [("type", 0, 0, 0), ("ready", 0, 0, 0), ("ready", 1, 0, 0), ("poll", 0, 0, 0)]
+POST_LINE_PAST_ITS_TURN = [("type", 0, 13, 0), ("force", 0, 0, 0)]
+REFUSED_THROUGH_A_CLOSED_TABLE = [("bot", 0, 0, 0), ("type", 0, 0, 0), ("poll", 0, 0, 0), ("force", 0, 0, 0)]
+
+
+@pytest.mark.parametrize(("name", "steps"), [("gvg", READY_OVER_A_REFUSAL), ("coalition", POST_LINE_PAST_ITS_TURN),
+                                           ("coalition", REFUSED_THROUGH_A_CLOSED_TABLE)])
+def test_an_order_lives_in_its_window(name: str, steps: list[tuple[str, int, int, int]]) -> None:
+    """The three promises of issue 53 on the cases that broke them (every game's random runs walk them too)."""
+    run(new_table(name), steps)
 
 
 @pytest.mark.parametrize("name", _tables())

@@ -938,19 +938,24 @@ def test_row_heights_are_set_and_every_tab_prints_one_page_wide(tmp_path: Path) 
     from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
     from sheets_gm.sheets.local.backend import create_workbook
 
-    tab = TabLayout("Board", rows=10, cols=8, row_heights={0: 40, 3: 44})
-    create_workbook(tmp_path / "b.xlsx", WorkbookLayout("t", (tab,)))
+    tab = TabLayout("Board", rows=10, cols=8, row_heights={0: 40, 3: 44}, column_widths={7: 400})
+    narrow = TabLayout("Log", rows=10, cols=3, frozen_rows=1)
+    create_workbook(tmp_path / "b.xlsx", WorkbookLayout("t", (tab, narrow)))
     ws = openpyxl.load_workbook(tmp_path / "b.xlsx")["Board"]
     assert (ws.row_dimensions[1].height, ws.row_dimensions[4].height) == (30, 33)
     assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToWidth == 1
+    # Issue 54: sideways when wider than a portrait page (7 × 64 + 400 pixels), upright when not; a table's header
+    # rows are repeated on every page
     assert ws.page_setup.fitToHeight == 0 and ws.page_setup.orientation == "landscape"
+    log = openpyxl.load_workbook(tmp_path / "b.xlsx")["Log"]
+    assert log.page_setup.orientation == "portrait" and log.print_title_rows == "$1:$1"
 
 
 def test_a_tab_too_large_to_shrink_prints_across_pages_with_its_labels_repeated(tmp_path: Path) -> None:
     from sheets_gm.sheets.layout import TabLayout, WorkbookLayout
     from sheets_gm.sheets.local.backend import create_workbook
 
-    tab = TabLayout("Dominaria", rows=40, cols=30, print_pages_wide=0)
+    tab = TabLayout("Dominaria", rows=40, cols=30, print_pages_wide=0, print_title_rows=1, print_title_cols=1)
     create_workbook(tmp_path / "b.xlsx", WorkbookLayout("t", (tab,)))
     ws = openpyxl.load_workbook(tmp_path / "b.xlsx")["Dominaria"]
     assert not ws.sheet_properties.pageSetUpPr.fitToPage

@@ -5,6 +5,7 @@ and a replay; a resolution in the same poll logs the change before its own lines
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -105,3 +106,24 @@ def test_the_open_window_is_announced_again_with_its_new_deadline() -> None:
     assert again.facts is not None and not again.facts.deadline_changed
     seen = PollSeen(again.window_key, again.deadline, (), {}, False)
     assert {n.key for n in poll_notices(again.facts, seen, rules, NOW) if n.kind is NoticeKind.OPENED} <= keys
+
+
+def test_an_undo_after_a_change_keeps_its_line_and_verify_still_checks_it() -> None:
+    """Issue 52, item 6: a change of [deadlines] after a resolution, then an undo of that resolution: the undo's line
+    does not count the change's line among what no longer holds, and ``verify -c`` still checks its words."""
+    table = new_table("gvg")
+    _poll(table, EVENING)
+    type_bot_orders(table.sheets, table.cls, table.bots)
+    assert _poll(table, EVENING, minutes=1).resolved
+    assert not _poll(table, NOON, minutes=5).resolved  # the change, logged after the resolution's lines
+    row = [r[1] for r in _log(table)].index("deadlines")
+    undo_window(table.sheets, table.cls, "the test takes it back")
+    log = _log(table)
+    undo = str(log[-1][2])
+    named = undo.partition("Log rows ")[2].partition(")")[0]
+    runs = [range(int(a), int(b) + 1) for a, b in re.findall(r"(\d+) to (\d+)", named)]
+    assert runs and all(row + 2 not in r for r in runs)  # every row the resolution logged, the change's left out
+    assert log[row][1] == "deadlines" and _verify(table) == []
+    board = table.sheets.board
+    board.type("Log", f"C{row + 2}", str(log[row][2]).replace("12:30", "08:00"))  # type: ignore[attr-defined]
+    assert any("deadlines" in p or "Deadlines changed" in p for p in _verify(table))

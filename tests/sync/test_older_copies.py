@@ -218,9 +218,9 @@ def test_a_history_row_of_before_gives_its_kept_notes_back_to_the_rows_they_were
              "stayed": [{"table": "actions", "subject": "Row 5", "at": "Row 1"},
                         {"table": "actions", "subject": "Row 6", "at": "Row 2"}]}
     assert _said(found) == ({("actions", "Row 5"): "Not carried out: no tokens"},
-                            {("actions", "Row 6"): "Carried out in part: the move"})
+                            {("actions", "Row 6"): "Carried out in part: the move"}, {})
     said = {"unused": [["actions", "Row 5", "no tokens"]], "partly": [], **found}
-    assert _said(said) == ({("actions", "Row 5"): "no tokens"}, {})
+    assert _said(said) == ({("actions", "Row 5"): "no tokens"}, {}, {})
 
 
 def _rows_as_drawn(table: object, seat: str, tables: tuple[str, ...]) -> list[tuple[str, str, dict[str, str], str]]:
@@ -325,7 +325,8 @@ def test_a_row_a_resolution_kept_comes_back_when_an_older_copy_lacks_it(tmp_path
     book = openpyxl.load_workbook(red.path)
     book[read.tabs.orders("red").name][cell].value = "Z99"  # no such tile: refused, kept
     book.save(red.path)
-    assert sync(sheets).resolved
+    assert not sync(sheets).resolved  # red's Ready waits for the refused row (issue 53: Ready means ready)
+    assert sync(sheets, force=True).resolved  # the GM closes the turn: the row is kept with its reason
     kept = next(r for r in read_match(sheets, GVG).seats["red"].rows if r.subject == player.subject
                 and r.table == "players")
     assert kept.text("destination") == "Z99" and kept.feedback.startswith("✘"), kept

@@ -293,7 +293,11 @@ def test_an_unreadable_side_row_keeps_its_reason_through_the_judge_s_window() ->
     match.poll()
     why = "✘ the forum line and the order columns are both filled"
     assert match.row("coalition", "armies", 0).feedback.startswith(why)
-    match.bots_play()  # the bots type their orders (a battle is announced), over her End square: still both filled
+    # the bots type their orders (a battle is announced), over her End square: still both filled, so the side's
+    # Ready is not taken (issue 53: Ready means ready); the GM forces the window
+    type_bot_orders(match.sheets, match.cls, match.bots)
+    assert not match.poll().resolved
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved
     assert match.window().phase == "results"  # the judge's window opens
     for _ in range(2):  # the resolution's drawing, then every poll while the judge writes
         row = match.row("coalition", "armies", 0)

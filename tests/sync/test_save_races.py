@@ -309,4 +309,5 @@ def test_a_workbook_open_in_libreoffice_holds_back_the_resolution_not_the_other_
     row = next(r for r in after.seats["blue"].rows if r.table == "players" and r.values.get("destination") == "ZZ99")
     assert row.feedback.startswith("✘"), row  # blue was answered meanwhile
     lock.unlink()
-    assert sync(sheets).resolved
+    assert not sync(sheets).resolved  # blue's Ready waits for its refused row (issue 53: Ready means ready)
+    assert sync(sheets, force=True).resolved  # the GM closes the turn once red's file is closed

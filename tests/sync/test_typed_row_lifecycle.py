@@ -160,7 +160,9 @@ def test_a_recruit_refused_at_end_turn_stays_in_its_row_with_why() -> None:
     match.type(ann, "recruit", 0, "type", "Thief")
     match.type(ann, "recruit", 1, "type", "Thief")
     match.type(ann, "seat", 0, "ready", True)
-    assert match.poll().resolved
+    assert not match.poll().resolved  # End turn waits for the refused recruit (issue 53: Ready means ready)
+    assert "End turn is ticked, but not taken while" in match.row(ann, "seat", 0).feedback
+    assert poll(match.sheets, match.cls, now=NOW, force=True).resolved  # the GM closes the turn as the rules say
     for _ in range(2):  # the resolution, and every poll after it
         row = match.row(ann, "recruit", 0)  # the refused second entry, moved up to the first row
         assert row.text("type") == "Thief"

@@ -153,7 +153,7 @@ def test_an_old_record_that_cannot_be_read_stops_repair_before_anything_is_writt
     engine = openpyxl.load_workbook(old_race.parent / "gm" / "engine.xlsx")
     engine["Engine"]["B4"] = "{not json"
     engine.save(old_race.parent / "gm" / "engine.xlsx")
-    before = {k: v for k, v in _files(old_race.parent).items() if "before-repair" not in k}
+    before = {k: v for k, v in _files(old_race.parent).items() if "backups" not in k}
     code, _, err = run(capsys, "repair", "-c", old_race)
     assert code == 1 and "cell B4 (state) is not JSON" in err and "Nothing was changed" in err
-    assert {k: v for k, v in _files(old_race.parent).items() if "before-repair" not in k} == before
+    assert {k: v for k, v in _files(old_race.parent).items() if "backups" not in k} == before

@@ -54,7 +54,8 @@ def test_idle_polls_back_off_doubling_up_to_the_maximum_and_a_change_resets_it()
     resolved = WindowReport(window="turn 3", resolved=True)
     reports: list[WindowReport | Exception] = [idle(), idle(), idle(), idle(), idle(), changed, idle(), resolved]
     last = watch(scripted(reports, stop), stop, interval=10, max_interval=60, clock=lambda: NOW)
-    assert stop.waits == [20, 40, 60, 60, 60, 10, 20, 10, 20]
+    # Issue 54: the first wait is the interval (the README's "polls every minute"), not twice it
+    assert stop.waits == [10, 20, 40, 60, 60, 10, 20, 10, 20]
     assert last is not None and last.window == "turn 9"
 
 
@@ -75,8 +76,8 @@ def test_the_loop_ends_when_the_match_is_over_without_waiting() -> None:
     last = watch(scripted([idle(), over], stop), stop, interval=5, max_interval=50,
                  clock=lambda: NOW, on_report=lambda r, wait: seen.append((r.window, wait)))
     assert last is over
-    assert seen == [("turn 3", 10), ("turn 31", 0.0)]
-    assert stop.waits == [10]
+    assert seen == [("turn 3", 5), ("turn 31", 0.0)]
+    assert stop.waits == [5]
 
 
 def test_google_outages_are_waited_out_with_back_off_and_the_loop_carries_on() -> None:
@@ -85,8 +86,8 @@ def test_google_outages_are_waited_out_with_back_off_and_the_loop_carries_on() -
     outage = SheetUnavailableError("Google answered 503 five times")
     watch(scripted([outage, outage, idle()], stop), stop, interval=10, max_interval=30, clock=lambda: NOW,
           on_unavailable=lambda e, wait: errors.append(wait))
-    assert errors == [20, 30]
-    assert stop.waits[:3] == [20, 30, 30]
+    assert errors == [10, 20]
+    assert stop.waits[:3] == [10, 20, 30]
 
 
 def test_an_error_the_gm_must_fix_ends_the_loop() -> None:

@@ -12,7 +12,9 @@ Healer heals a hurt pair member between evades. They differ in how they equip, w
   Rogue, magical on the Mage and the Healer, support on the Rogue and the Healer), armour to the
   champion with the most health that may wear it;
 - ``stack``: the best items on the two healthiest champions, whatever their affinities;
-- ``random``: random legal orders in both windows.
+- ``random``: random legal orders in both windows;
+- ``seek`` (practice's bot): as ``affinity``, but drawn to a rival's tile (and next to it) where the others
+  shun it, so that the person practising meets a fight most rounds rather than one in fifteen.
 
 Bots read the loot pools' contents, which players only learn by looting; they never read another
 player's bag, equipment or orders."""
@@ -20,7 +22,7 @@ player's bag, equipment or orders."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sheets_gm.engine.dice import TurnDice
@@ -53,7 +55,8 @@ _WANT = {ItemType.PHYSICAL: 3, ItemType.MAGICAL: 3, ItemType.DEFENSIVE: 4, ItemT
 
 @dataclass(frozen=True, slots=True)
 class ChampionsBot:
-    """One player's bot; ``strategy`` is how it equips: ``affinity``, ``stack`` or ``random``."""
+    """One player's bot; ``strategy`` is how it equips: ``affinity``, ``stack`` or ``random``; ``seek`` equips as
+    ``affinity`` and seeks its rivals' tiles."""
 
     rules: ChampionsRules
     seed: str
@@ -82,16 +85,38 @@ class ChampionsBot:
         weak = sum(me.health) < 0.5 * sum(MAX_HEALTH.values())
         caution = _CAUTION * (1.5 if weak else 1.0)
 
-        def score(tile: Coord) -> float:
+        def loot_value(tile: Coord) -> float:
             pool = state.pools.get(tile.label, ())
             weights = self.rules.table.tier_weights[tile_class(state.size, tile)]
             quality = sum(_TIER_VALUE[t] * w for t, w in weights.items()) / max(1, sum(weights.values()))
+            return quality * min(len(pool), 6)
+
+        if self.strategy == "seek":  # a fight is what it comes for: where a rival is likely to end her move
+            return self._seek(state, me, options, rivals, loot_value, rng)
+
+        def score(tile: Coord) -> float:
             # a rival on the tile fights her for sure; one next to it may move in
             danger = sum(1.0 if r == tile else 0.8 if grid.distance(r, tile) == 1 else 0.0 for r in rivals)
-            return quality * min(len(pool), 6) - caution * danger + rng.random()
+            return loot_value(tile) - caution * danger + rng.random()
 
         to = max(options, key=score)
         pool = state.pools.get(to.label, ())
+        return PlayerOrders(move="stay" if to == me.at else to.label, loot=tuple(self._loot_words(me, pool, count)))
+
+    def _seek(self, state: ChampionsState, me: Player, options: list[Coord], rivals: list[Coord],
+              loot_value: Callable[[Coord], float], rng: random.Random) -> PlayerOrders:
+        """``seek``'s move: to where a rival most likely ends her move (her tile, where she may stay to loot, before
+        the tile of best loot she can reach, where she may go), the loot breaking ties; it loots as ``affinity``."""
+        grid = board(state.size)
+        likely: dict[Coord, float] = {}
+        for at in rivals:
+            reach = [at, *grid.neighbours(at)]
+            best = max(reach, key=loot_value)
+            likely[at] = likely.get(at, 0.0) + 1.5  # staying to loot is the likelier: her tile first
+            likely[best] = likely.get(best, 0.0) + 1.0
+        to = max(options, key=lambda t: (likely.get(t, 0.0), loot_value(t) + rng.random()))
+        pool = state.pools.get(to.label, ())
+        count = self.rules.settings.loot_actions
         return PlayerOrders(move="stay" if to == me.at else to.label, loot=tuple(self._loot_words(me, pool, count)))
 
     def _loot_words(self, me: Player, pool: Sequence[str], count: int) -> list[str]:

@@ -29,6 +29,14 @@ class MoveLoot:
 
     move: Coord | None = None
     loot: tuple[LootChoice, ...] = ()
+    # each accepted looting action's number as her feedback says it (its place among the words she typed), which
+    # the Log repeats: a refused action before it leaves a gap
+    numbers: tuple[int, ...] = ()
+
+    def numbered(self) -> list[tuple[int, LootChoice]]:
+        """Her accepted looting actions with the numbers her feedback gives them."""
+        numbers = self.numbers or tuple(range(1, len(self.loot) + 1))
+        return list(zip(numbers, self.loot, strict=True))
 
 
 @dataclass(slots=True)
@@ -95,6 +103,7 @@ def _move_loot(rules: ChampionsRules, state: ChampionsState, player: Player, par
     name = player.name
     move = _move(state, player, part.move, verdicts)
     loot: list[LootChoice] = []
+    numbers: list[int] = []
     limit = rules.settings.loot_actions
     for n, word in enumerate(part.loot, start=1):
         what = f"loot {n}"
@@ -109,8 +118,9 @@ def _move_loot(rules: ChampionsRules, state: ChampionsState, player: Player, par
                                     f"actions a round; it was not used"))
             continue
         loot.append(choice)
+        numbers.append(n)
         verdicts.append(Verdict(name, name, what, True, f"looting action {n}: {choice.value}"))
-    return MoveLoot(move, tuple(loot))
+    return MoveLoot(move, tuple(loot), tuple(numbers))
 
 
 def _move(state: ChampionsState, player: Player, text: str, verdicts: list[Verdict]) -> Coord | None:

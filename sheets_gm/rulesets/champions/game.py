@@ -16,7 +16,8 @@ from sheets_gm.rulesets.game import Game, GmPart, Simulation
 
 
 def bot_kinds(ruleset: ChampionsRuleset) -> Mapping[str, BotKind]:
-    """``affinity`` (the default), ``stack`` and ``random``: how they equip differs (see ``bots``)."""
+    """``affinity`` (the default), ``stack`` and ``random``: how they equip differs (see ``bots``); ``seek``,
+    practice's, goes looking for fights."""
     rules = ruleset.rules
     kinds = (
         BotKind("affinity", "moves toward loot, equips items by affinity, picks sets that exploit strengths",
@@ -24,6 +25,8 @@ def bot_kinds(ruleset: ChampionsRuleset) -> Mapping[str, BotKind]:
         BotKind("stack", "as affinity, but stacks the best items on its two healthiest champions",
                 lambda seed: ChampionsBot(rules, seed, "stack")),
         BotKind("random", "random but legal orders", lambda seed: ChampionsBot(rules, seed, "random")),
+        BotKind("seek", "as affinity, but comes to its rivals' tiles to fight them (practice: the learner meets "
+                "the fights too)", lambda seed: ChampionsBot(rules, seed, "seek"), tutor=True),
     )
     return {kind.name: kind for kind in kinds}
 

@@ -71,11 +71,12 @@ def _move_and_loot(rules: ChampionsRules, state: ChampionsState, orders: Orders,
         looters = sorted(by_tile[tile])
         order = dice.draw(f"lootorder/{tile.label}", looters) if len(looters) > 1 else looters
         pool = pools.setdefault(tile.label, [])
-        wants = {name: checked.moves[name].loot for name in order}
+        wants = {name: checked.moves[name].numbered() for name in order}
         for n in range(max(len(w) for w in wants.values())):
             for name in order:
                 if n < len(wants[name]):
-                    events.append(_loot(rules, dice, turn, name, n + 1, wants[name][n], pool, bags[name], tile))
+                    shown, choice = wants[name][n]
+                    events.append(_loot(rules, dice, turn, name, (n + 1, shown), choice, pool, bags[name], tile))
     players = [p if p.out else _with_bag(p, bags[p.name]) for p in players]
     new = state.with_players(players, phase=Phase.FIGHT,
                              pools={t: tuple(items) for t, items in pools.items()})
@@ -90,9 +91,12 @@ def _with_bag(p: Player, bag: list[str]) -> Player:
     return p if tuple(bag) == p.bag else Player(p.name, p.at, p.health, p.equipment, tuple(bag), p.out_round)
 
 
-def _loot(rules: ChampionsRules, dice: TurnDice, turn: int, name: str, n: int, choice: LootChoice,
+def _loot(rules: ChampionsRules, dice: TurnDice, turn: int, name: str, nth: tuple[int, int], choice: LootChoice,
           pool: list[str], bag: list[str], tile: Coord) -> Event:
+    """Her looting action ``nth``: (its place among her accepted ones, which keys its die; the number her feedback
+    gives it, which the Log says)."""
     table = rules.table
+    key, n = nth
     if choice is LootChoice.ANY:
         candidates = sorted(set(pool))
     else:
@@ -102,7 +106,7 @@ def _loot(rules: ChampionsRules, dice: TurnDice, turn: int, name: str, n: int, c
         return Event(turn, EventKind.LOOT_EMPTY,
                      f"{name}'s looting action {n} ({choice.value}) finds nothing: no such item is left on {tile}.",
                      {"player": name, "n": n, "choice": choice.value, "tile": tile}, audience=frozenset({name}))
-    taken = dice.pick(f"loot/{name}/{n}", candidates)
+    taken = dice.pick(f"loot/{name}/{key}", candidates)
     pool.remove(taken)
     bag.append(taken)
     item = table.get(taken)
@@ -295,13 +299,16 @@ def _next_round(rules: ChampionsRules, state: ChampionsState, went_out: list[str
         while size > target:
             players = [_shrunk(p, size, size - 1, dice) for p in players]
             size -= 1
-        events.append(Event(turn, EventKind.SHRUNK,
+        # the rules shrink the map at the start of the next round: its lines go under that round's move window
+        # (the dice stay keyed by this window, which rolls them)
+        opens = turn + 1
+        events.append(Event(opens, EventKind.SHRUNK,
                             f"{len(alive)} players are left: the map shrinks to {size}×{size}. "
                             + " ".join(f"{p.name} is on {p.at}." for p in players if not p.out),
                             {"size": size, "positions": {p.name: p.at for p in players if not p.out}}))
         pools = deal_pools(rules, dice, size)
-        events.append(Event(turn, EventKind.POOLS_DEALT, f"Every tile of the {size}×{size} map gets a fresh loot pool.",
-                            {"size": size}))
+        events.append(Event(opens, EventKind.POOLS_DEALT,
+                            f"Every tile of the {size}×{size} map gets a fresh loot pool.", {"size": size}))
     new = state.with_players(players, round=state.round + 1, phase=Phase.MOVE, size=size, pools=pools)
     return Resolution(new, events)
 

@@ -1,4 +1,4 @@
-"""Bots for both sides, and the automatic stand-in judge (simulate and demo only).
+"""Bots for both sides, and the automatic stand-in judge (simulate, demo, and where the GM names it: practice).
 
 A side bot raids weak armies with its bottom-ranked armies, engages enemies it outnumbers,
 holds enemy structures it stands in (to destroy them) and features, and otherwise marches

@@ -340,7 +340,7 @@ class BattleResult:
     escape_bonus: int = 0
     failed_kill: tuple[str, ...] = ()  # losers that attempted a kill (raiders always count)
     stratless: str = ""  # the side that sent no strategy
-    stand_in: bool = False  # entered by the automatic stand-in judge (simulate and demo only)
+    stand_in: bool = False  # entered by the automatic stand-in judge (a bot)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"winner": self.winner, "losses": {k: list(v) for k, v in sorted(self.losses.items())}}

@@ -55,6 +55,11 @@ LISTS_TAB = "sheets-gm lists"
 CHECKBOX_FORMAT = '"☑";"☑";"☐"'
 
 _INLINE_LIST_LIMIT = 255  # Excel refuses a list validation formula longer than this
+#: A column's width where the layout gives none (Excel's default, 8.43 characters).
+DEFAULT_COLUMN_PIXELS = 64
+#: The widest tab a portrait page prints at its own size (A4 or Letter less the margins): a wider one turns
+#: sideways, where it shrinks less.
+PORTRAIT_PIXELS = 700
 _COLOUR = re.compile(r"^#?([0-9A-Fa-f]{6})$")
 
 
@@ -193,17 +198,27 @@ def _apply_page(ws: Any, tab: TabLayout) -> None:
     """Frozen rows, the tab shown or hidden, and how it prints."""
     ws.freeze_panes = f"A{tab.frozen_rows + 1}" if tab.frozen_rows > 0 else None
     ws.sheet_state = "hidden" if tab.hidden else "visible"
-    # Printed or exported to PDF, a tab is one page wide (the board on one page, not cut in strips).
-    ws.page_setup.orientation = "landscape" if tab.cols > 6 else "portrait"
+    # Printed or exported to PDF, a tab is as many pages wide as its layout says (one: the board on one page, not
+    # cut in strips) and as tall as it needs; turned sideways when it is wider than a portrait page.
+    ws.page_setup.orientation = "landscape" if print_width(tab) > PORTRAIT_PIXELS else "portrait"
     if tab.print_pages_wide:
         ws.sheet_properties.pageSetUpPr.fitToPage = True
         ws.page_setup.fitToWidth = tab.print_pages_wide
         ws.page_setup.fitToHeight = 0
-    else:  # at its own size, over as many pages as it needs, its labels repeated on each
+    else:  # at its own size, over as many pages as it needs
         ws.sheet_properties.pageSetUpPr.fitToPage = False
-        ws.print_title_rows = "1:1"
-        ws.print_title_cols = "A:A"
+    # each page repeats the header rows (a table's, the map's coordinates) and the label columns the layout names
+    title_rows = tab.print_title_rows or tab.frozen_rows
+    if title_rows:
+        ws.print_title_rows = f"1:{title_rows}"
+    if tab.print_title_cols:
+        ws.print_title_cols = f"A:{get_column_letter(tab.print_title_cols)}"
     ws.print_options.headings = tab.print_headings
+
+
+def print_width(tab: TabLayout) -> int:
+    """The tab's columns' width in pixels (a column the layout does not size at the default width)."""
+    return sum(tab.column_widths.get(c, DEFAULT_COLUMN_PIXELS) for c in range(tab.cols))
 
 
 def _apply_sizes(ws: Any, tab: TabLayout) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sheets_gm.engine.dice import deal_prefix
-from sheets_gm.engine.events import Event
+from sheets_gm.engine.events import Event, kind_words
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
@@ -22,15 +22,23 @@ from sheets_gm.sheets.layout import Grid
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import TypedRow
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError, checked_bots, play_bots
+from sheets_gm.sync.journal import journaled_change
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
 from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.life.seed_check import check_seed
-from sheets_gm.sync.match_record import MatchRecord, engine_write, history_range, joined_cells, kept_keys
+from sheets_gm.sync.match_record import (
+    MatchRecord,
+    compact_json,
+    engine_write,
+    history_range,
+    joined_cells,
+    kept_keys,
+)
 from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER
-from sheets_gm.sync.read import MatchRead, current_mark, read_match
-from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital, lines_cell
+from sheets_gm.sync.read import MatchRead, current_mark, read_match, restamped
+from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital
 from sheets_gm.sync.rows.fate_words import adjust_cause, handed_cause, shown_typed_over_line, undo_cause
 from sheets_gm.sync.rows.fates import (
     SeatSettled,
@@ -88,7 +96,11 @@ class BetweenReport:
     fresh_prefix: str = ""  # undo: how the message of every die dealt afresh starts ("2.1/")
 
 
-def _check_not_interrupted(read: MatchRead) -> None:
+def _check_not_interrupted(read: MatchRead, command: str) -> None:
+    """BetweenWindowsError when the read found a command cut short: a resolution (the next sync completes it), or a
+    change the read just completed (the GM is told, and the command she typed waits for her to type it again)."""
+    if read.completed:
+        raise BetweenWindowsError(f"{read.completed}. Your {command} was not done: run it again if you still want it")
     cut = [seat for seat, s in read.seats.items() if s.pending is not None]
     if cut:
         raise BetweenWindowsError(f"the last resolution was interrupted ({', '.join(cut)}'s orders are archived but "
@@ -133,18 +145,16 @@ def _redraw(sheets: MatchSheets, read: MatchRead, record: MatchRecord, events: S
         strays = stray_layout(read.adapter, state, seat, seat_read.tab, tabs.orders(seat), seat_read.strays)
         written = [*(lines or {}).get(seat, ()), *changed, *strays.aside_line(seat_read.tab, window or before),
                    *([shown_typed_over_line(capital(before.label), shown[seat])] if shown.get(seat) else [])]
-        if written or pending_cleared:
-            count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, written)
-            if pending_cleared:
-                batch.put(backend, read.tabs.archive_pending_range(seat),
-                          [["", current_mark(record.resolved, record.deal), count]])
-            else:
-                batch.put(backend, lines_cell(read.tabs, seat), [[count]])
+        count = archive_lines_writes(batch, backend, read.tabs, seat, seat_read.archive_lines, written)
+        # the file drawn for the record as the change leaves it (its stamp: ``sync.history``)
+        mark = (["", current_mark(record.resolved, record.deal, record.stamp())] if pending_cleared
+                else restamped(seat_read.pending_cells, record, f"rows {seat} typed")[:2])
+        batch.put(backend, read.tabs.archive_pending_range(seat), [[*mark, count]])
         seat_tables_writes(batch, backend, tabs.orders(seat), read.adapter, state, window, seat, dice, status,
                            outcome.text if outcome else "", settled.kept, settled.shown, strays.queue(batch, backend))
     seat_logs = views_writes(batch, sheets, read.tabs, read.adapter, state, status, record.seat_logs, events,
                              read.record.state)
-    board_writes(batch, sheets.board, read.tabs, read.adapter, state, status, record.deadline)
+    board_writes(batch, sheets.board, read.tabs, read.adapter, state, status, record.deadline, record.stamp())
     public = public_log_writes(batch, sheets.board, read.tabs, record.log_rows, events, read.adapter)
     record = with_own_lines(record, record.log_rows, events, read.adapter)  # for verify -c to check their words
     return replace(record, log_rows=record.log_rows + public, seat_logs=seat_logs)
@@ -197,12 +207,12 @@ def _answer_kept(opened: OpenedCheck, read: MatchRead, seat: str, settled: SeatS
             settled.shown.setdefault(table, {})[subject] = f"{first} · {said}" if first else said
 
 
-def _match_in_play(sheets: MatchSheets, ruleset_class: type[AnyRuleset]) -> MatchRead:
+def _match_in_play(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command: str) -> MatchRead:
     """The match read for a GM change, its seed checked: refused (BetweenWindowsError) while a resolution is cut
     short or once it is over."""
     read = read_match(sheets, ruleset_class)
     check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
-    _check_not_interrupted(read)
+    _check_not_interrupted(read, command)
     if read.record.ruleset.window(read.record.state) is None:
         raise BetweenWindowsError("the match is over; undo its last window first to change it")
     return read
@@ -214,7 +224,7 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     record until the next resolution files them in its history row, so a replay applies them again."""
     if not gm_events:
         raise BetweenWindowsError("nothing to change: give one of the corrections this game accepts")
-    read = _match_in_play(sheets, ruleset_class)
+    read = _match_in_play(sheets, ruleset_class, "adjustment")
     record = read.record
     ruleset = record.ruleset
     state = record.state
@@ -234,15 +244,16 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     # every game's GM event carries the GM's reason, written to the Log with it
     reasons = "; ".join(dict.fromkeys(w for e in gm_events if (w := str(getattr(e, "reason", "") or "").strip())))
     cause = adjust_cause(reasons)
-    new = _redraw(sheets, read, replace(record, state=state, gm_events=pending), log, batch, rows, cause, notes=True,
-                  owners=owners)
+    new = _redraw(sheets, read, replace(record, state=state, gm_events=pending).moved_on(f"adjustment: {cause}"), log,
+                  batch, rows, cause, notes=True, owners=owners)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     outcome = ruleset.outcome(state)
     window = ruleset.window(state)
     over = (outcome.text or "the match is over") if outcome is not None else ("the game is over" if window is None
                                                                               else "")
-    return BetweenReport(log, state, batch.run(sheets.write_order()), over=over,
-                         open_now=window.label if window is not None else "")
+    calls = journaled_change(batch, sheets.write_order(), sheets.journal,
+                             f"the GM's adjustment ({reasons or 'no reason given'})", record, new)
+    return BetweenReport(log, state, calls, over=over, open_now=window.label if window is not None else "")
 
 
 def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Mapping[str, str], reason: str,
@@ -255,7 +266,7 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
         raise BetweenWindowsError("handing a seat to a bot needs a reason; it is written to the log")
     if not wanted:
         raise BetweenWindowsError("name a seat and a bot: --bot Bo=skirmisher (or Bo=none)")
-    read = _match_in_play(sheets, ruleset_class)
+    read = _match_in_play(sheets, ruleset_class, "hand-over")
     record = read.record
     ruleset = record.ruleset
     window = ruleset.window(record.state)
@@ -279,10 +290,12 @@ def hand_seats(sheets: MatchSheets, ruleset_class: type[AnyRuleset], wanted: Map
         if taken:
             kind = bots.get(seat) or bots.get(taken[0].subject, "")
             lines[seat] = [handed_line(seat_read.tab, window, kind, reason.strip(), taken)]
-    new = _redraw(sheets, read, replace(record, bots=bots), log, batch, rows,
+    new = _redraw(sheets, read, replace(record, bots=bots).moved_on(f"bots: {compact_json(bots)}"), log, batch, rows,
                   handed_cause(reason.strip()), notes=True, owners=owners, told=told, lines=lines)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
-    return BetweenReport(log, record.state, batch.run(sheets.write_order()), open_now=window.label)
+    what = f"handing {', '.join(wanted)} to {'a bot' if len(wanted) == 1 else 'bots'} or back ({reason.strip()})"
+    calls = journaled_change(batch, sheets.write_order(), sheets.journal, what, record, new)
+    return BetweenReport(log, record.state, calls, open_now=window.label)
 
 
 def _handed(name: str, kind: str, reason: str) -> str:
@@ -393,18 +406,59 @@ def _rows_put_back(read: MatchRead, back: MatchRecord, entry: Mapping[str, Any],
     return restored, set_aside, told, lines
 
 
+def _held_lines(record: MatchRecord) -> list[list[Any]]:
+    """The sync's own Log lines since the last resolution that an undo of it keeps: a change of the match's
+    deadlines (the undo keeps the schedule, so its line still holds), each with its Log row (``own_lines``)."""
+    deadlines = kind_words(SyncEvent.DEADLINES.value)
+    return [list(line) for line in (record.gm_events or {}).get("own", [])
+            if isinstance(line, list) and len(line) == 4 and line[2] == deadlines]
+
+
+def _ranges(first: int, end: int, held: set[int]) -> list[tuple[int, int]]:
+    """The Log rows from index ``first`` to ``end`` (excluded), ``held`` left out, as runs of row numbers.
+
+    >>> _ranges(5, 12, {7, 8}), _ranges(5, 7, {5, 6})
+    ([(7, 8), (11, 13)], [])
+    """
+    runs: list[tuple[int, int]] = []
+    for i in range(first, end):
+        if i in held:
+            continue
+        row = LOG_FIRST_ROW + i
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
+
+
+def _kept_events(entry: Mapping[str, Any], record: MatchRecord, ruleset: AnyRuleset,
+                 state: Any) -> dict[str, Any] | None:
+    """The GM events pending once the resolution ``entry`` records is undone: those it had applied before it, and
+    the lines of the sync's own since that still hold (``_held_lines``), so that ``verify -c`` keeps checking them."""
+    pending = entry.get("gm_events")
+    held = _held_lines(record)
+    if not held:
+        return pending if isinstance(pending, dict) else None
+    base = dict(pending) if isinstance(pending, dict) else {"state_before": ruleset.state_codec.to_json(state),
+                                                             "events": []}
+    return {**base, "own": [*base.get("own", []), *held]}
+
+
 def _undo_text(record: MatchRecord, entry: Mapping[str, Any], reopened: Window, reason: str,
                set_aside: Mapping[str, list[TypedRow]]) -> str:
-    """The Log's line for an undo of the resolution ``entry`` records (without its closing full stop)."""
+    """The Log's line for an undo of the resolution ``entry`` records (without its closing full stop). The rows it
+    names as no longer holding leave out the lines the undo keeps (``_held_lines``: a deadline change's)."""
     text = (f"GM undoes {reopened.label}: {reason}. The match is back to before it; "
             "its orders are back in their rows, Ready and Go unticked")
     if set_aside:
         text += (f"; what {', '.join(set_aside)} typed since was set aside: each seat's Archive tab lists its "
                  "rows, to type again")
     log_from = entry.get("log_from")
-    if isinstance(log_from, int) and 0 <= log_from < record.log_rows:  # what the verify of the Log leaves out
-        text += (f"; what it logged (Log rows {LOG_FIRST_ROW + log_from} to {LOG_FIRST_ROW + record.log_rows - 1}) "
-                 "no longer holds")
+    runs = _ranges(log_from, record.log_rows, {int(line[0]) for line in _held_lines(record)}) \
+        if isinstance(log_from, int) and 0 <= log_from < record.log_rows else []
+    if runs:  # what the verify of the Log leaves out
+        text += (f"; what it logged (Log rows {' and '.join(f'{a} to {b}' for a, b in runs)}) no longer holds")
     dropped = len((record.gm_events or {}).get("events", []))  # recorded since the undone resolution
     if dropped:
         text += (f"; {counted(dropped, 'GM event')} recorded after {reopened.label} "
@@ -413,14 +467,16 @@ def _undo_text(record: MatchRecord, entry: Mapping[str, Any], reopened: Window, 
 
 
 def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: str,
-                owners: OwnersSource | None = None) -> BetweenReport:
+                owners: OwnersSource | None = None, window_key: str | None = None) -> BetweenReport:
     """Take back the last resolution: the state before it, its typed rows back in their cells, logged; rows
-    typed since are set aside in the archive. A finished match reopens."""
+    typed since are set aside in the archive. A finished match reopens. ``window_key``: only if the last resolution
+    resolved that window (the GM must not undo a window a poll resolved while she typed)."""
+    wanted = window_key
     if not reason.strip():
         raise BetweenWindowsError("an undo needs a reason; it is written to the log")
     read = read_match(sheets, ruleset_class)
     check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
-    _check_not_interrupted(read)
+    _check_not_interrupted(read, "undo")
     record = read.record
     number = record.resolved
     if number < 1:
@@ -432,27 +488,34 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     ruleset = record.ruleset
     try:
         state = ruleset.state_codec.from_json(entry["state_before"])
-        window_key = str(entry["window"])
+        undone_key = str(entry["window"])
     except (KeyError, ValueError, TypeError) as exc:
         raise BetweenWindowsError(f"the history of resolution {number} cannot be read ({exc}); nothing was "
                                   "written") from None
     reopened = ruleset.window(state)
-    if reopened is None or reopened.key != window_key:
-        raise BetweenWindowsError(f"the state before resolution {number} is not in window {window_key!r}; the "
+    if reopened is None or reopened.key != undone_key:
+        raise BetweenWindowsError(f"the state before resolution {number} is not in window {undone_key!r}; the "
                                   "history was edited — nothing was written")
     was_open = ruleset.window(record.state)
+    if wanted is not None and wanted != undone_key:
+        raise BetweenWindowsError(
+            f"window {wanted!r} is not the last one resolved: {undone_key!r} ({reopened.label}) is (a sync resolved "
+            f"it while you typed, or before); the match is at {was_open.label if was_open is not None else 'its end'}"
+            f" — nothing was undone. To take {reopened.label} back, run undo again with --window {undone_key}")
     batch = WriteBatch()
     # Dealt afresh: the undone window's dice are in the log, and a die's key does not name its target; but the rolls
     # its sheets showed before anyone typed keep their values (orders typed for them stay good, and a team with bad
     # rolls gains nothing by asking for an undo).
     bots = entry.get("bots") or {}  # the bots that played the undone window: a seat handed over since goes back
     keep, dealt = _window_dice(read, state, entry, record.deal + 1)
-    back = replace(record, state=state, resolved=number - 1, gm_events=entry.get("gm_events"), deal=record.deal + 1,
-                   kept_dice={"window": window_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {},
-                   bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {})
+    back = replace(record, state=state, resolved=number - 1, gm_events=_kept_events(entry, record, ruleset, state),
+                   deal=record.deal + 1,
+                   kept_dice={"window": undone_key, "keys": {k: list(v) for k, v in keep.items()}} if keep else {},
+                   bots={str(k): str(v) for k, v in bots.items()} if isinstance(bots, dict) else {}
+                   ).moved_on(f"undo of resolution {number} of deal {record.deal}")
     restored, set_aside, told, lines = _rows_put_back(read, back, entry, reopened, reason.strip(), was_open)
     text = _undo_text(record, entry, reopened, reason.strip(), set_aside)
-    data = {"resolution": number, "window": window_key, "reason": reason.strip()}
+    data = {"resolution": number, "window": undone_key, "reason": reason.strip()}
     undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".", data)
     aside = [Event(reopened.logged_turn, SyncEvent.UNDO,
                    aside_notice(len(rows), undo_cause(reopened, reason.strip()), tabs.archive(seat)),
@@ -462,7 +525,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     new = _redraw(sheets, read, back, [undo, *aside], batch, restored, cause, owners=owners, told=told, lines=lines,
                   pending_cleared=True)
     batch.put(sheets.engine, *engine_write(engine_tab, new))
-    calls = batch.run(sheets.write_order())
+    calls = journaled_change(batch, sheets.write_order(), sheets.journal, f"the undo of {reopened.label}", record, new)
     return BetweenReport([undo, *aside], state, calls, sum(len(r) for r in restored.values()),
                          sum(len(r) for r in set_aside.values()), dice=dealt,
                          fresh_prefix=deal_prefix(record.dice(state).turn, record.deal + 1))

@@ -225,7 +225,7 @@ def copies_laid_out_writes(sheets: MatchSheets, tabs: MatchTabs, record: MatchRe
             (archive,) = backend.read([tabs.archive_lines_range(seat, 0, ARCHIVE_LINES)])
             filled = [i for i, row in enumerate(archive, start=1) if any(text_of(v) for v in row)]
             count = max(filled, default=0)
-        pending: list[CellValue] = ["", current_mark(record.resolved, record.deal)]
+        pending: list[CellValue] = ["", current_mark(record.resolved, record.deal, record.stamp())]
         if seat in renamed:
             name, old = renamed[seat]
             count = max(count, _old_count(old))

@@ -9,7 +9,7 @@ from sheets_gm.engine.dice import seed_hash
 from sheets_gm.engine.ruleset import GM, Roster
 from sheets_gm.engine.settings import settings_rows
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
-from sheets_gm.sheets.adapter import AnySheetAdapter, BoardDrawing
+from sheets_gm.sheets.adapter import LEGEND_PIXELS, AnySheetAdapter, BoardDrawing
 from sheets_gm.sheets.backend import SheetBackend
 from sheets_gm.sheets.layout import Fill, Grid, Protection, TabLayout, WorkbookLayout, a1, cells
 from sheets_gm.sheets.spec import VIEW_COLS, SheetSpec
@@ -54,17 +54,18 @@ def drawn_tab(tabs: MatchTabs, name: str, drawing: BoardDrawing) -> TabLayout:
     """A public tab: the adapter's drawing from A1; right of it the title, status line and legend."""
     spec = tabs.spec
     info = drawing.width + 1
-    legend = drawing.legend
+    legend = drawing.legend_rows
     fills = [*drawing.fills, Fill(cells(info, 1, info, 2), spec.colours.header, bold=True, wrap=True)]
     values: dict[str, Grid] = {cells(info, 1, info, 1): [[spec.headers.board]]}
     if legend:
-        values[cells(info, 4, info, 4)] = [list(r[:1]) for r in legend]
+        values[cells(info, 4, info, 4)] = legend
     return TabLayout(name=name, rows=max(drawing.height, 4 + len(legend)), cols=info + 1,
                      values=values, fills=tuple(fills), conditional_fills=drawing.conditional_fills,
                      protections=(Protection(None, "Drawn by sheets-gm: only the GM edits"),),
-                     column_widths={**drawing.column_widths, drawing.width: 20, info: 320},
-                     row_heights=dict(drawing.row_heights), print_headings=True,
-                     print_pages_wide=drawing.print_pages_wide)
+                     column_widths={**drawing.column_widths, drawing.width: 20, info: LEGEND_PIXELS},
+                     row_heights=dict(drawing.row_heights), print_headings=drawing.print_headings,
+                     print_pages_wide=drawing.print_pages_wide, print_title_rows=drawing.print_title_rows,
+                     print_title_cols=drawing.print_title_cols)
 
 
 def _archive_tab(tabs: MatchTabs, seat: str) -> TabLayout:
@@ -195,7 +196,8 @@ def create_match(sheets: MatchSheets, ruleset: AnyRuleset, roster: Roster, *, se
     batch = WriteBatch()
     drawn_writes(batch, sheets, tabs, record, adapter, record.dice())
     for seat in tabs.input_seats():  # drawn for resolution 0: a copy of the file older than a resolution shows
-        batch.put(seat_backend(sheets, tabs, seat), tabs.archive_pending_range(seat), [["", current_mark(0), None]])
+        batch.put(seat_backend(sheets, tabs, seat), tabs.archive_pending_range(seat),
+                  [["", current_mark(0, 0, record.stamp()), None]])
     opening = ruleset.opening_events(state, seed)  # the set-up's draws head the Log (who plays first, and why)
     record = replace(record, log_rows=public_log_writes(batch, sheets.board, tabs, 0, opening))
     if opening:  # the GM tab's log starts with them too: the GM reads the whole match there

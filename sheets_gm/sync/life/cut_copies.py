@@ -66,7 +66,7 @@ def pending_back(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, batc
     a cut left, else the mark of the last resolution (``count``: the Archive's lines; ``archive``: its lines as read,
     None when the Archive was laid out again too). A cut resolution whose rows are lost has its Archive entry
     rewritten in ``batch`` to say so."""
-    mark = PendingBack(["", current_mark(record.resolved, record.deal), count])
+    mark = PendingBack(["", current_mark(record.resolved, record.deal, record.stamp()), count])
     window = record.ruleset.window(record.state)
     if window is None or seat not in tabs.input_seats():
         return mark

@@ -135,5 +135,5 @@ def change_writes(batch: WriteBatch, sheets: MatchSheets, tabs: MatchTabs, adapt
     for seat in tabs.view_seats():
         backend = sheets.engine if seat == GM else seat_backend(sheets, tabs, seat)
         batch.put(backend, tabs.view_status_range(seat), [[tabs.view_title(seat)], [status]])
-    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
+    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline, record.stamp())
     return record

@@ -143,6 +143,7 @@ def below_log_words(grid: Grid, log_rows: int, tab: str, start: int = 0) -> list
 
 #: How an undo's Log line names the rows it takes back (``between.undo_window``).
 _UNDONE_ROWS = re.compile(r"Log rows (\d+) to (\d+)")
+_UNDONE_RUN = re.compile(r"(\d+) to (\d+)")
 
 
 def _turn(text: str) -> float:
@@ -176,8 +177,10 @@ def _compare(grid: Grid, expected: Counter[Line], tab: str, log_rows: int, old_r
         if kind != undo:
             continue
         named = _UNDONE_ROWS.search(text)
-        if named is not None:
-            undone.update(range(int(named[1]) - LOG_FIRST_ROW, int(named[2]) - LOG_FIRST_ROW + 1))
+        if named is not None:  # "Log rows 13 to 19 and 21 to 24": every run it names (a line it keeps between)
+            runs = text[named.start():].partition(")")[0]
+            for first, last in _UNDONE_RUN.findall(runs):
+                undone.update(range(int(first) - LOG_FIRST_ROW, int(last) - LOG_FIRST_ROW + 1))
         else:
             undone.update(i for i, (turn, _, _) in enumerate(rows[:j]) if _turn(back) <= _turn(turn))
     left = Counter(expected)

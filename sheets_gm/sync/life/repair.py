@@ -39,7 +39,7 @@ from sheets_gm.sync.life.repair_columns import FoundColumns, laid_out_columns
 from sheets_gm.sync.life.repair_records import renamed_copies, restore_logs
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import ABOUT_TAB, MatchTabs
-from sheets_gm.sync.read import adapter_of
+from sheets_gm.sync.read import adapter_of, current_mark, cut_pending, file_stamp, restamped
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital
 from sheets_gm.sync.rows.fate_words import shown_typed_over_line
 from sheets_gm.sync.rows.fates import kept_refusals, stays
@@ -149,15 +149,41 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     report.notes += restored
     report.notes += archive_moves_writes(sheets, tabs, record, batch, moves)
     report.notes += copies_laid_out_writes(sheets, tabs, record, batch, relaid, renamed)
+    _restamp_seats(sheets, tabs, record, batch, relaid | {tabs.copies(seat) for seat in moves})
     status = status_line(adapter, record)
     aside = with_orphans(_seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays),
                          found.read_as, record.ruleset.window(record.state))
     report.notes += repair_aside_writes(sheets, tabs, batch, aside, absent)
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
-    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline)
+    board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline, record.stamp())
     batch.run(sheets.write_order())
     old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
     return report
+
+
+def _restamp_seats(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, batch: WriteBatch,
+                   relaid: set[str]) -> None:
+    """Queue every seat's pending row stamped for the engine's record (``sync.history``): the match goes on from the
+    engine as it is, whatever generation or match a file was drawn for (a Copies tab laid out again or moved,
+    ``relaid``, gets its row from ``copies_laid_out_writes`` or ``archive_moves_writes``; an empty row keeps no
+    stamp to mend)."""
+    for seat in tabs.input_seats():
+        if tabs.copies(seat) in relaid:
+            continue
+        backend = seat_backend(sheets, tabs, seat)
+        try:
+            (grid,) = backend.read([tabs.archive_pending_range(seat)])
+        except SheetError:
+            continue
+        row = tuple(grid[0]) if grid else ()
+        if len(row) < 2 or row[1] in (None, "") or cut_pending(grid, tabs.copies(seat), record) is not None:
+            continue  # nothing to mend, or a resolution cut before its commit: the next poll completes it
+        stamp = file_stamp(grid)
+        if stamp is None or stamp == record.stamp():
+            mark = restamped(row, record, f"rows {seat} typed")
+        else:  # drawn for another generation, history or match: the file goes on from the engine as it is
+            mark = ["", current_mark(record.resolved, record.deal, record.stamp()), row[2] if len(row) > 2 else None]
+        batch.put(backend, tabs.archive_pending_range(seat), [mark])
 
 
 @dataclass

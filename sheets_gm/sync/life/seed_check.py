@@ -35,7 +35,7 @@ def seed_problem(record: MatchRecord, where: str) -> str:
 def seed_fix(where: str) -> str:
     """What to do about a seed that does not give its published hash."""
     return (f"put the seed and seed_hash cells of {where} back as they were: from the spreadsheet's version "
-            "history, or from a copy of the engine workbook (*.before-repair-*, *.before-init-* beside it); the "
+            "history, or from a copy of the engine workbook (in backups/*-repair/, or *.before-init-* beside it); the "
             "hash the players were given when the match was created is the one to match")
 
 

@@ -23,6 +23,63 @@ HELD = " · You typed in this cell: "  # what a player typed in a blank row's fe
 WARN = "⚠ "  # a file or a cell sheets-gm drew again over what a player saved
 
 
+#: The most an answer in a feedback cell is given, in UTF-16 units: an .xlsx cell holds 32,767 (a Google cell
+#: 50,000), and the closing sentence saying what did not fit needs room.
+ANSWER_UNITS = 32_000
+TAIL_UNITS = 200  # the room kept for the sentence saying what did not fit (besides where it is)
+_JOIN = " · "
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fitted_answer(text: str, rest_at: str = "") -> str:
+    """``text`` (an answer's parts joined by ' · ') as a feedback cell can hold it: unchanged when it fits; else its
+    refusals (``✘ …``) first, then as many other parts as fit whole, then how many did not fit and where they are
+    (``rest_at``; else that they show here once the ones shown are mended). Never cut mid-sentence: a part too long
+    on its own is cut where one of its clauses ('; ') ends.
+
+    >>> fitted_answer("✔ a · ✘ b")
+    '✔ a · ✘ b'
+    >>> import sheets_gm.sync.rows.fate_words as w
+    >>> long = " · ".join(["✔ " + "x" * 10_000] * 4 + ["✘ refused"])
+    >>> cut = w.fitted_answer(long, "each is in its own row too")
+    >>> cut.startswith("✘ refused · ✔ x") and cut.endswith("each is in its own row too.") and len(cut) < 32_767
+    True
+    """
+    if _units(text) <= ANSWER_UNITS:
+        return text
+    parts = text.split(_JOIN)
+    order = sorted(range(len(parts)), key=lambda i: not parts[i].startswith(MARK))  # stable: the refusals first
+    room = ANSWER_UNITS - TAIL_UNITS - _units(rest_at)
+    shown: list[str] = []
+    left = cut = 0
+    refused_left = 0
+    for i in order:
+        part = parts[i]
+        if _units(part) + len(_JOIN) > room and not shown:  # one part longer than the cell: cut at a clause's end
+            clauses = part.split("; ")
+            whole = len(clauses)
+            while clauses and _units("; ".join(clauses)) + len(_JOIN) > room:
+                clauses.pop()
+            if clauses:
+                part = "; ".join(clauses) + " …"
+                cut = whole - len(clauses)
+        if _units(part) + len(_JOIN) <= room:
+            shown.append(part)
+            room -= _units(part) + len(_JOIN)
+        else:
+            left += 1
+            refused_left += part.startswith(MARK)
+    where = rest_at or "mend or clear what is shown, and the rest shows here"
+    of_them = f", {refused_left} of them refusals" if refused_left else ""
+    more = [f"{cut:,} more clause{'s' * (cut != 1)} of the first"] * bool(cut) + \
+        [f"{left:,} more answer{'s' * (left != 1)}"] * bool(left)
+    return _JOIN.join([*shown, f"… {' and '.join(more)} not shown here (a cell holds 32,767 characters{of_them}): "
+                                f"{where}."])
+
+
 def _who(window: Window) -> str:
     """The seats ``window`` is for, the first three named."""
     return ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
@@ -50,15 +107,23 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
     return f"Waiting for {'the results' if seat == JUDGE else 'your orders'} for {window.label}."
 
 
-def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ticked: bool = False) -> str:
+def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ticked: bool = False,
+                   waits: Sequence[str] = ()) -> str:
     """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it;
-    a box ticked over rows that cannot be read yet, that it waits for them)."""
+    a box ticked over rows that say ✘, that it waits for them: ``waits``, their subjects, when known)."""
     box = table.of_kind(ColumnKind.READY)[0].header
     if seat not in window.awaited:
         label = window.label[:1].upper() + window.label[1:]
         return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
     if ready:
         return f"{box} for {window.label}."
+    if ticked and waits:
+        named = ["this row" if s == seat else s for s in waits]
+        rows = ", ".join(named[:5]) + (f" and {len(named) - 5} more" if len(named) > 5 else "")
+        one = len(waits) == 1
+        return (f"{MARK}{box} is ticked, but not taken while {rows} {'is' if one else 'are'} refused (each row says "
+                f"why): mend or clear {'it' if one else 'them'}, and {box} counts; the deadline, or the GM's resolve "
+                f"--force, closes {window.label} without {'it' if one else 'them'}.")
     if ticked:
         return (f"{box} is ticked, but {seat} counts as ready only once every row marked ✘ is mended or cleared "
                 f"(for {window.label}).")
@@ -79,7 +144,12 @@ def not_a_tick_words(header: str, shown: str, ready: bool) -> str:
 def read_as_words(subject: str, message: str) -> str:
     """A verdict on ``subject``'s order shown in the row it was read from (a line of a pasted post naming it)."""
     whose = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
-    return f"read as {whose} order: {message}"
+    return f"{READ_AS}{whose} order: {message}"
+
+
+READ_AS = "read as "  # how a verdict on another row's order, shown in the row it was read from, begins
+#: Where the rest of an answer cut to a cell's size is, for a row read as other rows' orders (a pasted post).
+READ_AS_REST = "each order read from this row is answered in full in its own row too"
 
 
 # -- a row no order is read from (``strays``) -----------------------------------------------------------------------

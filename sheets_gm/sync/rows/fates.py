@@ -44,7 +44,15 @@ from sheets_gm.sheets.adapter import AnySheetAdapter, SeatInput
 from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind, InputTable
 from sheets_gm.sheets.tables import InputTab, TypedRow, too_long
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, capital, row_text, window_words
-from sheets_gm.sync.rows.fate_words import MARK, read_as_words, read_line_sentence, ready_sentence
+from sheets_gm.sync.rows.fate_words import (
+    MARK,
+    READ_AS,
+    READ_AS_REST,
+    fitted_answer,
+    read_as_words,
+    read_line_sentence,
+    ready_sentence,
+)
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text
 
 Key = tuple[str, str]  # a row by its table and subject
@@ -69,6 +77,34 @@ def held_sentence(window: Window | None, seat: str, table: InputTable, why: str 
         return f"Kept for {seat}'s next turn: it is read when that opens, not in {window.label}."
     who = ", ".join(window.seats[:3]) + (f" and {len(window.seats) - 3} more" if len(window.seats) > 3 else "")
     return f"Kept for {seat}'s next turn: it is read when that opens ({window.label} is for {who})."
+
+
+def ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, tab: InputTab,
+                   rows: Sequence[TypedRow]) -> dict[tuple[str, str], str]:
+    """What the rows ``rows`` typed in tables closed in ``window`` (kept for when the table opens again) already say is
+    wrong, by table and subject: their cells read now as the window that opens the table will read them (the
+    engine's verdicts wait for that window's state). A refusal stands until the row changes: the row says it while
+    it waits, ``✘ … — fix it before this table opens``, not only once the table opens."""
+    if window is None:
+        return {}
+    out: dict[tuple[str, str], str] = {}
+    by_table: dict[str, list[TypedRow]] = {}
+    for row in rows:
+        spec = tab.table(row.table).spec
+        if row.typed and not spec.open_in(window.phase) and not spec.standing:
+            by_table.setdefault(row.table, []).append(row)
+    for table, typed in by_table.items():
+        spec = tab.table(table).spec
+        opens = replace(window, phase=spec.phases[0], seats=(seat,), waits_for=None, stepwise=False)
+        try:
+            found = adapter.read_orders(state, opens, seat, {table: typed})
+        except (ValueError, KeyError):  # a game whose reading needs the window itself: it answers when it opens
+            continue
+        for row in typed:
+            said = [p for p in found.problems.get(row.subject, []) if p]
+            if said:
+                out[(table, row.subject)] = f"{MARK}{'; '.join(said)} — fix it before this table opens"
+    return out
 
 
 def out_sentence(reason: str) -> str:
@@ -124,6 +160,13 @@ def partly_sentence(closed: Window, why: str) -> str:
     return f"{MARK}Carried out in part in {closed.label}: {why}."
 
 
+def one_window_sentence(closed: Window, why: str, words: str) -> str:
+    """A row of a table read for one window only (a Coalition post's line) that the resolution of ``closed`` did not
+    carry out: cleared and set aside to the Archive with ``why``, never read again (``words``: the table's own, why
+    and what to do)."""
+    return f"{MARK}Not carried out in {closed.label}, and set aside to your Archive: {why}; {words}."
+
+
 def set_aside_sentence(row_window: str, window: Window, archive_tab: str) -> str:
     """Set aside to the Archive: stamped for another window than the open one."""
     return (f"{MARK}This was written for {row_window or 'another window'}, not for {window.label}: it was set "
@@ -150,7 +193,7 @@ GO_NOTHING = "Go did nothing: no row can be read yet (mend the cells marked ✘,
 
 def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, problems: Mapping[str, Any],
                  verdicts: list[Verdict], ready: bool, note: str = "", held: bool = False, extra: str = "",
-                 why_held: str = "") -> str:
+                 why_held: str = "", waits: Sequence[str] = ()) -> str:
     """The feedback sentence of one typed row read for the open window: why a resolution kept it (``note``), its
     unreadable cells, then the engine's verdicts (and for a seat row, its Ready box, and ``extra``: why its Go did
     nothing); a row ``held`` for the seat's next window says so; with none of them, that it is kept. A refusal kept
@@ -160,28 +203,38 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
         note = ""
     parts = [note] if note else []
     parts += [f"{MARK}{p}" for p in problems.get(row.subject, []) if p not in note]
-    parts += [("✔ " if v.accepted else MARK) + v.message for v in verdicts if v.message not in note]
+    # the refusals first: an answer too long for its cell keeps them (fitted_answer)
+    ordered = sorted(verdicts, key=lambda v: v.accepted)
+    said = problems.get(row.subject, [])  # a refusal the reading and the check both give is said once
+    parts += [("✔ " if v.accepted else MARK) + v.message for v in ordered if v.message not in note
+              and v.message not in said]
     if extra:
         parts.append(extra)
     if table.of_kind(ColumnKind.READY):
         ticked = row.ticked(table.of_kind(ColumnKind.READY)[0].key)
-        parts.append(ready_sentence(window, seat, table, ready, ticked))
+        parts.append(ready_sentence(window, seat, table, ready, ticked, waits))
     if held:
         parts.append(held_sentence(window, seat, table, why_held))
     elif not parts:
         parts.append(kept_sentence(window))
-    return " · ".join(parts)
+    read_as = any(v.message.startswith(READ_AS) for v in verdicts)
+    return fitted_answer(" · ".join(parts), READ_AS_REST if read_as else "")
 
 
 # -- the Archive's sentences --------------------------------------------------------------------------------
 def read_line(tab: InputTab, window: Window, read: Sequence[TypedRow], unused: Mapping[Key, str],
-              partly: Mapping[Key, str] | None = None) -> ArchiveLine:
+              partly: Mapping[Key, str] | None = None, aside: Mapping[Key, str] | None = None) -> ArchiveLine:
     """What a resolution of ``window`` read of the seat's rows: each carried out (the row alone), carried out in
-    part (and what was not), or not carried out and left in its row (and why)."""
+    part (and what was not), not carried out and left in its row (and why), or not carried out and set aside
+    (``aside``: a row of a table read for one window only, with the table's words)."""
     partly = partly or {}
+    aside = aside or {}
 
     def detail(r: TypedRow) -> str:
         key = (r.table, r.subject)
+        if key in unused and key in aside:
+            return f"{row_text(tab, r)} — not carried out ({unused[key]}): set aside, no longer in your rows " \
+                   f"({aside[key]})"
         if key in unused:
             return f"{row_text(tab, r)} — not carried out ({unused[key]}): still in your rows"
         if key in partly:
@@ -354,7 +407,9 @@ class SeatSettled:
     feedback each kept row shows (by table and subject; '' for the table's own default); ``notes``: the notes the
     Archive's pending row keeps so that the next polls say them again (``SeatRead.note``); ``set_aside``: rows
     that cannot stay, copied to the Archive and cleared; ``bots_over``: those of them a bot's rows typed over (rows
-    the seat's player typed since a bot took her seat: ``bot_seats.play_bots``)."""
+    the seat's player typed since a bot took her seat: ``bot_seats.play_bots``); ``aside``: the rows of ``unused``
+    in a table read for one window only (a post's lines), cleared and set aside with the table's words, never kept
+    for a later window."""
 
     read: list[TypedRow] = field(default_factory=list)
     unused: dict[Key, str] = field(default_factory=dict)
@@ -365,12 +420,13 @@ class SeatSettled:
     set_aside: list[TypedRow] = field(default_factory=list)
     gone: list[TypedRow] = field(default_factory=list)
     bots_over: list[TypedRow] = field(default_factory=list)
+    aside: dict[Key, str] = field(default_factory=dict)
 
     def lines(self, tab: InputTab, window: Window) -> list[ArchiveLine]:
         """The Archive entries this resolution writes for the seat."""
         out = []
         if self.read:
-            out.append(read_line(tab, window, self.read, self.unused, self.partly))
+            out.append(read_line(tab, window, self.read, self.unused, self.partly, self.aside))
         if self.set_aside:
             out.append(stale_line(tab, window, self.set_aside))
         if self.gone:
@@ -402,7 +458,7 @@ class SeatSettled:
         each was read in (``unused`` and ``partly`` as ``[table, subject, why]``), for its history row: a file saved
         from an older copy gets that same entry back from there (``older_copy.restore_archives``)."""
         out: dict[str, Any] = {}
-        for name, said in (("unused", self.unused), ("partly", self.partly)):
+        for name, said in (("unused", self.unused), ("partly", self.partly), ("aside", self.aside)):
             if said:
                 out[name] = [[table, subject, why] for (table, subject), why in said.items()]
         return out
@@ -559,12 +615,19 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     done = seat_read.done(window, consumed) - frozenset(out.unused) if seat_read.pending is None else frozenset()
     out.partly = partly_done(adapter, state, seat, out.read, verdicts, done, problems)
     same_window = new_window is not None and new_window.key == window.key
+    # A row of a table read for one window only (a post's line) that the window did not carry out is set aside
+    # with why once it closes: a later window never reads it unless it is typed again.
+    typed_for = seat_read.done(window, consumed)
+    out.aside = {} if same_window or new_window is None else {  # the match's end keeps every row as typed
+        k: words for k in out.unused if k in typed_for and (words := seat_read.tab.table(k[0]).spec.one_window)}
+    done |= frozenset(out.aside)
     out.set_aside = seat_read.stale(window) if seat_read.pending is None else []
     # At the match's end the rows it did not carry out stay as typed, saying that nothing more is read.
     target = new_window or window
     if seat_read.pending is not None:  # a cut resolution: every row typed since (for ``target``) stays
         # and a row it read and carried out still in her cells (a repair drew them again for ``window``) goes
-        done = seat_read.done(window, consumed) - frozenset(out.unused) if target.key != window.key else frozenset()
+        done = seat_read.done(window, consumed) - frozenset(out.unused) | frozenset(out.aside) \
+            if target.key != window.key else frozenset()
     kept = seat_read.carried(window, target, done, frozenset(s for _t, s in done))
     if window.stepwise and same_window:  # a row kept unused waits for its player to mend it and tick Go
         kept = _untick(seat_read.tab, kept, out.unused)
@@ -619,8 +682,15 @@ def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_wind
             went = go_sentence(window, len(steps) - left, left, ticks[0].header)
             out.shown.setdefault(row.table, {})[row.subject] = went
             out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": went})
-    # A row carried out in part is cleared; its feedback says what was not done until the next window resolves.
+    # A row carried out in part, or set aside as one window's, is cleared; its feedback says what was not done
+    # until the next window resolves.
     for row in out.read:
+        key = (row.table, row.subject)
+        if key in out.aside and row.subject not in out.kept.get(row.table, {}):
+            note = one_window_sentence(window, out.unused[key], out.aside[key])
+            out.shown.setdefault(row.table, {})[row.subject] = note
+            out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
+            continue
         why = out.partly.get((row.table, row.subject))
         if why is None or row.subject in out.kept.get(row.table, {}) or seat_read.tab.table(row.table).spec.ordered:
             continue

@@ -10,7 +10,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sheets_gm.engine.ruleset import Window
+from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import InputTab, TypedRow, text_of
+from sheets_gm.sync.match_record import FileStamp
 from sheets_gm.sync.rows.strays import StrayRow
 
 
@@ -31,6 +33,8 @@ class SeatRead:
     strays: tuple[StrayRow, ...] = ()  # rows no order is read from (not in ``rows``), each with its answer
     archive_lines: int = 0  # the readable lines of the seat's archive: where the next one goes
     older_copy: int | None = None  # the resolution the file was drawn for, when older than the last (a stale copy)
+    stamp: FileStamp | None = None  # the match and generation the file was last drawn for (None: before stamps)
+    pending_cells: tuple[CellValue, ...] = ()  # the pending row as read (window key, rows read, the line count)
 
     def note(self, row: TypedRow) -> str:
         """Why ``row`` is still typed, if the last resolution kept it and it still holds what it held then ('' if

@@ -50,6 +50,18 @@ def test_a_fourth_looting_action_and_an_unknown_loot_word(rules: ChampionsRulese
     assert "looting action 5 (support) is one too many: 3 looting actions a round" in bad[1].message
 
 
+def test_the_log_numbers_a_looting_action_as_her_feedback_does(rules: ChampionsRuleset) -> None:
+    """Issue 54: after a refused looting action 1, her feedback's "looting action 2" is the Log's action 2 too."""
+    state = two_players(phase=Phase.MOVE)
+    orders = PlayerOrders(loot=("swords", "any", "physical"))
+    accepted = [v.message for v in rules.check(state, Orders({"Ann": orders}), rules.dice(SEED, state))
+                if v.accepted and v.part.startswith("loot")]
+    assert accepted == ["looting action 2: any", "looting action 3: physical"]
+    events = rules.resolve(state, Orders({"Ann": orders}), rules.dice(SEED, state)).events
+    logged = [e.text.split(" (")[0] for e in events if e.text.startswith("Ann's looting action")]
+    assert logged == ["Ann's looting action 2", "Ann's looting action 3"]
+
+
 def test_an_item_not_in_the_bag_names_the_champion_and_the_bag(rules: ChampionsRuleset) -> None:
     ann = Player("Ann", at("B2"), bag=("Iron Sword",), equipment=(("Oak Staff",), (), (), ()))
     state = two_players(ann)

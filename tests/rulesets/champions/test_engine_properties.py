@@ -77,7 +77,7 @@ def assert_invariants(rules: ChampionsRuleset, before: ChampionsState, after: Ch
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.binary(min_size=1, max_size=8), bot=st.sampled_from(["affinity", "stack", "random"]))
+@given(seed=st.binary(min_size=1, max_size=8), bot=st.sampled_from(["affinity", "stack", "random", "seek"]))
 def test_bot_matches_keep_the_invariants_and_end(rules: ChampionsRuleset, seed: bytes, bot: str) -> None:
     state = rules.new_match(rules.sample_roster(), seed)
     bots = {s: bots_of(rules)[bot].make(f"{seed.hex()}/{s}") for s in rules.seats(state)}

@@ -11,6 +11,7 @@ import openpyxl
 import pytest
 
 from sheets_gm.engine.events import Event
+from sheets_gm.engine.grid import Coord
 from sheets_gm.rulesets.champions.enums import EventKind
 from sheets_gm.rulesets.champions.orders import PlayerOrders
 from sheets_gm.rulesets.champions.sheet.adapter import ChampionsSheet
@@ -96,6 +97,30 @@ def test_every_tile_is_shaded_apart_and_names_and_row_numbers_sit_at_the_top_of_
     assert any(f.range == f"A2:A{size + 1}" and f.wrap and not f.border for f in drawing.fills)
     shades = {f.prefix: f.colour for f in drawing.conditional_fills}
     assert len(shades) == size ** 2 and shades["A1"] != shades["B1"] and shades["A1"] == shades["B2"]
+
+
+@pytest.mark.parametrize(("size", "crowd"), [(4, 16), (3, 9), (3, 5), (2, 4)])
+def test_every_player_on_a_crowded_tile_is_readable(size: int, crowd: int) -> None:
+    """Issue 54: a tile of five or more players hid names (five lines a tile). Every name is in the cell, and the
+    tile rows, sized for the whole roster on one tile, hold every line the cell wraps to at the tile's width."""
+    from sheets_gm.rulesets.champions.sheet.adapter import TILE_LINE_PIXELS, TILE_PIXELS
+    from sheets_gm.sheets.row_fit import lines_needed
+
+    rules = create_ruleset("champions")
+    sheet = sheet_of(rules)
+    assert isinstance(sheet, ChampionsSheet)
+    state = rules.new_match(rules.sample_roster(), SEED)
+    b2 = Coord(1, 1)
+    crowded = [replace(p, at=b2) if i < crowd else replace(p, at=None, out_round=1)
+               for i, p in enumerate(state.players)]
+    state = replace(state, players=tuple(crowded), size=size)
+    drawing = sheet.board(state)
+    cell = str(drawing.values[2][2])
+    assert cell.split("\n")[0] == "B2"
+    shown = [n.strip() for line in cell.split("\n")[1:] for n in line.split(",")]
+    assert shown == [p.name for p in state.players[:crowd]]
+    height = set(drawing.row_heights.values())
+    assert len(height) == 1 and height.pop() >= TILE_LINE_PIXELS * lines_needed(cell, TILE_PIXELS)
 
 
 def test_orders_typed_in_another_players_file_are_answered_there_and_listed_by_sync_and_status(

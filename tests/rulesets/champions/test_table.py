@@ -213,6 +213,19 @@ def test_a_board_that_shrinks_is_drawn_again_whole() -> None:
     assert not any("grid 4×4" in str(v) for v in cell.values())
 
 
+def test_the_shrink_is_logged_under_the_round_it_opens() -> None:
+    """Issue 54: the rules shrink the map at the start of a round; round 1's fight shrinks it for round 2."""
+    sheets, state = _shrunk_to_three()
+    assert state.round == 2
+    board = sheets.board
+    assert isinstance(board, MemoryBackend)
+    log = board.tabs["Log"]
+    rows = {r: [log.get((r, c)) for c in range(3)] for r in range(1, 200) if log.get((r, 2))}
+    shrink = [row for row in rows.values() if "the map shrinks to 3×3" in str(row[2])]
+    pools = [row for row in rows.values() if "fresh loot pool" in str(row[2])]
+    assert [row[0] for row in shrink + pools] == ["round 2, move", "round 2, move"], rows
+
+
 def test_repair_draws_a_board_drawn_over_whole() -> None:
     sheets, _state = _shrunk_to_three()
     board = sheets.board

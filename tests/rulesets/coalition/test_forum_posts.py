@@ -42,6 +42,8 @@ def test_the_stand_in_judge_says_it_is_one() -> None:
     res = rules.resolve(after, CoalitionOrders(results=results), dice())
     assert any("stand-in judge" in e.text and "not a ruling" in e.text for e in res.events)
     assert "automatic stand-in judge" in battle_results(res.state)
+    # Issue 54: practice plays with it too; the result says what it is, not where it may be used
+    assert not any("simulate and demo only" in e.text for e in res.events), res.events
 
 
 def test_the_log_names_every_die_and_draw_with_its_key() -> None:

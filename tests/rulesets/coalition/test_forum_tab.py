@@ -66,6 +66,27 @@ def test_a_whole_post_pasted_in_one_cell_of_the_forum_tab_is_read_all_of_it() ->
     assert "coalition line 1" not in read.problems
 
 
+def test_a_line_beginning_with_an_armys_name_is_its_order_and_an_unknown_name_gets_the_nearest() -> None:
+    """Issue 53, item 2: a dash typed for the colon was passed over as chatter and the army held; a misspelt name got
+    no suggestion. A line that begins with an army's exact name is its order, answered; an unknown name is refused
+    with the nearest names; a title or a greeting is still passed over."""
+    s = state(army("Tolarian Fleet", "coalition", "3A"), army("Urza's Vanguard", "coalition", "5C"),
+              army("Jeff", "phyrexia", "2B"))
+    texts = ["Our moves, turn 3", "Tolarian Fleet - Dominaria; 3A > 3B", "Urzas Vanguard: Dominaria; 5C > 5D",
+             "Hello all - good luck", "Tolarian Flet – Dominaria; 3A > 3B", "Tolarian Fleet 3A > 3B",
+             "Tolarian Fleets are the best", "Tolarian Fleet"]
+    read = read_side_rows(board(), s, [], [_line(f"coalition line {n}", t) for n, t in enumerate(texts, 1)],
+                          "coalition")
+    assert read.orders == {"Tolarian Fleet": ArmyOrder(line="Tolarian Fleet: Dominaria; 3A > 3B")}
+    assert read.read_as == {"coalition line 2": ["Tolarian Fleet"]}
+    assert "names no army ('Urzas Vanguard'; did you mean Urza's Vanguard?)" in read.problems["coalition line 3"][0]
+    assert "names no army ('Tolarian Flet'; did you mean Tolarian Fleet?)" in read.problems["coalition line 5"][0]
+    assert "begins with Tolarian Fleet's name but no colon follows it" in read.problems["coalition line 6"][0]
+    assert "begins with Tolarian Fleet's name" in read.problems["coalition line 8"][0]  # the name alone
+    assert {f"coalition line {n}" for n in (1, 4, 7)} <= set(read.notes)  # a title, a greeting: passed over
+    assert not {f"coalition line {n}" for n in (1, 4, 7)} & set(read.problems)
+
+
 def test_an_army_named_twice_in_the_post_holds_and_both_lines_say_why() -> None:
     s = state(army("Frank", "coalition", "3A"))
     read = read_side_rows(board(), s, [], [_line("coalition line 1", "Frank: 3A > 3B"),
@@ -125,12 +146,16 @@ def test_the_rulebooks_post_pasted_in_the_forum_tab_is_answered_line_by_line_and
     assert ("Dominaria 2B", frozenset({FRANK, "Jeff the Owl"})) in battles
     lines = _forum(sheets)
     assert lines["coalition line 3"][0] == "" and lines["coalition line 4"][0] == ""  # carried out: cleared
-    assert lines["coalition line 6"][0] == "Jeff the Owl: 2B - none"  # refused: kept, saying why
-    assert "goes nowhere" in lines["coalition line 6"][1]
+    # refused: a post is one turn's, so the line is set aside with why, never read in a later turn
+    assert lines["coalition line 6"][0] == ""
+    assert lines["coalition line 6"][1].startswith("✘ Not carried out in turn 1 · orders, and set aside to your "
+                                                   "Archive: ") and "goes nowhere" in lines["coalition line 6"][1]
     (archive,) = sheets.of("coalition").read(["'Archive coalition'!A1:B40"])
     said = "\n".join(str(c) for line in archive for c in line if c)
     assert "Turn 1 · orders resolved with what you typed" in said, said
     assert f"coalition line 3 — Post line: {FRANK}: 3A > 2B" in said, said  # the header without its hint
+    assert "coalition line 6 — Post line: Jeff the Owl: 2B - none — not carried out (" in said, said
+    assert "goes nowhere" in said and "set aside, no longer in your rows (a post is one turn's" in said, said
 
 
 def test_a_renamed_forum_tab_is_laid_out_again_with_its_lines_and_a_deleted_one_drawn_again(tmp_path: Path) -> None:
@@ -341,3 +366,36 @@ def test_a_forum_table_larger_than_the_side_needs_now_names_every_row_it_has() -
     lines = sheet.laid_out_rows(s, "coalition", tab.table("post"))
     assert lines == [f"coalition line {n}" for n in range(1, 76)]
     assert sheet.laid_out_rows(s, "coalition", tab.table("armies")) == ["Ann", "Frank"]
+
+
+def _army_cell(sheets: MatchSheets, army_name: str, key: str, text: str) -> None:
+    """``text`` typed in ``army_name``'s row of the Coalition's orders tab, in column ``key``."""
+    seat = read_match(sheets, CLS).seats["coalition"]
+    row = next(r for r in seat.rows if r.table == "armies" and r.subject == army_name)
+    table = seat.tab.table("armies")
+    sheets.of("coalition").write([RangeWrite(table.at(table.cell(row.row - table.first_row, key)), [[text]])])
+
+
+def test_a_post_line_not_carried_out_in_its_turn_is_set_aside_never_carried_out_in_a_later_one(
+        tmp_path: Path) -> None:
+    """Issue 53, item 1: the line whose army's own row won (and the line the engine refused) were left in the Forum
+    tab and became the army's order in the next turn, printed in its Movement Results. A post is one turn's: once
+    the turn resolves, each line is carried out or set aside with why, and a later turn never reads it."""
+    config, sheets = _seed_match(tmp_path)
+    _paste(sheets, [f"{FRANK}: 3A > 3B", "The Frogettes: 2C > 99Z"])
+    _army_cell(sheets, FRANK, "order", "intercept")  # the army's own row wins over its line
+    assert sync_once(config, sheets, now=NOW, force=True).resolved
+    lines = _forum(sheets)
+    for n, why in ((1, f"{FRANK}'s line is not read"), (2, "'99Z' is off Dominaria")):
+        text, said = lines[f"coalition line {n}"]
+        assert text == "" and said.startswith("✘ Not carried out in turn 1 · orders, and set aside to your Archive")
+        assert why in said and "a post is one turn's" in said, said
+    (archive,) = sheets.of("coalition").read(["'Archive coalition'!A1:B40"])
+    said = " ".join(str(c) for line in archive for c in line if c)
+    assert f"{FRANK}: 3A > 3B — not carried out ({FRANK}'s line is not read" in said, said
+    before = read_match(sheets, CLS).record.state
+    assert sync_once(config, sheets, now=NOW, force=True).resolved  # turn 2, nothing typed
+    after = read_match(sheets, CLS).record.state
+    assert after.turn == before.turn + 1
+    assert [a.at for a in after.armies] == [a.at for a in before.armies]  # nobody moved
+    assert not [m for m in after.movement if m.order], after.movement  # no order carried out, none printed

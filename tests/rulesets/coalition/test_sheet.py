@@ -506,3 +506,42 @@ def test_the_judges_panel_at_war_size_keeps_each_armys_legend_and_creatures() ->
     fighters = next(t for t in SHEET.spec.inputs if t.name == "losses")
     shown = SHEET.shown(s, JUDGE, fighters, "P3", TurnDice(b"x", 3))
     assert "legend Legend of P3" in str(shown["battle"]) and "Pikemen" in str(shown["battle"])
+
+
+def test_a_crowded_square_shows_every_army_or_says_how_many_more() -> None:
+    """Issue 54: a crowded square cut off its last army. Walked over crowds of 1 to 12 armies under a base and a
+    battle: the cell's text fits the square's lines at its width, and every army is named in it or counted in
+    its last line (the square's note names them all)."""
+    from sheets_gm.rulesets.coalition.enums import StructureKind
+    from sheets_gm.rulesets.coalition.sheet.draw import SQUARE_LINES, SQUARE_WIDTH, square_text
+    from sheets_gm.rulesets.coalition.sheet.squares import ArmyMark, SquareView
+    from sheets_gm.sheets.row_fit import lines_needed
+
+    symbols = {"battle": "!", "base": "⌂", "coalition": "◆", "phyrexia": "▲"}
+    for crowd in range(1, 13):
+        marks = tuple(ArmyMark(f"{'Urza' if i % 2 else 'Keld'}'s Vanguard {i}", Side.COALITION if i % 2 else
+                               Side.PHYREXIA, "Captain", 10000) for i in range(crowd))
+        view = SquareView("3C", Terrain.FOREST, "Wrath", StructureKind.BASE, Colour.WHITE, False, "", marks,
+                          BattleType.ATTACKS)
+        text = square_text(view, symbols, {})
+        assert lines_needed(text, SQUARE_WIDTH) <= SQUARE_LINES, (crowd, text)
+        named = sum(1 for m in marks if f"{m.name} (" in text)
+        more = re.search(r"\+(\d+) more arm", text)
+        assert named + (int(more.group(1)) if more else 0) == crowd, (crowd, text)
+        if crowd <= 2:
+            assert text.count("\n") == 2 + crowd - 1  # one army a line while they fit
+
+
+def test_an_army_locked_in_battle_is_not_chased_for_orders_and_its_row_says_why() -> None:
+    """Issue 54: status listed armies in an open battle under "Nothing typed yet"; they take no order. And an
+    empty Champions equipment row keeps the equipment: an answer, not an order awaited."""
+    s = battle_state().with_(phase=Phase.ORDERS)
+    armies = next(t for t in SHEET.spec.inputs if t.rows == "armies")
+    reason = SHEET.idle_row_reason(s, "coalition", armies, "Ann")
+    assert reason == "Ann is in the battle at Dominaria 3C: an army in battle takes no order until it ends"
+    free = state(army("Ann", "coalition", "3C", rank=2))
+    assert SHEET.idle_row_reason(free, "coalition", armies, "Ann") == ""
+    assert SHEET.idle_row_reason(battle_state(), "coalition", armies, "Ann") == ""  # the results window: no orders
+    from sheets_gm.rulesets.registry import sheet_spec
+
+    assert next(t for t in sheet_spec("champions").inputs if t.name == "equip").optional

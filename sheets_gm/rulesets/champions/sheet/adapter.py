@@ -15,9 +15,10 @@ from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
 from sheets_gm.engine.grid import Coord, column_label
 from sheets_gm.engine.ruleset import GM, Outcome, Window
+from sheets_gm.engine.vocab import VocabularyError, parse_choice
 from sheets_gm.rulesets.champions.board import size_for
 from sheets_gm.rulesets.champions.combat_report import report_rows
-from sheets_gm.rulesets.champions.enums import CLASSES, EventKind, Phase
+from sheets_gm.rulesets.champions.enums import CLASSES, EventKind, LootChoice, Phase
 from sheets_gm.rulesets.champions.orders import Orders, PlayerOrders, cell_words
 from sheets_gm.rulesets.champions.rules import ChampionsRules
 from sheets_gm.rulesets.champions.state import ChampionsState, Player
@@ -25,6 +26,7 @@ from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
+from sheets_gm.sheets.row_fit import lines_needed
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
@@ -33,6 +35,9 @@ ITEM_COLUMNS = ("item1", "item2", "item3")
 ACTION_COLUMNS = ("action1", "action2", "action3", "action4")
 NOTHING = "none"  # typed as Item 1: the champion carries nothing
 TILE_SHADES = ("#E6E6E6", "#F7F7F7")  # a board's tiles in turn, as a chessboard's squares
+TILE_PIXELS = 150  # a tile's width
+TILE_LINE_PIXELS = 18  # a line of a tile's text
+TILE_NAME_LINES = 4  # names a tile lists one to a line; more run on, comma-separated
 
 
 def with_list(rows: Grid, heading: str, entries: Sequence[str]) -> Grid:
@@ -45,6 +50,21 @@ def with_list(rows: Grid, heading: str, entries: Sequence[str]) -> Grid:
     for i, entry in enumerate(entries):
         out[i][width - 1] = entry
     return out
+
+
+def tile_text(label: str, names: Sequence[str]) -> str:
+    """A board tile's cell: its name, then who stands on it, one to a line while they fit the tile (four), else
+    run on, comma-separated, for the cell to wrap: every name readable at any crowd."""
+    if len(names) <= TILE_NAME_LINES:
+        return "\n".join([label, *names])
+    return f"{label}\n{', '.join(names)}"
+
+
+def tile_height(state: ChampionsState) -> int:
+    """The tile rows' height in pixels: enough for the most crowded tile the match can see, every player of the
+    roster on one tile (the drawing keeps its size all match long: a row cannot grow when the crowd does)."""
+    crowd = tile_text("A1", [p.name for p in state.players])
+    return max(TILE_LINE_PIXELS * (1 + TILE_NAME_LINES), TILE_LINE_PIXELS * lines_needed(crowd, TILE_PIXELS) + 6)
 
 
 def board_span(state: ChampionsState) -> int:
@@ -98,9 +118,15 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
         move, loot, equip, sets, field = "", [], [], [], []
         ready = False
         consumed: set[str] = set()
+        problems: dict[str, list[str]] = {}
         for row in rows.get("move_loot", []):
             move = row.text("move")
             loot = [row.text(k) for k in LOOT_COLUMNS if row.text(k)]
+            for n, word in enumerate(loot, start=1):  # a word no loot means is known now, whatever the window
+                try:
+                    parse_choice(LootChoice, word, f"looting action {n}")
+                except VocabularyError as exc:  # the check says the same of it: said once (fates.row_feedback)
+                    problems.setdefault(row.subject, []).append(f"{exc}; this action was not used")
             ready = ready or row.ticked("ready")
             consumed.add(row.subject)
         for row in rows.get("equip", []):
@@ -121,7 +147,7 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
             consumed.add(row.subject)
         orders = PlayerOrders(move, tuple(loot), tuple(equip), tuple(field), tuple(sets))
         part = Orders({seat: orders} if not orders.is_empty() else {})
-        return SeatInput(part, {}, frozenset(consumed), ready=ready)
+        return SeatInput(part, problems, frozenset(consumed), ready=ready)
 
     def typed_cells(self, state: ChampionsState, window: Window, seat: str,
                     orders: Orders) -> Mapping[str, Mapping[str, Mapping[str, CellValue]]]:
@@ -165,7 +191,7 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
             for col in range(size):
                 tile = Coord(col, row)
                 names = [p.name for p in state.on_tile(tile) if not p.out]
-                values[row + 1][col + 1] = "\n".join([tile.label, *names])
+                values[row + 1][col + 1] = tile_text(tile.label, names)
         out = [f"{p.name} (round {p.out_round})" for p in state.players if p.out]
         legend: Grid = [["Each tile shows its name (A1 top left, by its letter above and its number on the left) "
                          "and who stands on it."],
@@ -179,8 +205,9 @@ class ChampionsSheet(SheetAdapter[ChampionsState, Orders]):
         shading = tuple(ConditionalFill(cells(col + 1, row + 2, col + 1, row + 2), Coord(col, row).label,
                                         TILE_SHADES[(col + row) % 2])
                         for row in range(span) for col in range(span))
-        return BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, span + 1), 150), span + 1: 20},
-                            dict.fromkeys(range(1, span + 1), 90), legend, conditional_fills=shading)
+        return BoardDrawing(values, fills, {0: 40, **dict.fromkeys(range(1, span + 1), TILE_PIXELS), span + 1: 20},
+                            dict.fromkeys(range(1, span + 1), tile_height(state)), legend,
+                            conditional_fills=shading)
 
     def _bag_items(self, p: Player) -> list[str]:
         """Each kind of item in her bag with its type, tier and dice (what she weighs when she equips)."""

@@ -19,7 +19,8 @@ from sheets_gm.rulesets.coalition.placement import place_around
 from sheets_gm.rulesets.coalition.settings import CoalitionSettings
 from sheets_gm.rulesets.coalition.state import Army, Battle, BattleReport, BattleResult, CoalitionState, Units
 
-STAND_IN = "result by the automatic stand-in judge (simulate and demo only), not a ruling"
+#: Said of every result the bot judge enters: where the GM names it (practice, ``[bots] judge``), simulate, demo.
+STAND_IN = "result by the automatic stand-in judge (a bot, not a person), not a ruling"
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,6 +76,16 @@ class CoalitionSheet(SheetAdapter[CoalitionState, CoalitionOrders]):
             return [n for b in announced for n in b.armies if state.army(n) is not None]
         return []
 
+    def idle_row_reason(self, state: CoalitionState, seat: str, table: InputTable, subject: str) -> str:
+        """An army in an open battle (kept open as a siege, or waiting for its result) moves not: its orders row
+        says so, and ``status`` does not chase it as having nothing typed."""
+        if table.rows != "armies" or state.phase is not Phase.ORDERS:
+            return ""
+        battle = next((b for b in state.battles if subject in b.armies), None)
+        if battle is None:
+            return ""
+        return f"{subject} is in the battle at {battle.at}: an army in battle takes no order until it ends"
+
     def laid_out_rows(self, state: CoalitionState, seat: str, placed: PlacedTable) -> list[str]:
         """Every row of the Forum table is a line of the post, however many the tab has (its 60 at least, or more
         than the side's armies need now): a line pasted in any of them is read."""

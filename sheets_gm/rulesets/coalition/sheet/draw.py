@@ -10,6 +10,7 @@ match long (a tab cannot grow after it is laid out).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from sheets_gm.engine.planes import Plane
@@ -20,11 +21,17 @@ from sheets_gm.rulesets.coalition.sheet.squares import SquareView, plane_rows
 from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_text
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
+from sheets_gm.sheets.row_fit import lines_needed
 
 LABEL_WIDTH = 110
 NAME_HEIGHT = 36  # the name row: "Mirrodin (wraps east–west)" on two lines
 SQUARE_WIDTH = 140
+#: Squares across a printed page of a plane (shrunk to fit, its coordinates repeated on every page): a plane of
+#: 25 squares prints three pages wide and its rows as tall as they need.
+SQUARES_PER_PAGE = 10
 SQUARE_HEIGHT = 96
+#: The lines a square shows (its height over a line of the default font).
+SQUARE_LINES = SQUARE_HEIGHT // 16
 #: The legend's lines before it came in two cells: the rows a plane tab laid out then has blanked.
 OLD_LEGEND_LINES = 18
 def square_text(view: SquareView, symbols: Mapping[str, str], ranks: Mapping[str, int]) -> str:
@@ -55,10 +62,32 @@ def square_text(view: SquareView, symbols: Mapping[str, str], ranks: Mapping[str
             elif view.kind is StructureKind.PORTAL and view.leads_to:
                 extra = f" → {view.leads_to}"
             lines.append(f"{symbols.get(kind, kind)} {view.structure}{extra}")
-    for mark in view.armies:
-        rank = ranks.get(mark.name, mark.rank)
-        lines.append(f"{symbols.get(mark.side.value, mark.side.value)} {mark.name} ({rank} · {mark.units})")
-    return "\n".join(lines)
+    armies = [f"{symbols.get(m.side.value, m.side.value)} {m.name} ({ranks.get(m.name, m.rank)} · {m.units})"
+              for m in view.armies]
+    return _fitted(lines, armies)
+
+
+def _fitted(heading: list[str], armies: list[str]) -> str:
+    """A square's lines as its cell shows them whole (``SQUARE_LINES`` lines of ``SQUARE_WIDTH``): an army a line
+    while they fit; a crowd run on, armies side by side, for the cell to wrap; a crowd even that cuts, as many
+    as fit and a last line saying how many more (the square's note lists them all): never an army cut off
+    unsaid."""
+    def fits(text: str) -> bool:
+        return lines_needed(text, SQUARE_WIDTH) <= SQUARE_LINES
+
+    text = "\n".join([*heading, *armies])
+    if fits(text):
+        return text
+    run_on = "\n".join([*heading, "  ".join(armies)]) if armies else text
+    if fits(run_on):
+        return run_on
+    for shown in range(len(armies) - 1, -1, -1):
+        more = len(armies) - shown
+        tail = f"+{more} more {'army' if more == 1 else 'armies'} (rest the pointer on the square)"
+        cut = "\n".join([*heading, *(["  ".join(armies[:shown])] if shown else []), tail])
+        if fits(cut) or shown == 0:
+            return cut
+    return run_on
 
 
 def square_note(place: str, terrain: Terrain, armies: list[Army]) -> str:
@@ -179,7 +208,9 @@ class PlaneDrawer:
         heights = {0: NAME_HEIGHT} | {1 + r: SQUARE_HEIGHT for r in range(plane.height)}
         values = [*self.values(state, plane), *self.key(plane)]
         return BoardDrawing(values, tuple(self.fills(plane) + self.key_fills(plane)), widths,
-                            heights, self.legend(), tab=plane.name, print_pages_wide=0,
+                            heights, self.legend(), tab=plane.name,
+                            print_pages_wide=math.ceil(plane.width / SQUARES_PER_PAGE), print_headings=False,
+                            print_title_rows=1, print_title_cols=1,
                             notes=self.notes(state, plane))
 
     def drawings(self, state: CoalitionState) -> list[BoardDrawing]:

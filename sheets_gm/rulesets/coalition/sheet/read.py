@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
 
 from sheets_gm.engine.vocab import choices
 from sheets_gm.rulesets.coalition.board import Board, PlaceError
@@ -235,32 +236,84 @@ def _bumped(out: ReadRows, army: str, square: str) -> str:
     return ""
 
 
+#: What may stand between an army's name and its order at the start of a post's line: the colon, or a dash typed
+#: for it (``Tolarian Fleet - Dominaria; 10F > 10E``, a common forum slip).
+_AFTER_NAME = re.compile(r"\s*(?::|[-–—](?=\s))\s*")
+
+
+def _fold(name: str) -> str:
+    """A name as compared for a suggestion: lower case, letters and digits only (``Urzas Vanguard`` and ``Urza's
+    Vanguard`` fold alike)."""
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def nearest_names(names: Sequence[str], name: str, cutoff: float = 0.75) -> list[str]:
+    """The ``names`` nearest ``name`` (at most three, the nearest first), for a "did you mean".
+
+    >>> nearest_names(["Urza's Vanguard", "Benalish Host", "Jeff"], "Urzas Vanguard")
+    ["Urza's Vanguard"]
+    >>> nearest_names(["Urza's Vanguard", "Benalish Host"], "Our moves this turn")
+    []
+    """
+    by_fold = {_fold(n): n for n in names}
+    return [by_fold[f] for f in get_close_matches(_fold(name), list(by_fold), n=3, cutoff=cutoff)]
+
+
+def _did_you_mean(state: CoalitionState, name: str) -> str:
+    """``; did you mean Urza's Vanguard?`` for the armies nearest ``name`` ('' when none is near)."""
+    near = nearest_names([a.name for a in state.armies], name)
+    return f"; did you mean {' or '.join(near)}?" if near else ""
+
+
+def _army_line(by_lower: Mapping[str, str], line: str) -> tuple[str, str] | None:
+    """(army, its line with a colon after the name) when ``line`` begins with an army's exact name (any case, the
+    longest name that fits, a whole word), whatever follows; None when it begins with no army's name."""
+    low = line.lower()
+    for name in sorted(by_lower, key=len, reverse=True):
+        rest = line[len(name):]
+        if low.startswith(name) and not (rest[:1].isalnum() or (rest[:1] and rest[:1] in "'’")):
+            army = by_lower[name]
+            sep = _AFTER_NAME.match(rest)
+            return army, (f"{army}: {rest[sep.end():]}" if sep else line)
+    return None
+
+
 def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
                 bumps: list[tuple[str, str, str, str]], titles_pass: bool = False,
                 side: str = "") -> list[tuple[str, str, str]]:
     """The lines of a pasted forum post by army; a line that names no army of the match is a problem of the row
-    it was pasted in (blank lines are passed over, and with ``titles_pass`` a line without a colon too: a title).
-    A line ``Joint engage bump: Army > Square`` (the rulebook's request, posted beside the moves) is added to
-    ``bumps`` as (army, square, the row, the line)."""
+    it was pasted in, with the nearest armies' names (blank lines are passed over, and with ``titles_pass`` a line
+    neither beginning with an army's name nor holding a colon too: a title). A line beginning with an army's exact
+    name is that army's order, a dash for its colon read as the colon. A line ``Joint engage bump: Army > Square``
+    (the rulebook's request, posted beside the moves) is added to ``bumps`` as (army, square, the row, the line)."""
     found: list[tuple[str, str, str]] = []
     by_lower = {a.name.lower(): a.name for a in state.armies}
     for line in (part.strip() for part in post.splitlines()):
-        if not line or (titles_pass and ":" not in line):
+        named = _army_line(by_lower, line) if line else None
+        if not line or (titles_pass and ":" not in line and named is None and not _near_dash(state, line)):
             continue
         bump = _BUMP_LINE.match(line)
         if bump:
             army = by_lower.get(bump.group(1).strip().lower())
             if army is None:
                 out.problems.setdefault(subject, []).append(
-                    f"the pasted post's line {line!r} names no army ({bump.group(1).strip()!r}): write Joint engage "
-                    "bump: Army name > Square; the other lines are read")
+                    f"the pasted post's line {line!r} names no army ({bump.group(1).strip()!r}"
+                    f"{_did_you_mean(state, bump.group(1).strip())}): write Joint engage bump: Army name > Square; "
+                    "the other lines are read")
             else:
                 bumps.append((army, bump.group(2).strip(), subject, line))
             continue
-        name = line.partition(":")[0].strip()
-        army = by_lower.get(name.lower()) if ":" in line else None
+        if named is not None and not named[1].startswith(f"{named[0]}:"):
+            out.problems.setdefault(subject, []).append(
+                f"the pasted post's line {line!r} begins with {named[0]}'{'' if named[0].endswith('s') else 's'} "
+                "name but no colon follows it: write "
+                f"{FORUM_FORM}; the other lines are read")
+            continue
+        army, line = named if named is not None else (None, line)
         if army is None:
-            what = f"names no army ({name!r})" if ":" in line else "has no army name before a colon"
+            name = re.split(r":|\s[-–—]\s", line, maxsplit=1)[0].strip()
+            what = f"names no army ({name!r}{_did_you_mean(state, name)})" if ":" in line or _near_dash(state, line) \
+                else "has no army name before a colon"
             out.problems.setdefault(subject, []).append(
                 f"the pasted post's line {line!r} {what}: each line is one army's order, {FORUM_FORM}; the other "
                 "lines are read")
@@ -273,6 +326,13 @@ def _split_post(state: CoalitionState, subject: str, post: str, out: ReadRows,
             continue
         found.append((army, line, subject))
     return found
+
+
+def _near_dash(state: CoalitionState, line: str) -> bool:
+    """Whether ``line`` (no colon in it) begins with a name near an army's, then a dash: ``Tolarian Flet - 10F``, an
+    order whose army's name is misspelt, not chatter."""
+    dash = re.search(r"\s[-–—]\s", line)
+    return dash is not None and bool(nearest_names([a.name for a in state.armies], line[:dash.start()].strip()))
 
 
 def _choice(row: TypedRow, key: str, column: str, values: Sequence[str]) -> str:

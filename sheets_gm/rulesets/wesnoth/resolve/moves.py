@@ -34,16 +34,18 @@ def move_and_attack(work: TurnWork, unit: Unit, row: UnitOrder) -> None:
                 work.verdict(unit, unit.id, "attack", False, "not made: the move before it was refused")
             return
         work.acted.append(unit.id)
+        start = unit.at.label  # the log names the hex it left: the path alone starts one step away
         unit = work.units[unit.id] = unit.moved_to(plan.end or unit.at)
         route = " ".join(h.label for h in plan.path)
         if plan.stopped:
             message = f"stopped on {unit.at.label} by {plan.stopped} ({plural(plan.cost, 'move')})"
-            work.event(EventKind.MOVED, f"{unit.id} ({unit.type}) moves {route or 'nowhere'} "
+            work.event(EventKind.MOVED, f"{unit.id} ({unit.type}) moves from {start}: {route or 'nowhere'} "
                        f"({plural(plan.cost, 'move')}) and stops: {plan.stopped}", unit=unit.id,
                        path=[h.label for h in plan.path], stopped=plan.stopped)
         else:
             message = f"moved to {unit.at.label} ({plural(plan.cost, 'move')})"
-            work.event(EventKind.MOVED, f"{unit.id} ({unit.type}) moves {route} ({plural(plan.cost, 'move')})",
+            work.event(EventKind.MOVED,
+                       f"{unit.id} ({unit.type}) moves from {start}: {route} ({plural(plan.cost, 'move')})",
                        unit=unit.id, path=[h.label for h in plan.path])
         work.verdict(unit, unit.id, "move", True, message)
         land(work, unit)

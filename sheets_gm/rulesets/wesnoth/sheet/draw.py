@@ -16,6 +16,7 @@ mercenaries, and everything they advance to, with the numbers of its pawn.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from sheets_gm.engine.grid import column_label
@@ -32,6 +33,9 @@ from sheets_gm.sheets.spec import SheetSpec
 MAP_TOP = 2  # board rows above the map: a free row, then the column letters (beside the status line)
 STATUS_HEIGHT = 60  # the column letters' row, beside the title and status line
 HEX_WIDTH = 118
+#: The map's width a printed landscape page holds at a size one reads (the board prints as many pages wide as
+#: it needs, the column letters repeated on each, rather than shrunk to one).
+PAGE_PIXELS = 1300
 ROW_HEIGHT = 36
 UNITS_TAB = "Units"
 #: What the Units tab shows of a terrain in its header.
@@ -116,7 +120,9 @@ class BoardDrawer:
         return BoardDrawing(values, self._board_fills(), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
                             row_heights={MAP_TOP - 1: STATUS_HEIGHT,
                                          **dict.fromkeys(range(MAP_TOP, map_rows), ROW_HEIGHT)},
-                            legend=self._legend(state),
+                            legend=self._legend(state), print_headings=False,  # each hex names itself
+                            print_pages_wide=max(1, math.ceil(width * HEX_WIDTH / PAGE_PIXELS)),
+                            print_title_rows=MAP_TOP,
                             conditional_fills=self._owner_fills(state, cells(0, MAP_TOP + 1, width - 1, map_rows)))
 
     def _owner_fills(self, state: WesnothState, board: str) -> tuple[ConditionalFill, ...]:

@@ -1,0 +1,154 @@
+"""Two commands racing for a match resolve a window once (issue 52, item 7), on local workbooks and on Google.
+
+Cron's poll behind its gate (``match.polls.poll_behind_gate``) decides, from the workbooks' fingerprints or from
+Drive's change log and the spreadsheets it kept from its last read, whether and what to read. A GM's command that
+holds the match lock meanwhile (``resolve --force --window``, another sync, an undo) writes the match; the poll
+that waited for the lock must then decide from the match as that command left it, never from what it kept before.
+Each test lets the other command run whole at the moment the poll asks for the lock (as if it held it first),
+then the poll goes on; the match must have resolved the window once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import sheets_gm.match.polls as polls
+import sheets_gm.match.run as run
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.polls import poll_behind_gate, resolve_now
+from sheets_gm.rulesets.registry import create_ruleset
+from sheets_gm.sheets.google.backend import GoogleSheetBackend
+from sheets_gm.sheets.marks import file_mark
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, undo_window
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.lock import match_lock
+from sheets_gm.sync.sheets import MatchSheets
+from tests.fakes.google_api import GoogleApiFake, fake_client, settle_auth, write_service_account_key
+from tests.matchfiles import GVG, SEED, TEAMS, local_match, record_of, roster, type_orders
+
+NOON = datetime(2026, 11, 22, 12, tzinfo=UTC)
+SA_EMAIL = "race-bot@sheets-gm-test.iam.gserviceaccount.com"
+KEYS = {role: f"1{role.capitalize()}Key_command_races".ljust(44, "0") for role in ("board", "engine", "red", "blue")}
+
+Other = Callable[[Any, MatchSheets], object]
+OTHERS: dict[str, Other] = {
+    "resolve --force --window": lambda config, sheets: resolve_now(config, open_match_sheets(config), force=True,
+                                                                   window="1", clock=lambda: NOON),
+    "sync": lambda config, sheets: poll_behind_gate(config, file_mark(config.path), open_match_sheets(config),
+                                                    quiet=False, clock=lambda: NOON),
+    "undo --window": lambda config, sheets: _undo(config),
+}
+
+
+def _undo(config: Any) -> None:
+    with contextlib.suppress(BetweenWindowsError), run.gm_change(config):  # typed for the window resolved before
+        undo_window(open_match_sheets(config), GVG, "late", window_key="0")
+
+
+@contextlib.contextmanager
+def racing(other: Callable[[], object]) -> Iterator[None]:
+    """The next time a poll asks for the match lock, ``other`` runs whole first (it held the lock)."""
+    real = match_lock
+    waiting = [True]
+
+    @contextlib.contextmanager
+    def lock(path: Path, **kwargs: Any) -> Iterator[None]:
+        if waiting[0]:
+            waiting[0] = False
+            other()
+        with real(path, **kwargs):
+            yield
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(polls, "match_lock", lock)
+        patch.setattr(run, "match_lock", lock)
+        yield
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
+    import sheets_gm.sheets.google.signin as google
+
+    real = google.open_service_account
+    monkeypatch.setattr(google, "open_service_account", lambda path, *scopes: settle_auth(real(path, *scopes)))
+    with GoogleApiFake() as f:
+        yield f
+    assert not f.violations, f.violations
+
+
+def google_config(fake: GoogleApiFake, folder: Path) -> Path:
+    for role, sheet_key in KEYS.items():
+        fake.create_spreadsheet(sheet_key, f"Race test · {role}", ("Sheet1",))
+    backend = {role: GoogleSheetBackend(fake_client(), key, title=role) for role, key in KEYS.items()}
+    sheets = MatchSheets(TEAMS, backend["board"], backend["engine"], (backend["red"], backend["blue"]))
+    create_match(sheets, create_ruleset("gvg"), roster(), seed=SEED)
+    write_service_account_key(folder / "key.json", SA_EMAIL)
+    config = folder / "match.toml"
+    config.write_text('ruleset = "gvg"\nteams = ["red", "blue"]\n'
+                      f'[sheets]\nbackend = "google"\nboard = "{KEYS["board"]}"\nengine = "{KEYS["engine"]}"\n'
+                      f'orders = {{ red = "{KEYS["red"]}", blue = "{KEYS["blue"]}" }}\n'
+                      '[google]\nservice_account = "key.json"\n', encoding="utf-8")
+    return config
+
+
+def check_race(config_path: Path, other: str) -> None:
+    config = load_config(config_path)
+    sheets = open_match_sheets(config)
+
+    def cron() -> object:
+        return poll_behind_gate(config, file_mark(config.path), open_match_sheets(config), quiet=False,
+                                clock=lambda: NOON)
+
+    cron()  # the gate keeps what this poll read: the next one may answer from it
+    type_orders(sheets)  # every seat ready: window 1 is due
+    with racing(lambda: OTHERS[other](config, sheets)):
+        cron()
+    assert record_of(open_match_sheets(config)).resolved == 1
+    for _ in range(2):  # and the polls after it, from what that poll kept
+        cron()
+        assert record_of(open_match_sheets(config)).resolved == 1
+
+
+@pytest.mark.parametrize("other", sorted(OTHERS))
+def test_a_poll_that_waited_for_another_command_resolves_the_window_once_local(tmp_path: Path, other: str) -> None:
+    config, _ = local_match(tmp_path, private=True)
+    check_race(config, other)
+
+
+@pytest.mark.parametrize("other", sorted(OTHERS))
+def test_a_poll_that_waited_for_another_command_resolves_the_window_once_google(
+        fake: GoogleApiFake, tmp_path: Path, other: str) -> None:
+    check_race(google_config(fake, tmp_path), other)
+
+
+@pytest.mark.parametrize("google", [False, True])
+def test_cron_completes_an_undo_killed_before_its_commit(fake: GoogleApiFake, tmp_path: Path, google: bool) -> None:
+    """An undo killed (nothing after it ran: the gate's record of the last poll is still there, its kept reads from
+    before the undo) is completed by cron's next poll, before its gate decides, and the poll says so."""
+    from tests.fakes.memory import InjectedFault
+    from tests.sync.test_cut_commands import Cut
+
+    config_path = google_config(fake, tmp_path) if google else local_match(tmp_path, private=True)[0]
+    config = load_config(config_path)
+
+    def cron() -> Any:
+        return poll_behind_gate(config, file_mark(config.path), open_match_sheets(config), quiet=False,
+                                clock=lambda: NOON)
+
+    cron()
+    type_orders(open_match_sheets(config))
+    assert cron().report.resolved  # turn 1; the gate keeps what this poll read
+    cron()
+    sheets = open_match_sheets(config)
+    with Cut({"board": sheets.board}, "board"), pytest.raises(InjectedFault):
+        undo_window(sheets, GVG, "wrong orders")  # killed: no gm_change to forget the gate's record
+    report = cron().report
+    assert "the undo of turn 1 was cut short before its last write" in report.completed
+    assert record_of(open_match_sheets(config)).resolved == 0

@@ -1,0 +1,68 @@
+"""Issue 54: how each game's public tabs print (checked in the .xlsx a practice match lays out): the board fit to
+the page width with its legend inside its column, a Wesnoth map and a Coalition plane over a few pages across with
+their own coordinates repeated on each (never the spreadsheet's letters), the tables' header rows repeated."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from sheets_gm.cli import main
+from sheets_gm.sheets.adapter import LEGEND_CHARS
+
+
+def _board(tmp_path: Path, game: str) -> openpyxl.Workbook:
+    here = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        assert main(["init", game, "--practice"]) == 0
+    finally:
+        os.chdir(here)
+    return openpyxl.load_workbook(tmp_path / "board.xlsx")
+
+
+def _legend_fits(ws: object) -> None:
+    """No text of the column right of the drawing spills past it (a page ends there)."""
+    texts = [str(c.value) for row in ws.iter_rows() for c in row  # type: ignore[attr-defined]
+             if isinstance(c.value, str) and "\n" not in c.value and c.column > 3]
+    long = [t for t in texts if len(t) > LEGEND_CHARS + 3]
+    assert not [t for t in long if t.startswith(("How to read", "Tiles:", "Players:"))], long
+
+
+def test_gvg_prints_its_board_one_page_wide_legend_and_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wb = _board(tmp_path, "gvg")
+    capsys.readouterr()
+    board = wb["Board"]
+    assert board.sheet_properties.pageSetUpPr.fitToPage and board.page_setup.fitToWidth == 1
+    assert board.page_setup.fitToHeight == 0 and board.page_setup.orientation == "landscape"
+    assert board.print_options.headings  # its tiles are named by the spreadsheet's cells: "tile G9 is cell G9"
+    [col] = {c.column for row in board.iter_rows() for c in row if str(c.value).startswith("How to read the board")}
+    legend = [str(board.cell(r, col).value) for r in range(4, board.max_row + 1) if board.cell(r, col).value]
+    assert len(legend) > 8 and all(len(t) <= LEGEND_CHARS for t in legend), legend  # cut over rows, not spilled
+    assert col == board.max_column and board.column_dimensions[board.cell(1, col).column_letter].width > 60
+    log = wb["Log"]
+    assert log.print_title_rows == "$1:$1" and log.page_setup.fitToWidth == 1
+
+
+def test_a_wesnoth_map_prints_across_pages_at_a_readable_size(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    board = _board(tmp_path, "wesnoth")["Board"]
+    capsys.readouterr()
+    assert board.page_setup.fitToWidth == 3 and board.page_setup.orientation == "landscape"
+    assert board.print_title_rows == "$1:$2" and not board.print_options.headings  # each hex names itself
+    _legend_fits(board)
+
+
+def test_a_coalition_plane_prints_ten_squares_a_page_with_its_own_coordinates(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wb = _board(tmp_path, "coalition")
+    capsys.readouterr()
+    plane = wb["Dominaria"]
+    assert plane.cell(1, 2).value == "1" and plane.cell(2, 1).value == "A"  # square 1A is labelled so, not cell B2
+    assert not plane.print_options.headings
+    assert plane.print_title_rows == "$1:$1" and plane.print_title_cols == "$A:$A"
+    assert plane.sheet_properties.pageSetUpPr.fitToPage and plane.page_setup.fitToWidth == 3
+    assert plane.page_setup.fitToHeight == 0 and plane.page_setup.orientation == "landscape"

@@ -1,0 +1,315 @@
+"""Every command that writes a match is all-or-nothing: cut at any write, the next command of any kind completes it
+(or it never ran), and says so; and a match knows its history: files put back from older copies are refused by name.
+
+A GvG match in four memory spreadsheets (red's, blue's, the board, the engine: written in that order, the engine
+last), its journal in the GM's folder. A command is cut at each write position (the write to that spreadsheet fails,
+as a kill -9 or a lost connection there would); the next command then runs, and every cell of every spreadsheet must
+be what the command run whole, then that next command, leaves. The long walk (more positions, every pair of command
+and next command, local workbooks and the Google fake) is under ``-m soak``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from sheets_gm.rulesets.gvg.state import Adjustment
+from sheets_gm.rulesets.registry import create_ruleset
+from sheets_gm.sheets.layout import Grid
+from sheets_gm.sync.history import HistoryError
+from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, hand_seats, undo_window
+from sheets_gm.sync.life.create import create_match
+from sheets_gm.sync.life.repair import repair_match
+from sheets_gm.sync.sheets import MatchSheets
+from tests.fakes.memory import InjectedFault, MemoryBackend
+from tests.matchfiles import GVG, SEED, local_match, record_of, roster, sync, type_orders
+
+ORDER = ("red", "blue", "board", "engine")  # the write order: the seats, the board, the engine last (the commit)
+
+Command = Callable[[MatchSheets], Any]
+COMMANDS: dict[str, Command] = {
+    "undo": lambda s: undo_window(s, GVG, "wrong orders"),
+    "adjust": lambda s: adjust_match(s, GVG, [Adjustment("refund", coins=(1, 8))]),
+    "bots": lambda s: hand_seats(s, GVG, {"red": "objective"}, "red is away"),
+}
+NEXT: dict[str, Command] = {
+    "sync": sync,
+    "status": lambda s: sync_dry(s),
+    "undo": COMMANDS["undo"],
+    "adjust": COMMANDS["adjust"],
+}
+
+
+def sync_dry(sheets: MatchSheets) -> Any:
+    from sheets_gm.sync.poll import poll
+    from tests.matchfiles import NOW
+
+    return poll(sheets, GVG, now=NOW, dry_run=True)
+
+
+_BUILT: dict[str, tuple[dict[str, MemoryBackend]]] = {}
+
+
+def _fresh(journal: Path) -> tuple[MatchSheets, dict[str, MemoryBackend]]:
+    """The match two turns in (built once, copied for each test), its journal at ``journal``."""
+    if "match" not in _BUILT:
+        backends = {n: MemoryBackend(n) for n in ORDER}
+        sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"],
+                             (backends["red"], backends["blue"]))
+        create_match(sheets, create_ruleset("gvg"), roster(3), seed=SEED)
+        for _ in range(2):
+            type_orders(sheets)
+            assert sync(sheets).resolved
+        type_orders(sheets, ready=False)  # turn 3's orders typed, not ready: an undo sets them aside
+        _BUILT["match"] = (backends,)
+    backends = copy.deepcopy(_BUILT["match"][0])
+    sheets = MatchSheets(("red", "blue"), backends["board"], backends["engine"], (backends["red"], backends["blue"]),
+                         journal=journal)
+    return sheets, backends
+
+
+def cells(backends: dict[str, MemoryBackend]) -> dict[str, Any]:
+    """Every value and note of every spreadsheet."""
+    return copy.deepcopy({n: (b.tabs, b.notes) for n, b in backends.items()})
+
+
+class Cut:
+    """A command cut at its write to ``victim``: that write and every later one never happen."""
+
+    def __init__(self, backends: dict[str, Any], victim: str) -> None:
+        self.backends = backends
+        self.victim = victim
+
+    def __enter__(self) -> None:
+        backend = self.backends[self.victim]
+        original = backend.write
+
+        def fail(writes: Any, **kwargs: Any) -> list[Grid]:
+            backend.write = original
+            raise InjectedFault(f"cut at {self.victim}")
+        backend.write = fail
+
+    def __exit__(self, *exc: object) -> None:
+        self.backends[self.victim].__dict__.pop("write", None)
+
+
+def _run(command: Command, sheets: MatchSheets) -> str:
+    """Run ``command``; '' when it went through, else what it refused with."""
+    try:
+        command(sheets)
+    except (BetweenWindowsError, HistoryError) as exc:
+        return str(exc)
+    return ""
+
+
+def check_cut(tmp_path: Path, op: str, victim: str, after: str) -> None:
+    """``op`` cut at its write to ``victim``, then ``after``: every cell as ``op`` run whole, then ``after``."""
+    whole, whole_backends = _fresh(tmp_path / "whole" / "journal.json")
+    COMMANDS[op](whole)
+    cut, cut_backends = _fresh(tmp_path / "cut" / "journal.json")
+    with Cut(cut_backends, victim), pytest.raises(InjectedFault):
+        COMMANDS[op](cut)
+    assert (tmp_path / "cut" / "journal.json").exists()
+    said = ""
+    if after == "status":  # reads only: it says what the next sync does, and writes nothing
+        written = cells(cut_backends)
+        with pytest.raises(HistoryError, match=r"was cut short before its last write .* the next sync"):
+            NEXT[after](cut)
+        assert cells(cut_backends) == written
+        after = "sync"
+    if after == "sync":
+        report = NEXT[after](cut)
+        said = report.completed
+        expected = NEXT[after](whole)
+        assert report.completed and not expected.completed
+    else:
+        said = _run(NEXT[after], cut)  # completes the cut command, tells the GM, and does nothing else
+        assert "Your " in said and "was not done: run it again" in said
+    assert "was cut short before its last write" in said and "it is now complete" in said
+    assert cells(cut_backends) == cells(whole_backends)
+    assert not (tmp_path / "cut" / "journal.json").exists()
+    assert record_of(cut).values() == record_of(whole).values()
+
+
+@pytest.mark.parametrize(("op", "victim", "after"), [
+    ("undo", "blue", "status"),  # issue 52, item 1: red's file undone, the engine not
+    ("undo", "engine", "sync"),
+    ("adjust", "red", "undo"),
+    ("bots", "board", "adjust"),
+])
+def test_a_command_cut_at_a_write_is_completed_by_the_next_command(tmp_path: Path, op: str, victim: str,
+                                                                   after: str) -> None:
+    check_cut(tmp_path, op, victim, after)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("after", sorted(NEXT))
+@pytest.mark.parametrize("victim", ORDER)
+@pytest.mark.parametrize("op", sorted(COMMANDS))
+def test_every_command_cut_at_every_write_is_completed_by_every_next_command(tmp_path: Path, op: str, victim: str,
+                                                                             after: str) -> None:
+    check_cut(tmp_path, op, victim, after)
+
+
+def test_a_cut_command_whose_journal_is_gone_is_refused_by_name_never_taken_for_a_players_copy(tmp_path: Path) -> None:
+    """Issue 52, item 1: without its journal, an undo cut after the seats' files is never read as their files saved
+    from an older copy (whose rows would go to the Archive for an undo the engine never recorded): every command
+    refuses, naming the engine, the file and repair."""
+    sheets, backends = _fresh(tmp_path / "journal.json")
+    before = cells(backends)
+    with Cut(backends, "board"), pytest.raises(InjectedFault):
+        COMMANDS["undo"](sheets)
+    (tmp_path / "journal.json").unlink()
+    written = cells(backends)
+    for after in NEXT.values():
+        said = _run(after, sheets) if after is not sync else ""
+        if not said:
+            with pytest.raises(HistoryError) as refused:
+                after(sheets)
+            said = str(refused.value)
+        assert "the engine is older than the files it wrote" in said and "repair" in said
+        assert "older copy" in said and "typed over by hand" not in said
+    assert cells(backends) == written != before  # nothing more written
+    repair_match(sheets, GVG)  # the GM carries the match on from the engine as it is
+    report = sync(sheets)
+    assert not report.older_copies and not report.resolved and record_of(sheets).resolved == 2
+
+
+# --------------------------------------------------------------------------- local workbooks
+
+
+def _local(folder: Path) -> tuple[MatchSheets, dict[str, Any]]:
+    """The same match in local workbooks (the board, gm/engine.xlsx, red.xlsx, blue.xlsx), its journal beside."""
+    _config, sheets = local_match(folder, private=True)
+    for _ in range(2):
+        type_orders(sheets)
+        assert sync(sheets).resolved
+    type_orders(sheets, ready=False)
+    sheets = replace(sheets, journal=folder / ".sheets-gm" / "journal.json")
+    return sheets, {"red": sheets.orders[0], "blue": sheets.orders[1], "board": sheets.board,
+                    "engine": sheets.engine}
+
+
+def workbook_values(folder: Path) -> dict[str, object]:
+    """Every cell's value of every workbook of the match in ``folder``."""
+    out: dict[str, object] = {}
+    for name in ("match.xlsx", "gm/engine.xlsx", "red.xlsx", "blue.xlsx"):
+        book = openpyxl.load_workbook(folder / name)
+        out[name] = {sheet.title: [[c.value for c in row] for row in sheet.iter_rows()] for sheet in book}
+    return out
+
+
+def check_local_cut(tmp_path: Path, op: str, victim: str, after: str) -> None:
+    """``check_cut`` on local workbooks: each spreadsheet's write is one atomic save of its file."""
+    whole, _ = _local(tmp_path / "whole")
+    COMMANDS[op](whole)
+    cut, backends = _local(tmp_path / "cut")
+    with Cut(backends, victim), pytest.raises(InjectedFault):
+        COMMANDS[op](cut)
+    if after == "sync":
+        said = NEXT[after](cut).completed
+        NEXT[after](whole)
+    else:
+        said = _run(NEXT[after], cut)
+    assert "was cut short before its last write" in said and "it is now complete" in said
+    assert workbook_values(tmp_path / "cut") == workbook_values(tmp_path / "whole")
+
+
+def test_an_undo_cut_in_local_workbooks_is_completed_by_the_next_sync(tmp_path: Path) -> None:
+    """Issue 52, item 1, as it was found: an all-bot GvG match in local workbooks, an undo cut after the seats'
+    files were saved and before the engine's: the next sync completes it, every cell as the undo run whole."""
+    check_local_cut(tmp_path, "undo", "board", "sync")
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("after", ["sync", "undo"])
+@pytest.mark.parametrize("victim", ORDER)
+@pytest.mark.parametrize("op", sorted(COMMANDS))
+def test_every_command_cut_in_local_workbooks_is_completed(tmp_path: Path, op: str, victim: str, after: str) -> None:
+    check_local_cut(tmp_path, op, victim, after)
+
+
+# --------------------------------------------------------------------------- the Google fake
+
+
+def _google_run(tmp_path: Path, op: str, victim: str | None, after: str) -> tuple[dict[str, Any], str]:
+    """``op`` on a match in four spreadsheets of the Google fake, cut at ``victim`` (None: run whole), then
+    ``after``: every tab's values of every spreadsheet, and what ``after`` said of a cut command."""
+    from tests.commands.test_gm_ops import KEYS, google_match
+    from tests.fakes.google_api import GoogleApiFake
+
+    with GoogleApiFake() as fake:
+        sheets = replace(google_match(fake), journal=tmp_path / ("cut" if victim else "whole") / "journal.json")
+        type_orders(sheets, ready=False)
+        backends = {"red": sheets.orders[0], "blue": sheets.orders[1], "board": sheets.board, "engine": sheets.engine}
+        said = ""
+        if victim is None:
+            COMMANDS[op](sheets)
+        else:
+            with Cut(backends, victim), pytest.raises(InjectedFault):
+                COMMANDS[op](sheets)
+        if after == "sync":
+            said = NEXT[after](sheets).completed
+        elif victim is not None:
+            said = _run(NEXT[after], sheets)
+        values: dict[str, Any] = {role: {s.title: fake.values(key, s.title) for s in fake.spreadsheets[key].sheets}
+                  for role, key in KEYS.items()}
+        assert not fake.violations, fake.violations
+    return values, said
+
+
+def check_google_cut(tmp_path: Path, op: str, victim: str, after: str) -> None:
+    whole, _ = _google_run(tmp_path, op, None, after)
+    cut, said = _google_run(tmp_path, op, victim, after)
+    assert "was cut short before its last write" in said and "it is now complete" in said
+    assert cut == whole
+
+
+def test_an_adjustment_cut_on_google_is_completed_by_the_next_sync(tmp_path: Path) -> None:
+    check_google_cut(tmp_path, "adjust", "blue", "sync")
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("after", ["sync", "undo"])
+@pytest.mark.parametrize("victim", ORDER)
+@pytest.mark.parametrize("op", sorted(COMMANDS))
+def test_every_command_cut_on_google_is_completed(tmp_path: Path, op: str, victim: str, after: str) -> None:
+    check_google_cut(tmp_path, op, victim, after)
+
+
+def test_a_change_refused_for_a_workbook_left_open_leaves_no_journal_to_complete(tmp_path: Path) -> None:
+    """An undo refused because blue's workbook is open in LibreOffice wrote nothing, so no later sync completes it
+    behind the GM's back: she runs it again once the workbook is closed."""
+    from sheets_gm.sheets.backend import WorkbookOpenError
+
+    sheets, _ = _local(tmp_path)
+    lock = tmp_path / ".~lock.blue.xlsx#"
+    lock.write_text(",Bo,bo-laptop,22.11.2026 12:00,file:///home/bo;", encoding="utf-8")
+    before = workbook_values(tmp_path)
+    with pytest.raises(WorkbookOpenError):
+        COMMANDS["undo"](sheets)
+    assert workbook_values(tmp_path) == before and not sheets.journal.exists()  # type: ignore[union-attr]
+    lock.unlink()
+    assert not sync(sheets).completed and record_of(sheets).resolved == 2
+
+
+def test_a_change_journal_left_after_its_commit_is_dropped_by_the_next_poll(tmp_path: Path) -> None:
+    """Killed between the engine's write and dropping its journal, a change is whole: the next poll completes
+    nothing, says nothing, and drops the journal (cron's polls do not read the match for it again)."""
+    from sheets_gm.sync import journal
+
+    sheets, _ = _fresh(tmp_path / "journal.json")
+    kept = journal.drop_journal
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(journal, "drop_journal", lambda path: None)  # killed before the journal went
+        COMMANDS["adjust"](sheets)
+    assert (tmp_path / "journal.json").exists()
+    assert kept is journal.drop_journal
+    report = sync(sheets)
+    assert not report.completed and not (tmp_path / "journal.json").exists()
