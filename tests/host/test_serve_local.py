@@ -217,7 +217,8 @@ def test_the_status_lists_each_match_its_last_poll_its_deadline_and_what_failed(
     assert status is not None
     shown = status_lines(status, clock())
     assert shown[0].startswith(f"sheets-gm serve (process {os.getpid()}) is running since 2026-11-22T12:00:00")
-    assert shown[1].startswith("broken/match.toml [?, ?] failed, looked 12:00:00 (5 s ago), read never")
+    assert shown[1].startswith("broken/match.toml [?, ?] failed, looked 12:00:00 (5 s ago), not read since serve "
+                               "started")
     assert shown[2].startswith("timed/match.toml [gvg, local] read, looked 12:00:00 (5 s ago), read 12:00:00 "
                                "(5 s ago); deadline Mon 23 Nov, 20:00 (UTC): Turn 1")
     assert shown[3:5] == ["What failed (1):", shown[4]] and "backend" in shown[4]
@@ -250,6 +251,12 @@ def test_a_restarted_host_reads_no_idle_local_match_again(tmp_path: Path) -> Non
     again.step()
     match = hosted(again, league, "friday")
     assert (match.done, match.read_at, match.deadline) == ("idle", None, "2026-11-23T20:00+00:00")
+    status = read_status(league / ".sheets-gm" / "serve-status.json")
+    assert status is not None
+    shown = status_lines(status, clock())
+    assert shown[0].endswith("1 match under " + str(league) + "; a look every 10 s, 4 workers.")
+    assert "idle, looked 12:01:00 (0 s ago), not read since serve started" in shown[1]  # its last poll was the first
+    assert "read never" not in shown[1]                                                # host's: not "never"
     type_orders(sheets, ready=False)
     clock.tick(10)
     again.step()
