@@ -9,7 +9,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from types import FrameType
 
@@ -17,6 +17,7 @@ from sheets_gm.commands import base
 from sheets_gm.commands.base import UsageError, UserError, command, seconds, whole_number
 from sheets_gm.match.host.scheduler import DEFAULT_INTERVAL, DEFAULT_RESCAN, DEFAULT_WORKERS, Host
 from sheets_gm.match.host.status import read_status, status_lines, status_path
+from sheets_gm.sync.lock import SyncBusyError, match_lock
 
 
 def _say(line: str) -> None:
@@ -56,6 +57,20 @@ def run_serve(args: argparse.Namespace) -> int:
                             "with sheets-gm serve FOLDER…, or name its file with --status-file)")
         print("\n".join(status_lines(status, base.clock())))
         return 0
+    with ExitStack() as held:
+        try:
+            held.enter_context(match_lock(where.with_name(where.name + ".lock"), wait_seconds=0))
+        except SyncBusyError:
+            running = read_status(where)
+            who = f" (process {running.pid})" if running is not None else ""
+            raise UserError(f"sheets-gm serve is already running{who} with the status file {where}: one host "
+                            "serves these folders (`sheets-gm serve --status` says what it does); stop it first "
+                            "(systemctl stop, or SIGTERM), or give this one folders of its own") from None
+        return _serve(args, folders, where)
+
+
+def _serve(args: argparse.Namespace, folders: list[Path], where: Path) -> int:
+    """Run the host until SIGTERM (its status file's lock held by the caller)."""
     stop = threading.Event()
     pool = ThreadPoolExecutor(args.workers, thread_name_prefix="sheets-gm-serve")
     host = Host(folders, pool, clock=base.clock, say=_say, status_file=where, interval=args.interval,

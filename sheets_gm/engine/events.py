@@ -77,12 +77,13 @@ class Event:
 
 
 def kind_words(kind: Enum | str) -> str:
-    """An event's kind as the Log's Kind column shows it: its id in words.
+    """An event's kind as the Log's Kind column shows it: its id in words (an enum member's text value, or its name
+    when its value is not text: ``Enum("Kind", "MOVE END")``, as ``new-game`` writes it, numbers its members).
 
-    >>> kind_words("order_rejected"), kind_words("undo")
-    ('order rejected', 'undo')
+    >>> kind_words("order_rejected"), kind_words("undo"), kind_words(Enum("Kind", "TURN_ENDED GM").TURN_ENDED)
+    ('order rejected', 'undo', 'turn ended')
     """
-    value = kind.value if isinstance(kind, Enum) else kind
+    value = kind if not isinstance(kind, Enum) else kind.value if isinstance(kind.value, str) else kind.name.lower()
     return str(value).replace("_", " ")
 
 

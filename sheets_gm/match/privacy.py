@@ -24,9 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheets_gm.engine.ruleset import Information
+from sheets_gm.match.bot_drift import configured_bots
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, toml_key
 from sheets_gm.rulesets.registry import get_ruleset
 from sheets_gm.sheets.files import orders_file
+from sheets_gm.sync.bot_seats import NO_BOT
 
 #: Where the engine goes when it must move out of a file players open (local matches).
 GM_ENGINE = "gm/engine.xlsx"
@@ -168,11 +170,14 @@ class SharedFolder:
 
 def shared_folders(config: MatchConfig) -> list[SharedFolder]:
     """Every GM file (the engine; the judge's in a game that hides something) of a local match that sits in the
-    folder of a file players open (``SharedFolder``)."""
+    folder of a file players open (``SharedFolder``). A seat a bot plays (``[bots]``, as ``init`` reads it) opens
+    no file: a practice match keeps the bots' workbooks under gm/ beside the engine, and that folder is the GM's."""
     if config.backend is not BackendKind.LOCAL:
         return []
     traits = get_ruleset(config.ruleset).traits
-    players = {config.local_path(w).expanduser().resolve().parent: w for w in (config.board, *config.orders)}
+    bots = configured_bots(config)
+    people = [w for seat, w in zip(config.seats, config.orders, strict=True) if bots.get(seat, NO_BOT) == NO_BOT]
+    players = {config.local_path(w).expanduser().resolve().parent: w for w in (config.board, *people)}
     gm_files = [("engine", config.engine, "the seed, the state, the GM tab and the Roster tab", GM_ENGINE)]
     if config.judge is not None and traits.judge and traits.information is not Information.PERFECT:
         gm_files.append(("judge", config.judge, "the judge's tabs", GM_JUDGE))

@@ -243,3 +243,21 @@ def test_an_engine_beside_the_players_files_warns_that_the_folder_must_not_be_sh
     assert run(capsys, "init", "wesnoth", "-c", gm, "--no-share")[0] == 0
     code, out, _ = run(capsys, "doctor", "-c", gm)
     assert "which no player opens (keep gm/ out of what you share)" in out and "must never be shared" not in out
+
+
+def test_a_practice_match_keeps_the_bots_workbooks_beside_the_engine_without_a_warning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """init --practice puts the bot's orders under gm/ with the engine: no person opens them, so neither init nor
+    doctor tells the GM that gm/ holds "a file players open"; once a person plays that seat, doctor does."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "init", "gvg", "--practice")
+    assert code == 0, err
+    assert "must never be shared" not in out
+    code, out, _ = run(capsys, "doctor", "-c", "match.toml")
+    assert "✔ privacy: the engine (the seed) is in gm/engine.xlsx, which no player opens" in out
+    assert "must never be shared" not in out
+    config = tmp_path / "match.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace('blue = "objective"', 'blue = "none"'),
+                      encoding="utf-8")
+    code, out, _ = run(capsys, "doctor", "-c", "match.toml")
+    assert "⚠ privacy: gm/engine.xlsx (the engine" in out and "same folder as gm/orders-blue.xlsx" in out

@@ -68,6 +68,31 @@ def test_matches_are_found_under_the_folders_and_dropped_when_their_config_goes(
     assert "friday/match.toml: its config is gone; no longer polled." in lines
 
 
+def test_a_match_removed_between_two_searches_is_dropped_at_its_next_look_not_failed(tmp_path: Path) -> None:
+    """A GM who moves a match's folder away sees it dropped, not a failure with its retry; one failure mended
+    is said in the singular."""
+    league = tmp_path / "league"
+    local_match(league / "kept")
+    config, _ = local_match(league / "moved")
+    clock, lines = Clock(NOW), list[str]()
+    host = new_host(league, clock, lines, interval=15, rescan=600)
+    host.step()
+    kept = league / "kept" / "match.toml"
+    good = kept.read_text(encoding="utf-8")
+    kept.write_text(good.replace("[sheets]", "[sheets\n"), encoding="utf-8")
+    config.unlink()
+    clock.tick(15)
+    host.step()
+    assert "moved/match.toml: its config is gone; no longer polled." in lines
+    assert not any(line.startswith("moved/") and "failure" in line for line in lines)
+    assert sorted(h.shown for h in host.matches.values()) == ["kept/match.toml"]
+    assert hosted(host, league, "kept").failures == 1  # a broken config is still a failure, retried
+    kept.write_text(good, encoding="utf-8")
+    clock.tick(1)
+    host.step()
+    assert "kept/match.toml: polled again after 1 failure." in lines
+
+
 def test_a_broken_match_is_retried_with_growing_waits_while_the_others_resolve(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     league = tmp_path / "league"
@@ -192,7 +217,8 @@ def test_the_status_lists_each_match_its_last_poll_its_deadline_and_what_failed(
     assert status is not None
     shown = status_lines(status, clock())
     assert shown[0].startswith(f"sheets-gm serve (process {os.getpid()}) is running since 2026-11-22T12:00:00")
-    assert shown[1].startswith("broken/match.toml [?, ?] failed, looked 12:00:00 (5 s ago), read never")
+    assert shown[1].startswith("broken/match.toml [?, ?] failed, looked 12:00:00 (5 s ago), not read since serve "
+                               "started")
     assert shown[2].startswith("timed/match.toml [gvg, local] read, looked 12:00:00 (5 s ago), read 12:00:00 "
                                "(5 s ago); deadline Mon 23 Nov, 20:00 (UTC): Turn 1")
     assert shown[3:5] == ["What failed (1):", shown[4]] and "backend" in shown[4]
@@ -225,7 +251,35 @@ def test_a_restarted_host_reads_no_idle_local_match_again(tmp_path: Path) -> Non
     again.step()
     match = hosted(again, league, "friday")
     assert (match.done, match.read_at, match.deadline) == ("idle", None, "2026-11-23T20:00+00:00")
+    status = read_status(league / ".sheets-gm" / "serve-status.json")
+    assert status is not None
+    shown = status_lines(status, clock())
+    assert shown[0].endswith("1 match under " + str(league) + "; a look every 10 s, 4 workers.")
+    assert "idle, looked 12:01:00 (0 s ago), not read since serve started" in shown[1]  # its last poll was the first
+    assert "read never" not in shown[1]                                                # host's: not "never"
     type_orders(sheets, ready=False)
     clock.tick(10)
     again.step()
     assert match.done == "read" and match.read_at == clock()
+
+
+def test_a_second_serve_of_the_same_folders_is_refused_naming_the_running_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two hosts of one folder (systemd's and one started by hand) would overwrite each other's status, so
+    `serve --status` would name whichever wrote last, and a stopping one would say "not running" of both: the
+    second is refused while the first holds the status file's lock (a lock, not the pid: a crashed host's pid
+    may be another process's after a reboot)."""
+    league = tmp_path / "league"
+    local_match(league / "friday")
+    clock, lines = Clock(NOW), list[str]()
+    first = new_host(league, clock, lines)
+    first.step()
+    status_file = league / ".sheets-gm" / "serve-status.json"
+    monkeypatch.setattr("sheets_gm.match.host.scheduler.Host.run", lambda self, stop: None)  # a serve not refused
+    with match_lock(status_file.with_name("serve-status.json.lock")):  # what the running serve holds
+        assert main(["serve", str(league)]) == 1
+        err = capsys.readouterr().err
+        assert f"sheets-gm serve is already running (process {os.getpid()}) with the status file {status_file}" in err
+    first.close()
+    read = read_status(status_file)
+    assert read is not None and not read.running  # the refused one wrote nothing over the first one's status

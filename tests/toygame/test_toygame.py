@@ -72,6 +72,8 @@ def test_a_game_through_init_and_sync_on_workbooks(tmp_path: Path) -> None:
                                                    ["3", "X", None, "X"]]
     log = [str(c.value) for row in load_workbook(tmp_path / "board.xlsx")["Log"].iter_rows() for c in row]
     assert "Ann marks B2." in log and "Bo wins." in log
+    rows = [[c.value for c in row] for row in load_workbook(tmp_path / "board.xlsx")["Log"].iter_rows(min_row=2)]
+    assert {row[1] for row in rows if row[2]} >= {"mark", "end"}  # the Kind in words, as new-game's Enum names it
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

@@ -189,11 +189,16 @@ class Host:
             self.say(f"{self._shown(path)}: found; polled from now on.")
             self.changed = True
         for path in sorted(self.matches.keys() - found):
-            hosted = self.matches.pop(path)
-            for watcher in self.accounts.all():
-                watcher.detach(path)
-            self.say(f"{hosted.shown}: its config is gone; no longer polled.")
-            self.changed = True
+            self._drop(path)
+        self.accounts.drop_idle()
+
+    def _drop(self, path: Path) -> None:
+        """Host the match of ``path`` no longer: its config is gone (the GM removed or moved its folder)."""
+        hosted = self.matches.pop(path)
+        for watcher in self.accounts.all():
+            watcher.detach(path)
+        self.say(f"{hosted.shown}: its config is gone; no longer polled.")
+        self.changed = True
         self.accounts.drop_idle()
 
     def _shown(self, path: Path) -> str:
@@ -284,7 +289,7 @@ class Host:
             self._failed(hosted, outcome, now)
             return
         if hosted.failures:
-            self.say(f"{hosted.shown}: polled again after {hosted.failures} failures.")
+            self.say(f"{hosted.shown}: polled again after {counted(hosted.failures, 'failure')}.")
         hosted.failures, hosted.error, hosted.retry_at, hosted.failed_stamp = 0, "", None, None
         hosted.done = outcome.done.value
         if outcome.notices:
@@ -322,6 +327,9 @@ class Host:
         return self.accounts.named(hosted.account)
 
     def _failed(self, hosted: Hosted, outcome: Outcome, now: datetime) -> None:
+        if not hosted.path.exists():  # removed between two searches: gone, not a failure to retry
+            self._drop(hosted.path)
+            return
         hosted.failures += 1
         wait = retry_wait(hosted.failures)
         hosted.retry_at = hosted.next_at = now + wait

@@ -111,22 +111,30 @@ def _when(text: str, now: datetime) -> str:
     return f"{moment.strftime('%H:%M:%S')} ({ago})"
 
 
+def _read(text: str, now: datetime) -> str:
+    """When this host last read the match: a match it has not read yet was read by its last poll before (cron's, an
+    earlier serve's), which it does not know: not "never"."""
+    return f"read {_when(text, now)}" if text else "not read since serve started"
+
+
 def status_lines(status: HostStatus, now: datetime) -> list[str]:
     """What ``serve --status`` prints: the host, its accounts, a line per match, and what failed."""
     running = status.running and _alive(status.pid)
     head = (f"sheets-gm serve (process {status.pid}) is running since {status.started}"
             if running else f"sheets-gm serve is not running (process {status.pid} stopped)")
-    lines = [f"{head}; status written {_when(status.written, now)}; {len(status.matches)} matches under "
+    hosted = counted(len(status.matches), "match", "matches")
+    lines = [f"{head}; status written {_when(status.written, now)}; {hosted} under "
              f"{', '.join(status.folders)}; a look every {status.interval:g} s, {status.workers} workers."]
     for account in status.accounts:
-        lines.append(f"Account {account.name}: {account.matches} matches, Drive asked {_when(account.asked_at, now)}"
+        held = counted(account.matches, "match", "matches")
+        lines.append(f"Account {account.name}: {held}, Drive asked {_when(account.asked_at, now)}"
                      f", {account.requests} requests" + (f"; Drive did not answer: {account.error}"
                                                          if account.error else ""))
     for match in status.matches:
         deadline = f"; deadline {describe_deadline(match.deadline)}" if match.deadline else ""
         said = f": {match.line}" if match.line and match.state != "failed" else ""
         lines.append(f"{match.config} [{match.game or '?'}, {match.where or '?'}] {match.state}, looked "
-                     f"{_when(match.looked_at, now)}, read {_when(match.read_at, now)}{deadline}{said}")
+                     f"{_when(match.looked_at, now)}, {_read(match.read_at, now)}{deadline}{said}")
     failing = [m for m in status.matches if m.error]
     if failing:
         lines.append(f"What failed ({len(failing)}):")

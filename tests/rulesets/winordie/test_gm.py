@@ -125,3 +125,22 @@ def test_an_aim_naming_a_face_down_unit_by_its_id_is_refused_in_place() -> None:
     assert f"the Aim names {hidden.id}, a face-down unit" in verdict.message and repr(hidden.token) in verdict.message
     fine = Action(ActionKind.ABILITY, archer.id, ability, aim=f"G2; {hidden.token} follows up")
     assert all(v.accepted for v in r.check(state, WodOrders(actions={seat: (fine,)}), r.dice(b"x", state)))
+
+
+def test_an_aim_guessing_an_opponents_face_down_unit_by_id_is_refused_without_placing_it() -> None:
+    """The refusal goes to the player who typed the Aim: for her own unit it may say its token and hex, but for an
+    opponent's face-down unit it must not, or typing 'Bo-3' would be answered with which token Bo-3 is and where
+    (found playing: "name a unit as the board shows it ('Bo token 3' on D7)")."""
+    r = rules()
+    state = deployed(r)
+    seat = state.acting
+    archer = next(u for u in state.units if u.owner == seat and state.card_of(u).abilities
+                  and state.card_of(u).abilities[0].type.value == "action")
+    ability = state.card_of(archer).abilities[0].name
+    for enemy in (u for u in state.units if u.owner != seat and u.hidden and u.token):
+        guess = Action(ActionKind.ABILITY, archer.id, ability, aim=enemy.id)
+        (verdict,) = r.check(state, WodOrders(actions={seat: (guess,)}), r.dice(b"x", state))
+        assert not verdict.accepted
+        assert f"the Aim names {enemy.id} by its id" in verdict.message
+        assert enemy.token not in verdict.message and (enemy.at is None or enemy.at.label not in verdict.message)
+        assert "face-down" not in verdict.message

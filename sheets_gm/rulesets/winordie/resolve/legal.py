@@ -133,6 +133,10 @@ def _check_ability(state: WodState, unit: Unit, action: Action) -> Checked:
     if ability.type is AbilityType.ACTION and ability.name in unit.used:
         return Refusal(f"{unit.id} has used {ability.name} this turn (once per turn)")
     named = face_down_named(state, action.aim, but=unit)
+    if named is not None and named.owner != unit.owner:  # she guessed an id: her answer must not place it
+        return Refusal(f"the Aim names {named.id} by its id, and the Log both players read prints the Aim word "
+                       f"for word: name {named.owner}'s units as the board shows them (a token and its hex), never "
+                       "by an id or card the board does not show")
     if named is not None:
         where = f" on {named.at.label}" if named.at is not None else ""
         return Refusal(f"the Aim names {named.id}, a face-down unit, and the Log both players read prints the Aim "
