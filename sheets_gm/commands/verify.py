@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.replay is None:
         with user_errors(config):
-            forged = forged_log_lines(sheets, doc, read.record.log_rows)
+            forged = forged_log_lines(sheets, doc, read.record.log_rows, cut_under_way=read.cut_under_way)
             typed_over = typed_over_words(sheets, read)
         if forged or typed_over:
             _say_edited(done, forged, typed_over)

@@ -88,6 +88,9 @@ class BoardDrawing:
     print_headings: bool = True
     print_title_rows: int = 0  # rows each printed page repeats (the map's column labels): layout.TabLayout
     print_title_cols: int = 0  # columns each printed page repeats (a plane's row letters)
+    # the drawing wraps its legend's cells itself (a wrapping fill over them): each line is kept whole in its one
+    # row, so that a legend that grows with the match (Champions' "Out: …") never needs more rows than the tab has
+    legend_wraps: bool = False
     notes: Mapping[tuple[int, int], str] | None = None
 
     @property
@@ -105,11 +108,11 @@ class BoardDrawing:
         """The legend as the tab holds it, one row per line: a line too long for the legend column
         (``LEGEND_PIXELS``) is cut between words over the rows under it, so that nothing spills past the column
         (a printed page ends at it, and cut the legend off, or shrank the board to fit the spill). An entry of
-        several lines is a cell the drawing wraps itself (the Coalition's, in a wrapping fill): kept whole."""
+        several lines, or any line of a drawing that wraps its legend itself (``legend_wraps``), is kept whole."""
         rows: Grid = []
         for row in self.legend:
             text = str(row[0]) if row and row[0] is not None else ""
-            if "\n" in text or len(text) <= LEGEND_CHARS:
+            if self.legend_wraps or "\n" in text or len(text) <= LEGEND_CHARS:
                 rows.append([text])
                 continue
             rows += [[part] for part in textwrap.wrap(text, LEGEND_CHARS, subsequent_indent="   ",

@@ -366,7 +366,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     report.waiting_for = [s for s in window.awaited if not (s in answer.inputs and answer.inputs[s].ready)]
     report.untyped = _untyped_rows(read, window, answer)
     report.short_tables = read.tabs.short(read.adapter, record.state)  # a match laid out before tables grew
-    pending = any(s.pending is not None for s in read.seats.values())
+    pending = read.cut_under_way
     report.reason = _due_reason(read, window, answer, report.waiting_for, force=force, pending=pending, now=now)
     report.older_copies = list(copies)
     report.older_copy_fates = [copy_fate(read, seat, c) for seat, c in copies.items()]
@@ -672,7 +672,7 @@ def _resolve(sheets: MatchSheets, read: MatchRead, window: Window, dice: TurnDic
         batch.unguard(seat_backend(sheets, read.tabs, seat))
     all_settled = _settle_all(read, window, answer, resolution, new_record, tabs, report, next_dice)
     # shown cells typed over (a hex typed as the order): the tables are drawn again whole, their text kept first
-    cut = any(s.pending is not None for s in read.seats.values())  # her tab may be drawn for the state after it
+    cut = read.cut_under_way  # her tab may be drawn for the state after it
     shown = archived_details(shown_typed_over(read, [(new_state, next_dice)] if cut else []))
     for seat, seat_read in read.seats.items():
         backend = seat_backend(sheets, read.tabs, seat)

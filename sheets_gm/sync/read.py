@@ -69,6 +69,12 @@ class MatchRead:
     log_header_typed_over: bool = False  # the Log's header row typed over in place: the poll writes it again
     completed: str = ""  # a change cut short that this read completed first, for the GM ('' when none was)
 
+    @property
+    def cut_under_way(self) -> bool:
+        """Whether a resolution cut short before its commit is under way (a seat's pending row names it): its lines
+        may already stand in the Log below the match's count, and the next poll completes it."""
+        return any(s.pending is not None for s in self.seats.values())
+
     def guard(self, batch: WriteBatch, sheets: MatchSheets) -> None:
         """Guard ``batch``'s writes to every seat's input tab by what this read found there: a cell a player saves
         after this read is never written over (``sheets/guard.py``)."""

@@ -24,7 +24,7 @@ from sheets_gm.sync.match_record import FileStamp, MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.rows.archive_lines import one_line
 from sheets_gm.sync.rows.fate_words import fitted_answer, idle_feedback
-from sheets_gm.sync.rows.fates import kept_feedback
+from sheets_gm.sync.rows.fates import kept_feedback, table_ahead_refusals
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 
@@ -48,6 +48,7 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
     subjects = adapter.laid_out_rows(state, seat, placed)
     stamp = window.key if window is not None and acts(window, seat, spec) else ""
     reason = adapter.idle_reason(state, seat)
+    ahead = table_ahead_refusals(adapter, state, window, seat, spec, list((kept or {}).values()))
     grid: Grid = []
     for subject in subjects:
         shown = adapter.shown(state, seat, spec, subject, dice) if spec.of_kind(ColumnKind.SHOWN) else {}
@@ -68,7 +69,8 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                     line[col] = note or (window is not None and adapter.idle_row_reason(state, seat, spec, subject)) \
                         or idle_feedback(window, seat, spec, outcome_text, reason)
                 else:
-                    line[col] = kept_feedback(window, seat, spec, acts(window, seat, spec), note, reason)
+                    line[col] = kept_feedback(window, seat, spec, acts(window, seat, spec),
+                                              note or ahead.get(subject, ""), reason)
                 line[col] = fitted_answer(str(line[col]))
             elif keep is not None:
                 line[col] = keep.values.get(c.key, "")

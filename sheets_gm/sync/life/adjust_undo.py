@@ -264,7 +264,7 @@ def stand_in_gm(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     short (the next poll completes it first)."""
     read = read_match(sheets, ruleset_class)
     record = read.record
-    if record.ruleset.window(record.state) is None or any(s.pending is not None for s in read.seats.values()):
+    if record.ruleset.window(record.state) is None or read.cut_under_way:
         return None
     events = record.ruleset.stand_in_gm_events(record.state)
     return adjust_match(sheets, ruleset_class, events, owners) if events else None

@@ -107,9 +107,12 @@ def _settings(cls: Any, doc: dict[str, Any]) -> Any:
     return parse_settings(cls.traits.settings_type, doc["settings"], where="replay settings")
 
 
-def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int) -> list[str]:
+def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int, *,
+                     cut_under_way: bool = False) -> list[str]:
     """A sentence per Log line that no event of the match says: its cell, what it says, and what the match
-    logged for that turn and kind instead (one read of the board spreadsheet's Log tab)."""
+    logged for that turn and kind instead (one read of the board spreadsheet's Log tab). With ``cut_under_way``
+    (``MatchRead.cut_under_way``: a resolution cut before its commit) the lines below the match's count are that
+    resolution's, which the next poll completes: they are not taken for lines typed there."""
     name = str(doc["ruleset"])
     tabs = MatchTabs(sheet_spec(name), sheets.seats, get_ruleset(name).traits.judge)
     try:  # the tab whole, not the match's count of lines: a line typed below them is read too
@@ -118,7 +121,7 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int) ->
         return [f"the Log tab cannot be read ({exc})"]
     return [*_compare(grid[:log_rows], replayed_log(doc), tabs.spec.tabs.log, log_rows,
                       int(doc.get(OLD_LOG_ROWS) or 0), own_by_row(doc)),
-            *below_log_words(grid, log_rows, tabs.spec.tabs.log)]
+            *([] if cut_under_way else below_log_words(grid, log_rows, tabs.spec.tabs.log))]
 
 
 def log_to_end(tabs: MatchTabs, first: int) -> str:

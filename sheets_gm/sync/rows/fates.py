@@ -85,25 +85,31 @@ def ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | None, 
     wrong, by table and subject: their cells read now as the window that opens the table will read them (the
     engine's verdicts wait for that window's state). A refusal stands until the row changes: the row says it while
     it waits, ``✘ … — fix it before this table opens``, not only once the table opens."""
-    if window is None:
-        return {}
-    out: dict[tuple[str, str], str] = {}
     by_table: dict[str, list[TypedRow]] = {}
     for row in rows:
-        spec = tab.table(row.table).spec
-        if row.typed and not spec.open_in(window.phase) and not spec.standing:
-            by_table.setdefault(row.table, []).append(row)
-    for table, typed in by_table.items():
-        spec = tab.table(table).spec
-        opens = replace(window, phase=spec.phases[0], seats=(seat,), waits_for=None, stepwise=False)
-        try:
-            found = adapter.read_orders(state, opens, seat, {table: typed})
-        except (ValueError, KeyError):  # a game whose reading needs the window itself: it answers when it opens
-            continue
-        for row in typed:
-            said = [p for p in found.problems.get(row.subject, []) if p]
-            if said:
-                out[(table, row.subject)] = f"{MARK}{'; '.join(said)} — fix it before this table opens"
+        by_table.setdefault(row.table, []).append(row)
+    return {(table, subject): said for table, typed in by_table.items()
+            for subject, said in table_ahead_refusals(adapter, state, window, seat, tab.table(table).spec,
+                                                      typed).items()}
+
+
+def table_ahead_refusals(adapter: AnySheetAdapter, state: Any, window: Window | None, seat: str, spec: InputTable,
+                         rows: Sequence[TypedRow]) -> dict[str, str]:
+    """``ahead_refusals`` for the rows of one table (``spec``), by subject: the poll's answer and a resolution's
+    drawing of the tables (``sync.writes.table_grid``) say the same of a row kept while its table is closed."""
+    typed = [r for r in rows if r.typed]
+    if window is None or not typed or spec.open_in(window.phase) or spec.standing:
+        return {}
+    opens = replace(window, phase=spec.phases[0], seats=(seat,), waits_for=None, stepwise=False)
+    try:
+        found = adapter.read_orders(state, opens, seat, {spec.name: typed})
+    except (ValueError, KeyError):  # a game whose reading needs the window itself: it answers when it opens
+        return {}
+    out: dict[str, str] = {}
+    for row in typed:
+        said = [p for p in found.problems.get(row.subject, []) if p]
+        if said:
+            out[row.subject] = f"{MARK}{'; '.join(said)} — fix it before this table opens"
     return out
 
 
