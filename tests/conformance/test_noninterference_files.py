@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+import shlex
 import shutil
 import tomllib
 from collections.abc import Callable, Iterator
@@ -25,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from sheets_gm.cli import main as cli_main
 from sheets_gm.commands.init import starter_config
 from sheets_gm.engine.ruleset import JUDGE
 from sheets_gm.match.config import MatchConfig, load_config, toml_key
@@ -172,6 +174,47 @@ def test_soak_every_seat_receives_the_same_whatever_it_may_not_see(game: str, wi
     for n, seat in enumerate(seats_of(game)):
         diffs, apart = compare(tmp_path / str(n), game, str(seat), WARM_UP.get(game, 0) + windows, twin_seed=n)
         assert diffs == [] and apart, seat
+
+
+#: One ``adjust`` per game that names nothing a seat may not see (Win or Die's own example names a unit by its id,
+#: which in a twin match may stand behind another token).
+ADJUST = {"winordie": ["--crystals", "Bo=4"]}
+
+
+def gm_steps(game: str, config: MatchConfig) -> list[list[str]]:
+    """The GM's commands the walk runs on both matches, in turn: an ``adjust``, an ``undo``, a ``repair``."""
+    gm = get_game(game).gm
+    steps: list[list[str]] = []
+    if gm is not None:
+        steps.append(["adjust", *ADJUST.get(game, shlex.split(gm.example.split(" --reason")[0])), "--reason", "walk"])
+    return [*steps, ["undo", "--reason", "walk"], ["repair"]]
+
+
+def walk_gm_commands(tmp_path: Path, game: str, seat: str, windows: int) -> list[str]:
+    """The differences ``seat`` receives between a match and its twin after each of the GM's commands (each
+    followed by a poll), the commands run on both."""
+    diffs, _ = compare(tmp_path, game, seat, windows, twin_seed=3)
+    configs = [load_config(tmp_path / side / "match.toml") for side in ("a", "b")]
+    cls = get_ruleset(game)
+    for step in gm_steps(game, configs[0]):
+        got = []
+        for cfg in configs:
+            code = cli_main([step[0], "-c", str(cfg.path), *step[1:]])
+            got.append((code, received(cfg, seat, poll(open_match_sheets(cfg), cls, now=NOW))))
+        assert got[0][0] == got[1][0] == 0, f"{step} ended {got[0][0]} in one match and {got[1][0]} in its twin"
+        diffs += [f"after {step[0]}: {d}" for d in got[0][1].differences(got[1][1])]
+    return diffs
+
+
+def test_the_gm_s_commands_give_a_seat_the_same_whatever_it_may_not_see(tmp_path: Path) -> None:
+    assert walk_gm_commands(tmp_path, "winordie", "Ann", WARM_UP["winordie"]) == []
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("game", GAMES)
+def test_soak_the_gm_s_commands_give_every_seat_the_same(game: str, tmp_path: Path) -> None:
+    for n, seat in enumerate(seats_of(game)):
+        assert walk_gm_commands(tmp_path / str(n), game, seat, WARM_UP.get(game, 0) + 2) == [], seat
 
 
 @pytest.fixture
