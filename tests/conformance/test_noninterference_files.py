@@ -41,6 +41,7 @@ from sheets_gm.sync.notices import NoticeRules, poll_notices
 from sheets_gm.sync.poll import WindowReport, poll
 from sheets_gm.sync.read import read_match
 from tests.conformance.leak_scan import xml_parts
+from tests.conformance.noninterference import canonical
 from tests.conformance.test_leak_scan import roster_csv
 
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
@@ -89,15 +90,26 @@ def received(config: MatchConfig, seat: str, report: WindowReport) -> Received:
     return Received(files, notices)
 
 
-def others_type(config: MatchConfig, seat: str, secret: str) -> None:
+def others_type(config: MatchConfig, seat: str, secret: str, unlike: str | None = None) -> str:
     """Every seat acting now but ``seat`` (and the judge) types the orders of a bot made from ``secret``, no Ready
-    ticked: the orders others keep to themselves until the window resolves."""
+    ticked: the orders others keep to themselves until the window resolves. With ``unlike`` (orders typed in the
+    other match, as JSON), bots made from further secrets are tried until their orders differ (a bot often has
+    one best move). Returns the orders typed, as JSON."""
     sheets = open_match_sheets(config)
     cls = get_ruleset(config.ruleset)
-    rules = read_match(sheets, cls).record.ruleset
+    record = read_match(sheets, cls).record
+    rules = record.ruleset
+    window = rules.window(record.state)
     make = next(iter(bots_of(rules).values())).make
-    type_bot_orders(sheets, cls, {s: make(f"{secret}/{s}") for s in (*config.seats, JUDGE) if s != seat},
-                    ready=False)
+    for attempt in range(8):
+        bots = {s: make(f"{secret}/{attempt}/{s}") for s in (*config.seats, JUDGE) if s != seat}
+        plans = {s: bot.orders(record.state, s, record.dice()) for s, bot in bots.items()
+                 if window is not None and s in window.seats}
+        typed = canonical({s: rules.orders_codec.to_json(rules.merge_orders({s: o})) for s, o in plans.items()})
+        if typed != unlike or not plans:
+            break
+    type_bot_orders(sheets, cls, bots, ready=False)
+    return typed
 
 
 def twin_engine(config: MatchConfig, seat: str, rng: random.Random) -> bool:
@@ -150,8 +162,9 @@ def compare(tmp_path: Path, game: str, seat: str, windows: int, twin_seed: int) 
     varied = twin_engine(twin, seat, random.Random(twin_seed))
     cls = get_ruleset(game)
     got = []
+    typed: str | None = None
     for cfg, secret in ((config, "one"), (twin, "another")):
-        others_type(cfg, seat, secret)
+        typed = others_type(cfg, seat, secret, unlike=typed)
         got.append(received(cfg, seat, poll(open_match_sheets(cfg), cls, now=NOW)))
     hidden_from_seat = {p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*.xlsx")} - {
         Path(name) for name in got[0].files}
