@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sheets_gm.engine.dice import seed_hash
 from sheets_gm.sheets.backend import SheetError
 from sheets_gm.sync.match_record import FileStamp, MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
@@ -51,6 +52,8 @@ def check_history(sheets: MatchSheets, tabs: MatchTabs, record: MatchRecord, sea
     """HistoryError naming the first file whose stamp disagrees with ``record`` (see the module): the board's
     (``board``: its stamp, None when it has none), then each seat's."""
     repair = f"sheets-gm repair -c {CONFIG_PLACEHOLDER}"
+    if seed_hash(record.seed) != record.seed_hash:  # the match id comes from the hash: the seed's check says why
+        return
     if board is not None:
         _check_board(sheets, record, board, cut=any(s.pending is not None for s in seats.values()), repair=repair)
     for seat, seat_read in seats.items():
