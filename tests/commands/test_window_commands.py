@@ -247,7 +247,7 @@ def test_repair_lays_the_tabs_out_again_and_keeps_what_was_typed(tmp_path: Path,
     assert code == 1 and "there is no tab named 'Archive Ann'" in err and "sheets-gm repair" in err
     code, out, err = run(capsys, "repair", "-c", path)
     assert code == 0, err
-    assert "1 typed row is back" in out and "Kept a copy of the workbook" in out
+    assert "1 typed row is back" in out and "Kept a copy of the " in out and "backups/" in out
     book = openpyxl.load_workbook(tmp_path / "ann.xlsx")
     assert book["Orders Ann"]["D4"].value == "Pace" and book["Orders Ann"]["D5"].value == "run"
     assert "Archive Ann" in book.sheetnames
