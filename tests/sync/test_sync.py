@@ -247,7 +247,8 @@ def test_orders_typed_after_an_interrupted_resolution_are_kept_by_the_recovering
     assert typed["blue1"].text("destination") == "C3"
     assert typed["red"].ticked("ready") and "blue" not in typed  # blue's captain typed nothing
     idle = sync(sheets)  # the orders are turn 2's: kept, not set aside as stale, and red stays ready
-    assert not idle.resolved and idle.window_key == "2" and "blue" in idle.waiting_for  # red too while a row of hers is refused (Ready means ready)
+    # red waits too while a row of hers is refused (Ready means ready)
+    assert not idle.resolved and idle.window_key == "2" and "blue" in idle.waiting_for
     assert (red.value("Orders red", order_cell(read, "red", "players", "red0", "destination")),
             blue.value("Orders blue", order_cell(read, "blue", "players", "blue1", "destination"))) == ("H9", "C3")
 
