@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
                                     emails=editor_emails(config, roster), member_emails=row_emails(roster),
                                     title=config.title)
     if kept is not None:
-        print(f"Kept a copy of the {counted(len(copies), 'workbook')} as they were in {_shown(kept, config.folder)}/ "
+        what = "workbook as it was" if len(copies) == 1 else f"{len(copies)} workbooks as they were"
+        print(f"Kept a copy of the {what} in {_shown(kept, config.folder)}/ "
               f"(the last {REPAIRS_KEPT} repairs' copies are kept in {_shown(kept.parent, config.folder)}/"
               f"{'; removed the oldest: ' + ', '.join(p.name for p in pruned) if pruned else ''}).")
     for line in swapped:

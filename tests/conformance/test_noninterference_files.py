@@ -47,8 +47,9 @@ from tests.conformance.test_leak_scan import roster_csv
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"noninterference seed of the match"
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
-#: Windows played before the snapshot: Win or Die deploys in its first two, face down.
-WARM_UP = {"winordie": 3}
+#: Windows played before the snapshot: Win or Die deploys in its first two, face down; Coalition's second window
+#: is the judge's alone (battle results, which a stand-in judge takes from the public board), its third the sides'.
+WARM_UP = {"winordie": 3, "coalition": 2}
 _STAMPS = re.compile(rb"<dcterms:(created|modified)[^>]*>[^<]*</dcterms:\1>")
 
 
@@ -71,6 +72,11 @@ class Received:
         return out
 
 
+def unstamped(path: Path) -> dict[str, bytes]:
+    """Every XML part of the workbook at ``path``, its save time stamps cut (they differ by the clock alone)."""
+    return {part: _STAMPS.sub(b"", raw) for part, raw in xml_parts(path).items()}
+
+
 def config_text(game: str, seat: str, kind: str) -> str:
     """The game's starter config (as ``init GAME`` writes it, private sheets) with ``seat`` played by ``kind``."""
     text = starter_config(game).read_text(encoding="utf-8")
@@ -82,7 +88,7 @@ def received(config: MatchConfig, seat: str, report: WindowReport) -> Received:
     that poll sends to its members or to the channel."""
     opened = {config.local_path(config.board).resolve(),
               config.local_path(config.orders[config.seats.index(seat)]).resolve()}
-    files = {path.name: {part: _STAMPS.sub(b"", raw) for part, raw in xml_parts(path).items()} for path in opened}
+    files = {path.name: unstamped(path) for path in opened}
     assert report.facts is not None
     notices = [f"{n.recipient}: {n.subject}\n{n.body}" for n in
                poll_notices(report.facts, seen_of(report), NoticeRules(lead=dt.timedelta(days=365)), NOW)
@@ -168,7 +174,7 @@ def compare(tmp_path: Path, game: str, seat: str, windows: int, twin_seed: int) 
         got.append(received(cfg, seat, poll(open_match_sheets(cfg), cls, now=NOW)))
     hidden_from_seat = {p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*.xlsx")} - {
         Path(name) for name in got[0].files}
-    apart = [p for p in hidden_from_seat if xml_parts(tmp_path / "a" / p) != xml_parts(tmp_path / "b" / p)]
+    apart = [p for p in hidden_from_seat if unstamped(tmp_path / "a" / p) != unstamped(tmp_path / "b" / p)]
     return got[0].differences(got[1]), varied or bool(apart)
 
 
