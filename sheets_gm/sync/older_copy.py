@@ -129,20 +129,36 @@ def _sorted(read: MatchRead, seat_read: SeatRead, since: int, history: History, 
         fresh.append((row if stamped or not row.window else unticked(seat_read.tab, row), now))
     last = next((found for n in sorted(history, reverse=True) if (found := _found(history[n], seat_read.seat))), {})
     placed = _moved_up(fresh)
-    restored = _left_in_rows(last, placed) if any(n > since for n in history) else []
+    moved: dict[tuple[str, str], str] = {}  # a kept row drawn back lower down (its place typed over): where now
+    restored = _left_in_rows(last, placed, _free_rows(read, seat_read), moved) \
+        if any(n > since for n in history) else []
     restored = [t for r in restored if (t := unticked(seat_read.tab, r)).typed]  # a tick is for one window only
     drawn, gone = _drawn(read, seat_read, window, placed + restored)
-    drawn = replace(drawn, kept=tuple(k for k in last.get("kept", []) if isinstance(k, dict)))  # their reasons
+    notes = [k for k in last.get("kept", []) if isinstance(k, dict)]  # their reasons, beside them where they are now
+    drawn = replace(drawn, kept=tuple({**k, "subject": moved.get((str(k.get("table")), str(k.get("subject"))),
+                                                                  k.get("subject"))}
+                                      for k in notes))
     back = {(r.table, r.subject) for r in restored}
     return OlderCopy(since, drawn, tuple(done), tuple(ticks), tuple(gone),
                      tuple(r for r in drawn.rows if r.typed and (r.table, r.subject) not in back),
                      tuple(r for r in drawn.rows if (r.table, r.subject) in back))
 
 
-def _left_in_rows(found: Mapping[str, Any], fresh: Sequence[TypedRow]) -> list[TypedRow]:
+def _free_rows(read: MatchRead, seat_read: SeatRead) -> dict[str, list[str]]:
+    """The rows of each ordered table of the seat's tab, top down: places where a kept row may go back."""
+    return {p.spec.name: read.adapter.laid_out_rows(read.record.state, seat_read.seat, p)
+            for p in seat_read.tab.tables if p.spec.ordered}
+
+
+def _left_in_rows(found: Mapping[str, Any], fresh: Sequence[TypedRow], free: Mapping[str, Sequence[str]],
+                  moved: dict[tuple[str, str], str]) -> list[TypedRow]:
     """The rows the last resolution since the copy kept in their cells (``stayed``, each where it stood) that the copy
     has no typed row for: the copy was loaded before that resolution wrote them, so saving it emptied them; they come
-    back where the resolution left them, as it left them (its Archive says they are still in her rows)."""
+    back where the resolution left them, as it left them (its Archive says they are still in her rows). In an ordered
+    table (``free``: its rows, top down) a row is a place in a list, not a subject: when she typed a new row in the
+    copy where a kept one stood, the kept one comes back in the first row free below the rows in use (both are
+    hers; ``moved`` gets its row's place then and now); in a table of subjects, what she typed for that subject is
+    her order for it now."""
     taken = {(r.table, r.subject) for r in fresh}
     texts = {(r.table, tuple(sorted(_text(r).items()))) for r in fresh}
     out: list[TypedRow] = []
@@ -154,8 +170,13 @@ def _left_in_rows(found: Mapping[str, Any], fresh: Sequence[TypedRow]) -> list[T
         except (ValueError, KeyError, TypeError, AttributeError):
             continue
         key = (row.table, str(entry["at"]))
+        at = key
+        if key in taken and row.table in free:
+            key = next(((row.table, s) for s in free[row.table] if (row.table, s) not in taken), key)
         if key in taken or not any(_text(row).values()) or (row.table, tuple(sorted(_text(row).items()))) in texts:
             continue
+        if key != at:
+            moved[at] = key[1]
         taken.add(key)
         out.append(replace(row, subject=key[1]))
     return out

@@ -385,3 +385,38 @@ def test_an_older_copy_drawn_after_an_undo_gets_its_lost_view_lines_back_in_thei
     assert log == drawn
     said = " ".join(report.older_copy_fates)
     assert "View log lacks" not in said, said
+
+
+def test_a_kept_row_comes_back_below_a_row_typed_in_its_place_in_an_older_copy() -> None:
+    """Win or Die (issue 53, item 6): Ann's turn keeps two refused attacks, moved up to rows 1 and 2 of her ordered
+    actions table, each "✘ Not carried out in turn 1 · Ann", her Archive saying they are "still in your rows". Her
+    office program held the file of before she typed them; she types a new move in its row 1 and saves it over the
+    sync's write. The new move is read for the open window, and both kept rows come back below it with their
+    reasons (an ordered table's row is a place in a list, not a subject: neither order replaces the other)."""
+    table, _seat, _backend = new_acting("winordie")
+    for step in range(2):
+        _do(table, "bot", step, 0, 0)
+        assert sync_any(table, force=True).resolved
+    read = table.read()
+    ann = read.record.ruleset.window(read.record.state).seats[0]
+    backend = seat_backend(table.sheets, read.tabs, ann)
+    assert isinstance(backend, MemoryBackend)
+    held = copy.deepcopy(backend.tabs)
+    typed = [("Ann-1", "move", "D4"), ("Ann-2", "attack", "E5"), ("Ann-7", "attack", "B6")]
+    for n, row in enumerate(typed, start=1):
+        for key, value in zip(("unit", "action", "target"), row, strict=True):
+            _put(table, read, ann, "actions", f"Row {n}", key, value)
+    assert sync_any(table, force=True).resolved  # the move carried out; the attacks on empty hexes kept
+    kept = [r for r in _rows_as_drawn(table, ann, ("actions",)) if any(r[2].values())]
+    assert [r[2]["target"] for r in kept] == ["E5", "B6"] and all(r[3].startswith("✘ Not carried out") for r in kept)
+    backend.tabs = held
+    copy_read = table.read()
+    for key, value in (("unit", "Ann-3"), ("action", "move"), ("target", "F4")):
+        _put(table, copy_read, ann, "actions", "Row 1", key, value)
+    report = sync_any(table)
+    assert report.older_copies == [ann] and not report.resolved
+    drawn = [r for r in _rows_as_drawn(table, ann, ("actions",)) if any(r[2].values())]
+    assert [r[2]["target"] for r in drawn] == ["F4", "E5", "B6"], drawn
+    assert [r[3] for r in drawn[1:]] == [r[3] for r in kept], drawn
+    status = backend.read([copy_read.seats[ann].tab.status_cell()])[0][0][0]
+    assert "2 rows that resolution" in str(status) and "back in their rows" in str(status), status
