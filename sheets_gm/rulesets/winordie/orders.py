@@ -89,6 +89,14 @@ class Reaction:
     within: int = 1  # for ``near``: the acting enemy unit within this many hexes of ``unit``
     row: int = 0  # the reaction row it was typed in (0: its place in the list), so its verdicts reach that row
 
+    def trigger_words(self) -> str:
+        """When it fires, in a player's words: ``before an enemy attack on Ann-7``."""
+        if self.when is Trigger.ATTACKED:
+            return f"before an enemy attack on {self.unit}"
+        if self.when is Trigger.NEAR:
+            return f"before an enemy action by a unit within {self.within} of {self.unit}"
+        return "before any enemy action"
+
     def to_json(self) -> dict[str, Any]:
         """The reaction as JSON-ready data."""
         out: dict[str, Any] = {"unit": self.unit, "ability": self.ability, "when": self.when.value,

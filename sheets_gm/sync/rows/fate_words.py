@@ -109,11 +109,15 @@ def idle_feedback(window: Window | None, seat: str, table: InputTable, outcome_t
 
 def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ticked: bool = False,
                    waits: Sequence[str] = ()) -> str:
-    """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it;
-    a box ticked over rows that say ✘, that it waits for them: ``waits``, their subjects, when known)."""
+    """What a seat row says of its Ready box (a seat the window does not wait for is told it need not tick it, and,
+    ticked, that it is unticked when the window closes; a box ticked over rows that say ✘, that it waits for them:
+    ``waits``, their subjects, when known)."""
     box = table.of_kind(ColumnKind.READY)[0].header
     if seat not in window.awaited:
         label = window.label[:1].upper() + window.label[1:]
+        if ticked:  # a Ready is for the window it is ticked in: this one does not take it, nor does the next
+            return (f"{label} waits for {', '.join(window.awaited)} only: {seat}'s {box} is not taken for it, and "
+                    f"is unticked as it resolves; tick {box} in {seat}'s own turn, once the orders are in.")
         return f"{label} waits for {', '.join(window.awaited)} only: {seat} need not tick {box}."
     if ready:
         return f"{box} for {window.label}."
@@ -130,6 +134,13 @@ def ready_sentence(window: Window, seat: str, table: InputTable, ready: bool, ti
     if seat == JUDGE:
         return f"Tick {box} when the judge's results for {window.label} are in."
     return f"Tick {box} when {seat}'s orders for {window.label} are in."
+
+
+def ready_dropped_sentence(resolved: Window, seat: str, box: str) -> str:
+    """What a seat row says once a resolution of a window that did not wait for the seat (the opponent's turn, or a
+    step of it) cleared the Ready it ticked there: unticked, not carried over to the seat's own turn."""
+    return (f"Your {box} ticked in {resolved.label} was unticked as it resolved: {resolved.label} waited for "
+            f"{', '.join(resolved.awaited)} only, and a {box} is for your own turn.")
 
 
 def not_a_tick_words(header: str, shown: str, ready: bool) -> str:

@@ -35,6 +35,7 @@ small: between them they are the one place a sentence about a player's row comes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -51,6 +52,7 @@ from sheets_gm.sync.rows.fate_words import (
     fitted_answer,
     read_as_words,
     read_line_sentence,
+    ready_dropped_sentence,
     ready_sentence,
 )
 from sheets_gm.sync.rows.seat_read import SeatRead, cells_text
@@ -648,6 +650,7 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     for table, rows in out.kept.items():
         by_subject: dict[str, str] = {}
         headers = {c.key: c.header for c in seat_read.tab.table(table).spec.columns}
+        moved = {row.subject: subject for subject, row in rows.items() if row.subject != subject}
         for subject, row in rows.items():
             note = _kept_note(seat_read, row, window, target, same_window, out.unused)
             if seat_read.tab.table(table).spec.standing and seat_read.pending is None:  # the engine's word on it
@@ -658,7 +661,7 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
             reread = fresh is not None and seat_read.tab.table(table).spec.open_in(target.phase)
             if fresh is not None and reread and fresh.problems.get(subject):  # what the window that opens says
                 wrong = [*fresh.problems[subject], *too_long(row, headers)]
-            said = " · ".join([note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note])
+            said = renamed(" · ".join([note] * bool(note) + [f"{MARK}{p}" for p in wrong if p not in note]), moved)
             if said:
                 out.notes.append({"table": table, "subject": subject, "values": dict(row.values), "note": said})
             waiting = seat_input if same_window else fresh if reread else None
@@ -673,9 +676,20 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
     return out
 
 
+def renamed(text: str, moved: Mapping[str, str]) -> str:
+    """``text`` with each row it names by a subject that ``moved`` (an ordered table's rows kept and moved up) named
+    by the row it stands in now: a reason never points at a row by the number it had before ("waiting: Row 2 above
+    cannot be read yet", said of Row 3, becomes "Row 1 above" once both moved up one)."""
+    if not moved or not text:
+        return text
+    names = sorted(moved, key=len, reverse=True)
+    return re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])", lambda m: moved[m.group(1)], text)
+
+
 def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_window: bool) -> None:
-    """Add to ``out`` what the seat row of a step resolved by Go says (its Go unticked), and what a row carried
-    out in part says (cleared, until the next window resolves)."""
+    """Add to ``out`` what the seat row of a step resolved by Go says (its Go unticked), what a seat row whose Ready
+    the closing window did not wait for says (unticked), and what a row carried out in part says (cleared, until the
+    next window resolves)."""
     # A Go that resolved a step is unticked with its row: the seat row says what it did, until the next resolution.
     if window.stepwise and same_window and seat_read.pending is None:
         for row in out.read:
@@ -688,6 +702,20 @@ def _step_notes(out: SeatSettled, seat_read: SeatRead, window: Window, same_wind
             went = go_sentence(window, len(steps) - left, left, ticks[0].header)
             out.shown.setdefault(row.table, {})[row.subject] = went
             out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": went})
+    # A Ready ticked in a window that did not wait for the seat (the opponent's turn) is not carried over to the
+    # seat's own: unticked as the window (or a step of it) resolves, the seat row says so until the next resolution.
+    if seat_read.pending is None and seat_read.seat not in window.awaited:
+        for row in seat_read.rows:
+            spec = seat_read.tab.table(row.table).spec
+            boxes = spec.of_kind(ColumnKind.READY)
+            if spec.rows != SEAT_ROWS or not boxes or row.window != window.key or not row.ticked(boxes[0].key):
+                continue
+            stays_ticked = out.kept.get(row.table, {}).get(row.subject)
+            if stays_ticked is not None and stays_ticked.ticked(boxes[0].key):
+                continue
+            dropped = ready_dropped_sentence(window, seat_read.seat, boxes[0].header)
+            out.shown.setdefault(row.table, {})[row.subject] = dropped
+            out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": dropped})
     # A row carried out in part, or set aside as one window's, is cleared; its feedback says what was not done
     # until the next window resolves.
     for row in out.read:

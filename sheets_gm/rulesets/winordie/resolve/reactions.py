@@ -46,8 +46,9 @@ def standing_reactions(rules: WodRules, state: WodState, seat: str, reactions: t
             verdicts.append(Verdict(seat, reaction_row(n), "reaction", False, f"Reaction {n}: {problem}", r.unit))
             continue
         out.append(replace(r, row=n))
+        later = _cannot_fire_now(rules, state, seat, r)
         verdicts.append(Verdict(seat, reaction_row(n), "reaction", True,
-                                f"Reaction {n}: stands ({_when(r)}){_cannot_fire_now(rules, state, seat, r)}."))
+                                f"Reaction {n}: stands ({r.trigger_words()}){later}."))
     return out
 
 
@@ -66,14 +67,6 @@ def _cannot_fire_now(rules: WodRules, state: WodState, seat: str, r: Reaction) -
     if ability is not None and ability.name in unit.used:
         return f", but {ability.name} has been used this turn: it can fire again next turn"
     return ""
-
-
-def _when(r: Reaction) -> str:
-    if r.when is Trigger.ATTACKED:
-        return f"before an enemy attack on {r.unit}"
-    if r.when is Trigger.NEAR:
-        return f"before an enemy action by a unit within {r.within} of {r.unit}"
-    return "before any enemy action"
 
 
 def fire_reaction(rules: WodRules, state: WodState, action: Action, standing: list[Reaction],

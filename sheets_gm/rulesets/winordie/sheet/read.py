@@ -99,12 +99,33 @@ def read_seat(rules: WodRules, state: WodState, window: Window, seat: str,
         # The turn does not wait for her (the window awaits the acting player only): her Ready changes nothing.
         return SeatInput(orders, reading.problems, frozenset(reading.consumed), ready=ticked_ready,
                          go=bool(surrender), held=ahead)
-    # Her own standing reactions stay in their (standing) table for the opponent's next turn, unread now.
+    # Her own standing reactions stay in their (standing) table for the opponent's next turn, unread now; each says
+    # so (or why it cannot be read), and a refusal there holds back neither her Ready nor her turn.
     actions = _actions(rules, state, seat, rows.get(ACTIONS, []), reading)
     hold = (seat,) if go and not ticked_ready and window.stepwise else ()  # batch mode: Go means nothing
     orders = WodOrders(actions={seat: actions} if actions else {}, hold=hold, surrender=surrender)
-    return SeatInput(orders, reading.problems, frozenset(reading.consumed),
-                     ready=ticked_ready and not reading.problems, go=go or bool(surrender))
+    standing, notes = _own_reactions(state, seat, rows.get(REACTIONS, []))
+    return SeatInput(orders, {**standing, **reading.problems}, frozenset(reading.consumed),
+                     ready=ticked_ready and not reading.problems, go=go or bool(surrender), notes=notes)
+
+
+def _own_reactions(state: WodState, seat: str,
+                   rows: Sequence[TypedRow]) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
+    """Her standing reactions as her own turn answers them, unread in it: the cells that cannot be read (to mend
+    before the opponent's turn, where they are read), and what each readable one waits for."""
+    reading = _Reading()
+    other = state.other(seat)
+    notes: dict[str, tuple[str, ...]] = {}
+    for row in (r for r in rows if r.typed):
+        for r in _reactions(state, seat, [row], reading):
+            notes[row.subject] = (f"Stands for {other}'s turn ({r.trigger_words()}): a standing reaction waits for "
+                                  "your opponent's turn and is not used in your own; it stays from turn to turn "
+                                  "until you change it.",)
+        if row.subject not in notes and row.subject not in reading.problems:  # its unit has fallen
+            notes[row.subject] = (f"{row.text('unit')} has fallen: this reaction can no longer fire (clear the row).",)
+    problems = {s: [*said[:-1], f"{said[-1]} (mend it before {other}'s turn, where it is read)"]
+                for s, said in reading.problems.items() if said}
+    return problems, notes
 
 
 def _surrender(state: WodState, seat: str, seat_rows: Sequence[TypedRow], reading: _Reading) -> tuple[str, ...]:

@@ -1,0 +1,87 @@
+"""What a Win or Die row says matches its fate (issue 53, item 9), on the real sync over memory spreadsheets: a
+Ready ticked in the opponent's turn is answered, when ticked and when the turn it was ticked in resolves; a standing
+reaction typed in her own turn says it waits for the opponent's turn (not "Kept for turn 1 · Ann"); a reason naming a
+row above says the row it names once the rows moved up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.conformance.test_input_lifecycle import _do, _put
+from tests.sync.test_save_races import new_acting, sync_any
+
+
+def _turn_one() -> tuple[Any, str, str]:
+    """A sample match in memory, both deployments played by the bots: the table, the acting player, the other."""
+    table, _seat, _backend = new_acting("winordie")
+    for step in range(2):
+        _do(table, "bot", step, 0, 0)
+        assert sync_any(table, force=True).resolved
+    read = table.read()
+    window = read.record.ruleset.window(read.record.state)
+    acting = window.seats[0]
+    return table, acting, next(s for s in read.record.seats if s != acting)
+
+
+def _said(table: Any, seat: str, name: str) -> dict[str, str]:
+    """The feedback of ``seat``'s rows of table ``name``, by subject."""
+    return {r.subject: r.feedback for r in table.read().seats[seat].rows if r.table == name}
+
+
+def _type(table: Any, seat: str, name: str, subject: str, **cells: Any) -> None:
+    read = table.read()
+    for key, value in cells.items():
+        _put(table, read, seat, name, subject, key, value)
+
+
+def test_a_ready_ticked_in_the_opponents_turn_is_answered_and_unticked_with_why() -> None:
+    """Bo ticks Ready in Ann's turn: his seat row says the turn does not take it and that it is unticked as the turn
+    resolves; when Bo's turn opens, the box is empty and the row says why (not only "Tick Ready when …")."""
+    table, ann, bo = _turn_one()
+    _type(table, bo, "seat", bo, ready=True)
+    assert not sync_any(table).resolved
+    said = _said(table, bo, "seat")[bo]
+    assert f"{bo}'s Ready is not taken for it, and is unticked as it resolves" in said, said
+    _type(table, ann, "seat", ann, ready=True)  # Ann ends her turn
+    assert sync_any(table).resolved
+    read = table.read()
+    assert read.record.ruleset.window(read.record.state).seats[0] == bo
+    row = next(r for r in read.seats[bo].rows if r.table == "seat")
+    assert not row.ticked("ready")
+    assert row.feedback.startswith("Your Ready ticked in turn 1 · Ann was unticked as it resolved: turn 1 · Ann "
+                                   f"waited for {ann} only"), row.feedback
+    assert sync_any(table) is not None  # the next poll says it again, until the next resolution
+    assert _said(table, bo, "seat")[bo].startswith("Your Ready ticked in turn 1 · Ann"), _said(table, bo, "seat")
+
+
+def test_a_standing_reaction_typed_in_her_own_turn_says_it_waits_for_the_opponents_turn() -> None:
+    """Ann types a Parry in her own turn, and a reaction of a unit that has none: the first says it stands for Bo's
+    turn, the second why it cannot be read (to mend before Bo's turn); neither says "Kept for turn 1 · Ann", and the
+    unreadable one does not hold back her Ready."""
+    table, ann, bo = _turn_one()
+    _type(table, ann, "reactions", "Reaction 1", unit=f"{ann}-2", ability="Parry", when="attacked")
+    _type(table, ann, "reactions", "Reaction 2", unit=f"{ann}-7", ability="Parry", when="attacked")
+    assert not sync_any(table).resolved
+    said = _said(table, ann, "reactions")
+    assert said["Reaction 1"].startswith(f"Stands for {bo}'s turn (before an enemy attack on {ann}-2): a standing "
+                                         "reaction waits for your opponent's turn"), said
+    assert said["Reaction 2"].startswith("✘ Ability 'Parry'") and f"mend it before {bo}'s turn" in said["Reaction 2"]
+    assert not any("Kept for" in s for s in said.values()), said
+    _type(table, ann, "seat", ann, ready=True)
+    assert sync_any(table).resolved  # a reaction is not this turn's: her Ready is taken
+
+
+def test_a_reason_naming_a_row_above_follows_the_rows_moved_up() -> None:
+    """Row 1 a move, Row 2 unreadable, Row 3 waiting for it ("waiting: Row 2 above cannot be read yet"); the turn
+    is closed by the GM: the move is carried out, Rows 2 and 3 move up to Rows 1 and 2, and the waiting row names
+    Row 1, where the unreadable row stands now, not its own Row 2."""
+    table, ann, _bo = _turn_one()
+    _type(table, ann, "actions", "Row 1", unit=f"{ann}-1", action="move", target="D4")
+    _type(table, ann, "actions", "Row 2", unit=f"{ann}-2", action="zz", target="E5")
+    _type(table, ann, "actions", "Row 3", unit=f"{ann}-3", action="move", target="F3")
+    assert not sync_any(table).resolved
+    assert _said(table, ann, "actions")["Row 3"] == "✘ waiting: Row 2 above cannot be read yet"
+    assert sync_any(table, force=True).resolved
+    said = _said(table, ann, "actions")
+    assert said["Row 1"].startswith("✘ Action 'zz'"), said
+    assert said["Row 2"].startswith("✘ waiting: Row 1 above cannot be read yet"), said
