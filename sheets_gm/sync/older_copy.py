@@ -437,7 +437,7 @@ def _said(found: Mapping[str, Any]) -> tuple[Said, Said, Said]:
     for k in (k for k in found.get("kept", []) if isinstance(k, dict)):
         table, subject = str(k.get("table", "")), str(k.get("subject", ""))
         note = str(k.get("note", "")).removeprefix(MARK).strip()
-        if note:
+        if note and not note.startswith("✔"):  # a row carried out whole says so once cleared: not a refusal
             (partly if "in part" in note else unused)[(table, read_in.get((table, subject), subject))] = note
     return unused, partly, {}
 

@@ -70,6 +70,7 @@ from sheets_gm.sync.rows.fates import (
     GO_NOTHING,
     SeatSettled,
     ahead_refusals,
+    empty_row_answer,
     game_notes,
     in_table,
     kept_feedback,
@@ -534,8 +535,10 @@ def _feedback_writes(sheets: MatchSheets, read: MatchRead, window: Window, answe
                                     seat_input.held_why.get(row.subject, ""), answer.waits.get(seat, ()))
             else:
                 state = read.record.state
-                text = seat_read.note(row) or read.adapter.idle_row_reason(state, seat, spec, row.subject) \
-                    or idle_feedback(window, seat, spec, outcome_text, read.adapter.idle_reason(state, seat))
+                text = empty_row_answer(seat_read.note(row), read.adapter.idle_row_reason(
+                    state, seat, spec, row.subject) or idle_feedback(window, seat, spec, outcome_text,
+                                                                     read.adapter.idle_reason(state, seat)),
+                    acts(window, seat, spec))
             said = drawn.notes.get((seat, row.table, row.row), "") if drawn else ""  # a shown cell typed over
             text = fitted_answer(f"{text} · {said}" if said and text else said or text)
             if text != row.feedback:
@@ -628,7 +631,7 @@ def _settle_all(read: MatchRead, window: Window, answer: _Answer, resolution: Re
         # archive); the rows it did not carry out stay typed, with why (fates.settle_seat).
         engine_unused = dict(resolution.unused.get(seat, {}))
         settled = settle_seat(adapter, read.record.state, new_state, seat_read, window, new_window,
-                              answer.inputs.get(seat), verdicts, engine_unused)
+                              answer.inputs.get(seat), verdicts, engine_unused, bool(resolution.verdicts))
         before_bots = settled.kept
         play_bots(settled, new_record, adapter, new_window, seat, tabs.orders(seat), report.bots_typed)
         out[seat] = settled, before_bots

@@ -24,7 +24,7 @@ from sheets_gm.sync.match_record import FileStamp, MatchRecord
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.rows.archive_lines import one_line
 from sheets_gm.sync.rows.fate_words import fitted_answer, idle_feedback
-from sheets_gm.sync.rows.fates import kept_feedback, table_ahead_refusals
+from sheets_gm.sync.rows.fates import empty_row_answer, kept_feedback, table_ahead_refusals
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
 
 
@@ -66,8 +66,9 @@ def table_grid(adapter: AnySheetAdapter, state: Any, window: Window | None, seat
                 if keep is None and note and spec.rows == SEAT_ROWS:  # what its Go did, then what it waits for
                     line[col] = f"{note} · {idle_feedback(window, seat, spec, outcome_text, reason)}"
                 elif keep is None:
-                    line[col] = note or (window is not None and adapter.idle_row_reason(state, seat, spec, subject)) \
-                        or idle_feedback(window, seat, spec, outcome_text, reason)
+                    line[col] = empty_row_answer(note, (window is not None and adapter.idle_row_reason(
+                        state, seat, spec, subject)) or idle_feedback(window, seat, spec, outcome_text, reason),
+                        acts(window, seat, spec))
                 else:
                     line[col] = kept_feedback(window, seat, spec, acts(window, seat, spec),
                                               note or ahead.get(subject, ""), reason)

@@ -329,7 +329,9 @@ def test_rows_a_resolution_did_not_use_stay_typed_and_say_why(registered_race: t
     assert {r["subject"] for r in archived["rows"]} == {"Ann-1", "Ann-2", "Ann"}  # all it read: undo, recovery
     assert "    · Ann-2 — Pace: walk — not carried out (the whistle blew after Ann-1 moved): still in your rows" in \
         archive_lines(ann, "Ann")
-    assert archived["kept"] == [{"table": "runners", "subject": "Ann-2", "values": {"pace": "walk"}, "note": said}]
+    assert archived["kept"] == [{"table": "runners", "subject": "Ann-2", "values": {"pace": "walk"}, "note": said},
+                                {"table": "runners", "subject": "Ann-1", "values": {},  # cleared: says it was done
+                                 "note": "✔ Carried out in turn 1 (the Log says what it did)."}]
     poll(sheets, RACE, now=NOW)  # the next polls keep saying why, before the engine's verdict
     assert feedback(ann, "Ann", "runners", 1) == f"{said} · ✔ Ann-2 will walk"
     assert poll(sheets, RACE, now=NOW).feedback_written == 0

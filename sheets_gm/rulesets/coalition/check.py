@@ -35,7 +35,8 @@ def _doing(board: Board, move: Move, state: CoalitionState | None) -> str:
     word = "" if move.word is OrderWord.NONE else f" and {move.word.value}s" + (f" {move.target}" if move.target
                                                                                   else "")
     word = word.replace("garrisons", "garrisons the portal").replace("supports", "supports")
-    return f"{move.army} moves {board.short(move.start)} > {route}{word}"
+    bump = f"; if it wins, it leaves to {board.short(move.bump)} (its joint engage bump)" if move.bump else ""
+    return f"{move.army} moves {board.short(move.start)} > {route}{word}{bump}"
 
 
 def describe_result(settings: CoalitionSettings, checked: CheckedResult) -> str:

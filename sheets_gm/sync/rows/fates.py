@@ -36,7 +36,7 @@ small: between them they are the one place a sentence about a player's row comes
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -166,6 +166,23 @@ def partly_sentence(closed: Window, why: str) -> str:
     if why.startswith("not done: "):
         return f"{MARK}Not carried out in {closed.label} (your Archive keeps what you typed): {why[10:]}."
     return f"{MARK}Carried out in part in {closed.label}: {why}."
+
+
+CARRIED = "✔ Carried out in "  # how what an emptied row says of the resolution that carried it out begins
+
+
+def carried_sentence(closed: Window, what: str) -> str:
+    """A row the resolution of ``closed`` carried out whole, cleared: what it did (``what``, its verdicts; '' when
+    the engine said nothing of it)."""
+    return f"{CARRIED}{closed.label}: {what}." if what else f"{CARRIED}{closed.label} (the Log says what it did)."
+
+
+def empty_row_answer(note: str, idle: str, writes_now: bool) -> str:
+    """What an empty row says: its ``note`` (what the last resolution did with what was typed there) or ``idle``;
+    a row carried out in an earlier window that its seat writes in now says both (what it did, what it waits for)."""
+    if note.startswith(CARRIED) and writes_now and idle:
+        return f"{note} · {idle}"
+    return note or idle
 
 
 def one_window_sentence(closed: Window, why: str, words: str) -> str:
@@ -604,13 +621,14 @@ def _kept_note(seat_read: SeatRead, row: TypedRow, window: Window, new_window: W
 
 def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read: SeatRead, window: Window,
                 new_window: Window | None, seat_input: SeatInput[Any] | None, verdicts: Sequence[Verdict],
-                engine_unused: Mapping[str, str]) -> SeatSettled:
+                engine_unused: Mapping[str, str], resolved_words: bool = True) -> SeatSettled:
     """What a resolution of ``window`` (by the poll, a deadline or ``resolve --force``) does with one seat's rows:
     the rows it read are archived; those it carried out are cleared; those it did not (every part refused, a cell
     that cannot be read, or ``engine_unused``: read but left by the engine, with why) stay typed with why; rows it
     did not read stay as typed (typed ahead, for another table); rows stamped for another window, or whose subject
     the new state no longer draws, are set aside to the Archive. ``verdicts``: the engine's answers to the orders
-    of ``state`` (the resolution's own when it gives them, else the check's)."""
+    of ``state`` (the resolution's own when it gives them, else the check's: ``resolved_words`` False, and a row
+    carried out says so without them, as they speak of what will be done)."""
     seat = seat_read.seat
     verdicts = routed(verdicts, seat, seat_input)
     consumed = seat_input.consumed if seat_input is not None else frozenset()
@@ -673,7 +691,51 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
                 by_subject[subject] = said
         out.shown[table] = by_subject
     _step_notes(out, seat_read, window, same_window)
+    placed = adapter.placed_verdicts([v for v in verdicts if v.seat == seat], seat_input)  # a recruit's, its row's
+    did = {(r.table, r.subject): [v.message for v in row_verdicts(adapter, state, seat, r, placed) if v.accepted]
+           for r in out.read} if resolved_words else {}
+    _carried_notes(out, seat_read, window, did,
+                   lambda spec, subject: bool(new_window and adapter.idle_row_reason(new_state, seat, spec, subject)))
+    if seat not in window.awaited and seat_read.pending is None and not same_window:
+        _notes_kept_through(out, seat_read)
     return out
+
+
+def _notes_kept_through(out: SeatSettled, seat_read: SeatRead) -> None:
+    """Keep what the seat's emptied rows said of her last resolution (``✔ Carried out in …``) through a window that
+    did not wait for her (the opponent's turn, the judge's): each says it until she types in that row again or a
+    window of hers resolves."""
+    noted = {(n["table"], n["subject"]) for n in out.notes}
+    for k in seat_read.kept:
+        table, subject = str(k.get("table", "")), str(k.get("subject", ""))
+        if any(cells_text(k.get("values")).values()) or (table, subject) in noted or subject in out.kept.get(table, {}):
+            continue
+        row = next((r for r in seat_read.rows if (r.table, r.subject) == (table, subject)), None)
+        if row is None or row.typed or seat_read.tab.table(table).spec.rows == SEAT_ROWS:
+            continue
+        note = str(k.get("note", ""))
+        if not note.startswith(CARRIED):
+            continue
+        out.shown.setdefault(table, {})[subject] = note
+        out.notes.append({"table": table, "subject": subject, "values": {}, "note": note})
+
+
+def _carried_notes(out: SeatSettled, seat_read: SeatRead, window: Window, said: Mapping[Key, Sequence[str]],
+                   idle: Callable[[InputTable, str], bool]) -> None:
+    """Add to ``out`` what a row the resolution carried out whole says once cleared: what it did (``said``: the
+    resolution's verdicts, by table and subject), until she types in it again or the seat's next window resolves;
+    the Log and her View say it at length. A row the game gives its own reason in the window that opens (``idle``:
+    a player knocked down) says that instead."""
+    for row in out.read:
+        key = (row.table, row.subject)
+        spec = seat_read.tab.table(row.table).spec
+        if key in out.unused or key in out.partly or key in out.aside or row.subject in out.kept.get(row.table, {}) \
+                or spec.rows == SEAT_ROWS or not row.typed or idle(spec, row.subject):
+            continue
+        what = "; ".join(dict.fromkeys(said.get(key, [])))
+        note = carried_sentence(window, what)
+        out.shown.setdefault(row.table, {}).setdefault(row.subject, note)
+        out.notes.append({"table": row.table, "subject": row.subject, "values": {}, "note": note})
 
 
 def renamed(text: str, moved: Mapping[str, str]) -> str:

@@ -182,6 +182,9 @@ def read_side_rows(board: Board, state: CoalitionState, rows: Sequence[TypedRow]
         if why:
             unread.problems.setdefault(pasted_in, []).append(f"the pasted post's line {line!r}: {why}; the other "
                                                              "lines are read")
+        elif army not in out.read_as.get(pasted_in, []) and pasted_in != army:  # part of the army's order: its row
+            out.read_as.setdefault(pasted_in, []).append(army)  # answers as the army's does (the bump in its words)
+            out.notes.setdefault(army, []).append(f"its joint engage bump from the pasted post's line in {pasted_in}")
     for subject, said in unread.problems.items():
         out.problems.setdefault(subject, []).extend(said)
     return out
