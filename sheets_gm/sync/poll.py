@@ -287,6 +287,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     spreadsheets were written); ``WindowReport.saved_meanwhile`` says so."""
     raced: list[str] = []
     completed = ""
+    due = ""  # why this poll began resolving, when a save raced its write: the poll made again completes it
     if next_deadline is None and schedule is not None:
         next_deadline = schedule.next_deadline
     while True:
@@ -296,6 +297,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
                                 schedule=schedule)
         except SavedMeanwhileError as exc:
             completed = completed or exc.completed
+            due = due or exc.reason
             raced.append(exc.spreadsheet)
             if len(raced) >= SAVE_RACE_ATTEMPTS:
                 raise SheetError(f"{exc}, {len(raced)} times in a row: the sync stopped there, and the next sync "
@@ -303,6 +305,8 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
             continue
         report.saved_meanwhile = raced
         report.completed = report.completed or completed
+        if due and report.reason == COMPLETING:  # its own write, finished in this run: nothing was interrupted
+            report.reason = due
         return report
 
 
@@ -326,7 +330,12 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                           next_deadline=next_deadline, dry_run=dry_run, owners=owners, schedule=schedule)
     except SavedMeanwhileError as exc:
         exc.completed = read.completed  # said once the poll made again went through
+        exc.reason = report.reason  # why it was resolving (a resolution that waits for a file is '' by then)
         raise
+
+
+#: Why a poll resolves when an earlier sync was cut before its commit (a seat's pending row names the resolution).
+COMPLETING = "completing a resolution that was interrupted"
 
 
 def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, now: datetime, force: bool,
@@ -410,7 +419,7 @@ def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[
     seat ready, a Go box asking for its rows, or the deadline (the record's, a GM's change applied) passed."""
     deadline = read.record.deadline
     if pending:
-        return "completing a resolution that was interrupted"
+        return COMPLETING
     if force:
         return "forced by the GM"
     if not waiting:
