@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from sheets_gm.engine.ruleset import Resolution
+from sheets_gm.rulesets.champions.combat_report import report_rows
 from sheets_gm.rulesets.registry import bots_of, create_ruleset
 from sheets_gm.simulate.worker import play_out
 
@@ -60,3 +61,17 @@ def test_every_die_and_draw_the_champions_log_names_checks_by_hand_from_its_prin
     assert len(steps) == len(actions) > 0
     looted = [text for _, text in texts if "'s looting action" in text and " takes " in text]
     assert looted and all(_LOOT.search(text) for text in looted), looted[:3]
+
+
+def test_a_battle_reports_dice_fit_the_view_logs_sentence_column_row_by_row() -> None:
+    """Laid out in a View log, an action's dice are rows of their own in the sentence column (85 characters wide),
+    cut between dice: a Dice step in a step cell ran far right of the table, and LibreOffice shrank the printed
+    View to fit it (seen printed). Every die of the report is in those rows, none in a step cell."""
+    battles = [text for _, text in _played(1) if text.startswith("Battle on ")]
+    assert battles
+    for text in battles:
+        rows = report_rows(text)
+        dice_rows = [row for row in rows if row[0].startswith(("Dice: ", "      d"))]
+        assert all(len(row) == 1 and len(row[0]) <= 85 for row in dice_rows), dice_rows
+        assert not [cell for row in rows for cell in row[1:] if "Dice" in cell]
+        assert sorted(_DIE.findall("\n".join(row[0] for row in dice_rows))) == sorted(_DIE.findall(text))
