@@ -288,6 +288,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     spreadsheets were written); ``WindowReport.saved_meanwhile`` says so."""
     raced: list[str] = []
     completed = ""
+    due = ""  # why this poll began resolving, when a save raced its write: the poll made again completes it
     if next_deadline is None and schedule is not None:
         next_deadline = schedule.next_deadline
     while True:
@@ -297,6 +298,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
                                 schedule=schedule)
         except SavedMeanwhileError as exc:
             completed = completed or exc.completed
+            due = due or exc.reason
             raced.append(exc.spreadsheet)
             if len(raced) >= SAVE_RACE_ATTEMPTS:
                 raise SheetError(f"{exc}, {len(raced)} times in a row: the sync stopped there, and the next sync "
@@ -304,6 +306,8 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
             continue
         report.saved_meanwhile = raced
         report.completed = report.completed or completed
+        if due and report.reason == COMPLETING:  # its own write, finished in this run: nothing was interrupted
+            report.reason = due
         return report
 
 
@@ -327,7 +331,12 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                           next_deadline=next_deadline, dry_run=dry_run, owners=owners, schedule=schedule)
     except SavedMeanwhileError as exc:
         exc.completed = read.completed  # said once the poll made again went through
+        exc.reason = report.reason  # why it was resolving (a resolution that waits for a file is '' by then)
         raise
+
+
+#: Why a poll resolves when an earlier sync was cut before its commit (a seat's pending row names the resolution).
+COMPLETING = "completing a resolution that was interrupted"
 
 
 def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, now: datetime, force: bool,
@@ -411,7 +420,7 @@ def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[
     seat ready, a Go box asking for its rows, or the deadline (the record's, a GM's change applied) passed."""
     deadline = read.record.deadline
     if pending:
-        return "completing a resolution that was interrupted"
+        return COMPLETING
     if force:
         return "forced by the GM"
     if not waiting:
@@ -466,11 +475,12 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
     standing table's) with nothing typed for the window and no order read for them elsewhere (a Coalition army
     ordered by a post pasted in another row): whose orders the GM may want to chase. A seat that writes in the
     window without being awaited (Win or Die's player setting reactions in her opponent's turn) has nothing to
-    chase: her action rows are for her own turn."""
+    chase: her action rows are for her own turn; nor does a seat that ticked Ready (its orders are in: the rows it
+    left empty take the game's default, a bot's too)."""
     out: dict[str, list[str]] = {}
     for seat in window.awaited:
         seat_read = read.seats.get(seat)
-        if seat_read is None:
+        if seat_read is None or (seat in answer.inputs and answer.inputs[seat].ready):
             continue
         open_tables = {p.spec.name for p in seat_read.tab.tables if p.spec.open_in(window.phase)
                        and p.spec.rows != SEAT_ROWS and not p.spec.standing and not p.spec.optional}
