@@ -51,8 +51,11 @@ def run(args: argparse.Namespace) -> int:
     if not before.empty and not before.holds_match(published) and not args.overwrite:
         raise UserError(f"{folder} already holds {before.describe()}: nothing was written. Choose another folder "
                         "with --out, or pass --overwrite to replace its files")
+    told: list[str] = []
     with user_errors(config):
-        _record, written = export_match(sheets, get_ruleset(config.ruleset), folder)
+        _record, written = export_match(sheets, get_ruleset(config.ruleset), folder, told)
+    for line in told:  # a repair or an export cut short, settled first
+        print(f"Settled first: {line}.")
 
     if finished:
         print(f"The match is over ({where}): exported with its seed.")
