@@ -8,6 +8,9 @@ pending row back), and an export may run over either.
 - ``repair`` draws every file again from the engine's record and the rows typed (it never writes the record): cut
   anywhere, it is completed by running it again whole, with what the journal kept of it (the editors' e-mails and
   the spreadsheets' title: ``life/settle.py``).
+- ``init --overwrite`` moves the match's local workbooks aside, creates new ones and lays the new match out: cut
+  anywhere before it is whole, it is rolled back (the new workbooks removed, the old ones moved back), so the match
+  that was there goes on as if it had never run; the GM runs it again to replace that match.
 - ``export`` writes its files into a private staging folder inside the export folder first (``staging``), then
   moves each into place (``moving``). Cut while staging, it is rolled back: the staging folder goes, and the export
   folder is as it was. Cut while moving, it is completed: the files still staged are moved into place. Both need
@@ -118,3 +121,31 @@ def settle_export(path: Path | None, journal: dict[str, Any]) -> str:
     end_command(path)
     return (f"the export into {folder} was cut short before its files were in place: none of them was kept, the "
             "folder is as it was before it; run export again for them")
+
+
+def begin_init_overwrite(path: Path | None, moves: list[tuple[Path, Path]], created: list[Path]) -> None:
+    """Keep, before ``init --overwrite`` moves anything, each workbook it moves aside with where to (``moves``) and
+    each it creates where none was (``created``): what the next command needs to roll it back."""
+    begin_command(path, "init", "the init --overwrite", moves=[[str(a), str(b)] for a, b in moves],
+                  created=[str(p) for p in created])
+
+
+def roll_back_init(path: Path | None, journal: dict[str, Any]) -> str:
+    """Roll back the cut ``init --overwrite`` ``journal``: each workbook it created removed, each it moved aside moved
+    back; what the GM is told."""
+    for created in journal.get("created", []):
+        with contextlib.suppress(OSError):
+            Path(str(created)).unlink(missing_ok=True)
+    back: list[str] = []
+    for pair in journal.get("moves", []):
+        if not isinstance(pair, list) or len(pair) != 2:
+            continue
+        workbook, aside = Path(str(pair[0])), Path(str(pair[1]))
+        if aside.exists():
+            os.replace(aside, workbook)  # the new workbook there, if any, goes
+            back.append(workbook.name)
+    end_command(path)
+    moved = f" ({', '.join(back)} moved back)" if back else ""
+    return ("the init --overwrite was cut short before the new match was whole: it is rolled back, the workbooks "
+            f"are as they were before it{moved} and the match there goes on; run init --overwrite again to "
+            "replace it")

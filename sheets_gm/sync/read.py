@@ -166,13 +166,14 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
         batch.ask(backend, tabs.archive_header_range(seat))
         batch.ask(backend, tabs.view_status_range(seat))
     try:
-        # the engine first (where it is a spreadsheet of its own): the Log is read from near its last line to the
-        # tab's end, in the board's one read, so that a line typed below it is found at no call more
-        first = [] if sheets.engine is sheets.board else [sheets.engine]
-        batch.run(first)
-        log_from = _log_read_from(batch.get(sheets.engine, engine_range)) if first else 0
+        # the board last (where the engine is a spreadsheet of its own): the Log is read from near its last line to
+        # the tab's end, in the board's one read, so that a line typed below it is found at no call more
+        board_last = sheets.engine is not sheets.board
+        if board_last:
+            batch.run([b for b in sheets.write_order() if b is not sheets.board])
+        log_from = _log_read_from(batch.get(sheets.engine, engine_range)) if board_last else 0
         batch.ask(sheets.board, tabs.log_to_end(log_from))
-        batch.run([b for b in sheets.write_order() if b is not sheets.engine or not first])
+        batch.run([sheets.board] if board_last else sheets.write_order())
     except SheetError as exc:
         if type(exc) is not SheetError:
             raise

@@ -24,7 +24,14 @@ from sheets_gm.sheets.guard import grid_cells
 from sheets_gm.sheets.layout import CellValue, Grid, quote_tab
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow
-from sheets_gm.sync.command_journal import begin_command, command_path, end_command, load_command, settle_export
+from sheets_gm.sync.command_journal import (
+    begin_command,
+    command_path,
+    end_command,
+    load_command,
+    roll_back_init,
+    settle_export,
+)
 from sheets_gm.sync.journal import journal_under_way
 from sheets_gm.sync.life.archive_move import (
     archive_moves_read,
@@ -104,7 +111,8 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
     journal = command_path(sheets.journal)
     left = load_command(journal)
-    settled = settle_export(journal, left) if left is not None and left["kind"] == "export" else ""
+    settled = ("" if left is None else settle_export(journal, left) if left["kind"] == "export"
+               else roll_back_init(journal, left) if left["kind"] == "init" else "")
     for backend in sheets.write_order():  # a workbook open in an office program: refused before the journal
         if isinstance(backend, OpenedElsewhere):
             backend.refuse_if_open()

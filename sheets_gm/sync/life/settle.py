@@ -1,13 +1,13 @@
-"""The next command of any kind settles a ``repair`` or an ``export`` cut short (``sync/command_journal.py``): the
-repair is run again whole, with what its journal kept of it; the export is rolled back or completed. What the GM is
-told says which."""
+"""The next command of any kind settles a ``repair``, an ``export`` or an ``init --overwrite`` cut short
+(``sync/command_journal.py``): the repair is run again whole, with what its journal kept of it; the export is rolled
+back or completed; the init rolled back. What the GM is told says which."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from sheets_gm.rulesets.registry import AnyRuleset
-from sheets_gm.sync.command_journal import command_path, load_command, settle_export
+from sheets_gm.sync.command_journal import command_path, load_command, roll_back_init, settle_export
 from sheets_gm.sync.history import HistoryError
 from sheets_gm.sync.life.repair import repair_match
 from sheets_gm.sync.sheets import MatchSheets
@@ -23,6 +23,12 @@ def settle_cut_command(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, 
         return ""
     if journal["kind"] == "export":
         return "" if dry_run else settle_export(path, journal)
+    if journal["kind"] == "init":
+        if dry_run:
+            raise HistoryError("the init --overwrite was cut short before the new match was whole (its journal "
+                               "kept): the next sync, or any command that writes the match, rolls it back and says "
+                               "so")
+        return roll_back_init(path, journal)
     if journal["kind"] == "repair":
         what = str(journal.get("what") or "repair")
         if dry_run:
