@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         roster = repair_roster(config, sheets)
         fixed = repair_match(sheets, get_ruleset(config.ruleset),
                                     emails=editor_emails(config, roster), member_emails=row_emails(roster),
-                                    title=config.title)
+                                    title=config.title, schedule_text=config.schedule.describe())
     if kept is not None:
         what = "workbook as it was" if len(copies) == 1 else f"{len(copies)} workbooks as they were"
         print(f"Kept a copy of the {what} in {_shown(kept, config.folder)}/ "

@@ -316,7 +316,8 @@ def _deadline(config: MatchConfig, record: MatchRecord, report: Checkup, now: da
 
 def _drawn_tabs_ok(config: MatchConfig, sheets: MatchSheets, read: MatchRead, report: Checkup) -> bool:
     """Every public tab the adapter draws is in the board spreadsheet (a poll reads only the first's title), and
-    no tab of an earlier layout is left; False when one is missing."""
+    so are the Log and the Settings (a deadline change writes there); no tab of an earlier layout is left; False
+    when one is missing."""
     drawn = [name for name, _ in read.tabs.drawn(read.adapter.drawings(read.record.state))]
     present = sheets.board.tab_names()
     missing = [name for name in drawn if name not in present]
@@ -324,6 +325,12 @@ def _drawn_tabs_ok(config: MatchConfig, sheets: MatchSheets, read: MatchRead, re
     if missing:
         report.fail("layout", f"{sheets.board.name} has no tab {', '.join(map(repr, missing))} (the drawn tabs are "
                               f"{', '.join(drawn)}): the next resolution cannot draw it", repair)
+        return False
+    tabs = read.tabs.spec.tabs
+    gone = [name for name in (tabs.log, tabs.settings) if name not in present]
+    if gone:  # deleted by hand: the sync never reads the house rules back, so only doctor can tell
+        report.fail("layout", f"{sheets.board.name} has no tab {', '.join(map(repr, gone))} (the Log lists every "
+                              "event, the Settings the house rules and deadlines the players read)", repair)
         return False
     old = [name for name in read.tabs.spec.tabs.retired if name in present]
     if old:

@@ -29,6 +29,9 @@ from openpyxl.utils import get_column_letter
 FIXED_ROWS_PROPERTY = "sheets-gm fixed rows"
 #: The height of one line of the default font in points (a row's default height).
 LINE_POINTS = 15.0
+#: Pixels a line of the default font takes in a board's fixed-height cell as LibreOffice draws it without the
+#: workbook's own font installed (a fallback a little taller): a board tile or square is sized by it.
+DRAWN_LINE_PIXELS = 18
 #: Pixels a character of the default font takes on average in running text (a 720-pixel cell holds about 120).
 CHAR_PIXELS = 5.9
 #: Pixels of a cell's width its text does not use (the padding either side).

@@ -470,11 +470,12 @@ def _untyped_rows(read: MatchRead, window: Window, answer: _Answer) -> dict[str,
     standing table's) with nothing typed for the window and no order read for them elsewhere (a Coalition army
     ordered by a post pasted in another row): whose orders the GM may want to chase. A seat that writes in the
     window without being awaited (Win or Die's player setting reactions in her opponent's turn) has nothing to
-    chase: her action rows are for her own turn."""
+    chase: her action rows are for her own turn; nor does a seat that ticked Ready (its orders are in: the rows it
+    left empty take the game's default, a bot's too)."""
     out: dict[str, list[str]] = {}
     for seat in window.awaited:
         seat_read = read.seats.get(seat)
-        if seat_read is None:
+        if seat_read is None or (seat in answer.inputs and answer.inputs[seat].ready):
             continue
         open_tables = {p.spec.name for p in seat_read.tab.tables if p.spec.open_in(window.phase)
                        and p.spec.rows != SEAT_ROWS and not p.spec.standing and not p.spec.optional}

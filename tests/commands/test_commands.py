@@ -669,3 +669,20 @@ def test_a_config_naming_another_match_s_board_is_refused_by_sync_and_doctor(
     assert code != 0 and "is the board of another match" in out + err
     assert (tmp_path / "a" / "board.xlsx").read_bytes() == board
     assert run(capsys, "sync", "-c", first)[0] == 0  # the first match goes on
+
+
+def test_status_chases_no_row_of_a_seat_that_ticked_ready(match: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54, tried as a GM: status listed a Ready seat's empty rows under 'Nothing typed yet' (a Champions
+    bot's champion that fields no set): a seat that ticked Ready has its orders in, its empty rows take the
+    game's default. Checked to fail without the skip in ``poll._untyped_rows``."""
+    workbook = match.parent / "red.xlsx"
+    book = openpyxl.load_workbook(workbook)
+    sheet = book["Orders red"]
+    box = next(c for row in sheet.iter_rows() for c in row if c.column == READY and c.value is False)
+    box.value = True
+    book.save(workbook)
+    code, out, _ = run(capsys, "status", "-c", match)
+    assert code == 0
+    lines = out.splitlines()
+    assert "Not ready: blue" in lines
+    assert "Nothing typed yet in: blue: Cat, Dan" in lines, lines

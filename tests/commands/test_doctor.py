@@ -245,6 +245,27 @@ def test_doctor_lists_every_layout_break_as_repair_mends_them_all(tmp_path: Path
         assert sum(cell in ln for ln in broken) == 1, (cell, broken)
 
 
+def test_a_deleted_settings_tab_is_a_layout_break_and_repair_puts_its_rows_back(tmp_path: Path, doctor: Doctor,
+                                                                               capsys: pytest.CaptureFixture[str]
+                                                                               ) -> None:
+    """Issue 54, tried as a GM: a Settings tab deleted by hand passed every check ('Everything checked is fine'),
+    and repair laid it out again empty, the house rules gone from the players' sight. Checked to fail without
+    either fix."""
+    config, _ = local_match(tmp_path)
+    book = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    rules = [[c.value for c in row] for row in book["Settings"].iter_rows()]
+    del book["Settings"]
+    book.save(tmp_path / "match.xlsx")
+    code, out = doctor(config)
+    assert code == 1 and "has no tab 'Settings'" in line(out, "✘", "layout"), out
+    assert main(["repair", "-c", str(config)]) == 0
+    assert "tab 'Settings' was missing" in capsys.readouterr().out
+    book = openpyxl.load_workbook(tmp_path / "match.xlsx")
+    again = [[c.value for c in row] for row in book["Settings"].iter_rows()]
+    assert again[:-1] == rules[:-1] and again[-1][0] == "deadlines"  # the deadlines in the config's words, as init
+    assert doctor(config)[0] == 0
+
+
 def test_an_edited_engine_tab_fails_without_a_crash(tmp_path: Path, doctor: Doctor) -> None:
     config, _ = local_match(tmp_path)
     book = openpyxl.load_workbook(tmp_path / "match.xlsx")

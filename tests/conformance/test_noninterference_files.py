@@ -47,9 +47,8 @@ from tests.conformance.test_leak_scan import roster_csv
 NOW = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
 SEED = b"noninterference seed of the match"
 GAMES = [n for n in ruleset_names() if get_game(n).sheet is not None]
-#: Windows played before the snapshot: Win or Die deploys in its first two, face down; Coalition's second window
-#: is the judge's alone (battle results, which a stand-in judge takes from the public board), its third the sides'.
-WARM_UP = {"winordie": 3, "coalition": 2}
+#: Windows played before the snapshot: Win or Die deploys in its first two, face down.
+WARM_UP = {"winordie": 3}
 _STAMPS = re.compile(rb"<dcterms:(created|modified)[^>]*>[^<]*</dcterms:\1>")
 
 
@@ -134,7 +133,8 @@ def twin_engine(config: MatchConfig, seat: str, rng: random.Random) -> bool:
 
 def match_at(tmp: Path, game: str, seat: str, windows: int) -> MatchConfig:
     """A match of ``game`` created by ``init`` in ``tmp``, ``seat`` played by the best bot, after ``windows``
-    windows every seat played by bots."""
+    windows every seat played by bots (and as many more, up to three, as it takes to reach a window where what
+    ``seat`` may not see can differ)."""
     rules: AnyRuleset = create_ruleset(game)
     best = next(iter(bots_of(rules)))
     tmp.mkdir(parents=True)
@@ -145,11 +145,26 @@ def match_at(tmp: Path, game: str, seat: str, windows: int) -> MatchConfig:
     sheets = open_match_sheets(config)
     cls = get_ruleset(game)
     make = bots_of(rules)[best].make
-    for n in range(windows):
+    n = 0
+    while n < windows or (n < windows + 3 and nothing_hidden_moves(config, seat)):
         type_bot_orders(sheets, cls, {s: make(f"warm-up/{n}/{s}") for s in (*config.seats, JUDGE) if s != seat})
         poll(sheets, cls, now=NOW)
         poll(sheets, cls, now=NOW)  # the bot seat's rows typed by the first poll are read by the second
+        n += 1
     return config
+
+
+def nothing_hidden_moves(config: MatchConfig, seat: str) -> bool:
+    """Whether at the open window nothing ``seat`` may not see can differ: no other seat types orders (the judge's
+    alone, which a stand-in judge takes from the public board) and no twin state differs. A snapshot there would
+    prove nothing, so the warm-up plays on (Coalition's battle results window)."""
+    record = read_match(open_match_sheets(config), get_ruleset(config.ruleset)).record
+    window = record.ruleset.window(record.state)
+    if window is None or set(window.seats) - {seat, JUDGE}:
+        return False
+    codec = record.ruleset.state_codec
+    return all(codec.to_json(record.ruleset.unseen_twin(record.state, seat, random.Random(n))) ==
+               codec.to_json(record.state) for n in range(3))
 
 
 def seats_of(game: str) -> list[str]:

@@ -11,7 +11,9 @@ import openpyxl
 import pytest
 
 from sheets_gm.cli import main
+from sheets_gm.rulesets.registry import create_ruleset, ruleset_names, sheet_of
 from sheets_gm.sheets.adapter import LEGEND_CHARS
+from sheets_gm.sheets.local.boxes import parse_cells
 
 
 def _board(tmp_path: Path, game: str) -> openpyxl.Workbook:
@@ -66,3 +68,24 @@ def test_a_coalition_plane_prints_ten_squares_a_page_with_its_own_coordinates(
     assert plane.print_title_rows == "$1:$1" and plane.print_title_cols == "$A:$A"
     assert plane.sheet_properties.pageSetUpPr.fitToPage and plane.page_setup.fitToWidth == 3
     assert plane.page_setup.fitToHeight == 0 and plane.page_setup.orientation == "landscape"
+
+
+@pytest.mark.parametrize("game", ruleset_names())
+def test_a_legend_the_drawing_wraps_keeps_each_entry_whole_in_its_row(game: str) -> None:
+    """A legend row in a wrapping cell holds a whole entry of the legend: cut over rows for a column that does not
+    wrap, an entry beside wrapping cells left its last words in the next square's row, far below its start (a
+    Coalition plane's 'Terrain: … have a tab' / '   each; the forum posts …', seen printed). Checked to fail with
+    the plane's ``legend_wraps`` put back to False."""
+    rules = create_ruleset(game)
+    state = rules.new_match(rules.sample_roster(), b"legend")
+    for drawing in sheet_of(rules).drawings(state):
+        col = drawing.width + 1  # 0-based: the column right of the drawing and its gap (board_info_range)
+        wrapped = set()
+        for fill in drawing.fills:
+            box = parse_cells(fill.range)
+            if fill.wrap and box.min_col <= col + 1 <= (box.max_col or col + 1):
+                wrapped |= set(range(box.min_row, (box.max_row or box.min_row + 100) + 1))
+        entries = {str(row[0]) for row in drawing.legend if row}
+        for i, row in enumerate(drawing.legend_rows):
+            if 4 + i in wrapped:  # the legend's first row is 4: under the title, the status line and a blank
+                assert str(row[0]) in entries, (game, drawing.tab, row)

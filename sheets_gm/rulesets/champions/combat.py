@@ -4,7 +4,9 @@ at the end; the strength triangle, the Healer passive, affinities, Heal, Support
 Dice keys (per champion ``<player>.<class>`` and battle round r): ``base/<champ>/<r>/<i>``,
 ``item/<champ>/<r>/<slot>``, ``defence/<target>/<r>/<attacker>``, ``heal/<champ>/<r>``,
 ``support/<champ>/<r>``. A champion fielded in a second battle of the round (its player has fewer living
-champions than battles) rolls there as ``<player>.<class>.b2``."""
+champions than battles) rolls there as ``<player>.<class>.b2``. Each action's report ends on a ``Dice:`` step
+naming every die it used by its whole message (``TurnDice.message``) and the face it showed, so that anyone can
+check it by hand once the seed is revealed."""
 
 from __future__ import annotations
 
@@ -118,6 +120,18 @@ class _Battle:
         self.fighters = fighters
         self.healers = [f for f in fighters if f.cls is _H]
         self.lines: list[str] = []
+        self.used: dict[str, list[str]] = {}  # the dice each champion's action of this round used, as printed
+
+    def roll(self, owner: Fighter, key: str, sides: int) -> int:
+        """Roll ``key`` for ``owner``'s action of this round, noting its whole message for the action's Dice step."""
+        value = self.dice.roll(key, sides)
+        self.used.setdefault(owner.id, []).append(f"d{sides} {self.dice.message(key)} = {value}")
+        return value
+
+    def dice_line(self, f: Fighter) -> list[str]:
+        """The ``Dice:`` step of ``f``'s action: each die it used, ``d<sides> <message> = <face>`` (none: no step)."""
+        used = self.used.pop(f.id, [])
+        return [f"  Dice: {', '.join(used)}"] if used else []
 
     def partner(self, f: Fighter) -> Fighter | None:
         return next((o for o in self.fighters if o.side == f.side and o is not f), None)
@@ -126,8 +140,10 @@ class _Battle:
         foes = {o.cls: o for o in self.fighters if o.side != f.side}
         return next((foes[c] for c in action.prefs if c in foes), None)
 
-    def roll_items(self, f: Fighter, r: int, types: frozenset[ItemType] | tuple[ItemType, ...]) -> list[DieRoll]:
-        return [DieRoll(item.dice, self.dice.roll(f"item/{f.id}/{r}/{slot}", item.dice.sides))
+    def roll_items(self, f: Fighter, r: int, types: frozenset[ItemType] | tuple[ItemType, ...],
+                   owner: Fighter | None = None) -> list[DieRoll]:
+        """``f``'s items of ``types`` rolled, for ``owner``'s action (``f``'s own unless said: a Support's)."""
+        return [DieRoll(item.dice, self.roll(owner or f, f"item/{f.id}/{r}/{slot}", item.dice.sides))
                 for slot, item in f.slotted(types)]
 
     def support_for(self, r: int, actions: Mapping[str, Action]) -> dict[str, Bonus]:
@@ -141,13 +157,13 @@ class _Battle:
             mate = self.partner(s)
             if mate is None or actions[mate.id].kind not in (ActionKind.ATTACK, ActionKind.HEAL):
                 continue
-            rolls = self.roll_items(s, r, (ItemType.SUPPORT,))
+            rolls = self.roll_items(s, r, (ItemType.SUPPORT,), mate)
             if rolls:
                 pct = 100 + self.settings.affinity_pct if ItemType.SUPPORT in AFFINITY[s.cls] else 100
                 bonus = Bonus("Support", tuple(rolls), pct)
             else:
                 die = Dice(self.settings.support_die)
-                bonus = Bonus("Support", (DieRoll(die, self.dice.roll(f"support/{s.id}/{r}", die.sides)),))
+                bonus = Bonus("Support", (DieRoll(die, self.roll(mate, f"support/{s.id}/{r}", die.sides)),))
             out[mate.id] = bonus
         return out
 
@@ -163,6 +179,7 @@ class _Battle:
     def round(self, r: int) -> None:
         actions = {f.id: f.actions[r - 1] for f in self.fighters}
         self.lines.append(f"Round {r}")
+        self.used = {}
         support = self.support_for(r, actions)
         evading = {f.id for f in self.fighters if actions[f.id].kind is ActionKind.EVADE}
         for f in self.fighters:
@@ -184,13 +201,14 @@ class _Battle:
         target = self.target(f, action)
         if target is None:
             self.lines.append(f"{f.name} has no one to attack.")
+            self.lines += self.dice_line(f)  # a Support rolled for it all the same
             return
         count, sides = BASE_DICE[f.cls]
-        base = tuple(self.dice.roll(f"base/{f.id}/{r}/{i}", sides) for i in range(1, count + 1))
+        base = tuple(self.roll(f, f"base/{f.id}/{r}/{i}", sides) for i in range(1, count + 1))
         items = self.roll_items(f, r, (ItemType.PHYSICAL, ItemType.MAGICAL))
         armour = next((i for i in target.items if i.type is ItemType.DEFENSIVE), None)
         defence = None if armour is None else DieRoll(
-            armour.dice, self.dice.roll(f"defence/{target.id}/{r}/{f.id}", armour.dice.sides))
+            armour.dice, self.roll(f, f"defence/{target.id}/{r}/{f.id}", armour.dice.sides))
         s = self.settings
         pct = 100
         if strong(f, target, self.healers):
@@ -207,12 +225,13 @@ class _Battle:
         self.lines.append(f"{f.name} attacks {target.name}:")
         self.lines += [f"  {line}" for line in lines]
         self.lines.append(f"  → {damage} damage to {target.name}")
+        self.lines += self.dice_line(f)
         target.damage += damage
 
     def heal(self, f: Fighter, action: Action, r: int, support: Bonus | None) -> None:
         target = self.heal_target(f, action)
         sides = self.settings.heal_die
-        roll = self.dice.roll(f"heal/{f.id}/{r}", sides)
+        roll = self.roll(f, f"heal/{f.id}/{r}", sides)
         rolls = self.roll_items(f, r, (ItemType.MAGICAL, ItemType.SUPPORT))
         pct = 100 + self.settings.affinity_pct  # both of the Healer's item types are her affinities
         items = Bonus("Item", tuple(rolls), pct) if rolls else None
@@ -220,6 +239,7 @@ class _Battle:
         self.lines.append(f"{f.name} heals {'herself' if target is f else target.name}:")
         self.lines += [f"  {line}" for line in lines]
         self.lines.append(f"  → {amount} healing for {target.name}")
+        self.lines += self.dice_line(f)
         target.healing += amount
 
 

@@ -183,7 +183,9 @@ def report_rows(text: str) -> list[list[str]]:
     rows: list[list[str]] = [[lines[0]]]
     section = ""
     for line in lines[1:]:
-        if line.startswith("  ") and rows[-1][0].startswith(f"{section} · ") and section != "Health":
+        if line.startswith(DICE_STEP):  # an action's dice: rows of their own under it, in the sentence's column
+            rows += [[part] for part in _dice_rows(line.strip())]
+        elif line.startswith("  ") and rows[-1][0].startswith(f"{section} · ") and section != "Health":
             rows[-1].append(line.strip())
         elif line.startswith("  "):
             rows.append([f"{section} · {line.strip()}"])
@@ -192,6 +194,33 @@ def report_rows(text: str) -> list[list[str]]:
         else:
             rows.append([f"{section} · {line}" if section else line])
     return [line for row in rows for line in _wrapped(row)]
+
+
+#: How an action's Dice step starts in a battle report (``combat._Battle.dice_line``).
+DICE_STEP = "  Dice: "
+#: The characters of a row's dice (after ``Dice: ``): the View log's sentence column (85 characters) holds the row
+#: without spilling into the next cells (a Dice step in a step cell ran far right of the table and shrank the
+#: printed View to unreadable).
+DICE_ROW_CHARS = 76
+
+
+def _dice_rows(step: str) -> list[str]:
+    """An action's ``Dice: …`` step cut between dice into rows of at most :data:`DICE_ROW_CHARS` (one die a row
+    at least), the rows after the first indented under the word ``Dice``.
+
+    >>> _dice_rows("Dice: d5 4/base/Ann.mage/1/1 = 4, d5 4/base/Ann.mage/1/2 = 2, d8 4/item/Ann.mage/1/1 = 5")
+    ['Dice: d5 4/base/Ann.mage/1/1 = 4, d5 4/base/Ann.mage/1/2 = 2,', '      d8 4/item/Ann.mage/1/1 = 5']
+    """
+    head, _, listed = step.partition(": ")
+    out: list[str] = []
+    for die in listed.split(", "):
+        lead = out[-1] + ", " if out else ""
+        if out and len(lead) + len(die) <= DICE_ROW_CHARS:
+            out[-1] = lead + die
+        else:
+            out.append(die)
+    rows = [f"{head}: {row}" if i == 0 else f"{' ' * (len(head) + 2)}{row}" for i, row in enumerate(out)]
+    return [f"{row}," if i < len(rows) - 1 else row for i, row in enumerate(rows)]
 
 
 def _wrapped(row: list[str]) -> list[list[str]]:

@@ -8,6 +8,7 @@ next round opens, after the grid shrinks when few enough players are left."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.events import Event
@@ -76,7 +77,9 @@ def _move_and_loot(rules: ChampionsRules, state: ChampionsState, orders: Orders,
             for name in order:
                 if n < len(wants[name]):
                     shown, choice = wants[name][n]
-                    events.append(_loot(rules, dice, turn, name, (n + 1, shown), choice, pool, bags[name], tile))
+                    events.append(_loot(rules, dice, turn, name, (n + 1, shown), choice, pool, bags[name], tile,
+                                        drawn_note(dice, f"lootorder/{tile.label}", order)
+                                        if len(looters) > 1 else ""))
     players = [p if p.out else _with_bag(p, bags[p.name]) for p in players]
     new = state.with_players(players, phase=Phase.FIGHT,
                              pools={t: tuple(items) for t, items in pools.items()})
@@ -92,9 +95,9 @@ def _with_bag(p: Player, bag: list[str]) -> Player:
 
 
 def _loot(rules: ChampionsRules, dice: TurnDice, turn: int, name: str, nth: tuple[int, int], choice: LootChoice,
-          pool: list[str], bag: list[str], tile: Coord) -> Event:
+          pool: list[str], bag: list[str], tile: Coord, order: str = "") -> Event:
     """Her looting action ``nth``: (its place among her accepted ones, which keys its die; the number her feedback
-    gives it, which the Log says)."""
+    gives it, which the Log says). ``order`` is the draw of the tile's looting order, when several loot there."""
     table = rules.table
     key, n = nth
     if choice is LootChoice.ANY:
@@ -111,7 +114,10 @@ def _loot(rules: ChampionsRules, dice: TurnDice, turn: int, name: str, nth: tupl
     bag.append(taken)
     item = table.get(taken)
     shown = item.describe() if item else taken
-    return Event(turn, EventKind.LOOTED, f"{name}'s looting action {n} ({choice.value}) takes {shown} on {tile}.",
+    # the pool's other items stay hidden: the draw is named by its message alone
+    notes = " ".join(f"[{note}]" for note in (f"drawn by {dice.message(f'loot/{name}/{key}')}", order) if note)
+    return Event(turn, EventKind.LOOTED,
+                 f"{name}'s looting action {n} ({choice.value}) takes {shown} on {tile}.{' ' + notes if notes else ''}",
                  {"player": name, "n": n, "item": taken, "tile": tile}, audience=frozenset({name}))
 
 
@@ -133,6 +139,7 @@ def _equip_and_fight(rules: ChampionsRules, state: ChampionsState, orders: Order
         if len(here) < 2:
             continue
         order = dice.draw(f"pair/{tile.label}", here)
+        pairing = drawn_note(dice, f"pair/{tile.label}", order)
         pairs = [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]
         if len(order) % 2:
             pairs.append((order[-1], order[0]))
@@ -152,7 +159,7 @@ def _equip_and_fight(rules: ChampionsRules, state: ChampionsState, orders: Order
                                 battle=_next_battle(battles_fought, who, cls))
                         for side, who in enumerate((a, b)) for cls in sides[side]]
             result = fight(rules, dice, fighters)
-            report = _report(tile, a, b, sides, result)
+            report = _report(tile, a, b, sides, result, pairing)
             reports.append(report)
             events.append(Event(turn, EventKind.BATTLE, report.text,
                                 {"tile": tile, "players": [a, b],
@@ -253,11 +260,11 @@ def _fielding(players: dict[str, Player], fights: dict[str, EquipFight],
 
 
 def _report(tile: Coord, a: str, b: str, sides: tuple[tuple[ChampClass, ...], ...],
-            result: BattleResult) -> BattleReport:
+            result: BattleResult, pairing: str) -> BattleReport:
     def side(name: str, classes: tuple[ChampClass, ...]) -> str:
         return f"{name} ({' + '.join(c.display for c in classes)})"
 
-    header = f"Battle on {tile}: {side(a, sides[0])} vs {side(b, sides[1])}"
+    header = f"Battle on {tile}: {side(a, sides[0])} vs {side(b, sides[1])} [paired by {pairing}]"
     return BattleReport(tile.label, (a, b), "\n".join([header, *result.lines]))
 
 
@@ -304,13 +311,27 @@ def _next_round(rules: ChampionsRules, state: ChampionsState, went_out: list[str
         opens = turn + 1
         events.append(Event(opens, EventKind.SHRUNK,
                             f"{len(alive)} players are left: the map shrinks to {size}×{size}. "
-                            + " ".join(f"{p.name} is on {p.at}." for p in players if not p.out),
+                            + " ".join(f"{p.name} is on {p.at}{_shrink_dice(dice, p.name)}." for p in players
+                                       if not p.out),
                             {"size": size, "positions": {p.name: p.at for p in players if not p.out}}))
         pools = deal_pools(rules, dice, size)
         events.append(Event(opens, EventKind.POOLS_DEALT,
                             f"Every tile of the {size}×{size} map gets a fresh loot pool.", {"size": size}))
     new = state.with_players(players, round=state.round + 1, phase=Phase.MOVE, size=size, pools=pools)
     return Resolution(new, events)
+
+
+def drawn_note(dice: TurnDice, key: str, order: Sequence[str]) -> str:
+    """A draw as the Log prints it: its whole message (``TurnDice.message``) and the order it gave, ``5/pair/B2:
+    Bo, Ann, Cy`` (candidates ordered by HMAC-SHA256(seed, ``<message>/<candidate>``), smallest first)."""
+    return f"{dice.message(key)}: {', '.join(order)}"
+
+
+def _shrink_dice(dice: TurnDice, name: str) -> str:
+    """`` (d6 7/shrink/Ann/col = 4)``: the shrink dice rolled for her, each by its whole message ('' for none)."""
+    rolled = [f"d6 {dice.message(key)} = {dice.rolled[key]}" for key in (f"shrink/{name}/col", f"shrink/{name}/row")
+              if key in dice.rolled]
+    return f" ({'; '.join(rolled)})" if rolled else ""
 
 
 def _shrunk(p: Player, old: int, new: int, dice: TurnDice) -> Player:

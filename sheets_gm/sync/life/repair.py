@@ -17,11 +17,12 @@ from typing import Any
 
 from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Window
+from sheets_gm.engine.settings import settings_rows
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
 from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.guard import grid_cells
-from sheets_gm.sheets.layout import CellValue, Grid, quote_tab
+from sheets_gm.sheets.layout import CellValue, Grid, a1, quote_tab
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow
 from sheets_gm.sync.command_journal import (
@@ -98,11 +99,13 @@ def _engine_record(sheets: MatchSheets, tabs: MatchTabs, ruleset: str) -> MatchR
 
 def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
                         emails: Mapping[str, Sequence[str]] | None = None, title: str = "",
-                        member_emails: Mapping[str, Sequence[str]] | None = None) -> WindowRepairReport:
+                        member_emails: Mapping[str, Sequence[str]] | None = None,
+                        schedule_text: str = "") -> WindowRepairReport:
     """Lay every tab of the match out again and draw it from its record, keeping the rows typed for the open
     window (and standing rows). The record is not written. ``emails``, ``member_emails`` and ``title`` are what
     init gave ``create_match``: the editors of each seat's typed cells (of each member's own rows), the
-    spreadsheets' title.
+    spreadsheets' title. A Settings tab laid out afresh (deleted by hand) gets its rows again, the deadlines
+    row saying ``schedule_text`` (the config's ``[deadlines]`` in words), as init wrote them.
 
     A match on the ruleset's old layout is moved first (``upgrade.upgrade_match``): its record,
     history and archives rewritten in the generic terms, the old tabs cleared or deleted, what was typed
@@ -180,6 +183,11 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     aside = with_orphans(_seat_tables_drawn(batch, sheets, tabs, record, adapter, status, kept, overlays),
                          found.read_as, record.ruleset.window(record.state))
     report.notes += repair_aside_writes(sheets, tabs, batch, aside, absent)
+    if spec.tabs.settings in absent:
+        rows: Grid = [list(r) for r in settings_rows(record.ruleset.settings, schedule_text)]
+        batch.put(sheets.board, a1(spec.tabs.settings, f"A2:D{1 + len(rows)}"), rows)
+        report.notes.append(f"tab {spec.tabs.settings!r} was missing from {sheets.board.name}: laid out again with "
+                            "the match's house rules and deadlines")
     views_writes(batch, sheets, tabs, adapter, record.state, status, {}, [])
     board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline, record.stamp())
     batch.run(sheets.write_order())

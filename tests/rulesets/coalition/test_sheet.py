@@ -510,8 +510,9 @@ def test_the_judges_panel_at_war_size_keeps_each_armys_legend_and_creatures() ->
 
 def test_a_crowded_square_shows_every_army_or_says_how_many_more() -> None:
     """Issue 54: a crowded square cut off its last army. Walked over crowds of 1 to 12 armies under a base and a
-    battle: the cell's text fits the square's lines at its width, and every army is named in it or counted in
-    its last line (the square's note names them all)."""
+    battle: the cell's text fits the square's lines at its width, every army is named in it or counted in
+    its last line (the square's note names them all), and it names as many as fit (checked to fail with the
+    old three-line '+N more armies (rest the pointer on the square)', which named none of three)."""
     from sheets_gm.rulesets.coalition.enums import StructureKind
     from sheets_gm.rulesets.coalition.sheet.draw import SQUARE_LINES, SQUARE_WIDTH, square_text
     from sheets_gm.rulesets.coalition.sheet.squares import ArmyMark, SquareView
@@ -526,10 +527,19 @@ def test_a_crowded_square_shows_every_army_or_says_how_many_more() -> None:
         text = square_text(view, symbols, {})
         assert lines_needed(text, SQUARE_WIDTH) <= SQUARE_LINES, (crowd, text)
         named = sum(1 for m in marks if f"{m.name} (" in text)
-        more = re.search(r"\+(\d+) more arm", text)
+        more = re.search(r"\+(\d+) more \(see note\)", text)
         assert named + (int(more.group(1)) if more else 0) == crowd, (crowd, text)
         if crowd <= 2:
             assert text.count("\n") == 2 + crowd - 1  # one army a line while they fit
+        # as many as the square has room for: one more army named, a line each or side by side, would not fit
+        # (a battle, a base and three armies showed none, '+3 more', its tail taking three lines; seen printed)
+        if more:
+            shown = [f"{symbols['coalition' if m.side is Side.COALITION else 'phyrexia']} {m.name} (Captain · 10000)"
+                     for m in marks[:named + 1]]
+            tail = f"+{crowd - named - 1} more (see note)" if named + 1 < crowd else ""
+            for listed in (shown, ["  ".join(shown)]):
+                longer = "\n".join(["! battle (attacks)", "⌂ Wrath (white)", *listed, *([tail] if tail else [])])
+                assert lines_needed(longer, SQUARE_WIDTH) > SQUARE_LINES, (crowd, text, longer)
 
 
 def test_an_army_locked_in_battle_is_not_chased_for_orders_and_its_row_says_why() -> None:
@@ -545,3 +555,14 @@ def test_an_army_locked_in_battle_is_not_chased_for_orders_and_its_row_says_why(
     from sheets_gm.rulesets.registry import sheet_spec
 
     assert next(t for t in sheet_spec("champions").inputs if t.name == "equip").optional
+
+
+def test_a_square_is_as_tall_as_the_lines_it_shows_as_libreoffice_draws_them() -> None:
+    """Issue 54: a full square's sixth line (its last army, or '+N more') printed cut in half: 96 pixels for six
+    lines at 16, where LibreOffice draws a line in 18 (the board tiles' line, ``DRAWN_LINE_PIXELS``)."""
+    from sheets_gm.rulesets.coalition.sheet.draw import SQUARE_HEIGHT, SQUARE_LINES
+    from sheets_gm.sheets.row_fit import DRAWN_LINE_PIXELS
+
+    drawing = SHEET.drawings(battle_state())[0]
+    squares = {h for r, h in drawing.row_heights.items() if r >= 1}
+    assert squares == {SQUARE_HEIGHT} and SQUARE_HEIGHT >= SQUARE_LINES * DRAWN_LINE_PIXELS

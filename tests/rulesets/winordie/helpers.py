@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sheets_gm.engine.events import Event
+from sheets_gm.engine.ruleset import Resolution
 from sheets_gm.rulesets.registry import bots_of, create_ruleset
+from sheets_gm.rulesets.winordie.cards import Ability
 from sheets_gm.rulesets.winordie.engine import WodRuleset
-from sheets_gm.rulesets.winordie.orders import WodOrders
+from sheets_gm.rulesets.winordie.enums import ActionKind, PassiveCue
+from sheets_gm.rulesets.winordie.orders import Action, WodOrders
 from sheets_gm.rulesets.winordie.settings import WodSettings
-from sheets_gm.rulesets.winordie.state import WodState
+from sheets_gm.rulesets.winordie.state import Unit, WodState
 
 SEED = b"winordie tests"
 
@@ -56,3 +60,37 @@ def canonical(data: Any) -> str:
     import json
 
     return json.dumps(data, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class PassiveAttack:
+    """A deployed match in which the acting player's unit with a passive (Frenzy or Charge) moves next to an enemy
+    and attacks it, the passive's cue met: the state before, the rows typed, and what their resolution gave."""
+
+    rules: WodRuleset
+    state: WodState
+    attacker: Unit
+    passive: Ability
+    rows: tuple[Action, Action]
+    first: Resolution[WodState]
+
+
+def passive_attack(settings: WodSettings | None = None) -> PassiveAttack:
+    """The move and attack of a unit whose passive stops the attack for the GM (see ``PassiveAttack``)."""
+    r = rules(settings)
+    state = deployed(r).copy()
+    acting = state.acting
+    board = r.rules.board
+    attacker = next(u for u in state.units if u.owner == acting and u.at is not None
+                    and any(a.before for a in state.card_of(u).abilities))
+    passive = next(a for a in state.card_of(attacker).abilities if a.before)
+    enemy = next(u for u in state.units if u.owner != acting and u.at is not None)
+    taken = {u.at for u in state.units}
+    assert attacker.at is not None
+    step_to = next(h for h in board.neighbours(attacker.at) if h not in taken and board.terrain[h].value == ".")
+    enemy.at = next(h for h in board.neighbours(step_to) if h not in taken and h != attacker.at)
+    enemy.hidden = attacker.hidden = False
+    attacker.damage = 1 if passive.before is PassiveCue.DAMAGED_ATTACK else 0
+    rows = (Action(ActionKind.MOVE, attacker.id, step_to.label), Action(ActionKind.ATTACK, attacker.id, enemy.id))
+    first = r.resolve(state, WodOrders(actions={acting: rows}, hold=(acting,)), r.dice(SEED, state))
+    return PassiveAttack(r, state, attacker, passive, rows, first)

@@ -15,7 +15,7 @@ import pytest
 from sheets_gm.engine.ruleset import GM, Window
 from sheets_gm.rulesets.registry import bots_of, sheet_spec
 from sheets_gm.rulesets.winordie.engine import WodRuleset
-from sheets_gm.rulesets.winordie.enums import ActionKind, Enhancement, GmKind, ResolveMode, Side, Trigger
+from sheets_gm.rulesets.winordie.enums import ActionKind, Enhancement, GmKind, Phase, ResolveMode, Side, Trigger
 from sheets_gm.rulesets.winordie.gm import Adjustment, events_from_options
 from sheets_gm.rulesets.winordie.movement import reachable
 from sheets_gm.rulesets.winordie.orders import Action, Reaction, WodOrders, orders_to_json
@@ -365,6 +365,11 @@ def test_the_board_shows_tokens_exposed_units_terrain_and_what_waits_for_the_gm(
     assert any(c.startswith((f"▼ {unit.id} {unit.card}", f"▲ {unit.id} {unit.card}")) for c in cells)
     assert any(f"2/{shown.health(unit)} damage ●●" in c for c in cells)
     assert f"Waiting for the GM: #1 Fire Volley ({unit.id}), #2 Fire Volley ({unit.id})" in cells
+    # a match over waits for nobody: the last board of a demo still listed three Parry effects, units long dead
+    over = shown.copy()
+    over.winner, over.phase = over.seats[0], Phase.OVER
+    cells = [str(v) for row in sheet.board(over).values for v in row]
+    assert "Waiting for the GM: nothing: the match is over" in cells
 
 
 def test_a_face_down_tokens_damage_an_exposed_units_enhancements_and_each_hex_outlined_are_drawn() -> None:

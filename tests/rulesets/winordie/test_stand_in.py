@@ -4,14 +4,13 @@ left for a person; a practice match has it, and its sync applies it after each p
 from __future__ import annotations
 
 from sheets_gm.engine.gm_events import apply_gm
-from sheets_gm.rulesets.winordie.enums import ActionKind, GmKind, PassiveCue
-from sheets_gm.rulesets.winordie.orders import Action, WodOrders
+from sheets_gm.rulesets.winordie.enums import GmKind
 from sheets_gm.rulesets.winordie.settings import WodSettings
 from sheets_gm.rulesets.winordie.state import Pending, WodState
 from sheets_gm.sync.life.adjust_undo import stand_in_gm
 from sheets_gm.sync.life.export import match_replay
 from sheets_gm.sync.life.replay import replay_states
-from tests.rulesets.winordie.helpers import SEED, deployed, rules
+from tests.rulesets.winordie.helpers import passive_attack, rules
 from tests.sync.test_typed_row_lifecycle import Match
 
 ON = WodSettings(stand_in_gm=True)
@@ -19,23 +18,8 @@ ON = WodSettings(stand_in_gm=True)
 
 def _passive_waits(settings: WodSettings | None) -> tuple[WodState, str]:
     """A turn whose attack a passive (Frenzy or Charge) stopped: the state, and the attacker."""
-    r = rules(settings)
-    state = deployed(r).copy()
-    acting = state.acting
-    board = r.rules.board
-    attacker = next(u for u in state.units if u.owner == acting and u.at is not None
-                    and any(a.before for a in state.card_of(u).abilities))
-    passive = next(a for a in state.card_of(attacker).abilities if a.before)
-    enemy = next(u for u in state.units if u.owner != acting and u.at is not None)
-    taken = {u.at for u in state.units}
-    assert attacker.at is not None
-    step_to = next(h for h in board.neighbours(attacker.at) if h not in taken and board.terrain[h].value == ".")
-    enemy.at = next(h for h in board.neighbours(step_to) if h not in taken and h != attacker.at)
-    enemy.hidden = attacker.hidden = False
-    attacker.damage = 1 if passive.before is PassiveCue.DAMAGED_ATTACK else 0
-    rows = (Action(ActionKind.MOVE, attacker.id, step_to.label), Action(ActionKind.ATTACK, attacker.id, enemy.id))
-    first = r.resolve(state, WodOrders(actions={acting: rows}, hold=(acting,)), r.dice(SEED, state))
-    return first.state, attacker.id
+    made = passive_attack(settings)
+    return made.first.state, made.attacker.id
 
 
 def test_the_stand_in_gm_gives_a_passive_its_die_and_settles_it() -> None:

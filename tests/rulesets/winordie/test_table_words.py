@@ -15,7 +15,7 @@ from sheets_gm.rulesets.winordie.orders import Action
 from sheets_gm.rulesets.winordie.sheet.adapter import WodSheet
 from sheets_gm.sheets.layout import CellValue
 from sheets_gm.sheets.tables import TypedRow
-from tests.rulesets.winordie.helpers import SEED, deployed, play, rules
+from tests.rulesets.winordie.helpers import SEED, deployed, passive_attack, play, rules
 
 
 def _rows(table: str, typed: Mapping[str, Mapping[str, CellValue]], window: Window) -> list[TypedRow]:
@@ -145,26 +145,12 @@ def test_a_refused_row_of_a_game_that_ends_is_not_kept_for_the_next_game() -> No
 def test_a_passive_an_attack_may_trigger_is_put_before_the_gm_with_the_attack() -> None:
     """Frenzy (while damaged) and Charge (after a move): the GM had to notice them unprompted; the attack now
     waits for her as a reaction's does, the passive in her list, and goes on at the next sync."""
-    from sheets_gm.rulesets.winordie.enums import PassiveCue
     from sheets_gm.rulesets.winordie.orders import WodOrders
 
-    r = rules()
-    state = deployed(r).copy()
+    made = passive_attack()
+    r, state, attacker, passive, rows, first = (made.rules, made.state, made.attacker, made.passive, made.rows,
+                                                made.first)
     acting = state.acting
-    board = r.rules.board
-    attacker = next(u for u in state.units if u.owner == acting and u.at is not None
-                    and any(a.before for a in state.card_of(u).abilities))
-    passive = next(a for a in state.card_of(attacker).abilities if a.before)
-    enemy = next(u for u in state.units if u.owner != acting and u.at is not None)
-    taken = {u.at for u in state.units}
-    assert attacker.at is not None
-    step_to = next(h for h in board.neighbours(attacker.at) if h not in taken and board.terrain[h].value == ".")
-    enemy.at = next(h for h in board.neighbours(step_to) if h not in taken and h != attacker.at)
-    enemy.hidden = attacker.hidden = False
-    attacker.damage = 1 if passive.before is PassiveCue.DAMAGED_ATTACK else 0
-    rows = (Action(ActionKind.MOVE, attacker.id, step_to.label), Action(ActionKind.ATTACK, attacker.id, enemy.id))
-    orders = WodOrders(actions={acting: rows}, hold=(acting,))
-    first = r.resolve(state, orders, r.dice(SEED, state))
     said = [v.message for v in first.verdicts if v.subject in ("Row 1", "Row 2")]  # by the rows she typed them in
     assert said[-1] == (f"Row 2: waiting: {attacker.id}'s {passive.name} may change this attack; the GM applies it "
                         "(or not) and this row resolves at the next sync."), said

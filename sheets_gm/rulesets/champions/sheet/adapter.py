@@ -26,7 +26,7 @@ from sheets_gm.rulesets.champions.views import bag_line, equipment_lines, health
 from sheets_gm.rulesets.registry import sheet_spec
 from sheets_gm.sheets.adapter import BoardDrawing, SeatInput, SheetAdapter
 from sheets_gm.sheets.layout import CellValue, ConditionalFill, Fill, Grid, cells
-from sheets_gm.sheets.row_fit import lines_needed
+from sheets_gm.sheets.row_fit import DRAWN_LINE_PIXELS, lines_needed
 from sheets_gm.sheets.spec import SEAT_ROWS, VIEW_COLS, InputTable, SheetSpec
 from sheets_gm.sheets.tables import TypedRow
 
@@ -36,7 +36,7 @@ ACTION_COLUMNS = ("action1", "action2", "action3", "action4")
 NOTHING = "none"  # typed as Item 1: the champion carries nothing
 TILE_SHADES = ("#E6E6E6", "#F7F7F7")  # a board's tiles in turn, as a chessboard's squares
 TILE_PIXELS = 150  # a tile's width
-TILE_LINE_PIXELS = 18  # a line of a tile's text
+TILE_LINE_PIXELS = DRAWN_LINE_PIXELS  # a line of a tile's text
 TILE_NAME_LINES = 4  # names a tile lists one to a line; more run on, comma-separated
 
 

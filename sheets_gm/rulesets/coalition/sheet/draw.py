@@ -21,7 +21,7 @@ from sheets_gm.rulesets.coalition.sheet.squares import SquareView, plane_rows
 from sheets_gm.rulesets.coalition.state import Army, CoalitionState, rank_text
 from sheets_gm.sheets.adapter import BoardDrawing
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
-from sheets_gm.sheets.row_fit import lines_needed
+from sheets_gm.sheets.row_fit import DRAWN_LINE_PIXELS, lines_needed
 
 LABEL_WIDTH = 110
 NAME_HEIGHT = 36  # the name row: "Mirrodin (wraps east–west)" on two lines
@@ -29,9 +29,10 @@ SQUARE_WIDTH = 140
 #: Squares across a printed page of a plane (shrunk to fit, its coordinates repeated on every page): a plane of
 #: 25 squares prints three pages wide and its rows as tall as they need.
 SQUARES_PER_PAGE = 10
-SQUARE_HEIGHT = 96
-#: The lines a square shows (its height over a line of the default font).
-SQUARE_LINES = SQUARE_HEIGHT // 16
+#: The lines a square shows, each as LibreOffice draws a line (``DRAWN_LINE_PIXELS``): at 16 pixels a line, six
+#: lines drew five and a half, the last army of a full square cut in half (seen printed).
+SQUARE_LINES = 6
+SQUARE_HEIGHT = SQUARE_LINES * DRAWN_LINE_PIXELS + 4
 #: The legend's lines before it came in two cells: the rows a plane tab laid out then has blanked.
 OLD_LEGEND_LINES = 18
 def square_text(view: SquareView, symbols: Mapping[str, str], ranks: Mapping[str, int]) -> str:
@@ -70,8 +71,8 @@ def square_text(view: SquareView, symbols: Mapping[str, str], ranks: Mapping[str
 def _fitted(heading: list[str], armies: list[str]) -> str:
     """A square's lines as its cell shows them whole (``SQUARE_LINES`` lines of ``SQUARE_WIDTH``): an army a line
     while they fit; a crowd run on, armies side by side, for the cell to wrap; a crowd even that cuts, as many
-    as fit and a last line saying how many more (the square's note lists them all): never an army cut off
-    unsaid."""
+    as fit (a line each or run on, whichever shows more) and a short last line saying how many more (the
+    square's note lists them all): never an army cut off unsaid, never fewer shown than the square holds."""
     def fits(text: str) -> bool:
         return lines_needed(text, SQUARE_WIDTH) <= SQUARE_LINES
 
@@ -81,13 +82,19 @@ def _fitted(heading: list[str], armies: list[str]) -> str:
     run_on = "\n".join([*heading, "  ".join(armies)]) if armies else text
     if fits(run_on):
         return run_on
-    for shown in range(len(armies) - 1, -1, -1):
-        more = len(armies) - shown
-        tail = f"+{more} more {'army' if more == 1 else 'armies'} (rest the pointer on the square)"
-        cut = "\n".join([*heading, *(["  ".join(armies[:shown])] if shown else []), tail])
-        if fits(cut) or shown == 0:
-            return cut
-    return run_on
+    for shown in range(len(armies) - 1, 0, -1):
+        tail = more_armies(len(armies) - shown)
+        for listed in (armies[:shown], ["  ".join(armies[:shown])]):
+            cut = "\n".join([*heading, *listed, tail])
+            if fits(cut):
+                return cut
+    return "\n".join([*heading, more_armies(len(armies))])
+
+
+def more_armies(more: int) -> str:
+    """A crowded square's last line, one line at the square's width: ``+3 more (see note)`` (the legend says to
+    rest the pointer on a square for its armies)."""
+    return f"+{more} more (see note)"
 
 
 def square_note(place: str, terrain: Terrain, armies: list[Army]) -> str:
@@ -169,7 +176,8 @@ class PlaneDrawer:
         the map does not use; the rest of the rows an earlier layout's longer legend took are blanked."""
         s = self.symbols
         signs = "\n".join([
-            "How to read the map (rest the pointer on a square: its armies' makeup)",
+            "How to read the map (rest the pointer on a square: its armies' makeup; a crowded square's last line "
+            f"'{more_armies(2)}' counts the armies it has no room for, its note names them)",
             f"{s.get('coalition', '')} Coalition army · {s.get('phyrexia', '')} Phyrexian army · "
             f"{s.get('mercenary', '')} mercenary band: name (rank · units)",
             f"{s.get('battle', '')} open battle on the square (its kind)",
@@ -210,7 +218,7 @@ class PlaneDrawer:
         return BoardDrawing(values, tuple(self.fills(plane) + self.key_fills(plane)), widths,
                             heights, self.legend(), tab=plane.name,
                             print_pages_wide=math.ceil(plane.width / SQUARES_PER_PAGE), print_headings=False,
-                            print_title_rows=1, print_title_cols=1,
+                            print_title_rows=1, print_title_cols=1, legend_wraps=True,
                             notes=self.notes(state, plane))
 
     def drawings(self, state: CoalitionState) -> list[BoardDrawing]:

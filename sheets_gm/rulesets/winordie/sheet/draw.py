@@ -18,7 +18,7 @@ from typing import Any
 from sheets_gm.engine.grid import column_label
 from sheets_gm.engine.hexgrid import Hex
 from sheets_gm.rulesets.winordie.board import WodMap
-from sheets_gm.rulesets.winordie.enums import Terrain
+from sheets_gm.rulesets.winordie.enums import Phase, Terrain
 from sheets_gm.sheets.adapter import CONFIG_STAND_IN, BoardDrawing
 from sheets_gm.sheets.layout import CellValue, Fill, Grid, cells
 from sheets_gm.sheets.spec import SheetSpec
@@ -89,6 +89,8 @@ def draw_board(spec: SheetSpec, board: WodMap, view: View) -> BoardDrawing:
     dead = ", ".join(f"{d['id']} ({d['card']})" for d in view["dead"])
     values.append(_line(f"Fallen: {dead or 'none yet'}", width))
     waiting = ", ".join(f"#{p['id']} {p['name']} ({p['source']})" for p in view["pending"])
+    if view["phase"] == Phase.OVER.value:  # the GM can no longer apply anything (adjust refuses a match over)
+        waiting = "nothing: the match is over"
     values.append(_line(f"Waiting for the GM: {waiting or 'nothing'}", width))
     fills.append(Fill(cells(0, len(values), width - 1, len(values)), colours.get("pending", "#FFFFFF")))
     return BoardDrawing(values, tuple(fills), column_widths=dict.fromkeys(range(width), HEX_WIDTH),
