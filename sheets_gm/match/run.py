@@ -43,6 +43,7 @@ from sheets_gm.sync.journal import drop_journal, init_under_way, journal_path, l
 from sheets_gm.sync.life.adjust_undo import stand_in_gm
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.grow import LayoutOwners
+from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.life.share import share_match, sharing_plan
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import (
@@ -92,16 +93,24 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
 
 
 def complete_cut_change(config: MatchConfig, sheets: MatchSheets) -> str:
-    """Complete a GM's change cut short (its journal kept, the engine not written: ``sync/journal.py``) before a
-    gated poll's gate decides: the gate's kept reads and rehearsal know nothing of it. The gate's record is forgotten
-    once it is complete (the poll after reads every spreadsheet). Returns what the GM is told ('' when there was none
-    to complete, or the match cannot be read: the poll says why)."""
+    """Complete a GM's change cut short (its journal kept, the engine not written: ``sync/journal.py``), and settle
+    a repair, an export or an init --overwrite cut short (``sync/life/settle.py``), before a gated poll's gate
+    decides: the gate's kept reads and rehearsal know nothing of it, and an export changes no file the gate
+    watches. The gate's record is forgotten once it is complete (the poll after reads every spreadsheet). Returns
+    what the GM is told ('' when there was none to complete, or the match cannot be read: the poll says why)."""
+    settled = ""
+    if load_command(command_path(sheets.journal)) is not None:  # a repair, export or init --overwrite cut short
+        try:
+            settled = settle_cut_command(sheets, get_ruleset(config.ruleset))
+        except SheetError:
+            return ""  # the poll says why
+        forget_state(state_path(config.path))
     if load_change(sheets.journal) is None:
-        return ""
+        return settled
     try:
-        completed = read_match(sheets, get_ruleset(config.ruleset)).completed
+        completed = "; ".join(c for c in (settled, read_match(sheets, get_ruleset(config.ruleset)).completed) if c)
     except SheetError:
-        return ""
+        return settled
     if completed:
         forget_state(state_path(config.path))
     return completed

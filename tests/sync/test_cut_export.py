@@ -124,3 +124,34 @@ def test_an_export_cut_short_is_completed_by_the_next_export_and_said(tmp_path: 
     export_match(sheets, GVG, tmp_path / "second", told)
     assert told and "the export into" in told[0] and "the rest of them are in place now" in told[0]
     assert folder_files(tmp_path / "first") == folder_files(tmp_path / "second")
+
+
+def test_cron_settles_an_export_cut_short_though_no_workbook_changed(tmp_path: Path) -> None:
+    """An export changes no workbook the poll gate watches: cron's idle local poll reads while a command journal is
+    there, and its poll settles the cut export first (under the match lock, before its gate decides) and says so;
+    the poll after it may be idle again."""
+    from datetime import UTC, datetime
+
+    from sheets_gm.match.config import load_config
+    from sheets_gm.match.connect import open_match_sheets
+    from sheets_gm.match.polls import FullPoll, poll_behind_gate
+    from sheets_gm.sheets.marks import file_mark
+    from sheets_gm.sync.gate.idle import idle_local_poll
+    from tests.matchfiles import local_match
+
+    config = load_config(local_match(tmp_path / "match", private=True)[0])
+
+    def cron() -> Any:
+        return poll_behind_gate(config, file_mark(config.path), open_match_sheets(config), quiet=True,
+                                clock=lambda: datetime.now(UTC))  # the gate keeps real times
+
+    cron()
+    assert idle_local_poll(config.path, datetime.now(UTC)) is not None  # nothing to read
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(InjectedFault):
+        CutAt(patch, export, "write_private", 2)
+        export_match(open_match_sheets(config), GVG, tmp_path / "out")
+    assert idle_local_poll(config.path, datetime.now(UTC)) is None  # the journal: cron's poll reads
+    polled = cron()
+    assert isinstance(polled, FullPoll) and "the export into" in polled.report.completed
+    assert not (tmp_path / "out").exists()
+    assert idle_local_poll(config.path, datetime.now(UTC)) is not None
