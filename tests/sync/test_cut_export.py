@@ -155,3 +155,27 @@ def test_cron_settles_an_export_cut_short_though_no_workbook_changed(tmp_path: P
     assert isinstance(polled, FullPoll) and "the export into" in polled.report.completed
     assert not (tmp_path / "out").exists()
     assert idle_local_poll(config.path, datetime.now(UTC)) is not None
+
+
+def test_the_export_command_after_a_cut_export_says_so_and_exports_whole(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """As the GM runs it: `export` cut while staging, then `export` again into the same folder: the cut one is
+    rolled back first (not taken for other files in the folder) and said, then the export runs whole."""
+    from sheets_gm.cli import main
+    from tests.matchfiles import local_match
+
+    config = local_match(tmp_path / "match", private=True)[0]
+    out = tmp_path / "out"
+    argv = ["export", "-c", str(config), "--reveal-early", "--out", str(out)]
+    with pytest.MonkeyPatch.context() as patch:
+        CutAt(patch, export, "write_private", 3)
+        try:
+            code = main(argv)
+        except InjectedFault:
+            code = -1
+    assert code != 0 and (out / ".sheets-gm-export").exists()
+    capsys.readouterr()
+    assert main(argv) == 0
+    said = capsys.readouterr().out
+    assert f"Settled first: the export into {out} was cut short before its files were in place" in said, said
+    assert "replay.json" in said and not (out / ".sheets-gm-export").exists() and (out / "replay.json").exists()
