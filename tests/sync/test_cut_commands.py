@@ -345,3 +345,25 @@ def test_a_change_journal_left_after_its_commit_is_dropped_by_the_next_poll(tmp_
     assert kept is journal.drop_journal
     report = sync(sheets)
     assert not report.completed and not (tmp_path / "journal.json").exists()
+
+
+def test_doctor_names_a_repair_cut_short_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """doctor writes nothing: a repair cut short is named (the next command runs it again), not taken for a layout
+    players broke; then the next sync runs it again whole and doctor is content."""
+    from sheets_gm.cli import main
+    from sheets_gm.match.config import load_config
+    from sheets_gm.match.connect import open_match_sheets
+
+    config = local_match(tmp_path, private=True)[0]
+    sheets = open_match_sheets(load_config(config))
+    backends = {"red": sheets.orders[0], "blue": sheets.orders[1], "board": sheets.board, "engine": sheets.engine}
+    with Cut(backends, "blue", "apply_layout"), pytest.raises(InjectedFault):
+        COMMANDS["repair"](sheets)
+    written = workbook_values(tmp_path)
+    code = main(["doctor", "-c", str(config)])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "the repair was cut short before its last write" in out and "runs it again whole" in out, out
+    assert workbook_values(tmp_path) == written
+    assert "it is now complete, run again whole" in sync(open_match_sheets(load_config(config))).completed
+    assert main(["doctor", "-c", str(config)]) == 0, capsys.readouterr().out
