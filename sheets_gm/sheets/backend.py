@@ -78,6 +78,7 @@ class SavedMeanwhileError(SheetError):
         self.spreadsheet = name
         self.cells = cells
         self.completed = ""  # what the sync completed before the race (a change cut short), said after the poll again
+        self.reason = ""  # why the poll that raced was resolving ('' when it was not): the poll made again says it
 
 
 class SheetUnavailableError(SheetError):

@@ -289,6 +289,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     spreadsheets were written); ``WindowReport.saved_meanwhile`` says so."""
     raced: list[str] = []
     completed = settle_cut_command(sheets, ruleset_class, dry_run=dry_run)  # a repair or an export cut short
+    due = ""  # why this poll began resolving, when a save raced its write: the poll made again completes it
     if next_deadline is None and schedule is not None:
         next_deadline = schedule.next_deadline
     while True:
@@ -298,6 +299,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
                                 schedule=schedule)
         except SavedMeanwhileError as exc:
             completed = "; ".join(c for c in (completed, exc.completed) if c)
+            due = due or exc.reason
             raced.append(exc.spreadsheet)
             if len(raced) >= SAVE_RACE_ATTEMPTS:
                 raise SheetError(f"{exc}, {len(raced)} times in a row: the sync stopped there, and the next sync "
@@ -305,6 +307,8 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
             continue
         report.saved_meanwhile = raced
         report.completed = "; ".join(c for c in (completed, report.completed) if c)
+        if due and report.reason == COMPLETING:  # its own write, finished in this run: nothing was interrupted
+            report.reason = due
         return report
 
 
@@ -328,7 +332,12 @@ def _poll_once(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: dat
                           next_deadline=next_deadline, dry_run=dry_run, owners=owners, schedule=schedule)
     except SavedMeanwhileError as exc:
         exc.completed = read.completed  # said once the poll made again went through
+        exc.reason = report.reason  # why it was resolving (a resolution that waits for a file is '' by then)
         raise
+
+
+#: Why a poll resolves when an earlier sync was cut before its commit (a seat's pending row names the resolution).
+COMPLETING = "completing a resolution that was interrupted"
 
 
 def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, now: datetime, force: bool,
@@ -415,7 +424,7 @@ def _due_reason(read: MatchRead, window: Window, answer: _Answer, waiting: list[
     seat ready, a Go box asking for its rows, or the deadline (the record's, a GM's change applied) passed."""
     deadline = read.record.deadline
     if pending:
-        return "completing a resolution that was interrupted"
+        return COMPLETING
     if force:
         return "forced by the GM"
     if not waiting:

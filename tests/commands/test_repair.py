@@ -287,3 +287,44 @@ def test_repair_copies_are_kept_together_and_only_the_last_five_repairs(match: P
         pruned_each.append([p.name for p in pruned])
     assert pruned_each == [[]] * REPAIRS_KEPT + [[f"match-{stamps[0]}-repair"]]
     assert [p.name for p in repair_folders(config)] == [f"match-{s}-repair" for s in stamps[1:]]
+
+
+def test_a_row_typed_under_the_last_table_stays_once_in_its_row_through_resolutions_and_a_repair(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``Dmitri | E4`` typed two rows under the last table (and a word in the blank row between the tables) is
+    answered in its row, kept there once, never copied into another row nor set aside while it stands there, across
+    resolutions; a repair after a column inserted before it puts it back in its columns (issue 53, item 8)."""
+    config, sheets = local_match(tmp_path)
+    tab = read_match(sheets, GVG).seats["red"].tab
+    under, between = tab.last_row + 2, tab.blank_rows()[0]
+
+    def typed(book: openpyxl.Workbook) -> None:
+        book["Orders red"].cell(under, 1, "Dmitri")
+        book["Orders red"].cell(under, 2, "E4")
+        book["Orders red"].cell(between, 2, "between")
+
+    edit(config, typed)
+    for _turn in range(2):
+        type_orders(sheets)
+        code, out, err = run(capsys, "sync", "-c", config)
+        assert code == 0 and "resolved" in out, err
+
+    def check() -> None:
+        book = openpyxl.load_workbook(config.parent / "match.xlsx")
+        ws = book["Orders red"]
+        feedback = tab.width
+        texts = [str(v) for row in ws.iter_rows(values_only=True) for v in row if v is not None]
+        assert texts.count("Dmitri") == 1 and texts.count("between") == 1, texts
+        assert [ws.cell(under, c).value for c in (1, 2, 3)] == ["Dmitri", "E4", None]
+        assert str(ws.cell(under, feedback).value).startswith(f"✘ Row {under} is under the last table")
+        assert [ws.cell(between, c).value for c in (1, 2, 3)] == [None, "between", None]
+        assert str(ws.cell(between, feedback).value).startswith(f"✘ Row {between} is between two tables")
+        archive = " ".join(str(v) for row in book["Archive red"].iter_rows(values_only=True) for v in row if v)
+        assert "Dmitri" not in archive and "between" not in archive and "Set aside" not in archive, archive
+
+    check()
+    edit(config, lambda book: book["Orders red"].insert_cols(1))
+    code, out, err = run(capsys, "repair", "-c", config)
+    assert code == 0, err
+    assert run(capsys, "sync", "-c", config)[0] == 0
+    check()

@@ -84,27 +84,38 @@ def test_the_poll_does_not_measure_the_tab_once_a_row(tmp_path: Path, monkeypatc
     assert counts[1] < counts[0] + 20, counts
 
 
-def test_a_resolution_sets_thousands_of_rows_aside_in_an_entry_that_fits_the_archive(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rows with no free row left go to the Archive at a resolution, each named; an entry naming more rows than
-    ``DETAIL_LINES`` puts several on a line, so that it never outgrows the tab (4,000 junk rows used to make the
-    resolution fail on a range before the Archive's first row). The tab is made small here, the rows few."""
-    from sheets_gm.sync.rows import archive_lines
-
-    monkeypatch.setattr(archive_lines, "ARCHIVE_LINES", 120)
+def test_a_resolution_keeps_every_row_typed_under_the_tables_once_in_its_own_row(tmp_path: Path) -> None:
+    """Rows under the last table are in no drawing's way: a resolution leaves each where it was typed, answered,
+    and copies none into a free row nor sets any aside (issue 53, item 8: a row under the last table was copied into
+    the blank rows, one more each resolution, and "set aside … no longer in your tab" while still there)."""
     _, sheets = local_match(tmp_path)
     path = tmp_path / "match.xlsx"
-    type_junk(path, openpyxl.load_workbook(path)["Orders red"].max_row + 3, 250)
-    sync(sheets)
-    type_orders(sheets)
-    assert sync(sheets).resolved
+    first = openpyxl.load_workbook(path)["Orders red"].max_row + 3
+    type_junk(path, first, 250)
+    for _turn in range(2):
+        type_orders(sheets)
+        assert sync(sheets).resolved
     book = openpyxl.load_workbook(path)
-    archive = [str(row[1]) for row in book["Archive red"].iter_rows(min_row=2, values_only=True) if row[1]]
-    entry = next(i for i, line in enumerate(archive) if line.startswith("Set aside, never read as orders"))
-    text = " ".join(archive[entry:])
-    assert len(archive) - entry <= 1 + archive_lines.DETAIL_LINES
-    set_aside = [i for i in range(250) if f"junk{i}, " in text]
-    assert len(set_aside) > 200 and set_aside == list(range(set_aside[0], 250))  # every row past those kept
     sheet = book["Orders red"]
-    kept = {str(sheet.cell(r, 1).value) for r in range(1, sheet.max_row + 1)}
-    assert all(f"junk{i}" in kept for i in range(set_aside[0]))  # the rows before them stay in the tab
+    feedback = sheet.max_column
+    texts = [str(v) for row in sheet.iter_rows(values_only=True) for v in row if v is not None]
+    for i in range(250):
+        row = first + i
+        assert (sheet.cell(row, 1).value, sheet.cell(row, 2).value) == (f"junk{i}", f"F{i % 9 + 1}")
+        assert str(sheet.cell(row, feedback).value).startswith(f"✘ Row {row} is under the last table")
+        assert texts.count(f"junk{i}") == 1  # kept once: no copy in a blank row
+    archive = [str(row[1]) for row in book["Archive red"].iter_rows(min_row=2, values_only=True) if row[1]]
+    assert not any("junk" in line or line.startswith("Set aside") for line in archive), archive
+
+
+def test_an_entry_naming_thousands_of_rows_set_aside_fits_the_archive() -> None:
+    """Rows with no free row left go to the Archive, each named; an entry naming more rows than ``DETAIL_LINES``
+    puts several on a line, so that it never outgrows the tab (4,000 rows set aside at once used to make the
+    resolution fail on a range before the Archive's first row)."""
+    from sheets_gm.sync.rows import archive_lines
+
+    line = archive_lines.ArchiveLine("Turn 1", "Set aside", tuple(f"row {r} — junk{r}" for r in range(4000)))
+    lines = line.detail_lines()
+    assert len(line.grid()) <= 1 + archive_lines.DETAIL_LINES and len(lines) <= archive_lines.DETAIL_LINES
+    text = " ".join(lines)
+    assert all(f"junk{r}" in text for r in range(4000))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import copy
 import json
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from sheets_gm.rulesets.registry import get_ruleset
@@ -22,7 +23,15 @@ from sheets_gm.sync.match_record import history_range, joined_cells
 from sheets_gm.sync.poll import poll
 from sheets_gm.sync.read import MatchRead, read_match
 from sheets_gm.sync.sheets import MatchSheets, seat_backend
-from tests.conformance.test_input_lifecycle import _do, _local_match, check, new_table, player_save, saving_at
+from tests.conformance.test_input_lifecycle import (
+    _do,
+    _local_match,
+    _memory_match,
+    check,
+    new_table,
+    player_save,
+    saving_at,
+)
 from tests.fakes.clock import FakeClock
 from tests.fakes.google_api import GoogleApiFake
 from tests.fakes.memory import MemoryBackend
@@ -311,3 +320,140 @@ def test_a_workbook_open_in_libreoffice_holds_back_the_resolution_not_the_other_
     lock.unlink()
     assert not sync(sheets).resolved  # blue's Ready waits for its refused row (issue 53: Ready means ready)
     assert sync(sheets, force=True).resolved  # the GM closes the turn once red's file is closed
+
+
+# -- a save during the write, and the resolution the next poll completes (issue 53, item 7) -------------------------
+#
+# The property: a resolution that a save interrupts (some spreadsheets written, one refused because she saved it) and
+# the poll made again completes ends in the very sheets of the uncut resolution with her save made at the same point
+# (before her file was written: as if just before the sync; after it: after the sync). Above all, the other team's
+# rows are answered as the uncut resolution answers them: red5's "✘ Carried out in part in turn 1: done: buff; not
+# done: …" and its Archive line stay.
+
+def _partial_table(make: Any, folder: Path | None) -> Any:
+    """GvG's sample match in turn 1 with the bots' orders typed and red5 (a healer) told to buff and to go to H20,
+    far past any roll: a resolution carries its row out in part."""
+    if folder is not None:
+        folder.mkdir(parents=True)
+    table = new_table("gvg", make, folder)
+    type_bot_orders(table.sheets, table.cls, table.bots)
+    read = table.read()
+    placed = read.seats["red"].tab.table("players")
+    red = seat_backend(table.sheets, read.tabs, "red")
+    index = read.adapter.rows(read.record.state, "red", placed.spec).index("red5")
+    for key, value in (("destination", "H20"), ("action", "buff")):
+        player_save(red, a1(placed.tab, placed.cell(index, key)), value)
+    return table
+
+
+def _sheets_cells(table: Any) -> dict[tuple[int, str], Any]:
+    """Every tab of every spreadsheet of the match (by its place in the write order), read whole."""
+    from sheets_gm.sheets.layout import quote_tab
+
+    return {(i, tab): b.read([quote_tab(tab)])[0] for i, b in enumerate(table.sheets.write_order())
+            for tab in b.tab_names()}
+
+
+def _saving(table: Any, saver: str, index: int, spelling: str) -> tuple[Any, Any]:
+    """The save: ``saver``'s ``index``-th player's destination typed again in another spelling of the same tile
+    (so that the resolution's orders are the same whenever it lands); her backend and the save itself."""
+    read = table.read()
+    placed = read.seats[saver].tab.table("players")
+    row = [r for r in read.seats[saver].rows if r.table == "players"][index]
+    cell = a1(placed.tab, placed.cell(row.row - placed.first_row, "destination"))
+    value = spelling.format(row.text("destination")) if row.text("destination") else "F9"
+    backend = seat_backend(table.sheets, read.tabs, saver)
+    return backend, lambda: player_save(backend, cell, value)
+
+
+def _cut_against_uncut(make: Any, folder: Path, moment: int, saver: str, index: int, spelling: str) -> Any:
+    """The property, for one save: ``moment`` (the write it lands before: 0 is the first; past the last, after them
+    all), by ``saver``, in her ``index``-th player's Destination. Returns the cut sync's report."""
+    uncut = _partial_table(make, folder / "uncut")
+    backend, save = _saving(uncut, saver, index, spelling)
+    order = uncut.sheets.write_order()
+    before_hers = moment <= next(i for i, b in enumerate(order) if b is backend)
+    if before_hers:  # her save counts as made just before the sync
+        save()
+    uncut_report = sync_any(uncut, force=True)
+    if not before_hers:
+        save()
+    cut = _partial_table(make, folder / "cut")
+    _backend, save = _saving(cut, saver, index, spelling)
+    with saving_at(cut, moment, save):
+        report = sync_any(cut, force=True)
+    assert report.resolved and report.reason == uncut_report.reason == "forced by the GM", report.reason
+    said = [r.feedback for r in cut.read().seats["red"].rows if r.subject == "red5"]
+    assert said and said[0].startswith("✘ Carried out in part in turn 1: done: buff; not done: H20 is"), said
+    ours, theirs = _sheets_cells(cut), _sheets_cells(uncut)
+    assert ours.keys() == theirs.keys()
+    for key in ours:
+        assert ours[key] == theirs[key], (key, [(i, a, b) for i, (a, b) in enumerate(zip(ours[key], theirs[key],
+                                                                                            strict=False)) if a != b])
+    return report
+
+
+_RACE_SAVES = dict(moment=st.integers(0, 4), saver=st.sampled_from(["red", "blue"]), index=st.integers(0, 4),
+                   spelling=st.sampled_from([" {} ", "{} ", "  {}"]))
+
+
+def test_a_resolution_completed_after_a_save_cut_it_answers_every_row_as_the_uncut_one() -> None:
+    """The issue's case, walked at every moment on memory spreadsheets: blue saves while the sync writes (red's file
+    already written, blue's refused), the poll made again completes the resolution, and red5's partial refusal, its
+    Archive line and every other cell are those of the uncut resolution."""
+    with tempfile.TemporaryDirectory() as folder:
+        for moment in range(5):
+            report = _cut_against_uncut(_memory_match, Path(folder) / str(moment), moment, "blue", 0, " {} ")
+            assert bool(report.saved_meanwhile) == (moment <= 1)  # before blue's write: made again, and completed
+
+
+@settings(max_examples=3, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(**_RACE_SAVES)
+def test_a_save_at_any_moment_of_the_write_leaves_the_sheets_of_the_uncut_resolution(
+        moment: int, saver: str, index: int, spelling: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        _cut_against_uncut(_memory_match, Path(folder), moment, saver, index, spelling)
+
+
+@pytest.mark.soak
+@settings(max_examples=25, deadline=None, derandomize=True, phases=(Phase.explicit, Phase.generate),
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(**_RACE_SAVES, local=st.booleans())
+def test_a_save_at_any_moment_of_the_write_leaves_the_sheets_of_the_uncut_resolution_long(
+        moment: int, saver: str, index: int, spelling: str, local: bool) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        _cut_against_uncut(_local_match if local else _memory_match, Path(folder), moment, saver, index, spelling)
+
+
+def test_a_resolution_its_own_sync_completes_after_a_save_says_why_it_resolved(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blue saves while ``sync`` writes the turn (red's file written, blue's refused): the same sync reads again and
+    completes it. Nothing was left interrupted, so it says why the turn resolved (every team ready), not
+    "completing a resolution that was interrupted" (issue 54, item 14); a sync that does complete a resolution an
+    earlier one left cut still says so (``test_row_fates``, ``test_cut_copies``)."""
+    from sheets_gm.cli import main
+    from tests.matchfiles import local_match, type_orders
+
+    config, sheets = local_match(tmp_path, private=True)
+    type_orders(sheets)
+    blue = sheets.of("blue")
+    assert isinstance(blue, LocalWorkbookBackend)
+    read = read_match(sheets, GVG)
+    player, cell = destination(read, "blue", 0)
+    typed = next(r for r in read.seats["blue"].rows if r.table == "players" and r.subject == player)
+    value = f" {typed.text('destination')} "  # the same tile: the turn resolves as it would have
+    real = LocalWorkbookBackend.write
+    saved: list[str] = []
+
+    def write(self: LocalWorkbookBackend, *args: Any, **kwargs: Any) -> Any:
+        if self.path == blue.path and not saved:  # her save lands right before the sync's write of her file
+            saved.append(cell)
+            player_save(self, cell, value)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(LocalWorkbookBackend, "write", write)
+    assert main(["sync", "-c", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert saved and "Turn 1 resolved (every seat is ready)" in out, out
+    assert "interrupted" not in out and "Saved while the sync was writing it" in out, out

@@ -618,12 +618,13 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
                 if r.subject in consumed and (r.typed or seat_read.pending is not None)]
     out.unused = refused_whole(adapter, state, seat_read, out.read, verdicts, problems)
     out.unused.update({(r.table, r.subject): engine_unused[r.subject] for r in out.read if r.subject in engine_unused})
-    done = seat_read.done(window, consumed) - frozenset(out.unused) if seat_read.pending is None else frozenset()
+    # A cut resolution completed reads its rows from the pending row: what it says of them is the uncut one's.
+    typed_for = seat_read.read_and_used(window, consumed)
+    done = typed_for - frozenset(out.unused)
     out.partly = partly_done(adapter, state, seat, out.read, verdicts, done, problems)
     same_window = new_window is not None and new_window.key == window.key
     # A row of a table read for one window only (a post's line) that the window did not carry out is set aside
     # with why once it closes: a later window never reads it unless it is typed again.
-    typed_for = seat_read.done(window, consumed)
     out.aside = {} if same_window or new_window is None else {  # the match's end keeps every row as typed
         k: words for k in out.unused if k in typed_for and (words := seat_read.tab.table(k[0]).spec.one_window)}
     done |= frozenset(out.aside)

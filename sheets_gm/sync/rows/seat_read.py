@@ -79,6 +79,15 @@ class SeatRead:
         return frozenset((r.table, r.subject) for r in self.rows if r.subject in used and r.window == window.key
                          and self.writes_in(window, r.table))
 
+    def read_and_used(self, window: Window, used: frozenset[str]) -> frozenset[tuple[str, str]]:
+        """(table, subject) of the rows a resolution of ``window`` read and ``used``: ``done``'s rows, or, completing a
+        resolution cut short, those its pending row keeps (her cells were cleared by its first write): so that the
+        completion answers them as the uncut resolution did."""
+        if self.pending is None:
+            return self.done(window, used)
+        return frozenset((r.table, r.subject) for r in (TypedRow.from_json(j) for j in self.pending["rows"])
+                         if r.subject in used and r.window == window.key and self.writes_in(window, r.table))
+
     def held(self, window: Window | None) -> list[TypedRow]:
         """Rows typed ahead, in a table the seat does not write in now (a standing table's too): kept in their
         cells for the seat's next window that opens the table."""

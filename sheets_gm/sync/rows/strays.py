@@ -511,16 +511,22 @@ class StrayLayout:
 def _blank_rows_kept(was: InputTab, tab: InputTab, strays: Sequence[StrayRow],
                      writes: list[tuple[str, list[list[CellValue]]]], unplaced: list[StrayRow]) -> list[int]:
     """The blank rows of ``tab`` (the tab as the resolution draws it; ``was``: as it was read): a stray row typed in
-    a blank row that stays blank keeps its place and gets its answer; one that a grown table now covers moves,
+    a blank row that stays blank, or under every table, keeps its place and gets its answer, its cells written where
+    the layout has them (a repair after a column inserted moves them back); one that a grown table now covers moves,
     typed cells and answer, to a free blank row, saying from where (to ``unplaced`` when none is left); a blank row
     that a table held before the tables grew is emptied of what was drawn there. Appends to ``writes``; returns the
     blank rows still free."""
     blank = tab.blank_rows()
     loose = [s for s in strays if not s.table]
-    staying = [s for s in loose if s.row in blank]
+    # under the tables (past the blank row under the last) no drawing reaches: a row typed there stays there
+    staying = [s for s in loose if s.row in blank or s.row > tab.last_row + 1]
     free = [r for r in blank if r not in {s.row for s in staying}]
     for s in staying:
-        writes += [(a1(tab.name, cell_at(col, s.row)), [[value]]) for col, value in s.mend.items()]
+        if s.why:
+            line: list[CellValue] = ["" if v is None else v for v in s.cells]
+            writes.append((a1(tab.name, cells(0, s.row, tab.width - 1, s.row)), [[*line, s.why]]))
+        else:
+            writes += [(a1(tab.name, cell_at(col, s.row)), [[value]]) for col, value in s.mend.items()]
     for s in loose:
         if s in staying or not s.why:
             continue  # nothing typed to keep (the table's drawing covers our old answer)
