@@ -112,11 +112,12 @@ def board_writes(batch: WriteBatch, board: SheetBackend, tabs: MatchTabs, adapte
     player reads)."""
     drawings = adapter.drawings_before(state, describe_deadline(deadline) if deadline else "")
     for tab, drawing in tabs.drawn(drawings):
-        values = [list(r) + [""] * (drawing.width - len(r)) for r in drawing.values]
+        width = drawing.width  # measured over every row: once, not per row
+        values = [list(r) + [""] * (width - len(r)) for r in drawing.values]
         notes: Grid | None = None
         if drawing.notes is not None:  # every cell's: a note not drawn again (an army moved on) goes
-            notes = [[drawing.notes.get((r, c), "") for c in range(drawing.width)] for r in range(len(values))]
-        batch.put(board, tabs.board_values_range(tab, drawing.width, drawing.height), values, notes)
+            notes = [[drawing.notes.get((r, c), "") for c in range(width)] for r in range(len(values))]
+        batch.put(board, tabs.board_values_range(tab, width, drawing.height), values, notes)
         info: Grid = [[tabs.spec.headers.board], [status]]
         if drawing.legend:  # where the layout put it: a row under the status line
             info += [[""], *drawing.legend_rows]
