@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Information
 from sheets_gm.rulesets.registry import create_ruleset, ruleset_names
 from sheets_gm.rulesets.winordie import engine as wod_engine
@@ -146,6 +147,14 @@ def test_the_roster_order_kept_in_a_bot_s_state_is_found(winordie: tuple[AnyRule
     monkeypatch.setattr(wod_engine, "seat_state", in_roster_order)
     rules, match = winordie
     assert any("its bot's state differs" in d for d in leaks(rules, match, 7, every=1))
+
+
+def test_a_check_on_the_window_s_own_dice_is_found(winordie: tuple[AnyRuleset, PlayedMatch],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 51's other defect put back: the check run on the real dice, so that the feedback says the damage."""
+    monkeypatch.setattr(TurnDice, "blinded", lambda self, shown=None: self)
+    rules, match = winordie
+    assert any("deals" in d for d in verdicts_by_seed(rules, match, b"another seed", every=1))
 
 
 def test_a_hidden_unit_named_in_a_view_is_found(winordie: tuple[AnyRuleset, PlayedMatch],
