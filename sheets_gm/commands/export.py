@@ -26,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from sheets_gm.match.export_folder import folder_contents
     from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.life.export import export_match
+    from sheets_gm.sync.life.settle import settle_cut_command
     from sheets_gm.sync.read import read_match
     from sheets_gm.sync.writes import status_line
 
@@ -38,13 +39,19 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"{folder} holds the match's own workbooks, which the export could replace: "
                             "export into a folder of its own (the default is export/ next to the config)")
     sheets = open_match(config, "export", writes=False)
-    with user_errors(config):
+    told: list[str] = []
+    with user_errors(config):  # a repair, export or init --overwrite cut short, settled before anything is read
+        told += [said] if (said := settle_cut_command(sheets, get_ruleset(config.ruleset))) else []
         read = read_match(sheets, get_ruleset(config.ruleset))
         found = read.record
         # Where the match stands in the words status uses (Wesnoth counts rounds, not the windows resolved).
         finished = found.window_key() == ""
         where = f"{status_line(read.adapter, found)} · {plural(found.resolved, 'window')} resolved"
         seed, published = found.seed, found.seed_hash
+    told += [read.completed] if read.completed else []
+    for line in told:  # a command cut short, settled first
+        print(f"Settled first: {line}.")
+    told = []
     if not finished and not args.reveal_early:
         raise UserError(_early_refusal(where))
     before = folder_contents(folder)
@@ -52,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{folder} already holds {before.describe()}: nothing was written. Choose another folder "
                         "with --out, or pass --overwrite to replace its files")
     with user_errors(config):
-        _record, written = export_match(sheets, get_ruleset(config.ruleset), folder)
+        _record, written = export_match(sheets, get_ruleset(config.ruleset), folder, told)
+    for line in told:  # a repair or an export cut short, settled first
+        print(f"Settled first: {line}.")
 
     if finished:
         print(f"The match is over ({where}): exported with its seed.")

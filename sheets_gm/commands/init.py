@@ -234,6 +234,8 @@ def run(args: argparse.Namespace) -> int:
         outcome = init_match(config, now=datetime.now(UTC), roster_file=args.roster,
                                     overwrite=args.overwrite, share=not args.no_share, notify=not args.no_email,
                                     outside_folder=args.allow_outside_folder)
+    if outcome.settled:
+        print(f"Settled first: {outcome.settled}.")
     if outcome.replaced:
         print(f"Replaced {outcome.replaced}; its workbooks are kept aside:")
     for old, backup in outcome.backups:

@@ -257,6 +257,7 @@ def window_status_lines(report: WindowReport, now: datetime, held: str = "") -> 
     lines += rejected_lines(report)
     if report.older_copies:
         lines.append(older_copies_line(report, done=False))
+    lines += [f"Not the match's: {line}." for line in report.log_lines_cleared]
     lines.append(f"Due now: {report.reason}." if report.reason else "Not due yet.")
     if report.reason and held:
         lines.append(f"The resolution waits until {held}")

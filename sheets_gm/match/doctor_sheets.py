@@ -39,6 +39,7 @@ from sheets_gm.sync.history import HistoryError
 from sheets_gm.sync.life.deadline_change import change_sentence, schedule_change
 from sheets_gm.sync.life.log_check import below_log_words, log_to_end
 from sheets_gm.sync.life.seed_check import seed_fix, seed_problem
+from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.match_record import MatchRecord, MatchRecordError, engine_read_range, parse_match_record
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER, OldLayoutError, refuse_old_layout
@@ -90,7 +91,8 @@ def read_only(sheets: MatchSheets) -> MatchSheets:
         return wrapped.setdefault(id(backend), ReadOnlyBackend(backend))
 
     return MatchSheets(sheets.seats, wrap(sheets.board), wrap(sheets.engine), tuple(wrap(o) for o in sheets.orders),
-                       None if sheets.judge is None else wrap(sheets.judge), sheets.config_name)
+                       None if sheets.judge is None else wrap(sheets.judge), sheets.config_name,
+                       sheets.journal)  # read, never written: a command cut short is named, not settled
 
 
 def spreadsheet_roles(config: MatchConfig) -> dict[str, list[str]]:
@@ -132,6 +134,7 @@ def check_match(config: MatchConfig, report: Checkup, *, now: datetime, retry: R
 def _check_layout(config: MatchConfig, sheets: MatchSheets, report: Checkup, now: datetime) -> None:
     """Read the match as a poll reads it: the layout, the drawn tabs, the house rules, the deadline."""
     try:
+        settle_cut_command(sheets, get_ruleset(config.ruleset), dry_run=True)  # a repair or init cut short
         read = read_match(sheets, get_ruleset(config.ruleset), complete=False)
     except HistoryError as exc:  # a file of another match, an engine older than its files, a command cut short
         said = str(exc).replace(f"-c {CONFIG_PLACEHOLDER}", f"-c {config.path}")

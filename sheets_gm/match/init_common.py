@@ -34,6 +34,12 @@ class InitOutcome:
     shared: list[str] = field(default_factory=list)  # one line per sharing grant
     backups: list[tuple[Path, Path]] = field(default_factory=list)  # each workbook --overwrite moved, and where to
     replaced: str = ""  # the match --overwrite replaced, in words ('' when there was none)
+    settled: str = ""  # an init --overwrite of this config cut short, rolled back first ('' when none was)
+
+
+def aside_name(path: Path, stamp: str) -> Path:
+    """Where ``init --overwrite`` moves the workbook ``path`` aside (``stamp``: the time it ran)."""
+    return path.with_name(f"{path.stem}.before-init-{stamp}{path.suffix}")
 
 
 def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[Path, str]) -> list[tuple[Path, Path]]:
@@ -50,7 +56,7 @@ def prepare_local(config: MatchConfig, overwrite: bool, stamp: str, files: dict[
     moved: list[tuple[Path, Path]] = []
     for path, first_tab in files.items():
         if path.exists() and overwrite:
-            backup = path.with_name(f"{path.stem}.before-init-{stamp}{path.suffix}")
+            backup = aside_name(path, stamp)
             shutil.move(path, backup)
             make_private(backup)
             moved.append((path, backup))

@@ -38,6 +38,7 @@ def describe_report(report: WindowReport) -> str:
         said.append(f"Saved while the sync was writing it, so read again and nothing written over: {', '.join(raced)}.")
     if report.older_copies:
         said.append(older_copies_line(report))
+    said += [f"Not the match's: {line}." for line in report.log_lines_cleared]
     if report.drawn_again:
         said.append(f"Drawn again, typed over by hand: {', '.join(report.drawn_again)}.")
     return " ".join(said)

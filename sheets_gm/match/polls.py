@@ -99,7 +99,7 @@ def said_of(config: MatchConfig, report: WindowReport) -> Said:
     warnings every poll repeats."""
     warning = "\n".join(poll_warnings(config, report))
     summary = "\n".join([describe_report(replace(report, feedback_written=0, resolved=False, drawn_again=[],
-                                                         schedule_change="", completed="")),
+                                                         schedule_change="", completed="", log_lines_cleared=[])),
                          *rejected_lines(report)])
     if report.resolved and not report.finished:  # the next window's line needs a read
         summary = ""

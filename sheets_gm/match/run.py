@@ -21,7 +21,7 @@ from sheets_gm.engine.settings import SettingError, parse_settings
 from sheets_gm.engine.words import counted
 from sheets_gm.match.config import BackendKind, ConfigError, MatchConfig, live_values
 from sheets_gm.match.connect import open_match_sheets
-from sheets_gm.match.init_common import InitOutcome, MatchExistsError, prepare_local
+from sheets_gm.match.init_common import InitOutcome, MatchExistsError, aside_name, prepare_local
 from sheets_gm.match.init_targets import check_local_targets
 from sheets_gm.match.privacy import place, refuse_exposures, shared_folders
 from sheets_gm.match.roster_tab import lay_out_roster_tab, read_roster_tab, roster_columns, roster_example
@@ -37,11 +37,13 @@ from sheets_gm.rulesets.registry import (
 from sheets_gm.sheets.backend import SheetAccessError, SheetBackend, SheetError
 from sheets_gm.sheets.layout import a1, cells
 from sheets_gm.sync.bot_seats import NO_BOT, BotSeatError
+from sheets_gm.sync.command_journal import begin_init_overwrite, command_path, end_command, load_command, roll_back_init
 from sheets_gm.sync.gate.state import forget_state, state_path
 from sheets_gm.sync.journal import drop_journal, init_under_way, journal_path, load_change, start_init
 from sheets_gm.sync.life.adjust_undo import stand_in_gm
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.life.grow import LayoutOwners
+from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.life.share import share_match, sharing_plan
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.match_record import (
@@ -91,16 +93,24 @@ def sync_once(config: MatchConfig, sheets: MatchSheets, *, now: datetime, force:
 
 
 def complete_cut_change(config: MatchConfig, sheets: MatchSheets) -> str:
-    """Complete a GM's change cut short (its journal kept, the engine not written: ``sync/journal.py``) before a
-    gated poll's gate decides: the gate's kept reads and rehearsal know nothing of it. The gate's record is forgotten
-    once it is complete (the poll after reads every spreadsheet). Returns what the GM is told ('' when there was none
-    to complete, or the match cannot be read: the poll says why)."""
+    """Complete a GM's change cut short (its journal kept, the engine not written: ``sync/journal.py``), and settle
+    a repair, an export or an init --overwrite cut short (``sync/life/settle.py``), before a gated poll's gate
+    decides: the gate's kept reads and rehearsal know nothing of it, and an export changes no file the gate
+    watches. The gate's record is forgotten once it is complete (the poll after reads every spreadsheet). Returns
+    what the GM is told ('' when there was none to complete, or the match cannot be read: the poll says why)."""
+    settled = ""
+    if load_command(command_path(sheets.journal)) is not None:  # a repair, export or init --overwrite cut short
+        try:
+            settled = settle_cut_command(sheets, get_ruleset(config.ruleset))
+        except SheetError:
+            return ""  # the poll says why
+        forget_state(state_path(config.path))
     if load_change(sheets.journal) is None:
-        return ""
+        return settled
     try:
-        completed = read_match(sheets, get_ruleset(config.ruleset)).completed
+        completed = "; ".join(c for c in (settled, read_match(sheets, get_ruleset(config.ruleset)).completed) if c)
     except SheetError:
-        return ""
+        return settled
     if completed:
         forget_state(state_path(config.path))
     return completed
@@ -386,6 +396,11 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     else:
         refusal = seats_alone_refused(ruleset, config.seats)
     outcome = InitOutcome()
+    journal = command_path(journal_path(config.path))
+    left = load_command(journal)
+    if left is not None and left["kind"] == "init":  # an init --overwrite cut short: the match before it, first
+        outcome.settled = roll_back_init(journal, left)
+    overwriting = False
     if config.backend is BackendKind.LOCAL:
         files = _local_files(config)
         existing = check_local_targets(config, files, overwrite=overwrite, anywhere=outside_folder)
@@ -393,7 +408,12 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
             outcome.replaced = _match_replaced(config)
         else:
             _refuse_existing_local_match(config, existing)
-        outcome.backups = prepare_local(config, overwrite, now.strftime("%Y%m%d-%H%M%S"), files)
+        stamp = now.strftime("%Y%m%d-%H%M%S")
+        if overwrite:  # one transaction: cut before it is whole, the next command rolls it back
+            begin_init_overwrite(journal, [(p, aside_name(p, stamp)) for p in files if p.exists()],
+                                 [p for p in files if not p.exists()])
+            overwriting = True
+        outcome.backups = prepare_local(config, overwrite, stamp, files)
     elif overwrite:
         raise SheetAccessError("--overwrite works on local workbooks only; for Google, point the config at new "
                                "spreadsheets (the old match stays as it is)")
@@ -412,6 +432,8 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
                                                                                 columns)
             outcome.roster_example = roster_example(ruleset, columns)
             outcome.warnings = [f"the {ruleset.traits.title} rules cannot start from the seats alone ({refusal})"]
+            if overwriting:
+                end_command(journal)  # whole: the GM types the roster, then runs init again
             return outcome
         else:
             roster = Roster(config.seats)
@@ -428,6 +450,8 @@ def init_match(config: MatchConfig, *, now: datetime, roster_file: Path | None =
     except BotSeatError as exc:
         raise ConfigError(f"{config.path} [bots] (or the roster's bot column): {exc}") from None
     drop_journal(journal_path(config.path))
+    if overwriting:
+        end_command(journal)  # the new match is whole
     outcome.seed_hash = record.seed_hash
     outcome.players = len(roster.members)  # roster lines (players, units or armies, as the game has them)
     outcome.warnings += uneven_teams(ruleset.traits, roster)

@@ -20,11 +20,13 @@ The board tab and the Log's header are drawn again in a match that is over too (
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sheets_gm.sheets.backend import RangeWrite
 from sheets_gm.sheets.guard import grid_cells, origin, written_cells
 from sheets_gm.sheets.layout import CellValue, cell_at
 from sheets_gm.sheets.tables import text_of
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW
 from sheets_gm.sync.read import MatchRead
 from sheets_gm.sync.rows.fate_words import drawn_cell_words, drawn_cells_note
 from sheets_gm.sync.sheets import MatchSheets, WriteBatch, seat_backend
@@ -145,3 +147,27 @@ def _board_typed_over(sheets: MatchSheets, read: MatchRead) -> list[tuple[RangeW
         if wrong:
             out.append((write, wrong))
     return out
+
+
+def log_lines_cleared(sheets: MatchSheets, read: MatchRead, batch: WriteBatch, now: datetime, *,
+                      dry_run: bool = False) -> list[str]:
+    """Queue each line typed below the match's last Log line (``MatchRead.log_typed_below``) cleared, a note on its
+    sentence cell saying what it said and that the sync cleared it (players read the Log as the match's own: a
+    line there that no event of the match wrote, 'blue surrenders', is not left for them to read); what the GM is
+    told, a sentence per line (``dry_run``: what the next sync does). A cell saved after the poll's read is never
+    cleared (the write is guarded)."""
+    tab = read.tabs.spec.tabs.log
+    last = (f"below the match's last line (row {LOG_FIRST_ROW + read.record.log_rows - 1})" if read.record.log_rows
+            else "in a Log where the match logged nothing yet")
+    said: list[str] = []
+    for i, line in read.log_typed_below:
+        where = read.tabs.log_range(i, 1)
+        text = " | ".join(t for t in map(text_of, line) if t)
+        batch.guard(sheets.board, where, [list(line)])
+        batch.put(sheets.board, where, [["", "", ""]],
+                  [[None, None, f"Cleared by sheets-gm on {now:%Y-%m-%d %H:%M} UTC: this row said {text!r}, "
+                                f"{last}; no event of the match wrote it. The GM was told."]])
+        done = "the next sync clears it" if dry_run else "so the sync cleared it"
+        said.append(f"tab {tab!r} row {LOG_FIRST_ROW + i} said {text!r}, {last}: no event of the match says it, "
+                    f"{done} (a note on the cell keeps what it said)")
+    return said

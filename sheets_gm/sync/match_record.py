@@ -328,6 +328,17 @@ def _text(value: CellValue) -> str:
     return "" if value is None else str(value)
 
 
+def logged_rows(rows: Grid) -> int:
+    """The Log's line count the engine tab's key/value rows (without the header row) hold, read alone (0 when it
+    cannot be read: the record's own parse then names what is wrong)."""
+    i = MATCH_KEYS.index("log_rows")
+    row = rows[i] if i < len(rows) else []
+    try:
+        return int(_text(row[1]) or 0) if len(row) > 1 and _text(row[0]).strip() == "log_rows" else 0
+    except ValueError:
+        return 0
+
+
 def parse_match_record(rows: Grid, where: str) -> MatchRecord:
     """Read the engine tab's key/value rows (without the header row); MatchRecordError naming the cell."""
     values: dict[str, CellValue] = {}

@@ -205,6 +205,10 @@ class MatchTabs:
         """Public log lines ``first`` (0-based) onwards."""
         return a1(self.spec.tabs.log, cells(0, LOG_FIRST_ROW + first, 2, LOG_FIRST_ROW - 1 + first + count))
 
+    def log_to_end(self, first: int) -> str:
+        """The Log's lines from line ``first`` (0 its first) to the tab's last row."""
+        return self.log_range(first, LOG_ROWS - (LOG_FIRST_ROW - 1) - first)
+
     def board_tab_range(self) -> str:
         """The board tab whole: what a poll reads of it (its title row checked, its drawn cells compared)."""
         return quote_tab(self.spec.tabs.board)

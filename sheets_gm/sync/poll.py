@@ -36,7 +36,7 @@ from sheets_gm.sheets.spec import SEAT_ROWS, ColumnKind
 from sheets_gm.sheets.tables import TypedRow, too_long
 from sheets_gm.sync.bot_seats import play_bots
 from sheets_gm.sync.deadline import deadline_moment, describe_deadline
-from sheets_gm.sync.drawn_cells import DrawnAgain, board_drawn_again, drawn_again_writes
+from sheets_gm.sync.drawn_cells import DrawnAgain, board_drawn_again, drawn_again_writes, log_lines_cleared
 from sheets_gm.sync.journal import Journal, journaled_run
 from sheets_gm.sync.life.deadline_change import (
     DeadlineChange,
@@ -47,6 +47,7 @@ from sheets_gm.sync.life.deadline_change import (
 )
 from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.seed_check import check_seed
+from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.match_record import MatchRecord, compact_json, engine_write, history_write, packed_cell
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.notices import PollFacts
@@ -137,6 +138,7 @@ class WindowReport:
     drawn_again: list[str] = field(default_factory=list)  # drawn cells typed over that the poll put back, by tab
     schedule_change: str = ""  # what the GM's change of [deadlines] did (a dry run: will do), for her
     completed: str = ""  # a GM's change cut short that the poll completed before anything else (``sync/journal.py``)
+    log_lines_cleared: list[str] = field(default_factory=list)  # lines typed below the Log, cleared (for the GM)
 
 
 def _deadline_passed(deadline: str, now: datetime) -> bool:
@@ -287,7 +289,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
     made again from a fresh read, which answers what was saved (and completes a resolution whose first
     spreadsheets were written); ``WindowReport.saved_meanwhile`` says so."""
     raced: list[str] = []
-    completed = ""
+    completed = settle_cut_command(sheets, ruleset_class, dry_run=dry_run)  # a repair or an export cut short
     due = ""  # why this poll began resolving, when a save raced its write: the poll made again completes it
     if next_deadline is None and schedule is not None:
         next_deadline = schedule.next_deadline
@@ -297,7 +299,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
                                 next_deadline=next_deadline, dry_run=dry_run, owners=owners, live=live,
                                 schedule=schedule)
         except SavedMeanwhileError as exc:
-            completed = completed or exc.completed
+            completed = "; ".join(c for c in (completed, exc.completed) if c)
             due = due or exc.reason
             raced.append(exc.spreadsheet)
             if len(raced) >= SAVE_RACE_ATTEMPTS:
@@ -305,7 +307,7 @@ def poll(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, now: datetime,
                                  "reads it again") from None
             continue
         report.saved_meanwhile = raced
-        report.completed = report.completed or completed
+        report.completed = "; ".join(c for c in (completed, report.completed) if c)
         if due and report.reason == COMPLETING:  # its own write, finished in this run: nothing was interrupted
             report.reason = due
         return report
@@ -357,6 +359,7 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
             batch = WriteBatch()
             read.guard(batch, sheets)
             report.drawn_again = board_drawn_again(sheets, read, batch)  # the result it shows, typed over
+            report.log_lines_cleared = log_lines_cleared(sheets, read, batch, now)
             report.feedback_written = _over_feedback_writes(sheets, read, batch)
             report.write_calls = batch.run(sheets.write_order(), past_open=True)
         return report
@@ -383,9 +386,11 @@ def _poll_read(sheets: MatchSheets, read: MatchRead, report: WindowReport, *, no
     if report.older_copies and report.reason:  # her file is drawn again first: the next poll resolves
         report.reason = ""
     if dry_run:
+        report.log_lines_cleared = log_lines_cleared(sheets, read, WriteBatch(), now, dry_run=True)
         return report
     batch = WriteBatch()
     read.guard(batch, sheets)  # a cell saved after our read is never written over
+    report.log_lines_cleared = log_lines_cleared(sheets, read, batch, now)  # before a resolution's lines go there
     held = held_open(sheets) if report.reason and not pending else None
     if held is not None:  # a resolution writes every seat: it waits for the file, the others get their answers
         report.reason = ""

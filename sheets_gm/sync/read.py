@@ -33,6 +33,7 @@ from sheets_gm.sync.match_record import (
     compact_json,
     engine_read_range,
     joined_cells,
+    logged_rows,
     packed_cell,
     parse_match_record,
 )
@@ -67,6 +68,8 @@ class MatchRead:
     typed: Mapping[str, tuple[tuple[str, Grid], ...]] = field(default_factory=dict)
     board: tuple[str, Grid] | None = None  # the board tab's range and cells, as read (``sync/drawn_cells.py``)
     log_header_typed_over: bool = False  # the Log's header row typed over in place: the poll writes it again
+    # each Log row below the match's last line that holds something: (its line index from 0, its first 3 cells)
+    log_typed_below: tuple[tuple[int, tuple[CellValue, ...]], ...] = ()
     completed: str = ""  # a change cut short that this read completed first, for the GM ('' when none was)
 
     @property
@@ -163,7 +166,14 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
         batch.ask(backend, tabs.archive_header_range(seat))
         batch.ask(backend, tabs.view_status_range(seat))
     try:
-        batch.run(sheets.write_order())
+        # the board last (where the engine is a spreadsheet of its own): the Log is read from near its last line to
+        # the tab's end, in the board's one read, so that a line typed below it is found at no call more
+        board_last = sheets.engine is not sheets.board
+        if board_last:
+            batch.run([b for b in sheets.write_order() if b is not sheets.board])
+        log_from = _log_read_from(batch.get(sheets.engine, engine_range)) if board_last else 0
+        batch.ask(sheets.board, tabs.log_to_end(log_from))
+        batch.run([sheets.board] if board_last else sheets.write_order())
     except SheetError as exc:
         if type(exc) is not SheetError:
             raise
@@ -243,10 +253,41 @@ def read_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, complete
     check_history(sheets, tabs, record, seats, board_stamp)
     # each grid with the range it was read from (the file layout's, wider than the match's where a setting took a
     # column out): a guard compares the same cells when it reads them again
+    below = () if any(s.pending is not None for s in seats.values()) else (  # a cut resolution's lines are its own
+        typed_below_log(batch.get(sheets.board, tabs.log_to_end(log_from)), record.log_rows, log_from))
     return MatchRead(record, tabs, adapter, seats,
                      {seat: tuple((ranges[seat][page.name], grids[seat][page.name])
                                   for page in tabs.orders(seat).sheets()) for seat in grids},
-                     (tabs.board_tab_range(), board_grid), log_typed_over)
+                     (tabs.board_tab_range(), board_grid), log_typed_over, below)
+
+
+#: The Log is read by a poll from the start of the block of this many lines its last line is in: the range asked
+#: stays the same for as many lines (a kept read answers it, ``gate.kept_reads``), and what is read of the Log
+#: above its last line stays small whatever the match's length.
+LOG_READ_BLOCK = 16
+
+
+def _log_read_from(engine_grid: Grid) -> int:
+    """The Log line a poll reads the Log from (see ``LOG_READ_BLOCK``), from the engine tab as read."""
+    return logged_rows(engine_grid[1:]) // LOG_READ_BLOCK * LOG_READ_BLOCK
+
+
+def typed_below_log(lines: Grid, log_rows: int, start: int = 0) -> tuple[tuple[int, tuple[CellValue, ...]], ...]:
+    """Each Log row of ``lines`` (the Log from its line ``start``, 0 its first) below the match's ``log_rows``
+    lines that holds something, with its line index from 0 and its turn, kind and sentence as read: no event of the
+    match wrote it.
+
+    >>> typed_below_log([[1, "move", "Red moves."], [], [None, "", "blue surrenders"]], 1)
+    ((2, (None, '', 'blue surrenders')),)
+    >>> typed_below_log([[None, "", "blue surrenders"]], 17, 16)
+    ()
+    """
+    found: list[tuple[int, tuple[CellValue, ...]]] = []
+    for i, row in enumerate(lines[max(log_rows - start, 0):], start=max(log_rows, start)):
+        cells = (*row[:3], *[""] * (3 - len(row[:3])))
+        if any(text_of(c).strip() for c in cells):
+            found.append((i, cells))
+    return tuple(found)
 
 
 def _drawn_rows(adapter: AnySheetAdapter, record: MatchRecord, seat: str) -> Callable[[InputTable], list[str]]:

@@ -37,7 +37,24 @@ COMMANDS: dict[str, Command] = {
     "undo": lambda s: undo_window(s, GVG, "wrong orders"),
     "adjust": lambda s: adjust_match(s, GVG, [Adjustment("refund", coins=(1, 8))]),
     "bots": lambda s: hand_seats(s, GVG, {"red": "objective"}, "red is away"),
+    "repair": lambda s: repair_match(s, GVG, title="the cut test"),
 }
+#: Where a command is cut: its write to a spreadsheet, and (repair: it lays every tab out again first) its layout.
+POSITIONS = [("write", v) for v in ORDER] + [("apply_layout", v) for v in ORDER]
+
+
+def positions(op: str) -> list[tuple[str, str]]:
+    """Every position ``op`` writes at."""
+    return POSITIONS if op == "repair" else [p for p in POSITIONS if p[0] == "write"]
+
+
+def journal_of(op: str, journal: Path) -> Path:
+    """The journal ``op`` keeps while under way: a change's, or the command journal of a repair."""
+    from sheets_gm.sync.command_journal import command_path
+
+    found = command_path(journal) if op == "repair" else journal
+    assert found is not None
+    return found
 NEXT: dict[str, Command] = {
     "sync": sync,
     "status": lambda s: sync_dry(s),
@@ -80,23 +97,25 @@ def cells(backends: dict[str, MemoryBackend]) -> dict[str, Any]:
 
 
 class Cut:
-    """A command cut at its write to ``victim``: that write and every later one never happen."""
+    """A command cut at its write to ``victim`` (``method``: ``write``, or ``apply_layout`` for a layout laid out
+    again): that write and every later one never happen."""
 
-    def __init__(self, backends: dict[str, Any], victim: str) -> None:
+    def __init__(self, backends: dict[str, Any], victim: str, method: str = "write") -> None:
         self.backends = backends
         self.victim = victim
+        self.method = method
 
     def __enter__(self) -> None:
         backend = self.backends[self.victim]
-        original = backend.write
+        original = getattr(backend, self.method)
 
-        def fail(writes: Any, **kwargs: Any) -> list[Grid]:
-            backend.write = original
+        def fail(*args: Any, **kwargs: Any) -> list[Grid]:
+            setattr(backend, self.method, original)
             raise InjectedFault(f"cut at {self.victim}")
-        backend.write = fail
+        setattr(backend, self.method, fail)
 
     def __exit__(self, *exc: object) -> None:
-        self.backends[self.victim].__dict__.pop("write", None)
+        self.backends[self.victim].__dict__.pop(self.method, None)
 
 
 def _run(command: Command, sheets: MatchSheets) -> str:
@@ -108,14 +127,14 @@ def _run(command: Command, sheets: MatchSheets) -> str:
     return ""
 
 
-def check_cut(tmp_path: Path, op: str, victim: str, after: str) -> None:
+def check_cut(tmp_path: Path, op: str, victim: str, after: str, method: str = "write") -> None:
     """``op`` cut at its write to ``victim``, then ``after``: every cell as ``op`` run whole, then ``after``."""
     whole, whole_backends = _fresh(tmp_path / "whole" / "journal.json")
     COMMANDS[op](whole)
     cut, cut_backends = _fresh(tmp_path / "cut" / "journal.json")
-    with Cut(cut_backends, victim), pytest.raises(InjectedFault):
+    with Cut(cut_backends, victim, method), pytest.raises(InjectedFault):
         COMMANDS[op](cut)
-    assert (tmp_path / "cut" / "journal.json").exists()
+    assert journal_of(op, tmp_path / "cut" / "journal.json").exists()
     said = ""
     if after == "status":  # reads only: it says what the next sync does, and writes nothing
         written = cells(cut_backends)
@@ -134,27 +153,29 @@ def check_cut(tmp_path: Path, op: str, victim: str, after: str) -> None:
     assert "was cut short before its last write" in said and "it is now complete" in said
     assert cells(cut_backends) == cells(whole_backends)
     assert not (tmp_path / "cut" / "journal.json").exists()
+    assert not journal_of(op, tmp_path / "cut" / "journal.json").exists()
     assert record_of(cut).values() == record_of(whole).values()
 
 
-@pytest.mark.parametrize(("op", "victim", "after"), [
-    ("undo", "blue", "status"),  # issue 52, item 1: red's file undone, the engine not
-    ("undo", "engine", "sync"),
-    ("adjust", "red", "undo"),
-    ("bots", "board", "adjust"),
+@pytest.mark.parametrize(("op", "victim", "after", "method"), [
+    ("undo", "blue", "status", "write"),  # issue 52, item 1: red's file undone, the engine not
+    ("undo", "engine", "sync", "write"),
+    ("adjust", "red", "undo", "write"),
+    ("bots", "board", "adjust", "write"),
+    ("repair", "blue", "status", "apply_layout"),  # red's tabs laid out again, blue's not
+    ("repair", "engine", "sync", "write"),
 ])
 def test_a_command_cut_at_a_write_is_completed_by_the_next_command(tmp_path: Path, op: str, victim: str,
-                                                                   after: str) -> None:
-    check_cut(tmp_path, op, victim, after)
+                                                                   after: str, method: str) -> None:
+    check_cut(tmp_path, op, victim, after, method)
 
 
 @pytest.mark.soak
 @pytest.mark.parametrize("after", sorted(NEXT))
-@pytest.mark.parametrize("victim", ORDER)
-@pytest.mark.parametrize("op", sorted(COMMANDS))
+@pytest.mark.parametrize(("op", "method", "victim"), [(op, *p) for op in sorted(COMMANDS) for p in positions(op)])
 def test_every_command_cut_at_every_write_is_completed_by_every_next_command(tmp_path: Path, op: str, victim: str,
-                                                                             after: str) -> None:
-    check_cut(tmp_path, op, victim, after)
+                                                                             after: str, method: str) -> None:
+    check_cut(tmp_path, op, victim, after, method)
 
 
 def test_a_cut_command_whose_journal_is_gone_is_refused_by_name_never_taken_for_a_players_copy(tmp_path: Path) -> None:
@@ -205,12 +226,12 @@ def workbook_values(folder: Path) -> dict[str, object]:
     return out
 
 
-def check_local_cut(tmp_path: Path, op: str, victim: str, after: str) -> None:
+def check_local_cut(tmp_path: Path, op: str, victim: str, after: str, method: str = "write") -> None:
     """``check_cut`` on local workbooks: each spreadsheet's write is one atomic save of its file."""
     whole, _ = _local(tmp_path / "whole")
     COMMANDS[op](whole)
     cut, backends = _local(tmp_path / "cut")
-    with Cut(backends, victim), pytest.raises(InjectedFault):
+    with Cut(backends, victim, method), pytest.raises(InjectedFault):
         COMMANDS[op](cut)
     if after == "sync":
         said = NEXT[after](cut).completed
@@ -227,18 +248,25 @@ def test_an_undo_cut_in_local_workbooks_is_completed_by_the_next_sync(tmp_path: 
     check_local_cut(tmp_path, "undo", "board", "sync")
 
 
+def test_a_repair_cut_in_local_workbooks_is_run_again_whole_by_the_next_sync(tmp_path: Path) -> None:
+    """A repair cut after red's and blue's workbooks were laid out again, before the board's: the next sync runs it
+    again whole, every cell as the repair run whole."""
+    check_local_cut(tmp_path, "repair", "board", "sync", "apply_layout")
+
+
 @pytest.mark.soak
 @pytest.mark.parametrize("after", ["sync", "undo"])
-@pytest.mark.parametrize("victim", ORDER)
-@pytest.mark.parametrize("op", sorted(COMMANDS))
-def test_every_command_cut_in_local_workbooks_is_completed(tmp_path: Path, op: str, victim: str, after: str) -> None:
-    check_local_cut(tmp_path, op, victim, after)
+@pytest.mark.parametrize(("op", "method", "victim"), [(op, *p) for op in sorted(COMMANDS) for p in positions(op)])
+def test_every_command_cut_in_local_workbooks_is_completed(tmp_path: Path, op: str, victim: str, after: str,
+                                                           method: str) -> None:
+    check_local_cut(tmp_path, op, victim, after, method)
 
 
 # --------------------------------------------------------------------------- the Google fake
 
 
-def _google_run(tmp_path: Path, op: str, victim: str | None, after: str) -> tuple[dict[str, Any], str]:
+def _google_run(tmp_path: Path, op: str, victim: str | None, after: str,
+                method: str = "write") -> tuple[dict[str, Any], str]:
     """``op`` on a match in four spreadsheets of the Google fake, cut at ``victim`` (None: run whole), then
     ``after``: every tab's values of every spreadsheet, and what ``after`` said of a cut command."""
     from tests.commands.test_gm_ops import KEYS, google_match
@@ -252,7 +280,7 @@ def _google_run(tmp_path: Path, op: str, victim: str | None, after: str) -> tupl
         if victim is None:
             COMMANDS[op](sheets)
         else:
-            with Cut(backends, victim), pytest.raises(InjectedFault):
+            with Cut(backends, victim, method), pytest.raises(InjectedFault):
                 COMMANDS[op](sheets)
         if after == "sync":
             said = NEXT[after](sheets).completed
@@ -264,9 +292,9 @@ def _google_run(tmp_path: Path, op: str, victim: str | None, after: str) -> tupl
     return values, said
 
 
-def check_google_cut(tmp_path: Path, op: str, victim: str, after: str) -> None:
+def check_google_cut(tmp_path: Path, op: str, victim: str, after: str, method: str = "write") -> None:
     whole, _ = _google_run(tmp_path, op, None, after)
-    cut, said = _google_run(tmp_path, op, victim, after)
+    cut, said = _google_run(tmp_path, op, victim, after, method)
     assert "was cut short before its last write" in said and "it is now complete" in said
     assert cut == whole
 
@@ -275,12 +303,16 @@ def test_an_adjustment_cut_on_google_is_completed_by_the_next_sync(tmp_path: Pat
     check_google_cut(tmp_path, "adjust", "blue", "sync")
 
 
+def test_a_repair_cut_on_google_is_run_again_whole_by_the_next_undo(tmp_path: Path) -> None:
+    check_google_cut(tmp_path, "repair", "red", "undo", "write")
+
+
 @pytest.mark.soak
 @pytest.mark.parametrize("after", ["sync", "undo"])
-@pytest.mark.parametrize("victim", ORDER)
-@pytest.mark.parametrize("op", sorted(COMMANDS))
-def test_every_command_cut_on_google_is_completed(tmp_path: Path, op: str, victim: str, after: str) -> None:
-    check_google_cut(tmp_path, op, victim, after)
+@pytest.mark.parametrize(("op", "method", "victim"), [(op, *p) for op in sorted(COMMANDS) for p in positions(op)])
+def test_every_command_cut_on_google_is_completed(tmp_path: Path, op: str, victim: str, after: str,
+                                                  method: str) -> None:
+    check_google_cut(tmp_path, op, victim, after, method)
 
 
 def test_a_change_refused_for_a_workbook_left_open_leaves_no_journal_to_complete(tmp_path: Path) -> None:
@@ -313,3 +345,25 @@ def test_a_change_journal_left_after_its_commit_is_dropped_by_the_next_poll(tmp_
     assert kept is journal.drop_journal
     report = sync(sheets)
     assert not report.completed and not (tmp_path / "journal.json").exists()
+
+
+def test_doctor_names_a_repair_cut_short_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """doctor writes nothing: a repair cut short is named (the next command runs it again), not taken for a layout
+    players broke; then the next sync runs it again whole and doctor is content."""
+    from sheets_gm.cli import main
+    from sheets_gm.match.config import load_config
+    from sheets_gm.match.connect import open_match_sheets
+
+    config = local_match(tmp_path, private=True)[0]
+    sheets = open_match_sheets(load_config(config))
+    backends = {"red": sheets.orders[0], "blue": sheets.orders[1], "board": sheets.board, "engine": sheets.engine}
+    with Cut(backends, "blue", "apply_layout"), pytest.raises(InjectedFault):
+        COMMANDS["repair"](sheets)
+    written = workbook_values(tmp_path)
+    code = main(["doctor", "-c", str(config)])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "the repair was cut short before its last write" in out and "runs it again whole" in out, out
+    assert workbook_values(tmp_path) == written
+    assert "it is now complete, run again whole" in sync(open_match_sheets(load_config(config))).completed
+    assert main(["doctor", "-c", str(config)]) == 0, capsys.readouterr().out

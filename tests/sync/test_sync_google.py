@@ -172,10 +172,11 @@ def test_a_finished_match_is_only_read(fake: GoogleApiFake) -> None:
 
 # --------------------------------------------------------------------------- faults at every call of a resolution
 
-#: The calls of a resolution poll, in order: one read per spreadsheet, then one write per
-#: spreadsheet (teams first, the engine tab last: the commit). A team's write clears the rows it carried out
-#: only where they still hold what was read (a save made meanwhile stays): one spreadsheets.batchUpdate.
-POSITIONS = [(READ, role) for role in ("red", "blue", "board", "engine")] + [
+#: The calls of a resolution poll, in order: one read per spreadsheet (the board's last: the Log is read from where
+#: the engine says it ends), then one write per spreadsheet (teams first, the engine tab last: the commit). A team's
+#: write clears the rows it carried out only where they still hold what was read (a save made meanwhile stays): one
+#: spreadsheets.batchUpdate.
+POSITIONS = [(READ, role) for role in ("red", "blue", "engine", "board")] + [
     (BATCH_UPDATE, role) for role in ("red", "blue")] + [(WRITE, role) for role in ("board", "engine")]
 #: Each fault kind, and the Retry-After it carries (503 asks for 7 s).
 FAULTS = [

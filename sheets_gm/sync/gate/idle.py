@@ -47,8 +47,9 @@ def idle_local_poll(config_path: Path, now: datetime) -> PollState | None:
         return None
     if state.folder != str(config_path.parent.resolve()):  # a copy of the match: its files are not those kept
         return None
-    if (config_path.parent / ".sheets-gm" / f"{config_path.stem}.journal.json").exists():
-        return None  # a command cut short (``sync/journal.py``): the poll completes it, whatever the files say
+    kept = config_path.parent / ".sheets-gm"
+    if any((kept / f"{config_path.stem}.{name}").exists() for name in ("journal.json", "journal.command.json")):
+        return None  # a command cut short (``sync/journal.py``, ``command_journal.py``): the poll settles it
     if deadline_due(state, now) or safety_net_due(state, now):
         return None
     if not all(unchanged(Path(where), mark) for where, mark in state.files.items()):

@@ -28,6 +28,7 @@ from sheets_gm.sync.life.grow import OwnersSource, grow_tables
 from sheets_gm.sync.life.own_lines import SyncEvent, with_own_lines
 from sheets_gm.sync.life.replay import entry_dice
 from sheets_gm.sync.life.seed_check import check_seed
+from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.match_record import (
     MatchRecord,
     compact_json,
@@ -95,6 +96,14 @@ class BetweenReport:
     open_now: str = ""  # adjust: the label of the window open after it ('' when none is)
     dice: tuple[DealtDie, ...] = ()  # undo: the reopened window's dice, kept or dealt afresh
     fresh_prefix: str = ""  # undo: how the message of every die dealt afresh starts ("2.1/")
+
+
+def _settle_first(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command: str) -> None:
+    """A repair or an export cut short, settled before the GM's change (``life/settle``): she is told, and the
+    command she typed waits for her to type it again (BetweenWindowsError), as for a change cut short."""
+    said = settle_cut_command(sheets, ruleset_class)
+    if said:
+        raise BetweenWindowsError(f"{said}. Your {command} was not done: run it again if you still want it")
 
 
 def _check_not_interrupted(read: MatchRead, command: str) -> None:
@@ -211,6 +220,7 @@ def _answer_kept(opened: OpenedCheck, read: MatchRead, seat: str, settled: SeatS
 def _match_in_play(sheets: MatchSheets, ruleset_class: type[AnyRuleset], command: str) -> MatchRead:
     """The match read for a GM change, its seed checked: refused (BetweenWindowsError) while a resolution is cut
     short or once it is over."""
+    _settle_first(sheets, ruleset_class, command)
     read = read_match(sheets, ruleset_class)
     check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
     _check_not_interrupted(read, command)
@@ -489,6 +499,7 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     wanted = window_key
     if not reason.strip():
         raise BetweenWindowsError("an undo needs a reason; it is written to the log")
+    _settle_first(sheets, ruleset_class, "undo")
     read = read_match(sheets, ruleset_class)
     check_seed(read.record, f"{sheets.engine.name} tab {read.tabs.spec.tabs.engine!r}")
     _check_not_interrupted(read, "undo")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,16 @@ from sheets_gm.sheets.files import orders_file
 from sheets_gm.sheets.layout import CellValue, Grid
 from sheets_gm.sheets.private_files import private_folder, write_private
 from sheets_gm.sheets.xlsx import openpyxl, unpacked_size_problem
+from sheets_gm.sync.command_journal import (
+    begin_command,
+    command_path,
+    end_command,
+    export_moving,
+    export_staging,
+    move_staged,
+)
 from sheets_gm.sync.life.replay import match_history, replay_document
+from sheets_gm.sync.life.settle import settle_cut_command
 from sheets_gm.sync.match_record import MatchRecord
 from sheets_gm.sync.match_tabs import ABOUT_TAB
 from sheets_gm.sync.read import read_match
@@ -83,30 +93,48 @@ def _file_names(sheets: MatchSheets) -> dict[int, str]:
     return {k: "match" for k in names} if len(names) == 1 else names
 
 
-def export_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], folder: Path) -> tuple[MatchRecord,
-                                                                                                       list[Path]]:
+def export_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], folder: Path,
+                 told: list[str] | None = None) -> tuple[MatchRecord, list[Path]]:
     """Write every spreadsheet (.xlsx), a CSV per visible tab and replay.json into ``folder``; returns the
     match's record (for its seed) and the files written. They hold the seed (the engine's workbook, replay.json)
     and the Roster tab's e-mails, so each file is 0600 and a folder created here 0700: the GM chooses what to give
-    the players."""
+    the players.
+
+    One transaction (``sync/command_journal.py``): the files are staged in a private folder inside ``folder``, then
+    moved into place; an export cut short is rolled back or completed by the next command. A repair or an export
+    cut short before it is settled first, and a change cut short completed: what the GM is told of them is added
+    to ``told``."""
+    said = settle_cut_command(sheets, ruleset_class)  # a repair or an export cut short, first
+    if said and told is not None:
+        told.append(said)
     read = read_match(sheets, ruleset_class)
-    if not folder.is_dir():  # a folder of the GM's choosing that exists keeps its mode; its files are private
+    if read.completed and told is not None:
+        told.append(read.completed)
+    journal = command_path(sheets.journal)
+    created = not folder.is_dir()
+    staging = export_staging(folder)
+    begin_command(journal, "export", f"the export into {folder}", phase="staging", folder=str(folder),
+                  created=created)
+    if created:  # a folder of the GM's choosing that exists keeps its mode; its files are private
         private_folder(folder)
-    written: list[Path] = []
-    names = _file_names(sheets)
+    shutil.rmtree(staging, ignore_errors=True)  # a cut export's, when the match keeps no journal
+    private_folder(staging)
+    names: list[str] = []
+    files = _file_names(sheets)
     for backend in sheets.write_order():
         data = backend.export_xlsx()
-        path = folder / f"{names[id(backend)]}.xlsx"
-        write_private(path, data)
-        written.append(path)
+        name = f"{files[id(backend)]}.xlsx"
+        write_private(staging / name, data)
+        names.append(name)
         for tab, grid in _visible_tabs(data, backend.name):
             if tab == ABOUT_TAB:
                 continue
-            csv_path = folder / f"{tab}.csv"
-            write_private(csv_path, to_csv(grid))
-            written.append(csv_path)
+            write_private(staging / f"{tab}.csv", to_csv(grid))
+            names.append(f"{tab}.csv")
     doc = replay_document(read.record, match_history(sheets, read.record, read.tabs.spec.tabs.engine))
-    path = folder / "replay.json"
-    write_private(path, json.dumps(doc, indent=1, ensure_ascii=False))
-    written.append(path)
-    return read.record, written
+    write_private(staging / "replay.json", json.dumps(doc, indent=1, ensure_ascii=False))
+    names.append("replay.json")
+    export_moving(journal, folder, names)  # every file staged: from here a cut export is completed
+    move_staged(folder, names)
+    end_command(journal)
+    return read.record, [folder / name for name in names]

@@ -30,7 +30,7 @@ from sheets_gm.sheets.layout import Grid, cell_at
 from sheets_gm.sheets.tables import text_of
 from sheets_gm.sync.life.own_lines import SyncEvent, own_by_row
 from sheets_gm.sync.life.replay import OLD_LOG_ROWS, entry_dice
-from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, LOG_ROWS, MatchTabs
+from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.read import adapter_of
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.writes import log_lines, log_sentence
@@ -126,7 +126,7 @@ def forged_log_lines(sheets: MatchSheets, doc: dict[str, Any], log_rows: int, *,
 
 def log_to_end(tabs: MatchTabs, first: int) -> str:
     """The Log's lines from line ``first`` (0 its first) to the tab's last row."""
-    return tabs.log_range(first, LOG_ROWS - (LOG_FIRST_ROW - 1) - first)
+    return tabs.log_to_end(first)
 
 
 def below_log(grid: Grid, log_rows: int, start: int = 0) -> list[tuple[int, Line]]:

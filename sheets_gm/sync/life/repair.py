@@ -20,11 +20,19 @@ from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.settings import settings_rows
 from sheets_gm.rulesets.registry import AnyRuleset, sheet_spec
 from sheets_gm.sheets.adapter import AnySheetAdapter
-from sheets_gm.sheets.backend import RangeWrite, SheetBackend, SheetError
+from sheets_gm.sheets.backend import OpenedElsewhere, RangeWrite, SheetBackend, SheetError
 from sheets_gm.sheets.guard import grid_cells
 from sheets_gm.sheets.layout import CellValue, Grid, a1, quote_tab
 from sheets_gm.sheets.spec import ColumnKind
 from sheets_gm.sheets.tables import InputTab, TypedRow
+from sheets_gm.sync.command_journal import (
+    begin_command,
+    command_path,
+    end_command,
+    load_command,
+    roll_back_init,
+    settle_export,
+)
 from sheets_gm.sync.journal import journal_under_way
 from sheets_gm.sync.life.archive_move import (
     archive_moves_read,
@@ -104,13 +112,31 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     for the open window carried into the new rows; the report's notes say what could not be."""
     spec = sheet_spec(ruleset_class.traits.name)
     tabs = MatchTabs(spec, sheets.seats, ruleset_class.traits.judge)
+    journal = command_path(sheets.journal)
+    left = load_command(journal)
+    settled = ("" if left is None else settle_export(journal, left) if left["kind"] == "export"
+               else roll_back_init(journal, left) if left["kind"] == "init" else "")
+    for backend in sheets.write_order():  # a workbook open in an office program: refused before the journal
+        if isinstance(backend, OpenedElsewhere):
+            backend.refuse_if_open()
+    # one transaction: cut anywhere, the next command runs it again whole with what it was given (``life/settle``)
+    begin_command(journal, "repair", "the repair", emails={k: list(v) for k, v in (emails or {}).items()},
+                  member_emails=None if member_emails is None else {k: list(v) for k, v in member_emails.items()},
+                  title=title)
     upgrade = upgrade_match(sheets, ruleset_class)
-    record = _engine_record(sheets, tabs, ruleset_class.traits.name)
-    if record.seats != sheets.seats:
-        raise SheetError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
-                         f"{', '.join(record.seats)}: fix the config")
+    try:
+        record = _engine_record(sheets, tabs, ruleset_class.traits.name)
+        if record.seats != sheets.seats:
+            raise SheetError(f"the match config names seats {', '.join(sheets.seats)} but the engine tab holds "
+                             f"{', '.join(record.seats)}: fix the config")
+    except SheetError:
+        if upgrade is None:  # refused before its first write: nothing for the next command to run again
+            end_command(journal)
+        raise
     report = WindowRepairReport(record, upgraded=upgrade.layout_name if upgrade is not None else "")
     kept: dict[str, dict[str, dict[str, TypedRow]]] = {}
+    if settled:
+        report.notes.append(settled)
     if upgrade is not None:
         report.notes += upgrade.notes
         kept = {seat: dict(rows) for seat, rows in upgrade.carried.items()}
@@ -166,6 +192,7 @@ def repair_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *,
     board_writes(batch, sheets.board, tabs, adapter, record.state, status, record.deadline, record.stamp())
     batch.run(sheets.write_order())
     old_columns_cleared(sheets, tabs, moves)  # the copies are in their new places: the old columns may go
+    end_command(journal)
     return report
 
 

@@ -1,0 +1,133 @@
+"""``init --overwrite`` is all-or-nothing (issue 52): cut anywhere before the new match is whole (a workbook moved
+aside, a new one laid out, a write of the new match), the next command of any kind rolls it back: the new workbooks
+removed, the old ones moved back, every cell of the match there as before it, and the GM told; she runs it again to
+replace that match."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheets_gm.match.config import load_config
+from sheets_gm.match.connect import open_match_sheets
+from sheets_gm.match.run import init_match
+from sheets_gm.sync.command_journal import command_path
+from sheets_gm.sync.journal import journal_path
+from tests.fakes.memory import InjectedFault
+from tests.matchfiles import local_match, record_of, sync, type_orders
+from tests.sync.test_cut_commands import ORDER, Cut, workbook_values
+
+NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
+SEATS = {"red": 0, "blue": 1}
+ROSTER = "name,team,role,email\nAnn,red,dps,\nBen,red,healer,\nCat,blue,tank,\nDan,blue,dps,\n"
+
+
+def _init(config: Any, **kwargs: Any) -> Any:
+    """``init --overwrite`` of ``config`` with a roster of four (the new match)."""
+    roster = config.folder / "new-roster.csv"
+    roster.write_text(ROSTER, encoding="utf-8")
+    return init_match(config, now=NOW, overwrite=True, share=False, roster_file=roster, **kwargs)
+
+
+class MoveCut:
+    """The ``n``-th workbook ``init --overwrite`` moves aside is never moved, nor anything after it."""
+
+    def __init__(self, patch: pytest.MonkeyPatch, n: int) -> None:
+        real = shutil.move
+        self.calls = 0
+
+        def move(*args: Any) -> Any:
+            self.calls += 1
+            if self.calls >= n:
+                raise InjectedFault(f"cut at move #{self.calls}")
+            return real(*args)
+        patch.setattr(shutil, "move", move)  # init_common's: the one module that moves workbooks aside
+
+
+def _match(folder: Path) -> Path:
+    """A GvG match one turn in, in local workbooks (board, gm/engine.xlsx, red.xlsx, blue.xlsx), turn 2 typed."""
+    config, sheets = local_match(folder, private=True)
+    type_orders(sheets)
+    assert sync(sheets).resolved
+    type_orders(sheets, ready=False)
+    return config
+
+
+def _backends(config: Any) -> tuple[Any, dict[str, Any]]:
+    sheets = open_match_sheets(config)
+    return sheets, {"board": sheets.board, "engine": sheets.engine,
+                    **{seat: sheets.orders[i] for seat, i in SEATS.items()}}
+
+
+def check_init_cut(tmp_path: Path, where: tuple[str, Any], after: str) -> None:
+    """``init --overwrite`` cut at ``where`` (("move", n), or (method, spreadsheet) of the new match's layout and
+    writes), then ``after`` ('sync', 'init'): the match as it was before it (then, for 'init', replaced whole)."""
+    config = load_config(_match(tmp_path))
+    before = workbook_values(tmp_path)
+    journal = command_path(journal_path(config.path))
+    assert journal is not None
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(InjectedFault):
+        if where[0] == "move":
+            MoveCut(patch, where[1])
+            _init(config)
+        else:
+            sheets, backends = _backends(config)
+            with Cut(backends, where[1], where[0]):
+                _init(config, sheets=sheets)
+    assert journal.exists()
+    if after == "sync":
+        report = sync(open_match_sheets(config))
+        assert "the init --overwrite was cut short before the new match was whole: it is rolled back" in (
+            report.completed)
+        assert not journal.exists() and not list(tmp_path.rglob("*.before-init-*"))
+        assert record_of(open_match_sheets(config)).resolved == 1  # the match goes on
+        type_orders(open_match_sheets(config))
+        assert sync(open_match_sheets(config)).resolved
+    else:
+        outcome = _init(config)
+        assert "it is rolled back" in outcome.settled and outcome.replaced
+        assert record_of(open_match_sheets(config)).resolved == 0 and not journal.exists()
+        return
+    assert workbook_values(tmp_path) != before  # (turn 2 resolved since)
+
+
+@pytest.mark.parametrize(("where", "after"), [
+    (("move", 3), "sync"),  # the board and the engine moved aside, red's not
+    (("apply_layout", "blue"), "sync"),  # every workbook new, red's laid out, blue's not
+    (("write", "engine"), "init"),  # the new match drawn but for its engine
+])
+def test_an_init_overwrite_cut_short_is_rolled_back_by_the_next_command(tmp_path: Path, where: tuple[str, Any],
+                                                                        after: str) -> None:
+    check_init_cut(tmp_path, where, after)
+
+
+def test_the_match_after_a_rolled_back_init_is_the_match_before_it_cell_for_cell(tmp_path: Path) -> None:
+    """Rolled back, every cell of every workbook is what it was before the init --overwrite: status reads it so
+    (it writes nothing: it says the next command rolls it back), then the next sync rolls it back."""
+    from sheets_gm.sync.history import HistoryError
+    from sheets_gm.sync.poll import poll
+    from tests.matchfiles import GVG
+
+    config = load_config(_match(tmp_path))
+    before = workbook_values(tmp_path)
+    sheets, backends = _backends(config)
+    with Cut(backends, "board", "write"), pytest.raises(InjectedFault):
+        _init(config, sheets=sheets)
+    with pytest.raises(HistoryError, match="the next sync, or any command that writes the match, rolls it back"):
+        poll(open_match_sheets(config), GVG, now=NOW, dry_run=True)
+    from sheets_gm.sync.life.settle import settle_cut_command
+
+    assert "rolled back" in settle_cut_command(open_match_sheets(config), GVG)
+    assert workbook_values(tmp_path) == before
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("where", [("move", n) for n in range(1, 5)]
+                         + [(m, v) for m in ("apply_layout", "write") for v in ORDER])
+@pytest.mark.parametrize("after", ["sync", "init"])
+def test_an_init_overwrite_cut_anywhere_is_rolled_back(tmp_path: Path, where: tuple[str, Any], after: str) -> None:
+    check_init_cut(tmp_path, where, after)
