@@ -14,7 +14,8 @@ def rest(work: TurnWork, unit: Unit) -> None:
     village = work.rules.board.cell(unit.at).feature is Feature.VILLAGE
     if work.dice.blind:
         work.acted.append(unit.id)
-        heals = ("1 wound removed, 2 on a 6" if village else "1 wound removed on a 5 or 6")
+        heals = ("it has no wound to remove" if not unit.wounds else "1 wound removed on a 5 or 6" if not village
+                 else "1 wound removed" if unit.wounds == 1 else "1 wound removed, 2 on a 6")
         work.verdict(unit, unit.id, "rest", True, f"will rest{' in a village' if village else ''}: {heals}; the "
                      "die is rolled as the turn resolves")
         return
