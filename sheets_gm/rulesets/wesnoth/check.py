@@ -36,6 +36,10 @@ def will_happen(message: str) -> str:
     return message
 
 
+#: Parts whose refusal no fight changes: an advancement the unit cannot take, a standing choice.
+_OWN_PARTS = frozenset({"advance", "advance choice"})
+
+
 def after_the_fights(message: str) -> str:
     """A refusal of a row after a fight, said as one the fight may change (a kill frees a hex, pays gold, removes a
     target): the blind check judges it on the board as it stands before the fight, the resolution as it is then.
@@ -54,7 +58,7 @@ def check_orders(rules: WesnothRules, state: WesnothState, orders: TurnOrders, d
     for v in resolve_turn(rules, state, orders, dice.blinded()).verdicts:
         if v.part == "move" and v.accepted:
             v = replace(v, message=will_happen(v.message))
-        elif fought and not v.accepted:
+        elif fought and not v.accepted and v.part not in _OWN_PARTS:
             v = replace(v, accepted=True, message=after_the_fights(v.message))
         fought = fought or (v.part == "attack" and v.accepted)
         out.append(v)

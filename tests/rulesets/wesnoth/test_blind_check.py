@@ -52,6 +52,14 @@ def test_a_row_the_fight_above_may_change_is_not_refused_before_it() -> None:
     assert said[-1].message.startswith("judged when the fights above are fought (as the board stands before them: ")
 
 
+def test_an_advancement_the_unit_cannot_take_is_refused_before_the_fight() -> None:
+    r = rules()
+    state, ann, bo = facing(r)
+    orders = TurnOrders("Ann", (UnitOrder(ann.id, attack=bo.id, advance="Archmage"),), end_turn=True)
+    said = {v.part: v for v in r.check(state, orders, r.dice(b"one seed", state))}
+    assert not said["advance"].accepted and "not 'Archmage'" in said["advance"].message, said
+
+
 def test_a_rest_says_what_each_roll_would_heal_not_the_roll() -> None:
     r = rules()
     state, ann, _ = facing(r)
