@@ -36,8 +36,10 @@ def will_happen(message: str) -> str:
     return message
 
 
-#: Parts whose refusal no fight changes: an advancement the unit cannot take, a standing choice.
-_OWN_PARTS = frozenset({"advance", "advance choice"})
+#: The parts whose refusal a fight before them may undo: a kill frees a hex and its zone of control (a move, an attack
+#: from the hex reached, a conquest) and pays gold (a recruit). No fight makes a unit, gives it back its action or
+#: changes what a row's own unit is (an advancement, a weapon): those refusals stand.
+_A_FIGHT_MAY_CHANGE = frozenset({"move", "attack", "recruit", "conquest"})
 
 
 def after_the_fights(message: str) -> str:
@@ -58,7 +60,7 @@ def check_orders(rules: WesnothRules, state: WesnothState, orders: TurnOrders, d
     for v in resolve_turn(rules, state, orders, dice.blinded()).verdicts:
         if v.part == "move" and v.accepted:
             v = replace(v, message=will_happen(v.message))
-        elif fought and not v.accepted and v.part not in _OWN_PARTS:
+        elif fought and not v.accepted and v.part in _A_FIGHT_MAY_CHANGE:
             v = replace(v, accepted=True, message=after_the_fights(v.message))
         fought = fought or (v.part == "attack" and v.accepted)
         out.append(v)

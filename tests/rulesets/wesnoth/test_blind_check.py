@@ -46,7 +46,11 @@ def test_a_row_the_fight_above_may_change_is_not_refused_before_it() -> None:
     """A unit moving onto the hex of a target the row above may kill: judged when the fight is fought."""
     r = rules()
     state, ann, bo = facing(r)
-    orders = TurnOrders("Ann", (UnitOrder(ann.id, attack=bo.id), UnitOrder(ann.id, move=bo.at.label)), end_turn=True)
+    grid = r.rules.board.grid
+    near = next(h for h in grid.neighbours(bo.at) if h != ann.at and all(u.at != h for u in state.units))
+    spear = Unit("Ann-R1", "Spearman", "Ann", near)
+    state = replace(state, units=(*state.units, spear))
+    orders = TurnOrders("Ann", (UnitOrder(ann.id, attack=bo.id), UnitOrder(spear.id, move=bo.at.label)), end_turn=True)
     said = r.check(state, orders, r.dice(b"one seed", state))
     assert all(v.accepted for v in said), said
     assert said[-1].message.startswith("judged when the fights above are fought (as the board stands before them: ")
@@ -58,6 +62,9 @@ def test_an_advancement_the_unit_cannot_take_is_refused_before_the_fight() -> No
     orders = TurnOrders("Ann", (UnitOrder(ann.id, attack=bo.id, advance="Archmage"),), end_turn=True)
     said = {v.part: v for v in r.check(state, orders, r.dice(b"one seed", state))}
     assert not said["advance"].accepted and "not 'Archmage'" in said["advance"].message, said
+    again = TurnOrders("Ann", (UnitOrder(ann.id, attack=bo.id), UnitOrder(ann.id, rest=True)), end_turn=True)
+    last = r.check(state, again, r.dice(b"one seed", state))[-1]  # no fight gives a unit its action back
+    assert not last.accepted and "has already acted" in last.message, last
 
 
 def test_a_rest_says_what_each_roll_would_heal_not_the_roll() -> None:
