@@ -160,6 +160,10 @@ class TurnDice:
     """The dice of one turn: keyed rolls and draws, some of them pinned, with a record of what was rolled
     (``rolled``: key → value) and drawn (``drawn``: key → order), for the log."""
 
+    #: Whether these are ``BlindDice`` (a check's dice, which tell nothing): a game's resolution run as its check
+    #: words a part whose outcome the dice decide without that outcome.
+    blind = False
+
     __slots__ = ("_die_sides", "_kept", "_mac", "_sides", "_values", "deal", "drawn", "peeked", "pins", "rolled",
                  "seed", "turn")
 
@@ -229,6 +233,19 @@ class TurnDice:
         dice = TurnDice(self.seed, self.turn, pins, die_sides=self._die_sides, deal=deal)
         dice._kept = kept
         return dice
+
+    def blinded(self, shown: Mapping[str, int] | None = None) -> BlindDice:
+        """Dice for checking orders before the window resolves: they tell nothing of this match's rolls but
+        ``shown``, the rolls already published (``Ruleset.rolls_shown``: key → value), which they give as they are.
+
+        >>> dice = TurnDice(b"seed", 3, {"combat/Ann": 6})
+        >>> blind = dice.blinded({"move/Ann": 4})
+        >>> blind.blind, blind.d6("combat/Ann"), blind.d6("move/Ann"), blind.roll("heal/Bo", 20)
+        (True, 1, 4, 1)
+        >>> blind.draw("pair/B2", ["Cy", "Ann"]) == TurnDice(b"other", 3).blinded().draw("pair/B2", ["Cy", "Ann"])
+        True
+        """
+        return BlindDice(self.turn, shown, die_sides=self._die_sides, deal=self.deal)
 
     def record_mark(self) -> tuple[int, int]:
         """How many rolls and draws are recorded so far: give it to ``take_back`` to forget the ones after it."""
@@ -363,3 +380,38 @@ class TurnDice:
     def unused_pins(self) -> list[str]:
         """The pinned keys this turn neither rolled nor drew (a scenario runner may note them)."""
         return [k for k in self.pins if k not in self.rolled and k not in self.drawn]
+
+
+class BlindDice(TurnDice):
+    """Dice that reveal nothing: every roll not published gives its lowest face and every draw the candidates in
+    the caller's order, whatever the seed, the pins (a GM's physical die is not shown before it is used) or the
+    deal. A game whose check is its resolution run on a copy checks with them (``TurnDice.blinded``), so that the
+    feedback written before a window resolves never tells a roll: ``blind`` tells it to word a part that the dice
+    decide without its outcome ("will attack …: the dice are rolled as the turn resolves")."""
+
+    __slots__ = ()
+    blind = True
+
+    def __init__(self, turn: int, shown: Mapping[str, int] | None = None, *, die_sides: int | None = SIDES,
+                 deal: int = 0) -> None:
+        super().__init__(b"", turn, dict(shown or {}), die_sides=die_sides, deal=deal)
+
+    def _d6_value(self, key: str) -> int:
+        value = self.pins.get(key)
+        return value if isinstance(value, int) else 1
+
+    def _other_die(self, key: str, sides: int) -> int:
+        value = self.pins.get(key)
+        if isinstance(value, int) and 1 <= value <= sides:
+            return value
+        if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
+            raise ValueError(f"a die has 2 to {MAX_SIDES:,} sides, not {sides!r} (rolling {key!r})")
+        return 1
+
+    def draw(self, key: str, candidates: Sequence[str]) -> list[str]:
+        """The candidates in the caller's (canonical) order: a draw decides nothing in a check."""
+        names = list(candidates)
+        if len(set(names)) != len(names):
+            return super().draw(key, names)  # the same error as a real draw
+        self.drawn[key] = names
+        return names

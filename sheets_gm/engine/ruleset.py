@@ -347,7 +347,12 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
 
     def check(self, state: StateT, orders: OrdersT, dice: TurnDice) -> list[Verdict]:
         """A verdict per order part; refused parts are left out by ``resolve``. The default has none: a game
-        that refuses nothing before resolving, or whose ``resolve`` gives its verdicts (``Resolution.verdicts``)."""
+        that refuses nothing before resolving, or whose ``resolve`` gives its verdicts (``Resolution.verdicts``).
+
+        The verdicts are shown before the window resolves, so they depend on no roll of ``dice`` but those the game
+        publishes (``rolls_shown``): a game whose check is its resolution run on a copy runs it on
+        ``dice.blinded(shown)`` and words a part the dice decide without its outcome (the noninterference test
+        checks every game with two seeds)."""
         return []
 
     def resolve(self, state: StateT, orders: OrdersT, dice: TurnDice) -> Resolution[StateT]:
@@ -378,7 +383,8 @@ class Ruleset(Protocol[StateT, OrdersT, GmEventT]):
 
     def rolls_shown(self, state: StateT, dice: TurnDice) -> dict[str, int]:
         """The open window's rolls every seat is shown before it resolves, by dice key (GvG's movement rolls): a
-        bot playing a seat in a match is given these rolls and no other. None by default."""
+        bot playing a seat in a match is given these rolls and no other, and ``check`` may depend on no other.
+        None by default."""
         return {}
 
     def unseen_twin(self, state: StateT, seat: str, rng: random.Random) -> StateT:

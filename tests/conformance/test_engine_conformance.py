@@ -34,6 +34,7 @@ class PlayedMatch:
     orders_json: list[dict[str, Any]] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     events: int = 0
+    seed: bytes = b""  # the match's seed: its dice
 
 
 def play(rules: AnyRuleset, seed: bytes, bot: str | None = None) -> PlayedMatch:
@@ -43,7 +44,7 @@ def play(rules: AnyRuleset, seed: bytes, bot: str | None = None) -> PlayedMatch:
     start = rules.new_match(rules.sample_roster(), seed)
     judge = (JUDGE,) if rules.traits.judge else ()  # a judge's window lists JUDGE, which is no seat
     bots = {seat: make(f"{seed.hex()}/{seat}") for seat in (*rules.seats(start), *judge)}
-    played = PlayedMatch(start)
+    played = PlayedMatch(start, seed=seed)
     state = start
     for _ in range(rules.traits.max_windows + 1):
         window = rules.window(state)
@@ -51,9 +52,11 @@ def play(rules: AnyRuleset, seed: bytes, bot: str | None = None) -> PlayedMatch:
             break
         dice = rules.dice(seed, state)
         orders = rules.merge_orders({seat: bots[seat].orders(state, seat, dice) for seat in window.seats})
-        played.refused += [f"{window.label}: {v.subject} {v.part}: {v.message}"
-                           for v in rules.check(state, orders, dice) if not v.accepted]
         resolution = rules.resolve(state, orders, rules.dice(seed, state))
+        # the verdicts of the resolution where it gives them (a bot given the window's dice plans past a kill, which
+        # a check on blind dice judges as if the fight changed nothing), else the check's
+        said = resolution.verdicts or rules.check(state, orders, dice)
+        played.refused += [f"{window.label}: {v.subject} {v.part}: {v.message}" for v in said if not v.accepted]
         played.windows.append(window)
         played.orders_json.append(rules.orders_codec.to_json(orders))
         played.events += len(resolution.events)

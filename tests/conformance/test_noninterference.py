@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sheets_gm.engine.dice import TurnDice
 from sheets_gm.engine.ruleset import Information
 from sheets_gm.rulesets.registry import create_ruleset, ruleset_names
 from sheets_gm.rulesets.winordie import engine as wod_engine
@@ -86,6 +87,45 @@ def test_a_game_that_hides_state_draws_twins_that_differ(game: tuple[AnyRuleset,
     assert len(varied) >= len(match.states) // 2, "the twins are the states themselves"
 
 
+# -- the feedback before a window resolves tells no roll --------------------------------------------------------
+def verdicts_by_seed(rules: AnyRuleset, match: PlayedMatch, other_seed: bytes, every: int) -> list[str]:
+    """Every state of ``match`` (one in ``every``) whose check of the bots' orders differs between the match's dice
+    and the dice of ``other_seed`` that agree on every roll the game has published (``Ruleset.rolls_shown``)."""
+    found: list[str] = []
+    states = [match.start, *match.states]
+    for n, (state, orders_json) in enumerate(zip(states, match.orders_json, strict=False)):
+        if n % every:
+            continue
+        orders = rules.orders_codec.from_json(orders_json)
+        dice = rules.dice(match.seed, state)
+        shown = rules.rolls_shown(state, dice)
+        other = rules.dice(other_seed, state, shown)
+        mine, theirs = rules.check(state, orders, dice), rules.check(state, orders, other)
+        found += [f"{match.windows[n].label}: {a.subject} {a.part}: {a.message!r} / {b.message!r}"
+                  for a, b in zip(mine, theirs, strict=False) if a != b]
+        if len(mine) != len(theirs):
+            found.append(f"{match.windows[n].label}: {len(mine)} verdicts / {len(theirs)}")
+    return found
+
+
+@given(other_seed=st.binary(min_size=1, max_size=8))
+@QUICK
+def test_a_check_tells_no_roll_that_is_not_published(game: tuple[AnyRuleset, PlayedMatch], other_seed: bytes) -> None:
+    """Whatever the dice would roll, the check of the same orders says the same: nobody learns a roll from the
+    feedback before committing (a game's published rolls, GvG's movement dice, are the same in both)."""
+    rules, match = game
+    assert verdicts_by_seed(rules, match, other_seed, every=max(1, len(match.states) // 6)) == []
+
+
+@pytest.mark.soak
+@given(other_seed=st.binary(min_size=1, max_size=8))
+@SOAK
+def test_soak_a_check_tells_no_roll_that_is_not_published(game: tuple[AnyRuleset, PlayedMatch],
+                                                          other_seed: bytes) -> None:
+    rules, match = game
+    assert verdicts_by_seed(rules, match, other_seed, every=1) == []
+
+
 # -- the property fails with a leak put back -------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def winordie() -> tuple[AnyRuleset, PlayedMatch]:
@@ -107,6 +147,14 @@ def test_the_roster_order_kept_in_a_bot_s_state_is_found(winordie: tuple[AnyRule
     monkeypatch.setattr(wod_engine, "seat_state", in_roster_order)
     rules, match = winordie
     assert any("its bot's state differs" in d for d in leaks(rules, match, 7, every=1))
+
+
+def test_a_check_on_the_window_s_own_dice_is_found(winordie: tuple[AnyRuleset, PlayedMatch],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 51's other defect put back: the check run on the real dice, so that the feedback says the damage."""
+    monkeypatch.setattr(TurnDice, "blinded", lambda self, shown=None: self)
+    rules, match = winordie
+    assert any("deals" in d for d in verdicts_by_seed(rules, match, b"another seed", every=1))
 
 
 def test_a_hidden_unit_named_in_a_view_is_found(winordie: tuple[AnyRuleset, PlayedMatch],

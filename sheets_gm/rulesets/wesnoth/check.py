@@ -1,7 +1,10 @@
 """Checking a Wesnoth player's rows: the verdicts resolving them in order gives, on a copy of the state.
 
 Each row is checked on the board as the rows before it leave it (a unit moved away frees a hex, a
-recruit spends gold), so the check is the resolution itself, keeping only its verdicts.
+recruit spends gold), so the check is the resolution itself, keeping only its verdicts. It runs on blind dice
+(``TurnDice.blinded``): the feedback written before the turn resolves tells no roll. A fight is announced, not
+fought (nobody is hurt or killed, and the rows after it are judged as if it changed nothing), a rest says what
+each roll would heal, and an advancement on a kill is judged when the fight is fought.
 """
 
 from __future__ import annotations
@@ -33,7 +36,32 @@ def will_happen(message: str) -> str:
     return message
 
 
+#: The parts whose refusal a fight before them may undo: a kill frees a hex and its zone of control (a move, an attack
+#: from the hex reached, a conquest) and pays gold (a recruit). No fight makes a unit, gives it back its action or
+#: changes what a row's own unit is (an advancement, a weapon): those refusals stand.
+_A_FIGHT_MAY_CHANGE = frozenset({"move", "attack", "recruit", "conquest"})
+
+
+def after_the_fights(message: str) -> str:
+    """A refusal of a row after a fight, said as one the fight may change (a kill frees a hex, pays gold, removes a
+    target): the blind check judges it on the board as it stands before the fight, the resolution as it is then.
+
+    >>> after_the_fights("P19 is occupied by Bo-R3")
+    'judged when the fights above are fought (as the board stands before them: P19 is occupied by Bo-R3)'
+    """
+    return f"judged when the fights above are fought (as the board stands before them: {message})"
+
+
 def check_orders(rules: WesnothRules, state: WesnothState, orders: TurnOrders, dice: TurnDice) -> list[Verdict]:
-    """A verdict per part of every row (``state`` unchanged), a move accepted said as one that will be made."""
-    return [replace(v, message=will_happen(v.message)) if v.part == "move" and v.accepted else v
-            for v in resolve_turn(rules, state, orders, dice).verdicts]
+    """A verdict per part of every row (``state`` unchanged), on blind dice: a move accepted said as one that will be
+    made, and a refusal after a fight as one that waits for it (the row is not held back: its fate is the dice's)."""
+    out: list[Verdict] = []
+    fought = False
+    for v in resolve_turn(rules, state, orders, dice.blinded()).verdicts:
+        if v.part == "move" and v.accepted:
+            v = replace(v, message=will_happen(v.message))
+        elif fought and not v.accepted and v.part in _A_FIGHT_MAY_CHANGE:
+            v = replace(v, accepted=True, message=after_the_fights(v.message))
+        fought = fought or (v.part == "attack" and v.accepted)
+        out.append(v)
+    return out

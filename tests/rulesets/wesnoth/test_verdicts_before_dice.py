@@ -1,5 +1,6 @@
-"""Wesnoth shows the engine's verdicts before resolving only when its check rolls no die: a refused recruit says
-why in its row, as the sync's own output does; a row whose check rolls (an attack) shows nothing of its outcome."""
+"""Wesnoth shows the engine's verdicts before resolving, and they tell no roll: a refused recruit says why in its
+row, as the sync's own output does; a row whose outcome the dice decide (a rest, an attack) says what it will do,
+and that the dice are rolled as the turn resolves (the check runs on blind dice, ``TurnDice.blinded``)."""
 
 from __future__ import annotations
 
@@ -22,14 +23,15 @@ def test_a_recruit_its_gold_does_not_cover_says_so_in_its_row_before_the_turn_re
     assert not any(s.startswith("Kept for") for s in said)
 
 
-def test_a_row_whose_check_rolls_a_die_shows_no_verdict_before_it_resolves() -> None:
+def test_a_row_whose_outcome_the_dice_decide_says_what_it_will_do_and_not_the_roll() -> None:
     match = Match("wesnoth")
     ann = match.window().seats[0]
     match.type(ann, "units", 0, "action", "rest")  # a rest rolls its die: its outcome waits for the resolution
     report = match.poll()
     assert not report.resolved
     leader = match.row(ann, "units", 0).feedback
-    assert leader.startswith("Kept for") and "✔" not in leader and "✘" not in leader, leader
+    assert leader.startswith("✔ will rest") and "the die is rolled as the turn resolves" in leader, leader
+    assert "rolled 1" not in leader and "rested" not in leader, leader
 
 
 def test_the_resolution_that_opens_a_turn_shows_a_kept_recruit_s_refusal_at_once_as_the_next_poll_does() -> None:

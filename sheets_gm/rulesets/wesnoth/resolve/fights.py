@@ -50,6 +50,12 @@ def attack(work: TurnWork, unit: Unit, row: UnitOrder, stopped: str = "") -> Non
         weapon = found
     if unit.id not in work.acted:
         work.acted.append(unit.id)
+    if work.dice.blind:  # a check: the fight is not fought, so it hurts and kills nobody and pays nothing
+        work.verdict(unit, unit.id, "attack", True, f"will attack {target.id} with {weapon.name}: the dice are "
+                                                    "rolled as the turn resolves")
+        if row.advance.strip():
+            advance_unit(work, unit, row.advance)
+        return
     work.verdict(unit, unit.id, "attack", True, f"attacks {target.id} with {weapon.name}")
     exchange(work, unit, weapon, target, row.reroll_below, row.advance)
 
@@ -136,7 +142,8 @@ def kill(work: TurnWork, killer: Unit, dead: Unit, advance: str) -> None:
 
 
 def advance_unit(work: TurnWork, unit: Unit, choice: str) -> None:
-    """Advance a unit that dealt a final blow to the class chosen, if its player can pay."""
+    """Advance a unit that dealt a final blow to the class chosen, if its player can pay (in a check, before the
+    fight, only whether the unit can advance to it)."""
     utype = work.rules.utype(unit)
     if not utype.advances_to:
         work.verdict(unit, unit.id, "advance", False, f"{unit.type} has no advancement")
@@ -150,6 +157,10 @@ def advance_unit(work: TurnWork, unit: Unit, choice: str) -> None:
                          f"{' or '.join(utype.advances_to)}, not {choice!r}")
             return
     cost = work.rules.advance_cost(utype.level)
+    if work.dice.blind:  # a check, before the fight: whether it kills, and the gold then, are not known yet
+        work.verdict(unit, unit.id, "advance", True, f"will advance to {target} for {cost} gold if it kills: "
+                                                     "judged when the fight is fought")
+        return
     _, owner = work.player(unit.owner)
     if owner.gold < cost:
         work.verdict(unit, unit.id, "advance", False, f"advancing a level-{utype.level} unit costs {cost} gold; "

@@ -94,12 +94,16 @@ def _move(state: WodState, unit: Unit, route: Route, events: list[Event]) -> str
 def attack(rules: WodRules, state: WodState, unit: Unit, target: Unit, dice: TurnDice, events: list[Event],
            change: ActionChange | None = None) -> str:
     """An attack (both revealed; power + adjacent allies dice, changed as the GM said after a reaction) and, if
-    the target survives a melee attack, its counter-attack; the feedback sentence."""
+    the target survives a melee attack, its counter-attack; the feedback sentence. With a check's blind dice only
+    the sentence that it will attack: the feedback before the turn resolves tells no roll."""
     assert unit.at is not None and target.at is not None
     k = unit.actions
     reveal(state, unit, events, "it attacks")
     reveal(state, target, events, "it is attacked")
     melee = rules.board.distance(unit.at, target.at) == 1
+    if dice.blind:  # a check: the fight is not fought, so it hurts and kills nobody (the rows after it see so)
+        return (f"{unit.id} will attack {target.id}{'' if melee else ' from range'}: the dice are rolled as the turn "
+                "resolves.")
     extra, less = (change.dice, change.less) if change is not None else (0, 0)
     dealt = _strike(rules, state, unit, target, max(0, state.power(unit) + extra), state.card_of(unit).hit, dice,
                     f"attack/{unit.id}/{k}", EventKind.ATTACK, "attacks", events, less)
