@@ -18,15 +18,20 @@ from sheets_gm.rulesets.wesnoth.resolve import resolve_turn
 from sheets_gm.rulesets.wesnoth.rules import WesnothRules
 from sheets_gm.rulesets.wesnoth.state import WesnothState
 
-#: A move the check accepts is one that will be made: said so before anything moved (the resolution says what did).
-_WILL = (("moved to ", "will move to "), ("stopped on ", "will stop on "))
+#: A move, recruit or advancement the check accepts is one that will be made: said so before anything happened (the
+#: resolution says what did).
+_WILL = (("moved to ", "will move to "), ("stopped on ", "will stop on "), ("recruited ", "will recruit "),
+         ("advanced to ", "will advance to "))
+_SAID_BEFORE = frozenset({"move", "recruit", "advance"})
 
 
 def will_happen(message: str) -> str:
-    """A move's verdict said before the move is made.
+    """A move's, recruit's or advancement's verdict said before it is made.
 
     >>> will_happen("moved to P19 (4 moves)")
     'will move to P19 (4 moves)'
+    >>> will_happen("recruited Ann-R1 (Thief) on B2 for 3 gold")
+    'will recruit Ann-R1 (Thief) on B2 for 3 gold'
     >>> will_happen("Thief costs 4 gold; Ann has 3")
     'Thief costs 4 gold; Ann has 3'
     """
@@ -58,7 +63,7 @@ def check_orders(rules: WesnothRules, state: WesnothState, orders: TurnOrders, d
     out: list[Verdict] = []
     fought = False
     for v in resolve_turn(rules, state, orders, dice.blinded()).verdicts:
-        if v.part == "move" and v.accepted:
+        if v.part in _SAID_BEFORE and v.accepted:
             v = replace(v, message=will_happen(v.message))
         elif fought and not v.accepted and v.part in _A_FIGHT_MAY_CHANGE:
             v = replace(v, accepted=True, message=after_the_fights(v.message))

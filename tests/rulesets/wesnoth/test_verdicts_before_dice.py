@@ -17,7 +17,7 @@ def test_a_recruit_its_gold_does_not_cover_says_so_in_its_row_before_the_turn_re
     assert not report.resolved
     assert any("Thief costs 4 gold; Ann has 3" in p for _, p in report.rejected)  # the sync's own output
     said = [match.row(ann, "recruit", i).feedback for i in range(4)]
-    assert said[:3] == [f"✔ recruited Ann-R{n} (Thief) on {at} for 4 gold" for n, at in
+    assert said[:3] == [f"✔ will recruit Ann-R{n} (Thief) on {at} for 4 gold" for n, at in
                         zip((1, 2, 3), ("P4", "N5", "O5"), strict=True)], said
     assert said[3] == "✘ Thief costs 4 gold; Ann has 3", said  # not "Kept for round 1 …"
     assert not any(s.startswith("Kept for") for s in said)
