@@ -97,6 +97,7 @@ class MemoryBackend:
             data = self.tabs[tab]
             extent = (max((r for r, _c in data), default=-1) + 1, max((c for _r, c in data), default=-1) + 1)
             r1, c1, r2, c2 = parse_cells(cells, extent)
+            r2, c2 = min(r2, extent[0] - 1), min(c2, extent[1] - 1)  # past the data nothing is read: as trimmed
             out.append(trim_grid([[data.get((r, c)) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]))
         return out
 

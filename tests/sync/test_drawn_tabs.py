@@ -37,7 +37,7 @@ def test_each_drawn_tab_is_laid_out_in_order_with_the_title_and_status(registere
     assert board.value(STANDINGS_TAB, "D2") == "Turn 1."
 
 
-def test_the_idle_poll_reads_the_board_tab_and_the_logs_header_only(
+def test_the_idle_poll_reads_the_board_tab_and_the_log_s_header_and_end_only(
         registered_race: type[RaceRuleset]) -> None:
     sheets, backends = new_race()
     board = backends[0]
@@ -48,8 +48,9 @@ def test_the_idle_poll_reads_the_board_tab_and_the_logs_header_only(
     poll(sheets, RACE, now=NOW)
     assert [b.calls for b in backends] == [["read"]] * 4
     # never the standings (the poll does not need them); the board (its title checked, its drawn cells compared:
-    # nothing typed over, nothing written); the Log's header row, which a resolution writes under
-    assert board.ranges_read == ["'Board'", "'Log'!A1:C1"]
+    # nothing typed over, nothing written); the Log's header row, which a resolution writes under; the Log from the
+    # block of lines its last is in to the tab's end (empty, unless a line was typed below it: the poll clears it)
+    assert board.ranges_read == ["'Board'", "'Log'!A1:C1", "'Log'!A2:C20000"]
 
 
 def test_a_resolution_rewrites_every_drawn_tab_in_its_one_write(registered_race: type[RaceRuleset]) -> None:

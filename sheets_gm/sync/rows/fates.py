@@ -233,7 +233,7 @@ def row_feedback(row: TypedRow, seat: str, window: Window, table: InputTable, pr
     said = problems.get(row.subject, [])  # a refusal the reading and the check both give is said once
     parts += [("✔ " if v.accepted else MARK) + v.message for v in ordered if v.message not in note
               and v.message not in said]
-    if extra:
+    if extra and extra not in note:  # a resolution that kept the row said it already (``settle_seat``)
         parts.append(extra)
     if table.of_kind(ColumnKind.READY):
         ticked = row.ticked(table.of_kind(ColumnKind.READY)[0].key)
@@ -684,6 +684,11 @@ def settle_seat(adapter: AnySheetAdapter, state: Any, new_state: Any, seat_read:
             if said:
                 out.notes.append({"table": table, "subject": subject, "values": dict(row.values), "note": said})
             waiting = seat_input if same_window else fresh if reread else None
+            # what the game tells the row (a standing reaction in its own player's turn) is said as the next poll
+            # says it: otherwise that poll writes again with nothing new typed
+            extra = game_notes(waiting, subject)
+            if extra and extra not in said:
+                said = " · ".join(p for p in (said, extra) if p)
             if waiting is not None and subject in waiting.held:  # for her next turn, not this window
                 waits = waiting.held_why.get(subject, "")
                 said = " · ".join(p for p in (said, held_sentence(target, seat, seat_read.tab.table(table).spec, waits))
