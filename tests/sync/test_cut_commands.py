@@ -539,3 +539,99 @@ def test_a_repair_cut_while_it_keeps_its_copies_left_the_match_as_it_was(
             main(["repair", "-c", str(config)])
     assert match_files(config.parent) == before
     assert not list((config.parent / ".sheets-gm").glob("*.json"))
+
+
+# --------------------------------------------------------------------------- the engine's move, on the Google fake
+
+
+class CutGoogle:
+    """Count the layouts and writes sent to Google, and fail the ``at``-th (from 0; None: none), as a lost
+    connection or a kill -9 there would: it and every later one never happen."""
+
+    def __init__(self, at: int | None = None) -> None:
+        self.at = at
+        self.count = 0
+
+    def __enter__(self) -> CutGoogle:
+        from sheets_gm.sheets.google.backend import GoogleSheetBackend
+
+        self.patch = pytest.MonkeyPatch()
+        for method in ("apply_layout", "write"):
+            real = getattr(GoogleSheetBackend, method)
+
+            def sent(backend: Any, *args: Any, _real: Any = real, **kwargs: Any) -> Any:
+                if self.count == self.at:
+                    self.patch.undo()
+                    raise InjectedFault(f"cut at Google write {self.at}")
+                self.count += 1
+                return _real(backend, *args, **kwargs)
+            self.patch.setattr(GoogleSheetBackend, method, sent)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.patch.undo()
+
+
+def _google_engine_move(tmp_path: Path, cut: int | None) -> tuple[dict[str, Any], str, int]:
+    """A Google match whose engine sat in the board's spreadsheet, the config now naming a spreadsheet of its own;
+    repair cut at its ``cut``-th write (None: whole), then the next sync. Every tab's values, what the sync said,
+    and how many writes the repair sent."""
+    from sheets_gm.cli import main
+    from sheets_gm.commands.matchargs import open_match
+    from sheets_gm.match.config import load_config
+    from tests.fakes.google_api import signed_in_fake, write_service_account_key
+
+    keys = {"board": "1BoardKey_cut_test_00000000000000000000000",
+            "engine": "1EngineKey_cut_test_0000000000000000000000",
+            "red": "1RedKey_cut_test_000000000000000000000000000",
+            "blue": "1BlueKey_cut_test_00000000000000000000000000"}
+    tmp_path.mkdir(parents=True)
+    write_service_account_key(tmp_path / "sa.json", "gm-bot@sheets-gm-test.iam.gserviceaccount.com")
+    members = roster(3).members
+    (tmp_path / "roster.csv").write_text("name,team,role\n" + "".join(
+        f"{m.name},{m.seat},{m.fields['role']}\n" for m in members), encoding="utf-8")
+    path = tmp_path / "match.toml"
+    sheets_lines = (f'[sheets]\nbackend = "google"\nboard = "{keys["board"]}"\n'
+                    f'orders = {{ red = "{keys["red"]}", blue = "{keys["blue"]}" }}\n')
+    path.write_text('ruleset = "gvg"\ntitle = "Cut match"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+                    + sheets_lines + '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch, \
+            signed_in_fake(patch, {key: f"cut test · {role}" for role, key in keys.items()}) as fake:
+        with pytest.MonkeyPatch.context() as old:  # created when the engine could share the board's spreadsheet
+            old.setattr("sheets_gm.match.run.refuse_exposures", lambda config: None)
+            old.setattr("sheets_gm.match.run.new_seed", lambda: SEED)  # the same match, run whole and cut
+            assert main(["init", "gvg", "-c", str(path), "--no-share"]) == 0
+        sheets = open_match(load_config(path))
+        for _ in range(2):
+            type_orders(sheets)
+            assert sync(sheets).resolved
+        type_orders(sheets, ready=False)
+        path.write_text(path.read_text(encoding="utf-8").replace(
+            f'board = "{keys["board"]}"', f'board = "{keys["board"]}"\nengine = "{keys["engine"]}"'), encoding="utf-8")
+        with CutGoogle(cut) as cutting:
+            if cut is None:
+                assert main(["repair", "-c", str(path)]) == 0
+            else:
+                with pytest.raises(InjectedFault):
+                    main(["repair", "-c", str(path)])
+        said = sync(open_match(load_config(path))).completed
+        values = {role: {s.title: fake.values(key, s.title) for s in fake.spreadsheets[key].sheets}
+                  for role, key in keys.items()}
+    return values, said, cutting.count
+
+
+def check_google_engine_move(tmp_path: Path, cut: int) -> None:
+    whole, _, _ = _google_engine_move(tmp_path / "whole", None)
+    values, said, _ = _google_engine_move(tmp_path / "cut", cut)
+    assert "the repair was cut short before its last write" in said and "it is now complete" in said, said
+    assert values == whole
+
+
+@pytest.mark.soak
+def test_an_engine_move_cut_on_google_at_every_write_is_completed_by_the_next_sync(tmp_path: Path) -> None:
+    """The engine moved out of the board's spreadsheet into its own (on Google it is the one step of those before
+    the layout that applies: swapped spreadsheets are refused, and no spreadsheet is created), then the layout:
+    cut at each write, the next sync completes it."""
+    _, _, writes = _google_engine_move(tmp_path / "count", None)
+    for cut in range(writes):
+        check_google_engine_move(tmp_path / str(cut), cut)
