@@ -50,13 +50,14 @@ def load(args: argparse.Namespace) -> MatchConfig:
         return config
 
 
-def open_match(config: MatchConfig, access: Access = "play", *, writes: bool = True) -> MatchSheets:
+def open_match(config: MatchConfig, access: Access = "play", *, writes: bool = True,
+               settles: bool | None = None) -> MatchSheets:
     """The configured match's spreadsheets (nothing is read yet); ``access``: what the command does with Google;
     ``writes``: False for a command that only reads (what ``say_tidied`` finds is then named, not mended). A command
-    that writes first completes the files' moves of a repair cut short (``repair_prepare``): the command's settle
-    then runs the rest of it again."""
+    that writes (or ``settles`` a command cut short: export) first completes the files' moves of a repair cut short
+    (``repair_prepare``): the command's settle then runs the rest of it again."""
     with user_errors():
-        if writes:
+        if writes if settles is None else settles:
             complete_prepare(config)
         sheets = open_match_sheets(config, access=access)
         say_tidied(sheets, writes=writes)
