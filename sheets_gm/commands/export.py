@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         if folder.resolve() in live:
             raise UserError(f"{folder} holds the match's own workbooks, which the export could replace: "
                             "export into a folder of its own (the default is export/ next to the config)")
-    sheets = open_match(config, "export", writes=False)
+    sheets = open_match(config, "export", writes=False, settles=True)
     told: list[str] = []
     with user_errors(config):  # a repair, export or init --overwrite cut short, settled before anything is read
         told += [said] if (said := settle_cut_command(sheets, get_ruleset(config.ruleset))) else []

@@ -12,6 +12,7 @@ from sheets_gm.commands.base import add_config_option as add_config_option  # wh
 from sheets_gm.engine.settings import SettingError
 from sheets_gm.match.config import ConfigError, MatchConfig, load_config
 from sheets_gm.match.connect import Access, open_match_sheets, tidy_local_workbooks
+from sheets_gm.match.repair_prepare import complete_prepare
 from sheets_gm.match.run import require_sheets
 from sheets_gm.match.seat_roster import SeatRosterError
 from sheets_gm.sheets.backend import SheetError
@@ -49,10 +50,15 @@ def load(args: argparse.Namespace) -> MatchConfig:
         return config
 
 
-def open_match(config: MatchConfig, access: Access = "play", *, writes: bool = True) -> MatchSheets:
+def open_match(config: MatchConfig, access: Access = "play", *, writes: bool = True,
+               settles: bool | None = None) -> MatchSheets:
     """The configured match's spreadsheets (nothing is read yet); ``access``: what the command does with Google;
-    ``writes``: False for a command that only reads (what ``say_tidied`` finds is then named, not mended)."""
+    ``writes``: False for a command that only reads (what ``say_tidied`` finds is then named, not mended). A command
+    that writes (or ``settles`` a command cut short: export) first completes the files' moves of a repair cut short
+    (``repair_prepare``): the command's settle then runs the rest of it again."""
     with user_errors():
+        if writes if settles is None else settles:
+            complete_prepare(config)
         sheets = open_match_sheets(config, access=access)
         say_tidied(sheets, writes=writes)
     return sheets

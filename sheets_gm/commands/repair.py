@@ -15,35 +15,32 @@ from sheets_gm.engine.words import counted
 def run(args: argparse.Namespace) -> int:
     """Repair the configured match under the sync lock and say what was kept."""
     from sheets_gm.match.backups import REPAIRS_KEPT, backup_workbooks
-    from sheets_gm.match.connect import open_match_sheets
-    from sheets_gm.match.engine_move import create_engine_file, move_engine
-    from sheets_gm.match.run import editor_emails, gm_change, repair_roster
-    from sheets_gm.match.swap_back import put_back_swapped
+    from sheets_gm.match.repair_prepare import prepare_repair
+    from sheets_gm.match.run import editor_emails, gm_change
     from sheets_gm.match.team_check import row_emails
     from sheets_gm.rulesets.registry import get_ruleset
     from sheets_gm.sync.life.repair import repair_match
 
     config = load(args)
     with user_errors(), gm_change(config):
+        # copies first (no write to the match); then one transaction, its journal kept before the first write
         kept, copies, pruned = backup_workbooks(config, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
-        create_engine_file(config)
-        sheets, swapped = put_back_swapped(config, open_match_sheets(config))
-        say_tidied(sheets)
-        moved = move_engine(config, sheets)
-        roster = repair_roster(config, sheets)
-        fixed = repair_match(sheets, get_ruleset(config.ruleset),
-                                    emails=editor_emails(config, roster), member_emails=row_emails(roster),
-                                    title=config.title, schedule_text=config.schedule.describe())
+        prepared = prepare_repair(config)
+        say_tidied(prepared.sheets)
+        fixed = repair_match(prepared.sheets, get_ruleset(config.ruleset),
+                             emails=editor_emails(config, prepared.roster), member_emails=row_emails(prepared.roster),
+                             title=config.title, schedule_text=config.schedule.describe())
     if kept is not None:
         what = "workbook as it was" if len(copies) == 1 else f"{len(copies)} workbooks as they were"
         print(f"Kept a copy of the {what} in {_shown(kept, config.folder)}/ "
               f"(the last {REPAIRS_KEPT} repairs' copies are kept in {_shown(kept.parent, config.folder)}/"
               f"{'; removed the oldest: ' + ', '.join(p.name for p in pruned) if pruned else ''}).")
-    for line in swapped:
+    if prepared.settled:
+        print(f"Note: {prepared.settled}.")
+    for line in prepared.swapped:
         print(f"Swapped back: {line}.")
-    if moved is not None:
-        print(f"Moved the engine out of {moved.source} into {moved.target} (tabs {', '.join(moved.tabs)}): the seed "
-              f"is no longer in a file players open. Keep {moved.target} to yourself.")
+    if prepared.moved:
+        print(f"{prepared.moved}.")
     for note in fixed.notes:
         print(f"Note: {note}.")
     resolved, seed = counted(fixed.record.resolved, "window"), fixed.record.seed_hash[:12]

@@ -7,12 +7,14 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 from sheets_gm.match.config import BackendKind, MatchConfig
 from sheets_gm.match.connect import open_match_sheets
 from sheets_gm.match.privacy import place
 from sheets_gm.rulesets.registry import get_ruleset, sheet_spec
 from sheets_gm.sheets.backend import SheetBackend
+from sheets_gm.sync.command_journal import note_command
 from sheets_gm.sync.match_tabs import MatchTabs
 from sheets_gm.sync.sheets import MatchSheets
 from sheets_gm.sync.swaps import Misplaced, SwappedWorkbooksError, describe_misplaced, find_misplaced, moves_back
@@ -33,9 +35,11 @@ def _path(backend: SheetBackend) -> Path:
     return path
 
 
-def put_back_swapped(config: MatchConfig, sheets: MatchSheets) -> tuple[MatchSheets, list[str]]:
+def put_back_swapped(config: MatchConfig, sheets: MatchSheets,
+                     journal: Path | None = None) -> tuple[MatchSheets, list[str]]:
     """The match's spreadsheets with swapped local workbooks moved back into their places, and a line for each
-    move; SwappedWorkbooksError (nothing moved) on Google, or when the files are not a plain swap."""
+    move; SwappedWorkbooksError (nothing moved) on Google, or when the files are not a plain swap. ``journal``: the
+    repair's command journal, which keeps every move before the first (``finish_swaps`` completes them)."""
     tabs = MatchTabs(sheet_spec(config.ruleset), sheets.seats, get_ruleset(config.ruleset).traits.judge)
     found = find_misplaced(sheets, tabs)
     if not found:
@@ -54,11 +58,25 @@ def put_back_swapped(config: MatchConfig, sheets: MatchSheets) -> tuple[MatchShe
                                     "once what was typed there is in the right file (or put each file back from a "
                                     "copy you trust), and run repair again")
     token = secrets.token_hex(4)
-    parked = [(_path(holder).with_name(f".{_path(holder).name}.{token}.swap"), _path(home)) for holder, home in moves]
-    for (holder, _), (aside, _) in zip(moves, parked, strict=True):
-        os.replace(_path(holder), aside)
-    for aside, home in parked:
-        os.replace(aside, home)
     lines = [f"{holder.name} held the tabs of {', '.join(m.seat for m in found if m.holder is holder)} "
              f"(the workbooks were swapped): moved back to {home.name}" for holder, home in moves]
+    plan = [[str(_path(holder)), str(_path(holder).with_name(f".{_path(holder).name}.{token}.swap")), str(_path(home))]
+            for holder, home in moves]
+    note_command(journal, swaps=plan, swapping="parking", swapped=lines)  # before the first move
+    finish_swaps(journal, plan, parking=True)
     return open_match_sheets(config), lines
+
+
+def finish_swaps(journal: Path | None, plan: list[Any], *, parking: bool) -> None:
+    """Make the moves of ``plan`` (``[holder, aside, home]`` paths) that are not made yet: each file parked aside
+    (while ``parking``: none was put in its place yet), then each parked file put in its place. Run again after a
+    cut, it completes them: the journal says which phase the moves were in."""
+    moves = [(Path(str(h)), Path(str(a)), Path(str(t))) for h, a, t in plan]
+    if parking:
+        for holder, aside, _ in moves:
+            if not aside.exists() and holder.exists():
+                os.replace(holder, aside)
+        note_command(journal, swapping="placing")
+    for _, aside, home in moves:
+        if aside.exists():
+            os.replace(aside, home)

@@ -5,9 +5,11 @@ It is a file of its own beside the resolution's and the change's journal (``sync
 ``.sheets-gm`` folder: a repair may run while a resolution's journal waits for the next poll (repair writes its
 pending row back), and an export may run over either.
 
-- ``repair`` draws every file again from the engine's record and the rows typed (it never writes the record): cut
-  anywhere, it is completed by running it again whole, with what the journal kept of it (the editors' e-mails and
-  the spreadsheets' title: ``life/settle.py``).
+- ``repair`` first puts the match's files in place (phase ``prepare``: swapped workbooks moved back, each move kept
+  here before the first; the engine moved out of a file players open: ``match/repair_prepare.py``), then draws every
+  file again from the engine's record and the rows typed (it never writes the record): cut anywhere, it is completed
+  by running it again whole, with what the journal kept of it (the editors' e-mails and the spreadsheets' title:
+  ``life/settle.py``); a cut ``prepare`` is completed first by the next command's opening of the match.
 - ``init --overwrite`` moves the match's local workbooks aside, creates new ones and lays the new match out: cut
   anywhere before it is whole, it is rolled back (the new workbooks removed, the old ones moved back), so the match
   that was there goes on as if it had never run; the GM runs it again to replace that match.
@@ -62,6 +64,15 @@ def load_command(path: Path | None) -> dict[str, Any] | None:
     if not isinstance(raw, dict) or raw.get("version") != JOURNAL_VERSION or not isinstance(raw.get("kind"), str):
         return None
     return raw
+
+
+def note_command(path: Path | None, **changes: Any) -> None:
+    """Keep ``changes`` in the command journal under way at ``path`` (a step's progress, before the step's next
+    write): JournalUnwritableError when it cannot be kept. Nothing when there is none."""
+    journal = load_command(path)
+    if journal is not None:
+        begin_command(path, str(journal["kind"]), str(journal.get("what") or journal["kind"]),
+                      **{k: v for k, v in {**journal, **changes}.items() if k not in ("version", "kind", "what")})
 
 
 def end_command(path: Path | None) -> None:

@@ -367,3 +367,271 @@ def test_doctor_names_a_repair_cut_short_and_writes_nothing(tmp_path: Path, caps
     assert workbook_values(tmp_path) == written
     assert "it is now complete, run again whole" in sync(open_match_sheets(load_config(config))).completed
     assert main(["doctor", "-c", str(config)]) == 0, capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- repair's first steps, on local workbooks
+#
+# Before it lays the match out again, repair puts its files in place: swapped workbooks moved back, the engine moved
+# out of a file players open (created first where the config names a new file). Each local write ends in one
+# ``os.replace`` (a save's, or a file moved): the repair is cut at each of them in turn, then the next command opens
+# the match as the command line does, and every workbook is what the repair run whole, then that command, leaves.
+
+#: A match whose repair has files to move: red's and blue's workbooks swapped; the engine still in the board's
+#: workbook while the config names gm/engine.xlsx.
+MOVES = ("swapped", "engine")
+
+
+@pytest.fixture(scope="module")
+def before_repair(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Path], Path]:
+    """Copy the match of a kind of ``MOVES`` (built once) into a folder; its config."""
+    import shutil
+
+    built: dict[str, Path] = {}
+
+    def build(kind: str) -> Path:
+        folder = tmp_path_factory.mktemp(kind)
+        path, sheets = local_match(folder, private=kind == "swapped")
+        for _ in range(2):
+            type_orders(sheets)
+            assert sync(sheets).resolved
+        type_orders(sheets, ready=False)
+        if kind == "swapped":
+            import os
+
+            os.replace(folder / "red.xlsx", folder / "aside.xlsx")
+            os.replace(folder / "blue.xlsx", folder / "red.xlsx")
+            os.replace(folder / "aside.xlsx", folder / "blue.xlsx")
+        else:
+            path.write_text(path.read_text(encoding="utf-8").replace(
+                'board = "match.xlsx"', 'board = "match.xlsx"\nengine = "gm/engine.xlsx"'), encoding="utf-8")
+        return path
+
+    def copy_of(kind: str, folder: Path) -> Path:
+        if kind not in built:
+            built[kind] = build(kind)
+        shutil.copytree(built[kind].parent, folder)
+        return folder / built[kind].name
+    return copy_of
+
+
+class CutReplace:
+    """Count the ``os.replace`` of the match's files (the journal's in ``.sheets-gm/`` left out), and fail the
+    ``at``-th (from 0; None: none) as a kill -9 there would: it and every later write never happen."""
+
+    def __init__(self, at: int | None = None) -> None:
+        self.at = at
+        self.count = 0
+
+    def __enter__(self) -> CutReplace:
+        import os
+
+        self.patch = pytest.MonkeyPatch()
+        real = os.replace
+
+        def replace_file(source: Any, target: Any, *args: Any, **kwargs: Any) -> None:
+            if ".sheets-gm" not in Path(target).parts:
+                if self.count == self.at:
+                    self.patch.undo()
+                    raise InjectedFault(f"cut at write {self.at} ({target})")
+                self.count += 1
+            real(source, target, *args, **kwargs)
+        self.patch.setattr(os, "replace", replace_file)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.patch.undo()
+
+
+def match_files(folder: Path) -> dict[str, object]:
+    """Every cell's value of every workbook in ``folder`` (the repairs' copies left out), and every other file's
+    name there (a file a cut move left aside is one)."""
+    out: dict[str, object] = {}
+    for path in sorted(folder.rglob("*")):
+        name = str(path.relative_to(folder))
+        if path.is_dir() or name.startswith(("backups", ".sheets-gm")):
+            continue
+        if path.suffix == ".xlsx":
+            book = openpyxl.load_workbook(path)
+            out[name] = {sheet.title: [[c.value for c in row] for row in sheet.iter_rows()] for sheet in book}
+        else:
+            out[name] = None
+    return out
+
+
+def _repair_then(config: Path, after: str, cut: int | None) -> str:
+    """``repair`` of ``config`` from the command line, cut at its ``cut``-th write (None: run whole); then ``after``
+    on the match opened as the command line opens it. What ``after`` said of a cut repair."""
+    from sheets_gm.cli import main
+    from sheets_gm.commands.matchargs import open_match
+    from sheets_gm.match.config import load_config
+
+    with CutReplace(cut) as cutting:
+        if cut is None:
+            assert main(["repair", "-c", str(config)]) == 0
+        else:
+            with pytest.raises(InjectedFault):
+                main(["repair", "-c", str(config)])
+            assert cutting.count == cut
+    sheets = open_match(load_config(config))
+    if after == "sync":
+        return sync(sheets).completed
+    return _run(NEXT[after], sheets) if cut is not None else ""
+
+
+def repair_writes(before_repair: Callable[[str, Path], Path], tmp_path: Path, kind: str) -> int:
+    """How many writes the repair of ``kind`` makes, run whole."""
+    config = before_repair(kind, tmp_path / "count")
+    with CutReplace() as counting:
+        from sheets_gm.cli import main
+
+        assert main(["repair", "-c", str(config)]) == 0
+    return counting.count
+
+
+def check_cut_repair(before_repair: Callable[[str, Path], Path], tmp_path: Path, kind: str, cut: int,
+                     after: str) -> str:
+    """The repair of ``kind`` cut at its ``cut``-th write, then ``after``: every file as the repair run whole, then
+    ``after``; the GM told. What she was told."""
+    whole = before_repair(kind, tmp_path / "whole")
+    _repair_then(whole, after, None)
+    config = before_repair(kind, tmp_path / "cut")
+    said = _repair_then(config, after, cut)
+    assert "the repair was cut short before its last write" in said and "it is now complete" in said, said
+    assert match_files(config.parent) == match_files(whole.parent)
+    assert not list((config.parent / ".sheets-gm").glob("*.json"))  # no journal left
+    return said
+
+
+@pytest.mark.parametrize(("kind", "cut", "after", "told"), [
+    ("swapped", 1, "sync", ""),  # one workbook moved aside, the other not yet
+    ("swapped", 2, "undo", "red.xlsx held the tabs of blue (the workbooks were swapped): moved back"),  # both aside
+    ("engine", 1, "sync", ""),  # gm/engine.xlsx created, nothing copied into it
+    ("engine", 2, "undo", "moved the engine out of"),  # the engine copied, not yet deleted from the board
+])
+def test_a_repair_cut_while_it_puts_the_files_in_place_is_completed_by_the_next_command(
+        before_repair: Callable[[str, Path], Path], tmp_path: Path, kind: str, cut: int, after: str,
+        told: str) -> None:
+    said = check_cut_repair(before_repair, tmp_path, kind, cut, after)
+    assert told in said
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("after", ["sync", "undo"])
+@pytest.mark.parametrize("kind", MOVES)
+def test_a_repair_cut_at_every_write_of_every_step_is_completed(before_repair: Callable[[str, Path], Path],
+                                                                tmp_path: Path, kind: str, after: str) -> None:
+    for cut in range(repair_writes(before_repair, tmp_path, kind)):
+        check_cut_repair(before_repair, tmp_path / str(cut), kind, cut, after)
+
+
+def test_a_repair_cut_while_it_keeps_its_copies_left_the_match_as_it_was(
+        before_repair: Callable[[str, Path], Path], tmp_path: Path) -> None:
+    """The copies come before the journal: they are no write to the match, and cut there the repair never ran."""
+    import shutil
+
+    from sheets_gm.cli import main
+
+    config = before_repair("engine", tmp_path / "cut")
+    before = match_files(config.parent)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shutil, "copy2", lambda *a, **k: (_ for _ in ()).throw(InjectedFault("cut in the copies")))
+        with pytest.raises(InjectedFault):
+            main(["repair", "-c", str(config)])
+    assert match_files(config.parent) == before
+    assert not list((config.parent / ".sheets-gm").glob("*.json"))
+
+
+# --------------------------------------------------------------------------- the engine's move, on the Google fake
+
+
+class CutGoogle:
+    """Count the layouts and writes sent to Google, and fail the ``at``-th (from 0; None: none), as a lost
+    connection or a kill -9 there would: it and every later one never happen."""
+
+    def __init__(self, at: int | None = None) -> None:
+        self.at = at
+        self.count = 0
+
+    def __enter__(self) -> CutGoogle:
+        from sheets_gm.sheets.google.backend import GoogleSheetBackend
+
+        self.patch = pytest.MonkeyPatch()
+        for method in ("apply_layout", "write"):
+            real = getattr(GoogleSheetBackend, method)
+
+            def sent(backend: Any, *args: Any, _real: Any = real, **kwargs: Any) -> Any:
+                if self.count == self.at:
+                    self.patch.undo()
+                    raise InjectedFault(f"cut at Google write {self.at}")
+                self.count += 1
+                return _real(backend, *args, **kwargs)
+            self.patch.setattr(GoogleSheetBackend, method, sent)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.patch.undo()
+
+
+def _google_engine_move(tmp_path: Path, cut: int | None) -> tuple[dict[str, Any], str, int]:
+    """A Google match whose engine sat in the board's spreadsheet, the config now naming a spreadsheet of its own;
+    repair cut at its ``cut``-th write (None: whole), then the next sync. Every tab's values, what the sync said,
+    and how many writes the repair sent."""
+    from sheets_gm.cli import main
+    from sheets_gm.commands.matchargs import open_match
+    from sheets_gm.match.config import load_config
+    from tests.fakes.google_api import signed_in_fake, write_service_account_key
+
+    keys = {"board": "1BoardKey_cut_test_00000000000000000000000",
+            "engine": "1EngineKey_cut_test_0000000000000000000000",
+            "red": "1RedKey_cut_test_000000000000000000000000000",
+            "blue": "1BlueKey_cut_test_00000000000000000000000000"}
+    tmp_path.mkdir(parents=True)
+    write_service_account_key(tmp_path / "sa.json", "gm-bot@sheets-gm-test.iam.gserviceaccount.com")
+    members = roster(3).members
+    (tmp_path / "roster.csv").write_text("name,team,role\n" + "".join(
+        f"{m.name},{m.seat},{m.fields['role']}\n" for m in members), encoding="utf-8")
+    path = tmp_path / "match.toml"
+    sheets_lines = (f'[sheets]\nbackend = "google"\nboard = "{keys["board"]}"\n'
+                    f'orders = {{ red = "{keys["red"]}", blue = "{keys["blue"]}" }}\n')
+    path.write_text('ruleset = "gvg"\ntitle = "Cut match"\nteams = ["red", "blue"]\nroster = "roster.csv"\n'
+                    + sheets_lines + '[google]\nservice_account = "sa.json"\n', encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch, \
+            signed_in_fake(patch, {key: f"cut test · {role}" for role, key in keys.items()}) as fake:
+        with pytest.MonkeyPatch.context() as old:  # created when the engine could share the board's spreadsheet
+            old.setattr("sheets_gm.match.run.refuse_exposures", lambda config: None)
+            old.setattr("sheets_gm.match.run.new_seed", lambda: SEED)  # the same match, run whole and cut
+            assert main(["init", "gvg", "-c", str(path), "--no-share"]) == 0
+        sheets = open_match(load_config(path))
+        for _ in range(2):
+            type_orders(sheets)
+            assert sync(sheets).resolved
+        type_orders(sheets, ready=False)
+        path.write_text(path.read_text(encoding="utf-8").replace(
+            f'board = "{keys["board"]}"', f'board = "{keys["board"]}"\nengine = "{keys["engine"]}"'), encoding="utf-8")
+        with CutGoogle(cut) as cutting:
+            if cut is None:
+                assert main(["repair", "-c", str(path)]) == 0
+            else:
+                with pytest.raises(InjectedFault):
+                    main(["repair", "-c", str(path)])
+        said = sync(open_match(load_config(path))).completed
+        values = {role: {s.title: fake.values(key, s.title) for s in fake.spreadsheets[key].sheets}
+                  for role, key in keys.items()}
+    return values, said, cutting.count
+
+
+def check_google_engine_move(tmp_path: Path, cut: int) -> None:
+    whole, _, _ = _google_engine_move(tmp_path / "whole", None)
+    values, said, _ = _google_engine_move(tmp_path / "cut", cut)
+    assert "the repair was cut short before its last write" in said and "it is now complete" in said, said
+    assert values == whole
+
+
+@pytest.mark.soak
+def test_an_engine_move_cut_on_google_at_every_write_is_completed_by_the_next_sync(tmp_path: Path) -> None:
+    """The engine moved out of the board's spreadsheet into its own (on Google it is the one step of those before
+    the layout that applies: swapped spreadsheets are refused, and no spreadsheet is created), then the layout:
+    cut at each write, the next sync completes it."""
+    _, _, writes = _google_engine_move(tmp_path / "count", None)
+    for cut in range(writes):
+        check_google_engine_move(tmp_path / str(cut), cut)

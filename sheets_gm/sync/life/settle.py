@@ -34,8 +34,12 @@ def settle_cut_command(sheets: MatchSheets, ruleset_class: type[AnyRuleset], *, 
         if dry_run:
             raise HistoryError(f"{what} was cut short before its last write (its journal kept): the next sync, or "
                                "any command that writes the match, runs it again whole and says so")
+        if journal.get("phase"):  # cut while it put the files in place: the command's opening of the match was not
+            raise HistoryError(f"{what} was cut short while it put the match's files in place (its journal kept): "
+                               "run repair again, or any command from the command line, which completes it")
         report = repair_match(sheets, ruleset_class, **_repair_args(journal))
-        kept = f"; {'; '.join(report.notes)}" if report.notes else ""
+        done = [str(line) for line in journal.get("done", [])] + report.notes
+        kept = f"; {'; '.join(done)}" if done else ""
         return f"{what} was cut short before its last write: it is now complete, run again whole{kept}"
     return ""
 
