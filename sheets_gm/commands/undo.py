@@ -1,4 +1,5 @@
-"""``sheets-gm undo``: take back the last resolved window, logged, its orders back in their cells."""
+"""``sheets-gm undo``: take back the last resolved window, logged, its orders back in their cells (before the first
+resolution: the GM's last adjustment)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ def run(args: argparse.Namespace) -> int:
         back = undo_window(sheets, get_ruleset(config.ruleset), args.reason,
                            owners=lambda: layout_owners(config, sheets), window_key=args.window)
     print(back.events[0].text)
+    if back.open_now:  # an adjustment taken back: no window reopened, no die dealt afresh
+        print(f"Open now: {back.open_now}; the match plays on from there.")
+        return 0
     _print_dice(back.dice, back.fresh_prefix)
     if back.set_aside:
         rows = "1 row typed since was" if back.set_aside == 1 else f"{back.set_aside} rows typed since were"
@@ -61,7 +65,8 @@ def register(sub: Any) -> None:
                 "Restore the state before the last resolved window (a finished match reopens), put that window's "
                 "orders back in their rows, and log it. The log keeps every row. The window is resolved again "
                 "with dice dealt afresh (the undone dice are public in the log, so they are never used again): "
-                "the same orders may roll otherwise. Run it twice to go back two windows.",
+                "the same orders may roll otherwise. Run it twice to go back two windows. Before the first window "
+                "resolves, it takes back the GM's last adjustment (a concession too) instead.",
                 'sheets-gm undo -c match.toml --window 2 --reason "blue ticked Ready too early"')
     add_config_option(p)
     p.add_argument("--reason", default="", metavar="TEXT", help="why (required); written to the log")

@@ -4,13 +4,18 @@ memory spreadsheets."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from sheets_gm.engine.gm_events import Concession
 from sheets_gm.rulesets.registry import get_game
 from sheets_gm.sheets.layout import a1
+from sheets_gm.sync.autoplay import type_bot_orders
+from sheets_gm.sync.drawn_cells import typed_over_words
 from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, adjust_match, undo_window
-from sheets_gm.sync.life.export import match_replay
+from sheets_gm.sync.life.export import export_match, match_replay
 from sheets_gm.sync.life.log_check import forged_log_lines
 from sheets_gm.sync.life.replay import replay_states
 from sheets_gm.sync.sheets import seat_backend
@@ -100,3 +105,83 @@ def test_a_gm_line_private_to_one_seat_reaches_her_view_alone() -> None:
         match.read().record.seats, {"health": [f"{ann}.mage=40"]}, "healed twice"))
     assert "healed twice" in _view(match, ann)
     assert "healed twice" not in _view(match, bo)
+
+
+def _verified(match: Match, folder: Path | None = None) -> None:
+    """What ``verify -c`` checks (every state replayed, the Log and the drawn cells as the match wrote them), and
+    with ``folder`` the replay ``export`` writes there verifying too."""
+    read = match.read()
+    doc = match_replay(match.sheets, match.cls)
+    assert replay_states(doc).difference is None
+    assert forged_log_lines(match.sheets, doc, read.record.log_rows) == []
+    assert typed_over_words(match.sheets, read) == []
+    if folder is None:
+        return
+    _record, files = export_match(match.sheets, match.cls, folder)
+    exported = json.loads(next(f for f in files if f.name == "replay.json").read_text(encoding="utf-8"))
+    assert replay_states(exported).difference is None
+
+
+def _typed(match: Match) -> dict[str, list[tuple[str, str, str]]]:
+    """Each seat's typed rows: table, subject and the window each is stamped for."""
+    return {seat: [(r.table, r.subject, r.window) for r in s.rows if r.typed] for seat, s in match.read().seats.items()}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_concession_before_the_first_resolution_is_undone_and_the_match_plays_on(game: str,
+                                                                                    tmp_path: Path) -> None:
+    """``undo`` before any window resolved takes back the GM's last adjustment (here a concession), logged as an
+    undo: the match is back at its start, verifies, and plays on. Checked to fail without ``_undo_adjustment``
+    ("nothing to undo")."""
+    match = Match(game)
+    start = match.read().record
+    seats = start.seats
+    rules = start.ruleset
+    loser = seats[-1]
+    type_bot_orders(match.sheets, match.cls, match.bots)
+    typed = _typed(match)
+    assert any(typed.values()), typed
+    adjust_match(match.sheets, match.cls, get_game(game).gm_events(seats, {"concede": [loser]}, "left the league"))
+    report = undo_window(match.sheets, match.cls, "she came back")
+    after = _typed(match)
+    if len(seats) > 2:  # Champions: the concession put Pia out, and set her rows aside: they stay in her Archive
+        assert "Set aside" in match.archive(loser) and not after.pop(loser)
+        typed.pop(loser)
+    assert after == typed  # what was typed for the first window is its own again, nothing set aside
+    read = match.read()
+    assert rules.state_codec.to_json(read.record.state) == rules.state_codec.to_json(start.state)
+    assert read.record.resolved == 0 and read.record.deal == start.deal
+    assert report.events[0].text.startswith("GM undoes the adjustment (left the league): she came back."), report
+    assert report.open_now == match.window().label
+    assert "Log rows" in report.events[0].text and "no longer holds" in report.events[0].text
+    for seat in seats:  # every seat's View drawn again, with the undo's line
+        assert "GM undoes the adjustment (left the league): she came back." in _view(match, seat), seat
+    _verified(match)
+    with pytest.raises(BetweenWindowsError, match="nothing to undo"):
+        undo_window(match.sheets, match.cls, "once more")
+    match.bots_play()
+    assert match.read().record.resolved == 1
+    _verified(match, tmp_path / "after-a-window")
+
+
+def test_undo_before_the_first_resolution_takes_back_the_last_adjustment_first() -> None:
+    """Two adjustments, then two undos: the last goes first, then the one before; a third finds nothing."""
+    match = Match("gvg")
+    seats = match.read().record.seats
+    red = seats[0]
+    game = get_game("gvg")
+    adjust_match(match.sheets, match.cls, game.gm_events(seats, {"coins": [f"{red}=4"]}, "a prize"))
+    adjust_match(match.sheets, match.cls, game.gm_events(seats, {"concede": [red]}, "gave up"))
+    with pytest.raises(BetweenWindowsError, match="no window of this match has been resolved yet, so window"):
+        undo_window(match.sheets, match.cls, "wrong one", window_key="1")
+    assert "the adjustment (gave up)" in undo_window(match.sheets, match.cls, "not so").events[0].text
+    read = match.read()
+    assert read.record.ruleset.window(read.record.state) is not None and read.record.state.coins[0] == 4
+    assert "the adjustment (a prize)" in undo_window(match.sheets, match.cls, "no prize").events[0].text
+    assert match.read().record.state.coins[0] == 0
+    with pytest.raises(BetweenWindowsError, match="no adjustment of the GM's is left to take back"):
+        undo_window(match.sheets, match.cls, "more")
+    match.bots_play()
+    doc = match_replay(match.sheets, match.cls)
+    assert replay_states(doc).difference is None
+    assert forged_log_lines(match.sheets, doc, match.read().record.log_rows) == []

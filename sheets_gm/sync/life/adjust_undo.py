@@ -15,7 +15,7 @@ from typing import Any
 
 from sheets_gm.engine.dice import deal_prefix
 from sheets_gm.engine.events import Event, kind_words
-from sheets_gm.engine.gm_events import BY_GM, apply_gm, gm_event_problem, gm_event_to_json
+from sheets_gm.engine.gm_events import BY_GM, apply_gm, gm_event_from_json, gm_event_problem, gm_event_to_json
 from sheets_gm.engine.ruleset import Window
 from sheets_gm.engine.words import counted
 from sheets_gm.rulesets.registry import AnyRuleset
@@ -41,7 +41,13 @@ from sheets_gm.sync.match_tabs import LOG_FIRST_ROW, MatchTabs
 from sheets_gm.sync.old_layout import CONFIG_PLACEHOLDER
 from sheets_gm.sync.read import MatchRead, current_mark, read_match, restamped
 from sheets_gm.sync.rows.archive_lines import ArchiveLine, archive_lines_writes, capital
-from sheets_gm.sync.rows.fate_words import adjust_cause, handed_cause, shown_typed_over_line, undo_cause
+from sheets_gm.sync.rows.fate_words import (
+    adjust_cause,
+    handed_cause,
+    shown_typed_over_line,
+    undo_adjustment_cause,
+    undo_cause,
+)
 from sheets_gm.sync.rows.fates import (
     SeatSettled,
     aside_notice,
@@ -257,6 +263,7 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     cause = adjust_cause(reasons)
     new = _redraw(sheets, read, replace(record, state=state, gm_events=pending).moved_on(f"adjustment: {cause}"), log,
                   batch, rows, cause, notes=True, owners=owners)
+    new = _with_change(new, record.log_rows, len(gm_events), reasons)
     batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
     outcome = ruleset.outcome(state)
     window = ruleset.window(state)
@@ -265,6 +272,92 @@ def adjust_match(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
     calls = journaled_change(batch, sheets.write_order(), sheets.journal,
                              f"the GM's adjustment ({reasons or 'no reason given'})", record, new)
     return BetweenReport(log, state, calls, over=over, open_now=window.label if window is not None else "")
+
+
+#: The pending GM events' key for the adjustments they hold, one ``[first Log row index, end Log row index, events,
+#: reasons]`` each, in order: what ``undo`` takes back, the last first, while no resolution files them.
+_CHANGES = "changes"
+
+
+def _with_change(record: MatchRecord, log_from: int, count: int, reasons: str) -> MatchRecord:
+    """``record`` keeping, in its pending GM events, the adjustment just applied: the Log rows it wrote (from index
+    ``log_from`` to the record's count), its ``count`` events (the last of the list) and its ``reasons``."""
+    pending = record.gm_events or {}
+    change = [log_from, record.log_rows, count, reasons]
+    return replace(record, gm_events={**pending, _CHANGES: [*pending.get(_CHANGES, []), change]})
+
+
+@dataclass(frozen=True, slots=True)
+class _PendingChange:
+    """The last adjustment the pending GM events hold: its events' count, the Log rows it wrote (``log_from`` to
+    ``log_end``, indexes; both 0 when an earlier version of sheets-gm recorded it without them) and its reasons."""
+
+    count: int
+    log_from: int
+    log_end: int
+    reasons: str
+
+
+def _last_change(pending: Mapping[str, Any]) -> _PendingChange:
+    """The last adjustment of ``pending`` (``_CHANGES``); pending events recorded without that list (by an earlier
+    version) are taken back together, as one."""
+    events = pending.get("events") or []
+    changes = pending.get(_CHANGES)
+    last = changes[-1] if isinstance(changes, list) and changes else None
+    if isinstance(last, list) and len(last) == 4 and all(isinstance(v, int) for v in last[:3]) \
+            and 0 < last[2] <= len(events):
+        return _PendingChange(last[2], last[0], last[1], str(last[3]))
+    reasons = "; ".join(dict.fromkeys(str(e.get("reason", "")).strip() for e in events
+                                      if isinstance(e, Mapping) and str(e.get("reason", "")).strip()))
+    return _PendingChange(len(events), 0, 0, reasons)
+
+
+def _undo_adjustment(sheets: MatchSheets, read: MatchRead, reason: str, owners: OwnersSource | None) -> BetweenReport:
+    """Take back the last adjustment no resolution has filed yet (made before the first window resolved): the state
+    before it (the pending events' first state, the earlier adjustments applied again), logged as an undo whose line
+    names the Log rows it no longer holds; the rows typed stay where they stand, the files drawn again. A match it
+    had ended reopens."""
+    record = read.record
+    ruleset = record.ruleset
+    pending = dict(record.gm_events or {})
+    events = list(pending.get("events") or [])
+    change = _last_change(pending)
+    kept = events[:len(events) - change.count]
+    try:
+        state = ruleset.state_codec.from_json(pending["state_before"])
+        for data in kept:
+            state = apply_gm(ruleset, state, gm_event_from_json(ruleset, data)).state
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        raise BetweenWindowsError(f"the GM events kept in tab {read.tabs.spec.tabs.engine!r} cannot be applied again "
+                                  f"({exc}); nothing was written") from None
+    reopened = ruleset.window(state)
+    if reopened is None:
+        raise BetweenWindowsError("the state before the last adjustment has no window open; the engine tab was "
+                                  "edited — nothing was written")
+    changes = pending.get(_CHANGES)
+    pending = {**pending, "events": kept, _CHANGES: changes[:-1] if isinstance(changes, list) else []}
+    undone = change.reasons or "no reason given"
+    text = (f"GM undoes the adjustment ({undone}): {reason}. The match is back to before it, at {reopened.label}; "
+            "the rows typed stay as they stand")
+    runs = _ranges(change.log_from, change.log_end, set()) if 0 <= change.log_from < change.log_end else []
+    if runs:  # what the verify of the Log leaves out
+        text += f"; what it logged (Log rows {' and '.join(f'{a} to {b}' for a, b in runs)}) no longer holds"
+    undo = Event(reopened.logged_turn, SyncEvent.UNDO, text + ".",
+                 {"adjustment": undone, "reason": reason, BY_GM: True})
+    batch = WriteBatch()
+    # The rows stamped for what the adjustment left open (its end: no window) were typed for the window it had
+    # closed or moved on: they are that window's again, not set aside as written for another.
+    closed = ruleset.window(record.state)
+    closed_key = closed.key if closed is not None else ""
+    rows = {seat: [replace(r, window=reopened.key) if r.typed and r.window == closed_key else r for r in s.rows]
+            for seat, s in read.seats.items()}
+    back = replace(record, state=state, gm_events=pending).moved_on(f"undo of the adjustment: {undone}")
+    new = _redraw(sheets, read, back, [undo], batch, rows, undo_adjustment_cause(undone, reason), notes=True,
+                  owners=owners)
+    batch.put(sheets.engine, *engine_write(read.tabs.spec.tabs.engine, new))
+    calls = journaled_change(batch, sheets.write_order(), sheets.journal, f"the undo of the adjustment ({undone})",
+                             record, new)
+    return BetweenReport([undo], state, calls, open_now=reopened.label)
 
 
 def stand_in_gm(sheets: MatchSheets, ruleset_class: type[AnyRuleset],
@@ -505,8 +598,15 @@ def undo_window(sheets: MatchSheets, ruleset_class: type[AnyRuleset], reason: st
     _check_not_interrupted(read, "undo")
     record = read.record
     number = record.resolved
+    if number < 1 and (record.gm_events or {}).get("events"):  # the GM's adjustments, no resolution under them
+        if wanted is not None:
+            raise BetweenWindowsError(f"no window of this match has been resolved yet, so window {wanted!r} cannot be "
+                                      "undone — nothing was undone. To take back your last adjustment, run undo "
+                                      "without --window")
+        return _undo_adjustment(sheets, read, reason.strip(), owners)
     if number < 1:
-        raise BetweenWindowsError("nothing to undo: no window of this match has been resolved yet")
+        raise BetweenWindowsError("nothing to undo: no window of this match has been resolved yet, and no "
+                                  "adjustment of the GM's is left to take back")
     tabs = read.tabs
     engine_tab = tabs.spec.tabs.engine
     (history,) = sheets.engine.read([history_range(engine_tab, number)])

@@ -371,6 +371,11 @@ def undo_cause(window: Window, reason: str) -> str:
     return f"the GM undid {window.label} ({reason})"
 
 
+def undo_adjustment_cause(undone: str, reason: str) -> str:
+    """``undo``'s cause when it takes back an adjustment: 'the GM took back her adjustment (what) (why)'."""
+    return f"the GM took back her adjustment ({undone}) ({reason})"
+
+
 def read_line_sentence(label: str) -> str:
     """The sentence of a resolution's Archive entry of the rows it read ("Turn 3 resolved with what you typed:")."""
     return f"{capital(label)} resolved with what you typed:"
