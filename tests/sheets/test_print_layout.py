@@ -4,26 +4,19 @@ their own coordinates repeated on each (never the spreadsheet's letters), the ta
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import openpyxl
 import pytest
 
-from sheets_gm.cli import main
 from sheets_gm.rulesets.registry import create_ruleset, ruleset_names, sheet_of
 from sheets_gm.sheets.adapter import LEGEND_CHARS
 from sheets_gm.sheets.local.boxes import parse_cells
+from tests.sheets.practice import init_practice
 
 
 def _board(tmp_path: Path, game: str) -> openpyxl.Workbook:
-    here = Path.cwd()
-    os.chdir(tmp_path)
-    try:
-        assert main(["init", game, "--practice"]) == 0
-    finally:
-        os.chdir(here)
-    return openpyxl.load_workbook(tmp_path / "board.xlsx")
+    return openpyxl.load_workbook(init_practice(tmp_path, game))
 
 
 def _legend_fits(ws: object) -> None:

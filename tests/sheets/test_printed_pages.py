@@ -5,7 +5,6 @@ slow (a LibreOffice start per game), so under the soak marker: ``pytest -m soak 
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -14,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sheets_gm.cli import main
 from tests.paths import SCRIPTS
+from tests.sheets.practice import init_practice
 
 pytestmark = [pytest.mark.soak,
               pytest.mark.skipif(shutil.which("soffice") is None or shutil.which("pdftoppm") is None,
@@ -34,14 +33,9 @@ MOST_PAGES = {
 @pytest.mark.parametrize("game", sorted(MOST_PAGES))
 def test_each_board_tab_prints_on_the_pages_it_should(game: str, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    here = Path.cwd()
-    os.chdir(tmp_path)
-    try:
-        assert main(["init", game, "--practice"]) == 0
-    finally:
-        os.chdir(here)
+    board = init_practice(tmp_path, game)
     capsys.readouterr()
-    done = subprocess.run([sys.executable, str(SCRIPTS / "render_tabs.py"), str(tmp_path / "board.xlsx"),
+    done = subprocess.run([sys.executable, str(SCRIPTS / "render_tabs.py"), str(board),
                            "--tabs", ",".join(MOST_PAGES[game]), "--max-pages", "1"],
                           capture_output=True, text=True, check=True)
     pages = {m.group(1): int(m.group(2)) for m in re.finditer(r"^board\.xlsx · (.+?): (\d+) pages?", done.stdout, re.M)}
