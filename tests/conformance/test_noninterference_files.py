@@ -206,8 +206,15 @@ def test_a_seat_receives_the_same_whatever_it_may_not_see(game: str, tmp_path: P
 def test_soak_every_seat_receives_the_same_whatever_it_may_not_see(game: str, windows: int,
                                                                    tmp_path: Path) -> None:
     for n, seat in enumerate(seats_of(game)):
-        diffs, apart = compare(tmp_path / str(n), game, str(seat), WARM_UP.get(game, 0) + windows, twin_seed=n)
-        assert diffs == [] and apart, seat
+        # where the twins differ nowhere (the other seat's bots type the same whatever their secret, or only this
+        # seat acts), the comparison proves nothing: the next window is compared, up to two more
+        for extra in range(3):
+            diffs, apart = compare(tmp_path / f"{n}-{extra}", game, str(seat), WARM_UP.get(game, 0) + windows + extra,
+                                   twin_seed=n)
+            assert diffs == [], seat
+            if apart:
+                break
+        assert apart, f"{seat}: the twin matches differ nowhere in three windows"
 
 
 #: One ``adjust`` per game that names nothing a seat may not see (Win or Die's own example names a unit by its id,
