@@ -31,7 +31,7 @@ from sheets_gm.sync.life.adjust_undo import BetweenWindowsError, undo_window
 from sheets_gm.sync.life.create import create_match
 from sheets_gm.sync.lock import match_lock
 from sheets_gm.sync.sheets import MatchSheets
-from tests.fakes.google_api import GoogleApiFake, fake_client, settle_auth, write_service_account_key
+from tests.fakes.google_api import GoogleApiFake, fake_client, signed_in_fake, write_service_account_key
 from tests.matchfiles import GVG, SEED, TEAMS, local_match, record_of, roster, type_orders
 
 NOON = datetime(2026, 11, 22, 12, tzinfo=UTC)
@@ -75,13 +75,8 @@ def racing(other: Callable[[], object]) -> Iterator[None]:
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
-    import sheets_gm.sheets.google.signin as google
-
-    real = google.open_service_account
-    monkeypatch.setattr(google, "open_service_account", lambda path, *scopes: settle_auth(real(path, *scopes)))
-    with GoogleApiFake() as f:
+    with signed_in_fake(monkeypatch, {}) as f:
         yield f
-    assert not f.violations, f.violations
 
 
 def google_config(fake: GoogleApiFake, folder: Path) -> Path:

@@ -24,7 +24,7 @@ from tests.fakes.google_api import (
     WRITE,
     GoogleApiFake,
     fake_client,
-    settle_auth,
+    signed_in_fake,
     write_service_account_key,
 )
 from tests.matchfiles import NOW, SEED, TEAMS, local_config, local_match, roster
@@ -333,13 +333,8 @@ def test_help_ends_with_an_example(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[GoogleApiFake]:
     """The fake Google, with service-account clients whose token lookups stay inside it."""
-    import sheets_gm.sheets.google.signin as google
-
-    real = google.open_service_account
-    monkeypatch.setattr(google, "open_service_account", lambda path, *scopes: settle_auth(real(path, *scopes)))
-    with GoogleApiFake() as f:
+    with signed_in_fake(monkeypatch, {}) as f:
         yield f
-    assert not f.violations, f.violations
 
 
 def google_match(fake: GoogleApiFake, folder: Path, *, interval: int = 60, key: str = "key.json") -> Path:
