@@ -123,8 +123,7 @@ def _without_stale(box: Outbox, letters: list[Letter], notify: NotifySettings | 
     for letter in letters:
         why = letter.stale(open_window, now)
         if why:
-            box.drop(letter, why, now)
-            done.dropped.append((letter, why))
+            _drop(box, letter, why, now, done)
             stale.setdefault((letter.channel, letter.recipient), []).append(letter.subject)
             continue
         subjects = stale.pop((letter.channel, letter.recipient), None)
@@ -201,8 +200,7 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
     except SendError as exc:
         if exc.permanent:
             why = f"the mail server refused it for good: {exc}"
-            box.drop(letter, why, now)
-            done.dropped.append((letter, why))
+            _drop(box, letter, why, now, done)
             return
         wait = None if exc.down else now + retry_wait(letter.tries + 1)
         done.waiting.append(box.failed(letter, str(exc), now, exc.retry_at or wait))
@@ -225,8 +223,13 @@ def _mail_one(box: Outbox, letter: Letter, send: Callable[[Letter], object], clo
         done.sent.append(letter)
     else:
         why = "every address was refused for good: " + ", ".join(refused)
-        box.drop(letter, why, now)
-        done.dropped.append((letter, why))
+        _drop(box, letter, why, now, done)
+
+
+def _drop(box: Outbox, letter: Letter, why: str, now: datetime, done: Sending) -> None:
+    """Drop ``letter`` from the outbox for good, saying ``why``, and count it in ``done``."""
+    box.drop(letter, why, now)
+    done.dropped.append((letter, why))
 
 
 def _post_one(box: Outbox, letter: Letter, post: Callable[[Letter], None], clock: Clock, done: Sending) -> None:
@@ -237,14 +240,12 @@ def _post_one(box: Outbox, letter: Letter, post: Callable[[Letter], None], clock
     except SendError as exc:
         if exc.permanent:
             why = f"the webhook refused it for good: {exc}"
-            box.drop(letter, why, now)
-            done.dropped.append((letter, why))
+            _drop(box, letter, why, now, done)
             return
         if exc.doubt and letter.doubt >= 1:
             why = (f"in doubt: posted twice, and neither post was answered ({exc}); look in the channel whether "
                    "it arrived")
-            box.drop(letter, why, now)
-            done.dropped.append((letter, why))
+            _drop(box, letter, why, now, done)
         else:
             error = f"{exc}; posted once more at the next try, at most" if exc.doubt else str(exc)
             done.waiting.append(box.failed(letter, error, now, exc.retry_at, doubt=letter.doubt + exc.doubt))
