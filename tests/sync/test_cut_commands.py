@@ -170,9 +170,13 @@ def test_a_command_cut_at_a_write_is_completed_by_the_next_command(tmp_path: Pat
     check_cut(tmp_path, op, victim, after, method)
 
 
+#: Every command at every write it makes: the cut positions the soak walks on each backend.
+EVERY_CUT = [(op, *p) for op in sorted(COMMANDS) for p in positions(op)]
+
+
 @pytest.mark.soak
 @pytest.mark.parametrize("after", sorted(NEXT))
-@pytest.mark.parametrize(("op", "method", "victim"), [(op, *p) for op in sorted(COMMANDS) for p in positions(op)])
+@pytest.mark.parametrize(("op", "method", "victim"), EVERY_CUT)
 def test_every_command_cut_at_every_write_is_completed_by_every_next_command(tmp_path: Path, op: str, victim: str,
                                                                              after: str, method: str) -> None:
     check_cut(tmp_path, op, victim, after, method)
@@ -256,7 +260,7 @@ def test_a_repair_cut_in_local_workbooks_is_run_again_whole_by_the_next_sync(tmp
 
 @pytest.mark.soak
 @pytest.mark.parametrize("after", ["sync", "undo"])
-@pytest.mark.parametrize(("op", "method", "victim"), [(op, *p) for op in sorted(COMMANDS) for p in positions(op)])
+@pytest.mark.parametrize(("op", "method", "victim"), EVERY_CUT)
 def test_every_command_cut_in_local_workbooks_is_completed(tmp_path: Path, op: str, victim: str, after: str,
                                                            method: str) -> None:
     check_local_cut(tmp_path, op, victim, after, method)
@@ -309,7 +313,7 @@ def test_a_repair_cut_on_google_is_run_again_whole_by_the_next_undo(tmp_path: Pa
 
 @pytest.mark.soak
 @pytest.mark.parametrize("after", ["sync", "undo"])
-@pytest.mark.parametrize(("op", "method", "victim"), [(op, *p) for op in sorted(COMMANDS) for p in positions(op)])
+@pytest.mark.parametrize(("op", "method", "victim"), EVERY_CUT)
 def test_every_command_cut_on_google_is_completed(tmp_path: Path, op: str, victim: str, after: str,
                                                   method: str) -> None:
     check_google_cut(tmp_path, op, victim, after, method)
