@@ -6,14 +6,16 @@ the webhook's timeout, set short by the test."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from sheets_gm.cli import main
-from sheets_gm.match.config import load_config
+from sheets_gm.match.config import MatchConfig, load_config
 from sheets_gm.match.cron import cron_line
 from sheets_gm.match.notify.announce import letters_of
 from sheets_gm.match.notify.chat import ChatHook
@@ -22,7 +24,7 @@ from sheets_gm.match.notify.outbox import Outbox
 from sheets_gm.match.notify.settings import ChatSettings, ChatStyle, NotifySettings, SecretSource
 from sheets_gm.match.run import init_match
 from sheets_gm.sync.notices import CHANNEL, CHANNEL_LINES, Notice, NoticeKind
-from tests.notify.servers import PASSWORD, Fault, Mailbox, free_port, smtp_server, webhook_server
+from tests.notify.servers import PASSWORD, Fault, Hook, Mailbox, free_port, smtp_server, webhook_server
 from tests.notify.test_notices_every_game import (
     GM,
     NOON,
@@ -36,6 +38,17 @@ from tests.notify.test_notices_every_game import (
 
 __all__ = ["clock", "secrets"]
 from tests.notify.test_notices_every_game import clock, secrets  # the fixtures, shared
+
+
+@contextlib.contextmanager
+def notified_match(game: str, tmp_path: Path,
+                   monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Mailbox, Hook, MatchConfig, dict[str, set[str]]]]:
+    """A match of ``game`` with ``[notify]`` (``new_match``) whose mail goes to a local SMTP server and whose chat
+    goes to a local webhook (``NOTICES_WEBHOOK``): the mailbox, the webhook, the config, each seat's addresses."""
+    with smtp_server() as (box, port), webhook_server() as hook:
+        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
+        config, addresses = new_match(game, tmp_path, port)
+        yield box, hook, config, addresses
 
 
 def status(config_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
@@ -52,9 +65,7 @@ def test_an_address_refused_for_good_is_dropped_and_named_and_the_team_gets_each
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A GvG team of several, one address refused (550): the others get each letter once, however many polls
     follow; the GM is told by status and by an e-mail of her own, once."""
-    with smtp_server() as (box, port), webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, addresses = new_match("gvg", tmp_path, port)
+    with notified_match("gvg", tmp_path, monkeypatch) as (box, _hook, config, addresses):
         seat = config.seats[0]
         gone, *others = sorted(addresses[seat])
         assert others, "a team of several"
@@ -83,9 +94,7 @@ def test_an_address_refused_for_good_is_dropped_and_named_and_the_team_gets_each
 def test_an_address_refused_for_now_is_tried_alone_after_growing_waits_and_a_mended_roster_applies(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    with smtp_server() as (box, port), webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, addresses = new_match("gvg", tmp_path, port)
+    with notified_match("gvg", tmp_path, monkeypatch) as (box, _hook, config, addresses):
         seat = config.seats[0]
         full, *others = sorted(addresses[seat])
         box.busy.add(full)
@@ -166,9 +175,7 @@ def _first_label(texts: list[str]) -> str:
 def test_a_post_the_webhook_takes_and_never_answers_is_posted_once_more_at_most_and_named(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    with smtp_server() as (_box, port), webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, _ = new_match("winordie", tmp_path, port)
+    with notified_match("winordie", tmp_path, monkeypatch) as (_box, hook, config, _):
         hook.faults += [Fault(hang=5, take=True), Fault(hang=5, take=True)]
         out = sync(config, capsys)
         assert "may have reached the channel" in out, out
@@ -187,9 +194,7 @@ def test_a_post_the_webhook_takes_and_never_answers_is_posted_once_more_at_most_
 def test_a_post_refused_for_good_is_dropped_and_named_and_the_order_holds(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock, secrets: None,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    with smtp_server() as (_box, port), webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, _ = new_match("winordie", tmp_path, port)
+    with notified_match("winordie", tmp_path, monkeypatch) as (_box, hook, config, _):
         sync(config, capsys)
         play(config)
         clock.now += dt.timedelta(minutes=1)
@@ -267,9 +272,7 @@ def test_a_webhook_url_with_a_space_is_never_printed(tmp_path: Path, capsys: pyt
 def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                    clock: Clock, secrets: None,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    with smtp_server() as (box, port), webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, addresses = new_match("winordie", tmp_path, port)
+    with notified_match("winordie", tmp_path, monkeypatch) as (box, hook, config, addresses):
         sync(config, capsys)
         play(config)
         clock.now += dt.timedelta(minutes=1)
@@ -289,9 +292,7 @@ def test_an_undo_is_announced_as_a_turn_taken_back(tmp_path: Path, capsys: pytes
 def test_status_gives_the_reminder_in_utc(tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: Clock,
                                           secrets: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """The deadline is 20:00 in Paris (19:00 UTC) and the lead two hours: the reminder is due at 17:00 UTC."""
-    with smtp_server() as (_box, port), webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, _ = new_match("winordie", tmp_path, port)
+    with notified_match("winordie", tmp_path, monkeypatch) as (_box, _hook, config, _):
         sync(config, capsys)
         said = status(config.path, capsys)
         assert "due 2026-11-22 17:00 UTC" in said, said
@@ -344,9 +345,7 @@ def test_each_seat_is_told_where_its_orders_and_the_board_are(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Local workbooks: each seat's e-mail names its own orders workbook and the board's; the channel the board's.
     (A Google match's links are its spreadsheets' URLs: ``test_notices_google``.)"""
-    with smtp_server() as (box, port), webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, addresses = new_match("gvg", tmp_path, port)
+    with notified_match("gvg", tmp_path, monkeypatch) as (box, hook, config, addresses):
         sync(config, capsys)
         board = config.local_path(config.board).name
         assert f"The board: the workbook {board}" in hook.texts()[0], hook.texts()[0]
@@ -366,9 +365,7 @@ def test_each_player_reads_the_deadline_in_her_own_time_zone(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A GvG team over two continents: the seat's zone for most, one player's own by her address; each gets one
     "is open" and one reminder, with the deadline in her zone."""
-    with smtp_server() as (box, port), webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, addresses = new_match("gvg", tmp_path, port)
+    with notified_match("gvg", tmp_path, monkeypatch) as (box, _hook, config, addresses):
         seat = config.seats[0]
         far, *near = sorted(addresses[seat])
         text = config.path.read_text(encoding="utf-8")
@@ -427,9 +424,7 @@ def test_the_gm_drops_a_letter_that_would_wait_for_ever(tmp_path: Path, capsys: 
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A webhook deleted (404): the channel's letters wait; ``notices --drop`` takes one out for good, named in
     the notes, and it is never posted once the webhook works again."""
-    with smtp_server() as (_box, port), webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, _ = new_match("winordie", tmp_path, port)
+    with notified_match("winordie", tmp_path, monkeypatch) as (_box, hook, config, _):
         hook.faults.append(Fault(404, body=b'{"message": "Unknown Webhook"}'))
         sync(config, capsys)
         assert main(["notices", "-c", str(config.path)]) == 0
@@ -476,9 +471,7 @@ def test_a_wesnoth_recruit_with_a_hostile_name_reaches_the_channel_as_typed(
     from sheets_gm.sync.read import read_match
     from tests.matchfiles import order_cell
 
-    with smtp_server() as (box, port), webhook_server() as hook:
-        monkeypatch.setenv("NOTICES_WEBHOOK", hook.url)
-        config, addresses = new_match("wesnoth", tmp_path, port)
+    with notified_match("wesnoth", tmp_path, monkeypatch) as (box, hook, config, addresses):
         config.path.write_text(config.path.read_text(encoding="utf-8").replace('style = "discord"',
                                                                                f'style = "{style}"'), encoding="utf-8")
         sync(config, capsys)
